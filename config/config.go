@@ -1,0 +1,475 @@
+// Package config holds assay's settings and the one place they are read.
+//
+// Precedence, lowest first: Default(), a YAML file, the environment
+// (ASSAY_<SECTION>_<KEY>, derived from the YAML path: http.addr is
+// ASSAY_HTTP_ADDR), then the flags the user actually set. Load applies them
+// in that order; Validate reports every bad field at once. A Config never
+// prints its secrets: Secret values render as "[redacted]".
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// EnvPrefix starts every environment variable assay reads.
+const EnvPrefix = "ASSAY_"
+
+// Config is the whole configuration of an assay process.
+type Config struct {
+	// DataDir holds the local Temporal database and the index.
+	DataDir  string   `yaml:"data_dir"`
+	HTTP     HTTP     `yaml:"http"`
+	Temporal Temporal `yaml:"temporal"`
+	Dev      Dev      `yaml:"dev"`
+	Index    Index    `yaml:"index"`
+	LLM      LLM      `yaml:"llm"`
+	Loop     Loop     `yaml:"loop"`
+	Batch    Batch    `yaml:"batch"`
+	Auth     Auth     `yaml:"auth"`
+}
+
+// HTTP configures the gateway.
+type HTTP struct {
+	Addr         string        `yaml:"addr"`
+	MaxBodyBytes int64         `yaml:"max_body_bytes"`
+	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
+}
+
+// Temporal says where the Temporal frontend is and which queue assay uses.
+type Temporal struct {
+	Address   string `yaml:"address"`
+	Namespace string `yaml:"namespace"`
+	TaskQueue string `yaml:"task_queue"`
+}
+
+// Dev configures the local Temporal dev server that `assay dev` starts.
+type Dev struct {
+	TemporalBin  string `yaml:"temporal_bin"`
+	TemporalPort int    `yaml:"temporal_port"`
+	UIPort       int    `yaml:"ui_port"`
+}
+
+// Index says where the corpus comes from and where its index lives.
+type Index struct {
+	Corpus string `yaml:"corpus"`
+	// Dir defaults to <data_dir>/index.
+	Dir string `yaml:"dir"`
+}
+
+// LLM configures the OpenAI-compatible model endpoint. With BaseURL empty,
+// assay uses its builtin models and needs no endpoint at all.
+type LLM struct {
+	BaseURL        string        `yaml:"base_url"`
+	APIKey         Secret        `yaml:"api_key"`
+	SmallModel     string        `yaml:"small_model"`
+	LargeModel     string        `yaml:"large_model"`
+	EmbeddingModel string        `yaml:"embedding_model"`
+	Timeout        time.Duration `yaml:"timeout"`
+	MaxRetries     int           `yaml:"max_retries"`
+}
+
+// Loop holds the default budgets of one question. Requests may lower them.
+type Loop struct {
+	MaxAttempts int           `yaml:"max_attempts"`
+	Threshold   float64       `yaml:"threshold"`
+	MaxTokens   int           `yaml:"max_tokens"`
+	MaxCostUSD  float64       `yaml:"max_cost_usd"`
+	Deadline    time.Duration `yaml:"deadline"`
+	TopK        int           `yaml:"top_k"`
+}
+
+// Batch configures BatchWorkflow.
+type Batch struct {
+	Concurrency int `yaml:"concurrency"`
+}
+
+// Auth lists the API keys the gateway accepts. With none, callers are an
+// anonymous principal that sees public documents only.
+type Auth struct {
+	Keys []Key `yaml:"keys"`
+}
+
+// Key is one API key, stored as the SHA-256 hex of the key itself.
+type Key struct {
+	Name          string   `yaml:"name"`
+	SHA256        string   `yaml:"sha256"`
+	Groups        []string `yaml:"groups"`
+	RatePerMinute int      `yaml:"rate_per_minute"`
+}
+
+// Secret is a string that never prints.
+type Secret string
+
+const redacted = "[redacted]"
+
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString keeps %#v from printing the value.
+func (s Secret) GoString() string { return s.String() }
+
+// MarshalYAML keeps the value out of YAML output.
+func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
+
+// MarshalText keeps the value out of JSON and text output.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Reveal returns the secret itself, for the one place that needs it.
+func (s Secret) Reveal() string { return string(s) }
+
+// Default returns the settings of the embedded default: everything local,
+// builtin models, the sample corpus.
+func Default() Config {
+	return Config{
+		DataDir: ".assay",
+		HTTP: HTTP{
+			Addr:         "127.0.0.1:8080",
+			MaxBodyBytes: 1 << 20,
+			MaxWait:      60 * time.Second,
+		},
+		Temporal: Temporal{
+			Address:   "127.0.0.1:7233",
+			Namespace: "default",
+			TaskQueue: "assay",
+		},
+		Dev: Dev{
+			TemporalBin:  "bin/temporal",
+			TemporalPort: 7233,
+			UIPort:       8233,
+		},
+		Index: Index{
+			Corpus: "testdata/hollin/corpus.jsonl",
+		},
+		LLM: LLM{
+			Timeout:    60 * time.Second,
+			MaxRetries: 3,
+		},
+		Loop: Loop{
+			MaxAttempts: 3,
+			Threshold:   0.5,
+			MaxTokens:   20000,
+			MaxCostUSD:  0.05,
+			Deadline:    2 * time.Minute,
+			TopK:        5,
+		},
+		Batch: Batch{Concurrency: 4},
+	}
+}
+
+// IndexDir is the index directory, defaulting to <data_dir>/index.
+func (c Config) IndexDir() string {
+	if c.Index.Dir != "" {
+		return c.Index.Dir
+	}
+	return filepath.Join(c.DataDir, "index")
+}
+
+// Options are the inputs of Load besides the defaults.
+type Options struct {
+	// File is a YAML file; empty means none.
+	File string
+	// Getenv reads the environment; nil means no environment.
+	Getenv func(string) string
+	// Overrides are settings by YAML path ("http.addr"), applied last:
+	// the flags the user set.
+	Overrides map[string]string
+}
+
+// Load builds a Config from defaults, file, environment and overrides, in
+// that order, and validates it.
+func Load(opts Options) (Config, error) {
+	cfg := Default()
+	if opts.File != "" {
+		if err := cfg.mergeFile(opts.File); err != nil {
+			return Config{}, err
+		}
+	}
+	if opts.Getenv != nil {
+		if err := cfg.mergeEnv(opts.Getenv); err != nil {
+			return Config{}, err
+		}
+	}
+	paths := make([]string, 0, len(opts.Overrides))
+	for p := range opts.Overrides {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if err := cfg.Set(p, opts.Overrides[p]); err != nil {
+			return Config{}, err
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+func (c *Config) mergeFile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config file: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config file %s: %w", path, err)
+	}
+	return nil
+}
+
+func (c *Config) mergeEnv(getenv func(string) string) error {
+	var errList []error
+	for _, s := range settings(c) {
+		name := EnvName(s.path)
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		if err := s.set(v); err != nil {
+			errList = append(errList, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	return errors.Join(errList...)
+}
+
+// Set sets one scalar setting by its YAML path, parsing value as the
+// setting's type (durations as "10s", lists comma-separated).
+func (c *Config) Set(path, value string) error {
+	for _, s := range settings(c) {
+		if s.path == path {
+			if err := s.set(value); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: no such setting", path)
+}
+
+// EnvName is the environment variable for a YAML path.
+func EnvName(path string) string {
+	return EnvPrefix + strings.ToUpper(strings.NewReplacer(".", "_").Replace(path))
+}
+
+// EnvNames lists every environment variable assay reads, sorted.
+func EnvNames() []string {
+	var c Config
+	var out []string
+	for _, s := range settings(&c) {
+		out = append(out, EnvName(s.path))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// setting is one scalar field reachable by a YAML path.
+type setting struct {
+	path string
+	v    reflect.Value
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// settings walks c's scalar fields. Lists of structs (auth.keys) are file-only.
+func settings(c *Config) []setting {
+	var out []setting
+	var walk func(prefix string, v reflect.Value)
+	walk = func(prefix string, v reflect.Value) {
+		t := v.Type()
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			path := name
+			if prefix != "" {
+				path = prefix + "." + name
+			}
+			f := v.Field(i)
+			switch {
+			case f.Kind() == reflect.Struct:
+				walk(path, f)
+			case f.Kind() == reflect.Slice && f.Type().Elem().Kind() != reflect.String:
+				// not settable from a string
+			default:
+				out = append(out, setting{path: path, v: f})
+			}
+		}
+	}
+	walk("", reflect.ValueOf(c).Elem())
+	return out
+}
+
+func (s setting) set(value string) error {
+	value = strings.TrimSpace(value)
+	switch {
+	case s.v.Type() == durationType:
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return fmt.Errorf("want a duration like 30s, got %q", value)
+		}
+		s.v.SetInt(int64(d))
+	case s.v.Kind() == reflect.String:
+		s.v.SetString(value)
+	case s.v.Kind() == reflect.Int, s.v.Kind() == reflect.Int64:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want an integer, got %q", value)
+		}
+		s.v.SetInt(n)
+	case s.v.Kind() == reflect.Float64:
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return fmt.Errorf("want a number, got %q", value)
+		}
+		s.v.SetFloat(f)
+	case s.v.Kind() == reflect.Bool:
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("want true or false, got %q", value)
+		}
+		s.v.SetBool(b)
+	case s.v.Kind() == reflect.Slice:
+		var list []string
+		for _, item := range strings.Split(value, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				list = append(list, item)
+			}
+		}
+		s.v.Set(reflect.ValueOf(list))
+	default:
+		return fmt.Errorf("unsupported setting type %s", s.v.Type())
+	}
+	return nil
+}
+
+// Validate reports every invalid field, each named by its YAML path.
+func (c Config) Validate() error {
+	var errList []error
+	bad := func(path, format string, args ...any) {
+		errList = append(errList, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
+	}
+	if c.DataDir == "" {
+		bad("data_dir", "must not be empty")
+	}
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		bad("http.addr", "want host:port, got %q", c.HTTP.Addr)
+	}
+	if c.HTTP.MaxBodyBytes < 1024 {
+		bad("http.max_body_bytes", "must be at least 1024, got %d", c.HTTP.MaxBodyBytes)
+	}
+	if c.HTTP.MaxWait < 0 {
+		bad("http.max_wait", "must not be negative")
+	}
+	if _, _, err := net.SplitHostPort(c.Temporal.Address); err != nil {
+		bad("temporal.address", "want host:port, got %q", c.Temporal.Address)
+	}
+	if c.Temporal.Namespace == "" {
+		bad("temporal.namespace", "must not be empty")
+	}
+	if c.Temporal.TaskQueue == "" {
+		bad("temporal.task_queue", "must not be empty")
+	}
+	if p := c.Dev.TemporalPort; p < 0 || p > 65535 {
+		bad("dev.temporal_port", "want a port in 0..65535, got %d", p)
+	}
+	if p := c.Dev.UIPort; p < 0 || p > 65535 {
+		bad("dev.ui_port", "want a port in 0..65535, got %d", p)
+	}
+	if c.LLM.BaseURL != "" {
+		u, err := url.Parse(c.LLM.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("llm.base_url", "want an http(s) URL, got %q", c.LLM.BaseURL)
+		}
+		if c.LLM.SmallModel == "" && c.LLM.LargeModel == "" {
+			bad("llm.small_model", "name at least one of llm.small_model and llm.large_model when llm.base_url is set")
+		}
+	}
+	if c.LLM.Timeout <= 0 {
+		bad("llm.timeout", "must be positive")
+	}
+	if c.LLM.MaxRetries < 0 {
+		bad("llm.max_retries", "must not be negative")
+	}
+	if c.Loop.MaxAttempts < 1 || c.Loop.MaxAttempts > 10 {
+		bad("loop.max_attempts", "want 1..10, got %d", c.Loop.MaxAttempts)
+	}
+	if c.Loop.Threshold < 0 || c.Loop.Threshold > 1 {
+		bad("loop.threshold", "want 0..1, got %g", c.Loop.Threshold)
+	}
+	if c.Loop.MaxTokens < 0 {
+		bad("loop.max_tokens", "must not be negative")
+	}
+	if c.Loop.MaxCostUSD < 0 {
+		bad("loop.max_cost_usd", "must not be negative")
+	}
+	if c.Loop.Deadline <= 0 {
+		bad("loop.deadline", "must be positive")
+	}
+	if c.Loop.TopK < 1 || c.Loop.TopK > 50 {
+		bad("loop.top_k", "want 1..50, got %d", c.Loop.TopK)
+	}
+	if c.Batch.Concurrency < 1 || c.Batch.Concurrency > 64 {
+		bad("batch.concurrency", "want 1..64, got %d", c.Batch.Concurrency)
+	}
+	seen := map[string]bool{}
+	for i, k := range c.Auth.Keys {
+		path := fmt.Sprintf("auth.keys[%d]", i)
+		if k.Name == "" {
+			bad(path+".name", "must not be empty")
+		}
+		if !isSHA256Hex(k.SHA256) {
+			bad(path+".sha256", "want 64 lowercase hex digits (see `assay key hash`)")
+		} else if seen[k.SHA256] {
+			bad(path+".sha256", "duplicates an earlier key")
+		}
+		seen[k.SHA256] = true
+		if len(k.Groups) == 0 {
+			bad(path+".groups", "must name at least one group")
+		}
+		if k.RatePerMinute < 0 {
+			bad(path+".rate_per_minute", "must not be negative")
+		}
+	}
+	return errors.Join(errList...)
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// String renders the configuration as YAML with secrets redacted.
+func (c Config) String() string {
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("config: %v", err)
+	}
+	return string(out)
+}

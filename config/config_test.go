@@ -1,0 +1,184 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "assay.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// TestPrecedence checks defaults < file < environment < flags, one layer
+// at a time, on the same setting and on settings only one layer touches.
+func TestPrecedence(t *testing.T) {
+	file := writeFile(t, `
+http:
+  addr: 127.0.0.1:9001
+temporal:
+  namespace: from-file
+loop:
+  max_attempts: 4
+`)
+	env := map[string]string{
+		"ASSAY_HTTP_ADDR":        "127.0.0.1:9002",
+		"ASSAY_TEMPORAL_ADDRESS": "temporal.internal:7233",
+		"ASSAY_LLM_API_KEY":      "sk-env",
+	}
+	tests := []struct {
+		name          string
+		opts          Options
+		wantAddr      string
+		wantNamespace string
+		wantAttempts  int
+		wantTemporal  string
+	}{
+		{"defaults", Options{}, "127.0.0.1:8080", "default", 3, "127.0.0.1:7233"},
+		{"file", Options{File: file}, "127.0.0.1:9001", "from-file", 4, "127.0.0.1:7233"},
+		{"env over file", Options{File: file, Getenv: envOf(env)}, "127.0.0.1:9002", "from-file", 4, "temporal.internal:7233"},
+		{"flags over env", Options{File: file, Getenv: envOf(env), Overrides: map[string]string{"http.addr": "127.0.0.1:9003", "loop.max_attempts": "2"}},
+			"127.0.0.1:9003", "from-file", 2, "temporal.internal:7233"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Load(tt.opts)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if cfg.HTTP.Addr != tt.wantAddr {
+				t.Errorf("http.addr = %q, want %q", cfg.HTTP.Addr, tt.wantAddr)
+			}
+			if cfg.Temporal.Namespace != tt.wantNamespace {
+				t.Errorf("temporal.namespace = %q, want %q", cfg.Temporal.Namespace, tt.wantNamespace)
+			}
+			if cfg.Loop.MaxAttempts != tt.wantAttempts {
+				t.Errorf("loop.max_attempts = %d, want %d", cfg.Loop.MaxAttempts, tt.wantAttempts)
+			}
+			if cfg.Temporal.Address != tt.wantTemporal {
+				t.Errorf("temporal.address = %q, want %q", cfg.Temporal.Address, tt.wantTemporal)
+			}
+		})
+	}
+}
+
+func TestEnvTypes(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{
+		"ASSAY_LOOP_DEADLINE":  "45s",
+		"ASSAY_LOOP_THRESHOLD": "0.7",
+		"ASSAY_LLM_BASE_URL":   "http://127.0.0.1:11434/v1",
+		"ASSAY_LLM_SMALL_MODEL": "qwen3:4b",
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Loop.Deadline != 45*time.Second || cfg.Loop.Threshold != 0.7 || cfg.LLM.SmallModel != "qwen3:4b" {
+		t.Errorf("got deadline %v threshold %v small model %q", cfg.Loop.Deadline, cfg.Loop.Threshold, cfg.LLM.SmallModel)
+	}
+}
+
+func TestBadEnvNamesVariable(t *testing.T) {
+	_, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_LOOP_DEADLINE": "soon"})})
+	if err == nil || !strings.Contains(err.Error(), "ASSAY_LOOP_DEADLINE") {
+		t.Fatalf("Load = %v, want an error naming ASSAY_LOOP_DEADLINE", err)
+	}
+}
+
+func TestUnknownYAMLKey(t *testing.T) {
+	file := writeFile(t, "http:\n  adress: 127.0.0.1:1\n")
+	_, err := Load(Options{File: file})
+	if err == nil || !strings.Contains(err.Error(), "adress") {
+		t.Fatalf("Load = %v, want an error naming the unknown key", err)
+	}
+}
+
+func TestEmptyFileKeepsDefaults(t *testing.T) {
+	cfg, err := Load(Options{File: writeFile(t, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.Addr != Default().HTTP.Addr {
+		t.Errorf("http.addr = %q, want the default", cfg.HTTP.Addr)
+	}
+}
+
+func TestValidateReportsEveryField(t *testing.T) {
+	cfg := Default()
+	cfg.HTTP.Addr = "nonsense"
+	cfg.Loop.MaxAttempts = 0
+	cfg.Loop.Threshold = 2
+	cfg.LLM.BaseURL = "ftp://x"
+	cfg.Auth.Keys = []Key{{Name: "", SHA256: "abc"}}
+	err := cfg.Validate()
+	if err == nil {
+		t.Fatal("Validate = nil, want errors")
+	}
+	for _, field := range []string{"http.addr", "loop.max_attempts", "loop.threshold", "llm.base_url",
+		"llm.small_model", "auth.keys[0].name", "auth.keys[0].sha256", "auth.keys[0].groups"} {
+		if !strings.Contains(err.Error(), field+":") {
+			t.Errorf("Validate error does not name %s:\n%v", field, err)
+		}
+	}
+}
+
+func TestSecretsNeverPrint(t *testing.T) {
+	const key = "sk-very-secret-value"
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_LLM_API_KEY": key})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LLM.APIKey.Reveal() != key {
+		t.Fatalf("Reveal = %q, want the key", cfg.LLM.APIKey.Reveal())
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{
+		"String": cfg.String(),
+		"%v":     fmt.Sprintf("%v", cfg),
+		"%+v":    fmt.Sprintf("%+v", cfg),
+		"%#v":    fmt.Sprintf("%#v", cfg),
+		"json":   string(js),
+	} {
+		if strings.Contains(out, key) {
+			t.Errorf("%s output contains the secret:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(cfg.String(), redacted) {
+		t.Errorf("String() does not show the secret as redacted:\n%s", cfg.String())
+	}
+}
+
+func TestSetUnknownPath(t *testing.T) {
+	cfg := Default()
+	if err := cfg.Set("http.nope", "x"); err == nil {
+		t.Error("Set(http.nope) = nil, want an error")
+	}
+}
+
+func TestEnvNames(t *testing.T) {
+	names := EnvNames()
+	for _, want := range []string{"ASSAY_HTTP_ADDR", "ASSAY_TEMPORAL_ADDRESS", "ASSAY_LLM_BASE_URL", "ASSAY_LLM_API_KEY", "ASSAY_DATA_DIR"} {
+		found := false
+		for _, n := range names {
+			found = found || n == want
+		}
+		if !found {
+			t.Errorf("EnvNames() lacks %s", want)
+		}
+	}
+}

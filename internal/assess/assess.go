@@ -1,0 +1,75 @@
+// Package assess judges whether retrieved evidence is enough to answer a
+// question and, when it is not, proposes a better query.
+//
+// An Assessment is the contract between the loop and any assessor, builtin
+// or model: a score in 0..1 that ranks attempts, a sufficient flag that is
+// the assessor's decision, an optional rewrite and a reason. The loop
+// accepts evidence only when both sufficient is true and the score reaches
+// its threshold.
+package assess
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// Assessment is an assessor's verdict on one attempt's evidence.
+type Assessment struct {
+	Score      float64 `json:"score" jsonschema:"minimum=0,maximum=1,description=How well the evidence answers the question: 0 not at all, 1 completely."`
+	Sufficient bool    `json:"sufficient" jsonschema:"description=True only if the evidence alone answers the question."`
+	Rewrite    string  `json:"rewrite" jsonschema:"maxLength=500,description=A better search query when the evidence is not sufficient; empty when no rewrite is worth trying."`
+	Reason     string  `json:"reason" jsonschema:"maxLength=1000,description=One sentence on why."`
+}
+
+// Check applies the semantic rules a JSON schema cannot express.
+func (a Assessment) Check() error {
+	const op = "assess.Check"
+	switch {
+	case math.IsNaN(a.Score) || a.Score < 0 || a.Score > 1:
+		return errs.E(op, errs.Schema, fmt.Errorf("score %v is outside 0..1", a.Score))
+	case a.Sufficient && strings.TrimSpace(a.Rewrite) != "":
+		return errs.E(op, errs.Schema, fmt.Errorf("a sufficient assessment must not propose a rewrite"))
+	}
+	return nil
+}
+
+// Evidence is one retrieved chunk as the assessor sees it.
+type Evidence struct {
+	ChunkID string  `json:"chunk_id"`
+	Title   string  `json:"title"`
+	Text    string  `json:"text"`
+	Score   float64 `json:"score"` // the retrieval score
+}
+
+// Request asks for an assessment of one attempt.
+type Request struct {
+	Question string
+	Query    string
+	// Queries tried before this one, oldest first, so a rewriter does not
+	// propose them again.
+	Previous []string
+	Evidence []Evidence
+}
+
+// Usage counts what an assessment cost.
+type Usage struct {
+	Model     string  `json:"model"`
+	TokensIn  int     `json:"tokens_in"`
+	TokensOut int     `json:"tokens_out"`
+	CostUSD   float64 `json:"cost_usd"`
+}
+
+// Result is an assessment plus its cost.
+type Result struct {
+	Assessment Assessment `json:"assessment"`
+	Usage      Usage      `json:"usage"`
+}
+
+// Assessor judges evidence.
+type Assessor interface {
+	Assess(ctx context.Context, req Request) (Result, error)
+}

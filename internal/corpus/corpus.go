@@ -1,0 +1,173 @@
+// Package corpus defines assay's document model and loads documents from
+// files.
+//
+// Loading is all-or-nothing: a loader either returns every document of its
+// input or an error naming the first bad record as file:line, field and
+// reason. Nothing downstream (the index) ever sees a partial corpus.
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Status says whether a document is still in force.
+type Status string
+
+// Document statuses.
+const (
+	Current   Status = "current"
+	Archived  Status = "archived"
+	Withdrawn Status = "withdrawn"
+)
+
+// PublicGroup is the ACL group every principal, including the anonymous
+// one, belongs to. Documents with no ACL are public.
+const PublicGroup = "public"
+
+// Document is one source document.
+type Document struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Text      string   `json:"text"`
+	Type      string   `json:"type,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	Updated   string   `json:"updated,omitempty"` // YYYY-MM-DD
+	Status    Status   `json:"status,omitempty"`
+	Authority float64  `json:"authority"` // 0..1
+	ACL       []string `json:"acl,omitempty"`
+	Products  []string `json:"products,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	URL       string   `json:"url,omitempty"`
+}
+
+// Normalize fills defaults (status current, ACL public, authority 1 when
+// unset by the loader) and trims whitespace. Loaders call it before Validate.
+func (d *Document) Normalize() {
+	d.ID = strings.TrimSpace(d.ID)
+	d.Title = strings.TrimSpace(d.Title)
+	d.Text = strings.TrimSpace(d.Text)
+	if d.Status == "" {
+		d.Status = Current
+	}
+	if len(d.ACL) == 0 {
+		d.ACL = []string{PublicGroup}
+	}
+}
+
+// Validate checks one document. The error names the field.
+func (d *Document) Validate() error {
+	switch {
+	case d.ID == "":
+		return fieldErr("id", "must not be empty")
+	case strings.ContainsAny(d.ID, " \t\n#"):
+		return fieldErr("id", fmt.Sprintf("%q must not contain spaces or '#'", d.ID))
+	case d.Text == "" && d.Title == "":
+		return fieldErr("text", "title and text are both empty")
+	case d.Status != Current && d.Status != Archived && d.Status != Withdrawn:
+		return fieldErr("status", fmt.Sprintf("want current, archived or withdrawn, got %q", d.Status))
+	case d.Authority < 0 || d.Authority > 1:
+		return fieldErr("authority", fmt.Sprintf("want 0..1, got %g", d.Authority))
+	}
+	if d.Updated != "" {
+		if _, err := time.Parse(time.DateOnly, d.Updated); err != nil {
+			return fieldErr("updated", fmt.Sprintf("want YYYY-MM-DD, got %q", d.Updated))
+		}
+	}
+	for _, g := range d.ACL {
+		if strings.TrimSpace(g) == "" {
+			return fieldErr("acl", "contains an empty group")
+		}
+	}
+	return nil
+}
+
+// VisibleTo reports whether a principal in groups may see d.
+func (d *Document) VisibleTo(groups []string) bool { return Visible(d.ACL, groups) }
+
+// Visible reports whether a principal in groups may see something guarded
+// by acl: they must share at least one group.
+func Visible(acl, groups []string) bool {
+	for _, g := range acl {
+		if slices.Contains(groups, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hash is a stable digest of everything about d that the index stores.
+func (d *Document) Hash() string {
+	b, _ := json.Marshal(d) // a struct of strings and numbers always marshals
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Checksum is a digest of a whole corpus, independent of document order.
+func Checksum(docs []Document) string {
+	hashes := make([]string, len(docs))
+	for i := range docs {
+		hashes[i] = docs[i].ID + " " + docs[i].Hash()
+	}
+	sort.Strings(hashes)
+	h := sha256.New()
+	for _, s := range hashes {
+		h.Write([]byte(s))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RecordError reports a bad input record.
+type RecordError struct {
+	File   string
+	Line   int // 1-based; 0 when the input has no lines (a whole file)
+	Field  string
+	Reason string
+}
+
+func (e *RecordError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Field == "" {
+		return fmt.Sprintf("%s: %s", loc, e.Reason)
+	}
+	return fmt.Sprintf("%s: field %s: %s", loc, e.Field, e.Reason)
+}
+
+type fieldError struct{ field, reason string }
+
+func (e *fieldError) Error() string { return e.field + ": " + e.reason }
+
+func fieldErr(field, reason string) error { return &fieldError{field, reason} }
+
+// recordErr places a document validation error at file:line.
+func recordErr(file string, line int, err error) error {
+	if fe, ok := err.(*fieldError); ok {
+		return &RecordError{File: file, Line: line, Field: fe.field, Reason: fe.reason}
+	}
+	return &RecordError{File: file, Line: line, Reason: err.Error()}
+}
+
+// checkUnique fails on the second document with an id already seen.
+func checkUnique(docs []Document, where func(i int) (string, int)) error {
+	seen := make(map[string]int, len(docs))
+	for i := range docs {
+		if j, dup := seen[docs[i].ID]; dup {
+			file, line := where(i)
+			_, first := where(j)
+			return &RecordError{File: file, Line: line, Field: "id",
+				Reason: fmt.Sprintf("duplicate id %q (first at line %d)", docs[i].ID, first)}
+		}
+		seen[docs[i].ID] = i
+	}
+	return nil
+}

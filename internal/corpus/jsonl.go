@@ -1,0 +1,123 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// jsonlRecord accepts both the assay/Hollin record ("id") and the BEIR
+// corpus record ("_id", with an optional "metadata" object).
+type jsonlRecord struct {
+	ID        *string         `json:"id"`
+	BEIRID    *string         `json:"_id"`
+	Title     string          `json:"title"`
+	Text      string          `json:"text"`
+	Type      string          `json:"type"`
+	Source    string          `json:"source"`
+	Updated   string          `json:"updated"`
+	Status    Status          `json:"status"`
+	Authority *float64        `json:"authority"`
+	ACL       []string        `json:"acl"`
+	Products  []string        `json:"products"`
+	Tags      []string        `json:"tags"`
+	URL       string          `json:"url"`
+	Metadata  json.RawMessage `json:"metadata"` // BEIR; ignored
+}
+
+// maxLine bounds one JSONL record.
+const maxLine = 16 << 20
+
+// LoadJSONL reads one document per line. Blank lines are skipped. Unknown
+// fields are errors: a misspelt "acl" must not silently make a document
+// public.
+func LoadJSONL(path string) ([]Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadJSONL(f, path)
+}
+
+// ReadJSONL is LoadJSONL over a reader; name labels errors.
+func ReadJSONL(r io.Reader, name string) ([]Document, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var docs []Document
+	var lines []int
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		d, err := parseRecord(line)
+		if err != nil {
+			return nil, recordErr(name, n, err)
+		}
+		docs = append(docs, d)
+		lines = append(lines, n)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &RecordError{File: name, Line: len(lines) + 1, Reason: fmt.Sprintf("record longer than %d bytes", maxLine)}
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkUnique(docs, func(i int) (string, int) { return name, lines[i] }); err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+func parseRecord(line []byte) (Document, error) {
+	var rec jsonlRecord
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return Document{}, jsonFieldErr(err)
+	}
+	if dec.More() {
+		return Document{}, errors.New("more than one JSON value on the line")
+	}
+	d := Document{
+		Title: rec.Title, Text: rec.Text, Type: rec.Type, Source: rec.Source,
+		Updated: rec.Updated, Status: rec.Status, ACL: rec.ACL,
+		Products: rec.Products, Tags: rec.Tags, URL: rec.URL, Authority: 1,
+	}
+	switch {
+	case rec.ID != nil && rec.BEIRID != nil:
+		return Document{}, fieldErr("id", `both "id" and "_id" are set`)
+	case rec.ID != nil:
+		d.ID = *rec.ID
+	case rec.BEIRID != nil:
+		d.ID = *rec.BEIRID
+	default:
+		return Document{}, fieldErr("id", "missing")
+	}
+	if rec.Authority != nil {
+		d.Authority = *rec.Authority
+	}
+	d.Normalize()
+	if err := d.Validate(); err != nil {
+		return Document{}, err
+	}
+	return d, nil
+}
+
+// jsonFieldErr turns encoding/json's errors into field errors where it can.
+func jsonFieldErr(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return fieldErr(typeErr.Field, fmt.Sprintf("want %s, got JSON %s", typeErr.Type, typeErr.Value))
+	}
+	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fieldErr(strings.Trim(msg, `"`), "unknown field")
+	}
+	return fmt.Errorf("invalid JSON: %v", err)
+}

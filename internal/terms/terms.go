@@ -1,0 +1,69 @@
+// Package terms turns text into the terms the lexical index sees: bleve's
+// English analyzer (Unicode words, lower case, English stop words removed,
+// Porter stems). The assessor, the extractive generator and the grounding
+// check use it so that "covered" in a question and "cover" in a source
+// count as the same word, exactly as they do for BM25.
+package terms
+
+import (
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// Analyzer is a reusable English analyzer. The zero value is not usable;
+// call New. Safe for concurrent use.
+type Analyzer struct {
+	a analysis.Analyzer
+}
+
+// New builds the analyzer.
+func New() *Analyzer {
+	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	if err != nil {
+		// The en analyzer is compiled into bleve; failing here is a build bug.
+		panic("terms: bleve's English analyzer is missing: " + err.Error())
+	}
+	return &Analyzer{a: a}
+}
+
+// Terms returns text's terms in order, repeats included.
+func (a *Analyzer) Terms(text string) []string {
+	stream := a.a.Analyze([]byte(text))
+	out := make([]string, 0, len(stream))
+	for _, tok := range stream {
+		out = append(out, string(tok.Term))
+	}
+	return out
+}
+
+// Set returns text's distinct terms.
+func (a *Analyzer) Set(text string) map[string]bool {
+	set := map[string]bool{}
+	for _, t := range a.Terms(text) {
+		set[t] = true
+	}
+	return set
+}
+
+// questionWords shape a question without saying what it is about ("how
+// many", "what does ... mean"). They are stored as analyzed terms.
+var questionWords = map[string]bool{
+	"how": true, "what": true, "when": true, "where": true, "which": true, "who": true, "why": true,
+	"can": true, "do": true, "doe": true, "mani": true, "much": true, "long": true, "i": true,
+	"my": true, "get": true, "mean": true,
+}
+
+// Content returns text's distinct terms without question words: what a
+// question is about.
+func (a *Analyzer) Content(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range a.Terms(text) {
+		if !questionWords[t] && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
