@@ -77,9 +77,9 @@ loop:
 
 func TestEnvTypes(t *testing.T) {
 	cfg, err := Load(Options{Getenv: envOf(map[string]string{
-		"ASSAY_LOOP_DEADLINE":  "45s",
-		"ASSAY_LOOP_THRESHOLD": "0.7",
-		"ASSAY_LLM_BASE_URL":   "http://127.0.0.1:11434/v1",
+		"ASSAY_LOOP_DEADLINE":   "45s",
+		"ASSAY_LOOP_THRESHOLD":  "0.7",
+		"ASSAY_LLM_BASE_URL":    "http://127.0.0.1:11434/v1",
 		"ASSAY_LLM_SMALL_MODEL": "qwen3:4b",
 	})})
 	if err != nil {

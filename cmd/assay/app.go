@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/workflows"
+)
+
+func newLogger(e env, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// loadConfig reads file, environment and the flags the user set.
+func loadConfig(e env, f *flags) (config.Config, error) {
+	return config.Load(config.Options{File: f.config, Getenv: e.getenv, Overrides: f.overrides()})
+}
+
+// openIndex opens the configured index, building it from the configured
+// corpus first when it is missing or was built from a different corpus.
+func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index.Index, error) {
+	dir := cfg.IndexDir()
+	ix, err := index.Open(dir)
+	if err != nil && !errs.Is(errs.NotFound, err) && !errs.Is(errs.Invalid, err) {
+		return nil, err
+	}
+	if cfg.Index.Corpus == "" {
+		if err != nil {
+			return nil, fmt.Errorf("%w; set index.corpus (--corpus) to build one", err)
+		}
+		return ix, nil
+	}
+	docs, lerr := corpus.LoadJSONL(cfg.Index.Corpus)
+	if lerr != nil {
+		if ix != nil {
+			ix.Close()
+		}
+		return nil, fmt.Errorf("corpus: %w", lerr)
+	}
+	sum := corpus.Checksum(docs)
+	if err == nil && ix.Manifest().CorpusChecksum == sum {
+		return ix, nil
+	}
+	if ix != nil {
+		ix.Close()
+		log.Info("corpus changed since the index was built; rebuilding", "corpus", cfg.Index.Corpus)
+	}
+	start := time.Now()
+	chunks := make([]corpus.Chunk, 0, len(docs))
+	for i := range docs {
+		chunks = append(chunks, corpus.NewChunk(&docs[i], 0, docs[i].Text))
+	}
+	m, err := index.Build(ctx, dir, chunks, sum)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("index built", "dir", dir, "documents", m.Documents, "chunks", m.Chunks, "took", time.Since(start).Round(time.Millisecond))
+	return index.Open(dir)
+}
+
+// newActivities wires the loop's activities to the index and the builtin
+// models.
+func newActivities(ix *index.Index) *activities.Activities {
+	an := terms.New()
+	return &activities.Activities{
+		Searcher:  retrieval.New(ix),
+		Chunks:    ix,
+		Assessor:  assess.NewBuiltin(an, ix),
+		Generator: generate.NewExtractive(an),
+	}
+}
+
+// dialTemporal connects to the configured frontend. sdkLog should be at
+// warning level: the SDK logs every poll at info.
+func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:  cfg.Temporal.Address,
+		Namespace: cfg.Temporal.Namespace,
+		Logger:    tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
+	}
+	return c, nil
+}
+
+// newWorker registers assay's workflows and activities on the task queue.
+func newWorker(c client.Client, cfg config.Config, acts *activities.Activities) worker.Worker {
+	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{})
+	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	w.RegisterActivity(acts)
+	return w
+}
+
+// newGateway builds the HTTP API over Temporal.
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger) *gateway.Server {
+	gin.SetMode(gin.ReleaseMode)
+	return gateway.New(gateway.Options{
+		Questions: &gateway.TemporalQuestions{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
+		Defaults: gateway.Defaults{
+			Budget: workflows.Budget{
+				MaxAttempts: cfg.Loop.MaxAttempts,
+				MaxTokens:   cfg.Loop.MaxTokens,
+				MaxCostUSD:  cfg.Loop.MaxCostUSD,
+				Deadline:    cfg.Loop.Deadline,
+			},
+			Threshold: cfg.Loop.Threshold,
+			TopK:      cfg.Loop.TopK,
+		},
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		Logger:       log,
+	})
+}
+
+// listen binds addr now, so a port in use is an error before anything
+// else starts.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serve runs h on ln until ctx ends, then shuts down gracefully.
+func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

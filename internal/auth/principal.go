@@ -1,0 +1,22 @@
+// Package auth says who is asking: API keys, stored as SHA-256 hashes, map
+// to a principal and its ACL groups. Groups come only from the key, never
+// from a request.
+package auth
+
+import (
+	"github.com/assay-rag/assay/internal/corpus"
+)
+
+// Principal is the caller a question is asked for.
+type Principal struct {
+	ID     string   `json:"id"`
+	Groups []string `json:"groups"`
+}
+
+// AnonymousID names the principal of unauthenticated callers in dev mode.
+const AnonymousID = "anonymous"
+
+// Anonymous is the dev-mode principal: public documents only.
+func Anonymous() Principal {
+	return Principal{ID: AnonymousID, Groups: []string{corpus.PublicGroup}}
+}

@@ -1,0 +1,218 @@
+// Package devserver runs the local Temporal of the embedded default: the
+// official Temporal CLI's `server start-dev`, bound to loopback, persisting
+// to a SQLite file, with its Web UI. The child runs in its own process
+// group and dies with its parent, so stopping assay leaves no orphan.
+package devserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+)
+
+// Options configure a dev server.
+type Options struct {
+	// Bin is the Temporal CLI executable.
+	Bin string
+	// DataDir holds temporal.db (histories survive restarts) and
+	// temporal.log.
+	DataDir   string
+	IP        string // default 127.0.0.1
+	Port      int    // frontend gRPC port
+	UIPort    int    // Web UI port; 0 disables the UI
+	Namespace string // created at start if missing; default "default"
+	// ReadyTimeout bounds the wait for the frontend; default 60s.
+	ReadyTimeout time.Duration
+	Logger       *slog.Logger
+}
+
+// Server is a running dev server.
+type Server struct {
+	cmd     *exec.Cmd
+	log     *os.File
+	logPath string
+	done    chan struct{}
+	waitErr error
+	opts    Options
+}
+
+// Start launches the server and returns once its frontend answers health
+// checks. A port already in use is an error naming the port.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	if opts.IP == "" {
+		opts.IP = "127.0.0.1"
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = "default"
+	}
+	if opts.ReadyTimeout == 0 {
+		opts.ReadyTimeout = 60 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if _, err := os.Stat(opts.Bin); err != nil {
+		return nil, fmt.Errorf("temporal CLI not found at %s (run `make bin/temporal` to install the pinned version): %w", opts.Bin, err)
+	}
+	ports := map[string]int{"temporal frontend": opts.Port}
+	if opts.UIPort != 0 {
+		ports["temporal web UI"] = opts.UIPort
+	}
+	for what, p := range ports {
+		if err := checkFree(opts.IP, p); err != nil {
+			return nil, fmt.Errorf("%s port %d on %s is in use (stop whatever holds it or choose another port): %w", what, p, opts.IP, err)
+		}
+	}
+	if err := os.MkdirAll(opts.DataDir, 0o755); err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(opts.DataDir, "temporal.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{
+		"server", "start-dev",
+		"--ip", opts.IP,
+		"--port", strconv.Itoa(opts.Port),
+		"--db-filename", filepath.Join(opts.DataDir, "temporal.db"),
+		"--namespace", opts.Namespace,
+		"--log-level", "warn",
+		"--log-format", "json",
+		// The server would otherwise phone home for a version check.
+		"--dynamic-config-value", "frontend.enableServerVersionCheck=false",
+	}
+	if opts.UIPort != 0 {
+		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
+	} else {
+		args = append(args, "--headless")
+	}
+	cmd := exec.Command(opts.Bin, args...)
+	cmd.Stdout = logFile
+	cmd.Stderr = logFile
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s: %w", opts.Bin, err)
+	}
+	s := &Server{cmd: cmd, log: logFile, logPath: logPath, done: make(chan struct{}), opts: opts}
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.done)
+	}()
+	opts.Logger.Info("temporal dev server starting", "pid", cmd.Process.Pid, "address", s.Address(), "log", logPath)
+	if err := s.waitReady(ctx); err != nil {
+		s.Stop(5 * time.Second)
+		return nil, err
+	}
+	return s, nil
+}
+
+func checkFree(ip string, port int) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	return ln.Close()
+}
+
+// Address is the frontend's host:port.
+func (s *Server) Address() string {
+	return net.JoinHostPort(s.opts.IP, strconv.Itoa(s.opts.Port))
+}
+
+// UIURL is the Web UI's address, or "" when the UI is disabled.
+func (s *Server) UIURL() string {
+	if s.opts.UIPort == 0 {
+		return ""
+	}
+	return "http://" + net.JoinHostPort(s.opts.IP, strconv.Itoa(s.opts.UIPort))
+}
+
+// Namespace is the namespace the server created.
+func (s *Server) Namespace() string { return s.opts.Namespace }
+
+// LogPath is the file the server writes its output to.
+func (s *Server) LogPath() string { return s.logPath }
+
+func (s *Server) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
+	defer cancel()
+	var lastErr error
+	for {
+		select {
+		case <-s.done:
+			return fmt.Errorf("temporal dev server exited during start-up (%v); last lines of %s:\n%s", s.waitErr, s.logPath, tail(s.logPath, 10))
+		case <-ctx.Done():
+			return fmt.Errorf("temporal dev server not ready after %s: %v (see %s)", s.opts.ReadyTimeout, lastErr, s.logPath)
+		case <-time.After(200 * time.Millisecond):
+		}
+		c, err := client.DialContext(ctx, client.Options{HostPort: s.Address(), Namespace: s.opts.Namespace, Logger: quietLogger{}})
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+		c.Close()
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+	}
+}
+
+// Stop asks the server to shut down and waits up to grace before killing
+// its whole process group.
+func (s *Server) Stop(grace time.Duration) error {
+	defer s.log.Close()
+	select {
+	case <-s.done:
+		return nil
+	default:
+	}
+	pgid := -s.cmd.Process.Pid
+	_ = syscall.Kill(pgid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+		return nil
+	case <-time.After(grace):
+	}
+	_ = syscall.Kill(pgid, syscall.SIGKILL)
+	<-s.done
+	return errors.New("temporal dev server did not stop in time and was killed")
+}
+
+// Done is closed when the server process exits.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quietLogger drops the SDK's connection-retry chatter during start-up.
+type quietLogger struct{}
+
+func (quietLogger) Debug(string, ...any) {}
+func (quietLogger) Info(string, ...any)  {}
+func (quietLogger) Warn(string, ...any)  {}
+func (quietLogger) Error(string, ...any) {}

@@ -1,0 +1,148 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// statusOf is the one map from error kinds to HTTP statuses.
+var statusOf = map[errs.Kind]int{
+	errs.Invalid:      http.StatusBadRequest,
+	errs.NotFound:     http.StatusNotFound,
+	errs.Unauthorized: http.StatusUnauthorized,
+	errs.Forbidden:    http.StatusForbidden,
+	errs.Conflict:     http.StatusConflict,
+	errs.RateLimited:  http.StatusTooManyRequests,
+	errs.Refused:      http.StatusUnprocessableEntity,
+	errs.Unavailable:  http.StatusServiceUnavailable,
+	errs.Timeout:      http.StatusGatewayTimeout,
+	errs.Schema:       http.StatusBadGateway,
+	errs.Unsupported:  http.StatusNotImplemented,
+	errs.Internal:     http.StatusInternalServerError,
+}
+
+type apiError struct {
+	Code    string `json:"code"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+type errorBody struct {
+	Error apiError `json:"error"`
+}
+
+// writeError answers with err's status and a JSON body. Details of server
+// errors are logged, not sent.
+func writeError(c *gin.Context, err error) {
+	kind := errs.KindOf(err)
+	if kind == errs.Other {
+		kind = errs.Internal
+	}
+	status := statusOf[kind]
+	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err)}
+	if status >= 500 {
+		c.Error(err) //nolint:errcheck // recorded for the access log
+		body.Message = http.StatusText(status)
+	}
+	c.AbortWithStatusJSON(status, errorBody{Error: body})
+}
+
+// publicMessage is the innermost message of err: the reason, without the
+// chain of internal operation names.
+func publicMessage(err error) string {
+	var e *errs.Error
+	for errors.As(err, &e) && e.Err != nil {
+		var inner *errs.Error
+		if !errors.As(e.Err, &inner) {
+			return e.Err.Error()
+		}
+		err = e.Err
+	}
+	return err.Error()
+}
+
+// decodeJSON reads exactly one JSON object into v: bounded size, no unknown
+// fields, no trailing data. Errors name the field.
+func decodeJSON(c *gin.Context, limit int64, v any) error {
+	const op = "gateway.decode"
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
+		}
+		return errs.FieldError(op, "body", "could not be read")
+	}
+	if !utf8.Valid(body) {
+		return errs.FieldError(op, "body", "is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(op, err)
+	}
+	if dec.More() {
+		return errs.FieldError(op, "body", "has data after the JSON object")
+	}
+	return nil
+}
+
+func jsonError(op string, err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return errs.FieldError(op, "body", "is empty; want a JSON object")
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			field = "body"
+		}
+		return errs.FieldError(op, field, fmt.Sprintf("want %s, got JSON %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value))
+	case errors.As(err, &syntaxErr):
+		return errs.FieldError(op, "body", fmt.Sprintf("is not valid JSON (offset %d): %v", syntaxErr.Offset, syntaxErr))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return errs.FieldError(op, strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+	}
+	return errs.FieldError(op, "body", "is not valid JSON: "+err.Error())
+}
+
+func jsonType(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "int", "int64", "float64":
+		return "a number"
+	case "bool":
+		return "true or false"
+	case "slice":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	}
+	return goKind
+}
+
+// validateQuestion checks the shape of a question. Content guardrails run
+// in the workflow, where their verdict is recorded in the trace.
+func validateQuestion(q string) error {
+	const op = "gateway.question"
+	switch {
+	case strings.TrimSpace(q) == "":
+		return errs.FieldError(op, "question", "is required and must not be blank")
+	case len(q) > workflows.MaxQuestionBytes:
+		return errs.FieldError(op, "question", fmt.Sprintf("is %d bytes; the limit is %d", len(q), workflows.MaxQuestionBytes))
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/retrieval"
+)
+
+// StopReason is why an answer run ended. Every run ends with exactly one.
+type StopReason string
+
+// The stop reasons. The strings are part of the API and of search
+// attributes: do not change them.
+const (
+	Answered            StopReason = "answered"
+	InsufficientContext StopReason = "insufficient_context" // evidence too weak and no rewrite offered
+	RepeatedQuery       StopReason = "repeated_query"       // a query or result set seen before
+	BudgetExhausted     StopReason = "budget_exhausted"     // attempts, tokens, cost or deadline spent
+	Refused             StopReason = "refused"              // an input guardrail declined the question
+	InvalidRequest      StopReason = "invalid_request"      // the input itself is malformed
+	SearchError         StopReason = "search_error"
+	AssessmentError     StopReason = "assessment_error"
+	GenerationError     StopReason = "generation_error"
+	Cancelled           StopReason = "cancelled"
+)
+
+// StopReasons lists every stop reason.
+var StopReasons = []StopReason{Answered, InsufficientContext, RepeatedQuery, BudgetExhausted,
+	Refused, InvalidRequest, SearchError, AssessmentError, GenerationError, Cancelled}
+
+// Budget bounds one run. Zero MaxTokens or MaxCostUSD means unlimited.
+type Budget struct {
+	MaxAttempts int           `json:"max_attempts"`
+	MaxTokens   int           `json:"max_tokens,omitempty"`
+	MaxCostUSD  float64       `json:"max_cost_usd,omitempty"`
+	Deadline    time.Duration `json:"deadline"`
+}
+
+// AnswerInput is the input of AnswerWorkflow.
+type AnswerInput struct {
+	RequestID string `json:"request_id"`
+	Question  string `json:"question"`
+	// Principal comes from the authenticated caller, never from a request
+	// body.
+	Principal auth.Principal    `json:"principal"`
+	Filters   retrieval.Filters `json:"filters,omitzero"`
+	Budget    Budget            `json:"budget"`
+	// Threshold is the assessment score evidence needs, with sufficient,
+	// to be accepted.
+	Threshold float64 `json:"threshold"`
+	// TopK is how many hits each search passes to assessment.
+	TopK int `json:"top_k"`
+}
+
+// Attempt records one search → assess round. It holds ids and scores,
+// never chunk texts.
+type Attempt struct {
+	N          int                `json:"n"`
+	Query      string             `json:"query"`
+	Hits       []retrieval.Hit    `json:"hits"`
+	Stages     []retrieval.Stage  `json:"stages,omitempty"`
+	SearchMS   float64            `json:"search_ms"`
+	AssessMS   float64            `json:"assess_ms,omitempty"`
+	Assessment *assess.Assessment `json:"assessment,omitempty"`
+	Accepted   bool               `json:"accepted"`
+	Warnings   []string           `json:"warnings,omitempty"`
+}
+
+// Usage totals what a run consumed.
+type Usage struct {
+	TokensIn  int     `json:"tokens_in"`
+	TokensOut int     `json:"tokens_out"`
+	CostUSD   float64 `json:"cost_usd"`
+}
+
+// Trace is what an operator needs to see why a run ended as it did.
+type Trace struct {
+	RequestID   string     `json:"request_id"`
+	PrincipalID string     `json:"principal_id"`
+	Question    string     `json:"question"`
+	Attempts    []Attempt  `json:"attempts"`
+	BestAttempt int        `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
+	GenerateMS  float64    `json:"generate_ms,omitempty"`
+	Models      []string   `json:"models,omitempty"`
+	Usage       Usage      `json:"usage"`
+	Errors      []string   `json:"errors,omitempty"`
+	Warnings    []string   `json:"warnings,omitempty"`
+	StopReason  StopReason `json:"stop_reason,omitempty"`
+	StopDetail  string     `json:"stop_detail,omitempty"`
+	StartedAt   time.Time  `json:"started_at"`
+	TotalMS     float64    `json:"total_ms"`
+}
+
+// AnswerResult is the output of AnswerWorkflow.
+type AnswerResult struct {
+	RequestID  string              `json:"request_id"`
+	StopReason StopReason          `json:"stop_reason"`
+	Answer     string              `json:"answer,omitempty"`
+	Citations  []generate.Citation `json:"citations,omitempty"`
+	Model      string              `json:"model,omitempty"`
+	Trace      Trace               `json:"trace"`
+}
+
+// Progress is the short state a query returns while a run is going.
+type Progress struct {
+	Stage   string     `json:"stage"` // search, assess, generate, done
+	Attempt int        `json:"attempt"`
+	Stop    StopReason `json:"stop_reason,omitempty"`
+}
