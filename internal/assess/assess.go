@@ -19,7 +19,7 @@ import (
 
 // Assessment is an assessor's verdict on one attempt's evidence.
 type Assessment struct {
-	Score      float64 `json:"score" jsonschema:"minimum=0,maximum=1,description=How well the evidence answers the question: 0 not at all, 1 completely."`
+	Score      float64 `json:"score" jsonschema:"minimum=0,maximum=1,description=How well the evidence answers the question from 0 (not at all) to 1 (completely)."`
 	Sufficient bool    `json:"sufficient" jsonschema:"description=True only if the evidence alone answers the question."`
 	Rewrite    string  `json:"rewrite" jsonschema:"maxLength=500,description=A better search query when the evidence is not sufficient; empty when no rewrite is worth trying."`
 	Reason     string  `json:"reason" jsonschema:"maxLength=1000,description=One sentence on why."`

@@ -1,0 +1,99 @@
+package router
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRoute(t *testing.T) {
+	both := DefaultPolicy("small-m", "large-m")
+	both.PromptVersions = map[Task]string{Assess: "assess/v1", Generate: "generate/v1"}
+	onlySmall := DefaultPolicy("small-m", "")
+	onlyLarge := DefaultPolicy("", "large-m")
+	none := DefaultPolicy("", "")
+
+	type want struct {
+		route    Class
+		model    string
+		rule     string
+		fallback string
+		prompt   string
+		tokens   int
+	}
+	tests := []struct {
+		name   string
+		policy Policy
+		req    Request
+		want   want
+	}{
+		{"no endpoint assess", none, Request{Task: Assess},
+			want{Builtin, BuiltinAssessModel, "builtin.assess", "", "", none.LargeTokenBudget}},
+		{"no endpoint rewrite", none, Request{Task: Rewrite},
+			want{Builtin, BuiltinRewriteModel, "builtin.rewrite", "", "", none.LargeTokenBudget}},
+		{"no endpoint generate", none, Request{Task: Generate, InputTokens: 1 << 20},
+			want{Builtin, BuiltinGenerateModel, "builtin.generate", "", "", none.LargeTokenBudget}},
+		{"assess fits small", both, Request{Task: Assess, InputTokens: 900},
+			want{Small, "small-m", "task.small", "large-m", "assess/v1", both.SmallTokenBudget}},
+		{"generate fits small", both, Request{Task: Generate},
+			want{Small, "small-m", "task.small", "large-m", "generate/v1", both.SmallTokenBudget}},
+		{"oversized input", both, Request{Task: Generate, InputTokens: 5000},
+			want{Large, "large-m", "size.large", BuiltinGenerateModel, "generate/v1", both.LargeTokenBudget}},
+		{"schema failure escalates small to large", both, Request{Task: Assess, Failure: SchemaInvalid, Previous: "small-m"},
+			want{Large, "large-m", "escalate.schema_invalid", BuiltinAssessModel, "assess/v1", both.LargeTokenBudget}},
+		{"large failure falls back to builtin", both, Request{Task: Assess, Failure: SchemaInvalid, Previous: "large-m"},
+			want{Builtin, BuiltinAssessModel, "escalate.schema_invalid", "", "", both.LargeTokenBudget}},
+		{"builtin failure stays builtin", both, Request{Task: Generate, Failure: Unsupported, Previous: BuiltinGenerateModel},
+			want{Builtin, BuiltinGenerateModel, "escalate.unsupported", "", "", both.LargeTokenBudget}},
+		{"only small: oversized goes builtin", onlySmall, Request{Task: Generate, InputTokens: 9000},
+			want{Builtin, BuiltinGenerateModel, "size.large", "", "", onlySmall.LargeTokenBudget}},
+		{"only small fits", onlySmall, Request{Task: Assess},
+			want{Small, "small-m", "only.small", BuiltinAssessModel, "", onlySmall.SmallTokenBudget}},
+		{"only small escalates to builtin", onlySmall, Request{Task: Assess, Failure: Oversized, Previous: "small-m"},
+			want{Builtin, BuiltinAssessModel, "escalate.oversized", "", "", onlySmall.LargeTokenBudget}},
+		{"only large", onlyLarge, Request{Task: Assess},
+			want{Large, "large-m", "only.large", BuiltinAssessModel, "", onlyLarge.LargeTokenBudget}},
+		{"rewrite in model assessment", both, Request{Task: Rewrite, AssessModel: "small-m"},
+			want{Small, "small-m", "rewrite.in-assessment", "large-m", "", both.SmallTokenBudget}},
+		{"rewrite in large assessment", both, Request{Task: Rewrite, AssessModel: "large-m"},
+			want{Large, "large-m", "rewrite.in-assessment", BuiltinRewriteModel, "", both.LargeTokenBudget}},
+		{"rewrite after builtin assessment", both, Request{Task: Rewrite, AssessModel: BuiltinAssessModel},
+			want{Builtin, BuiltinRewriteModel, "rewrite.builtin-assessor", "", "", both.LargeTokenBudget}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Route(tt.policy, tt.req)
+			got := want{d.Route, d.Model, d.Rule, d.FallbackModel, d.PromptVersion, d.TokenBudget}
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("Route(%+v) mismatch (-want +got):\n%s", tt.req, diff)
+			}
+			if d.PolicyVersion != PolicyVersion || d.Reason == "" || d.Task != tt.req.Task || d.LatencyBudgetMS <= 0 {
+				t.Errorf("Route(%+v) = %+v: want policy version, a reason, the task and a latency budget", tt.req, d)
+			}
+		})
+	}
+}
+
+// TestRouteDeterministic: the workflow replays Route, so equal inputs must
+// give equal decisions.
+func TestRouteDeterministic(t *testing.T) {
+	p := DefaultPolicy("s", "l")
+	req := Request{Task: Generate, InputTokens: 4001}
+	first := Route(p, req)
+	for range 100 {
+		if d := Route(p, req); d != first {
+			t.Fatalf("Route changed between calls: %+v vs %+v", first, d)
+		}
+	}
+}
+
+func TestPolicyValidate(t *testing.T) {
+	if err := DefaultPolicy("", "").Validate(); err != nil {
+		t.Errorf("default policy: %v", err)
+	}
+	bad := DefaultPolicy("s", "")
+	bad.SmallTokenBudget = 0
+	if err := bad.Validate(); err == nil {
+		t.Error("Validate accepted a zero token budget")
+	}
+}
