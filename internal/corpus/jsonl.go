@@ -45,8 +45,24 @@ func LoadJSONL(path string) ([]Document, error) {
 	return ReadJSONL(f, path)
 }
 
+// loadJSONLLines is LoadJSONL that also returns each document's line.
+func loadJSONLLines(path string) ([]Document, []int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return readJSONL(f, path)
+}
+
 // ReadJSONL is LoadJSONL over a reader; name labels errors.
 func ReadJSONL(r io.Reader, name string) ([]Document, error) {
+	docs, _, err := readJSONL(r, name)
+	return docs, err
+}
+
+// readJSONL is ReadJSONL that also returns each document's line number.
+func readJSONL(r io.Reader, name string) ([]Document, []int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var docs []Document
@@ -58,21 +74,21 @@ func ReadJSONL(r io.Reader, name string) ([]Document, error) {
 		}
 		d, err := parseRecord(line)
 		if err != nil {
-			return nil, recordErr(name, n, err)
+			return nil, nil, recordErr(name, n, err)
 		}
 		docs = append(docs, d)
 		lines = append(lines, n)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &RecordError{File: name, Line: len(lines) + 1, Reason: fmt.Sprintf("record longer than %d bytes", maxLine)}
+			return nil, nil, &RecordError{File: name, Line: len(lines) + 1, Reason: fmt.Sprintf("record longer than %d bytes", maxLine)}
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := checkUnique(docs, func(i int) (string, int) { return name, lines[i] }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return docs, nil
+	return docs, lines, nil
 }
 
 func parseRecord(line []byte) (Document, error) {

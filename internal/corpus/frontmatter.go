@@ -1,0 +1,127 @@
+package corpus
+
+import (
+	"bytes"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// frontMatter is the metadata block at the top of a Markdown or text file.
+// Every Document field except the text may be set; unknown keys are errors
+// for the same reason as in JSONL: a misspelt "acl" must not make a
+// document public.
+type frontMatter struct {
+	ID        string   `yaml:"id"`
+	Title     string   `yaml:"title"`
+	Type      string   `yaml:"type"`
+	Source    string   `yaml:"source"`
+	Updated   string   `yaml:"updated"`
+	Status    Status   `yaml:"status"`
+	Authority *float64 `yaml:"authority"`
+	ACL       []string `yaml:"acl"`
+	Products  []string `yaml:"products"`
+	Tags      []string `yaml:"tags"`
+	URL       string   `yaml:"url"`
+}
+
+// parsedFrontMatter is a decoded block plus where each key sits, so a
+// validation error can name the line of the offending field.
+type parsedFrontMatter struct {
+	frontMatter
+	keyLines map[string]int // key → 1-based line in the file
+	present  bool
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// splitFrontMatter cuts a leading "---" … "---" (or "...") block from src.
+// It returns the YAML, the body, and the file line the body starts on.
+// A file that opens with "---" but never closes it is an error.
+func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, err error) {
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil, src, 1, nil
+	}
+	line := 2
+	var y bytes.Buffer
+	for len(rest) > 0 {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if t := string(bytes.TrimRight(l, " \t\r")); t == "---" || t == "..." {
+			return y.Bytes(), rest, line + 1, nil
+		}
+		y.Write(l)
+		y.WriteByte('\n')
+		line++
+	}
+	return nil, nil, 0, errors.New("front matter opened with --- is never closed")
+}
+
+// parseFrontMatter decodes the YAML of a front matter block that starts on
+// file line 2.
+func parseFrontMatter(src []byte) (parsedFrontMatter, *RecordError) {
+	out := parsedFrontMatter{keyLines: map[string]int{}, present: true}
+	const offset = 1 // the YAML's line 1 is the file's line 2
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return out, yamlErr(err, offset)
+	}
+	if len(root.Content) == 0 {
+		return out, nil // an empty block
+	}
+	m := root.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return out, &RecordError{Line: m.Line + offset, Reason: "front matter must be a YAML mapping of field: value"}
+	}
+	known := map[string]bool{"id": true, "title": true, "type": true, "source": true, "updated": true,
+		"status": true, "authority": true, "acl": true, "products": true, "tags": true, "url": true}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if !known[k.Value] {
+			return out, &RecordError{Line: k.Line + offset, Field: k.Value, Reason: "unknown field"}
+		}
+		out.keyLines[k.Value] = k.Line + offset
+	}
+	if err := m.Decode(&out.frontMatter); err != nil {
+		return out, yamlErr(err, offset)
+	}
+	return out, nil
+}
+
+// yamlErr turns a yaml.v3 error ("line 3: cannot unmarshal ...") into a
+// RecordError at the file's line.
+func yamlErr(err error, offset int) *RecordError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return &RecordError{Line: n + offset, Reason: "front matter: " + strings.TrimSpace(m[2])}
+	}
+	return &RecordError{Line: 1, Reason: "front matter: " + strings.TrimSpace(msg)}
+}
+
+// apply copies the front matter's fields onto d; authority defaults to 1
+// as in JSONL.
+func (fm *parsedFrontMatter) apply(d *Document) {
+	d.ID, d.Title, d.Type, d.Source = fm.ID, fm.Title, fm.Type, fm.Source
+	d.Updated, d.Status, d.URL = fm.Updated, fm.Status, fm.URL
+	d.ACL, d.Products, d.Tags = fm.ACL, fm.Products, fm.Tags
+	d.Authority = 1
+	if fm.Authority != nil {
+		d.Authority = *fm.Authority
+	}
+}
+
+// validationErr places d.Validate's error on the line of the key it names.
+func (fm *parsedFrontMatter) validationErr(file string, err error) error {
+	re := recordErr(file, 1, err).(*RecordError)
+	if n, ok := fm.keyLines[re.Field]; ok {
+		re.Line = n
+	}
+	return re
+}

@@ -1,0 +1,195 @@
+package corpus
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestLoadMixedDirectory loads a directory holding every supported format
+// and compares the documents, rendered text included, with a golden file.
+func TestLoadMixedDirectory(t *testing.T) {
+	docs, err := Load("testdata/mixed")
+	if err != nil {
+		t.Fatalf("Load(testdata/mixed) error: %v", err)
+	}
+	got, err := json.MarshalIndent(docs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/mixed.golden.json"
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := cmp.Diff(strings.TrimSpace(string(want)), strings.TrimSpace(string(got))); d != "" {
+		t.Errorf("Load(testdata/mixed) mismatch (-want +got):\n%s", d)
+	}
+}
+
+func TestLoadSingleFiles(t *testing.T) {
+	tests := []struct {
+		path      string
+		wantID    string
+		wantTitle string
+	}{
+		{"testdata/mixed/guides/descaling.md", "descaling", "Descaling the K50 kettle"},
+		{"testdata/mixed/repair.html", "repair", "Repair centre move"},
+		{"testdata/mixed/staff-note.txt", "staff-note-1", "Staff note on refunds"},
+		{"testdata/mixed/records.jsonl", "beir-1", "A BEIR record"},
+	}
+	for _, tt := range tests {
+		docs, err := Load(tt.path)
+		if err != nil {
+			t.Errorf("Load(%s) error: %v", tt.path, err)
+			continue
+		}
+		if docs[0].ID != tt.wantID || docs[0].Title != tt.wantTitle {
+			t.Errorf("Load(%s)[0] = %q %q, want %q %q", tt.path, docs[0].ID, docs[0].Title, tt.wantID, tt.wantTitle)
+		}
+	}
+}
+
+// TestLoadErrors checks that every bad record is reported by file, line
+// and field, and that no documents come back with the error.
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		load    string // relative path to load; "" = the directory
+		want    string // substring of the error
+		field   string
+		wantLoc string // file:line suffix, when the format has lines
+	}{
+		{
+			name:  "front matter unknown key",
+			files: map[string]string{"a.md": "---\ntitle: A\nacll: [staff]\n---\nbody\n"},
+			want:  "unknown field", field: "acll", wantLoc: "a.md:3",
+		},
+		{
+			name:  "front matter bad status is placed on its line",
+			files: map[string]string{"a.md": "---\ntitle: A\nstatus: live\n---\nbody\n"},
+			want:  "want current, archived or withdrawn", field: "status", wantLoc: "a.md:3",
+		},
+		{
+			name:  "front matter wrong type",
+			files: map[string]string{"a.md": "---\ntitle: A\nauthority: high\n---\nbody\n"},
+			want:  "cannot unmarshal", wantLoc: "a.md:3",
+		},
+		{
+			name:  "front matter never closed",
+			files: map[string]string{"a.md": "---\ntitle: A\nbody\n"},
+			want:  "never closed", wantLoc: "a.md:1",
+		},
+		{
+			name:  "front matter not a mapping",
+			files: map[string]string{"a.txt": "---\n- a\n- b\n---\nbody\n"},
+			want:  "must be a YAML mapping", wantLoc: "a.txt:2",
+		},
+		{
+			name:  "bad date in text front matter",
+			files: map[string]string{"a.txt": "---\nupdated: 01/02/2026\n---\nbody\n"},
+			want:  "want YYYY-MM-DD", field: "updated", wantLoc: "a.txt:2",
+		},
+		{
+			name:  "markdown with no text is an empty parse",
+			files: map[string]string{"a.md": "---\nid: x\ntitle: T\n---\n<!-- only a comment -->\n"},
+			want:  "no text", field: "text", wantLoc: "a.md:1",
+		},
+		{
+			name:  "html with no text is an empty parse",
+			files: map[string]string{"a.html": "<html><head><title>T</title><script>x()</script></head><body></body></html>"},
+			want:  "no text", field: "text",
+		},
+		{
+			name:  "id with a space",
+			files: map[string]string{"a.md": "---\nid: a b\n---\ntext\n"},
+			want:  "must not contain spaces", field: "id", wantLoc: "a.md:2",
+		},
+		{
+			name:  "html unknown assay meta",
+			files: map[string]string{"a.html": `<html><head><meta name="assay:acls" content="staff"></head><body><p>x</p></body></html>`},
+			want:  "unknown field", field: "acls",
+		},
+		{
+			name:  "html bad authority",
+			files: map[string]string{"a.html": `<html><head><meta name="assay:authority" content="very"></head><body><p>x</p></body></html>`},
+			want:  "want a number", field: "authority",
+		},
+		{
+			name: "duplicate id across files",
+			files: map[string]string{
+				"a.md":     "---\nid: same\n---\ntext\n",
+				"b.jsonl":  `{"id": "other", "title": "t", "text": "x"}` + "\n" + `{"id": "same", "title": "t", "text": "x"}` + "\n",
+				"c/d.html": "<p>x</p>",
+			},
+			want: `duplicate id "same"`, field: "id", wantLoc: "b.jsonl:2",
+		},
+		{
+			name:  "bad jsonl record inside a directory",
+			files: map[string]string{"x/c.jsonl": `{"id": "a", "title": "t", "text": "x"}` + "\n\n" + `{"id": "b", "acl": "staff"}` + "\n"},
+			want:  "want []string", field: "acl", wantLoc: "c.jsonl:3",
+		},
+		{
+			name:  "unknown single file type",
+			files: map[string]string{"a.csv": "id,text\n"},
+			load:  "a.csv",
+			want:  "unknown corpus format",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range tt.files {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			docs, err := Load(filepath.Join(dir, tt.load))
+			if err == nil {
+				t.Fatalf("Load = %d docs, nil error; want an error containing %q", len(docs), tt.want)
+			}
+			if docs != nil {
+				t.Errorf("Load returned %d documents with an error; want none (all-or-nothing)", len(docs))
+			}
+			var re *RecordError
+			if !errors.As(err, &re) {
+				t.Fatalf("Load error = %T %v, want *RecordError", err, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Load error = %q, want it to contain %q", err, tt.want)
+			}
+			if re.Field != tt.field {
+				t.Errorf("Load error field = %q, want %q (error: %v)", re.Field, tt.field, err)
+			}
+			if tt.wantLoc != "" {
+				loc := re.File
+				if re.Line > 0 {
+					loc += ":" + strconv.Itoa(re.Line)
+				}
+				if !strings.HasSuffix(filepath.ToSlash(loc), tt.wantLoc) {
+					t.Errorf("Load error at %s, want %s (error: %v)", loc, tt.wantLoc, err)
+				}
+			}
+		})
+	}
+}
+
