@@ -192,4 +192,3 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
-
