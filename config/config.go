@@ -94,7 +94,13 @@ type Loop struct {
 
 // Batch configures BatchWorkflow.
 type Batch struct {
+	// Concurrency bounds the questions of one batch that run at once.
 	Concurrency int `yaml:"concurrency"`
+	// ContinueAfter is how many questions one run of a batch workflow
+	// starts before it continues as new, keeping each history short.
+	ContinueAfter int `yaml:"continue_after"`
+	// MaxQuestions bounds the questions in one batch.
+	MaxQuestions int `yaml:"max_questions"`
 }
 
 // Auth lists the API keys the gateway accepts. With none, callers are an
@@ -170,7 +176,7 @@ func Default() Config {
 			Deadline:    2 * time.Minute,
 			TopK:        5,
 		},
-		Batch: Batch{Concurrency: 4},
+		Batch: Batch{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 1000},
 	}
 }
 
@@ -430,6 +436,12 @@ func (c Config) Validate() error {
 	}
 	if c.Batch.Concurrency < 1 || c.Batch.Concurrency > 64 {
 		bad("batch.concurrency", "want 1..64, got %d", c.Batch.Concurrency)
+	}
+	if c.Batch.ContinueAfter < 1 {
+		bad("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)
+	}
+	if c.Batch.MaxQuestions < 1 || c.Batch.MaxQuestions > 10000 {
+		bad("batch.max_questions", "want 1..10000, got %d", c.Batch.MaxQuestions)
 	}
 	seen := map[string]bool{}
 	for i, k := range c.Auth.Keys {

@@ -1,6 +1,6 @@
 // Package auth says who is asking: API keys, stored as SHA-256 hashes, map
-// to a principal and its ACL groups. Groups come only from the key, never
-// from a request.
+// to a principal and its ACL groups, and each key has its own rate limit.
+// Groups come only from the key, never from a request.
 package auth
 
 import (
