@@ -83,10 +83,12 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 // models.
 func newActivities(ix *index.Index) *activities.Activities {
 	an := terms.New()
+	assessor := assess.NewBuiltin(an, ix)
+	assessor.Rewriter = assess.NewRewriter(an, ix)
 	return &activities.Activities{
 		Searcher:  retrieval.New(ix),
 		Chunks:    ix,
-		Assessor:  assess.NewBuiltin(an, ix),
+		Assessor:  assessor,
 		Generator: generate.NewExtractive(an),
 	}
 }

@@ -18,69 +18,119 @@ type Vocabulary interface {
 // BuiltinModel names the builtin assessor in traces and routes.
 const BuiltinModel = "builtin:coverage-v1"
 
-// Builtin is an offline assessor that needs no model: it scores evidence by
-// how much of the question's weight (IDF over the corpus) one retrieved
-// chunk covers. It is a retrieval-signal heuristic, not a reader: it cannot
-// tell a chunk that mentions the right words from one that answers.
+// Builtin is an offline assessor that needs no model. It weighs each
+// content term of the question by its IDF in the corpus and scores the
+// evidence by the largest share of that weight one retrieved chunk covers.
+// Evidence is sufficient when that share reaches MinCoverage and the chunk
+// also covers the question's most specific term (the known term with the
+// highest IDF): "descale the X300 Pro" is not answered by a page about the
+// X300 Pro that never mentions descaling.
+//
+// It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
+// that mentions the right words from one that answers.
 type Builtin struct {
 	an    *terms.Analyzer
 	vocab Vocabulary
-	// MinCoverage is the coverage at which evidence counts as sufficient.
+	// Rewriter proposes the next query when evidence is insufficient;
+	// nil proposes none.
+	Rewriter *Rewriter
+	// MinCoverage is the share of the question's weight one chunk must
+	// cover for the evidence to be sufficient.
 	MinCoverage float64
 }
 
-// NewBuiltin returns the builtin assessor over vocab.
+// NewBuiltin returns the builtin assessor over vocab, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, vocab Vocabulary) *Builtin {
-	return &Builtin{an: an, vocab: vocab, MinCoverage: 0.6}
+	return &Builtin{an: an, vocab: vocab, MinCoverage: 0.55}
+}
+
+type weighted struct {
+	term   string
+	weight float64
+	known  bool
 }
 
 // Assess implements Assessor.
 func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
-	weights := b.weights(req.Question)
+	qterms := b.weigh(req.Question)
 	res := Result{Usage: Usage{Model: BuiltinModel}}
-	if len(weights) == 0 {
+	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
 	}
 	var total float64
-	for _, w := range weights {
-		total += w
+	key := -1 // the most specific known term
+	for i, q := range qterms {
+		total += q.weight
+		if q.known && (key < 0 || q.weight > qterms[key].weight) {
+			key = i
+		}
 	}
-	best, bestTitle := 0.0, ""
+	best, bestTitle, bestHasKey := 0.0, "", false
 	for _, e := range req.Evidence {
 		have := b.an.Set(e.Title + "\n" + e.Text)
 		var got float64
-		for t, w := range weights {
-			if have[t] {
-				got += w
+		for _, q := range qterms {
+			if have[q.term] {
+				got += q.weight
 			}
 		}
 		if c := got / total; c > best {
 			best, bestTitle = c, e.Title
+			bestHasKey = key >= 0 && have[qterms[key].term]
 		}
 	}
 	score := math.Round(best*1000) / 1000
-	a := Assessment{Score: score, Sufficient: score >= b.MinCoverage}
+	a := Assessment{Score: score, Sufficient: score >= b.MinCoverage && bestHasKey}
 	switch {
+	case key < 0:
+		a.Reason = "no word of the question occurs in the corpus"
 	case len(req.Evidence) == 0:
 		a.Reason = "no evidence was retrieved"
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight", bestTitle, 100*score)
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q", bestTitle, 100*score, qterms[key].term)
+	case !bestHasKey && score >= b.MinCoverage:
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", bestTitle, 100*score, qterms[key].term)
 	default:
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", 100*score)
+	}
+	if !a.Sufficient && b.Rewriter != nil {
+		if q, why := b.Rewriter.Rewrite(req, best); q != "" {
+			a.Rewrite = q
+			a.Reason += "; rewrite by " + why
+		}
 	}
 	res.Assessment = a
 	return res, nil
 }
 
-// weights gives each distinct content term of q its IDF. Terms absent from
-// the corpus get the highest IDF: evidence cannot cover them.
-func (b *Builtin) weights(q string) map[string]float64 {
+// weigh gives each distinct content term of q its IDF. A term the corpus
+// never contains gets the mean IDF of the known terms: it may be a synonym
+// the corpus words differently ("sink" for "water"), so it counts, but it
+// must not outweigh everything the corpus does say.
+func (b *Builtin) weigh(q string) []weighted {
 	n := float64(b.vocab.Len())
-	out := map[string]float64{}
+	var out []weighted
+	var sum float64
+	var known int
 	for _, t := range b.an.Content(q) {
-		df := float64(b.vocab.DocFreq(t))
-		out[t] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		df := b.vocab.DocFreq(t)
+		w := weighted{term: t, known: df > 0}
+		if w.known {
+			w.weight = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+			sum += w.weight
+			known++
+		}
+		out = append(out, w)
+	}
+	unknown := math.Log(1 + (n+0.5)/0.5) // as rare as can be
+	if known > 0 {
+		unknown = sum / float64(known)
+	}
+	for i := range out {
+		if !out[i].known {
+			out[i].weight = unknown
+		}
 	}
 	return out
 }

@@ -67,3 +67,6 @@ func (a *Analyzer) Content(text string) []string {
 	}
 	return out
 }
+
+// IsQuestionWord reports whether an analyzed term is a question word.
+func IsQuestionWord(term string) bool { return questionWords[term] }

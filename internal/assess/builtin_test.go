@@ -1,0 +1,160 @@
+package assess
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// lexicon is an in-memory Lexicon over a handful of chunk texts, analyzed
+// the way the index analyzes them.
+type lexicon struct {
+	df map[string]int
+	n  int
+}
+
+func newLexicon(an *terms.Analyzer, texts ...string) *lexicon {
+	l := &lexicon{df: map[string]int{}, n: len(texts)}
+	for _, t := range texts {
+		for term := range an.Set(t) {
+			l.df[term]++
+		}
+	}
+	return l
+}
+
+func (l *lexicon) DocFreq(t string) int { return l.df[t] }
+func (l *lexicon) Len() int             { return l.n }
+func (l *lexicon) EachTerm(fn func(string, int)) {
+	for t, df := range l.df {
+		fn(t, df)
+	}
+}
+
+var hollinLike = []Evidence{
+	{ChunkID: "pol-warranty-2026#0", Title: "Warranty terms (2026)", Text: "Every Hollin appliance has a 2-year warranty from the date of purchase. Blender motors on the X200 and X300 Pro are covered for 5 years."},
+	{ChunkID: "man-x300-specs#0", Title: "X300 Pro Blender specifications", Text: "The X300 Pro blender has a 1,500 W motor, a vacuum blending mode and ten speeds."},
+	{ChunkID: "man-k50-kettle#0", Title: "K50 Smart Kettle", Text: "The K50 smart kettle boils 1.7 litres in about four minutes. Descale it once a month with citric acid."},
+	{ChunkID: "man-x300-errors#0", Title: "X300 Pro error codes", Text: "E4 means the vacuum lid seal is loose. E12 means the vacuum pump has failed: contact Hollin support."},
+	{ChunkID: "faq-repair#0", Title: "Tracking a repair", Text: "We email a tracking link when the courier collects your appliance."},
+}
+
+func newTestAssessor() (*Builtin, *lexicon) {
+	an := terms.New()
+	var texts []string
+	for _, e := range hollinLike {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	return b, lex
+}
+
+func TestBuiltinAssess(t *testing.T) {
+	b, _ := newTestAssessor()
+	tests := []struct {
+		name       string
+		question   string
+		evidence   []Evidence
+		sufficient bool
+		minScore   float64
+		maxScore   float64
+		rewrite    string // substring; "-" means no rewrite
+	}{
+		{"answered by one chunk", "how many years is the X300 Pro motor covered for", hollinLike[:2], true, 0.99, 1, "-"},
+		{"no question word in corpus", "what is the capital of Peru", nil, false, 0, 0, "-"},
+		{"covers most but not the specific term", "how do I descale the X300 Pro", hollinLike[1:2], false, 0.3, 0.8, "-"},
+		{"no evidence, misspelt", "how many yeers is the X300 Pro motr covered for", nil, false, 0, 0, "motor"},
+		{"partial evidence gets feedback terms", "vacuum blender warranty", []Evidence{hollinLike[1], hollinLike[3]}, false, 0.3, 0.95, "vacuum blender warranty "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := b.Assess(context.Background(), Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := res.Assessment
+			if err := a.Check(); err != nil {
+				t.Errorf("assessment fails its own check: %v", err)
+			}
+			if a.Sufficient != tt.sufficient || a.Score < tt.minScore || a.Score > tt.maxScore {
+				t.Errorf("Assess(%q) = %+v; want sufficient=%v, score in [%v, %v]", tt.question, a, tt.sufficient, tt.minScore, tt.maxScore)
+			}
+			if tt.rewrite == "-" && a.Rewrite != "" || tt.rewrite != "-" && !strings.Contains(a.Rewrite, tt.rewrite) {
+				t.Errorf("Assess(%q).Rewrite = %q, want %q", tt.question, a.Rewrite, tt.rewrite)
+			}
+			if a.Reason == "" || res.Usage.Model != BuiltinModel {
+				t.Errorf("Assess(%q): reason %q, model %q", tt.question, a.Reason, res.Usage.Model)
+			}
+		})
+	}
+}
+
+func TestRewriterSpelling(t *testing.T) {
+	b, _ := newTestAssessor()
+	tests := []struct {
+		query, want string
+	}{
+		{"kettel descale", "kettl descale"}, // dropped letter in a long word
+		{"vacum pump", "vacuum pump"},       // inserted letter
+		{"waranty for the blendr", "warranti for the blender"},
+		{"can I put it in the sink", ""}, // "sink" → "link" is one substitution in a four-letter word: refused
+		{"capital of Peru", ""},          // "peru" must not shrink to "per"
+		{"does the X900 have GPS", ""},   // codes with digits are never corrected
+		{"blender motor", ""},            // nothing unknown
+	}
+	for _, tt := range tests {
+		got, _ := b.Rewriter.Rewrite(Request{Question: tt.query, Query: tt.query}, 0)
+		if got != tt.want {
+			t.Errorf("Rewrite(%q) = %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestRewriterNeverRepeats(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "vacum pump"
+	got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}}, 0)
+	if got != "" {
+		t.Errorf("Rewrite proposed %q, a query tried before", got)
+	}
+}
+
+func TestRewriterFeedbackOnlyOnFirstAttempt(t *testing.T) {
+	b, _ := newTestAssessor()
+	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}}
+	if got, _ := b.Rewriter.Rewrite(req, 0.5); got == "" {
+		t.Fatal("first attempt: no feedback rewrite")
+	}
+	req.Previous = []string{"something else"}
+	if got, _ := b.Rewriter.Rewrite(req, 0.5); got != "" {
+		t.Errorf("second attempt: Rewrite = %q, want none", got)
+	}
+	req.Previous = nil
+	if got, _ := b.Rewriter.Rewrite(req, 0.1); got != "" {
+		t.Errorf("coverage 0.1: Rewrite = %q, want none (the top chunks are about something else)", got)
+	}
+}
+
+func TestDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		max  int
+		want int
+	}{
+		{"motor", "motor", 1, 0},
+		{"motr", "motor", 1, 1},
+		{"mtoor", "motor", 1, 1}, // transposition
+		{"kettle", "kettl", 1, 1},
+		{"abc", "xyz", 1, 2}, // gives up at max+1
+		{"warranti", "waranti", 2, 1},
+	}
+	for _, tt := range tests {
+		if got := distance(tt.a, tt.b, tt.max); got != tt.want {
+			t.Errorf("distance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.max, got, tt.want)
+		}
+	}
+}
