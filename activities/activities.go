@@ -8,7 +8,9 @@ package activities
 import (
 	"context"
 	"errors"
+	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/assess"
@@ -16,6 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/router"
 )
 
 // Searcher ranks chunks for a principal.
@@ -28,12 +31,49 @@ type ChunkReader interface {
 	Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error)
 }
 
+// Models resolves the model a route decision names to an implementation.
+type Models struct {
+	BuiltinAssessor  assess.Assessor
+	BuiltinGenerator generate.Generator
+	// Assessor and Generator serve models at the configured endpoint; nil
+	// when no endpoint is configured.
+	Assessor  func(model string) assess.Assessor
+	Generator func(model string) generate.Generator
+}
+
+func (m Models) assessor(d router.Decision) (assess.Assessor, error) {
+	switch {
+	case d.IsBuiltin() || d.Model == "":
+		return m.BuiltinAssessor, nil
+	case m.Assessor == nil:
+		return nil, errs.Errorf("activities.Assess", errs.Unsupported, "route %s names model %q but no model endpoint is configured", d.Rule, d.Model)
+	}
+	return m.Assessor(d.Model), nil
+}
+
+func (m Models) generator(d router.Decision) (generate.Generator, error) {
+	switch {
+	case d.IsBuiltin() || d.Model == "":
+		return m.BuiltinGenerator, nil
+	case m.Generator == nil:
+		return nil, errs.Errorf("activities.Generate", errs.Unsupported, "route %s names model %q but no model endpoint is configured", d.Rule, d.Model)
+	}
+	return m.Generator(d.Model), nil
+}
+
 // Activities are the loop's side-effecting steps and their dependencies.
 type Activities struct {
-	Searcher  Searcher
-	Chunks    ChunkReader
-	Assessor  assess.Assessor
-	Generator generate.Generator
+	Searcher Searcher
+	Chunks   ChunkReader
+	Models   Models
+	// Routing is the worker's routing policy; workflows fetch it once per
+	// run through the RoutingPolicy activity, so it is in their history.
+	Routing router.Policy
+}
+
+// RoutingPolicy returns the worker's routing policy.
+func (a *Activities) RoutingPolicy(context.Context) (router.Policy, error) {
+	return a.Routing, nil
 }
 
 // SearchInput is the input of Search.
@@ -72,7 +112,8 @@ type AssessInput struct {
 	Scores   []float64 `json:"scores"`
 	// Groups re-check access: an activity never reads a chunk its
 	// principal may not see, whatever ids it is given.
-	Groups []string `json:"groups"`
+	Groups []string        `json:"groups"`
+	Route  router.Decision `json:"route"`
 }
 
 // AssessOutput is the output of Assess.
@@ -95,7 +136,16 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 		}
 		req.Evidence = append(req.Evidence, ev)
 	}
-	res, err := a.Assessor.Assess(ctx, req)
+	assessor, err := a.Models.assessor(in.Route)
+	if err != nil {
+		return AssessOutput{}, temporalError("Assess", err)
+	}
+	var res assess.Result
+	err = heartbeatWhile(ctx, func() error {
+		var err error
+		res, err = assessor.Assess(ctx, req)
+		return err
+	})
 	if err != nil {
 		return AssessOutput{}, temporalError("Assess", err)
 	}
@@ -108,9 +158,10 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 // GenerateInput is the input of Generate: the accepted chunk ids in rank
 // order.
 type GenerateInput struct {
-	Question string   `json:"question"`
-	ChunkIDs []string `json:"chunk_ids"`
-	Groups   []string `json:"groups"`
+	Question string          `json:"question"`
+	ChunkIDs []string        `json:"chunk_ids"`
+	Groups   []string        `json:"groups"`
+	Route    router.Decision `json:"route"`
 }
 
 // GenerateOutput is the output of Generate.
@@ -131,7 +182,16 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 	for i, c := range chunks {
 		req.Sources = append(req.Sources, generate.Source{Label: generate.Label(i), Chunk: c})
 	}
-	ans, err := a.Generator.Generate(ctx, req)
+	gen, err := a.Models.generator(in.Route)
+	if err != nil {
+		return GenerateOutput{}, temporalError("Generate", err)
+	}
+	var ans generate.Answer
+	err = heartbeatWhile(ctx, func() error {
+		var err error
+		ans, err = gen.Generate(ctx, req)
+		return err
+	})
 	if err != nil {
 		return GenerateOutput{}, temporalError("Generate", err)
 	}
@@ -150,6 +210,36 @@ func (a *Activities) visibleChunks(ctx context.Context, ids, groups []string) ([
 		}
 	}
 	return chunks, nil
+}
+
+// heartbeatInterval is how often long model calls report liveness; the
+// workflow's heartbeat timeouts are a few times longer.
+const heartbeatInterval = 5 * time.Second
+
+// heartbeatWhile runs fn, heartbeating while it runs when ctx is an
+// activity context, so a worker that dies mid-call is noticed at the
+// heartbeat timeout rather than at the start-to-close timeout.
+func heartbeatWhile(ctx context.Context, fn func() error) error {
+	if !activity.IsActivity(ctx) {
+		return fn()
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(heartbeatInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return fn()
 }
 
 // temporalError maps a domain error to a Temporal application error whose

@@ -20,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/router"
 )
 
 // Query names.
@@ -82,119 +83,212 @@ func AnswerWorkflow(ctx workflow.Context, in AnswerInput) (AnswerResult, error) 
 type run struct {
 	in       AnswerInput
 	start    time.Time
+	policy   router.Policy
 	trace    Trace
 	progress Progress
 	answer   activities.GenerateOutput
-	seenQ    []string // normalized queries tried
-	seenSets []string // result sets seen, as joined chunk ids
+	route    router.Class // the route of the last model call, for AssayRoute
+	seenQ    []string     // normalized queries tried
+	seenSets []string     // result sets seen, as sorted joined chunk ids
+}
+
+// stop is a decision to end the run.
+type stop struct {
+	reason StopReason
+	detail string
 }
 
 func (r *run) loop(ctx workflow.Context) AnswerResult {
 	if err := validate(r.in); err != nil {
-		return r.finish(ctx, InvalidRequest, err.Error())
+		return r.finish(ctx, stop{InvalidRequest, err.Error()})
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 5 * time.Second,
+		RetryPolicy:         retryPolicy(3),
+	})
+	if err := workflow.ExecuteLocalActivity(lctx, a.RoutingPolicy).Get(ctx, &r.policy); err != nil {
+		return r.finish(ctx, r.failed(ctx, err, AssessmentError, "routing policy"))
 	}
 	query := r.in.Question
 	for n := 1; ; n++ {
 		if n > r.in.Budget.MaxAttempts {
-			return r.finish(ctx, BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts))
+			return r.finish(ctx, stop{BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts)})
 		}
-		if r.remaining(ctx) <= 0 {
-			return r.finish(ctx, BudgetExhausted, "deadline passed")
+		if s, ok := r.spent(ctx); ok {
+			return r.finish(ctx, s)
 		}
 		norm := normalizeQuery(query)
 		if slices.Contains(r.seenQ, norm) {
-			return r.finish(ctx, RepeatedQuery, fmt.Sprintf("query %q was tried before", query))
+			return r.finish(ctx, stop{RepeatedQuery, fmt.Sprintf("query %q was tried before", query)})
 		}
 		r.seenQ = append(r.seenQ, norm)
 
-		att := Attempt{N: n, Query: query}
-		r.setProgress(ctx, "search", n)
-		var sout activities.SearchOutput
-		t0 := workflow.Now(ctx)
-		err := workflow.ExecuteActivity(r.opts(ctx, searchOptions), a.Search, activities.SearchInput{
-			Query: query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: r.in.TopK,
-		}).Get(ctx, &sout)
-		att.SearchMS = msSince(ctx, t0)
-		if err != nil {
-			r.trace.Attempts = append(r.trace.Attempts, att)
-			return r.failed(ctx, err, SearchError, "search")
-		}
-		att.Hits, att.Stages, att.Warnings = sout.Hits, sout.Stages, sout.Warnings
-		set := resultSet(sout.Hits)
-		if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) {
-			r.trace.Attempts = append(r.trace.Attempts, att)
-			return r.finish(ctx, RepeatedQuery, "the rewrite retrieved the same results as an earlier attempt")
-		}
-		r.seenSets = append(r.seenSets, set)
-
-		r.setProgress(ctx, "assess", n)
-		var aout activities.AssessOutput
-		t0 = workflow.Now(ctx)
-		err = workflow.ExecuteActivity(r.opts(ctx, assessOptions), a.Assess, activities.AssessInput{
-			Question: r.in.Question, Query: query, Previous: r.seenQ[:len(r.seenQ)-1],
-			ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
-		}).Get(ctx, &aout)
-		att.AssessMS = msSince(ctx, t0)
-		if err != nil {
-			r.trace.Attempts = append(r.trace.Attempts, att)
-			return r.failed(ctx, err, AssessmentError, "assess")
-		}
-		r.addUsage(aout.Usage.Model, aout.Usage.TokensIn, aout.Usage.TokensOut, aout.Usage.CostUSD)
-		as := aout.Assessment
-		att.Assessment = &as
-		att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
+		att, hits, s, ok := r.attempt(ctx, n, query)
 		r.trace.Attempts = append(r.trace.Attempts, att)
 		r.keepBest()
-
+		if ok {
+			return r.finish(ctx, s)
+		}
 		if att.Accepted {
-			return r.generate(ctx, sout.Hits)
+			return r.finish(ctx, r.generate(ctx, hits))
 		}
-		if strings.TrimSpace(as.Rewrite) == "" {
-			return r.finish(ctx, InsufficientContext, as.Reason)
+		if strings.TrimSpace(att.Assessment.Rewrite) == "" {
+			return r.finish(ctx, stop{InsufficientContext, att.Assessment.Reason})
 		}
-		query = as.Rewrite
+		r.setProgress(ctx, "rewrite", n)
+		query = att.Assessment.Rewrite
 	}
 }
 
-func (r *run) generate(ctx workflow.Context, hits []retrieval.Hit) AnswerResult {
+// spent reports a stop due before the next model call: cancellation, or a
+// spent deadline, token or cost budget (tokens and cost are counted once,
+// from activity results).
+func (r *run) spent(ctx workflow.Context) (stop, bool) {
+	b := r.in.Budget
+	u := r.trace.Usage
+	switch {
+	case ctx.Err() != nil:
+		return stop{Cancelled, "cancelled"}, true
+	case r.remaining(ctx) <= 0:
+		return stop{BudgetExhausted, "deadline passed"}, true
+	case b.MaxTokens > 0 && u.TokensIn+u.TokensOut >= b.MaxTokens:
+		return stop{BudgetExhausted, fmt.Sprintf("token budget of %d spent (%d used)", b.MaxTokens, u.TokensIn+u.TokensOut)}, true
+	case b.MaxCostUSD > 0 && u.CostUSD >= b.MaxCostUSD:
+		return stop{BudgetExhausted, fmt.Sprintf("cost budget of $%.4f spent ($%.4f used)", b.MaxCostUSD, u.CostUSD)}, true
+	}
+	return stop{}, false
+}
+
+// attempt runs search and assessment for attempt n. It returns the record,
+// the hits, and a stop when the attempt ended the run.
+func (r *run) attempt(ctx workflow.Context, n int, query string) (Attempt, []retrieval.Hit, stop, bool) {
+	att := Attempt{N: n, Query: query}
+	r.setProgress(ctx, "search", n)
+	var sout activities.SearchOutput
+	t0 := workflow.Now(ctx)
+	err := workflow.ExecuteActivity(r.opts(ctx, searchOptions), a.Search, activities.SearchInput{
+		Query: query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: r.in.TopK,
+	}).Get(ctx, &sout)
+	att.SearchMS = msSince(ctx, t0)
+	if err != nil {
+		return att, nil, r.failed(ctx, err, SearchError, "search"), true
+	}
+	att.Hits, att.Stages, att.Warnings = sout.Hits, sout.Stages, sout.Warnings
+	r.trace.Warnings = appendNew(r.trace.Warnings, sout.Warnings...)
+	set := resultSet(sout.Hits)
+	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) {
+		return att, nil, stop{RepeatedQuery, "the rewrite retrieved the same results as an earlier attempt"}, true
+	}
+	r.seenSets = append(r.seenSets, set)
+
+	r.setProgress(ctx, "assess", n)
+	t0 = workflow.Now(ctx)
+	aout, err := r.assess(ctx, n, activities.AssessInput{
+		Question: r.in.Question, Query: query, Previous: r.seenQ[:len(r.seenQ)-1],
+		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
+	})
+	att.AssessMS = msSince(ctx, t0)
+	if err != nil {
+		return att, nil, r.failed(ctx, err, AssessmentError, "assess"), true
+	}
+	att.Usage = Usage{TokensIn: aout.Usage.TokensIn, TokensOut: aout.Usage.TokensOut, CostUSD: aout.Usage.CostUSD}
+	r.addUsage(aout.Usage.Model, att.Usage)
+	as := aout.Assessment
+	att.Assessment = &as
+	att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
+	if !att.Accepted {
+		// Record who proposed (or declined to propose) the next query.
+		d := router.Route(r.policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
+		r.trace.Routes = append(r.trace.Routes, RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
+	}
+	return att, sout.Hits, stop{}, false
+}
+
+// assess routes and runs one assessment, escalating along the route's
+// fallbacks on typed failures only, and records every try.
+func (r *run) assess(ctx workflow.Context, n int, in activities.AssessInput) (activities.AssessOutput, error) {
+	var out activities.AssessOutput
+	err := r.routed(ctx, n, router.Assess, func(d router.Decision) error {
+		in.Route = d
+		return workflow.ExecuteActivity(r.opts(ctx, assessOptions), a.Assess, in).Get(ctx, &out)
+	})
+	return out, err
+}
+
+// routed calls call with the route decision for task, and on a typed
+// failure (schema, oversized, unsupported) once more with the fallback,
+// until the builtin route has been tried. Every try is in the trace.
+func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(router.Decision) error) error {
+	req := router.Request{Task: task}
+	for {
+		d := router.Route(r.policy, req)
+		err := call(d)
+		rec := RouteRecord{Attempt: n, Decision: d, Outcome: "ok"}
+		if err != nil {
+			rec.Outcome = errorType(err)
+		}
+		r.trace.Routes = append(r.trace.Routes, rec)
+		r.route = d.Route
+		if err == nil {
+			return nil
+		}
+		failure := typedFailure(err)
+		if failure == router.NoFailure || d.IsBuiltin() || ctx.Err() != nil {
+			return err
+		}
+		r.trace.Errors = append(r.trace.Errors, fmt.Sprintf("%s on %s: %v", task, d.Model, err))
+		req.Failure, req.Previous = failure, d.Model
+	}
+}
+
+func (r *run) generate(ctx workflow.Context, hits []retrieval.Hit) stop {
+	if s, ok := r.spent(ctx); ok {
+		return s
+	}
 	r.setProgress(ctx, "generate", len(r.trace.Attempts))
 	t0 := workflow.Now(ctx)
-	err := workflow.ExecuteActivity(r.opts(ctx, generateOptions), a.Generate, activities.GenerateInput{
-		Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups,
-	}).Get(ctx, &r.answer)
+	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
+		return workflow.ExecuteActivity(r.opts(ctx, generateOptions), a.Generate, activities.GenerateInput{
+			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
+		}).Get(ctx, &r.answer)
+	})
 	r.trace.GenerateMS = msSince(ctx, t0)
 	if err != nil {
 		return r.failed(ctx, err, GenerationError, "generate")
 	}
 	ans := r.answer.Answer
-	r.addUsage(ans.Model, ans.TokensIn, ans.TokensOut, ans.CostUSD)
-	r.trace.Warnings = append(r.trace.Warnings, ans.Warnings...)
-	return r.finish(ctx, Answered, "")
+	r.addUsage(ans.Model, Usage{TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD})
+	r.trace.Warnings = appendNew(r.trace.Warnings, ans.Warnings...)
+	return stop{Answered, ""}
 }
 
-// failed ends the run after an activity error: cancellation and deadline
-// have their own stops; anything else is the stage's typed error.
-func (r *run) failed(ctx workflow.Context, err error, stop StopReason, stage string) AnswerResult {
+// failed turns an activity error into a stop: cancellation and the
+// deadline have their own; anything else is the stage's typed error.
+func (r *run) failed(ctx workflow.Context, err error, reason StopReason, stage string) stop {
 	var canceled *temporal.CanceledError
-	switch {
-	case errors.As(err, &canceled) || ctx.Err() != nil:
-		return r.finish(ctx, Cancelled, "cancelled during "+stage)
-	case r.remaining(ctx) <= 0:
-		r.trace.Errors = append(r.trace.Errors, stage+": "+err.Error())
-		return r.finish(ctx, BudgetExhausted, "deadline passed during "+stage)
+	if errors.As(err, &canceled) || ctx.Err() != nil {
+		return stop{Cancelled, "cancelled during " + stage}
 	}
 	r.trace.Errors = append(r.trace.Errors, stage+": "+err.Error())
-	return r.finish(ctx, stop, err.Error())
+	if r.remaining(ctx) <= 0 {
+		return stop{BudgetExhausted, "deadline passed during " + stage}
+	}
+	return stop{reason, err.Error()}
 }
 
 // finish is the one exit: it builds the result and trace for every stop.
-func (r *run) finish(ctx workflow.Context, stop StopReason, detail string) AnswerResult {
-	r.trace.StopReason = stop
-	r.trace.StopDetail = detail
+func (r *run) finish(ctx workflow.Context, s stop) AnswerResult {
+	r.trace.StopReason = s.reason
+	r.trace.StopDetail = s.detail
 	r.trace.TotalMS = msSince(ctx, r.start)
-	r.progress = Progress{Stage: "done", Attempt: len(r.trace.Attempts), Stop: stop}
-	res := AnswerResult{RequestID: r.in.RequestID, StopReason: stop, Trace: r.trace}
-	if stop == Answered {
+	if s.reason != Answered && r.trace.BestAttempt > 0 {
+		if best := r.trace.Attempts[r.trace.BestAttempt-1].Assessment; best != nil && best.Score < r.in.Threshold {
+			r.trace.Warnings = appendNew(r.trace.Warnings, fmt.Sprintf("weak evidence: the best attempt scored %.2f, below the threshold %.2f", best.Score, r.in.Threshold))
+		}
+	}
+	r.progress = Progress{Stage: "done", Attempt: len(r.trace.Attempts), Stop: s.reason}
+	res := AnswerResult{RequestID: r.in.RequestID, StopReason: s.reason, Trace: r.trace}
+	if s.reason == Answered {
 		res.Answer = r.answer.Answer.Text
 		res.Citations = r.answer.Answer.Citations
 		res.Model = r.answer.Answer.Model
@@ -203,12 +297,16 @@ func (r *run) finish(ctx workflow.Context, stop StopReason, detail string) Answe
 	// and the details must still be recorded.
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	workflow.SetCurrentDetails(dctx, fmt.Sprintf("**%s** after %d attempt(s)", stop, len(r.trace.Attempts)))
-	if err := workflow.UpsertTypedSearchAttributes(dctx,
+	workflow.SetCurrentDetails(dctx, fmt.Sprintf("**%s** after %d attempt(s)", s.reason, len(r.trace.Attempts)))
+	updates := []temporal.SearchAttributeUpdate{
 		StatusKey.ValueSet("completed"),
-		StopReasonKey.ValueSet(string(stop)),
+		StopReasonKey.ValueSet(string(s.reason)),
 		AttemptsKey.ValueSet(int64(len(r.trace.Attempts))),
-	); err != nil {
+	}
+	if r.route != "" {
+		updates = append(updates, RouteKey.ValueSet(string(r.route)))
+	}
+	if err := workflow.UpsertTypedSearchAttributes(dctx, updates...); err != nil {
 		workflow.GetLogger(ctx).Warn("search attributes not updated", "error", err)
 	}
 	return res
@@ -219,13 +317,13 @@ func (r *run) setProgress(ctx workflow.Context, stage string, n int) {
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("attempt %d/%d: %s", n, r.in.Budget.MaxAttempts, stage))
 }
 
-func (r *run) addUsage(model string, in, out int, cost float64) {
+func (r *run) addUsage(model string, u Usage) {
 	if model != "" && !slices.Contains(r.trace.Models, model) {
 		r.trace.Models = append(r.trace.Models, model)
 	}
-	r.trace.Usage.TokensIn += in
-	r.trace.Usage.TokensOut += out
-	r.trace.Usage.CostUSD += cost
+	r.trace.Usage.TokensIn += u.TokensIn
+	r.trace.Usage.TokensOut += u.TokensOut
+	r.trace.Usage.CostUSD += u.CostUSD
 }
 
 // keepBest remembers the best-scoring attempt for diagnosis.
@@ -252,6 +350,43 @@ func (r *run) opts(ctx workflow.Context, o workflow.ActivityOptions) workflow.Co
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}
 	return workflow.WithActivityOptions(ctx, o)
+}
+
+// errorType is the Temporal application error type of err, or its kind.
+func errorType(err error) string {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return app.Type()
+	}
+	var timeout *temporal.TimeoutError
+	if errors.As(err, &timeout) {
+		return "timeout"
+	}
+	return "error"
+}
+
+// typedFailure maps an activity error to the failure that justifies
+// escalating to a fallback model; other errors do not escalate.
+func typedFailure(err error) router.Failure {
+	switch errorType(err) {
+	case errs.Schema.TemporalType():
+		return router.SchemaInvalid
+	case errs.TooLarge.TemporalType():
+		return router.Oversized
+	case errs.Unsupported.TemporalType():
+		return router.Unsupported
+	}
+	return router.NoFailure
+}
+
+// appendNew appends the items of add that list does not hold yet.
+func appendNew(list []string, add ...string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // MaxQuestionBytes bounds a question.

@@ -7,6 +7,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/router"
 )
 
 // StopReason is why an answer run ended. Every run ends with exactly one.
@@ -66,10 +67,20 @@ type Attempt struct {
 	AssessMS   float64            `json:"assess_ms,omitempty"`
 	Assessment *assess.Assessment `json:"assessment,omitempty"`
 	Accepted   bool               `json:"accepted"`
-	Warnings   []string           `json:"warnings,omitempty"`
+	// Usage is what this attempt's assessment cost.
+	Usage    Usage    `json:"usage"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Usage totals what a run consumed.
+// RouteRecord is one routing decision and how the call it routed ended.
+type RouteRecord struct {
+	Attempt  int             `json:"attempt"` // 0 for generation
+	Decision router.Decision `json:"decision"`
+	// Outcome is "ok", or the error type of the failed call.
+	Outcome string `json:"outcome"`
+}
+
+// Usage totals what a run, or one step, consumed.
 type Usage struct {
 	TokensIn  int     `json:"tokens_in"`
 	TokensOut int     `json:"tokens_out"`
@@ -78,20 +89,21 @@ type Usage struct {
 
 // Trace is what an operator needs to see why a run ended as it did.
 type Trace struct {
-	RequestID   string     `json:"request_id"`
-	PrincipalID string     `json:"principal_id"`
-	Question    string     `json:"question"`
-	Attempts    []Attempt  `json:"attempts"`
-	BestAttempt int        `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
-	GenerateMS  float64    `json:"generate_ms,omitempty"`
-	Models      []string   `json:"models,omitempty"`
-	Usage       Usage      `json:"usage"`
-	Errors      []string   `json:"errors,omitempty"`
-	Warnings    []string   `json:"warnings,omitempty"`
-	StopReason  StopReason `json:"stop_reason,omitempty"`
-	StopDetail  string     `json:"stop_detail,omitempty"`
-	StartedAt   time.Time  `json:"started_at"`
-	TotalMS     float64    `json:"total_ms"`
+	RequestID   string        `json:"request_id"`
+	PrincipalID string        `json:"principal_id"`
+	Question    string        `json:"question"`
+	Attempts    []Attempt     `json:"attempts"`
+	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
+	GenerateMS  float64       `json:"generate_ms,omitempty"`
+	Routes      []RouteRecord `json:"routes,omitempty"`
+	Models      []string      `json:"models,omitempty"`
+	Usage       Usage         `json:"usage"`
+	Errors      []string      `json:"errors,omitempty"`
+	Warnings    []string      `json:"warnings,omitempty"`
+	StopReason  StopReason    `json:"stop_reason,omitempty"`
+	StopDetail  string        `json:"stop_detail,omitempty"`
+	StartedAt   time.Time     `json:"started_at"`
+	TotalMS     float64       `json:"total_ms"`
 }
 
 // AnswerResult is the output of AnswerWorkflow.

@@ -25,6 +25,7 @@ import (
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -86,10 +87,13 @@ func newActivities(ix *index.Index) *activities.Activities {
 	assessor := assess.NewBuiltin(an, ix)
 	assessor.Rewriter = assess.NewRewriter(an, ix)
 	return &activities.Activities{
-		Searcher:  retrieval.New(ix),
-		Chunks:    ix,
-		Assessor:  assessor,
-		Generator: generate.NewExtractive(an),
+		Searcher: retrieval.New(ix),
+		Chunks:   ix,
+		Models: activities.Models{
+			BuiltinAssessor:  assessor,
+			BuiltinGenerator: generate.NewExtractive(an),
+		},
+		Routing: router.DefaultPolicy("", ""),
 	}
 }
 

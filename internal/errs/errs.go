@@ -30,6 +30,7 @@ const (
 	Timeout      Kind = "timeout"      // a deadline passed; retry may help
 	Schema       Kind = "schema"       // a model reply did not match its schema
 	Unsupported  Kind = "unsupported"  // the endpoint cannot do what was asked
+	TooLarge     Kind = "too_large"    // the input exceeds what the callee accepts
 	Internal     Kind = "internal"     // a bug or an unexpected state
 )
 
@@ -68,7 +69,7 @@ func KindFromTemporalType(t string) Kind {
 }
 
 var allKinds = []Kind{Invalid, NotFound, Unauthorized, Forbidden, Conflict, RateLimited,
-	Refused, Unavailable, Timeout, Schema, Unsupported, Internal}
+	Refused, Unavailable, Timeout, Schema, Unsupported, TooLarge, Internal}
 
 // NonRetryableTemporalTypes lists the Temporal error types that a retry
 // policy must not retry.

@@ -1,0 +1,395 @@
+package workflows
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/router"
+)
+
+func testInput() AnswerInput {
+	return AnswerInput{
+		RequestID: "req-1",
+		Question:  "how many years is the X300 Pro motor covered for",
+		Principal: auth.Principal{ID: "tester", Groups: []string{"public"}},
+		Budget:    Budget{MaxAttempts: 3, Deadline: time.Minute},
+		Threshold: 0.5,
+		TopK:      5,
+	}
+}
+
+// loopEnv is a workflow test environment whose activities are scripted.
+type loopEnv struct {
+	*testsuite.TestWorkflowEnvironment
+	acts *activities.Activities
+}
+
+func newLoopEnv(t *testing.T, policy router.Policy) *loopEnv {
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := s.NewTestWorkflowEnvironment()
+	acts := &activities.Activities{Routing: policy}
+	env.RegisterActivity(acts)
+	env.RegisterWorkflow(AnswerWorkflow)
+	t.Cleanup(func() { env.AssertExpectations(t) })
+	return &loopEnv{env, acts}
+}
+
+func hits(ids ...string) activities.SearchOutput {
+	out := activities.SearchOutput{}
+	for i, id := range ids {
+		out.Hits = append(out.Hits, retrieval.Hit{ChunkID: id + "#0", DocID: id, Title: id, Score: 10 - float64(i)})
+	}
+	return out
+}
+
+func verdict(score float64, sufficient bool, rewrite string) activities.AssessOutput {
+	return activities.AssessOutput{
+		Assessment: assess.Assessment{Score: score, Sufficient: sufficient, Rewrite: rewrite, Reason: "scripted"},
+		Usage:      assess.Usage{Model: router.BuiltinAssessModel},
+	}
+}
+
+func answer() activities.GenerateOutput {
+	return activities.GenerateOutput{Answer: generate.Answer{
+		Text:      "Blender motors on the X200 and X300 Pro are covered for 5 years. [1]",
+		Citations: []generate.Citation{{Label: "1", ChunkID: "pol-warranty-2026#0", DocID: "pol-warranty-2026", Title: "Warranty terms (2026)"}},
+		Model:     router.BuiltinGenerateModel,
+	}}
+}
+
+func nonRetryable(kind errs.Kind, msg string) error {
+	return temporal.NewApplicationErrorWithOptions(msg, kind.TemporalType(), temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+func (e *loopEnv) run(t *testing.T, in AnswerInput) AnswerResult {
+	t.Helper()
+	e.ExecuteWorkflow(AnswerWorkflow, in)
+	if !e.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatalf("workflow error: %v", err)
+	}
+	var res AnswerResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != res.Trace.StopReason || res.Trace.RequestID != in.RequestID {
+		t.Errorf("result and trace disagree: stop %s vs %s", res.StopReason, res.Trace.StopReason)
+	}
+	return res
+}
+
+func (e *loopEnv) calls(t *testing.T, search, assess, generate int) {
+	t.Helper()
+	e.AssertActivityNumberOfCalls(t, "Search", search)
+	e.AssertActivityNumberOfCalls(t, "Assess", assess)
+	e.AssertActivityNumberOfCalls(t, "Generate", generate)
+}
+
+func TestAnsweredFirstAttempt(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026", "pol-warranty-2024"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil)
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
+	res := e.run(t, testInput())
+	if res.StopReason != Answered || !strings.Contains(res.Answer, "5 years") || len(res.Citations) != 1 {
+		t.Fatalf("got %s %q %v; want answered with one citation", res.StopReason, res.Answer, res.Citations)
+	}
+	e.calls(t, 1, 1, 1)
+	var rules []string
+	for _, r := range res.Trace.Routes {
+		rules = append(rules, r.Decision.Rule)
+	}
+	if strings.Join(rules, ",") != "builtin.assess,builtin.generate" {
+		t.Errorf("route rules = %v, want builtin.assess then builtin.generate", rules)
+	}
+}
+
+func TestStops(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   func(*AnswerInput)
+		script  func(e *loopEnv)
+		want    StopReason
+		detail  string // substring of the stop detail
+		search  int
+		assess  int
+		gen     int
+		answerd bool
+	}{
+		{
+			name:  "invalid request: empty question",
+			input: func(in *AnswerInput) { in.Question = "  " },
+			want:  InvalidRequest, detail: "question",
+		},
+		{
+			name:  "invalid request: no groups",
+			input: func(in *AnswerInput) { in.Principal.Groups = nil },
+			want:  InvalidRequest, detail: "principal",
+		},
+		{
+			name: "insufficient context: no rewrite offered",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("man-x300-specs"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.2, false, ""), nil)
+			},
+			want: InsufficientContext, search: 1, assess: 1,
+		},
+		{
+			name: "sufficient but below threshold is not accepted",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("man-x300-specs"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.3, true, ""), nil)
+			},
+			want: InsufficientContext, search: 1, assess: 1,
+		},
+		{
+			name: "repeated query: the rewrite is the question again",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("man-x300-specs"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.2, false, "How many years is the  X300 Pro motor covered for"), nil)
+			},
+			want: RepeatedQuery, detail: "tried before", search: 1, assess: 1,
+		},
+		{
+			name: "repeated query: same result set",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a", "b"), nil).Once()
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b", "a"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.2, false, "x300 motor warranty years"), nil)
+			},
+			want: RepeatedQuery, detail: "same results", search: 2, assess: 1,
+		},
+		{
+			name:  "budget: attempts, and weak evidence is not sent to generation",
+			input: func(in *AnswerInput) { in.Budget.MaxAttempts = 2 },
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.4, false, "rewrite one"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.45, false, "rewrite two"), nil).Once()
+			},
+			want: BudgetExhausted, detail: "attempt budget of 2", search: 2, assess: 2,
+		},
+		{
+			name:  "budget: tokens, counted once from activity results",
+			input: func(in *AnswerInput) { in.Budget.MaxTokens = 1000 },
+			script: func(e *loopEnv) {
+				out := verdict(0.2, false, "")
+				out.Usage.TokensIn, out.Usage.TokensOut = 500, 100
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+				first, second := out, out
+				first.Assessment.Rewrite = "rewrite one"
+				second.Assessment.Rewrite = "rewrite two"
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(first, nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(second, nil).Once()
+			},
+			want: BudgetExhausted, detail: "token budget of 1000 spent (1200 used)", search: 2, assess: 2,
+		},
+		{
+			name:  "budget: cost",
+			input: func(in *AnswerInput) { in.Budget.MaxCostUSD = 0.01 },
+			script: func(e *loopEnv) {
+				out := verdict(0.2, false, "a rewrite")
+				out.Usage.CostUSD = 0.02
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(out, nil)
+			},
+			want: BudgetExhausted, detail: "cost budget", search: 1, assess: 1,
+		},
+		{
+			name:  "budget: deadline",
+			input: func(in *AnswerInput) { in.Budget.Deadline = 10 * time.Second },
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).After(6*time.Second).Return(hits("a"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).After(5*time.Second).Return(verdict(0.2, false, "a rewrite"), nil)
+			},
+			want: BudgetExhausted, detail: "deadline", search: 1, assess: 1,
+		},
+		{
+			name: "search error",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(activities.SearchOutput{}, nonRetryable(errs.Invalid, "no principal groups"))
+			},
+			want: SearchError, detail: "no principal groups", search: 1,
+		},
+		{
+			name: "assessment error",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(activities.AssessOutput{}, nonRetryable(errs.Forbidden, "chunk not visible"))
+			},
+			want: AssessmentError, search: 1, assess: 1,
+		},
+		{
+			name: "generation error",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil)
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(activities.GenerateOutput{}, nonRetryable(errs.Invalid, "empty answer"))
+			},
+			want: GenerationError, detail: "empty answer", search: 1, assess: 1, gen: 1,
+		},
+		{
+			name: "rewrite recovers",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.3, false, "motor warranty years x300"), nil).Once()
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil).Once()
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
+			},
+			want: Answered, search: 2, assess: 2, gen: 1, answerd: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newLoopEnv(t, router.DefaultPolicy("", ""))
+			if tt.script != nil {
+				tt.script(e)
+			}
+			in := testInput()
+			if tt.input != nil {
+				tt.input(&in)
+			}
+			res := e.run(t, in)
+			if res.StopReason != tt.want || !strings.Contains(res.Trace.StopDetail, tt.detail) {
+				t.Fatalf("stop = %s (%q), want %s (%q)", res.StopReason, res.Trace.StopDetail, tt.want, tt.detail)
+			}
+			if (res.Answer != "") != tt.answerd {
+				t.Errorf("answer = %q; want answered=%v", res.Answer, tt.answerd)
+			}
+			e.calls(t, tt.search, tt.assess, tt.gen)
+			if len(res.Trace.Attempts) != tt.search {
+				t.Errorf("trace has %d attempts, want %d", len(res.Trace.Attempts), tt.search)
+			}
+		})
+	}
+}
+
+// TestEscalation: a schema-invalid assessment from the small model goes to
+// the large one, then the builtin; both tries are in the trace.
+func TestEscalation(t *testing.T) {
+	tests := []struct {
+		name      string
+		failures  int // how many routed tries fail with a schema error
+		want      StopReason
+		wantRules string
+		wantCalls int
+	}{
+		{"small fails, large succeeds", 1, Answered, "task.small:assay.schema,escalate.schema_invalid:ok", 2},
+		{"small and large fail, builtin succeeds", 2, Answered, "task.small:assay.schema,escalate.schema_invalid:assay.schema,escalate.schema_invalid:ok", 3},
+		{"every route fails", 3, AssessmentError, "task.small:assay.schema,escalate.schema_invalid:assay.schema,escalate.schema_invalid:assay.schema", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newLoopEnv(t, router.DefaultPolicy("small-m", "large-m"))
+			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
+			var models []string
+			calls := 0
+			e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
+				func(_ context.Context, in activities.AssessInput) (activities.AssessOutput, error) {
+					models = append(models, in.Route.Model)
+					calls++
+					if calls <= tt.failures {
+						return activities.AssessOutput{}, nonRetryable(errs.Schema, "schema violation at /score")
+					}
+					out := verdict(0.9, true, "")
+					out.Usage.Model = in.Route.Model
+					return out, nil
+				})
+			e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Maybe()
+			res := e.run(t, testInput())
+			if res.StopReason != tt.want {
+				t.Fatalf("stop = %s (%s), want %s", res.StopReason, res.Trace.StopDetail, tt.want)
+			}
+			var got []string
+			for _, r := range res.Trace.Routes {
+				if r.Decision.Task == router.Assess {
+					got = append(got, r.Decision.Rule+":"+r.Outcome)
+				}
+			}
+			if strings.Join(got, ",") != tt.wantRules {
+				t.Errorf("assess routes = %v, want %s", got, tt.wantRules)
+			}
+			wantModels := []string{"small-m", "large-m", router.BuiltinAssessModel}[:tt.wantCalls]
+			if fmt.Sprint(models) != fmt.Sprint(wantModels) {
+				t.Errorf("models tried = %v, want %v", models, wantModels)
+			}
+			e.AssertActivityNumberOfCalls(t, "Assess", tt.wantCalls)
+		})
+	}
+}
+
+// TestNoEscalationOnOtherErrors: only typed failures escalate.
+func TestNoEscalationOnOtherErrors(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("small-m", "large-m"))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(activities.AssessOutput{}, nonRetryable(errs.Unauthorized, "bad key"))
+	res := e.run(t, testInput())
+	if res.StopReason != AssessmentError {
+		t.Fatalf("stop = %s, want %s", res.StopReason, AssessmentError)
+	}
+	e.AssertActivityNumberOfCalls(t, "Assess", 1)
+}
+
+func TestCancelled(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).After(time.Hour).Return(hits("a"), nil)
+	e.RegisterDelayedCallback(e.CancelWorkflow, time.Second)
+	res := e.run(t, testInput())
+	if res.StopReason != Cancelled {
+		t.Fatalf("stop = %s (%s), want cancelled", res.StopReason, res.Trace.StopDetail)
+	}
+	e.AssertActivityNumberOfCalls(t, "Assess", 0)
+}
+
+// TestTraceQueryWhileRunning: the trace query answers mid-run.
+func TestTraceQueryWhileRunning(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).After(time.Minute/2).Return(verdict(0.1, false, ""), nil)
+	var mid Progress
+	e.RegisterDelayedCallback(func() {
+		v, err := e.QueryWorkflow(QueryProgress)
+		if err != nil {
+			t.Errorf("progress query: %v", err)
+			return
+		}
+		if err := v.Get(&mid); err != nil {
+			t.Error(err)
+		}
+	}, 10*time.Second)
+	res := e.run(t, testInput())
+	if mid.Stage != "assess" || mid.Attempt != 1 {
+		t.Errorf("mid-run progress = %+v, want assess on attempt 1", mid)
+	}
+	if res.Trace.BestAttempt != 1 {
+		t.Errorf("best attempt = %d, want 1", res.Trace.BestAttempt)
+	}
+	found := false
+	for _, w := range res.Trace.Warnings {
+		found = found || strings.Contains(w, "weak evidence")
+	}
+	if !found {
+		t.Errorf("trace warnings %v lack the weak-evidence check", res.Trace.Warnings)
+	}
+}
