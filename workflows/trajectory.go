@@ -1,0 +1,61 @@
+package workflows
+
+// Trajectory summarises how a run got to its result: how many
+// searches it took, whether assessment scores improved, what it cost. The
+// evaluation aggregates these over a question set, and compares the loop
+// with its one-pass baseline on the same cases.
+type Trajectory struct {
+	StopReason  StopReason `json:"stop_reason"`
+	Answered    bool       `json:"answered"`
+	SearchCalls int        `json:"search_calls"`
+	// FirstScore and FinalScore are the first and last assessment scores;
+	// nil when no attempt was assessed. Improvement is their difference.
+	FirstScore  *float64 `json:"first_score"`
+	FinalScore  *float64 `json:"final_score"`
+	Improvement *float64 `json:"improvement"`
+	BestScore   *float64 `json:"best_score"`
+	TotalMS     float64  `json:"total_ms"`
+	Models      []string `json:"models"`
+	// Rules are the rule ids of the route decisions, in order.
+	Rules     []string `json:"rules"`
+	TokensIn  int      `json:"tokens_in"`
+	TokensOut int      `json:"tokens_out"`
+	CostUSD   float64  `json:"cost_usd"`
+	Errors    []string `json:"errors"`
+}
+
+// TrajectoryMetrics computes the trajectory metrics of a result from its trace.
+func TrajectoryMetrics(res AnswerResult) Trajectory {
+	t := res.Trace
+	m := Trajectory{
+		StopReason:  res.StopReason,
+		Answered:    res.StopReason == Answered,
+		SearchCalls: len(t.Attempts),
+		TotalMS:     t.TotalMS,
+		Models:      append([]string{}, t.Models...),
+		TokensIn:    t.Usage.TokensIn,
+		TokensOut:   t.Usage.TokensOut,
+		CostUSD:     t.Usage.CostUSD,
+		Errors:      append([]string{}, t.Errors...),
+		Rules:       []string{},
+	}
+	for _, r := range t.Routes {
+		m.Rules = append(m.Rules, r.Decision.Rule)
+	}
+	var scored []float64
+	for _, a := range t.Attempts {
+		if a.Assessment != nil {
+			scored = append(scored, a.Assessment.Score)
+		}
+	}
+	if len(scored) > 0 {
+		first, final := scored[0], scored[len(scored)-1]
+		best := first
+		for _, s := range scored {
+			best = max(best, s)
+		}
+		imp := final - first
+		m.FirstScore, m.FinalScore, m.Improvement, m.BestScore = &first, &final, &imp, &best
+	}
+	return m
+}
