@@ -1,0 +1,71 @@
+package guard
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Flag is one suspected prompt injection.
+type Flag struct {
+	// Rule is the id of the rule that matched.
+	Rule string `json:"rule"`
+	// Where names the text: "question" or a source ("source 2 (doc#0)").
+	Where string `json:"where"`
+	// Excerpt is the matched text, shortened.
+	Excerpt string `json:"excerpt"`
+}
+
+// String renders a flag as a one-line warning.
+func (f Flag) String() string {
+	return fmt.Sprintf("possible prompt injection in %s (%s): %q", f.Where, f.Rule, f.Excerpt)
+}
+
+// rule is one injection pattern, matched against normalized text.
+type rule struct {
+	id string
+	re *regexp.Regexp
+}
+
+// rules are deliberately narrow: each needs an instruction verb and an
+// object that only makes sense addressed to a model, so that "can I
+// ignore the E4 error" or "what were the previous warranty terms" pass.
+var rules = []rule{
+	{"ignore_instructions", regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)(?:\s+(?:all|any|of|the|your|my|previous|prior|above|earlier|preceding|original|system|these|those|following|former|other|developer)){0,4}\s+(?:instructions?|prompts?|rules|guidelines|directions|system message)\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you (?:were|have been) told)\b`)},
+	{"new_instructions", regexp.MustCompile(`\b(?:new|updated|real|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:|\byour (?:new|real) (?:task|instructions?|role) (?:is|are)\b`)},
+	{"role_override", regexp.MustCompile(`\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bpretend (?:to be|you are)\b|\benter (?:developer|dan|god) mode\b|\bjailbreak\b`)},
+	{"prompt_exfiltration", regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|leak|tell me)\b(?:\s+\w+){0,2}?\s+(?:system prompt|(?:your|the) (?:instructions|rules|prompt))\b`)},
+	{"answer_override", regexp.MustCompile(`\b(?:instead|always|only)\s*,?\s*(?:say|answer|reply|respond|output)\s+(?:with\s+)?["'“]`)},
+	{"delimiter", regexp.MustCompile(`</?\s*sources?\b|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|(?m:^\s*#{2,}\s*(?:system|instruction)s?\b)|(?m:^\s*(?:system|assistant)\s*:)`)},
+}
+
+// invisible are characters that render as nothing and can split a
+// keyword so a pattern misses it ("ig\u200bnore").
+var invisible = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u00ad", "")
+
+// Scan reports suspected prompt injections in text, found by rule after
+// folding width and compatibility forms (NFKC), case, invisible
+// characters and runs of spaces. where names the text in the flags.
+func Scan(where, text string) []Flag {
+	s := strings.ToLower(norm.NFKC.String(invisible.Replace(text)))
+	s = spaces.ReplaceAllString(s, " ")
+	var out []Flag
+	for _, r := range rules {
+		if loc := r.re.FindStringIndex(s); loc != nil {
+			out = append(out, Flag{Rule: r.id, Where: where, Excerpt: excerpt(s, loc)})
+		}
+	}
+	return out
+}
+
+var spaces = regexp.MustCompile(`[ \t]+`)
+
+func excerpt(s string, loc []int) string {
+	m := []rune(strings.TrimSpace(s[loc[0]:loc[1]]))
+	if len(m) > 80 {
+		return string(m[:80]) + "…"
+	}
+	return string(m)
+}
