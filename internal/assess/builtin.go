@@ -50,9 +50,15 @@ type weighted struct {
 	known  bool
 }
 
-// Assess implements Assessor.
+// Assess implements Assessor. The question is judged as the corpus would
+// spell it: with a rewriter, its misspellings are corrected first, so a
+// rewrite that fixes them can find evidence that counts.
 func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
-	qterms := b.weigh(req.Question)
+	question := req.Question
+	if b.Rewriter != nil {
+		question, _ = b.Rewriter.Spell(question)
+	}
+	qterms := b.weigh(question)
 	res := Result{Usage: Usage{Model: BuiltinModel}}
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}

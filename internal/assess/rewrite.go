@@ -54,19 +54,8 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 // Rewrite returns a new query for req, or "" when none is worth trying.
 // coverage is the assessor's best coverage of the question.
 func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
-	words := strings.Fields(req.Query)
-	var fixed []string
-	for i, w := range words {
-		if c, ok := r.correct(w); ok {
-			fixed = append(fixed, w+"→"+c)
-			words[i] = c
-		}
-	}
-	if len(fixed) > 0 {
-		q := strings.Join(words, " ")
-		if !seen(req, q) {
-			return q, "spelling: " + strings.Join(fixed, ", ")
-		}
+	if q, fixed := r.Spell(req.Query); len(fixed) > 0 && !seen(req, q) {
+		return q, "spelling: " + strings.Join(fixed, ", ")
 	}
 	if len(req.Previous) == 0 && coverage >= prfMinCoverage && coverage < 1 {
 		if extra := r.feedbackTerms(req); len(extra) > 0 {
@@ -77,6 +66,23 @@ func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 		}
 	}
 	return "", ""
+}
+
+// Spell corrects the words of text the index has never seen (see
+// Rewriter) and lists the corrections as "typed→term".
+func (r *Rewriter) Spell(text string) (string, []string) {
+	words := strings.Fields(text)
+	var fixed []string
+	for i, w := range words {
+		if c, ok := r.correct(w); ok {
+			fixed = append(fixed, w+"→"+c)
+			words[i] = c
+		}
+	}
+	if len(fixed) == 0 {
+		return text, nil
+	}
+	return strings.Join(words, " "), fixed
 }
 
 // prfMinCoverage is the least coverage at which feedback terms are worth

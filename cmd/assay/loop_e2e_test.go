@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// loopCase runs AnswerWorkflow on the dev stack with its own budgets.
+type loopCase struct {
+	s   *devStack
+	c   client.Client
+	seq int
+}
+
+func newLoopCase(t *testing.T, s *devStack) *loopCase {
+	t.Helper()
+	c, err := client.Dial(client.Options{HostPort: s.TemporalAddr, Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &loopCase{s: s, c: c}
+}
+
+func (l *loopCase) run(t *testing.T, question string, edit func(*workflows.AnswerInput)) (string, workflows.AnswerResult) {
+	t.Helper()
+	l.seq++
+	id := fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), l.seq)
+	in := workflows.AnswerInput{
+		RequestID: id,
+		Question:  question,
+		Principal: auth.Anonymous(),
+		Budget:    workflows.Budget{MaxAttempts: 3, Deadline: time.Minute},
+		Threshold: 0.5,
+		TopK:      5,
+	}
+	if edit != nil {
+		edit(&in)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := l.c.ExecuteWorkflow(ctx, workflows.StartOptions(id, "assay", in), workflows.AnswerWorkflow, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res workflows.AnswerResult
+	if err := run.Get(ctx, &res); err != nil {
+		t.Fatalf("workflow %s: %v", id, err)
+	}
+	return id, res
+}
+
+// scheduled counts the activities of each type a run scheduled.
+func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	it := l.c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			out[a.GetActivityType().GetName()]++
+		}
+	}
+	return out
+}
+
+func rules(res workflows.AnswerResult) []string {
+	var out []string
+	for _, r := range res.Trace.Routes {
+		out = append(out, r.Decision.Rule)
+	}
+	return out
+}
+
+// TestEndToEndLoopStops drives the loop on the real dev stack through
+// each stop the builtin models can reach, and checks operators can find
+// the runs by stop reason.
+func TestEndToEndLoopStops(t *testing.T) {
+	s := startDev(t, t.TempDir())
+	l := newLoopCase(t, s)
+
+	t.Run("answered", func(t *testing.T) {
+		id, res := l.run(t, "how many years is the X300 Pro motor covered for", nil)
+		if res.StopReason != workflows.Answered || !strings.Contains(res.Answer, "5 years") {
+			t.Fatalf("stop %s answer %q", res.StopReason, res.Answer)
+		}
+		if got := strings.Join(rules(res), ","); got != "builtin.assess,builtin.generate" {
+			t.Errorf("route rules = %s", got)
+		}
+		if n := l.scheduled(t, id)["Generate"]; n != 1 {
+			t.Errorf("Generate scheduled %d times, want 1", n)
+		}
+	})
+
+	t.Run("insufficient context never calls generation", func(t *testing.T) {
+		id, res := l.run(t, "what is the capital of Peru", nil)
+		if res.StopReason != workflows.InsufficientContext || res.Answer != "" {
+			t.Fatalf("stop %s answer %q", res.StopReason, res.Answer)
+		}
+		if n := l.scheduled(t, id)["Generate"]; n != 0 {
+			t.Errorf("Generate scheduled %d times, want 0", n)
+		}
+	})
+
+	t.Run("a misspelt question is rewritten and answered", func(t *testing.T) {
+		_, res := l.run(t, "how long is the warrenty on a blendr motr", nil)
+		if res.StopReason != workflows.Answered || len(res.Trace.Attempts) != 2 {
+			t.Fatalf("stop %s after %d attempts (%s)", res.StopReason, len(res.Trace.Attempts), res.Trace.StopDetail)
+		}
+		if q := res.Trace.Attempts[1].Query; !strings.Contains(q, "motor") || !strings.Contains(q, "warranti") {
+			t.Errorf("second query %q: want motr and warrenty corrected", q)
+		}
+		if len(res.Citations) == 0 || !strings.HasPrefix(res.Citations[0].DocID, "pol-warranty") {
+			t.Errorf("citations %v: want a warranty policy first", res.Citations)
+		}
+	})
+
+	t.Run("one attempt is not enough for a question that needs a rewrite", func(t *testing.T) {
+		id, res := l.run(t, "how long is the warrenty on a blendr motr", func(in *workflows.AnswerInput) { in.Budget.MaxAttempts = 1 })
+		if res.StopReason != workflows.BudgetExhausted || res.Answer != "" {
+			t.Fatalf("stop %s answer %q", res.StopReason, res.Answer)
+		}
+		if n := l.scheduled(t, id)["Generate"]; n != 0 {
+			t.Errorf("weak evidence went to generation: Generate scheduled %d times", n)
+		}
+	})
+
+	t.Run("deadline", func(t *testing.T) {
+		_, res := l.run(t, "how long is the warrenty on a blendr motr", func(in *workflows.AnswerInput) { in.Budget.Deadline = time.Millisecond })
+		if res.StopReason != workflows.BudgetExhausted || !strings.Contains(res.Trace.StopDetail, "deadline") {
+			t.Fatalf("stop %s (%s), want budget_exhausted on the deadline", res.StopReason, res.Trace.StopDetail)
+		}
+	})
+
+	t.Run("repeated query", func(t *testing.T) {
+		_, res := l.run(t, "how do I descale the X300 Pro", nil)
+		if res.StopReason != workflows.RepeatedQuery {
+			t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
+		}
+	})
+
+	t.Run("operators filter by stop reason", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for _, stop := range []workflows.StopReason{workflows.Answered, workflows.BudgetExhausted, workflows.RepeatedQuery, workflows.InsufficientContext} {
+			// Visibility is eventually consistent: poll briefly.
+			var n int
+			for range 50 {
+				resp, err := l.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+					Query: fmt.Sprintf(`AssayStopReason = %q AND AssayPrincipal = "anonymous"`, stop),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n = len(resp.GetExecutions()); n > 0 {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if n == 0 {
+				t.Errorf("no workflow listed with AssayStopReason=%q", stop)
+			}
+		}
+	})
+}
