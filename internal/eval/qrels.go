@@ -57,7 +57,8 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 		} else {
 			f := strings.Fields(line)
 			if len(f) != 4 {
-				return lineErr(name, n, "", fmt.Sprintf("want 4 fields (query-id iteration doc-id relevance), got %d", len(f)))
+				return lineErr(name, n, "", fmt.Sprintf("want 4 fields (query-id iteration doc-id relevance), or BEIR's 3 under a first line %q; got %d",
+					strings.Join(beirQrelsHeader, "\t"), len(f)))
 			}
 			qid, docid, grade = f[0], f[2], f[3]
 		}
