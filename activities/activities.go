@@ -17,6 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
 )
@@ -71,6 +72,34 @@ type Activities struct {
 	Routing router.Policy
 }
 
+// GuardInput is the input of Guard.
+type GuardInput struct {
+	Question string `json:"question"`
+}
+
+// GuardOutput is the verdict on a question: refused with a reason, or
+// accepted with any injection flags found in it.
+type GuardOutput struct {
+	Refused bool         `json:"refused"`
+	Reason  string       `json:"reason,omitempty"`
+	Detail  string       `json:"detail,omitempty"`
+	Flags   []guard.Flag `json:"flags,omitempty"`
+}
+
+// Guard runs the input guardrails on a question. A refusal is a verdict,
+// not an error: the workflow turns it into the refused stop.
+func (a *Activities) Guard(_ context.Context, in GuardInput) (GuardOutput, error) {
+	flags, err := guard.Question(in.Question, guard.Limits{})
+	var refusal *guard.Refusal
+	if errors.As(err, &refusal) {
+		return GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
+	}
+	if err != nil {
+		return GuardOutput{}, temporalError("Guard", err)
+	}
+	return GuardOutput{Flags: flags}, nil
+}
+
 // RoutingPolicy returns the worker's routing policy.
 func (a *Activities) RoutingPolicy(context.Context) (router.Policy, error) {
 	return a.Routing, nil
@@ -120,6 +149,9 @@ type AssessInput struct {
 type AssessOutput struct {
 	Assessment assess.Assessment `json:"assessment"`
 	Usage      assess.Usage      `json:"usage"`
+	// Flags are suspected prompt injections in the evidence. They change
+	// nothing; they are there for the trace.
+	Flags []guard.Flag `json:"flags,omitempty"`
 }
 
 // Assess judges one attempt's evidence.
@@ -129,12 +161,14 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 		return AssessOutput{}, temporalError("Assess", err)
 	}
 	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous}
+	var flags []guard.Flag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}
 		if i < len(in.Scores) {
 			ev.Score = in.Scores[i]
 		}
 		req.Evidence = append(req.Evidence, ev)
+		flags = append(flags, guard.Scan("document "+c.ID, c.Title+"\n"+c.Text)...)
 	}
 	assessor, err := a.Models.assessor(in.Route)
 	if err != nil {
@@ -152,7 +186,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	if err := res.Assessment.Check(); err != nil {
 		return AssessOutput{}, temporalError("Assess", err)
 	}
-	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage}, nil
+	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
 }
 
 // GenerateInput is the input of Generate: the accepted chunk ids in rank

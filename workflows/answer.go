@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
 )
@@ -106,6 +107,14 @@ func (r *run) loop(ctx workflow.Context) AnswerResult {
 		StartToCloseTimeout: 5 * time.Second,
 		RetryPolicy:         retryPolicy(3),
 	})
+	var verdict activities.GuardOutput
+	if err := workflow.ExecuteLocalActivity(lctx, a.Guard, activities.GuardInput{Question: r.in.Question}).Get(ctx, &verdict); err != nil {
+		return r.finish(ctx, r.failed(ctx, err, InvalidRequest, "guard"))
+	}
+	r.flag(verdict.Flags)
+	if verdict.Refused {
+		return r.finish(ctx, stop{Refused, verdict.Reason + ": " + verdict.Detail})
+	}
 	if err := workflow.ExecuteLocalActivity(lctx, a.RoutingPolicy).Get(ctx, &r.policy); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, AssessmentError, "routing policy"))
 	}
@@ -191,6 +200,7 @@ func (r *run) attempt(ctx workflow.Context, n int, query string) (Attempt, []ret
 	if err != nil {
 		return att, nil, r.failed(ctx, err, AssessmentError, "assess"), true
 	}
+	r.flag(aout.Flags)
 	att.Usage = Usage{TokensIn: aout.Usage.TokensIn, TokensOut: aout.Usage.TokensOut, CostUSD: aout.Usage.CostUSD}
 	r.addUsage(aout.Usage.Model, att.Usage)
 	as := aout.Assessment
@@ -312,6 +322,14 @@ func (r *run) finish(ctx workflow.Context, s stop) AnswerResult {
 	return res
 }
 
+// flag records suspected prompt injections as trace warnings. They change
+// nothing else: policy lives in the system prompt, which data cannot edit.
+func (r *run) flag(flags []guard.Flag) {
+	for _, f := range flags {
+		r.trace.Warnings = appendNew(r.trace.Warnings, f.String())
+	}
+}
+
 func (r *run) setProgress(ctx workflow.Context, stage string, n int) {
 	r.progress = Progress{Stage: stage, Attempt: n}
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("attempt %d/%d: %s", n, r.in.Budget.MaxAttempts, stage))
@@ -389,15 +407,14 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// MaxQuestionBytes bounds a question.
+// MaxQuestionBytes bounds a question at the edges (the gateway). Inside
+// the workflow the guard's character limit is the rule.
 const MaxQuestionBytes = 2000
 
+// validate checks the shape of the input; the question's content is the
+// guard's to judge (a refused question is refused, not invalid).
 func validate(in AnswerInput) error {
 	switch {
-	case strings.TrimSpace(in.Question) == "":
-		return errors.New("question: must not be empty")
-	case len(in.Question) > MaxQuestionBytes:
-		return fmt.Errorf("question: longer than %d bytes", MaxQuestionBytes)
 	case in.Principal.ID == "" || len(in.Principal.Groups) == 0:
 		return errors.New("principal: needs an id and at least one group")
 	case in.Budget.MaxAttempts < 1:
