@@ -36,10 +36,11 @@ type ChunkReader interface {
 type Models struct {
 	BuiltinAssessor  assess.Assessor
 	BuiltinGenerator generate.Generator
-	// Assessor and Generator serve models at the configured endpoint; nil
-	// when no endpoint is configured.
-	Assessor  func(model string) assess.Assessor
-	Generator func(model string) generate.Generator
+	// Assessor and Generator build the implementation for a decision that
+	// routes to a model at the configured endpoint (the decision carries
+	// the model and its token budget); nil when no endpoint is configured.
+	Assessor  func(d router.Decision) (assess.Assessor, error)
+	Generator func(d router.Decision) (generate.Generator, error)
 }
 
 func (m Models) assessor(d router.Decision) (assess.Assessor, error) {
@@ -49,7 +50,7 @@ func (m Models) assessor(d router.Decision) (assess.Assessor, error) {
 	case m.Assessor == nil:
 		return nil, errs.Errorf("activities.Assess", errs.Unsupported, "route %s names model %q but no model endpoint is configured", d.Rule, d.Model)
 	}
-	return m.Assessor(d.Model), nil
+	return m.Assessor(d)
 }
 
 func (m Models) generator(d router.Decision) (generate.Generator, error) {
@@ -59,7 +60,7 @@ func (m Models) generator(d router.Decision) (generate.Generator, error) {
 	case m.Generator == nil:
 		return nil, errs.Errorf("activities.Generate", errs.Unsupported, "route %s names model %q but no model endpoint is configured", d.Rule, d.Model)
 	}
-	return m.Generator(d.Model), nil
+	return m.Generator(d)
 }
 
 // Activities are the loop's side-effecting steps and their dependencies.
@@ -181,7 +182,11 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 		return err
 	})
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		// A failed call may still have cost tokens (a reply that failed its
+		// schema twice); they travel in the error so budgets count them.
+		return AssessOutput{}, temporalError("Assess", err, Spent{
+			Model: res.Usage.Model, TokensIn: res.Usage.TokensIn, TokensOut: res.Usage.TokensOut, CostUSD: res.Usage.CostUSD,
+		})
 	}
 	if err := res.Assessment.Check(); err != nil {
 		return AssessOutput{}, temporalError("Assess", err)
@@ -276,10 +281,19 @@ func heartbeatWhile(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
+// Spent is what a failed model call consumed; it rides in the error's
+// details so the workflow's budgets count it.
+type Spent struct {
+	Model     string  `json:"model"`
+	TokensIn  int     `json:"tokens_in"`
+	TokensOut int     `json:"tokens_out"`
+	CostUSD   float64 `json:"cost_usd"`
+}
+
 // temporalError maps a domain error to a Temporal application error whose
 // type is the error's kind; kinds that cannot succeed on retry are marked
-// non-retryable.
-func temporalError(activity string, err error) error {
+// non-retryable. A non-zero Spent goes along as the error's details.
+func temporalError(activity string, err error, spent ...Spent) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		return err
@@ -288,6 +302,9 @@ func temporalError(activity string, err error) error {
 	if kind == errs.Other {
 		kind = errs.Internal
 	}
-	return temporal.NewApplicationErrorWithOptions(activity+": "+err.Error(), kind.TemporalType(),
-		temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()})
+	opts := temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()}
+	if len(spent) > 0 && (spent[0].TokensIn > 0 || spent[0].TokensOut > 0 || spent[0].CostUSD > 0) {
+		opts.Details = []any{spent[0]}
+	}
+	return temporal.NewApplicationErrorWithOptions(activity+": "+err.Error(), kind.TemporalType(), opts)
 }

@@ -80,6 +80,15 @@ type LLM struct {
 	EmbeddingModel string        `yaml:"embedding_model"`
 	Timeout        time.Duration `yaml:"timeout"`
 	MaxRetries     int           `yaml:"max_retries"`
+	// Prices price tokens by model, for cost budgets and traces. A model
+	// without a price costs 0 and traces say it is unpriced.
+	Prices map[string]Price `yaml:"prices"`
+}
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	InputPerMTok  float64 `yaml:"input_per_mtok"`
+	OutputPerMTok float64 `yaml:"output_per_mtok"`
 }
 
 // Loop holds the default budgets of one question. Requests may lower them.
@@ -314,8 +323,8 @@ func settings(c *Config) []setting {
 			switch {
 			case f.Kind() == reflect.Struct:
 				walk(path, f)
-			case f.Kind() == reflect.Slice && f.Type().Elem().Kind() != reflect.String:
-				// not settable from a string
+			case f.Kind() == reflect.Slice && f.Type().Elem().Kind() != reflect.String, f.Kind() == reflect.Map:
+				// not settable from a string: file only
 			default:
 				out = append(out, setting{path: path, v: f})
 			}
@@ -416,6 +425,12 @@ func (c Config) Validate() error {
 	if c.LLM.MaxRetries < 0 {
 		bad("llm.max_retries", "must not be negative")
 	}
+	for _, model := range sortedKeys(c.LLM.Prices) {
+		p := c.LLM.Prices[model]
+		if p.InputPerMTok < 0 || p.OutputPerMTok < 0 {
+			bad("llm.prices."+model, "prices must not be negative")
+		}
+	}
 	if c.Loop.MaxAttempts < 1 || c.Loop.MaxAttempts > 10 {
 		bad("loop.max_attempts", "want 1..10, got %d", c.Loop.MaxAttempts)
 	}
@@ -463,6 +478,15 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errList...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func isSHA256Hex(s string) bool {

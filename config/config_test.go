@@ -182,3 +182,24 @@ func TestEnvNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPricesFromFile(t *testing.T) {
+	file := writeFile(t, `
+llm:
+  base_url: http://127.0.0.1:11434/v1
+  small_model: qwen3:4b
+  prices:
+    qwen3:4b: {input_per_mtok: 0.1, output_per_mtok: 0.4}
+`)
+	cfg, err := Load(Options{File: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cfg.LLM.Prices["qwen3:4b"]; p.InputPerMTok != 0.1 || p.OutputPerMTok != 0.4 {
+		t.Errorf("prices = %+v", cfg.LLM.Prices)
+	}
+	bad := writeFile(t, "llm:\n  prices:\n    m: {input_per_mtok: -1, output_per_mtok: 0}\n")
+	if _, err := Load(Options{File: bad}); err == nil || !strings.Contains(err.Error(), "llm.prices.m") {
+		t.Errorf("negative price: err = %v, want one naming llm.prices.m", err)
+	}
+}

@@ -242,6 +242,7 @@ func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(ro
 		if err == nil {
 			return nil
 		}
+		r.countFailed(err)
 		failure := typedFailure(err)
 		if failure == router.NoFailure || d.IsBuiltin() || ctx.Err() != nil {
 			return err
@@ -368,6 +369,19 @@ func (r *run) opts(ctx workflow.Context, o workflow.ActivityOptions) workflow.Co
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}
 	return workflow.WithActivityOptions(ctx, o)
+}
+
+// countFailed adds what a failed call consumed, carried in its error's
+// details, to the run's usage.
+func (r *run) countFailed(err error) {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || !app.HasDetails() {
+		return
+	}
+	var s activities.Spent
+	if app.Details(&s) == nil {
+		r.addUsage(s.Model, Usage{TokensIn: s.TokensIn, TokensOut: s.TokensOut, CostUSD: s.CostUSD})
+	}
 }
 
 // errorType is the Temporal application error type of err, or its kind.

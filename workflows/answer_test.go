@@ -316,7 +316,8 @@ func TestEscalation(t *testing.T) {
 					models = append(models, in.Route.Model)
 					calls++
 					if calls <= tt.failures {
-						return activities.AssessOutput{}, nonRetryable(errs.Schema, "schema violation at /score")
+						return activities.AssessOutput{}, temporal.NewApplicationErrorWithOptions("schema violation at /score", errs.Schema.TemporalType(),
+							temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{activities.Spent{Model: in.Route.Model, TokensIn: 100, TokensOut: 10}}})
 					}
 					out := verdict(0.9, true, "")
 					out.Usage.Model = in.Route.Model
@@ -341,6 +342,9 @@ func TestEscalation(t *testing.T) {
 				t.Errorf("models tried = %v, want %v", models, wantModels)
 			}
 			e.AssertActivityNumberOfCalls(t, "Assess", tt.wantCalls)
+			if got, want := res.Trace.Usage.TokensIn, 100*tt.failures; got != want {
+				t.Errorf("tokens in = %d, want %d: failed calls' tokens count against the budget", got, want)
+			}
 		})
 	}
 }

@@ -71,7 +71,11 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	defer ix.Close()
 
-	w := newWorker(c, cfg, newActivities(ix))
+	acts := newActivities(ix)
+	if err := withModels(acts, cfg, log); err != nil {
+		return err
+	}
+	w := newWorker(c, cfg, acts)
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}

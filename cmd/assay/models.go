@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/llm"
+	"github.com/assay-rag/assay/internal/prompt"
+	"github.com/assay-rag/assay/router"
+)
+
+// withModels points the activities' model routes at the configured
+// OpenAI-compatible endpoint. With no endpoint configured every route stays
+// builtin and nothing changes.
+func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger) error {
+	policy := router.DefaultPolicy(cfg.LLM.SmallModel, cfg.LLM.LargeModel)
+	policy.PromptVersions = map[router.Task]string{
+		router.Assess:   prompt.AssessVersion(),
+		router.Rewrite:  prompt.AssessVersion(), // a model rewrites inside its assessment
+		router.Generate: prompt.Version(),
+	}
+	if cfg.LLM.BaseURL == "" {
+		acts.Routing = router.DefaultPolicy("", "")
+		log.Info("models: builtin only (set ASSAY_LLM_BASE_URL to use an OpenAI-compatible endpoint)",
+			"assess", router.BuiltinAssessModel, "generate", router.BuiltinGenerateModel)
+		return nil
+	}
+	prices := llm.Prices{}
+	for model, p := range cfg.LLM.Prices {
+		prices[model] = llm.Price{InputPerMTok: p.InputPerMTok, OutputPerMTok: p.OutputPerMTok}
+	}
+	client, err := llm.New(llm.Config{
+		BaseURL:    cfg.LLM.BaseURL,
+		APIKey:     cfg.LLM.APIKey.Reveal(),
+		Timeout:    cfg.LLM.Timeout,
+		MaxRetries: cfg.LLM.MaxRetries,
+		Prices:     prices,
+	})
+	if err != nil {
+		return fmt.Errorf("llm: %w", err)
+	}
+	tok, err := prompt.NewTokenizer()
+	if err != nil {
+		return fmt.Errorf("tokenizer: %w", err)
+	}
+	acts.Routing = policy
+	acts.Models.Assessor = func(d router.Decision) (assess.Assessor, error) {
+		return assess.NewLLM(client, tok, d.Model, contextTokens(d))
+	}
+	acts.Models.Generator = func(d router.Decision) (generate.Generator, error) {
+		return generate.NewLLM(client, d.Model, generate.LLMOptions{Tokenizer: tok, ContextTokens: contextTokens(d)})
+	}
+	for _, m := range []string{cfg.LLM.SmallModel, cfg.LLM.LargeModel} {
+		if _, ok := prices[m]; m != "" && !ok {
+			log.Warn("model has no price: its cost counts as 0 against cost budgets", "model", m)
+		}
+	}
+	log.Info("models: OpenAI-compatible endpoint", "base_url", cfg.LLM.BaseURL,
+		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin")
+	return nil
+}
+
+// contextTokens is the share of a route's token budget given to sources;
+// the rest is for the instructions, the question and the reply.
+func contextTokens(d router.Decision) int {
+	return max(d.TokenBudget-1500, 500)
+}
