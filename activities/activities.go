@@ -234,6 +234,11 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 	if err != nil {
 		return GenerateOutput{}, temporalError("Generate", err)
 	}
+	// Sanitize, validate and ground whatever generated the answer; a
+	// validator's rejection is a final (non-retryable) typed error.
+	if ans, err = generate.Check(req, ans); err != nil {
+		return GenerateOutput{}, temporalError("Generate", err)
+	}
 	return GenerateOutput{Answer: ans}, nil
 }
 

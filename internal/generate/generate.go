@@ -4,13 +4,25 @@
 // Sources carry short request-scoped labels ("1", "2", ...); the label →
 // chunk mapping travels with them explicitly and citations in an answer
 // name labels, never list positions.
+//
+// Two generators implement Generator: Extractive, the offline default,
+// which answers with source sentences; and LLM, which asks a model at an
+// OpenAI-compatible endpoint (internal/prompt builds its messages,
+// internal/llm calls it). Whatever generated an answer, Check runs after
+// it: it scans the sources for prompt injection (reported only), sanitizes
+// citation markers, validates the answer (a rejection is a typed error)
+// and grounds it, and fills Citations from what the answer cites.
+// NotFound is the answer when there is no evidence: no model is asked.
 package generate
 
 import (
 	"context"
 	"strconv"
 
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/guard"
+	"github.com/assay-rag/assay/internal/prompt"
 )
 
 // Source is one labelled piece of evidence given to a generator.
@@ -22,7 +34,14 @@ type Source struct {
 // Request asks for an answer to Question from Sources.
 type Request struct {
 	Question string
-	Sources  []Source
+	// Sources are ranked, best first; each carries its label.
+	Sources []Source
+	// OnToken, when set, receives the answer's text piece by piece as a
+	// model streams it (for server-sent events). The pieces are raw:
+	// citation markers are checked only once the answer is complete, so a
+	// consumer must replace what it showed with the final Answer.Text.
+	// Generators that do not stream ignore it.
+	OnToken func(piece string) error `json:"-"`
 }
 
 // Citation ties an answer to one source.
@@ -34,7 +53,7 @@ type Citation struct {
 	URL     string `json:"url,omitempty"`
 }
 
-// Answer is what a generator returns.
+// Answer is what a generator returns, completed by Check.
 type Answer struct {
 	Text         string     `json:"text"`
 	Citations    []Citation `json:"citations"`
@@ -43,7 +62,21 @@ type Answer struct {
 	TokensOut    int        `json:"tokens_out"`
 	CostUSD      float64    `json:"cost_usd"`
 	FinishReason string     `json:"finish_reason,omitempty"`
-	Warnings     []string   `json:"warnings,omitempty"`
+	// PromptVersion names the prompt templates a model answered from.
+	PromptVersion string `json:"prompt_version,omitempty"`
+	// Dropped are the sources the prompt's token budget left out; their
+	// labels were never issued to the model.
+	Dropped []prompt.Dropped `json:"dropped,omitempty"`
+	// Stripped are the citation markers Check removed or rewrote because
+	// they named labels that were never issued.
+	Stripped []citation.Strip `json:"stripped,omitempty"`
+	// Grounding are Check's grounding findings.
+	Grounding []citation.Flag `json:"grounding,omitempty"`
+	// Injections are suspected prompt injections Check found in the
+	// sources. They changed nothing; they are reported.
+	Injections []guard.Flag `json:"injections,omitempty"`
+	// Warnings say all of the above in words, for the trace.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Generator writes answers.
