@@ -168,6 +168,8 @@ func TestGround(t *testing.T) {
 			[]want{{LowerAuthority, 0, "3", "1"}}},
 		{"low-authority ticket cited with the policy is fine",
 			"The X300 Pro motor is covered for 5 years. [1, 3]", all, nil},
+		{"low-authority ticket cited while the answer cites the policy elsewhere is fine",
+			"The X300 Pro motor is covered for 5 years. [3] Blender motors on the X200 and X300 Pro are covered for 5 years. [1]", all, nil},
 		{"a number the cited source does not have",
 			"Blender motors are covered for 7 years. [1]", all,
 			[]want{{Unsupported, 0, "1", ""}}},

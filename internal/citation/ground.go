@@ -31,7 +31,7 @@ const (
 	StaleSource FlagKind = "stale_source"
 	// LowerAuthority: the sentence cites a source while a current one of
 	// clearly higher authority on the same subject was in the context and
-	// is not cited with it.
+	// the answer cites it nowhere.
 	LowerAuthority FlagKind = "lower_authority"
 	// Unsupported: too few of the sentence's words, or one of its
 	// numbers, appear in the sources it cites.
@@ -95,14 +95,15 @@ func (g *Grounder) Ground(answer string, sources []Source) []Flag {
 		srcTerms[s.Label] = g.an.Set(s.Title + "\n" + s.Text)
 	}
 	sentences := Split(answer)
-	citesAny := false
+	citedAnywhere := map[string]bool{}
 	for _, s := range sentences {
 		for _, l := range s.Labels {
 			if bySrc[l] != nil {
-				citesAny = true
+				citedAnywhere[l] = true
 			}
 		}
 	}
+	citesAny := len(citedAnywhere) > 0
 	var flags []Flag
 	for i, sent := range sentences {
 		words := distinct(g.an.Terms(sent.Text))
@@ -170,7 +171,9 @@ func (g *Grounder) Ground(answer string, sources []Source) []Flag {
 					flag(StaleSource, l, "", fmt.Sprintf("source %s (%s) is %s and no current source in the context covers the same subject",
 						l, src.DocID, src.Status))
 				}
-			case better != nil && better.Authority >= src.Authority+g.AuthorityGap:
+			case better != nil && better.Authority >= src.Authority+g.AuthorityGap && !citedAnywhere[better.Label]:
+				// When the answer cites the better source elsewhere it
+				// already rests on it; only an unused one is worth a flag.
 				flag(LowerAuthority, l, better.Label, fmt.Sprintf("source %s (%s, authority %.2g) is cited while current source %s (%s, authority %.2g) covers the same subject",
 					l, src.DocID, src.Authority, better.Label, better.DocID, better.Authority))
 			}
