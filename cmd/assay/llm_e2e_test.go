@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/assay-rag/assay/internal/llm/llmtest"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// startDevWithModel runs the dev stack with its model routes pointed at a
+// scripted OpenAI-compatible server.
+func startDevWithModel(t *testing.T, srv *llmtest.Server) *devStack {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "assay.yaml")
+	body := fmt.Sprintf(`llm:
+  base_url: %s
+  small_model: small-m
+  max_retries: 3
+  prices:
+    small-m: {input_per_mtok: 1, output_per_mtok: 2}
+`, srv.URL())
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startDev(t, filepath.Join(dir, "data"), "--config", cfg)
+}
+
+func assessment(score float64, sufficient bool, rewrite string) llmtest.Step {
+	return llmtest.Reply(fmt.Sprintf(`{"score":%g,"sufficient":%v,"rewrite":%q,"reason":"scripted"}`, score, sufficient, rewrite), 400, 30)
+}
+
+// TestEndToEndModelRecoversFrom500s: the endpoint fails twice with 500,
+// the client retries, and the run answers; the trace names the model, its
+// route rule and what it cost.
+func TestEndToEndModelRecoversFrom500s(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startDevWithModel(t, srv)
+	l := newLoopCase(t, s)
+	srv.Enqueue(llmtest.Status(500, "overloaded"), llmtest.Status(500, "overloaded"), assessment(0.9, true, ""))
+	_, res := l.run(t, "how many years is the X300 Pro motor covered for", nil)
+	if res.StopReason != workflows.Answered {
+		t.Fatalf("stop %s (%s)", res.StopReason, res.Trace.StopDetail)
+	}
+	if got := rules(res); len(got) == 0 || got[0] != "only.small" {
+		t.Errorf("route rules = %v, want only.small first", got)
+	}
+	if u := res.Trace.Usage; u.TokensIn != 400 || u.TokensOut != 30 || u.CostUSD <= 0 {
+		t.Errorf("usage = %+v, want the one successful call's 400/30 tokens, priced", u)
+	}
+	if !strings.Contains(strings.Join(res.Trace.Models, ","), "small-m") {
+		t.Errorf("models = %v, want small-m", res.Trace.Models)
+	}
+	if n := srv.Pending(); n != 0 {
+		t.Errorf("%d scripted replies unused", n)
+	}
+}
+
+// TestEndToEndFiveAttemptHistory runs five attempts with a model that never
+// finds the evidence sufficient, and measures the workflow history: chunk
+// texts must stay out of it.
+func TestEndToEndFiveAttemptHistory(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startDevWithModel(t, srv)
+	l := newLoopCase(t, s)
+	// Each rewrite retrieves a different result set, so only the attempt
+	// budget can stop the run.
+	for i, rewrite := range []string{"x300 pro specifications", "kettle descale citric acid", "repair centre move", "spare parts delivery", "vat invoice"} {
+		srv.Enqueue(assessment(0.1*float64(i+1), false, rewrite))
+	}
+	id, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *workflows.AnswerInput) { in.Budget.MaxAttempts = 5 })
+	if res.StopReason != workflows.BudgetExhausted || len(res.Trace.Attempts) != 5 {
+		t.Fatalf("stop %s after %d attempts, want budget_exhausted after 5", res.StopReason, len(res.Trace.Attempts))
+	}
+	events, size := 0, 0
+	it := l.c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var history strings.Builder
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events++
+		size += len(b)
+		history.Write(b)
+	}
+	t.Logf("five-attempt history: %d events, %d bytes", events, size)
+	// A sentence only chunk texts hold must not be in the history.
+	if strings.Contains(history.String(), "Blender motors on the X200 and X300 Pro are covered for 5 years") {
+		t.Error("a chunk text is in the workflow history")
+	}
+	if size > 256<<10 {
+		t.Errorf("history is %d bytes; want it well under Temporal's limits", size)
+	}
+}
