@@ -26,7 +26,8 @@ type Tokenizer struct {
 	enc *tiktoken.Tiktoken
 }
 
-// NewTokenizer loads the vocabulary (about 0.2 s; load once per process).
+// NewTokenizer loads the vocabulary (0.2 s and 24 MB allocated,
+// BenchmarkNewTokenizer): load it once per process and share it.
 //
 // It builds the encoder from the embedded vocabulary itself instead of
 // calling tiktoken.SetBpeLoader, which would change a package-level
