@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -18,12 +18,8 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/index"
-	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
@@ -38,48 +34,6 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 	return config.Load(config.Options{File: f.config, Getenv: e.getenv, Overrides: f.overrides()})
 }
 
-// openIndex opens the configured index, building it from the configured
-// corpus first when it is missing or was built from a different corpus.
-func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index.Index, error) {
-	dir := cfg.IndexDir()
-	ix, err := index.Open(dir)
-	if err != nil && !errs.Is(errs.NotFound, err) && !errs.Is(errs.Invalid, err) {
-		return nil, err
-	}
-	if cfg.Index.Corpus == "" {
-		if err != nil {
-			return nil, fmt.Errorf("%w; set index.corpus (--corpus) to build one", err)
-		}
-		return ix, nil
-	}
-	docs, lerr := corpus.LoadJSONL(cfg.Index.Corpus)
-	if lerr != nil {
-		if ix != nil {
-			ix.Close()
-		}
-		return nil, fmt.Errorf("corpus: %w", lerr)
-	}
-	sum := corpus.Checksum(docs)
-	if err == nil && ix.Manifest().CorpusChecksum == sum {
-		return ix, nil
-	}
-	if ix != nil {
-		ix.Close()
-		log.Info("corpus changed since the index was built; rebuilding", "corpus", cfg.Index.Corpus)
-	}
-	start := time.Now()
-	chunks := make([]corpus.Chunk, 0, len(docs))
-	for i := range docs {
-		chunks = append(chunks, corpus.NewChunk(&docs[i], 0, docs[i].Text))
-	}
-	m, err := index.Build(ctx, dir, chunks, sum)
-	if err != nil {
-		return nil, err
-	}
-	log.Info("index built", "dir", dir, "documents", m.Documents, "chunks", m.Chunks, "took", time.Since(start).Round(time.Millisecond))
-	return index.Open(dir)
-}
-
 // newActivities wires the loop's activities to the index and the builtin
 // models.
 func newActivities(ix *index.Index) *activities.Activities {
@@ -87,7 +41,7 @@ func newActivities(ix *index.Index) *activities.Activities {
 	assessor := assess.NewBuiltin(an, ix)
 	assessor.Rewriter = assess.NewRewriter(an, ix)
 	return &activities.Activities{
-		Searcher: retrieval.New(ix),
+		Searcher: searcherFor(ix),
 		Chunks:   ix,
 		Models: activities.Models{
 			BuiltinAssessor:  assessor,
@@ -112,31 +66,12 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 }
 
 // newWorker registers assay's workflows and activities on the task queue.
-func newWorker(c client.Client, cfg config.Config, acts *activities.Activities) worker.Worker {
-	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{})
+func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
+	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
 	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
 	w.RegisterActivity(acts)
 	return w
-}
-
-// newGateway builds the HTTP API over Temporal.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger) *gateway.Server {
-	gin.SetMode(gin.ReleaseMode)
-	return gateway.New(gateway.Options{
-		Questions: &gateway.TemporalQuestions{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
-		Defaults: gateway.Defaults{
-			Budget: workflows.Budget{
-				MaxAttempts: cfg.Loop.MaxAttempts,
-				MaxTokens:   cfg.Loop.MaxTokens,
-				MaxCostUSD:  cfg.Loop.MaxCostUSD,
-				Deadline:    cfg.Loop.Deadline,
-			},
-			Threshold: cfg.Loop.Threshold,
-			TopK:      cfg.Loop.TopK,
-		},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		Logger:       log,
-	})
 }
 
 // listen binds addr now, so a port in use is an error before anything

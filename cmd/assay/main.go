@@ -55,6 +55,8 @@ func commands() []command {
 		{"worker", "run a worker against a Temporal cluster", runWorker},
 		{"gateway", "run the HTTP API against a Temporal cluster", runGateway},
 		{"ask", "ask a question through a gateway and print the answer", runAsk},
+		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
+		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
 		{"version", "print the version", runVersion},
 	}
 }

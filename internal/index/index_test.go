@@ -1,0 +1,320 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+const hollinCorpus = "../../testdata/hollin/corpus.jsonl"
+
+// countingEmbedder wraps the builtin and counts what it embeds; it can be
+// told to fail, to test that a failed build leaves the old index alone.
+type countingEmbedder struct {
+	*embed.Hashed
+	mu    sync.Mutex
+	texts int
+	fail  error
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fail != nil {
+		return nil, c.fail
+	}
+	c.texts += len(texts)
+	return c.Hashed.Embed(ctx, texts)
+}
+
+func newCounting(t *testing.T) *countingEmbedder {
+	h, err := embed.NewHashed(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &countingEmbedder{Hashed: h}
+}
+
+func hollinChunks(t *testing.T) ([]corpus.Document, []corpus.Chunk) {
+	t.Helper()
+	docs, err := corpus.LoadJSONL(hollinCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs, wholeChunks(docs)
+}
+
+func wholeChunks(docs []corpus.Document) []corpus.Chunk {
+	out := make([]corpus.Chunk, len(docs))
+	for i := range docs {
+		out[i] = corpus.NewChunk(&docs[i], 0, docs[i].Text)
+	}
+	return out
+}
+
+func build(t *testing.T, dir string, chunks []corpus.Chunk, e Embedder) BuildStats {
+	t.Helper()
+	_, st, err := Build(context.Background(), dir, chunks, BuildOptions{Checksum: "x", Embedder: e, Chunking: "whole"})
+	if err != nil {
+		t.Fatalf("Build error: %v", err)
+	}
+	return st
+}
+
+func open(t *testing.T, dir string) *Index {
+	t.Helper()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open(%s) error: %v", dir, err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func TestBuildOpenManifest(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	st := build(t, dir, chunks, e)
+	if st.Documents != 33 || st.Chunks != 33 || st.Embedded != 33 || st.Reused != 0 {
+		t.Errorf("Build stats = %+v, want 33 documents, 33 chunks, 33 embedded", st)
+	}
+	ix := open(t, dir)
+	m := ix.Manifest()
+	if m.SchemaVersion != SchemaVersion || m.Embedder != e.ID() || m.Dim != 64 || m.BM25 != DefaultBM25 ||
+		m.Analyzer != "en" || m.Chunking != "whole" || m.Chunks != 33 || m.Documents != 33 || m.BuiltAt.IsZero() {
+		t.Errorf("Manifest = %+v", m)
+	}
+	if ix.Len() != 33 || len(ix.Check()) != 0 {
+		t.Errorf("Len, Check = %d, %q; want 33 and no warnings", ix.Len(), ix.Check())
+	}
+	if ix.DocFreq("warranti") < 3 {
+		t.Errorf("DocFreq(warranti) = %d, want >= 3 (an analyzed term)", ix.DocFreq("warranti"))
+	}
+	if _, err := ix.Chunks(context.Background(), []string{"nope#0"}); !errs.Is(errs.NotFound, err) {
+		t.Errorf("Chunks(unknown) error = %v, want not_found", err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(t.TempDir()); !errs.Is(errs.NotFound, err) {
+		t.Errorf("Open(empty dir) error = %v, want not_found", err)
+	}
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	os.WriteFile(filepath.Join(dir, manifestFile), []byte(`{"schema_version": 1}`), 0o644)
+	if _, err := Open(dir); !errs.Is(errs.Invalid, err) {
+		t.Errorf("Open(old schema) error = %v, want invalid", err)
+	}
+}
+
+func TestBM25ParamsAreProcessWide(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	build(t, a, chunks, nil)
+	if _, _, err := Build(context.Background(), b, chunks, BuildOptions{BM25: BM25{K1: 1.2, B: 0.75}}); err != nil {
+		t.Fatal(err)
+	}
+	ia := open(t, a)
+	if _, err := Open(b); !errs.Is(errs.Conflict, err) {
+		t.Errorf("Open(index with other BM25 params) while another is open: error = %v, want conflict", err)
+	}
+	ia.Close()
+	ib, err := Open(b)
+	if err != nil {
+		t.Fatalf("Open after the other index closed: %v", err)
+	}
+	ib.Close()
+	// t.Cleanup closes ia again; closing a closed bleve index is harmless
+	// but would unbalance the counter, so reopen it for the cleanup.
+	ia2, err := Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*ia = *ia2
+}
+
+// TestIncrementalRebuild: unchanged chunks are not re-embedded, changed
+// and new ones are, removed ones disappear from every part of the index.
+func TestIncrementalRebuild(t *testing.T) {
+	docs, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+
+	again := newCounting(t)
+	if st := build(t, dir, chunks, again); st.Embedded != 0 || st.Reused != 33 || again.texts != 0 {
+		t.Errorf("rebuild of the same corpus: stats %+v, embedded %d texts; want 0 embedded, 33 reused", st, again.texts)
+	}
+
+	// change one document, remove one, add one
+	next := slices.Clone(docs)
+	next[0].Text += " Keep your receipt."
+	removed := next[1].ID
+	next = slices.Delete(next, 1, 2)
+	next = append(next, corpus.Document{ID: "new-doc", Title: "New", Text: "A brand new notice about toasters.",
+		Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	third := newCounting(t)
+	st := build(t, dir, wholeChunks(next), third)
+	if st.Embedded != 2 || st.Reused != 31 || st.Removed != 1 || third.texts != 2 {
+		t.Errorf("incremental rebuild: stats %+v, embedded %d texts; want 2 embedded, 31 reused, 1 removed", st, third.texts)
+	}
+	ix := open(t, dir)
+	if _, err := ix.Chunks(context.Background(), []string{removed + "#0"}); !errs.Is(errs.NotFound, err) {
+		t.Errorf("removed chunk %s still in the chunk store (err %v)", removed, err)
+	}
+	f := Filter{Groups: []string{"public"}}
+	hits, err := ix.SearchText(context.Background(), "warranty year purchase archived", f, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, _ := third.Hashed.Embed(context.Background(), []string{"warranty"})
+	vhits, _, err := ix.SearchVector(context.Background(), vec[0], f, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range append(hits, vhits...) {
+		if h.ChunkID == removed+"#0" {
+			t.Errorf("removed document %s is still retrieved", removed)
+		}
+	}
+	// the new document is searchable by both retrievers
+	hits, _ = ix.SearchText(context.Background(), "toasters", f, 5)
+	vec, _ = third.Hashed.Embed(context.Background(), []string{"a brand new notice about toasters"})
+	vhits, _, _ = ix.SearchVector(context.Background(), vec[0], f, 1)
+	if len(hits) == 0 || hits[0].ChunkID != "new-doc#0" || vhits[0].ChunkID != "new-doc#0" {
+		t.Errorf("new document not found first: bm25 %v, vector %v", hits, vhits)
+	}
+}
+
+// TestFailedBuildKeepsOldIndex: a build that fails half way leaves the
+// previous index complete and openable, and no temporary directory behind.
+func TestFailedBuildKeepsOldIndex(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "ix")
+	build(t, dir, chunks, newCounting(t))
+	before, _ := os.ReadFile(filepath.Join(dir, manifestFile))
+
+	e := newCounting(t)
+	e.fail = errs.Errorf("test", errs.Unavailable, "embedding server down")
+	changed := slices.Clone(chunks)
+	changed[0].Text = "changed"
+	_, _, err := Build(context.Background(), dir, changed, BuildOptions{Embedder: e})
+	if !errs.Is(errs.Unavailable, err) {
+		t.Fatalf("Build with a failing embedder: error = %v, want unavailable", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, manifestFile))
+	if string(before) != string(after) {
+		t.Error("a failed build changed the old index's manifest")
+	}
+	open(t, dir)
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("after a failed build the parent holds %v, want only ix", names)
+	}
+}
+
+// TestFiltersAgree checks the bleve filter and the vector filter against
+// Filter.Allows, the one definition of what passes, over the Hollin corpus.
+func TestFiltersAgree(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	ix := open(t, dir)
+	filters := []Filter{
+		{Groups: []string{"public"}},
+		{Groups: []string{"staff"}},
+		{Groups: []string{"partner:brook-street"}},
+		{Groups: []string{"finance", "partners"}},
+		{Groups: []string{"public", "staff"}, Types: []string{"ticket", "faq"}},
+		{Groups: []string{"public"}, Products: []string{"X200"}},
+		{Groups: []string{"public"}, Statuses: []corpus.Status{corpus.Archived}},
+		{Groups: []string{"public", "staff"}, MinAuthority: 0.8},
+		{Groups: []string{"public", "staff"}, UpdatedFrom: "2026-05-01", UpdatedTo: "2026-09-12"},
+		{Groups: []string{"nobody"}},
+	}
+	// every Hollin chunk contains at least one of these terms
+	const everything = "hollin warranty x200 x300 k50 repair case parts purchase privacy data"
+	vec := make([]float32, 64)
+	vec[0] = 1
+	for _, f := range filters {
+		var want []string
+		for i := range chunks {
+			if f.Allows(&chunks[i]) {
+				want = append(want, chunks[i].ID)
+			}
+		}
+		sort.Strings(want)
+		text, err := ix.SearchText(context.Background(), everything, f, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vhits, st, err := ix.SearchVector(context.Background(), vec, f, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sortedIDs(vhits); !slices.Equal(got, want) || st.Allowed != len(want) {
+			t.Errorf("SearchVector(%+v) = %v (allowed %d), want exactly %v", f, got, st.Allowed, want)
+		}
+		if got := sortedIDs(text); !slices.Equal(got, want) {
+			t.Errorf("SearchText(%+v) = %v, want exactly %v", f, got, want)
+		}
+	}
+	if _, err := ix.SearchText(context.Background(), "x", Filter{}, 5); !errs.Is(errs.Invalid, err) {
+		t.Errorf("SearchText without groups: error = %v, want invalid", err)
+	}
+	if _, _, err := ix.SearchVector(context.Background(), vec[:3], Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Invalid, err) {
+		t.Errorf("SearchVector with a 3-d vector: error = %v, want invalid", err)
+	}
+}
+
+func sortedIDs(hits []Hit) []string {
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, h.ChunkID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestNearDuplicates(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	p := ix.Fingerprints([]string{"faq-warranty-claim#0", "faq-warranty-claim-copy#0", "pol-repairs#0", "unknown#0"})
+	if !NearDuplicate(p[0], p[1]) {
+		t.Error("faq-warranty-claim and its copy are not near-duplicates")
+	}
+	if NearDuplicate(p[0], p[2]) || NearDuplicate(p[3], p[3]) {
+		t.Error("unrelated chunks or an unknown id count as near-duplicates")
+	}
+	// no other pair in the corpus is a near-duplicate
+	ids := make([]string, len(chunks))
+	for i := range chunks {
+		ids[i] = chunks[i].ID
+	}
+	all := ix.Fingerprints(ids)
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			if NearDuplicate(all[i], all[j]) && !(ids[i] == "faq-warranty-claim#0" && ids[j] == "faq-warranty-claim-copy#0") {
+				t.Errorf("%s and %s fingerprint as near-duplicates", ids[i], ids[j])
+			}
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package rerank
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// vocab is a tiny in-memory vocabulary: every term in 1 of 10 chunks.
+type vocab struct{}
+
+func (vocab) DocFreq(string) int { return 1 }
+func (vocab) Len() int           { return 10 }
+
+func TestBuiltinFeatures(t *testing.T) {
+	b := NewBuiltin(terms.New(), vocab{}, Weights{Coverage: 0.5, Proximity: 0.5})
+	cands := []retrieval.Candidate{
+		{ChunkID: "none", Text: "nothing relevant here"},
+		{ChunkID: "scattered", Text: "the motor is fine. much later, about overheating"},
+		{ChunkID: "adjacent", Text: "motor overheating: unplug it"},
+	}
+	got, err := b.Rerank(context.Background(), "motor overheating", cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(got[2] > got[1] && got[1] > got[0] && got[0] == 0) {
+		t.Errorf("Rerank(motor overheating) = %v, want adjacent > scattered > none = 0", got)
+	}
+	if got[2] != 1 {
+		t.Errorf("Rerank score of a chunk with both terms adjacent = %v, want 1", got[2])
+	}
+	// score features are normalized by the list's best
+	b = NewBuiltin(terms.New(), vocab{}, Weights{BM25: 1})
+	got, _ = b.Rerank(context.Background(), "q", []retrieval.Candidate{{BM25: 2}, {BM25: 8}})
+	if got[0] != 0.25 || got[1] != 1 {
+		t.Errorf("Rerank by BM25 alone = %v, want [0.25 1]", got)
+	}
+}
+
+func TestNear(t *testing.T) {
+	tests := []struct {
+		a, b []int
+		want bool
+	}{
+		{[]int{1}, []int{2}, true},
+		{[]int{1}, []int{4}, true},
+		{[]int{1}, []int{5}, false},
+		{[]int{5}, []int{2}, false}, // order matters
+		{[]int{1, 10}, []int{3, 30}, true},
+		{nil, []int{1}, false},
+	}
+	for _, tt := range tests {
+		if got := near(tt.a, tt.b, 3); got != tt.want {
+			t.Errorf("near(%v, %v, 3) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestHTTPFormats(t *testing.T) {
+	tests := []struct {
+		format string
+		reply  string
+		want   []float64
+		kind   errs.Kind
+	}{
+		{FormatCohere, `{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}]}`, []float64{0.1, 0.9}, ""},
+		{FormatTEI, `[{"index":0,"score":0.3},{"index":1,"score":0.7}]`, []float64{0.3, 0.7}, ""},
+		{FormatCohere, `{"results":[{"index":0,"relevance_score":0.9}]}`, nil, errs.Schema},
+		{FormatCohere, `{"results":[{"index":0,"relevance_score":0.9},{"index":0,"relevance_score":0.2}]}`, nil, errs.Schema},
+		{FormatTEI, `not json`, nil, errs.Schema},
+	}
+	for _, tt := range tests {
+		var body map[string]any
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			json.NewDecoder(r.Body).Decode(&body)
+			w.Write([]byte(tt.reply))
+		}))
+		h, err := NewHTTP(HTTPConfig{URL: srv.URL + "/rerank", Model: "m", Format: tt.format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{Title: "a", Text: "x"}, {Title: "b", Text: "y"}})
+		srv.Close()
+		if errs.KindOf(err) != tt.kind || (err == nil && (got[0] != tt.want[0] || got[1] != tt.want[1])) {
+			t.Errorf("%s reply %s: Rerank = %v, %v; want %v, kind %q", tt.format, tt.reply, got, err, tt.want, tt.kind)
+		}
+		key := "documents"
+		if tt.format == FormatTEI {
+			key = "texts"
+		}
+		if docs, _ := body[key].([]any); len(docs) != 2 || body["query"] != "q" {
+			t.Errorf("%s request body = %v, want query and 2 %s", tt.format, body, key)
+		}
+	}
+}
+
+func TestHTTPRetries(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		switch calls {
+		case 1:
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default:
+			w.Write([]byte(`{"results":[{"index":0,"relevance_score":1}]}`))
+		}
+	}))
+	defer srv.Close()
+	h, _ := NewHTTP(HTTPConfig{URL: srv.URL, Model: "m", Backoff: time.Millisecond})
+	if _, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{}}); err != nil || calls != 2 {
+		t.Errorf("Rerank after one 503: err %v after %d calls, want success after 2", err, calls)
+	}
+	calls = 0
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		http.Error(w, "bad request", http.StatusBadRequest)
+	}))
+	defer bad.Close()
+	h, _ = NewHTTP(HTTPConfig{URL: bad.URL, Model: "m", Backoff: time.Millisecond})
+	if _, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{}}); !errs.Is(errs.Invalid, err) || calls != 1 {
+		t.Errorf("Rerank on 400: err %v after %d calls, want invalid after 1", err, calls)
+	}
+	if _, err := NewHTTP(HTTPConfig{URL: "localhost"}); errs.FieldOf(err) != "url" {
+		t.Errorf("NewHTTP(bad url) error = %v, want a url field error", err)
+	}
+	if _, err := NewHTTP(HTTPConfig{URL: "http://x", Format: "xml"}); errs.FieldOf(err) != "format" {
+		t.Errorf("NewHTTP(bad format) error = %v, want a format field error", err)
+	}
+}

@@ -1,0 +1,159 @@
+package retrieval_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/internal/chunk"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/rerank"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// BenchmarkBuild measures a whole index build (chunk, BM25, embed, write)
+// of the Hollin corpus, and of SciFact with ASSAY_SCIFACT=1. It reports
+// the Go heap in use after the build (heap-MB) besides time and
+// allocations.
+func BenchmarkBuild(b *testing.B) {
+	sets := map[string]string{"hollin": filepath.Join(hollinDir, "corpus.jsonl")}
+	if d := scifactDirIfEnabled(); d != "" {
+		sets["scifact"] = filepath.Join(d, "corpus.jsonl")
+	}
+	for _, name := range []string{"hollin", "scifact"} {
+		path, ok := sets[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			docs, err := corpus.LoadJSONL(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ch, _ := chunk.New(chunk.Default())
+			emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+			b.ReportAllocs()
+			var heap uint64
+			for b.Loop() {
+				dir := filepath.Join(b.TempDir(), "ix")
+				if _, _, err := index.Build(context.Background(), dir, ch.SplitAll(docs), index.BuildOptions{Embedder: emb}); err != nil {
+					b.Fatal(err)
+				}
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				heap = max(heap, ms.HeapInuse)
+			}
+			b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+		})
+	}
+}
+
+// BenchmarkSearch measures one query per mode over SciFact's test queries
+// (ASSAY_SCIFACT=1) or the Hollin questions, cycling through the set, and
+// reports nearest-rank p50 and p99 per stage (ms) next to ns/op. The
+// "bleve" sub-benchmark is the baseline in the same run: a bare BM25 top-100
+// from the index with no fusion, dedup, prior or checks.
+func BenchmarkSearch(b *testing.B) {
+	var (
+		ix      *index.Index
+		emb     *embed.Hashed
+		queries []string
+	)
+	if d := scifactDirIfEnabled(); d != "" {
+		ix, emb = buildSciFact(b, d, defaultScifactBuild())
+		defer ix.Close()
+		ds, err := eval.LoadBEIR(d, eval.SplitTest)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range ds.Queries {
+			queries = append(queries, q.Text)
+		}
+	} else {
+		_, ix = hollin(b)
+		emb, _ = embed.NewHashed(embed.DefaultHashedDim)
+		qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range qs {
+			queries = append(queries, q.Question)
+		}
+	}
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	groups := []string{"public"}
+	b.Run("bleve", func(b *testing.B) {
+		var lat []time.Duration
+		i := 0
+		for b.Loop() {
+			start := time.Now()
+			if _, err := ix.SearchText(context.Background(), queries[i%len(queries)], index.Filter{Groups: groups}, 100); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(start))
+			i++
+		}
+		report(b, map[string][]time.Duration{"total": lat})
+	})
+	for _, mode := range retrieval.Modes {
+		b.Run(string(mode), func(b *testing.B) {
+			stages := map[string][]time.Duration{}
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				res, err := r.Search(context.Background(), retrieval.Request{Query: queries[i%len(queries)], Groups: groups, K: 100, Mode: mode})
+				if err != nil {
+					b.Fatal(err)
+				}
+				stages["total"] = append(stages["total"], time.Since(start))
+				for _, s := range res.Stages {
+					stages[s.Name] = append(stages[s.Name], time.Duration(s.Millis*float64(time.Millisecond)))
+				}
+				i++
+			}
+			report(b, stages)
+		})
+	}
+}
+
+// report adds p50 and p99 per stage, in milliseconds.
+func report(b *testing.B, stages map[string][]time.Duration) {
+	names := make([]string, 0, len(stages))
+	for n := range stages {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		d := slices.Clone(stages[n])
+		b.ReportMetric(ms(eval.Percentile(d, 50)), fmt.Sprintf("%s-p50-ms", n))
+		b.ReportMetric(ms(eval.Percentile(d, 99)), fmt.Sprintf("%s-p99-ms", n))
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// scifactDirIfEnabled is the SciFact directory with ASSAY_SCIFACT=1, else
+// "" (benchmarks then run on Hollin only and say so).
+func scifactDirIfEnabled() string {
+	if os.Getenv("ASSAY_SCIFACT") != "1" {
+		fmt.Println("NOTE: SciFact benchmarks SKIPPED; set ASSAY_SCIFACT=1 to run them (Hollin only)")
+		return ""
+	}
+	if d := os.Getenv("ASSAY_SCIFACT_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "data", "scifact")
+}
