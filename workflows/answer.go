@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
@@ -299,10 +300,19 @@ func (r *run) finish(ctx workflow.Context, s stop) AnswerResult {
 	}
 	r.progress = Progress{Stage: "done", Attempt: len(r.trace.Attempts), Stop: s.reason}
 	res := AnswerResult{RequestID: r.in.RequestID, StopReason: s.reason, Trace: r.trace}
-	if s.reason == Answered {
+	switch s.reason {
+	case Answered:
 		res.Answer = r.answer.Answer.Text
 		res.Citations = r.answer.Answer.Citations
 		res.Model = r.answer.Answer.Model
+	case InsufficientContext, RepeatedQuery, BudgetExhausted:
+		// No evidence was accepted: say so plainly, never guess.
+		var queries []string
+		for _, at := range r.trace.Attempts {
+			queries = append(queries, at.Query)
+		}
+		nf := generate.NotFound(r.in.Question, queries)
+		res.Answer, res.Model = nf.Text, nf.Model
 	}
 	// Cancellation may already have cancelled ctx; the attribute upsert
 	// and the details must still be recorded.

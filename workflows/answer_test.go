@@ -125,15 +125,14 @@ func TestAnsweredFirstAttempt(t *testing.T) {
 
 func TestStops(t *testing.T) {
 	tests := []struct {
-		name    string
-		input   func(*AnswerInput)
-		script  func(e *loopEnv)
-		want    StopReason
-		detail  string // substring of the stop detail
-		search  int
-		assess  int
-		gen     int
-		answerd bool
+		name   string
+		input  func(*AnswerInput)
+		script func(e *loopEnv)
+		want   StopReason
+		detail string // substring of the stop detail
+		search int
+		assess int
+		gen    int
 	}{
 		{
 			name:  "refused: empty question",
@@ -263,7 +262,7 @@ func TestStops(t *testing.T) {
 				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil).Once()
 				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
 			},
-			want: Answered, search: 2, assess: 2, gen: 1, answerd: true,
+			want: Answered, search: 2, assess: 2, gen: 1,
 		},
 	}
 	for _, tt := range tests {
@@ -280,8 +279,19 @@ func TestStops(t *testing.T) {
 			if res.StopReason != tt.want || !strings.Contains(res.Trace.StopDetail, tt.detail) {
 				t.Fatalf("stop = %s (%q), want %s (%q)", res.StopReason, res.Trace.StopDetail, tt.want, tt.detail)
 			}
-			if (res.Answer != "") != tt.answerd {
-				t.Errorf("answer = %q; want answered=%v", res.Answer, tt.answerd)
+			switch tt.want {
+			case Answered:
+				if res.Model == generate.NotFoundModel || res.Answer == "" {
+					t.Errorf("answer %q from %s, want a generated answer", res.Answer, res.Model)
+				}
+			case InsufficientContext, RepeatedQuery, BudgetExhausted:
+				if res.Model != generate.NotFoundModel || !strings.Contains(res.Answer, "could not find") || len(res.Citations) != 0 {
+					t.Errorf("answer %q from %s with %d citations, want the not-found answer", res.Answer, res.Model, len(res.Citations))
+				}
+			default:
+				if res.Answer != "" {
+					t.Errorf("answer = %q, want none for %s", res.Answer, tt.want)
+				}
 			}
 			e.calls(t, tt.search, tt.assess, tt.gen)
 			if len(res.Trace.Attempts) != tt.search {

@@ -7,6 +7,7 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/llm"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/router"
@@ -50,9 +51,9 @@ func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger
 	acts.Models.Assessor = func(d router.Decision) (assess.Assessor, error) {
 		return assess.NewLLM(client, tok, d.Model, contextTokens(d))
 	}
-	// The LLM generator is wired in with the generation package's model
-	// client; until then a generate route that names a model fails as
-	// unsupported and the loop falls back to the builtin generator.
+	acts.Models.Generator = func(d router.Decision) (generate.Generator, error) {
+		return generate.NewLLM(client, d.Model, generate.LLMOptions{Tokenizer: tok, ContextTokens: contextTokens(d)})
+	}
 	for _, m := range []string{cfg.LLM.SmallModel, cfg.LLM.LargeModel} {
 		if _, ok := prices[m]; m != "" && !ok {
 			log.Warn("model has no price: its cost counts as 0 against cost budgets", "model", m)
