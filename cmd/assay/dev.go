@@ -75,11 +75,19 @@ func runDev(ctx context.Context, e env, args []string) error {
 	if err := withModels(acts, cfg, log); err != nil {
 		return err
 	}
-	w := newWorker(c, cfg, acts)
+	tel, err := newTelemetry()
+	if err != nil {
+		return err
+	}
+	w := newWorker(c, cfg, acts, tel.runs.Interceptor())
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
 	defer w.Stop()
+	gw, err := newGateway(c, cfg, log, tel, indexCheck(ix.Len))
+	if err != nil {
+		return err
+	}
 
 	fmt.Fprintf(e.stdout, "assay is up (embedded default: builtin models, %d chunks indexed)\n", ix.Len())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
@@ -98,7 +106,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		case <-ctx.Done():
 		}
 	}()
-	err = serve(ctx, ln, newGateway(c, cfg, log).Handler())
+	err = serve(ctx, ln, gw.Handler())
 	log.Info("shutting down")
 	return err
 }

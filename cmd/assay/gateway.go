@@ -28,6 +28,10 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer c.Close()
+	gw, err := newGateway(c, cfg, log, nil)
+	if err != nil {
+		return err
+	}
 	log.Info("gateway listening", "addr", ln.Addr().String(), "temporal", cfg.Temporal.Address)
-	return serve(ctx, ln, newGateway(c, cfg, log).Handler())
+	return serve(ctx, ln, gw.Handler())
 }

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,13 +28,15 @@ var statusOf = map[errs.Kind]int{
 	errs.Timeout:      http.StatusGatewayTimeout,
 	errs.Schema:       http.StatusBadGateway,
 	errs.Unsupported:  http.StatusNotImplemented,
+	errs.TooLarge:     http.StatusRequestEntityTooLarge,
 	errs.Internal:     http.StatusInternalServerError,
 }
 
 type apiError struct {
-	Code    string `json:"code"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
+	Code      string `json:"code"`
+	Field     string `json:"field,omitempty"`
+	Message   string `json:"message"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 type errorBody struct {
@@ -50,7 +51,7 @@ func writeError(c *gin.Context, err error) {
 		kind = errs.Internal
 	}
 	status := statusOf[kind]
-	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err)}
+	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err), RequestID: c.GetString(ctxRequestID)}
 	if status >= 500 {
 		c.Error(err) //nolint:errcheck // recorded for the access log
 		body.Message = http.StatusText(status)
@@ -72,36 +73,41 @@ func publicMessage(err error) string {
 	return err.Error()
 }
 
-// decodeJSON reads exactly one JSON object into v: bounded size, no unknown
-// fields, no trailing data. Errors name the field.
+// decodeJSON reads exactly one JSON value into v: bounded size, valid
+// UTF-8, no unknown fields, no trailing data. Errors name the field.
 func decodeJSON(c *gin.Context, limit int64, v any) error {
+	body, err := readBody(c, limit)
+	if err != nil {
+		return err
+	}
+	return strictDecode(body, v)
+}
+
+// readBody reads the whole request body, at most limit bytes of valid
+// UTF-8.
+func readBody(c *gin.Context, limit int64) ([]byte, error) {
 	const op = "gateway.decode"
 	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
+			return nil, errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
 		}
-		return errs.FieldError(op, "body", "could not be read")
+		return nil, errs.FieldError(op, "body", "could not be read")
 	}
 	if !utf8.Valid(body) {
-		return errs.FieldError(op, "body", "is not valid UTF-8")
+		return nil, errs.FieldError(op, "body", "is not valid UTF-8")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(op, err)
-	}
-	if dec.More() {
-		return errs.FieldError(op, "body", "has data after the JSON object")
-	}
-	return nil
+	return body, nil
 }
 
 func jsonError(op string, err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	var domainErr *errs.Error
 	switch {
+	case errors.As(err, &domainErr): // from a field's own UnmarshalJSON
+		return err
 	case errors.Is(err, io.EOF):
 		return errs.FieldError(op, "body", "is empty; want a JSON object")
 	case errors.As(err, &typeErr):
@@ -134,15 +140,16 @@ func jsonType(goKind string) string {
 	return goKind
 }
 
-// validateQuestion checks the shape of a question. Content guardrails run
-// in the workflow, where their verdict is recorded in the trace.
-func validateQuestion(q string) error {
+// validateQuestion checks the shape of a question in field. Content
+// guardrails run in the workflow, where their verdict is recorded in the
+// trace.
+func validateQuestion(field, q string) error {
 	const op = "gateway.question"
 	switch {
 	case strings.TrimSpace(q) == "":
-		return errs.FieldError(op, "question", "is required and must not be blank")
+		return errs.FieldError(op, field, "is required and must not be blank")
 	case len(q) > workflows.MaxQuestionBytes:
-		return errs.FieldError(op, "question", fmt.Sprintf("is %d bytes; the limit is %d", len(q), workflows.MaxQuestionBytes))
+		return errs.FieldError(op, field, fmt.Sprintf("is %d bytes; the limit is %d", len(q), workflows.MaxQuestionBytes))
 	}
 	return nil
 }

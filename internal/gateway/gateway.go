@@ -1,6 +1,16 @@
-// Package gateway is assay's HTTP API, on Gin: clients submit questions and
-// poll for results. It validates input, names the offending field in every
-// 4xx, and maps domain error kinds to HTTP statuses in one table.
+// Package gateway is assay's HTTP API, on Gin: authenticated clients submit
+// questions and batches, follow their progress and read results.
+//
+// Every request gets a request id (X-Request-Id in and out), an slog access
+// line and Prometheus counts. /v1 routes need an API key unless the
+// keyring is anonymous (dev); the principal, and so the ACL groups, come
+// only from the key. Bad input gets a 4xx naming the field; domain error
+// kinds map to HTTP statuses in one table (errors.go). The API is
+// described by the OpenAPI document served at /openapi.json, which a test
+// keeps in step with the routes and the response shapes.
+//
+// Runs are Temporal workflows behind small interfaces the gateway owns
+// (Runs, Questions, Batches); Temporal implements them all.
 package gateway
 
 import (
@@ -11,178 +21,213 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/workflows"
 )
 
-// Status is the coarse state of a question run.
+// Status is the coarse state of a run.
 type Status string
 
-// Run states.
+// Run states. A run that Temporal cancelled, terminated or timed out is
+// Failed: a healthy AnswerWorkflow turns cancellation into the cancelled
+// stop reason and completes.
 const (
 	Running   Status = "running"
 	Completed Status = "completed"
 	Failed    Status = "failed"
 )
 
-// Questions is what the gateway needs from the workflow engine.
-type Questions interface {
-	// Start starts the answer run id. Starting an id that exists is not an
-	// error: the run is not started twice.
-	Start(ctx context.Context, id string, in workflows.AnswerInput) error
-	// Result reports a run's state and, once completed, its result. An
-	// unknown id is an errs.NotFound error.
-	Result(ctx context.Context, id string) (Status, *workflows.AnswerResult, error)
+// Kind says which workflow a run is.
+type Kind string
+
+// Run kinds.
+const (
+	KindQuestion Kind = "question"
+	KindBatch    Kind = "batch"
+)
+
+// Run is what the gateway needs to know about any run before it touches
+// it: what it is, whose it is and whether it is still going.
+type Run struct {
+	ID        string
+	Kind      Kind
+	Status    Status
+	Principal string // the id of the principal it runs as
+	Question  string // questions only: the question asked
 }
 
-// Defaults fill what a request leaves out.
+// Runs describes and cancels runs of either kind.
+type Runs interface {
+	// Describe returns the run id; an unknown id is an errs.NotFound error.
+	Describe(ctx context.Context, id string) (Run, error)
+	// Cancel asks a running run to cancel.
+	Cancel(ctx context.Context, id string) error
+}
+
+// Questions starts and reads answer runs.
+type Questions interface {
+	// Start starts the answer run id. Starting an id that exists is not
+	// an error and does not start a second run.
+	Start(ctx context.Context, id string, in workflows.AnswerInput) error
+	// Result waits until run id has ended and returns its result and
+	// Completed, or Failed (and no result) when the workflow failed
+	// rather than ended with a stop reason. It returns an error if ctx
+	// ends first.
+	Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error)
+	// Progress and Trace ask a running run where it is.
+	Progress(ctx context.Context, id string) (workflows.Progress, error)
+	Trace(ctx context.Context, id string) (workflows.Trace, error)
+	// Events calls emit with run id's events in order, skipping those
+	// with an id at or below after, until the closing event or until ctx
+	// ends or emit fails.
+	Events(ctx context.Context, id string, after int64, emit func(Event) error) error
+}
+
+// Batches starts and reads batch runs.
+type Batches interface {
+	// StartBatch starts batch id; like Start, it never starts twice.
+	StartBatch(ctx context.Context, id string, in workflows.BatchInput) error
+	// BatchStatus asks a running batch for its status.
+	BatchStatus(ctx context.Context, id string) (workflows.BatchStatus, error)
+	// BatchItems asks a running batch for a page of its items.
+	BatchItems(ctx context.Context, id string, offset, limit int) ([]workflows.BatchItem, error)
+	// BatchResult waits until batch id has ended and returns its result,
+	// like Result.
+	BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error)
+}
+
+// Engine runs questions and batches; *Temporal is the one in use.
+type Engine interface {
+	Runs
+	Questions
+	Batches
+}
+
+// Defaults fill what a request leaves out; requests may lower the budget,
+// never raise it.
 type Defaults struct {
 	Budget    workflows.Budget
 	Threshold float64
 	TopK      int
 }
 
+// BatchLimits bound and shape batches.
+type BatchLimits struct {
+	Concurrency   int // questions of one batch running at once
+	ContinueAfter int // questions per workflow run before continue-as-new
+	MaxQuestions  int // questions per batch
+}
+
 // Options configure a Server.
 type Options struct {
-	Questions    Questions
-	Defaults     Defaults
+	Engine   Engine
+	Keyring  *auth.Keyring
+	Defaults Defaults
+	Batch    BatchLimits
+	// MaxBodyBytes bounds request bodies; default 1 MiB.
 	MaxBodyBytes int64
-	Logger       *slog.Logger
+	// MaxWait bounds ?wait= on POST /v1/questions; default 60s.
+	MaxWait time.Duration
+	// Ready lists the readiness checks of /readyz.
+	Ready []Check
+	// Registry receives the gateway's metrics and is what /metrics
+	// serves; nil means a fresh registry.
+	Registry *prometheus.Registry
+	Logger   *slog.Logger
+	// Now is the clock of rate limiting; nil means time.Now.
+	Now func() time.Time
+	// Heartbeat is the interval of SSE keep-alive comments; default 15s.
+	Heartbeat time.Duration
 }
 
 // Server is the HTTP API.
 type Server struct {
-	opts   Options
-	engine *gin.Engine
+	opts    Options
+	engine  *gin.Engine
+	metrics *httpMetrics
 }
 
 // New builds the API. Callers set Gin's mode before calling it.
-func New(opts Options) *Server {
+func New(opts Options) (*Server, error) {
+	if opts.Engine == nil {
+		return nil, errors.New("gateway: Options.Engine is required")
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
 	if opts.MaxBodyBytes == 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	s := &Server{opts: opts, engine: gin.New()}
-	s.engine.Use(s.recoverJSON)
-	s.engine.NoRoute(func(c *gin.Context) {
+	if opts.MaxWait == 0 {
+		opts.MaxWait = 60 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Heartbeat == 0 {
+		opts.Heartbeat = 15 * time.Second
+	}
+	if opts.Batch.Concurrency < 1 {
+		opts.Batch.Concurrency = 4
+	}
+	if opts.Batch.MaxQuestions < 1 {
+		opts.Batch.MaxQuestions = 1000
+	}
+	if opts.Keyring == nil {
+		k, err := auth.NewKeyring(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts.Keyring = k
+	}
+	if opts.Registry == nil {
+		opts.Registry = prometheus.NewRegistry()
+	}
+	m, err := newHTTPMetrics(opts.Registry)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, engine: gin.New(), metrics: m}
+	s.routes()
+	return s, nil
+}
+
+// routes registers every route. The OpenAPI test checks this list against
+// openapi.json both ways.
+func (s *Server) routes() {
+	e := s.engine
+	e.HandleMethodNotAllowed = true
+	e.ContextWithFallback = true
+	e.Use(s.requestID, s.accessLog, s.observe, s.recoverJSON)
+	e.NoRoute(func(c *gin.Context) {
 		writeError(c, errs.Errorf("gateway", errs.NotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
-	s.engine.HandleMethodNotAllowed = true
-	s.engine.NoMethod(func(c *gin.Context) {
-		c.JSON(http.StatusMethodNotAllowed, errorBody{Error: apiError{Code: "method_not_allowed", Message: c.Request.Method + " is not allowed here"}})
+	e.NoMethod(func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: apiError{
+			Code: "method_not_allowed", Message: c.Request.Method + " is not allowed on " + c.Request.URL.Path,
+			RequestID: c.GetString(ctxRequestID),
+		}})
 	})
-	v1 := s.engine.Group("/v1")
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", metricsHandler(s.opts.Registry))
+	e.GET("/openapi.json", serveOpenAPI)
+
+	v1 := e.Group("/v1", s.authenticate, s.rateLimit)
 	v1.POST("/questions", s.postQuestion)
 	v1.GET("/questions/:id", s.getQuestion)
-	s.engine.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
-	return s
+	v1.DELETE("/questions/:id", s.deleteQuestion)
+	v1.GET("/questions/:id/trace", s.getTrace)
+	v1.GET("/questions/:id/events", s.getEvents)
+	v1.POST("/batches", s.postBatch)
+	v1.GET("/batches/:id", s.getBatch)
+	v1.DELETE("/batches/:id", s.deleteBatch)
+	v1.GET("/batches/:id/results", s.getBatchResults)
 }
 
 // Handler returns the http.Handler to serve.
 func (s *Server) Handler() http.Handler { return s.engine }
-
-// recoverJSON turns a panic into a logged 500 with a JSON body instead of
-// a dropped connection.
-func (s *Server) recoverJSON(c *gin.Context) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.opts.Logger.Error("panic in handler", "panic", p, "path", c.Request.URL.Path)
-			c.AbortWithStatusJSON(http.StatusInternalServerError, errorBody{Error: apiError{Code: string(errs.Internal), Message: "internal error"}})
-		}
-	}()
-	c.Next()
-}
-
-// QuestionRequest is the body of POST /v1/questions.
-type QuestionRequest struct {
-	Question string `json:"question"`
-}
-
-// QuestionResponse is the representation of one question run.
-type QuestionResponse struct {
-	ID         string               `json:"id"`
-	Status     Status               `json:"status"`
-	StopReason workflows.StopReason `json:"stop_reason,omitempty"`
-	Answer     string               `json:"answer,omitempty"`
-	Citations  []CitationResponse   `json:"citations"`
-}
-
-// CitationResponse is one cited source.
-type CitationResponse struct {
-	Label string `json:"label"`
-	DocID string `json:"doc_id"`
-	Title string `json:"title"`
-	URL   string `json:"url,omitempty"`
-}
-
-func (s *Server) postQuestion(c *gin.Context) {
-	var req QuestionRequest
-	if err := decodeJSON(c, s.opts.MaxBodyBytes, &req); err != nil {
-		writeError(c, err)
-		return
-	}
-	if err := validateQuestion(req.Question); err != nil {
-		writeError(c, err)
-		return
-	}
-	id := uuid.NewString()
-	d := s.opts.Defaults
-	in := workflows.AnswerInput{
-		RequestID: id,
-		Question:  req.Question,
-		Principal: auth.Anonymous(),
-		Budget:    d.Budget,
-		Threshold: d.Threshold,
-		TopK:      d.TopK,
-	}
-	if err := s.opts.Questions.Start(c.Request.Context(), id, in); err != nil {
-		writeError(c, err)
-		return
-	}
-	c.Header("Location", "/v1/questions/"+id)
-	c.JSON(http.StatusAccepted, gin.H{"id": id})
-}
-
-func (s *Server) getQuestion(c *gin.Context) {
-	id := c.Param("id")
-	if _, err := uuid.Parse(id); err != nil {
-		writeError(c, errs.Errorf("gateway.getQuestion", errs.NotFound, "no question %q", id))
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), 10*time.Second)
-	defer cancel()
-	status, res, err := s.opts.Questions.Result(ctx, id)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, questionResponse(id, status, res))
-}
-
-func questionResponse(id string, status Status, res *workflows.AnswerResult) QuestionResponse {
-	out := QuestionResponse{ID: id, Status: status, Citations: []CitationResponse{}}
-	if res == nil {
-		return out
-	}
-	out.StopReason = res.StopReason
-	out.Answer = res.Answer
-	out.Citations = citations(res.Citations)
-	return out
-}
-
-func citations(cs []generate.Citation) []CitationResponse {
-	out := make([]CitationResponse, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, CitationResponse{Label: c.Label, DocID: c.DocID, Title: c.Title, URL: c.URL})
-	}
-	return out
-}
-
-// ErrShutdown is returned by Serve after a clean shutdown.
-var ErrShutdown = errors.New("gateway shut down")

@@ -7,43 +7,165 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/workflows"
 )
 
-// TemporalQuestions runs questions as AnswerWorkflows on Temporal.
-type TemporalQuestions struct {
+// Workflow type names as the worker registers them.
+const (
+	answerWorkflowType = "AnswerWorkflow"
+	batchWorkflowType  = "BatchWorkflow"
+)
+
+// Temporal runs questions and batches as AnswerWorkflows and
+// BatchWorkflows on a Temporal cluster.
+type Temporal struct {
 	Client    client.Client
 	TaskQueue string
 }
 
-var _ Questions = (*TemporalQuestions)(nil)
+var _ Engine = (*Temporal)(nil)
+
+// Describe implements Runs. Workflows of other types are errs.NotFound:
+// the API exposes only its own.
+func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
+	const op = "gateway.Describe"
+	d, err := t.Client.DescribeWorkflow(ctx, id, "")
+	if err != nil {
+		return Run{}, temporalErr(op, err)
+	}
+	run := Run{ID: id}
+	switch d.WorkflowType.Name {
+	case answerWorkflowType:
+		run.Kind = KindQuestion
+	case batchWorkflowType:
+		run.Kind = KindBatch
+	default:
+		return Run{}, errs.Errorf(op, errs.NotFound, "%s is a %s, not an assay run", id, d.WorkflowType.Name)
+	}
+	switch d.Status {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
+		run.Status = Running
+	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		run.Status = Completed
+	default:
+		run.Status = Failed
+	}
+	run.Principal, _ = d.TypedSearchAttributes.GetKeyword(workflows.PrincipalKey)
+	if p := d.Memo.GetFields()["question"]; p != nil {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Question)
+	}
+	return run, nil
+}
+
+// Cancel implements Runs.
+func (t *Temporal) Cancel(ctx context.Context, id string) error {
+	return temporalErr("gateway.Cancel", t.Client.CancelWorkflow(ctx, id, ""))
+}
 
 // Start implements Questions.
-func (t *TemporalQuestions) Start(ctx context.Context, id string, in workflows.AnswerInput) error {
+func (t *Temporal) Start(ctx context.Context, id string, in workflows.AnswerInput) error {
 	_, err := t.Client.ExecuteWorkflow(ctx, workflows.StartOptions(id, t.TaskQueue, in), workflows.AnswerWorkflow, in)
 	return temporalErr("gateway.Start", err)
 }
 
 // Result implements Questions.
-func (t *TemporalQuestions) Result(ctx context.Context, id string) (Status, *workflows.AnswerResult, error) {
-	desc, err := t.Client.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil {
-		return "", nil, temporalErr("gateway.Result", err)
+func (t *Temporal) Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error) {
+	var res workflows.AnswerResult
+	st, err := t.result(ctx, "gateway.Result", id, &res)
+	return res, st, err
+}
+
+// result waits for run id's result, following continue-as-new. A run that
+// failed, was terminated, cancelled or timed out is Failed, not an error.
+func (t *Temporal) result(ctx context.Context, op, id string, out any) (Status, error) {
+	err := t.Client.GetWorkflow(ctx, id, "").Get(ctx, out)
+	var failed *temporal.WorkflowExecutionError
+	switch {
+	case err == nil:
+		return Completed, nil
+	case errors.As(err, &failed):
+		return Failed, nil
 	}
-	switch desc.GetWorkflowExecutionInfo().GetStatus() {
-	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
-		return Running, nil, nil
-	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		var res workflows.AnswerResult
-		if err := t.Client.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
-			return "", nil, temporalErr("gateway.Result", err)
+	return "", temporalErr(op, err)
+}
+
+// Progress implements Questions.
+func (t *Temporal) Progress(ctx context.Context, id string) (workflows.Progress, error) {
+	var p workflows.Progress
+	return p, t.query(ctx, "gateway.Progress", id, workflows.QueryProgress, &p)
+}
+
+// Trace implements Questions.
+func (t *Temporal) Trace(ctx context.Context, id string) (workflows.Trace, error) {
+	var tr workflows.Trace
+	return tr, t.query(ctx, "gateway.Trace", id, workflows.QueryTrace, &tr)
+}
+
+// Events implements Questions by long-polling the run's history: each
+// scheduled activity is a stage, the close event carries the result.
+// Reading starts at the first event every time, because attempt numbers
+// are counted from it; only events after `after` are emitted.
+func (t *Temporal) Events(ctx context.Context, id string, after int64, emit func(Event) error) error {
+	it := t.Client.GetWorkflowHistory(ctx, id, "", true, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var r historyReader
+	for it.HasNext() {
+		he, err := it.Next()
+		if err != nil {
+			return temporalErr("gateway.Events", err)
 		}
-		return Completed, &res, nil
-	default:
-		return Failed, nil, nil
+		for _, e := range r.read(he) {
+			if e.ID <= after {
+				continue
+			}
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		if r.closed {
+			return nil
+		}
 	}
+	return nil
+}
+
+// StartBatch implements Batches.
+func (t *Temporal) StartBatch(ctx context.Context, id string, in workflows.BatchInput) error {
+	_, err := t.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, t.TaskQueue, in), workflows.BatchWorkflow, in)
+	return temporalErr("gateway.StartBatch", err)
+}
+
+// BatchStatus implements Batches.
+func (t *Temporal) BatchStatus(ctx context.Context, id string) (workflows.BatchStatus, error) {
+	var st workflows.BatchStatus
+	return st, t.query(ctx, "gateway.BatchStatus", id, workflows.QueryBatchStatus, &st)
+}
+
+// BatchItems implements Batches.
+func (t *Temporal) BatchItems(ctx context.Context, id string, offset, limit int) ([]workflows.BatchItem, error) {
+	var items []workflows.BatchItem
+	return items, t.query(ctx, "gateway.BatchItems", id, workflows.QueryBatchItems, &items, offset, limit)
+}
+
+// BatchResult implements Batches.
+func (t *Temporal) BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error) {
+	var res workflows.BatchResult
+	st, err := t.result(ctx, "gateway.BatchResult", id, &res)
+	return res, st, err
+}
+
+func (t *Temporal) query(ctx context.Context, op, id, name string, out any, args ...any) error {
+	v, err := t.Client.QueryWorkflow(ctx, id, "", name, args...)
+	if err != nil {
+		return temporalErr(op, err)
+	}
+	if err := v.Get(out); err != nil {
+		return errs.E(op, errs.Internal, err)
+	}
+	return nil
 }
 
 // temporalErr classifies Temporal client errors.
@@ -54,9 +176,15 @@ func temporalErr(op string, err error) error {
 	var notFound *serviceerror.NotFound
 	var unavailable *serviceerror.Unavailable
 	var exceeded *serviceerror.DeadlineExceeded
+	var invalid *serviceerror.InvalidArgument
+	var busy *serviceerror.ResourceExhausted
 	switch {
 	case errors.As(err, &notFound):
 		return errs.E(op, errs.NotFound, err)
+	case errors.As(err, &invalid):
+		return errs.E(op, errs.Invalid, err)
+	case errors.As(err, &busy):
+		return errs.E(op, errs.RateLimited, err)
 	case errors.As(err, &unavailable), errors.Is(err, context.DeadlineExceeded), errors.As(err, &exceeded):
 		return errs.E(op, errs.Unavailable, err)
 	}

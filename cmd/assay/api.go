@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/runmetrics"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// telemetry is the Prometheus registry of one process and the run
+// recorder its worker (if any) feeds.
+type telemetry struct {
+	reg  *prometheus.Registry
+	runs *runmetrics.Recorder
+}
+
+func newTelemetry() (*telemetry, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(collectors.NewGoCollector()); err != nil {
+		return nil, err
+	}
+	if err := reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
+		return nil, err
+	}
+	runs, err := runmetrics.New(reg)
+	if err != nil {
+		return nil, err
+	}
+	return &telemetry{reg: reg, runs: runs}, nil
+}
+
+// newGateway builds the HTTP API over Temporal. tel is the process's
+// telemetry (nil makes one); extra readiness checks join the Temporal and
+// worker checks.
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, extra ...gateway.Check) (*gateway.Server, error) {
+	gin.SetMode(gin.ReleaseMode)
+	keys := make([]auth.Key, len(cfg.Auth.Keys))
+	for i, k := range cfg.Auth.Keys {
+		keys[i] = auth.Key{Name: k.Name, SHA256: k.SHA256, Groups: k.Groups, RatePerMinute: k.RatePerMinute}
+	}
+	keyring, err := auth.NewKeyring(keys)
+	if err != nil {
+		return nil, err
+	}
+	if keyring.Anonymous() {
+		log.Warn("no API keys configured (auth.keys): every caller is the anonymous principal and sees public documents only")
+	} else {
+		log.Info("API keys loaded", "keys", keyring.Len())
+	}
+	if tel == nil {
+		if tel, err = newTelemetry(); err != nil {
+			return nil, err
+		}
+	}
+	return gateway.New(gateway.Options{
+		Engine:  &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
+		Keyring: keyring,
+		Defaults: gateway.Defaults{
+			Budget: workflows.Budget{
+				MaxAttempts: cfg.Loop.MaxAttempts,
+				MaxTokens:   cfg.Loop.MaxTokens,
+				MaxCostUSD:  cfg.Loop.MaxCostUSD,
+				Deadline:    cfg.Loop.Deadline,
+			},
+			Threshold: cfg.Loop.Threshold,
+			TopK:      cfg.Loop.TopK,
+		},
+		Batch: gateway.BatchLimits{
+			Concurrency:   cfg.Batch.Concurrency,
+			ContinueAfter: cfg.Batch.ContinueAfter,
+			MaxQuestions:  cfg.Batch.MaxQuestions,
+		},
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		MaxWait:      cfg.HTTP.MaxWait,
+		Ready:        append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
+		Registry:     tel.reg,
+		Logger:       log,
+	})
+}
+
+// temporalCheck: the frontend answers health checks.
+func temporalCheck(c client.Client) gateway.Check {
+	return gateway.Check{Name: "temporal", Check: func(ctx context.Context) error {
+		if _, err := c.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+			return fmt.Errorf("temporal unreachable: %w", err)
+		}
+		return nil
+	}}
+}
+
+// workerCheck: some worker polls the task queue, so started runs will
+// run. Temporal forgets a poller a few minutes after it stops, so this
+// lags a dead worker by that much.
+func workerCheck(c client.Client, queue string) gateway.Check {
+	return gateway.Check{Name: "worker", Check: func(ctx context.Context) error {
+		d, err := c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW)
+		if err != nil {
+			return fmt.Errorf("describe task queue %s: %w", queue, err)
+		}
+		if len(d.GetPollers()) == 0 {
+			return fmt.Errorf("no worker polls task queue %s", queue)
+		}
+		return nil
+	}}
+}
+
+// indexCheck: the in-process index is open and not empty. Only a process
+// that holds the index (assay dev) has this check; a standalone gateway
+// relies on the worker check.
+func indexCheck(chunks func() int) gateway.Check {
+	return gateway.Check{Name: "index", Check: func(context.Context) error {
+		if n := chunks(); n == 0 {
+			return errors.New("index is empty")
+		}
+		return nil
+	}}
+}

@@ -1,0 +1,382 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// Cancelled is the status of a batch that was cancelled; its questions
+// that had started ended with the cancelled stop reason.
+const Cancelled Status = "cancelled"
+
+// maxBatchInputBytes keeps a batch's workflow input, which continue-as-new
+// carries from run to run, well under Temporal's 2 MiB payload limit.
+const maxBatchInputBytes = 1536 << 10
+
+// maxBatchIDLen bounds a client's id for one question of a batch.
+const maxBatchIDLen = 200
+
+// BatchRequest is the JSON body of POST /v1/batches. The budget and
+// filters apply to every question. The same questions can be sent as
+// JSON Lines instead (Content-Type application/jsonl or
+// application/x-ndjson), one BatchQuestion per line; the idempotency key
+// then comes from the Idempotency-Key header.
+type BatchRequest struct {
+	Questions      BatchQuestions `json:"questions"`
+	MaxAttempts    *int           `json:"max_attempts,omitempty"`
+	DeadlineMS     *int64         `json:"deadline_ms,omitempty"`
+	Filters        *Filters       `json:"filters,omitempty"`
+	IdempotencyKey string         `json:"idempotency_key,omitempty"`
+}
+
+// BatchQuestion is one question of a batch. ID is the client's own; it
+// defaults to the question's 1-based position.
+type BatchQuestion struct {
+	ID       string `json:"id,omitempty"`
+	Question string `json:"question"`
+}
+
+// BatchQuestions decodes element by element, so errors name the element:
+// questions[3].question.
+type BatchQuestions []BatchQuestion
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (qs *BatchQuestions) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := strictDecode(b, &raw); err != nil {
+		return prefixField("questions", err)
+	}
+	out := make(BatchQuestions, len(raw))
+	for i, r := range raw {
+		if err := strictDecode(r, &out[i]); err != nil {
+			return prefixField(fmt.Sprintf("questions[%d]", i), err)
+		}
+	}
+	*qs = out
+	return nil
+}
+
+// BatchResponse is the representation of a batch.
+type BatchResponse struct {
+	ID string `json:"id"`
+	// Status is running, completed, cancelled or failed.
+	Status    Status                    `json:"status"`
+	Runs      int                       `json:"runs,omitempty"`
+	StartedAt *time.Time                `json:"started_at,omitempty"`
+	Aggregate *workflows.BatchAggregate `json:"aggregate,omitempty"`
+}
+
+// BatchResultItem is one question of a batch and, once done, its answer.
+type BatchResultItem struct {
+	ID         string                    `json:"id"`
+	QuestionID string                    `json:"question_id"`
+	Status     workflows.BatchItemStatus `json:"status"`
+	StopReason workflows.StopReason      `json:"stop_reason,omitempty"`
+	Answer     string                    `json:"answer,omitempty"`
+	Citations  []CitationResponse        `json:"citations,omitempty"`
+	LatencyMS  float64                   `json:"latency_ms,omitempty"`
+	TokensIn   int                       `json:"tokens_in,omitempty"`
+	TokensOut  int                       `json:"tokens_out,omitempty"`
+	CostUSD    float64                   `json:"cost_usd,omitempty"`
+	Error      string                    `json:"error,omitempty"`
+}
+
+// BatchResults is one page of a batch's results.
+type BatchResults struct {
+	ID    string            `json:"id"`
+	Items []BatchResultItem `json:"items"`
+	// NextCursor fetches the next page; absent on the last one.
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+func (s *Server) postBatch(c *gin.Context) {
+	req, err := s.readBatch(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	in, err := s.answerTemplate(req.MaxAttempts, req.DeadlineMS, req.Filters)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	key, err := idempotencyKey(c, req.IdempotencyKey)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	p := principal(c)
+	id := runID(KindBatch, p, key)
+	c.Set(ctxRunID, id)
+	qs := make([]workflows.BatchQuestion, len(req.Questions))
+	for i, q := range req.Questions {
+		qs[i] = workflows.BatchQuestion{ID: q.ID, Question: q.Question}
+	}
+	bin := workflows.BatchInput{
+		BatchID: id, Principal: p, Questions: qs, Template: in,
+		Concurrency: s.opts.Batch.Concurrency, ContinueAfter: s.opts.Batch.ContinueAfter,
+	}
+	if b, err := json.Marshal(bin); err == nil && len(b) > maxBatchInputBytes {
+		writeError(c, errs.FieldError("gateway.postBatch", "questions",
+			fmt.Sprintf("the batch is %d bytes encoded; the limit is %d: split it", len(b), maxBatchInputBytes)))
+		return
+	}
+	ctx := c.Request.Context()
+	if err := s.opts.Engine.StartBatch(ctx, id, bin); err != nil {
+		writeError(c, err)
+		return
+	}
+	if key != "" {
+		run, err := s.opts.Engine.Describe(ctx, id)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		if run.Kind != KindBatch {
+			writeError(c, &errs.Error{Op: "gateway.postBatch", Kind: errs.Conflict, Field: "idempotency_key", Err: fmt.Errorf("was used before for a question")})
+			return
+		}
+	}
+	c.Header("Location", "/v1/batches/"+id)
+	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: Running})
+}
+
+// readBatch decodes a batch from JSON or JSON Lines and checks every
+// question.
+func (s *Server) readBatch(c *gin.Context) (BatchRequest, error) {
+	const op = "gateway.batch"
+	var req BatchRequest
+	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	switch mt {
+	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines":
+		body, err := readBody(c, s.opts.MaxBodyBytes)
+		if err != nil {
+			return req, err
+		}
+		if req.Questions, err = decodeJSONL(body); err != nil {
+			return req, err
+		}
+	default:
+		if err := decodeJSON(c, s.opts.MaxBodyBytes, &req); err != nil {
+			return req, err
+		}
+	}
+	switch n := len(req.Questions); {
+	case n == 0:
+		return req, errs.FieldError(op, "questions", "is required: give at least one question")
+	case n > s.opts.Batch.MaxQuestions:
+		return req, errs.FieldError(op, "questions", fmt.Sprintf("has %d questions; the limit is %d", n, s.opts.Batch.MaxQuestions))
+	}
+	seen := make(map[string]int, len(req.Questions))
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		field := fmt.Sprintf("questions[%d]", i)
+		if q.ID == "" {
+			q.ID = strconv.Itoa(i + 1)
+		}
+		if len(q.ID) > maxBatchIDLen {
+			return req, errs.FieldError(op, field+".id", fmt.Sprintf("is %d bytes; the limit is %d", len(q.ID), maxBatchIDLen))
+		}
+		if j, dup := seen[q.ID]; dup {
+			return req, errs.FieldError(op, field+".id", fmt.Sprintf("%q is also the id of questions[%d]", q.ID, j))
+		}
+		seen[q.ID] = i
+		if err := validateQuestion(field+".question", q.Question); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+// decodeJSONL reads one BatchQuestion per non-blank line.
+func decodeJSONL(body []byte) (BatchQuestions, error) {
+	var out BatchQuestions
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 0, 64<<10), len(body)+1)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var q BatchQuestion
+		if err := strictDecode(b, &q); err != nil {
+			err = prefixField(fmt.Sprintf("questions[%d]", len(out)), err)
+			return nil, errs.FieldError("gateway.jsonl", errs.FieldOf(err), fmt.Sprintf("line %d: %s", line, publicMessage(err)))
+		}
+		out = append(out, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, errs.FieldError("gateway.jsonl", "body", err.Error())
+	}
+	return out, nil
+}
+
+func (s *Server) getBatch(c *gin.Context) {
+	run, ok := s.ownRun(c, KindBatch)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	resp := BatchResponse{ID: run.ID, Status: run.Status}
+	var st workflows.BatchStatus
+	switch run.Status {
+	case Running:
+		var err error
+		if st, err = s.opts.Engine.BatchStatus(ctx, run.ID); err != nil {
+			// Without a worker the batch cannot say more than that it runs.
+			c.Error(err) //nolint:errcheck // recorded for the access log
+			c.JSON(http.StatusOK, resp)
+			return
+		}
+	case Completed:
+		res, status, err := s.opts.Engine.BatchResult(ctx, run.ID)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		resp.Status, st = status, res.Status
+		if st.State == workflows.BatchCancelled {
+			resp.Status = Cancelled
+		}
+	default:
+		c.JSON(http.StatusOK, resp)
+		return
+	}
+	resp.Runs = st.Runs
+	resp.StartedAt = &st.StartedAt
+	resp.Aggregate = &st.Aggregate
+	c.JSON(http.StatusOK, resp)
+}
+
+func (s *Server) deleteBatch(c *gin.Context) {
+	s.cancelRun(c, KindBatch)
+}
+
+// Result page sizes.
+const (
+	defaultPageSize = 50
+	maxPageSize     = 200
+)
+
+func (s *Server) getBatchResults(c *gin.Context) {
+	const op = "gateway.batchResults"
+	offset, err := decodeCursor(c.Query("cursor"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	limit := defaultPageSize
+	if v := c.Query("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > maxPageSize {
+			writeError(c, errs.FieldError(op, "limit", fmt.Sprintf("want 1..%d, got %q", maxPageSize, v)))
+			return
+		}
+	}
+	run, ok := s.ownRun(c, KindBatch)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	var items []workflows.BatchItem
+	total := -1
+	switch run.Status {
+	case Running:
+		// One more than the page tells whether another page follows.
+		if items, err = s.opts.Engine.BatchItems(ctx, run.ID, offset, limit+1); err != nil {
+			writeError(c, err)
+			return
+		}
+	case Completed:
+		res, _, err := s.opts.Engine.BatchResult(ctx, run.ID)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		total = len(res.Items)
+		if offset < total {
+			items = res.Items[offset:min(offset+limit+1, total)]
+		}
+	default:
+		writeError(c, errs.Errorf(op, errs.Conflict, "batch %s failed; it has no results", run.ID))
+		return
+	}
+	out := BatchResults{ID: run.ID, Items: make([]BatchResultItem, 0, min(len(items), limit))}
+	if len(items) > limit {
+		items = items[:limit]
+		out.NextCursor = encodeCursor(offset + limit)
+	}
+	for _, it := range items {
+		out.Items = append(out.Items, BatchResultItem{
+			ID: it.ID, QuestionID: it.QuestionID, Status: it.Status, StopReason: it.StopReason,
+			LatencyMS: it.LatencyMS, TokensIn: it.TokensIn, TokensOut: it.TokensOut, CostUSD: it.CostUSD, Error: it.Error,
+		})
+	}
+	if err := s.fillAnswers(ctx, out.Items); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, out)
+}
+
+// fillAnswers reads the answers of the done items from their own runs,
+// eight at a time: the batch keeps ids and numbers, not answers.
+func (s *Server) fillAnswers(ctx context.Context, items []BatchResultItem) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	for i := range items {
+		it := &items[i]
+		if it.Status != workflows.ItemDone {
+			continue
+		}
+		g.Go(func() error {
+			res, st, err := s.opts.Engine.Result(ctx, it.QuestionID)
+			if err != nil {
+				return err
+			}
+			if st == Completed {
+				it.Answer = res.Answer
+				it.Citations = citations(res.Citations)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// Cursors are opaque to clients: base64url of "o<offset>".
+func encodeCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("o" + strconv.Itoa(offset)))
+}
+
+func decodeCursor(v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	bad := errs.FieldError("gateway.cursor", "cursor", "is not a cursor this API issued")
+	b, err := base64.RawURLEncoding.DecodeString(v)
+	if err != nil || !strings.HasPrefix(string(b), "o") {
+		return 0, bad
+	}
+	n, err := strconv.Atoi(string(b[1:]))
+	if err != nil || n < 0 {
+		return 0, bad
+	}
+	return n, nil
+}

@@ -1,0 +1,179 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/workflows"
+)
+
+func TestBatchJSON(t *testing.T) {
+	h := newHarness(t)
+	r := h.call(http.MethodPost, "/v1/batches", keyPartner,
+		`{"questions":[{"id":"a","question":"E12 after reseating"},{"question":"capital of Peru"},{"id":"c","question":"E4"}],"max_attempts":2}`)
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("POST /v1/batches = %d %s", r.Status, r.Body)
+	}
+	var acc Accepted
+	r.decode(t, &acc)
+	if r.Header.Get("Location") != "/v1/batches/"+acc.ID {
+		t.Errorf("Location = %q", r.Header.Get("Location"))
+	}
+	in := h.eng.runs[acc.ID].batch
+	if !cmp.Equal(in.Principal, auth.Principal{ID: "brook-street", Groups: []string{"public", "partners", "partner:brook-street"}}) {
+		t.Errorf("batch principal %+v, want the key's", in.Principal)
+	}
+	wantQs := []workflows.BatchQuestion{{ID: "a", Question: "E12 after reseating"}, {ID: "2", Question: "capital of Peru"}, {ID: "c", Question: "E4"}}
+	if diff := cmp.Diff(wantQs, in.Questions); diff != "" {
+		t.Errorf("questions (-want +got):\n%s", diff)
+	}
+	if in.Template.Budget.MaxAttempts != 2 || in.Concurrency != 4 || in.ContinueAfter != 500 {
+		t.Errorf("batch input %+v does not carry the request's budget and the configured limits", in)
+	}
+
+	var b BatchResponse
+	r = h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPartner, "")
+	r.decode(t, &b)
+	if b.Status != Completed || b.Aggregate == nil || b.Aggregate.Done != 3 ||
+		b.Aggregate.StopReasons[workflows.Answered] != 2 || b.Aggregate.StopReasons[workflows.InsufficientContext] != 1 {
+		t.Errorf("GET batch = %s", r.Body)
+	}
+	if r := h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPublic, ""); r.Status != http.StatusNotFound {
+		t.Errorf("another principal's batch = %d, want 404", r.Status)
+	}
+}
+
+func TestBatchJSONL(t *testing.T) {
+	h := newHarness(t)
+	body := "{\"id\":\"q1\",\"question\":\"E4\"}\n\n{\"id\":\"q2\",\"question\":\"E7\"}\r\n"
+	r := h.call(http.MethodPost, "/v1/batches", keyPublic, body, "Content-Type", "application/jsonl", "Idempotency-Key", "nightly-1")
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("POST JSONL = %d %s", r.Status, r.Body)
+	}
+	var acc, again Accepted
+	r.decode(t, &acc)
+	h.call(http.MethodPost, "/v1/batches", keyPublic, body, "Content-Type", "application/x-ndjson", "Idempotency-Key", "nightly-1").decode(t, &again)
+	if again.ID != acc.ID || h.eng.started != 1 {
+		t.Errorf("same idempotency key: ids %s, %s and %d batches started; want one", acc.ID, again.ID, h.eng.started)
+	}
+	if got := len(h.eng.runs[acc.ID].batch.Questions); got != 2 {
+		t.Errorf("%d questions, want 2", got)
+	}
+}
+
+func TestBatchBadInput(t *testing.T) {
+	tests := []struct {
+		name, contentType, body string
+		field                   string
+	}{
+		{"no questions", "", `{"questions":[]}`, "questions"},
+		{"missing questions", "", `{}`, "questions"},
+		{"questions not an array", "", `{"questions":"E4"}`, "questions"},
+		{"question missing", "", `{"questions":[{"id":"a","question":"E4"},{"id":"b"}]}`, "questions[1].question"},
+		{"question wrong type", "", `{"questions":[{"question":"E4"},{"question":5}]}`, "questions[1].question"},
+		{"unknown field in a question", "", `{"questions":[{"question":"E4","groups":["staff"]}]}`, "questions[0].groups"},
+		{"unknown top-level field", "", `{"questions":[{"question":"E4"}],"principal":"x"}`, "principal"},
+		{"question too long", "", `{"questions":[{"question":"` + strings.Repeat("x", 3000) + `"}]}`, "questions[0].question"},
+		{"duplicate ids", "", `{"questions":[{"id":"a","question":"E4"},{"id":"a","question":"E5"}]}`, "questions[1].id"},
+		{"id too long", "", `{"questions":[{"id":"` + strings.Repeat("i", 201) + `","question":"E4"}]}`, "questions[0].id"},
+		{"too many questions", "", `{"questions":[` + strings.TrimSuffix(strings.Repeat(`{"question":"E4"},`, 11), ",") + `]}`, "questions"},
+		{"bad max_attempts", "", `{"questions":[{"question":"E4"}],"max_attempts":9}`, "max_attempts"},
+		{"invalid JSON", "", `{"questions":[`, "body"},
+		{"JSONL bad line", "application/jsonl", "{\"question\":\"E4\"}\n{\"question\":\n", "questions[1]"},
+		{"JSONL unknown field", "application/jsonl", "{\"question\":\"E4\",\"answer\":\"x\"}\n", "questions[0].answer"},
+		{"JSONL empty", "application/jsonl", "\n\n", "questions"},
+		{"JSONL bad UTF-8", "application/jsonl", "{\"question\":\"\xff\"}\n", "body"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			var headers []string
+			if tt.contentType != "" {
+				headers = []string{"Content-Type", tt.contentType}
+			}
+			r := h.call(http.MethodPost, "/v1/batches", keyPublic, tt.body, headers...)
+			if e := r.errorOf(t); r.Status != 400 || e.Field != tt.field {
+				t.Errorf("POST %.60q = %d %s; want 400 on field %q", tt.body, r.Status, r.Body, tt.field)
+			}
+			if h.eng.started != 0 {
+				t.Errorf("a rejected batch started")
+			}
+		})
+	}
+	h := newHarness(t)
+	r := h.call(http.MethodPost, "/v1/batches", keyPublic, "{\"question\":\"E4\"}\n{\"question\":\n", "Content-Type", "application/jsonl")
+	if !strings.Contains(r.errorOf(t).Message, "line 2") {
+		t.Errorf("JSONL error %s does not name the line", r.Body)
+	}
+}
+
+func TestBatchResultsPages(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.Batch.MaxQuestions = 200
+	var qs []string
+	for i := range 120 {
+		qs = append(qs, fmt.Sprintf(`{"id":"c%d","question":"question %d"}`, i, i))
+	}
+	var acc Accepted
+	h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[`+strings.Join(qs, ",")+`]}`).decode(t, &acc)
+
+	var all []BatchResultItem
+	cursor, pages := "", 0
+	for {
+		path := "/v1/batches/" + acc.ID + "/results?limit=50"
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		var page BatchResults
+		r := h.call(http.MethodGet, path, keyPublic, "")
+		if r.Status != 200 {
+			t.Fatalf("GET %s = %d %s", path, r.Status, r.Body)
+		}
+		r.decode(t, &page)
+		all = append(all, page.Items...)
+		pages++
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	if pages != 3 || len(all) != 120 {
+		t.Fatalf("%d pages, %d items; want 3 pages of 120 items", pages, len(all))
+	}
+	for i, it := range all {
+		if it.ID != fmt.Sprintf("c%d", i) || it.Status != workflows.ItemDone || it.StopReason != workflows.Answered || it.Answer == "" || len(it.Citations) != 1 {
+			t.Errorf("item %d = %+v; want c%d answered with its answer and citation", i, it, i)
+			break
+		}
+	}
+	for _, q := range []string{"?cursor=nope", "?limit=0", "?limit=201", "?limit=x"} {
+		if r := h.call(http.MethodGet, "/v1/batches/"+acc.ID+"/results"+q, keyPublic, ""); r.Status != 400 {
+			t.Errorf("results%s = %d, want 400", q, r.Status)
+		}
+	}
+}
+
+func TestBatchRunningAndCancel(t *testing.T) {
+	h := newHarness(t)
+	h.eng.hold = true
+	var acc Accepted
+	h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[{"question":"E4"},{"question":"E5"}]}`).decode(t, &acc)
+	var b BatchResponse
+	h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPublic, "").decode(t, &b)
+	if b.Status != Running || b.Aggregate == nil || b.Aggregate.Total != 2 {
+		t.Errorf("running batch = %+v", b)
+	}
+	var page BatchResults
+	h.call(http.MethodGet, "/v1/batches/"+acc.ID+"/results", keyPublic, "").decode(t, &page)
+	if len(page.Items) != 2 || page.NextCursor != "" {
+		t.Errorf("results of a running batch = %+v", page)
+	}
+	if r := h.call(http.MethodDelete, "/v1/batches/"+acc.ID, keyPublic, ""); r.Status != http.StatusAccepted {
+		t.Errorf("DELETE running batch = %d %s", r.Status, r.Body)
+	}
+}

@@ -1,0 +1,97 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/assay-rag/assay/workflows"
+)
+
+func parseSSE(t *testing.T, body []byte) []StreamEvent {
+	t.Helper()
+	var out []StreamEvent
+	if err := readSSE(bytes.NewReader(body), func(e StreamEvent) error {
+		out = append(out, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestEvents(t *testing.T) {
+	h := newHarness(t)
+	var acc Accepted
+	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
+
+	r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "")
+	if r.Status != 200 || r.Header.Get("Content-Type") != "text/event-stream" || r.Header.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("GET events = %d %v", r.Status, r.Header)
+	}
+	if !strings.HasPrefix(string(r.Body), "retry: 2000\n\n") {
+		t.Errorf("stream does not start with a retry hint: %q", r.Body)
+	}
+	evs := parseSSE(t, r.Body)
+	type seen struct{ ID, Type, Stage string }
+	var got []seen
+	for _, e := range evs {
+		s := seen{ID: e.ID, Type: e.Type}
+		if e.Type == EventStage {
+			var st StageEvent
+			if err := json.Unmarshal(e.Data, &st); err != nil {
+				t.Fatal(err)
+			}
+			s.Stage = st.Stage
+		}
+		got = append(got, s)
+	}
+	want := []seen{{"5", "stage", "search"}, {"11", "stage", "assess"}, {"16", "stage", "rewrite"}, {"17", "stage", "search"},
+		{"23", "stage", "assess"}, {"29", "stage", "generate"}, {"35", "result", ""}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	var q QuestionResponse
+	if err := json.Unmarshal(evs[len(evs)-1].Data, &q); err != nil {
+		t.Fatal(err)
+	}
+	if q.ID != acc.ID || q.Status != Completed || q.StopReason != workflows.Answered || len(q.Citations) != 1 {
+		t.Errorf("result event = %s; want the completed question", evs[len(evs)-1].Data)
+	}
+
+	// Resuming after event 17 replays exactly what followed.
+	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "", "Last-Event-ID", "17")
+	var ids []string
+	for _, e := range parseSSE(t, r.Body) {
+		ids = append(ids, e.ID)
+	}
+	if diff := cmp.Diff([]string{"23", "29", "35"}, ids); diff != "" {
+		t.Errorf("resumed ids (-want +got):\n%s", diff)
+	}
+	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events?last_event_id=29", keyPublic, "")
+	if evs := parseSSE(t, r.Body); len(evs) != 1 || evs[0].Type != EventResult {
+		t.Errorf("?last_event_id=29 gave %v, want the result only", evs)
+	}
+	for _, bad := range []string{"x", "-1", "1.5"} {
+		r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "", "Last-Event-ID", bad)
+		if e := r.errorOf(t); r.Status != 400 || e.Field != "Last-Event-ID" {
+			t.Errorf("Last-Event-ID %q = %d %s, want 400 on Last-Event-ID", bad, r.Status, r.Body)
+		}
+	}
+}
+
+func TestReadSSE(t *testing.T) {
+	in := ": comment\n\nid: 1\nevent: stage\ndata: {\"a\":1}\n\nretry: 10\n\ndata: line1\ndata: line2\n\nid: 3\nevent: result\ndata:{}\n\n"
+	want := []StreamEvent{
+		{ID: "1", Type: "stage", Data: []byte(`{"a":1}`)},
+		{Type: "message", Data: []byte("line1\nline2")},
+		{ID: "3", Type: "result", Data: []byte("{}")},
+	}
+	if diff := cmp.Diff(want, parseSSE(t, []byte(in))); diff != "" {
+		t.Errorf("readSSE (-want +got):\n%s", diff)
+	}
+}

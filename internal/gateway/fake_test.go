@@ -1,0 +1,292 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// fakeEngine is a test double of the Temporal engine: an in-memory set of
+// runs. Questions end at once with answerFor's result unless hold is set;
+// held questions run until release or Cancel. Batches run their questions
+// through the same answers at once. It is not a workflow engine: the
+// end-to-end tests in cmd/assay run the real one.
+type fakeEngine struct {
+	mu      sync.Mutex
+	runs    map[string]*fakeRun
+	hold    bool
+	started int // runs created
+	// unavailable, when set, fails every call as Temporal being down.
+	unavailable bool
+	// panicOnStart makes Start panic, to test the gateway's recovery.
+	panicOnStart bool
+}
+
+type fakeRun struct {
+	run      Run
+	in       workflows.AnswerInput
+	batch    workflows.BatchInput
+	res      workflows.AnswerResult
+	bres     workflows.BatchResult
+	progress workflows.Progress
+	done     chan struct{}
+}
+
+func newFakeEngine() *fakeEngine { return &fakeEngine{runs: map[string]*fakeRun{}} }
+
+var errDown = errs.Errorf("fake", errs.Unavailable, "temporal is down")
+
+// answerFor is how fake questions end: a question containing "peru" finds
+// nothing; others are answered citing one document the principal's
+// groups decide.
+func answerFor(in workflows.AnswerInput) workflows.AnswerResult {
+	res := workflows.AnswerResult{RequestID: in.RequestID, Trace: workflows.Trace{
+		RequestID: in.RequestID, PrincipalID: in.Principal.ID, Question: in.Question,
+		Attempts: []workflows.Attempt{{N: 1, Query: in.Question, Accepted: true}},
+		Usage:    workflows.Usage{TokensIn: 10, TokensOut: 5},
+		TotalMS:  12,
+	}}
+	if strings.Contains(strings.ToLower(in.Question), "peru") {
+		res.StopReason = workflows.InsufficientContext
+		res.Trace.StopReason = res.StopReason
+		return res
+	}
+	doc := "pol-warranty-2026"
+	for _, g := range in.Principal.Groups {
+		if g == "partners" {
+			doc = "sb-112"
+		}
+	}
+	res.StopReason = workflows.Answered
+	res.Trace.StopReason = res.StopReason
+	res.Answer = "From " + doc + ". [1]"
+	res.Model = "builtin:extractive-v1"
+	res.Citations = []generate.Citation{{Label: "1", ChunkID: doc + "#0", DocID: doc, Title: "Title of " + doc, URL: "https://example.test/" + doc}}
+	return res
+}
+
+func (f *fakeEngine) get(id string) (*fakeRun, error) {
+	if f.unavailable {
+		return nil, errDown
+	}
+	r := f.runs[id]
+	if r == nil {
+		return nil, errs.Errorf("fake", errs.NotFound, "no run %s", id)
+	}
+	return r, nil
+}
+
+func (f *fakeEngine) Describe(_ context.Context, id string) (Run, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return Run{}, err
+	}
+	return r.run, nil
+}
+
+func (f *fakeEngine) Cancel(_ context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return err
+	}
+	if r.run.Status == Running {
+		r.res = workflows.AnswerResult{RequestID: id, StopReason: workflows.Cancelled, Trace: workflows.Trace{StopReason: workflows.Cancelled}}
+		f.finish(r)
+	}
+	return nil
+}
+
+func (f *fakeEngine) finish(r *fakeRun) {
+	r.run.Status = Completed
+	r.progress = workflows.Progress{Stage: "done", Attempt: 1, Stop: r.res.StopReason}
+	close(r.done)
+}
+
+// release ends every held question with its answer.
+func (f *fakeEngine) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.runs {
+		if r.run.Status == Running && r.run.Kind == KindQuestion {
+			r.res = answerFor(r.in)
+			f.finish(r)
+		}
+	}
+}
+
+func (f *fakeEngine) Start(_ context.Context, id string, in workflows.AnswerInput) error {
+	if f.panicOnStart {
+		panic("fake engine: panicOnStart")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.unavailable {
+		return errDown
+	}
+	if f.runs[id] != nil {
+		return nil
+	}
+	f.started++
+	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: Running, Principal: in.Principal.ID, Question: in.Question},
+		in: in, done: make(chan struct{}), progress: workflows.Progress{Stage: "assess", Attempt: 1}}
+	f.runs[id] = r
+	if !f.hold {
+		r.res = answerFor(in)
+		f.finish(r)
+	}
+	return nil
+}
+
+func (f *fakeEngine) Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error) {
+	f.mu.Lock()
+	r, err := f.get(id)
+	f.mu.Unlock()
+	if err != nil {
+		return workflows.AnswerResult{}, "", err
+	}
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		return workflows.AnswerResult{}, "", errs.E("fake.Result", errs.Unavailable, ctx.Err())
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return r.res, r.run.Status, nil
+}
+
+func (f *fakeEngine) Progress(_ context.Context, id string) (workflows.Progress, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return workflows.Progress{}, err
+	}
+	return r.progress, nil
+}
+
+func (f *fakeEngine) Trace(_ context.Context, id string) (workflows.Trace, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return workflows.Trace{}, err
+	}
+	return workflows.Trace{RequestID: id, PrincipalID: r.in.Principal.ID, Question: r.in.Question,
+		Attempts: []workflows.Attempt{{N: 1, Query: r.in.Question}}}, nil
+}
+
+// Events plays a fixed two-attempt stream for completed questions: the
+// ids and stages the Temporal engine derives from a history.
+func (f *fakeEngine) Events(ctx context.Context, id string, after int64, emit func(Event) error) error {
+	res, st, err := f.Result(ctx, id)
+	if err != nil {
+		return err
+	}
+	evs := []Event{
+		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "q1"}},
+		{ID: 11, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 16, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "q2"}},
+		{ID: 17, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "q2"}},
+		{ID: 23, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
+		{ID: 29, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
+		{ID: 35, Closed: true, Status: st, Result: &res},
+	}
+	for _, e := range evs {
+		if e.ID <= after {
+			continue
+		}
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.BatchInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.unavailable {
+		return errDown
+	}
+	if f.runs[id] != nil {
+		return nil
+	}
+	f.started++
+	items := make([]workflows.BatchItem, len(in.Questions))
+	for i, q := range in.Questions {
+		cin := in.Template
+		cin.RequestID, cin.Question, cin.Principal = workflows.ChildID(id, i), q.Question, in.Principal
+		res := answerFor(cin)
+		child := &fakeRun{run: Run{ID: cin.RequestID, Kind: KindQuestion, Status: Completed, Principal: in.Principal.ID, Question: q.Question},
+			in: cin, res: res, done: make(chan struct{})}
+		close(child.done)
+		f.runs[cin.RequestID] = child
+		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: workflows.ItemDone,
+			StopReason: res.StopReason, LatencyMS: float64(i), TokensIn: 10, TokensOut: 5}
+	}
+	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID}, batch: in, done: make(chan struct{})}
+	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}
+	if !f.hold {
+		r.bres.Status.State = workflows.BatchCompleted
+		r.run.Status = Completed
+		close(r.done)
+	}
+	f.runs[id] = r
+	return nil
+}
+
+func (f *fakeEngine) batch(id string) (*fakeRun, error) {
+	r, err := f.get(id)
+	if err == nil && r.run.Kind != KindBatch {
+		err = fmt.Errorf("%s is not a batch", id)
+	}
+	return r, err
+}
+
+func (f *fakeEngine) BatchStatus(_ context.Context, id string) (workflows.BatchStatus, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.batch(id)
+	if err != nil {
+		return workflows.BatchStatus{}, err
+	}
+	return r.bres.Status, nil
+}
+
+func (f *fakeEngine) BatchItems(_ context.Context, id string, offset, limit int) ([]workflows.BatchItem, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.batch(id)
+	if err != nil {
+		return nil, err
+	}
+	items := r.bres.Items
+	if offset >= len(items) {
+		return nil, nil
+	}
+	return items[offset:min(offset+limit, len(items))], nil
+}
+
+func (f *fakeEngine) BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error) {
+	f.mu.Lock()
+	r, err := f.batch(id)
+	f.mu.Unlock()
+	if err != nil {
+		return workflows.BatchResult{}, "", err
+	}
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		return workflows.BatchResult{}, "", ctx.Err()
+	}
+	return r.bres, Completed, nil
+}

@@ -1,0 +1,438 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// readTimeout bounds the Temporal calls of one read request.
+const readTimeout = 10 * time.Second
+
+// QuestionRequest is the body of POST /v1/questions. Budget fields may
+// lower the configured defaults, never raise them.
+type QuestionRequest struct {
+	Question    string   `json:"question"`
+	MaxAttempts *int     `json:"max_attempts,omitempty"`
+	DeadlineMS  *int64   `json:"deadline_ms,omitempty"`
+	Filters     *Filters `json:"filters,omitempty"`
+	// IdempotencyKey makes retries safe: the same key from the same
+	// principal names the same run, which starts once.
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// Filters narrow retrieval beyond the principal's groups. Empty lists do
+// not filter.
+type Filters struct {
+	Types    []string `json:"types,omitempty"`
+	Products []string `json:"products,omitempty"`
+	Statuses []string `json:"statuses,omitempty"`
+}
+
+// UnmarshalJSON decodes strictly, naming bad fields as filters.<name>.
+func (f *Filters) UnmarshalJSON(b []byte) error {
+	type plain Filters
+	var p plain
+	if err := strictDecode(b, &p); err != nil {
+		return prefixField("filters", err)
+	}
+	*f = Filters(p)
+	return nil
+}
+
+// Accepted is the body of a 202: the run's id and where it is.
+type Accepted struct {
+	ID     string `json:"id"`
+	Status Status `json:"status"`
+}
+
+// QuestionResponse is the representation of one question run.
+type QuestionResponse struct {
+	ID         string               `json:"id"`
+	Status     Status               `json:"status"`
+	Question   string               `json:"question,omitempty"`
+	StopReason workflows.StopReason `json:"stop_reason,omitempty"`
+	StopDetail string               `json:"stop_detail,omitempty"`
+	Answer     string               `json:"answer,omitempty"`
+	Citations  []CitationResponse   `json:"citations"`
+	Model      string               `json:"model,omitempty"`
+	Attempts   int                  `json:"attempts,omitempty"`
+	Usage      *workflows.Usage     `json:"usage,omitempty"`
+	// Progress is where a running question is; absent once it ended or
+	// when no worker answered the query.
+	Progress *workflows.Progress `json:"progress,omitempty"`
+}
+
+// CitationResponse is one cited source, resolved to its document.
+type CitationResponse struct {
+	Label string `json:"label"`
+	DocID string `json:"doc_id"`
+	Title string `json:"title"`
+	URL   string `json:"url,omitempty"`
+}
+
+func (s *Server) postQuestion(c *gin.Context) {
+	var req QuestionRequest
+	if err := decodeJSON(c, s.opts.MaxBodyBytes, &req); err != nil {
+		writeError(c, err)
+		return
+	}
+	wait, err := s.waitParam(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if err := validateQuestion("question", req.Question); err != nil {
+		writeError(c, err)
+		return
+	}
+	in, err := s.answerTemplate(req.MaxAttempts, req.DeadlineMS, req.Filters)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	key, err := idempotencyKey(c, req.IdempotencyKey)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	p := principal(c)
+	id := runID(KindQuestion, p, key)
+	c.Set(ctxRunID, id)
+	in.RequestID, in.Question, in.Principal = id, req.Question, p
+
+	ctx := c.Request.Context()
+	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+		writeError(c, err)
+		return
+	}
+	status := Running
+	if key != "" {
+		run, err := s.opts.Engine.Describe(ctx, id)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		if run.Kind != KindQuestion || run.Question != req.Question {
+			writeError(c, &errs.Error{Op: "gateway.postQuestion", Kind: errs.Conflict, Field: "idempotency_key",
+				Err: fmt.Errorf("was used before for a different question")})
+			return
+		}
+		status = run.Status
+	}
+	c.Header("Location", "/v1/questions/"+id)
+	if wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		res, st, err := s.opts.Engine.Result(wctx, id)
+		cancel()
+		switch {
+		case err == nil:
+			c.JSON(http.StatusOK, questionResponse(Run{ID: id, Status: st, Question: req.Question}, &res))
+			return
+		case ctx.Err() == nil && wctx.Err() != nil:
+			// Still running when the wait ran out: answer 202 below.
+		default:
+			writeError(c, err)
+			return
+		}
+	}
+	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: status})
+}
+
+func (s *Server) getQuestion(c *gin.Context) {
+	run, ok := s.ownRun(c, KindQuestion)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	if run.Status == Running {
+		resp := questionResponse(run, nil)
+		if p, err := s.opts.Engine.Progress(ctx, run.ID); err == nil {
+			resp.Progress = &p
+		}
+		c.JSON(http.StatusOK, resp)
+		return
+	}
+	res, st, err := s.opts.Engine.Result(ctx, run.ID)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	run.Status = st
+	c.JSON(http.StatusOK, questionResponse(run, &res))
+}
+
+func (s *Server) getTrace(c *gin.Context) {
+	run, ok := s.ownRun(c, KindQuestion)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	if run.Status == Completed {
+		res, _, err := s.opts.Engine.Result(ctx, run.ID)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, res.Trace)
+		return
+	}
+	tr, err := s.opts.Engine.Trace(ctx, run.ID)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, tr)
+}
+
+func (s *Server) deleteQuestion(c *gin.Context) {
+	s.cancelRun(c, KindQuestion)
+}
+
+// cancelRun asks a running run of kind to cancel: 202 while it winds
+// down, 409 when it has already ended.
+func (s *Server) cancelRun(c *gin.Context, kind Kind) {
+	run, ok := s.ownRun(c, kind)
+	if !ok {
+		return
+	}
+	if run.Status != Running {
+		writeError(c, errs.Errorf("gateway.cancel", errs.Conflict, "%s %s has already ended (%s)", kind, run.ID, run.Status))
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	if err := s.opts.Engine.Cancel(ctx, run.ID); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, Accepted{ID: run.ID, Status: "cancelling"})
+}
+
+// validRunID accepts run ids: API-made UUIDs and batch children
+// ("<uuid>-q12"). Anything else cannot name a run.
+var validRunID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,200}$`)
+
+// ownRun resolves the :id of the request to a run of kind owned by the
+// caller. Unknown ids, runs of the other kind and other principals' runs
+// all get the same 404, so ids reveal nothing.
+func (s *Server) ownRun(c *gin.Context, kind Kind) (Run, bool) {
+	id := c.Param("id")
+	c.Set(ctxRunID, id)
+	notFound := errs.Errorf("gateway.run", errs.NotFound, "no %s %q", kind, id)
+	if !validRunID.MatchString(id) {
+		writeError(c, notFound)
+		return Run{}, false
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
+	defer cancel()
+	run, err := s.opts.Engine.Describe(ctx, id)
+	if err != nil {
+		if errs.Is(errs.NotFound, err) {
+			err = notFound
+		}
+		writeError(c, err)
+		return Run{}, false
+	}
+	if run.Kind != kind || run.Principal != principal(c).ID {
+		writeError(c, notFound)
+		return Run{}, false
+	}
+	return run, true
+}
+
+func questionResponse(run Run, res *workflows.AnswerResult) QuestionResponse {
+	out := QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []CitationResponse{}}
+	if res == nil || run.Status != Completed {
+		return out
+	}
+	out.StopReason = res.StopReason
+	out.StopDetail = res.Trace.StopDetail
+	out.Answer = res.Answer
+	out.Citations = citations(res.Citations)
+	out.Model = res.Model
+	out.Attempts = len(res.Trace.Attempts)
+	u := res.Trace.Usage
+	out.Usage = &u
+	if out.Question == "" {
+		out.Question = res.Trace.Question
+	}
+	return out
+}
+
+func citations(cs []generate.Citation) []CitationResponse {
+	out := make([]CitationResponse, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, CitationResponse{Label: c.Label, DocID: c.DocID, Title: c.Title, URL: c.URL})
+	}
+	return out
+}
+
+// waitParam parses ?wait=, bounded by MaxWait.
+func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
+	const op = "gateway.wait"
+	v, ok := c.GetQuery("wait")
+	if !ok || v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, errs.FieldError(op, "wait", fmt.Sprintf("want a duration like 10s, got %q", v))
+	}
+	if d < 0 || d > s.opts.MaxWait {
+		return 0, errs.FieldError(op, "wait", fmt.Sprintf("want 0s..%s, got %s", s.opts.MaxWait, d))
+	}
+	return d, nil
+}
+
+// answerTemplate builds the AnswerInput of a request from the defaults and
+// the request's own, lower, budget and filters. RequestID, Question and
+// Principal are the caller's to set.
+func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *Filters) (workflows.AnswerInput, error) {
+	const op = "gateway.options"
+	d := s.opts.Defaults
+	in := workflows.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK}
+	if maxAttempts != nil {
+		if n := *maxAttempts; n < 1 || n > d.Budget.MaxAttempts {
+			return in, errs.FieldError(op, "max_attempts", fmt.Sprintf("want 1..%d, got %d", d.Budget.MaxAttempts, n))
+		}
+		in.Budget.MaxAttempts = *maxAttempts
+	}
+	if deadlineMS != nil {
+		maxMS := d.Budget.Deadline.Milliseconds()
+		if ms := *deadlineMS; ms < 100 || ms > maxMS {
+			return in, errs.FieldError(op, "deadline_ms", fmt.Sprintf("want 100..%d, got %d", maxMS, ms))
+		}
+		in.Budget.Deadline = time.Duration(*deadlineMS) * time.Millisecond
+	}
+	if f != nil {
+		rf, err := f.retrieval()
+		if err != nil {
+			return in, err
+		}
+		in.Filters = rf
+	}
+	return in, nil
+}
+
+// Filter list bounds.
+const (
+	maxFilterValues = 20
+	maxFilterLen    = 100
+)
+
+func (f *Filters) retrieval() (retrieval.Filters, error) {
+	const op = "gateway.filters"
+	check := func(name string, vals []string) error {
+		if len(vals) > maxFilterValues {
+			return errs.FieldError(op, "filters."+name, fmt.Sprintf("at most %d values, got %d", maxFilterValues, len(vals)))
+		}
+		for i, v := range vals {
+			if strings.TrimSpace(v) == "" || len(v) > maxFilterLen {
+				return errs.FieldError(op, fmt.Sprintf("filters.%s[%d]", name, i), fmt.Sprintf("want 1..%d bytes, not blank", maxFilterLen))
+			}
+		}
+		return nil
+	}
+	if err := check("types", f.Types); err != nil {
+		return retrieval.Filters{}, err
+	}
+	if err := check("products", f.Products); err != nil {
+		return retrieval.Filters{}, err
+	}
+	if err := check("statuses", f.Statuses); err != nil {
+		return retrieval.Filters{}, err
+	}
+	out := retrieval.Filters{Types: f.Types, Products: f.Products}
+	for i, st := range f.Statuses {
+		switch s := corpus.Status(st); s {
+		case corpus.Current, corpus.Archived, corpus.Withdrawn:
+			out.Statuses = append(out.Statuses, s)
+		default:
+			return retrieval.Filters{}, errs.FieldError(op, fmt.Sprintf("filters.statuses[%d]", i), fmt.Sprintf("want current, archived or withdrawn, got %q", st))
+		}
+	}
+	return out, nil
+}
+
+// idempotencyKey is the body's idempotency_key or the Idempotency-Key
+// header; both may be given only if they agree.
+func idempotencyKey(c *gin.Context, body string) (string, error) {
+	const op = "gateway.idempotency"
+	header := c.GetHeader("Idempotency-Key")
+	if body != "" && header != "" && body != header {
+		return "", errs.FieldError(op, "idempotency_key", "differs from the Idempotency-Key header")
+	}
+	key := body
+	if key == "" {
+		key = header
+	}
+	if len(key) > 200 {
+		return "", errs.FieldError(op, "idempotency_key", fmt.Sprintf("is %d bytes; the limit is 200", len(key)))
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x21 || key[i] > 0x7e {
+			return "", errs.FieldError(op, "idempotency_key", "want printable ASCII without spaces")
+		}
+	}
+	return key, nil
+}
+
+// idempotencySpace is the UUID namespace of run ids derived from
+// idempotency keys.
+var idempotencySpace = uuid.MustParse("6f1d3c52-8a43-4f0e-9a57-0c2b8e7d9a11")
+
+// runID names a new run: random, or, with an idempotency key, derived from
+// the kind, the principal and the key, so a retry names the same run and
+// two principals' keys never collide.
+func runID(kind Kind, p auth.Principal, key string) string {
+	if key == "" {
+		return uuid.NewString()
+	}
+	return uuid.NewSHA1(idempotencySpace, []byte(string(kind)+"\x00"+p.ID+"\x00"+key)).String()
+}
+
+// strictDecode decodes exactly one JSON value with no unknown fields.
+func strictDecode(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError("gateway.decode", err)
+	}
+	if dec.More() {
+		return errs.FieldError("gateway.decode", "body", "has data after the JSON value")
+	}
+	return nil
+}
+
+// prefixField re-roots a field error under prefix: "body" becomes prefix,
+// "x" becomes prefix.x.
+func prefixField(prefix string, err error) error {
+	f := errs.FieldOf(err)
+	switch {
+	case f == "" || f == "body":
+		f = prefix
+	case strings.HasPrefix(f, "["):
+		f = prefix + f
+	default:
+		f = prefix + "." + f
+	}
+	return errs.FieldError("gateway.decode", f, publicMessage(err))
+}

@@ -1,0 +1,299 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/internal/auth"
+)
+
+// fakeAnswers stands in for AnswerWorkflow in batch tests: each question
+// takes a simulated minute, ends with the stop reason its text names
+// ("... stop:insufficient_context"), fails when it says "fail", and turns
+// cancellation into the cancelled stop as AnswerWorkflow does. It records
+// what the batch asked of it.
+type fakeAnswers struct {
+	running, maxRunning int
+	calls               []AnswerInput
+}
+
+func (f *fakeAnswers) run(ctx workflow.Context, in AnswerInput) (AnswerResult, error) {
+	f.calls = append(f.calls, in)
+	f.running++
+	f.maxRunning = max(f.maxRunning, f.running)
+	defer func() { f.running-- }()
+	if err := workflow.Sleep(ctx, time.Minute); err != nil {
+		if temporal.IsCanceledError(err) {
+			return AnswerResult{RequestID: in.RequestID, StopReason: Cancelled}, nil
+		}
+		return AnswerResult{}, err
+	}
+	if strings.Contains(in.Question, "fail") {
+		return AnswerResult{}, temporal.NewNonRetryableApplicationError("boom", "test", nil)
+	}
+	stop := Answered
+	if _, s, ok := strings.Cut(in.Question, "stop:"); ok {
+		stop = StopReason(s)
+	}
+	n := len(f.calls)
+	return AnswerResult{RequestID: in.RequestID, StopReason: stop, Trace: Trace{
+		TotalMS: float64(10 * n), Usage: Usage{TokensIn: 100, TokensOut: 10, CostUSD: 0.001},
+	}}, nil
+}
+
+func newBatchEnv(t *testing.T, f *fakeAnswers) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
+	env.RegisterWorkflowWithOptions(f.run, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	return env
+}
+
+func questions(texts ...string) []BatchQuestion {
+	qs := make([]BatchQuestion, len(texts))
+	for i, t := range texts {
+		qs[i] = BatchQuestion{ID: fmt.Sprintf("c%d", i+1), Question: t}
+	}
+	return qs
+}
+
+var batchPrincipal = auth.Principal{ID: "brook-street", Groups: []string{"public", "partners"}}
+
+func batchInput(qs []BatchQuestion, conc, continueAfter int) BatchInput {
+	return BatchInput{
+		BatchID:   "b1",
+		Principal: batchPrincipal,
+		Questions: qs,
+		Template: AnswerInput{
+			// A template principal must never win over the submitter's.
+			Principal: auth.Principal{ID: "intruder", Groups: []string{"staff"}},
+			Budget:    Budget{MaxAttempts: 3, Deadline: time.Minute},
+			Threshold: 0.5, TopK: 5,
+		},
+		Concurrency:   conc,
+		ContinueAfter: continueAfter,
+	}
+}
+
+func TestBatchAnswersEveryQuestion(t *testing.T) {
+	f := &fakeAnswers{}
+	env := newBatchEnv(t, f)
+	in := batchInput(questions("a", "b stop:insufficient_context", "c", "d fail", "e", "f stop:repeated_query", "g"), 3, 0)
+	env.ExecuteWorkflow(BatchWorkflow, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("BatchWorkflow error: %v", err)
+	}
+	var res BatchResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.calls) != 7 {
+		t.Errorf("%d child runs, want 7", len(f.calls))
+	}
+	if f.maxRunning != 3 {
+		t.Errorf("at most %d questions ran at once, want exactly the concurrency 3", f.maxRunning)
+	}
+	for _, c := range f.calls {
+		if !cmp.Equal(c.Principal, batchPrincipal) {
+			t.Errorf("question %s ran as %+v, want the submitter %+v", c.RequestID, c.Principal, batchPrincipal)
+		}
+		if c.Budget.MaxAttempts != 3 || c.TopK != 5 || !strings.HasPrefix(c.RequestID, "b1-q") {
+			t.Errorf("child input %+v does not follow the template", c)
+		}
+	}
+	agg := res.Status.Aggregate
+	wantStops := map[StopReason]int{Answered: 4, InsufficientContext: 1, RepeatedQuery: 1}
+	if diff := cmp.Diff(wantStops, agg.StopReasons); diff != "" {
+		t.Errorf("stop reasons (-want +got):\n%s", diff)
+	}
+	if agg.Total != 7 || agg.Done != 6 || agg.Failed != 1 || agg.Pending != 0 || agg.Running != 0 {
+		t.Errorf("aggregate counts = %+v, want 7 total, 6 done, 1 failed", agg)
+	}
+	if agg.TokensIn != 600 || agg.TokensOut != 60 {
+		t.Errorf("tokens = %d/%d, want 600/60", agg.TokensIn, agg.TokensOut)
+	}
+	if res.Status.State != BatchCompleted || res.Status.Runs != 1 {
+		t.Errorf("state %s after %d runs, want completed after 1", res.Status.State, res.Status.Runs)
+	}
+	for i, it := range res.Items {
+		if it.ID != fmt.Sprintf("c%d", i+1) || it.QuestionID != ChildID("b1", i) {
+			t.Errorf("item %d = %+v; want client id c%d and question id %s", i, it, i+1, ChildID("b1", i))
+		}
+	}
+	if it := res.Items[3]; it.Status != ItemFailed || !strings.Contains(it.Error, "boom") {
+		t.Errorf("failing question: %+v, want status failed with the error", it)
+	}
+}
+
+// runToCompletion executes a batch, following continue-as-new through new
+// environments as the server would, and returns the final result and the
+// number of runs.
+func runToCompletion(t *testing.T, f *fakeAnswers, in BatchInput) (BatchResult, int) {
+	t.Helper()
+	for runs := 1; runs < 100; runs++ {
+		env := newBatchEnv(t, f)
+		env.ExecuteWorkflow(BatchWorkflow, in)
+		err := env.GetWorkflowError()
+		var can *workflow.ContinueAsNewError
+		if errors.As(err, &can) {
+			if can.WorkflowType.Name != "BatchWorkflow" {
+				t.Fatalf("continued as %s, want BatchWorkflow", can.WorkflowType.Name)
+			}
+			in = BatchInput{}
+			if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("run %d: %v", runs, err)
+		}
+		var res BatchResult
+		if err := env.GetWorkflowResult(&res); err != nil {
+			t.Fatal(err)
+		}
+		return res, runs
+	}
+	t.Fatal("batch never completed")
+	return BatchResult{}, 0
+}
+
+func TestBatchContinuesAsNew(t *testing.T) {
+	f := &fakeAnswers{}
+	in := batchInput(questions("a", "b", "c", "d", "e", "f", "g"), 2, 3)
+	res, runs := runToCompletion(t, f, in)
+	if runs != 3 || res.Status.Runs != 3 {
+		t.Errorf("7 questions, 3 per run: %d runs (status says %d), want 3", runs, res.Status.Runs)
+	}
+	if len(f.calls) != 7 {
+		t.Errorf("%d child runs, want 7 (none repeated across runs)", len(f.calls))
+	}
+	seen := map[string]bool{}
+	for _, c := range f.calls {
+		if seen[c.RequestID] {
+			t.Errorf("question %s started twice", c.RequestID)
+		}
+		seen[c.RequestID] = true
+	}
+	if agg := res.Status.Aggregate; agg.Done != 7 || agg.StopReasons[Answered] != 7 {
+		t.Errorf("aggregate after continue-as-new = %+v, want 7 answered", agg)
+	}
+	if res.Status.StartedAt.IsZero() {
+		t.Errorf("StartedAt lost across continue-as-new")
+	}
+}
+
+func TestBatchCancel(t *testing.T) {
+	f := &fakeAnswers{}
+	env := newBatchEnv(t, f)
+	env.RegisterDelayedCallback(env.CancelWorkflow, 30*time.Second)
+	env.ExecuteWorkflow(BatchWorkflow, batchInput(questions("a", "b", "c", "d", "e", "f"), 2, 0))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("cancelled batch error: %v; want it to complete with state cancelled", err)
+	}
+	var res BatchResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status.State != BatchCancelled {
+		t.Errorf("state = %s, want cancelled", res.Status.State)
+	}
+	if len(f.calls) != 2 {
+		t.Errorf("%d child runs, want the 2 started before the cancel", len(f.calls))
+	}
+	want := []BatchItemStatus{ItemDone, ItemDone, ItemCancelled, ItemCancelled, ItemCancelled, ItemCancelled}
+	for i, it := range res.Items {
+		if it.Status != want[i] {
+			t.Errorf("item %d status %s, want %s", i, it.Status, want[i])
+		}
+		if i < 2 && it.StopReason != Cancelled {
+			t.Errorf("running item %d ended with %s, want the cancelled stop", i, it.StopReason)
+		}
+	}
+	if agg := res.Status.Aggregate; agg.StopReasons[Cancelled] != 2 || agg.Cancelled != 4 {
+		t.Errorf("aggregate = %+v, want 2 cancelled stops and 4 cancelled before start", agg)
+	}
+}
+
+func TestBatchQueriesWhileRunning(t *testing.T) {
+	f := &fakeAnswers{}
+	env := newBatchEnv(t, f)
+	var status BatchStatus
+	var items []BatchItem
+	var qerr error
+	// At 90s the first two questions are done and the next two running.
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(QueryBatchStatus)
+		if err != nil {
+			qerr = err
+			return
+		}
+		qerr = v.Get(&status)
+		v, err = env.QueryWorkflow(QueryBatchItems, 1, 2)
+		if err != nil {
+			qerr = err
+			return
+		}
+		qerr = v.Get(&items)
+	}, 90*time.Second)
+	env.ExecuteWorkflow(BatchWorkflow, batchInput(questions("a", "b", "c", "d", "e"), 2, 0))
+	if qerr != nil {
+		t.Fatalf("query: %v", qerr)
+	}
+	agg := status.Aggregate
+	if status.State != BatchRunning || agg.Done != 2 || agg.Running != 2 || agg.Pending != 1 {
+		t.Errorf("status at 90s = %s %+v; want running with 2 done, 2 running, 1 pending", status.State, agg)
+	}
+	if len(items) != 2 || items[0].ID != "c2" || items[0].Status != ItemDone || items[1].Status != ItemRunning {
+		t.Errorf("items page (1, 2) = %+v; want c2 done, c3 running", items)
+	}
+}
+
+func TestBatchRejectsEmpty(t *testing.T) {
+	env := newBatchEnv(t, &fakeAnswers{})
+	env.ExecuteWorkflow(BatchWorkflow, batchInput(nil, 2, 0))
+	if err := env.GetWorkflowError(); err == nil {
+		t.Fatal("empty batch: no error")
+	}
+}
+
+func TestAggregate(t *testing.T) {
+	done := func(ms float64, stop StopReason) BatchItem {
+		return BatchItem{Status: ItemDone, StopReason: stop, LatencyMS: ms, TokensIn: 1, CostUSD: 0.5}
+	}
+	var twenty []BatchItem
+	for i := 20; i >= 1; i-- {
+		twenty = append(twenty, done(float64(i), Answered))
+	}
+	tests := []struct {
+		name  string
+		items []BatchItem
+		want  BatchAggregate
+	}{
+		{"empty", nil, BatchAggregate{StopReasons: map[StopReason]int{}}},
+		{"one", []BatchItem{done(7, Answered)}, BatchAggregate{Total: 1, Done: 1,
+			StopReasons: map[StopReason]int{Answered: 1}, LatencyP50MS: 7, LatencyP95MS: 7, TokensIn: 1, CostUSD: 0.5}},
+		// Nearest rank over 1..20: p50 is the 10th value, p95 the 19th.
+		{"twenty", twenty, BatchAggregate{Total: 20, Done: 20,
+			StopReasons: map[StopReason]int{Answered: 20}, LatencyP50MS: 10, LatencyP95MS: 19, TokensIn: 20, CostUSD: 10}},
+		{"mixed states", []BatchItem{done(5, RepeatedQuery), {Status: ItemPending}, {Status: ItemRunning},
+			{Status: ItemFailed}, {Status: ItemCancelled}},
+			BatchAggregate{Total: 5, Done: 1, Pending: 1, Running: 1, Failed: 1, Cancelled: 1,
+				StopReasons: map[StopReason]int{RepeatedQuery: 1}, LatencyP50MS: 5, LatencyP95MS: 5, TokensIn: 1, CostUSD: 0.5}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, Aggregate(tt.items)); diff != "" {
+			t.Errorf("Aggregate(%s) mismatch (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
