@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -18,7 +18,6 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
@@ -67,31 +66,12 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 }
 
 // newWorker registers assay's workflows and activities on the task queue.
-func newWorker(c client.Client, cfg config.Config, acts *activities.Activities) worker.Worker {
-	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{})
+func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
+	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
 	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
 	w.RegisterActivity(acts)
 	return w
-}
-
-// newGateway builds the HTTP API over Temporal.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger) *gateway.Server {
-	gin.SetMode(gin.ReleaseMode)
-	return gateway.New(gateway.Options{
-		Questions: &gateway.TemporalQuestions{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
-		Defaults: gateway.Defaults{
-			Budget: workflows.Budget{
-				MaxAttempts: cfg.Loop.MaxAttempts,
-				MaxTokens:   cfg.Loop.MaxTokens,
-				MaxCostUSD:  cfg.Loop.MaxCostUSD,
-				Deadline:    cfg.Loop.Deadline,
-			},
-			Threshold: cfg.Loop.Threshold,
-			TopK:      cfg.Loop.TopK,
-		},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		Logger:       log,
-	})
 }
 
 // listen binds addr now, so a port in use is an error before anything
