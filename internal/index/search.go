@@ -86,6 +86,7 @@ func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost
 	q := query.NewBooleanQuery(nil, should, nil)
 	q.AddFilter(filterQuery(f))
 	req := bleve.NewSearchRequestOptions(q, k, 0, false)
+	req.SortBy([]string{"-_score", "_id"}) // ties break by id, so results are deterministic
 	res, err := ix.text.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, errs.E(op, err)

@@ -222,13 +222,12 @@ func TestSciFactTune(t *testing.T) {
 		}
 	case "rerank":
 		ws := []rerank.Weights{
-			{BM25: 1},
-			{BM25: 0.8, Cosine: 0.2},
-			{BM25: 0.6, Cosine: 0.4},
-			{Coverage: 0.1, Proximity: 0.1, BM25: 0.6, Cosine: 0.2},
-			{Coverage: 0.15, Proximity: 0.15, BM25: 0.5, Cosine: 0.2},
-			{Proximity: 0.2, BM25: 0.6, Cosine: 0.2},
-			{Coverage: 0.2, BM25: 0.6, Cosine: 0.2},
+			rerank.DefaultWeights,
+			{Coverage: 0.2, Proximity: 0.2, BM25: 0.6},
+			{Coverage: 0.1, Proximity: 0.3, BM25: 0.6},
+			{Coverage: 0.3, Proximity: 0.1, BM25: 0.6},
+			{Coverage: 0.2, Proximity: 0.2, BM25: 0.4, Fused: 0.2},
+			{Coverage: 0.3, Proximity: 0.3, BM25: 0.4},
 		}
 		for _, w := range ws {
 			weights = w
