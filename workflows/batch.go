@@ -157,13 +157,14 @@ func Aggregate(items []BatchItem) BatchAggregate {
 		}
 	}
 	slices.Sort(lat)
-	agg.LatencyP50MS = percentile(lat, 50)
-	agg.LatencyP95MS = percentile(lat, 95)
+	agg.LatencyP50MS = Percentile(lat, 50)
+	agg.LatencyP95MS = Percentile(lat, 95)
 	return agg
 }
 
-// percentile is the nearest-rank p-th percentile of sorted; 0 when empty.
-func percentile(sorted []float64, p float64) float64 {
+// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of the
+// ascending values sorted; 0 when there are none.
+func Percentile(sorted []float64, p float64) float64 {
 	if len(sorted) == 0 {
 		return 0
 	}

@@ -10,13 +10,15 @@ import (
 	"github.com/assay-rag/assay/internal/gateway"
 )
 
-// runAsk submits a question through a gateway, waits, and prints the
-// answer, the cited documents and the stop reason.
+// runAsk submits a question through a gateway, shows its progress on
+// stderr as the run goes (from the question's event stream), and prints
+// the answer, the cited documents and the stop reason.
 func runAsk(ctx context.Context, e env, args []string) error {
 	f := newFlags("ask", e.stderr)
-	server := f.String("server", "http://127.0.0.1:8080", "gateway `URL`")
+	server := f.String("server", "http://127.0.0.1:8080", "gateway `URL` (API key from ASSAY_API_KEY)")
 	timeout := f.Duration("timeout", 2*time.Minute, "how long to wait for the answer")
 	asJSON := f.Bool("json", false, "print the result as JSON")
+	quiet := f.Bool("quiet", false, "do not show progress")
 	if err := f.parse(args, -1); err != nil {
 		return err
 	}
@@ -31,7 +33,11 @@ func runAsk(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("ask: %w", err)
 	}
-	q, err := c.Wait(ctx, id, 200*time.Millisecond, nil)
+	var onStage func(gateway.StageEvent)
+	if !*quiet {
+		onStage = func(st gateway.StageEvent) { fmt.Fprintln(e.stderr, stageLine(st)) }
+	}
+	q, err := c.Follow(ctx, id, onStage)
 	if err != nil {
 		return fmt.Errorf("ask: waiting for %s: %w", id, err)
 	}
@@ -45,6 +51,18 @@ func runAsk(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("ask: run %s failed; see the Temporal UI", id)
 	}
 	return nil
+}
+
+// stageLine is one progress line of `assay ask`.
+func stageLine(st gateway.StageEvent) string {
+	line := fmt.Sprintf("· attempt %d: %s", st.Attempt, st.Stage)
+	switch {
+	case st.Stage == "rewrite" && st.Query != "":
+		line += fmt.Sprintf(" → %q", st.Query)
+	case st.Query != "":
+		line += fmt.Sprintf(" %q", st.Query)
+	}
+	return line
 }
 
 func printAnswer(e env, q gateway.QuestionResponse) {

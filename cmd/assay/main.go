@@ -5,6 +5,9 @@
 //	assay worker    run a worker against a Temporal cluster
 //	assay gateway   run the HTTP API against a Temporal cluster
 //	assay ask       ask a question through a gateway and print the answer
+//	assay batch     answer a JSONL file of questions as one batch through a gateway
+//	assay bench     measure a gateway's throughput and latency
+//	assay key       make API keys and print their hashes
 //	assay version   print the version
 //
 // Run `assay help` or `assay COMMAND -h` for flags.
@@ -55,6 +58,9 @@ func commands() []command {
 		{"worker", "run a worker against a Temporal cluster", runWorker},
 		{"gateway", "run the HTTP API against a Temporal cluster", runGateway},
 		{"ask", "ask a question through a gateway and print the answer", runAsk},
+		{"batch", "answer a JSONL file of questions as one batch through a gateway", runBatch},
+		{"bench", "measure a gateway: questions per second and latency percentiles", runBench},
+		{"key", "make an API key (key new) or print a key's hash for auth.keys (key hash KEY)", runKey},
 		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
 		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
 		{"version", "print the version", runVersion},
