@@ -68,6 +68,38 @@ func TestEndToEndModelRecoversFrom500s(t *testing.T) {
 	}
 }
 
+// TestEndToEndRewrite: the model finds the first evidence insufficient and
+// proposes a rewrite; with two attempts the run answers, with one it ends
+// budget_exhausted and the weak evidence never reaches generation.
+func TestEndToEndRewrite(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startDevWithModel(t, srv)
+	l := newLoopCase(t, s)
+	const question = "what about the motor on the pro blender, how long"
+
+	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"), assessment(0.9, true, ""),
+		llmtest.Reply("Blender motors on the X200 and X300 Pro are covered for 5 years [1].", 500, 20))
+	_, res := l.run(t, question, nil)
+	if res.StopReason != workflows.Answered || len(res.Trace.Attempts) != 2 || res.Trace.Attempts[1].Query != "X300 Pro motor warranty years" {
+		t.Fatalf("stop %s after %d attempts (%s)", res.StopReason, len(res.Trace.Attempts), res.Trace.StopDetail)
+	}
+	if got := strings.Join(rules(res), ","); got != "only.small,rewrite.in-assessment,only.small,only.small" {
+		t.Errorf("route rules = %s", got)
+	}
+
+	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"))
+	id, res := l.run(t, question, func(in *workflows.AnswerInput) { in.Budget.MaxAttempts = 1 })
+	if res.StopReason != workflows.BudgetExhausted || len(res.Citations) > 0 {
+		t.Fatalf("stop %s citations %v, want budget_exhausted with none", res.StopReason, res.Citations)
+	}
+	if n := l.scheduled(t, id)["Generate"]; n != 0 {
+		t.Errorf("weak evidence went to generation: Generate scheduled %d times", n)
+	}
+	if n := srv.Pending(); n != 0 {
+		t.Errorf("%d scripted replies unused", n)
+	}
+}
+
 // TestEndToEndFiveAttemptHistory runs five attempts with a model that never
 // finds the evidence sufficient, and measures the workflow history: chunk
 // texts must stay out of it.
