@@ -72,16 +72,16 @@ type buildSettings struct {
 
 // buildIndex loads, chunks and indexes a corpus into dir.
 func buildIndex(ctx context.Context, corpusPath, dir string, s buildSettings) (index.Manifest, index.BuildStats, error) {
+	ch, err := chunk.New(s.Chunking)
+	if err != nil {
+		return index.Manifest{}, index.BuildStats{}, err
+	}
 	docs, err := corpus.Load(corpusPath)
 	if err != nil {
 		return index.Manifest{}, index.BuildStats{}, fmt.Errorf("corpus: %w", err)
 	}
 	if len(docs) == 0 {
 		return index.Manifest{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
-	}
-	ch, err := chunk.New(s.Chunking)
-	if err != nil {
-		return index.Manifest{}, index.BuildStats{}, err
 	}
 	return index.Build(ctx, dir, ch.SplitAll(docs), index.BuildOptions{
 		Checksum: corpus.Checksum(docs), Embedder: s.Embedder, Chunking: s.Chunking.String(),

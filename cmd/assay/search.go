@@ -19,7 +19,7 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	f := newFlags("search", e.stderr)
 	dir := f.String("index", "", "index `dir` built by `assay index`")
 	as := f.String("as", "public", "the principal's ACL `groups`, comma-separated")
-	mode := f.String("mode", "", "`mode`: bm25, vector, hybrid or hybrid+rerank (default: "+string(retrieval.DefaultMode)+")")
+	mode := f.String("mode", "", "`mode`: bm25, vector, hybrid or hybrid+rerank (default: "+string(retrieval.DefaultMode)+", or bm25 for an index without vectors)")
 	k := f.Int("k", 10, "how many `results`")
 	asJSON := f.Bool("json", false, "print the full result (hits, stages, warnings) as JSON")
 	queries := f.String("queries", "", "batch mode: BEIR queries `file` (JSONL with _id and text)")
@@ -58,6 +58,9 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	r, err := newRetriever(ix, q)
 	if err != nil {
 		return err
+	}
+	if *mode == "" {
+		m = r.Mode() // the best this index can serve
 	}
 	if *queries != "" || *runOut != "" {
 		if *queries == "" || *runOut == "" || f.NArg() > 0 {
