@@ -54,11 +54,12 @@ const (
 	Unsupported   Failure = "unsupported"    // the endpoint rejected the request as unsupported
 )
 
-// Builtin model ids. They say what they are.
+// Builtin model ids. They say what they are, and match the ids the
+// builtin implementations report (activities' tests check that).
 const (
 	BuiltinAssessModel   = "builtin:coverage-v1"
 	BuiltinRewriteModel  = "builtin:prf-spell-v1"
-	BuiltinGenerateModel = "builtin:extractive-v1"
+	BuiltinGenerateModel = "builtin:extractive-v2"
 )
 
 // PolicyVersion changes whenever the rules above change.

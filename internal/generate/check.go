@@ -32,7 +32,7 @@ func Check(req Request, ans Answer) (Answer, error) {
 
 // Check completes ans, generated for req, in this order:
 //
-//  1. scan each source for prompt injection: flags only, never a change;
+//  1. scan each source for prompt injection: flags in Injections only;
 //  2. sanitize: strip citation markers naming labels that were not issued
 //     (req's labels minus those the budget dropped), recording each strip;
 //  3. validate: reject an empty answer, a refusal or an uncited one with a
@@ -59,10 +59,9 @@ func (c *Checker) Check(req Request, ans Answer) (Answer, error) {
 		}
 		issued = append(issued, s.Label)
 		sources = append(sources, citation.Source{Label: s.Label, DocID: s.DocID, Title: s.Title, Text: s.Text, Status: s.Status, Authority: s.Authority})
-		for _, f := range guard.Scan(fmt.Sprintf("source %s (%s)", s.Label, s.ID), s.Title+"\n"+s.Text) {
-			ans.Injections = append(ans.Injections, f)
-			ans.Warnings = append(ans.Warnings, f.String())
-		}
+		// Flags stay structured here; the Assess activity has already put
+		// the same documents' flags in the trace's warnings.
+		ans.Injections = append(ans.Injections, guard.Scan(fmt.Sprintf("source %s (%s)", s.Label, s.ID), s.Title+"\n"+s.Text)...)
 	}
 
 	text, strips := citation.Sanitize(ans.Text, issued)
