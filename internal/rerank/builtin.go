@@ -32,7 +32,7 @@ type Weights struct {
 }
 
 // DefaultWeights were fitted on the SciFact train split (see the README).
-var DefaultWeights = Weights{Coverage: 0.2, Proximity: 0.2, BM25: 0.3, Cosine: 0.1, Fused: 0.2}
+var DefaultWeights = Weights{Coverage: 0.2, Proximity: 0.2, BM25: 0.4, Fused: 0.2}
 
 // Vocabulary gives term statistics over the index.
 type Vocabulary interface {
