@@ -2,6 +2,8 @@ package eval
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -331,5 +333,34 @@ func BenchmarkEvaluate(b *testing.B) {
 		if _, err := Evaluate(qrels, run, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestTrecEvalFilesIntact guards the copies in testdata/trec_eval against
+// edits: they must be byte-for-byte trec_eval's (SHA256SUMS came with
+// them).
+func TestTrecEvalFilesIntact(t *testing.T) {
+	dir := filepath.Join("testdata", "trec_eval")
+	sums, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
+		want, name, ok := strings.Cut(line, "  ")
+		if !ok {
+			t.Fatalf("SHA256SUMS: bad line %q", line)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err) // *.test files are git-ignored in this repo: they are added with git add -f
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want {
+			t.Errorf("sha256(%s) = %s, want %s", name, got, want)
+		}
+		n++
+	}
+	if n != 11 {
+		t.Errorf("SHA256SUMS lists %d files, want 11", n)
 	}
 }
