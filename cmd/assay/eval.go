@@ -57,7 +57,7 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 // the service itself would use on ix. A mode the index cannot serve (vector
 // modes on an index without embeddings) fails before any query runs.
 func modeSystems(ix *index.Index, modes []retrieval.Mode) ([]eval.System, error) {
-	qe, err := queryEmbedder(ix.Manifest())
+	qe, err := queryEmbedder(ix)
 	if err != nil {
 		return nil, err
 	}

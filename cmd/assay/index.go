@@ -50,7 +50,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	}
 	m, st, err := buildIndex(ctx, *corpusPath, *dir, buildSettings{
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
-		Embedder: emb, BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
+		Embedder: emb, IDFDim: ef.idfDim(), BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 	})
 	if err != nil {
 		return err
@@ -65,6 +65,9 @@ func runIndex(ctx context.Context, e env, args []string) error {
 type buildSettings struct {
 	Chunking chunk.Settings
 	Embedder index.Embedder // nil: BM25 only
+	// IDFDim, when set, replaces Embedder with the IDF-weighted builtin of
+	// that dimension, whose statistics come from the chunks being indexed.
+	IDFDim   int
 	BM25     index.BM25
 	Analyzer string
 	Progress func(stage string, done, total int)
@@ -83,8 +86,15 @@ func buildIndex(ctx context.Context, corpusPath, dir string, s buildSettings) (i
 	if len(docs) == 0 {
 		return index.Manifest{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
 	}
-	return index.Build(ctx, dir, ch.SplitAll(docs), index.BuildOptions{
-		Checksum: corpus.Checksum(docs), Embedder: s.Embedder, Chunking: s.Chunking.String(),
+	chunks := ch.SplitAll(docs)
+	sum := corpus.Checksum(docs)
+	if s.IDFDim > 0 {
+		if s.Embedder, err = embed.NewHashedIDF(s.IDFDim, index.NewStats(chunks), sum); err != nil {
+			return index.Manifest{}, index.BuildStats{}, err
+		}
+	}
+	return index.Build(ctx, dir, chunks, index.BuildOptions{
+		Checksum: sum, Embedder: s.Embedder, Chunking: s.Chunking.String(),
 		BM25: s.BM25, Analyzer: s.Analyzer, Progress: s.Progress,
 	})
 }
@@ -143,15 +153,18 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 	return index.Open(dir)
 }
 
-// queryEmbedder returns the embedder an index was built with, when this
-// process can construct it without more configuration (the builtin); nil
+// queryEmbedder returns the embedder ix was built with, when this process
+// can construct it without more configuration (the builtins); nil
 // otherwise.
-func queryEmbedder(m index.Manifest) (retrieval.QueryEmbedder, error) {
-	dimID := strings.TrimPrefix(m.Embedder, embed.HashedID+"/d")
-	if m.Embedder == "" || dimID == m.Embedder {
-		return nil, nil
+func queryEmbedder(ix *index.Index) (retrieval.QueryEmbedder, error) {
+	m := ix.Manifest()
+	switch {
+	case strings.HasPrefix(m.Embedder, embed.HashedIDFID+"/"):
+		return embed.NewHashedIDF(m.Dim, ix, m.CorpusChecksum)
+	case strings.HasPrefix(m.Embedder, embed.HashedID+"/"):
+		return embed.NewHashed(m.Dim)
 	}
-	return embed.NewHashed(m.Dim)
+	return nil, nil
 }
 
 // newRetriever wires retrieval over ix with the index's own embedder and
@@ -160,7 +173,7 @@ func queryEmbedder(m index.Manifest) (retrieval.QueryEmbedder, error) {
 func newRetriever(ix *index.Index, q retrieval.QueryEmbedder) (*retrieval.Retriever, error) {
 	var err error
 	if q == nil {
-		if q, err = queryEmbedder(ix.Manifest()); err != nil {
+		if q, err = queryEmbedder(ix); err != nil {
 			return nil, err
 		}
 	}
@@ -211,26 +224,38 @@ type embedOptions struct {
 
 func embedFlags(f *flags) *embedOptions {
 	return &embedOptions{
-		name:  f.String("embedder", "builtin", "`embedder`: builtin (hashed n-grams, offline), openai (any OpenAI-compatible /v1/embeddings), or none"),
+		name:  f.String("embedder", "builtin", "`embedder`: builtin (hashed n-grams, offline), builtin-idf (the same weighted by corpus IDF), openai (any OpenAI-compatible /v1/embeddings), or none"),
 		url:   f.String("embed-url", "", "embeddings API base `URL` for --embedder openai, e.g. http://localhost:11434/v1 (key: ASSAY_EMBED_API_KEY)"),
 		model: f.String("embed-model", "", "embedding `model` for --embedder openai"),
 		dim:   f.Int("embed-dim", 0, "vector `length`: the builtin's (default 768) or the model's (required for openai)"),
 	}
 }
 
-// embedder builds the selected embedder; nil for none.
+// embedder builds the selected embedder; nil for none and for
+// builtin-idf, which buildIndex builds from the corpus (see idfDim).
 func (o *embedOptions) embedder(e env) (index.Embedder, error) {
 	switch *o.name {
-	case "none":
+	case "none", "builtin-idf":
 		return nil, nil
 	case "builtin":
-		d := *o.dim
-		if d == 0 {
-			d = embed.DefaultHashedDim
-		}
-		return embed.NewHashed(d)
+		return embed.NewHashed(o.builtinDim())
 	case "openai":
 		return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: *o.url, APIKey: e.getenv("ASSAY_EMBED_API_KEY"), Model: *o.model, Dim: *o.dim})
 	}
-	return nil, usageError(fmt.Sprintf("--embedder: want builtin, openai or none, got %q", *o.name))
+	return nil, usageError(fmt.Sprintf("--embedder: want builtin, builtin-idf, openai or none, got %q", *o.name))
+}
+
+func (o *embedOptions) builtinDim() int {
+	if *o.dim == 0 {
+		return embed.DefaultHashedDim
+	}
+	return *o.dim
+}
+
+// idfDim is the IDF-weighted builtin's dimension when it is selected, else 0.
+func (o *embedOptions) idfDim() int {
+	if *o.name == "builtin-idf" {
+		return o.builtinDim()
+	}
+	return 0
 }

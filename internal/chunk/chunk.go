@@ -35,8 +35,9 @@ type Settings struct {
 }
 
 // Default is the measured default (see the README's retrieval section):
-// SciFact abstracts (median 204 words) mostly stay whole.
-func Default() Settings { return Settings{MaxTokens: 400, Overlap: 40} }
+// on SciFact train, 256/32 scored nDCG@10 0.6899 for BM25 against 0.6858
+// for 400/40, 0.6850 for whole documents and 0.6883 for 128/16.
+func Default() Settings { return Settings{MaxTokens: 256, Overlap: 32} }
 
 // Version names the algorithm; it goes into index manifests with the
 // settings, so an index chunked differently is detected as stale.

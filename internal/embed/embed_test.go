@@ -56,8 +56,8 @@ func TestHashedVectors(t *testing.T) {
 	if cosine(again[0], v[0]) < 1-1e-6 {
 		t.Error("Embed is not deterministic")
 	}
-	if h.ID() != "builtin:hashed-ngrams-v1/d256" || h.Dim() != 256 {
-		t.Errorf("ID, Dim = %q, %d; want builtin:hashed-ngrams-v1/d256, 256", h.ID(), h.Dim())
+	if h.ID() != "builtin:hashed-ngrams-v2/d256" || h.Dim() != 256 {
+		t.Errorf("ID, Dim = %q, %d; want builtin:hashed-ngrams-v2/d256, 256", h.ID(), h.Dim())
 	}
 	if _, err := NewHashed(3); err == nil || errs.FieldOf(err) != "dim" {
 		t.Errorf("NewHashed(3) error = %v, want a dim field error", err)
@@ -201,5 +201,38 @@ func TestNewOpenAIValidates(t *testing.T) {
 		if _, err := NewOpenAI(tt.cfg); errs.FieldOf(err) != tt.field {
 			t.Errorf("NewOpenAI(%+v) error = %v, want field %s", tt.cfg, err, tt.field)
 		}
+	}
+}
+
+// tinyVocab: "kettle" is in every chunk, "descale" in one.
+type tinyVocab struct{}
+
+func (tinyVocab) DocFreq(t string) int {
+	if t == "kettl" {
+		return 100
+	}
+	return 1
+}
+func (tinyVocab) Len() int { return 100 }
+
+func TestHashedIDF(t *testing.T) {
+	plain, _ := NewHashed(512)
+	idf, err := NewHashedIDF(512, tinyVocab{}, "0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idf.ID() != "builtin:hashed-ngrams-idf-v1/d512/0123456789ab" {
+		t.Errorf("ID = %q, want the corpus checksum in it", idf.ID())
+	}
+	texts := []string{"descale kettle", "descale", "kettle"}
+	p, _ := plain.Embed(context.Background(), texts)
+	v, _ := idf.Embed(context.Background(), texts)
+	// with IDF the rare word dominates: "descale kettle" moves towards "descale"
+	if !(cosine(v[0], v[1]) > cosine(p[0], p[1]) && cosine(v[0], v[2]) < cosine(p[0], p[2])) {
+		t.Errorf("IDF weighting: cos(query, descale) %.3f→%.3f, cos(query, kettle) %.3f→%.3f; want the rare word to gain",
+			cosine(p[0], p[1]), cosine(v[0], v[1]), cosine(p[0], p[2]), cosine(v[0], v[2]))
+	}
+	if _, err := NewHashedIDF(512, nil, "x"); errs.FieldOf(err) != "vocab" {
+		t.Errorf("NewHashedIDF(nil vocab) error = %v, want a vocab field error", err)
 	}
 }

@@ -21,28 +21,58 @@ import (
 	"hash/fnv"
 	"math"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // HashedID is the builtin embedder's model id, recorded in index manifests
 // and the embedding cache key; change it whenever its output changes.
-const HashedID = "builtin:hashed-ngrams-v1"
+const HashedID = "builtin:hashed-ngrams-v2"
 
-// Hashed is the builtin feature-hashing embedder. It is stateless: a
-// text's vector depends only on the text and the dimension, which keeps
-// the embedding cache valid across corpus changes. Safe for concurrent use.
+// Hashed is the builtin feature-hashing embedder. Without a vocabulary it
+// is stateless: a text's vector depends only on the text and the
+// dimension. With one (NewHashedIDF) each feature is weighted by its
+// word's IDF over the corpus, and the id names the corpus. Safe for
+// concurrent use.
 type Hashed struct {
 	dim  int
-	an   *terms.Analyzer
+	an   analysis.Analyzer
 	stop analysis.TokenMap
 	// Feature weights, relative to an analyzed word's 1.
 	bigram, chars float64
+	vocab         Vocabulary // nil: every word weighs 1
+	corpus        string
+}
+
+// Vocabulary gives the corpus statistics an IDF-weighted embedder needs:
+// how many chunks contain an analyzed term, out of how many.
+type Vocabulary interface {
+	DocFreq(term string) int
+	Len() int
+}
+
+// HashedIDFID is the model id of the IDF-weighted builtin.
+const HashedIDFID = "builtin:hashed-ngrams-idf-v1"
+
+// NewHashedIDF returns the builtin embedder weighting features by IDF over
+// vocab. corpus names the corpus the statistics come from (its checksum):
+// it is part of the id, so vectors computed with other statistics never
+// mix with these.
+func NewHashedIDF(dim int, vocab Vocabulary, corpus string) (*Hashed, error) {
+	h, err := NewHashed(dim)
+	if err != nil {
+		return nil, err
+	}
+	if vocab == nil || vocab.Len() == 0 || corpus == "" {
+		return nil, errs.FieldError("embed.NewHashedIDF", "vocab", "needs corpus statistics and the corpus checksum")
+	}
+	h.vocab, h.corpus = vocab, corpus
+	return h, nil
 }
 
 // DefaultHashedDim is the builtin's default dimension (measured; see the
@@ -58,11 +88,20 @@ func NewHashed(dim int) (*Hashed, error) {
 	if err := stop.LoadBytes(en.EnglishStopWords); err != nil {
 		return nil, errs.E("embed.NewHashed", errs.Internal, err)
 	}
-	return &Hashed{dim: dim, an: terms.New(), stop: stop, bigram: 0.5, chars: 0.6}, nil
+	an, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	if err != nil {
+		return nil, errs.E("embed.NewHashed", errs.Internal, err)
+	}
+	return &Hashed{dim: dim, an: an, stop: stop, bigram: 0.5, chars: 0.6}, nil
 }
 
-// ID names the model and its dimension.
-func (h *Hashed) ID() string { return fmt.Sprintf("%s/d%d", HashedID, h.dim) }
+// ID names the model and its dimension (and, IDF-weighted, its corpus).
+func (h *Hashed) ID() string {
+	if h.vocab != nil {
+		return fmt.Sprintf("%s/d%d/%.12s", HashedIDFID, h.dim, h.corpus)
+	}
+	return fmt.Sprintf("%s/d%d", HashedID, h.dim)
+}
 
 // Dim is the vector length.
 func (h *Hashed) Dim() int { return h.dim }
@@ -83,21 +122,24 @@ func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 func (h *Hashed) embed(text string) []float32 {
-	feats := map[string]float64{}
-	stems := h.an.Terms(text)
-	for i, t := range stems {
-		feats["w\x00"+t]++
-		if i > 0 {
-			feats["b\x00"+stems[i-1]+" "+t] += h.bigram
+	feats := map[string]float64{} // feature → summed weight
+	toks := h.an.Analyze([]byte(text))
+	prev, prevIDF := "", 0.0
+	for _, tok := range toks {
+		t := string(tok.Term)
+		w := h.idf(t)
+		feats["w\x00"+t] += w
+		if prev != "" {
+			feats["b\x00"+prev+" "+t] += h.bigram * (w + prevIDF) / 2
 		}
-	}
-	for _, w := range words(text) {
-		if len([]rune(w)) < 4 || h.isStop(w) {
+		prev, prevIDF = t, w
+		raw := strings.ToLower(text[tok.Start:tok.End])
+		if utf8.RuneCountInString(raw) < 4 || h.isStop(raw) {
 			continue // short words are whole-word features already
 		}
-		grams := charGrams("<" + w + ">")
+		grams := charGrams("<" + raw + ">")
 		for _, g := range grams {
-			feats["c\x00"+g] += h.chars / float64(len(grams))
+			feats["c\x00"+g] += h.chars * w / float64(len(grams))
 		}
 	}
 	v := make([]float64, h.dim)
@@ -105,9 +147,9 @@ func (h *Hashed) embed(text string) []float32 {
 		hs := fnv.New64a()
 		hs.Write([]byte(f))
 		x := hs.Sum64()
-		w := 1 + math.Log(c) // sublinear term frequency
-		if c < 1 {
-			w = c
+		w := c
+		if c > 1 {
+			w = 1 + math.Log(c) // sublinear term frequency
 		}
 		if x>>63 == 1 {
 			w = -w
@@ -129,15 +171,18 @@ func (h *Hashed) embed(text string) []float32 {
 	return out
 }
 
+// idf is a term's BM25 inverse document frequency over the vocabulary, or
+// 1 without one. A term the corpus lacks weighs the most.
+func (h *Hashed) idf(t string) float64 {
+	if h.vocab == nil {
+		return 1
+	}
+	n, df := float64(h.vocab.Len()), float64(h.vocab.DocFreq(t))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
 // isStop reports whether w is an English stop word.
 func (h *Hashed) isStop(w string) bool { return h.stop[w] }
-
-// words are the lower-cased letter-and-digit runs of text.
-func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
-	})
-}
 
 // charGrams are the 3- to 5-rune substrings of w.
 func charGrams(w string) []string {

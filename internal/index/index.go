@@ -200,6 +200,36 @@ func analyze(chunks []*corpus.Chunk) (map[string]int, map[string]uint64) {
 	return df, prints
 }
 
+// Stats are term statistics over a set of chunks, counted exactly as an
+// opened index counts DocFreq. A build uses them before the index exists,
+// e.g. for an embedder that weighs words by IDF.
+type Stats struct {
+	df map[string]int
+	n  int
+}
+
+// NewStats counts the analyzed terms of chunks' titles and texts.
+func NewStats(chunks []corpus.Chunk) *Stats {
+	ptrs := make([]*corpus.Chunk, len(chunks))
+	for i := range chunks {
+		ptrs[i] = &chunks[i]
+	}
+	an := terms.New()
+	df := map[string]int{}
+	for _, c := range ptrs {
+		for t := range an.Set(c.Title + "\n" + c.Text) {
+			df[t]++
+		}
+	}
+	return &Stats{df: df, n: len(chunks)}
+}
+
+// DocFreq is the number of chunks containing term.
+func (s *Stats) DocFreq(term string) int { return s.df[term] }
+
+// Len is the number of chunks.
+func (s *Stats) Len() int { return s.n }
+
 // simhash is a 64-bit SimHash over word 2-shingles: texts that differ in a
 // few words get fingerprints a few bits apart; unrelated texts differ in
 // about half their bits.

@@ -318,3 +318,21 @@ func TestNearDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsMatchDocFreq: the statistics a build computes before the index
+// exists equal what the opened index reports.
+func TestStatsMatchDocFreq(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	st := NewStats(chunks)
+	if st.Len() != ix.Len() {
+		t.Errorf("Stats.Len = %d, index Len = %d", st.Len(), ix.Len())
+	}
+	for _, term := range []string{"warranti", "x200", "kettl", "cleckheaton", "absent"} {
+		if st.DocFreq(term) != ix.DocFreq(term) {
+			t.Errorf("Stats.DocFreq(%s) = %d, index DocFreq = %d", term, st.DocFreq(term), ix.DocFreq(term))
+		}
+	}
+}

@@ -39,6 +39,7 @@ type scifactBuild struct {
 	bm25     index.BM25
 	analyzer string
 	dim      int
+	idf      bool // the IDF-weighted builtin embedder
 }
 
 func defaultScifactBuild() scifactBuild {
@@ -56,12 +57,16 @@ func buildSciFact(t testing.TB, dir string, b scifactBuild) (*index.Index, *embe
 	if err != nil {
 		t.Fatal(err)
 	}
+	chunks := ch.SplitAll(docs)
 	emb, err := embed.NewHashed(b.dim)
+	if b.idf {
+		emb, err = embed.NewHashedIDF(b.dim, index.NewStats(chunks), corpus.Checksum(docs))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "scifact")
-	if _, _, err := index.Build(context.Background(), out, ch.SplitAll(docs), index.BuildOptions{
+	if _, _, err := index.Build(context.Background(), out, chunks, index.BuildOptions{
 		Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: b.chunking.String(), BM25: b.bm25, Analyzer: b.analyzer,
 	}); err != nil {
 		t.Fatal(err)
@@ -142,7 +147,7 @@ func TestSciFact(t *testing.T) {
 func TestSciFactTune(t *testing.T) {
 	what := os.Getenv("ASSAY_SCIFACT_TUNE")
 	if what == "" {
-		t.Skip("SKIPPED: set ASSAY_SCIFACT=1 ASSAY_SCIFACT_TUNE=bm25|analyzer|chunk|dim|fusion|rerank to sweep a setting on SciFact train")
+		t.Skip("SKIPPED: set ASSAY_SCIFACT=1 ASSAY_SCIFACT_TUNE=bm25|analyzer|chunk|dim|idf|fusion|rerank to sweep a setting on SciFact train")
 	}
 	dir := scifactDir(t)
 	ds, err := eval.LoadBEIR(dir, eval.SplitTrain)
@@ -213,6 +218,12 @@ func TestSciFactTune(t *testing.T) {
 			b := base
 			b.dim = d
 			measure("dim "+strconv.Itoa(d), b, retrieval.Options{}, retrieval.Vector, retrieval.Hybrid)
+		}
+	case "idf":
+		for _, idf := range []bool{false, true} {
+			b := base
+			b.idf = idf
+			measure(fmt.Sprintf("idf-weighted %v", idf), b, retrieval.Options{}, retrieval.Vector, retrieval.Hybrid, retrieval.HybridRerank)
 		}
 	case "fusion":
 		for _, w := range []float64{0.25, 0.5, 0.75, 1} {
