@@ -3,14 +3,18 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"go.temporal.io/sdk/converter"
+	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/internal/auth"
@@ -295,5 +299,29 @@ func TestAggregate(t *testing.T) {
 		if diff := cmp.Diff(tt.want, Aggregate(tt.items)); diff != "" {
 			t.Errorf("Aggregate(%s) mismatch (-want +got):\n%s", tt.name, diff)
 		}
+	}
+}
+
+// TestBatchReplay replays BatchWorkflow histories recorded on a dev
+// server (testdata/batch: a first run that continued as new, the run that
+// completed, and a batch cancelled while its questions ran) against the
+// current code. A failure means a change would break batches in flight.
+func TestBatchReplay(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "batch", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 {
+		t.Fatalf("found %d recorded batch histories, want 3", len(files))
+	}
+	logger := tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
+			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
+				t.Fatalf("replay %s: %v", f, err)
+			}
+		})
 	}
 }
