@@ -1,11 +1,15 @@
 package gateway
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -93,5 +97,38 @@ func TestReadSSE(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, parseSSE(t, []byte(in))); diff != "" {
 		t.Errorf("readSSE (-want +got):\n%s", diff)
+	}
+}
+
+// TestEventsKeepAlive: while a run is quiet the stream sends comments, and
+// the result still arrives when the run ends.
+func TestEventsKeepAlive(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Heartbeat = 5 * time.Millisecond })
+	h.eng.hold = true
+	var acc Accepted
+	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
+	srv := httptest.NewServer(h.srv.Handler())
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/questions/"+acc.ID+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+keyPublic)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a keep-alive: %v", err)
+		}
+		if line == ": keep-alive\n" {
+			break
+		}
+	}
+	h.eng.release()
+	rest, _ := io.ReadAll(br)
+	if !strings.Contains(string(rest), "event: result") {
+		t.Errorf("no result after release:\n%s", rest)
 	}
 }
