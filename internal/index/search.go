@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -57,6 +59,10 @@ type Hit struct {
 	Score   float64
 }
 
+// tieMargin is how many hits past k SearchText fetches so that ties at
+// the cut are broken by id, not by bleve's internal order.
+const tieMargin = 16
+
 // DefaultTitleBoost weighs a separate match on the title field on top of
 // the title+text content field. Measured on the SciFact train split (see
 // the README); 0 turns the title clause off.
@@ -85,8 +91,11 @@ func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost
 	}
 	q := query.NewBooleanQuery(nil, should, nil)
 	q.AddFilter(filterQuery(f))
-	req := bleve.NewSearchRequestOptions(q, k, 0, false)
-	req.SortBy([]string{"-_score", "_id"}) // ties break by id, so results are deterministic
+	// bleve orders equal scores by internal document number, which differs
+	// between two builds of the same corpus. Sorting on _id inside bleve
+	// reads every match's id; fetching a small margin past k and breaking
+	// ties by id here only sorts the hits.
+	req := bleve.NewSearchRequestOptions(q, k+tieMargin, 0, false)
 	res, err := ix.text.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, errs.E(op, err)
@@ -95,7 +104,13 @@ func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost
 	for _, h := range res.Hits {
 		hits = append(hits, Hit{ChunkID: h.ID, Score: h.Score})
 	}
-	return hits, nil
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return strings.Compare(a.ChunkID, b.ChunkID)
+	})
+	return hits[:min(k, len(hits))], nil
 }
 
 func filterQuery(f Filter) query.Query {
