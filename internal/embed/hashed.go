@@ -18,9 +18,10 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -107,46 +108,71 @@ func (h *Hashed) ID() string {
 func (h *Hashed) Dim() int { return h.dim }
 
 // Embed returns one unit-length vector per text (a zero vector for a text
-// with no features).
+// with no features), spreading large batches over the CPUs.
 func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		if i%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, errs.E("embed.Hashed", errs.Timeout, err)
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)/32))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(texts); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
+				out[i] = h.embed(texts[i])
 			}
-		}
-		out[i] = h.embed(t)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, errs.E("embed.Hashed", errs.Timeout, err)
 	}
 	return out, nil
 }
 
 func (h *Hashed) embed(text string) []float32 {
-	feats := map[string]float64{} // feature → summed weight
+	// Features are keyed by the FNV-1a hash of kind, 0 and the feature's
+	// bytes, computed without building the strings.
+	feats := map[uint64]float64{}
 	toks := h.an.Analyze([]byte(text))
-	prev, prevIDF := "", 0.0
+	var prev []byte
+	prevIDF := 0.0
+	var bounds []int
 	for _, tok := range toks {
-		t := string(tok.Term)
-		w := h.idf(t)
-		feats["w\x00"+t] += w
-		if prev != "" {
-			feats["b\x00"+prev+" "+t] += h.bigram * (w + prevIDF) / 2
+		t := tok.Term
+		w := h.idf(string(t))
+		feats[fnvAdd(fnvAdd(fnvKind('w'), t), nil)] += w
+		if prev != nil {
+			k := fnvAdd(fnvAdd(fnvAdd(fnvKind('b'), prev), []byte{' '}), t)
+			feats[k] += h.bigram * (w + prevIDF) / 2
 		}
 		prev, prevIDF = t, w
-		raw := strings.ToLower(text[tok.Start:tok.End])
-		if utf8.RuneCountInString(raw) < 4 || h.isStop(raw) {
+		raw := []byte("<" + strings.ToLower(text[tok.Start:tok.End]) + ">")
+		if utf8.RuneCount(raw) < 6 || h.isStop(string(raw[1:len(raw)-1])) {
 			continue // short words are whole-word features already
 		}
-		grams := charGrams("<" + raw + ">")
-		for _, g := range grams {
-			feats["c\x00"+g] += h.chars * w / float64(len(grams))
+		// rune boundaries of raw, so n-grams are n runes long
+		bounds = bounds[:0]
+		for i := range string(raw) {
+			bounds = append(bounds, i)
+		}
+		bounds = append(bounds, len(raw))
+		runes := len(bounds) - 1
+		grams := 0
+		for n := 3; n <= 5; n++ {
+			grams += max(0, runes-n+1)
+		}
+		gw := h.chars * w / float64(grams)
+		for n := 3; n <= 5; n++ {
+			for i := 0; i+n <= runes; i++ {
+				feats[fnvAdd(fnvKind('c'), raw[bounds[i]:bounds[i+n]])] += gw
+			}
 		}
 	}
 	v := make([]float64, h.dim)
-	for f, c := range feats {
-		hs := fnv.New64a()
-		hs.Write([]byte(f))
-		x := hs.Sum64()
+	for x, c := range feats {
 		w := c
 		if c > 1 {
 			w = 1 + math.Log(c) // sublinear term frequency
@@ -171,6 +197,26 @@ func (h *Hashed) embed(text string) []float32 {
 	return out
 }
 
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvKind starts a feature hash: FNV-1a over the kind byte and a 0.
+func fnvKind(kind byte) uint64 {
+	h := uint64(fnvOffset)
+	h = (h ^ uint64(kind)) * fnvPrime
+	return (h ^ 0) * fnvPrime
+}
+
+// fnvAdd continues an FNV-1a hash over b.
+func fnvAdd(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
+}
+
 // idf is a term's BM25 inverse document frequency over the vocabulary, or
 // 1 without one. A term the corpus lacks weighs the most.
 func (h *Hashed) idf(t string) float64 {
@@ -183,15 +229,3 @@ func (h *Hashed) idf(t string) float64 {
 
 // isStop reports whether w is an English stop word.
 func (h *Hashed) isStop(w string) bool { return h.stop[w] }
-
-// charGrams are the 3- to 5-rune substrings of w.
-func charGrams(w string) []string {
-	r := []rune(w)
-	var out []string
-	for n := 3; n <= 5; n++ {
-		for i := 0; i+n <= len(r); i++ {
-			out = append(out, string(r[i:i+n]))
-		}
-	}
-	return out
-}
