@@ -237,8 +237,10 @@ func (s *Server) getBatch(c *gin.Context) {
 	var st workflows.BatchStatus
 	switch run.Status {
 	case Running:
+		qctx, qcancel := context.WithTimeout(ctx, 2*queryTimeout)
+		defer qcancel()
 		var err error
-		if st, err = s.opts.Engine.BatchStatus(ctx, run.ID); err != nil {
+		if st, err = s.opts.Engine.BatchStatus(qctx, run.ID); err != nil {
 			// Without a worker the batch cannot say more than that it runs.
 			c.Error(err) //nolint:errcheck // recorded for the access log
 			c.JSON(http.StatusOK, resp)

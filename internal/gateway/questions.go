@@ -24,6 +24,10 @@ import (
 // readTimeout bounds the Temporal calls of one read request.
 const readTimeout = 10 * time.Second
 
+// queryTimeout bounds a query of a running run. A query needs a worker;
+// a run no worker has picked up yet must not hold a GET for long.
+const queryTimeout = time.Second
+
 // QuestionRequest is the body of POST /v1/questions. Budget fields may
 // lower the configured defaults, never raise them.
 type QuestionRequest struct {
@@ -163,7 +167,9 @@ func (s *Server) getQuestion(c *gin.Context) {
 	defer cancel()
 	if run.Status == Running {
 		resp := questionResponse(run, nil)
-		if p, err := s.opts.Engine.Progress(ctx, run.ID); err == nil {
+		qctx, qcancel := context.WithTimeout(ctx, queryTimeout)
+		defer qcancel()
+		if p, err := s.opts.Engine.Progress(qctx, run.ID); err == nil {
 			resp.Progress = &p
 		}
 		c.JSON(http.StatusOK, resp)
