@@ -251,9 +251,6 @@ func e2eAccessControl(ctx context.Context, t *testing.T, s *devStack) {
 	if slices.Equal(cited[rates][e2eKeyBrook], cited[rates][e2eKeyReader]) {
 		t.Errorf("two keys with different groups got the same sources %v", cited[rates][e2eKeyBrook])
 	}
-	if !slices.Contains(cited[questions[1]][e2eKeyBrook], "sb-112") || slices.Contains(cited[questions[1]][e2eKeyReader], "sb-112") {
-		t.Errorf("E12 question: partner cited %v, reader cited %v; want sb-112 for the partner only", cited[questions[1]][e2eKeyBrook], cited[questions[1]][e2eKeyReader])
-	}
 	// A principal cannot read another's run.
 	c := &gateway.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}
 	res, err := c.Ask(ctx, gateway.QuestionRequest{Question: rates}, 30*time.Second)
