@@ -40,7 +40,7 @@ const (
 	keySlow    = "slow-key-0123456789"    // limited: 2 requests a minute
 )
 
-func testKeyring(t *testing.T) *auth.Keyring {
+func testKeyring(t testing.TB) *auth.Keyring {
 	t.Helper()
 	k, err := auth.NewKeyring([]auth.Key{
 		{Name: "brook-street", SHA256: auth.Hash(keyPartner), Groups: []string{"public", "partners", "partner:brook-street"}},
@@ -57,7 +57,7 @@ func testKeyring(t *testing.T) *auth.Keyring {
 // checked against the OpenAPI document: status documented, body of the
 // documented shape.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	eng    *fakeEngine
 	log    *syncBuffer
@@ -83,7 +83,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func loadOpenAPI(t *testing.T) *openapi3.T {
+func loadOpenAPI(t testing.TB) *openapi3.T {
 	t.Helper()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(openAPI)
@@ -96,7 +96,7 @@ func loadOpenAPI(t *testing.T) *openapi3.T {
 	return doc
 }
 
-func newHarness(t *testing.T, edit ...func(*Options)) *harness {
+func newHarness(t testing.TB, edit ...func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, eng: newFakeEngine(), log: &syncBuffer{}, now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	opts := Options{
