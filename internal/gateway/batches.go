@@ -141,19 +141,18 @@ func (s *Server) postBatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	// A replayed key names the batch it started; its status may have moved on.
+	status := Running
 	if key != "" {
 		run, err := s.opts.Engine.Describe(ctx, id)
 		if err != nil {
 			writeError(c, err)
 			return
 		}
-		if run.Kind != KindBatch {
-			writeError(c, &errs.Error{Op: "gateway.postBatch", Kind: errs.Conflict, Field: "idempotency_key", Err: fmt.Errorf("was used before for a question")})
-			return
-		}
+		status = run.Status
 	}
 	c.Header("Location", "/v1/batches/"+id)
-	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: Running})
+	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: status})
 }
 
 // readBatch decodes a batch from JSON or JSON Lines and checks every
