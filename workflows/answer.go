@@ -269,6 +269,12 @@ func (r *run) generate(ctx workflow.Context, hits []retrieval.Hit) stop {
 		return r.failed(ctx, err, GenerationError, "generate")
 	}
 	ans := r.answer.Answer
+	g := &Generation{Model: ans.Model, PromptVersion: ans.PromptVersion, FinishReason: ans.FinishReason,
+		Dropped: ans.Dropped, Stripped: ans.Stripped, Grounding: ans.Grounding, Cited: ans.Citations}
+	for i, h := range hits {
+		g.Sources = append(g.Sources, LabelledChunk{Label: generate.Label(i), ChunkID: h.ChunkID})
+	}
+	r.trace.Generation = g
 	r.addUsage(ans.Model, Usage{TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD})
 	r.trace.Warnings = appendNew(r.trace.Warnings, ans.Warnings...)
 	return stop{Answered, ""}

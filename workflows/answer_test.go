@@ -121,6 +121,10 @@ func TestAnsweredFirstAttempt(t *testing.T) {
 	if strings.Join(rules, ",") != "builtin.assess,builtin.generate" {
 		t.Errorf("route rules = %v, want builtin.assess then builtin.generate", rules)
 	}
+	g := res.Trace.Generation
+	if g == nil || len(g.Sources) != 2 || g.Sources[1] != (LabelledChunk{Label: "2", ChunkID: "pol-warranty-2024#0"}) || len(g.Cited) != 1 {
+		t.Errorf("trace generation = %+v, want labels 1 and 2 mapped to the hits and one citation", g)
+	}
 }
 
 func TestStops(t *testing.T) {

@@ -5,7 +5,9 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
 )
@@ -80,6 +82,27 @@ type RouteRecord struct {
 	Outcome string `json:"outcome"`
 }
 
+// Generation records how the answer was made: which chunk each label
+// stood for, what the prompt budget dropped, what the checks found. It
+// holds ids and findings, never source text.
+type Generation struct {
+	Model         string `json:"model"`
+	PromptVersion string `json:"prompt_version,omitempty"`
+	FinishReason  string `json:"finish_reason,omitempty"`
+	// Sources maps each issued label to its chunk, in prompt order.
+	Sources   []LabelledChunk     `json:"sources"`
+	Dropped   []prompt.Dropped    `json:"dropped,omitempty"`
+	Stripped  []citation.Strip    `json:"stripped,omitempty"`
+	Grounding []citation.Flag     `json:"grounding,omitempty"`
+	Cited     []generate.Citation `json:"cited,omitempty"`
+}
+
+// LabelledChunk is one label → chunk mapping of a prompt.
+type LabelledChunk struct {
+	Label   string `json:"label"`
+	ChunkID string `json:"chunk_id"`
+}
+
 // Usage totals what a run, or one step, consumed.
 type Usage struct {
 	TokensIn  int     `json:"tokens_in"`
@@ -95,6 +118,7 @@ type Trace struct {
 	Attempts    []Attempt     `json:"attempts"`
 	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
 	GenerateMS  float64       `json:"generate_ms,omitempty"`
+	Generation  *Generation   `json:"generation,omitempty"`
 	Routes      []RouteRecord `json:"routes,omitempty"`
 	Models      []string      `json:"models,omitempty"`
 	Usage       Usage         `json:"usage"`
