@@ -94,8 +94,9 @@ type Index struct {
 	chunks   map[string]*corpus.Chunk
 	vecs     []float32 // len(order) * manifest.Dim
 	df       map[string]int
-	prints   map[string]uint64 // chunk id → text fingerprint
-	checks   []string          // what Check reports, computed at Open
+	prints   map[string]uint64   // chunk id → text fingerprint
+	toks     map[string][]string // chunk id → analyzed title and text terms
+	checks   []string            // what Check reports, computed at Open
 }
 
 var bm25Params struct {
@@ -150,7 +151,7 @@ func Open(dir string) (*Index, error) {
 			return nil, errs.E(op, errs.Invalid, err)
 		}
 	}
-	ix.df, ix.prints = analyze(order)
+	ix.df, ix.prints, ix.toks = analyze(order)
 	if err := setBM25(m.BM25); err != nil {
 		return nil, err
 	}
@@ -185,20 +186,44 @@ func readManifest(dir string) (Manifest, error) {
 }
 
 // analyze counts, per analyzed term, the chunks whose title or text
-// contain it, and fingerprints each chunk's text for near-duplicate
-// detection.
-func analyze(chunks []*corpus.Chunk) (map[string]int, map[string]uint64) {
+// contain it, keeps each chunk's analyzed terms for rerankers, and
+// fingerprints each chunk's text for near-duplicate detection. Term
+// strings are interned: a corpus repeats a small vocabulary many times.
+func analyze(chunks []*corpus.Chunk) (map[string]int, map[string]uint64, map[string][]string) {
 	an := terms.New()
 	df := map[string]int{}
 	prints := make(map[string]uint64, len(chunks))
+	toks := make(map[string][]string, len(chunks))
+	intern := map[string]string{}
 	for _, c := range chunks {
-		for t := range an.Set(c.Title + "\n" + c.Text) {
-			df[t]++
+		title := an.Terms(c.Title)
+		text := an.Terms(c.Text)
+		all := make([]string, 0, len(title)+len(text))
+		for _, t := range append(title, text...) {
+			if s, ok := intern[t]; ok {
+				t = s
+			} else {
+				intern[t] = t
+			}
+			all = append(all, t)
 		}
-		prints[c.ID] = simhash(an.Terms(c.Text))
+		seen := make(map[string]bool, len(all))
+		for _, t := range all {
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+		toks[c.ID] = all
+		prints[c.ID] = simhash(text)
 	}
-	return df, prints
+	return df, prints, toks
 }
+
+// Terms returns the analyzed terms of a chunk's title and text, in order
+// (what terms.Analyzer gives for each), or nil for an unknown id. The
+// slice is shared: callers must not modify it.
+func (ix *Index) Terms(id string) []string { return ix.toks[id] }
 
 // Stats are term statistics over a set of chunks, counted exactly as an
 // opened index counts DocFreq. A build uses them before the index exists,

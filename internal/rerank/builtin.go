@@ -97,7 +97,10 @@ func (b *Builtin) features(q []string, idf []float64, total float64, c retrieval
 	if total == 0 {
 		return f
 	}
-	toks := b.an.Terms(c.Title + "\n" + c.Text)
+	toks := c.Terms
+	if toks == nil {
+		toks = b.an.Terms(c.Title + "\n" + c.Text)
+	}
 	pos := map[string][]int{}
 	for i, t := range toks {
 		pos[t] = append(pos[t], i)

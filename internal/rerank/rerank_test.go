@@ -134,3 +134,18 @@ func TestHTTPRetries(t *testing.T) {
 		t.Errorf("NewHTTP(bad format) error = %v, want a format field error", err)
 	}
 }
+
+// TestBuiltinUsesKeptTerms: a candidate carrying its analyzed terms scores
+// as if its text had been analyzed.
+func TestBuiltinUsesKeptTerms(t *testing.T) {
+	an := terms.New()
+	b := NewBuiltin(an, vocab{}, Weights{Coverage: 0.5, Proximity: 0.5})
+	text := "motor overheating: unplug it"
+	got, _ := b.Rerank(context.Background(), "motor overheating", []retrieval.Candidate{
+		{Text: text},
+		{Terms: an.Terms("\n" + text)},
+	})
+	if got[0] != got[1] || got[0] == 0 {
+		t.Errorf("Rerank with text vs kept terms = %v, want equal and positive", got)
+	}
+}

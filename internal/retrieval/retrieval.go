@@ -187,6 +187,15 @@ type Candidate struct {
 	VectorRank int
 	// Fused is the reciprocal-rank fusion score.
 	Fused float64
+	// Terms are the analyzed terms of title and text when the backend
+	// keeps them (TermSource); nil otherwise. Shared: do not modify.
+	Terms []string
+}
+
+// TermSource is an optional Backend capability: the analyzed terms of a
+// chunk's title and text, kept so rerankers need not analyze them again.
+type TermSource interface {
+	Terms(chunkID string) []string
 }
 
 // Reranker rescores candidates by reading the query with each one. It
@@ -475,6 +484,9 @@ func (s *search) load(ctx context.Context) error {
 		}
 		s.chunks[c.ID] = c
 		s.cands[i].Title, s.cands[i].Text = c.Title, c.Text
+		if ts, ok := s.r.b.(TermSource); ok {
+			s.cands[i].Terms = ts.Terms(c.ID)
+		}
 	}
 	return nil
 }
