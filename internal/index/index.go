@@ -97,6 +97,7 @@ type Index struct {
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
+	closed   sync.Once
 }
 
 var bm25Params struct {
@@ -347,10 +348,14 @@ func (ix *Index) Manifest() Manifest { return ix.manifest }
 // Dir is the index directory.
 func (ix *Index) Dir() string { return ix.dir }
 
-// Close releases the index.
+// Close releases the index. Closing it again does nothing.
 func (ix *Index) Close() error {
-	releaseBM25()
-	return ix.text.Close()
+	var err error
+	ix.closed.Do(func() {
+		releaseBM25()
+		err = ix.text.Close()
+	})
+	return err
 }
 
 // Chunks returns the chunks with the given ids, in order. An unknown id is

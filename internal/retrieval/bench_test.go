@@ -58,6 +58,38 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkOpen measures opening a built index (reading chunks and
+// vectors, counting terms, fingerprinting, opening bleve) and reports the
+// Go heap the open index holds (heap-MB).
+func BenchmarkOpen(b *testing.B) {
+	d := scifactDirIfEnabled()
+	var dir string
+	if d != "" {
+		ix, _ := buildSciFact(b, d, defaultScifactBuild())
+		dir = ix.Dir()
+		ix.Close()
+	} else {
+		_, ix := hollin(b)
+		dir = ix.Dir()
+		ix.Close()
+	}
+	var heap float64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ix, err := index.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(after.HeapInuse-before.HeapInuse) / (1 << 20)
+		ix.Close()
+	}
+	b.ReportMetric(heap, "heap-MB")
+}
+
 // BenchmarkSearch measures one query per mode over SciFact's test queries
 // (ASSAY_SCIFACT=1) or the Hollin questions, cycling through the set, and
 // reports nearest-rank p50 and p99 per stage (ms) next to ns/op. The
