@@ -93,6 +93,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		"--log-format", "json",
 		// The server would otherwise phone home for a version check.
 		"--dynamic-config-value", "frontend.enableServerVersionCheck=false",
+		// Write-ahead logging with normal syncs: about 2.2 times the
+		// throughput of SQLite's defaults here (assay bench, 200 questions
+		// at concurrency 8: 11.3 against 5.2 questions/s). A power cut may
+		// lose the last transactions; it does not corrupt the database.
+		"--sqlite-pragma", "journal_mode=wal",
+		"--sqlite-pragma", "synchronous=normal",
 	}
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -150,6 +151,15 @@ func validateQuestion(field, q string) error {
 		return errs.FieldError(op, field, "is required and must not be blank")
 	case len(q) > workflows.MaxQuestionBytes:
 		return errs.FieldError(op, field, fmt.Sprintf("is %d bytes; the limit is %d", len(q), workflows.MaxQuestionBytes))
+	}
+	// The workflow runs the same guard; refusing here answers at once with
+	// the reason (422) instead of starting a run that can only be refused.
+	if _, err := guard.Question(q, guard.Limits{}); err != nil {
+		var refusal *guard.Refusal
+		if errors.As(err, &refusal) {
+			return &errs.Error{Op: op, Kind: errs.Refused, Field: field, Err: errors.New(refusal.Detail)}
+		}
+		return err
 	}
 	return nil
 }

@@ -56,6 +56,7 @@ func TestBadInput(t *testing.T) {
 		{"JSON array", keyPublic, `[{"question":"E4"}]`, "", nil, 400, "invalid", "body"},
 		{"trailing data", keyPublic, `{"question":"E4"} {"question":"E5"}`, "", nil, 400, "invalid", "body"},
 		{"bad UTF-8", keyPublic, "{\"question\":\"E4 \xff\xfe\"}", "", nil, 400, "invalid", "body"},
+		{"control character in question", keyPublic, `{"question":"E4\u001b[2J"}`, "", nil, 422, "refused", "question"},
 		{"body over the limit", keyPublic, `{"question":"E4","idempotency_key":"` + strings.Repeat("k", 2<<20) + `"}`, "", nil, 400, "invalid", "body"},
 		{"idempotency key too long", keyPublic, `{"question":"E4","idempotency_key":"` + strings.Repeat("k", 201) + `"}`, "", nil, 400, "invalid", "idempotency_key"},
 		{"idempotency key with a space", keyPublic, `{"question":"E4","idempotency_key":"a b"}`, "", nil, 400, "invalid", "idempotency_key"},
