@@ -40,6 +40,14 @@ type Config struct {
 	Loop     Loop     `yaml:"loop"`
 	Batch    Batch    `yaml:"batch"`
 	Auth     Auth     `yaml:"auth"`
+	Worker   Worker   `yaml:"worker"`
+}
+
+// Worker configures a standalone `assay worker`.
+type Worker struct {
+	// MetricsAddr serves the worker's Prometheus /metrics (runs by stop
+	// reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
+	MetricsAddr string `yaml:"metrics_addr"`
 }
 
 // HTTP configures the gateway.
@@ -394,6 +402,11 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxWait < 0 {
 		bad("http.max_wait", "must not be negative")
+	}
+	if c.Worker.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {
+			bad("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
+		}
 	}
 	if _, _, err := net.SplitHostPort(c.Temporal.Address); err != nil {
 		bad("temporal.address", "want host:port, got %q", c.Temporal.Address)

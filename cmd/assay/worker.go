@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/assay-rag/assay/workflows"
 )
@@ -15,6 +19,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	f.setting("temporal-address", "temporal.address", "Temporal frontend `host:port`")
 	f.setting("index-dir", "index.dir", "index `dir` (default <data_dir>/index)")
 	f.setting("corpus", "index.corpus", "corpus `file` to (re)build the index from when it is missing or stale; empty to only open")
+	f.setting("metrics-addr", "worker.metrics_addr", "serve Prometheus /metrics on this `address` (default: off)")
 	if err := f.parse(args, 0); err != nil {
 		return err
 	}
@@ -23,6 +28,13 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := newLogger(e, slog.LevelInfo)
+	var metricsLn net.Listener
+	if cfg.Worker.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.Worker.MetricsAddr); err != nil {
+			return fmt.Errorf("worker metrics: listen on %s: %w", cfg.Worker.MetricsAddr, err)
+		}
+		defer metricsLn.Close()
+	}
 	c, err := dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn))
 	if err != nil {
 		return err
@@ -42,14 +54,25 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	if err := withModels(acts, cfg, log); err != nil {
 		return err
 	}
-	w := newWorker(c, cfg, acts)
+	tel, err := newTelemetry()
+	if err != nil {
+		return err
+	}
+	w := newWorker(c, cfg, acts, tel.runs.Interceptor())
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "chunks", ix.Len())
-	<-ctx.Done()
+	if metricsLn != nil {
+		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(tel.reg, promhttp.HandlerOpts{}))
+		err = serve(ctx, metricsLn, mux)
+	} else {
+		<-ctx.Done()
+	}
 	log.Info("worker stopping")
-	return nil
+	return err
 }
