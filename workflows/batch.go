@@ -33,6 +33,13 @@ const DefaultContinueAfter = 500
 type BatchQuestion struct {
 	ID       string `json:"id"`
 	Question string `json:"question"`
+	// Principal, when set, is who this question is asked for instead of
+	// the batch's principal. Only a Temporal client can set it: it exists
+	// for operator tools trusted to choose principals (the answer
+	// evaluation asks each labelled question under its own groups). The
+	// gateway never sets it — its batch questions decode into a type
+	// without the field — so an API caller can never widen its groups.
+	Principal *auth.Principal `json:"principal,omitempty"`
 }
 
 // BatchItemStatus is where one question of a batch is.
@@ -83,7 +90,7 @@ type BatchItem struct {
 type BatchInput struct {
 	BatchID string `json:"batch_id"`
 	// Principal is the submitter's; every question runs as it, whatever
-	// Template says.
+	// Template says, unless the question carries its own Principal.
 	Principal auth.Principal  `json:"principal"`
 	Questions []BatchQuestion `json:"questions"`
 	// Template is the AnswerInput each question starts from (budget,
@@ -275,6 +282,11 @@ func (b *batch) run(ctx workflow.Context) (BatchResult, error) {
 			cin.RequestID = b.in.Items[i].QuestionID
 			cin.Question = b.in.Questions[i].Question
 			cin.Principal = b.in.Principal
+			// A nil override keeps the behaviour batches recorded before
+			// the field existed had, so no version marker is needed.
+			if p := b.in.Questions[i].Principal; p != nil {
+				cin.Principal = *p
+			}
 			f := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, childOptions(cin.RequestID, cin)), AnswerWorkflow, cin)
 			sel.AddFuture(f, func(f workflow.Future) {
 				running--

@@ -325,3 +325,27 @@ func TestBatchReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchQuestionPrincipal: a question's own principal (set only by
+// trusted Temporal clients such as the evaluator) wins over the batch's;
+// questions without one run as the batch's principal.
+func TestBatchQuestionPrincipal(t *testing.T) {
+	f := &fakeAnswers{}
+	env := newBatchEnv(t, f)
+	staff := auth.Principal{ID: "eval:staff", Groups: []string{"public", "staff"}}
+	qs := questions("a", "b")
+	qs[1].Principal = &staff
+	env.ExecuteWorkflow(BatchWorkflow, batchInput(qs, 1, 0))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("BatchWorkflow error: %v", err)
+	}
+	if len(f.calls) != 2 {
+		t.Fatalf("%d child runs, want 2", len(f.calls))
+	}
+	if got := f.calls[0].Principal; !cmp.Equal(got, batchPrincipal) {
+		t.Errorf("question without a principal ran as %+v, want the batch's %+v", got, batchPrincipal)
+	}
+	if got := f.calls[1].Principal; !cmp.Equal(got, staff) {
+		t.Errorf("question with its own principal ran as %+v, want %+v", got, staff)
+	}
+}

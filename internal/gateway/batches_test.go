@@ -177,3 +177,40 @@ func TestBatchRunningAndCancel(t *testing.T) {
 		t.Errorf("DELETE running batch = %d %s", r.Status, r.Body)
 	}
 }
+
+// TestBatchCannotSetPrincipal: workflows.BatchQuestion has a principal
+// override for trusted Temporal clients (the evaluator). The API must
+// never let a caller reach it: a question naming a principal is rejected
+// in JSON and JSONL, and an accepted batch runs every question as the
+// key's principal, with no override.
+func TestBatchCannotSetPrincipal(t *testing.T) {
+	bodies := []struct{ name, contentType, body string }{
+		{"JSON", "", `{"questions":[{"question":"E4","principal":{"id":"x","groups":["staff"]}}]}`},
+		{"JSONL", "application/jsonl", `{"question":"E4","principal":{"id":"x","groups":["staff"]}}` + "\n"},
+	}
+	for _, b := range bodies {
+		t.Run(b.name, func(t *testing.T) {
+			h := newHarness(t)
+			var headers []string
+			if b.contentType != "" {
+				headers = []string{"Content-Type", b.contentType}
+			}
+			r := h.call(http.MethodPost, "/v1/batches", keyPublic, b.body, headers...)
+			if e := r.errorOf(t); r.Status != http.StatusBadRequest || e.Field != "questions[0].principal" {
+				t.Errorf("POST with a question principal = %d %s; want 400 on questions[0].principal", r.Status, r.Body)
+			}
+			if h.eng.started != 0 {
+				t.Errorf("a batch with a question principal started")
+			}
+		})
+	}
+	h := newHarness(t)
+	r := h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[{"question":"E4"},{"question":"E7"}]}`)
+	var acc Accepted
+	r.decode(t, &acc)
+	for i, q := range h.eng.runs[acc.ID].batch.Questions {
+		if q.Principal != nil {
+			t.Errorf("gateway batch question %d carries a principal override %+v; it must leave it nil", i, *q.Principal)
+		}
+	}
+}
