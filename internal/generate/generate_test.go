@@ -311,11 +311,11 @@ func TestLLMErrors(t *testing.T) {
 			t.Errorf("the model was called %d times without evidence", n)
 		}
 	})
-	t.Run("budget too small for any source is unsupported", func(t *testing.T) {
+	t.Run("budget too small for any source is too large", func(t *testing.T) {
 		srv := llmtest.New(t)
 		_, err := newLLM(t, srv, LLMOptions{ContextTokens: 10}).Generate(context.Background(), Request{Question: "q", Sources: []Source{w2026}})
-		if errs.KindOf(err) != errs.Unsupported || len(srv.Requests()) != 0 {
-			t.Errorf("Generate(10-token budget) = %v after %d calls, want unsupported before any call", err, len(srv.Requests()))
+		if errs.KindOf(err) != errs.TooLarge || len(srv.Requests()) != 0 {
+			t.Errorf("Generate(10-token budget) = %v after %d calls, want too_large (the router escalates oversized input) before any call", err, len(srv.Requests()))
 		}
 	})
 	t.Run("endpoint failure keeps its kind", func(t *testing.T) {

@@ -55,25 +55,14 @@ func BuildAssessment(in AssessInput, tok Counter) (Prompt, error) {
 	if tok == nil {
 		return Prompt{}, errs.FieldError(op, "tokenizer", "must not be nil")
 	}
-	p := Prompt{Version: assessVersion}
-	left := in.ContextTokens
 	for i, s := range in.Sources {
 		if s.Label == "" || strings.TrimSpace(s.Text) == "" {
 			return Prompt{}, errs.FieldError(op, fmt.Sprintf("sources[%d]", i), "needs a label and text")
 		}
-		block, err := render(userTmpl.Lookup("source"), safeSource(s))
-		if err != nil {
-			return Prompt{}, errs.E(op, errs.Internal, err)
-		}
-		n := tok.Count(block)
-		if n > left {
-			p.Dropped = append(p.Dropped, Dropped{Label: s.Label, ChunkID: s.ChunkID, Tokens: n,
-				Reason: fmt.Sprintf("needs %d tokens, %d of the %d-token context budget left", n, left, in.ContextTokens)})
-			continue
-		}
-		left -= n
-		p.ContextTokens += n
-		p.Sources = append(p.Sources, s)
+	}
+	p := Prompt{Version: assessVersion}
+	if err := p.fit(op, in.Sources, in.ContextTokens, tok); err != nil {
+		return Prompt{}, err
 	}
 	if len(in.Sources) > 0 && len(p.Sources) == 0 {
 		return Prompt{}, errs.Errorf(op, errs.TooLarge, "no source fits the %d-token context budget (the smallest needs %d)", in.ContextTokens, smallest(p.Dropped))

@@ -134,8 +134,8 @@ const (
 // Build renders the prompt for in, dropping sources that do not fit the
 // budget. Errors name the field: an empty question, no sources (the model
 // is never asked without evidence), a bad label or budget; and
-// errs.Unsupported when not even one source fits, so a caller can route to
-// a model with a larger context.
+// errs.TooLarge when not even one source fits, so a caller can route to a
+// model with a larger context.
 func Build(in Input, tok Counter) (Prompt, error) {
 	const op = "prompt.Build"
 	if strings.TrimSpace(in.Question) == "" {
@@ -165,24 +165,11 @@ func Build(in Input, tok Counter) (Prompt, error) {
 	}
 
 	p := Prompt{Version: version}
-	left := in.ContextTokens
-	for _, s := range in.Sources {
-		block, err := render(userTmpl.Lookup("source"), safeSource(s))
-		if err != nil {
-			return Prompt{}, errs.E(op, errs.Internal, err)
-		}
-		n := tok.Count(block)
-		if n > left {
-			p.Dropped = append(p.Dropped, Dropped{Label: s.Label, ChunkID: s.ChunkID, Tokens: n,
-				Reason: fmt.Sprintf("needs %d tokens, %d of the %d-token context budget left", n, left, in.ContextTokens)})
-			continue
-		}
-		left -= n
-		p.ContextTokens += n
-		p.Sources = append(p.Sources, s)
+	if err := p.fit(op, in.Sources, in.ContextTokens, tok); err != nil {
+		return Prompt{}, err
 	}
 	if len(p.Sources) == 0 {
-		return Prompt{}, errs.Errorf(op, errs.Unsupported, "no source fits the %d-token context budget (the smallest needs %d)", in.ContextTokens, smallest(p.Dropped))
+		return Prompt{}, errs.Errorf(op, errs.TooLarge, "no source fits the %d-token context budget (the smallest needs %d)", in.ContextTokens, smallest(p.Dropped))
 	}
 
 	var err error
@@ -201,6 +188,29 @@ func Build(in Input, tok Counter) (Prompt, error) {
 	}
 	p.Tokens = tok.Count(p.System) + tok.Count(p.User) + 2*tokensPerMessage + tokensReplyPrime
 	return p, nil
+}
+
+// fit takes sources in rank order into p while they fit the budget of
+// contextTokens, recording each one that does not (a later, shorter one
+// may still fit).
+func (p *Prompt) fit(op string, sources []Source, contextTokens int, tok Counter) error {
+	left := contextTokens
+	for _, s := range sources {
+		block, err := render(userTmpl.Lookup("source"), safeSource(s))
+		if err != nil {
+			return errs.E(op, errs.Internal, err)
+		}
+		n := tok.Count(block)
+		if n > left {
+			p.Dropped = append(p.Dropped, Dropped{Label: s.Label, ChunkID: s.ChunkID, Tokens: n,
+				Reason: fmt.Sprintf("needs %d tokens, %d of the %d-token context budget left", n, left, contextTokens)})
+			continue
+		}
+		left -= n
+		p.ContextTokens += n
+		p.Sources = append(p.Sources, s)
+	}
+	return nil
 }
 
 func smallest(d []Dropped) int {

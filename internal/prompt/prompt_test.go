@@ -163,7 +163,7 @@ func TestBuildErrors(t *testing.T) {
 		{"bracket label", func(in *Input) { in.Sources = []Source{{Label: "[1]", Text: "x"}} }, errs.Invalid, "sources[0].label"},
 		{"duplicate label", func(in *Input) { in.Sources = []Source{warranty2026, warranty2026} }, errs.Invalid, "sources[1].label"},
 		{"empty text", func(in *Input) { in.Sources = []Source{{Label: "1", Text: " "}} }, errs.Invalid, "sources[0].text"},
-		{"nothing fits", func(in *Input) { in.ContextTokens = 5 }, errs.Unsupported, ""},
+		{"nothing fits", func(in *Input) { in.ContextTokens = 5 }, errs.TooLarge, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
