@@ -5,10 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"time"
-
-	"github.com/assay-rag/assay/internal/devserver"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // runDev is the embedded default: a local Temporal dev server with its Web
@@ -39,52 +35,17 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	defer ln.Close()
 
-	srv, err := devserver.Start(ctx, devserver.Options{
-		Bin:       cfg.Dev.TemporalBin,
-		DataDir:   cfg.DataDir,
-		Port:      cfg.Dev.TemporalPort,
-		UIPort:    cfg.Dev.UIPort,
-		Namespace: cfg.Temporal.Namespace,
-		Logger:    log,
-	})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := srv.Stop(15 * time.Second); err != nil {
-			log.Warn("stopping temporal", "error", err)
-		}
-	}()
-
-	c, err := dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn))
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := workflows.RegisterSearchAttributes(ctx, c, cfg.Temporal.Namespace); err != nil {
-		return err
-	}
-
-	ix, err := openIndex(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-
-	acts := newActivities(ix)
-	if err := withModels(acts, cfg, log); err != nil {
-		return err
-	}
 	tel, err := newTelemetry()
 	if err != nil {
 		return err
 	}
-	w := newWorker(c, cfg, acts, tel.runs.Interceptor())
-	if err := w.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+	st, err := startStack(ctx, e, cfg, log, tel.runs.Interceptor())
+	if err != nil {
+		return err
 	}
-	defer w.Stop()
-	gw, err := newGateway(c, cfg, log, tel, indexCheck(ix.Len))
+	defer st.Close()
+	srv, ix := st.srv, st.ix
+	gw, err := newGateway(st.c, cfg, log, tel, indexCheck(ix.Len))
 	if err != nil {
 		return err
 	}
