@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,6 +36,7 @@ type Config struct {
 	Temporal Temporal `yaml:"temporal"`
 	Dev      Dev      `yaml:"dev"`
 	Index    Index    `yaml:"index"`
+	Embed    Embed    `yaml:"embed"`
 	LLM      LLM      `yaml:"llm"`
 	Loop     Loop     `yaml:"loop"`
 	Batch    Batch    `yaml:"batch"`
@@ -78,16 +79,51 @@ type Index struct {
 	Dir string `yaml:"dir"`
 }
 
+// Embedders Embed.Provider may name.
+const (
+	EmbedBuiltin    = "builtin"     // hashed word and character n-grams, offline
+	EmbedBuiltinIDF = "builtin-idf" // the same weighted by corpus IDF
+	EmbedOpenAI     = "openai"      // any OpenAI-compatible /v1/embeddings
+	EmbedNone       = "none"        // BM25 only
+)
+
+// Embed selects the embedder an index is built with and queries are
+// embedded by. The worker, `assay dev`, `assay index` and `assay search`
+// all read it, so an index and its queries always agree.
+type Embed struct {
+	Provider string `yaml:"provider"`
+	// BaseURL, APIKey: the embeddings endpoint for the openai provider;
+	// empty takes llm.base_url and llm.api_key.
+	BaseURL string `yaml:"base_url"`
+	APIKey  Secret `yaml:"api_key"`
+	Model   string `yaml:"model"`
+	// Dim is the vector length: the builtins' (0 is their default) or the
+	// model's (required for openai).
+	Dim int `yaml:"dim"`
+}
+
+// EmbedEndpoint returns the embeddings base URL and key, defaulting to the
+// chat endpoint's.
+func (c Config) EmbedEndpoint() (string, Secret) {
+	url, key := c.Embed.BaseURL, c.Embed.APIKey
+	if url == "" {
+		url = c.LLM.BaseURL
+	}
+	if key == "" {
+		key = c.LLM.APIKey
+	}
+	return url, key
+}
+
 // LLM configures the OpenAI-compatible model endpoint. With BaseURL empty,
 // assay uses its builtin models and needs no endpoint at all.
 type LLM struct {
-	BaseURL        string        `yaml:"base_url"`
-	APIKey         Secret        `yaml:"api_key"`
-	SmallModel     string        `yaml:"small_model"`
-	LargeModel     string        `yaml:"large_model"`
-	EmbeddingModel string        `yaml:"embedding_model"`
-	Timeout        time.Duration `yaml:"timeout"`
-	MaxRetries     int           `yaml:"max_retries"`
+	BaseURL    string        `yaml:"base_url"`
+	APIKey     Secret        `yaml:"api_key"`
+	SmallModel string        `yaml:"small_model"`
+	LargeModel string        `yaml:"large_model"`
+	Timeout    time.Duration `yaml:"timeout"`
+	MaxRetries int           `yaml:"max_retries"`
 	// Prices price tokens by model, for cost budgets and traces. A model
 	// without a price costs 0 and traces say it is unpriced.
 	Prices map[string]Price `yaml:"prices"`
@@ -181,6 +217,7 @@ func Default() Config {
 		Index: Index{
 			Corpus: "testdata/hollin/corpus.jsonl",
 		},
+		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{
 			Timeout:    60 * time.Second,
 			MaxRetries: 3,
@@ -424,13 +461,32 @@ func (c Config) Validate() error {
 		bad("dev.ui_port", "want a port in 0..65535, got %d", p)
 	}
 	if c.LLM.BaseURL != "" {
-		u, err := url.Parse(c.LLM.BaseURL)
+		u, err := neturl.Parse(c.LLM.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("llm.base_url", "want an http(s) URL, got %q", c.LLM.BaseURL)
 		}
 		if c.LLM.SmallModel == "" && c.LLM.LargeModel == "" {
 			bad("llm.small_model", "name at least one of llm.small_model and llm.large_model when llm.base_url is set")
 		}
+	}
+	switch c.Embed.Provider {
+	case EmbedBuiltin, EmbedBuiltinIDF, EmbedNone:
+	case EmbedOpenAI:
+		url, _ := c.EmbedEndpoint()
+		if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("embed.base_url", "the openai embedder needs an http(s) URL (embed.base_url or llm.base_url), got %q", url)
+		}
+		if c.Embed.Model == "" {
+			bad("embed.model", "the openai embedder needs a model")
+		}
+		if c.Embed.Dim < 1 {
+			bad("embed.dim", "the openai embedder needs the model's vector length")
+		}
+	default:
+		bad("embed.provider", "want builtin, builtin-idf, openai or none, got %q", c.Embed.Provider)
+	}
+	if c.Embed.Dim < 0 {
+		bad("embed.dim", "must not be negative")
 	}
 	if c.LLM.Timeout <= 0 {
 		bad("llm.timeout", "must be positive")

@@ -203,3 +203,29 @@ llm:
 		t.Errorf("negative price: err = %v, want one naming llm.prices.m", err)
 	}
 }
+
+func TestEmbedSettings(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{
+		"ASSAY_LLM_BASE_URL":    "http://127.0.0.1:11434/v1",
+		"ASSAY_LLM_SMALL_MODEL": "qwen3:4b",
+		"ASSAY_LLM_API_KEY":     "sk-chat",
+		"ASSAY_EMBED_PROVIDER":  "openai",
+		"ASSAY_EMBED_MODEL":     "nomic-embed-text",
+		"ASSAY_EMBED_DIM":       "768",
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url, key := cfg.EmbedEndpoint(); url != "http://127.0.0.1:11434/v1" || key.Reveal() != "sk-chat" {
+		t.Errorf("EmbedEndpoint() = %q, %q; want the chat endpoint's", url, key.Reveal())
+	}
+	_, err = Load(Options{Getenv: envOf(map[string]string{"ASSAY_EMBED_PROVIDER": "openai"})})
+	for _, field := range []string{"embed.base_url", "embed.model", "embed.dim"} {
+		if err == nil || !strings.Contains(err.Error(), field+":") {
+			t.Errorf("openai embedder without settings: error %v does not name %s", err, field)
+		}
+	}
+	if _, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_EMBED_PROVIDER": "word2vec"})}); err == nil || !strings.Contains(err.Error(), "embed.provider") {
+		t.Errorf("unknown provider: err = %v", err)
+	}
+}

@@ -36,12 +36,12 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 
 // newActivities wires the loop's activities to the index and the builtin
 // models.
-func newActivities(ix *index.Index) *activities.Activities {
+func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activities.Activities {
 	an := terms.New()
 	assessor := assess.NewBuiltin(an, ix)
 	assessor.Rewriter = assess.NewRewriter(an, ix)
 	return &activities.Activities{
-		Searcher: searcherFor(ix),
+		Searcher: searcherFor(ix, cfg, log),
 		Chunks:   ix,
 		Models: activities.Models{
 			BuiltinAssessor:  assessor,

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
@@ -56,12 +57,12 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 // modeSystems wires one evaluated system per mode, all over the retriever
 // the service itself would use on ix. A mode the index cannot serve (vector
 // modes on an index without embeddings) fails before any query runs.
-func modeSystems(ix *index.Index, modes []retrieval.Mode) ([]eval.System, error) {
-	qe, err := queryEmbedder(ix)
+func modeSystems(ix *index.Index, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
+	qe, err := queryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRetriever(ix, nil)
+	r, err := newRetriever(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 	}
 	defer ix.Close()
 
-	systems, err := modeSystems(ix, modes)
+	systems, err := modeSystems(ix, cfg, modes)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	f := newFlags("index", e.stderr)
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
 	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete)")
-	ef := embedFlags(f)
+	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")
 	k1 := f.Float64("bm25-k1", index.DefaultBM25.K1, "BM25 `k1`")
@@ -40,7 +40,11 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	if *corpusPath == "" || *dir == "" {
 		return usageError("index: --corpus and --index are required")
 	}
-	emb, err := ef.embedder(e)
+	cfg, err := loadConfig(e, f)
+	if err != nil {
+		return err
+	}
+	emb, idfDim, err := embedderFor(cfg)
 	if err != nil {
 		return err
 	}
@@ -50,7 +54,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	}
 	m, st, err := buildIndex(ctx, *corpusPath, *dir, buildSettings{
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
-		Embedder: emb, IDFDim: ef.idfDim(), BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
+		Embedder: emb, IDFDim: idfDim, BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 	})
 	if err != nil {
 		return err
@@ -100,14 +104,26 @@ func buildIndex(ctx context.Context, corpusPath, dir string, s buildSettings) (i
 }
 
 // defaultBuild is how `assay dev` and `assay worker` build the index of the
-// configured corpus: the default chunker, the builtin embedder, the tuned
-// BM25 parameters.
-func defaultBuild() (buildSettings, error) {
-	emb, err := embed.NewHashed(embed.DefaultHashedDim)
+// configured corpus: the default chunker, the configured embedder, the
+// tuned BM25 parameters.
+func defaultBuild(cfg config.Config) (buildSettings, error) {
+	emb, idfDim, err := embedderFor(cfg)
 	if err != nil {
 		return buildSettings{}, err
 	}
-	return buildSettings{Chunking: chunk.Default(), Embedder: emb, BM25: index.DefaultBM25}, nil
+	return buildSettings{Chunking: chunk.Default(), Embedder: emb, IDFDim: idfDim, BM25: index.DefaultBM25}, nil
+}
+
+// builtBy reports whether an index built with manifest m matches the
+// embedder settings s would build with.
+func (s buildSettings) builtBy(m index.Manifest) bool {
+	switch {
+	case s.IDFDim > 0:
+		return strings.HasPrefix(m.Embedder, fmt.Sprintf("%s/d%d/", embed.HashedIDFID, s.IDFDim))
+	case s.Embedder == nil:
+		return m.Embedder == ""
+	}
+	return m.Embedder == s.Embedder.ID()
 }
 
 // openIndex opens the configured index, building it from the configured
@@ -125,7 +141,7 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 		}
 		return ix, nil
 	}
-	set, serr := defaultBuild()
+	set, serr := defaultBuild(cfg)
 	if serr != nil {
 		return nil, serr
 	}
@@ -138,7 +154,7 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 	}
 	if err == nil {
 		m := ix.Manifest()
-		if m.CorpusChecksum == corpus.Checksum(docs) && m.Chunking == set.Chunking.String() && m.Embedder == set.Embedder.ID() {
+		if m.CorpusChecksum == corpus.Checksum(docs) && m.Chunking == set.Chunking.String() && set.builtBy(m) {
 			return ix, nil
 		}
 		ix.Close()
@@ -153,29 +169,34 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 	return index.Open(dir)
 }
 
-// queryEmbedder returns the embedder ix was built with, when this process
-// can construct it without more configuration (the builtins); nil
-// otherwise.
-func queryEmbedder(ix *index.Index) (retrieval.QueryEmbedder, error) {
+// queryEmbedder returns the embedder that embeds queries for ix: the
+// builtin it was built with, or the configured OpenAI-compatible model when
+// that is what built it. nil when this process cannot embed queries for ix
+// (it is then searched by BM25 alone).
+func queryEmbedder(ix *index.Index, cfg config.Config) (retrieval.QueryEmbedder, error) {
 	m := ix.Manifest()
 	switch {
 	case strings.HasPrefix(m.Embedder, embed.HashedIDFID+"/"):
 		return embed.NewHashedIDF(m.Dim, ix, m.CorpusChecksum)
 	case strings.HasPrefix(m.Embedder, embed.HashedID+"/"):
 		return embed.NewHashed(m.Dim)
+	case strings.HasPrefix(m.Embedder, "openai:"):
+		if cfg.Embed.Provider != config.EmbedOpenAI || "openai:"+cfg.Embed.Model != m.Embedder || cfg.Embed.Dim != m.Dim {
+			return nil, fmt.Errorf("the index was embedded with %s (dim %d); set embed.provider=openai, embed.model and embed.dim to match (ASSAY_EMBED_*) to search it by vectors",
+				m.Embedder, m.Dim)
+		}
+		emb, _, err := embedderFor(cfg)
+		return emb, err
 	}
 	return nil, nil
 }
 
-// newRetriever wires retrieval over ix with the index's own embedder and
-// the builtin reranker. q overrides the query embedder (for an index built
-// with an OpenAI-compatible model).
-func newRetriever(ix *index.Index, q retrieval.QueryEmbedder) (*retrieval.Retriever, error) {
-	var err error
-	if q == nil {
-		if q, err = queryEmbedder(ix); err != nil {
-			return nil, err
-		}
+// newRetriever wires retrieval over ix with its query embedder and the
+// builtin reranker.
+func newRetriever(ix *index.Index, cfg config.Config) (*retrieval.Retriever, error) {
+	q, err := queryEmbedder(ix, cfg)
+	if err != nil {
+		return nil, err
 	}
 	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)}
 	if q != nil {
@@ -184,13 +205,15 @@ func newRetriever(ix *index.Index, q retrieval.QueryEmbedder) (*retrieval.Retrie
 	return retrieval.NewWithOptions(ix, o)
 }
 
-// searcherFor is the loop's searcher over ix. An index whose embedder this
-// process cannot construct is searched by BM25 alone (openIndex logs it).
-func searcherFor(ix *index.Index) activities.Searcher {
-	if r, err := newRetriever(ix, nil); err == nil {
-		return r
+// searcherFor is the loop's searcher over ix. An index whose queries this
+// process cannot embed is searched by BM25 alone, and the log says why.
+func searcherFor(ix *index.Index, cfg config.Config, log *slog.Logger) activities.Searcher {
+	r, err := newRetriever(ix, cfg)
+	if err != nil {
+		log.Warn("searching by BM25 alone", "reason", err)
+		return retrieval.New(ix)
 	}
-	return retrieval.New(ix)
+	return r
 }
 
 // progressBar draws index progress on w, one bar per stage.
@@ -216,46 +239,32 @@ func progressBar(w io.Writer) func(stage string, done, total int) {
 	}
 }
 
-// embedOptions are the flags that select an embedder.
-type embedOptions struct {
-	name, url, model *string
-	dim              *int
+// embedSettings declares the flags that set the embed.* configuration.
+func embedSettings(f *flags) {
+	f.setting("embedder", "embed.provider", "`embedder`: builtin (hashed n-grams, offline; the default), builtin-idf (the same weighted by corpus IDF), openai (any OpenAI-compatible /v1/embeddings), or none")
+	f.setting("embed-url", "embed.base_url", "embeddings API base `URL` for --embedder openai (default llm.base_url; key: ASSAY_EMBED_API_KEY or llm.api_key)")
+	f.setting("embed-model", "embed.model", "embedding `model` for --embedder openai")
+	f.setting("embed-dim", "embed.dim", "vector `length`: the builtin's (default 768) or the model's (required for openai)")
 }
 
-func embedFlags(f *flags) *embedOptions {
-	return &embedOptions{
-		name:  f.String("embedder", "builtin", "`embedder`: builtin (hashed n-grams, offline), builtin-idf (the same weighted by corpus IDF), openai (any OpenAI-compatible /v1/embeddings), or none"),
-		url:   f.String("embed-url", "", "embeddings API base `URL` for --embedder openai, e.g. http://localhost:11434/v1 (key: ASSAY_EMBED_API_KEY)"),
-		model: f.String("embed-model", "", "embedding `model` for --embedder openai"),
-		dim:   f.Int("embed-dim", 0, "vector `length`: the builtin's (default 768) or the model's (required for openai)"),
+// embedderFor builds the configured embedder. The IDF-weighted builtin is
+// built from the corpus being indexed: for it embedderFor returns its
+// dimension instead, and a nil embedder; for none, nil and 0.
+func embedderFor(cfg config.Config) (index.Embedder, int, error) {
+	dim := cfg.Embed.Dim
+	if dim == 0 {
+		dim = embed.DefaultHashedDim
 	}
-}
-
-// embedder builds the selected embedder; nil for none and for
-// builtin-idf, which buildIndex builds from the corpus (see idfDim).
-func (o *embedOptions) embedder(e env) (index.Embedder, error) {
-	switch *o.name {
-	case "none", "builtin-idf":
-		return nil, nil
-	case "builtin":
-		return embed.NewHashed(o.builtinDim())
-	case "openai":
-		return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: *o.url, APIKey: e.getenv("ASSAY_EMBED_API_KEY"), Model: *o.model, Dim: *o.dim})
+	switch cfg.Embed.Provider {
+	case config.EmbedNone:
+		return nil, 0, nil
+	case config.EmbedBuiltinIDF:
+		return nil, dim, nil
+	case config.EmbedOpenAI:
+		url, key := cfg.EmbedEndpoint()
+		emb, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: url, APIKey: key.Reveal(), Model: cfg.Embed.Model, Dim: cfg.Embed.Dim})
+		return emb, 0, err
 	}
-	return nil, usageError(fmt.Sprintf("--embedder: want builtin, builtin-idf, openai or none, got %q", *o.name))
-}
-
-func (o *embedOptions) builtinDim() int {
-	if *o.dim == 0 {
-		return embed.DefaultHashedDim
-	}
-	return *o.dim
-}
-
-// idfDim is the IDF-weighted builtin's dimension when it is selected, else 0.
-func (o *embedOptions) idfDim() int {
-	if *o.name == "builtin-idf" {
-		return o.builtinDim()
-	}
-	return 0
+	emb, err := embed.NewHashed(dim)
+	return emb, 0, err
 }

@@ -24,7 +24,7 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	asJSON := f.Bool("json", false, "print the full result (hits, stages, warnings) as JSON")
 	queries := f.String("queries", "", "batch mode: BEIR queries `file` (JSONL with _id and text)")
 	runOut := f.String("run", "", "batch mode: TREC run `file` to write (qid Q0 docid rank score tag), one line per document")
-	ef := embedFlags(f)
+	embedSettings(f)
 	if err := f.parse(args, -1); err != nil {
 		return err
 	}
@@ -39,23 +39,16 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	if len(groups) == 0 {
 		return usageError("search: --as must name at least one group")
 	}
+	cfg, err := loadConfig(e, f)
+	if err != nil {
+		return err
+	}
 	ix, err := index.Open(*dir)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	var q retrieval.QueryEmbedder
-	if strings.HasPrefix(ix.Manifest().Embedder, "openai:") {
-		emb, err := ef.embedder(e)
-		if err != nil {
-			return err
-		}
-		if emb == nil {
-			return usageError("search: this index was embedded with " + ix.Manifest().Embedder + ": pass --embedder openai --embed-url --embed-model --embed-dim")
-		}
-		q = emb
-	}
-	r, err := newRetriever(ix, q)
+	r, err := newRetriever(ix, cfg)
 	if err != nil {
 		return err
 	}

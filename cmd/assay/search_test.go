@@ -95,7 +95,7 @@ func TestSearchUsageErrors(t *testing.T) {
 		{[]string{"search", "--index", dir, "q", "--k", "3"}, "after the query"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
 		{[]string{"index", "--corpus", "x"}, "--corpus and --index are required"},
-		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "--embedder"},
+		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},
 	}
 	for _, tt := range tests {

@@ -62,7 +62,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if s.ix, err = openIndex(ctx, cfg, log); err != nil {
 		return nil, err
 	}
-	acts := newActivities(s.ix)
+	acts := newActivities(s.ix, cfg, log)
 	if err = withModels(acts, cfg, log); err != nil {
 		return nil, err
 	}

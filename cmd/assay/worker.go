@@ -50,7 +50,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer ix.Close()
-	acts := newActivities(ix)
+	acts := newActivities(ix, cfg, log)
 	if err := withModels(acts, cfg, log); err != nil {
 		return err
 	}
