@@ -17,6 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/llm"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -262,7 +263,11 @@ func embedderFor(cfg config.Config) (index.Embedder, int, error) {
 		return nil, dim, nil
 	case config.EmbedOpenAI:
 		url, key := cfg.EmbedEndpoint()
-		emb, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: url, APIKey: key.Reveal(), Model: cfg.Embed.Model, Dim: cfg.Embed.Dim})
+		client, err := llm.New(llm.Config{BaseURL: url, APIKey: key.Reveal(), Timeout: cfg.LLM.Timeout, MaxRetries: cfg.LLM.MaxRetries})
+		if err != nil {
+			return nil, 0, fmt.Errorf("embed: %w", err)
+		}
+		emb, err := embed.NewOpenAI(embed.OpenAIConfig{Client: client, Model: cfg.Embed.Model, Dim: cfg.Embed.Dim})
 		return emb, 0, err
 	}
 	emb, err := embed.NewHashed(dim)

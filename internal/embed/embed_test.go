@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/llm"
 )
 
 func cosine(a, b []float32) float64 {
@@ -121,8 +122,12 @@ func newFake(t *testing.T, dim int, script ...int) *fakeEmbeddings {
 
 func (f *fakeEmbeddings) client(t *testing.T, dim int) *OpenAI {
 	t.Helper()
-	c, err := NewOpenAI(OpenAIConfig{BaseURL: f.srv.URL + "/v1", APIKey: "k", Model: "m", Dim: dim,
-		BatchSize: 2, MaxRetries: 2, Backoff: time.Millisecond})
+	lc, err := llm.New(llm.Config{BaseURL: f.srv.URL + "/v1", APIKey: "k", MaxRetries: 2,
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewOpenAI(OpenAIConfig{Client: lc, Model: "m", Dim: dim, BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +194,17 @@ func TestOpenAIDimensionCheck(t *testing.T) {
 }
 
 func TestNewOpenAIValidates(t *testing.T) {
+	lc, err := llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		cfg   OpenAIConfig
 		field string
 	}{
-		{OpenAIConfig{BaseURL: "localhost:1", Model: "m", Dim: 1}, "base_url"},
-		{OpenAIConfig{BaseURL: "http://x", Model: " ", Dim: 1}, "model"},
-		{OpenAIConfig{BaseURL: "http://x", Model: "m"}, "dim"},
+		{OpenAIConfig{Model: "m", Dim: 1}, "client"},
+		{OpenAIConfig{Client: lc, Model: " ", Dim: 1}, "model"},
+		{OpenAIConfig{Client: lc, Model: "m"}, "dim"},
 	}
 	for _, tt := range tests {
 		if _, err := NewOpenAI(tt.cfg); errs.FieldOf(err) != tt.field {

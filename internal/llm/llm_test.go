@@ -518,3 +518,27 @@ func TestPricesCost(t *testing.T) {
 		t.Errorf("Cost(unknown) = %v, %v, want 0, false", got, ok)
 	}
 }
+
+func TestEmbeddingsCall(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.SetVector("hello", []float32{1, 0, 0})
+	srv.EnqueueEmbeddings(llmtest.Status(503, "warming up"))
+	c, sl := newClient(t, srv, nil)
+	got, err := c.Embeddings(context.Background(), "e", []string{"hello", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !cmp.Equal(got[0], []float32{1, 0, 0}) || len(got[1]) != 3 {
+		t.Errorf("Embeddings = %v, want the canned vector then a derived one", got)
+	}
+	if n := len(sl.Waits()); n != 1 {
+		t.Errorf("%d retry waits, want 1 (the 503)", n)
+	}
+	if in := srv.Requests()[1].Inputs; !cmp.Equal(in, []string{"hello", " "}) {
+		t.Errorf("sent inputs %q, want the empty text as one space", in)
+	}
+	srv.EnqueueEmbeddings(llmtest.Status(401, "bad key"))
+	if _, err := c.Embeddings(context.Background(), "e", []string{"x"}); errs.KindOf(err) != errs.Unauthorized {
+		t.Errorf("401: err = %v, want unauthorized and no retry", err)
+	}
+}
