@@ -1,6 +1,13 @@
 // Package eval measures assay: retrieval metrics computed exactly as NIST
 // trec_eval v10 computes them, and the files they are computed from — qrels
-// (TREC and BEIR), TREC run files, BEIR datasets and labelled question files.
+// (TREC and BEIR), TREC run files, BEIR datasets and labelled question files;
+// and the answer evaluation: where each run of a labelled question lost the
+// answer (Judge, the Outcome funnel of seed 003), its citations and leaks,
+// aggregates of the loop against the one-pass baseline (Summarize,
+// AnswersReport), their JSON, Markdown and HTML reports, and the baseline
+// check `make eval` runs (CompareBaseline). Running the questions is the
+// caller's job (`assay eval answers` runs them on Temporal); this package
+// only judges finished runs.
 //
 // # trec_eval semantics
 //
