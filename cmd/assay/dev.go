@@ -50,7 +50,11 @@ func runDev(ctx context.Context, e env, args []string) error {
 		return err
 	}
 
-	fmt.Fprintf(e.stdout, "assay is up (embedded default: builtin models, %d chunks indexed)\n", ix.Len())
+	models := "builtin models"
+	if cfg.LLM.BaseURL != "" {
+		models = "models at " + cfg.LLM.BaseURL
+	}
+	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(e.stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())
