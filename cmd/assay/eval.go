@@ -19,9 +19,9 @@ import (
 
 // runEval dispatches `assay eval SUBCOMMAND`.
 func runEval(ctx context.Context, e env, args []string) error {
-	const subcommands = "retrieval"
+	const subcommands = "retrieval, answers"
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintf(e.stderr, "usage: assay eval SUBCOMMAND [flags]\n\nsubcommands:\n  retrieval  compare retrieval modes on a BEIR dataset (nDCG@10, MRR@10, recall, MAP, latency)\n")
+		fmt.Fprintf(e.stderr, "usage: assay eval SUBCOMMAND [flags]\n\nsubcommands:\n  retrieval  compare retrieval modes on a BEIR dataset (nDCG@10, MRR@10, recall, MAP, latency)\n  answers    run labelled questions through the loop and the one-pass baseline on Temporal; where answers were lost, citations, leaks, reports\n")
 		if len(args) == 0 {
 			return usageError("eval: want a subcommand: " + subcommands)
 		}
@@ -30,6 +30,8 @@ func runEval(ctx context.Context, e env, args []string) error {
 	switch args[0] {
 	case "retrieval":
 		return runEvalRetrieval(ctx, e, args[1:])
+	case "answers":
+		return runEvalAnswers(ctx, e, args[1:])
 	}
 	return usageError(fmt.Sprintf("eval: unknown subcommand %q (want %s)", args[0], subcommands))
 }

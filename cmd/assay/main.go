@@ -8,7 +8,7 @@
 //	assay batch     answer a JSONL file of questions as one batch through a gateway
 //	assay bench     measure a gateway's throughput and latency
 //	assay key       make API keys and print their hashes
-//	assay eval      evaluate retrieval modes on a BEIR dataset (eval retrieval)
+//	assay eval      evaluate retrieval modes on a BEIR dataset (eval retrieval) or answers to labelled questions (eval answers)
 //	assay version   print the version
 //
 // Run `assay help` or `assay COMMAND -h` for flags.
@@ -64,7 +64,7 @@ func commands() []command {
 		{"key", "make an API key (key new) or print a key's hash for auth.keys (key hash KEY)", runKey},
 		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
 		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
-		{"eval", "evaluate retrieval on a BEIR dataset (eval retrieval): nDCG@10, MRR@10, recall, MAP, latency per mode", runEval},
+		{"eval", "evaluate retrieval on a BEIR dataset (eval retrieval) or answers to labelled questions, loop vs one-pass (eval answers)", runEval},
 		{"version", "print the version", runVersion},
 	}
 }

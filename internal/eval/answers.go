@@ -323,10 +323,13 @@ func (j Judge) diagnose(q Question, res workflows.AnswerResult, ev RunEval) (Out
 	isRel := func(chunkOrDoc string) bool { return slices.Contains(rel, docOf(chunkOrDoc)) }
 
 	t := res.Trace
-	retrievedIn := 0
+	retrievedIn, rank, assessed := 0, 0, ""
 	for _, a := range t.Attempts {
-		if slices.ContainsFunc(a.Hits, func(h retrieval.Hit) bool { return isRel(h.DocID) }) {
-			retrievedIn = a.N
+		if i := slices.IndexFunc(a.Hits, func(h retrieval.Hit) bool { return isRel(h.DocID) }); i >= 0 {
+			retrievedIn, rank = a.N, i+1
+			if as := a.Assessment; as != nil {
+				assessed = fmt.Sprintf("; assessed %.2f, sufficient %v", as.Score, as.Sufficient)
+			}
 			break
 		}
 	}
@@ -355,7 +358,7 @@ func (j Judge) diagnose(q Question, res workflows.AnswerResult, ev RunEval) (Out
 	}
 	switch {
 	case accepted == 0:
-		return Assembly, fmt.Sprintf("retrieved in attempt %d, but assessment accepted no attempt (stop %s)", retrievedIn, res.StopReason)
+		return Assembly, fmt.Sprintf("retrieved at rank %d in attempt %d%s, but assessment accepted no attempt (stop %s)", rank, retrievedIn, assessed, res.StopReason)
 	case len(sent) == 0 && len(dropped) > 0 && slices.ContainsFunc(t.Attempts[accepted-1].Hits, func(h retrieval.Hit) bool { return isRel(h.DocID) }):
 		return Assembly, fmt.Sprintf("attempt %d's relevant chunks were dropped by the prompt budget", accepted)
 	case len(sent) == 0:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/assay-rag/assay/workflows"
 )
@@ -251,4 +252,25 @@ func (r AnswersReport) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WriteSummary prints the headline table and where answers were lost as
+// aligned text, for a terminal.
+func (r AnswersReport) WriteSummary(w io.Writer) error {
+	v := r.view()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\n%s\n\n", v.Title, v.Intro)
+	fmt.Fprintf(tw, "metric\tloop\tone-pass\n")
+	for _, m := range v.Metrics {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, m.Loop, m.OnePass)
+	}
+	fmt.Fprintf(tw, "\nwhere lost\tloop\tone-pass\n")
+	for _, c := range v.Outcomes {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", c.Name, c.Loop, c.OnePass)
+	}
+	fmt.Fprintf(tw, "\nstop reason\tloop\tone-pass\n")
+	for _, c := range v.Stops {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", c.Name, c.Loop, c.OnePass)
+	}
+	return tw.Flush()
 }

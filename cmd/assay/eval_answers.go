@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/schollz/progressbar/v3"
+	"go.temporal.io/sdk/client"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// evalPrincipalID names the principals the evaluator asks as, so its runs
+// are easy to find (AssayPrincipal="assay-eval") and to tell from users'.
+const evalPrincipalID = "assay-eval"
+
+// runEvalAnswers runs every labelled question through the loop and the
+// one-pass baseline as two BatchWorkflows, judges each run and writes the
+// reports. Without --temporal-address it starts a temporary embedded stack
+// (dev server, index, worker) on free ports and stops it at the end.
+func runEvalAnswers(ctx context.Context, e env, args []string) error {
+	f := newFlags("eval answers", e.stderr)
+	questionsPath := f.String("questions", "", "labelled question `file` (JSONL: id, question, relevant, answer, type, optional groups and forbidden) (required)")
+	factsPath := f.String("key-facts", "", "key facts `file` (JSONL: id, facts); without it the key-facts metric is not measured")
+	f.setting("temporal-address", "temporal.address", "use the Temporal cluster at `host:port` and its workers (default: start a temporary embedded stack)")
+	f.setting("corpus", "index.corpus", "corpus `file` the worker indexed (the embedded stack indexes it; default testdata/hollin/corpus.jsonl)")
+	indexDir := f.String("index", "", "with --temporal-address: the worker's index `dir`, opened read-only to tell extraction failures (optional)")
+	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` for the embedded stack (default bin/temporal)")
+	maxAttempts := f.Int("max-attempts", 0, "the loop's attempts per question (default loop.max_attempts); the one-pass baseline always has 1")
+	concurrency := f.Int("concurrency", 0, "questions of a batch running at once (default batch.concurrency)")
+	jsonOut := f.String("json", "", "write the report as JSON (schema "+eval.AnswersSchema+") to `file`")
+	htmlOut := f.String("html", "", "write the report as one self-contained HTML file with charts to `file`")
+	mdOut := f.String("md", "", "write the report as Markdown (a pull-request comment) to `file`")
+	baseline := f.String("baseline", "", "compare with this `report` (JSON); fail when a headline metric falls more than --tolerance below it, or anything leaks")
+	tolerance := f.Float64("tolerance", eval.DefaultTolerance, "how far (absolute `rate`) a headline metric may fall below the baseline")
+	timeout := f.Duration("timeout", 30*time.Minute, "how long both batches may take")
+	quiet := f.Bool("quiet", false, "no progress bar")
+	if err := f.parse(args, 0); err != nil {
+		return err
+	}
+	if *questionsPath == "" {
+		return usageError("eval answers: --questions is required")
+	}
+	if *tolerance < 0 || *tolerance > 1 {
+		return usageError(fmt.Sprintf("eval answers: --tolerance %g: want 0..1", *tolerance))
+	}
+	cfg, err := loadConfig(e, f)
+	if err != nil {
+		return err
+	}
+	if *maxAttempts == 0 {
+		*maxAttempts = cfg.Loop.MaxAttempts
+	}
+	if *maxAttempts < 1 || *maxAttempts > 10 {
+		return usageError(fmt.Sprintf("eval answers: --max-attempts %d: want 1..10", *maxAttempts))
+	}
+	if *concurrency == 0 {
+		*concurrency = cfg.Batch.Concurrency
+	}
+	if *concurrency < 1 || *concurrency > 64 {
+		return usageError(fmt.Sprintf("eval answers: --concurrency %d: want 1..64", *concurrency))
+	}
+	_, external := f.overrides()["temporal.address"]
+	if *indexDir != "" && !external {
+		return usageError("eval answers: --index is for --temporal-address; the embedded stack uses its own index")
+	}
+	// Make the report directories now: a typo should fail before the runs.
+	for _, out := range []string{*jsonOut, *htmlOut, *mdOut} {
+		if out == "" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return fmt.Errorf("eval answers: report directory: %w", err)
+		}
+	}
+	var base *eval.AnswersReport
+	if *baseline != "" {
+		b, err := eval.LoadAnswersReport(*baseline)
+		if err != nil {
+			return fmt.Errorf("baseline: %w", err)
+		}
+		base = &b
+	}
+
+	qs, err := eval.LoadQuestions(*questionsPath)
+	if err != nil {
+		return err
+	}
+	var facts eval.KeyFacts
+	if *factsPath != "" {
+		if facts, err = eval.LoadKeyFacts(*factsPath); err != nil {
+			return err
+		}
+	}
+	docs, err := corpus.Load(cfg.Index.Corpus)
+	if err != nil {
+		return fmt.Errorf("corpus: %w", err)
+	}
+	lib, err := eval.NewLibrary(ctx, docs, nil)
+	if err != nil {
+		return err
+	}
+	if err := eval.CheckQuestionDocs(qs, lib.Has); err != nil {
+		return fmt.Errorf("%s does not match the corpus %s:\n%w", *questionsPath, cfg.Index.Corpus, err)
+	}
+	log := newLogger(e, slog.LevelWarn)
+	warnFacts(log, qs, facts, *factsPath)
+
+	var c client.Client
+	var chunks eval.ChunkSource
+	if external {
+		if c, err = dialTemporal(ctx, cfg, log); err != nil {
+			return err
+		}
+		defer c.Close()
+		if *indexDir != "" {
+			ix, err := index.Open(*indexDir)
+			if err != nil {
+				return fmt.Errorf("--index: %w", err)
+			}
+			defer ix.Close()
+			chunks = ix
+		}
+	} else {
+		st, cleanup, err := startEvalStack(ctx, e, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		c, chunks = st.c, st.ix
+		fmt.Fprintf(e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", st.srv.Address(), st.ix.Len(), cfg.Index.Corpus)
+	}
+	if chunks != nil {
+		if lib, err = eval.NewLibrary(ctx, docs, chunks); err != nil {
+			return err
+		}
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	template := workflows.AnswerInput{
+		Budget: workflows.Budget{MaxAttempts: *maxAttempts, MaxTokens: cfg.Loop.MaxTokens,
+			MaxCostUSD: cfg.Loop.MaxCostUSD, Deadline: cfg.Loop.Deadline},
+		Threshold: cfg.Loop.Threshold, TopK: cfg.Loop.TopK,
+	}
+	bar := newEvalBar(e, 2*len(qs), *quiet)
+	ev := &evalRunner{c: c, cfg: cfg, qs: qs, concurrency: *concurrency, bar: bar}
+	loop, err := ev.batch(runCtx, "loop", template)
+	if err != nil {
+		return err
+	}
+	template.Budget.MaxAttempts = 1
+	onePass, err := ev.batch(runCtx, "one-pass", template)
+	if err != nil {
+		return err
+	}
+	_ = bar.Finish()
+	fmt.Fprintln(e.stderr)
+
+	judge := eval.Judge{Library: lib, Facts: facts, TopK: cfg.Loop.TopK}
+	rep := eval.AnswersReport{
+		QuestionsFile: *questionsPath, KeyFactsFile: *factsPath, Corpus: cfg.Index.Corpus, Documents: len(docs),
+		Settings: eval.AnswerSettings{LoopMaxAttempts: *maxAttempts, OnePassMaxAttempts: 1, TopK: cfg.Loop.TopK, Threshold: cfg.Loop.Threshold},
+	}
+	for i, q := range qs {
+		rep.Questions = append(rep.Questions, eval.QuestionEval{
+			ID: q.ID, Question: q.Question, Type: q.Type, Groups: q.Groups, Relevant: q.Relevant, Forbidden: q.Forbidden,
+			Loop: judgeRun(judge, q, loop[i]), OnePass: judgeRun(judge, q, onePass[i]),
+		})
+	}
+	rep.Aggregate()
+
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*jsonOut, rep.WriteJSON}, {*htmlOut, rep.WriteHTML}, {*mdOut, rep.WriteMarkdown}} {
+		if out.path == "" {
+			continue
+		}
+		if err := writeFileWith(out.path, out.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "wrote %s\n", out.path)
+	}
+	if err := rep.WriteSummary(e.stdout); err != nil {
+		return err
+	}
+	if base == nil {
+		return nil
+	}
+	regs, err := eval.CompareBaseline(*base, rep, *tolerance)
+	if err != nil {
+		return fmt.Errorf("baseline %s: %w", *baseline, err)
+	}
+	if len(regs) == 0 {
+		fmt.Fprintf(e.stdout, "\nbaseline %s: no headline metric fell more than %.2f; no leaks\n", *baseline, *tolerance)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "\nbaseline %s: %d regression(s):\n", *baseline, len(regs))
+	for _, r := range regs {
+		fmt.Fprintf(e.stdout, "  %s\n", r)
+	}
+	return fmt.Errorf("eval answers: %d headline metric(s) below the baseline %s", len(regs), *baseline)
+}
+
+// warnFacts logs answerable questions without key facts: their key-facts
+// metric is not measured, which should be a choice, not an accident.
+func warnFacts(log *slog.Logger, qs []eval.Question, facts eval.KeyFacts, path string) {
+	if facts == nil {
+		return
+	}
+	var missing []string
+	for _, q := range qs {
+		if _, ok := facts[q.ID]; !ok && len(q.Relevant) > 0 {
+			missing = append(missing, q.ID)
+		}
+	}
+	if len(missing) > 0 {
+		log.Warn("answerable questions without key facts: their key-facts metric is not measured", "file", path, "questions", strings.Join(missing, ","))
+	}
+}
+
+// startEvalStack starts a temporary embedded stack in a fresh directory
+// on free ports, without the Web UI. cleanup stops it and removes the
+// directory.
+func startEvalStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger) (*stack, func(), error) {
+	dir, err := os.MkdirTemp("", "assay-eval-")
+	if err != nil {
+		return nil, nil, err
+	}
+	port, err := freeTCPPort()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	cfg.DataDir, cfg.Index.Dir = dir, ""
+	cfg.Dev.TemporalPort, cfg.Dev.UIPort = port, 0
+	cfg.Temporal.Address = "127.0.0.1:" + strconv.Itoa(port)
+	st, err := startStack(ctx, e, cfg, log)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return st, func() {
+		st.Close()
+		if err := os.RemoveAll(dir); err != nil {
+			log.Warn("removing the evaluation's temporary stack", "dir", dir, "error", err)
+		}
+	}, nil
+}
+
+// freeTCPPort asks the kernel for a loopback port nothing listens on. The
+// dev server binds it moments later; devserver.Start reports a clash by
+// name should another process take it first.
+func freeTCPPort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(e.stderr),
+		progressbar.OptionSetDescription("loop"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetVisibility(!quiet),
+	)
+}
+
+// evalRunner runs the question set as batches on Temporal.
+type evalRunner struct {
+	c           client.Client
+	cfg         config.Config
+	qs          []eval.Question
+	concurrency int
+	bar         *progressbar.ProgressBar
+	done        int // runs finished in earlier batches, for the bar
+}
+
+// runOutcome is one question's run: its result, or why there is none.
+type runOutcome struct {
+	res *workflows.AnswerResult
+	err string
+}
+
+// batch runs every question once with template as a BatchWorkflow, each
+// question as its own principal, and returns the results in question
+// order. Interrupted, it cancels the batch.
+func (r *evalRunner) batch(ctx context.Context, name string, template workflows.AnswerInput) ([]runOutcome, error) {
+	id := fmt.Sprintf("eval-%s-%s", name, uuid.NewString())
+	in := workflows.BatchInput{
+		BatchID:     id,
+		Principal:   auth.Principal{ID: evalPrincipalID, Groups: []string{corpus.PublicGroup}},
+		Template:    template,
+		Concurrency: r.concurrency, ContinueAfter: r.cfg.Batch.ContinueAfter,
+	}
+	for _, q := range r.qs {
+		in.Questions = append(in.Questions, workflows.BatchQuestion{
+			ID: q.ID, Question: q.Question,
+			Principal: &auth.Principal{ID: evalPrincipalID, Groups: q.Groups},
+		})
+	}
+	r.bar.Describe(name)
+	run, err := r.c.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.cfg.Temporal.TaskQueue, in), "BatchWorkflow", in)
+	if err != nil {
+		return nil, fmt.Errorf("eval answers: start the %s batch: %w", name, err)
+	}
+	res, err := r.follow(ctx, run)
+	if err != nil {
+		if ctx.Err() != nil {
+			cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer ccancel()
+			_ = r.c.CancelWorkflow(cctx, id, "")
+		}
+		return nil, fmt.Errorf("eval answers: %s batch %s: %w", name, id, err)
+	}
+	r.done += len(r.qs)
+	out := make([]runOutcome, len(res.Items))
+	for i, it := range res.Items {
+		switch it.Status {
+		case workflows.ItemDone:
+			var ar workflows.AnswerResult
+			if err := r.c.GetWorkflow(ctx, it.QuestionID, "").Get(ctx, &ar); err != nil {
+				out[i].err = fmt.Sprintf("reading the result of %s: %v", it.QuestionID, err)
+				continue
+			}
+			out[i].res = &ar
+		case workflows.ItemFailed:
+			out[i].err = it.Error
+		default:
+			out[i].err = fmt.Sprintf("question %s", it.Status)
+		}
+	}
+	return out, nil
+}
+
+// follow waits for the batch, moving the progress bar from its status
+// query.
+func (r *evalRunner) follow(ctx context.Context, run client.WorkflowRun) (workflows.BatchResult, error) {
+	var res workflows.BatchResult
+	done := make(chan error, 1)
+	go func() { done <- run.Get(ctx, &res) }()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err == nil {
+				_ = r.bar.Set(r.done + len(r.qs))
+			}
+			return res, err
+		case <-t.C:
+			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			v, err := r.c.QueryWorkflow(qctx, run.GetID(), "", workflows.QueryBatchStatus)
+			cancel()
+			var st workflows.BatchStatus
+			if err == nil && v.Get(&st) == nil {
+				a := st.Aggregate
+				_ = r.bar.Set(r.done + a.Done + a.Failed + a.Cancelled)
+			}
+		}
+	}
+}
+
+// judgeRun judges a finished run, or records why there is none.
+func judgeRun(j eval.Judge, q eval.Question, o runOutcome) eval.RunEval {
+	if o.res == nil {
+		return eval.Failed(o.err)
+	}
+	return j.Evaluate(q, *o.res)
+}
