@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short lint bench clean tools
+.PHONY: run build test test-short lint bench clean tools eval eval-baseline
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -40,6 +40,27 @@ lint: $(BIN)/workflowcheck
 	$(GO) vet ./...
 	$(BIN)/workflowcheck ./workflows/...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+
+# The Hollin answer evaluation on the embedded default (a temporary local
+# Temporal, index and worker; offline): every question of
+# testdata/eval/hollin.jsonl through the loop and the one-pass baseline.
+# Fails when right source cited, key facts or no-answer refusal falls more
+# than EVAL_TOLERANCE (absolute) below testdata/eval/baseline.json, or when
+# any forbidden document leaks (no tolerance). Not part of `make test`.
+EVAL_OUT ?= $(CURDIR)/.assay/eval
+EVAL_TOLERANCE ?= 0.05
+EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl
+eval: build $(BIN)/temporal
+	@mkdir -p $(EVAL_OUT)
+	@status=0; $(BIN)/assay eval answers $(EVAL_ARGS) --baseline testdata/eval/baseline.json --tolerance $(EVAL_TOLERANCE) \
+		--json $(EVAL_OUT)/answers.json --html $(EVAL_OUT)/answers.html --md $(EVAL_OUT)/answers.md || status=$$?; \
+	echo; echo "reports: $(EVAL_OUT)/answers.html (charts), $(EVAL_OUT)/answers.md (PR comment), $(EVAL_OUT)/answers.json (schema assay.eval.answers/v1)"; \
+	exit $$status
+
+# Re-record the baseline after a change meant to move the numbers; commit
+# it with the reason.
+eval-baseline: build $(BIN)/temporal
+	$(BIN)/assay eval answers $(EVAL_ARGS) --json testdata/eval/baseline.json
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
