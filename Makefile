@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short lint bench clean tools eval eval-baseline
+.PHONY: run build test test-short test-redis lint bench clean tools eval eval-baseline
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -35,6 +35,13 @@ test: $(BIN)/temporal
 # Unit tests only: no Temporal server.
 test-short:
 	$(GO) test -short ./...
+
+# Opt-in: the Redis token transport against a real, throwaway redis-server
+# (Debian's, installed with apt-get when missing: needs root). `make test`
+# skips that test and stays offline.
+test-redis:
+	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
+	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens
 
 lint: $(BIN)/workflowcheck
 	$(GO) vet ./...
