@@ -123,7 +123,7 @@ func TestEvalRetrievalErrors(t *testing.T) {
 		want string
 	}{
 		{"no subcommand", nil, "want a subcommand: retrieval"},
-		{"unknown subcommand", []string{"answers"}, `unknown subcommand "answers"`},
+		{"unknown subcommand", []string{"judge"}, `unknown subcommand "judge"`},
 		{"no dataset", []string{"retrieval"}, "--dataset is required"},
 		{"bad k", []string{"retrieval", "--dataset", dataset, "--k", "0"}, "--k 0: want 1..1000"},
 		{"unknown mode", []string{"retrieval", "--dataset", dataset, "--modes", "bm25,splade"}, `want bm25, vector, hybrid or hybrid+rerank, got "splade"`},
