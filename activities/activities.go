@@ -8,6 +8,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -19,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -71,6 +73,16 @@ type Activities struct {
 	// Routing is the worker's routing policy; workflows fetch it once per
 	// run through the RoutingPolicy activity, so it is in their history.
 	Routing router.Policy
+	// Tokens, when set, receives the answer as a model streams it, for
+	// the gateway's event streams; nil asks models for whole replies.
+	Tokens TokenPublisher
+}
+
+// TokenPublisher takes the pieces of a run's streamed answer (package
+// tokens: an in-process hub or Redis). Publish must not block: a model
+// call waits on it.
+type TokenPublisher interface {
+	Publish(run string, p tokens.Piece) error
 }
 
 // GuardInput is the input of Guard.
@@ -225,12 +237,21 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 	if err != nil {
 		return GenerateOutput{}, temporalError("Generate", err)
 	}
+	var done func()
+	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" && activity.IsActivity(ctx) {
+		req.OnToken, done = a.tokenStream(ctx)
+	}
 	var ans generate.Answer
 	err = heartbeatWhile(ctx, func() error {
 		var err error
 		ans, err = gen.Generate(ctx, req)
 		return err
 	})
+	if done != nil {
+		// Markers are checked below, on the whole answer; the stream
+		// only says it ended. The checked answer is the run's result.
+		done()
+	}
 	if err != nil {
 		return GenerateOutput{}, temporalError("Generate", err)
 	}
@@ -240,6 +261,40 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 		return GenerateOutput{}, temporalError("Generate", err)
 	}
 	return GenerateOutput{Answer: ans}, nil
+}
+
+// tokenStream returns the OnToken of one Generate attempt, which publishes
+// each piece on the run's token stream, and the func that ends the stream
+// with a done marker. The stream is named after the activity and its
+// attempt, so a retry or a fallback model starts a new one. Publishing
+// never fails the model call: a piece that cannot be published is lost,
+// and the first such error is logged.
+func (a *Activities) tokenStream(ctx context.Context) (onToken func(string) error, done func()) {
+	info := activity.GetInfo(ctx)
+	run := info.WorkflowExecution.ID
+	base := tokens.Piece{Stream: fmt.Sprintf("%s/%d", info.ActivityID, info.Attempt), Attempt: int(info.Attempt)}
+	var seq int64 // the model client calls OnToken from one goroutine
+	logged := false
+	publish := func(p tokens.Piece) {
+		seq++
+		p.Seq = seq
+		if err := a.Tokens.Publish(run, p); err != nil && !logged {
+			logged = true
+			activity.GetLogger(ctx).Warn("answer tokens are not published", "run", run, "stream", p.Stream, "error", err)
+		}
+	}
+	onToken = func(text string) error {
+		p := base
+		p.Text = text
+		publish(p)
+		return nil
+	}
+	done = func() {
+		p := base
+		p.Done = true
+		publish(p)
+	}
+	return onToken, done
 }
 
 // visibleChunks loads chunks and fails if any is outside groups.
