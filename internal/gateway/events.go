@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -23,9 +24,11 @@ const (
 	// EventResult is the last event: the question as GET
 	// /v1/questions/{id} returns it once the run has ended.
 	EventResult = "result"
-	// EventToken is reserved for answer tokens from a streaming model:
-	// data {"attempt": n, "text": "..."}. The builtin models do not
-	// stream, so no such event is sent yet.
+	// EventToken: a piece of the answer as a streaming model writes it,
+	// while the run's Generate activity runs. Data: TokenEvent. Token
+	// events have no id: they are best effort, a reconnect does not
+	// replay them, and the result event, not the pieces, is the answer.
+	// The builtin models do not stream.
 	EventToken = "token"
 	// EventError says the stream broke off before the result, e.g.
 	// because Temporal became unreachable; it has no id, and a client
@@ -52,6 +55,34 @@ type StageEvent struct {
 	Attempt int    `json:"attempt"`
 	// Query is the attempt's query, on search and rewrite events.
 	Query string `json:"query,omitempty"`
+}
+
+// TokenEvent is the data of a token event. Pieces are raw model output:
+// citation markers are checked only on the whole answer, so a client shows
+// them as a draft and replaces the draft with the result event's answer.
+type TokenEvent struct {
+	// Stream names one generation: the Generate activity's id and its
+	// attempt ("7/1"). When it changes (a retried attempt, a fallback
+	// model), the client starts a new draft: replace, do not append.
+	Stream string `json:"stream"`
+	// Attempt is the Generate activity's attempt, from 1.
+	Attempt int `json:"attempt"`
+	// Seq numbers the stream's pieces from 1, done marker included; a gap
+	// means pieces were dropped (a slow client, or one that joined late).
+	Seq int64 `json:"seq"`
+	// Text is the piece; empty on the done marker.
+	Text string `json:"text,omitempty"`
+	// Done marks the stream's end; the result event follows once the
+	// answer is checked (or a new stream, if the attempt failed).
+	Done bool `json:"done,omitempty"`
+}
+
+// Tokens delivers the pieces of runs' streamed answers (package tokens:
+// an in-process hub or Redis).
+type Tokens interface {
+	// Subscribe returns a subscription to the pieces published for run
+	// from now on; the caller closes it.
+	Subscribe(ctx context.Context, run string) (*tokens.Subscription, error)
 }
 
 // getEvents streams a question's progress as Server-Sent Events. Stages
@@ -112,9 +143,26 @@ func (s *Server) getEvents(c *gin.Context) {
 	defer wg.Wait()
 	defer stop()
 
+	// Token events flow only while the run runs; a resumed stream may
+	// have passed the generate stage already, so it forwards at once.
+	var fwd *tokenForwarder
+	if s.opts.Tokens != nil && run.Status == Running {
+		sub, err := s.opts.Tokens.Subscribe(ctx, run.ID)
+		if err != nil {
+			s.opts.Logger.Warn("no token events for this stream", "run", run.ID, "error", err)
+		} else {
+			fwd = forwardTokens(ctx, sub, write, stop)
+			defer fwd.stop()
+			if after > 0 {
+				fwd.open()
+			}
+		}
+	}
+
 	err = s.opts.Engine.Events(ctx, run.ID, after, func(e Event) error {
 		typ, data := EventStage, any(e.Stage)
 		if e.Closed {
+			fwd.stop() // the pieces already here go out before the result
 			r := run
 			r.Status = e.Status
 			typ, data = EventResult, questionResponse(r, e.Result)
@@ -123,13 +171,102 @@ func (s *Server) getEvents(c *gin.Context) {
 		if err != nil {
 			return err
 		}
-		return write(fmt.Sprintf("id: %d\nevent: %s\ndata: %s\n\n", e.ID, typ, b))
+		if err := write(fmt.Sprintf("id: %d\nevent: %s\ndata: %s\n\n", e.ID, typ, b)); err != nil {
+			return err
+		}
+		if e.Stage != nil && e.Stage.Stage == "generate" {
+			fwd.open()
+		}
+		return nil
 	})
+	fwd.stop()
 	if err != nil && ctx.Err() == nil {
 		c.Error(err) //nolint:errcheck // recorded for the access log
 		b, _ := json.Marshal(apiError{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})
 		_ = write(fmt.Sprintf("event: %s\ndata: %s\n\n", EventError, b))
 	}
+}
+
+// tokenForwarder writes a run's pieces into its event stream as token
+// events. It holds them back until open (the generate stage has been
+// sent), so no piece precedes its stage; the subscription buffers them
+// meanwhile, dropping the oldest if it must.
+type tokenForwarder struct {
+	sub      *tokens.Subscription
+	gate     chan struct{}
+	openOnce sync.Once
+	quit     chan struct{}
+	quitOnce sync.Once
+	done     chan struct{}
+}
+
+// forwardTokens starts forwarding sub's pieces through write until the
+// forwarder is stopped or ctx ends; a failed write calls fail.
+func forwardTokens(ctx context.Context, sub *tokens.Subscription, write func(string) error, fail func()) *tokenForwarder {
+	f := &tokenForwarder{sub: sub, gate: make(chan struct{}), quit: make(chan struct{}), done: make(chan struct{})}
+	send := func(p tokens.Piece) bool {
+		b, err := json.Marshal(TokenEvent(p))
+		if err == nil {
+			err = write(fmt.Sprintf("event: %s\ndata: %s\n\n", EventToken, b))
+		}
+		if err != nil {
+			fail()
+			return false
+		}
+		return true
+	}
+	go func() {
+		defer close(f.done)
+		select {
+		case <-f.gate:
+		case <-f.quit:
+			return
+		case <-ctx.Done():
+			return
+		}
+		for {
+			select {
+			case p, ok := <-sub.Pieces():
+				if !ok || !send(p) {
+					return
+				}
+			case <-f.quit:
+				// Send what has arrived, then stop.
+				for {
+					select {
+					case p, ok := <-sub.Pieces():
+						if !ok || !send(p) {
+							return
+						}
+					default:
+						return
+					}
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return f
+}
+
+// open lets pieces through. It is safe on a nil forwarder.
+func (f *tokenForwarder) open() {
+	if f != nil {
+		f.openOnce.Do(func() { close(f.gate) })
+	}
+}
+
+// stop sends the pieces already received (if open), waits for the
+// forwarder to end and closes the subscription. It is idempotent and
+// safe on a nil forwarder.
+func (f *tokenForwarder) stop() {
+	if f == nil {
+		return
+	}
+	f.quitOnce.Do(func() { close(f.quit) })
+	<-f.done
+	f.sub.Close()
 }
 
 // lastEventID reads the Last-Event-ID header (or ?last_event_id= for

@@ -25,6 +25,9 @@ type fakeEngine struct {
 	unavailable bool
 	// panicOnStart makes Start panic, to test the gateway's recovery.
 	panicOnStart bool
+	// beforeGenerate, when set, holds the generate stage of every
+	// event stream until it is closed.
+	beforeGenerate chan struct{}
 }
 
 type fakeRun struct {
@@ -184,31 +187,47 @@ func (f *fakeEngine) Trace(_ context.Context, id string) (workflows.Trace, error
 		Attempts: []workflows.Attempt{{N: 1, Query: r.in.Question}}}, nil
 }
 
-// Events plays a fixed two-attempt stream for completed questions: the
-// ids and stages the Temporal engine derives from a history.
+// Events plays a fixed two-attempt stream: the ids and stages the
+// Temporal engine derives from a history. The stages come at once, the
+// closing event when the question ends (at once unless it is held).
 func (f *fakeEngine) Events(ctx context.Context, id string, after int64, emit func(Event) error) error {
-	res, st, err := f.Result(ctx, id)
+	f.mu.Lock()
+	_, err := f.get(id)
+	f.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	evs := []Event{
+	stages := []Event{
 		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "q1"}},
 		{ID: 11, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
 		{ID: 16, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "q2"}},
 		{ID: 17, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "q2"}},
 		{ID: 23, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
 		{ID: 29, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
-		{ID: 35, Closed: true, Status: st, Result: &res},
 	}
-	for _, e := range evs {
+	for _, e := range stages {
 		if e.ID <= after {
 			continue
+		}
+		if e.Stage.Stage == "generate" && f.beforeGenerate != nil {
+			select {
+			case <-f.beforeGenerate:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		if err := emit(e); err != nil {
 			return err
 		}
 	}
-	return nil
+	res, st, err := f.Result(ctx, id)
+	if err != nil {
+		return err
+	}
+	if after >= 35 {
+		return nil
+	}
+	return emit(Event{ID: 35, Closed: true, Status: st, Result: &res})
 }
 
 func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.BatchInput) error {

@@ -141,6 +141,9 @@ type Options struct {
 	Now func() time.Time
 	// Heartbeat is the interval of SSE keep-alive comments; default 15s.
 	Heartbeat time.Duration
+	// Tokens, when set, feeds token events into the event streams of
+	// running questions; nil sends none.
+	Tokens Tokens
 }
 
 // Server is the HTTP API.
