@@ -42,6 +42,17 @@ type Config struct {
 	Batch    Batch    `yaml:"batch"`
 	Auth     Auth     `yaml:"auth"`
 	Worker   Worker   `yaml:"worker"`
+	Redis    Redis    `yaml:"redis"`
+}
+
+// Redis is the server that carries answer tokens from a streaming model,
+// published by workers, to the gateways' event streams (pub/sub only;
+// nothing is stored). With Addr empty a standalone worker and gateway
+// stream no tokens; `assay dev` needs no Redis.
+type Redis struct {
+	// Addr is host:port, e.g. redis:6379.
+	Addr     string `yaml:"addr"`
+	Password Secret `yaml:"password"`
 }
 
 // Worker configures a standalone `assay worker`.
@@ -443,6 +454,11 @@ func (c Config) Validate() error {
 	if c.Worker.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {
 			bad("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
+		}
+	}
+	if c.Redis.Addr != "" {
+		if _, _, err := net.SplitHostPort(c.Redis.Addr); err != nil {
+			bad("redis.addr", "want host:port, got %q", c.Redis.Addr)
 		}
 	}
 	if _, _, err := net.SplitHostPort(c.Temporal.Address); err != nil {
