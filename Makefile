@@ -36,12 +36,13 @@ test: $(BIN)/temporal
 test-short:
 	$(GO) test -short ./...
 
-# Opt-in: the Redis token transport against a real, throwaway redis-server
-# (Debian's, installed with apt-get when missing: needs root). `make test`
-# skips that test and stays offline.
-test-redis:
+# Opt-in: the Redis token transport, and a standalone worker and gateway
+# joined by it, against a real, throwaway redis-server (Debian's, installed
+# with apt-get when missing: needs root). `make test` skips these tests
+# and stays offline.
+test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
-	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens
+	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
 
 lint: $(BIN)/workflowcheck
 	$(GO) vet ./...

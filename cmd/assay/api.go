@@ -42,9 +42,9 @@ func newTelemetry() (*telemetry, error) {
 }
 
 // newGateway builds the HTTP API over Temporal. tel is the process's
-// telemetry (nil makes one); extra readiness checks join the Temporal and
-// worker checks.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, extra ...gateway.Check) (*gateway.Server, error) {
+// telemetry (nil makes one); tok, when not nil, feeds token events; extra
+// readiness checks join the Temporal and worker checks.
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, extra ...gateway.Check) (*gateway.Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	keys := make([]auth.Key, len(cfg.Auth.Keys))
 	for i, k := range cfg.Auth.Keys {
@@ -87,6 +87,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Ready:        append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
 		Registry:     tel.reg,
 		Logger:       log,
+		Tokens:       tok,
 	})
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+
+	"github.com/assay-rag/assay/internal/tokens"
 )
 
 // runDev is the embedded default: a local Temporal dev server with its Web
@@ -39,13 +41,17 @@ func runDev(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := startStack(ctx, e, cfg, log, tel.runs.Interceptor())
+	// Worker and gateway share this process: answer tokens go through an
+	// in-process hub, whatever redis.addr says.
+	hub := tokens.NewHub(0)
+	log.Info("answer tokens: in process (the worker and the gateway share it)")
+	st, err := startStack(ctx, e, cfg, log, hub, tel.runs.Interceptor())
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	srv, ix := st.srv, st.ix
-	gw, err := newGateway(st.c, cfg, log, tel, indexCheck(ix.Len))
+	gw, err := newGateway(st.c, cfg, log, tel, hub, indexCheck(ix.Len))
 	if err != nil {
 		return err
 	}

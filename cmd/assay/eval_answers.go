@@ -250,7 +250,7 @@ func startEvalStack(ctx context.Context, e env, cfg config.Config, log *slog.Log
 	cfg.DataDir, cfg.Index.Dir = dir, ""
 	cfg.Dev.TemporalPort, cfg.Dev.UIPort = port, 0
 	cfg.Temporal.Address = "127.0.0.1:" + strconv.Itoa(port)
-	st, err := startStack(ctx, e, cfg, log)
+	st, err := startStack(ctx, e, cfg, log, nil)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"log/slog"
+
+	"github.com/assay-rag/assay/internal/gateway"
 )
 
 // runGateway serves the HTTP API against a Temporal cluster.
@@ -28,7 +30,16 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer c.Close()
-	gw, err := newGateway(c, cfg, log, nil)
+	tok, err := redisTokens(ctx, cfg, log, "gateway")
+	if err != nil {
+		return err
+	}
+	var events gateway.Tokens // stays nil, not a nil *tokens.Redis
+	if tok != nil {
+		defer tok.Close()
+		events = tok
+	}
+	gw, err := newGateway(c, cfg, log, nil, events)
 	if err != nil {
 		return err
 	}

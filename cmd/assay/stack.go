@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/internal/index"
@@ -32,10 +33,11 @@ type stack struct {
 
 // startStack starts the dev server on cfg.Dev's ports with its data in
 // cfg.DataDir, registers assay's search attributes, opens (or builds) the
-// index and starts a worker with the given interceptors. cfg.Temporal.Address
+// index and starts a worker with the given interceptors, publishing a
+// streaming model's answer tokens to tok when it is not nil. cfg.Temporal.Address
 // must already name the dev server's frontend. On error, whatever had
 // started is stopped again.
-func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger, ics ...interceptor.WorkerInterceptor) (_ *stack, err error) {
+func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (_ *stack, err error) {
 	s := &stack{log: log}
 	defer func() {
 		if err != nil {
@@ -66,6 +68,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = withModels(acts, cfg, log); err != nil {
 		return nil, err
 	}
+	acts.Tokens = tok
 	w := newWorker(s.c, cfg, acts, ics...)
 	if err = w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)

@@ -54,6 +54,14 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	if err := withModels(acts, cfg, log); err != nil {
 		return err
 	}
+	tok, err := redisTokens(ctx, cfg, log, "worker")
+	if err != nil {
+		return err
+	}
+	if tok != nil {
+		defer tok.Close()
+		acts.Tokens = tok
+	}
 	tel, err := newTelemetry()
 	if err != nil {
 		return err

@@ -1,75 +1,14 @@
 package tokens
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// redisAddr returns the address of a Redis server for the test, or skips.
-// ASSAY_TEST_REDIS=1 starts a throwaway redis-server from PATH (`make
-// test-redis` installs Debian's); ASSAY_TEST_REDIS=host:port uses a
-// running server (whose assay:test:* channels the test uses).
-func redisAddr(t *testing.T) string {
-	t.Helper()
-	v := os.Getenv("ASSAY_TEST_REDIS")
-	switch {
-	case v == "":
-		t.Skip("SKIPPED: the Redis token transport is not tested; set ASSAY_TEST_REDIS=1 with redis-server on PATH, or run `make test-redis`")
-	case v != "1":
-		return v
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatalf("ASSAY_TEST_REDIS=1 but redis-server is not on PATH (apt-get install redis-server, or `make test-redis`): %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--dir", t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "Ready to accept connections") {
-				close(ready)
-				break
-			}
-		}
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("redis-server did not get ready in 10s")
-	}
-	return fmt.Sprintf("127.0.0.1:%d", port)
-}
+	"github.com/assay-rag/assay/internal/tokens/redistest"
+)
 
 func newTestRedis(t *testing.T, addr string, buffer int) *Redis {
 	t.Helper()
@@ -116,7 +55,7 @@ func collect(t *testing.T, s *Subscription, timeout time.Duration) []Piece {
 // one server) exchange a run's stream in order, runs stay apart, and
 // a closed subscription stops receiving.
 func TestRedis(t *testing.T) {
-	addr := redisAddr(t)
+	addr := redistest.Addr(t)
 	worker, gw1, gw2 := newTestRedis(t, addr, 0), newTestRedis(t, addr, 0), newTestRedis(t, addr, 0)
 	ctx := context.Background()
 	a1, err := gw1.Subscribe(ctx, "run-a")
