@@ -173,7 +173,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	if err != nil {
 		return AssessOutput{}, temporalError("Assess", err)
 	}
-	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous}
+	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, Groups: in.Groups}
 	var flags []guard.Flag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}
@@ -193,15 +193,14 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 		res, err = assessor.Assess(ctx, req)
 		return err
 	})
+	// A failed call may still have cost tokens (a reply that failed its
+	// schema twice); they travel in the error so budgets count them.
+	spent := Spent{Model: res.Usage.Model, TokensIn: res.Usage.TokensIn, TokensOut: res.Usage.TokensOut, CostUSD: res.Usage.CostUSD}
 	if err != nil {
-		// A failed call may still have cost tokens (a reply that failed its
-		// schema twice); they travel in the error so budgets count them.
-		return AssessOutput{}, temporalError("Assess", err, Spent{
-			Model: res.Usage.Model, TokensIn: res.Usage.TokensIn, TokensOut: res.Usage.TokensOut, CostUSD: res.Usage.CostUSD,
-		})
+		return AssessOutput{}, temporalError("Assess", err, spent)
 	}
 	if err := res.Assessment.Check(); err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		return AssessOutput{}, temporalError("Assess", err, spent)
 	}
 	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
 }
@@ -252,13 +251,15 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 		// only says it ended. The checked answer is the run's result.
 		done()
 	}
+	// A rejected or failed answer still cost its tokens.
+	spent := Spent{Model: ans.Model, TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD}
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return GenerateOutput{}, temporalError("Generate", err, spent)
 	}
 	// Sanitize, validate and ground whatever generated the answer; a
 	// validator's rejection is a final (non-retryable) typed error.
 	if ans, err = generate.Check(req, ans); err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return GenerateOutput{}, temporalError("Generate", err, spent)
 	}
 	return GenerateOutput{Answer: ans}, nil
 }

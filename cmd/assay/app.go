@@ -38,8 +38,8 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 // models.
 func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activities.Activities {
 	an := terms.New()
-	assessor := assess.NewBuiltin(an, ix)
-	assessor.Rewriter = assess.NewRewriter(an, ix)
+	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
+	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
 	return &activities.Activities{
 		Searcher: searcherFor(ix, cfg, log),
 		Chunks:   ix,
@@ -104,3 +104,9 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	}
 	return nil
 }
+
+// visibleCorpus gives the builtin assessor and rewriter the index's
+// statistics as one principal may see them.
+type visibleCorpus struct{ *index.Index }
+
+func (v visibleCorpus) Visible(groups []string) assess.Vocabulary { return v.Index.Visible(groups) }

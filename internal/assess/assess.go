@@ -49,6 +49,10 @@ type Evidence struct {
 type Request struct {
 	Question string
 	Query    string
+	// Groups are the principal's ACL groups. Whatever the assessor says
+	// (its reason, its rewrite) may use only words of documents these
+	// groups can see.
+	Groups []string
 	// Queries tried before this one, oldest first, so a rewriter does not
 	// propose them again.
 	Previous []string

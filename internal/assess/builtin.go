@@ -8,11 +8,18 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// Vocabulary is what the builtin assessor knows of the corpus: how many
-// chunks contain a term, out of how many.
+// Vocabulary is term statistics over the chunks one principal may see: how
+// many contain a term, out of how many.
 type Vocabulary interface {
 	DocFreq(term string) int
 	Len() int
+}
+
+// Corpus gives the vocabulary visible to a principal's groups. The builtin
+// models never use statistics of documents the principal cannot see: a
+// spelling correction or a "no word occurs" verdict would reveal them.
+type Corpus interface {
+	Visible(groups []string) Vocabulary
 }
 
 // BuiltinModel names the builtin assessor in traces and routes.
@@ -29,8 +36,8 @@ const BuiltinModel = "builtin:coverage-v1"
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
-	an    *terms.Analyzer
-	vocab Vocabulary
+	an     *terms.Analyzer
+	corpus Corpus
 	// Rewriter proposes the next query when evidence is insufficient;
 	// nil proposes none.
 	Rewriter *Rewriter
@@ -39,9 +46,9 @@ type Builtin struct {
 	MinCoverage float64
 }
 
-// NewBuiltin returns the builtin assessor over vocab, with no rewriter.
-func NewBuiltin(an *terms.Analyzer, vocab Vocabulary) *Builtin {
-	return &Builtin{an: an, vocab: vocab, MinCoverage: 0.55}
+// NewBuiltin returns the builtin assessor over c, with no rewriter.
+func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
+	return &Builtin{an: an, corpus: c, MinCoverage: 0.55}
 }
 
 type weighted struct {
@@ -54,11 +61,12 @@ type weighted struct {
 // spell it: with a rewriter, its misspellings are corrected first, so a
 // rewrite that fixes them can find evidence that counts.
 func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
+	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		question, _ = b.Rewriter.Spell(question)
+		question, _ = b.Rewriter.Spell(question, vocab)
 	}
-	qterms := b.weigh(question)
+	qterms := b.weigh(question, vocab)
 	res := Result{Usage: Usage{Model: BuiltinModel}}
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
@@ -90,7 +98,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	a := Assessment{Score: score, Sufficient: score >= b.MinCoverage && bestHasKey}
 	switch {
 	case key < 0:
-		a.Reason = "no word of the question occurs in the corpus"
+		a.Reason = "no word of the question occurs in the documents you can see"
 	case len(req.Evidence) == 0:
 		a.Reason = "no evidence was retrieved"
 	case a.Sufficient:
@@ -101,7 +109,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", 100*score)
 	}
 	if !a.Sufficient && b.Rewriter != nil {
-		if q, why := b.Rewriter.Rewrite(req, best); q != "" {
+		if q, why := b.Rewriter.rewrite(req, best, vocab); q != "" {
 			a.Rewrite = q
 			a.Reason += "; rewrite by " + why
 		}
@@ -114,13 +122,13 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 // never contains gets the mean IDF of the known terms: it may be a synonym
 // the corpus words differently ("sink" for "water"), so it counts, but it
 // must not outweigh everything the corpus does say.
-func (b *Builtin) weigh(q string) []weighted {
-	n := float64(b.vocab.Len())
+func (b *Builtin) weigh(q string, vocab Vocabulary) []weighted {
+	n := float64(vocab.Len())
 	var out []weighted
 	var sum float64
 	var known int
 	for _, t := range b.an.Content(q) {
-		df := b.vocab.DocFreq(t)
+		df := vocab.DocFreq(t)
 		w := weighted{term: t, known: df > 0}
 		if w.known {
 			w.weight = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))

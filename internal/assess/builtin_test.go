@@ -5,33 +5,59 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
 // lexicon is an in-memory Lexicon over a handful of chunk texts, analyzed
-// the way the index analyzes them.
+// the way the index analyzes them, each visible to its ACL groups.
 type lexicon struct {
-	df map[string]int
-	n  int
+	docs []lexDoc
+}
+
+type lexDoc struct {
+	acl   []string
+	terms map[string]bool
 }
 
 func newLexicon(an *terms.Analyzer, texts ...string) *lexicon {
-	l := &lexicon{df: map[string]int{}, n: len(texts)}
+	l := &lexicon{}
 	for _, t := range texts {
-		for term := range an.Set(t) {
-			l.df[term]++
-		}
+		l.add(an, []string{"public"}, t)
 	}
 	return l
 }
 
-func (l *lexicon) DocFreq(t string) int { return l.df[t] }
-func (l *lexicon) Len() int             { return l.n }
+func (l *lexicon) add(an *terms.Analyzer, acl []string, text string) {
+	l.docs = append(l.docs, lexDoc{acl: acl, terms: an.Set(text)})
+}
+
+func (l *lexicon) Visible(groups []string) Vocabulary {
+	v := &lexVocab{df: map[string]int{}}
+	for _, d := range l.docs {
+		if corpus.Visible(d.acl, groups) {
+			v.n++
+			for t := range d.terms {
+				v.df[t]++
+			}
+		}
+	}
+	return v
+}
+
 func (l *lexicon) EachTerm(fn func(string, int)) {
-	for t, df := range l.df {
+	for t, df := range l.Visible([]string{"public", "staff", "partners", "finance"}).(*lexVocab).df {
 		fn(t, df)
 	}
 }
+
+type lexVocab struct {
+	df map[string]int
+	n  int
+}
+
+func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
+func (v *lexVocab) Len() int             { return v.n }
 
 var hollinLike = []Evidence{
 	{ChunkID: "pol-warranty-2026#0", Title: "Warranty terms (2026)", Text: "Every Hollin appliance has a 2-year warranty from the date of purchase. Blender motors on the X200 and X300 Pro are covered for 5 years."},
@@ -72,7 +98,7 @@ func TestBuiltinAssess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := b.Assess(context.Background(), Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence})
+			res, err := b.Assess(context.Background(), Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence, Groups: []string{"public"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +133,7 @@ func TestRewriterSpelling(t *testing.T) {
 		{"blender motor", ""},            // nothing unknown
 	}
 	for _, tt := range tests {
-		got, _ := b.Rewriter.Rewrite(Request{Question: tt.query, Query: tt.query}, 0)
+		got, _ := b.Rewriter.Rewrite(Request{Question: tt.query, Query: tt.query, Groups: []string{"public"}}, 0)
 		if got != tt.want {
 			t.Errorf("Rewrite(%q) = %q, want %q", tt.query, got, tt.want)
 		}
@@ -117,7 +143,7 @@ func TestRewriterSpelling(t *testing.T) {
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
-	got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}}, 0)
+	got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
 	if got != "" {
 		t.Errorf("Rewrite proposed %q, a query tried before", got)
 	}
@@ -125,7 +151,7 @@ func TestRewriterNeverRepeats(t *testing.T) {
 
 func TestRewriterFeedbackOnlyOnFirstAttempt(t *testing.T) {
 	b, _ := newTestAssessor()
-	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}}
+	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}, Groups: []string{"public"}}
 	if got, _ := b.Rewriter.Rewrite(req, 0.5); got == "" {
 		t.Fatal("first attempt: no feedback rewrite")
 	}
@@ -156,5 +182,32 @@ func TestDistance(t *testing.T) {
 		if got := distance(tt.a, tt.b, tt.max); got != tt.want {
 			t.Errorf("distance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestBuiltinNeverRevealsHiddenWords: the spelling corrector and the
+// assessor's verdicts use only words of documents the principal may see.
+func TestBuiltinNeverRevealsHiddenWords(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Hollin pays partners by the hour.")
+	lex.add(an, []string{"partner:calder-fix", "staff"}, "Hollin pays Calder Fix 39 pounds per hour of warranty labour.")
+	lex.add(an, []string{"staff"}, "Case 30412. Customer Ellie Shaw reports her X200 stopped.")
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	public := []string{"public"}
+
+	q := "how much does Caldre Fix get paid per hour"
+	if got, why := b.Rewriter.Rewrite(Request{Question: q, Query: q, Groups: public}, 0); strings.Contains(strings.ToLower(got+why), "calder") {
+		t.Errorf("public rewrite = %q (%s): reveals a word only a partner's document holds", got, why)
+	}
+	if got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Groups: []string{"partner:calder-fix"}}, 0); !strings.Contains(got, "calder") {
+		t.Errorf("partner rewrite = %q, want Caldre corrected to calder for a principal who can see it", got)
+	}
+
+	// Whether a hidden word exists must not change the public verdict.
+	hidden, _ := b.Assess(context.Background(), Request{Question: "did ellie qzxv call", Query: "did ellie qzxv call", Groups: public})
+	absent, _ := b.Assess(context.Background(), Request{Question: "did zzqx qzxv call", Query: "did zzqx qzxv call", Groups: public})
+	if hidden.Assessment != absent.Assessment {
+		t.Errorf("a word in a staff-only ticket changes the public assessment:\n%+v\n%+v", hidden.Assessment, absent.Assessment)
 	}
 }

@@ -14,8 +14,10 @@ const RewriteModel = "builtin:prf-spell-v1"
 
 // Lexicon is the index vocabulary the rewriter corrects against.
 type Lexicon interface {
-	Vocabulary
-	// EachTerm calls fn for every analyzed term with its chunk frequency.
+	Corpus
+	// EachTerm calls fn for every analyzed term of the whole index. The
+	// rewriter takes its spelling candidates from it and keeps only those
+	// the principal's vocabulary has.
 	EachTerm(fn func(term string, df int))
 }
 
@@ -52,13 +54,18 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 }
 
 // Rewrite returns a new query for req, or "" when none is worth trying.
-// coverage is the assessor's best coverage of the question.
+// coverage is the assessor's best coverage of the question. It uses only
+// words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
-	if q, fixed := r.Spell(req.Query); len(fixed) > 0 && !seen(req, q) {
+	return r.rewrite(req, coverage, r.lex.Visible(req.Groups))
+}
+
+func (r *Rewriter) rewrite(req Request, coverage float64, vocab Vocabulary) (query, why string) {
+	if q, fixed := r.Spell(req.Query, vocab); len(fixed) > 0 && !seen(req, q) {
 		return q, "spelling: " + strings.Join(fixed, ", ")
 	}
 	if len(req.Previous) == 0 && coverage >= prfMinCoverage && coverage < 1 {
-		if extra := r.feedbackTerms(req); len(extra) > 0 {
+		if extra := r.feedbackTerms(req, vocab); len(extra) > 0 {
 			q := req.Query + " " + strings.Join(extra, " ")
 			if !seen(req, q) {
 				return q, "feedback terms from the top chunks: " + strings.Join(extra, ", ")
@@ -68,13 +75,13 @@ func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 	return "", ""
 }
 
-// Spell corrects the words of text the index has never seen (see
-// Rewriter) and lists the corrections as "typed→term".
-func (r *Rewriter) Spell(text string) (string, []string) {
+// Spell corrects the words of text that vocab has never seen (see
+// Rewriter) into words it has, and lists the corrections as "typed→term".
+func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
 	words := strings.Fields(text)
 	var fixed []string
 	for i, w := range words {
-		if c, ok := r.correct(w); ok {
+		if c, ok := r.correct(w, vocab); ok {
 			fixed = append(fixed, w+"→"+c)
 			words[i] = c
 		}
@@ -107,14 +114,14 @@ func normalize(q string) string { return strings.Join(strings.Fields(strings.ToL
 // correct returns the index term closest to word's term when the index has
 // never seen that term. Distances are between analyzed terms (stems); the
 // length rules use the word as typed.
-func (r *Rewriter) correct(word string) (string, bool) {
+func (r *Rewriter) correct(word string, vocab Vocabulary) (string, bool) {
 	clean := strings.TrimFunc(strings.ToLower(word), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
 	n := len([]rune(clean))
 	if n < 4 || strings.IndexFunc(clean, unicode.IsDigit) >= 0 {
 		return "", false
 	}
 	ts := r.an.Terms(clean)
-	if len(ts) != 1 || r.lex.DocFreq(ts[0]) > 0 {
+	if len(ts) != 1 || vocab.DocFreq(ts[0]) > 0 {
 		return "", false // a stop word, several tokens, or already known
 	}
 	stem := ts[0]
@@ -135,7 +142,10 @@ func (r *Rewriter) correct(word string) (string, bool) {
 				// substitution far too often ("sink" → "link").
 				continue
 			}
-			df := r.lex.DocFreq(cand)
+			df := vocab.DocFreq(cand)
+			if df == 0 {
+				continue // only in documents this principal cannot see
+			}
 			if d < bestDist || d == bestDist && df > bestDF {
 				best, bestDist, bestDF = cand, d, df
 			}
@@ -163,7 +173,7 @@ func transposed(a, b string) bool {
 
 // feedbackTerms picks up to two terms shared by most of the top chunks that
 // the query lacks, weighted by IDF.
-func (r *Rewriter) feedbackTerms(req Request) []string {
+func (r *Rewriter) feedbackTerms(req Request, vocab Vocabulary) []string {
 	top := req.Evidence
 	if len(top) > 3 {
 		top = top[:3]
@@ -180,7 +190,7 @@ func (r *Rewriter) feedbackTerms(req Request) []string {
 			}
 		}
 	}
-	n := float64(r.lex.Len())
+	n := float64(vocab.Len())
 	type cand struct {
 		t string
 		w float64
@@ -190,7 +200,7 @@ func (r *Rewriter) feedbackTerms(req Request) []string {
 		if c*2 <= len(top) {
 			continue // not shared by most of the top chunks
 		}
-		df := float64(r.lex.DocFreq(t))
+		df := float64(vocab.DocFreq(t))
 		cands = append(cands, cand{t, float64(c) * math.Log(1+(n-df+0.5)/(df+0.5))})
 	}
 	sort.Slice(cands, func(i, j int) bool {

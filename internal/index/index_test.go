@@ -374,3 +374,29 @@ func BenchmarkDot(b *testing.B) {
 	})
 	_ = sink
 }
+
+// TestVisibleVocabulary: statistics for a principal count only the chunks
+// it may see, each once, and all groups together give the whole index.
+func TestVisibleVocabulary(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	public := ix.Visible([]string{"public"})
+	if got := public.DocFreq("calder"); got != 0 {
+		t.Errorf("public DocFreq(calder) = %d, want 0: only a partner agreement says it", got)
+	}
+	if got := ix.Visible([]string{"partner:calder-fix"}).DocFreq("calder"); got != 1 {
+		t.Errorf("calder-fix DocFreq(calder) = %d, want 1", got)
+	}
+	all := ix.Visible([]string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"})
+	if all.Len() != ix.Len() || all.DocFreq("warranti") != ix.DocFreq("warranti") {
+		t.Errorf("every group: Len %d DocFreq(warranti) %d; want the index's %d and %d", all.Len(), all.DocFreq("warranti"), ix.Len(), ix.DocFreq("warranti"))
+	}
+	if public.Len() >= ix.Len() || public.Len() == 0 {
+		t.Errorf("public Len = %d of %d", public.Len(), ix.Len())
+	}
+	if n := ix.Visible(nil).Len(); n != 0 {
+		t.Errorf("no groups: Len = %d, want 0", n)
+	}
+}

@@ -1,9 +1,88 @@
 package index
 
+import (
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/corpus"
+)
+
 // EachTerm calls fn for every analyzed term of the index with the number
-// of chunks containing it. The order is unspecified.
+// of chunks containing it, whoever may see them. The order is unspecified.
+// Anything that shows terms to a principal must use Visible instead.
 func (ix *Index) EachTerm(fn func(term string, df int)) {
 	for t, df := range ix.df {
 		fn(t, df)
 	}
+}
+
+// aclPart holds the term counts of the chunks that share one ACL.
+type aclPart struct {
+	acl []string
+	n   int
+	df  map[string]int
+}
+
+// partsByACL splits term counts by chunk ACL. Each chunk has exactly one
+// ACL, so summing the parts a principal may see counts each visible chunk
+// once. Corpora have few distinct ACLs (SciFact: one; Hollin: six).
+func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
+	byKey := map[string]*aclPart{}
+	var parts []*aclPart
+	for _, c := range chunks {
+		acl := slices.Sorted(slices.Values(c.ACL))
+		key := strings.Join(acl, "\x00")
+		p := byKey[key]
+		if p == nil {
+			p = &aclPart{acl: acl, df: map[string]int{}}
+			byKey[key] = p
+			parts = append(parts, p)
+		}
+		p.n++
+		seen := map[string]bool{}
+		for _, t := range toks[c.ID] {
+			if !seen[t] {
+				seen[t] = true
+				p.df[t]++
+			}
+		}
+	}
+	return parts
+}
+
+// Vocabulary is term statistics over the chunks one principal may see.
+type Vocabulary struct {
+	parts []*aclPart
+}
+
+// Visible returns the term statistics of the chunks visible to groups.
+// Terms that only occur in other chunks have DocFreq 0: statistics shown
+// or acted on for a principal (spelling corrections, "no word of the
+// question occurs") must never reveal words of documents they cannot see.
+func (ix *Index) Visible(groups []string) Vocabulary {
+	var v Vocabulary
+	for _, p := range ix.byACL {
+		if corpus.Visible(p.acl, groups) {
+			v.parts = append(v.parts, p)
+		}
+	}
+	return v
+}
+
+// DocFreq is the number of visible chunks containing term.
+func (v Vocabulary) DocFreq(term string) int {
+	n := 0
+	for _, p := range v.parts {
+		n += p.df[term]
+	}
+	return n
+}
+
+// Len is the number of visible chunks.
+func (v Vocabulary) Len() int {
+	n := 0
+	for _, p := range v.parts {
+		n += p.n
+	}
+	return n
 }
