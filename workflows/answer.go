@@ -248,7 +248,10 @@ func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(ro
 		if failure == router.NoFailure || d.IsBuiltin() || ctx.Err() != nil {
 			return err
 		}
-		r.trace.Errors = append(r.trace.Errors, fmt.Sprintf("%s on %s: %v", task, d.Model, err))
+		if _, over := r.spent(ctx); over {
+			return err // no fallback call once a budget is spent
+		}
+		r.trace.Errors = append(r.trace.Errors, fmt.Sprintf("%s on %s: %s", task, d.Model, publicError(err)))
 		req.Failure, req.Previous = failure, d.Model
 	}
 }
@@ -287,11 +290,38 @@ func (r *run) failed(ctx workflow.Context, err error, reason StopReason, stage s
 	if errors.As(err, &canceled) || ctx.Err() != nil {
 		return stop{Cancelled, "cancelled during " + stage}
 	}
-	r.trace.Errors = append(r.trace.Errors, stage+": "+err.Error())
-	if r.remaining(ctx) <= 0 {
-		return stop{BudgetExhausted, "deadline passed during " + stage}
+	r.trace.Errors = append(r.trace.Errors, stage+": "+publicError(err))
+	workflow.GetLogger(ctx).Warn("stage failed", "stage", stage, "error", err)
+	if s, over := r.spent(ctx); over {
+		s.detail += " during " + stage
+		return s
 	}
-	return stop{reason, err.Error()}
+	return stop{reason, stage + " failed: " + publicError(err)}
+}
+
+// publicError says what went wrong in terms fit for the caller: the error
+// kind and, for kinds about content (a schema violation, a refusal), the
+// reason. Where and how a dependency failed (endpoints, hosts, worker ids)
+// stays in the worker's log and the workflow history, for operators.
+func publicError(err error) string {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) {
+		var timeout *temporal.TimeoutError
+		if errors.As(err, &timeout) {
+			return "timeout"
+		}
+		return string(errs.Internal)
+	}
+	kind := errs.KindFromTemporalType(app.Type())
+	switch kind {
+	case errs.Schema, errs.Refused, errs.Invalid, errs.TooLarge:
+		msg := app.Message()
+		if i := strings.LastIndex(msg, ": "); i >= 0 {
+			msg = msg[i+2:] // the innermost reason, without the chain of operation names
+		}
+		return string(kind) + ": " + msg
+	}
+	return string(kind)
 }
 
 // finish is the one exit: it builds the result and trace for every stop.

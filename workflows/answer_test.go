@@ -441,3 +441,38 @@ func TestInjectionIsFlaggedNotObeyed(t *testing.T) {
 	}
 	e.calls(t, 1, 1, 1)
 }
+
+// TestStopDetailHidesInternals: what a dependency's failure says about
+// endpoints and hosts stays out of the result and trace.
+func TestStopDetailHidesInternals(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(activities.AssessOutput{},
+		temporal.NewApplicationErrorWithOptions(`Assess: llm.Chat: endpoint unreachable: Post "http://10.0.0.7:9/v1/chat/completions": dial tcp`,
+			errs.Unavailable.TemporalType(), temporal.ApplicationErrorOptions{NonRetryable: true}))
+	res := e.run(t, testInput())
+	if res.StopReason != AssessmentError {
+		t.Fatalf("stop = %s, want assessment_error", res.StopReason)
+	}
+	all := res.Trace.StopDetail + strings.Join(res.Trace.Errors, " ")
+	if strings.Contains(all, "10.0.0.7") || strings.Contains(all, "llm.Chat") || !strings.Contains(res.Trace.StopDetail, "unavailable") {
+		t.Errorf("stop detail %q and errors %v: want the kind, not the endpoint", res.Trace.StopDetail, res.Trace.Errors)
+	}
+}
+
+// TestNoFallbackOnceBudgetSpent: a failed call that spent the token budget
+// is not followed by a call to the fallback model.
+func TestNoFallbackOnceBudgetSpent(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("small-m", "large-m"))
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(activities.AssessOutput{},
+		temporal.NewApplicationErrorWithOptions("schema violation", errs.Schema.TemporalType(),
+			temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{activities.Spent{Model: "small-m", TokensIn: 900, TokensOut: 200}}}))
+	in := testInput()
+	in.Budget.MaxTokens = 1000
+	res := e.run(t, in)
+	if res.StopReason != BudgetExhausted || res.Trace.Usage.TokensIn != 900 {
+		t.Fatalf("stop = %s (%s) with %d tokens in, want budget_exhausted counting the failed call", res.StopReason, res.Trace.StopDetail, res.Trace.Usage.TokensIn)
+	}
+	e.AssertActivityNumberOfCalls(t, "Assess", 1)
+}

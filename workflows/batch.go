@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"slices"
@@ -186,9 +188,19 @@ func ChildID(batchID string, i int) string {
 	return fmt.Sprintf("%s-q%d", batchID, i+1)
 }
 
+// BatchDigest identifies a batch's questions (ids and texts, in order), so
+// a replayed idempotency key can be told from a reused one.
+func BatchDigest(qs []BatchQuestion) string {
+	h := sha256.New()
+	for _, q := range qs {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(q.ID), q.ID, len(q.Question), q.Question)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // BatchStartOptions are the options every BatchWorkflow start uses: the id
 // conflict and reuse policies of StartOptions, a memo with the question
-// count, and the search attributes known at start. A batch has no
+// count and digest, and the search attributes known at start. A batch has no
 // execution timeout: its questions each have their own deadline.
 func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflowOptions {
 	return client.StartWorkflowOptions{
@@ -196,7 +208,7 @@ func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflow
 		TaskQueue:                taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		Memo:                     map[string]any{"questions": len(in.Questions)},
+		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions)},
 		StaticSummary:            fmt.Sprintf("batch of %d questions", len(in.Questions)),
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			StatusKey.ValueSet("running"),
@@ -335,7 +347,8 @@ func (b *batch) record(ctx workflow.Context, i int, f workflow.Future) {
 		it.StopReason = Cancelled
 	default:
 		it.Status = ItemFailed
-		it.Error = err.Error()
+		it.Error = "the run failed: " + publicError(err) // details are in the child's history
+		workflow.GetLogger(ctx).Warn("batch question failed", "question", it.ID, "error", err)
 	}
 }
 

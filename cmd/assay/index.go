@@ -144,6 +144,9 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 	}
 	set, serr := defaultBuild(cfg)
 	if serr != nil {
+		if ix != nil {
+			ix.Close()
+		}
 		return nil, serr
 	}
 	docs, lerr := corpus.Load(cfg.Index.Corpus)

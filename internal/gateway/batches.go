@@ -149,6 +149,11 @@ func (s *Server) postBatch(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
+		if run.Kind != KindBatch || run.Digest != "" && run.Digest != workflows.BatchDigest(qs) {
+			writeError(c, &errs.Error{Op: "gateway.postBatch", Kind: errs.Conflict, Field: "idempotency_key",
+				Err: fmt.Errorf("was used before for a different batch")})
+			return
+		}
 		status = run.Status
 	}
 	c.Header("Location", "/v1/batches/"+id)
@@ -299,8 +304,12 @@ func (s *Server) getBatchResults(c *gin.Context) {
 	total := -1
 	switch run.Status {
 	case Running:
-		// One more than the page tells whether another page follows.
-		if items, err = s.opts.Engine.BatchItems(ctx, run.ID, offset, limit+1); err != nil {
+		// One more than the page tells whether another page follows. A
+		// query needs a worker; without one, answer soon rather than hang.
+		qctx, qcancel := context.WithTimeout(ctx, 2*queryTimeout)
+		items, err = s.opts.Engine.BatchItems(qctx, run.ID, offset, limit+1)
+		qcancel()
+		if err != nil {
 			writeError(c, err)
 			return
 		}

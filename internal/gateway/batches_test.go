@@ -64,6 +64,11 @@ func TestBatchJSONL(t *testing.T) {
 	if got := len(h.eng.runs[acc.ID].batch.Questions); got != 2 {
 		t.Errorf("%d questions, want 2", got)
 	}
+	other := "{\"id\":\"q1\",\"question\":\"E12\"}\n"
+	r = h.call(http.MethodPost, "/v1/batches", keyPublic, other, "Content-Type", "application/jsonl", "Idempotency-Key", "nightly-1")
+	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), `"field":"idempotency_key"`) {
+		t.Errorf("same key, other questions = %d %s; want 409 naming idempotency_key", r.Status, r.Body)
+	}
 }
 
 func TestBatchBadInput(t *testing.T) {

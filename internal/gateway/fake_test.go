@@ -252,7 +252,7 @@ func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.Batch
 		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: workflows.ItemDone,
 			StopReason: res.StopReason, LatencyMS: float64(i), TokensIn: 10, TokensOut: 5}
 	}
-	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID}, batch: in, done: make(chan struct{})}
+	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID, Digest: workflows.BatchDigest(in.Questions)}, batch: in, done: make(chan struct{})}
 	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}
 	if !f.hold {
 		r.bres.Status.State = workflows.BatchCompleted

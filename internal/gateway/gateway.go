@@ -57,6 +57,7 @@ type Run struct {
 	Status    Status
 	Principal string // the id of the principal it runs as
 	Question  string // questions only: the question asked
+	Digest    string // batches only: workflows.BatchDigest of its questions
 }
 
 // Runs describes and cancels runs of either kind.

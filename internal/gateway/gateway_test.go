@@ -445,3 +445,12 @@ func TestNoPrincipalGroupsInRequestTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricMethodIsBounded: arbitrary method tokens share one label.
+func TestMetricMethodIsBounded(t *testing.T) {
+	for m, want := range map[string]string{"GET": "GET", "DELETE": "DELETE", "M123": "other", strings.Repeat("X", 5000): "other"} {
+		if got := metricMethod(m); got != want {
+			t.Errorf("metricMethod(%.10q) = %q, want %q", m, got, want)
+		}
+	}
+}

@@ -90,8 +90,21 @@ func (s *Server) observe(c *gin.Context) {
 	if route == "" {
 		route = "unmatched"
 	}
-	s.metrics.requests.WithLabelValues(c.Request.Method, route, strconv.Itoa(c.Writer.Status())).Inc()
-	s.metrics.latency.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+	method := metricMethod(c.Request.Method)
+	s.metrics.requests.WithLabelValues(method, route, strconv.Itoa(c.Writer.Status())).Inc()
+	s.metrics.latency.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
+}
+
+// metricMethod folds request methods into a fixed set: the server accepts
+// any method token, and a label per token would let anyone grow /metrics
+// without bound.
+func metricMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+		http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
 }
 
 // recoverJSON turns a panic into a logged 500 with a JSON body instead of

@@ -200,7 +200,10 @@ func (s *Server) getTrace(c *gin.Context) {
 		c.JSON(http.StatusOK, res.Trace)
 		return
 	}
-	tr, err := s.opts.Engine.Trace(ctx, run.ID)
+	// A query needs a worker; without one, answer soon rather than hang.
+	qctx, qcancel := context.WithTimeout(ctx, 2*queryTimeout)
+	defer qcancel()
+	tr, err := s.opts.Engine.Trace(qctx, run.ID)
 	if err != nil {
 		writeError(c, err)
 		return

@@ -58,6 +58,9 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 	if p := d.Memo.GetFields()["question"]; p != nil {
 		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Question)
 	}
+	if p := d.Memo.GetFields()["digest"]; p != nil {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Digest)
+	}
 	return run, nil
 }
 
@@ -182,7 +185,10 @@ func temporalErr(op string, err error) error {
 	case errors.As(err, &notFound):
 		return errs.E(op, errs.NotFound, err)
 	case errors.As(err, &invalid):
-		return errs.E(op, errs.Invalid, err)
+		// Client input is validated before any Temporal call, so Temporal
+		// rejecting an argument is a server fault (say, search attributes
+		// not registered), not the caller's.
+		return errs.E(op, errs.Internal, err)
 	case errors.As(err, &busy):
 		return errs.E(op, errs.RateLimited, err)
 	case errors.As(err, &unavailable), errors.Is(err, context.DeadlineExceeded), errors.As(err, &exceeded):

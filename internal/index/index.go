@@ -94,6 +94,7 @@ type Index struct {
 	chunks   map[string]*corpus.Chunk
 	vecs     []float32 // len(order) * manifest.Dim
 	df       map[string]int
+	byACL    []*aclPart          // df split by chunk ACL, for Visible
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
@@ -114,9 +115,13 @@ func setBM25(p BM25) error {
 			"bleve's BM25 parameters are process-wide: an open index uses k1=%g b=%g, this one needs k1=%g b=%g",
 			bm25Params.cur.K1, bm25Params.cur.B, p.K1, p.B)
 	}
+	if bm25Params.open == 0 {
+		// Written only while no index is open: an open one may be
+		// scoring with them (and with equal values there is nothing to do).
+		search.BM25_k1, search.BM25_b = p.K1, p.B
+		bm25Params.cur = p
+	}
 	bm25Params.open++
-	bm25Params.cur = p
-	search.BM25_k1, search.BM25_b = p.K1, p.B
 	return nil
 }
 
@@ -153,6 +158,7 @@ func Open(dir string) (*Index, error) {
 		}
 	}
 	ix.df, ix.prints, ix.toks = analyze(order)
+	ix.byACL = partsByACL(order, ix.toks)
 	if err := setBM25(m.BM25); err != nil {
 		return nil, err
 	}
