@@ -61,20 +61,32 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
 		return nil, err
 	}
-	if s.ix, err = openIndex(ctx, cfg, log); err != nil {
+	if s.ix, s.w, err = startWorker(ctx, cfg, log, s.c, tok, ics...); err != nil {
 		return nil, err
 	}
-	acts := newActivities(s.ix, cfg, log)
-	if err = withModels(acts, cfg, log); err != nil {
-		return nil, err
+	return s, nil
+}
+
+// startWorker opens (or builds) the configured index, wires the activities
+// to it and the configured models, and starts a worker on c. The caller
+// stops the worker and closes the index.
+func startWorker(ctx context.Context, cfg config.Config, log *slog.Logger, c client.Client, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (*index.Index, worker.Worker, error) {
+	ix, err := openIndex(ctx, cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	acts := newActivities(ix, cfg, log)
+	if err := withModels(acts, cfg, log); err != nil {
+		ix.Close()
+		return nil, nil, err
 	}
 	acts.Tokens = tok
-	w := newWorker(s.c, cfg, acts, ics...)
-	if err = w.Start(); err != nil {
-		return nil, fmt.Errorf("start worker: %w", err)
+	w := newWorker(c, cfg, acts, ics...)
+	if err := w.Start(); err != nil {
+		ix.Close()
+		return nil, nil, fmt.Errorf("start worker: %w", err)
 	}
-	s.w = w
-	return s, nil
+	return ix, w, nil
 }
 
 // Close stops the worker, the client, the index and the dev server, in

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -45,31 +46,24 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		// operator must then do it once.
 		log.Warn("could not register search attributes; register them before starting workflows", "error", err)
 	}
-	ix, err := openIndex(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	acts := newActivities(ix, cfg, log)
-	if err := withModels(acts, cfg, log); err != nil {
-		return err
-	}
 	tok, err := redisTokens(ctx, cfg, log, "worker")
 	if err != nil {
 		return err
 	}
+	var pub activities.TokenPublisher // a nil *tokens.Redis must stay a nil interface
 	if tok != nil {
 		defer tok.Close()
-		acts.Tokens = tok
+		pub = tok
 	}
 	tel, err := newTelemetry()
 	if err != nil {
 		return err
 	}
-	w := newWorker(c, cfg, acts, tel.runs.Interceptor())
-	if err := w.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+	ix, w, err := startWorker(ctx, cfg, log, c, pub, tel.runs.Interceptor())
+	if err != nil {
+		return err
 	}
+	defer ix.Close()
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "chunks", ix.Len())
