@@ -93,8 +93,8 @@ type Index struct {
 	order    []*corpus.Chunk // index order; vectors follow it
 	chunks   map[string]*corpus.Chunk
 	vecs     []float32 // len(order) * manifest.Dim
-	df       map[string]int
-	byACL    []*aclPart          // df split by chunk ACL, for Visible
+	byACL    []*aclPart          // term counts by chunk ACL (see Visible)
+	all      Vocabulary          // every part: the whole index's counts
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
@@ -157,8 +157,9 @@ func Open(dir string) (*Index, error) {
 			return nil, errs.E(op, errs.Invalid, err)
 		}
 	}
-	ix.df, ix.prints, ix.toks = analyze(order)
+	ix.prints, ix.toks = analyze(order)
 	ix.byACL = partsByACL(order, ix.toks)
+	ix.all = Vocabulary{parts: ix.byACL}
 	if err := setBM25(m.BM25); err != nil {
 		return nil, err
 	}
@@ -192,13 +193,12 @@ func readManifest(dir string) (Manifest, error) {
 	return m, nil
 }
 
-// analyze counts, per analyzed term, the chunks whose title or text
-// contain it, keeps each chunk's analyzed terms for rerankers, and
-// fingerprints each chunk's text for near-duplicate detection. Term
-// strings are interned: a corpus repeats a small vocabulary many times.
-func analyze(chunks []*corpus.Chunk) (map[string]int, map[string]uint64, map[string][]string) {
+// analyze keeps each chunk's analyzed title and text terms (for term
+// counts and rerankers) and fingerprints each chunk's text for
+// near-duplicate detection. Term strings are interned: a corpus repeats a
+// small vocabulary many times.
+func analyze(chunks []*corpus.Chunk) (map[string]uint64, map[string][]string) {
 	an := terms.New()
-	df := map[string]int{}
 	prints := make(map[string]uint64, len(chunks))
 	toks := make(map[string][]string, len(chunks))
 	intern := map[string]string{}
@@ -214,17 +214,10 @@ func analyze(chunks []*corpus.Chunk) (map[string]int, map[string]uint64, map[str
 			}
 			all = append(all, t)
 		}
-		seen := make(map[string]bool, len(all))
-		for _, t := range all {
-			if !seen[t] {
-				seen[t] = true
-				df[t]++
-			}
-		}
 		toks[c.ID] = all
 		prints[c.ID] = simhash(text)
 	}
-	return df, prints, toks
+	return prints, toks
 }
 
 // Terms returns the analyzed terms of a chunk's title and text, in order
@@ -343,7 +336,7 @@ func (ix *Index) Check() []string { return ix.checks }
 
 // DocFreq is the number of chunks containing term (an analyzed term, as
 // terms.Analyzer produces).
-func (ix *Index) DocFreq(term string) int { return ix.df[term] }
+func (ix *Index) DocFreq(term string) int { return ix.all.DocFreq(term) }
 
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.order) }

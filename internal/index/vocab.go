@@ -11,7 +11,13 @@ import (
 // of chunks containing it, whoever may see them. The order is unspecified.
 // Anything that shows terms to a principal must use Visible instead.
 func (ix *Index) EachTerm(fn func(term string, df int)) {
-	for t, df := range ix.df {
+	sum := map[string]int{}
+	for _, p := range ix.byACL {
+		for t, df := range p.df {
+			sum[t] += df
+		}
+	}
+	for t, df := range sum {
 		fn(t, df)
 	}
 }
