@@ -70,6 +70,9 @@ type Activities struct {
 	Searcher Searcher
 	Chunks   ChunkReader
 	Models   Models
+	// Checker sanitizes, validates and grounds every answer, whatever
+	// generated it. Built once: it holds the analyzer.
+	Checker *generate.Checker
 	// Routing is the worker's routing policy; workflows fetch it once per
 	// run through the RoutingPolicy activity, so it is in their history.
 	Routing router.Policy
@@ -258,7 +261,7 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 	}
 	// Sanitize, validate and ground whatever generated the answer; a
 	// validator's rejection is a final (non-retryable) typed error.
-	if ans, err = generate.Check(req, ans); err != nil {
+	if ans, err = a.Checker.Check(req, ans); err != nil {
 		return GenerateOutput{}, temporalError("Generate", err, spent)
 	}
 	return GenerateOutput{Answer: ans}, nil

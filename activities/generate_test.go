@@ -11,6 +11,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/terms"
 )
 
 // chunkMap is an in-memory ChunkReader.
@@ -45,7 +46,8 @@ func generateActivities(reply string) *Activities {
 			"pol-repairs#0":       mk("pol-repairs", "We aim to repair and return an appliance within 10 working days."),
 			"pol-spare-parts#0":   mk("pol-spare-parts", "Standard delivery costs £3.95."),
 		},
-		Models: Models{BuiltinGenerator: replyGenerator(reply)},
+		Models:  Models{BuiltinGenerator: replyGenerator(reply)},
+		Checker: generate.NewChecker(terms.New()),
 	}
 }
 

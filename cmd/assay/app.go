@@ -47,6 +47,7 @@ func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activi
 			BuiltinAssessor:  assessor,
 			BuiltinGenerator: generate.NewExtractive(an),
 		},
+		Checker: generate.NewChecker(an),
 		Routing: router.DefaultPolicy("", ""),
 	}
 }

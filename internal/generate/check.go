@@ -21,15 +21,6 @@ func NewChecker(an *terms.Analyzer) *Checker {
 	return &Checker{grounder: citation.NewGrounder(an)}
 }
 
-// Check runs the after-generation pipeline with a fresh checker. It is
-// what the Generate activity calls: building the analyzer per answer makes
-// Check 1.3 times as slow as a reused Checker (BenchmarkCheck: about
-// 1.7 ms against 1.3 ms), small beside a model call, and it keeps the
-// activity free of another dependency to wire.
-func Check(req Request, ans Answer) (Answer, error) {
-	return NewChecker(terms.New()).Check(req, ans)
-}
-
 // Check completes ans, generated for req, in this order:
 //
 //  1. scan each source for prompt injection: flags in Injections only;

@@ -242,7 +242,7 @@ func TestLLMStrippedMarkerEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
-	ans, err = Check(req, ans)
+	ans, err = NewChecker(terms.New()).Check(req, ans)
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
