@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -165,20 +166,23 @@ func Aggregate(items []BatchItem) BatchAggregate {
 			agg.CostUSD += it.CostUSD
 		}
 	}
-	slices.Sort(lat)
 	agg.LatencyP50MS = Percentile(lat, 50)
 	agg.LatencyP95MS = Percentile(lat, 95)
 	return agg
 }
 
-// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of the
-// ascending values sorted; 0 when there are none.
-func Percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
-		return 0
+// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of values:
+// the smallest value at least p% of them are at or below; the zero value
+// when there are none. values need not be sorted and are not modified.
+func Percentile[T cmp.Ordered](values []T, p float64) T {
+	var zero T
+	if len(values) == 0 {
+		return zero
 	}
-	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
-	return sorted[max(rank, 1)-1]
+	s := slices.Clone(values)
+	slices.Sort(s)
+	rank := int(math.Ceil(p / 100 * float64(len(s))))
+	return s[min(max(rank, 1), len(s))-1]
 }
 
 // ChildID is the workflow id of the i-th (0-based) question of batch id.

@@ -3,6 +3,7 @@ package workflows
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/router"
@@ -39,5 +40,37 @@ func TestTrajectory(t *testing.T) {
 	empty := TrajectoryMetrics(AnswerResult{StopReason: InvalidRequest})
 	if empty.Answered || empty.FirstScore != nil || empty.SearchCalls != 0 {
 		t.Errorf("TrajectoryMetrics(invalid request) = %+v; want no scores and no searches", empty)
+	}
+}
+
+// TestPercentile: nearest rank, on unsorted input.
+func TestPercentile(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		out := make([]time.Duration, len(ns))
+		for i, n := range ns {
+			out[i] = time.Duration(n) * time.Millisecond
+		}
+		return out
+	}
+	hundred := make([]int, 100)
+	for i := range hundred {
+		hundred[i] = 100 - i // 100..1, unsorted
+	}
+	tests := []struct {
+		in   []time.Duration
+		p    float64
+		want time.Duration
+	}{
+		{nil, 50, 0},
+		{ms(7), 99, 7 * time.Millisecond},
+		{ms(4, 1, 3, 2), 50, 2 * time.Millisecond},
+		{ms(4, 1, 3, 2), 99, 4 * time.Millisecond},
+		{ms(hundred...), 50, 50 * time.Millisecond},
+		{ms(hundred...), 99, 99 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		if got := Percentile(tc.in, tc.p); got != tc.want {
+			t.Errorf("Percentile(%v, %v) = %v, want %v", tc.in, tc.p, got, tc.want)
+		}
 	}
 }

@@ -3,12 +3,11 @@ package eval
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/workflows"
 )
 
 // Searcher is what the retrieval evaluation needs from a retriever.
@@ -175,26 +174,13 @@ func CompareRetrieval(ctx context.Context, queries []Query, qrels Qrels, systems
 			Recall100:    at100.Recall,
 			MAP:          ev.Mean.AP,
 			NoHit:        len(ev.NoHit),
-			LatencyP50Ms: millis(Percentile(sr.Latencies, 50)),
-			LatencyP99Ms: millis(Percentile(sr.Latencies, 99)),
+			LatencyP50Ms: millis(workflows.Percentile(sr.Latencies, 50)),
+			LatencyP99Ms: millis(workflows.Percentile(sr.Latencies, 99)),
 			Evaluation:   ev,
 			Run:          sr.Run,
 		})
 	}
 	return rep, nil
-}
-
-// Percentile returns the nearest-rank p-th percentile of ds (0 < p <=
-// 100): the smallest value at least p% of the values are at or below. It
-// returns 0 for no values.
-func Percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(math.Ceil(p/100*float64(len(s)))) - 1
-	return s[max(0, min(i, len(s)-1))]
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
