@@ -110,19 +110,12 @@ func (s *Server) postBatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	in, err := s.answerTemplate(req.MaxAttempts, req.DeadlineMS, req.Filters)
+	id, key, in, err := s.planRun(c, KindBatch, req.MaxAttempts, req.DeadlineMS, req.Filters, req.IdempotencyKey)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	key, err := idempotencyKey(c, req.IdempotencyKey)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	p := principal(c)
-	id := runID(KindBatch, p, key)
-	c.Set(ctxRunID, id)
+	p := in.Principal
 	qs := make([]workflows.BatchQuestion, len(req.Questions))
 	for i, q := range req.Questions {
 		qs[i] = workflows.BatchQuestion{ID: q.ID, Question: q.Question}

@@ -105,20 +105,12 @@ func (s *Server) postQuestion(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	in, err := s.answerTemplate(req.MaxAttempts, req.DeadlineMS, req.Filters)
+	id, key, in, err := s.planRun(c, KindQuestion, req.MaxAttempts, req.DeadlineMS, req.Filters, req.IdempotencyKey)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	key, err := idempotencyKey(c, req.IdempotencyKey)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	p := principal(c)
-	id := runID(KindQuestion, p, key)
-	c.Set(ctxRunID, id)
-	in.RequestID, in.Question, in.Principal = id, req.Question, p
+	in.RequestID, in.Question = id, req.Question
 
 	ctx := c.Request.Context()
 	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
@@ -309,6 +301,23 @@ func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
 		return 0, errs.FieldError(op, "wait", fmt.Sprintf("want 0s..%s, got %s", s.opts.MaxWait, d))
 	}
 	return d, nil
+}
+
+// planRun reads what both kinds of run take from a request: the budget
+// and filters (as an AnswerInput for the caller's principal), the
+// idempotency key, and the run id derived from them, which it records for
+// the access log.
+func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *Filters, bodyKey string) (id, key string, in workflows.AnswerInput, err error) {
+	if in, err = s.answerTemplate(maxAttempts, deadlineMS, f); err != nil {
+		return "", "", in, err
+	}
+	if key, err = idempotencyKey(c, bodyKey); err != nil {
+		return "", "", in, err
+	}
+	in.Principal = principal(c)
+	id = runID(kind, in.Principal, key)
+	c.Set(ctxRunID, id)
+	return id, key, in, nil
 }
 
 // answerTemplate builds the AnswerInput of a request from the defaults and
