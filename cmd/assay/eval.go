@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -117,17 +116,6 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	docs, err := corpus.Load(ds.CorpusPath)
-	if err != nil {
-		return fmt.Errorf("corpus: %w", err)
-	}
-	ids := make(map[string]bool, len(docs))
-	for i := range docs {
-		ids[docs[i].ID] = true
-	}
-	if unknown := eval.UnknownDocs(ds.Qrels, func(id string) bool { return ids[id] }); len(unknown) > 0 {
-		log.Warn("judged documents missing from the corpus can never be retrieved", "count", len(unknown), "first", unknown[0])
-	}
 
 	cfg.Index.Corpus = ds.CorpusPath
 	cfg.Index.Dir = *indexDir
@@ -143,6 +131,9 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer ix.Close()
+	if unknown := eval.UnknownDocs(ds.Qrels, ix.HasDocument); len(unknown) > 0 {
+		log.Warn("judged documents missing from the corpus can never be retrieved", "count", len(unknown), "first", unknown[0])
+	}
 
 	systems, err := modeSystems(ix, cfg, modes)
 	if err != nil {

@@ -338,6 +338,13 @@ func (ix *Index) Check() []string { return ix.checks }
 // terms.Analyzer produces).
 func (ix *Index) DocFreq(term string) int { return ix.all.DocFreq(term) }
 
+// HasDocument reports whether document id is indexed: every document has
+// a chunk with ordinal 0.
+func (ix *Index) HasDocument(id string) bool {
+	_, ok := ix.chunks[corpus.ChunkID(id, 0)]
+	return ok
+}
+
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.order) }
 
