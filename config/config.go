@@ -12,11 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	neturl "net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -510,7 +512,7 @@ func (c Config) Validate() error {
 	if c.LLM.MaxRetries < 0 {
 		bad("llm.max_retries", "must not be negative")
 	}
-	for _, model := range sortedKeys(c.LLM.Prices) {
+	for _, model := range slices.Sorted(maps.Keys(c.LLM.Prices)) {
 		p := c.LLM.Prices[model]
 		if p.InputPerMTok < 0 || p.OutputPerMTok < 0 {
 			bad("llm.prices."+model, "prices must not be negative")
@@ -563,15 +565,6 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errList...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func isSHA256Hex(s string) bool {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,7 +174,7 @@ func TestEndToEndAnswered(t *testing.T) {
 	for _, c := range q.Citations {
 		cited = append(cited, c.DocID)
 	}
-	if !containsString(cited, "pol-warranty-2026") {
+	if !slices.Contains(cited, "pol-warranty-2026") {
 		t.Errorf("citations %v do not include pol-warranty-2026", cited)
 	}
 	if !strings.Contains(s.stdout.String(), s.URL) {
@@ -246,13 +247,4 @@ func TestEndToEndBadInput(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("GET unknown id = %d, want 404", resp.StatusCode)
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

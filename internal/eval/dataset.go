@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -133,7 +135,7 @@ func LoadBEIR(dir, split string) (*Dataset, error) {
 		}
 	}
 	var missing []string
-	for _, qid := range sortedKeys(d.Qrels) {
+	for _, qid := range slices.Sorted(maps.Keys(d.Qrels)) {
 		if !have[qid] {
 			missing = append(missing, qid)
 		}
@@ -156,7 +158,7 @@ func UnknownDocs(q Qrels, known func(docID string) bool) []string {
 			}
 		}
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 func firstExisting(paths ...string) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -109,21 +110,12 @@ func (q Qrels) Relevant(qid string, level int) []string {
 // order, so trec_eval can read what assay evaluated.
 func WriteQrels(w io.Writer, q Qrels) error {
 	bw := bufio.NewWriter(w)
-	for _, qid := range sortedKeys(q) {
-		for _, doc := range sortedKeys(q[qid]) {
+	for _, qid := range slices.Sorted(maps.Keys(q)) {
+		for _, doc := range slices.Sorted(maps.Keys(q[qid])) {
 			fmt.Fprintf(bw, "%s 0 %s %d\n", qid, doc, q[qid][doc])
 		}
 	}
 	return bw.Flush()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func trimAll(f []string) []string {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -61,7 +63,7 @@ func WriteRun(w io.Writer, run Run, tag string) error {
 		return fmt.Errorf("eval: run tag %q: want one non-empty word", tag)
 	}
 	bw := bufio.NewWriter(w)
-	for _, qid := range sortedKeys(run) {
+	for _, qid := range slices.Sorted(maps.Keys(run)) {
 		if strings.ContainsFunc(qid, unicode.IsSpace) || qid == "" {
 			return fmt.Errorf("eval: query id %q: want one non-empty word", qid)
 		}
