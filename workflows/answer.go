@@ -467,10 +467,6 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// MaxQuestionBytes bounds a question at the edges (the gateway). Inside
-// the workflow the guard's character limit is the rule.
-const MaxQuestionBytes = 2000
-
 // validate checks the shape of the input; the question's content is the
 // guard's to judge (a refused question is refused, not invalid).
 func validate(in AnswerInput) error {

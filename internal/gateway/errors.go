@@ -13,7 +13,6 @@ import (
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/guard"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // statusOf is the one map from error kinds to HTTP statuses.
@@ -141,6 +140,10 @@ func jsonType(goKind string) string {
 	return goKind
 }
 
+// maxQuestionBytes bounds a question at the edge, before its text is
+// read further; the guard's character limit is the content rule.
+const maxQuestionBytes = 2000
+
 // validateQuestion checks the shape of a question in field. Content
 // guardrails run in the workflow, where their verdict is recorded in the
 // trace.
@@ -149,8 +152,8 @@ func validateQuestion(field, q string) error {
 	switch {
 	case strings.TrimSpace(q) == "":
 		return errs.FieldError(op, field, "is required and must not be blank")
-	case len(q) > workflows.MaxQuestionBytes:
-		return errs.FieldError(op, field, fmt.Sprintf("is %d bytes; the limit is %d", len(q), workflows.MaxQuestionBytes))
+	case len(q) > maxQuestionBytes:
+		return errs.FieldError(op, field, fmt.Sprintf("is %d bytes; the limit is %d", len(q), maxQuestionBytes))
 	}
 	// The workflow runs the same guard; refusing here answers at once with
 	// the reason (422) instead of starting a run that can only be refused.
