@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
 )
 
 // Options configure a dev server.
@@ -157,6 +158,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
 	var lastErr error
+	quiet := tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)) // drops the SDK's retry chatter while the server starts
 	for {
 		select {
 		case <-s.done:
@@ -165,7 +167,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 			return fmt.Errorf("temporal dev server not ready after %s: %v (see %s)", s.opts.ReadyTimeout, lastErr, s.logPath)
 		case <-time.After(200 * time.Millisecond):
 		}
-		c, err := client.DialContext(ctx, client.Options{HostPort: s.Address(), Namespace: s.opts.Namespace, Logger: quietLogger{}})
+		c, err := client.DialContext(ctx, client.Options{HostPort: s.Address(), Namespace: s.opts.Namespace, Logger: quiet})
 		if err != nil {
 			lastErr = err
 			continue
@@ -214,11 +216,3 @@ func tail(path string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-// quietLogger drops the SDK's connection-retry chatter during start-up.
-type quietLogger struct{}
-
-func (quietLogger) Debug(string, ...any) {}
-func (quietLogger) Info(string, ...any)  {}
-func (quietLogger) Warn(string, ...any)  {}
-func (quietLogger) Error(string, ...any) {}
