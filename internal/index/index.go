@@ -92,7 +92,7 @@ type Index struct {
 	manifest Manifest
 	order    []*corpus.Chunk // index order; vectors follow it
 	chunks   map[string]*corpus.Chunk
-	vecs     []float32 // len(order) * manifest.Dim
+	vecs     []float32           // len(order) * manifest.Dim
 	byACL    []*aclPart          // term counts by chunk ACL (see Visible)
 	all      Vocabulary          // every part: the whole index's counts
 	prints   map[string]uint64   // chunk id → text fingerprint
