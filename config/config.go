@@ -85,11 +85,23 @@ type Dev struct {
 	UIPort       int    `yaml:"ui_port"`
 }
 
+// Index backends Index.Backend may name.
+const (
+	BackendBleve      = "bleve"      // embedded, one directory per worker
+	BackendRediSearch = "redisearch" // one shared index in Redis (redis.addr)
+)
+
 // Index says where the corpus comes from and where its index lives.
 type Index struct {
 	Corpus string `yaml:"corpus"`
-	// Dir defaults to <data_dir>/index.
+	// Dir defaults to <data_dir>/index (bleve backend).
 	Dir string `yaml:"dir"`
+	// Backend is bleve (the embedded default) or redisearch: one index
+	// in the Redis at redis.addr that every worker shares.
+	Backend string `yaml:"backend"`
+	// Name is the RediSearch index name (an alias over versioned
+	// indexes); default "assay".
+	Name string `yaml:"name"`
 }
 
 // Embedders Embed.Provider may name.
@@ -228,7 +240,9 @@ func Default() Config {
 			UIPort:       8233,
 		},
 		Index: Index{
-			Corpus: "testdata/hollin/corpus.jsonl",
+			Corpus:  "testdata/hollin/corpus.jsonl",
+			Backend: BackendBleve,
+			Name:    "assay",
 		},
 		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{
@@ -457,6 +471,18 @@ func (c Config) Validate() error {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {
 			bad("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
 		}
+	}
+	switch c.Index.Backend {
+	case BackendBleve:
+	case BackendRediSearch:
+		if c.Redis.Addr == "" {
+			bad("redis.addr", "index.backend redisearch needs the Redis address (ASSAY_REDIS_ADDR)")
+		}
+		if c.Index.Name == "" || strings.ContainsAny(c.Index.Name, " \t\n{}:") {
+			bad("index.name", "want a name without spaces, braces or colons, got %q", c.Index.Name)
+		}
+	default:
+		bad("index.backend", "want bleve or redisearch, got %q", c.Index.Backend)
 	}
 	if c.Redis.Addr != "" {
 		if _, _, err := net.SplitHostPort(c.Redis.Addr); err != nil {

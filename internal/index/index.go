@@ -404,3 +404,8 @@ func readChunks(path string) ([]*corpus.Chunk, error) {
 		out = append(out, c)
 	}
 }
+
+// Fingerprint is the near-duplicate fingerprint of a chunk whose text
+// analyzes to textTerms, as this index computes it (Fingerprints), for
+// other backends that store it.
+func Fingerprint(textTerms []string) uint64 { return simhash(textTerms) }
