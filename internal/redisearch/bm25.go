@@ -22,11 +22,12 @@ type candidate struct {
 //
 //	idf² × queryNorm × √tf·k1 / (√tf + k1·(1 − b + b·len/avgLen))
 //
-// with idf = ln(1 + (N − df + 0.5)/(df + 0.5)), queryNorm = 1/√(Σ idf²) and
-// coord the share of query terms the chunk has. Ties break by chunk id.
+// with idf = ln(1 + (N − df + 0.5)/(df + 0.5)), queryNorm = 1/√(Σ idf²),
+// coord the share of query terms the chunk has, and avgLen bleve's
+// (see bleveAvgLen). Ties break by chunk id.
 func rescore(v Vocabulary, p index.BM25, query []string, cands []candidate, k int) []index.Hit {
 	n := float64(v.Len())
-	avg := v.AvgLen()
+	avg := v.bleveAvgLen()
 	idf := make(map[string]float64, len(query))
 	var sumSq float64
 	for _, t := range query {

@@ -118,6 +118,7 @@ type Index struct {
 	an     *terms.Analyzer
 	checks []string
 	prints sync.Map // chunk id → fingerprint, filled as chunks load
+	cards  sync.Map // visible part set → distinct terms, see Visible
 
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
@@ -297,16 +298,39 @@ func (ix *Index) EachTerm(fn func(term string, df int)) {
 }
 
 // Vocabulary is term statistics over the chunks one principal may see.
-type Vocabulary struct{ parts []*part }
+type Vocabulary struct {
+	parts []*part
+	terms int // distinct terms in them
+}
 
 // Visible returns the term statistics of the chunks visible to groups.
 func (ix *Index) Visible(groups []string) Vocabulary {
 	var v Vocabulary
-	for _, p := range ix.parts {
+	var key strings.Builder
+	for i, p := range ix.parts {
 		if corpus.Visible(p.ACL, groups) {
 			v.parts = append(v.parts, p)
+			key.WriteString(strconv.Itoa(i) + ",")
 		}
 	}
+	if n, ok := ix.cards.Load(key.String()); ok {
+		v.terms = n.(int)
+		return v
+	}
+	switch len(v.parts) {
+	case 0:
+	case 1:
+		v.terms = len(v.parts[0].DF)
+	default:
+		seen := map[string]bool{}
+		for _, p := range v.parts {
+			for t := range p.DF {
+				seen[t] = true
+			}
+		}
+		v.terms = len(seen)
+	}
+	ix.cards.Store(key.String(), v.terms)
 	return v
 }
 
@@ -326,6 +350,18 @@ func (v Vocabulary) Len() int {
 		n += p.N
 	}
 	return n
+}
+
+// bleveAvgLen is the "average length" bleve's BM25 divides by: the
+// number of distinct terms over the number of chunks, rounded up (bleve
+// takes the field's dictionary size for its total length). The tuned k1
+// and b assume it, so the re-scoring uses it too.
+func (v Vocabulary) bleveAvgLen() float64 {
+	n := v.Len()
+	if n == 0 {
+		return 0
+	}
+	return math.Ceil(float64(v.terms) / float64(n))
 }
 
 // AvgLen is the mean number of analyzed terms of a visible chunk.
