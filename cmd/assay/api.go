@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 
@@ -117,14 +116,13 @@ func workerCheck(c client.Client, queue string) gateway.Check {
 	}}
 }
 
-// indexCheck: the in-process index is open and not empty. Only a process
+// indexCheck: the in-process index is open, not empty and the newest
+// version (a rebuilt one is swapped in first; /readyz info names it). Only a process
 // that holds the index (assay dev) has this check; a standalone gateway
 // relies on the worker check.
-func indexCheck(chunks func() int) gateway.Check {
-	return gateway.Check{Name: "index", Check: func(context.Context) error {
-		if n := chunks(); n == 0 {
-			return errors.New("index is empty")
-		}
-		return nil
-	}}
+func indexCheck(ix *liveIndex) gateway.Check {
+	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
+		_, err := ix.Ready(ctx)
+		return err
+	}, Info: ix.Version}
 }

@@ -17,9 +17,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
@@ -34,17 +32,15 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 	return config.Load(config.Options{File: f.config, Getenv: e.getenv, Overrides: f.overrides()})
 }
 
-// newActivities wires the loop's activities to the index and the builtin
-// models.
-func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activities.Activities {
+// newActivities wires the loop's activities to the live index (which
+// swaps to a rebuilt index between searches) and the builtin models.
+func newActivities(ix *liveIndex) *activities.Activities {
 	an := terms.New()
-	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
-	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
 	return &activities.Activities{
-		Searcher: searcherFor(ix, cfg, log),
+		Searcher: ix,
 		Chunks:   ix,
 		Models: activities.Models{
-			BuiltinAssessor:  assessor,
+			BuiltinAssessor:  ix,
 			BuiltinGenerator: generate.NewExtractive(an),
 		},
 		Checker: generate.NewChecker(an),
@@ -105,9 +101,3 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	}
 	return nil
 }
-
-// visibleCorpus gives the builtin assessor and rewriter the index's
-// statistics as one principal may see them.
-type visibleCorpus struct{ *index.Index }
-
-func (v visibleCorpus) Visible(groups []string) assess.Vocabulary { return v.Index.Visible(groups) }

@@ -20,6 +20,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	f.setting("ui-port", "dev.ui_port", "Temporal Web UI `port` (default 8233)")
 	f.setting("corpus", "index.corpus", "corpus `file` to index (default testdata/hollin/corpus.jsonl)")
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` (default bin/temporal)")
+	indexSettings(f)
 	if err := f.parse(args, 0); err != nil {
 		return err
 	}
@@ -51,7 +52,8 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	defer st.Close()
 	srv, ix := st.srv, st.ix
-	gw, err := newGateway(st.c, cfg, log, tel, hub, indexCheck(ix.Len))
+	log.Info("index: " + backendName(cfg))
+	gw, err := newGateway(st.c, cfg, log, tel, hub, indexCheck(ix))
 	if err != nil {
 		return err
 	}
@@ -61,6 +63,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		models = "models at " + cfg.LLM.BaseURL
 	}
 	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
+	fmt.Fprintf(e.stdout, "  index        %s\n", backendName(cfg))
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(e.stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())

@@ -89,12 +89,12 @@ func TestSearchUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "q"}, "--index is required"},
+		{[]string{"search", "q"}, "--index DIR (or --backend redisearch --name N) is required"},
 		{[]string{"search", "--index", dir}, "give the query"},
 		{[]string{"search", "--index", dir, "--mode", "semantic", "q"}, "mode"},
 		{[]string{"search", "--index", dir, "q", "--k", "3"}, "after the query"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
-		{[]string{"index", "--corpus", "x"}, "--corpus and --index are required"},
+		{[]string{"index", "--corpus", "x"}, "--corpus and --index (or --backend redisearch --name N) are required"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},
 	}

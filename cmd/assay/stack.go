@@ -14,7 +14,6 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/devserver"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -26,7 +25,7 @@ import (
 type stack struct {
 	srv *devserver.Server
 	c   client.Client
-	ix  *index.Index
+	ix  *liveIndex
 	w   worker.Worker
 	log *slog.Logger
 }
@@ -61,7 +60,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
 		return nil, err
 	}
-	if s.ix, s.w, err = startWorker(ctx, cfg, log, s.c, tok, ics...); err != nil {
+	if s.ix, s.w, err = startWorker(ctx, cfg, log, s.c, tok, true, ics...); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -70,12 +69,13 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 // startWorker opens (or builds) the configured index, wires the activities
 // to it and the configured models, and starts a worker on c. The caller
 // stops the worker and closes the index.
-func startWorker(ctx context.Context, cfg config.Config, log *slog.Logger, c client.Client, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (*index.Index, worker.Worker, error) {
-	ix, err := openIndex(ctx, cfg, log)
+func startWorker(ctx context.Context, cfg config.Config, log *slog.Logger, c client.Client, tok activities.TokenPublisher, build bool, ics ...interceptor.WorkerInterceptor) (*liveIndex, worker.Worker, error) {
+	ix, err := openLive(ctx, cfg, log, build)
 	if err != nil {
 		return nil, nil, err
 	}
-	acts := newActivities(ix, cfg, log)
+	log.Info("index", "serving", ix.Version(), "chunks", ix.Len())
+	acts := newActivities(ix)
 	if err := withModels(acts, cfg, log); err != nil {
 		ix.Close()
 		return nil, nil, err

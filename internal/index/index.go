@@ -98,6 +98,7 @@ type Index struct {
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
+	built    os.FileInfo         // manifest.json as opened, for Stale
 	closed   sync.Once
 }
 
@@ -170,7 +171,22 @@ func Open(dir string) (*Index, error) {
 	}
 	ix.text = text
 	ix.checks = ix.check()
+	ix.built, _ = os.Stat(filepath.Join(dir, manifestFile))
 	return ix, nil
+}
+
+// Stale reports whether the directory now holds another index than the
+// one opened: a build swaps in a new directory, so its manifest is
+// another file. It costs one stat.
+func (ix *Index) Stale(context.Context) bool {
+	fi, err := os.Stat(filepath.Join(ix.dir, manifestFile))
+	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
+}
+
+// Version names the index served, for /readyz and traces: the backend,
+// the directory and when it was built.
+func (ix *Index) Version() string {
+	return fmt.Sprintf("bleve %s (built %s)", ix.dir, ix.manifest.BuiltAt.Format(time.RFC3339Nano))
 }
 
 func readManifest(dir string) (Manifest, error) {

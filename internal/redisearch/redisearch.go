@@ -255,7 +255,7 @@ func (ix *Index) Stale(ctx context.Context) bool {
 
 // Version names the version served, for /readyz and traces.
 func (ix *Index) Version() string {
-	return fmt.Sprintf("redisearch %s (alias %s) built %s", ix.vn, ix.name, ix.m.BuiltAt.Format(time.RFC3339))
+	return fmt.Sprintf("redisearch %s (alias %s, built %s)", ix.vn, ix.name, ix.m.BuiltAt.Format(time.RFC3339))
 }
 
 // Name is the index name (the alias).
