@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/workflows"
 )
