@@ -189,4 +189,18 @@ func TestEndToEndRediSearch(t *testing.T) {
 	if rd := readyInfo(t, s); rd.Status != "ready" || !strings.Contains(rd.Info["index"], ":v2") {
 		t.Errorf("/readyz = %+v, want ready on version 2", rd)
 	}
+
+	// Redis lost mid-run: the Search activity retries, then the run stops
+	// search_error with a detail that names no host.
+	if srv.Cmd == nil {
+		t.Skip("SKIPPED the lost-Redis part: the server comes from ASSAY_TEST_REDIS_URL and is not ours to kill")
+	}
+	srv.Cmd.Process.Kill()
+	srv.Cmd.Wait()
+	start := time.Now()
+	_, q = askID(t, s, "E12")
+	if q.StopReason != "search_error" || q.StopDetail != "search failed: unavailable" || strings.Contains(q.StopDetail, srv.Addr) {
+		t.Errorf("with Redis gone: stop %s, detail %q; want search_error, \"search failed: unavailable\"", q.StopReason, q.StopDetail)
+	}
+	t.Logf("with Redis gone the run stopped %s after %s", q.StopReason, time.Since(start).Round(time.Millisecond))
 }
