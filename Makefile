@@ -40,9 +40,18 @@ test-short:
 # joined by it, against a real, throwaway redis-server (Debian's, installed
 # with apt-get when missing: needs root). `make test` skips these tests
 # and stays offline.
+# REDISEARCH is a directory with redis-server and redisearch.so (see
+# ../shared/redisearch/README.md); the RediSearch backend's tests start
+# throwaway servers from it. ASSAY_TEST_REDIS_URL points them at a Redis 8
+# or Redis Stack instead.
+REDISEARCH ?= ../shared/redisearch
+
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
+	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex' ./cmd/assay
 
 lint: $(BIN)/workflowcheck
 	$(GO) vet ./...
