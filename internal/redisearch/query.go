@@ -75,19 +75,26 @@ func FilterQuery(f index.Filter) string {
 	return strings.Join(parts, " ")
 }
 
-// TextQuery is the BM25 leg's query: any of the analyzed terms in the
-// content field, inside the filter. terms must be non-empty.
+// TextQuery is the BM25 leg's query: a union of one branch per analyzed
+// term, each branch the term in the content field intersected with the
+// whole filter: (@content:t1 F) | (@content:t2 F) | ... terms must be
+// non-empty.
+//
+// Not @content:(t1 | t2) F: RediSearch 2.10 scores a union that is
+// skipped through by an intersection with only its first matching term
+// (on SciFact the best BM25STD match of a query fell to rank 172). A
+// union of intersections is read in full and scored by every term.
 func TextQuery(terms []string, f index.Filter) string {
+	filter := FilterQuery(f)
 	var b strings.Builder
-	b.WriteString("@" + fieldContent + ":(")
 	for i, t := range terms {
 		if i > 0 {
 			b.WriteString(" | ")
 		}
+		b.WriteString("(@" + fieldContent + ":")
 		b.WriteString(Escape(t))
+		b.WriteString(" " + filter + ")")
 	}
-	b.WriteString(") ")
-	b.WriteString(FilterQuery(f))
 	return b.String()
 }
 

@@ -33,14 +33,31 @@ func FuzzQuery(f *testing.F) {
 		ts := an.Terms(text)
 		if len(ts) > 0 {
 			q := TextQuery(ts, index.Filter{Groups: groups})
-			rest, ok := strings.CutPrefix(q, "@"+fieldContent+":(")
-			if !ok {
-				t.Fatalf("query %q does not start with the content clause", q)
-			}
+			rest := q
 			var got []string
-			rest, got = readTerms(t, rest)
-			if rest != ") "+filter {
-				t.Fatalf("query %q: after the terms %q, want %q", q, rest, ") "+filter)
+			for i := range ts {
+				if i > 0 {
+					var ok bool
+					if rest, ok = strings.CutPrefix(rest, " | "); !ok {
+						t.Fatalf("query %q: branch %d does not follow \" | \"", q, i)
+					}
+				}
+				var ok bool
+				if rest, ok = strings.CutPrefix(rest, "(@"+fieldContent+":"); !ok {
+					t.Fatalf("query %q: branch %d does not start with the content clause", q, i)
+				}
+				var term []string
+				rest, term = readTerms(t, rest)
+				if len(term) != 1 {
+					t.Fatalf("query %q: branch %d holds %q, want one term", q, i, term)
+				}
+				got = append(got, term[0])
+				if rest, ok = strings.CutPrefix(rest, " "+filter+")"); !ok {
+					t.Fatalf("query %q: branch %d: after the term %q, want the filter %q", q, i, rest, filter)
+				}
+			}
+			if rest != "" {
+				t.Fatalf("query %q: trailing %q", q, rest)
 			}
 			if !slices.Equal(got, ts) {
 				t.Fatalf("query %q carries terms %q, want %q", q, got, ts)
