@@ -2,6 +2,7 @@ package redisearch_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -246,5 +247,33 @@ func TestBuildRefusesTagsThatChangeMeaning(t *testing.T) {
 		if !errs.Is(errs.Invalid, err) || !strings.Contains(err.Error(), "acl") {
 			t.Errorf("Build with ACL %q: %v; want invalid naming acl", acl, err)
 		}
+	}
+}
+
+// TestFilteredQueryScoresEveryTerm: with the ACL filter in the query, a
+// chunk is scored by every query term it has. (RediSearch 2.10 scores a
+// union skipped through by an intersection with its first matching term
+// only; the best chunk here then fell behind the candidate cut.)
+func TestFilteredQueryScoresEveryTerm(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	name := redistest.Name("union")
+	var chunks []corpus.Chunk
+	for i := range 120 {
+		id := fmt.Sprintf("a%03d", i)
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle", Text: "The kettle boils water quickly.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	chunks = append(chunks, corpus.Chunk{ID: "zz#0", DocID: "zz", Title: "Kettle care", Text: "Descale the kettle to remove limescale.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.SearchText(ctx, "kettle descale limescale", index.Filter{Groups: []string{"public"}}, 1)
+	if err != nil || len(hits) != 1 || hits[0].ChunkID != "zz#0" {
+		t.Errorf("SearchText = %v, %v; want zz#0, the only chunk with all three terms", hits, err)
 	}
 }
