@@ -250,19 +250,26 @@ func TestBuildRefusesTagsThatChangeMeaning(t *testing.T) {
 	}
 }
 
-// TestFilteredQueryScoresEveryTerm: with the ACL filter in the query, a
-// chunk is scored by every query term it has. (RediSearch 2.10 scores a
-// union skipped through by an intersection with its first matching term
-// only; the best chunk here then fell behind the candidate cut.)
+// TestFilteredQueryScoresEveryTerm: with the ACL filter in the query, the
+// one chunk with every query term ranks first among many filtered
+// matches of one term. (The RediSearch 2.10 quirk TextQuery avoids, a
+// union skipped through by an intersection scored by its first term,
+// does not show at this size; the SciFact measurement in the README
+// does show it: bm25 nDCG@10 0.6386 with it, 0.6840 without.)
 func TestFilteredQueryScoresEveryTerm(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
 	name := redistest.Name("union")
 	var chunks []corpus.Chunk
-	for i := range 120 {
-		id := fmt.Sprintf("a%03d", i)
-		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle", Text: "The kettle boils water quickly.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	for i := range 300 {
+		// Most kettle chunks are staff-only, so the filter is the smaller
+		// side of the intersection and the union is skipped through.
+		id, acl := fmt.Sprintf("a%03d", i), "staff"
+		if i%5 == 0 {
+			acl = "public"
+		}
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle", Text: "The kettle boils water quickly.", Status: corpus.Current, Authority: 1, ACL: []string{acl}})
 	}
 	chunks = append(chunks, corpus.Chunk{ID: "zz#0", DocID: "zz", Title: "Kettle care", Text: "Descale the kettle to remove limescale.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
 	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
