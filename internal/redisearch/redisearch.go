@@ -104,6 +104,10 @@ type Options struct {
 	// CheckEvery is how often Stale asks Redis for the current version
 	// (default 1s; negative: on every call).
 	CheckEvery time.Duration
+	// CacheChunks bounds how many chunks (text, metadata, analyzed terms)
+	// the Index keeps in memory once read (default DefaultCacheChunks;
+	// negative: none, every search reads its candidates from Redis).
+	CacheChunks int
 }
 
 // Index is one version of a Redis index, open for searching. It is safe
@@ -117,7 +121,8 @@ type Index struct {
 	all    Vocabulary
 	an     *terms.Analyzer
 	checks []string
-	prints sync.Map // chunk id → fingerprint, filled as chunks load
+	cache  chunkCache
+	prints sync.Map // chunk id → fingerprint of every chunk read (not bounded by the cache)
 	cards  sync.Map // visible part set → distinct terms, see Visible
 
 	every     time.Duration
@@ -175,7 +180,11 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if o.CheckEvery == 0 {
 		o.CheckEvery = time.Second
 	}
-	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, parts: parts, all: Vocabulary{parts: parts}, an: terms.New(), every: o.CheckEvery}
+	if o.CacheChunks == 0 {
+		o.CacheChunks = DefaultCacheChunks
+	}
+	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, parts: parts, all: Vocabulary{parts: parts}, an: terms.New(), every: o.CheckEvery,
+		cache: chunkCache{max: o.CacheChunks, m: map[string]*cachedChunk{}}}
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
@@ -377,56 +386,6 @@ func (v Vocabulary) AvgLen() float64 {
 	return float64(l) / float64(n)
 }
 
-// chunkFields are the HASH fields Chunks reads, in this order.
-var chunkFields = []string{"id", "doc_id", "ordinal", "title", "text", "type", "source", "updated", "status", "authority", "acl", "products", "tags", "url", "fp"}
-
-// Chunks returns the chunks with the given ids, in order. An unknown id
-// is an errs.NotFound error.
-func (ix *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
-	const op = "redisearch.Chunks"
-	pipe := ix.rdb.Pipeline()
-	cmds := make([]*redis.SliceCmd, len(ids))
-	for i, id := range ids {
-		cmds[i] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+id, chunkFields...)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, ix.redisErr(op, err)
-	}
-	out := make([]corpus.Chunk, len(ids))
-	for i, cmd := range cmds {
-		vals := cmd.Val()
-		if len(vals) != len(chunkFields) || vals[0] == nil {
-			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", ids[i])
-		}
-		s := func(j int) string {
-			if v, ok := vals[j].(string); ok {
-				return v
-			}
-			return ""
-		}
-		list := func(j int) []string {
-			if s(j) == "" {
-				return nil
-			}
-			return strings.Split(s(j), tagSeparator)
-		}
-		c := corpus.Chunk{
-			ID: s(0), DocID: s(1), Title: s(3), Text: s(4), Type: s(5), Source: s(6), Updated: s(7),
-			Status: corpus.Status(s(8)), ACL: list(10), Products: list(11), URL: s(13),
-		}
-		c.Ordinal, _ = strconv.Atoi(s(2))
-		c.Authority, _ = strconv.ParseFloat(s(9), 64)
-		if s(12) != "" {
-			c.Tags = strings.Split(s(12), "\x1f")
-		}
-		if fp, err := strconv.ParseUint(s(14), 10, 64); err == nil {
-			ix.prints.Store(c.ID, fp)
-		}
-		out[i] = c
-	}
-	return out, nil
-}
-
 // HasDocument reports whether document id is indexed: every document has
 // a chunk with ordinal 0.
 func (ix *Index) HasDocument(id string) bool {
@@ -434,19 +393,6 @@ func (ix *Index) HasDocument(id string) bool {
 	defer cancel()
 	n, err := ix.rdb.Exists(ctx, chunkPrefix(ix.vn)+corpus.ChunkID(id, 0)).Result()
 	return err == nil && n == 1
-}
-
-// Fingerprints returns the text fingerprints of the chunks with the given
-// ids, in order, for chunks this Index has loaded with Chunks (retrieval
-// always loads candidates before it deduplicates them); 0 otherwise.
-func (ix *Index) Fingerprints(ids []string) []uint64 {
-	out := make([]uint64, len(ids))
-	for i, id := range ids {
-		if v, ok := ix.prints.Load(id); ok {
-			out[i] = v.(uint64)
-		}
-	}
-	return out
 }
 
 // redisErr types a Redis failure: a missing FT index means this version
@@ -490,32 +436,34 @@ func (ix *Index) SearchText(ctx context.Context, text string, f index.Filter, k 
 	}
 	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, TextQuery(uniq, f), &redis.FTSearchOptions{
 		Verbatim:       true,
-		WithScores:     true,
+		NoContent:      true,
 		Scorer:         "BM25STD",
-		Return:         []redis.FTSearchReturn{{FieldName: fieldContent}},
 		Limit:          candidateDepth(k),
 		DialectVersion: 2,
 	}).Result()
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
-	return rescore(ix.Visible(f.Groups), ix.m.BM25, qterms, ix.docs(res), k), nil
+	p := chunkPrefix(ix.vn)
+	ids := make([]string, len(res.Docs))
+	for i, d := range res.Docs {
+		ids[i] = strings.TrimPrefix(d.ID, p)
+	}
+	got, err := ix.load(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]candidate, len(got))
+	for i, c := range got {
+		cands[i] = candidate{id: c.chunk.ID, terms: c.terms}
+	}
+	return rescore(ix.Visible(f.Groups), ix.m.BM25, qterms, cands, k), nil
 }
 
 // candidateDepth is how many BM25STD candidates the BM25 leg re-scores for
 // k results: RediSearch's k1, b and whole-index statistics differ from
 // ours, so the cut is made only after re-scoring a deeper list.
 func candidateDepth(k int) int { return max(2*k, k+50) }
-
-// docs turns a text search's documents into candidates with their terms.
-func (ix *Index) docs(res redis.FTSearchResult) []candidate {
-	p := chunkPrefix(ix.vn)
-	out := make([]candidate, 0, len(res.Docs))
-	for _, d := range res.Docs {
-		out = append(out, candidate{id: strings.TrimPrefix(d.ID, p), terms: unescapeTerms(d.Fields[fieldContent])})
-	}
-	return out
-}
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
