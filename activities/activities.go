@@ -175,7 +175,7 @@ func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.
 		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	var done func()
-	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" && activity.IsActivity(ctx) {
+	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" {
 		req.OnToken, done = a.tokenStream(ctx)
 	}
 	var ans generate.Answer
@@ -254,13 +254,11 @@ func (a *Activities) visibleChunks(ctx context.Context, ids, groups []string) ([
 // workflow's heartbeat timeouts are a few times longer.
 const heartbeatInterval = 5 * time.Second
 
-// heartbeatWhile runs fn, heartbeating while it runs when ctx is an
-// activity context, so a worker that dies mid-call is noticed at the
-// heartbeat timeout rather than at the start-to-close timeout.
+// heartbeatWhile runs fn, heartbeating while it runs, so a worker that
+// dies mid-call is noticed at the heartbeat timeout rather than at the
+// start-to-close timeout. ctx must be an activity context (tests use the
+// SDK's test activity environment).
 func heartbeatWhile(ctx context.Context, fn func() error) error {
-	if !activity.IsActivity(ctx) {
-		return fn()
-	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {

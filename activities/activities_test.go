@@ -5,26 +5,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
-
-// TestBuiltinModelIDs: the router names builtin models by the ids the
-// implementations report, so traces and routes agree.
-func TestBuiltinModelIDs(t *testing.T) {
-	for _, c := range []struct{ router, impl string }{
-		{router.BuiltinAssessModel, assess.BuiltinModel},
-		{router.BuiltinRewriteModel, assess.RewriteModel},
-		{router.BuiltinGenerateModel, generate.ExtractiveModel},
-	} {
-		if c.router != c.impl {
-			t.Errorf("router names %q, the implementation reports %q", c.router, c.impl)
-		}
-	}
-}
 
 // TestActivityNames: the workflows call activities by the names in
 // package wire; each must be a method of *Activities, which the worker

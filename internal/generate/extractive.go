@@ -10,11 +10,13 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 )
 
 // ExtractiveModel names the builtin extractive generator and its version;
-// the version changes whenever its choices change.
-const ExtractiveModel = "builtin:extractive-v2"
+// the version (declared in router, which routes to it) changes whenever
+// its choices change.
+const ExtractiveModel = router.BuiltinGenerateModel
 
 // Extractive is the offline generator: it answers with sentences copied
 // from the sources, each followed by its source's label. It never writes a
