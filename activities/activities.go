@@ -82,6 +82,26 @@ type Activities struct {
 	Tokens TokenPublisher
 }
 
+// Validate reports what a worker would miss: every dependency but Tokens
+// (and the model routes, which a routing policy without an endpoint does
+// not use) must be set, and the routing policy must be valid.
+func (a *Activities) Validate() error {
+	switch {
+	case a.Searcher == nil:
+		return errors.New("activities: no Searcher")
+	case a.Chunks == nil:
+		return errors.New("activities: no ChunkReader")
+	case a.Models.BuiltinAssessor == nil || a.Models.BuiltinGenerator == nil:
+		return errors.New("activities: the builtin assessor and generator are required (every route falls back on them)")
+	case a.Checker == nil:
+		return errors.New("activities: no Checker")
+	}
+	if err := a.Routing.Validate(); err != nil {
+		return fmt.Errorf("activities: routing policy: %w", err)
+	}
+	return nil
+}
+
 // TokenPublisher takes the pieces of a run's streamed answer (package
 // tokens: an in-process hub or Redis). Publish must not block: a model
 // call waits on it.

@@ -64,7 +64,12 @@ type sentence struct {
 	score       float64
 }
 
-// instructionVerbs open an imperative sentence in support text.
+// instructionVerbs open an imperative sentence in support text. The list
+// was written by reading the Hollin sample corpus's support articles
+// (testdata/hollin): it is a heuristic tuned on that corpus, not a
+// general grammar of imperatives, and other corpora may need more verbs.
+// A sentence it misses is still a candidate; it only loses the bonus
+// instructions get when the question asks how to do something.
 var instructionVerbs = map[string]bool{
 	"stop": true, "do": true, "don't": true, "never": true, "always": true, "contact": true, "call": true,
 	"unplug": true, "order": true, "return": true, "take": true, "twist": true, "press": true, "hold": true,
