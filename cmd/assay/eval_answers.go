@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -43,11 +44,11 @@ type evalAnswersRun struct {
 	timeout                            time.Duration
 	quiet, external                    bool
 
-	base  *eval.AnswersReport
+	base  *judge.AnswersReport
 	qs    []eval.Question
 	facts eval.KeyFacts
 	docs  []corpus.Document
-	lib   *eval.Library
+	lib   *judge.Library
 }
 
 // runEvalAnswers runs every labelled question through the loop and the
@@ -68,7 +69,7 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 	}
 	defer cleanup()
 	if chunks != nil {
-		if r.lib, err = eval.NewLibrary(ctx, r.docs, chunks); err != nil {
+		if r.lib, err = judge.NewLibrary(ctx, r.docs, chunks); err != nil {
 			return err
 		}
 	}
@@ -94,11 +95,11 @@ func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` for the embedded stack (default bin/temporal)")
 	maxAttempts := f.Int("max-attempts", 0, "the loop's attempts per question (default loop.max_attempts); the one-pass baseline always has 1")
 	concurrency := f.Int("concurrency", 0, "questions of a batch running at once (default batch.concurrency)")
-	jsonOut := f.String("json", "", "write the report as JSON (schema "+eval.AnswersSchema+") to `file`")
+	jsonOut := f.String("json", "", "write the report as JSON (schema "+judge.AnswersSchema+") to `file`")
 	htmlOut := f.String("html", "", "write the report as one self-contained HTML file with charts to `file`")
 	mdOut := f.String("md", "", "write the report as Markdown (a pull-request comment) to `file`")
 	baseline := f.String("baseline", "", "compare with this `report` (JSON); fail when a headline metric falls more than --tolerance below it, or anything leaks")
-	tolerance := f.Float64("tolerance", eval.DefaultTolerance, "how far (absolute `rate`) a headline metric may fall below the baseline")
+	tolerance := f.Float64("tolerance", judge.DefaultTolerance, "how far (absolute `rate`) a headline metric may fall below the baseline")
 	timeout := f.Duration("timeout", 30*time.Minute, "how long both batches may take")
 	quiet := f.Bool("quiet", false, "no progress bar")
 	if err := f.parse(args, 0); err != nil {
@@ -152,7 +153,7 @@ func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 // and checks that the questions name documents of the corpus.
 func (r *evalAnswersRun) load(ctx context.Context) error {
 	if r.baseline != "" {
-		b, err := eval.LoadAnswersReport(r.baseline)
+		b, err := judge.LoadAnswersReport(r.baseline)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -173,7 +174,7 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 	if r.docs, err = corpus.Load(r.cfg.Index.Corpus); err != nil {
 		return fmt.Errorf("corpus: %w", err)
 	}
-	if r.lib, err = eval.NewLibrary(ctx, r.docs, nil); err != nil {
+	if r.lib, err = judge.NewLibrary(ctx, r.docs, nil); err != nil {
 		return err
 	}
 	if err := eval.CheckQuestionDocs(r.qs, r.lib.Has); err != nil {
@@ -186,7 +187,7 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 // connect returns a client of the Temporal that runs the batches (the
 // configured cluster, or a temporary embedded stack), the chunks its
 // workers indexed when they can be read, and what stops it all.
-func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, eval.ChunkSource, func(), error) {
+func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.ChunkSource, func(), error) {
 	if !r.external {
 		st, cleanup, err := startEvalStack(ctx, r.e, r.cfg, r.log)
 		if err != nil {
@@ -232,16 +233,16 @@ func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, on
 }
 
 // report judges every run and aggregates.
-func (r *evalAnswersRun) report(loop, onePass []runOutcome) eval.AnswersReport {
-	judge := eval.Judge{Library: r.lib, Facts: r.facts, TopK: r.cfg.Loop.TopK}
-	rep := eval.AnswersReport{
+func (r *evalAnswersRun) report(loop, onePass []runOutcome) judge.AnswersReport {
+	j := judge.Judge{Library: r.lib, Facts: r.facts, TopK: r.cfg.Loop.TopK}
+	rep := judge.AnswersReport{
 		QuestionsFile: r.questionsPath, KeyFactsFile: r.factsPath, Corpus: r.cfg.Index.Corpus, Documents: len(r.docs),
-		Settings: eval.AnswerSettings{LoopMaxAttempts: r.maxAttempts, OnePassMaxAttempts: 1, TopK: r.cfg.Loop.TopK, Threshold: r.cfg.Loop.Threshold},
+		Settings: judge.AnswerSettings{LoopMaxAttempts: r.maxAttempts, OnePassMaxAttempts: 1, TopK: r.cfg.Loop.TopK, Threshold: r.cfg.Loop.Threshold},
 	}
 	for i, q := range r.qs {
-		rep.Questions = append(rep.Questions, eval.QuestionEval{
+		rep.Questions = append(rep.Questions, judge.QuestionEval{
 			ID: q.ID, Question: q.Question, Type: q.Type, Groups: q.Groups, Relevant: q.Relevant, Forbidden: q.Forbidden,
-			Loop: judgeRun(judge, q, loop[i]), OnePass: judgeRun(judge, q, onePass[i]),
+			Loop: judgeRun(j, q, loop[i]), OnePass: judgeRun(j, q, onePass[i]),
 		})
 	}
 	rep.Aggregate()
@@ -249,7 +250,7 @@ func (r *evalAnswersRun) report(loop, onePass []runOutcome) eval.AnswersReport {
 }
 
 // write writes the report files asked for and the summary table.
-func (r *evalAnswersRun) write(rep eval.AnswersReport) error {
+func (r *evalAnswersRun) write(rep judge.AnswersReport) error {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -267,11 +268,11 @@ func (r *evalAnswersRun) write(rep eval.AnswersReport) error {
 
 // checkBaseline fails when a headline metric fell more than the
 // tolerance below the baseline, or anything leaked.
-func (r *evalAnswersRun) checkBaseline(rep eval.AnswersReport) error {
+func (r *evalAnswersRun) checkBaseline(rep judge.AnswersReport) error {
 	if r.base == nil {
 		return nil
 	}
-	regs, err := eval.CompareBaseline(*r.base, rep, r.tolerance)
+	regs, err := judge.CompareBaseline(*r.base, rep, r.tolerance)
 	if err != nil {
 		return fmt.Errorf("baseline %s: %w", r.baseline, err)
 	}
@@ -452,9 +453,9 @@ func (r *evalRunner) follow(ctx context.Context, run client.WorkflowRun) (workfl
 }
 
 // judgeRun judges a finished run, or records why there is none.
-func judgeRun(j eval.Judge, q eval.Question, o runOutcome) eval.RunEval {
+func judgeRun(j judge.Judge, q eval.Question, o runOutcome) judge.RunEval {
 	if o.res == nil {
-		return eval.Failed(o.err)
+		return judge.Failed(o.err)
 	}
 	return j.Evaluate(q, *o.res)
 }
