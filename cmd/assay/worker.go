@@ -38,6 +38,17 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		}
 		defer metricsLn.Close()
 	}
+	// The index before Temporal: a worker with neither an index nor a
+	// corpus to build one from fails at once, saying so.
+	// A shared RediSearch index is built by `assay index`, never by one
+	// of the workers that read it.
+	build := cfg.Index.Backend != config.BackendRediSearch
+	ix, err := openLive(ctx, cfg, log, build)
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	defer ix.Close()
+	log.Info("index", "serving", ix.Version(), "chunks", ix.Len())
 	c, err := dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn))
 	if err != nil {
 		return err
@@ -61,14 +72,10 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A shared RediSearch index is built by `assay index`, never by one
-	// of the workers that read it.
-	build := cfg.Index.Backend != config.BackendRediSearch
-	ix, w, err := startWorker(ctx, cfg, log, c, pub, build, tel.runs.Interceptor())
+	w, err := startWorker(c, cfg, log, ix, pub, tel.runs.Interceptor())
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "index", backendName(cfg), "chunks", ix.Len())
