@@ -4,16 +4,19 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/runmetrics"
 )
 
@@ -110,6 +113,19 @@ func workerCheck(c client.Client, queue string) gateway.Check {
 // version (a rebuilt one is swapped in first; /readyz info names it). Only a process
 // that holds the index (assay dev) has this check; a standalone gateway
 // relies on the worker check.
+// sharedIndexCheck: a standalone gateway in front of workers that share a
+// RediSearch index checks that the index exists and names the version the
+// workers serve.
+func sharedIndexCheck(rdb *redis.Client, name string) gateway.Check {
+	var last atomic.Value
+	last.Store("")
+	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
+		v, err := redisearch.Current(ctx, rdb, name)
+		last.Store(v)
+		return err
+	}, Info: func() string { return last.Load().(string) }}
+}
+
 func indexCheck(ix *liveIndex) gateway.Check {
 	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
 		_, err := ix.Ready(ctx)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/redisearch"
 )
 
 // runGateway serves the HTTP API against a Temporal cluster.
@@ -12,6 +14,7 @@ func runGateway(ctx context.Context, e env, args []string) error {
 	f := newFlags("gateway", e.stderr)
 	f.setting("http-addr", "http.addr", "listen `address` (default 127.0.0.1:8080)")
 	f.setting("temporal-address", "temporal.address", "Temporal frontend `host:port`")
+	indexSettings(f)
 	if err := f.parse(args, 0); err != nil {
 		return err
 	}
@@ -39,7 +42,13 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		defer tok.Close()
 		events = tok
 	}
-	gw, err := newGateway(c, cfg, log, nil, events)
+	var checks []gateway.Check
+	if cfg.Index.Backend == config.BackendRediSearch {
+		rdb := redisearch.NewClient(cfg.Redis.Addr, cfg.Redis.Password.Reveal())
+		defer rdb.Close()
+		checks = append(checks, sharedIndexCheck(rdb, cfg.Index.Name))
+	}
+	gw, err := newGateway(c, cfg, log, nil, events, checks...)
 	if err != nil {
 		return err
 	}

@@ -63,3 +63,22 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 		t.Errorf("live index %q with %d chunks", l.Version(), l.Len())
 	}
 }
+
+// TestSharedIndexCheck: a standalone gateway's readiness names the shared
+// index's version, and is not ready before there is one.
+func TestSharedIndexCheck(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("gw")
+	check := sharedIndexCheck(rdb, name)
+	if err := check.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "no RediSearch index") {
+		t.Errorf("before any build: %v, want not ready naming the missing index", err)
+	}
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "kettle", Status: corpus.Current, ACL: []string{"public"}}}
+	if _, _, err := redisearch.Build(context.Background(), rdb, name, c, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Check(context.Background()); err != nil || !strings.Contains(check.Info(), "assay:"+name+":v1") {
+		t.Errorf("after a build: %v, info %q; want ready on version 1", err, check.Info())
+	}
+}

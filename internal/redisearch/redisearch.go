@@ -263,8 +263,30 @@ func (ix *Index) Stale(ctx context.Context) bool {
 }
 
 // Version names the version served, for /readyz and traces.
-func (ix *Index) Version() string {
-	return fmt.Sprintf("redisearch %s (alias %s, built %s)", ix.vn, ix.name, ix.m.BuiltAt.Format(time.RFC3339))
+func (ix *Index) Version() string { return describe(ix.name, ix.vn, ix.m) }
+
+func describe(name, vn string, m Manifest) string {
+	return fmt.Sprintf("redisearch %s (alias %s, built %s)", vn, name, m.BuiltAt.Format(time.RFC3339))
+}
+
+// Current names the version of the index called name that workers
+// serve, reading only its pointer and manifest: a gateway's readiness
+// check. It fails as Open does when there is none or Redis is down.
+func Current(ctx context.Context, rdb *redis.Client, name string) (string, error) {
+	const op = "redisearch.Current"
+	v, err := rdb.Get(ctx, currentKey(name)).Int()
+	if errors.Is(err, redis.Nil) {
+		return "", errs.Errorf(op, errs.NotFound, "no RediSearch index %q (build one with `assay index --backend redisearch --name %s`)", name, name)
+	}
+	if err != nil {
+		return "", errs.Errorf(op, errs.Unavailable, "Redis (redis.addr) did not answer: %v", err)
+	}
+	vn := versionName(name, v)
+	m, err := readManifest(ctx, rdb, vn)
+	if err != nil {
+		return "", err
+	}
+	return describe(name, vn, m), nil
 }
 
 // Name is the index name (the alias).
