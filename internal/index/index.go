@@ -183,10 +183,10 @@ func (ix *Index) Stale(context.Context) bool {
 	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
 }
 
-// Version names the index served, for /readyz and traces: the backend,
-// the directory and when it was built.
+// Version names the index served, for /readyz and traces: the backend
+// and when it was built (not the directory: callers see traces).
 func (ix *Index) Version() string {
-	return fmt.Sprintf("bleve %s (built %s)", ix.dir, ix.manifest.BuiltAt.Format(time.RFC3339Nano))
+	return fmt.Sprintf("bleve (built %s)", ix.manifest.BuiltAt.Format(time.RFC3339Nano))
 }
 
 func readManifest(dir string) (Manifest, error) {
