@@ -17,7 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/redisearch"
-	"github.com/assay-rag/assay/internal/redisearch/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 const q02 = "how many years is the X300 Pro motor covered for"

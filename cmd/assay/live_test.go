@@ -12,7 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/redisearch"
-	"github.com/assay-rag/assay/internal/redisearch/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 func redisConfig(t *testing.T, addr, name string) config.Config {

@@ -16,7 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/redisearch"
-	"github.com/assay-rag/assay/internal/redisearch/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 func hollinChunks(t testing.TB) ([]corpus.Chunk, string) {

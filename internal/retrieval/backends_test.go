@@ -12,7 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/redisearch"
-	"github.com/assay-rag/assay/internal/redisearch/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
