@@ -169,10 +169,53 @@ type Batch struct {
 	MaxQuestions int `yaml:"max_questions"`
 }
 
-// Auth lists the API keys the gateway accepts. With none, callers are an
-// anonymous principal that sees public documents only.
+// Auth lists the API keys the gateway accepts. A gateway with no keys
+// refuses to start unless AllowAnonymous is set; then every caller is the
+// anonymous principal, which sees public documents only. `assay dev` sets
+// AllowAnonymous when it has no keys, and says so.
 type Auth struct {
 	Keys []Key `yaml:"keys"`
+	// KeysFile names a YAML or JSON file holding more keys in the same
+	// shape as this section ({"keys": [{"name", "sha256", "groups",
+	// "rate_per_minute"}]}), e.g. a mounted secret. Its keys join Keys;
+	// the gateway reads it at start-up (see Config.APIKeys).
+	KeysFile string `yaml:"keys_file"`
+	// AllowAnonymous lets a gateway without keys serve every caller as
+	// the anonymous principal. Off by default: no keys, no gateway.
+	AllowAnonymous bool `yaml:"allow_anonymous"`
+}
+
+// KeysEnv holds keys inline, as a YAML or JSON list in the shape of
+// auth.keys; when set it replaces the file's auth.keys.
+const KeysEnv = EnvPrefix + "AUTH_KEYS"
+
+// APIKeys returns the keys of auth.keys and auth.keys_file together,
+// validated. It reads the file, so only the process that serves the API
+// calls it.
+func (c Config) APIKeys() ([]Key, error) {
+	keys := append([]Key(nil), c.Auth.Keys...)
+	if c.Auth.KeysFile != "" {
+		data, err := os.ReadFile(c.Auth.KeysFile)
+		if err != nil {
+			return nil, fmt.Errorf("auth.keys_file: %w", err)
+		}
+		var f struct {
+			Keys []Key `yaml:"keys"`
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("auth.keys_file %s: %w", c.Auth.KeysFile, err)
+		}
+		if len(f.Keys) == 0 {
+			return nil, fmt.Errorf("auth.keys_file %s: no keys (want {\"keys\": [...]})", c.Auth.KeysFile)
+		}
+		keys = append(keys, f.Keys...)
+	}
+	if err := validateKeys(keys); err != nil {
+		return nil, err
+	}
+	return keys, nil
 }
 
 // Key is one API key, stored as the SHA-256 hex of the key itself.
@@ -311,6 +354,17 @@ func (c *Config) mergeFile(path string) error {
 
 func (c *Config) mergeEnv(getenv func(string) string) error {
 	var errList []error
+	if v := getenv(KeysEnv); strings.TrimSpace(v) != "" {
+		var keys []Key
+		dec := yaml.NewDecoder(strings.NewReader(v))
+		dec.KnownFields(true)
+		if err := dec.Decode(&keys); err != nil {
+			// The value is secret-adjacent: name the variable, not the text.
+			errList = append(errList, fmt.Errorf("%s: want a YAML or JSON list of keys like auth.keys: %v", KeysEnv, yamlErrorLine(err)))
+		} else {
+			c.Auth.Keys = keys
+		}
+	}
 	for _, s := range settings(c) {
 		name := EnvName(s.path)
 		v := getenv(name)
@@ -350,8 +404,14 @@ func EnvNames() []string {
 	for _, s := range settings(&c) {
 		out = append(out, EnvName(s.path))
 	}
+	out = append(out, KeysEnv)
 	sort.Strings(out)
 	return out
+}
+
+// yamlErrorLine keeps the position and reason of a YAML error.
+func yamlErrorLine(err error) string {
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }
 
 // setting is one scalar field reachable by a YAML path.
@@ -545,8 +605,20 @@ func (c Config) Validate() error {
 	if c.Batch.MaxQuestions < 1 || c.Batch.MaxQuestions > 10000 {
 		bad("batch.max_questions", "want 1..10000, got %d", c.Batch.MaxQuestions)
 	}
+	if err := validateKeys(c.Auth.Keys); err != nil {
+		errList = append(errList, err)
+	}
+	return errors.Join(errList...)
+}
+
+// validateKeys reports every invalid key, each by its auth.keys[i] path.
+func validateKeys(keys []Key) error {
+	var errList []error
+	bad := func(path, format string, args ...any) {
+		errList = append(errList, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
+	}
 	seen := map[string]bool{}
-	for i, k := range c.Auth.Keys {
+	for i, k := range keys {
 		path := fmt.Sprintf("auth.keys[%d]", i)
 		if k.Name == "" {
 			bad(path+".name", "must not be empty")

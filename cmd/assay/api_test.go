@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
@@ -18,18 +24,20 @@ func TestNewGatewayAuthMode(t *testing.T) {
 	tests := []struct {
 		name    string
 		keys    []config.Key
+		anon    bool
 		wantLog string
 		key     string
 		want    int // status of POST /v1/questions with an empty body
 	}{
-		{"no keys", nil, "every caller is the anonymous principal", "", http.StatusBadRequest},
-		{"keys, none sent", []config.Key{{Name: "ops", SHA256: auth.Hash("ops-key-123"), Groups: []string{"public"}}}, "API keys loaded", "", http.StatusUnauthorized},
-		{"keys, right key", []config.Key{{Name: "ops", SHA256: auth.Hash("ops-key-123"), Groups: []string{"public"}}}, "API keys loaded", "ops-key-123", http.StatusBadRequest},
+		{"no keys, anonymous allowed", nil, true, "every caller is the anonymous principal", "", http.StatusBadRequest},
+		{"keys, none sent", []config.Key{{Name: "ops", SHA256: auth.Hash("ops-key-123"), Groups: []string{"public"}}}, false, "API keys loaded", "", http.StatusUnauthorized},
+		{"keys, right key", []config.Key{{Name: "ops", SHA256: auth.Hash("ops-key-123"), Groups: []string{"public"}}}, false, "API keys loaded", "ops-key-123", http.StatusBadRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := config.Default()
 			cfg.Auth.Keys = tt.keys
+			cfg.Auth.AllowAnonymous = tt.anon
 			var buf bytes.Buffer
 			gw, err := newGateway(nil, cfg, slog.New(slog.NewTextHandler(&buf, nil)), nil, nil)
 			if err != nil {
@@ -46,6 +54,69 @@ func TestNewGatewayAuthMode(t *testing.T) {
 			gw.Handler().ServeHTTP(rec, req)
 			if rec.Code != tt.want {
 				t.Errorf("POST /v1/questions {} = %d %s, want %d", rec.Code, rec.Body, tt.want)
+			}
+		})
+	}
+}
+
+// TestGatewayFailsClosed: `assay gateway` with no keys refuses to start
+// (before it binds or dials anything) unless anonymous access is
+// explicitly allowed; keys come from YAML, a keys file or the
+// environment alike.
+func TestGatewayFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	keyYAML := func(name, key string) string {
+		return fmt.Sprintf("keys:\n  - name: %s\n    sha256: %q\n    groups: [public]\n", name, auth.Hash(key))
+	}
+	yamlFile := filepath.Join(dir, "keys.yaml")
+	if err := os.WriteFile(yamlFile, []byte(keyYAML("ops", "ops-key-123")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jsonFile := filepath.Join(dir, "keys.json")
+	if err := os.WriteFile(jsonFile, []byte(fmt.Sprintf(`{"keys":[{"name":"ops","sha256":%q,"groups":["public"]}]}`, auth.Hash("ops-key-123"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emptyFile := filepath.Join(dir, "empty.yaml")
+	if err := os.WriteFile(emptyFile, []byte("keys: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string // "" means start-up gets past authentication
+	}{
+		{"no keys", nil, "auth.allow_anonymous"},
+		{"anonymous allowed", map[string]string{"ASSAY_AUTH_ALLOW_ANONYMOUS": "true"}, ""},
+		{"keys file yaml", map[string]string{"ASSAY_AUTH_KEYS_FILE": yamlFile}, ""},
+		{"keys file json", map[string]string{"ASSAY_AUTH_KEYS_FILE": jsonFile}, ""},
+		{"keys file empty", map[string]string{"ASSAY_AUTH_KEYS_FILE": emptyFile}, "no keys"},
+		{"keys file missing", map[string]string{"ASSAY_AUTH_KEYS_FILE": filepath.Join(dir, "nope")}, "auth.keys_file"},
+		{"keys inline", map[string]string{"ASSAY_AUTH_KEYS": fmt.Sprintf(`[{"name":"ops","sha256":%q,"groups":["public"]}]`, auth.Hash("k"))}, ""},
+		{"keys inline bad", map[string]string{"ASSAY_AUTH_KEYS": `[{"name":"ops","sha":"x"}]`}, "ASSAY_AUTH_KEYS"},
+		{"keys inline invalid", map[string]string{"ASSAY_AUTH_KEYS": `[{"name":"ops","sha256":"abc","groups":["public"]}]`}, "auth.keys[0].sha256"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// An address nothing listens on: a start that gets past
+			// authentication fails dialing Temporal instead.
+			env := map[string]string{"ASSAY_HTTP_ADDR": "127.0.0.1:0", "ASSAY_TEMPORAL_ADDRESS": "127.0.0.1:1"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			err := run(ctx, []string{"assay", "gateway"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+			if err == nil {
+				t.Fatal("assay gateway started against an unreachable Temporal")
+			}
+			if tt.want == "" {
+				if strings.Contains(err.Error(), "auth") {
+					t.Errorf("start-up failed on authentication: %v", err)
+				}
+				return
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
 		})
 	}

@@ -24,9 +24,9 @@ import (
 	"github.com/assay-rag/assay/workflows"
 )
 
-// evalPrincipalID names the principals the evaluator asks as, so its runs
-// are easy to find (AssayPrincipal="assay-eval") and to tell from users'.
-const evalPrincipalID = "assay-eval"
+// evalPrincipalID names the principals the evaluator asks as; no API key
+// may take it (auth.Reserved).
+const evalPrincipalID = auth.EvaluatorID
 
 // runEvalAnswers runs every labelled question through the loop and the
 // one-pass baseline as two BatchWorkflows, judges each run and writes the
