@@ -28,8 +28,17 @@ const (
 )
 
 // PublicGroup is the ACL group every principal, including the anonymous
-// one, belongs to. Documents with no ACL are public.
+// one, belongs to. A document whose record leaves the acl field out is
+// public; one whose acl is present but empty ([], null, no value, only
+// spaces) is an error in every loader (see errEmptyACL): an ACL that lost
+// its groups on the way must not publish the document.
 const PublicGroup = "public"
+
+// errEmptyACL is the loaders' error for an acl field present without a
+// group.
+func errEmptyACL(what string) error {
+	return fieldErr("acl", what+": an empty ACL is not public; name the groups that may see the document (e.g. [public]), or leave the field out to make it public")
+}
 
 // Document is one source document.
 type Document struct {
