@@ -69,6 +69,18 @@ type HTTP struct {
 	Addr         string        `yaml:"addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
+	// ReadTimeout bounds reading a whole request, body included.
+	ReadTimeout time.Duration `yaml:"read_timeout"`
+	// WriteTimeout bounds a request from the end of its headers to the
+	// end of its response; it must exceed max_wait. Event streams (SSE)
+	// are exempt: they clear it and keep themselves alive.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
+	// IdleTimeout closes keep-alive connections idle this long.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// TrustedProxies lists the proxies (IPs or CIDRs) whose
+	// X-Forwarded-For the gateway believes for the client address it
+	// logs. Empty: none; the client is the connection's peer.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
 // Temporal says where the Temporal frontend is and which queue assay uses.
@@ -259,6 +271,9 @@ func Default() Config {
 			Addr:         "127.0.0.1:8080",
 			MaxBodyBytes: 1 << 20,
 			MaxWait:      60 * time.Second,
+			ReadTimeout:  30 * time.Second,
+			WriteTimeout: 90 * time.Second,
+			IdleTimeout:  120 * time.Second,
 		},
 		Temporal: Temporal{
 			Address:   "127.0.0.1:7233",
@@ -512,6 +527,22 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxWait < 0 {
 		bad("http.max_wait", "must not be negative")
+	}
+	if c.HTTP.ReadTimeout <= 0 {
+		bad("http.read_timeout", "must be positive")
+	}
+	if c.HTTP.WriteTimeout <= c.HTTP.MaxWait {
+		bad("http.write_timeout", "must exceed http.max_wait (%s), got %s", c.HTTP.MaxWait, c.HTTP.WriteTimeout)
+	}
+	if c.HTTP.IdleTimeout <= 0 {
+		bad("http.idle_timeout", "must be positive")
+	}
+	for i, p := range c.HTTP.TrustedProxies {
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				bad(fmt.Sprintf("http.trusted_proxies[%d]", i), "want an IP address or CIDR, got %q", p)
+			}
+		}
 	}
 	if c.Worker.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {

@@ -202,6 +202,19 @@ func BatchDigest(qs []BatchQuestion) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// TemplateDigest identifies how a run answers: its budget, filters,
+// threshold and top k, but not its question or principal. The gateway
+// stores it in the memo so a replayed idempotency key with other options
+// can be told from a retry (409, not the old run).
+func TemplateDigest(in AnswerInput) string {
+	h := sha256.New()
+	b, f := in.Budget, in.Filters
+	fmt.Fprintf(h, "budget %d %d %g %d\n", b.MaxAttempts, b.MaxTokens, b.MaxCostUSD, b.Deadline)
+	fmt.Fprintf(h, "filters %q %q %q %g %q %q\n", f.Types, f.Products, f.Statuses, f.MinAuthority, f.UpdatedFrom, f.UpdatedTo)
+	fmt.Fprintf(h, "threshold %g top_k %d\n", in.Threshold, in.TopK)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // BatchStartOptions are the options every BatchWorkflow start uses: the id
 // conflict and reuse policies of StartOptions, a memo with the question
 // count and digest, and the search attributes known at start. A batch has no
@@ -212,7 +225,7 @@ func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflow
 		TaskQueue:                taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions)},
+		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions), "template": TemplateDigest(in.Template)},
 		StaticSummary:            fmt.Sprintf("batch of %d questions", len(in.Questions)),
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			StatusKey.ValueSet("running"),

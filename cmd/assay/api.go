@@ -101,12 +101,13 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 			ContinueAfter: cfg.Batch.ContinueAfter,
 			MaxQuestions:  cfg.Batch.MaxQuestions,
 		},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxWait:      cfg.HTTP.MaxWait,
-		Ready:        append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
-		Registry:     tel.reg,
-		Logger:       log,
-		Tokens:       tok,
+		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
+		MaxWait:        cfg.HTTP.MaxWait,
+		Ready:          append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
+		Registry:       tel.reg,
+		Logger:         log,
+		Tokens:         tok,
 	})
 }
 

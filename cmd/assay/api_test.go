@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -119,5 +120,36 @@ func TestGatewayFailsClosed(t *testing.T) {
 				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestServeTimeouts: the server applies http.read_timeout, so a client
+// that sends headers and then stalls its body is cut off instead of
+// holding a connection forever.
+func TestServeTimeouts(t *testing.T) {
+	ln, err := listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	t.Cleanup(func() { cancel(); <-done })
+	cfg := config.Default().HTTP
+	cfg.ReadTimeout = 200 * time.Millisecond
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.ReadAll(r.Body) })
+	go func() { done <- serve(ctx, ln, h, cfg) }()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	_, _ = io.ReadAll(conn) // ends when the server closes the connection
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("a stalled body held the connection %v; want it closed after the read timeout", took)
 	}
 }

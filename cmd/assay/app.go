@@ -85,9 +85,17 @@ func listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// serve runs h on ln until ctx ends, then shuts down gracefully.
-func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// serve runs h on ln until ctx ends, then shuts down gracefully. The
+// timeouts are http.*: handlers that stream (SSE) lift theirs with an
+// http.ResponseController.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, t config.HTTP) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       t.ReadTimeout,
+		WriteTimeout:      t.WriteTimeout,
+		IdleTimeout:       t.IdleTimeout,
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -91,7 +91,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		case <-ctx.Done():
 		}
 	}()
-	err = serve(ctx, ln, gw.Handler())
+	err = serve(ctx, ln, gw.Handler(), cfg.HTTP)
 	log.Info("shutting down")
 	return err
 }

@@ -49,5 +49,5 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log.Info("gateway listening", "addr", ln.Addr().String(), "temporal", cfg.Temporal.Address)
-	return serve(ctx, ln, gw.Handler())
+	return serve(ctx, ln, gw.Handler(), cfg.HTTP)
 }

@@ -43,6 +43,10 @@ type errorBody struct {
 	Error apiError `json:"error"`
 }
 
+// retryAfterSeconds is the Retry-After of every 503: a dependency
+// (Temporal, a worker) is down, and a retry soon may find it back.
+const retryAfterSeconds = "5"
+
 // writeError answers with err's status and a JSON body. Details of server
 // errors are logged, not sent.
 func writeError(c *gin.Context, err error) {
@@ -51,6 +55,9 @@ func writeError(c *gin.Context, err error) {
 		kind = errs.Internal
 	}
 	status := statusOf[kind]
+	if status == http.StatusServiceUnavailable {
+		c.Header("Retry-After", retryAfterSeconds)
+	}
 	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err), RequestID: c.GetString(ctxRequestID)}
 	if status >= 500 {
 		c.Error(err) //nolint:errcheck // recorded for the access log
@@ -91,7 +98,7 @@ func readBody(c *gin.Context, limit int64) ([]byte, error) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
+			return nil, &errs.Error{Op: op, Kind: errs.TooLarge, Field: "body", Err: fmt.Errorf("larger than %d bytes", limit)}
 		}
 		return nil, errs.FieldError(op, "body", "could not be read")
 	}

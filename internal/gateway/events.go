@@ -100,24 +100,64 @@ func (s *Server) getEvents(c *gin.Context) {
 		return
 	}
 	w := c.Writer
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // proxies must not buffer the stream
-	w.WriteHeader(http.StatusOK)
-
+	// An event stream outlives the server's read and write timeouts; the
+	// heartbeat and the client's reconnects keep it honest instead.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})  // not every writer supports it (tests)
+	_ = rc.SetWriteDeadline(time.Time{}) // likewise
+	// The stream starts (200, headers, retry hint) before the first event
+	// of a running run, but only with the first event of an ended one: an
+	// ended run with nothing after Last-Event-ID answers 204, which tells
+	// an EventSource to stop reconnecting.
 	var mu sync.Mutex
+	started := false
+	begin := func() error {
+		if started {
+			return nil
+		}
+		started = true
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // proxies must not buffer the stream
+		w.WriteHeader(http.StatusOK)
+		if _, err := w.WriteString("retry: 2000\n\n"); err != nil {
+			return err
+		}
+		w.Flush()
+		return nil
+	}
 	write := func(s string) error {
 		mu.Lock()
 		defer mu.Unlock()
+		if err := begin(); err != nil {
+			return err
+		}
 		if _, err := w.WriteString(s); err != nil {
 			return err
 		}
 		w.Flush()
 		return nil
 	}
-	if err := write("retry: 2000\n\n"); err != nil {
-		return
+	keepAlive := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !started {
+			return nil // an ended run's stream has not begun; it may yet be a 204
+		}
+		if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
+			return err
+		}
+		w.Flush()
+		return nil
+	}
+	if run.Status == Running || after == 0 {
+		mu.Lock()
+		err := begin()
+		mu.Unlock()
+		if err != nil {
+			return
+		}
 	}
 
 	ctx, stop := context.WithCancel(c.Request.Context())
@@ -132,7 +172,7 @@ func (s *Server) getEvents(c *gin.Context) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if write(": keep-alive\n\n") != nil {
+				if keepAlive() != nil {
 					stop()
 					return
 				}
@@ -180,6 +220,14 @@ func (s *Server) getEvents(c *gin.Context) {
 		return nil
 	})
 	fwd.stop()
+	mu.Lock()
+	ended := !started
+	mu.Unlock()
+	if err == nil && ended {
+		c.Status(http.StatusNoContent)
+		c.Writer.WriteHeaderNow()
+		return
+	}
 	if err != nil && ctx.Err() == nil {
 		c.Error(err) //nolint:errcheck // recorded for the access log
 		b, _ := json.Marshal(apiError{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})

@@ -16,6 +16,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -58,6 +59,9 @@ type Run struct {
 	Principal string // the id of the principal it runs as
 	Question  string // questions only: the question asked
 	Digest    string // batches only: workflows.BatchDigest of its questions
+	// Template is workflows.TemplateDigest of the run's budget and
+	// filters; empty for runs started before it was recorded.
+	Template string
 }
 
 // Runs describes and cancels runs of either kind.
@@ -142,6 +146,9 @@ type Options struct {
 	Now func() time.Time
 	// Heartbeat is the interval of SSE keep-alive comments; default 15s.
 	Heartbeat time.Duration
+	// TrustedProxies (IPs or CIDRs) may set X-Forwarded-For; empty trusts
+	// none, so the logged client address is the connection's peer.
+	TrustedProxies []string
 	// Tokens, when set, feeds token events into the event streams of
 	// running questions; nil sends none.
 	Tokens Tokens
@@ -195,6 +202,10 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, engine: gin.New(), metrics: m}
+	// Gin trusts every proxy unless told otherwise; nil trusts none.
+	if err := s.engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("gateway: trusted proxies: %w", err)
+	}
 	s.routes()
 	return s, nil
 }
