@@ -152,7 +152,16 @@ type LLM struct {
 	// Prices price tokens by model, for cost budgets and traces. A model
 	// without a price costs 0 and traces say it is unpriced.
 	Prices map[string]Price `yaml:"prices"`
+	// Fallback, when "builtin", serves a stage with the builtin model once
+	// the endpoint proved unavailable (unreachable, 5xx, rate limited or
+	// timed out after its retries) instead of ending the run with the
+	// stage's error. Empty (the default) keeps the error.
+	Fallback string `yaml:"fallback"`
 }
+
+// LLMFallbackBuiltin is the llm.fallback value that falls back to the
+// builtin models.
+const LLMFallbackBuiltin = "builtin"
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
@@ -596,6 +605,11 @@ func (c Config) Validate() error {
 	}
 	if c.Embed.Dim < 0 {
 		bad("embed.dim", "must not be negative")
+	}
+	switch c.LLM.Fallback {
+	case "", LLMFallbackBuiltin:
+	default:
+		bad("llm.fallback", "want builtin or empty, got %q", c.LLM.Fallback)
 	}
 	if c.LLM.Timeout <= 0 {
 		bad("llm.timeout", "must be positive")

@@ -47,6 +47,7 @@ func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger
 	if err != nil {
 		return fmt.Errorf("tokenizer: %w", err)
 	}
+	policy.FallbackBuiltin = cfg.LLM.Fallback == config.LLMFallbackBuiltin
 	acts.Routing = policy
 	acts.Models.Assessor = func(d router.Decision) (assess.Assessor, error) {
 		return assess.NewLLM(client, tok, d.Model, contextTokens(d))
@@ -59,8 +60,13 @@ func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger
 			log.Warn("model has no price: its cost counts as 0 against cost budgets", "model", m)
 		}
 	}
+	whenDown := "the stage fails (llm.fallback is not set)"
+	if policy.FallbackBuiltin {
+		whenDown = "the builtin models serve the stage (llm.fallback: builtin)"
+	}
 	log.Info("models: OpenAI-compatible endpoint", "base_url", cfg.LLM.BaseURL,
-		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin")
+		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin",
+		"when_unavailable", whenDown)
 	return nil
 }
 

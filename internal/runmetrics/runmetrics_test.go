@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -17,6 +18,11 @@ import (
 func answer(_ workflow.Context, in workflows.AnswerInput) (workflows.AnswerResult, error) {
 	return workflows.AnswerResult{StopReason: workflows.StopReason(in.Question), Trace: workflows.Trace{
 		TotalMS: 250, Usage: workflows.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
+		Routes: []workflows.RouteRecord{
+			{Decision: router.Decision{Task: router.Assess, Rule: "task.small"}, Outcome: "assay.unavailable"},
+			{Decision: router.Decision{Task: router.Assess, Rule: "escalate.unavailable"}, Outcome: "ok"},
+			{Decision: router.Decision{Task: router.Generate, Rule: "task.small"}, Outcome: "ok"},
+		},
 	}}, nil
 }
 
@@ -55,6 +61,8 @@ func TestInterceptorCountsRuns(t *testing.T) {
 		{"tokens in", r.tokens.WithLabelValues("in"), 300},
 		{"tokens out", r.tokens.WithLabelValues("out"), 60},
 		{"cost", r.cost, 0.03},
+		{"assess fell back (unavailable)", r.escalate.WithLabelValues("assess", "unavailable"), 3},
+		{"generate did not", r.escalate.WithLabelValues("generate", "unavailable"), 0},
 	}
 	for _, tt := range tests {
 		if got := testutil.ToFloat64(tt.c); got < tt.want-1e-9 || got > tt.want+1e-9 {
