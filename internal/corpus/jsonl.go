@@ -164,7 +164,10 @@ func jsonFieldErr(err error) error {
 		return fieldErr(typeErr.Field, fmt.Sprintf("want %s, got JSON %s", typeErr.Type, typeErr.Value))
 	}
 	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fieldErr(strings.Trim(msg, `"`), "unknown field")
+		if name := strings.Trim(msg, `"`); name != "" {
+			return fieldErr(name, "unknown field")
+		}
+		return errors.New(`unknown field with an empty name ""`)
 	}
 	return fmt.Errorf("invalid JSON: %v", err)
 }

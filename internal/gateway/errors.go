@@ -126,7 +126,11 @@ func jsonError(op string, err error) error {
 	case errors.As(err, &syntaxErr):
 		return errs.FieldError(op, "body", fmt.Sprintf("is not valid JSON (offset %d): %v", syntaxErr.Offset, syntaxErr))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return errs.FieldError(op, strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		if name == "" { // {"": ...}: no name to point at
+			return errs.FieldError(op, "body", `has an unknown field with an empty name ""`)
+		}
+		return errs.FieldError(op, name, "unknown field")
 	}
 	return errs.FieldError(op, "body", "is not valid JSON: "+err.Error())
 }
