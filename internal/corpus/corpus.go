@@ -15,16 +15,19 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
-// Status says whether a document is still in force.
-type Status string
+// Status says whether a document is still in force. It is part of the
+// wire contract (hits and filters carry it).
+type Status = wire.Status
 
 // Document statuses.
 const (
-	Current   Status = "current"
-	Archived  Status = "archived"
-	Withdrawn Status = "withdrawn"
+	Current   = wire.Current
+	Archived  = wire.Archived
+	Withdrawn = wire.Withdrawn
 )
 
 // PublicGroup is the ACL group every principal, including the anonymous
@@ -32,7 +35,7 @@ const (
 // public; one whose acl is present but empty ([], null, no value, only
 // spaces) is an error in every loader (see errEmptyACL): an ACL that lost
 // its groups on the way must not publish the document.
-const PublicGroup = "public"
+const PublicGroup = wire.PublicGroup
 
 // errEmptyACL is the loaders' error for an acl field present without a
 // group.

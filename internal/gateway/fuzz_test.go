@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // fuzzServer is a gateway over a fake engine that ends every run at once,
@@ -20,8 +20,8 @@ func fuzzServer(f *testing.F) *Server {
 	srv, err := New(Options{
 		Engine:  newFakeEngine(),
 		Keyring: testKeyring(f),
-		Defaults: Defaults{
-			Budget:    workflows.Budget{MaxAttempts: 3, Deadline: 2 * time.Minute},
+		Template: wire.AnswerInput{
+			Budget:    wire.Budget{MaxAttempts: 3, Deadline: 2 * time.Minute},
 			Threshold: 0.5, TopK: 5,
 		},
 		Batch:        BatchLimits{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 10},

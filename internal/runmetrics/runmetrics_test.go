@@ -10,15 +10,15 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // answer stands in for AnswerWorkflow: it ends with the stop reason asked.
-func answer(_ workflow.Context, in workflows.AnswerInput) (workflows.AnswerResult, error) {
-	return workflows.AnswerResult{StopReason: workflows.StopReason(in.Question), Trace: workflows.Trace{
-		TotalMS: 250, Usage: workflows.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
-		Routes: []workflows.RouteRecord{
+func answer(_ workflow.Context, in wire.AnswerInput) (wire.AnswerResult, error) {
+	return wire.AnswerResult{StopReason: wire.StopReason(in.Question), Trace: wire.Trace{
+		TotalMS: 250, Usage: wire.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
+		Routes: []wire.RouteRecord{
 			{Decision: router.Decision{Task: router.Assess, Rule: "task.small"}, Outcome: "assay.unavailable"},
 			{Decision: router.Decision{Task: router.Assess, Rule: "escalate.unavailable"}, Outcome: "ok"},
 			{Decision: router.Decision{Task: router.Generate, Rule: "task.small"}, Outcome: "ok"},
@@ -40,7 +40,7 @@ func TestInterceptorCountsRuns(t *testing.T) {
 		env := s.NewTestWorkflowEnvironment()
 		env.SetWorkerOptions(worker.Options{Interceptors: []interceptor.WorkerInterceptor{r.Interceptor()}})
 		env.RegisterWorkflowWithOptions(answer, workflow.RegisterOptions{Name: "AnswerWorkflow"})
-		env.ExecuteWorkflow("AnswerWorkflow", workflows.AnswerInput{Question: stop})
+		env.ExecuteWorkflow("AnswerWorkflow", wire.AnswerInput{Question: stop})
 		if err := env.GetWorkflowError(); err != nil {
 			t.Fatal(err)
 		}

@@ -1,14 +1,11 @@
-package workflows
+package wire
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
 	"time"
 
-	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/auth"
-	"github.com/assay-rag/assay/internal/citation"
-	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/prompt"
-	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -48,9 +45,9 @@ type AnswerInput struct {
 	Question  string `json:"question"`
 	// Principal comes from the authenticated caller, never from a request
 	// body.
-	Principal auth.Principal    `json:"principal"`
-	Filters   retrieval.Filters `json:"filters,omitzero"`
-	Budget    Budget            `json:"budget"`
+	Principal Principal `json:"principal"`
+	Filters   Filters   `json:"filters,omitzero"`
+	Budget    Budget    `json:"budget"`
 	// Threshold is the assessment score evidence needs, with sufficient,
 	// to be accepted.
 	Threshold float64 `json:"threshold"`
@@ -61,14 +58,14 @@ type AnswerInput struct {
 // Attempt records one search → assess round. It holds ids and scores,
 // never chunk texts.
 type Attempt struct {
-	N          int                `json:"n"`
-	Query      string             `json:"query"`
-	Hits       []retrieval.Hit    `json:"hits"`
-	Stages     []retrieval.Stage  `json:"stages,omitempty"`
-	SearchMS   float64            `json:"search_ms"`
-	AssessMS   float64            `json:"assess_ms,omitempty"`
-	Assessment *assess.Assessment `json:"assessment,omitempty"`
-	Accepted   bool               `json:"accepted"`
+	N          int         `json:"n"`
+	Query      string      `json:"query"`
+	Hits       []Hit       `json:"hits"`
+	Stages     []Stage     `json:"stages,omitempty"`
+	SearchMS   float64     `json:"search_ms"`
+	AssessMS   float64     `json:"assess_ms,omitempty"`
+	Assessment *Assessment `json:"assessment,omitempty"`
+	Accepted   bool        `json:"accepted"`
 	// Usage is what this attempt's assessment cost.
 	Usage    Usage    `json:"usage"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -90,24 +87,17 @@ type Generation struct {
 	PromptVersion string `json:"prompt_version,omitempty"`
 	FinishReason  string `json:"finish_reason,omitempty"`
 	// Sources maps each issued label to its chunk, in prompt order.
-	Sources   []LabelledChunk     `json:"sources"`
-	Dropped   []prompt.Dropped    `json:"dropped,omitempty"`
-	Stripped  []citation.Strip    `json:"stripped,omitempty"`
-	Grounding []citation.Flag     `json:"grounding,omitempty"`
-	Cited     []generate.Citation `json:"cited,omitempty"`
+	Sources   []LabelledChunk `json:"sources"`
+	Dropped   []Dropped       `json:"dropped,omitempty"`
+	Stripped  []Strip         `json:"stripped,omitempty"`
+	Grounding []GroundingFlag `json:"grounding,omitempty"`
+	Cited     []Citation      `json:"cited,omitempty"`
 }
 
 // LabelledChunk is one label → chunk mapping of a prompt.
 type LabelledChunk struct {
 	Label   string `json:"label"`
 	ChunkID string `json:"chunk_id"`
-}
-
-// Usage totals what a run, or one step, consumed.
-type Usage struct {
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
 }
 
 // Trace is what an operator needs to see why a run ended as it did.
@@ -132,12 +122,12 @@ type Trace struct {
 
 // AnswerResult is the output of AnswerWorkflow.
 type AnswerResult struct {
-	RequestID  string              `json:"request_id"`
-	StopReason StopReason          `json:"stop_reason"`
-	Answer     string              `json:"answer,omitempty"`
-	Citations  []generate.Citation `json:"citations,omitempty"`
-	Model      string              `json:"model,omitempty"`
-	Trace      Trace               `json:"trace"`
+	RequestID  string     `json:"request_id"`
+	StopReason StopReason `json:"stop_reason"`
+	Answer     string     `json:"answer,omitempty"`
+	Citations  []Citation `json:"citations,omitempty"`
+	Model      string     `json:"model,omitempty"`
+	Trace      Trace      `json:"trace"`
 }
 
 // Progress is the short state a query returns while a run is going.
@@ -145,4 +135,41 @@ type Progress struct {
 	Stage   string     `json:"stage"` // search, assess, generate, done
 	Attempt int        `json:"attempt"`
 	Stop    StopReason `json:"stop_reason,omitempty"`
+}
+
+// TemplateDigest identifies how a run answers: its budget, filters,
+// threshold and top k, but not its question or principal. Runs keep it in
+// their memo, so a replayed idempotency key with other options can be
+// told from a retry (409, not the old run). Workflow code calls it (child
+// runs' memos), so it uses no fmt: length-prefixed fields into SHA-256.
+func TemplateDigest(in AnswerInput) string {
+	h := sha256.New()
+	field := func(s string) {
+		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
+	}
+	list := func(xs []string) {
+		field(strconv.Itoa(len(xs)))
+		for _, x := range xs {
+			field(x)
+		}
+	}
+	num := func(f float64) { field(strconv.FormatFloat(f, 'g', -1, 64)) }
+	b, f := in.Budget, in.Filters
+	field(strconv.Itoa(b.MaxAttempts))
+	field(strconv.Itoa(b.MaxTokens))
+	num(b.MaxCostUSD)
+	field(strconv.FormatInt(int64(b.Deadline), 10))
+	list(f.Types)
+	list(f.Products)
+	statuses := make([]string, len(f.Statuses))
+	for i, st := range f.Statuses {
+		statuses[i] = string(st)
+	}
+	list(statuses)
+	num(f.MinAuthority)
+	field(f.UpdatedFrom)
+	field(f.UpdatedTo)
+	num(in.Threshold)
+	field(strconv.Itoa(in.TopK))
+	return hex.EncodeToString(h.Sum(nil))
 }
