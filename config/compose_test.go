@@ -85,4 +85,7 @@ func TestComposePublishesOnlyTheGateway(t *testing.T) {
 	if gw.Environment[EnvName("auth.allow_anonymous")] != "" {
 		t.Errorf("assay-gateway sets %s", EnvName("auth.allow_anonymous"))
 	}
+	if w := compose.Services["assay-worker"]; w.Environment[EnvName("index.require_acl")] != "true" {
+		t.Errorf("assay-worker does not set %s=true: a production corpus needs an explicit acl on every document", EnvName("index.require_acl"))
+	}
 }

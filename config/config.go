@@ -104,6 +104,11 @@ type Index struct {
 	Corpus string `yaml:"corpus"`
 	// Dir defaults to <data_dir>/index.
 	Dir string `yaml:"dir"`
+	// RequireACL makes a document without an acl field an error instead
+	// of public. Off for the sample and BEIR corpora (which have no ACLs);
+	// turn it on for production corpora. A present but empty acl is an
+	// error either way.
+	RequireACL bool `yaml:"require_acl"`
 }
 
 // Embedders Embed.Provider may name.

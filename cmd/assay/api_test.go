@@ -153,3 +153,26 @@ func TestServeTimeouts(t *testing.T) {
 		t.Errorf("a stalled body held the connection %v; want it closed after the read timeout", took)
 	}
 }
+
+// TestIndexRequireACL: index.require_acl makes `assay index` refuse a
+// corpus with a document that has no acl field; without it the document
+// is public.
+func TestIndexRequireACL(t *testing.T) {
+	dir := t.TempDir()
+	corpusPath := filepath.Join(dir, "c.jsonl")
+	body := `{"id":"a","title":"A","text":"kettle descaling","acl":["public"]}` + "\n" + `{"id":"b","title":"B","text":"blender motor"}` + "\n"
+	if err := os.WriteFile(corpusPath, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, require := range []string{"", "true"} {
+		env := map[string]string{"ASSAY_INDEX_REQUIRE_ACL": require, "ASSAY_EMBED_PROVIDER": "none"}
+		err := run(context.Background(), []string{"assay", "index", "--quiet", "--corpus", corpusPath, "--index", filepath.Join(dir, "ix"+require)},
+			func(k string) string { return env[k] }, io.Discard, io.Discard)
+		switch {
+		case require == "" && err != nil:
+			t.Errorf("without require_acl: %v", err)
+		case require != "" && (err == nil || !strings.Contains(err.Error(), "acl")):
+			t.Errorf("with require_acl: err = %v, want one about the missing acl", err)
+		}
+	}
+}

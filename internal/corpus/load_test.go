@@ -276,3 +276,43 @@ func TestEmptyACLIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestRequireACL: with index.require_acl, a document whose record has no
+// acl field is an error naming it; explicit ACLs ([public] included) pass.
+func TestRequireACL(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.jsonl": `{"id": "j", "title": "t", "text": "x", "acl": ["public"]}` + "\n",
+		"b.md":    "---\nid: m\nacl: [staff]\n---\nbody\n",
+		"d.html":  `<meta name="assay:acl" content="public"><p>x</p>`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RequireACL(docs); err != nil {
+		t.Errorf("explicit ACLs: RequireACL = %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.txt"), []byte("no front matter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if docs, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	var re *RecordError
+	if err := RequireACL(docs); !errors.As(err, &re) || re.Field != "acl" || re.File != "c" {
+		t.Errorf("a document without acl: RequireACL = %v, want an error on field acl naming document c", err)
+	}
+	hollin, err := Load("../../testdata/hollin/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RequireACL(hollin); err != nil {
+		t.Errorf("the Hollin corpus gives every document an acl: %v", err)
+	}
+}
