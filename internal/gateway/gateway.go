@@ -122,6 +122,8 @@ type BatchLimits struct {
 // Options configure a Server.
 type Options struct {
 	Engine  Engine
+	// Keyring authenticates callers; required. An empty keyring (anonymous
+	// access) must be chosen explicitly.
 	Keyring *auth.Keyring
 	// Template is the AnswerInput every run starts from (budget,
 	// threshold, top-k; config.Loop.Template builds it); requests may
@@ -184,11 +186,9 @@ func New(opts Options) (*Server, error) {
 		opts.Batch.MaxQuestions = wire.DefaultMaxQuestions
 	}
 	if opts.Keyring == nil {
-		k, err := auth.NewKeyring(nil)
-		if err != nil {
-			return nil, err
-		}
-		opts.Keyring = k
+		// Fail closed: anonymous access is an empty keyring the caller
+		// chose (auth.allow_anonymous), never a forgotten option.
+		return nil, errors.New("gateway: Options.Keyring is required (an empty keyring serves every caller as the anonymous principal)")
 	}
 	if opts.Registry == nil {
 		opts.Registry = prometheus.NewRegistry()

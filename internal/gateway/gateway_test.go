@@ -168,7 +168,11 @@ func TestPrincipalFromKeyOnly(t *testing.T) {
 }
 
 func TestAnonymousMode(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.Keyring = nil })
+	empty, err := auth.NewKeyring(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(o *Options) { o.Keyring = empty })
 	r := h.call(http.MethodPost, "/v1/questions", "", `{"question":"E4"}`)
 	if r.Status != http.StatusAccepted || r.Header.Get(HeaderPrincipal) != auth.AnonymousID {
 		t.Fatalf("anonymous POST = %d %s (principal %q)", r.Status, r.Body, r.Header.Get(HeaderPrincipal))
@@ -509,7 +513,10 @@ func TestTrustedProxies(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(Options{Engine: newFakeEngine(), TrustedProxies: []string{"not-an-ip"}}); err == nil {
+	if _, err := New(Options{Engine: newFakeEngine(), Keyring: testKeyring(t), TrustedProxies: []string{"not-an-ip"}}); err == nil {
 		t.Error("New accepted a trusted proxy that is not an IP or CIDR")
+	}
+	if _, err := New(Options{Engine: newFakeEngine()}); err == nil {
+		t.Error("New without a keyring serves everyone anonymously; want an error")
 	}
 }
