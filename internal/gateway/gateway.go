@@ -121,7 +121,7 @@ type BatchLimits struct {
 
 // Options configure a Server.
 type Options struct {
-	Engine  Engine
+	Engine Engine
 	// Keyring authenticates callers; required. An empty keyring (anonymous
 	// access) must be chosen explicitly.
 	Keyring *auth.Keyring
