@@ -60,8 +60,9 @@ const (
 	Unavailable Failure = "unavailable"
 )
 
-// Builtin model ids. They say what they are, and match the ids the
-// builtin implementations report (activities' tests check that).
+// Builtin model ids. They say what they are; the builtin implementations
+// (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
+// report these same constants, so traces and routes agree.
 const (
 	BuiltinAssessModel   = "builtin:coverage-v1"
 	BuiltinRewriteModel  = "builtin:prf-spell-v1"
