@@ -108,22 +108,35 @@ func TestReadSSE(t *testing.T) {
 	}
 }
 
-// TestEventsKeepAlive: while a run is quiet the stream sends comments, and
-// the result still arrives when the run ends.
-func TestEventsKeepAlive(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.Heartbeat = 5 * time.Millisecond })
+// heldStream starts a question the fake engine holds, serves h on a real
+// server (configured by edit, if any) and opens the question's event
+// stream; the test's cleanup closes both.
+func heldStream(t *testing.T, h *harness, edit func(*http.Server)) *http.Response {
+	t.Helper()
 	h.eng.hold = true
 	var acc Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
-	srv := httptest.NewServer(h.srv.Handler())
-	defer srv.Close()
+	srv := httptest.NewUnstartedServer(h.srv.Handler())
+	if edit != nil {
+		edit(srv.Config)
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/questions/"+acc.ID+"/events", nil)
 	req.Header.Set("Authorization", "Bearer "+keyPublic)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// TestEventsKeepAlive: while a run is quiet the stream sends comments, and
+// the result still arrives when the run ends.
+func TestEventsKeepAlive(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Heartbeat = 5 * time.Millisecond })
+	resp := heldStream(t, h, nil)
 	br := bufio.NewReader(resp.Body)
 	for {
 		line, err := br.ReadString('\n')
@@ -146,21 +159,10 @@ func TestEventsKeepAlive(t *testing.T) {
 // its result, while an ordinary request stays bounded.
 func TestEventsOutliveServerTimeouts(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.Heartbeat = 20 * time.Millisecond })
-	h.eng.hold = true
-	var acc Accepted
-	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
-	srv := httptest.NewUnstartedServer(h.srv.Handler())
-	srv.Config.ReadTimeout = 150 * time.Millisecond
-	srv.Config.WriteTimeout = 150 * time.Millisecond
-	srv.Start()
-	defer srv.Close()
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/questions/"+acc.ID+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+keyPublic)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := heldStream(t, h, func(s *http.Server) {
+		s.ReadTimeout = 150 * time.Millisecond
+		s.WriteTimeout = 150 * time.Millisecond
+	})
 	time.AfterFunc(600*time.Millisecond, h.eng.release) // four timeouts later
 	rest, err := io.ReadAll(resp.Body)
 	if err != nil || !strings.Contains(string(rest), "event: result") {
