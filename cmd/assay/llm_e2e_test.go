@@ -156,6 +156,9 @@ func TestEndToEndFallbackWhenModelDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := startDev(t, filepath.Join(dir, "data"), "--config", cfg)
+	if !strings.Contains(s.stdout.String(), "auth         anonymous: no API keys configured") {
+		t.Errorf("assay dev without keys does not say it serves anonymously:\n%s", s.stdout.String())
+	}
 	l := newLoopCase(t, s)
 	for range 6 { // three activity attempts for assess, three for generate
 		srv.Enqueue(llmtest.Status(500, "model server down"))
