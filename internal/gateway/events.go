@@ -85,6 +85,9 @@ type Tokens interface {
 	Subscribe(ctx context.Context, run string) (*tokens.Subscription, error)
 }
 
+// streamWriteTimeout bounds one write of an event stream.
+const streamWriteTimeout = 30 * time.Second
+
 // getEvents streams a question's progress as Server-Sent Events. Stages
 // come from the run's durable history, not from polling, so no stage is
 // missed however fast the run is, and a reconnect with Last-Event-ID
@@ -100,11 +103,15 @@ func (s *Server) getEvents(c *gin.Context) {
 		return
 	}
 	w := c.Writer
-	// An event stream outlives the server's read and write timeouts; the
-	// heartbeat and the client's reconnects keep it honest instead.
+	// An event stream outlives the server's read and write timeouts.
+	// Instead each write gets its own deadline, so a client that stops
+	// reading cannot hold the handler forever; heartbeats keep writes
+	// coming. Not every writer supports deadlines (tests): errors are
+	// ignored.
 	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})  // not every writer supports it (tests)
-	_ = rc.SetWriteDeadline(time.Time{}) // likewise
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	writeDeadline := func() { _ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) }
 	// The stream starts (200, headers, retry hint) before the first event
 	// of a running run, but only with the first event of an ended one: an
 	// ended run with nothing after Last-Event-ID answers 204, which tells
@@ -116,6 +123,7 @@ func (s *Server) getEvents(c *gin.Context) {
 			return nil
 		}
 		started = true
+		writeDeadline()
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-cache")
@@ -133,6 +141,7 @@ func (s *Server) getEvents(c *gin.Context) {
 		if err := begin(); err != nil {
 			return err
 		}
+		writeDeadline()
 		if _, err := w.WriteString(s); err != nil {
 			return err
 		}
@@ -145,6 +154,7 @@ func (s *Server) getEvents(c *gin.Context) {
 		if !started {
 			return nil // an ended run's stream has not begun; it may yet be a 204
 		}
+		writeDeadline()
 		if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
 			return err
 		}
@@ -221,9 +231,9 @@ func (s *Server) getEvents(c *gin.Context) {
 	})
 	fwd.stop()
 	mu.Lock()
-	ended := !started
+	nothingSent := !started
 	mu.Unlock()
-	if err == nil && ended {
+	if err == nil && nothingSent {
 		c.Status(http.StatusNoContent)
 		c.Writer.WriteHeaderNow()
 		return
