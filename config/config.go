@@ -9,6 +9,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -90,6 +92,43 @@ type Temporal struct {
 	Address   string `yaml:"address"`
 	Namespace string `yaml:"namespace"`
 	TaskQueue string `yaml:"task_queue"`
+	// TLS to the frontend. TLSCertFile and TLSKeyFile (PEM) are this
+	// process's client certificate, for a frontend that requires mutual
+	// TLS; TLSCAFile (PEM) is the CA the frontend's certificate must
+	// chain to (empty: the system roots); TLSServerName overrides the
+	// name checked against it. With none set the connection is plain.
+	TLSCertFile   string `yaml:"tls_cert_file"`
+	TLSKeyFile    string `yaml:"tls_key_file"`
+	TLSCAFile     string `yaml:"tls_ca_file"`
+	TLSServerName string `yaml:"tls_server_name"`
+}
+
+// TLSConfig builds the TLS configuration of the connection to the
+// frontend from the tls_* files, or returns nil when none is set.
+func (t Temporal) TLSConfig() (*tls.Config, error) {
+	if t.TLSCertFile == "" && t.TLSKeyFile == "" && t.TLSCAFile == "" && t.TLSServerName == "" {
+		return nil, nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: t.TLSServerName}
+	if t.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.TLSCertFile, t.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls_cert_file, temporal.tls_key_file: %w", err)
+		}
+		cfg.Certificates = []tls.Certificate{cert}
+	}
+	if t.TLSCAFile != "" {
+		pem, err := os.ReadFile(t.TLSCAFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls_ca_file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("temporal.tls_ca_file %s: no PEM certificate in it", t.TLSCAFile)
+		}
+		cfg.RootCAs = pool
+	}
+	return cfg, nil
 }
 
 // Dev configures the local Temporal dev server that `assay dev` starts.
@@ -623,6 +662,9 @@ func (c Config) validateServers(p *problems) {
 	}
 	if c.Temporal.TaskQueue == "" {
 		p.add("temporal.task_queue", "must not be empty")
+	}
+	if (c.Temporal.TLSCertFile == "") != (c.Temporal.TLSKeyFile == "") {
+		p.add("temporal.tls_key_file", "temporal.tls_cert_file and temporal.tls_key_file go together: set both or neither")
 	}
 	if port := c.Dev.TemporalPort; port < 0 || port > 65535 {
 		p.add("dev.temporal_port", "want a port in 0..65535, got %d", port)

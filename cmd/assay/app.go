@@ -65,10 +65,15 @@ func buildActivities(ix *index.Index, cfg config.Config, tok activities.TokenPub
 // dialTemporal connects to the configured frontend. sdkLog should be at
 // warning level: the SDK logs every poll at info.
 func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+	tlsCfg, err := cfg.Temporal.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
 	c, err := client.DialContext(ctx, client.Options{
-		HostPort:  cfg.Temporal.Address,
-		Namespace: cfg.Temporal.Namespace,
-		Logger:    tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+		HostPort:          cfg.Temporal.Address,
+		Namespace:         cfg.Temporal.Namespace,
+		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
