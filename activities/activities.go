@@ -150,11 +150,15 @@ func (a *Activities) Search(ctx context.Context, in SearchInput) (SearchOutput, 
 // AssessInput is the input of Assess: the attempt's chunk ids and their
 // retrieval scores, in rank order.
 type AssessInput struct {
-	Question string    `json:"question"`
-	Query    string    `json:"query"`
-	Previous []string  `json:"previous,omitempty"`
-	ChunkIDs []string  `json:"chunk_ids"`
-	Scores   []float64 `json:"scores"`
+	Question string   `json:"question"`
+	Query    string   `json:"query"`
+	Previous []string `json:"previous,omitempty"`
+	// K is how many hits the attempt asked for.
+	K int `json:"k,omitempty"`
+	// Strategies are the rewrite strategies the run used so far.
+	Strategies []string  `json:"strategies,omitempty"`
+	ChunkIDs   []string  `json:"chunk_ids"`
+	Scores     []float64 `json:"scores"`
 	// Groups re-check access: an activity never reads a chunk its
 	// principal may not see, whatever ids it is given.
 	Groups []string        `json:"groups"`
@@ -165,6 +169,9 @@ type AssessInput struct {
 type AssessOutput struct {
 	Assessment assess.Assessment `json:"assessment"`
 	Usage      assess.Usage      `json:"usage"`
+	// Proposals are the candidate next queries in the order to try them,
+	// each named by its strategy; a model's one rewrite is StrategyModel.
+	Proposals []assess.Proposal `json:"proposals,omitempty"`
 	// Flags are suspected prompt injections in the evidence. They change
 	// nothing; they are there for the trace.
 	Flags []guard.Flag `json:"flags,omitempty"`
@@ -176,7 +183,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	if err != nil {
 		return AssessOutput{}, temporalError("Assess", err)
 	}
-	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, Groups: in.Groups}
+	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, Groups: in.Groups, K: in.K, Tried: in.Strategies}
 	var flags []guard.Flag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}
@@ -205,7 +212,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	if err := res.Assessment.Check(); err != nil {
 		return AssessOutput{}, temporalError("Assess", err, spent)
 	}
-	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
+	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Proposals: res.ProposalList(), Flags: flags}, nil
 }
 
 // GenerateInput is the input of Generate: the accepted chunk ids in rank

@@ -57,8 +57,8 @@ const (
 // Builtin model ids. They say what they are, and match the ids the
 // builtin implementations report (activities' tests check that).
 const (
-	BuiltinAssessModel   = "builtin:coverage-v1"
-	BuiltinRewriteModel  = "builtin:prf-spell-v1"
+	BuiltinAssessModel   = "builtin:coverage-v2"
+	BuiltinRewriteModel  = "builtin:strategies-v1"
 	BuiltinGenerateModel = "builtin:extractive-v2"
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -475,4 +476,64 @@ func TestNoFallbackOnceBudgetSpent(t *testing.T) {
 		t.Fatalf("stop = %s (%s) with %d tokens in, want budget_exhausted counting the failed call", res.StopReason, res.Trace.StopDetail, res.Trace.Usage.TokensIn)
 	}
 	e.AssertActivityNumberOfCalls(t, "Assess", 1)
+}
+
+// TestStrategiesSkipRepeats: a proposal whose query was tried is skipped,
+// one whose results repeat is searched but not assessed, and the loop goes
+// on to the next proposal; every attempt names its strategy and k.
+func TestStrategiesSkipRepeats(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	weak := verdict(0.3, false, "x300 motor years")
+	weak.Proposals = []assess.Proposal{
+		{Strategy: assess.StrategyFeedback, Query: "x300 motor years"},
+		{Strategy: assess.StrategySpelling, Query: "How many years is the X300 Pro motor covered  for"}, // the question again
+		{Strategy: assess.StrategyWider, Query: in.Question, K: 10},
+	}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a", "b"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b", "a"), nil).Once() // feedback: same results
+	e.OnActivity(e.acts.Search, mock.Anything, mock.MatchedBy(func(in activities.SearchInput) bool { return in.K == 10 })).Return(hits("a", "b", "pol-warranty-2026"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(in activities.AssessInput) bool {
+		return in.K == 10 && slices.Equal(in.Strategies, []string{assess.StrategyFeedback, assess.StrategyWider})
+	})).Return(verdict(0.9, true, ""), nil).Once()
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != Answered {
+		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
+	}
+	at := res.Trace.Attempts
+	if len(at) != 3 || at[0].Strategy != "" || at[1].Strategy != assess.StrategyFeedback || !at[1].RepeatedResults ||
+		at[1].Assessment != nil || at[2].Strategy != assess.StrategyWider || at[2].K != 10 || len(at[0].Proposals) != 3 {
+		t.Errorf("attempts = %+v", at)
+	}
+	tr := TrajectoryMetrics(res)
+	want := []StrategyStep{{Strategy: assess.StrategyFeedback, Skipped: true}, {Strategy: assess.StrategyWider, Helped: true, Accepted: true}}
+	if !slices.Equal(tr.Strategies, want) {
+		t.Errorf("trajectory strategies = %+v, want %+v", tr.Strategies, want)
+	}
+}
+
+// TestRepeatedQueryOnlyWhenAllSpent: the run stops with repeated_query
+// only when every proposal has been tried or skipped.
+func TestRepeatedQueryOnlyWhenAllSpent(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	weak := verdict(0.3, false, "first")
+	weak.Proposals = []assess.Proposal{{Strategy: assess.StrategyFeedback, Query: "first"}, {Strategy: assess.StrategyBestHit, Query: "second"}}
+	again := verdict(0.3, false, "first")
+	again.Proposals = []assess.Proposal{{Strategy: assess.StrategyFeedback, Query: "first"}}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.MatchedBy(func(in activities.SearchInput) bool { return in.Query == "second" })).Return(hits("c"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(again, nil).Twice()
+	in.Budget.MaxAttempts = 5
+	res := e.run(t, in)
+	if res.StopReason != RepeatedQuery || !strings.Contains(res.Trace.StopDetail, "tried before") {
+		t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
+	}
+	// "first", then the first assessment's "second" although the second
+	// assessment proposed only "first" again.
+	e.calls(t, 3, 3, 0)
 }

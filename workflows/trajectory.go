@@ -1,5 +1,7 @@
 package workflows
 
+import "slices"
+
 // Trajectory summarises how a run got to its result: how many
 // searches it took, whether assessment scores improved, what it cost. The
 // evaluation aggregates these over a question set, and compares the loop
@@ -22,6 +24,22 @@ type Trajectory struct {
 	TokensOut int      `json:"tokens_out"`
 	CostUSD   float64  `json:"cost_usd"`
 	Errors    []string `json:"errors"`
+	// Strategies are the rewrites the run tried, in order.
+	Strategies []StrategyStep `json:"strategies,omitempty"`
+}
+
+// StrategyStep is one rewrite a run tried, named by its strategy (the
+// vocabulary of assess.Strategy*, for the builtin rewriter and a model
+// alike).
+type StrategyStep struct {
+	Strategy string `json:"strategy"`
+	// Skipped: its search returned the results of an earlier attempt, so
+	// it was not assessed.
+	Skipped bool `json:"skipped,omitempty"`
+	// Helped: its attempt scored above every earlier attempt.
+	Helped bool `json:"helped"`
+	// Accepted: its attempt's evidence was accepted.
+	Accepted bool `json:"accepted"`
 }
 
 // TrajectoryMetrics computes the trajectory metrics of a result from its trace.
@@ -43,7 +61,17 @@ func TrajectoryMetrics(res AnswerResult) Trajectory {
 		m.Rules = append(m.Rules, r.Decision.Rule)
 	}
 	var scored []float64
-	for _, a := range t.Attempts {
+	for i, a := range t.Attempts {
+		if i > 0 {
+			step := StrategyStep{Strategy: a.Strategy, Skipped: a.RepeatedResults, Accepted: a.Accepted}
+			if step.Strategy == "" {
+				step.Strategy = "unnamed"
+			}
+			if a.Assessment != nil && len(scored) > 0 && a.Assessment.Score > slices.Max(scored) {
+				step.Helped = true
+			}
+			m.Strategies = append(m.Strategies, step)
+		}
 		if a.Assessment != nil {
 			scored = append(scored, a.Assessment.Score)
 		}

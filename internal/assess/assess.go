@@ -56,6 +56,11 @@ type Request struct {
 	// Queries tried before this one, oldest first, so a rewriter does not
 	// propose them again.
 	Previous []string
+	// Tried are the rewrite strategies the run used so far, oldest first;
+	// a rewriter tries fresh ones first.
+	Tried []string
+	// K is how many hits the attempt asked for (0: unknown).
+	K        int
 	Evidence []Evidence
 }
 
@@ -71,6 +76,19 @@ type Usage struct {
 type Result struct {
 	Assessment Assessment `json:"assessment"`
 	Usage      Usage      `json:"usage"`
+	// Proposals are the candidate next queries, in the order to try them;
+	// the first is the assessment's Rewrite. A model's single rewrite is
+	// one proposal of StrategyModel (see Proposals).
+	Proposals []Proposal `json:"proposals,omitempty"`
+}
+
+// ProposalList returns res's proposals, or its assessment's rewrite as the
+// one proposal of StrategyModel when the assessor listed none.
+func (res Result) ProposalList() []Proposal {
+	if len(res.Proposals) > 0 || strings.TrimSpace(res.Assessment.Rewrite) == "" {
+		return res.Proposals
+	}
+	return []Proposal{{Strategy: StrategyModel, Query: res.Assessment.Rewrite}}
 }
 
 // Assessor judges evidence.
