@@ -146,9 +146,14 @@ func TestRewriterSpelling(t *testing.T) {
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
-	got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
-	if got != "" {
-		t.Errorf("Rewrite proposed %q, a query tried before", got)
+	b.Rewriter.Strategies = []Strategy{spelling{}, wider{}}
+	got, why := b.Rewriter.Rewrite(Request{Question: q, Query: q, K: 5, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
+	if !strings.HasPrefix(why, StrategyWider) {
+		t.Errorf("Rewrite proposed %q (%s) first, a query tried before, while wider-k applies", got, why)
+	}
+	b.Rewriter.Strategies = []Strategy{spelling{}}
+	if got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0); got != "vacuum pump" {
+		t.Errorf("Rewrite = %q; with every strategy spent, want the repeat (the loop stops on it)", got)
 	}
 }
 
@@ -161,8 +166,8 @@ func TestRewriterFeedback(t *testing.T) {
 		t.Fatalf("feedback rewrite = %q, want the question plus shared terms", got)
 	}
 	req.Previous = []string{got}
-	if got, _ := b.Rewriter.Rewrite(req, 0.5); got != "" {
-		t.Errorf("the same feedback again: Rewrite = %q, want none (tried before)", got)
+	if again, _ := b.Rewriter.Rewrite(req, 0.5); again != got {
+		t.Errorf("the same feedback again: Rewrite = %q, want the repeat %q (every strategy spent)", again, got)
 	}
 	req.Previous = nil
 	if got, _ := b.Rewriter.Rewrite(req, 0.1); got != "" {
@@ -194,8 +199,8 @@ func TestProposals(t *testing.T) {
 	req.Tried = []string{StrategyMissingTerms}
 	req.Previous = []string{res.Proposals[1].Query}
 	res2, _ := b.Assess(context.Background(), req)
-	if len(res2.Proposals) != 2 || res2.Proposals[0].Strategy != StrategyWider || res2.Proposals[1].Strategy != StrategyMissingTerms {
-		t.Errorf("after missing-terms and the best-hit query: proposals %+v, want wider-k, then missing-terms", res2.Proposals)
+	if len(res2.Proposals) != 3 || res2.Proposals[0].Strategy != StrategyWider || res2.Proposals[1].Strategy != StrategyMissingTerms || res2.Proposals[2].Strategy != StrategyBestHit {
+		t.Errorf("after missing-terms and the best-hit query: proposals %+v, want wider-k, missing-terms (used), then best-hit-terms (tried)", res2.Proposals)
 	}
 
 	// Nothing to look for: an entity no visible document mentions.

@@ -85,9 +85,9 @@ type Strategy interface {
 
 // Rewriter proposes new queries when evidence is weak, without a model, by
 // trying its strategies in order (DefaultStrategies unless set). Every
-// strategy that applies contributes one proposal; proposals that repeat a
-// query tried before, or an earlier proposal, are dropped. The loop tries
-// them in order and skips one whose query or results repeat.
+// strategy that applies contributes one proposal (see Propose for their
+// order). The loop tries them in order and skips one whose query or
+// results repeat.
 //
 // When no strategy applies it proposes nothing, and the loop stops with
 // insufficient_context: the evidence is weak and no rewrite is worth trying.
@@ -119,8 +119,8 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 	return r
 }
 
-// Rewrite returns the first proposal for req, or "" when none is worth
-// trying. coverage is the assessor's best coverage of the question. It uses
+// Rewrite returns the first proposal for req (a query tried before when
+// every strategy is spent), or "" when none applies. coverage is the assessor's best coverage of the question. It uses
 // only words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 	vocab := r.lex.Visible(req.Groups)
@@ -132,10 +132,14 @@ func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 	return ps[0].Query, ps[0].Strategy + ": " + ps[0].Why
 }
 
-// Propose runs every strategy on s and returns their proposals in order,
-// without repeats.
+// Propose runs every strategy on s and returns their proposals without
+// duplicates: fresh queries of strategies the run has not used first, then
+// those of strategies it has, then queries tried before (the loop skips
+// those; they tell it every strategy is spent). Each group keeps the
+// strategies' order.
 func (r *Rewriter) Propose(s *Situation) []Proposal {
 	var out []Proposal
+	var keys []string
 	tried := []string{QueryKey(s.Request.Query, 0)}
 	for _, p := range s.Request.Previous {
 		tried = append(tried, QueryKey(p, 0))
@@ -147,27 +151,23 @@ func (r *Rewriter) Propose(s *Situation) []Proposal {
 		}
 		p.Strategy = st.Name()
 		k := QueryKey(p.Query, p.K)
-		if slices.Contains(tried, k) {
+		if slices.Contains(keys, k) {
 			continue
 		}
-		tried = append(tried, k)
+		keys = append(keys, k)
 		out = append(out, p)
 	}
-	// Strategies the run has not used yet go first, each in its order.
-	slices.SortStableFunc(out, func(a, b Proposal) int {
-		return cmpBool(slices.Contains(s.Request.Tried, a.Strategy), slices.Contains(s.Request.Tried, b.Strategy))
-	})
-	return out
-}
-
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
+	rank := func(p Proposal) int {
+		switch {
+		case slices.Contains(tried, QueryKey(p.Query, p.K)):
+			return 2
+		case slices.Contains(s.Request.Tried, p.Strategy):
+			return 1
+		}
 		return 0
-	case a:
-		return 1
 	}
-	return -1
+	slices.SortStableFunc(out, func(a, b Proposal) int { return rank(a) - rank(b) })
+	return out
 }
 
 // QueryKey identifies a query for repeat checks: its words folded in case
