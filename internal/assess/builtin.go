@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/assay-rag/assay/internal/terms"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Vocabulary is term statistics over the chunks one principal may see: how
@@ -99,7 +101,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	qterms := b.weigh(question, vocab)
 	ents := Entities(b.an, question, vocab)
-	res := Result{Usage: Usage{Model: BuiltinModel}}
+	res := Result{Usage: wire.Spent{Model: BuiltinModel}}
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil

@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // RewriteModel names the builtin rewriter.
@@ -39,15 +39,9 @@ const (
 	StrategyModel = "model"
 )
 
-// Proposal is one candidate next query and the strategy that made it.
-type Proposal struct {
-	Strategy string `json:"strategy"`
-	Query    string `json:"query"`
-	// K, when positive, is how many hits the search should return instead
-	// of the run's top-k.
-	K   int    `json:"k,omitempty"`
-	Why string `json:"why,omitempty"`
-}
+// Proposal is one candidate next query and the strategy that made it
+// (defined in the wire contract).
+type Proposal = wire.Proposal
 
 // Lexicon is the index vocabulary the rewriter corrects against.
 type Lexicon interface {
@@ -170,16 +164,8 @@ func (r *Rewriter) Propose(s *Situation) []Proposal {
 	return out
 }
 
-// QueryKey identifies a query for repeat checks: its words folded in case
-// and spacing, and the number of hits asked for when that is not the
-// run's default (k 0).
-func QueryKey(q string, k int) string {
-	n := normalize(q)
-	if k > 0 {
-		n += " [k=" + strconv.Itoa(k) + "]"
-	}
-	return n
-}
+// QueryKey identifies a query for repeat checks (see wire.QueryKey).
+func QueryKey(q string, k int) string { return wire.QueryKey(q, k) }
 
 type spelling struct{}
 
