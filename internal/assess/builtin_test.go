@@ -333,3 +333,15 @@ func TestWrongPartner(t *testing.T) {
 		t.Errorf("own partner: %+v, want sufficient", res.Assessment)
 	}
 }
+
+// TestModelRewriteIsAProposal: an assessor that only fills Rewrite (a
+// model) plugs into the same slot as the builtin strategies.
+func TestModelRewriteIsAProposal(t *testing.T) {
+	res := Result{Assessment: Assessment{Rewrite: "x300 pro descaling"}}
+	if got := res.ProposalList(); len(got) != 1 || got[0].Strategy != StrategyModel || got[0].Query != "x300 pro descaling" {
+		t.Errorf("ProposalList() = %+v, want one %q proposal", got, StrategyModel)
+	}
+	if got := (Result{}).ProposalList(); len(got) != 0 {
+		t.Errorf("no rewrite: ProposalList() = %+v, want none", got)
+	}
+}
