@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -40,6 +41,14 @@ func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activi
 	an := terms.New()
 	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
 	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
+	if dir := cfg.Loop.Thesaurus; dir != "" {
+		if wn, err := thesaurus.Open(dir); err != nil {
+			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
+		} else {
+			assessor.Thesaurus = wn
+			log.Info("assessor thesaurus", "loop.thesaurus", dir, "model", assessor.Model())
+		}
+	}
 	return &activities.Activities{
 		Searcher: searcherFor(ix, cfg, log),
 		Chunks:   ix,

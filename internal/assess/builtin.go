@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
 
@@ -61,6 +64,12 @@ type Builtin struct {
 	// MinCoverage is the share of the question's weight one chunk must
 	// cover for the evidence to be sufficient.
 	MinCoverage float64
+	// Thesaurus, when set, relates question words to document words: a
+	// chunk lacking a question term but holding a word the thesaurus
+	// relates to it (and the principal's visible vocabulary has) covers
+	// that term. Entities and the most specific term still need the
+	// word itself. Nil: no thesaurus (the embedded default).
+	Thesaurus Thesaurus
 	// MaxUnknownShare is the largest share of the question's content terms
 	// that may be unknown to the visible corpus for the paraphrase
 	// tolerance to apply.
@@ -70,6 +79,53 @@ type Builtin struct {
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3}
+}
+
+// Thesaurus relates words (see internal/thesaurus).
+type Thesaurus interface {
+	// Name identifies the resource; it becomes part of the model id.
+	Name() string
+	// Related lists words related to word.
+	Related(word string) []string
+}
+
+// Model is the assessor's model id: BuiltinModel, plus the thesaurus's
+// name when one is used ("builtin:coverage-v2+wordnet-3.0").
+func (b *Builtin) Model() string {
+	if b.Thesaurus == nil {
+		return BuiltinModel
+	}
+	return BuiltinModel + "+" + b.Thesaurus.Name()
+}
+
+// related maps each question term to the visible terms of the words the
+// thesaurus relates to the word it came from. Entity words are left out:
+// a name has no synonyms.
+func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[string][]string {
+	if b.Thesaurus == nil {
+		return nil
+	}
+	inEntity := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			inEntity[t] = true
+		}
+	}
+	out := map[string][]string{}
+	for _, raw := range strings.Fields(question) {
+		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		ts := b.an.Terms(w)
+		if len(ts) != 1 || inEntity[ts[0]] || terms.IsQuestionWord(ts[0]) {
+			continue
+		}
+		for _, r := range b.Thesaurus.Related(w) {
+			rt := b.an.Terms(r)
+			if len(rt) == 1 && rt[0] != ts[0] && vocab.DocFreq(rt[0]) > 0 && !slices.Contains(out[ts[0]], rt[0]) {
+				out[ts[0]] = append(out[ts[0]], rt[0])
+			}
+		}
+	}
+	return out
 }
 
 type weighted struct {
@@ -88,6 +144,7 @@ type judged struct {
 	// paraphrase is true when the unknown words were left out (see
 	// Builtin).
 	paraphrase bool
+	fit        bool // it alone would make the evidence sufficient
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -101,7 +158,8 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	qterms := b.weigh(question, vocab)
 	ents := Entities(b.an, question, vocab)
-	res := Result{Usage: wire.Spent{Model: BuiltinModel}}
+	res := Result{Usage: wire.Spent{Model: b.Model()}}
+	related := b.related(question, ents, vocab)
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
@@ -125,10 +183,13 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
 		j := &judged{ev: e, have: b.an.Set(e.Title + "\n" + e.Text)}
-		var got float64
+		var got, knownGot float64
 		for _, q := range qterms {
-			if j.have[q.term] {
+			if j.have[q.term] || slices.ContainsFunc(related[q.term], func(t string) bool { return j.have[t] }) {
 				got += q.weight
+				if q.known {
+					knownGot += q.weight
+				}
 			}
 		}
 		j.coverage = got / total
@@ -137,15 +198,16 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 				j.entities++
 			}
 		}
-		if tolerant && j.entities == len(ents) && got >= knownTotal {
+		if tolerant && j.entities == len(ents) && knownGot >= knownTotal {
 			j.coverage, j.paraphrase = 1, true
 		}
 		j.score = j.coverage
 		if len(ents) > 0 {
 			j.score *= float64(j.entities) / float64(len(ents))
 		}
-		if best == nil || j.score > best.score {
-			best = j
+		j.fit = j.entities == len(ents) && key >= 0 && j.have[qterms[key].term] && j.coverage >= b.MinCoverage
+		if best == nil || j.fit && !best.fit || j.fit == best.fit && j.score > best.score {
+			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
 	a := Assessment{}

@@ -345,3 +345,33 @@ func TestModelRewriteIsAProposal(t *testing.T) {
 		t.Errorf("no rewrite: ProposalList() = %+v, want none", got)
 	}
 }
+
+// fakeThesaurus relates words by a fixed table.
+type fakeThesaurus map[string][]string
+
+func (fakeThesaurus) Name() string                { return "fake-1" }
+func (f fakeThesaurus) Related(w string) []string { return f[strings.ToLower(w)] }
+
+// TestThesaurus: with a thesaurus, a chunk holding a word related to a
+// question word covers it; entities still need their own words, and the
+// model id says a thesaurus was used.
+func TestThesaurus(t *testing.T) {
+	b, _ := newTestAssessor()
+	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase. Keep the receipt with the blender."}}
+	q := "what receipt shows when I bought the blender"
+	req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
+	lex := newLexicon(terms.New(), ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender", "K50 kettle", "bought online", "repair")
+	b = NewBuiltin(terms.New(), lex)
+	without, _ := b.Assess(context.Background(), req)
+	b.Thesaurus = fakeThesaurus{"bought": {"purchase", "acquire"}, "x400": {"x300"}}
+	with, _ := b.Assess(context.Background(), req)
+	if without.Assessment.Score >= with.Assessment.Score || with.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
+		t.Errorf("without %+v (%s), with %+v (%s): want a higher score with the thesaurus and its name in the model id",
+			without.Assessment, without.Usage.Model, with.Assessment, with.Usage.Model)
+	}
+	q = "does the X400 blender have a receipt"
+	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}})
+	if res.Assessment.Sufficient {
+		t.Errorf("X400 covered through the thesaurus: %+v", res.Assessment)
+	}
+}
