@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -28,8 +29,9 @@ type Corpus interface {
 	Visible(groups []string) Vocabulary
 }
 
-// BuiltinModel names the builtin assessor in traces and routes.
-const BuiltinModel = "builtin:coverage-v2"
+// BuiltinModel names the builtin assessor in traces and routes: the id
+// the router routes to.
+const BuiltinModel = router.BuiltinAssessModel
 
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the principal's visible

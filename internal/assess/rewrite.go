@@ -10,10 +10,11 @@ import (
 
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
-// RewriteModel names the builtin rewriter.
-const RewriteModel = "builtin:strategies-v1"
+// RewriteModel names the builtin rewriter: the id the router routes to.
+const RewriteModel = router.BuiltinRewriteModel
 
 // The rewrite strategies. Their names are the vocabulary of the trace and
 // the trajectory metrics, for the builtin rewriter and for a model: a
