@@ -147,6 +147,7 @@ type judged struct {
 	// Builtin).
 	paraphrase bool
 	fit        bool // it alone would make the evidence sufficient
+	allKnown   bool // it covers every term the visible corpus has
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -200,7 +201,8 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 				j.entities++
 			}
 		}
-		if tolerant && j.entities == len(ents) && knownGot >= knownTotal {
+		j.allKnown = knownGot >= knownTotal
+		if tolerant && j.entities == len(ents) && j.allKnown {
 			j.coverage, j.paraphrase = 1, true
 		}
 		j.score = j.coverage
@@ -246,8 +248,11 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage))
 	}
 	// A rewrite can find nothing when no visible document has a word of
-	// the question, or mentions one of its entities.
-	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab)
+	// the question, or mentions one of its entities; and it cannot raise
+	// the score when the best chunk already covers every entity and every
+	// word the visible corpus has (only a thesaurus could match the rest).
+	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
+		best != nil && b.Thesaurus == nil && best.entities == len(ents) && best.allKnown
 	if !a.Sufficient && b.Rewriter != nil && !hopeless {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents}
 		if best != nil {

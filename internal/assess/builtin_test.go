@@ -375,3 +375,20 @@ func TestThesaurus(t *testing.T) {
 		t.Errorf("X400 covered through the thesaurus: %+v", res.Assessment)
 	}
 }
+
+// TestNoFutileRewrite: when the best chunk already covers every entity and
+// every word the visible corpus has, no search could score higher, so no
+// rewrite is proposed.
+func TestNoFutileRewrite(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "can the vacuum blender zorble the frimp"
+	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if res.Assessment.Sufficient || len(res.Proposals) != 0 {
+		t.Errorf("Assess(%q) = %+v, proposals %+v; want insufficient, no rewrite", q, res.Assessment, res.Proposals)
+	}
+	q = "can the vacuum blender descale"
+	res, _ = b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if len(res.Proposals) == 0 {
+		t.Errorf("Assess(%q): no rewrite, but another chunk could hold %q", q, "descale")
+	}
+}
