@@ -76,7 +76,7 @@ eval-baseline: build $(BIN)/temporal
 eval-heldout: build $(BIN)/temporal
 	@mkdir -p $(EVAL_OUT)
 	$(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
-		--json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
+		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -121,9 +121,10 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	}
 	next := wire.Proposal{Query: r.in.Question}
 	var pending []wire.Proposal // untried proposals, newest assessment's first
-	assessed := 0               // attempts assessed; a skipped one is not
 	for n := 1; ; n++ {
-		if assessed >= r.in.Budget.MaxAttempts {
+		// Every search counts, also one whose results repeat: the budget
+		// bounds the work, and a repeat is skipped, not fatal.
+		if n > r.in.Budget.MaxAttempts {
 			return r.finish(ctx, stop{wire.BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts)})
 		}
 		if s, ok := r.spent(ctx); ok {
@@ -141,7 +142,6 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 			return r.finish(ctx, r.generate(ctx, hits))
 		}
 		if !att.RepeatedResults {
-			assessed++
 			if len(att.Proposals) == 0 {
 				return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
 			}

@@ -228,6 +228,8 @@ func TestEntities(t *testing.T) {
 		{"can I get a VAT invoice", "VAT"},     // capitals
 		{"is a cracked X200 jar covered, and what of batch B-2291", "X200|B-2291"},
 		{"Is the X200 covered? And the K50?", "X200|K50"},
+		{"How Long Does Delivery Take For The X200", "X200"}, // title case: capitals say nothing
+		{"WHAT DOES E4 MEAN", "E4"},
 	}
 	for _, tt := range tests {
 		var got []string

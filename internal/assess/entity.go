@@ -42,6 +42,8 @@ const backgroundShare = 0.2
 //   - adjacent entity words form one entity ("X300 Pro", "Brook Street
 //     Repairs", "Hollin Home").
 //
+// When most words of the question are capitalised (a title-case or
+// all-caps question), capitals say nothing and only codes are entities.
 // A name all of whose terms occur in more than backgroundShare of the
 // visible chunks is dropped. A name or code the principal's documents never
 // mention is kept: evidence cannot be about it.
@@ -60,12 +62,20 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 		}
 		cur, code = nil, false
 	}
+	words := strings.Fields(question)
+	capitals := 0
+	for _, w := range words {
+		if rs := []rune(w); len(rs) > 0 && unicode.IsUpper(rs[0]) {
+			capitals++
+		}
+	}
+	names := 2*capitals <= len(words)
 	sentenceStart := true
-	for _, raw := range strings.Fields(question) {
+	for _, raw := range words {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		ends := strings.ContainsAny(raw[len(raw)-1:], ".?!;:")
 		isCode := isCodeWord(w)
-		isName := !isCode && isNameWord(w, sentenceStart)
+		isName := names && !isCode && isNameWord(w, sentenceStart)
 		switch {
 		case isCode || isName:
 			cur = append(cur, w)
