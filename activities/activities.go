@@ -112,15 +112,11 @@ type TokenPublisher interface {
 // Guard runs the input guardrails on a question. A refusal is a verdict,
 // not an error: the workflow turns it into the refused stop.
 func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOutput, error) {
-	flags, err := guard.Question(in.Question, guard.Limits{})
-	var refusal *guard.Refusal
-	if errors.As(err, &refusal) {
-		return wire.GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
-	}
+	v, err := guard.Verdict(in.Question)
 	if err != nil {
 		return wire.GuardOutput{}, temporalError("Guard", err)
 	}
-	return wire.GuardOutput{Flags: flags}, nil
+	return v, nil
 }
 
 // RoutingPolicy returns the worker's routing policy.

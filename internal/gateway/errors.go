@@ -87,12 +87,12 @@ func validateQuestion(field, q string) error {
 	}
 	// The workflow runs the same guard; refusing here answers at once with
 	// the reason (422) instead of starting a run that can only be refused.
-	if _, err := guard.Question(q, guard.Limits{}); err != nil {
-		var refusal *guard.Refusal
-		if errors.As(err, &refusal) {
-			return &errs.Error{Op: op, Kind: errs.Refused, Field: field, Err: errors.New(refusal.Detail)}
-		}
+	v, err := guard.Verdict(q)
+	switch {
+	case err != nil:
 		return err
+	case v.Refused:
+		return &errs.Error{Op: op, Kind: errs.Refused, Field: field, Err: errors.New(v.Detail)}
 	}
 	return nil
 }
