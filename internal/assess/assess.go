@@ -35,8 +35,9 @@ type Request struct {
 	// (its reason, its rewrite) may use only words of documents these
 	// groups can see.
 	Groups []string
-	// Queries tried before this one, oldest first, so a rewriter does not
-	// propose them again.
+	// Queries tried before this one, oldest first (as wire.QueryKey
+	// writes them), so a rewriter proposes them only when nothing else is
+	// left.
 	Previous []string
 	// Tried are the rewrite strategies the run used so far, oldest first;
 	// a rewriter tries fresh ones first.
