@@ -13,7 +13,8 @@ import (
 // contract: runs carry it).
 type Principal = wire.Principal
 
-// AnonymousID names the principal of unauthenticated callers in dev mode.
+// AnonymousID names the principal of unauthenticated callers when
+// anonymous access is allowed (assay dev without keys, auth.allow_anonymous).
 const AnonymousID = "anonymous"
 
 // EvaluatorID names the principals `assay eval answers` asks as (with each

@@ -3,7 +3,8 @@
 //
 // Every request gets a request id (X-Request-Id in and out), an slog access
 // line and Prometheus counts. /v1 routes need an API key unless the
-// keyring is anonymous (dev); the principal, and so the ACL groups, come
+// keyring is empty, which its caller must choose (assay dev without keys,
+// or auth.allow_anonymous); the principal, and so the ACL groups, come
 // only from the key. Bad input gets a 4xx naming the field; domain error
 // kinds map to HTTP statuses in one table (errors.go). The API is
 // described by the OpenAPI document served at /openapi.json, which a test
