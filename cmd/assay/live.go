@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // servedIndex is an open index of either backend (*index.Index or
@@ -113,9 +114,9 @@ func (s *indexSource) open(ctx context.Context, log *slog.Logger, build bool) (s
 		}
 		return ix, nil
 	}
-	docs, lerr := corpus.Load(s.cfg.Index.Corpus)
+	docs, lerr := loadCorpus(s.cfg.Index.Corpus, set.RequireACL)
 	if lerr != nil {
-		return nil, fmt.Errorf("corpus: %w", lerr)
+		return nil, lerr
 	}
 	if err == nil {
 		m := ix.Manifest()
@@ -149,7 +150,10 @@ type generation struct {
 // it and swaps atomically: a search runs entirely on one version, and
 // the trace and /readyz name the version served.
 type liveIndex struct {
-	src  *indexSource
+	src *indexSource
+	// thes relates words for the builtin assessor (loop.thesaurus); nil
+	// without one. Opened once, shared by every version.
+	thes assess.Thesaurus
 	cfg  config.Config
 	log  *slog.Logger
 	mu   sync.Mutex // serializes swaps
@@ -175,6 +179,13 @@ func openLive(ctx context.Context, cfg config.Config, log *slog.Logger, build bo
 		return nil, err
 	}
 	l := &liveIndex{src: src, cfg: cfg, log: log}
+	if dir := cfg.Loop.Thesaurus; dir != "" {
+		if wn, err := thesaurus.Open(dir); err != nil {
+			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
+		} else {
+			l.thes = wn
+		}
+	}
 	g, err := l.wire(ix)
 	if err != nil {
 		ix.Close()
@@ -203,6 +214,10 @@ func (l *liveIndex) wire(ix servedIndex) (*generation, error) {
 	an := terms.New()
 	a := assess.NewBuiltin(an, lexicon{ix})
 	a.Rewriter = assess.NewRewriter(an, lexicon{ix})
+	if l.thes != nil {
+		a.Thesaurus = l.thes
+		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
+	}
 	return &generation{ix: ix, searcher: s, assessor: a}, nil
 }
 
