@@ -52,9 +52,10 @@ type Config struct {
 }
 
 // Redis is the server that carries answer tokens from a streaming model,
-// published by workers, to the gateways' event streams (pub/sub only;
-// nothing is stored). With Addr empty a standalone worker and gateway
-// stream no tokens; `assay dev` needs no Redis.
+// published by workers, to the gateways' event streams (pub/sub; nothing
+// of it is stored), and, with index.backend redisearch, holds the shared
+// retrieval index. With Addr empty a standalone worker and gateway stream
+// no tokens; `assay dev` needs no Redis unless its index lives there.
 type Redis struct {
 	// Addr is host:port, e.g. redis:6379.
 	Addr     string `yaml:"addr"`
