@@ -94,29 +94,13 @@ func readyInfo(t *testing.T, s *devStack) gateway.Readiness {
 	return rd
 }
 
-func askID(t *testing.T, s *devStack, question string) (string, gateway.QuestionResponse) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	c := s.client()
-	id, err := c.Submit(ctx, gateway.QuestionRequest{Question: question})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := c.Wait(ctx, id, 50*time.Millisecond, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id, q
-}
-
 // TestEndToEndRebuiltIndexIsServed (issue 12, finding 4): after a
 // rebuild narrows a document's ACL, the running worker of `assay dev`
 // serves the new index at once; /readyz and the trace name the version.
 func TestEndToEndRebuiltIndexIsServed(t *testing.T) {
 	dir := t.TempDir()
 	s := startDev(t, dir)
-	id, q := askID(t, s, q02)
+	id, q := s.askID(t, q02)
 	if q.StopReason != "answered" || !slices.Contains(cited(q), "pol-warranty-2026") {
 		t.Fatalf("before the rebuild: stop %s, cited %v; want answered citing pol-warranty-2026", q.StopReason, cited(q))
 	}
@@ -133,7 +117,7 @@ func TestEndToEndRebuiltIndexIsServed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	id, q = askID(t, s, q02)
+	id, q = s.askID(t, q02)
 	if slices.Contains(cited(q), "pol-warranty-2026") || traceMentions(t, s, id, "pol-warranty-2026") {
 		t.Errorf("after narrowing pol-warranty-2026 to staff, a public run still sees it: stop %s, cited %v", q.StopReason, cited(q))
 	}
@@ -157,7 +141,7 @@ func TestEndToEndRediSearch(t *testing.T) {
 	if out := s.stdout.String(); !strings.Contains(out, "RediSearch index \""+name+"\" in Redis at "+srv.Addr) {
 		t.Errorf("start-up output does not say the index is in Redis:\n%s", out)
 	}
-	id, q := askID(t, s, q02)
+	id, q := s.askID(t, q02)
 	if q.StopReason != "answered" || !slices.Contains(cited(q), "pol-warranty-2026") {
 		t.Fatalf("q02: stop %s, cited %v; want answered citing pol-warranty-2026\n%s", q.StopReason, cited(q), s.stderr.String())
 	}
@@ -165,7 +149,7 @@ func TestEndToEndRediSearch(t *testing.T) {
 		t.Errorf("trace names index %q, want version 1 of %s", v, name)
 	}
 	for _, question := range []string{"case 30455", "K50 will not pair with an older Android phone", "what did the staff ticket 30455 say"} {
-		id, q := askID(t, s, question)
+		id, q := s.askID(t, question)
 		if slices.Contains(cited(q), "tkt-30455") || traceMentions(t, s, id, "tkt-30455") {
 			t.Errorf("public question %q reached the staff-only tkt-30455: cited %v", question, cited(q))
 		}
@@ -179,7 +163,7 @@ func TestEndToEndRediSearch(t *testing.T) {
 	if _, _, err := redisearch.Build(context.Background(), rdb, name, chunks, redisearch.BuildOptions{Checksum: sum, Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
 		t.Fatal(err)
 	}
-	id, q = askID(t, s, q02)
+	id, q = s.askID(t, q02)
 	if slices.Contains(cited(q), "pol-warranty-2026") || traceMentions(t, s, id, "pol-warranty-2026") {
 		t.Errorf("after the rebuild a public run still sees pol-warranty-2026: cited %v", cited(q))
 	}
@@ -198,7 +182,7 @@ func TestEndToEndRediSearch(t *testing.T) {
 	srv.Cmd.Process.Kill()
 	srv.Cmd.Wait()
 	start := time.Now()
-	_, q = askID(t, s, "E12")
+	_, q = s.askID(t, "E12")
 	if q.StopReason != "search_error" || q.StopDetail != "search failed: unavailable" || strings.Contains(q.StopDetail, srv.Addr) {
 		t.Errorf("with Redis gone: stop %s, detail %q; want search_error, \"search failed: unavailable\"", q.StopReason, q.StopDetail)
 	}
