@@ -14,6 +14,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"net/url"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -69,6 +70,10 @@ type HTTP struct {
 	Addr         string        `yaml:"addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
+	// TemporalUIURL is the Temporal Web UI's base address, for the web
+	// page's links to runs (http://host:8233); `assay dev` sets it to its
+	// own UI. Empty: no links.
+	TemporalUIURL string `yaml:"temporal_ui_url"`
 }
 
 // Temporal says where the Temporal frontend is and which queue assay uses.
@@ -452,6 +457,11 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxWait < 0 {
 		bad("http.max_wait", "must not be negative")
+	}
+	if u := c.HTTP.TemporalUIURL; u != "" {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			bad("http.temporal_ui_url", "want an http(s) URL like http://127.0.0.1:8233, got %q", u)
+		}
 	}
 	if c.Worker.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {

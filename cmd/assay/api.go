@@ -16,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/runmetrics"
+	"github.com/assay-rag/assay/internal/webui"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -44,7 +45,7 @@ func newTelemetry() (*telemetry, error) {
 // newGateway builds the HTTP API over Temporal. tel is the process's
 // telemetry (nil makes one); tok, when not nil, feeds token events; extra
 // readiness checks join the Temporal and worker checks.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, extra ...gateway.Check) (*gateway.Server, error) {
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, chunks gateway.Chunks, extra ...gateway.Check) (*gateway.Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	keys := make([]auth.Key, len(cfg.Auth.Keys))
 	for i, k := range cfg.Auth.Keys {
@@ -88,6 +89,8 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Registry:     tel.reg,
 		Logger:       log,
 		Tokens:       tok,
+		Chunks:       chunks,
+		Page:         webui.Handler(webui.Config{TemporalUIURL: cfg.HTTP.TemporalUIURL, Namespace: cfg.Temporal.Namespace}),
 	})
 }
 

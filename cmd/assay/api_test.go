@@ -31,7 +31,7 @@ func TestNewGatewayAuthMode(t *testing.T) {
 			cfg := config.Default()
 			cfg.Auth.Keys = tt.keys
 			var buf bytes.Buffer
-			gw, err := newGateway(nil, cfg, slog.New(slog.NewTextHandler(&buf, nil)), nil, nil)
+			gw, err := newGateway(nil, cfg, slog.New(slog.NewTextHandler(&buf, nil)), nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
