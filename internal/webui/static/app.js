@@ -28,7 +28,7 @@
     return n;
   }
   const clear = (n) => { while (n.firstChild) n.removeChild(n.firstChild); return n; };
-  const fmtMS = (ms) => (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : Math.round(ms) + " ms");
+  const fmtMS = (ms) => (ms >= 1000 ? (ms / 1000).toFixed(2) + " s" : ms >= 10 ? Math.round(ms) + " ms" : (ms || 0).toFixed(1) + " ms");
   const fmtCost = (usd) => "$" + (usd || 0).toFixed(usd && usd < 0.01 ? 5 : 2);
   const fmtScore = (x) => (typeof x === "number" ? x.toFixed(3) : "");
 
@@ -553,14 +553,17 @@
   // stageTable shows, for each passage any stage ranked in its top ten,
   // where it was and whether the final hits kept it.
   function stageTable(a) {
-    const stages = a.stages || [];
+    // Stages that rank (leave a top list) get a column; the others (the
+    // embedder) only a note.
+    const all = a.stages || [];
+    const stages = all.filter((st) => (st.top || []).length);
     const hits = a.hits || [];
     const hitBy = new Map(hits.map((h, i) => [h.chunk_id, [h, i + 1]]));
     const ids = [];
     for (const h of hits) ids.push(h.chunk_id);
     for (const st of stages) for (const id of st.top || []) if (!ids.includes(id)) ids.push(id);
     const head = el("tr", {}, el("th", { scope: "col", text: "passage" }),
-      stages.map((st) => el("th", { scope: "col", title: (st.note || "") + " (" + st.candidates + " candidates)", text: st.name })),
+      stages.map((st) => el("th", { scope: "col", title: st.candidates + " candidates", text: st.name })),
       el("th", { scope: "col", text: "final" }), el("th", { scope: "col", text: "score" }));
     const rows = ids.map((id) => {
       const hit = hitBy.get(id);
@@ -573,14 +576,16 @@
       let fate;
       if (hit) fate = "kept #" + hit[1];
       else if (lastIn >= 0 && lastIn + 1 < stages.length) fate = "dropped at " + stages[lastIn + 1].name;
-      else fate = "not in the top " + (a.hits || []).length;
+      else fate = "cut: below the top " + hits.length;
       return el("tr", {}, el("th", { scope: "row" }, hit ? el("span", {}, hit[0].title, el("br"), el("small", { text: id + " · " + hit[0].status })) : el("small", { text: id })),
         cells, el("td", { class: hit ? "in" : "out", text: fate }), el("td", { text: hit ? fmtScore(hit[0].score) : "" }));
     });
-    const stageNotes = stages.filter((s) => s.note).map((s) => s.name + ": " + s.note).join("; ");
-    return el("div", { class: "scroll" }, el("table", { class: "grid stages" },
-      el("caption", {}, "Passages by stage (#rank in each stage's top ten; “—” not in it). ", el("small", { text: stageNotes })),
-      el("thead", {}, head), el("tbody", {}, rows)));
+    const notes = all.filter((st) => st.note).map((st) => el("li", {}, el("strong", { text: st.name + ": " }), st.note + " (" + st.candidates + " candidates)"));
+    return el("div", {},
+      el("div", { class: "scroll" }, el("table", { class: "grid stages" },
+        el("caption", { text: "Passages by stage: #rank in each stage's top ten, “—” not in it." }),
+        el("thead", {}, head), el("tbody", {}, rows))),
+      notes.length ? el("ul", { class: "notes", "aria-label": "what each stage did" }, notes) : "");
   }
 
   function routeList(rs) {
