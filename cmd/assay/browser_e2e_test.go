@@ -20,6 +20,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/webui"
 )
 
@@ -543,4 +544,42 @@ func browserNarrow(t *testing.T, s *devStack) {
 		t.Errorf("at %d px wide the page is %d px: it scrolls sideways", clientW, scrollW)
 	}
 	screenshot(t, ctx, "narrow")
+}
+
+// TestBrowserDraft: with a streaming model, the page shows the model's
+// pieces as a draft while it writes, and the checked answer replaces it
+// (the pieces end in a marker the check strips).
+func TestBrowserDraft(t *testing.T) {
+	chromiumPath(t)
+	srv := llmtest.New(t)
+	s := startDevWithModel(t, srv)
+	pieces := []string{"Blender motors ", "on the X200 and X300 Pro ", "are covered ", "for 5 years [1]", "[7]."}
+	srv.Enqueue(llmtest.Slow(time.Second, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
+
+	ctx := newBrowser(t, 1280, 1000)
+	// Record every text the draft shows: the pieces may all arrive
+	// within one read, before the page paints.
+	var drafts []string
+	var answer string
+	var draftHidden bool
+	do(t, ctx, "ask with a streaming model",
+		chromedp.Navigate(s.URL+"/"),
+		chromedp.WaitVisible("#question", chromedp.ByID),
+		chromedp.Evaluate(`window.drafts = [];
+			new MutationObserver((recs) => { for (const r of recs) for (const n of r.addedNodes) window.drafts.push(n.textContent); })
+				.observe(document.getElementById("draft-text"), { childList: true, characterData: true, subtree: true }); true`, nil),
+		chromedp.SendKeys("#question", "how many years is the X300 Pro motor covered for", chromedp.ByID),
+		chromedp.Click("#ask-button", chromedp.ByID),
+		chromedp.WaitVisible("#result", chromedp.ByID),
+		chromedp.Evaluate(`window.drafts`, &drafts),
+		chromedp.Text("#answer", &answer, chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("draft").hidden`, &draftHidden),
+	)
+	raw := strings.Join(pieces, "")
+	if len(drafts) == 0 || !slices.Contains(drafts, raw) {
+		t.Errorf("the draft showed %q; want the pieces building up to %q", drafts, raw)
+	}
+	if !strings.Contains(answer, "5 years") || strings.Contains(answer, "[7]") || !draftHidden {
+		t.Errorf("answer %q, draft hidden %v; want the checked answer (no [7]) in place of the draft", answer, draftHidden)
+	}
 }
