@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -230,6 +231,11 @@ func browserAnswer(t *testing.T, ctx context.Context, s *devStack) {
 	if !strings.Contains(links, "Temporal Web UI") || !strings.Contains(facts, "attempts") || !strings.Contains(facts, "tokens") {
 		t.Errorf("links %q, facts %q; want the Temporal link, attempts and tokens", links, facts)
 	}
+	var href string
+	do(t, ctx, "read the Temporal link", chromedp.AttributeValue("#temporal-link", "href", &href, nil, chromedp.ByID))
+	if id := loc[strings.LastIndex(loc, "/")+1:]; href != "http://127.0.0.1:8233/namespaces/default/workflows/"+id {
+		t.Errorf("Temporal Web UI link = %q; want the run %s under http.temporal_ui_url", href, id)
+	}
 	// The answer's marker for the warranty document opens its passage.
 	var label string
 	do(t, ctx, "find the warranty citation", chromedp.Evaluate(`(() => {
@@ -253,6 +259,15 @@ func browserAnswer(t *testing.T, ctx context.Context, s *devStack) {
 	}
 	if active != "passage" {
 		t.Errorf("focus after opening a passage is on %q, want the passage", active)
+	}
+	var back string
+	do(t, ctx, "close the passage with Escape",
+		chromedp.KeyEvent(kb.Escape),
+		chromedp.WaitNotVisible("#passage", chromedp.ByID),
+		chromedp.Evaluate(`document.activeElement.dataset.label || ""`, &back),
+	)
+	if back != label {
+		t.Errorf("after Escape focus is on %q; want back on citation marker %s", back, label)
 	}
 	// The trace: the attempt, its stages and the route decisions.
 	var trace string

@@ -202,6 +202,8 @@
   function resetRun(question) {
     $("run").hidden = false;
     clear($("steps"));
+    $("steps-section").hidden = true;
+    $("trace").hidden = true;
     $("draft").hidden = true;
     $("draft-text").textContent = "";
     $("result").hidden = true;
@@ -321,6 +323,7 @@
       el("span", { class: "attempt", text: e.stage === "generate" ? "answer" : "attempt " + e.attempt }),
       el("strong", { text: words[0] }), " ", words[1], el("span", { class: "detail" }));
     $("steps").append(li);
+    $("steps-section").hidden = false;
     steps[e.stage + ":" + e.attempt] = li;
     setStatus(words[0] + "…");
     // When an attempt's assessment is in, show its score beside it.
@@ -377,6 +380,7 @@
       renderAnswer(q);
     }
     renderFacts(id, q, null);
+    $("trace").hidden = false;
     loadSources(id, q, sig);
     loadTrace(id, q, sig);
   }
@@ -407,7 +411,7 @@
     return el("a", {
       href: "#source-" + label, class: "cite", "data-label": label, text,
       "aria-label": "show cited passage " + label,
-      onclick: (ev) => { ev.preventDefault(); showPassage(label); },
+      onclick: (ev) => { ev.preventDefault(); lastCite = ev.currentTarget; showPassage(label); },
     });
   }
 
@@ -423,9 +427,9 @@
     if (q.model) add("model", q.model);
     const links = clear($("links"));
     if (config.temporal_ui_url) {
-      const qs = encodeURIComponent('WorkflowId="' + id + '"');
       links.append(el("a", {
-        href: config.temporal_ui_url + "/namespaces/" + encodeURIComponent(config.namespace) + "/workflows?query=" + qs,
+        id: "temporal-link",
+        href: config.temporal_ui_url + "/namespaces/" + encodeURIComponent(config.namespace) + "/workflows/" + encodeURIComponent(id),
         target: "_blank", rel: "noopener noreferrer", text: "This run in the Temporal Web UI",
       }), " · ");
     }
@@ -435,6 +439,7 @@
   // ---- sources -----------------------------------------------------------
 
   let sources = null; // label → source, or an APIError
+  let lastCite = null; // the link that opened the passage, for focus on close
 
   async function loadSources(id, q, sig) {
     sources = null;
@@ -751,8 +756,12 @@
     $("question").addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); $("ask-form").requestSubmit(); }
     });
-    $("passage-close").addEventListener("click", () => { $("passage").hidden = true; });
-    $("passage").addEventListener("keydown", (ev) => { if (ev.key === "Escape") $("passage").hidden = true; });
+    const closePassage = () => {
+      $("passage").hidden = true;
+      if (lastCite && document.contains(lastCite)) lastCite.focus();
+    };
+    $("passage-close").addEventListener("click", closePassage);
+    $("passage").addEventListener("keydown", (ev) => { if (ev.key === "Escape") closePassage(); });
     $("batch-form").addEventListener("submit", (ev) => { ev.preventDefault(); hideError(); startBatch(current ? current.signal : undefined); });
     $("batch-download").addEventListener("click", downloadBatch);
     $("batch-cancel").addEventListener("click", () => { $("batch-confirm").hidden = false; $("batch-confirm-no").focus(); });
