@@ -280,7 +280,44 @@ func browserAnswer(t *testing.T, ctx context.Context, s *devStack) {
 			t.Errorf("trace lacks %q:\n%s", want, trace)
 		}
 	}
+	checkContrast(t, ctx, "the answer page")
 	screenshot(t, ctx, "answer")
+}
+
+// contrastJS lists the visible elements whose own text has a WCAG contrast
+// ratio under 4.5:1 against the first opaque background behind it.
+const contrastJS = `(() => {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => {
+		const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+	};
+	const bg = (el) => {
+		for (let e = el; e; e = e.parentElement) {
+			const c = rgb(getComputedStyle(e).backgroundColor);
+			if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+		}
+		return [255, 255, 255];
+	};
+	const bad = [];
+	for (const el of document.querySelectorAll("body *")) {
+		const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+		if (!own || !el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+		const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg(el));
+		const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+		if (ratio < 4.5) bad.push(el.tagName + "." + el.className + " " + ratio.toFixed(2) + ": " + el.textContent.trim().slice(0, 40));
+	}
+	return bad;
+})()`
+
+// checkContrast fails the test for text under 4.5:1 contrast.
+func checkContrast(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	var bad []string
+	do(t, ctx, "measure contrast", chromedp.Evaluate(contrastJS, &bad))
+	for _, b := range bad {
+		t.Errorf("%s: low contrast text %s", what, b)
+	}
 }
 
 func browserNotFound(t *testing.T, ctx context.Context, s *devStack) {
@@ -303,6 +340,7 @@ func browserNotFound(t *testing.T, ctx context.Context, s *devStack) {
 	if !strings.Contains(answer, "could not find an answer") || !strings.Contains(cites, "Nothing cited") {
 		t.Errorf("answer %q, citations %q; want the not-found text and nothing cited", answer, cites)
 	}
+	checkContrast(t, ctx, "the not-found page")
 	screenshot(t, ctx, "not-found")
 }
 
@@ -405,6 +443,7 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 	if !strings.Contains(reasons, "answered") || !strings.Contains(reasons, "insufficient_context") || !strings.Contains(agg, "latency p95") {
 		t.Errorf("aggregate %q / %q; want stop reasons and latency percentiles", reasons, agg)
 	}
+	checkContrast(t, ctx, "the batch page")
 	screenshot(t, ctx, "batch")
 
 	// Download the results.
@@ -444,12 +483,14 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 	long := filepath.Join(dir, "long.jsonl")
 	writeLines(t, long, lines)
 	var confirm string
-	do(t, ctx, "start a long batch and refuse to cancel it",
+	do(t, ctx, "start a long batch",
 		chromedp.Navigate(s.URL+"/ui/batch"),
 		chromedp.WaitVisible("#batch-file", chromedp.ByID),
 		chromedp.SetUploadFiles("#batch-file", []string{long}, chromedp.ByID),
 		chromedp.Click("#batch-start", chromedp.ByID),
 		chromedp.WaitVisible("#batch-cancel", chromedp.ByID),
+	)
+	do(t, ctx, "refuse to cancel it",
 		chromedp.Click("#batch-cancel", chromedp.ByID),
 		chromedp.WaitVisible("#batch-confirm", chromedp.ByID),
 		chromedp.Text("#batch-confirm", &confirm, chromedp.ByID),
