@@ -419,12 +419,8 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 		`{"id":"e4","question":"E4"}`,
 	})
 	var status string
+	uploadBatch(t, ctx, s.URL, small)
 	do(t, ctx, "run a batch",
-		chromedp.Navigate(s.URL+"/ui/batch"),
-		chromedp.WaitVisible("#batch-file", chromedp.ByID),
-		chromedp.SetUploadFiles("#batch-file", []string{small}, chromedp.ByID),
-		chromedp.Click("#batch-start", chromedp.ByID),
-		chromedp.WaitVisible("#batch", chromedp.ByID),
 		chromedp.Poll(`document.getElementById("batch-status").textContent.startsWith("completed")`, nil, chromedp.WithPollingTimeout(40*time.Second)),
 		chromedp.Poll(`document.querySelectorAll("#batch-items tbody tr").length === 3`, nil, chromedp.WithPollingTimeout(10*time.Second)),
 		chromedp.Text("#batch-status", &status, chromedp.ByID),
@@ -483,13 +479,8 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 	long := filepath.Join(dir, "long.jsonl")
 	writeLines(t, long, lines)
 	var confirm string
-	do(t, ctx, "start a long batch",
-		chromedp.Navigate(s.URL+"/ui/batch"),
-		chromedp.WaitVisible("#batch-file", chromedp.ByID),
-		chromedp.SetUploadFiles("#batch-file", []string{long}, chromedp.ByID),
-		chromedp.Click("#batch-start", chromedp.ByID),
-		chromedp.WaitVisible("#batch-cancel", chromedp.ByID),
-	)
+	uploadBatch(t, ctx, s.URL, long)
+	do(t, ctx, "see the long batch running", chromedp.WaitVisible("#batch-cancel", chromedp.ByID))
 	do(t, ctx, "refuse to cancel it",
 		chromedp.Click("#batch-cancel", chromedp.ByID),
 		chromedp.WaitVisible("#batch-confirm", chromedp.ByID),
@@ -512,6 +503,18 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 	if !regexp.MustCompile(`[1-9][0-9]* cancelled`).MatchString(status) {
 		t.Errorf("cancelled batch status %q: no question was cancelled", status)
 	}
+}
+
+// uploadBatch starts a batch from file on the batch page.
+func uploadBatch(t *testing.T, ctx context.Context, base, file string) {
+	t.Helper()
+	do(t, ctx, "upload "+filepath.Base(file),
+		chromedp.Navigate(base+"/ui/batch"),
+		chromedp.WaitVisible("#batch-file", chromedp.ByID),
+		chromedp.SetUploadFiles("#batch-file", []string{file}, chromedp.ByID),
+		chromedp.Click("#batch-start", chromedp.ByID),
+		chromedp.WaitVisible("#batch", chromedp.ByID),
+	)
 }
 
 func writeLines(t *testing.T, path string, lines []string) {
