@@ -59,7 +59,9 @@
 
   function describe(status, body, retryAfter) {
     const e = (body && body.error) || {};
-    const detail = e.message ? (e.field ? e.field + ": " : "") + e.message : "";
+    // A gateway's 5xx bodies carry only the status text; say more than that.
+    const generic = e.message === "Service Unavailable" || e.message === "Internal Server Error";
+    const detail = e.message && !generic ? (e.field ? e.field + ": " : "") + e.message : "";
     const rid = e.request_id ? " (request " + e.request_id + ")" : "";
     switch (status) {
       case 0: return "Could not reach the gateway: " + detail + ". Is it running?";
