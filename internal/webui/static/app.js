@@ -195,6 +195,7 @@
       showError(e);
       return;
     }
+    if (sig.aborted) return;
     // The address now names the run, so a reload re-opens it instead of
     // asking again; the ?q= link to share stays on the page.
     history.replaceState(null, "", "/ui/questions/" + encodeURIComponent(acc.id));
