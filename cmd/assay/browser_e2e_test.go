@@ -473,7 +473,7 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 
 	// A long batch (one question at a time) is cancelled, after saying no once.
 	var lines []string
-	for i := range 40 {
+	for i := range 60 {
 		lines = append(lines, fmt.Sprintf(`{"id":"q%d","question":"how do I descale the kettle %d"}`, i, i))
 	}
 	long := filepath.Join(dir, "long.jsonl")
