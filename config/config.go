@@ -504,8 +504,8 @@ func (c Config) validateServers(p *problems) {
 		p.add("http.max_wait", "must not be negative")
 	}
 	if u := c.HTTP.TemporalUIURL; u != "" {
-		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			bad("http.temporal_ui_url", "want an http(s) URL like http://127.0.0.1:8233, got %q", u)
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			p.add("http.temporal_ui_url", "want an http(s) URL like http://127.0.0.1:8233, got %q", u)
 		}
 	}
 	if c.Worker.MetricsAddr != "" {
