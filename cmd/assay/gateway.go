@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"sync"
+	"time"
 
-	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/index"
 )
@@ -42,12 +45,9 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		defer tok.Close()
 		events = tok
 	}
-	var chunks gateway.Chunks // stays nil, not a nil *index.Index
-	if ix := gatewayIndex(cfg, log); ix != nil {
-		defer ix.Close()
-		chunks = ix
-	}
-	gw, err := newGateway(c, cfg, log, nil, events, chunks)
+	passages := newPassageIndex(cfg.IndexDir(), log)
+	defer passages.Close()
+	gw, err := newGateway(c, cfg, log, nil, events, passages)
 	if err != nil {
 		return err
 	}
@@ -55,17 +55,66 @@ func runGateway(ctx context.Context, e env, args []string) error {
 	return serve(ctx, ln, gw.Handler())
 }
 
-// gatewayIndex opens the worker's index read-only, when this gateway can
-// reach it (a shared volume, the same machine), so it can serve the
-// passages a run used without putting chunk texts into workflow history.
-// Without one the gateway still serves everything else and says so.
-func gatewayIndex(cfg config.Config, log *slog.Logger) *index.Index {
-	dir := cfg.IndexDir()
-	ix, err := index.Open(dir)
+// passageIndex is the worker's index as a standalone gateway reads it, to
+// serve the passages a run used without putting chunk texts into workflow
+// history. It needs the index directory on a shared volume or the same
+// machine; it opens it read-only at start if it is there, and otherwise on
+// a later request (at most every retry), so a gateway started before the
+// worker built its index serves passages once the index exists. It is a
+// snapshot: restart the gateway after the worker rebuilds the index.
+type passageIndex struct {
+	dir   string
+	log   *slog.Logger
+	retry time.Duration
+
+	mu    sync.Mutex
+	ix    *index.Index
+	tried time.Time
+}
+
+func newPassageIndex(dir string, log *slog.Logger) *passageIndex {
+	p := &passageIndex{dir: dir, log: log, retry: 10 * time.Second}
+	p.open() //nolint:errcheck // logged; retried on demand
+	return p
+}
+
+func (p *passageIndex) open() (*index.Index, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ix != nil {
+		return p.ix, nil
+	}
+	unavailable := errs.Errorf("gateway.passages", errs.Unavailable, "no index at %s (index.dir)", p.dir)
+	if !p.tried.IsZero() && time.Since(p.tried) < p.retry {
+		return nil, unavailable
+	}
+	p.tried = time.Now()
+	ix, err := index.Open(p.dir)
 	if err != nil {
-		log.Warn("no index to read passages from: GET /v1/questions/{id}/sources answers 503; set index.dir (--index-dir) to the worker's index", "dir", dir, "error", err)
+		p.log.Warn("no index to read passages from: GET /v1/questions/{id}/sources answers 503 until there is one; set index.dir (--index-dir) to the worker's index",
+			"dir", p.dir, "error", err)
+		return nil, unavailable
+	}
+	p.log.Info("passages for /v1/questions/{id}/sources come from the index", "dir", p.dir, "chunks", ix.Len())
+	p.ix = ix
+	return ix, nil
+}
+
+// Chunks implements gateway.Chunks.
+func (p *passageIndex) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
+	ix, err := p.open()
+	if err != nil {
+		return nil, err
+	}
+	return ix.Chunks(ctx, ids)
+}
+
+// Close closes the index if it was opened.
+func (p *passageIndex) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ix == nil {
 		return nil
 	}
-	log.Info("passages for /v1/questions/{id}/sources come from the index", "dir", dir, "chunks", ix.Len())
-	return ix
+	return p.ix.Close()
 }

@@ -57,11 +57,7 @@ func (s *Server) getSources(c *gin.Context) {
 		return
 	}
 	if s.opts.Chunks == nil {
-		// A fact of the deployment, not an internal detail: say it.
-		c.AbortWithStatusJSON(http.StatusServiceUnavailable, errorBody{Error: apiError{
-			Code: string(errs.Unavailable), RequestID: c.GetString(ctxRequestID),
-			Message: "this gateway cannot read passages: it has no index (start it with index.dir set to the worker's index)",
-		}})
+		noPassages(c)
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
@@ -90,6 +86,10 @@ func (s *Server) getSources(c *gin.Context) {
 			out.Withheld++
 			continue
 		}
+		if errs.Is(errs.Unavailable, err) {
+			noPassages(c)
+			return
+		}
 		if err != nil {
 			writeError(c, err)
 			return
@@ -101,4 +101,13 @@ func (s *Server) getSources(c *gin.Context) {
 		})
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// noPassages answers 503 saying why: a fact of the deployment, not an
+// internal detail.
+func noPassages(c *gin.Context) {
+	c.AbortWithStatusJSON(http.StatusServiceUnavailable, errorBody{Error: apiError{
+		Code: string(errs.Unavailable), RequestID: c.GetString(ctxRequestID),
+		Message: "this gateway cannot read passages: it has no index (start it with index.dir set to the worker's index)",
+	}})
 }

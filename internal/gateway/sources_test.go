@@ -144,12 +144,21 @@ func TestSourcesWhileRunning(t *testing.T) {
 	h.eng.release()
 }
 
+// noIndex is a chunk store whose index is not there (yet).
+type noIndex struct{}
+
+func (noIndex) Chunks(context.Context, []string) ([]corpus.Chunk, error) {
+	return nil, errs.Errorf("test", errs.Unavailable, "no index")
+}
+
 func TestSourcesWithoutChunkStore(t *testing.T) {
-	h := newHarness(t)
-	h.allow5xx = true
-	id := h.askID(t, keyPublic, "how long is the motor covered")
-	r := h.call(http.MethodGet, "/v1/questions/"+id+"/sources", keyPublic, "")
-	if r.Status != http.StatusServiceUnavailable || !strings.Contains(r.errorOf(t).Message, "index.dir") {
-		t.Errorf("sources without a chunk store = %d %s; want 503 naming index.dir", r.Status, r.Body)
+	for name, chunks := range map[string]Chunks{"none": nil, "not there yet": noIndex{}} {
+		h := newHarness(t, func(o *Options) { o.Chunks = chunks })
+		h.allow5xx = true
+		id := h.askID(t, keyPublic, "how long is the motor covered")
+		r := h.call(http.MethodGet, "/v1/questions/"+id+"/sources", keyPublic, "")
+		if r.Status != http.StatusServiceUnavailable || !strings.Contains(r.errorOf(t).Message, "index.dir") {
+			t.Errorf("%s: sources = %d %s; want 503 naming index.dir", name, r.Status, r.Body)
+		}
 	}
 }
