@@ -644,7 +644,8 @@
       hideError();
       renderBatch(b);
       const running = b.status === "running";
-      if (!running || n % 3 === 0) await loadBatchItems(id, sig);
+      // While it runs, the first page every few seconds; at the end, all.
+      if (!running || n % 3 === 0) await loadBatchItems(id, sig, running ? 100 : 1000);
       if (!running) return;
       n++;
       await sleep(1000, sig);
@@ -684,10 +685,10 @@
     return { items, more: !!cursor };
   }
 
-  async function loadBatchItems(id, sig) {
+  async function loadBatchItems(id, sig, max) {
     let r;
     try {
-      r = await batchPages(id, sig, 1000);
+      r = await batchPages(id, sig, max);
     } catch (e) {
       if (!sig.aborted) showError(e);
       return;
