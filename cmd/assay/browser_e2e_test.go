@@ -206,6 +206,22 @@ func TestBrowser(t *testing.T) {
 	t.Run("batch", func(t *testing.T) { browserBatch(t, ctx, s, dir) })
 	t.Run("errors in words", func(t *testing.T) { browserErrors(t, s) })
 	t.Run("narrow screen", func(t *testing.T) { browserNarrow(t, s) })
+
+	// The key lived in the tab's session storage and went out only in
+	// headers: no log line of the stack holds it.
+	var stored string
+	do(t, ctx, "read session storage", chromedp.Evaluate(`sessionStorage.getItem("assay.apiKey")`, &stored))
+	if stored != uiKeyPublic {
+		t.Errorf("session storage holds %q, want the key entered", stored)
+	}
+	if !strings.Contains(s.stderr.String(), "/v1/questions") {
+		t.Fatal("assay dev's access log is not in its stderr; the check below would prove nothing")
+	}
+	for _, k := range []string{uiKeyPublic, uiKeyStaff, uiKeyLimited} {
+		if strings.Contains(s.stderr.String(), k) || strings.Contains(s.stdout.String(), k) {
+			t.Errorf("assay dev's output holds the API key %q", k)
+		}
+	}
 }
 
 func browserAnswer(t *testing.T, ctx context.Context, s *devStack) {
