@@ -616,9 +616,17 @@ func browserNarrow(t *testing.T, s *devStack) {
 		chromedp.Evaluate(`document.documentElement.clientWidth`, &clientW),
 	)
 	if clientW > 400 || scrollW > clientW {
-		t.Errorf("at %d px wide the page is %d px: it scrolls sideways", clientW, scrollW)
+		t.Errorf("at %d px wide the answer page is %d px: it scrolls sideways", clientW, scrollW)
 	}
 	screenshot(t, ctx, "narrow")
+	do(t, ctx, "open the batch page and measure",
+		chromedp.Navigate(s.URL+"/ui/batch"),
+		chromedp.WaitVisible("#batch-file", chromedp.ByID),
+		chromedp.Evaluate(`document.documentElement.scrollWidth`, &scrollW),
+	)
+	if scrollW > clientW {
+		t.Errorf("at %d px wide the batch page is %d px: it scrolls sideways", clientW, scrollW)
+	}
 }
 
 // TestBrowserDraft: with a streaming model, the page shows the model's
