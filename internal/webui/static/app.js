@@ -246,6 +246,12 @@
         const headers = { "Accept": "text/event-stream" };
         if (last) headers["Last-Event-ID"] = last;
         const resp = await api("/v1/questions/" + encodeURIComponent(id) + "/events", { signal: sig, headers, raw: true });
+        if (resp.status === 204) {
+          // The run had ended before this stream: read its result instead.
+          const q = await api("/v1/questions/" + encodeURIComponent(id), { signal: sig });
+          showResult(id, q, sig);
+          return;
+        }
         await readSSE(resp, sig, (ev) => {
           if (ev.id) last = ev.id;
           if (ev.event === "stage") onStage(id, JSON.parse(ev.data), sig);
