@@ -123,7 +123,7 @@ func BenchmarkSearch(b *testing.B) {
 			queries = append(queries, q.Question)
 		}
 	}
-	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)})
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
 	if err != nil {
 		b.Fatal(err)
 	}

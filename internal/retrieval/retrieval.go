@@ -156,15 +156,22 @@ func (r Request) Validate() error {
 
 // Backend is the index retrieval reads: *index.Index, or another store
 // that offers the same filtered searches.
+//
+// Every number a principal sees must be computed only from the chunks it
+// may see (internal/index/visible.go states the rule). So a backend:
+// scores SearchText with the statistics (document frequencies, chunk
+// count, lengths) of the chunks visible to f.Groups, not the whole
+// store's; gives those statistics through VisibleCounts, which coverage,
+// the weak-score warning and the builtin reranker use; and states its
+// problems through Warnings without whole-store counts.
 type Backend interface {
 	SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error)
 	SearchVector(ctx context.Context, vec []float32, f index.Filter, k int) ([]index.Hit, index.VectorStats, error)
 	Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error)
 	Fingerprints(ids []string) []uint64
-	DocFreq(term string) int
-	Len() int
+	VisibleCounts(groups []string) index.TermCounts
 	Manifest() index.Manifest
-	Check() []string
+	Warnings(groups []string) []string
 }
 
 // QueryEmbedder embeds queries with the model the index was built with.
@@ -199,10 +206,12 @@ type TermSource interface {
 }
 
 // Reranker rescores candidates by reading the query with each one. It
-// returns one score per candidate, higher is better.
+// returns one score per candidate, higher is better. vocab is the term
+// statistics of the chunks the principal may see; a reranker that weighs
+// terms must use it and nothing wider.
 type Reranker interface {
 	ID() string
-	Rerank(ctx context.Context, query string, cands []Candidate) ([]float64, error)
+	Rerank(ctx context.Context, query string, vocab Vocabulary, cands []Candidate) ([]float64, error)
 }
 
 // Prior selects the optional status/authority prior.
@@ -339,8 +348,8 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 		Statuses: req.Filters.Statuses, MinAuthority: req.Filters.MinAuthority,
 		UpdatedFrom: req.Filters.UpdatedFrom, UpdatedTo: req.Filters.UpdatedTo,
 	}
-	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K)}
-	s.res.Warnings = append(s.res.Warnings, r.b.Check()...)
+	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.VisibleCounts(req.Groups)}
+	s.res.Warnings = append(s.res.Warnings, r.b.Warnings(req.Groups)...)
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err
 	}
@@ -353,6 +362,7 @@ type search struct {
 	req    Request
 	filter index.Filter
 	fetch  int
+	vocab  Vocabulary // statistics of the chunks the principal may see
 	res    Result
 	cands  []*Candidate
 	chunks map[string]*corpus.Chunk
@@ -550,7 +560,7 @@ func (s *search) rerank(ctx context.Context) error {
 	for i := range head {
 		head[i] = *s.cands[i]
 	}
-	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, head)
+	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, s.vocab, head)
 	if err != nil {
 		return errs.E("retrieval.rerank", err)
 	}
@@ -636,19 +646,17 @@ func (s *search) finish() {
 		s.res.Warnings = append(s.res.Warnings, "no chunk visible to the principal matched the query")
 		return
 	}
-	if cov := Coverage(s.r.an, s.r.b, s.req.Query, s.cands[0].Title+"\n"+s.cands[0].Text); cov < s.r.o.WeakScore {
+	if cov := Coverage(s.r.an, s.vocab, s.req.Query, s.cands[0].Title+"\n"+s.cands[0].Text); cov < s.r.o.WeakScore {
 		s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("weak best score: the top hit %s covers %.0f%% of the query's term weight", s.cands[0].ChunkID, 100*cov))
 	}
 }
 
-// Vocabulary is what Coverage needs of an index.
-type Vocabulary interface {
-	DocFreq(term string) int
-	Len() int
-}
+// Vocabulary is term statistics over the chunks one principal may see
+// (Backend.VisibleCounts).
+type Vocabulary = index.TermCounts
 
-// Coverage is the share of the query's term weight (BM25 IDF over the
-// index's chunks) that text contains: 1 when every query term is there,
+// Coverage is the share of the query's term weight (BM25 IDF over v's
+// chunks: those the principal may see) that text contains: 1 when every query term is there,
 // 0 when none is. A query with no searchable terms covers 0.
 func Coverage(an *terms.Analyzer, v Vocabulary, query, text string) float64 {
 	have := an.Set(text)

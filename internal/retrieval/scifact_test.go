@@ -107,7 +107,7 @@ func TestSciFact(t *testing.T) {
 	}
 	ix, emb := buildSciFact(t, dir, defaultScifactBuild())
 	defer ix.Close()
-	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)})
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestSciFactTune(t *testing.T) {
 		}
 		ix, emb := cache.ix, cache.emb
 		o.Embedder = emb
-		o.Reranker = rerank.NewBuiltin(terms.New(), ix, weights)
+		o.Reranker = rerank.NewBuiltin(terms.New(), weights)
 		r, err := retrieval.NewWithOptions(ix, o)
 		if err != nil {
 			t.Fatal(err)
