@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// canaryCorpus is the Hollin corpus plus generated restricted documents,
+// each holding a unique canary word (in its id, title and text) that no
+// other document has. A canary in anything shown to a principal who may
+// not see its document is a leak.
+type canaryCorpus struct {
+	path    string
+	canary  map[string][]string // canary → its document's ACL
+	words   map[string]bool     // every analyzed term of the corpus
+	rng     *rand.Rand
+	an      *terms.Analyzer
+	ordered []string // canaries in generation order
+}
+
+// canaryACLs are the restricted documents' ACLs, in rotation.
+var canaryACLs = [][]string{
+	{"staff"}, {"finance"}, {"partners", "staff"}, {"partner:brook-street", "staff"},
+	{"partner:calder-fix", "staff"}, {"finance", "staff"},
+}
+
+// probePrincipals are the principals the probes ask as.
+var probePrincipals = [][]string{
+	{"public"},
+	{"public", "partners", "partner:brook-street"},
+	{"public", "partners", "partner:calder-fix"},
+	{"public", "finance"},
+	{"staff"},
+}
+
+// newCanaryCorpus writes the corpus with n canary documents into dir. Its
+// restricted documents reuse sentences of the Hollin corpus, so they
+// compete with the public ones for ordinary questions.
+func newCanaryCorpus(t *testing.T, dir string, n int, seed uint64) *canaryCorpus {
+	t.Helper()
+	docs, err := corpus.LoadJSONL("../../testdata/hollin/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &canaryCorpus{
+		path: filepath.Join(dir, "canary.jsonl"), canary: map[string][]string{}, words: map[string]bool{},
+		rng: rand.New(rand.NewPCG(seed, 1)), an: terms.New(),
+	}
+	var sentences []string
+	for _, d := range docs {
+		for w := range cc.an.Set(d.Title + "\n" + d.Text) {
+			cc.words[w] = true
+		}
+		for s := range strings.SplitSeq(d.Text, ". ") {
+			sentences = append(sentences, strings.TrimSuffix(s, ".")+".")
+		}
+	}
+	f, err := os.Create(cc.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, d := range docs {
+		if err := enc.Encode(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		c := cc.fresh()
+		acl := canaryACLs[i%len(canaryACLs)]
+		cc.canary[c] = acl
+		cc.ordered = append(cc.ordered, c)
+		cc.words[c] = true
+		var text []string
+		for range 3 {
+			text = append(text, sentences[cc.rng.IntN(len(sentences))])
+		}
+		text = slices.Insert(text, cc.rng.IntN(len(text)+1), fmt.Sprintf("The %s programme sets the warranty repair rate for the X300 Pro motor.", c))
+		d := corpus.Document{
+			ID: "note-" + c, Type: "note", Title: "Internal note on " + c, Text: strings.Join(text, " "),
+			ACL: acl, Status: corpus.Current, Authority: 0.9, Updated: "2026-05-01",
+		}
+		if err := enc.Encode(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cc
+}
+
+// fresh returns a new word-like string that the analyzer leaves as it is
+// and the corpus does not contain.
+func (cc *canaryCorpus) fresh() string {
+	const cons, vows = "bcdfgklmnprstvz", "aeiou"
+	for {
+		b := make([]byte, 0, 9)
+		for i := range 9 {
+			if i%2 == 0 {
+				b = append(b, cons[cc.rng.IntN(len(cons))])
+			} else {
+				b = append(b, vows[cc.rng.IntN(len(vows))])
+			}
+		}
+		w := string(b)
+		if ts := cc.an.Terms(w); len(ts) == 1 && ts[0] == w && !cc.words[w] {
+			cc.words[w] = true
+			return w
+		}
+	}
+}
+
+// hidden lists the canaries groups may not see.
+func (cc *canaryCorpus) hidden(groups []string) []string {
+	var out []string
+	for _, c := range cc.ordered {
+		if !corpus.Visible(cc.canary[c], groups) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// leaks returns the canaries hidden from groups that appear in text but
+// not in the question (a question may name a canary; echoing it is not a
+// leak).
+func (cc *canaryCorpus) leaks(groups []string, question, text string) []string {
+	q, text := strings.ToLower(question), strings.ToLower(text)
+	var out []string
+	for _, c := range cc.hidden(groups) {
+		if strings.Contains(text, c) && !strings.Contains(q, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// nearMiss changes one inner letter of w: the spelling rewriter must not
+// "correct" it into a canary the principal cannot see.
+func (cc *canaryCorpus) nearMiss(w string) string {
+	b := []byte(w)
+	i := 1 + cc.rng.IntN(len(b)-2)
+	b[i] = "aeioubcdfgklmnprstvz"[cc.rng.IntN(20)]
+	return string(b)
+}
+
+// probeQuestions are the questions asked about one canary.
+func (cc *canaryCorpus) probeQuestions(c string) []string {
+	return []string{
+		"what is " + c,
+		c + " warranty repair rate X300 Pro motor",
+		"what does the warranty say about " + cc.nearMiss(c),
+		"how much does the " + cc.nearMiss(c) + " programme pay for repairs",
+	}
+}
+
+// hollinQuestions are the labelled Hollin questions: canary-free probes.
+func hollinQuestions(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/hollin/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+		var q struct{ Question string }
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, q.Question)
+	}
+	return out
+}
+
+// probeEnv runs AnswerWorkflow in Temporal's test environment with the
+// real activities over a real index: the loop, the builtin models, the
+// trace and the not-found text exactly as a worker runs them.
+type probeEnv struct {
+	acts *activities.Activities
+	cfg  config.Config
+}
+
+func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus = corpusPath
+	log := slog.New(slog.DiscardHandler)
+	ix, err := openIndex(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return &probeEnv{acts: newActivities(ix, cfg, log), cfg: cfg}
+}
+
+// ask runs one question as groups and returns the result as JSON.
+func (p *probeEnv) ask(t *testing.T, n int, question string, groups []string) (workflows.AnswerResult, []byte) {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterActivity(p.acts)
+	env.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	in := workflows.AnswerInput{
+		RequestID: fmt.Sprintf("probe-%d", n), Question: question,
+		Principal: auth.Principal{ID: "prober", Groups: groups},
+		Budget:    workflows.Budget{MaxAttempts: p.cfg.Loop.MaxAttempts, Deadline: time.Minute},
+		Threshold: p.cfg.Loop.Threshold, TopK: p.cfg.Loop.TopK,
+	}
+	env.ExecuteWorkflow("AnswerWorkflow", in)
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("probe %q as %v: workflow did not complete: %v", question, groups, env.GetWorkflowError())
+	}
+	var res workflows.AnswerResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
+}
+
+// TestACLProbes asks thousands of (principal, question) probes over a
+// corpus of canary documents through the whole loop (workflow, activities,
+// builtin assessor, rewriter and generator) and checks that no canary of
+// a document the principal may not see appears in any answer, citation,
+// trace, warning, error, not-found text or rewrite. The gateway sample is
+// TestEndToEndACLProbes.
+func TestACLProbes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP ACL probes: -short")
+	}
+	cc := newCanaryCorpus(t, t.TempDir(), 100, 12)
+	p := newProbeEnv(t, cc.path)
+	var questions []string
+	for _, c := range cc.ordered {
+		questions = append(questions, cc.probeQuestions(c)...)
+	}
+	questions = append(questions, hollinQuestions(t)...)
+	tried, leaked, seen := 0, 0, 0
+	stops := map[workflows.StopReason]int{}
+	start := time.Now()
+	for _, groups := range probePrincipals {
+		for _, q := range questions {
+			res, b := p.ask(t, tried, q, groups)
+			tried++
+			stops[res.StopReason]++
+			// The detector's own check: a canary the principal may see
+			// does show, so a hidden one would be caught.
+			if len(cc.leaks(nil, q, string(b))) > len(cc.leaks(groups, q, string(b))) {
+				seen++
+			}
+			if l := cc.leaks(groups, q, string(b)); len(l) > 0 {
+				leaked++
+				if leaked <= 5 {
+					t.Errorf("probe %q as %v leaks %v:\n%.2000s", q, groups, l, b)
+				}
+			}
+		}
+	}
+	t.Logf("ACL probes: %d tried, %d leaked, in %s; %d showed a canary the principal may see; stops %v",
+		tried, leaked, time.Since(start).Round(time.Millisecond), seen, stops)
+	if seen == 0 {
+		t.Errorf("no probe showed a canary even to a principal who may see it: the detector cannot fail")
+	}
+	if leaked > 0 {
+		t.Errorf("%d of %d probes leaked a canary", leaked, tried)
+	}
+	if stops[workflows.Answered] == 0 || stops[workflows.InsufficientContext]+stops[workflows.RepeatedQuery] == 0 {
+		t.Errorf("stops %v: the probes should both answer and not find", stops)
+	}
+}
