@@ -292,3 +292,140 @@ func TestACLProbes(t *testing.T) {
 		t.Errorf("stops %v: the probes should both answer and not find", stops)
 	}
 }
+
+// normalized is a JSON document with what legitimately differs between two
+// runs removed: timings (keys "ms" or ending in "_ms") and the run's ids.
+// from → to replaces a question's word, so two runs that differ only in
+// that word compare equal.
+func normalized(t *testing.T, b []byte, from, to string) string {
+	t.Helper()
+	if from != "" {
+		b = []byte(strings.ReplaceAll(string(b), from, to))
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %v: %.300s", err, b)
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if k == "ms" || strings.HasSuffix(k, "_ms") || k == "id" || k == "request_id" || k == "run_id" ||
+					strings.HasSuffix(k, "_at") || k == "latency" {
+					delete(x, k)
+					continue
+				}
+				x[k] = walk(e)
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		}
+		return v
+	}
+	out, _ := json.MarshalIndent(walk(v), "", " ")
+	return string(out)
+}
+
+// hiddenWordPairs draws n pairs of (a canary hidden from the public, a
+// word no document has).
+func hiddenWordPairs(cc *canaryCorpus, n int) [][2]string {
+	hidden := cc.hidden([]string{"public"})
+	var out [][2]string
+	for i := range n {
+		out = append(out, [2]string{hidden[(i*7)%len(hidden)], cc.fresh()})
+	}
+	return out
+}
+
+// swapped writes a copy of the corpus in which each pair's hidden word is
+// replaced by its absent partner: there the first word occurs nowhere.
+func (cc *canaryCorpus) swapped(t *testing.T, dir string, pairs [][2]string) string {
+	t.Helper()
+	b, err := os.ReadFile(cc.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, p := range pairs {
+		s = strings.ReplaceAll(s, p[0], p[1])
+	}
+	path := filepath.Join(dir, "swapped.jsonl")
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// pairQuestions are the questions asked with each hidden word.
+var pairQuestions = []string{
+	"what does the warranty say about %s",
+	"%s X300 Pro motor repair rate",
+	"how do I descale the kettle %s",
+	"%s",
+}
+
+// TestHiddenWordsChangeNothing: for random pairs of (a word only a hidden
+// document has, a word no document has), a public principal's results —
+// answer, stop, citations, trace with hits, scores, coverage, warnings,
+// assessments, rewrites and errors — are identical apart from timings.
+// The same question is asked of two indexes: one where the word is in a
+// document the principal cannot see, one where that document holds the
+// pair's other word instead, so the word is in no document (asking the
+// same question of both keeps everything that depends on the question's
+// own spelling, like its vector, the same). Before statistics were
+// computed per visible set, coverage percentages and hit scores differed.
+func TestHiddenWordsChangeNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP hidden-word pairs: -short")
+	}
+	dir := t.TempDir()
+	cc := newCanaryCorpus(t, dir, 30, 7)
+	pairs := hiddenWordPairs(cc, 20)
+	withWord := newProbeEnv(t, cc.path)
+	without := newProbeEnv(t, cc.swapped(t, dir, pairs))
+	public := []string{"public"}
+	tried, differ := 0, 0
+	for _, pair := range pairs {
+		for _, tmpl := range pairQuestions {
+			q := fmt.Sprintf(tmpl, pair[0])
+			_, a := withWord.ask(t, 0, q, public)
+			_, b := without.ask(t, 0, q, public)
+			tried++
+			if na, nb := normalized(t, a, "", ""), normalized(t, b, "", ""); na != nb {
+				differ++
+				if differ <= 3 {
+					t.Errorf("%q: results differ when %s is in a hidden document and when it is in none:\n%s", q, pair[0], lineDiff(na, nb))
+				}
+			}
+		}
+	}
+	t.Logf("hidden-word pairs: %d questions compared, %d differ", tried, differ)
+	if differ > 0 {
+		t.Errorf("%d of %d questions told a public principal whether a hidden document holds a word", differ, tried)
+	}
+}
+
+// lineDiff shows the lines where two texts differ.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, fmt.Sprintf("line %d:\n  hidden: %s\n  absent: %s", i+1, x, y))
+		}
+		if len(out) >= 8 {
+			break
+		}
+	}
+	return strings.Join(out, "\n")
+}
