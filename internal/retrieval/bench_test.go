@@ -162,6 +162,70 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchVisibleSet measures what scoring with a principal's
+// visible statistics costs. Over one index where every other document is
+// restricted (SciFact with ASSAY_SCIFACT=1, else Hollin as it is), "all"
+// searches as a principal who sees every chunk (bleve's scores, as
+// before) and "part" as one who does not (bleve matches the visible
+// chunks, which are scored with the visible set's statistics).
+func BenchmarkSearchVisibleSet(b *testing.B) {
+	var (
+		ix        *index.Index
+		emb       *embed.Hashed
+		queries   []string
+		all, part []string
+	)
+	if d := scifactDirIfEnabled(); d != "" {
+		sb := defaultScifactBuild()
+		sb.restrictHalf = true
+		ix, emb = buildSciFact(b, d, sb)
+		defer ix.Close()
+		ds, err := eval.LoadBEIR(d, eval.SplitTest)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range ds.Queries {
+			queries = append(queries, q.Text)
+		}
+		all, part = []string{"public", "restricted"}, []string{"public"}
+	} else {
+		_, ix = hollin(b)
+		emb, _ = embed.NewHashed(embed.DefaultHashedDim)
+		qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range qs {
+			queries = append(queries, q.Question)
+		}
+		all, part = []string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}, []string{"public"}
+	}
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []retrieval.Mode{retrieval.BM25, retrieval.HybridRerank} {
+		for _, who := range []struct {
+			name   string
+			groups []string
+		}{{"all", all}, {"part", part}} {
+			b.Run(string(mode)+"/"+who.name, func(b *testing.B) {
+				var lat []time.Duration
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					if _, err := r.Search(context.Background(), retrieval.Request{Query: queries[i%len(queries)], Groups: who.groups, K: 100, Mode: mode}); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+					i++
+				}
+				report(b, map[string][]time.Duration{"total": lat})
+			})
+		}
+	}
+}
+
 // report adds p50 and p99 per stage, in milliseconds.
 func report(b *testing.B, stages map[string][]time.Duration) {
 	names := make([]string, 0, len(stages))

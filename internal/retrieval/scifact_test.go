@@ -40,6 +40,9 @@ type scifactBuild struct {
 	analyzer string
 	dim      int
 	idf      bool // the IDF-weighted builtin embedder
+	// restrictHalf gives every other document the ACL [restricted], so
+	// a public principal sees half the corpus (BenchmarkSearchVisibleSet).
+	restrictHalf bool
 }
 
 func defaultScifactBuild() scifactBuild {
@@ -52,6 +55,11 @@ func buildSciFact(t testing.TB, dir string, b scifactBuild) (*index.Index, *embe
 	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.restrictHalf {
+		for i := 1; i < len(docs); i += 2 {
+			docs[i].ACL = []string{"restricted"}
+		}
 	}
 	ch, err := chunk.New(b.chunking)
 	if err != nil {
