@@ -417,8 +417,13 @@ func TestVisibleScoringIsBleves(t *testing.T) {
 	if len(all) != len(ix.lex.parts) {
 		t.Fatalf("every group sees %d of %d parts", len(all), len(ix.lex.parts))
 	}
-	for _, q := range []string{"warranty motor X300 Pro", "E7 error", "descale descaling hard water water", "repair centre moved", "quoxil", "the a of"} {
-		f := Filter{Groups: everyGroup}
+	filters := []Filter{
+		{Groups: everyGroup},
+		{Groups: everyGroup, Statuses: []corpus.Status{corpus.Current}, Types: []string{"policy", "manual", "faq"}},
+		{Groups: everyGroup, MinAuthority: 0.8, UpdatedFrom: "2025-01-01"},
+	}
+	for i, q := range []string{"warranty motor X300 Pro", "E7 error", "descale descaling hard water water", "repair centre moved", "quoxil", "the a of", "E12 seal part", "warranty claim proof of purchase abroad"} {
+		f := filters[i%len(filters)]
 		want, err := ix.SearchText(ctx, q, f, 40)
 		if err != nil {
 			t.Fatal(err)

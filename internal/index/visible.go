@@ -18,9 +18,9 @@ package index
 //     coverage, the weak-score warning and the builtin reranker use;
 //   - SearchText scores BM25 with the visible set's statistics: when the
 //     groups see every part, bleve's own statistics are exactly those and
-//     its scores are used unchanged (no cost); otherwise bleve only
-//     matches the visible candidates and they are scored here with the
-//     visible set's IDF and average length (searchVisible);
+//     its scores are used unchanged (no cost); otherwise the chunks are
+//     matched and scored here, from an in-memory inverted index, with
+//     the visible set's IDF and average length (searchVisible);
 //   - Warnings names index problems without whole-index counts.
 //
 // A second backend (e.g. RediSearch) must offer the same three through
@@ -36,11 +36,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
@@ -58,14 +56,22 @@ type TermCounts interface {
 func (ix *Index) VisibleCounts(groups []string) TermCounts { return ix.Visible(groups) }
 
 // lexicon is what BM25 scoring needs, in the terms of the index's own
-// analyzer: per chunk its content-field terms, per ACL part their counts
-// (parts in the same order as Index.byACL).
+// analyzer: an inverted index of the content field (term → the chunks
+// holding it, with counts), each chunk's length, and term counts per ACL
+// part (in the same order as Index.byACL).
 type lexicon struct {
 	an    analysis.Analyzer
-	toks  map[string][]string
+	order []*corpus.Chunk
+	post  map[string][]posting
+	lens  []int32 // content terms per chunk, index order
 	parts []*aclPart
 	mu    sync.Mutex
 	sets  map[string]bm25Set // visible parts key → statistics
+}
+
+// posting is one chunk (its index in Index.order) holding a term tf times.
+type posting struct {
+	chunk, tf int32
 }
 
 // bm25Set is BM25's collection statistics of one visible set.
@@ -86,13 +92,25 @@ func newLexicon(ix *Index) (*lexicon, error) {
 	if an == nil {
 		return nil, errs.Errorf("index.Open", errs.Invalid, "%s: unknown analyzer %q", ix.dir, name)
 	}
-	lx := &lexicon{an: an, toks: ix.toks, parts: ix.byACL, sets: map[string]bm25Set{}}
+	lx := &lexicon{an: an, order: ix.order, post: map[string][]posting{}, lens: make([]int32, len(ix.order)), parts: ix.byACL, sets: map[string]bm25Set{}}
+	toks := ix.toks
 	if name != en.AnalyzerName {
-		lx.toks = make(map[string][]string, len(ix.order))
+		toks = make(map[string][]string, len(ix.order))
 		for _, c := range ix.order {
-			lx.toks[c.ID] = lx.terms(c.Title + "\n" + c.Text)
+			toks[c.ID] = lx.terms(c.Title + "\n" + c.Text)
 		}
-		lx.parts = partsByACL(ix.order, lx.toks)
+		lx.parts = partsByACL(ix.order, toks)
+	}
+	tf := map[string]int32{}
+	for i, c := range ix.order {
+		clear(tf)
+		for _, t := range toks[c.ID] {
+			tf[t]++
+		}
+		for t, n := range tf {
+			lx.post[t] = append(lx.post[t], posting{int32(i), n})
+		}
+		lx.lens[i] = int32(len(toks[c.ID]))
 	}
 	return lx, nil
 }
@@ -152,52 +170,25 @@ func (lx *lexicon) docFreq(vis []int, term string) int {
 }
 
 // searchVisible is SearchText for a principal who does not see every
-// chunk: bleve matches the visible chunks that pass f (unscored), and
-// each is scored here by bleve's BM25 (the same formula: square-rooted
-// term frequency, query norm, coordination) with the visible set's
-// statistics.
+// chunk. bleve's term statistics cannot be replaced per search (it takes
+// a document count and field length, not document frequencies), so the
+// chunks that pass f are matched and scored here from the lexicon's
+// postings, by bleve's BM25 formula — square-rooted term frequency, query
+// norm, coordination — with the visible set's statistics. A bleve match
+// query is a disjunction with one clause per query token (repeats
+// included); a chunk's score is the sum over the clauses it matches of
+// idf² × queryNorm × tf·k1 / (tf + k1·(1 − b + b·len/avgdl)), times the
+// share of clauses matched. TestVisibleScoringIsBleves checks the formula
+// against bleve's own scores.
 func (ix *Index) searchVisible(ctx context.Context, text string, f Filter, k int, vis []int) ([]Hit, error) {
-	const op = "index.SearchText"
+	if err := ctx.Err(); err != nil {
+		return nil, errs.E("index.SearchText", errs.Timeout, err)
+	}
 	lx := ix.lex
 	st := lx.stats(vis)
-	if st.n == 0 || k < 1 {
-		return nil, nil
-	}
-	match := query.NewMatchQuery(text)
-	match.SetField(fieldContent)
-	q := query.NewBooleanQuery(nil, []query.Query{match}, nil)
-	q.AddFilter(filterQuery(f))
-	req := bleve.NewSearchRequestOptions(q, st.n, 0, false)
-	req.Score = "none"
-	res, err := ix.text.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, errs.E(op, err)
-	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		hits = append(hits, Hit{ChunkID: h.ID})
-	}
-	ix.scoreVisible(hits, text, st, vis)
-	slices.SortStableFunc(hits, func(a, b Hit) int {
-		if a.Score != b.Score {
-			return cmp.Compare(b.Score, a.Score)
-		}
-		return strings.Compare(a.ChunkID, b.ChunkID)
-	})
-	return hits[:min(k, len(hits))], nil
-}
-
-// scoreVisible sets each hit's BM25 score over the content field from
-// the statistics of the visible parts vis. A bleve match query is a
-// disjunction with one clause per query token (repeats included); a
-// chunk's score is the sum over the clauses it matches of
-// idf² × queryNorm × tf·k1 / (tf + k1·(1 − b + b·len/avgdl)), tf the
-// square root of the term's count, times the share of clauses matched.
-func (ix *Index) scoreVisible(hits []Hit, text string, st bm25Set, vis []int) {
-	lx := ix.lex
 	qterms := lx.terms(text)
-	if len(qterms) == 0 {
-		return
+	if st.n == 0 || k < 1 || len(qterms) == 0 {
+		return nil, nil
 	}
 	idf := make([]float64, len(qterms))
 	var sumSq float64
@@ -208,34 +199,46 @@ func (ix *Index) scoreVisible(hits []Hit, text string, st bm25Set, vis []int) {
 	}
 	qnorm := 1 / math.Sqrt(sumSq)
 	k1, b := search.BM25_k1, search.BM25_b
-	count := map[string]int{}
-	for h := range hits {
-		toks := lx.toks[hits[h].ChunkID]
-		clear(count)
-		for _, t := range qterms {
-			count[t] = 0
-		}
-		for _, t := range toks {
-			if _, ok := count[t]; ok {
-				count[t]++
-			}
-		}
-		// bleve stores 1/√length as a float32 and recovers the length from it.
-		norm := float64(float32(1 / math.Sqrt(float64(len(toks)))))
-		length := 1 / (norm * norm)
-		var sum float64
-		matched := 0
-		for i, t := range qterms {
-			c := count[t]
-			if c == 0 {
+	const unknown, allowed, denied = 0, 1, 2
+	state := make([]uint8, len(lx.order))
+	score := make([]float64, len(lx.order))
+	matched := make([]int32, len(lx.order))
+	var touched []int32
+	for i, t := range qterms {
+		w := idf[i] * idf[i] * qnorm
+		for _, p := range lx.post[t] {
+			switch state[p.chunk] {
+			case denied:
 				continue
+			case unknown:
+				if !f.Allows(lx.order[p.chunk]) {
+					state[p.chunk] = denied
+					continue
+				}
+				state[p.chunk] = allowed
 			}
-			matched++
-			tf := math.Sqrt(float64(c))
-			sum += idf[i] * (tf * k1) / (tf + k1*(1-b+b*length/st.avgdl)) * idf[i] * qnorm
+			if matched[p.chunk] == 0 {
+				touched = append(touched, p.chunk)
+			}
+			matched[p.chunk]++
+			// bleve stores 1/√length as a float32 and recovers the length from it.
+			norm := float64(float32(1 / math.Sqrt(float64(lx.lens[p.chunk]))))
+			length := 1 / (norm * norm)
+			tf := math.Sqrt(float64(p.tf))
+			score[p.chunk] += w * (tf * k1) / (tf + k1*(1-b+b*length/st.avgdl))
 		}
-		hits[h].Score = sum * float64(matched) / float64(len(qterms))
 	}
+	hits := make([]Hit, len(touched))
+	for i, c := range touched {
+		hits[i] = Hit{ChunkID: lx.order[c].ID, Score: score[c] * float64(matched[c]) / float64(len(qterms))}
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return strings.Compare(a.ChunkID, b.ChunkID)
+	})
+	return hits[:min(k, len(hits))], nil
 }
 
 // Warnings returns the index's cheap consistency warnings as a principal
