@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/tokens"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -88,32 +89,18 @@ type TokenPublisher interface {
 	Publish(run string, p tokens.Piece) error
 }
 
-// GuardInput is the input of Guard.
-type GuardInput struct {
-	Question string `json:"question"`
-}
-
-// GuardOutput is the verdict on a question: refused with a reason, or
-// accepted with any injection flags found in it.
-type GuardOutput struct {
-	Refused bool         `json:"refused"`
-	Reason  string       `json:"reason,omitempty"`
-	Detail  string       `json:"detail,omitempty"`
-	Flags   []guard.Flag `json:"flags,omitempty"`
-}
-
 // Guard runs the input guardrails on a question. A refusal is a verdict,
 // not an error: the workflow turns it into the refused stop.
-func (a *Activities) Guard(_ context.Context, in GuardInput) (GuardOutput, error) {
+func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOutput, error) {
 	flags, err := guard.Question(in.Question, guard.Limits{})
 	var refusal *guard.Refusal
 	if errors.As(err, &refusal) {
-		return GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
+		return wire.GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
 	}
 	if err != nil {
-		return GuardOutput{}, temporalError("Guard", err)
+		return wire.GuardOutput{}, temporalError("Guard", err)
 	}
-	return GuardOutput{Flags: flags}, nil
+	return wire.GuardOutput{Flags: flags}, nil
 }
 
 // RoutingPolicy returns the worker's routing policy.
@@ -121,63 +108,25 @@ func (a *Activities) RoutingPolicy(context.Context) (router.Policy, error) {
 	return a.Routing, nil
 }
 
-// SearchInput is the input of Search.
-type SearchInput struct {
-	Query   string            `json:"query"`
-	Groups  []string          `json:"groups"`
-	Filters retrieval.Filters `json:"filters,omitzero"`
-	K       int               `json:"k"`
-}
-
-// SearchOutput is the output of Search: ranked ids and scores, no text.
-type SearchOutput struct {
-	Hits     []retrieval.Hit   `json:"hits"`
-	Stages   []retrieval.Stage `json:"stages"`
-	Warnings []string          `json:"warnings,omitempty"`
-}
-
 // Search runs retrieval for one attempt.
-func (a *Activities) Search(ctx context.Context, in SearchInput) (SearchOutput, error) {
+func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.SearchOutput, error) {
 	res, err := a.Searcher.Search(ctx, retrieval.Request{
 		Query: in.Query, Groups: in.Groups, Filters: in.Filters, K: in.K,
 	})
 	if err != nil {
-		return SearchOutput{}, temporalError("Search", err)
+		return wire.SearchOutput{}, temporalError("Search", err)
 	}
-	return SearchOutput{Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
-}
-
-// AssessInput is the input of Assess: the attempt's chunk ids and their
-// retrieval scores, in rank order.
-type AssessInput struct {
-	Question string    `json:"question"`
-	Query    string    `json:"query"`
-	Previous []string  `json:"previous,omitempty"`
-	ChunkIDs []string  `json:"chunk_ids"`
-	Scores   []float64 `json:"scores"`
-	// Groups re-check access: an activity never reads a chunk its
-	// principal may not see, whatever ids it is given.
-	Groups []string        `json:"groups"`
-	Route  router.Decision `json:"route"`
-}
-
-// AssessOutput is the output of Assess.
-type AssessOutput struct {
-	Assessment assess.Assessment `json:"assessment"`
-	Usage      assess.Usage      `json:"usage"`
-	// Flags are suspected prompt injections in the evidence. They change
-	// nothing; they are there for the trace.
-	Flags []guard.Flag `json:"flags,omitempty"`
+	return wire.SearchOutput{Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
 }
 
 // Assess judges one attempt's evidence.
-func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, error) {
+func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		return wire.AssessOutput{}, temporalError("Assess", err)
 	}
 	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, Groups: in.Groups}
-	var flags []guard.Flag
+	var flags []wire.InjectionFlag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}
 		if i < len(in.Scores) {
@@ -188,7 +137,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	}
 	assessor, err := a.Models.assessor(in.Route)
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		return wire.AssessOutput{}, temporalError("Assess", err)
 	}
 	var res assess.Result
 	err = heartbeatWhile(ctx, func() error {
@@ -198,46 +147,32 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	})
 	// A failed call may still have cost tokens (a reply that failed its
 	// schema twice); they travel in the error so budgets count them.
-	spent := Spent{Model: res.Usage.Model, TokensIn: res.Usage.TokensIn, TokensOut: res.Usage.TokensOut, CostUSD: res.Usage.CostUSD}
+	spent := res.Usage
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, temporalError("Assess", err, spent)
 	}
 	if err := res.Assessment.Check(); err != nil {
-		return AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, temporalError("Assess", err, spent)
 	}
-	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
-}
-
-// GenerateInput is the input of Generate: the accepted chunk ids in rank
-// order.
-type GenerateInput struct {
-	Question string          `json:"question"`
-	ChunkIDs []string        `json:"chunk_ids"`
-	Groups   []string        `json:"groups"`
-	Route    router.Decision `json:"route"`
-}
-
-// GenerateOutput is the output of Generate.
-type GenerateOutput struct {
-	Answer generate.Answer `json:"answer"`
+	return wire.AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
 }
 
 // Generate writes the answer from accepted evidence.
-func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOutput, error) {
+func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.GenerateOutput, error) {
 	if len(in.ChunkIDs) == 0 {
-		return GenerateOutput{}, temporalError("Generate", errs.FieldError("activities.Generate", "chunk_ids", "no evidence: generation needs at least one source"))
+		return wire.GenerateOutput{}, temporalError("Generate", errs.FieldError("activities.Generate", "chunk_ids", "no evidence: generation needs at least one source"))
 	}
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	req := generate.Request{Question: in.Question}
 	for i, c := range chunks {
-		req.Sources = append(req.Sources, generate.Source{Label: generate.Label(i), Chunk: c})
+		req.Sources = append(req.Sources, generate.Source{Label: wire.Label(i), Chunk: c})
 	}
 	gen, err := a.Models.generator(in.Route)
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	var done func()
 	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" && activity.IsActivity(ctx) {
@@ -255,16 +190,16 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 		done()
 	}
 	// A rejected or failed answer still cost its tokens.
-	spent := Spent{Model: ans.Model, TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD}
+	spent := ans.Spent()
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err, spent)
+		return wire.GenerateOutput{}, temporalError("Generate", err, spent)
 	}
 	// Sanitize, validate and ground whatever generated the answer; a
 	// validator's rejection is a final (non-retryable) typed error.
 	if ans, err = a.Checker.Check(req, ans); err != nil {
-		return GenerateOutput{}, temporalError("Generate", err, spent)
+		return wire.GenerateOutput{}, temporalError("Generate", err, spent)
 	}
-	return GenerateOutput{Answer: ans}, nil
+	return wire.GenerateOutput{Answer: ans}, nil
 }
 
 // tokenStream returns the OnToken of one Generate attempt, which publishes
@@ -345,19 +280,10 @@ func heartbeatWhile(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
-// Spent is what a failed model call consumed; it rides in the error's
-// details so the workflow's budgets count it.
-type Spent struct {
-	Model     string  `json:"model"`
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
-}
-
 // temporalError maps a domain error to a Temporal application error whose
 // type is the error's kind; kinds that cannot succeed on retry are marked
 // non-retryable. A non-zero Spent goes along as the error's details.
-func temporalError(activity string, err error, spent ...Spent) error {
+func temporalError(activity string, err error, spent ...wire.Spent) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		return err
@@ -367,7 +293,7 @@ func temporalError(activity string, err error, spent ...Spent) error {
 		kind = errs.Internal
 	}
 	opts := temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()}
-	if len(spent) > 0 && (spent[0].TokensIn > 0 || spent[0].TokensOut > 0 || spent[0].CostUSD > 0) {
+	if len(spent) > 0 && !spent[0].Usage.IsZero() {
 		opts.Details = []any{spent[0]}
 	}
 	return temporal.NewApplicationErrorWithOptions(activity+": "+err.Error(), kind.TemporalType(), opts)

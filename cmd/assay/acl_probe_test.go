@@ -22,6 +22,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -214,24 +215,24 @@ func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
 }
 
 // ask runs one question as groups and returns the result as JSON.
-func (p *probeEnv) ask(t *testing.T, n int, question string, groups []string) (workflows.AnswerResult, []byte) {
+func (p *probeEnv) ask(t *testing.T, n int, question string, groups []string) (wire.AnswerResult, []byte) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterActivity(p.acts)
 	env.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
-	in := workflows.AnswerInput{
+	in := wire.AnswerInput{
 		RequestID: fmt.Sprintf("probe-%d", n), Question: question,
 		Principal: auth.Principal{ID: "prober", Groups: groups},
-		Budget:    workflows.Budget{MaxAttempts: p.cfg.Loop.MaxAttempts, Deadline: time.Minute},
+		Budget:    wire.Budget{MaxAttempts: p.cfg.Loop.MaxAttempts, Deadline: time.Minute},
 		Threshold: p.cfg.Loop.Threshold, TopK: p.cfg.Loop.TopK,
 	}
 	env.ExecuteWorkflow("AnswerWorkflow", in)
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("probe %q as %v: workflow did not complete: %v", question, groups, env.GetWorkflowError())
 	}
-	var res workflows.AnswerResult
+	var res wire.AnswerResult
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestACLProbes(t *testing.T) {
 	}
 	questions = append(questions, hollinQuestions(t)...)
 	tried, leaked, seen := 0, 0, 0
-	stops := map[workflows.StopReason]int{}
+	stops := map[wire.StopReason]int{}
 	start := time.Now()
 	for _, groups := range probePrincipals {
 		for _, q := range questions {
@@ -288,7 +289,7 @@ func TestACLProbes(t *testing.T) {
 	if leaked > 0 {
 		t.Errorf("%d of %d probes leaked a canary", leaked, tried)
 	}
-	if stops[workflows.Answered] == 0 || stops[workflows.InsufficientContext]+stops[workflows.RepeatedQuery] == 0 {
+	if stops[wire.Answered] == 0 || stops[wire.InsufficientContext]+stops[wire.RepeatedQuery] == 0 {
 		t.Errorf("stops %v: the probes should both answer and not find", stops)
 	}
 }

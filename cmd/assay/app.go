@@ -69,8 +69,8 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 // newWorker registers assay's workflows and activities on the task queue.
 func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
 	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
-	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
-	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
+	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
+	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
 	w.RegisterActivity(acts)
 	return w
 }

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // runBench measures a gateway end to end: workers ask questions from a
@@ -57,14 +58,14 @@ func runBench(ctx context.Context, e env, args []string) error {
 type benchResult struct {
 	elapsed   time.Duration
 	latencies []float64 // ms, ascending
-	stops     map[workflows.StopReason]int
+	stops     map[wire.StopReason]int
 	errors    int
 	firstErr  error
 }
 
 // benchRun asks n questions, conc at a time, and measures each.
 func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion, n, conc int) (benchResult, error) {
-	res := benchResult{stops: map[workflows.StopReason]int{}}
+	res := benchResult{stops: map[wire.StopReason]int{}}
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -124,9 +125,9 @@ func (r benchResult) print(e env, n, conc int) {
 	fmt.Fprintf(tw, "elapsed\t%.2f s\n", r.elapsed.Seconds())
 	fmt.Fprintf(tw, "throughput\t%.1f questions/s\n", float64(done)/r.elapsed.Seconds())
 	fmt.Fprintf(tw, "latency\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\tmax %.1f ms\n",
-		workflows.Percentile(r.latencies, 50), workflows.Percentile(r.latencies, 95),
-		workflows.Percentile(r.latencies, 99), r.latencies[len(r.latencies)-1])
-	for _, s := range workflows.StopReasons {
+		percentile.NearestRank(r.latencies, 50), percentile.NearestRank(r.latencies, 95),
+		percentile.NearestRank(r.latencies, 99), r.latencies[len(r.latencies)-1])
+	for _, s := range wire.StopReasons {
 		if k := r.stops[s]; k > 0 {
 			fmt.Fprintf(tw, "  %s\t%d\n", s, k)
 		}

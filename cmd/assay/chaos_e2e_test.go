@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -165,7 +166,7 @@ func (s *chaosStack) stop() {
 
 // outcome is what a question ended with.
 type outcome struct {
-	stop   workflows.StopReason
+	stop   wire.StopReason
 	answer string
 	run    string // the question's workflow id
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -132,11 +133,11 @@ batch:
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	typed := map[workflows.StopReason]bool{
-		workflows.Answered: true, workflows.InsufficientContext: true, workflows.RepeatedQuery: true,
-		workflows.BudgetExhausted: true, workflows.AssessmentError: true, workflows.GenerationError: true, workflows.SearchError: true,
+	typed := map[wire.StopReason]bool{
+		wire.Answered: true, wire.InsufficientContext: true, wire.RepeatedQuery: true,
+		wire.BudgetExhausted: true, wire.AssessmentError: true, wire.GenerationError: true, wire.SearchError: true,
 	}
-	stops := map[workflows.StopReason]int{}
+	stops := map[wire.StopReason]int{}
 	var in, out int
 	var slowest float64
 	for _, it := range items {
@@ -160,7 +161,7 @@ batch:
 	if in != m.tokensIn || out != m.out {
 		t.Errorf("runs account for %d/%d tokens, the endpoint delivered %d/%d (failed calls included)", in, out, m.tokensIn, m.out)
 	}
-	if stops[workflows.Answered] == 0 {
+	if stops[wire.Answered] == 0 {
 		t.Errorf("stops %v: with 70%% of calls healthy some questions must answer", stops)
 	}
 }

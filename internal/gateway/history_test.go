@@ -9,8 +9,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/assay-rag/assay/activities"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func payloads(t *testing.T, v any) *commonpb.Payloads {
@@ -46,19 +45,19 @@ func readAll(evs []*historypb.HistoryEvent) ([]Event, bool) {
 }
 
 func TestHistoryReader(t *testing.T) {
-	res := workflows.AnswerResult{RequestID: "r1", StopReason: workflows.Answered, Answer: "Five years. [1]"}
+	res := wire.AnswerResult{RequestID: "r1", StopReason: wire.Answered, Answer: "Five years. [1]"}
 	history := []*historypb.HistoryEvent{
 		other(4),
-		scheduled(t, 5, "Search", activities.SearchInput{Query: "motor cover", K: 5}),
+		scheduled(t, 5, "Search", wire.SearchInput{Query: "motor cover", K: 5}),
 		completed(7),
-		scheduled(t, 11, "Assess", activities.AssessInput{Question: "motor cover"}),
+		scheduled(t, 11, "Assess", wire.AssessInput{Question: "motor cover"}),
 		completed(13),
 		other(16),
-		scheduled(t, 17, "Search", activities.SearchInput{Query: "blender motor warranty years", K: 5}),
+		scheduled(t, 17, "Search", wire.SearchInput{Query: "blender motor warranty years", K: 5}),
 		completed(19),
-		scheduled(t, 23, "Assess", activities.AssessInput{}),
+		scheduled(t, 23, "Assess", wire.AssessInput{}),
 		completed(25),
-		scheduled(t, 29, "Generate", activities.GenerateInput{}),
+		scheduled(t, 29, "Generate", wire.GenerateInput{}),
 		completed(31),
 		{EventId: 35, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
 			Attributes: &historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes{WorkflowExecutionCompletedEventAttributes: &historypb.WorkflowExecutionCompletedEventAttributes{
@@ -85,13 +84,13 @@ func TestHistoryReader(t *testing.T) {
 // A rewrite activity of the loop's own is its stage; none is made up.
 func TestHistoryReaderRewriteActivity(t *testing.T) {
 	got, _ := readAll([]*historypb.HistoryEvent{
-		scheduled(t, 5, "Search", activities.SearchInput{Query: "a"}),
+		scheduled(t, 5, "Search", wire.SearchInput{Query: "a"}),
 		completed(7),
-		scheduled(t, 11, "Assess", activities.AssessInput{}),
+		scheduled(t, 11, "Assess", wire.AssessInput{}),
 		completed(13),
 		scheduled(t, 15, "Rewrite", struct{}{}),
 		completed(16),
-		scheduled(t, 17, "Search", activities.SearchInput{Query: "b"}),
+		scheduled(t, 17, "Search", wire.SearchInput{Query: "b"}),
 		{EventId: 20, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED},
 	})
 	var stages []string

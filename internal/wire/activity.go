@@ -1,0 +1,80 @@
+package wire
+
+import "github.com/assay-rag/assay/router"
+
+// The names the worker registers the activities under (the method names
+// of activities.Activities) and the workflows call them by. They are in
+// every recorded history: do not change them.
+const (
+	GuardActivity         = "Guard"
+	RoutingPolicyActivity = "RoutingPolicy"
+	SearchActivity        = "Search"
+	AssessActivity        = "Assess"
+	GenerateActivity      = "Generate"
+)
+
+// GuardInput is the input of Guard.
+type GuardInput struct {
+	Question string `json:"question"`
+}
+
+// GuardOutput is the verdict on a question: refused with a reason, or
+// accepted with any injection flags found in it.
+type GuardOutput struct {
+	Refused bool            `json:"refused"`
+	Reason  string          `json:"reason,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
+	Flags   []InjectionFlag `json:"flags,omitempty"`
+}
+
+// SearchInput is the input of Search.
+type SearchInput struct {
+	Query   string   `json:"query"`
+	Groups  []string `json:"groups"`
+	Filters Filters  `json:"filters,omitzero"`
+	K       int      `json:"k"`
+}
+
+// SearchOutput is the output of Search: ranked ids and scores, no text.
+type SearchOutput struct {
+	Hits     []Hit    `json:"hits"`
+	Stages   []Stage  `json:"stages"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// AssessInput is the input of Assess: the attempt's chunk ids and their
+// retrieval scores, in rank order.
+type AssessInput struct {
+	Question string    `json:"question"`
+	Query    string    `json:"query"`
+	Previous []string  `json:"previous,omitempty"`
+	ChunkIDs []string  `json:"chunk_ids"`
+	Scores   []float64 `json:"scores"`
+	// Groups re-check access: an activity never reads a chunk its
+	// principal may not see, whatever ids it is given.
+	Groups []string        `json:"groups"`
+	Route  router.Decision `json:"route"`
+}
+
+// AssessOutput is the output of Assess.
+type AssessOutput struct {
+	Assessment Assessment `json:"assessment"`
+	Usage      Spent      `json:"usage"`
+	// Flags are suspected prompt injections in the evidence. They change
+	// nothing; they are there for the trace.
+	Flags []InjectionFlag `json:"flags,omitempty"`
+}
+
+// GenerateInput is the input of Generate: the accepted chunk ids in rank
+// order.
+type GenerateInput struct {
+	Question string          `json:"question"`
+	ChunkIDs []string        `json:"chunk_ids"`
+	Groups   []string        `json:"groups"`
+	Route    router.Decision `json:"route"`
+}
+
+// GenerateOutput is the output of Generate.
+type GenerateOutput struct {
+	Answer Answer `json:"answer"`
+}
