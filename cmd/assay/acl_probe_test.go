@@ -1,21 +1,27 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -429,4 +435,173 @@ func lineDiff(a, b string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// gatewayProbe is one question asked through a running gateway: the
+// response, the trace and the event stream, as the client received them.
+type gatewayProbe struct {
+	response, trace, events []byte
+}
+
+func (g gatewayProbe) all() string {
+	return string(g.response) + "\n" + string(g.trace) + "\n" + string(g.events)
+}
+
+// askGateway asks question with key through the gateway at base and reads
+// everything a client can read about the run. Safe to call from several
+// goroutines.
+func askGateway(ctx context.Context, base, key, question string) (gatewayProbe, error) {
+	get := func(method, url string, body io.Reader) ([]byte, error) {
+		req, err := http.NewRequestWithContext(ctx, method, url, body)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("%s %s = %d %s", method, url, resp.StatusCode, b)
+		}
+		return b, err
+	}
+	body, _ := json.Marshal(map[string]string{"question": question})
+	resp, err := get(http.MethodPost, base+"/v1/questions?wait=60s", bytes.NewReader(body))
+	if err != nil {
+		return gatewayProbe{}, err
+	}
+	var q struct{ ID string }
+	if err := json.Unmarshal(resp, &q); err != nil || q.ID == "" {
+		return gatewayProbe{}, fmt.Errorf("POST %q: %s", question, resp)
+	}
+	tr, err := get(http.MethodGet, base+"/v1/questions/"+q.ID+"/trace", nil)
+	if err != nil {
+		return gatewayProbe{}, err
+	}
+	ev, err := rawEvents(ctx, base, key, q.ID, "")
+	return gatewayProbe{response: resp, trace: tr, events: []byte(ev)}, err
+}
+
+// normalizedEvents is an SSE stream with ids dropped and each data line
+// normalized.
+func normalizedEvents(t *testing.T, raw []byte) string {
+	t.Helper()
+	var out []string
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		switch {
+		case strings.HasPrefix(line, "id:"):
+		case strings.HasPrefix(line, "data:"):
+			out = append(out, "data: "+normalized(t, []byte(strings.TrimPrefix(line, "data:")), "", ""))
+		default:
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// probeKeys are API keys for probePrincipals, in order.
+func probeConfig(t *testing.T, dir string) (path string, keys []string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("auth:\n  keys:\n")
+	for i, groups := range probePrincipals {
+		key := fmt.Sprintf("probe-key-%d", i)
+		keys = append(keys, key)
+		quoted := make([]string, len(groups))
+		for j, g := range groups {
+			quoted[j] = strconv.Quote(g)
+		}
+		fmt.Fprintf(&b, "    - name: prober-%d\n      sha256: %s\n      groups: [%s]\n", i, auth.Hash(key), strings.Join(quoted, ", "))
+	}
+	b.WriteString("batch:\n  concurrency: 8\n")
+	path = filepath.Join(dir, "assay.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, keys
+}
+
+// TestEndToEndACLProbes is the gateway sample of the probe suite, on a
+// real local Temporal: (principal, question) probes over the canary
+// corpus through the HTTP API, checking the response, the trace and the
+// event stream; then, on two stacks whose corpora differ only in whether
+// a hidden document holds a word, the same public questions give
+// byte-identical responses, traces and events apart from ids and timings.
+func TestEndToEndACLProbes(t *testing.T) {
+	dir := t.TempDir()
+	cc := newCanaryCorpus(t, dir, 40, 21)
+	cfg, keys := probeConfig(t, dir)
+	s := startDev(t, filepath.Join(dir, "data"), "--config", cfg, "--corpus", cc.path)
+	type probe struct {
+		q      string
+		p      int
+		groups []string
+	}
+	var probes []probe
+	for i, c := range cc.ordered {
+		for p, groups := range probePrincipals {
+			probes = append(probes, probe{cc.probeQuestions(c)[(i+p)%4], p, groups})
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	tried, leaked := 0, 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(6)
+	for _, pr := range probes {
+		g.Go(func() error {
+			got, err := askGateway(gctx, s.URL, keys[pr.p], pr.q)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			tried++
+			if l := cc.leaks(pr.groups, pr.q, got.all()); len(l) > 0 {
+				leaked++
+				t.Errorf("gateway probe %q as %v leaks %v:\n%.1500s", pr.q, pr.groups, l, got.all())
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("gateway ACL probes: %d tried, %d leaked", tried, leaked)
+	s.stop(t)
+
+	pairs := hiddenWordPairs(cc, 8)
+	with := startDev(t, filepath.Join(dir, "with"), "--config", cfg, "--corpus", cc.path)
+	without := startDev(t, filepath.Join(dir, "without"), "--config", cfg, "--corpus", cc.swapped(t, dir, pairs))
+	public := keys[0]
+	compared := 0
+	for _, pair := range pairs {
+		for _, tmpl := range pairQuestions[:2] {
+			q := fmt.Sprintf(tmpl, pair[0])
+			a, err := askGateway(ctx, with.URL, public, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := askGateway(ctx, without.URL, public, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compared++
+			for _, part := range []struct{ name, a, b string }{
+				{"response", normalized(t, a.response, "", ""), normalized(t, b.response, "", "")},
+				{"trace", normalized(t, a.trace, "", ""), normalized(t, b.trace, "", "")},
+				{"events", normalizedEvents(t, a.events), normalizedEvents(t, b.events)},
+			} {
+				if part.a != part.b {
+					t.Errorf("%q: the %s differs when %s is in a hidden document and when it is in none:\n%s", q, part.name, pair[0], lineDiff(part.a, part.b))
+				}
+			}
+		}
+	}
+	t.Logf("gateway hidden-word pairs: %d questions compared", compared)
 }
