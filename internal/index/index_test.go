@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -485,5 +486,27 @@ func TestHiddenWordsLeaveNoTrace(t *testing.T) {
 	}
 	if w := ix.Warnings([]string{"public"}); len(w) != 0 {
 		t.Errorf("Warnings(public) = %q, want none", w)
+	}
+}
+
+// TestWarningsShowOnlyWhatGroupsSee: a chunk with no text counts in the
+// warnings of the principals who may see it only, and no warning states
+// whole-index counts; Check keeps them for operators.
+func TestWarningsShowOnlyWhatGroupsSee(t *testing.T) {
+	docs, chunks := hollinChunks(t)
+	empty := corpus.Document{ID: "staff-empty", Title: "Empty staff note", ACL: []string{"staff"}, Status: corpus.Current}
+	docs = append(docs, empty)
+	chunks = append(chunks, corpus.NewChunk(&docs[len(docs)-1], 0, ""))
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	if w := ix.Warnings([]string{"public"}); len(w) != 0 {
+		t.Errorf("Warnings(public) = %q, want none: the empty chunk is staff-only", w)
+	}
+	if w := ix.Warnings([]string{"staff"}); len(w) != 1 || !strings.HasPrefix(w[0], "1 chunks you can see have no text") {
+		t.Errorf("Warnings(staff) = %q, want the one empty chunk staff may see", w)
+	}
+	if c := ix.Check(); len(c) != 1 || !strings.Contains(c[0], "1 chunks have no text") {
+		t.Errorf("Check() = %q, want the operator's count", c)
 	}
 }
