@@ -280,9 +280,10 @@ func chaosN() int {
 	return 120
 }
 
-// TestChaos runs a batch cleanly, then the same batch while one worker
-// is SIGKILLed and restarted, then while the Temporal server is killed
-// and restarted. Every question must end with the clean run's stop
+// TestChaos runs a batch cleanly, then the same batch in two subtests:
+// worker-sigkill SIGKILLs one worker mid-batch and restarts it;
+// temporal-restart kills the Temporal server mid-batch and restarts it on
+// the same database. Every question must end with the clean run's stop
 // reason and answer, none lost or duplicated, and Temporal must hold
 // exactly one AnswerWorkflow per question per batch.
 func TestChaos(t *testing.T) {
@@ -307,45 +308,49 @@ func TestChaos(t *testing.T) {
 		t.Fatalf("clean run: %d results for %d questions", len(clean), n)
 	}
 
-	phase = time.Now()
-	killed := false
-	got := s.runBatch(ctx, n, func(done int) {
-		if !killed && done >= n/4 {
-			killed = true
-			t.Logf("SIGKILL worker 0 with %d of %d questions done", done, n)
-			s.workers[0].kill()
-			time.Sleep(time.Second)
-			s.startWorker(0)
+	t.Run("worker-sigkill", func(t *testing.T) {
+		phase := time.Now()
+		killed := false
+		got := s.runBatch(ctx, n, func(done int) {
+			if !killed && done >= n/4 {
+				killed = true
+				t.Logf("SIGKILL worker 0 with %d of %d questions done", done, n)
+				s.workers[0].kill()
+				time.Sleep(time.Second)
+				s.startWorker(0)
+			}
+		})
+		lost, differ := compare(t, "worker SIGKILL", clean, got)
+		t.Logf("worker SIGKILL: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
+			n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
+		if !killed {
+			t.Errorf("the batch finished before the worker could be killed")
 		}
 	})
-	lost, differ := compare(t, "worker SIGKILL", clean, got)
-	t.Logf("worker SIGKILL: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
-		n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
-	if !killed {
-		t.Errorf("the batch finished before the worker could be killed")
-	}
 
-	phase = time.Now()
-	down := 5 * time.Second
-	if d, err := time.ParseDuration(os.Getenv("ASSAY_CHAOS_DOWN")); err == nil {
-		down = d
-	}
-	restarted := false
-	got = s.runBatch(ctx, n, func(done int) {
-		if !restarted && done >= n/4 {
-			restarted = true
-			t.Logf("SIGKILL the Temporal server with %d of %d questions done; restarting it after %s", done, n, down)
-			s.srv.Kill()
-			time.Sleep(down)
-			s.startTemporal()
+	t.Run("temporal-restart", func(t *testing.T) {
+		phase := time.Now()
+		down := 5 * time.Second
+		if d, err := time.ParseDuration(os.Getenv("ASSAY_CHAOS_DOWN")); err == nil {
+			down = d
+		}
+		restarted := false
+		got := s.runBatch(ctx, n, func(done int) {
+			if !restarted && done >= n/4 {
+				restarted = true
+				t.Logf("SIGKILL the Temporal server with %d of %d questions done; restarting it after %s", done, n, down)
+				s.srv.Kill()
+				time.Sleep(down)
+				s.startTemporal()
+			}
+		})
+		lost, differ := compare(t, "Temporal restart", clean, got)
+		t.Logf("Temporal restart: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
+			n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
+		if !restarted {
+			t.Errorf("the batch finished before the server could be restarted")
 		}
 	})
-	lost, differ = compare(t, "Temporal restart", clean, got)
-	t.Logf("Temporal restart: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
-		n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
-	if !restarted {
-		t.Errorf("the batch finished before the server could be restarted")
-	}
 
 	// One AnswerWorkflow per question per batch: none started twice.
 	var count int64
