@@ -66,7 +66,7 @@ lint: $(BIN)/workflowcheck
 # any forbidden document leaks (no tolerance). Not part of `make test`.
 EVAL_OUT ?= $(CURDIR)/.assay/eval
 EVAL_TOLERANCE ?= 0.05
-EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl
+EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl --corpus testdata/hollin/corpus.jsonl
 eval: build $(BIN)/temporal
 	@mkdir -p $(EVAL_OUT)
 	@status=0; $(BIN)/assay eval answers $(EVAL_ARGS) --baseline testdata/eval/baseline.json --tolerance $(EVAL_TOLERANCE) \

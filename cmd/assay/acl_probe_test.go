@@ -217,7 +217,11 @@ func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	return &probeEnv{acts: newActivities(ix, cfg, log), cfg: cfg}
+	acts, err := buildActivities(ix, cfg, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &probeEnv{acts: acts, cfg: cfg}
 }
 
 // ask runs one question as groups and returns the result as JSON.
