@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-redis test-browser lint bench clean tools eval eval-baseline eval-heldout fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench clean tools eval eval-baseline eval-heldout fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -35,6 +35,15 @@ test: $(BIN)/temporal
 # Unit tests only: no Temporal server.
 test-short:
 	$(GO) test -short ./...
+
+# The crash tests: the real binary as a Temporal dev server, two workers
+# and a gateway; a batch runs cleanly, then while a worker is SIGKILLed and
+# restarted, then while the Temporal server is killed and restarted; every
+# question must end as in the clean run. A few minutes; CI runs it after
+# `make test`. ASSAY_CHAOS_N sets the batch size (default 120),
+# ASSAY_CHAOS_DOWN how long the server stays down (default 5s).
+test-chaos: $(BIN)/temporal
+	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./cmd/assay
 
 # Opt-in: the Redis token transport, and a standalone worker and gateway
 # joined by it, against a real, throwaway redis-server (Debian's, installed
