@@ -70,7 +70,10 @@ func runDev(ctx context.Context, e env, args []string) error {
 	defer st.Close()
 	srv, ix := st.srv, st.ix
 	log.Info("index: " + backendName(cfg))
-	gw, err := newGateway(st.c, cfg, log, tel, hub, indexCheck(ix))
+	if cfg.HTTP.TemporalUIURL == "" {
+		cfg.HTTP.TemporalUIURL = srv.UIURL()
+	}
+	gw, err := newGateway(st.c, cfg, log, tel, hub, ix, indexCheck(ix))
 	if err != nil {
 		return err
 	}
@@ -81,6 +84,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
 	fmt.Fprintf(e.stdout, "  index        %s\n", backendName(cfg))
+	fmt.Fprintf(e.stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(e.stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())

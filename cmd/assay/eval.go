@@ -57,7 +57,7 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 // modeSystems wires one evaluated system per mode, all over the retriever
 // the service itself would use on ix. A mode the index cannot serve (vector
 // modes on an index without embeddings) fails before any query runs.
-func modeSystems(ix retrieval.Backend, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
+func modeSystems(ix servedIndex, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
 	qe, err := queryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err

@@ -259,7 +259,7 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 // builtin it was built with, or the configured OpenAI-compatible model when
 // that is what built it. nil when this process cannot embed queries for ix
 // (it is then searched by BM25 alone).
-func queryEmbedder(ix retrieval.Backend, cfg config.Config) (retrieval.QueryEmbedder, error) {
+func queryEmbedder(ix servedIndex, cfg config.Config) (retrieval.QueryEmbedder, error) {
 	m := ix.Manifest()
 	switch {
 	case strings.HasPrefix(m.Embedder, embed.HashedIDFID+"/"):
@@ -279,12 +279,12 @@ func queryEmbedder(ix retrieval.Backend, cfg config.Config) (retrieval.QueryEmbe
 
 // newRetriever wires retrieval over ix with its query embedder and the
 // builtin reranker.
-func newRetriever(ix retrieval.Backend, cfg config.Config) (*retrieval.Retriever, error) {
+func newRetriever(ix servedIndex, cfg config.Config) (*retrieval.Retriever, error) {
 	q, err := queryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)}
+	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)}
 	if q != nil {
 		o.Embedder = q
 	}
@@ -293,7 +293,7 @@ func newRetriever(ix retrieval.Backend, cfg config.Config) (*retrieval.Retriever
 
 // searcherFor is the loop's searcher over ix. An index whose queries this
 // process cannot embed is searched by BM25 alone, and the log says why.
-func searcherFor(ix retrieval.Backend, cfg config.Config, log *slog.Logger) activities.Searcher {
+func searcherFor(ix servedIndex, cfg config.Config, log *slog.Logger) activities.Searcher {
 	r, err := newRetriever(ix, cfg)
 	if err != nil {
 		log.Warn("searching by BM25 alone", "reason", err)

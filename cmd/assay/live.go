@@ -28,6 +28,11 @@ import (
 // *redisearch.Index), as a worker serves it.
 type servedIndex interface {
 	retrieval.Backend
+	// DocFreq and Len are whole-index statistics, for what must agree
+	// with the build (the IDF-weighted builtin embedder); never for
+	// numbers a principal sees (VisibleCounts).
+	DocFreq(term string) int
+	Len() int
 	EachTerm(fn func(term string, df int))
 	HasDocument(id string) bool
 	// Stale reports whether a newer version of the index exists.

@@ -135,6 +135,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			}
 			p.N++
 			p.Len += int64(len(all))
+			if c.Text == "" {
+				p.Empty++
+			}
 			seen := map[string]bool{}
 			for _, t := range all {
 				if !seen[t] {

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,10 +94,11 @@ func chunkPrefix(vn string) string          { return vn + ":c:" }
 // part holds the term counts of the chunks that share one ACL. A
 // principal's statistics are the sum of the parts it may see.
 type part struct {
-	ACL []string       `json:"acl"`
-	N   int            `json:"n"`   // chunks
-	Len int64          `json:"len"` // analyzed terms in them
-	DF  map[string]int `json:"df"`
+	ACL   []string       `json:"acl"`
+	N     int            `json:"n"`     // chunks
+	Len   int64          `json:"len"`   // analyzed terms in them
+	Empty int            `json:"empty"` // chunks with no text
+	DF    map[string]int `json:"df"`
 }
 
 // Options configure Open.
@@ -298,10 +300,26 @@ func (ix *Index) Manifest() index.Manifest { return ix.m.Manifest }
 // RedisManifest returns the manifest with its Redis fields.
 func (ix *Index) RedisManifest() Manifest { return ix.m }
 
-// Check returns the cheap consistency warnings found at Open. They state
-// no counts: callers see them, and counts would describe documents they
-// may not see.
-func (ix *Index) Check() []string { return ix.checks }
+// Warnings returns the index's problems as groups may hear of them: the
+// consistency warnings found at Open, which state no counts, and how many
+// chunks visible to groups have no text.
+func (ix *Index) Warnings(groups []string) []string {
+	out := slices.Clone(ix.checks)
+	empty := 0
+	for _, p := range ix.parts {
+		if corpus.Visible(p.ACL, groups) {
+			empty += p.Empty
+		}
+	}
+	if empty > 0 {
+		out = append(out, fmt.Sprintf("%d chunks you can see have no text (an empty parse?)", empty))
+	}
+	return out
+}
+
+// VisibleCounts returns the term statistics of the chunks visible to
+// groups (retrieval.Backend; see Visible).
+func (ix *Index) VisibleCounts(groups []string) index.TermCounts { return ix.Visible(groups) }
 
 // Len is the number of chunks in the index.
 func (ix *Index) Len() int { return ix.all.Len() }

@@ -83,7 +83,7 @@ func hollinOn(t testing.TB, backend string, o retrieval.Options) (*retrieval.Ret
 func retriever(t testing.TB, b retrieval.Backend, o retrieval.Options) *retrieval.Retriever {
 	t.Helper()
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
-	o.Embedder, o.Reranker = emb, rerank.NewBuiltin(terms.New(), b, rerank.DefaultWeights)
+	o.Embedder, o.Reranker = emb, rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)
 	r, err := retrieval.NewWithOptions(b, o)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +186,7 @@ func TestWarningsOnBothBackends(t *testing.T) {
 			t.Errorf("nothing visible: %v, warnings %q, %v", chunkIDs(res.Hits), res.Warnings, err)
 		}
 		res, err = r.Search(ctx, retrieval.Request{Query: "kettle boils", Groups: []string{"public"}, K: 5, Mode: retrieval.BM25})
-		if res.Warnings = slices.DeleteFunc(res.Warnings, func(w string) bool { return slices.Contains(b.Check(), w) }); err != nil || len(res.Warnings) != 0 {
+		if res.Warnings = slices.DeleteFunc(res.Warnings, func(w string) bool { return slices.Contains(b.Warnings([]string{"public"}), w) }); err != nil || len(res.Warnings) != 0 {
 			t.Errorf("a good match warns %q, %v", res.Warnings, err)
 		}
 	})
