@@ -55,24 +55,44 @@ func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activi
 // dialTemporal connects to the configured frontend. sdkLog should be at
 // warning level: the SDK logs every poll at info.
 func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
-	c, err := client.DialContext(ctx, client.Options{
+	opts := client.Options{
 		HostPort:  cfg.Temporal.Address,
 		Namespace: cfg.Temporal.Namespace,
 		Logger:    tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
-	})
+	}
+	if !cfg.Temporal.Gzip() {
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
 	}
 	return c, nil
 }
 
-// newWorker registers assay's workflows and activities on the task queue.
+// newWorker registers assay's workflows and activities on the task queue,
+// with the pollers, task slots and sticky cache of cfg.Worker.
 func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
-	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
+	if n := cfg.Worker.StickyCache; n > 0 {
+		worker.SetStickyWorkflowCacheSize(n)
+	}
+	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
 	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
 	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
 	w.RegisterActivity(acts)
 	return w
+}
+
+// workerOptions are the SDK's worker options for w; zero values keep the
+// SDK's defaults.
+func workerOptions(w config.Worker, ics []interceptor.WorkerInterceptor) worker.Options {
+	return worker.Options{
+		Interceptors:                           ics,
+		MaxConcurrentWorkflowTaskPollers:       w.WorkflowPollers,
+		MaxConcurrentActivityTaskPollers:       w.ActivityPollers,
+		MaxConcurrentWorkflowTaskExecutionSize: w.MaxWorkflowTasks,
+		MaxConcurrentActivityExecutionSize:     w.MaxActivities,
+	}
 }
 
 // listen binds addr now, so a port in use is an error before anything

@@ -101,6 +101,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		"--sqlite-pragma", "journal_mode=wal",
 		"--sqlite-pragma", "synchronous=normal",
 	}
+	args = append(args, dispatchArgs...)
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
 	} else {
@@ -125,6 +126,30 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// dispatchArgs tune how the dev server hands tasks to workers. They change
+// when a task is delivered, never what a history records. Measured on the
+// 2-core build machine (README, "Latency and throughput").
+var dispatchArgs = []string{
+	// The history service reads new transfer tasks (a workflow task to
+	// dispatch, a child to start, a parent to notify) at most 20 times a
+	// second per shard by default, and the dev server has one shard: each
+	// of a question's five workflow tasks waited 0-50 ms for the next
+	// read. 500 reads a second bounds that wait at 2 ms; under load a
+	// read still takes every task pending.
+	"--dynamic-config-value", "history.transferProcessorMaxPollRPS=500",
+	// One partition per task queue instead of four: a task added to a
+	// partition no poller waits on must be forwarded to one that has
+	// pollers. A local worker's few pollers fit one partition; partitions
+	// spread load across matching hosts, and a dev server has one.
+	"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+	"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+	// Eager activity dispatch: when a workflow task schedules an activity
+	// on its own task queue and the worker has a free slot, the server
+	// returns the activity task in its reply instead of queueing it for a
+	// poll. The SDK asks for it by default; the server's default is off.
+	"--dynamic-config-value", "system.enableActivityEagerExecution=true",
 }
 
 func checkFree(ip string, port int) error {
