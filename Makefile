@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-redis lint bench clean tools eval eval-baseline
+.PHONY: run build test test-short test-redis lint bench bench-e2e clean tools eval eval-baseline
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -72,6 +72,17 @@ eval-baseline: build $(BIN)/temporal
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The end-to-end throughput table (README, "Latency and throughput") on a
+# temporary embedded stack (dev server, worker and gateway, builtin
+# models; free ports, offline): questions/s and latency percentiles at 1,
+# 8, 32 and 64 questions in flight, then one 1,000-question batch. Prints
+# the table and writes BENCH_OUT (schema assay.bench/v1). Not part of
+# `make test`; compare runs made back to back on the same machine.
+BENCH_OUT ?= $(CURDIR)/.assay/bench.json
+bench-e2e: build $(BIN)/temporal
+	@mkdir -p $(dir $(BENCH_OUT))
+	$(BIN)/assay bench --embedded -concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
 
 clean:
 	rm -rf $(BIN)/assay .assay

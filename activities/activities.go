@@ -76,6 +76,9 @@ type Activities struct {
 	// Routing is the worker's routing policy; workflows fetch it once per
 	// run through the RoutingPolicy activity, so it is in their history.
 	Routing router.Policy
+	// Local says which stages the worker runs in its own process and lets
+	// runs execute as local activities; it travels with Routing.
+	Local Local
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
 	Tokens TokenPublisher
@@ -116,9 +119,32 @@ func (a *Activities) Guard(_ context.Context, in GuardInput) (GuardOutput, error
 	return GuardOutput{Flags: flags}, nil
 }
 
-// RoutingPolicy returns the worker's routing policy.
-func (a *Activities) RoutingPolicy(context.Context) (router.Policy, error) {
-	return a.Routing, nil
+// Local names the stages a worker runs in process, with no network call,
+// and so may run as local activities: inside the workflow task that
+// schedules them, with their result recorded as a marker in the history,
+// instead of as activity tasks dispatched through the server. Both false
+// runs every stage as an activity.
+type Local struct {
+	// Search: the searcher is in process (bleve, a builtin embedder, the
+	// builtin reranker).
+	Search bool `json:"search,omitempty"`
+	// Builtin: assessments and answers on the builtin route.
+	Builtin bool `json:"builtin,omitempty"`
+}
+
+// WorkerPolicy is what a run learns from its worker once, at its start:
+// the routing policy and which stages may run as local activities. Its
+// JSON is a router.Policy's with a "local" field added, so the result of
+// RoutingPolicy recorded by runs that predate the field reads as no local
+// stages and their histories replay as they ran.
+type WorkerPolicy struct {
+	router.Policy
+	Local Local `json:"local,omitzero"`
+}
+
+// RoutingPolicy returns the worker's routing policy and local stages.
+func (a *Activities) RoutingPolicy(context.Context) (WorkerPolicy, error) {
+	return WorkerPolicy{Policy: a.Routing, Local: a.Local}, nil
 }
 
 // SearchInput is the input of Search.
@@ -131,6 +157,9 @@ type SearchInput struct {
 
 // SearchOutput is the output of Search: ranked ids and scores, no text.
 type SearchOutput struct {
+	// Query is the query searched. A local activity's input is not in the
+	// history; this is how the gateway's event stream names it.
+	Query    string            `json:"query,omitempty"`
 	Hits     []retrieval.Hit   `json:"hits"`
 	Stages   []retrieval.Stage `json:"stages"`
 	Warnings []string          `json:"warnings,omitempty"`
@@ -144,7 +173,7 @@ func (a *Activities) Search(ctx context.Context, in SearchInput) (SearchOutput, 
 	if err != nil {
 		return SearchOutput{}, temporalError("Search", err)
 	}
-	return SearchOutput{Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
+	return SearchOutput{Query: in.Query, Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
 }
 
 // AssessInput is the input of Assess: the attempt's chunk ids and their

@@ -72,6 +72,12 @@ type Worker struct {
 	// each).
 	MaxWorkflowTasks int `yaml:"max_workflow_tasks"`
 	MaxActivities    int `yaml:"max_activities"`
+	// LocalActivities runs the stages that need no network — search over
+	// an in-process index, and assessments and answers on the builtin
+	// route — as local activities inside the workflow task, not as
+	// activity tasks through the server (README, "Latency and
+	// throughput"). Default true.
+	LocalActivities bool `yaml:"local_activities"`
 	// StickyCache is how many workflow executions the worker keeps in
 	// memory between their tasks, so a task need not replay the history;
 	// 0 is the SDK's default (10000). It is process-wide.
@@ -288,7 +294,8 @@ func Default() Config {
 			Deadline:    2 * time.Minute,
 			TopK:        5,
 		},
-		Batch: Batch{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 1000},
+		Batch:  Batch{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 1000},
+		Worker: Worker{LocalActivities: true},
 	}
 }
 

@@ -85,7 +85,7 @@ func AnswerWorkflow(ctx workflow.Context, in AnswerInput) (AnswerResult, error) 
 type run struct {
 	in       AnswerInput
 	start    time.Time
-	policy   router.Policy
+	policy   activities.WorkerPolicy
 	trace    Trace
 	progress Progress
 	answer   activities.GenerateOutput
@@ -176,7 +176,7 @@ func (r *run) attempt(ctx workflow.Context, n int, query string) (Attempt, []ret
 	r.setProgress(ctx, "search", n)
 	var sout activities.SearchOutput
 	t0 := workflow.Now(ctx)
-	err := workflow.ExecuteActivity(r.opts(ctx, searchOptions), a.Search, activities.SearchInput{
+	err := r.exec(ctx, r.policy.Local.Search, searchOptions, a.Search, activities.SearchInput{
 		Query: query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: r.in.TopK,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
@@ -209,7 +209,7 @@ func (r *run) attempt(ctx workflow.Context, n int, query string) (Attempt, []ret
 	att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
 	if !att.Accepted {
 		// Record who proposed (or declined to propose) the next query.
-		d := router.Route(r.policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
+		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
 		r.trace.Routes = append(r.trace.Routes, RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
@@ -221,7 +221,7 @@ func (r *run) assess(ctx workflow.Context, n int, in activities.AssessInput) (ac
 	var out activities.AssessOutput
 	err := r.routed(ctx, n, router.Assess, func(d router.Decision) error {
 		in.Route = d
-		return workflow.ExecuteActivity(r.opts(ctx, assessOptions), a.Assess, in).Get(ctx, &out)
+		return r.exec(ctx, r.local(d), assessOptions, a.Assess, in).Get(ctx, &out)
 	})
 	return out, err
 }
@@ -232,7 +232,7 @@ func (r *run) assess(ctx workflow.Context, n int, in activities.AssessInput) (ac
 func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(router.Decision) error) error {
 	req := router.Request{Task: task}
 	for {
-		d := router.Route(r.policy, req)
+		d := router.Route(r.policy.Policy, req)
 		err := call(d)
 		rec := RouteRecord{Attempt: n, Decision: d, Outcome: "ok"}
 		if err != nil {
@@ -263,7 +263,7 @@ func (r *run) generate(ctx workflow.Context, hits []retrieval.Hit) stop {
 	r.setProgress(ctx, "generate", len(r.trace.Attempts))
 	t0 := workflow.Now(ctx)
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
-		return workflow.ExecuteActivity(r.opts(ctx, generateOptions), a.Generate, activities.GenerateInput{
+		return r.exec(ctx, r.local(d), generateOptions, a.Generate, activities.GenerateInput{
 			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
 		}).Get(ctx, &r.answer)
 	})
@@ -407,14 +407,34 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 	return r.in.Budget.Deadline - workflow.Now(ctx).Sub(r.start)
 }
 
-// opts bounds an activity's schedule-to-close time by the remaining
-// deadline, so no step outlives the run's budget.
-func (r *run) opts(ctx workflow.Context, o workflow.ActivityOptions) workflow.Context {
+// exec runs a stage: as a local activity when local, otherwise as an
+// activity, with the timeouts and retry policy of o either way and its
+// schedule-to-close time bounded by the remaining deadline, so no step
+// outlives the run's budget. A local activity runs in the worker that
+// holds the workflow task and its result is recorded as a marker when
+// that task completes; a worker lost before then means the task is
+// retried and the stage runs again (README, "Latency and throughput").
+func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, fn, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}
-	return workflow.WithActivityOptions(ctx, o)
+	if local {
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			ScheduleToCloseTimeout: o.ScheduleToCloseTimeout,
+			StartToCloseTimeout:    o.StartToCloseTimeout,
+			RetryPolicy:            o.RetryPolicy,
+		}), fn, in)
+	}
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), fn, in)
+}
+
+// local reports whether a model call routed by d runs as a local
+// activity: the builtin models, when the worker allows it. A model behind
+// an endpoint always runs as an activity, heartbeating and retried by the
+// server.
+func (r *run) local(d router.Decision) bool {
+	return r.policy.Local.Builtin && d.IsBuiltin()
 }
 
 // countFailed adds what a failed call consumed, carried in its error's

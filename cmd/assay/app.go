@@ -35,13 +35,15 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 }
 
 // newActivities wires the loop's activities to the index and the builtin
-// models.
+// models, and says which stages may run as local activities.
 func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activities.Activities {
 	an := terms.New()
 	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
 	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
+	searcher, inProcess := searcherFor(ix, cfg, log)
 	return &activities.Activities{
-		Searcher: searcherFor(ix, cfg, log),
+		Searcher: searcher,
+		Local:    activities.Local{Search: inProcess && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,
 		Models: activities.Models{
 			BuiltinAssessor:  assessor,

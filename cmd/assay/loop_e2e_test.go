@@ -14,6 +14,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -96,7 +97,8 @@ func (l *loopCase) record(t *testing.T, id string, res workflows.AnswerResult) {
 	t.Logf("recorded %s", name)
 }
 
-// scheduled counts the activities of each type a run scheduled.
+// scheduled counts the activities of each type a run scheduled, as
+// activities or, leaving a marker, as local activities.
 func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
@@ -108,6 +110,13 @@ func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
 		}
 		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
 			out[a.GetActivityType().GetName()]++
+		}
+		if m := ev.GetMarkerRecordedEventAttributes(); m.GetMarkerName() == "LocalActivity" {
+			var data struct{ ActivityType string }
+			if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["data"], &data); err != nil {
+				t.Fatal(err)
+			}
+			out[data.ActivityType]++
 		}
 	}
 	return out
