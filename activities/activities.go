@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/guard"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/tokens"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -78,7 +79,7 @@ type Activities struct {
 	Routing router.Policy
 	// Local says which stages the worker runs in its own process and lets
 	// runs execute as local activities; it travels with Routing.
-	Local Local
+	Local wire.Local
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
 	Tokens TokenPublisher
@@ -91,122 +92,44 @@ type TokenPublisher interface {
 	Publish(run string, p tokens.Piece) error
 }
 
-// GuardInput is the input of Guard.
-type GuardInput struct {
-	Question string `json:"question"`
-}
-
-// GuardOutput is the verdict on a question: refused with a reason, or
-// accepted with any injection flags found in it.
-type GuardOutput struct {
-	Refused bool         `json:"refused"`
-	Reason  string       `json:"reason,omitempty"`
-	Detail  string       `json:"detail,omitempty"`
-	Flags   []guard.Flag `json:"flags,omitempty"`
-}
-
 // Guard runs the input guardrails on a question. A refusal is a verdict,
 // not an error: the workflow turns it into the refused stop.
-func (a *Activities) Guard(_ context.Context, in GuardInput) (GuardOutput, error) {
+func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOutput, error) {
 	flags, err := guard.Question(in.Question, guard.Limits{})
 	var refusal *guard.Refusal
 	if errors.As(err, &refusal) {
-		return GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
+		return wire.GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
 	}
 	if err != nil {
-		return GuardOutput{}, temporalError("Guard", err)
+		return wire.GuardOutput{}, temporalError("Guard", err)
 	}
-	return GuardOutput{Flags: flags}, nil
-}
-
-// Local names the stages a worker runs in process, with no network call,
-// and so may run as local activities: inside the workflow task that
-// schedules them, with their result recorded as a marker in the history,
-// instead of as activity tasks dispatched through the server. Both false
-// runs every stage as an activity.
-type Local struct {
-	// Search: the searcher is in process (bleve, a builtin embedder, the
-	// builtin reranker).
-	Search bool `json:"search,omitempty"`
-	// Builtin: assessments and answers on the builtin route.
-	Builtin bool `json:"builtin,omitempty"`
-}
-
-// WorkerPolicy is what a run learns from its worker once, at its start:
-// the routing policy and which stages may run as local activities. Its
-// JSON is a router.Policy's with a "local" field added, so the result of
-// RoutingPolicy recorded by runs that predate the field reads as no local
-// stages and their histories replay as they ran.
-type WorkerPolicy struct {
-	router.Policy
-	Local Local `json:"local,omitzero"`
+	return wire.GuardOutput{Flags: flags}, nil
 }
 
 // RoutingPolicy returns the worker's routing policy and local stages.
-func (a *Activities) RoutingPolicy(context.Context) (WorkerPolicy, error) {
-	return WorkerPolicy{Policy: a.Routing, Local: a.Local}, nil
-}
-
-// SearchInput is the input of Search.
-type SearchInput struct {
-	Query   string            `json:"query"`
-	Groups  []string          `json:"groups"`
-	Filters retrieval.Filters `json:"filters,omitzero"`
-	K       int               `json:"k"`
-}
-
-// SearchOutput is the output of Search: ranked ids and scores, no text.
-type SearchOutput struct {
-	// Query is the query searched. A local activity's input is not in the
-	// history; this is how the gateway's event stream names it.
-	Query    string            `json:"query,omitempty"`
-	Hits     []retrieval.Hit   `json:"hits"`
-	Stages   []retrieval.Stage `json:"stages"`
-	Warnings []string          `json:"warnings,omitempty"`
+func (a *Activities) RoutingPolicy(context.Context) (wire.WorkerPolicy, error) {
+	return wire.WorkerPolicy{Policy: a.Routing, Local: a.Local}, nil
 }
 
 // Search runs retrieval for one attempt.
-func (a *Activities) Search(ctx context.Context, in SearchInput) (SearchOutput, error) {
+func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.SearchOutput, error) {
 	res, err := a.Searcher.Search(ctx, retrieval.Request{
 		Query: in.Query, Groups: in.Groups, Filters: in.Filters, K: in.K,
 	})
 	if err != nil {
-		return SearchOutput{}, temporalError("Search", err)
+		return wire.SearchOutput{}, temporalError("Search", err)
 	}
-	return SearchOutput{Query: in.Query, Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
-}
-
-// AssessInput is the input of Assess: the attempt's chunk ids and their
-// retrieval scores, in rank order.
-type AssessInput struct {
-	Question string    `json:"question"`
-	Query    string    `json:"query"`
-	Previous []string  `json:"previous,omitempty"`
-	ChunkIDs []string  `json:"chunk_ids"`
-	Scores   []float64 `json:"scores"`
-	// Groups re-check access: an activity never reads a chunk its
-	// principal may not see, whatever ids it is given.
-	Groups []string        `json:"groups"`
-	Route  router.Decision `json:"route"`
-}
-
-// AssessOutput is the output of Assess.
-type AssessOutput struct {
-	Assessment assess.Assessment `json:"assessment"`
-	Usage      assess.Usage      `json:"usage"`
-	// Flags are suspected prompt injections in the evidence. They change
-	// nothing; they are there for the trace.
-	Flags []guard.Flag `json:"flags,omitempty"`
+	return wire.SearchOutput{Query: in.Query, Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
 }
 
 // Assess judges one attempt's evidence.
-func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, error) {
+func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		return wire.AssessOutput{}, temporalError("Assess", err)
 	}
 	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, Groups: in.Groups}
-	var flags []guard.Flag
+	var flags []wire.InjectionFlag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}
 		if i < len(in.Scores) {
@@ -217,7 +140,7 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	}
 	assessor, err := a.Models.assessor(in.Route)
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err)
+		return wire.AssessOutput{}, temporalError("Assess", err)
 	}
 	var res assess.Result
 	err = heartbeatWhile(ctx, func() error {
@@ -227,46 +150,32 @@ func (a *Activities) Assess(ctx context.Context, in AssessInput) (AssessOutput, 
 	})
 	// A failed call may still have cost tokens (a reply that failed its
 	// schema twice); they travel in the error so budgets count them.
-	spent := Spent{Model: res.Usage.Model, TokensIn: res.Usage.TokensIn, TokensOut: res.Usage.TokensOut, CostUSD: res.Usage.CostUSD}
+	spent := res.Usage
 	if err != nil {
-		return AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, temporalError("Assess", err, spent)
 	}
 	if err := res.Assessment.Check(); err != nil {
-		return AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, temporalError("Assess", err, spent)
 	}
-	return AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
-}
-
-// GenerateInput is the input of Generate: the accepted chunk ids in rank
-// order.
-type GenerateInput struct {
-	Question string          `json:"question"`
-	ChunkIDs []string        `json:"chunk_ids"`
-	Groups   []string        `json:"groups"`
-	Route    router.Decision `json:"route"`
-}
-
-// GenerateOutput is the output of Generate.
-type GenerateOutput struct {
-	Answer generate.Answer `json:"answer"`
+	return wire.AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Flags: flags}, nil
 }
 
 // Generate writes the answer from accepted evidence.
-func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOutput, error) {
+func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.GenerateOutput, error) {
 	if len(in.ChunkIDs) == 0 {
-		return GenerateOutput{}, temporalError("Generate", errs.FieldError("activities.Generate", "chunk_ids", "no evidence: generation needs at least one source"))
+		return wire.GenerateOutput{}, temporalError("Generate", errs.FieldError("activities.Generate", "chunk_ids", "no evidence: generation needs at least one source"))
 	}
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	req := generate.Request{Question: in.Question}
 	for i, c := range chunks {
-		req.Sources = append(req.Sources, generate.Source{Label: generate.Label(i), Chunk: c})
+		req.Sources = append(req.Sources, generate.Source{Label: wire.Label(i), Chunk: c})
 	}
 	gen, err := a.Models.generator(in.Route)
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err)
+		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	var done func()
 	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" && activity.IsActivity(ctx) {
@@ -284,16 +193,16 @@ func (a *Activities) Generate(ctx context.Context, in GenerateInput) (GenerateOu
 		done()
 	}
 	// A rejected or failed answer still cost its tokens.
-	spent := Spent{Model: ans.Model, TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD}
+	spent := ans.Spent()
 	if err != nil {
-		return GenerateOutput{}, temporalError("Generate", err, spent)
+		return wire.GenerateOutput{}, temporalError("Generate", err, spent)
 	}
 	// Sanitize, validate and ground whatever generated the answer; a
 	// validator's rejection is a final (non-retryable) typed error.
 	if ans, err = a.Checker.Check(req, ans); err != nil {
-		return GenerateOutput{}, temporalError("Generate", err, spent)
+		return wire.GenerateOutput{}, temporalError("Generate", err, spent)
 	}
-	return GenerateOutput{Answer: ans}, nil
+	return wire.GenerateOutput{Answer: ans}, nil
 }
 
 // tokenStream returns the OnToken of one Generate attempt, which publishes
@@ -374,19 +283,10 @@ func heartbeatWhile(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
-// Spent is what a failed model call consumed; it rides in the error's
-// details so the workflow's budgets count it.
-type Spent struct {
-	Model     string  `json:"model"`
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
-}
-
 // temporalError maps a domain error to a Temporal application error whose
 // type is the error's kind; kinds that cannot succeed on retry are marked
 // non-retryable. A non-zero Spent goes along as the error's details.
-func temporalError(activity string, err error, spent ...Spent) error {
+func temporalError(activity string, err error, spent ...wire.Spent) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		return err
@@ -396,7 +296,7 @@ func temporalError(activity string, err error, spent ...Spent) error {
 		kind = errs.Internal
 	}
 	opts := temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()}
-	if len(spent) > 0 && (spent[0].TokensIn > 0 || spent[0].TokensOut > 0 || spent[0].CostUSD > 0) {
+	if len(spent) > 0 && !spent[0].Usage.IsZero() {
 		opts.Details = []any{spent[0]}
 	}
 	return temporal.NewApplicationErrorWithOptions(activity+": "+err.Error(), kind.TemporalType(), opts)

@@ -12,6 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // chunkMap is an in-memory ChunkReader.
@@ -51,7 +52,7 @@ func generateActivities(reply string) *Activities {
 	}
 }
 
-var generateIn = GenerateInput{
+var generateIn = wire.GenerateInput{
 	Question: "how long is the X300 Pro motor covered",
 	ChunkIDs: []string{"pol-warranty-2026#0", "pol-repairs#0", "pol-spare-parts#0"},
 	Groups:   []string{"public"},

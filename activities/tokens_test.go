@@ -9,6 +9,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/tokens"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -35,13 +36,13 @@ func (g *streamingGenerator) Generate(_ context.Context, req generate.Request) (
 // reports.
 const testWorkflowID = "default-test-workflow-id"
 
-func runGenerate(t *testing.T, a *Activities, in GenerateInput) (GenerateOutput, error) {
+func runGenerate(t *testing.T, a *Activities, in wire.GenerateInput) (wire.GenerateOutput, error) {
 	t.Helper()
 	var ts testsuite.WorkflowTestSuite
 	env := ts.NewTestActivityEnvironment()
 	env.RegisterActivity(a)
 	v, err := env.ExecuteActivity(a.Generate, in)
-	var out GenerateOutput
+	var out wire.GenerateOutput
 	if err == nil {
 		err = v.Get(&out)
 	}

@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // EnvPrefix starts every environment variable assay reads.
@@ -208,6 +210,23 @@ type Loop struct {
 	TopK        int           `yaml:"top_k"`
 }
 
+// Template is the AnswerInput every run starts from: the budget, the
+// threshold and top-k. It is the one place the loop settings become a
+// budget; a caller sets the question and principal and may lower the
+// budget.
+func (l Loop) Template() wire.AnswerInput {
+	return wire.AnswerInput{
+		Budget: wire.Budget{
+			MaxAttempts: l.MaxAttempts,
+			MaxTokens:   l.MaxTokens,
+			MaxCostUSD:  l.MaxCostUSD,
+			Deadline:    l.Deadline,
+		},
+		Threshold: l.Threshold,
+		TopK:      l.TopK,
+	}
+}
+
 // Batch configures BatchWorkflow.
 type Batch struct {
 	// Concurrency bounds the questions of one batch that run at once.
@@ -264,8 +283,8 @@ func Default() Config {
 		DataDir: ".assay",
 		HTTP: HTTP{
 			Addr:         "127.0.0.1:8080",
-			MaxBodyBytes: 1 << 20,
-			MaxWait:      60 * time.Second,
+			MaxBodyBytes: wire.DefaultMaxBodyBytes,
+			MaxWait:      wire.DefaultMaxWait,
 		},
 		Temporal: Temporal{
 			Address:     "127.0.0.1:7233",
@@ -287,14 +306,18 @@ func Default() Config {
 			MaxRetries: 3,
 		},
 		Loop: Loop{
-			MaxAttempts: 3,
-			Threshold:   0.5,
-			MaxTokens:   20000,
-			MaxCostUSD:  0.05,
-			Deadline:    2 * time.Minute,
-			TopK:        5,
+			MaxAttempts: wire.DefaultMaxAttempts,
+			Threshold:   wire.DefaultThreshold,
+			MaxTokens:   wire.DefaultMaxTokens,
+			MaxCostUSD:  wire.DefaultMaxCostUSD,
+			Deadline:    wire.DefaultDeadline,
+			TopK:        wire.DefaultTopK,
 		},
-		Batch:  Batch{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 1000},
+		Batch: Batch{
+			Concurrency:   wire.DefaultConcurrency,
+			ContinueAfter: wire.DefaultContinueAfter,
+			MaxQuestions:  wire.DefaultMaxQuestions,
+		},
 		Worker: Worker{LocalActivities: true},
 	}
 }
@@ -493,6 +516,11 @@ func (c Config) Validate() error {
 	bad := func(path, format string, args ...any) {
 		errList = append(errList, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
 	}
+	inRange := func(path string, r wire.Range, n int) {
+		if err := r.Check(n); err != nil {
+			bad(path, "%v", err)
+		}
+	}
 	if c.DataDir == "" {
 		bad("data_dir", "must not be empty")
 	}
@@ -592,9 +620,7 @@ func (c Config) Validate() error {
 			bad("llm.prices."+model, "prices must not be negative")
 		}
 	}
-	if c.Loop.MaxAttempts < 1 || c.Loop.MaxAttempts > 10 {
-		bad("loop.max_attempts", "want 1..10, got %d", c.Loop.MaxAttempts)
-	}
+	inRange("loop.max_attempts", wire.AttemptsRange, c.Loop.MaxAttempts)
 	if c.Loop.Threshold < 0 || c.Loop.Threshold > 1 {
 		bad("loop.threshold", "want 0..1, got %g", c.Loop.Threshold)
 	}
@@ -607,18 +633,12 @@ func (c Config) Validate() error {
 	if c.Loop.Deadline <= 0 {
 		bad("loop.deadline", "must be positive")
 	}
-	if c.Loop.TopK < 1 || c.Loop.TopK > 50 {
-		bad("loop.top_k", "want 1..50, got %d", c.Loop.TopK)
-	}
-	if c.Batch.Concurrency < 1 || c.Batch.Concurrency > 64 {
-		bad("batch.concurrency", "want 1..64, got %d", c.Batch.Concurrency)
-	}
+	inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
+	inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {
 		bad("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)
 	}
-	if c.Batch.MaxQuestions < 1 || c.Batch.MaxQuestions > 10000 {
-		bad("batch.max_questions", "want 1..10000, got %d", c.Batch.MaxQuestions)
-	}
+	inRange("batch.max_questions", wire.BatchQuestionsRange, c.Batch.MaxQuestions)
 	seen := map[string]bool{}
 	for i, k := range c.Auth.Keys {
 		path := fmt.Sprintf("auth.keys[%d]", i)

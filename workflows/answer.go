@@ -17,12 +17,16 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/guard"
-	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
+)
+
+// The workflow type names: the worker registers the workflows under them,
+// and clients start them and recognise their runs by them.
+const (
+	AnswerWorkflowName = "AnswerWorkflow"
+	BatchWorkflowName  = "BatchWorkflow"
 )
 
 // Query names.
@@ -30,10 +34,6 @@ const (
 	QueryProgress = "progress"
 	QueryTrace    = "trace"
 )
-
-// a is only used to name activity methods; the worker registers the real
-// *activities.Activities.
-var a *activities.Activities
 
 func retryPolicy(maxAttempts int32) *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{
@@ -64,31 +64,31 @@ var (
 )
 
 // AnswerWorkflow answers one question within its budget.
-func AnswerWorkflow(ctx workflow.Context, in AnswerInput) (AnswerResult, error) {
+func AnswerWorkflow(ctx workflow.Context, in wire.AnswerInput) (wire.AnswerResult, error) {
 	r := &run{in: in, start: workflow.Now(ctx)}
-	r.trace = Trace{
+	r.trace = wire.Trace{
 		RequestID:   in.RequestID,
 		PrincipalID: in.Principal.ID,
 		Question:    in.Question,
 		StartedAt:   r.start,
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (Progress, error) { return r.progress, nil }); err != nil {
-		return AnswerResult{}, err
+	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (wire.Progress, error) { return r.progress, nil }); err != nil {
+		return wire.AnswerResult{}, err
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryTrace, func() (Trace, error) { return r.trace, nil }); err != nil {
-		return AnswerResult{}, err
+	if err := workflow.SetQueryHandler(ctx, QueryTrace, func() (wire.Trace, error) { return r.trace, nil }); err != nil {
+		return wire.AnswerResult{}, err
 	}
 	return r.loop(ctx), nil
 }
 
 // run is the state of one AnswerWorkflow execution.
 type run struct {
-	in       AnswerInput
+	in       wire.AnswerInput
 	start    time.Time
-	policy   activities.WorkerPolicy
-	trace    Trace
-	progress Progress
-	answer   activities.GenerateOutput
+	policy   wire.WorkerPolicy
+	trace    wire.Trace
+	progress wire.Progress
+	answer   wire.GenerateOutput
 	route    router.Class // the route of the last model call, for AssayRoute
 	seenQ    []string     // normalized queries tried
 	seenSets []string     // result sets seen, as sorted joined chunk ids
@@ -96,40 +96,40 @@ type run struct {
 
 // stop is a decision to end the run.
 type stop struct {
-	reason StopReason
+	reason wire.StopReason
 	detail string
 }
 
-func (r *run) loop(ctx workflow.Context) AnswerResult {
-	if err := validate(r.in); err != nil {
-		return r.finish(ctx, stop{InvalidRequest, err.Error()})
+func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
+	if err := r.in.Validate(); err != nil {
+		return r.finish(ctx, stop{wire.InvalidRequest, err.Error()})
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 5 * time.Second,
 		RetryPolicy:         retryPolicy(3),
 	})
-	var verdict activities.GuardOutput
-	if err := workflow.ExecuteLocalActivity(lctx, a.Guard, activities.GuardInput{Question: r.in.Question}).Get(ctx, &verdict); err != nil {
-		return r.finish(ctx, r.failed(ctx, err, InvalidRequest, "guard"))
+	var verdict wire.GuardOutput
+	if err := workflow.ExecuteLocalActivity(lctx, wire.GuardActivity, wire.GuardInput{Question: r.in.Question}).Get(ctx, &verdict); err != nil {
+		return r.finish(ctx, r.failed(ctx, err, wire.InvalidRequest, "guard"))
 	}
 	r.flag(verdict.Flags)
 	if verdict.Refused {
-		return r.finish(ctx, stop{Refused, verdict.Reason + ": " + verdict.Detail})
+		return r.finish(ctx, stop{wire.Refused, verdict.Reason + ": " + verdict.Detail})
 	}
-	if err := workflow.ExecuteLocalActivity(lctx, a.RoutingPolicy).Get(ctx, &r.policy); err != nil {
-		return r.finish(ctx, r.failed(ctx, err, AssessmentError, "routing policy"))
+	if err := workflow.ExecuteLocalActivity(lctx, wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
+		return r.finish(ctx, r.failed(ctx, err, wire.AssessmentError, "routing policy"))
 	}
 	query := r.in.Question
 	for n := 1; ; n++ {
 		if n > r.in.Budget.MaxAttempts {
-			return r.finish(ctx, stop{BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts)})
+			return r.finish(ctx, stop{wire.BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts)})
 		}
 		if s, ok := r.spent(ctx); ok {
 			return r.finish(ctx, s)
 		}
 		norm := normalizeQuery(query)
 		if slices.Contains(r.seenQ, norm) {
-			return r.finish(ctx, stop{RepeatedQuery, fmt.Sprintf("query %q was tried before", query)})
+			return r.finish(ctx, stop{wire.RepeatedQuery, fmt.Sprintf("query %q was tried before", query)})
 		}
 		r.seenQ = append(r.seenQ, norm)
 
@@ -143,7 +143,7 @@ func (r *run) loop(ctx workflow.Context) AnswerResult {
 			return r.finish(ctx, r.generate(ctx, hits))
 		}
 		if strings.TrimSpace(att.Assessment.Rewrite) == "" {
-			return r.finish(ctx, stop{InsufficientContext, att.Assessment.Reason})
+			return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
 		}
 		r.setProgress(ctx, "rewrite", n)
 		query = att.Assessment.Rewrite
@@ -158,70 +158,70 @@ func (r *run) spent(ctx workflow.Context) (stop, bool) {
 	u := r.trace.Usage
 	switch {
 	case ctx.Err() != nil:
-		return stop{Cancelled, "cancelled"}, true
+		return stop{wire.Cancelled, "cancelled"}, true
 	case r.remaining(ctx) <= 0:
-		return stop{BudgetExhausted, "deadline passed"}, true
-	case b.MaxTokens > 0 && u.TokensIn+u.TokensOut >= b.MaxTokens:
-		return stop{BudgetExhausted, fmt.Sprintf("token budget of %d spent (%d used)", b.MaxTokens, u.TokensIn+u.TokensOut)}, true
+		return stop{wire.BudgetExhausted, "deadline passed"}, true
+	case b.MaxTokens > 0 && u.Tokens() >= b.MaxTokens:
+		return stop{wire.BudgetExhausted, fmt.Sprintf("token budget of %d spent (%d used)", b.MaxTokens, u.Tokens())}, true
 	case b.MaxCostUSD > 0 && u.CostUSD >= b.MaxCostUSD:
-		return stop{BudgetExhausted, fmt.Sprintf("cost budget of $%.4f spent ($%.4f used)", b.MaxCostUSD, u.CostUSD)}, true
+		return stop{wire.BudgetExhausted, fmt.Sprintf("cost budget of $%.4f spent ($%.4f used)", b.MaxCostUSD, u.CostUSD)}, true
 	}
 	return stop{}, false
 }
 
 // attempt runs search and assessment for attempt n. It returns the record,
 // the hits, and a stop when the attempt ended the run.
-func (r *run) attempt(ctx workflow.Context, n int, query string) (Attempt, []retrieval.Hit, stop, bool) {
-	att := Attempt{N: n, Query: query}
+func (r *run) attempt(ctx workflow.Context, n int, query string) (wire.Attempt, []wire.Hit, stop, bool) {
+	att := wire.Attempt{N: n, Query: query}
 	r.setProgress(ctx, "search", n)
-	var sout activities.SearchOutput
+	var sout wire.SearchOutput
 	t0 := workflow.Now(ctx)
-	err := r.exec(ctx, r.policy.Local.Search, searchOptions, a.Search, activities.SearchInput{
+	err := r.exec(ctx, r.policy.Local.Search, searchOptions, wire.SearchActivity, wire.SearchInput{
 		Query: query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: r.in.TopK,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
 	if err != nil {
-		return att, nil, r.failed(ctx, err, SearchError, "search"), true
+		return att, nil, r.failed(ctx, err, wire.SearchError, "search"), true
 	}
 	att.Hits, att.Stages, att.Warnings = sout.Hits, sout.Stages, sout.Warnings
 	r.trace.Warnings = appendNew(r.trace.Warnings, sout.Warnings...)
 	set := resultSet(sout.Hits)
 	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) {
-		return att, nil, stop{RepeatedQuery, "the rewrite retrieved the same results as an earlier attempt"}, true
+		return att, nil, stop{wire.RepeatedQuery, "the rewrite retrieved the same results as an earlier attempt"}, true
 	}
 	r.seenSets = append(r.seenSets, set)
 
 	r.setProgress(ctx, "assess", n)
 	t0 = workflow.Now(ctx)
-	aout, err := r.assess(ctx, n, activities.AssessInput{
+	aout, err := r.assess(ctx, n, wire.AssessInput{
 		Question: r.in.Question, Query: query, Previous: r.seenQ[:len(r.seenQ)-1],
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
 	})
 	att.AssessMS = msSince(ctx, t0)
 	if err != nil {
-		return att, nil, r.failed(ctx, err, AssessmentError, "assess"), true
+		return att, nil, r.failed(ctx, err, wire.AssessmentError, "assess"), true
 	}
 	r.flag(aout.Flags)
-	att.Usage = Usage{TokensIn: aout.Usage.TokensIn, TokensOut: aout.Usage.TokensOut, CostUSD: aout.Usage.CostUSD}
-	r.addUsage(aout.Usage.Model, att.Usage)
+	att.Usage = aout.Usage.Usage
+	r.addUsage(aout.Usage)
 	as := aout.Assessment
 	att.Assessment = &as
 	att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
 	if !att.Accepted {
 		// Record who proposed (or declined to propose) the next query.
 		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
-		r.trace.Routes = append(r.trace.Routes, RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
+		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
 }
 
 // assess routes and runs one assessment, escalating along the route's
 // fallbacks on typed failures only, and records every try.
-func (r *run) assess(ctx workflow.Context, n int, in activities.AssessInput) (activities.AssessOutput, error) {
-	var out activities.AssessOutput
+func (r *run) assess(ctx workflow.Context, n int, in wire.AssessInput) (wire.AssessOutput, error) {
+	var out wire.AssessOutput
 	err := r.routed(ctx, n, router.Assess, func(d router.Decision) error {
 		in.Route = d
-		return r.exec(ctx, r.local(d), assessOptions, a.Assess, in).Get(ctx, &out)
+		return r.exec(ctx, r.local(d), assessOptions, wire.AssessActivity, in).Get(ctx, &out)
 	})
 	return out, err
 }
@@ -234,7 +234,7 @@ func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(ro
 	for {
 		d := router.Route(r.policy.Policy, req)
 		err := call(d)
-		rec := RouteRecord{Attempt: n, Decision: d, Outcome: "ok"}
+		rec := wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"}
 		if err != nil {
 			rec.Outcome = errorType(err)
 		}
@@ -256,39 +256,39 @@ func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(ro
 	}
 }
 
-func (r *run) generate(ctx workflow.Context, hits []retrieval.Hit) stop {
+func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	if s, ok := r.spent(ctx); ok {
 		return s
 	}
 	r.setProgress(ctx, "generate", len(r.trace.Attempts))
 	t0 := workflow.Now(ctx)
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
-		return r.exec(ctx, r.local(d), generateOptions, a.Generate, activities.GenerateInput{
+		return r.exec(ctx, r.local(d), generateOptions, wire.GenerateActivity, wire.GenerateInput{
 			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
 		}).Get(ctx, &r.answer)
 	})
 	r.trace.GenerateMS = msSince(ctx, t0)
 	if err != nil {
-		return r.failed(ctx, err, GenerationError, "generate")
+		return r.failed(ctx, err, wire.GenerationError, "generate")
 	}
 	ans := r.answer.Answer
-	g := &Generation{Model: ans.Model, PromptVersion: ans.PromptVersion, FinishReason: ans.FinishReason,
+	g := &wire.Generation{Model: ans.Model, PromptVersion: ans.PromptVersion, FinishReason: ans.FinishReason,
 		Dropped: ans.Dropped, Stripped: ans.Stripped, Grounding: ans.Grounding, Cited: ans.Citations}
 	for i, h := range hits {
-		g.Sources = append(g.Sources, LabelledChunk{Label: generate.Label(i), ChunkID: h.ChunkID})
+		g.Sources = append(g.Sources, wire.LabelledChunk{Label: wire.Label(i), ChunkID: h.ChunkID})
 	}
 	r.trace.Generation = g
-	r.addUsage(ans.Model, Usage{TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD})
+	r.addUsage(ans.Spent())
 	r.trace.Warnings = appendNew(r.trace.Warnings, ans.Warnings...)
-	return stop{Answered, ""}
+	return stop{wire.Answered, ""}
 }
 
 // failed turns an activity error into a stop: cancellation and the
 // deadline have their own; anything else is the stage's typed error.
-func (r *run) failed(ctx workflow.Context, err error, reason StopReason, stage string) stop {
+func (r *run) failed(ctx workflow.Context, err error, reason wire.StopReason, stage string) stop {
 	var canceled *temporal.CanceledError
 	if errors.As(err, &canceled) || ctx.Err() != nil {
-		return stop{Cancelled, "cancelled during " + stage}
+		return stop{wire.Cancelled, "cancelled during " + stage}
 	}
 	r.trace.Errors = append(r.trace.Errors, stage+": "+publicError(err))
 	workflow.GetLogger(ctx).Warn("stage failed", "stage", stage, "error", err)
@@ -325,29 +325,29 @@ func publicError(err error) string {
 }
 
 // finish is the one exit: it builds the result and trace for every stop.
-func (r *run) finish(ctx workflow.Context, s stop) AnswerResult {
+func (r *run) finish(ctx workflow.Context, s stop) wire.AnswerResult {
 	r.trace.StopReason = s.reason
 	r.trace.StopDetail = s.detail
 	r.trace.TotalMS = msSince(ctx, r.start)
-	if s.reason != Answered && r.trace.BestAttempt > 0 {
+	if s.reason != wire.Answered && r.trace.BestAttempt > 0 {
 		if best := r.trace.Attempts[r.trace.BestAttempt-1].Assessment; best != nil && best.Score < r.in.Threshold {
 			r.trace.Warnings = appendNew(r.trace.Warnings, fmt.Sprintf("weak evidence: the best attempt scored %.2f, below the threshold %.2f", best.Score, r.in.Threshold))
 		}
 	}
-	r.progress = Progress{Stage: "done", Attempt: len(r.trace.Attempts), Stop: s.reason}
-	res := AnswerResult{RequestID: r.in.RequestID, StopReason: s.reason, Trace: r.trace}
+	r.progress = wire.Progress{Stage: "done", Attempt: len(r.trace.Attempts), Stop: s.reason}
+	res := wire.AnswerResult{RequestID: r.in.RequestID, StopReason: s.reason, Trace: r.trace}
 	switch s.reason {
-	case Answered:
+	case wire.Answered:
 		res.Answer = r.answer.Answer.Text
 		res.Citations = r.answer.Answer.Citations
 		res.Model = r.answer.Answer.Model
-	case InsufficientContext, RepeatedQuery, BudgetExhausted:
+	case wire.InsufficientContext, wire.RepeatedQuery, wire.BudgetExhausted:
 		// No evidence was accepted: say so plainly, never guess.
 		var queries []string
 		for _, at := range r.trace.Attempts {
 			queries = append(queries, at.Query)
 		}
-		nf := generate.NotFound(r.in.Question, queries)
+		nf := NotFound(r.in.Question, queries)
 		res.Answer, res.Model = nf.Text, nf.Model
 	}
 	// Cancellation may already have cancelled ctx; the attribute upsert
@@ -371,24 +371,24 @@ func (r *run) finish(ctx workflow.Context, s stop) AnswerResult {
 
 // flag records suspected prompt injections as trace warnings. They change
 // nothing else: policy lives in the system prompt, which data cannot edit.
-func (r *run) flag(flags []guard.Flag) {
+func (r *run) flag(flags []wire.InjectionFlag) {
 	for _, f := range flags {
 		r.trace.Warnings = appendNew(r.trace.Warnings, f.String())
 	}
 }
 
 func (r *run) setProgress(ctx workflow.Context, stage string, n int) {
-	r.progress = Progress{Stage: stage, Attempt: n}
+	r.progress = wire.Progress{Stage: stage, Attempt: n}
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("attempt %d/%d: %s", n, r.in.Budget.MaxAttempts, stage))
 }
 
-func (r *run) addUsage(model string, u Usage) {
-	if model != "" && !slices.Contains(r.trace.Models, model) {
-		r.trace.Models = append(r.trace.Models, model)
+// addUsage counts what a model call consumed in the run's usage and
+// remembers the model.
+func (r *run) addUsage(s wire.Spent) {
+	if s.Model != "" && !slices.Contains(r.trace.Models, s.Model) {
+		r.trace.Models = append(r.trace.Models, s.Model)
 	}
-	r.trace.Usage.TokensIn += u.TokensIn
-	r.trace.Usage.TokensOut += u.TokensOut
-	r.trace.Usage.CostUSD += u.CostUSD
+	r.trace.Usage.Add(s.Usage)
 }
 
 // keepBest remembers the best-scoring attempt for diagnosis.
@@ -414,7 +414,7 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 // holds the workflow task and its result is recorded as a marker when
 // that task completes; a worker lost before then means the task is
 // retried and the stage runs again (README, "Latency and throughput").
-func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, fn, in any) workflow.Future {
+func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, activity string, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
@@ -424,9 +424,9 @@ func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions,
 			ScheduleToCloseTimeout: o.ScheduleToCloseTimeout,
 			StartToCloseTimeout:    o.StartToCloseTimeout,
 			RetryPolicy:            o.RetryPolicy,
-		}), fn, in)
+		}), activity, in)
 	}
-	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), fn, in)
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), activity, in)
 }
 
 // local reports whether a model call routed by d runs as a local
@@ -444,9 +444,9 @@ func (r *run) countFailed(err error) {
 	if !errors.As(err, &app) || !app.HasDetails() {
 		return
 	}
-	var s activities.Spent
+	var s wire.Spent
 	if app.Details(&s) == nil {
-		r.addUsage(s.Model, Usage{TokensIn: s.TokensIn, TokensOut: s.TokensOut, CostUSD: s.CostUSD})
+		r.addUsage(s)
 	}
 }
 
@@ -487,24 +487,6 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// validate checks the shape of the input; the question's content is the
-// guard's to judge (a refused question is refused, not invalid).
-func validate(in AnswerInput) error {
-	switch {
-	case in.Principal.ID == "" || len(in.Principal.Groups) == 0:
-		return errors.New("principal: needs an id and at least one group")
-	case in.Budget.MaxAttempts < 1:
-		return errors.New("budget.max_attempts: must be at least 1")
-	case in.Budget.Deadline <= 0:
-		return errors.New("budget.deadline: must be positive")
-	case in.Threshold < 0 || in.Threshold > 1:
-		return errors.New("threshold: want 0..1")
-	case in.TopK < 1 || in.TopK > 50:
-		return errors.New("top_k: want 1..50")
-	}
-	return nil
-}
-
 // normalizeQuery folds case and spacing so trivially different rewrites
 // count as the same query.
 func normalizeQuery(q string) string {
@@ -512,11 +494,11 @@ func normalizeQuery(q string) string {
 }
 
 // resultSet identifies the set of chunks a search returned, in any order.
-func resultSet(hits []retrieval.Hit) string {
+func resultSet(hits []wire.Hit) string {
 	return strings.Join(slices.Sorted(slices.Values(chunkIDs(hits))), "\x00")
 }
 
-func chunkIDs(hits []retrieval.Hit) []string {
+func chunkIDs(hits []wire.Hit) []string {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.ChunkID
@@ -524,7 +506,7 @@ func chunkIDs(hits []retrieval.Hit) []string {
 	return ids
 }
 
-func scores(hits []retrieval.Hit) []float64 {
+func scores(hits []wire.Hit) []float64 {
 	s := make([]float64, len(hits))
 	for i, h := range hits {
 		s[i] = h.Score

@@ -1,11 +1,9 @@
 package workflows
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -14,8 +12,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Batch query names.
@@ -42,7 +41,7 @@ type BatchQuestion struct {
 	// evaluation asks each labelled question under its own groups). The
 	// gateway never sets it — its batch questions decode into a type
 	// without the field — so an API caller can never widen its groups.
-	Principal *auth.Principal `json:"principal,omitempty"`
+	Principal *wire.Principal `json:"principal,omitempty"`
 }
 
 // BatchItemStatus is where one question of a batch is.
@@ -79,12 +78,10 @@ type BatchItem struct {
 	// questions API.
 	QuestionID string          `json:"question_id"`
 	Status     BatchItemStatus `json:"status"`
-	StopReason StopReason      `json:"stop_reason,omitempty"`
+	StopReason wire.StopReason `json:"stop_reason,omitempty"`
 	LatencyMS  float64         `json:"latency_ms,omitempty"`
-	TokensIn   int             `json:"tokens_in,omitempty"`
-	TokensOut  int             `json:"tokens_out,omitempty"`
-	CostUSD    float64         `json:"cost_usd,omitempty"`
-	Error      string          `json:"error,omitempty"`
+	wire.Usage
+	Error string `json:"error,omitempty"`
 }
 
 // BatchInput is the input of BatchWorkflow. Items, Next, Runs and
@@ -94,14 +91,14 @@ type BatchInput struct {
 	BatchID string `json:"batch_id"`
 	// Principal is the submitter's; every question runs as it, whatever
 	// Template says, unless the question carries its own Principal.
-	Principal auth.Principal  `json:"principal"`
+	Principal wire.Principal  `json:"principal"`
 	Questions []BatchQuestion `json:"questions"`
 	// Template is the AnswerInput each question starts from (budget,
 	// threshold, top-k, filters); RequestID, Question and Principal are
 	// set per question.
-	Template      AnswerInput `json:"template"`
-	Concurrency   int         `json:"concurrency"`
-	ContinueAfter int         `json:"continue_after,omitempty"`
+	Template      wire.AnswerInput `json:"template"`
+	Concurrency   int              `json:"concurrency"`
+	ContinueAfter int              `json:"continue_after,omitempty"`
 
 	Items     []BatchItem `json:"items,omitempty"`
 	Next      int         `json:"next,omitempty"`
@@ -112,20 +109,18 @@ type BatchInput struct {
 // BatchAggregate sums up a batch's questions. Latency percentiles and
 // usage cover the questions that are done.
 type BatchAggregate struct {
-	Total       int                `json:"total"`
-	Pending     int                `json:"pending"`
-	Running     int                `json:"running"`
-	Done        int                `json:"done"`
-	Failed      int                `json:"failed"`
-	Cancelled   int                `json:"cancelled"`
-	StopReasons map[StopReason]int `json:"stop_reasons"`
+	Total       int                     `json:"total"`
+	Pending     int                     `json:"pending"`
+	Running     int                     `json:"running"`
+	Done        int                     `json:"done"`
+	Failed      int                     `json:"failed"`
+	Cancelled   int                     `json:"cancelled"`
+	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
 	// LatencyP50MS and LatencyP95MS are nearest-rank percentiles of the
 	// child runs' own durations (Trace.TotalMS), without queueing time.
 	LatencyP50MS float64 `json:"latency_p50_ms"`
 	LatencyP95MS float64 `json:"latency_p95_ms"`
-	TokensIn     int     `json:"tokens_in"`
-	TokensOut    int     `json:"tokens_out"`
-	CostUSD      float64 `json:"cost_usd"`
+	wire.Usage
 }
 
 // BatchStatus is what QueryBatchStatus returns while a batch runs.
@@ -145,7 +140,7 @@ type BatchResult struct {
 
 // Aggregate sums up items.
 func Aggregate(items []BatchItem) BatchAggregate {
-	agg := BatchAggregate{Total: len(items), StopReasons: map[StopReason]int{}}
+	agg := BatchAggregate{Total: len(items), StopReasons: map[wire.StopReason]int{}}
 	var lat []float64
 	for _, it := range items {
 		switch it.Status {
@@ -161,28 +156,12 @@ func Aggregate(items []BatchItem) BatchAggregate {
 			agg.Done++
 			agg.StopReasons[it.StopReason]++
 			lat = append(lat, it.LatencyMS)
-			agg.TokensIn += it.TokensIn
-			agg.TokensOut += it.TokensOut
-			agg.CostUSD += it.CostUSD
+			agg.Usage.Add(it.Usage)
 		}
 	}
-	agg.LatencyP50MS = Percentile(lat, 50)
-	agg.LatencyP95MS = Percentile(lat, 95)
+	agg.LatencyP50MS = percentile.NearestRank(lat, 50)
+	agg.LatencyP95MS = percentile.NearestRank(lat, 95)
 	return agg
-}
-
-// Percentile is the nearest-rank p-th percentile (0 < p <= 100) of values:
-// the smallest value at least p% of them are at or below; the zero value
-// when there are none. values need not be sorted and are not modified.
-func Percentile[T cmp.Ordered](values []T, p float64) T {
-	var zero T
-	if len(values) == 0 {
-		return zero
-	}
-	s := slices.Clone(values)
-	slices.Sort(s)
-	rank := int(math.Ceil(p / 100 * float64(len(s))))
-	return s[min(max(rank, 1), len(s))-1]
 }
 
 // ChildID is the workflow id of the i-th (0-based) question of batch id.
@@ -225,7 +204,7 @@ func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflow
 // question runs the same way whether the API or a batch started it. A
 // cancelled batch asks its running questions to cancel and waits for them
 // to record the cancelled stop.
-func childOptions(id string, in AnswerInput) workflow.ChildWorkflowOptions {
+func childOptions(id string, in wire.AnswerInput) workflow.ChildWorkflowOptions {
 	so := StartOptions(id, "", in)
 	return workflow.ChildWorkflowOptions{
 		WorkflowID:               so.ID,
@@ -336,19 +315,17 @@ func (b *batch) run(ctx workflow.Context) (BatchResult, error) {
 // record stores the outcome of question i from its child's future.
 func (b *batch) record(ctx workflow.Context, i int, f workflow.Future) {
 	it := &b.in.Items[i]
-	var res AnswerResult
+	var res wire.AnswerResult
 	err := f.Get(ctx, &res)
 	switch {
 	case err == nil:
 		it.Status = ItemDone
 		it.StopReason = res.StopReason
 		it.LatencyMS = res.Trace.TotalMS
-		it.TokensIn = res.Trace.Usage.TokensIn
-		it.TokensOut = res.Trace.Usage.TokensOut
-		it.CostUSD = res.Trace.Usage.CostUSD
+		it.Usage = res.Trace.Usage
 	case temporal.IsCanceledError(err):
 		it.Status = ItemCancelled
-		it.StopReason = Cancelled
+		it.StopReason = wire.Cancelled
 	default:
 		it.Status = ItemFailed
 		it.Error = "the run failed: " + publicError(err) // details are in the child's history

@@ -17,7 +17,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // fakeAnswers stands in for AnswerWorkflow in batch tests: each question
@@ -27,30 +27,30 @@ import (
 // what the batch asked of it.
 type fakeAnswers struct {
 	running, maxRunning int
-	calls               []AnswerInput
+	calls               []wire.AnswerInput
 }
 
-func (f *fakeAnswers) run(ctx workflow.Context, in AnswerInput) (AnswerResult, error) {
+func (f *fakeAnswers) run(ctx workflow.Context, in wire.AnswerInput) (wire.AnswerResult, error) {
 	f.calls = append(f.calls, in)
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	defer func() { f.running-- }()
 	if err := workflow.Sleep(ctx, time.Minute); err != nil {
 		if temporal.IsCanceledError(err) {
-			return AnswerResult{RequestID: in.RequestID, StopReason: Cancelled}, nil
+			return wire.AnswerResult{RequestID: in.RequestID, StopReason: wire.Cancelled}, nil
 		}
-		return AnswerResult{}, err
+		return wire.AnswerResult{}, err
 	}
 	if strings.Contains(in.Question, "fail") {
-		return AnswerResult{}, temporal.NewNonRetryableApplicationError("boom", "test", nil)
+		return wire.AnswerResult{}, temporal.NewNonRetryableApplicationError("boom", "test", nil)
 	}
-	stop := Answered
+	stop := wire.Answered
 	if _, s, ok := strings.Cut(in.Question, "stop:"); ok {
-		stop = StopReason(s)
+		stop = wire.StopReason(s)
 	}
 	n := len(f.calls)
-	return AnswerResult{RequestID: in.RequestID, StopReason: stop, Trace: Trace{
-		TotalMS: float64(10 * n), Usage: Usage{TokensIn: 100, TokensOut: 10, CostUSD: 0.001},
+	return wire.AnswerResult{RequestID: in.RequestID, StopReason: stop, Trace: wire.Trace{
+		TotalMS: float64(10 * n), Usage: wire.Usage{TokensIn: 100, TokensOut: 10, CostUSD: 0.001},
 	}}, nil
 }
 
@@ -58,8 +58,8 @@ func newBatchEnv(t *testing.T, f *fakeAnswers) *testsuite.TestWorkflowEnvironmen
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	env.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
-	env.RegisterWorkflowWithOptions(f.run, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+	env.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: BatchWorkflowName})
+	env.RegisterWorkflowWithOptions(f.run, workflow.RegisterOptions{Name: AnswerWorkflowName})
 	return env
 }
 
@@ -71,17 +71,17 @@ func questions(texts ...string) []BatchQuestion {
 	return qs
 }
 
-var batchPrincipal = auth.Principal{ID: "brook-street", Groups: []string{"public", "partners"}}
+var batchPrincipal = wire.Principal{ID: "brook-street", Groups: []string{"public", "partners"}}
 
 func batchInput(qs []BatchQuestion, conc, continueAfter int) BatchInput {
 	return BatchInput{
 		BatchID:   "b1",
 		Principal: batchPrincipal,
 		Questions: qs,
-		Template: AnswerInput{
+		Template: wire.AnswerInput{
 			// A template principal must never win over the submitter's.
-			Principal: auth.Principal{ID: "intruder", Groups: []string{"staff"}},
-			Budget:    Budget{MaxAttempts: 3, Deadline: time.Minute},
+			Principal: wire.Principal{ID: "intruder", Groups: []string{"staff"}},
+			Budget:    wire.Budget{MaxAttempts: 3, Deadline: time.Minute},
 			Threshold: 0.5, TopK: 5,
 		},
 		Concurrency:   conc,
@@ -116,7 +116,7 @@ func TestBatchAnswersEveryQuestion(t *testing.T) {
 		}
 	}
 	agg := res.Status.Aggregate
-	wantStops := map[StopReason]int{Answered: 4, InsufficientContext: 1, RepeatedQuery: 1}
+	wantStops := map[wire.StopReason]int{wire.Answered: 4, wire.InsufficientContext: 1, wire.RepeatedQuery: 1}
 	if diff := cmp.Diff(wantStops, agg.StopReasons); diff != "" {
 		t.Errorf("stop reasons (-want +got):\n%s", diff)
 	}
@@ -150,7 +150,7 @@ func runToCompletion(t *testing.T, f *fakeAnswers, in BatchInput) (BatchResult, 
 		err := env.GetWorkflowError()
 		var can *workflow.ContinueAsNewError
 		if errors.As(err, &can) {
-			if can.WorkflowType.Name != "BatchWorkflow" {
+			if can.WorkflowType.Name != BatchWorkflowName {
 				t.Fatalf("continued as %s, want BatchWorkflow", can.WorkflowType.Name)
 			}
 			in = BatchInput{}
@@ -189,7 +189,7 @@ func TestBatchContinuesAsNew(t *testing.T) {
 		}
 		seen[c.RequestID] = true
 	}
-	if agg := res.Status.Aggregate; agg.Done != 7 || agg.StopReasons[Answered] != 7 {
+	if agg := res.Status.Aggregate; agg.Done != 7 || agg.StopReasons[wire.Answered] != 7 {
 		t.Errorf("aggregate after continue-as-new = %+v, want 7 answered", agg)
 	}
 	if res.Status.StartedAt.IsZero() {
@@ -220,11 +220,11 @@ func TestBatchCancel(t *testing.T) {
 		if it.Status != want[i] {
 			t.Errorf("item %d status %s, want %s", i, it.Status, want[i])
 		}
-		if i < 2 && it.StopReason != Cancelled {
+		if i < 2 && it.StopReason != wire.Cancelled {
 			t.Errorf("running item %d ended with %s, want the cancelled stop", i, it.StopReason)
 		}
 	}
-	if agg := res.Status.Aggregate; agg.StopReasons[Cancelled] != 2 || agg.Cancelled != 4 {
+	if agg := res.Status.Aggregate; agg.StopReasons[wire.Cancelled] != 2 || agg.Cancelled != 4 {
 		t.Errorf("aggregate = %+v, want 2 cancelled stops and 4 cancelled before start", agg)
 	}
 }
@@ -272,28 +272,28 @@ func TestBatchRejectsEmpty(t *testing.T) {
 }
 
 func TestAggregate(t *testing.T) {
-	done := func(ms float64, stop StopReason) BatchItem {
-		return BatchItem{Status: ItemDone, StopReason: stop, LatencyMS: ms, TokensIn: 1, CostUSD: 0.5}
+	done := func(ms float64, stop wire.StopReason) BatchItem {
+		return BatchItem{Status: ItemDone, StopReason: stop, LatencyMS: ms, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}
 	}
 	var twenty []BatchItem
 	for i := 20; i >= 1; i-- {
-		twenty = append(twenty, done(float64(i), Answered))
+		twenty = append(twenty, done(float64(i), wire.Answered))
 	}
 	tests := []struct {
 		name  string
 		items []BatchItem
 		want  BatchAggregate
 	}{
-		{"empty", nil, BatchAggregate{StopReasons: map[StopReason]int{}}},
-		{"one", []BatchItem{done(7, Answered)}, BatchAggregate{Total: 1, Done: 1,
-			StopReasons: map[StopReason]int{Answered: 1}, LatencyP50MS: 7, LatencyP95MS: 7, TokensIn: 1, CostUSD: 0.5}},
+		{"empty", nil, BatchAggregate{StopReasons: map[wire.StopReason]int{}}},
+		{"one", []BatchItem{done(7, wire.Answered)}, BatchAggregate{Total: 1, Done: 1,
+			StopReasons: map[wire.StopReason]int{wire.Answered: 1}, LatencyP50MS: 7, LatencyP95MS: 7, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}},
 		// Nearest rank over 1..20: p50 is the 10th value, p95 the 19th.
 		{"twenty", twenty, BatchAggregate{Total: 20, Done: 20,
-			StopReasons: map[StopReason]int{Answered: 20}, LatencyP50MS: 10, LatencyP95MS: 19, TokensIn: 20, CostUSD: 10}},
-		{"mixed states", []BatchItem{done(5, RepeatedQuery), {Status: ItemPending}, {Status: ItemRunning},
+			StopReasons: map[wire.StopReason]int{wire.Answered: 20}, LatencyP50MS: 10, LatencyP95MS: 19, Usage: wire.Usage{TokensIn: 20, CostUSD: 10}}},
+		{"mixed states", []BatchItem{done(5, wire.RepeatedQuery), {Status: ItemPending}, {Status: ItemRunning},
 			{Status: ItemFailed}, {Status: ItemCancelled}},
 			BatchAggregate{Total: 5, Done: 1, Pending: 1, Running: 1, Failed: 1, Cancelled: 1,
-				StopReasons: map[StopReason]int{RepeatedQuery: 1}, LatencyP50MS: 5, LatencyP95MS: 5, TokensIn: 1, CostUSD: 0.5}},
+				StopReasons: map[wire.StopReason]int{wire.RepeatedQuery: 1}, LatencyP50MS: 5, LatencyP95MS: 5, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, Aggregate(tt.items)); diff != "" {
@@ -318,7 +318,7 @@ func TestBatchReplay(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
-			r.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
+			r.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: BatchWorkflowName})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatalf("replay %s: %v", f, err)
 			}
@@ -332,7 +332,7 @@ func TestBatchReplay(t *testing.T) {
 func TestBatchQuestionPrincipal(t *testing.T) {
 	f := &fakeAnswers{}
 	env := newBatchEnv(t, f)
-	staff := auth.Principal{ID: "eval:staff", Groups: []string{"public", "staff"}}
+	staff := wire.Principal{ID: "eval:staff", Groups: []string{"public", "staff"}}
 	qs := questions("a", "b")
 	qs[1].Principal = &staff
 	env.ExecuteWorkflow(BatchWorkflow, batchInput(qs, 1, 0))

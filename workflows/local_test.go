@@ -10,8 +10,8 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -33,7 +33,7 @@ func stageKinds(e *loopEnv) *[]string {
 // With the builtin models and an in-process searcher every stage of a
 // run is a local activity; the outcome is the same as with activities.
 func TestLocalStages(t *testing.T) {
-	for _, local := range []activities.Local{{}, {Search: true, Builtin: true}} {
+	for _, local := range []wire.Local{{}, {Search: true, Builtin: true}} {
 		e := newLoopEnv(t, router.DefaultPolicy("", ""))
 		e.acts.Local = local
 		kinds := stageKinds(e)
@@ -41,7 +41,7 @@ func TestLocalStages(t *testing.T) {
 		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil)
 		e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
 		res := e.run(t, testInput())
-		if res.StopReason != Answered {
+		if res.StopReason != wire.Answered {
 			t.Fatalf("local %+v: stop %s, want answered", local, res.StopReason)
 		}
 		kind := "activity"
@@ -59,20 +59,20 @@ func TestLocalStages(t *testing.T) {
 // failure there escalates to the builtin route, which runs locally.
 func TestLocalStagesOnlyBuiltinModels(t *testing.T) {
 	e := newLoopEnv(t, router.DefaultPolicy("small-m", ""))
-	e.acts.Local = activities.Local{Builtin: true}
+	e.acts.Local = wire.Local{Builtin: true}
 	kinds := stageKinds(e)
 	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
 	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, in activities.AssessInput) (activities.AssessOutput, error) {
+		func(_ context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
 			if !in.Route.IsBuiltin() {
-				return activities.AssessOutput{}, temporal.NewApplicationErrorWithOptions("schema violation", errs.Schema.TemporalType(),
+				return wire.AssessOutput{}, temporal.NewApplicationErrorWithOptions("schema violation", errs.Schema.TemporalType(),
 					temporal.ApplicationErrorOptions{NonRetryable: true})
 			}
 			return verdict(1, true, ""), nil
 		})
 	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
 	res := e.run(t, testInput())
-	if res.StopReason != Answered {
+	if res.StopReason != wire.Answered {
 		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
 	}
 	want := []string{"Search:activity", "Assess:activity", "Assess:local", "Generate:activity"}

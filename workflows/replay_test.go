@@ -27,7 +27,7 @@ func TestReplay(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
-			r.RegisterWorkflowWithOptions(AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
+			r.RegisterWorkflowWithOptions(AnswerWorkflow, workflow.RegisterOptions{Name: AnswerWorkflowName})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatalf("replay %s: %v", f, err)
 			}

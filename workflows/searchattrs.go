@@ -9,6 +9,8 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Search attributes assay sets on its workflows, so operators can filter
@@ -67,7 +69,7 @@ func RegisterSearchAttributes(ctx context.Context, c client.Client, ns string) e
 // memo holding the question, the search attributes known at start, and an
 // execution timeout a little past the run's own deadline (the workflow
 // enforces its deadline itself; the timeout is the backstop).
-func StartOptions(id, taskQueue string, in AnswerInput) client.StartWorkflowOptions {
+func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflowOptions {
 	summary := in.Question
 	if r := []rune(summary); len(r) > 200 {
 		summary = string(r[:200]) + "…"

@@ -16,7 +16,6 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/runmetrics"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // telemetry is the Prometheus registry of one process and the run
@@ -65,18 +64,9 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		}
 	}
 	return gateway.New(gateway.Options{
-		Engine:  &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
-		Keyring: keyring,
-		Defaults: gateway.Defaults{
-			Budget: workflows.Budget{
-				MaxAttempts: cfg.Loop.MaxAttempts,
-				MaxTokens:   cfg.Loop.MaxTokens,
-				MaxCostUSD:  cfg.Loop.MaxCostUSD,
-				Deadline:    cfg.Loop.Deadline,
-			},
-			Threshold: cfg.Loop.Threshold,
-			TopK:      cfg.Loop.TopK,
-		},
+		Engine:   &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
+		Keyring:  keyring,
+		Template: cfg.Loop.Template(),
 		Batch: gateway.BatchLimits{
 			Concurrency:   cfg.Batch.Concurrency,
 			ContinueAfter: cfg.Batch.ContinueAfter,

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -43,7 +44,7 @@ func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activi
 	searcher, inProcess := searcherFor(ix, cfg, log)
 	return &activities.Activities{
 		Searcher: searcher,
-		Local:    activities.Local{Search: inProcess && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
+		Local:    wire.Local{Search: inProcess && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,
 		Models: activities.Models{
 			BuiltinAssessor:  assessor,
@@ -79,8 +80,8 @@ func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, 
 		worker.SetStickyWorkflowCacheSize(n)
 	}
 	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
-	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: "AnswerWorkflow"})
-	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: "BatchWorkflow"})
+	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
+	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
 	w.RegisterActivity(acts)
 	return w
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // runBatch submits a JSONL file of questions as one batch through a
@@ -208,13 +208,13 @@ func printSummary(w io.Writer, b gateway.BatchResponse) {
 		reasons = append(reasons, string(r))
 	}
 	slices.SortFunc(reasons, func(x, y string) int {
-		if d := a.StopReasons[workflows.StopReason(y)] - a.StopReasons[workflows.StopReason(x)]; d != 0 {
+		if d := a.StopReasons[wire.StopReason(y)] - a.StopReasons[wire.StopReason(x)]; d != 0 {
 			return d
 		}
 		return strings.Compare(x, y)
 	})
 	for _, r := range reasons {
-		n := a.StopReasons[workflows.StopReason(r)]
+		n := a.StopReasons[wire.StopReason(r)]
 		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\n", r, n, 100*float64(n)/float64(max(a.Done, 1)))
 	}
 	fmt.Fprintf(tw, "latency\tp50 %.0f ms\tp95 %.0f ms\n", a.LatencyP50MS, a.LatencyP95MS)

@@ -18,7 +18,8 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // BenchReport is what `assay bench --json` writes (schema assay.bench/v1):
@@ -39,17 +40,17 @@ type BenchReport struct {
 // BenchRow is one measured concurrency level: questions asked one round
 // trip each (POST /v1/questions?wait=).
 type BenchRow struct {
-	Concurrency int                          `json:"concurrency"`
-	Completed   int                          `json:"completed"`
-	Errors      int                          `json:"errors"`
-	FirstError  string                       `json:"first_error,omitempty"`
-	ElapsedS    float64                      `json:"elapsed_s"`
-	PerSecond   float64                      `json:"questions_per_second"`
-	P50MS       float64                      `json:"p50_ms"`
-	P95MS       float64                      `json:"p95_ms"`
-	P99MS       float64                      `json:"p99_ms"`
-	MaxMS       float64                      `json:"max_ms"`
-	StopReasons map[workflows.StopReason]int `json:"stop_reasons"`
+	Concurrency int                     `json:"concurrency"`
+	Completed   int                     `json:"completed"`
+	Errors      int                     `json:"errors"`
+	FirstError  string                  `json:"first_error,omitempty"`
+	ElapsedS    float64                 `json:"elapsed_s"`
+	PerSecond   float64                 `json:"questions_per_second"`
+	P50MS       float64                 `json:"p50_ms"`
+	P95MS       float64                 `json:"p95_ms"`
+	P99MS       float64                 `json:"p99_ms"`
+	MaxMS       float64                 `json:"max_ms"`
+	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
 	latenciesMS []float64
 	firstErr    error
 }
@@ -57,15 +58,15 @@ type BenchRow struct {
 // BenchBatch is one batch of questions through POST /v1/batches, timed
 // from submission until the batch reports it ended.
 type BenchBatch struct {
-	Questions   int                          `json:"questions"`
-	Status      gateway.Status               `json:"status"`
-	ElapsedS    float64                      `json:"elapsed_s"`
-	PerSecond   float64                      `json:"questions_per_second"`
-	Done        int                          `json:"done"`
-	Failed      int                          `json:"failed"`
-	RunP50MS    float64                      `json:"run_p50_ms"` // the child runs' own durations
-	RunP95MS    float64                      `json:"run_p95_ms"`
-	StopReasons map[workflows.StopReason]int `json:"stop_reasons"`
+	Questions   int                     `json:"questions"`
+	Status      gateway.Status          `json:"status"`
+	ElapsedS    float64                 `json:"elapsed_s"`
+	PerSecond   float64                 `json:"questions_per_second"`
+	Done        int                     `json:"done"`
+	Failed      int                     `json:"failed"`
+	RunP50MS    float64                 `json:"run_p50_ms"` // the child runs' own durations
+	RunP95MS    float64                 `json:"run_p95_ms"`
+	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
 }
 
 // runBench measures a gateway end to end: workers ask questions from a
@@ -198,7 +199,7 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 
 // benchRun asks n questions, conc at a time, and measures each.
 func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion, n, conc int) (BenchRow, error) {
-	row := BenchRow{Concurrency: conc, StopReasons: map[workflows.StopReason]int{}}
+	row := BenchRow{Concurrency: conc, StopReasons: map[wire.StopReason]int{}}
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -247,9 +248,9 @@ func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion
 		return row, errors.Join(errors.New("no question completed"), row.firstErr, ctx.Err())
 	}
 	row.PerSecond = float64(row.Completed) / elapsed.Seconds()
-	row.P50MS = workflows.Percentile(row.latenciesMS, 50)
-	row.P95MS = workflows.Percentile(row.latenciesMS, 95)
-	row.P99MS = workflows.Percentile(row.latenciesMS, 99)
+	row.P50MS = percentile.NearestRank(row.latenciesMS, 50)
+	row.P95MS = percentile.NearestRank(row.latenciesMS, 95)
+	row.P99MS = percentile.NearestRank(row.latenciesMS, 99)
 	row.MaxMS = row.latenciesMS[len(row.latenciesMS)-1]
 	return row, nil
 }
@@ -300,7 +301,7 @@ func (r BenchRow) print(w io.Writer, n int) {
 	fmt.Fprintf(tw, "elapsed\t%.2f s\n", r.ElapsedS)
 	fmt.Fprintf(tw, "throughput\t%.1f questions/s\n", r.PerSecond)
 	fmt.Fprintf(tw, "latency\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\tmax %.1f ms\n", r.P50MS, r.P95MS, r.P99MS, r.MaxMS)
-	for _, s := range workflows.StopReasons {
+	for _, s := range wire.StopReasons {
 		if k := r.StopReasons[s]; k > 0 {
 			fmt.Fprintf(tw, "  %s\t%d\n", s, k)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func TestParseConcurrency(t *testing.T) {
@@ -56,7 +56,7 @@ func TestEndToEndBench(t *testing.T) {
 			t.Errorf("row %+v: want 6 completed with stop reasons and ordered percentiles", row)
 		}
 	}
-	if r.Batch == nil || r.Batch.Done != 5 || r.Batch.Failed != 0 || r.Batch.StopReasons[workflows.Answered] == 0 {
+	if r.Batch == nil || r.Batch.Done != 5 || r.Batch.Failed != 0 || r.Batch.StopReasons[wire.Answered] == 0 {
 		t.Errorf("batch %+v, want 5 done, some answered", r.Batch)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestEndToEndIssueFiveThroughGateway checks the loop's promises through
@@ -26,10 +26,10 @@ func TestEndToEndIssueFiveThroughGateway(t *testing.T) {
 	tests := []struct {
 		question    string
 		maxAttempts *int
-		want        workflows.StopReason
+		want        wire.StopReason
 	}{
-		{"what is the capital of Peru", nil, workflows.InsufficientContext},
-		{"what can I use to show when I bought it", &one, workflows.BudgetExhausted},
+		{"what is the capital of Peru", nil, wire.InsufficientContext},
+		{"what can I use to show when I bought it", &one, wire.BudgetExhausted},
 	}
 	for _, tt := range tests {
 		q, err := c.Ask(ctx, gateway.QuestionRequest{Question: tt.question, MaxAttempts: tt.maxAttempts}, 30*time.Second)
@@ -54,7 +54,7 @@ func TestEndToEndIssueFiveThroughGateway(t *testing.T) {
 				t.Errorf("%q: route rule %q, want builtin.* or rewrite.* on the embedded default", tt.question, r.Decision.Rule)
 			}
 		}
-		if tt.want == workflows.BudgetExhausted && (len(tr.Attempts) != 1 || tr.Attempts[0].Assessment == nil || tr.Attempts[0].Assessment.Rewrite == "") {
+		if tt.want == wire.BudgetExhausted && (len(tr.Attempts) != 1 || tr.Attempts[0].Assessment == nil || tr.Attempts[0].Assessment.Rewrite == "") {
 			t.Errorf("%q: want one attempt whose assessment offered a rewrite, got %+v", tt.question, tr.Attempts)
 		}
 	}

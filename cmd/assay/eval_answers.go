@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -65,14 +66,14 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 	if *maxAttempts == 0 {
 		*maxAttempts = cfg.Loop.MaxAttempts
 	}
-	if *maxAttempts < 1 || *maxAttempts > 10 {
-		return usageError(fmt.Sprintf("eval answers: --max-attempts %d: want 1..10", *maxAttempts))
+	if err := wire.AttemptsRange.Check(*maxAttempts); err != nil {
+		return usageError(fmt.Sprintf("eval answers: --max-attempts %d: %v", *maxAttempts, err))
 	}
 	if *concurrency == 0 {
 		*concurrency = cfg.Batch.Concurrency
 	}
-	if *concurrency < 1 || *concurrency > 64 {
-		return usageError(fmt.Sprintf("eval answers: --concurrency %d: want 1..64", *concurrency))
+	if err := wire.ConcurrencyRange.Check(*concurrency); err != nil {
+		return usageError(fmt.Sprintf("eval answers: --concurrency %d: %v", *concurrency, err))
 	}
 	_, external := f.overrides()["temporal.address"]
 	if *indexDir != "" && !external {
@@ -152,11 +153,8 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 
 	runCtx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	template := workflows.AnswerInput{
-		Budget: workflows.Budget{MaxAttempts: *maxAttempts, MaxTokens: cfg.Loop.MaxTokens,
-			MaxCostUSD: cfg.Loop.MaxCostUSD, Deadline: cfg.Loop.Deadline},
-		Threshold: cfg.Loop.Threshold, TopK: cfg.Loop.TopK,
-	}
+	template := cfg.Loop.Template()
+	template.Budget.MaxAttempts = *maxAttempts
 	bar := newEvalBar(e, 2*len(qs), *quiet)
 	ev := &evalRunner{c: c, cfg: cfg, qs: qs, concurrency: *concurrency, bar: bar}
 	loop, err := ev.batch(runCtx, "loop", template)
@@ -299,14 +297,14 @@ type evalRunner struct {
 
 // runOutcome is one question's run: its result, or why there is none.
 type runOutcome struct {
-	res *workflows.AnswerResult
+	res *wire.AnswerResult
 	err string
 }
 
 // batch runs every question once with template as a BatchWorkflow, each
 // question as its own principal, and returns the results in question
 // order. Interrupted, it cancels the batch.
-func (r *evalRunner) batch(ctx context.Context, name string, template workflows.AnswerInput) ([]runOutcome, error) {
+func (r *evalRunner) batch(ctx context.Context, name string, template wire.AnswerInput) ([]runOutcome, error) {
 	id := fmt.Sprintf("eval-%s-%s", name, uuid.NewString())
 	in := workflows.BatchInput{
 		BatchID:     id,
@@ -321,7 +319,7 @@ func (r *evalRunner) batch(ctx context.Context, name string, template workflows.
 		})
 	}
 	r.bar.Describe(name)
-	run, err := r.c.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.cfg.Temporal.TaskQueue, in), "BatchWorkflow", in)
+	run, err := r.c.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.cfg.Temporal.TaskQueue, in), workflows.BatchWorkflowName, in)
 	if err != nil {
 		return nil, fmt.Errorf("eval answers: start the %s batch: %w", name, err)
 	}
@@ -339,7 +337,7 @@ func (r *evalRunner) batch(ctx context.Context, name string, template workflows.
 	for i, it := range res.Items {
 		switch it.Status {
 		case workflows.ItemDone:
-			var ar workflows.AnswerResult
+			var ar wire.AnswerResult
 			if err := r.c.GetWorkflow(ctx, it.QuestionID, "").Get(ctx, &ar); err != nil {
 				out[i].err = fmt.Sprintf("reading the result of %s: %v", it.QuestionID, err)
 				continue

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // evalQuestions writes the questions of testdata/eval/hollin.jsonl with
@@ -79,7 +79,7 @@ func checkEvalReport(t *testing.T, rep eval.AnswersReport) {
 	if rep.Settings.OnePassMaxAttempts != 1 || o.OnePass.Trajectory.SearchCalls != len(e2eEvalIDs) {
 		t.Errorf("one-pass: %d attempts allowed, %d searches over %d questions; want 1 each", rep.Settings.OnePassMaxAttempts, o.OnePass.Trajectory.SearchCalls, len(e2eEvalIDs))
 	}
-	if o.Loop.StopReasons[workflows.Answered] != 3 || o.Loop.LatencyP50MS <= 0 {
+	if o.Loop.StopReasons[wire.Answered] != 3 || o.Loop.LatencyP50MS <= 0 {
 		t.Errorf("loop: stops %v, p50 %v ms; want 3 answered and a latency", o.Loop.StopReasons, o.Loop.LatencyP50MS)
 	}
 }

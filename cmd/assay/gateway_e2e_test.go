@@ -25,6 +25,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -307,7 +308,7 @@ func e2eEvents(ctx context.Context, t *testing.T, s *devStack) {
 	if len(stages) < 2 || stages[0].Stage != "search" || stages[0].Attempt != 1 || stages[0].Query == "" || stages[1].Stage != "assess" {
 		t.Errorf("stages %+v; want search (with its query) then assess in attempt 1", stages)
 	}
-	if q.StopReason == workflows.Answered && stages[len(stages)-1].Stage != "generate" {
+	if q.StopReason == wire.Answered && stages[len(stages)-1].Stage != "generate" {
 		t.Errorf("answered run's last stage %+v, want generate", stages[len(stages)-1])
 	}
 	got, err := c.Get(ctx, id)
@@ -460,7 +461,7 @@ func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
 		if line.Status != workflows.ItemDone || line.StopReason == "" || line.Question == "" {
 			t.Errorf("result %+v: want done with a stop reason and its question", line)
 		}
-		if line.StopReason == workflows.Answered && (line.Answer == "" || len(line.Citations) == 0) {
+		if line.StopReason == wire.Answered && (line.Answer == "" || len(line.Citations) == 0) {
 			t.Errorf("answered result %s has no answer or citations", line.ID)
 		}
 	}
@@ -601,7 +602,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
 	defer wcancel()
 	q, err := c.Wait(wctx, qid, 100*time.Millisecond, nil)
-	if err != nil || q.Status != gateway.Completed || q.StopReason != workflows.Cancelled {
+	if err != nil || q.Status != gateway.Completed || q.StopReason != wire.Cancelled {
 		t.Errorf("cancelled question = %s/%s (%v); want completed with stop reason cancelled", q.Status, q.StopReason, err)
 	}
 	var b gateway.BatchResponse

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/assay-rag/assay/internal/llm/llmtest"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // startDevWithModel runs the dev stack with its model routes pointed at a
@@ -48,7 +48,7 @@ func TestEndToEndModelRecoversFrom500s(t *testing.T) {
 	srv.Enqueue(llmtest.Status(500, "overloaded"), llmtest.Status(500, "overloaded"), assessment(0.9, true, ""),
 		llmtest.Reply("Blender motors on the X200 and X300 Pro are covered for 5 years [1].", 500, 20))
 	_, res := l.run(t, "how many years is the X300 Pro motor covered for", nil)
-	if res.StopReason != workflows.Answered {
+	if res.StopReason != wire.Answered {
 		t.Fatalf("stop %s (%s)", res.StopReason, res.Trace.StopDetail)
 	}
 	if got := strings.Join(rules(res), ","); got != "only.small,only.small" {
@@ -80,7 +80,7 @@ func TestEndToEndRewrite(t *testing.T) {
 	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"), assessment(0.9, true, ""),
 		llmtest.Reply("Blender motors on the X200 and X300 Pro are covered for 5 years [1].", 500, 20))
 	_, res := l.run(t, question, nil)
-	if res.StopReason != workflows.Answered || len(res.Trace.Attempts) != 2 || res.Trace.Attempts[1].Query != "X300 Pro motor warranty years" {
+	if res.StopReason != wire.Answered || len(res.Trace.Attempts) != 2 || res.Trace.Attempts[1].Query != "X300 Pro motor warranty years" {
 		t.Fatalf("stop %s after %d attempts (%s)", res.StopReason, len(res.Trace.Attempts), res.Trace.StopDetail)
 	}
 	if got := strings.Join(rules(res), ","); got != "only.small,rewrite.in-assessment,only.small,only.small" {
@@ -88,8 +88,8 @@ func TestEndToEndRewrite(t *testing.T) {
 	}
 
 	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"))
-	id, res := l.run(t, question, func(in *workflows.AnswerInput) { in.Budget.MaxAttempts = 1 })
-	if res.StopReason != workflows.BudgetExhausted || len(res.Citations) > 0 {
+	id, res := l.run(t, question, func(in *wire.AnswerInput) { in.Budget.MaxAttempts = 1 })
+	if res.StopReason != wire.BudgetExhausted || len(res.Citations) > 0 {
 		t.Fatalf("stop %s citations %v, want budget_exhausted with none", res.StopReason, res.Citations)
 	}
 	if n := l.scheduled(t, id)["Generate"]; n != 0 {
@@ -112,8 +112,8 @@ func TestEndToEndFiveAttemptHistory(t *testing.T) {
 	for i, rewrite := range []string{"x300 pro specifications", "kettle descale citric acid", "repair centre move", "spare parts delivery", "vat invoice"} {
 		srv.Enqueue(assessment(0.1*float64(i+1), false, rewrite))
 	}
-	id, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *workflows.AnswerInput) { in.Budget.MaxAttempts = 5 })
-	if res.StopReason != workflows.BudgetExhausted || len(res.Trace.Attempts) != 5 {
+	id, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.MaxAttempts = 5 })
+	if res.StopReason != wire.BudgetExhausted || len(res.Trace.Attempts) != 5 {
 		t.Fatalf("stop %s after %d attempts, want budget_exhausted after 5", res.StopReason, len(res.Trace.Attempts))
 	}
 	events, size := 0, 0

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -40,15 +41,15 @@ func newLoopCase(t *testing.T, s *devStack) *loopCase {
 	return &loopCase{s: s, c: c}
 }
 
-func (l *loopCase) run(t *testing.T, question string, edit func(*workflows.AnswerInput)) (string, workflows.AnswerResult) {
+func (l *loopCase) run(t *testing.T, question string, edit func(*wire.AnswerInput)) (string, wire.AnswerResult) {
 	t.Helper()
 	l.seq++
 	id := fmt.Sprintf("%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), l.seq)
-	in := workflows.AnswerInput{
+	in := wire.AnswerInput{
 		RequestID: id,
 		Question:  question,
 		Principal: auth.Anonymous(),
-		Budget:    workflows.Budget{MaxAttempts: 3, Deadline: time.Minute},
+		Budget:    wire.Budget{MaxAttempts: 3, Deadline: time.Minute},
 		Threshold: 0.5,
 		TopK:      5,
 	}
@@ -61,7 +62,7 @@ func (l *loopCase) run(t *testing.T, question string, edit func(*workflows.Answe
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res workflows.AnswerResult
+	var res wire.AnswerResult
 	if err := run.Get(ctx, &res); err != nil {
 		t.Fatalf("workflow %s: %v", id, err)
 	}
@@ -72,7 +73,7 @@ func (l *loopCase) run(t *testing.T, question string, edit func(*workflows.Answe
 // record writes the run's history to $ASSAY_RECORD_HISTORIES/<stop>-<id>.json
 // when that variable is set: the replay tests in workflows/ replay those
 // files to prove later workflow changes stay deterministic.
-func (l *loopCase) record(t *testing.T, id string, res workflows.AnswerResult) {
+func (l *loopCase) record(t *testing.T, id string, res wire.AnswerResult) {
 	dir := os.Getenv("ASSAY_RECORD_HISTORIES")
 	if dir == "" {
 		return
@@ -122,7 +123,7 @@ func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
 	return out
 }
 
-func rules(res workflows.AnswerResult) []string {
+func rules(res wire.AnswerResult) []string {
 	var out []string
 	for _, r := range res.Trace.Routes {
 		out = append(out, r.Decision.Rule)
@@ -139,7 +140,7 @@ func TestEndToEndLoopStops(t *testing.T) {
 
 	t.Run("answered", func(t *testing.T) {
 		id, res := l.run(t, "how many years is the X300 Pro motor covered for", nil)
-		if res.StopReason != workflows.Answered || !strings.Contains(res.Answer, "5 years") {
+		if res.StopReason != wire.Answered || !strings.Contains(res.Answer, "5 years") {
 			t.Fatalf("stop %s answer %q", res.StopReason, res.Answer)
 		}
 		if got := strings.Join(rules(res), ","); got != "builtin.assess,builtin.generate" {
@@ -152,7 +153,7 @@ func TestEndToEndLoopStops(t *testing.T) {
 
 	t.Run("insufficient context never calls generation", func(t *testing.T) {
 		id, res := l.run(t, "what is the capital of Peru", nil)
-		if res.StopReason != workflows.InsufficientContext || !strings.Contains(res.Answer, "could not find") || len(res.Citations) > 0 {
+		if res.StopReason != wire.InsufficientContext || !strings.Contains(res.Answer, "could not find") || len(res.Citations) > 0 {
 			t.Fatalf("stop %s answer %q citations %v; want the not-found answer", res.StopReason, res.Answer, res.Citations)
 		}
 		if n := l.scheduled(t, id)["Generate"]; n != 0 {
@@ -161,15 +162,15 @@ func TestEndToEndLoopStops(t *testing.T) {
 	})
 
 	t.Run("deadline", func(t *testing.T) {
-		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *workflows.AnswerInput) { in.Budget.Deadline = time.Millisecond })
-		if res.StopReason != workflows.BudgetExhausted || !strings.Contains(res.Trace.StopDetail, "deadline") {
+		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.Deadline = time.Millisecond })
+		if res.StopReason != wire.BudgetExhausted || !strings.Contains(res.Trace.StopDetail, "deadline") {
 			t.Fatalf("stop %s (%s), want budget_exhausted on the deadline", res.StopReason, res.Trace.StopDetail)
 		}
 	})
 
 	t.Run("repeated query", func(t *testing.T) {
 		_, res := l.run(t, "how do I descale the X300 Pro", nil)
-		if res.StopReason != workflows.RepeatedQuery {
+		if res.StopReason != wire.RepeatedQuery {
 			t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
 		}
 	})
@@ -177,7 +178,7 @@ func TestEndToEndLoopStops(t *testing.T) {
 	t.Run("operators filter by stop reason", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		for _, stop := range []workflows.StopReason{workflows.Answered, workflows.BudgetExhausted, workflows.RepeatedQuery, workflows.InsufficientContext} {
+		for _, stop := range []wire.StopReason{wire.Answered, wire.BudgetExhausted, wire.RepeatedQuery, wire.InsufficientContext} {
 			// Visibility is eventually consistent: poll briefly.
 			var n int
 			for range 50 {

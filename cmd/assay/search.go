@@ -10,8 +10,8 @@ import (
 
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/retrieval"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // runSearch searches an index directly, without Temporal: one query
@@ -126,7 +126,7 @@ func searchBatch(ctx context.Context, e env, r *retrieval.Retriever, queriesPath
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d queries to %s (mode %s, k %d, p50 %.2fms, p99 %.2fms)\n", len(qs), runPath, m, k,
-		float64(workflows.Percentile(sr.Latencies, 50).Microseconds())/1000, float64(workflows.Percentile(sr.Latencies, 99).Microseconds())/1000)
+		float64(percentile.NearestRank(sr.Latencies, 50).Microseconds())/1000, float64(percentile.NearestRank(sr.Latencies, 99).Microseconds())/1000)
 	return nil
 }
 

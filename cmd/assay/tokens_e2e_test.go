@@ -12,7 +12,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestEndToEndTokenEvents: on `assay dev` with a streaming model, an SSE
@@ -97,7 +97,7 @@ func checkTokenEvents(ctx context.Context, t *testing.T, c *gateway.Client, piec
 	if text.String() != strings.Join(pieces, "") || len(toks) != len(pieces)+1 {
 		t.Errorf("tokens spell %q in %d events, want the model's reply %q in %d and done", text.String(), len(toks), strings.Join(pieces, ""), len(pieces)+1)
 	}
-	if res.StopReason != workflows.Answered || strings.Contains(res.Answer, "[7]") || len(res.Citations) != 1 {
+	if res.StopReason != wire.Answered || strings.Contains(res.Answer, "[7]") || len(res.Citations) != 1 {
 		t.Errorf("result: %s %q citing %v, want answered with [7] stripped and one citation", res.StopReason, res.Answer, res.Citations)
 	}
 }

@@ -10,32 +10,13 @@ package assess
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"strings"
 
-	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
-// Assessment is an assessor's verdict on one attempt's evidence.
-type Assessment struct {
-	Score      float64 `json:"score" jsonschema:"minimum=0,maximum=1,description=How well the evidence answers the question from 0 (not at all) to 1 (completely)."`
-	Sufficient bool    `json:"sufficient" jsonschema:"description=True only if the evidence alone answers the question."`
-	Rewrite    string  `json:"rewrite" jsonschema:"maxLength=500,description=A better search query when the evidence is not sufficient; empty when no rewrite is worth trying."`
-	Reason     string  `json:"reason" jsonschema:"maxLength=1000,description=One sentence on why."`
-}
-
-// Check applies the semantic rules a JSON schema cannot express.
-func (a Assessment) Check() error {
-	const op = "assess.Check"
-	switch {
-	case math.IsNaN(a.Score) || a.Score < 0 || a.Score > 1:
-		return errs.E(op, errs.Schema, fmt.Errorf("score %v is outside 0..1", a.Score))
-	case a.Sufficient && strings.TrimSpace(a.Rewrite) != "":
-		return errs.E(op, errs.Schema, fmt.Errorf("a sufficient assessment must not propose a rewrite"))
-	}
-	return nil
-}
+// Assessment is an assessor's verdict on one attempt's evidence (defined
+// in the wire contract, with its Check).
+type Assessment = wire.Assessment
 
 // Evidence is one retrieved chunk as the assessor sees it.
 type Evidence struct {
@@ -59,18 +40,10 @@ type Request struct {
 	Evidence []Evidence
 }
 
-// Usage counts what an assessment cost.
-type Usage struct {
-	Model     string  `json:"model"`
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
-}
-
-// Result is an assessment plus its cost.
+// Result is an assessment plus what it cost.
 type Result struct {
 	Assessment Assessment `json:"assessment"`
-	Usage      Usage      `json:"usage"`
+	Usage      wire.Spent `json:"usage"`
 }
 
 // Assessor judges evidence.

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/assay-rag/assay/internal/terms"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Vocabulary is term statistics over the chunks one principal may see: how
@@ -67,7 +69,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		question, _ = b.Rewriter.Spell(question, vocab)
 	}
 	qterms := b.weigh(question, vocab)
-	res := Result{Usage: Usage{Model: BuiltinModel}}
+	res := Result{Usage: wire.Spent{Model: BuiltinModel}}
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil

@@ -8,6 +8,8 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/llm"
 	"github.com/assay-rag/assay/internal/prompt"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Chatter is the model call the LLM assessor needs; *llm.Client is one.
@@ -65,7 +67,7 @@ func (m *LLM) Assess(ctx context.Context, req Request) (Result, error) {
 		Model: m.model, Messages: msgs, MaxTokens: maxAssessmentTokens, Temperature: &zero,
 		Schema: &llm.Schema{Name: SchemaName, Schema: Schema(), Strict: true},
 	}
-	res := Result{Usage: Usage{Model: m.model}}
+	res := Result{Usage: wire.Spent{Model: m.model}}
 	for try := 1; ; try++ {
 		reply, err := m.chat.Chat(ctx, call)
 		if err != nil {

@@ -4,19 +4,17 @@
 package auth
 
 import (
-	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
-// Principal is the caller a question is asked for.
-type Principal struct {
-	ID     string   `json:"id"`
-	Groups []string `json:"groups"`
-}
+// Principal is the caller a question is asked for (defined in the wire
+// contract: runs carry it).
+type Principal = wire.Principal
 
 // AnonymousID names the principal of unauthenticated callers in dev mode.
 const AnonymousID = "anonymous"
 
 // Anonymous is the dev-mode principal: public documents only.
 func Anonymous() Principal {
-	return Principal{ID: AnonymousID, Groups: []string{corpus.PublicGroup}}
+	return Principal{ID: AnonymousID, Groups: []string{wire.PublicGroup}}
 }

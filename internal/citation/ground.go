@@ -8,6 +8,8 @@ import (
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Source is an issued source as the grounding check sees it.
@@ -21,7 +23,7 @@ type Source struct {
 }
 
 // FlagKind names what a grounding flag reports.
-type FlagKind string
+type FlagKind = wire.GroundingKind
 
 // The grounding flags.
 const (
@@ -41,24 +43,9 @@ const (
 	UncitedSentence FlagKind = "uncited_sentence"
 )
 
-// Flag is one grounding finding, for the trace.
-type Flag struct {
-	Kind FlagKind `json:"kind"`
-	// Sentence is the 0-based index of the answer sentence.
-	Sentence int `json:"sentence"`
-	// Text is the sentence without markers, shortened to 160 characters.
-	Text string `json:"text"`
-	// Label is the cited source the flag is about.
-	Label string `json:"label,omitempty"`
-	// Prefer is a better source's label.
-	Prefer string `json:"prefer,omitempty"`
-	Detail string `json:"detail"`
-}
-
-// String renders a flag as a one-line warning.
-func (f Flag) String() string {
-	return fmt.Sprintf("grounding: %s in sentence %d (%q): %s", f.Kind, f.Sentence+1, f.Text, f.Detail)
-}
+// Flag is one grounding finding, for the trace (defined in the wire
+// contract).
+type Flag = wire.GroundingFlag
 
 // Grounder runs the grounding check. Its thresholds are fields so a caller
 // can tune them; NewGrounder sets the defaults.

@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Marker is one citation marker in a text.
@@ -75,16 +77,9 @@ func Cited(text string, issued []string) []string {
 	return out
 }
 
-// Strip records one marker the sanitizer changed.
-type Strip struct {
-	// Marker is the marker as the model wrote it.
-	Marker string `json:"marker"`
-	// Unknown are the labels it named that were never issued.
-	Unknown []string `json:"unknown"`
-	// Kept is what replaced it: the marker with its issued labels only,
-	// or "" when none was issued and the marker was removed.
-	Kept string `json:"kept,omitempty"`
-}
+// Strip records one marker the sanitizer changed (defined in the wire
+// contract).
+type Strip = wire.Strip
 
 // Sanitize strips citations of labels that were not issued and keeps the
 // rest of the answer unchanged. A marker naming only unknown labels is

@@ -15,21 +15,24 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
-// Status says whether a document is still in force.
-type Status string
+// Status says whether a document is still in force. It is part of the
+// wire contract (hits and filters carry it).
+type Status = wire.Status
 
 // Document statuses.
 const (
-	Current   Status = "current"
-	Archived  Status = "archived"
-	Withdrawn Status = "withdrawn"
+	Current   = wire.Current
+	Archived  = wire.Archived
+	Withdrawn = wire.Withdrawn
 )
 
 // PublicGroup is the ACL group every principal, including the anonymous
 // one, belongs to. Documents with no ACL are public.
-const PublicGroup = "public"
+const PublicGroup = wire.PublicGroup
 
 // Document is one source document.
 type Document struct {

@@ -10,8 +10,8 @@ import (
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // Outcome is where a run lost the answer, in the order a question flows
@@ -71,16 +71,14 @@ type Leak struct {
 // RunEval is one run of one question (loop or one-pass) as the evaluation
 // judges it.
 type RunEval struct {
-	StopReason workflows.StopReason `json:"stop_reason"`
-	Outcome    Outcome              `json:"outcome"`
+	StopReason wire.StopReason `json:"stop_reason"`
+	Outcome    Outcome         `json:"outcome"`
 	// Detail says why, naming documents, stages and ranks.
 	Detail    string  `json:"detail,omitempty"`
 	Answer    string  `json:"answer,omitempty"`
 	Attempts  int     `json:"attempts"`
 	LatencyMS float64 `json:"latency_ms"`
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
+	wire.Usage
 	// Route is the route class of the run's last model call (what the
 	// AssayRoute search attribute holds), "none" when it made none.
 	Route string `json:"route"`
@@ -105,12 +103,12 @@ type RunEval struct {
 	Stripped []string `json:"stripped,omitempty"`
 	Leaks    []Leak   `json:"leaks,omitempty"`
 	Error    string   `json:"error,omitempty"`
-	// Trajectory is workflows.TrajectoryMetrics of the run.
-	Trajectory *workflows.Trajectory `json:"trajectory,omitempty"`
+	// Trajectory is TrajectoryMetrics of the run.
+	Trajectory *Trajectory `json:"trajectory,omitempty"`
 }
 
 // Answered reports whether the run answered.
-func (r RunEval) Answered() bool { return r.StopReason == workflows.Answered }
+func (r RunEval) Answered() bool { return r.StopReason == wire.Answered }
 
 // Judge evaluates the runs of questions against a corpus.
 type Judge struct {
@@ -127,12 +125,12 @@ func Failed(err string) RunEval {
 }
 
 // Evaluate diagnoses one completed run of q.
-func (j Judge) Evaluate(q Question, res workflows.AnswerResult) RunEval {
+func (j Judge) Evaluate(q Question, res wire.AnswerResult) RunEval {
 	t := res.Trace
-	tr := workflows.TrajectoryMetrics(res)
+	tr := TrajectoryMetrics(res)
 	ev := RunEval{
 		StopReason: res.StopReason, Answer: res.Answer, Attempts: len(t.Attempts),
-		LatencyMS: t.TotalMS, TokensIn: t.Usage.TokensIn, TokensOut: t.Usage.TokensOut, CostUSD: t.Usage.CostUSD,
+		LatencyMS: t.TotalMS, Usage: t.Usage,
 		Route: runRoute(t), Cited: []string{}, Trajectory: &tr,
 	}
 	for _, c := range res.Citations {
@@ -156,8 +154,8 @@ func (j Judge) Evaluate(q Question, res workflows.AnswerResult) RunEval {
 
 // answerText is the answer a user would read; only answered runs have
 // one that can hold facts (the not-found text never does, by design).
-func answerText(res workflows.AnswerResult) string {
-	if res.StopReason != workflows.Answered {
+func answerText(res wire.AnswerResult) string {
+	if res.StopReason != wire.Answered {
 		return ""
 	}
 	return res.Answer
@@ -165,7 +163,7 @@ func answerText(res workflows.AnswerResult) string {
 
 // runRoute is the route class of the last assess or generate decision:
 // the value AnswerWorkflow puts in the AssayRoute search attribute.
-func runRoute(t workflows.Trace) string {
+func runRoute(t wire.Trace) string {
 	for i := len(t.Routes) - 1; i >= 0; i-- {
 		if d := t.Routes[i].Decision; d.Task != router.Rewrite {
 			return string(d.Route)
@@ -179,7 +177,7 @@ func runRoute(t workflows.Trace) string {
 // model (it names a source of the prompt, not one the budget dropped) and
 // its document exists in the corpus and is visible to the question's
 // groups; a stripped marker is an invalid citation.
-func (j Judge) citations(q Question, res workflows.AnswerResult, ev *RunEval) {
+func (j Judge) citations(q Question, res wire.AnswerResult, ev *RunEval) {
 	g := res.Trace.Generation
 	issued := map[string]string{} // label → doc
 	labelDoc := map[string]string{}
@@ -236,7 +234,7 @@ func docOf(chunkID string) string {
 }
 
 // leaks finds q's forbidden documents anywhere in the run.
-func (j Judge) leaks(q Question, res workflows.AnswerResult) []Leak {
+func (j Judge) leaks(q Question, res wire.AnswerResult) []Leak {
 	if len(q.Forbidden) == 0 {
 		return nil
 	}
@@ -295,9 +293,9 @@ func mentions(text, id string) bool {
 }
 
 // diagnose finds where the run lost the answer (seed 003's funnel).
-func (j Judge) diagnose(q Question, res workflows.AnswerResult, ev RunEval) (Outcome, string) {
+func (j Judge) diagnose(q Question, res wire.AnswerResult, ev RunEval) (Outcome, string) {
 	if len(q.Relevant) == 0 {
-		if res.StopReason != workflows.Answered && len(ev.Cited) == 0 {
+		if res.StopReason != wire.Answered && len(ev.Cited) == 0 {
 			return OK, "no answer, nothing cited"
 		}
 		return FalseAnswer, fmt.Sprintf("the corpus cannot answer it, yet the run ended %s citing %s", res.StopReason, listOr(ev.Cited, "nothing"))
@@ -365,7 +363,7 @@ func (j Judge) diagnose(q Question, res workflows.AnswerResult, ev RunEval) (Out
 		return Assembly, fmt.Sprintf("retrieved in attempt %d, but the accepted attempt %d had no relevant chunk", retrievedIn, accepted)
 	}
 	switch {
-	case res.StopReason != workflows.Answered:
+	case res.StopReason != wire.Answered:
 		return Generation, fmt.Sprintf("sent %s to generation, which ended %s", strings.Join(sent, ", "), res.StopReason)
 	case !ev.CitedRelevant:
 		return Generation, fmt.Sprintf("sent %s, but the answer cites %s", strings.Join(sent, ", "), listOr(ev.Cited, "nothing"))
@@ -378,7 +376,7 @@ func (j Judge) diagnose(q Question, res workflows.AnswerResult, ev RunEval) (Out
 // whereMissed tells missed top-k from lost in rerank when no relevant
 // chunk reached the hits: a relevant chunk within the top k of an earlier
 // stage was pushed out by a later one; anything else was ranked too low.
-func (j Judge) whereMissed(t workflows.Trace, isRel func(string) bool) (Outcome, string) {
+func (j Judge) whereMissed(t wire.Trace, isRel func(string) bool) (Outcome, string) {
 	if len(t.Attempts) == 0 {
 		return MissedTopK, fmt.Sprintf("no search ran (stop %s)", t.StopReason)
 	}

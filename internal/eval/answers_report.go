@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // WriteJSON writes the report's stable JSON form (schema AnswersSchema),
@@ -108,7 +108,7 @@ func (r AnswersReport) view() reportView {
 			v.Outcomes = append(v.Outcomes, countRow{string(oc), a, b})
 		}
 	}
-	for _, sr := range workflows.StopReasons {
+	for _, sr := range wire.StopReasons {
 		if a, b := l.StopReasons[sr], p.StopReasons[sr]; a+b > 0 {
 			v.Stops = append(v.Stops, countRow{string(sr), a, b})
 		}

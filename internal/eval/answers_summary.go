@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // AnswersSchema names the JSON form of AnswersReport. A change that
@@ -78,30 +79,28 @@ func ratio(n, of int) Ratio {
 //   - Latency percentiles are nearest-rank over the runs' own durations
 //     (Trace.TotalMS); tokens and cost are sums.
 type Summary struct {
-	Questions        int                          `json:"questions"`
-	Answerable       int                          `json:"answerable"`
-	NoAnswer         int                          `json:"no_answer"`
-	OK               Ratio                        `json:"ok"`
-	RightSourceCited Ratio                        `json:"right_source_cited"`
-	KeyFacts         Ratio                        `json:"key_facts"`
-	NoAnswerRefusal  Ratio                        `json:"no_answer_refusal"`
-	CitationValidity Ratio                        `json:"citation_validity"`
-	StaleCitations   Ratio                        `json:"stale_citations"`
-	WeakCitations    Ratio                        `json:"weak_citations"`
-	ForbiddenLeaks   int                          `json:"forbidden_leaks"`
-	RunsFailed       int                          `json:"runs_failed"`
-	Outcomes         map[Outcome]int              `json:"outcomes"`
-	StopReasons      map[workflows.StopReason]int `json:"stop_reasons"`
-	LatencyP50MS     float64                      `json:"latency_p50_ms"`
-	LatencyP95MS     float64                      `json:"latency_p95_ms"`
-	LatencyP99MS     float64                      `json:"latency_p99_ms"`
-	TokensIn         int                          `json:"tokens_in"`
-	TokensOut        int                          `json:"tokens_out"`
-	CostUSD          float64                      `json:"cost_usd"`
-	Trajectory       TrajectorySummary            `json:"trajectory"`
+	Questions        int                     `json:"questions"`
+	Answerable       int                     `json:"answerable"`
+	NoAnswer         int                     `json:"no_answer"`
+	OK               Ratio                   `json:"ok"`
+	RightSourceCited Ratio                   `json:"right_source_cited"`
+	KeyFacts         Ratio                   `json:"key_facts"`
+	NoAnswerRefusal  Ratio                   `json:"no_answer_refusal"`
+	CitationValidity Ratio                   `json:"citation_validity"`
+	StaleCitations   Ratio                   `json:"stale_citations"`
+	WeakCitations    Ratio                   `json:"weak_citations"`
+	ForbiddenLeaks   int                     `json:"forbidden_leaks"`
+	RunsFailed       int                     `json:"runs_failed"`
+	Outcomes         map[Outcome]int         `json:"outcomes"`
+	StopReasons      map[wire.StopReason]int `json:"stop_reasons"`
+	LatencyP50MS     float64                 `json:"latency_p50_ms"`
+	LatencyP95MS     float64                 `json:"latency_p95_ms"`
+	LatencyP99MS     float64                 `json:"latency_p99_ms"`
+	wire.Usage
+	Trajectory TrajectorySummary `json:"trajectory"`
 }
 
-// TrajectorySummary aggregates workflows.TrajectoryMetrics over runs.
+// TrajectorySummary aggregates TrajectoryMetrics over runs.
 // Score means cover the runs with at least one assessed attempt (Scored).
 type TrajectorySummary struct {
 	SearchCalls     int     `json:"search_calls"`
@@ -118,7 +117,7 @@ type TrajectorySummary struct {
 
 // Summarize aggregates the runs sys picks from qs.
 func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
-	s := Summary{Outcomes: map[Outcome]int{}, StopReasons: map[workflows.StopReason]int{}}
+	s := Summary{Outcomes: map[Outcome]int{}, StopReasons: map[wire.StopReason]int{}}
 	var ok, cited, facts, withFacts, refused, valid, citations, stale, weak, answered int
 	var lat []float64
 	var first, final, imp float64
@@ -164,9 +163,7 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 				weak++
 			}
 		}
-		s.TokensIn += r.TokensIn
-		s.TokensOut += r.TokensOut
-		s.CostUSD += r.CostUSD
+		s.Usage.Add(r.Usage)
 		if t := r.Trajectory; t != nil {
 			s.Trajectory.SearchCalls += t.SearchCalls
 			if t.SearchCalls > 1 {
@@ -191,9 +188,9 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s.StaleCitations = ratio(stale, answered)
 	s.WeakCitations = ratio(weak, answered)
 	slices.Sort(lat)
-	s.LatencyP50MS = workflows.Percentile(lat, 50)
-	s.LatencyP95MS = workflows.Percentile(lat, 95)
-	s.LatencyP99MS = workflows.Percentile(lat, 99)
+	s.LatencyP50MS = percentile.NearestRank(lat, 50)
+	s.LatencyP95MS = percentile.NearestRank(lat, 95)
+	s.LatencyP99MS = percentile.NearestRank(lat, 99)
 	if s.Questions > 0 {
 		s.Trajectory.MeanSearchCalls = float64(s.Trajectory.SearchCalls) / float64(s.Questions)
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // chunkMap is an in-memory ChunkSource.
@@ -75,8 +75,8 @@ func chunks(docs ...string) []string {
 
 // attempt is attempt n retrieving docs (in order), with a bm25 stage that
 // saw bm25 and a final rerank stage whose order is the hits'.
-func attempt(n int, accepted bool, bm25 []string, docs ...string) workflows.Attempt {
-	a := workflows.Attempt{N: n, Query: "q", Accepted: accepted,
+func attempt(n int, accepted bool, bm25 []string, docs ...string) wire.Attempt {
+	a := wire.Attempt{N: n, Query: "q", Accepted: accepted,
 		Assessment: &assess.Assessment{Score: 0.3 + 0.2*float64(n), Sufficient: accepted},
 		Stages: []retrieval.Stage{
 			{Name: "bm25", Top: chunks(bm25...)},
@@ -91,13 +91,13 @@ func attempt(n int, accepted bool, bm25 []string, docs ...string) workflows.Atte
 
 // answered is an answered run whose accepted last attempt's hits became
 // labels 1, 2, ... and whose answer cites the given labels.
-func answered(text string, cite []string, atts ...workflows.Attempt) workflows.AnswerResult {
+func answered(text string, cite []string, atts ...wire.Attempt) wire.AnswerResult {
 	last := atts[len(atts)-1]
-	g := &workflows.Generation{Model: "builtin:extractive-v2"}
+	g := &wire.Generation{Model: "builtin:extractive-v2"}
 	for i, h := range last.Hits {
-		g.Sources = append(g.Sources, workflows.LabelledChunk{Label: generate.Label(i), ChunkID: h.ChunkID})
+		g.Sources = append(g.Sources, wire.LabelledChunk{Label: wire.Label(i), ChunkID: h.ChunkID})
 	}
-	res := workflows.AnswerResult{StopReason: workflows.Answered, Answer: text}
+	res := wire.AnswerResult{StopReason: wire.Answered, Answer: text}
 	for _, l := range cite {
 		for _, s := range g.Sources {
 			if s.Label == l {
@@ -105,14 +105,14 @@ func answered(text string, cite []string, atts ...workflows.Attempt) workflows.A
 			}
 		}
 	}
-	res.Trace = workflows.Trace{Attempts: atts, Generation: g, TotalMS: 100,
-		Routes: []workflows.RouteRecord{{Attempt: 1, Decision: router.Decision{Task: router.Assess, Route: router.Builtin}}}}
+	res.Trace = wire.Trace{Attempts: atts, Generation: g, TotalMS: 100,
+		Routes: []wire.RouteRecord{{Attempt: 1, Decision: router.Decision{Task: router.Assess, Route: router.Builtin}}}}
 	return res
 }
 
-func stopped(stop workflows.StopReason, atts ...workflows.Attempt) workflows.AnswerResult {
-	return workflows.AnswerResult{StopReason: stop, Answer: "I could not find an answer.",
-		Trace: workflows.Trace{Attempts: atts, StopReason: stop, TotalMS: 50}}
+func stopped(stop wire.StopReason, atts ...wire.Attempt) wire.AnswerResult {
+	return wire.AnswerResult{StopReason: stop, Answer: "I could not find an answer.",
+		Trace: wire.Trace{Attempts: atts, StopReason: stop, TotalMS: 50}}
 }
 
 func TestJudgeOutcomes(t *testing.T) {
@@ -131,27 +131,27 @@ func TestJudgeOutcomes(t *testing.T) {
 	tests := []struct {
 		name   string
 		q      Question
-		res    workflows.AnswerResult
+		res    wire.AnswerResult
 		want   Outcome
 		detail string // a substring of the detail
 	}{
 		{"ok", motor, answered("Blender motors are covered for 5 years. [1]", []string{"1"}, attempt(1, true, nil, "warranty")), OK, ""},
 		{"key fact missing", motor, answered("Blender motors are covered. [1]", []string{"1"}, attempt(1, true, nil, "warranty")), Generation, "5 years"},
 		{"cites the archived terms", motor, answered("Blender motors are covered for 2 years. [1]", []string{"1"}, attempt(1, true, nil, "warranty-old", "warranty")), Generation, "cites warranty-old"},
-		{"generation failed", motor, stopped(workflows.GenerationError, attempt(1, true, nil, "warranty")), Generation, "generation_error"},
-		{"never accepted", motor, stopped(workflows.InsufficientContext, attempt(1, false, nil, "warranty")), Assembly, "accepted no attempt"},
+		{"generation failed", motor, stopped(wire.GenerationError, attempt(1, true, nil, "warranty")), Generation, "generation_error"},
+		{"never accepted", motor, stopped(wire.InsufficientContext, attempt(1, false, nil, "warranty")), Assembly, "accepted no attempt"},
 		{"accepted another attempt", motor, answered("Motors: 2 years. [1]", []string{"1"},
 			attempt(1, false, nil, "warranty"), attempt(2, true, nil, "warranty-old")), Assembly, "accepted attempt 2 had no relevant chunk"},
 		{"dropped by the budget", motor, withDrop, Assembly, "prompt budget"},
-		{"lost in rerank", motor, stopped(workflows.InsufficientContext, attempt(1, false, []string{"warranty", "warranty-old"}, "warranty-old")), LostInRerank, "ranked 1 in stage bm25"},
-		{"below the cut", motor, stopped(workflows.InsufficientContext, attempt(1, false, []string{"warranty-old", "scan", "warranty"}, "warranty-old")), MissedTopK, "best rank 3"},
-		{"never seen", motor, stopped(workflows.InsufficientContext, attempt(1, false, []string{"warranty-old"}, "warranty-old")), MissedTopK, "no relevant chunk"},
-		{"no search", motor, stopped(workflows.Refused), MissedTopK, "no search ran"},
-		{"not visible to the asker", Question{ID: "t", Relevant: []string{"ticket"}, Groups: []string{"public"}}, stopped(workflows.InsufficientContext), MissingContent, "groups public"},
+		{"lost in rerank", motor, stopped(wire.InsufficientContext, attempt(1, false, []string{"warranty", "warranty-old"}, "warranty-old")), LostInRerank, "ranked 1 in stage bm25"},
+		{"below the cut", motor, stopped(wire.InsufficientContext, attempt(1, false, []string{"warranty-old", "scan", "warranty"}, "warranty-old")), MissedTopK, "best rank 3"},
+		{"never seen", motor, stopped(wire.InsufficientContext, attempt(1, false, []string{"warranty-old"}, "warranty-old")), MissedTopK, "no relevant chunk"},
+		{"no search", motor, stopped(wire.Refused), MissedTopK, "no search ran"},
+		{"not visible to the asker", Question{ID: "t", Relevant: []string{"ticket"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), MissingContent, "groups public"},
 		{"visible to staff", staffMotor, answered("The agent said the motor cover was two years long. [1]", []string{"1"}, attempt(1, true, nil, "ticket")), OK, ""},
-		{"empty text", Question{ID: "s", Relevant: []string{"scan"}, Groups: []string{"public"}}, stopped(workflows.InsufficientContext), Extraction, "scan"},
-		{"no indexed chunk", Question{ID: "u", Relevant: []string{"unindexed"}, Groups: []string{"public"}}, stopped(workflows.InsufficientContext), Extraction, "unindexed"},
-		{"no answer, refused", none, stopped(workflows.InsufficientContext, attempt(1, false, nil, "warranty")), OK, ""},
+		{"empty text", Question{ID: "s", Relevant: []string{"scan"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "scan"},
+		{"no indexed chunk", Question{ID: "u", Relevant: []string{"unindexed"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "unindexed"},
+		{"no answer, refused", none, stopped(wire.InsufficientContext, attempt(1, false, nil, "warranty")), OK, ""},
 		{"no answer, answered", none, answered("Blender motors are covered for 5 years. [1]", []string{"1"}, attempt(1, true, nil, "warranty")), FalseAnswer, "citing warranty"},
 	}
 	j := Judge{Library: lib, Facts: facts, TopK: 1}
@@ -174,7 +174,7 @@ func TestJudgeCitations(t *testing.T) {
 	res.Trace.Generation.Grounding = []citation.Flag{{Kind: citation.StaleSource, Label: "2"}}
 	got := j.Evaluate(q, res)
 	want := RunEval{
-		StopReason: workflows.Answered, Outcome: Generation, Answer: res.Answer, Attempts: 1, LatencyMS: 100, Route: "builtin",
+		StopReason: wire.Answered, Outcome: Generation, Answer: res.Answer, Attempts: 1, LatencyMS: 100, Route: "builtin",
 		Cited: []string{"warranty", "warranty-old", "ticket"}, CitedRelevant: true,
 		KeyFacts: new(bool), MissingFacts: []string{"blade wear"},
 		Citations: 4, ValidCitations: 3,
@@ -206,7 +206,7 @@ func TestJudgeLeaks(t *testing.T) {
 	inTrace.Trace.Warnings = []string{"stale source: ticket preferred"}
 	tests := []struct {
 		name string
-		res  workflows.AnswerResult
+		res  wire.AnswerResult
 		want []Leak
 	}{
 		{"retrieved and cited", retrieved, []Leak{{DocID: "rates-c", Where: []string{"hits", "candidates", "sources", "citations", "answer"}}}},
@@ -296,9 +296,9 @@ func f64(v float64) *float64 { return &v }
 // fixedReport is a report value small enough to check by hand and varied
 // enough to exercise every table and chart: it is the golden files' input.
 func fixedReport() AnswersReport {
-	traj := func(calls int, first, final float64) *workflows.Trajectory {
+	traj := func(calls int, first, final float64) *Trajectory {
 		imp := final - first
-		return &workflows.Trajectory{SearchCalls: calls, FirstScore: f64(first), FinalScore: f64(final), Improvement: &imp}
+		return &Trajectory{SearchCalls: calls, FirstScore: f64(first), FinalScore: f64(final), Improvement: &imp}
 	}
 	r := AnswersReport{
 		QuestionsFile: "testdata/eval/hollin.jsonl", KeyFactsFile: "testdata/hollin/key_facts.jsonl",
@@ -306,24 +306,24 @@ func fixedReport() AnswersReport {
 		Settings: AnswerSettings{LoopMaxAttempts: 3, OnePassMaxAttempts: 1, TopK: 5, Threshold: 0.5},
 		Questions: []QuestionEval{
 			{ID: "q02", Question: "how many years is the X300 Pro motor covered for", Type: "stale", Groups: []string{"public"}, Relevant: []string{"pol-warranty-2026"}, Forbidden: []string{"tkt-30501"},
-				Loop: RunEval{StopReason: workflows.Answered, Outcome: OK, Attempts: 1, LatencyMS: 310, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
+				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 310, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
 					Citations: 2, ValidCitations: 2, Answer: "Blender motors on the X200 and X300 Pro are covered for 5 years. [1]", Trajectory: traj(1, 0.8, 0.8)},
-				OnePass: RunEval{StopReason: workflows.Answered, Outcome: OK, Attempts: 1, LatencyMS: 290, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
+				OnePass: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 290, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
 					Citations: 2, ValidCitations: 2, Trajectory: traj(1, 0.8, 0.8)}},
 			{ID: "q07", Question: "can I use my kettle on holiday in America", Type: "paraphrase", Groups: []string{"public"}, Relevant: []string{"faq-abroad"},
-				Loop: RunEval{StopReason: workflows.Answered, Outcome: OK, Attempts: 2, LatencyMS: 820, Route: "builtin", Cited: []string{"faq-abroad"}, CitedRelevant: true, KeyFacts: bptr(true),
+				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 2, LatencyMS: 820, Route: "builtin", Cited: []string{"faq-abroad"}, CitedRelevant: true, KeyFacts: bptr(true),
 					Citations: 1, ValidCitations: 1, Trajectory: traj(2, 0.3, 0.7)},
-				OnePass: RunEval{StopReason: workflows.InsufficientContext, Outcome: MissedTopK, Detail: "best rank 7 (stage bm25, attempt 1), below the top 5", Attempts: 1, LatencyMS: 150, Route: "builtin", Cited: []string{},
+				OnePass: RunEval{StopReason: wire.InsufficientContext, Outcome: MissedTopK, Detail: "best rank 7 (stage bm25, attempt 1), below the top 5", Attempts: 1, LatencyMS: 150, Route: "builtin", Cited: []string{},
 					KeyFacts: bptr(false), MissingFacts: []string{"230 V"}, Trajectory: traj(1, 0.3, 0.3)}},
 			{ID: "p01", Question: "what does Hollin pay us per hour of warranty labour", Type: "restricted", Groups: []string{"partners", "partner:brook-street"}, Relevant: []string{"ptn-brook-rates"}, Forbidden: []string{"ptn-calder-rates", "int-parts-cost"},
-				Loop: RunEval{StopReason: workflows.Answered, Outcome: Generation, Detail: `the answer misses the key facts ["£42"]`, Attempts: 1, LatencyMS: 400, Route: "builtin", Cited: []string{"ptn-handbook", "tkt-30501"}, KeyFacts: bptr(false), MissingFacts: []string{"£42"},
+				Loop: RunEval{StopReason: wire.Answered, Outcome: Generation, Detail: `the answer misses the key facts ["£42"]`, Attempts: 1, LatencyMS: 400, Route: "builtin", Cited: []string{"ptn-handbook", "tkt-30501"}, KeyFacts: bptr(false), MissingFacts: []string{"£42"},
 					Citations: 3, ValidCitations: 2, WeakCitations: []string{"tkt-30501"}, StaleCitations: []string{"pol-warranty-2024"}, Stripped: []string{"[7]"},
 					Leaks: []Leak{{DocID: "ptn-calder-rates", Where: []string{"hits", "answer"}}}, Trajectory: traj(1, 0.6, 0.6)},
 				OnePass: Failed("child workflow failed: boom")},
 			{ID: "q34", Question: "what is the capital of Peru", Type: "no-answer", Groups: []string{"public"}, Relevant: []string{},
-				Loop: RunEval{StopReason: workflows.InsufficientContext, Outcome: OK, Detail: "no answer, nothing cited", Attempts: 1, LatencyMS: 120, Route: "builtin", Cited: []string{}, Trajectory: traj(1, 0.1, 0.1)},
-				OnePass: RunEval{StopReason: workflows.Answered, Outcome: FalseAnswer, Detail: "the corpus cannot answer it, yet the run ended answered citing faq-abroad", Attempts: 1, LatencyMS: 200, Route: "small", Cited: []string{"faq-abroad"},
-					Citations: 1, ValidCitations: 1, TokensIn: 900, TokensOut: 40, CostUSD: 0.0012, Trajectory: traj(1, 0.55, 0.55)}},
+				Loop: RunEval{StopReason: wire.InsufficientContext, Outcome: OK, Detail: "no answer, nothing cited", Attempts: 1, LatencyMS: 120, Route: "builtin", Cited: []string{}, Trajectory: traj(1, 0.1, 0.1)},
+				OnePass: RunEval{StopReason: wire.Answered, Outcome: FalseAnswer, Detail: "the corpus cannot answer it, yet the run ended answered citing faq-abroad", Attempts: 1, LatencyMS: 200, Route: "small", Cited: []string{"faq-abroad"},
+					Citations: 1, ValidCitations: 1, Usage: wire.Usage{TokensIn: 900, TokensOut: 40, CostUSD: 0.0012}, Trajectory: traj(1, 0.55, 0.55)}},
 		},
 	}
 	r.Aggregate()

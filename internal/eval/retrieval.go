@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/retrieval"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // Searcher is what the retrieval evaluation needs from a retriever.
@@ -174,8 +174,8 @@ func CompareRetrieval(ctx context.Context, queries []Query, qrels Qrels, systems
 			Recall100:    at100.Recall,
 			MAP:          ev.Mean.AP,
 			NoHit:        len(ev.NoHit),
-			LatencyP50Ms: millis(workflows.Percentile(sr.Latencies, 50)),
-			LatencyP99Ms: millis(workflows.Percentile(sr.Latencies, 99)),
+			LatencyP50Ms: millis(percentile.NearestRank(sr.Latencies, 50)),
+			LatencyP99Ms: millis(percentile.NearestRank(sr.Latencies, 99)),
 			Evaluation:   ev,
 			Run:          sr.Run,
 		})

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -86,14 +87,12 @@ type BatchResultItem struct {
 	ID         string                    `json:"id"`
 	QuestionID string                    `json:"question_id"`
 	Status     workflows.BatchItemStatus `json:"status"`
-	StopReason workflows.StopReason      `json:"stop_reason,omitempty"`
+	StopReason wire.StopReason           `json:"stop_reason,omitempty"`
 	Answer     string                    `json:"answer,omitempty"`
 	Citations  []CitationResponse        `json:"citations,omitempty"`
 	LatencyMS  float64                   `json:"latency_ms,omitempty"`
-	TokensIn   int                       `json:"tokens_in,omitempty"`
-	TokensOut  int                       `json:"tokens_out,omitempty"`
-	CostUSD    float64                   `json:"cost_usd,omitempty"`
-	Error      string                    `json:"error,omitempty"`
+	wire.Usage
+	Error string `json:"error,omitempty"`
 }
 
 // BatchResults is one page of a batch's results.
@@ -328,7 +327,7 @@ func (s *Server) getBatchResults(c *gin.Context) {
 	for _, it := range items {
 		out.Items = append(out.Items, BatchResultItem{
 			ID: it.ID, QuestionID: it.QuestionID, Status: it.Status, StopReason: it.StopReason,
-			LatencyMS: it.LatencyMS, TokensIn: it.TokensIn, TokensOut: it.TokensOut, CostUSD: it.CostUSD, Error: it.Error,
+			LatencyMS: it.LatencyMS, Usage: it.Usage, Error: it.Error,
 		})
 	}
 	if err := s.fillAnswers(ctx, out.Items); err != nil {

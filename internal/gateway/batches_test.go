@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -40,7 +41,7 @@ func TestBatchJSON(t *testing.T) {
 	r = h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPartner, "")
 	r.decode(t, &b)
 	if b.Status != Completed || b.Aggregate == nil || b.Aggregate.Done != 3 ||
-		b.Aggregate.StopReasons[workflows.Answered] != 2 || b.Aggregate.StopReasons[workflows.InsufficientContext] != 1 {
+		b.Aggregate.StopReasons[wire.Answered] != 2 || b.Aggregate.StopReasons[wire.InsufficientContext] != 1 {
 		t.Errorf("GET batch = %s", r.Body)
 	}
 	if r := h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPublic, ""); r.Status != http.StatusNotFound {
@@ -151,7 +152,7 @@ func TestBatchResultsPages(t *testing.T) {
 		t.Fatalf("%d pages, %d items; want 3 pages of 120 items", pages, len(all))
 	}
 	for i, it := range all {
-		if it.ID != fmt.Sprintf("c%d", i) || it.Status != workflows.ItemDone || it.StopReason != workflows.Answered || it.Answer == "" || len(it.Citations) != 1 {
+		if it.ID != fmt.Sprintf("c%d", i) || it.Status != workflows.ItemDone || it.StopReason != wire.Answered || it.Answer == "" || len(it.Citations) != 1 {
 			t.Errorf("item %d = %+v; want c%d answered with its answer and citation", i, it, i)
 			break
 		}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Client talks to an assay gateway over HTTP.
@@ -148,8 +148,8 @@ func (c *Client) Get(ctx context.Context, id string) (QuestionResponse, error) {
 }
 
 // Trace fetches a question's trace.
-func (c *Client) Trace(ctx context.Context, id string) (workflows.Trace, error) {
-	var out workflows.Trace
+func (c *Client) Trace(ctx context.Context, id string) (wire.Trace, error) {
+	var out wire.Trace
 	err := c.do(ctx, http.MethodGet, "/v1/questions/"+url.PathEscape(id)+"/trace", nil, &out)
 	return out, err
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestFollowResumes drops the stream after two events; Follow reconnects
@@ -42,7 +42,7 @@ func TestFollowResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Answer != "A." || q.StopReason != workflows.Answered {
+	if q.Answer != "A." || q.StopReason != wire.Answered {
 		t.Errorf("Follow = %+v", q)
 	}
 	if diff := cmp.Diff([]string{"search", "assess", "generate"}, stages); diff != "" {
@@ -91,7 +91,7 @@ func TestClient(t *testing.T) {
 		t.Errorf("GetBatch = %+v, %v", b, err)
 	}
 	items, err := c.AllBatchResults(ctx, id)
-	if err != nil || len(items) != 2 || items[1].StopReason != workflows.InsufficientContext {
+	if err != nil || len(items) != 2 || items[1].StopReason != wire.InsufficientContext {
 		t.Errorf("AllBatchResults = %+v, %v", items, err)
 	}
 }

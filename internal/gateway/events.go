@@ -13,7 +13,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/tokens"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Event types of GET /v1/questions/{id}/events.
@@ -46,7 +46,7 @@ type Event struct {
 	// Result) or Failed.
 	Closed bool
 	Status Status
-	Result *workflows.AnswerResult
+	Result *wire.AnswerResult
 }
 
 // StageEvent is the data of a stage event.

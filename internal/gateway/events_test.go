@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func parseSSE(t *testing.T, body []byte) []StreamEvent {
@@ -63,7 +63,7 @@ func TestEvents(t *testing.T) {
 	if err := json.Unmarshal(evs[len(evs)-1].Data, &q); err != nil {
 		t.Fatal(err)
 	}
-	if q.ID != acc.ID || q.Status != Completed || q.StopReason != workflows.Answered || len(q.Citations) != 1 {
+	if q.ID != acc.ID || q.Status != Completed || q.StopReason != wire.Answered || len(q.Citations) != 1 {
 		t.Errorf("result event = %s; want the completed question", evs[len(evs)-1].Data)
 	}
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -32,11 +33,11 @@ type fakeEngine struct {
 
 type fakeRun struct {
 	run      Run
-	in       workflows.AnswerInput
+	in       wire.AnswerInput
 	batch    workflows.BatchInput
-	res      workflows.AnswerResult
+	res      wire.AnswerResult
 	bres     workflows.BatchResult
-	progress workflows.Progress
+	progress wire.Progress
 	done     chan struct{}
 }
 
@@ -47,15 +48,15 @@ var errDown = errs.Errorf("fake", errs.Unavailable, "temporal is down")
 // answerFor is how fake questions end: a question containing "peru" finds
 // nothing; others are answered citing one document the principal's
 // groups decide.
-func answerFor(in workflows.AnswerInput) workflows.AnswerResult {
-	res := workflows.AnswerResult{RequestID: in.RequestID, Trace: workflows.Trace{
+func answerFor(in wire.AnswerInput) wire.AnswerResult {
+	res := wire.AnswerResult{RequestID: in.RequestID, Trace: wire.Trace{
 		RequestID: in.RequestID, PrincipalID: in.Principal.ID, Question: in.Question,
-		Attempts: []workflows.Attempt{{N: 1, Query: in.Question, Accepted: true}},
-		Usage:    workflows.Usage{TokensIn: 10, TokensOut: 5},
+		Attempts: []wire.Attempt{{N: 1, Query: in.Question, Accepted: true}},
+		Usage:    wire.Usage{TokensIn: 10, TokensOut: 5},
 		TotalMS:  12,
 	}}
 	if strings.Contains(strings.ToLower(in.Question), "peru") {
-		res.StopReason = workflows.InsufficientContext
+		res.StopReason = wire.InsufficientContext
 		res.Trace.StopReason = res.StopReason
 		return res
 	}
@@ -65,7 +66,7 @@ func answerFor(in workflows.AnswerInput) workflows.AnswerResult {
 			doc = "sb-112"
 		}
 	}
-	res.StopReason = workflows.Answered
+	res.StopReason = wire.Answered
 	res.Trace.StopReason = res.StopReason
 	res.Answer = "From " + doc + ". [1]"
 	res.Model = "builtin:extractive-v1"
@@ -102,7 +103,7 @@ func (f *fakeEngine) Cancel(_ context.Context, id string) error {
 		return err
 	}
 	if r.run.Status == Running {
-		r.res = workflows.AnswerResult{RequestID: id, StopReason: workflows.Cancelled, Trace: workflows.Trace{StopReason: workflows.Cancelled}}
+		r.res = wire.AnswerResult{RequestID: id, StopReason: wire.Cancelled, Trace: wire.Trace{StopReason: wire.Cancelled}}
 		f.finish(r)
 	}
 	return nil
@@ -110,7 +111,7 @@ func (f *fakeEngine) Cancel(_ context.Context, id string) error {
 
 func (f *fakeEngine) finish(r *fakeRun) {
 	r.run.Status = Completed
-	r.progress = workflows.Progress{Stage: "done", Attempt: 1, Stop: r.res.StopReason}
+	r.progress = wire.Progress{Stage: "done", Attempt: 1, Stop: r.res.StopReason}
 	close(r.done)
 }
 
@@ -126,7 +127,7 @@ func (f *fakeEngine) release() {
 	}
 }
 
-func (f *fakeEngine) Start(_ context.Context, id string, in workflows.AnswerInput) error {
+func (f *fakeEngine) Start(_ context.Context, id string, in wire.AnswerInput) error {
 	if f.panicOnStart {
 		panic("fake engine: panicOnStart")
 	}
@@ -140,7 +141,7 @@ func (f *fakeEngine) Start(_ context.Context, id string, in workflows.AnswerInpu
 	}
 	f.started++
 	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: Running, Principal: in.Principal.ID, Question: in.Question},
-		in: in, done: make(chan struct{}), progress: workflows.Progress{Stage: "assess", Attempt: 1}}
+		in: in, done: make(chan struct{}), progress: wire.Progress{Stage: "assess", Attempt: 1}}
 	f.runs[id] = r
 	if !f.hold {
 		r.res = answerFor(in)
@@ -149,42 +150,42 @@ func (f *fakeEngine) Start(_ context.Context, id string, in workflows.AnswerInpu
 	return nil
 }
 
-func (f *fakeEngine) Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error) {
+func (f *fakeEngine) Result(ctx context.Context, id string) (wire.AnswerResult, Status, error) {
 	f.mu.Lock()
 	r, err := f.get(id)
 	f.mu.Unlock()
 	if err != nil {
-		return workflows.AnswerResult{}, "", err
+		return wire.AnswerResult{}, "", err
 	}
 	select {
 	case <-r.done:
 	case <-ctx.Done():
-		return workflows.AnswerResult{}, "", errs.E("fake.Result", errs.Unavailable, ctx.Err())
+		return wire.AnswerResult{}, "", errs.E("fake.Result", errs.Unavailable, ctx.Err())
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return r.res, r.run.Status, nil
 }
 
-func (f *fakeEngine) Progress(_ context.Context, id string) (workflows.Progress, error) {
+func (f *fakeEngine) Progress(_ context.Context, id string) (wire.Progress, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, err := f.get(id)
 	if err != nil {
-		return workflows.Progress{}, err
+		return wire.Progress{}, err
 	}
 	return r.progress, nil
 }
 
-func (f *fakeEngine) Trace(_ context.Context, id string) (workflows.Trace, error) {
+func (f *fakeEngine) Trace(_ context.Context, id string) (wire.Trace, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, err := f.get(id)
 	if err != nil {
-		return workflows.Trace{}, err
+		return wire.Trace{}, err
 	}
-	return workflows.Trace{RequestID: id, PrincipalID: r.in.Principal.ID, Question: r.in.Question,
-		Attempts: []workflows.Attempt{{N: 1, Query: r.in.Question}}}, nil
+	return wire.Trace{RequestID: id, PrincipalID: r.in.Principal.ID, Question: r.in.Question,
+		Attempts: []wire.Attempt{{N: 1, Query: r.in.Question}}}, nil
 }
 
 // Events plays a fixed two-attempt stream: the ids and stages the
@@ -250,7 +251,7 @@ func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.Batch
 		close(child.done)
 		f.runs[cin.RequestID] = child
 		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: workflows.ItemDone,
-			StopReason: res.StopReason, LatencyMS: float64(i), TokensIn: 10, TokensOut: 5}
+			StopReason: res.StopReason, LatencyMS: float64(i), Usage: wire.Usage{TokensIn: 10, TokensOut: 5}}
 	}
 	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID, Digest: workflows.BatchDigest(in.Questions)}, batch: in, done: make(chan struct{})}
 	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}

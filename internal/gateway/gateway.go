@@ -25,6 +25,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -72,15 +73,15 @@ type Runs interface {
 type Questions interface {
 	// Start starts the answer run id. Starting an id that exists is not
 	// an error and does not start a second run.
-	Start(ctx context.Context, id string, in workflows.AnswerInput) error
+	Start(ctx context.Context, id string, in wire.AnswerInput) error
 	// Result waits until run id has ended and returns its result and
 	// Completed, or Failed (and no result) when the workflow failed
 	// rather than ended with a stop reason. It returns an error if ctx
 	// ends first.
-	Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error)
+	Result(ctx context.Context, id string) (wire.AnswerResult, Status, error)
 	// Progress and Trace ask a running run where it is.
-	Progress(ctx context.Context, id string) (workflows.Progress, error)
-	Trace(ctx context.Context, id string) (workflows.Trace, error)
+	Progress(ctx context.Context, id string) (wire.Progress, error)
+	Trace(ctx context.Context, id string) (wire.Trace, error)
 	// Events calls emit with run id's events in order, skipping those
 	// with an id at or below after, until the closing event or until ctx
 	// ends or emit fails.
@@ -107,14 +108,6 @@ type Engine interface {
 	Batches
 }
 
-// Defaults fill what a request leaves out; requests may lower the budget,
-// never raise it.
-type Defaults struct {
-	Budget    workflows.Budget
-	Threshold float64
-	TopK      int
-}
-
 // BatchLimits bound and shape batches.
 type BatchLimits struct {
 	Concurrency   int // questions of one batch running at once
@@ -124,9 +117,12 @@ type BatchLimits struct {
 
 // Options configure a Server.
 type Options struct {
-	Engine   Engine
-	Keyring  *auth.Keyring
-	Defaults Defaults
+	Engine  Engine
+	Keyring *auth.Keyring
+	// Template is the AnswerInput every run starts from (budget,
+	// threshold, top-k; config.Loop.Template builds it); requests may
+	// lower the budget, never raise it.
+	Template wire.AnswerInput
 	Batch    BatchLimits
 	// MaxBodyBytes bounds request bodies; default 1 MiB.
 	MaxBodyBytes int64
@@ -163,10 +159,10 @@ func New(opts Options) (*Server, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.MaxBodyBytes == 0 {
-		opts.MaxBodyBytes = 1 << 20
+		opts.MaxBodyBytes = wire.DefaultMaxBodyBytes
 	}
 	if opts.MaxWait == 0 {
-		opts.MaxWait = 60 * time.Second
+		opts.MaxWait = wire.DefaultMaxWait
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -175,10 +171,10 @@ func New(opts Options) (*Server, error) {
 		opts.Heartbeat = 15 * time.Second
 	}
 	if opts.Batch.Concurrency < 1 {
-		opts.Batch.Concurrency = 4
+		opts.Batch.Concurrency = wire.DefaultConcurrency
 	}
 	if opts.Batch.MaxQuestions < 1 {
-		opts.Batch.MaxQuestions = 1000
+		opts.Batch.MaxQuestions = wire.DefaultMaxQuestions
 	}
 	if opts.Keyring == nil {
 		k, err := auth.NewKeyring(nil)

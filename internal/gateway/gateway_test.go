@@ -14,7 +14,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestBadInput is the bad-input table of POST /v1/questions: each case
@@ -106,10 +106,10 @@ func TestAskAndGet(t *testing.T) {
 		t.Errorf("Location %q, principal %q", r.Header.Get("Location"), r.Header.Get(HeaderPrincipal))
 	}
 	in := h.eng.runs[acc.ID].in
-	want := workflows.AnswerInput{
+	want := wire.AnswerInput{
 		RequestID: acc.ID, Question: "how many years is the X300 Pro motor covered for",
 		Principal: auth.Principal{ID: "reader", Groups: []string{"public"}},
-		Budget:    workflows.Budget{MaxAttempts: 2, Deadline: 30 * time.Second},
+		Budget:    wire.Budget{MaxAttempts: 2, Deadline: 30 * time.Second},
 		Threshold: 0.5, TopK: 5,
 	}
 	want.Filters.Statuses = []corpus.Status{corpus.Current}
@@ -120,7 +120,7 @@ func TestAskAndGet(t *testing.T) {
 	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, "")
 	var q QuestionResponse
 	r.decode(t, &q)
-	if r.Status != 200 || q.Status != Completed || q.StopReason != workflows.Answered || q.Answer == "" || q.Attempts != 1 || q.Usage == nil {
+	if r.Status != 200 || q.Status != Completed || q.StopReason != wire.Answered || q.Answer == "" || q.Attempts != 1 || q.Usage == nil {
 		t.Fatalf("GET = %d %s", r.Status, r.Body)
 	}
 	wantCite := []CitationResponse{{Label: "1", DocID: "pol-warranty-2026", Title: "Title of pol-warranty-2026", URL: "https://example.test/pol-warranty-2026"}}
@@ -244,7 +244,7 @@ func TestWait(t *testing.T) {
 	r := h.call(http.MethodPost, "/v1/questions?wait=2s", keyPublic, `{"question":"what is the capital of Peru"}`)
 	var q QuestionResponse
 	r.decode(t, &q)
-	if r.Status != 200 || q.Status != Completed || q.StopReason != workflows.InsufficientContext || q.Answer != "" || len(q.Citations) != 0 {
+	if r.Status != 200 || q.Status != Completed || q.StopReason != wire.InsufficientContext || q.Answer != "" || len(q.Citations) != 0 {
 		t.Errorf("?wait on a quick run = %d %s; want 200 with the insufficient_context result", r.Status, r.Body)
 	}
 	h.eng.hold = true
@@ -269,7 +269,7 @@ func TestRunningQuestion(t *testing.T) {
 	if q.Status != Running || q.Progress == nil || q.Progress.Stage != "assess" || q.StopReason != "" {
 		t.Errorf("GET running = %s; want running with progress", r.Body)
 	}
-	var tr workflows.Trace
+	var tr wire.Trace
 	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/trace", keyPublic, "")
 	r.decode(t, &tr)
 	if r.Status != 200 || tr.RequestID != acc.ID || tr.Question != "E4" {
@@ -281,7 +281,7 @@ func TestRunningQuestion(t *testing.T) {
 		t.Fatalf("DELETE = %d %s, want 202", r.Status, r.Body)
 	}
 	h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, "").decode(t, &q)
-	if q.Status != Completed || q.StopReason != workflows.Cancelled {
+	if q.Status != Completed || q.StopReason != wire.Cancelled {
 		t.Errorf("after DELETE: %s/%s, want completed/cancelled", q.Status, q.StopReason)
 	}
 	r = h.call(http.MethodDelete, "/v1/questions/"+acc.ID, keyPublic, "")

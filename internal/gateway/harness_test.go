@@ -21,7 +21,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/auth"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func TestMain(m *testing.M) {
@@ -102,8 +102,8 @@ func newHarness(t testing.TB, edit ...func(*Options)) *harness {
 	opts := Options{
 		Engine:  h.eng,
 		Keyring: testKeyring(t),
-		Defaults: Defaults{
-			Budget:    workflows.Budget{MaxAttempts: 3, Deadline: 2 * time.Minute},
+		Template: wire.AnswerInput{
+			Budget:    wire.Budget{MaxAttempts: 3, Deadline: 2 * time.Minute},
 			Threshold: 0.5, TopK: 5,
 		},
 		Batch:     BatchLimits{Concurrency: 4, ContinueAfter: 500, MaxQuestions: 10},

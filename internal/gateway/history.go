@@ -8,7 +8,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // historyReader turns an AnswerWorkflow's history, event by event, into
@@ -61,7 +61,7 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 		out = r.stage(out, he.GetEventId(), data.ActivityType, query)
 		r.lastCompleted = he.GetEventId()
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-		var res workflows.AnswerResult
+		var res wire.AnswerResult
 		e := Event{ID: he.GetEventId(), Closed: true, Status: Failed}
 		if err := converter.GetDefaultDataConverter().FromPayloads(he.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
 			e.Status, e.Result = Completed, &res

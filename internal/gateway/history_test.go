@@ -10,8 +10,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/assay-rag/assay/activities"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func payloads(t *testing.T, v any) *commonpb.Payloads {
@@ -47,19 +46,19 @@ func readAll(evs []*historypb.HistoryEvent) ([]Event, bool) {
 }
 
 func TestHistoryReader(t *testing.T) {
-	res := workflows.AnswerResult{RequestID: "r1", StopReason: workflows.Answered, Answer: "Five years. [1]"}
+	res := wire.AnswerResult{RequestID: "r1", StopReason: wire.Answered, Answer: "Five years. [1]"}
 	history := []*historypb.HistoryEvent{
 		other(4),
-		scheduled(t, 5, "Search", activities.SearchInput{Query: "motor cover", K: 5}),
+		scheduled(t, 5, "Search", wire.SearchInput{Query: "motor cover", K: 5}),
 		completed(7),
-		scheduled(t, 11, "Assess", activities.AssessInput{Question: "motor cover"}),
+		scheduled(t, 11, "Assess", wire.AssessInput{Question: "motor cover"}),
 		completed(13),
 		other(16),
-		scheduled(t, 17, "Search", activities.SearchInput{Query: "blender motor warranty years", K: 5}),
+		scheduled(t, 17, "Search", wire.SearchInput{Query: "blender motor warranty years", K: 5}),
 		completed(19),
-		scheduled(t, 23, "Assess", activities.AssessInput{}),
+		scheduled(t, 23, "Assess", wire.AssessInput{}),
 		completed(25),
-		scheduled(t, 29, "Generate", activities.GenerateInput{}),
+		scheduled(t, 29, "Generate", wire.GenerateInput{}),
 		completed(31),
 		{EventId: 35, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
 			Attributes: &historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes{WorkflowExecutionCompletedEventAttributes: &historypb.WorkflowExecutionCompletedEventAttributes{
@@ -86,13 +85,13 @@ func TestHistoryReader(t *testing.T) {
 // A rewrite activity of the loop's own is its stage; none is made up.
 func TestHistoryReaderRewriteActivity(t *testing.T) {
 	got, _ := readAll([]*historypb.HistoryEvent{
-		scheduled(t, 5, "Search", activities.SearchInput{Query: "a"}),
+		scheduled(t, 5, "Search", wire.SearchInput{Query: "a"}),
 		completed(7),
-		scheduled(t, 11, "Assess", activities.AssessInput{}),
+		scheduled(t, 11, "Assess", wire.AssessInput{}),
 		completed(13),
 		scheduled(t, 15, "Rewrite", struct{}{}),
 		completed(16),
-		scheduled(t, 17, "Search", activities.SearchInput{Query: "b"}),
+		scheduled(t, 17, "Search", wire.SearchInput{Query: "b"}),
 		{EventId: 20, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED},
 	})
 	var stages []string
@@ -122,13 +121,13 @@ func marker(t *testing.T, id int64, activity string, result any) *historypb.Hist
 func TestHistoryReaderLocalActivities(t *testing.T) {
 	got, _ := readAll([]*historypb.HistoryEvent{
 		other(4),
-		marker(t, 5, "Guard", activities.GuardOutput{}),
-		marker(t, 6, "RoutingPolicy", activities.WorkerPolicy{}),
-		marker(t, 7, "Search", activities.SearchOutput{Query: "motor cover"}),
-		marker(t, 8, "Assess", activities.AssessOutput{}),
-		marker(t, 9, "Search", activities.SearchOutput{Query: "blender motor warranty years"}),
-		marker(t, 10, "Assess", activities.AssessOutput{}),
-		marker(t, 11, "Generate", activities.GenerateOutput{}),
+		marker(t, 5, "Guard", wire.GuardOutput{}),
+		marker(t, 6, "RoutingPolicy", wire.WorkerPolicy{}),
+		marker(t, 7, "Search", wire.SearchOutput{Query: "motor cover"}),
+		marker(t, 8, "Assess", wire.AssessOutput{}),
+		marker(t, 9, "Search", wire.SearchOutput{Query: "blender motor warranty years"}),
+		marker(t, 10, "Assess", wire.AssessOutput{}),
+		marker(t, 11, "Generate", wire.GenerateOutput{}),
 		{EventId: 13, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED},
 	})
 	want := []Event{
@@ -149,10 +148,10 @@ func TestHistoryReaderLocalActivities(t *testing.T) {
 // behind an endpoint): the rewrite takes the assessment's completion id.
 func TestHistoryReaderMixed(t *testing.T) {
 	got, _ := readAll([]*historypb.HistoryEvent{
-		marker(t, 5, "Search", activities.SearchOutput{Query: "a"}),
-		scheduled(t, 6, "Assess", activities.AssessInput{}),
+		marker(t, 5, "Search", wire.SearchOutput{Query: "a"}),
+		scheduled(t, 6, "Assess", wire.AssessInput{}),
 		completed(8),
-		marker(t, 11, "Search", activities.SearchOutput{Query: "b"}),
+		marker(t, 11, "Search", wire.SearchOutput{Query: "b"}),
 	})
 	want := []Event{
 		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "a"}},

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestOpenAPIRoutes checks every registered route against the document and
@@ -43,13 +43,13 @@ func TestOpenAPIStopReasons(t *testing.T) {
 		documented = append(documented, v.(string))
 	}
 	var want []string
-	for _, s := range workflows.StopReasons {
+	for _, s := range wire.StopReasons {
 		want = append(want, string(s))
 	}
 	slices.Sort(documented)
 	slices.Sort(want)
 	if diff := cmp.Diff(want, documented); diff != "" {
-		t.Errorf("StopReason enum in openapi.json differs from workflows.StopReasons (-workflows +doc):\n%s", diff)
+		t.Errorf("StopReason enum in openapi.json differs from wire.StopReasons (-workflows +doc):\n%s", diff)
 	}
 }
 

@@ -14,11 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/assay-rag/assay/internal/auth"
-	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/retrieval"
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // readTimeout bounds the Temporal calls of one read request.
@@ -67,19 +64,19 @@ type Accepted struct {
 
 // QuestionResponse is the representation of one question run.
 type QuestionResponse struct {
-	ID         string               `json:"id"`
-	Status     Status               `json:"status"`
-	Question   string               `json:"question,omitempty"`
-	StopReason workflows.StopReason `json:"stop_reason,omitempty"`
-	StopDetail string               `json:"stop_detail,omitempty"`
-	Answer     string               `json:"answer,omitempty"`
-	Citations  []CitationResponse   `json:"citations"`
-	Model      string               `json:"model,omitempty"`
-	Attempts   int                  `json:"attempts,omitempty"`
-	Usage      *workflows.Usage     `json:"usage,omitempty"`
+	ID         string             `json:"id"`
+	Status     Status             `json:"status"`
+	Question   string             `json:"question,omitempty"`
+	StopReason wire.StopReason    `json:"stop_reason,omitempty"`
+	StopDetail string             `json:"stop_detail,omitempty"`
+	Answer     string             `json:"answer,omitempty"`
+	Citations  []CitationResponse `json:"citations"`
+	Model      string             `json:"model,omitempty"`
+	Attempts   int                `json:"attempts,omitempty"`
+	Usage      *wire.Usage        `json:"usage,omitempty"`
 	// Progress is where a running question is; absent once it ended or
 	// when no worker answered the query.
-	Progress *workflows.Progress `json:"progress,omitempty"`
+	Progress *wire.Progress `json:"progress,omitempty"`
 }
 
 // CitationResponse is one cited source, resolved to its document.
@@ -259,7 +256,7 @@ func (s *Server) ownRun(c *gin.Context, kind Kind) (Run, bool) {
 	return run, true
 }
 
-func questionResponse(run Run, res *workflows.AnswerResult) QuestionResponse {
+func questionResponse(run Run, res *wire.AnswerResult) QuestionResponse {
 	out := QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []CitationResponse{}}
 	if res == nil || run.Status != Completed {
 		return out
@@ -278,7 +275,7 @@ func questionResponse(run Run, res *workflows.AnswerResult) QuestionResponse {
 	return out
 }
 
-func citations(cs []generate.Citation) []CitationResponse {
+func citations(cs []wire.Citation) []CitationResponse {
 	out := make([]CitationResponse, 0, len(cs))
 	for _, c := range cs {
 		out = append(out, CitationResponse{Label: c.Label, DocID: c.DocID, Title: c.Title, URL: c.URL})
@@ -307,7 +304,7 @@ func (s *Server) waitParam(c *gin.Context) (time.Duration, error) {
 // and filters (as an AnswerInput for the caller's principal), the
 // idempotency key, and the run id derived from them, which it records for
 // the access log.
-func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *Filters, bodyKey string) (id, key string, in workflows.AnswerInput, err error) {
+func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *Filters, bodyKey string) (id, key string, in wire.AnswerInput, err error) {
 	if in, err = s.answerTemplate(maxAttempts, deadlineMS, f); err != nil {
 		return "", "", in, err
 	}
@@ -323,10 +320,10 @@ func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS
 // answerTemplate builds the AnswerInput of a request from the defaults and
 // the request's own, lower, budget and filters. RequestID, Question and
 // Principal are the caller's to set.
-func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *Filters) (workflows.AnswerInput, error) {
+func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *Filters) (wire.AnswerInput, error) {
 	const op = "gateway.options"
-	d := s.opts.Defaults
-	in := workflows.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK}
+	d := s.opts.Template
+	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK}
 	if maxAttempts != nil {
 		if n := *maxAttempts; n < 1 || n > d.Budget.MaxAttempts {
 			return in, errs.FieldError(op, "max_attempts", fmt.Sprintf("want 1..%d, got %d", d.Budget.MaxAttempts, n))
@@ -356,7 +353,7 @@ const (
 	maxFilterLen    = 100
 )
 
-func (f *Filters) retrieval() (retrieval.Filters, error) {
+func (f *Filters) retrieval() (wire.Filters, error) {
 	const op = "gateway.filters"
 	check := func(name string, vals []string) error {
 		if len(vals) > maxFilterValues {
@@ -370,21 +367,21 @@ func (f *Filters) retrieval() (retrieval.Filters, error) {
 		return nil
 	}
 	if err := check("types", f.Types); err != nil {
-		return retrieval.Filters{}, err
+		return wire.Filters{}, err
 	}
 	if err := check("products", f.Products); err != nil {
-		return retrieval.Filters{}, err
+		return wire.Filters{}, err
 	}
 	if err := check("statuses", f.Statuses); err != nil {
-		return retrieval.Filters{}, err
+		return wire.Filters{}, err
 	}
-	out := retrieval.Filters{Types: f.Types, Products: f.Products}
+	out := wire.Filters{Types: f.Types, Products: f.Products}
 	for i, st := range f.Statuses {
-		switch s := corpus.Status(st); s {
-		case corpus.Current, corpus.Archived, corpus.Withdrawn:
+		switch s := wire.Status(st); s {
+		case wire.Current, wire.Archived, wire.Withdrawn:
 			out.Statuses = append(out.Statuses, s)
 		default:
-			return retrieval.Filters{}, errs.FieldError(op, fmt.Sprintf("filters.statuses[%d]", i), fmt.Sprintf("want current, archived or withdrawn, got %q", st))
+			return wire.Filters{}, errs.FieldError(op, fmt.Sprintf("filters.statuses[%d]", i), fmt.Sprintf("want current, archived or withdrawn, got %q", st))
 		}
 	}
 	return out, nil

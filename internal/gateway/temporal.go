@@ -11,13 +11,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
-)
-
-// Workflow type names as the worker registers them.
-const (
-	answerWorkflowType = "AnswerWorkflow"
-	batchWorkflowType  = "BatchWorkflow"
 )
 
 // Temporal runs questions and batches as AnswerWorkflows and
@@ -39,9 +34,9 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 	}
 	run := Run{ID: id}
 	switch d.WorkflowType.Name {
-	case answerWorkflowType:
+	case workflows.AnswerWorkflowName:
 		run.Kind = KindQuestion
-	case batchWorkflowType:
+	case workflows.BatchWorkflowName:
 		run.Kind = KindBatch
 	default:
 		return Run{}, errs.Errorf(op, errs.NotFound, "%s is a %s, not an assay run", id, d.WorkflowType.Name)
@@ -74,7 +69,7 @@ func (t *Temporal) Cancel(ctx context.Context, id string) error {
 // slot, the server hands the run's first workflow task back in its reply
 // and that worker runs it at once, without a trip through matching.
 // Without such a worker the option does nothing.
-func (t *Temporal) Start(ctx context.Context, id string, in workflows.AnswerInput) error {
+func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) error {
 	opts := workflows.StartOptions(id, t.TaskQueue, in)
 	opts.EnableEagerStart = true
 	_, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
@@ -82,8 +77,8 @@ func (t *Temporal) Start(ctx context.Context, id string, in workflows.AnswerInpu
 }
 
 // Result implements Questions.
-func (t *Temporal) Result(ctx context.Context, id string) (workflows.AnswerResult, Status, error) {
-	var res workflows.AnswerResult
+func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, Status, error) {
+	var res wire.AnswerResult
 	st, err := t.result(ctx, "gateway.Result", id, &res)
 	return res, st, err
 }
@@ -103,14 +98,14 @@ func (t *Temporal) result(ctx context.Context, op, id string, out any) (Status, 
 }
 
 // Progress implements Questions.
-func (t *Temporal) Progress(ctx context.Context, id string) (workflows.Progress, error) {
-	var p workflows.Progress
+func (t *Temporal) Progress(ctx context.Context, id string) (wire.Progress, error) {
+	var p wire.Progress
 	return p, t.query(ctx, "gateway.Progress", id, workflows.QueryProgress, &p)
 }
 
 // Trace implements Questions.
-func (t *Temporal) Trace(ctx context.Context, id string) (workflows.Trace, error) {
-	var tr workflows.Trace
+func (t *Temporal) Trace(ctx context.Context, id string) (wire.Trace, error) {
+	var tr wire.Trace
 	return tr, t.query(ctx, "gateway.Trace", id, workflows.QueryTrace, &tr)
 }
 

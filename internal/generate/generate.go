@@ -12,17 +12,13 @@
 // it: it scans the sources for prompt injection (reported only), sanitizes
 // citation markers, validates the answer (a rejection is a typed error)
 // and grounds it, and fills Citations from what the answer cites.
-// NotFound is the answer when there is no evidence: no model is asked.
 package generate
 
 import (
 	"context"
-	"strconv"
 
-	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/guard"
-	"github.com/assay-rag/assay/internal/prompt"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Source is one labelled piece of evidence given to a generator.
@@ -44,45 +40,15 @@ type Request struct {
 	OnToken func(piece string) error `json:"-"`
 }
 
-// Citation ties an answer to one source.
-type Citation struct {
-	Label   string `json:"label"`
-	ChunkID string `json:"chunk_id"`
-	DocID   string `json:"doc_id"`
-	Title   string `json:"title"`
-	URL     string `json:"url,omitempty"`
-}
-
-// Answer is what a generator returns, completed by Check.
-type Answer struct {
-	Text         string     `json:"text"`
-	Citations    []Citation `json:"citations"`
-	Model        string     `json:"model"`
-	TokensIn     int        `json:"tokens_in"`
-	TokensOut    int        `json:"tokens_out"`
-	CostUSD      float64    `json:"cost_usd"`
-	FinishReason string     `json:"finish_reason,omitempty"`
-	// PromptVersion names the prompt templates a model answered from.
-	PromptVersion string `json:"prompt_version,omitempty"`
-	// Dropped are the sources the prompt's token budget left out; their
-	// labels were never issued to the model.
-	Dropped []prompt.Dropped `json:"dropped,omitempty"`
-	// Stripped are the citation markers Check removed or rewrote because
-	// they named labels that were never issued.
-	Stripped []citation.Strip `json:"stripped,omitempty"`
-	// Grounding are Check's grounding findings.
-	Grounding []citation.Flag `json:"grounding,omitempty"`
-	// Injections are suspected prompt injections Check found in the
-	// sources. They changed nothing; they are reported.
-	Injections []guard.Flag `json:"injections,omitempty"`
-	// Warnings say all of the above in words, for the trace.
-	Warnings []string `json:"warnings,omitempty"`
-}
+// Citation ties an answer to one source; Answer is what a generator
+// returns, completed by Check. Both are defined in the wire contract: the
+// Generate activity returns them and runs record them.
+type (
+	Citation = wire.Citation
+	Answer   = wire.Answer
+)
 
 // Generator writes answers.
 type Generator interface {
 	Generate(ctx context.Context, req Request) (Answer, error)
 }
-
-// Label returns the request-scoped label of the i-th source (0-based).
-func Label(i int) string { return strconv.Itoa(i + 1) }

@@ -17,6 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func src(label, docID, status string, authority float64, text string) Source {
@@ -182,18 +183,6 @@ func TestCheckFlagsInjectedSources(t *testing.T) {
 	}
 }
 
-func TestNotFound(t *testing.T) {
-	got := NotFound("do you sell electric scooters", []string{"electric scooters", "  ", "scooter products"})
-	for _, want := range []string{"could not find", `"electric scooters"; "scooter products"`, "You could", "model"} {
-		if !strings.Contains(got.Text, want) {
-			t.Errorf("NotFound text %q does not contain %q", got.Text, want)
-		}
-	}
-	if got.Model != NotFoundModel || len(got.Citations) != 0 {
-		t.Errorf("NotFound = model %q citations %v, want %q and none", got.Model, got.Citations, NotFoundModel)
-	}
-}
-
 var (
 	tokOnce sync.Once
 	tok     *prompt.Tokenizer
@@ -255,8 +244,8 @@ func TestLLMStrippedMarkerEndToEnd(t *testing.T) {
 	if !strings.Contains(strings.Join(ans.Warnings, "\n"), "citation [9] names 9, never issued (issued: 1, 2, 3)") {
 		t.Errorf("Warnings = %q, want the strip recorded", ans.Warnings)
 	}
-	want := Answer{Model: "large", TokensIn: 800, TokensOut: 30, CostUSD: (800*1 + 30*2) / 1e6, FinishReason: "stop", PromptVersion: prompt.Version()}
-	got := Answer{Model: ans.Model, TokensIn: ans.TokensIn, TokensOut: ans.TokensOut, CostUSD: ans.CostUSD, FinishReason: ans.FinishReason, PromptVersion: ans.PromptVersion}
+	want := Answer{Model: "large", Usage: wire.Usage{TokensIn: 800, TokensOut: 30, CostUSD: (800*1 + 30*2) / 1e6}, FinishReason: "stop", PromptVersion: prompt.Version()}
+	got := Answer{Model: ans.Model, Usage: ans.Usage, FinishReason: ans.FinishReason, PromptVersion: ans.PromptVersion}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answer accounting (-want +got):\n%s", diff)
 	}

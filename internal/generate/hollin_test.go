@@ -15,6 +15,7 @@ import (
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // hollinMinHits is the floor for TestExtractiveHollin: the number of
@@ -122,7 +123,7 @@ func (f *hollinFixture) request(t testing.TB, q hollinQuestion, k int) Request {
 	}
 	req := Request{Question: q.Question}
 	for i, c := range chunks {
-		req.Sources = append(req.Sources, Source{Label: Label(i), Chunk: c})
+		req.Sources = append(req.Sources, Source{Label: wire.Label(i), Chunk: c})
 	}
 	return req
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/llm"
 	"github.com/assay-rag/assay/internal/prompt"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Completer is the model client the LLM generator needs; *llm.Client is
@@ -104,7 +105,7 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Answer, error) {
 	}
 	ans := Answer{
 		Text: reply.Text, Model: g.model, FinishReason: reply.FinishReason,
-		TokensIn: reply.Usage.PromptTokens, TokensOut: reply.Usage.CompletionTokens, CostUSD: reply.CostUSD,
+		Usage:         wire.Usage{TokensIn: reply.Usage.PromptTokens, TokensOut: reply.Usage.CompletionTokens, CostUSD: reply.CostUSD},
 		PromptVersion: p.Version, Dropped: p.Dropped,
 	}
 	if !reply.Usage.Reported {

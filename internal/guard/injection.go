@@ -1,27 +1,16 @@
 package guard
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
-// Flag is one suspected prompt injection.
-type Flag struct {
-	// Rule is the id of the rule that matched.
-	Rule string `json:"rule"`
-	// Where names the text: "question" or a source ("source 2 (doc#0)").
-	Where string `json:"where"`
-	// Excerpt is the matched text, shortened.
-	Excerpt string `json:"excerpt"`
-}
-
-// String renders a flag as a one-line warning.
-func (f Flag) String() string {
-	return fmt.Sprintf("possible prompt injection in %s (%s): %q", f.Where, f.Rule, f.Excerpt)
-}
+// Flag is one suspected prompt injection (defined in the wire contract).
+type Flag = wire.InjectionFlag
 
 // rule is one injection pattern, matched against normalized text.
 type rule struct {

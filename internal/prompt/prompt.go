@@ -35,6 +35,8 @@ import (
 	"text/template"
 
 	"github.com/assay-rag/assay/internal/errs"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // NotFoundReply is what the system prompt tells the model to reply,
@@ -87,13 +89,8 @@ type Input struct {
 	ContextTokens int
 }
 
-// Dropped is a source the budget left out.
-type Dropped struct {
-	Label   string `json:"label"`
-	ChunkID string `json:"chunk_id"`
-	Tokens  int    `json:"tokens"`
-	Reason  string `json:"reason"`
-}
+// Dropped is a source the budget left out (defined in the wire contract).
+type Dropped = wire.Dropped
 
 // Prompt is a built prompt and the record of how it was built.
 type Prompt struct {

@@ -16,10 +16,10 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // BenchmarkBuild measures a whole index build (chunk, BM25, embed, write)
@@ -171,8 +171,8 @@ func report(b *testing.B, stages map[string][]time.Duration) {
 	sort.Strings(names)
 	for _, n := range names {
 		d := slices.Clone(stages[n])
-		b.ReportMetric(ms(workflows.Percentile(d, 50)), fmt.Sprintf("%s-p50-ms", n))
-		b.ReportMetric(ms(workflows.Percentile(d, 99)), fmt.Sprintf("%s-p99-ms", n))
+		b.ReportMetric(ms(percentile.NearestRank(d, 50)), fmt.Sprintf("%s-p50-ms", n))
+		b.ReportMetric(ms(percentile.NearestRank(d, 99)), fmt.Sprintf("%s-p99-ms", n))
 	}
 }
 

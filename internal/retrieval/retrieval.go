@@ -29,6 +29,8 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Mode selects the ranking pipeline.
@@ -63,18 +65,9 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // Filters narrow the candidates beyond the principal's groups. Empty
-// fields do not filter.
-type Filters struct {
-	Types    []string        `json:"types,omitempty"`
-	Products []string        `json:"products,omitempty"`
-	Statuses []corpus.Status `json:"statuses,omitempty"`
-	// MinAuthority keeps sources with at least this authority (0..1).
-	MinAuthority float64 `json:"min_authority,omitempty"`
-	// UpdatedFrom and UpdatedTo (YYYY-MM-DD, inclusive) bound the
-	// sources' update dates; a source with no date fails a date filter.
-	UpdatedFrom string `json:"updated_from,omitempty"`
-	UpdatedTo   string `json:"updated_to,omitempty"`
-}
+// fields do not filter. Filters, Hit and Stage are defined in the wire
+// contract: runs record them and the gateway serves them.
+type Filters = wire.Filters
 
 // Request is one search.
 type Request struct {
@@ -90,28 +83,10 @@ type Request struct {
 // Hit is one ranked chunk. It carries ids and metadata, never the text.
 // Score's scale depends on the mode that produced it: BM25 score, cosine,
 // fused reciprocal-rank score, or reranker score.
-type Hit struct {
-	ChunkID   string        `json:"chunk_id"`
-	DocID     string        `json:"doc_id"`
-	Title     string        `json:"title"`
-	Score     float64       `json:"score"`
-	Status    corpus.Status `json:"status"`
-	Authority float64       `json:"authority"`
-	Updated   string        `json:"updated,omitempty"`
-}
+type Hit = wire.Hit
 
 // Stage is the record one stage leaves in the trace.
-type Stage struct {
-	Name       string  `json:"name"`
-	Millis     float64 `json:"ms"`
-	Candidates int     `json:"candidates"`
-	// Top are the stage's best chunk ids, at most TraceTop of them: enough
-	// to see where a document was lost without bloating workflow history.
-	Top []string `json:"top,omitempty"`
-	// Note says what the stage did beyond ranking (what it collapsed,
-	// which model ran).
-	Note string `json:"note,omitempty"`
-}
+type Stage = wire.Stage
 
 // TraceTop bounds Stage.Top.
 const TraceTop = 10

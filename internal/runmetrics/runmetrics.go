@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Recorder holds the run metrics.
@@ -53,14 +53,14 @@ func New(reg prometheus.Registerer) (*Recorder, error) {
 		}
 	}
 	// Every stop reason shows, at zero, before its first run.
-	for _, s := range workflows.StopReasons {
+	for _, s := range wire.StopReasons {
 		r.runs.WithLabelValues(string(s))
 	}
 	return r, nil
 }
 
 // Observe counts one ended run.
-func (r *Recorder) Observe(res workflows.AnswerResult) {
+func (r *Recorder) Observe(res wire.AnswerResult) {
 	stop := string(res.StopReason)
 	r.runs.WithLabelValues(stop).Inc()
 	r.duration.WithLabelValues(stop).Observe(res.Trace.TotalMS / 1000)
@@ -96,7 +96,7 @@ func (i *inbound) ExecuteWorkflow(ctx workflow.Context, in *interceptor.ExecuteW
 	if err != nil || workflow.IsReplaying(ctx) {
 		return out, err
 	}
-	if res, ok := out.(workflows.AnswerResult); ok {
+	if res, ok := out.(wire.AnswerResult); ok {
 		i.r.Observe(res)
 	}
 	return out, err

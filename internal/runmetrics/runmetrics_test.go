@@ -10,13 +10,13 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/assay-rag/assay/workflows"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // answer stands in for AnswerWorkflow: it ends with the stop reason asked.
-func answer(_ workflow.Context, in workflows.AnswerInput) (workflows.AnswerResult, error) {
-	return workflows.AnswerResult{StopReason: workflows.StopReason(in.Question), Trace: workflows.Trace{
-		TotalMS: 250, Usage: workflows.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
+func answer(_ workflow.Context, in wire.AnswerInput) (wire.AnswerResult, error) {
+	return wire.AnswerResult{StopReason: wire.StopReason(in.Question), Trace: wire.Trace{
+		TotalMS: 250, Usage: wire.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
 	}}, nil
 }
 
@@ -34,7 +34,7 @@ func TestInterceptorCountsRuns(t *testing.T) {
 		env := s.NewTestWorkflowEnvironment()
 		env.SetWorkerOptions(worker.Options{Interceptors: []interceptor.WorkerInterceptor{r.Interceptor()}})
 		env.RegisterWorkflowWithOptions(answer, workflow.RegisterOptions{Name: "AnswerWorkflow"})
-		env.ExecuteWorkflow("AnswerWorkflow", workflows.AnswerInput{Question: stop})
+		env.ExecuteWorkflow("AnswerWorkflow", wire.AnswerInput{Question: stop})
 		if err := env.GetWorkflowError(); err != nil {
 			t.Fatal(err)
 		}

@@ -1,13 +1,15 @@
-package workflows
+package eval
+
+import "github.com/assay-rag/assay/internal/wire"
 
 // Trajectory summarises how a run got to its result: how many
 // searches it took, whether assessment scores improved, what it cost. The
 // evaluation aggregates these over a question set, and compares the loop
 // with its one-pass baseline on the same cases.
 type Trajectory struct {
-	StopReason  StopReason `json:"stop_reason"`
-	Answered    bool       `json:"answered"`
-	SearchCalls int        `json:"search_calls"`
+	StopReason  wire.StopReason `json:"stop_reason"`
+	Answered    bool            `json:"answered"`
+	SearchCalls int             `json:"search_calls"`
 	// FirstScore and FinalScore are the first and last assessment scores;
 	// nil when no attempt was assessed. Improvement is their difference.
 	FirstScore  *float64 `json:"first_score"`
@@ -17,25 +19,21 @@ type Trajectory struct {
 	TotalMS     float64  `json:"total_ms"`
 	Models      []string `json:"models"`
 	// Rules are the rule ids of the route decisions, in order.
-	Rules     []string `json:"rules"`
-	TokensIn  int      `json:"tokens_in"`
-	TokensOut int      `json:"tokens_out"`
-	CostUSD   float64  `json:"cost_usd"`
-	Errors    []string `json:"errors"`
+	Rules []string `json:"rules"`
+	wire.Usage
+	Errors []string `json:"errors"`
 }
 
 // TrajectoryMetrics computes the trajectory metrics of a result from its trace.
-func TrajectoryMetrics(res AnswerResult) Trajectory {
+func TrajectoryMetrics(res wire.AnswerResult) Trajectory {
 	t := res.Trace
 	m := Trajectory{
 		StopReason:  res.StopReason,
-		Answered:    res.StopReason == Answered,
+		Answered:    res.StopReason == wire.Answered,
 		SearchCalls: len(t.Attempts),
 		TotalMS:     t.TotalMS,
 		Models:      append([]string{}, t.Models...),
-		TokensIn:    t.Usage.TokensIn,
-		TokensOut:   t.Usage.TokensOut,
-		CostUSD:     t.Usage.CostUSD,
+		Usage:       t.Usage,
 		Errors:      append([]string{}, t.Errors...),
 		Rules:       []string{},
 	}

@@ -1,14 +1,8 @@
-package workflows
+package wire
 
 import (
 	"time"
 
-	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/auth"
-	"github.com/assay-rag/assay/internal/citation"
-	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/prompt"
-	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -48,9 +42,9 @@ type AnswerInput struct {
 	Question  string `json:"question"`
 	// Principal comes from the authenticated caller, never from a request
 	// body.
-	Principal auth.Principal    `json:"principal"`
-	Filters   retrieval.Filters `json:"filters,omitzero"`
-	Budget    Budget            `json:"budget"`
+	Principal Principal `json:"principal"`
+	Filters   Filters   `json:"filters,omitzero"`
+	Budget    Budget    `json:"budget"`
 	// Threshold is the assessment score evidence needs, with sufficient,
 	// to be accepted.
 	Threshold float64 `json:"threshold"`
@@ -61,14 +55,14 @@ type AnswerInput struct {
 // Attempt records one search → assess round. It holds ids and scores,
 // never chunk texts.
 type Attempt struct {
-	N          int                `json:"n"`
-	Query      string             `json:"query"`
-	Hits       []retrieval.Hit    `json:"hits"`
-	Stages     []retrieval.Stage  `json:"stages,omitempty"`
-	SearchMS   float64            `json:"search_ms"`
-	AssessMS   float64            `json:"assess_ms,omitempty"`
-	Assessment *assess.Assessment `json:"assessment,omitempty"`
-	Accepted   bool               `json:"accepted"`
+	N          int         `json:"n"`
+	Query      string      `json:"query"`
+	Hits       []Hit       `json:"hits"`
+	Stages     []Stage     `json:"stages,omitempty"`
+	SearchMS   float64     `json:"search_ms"`
+	AssessMS   float64     `json:"assess_ms,omitempty"`
+	Assessment *Assessment `json:"assessment,omitempty"`
+	Accepted   bool        `json:"accepted"`
 	// Usage is what this attempt's assessment cost.
 	Usage    Usage    `json:"usage"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -90,24 +84,17 @@ type Generation struct {
 	PromptVersion string `json:"prompt_version,omitempty"`
 	FinishReason  string `json:"finish_reason,omitempty"`
 	// Sources maps each issued label to its chunk, in prompt order.
-	Sources   []LabelledChunk     `json:"sources"`
-	Dropped   []prompt.Dropped    `json:"dropped,omitempty"`
-	Stripped  []citation.Strip    `json:"stripped,omitempty"`
-	Grounding []citation.Flag     `json:"grounding,omitempty"`
-	Cited     []generate.Citation `json:"cited,omitempty"`
+	Sources   []LabelledChunk `json:"sources"`
+	Dropped   []Dropped       `json:"dropped,omitempty"`
+	Stripped  []Strip         `json:"stripped,omitempty"`
+	Grounding []GroundingFlag `json:"grounding,omitempty"`
+	Cited     []Citation      `json:"cited,omitempty"`
 }
 
 // LabelledChunk is one label → chunk mapping of a prompt.
 type LabelledChunk struct {
 	Label   string `json:"label"`
 	ChunkID string `json:"chunk_id"`
-}
-
-// Usage totals what a run, or one step, consumed.
-type Usage struct {
-	TokensIn  int     `json:"tokens_in"`
-	TokensOut int     `json:"tokens_out"`
-	CostUSD   float64 `json:"cost_usd"`
 }
 
 // Trace is what an operator needs to see why a run ended as it did.
@@ -132,12 +119,12 @@ type Trace struct {
 
 // AnswerResult is the output of AnswerWorkflow.
 type AnswerResult struct {
-	RequestID  string              `json:"request_id"`
-	StopReason StopReason          `json:"stop_reason"`
-	Answer     string              `json:"answer,omitempty"`
-	Citations  []generate.Citation `json:"citations,omitempty"`
-	Model      string              `json:"model,omitempty"`
-	Trace      Trace               `json:"trace"`
+	RequestID  string     `json:"request_id"`
+	StopReason StopReason `json:"stop_reason"`
+	Answer     string     `json:"answer,omitempty"`
+	Citations  []Citation `json:"citations,omitempty"`
+	Model      string     `json:"model,omitempty"`
+	Trace      Trace      `json:"trace"`
 }
 
 // Progress is the short state a query returns while a run is going.

@@ -1,0 +1,106 @@
+package wire
+
+import "github.com/assay-rag/assay/router"
+
+// The names the worker registers the activities under (the method names
+// of activities.Activities) and the workflows call them by. They are in
+// every recorded history: do not change them.
+const (
+	GuardActivity         = "Guard"
+	RoutingPolicyActivity = "RoutingPolicy"
+	SearchActivity        = "Search"
+	AssessActivity        = "Assess"
+	GenerateActivity      = "Generate"
+)
+
+// Local names the stages a worker runs in process, with no network call,
+// and so may run as local activities: inside the workflow task that
+// schedules them, with their result recorded as a marker in the history,
+// instead of as activity tasks dispatched through the server. Both false
+// runs every stage as an activity.
+type Local struct {
+	// Search: the searcher is in process (bleve, a builtin embedder, the
+	// builtin reranker).
+	Search bool `json:"search,omitempty"`
+	// Builtin: assessments and answers on the builtin route.
+	Builtin bool `json:"builtin,omitempty"`
+}
+
+// WorkerPolicy is the output of RoutingPolicy, what a run learns from its
+// worker once, at its start: the routing policy and which stages may run
+// as local activities. Its JSON is a router.Policy's with a "local" field
+// added, so the result recorded by runs that predate the field reads as
+// no local stages and their histories replay as they ran.
+type WorkerPolicy struct {
+	router.Policy
+	Local Local `json:"local,omitzero"`
+}
+
+// GuardInput is the input of Guard.
+type GuardInput struct {
+	Question string `json:"question"`
+}
+
+// GuardOutput is the verdict on a question: refused with a reason, or
+// accepted with any injection flags found in it.
+type GuardOutput struct {
+	Refused bool            `json:"refused"`
+	Reason  string          `json:"reason,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
+	Flags   []InjectionFlag `json:"flags,omitempty"`
+}
+
+// SearchInput is the input of Search.
+type SearchInput struct {
+	Query   string   `json:"query"`
+	Groups  []string `json:"groups"`
+	Filters Filters  `json:"filters,omitzero"`
+	K       int      `json:"k"`
+}
+
+// SearchOutput is the output of Search: ranked ids and scores, no text.
+type SearchOutput struct {
+	// Query is the query searched. A local activity's input is not in the
+	// history; this is how the gateway's event stream names it.
+	Query    string   `json:"query,omitempty"`
+	Hits     []Hit    `json:"hits"`
+	Stages   []Stage  `json:"stages"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// AssessInput is the input of Assess: the attempt's chunk ids and their
+// retrieval scores, in rank order.
+type AssessInput struct {
+	Question string    `json:"question"`
+	Query    string    `json:"query"`
+	Previous []string  `json:"previous,omitempty"`
+	ChunkIDs []string  `json:"chunk_ids"`
+	Scores   []float64 `json:"scores"`
+	// Groups re-check access: an activity never reads a chunk its
+	// principal may not see, whatever ids it is given.
+	Groups []string        `json:"groups"`
+	Route  router.Decision `json:"route"`
+}
+
+// AssessOutput is the output of Assess.
+type AssessOutput struct {
+	Assessment Assessment `json:"assessment"`
+	Usage      Spent      `json:"usage"`
+	// Flags are suspected prompt injections in the evidence. They change
+	// nothing; they are there for the trace.
+	Flags []InjectionFlag `json:"flags,omitempty"`
+}
+
+// GenerateInput is the input of Generate: the accepted chunk ids in rank
+// order.
+type GenerateInput struct {
+	Question string          `json:"question"`
+	ChunkIDs []string        `json:"chunk_ids"`
+	Groups   []string        `json:"groups"`
+	Route    router.Decision `json:"route"`
+}
+
+// GenerateOutput is the output of Generate.
+type GenerateOutput struct {
+	Answer Answer `json:"answer"`
+}
