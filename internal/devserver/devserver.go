@@ -108,6 +108,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		args = append(args, "--headless")
 	}
 	cmd := exec.Command(opts.Bin, args...)
+	cmd.Env = serverEnv(os.Environ())
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = sysProcAttr()
@@ -150,6 +151,24 @@ var dispatchArgs = []string{
 	// returns the activity task in its reply instead of queueing it for a
 	// poll. The SDK asks for it by default; the server's default is off.
 	"--dynamic-config-value", "system.enableActivityEagerExecution=true",
+}
+
+// GCPercent is the Go garbage collector's target the dev server runs with
+// (GOGC) unless the environment sets GOGC. At Go's default of 100 the
+// collector and allocator took about a third of the server's CPU under
+// load; at 400 a question cost the server about 20% less CPU (13.6 against
+// 10.8 ms, assay bench at 16 in flight) for about 15% more memory (394
+// against 345 MB resident).
+const GCPercent = 400
+
+// serverEnv is env with GOGC=GCPercent added when env has no GOGC.
+func serverEnv(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOGC=") {
+			return env
+		}
+	}
+	return append(env, "GOGC="+strconv.Itoa(GCPercent))
 }
 
 func checkFree(ip string, port int) error {
