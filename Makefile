@@ -57,7 +57,7 @@ lint: $(BIN)/workflowcheck
 # any forbidden document leaks (no tolerance). Not part of `make test`.
 EVAL_OUT ?= $(CURDIR)/.assay/eval
 EVAL_TOLERANCE ?= 0.05
-EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl
+EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl --corpus testdata/hollin/corpus.jsonl
 eval: build $(BIN)/temporal
 	@mkdir -p $(EVAL_OUT)
 	@status=0; $(BIN)/assay eval answers $(EVAL_ARGS) --baseline testdata/eval/baseline.json --tolerance $(EVAL_TOLERANCE) \
@@ -82,7 +82,8 @@ bench:
 BENCH_OUT ?= $(CURDIR)/.assay/bench.json
 bench-e2e: build $(BIN)/temporal
 	@mkdir -p $(dir $(BENCH_OUT))
-	$(BIN)/assay bench --embedded -concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
+	$(BIN)/assay bench --embedded --corpus testdata/hollin/corpus.jsonl --questions testdata/hollin/questions.jsonl \
+		-concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
 
 clean:
 	rm -rf $(BIN)/assay .assay

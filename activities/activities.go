@@ -85,6 +85,26 @@ type Activities struct {
 	Tokens TokenPublisher
 }
 
+// Validate reports what a worker would miss: every dependency but Tokens
+// (and the model routes, which a routing policy without an endpoint does
+// not use) must be set, and the routing policy must be valid.
+func (a *Activities) Validate() error {
+	switch {
+	case a.Searcher == nil:
+		return errors.New("activities: no Searcher")
+	case a.Chunks == nil:
+		return errors.New("activities: no ChunkReader")
+	case a.Models.BuiltinAssessor == nil || a.Models.BuiltinGenerator == nil:
+		return errors.New("activities: the builtin assessor and generator are required (every route falls back on them)")
+	case a.Checker == nil:
+		return errors.New("activities: no Checker")
+	}
+	if err := a.Routing.Validate(); err != nil {
+		return fmt.Errorf("activities: routing policy: %w", err)
+	}
+	return nil
+}
+
 // TokenPublisher takes the pieces of a run's streamed answer (package
 // tokens: an in-process hub or Redis). Publish must not block: a model
 // call waits on it.
@@ -95,15 +115,11 @@ type TokenPublisher interface {
 // Guard runs the input guardrails on a question. A refusal is a verdict,
 // not an error: the workflow turns it into the refused stop.
 func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOutput, error) {
-	flags, err := guard.Question(in.Question, guard.Limits{})
-	var refusal *guard.Refusal
-	if errors.As(err, &refusal) {
-		return wire.GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
-	}
+	v, err := guard.Verdict(in.Question)
 	if err != nil {
 		return wire.GuardOutput{}, temporalError("Guard", err)
 	}
-	return wire.GuardOutput{Flags: flags}, nil
+	return v, nil
 }
 
 // RoutingPolicy returns the worker's routing policy and local stages.
@@ -178,7 +194,7 @@ func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.
 		return wire.GenerateOutput{}, temporalError("Generate", err)
 	}
 	var done func()
-	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" && activity.IsActivity(ctx) {
+	if a.Tokens != nil && !in.Route.IsBuiltin() && in.Route.Model != "" {
 		req.OnToken, done = a.tokenStream(ctx)
 	}
 	var ans generate.Answer
@@ -257,13 +273,11 @@ func (a *Activities) visibleChunks(ctx context.Context, ids, groups []string) ([
 // workflow's heartbeat timeouts are a few times longer.
 const heartbeatInterval = 5 * time.Second
 
-// heartbeatWhile runs fn, heartbeating while it runs when ctx is an
-// activity context, so a worker that dies mid-call is noticed at the
-// heartbeat timeout rather than at the start-to-close timeout.
+// heartbeatWhile runs fn, heartbeating while it runs, so a worker that
+// dies mid-call is noticed at the heartbeat timeout rather than at the
+// start-to-close timeout. ctx must be an activity context (tests use the
+// SDK's test activity environment).
 func heartbeatWhile(ctx context.Context, fn func() error) error {
-	if !activity.IsActivity(ctx) {
-		return fn()
-	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {

@@ -5,26 +5,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
-
-// TestBuiltinModelIDs: the router names builtin models by the ids the
-// implementations report, so traces and routes agree.
-func TestBuiltinModelIDs(t *testing.T) {
-	for _, c := range []struct{ router, impl string }{
-		{router.BuiltinAssessModel, assess.BuiltinModel},
-		{router.BuiltinRewriteModel, assess.RewriteModel},
-		{router.BuiltinGenerateModel, generate.ExtractiveModel},
-	} {
-		if c.router != c.impl {
-			t.Errorf("router names %q, the implementation reports %q", c.router, c.impl)
-		}
-	}
-}
 
 // TestActivityNames: the workflows call activities by the names in
 // package wire; each must be a method of *Activities, which the worker
@@ -68,4 +55,35 @@ func TestModelsWithoutEndpoint(t *testing.T) {
 	if errs.KindOf(err) != errs.Unsupported {
 		t.Errorf("assessor for a model with no endpoint: err = %v, want unsupported (so the loop falls back)", err)
 	}
+}
+
+func TestActivitiesValidate(t *testing.T) {
+	a := assessActivities(&scriptedAssessor{})
+	a.Searcher = searcherFunc(nil)
+	a.Models.BuiltinGenerator = replyGenerator("")
+	a.Checker = generate.NewChecker(terms.New())
+	a.Routing = router.DefaultPolicy("", "")
+	if err := a.Validate(); err != nil {
+		t.Fatalf("complete activities: %v", err)
+	}
+	for name, edit := range map[string]func(*Activities){
+		"no searcher":         func(a *Activities) { a.Searcher = nil },
+		"no chunks":           func(a *Activities) { a.Chunks = nil },
+		"no builtin assessor": func(a *Activities) { a.Models.BuiltinAssessor = nil },
+		"no checker":          func(a *Activities) { a.Checker = nil },
+		"zero routing policy": func(a *Activities) { a.Routing = router.Policy{} },
+	} {
+		b := *a
+		edit(&b)
+		if err := b.Validate(); err == nil {
+			t.Errorf("%s: Validate accepted it", name)
+		}
+	}
+}
+
+// searcherFunc is a Searcher from a function.
+type searcherFunc func(context.Context, retrieval.Request) (retrieval.Result, error)
+
+func (f searcherFunc) Search(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
+	return f(ctx, req)
 }

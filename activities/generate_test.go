@@ -60,7 +60,7 @@ var generateIn = wire.GenerateInput{
 
 func TestGenerateSanitizesAndResolvesCitations(t *testing.T) {
 	a := generateActivities("Blender motors on the X300 Pro are covered for 5 years [1]. Repairs take 10 working days [9].")
-	out, err := a.Generate(context.Background(), generateIn)
+	out, err := execute[wire.GenerateOutput](t, a, a.Generate, generateIn)
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -86,7 +86,8 @@ func TestGenerateRejectionIsFinal(t *testing.T) {
 		{"", errs.Schema.TemporalType()},
 	}
 	for _, tt := range tests {
-		_, err := generateActivities(tt.reply).Generate(context.Background(), generateIn)
+		a := generateActivities(tt.reply)
+		_, err := execute[wire.GenerateOutput](t, a, a.Generate, generateIn)
 		var appErr *temporal.ApplicationError
 		if !errors.As(err, &appErr) {
 			t.Fatalf("Generate(reply %q) = %v, want a Temporal application error", tt.reply, err)

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.temporal.io/sdk/testsuite"
-
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/internal/wire"
@@ -35,19 +33,6 @@ func (g *streamingGenerator) Generate(_ context.Context, req generate.Request) (
 // testWorkflowID is the workflow id the SDK's test activity environment
 // reports.
 const testWorkflowID = "default-test-workflow-id"
-
-func runGenerate(t *testing.T, a *Activities, in wire.GenerateInput) (wire.GenerateOutput, error) {
-	t.Helper()
-	var ts testsuite.WorkflowTestSuite
-	env := ts.NewTestActivityEnvironment()
-	env.RegisterActivity(a)
-	v, err := env.ExecuteActivity(a.Generate, in)
-	var out wire.GenerateOutput
-	if err == nil {
-		err = v.Get(&out)
-	}
-	return out, err
-}
 
 func readAll(s *tokens.Subscription) []tokens.Piece {
 	var out []tokens.Piece
@@ -79,7 +64,7 @@ func TestGenerateStreamsTokens(t *testing.T) {
 	in := generateIn
 	in.Route = router.Decision{Task: router.Generate, Route: router.Small, Model: "small-m"}
 
-	out, err := runGenerate(t, a, in)
+	out, err := execute[wire.GenerateOutput](t, a, a.Generate, in)
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -132,7 +117,7 @@ func TestGenerateNeverWaitsForSubscribers(t *testing.T) {
 	}
 	in := generateIn
 	in.Route = router.Decision{Task: router.Generate, Route: router.Small, Model: "small-m"}
-	if _, err := runGenerate(t, a, in); err != nil {
+	if _, err := execute[wire.GenerateOutput](t, a, a.Generate, in); err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
 	got := readAll(sub)
@@ -168,7 +153,7 @@ func TestGenerateBuiltinDoesNotStream(t *testing.T) {
 			}
 			in := generateIn
 			in.Route = tt.route
-			if _, err := runGenerate(t, a, in); err != nil {
+			if _, err := execute[wire.GenerateOutput](t, a, a.Generate, in); err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
 			if gen.streamed {

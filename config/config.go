@@ -139,6 +139,10 @@ type Dev struct {
 
 // Index says where the corpus comes from and where its index lives.
 type Index struct {
+	// Corpus is the file the index is built from, and rebuilt from when
+	// it changes. Empty (the default): open the existing index only, and
+	// fail when there is none. Only `assay dev` falls back on the sample
+	// corpus.
 	Corpus string `yaml:"corpus"`
 	// Dir defaults to <data_dir>/index.
 	Dir string `yaml:"dir"`
@@ -277,7 +281,8 @@ func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 func (s Secret) Reveal() string { return string(s) }
 
 // Default returns the settings of the embedded default: everything local,
-// builtin models, the sample corpus.
+// builtin models, no corpus (`assay dev` indexes the sample corpus when
+// none is set).
 func Default() Config {
 	return Config{
 		DataDir: ".assay",
@@ -296,9 +301,6 @@ func Default() Config {
 			TemporalBin:  "bin/temporal",
 			TemporalPort: 7233,
 			UIPort:       8233,
-		},
-		Index: Index{
-			Corpus: "testdata/hollin/corpus.jsonl",
 		},
 		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{
@@ -512,47 +514,62 @@ func (s setting) set(value string) error {
 
 // Validate reports every invalid field, each named by its YAML path.
 func (c Config) Validate() error {
-	var errList []error
-	bad := func(path, format string, args ...any) {
-		errList = append(errList, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
+	var p problems
+	c.validateServers(&p)
+	c.validateModels(&p)
+	c.validateLoop(&p)
+	c.validateAuth(&p)
+	return errors.Join(p...)
+}
+
+// problems collects invalid settings, each named by its YAML path.
+type problems []error
+
+func (p *problems) add(path, format string, args ...any) {
+	*p = append(*p, fmt.Errorf("%s: %s", path, fmt.Sprintf(format, args...)))
+}
+
+// inRange adds a problem when n is outside r.
+func (p *problems) inRange(path string, r wire.Range, n int) {
+	if err := r.Check(n); err != nil {
+		p.add(path, "%v", err)
 	}
-	inRange := func(path string, r wire.Range, n int) {
-		if err := r.Check(n); err != nil {
-			bad(path, "%v", err)
-		}
-	}
+}
+
+// validateServers checks where assay listens and what it connects to.
+func (c Config) validateServers(p *problems) {
 	if c.DataDir == "" {
-		bad("data_dir", "must not be empty")
+		p.add("data_dir", "must not be empty")
 	}
 	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
-		bad("http.addr", "want host:port, got %q", c.HTTP.Addr)
+		p.add("http.addr", "want host:port, got %q", c.HTTP.Addr)
 	}
 	if c.HTTP.MaxBodyBytes < 1024 {
-		bad("http.max_body_bytes", "must be at least 1024, got %d", c.HTTP.MaxBodyBytes)
+		p.add("http.max_body_bytes", "must be at least 1024, got %d", c.HTTP.MaxBodyBytes)
 	}
 	if c.HTTP.MaxWait < 0 {
-		bad("http.max_wait", "must not be negative")
+		p.add("http.max_wait", "must not be negative")
 	}
 	if c.Worker.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {
-			bad("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
+			p.add("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
 		}
 	}
 	if c.Redis.Addr != "" {
 		if _, _, err := net.SplitHostPort(c.Redis.Addr); err != nil {
-			bad("redis.addr", "want host:port, got %q", c.Redis.Addr)
+			p.add("redis.addr", "want host:port, got %q", c.Redis.Addr)
 		}
 	}
 	if _, _, err := net.SplitHostPort(c.Temporal.Address); err != nil {
-		bad("temporal.address", "want host:port, got %q", c.Temporal.Address)
+		p.add("temporal.address", "want host:port, got %q", c.Temporal.Address)
 	}
 	if c.Temporal.Namespace == "" {
-		bad("temporal.namespace", "must not be empty")
+		p.add("temporal.namespace", "must not be empty")
 	}
 	switch c.Temporal.Compression {
 	case CompressionAuto, CompressionGzip, CompressionNone:
 	default:
-		bad("temporal.compression", "want auto, gzip or none, got %q", c.Temporal.Compression)
+		p.add("temporal.compression", "want auto, gzip or none, got %q", c.Temporal.Compression)
 	}
 	for _, w := range []struct {
 		name string
@@ -565,28 +582,32 @@ func (c Config) Validate() error {
 		{"worker.sticky_cache", c.Worker.StickyCache},
 	} {
 		if w.n < 0 || w.n > 100000 {
-			bad(w.name, "want 0 (the SDK's default) .. 100000, got %d", w.n)
+			p.add(w.name, "want 0 (the SDK's default) .. 100000, got %d", w.n)
 		}
 	}
 	if c.Worker.WorkflowPollers == 1 {
-		bad("worker.workflow_pollers", "want 0 (the SDK's default) or at least 2: the worker polls its sticky queue besides the task queue")
+		p.add("worker.workflow_pollers", "want 0 (the SDK's default) or at least 2: the worker polls its sticky queue besides the task queue")
 	}
 	if c.Temporal.TaskQueue == "" {
-		bad("temporal.task_queue", "must not be empty")
+		p.add("temporal.task_queue", "must not be empty")
 	}
-	if p := c.Dev.TemporalPort; p < 0 || p > 65535 {
-		bad("dev.temporal_port", "want a port in 0..65535, got %d", p)
+	if port := c.Dev.TemporalPort; port < 0 || port > 65535 {
+		p.add("dev.temporal_port", "want a port in 0..65535, got %d", port)
 	}
-	if p := c.Dev.UIPort; p < 0 || p > 65535 {
-		bad("dev.ui_port", "want a port in 0..65535, got %d", p)
+	if port := c.Dev.UIPort; port < 0 || port > 65535 {
+		p.add("dev.ui_port", "want a port in 0..65535, got %d", port)
 	}
+}
+
+// validateModels checks the model endpoint, prices and the embedder.
+func (c Config) validateModels(p *problems) {
 	if c.LLM.BaseURL != "" {
 		u, err := neturl.Parse(c.LLM.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("llm.base_url", "want an http(s) URL, got %q", c.LLM.BaseURL)
+			p.add("llm.base_url", "want an http(s) URL, got %q", c.LLM.BaseURL)
 		}
 		if c.LLM.SmallModel == "" && c.LLM.LargeModel == "" {
-			bad("llm.small_model", "name at least one of llm.small_model and llm.large_model when llm.base_url is set")
+			p.add("llm.small_model", "name at least one of llm.small_model and llm.large_model when llm.base_url is set")
 		}
 	}
 	switch c.Embed.Provider {
@@ -594,71 +615,78 @@ func (c Config) Validate() error {
 	case EmbedOpenAI:
 		url, _ := c.EmbedEndpoint()
 		if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("embed.base_url", "the openai embedder needs an http(s) URL (embed.base_url or llm.base_url), got %q", url)
+			p.add("embed.base_url", "the openai embedder needs an http(s) URL (embed.base_url or llm.base_url), got %q", url)
 		}
 		if c.Embed.Model == "" {
-			bad("embed.model", "the openai embedder needs a model")
+			p.add("embed.model", "the openai embedder needs a model")
 		}
 		if c.Embed.Dim < 1 {
-			bad("embed.dim", "the openai embedder needs the model's vector length")
+			p.add("embed.dim", "the openai embedder needs the model's vector length")
 		}
 	default:
-		bad("embed.provider", "want builtin, builtin-idf, openai or none, got %q", c.Embed.Provider)
+		p.add("embed.provider", "want builtin, builtin-idf, openai or none, got %q", c.Embed.Provider)
 	}
 	if c.Embed.Dim < 0 {
-		bad("embed.dim", "must not be negative")
+		p.add("embed.dim", "must not be negative")
 	}
 	if c.LLM.Timeout <= 0 {
-		bad("llm.timeout", "must be positive")
+		p.add("llm.timeout", "must be positive")
 	}
 	if c.LLM.MaxRetries < 0 {
-		bad("llm.max_retries", "must not be negative")
+		p.add("llm.max_retries", "must not be negative")
 	}
 	for _, model := range slices.Sorted(maps.Keys(c.LLM.Prices)) {
-		p := c.LLM.Prices[model]
-		if p.InputPerMTok < 0 || p.OutputPerMTok < 0 {
-			bad("llm.prices."+model, "prices must not be negative")
+		price := c.LLM.Prices[model]
+		if price.InputPerMTok < 0 || price.OutputPerMTok < 0 {
+			p.add("llm.prices."+model, "prices must not be negative")
 		}
 	}
-	inRange("loop.max_attempts", wire.AttemptsRange, c.Loop.MaxAttempts)
+}
+
+// validateLoop checks a question's budgets and the batch limits.
+func (c Config) validateLoop(p *problems) {
+	p.inRange("loop.max_attempts", wire.AttemptsRange, c.Loop.MaxAttempts)
 	if c.Loop.Threshold < 0 || c.Loop.Threshold > 1 {
-		bad("loop.threshold", "want 0..1, got %g", c.Loop.Threshold)
+		p.add("loop.threshold", "want 0..1, got %g", c.Loop.Threshold)
 	}
 	if c.Loop.MaxTokens < 0 {
-		bad("loop.max_tokens", "must not be negative")
+		p.add("loop.max_tokens", "must not be negative")
 	}
 	if c.Loop.MaxCostUSD < 0 {
-		bad("loop.max_cost_usd", "must not be negative")
+		p.add("loop.max_cost_usd", "must not be negative")
 	}
 	if c.Loop.Deadline <= 0 {
-		bad("loop.deadline", "must be positive")
+		p.add("loop.deadline", "must be positive")
 	}
-	inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
-	inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
+	p.inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
+	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {
-		bad("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)
+		p.add("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)
 	}
-	inRange("batch.max_questions", wire.BatchQuestionsRange, c.Batch.MaxQuestions)
+	p.inRange("batch.max_questions", wire.BatchQuestionsRange, c.Batch.MaxQuestions)
+}
+
+// validateAuth checks the API keys.
+func (c Config) validateAuth(p *problems) {
 	seen := map[string]bool{}
 	for i, k := range c.Auth.Keys {
 		path := fmt.Sprintf("auth.keys[%d]", i)
 		if k.Name == "" {
-			bad(path+".name", "must not be empty")
+			p.add(path+".name", "must not be empty")
 		}
 		if !isSHA256Hex(k.SHA256) {
-			bad(path+".sha256", "want 64 lowercase hex digits (see `assay key hash`)")
+			p.add(path+".sha256", "want 64 lowercase hex digits (see `assay key hash`)")
 		} else if seen[k.SHA256] {
-			bad(path+".sha256", "duplicates an earlier key")
+			p.add(path+".sha256", "duplicates an earlier key")
 		}
 		seen[k.SHA256] = true
 		if len(k.Groups) == 0 {
-			bad(path+".groups", "must name at least one group")
+			p.add(path+".groups", "must name at least one group")
 		}
 		if k.RatePerMinute < 0 {
-			bad(path+".rate_per_minute", "must not be negative")
+			p.add(path+".rate_per_minute", "must not be negative")
 		}
 	}
-	return errors.Join(errList...)
 }
 
 func isSHA256Hex(s string) bool {

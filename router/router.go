@@ -54,8 +54,9 @@ const (
 	Unsupported   Failure = "unsupported"    // the endpoint rejected the request as unsupported
 )
 
-// Builtin model ids. They say what they are, and match the ids the
-// builtin implementations report (activities' tests check that).
+// Builtin model ids. They say what they are; the builtin implementations
+// (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
+// report these same constants, so traces and routes agree.
 const (
 	BuiltinAssessModel   = "builtin:coverage-v1"
 	BuiltinRewriteModel  = "builtin:prf-spell-v1"

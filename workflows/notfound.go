@@ -23,6 +23,6 @@ func NotFound(question string, queries []string) wire.Answer {
 	if len(tried) > 0 {
 		b.WriteString(" I searched for: " + strings.Join(tried, "; ") + ".")
 	}
-	b.WriteString(" You could: name the product or model (for example X200 or K50); use the words the documents would use, such as an error code or a part number; ask one question at a time; or, if the answer may be in documents you cannot access, ask someone who can.")
+	b.WriteString(" You could: name the product or model you mean; use the words the documents would use, such as an error code or a part number; ask one question at a time; or, if the answer may be in documents you cannot access, ask someone who can.")
 	return wire.Answer{Text: b.String(), Model: wire.NotFoundModel, FinishReason: "no_evidence"}
 }

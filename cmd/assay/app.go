@@ -22,7 +22,6 @@ import (
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
-	"github.com/assay-rag/assay/router"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -35,24 +34,36 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 	return config.Load(config.Options{File: f.config, Getenv: e.getenv, Overrides: f.overrides()})
 }
 
-// newActivities wires the loop's activities to the index and the builtin
-// models, and says which stages may run as local activities.
-func newActivities(ix *index.Index, cfg config.Config, log *slog.Logger) *activities.Activities {
+// buildActivities is the one place the worker's activities are made: the
+// searcher and chunk reader over ix, the builtin models, the configured
+// model endpoint and the routing policy that goes with it (builtin routes
+// only without an endpoint), tok for a streaming model's answer tokens
+// (nil: none), and which stages may run as local activities. What it
+// returns is complete and valid.
+func buildActivities(ix *index.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
+	models, routing, err := endpointModels(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	an := terms.New()
 	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
 	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
+	models.BuiltinAssessor = assessor
+	models.BuiltinGenerator = generate.NewExtractive(an)
 	searcher, inProcess := searcherFor(ix, cfg, log)
-	return &activities.Activities{
+	acts := &activities.Activities{
 		Searcher: searcher,
 		Local:    wire.Local{Search: inProcess && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,
-		Models: activities.Models{
-			BuiltinAssessor:  assessor,
-			BuiltinGenerator: generate.NewExtractive(an),
-		},
-		Checker: generate.NewChecker(an),
-		Routing: router.DefaultPolicy("", ""),
+		Models:   models,
+		Checker:  generate.NewChecker(an),
+		Routing:  routing,
+		Tokens:   tok,
 	}
+	if err := acts.Validate(); err != nil {
+		return nil, err
+	}
+	return acts, nil
 }
 
 // dialTemporal connects to the configured frontend. sdkLog should be at

@@ -86,7 +86,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 	batchN := f.Int("batch", 0, "also time one batch of this many `questions` (round-robin from -questions)")
 	maxDur := f.Duration("max-duration", 10*time.Minute, "stop after this long")
 	jsonOut := f.String("json", "", "also write the numbers to this `file` (schema assay.bench/v1)")
-	f.setting("corpus", "index.corpus", "with --embedded: corpus `file` to index (default testdata/hollin/corpus.jsonl)")
+	f.setting("corpus", "index.corpus", "with --embedded: corpus `file` to index (required)")
 	f.setting("temporal-bin", "dev.temporal_bin", "with --embedded: Temporal CLI `path` (default bin/temporal)")
 	if err := f.parse(args, 0); err != nil {
 		return err
@@ -171,6 +171,9 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 	cfg, err := loadConfig(e, f)
 	if err != nil {
 		return "", nil, err
+	}
+	if cfg.Index.Corpus == "" {
+		return "", nil, usageError("bench --embedded: say which corpus to index with --corpus (the sample: " + sampleCorpus + ")")
 	}
 	log := newLogger(e, slog.LevelWarn)
 	st, cleanup, err := startEvalStack(ctx, e, cfg, log)

@@ -12,6 +12,11 @@ import (
 	"github.com/assay-rag/assay/internal/tokens"
 )
 
+// sampleCorpus is what `assay dev` indexes when index.corpus is not set:
+// the Hollin sample, relative to the repository root. No other command
+// falls back on it.
+const sampleCorpus = "testdata/hollin/corpus.jsonl"
+
 // runDev is the embedded default: a local Temporal dev server with its Web
 // UI, the index of the configured corpus, a worker and the gateway, all
 // stopped together on Ctrl-C or SIGTERM.
@@ -29,6 +34,9 @@ func runDev(ctx context.Context, e env, args []string) error {
 	cfg, err := loadConfig(e, f)
 	if err != nil {
 		return err
+	}
+	if cfg.Index.Corpus == "" {
+		cfg.Index.Corpus = sampleCorpus
 	}
 	cfg.Temporal.Address = "127.0.0.1:" + strconv.Itoa(cfg.Dev.TemporalPort)
 	log := newLogger(e, slog.LevelInfo)

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -29,55 +30,106 @@ import (
 // are easy to find (AssayPrincipal="assay-eval") and to tell from users'.
 const evalPrincipalID = "assay-eval"
 
+// evalAnswersRun is one `assay eval answers`: its settings, then what
+// each step adds.
+type evalAnswersRun struct {
+	e   env
+	cfg config.Config
+	log *slog.Logger
+
+	questionsPath, factsPath, indexDir string
+	jsonOut, htmlOut, mdOut, baseline  string
+	maxAttempts, concurrency           int
+	tolerance                          float64
+	timeout                            time.Duration
+	quiet, external                    bool
+
+	base  *judge.AnswersReport
+	qs    []eval.Question
+	facts eval.KeyFacts
+	docs  []corpus.Document
+	lib   *judge.Library
+}
+
 // runEvalAnswers runs every labelled question through the loop and the
 // one-pass baseline as two BatchWorkflows, judges each run and writes the
 // reports. Without --temporal-address it starts a temporary embedded stack
 // (dev server, index, worker) on free ports and stops it at the end.
 func runEvalAnswers(ctx context.Context, e env, args []string) error {
+	r, err := parseEvalAnswers(e, args)
+	if err != nil {
+		return err
+	}
+	if err := r.load(ctx); err != nil {
+		return err
+	}
+	c, chunks, cleanup, err := r.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	if chunks != nil {
+		if r.lib, err = judge.NewLibrary(ctx, r.docs, chunks); err != nil {
+			return err
+		}
+	}
+	loop, onePass, err := r.runBoth(ctx, c)
+	if err != nil {
+		return err
+	}
+	rep := r.report(loop, onePass)
+	if err := r.write(rep); err != nil {
+		return err
+	}
+	return r.checkBaseline(rep)
+}
+
+// parseEvalAnswers reads and checks the flags and the configuration.
+func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	f := newFlags("eval answers", e.stderr)
 	questionsPath := f.String("questions", "", "labelled question `file` (JSONL: id, question, relevant, answer, type, optional groups and forbidden) (required)")
 	factsPath := f.String("key-facts", "", "key facts `file` (JSONL: id, facts); without it the key-facts metric is not measured")
 	f.setting("temporal-address", "temporal.address", "use the Temporal cluster at `host:port` and its workers (default: start a temporary embedded stack)")
-	f.setting("corpus", "index.corpus", "corpus `file` the worker indexed (the embedded stack indexes it; default testdata/hollin/corpus.jsonl)")
+	f.setting("corpus", "index.corpus", "corpus `file` the questions are labelled against and the worker indexed (the embedded stack indexes it) (required)")
 	indexDir := f.String("index", "", "with --temporal-address: the worker's index `dir`, opened read-only to tell extraction failures (optional)")
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` for the embedded stack (default bin/temporal)")
 	maxAttempts := f.Int("max-attempts", 0, "the loop's attempts per question (default loop.max_attempts); the one-pass baseline always has 1")
 	concurrency := f.Int("concurrency", 0, "questions of a batch running at once (default batch.concurrency)")
-	jsonOut := f.String("json", "", "write the report as JSON (schema "+eval.AnswersSchema+") to `file`")
+	jsonOut := f.String("json", "", "write the report as JSON (schema "+judge.AnswersSchema+") to `file`")
 	htmlOut := f.String("html", "", "write the report as one self-contained HTML file with charts to `file`")
 	mdOut := f.String("md", "", "write the report as Markdown (a pull-request comment) to `file`")
 	baseline := f.String("baseline", "", "compare with this `report` (JSON); fail when a headline metric falls more than --tolerance below it, or anything leaks")
-	tolerance := f.Float64("tolerance", eval.DefaultTolerance, "how far (absolute `rate`) a headline metric may fall below the baseline")
+	tolerance := f.Float64("tolerance", judge.DefaultTolerance, "how far (absolute `rate`) a headline metric may fall below the baseline")
 	timeout := f.Duration("timeout", 30*time.Minute, "how long both batches may take")
 	quiet := f.Bool("quiet", false, "no progress bar")
 	if err := f.parse(args, 0); err != nil {
-		return err
+		return nil, err
 	}
 	if *questionsPath == "" {
-		return usageError("eval answers: --questions is required")
+		return nil, usageError("eval answers: --questions is required")
 	}
 	if *tolerance < 0 || *tolerance > 1 {
-		return usageError(fmt.Sprintf("eval answers: --tolerance %g: want 0..1", *tolerance))
+		return nil, usageError(fmt.Sprintf("eval answers: --tolerance %g: want 0..1", *tolerance))
 	}
 	cfg, err := loadConfig(e, f)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if *maxAttempts == 0 {
 		*maxAttempts = cfg.Loop.MaxAttempts
 	}
 	if err := wire.AttemptsRange.Check(*maxAttempts); err != nil {
-		return usageError(fmt.Sprintf("eval answers: --max-attempts %d: %v", *maxAttempts, err))
+		return nil, usageError(fmt.Sprintf("eval answers: --max-attempts %d: %v", *maxAttempts, err))
 	}
 	if *concurrency == 0 {
 		*concurrency = cfg.Batch.Concurrency
 	}
 	if err := wire.ConcurrencyRange.Check(*concurrency); err != nil {
-		return usageError(fmt.Sprintf("eval answers: --concurrency %d: %v", *concurrency, err))
+		return nil, usageError(fmt.Sprintf("eval answers: --concurrency %d: %v", *concurrency, err))
 	}
 	_, external := f.overrides()["temporal.address"]
 	if *indexDir != "" && !external {
-		return usageError("eval answers: --index is for --temporal-address; the embedded stack uses its own index")
+		return nil, usageError("eval answers: --index is for --temporal-address; the embedded stack uses its own index")
 	}
 	// Make the report directories now: a typo should fail before the runs.
 	for _, out := range []string{*jsonOut, *htmlOut, *mdOut} {
@@ -85,134 +137,154 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return fmt.Errorf("eval answers: report directory: %w", err)
+			return nil, fmt.Errorf("eval answers: report directory: %w", err)
 		}
 	}
-	var base *eval.AnswersReport
-	if *baseline != "" {
-		b, err := eval.LoadAnswersReport(*baseline)
+	return &evalAnswersRun{
+		e: e, cfg: cfg, log: newLogger(e, slog.LevelWarn),
+		questionsPath: *questionsPath, factsPath: *factsPath, indexDir: *indexDir,
+		jsonOut: *jsonOut, htmlOut: *htmlOut, mdOut: *mdOut, baseline: *baseline,
+		maxAttempts: *maxAttempts, concurrency: *concurrency, tolerance: *tolerance,
+		timeout: *timeout, quiet: *quiet, external: external,
+	}, nil
+}
+
+// load reads the baseline, the questions, the key facts and the corpus,
+// and checks that the questions name documents of the corpus.
+func (r *evalAnswersRun) load(ctx context.Context) error {
+	if r.baseline != "" {
+		b, err := judge.LoadAnswersReport(r.baseline)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
-		base = &b
+		r.base = &b
 	}
-
-	qs, err := eval.LoadQuestions(*questionsPath)
-	if err != nil {
+	var err error
+	if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
 		return err
 	}
-	var facts eval.KeyFacts
-	if *factsPath != "" {
-		if facts, err = eval.LoadKeyFacts(*factsPath); err != nil {
+	if r.factsPath != "" {
+		if r.facts, err = eval.LoadKeyFacts(r.factsPath); err != nil {
 			return err
 		}
 	}
-	docs, err := corpus.Load(cfg.Index.Corpus)
-	if err != nil {
+	if r.cfg.Index.Corpus == "" {
+		return usageError("eval answers: --corpus (index.corpus) is required: the corpus the questions are labelled against")
+	}
+	if r.docs, err = corpus.Load(r.cfg.Index.Corpus); err != nil {
 		return fmt.Errorf("corpus: %w", err)
 	}
-	lib, err := eval.NewLibrary(ctx, docs, nil)
-	if err != nil {
+	if r.lib, err = judge.NewLibrary(ctx, r.docs, nil); err != nil {
 		return err
 	}
-	if err := eval.CheckQuestionDocs(qs, lib.Has); err != nil {
-		return fmt.Errorf("%s does not match the corpus %s:\n%w", *questionsPath, cfg.Index.Corpus, err)
+	if err := eval.CheckQuestionDocs(r.qs, r.lib.Has); err != nil {
+		return fmt.Errorf("%s does not match the corpus %s:\n%w", r.questionsPath, r.cfg.Index.Corpus, err)
 	}
-	log := newLogger(e, slog.LevelWarn)
-	warnFacts(log, qs, facts, *factsPath)
+	warnFacts(r.log, r.qs, r.facts, r.factsPath)
+	return nil
+}
 
-	var c client.Client
-	var chunks eval.ChunkSource
-	if external {
-		if c, err = dialTemporal(ctx, cfg, log); err != nil {
-			return err
-		}
-		defer c.Close()
-		if *indexDir != "" {
-			ix, err := index.Open(*indexDir)
-			if err != nil {
-				return fmt.Errorf("--index: %w", err)
-			}
-			defer ix.Close()
-			chunks = ix
-		}
-	} else {
-		st, cleanup, err := startEvalStack(ctx, e, cfg, log)
+// connect returns a client of the Temporal that runs the batches (the
+// configured cluster, or a temporary embedded stack), the chunks its
+// workers indexed when they can be read, and what stops it all.
+func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.ChunkSource, func(), error) {
+	if !r.external {
+		st, cleanup, err := startEvalStack(ctx, r.e, r.cfg, r.log)
 		if err != nil {
-			return err
+			return nil, nil, nil, err
 		}
-		defer cleanup()
-		c, chunks = st.c, st.ix
-		fmt.Fprintf(e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", st.srv.Address(), st.ix.Len(), cfg.Index.Corpus)
+		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", st.srv.Address(), st.ix.Len(), r.cfg.Index.Corpus)
+		return st.c, st.ix, cleanup, nil
 	}
-	if chunks != nil {
-		if lib, err = eval.NewLibrary(ctx, docs, chunks); err != nil {
-			return err
-		}
-	}
-
-	runCtx, cancel := context.WithTimeout(ctx, *timeout)
-	defer cancel()
-	template := cfg.Loop.Template()
-	template.Budget.MaxAttempts = *maxAttempts
-	bar := newEvalBar(e, 2*len(qs), *quiet)
-	ev := &evalRunner{c: c, cfg: cfg, qs: qs, concurrency: *concurrency, bar: bar}
-	loop, err := ev.batch(runCtx, "loop", template)
+	c, err := dialTemporal(ctx, r.cfg, r.log)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
+	}
+	if r.indexDir == "" {
+		return c, nil, c.Close, nil
+	}
+	ix, err := index.Open(r.indexDir)
+	if err != nil {
+		c.Close()
+		return nil, nil, nil, fmt.Errorf("--index: %w", err)
+	}
+	return c, ix, func() { ix.Close(); c.Close() }, nil
+}
+
+// runBoth runs the questions through the loop, then through the one-pass
+// baseline, within the timeout.
+func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, onePass []runOutcome, err error) {
+	runCtx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	template := r.cfg.Loop.Template()
+	template.Budget.MaxAttempts = r.maxAttempts
+	bar := newEvalBar(r.e, 2*len(r.qs), r.quiet)
+	ev := &evalRunner{c: c, cfg: r.cfg, qs: r.qs, concurrency: r.concurrency, bar: bar}
+	if loop, err = ev.batch(runCtx, "loop", template); err != nil {
+		return nil, nil, err
 	}
 	template.Budget.MaxAttempts = 1
-	onePass, err := ev.batch(runCtx, "one-pass", template)
-	if err != nil {
-		return err
+	if onePass, err = ev.batch(runCtx, "one-pass", template); err != nil {
+		return nil, nil, err
 	}
 	_ = bar.Finish()
-	fmt.Fprintln(e.stderr)
+	fmt.Fprintln(r.e.stderr)
+	return loop, onePass, nil
+}
 
-	judge := eval.Judge{Library: lib, Facts: facts, TopK: cfg.Loop.TopK}
-	rep := eval.AnswersReport{
-		QuestionsFile: *questionsPath, KeyFactsFile: *factsPath, Corpus: cfg.Index.Corpus, Documents: len(docs),
-		Settings: eval.AnswerSettings{LoopMaxAttempts: *maxAttempts, OnePassMaxAttempts: 1, TopK: cfg.Loop.TopK, Threshold: cfg.Loop.Threshold},
+// report judges every run and aggregates.
+func (r *evalAnswersRun) report(loop, onePass []runOutcome) judge.AnswersReport {
+	j := judge.Judge{Library: r.lib, Facts: r.facts, TopK: r.cfg.Loop.TopK}
+	rep := judge.AnswersReport{
+		QuestionsFile: r.questionsPath, KeyFactsFile: r.factsPath, Corpus: r.cfg.Index.Corpus, Documents: len(r.docs),
+		Settings: judge.AnswerSettings{LoopMaxAttempts: r.maxAttempts, OnePassMaxAttempts: 1, TopK: r.cfg.Loop.TopK, Threshold: r.cfg.Loop.Threshold},
 	}
-	for i, q := range qs {
-		rep.Questions = append(rep.Questions, eval.QuestionEval{
+	for i, q := range r.qs {
+		rep.Questions = append(rep.Questions, judge.QuestionEval{
 			ID: q.ID, Question: q.Question, Type: q.Type, Groups: q.Groups, Relevant: q.Relevant, Forbidden: q.Forbidden,
-			Loop: judgeRun(judge, q, loop[i]), OnePass: judgeRun(judge, q, onePass[i]),
+			Loop: judgeRun(j, q, loop[i]), OnePass: judgeRun(j, q, onePass[i]),
 		})
 	}
 	rep.Aggregate()
+	return rep
+}
 
+// write writes the report files asked for and the summary table.
+func (r *evalAnswersRun) write(rep judge.AnswersReport) error {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{*jsonOut, rep.WriteJSON}, {*htmlOut, rep.WriteHTML}, {*mdOut, rep.WriteMarkdown}} {
+	}{{r.jsonOut, rep.WriteJSON}, {r.htmlOut, rep.WriteHTML}, {r.mdOut, rep.WriteMarkdown}} {
 		if out.path == "" {
 			continue
 		}
 		if err := writeFileWith(out.path, out.write); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %s\n", out.path)
+		fmt.Fprintf(r.e.stderr, "wrote %s\n", out.path)
 	}
-	if err := rep.WriteSummary(e.stdout); err != nil {
-		return err
-	}
-	if base == nil {
+	return rep.WriteSummary(r.e.stdout)
+}
+
+// checkBaseline fails when a headline metric fell more than the
+// tolerance below the baseline, or anything leaked.
+func (r *evalAnswersRun) checkBaseline(rep judge.AnswersReport) error {
+	if r.base == nil {
 		return nil
 	}
-	regs, err := eval.CompareBaseline(*base, rep, *tolerance)
+	regs, err := judge.CompareBaseline(*r.base, rep, r.tolerance)
 	if err != nil {
-		return fmt.Errorf("baseline %s: %w", *baseline, err)
+		return fmt.Errorf("baseline %s: %w", r.baseline, err)
 	}
 	if len(regs) == 0 {
-		fmt.Fprintf(e.stdout, "\nbaseline %s: no headline metric fell more than %.2f; no leaks\n", *baseline, *tolerance)
+		fmt.Fprintf(r.e.stdout, "\nbaseline %s: no headline metric fell more than %.2f; no leaks\n", r.baseline, r.tolerance)
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "\nbaseline %s: %d regression(s):\n", *baseline, len(regs))
-	for _, r := range regs {
-		fmt.Fprintf(e.stdout, "  %s\n", r)
+	fmt.Fprintf(r.e.stdout, "\nbaseline %s: %d regression(s):\n", r.baseline, len(regs))
+	for _, reg := range regs {
+		fmt.Fprintf(r.e.stdout, "  %s\n", reg)
 	}
-	return fmt.Errorf("eval answers: %d headline metric(s) below the baseline %s", len(regs), *baseline)
+	return fmt.Errorf("eval answers: %d headline metric(s) below the baseline %s", len(regs), r.baseline)
 }
 
 // warnFacts logs answerable questions without key facts: their key-facts
@@ -381,9 +453,9 @@ func (r *evalRunner) follow(ctx context.Context, run client.WorkflowRun) (workfl
 }
 
 // judgeRun judges a finished run, or records why there is none.
-func judgeRun(j eval.Judge, q eval.Question, o runOutcome) eval.RunEval {
+func judgeRun(j judge.Judge, q eval.Question, o runOutcome) judge.RunEval {
 	if o.res == nil {
-		return eval.Failed(o.err)
+		return judge.Failed(o.err)
 	}
 	return j.Evaluate(q, *o.res)
 }

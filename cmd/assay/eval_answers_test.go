@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -46,12 +46,12 @@ func evalQuestions(t *testing.T, ids ...string) string {
 var e2eEvalIDs = []string{"q02", "q07", "q34", "p01", "q15"}
 
 // checkEvalReport checks what any healthy run of e2eEvalIDs must show.
-func checkEvalReport(t *testing.T, rep eval.AnswersReport) {
+func checkEvalReport(t *testing.T, rep judge.AnswersReport) {
 	t.Helper()
-	if rep.Schema != eval.AnswersSchema || len(rep.Questions) != len(e2eEvalIDs) {
-		t.Fatalf("report schema %q with %d questions; want %s with %d", rep.Schema, len(rep.Questions), eval.AnswersSchema, len(e2eEvalIDs))
+	if rep.Schema != judge.AnswersSchema || len(rep.Questions) != len(e2eEvalIDs) {
+		t.Fatalf("report schema %q with %d questions; want %s with %d", rep.Schema, len(rep.Questions), judge.AnswersSchema, len(e2eEvalIDs))
 	}
-	byID := map[string]eval.QuestionEval{}
+	byID := map[string]judge.QuestionEval{}
 	for _, q := range rep.Questions {
 		byID[q.ID] = q
 	}
@@ -60,16 +60,16 @@ func checkEvalReport(t *testing.T, rep eval.AnswersReport) {
 	// the batch's (public).
 	for _, id := range []string{"q02", "p01", "q15"} {
 		q := byID[id]
-		for name, r := range map[string]eval.RunEval{"loop": q.Loop, "one-pass": q.OnePass} {
-			if r.Outcome != eval.OK || !r.CitedRelevant || r.KeyFacts == nil || !*r.KeyFacts {
+		for name, r := range map[string]judge.RunEval{"loop": q.Loop, "one-pass": q.OnePass} {
+			if r.Outcome != judge.OK || !r.CitedRelevant || r.KeyFacts == nil || !*r.KeyFacts {
 				t.Errorf("%s %s: outcome %s (%s), cited %v; want ok citing %v with the key facts", id, name, r.Outcome, r.Detail, r.Cited, q.Relevant)
 			}
 		}
 	}
-	if q := byID["q34"]; q.Loop.Outcome != eval.OK || q.Loop.Answered() {
+	if q := byID["q34"]; q.Loop.Outcome != judge.OK || q.Loop.Answered() {
 		t.Errorf("q34 (no answer): loop %s/%s; want ok, not answered", q.Loop.Outcome, q.Loop.StopReason)
 	}
-	if q := byID["q07"]; q.Loop.Outcome == eval.OK || q.Loop.Detail == "" {
+	if q := byID["q07"]; q.Loop.Outcome == judge.OK || q.Loop.Detail == "" {
 		t.Errorf("q07: loop outcome %s with detail %q; want a diagnosed miss", q.Loop.Outcome, q.Loop.Detail)
 	}
 	o := rep.Overall
@@ -99,7 +99,7 @@ func TestEvalAnswersEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval answers: %v\nstderr:\n%s", err, stderr)
 	}
-	rep, err := eval.LoadAnswersReport(filepath.Join(out, "r.json"))
+	rep, err := judge.LoadAnswersReport(filepath.Join(out, "r.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestEvalAnswersExternal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval answers --temporal-address: %v\nstderr:\n%s", err, stderr)
 	}
-	rep, err := eval.LoadAnswersReport(jsonPath)
+	rep, err := judge.LoadAnswersReport(jsonPath)
 	if err != nil {
 		t.Fatal(err)
 	}

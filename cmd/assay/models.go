@@ -13,21 +13,15 @@ import (
 	"github.com/assay-rag/assay/router"
 )
 
-// withModels points the activities' model routes at the configured
-// OpenAI-compatible endpoint. With no endpoint configured every route stays
-// builtin and nothing changes.
-func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger) error {
-	policy := router.DefaultPolicy(cfg.LLM.SmallModel, cfg.LLM.LargeModel)
-	policy.PromptVersions = map[router.Task]string{
-		router.Assess:   prompt.AssessVersion(),
-		router.Rewrite:  prompt.AssessVersion(), // a model rewrites inside its assessment
-		router.Generate: prompt.Version(),
-	}
+// endpointModels returns the model routes to the configured
+// OpenAI-compatible endpoint and the routing policy that uses them. With
+// no endpoint configured it returns no routes and the builtin-only policy.
+// The builtin models are the caller's to add.
+func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, router.Policy, error) {
 	if cfg.LLM.BaseURL == "" {
-		acts.Routing = router.DefaultPolicy("", "")
 		log.Info("models: builtin only (set ASSAY_LLM_BASE_URL to use an OpenAI-compatible endpoint)",
 			"assess", router.BuiltinAssessModel, "generate", router.BuiltinGenerateModel)
-		return nil
+		return activities.Models{}, router.DefaultPolicy("", ""), nil
 	}
 	prices := llm.Prices{}
 	for model, p := range cfg.LLM.Prices {
@@ -41,18 +35,25 @@ func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger
 		Prices:     prices,
 	})
 	if err != nil {
-		return fmt.Errorf("llm: %w", err)
+		return activities.Models{}, router.Policy{}, fmt.Errorf("llm: %w", err)
 	}
 	tok, err := prompt.NewTokenizer()
 	if err != nil {
-		return fmt.Errorf("tokenizer: %w", err)
+		return activities.Models{}, router.Policy{}, fmt.Errorf("tokenizer: %w", err)
 	}
-	acts.Routing = policy
-	acts.Models.Assessor = func(d router.Decision) (assess.Assessor, error) {
-		return assess.NewLLM(client, tok, d.Model, contextTokens(d))
+	policy := router.DefaultPolicy(cfg.LLM.SmallModel, cfg.LLM.LargeModel)
+	policy.PromptVersions = map[router.Task]string{
+		router.Assess:   prompt.AssessVersion(),
+		router.Rewrite:  prompt.AssessVersion(), // a model rewrites inside its assessment
+		router.Generate: prompt.Version(),
 	}
-	acts.Models.Generator = func(d router.Decision) (generate.Generator, error) {
-		return generate.NewLLM(client, d.Model, generate.LLMOptions{Tokenizer: tok, ContextTokens: contextTokens(d)})
+	models := activities.Models{
+		Assessor: func(d router.Decision) (assess.Assessor, error) {
+			return assess.NewLLM(client, tok, d.Model, contextTokens(d))
+		},
+		Generator: func(d router.Decision) (generate.Generator, error) {
+			return generate.NewLLM(client, d.Model, generate.LLMOptions{Tokenizer: tok, ContextTokens: contextTokens(d)})
+		},
 	}
 	for _, m := range []string{cfg.LLM.SmallModel, cfg.LLM.LargeModel} {
 		if _, ok := prices[m]; m != "" && !ok {
@@ -61,7 +62,7 @@ func withModels(acts *activities.Activities, cfg config.Config, log *slog.Logger
 	}
 	log.Info("models: OpenAI-compatible endpoint", "base_url", cfg.LLM.BaseURL,
 		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin")
-	return nil
+	return models, policy, nil
 }
 
 // contextTokens is the share of a route's token budget given to sources;

@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -112,5 +115,47 @@ func TestSearchUsageErrors(t *testing.T) {
 	}
 	if out, _, err := runCmd(t, "search", "--index", dir, "kettle"); err != nil || !strings.Contains(out, "mode bm25") {
 		t.Errorf("default search on a BM25-only index = %q, %v; want it served by bm25", out, err)
+	}
+}
+
+// TestWorkerNeedsIndexOrCorpus: a worker with no index and no corpus to
+// build one from stops at once, saying what to set; it never falls back
+// on the sample corpus (only `assay dev` does).
+func TestWorkerNeedsIndexOrCorpus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	_, _, err := runCmd(t, "worker", "--index-dir", dir, "--temporal-address", "127.0.0.1:1")
+	if err == nil || !strings.Contains(err.Error(), "no index in "+dir) || !strings.Contains(err.Error(), "index.corpus (--corpus)") {
+		t.Fatalf("assay worker with no index and no corpus: err = %v, want it to name the missing index and --corpus", err)
+	}
+	if _, statErr := os.Stat(dir); statErr == nil {
+		t.Errorf("assay worker created %s; it must not build an index from a default corpus", dir)
+	}
+}
+
+// TestBuildActivities: the worker's one builder returns complete
+// activities; without a model endpoint every route is builtin.
+func TestBuildActivities(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("buildActivities: %v", err)
+	}
+	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
+		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
+	}
+	cfg.LLM.BaseURL, cfg.LLM.SmallModel = "http://127.0.0.1:1/v1", "small-m"
+	acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
+		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
 	}
 }

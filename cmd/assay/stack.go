@@ -61,32 +61,27 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
 		return nil, err
 	}
-	if s.ix, s.w, err = startWorker(ctx, cfg, log, s.c, tok, ics...); err != nil {
+	if s.ix, err = openIndex(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	if s.w, err = startWorker(s.c, cfg, log, s.ix, tok, ics...); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// startWorker opens (or builds) the configured index, wires the activities
-// to it and the configured models, and starts a worker on c. The caller
-// stops the worker and closes the index.
-func startWorker(ctx context.Context, cfg config.Config, log *slog.Logger, c client.Client, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (*index.Index, worker.Worker, error) {
-	ix, err := openIndex(ctx, cfg, log)
+// startWorker builds the activities over ix and starts a worker with them
+// on c. The caller stops the worker and closes the index.
+func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *index.Index, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
+	acts, err := buildActivities(ix, cfg, tok, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	acts := newActivities(ix, cfg, log)
-	if err := withModels(acts, cfg, log); err != nil {
-		ix.Close()
-		return nil, nil, err
-	}
-	acts.Tokens = tok
 	w := newWorker(c, cfg, acts, ics...)
 	if err := w.Start(); err != nil {
-		ix.Close()
-		return nil, nil, fmt.Errorf("start worker: %w", err)
+		return nil, fmt.Errorf("start worker: %w", err)
 	}
-	return ix, w, nil
+	return w, nil
 }
 
 // Close stops the worker, the client, the index and the dev server, in

@@ -36,6 +36,13 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		}
 		defer metricsLn.Close()
 	}
+	// The index before Temporal: a worker with neither an index nor a
+	// corpus to build one from fails at once, saying so.
+	ix, err := openIndex(ctx, cfg, log)
+	if err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	defer ix.Close()
 	c, err := dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn))
 	if err != nil {
 		return err
@@ -59,11 +66,10 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ix, w, err := startWorker(ctx, cfg, log, c, pub, tel.runs.Interceptor())
+	w, err := startWorker(c, cfg, log, ix, pub, tel.runs.Interceptor())
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "chunks", ix.Len())

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -24,8 +25,9 @@ type Corpus interface {
 	Visible(groups []string) Vocabulary
 }
 
-// BuiltinModel names the builtin assessor in traces and routes.
-const BuiltinModel = "builtin:coverage-v1"
+// BuiltinModel names the builtin assessor in traces and routes: the id
+// the router routes to.
+const BuiltinModel = router.BuiltinAssessModel
 
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the corpus and scores the

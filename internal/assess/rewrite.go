@@ -7,10 +7,11 @@ import (
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 )
 
 // RewriteModel names the builtin rewriter.
-const RewriteModel = "builtin:prf-spell-v1"
+const RewriteModel = router.BuiltinRewriteModel
 
 // Lexicon is the index vocabulary the rewriter corrects against.
 type Lexicon interface {

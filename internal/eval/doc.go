@@ -1,13 +1,8 @@
-// Package eval measures assay: retrieval metrics computed exactly as NIST
+// Package eval measures retrieval: metrics computed exactly as NIST
 // trec_eval v10 computes them, and the files they are computed from — qrels
-// (TREC and BEIR), TREC run files, BEIR datasets and labelled question files;
-// and the answer evaluation: where each run of a labelled question lost the
-// answer (Judge, the Outcome funnel of seed 003), its citations and leaks,
-// aggregates of the loop against the one-pass baseline (Summarize,
-// AnswersReport), their JSON, Markdown and HTML reports, and the baseline
-// check `make eval` runs (CompareBaseline). Running the questions is the
-// caller's job (`assay eval answers` runs them on Temporal); this package
-// only judges finished runs.
+// (TREC and BEIR), TREC run files, BEIR datasets, labelled question files
+// and their key facts — and the comparison of retrieval modes that
+// `assay eval retrieval` prints. Judging answers is package judge's job.
 //
 // # trec_eval semantics
 //

@@ -1,13 +1,10 @@
 package gateway
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -73,73 +70,6 @@ func publicMessage(err error) string {
 	return err.Error()
 }
 
-// decodeJSON reads exactly one JSON value into v: bounded size, valid
-// UTF-8, no unknown fields, no trailing data. Errors name the field.
-func decodeJSON(c *gin.Context, limit int64, v any) error {
-	body, err := readBody(c, limit)
-	if err != nil {
-		return err
-	}
-	return strictDecode(body, v)
-}
-
-// readBody reads the whole request body, at most limit bytes of valid
-// UTF-8.
-func readBody(c *gin.Context, limit int64) ([]byte, error) {
-	const op = "gateway.decode"
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
-		}
-		return nil, errs.FieldError(op, "body", "could not be read")
-	}
-	if !utf8.Valid(body) {
-		return nil, errs.FieldError(op, "body", "is not valid UTF-8")
-	}
-	return body, nil
-}
-
-func jsonError(op string, err error) error {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	var domainErr *errs.Error
-	switch {
-	case errors.As(err, &domainErr): // from a field's own UnmarshalJSON
-		return err
-	case errors.Is(err, io.EOF):
-		return errs.FieldError(op, "body", "is empty; want a JSON object")
-	case errors.As(err, &typeErr):
-		field := typeErr.Field
-		if field == "" {
-			field = "body"
-		}
-		return errs.FieldError(op, field, fmt.Sprintf("want %s, got JSON %s", jsonType(typeErr.Type.Kind().String()), typeErr.Value))
-	case errors.As(err, &syntaxErr):
-		return errs.FieldError(op, "body", fmt.Sprintf("is not valid JSON (offset %d): %v", syntaxErr.Offset, syntaxErr))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return errs.FieldError(op, strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
-	}
-	return errs.FieldError(op, "body", "is not valid JSON: "+err.Error())
-}
-
-func jsonType(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "int", "int64", "float64":
-		return "a number"
-	case "bool":
-		return "true or false"
-	case "slice":
-		return "an array"
-	case "struct", "map":
-		return "an object"
-	}
-	return goKind
-}
-
 // maxQuestionBytes bounds a question at the edge, before its text is
 // read further; the guard's character limit is the content rule.
 const maxQuestionBytes = 2000
@@ -157,12 +87,12 @@ func validateQuestion(field, q string) error {
 	}
 	// The workflow runs the same guard; refusing here answers at once with
 	// the reason (422) instead of starting a run that can only be refused.
-	if _, err := guard.Question(q, guard.Limits{}); err != nil {
-		var refusal *guard.Refusal
-		if errors.As(err, &refusal) {
-			return &errs.Error{Op: op, Kind: errs.Refused, Field: field, Err: errors.New(refusal.Detail)}
-		}
+	v, err := guard.Verdict(q)
+	switch {
+	case err != nil:
 		return err
+	case v.Refused:
+		return &errs.Error{Op: op, Kind: errs.Refused, Field: field, Err: errors.New(v.Detail)}
 	}
 	return nil
 }

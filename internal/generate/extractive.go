@@ -10,11 +10,13 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 )
 
 // ExtractiveModel names the builtin extractive generator and its version;
-// the version changes whenever its choices change.
-const ExtractiveModel = "builtin:extractive-v2"
+// the version (declared in router, which routes to it) changes whenever
+// its choices change.
+const ExtractiveModel = router.BuiltinGenerateModel
 
 // Extractive is the offline generator: it answers with sentences copied
 // from the sources, each followed by its source's label. It never writes a
@@ -62,7 +64,12 @@ type sentence struct {
 	score       float64
 }
 
-// instructionVerbs open an imperative sentence in support text.
+// instructionVerbs open an imperative sentence in support text. The list
+// was written by reading the Hollin sample corpus's support articles
+// (testdata/hollin): it is a heuristic tuned on that corpus, not a
+// general grammar of imperatives, and other corpora may need more verbs.
+// A sentence it misses is still a candidate; it only loses the bonus
+// instructions get when the question asks how to do something.
 var instructionVerbs = map[string]bool{
 	"stop": true, "do": true, "don't": true, "never": true, "always": true, "contact": true, "call": true,
 	"unplug": true, "order": true, "return": true, "take": true, "twist": true, "press": true, "hold": true,

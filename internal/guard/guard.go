@@ -11,12 +11,14 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // DefaultMaxRunes bounds a question's length in characters.
@@ -76,6 +78,22 @@ func Question(q string, lim Limits) ([]Flag, error) {
 		}
 	}
 	return Scan("question", q), nil
+}
+
+// Verdict is the one judgement of a question, for the Guard activity and
+// the gateway alike: refused with a reason, or accepted with the injection
+// flags found in it. A refusal is a verdict, not an error; an error means
+// the check itself failed.
+func Verdict(q string) (wire.GuardOutput, error) {
+	flags, err := Question(q, Limits{})
+	var refusal *Refusal
+	if errors.As(err, &refusal) {
+		return wire.GuardOutput{Refused: true, Reason: string(refusal.Reason), Detail: refusal.Detail}, nil
+	}
+	if err != nil {
+		return wire.GuardOutput{}, err
+	}
+	return wire.GuardOutput{Flags: flags}, nil
 }
 
 // forbidden reports control characters a question has no use for: C0 and

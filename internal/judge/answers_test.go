@@ -1,4 +1,4 @@
-package eval
+package judge
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -117,20 +118,20 @@ func stopped(stop wire.StopReason, atts ...wire.Attempt) wire.AnswerResult {
 
 func TestJudgeOutcomes(t *testing.T) {
 	lib := answerLibrary(t)
-	facts := KeyFacts{"motor": {"5 years"}}
-	motor := Question{ID: "motor", Question: "how long is the motor covered", Relevant: []string{"warranty"}, Type: "stale", Groups: []string{"public"}}
+	facts := eval.KeyFacts{"motor": {"5 years"}}
+	motor := eval.Question{ID: "motor", Question: "how long is the motor covered", Relevant: []string{"warranty"}, Type: "stale", Groups: []string{"public"}}
 	staffMotor := motor
 	staffMotor.Groups = []string{"staff"}
 	staffMotor.Relevant = []string{"ticket"}
 	staffMotor.ID = "staff-motor"
-	none := Question{ID: "none", Question: "capital of Peru", Relevant: []string{}, Type: "no-answer", Groups: []string{"public"}}
+	none := eval.Question{ID: "none", Question: "capital of Peru", Relevant: []string{}, Type: "no-answer", Groups: []string{"public"}}
 
 	withDrop := answered("Motors are covered. [1]", []string{"1"}, attempt(1, true, nil, "warranty-old", "warranty"))
 	withDrop.Trace.Generation.Dropped = []prompt.Dropped{{Label: "2", ChunkID: "warranty#0", Reason: "budget"}}
 
 	tests := []struct {
 		name   string
-		q      Question
+		q      eval.Question
 		res    wire.AnswerResult
 		want   Outcome
 		detail string // a substring of the detail
@@ -147,10 +148,10 @@ func TestJudgeOutcomes(t *testing.T) {
 		{"below the cut", motor, stopped(wire.InsufficientContext, attempt(1, false, []string{"warranty-old", "scan", "warranty"}, "warranty-old")), MissedTopK, "best rank 3"},
 		{"never seen", motor, stopped(wire.InsufficientContext, attempt(1, false, []string{"warranty-old"}, "warranty-old")), MissedTopK, "no relevant chunk"},
 		{"no search", motor, stopped(wire.Refused), MissedTopK, "no search ran"},
-		{"not visible to the asker", Question{ID: "t", Relevant: []string{"ticket"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), MissingContent, "groups public"},
+		{"not visible to the asker", eval.Question{ID: "t", Relevant: []string{"ticket"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), MissingContent, "groups public"},
 		{"visible to staff", staffMotor, answered("The agent said the motor cover was two years long. [1]", []string{"1"}, attempt(1, true, nil, "ticket")), OK, ""},
-		{"empty text", Question{ID: "s", Relevant: []string{"scan"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "scan"},
-		{"no indexed chunk", Question{ID: "u", Relevant: []string{"unindexed"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "unindexed"},
+		{"empty text", eval.Question{ID: "s", Relevant: []string{"scan"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "scan"},
+		{"no indexed chunk", eval.Question{ID: "u", Relevant: []string{"unindexed"}, Groups: []string{"public"}}, stopped(wire.InsufficientContext), Extraction, "unindexed"},
 		{"no answer, refused", none, stopped(wire.InsufficientContext, attempt(1, false, nil, "warranty")), OK, ""},
 		{"no answer, answered", none, answered("Blender motors are covered for 5 years. [1]", []string{"1"}, attempt(1, true, nil, "warranty")), FalseAnswer, "citing warranty"},
 	}
@@ -166,8 +167,8 @@ func TestJudgeOutcomes(t *testing.T) {
 }
 
 func TestJudgeCitations(t *testing.T) {
-	j := Judge{Library: answerLibrary(t), Facts: KeyFacts{"motor": {"5 years", "blade wear"}}, TopK: 5}
-	q := Question{ID: "motor", Relevant: []string{"warranty"}, Groups: []string{"public", "staff"}}
+	j := Judge{Library: answerLibrary(t), Facts: eval.KeyFacts{"motor": {"5 years", "blade wear"}}, TopK: 5}
+	q := eval.Question{ID: "motor", Relevant: []string{"warranty"}, Groups: []string{"public", "staff"}}
 	res := answered("Motors: 5 years [1], or 2 years [2]; see the case [3]. [9]", []string{"1", "2", "3"},
 		attempt(1, true, nil, "warranty", "warranty-old", "ticket"))
 	res.Trace.Generation.Stripped = []citation.Strip{{Marker: "[9]", Unknown: []string{"9"}}}
@@ -193,7 +194,7 @@ func TestJudgeCitations(t *testing.T) {
 
 func TestJudgeLeaks(t *testing.T) {
 	j := Judge{Library: answerLibrary(t), TopK: 5}
-	q := Question{ID: "rates", Relevant: []string{"rates-b"}, Forbidden: []string{"rates-c", "ticket"}, Groups: []string{"partner:b"}}
+	q := eval.Question{ID: "rates", Relevant: []string{"rates-b"}, Forbidden: []string{"rates-c", "ticket"}, Groups: []string{"partner:b"}}
 	clean := answered("Hollin pays Brook Street £42 per hour of warranty labour. [1]", []string{"1"}, attempt(1, true, []string{"rates-b"}, "rates-b"))
 	if got := j.Evaluate(q, clean); len(got.Leaks) != 0 || got.Outcome != OK {
 		t.Errorf("clean run: leaks %v, outcome %s; want none, ok", got.Leaks, got.Outcome)
@@ -221,7 +222,7 @@ func TestJudgeLeaks(t *testing.T) {
 	}
 	// rates-b's sentence shares nothing with rates-c's; a sentence shared
 	// with a visible document is not a leak.
-	shared := Question{ID: "w", Relevant: []string{"warranty"}, Forbidden: []string{"warranty-old"}, Groups: []string{"public"}}
+	shared := eval.Question{ID: "w", Relevant: []string{"warranty"}, Forbidden: []string{"warranty-old"}, Groups: []string{"public"}}
 	lib, err := NewLibrary(context.Background(), append(slices.Clone(answerDocs),
 		corpus.Document{ID: "copy", Text: "Blender motors are covered for 2 years.", ACL: []string{"public"}, Status: corpus.Current, Authority: 1}), nil)
 	if err != nil {
@@ -253,7 +254,7 @@ func TestMentions(t *testing.T) {
 }
 
 func TestReadKeyFacts(t *testing.T) {
-	kf, err := ReadKeyFacts(strings.NewReader("{\"id\":\"q1\",\"facts\":[\"5 years\"]}\n\n{\"id\":\"q2\",\"facts\":[\"a\",\"B\"]}\n"), "kf.jsonl")
+	kf, err := eval.ReadKeyFacts(strings.NewReader("{\"id\":\"q1\",\"facts\":[\"5 years\"]}\n\n{\"id\":\"q2\",\"facts\":[\"a\",\"B\"]}\n"), "kf.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func TestReadKeyFacts(t *testing.T) {
 		{`{"id":"q1","facts":`, "kf.jsonl:1"},
 	}
 	for _, b := range bad {
-		if _, err := ReadKeyFacts(strings.NewReader(b.in), "kf.jsonl"); err == nil || !strings.Contains(err.Error(), b.want) {
+		if _, err := eval.ReadKeyFacts(strings.NewReader(b.in), "kf.jsonl"); err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("ReadKeyFacts(%q) error = %v, want one containing %q", b.in, err, b.want)
 		}
 	}
@@ -280,7 +281,7 @@ func TestReadKeyFacts(t *testing.T) {
 
 // TestHollinKeyFacts reads the tracked key facts: every line parses.
 func TestHollinKeyFacts(t *testing.T) {
-	kf, err := LoadKeyFacts(filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"))
+	kf, err := eval.LoadKeyFacts(filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package eval
+package judge
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/assay-rag/assay/internal/eval"
 
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -113,7 +115,7 @@ func (r RunEval) Answered() bool { return r.StopReason == wire.Answered }
 // Judge evaluates the runs of questions against a corpus.
 type Judge struct {
 	Library *Library
-	Facts   KeyFacts
+	Facts   eval.KeyFacts
 	// TopK is how many hits each search passed on; a relevant chunk ranked
 	// within it by an earlier stage was lost by a later one.
 	TopK int
@@ -125,7 +127,7 @@ func Failed(err string) RunEval {
 }
 
 // Evaluate diagnoses one completed run of q.
-func (j Judge) Evaluate(q Question, res wire.AnswerResult) RunEval {
+func (j Judge) Evaluate(q eval.Question, res wire.AnswerResult) RunEval {
 	t := res.Trace
 	tr := TrajectoryMetrics(res)
 	ev := RunEval{
@@ -177,7 +179,7 @@ func runRoute(t wire.Trace) string {
 // model (it names a source of the prompt, not one the budget dropped) and
 // its document exists in the corpus and is visible to the question's
 // groups; a stripped marker is an invalid citation.
-func (j Judge) citations(q Question, res wire.AnswerResult, ev *RunEval) {
+func (j Judge) citations(q eval.Question, res wire.AnswerResult, ev *RunEval) {
 	g := res.Trace.Generation
 	issued := map[string]string{} // label → doc
 	labelDoc := map[string]string{}
@@ -234,7 +236,7 @@ func docOf(chunkID string) string {
 }
 
 // leaks finds q's forbidden documents anywhere in the run.
-func (j Judge) leaks(q Question, res wire.AnswerResult) []Leak {
+func (j Judge) leaks(q eval.Question, res wire.AnswerResult) []Leak {
 	if len(q.Forbidden) == 0 {
 		return nil
 	}
@@ -293,7 +295,7 @@ func mentions(text, id string) bool {
 }
 
 // diagnose finds where the run lost the answer (seed 003's funnel).
-func (j Judge) diagnose(q Question, res wire.AnswerResult, ev RunEval) (Outcome, string) {
+func (j Judge) diagnose(q eval.Question, res wire.AnswerResult, ev RunEval) (Outcome, string) {
 	if len(q.Relevant) == 0 {
 		if res.StopReason != wire.Answered && len(ev.Cited) == 0 {
 			return OK, "no answer, nothing cited"

@@ -1,0 +1,34 @@
+package retrieval
+
+import (
+	"math"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// Vocabulary is what Coverage needs of an index.
+type Vocabulary interface {
+	DocFreq(term string) int
+	Len() int
+}
+
+// Coverage is the share of the query's term weight (BM25 IDF over the
+// index's chunks) that text contains: 1 when every query term is there,
+// 0 when none is. A query with no searchable terms covers 0.
+func Coverage(an *terms.Analyzer, v Vocabulary, query, text string) float64 {
+	have := an.Set(text)
+	n := float64(v.Len())
+	var total, got float64
+	for _, t := range an.Content(query) {
+		df := float64(v.DocFreq(t))
+		w := math.Log(1 + (n-df+0.5)/(df+0.5))
+		total += w
+		if have[t] {
+			got += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return got / total
+}

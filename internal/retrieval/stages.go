@@ -1,0 +1,268 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/index"
+)
+
+func (s *search) stage(name string, start time.Time, n int, ids []string, note string) {
+	if len(ids) > TraceTop {
+		ids = ids[:TraceTop]
+	}
+	s.res.Stages = append(s.res.Stages, Stage{Name: name, Millis: millisSince(start), Candidates: n, Top: slices.Clone(ids), Note: note})
+}
+
+func (s *search) bm25(ctx context.Context) ([]index.Hit, error) {
+	start := time.Now()
+	hits, err := s.r.b.SearchText(ctx, s.req.Query, s.filter, s.fetch)
+	if err != nil {
+		return nil, err
+	}
+	s.stage("bm25", start, len(hits), hitIDs(hits), "")
+	return hits, nil
+}
+
+func (s *search) vector(ctx context.Context) ([]index.Hit, error) {
+	start := time.Now()
+	e := s.r.o.Embedder
+	vecs, err := e.Embed(ctx, []string{s.req.Query})
+	if err != nil {
+		return nil, errs.E("retrieval.embed", err)
+	}
+	if len(vecs) != 1 || len(vecs[0]) != e.Dim() {
+		return nil, errs.Errorf("retrieval.embed", errs.Schema, "%s returned no query vector of dimension %d", e.ID(), e.Dim())
+	}
+	s.stage("embed", start, 1, nil, e.ID())
+	start = time.Now()
+	hits, st, err := s.r.b.SearchVector(ctx, vecs[0], s.filter, s.fetch)
+	if err != nil {
+		return nil, err
+	}
+	s.stage("vector", start, len(hits), hitIDs(hits), fmt.Sprintf("exact scan of %d chunks that pass the filter", st.Allowed))
+	return hits, nil
+}
+
+// fuse merges the first-stage lists into candidates (Fuse). With one list
+// the order and scores are that list's; with two, the fused order.
+func (s *search) fuse(mode Mode, lex, vec []index.Hit) {
+	start := time.Now()
+	k := s.r.o.RRFK
+	s.cands = Fuse(lex, vec, k, s.r.o.VectorWeight)
+	switch mode {
+	case BM25:
+		for _, c := range s.cands {
+			c.Fused = c.BM25
+		}
+		return // already in BM25 order; no fusion stage
+	case Vector:
+		for _, c := range s.cands {
+			c.Fused = c.Cosine
+		}
+		return
+	}
+	sort.SliceStable(s.cands, func(i, j int) bool { return s.cands[i].Fused > s.cands[j].Fused })
+	s.stage("fuse", start, len(s.cands), s.ids(), fmt.Sprintf("rrf k=%g, vector weight %g", k, s.r.o.VectorWeight))
+}
+
+// load fetches the candidates' chunks: metadata for hits and the prior,
+// texts for the reranker and the empty-chunk check.
+func (s *search) load(ctx context.Context) error {
+	chunks, err := s.r.b.Chunks(ctx, s.ids())
+	if err != nil {
+		return err
+	}
+	s.chunks = make(map[string]*corpus.Chunk, len(chunks))
+	for i := range chunks {
+		c := &chunks[i]
+		if !c.VisibleTo(s.req.Groups) {
+			// The backend filtered already; a hit here is a backend bug,
+			// and it must not leak.
+			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", c.ID)
+		}
+		s.chunks[c.ID] = c
+		s.cands[i].Title, s.cands[i].Text = c.Title, c.Text
+		if ts, ok := s.r.b.(TermSource); ok {
+			s.cands[i].Terms = ts.Terms(c.ID)
+		}
+	}
+	return nil
+}
+
+// dedup collapses near-identical chunks into the better-ranked one.
+func (s *search) dedup() {
+	start := time.Now()
+	prints := s.r.b.Fingerprints(s.ids())
+	kept := s.cands[:0:0]
+	keptPrints := make([]uint64, 0, len(prints))
+	var notes []string
+	for i, c := range s.cands {
+		dup := -1
+		for j, p := range keptPrints {
+			if index.NearDuplicate(p, prints[i]) {
+				dup = j
+				break
+			}
+		}
+		if dup >= 0 {
+			// The pair collapses at the better rank, into the more
+			// trustworthy copy: a current, higher-authority original beats
+			// a stray copy that happened to score higher.
+			if k := kept[dup]; trustier(s.chunks[c.ChunkID], s.chunks[k.ChunkID]) {
+				c.Fused = k.Fused
+				kept[dup], keptPrints[dup] = c, prints[i]
+				notes = append(notes, k.ChunkID+" → "+c.ChunkID)
+			} else {
+				notes = append(notes, c.ChunkID+" → "+k.ChunkID)
+			}
+			continue
+		}
+		kept = append(kept, c)
+		keptPrints = append(keptPrints, prints[i])
+	}
+	s.cands = kept
+	note := "no near-duplicates"
+	if len(notes) > 0 {
+		note = "collapsed " + strings.Join(notes, ", ")
+	}
+	s.stage("dedup", start, len(s.cands), s.ids(), note)
+}
+
+// trustier reports whether a should stand for a near-duplicate pair
+// rather than b: a better status first, then a higher authority.
+func trustier(a, b *corpus.Chunk) bool {
+	rank := map[corpus.Status]int{corpus.Current: 2, corpus.Archived: 1, corpus.Withdrawn: 0}
+	if rank[a.Status] != rank[b.Status] {
+		return rank[a.Status] > rank[b.Status]
+	}
+	return a.Authority > b.Authority
+}
+
+func (s *search) rerank(ctx context.Context) error {
+	start := time.Now()
+	n := min(len(s.cands), s.r.o.RerankDepth)
+	if n == 0 {
+		return nil
+	}
+	head := make([]Candidate, n)
+	for i := range head {
+		head[i] = *s.cands[i]
+	}
+	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, head)
+	if err != nil {
+		return errs.E("retrieval.rerank", err)
+	}
+	if len(scores) != n {
+		return errs.Errorf("retrieval.rerank", errs.Schema, "%s returned %d scores for %d candidates", s.r.o.Reranker.ID(), len(scores), n)
+	}
+	// Reranked candidates go first, in score order; the tail keeps its
+	// fused order below them.
+	top := s.cands[:n]
+	for i, c := range top {
+		c.Fused = scores[i]
+	}
+	sort.SliceStable(top, func(i, j int) bool { return top[i].Fused > top[j].Fused })
+	floor := math.Inf(1)
+	for _, c := range top {
+		floor = min(floor, c.Fused)
+	}
+	for i, c := range s.cands[n:] {
+		c.Fused = floor - 1e-6*float64(i+1)
+	}
+	s.stage("rerank", start, n, s.ids(), s.r.o.Reranker.ID())
+	return nil
+}
+
+// prior multiplies each score by a status and authority factor. Scores
+// must be positive for a multiplicative prior to demote, so the fused or
+// reranked score is first shifted to be.
+func (s *search) prior() {
+	start := time.Now()
+	if len(s.cands) == 0 {
+		return
+	}
+	lo := math.Inf(1)
+	for _, c := range s.cands {
+		lo = min(lo, c.Fused)
+	}
+	shift := 0.0
+	if lo <= 0 {
+		shift = -lo + 1e-9
+	}
+	moved := 0
+	before := s.ids()
+	for _, c := range s.cands {
+		ch := s.chunks[c.ChunkID]
+		c.Fused = (c.Fused + shift) * PriorFactor(ch.Status, ch.Authority)
+	}
+	sort.SliceStable(s.cands, func(i, j int) bool { return s.cands[i].Fused > s.cands[j].Fused })
+	for i, id := range s.ids() {
+		if before[i] != id {
+			moved++
+		}
+	}
+	s.stage("prior", start, len(s.cands), s.ids(), fmt.Sprintf("status/authority prior moved %d candidates", moved))
+}
+
+// PriorFactor is the status prior's multiplier for a source.
+func PriorFactor(st corpus.Status, authority float64) float64 {
+	f := 0.75 + 0.25*authority
+	switch st {
+	case corpus.Archived:
+		f *= 0.5
+	case corpus.Withdrawn:
+		f *= 0.25
+	}
+	return f
+}
+
+// finish cuts the list to K, builds hits and runs the result checks.
+func (s *search) finish() {
+	n := min(len(s.cands), s.req.K)
+	s.res.Hits = make([]Hit, 0, n)
+	for _, c := range s.cands[:n] {
+		ch := s.chunks[c.ChunkID]
+		s.res.Hits = append(s.res.Hits, Hit{
+			ChunkID: ch.ID, DocID: ch.DocID, Title: ch.Title, Score: c.Fused,
+			Status: ch.Status, Authority: ch.Authority, Updated: ch.Updated,
+		})
+		if strings.TrimSpace(ch.Text) == "" {
+			s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("empty chunk retrieved: %s has no text", ch.ID))
+		}
+	}
+	if n == 0 {
+		s.res.Warnings = append(s.res.Warnings, "no chunk visible to the principal matched the query")
+		return
+	}
+	if cov := Coverage(s.r.an, s.r.b, s.req.Query, s.cands[0].Title+"\n"+s.cands[0].Text); cov < s.r.o.WeakScore {
+		s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("weak best score: the top hit %s covers %.0f%% of the query's term weight", s.cands[0].ChunkID, 100*cov))
+	}
+}
+
+func (s *search) ids() []string {
+	out := make([]string, len(s.cands))
+	for i, c := range s.cands {
+		out[i] = c.ChunkID
+	}
+	return out
+}
+
+func hitIDs(hits []index.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ChunkID
+	}
+	return out
+}
+
+func millisSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
+}
