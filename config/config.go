@@ -212,6 +212,11 @@ type Loop struct {
 	MaxCostUSD  float64       `yaml:"max_cost_usd"`
 	Deadline    time.Duration `yaml:"deadline"`
 	TopK        int           `yaml:"top_k"`
+	// Thesaurus is a WordNet 3.0 database directory (Debian's
+	// wordnet-base installs one in /usr/share/wordnet) the builtin
+	// assessor uses to relate question words to document words. Empty,
+	// the default: none.
+	Thesaurus string `yaml:"thesaurus"`
 }
 
 // Template is the AnswerInput every run starts from: the budget, the

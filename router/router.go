@@ -58,8 +58,8 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v1"
-	BuiltinRewriteModel  = "builtin:prf-spell-v1"
+	BuiltinAssessModel   = "builtin:coverage-v2"
+	BuiltinRewriteModel  = "builtin:strategies-v1"
 	BuiltinGenerateModel = "builtin:extractive-v2"
 )
 

@@ -119,21 +119,20 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	if err := workflow.ExecuteLocalActivity(lctx, wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.AssessmentError, "routing policy"))
 	}
-	query := r.in.Question
+	next := wire.Proposal{Query: r.in.Question}
+	var pending []wire.Proposal // untried proposals, newest assessment's first
 	for n := 1; ; n++ {
+		// Every search counts, also one whose results repeat: the budget
+		// bounds the work, and a repeat is skipped, not fatal.
 		if n > r.in.Budget.MaxAttempts {
 			return r.finish(ctx, stop{wire.BudgetExhausted, fmt.Sprintf("attempt budget of %d spent", r.in.Budget.MaxAttempts)})
 		}
 		if s, ok := r.spent(ctx); ok {
 			return r.finish(ctx, s)
 		}
-		norm := normalizeQuery(query)
-		if slices.Contains(r.seenQ, norm) {
-			return r.finish(ctx, stop{wire.RepeatedQuery, fmt.Sprintf("query %q was tried before", query)})
-		}
-		r.seenQ = append(r.seenQ, norm)
+		r.seenQ = append(r.seenQ, wire.QueryKey(next.Query, next.K))
 
-		att, hits, s, ok := r.attempt(ctx, n, query)
+		att, hits, s, ok := r.attempt(ctx, n, next)
 		r.trace.Attempts = append(r.trace.Attempts, att)
 		r.keepBest()
 		if ok {
@@ -142,11 +141,33 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 		if att.Accepted {
 			return r.finish(ctx, r.generate(ctx, hits))
 		}
-		if strings.TrimSpace(att.Assessment.Rewrite) == "" {
-			return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
+		if !att.RepeatedResults {
+			if len(att.Proposals) == 0 {
+				return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
+			}
+			// The newest proposals first, then those of earlier
+			// assessments not yet tried.
+			pending = append(slices.Clip(att.Proposals), pending...)
+		}
+		// A proposal whose query was tried before is skipped, as one whose
+		// results repeat was above; the run stops only when all are spent.
+		var skipped []string
+		for len(pending) > 0 && slices.Contains(r.seenQ, wire.QueryKey(pending[0].Query, pending[0].K)) {
+			skipped = append(skipped, pending[0].Query)
+			pending = pending[1:]
+		}
+		if len(pending) == 0 {
+			detail := "every proposed rewrite was tried before"
+			switch {
+			case att.RepeatedResults:
+				detail = "the rewrite retrieved the same results as an earlier attempt, and no other rewrite is left"
+			case len(skipped) == 1:
+				detail = fmt.Sprintf("query %q was tried before", skipped[0])
+			}
+			return r.finish(ctx, stop{wire.RepeatedQuery, detail})
 		}
 		r.setProgress(ctx, "rewrite", n)
-		query = att.Assessment.Rewrite
+		next, pending = pending[0], pending[1:]
 	}
 }
 
@@ -169,15 +190,21 @@ func (r *run) spent(ctx workflow.Context) (stop, bool) {
 	return stop{}, false
 }
 
-// attempt runs search and assessment for attempt n. It returns the record,
-// the hits, and a stop when the attempt ended the run.
-func (r *run) attempt(ctx workflow.Context, n int, query string) (wire.Attempt, []wire.Hit, stop, bool) {
-	att := wire.Attempt{N: n, Query: query}
+// attempt runs search and assessment for attempt n with proposal p (the
+// question itself on the first). It returns the record, the hits, and a
+// stop when the attempt ended the run. An attempt whose results repeat an
+// earlier one's is not assessed; its record says so.
+func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attempt, []wire.Hit, stop, bool) {
+	att := wire.Attempt{N: n, Query: p.Query, Strategy: p.Strategy}
+	k := r.in.TopK
+	if p.K > 0 && p.K != k {
+		k, att.K = p.K, p.K
+	}
 	r.setProgress(ctx, "search", n)
 	var sout wire.SearchOutput
 	t0 := workflow.Now(ctx)
 	err := r.exec(ctx, r.policy.Local.Search, searchOptions, wire.SearchActivity, wire.SearchInput{
-		Query: query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: r.in.TopK,
+		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
 	if err != nil {
@@ -187,14 +214,15 @@ func (r *run) attempt(ctx workflow.Context, n int, query string) (wire.Attempt, 
 	r.trace.Warnings = appendNew(r.trace.Warnings, sout.Warnings...)
 	set := resultSet(sout.Hits)
 	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) {
-		return att, nil, stop{wire.RepeatedQuery, "the rewrite retrieved the same results as an earlier attempt"}, true
+		att.RepeatedResults = true
+		return att, nil, stop{}, false
 	}
 	r.seenSets = append(r.seenSets, set)
 
 	r.setProgress(ctx, "assess", n)
 	t0 = workflow.Now(ctx)
 	aout, err := r.assess(ctx, n, wire.AssessInput{
-		Question: r.in.Question, Query: query, Previous: r.seenQ[:len(r.seenQ)-1],
+		Question: r.in.Question, Query: p.Query, Previous: r.seenQ[:len(r.seenQ)-1], K: k, Strategies: r.strategies(p.Strategy),
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
 	})
 	att.AssessMS = msSince(ctx, t0)
@@ -208,11 +236,32 @@ func (r *run) attempt(ctx workflow.Context, n int, query string) (wire.Attempt, 
 	att.Assessment = &as
 	att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
 	if !att.Accepted {
+		att.Proposals = aout.Proposals
+		if len(att.Proposals) == 0 && strings.TrimSpace(as.Rewrite) != "" {
+			// An assessor that lists no proposals (and histories recorded
+			// before proposals existed) offers its rewrite alone.
+			att.Proposals = []wire.Proposal{{Query: as.Rewrite}}
+		}
 		// Record who proposed (or declined to propose) the next query.
 		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
+}
+
+// strategies lists the rewrite strategies the run has used, in order,
+// ending with current's.
+func (r *run) strategies(current string) []string {
+	var out []string
+	for _, at := range r.trace.Attempts {
+		if at.Strategy != "" {
+			out = append(out, at.Strategy)
+		}
+	}
+	if current != "" {
+		out = append(out, current)
+	}
+	return out
 }
 
 // assess routes and runs one assessment, escalating along the route's
@@ -485,12 +534,6 @@ func appendNew(list []string, add ...string) []string {
 		}
 	}
 	return list
-}
-
-// normalizeQuery folds case and spacing so trivially different rewrites
-// count as the same query.
-func normalizeQuery(q string) string {
-	return strings.Join(strings.Fields(strings.ToLower(q)), " ")
 }
 
 // resultSet identifies the set of chunks a search returned, in any order.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -471,4 +472,59 @@ func TestNoFallbackOnceBudgetSpent(t *testing.T) {
 		t.Fatalf("stop = %s (%s) with %d tokens in, want budget_exhausted counting the failed call", res.StopReason, res.Trace.StopDetail, res.Trace.Usage.TokensIn)
 	}
 	e.AssertActivityNumberOfCalls(t, "Assess", 1)
+}
+
+// TestStrategiesSkipRepeats: a proposal whose query was tried is skipped,
+// one whose results repeat is searched but not assessed, and the loop goes
+// on to the next proposal; every attempt names its strategy and k.
+func TestStrategiesSkipRepeats(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	weak := verdict(0.3, false, "x300 motor years")
+	weak.Proposals = []wire.Proposal{
+		{Strategy: "feedback", Query: "x300 motor years"},
+		{Strategy: "spelling", Query: "How many years is the X300 Pro motor covered  for"}, // the question again
+		{Strategy: "wider-k", Query: in.Question, K: 10},
+	}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a", "b"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b", "a"), nil).Once() // feedback: same results
+	e.OnActivity(e.acts.Search, mock.Anything, mock.MatchedBy(func(in wire.SearchInput) bool { return in.K == 10 })).Return(hits("a", "b", "pol-warranty-2026"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(in wire.AssessInput) bool {
+		return in.K == 10 && slices.Equal(in.Strategies, []string{"feedback", "wider-k"})
+	})).Return(verdict(0.9, true, ""), nil).Once()
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != wire.Answered {
+		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
+	}
+	at := res.Trace.Attempts
+	if len(at) != 3 || at[0].Strategy != "" || at[1].Strategy != "feedback" || !at[1].RepeatedResults ||
+		at[1].Assessment != nil || at[2].Strategy != "wider-k" || at[2].K != 10 || len(at[0].Proposals) != 3 {
+		t.Errorf("attempts = %+v", at)
+	}
+}
+
+// TestRepeatedQueryOnlyWhenAllSpent: the run stops with repeated_query
+// only when every proposal has been tried or skipped.
+func TestRepeatedQueryOnlyWhenAllSpent(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	weak := verdict(0.3, false, "first")
+	weak.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "first"}, {Strategy: "best-hit-terms", Query: "second"}}
+	again := verdict(0.3, false, "first")
+	again.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "first"}}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.MatchedBy(func(in wire.SearchInput) bool { return in.Query == "second" })).Return(hits("c"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(again, nil).Twice()
+	in.Budget.MaxAttempts = 5
+	res := e.run(t, in)
+	if res.StopReason != wire.RepeatedQuery || !strings.Contains(res.Trace.StopDetail, "tried before") {
+		t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
+	}
+	// "first", then the first assessment's "second" although the second
+	// assessment proposed only "first" again.
+	e.calls(t, 3, 3, 0)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -48,6 +49,14 @@ func buildActivities(ix *index.Index, cfg config.Config, tok activities.TokenPub
 	an := terms.New()
 	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
 	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
+	if dir := cfg.Loop.Thesaurus; dir != "" {
+		if wn, err := thesaurus.Open(dir); err != nil {
+			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
+		} else {
+			assessor.Thesaurus = wn
+			log.Info("assessor thesaurus", "loop.thesaurus", dir, "model", assessor.Model())
+		}
+	}
 	models.BuiltinAssessor = assessor
 	models.BuiltinGenerator = generate.NewExtractive(an)
 	searcher, inProcess := searcherFor(ix, cfg, log)

@@ -169,7 +169,8 @@ func TestEndToEndLoopStops(t *testing.T) {
 	})
 
 	t.Run("repeated query", func(t *testing.T) {
-		_, res := l.run(t, "how do I descale the X300 Pro", nil)
+		// Every rewrite strategy is tried or skipped before the run stops.
+		_, res := l.run(t, "how do I descale the X300 Pro", func(in *wire.AnswerInput) { in.Budget.MaxAttempts = 10 })
 		if res.StopReason != wire.RepeatedQuery {
 			t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
 		}

@@ -10,6 +10,7 @@ package assess
 
 import (
 	"context"
+	"strings"
 
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -34,9 +35,15 @@ type Request struct {
 	// (its reason, its rewrite) may use only words of documents these
 	// groups can see.
 	Groups []string
-	// Queries tried before this one, oldest first, so a rewriter does not
-	// propose them again.
+	// Queries tried before this one, oldest first (as wire.QueryKey
+	// writes them), so a rewriter proposes them only when nothing else is
+	// left.
 	Previous []string
+	// Tried are the rewrite strategies the run used so far, oldest first;
+	// a rewriter tries fresh ones first.
+	Tried []string
+	// K is how many hits the attempt asked for (0: unknown).
+	K        int
 	Evidence []Evidence
 }
 
@@ -44,6 +51,19 @@ type Request struct {
 type Result struct {
 	Assessment Assessment `json:"assessment"`
 	Usage      wire.Spent `json:"usage"`
+	// Proposals are the candidate next queries, in the order to try them;
+	// the first is the assessment's Rewrite. A model's single rewrite is
+	// one proposal of StrategyModel (see Proposals).
+	Proposals []Proposal `json:"proposals,omitempty"`
+}
+
+// ProposalList returns res's proposals, or its assessment's rewrite as the
+// one proposal of StrategyModel when the assessor listed none.
+func (res Result) ProposalList() []Proposal {
+	if len(res.Proposals) > 0 || strings.TrimSpace(res.Assessment.Rewrite) == "" {
+		return res.Proposals
+	}
+	return []Proposal{{Strategy: StrategyModel, Query: res.Assessment.Rewrite}}
 }
 
 // Assessor judges evidence.

@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
@@ -30,35 +34,120 @@ type Corpus interface {
 const BuiltinModel = router.BuiltinAssessModel
 
 // Builtin is an offline assessor that needs no model. It weighs each
-// content term of the question by its IDF in the corpus and scores the
-// evidence by the largest share of that weight one retrieved chunk covers.
-// Evidence is sufficient when that share reaches MinCoverage and the chunk
-// also covers the question's most specific term (the known term with the
-// highest IDF): "descale the X300 Pro" is not answered by a page about the
-// X300 Pro that never mentions descaling.
+// content term of the question by its IDF in the principal's visible
+// corpus and scores each retrieved chunk by the share of that weight it
+// covers. The evidence is sufficient when one chunk
+//
+//  1. mentions every entity of the question (see Entities): a page about
+//     the X200 does not answer a question about the X400, and one partner's
+//     rates do not answer a question about another partner's;
+//  2. covers the question's most specific term (the known term with the
+//     highest IDF): "descale the X300 Pro" is not answered by a page about
+//     the X300 Pro that never mentions descaling;
+//  3. covers at least MinCoverage of the question's weight.
+//
+// A question word no visible chunk contains (a paraphrase's "spin" where
+// the documents say "rpm") weighs the mean weight of the known ones. Such a
+// word alone does not sink a chunk that covers the rest (paraphrase
+// tolerance): when the chunk covers every known term and every entity, and
+// at most MaxUnknownShare of the question's content terms are unknown, the
+// unknown ones are left out of its coverage. A chunk missing an entity
+// scores its coverage times the share of the question's entities it
+// mentions.
 //
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
 	an     *terms.Analyzer
 	corpus Corpus
-	// Rewriter proposes the next query when evidence is insufficient;
+	// Rewriter proposes the next queries when evidence is insufficient;
 	// nil proposes none.
 	Rewriter *Rewriter
 	// MinCoverage is the share of the question's weight one chunk must
 	// cover for the evidence to be sufficient.
 	MinCoverage float64
+	// Thesaurus, when set, relates question words to document words: a
+	// chunk lacking a question term but holding a word the thesaurus
+	// relates to it (and the principal's visible vocabulary has) covers
+	// that term. Entities and the most specific term still need the
+	// word itself. Nil: no thesaurus (the embedded default).
+	Thesaurus Thesaurus
+	// MaxUnknownShare is the largest share of the question's content terms
+	// that may be unknown to the visible corpus for the paraphrase
+	// tolerance to apply.
+	MaxUnknownShare float64
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
-	return &Builtin{an: an, corpus: c, MinCoverage: 0.55}
+	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3}
+}
+
+// Thesaurus relates words (see internal/thesaurus).
+type Thesaurus interface {
+	// Name identifies the resource; it becomes part of the model id.
+	Name() string
+	// Related lists words related to word.
+	Related(word string) []string
+}
+
+// Model is the assessor's model id: BuiltinModel, plus the thesaurus's
+// name when one is used ("builtin:coverage-v2+wordnet-3.0").
+func (b *Builtin) Model() string {
+	if b.Thesaurus == nil {
+		return BuiltinModel
+	}
+	return BuiltinModel + "+" + b.Thesaurus.Name()
+}
+
+// related maps each question term to the visible terms of the words the
+// thesaurus relates to the word it came from. Entity words are left out:
+// a name has no synonyms.
+func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[string][]string {
+	if b.Thesaurus == nil {
+		return nil
+	}
+	inEntity := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			inEntity[t] = true
+		}
+	}
+	out := map[string][]string{}
+	for _, raw := range strings.Fields(question) {
+		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		ts := b.an.Terms(w)
+		if len(ts) != 1 || inEntity[ts[0]] || terms.IsQuestionWord(ts[0]) {
+			continue
+		}
+		for _, r := range b.Thesaurus.Related(w) {
+			rt := b.an.Terms(r)
+			if len(rt) == 1 && rt[0] != ts[0] && vocab.DocFreq(rt[0]) > 0 && !slices.Contains(out[ts[0]], rt[0]) {
+				out[ts[0]] = append(out[ts[0]], rt[0])
+			}
+		}
+	}
+	return out
 }
 
 type weighted struct {
 	term   string
 	weight float64
 	known  bool
+}
+
+// judged is one chunk as the assessor scored it.
+type judged struct {
+	ev       *Evidence
+	have     map[string]bool
+	coverage float64 // share of the question's weight it covers
+	entities int     // entities of the question it mentions
+	score    float64
+	// paraphrase is true when the unknown words were left out (see
+	// Builtin).
+	paraphrase bool
+	fit        bool // it alone would make the evidence sufficient
+	allKnown   bool // it covers every term the visible corpus has
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -71,61 +160,145 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		question, _ = b.Rewriter.Spell(question, vocab)
 	}
 	qterms := b.weigh(question, vocab)
-	res := Result{Usage: wire.Spent{Model: BuiltinModel}}
+	ents := Entities(b.an, question, vocab)
+	res := Result{Usage: wire.Spent{Model: b.Model()}}
+	related := b.related(question, ents, vocab)
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
 	}
-	var total float64
+	var total, knownTotal float64
+	unknown := 0
 	key := -1 // the most specific known term
 	for i, q := range qterms {
 		total += q.weight
+		if q.known {
+			knownTotal += q.weight
+		} else {
+			unknown++
+		}
 		if q.known && (key < 0 || q.weight > qterms[key].weight) {
 			key = i
 		}
 	}
-	best, bestTitle, bestHasKey := 0.0, "", false
-	for _, e := range req.Evidence {
-		have := b.an.Set(e.Title + "\n" + e.Text)
-		var got float64
+	tolerant := unknown > 0 && float64(unknown) <= b.MaxUnknownShare*float64(len(qterms))
+	var best *judged
+	for i := range req.Evidence {
+		e := &req.Evidence[i]
+		j := &judged{ev: e, have: b.an.Set(e.Title + "\n" + e.Text)}
+		var got, knownGot float64
 		for _, q := range qterms {
-			if have[q.term] {
+			if j.have[q.term] || slices.ContainsFunc(related[q.term], func(t string) bool { return j.have[t] }) {
 				got += q.weight
+				if q.known {
+					knownGot += q.weight
+				}
 			}
 		}
-		if c := got / total; c > best {
-			best, bestTitle = c, e.Title
-			bestHasKey = key >= 0 && have[qterms[key].term]
+		j.coverage = got / total
+		for _, en := range ents {
+			if en.coveredBy(j.have) {
+				j.entities++
+			}
+		}
+		j.allKnown = knownGot >= knownTotal
+		if tolerant && j.entities == len(ents) && j.allKnown {
+			j.coverage, j.paraphrase = 1, true
+		}
+		j.score = j.coverage
+		if len(ents) > 0 {
+			j.score *= float64(j.entities) / float64(len(ents))
+		}
+		j.fit = j.entities == len(ents) && key >= 0 && j.have[qterms[key].term] && j.coverage >= b.MinCoverage
+		if best == nil || j.fit && !best.fit || j.fit == best.fit && j.score > best.score {
+			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
-	score := math.Round(best*1000) / 1000
-	a := Assessment{Score: score, Sufficient: score >= b.MinCoverage && bestHasKey}
+	a := Assessment{}
+	var missingEntity *Entity
+	hasKey := false
+	if best != nil {
+		a.Score = math.Round(best.score*1000) / 1000
+		hasKey = key >= 0 && best.have[qterms[key].term]
+		for i := range ents {
+			if !ents[i].coveredBy(best.have) {
+				missingEntity = &ents[i]
+				break
+			}
+		}
+		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage
+	}
+	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
 	case key < 0:
 		a.Reason = "no word of the question occurs in the documents you can see"
-	case len(req.Evidence) == 0:
+	case best == nil:
 		a.Reason = "no evidence was retrieved"
+	case missingEntity != nil && !missingEntity.known(vocab):
+		a.Reason = fmt.Sprintf("no document you can see mentions %q", missingEntity.Text)
+	case missingEntity != nil:
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.ev.Title, pct(best.coverage), missingEntity.Text)
+	case a.Sufficient && best.paraphrase:
+		a.Reason = fmt.Sprintf("%q covers every word of the question your documents use, including %q", best.ev.Title, qterms[key].term)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q", bestTitle, 100*score, qterms[key].term)
-	case !bestHasKey && score >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", bestTitle, 100*score, qterms[key].term)
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q", best.ev.Title, pct(best.coverage), qterms[key].term)
+	case !hasKey && best.coverage >= b.MinCoverage:
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", best.ev.Title, pct(best.coverage), qterms[key].term)
 	default:
-		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", 100*score)
+		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage))
 	}
-	if !a.Sufficient && b.Rewriter != nil {
-		if q, why := b.Rewriter.rewrite(req, best, vocab); q != "" {
-			a.Rewrite = q
-			a.Reason += "; rewrite by " + why
+	// A rewrite can find nothing when no visible document has a word of
+	// the question, or mentions one of its entities; and it cannot raise
+	// the score when the best chunk already covers every entity and every
+	// word the visible corpus has (only a thesaurus could match the rest).
+	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
+		best != nil && b.Thesaurus == nil && best.entities == len(ents) && best.allKnown
+	if !a.Sufficient && b.Rewriter != nil && !hopeless {
+		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents}
+		if best != nil {
+			s.Coverage, s.Best = best.coverage, best.ev
+			s.Missing = lacking(qterms, ents, best.have)
+		}
+		if ps := b.Rewriter.Propose(s); len(ps) > 0 {
+			res.Proposals = ps
+			a.Rewrite = ps[0].Query
+			a.Reason += "; next: " + ps[0].Strategy
+			if ps[0].Why != "" {
+				a.Reason += " (" + ps[0].Why + ")"
+			}
 		}
 	}
 	res.Assessment = a
 	return res, nil
 }
 
+// lacking lists the known question terms a chunk lacks, heaviest first,
+// leaving out the entities' terms (a missing-terms query names them whole).
+func lacking(qterms []weighted, ents []Entity, have map[string]bool) []string {
+	inEntity := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			inEntity[t] = true
+		}
+	}
+	var miss []weighted
+	for _, q := range qterms {
+		if q.known && !have[q.term] && !inEntity[q.term] && !terms.IsQuestionWord(q.term) {
+			miss = append(miss, q)
+		}
+	}
+	sort.SliceStable(miss, func(i, j int) bool { return miss[i].weight > miss[j].weight })
+	out := make([]string, len(miss))
+	for i, m := range miss {
+		out[i] = m.term
+	}
+	return out
+}
+
 // weigh gives each distinct content term of q its IDF. A term the corpus
-// never contains gets the mean IDF of the known terms: it may be a synonym
-// the corpus words differently ("sink" for "water"), so it counts, but it
-// must not outweigh everything the corpus does say.
+// never contains gets the mean IDF of the known terms:
+// it may be a synonym the corpus words differently ("sink" for "water"), so
+// it counts, but it must not outweigh everything the corpus does say.
 func (b *Builtin) weigh(q string, vocab Vocabulary) []weighted {
 	n := float64(vocab.Len())
 	var out []weighted

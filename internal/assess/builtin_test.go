@@ -92,7 +92,9 @@ func TestBuiltinAssess(t *testing.T) {
 	}{
 		{"answered by one chunk", "how many years is the X300 Pro motor covered for", hollinLike[:2], true, 0.99, 1, "-"},
 		{"no question word in corpus", "what is the capital of Peru", nil, false, 0, 0, "-"},
-		{"covers most but not the specific term", "how do I descale the X300 Pro", hollinLike[1:2], false, 0.3, 0.8, "-"},
+		{"covers most but not the specific term", "how do I descale the X300 Pro", hollinLike[1:2], false, 0.3, 0.8, "X300 Pro descale"},
+		{"another entity of the same kind", "how many speeds does the X400 have", hollinLike[1:2], false, 0, 0, "-"},
+		{"entity covered by a weaker chunk only", "what does E12 mean on the X300 Pro", []Evidence{hollinLike[1], hollinLike[3]}, true, 0.99, 1, "-"},
 		{"no evidence, misspelt", "how many yeers is the X300 Pro motr covered for", nil, false, 0, 0, "motor"},
 		{"partial evidence gets feedback terms", "vacuum blender warranty", []Evidence{hollinLike[1], hollinLike[3]}, false, 0.3, 0.95, "vacuum blender warranty "},
 	}
@@ -121,6 +123,7 @@ func TestBuiltinAssess(t *testing.T) {
 
 func TestRewriterSpelling(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.Rewriter.Strategies = []Strategy{spelling{}}
 	tests := []struct {
 		query, want string
 	}{
@@ -143,25 +146,118 @@ func TestRewriterSpelling(t *testing.T) {
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
-	got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
-	if got != "" {
-		t.Errorf("Rewrite proposed %q, a query tried before", got)
+	b.Rewriter.Strategies = []Strategy{spelling{}, wider{}}
+	got, why := b.Rewriter.Rewrite(Request{Question: q, Query: q, K: 5, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
+	if !strings.HasPrefix(why, StrategyWider) {
+		t.Errorf("Rewrite proposed %q (%s) first, a query tried before, while wider-k applies", got, why)
+	}
+	b.Rewriter.Strategies = []Strategy{spelling{}}
+	if got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0); got != "vacuum pump" {
+		t.Errorf("Rewrite = %q; with every strategy spent, want the repeat (the loop stops on it)", got)
 	}
 }
 
-func TestRewriterFeedbackOnlyOnFirstAttempt(t *testing.T) {
+func TestRewriterFeedback(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.Rewriter.Strategies = []Strategy{feedback{}}
 	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}, Groups: []string{"public"}}
-	if got, _ := b.Rewriter.Rewrite(req, 0.5); got == "" {
-		t.Fatal("first attempt: no feedback rewrite")
+	got, _ := b.Rewriter.Rewrite(req, 0.5)
+	if !strings.HasPrefix(got, "vacuum blender ") {
+		t.Fatalf("feedback rewrite = %q, want the question plus shared terms", got)
 	}
-	req.Previous = []string{"something else"}
-	if got, _ := b.Rewriter.Rewrite(req, 0.5); got != "" {
-		t.Errorf("second attempt: Rewrite = %q, want none", got)
+	req.Previous = []string{got}
+	if again, _ := b.Rewriter.Rewrite(req, 0.5); again != got {
+		t.Errorf("the same feedback again: Rewrite = %q, want the repeat %q (every strategy spent)", again, got)
 	}
 	req.Previous = nil
 	if got, _ := b.Rewriter.Rewrite(req, 0.1); got != "" {
 		t.Errorf("coverage 0.1: Rewrite = %q, want none (the top chunks are about something else)", got)
+	}
+}
+
+// TestProposals: every strategy that applies proposes once, in order,
+// without repeats, and strategies the run already used go last.
+func TestProposals(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "how do I descale the X300 Pro"
+	req := Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}}
+	res, err := b.Assess(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range res.Proposals {
+		names = append(names, p.Strategy)
+	}
+	if got, want := strings.Join(names, ","), "missing-terms,best-hit-terms,wider-k"; got != want {
+		t.Fatalf("strategies = %s, want %s (proposals %+v)", got, want, res.Proposals)
+	}
+	if res.Assessment.Rewrite != res.Proposals[0].Query || res.Proposals[2].K != 10 {
+		t.Errorf("rewrite %q, proposals %+v: want the first proposal as the rewrite, wider-k at k 10", res.Assessment.Rewrite, res.Proposals)
+	}
+
+	req.Tried = []string{StrategyMissingTerms}
+	req.Previous = []string{res.Proposals[1].Query}
+	res2, _ := b.Assess(context.Background(), req)
+	if len(res2.Proposals) != 3 || res2.Proposals[0].Strategy != StrategyWider || res2.Proposals[1].Strategy != StrategyMissingTerms || res2.Proposals[2].Strategy != StrategyBestHit {
+		t.Errorf("after missing-terms and the best-hit query: proposals %+v, want wider-k, missing-terms (used), then best-hit-terms (tried)", res2.Proposals)
+	}
+
+	// Nothing to look for: an entity no visible document mentions.
+	res3, _ := b.Assess(context.Background(), Request{Question: "does the X900 have a warranty", Query: "does the X900 have a warranty", K: 5, Evidence: hollinLike[:1], Groups: []string{"public"}})
+	if len(res3.Proposals) != 0 || !strings.Contains(res3.Assessment.Reason, `"X900"`) {
+		t.Errorf("X900: proposals %+v, reason %q; want none, and the reason naming X900", res3.Proposals, res3.Assessment.Reason)
+	}
+}
+
+func TestEntities(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Hollin X200 blender", "Hollin kettle", "Hollin K50 kettle", "Brook Street Repairs", "jar", "lid", "motor", "warranty")
+	vocab := lex.Visible([]string{"public"})
+	tests := []struct {
+		question string
+		want     string // entity texts joined by "|"
+	}{
+		{"what does E7 mean on my X200", "E7|X200"},
+		{"how do I pair the X300 Pro with the Hollin Home app", "X300 Pro|Hollin Home"},
+		{"what does Hollin pay Brook Street Repairs per hour", "Brook Street Repairs"}, // Hollin alone is background
+		{"Tritan", ""},                         // a question's first word is not a name by its capital
+		{"case 30455", "30455"},                // four digits or more: an identifier
+		{"is it covered for 2 years", ""},      // a quantity
+		{"the PMP-X300 pump cost", "PMP-X300"}, // a part code
+		{"can I get a VAT invoice", "VAT"},     // capitals
+		{"is a cracked X200 jar covered, and what of batch B-2291", "X200|B-2291"},
+		{"Is the X200 covered? And the K50?", "X200|K50"},
+		{"How Long Does Delivery Take For The X200", "X200"}, // title case: capitals say nothing
+		{"WHAT DOES E4 MEAN", "E4"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range Entities(an, tt.question, vocab) {
+			got = append(got, e.Text)
+		}
+		if g := strings.Join(got, "|"); g != tt.want {
+			t.Errorf("Entities(%q) = %q, want %q", tt.question, g, tt.want)
+		}
+	}
+}
+
+// TestParaphraseTolerance: one word the visible corpus never uses does not
+// sink a chunk that covers every other word and entity; two of three do.
+func TestParaphraseTolerance(t *testing.T) {
+	b, _ := newTestAssessor()
+	ev := []Evidence{hollinLike[1]}
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"how many speeds does the X300 Pro blender reach spinning", true},
+		{"X300 Pro turbo whirr", false},
+	} {
+		res, _ := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: ev, Groups: []string{"public"}})
+		if res.Assessment.Sufficient != tt.want {
+			t.Errorf("Assess(%q) = %+v, want sufficient %v", tt.q, res.Assessment, tt.want)
+		}
 	}
 }
 
@@ -209,5 +305,92 @@ func TestBuiltinNeverRevealsHiddenWords(t *testing.T) {
 	absent, _ := b.Assess(context.Background(), Request{Question: "did zzqx qzxv call", Query: "did zzqx qzxv call", Groups: public})
 	if hidden.Assessment != absent.Assessment {
 		t.Errorf("a word in a staff-only ticket changes the public assessment:\n%+v\n%+v", hidden.Assessment, absent.Assessment)
+	}
+}
+
+// TestWrongPartner: one partner asking about another partner's rates gets
+// its own agreement as evidence, which is not sufficient, and the reason
+// names the missing partner in the question's words only.
+func TestWrongPartner(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Hollin appliances. Hollin support. Hollin repairs.")
+	lex.add(an, []string{"partner:calder-fix"}, "Calder Fix: partner agreement\nHollin pays Calder Fix 39 pounds per hour and 20 pounds per home visit.")
+	lex.add(an, []string{"partner:brook-street"}, "Brook Street Repairs: partner agreement\nHollin pays Brook Street Repairs 42 pounds per hour.")
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	calder := Evidence{ChunkID: "ptn-calder-rates#0", Title: "Calder Fix: partner agreement", Text: "Hollin pays Calder Fix 39 pounds per hour and 20 pounds per home visit."}
+	q := "what does Hollin pay Brook Street Repairs for a home visit"
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{calder}, Groups: []string{"partner:calder-fix"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Assessment
+	if a.Sufficient || !strings.Contains(a.Reason, `"Brook Street Repairs"`) || len(res.Proposals) != 0 {
+		t.Errorf("Assess = %+v, proposals %v; want insufficient, naming Brook Street Repairs, no rewrite", a, res.Proposals)
+	}
+	// The same question about its own agreement is answered.
+	q = "what does Hollin pay Calder Fix for a home visit"
+	res, _ = b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: []Evidence{calder}, Groups: []string{"partner:calder-fix"}})
+	if !res.Assessment.Sufficient {
+		t.Errorf("own partner: %+v, want sufficient", res.Assessment)
+	}
+}
+
+// TestModelRewriteIsAProposal: an assessor that only fills Rewrite (a
+// model) plugs into the same slot as the builtin strategies.
+func TestModelRewriteIsAProposal(t *testing.T) {
+	res := Result{Assessment: Assessment{Rewrite: "x300 pro descaling"}}
+	if got := res.ProposalList(); len(got) != 1 || got[0].Strategy != StrategyModel || got[0].Query != "x300 pro descaling" {
+		t.Errorf("ProposalList() = %+v, want one %q proposal", got, StrategyModel)
+	}
+	if got := (Result{}).ProposalList(); len(got) != 0 {
+		t.Errorf("no rewrite: ProposalList() = %+v, want none", got)
+	}
+}
+
+// fakeThesaurus relates words by a fixed table.
+type fakeThesaurus map[string][]string
+
+func (fakeThesaurus) Name() string                { return "fake-1" }
+func (f fakeThesaurus) Related(w string) []string { return f[strings.ToLower(w)] }
+
+// TestThesaurus: with a thesaurus, a chunk holding a word related to a
+// question word covers it; entities still need their own words, and the
+// model id says a thesaurus was used.
+func TestThesaurus(t *testing.T) {
+	b, _ := newTestAssessor()
+	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase. Keep the receipt with the blender."}}
+	q := "what receipt shows when I bought the blender"
+	req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
+	lex := newLexicon(terms.New(), ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender", "K50 kettle", "bought online", "repair")
+	b = NewBuiltin(terms.New(), lex)
+	without, _ := b.Assess(context.Background(), req)
+	b.Thesaurus = fakeThesaurus{"bought": {"purchase", "acquire"}, "x400": {"x300"}}
+	with, _ := b.Assess(context.Background(), req)
+	if without.Assessment.Score >= with.Assessment.Score || with.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
+		t.Errorf("without %+v (%s), with %+v (%s): want a higher score with the thesaurus and its name in the model id",
+			without.Assessment, without.Usage.Model, with.Assessment, with.Usage.Model)
+	}
+	q = "does the X400 blender have a receipt"
+	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}})
+	if res.Assessment.Sufficient {
+		t.Errorf("X400 covered through the thesaurus: %+v", res.Assessment)
+	}
+}
+
+// TestNoFutileRewrite: when the best chunk already covers every entity and
+// every word the visible corpus has, no search could score higher, so no
+// rewrite is proposed.
+func TestNoFutileRewrite(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "can the vacuum blender zorble the frimp"
+	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if res.Assessment.Sufficient || len(res.Proposals) != 0 {
+		t.Errorf("Assess(%q) = %+v, proposals %+v; want insufficient, no rewrite", q, res.Assessment, res.Proposals)
+	}
+	q = "can the vacuum blender descale"
+	res, _ = b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if len(res.Proposals) == 0 {
+		t.Errorf("Assess(%q): no rewrite, but another chunk could hold %q", q, "descale")
 	}
 }

@@ -1,17 +1,48 @@
 package assess
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
-// RewriteModel names the builtin rewriter.
+// RewriteModel names the builtin rewriter: the id the router routes to.
 const RewriteModel = router.BuiltinRewriteModel
+
+// The rewrite strategies. Their names are the vocabulary of the trace and
+// the trajectory metrics, for the builtin rewriter and for a model: a
+// model's rewrite is recorded as StrategyModel.
+const (
+	// StrategySpelling corrects question words no visible chunk has into
+	// the closest visible index term.
+	StrategySpelling = "spelling"
+	// StrategyMissingTerms searches for what the best partial hit lacks:
+	// the question's entities and the known terms that hit does not have.
+	StrategyMissingTerms = "missing-terms"
+	// StrategyFeedback adds terms most of the top hits share
+	// (pseudo-relevance feedback).
+	StrategyFeedback = "feedback"
+	// StrategyBestHit adds the best partial hit's most specific terms, to
+	// find its neighbours.
+	StrategyBestHit = "best-hit-terms"
+	// StrategyDropUnknown drops the question words no visible chunk has.
+	StrategyDropUnknown = "drop-unknown"
+	// StrategyWider repeats the question with twice as many hits.
+	StrategyWider = "wider-k"
+	// StrategyModel is a rewrite a model proposed.
+	StrategyModel = "model"
+)
+
+// Proposal is one candidate next query and the strategy that made it
+// (defined in the wire contract).
+type Proposal = wire.Proposal
 
 // Lexicon is the index vocabulary the rewriter corrects against.
 type Lexicon interface {
@@ -22,28 +53,57 @@ type Lexicon interface {
 	EachTerm(fn func(term string, df int))
 }
 
-// Rewriter proposes a new query when evidence is weak, without a model:
+// Situation is what a strategy sees of one weak attempt. Everything in it
+// comes from documents the principal may see.
+type Situation struct {
+	Request Request
+	// Vocab is the principal's visible vocabulary.
+	Vocab Vocabulary
+	// Question is the question with its misspellings corrected.
+	Question string
+	// Coverage is the assessor's best coverage of the question.
+	Coverage float64
+	// Best is the best partial hit, nil when nothing was retrieved.
+	Best *Evidence
+	// Entities are the question's entities (see Entities).
+	Entities []Entity
+	// Missing are the question's known content terms the best partial hit
+	// lacks, most specific first.
+	Missing []string
+}
+
+// A Strategy proposes one next query for a weak attempt, or none.
+type Strategy interface {
+	Name() string
+	Propose(r *Rewriter, s *Situation) (Proposal, bool)
+}
+
+// Rewriter proposes new queries when evidence is weak, without a model, by
+// trying its strategies in order (DefaultStrategies unless set). Every
+// strategy that applies contributes one proposal (see Propose for their
+// order). The loop tries them in order and skips one whose query or
+// results repeat.
 //
-//  1. spelling: a question word whose term the index has never seen is
-//     replaced by the closest index term (edit distance 1, or 2 for words
-//     of eight letters or more; four-letter words only by an inserted,
-//     dropped or swapped letter; words of up to five letters never
-//     shrink; words with digits, like model codes, are never touched);
-//  2. pseudo-relevance feedback, on the first attempt only and only when
-//     the evidence partly covers the question: up to two terms that most
-//     of the top chunks share are added to the query.
-//
-// When neither applies it proposes nothing, and the loop stops with
+// When no strategy applies it proposes nothing, and the loop stops with
 // insufficient_context: the evidence is weak and no rewrite is worth trying.
 type Rewriter struct {
 	an    *terms.Analyzer
 	lex   Lexicon
 	index map[int][]string // term length → terms, for spelling candidates
+	// Strategies are tried in order.
+	Strategies []Strategy
+}
+
+// DefaultStrategies is the builtin rewriter's order: fix the words, look
+// for what is missing, widen with feedback, then give up words, then look
+// further down the ranking.
+func DefaultStrategies() []Strategy {
+	return []Strategy{spelling{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
 }
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, Strategies: DefaultStrategies()}
 	lex.EachTerm(func(t string, _ int) {
 		n := len([]rune(t))
 		r.index[n] = append(r.index[n], t)
@@ -54,27 +114,170 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 	return r
 }
 
-// Rewrite returns a new query for req, or "" when none is worth trying.
-// coverage is the assessor's best coverage of the question. It uses only
-// words of documents req.Groups can see.
+// Rewrite returns the first proposal for req (a query tried before when
+// every strategy is spent), or "" when none applies. coverage is the assessor's best coverage of the question. It uses
+// only words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
-	return r.rewrite(req, coverage, r.lex.Visible(req.Groups))
+	vocab := r.lex.Visible(req.Groups)
+	q, _ := r.Spell(req.Question, vocab)
+	ps := r.Propose(&Situation{Request: req, Vocab: vocab, Question: q, Coverage: coverage})
+	if len(ps) == 0 {
+		return "", ""
+	}
+	return ps[0].Query, ps[0].Strategy + ": " + ps[0].Why
 }
 
-func (r *Rewriter) rewrite(req Request, coverage float64, vocab Vocabulary) (query, why string) {
-	if q, fixed := r.Spell(req.Query, vocab); len(fixed) > 0 && !seen(req, q) {
-		return q, "spelling: " + strings.Join(fixed, ", ")
+// Propose runs every strategy on s and returns their proposals without
+// duplicates: fresh queries of strategies the run has not used first, then
+// those of strategies it has, then queries tried before (the loop skips
+// those; they tell it every strategy is spent). Each group keeps the
+// strategies' order.
+func (r *Rewriter) Propose(s *Situation) []Proposal {
+	var out []Proposal
+	var keys []string
+	tried := []string{QueryKey(s.Request.Query, 0)}
+	for _, p := range s.Request.Previous {
+		tried = append(tried, QueryKey(p, 0))
 	}
-	if len(req.Previous) == 0 && coverage >= prfMinCoverage && coverage < 1 {
-		if extra := r.feedbackTerms(req, vocab); len(extra) > 0 {
-			q := req.Query + " " + strings.Join(extra, " ")
-			if !seen(req, q) {
-				return q, "feedback terms from the top chunks: " + strings.Join(extra, ", ")
+	for _, st := range r.Strategies {
+		p, ok := st.Propose(r, s)
+		if !ok || strings.TrimSpace(p.Query) == "" {
+			continue
+		}
+		p.Strategy = st.Name()
+		k := QueryKey(p.Query, p.K)
+		if slices.Contains(keys, k) {
+			continue
+		}
+		keys = append(keys, k)
+		out = append(out, p)
+	}
+	rank := func(p Proposal) int {
+		switch {
+		case slices.Contains(tried, QueryKey(p.Query, p.K)):
+			return 2
+		case slices.Contains(s.Request.Tried, p.Strategy):
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, b Proposal) int { return rank(a) - rank(b) })
+	return out
+}
+
+// QueryKey identifies a query for repeat checks (see wire.QueryKey).
+func QueryKey(q string, k int) string { return wire.QueryKey(q, k) }
+
+type spelling struct{}
+
+func (spelling) Name() string { return StrategySpelling }
+func (spelling) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	q, fixed := r.Spell(s.Request.Query, s.Vocab)
+	return Proposal{Query: q, Why: strings.Join(fixed, ", ")}, len(fixed) > 0
+}
+
+type missingTerms struct{}
+
+func (missingTerms) Name() string { return StrategyMissingTerms }
+func (missingTerms) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	if s.Best == nil || len(s.Missing) == 0 {
+		return Proposal{}, false
+	}
+	var words []string
+	for _, e := range s.Entities {
+		words = append(words, e.Text)
+	}
+	missing := map[string]bool{}
+	for _, t := range s.Missing {
+		missing[t] = true
+	}
+	var lacks []string
+	for _, w := range strings.Fields(s.Question) {
+		for _, t := range r.an.Terms(w) {
+			if missing[t] {
+				lacks = append(lacks, strings.Trim(w, ",.?!;:"))
+				delete(missing, t)
+				break
 			}
 		}
 	}
-	return "", ""
+	words = append(words, lacks...)
+	if len(lacks) == 0 || len(words) < 2 {
+		return Proposal{}, false // one word alone says too little
+	}
+	return Proposal{Query: strings.Join(words, " "), Why: "what the best hit lacks: " + strings.Join(lacks, ", ")}, true
 }
+
+type feedback struct{}
+
+func (feedback) Name() string { return StrategyFeedback }
+func (feedback) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	if s.Coverage < prfMinCoverage || s.Coverage >= 1 {
+		return Proposal{}, false
+	}
+	extra := r.feedbackTerms(s.Request, s.Vocab)
+	if len(extra) == 0 {
+		return Proposal{}, false
+	}
+	return Proposal{Query: s.Question + " " + strings.Join(extra, " "), Why: "terms the top hits share: " + strings.Join(extra, ", ")}, true
+}
+
+type bestHit struct{}
+
+func (bestHit) Name() string { return StrategyBestHit }
+func (bestHit) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	if s.Best == nil || s.Coverage < prfMinCoverage || s.Coverage >= 1 {
+		return Proposal{}, false
+	}
+	extra := r.specific([]Evidence{*s.Best}, s.Request, s.Vocab, 3)
+	if len(extra) == 0 {
+		return Proposal{}, false
+	}
+	return Proposal{Query: s.Question + " " + strings.Join(extra, " "), Why: "the best hit's own terms: " + strings.Join(extra, ", ")}, true
+}
+
+type dropUnknown struct{}
+
+func (dropUnknown) Name() string { return StrategyDropUnknown }
+func (dropUnknown) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	var kept, dropped []string
+	known := 0
+	for _, w := range strings.Fields(s.Question) {
+		ts := r.an.Terms(w)
+		unknown := len(ts) > 0 && !isCodeWord(w)
+		for _, t := range ts {
+			if s.Vocab.DocFreq(t) > 0 {
+				unknown = false
+			}
+		}
+		if unknown {
+			dropped = append(dropped, w)
+			continue
+		}
+		if len(ts) > 0 && !terms.IsQuestionWord(ts[0]) {
+			known++
+		}
+		kept = append(kept, w)
+	}
+	if len(dropped) == 0 || known == 0 {
+		return Proposal{}, false
+	}
+	return Proposal{Query: strings.Join(kept, " "), Why: "no visible document uses: " + strings.Join(dropped, ", ")}, true
+}
+
+type wider struct{}
+
+func (wider) Name() string { return StrategyWider }
+func (wider) Propose(_ *Rewriter, s *Situation) (Proposal, bool) {
+	k := s.Request.K
+	if k <= 0 || 2*k > maxWiderK {
+		return Proposal{}, false
+	}
+	return Proposal{Query: s.Question, K: 2 * k, Why: fmt.Sprintf("%d hits instead of %d", 2*k, k)}, true
+}
+
+// maxWiderK bounds the wider strategy's k (the loop's own top-k limit).
+const maxWiderK = 50
 
 // Spell corrects the words of text that vocab has never seen (see
 // Rewriter) into words it has, and lists the corrections as "typed→term".
@@ -96,19 +299,6 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
 // prfMinCoverage is the least coverage at which feedback terms are worth
 // adding: below it the top chunks are probably about something else.
 const prfMinCoverage = 0.34
-
-func seen(req Request, q string) bool {
-	n := normalize(q)
-	if n == normalize(req.Query) {
-		return true
-	}
-	for _, p := range req.Previous {
-		if normalize(p) == n {
-			return true
-		}
-	}
-	return false
-}
 
 func normalize(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
 
@@ -182,6 +372,12 @@ func (r *Rewriter) feedbackTerms(req Request, vocab Vocabulary) []string {
 	if len(top) < 2 {
 		return nil
 	}
+	return r.specific(top, req, vocab, 2)
+}
+
+// specific picks up to max terms of the chunks in top that most of them
+// share and the query and question lack, by IDF times how many share them.
+func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max int) []string {
 	inQuery := r.an.Set(req.Query + " " + req.Question)
 	count := map[string]int{}
 	for _, e := range top {
@@ -211,7 +407,7 @@ func (r *Rewriter) feedbackTerms(req Request, vocab Vocabulary) []string {
 		return cands[i].t < cands[j].t
 	})
 	var out []string
-	for i := 0; i < len(cands) && i < 2; i++ {
+	for i := 0; i < len(cands) && i < max; i++ {
 		out = append(out, cands[i].t)
 	}
 	return out

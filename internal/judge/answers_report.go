@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -99,6 +101,9 @@ func (r AnswersReport) view() reportView {
 		{"search calls (mean)", fmt.Sprintf("%d (%.2f)", l.Trajectory.SearchCalls, l.Trajectory.MeanSearchCalls), fmt.Sprintf("%d (%.2f)", p.Trajectory.SearchCalls, p.Trajectory.MeanSearchCalls)},
 		{"runs rewritten / score improved", fmt.Sprintf("%d / %d", l.Trajectory.Rewritten, l.Trajectory.Improved), fmt.Sprintf("%d / %d", p.Trajectory.Rewritten, p.Trajectory.Improved)},
 		{"assessment score first → final (mean)", traj(l), traj(p)},
+	}
+	if len(l.Trajectory.Strategies)+len(p.Trajectory.Strategies) > 0 {
+		v.Metrics = append(v.Metrics, metricRow{"rewrites tried / skipped / helped / accepted", strategies(l), strategies(p)})
 	}
 	if l.RunsFailed+p.RunsFailed > 0 {
 		v.Metrics = append(v.Metrics, metricRow{"runs failed", fmt.Sprint(l.RunsFailed), fmt.Sprint(p.RunsFailed)})
@@ -273,4 +278,17 @@ func (r AnswersReport) WriteSummary(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\n", c.Name, c.Loop, c.OnePass)
 	}
 	return tw.Flush()
+}
+
+// strategies lists each rewrite strategy's counts: "feedback 3/1/1/0".
+func strategies(s Summary) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(s.Trajectory.Strategies)) {
+		c := s.Trajectory.Strategies[name]
+		parts = append(parts, fmt.Sprintf("%s %d/%d/%d/%d", name, c.Tried, c.Skipped, c.Helped, c.Accepted))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

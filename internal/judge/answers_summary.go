@@ -113,6 +113,18 @@ type TrajectorySummary struct {
 	MeanImprovement float64 `json:"mean_improvement"`
 	// Improved counts runs whose final assessment score beat their first.
 	Improved int `json:"improved"`
+	// Strategies counts, per rewrite strategy, the rewrites tried, skipped
+	// (their results repeated), that helped (scored above every earlier
+	// attempt of the run) and whose evidence was accepted.
+	Strategies map[string]StrategyCounts `json:"strategies,omitempty"`
+}
+
+// StrategyCounts is what one rewrite strategy did over a question set.
+type StrategyCounts struct {
+	Tried    int `json:"tried"`
+	Skipped  int `json:"skipped"`
+	Helped   int `json:"helped"`
+	Accepted int `json:"accepted"`
 }
 
 // Summarize aggregates the runs sys picks from qs.
@@ -177,6 +189,23 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 				if *t.Improvement > 0 {
 					s.Trajectory.Improved++
 				}
+			}
+			for _, st := range t.Strategies {
+				if s.Trajectory.Strategies == nil {
+					s.Trajectory.Strategies = map[string]StrategyCounts{}
+				}
+				c := s.Trajectory.Strategies[st.Strategy]
+				c.Tried++
+				if st.Skipped {
+					c.Skipped++
+				}
+				if st.Helped {
+					c.Helped++
+				}
+				if st.Accepted {
+					c.Accepted++
+				}
+				s.Trajectory.Strategies[st.Strategy] = c
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package judge
 
-import "github.com/assay-rag/assay/internal/wire"
+import (
+	"slices"
+
+	"github.com/assay-rag/assay/internal/wire"
+)
 
 // Trajectory summarises how a run got to its result: how many
 // searches it took, whether assessment scores improved, what it cost. The
@@ -22,6 +26,22 @@ type Trajectory struct {
 	Rules []string `json:"rules"`
 	wire.Usage
 	Errors []string `json:"errors"`
+	// Strategies are the rewrites the run tried, in order.
+	Strategies []StrategyStep `json:"strategies,omitempty"`
+}
+
+// StrategyStep is one rewrite a run tried, named by its strategy (the
+// vocabulary of the assess package's Strategy* names, for the builtin
+// rewriter and a model alike).
+type StrategyStep struct {
+	Strategy string `json:"strategy"`
+	// Skipped: its search returned the results of an earlier attempt, so
+	// it was not assessed.
+	Skipped bool `json:"skipped,omitempty"`
+	// Helped: its attempt scored above every earlier attempt.
+	Helped bool `json:"helped"`
+	// Accepted: its attempt's evidence was accepted.
+	Accepted bool `json:"accepted"`
 }
 
 // TrajectoryMetrics computes the trajectory metrics of a result from its trace.
@@ -41,7 +61,17 @@ func TrajectoryMetrics(res wire.AnswerResult) Trajectory {
 		m.Rules = append(m.Rules, r.Decision.Rule)
 	}
 	var scored []float64
-	for _, a := range t.Attempts {
+	for i, a := range t.Attempts {
+		if i > 0 {
+			step := StrategyStep{Strategy: a.Strategy, Skipped: a.RepeatedResults, Accepted: a.Accepted}
+			if step.Strategy == "" {
+				step.Strategy = "unnamed"
+			}
+			if a.Assessment != nil && len(scored) > 0 && a.Assessment.Score > slices.Max(scored) {
+				step.Helped = true
+			}
+			m.Strategies = append(m.Strategies, step)
+		}
 		if a.Assessment != nil {
 			scored = append(scored, a.Assessment.Score)
 		}

@@ -71,11 +71,15 @@ type SearchOutput struct {
 // AssessInput is the input of Assess: the attempt's chunk ids and their
 // retrieval scores, in rank order.
 type AssessInput struct {
-	Question string    `json:"question"`
-	Query    string    `json:"query"`
-	Previous []string  `json:"previous,omitempty"`
-	ChunkIDs []string  `json:"chunk_ids"`
-	Scores   []float64 `json:"scores"`
+	Question string   `json:"question"`
+	Query    string   `json:"query"`
+	Previous []string `json:"previous,omitempty"`
+	// K is how many hits the attempt asked for.
+	K int `json:"k,omitempty"`
+	// Strategies are the rewrite strategies the run used so far.
+	Strategies []string  `json:"strategies,omitempty"`
+	ChunkIDs   []string  `json:"chunk_ids"`
+	Scores     []float64 `json:"scores"`
 	// Groups re-check access: an activity never reads a chunk its
 	// principal may not see, whatever ids it is given.
 	Groups []string        `json:"groups"`
@@ -86,6 +90,9 @@ type AssessInput struct {
 type AssessOutput struct {
 	Assessment Assessment `json:"assessment"`
 	Usage      Spent      `json:"usage"`
+	// Proposals are the candidate next queries in the order to try them,
+	// each named by its strategy; a model's one rewrite is "model".
+	Proposals []Proposal `json:"proposals,omitempty"`
 	// Flags are suspected prompt injections in the evidence. They change
 	// nothing; they are there for the trace.
 	Flags []InjectionFlag `json:"flags,omitempty"`

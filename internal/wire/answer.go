@@ -55,8 +55,20 @@ type AnswerInput struct {
 // Attempt records one search → assess round. It holds ids and scores,
 // never chunk texts.
 type Attempt struct {
-	N          int         `json:"n"`
-	Query      string      `json:"query"`
+	N     int    `json:"n"`
+	Query string `json:"query"`
+	// Strategy names how the query was made: empty for the question
+	// itself, else the rewrite strategy (spelling, ..., "model" for a model's rewrite).
+	Strategy string `json:"strategy,omitempty"`
+	// K is how many hits the search asked for, when not the run's top-k.
+	K int `json:"k,omitempty"`
+	// RepeatedResults marks an attempt whose search returned the same
+	// results as an earlier one: it was not assessed, and the loop went on
+	// to the next proposal.
+	RepeatedResults bool `json:"repeated_results,omitempty"`
+	// Proposals are the next queries this attempt's assessment proposed,
+	// in the order the loop tries them.
+	Proposals  []Proposal  `json:"proposals,omitempty"`
 	Hits       []Hit       `json:"hits"`
 	Stages     []Stage     `json:"stages,omitempty"`
 	SearchMS   float64     `json:"search_ms"`

@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/errs"
@@ -128,3 +129,25 @@ type Answer struct {
 
 // Spent is what producing the answer consumed.
 func (a Answer) Spent() Spent { return Spent{Model: a.Model, Usage: a.Usage} }
+
+// Proposal is one candidate next query and the rewrite strategy that made
+// it (the builtin rewriter's strategy names, or "model").
+type Proposal struct {
+	Strategy string `json:"strategy"`
+	Query    string `json:"query"`
+	// K, when positive, is how many hits the search should return instead
+	// of the run's top-k.
+	K   int    `json:"k,omitempty"`
+	Why string `json:"why,omitempty"`
+}
+
+// QueryKey identifies a query for repeat checks: its words folded in case
+// and spacing, and the number of hits asked for when that is not the
+// run's default (k 0).
+func QueryKey(q string, k int) string {
+	n := strings.Join(strings.Fields(strings.ToLower(q)), " ")
+	if k > 0 {
+		n += " [k=" + strconv.Itoa(k) + "]"
+	}
+	return n
+}

@@ -1,0 +1,161 @@
+package assess
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// An Entity is something a question names rather than describes: a model
+// number, an error or part code, a case number, a product, partner or
+// place name. Evidence about another entity of the same kind (the X200's
+// speeds for a question about the X400) does not answer the question, so
+// the builtin assessor requires the chunk it judges to mention every
+// entity of the question.
+type Entity struct {
+	// Text is the entity as the question typed it ("X300 Pro").
+	Text string
+	// Terms are its analyzed terms; a chunk covers the entity when it has
+	// all of them.
+	Terms []string
+	// Code is true when the entity holds a digit (a model, part, error or
+	// case number), false for a capitalised name.
+	Code bool
+}
+
+// backgroundShare is the share of the visible chunks above which a name is
+// background rather than a subject: the corpus owner's name ("Hollin") on
+// every other page tells no document from another, so a question that
+// mentions it is not asking about a particular entity.
+const backgroundShare = 0.2
+
+// Entities finds the entities of question by their shape, using vocab
+// (the principal's visible statistics) only to drop background names:
+//
+//   - a code is a word holding a digit and a letter ("X200", "E7",
+//     "PMP-X300", "B-2291"), or a number of four or more digits ("30455");
+//     shorter plain numbers are quantities, not names;
+//   - a name is a capitalised word that does not start the question or a
+//     sentence ("Brook", "Tritan"), or a word in capitals of two or more
+//     letters anywhere ("VAT"); "I" is not a name;
+//   - adjacent entity words form one entity ("X300 Pro", "Brook Street
+//     Repairs", "Hollin Home").
+//
+// When most words of the question are capitalised (a title-case or
+// all-caps question), capitals say nothing and only codes are entities.
+// A name all of whose terms occur in more than backgroundShare of the
+// visible chunks is dropped. A name or code the principal's documents never
+// mention is kept: evidence cannot be about it.
+func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
+	var out []Entity
+	var cur []string // words of the entity being read
+	code := false
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		text := strings.Join(cur, " ")
+		ts := an.Terms(text)
+		if len(ts) > 0 && (code || !background(ts, vocab)) {
+			out = append(out, Entity{Text: text, Terms: ts, Code: code})
+		}
+		cur, code = nil, false
+	}
+	words := strings.Fields(question)
+	capitals := 0
+	for _, w := range words {
+		if rs := []rune(w); len(rs) > 0 && unicode.IsUpper(rs[0]) {
+			capitals++
+		}
+	}
+	names := 2*capitals <= len(words)
+	sentenceStart := true
+	for _, raw := range words {
+		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		ends := strings.ContainsAny(raw[len(raw)-1:], ".?!;:")
+		isCode := isCodeWord(w)
+		isName := names && !isCode && isNameWord(w, sentenceStart)
+		switch {
+		case isCode || isName:
+			cur = append(cur, w)
+			code = code || isCode
+		default:
+			flush()
+		}
+		if w != "" {
+			sentenceStart = false
+		}
+		if ends || strings.ContainsAny(raw, ",") {
+			flush() // "X200, and the K50" are two entities
+		}
+		if ends {
+			sentenceStart = true
+		}
+	}
+	flush()
+	return out
+}
+
+func isCodeWord(w string) bool {
+	digits, letters := 0, 0
+	for _, r := range w {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return digits > 0 && (letters > 0 || digits >= 4)
+}
+
+func isNameWord(w string, sentenceStart bool) bool {
+	rs := []rune(w)
+	if len(rs) < 2 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	allCaps := true
+	for _, r := range rs {
+		if unicode.IsLetter(r) && !unicode.IsUpper(r) {
+			allCaps = false
+			break
+		}
+	}
+	return allCaps || !sentenceStart
+}
+
+// background reports whether every term of a name is common in vocab.
+func background(ts []string, vocab Vocabulary) bool {
+	n := vocab.Len()
+	if n == 0 {
+		return false
+	}
+	for _, t := range ts {
+		if float64(vocab.DocFreq(t)) <= backgroundShare*float64(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether a chunk's term set mentions every term of e.
+func (e Entity) coveredBy(have map[string]bool) bool {
+	for _, t := range e.Terms {
+		if !have[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// known reports whether any visible chunk mentions every term of e (not
+// necessarily together).
+func (e Entity) known(vocab Vocabulary) bool {
+	for _, t := range e.Terms {
+		if vocab.DocFreq(t) == 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,123 @@
+package thesaurus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeDB writes a tiny WordNet database: synsets with the given words and
+// pointers (by synset number), at real byte offsets.
+func writeDB(t *testing.T, synsets [][]string, ptrs map[int][][2]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	header := "  1 This is a test database.\n"
+	// Offsets depend on line lengths, which depend on offsets: fix their
+	// width at 8 digits, as WordNet does.
+	offsets := make([]int, len(synsets))
+	var lines []string
+	for pass := 0; pass < 2; pass++ {
+		lines = lines[:0]
+		pos := len(header)
+		for i, words := range synsets {
+			offsets[i] = pos
+			var b strings.Builder
+			fmt.Fprintf(&b, "%08d 05 n %02x", offsets[i], len(words))
+			for _, w := range words {
+				fmt.Fprintf(&b, " %s 0", w)
+			}
+			fmt.Fprintf(&b, " %03d", len(ptrs[i]))
+			for _, p := range ptrs[i] {
+				var to int
+				fmt.Sscan(p[1], &to)
+				fmt.Fprintf(&b, " %s %08d n 0000", p[0], offsets[to])
+			}
+			b.WriteString(" | a gloss\n")
+			lines = append(lines, b.String())
+			pos += b.Len()
+		}
+	}
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("data.noun", header+strings.Join(lines, ""))
+	idx := map[string][]int{}
+	for i, words := range synsets {
+		for _, w := range words {
+			idx[strings.ToLower(w)] = append(idx[strings.ToLower(w)], offsets[i])
+		}
+	}
+	var ib strings.Builder
+	ib.WriteString(header)
+	for _, w := range slices.Sorted(func(yield func(string) bool) {
+		for k := range idx {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		fmt.Fprintf(&ib, "%s n %d 0 %d 0", w, len(idx[w]), len(idx[w]))
+		for _, o := range idx[w] {
+			fmt.Fprintf(&ib, " %08d", o)
+		}
+		ib.WriteString("\n")
+	}
+	write("index.noun", ib.String())
+	write("noun.exc", "mice mouse\n")
+	for _, p := range []string{"verb", "adj", "adv"} {
+		write("data."+p, header)
+		write("index."+p, header)
+		write(p+".exc", "")
+	}
+	return dir
+}
+
+func TestRelated(t *testing.T) {
+	dir := writeDB(t, [][]string{
+		{"purchase", "buy"},   // 0
+		{"acquisition"},       // 1: hypernym of 0
+		{"mouse", "rodent_x"}, // 2
+		{"receipt"},           // 3: unrelated
+	}, map[int][][2]string{0: {{"+", "1"}, {"@", "3"}}})
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ word, want string }{
+		{"buy", "acquisition,purchase"},
+		{"purchases", "acquisition,buy"}, // a regular plural
+		{"mice", "rodent x"},             // an exception, multi-word with a space
+		{"receipt", ""},
+		{"zebra", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(w.Related(tt.word), ","); got != tt.want {
+			t.Errorf("Related(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+	if _, err := Open(t.TempDir()); err == nil {
+		t.Error("Open of an empty directory: no error")
+	}
+}
+
+// TestDebianWordNet checks the reader against the real database when it is
+// installed (Debian: apt-get install wordnet-base).
+func TestDebianWordNet(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(DefaultDir, "data.noun")); err != nil {
+		t.Skip("SKIPPED: no WordNet database in " + DefaultDir + "; apt-get install wordnet-base to run")
+	}
+	w, err := Open(DefaultDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range [][2]string{{"bought", "purchase"}, {"fast", "speed"}} {
+		if !slices.Contains(w.Related(tt[0]), tt[1]) {
+			t.Errorf("Related(%q) lacks %q", tt[0], tt[1])
+		}
+	}
+}
