@@ -9,6 +9,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -91,6 +93,18 @@ type HTTP struct {
 	Addr         string        `yaml:"addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
+	// ReadTimeout bounds reading a whole request, body included.
+	ReadTimeout time.Duration `yaml:"read_timeout"`
+	// WriteTimeout bounds a request from the end of its headers to the
+	// end of its response; it must exceed max_wait. Event streams (SSE)
+	// are exempt: they clear it and keep themselves alive.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
+	// IdleTimeout closes keep-alive connections idle this long.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// TrustedProxies lists the proxies (IPs or CIDRs) whose
+	// X-Forwarded-For the gateway believes for the client address it
+	// logs. Empty: none; the client is the connection's peer.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
 // Temporal says where the Temporal frontend is and which queue assay uses.
@@ -102,6 +116,43 @@ type Temporal struct {
 	// default): none when Address is a loopback address, where gzip costs
 	// CPU on both ends and saves nothing, gzip otherwise.
 	Compression string `yaml:"compression"`
+	// TLS to the frontend. TLSCertFile and TLSKeyFile (PEM) are this
+	// process's client certificate, for a frontend that requires mutual
+	// TLS; TLSCAFile (PEM) is the CA the frontend's certificate must
+	// chain to (empty: the system roots); TLSServerName overrides the
+	// name checked against it. With none set the connection is plain.
+	TLSCertFile   string `yaml:"tls_cert_file"`
+	TLSKeyFile    string `yaml:"tls_key_file"`
+	TLSCAFile     string `yaml:"tls_ca_file"`
+	TLSServerName string `yaml:"tls_server_name"`
+}
+
+// TLSConfig builds the TLS configuration of the connection to the
+// frontend from the tls_* files, or returns nil when none is set.
+func (t Temporal) TLSConfig() (*tls.Config, error) {
+	if t.TLSCertFile == "" && t.TLSKeyFile == "" && t.TLSCAFile == "" && t.TLSServerName == "" {
+		return nil, nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: t.TLSServerName}
+	if t.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.TLSCertFile, t.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls_cert_file, temporal.tls_key_file: %w", err)
+		}
+		cfg.Certificates = []tls.Certificate{cert}
+	}
+	if t.TLSCAFile != "" {
+		pem, err := os.ReadFile(t.TLSCAFile)
+		if err != nil {
+			return nil, fmt.Errorf("temporal.tls_ca_file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("temporal.tls_ca_file %s: no PEM certificate in it", t.TLSCAFile)
+		}
+		cfg.RootCAs = pool
+	}
+	return cfg, nil
 }
 
 // Temporal.Compression values.
@@ -146,6 +197,11 @@ type Index struct {
 	Corpus string `yaml:"corpus"`
 	// Dir defaults to <data_dir>/index.
 	Dir string `yaml:"dir"`
+	// RequireACL makes a document without an acl field an error instead
+	// of public. Off for the sample and BEIR corpora (which have no ACLs);
+	// turn it on for production corpora. A present but empty acl is an
+	// error either way.
+	RequireACL bool `yaml:"require_acl"`
 }
 
 // Embedders Embed.Provider may name.
@@ -196,7 +252,16 @@ type LLM struct {
 	// Prices price tokens by model, for cost budgets and traces. A model
 	// without a price costs 0 and traces say it is unpriced.
 	Prices map[string]Price `yaml:"prices"`
+	// Fallback, when "builtin", serves a stage with the builtin model once
+	// the endpoint proved unavailable (unreachable, 5xx, rate limited or
+	// timed out after its retries) instead of ending the run with the
+	// stage's error. Empty (the default) keeps the error.
+	Fallback string `yaml:"fallback"`
 }
+
+// LLMFallbackBuiltin is the llm.fallback value that falls back to the
+// builtin models.
+const LLMFallbackBuiltin = "builtin"
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
@@ -247,10 +312,55 @@ type Batch struct {
 	MaxQuestions int `yaml:"max_questions"`
 }
 
-// Auth lists the API keys the gateway accepts. With none, callers are an
-// anonymous principal that sees public documents only.
+// Auth lists the API keys the gateway accepts. A gateway with no keys
+// refuses to start unless AllowAnonymous is set; then every caller is the
+// anonymous principal, which sees public documents only. `assay dev` sets
+// AllowAnonymous when it has no keys, and says so.
 type Auth struct {
 	Keys []Key `yaml:"keys"`
+	// KeysFile names a YAML or JSON file holding more keys in the same
+	// shape as this section ({"keys": [{"name", "sha256", "groups",
+	// "rate_per_minute"}]}), e.g. a mounted secret. Its keys join Keys;
+	// the gateway reads it at start-up (see Config.APIKeys).
+	KeysFile string `yaml:"keys_file"`
+	// AllowAnonymous lets a gateway without keys serve every caller as
+	// the anonymous principal. Off by default: no keys, no gateway.
+	AllowAnonymous bool `yaml:"allow_anonymous"`
+}
+
+// KeysEnv holds keys inline, as a YAML or JSON list in the shape of
+// auth.keys; when set it replaces the file's auth.keys.
+const KeysEnv = EnvPrefix + "AUTH_KEYS"
+
+// APIKeys returns the keys of auth.keys and auth.keys_file together,
+// validated. It reads the file, so only the process that serves the API
+// calls it.
+func (c Config) APIKeys() ([]Key, error) {
+	keys := append([]Key(nil), c.Auth.Keys...)
+	if c.Auth.KeysFile != "" {
+		data, err := os.ReadFile(c.Auth.KeysFile)
+		if err != nil {
+			return nil, fmt.Errorf("auth.keys_file: %w", err)
+		}
+		var f struct {
+			Keys []Key `yaml:"keys"`
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("auth.keys_file %s: %w", c.Auth.KeysFile, err)
+		}
+		if len(f.Keys) == 0 {
+			return nil, fmt.Errorf("auth.keys_file %s: no keys (want {\"keys\": [...]})", c.Auth.KeysFile)
+		}
+		keys = append(keys, f.Keys...)
+	}
+	var p problems
+	validateKeys(&p, keys)
+	if err := errors.Join(p...); err != nil {
+		return nil, err
+	}
+	return keys, nil
 }
 
 // Key is one API key, stored as the SHA-256 hex of the key itself.
@@ -295,6 +405,9 @@ func Default() Config {
 			Addr:         "127.0.0.1:8080",
 			MaxBodyBytes: wire.DefaultMaxBodyBytes,
 			MaxWait:      wire.DefaultMaxWait,
+			ReadTimeout:  30 * time.Second,
+			WriteTimeout: 90 * time.Second,
+			IdleTimeout:  120 * time.Second,
 		},
 		Temporal: Temporal{
 			Address:     "127.0.0.1:7233",
@@ -393,6 +506,17 @@ func (c *Config) mergeFile(path string) error {
 
 func (c *Config) mergeEnv(getenv func(string) string) error {
 	var errList []error
+	if v := getenv(KeysEnv); strings.TrimSpace(v) != "" {
+		var keys []Key
+		dec := yaml.NewDecoder(strings.NewReader(v))
+		dec.KnownFields(true)
+		if err := dec.Decode(&keys); err != nil {
+			// The value is secret-adjacent: name the variable, not the text.
+			errList = append(errList, fmt.Errorf("%s: want a YAML or JSON list of keys like auth.keys: %v", KeysEnv, yamlErrorLine(err)))
+		} else {
+			c.Auth.Keys = keys
+		}
+	}
 	for _, s := range settings(c) {
 		name := EnvName(s.path)
 		v := getenv(name)
@@ -432,8 +556,14 @@ func EnvNames() []string {
 	for _, s := range settings(&c) {
 		out = append(out, EnvName(s.path))
 	}
+	out = append(out, KeysEnv)
 	sort.Strings(out)
 	return out
+}
+
+// yamlErrorLine keeps the position and reason of a YAML error.
+func yamlErrorLine(err error) string {
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }
 
 // setting is one scalar field reachable by a YAML path.
@@ -555,6 +685,22 @@ func (c Config) validateServers(p *problems) {
 	if c.HTTP.MaxWait < 0 {
 		p.add("http.max_wait", "must not be negative")
 	}
+	if c.HTTP.ReadTimeout <= 0 {
+		p.add("http.read_timeout", "must be positive")
+	}
+	if c.HTTP.WriteTimeout <= c.HTTP.MaxWait {
+		p.add("http.write_timeout", "must exceed http.max_wait (%s), got %s", c.HTTP.MaxWait, c.HTTP.WriteTimeout)
+	}
+	if c.HTTP.IdleTimeout <= 0 {
+		p.add("http.idle_timeout", "must be positive")
+	}
+	for i, proxy := range c.HTTP.TrustedProxies {
+		if net.ParseIP(proxy) == nil {
+			if _, _, err := net.ParseCIDR(proxy); err != nil {
+				p.add(fmt.Sprintf("http.trusted_proxies[%d]", i), "want an IP address or CIDR, got %q", proxy)
+			}
+		}
+	}
 	if c.Worker.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.Worker.MetricsAddr); err != nil {
 			p.add("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
@@ -596,6 +742,9 @@ func (c Config) validateServers(p *problems) {
 	if c.Temporal.TaskQueue == "" {
 		p.add("temporal.task_queue", "must not be empty")
 	}
+	if (c.Temporal.TLSCertFile == "") != (c.Temporal.TLSKeyFile == "") {
+		p.add("temporal.tls_key_file", "temporal.tls_cert_file and temporal.tls_key_file go together: set both or neither")
+	}
 	if port := c.Dev.TemporalPort; port < 0 || port > 65535 {
 		p.add("dev.temporal_port", "want a port in 0..65535, got %d", port)
 	}
@@ -633,6 +782,11 @@ func (c Config) validateModels(p *problems) {
 	}
 	if c.Embed.Dim < 0 {
 		p.add("embed.dim", "must not be negative")
+	}
+	switch c.LLM.Fallback {
+	case "", LLMFallbackBuiltin:
+	default:
+		p.add("llm.fallback", "want builtin or empty, got %q", c.LLM.Fallback)
 	}
 	if c.LLM.Timeout <= 0 {
 		p.add("llm.timeout", "must be positive")
@@ -672,9 +826,12 @@ func (c Config) validateLoop(p *problems) {
 }
 
 // validateAuth checks the API keys.
-func (c Config) validateAuth(p *problems) {
+func (c Config) validateAuth(p *problems) { validateKeys(p, c.Auth.Keys) }
+
+// validateKeys checks keys, each named by its auth.keys[i] path.
+func validateKeys(p *problems, keys []Key) {
 	seen := map[string]bool{}
-	for i, k := range c.Auth.Keys {
+	for i, k := range keys {
 		path := fmt.Sprintf("auth.keys[%d]", i)
 		if k.Name == "" {
 			p.add(path+".name", "must not be empty")

@@ -7,6 +7,7 @@
 //
 //	builtin.<task>            no model endpoint is configured: the builtin model serves the task
 //	escalate.<failure>        the previous try failed with a typed failure: small → large → builtin
+//	escalate.unavailable      the endpoint was unavailable and the policy allows the builtin fallback
 //	rewrite.builtin-assessor  the builtin assessor served assessment: the builtin rewriter rewrites
 //	rewrite.in-assessment     a model assessor proposes the rewrite in the same call
 //	only.large, only.small    only one of the small and large models is configured
@@ -52,6 +53,11 @@ const (
 	SchemaInvalid Failure = "schema_invalid" // the reply failed its schema after one repair
 	Oversized     Failure = "oversized"      // the input exceeded the model's budget
 	Unsupported   Failure = "unsupported"    // the endpoint rejected the request as unsupported
+	// Unavailable: the endpoint could not serve the call after its
+	// retries: unreachable, 5xx, rate limited or timed out. It escalates
+	// only when Policy.FallbackBuiltin is set, and then straight to the
+	// builtin model: a larger model at the same endpoint is down too.
+	Unavailable Failure = "unavailable"
 )
 
 // Builtin model ids. They say what they are; the builtin implementations
@@ -64,7 +70,7 @@ const (
 )
 
 // PolicyVersion changes whenever the rules above change.
-const PolicyVersion = "router/2026-11-29.1"
+const PolicyVersion = "router/2026-11-30.1"
 
 // Policy is the configuration Route decides from. Build it from config;
 // keep it small: it is recorded in every workflow history.
@@ -82,6 +88,23 @@ type Policy struct {
 	LargeLatencyMS   int `json:"large_latency_ms"`
 	// PromptVersions names the prompt template version per task.
 	PromptVersions map[Task]string `json:"prompt_versions,omitempty"`
+	// FallbackBuiltin routes a task to the builtin model when the
+	// endpoint is unavailable (llm.fallback: builtin). Off, an
+	// unavailable endpoint ends the run with the stage's error.
+	FallbackBuiltin bool `json:"fallback_builtin,omitempty"`
+}
+
+// Escalates reports whether a try that failed with f gets another route
+// under p: the typed model failures always do; an unavailable endpoint
+// only when the policy falls back to the builtin model.
+func (p Policy) Escalates(f Failure) bool {
+	switch f {
+	case NoFailure:
+		return false
+	case Unavailable:
+		return p.FallbackBuiltin
+	}
+	return true
 }
 
 // DefaultPolicy returns the policy for the given models with the default
@@ -190,6 +213,8 @@ func Route(p Policy, req Request) Decision {
 		switch {
 		case IsBuiltinModel(req.Previous):
 			return builtin("escalate."+string(req.Failure), "the builtin model failed; it is the last route")
+		case req.Failure == Unavailable:
+			return builtin("escalate.unavailable", fmt.Sprintf("the endpoint serving %s is unavailable; falling back to the builtin model (llm.fallback: builtin)", req.Previous))
 		case req.Previous == small && large != "" && large != small:
 			return to(Large, "escalate."+string(req.Failure), fmt.Sprintf("%s failed with %s; escalating to the large route", req.Previous, req.Failure))
 		default:

@@ -12,6 +12,8 @@ func TestRoute(t *testing.T) {
 	onlySmall := DefaultPolicy("small-m", "")
 	onlyLarge := DefaultPolicy("", "large-m")
 	none := DefaultPolicy("", "")
+	withFallback := DefaultPolicy("small-m", "large-m")
+	withFallback.FallbackBuiltin = true
 
 	type want struct {
 		route    Class
@@ -53,6 +55,10 @@ func TestRoute(t *testing.T) {
 			want{Builtin, BuiltinAssessModel, "escalate.oversized", "", "", onlySmall.LargeTokenBudget}},
 		{"only large", onlyLarge, Request{Task: Assess},
 			want{Large, "large-m", "only.large", BuiltinAssessModel, "", onlyLarge.LargeTokenBudget}},
+		{"unavailable small goes straight to builtin", withFallback, Request{Task: Assess, Failure: Unavailable, Previous: "small-m"},
+			want{Builtin, BuiltinAssessModel, "escalate.unavailable", "", "", both.LargeTokenBudget}},
+		{"unavailable large goes to builtin", withFallback, Request{Task: Generate, Failure: Unavailable, Previous: "large-m"},
+			want{Builtin, BuiltinGenerateModel, "escalate.unavailable", "", "", both.LargeTokenBudget}},
 		{"rewrite in model assessment", both, Request{Task: Rewrite, AssessModel: "small-m"},
 			want{Small, "small-m", "rewrite.in-assessment", "large-m", "", both.SmallTokenBudget}},
 		{"rewrite in large assessment", both, Request{Task: Rewrite, AssessModel: "large-m"},
@@ -82,5 +88,26 @@ func TestPolicyValidate(t *testing.T) {
 	bad.SmallTokenBudget = 0
 	if err := bad.Validate(); err == nil {
 		t.Error("Validate accepted a zero token budget")
+	}
+}
+
+// TestEscalates: typed model failures always get another route; an
+// unavailable endpoint only with the builtin fallback on; no failure never.
+func TestEscalates(t *testing.T) {
+	off := DefaultPolicy("small-m", "large-m")
+	on := off
+	on.FallbackBuiltin = true
+	for _, tt := range []struct {
+		p    Policy
+		f    Failure
+		want bool
+	}{
+		{off, NoFailure, false}, {on, NoFailure, false},
+		{off, SchemaInvalid, true}, {off, Oversized, true}, {off, Unsupported, true},
+		{off, Unavailable, false}, {on, Unavailable, true},
+	} {
+		if got := tt.p.Escalates(tt.f); got != tt.want {
+			t.Errorf("Escalates(%q) with fallback %v = %v, want %v", tt.f, tt.p.FallbackBuiltin, got, tt.want)
+		}
 	}
 }

@@ -276,8 +276,9 @@ func (r *run) assess(ctx workflow.Context, n int, in wire.AssessInput) (wire.Ass
 }
 
 // routed calls call with the route decision for task, and on a typed
-// failure (schema, oversized, unsupported) once more with the fallback,
-// until the builtin route has been tried. Every try is in the trace.
+// failure (schema, oversized, unsupported; unavailable when the policy
+// falls back to the builtin model) once more with the fallback, until the
+// builtin route has been tried. Every try is in the trace.
 func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(router.Decision) error) error {
 	req := router.Request{Task: task}
 	for {
@@ -294,7 +295,7 @@ func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(ro
 		}
 		r.countFailed(err)
 		failure := typedFailure(err)
-		if failure == router.NoFailure || d.IsBuiltin() || ctx.Err() != nil {
+		if !r.policy.Escalates(failure) || d.IsBuiltin() || ctx.Err() != nil {
 			return err
 		}
 		if _, over := r.spent(ctx); over {
@@ -512,8 +513,12 @@ func errorType(err error) string {
 	return "error"
 }
 
-// typedFailure maps an activity error to the failure that justifies
-// escalating to a fallback model; other errors do not escalate.
+// typedFailure maps an activity error to the failure that may justify
+// escalating to a fallback model (the policy decides: router.Escalates);
+// other errors do not escalate. The endpoint's unavailability is an
+// activity that failed, after its retries, unreachable or with 5xx
+// (assay.unavailable), rate limited (assay.rate_limited), or out of time
+// (assay.timeout from the model client, or an activity timeout).
 func typedFailure(err error) router.Failure {
 	switch errorType(err) {
 	case errs.Schema.TemporalType():
@@ -522,6 +527,8 @@ func typedFailure(err error) router.Failure {
 		return router.Oversized
 	case errs.Unsupported.TemporalType():
 		return router.Unsupported
+	case errs.Unavailable.TemporalType(), errs.RateLimited.TemporalType(), errs.Timeout.TemporalType(), "timeout":
+		return router.Unavailable
 	}
 	return router.NoFailure
 }

@@ -474,6 +474,75 @@ func TestNoFallbackOnceBudgetSpent(t *testing.T) {
 	e.AssertActivityNumberOfCalls(t, "Assess", 1)
 }
 
+// TestFallbackWhenUnavailable: with llm.fallback: builtin, a stage whose
+// endpoint is unavailable (after its retries: unreachable, 5xx, rate
+// limited, timed out) is served by the builtin model, recorded as
+// escalate.unavailable; without it, the run stops with the stage's error
+// as before.
+func TestFallbackWhenUnavailable(t *testing.T) {
+	unavailable := map[string]error{
+		"unreachable":      nonRetryable(errs.Unavailable, "endpoint unreachable"),
+		"rate limited":     nonRetryable(errs.RateLimited, "429"),
+		"call timeout":     nonRetryable(errs.Timeout, "no reply within 60s"),
+		"activity timeout": temporal.NewTimeoutError(0, nil),
+	}
+	for name, failure := range unavailable {
+		for _, fallback := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, fallback %v", name, fallback), func(t *testing.T) {
+				policy := router.DefaultPolicy("small-m", "large-m")
+				policy.FallbackBuiltin = fallback
+				e := newLoopEnv(t, policy)
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
+				var assessModels, genModels []string
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
+					func(_ context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
+						assessModels = append(assessModels, in.Route.Model)
+						if !in.Route.IsBuiltin() {
+							return wire.AssessOutput{}, failure
+						}
+						return verdict(0.9, true, ""), nil
+					})
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(
+					func(_ context.Context, in wire.GenerateInput) (wire.GenerateOutput, error) {
+						genModels = append(genModels, in.Route.Model)
+						if !in.Route.IsBuiltin() {
+							return wire.GenerateOutput{}, failure
+						}
+						return answer(), nil
+					}).Maybe()
+				res := e.run(t, testInput())
+				var rules []string
+				for _, r := range res.Trace.Routes {
+					rules = append(rules, string(r.Decision.Task)+":"+r.Decision.Rule+":"+r.Outcome)
+				}
+				if !fallback {
+					if res.StopReason != wire.AssessmentError || len(assessModels) != 1 || len(genModels) != 0 {
+						t.Fatalf("without fallback: stop %s, assess models %v, generate models %v; want assessment_error after one try",
+							res.StopReason, assessModels, genModels)
+					}
+					return
+				}
+				if res.StopReason != wire.Answered {
+					t.Fatalf("stop = %s (%s), want answered by the builtin models; routes %v", res.StopReason, res.Trace.StopDetail, rules)
+				}
+				if fmt.Sprint(assessModels) != fmt.Sprint([]string{"small-m", router.BuiltinAssessModel}) ||
+					fmt.Sprint(genModels) != fmt.Sprint([]string{"small-m", router.BuiltinGenerateModel}) {
+					t.Errorf("models tried: assess %v, generate %v; want small-m then builtin for each", assessModels, genModels)
+				}
+				want := 0
+				for _, r := range res.Trace.Routes {
+					if r.Decision.Rule == "escalate.unavailable" && r.Outcome == "ok" && r.Decision.IsBuiltin() {
+						want++
+					}
+				}
+				if want != 2 {
+					t.Errorf("routes %v: want an ok escalate.unavailable to builtin for assess and for generate", rules)
+				}
+			})
+		}
+	}
+}
+
 // TestStrategiesSkipRepeats: a proposal whose query was tried is skipped,
 // one whose results repeat is searched but not assessed, and the loop goes
 // on to the next proposal; every attempt names its strategy and k.

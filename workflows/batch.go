@@ -191,7 +191,7 @@ func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflow
 		TaskQueue:                taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions)},
+		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions), "template": wire.TemplateDigest(in.Template)},
 		StaticSummary:            fmt.Sprintf("batch of %d questions", len(in.Questions)),
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			StatusKey.ValueSet("running"),

@@ -66,7 +66,7 @@ func RegisterSearchAttributes(ctx context.Context, c client.Client, ns string) e
 }
 
 // StartOptions are the options every AnswerWorkflow start uses: the id, a
-// memo holding the question, the search attributes known at start, and an
+// memo holding the question and its TemplateDigest, the search attributes known at start, and an
 // execution timeout a little past the run's own deadline (the workflow
 // enforces its deadline itself; the timeout is the backstop).
 func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflowOptions {
@@ -80,7 +80,7 @@ func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflo
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionTimeout: in.Budget.Deadline + time.Minute,
-		Memo:                     map[string]any{"question": in.Question},
+		Memo:                     map[string]any{"question": in.Question, "template": wire.TemplateDigest(in)},
 		StaticSummary:            summary,
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			StatusKey.ValueSet("running"),

@@ -40,13 +40,20 @@ func newTelemetry() (*telemetry, error) {
 	return &telemetry{reg: reg, runs: runs}, nil
 }
 
-// newGateway builds the HTTP API over Temporal. tel is the process's
-// telemetry (nil makes one); tok, when not nil, feeds token events; extra
-// readiness checks join the Temporal and worker checks.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, extra ...gateway.Check) (*gateway.Server, error) {
-	gin.SetMode(gin.ReleaseMode)
-	keys := make([]auth.Key, len(cfg.Auth.Keys))
-	for i, k := range cfg.Auth.Keys {
+// newKeyring builds the gateway's keyring from auth.keys, auth.keys_file
+// and ASSAY_AUTH_KEYS. It fails closed: with no keys it is an error unless
+// auth.allow_anonymous is set.
+func newKeyring(cfg config.Config, log *slog.Logger) (*auth.Keyring, error) {
+	cfgKeys, err := cfg.APIKeys()
+	if err != nil {
+		return nil, err
+	}
+	if len(cfgKeys) == 0 && !cfg.Auth.AllowAnonymous {
+		return nil, errors.New("auth: no API keys configured (auth.keys, auth.keys_file / ASSAY_AUTH_KEYS_FILE, or ASSAY_AUTH_KEYS); " +
+			"the gateway refuses to serve everyone anonymously unless auth.allow_anonymous is true (ASSAY_AUTH_ALLOW_ANONYMOUS=true)")
+	}
+	keys := make([]auth.Key, len(cfgKeys))
+	for i, k := range cfgKeys {
 		keys[i] = auth.Key{Name: k.Name, SHA256: k.SHA256, Groups: k.Groups, RatePerMinute: k.RatePerMinute}
 	}
 	keyring, err := auth.NewKeyring(keys)
@@ -54,9 +61,21 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		return nil, err
 	}
 	if keyring.Anonymous() {
-		log.Warn("no API keys configured (auth.keys): every caller is the anonymous principal and sees public documents only")
+		log.Warn("no API keys configured and auth.allow_anonymous is set: every caller is the anonymous principal and sees public documents only")
 	} else {
 		log.Info("API keys loaded", "keys", keyring.Len())
+	}
+	return keyring, nil
+}
+
+// newGateway builds the HTTP API over Temporal. tel is the process's
+// telemetry (nil makes one); tok, when not nil, feeds token events; extra
+// readiness checks join the Temporal and worker checks.
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, extra ...gateway.Check) (*gateway.Server, error) {
+	gin.SetMode(gin.ReleaseMode)
+	keyring, err := newKeyring(cfg, log)
+	if err != nil {
+		return nil, err
 	}
 	if tel == nil {
 		if tel, err = newTelemetry(); err != nil {
@@ -72,12 +91,13 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 			ContinueAfter: cfg.Batch.ContinueAfter,
 			MaxQuestions:  cfg.Batch.MaxQuestions,
 		},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxWait:      cfg.HTTP.MaxWait,
-		Ready:        append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
-		Registry:     tel.reg,
-		Logger:       log,
-		Tokens:       tok,
+		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		TrustedProxies: cfg.HTTP.TrustedProxies,
+		MaxWait:        cfg.HTTP.MaxWait,
+		Ready:          append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
+		Registry:       tel.reg,
+		Logger:         log,
+		Tokens:         tok,
 	})
 }
 

@@ -78,10 +78,15 @@ func buildActivities(ix *index.Index, cfg config.Config, tok activities.TokenPub
 // dialTemporal connects to the configured frontend. sdkLog should be at
 // warning level: the SDK logs every poll at info.
 func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+	tlsCfg, err := cfg.Temporal.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
 	opts := client.Options{
-		HostPort:  cfg.Temporal.Address,
-		Namespace: cfg.Temporal.Namespace,
-		Logger:    tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+		HostPort:          cfg.Temporal.Address,
+		Namespace:         cfg.Temporal.Namespace,
+		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
 	}
 	if !cfg.Temporal.Gzip() {
 		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
@@ -128,9 +133,17 @@ func listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// serve runs h on ln until ctx ends, then shuts down gracefully.
-func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// serve runs h on ln until ctx ends, then shuts down gracefully. The
+// timeouts are http.*: handlers that stream (SSE) lift theirs with an
+// http.ResponseController.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, t config.HTTP) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       t.ReadTimeout,
+		WriteTimeout:      t.WriteTimeout,
+		IdleTimeout:       t.IdleTimeout,
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -175,6 +175,15 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 	if cfg.Index.Corpus == "" {
 		return "", nil, usageError("bench --embedded: say which corpus to index with --corpus (the sample: " + sampleCorpus + ")")
 	}
+	// Like assay dev: a temporary local stack without keys serves the
+	// anonymous principal.
+	keys, err := cfg.APIKeys()
+	if err != nil {
+		return "", nil, err
+	}
+	if len(keys) == 0 {
+		cfg.Auth.AllowAnonymous = true
+	}
 	log := newLogger(e, slog.LevelWarn)
 	st, cleanup, err := startEvalStack(ctx, e, cfg, log)
 	if err != nil {
@@ -192,7 +201,7 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 	}
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
-	go func() { done <- serve(sctx, ln, gw.Handler()) }()
+	go func() { done <- serve(sctx, ln, gw.Handler(), cfg.HTTP) }()
 	return "http://" + ln.Addr().String(), func() {
 		stop()
 		<-done

@@ -45,6 +45,15 @@ func runDev(ctx context.Context, e env, args []string) error {
 		// load this process's CPU per question fell about 16%.
 		debug.SetGCPercent(devserver.GCPercent)
 	}
+	// The embedded default is a local tool: without keys it serves every
+	// caller as the anonymous principal, and says so below.
+	keys, err := cfg.APIKeys()
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		cfg.Auth.AllowAnonymous = true
+	}
 
 	// Bind the gateway first: a port in use should fail before anything starts.
 	ln, err := listen(cfg.HTTP.Addr)
@@ -80,6 +89,11 @@ func runDev(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(e.stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())
+	if len(keys) == 0 {
+		fmt.Fprintln(e.stdout, "  auth         anonymous: no API keys configured, every caller sees public documents only")
+	} else {
+		fmt.Fprintf(e.stdout, "  auth         %d API keys\n", len(keys))
+	}
 	fmt.Fprintf(e.stdout, "try: curl -s -X POST http://%s/v1/questions -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
 	fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 
@@ -93,7 +107,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		case <-ctx.Done():
 		}
 	}()
-	err = serve(ctx, ln, gw.Handler())
+	err = serve(ctx, ln, gw.Handler(), cfg.HTTP)
 	log.Info("shutting down")
 	return err
 }

@@ -26,9 +26,9 @@ import (
 	"github.com/assay-rag/assay/workflows"
 )
 
-// evalPrincipalID names the principals the evaluator asks as, so its runs
-// are easy to find (AssayPrincipal="assay-eval") and to tell from users'.
-const evalPrincipalID = "assay-eval"
+// evalPrincipalID names the principals the evaluator asks as; no API key
+// may take it (auth.Reserved).
+const evalPrincipalID = auth.EvaluatorID
 
 // evalAnswersRun is one `assay eval answers`: its settings, then what
 // each step adds.

@@ -20,6 +20,11 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := newLogger(e, slog.LevelInfo)
+	// Fail closed before binding anything: no keys, no gateway (unless
+	// anonymous access is explicitly allowed).
+	if _, err := newKeyring(cfg, slog.New(slog.DiscardHandler)); err != nil {
+		return err
+	}
 	ln, err := listen(cfg.HTTP.Addr)
 	if err != nil {
 		return err
@@ -44,5 +49,5 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log.Info("gateway listening", "addr", ln.Addr().String(), "temporal", cfg.Temporal.Address)
-	return serve(ctx, ln, gw.Handler())
+	return serve(ctx, ln, gw.Handler(), cfg.HTTP)
 }

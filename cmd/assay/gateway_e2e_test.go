@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -344,6 +345,11 @@ func e2eEvents(ctx context.Context, t *testing.T, s *devStack) {
 	if status, _, _ := httpCall(t, http.MethodGet, s.URL+"/v1/questions/"+id+"/events", e2eKeyReader, "", "", "Last-Event-ID", "abc"); status != 400 {
 		t.Errorf("bad Last-Event-ID = %d, want 400", status)
 	}
+	// At the result of the ended run there is nothing more: 204.
+	last := strconv.Itoa(ids[len(ids)-1])
+	if status, _, body := httpCall(t, http.MethodGet, s.URL+"/v1/questions/"+id+"/events", e2eKeyReader, "", "", "Last-Event-ID", last); status != http.StatusNoContent {
+		t.Errorf("Last-Event-ID %s (the result) of an ended run = %d %s, want 204", last, status, body)
+	}
 }
 
 func e2eIdempotency(ctx context.Context, t *testing.T, s *devStack) {
@@ -372,6 +378,15 @@ func e2eIdempotency(ctx context.Context, t *testing.T, s *devStack) {
 	}
 	if r1, r2 := d1.GetWorkflowExecutionInfo().GetExecution().GetRunId(), d2.GetWorkflowExecutionInfo().GetExecution().GetRunId(); r1 != r2 {
 		t.Errorf("the same key started a second run: %s then %s", r1, r2)
+	}
+	// The same key with another budget is another request: 409, read from
+	// the run's memo in Temporal.
+	one := 1
+	lower := req
+	lower.MaxAttempts = &one
+	var apiErr *gateway.APIError
+	if _, err := c.Submit(ctx, lower); !errors.As(err, &apiErr) || apiErr.Status != http.StatusConflict {
+		t.Errorf("same key, lower max_attempts: err = %v, want 409", err)
 	}
 	other, err := (&gateway.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}).Submit(ctx, req)
 	if err != nil || other == first.ID {

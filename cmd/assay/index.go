@@ -56,6 +56,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	m, st, err := buildIndex(ctx, *corpusPath, *dir, buildSettings{
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
 		Embedder: emb, IDFDim: idfDim, BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
+		RequireACL: cfg.Index.RequireACL,
 	})
 	if err != nil {
 		return err
@@ -76,6 +77,9 @@ type buildSettings struct {
 	BM25     index.BM25
 	Analyzer string
 	Progress func(stage string, done, total int)
+	// RequireACL fails the build on a document without an acl field
+	// (index.require_acl).
+	RequireACL bool
 }
 
 // buildIndex loads, chunks and indexes a corpus into dir.
@@ -84,9 +88,9 @@ func buildIndex(ctx context.Context, corpusPath, dir string, s buildSettings) (i
 	if err != nil {
 		return index.Manifest{}, index.BuildStats{}, err
 	}
-	docs, err := corpus.Load(corpusPath)
+	docs, err := loadCorpus(corpusPath, s.RequireACL)
 	if err != nil {
-		return index.Manifest{}, index.BuildStats{}, fmt.Errorf("corpus: %w", err)
+		return index.Manifest{}, index.BuildStats{}, err
 	}
 	if len(docs) == 0 {
 		return index.Manifest{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
@@ -112,7 +116,20 @@ func defaultBuild(cfg config.Config) (buildSettings, error) {
 	if err != nil {
 		return buildSettings{}, err
 	}
-	return buildSettings{Chunking: chunk.Default(), Embedder: emb, IDFDim: idfDim, BM25: index.DefaultBM25}, nil
+	return buildSettings{Chunking: chunk.Default(), Embedder: emb, IDFDim: idfDim, BM25: index.DefaultBM25, RequireACL: cfg.Index.RequireACL}, nil
+}
+
+// loadCorpus loads a corpus, failing on documents without an acl field
+// when requireACL is set.
+func loadCorpus(path string, requireACL bool) ([]corpus.Document, error) {
+	docs, err := corpus.Load(path)
+	if err == nil && requireACL {
+		err = corpus.RequireACL(docs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	return docs, nil
 }
 
 // builtBy reports whether an index built with manifest m matches the
@@ -149,12 +166,12 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 		}
 		return nil, serr
 	}
-	docs, lerr := corpus.Load(cfg.Index.Corpus)
+	docs, lerr := loadCorpus(cfg.Index.Corpus, set.RequireACL)
 	if lerr != nil {
 		if ix != nil {
 			ix.Close()
 		}
-		return nil, fmt.Errorf("corpus: %w", lerr)
+		return nil, lerr
 	}
 	if err == nil {
 		m := ix.Manifest()
@@ -202,7 +219,7 @@ func newRetriever(ix *index.Index, cfg config.Config) (*retrieval.Retriever, err
 	if err != nil {
 		return nil, err
 	}
-	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)}
+	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)}
 	if q != nil {
 		o.Embedder = q
 	}

@@ -141,3 +141,51 @@ func TestEndToEndFiveAttemptHistory(t *testing.T) {
 		t.Errorf("history is %d bytes; want it well under Temporal's limits", size)
 	}
 }
+
+// TestEndToEndFallbackWhenModelDown: with llm.fallback: builtin, an
+// endpoint that answers only 500s (no client retries here, three activity
+// attempts per stage) hands assessment and generation to the builtin
+// models; the run answers, the trace records escalate.unavailable for
+// both, and /metrics counts the escalations.
+func TestEndToEndFallbackWhenModelDown(t *testing.T) {
+	srv := llmtest.New(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "assay.yaml")
+	body := fmt.Sprintf("llm:\n  base_url: %s\n  small_model: small-m\n  max_retries: 0\n  fallback: builtin\n", srv.URL())
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startDev(t, filepath.Join(dir, "data"), "--config", cfg)
+	if !strings.Contains(s.stdout.String(), "auth         anonymous: no API keys configured") {
+		t.Errorf("assay dev without keys does not say it serves anonymously:\n%s", s.stdout.String())
+	}
+	l := newLoopCase(t, s)
+	for range 6 { // three activity attempts for assess, three for generate
+		srv.Enqueue(llmtest.Status(500, "model server down"))
+	}
+	_, res := l.run(t, "how many years is the X300 Pro motor covered for", nil)
+	if res.StopReason != wire.Answered || !strings.HasPrefix(res.Model, "builtin:") {
+		t.Fatalf("stop %s by %s (%s), want answered by a builtin model", res.StopReason, res.Model, res.Trace.StopDetail)
+	}
+	var got []string
+	for _, r := range res.Trace.Routes {
+		got = append(got, string(r.Decision.Task)+":"+r.Decision.Rule+":"+r.Outcome)
+	}
+	want := "assess:only.small:assay.unavailable,assess:escalate.unavailable:ok,generate:only.small:assay.unavailable,generate:escalate.unavailable:ok"
+	if strings.Join(got, ",") != want {
+		t.Errorf("routes = %v\nwant      %s", got, want)
+	}
+	if n := srv.Pending(); n != 0 {
+		t.Errorf("%d scripted replies unused", n)
+	}
+	_, _, mb := httpCall(t, "GET", s.URL+"/metrics", "", "", "")
+	metrics := string(mb)
+	for _, line := range []string{
+		`assay_route_escalations_total{failure="unavailable",task="assess"} 1`,
+		`assay_route_escalations_total{failure="unavailable",task="generate"} 1`,
+	} {
+		if !strings.Contains(metrics, line) {
+			t.Errorf("/metrics lacks %s", line)
+		}
+	}
+}

@@ -47,6 +47,7 @@ func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, rou
 		router.Rewrite:  prompt.AssessVersion(), // a model rewrites inside its assessment
 		router.Generate: prompt.Version(),
 	}
+	policy.FallbackBuiltin = cfg.LLM.Fallback == config.LLMFallbackBuiltin
 	models := activities.Models{
 		Assessor: func(d router.Decision) (assess.Assessor, error) {
 			return assess.NewLLM(client, tok, d.Model, contextTokens(d))
@@ -60,8 +61,13 @@ func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, rou
 			log.Warn("model has no price: its cost counts as 0 against cost budgets", "model", m)
 		}
 	}
+	whenDown := "the stage fails (llm.fallback is not set)"
+	if policy.FallbackBuiltin {
+		whenDown = "the builtin models serve the stage (llm.fallback: builtin)"
+	}
 	log.Info("models: OpenAI-compatible endpoint", "base_url", cfg.LLM.BaseURL,
-		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin")
+		"small", cfg.LLM.SmallModel, "large", cfg.LLM.LargeModel, "fallback", "builtin",
+		"when_unavailable", whenDown)
 	return models, policy, nil
 }
 

@@ -77,7 +77,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", promhttp.HandlerFor(tel.reg, promhttp.HandlerOpts{}))
-		err = serve(ctx, metricsLn, mux)
+		err = serve(ctx, metricsLn, mux, cfg.HTTP)
 	} else {
 		<-ctx.Done()
 	}

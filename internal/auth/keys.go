@@ -58,7 +58,7 @@ type entry struct {
 }
 
 // NewKeyring builds a keyring. Names become principal ids, so they must be
-// unique and may not be the anonymous id; hashes must be 64 lowercase hex
+// unique and may not be a Reserved name; hashes must be 64 lowercase hex
 // digits and unique.
 func NewKeyring(keys []Key) (*Keyring, error) {
 	const op = "auth.NewKeyring"
@@ -66,7 +66,7 @@ func NewKeyring(keys []Key) (*Keyring, error) {
 	for i, key := range keys {
 		field := fmt.Sprintf("auth.keys[%d]", i)
 		switch {
-		case key.Name == "" || key.Name == AnonymousID:
+		case strings.TrimSpace(key.Name) == "" || Reserved(key.Name):
 			return nil, errs.FieldError(op, field+".name", fmt.Sprintf("%q is not a usable principal name", key.Name))
 		case k.byName[key.Name] != nil:
 			return nil, errs.FieldError(op, field+".name", fmt.Sprintf("%q names an earlier key too", key.Name))

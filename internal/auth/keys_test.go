@@ -111,6 +111,8 @@ func TestNewKeyringRejects(t *testing.T) {
 	}{
 		{"empty name", []Key{{SHA256: Hash("a"), Groups: []string{"public"}}}, "auth.keys[0].name"},
 		{"anonymous name", []Key{{Name: AnonymousID, SHA256: Hash("a"), Groups: []string{"public"}}}, "auth.keys[0].name"},
+		{"evaluator name", []Key{{Name: EvaluatorID, SHA256: Hash("a"), Groups: []string{"public"}}}, "auth.keys[0].name"},
+		{"evaluator name, other case", []Key{{Name: "Assay-Eval", SHA256: Hash("a"), Groups: []string{"public"}}}, "auth.keys[0].name"},
 		{"duplicate name", []Key{good, {Name: "a", SHA256: Hash("b"), Groups: []string{"public"}}}, "auth.keys[1].name"},
 		{"bad hash", []Key{{Name: "a", SHA256: "ABC", Groups: []string{"public"}}}, "auth.keys[0].sha256"},
 		{"duplicate hash", []Key{good, {Name: "b", SHA256: Hash("a"), Groups: []string{"public"}}}, "auth.keys[1].sha256"},

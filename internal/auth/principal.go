@@ -4,6 +4,8 @@
 package auth
 
 import (
+	"strings"
+
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -11,8 +13,22 @@ import (
 // contract: runs carry it).
 type Principal = wire.Principal
 
-// AnonymousID names the principal of unauthenticated callers in dev mode.
+// AnonymousID names the principal of unauthenticated callers when
+// anonymous access is allowed (assay dev without keys, auth.allow_anonymous).
 const AnonymousID = "anonymous"
+
+// EvaluatorID names the principals `assay eval answers` asks as (with each
+// labelled question's groups), so its runs are easy to find
+// (AssayPrincipal="assay-eval") and to tell from users'. A key may not take
+// it: its holder would see the evaluator's runs as its own.
+const EvaluatorID = "assay-eval"
+
+// Reserved reports whether name belongs to assay's own principals
+// (anonymous, the evaluator), in any letter case, so no key may take it.
+func Reserved(name string) bool {
+	name = strings.TrimSpace(name)
+	return strings.EqualFold(name, AnonymousID) || strings.EqualFold(name, EvaluatorID)
+}
 
 // Anonymous is the dev-mode principal: public documents only.
 func Anonymous() Principal {

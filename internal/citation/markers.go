@@ -86,7 +86,24 @@ type Strip = wire.Strip
 // removed with the space before it; one naming some issued labels is
 // rewritten to name those only. It returns the repaired text and what it
 // stripped, in order.
+//
+// Removing a marker can join the text around it into a new one ("[[9]9]"
+// becomes "[9]"), so Sanitize repeats until a pass strips nothing. Every
+// pass that strips shortens the text, so this ends.
 func Sanitize(text string, issued []string) (string, []Strip) {
+	var all []Strip
+	for {
+		out, strips := sanitizeOnce(text, issued)
+		if len(strips) == 0 {
+			return text, all
+		}
+		all = append(all, strips...)
+		text = out
+	}
+}
+
+// sanitizeOnce is one pass of Sanitize over the markers of text.
+func sanitizeOnce(text string, issued []string) (string, []Strip) {
 	var b strings.Builder
 	var strips []Strip
 	last := 0

@@ -31,8 +31,17 @@ const (
 )
 
 // PublicGroup is the ACL group every principal, including the anonymous
-// one, belongs to. Documents with no ACL are public.
+// one, belongs to. A document whose record leaves the acl field out is
+// public; one whose acl is present but empty ([], null, no value, only
+// spaces) is an error in every loader (see errEmptyACL): an ACL that lost
+// its groups on the way must not publish the document.
 const PublicGroup = wire.PublicGroup
+
+// errEmptyACL is the loaders' error for an acl field present without a
+// group.
+func errEmptyACL(what string) error {
+	return fieldErr("acl", what+": an empty ACL is not public; name the groups that may see the document (e.g. [public]), or leave the field out to make it public")
+}
 
 // Document is one source document.
 type Document struct {
@@ -48,6 +57,10 @@ type Document struct {
 	Products  []string `json:"products,omitempty"`
 	Tags      []string `json:"tags,omitempty"`
 	URL       string   `json:"url,omitempty"`
+
+	// implicitACL is set by Normalize when the record had no acl field
+	// and the document became public by default (see RequireACL).
+	implicitACL bool
 }
 
 // Normalize fills defaults (status current, ACL public, authority 1 when
@@ -61,7 +74,22 @@ func (d *Document) Normalize() {
 	}
 	if len(d.ACL) == 0 {
 		d.ACL = []string{PublicGroup}
+		d.implicitACL = true
 	}
+}
+
+// RequireACL fails on the first document whose record had no acl field,
+// so it is public only by default. Production corpora turn it on
+// (index.require_acl), so a document is public only when its record says
+// so: a forgotten or mistyped field cannot publish it.
+func RequireACL(docs []Document) error {
+	for i := range docs {
+		if docs[i].implicitACL {
+			return &RecordError{File: docs[i].ID, Field: "acl",
+				Reason: "missing, and index.require_acl is set: give every document an acl ([public] for public ones)"}
+		}
+	}
+	return nil
 }
 
 // Validate checks one document. The error names the field.

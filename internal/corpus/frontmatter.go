@@ -88,7 +88,17 @@ func parseFrontMatter(src []byte) (parsedFrontMatter, *RecordError) {
 		out.keyLines[k.Value] = k.Line + offset
 	}
 	if err := m.Decode(&out.frontMatter); err != nil {
-		return out, yamlErr(err, offset)
+		re := yamlErr(err, offset)
+		for k, line := range out.keyLines {
+			if line == re.Line {
+				re.Field = k // the value on the key's line is the bad one
+			}
+		}
+		return out, re
+	}
+	if line, ok := out.keyLines["acl"]; ok && len(out.ACL) == 0 {
+		fe := errEmptyACL("present without a group").(*fieldError)
+		return out, &RecordError{Line: line, Field: fe.field, Reason: fe.reason}
 	}
 	return out, nil
 }

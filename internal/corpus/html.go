@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -89,7 +90,9 @@ func setMeta(d *Document, field, value string) error {
 		}
 		d.Authority = f
 	case "acl":
-		d.ACL = list()
+		if d.ACL = list(); len(d.ACL) == 0 {
+			return errors.New(errEmptyACL("content names no group").(*fieldError).reason)
+		}
 	case "products":
 		d.Products = list()
 	case "tags":

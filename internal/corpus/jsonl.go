@@ -23,7 +23,7 @@ type jsonlRecord struct {
 	Updated   string          `json:"updated"`
 	Status    Status          `json:"status"`
 	Authority *float64        `json:"authority"`
-	ACL       []string        `json:"acl"`
+	ACL       json.RawMessage `json:"acl"` // nil: absent; see parseACL
 	Products  []string        `json:"products"`
 	Tags      []string        `json:"tags"`
 	URL       string          `json:"url"`
@@ -103,7 +103,7 @@ func parseRecord(line []byte) (Document, error) {
 	}
 	d := Document{
 		Title: rec.Title, Text: rec.Text, Type: rec.Type, Source: rec.Source,
-		Updated: rec.Updated, Status: rec.Status, ACL: rec.ACL,
+		Updated: rec.Updated, Status: rec.Status,
 		Products: rec.Products, Tags: rec.Tags, URL: rec.URL, Authority: 1,
 	}
 	switch {
@@ -119,11 +119,42 @@ func parseRecord(line []byte) (Document, error) {
 	if rec.Authority != nil {
 		d.Authority = *rec.Authority
 	}
+	if rec.ACL != nil {
+		acl, err := parseACL(rec.ACL)
+		if err != nil {
+			return Document{}, err
+		}
+		d.ACL = acl
+	}
 	d.Normalize()
 	if err := d.Validate(); err != nil {
 		return Document{}, err
 	}
 	return d, nil
+}
+
+// parseACL decodes a present "acl" field: a list of at least one group.
+// null and [] are errors, not public.
+func parseACL(raw json.RawMessage) ([]string, error) {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return nil, errEmptyACL("null")
+	}
+	var acl []string
+	if err := json.Unmarshal(raw, &acl); err != nil {
+		return nil, fieldErr("acl", fmt.Sprintf("want []string (a list of group names), got %s", truncate(string(raw), 40)))
+	}
+	if len(acl) == 0 {
+		return nil, errEmptyACL("[]")
+	}
+	return acl, nil
+}
+
+// truncate shortens s for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // jsonFieldErr turns encoding/json's errors into field errors where it can.
@@ -133,7 +164,10 @@ func jsonFieldErr(err error) error {
 		return fieldErr(typeErr.Field, fmt.Sprintf("want %s, got JSON %s", typeErr.Type, typeErr.Value))
 	}
 	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return fieldErr(strings.Trim(msg, `"`), "unknown field")
+		if name := strings.Trim(msg, `"`); name != "" {
+			return fieldErr(name, "unknown field")
+		}
+		return errors.New(`unknown field with an empty name ""`)
 	}
 	return fmt.Errorf("invalid JSON: %v", err)
 }

@@ -88,7 +88,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name:  "front matter wrong type",
 			files: map[string]string{"a.md": "---\ntitle: A\nauthority: high\n---\nbody\n"},
-			want:  "cannot unmarshal", wantLoc: "a.md:3",
+			want:  "cannot unmarshal", field: "authority", wantLoc: "a.md:3",
 		},
 		{
 			name:  "front matter never closed",
@@ -190,5 +190,129 @@ func TestLoadErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEmptyACLIsAnError: an acl field that is present but names no group
+// ([], null, no value, only spaces or commas) fails the load in every
+// loader, naming the file, line and field; only a record that leaves the
+// field out is public.
+func TestEmptyACLIsAnError(t *testing.T) {
+	jsonl := func(acl string) string {
+		return `{"id": "ok", "title": "t", "text": "x", "acl": ["staff"]}` + "\n" + `{"id": "a", "title": "t", "text": "x", "acl": ` + acl + `}` + "\n"
+	}
+	fm := func(acl string) string { return "---\nid: a\ntitle: T\n" + acl + "\n---\nbody text\n" }
+	html := func(content string) string {
+		return `<html><head><meta name="assay:acl" content="` + content + `"></head><body><p>x</p></body></html>`
+	}
+	tests := []struct {
+		name, file, body, wantLoc string
+	}{
+		{"jsonl []", "c.jsonl", jsonl(`[]`), "c.jsonl:2"},
+		{"jsonl null", "c.jsonl", jsonl(`null`), "c.jsonl:2"},
+		{"jsonl [ ] with spaces", "c.jsonl", jsonl(`[ ]`), "c.jsonl:2"},
+		{"jsonl blank group", "c.jsonl", jsonl(`["  "]`), "c.jsonl:2"},
+		{"beir null", "c.jsonl", `{"_id": "a", "title": "t", "text": "x", "acl": null}` + "\n", "c.jsonl:1"},
+		{"markdown []", "a.md", fm("acl: []"), "a.md:4"},
+		{"markdown no value", "a.md", fm("acl:"), "a.md:4"},
+		{"markdown null", "a.md", fm("acl: null"), "a.md:4"},
+		{"markdown ~", "a.md", fm("acl: ~"), "a.md:4"},
+		{"markdown blank string", "a.md", fm(`acl: "  "`), "a.md:4"},
+		{"markdown blank item", "a.md", fm(`acl: ["  "]`), "a.md:4"},
+		{"text []", "a.txt", fm("acl: []"), "a.txt:4"},
+		{"text no value", "a.txt", fm("acl:"), "a.txt:4"},
+		{"html spaces", "a.html", html("   "), "a.html"},
+		{"html empty", "a.html", html(""), "a.html"},
+		{"html commas", "a.html", html(" , ,"), "a.html"},
+	}
+	for _, tt := range tests {
+		for _, viaDir := range []bool{false, true} {
+			name := tt.name + " (file)"
+			if viaDir {
+				name = tt.name + " (directory)"
+			}
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				load := filepath.Join(dir, tt.file)
+				if viaDir {
+					load = dir
+				}
+				docs, err := Load(load)
+				if err == nil {
+					t.Fatalf("Load = %+v, nil error; an empty ACL loaded", docs)
+				}
+				var re *RecordError
+				if !errors.As(err, &re) || re.Field != "acl" {
+					t.Fatalf("Load error = %v, want a *RecordError on field acl", err)
+				}
+				if !strings.Contains(err.Error(), tt.wantLoc+":") {
+					t.Errorf("Load error = %q, want it at %s", err, tt.wantLoc)
+				}
+			})
+		}
+	}
+	// Leaving the field out is public, in every format.
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.jsonl": `{"id": "j", "title": "t", "text": "x"}` + "\n",
+		"b.md":    "---\nid: m\n---\nbody\n",
+		"c.txt":   "plain body\n",
+		"d.html":  "<p>x</p>",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if len(d.ACL) != 1 || d.ACL[0] != PublicGroup {
+			t.Errorf("document %s without an acl field has ACL %q, want [public]", d.ID, d.ACL)
+		}
+	}
+}
+
+// TestRequireACL: with index.require_acl, a document whose record has no
+// acl field is an error naming it; explicit ACLs ([public] included) pass.
+func TestRequireACL(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.jsonl": `{"id": "j", "title": "t", "text": "x", "acl": ["public"]}` + "\n",
+		"b.md":    "---\nid: m\nacl: [staff]\n---\nbody\n",
+		"d.html":  `<meta name="assay:acl" content="public"><p>x</p>`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RequireACL(docs); err != nil {
+		t.Errorf("explicit ACLs: RequireACL = %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.txt"), []byte("no front matter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if docs, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	var re *RecordError
+	if err := RequireACL(docs); !errors.As(err, &re) || re.Field != "acl" || re.File != "c" {
+		t.Errorf("a document without acl: RequireACL = %v, want an error on field acl naming document c", err)
+	}
+	hollin, err := Load("../../testdata/hollin/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RequireACL(hollin); err != nil {
+		t.Errorf("the Hollin corpus gives every document an acl: %v", err)
 	}
 }

@@ -146,6 +146,11 @@ func (s *Server) postBatch(c *gin.Context) {
 				Err: fmt.Errorf("was used before for a different batch")})
 			return
 		}
+		if run.Template != "" && run.Template != wire.TemplateDigest(in) {
+			writeError(c, &errs.Error{Op: "gateway.postBatch", Kind: errs.Conflict, Field: "idempotency_key",
+				Err: fmt.Errorf("was used before for the same batch with a different budget or filters")})
+			return
+		}
 		status = run.Status
 	}
 	c.Header("Location", "/v1/batches/"+id)

@@ -70,6 +70,14 @@ func TestBatchJSONL(t *testing.T) {
 	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), `"field":"idempotency_key"`) {
 		t.Errorf("same key, other questions = %d %s; want 409 naming idempotency_key", r.Status, r.Body)
 	}
+	// The same questions with another budget or filters are another batch.
+	for _, extra := range []string{`"max_attempts":1`, `"filters":{"products":["X200"]}`} {
+		body := `{"questions":[{"id":"q1","question":"E4"},{"id":"q2","question":"E7"}],` + extra + `}`
+		r = h.call(http.MethodPost, "/v1/batches", keyPublic, body, "Idempotency-Key", "nightly-1")
+		if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), `"field":"idempotency_key"`) {
+			t.Errorf("same key, same questions, %s = %d %s; want 409 naming idempotency_key", extra, r.Status, r.Body)
+		}
+	}
 }
 
 func TestBatchBadInput(t *testing.T) {

@@ -207,6 +207,9 @@ func (c *Client) Events(ctx context.Context, id, lastEventID string, fn func(Str
 		return err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNoContent {
+		return nil // the run ended and lastEventID is at or past its result
+	}
 	if resp.StatusCode != http.StatusOK {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		return apiErrorOf(resp, data)

@@ -61,7 +61,7 @@ func readBody(c *gin.Context, limit int64) ([]byte, error) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, errs.FieldError(op, "body", fmt.Sprintf("larger than %d bytes", limit))
+			return nil, &errs.Error{Op: op, Kind: errs.TooLarge, Field: "body", Err: fmt.Errorf("larger than %d bytes", limit)}
 		}
 		return nil, errs.FieldError(op, "body", "could not be read")
 	}
@@ -89,7 +89,11 @@ func jsonError(op string, err error) error {
 	case errors.As(err, &syntaxErr):
 		return errs.FieldError(op, "body", fmt.Sprintf("is not valid JSON (offset %d): %v", syntaxErr.Offset, syntaxErr))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return errs.FieldError(op, strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		if name == "" { // {"": ...}: no name to point at
+			return errs.FieldError(op, "body", `has an unknown field with an empty name ""`)
+		}
+		return errs.FieldError(op, name, "unknown field")
 	}
 	return errs.FieldError(op, "body", "is not valid JSON: "+err.Error())
 }

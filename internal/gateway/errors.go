@@ -40,6 +40,10 @@ type errorBody struct {
 	Error apiError `json:"error"`
 }
 
+// retryAfterSeconds is the Retry-After of every 503: a dependency
+// (Temporal, a worker) is down, and a retry soon may find it back.
+const retryAfterSeconds = "5"
+
 // writeError answers with err's status and a JSON body. Details of server
 // errors are logged, not sent.
 func writeError(c *gin.Context, err error) {
@@ -48,6 +52,9 @@ func writeError(c *gin.Context, err error) {
 		kind = errs.Internal
 	}
 	status := statusOf[kind]
+	if status == http.StatusServiceUnavailable {
+		c.Header("Retry-After", retryAfterSeconds)
+	}
 	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err), RequestID: c.GetString(ctxRequestID)}
 	if status >= 500 {
 		c.Error(err) //nolint:errcheck // recorded for the access log

@@ -85,6 +85,9 @@ type Tokens interface {
 	Subscribe(ctx context.Context, run string) (*tokens.Subscription, error)
 }
 
+// streamWriteTimeout bounds one write of an event stream.
+const streamWriteTimeout = 30 * time.Second
+
 // getEvents streams a question's progress as Server-Sent Events. Stages
 // come from the run's durable history, not from polling, so no stage is
 // missed however fast the run is, and a reconnect with Last-Event-ID
@@ -100,24 +103,71 @@ func (s *Server) getEvents(c *gin.Context) {
 		return
 	}
 	w := c.Writer
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // proxies must not buffer the stream
-	w.WriteHeader(http.StatusOK)
-
+	// An event stream outlives the server's read and write timeouts.
+	// Instead each write gets its own deadline, so a client that stops
+	// reading cannot hold the handler forever; heartbeats keep writes
+	// coming. Not every writer supports deadlines (tests): errors are
+	// ignored.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	writeDeadline := func() { _ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) }
+	// The stream starts (200, headers, retry hint) before the first event
+	// of a running run, but only with the first event of an ended one: an
+	// ended run with nothing after Last-Event-ID answers 204, which tells
+	// an EventSource to stop reconnecting.
 	var mu sync.Mutex
+	started := false
+	begin := func() error {
+		if started {
+			return nil
+		}
+		started = true
+		writeDeadline()
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no") // proxies must not buffer the stream
+		w.WriteHeader(http.StatusOK)
+		if _, err := w.WriteString("retry: 2000\n\n"); err != nil {
+			return err
+		}
+		w.Flush()
+		return nil
+	}
 	write := func(s string) error {
 		mu.Lock()
 		defer mu.Unlock()
+		if err := begin(); err != nil {
+			return err
+		}
+		writeDeadline()
 		if _, err := w.WriteString(s); err != nil {
 			return err
 		}
 		w.Flush()
 		return nil
 	}
-	if err := write("retry: 2000\n\n"); err != nil {
-		return
+	keepAlive := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !started {
+			return nil // an ended run's stream has not begun; it may yet be a 204
+		}
+		writeDeadline()
+		if _, err := w.WriteString(": keep-alive\n\n"); err != nil {
+			return err
+		}
+		w.Flush()
+		return nil
+	}
+	if run.Status == Running || after == 0 {
+		mu.Lock()
+		err := begin()
+		mu.Unlock()
+		if err != nil {
+			return
+		}
 	}
 
 	ctx, stop := context.WithCancel(c.Request.Context())
@@ -132,7 +182,7 @@ func (s *Server) getEvents(c *gin.Context) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if write(": keep-alive\n\n") != nil {
+				if keepAlive() != nil {
 					stop()
 					return
 				}
@@ -180,6 +230,14 @@ func (s *Server) getEvents(c *gin.Context) {
 		return nil
 	})
 	fwd.stop()
+	mu.Lock()
+	nothingSent := !started
+	mu.Unlock()
+	if err == nil && nothingSent {
+		c.Status(http.StatusNoContent)
+		c.Writer.WriteHeaderNow()
+		return
+	}
 	if err != nil && ctx.Err() == nil {
 		c.Error(err) //nolint:errcheck // recorded for the access log
 		b, _ := json.Marshal(apiError{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})

@@ -80,6 +80,14 @@ func TestEvents(t *testing.T) {
 	if evs := parseSSE(t, r.Body); len(evs) != 1 || evs[0].Type != EventResult {
 		t.Errorf("?last_event_id=29 gave %v, want the result only", evs)
 	}
+	// At or past the result of an ended run there is nothing more: 204,
+	// so an EventSource stops reconnecting.
+	for _, last := range []string{"35", "36", "1000"} {
+		r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "", "Last-Event-ID", last)
+		if r.Status != http.StatusNoContent || len(r.Body) != 0 {
+			t.Errorf("Last-Event-ID %s of an ended run = %d %q, want 204 and no body", last, r.Status, r.Body)
+		}
+	}
 	for _, bad := range []string{"x", "-1", "1.5"} {
 		r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "", "Last-Event-ID", bad)
 		if e := r.errorOf(t); r.Status != 400 || e.Field != "Last-Event-ID" {
@@ -100,22 +108,35 @@ func TestReadSSE(t *testing.T) {
 	}
 }
 
-// TestEventsKeepAlive: while a run is quiet the stream sends comments, and
-// the result still arrives when the run ends.
-func TestEventsKeepAlive(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.Heartbeat = 5 * time.Millisecond })
+// heldStream starts a question the fake engine holds, serves h on a real
+// server (configured by edit, if any) and opens the question's event
+// stream; the test's cleanup closes both.
+func heldStream(t *testing.T, h *harness, edit func(*http.Server)) *http.Response {
+	t.Helper()
 	h.eng.hold = true
 	var acc Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
-	srv := httptest.NewServer(h.srv.Handler())
-	defer srv.Close()
+	srv := httptest.NewUnstartedServer(h.srv.Handler())
+	if edit != nil {
+		edit(srv.Config)
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/questions/"+acc.ID+"/events", nil)
 	req.Header.Set("Authorization", "Bearer "+keyPublic)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// TestEventsKeepAlive: while a run is quiet the stream sends comments, and
+// the result still arrives when the run ends.
+func TestEventsKeepAlive(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Heartbeat = 5 * time.Millisecond })
+	resp := heldStream(t, h, nil)
 	br := bufio.NewReader(resp.Body)
 	for {
 		line, err := br.ReadString('\n')
@@ -130,5 +151,21 @@ func TestEventsKeepAlive(t *testing.T) {
 	rest, _ := io.ReadAll(br)
 	if !strings.Contains(string(rest), "event: result") {
 		t.Errorf("no result after release:\n%s", rest)
+	}
+}
+
+// TestEventsOutliveServerTimeouts: an event stream clears the server's
+// read and write deadlines, so a stream longer than them still delivers
+// its result, while an ordinary request stays bounded.
+func TestEventsOutliveServerTimeouts(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Heartbeat = 20 * time.Millisecond })
+	resp := heldStream(t, h, func(s *http.Server) {
+		s.ReadTimeout = 150 * time.Millisecond
+		s.WriteTimeout = 150 * time.Millisecond
+	})
+	time.AfterFunc(600*time.Millisecond, h.eng.release) // four timeouts later
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil || !strings.Contains(string(rest), "event: result") {
+		t.Errorf("stream longer than the server's timeouts: err %v, no result:\n%s", err, rest)
 	}
 }

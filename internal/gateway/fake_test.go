@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
@@ -22,6 +23,9 @@ type fakeEngine struct {
 	runs    map[string]*fakeRun
 	hold    bool
 	started int // runs created
+	// startDelay, when set, makes Start take this long (or until its
+	// context ends).
+	startDelay time.Duration
 	// unavailable, when set, fails every call as Temporal being down.
 	unavailable bool
 	// panicOnStart makes Start panic, to test the gateway's recovery.
@@ -127,9 +131,16 @@ func (f *fakeEngine) release() {
 	}
 }
 
-func (f *fakeEngine) Start(_ context.Context, id string, in wire.AnswerInput) error {
+func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) error {
 	if f.panicOnStart {
 		panic("fake engine: panicOnStart")
+	}
+	if f.startDelay > 0 { // a slow Temporal frontend
+		select {
+		case <-time.After(f.startDelay):
+		case <-ctx.Done():
+			return errs.E("fake", errs.Unavailable, ctx.Err())
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -140,7 +151,8 @@ func (f *fakeEngine) Start(_ context.Context, id string, in wire.AnswerInput) er
 		return nil
 	}
 	f.started++
-	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: Running, Principal: in.Principal.ID, Question: in.Question},
+	tpl, _ := workflows.StartOptions(id, "", in).Memo["template"].(string) // as Temporal's Describe reads it
+	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: Running, Principal: in.Principal.ID, Question: in.Question, Template: tpl},
 		in: in, done: make(chan struct{}), progress: wire.Progress{Stage: "assess", Attempt: 1}}
 	f.runs[id] = r
 	if !f.hold {
@@ -253,7 +265,10 @@ func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.Batch
 		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: workflows.ItemDone,
 			StopReason: res.StopReason, LatencyMS: float64(i), Usage: wire.Usage{TokensIn: 10, TokensOut: 5}}
 	}
-	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID, Digest: workflows.BatchDigest(in.Questions)}, batch: in, done: make(chan struct{})}
+	memo := workflows.BatchStartOptions(id, "", in).Memo // as Temporal's Describe reads it
+	digest, _ := memo["digest"].(string)
+	tpl, _ := memo["template"].(string)
+	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID, Digest: digest, Template: tpl}, batch: in, done: make(chan struct{})}
 	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}
 	if !f.hold {
 		r.bres.Status.State = workflows.BatchCompleted

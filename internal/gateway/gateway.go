@@ -3,7 +3,8 @@
 //
 // Every request gets a request id (X-Request-Id in and out), an slog access
 // line and Prometheus counts. /v1 routes need an API key unless the
-// keyring is anonymous (dev); the principal, and so the ACL groups, come
+// keyring is empty, which its caller must choose (assay dev without keys,
+// or auth.allow_anonymous); the principal, and so the ACL groups, come
 // only from the key. Bad input gets a 4xx naming the field; domain error
 // kinds map to HTTP statuses in one table (errors.go). The API is
 // described by the OpenAPI document served at /openapi.json, which a test
@@ -16,6 +17,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -59,6 +61,9 @@ type Run struct {
 	Principal string // the id of the principal it runs as
 	Question  string // questions only: the question asked
 	Digest    string // batches only: workflows.BatchDigest of its questions
+	// Template is workflows.TemplateDigest of the run's budget and
+	// filters; empty for runs started before it was recorded.
+	Template string
 }
 
 // Runs describes and cancels runs of either kind.
@@ -117,7 +122,9 @@ type BatchLimits struct {
 
 // Options configure a Server.
 type Options struct {
-	Engine  Engine
+	Engine Engine
+	// Keyring authenticates callers; required. An empty keyring (anonymous
+	// access) must be chosen explicitly.
 	Keyring *auth.Keyring
 	// Template is the AnswerInput every run starts from (budget,
 	// threshold, top-k; config.Loop.Template builds it); requests may
@@ -138,6 +145,9 @@ type Options struct {
 	Now func() time.Time
 	// Heartbeat is the interval of SSE keep-alive comments; default 15s.
 	Heartbeat time.Duration
+	// TrustedProxies (IPs or CIDRs) may set X-Forwarded-For; empty trusts
+	// none, so the logged client address is the connection's peer.
+	TrustedProxies []string
 	// Tokens, when set, feeds token events into the event streams of
 	// running questions; nil sends none.
 	Tokens Tokens
@@ -177,11 +187,9 @@ func New(opts Options) (*Server, error) {
 		opts.Batch.MaxQuestions = wire.DefaultMaxQuestions
 	}
 	if opts.Keyring == nil {
-		k, err := auth.NewKeyring(nil)
-		if err != nil {
-			return nil, err
-		}
-		opts.Keyring = k
+		// Fail closed: anonymous access is an empty keyring the caller
+		// chose (auth.allow_anonymous), never a forgotten option.
+		return nil, errors.New("gateway: Options.Keyring is required (an empty keyring serves every caller as the anonymous principal)")
 	}
 	if opts.Registry == nil {
 		opts.Registry = prometheus.NewRegistry()
@@ -191,6 +199,10 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: opts, engine: gin.New(), metrics: m}
+	// Gin trusts every proxy unless told otherwise; nil trusts none.
+	if err := s.engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("gateway: trusted proxies: %w", err)
+	}
 	s.routes()
 	return s, nil
 }

@@ -57,7 +57,7 @@ func TestBadInput(t *testing.T) {
 		{"trailing data", keyPublic, `{"question":"E4"} {"question":"E5"}`, "", nil, 400, "invalid", "body"},
 		{"bad UTF-8", keyPublic, "{\"question\":\"E4 \xff\xfe\"}", "", nil, 400, "invalid", "body"},
 		{"control character in question", keyPublic, `{"question":"E4\u001b[2J"}`, "", nil, 422, "refused", "question"},
-		{"body over the limit", keyPublic, `{"question":"E4","idempotency_key":"` + strings.Repeat("k", 2<<20) + `"}`, "", nil, 400, "invalid", "body"},
+		{"body over the limit", keyPublic, `{"question":"E4","idempotency_key":"` + strings.Repeat("k", 2<<20) + `"}`, "", nil, 413, "too_large", "body"},
 		{"idempotency key too long", keyPublic, `{"question":"E4","idempotency_key":"` + strings.Repeat("k", 201) + `"}`, "", nil, 400, "invalid", "idempotency_key"},
 		{"idempotency key with a space", keyPublic, `{"question":"E4","idempotency_key":"a b"}`, "", nil, 400, "invalid", "idempotency_key"},
 		{"idempotency header disagrees", keyPublic, `{"question":"E4","idempotency_key":"a"}`, "", []string{"Idempotency-Key", "b"}, 400, "invalid", "idempotency_key"},
@@ -168,7 +168,11 @@ func TestPrincipalFromKeyOnly(t *testing.T) {
 }
 
 func TestAnonymousMode(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.Keyring = nil })
+	empty, err := auth.NewKeyring(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(o *Options) { o.Keyring = empty })
 	r := h.call(http.MethodPost, "/v1/questions", "", `{"question":"E4"}`)
 	if r.Status != http.StatusAccepted || r.Header.Get(HeaderPrincipal) != auth.AnonymousID {
 		t.Fatalf("anonymous POST = %d %s (principal %q)", r.Status, r.Body, r.Header.Get(HeaderPrincipal))
@@ -227,9 +231,20 @@ func TestIdempotency(t *testing.T) {
 	if h.eng.started != 2 {
 		t.Errorf("%d runs started, want 2 (one per principal)", h.eng.started)
 	}
-	r, _ := post(keyPublic, `{"question":"E5","idempotency_key":"retry-1"}`)
-	if e := r.errorOf(t); r.Status != http.StatusConflict || e.Field != "idempotency_key" {
-		t.Errorf("same key, other question = %d %s, want 409 on idempotency_key", r.Status, r.Body)
+	for _, body := range []string{
+		`{"question":"E5","idempotency_key":"retry-1"}`,
+		`{"question":"E4","idempotency_key":"retry-1","max_attempts":2}`,
+		`{"question":"E4","idempotency_key":"retry-1","deadline_ms":5000}`,
+		`{"question":"E4","idempotency_key":"retry-1","filters":{"types":["policy"]}}`,
+	} {
+		r, _ := post(keyPublic, body)
+		if e := r.errorOf(t); r.Status != http.StatusConflict || e.Field != "idempotency_key" {
+			t.Errorf("same key, %s = %d %s, want 409 on idempotency_key", body, r.Status, r.Body)
+		}
+	}
+	// Spelling the defaults out is the same run.
+	if _, same := post(keyPublic, `{"question":"E4","idempotency_key":"retry-1","max_attempts":3}`); same.ID != first.ID {
+		t.Errorf("same key with the default budget spelled out = %q, want the first run %q", same.ID, first.ID)
 	}
 	// Without a key, every POST is a new run.
 	_, x := post(keyPublic, `{"question":"E4"}`)
@@ -254,6 +269,22 @@ func TestWait(t *testing.T) {
 	r.decode(t, &acc)
 	if r.Status != http.StatusAccepted || acc.Status != Running || time.Since(start) < 100*time.Millisecond {
 		t.Errorf("?wait=100ms on a held run = %d %s after %v; want 202 running after the wait", r.Status, r.Body, time.Since(start))
+	}
+}
+
+// TestWaitBoundsStart: ?wait= bounds the whole request, so a slow start
+// cannot stretch it.
+func TestWaitBoundsStart(t *testing.T) {
+	h := newHarness(t)
+	h.eng.startDelay = 2 * time.Second
+	start := time.Now()
+	r := h.call(http.MethodPost, "/v1/questions?wait=100ms", keyPublic, `{"question":"E4"}`)
+	took := time.Since(start)
+	if took > time.Second {
+		t.Errorf("?wait=100ms with a 2s start took %v", took)
+	}
+	if e := r.errorOf(t); r.Status != http.StatusGatewayTimeout || e.Field != "wait" {
+		t.Errorf("?wait=100ms with a 2s start = %d %s, want 504 naming wait", r.Status, r.Body)
 	}
 }
 
@@ -322,6 +353,9 @@ func TestTemporalDown(t *testing.T) {
 	r := h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`)
 	if e := r.errorOf(t); r.Status != http.StatusServiceUnavailable || e.Code != "unavailable" || strings.Contains(e.Message, "fake") {
 		t.Errorf("POST with Temporal down = %d %s; want 503 unavailable without internals", r.Status, r.Body)
+	}
+	if got := r.Header.Get("Retry-After"); got == "" {
+		t.Errorf("503 without Retry-After")
 	}
 }
 
@@ -412,6 +446,9 @@ func TestReadyz(t *testing.T) {
 	if r.Status != 503 || rd.Status != "not_ready" || rd.Checks["index"] != "no chunks indexed" || rd.Checks["temporal"] != "ok" {
 		t.Errorf("readyz with a failing check = %d %s", r.Status, r.Body)
 	}
+	if r.Header.Get("Retry-After") == "" {
+		t.Errorf("readyz 503 without Retry-After")
+	}
 	if r := h.call(http.MethodGet, "/healthz", "", ""); r.Status != 200 {
 		t.Errorf("healthz = %d", r.Status)
 	}
@@ -452,5 +489,34 @@ func TestMetricMethodIsBounded(t *testing.T) {
 		if got := metricMethod(m); got != want {
 			t.Errorf("metricMethod(%.10q) = %q, want %q", m, got, want)
 		}
+	}
+}
+
+// TestTrustedProxies: the logged client address comes from
+// X-Forwarded-For only when the peer is a configured proxy.
+func TestTrustedProxies(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		proxies []string
+		want    string
+	}{
+		{"none trusted", nil, `"client":"192.0.2.1"`},
+		{"peer trusted", []string{"192.0.2.0/24"}, `"client":"203.0.113.9"`},
+		{"other proxy trusted", []string{"10.0.0.1"}, `"client":"192.0.2.1"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, func(o *Options) { o.TrustedProxies = tt.proxies })
+			// httptest requests come from 192.0.2.1.
+			h.call(http.MethodGet, "/healthz", "", "", "X-Forwarded-For", "203.0.113.9", "X-Real-IP", "203.0.113.9")
+			if !strings.Contains(h.log.String(), tt.want) {
+				t.Errorf("access log %s lacks %s", h.log.String(), tt.want)
+			}
+		})
+	}
+	if _, err := New(Options{Engine: newFakeEngine(), Keyring: testKeyring(t), TrustedProxies: []string{"not-an-ip"}}); err == nil {
+		t.Error("New accepted a trusted proxy that is not an IP or CIDR")
+	}
+	if _, err := New(Options{Engine: newFakeEngine()}); err == nil {
+		t.Error("New without a keyring serves everyone anonymously; want an error")
 	}
 }

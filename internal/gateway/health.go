@@ -56,6 +56,7 @@ func (s *Server) readyz(c *gin.Context) {
 	status := http.StatusOK
 	if out.Status != "ready" {
 		status = http.StatusServiceUnavailable
+		c.Header("Retry-After", retryAfterSeconds)
 	}
 	c.JSON(status, out)
 }

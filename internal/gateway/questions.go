@@ -104,16 +104,29 @@ func (s *Server) postQuestion(c *gin.Context) {
 	}
 	in.RequestID, in.Question = id, req.Question
 
-	ctx := c.Request.Context()
+	// ?wait= bounds the whole request, starting the run included.
+	reqCtx, ctx := c.Request.Context(), c.Request.Context()
+	if wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(reqCtx, wait)
+		defer cancel()
+	}
+	waitSpent := func(err error) error {
+		if wait > 0 && ctx.Err() != nil && reqCtx.Err() == nil {
+			return &errs.Error{Op: "gateway.postQuestion", Kind: errs.Timeout, Field: "wait",
+				Err: fmt.Errorf("the run could not be started within %s; retry, with an idempotency key to name the same run", wait)}
+		}
+		return err
+	}
 	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
-		writeError(c, err)
+		writeError(c, waitSpent(err))
 		return
 	}
 	status := Running
 	if key != "" {
 		run, err := s.opts.Engine.Describe(ctx, id)
 		if err != nil {
-			writeError(c, err)
+			writeError(c, waitSpent(err))
 			return
 		}
 		if run.Kind != KindQuestion || run.Question != req.Question {
@@ -121,18 +134,21 @@ func (s *Server) postQuestion(c *gin.Context) {
 				Err: fmt.Errorf("was used before for a different question")})
 			return
 		}
+		if run.Template != "" && run.Template != wire.TemplateDigest(in) {
+			writeError(c, &errs.Error{Op: "gateway.postQuestion", Kind: errs.Conflict, Field: "idempotency_key",
+				Err: fmt.Errorf("was used before for the same question with a different budget or filters")})
+			return
+		}
 		status = run.Status
 	}
 	c.Header("Location", "/v1/questions/"+id)
 	if wait > 0 {
-		wctx, cancel := context.WithTimeout(ctx, wait)
-		res, st, err := s.opts.Engine.Result(wctx, id)
-		cancel()
+		res, st, err := s.opts.Engine.Result(ctx, id)
 		switch {
 		case err == nil:
 			c.JSON(http.StatusOK, questionResponse(Run{ID: id, Status: st, Question: req.Question}, &res))
 			return
-		case ctx.Err() == nil && wctx.Err() != nil:
+		case reqCtx.Err() == nil && ctx.Err() != nil:
 			// Still running when the wait ran out: answer 202 below.
 		default:
 			writeError(c, err)

@@ -56,6 +56,9 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 	if p := d.Memo.GetFields()["digest"]; p != nil {
 		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Digest)
 	}
+	if p := d.Memo.GetFields()["template"]; p != nil {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Template)
+	}
 	return run, nil
 }
 

@@ -24,9 +24,10 @@ func (ix *Index) EachTerm(fn func(term string, df int)) {
 
 // aclPart holds the term counts of the chunks that share one ACL.
 type aclPart struct {
-	acl []string
-	n   int
-	df  map[string]int
+	acl   []string
+	n     int
+	empty int // chunks with no text
+	df    map[string]int
 }
 
 // partsByACL splits term counts by chunk ACL. Each chunk has exactly one
@@ -45,6 +46,9 @@ func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
 			parts = append(parts, p)
 		}
 		p.n++
+		if c.Text == "" {
+			p.empty++
+		}
 		seen := map[string]bool{}
 		for _, t := range toks[c.ID] {
 			if !seen[t] {

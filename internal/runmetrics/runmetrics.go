@@ -1,5 +1,6 @@
 // Package runmetrics counts how answer runs end — stop reason, duration,
-// tokens and cost — in Prometheus, once per run.
+// tokens, cost and the route escalations they made — in Prometheus, once
+// per run.
 //
 // The counting happens in a worker interceptor around AnswerWorkflow:
 // when the workflow function returns while not replaying, the run has
@@ -11,6 +12,8 @@
 package runmetrics
 
 import (
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/workflow"
@@ -24,6 +27,7 @@ type Recorder struct {
 	duration *prometheus.HistogramVec
 	tokens   *prometheus.CounterVec
 	cost     prometheus.Counter
+	escalate *prometheus.CounterVec
 }
 
 // New registers the run metrics on reg.
@@ -46,8 +50,13 @@ func New(reg prometheus.Registerer) (*Recorder, error) {
 			Name: "assay_run_cost_usd_total",
 			Help: "Model cost of answer runs in US dollars.",
 		}),
+		escalate: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "assay_route_escalations_total",
+			Help: "Model calls routed to a fallback after a typed failure, by task and failure " +
+				"(unavailable: the endpoint was down and llm.fallback: builtin took over).",
+		}, []string{"task", "failure"}),
 	}
-	for _, c := range []prometheus.Collector{r.runs, r.duration, r.tokens, r.cost} {
+	for _, c := range []prometheus.Collector{r.runs, r.duration, r.tokens, r.cost, r.escalate} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -67,6 +76,11 @@ func (r *Recorder) Observe(res wire.AnswerResult) {
 	r.tokens.WithLabelValues("in").Add(float64(res.Trace.Usage.TokensIn))
 	r.tokens.WithLabelValues("out").Add(float64(res.Trace.Usage.TokensOut))
 	r.cost.Add(res.Trace.Usage.CostUSD)
+	for _, rt := range res.Trace.Routes {
+		if failure, ok := strings.CutPrefix(rt.Decision.Rule, "escalate."); ok {
+			r.escalate.WithLabelValues(string(rt.Decision.Task), failure).Inc()
+		}
+	}
 }
 
 // Interceptor returns the worker interceptor that observes every

@@ -11,12 +11,18 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
 // answer stands in for AnswerWorkflow: it ends with the stop reason asked.
 func answer(_ workflow.Context, in wire.AnswerInput) (wire.AnswerResult, error) {
 	return wire.AnswerResult{StopReason: wire.StopReason(in.Question), Trace: wire.Trace{
 		TotalMS: 250, Usage: wire.Usage{TokensIn: 100, TokensOut: 20, CostUSD: 0.01},
+		Routes: []wire.RouteRecord{
+			{Decision: router.Decision{Task: router.Assess, Rule: "task.small"}, Outcome: "assay.unavailable"},
+			{Decision: router.Decision{Task: router.Assess, Rule: "escalate.unavailable"}, Outcome: "ok"},
+			{Decision: router.Decision{Task: router.Generate, Rule: "task.small"}, Outcome: "ok"},
+		},
 	}}, nil
 }
 
@@ -55,6 +61,8 @@ func TestInterceptorCountsRuns(t *testing.T) {
 		{"tokens in", r.tokens.WithLabelValues("in"), 300},
 		{"tokens out", r.tokens.WithLabelValues("out"), 60},
 		{"cost", r.cost, 0.03},
+		{"assess fell back (unavailable)", r.escalate.WithLabelValues("assess", "unavailable"), 3},
+		{"generate did not", r.escalate.WithLabelValues("generate", "unavailable"), 0},
 	}
 	for _, tt := range tests {
 		if got := testutil.ToFloat64(tt.c); got < tt.want-1e-9 || got > tt.want+1e-9 {

@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
 	"time"
 
 	"github.com/assay-rag/assay/router"
@@ -144,4 +147,41 @@ type Progress struct {
 	Stage   string     `json:"stage"` // search, assess, generate, done
 	Attempt int        `json:"attempt"`
 	Stop    StopReason `json:"stop_reason,omitempty"`
+}
+
+// TemplateDigest identifies how a run answers: its budget, filters,
+// threshold and top k, but not its question or principal. Runs keep it in
+// their memo, so a replayed idempotency key with other options can be
+// told from a retry (409, not the old run). Workflow code calls it (child
+// runs' memos), so it uses no fmt: length-prefixed fields into SHA-256.
+func TemplateDigest(in AnswerInput) string {
+	h := sha256.New()
+	field := func(s string) {
+		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
+	}
+	list := func(xs []string) {
+		field(strconv.Itoa(len(xs)))
+		for _, x := range xs {
+			field(x)
+		}
+	}
+	num := func(f float64) { field(strconv.FormatFloat(f, 'g', -1, 64)) }
+	b, f := in.Budget, in.Filters
+	field(strconv.Itoa(b.MaxAttempts))
+	field(strconv.Itoa(b.MaxTokens))
+	num(b.MaxCostUSD)
+	field(strconv.FormatInt(int64(b.Deadline), 10))
+	list(f.Types)
+	list(f.Products)
+	statuses := make([]string, len(f.Statuses))
+	for i, st := range f.Statuses {
+		statuses[i] = string(st)
+	}
+	list(statuses)
+	num(f.MinAuthority)
+	field(f.UpdatedFrom)
+	field(f.UpdatedTo)
+	num(in.Threshold)
+	field(strconv.Itoa(in.TopK))
+	return hex.EncodeToString(h.Sum(nil))
 }
