@@ -162,7 +162,10 @@ func TestEndToEndLoopStops(t *testing.T) {
 	})
 
 	t.Run("deadline", func(t *testing.T) {
-		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.Deadline = time.Millisecond })
+		// A nanosecond: shorter than any stage, even one run in process as a
+		// local activity (a whole builtin run can take under a millisecond
+		// of workflow time).
+		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.Deadline = time.Nanosecond })
 		if res.StopReason != wire.BudgetExhausted || !strings.Contains(res.Trace.StopDetail, "deadline") {
 			t.Fatalf("stop %s (%s), want budget_exhausted on the deadline", res.StopReason, res.Trace.StopDetail)
 		}
