@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis lint bench bench-e2e clean tools eval eval-baseline eval-heldout fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -52,6 +52,13 @@ test-chaos: $(BIN)/temporal
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
+
+# The web page in headless Chromium against assay dev (Debian's chromium,
+# installed with apt-get when missing: needs root). `make test` runs these
+# too when a browser is installed and skips them when not.
+test-browser: $(BIN)/temporal
+	@command -v chromium >/dev/null || { echo "installing chromium (Debian)"; apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; }
+	$(GO) test -count=1 -run TestBrowser -v ./cmd/assay
 
 # A short run of every fuzz target (Go native fuzzing; seed corpora in each
 # package's testdata/fuzz, where a failing input is also written: commit it

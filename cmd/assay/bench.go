@@ -189,7 +189,7 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 	if err != nil {
 		return "", nil, err
 	}
-	gw, err := newGateway(st.c, cfg, log, nil, nil)
+	gw, err := newGateway(st.c, cfg, log, nil, nil, nil)
 	if err != nil {
 		cleanup()
 		return "", nil, err
