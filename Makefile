@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench clean tools eval eval-baseline eval-heldout fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -127,6 +127,18 @@ eval-heldout: build $(BIN)/temporal
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The end-to-end throughput table (README, "Latency and throughput") on a
+# temporary embedded stack (dev server, worker and gateway, builtin
+# models; free ports, offline): questions/s and latency percentiles at 1,
+# 8, 32 and 64 questions in flight, then one 1,000-question batch. Prints
+# the table and writes BENCH_OUT (schema assay.bench/v1). Not part of
+# `make test`; compare runs made back to back on the same machine.
+BENCH_OUT ?= $(CURDIR)/.assay/bench.json
+bench-e2e: build $(BIN)/temporal
+	@mkdir -p $(dir $(BENCH_OUT))
+	$(BIN)/assay bench --embedded --corpus testdata/hollin/corpus.jsonl --questions testdata/hollin/questions.jsonl \
+		-concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
 
 clean:
 	rm -rf $(BIN)/assay .assay

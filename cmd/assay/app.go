@@ -19,6 +19,7 @@ import (
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -35,9 +36,9 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 // searcher, chunk reader and builtin assessor over the live index ix
 // (which swaps to a rebuilt index between searches), the builtin
 // generator, the configured model endpoint and the routing policy that
-// goes with it (builtin routes only without an endpoint), and tok for a
-// streaming model's answer tokens (nil: none). What it returns is
-// complete and valid.
+// goes with it (builtin routes only without an endpoint), tok for a
+// streaming model's answer tokens (nil: none), and which stages may run
+// as local activities. What it returns is complete and valid.
 func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
 	models, routing, err := endpointModels(cfg, log)
 	if err != nil {
@@ -48,6 +49,7 @@ func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPubli
 	models.BuiltinGenerator = generate.NewExtractive(an)
 	acts := &activities.Activities{
 		Searcher: ix,
+		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,
 		Models:   models,
 		Checker:  generate.NewChecker(an),
@@ -67,25 +69,45 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.DialContext(ctx, client.Options{
+	opts := client.Options{
 		HostPort:          cfg.Temporal.Address,
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
-	})
+	}
+	if !cfg.Temporal.Gzip() {
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
 	}
 	return c, nil
 }
 
-// newWorker registers assay's workflows and activities on the task queue.
+// newWorker registers assay's workflows and activities on the task queue,
+// with the pollers, task slots and sticky cache of cfg.Worker.
 func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
-	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
+	if n := cfg.Worker.StickyCache; n > 0 {
+		worker.SetStickyWorkflowCacheSize(n)
+	}
+	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
 	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
 	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
 	w.RegisterActivity(acts)
 	return w
+}
+
+// workerOptions are the SDK's worker options for w; zero values keep the
+// SDK's defaults.
+func workerOptions(w config.Worker, ics []interceptor.WorkerInterceptor) worker.Options {
+	return worker.Options{
+		Interceptors:                           ics,
+		MaxConcurrentWorkflowTaskPollers:       w.WorkflowPollers,
+		MaxConcurrentActivityTaskPollers:       w.ActivityPollers,
+		MaxConcurrentWorkflowTaskExecutionSize: w.MaxWorkflowTasks,
+		MaxConcurrentActivityExecutionSize:     w.MaxActivities,
+	}
 }
 
 // listen binds addr now, so a port in use is an error before anything

@@ -291,15 +291,16 @@ func newRetriever(ix servedIndex, cfg config.Config) (*retrieval.Retriever, erro
 	return retrieval.NewWithOptions(ix, o)
 }
 
-// searcherFor is the loop's searcher over ix. An index whose queries this
+// searcherFor is the loop's searcher over ix, and whether it runs wholly
+// in this process (no embedding endpoint). An index whose queries this
 // process cannot embed is searched by BM25 alone, and the log says why.
-func searcherFor(ix servedIndex, cfg config.Config, log *slog.Logger) activities.Searcher {
+func searcherFor(ix servedIndex, cfg config.Config, log *slog.Logger) (s activities.Searcher, inProcess bool) {
 	r, err := newRetriever(ix, cfg)
 	if err != nil {
 		log.Warn("searching by BM25 alone", "reason", err)
-		return retrieval.New(ix)
+		return retrieval.New(ix), true
 	}
-	return r
+	return r, !strings.HasPrefix(ix.Manifest().Embedder, "openai:")
 }
 
 // progressBar draws index progress on w, one bar per stage.

@@ -147,6 +147,9 @@ type generation struct {
 	ix       servedIndex
 	searcher activities.Searcher
 	assessor assess.Assessor
+	// inProcess: searching needs nothing outside this process (bleve and
+	// a builtin embedder), so Search may run as a local activity.
+	inProcess bool
 }
 
 // liveIndex serves the current version of the configured index. Between
@@ -207,14 +210,15 @@ func openLive(ctx context.Context, cfg config.Config, log *slog.Logger, build bo
 // always has, and logs why.
 func (l *liveIndex) wire(ix servedIndex) (*generation, error) {
 	var s activities.Searcher
+	inProcess := false
 	if l.cfg.Index.Backend == config.BackendRediSearch {
 		r, err := newRetriever(ix, l.cfg)
 		if err != nil {
 			return nil, err
 		}
-		s = r
+		s = r // every search is a Redis round trip: never in process
 	} else {
-		s = searcherFor(ix, l.cfg, l.log)
+		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
 	an := terms.New()
 	a := assess.NewBuiltin(an, lexicon{ix})
@@ -223,7 +227,7 @@ func (l *liveIndex) wire(ix servedIndex) (*generation, error) {
 		a.Thesaurus = l.thes
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
-	return &generation{ix: ix, searcher: s, assessor: a}, nil
+	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess}, nil
 }
 
 // current returns the generation to use, swapping first when the index
@@ -319,6 +323,10 @@ func (l *liveIndex) Assess(ctx context.Context, req assess.Request) (assess.Resu
 	}
 	return g.assessor.Assess(ctx, req)
 }
+
+// InProcess reports whether searching the version served needs nothing
+// outside this process, so the Search activity may run locally.
+func (l *liveIndex) InProcess() bool { return l.cur.Load().inProcess }
 
 // Len is the number of chunks of the version served.
 func (l *liveIndex) Len() int { return l.cur.Load().ix.Len() }
