@@ -60,7 +60,7 @@ test-redis: $(BIN)/temporal
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
 	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
 	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex' ./cmd/assay
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./cmd/assay
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
 # installed with apt-get when missing: needs root). `make test` runs these
