@@ -173,3 +173,17 @@ func FieldOf(err error) string {
 
 // Is reports whether err is of kind k.
 func Is(k Kind, err error) bool { return err != nil && KindOf(err) == k }
+
+// Reason is the innermost message of err: the reason, without the chain
+// of operation names and fields around it. It is what a caller is told.
+func Reason(err error) string {
+	var e *Error
+	for errors.As(err, &e) && e.Err != nil {
+		var inner *Error
+		if !errors.As(e.Err, &inner) {
+			return e.Err.Error()
+		}
+		err = e.Err
+	}
+	return err.Error()
+}

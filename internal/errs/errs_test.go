@@ -34,6 +34,24 @@ func TestFieldError(t *testing.T) {
 	}
 }
 
+func TestReason(t *testing.T) {
+	inner := FieldError("api.decode", "question", "must not be blank")
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{inner, "must not be blank"},
+		{E("gateway.batch", Invalid, inner), "must not be blank"},
+		{fmt.Errorf("decode: %w", inner), "must not be blank"},
+		{E("x", Internal), "x: internal"},
+		{errors.New("plain"), "plain"},
+	} {
+		if got := Reason(tt.err); got != tt.want {
+			t.Errorf("Reason(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
 func TestTemporalTypesRoundTrip(t *testing.T) {
 	for _, k := range allKinds {
 		if got := KindFromTemporalType(k.TemporalType()); got != k {
