@@ -44,21 +44,6 @@ type BatchQuestion struct {
 	Principal *wire.Principal `json:"principal,omitempty"`
 }
 
-// BatchItemStatus is where one question of a batch is.
-type BatchItemStatus string
-
-// Item states. Done means the child run ended with a stop reason (which
-// may be any of them, cancelled included); Failed means the child
-// workflow itself failed; Cancelled means the batch was cancelled before
-// the question started.
-const (
-	ItemPending   BatchItemStatus = "pending"
-	ItemRunning   BatchItemStatus = "running"
-	ItemDone      BatchItemStatus = "done"
-	ItemFailed    BatchItemStatus = "failed"
-	ItemCancelled BatchItemStatus = "cancelled"
-)
-
 // BatchState is the state of a whole batch.
 type BatchState string
 
@@ -76,10 +61,10 @@ type BatchItem struct {
 	ID string `json:"id"`
 	// QuestionID is the child AnswerWorkflow's id, readable through the
 	// questions API.
-	QuestionID string          `json:"question_id"`
-	Status     BatchItemStatus `json:"status"`
-	StopReason wire.StopReason `json:"stop_reason,omitempty"`
-	LatencyMS  float64         `json:"latency_ms,omitempty"`
+	QuestionID string               `json:"question_id"`
+	Status     wire.BatchItemStatus `json:"status"`
+	StopReason wire.StopReason      `json:"stop_reason,omitempty"`
+	LatencyMS  float64              `json:"latency_ms,omitempty"`
 	wire.Usage
 	Error string `json:"error,omitempty"`
 }
@@ -106,30 +91,13 @@ type BatchInput struct {
 	StartedAt time.Time   `json:"started_at,omitzero"`
 }
 
-// BatchAggregate sums up a batch's questions. Latency percentiles and
-// usage cover the questions that are done.
-type BatchAggregate struct {
-	Total       int                     `json:"total"`
-	Pending     int                     `json:"pending"`
-	Running     int                     `json:"running"`
-	Done        int                     `json:"done"`
-	Failed      int                     `json:"failed"`
-	Cancelled   int                     `json:"cancelled"`
-	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
-	// LatencyP50MS and LatencyP95MS are nearest-rank percentiles of the
-	// child runs' own durations (Trace.TotalMS), without queueing time.
-	LatencyP50MS float64 `json:"latency_p50_ms"`
-	LatencyP95MS float64 `json:"latency_p95_ms"`
-	wire.Usage
-}
-
 // BatchStatus is what QueryBatchStatus returns while a batch runs.
 type BatchStatus struct {
-	ID        string         `json:"id"`
-	State     BatchState     `json:"state"`
-	Runs      int            `json:"runs"` // workflow runs so far, continue-as-new included
-	StartedAt time.Time      `json:"started_at"`
-	Aggregate BatchAggregate `json:"aggregate"`
+	ID        string              `json:"id"`
+	State     BatchState          `json:"state"`
+	Runs      int                 `json:"runs"` // workflow runs so far, continue-as-new included
+	StartedAt time.Time           `json:"started_at"`
+	Aggregate wire.BatchAggregate `json:"aggregate"`
 }
 
 // BatchResult is the output of BatchWorkflow.
@@ -139,20 +107,20 @@ type BatchResult struct {
 }
 
 // Aggregate sums up items.
-func Aggregate(items []BatchItem) BatchAggregate {
-	agg := BatchAggregate{Total: len(items), StopReasons: map[wire.StopReason]int{}}
+func Aggregate(items []BatchItem) wire.BatchAggregate {
+	agg := wire.BatchAggregate{Total: len(items), StopReasons: map[wire.StopReason]int{}}
 	var lat []float64
 	for _, it := range items {
 		switch it.Status {
-		case ItemPending:
+		case wire.ItemPending:
 			agg.Pending++
-		case ItemRunning:
+		case wire.ItemRunning:
 			agg.Running++
-		case ItemFailed:
+		case wire.ItemFailed:
 			agg.Failed++
-		case ItemCancelled:
+		case wire.ItemCancelled:
 			agg.Cancelled++
-		case ItemDone:
+		case wire.ItemDone:
 			agg.Done++
 			agg.StopReasons[it.StopReason]++
 			lat = append(lat, it.LatencyMS)
@@ -237,7 +205,7 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 	if b.in.Items == nil {
 		b.in.Items = make([]BatchItem, len(in.Questions))
 		for i, q := range in.Questions {
-			b.in.Items[i] = BatchItem{ID: q.ID, QuestionID: ChildID(in.BatchID, i), Status: ItemPending}
+			b.in.Items[i] = BatchItem{ID: q.ID, QuestionID: ChildID(in.BatchID, i), Status: wire.ItemPending}
 		}
 		b.in.StartedAt = workflow.Now(ctx)
 	}
@@ -272,7 +240,7 @@ func (b *batch) run(ctx workflow.Context) (BatchResult, error) {
 			b.in.Next++
 			started++
 			running++
-			b.in.Items[i].Status = ItemRunning
+			b.in.Items[i].Status = wire.ItemRunning
 			cin := b.in.Template
 			cin.RequestID = b.in.Items[i].QuestionID
 			cin.Question = b.in.Questions[i].Question
@@ -300,7 +268,7 @@ func (b *batch) run(ctx workflow.Context) (BatchResult, error) {
 	if ctx.Err() != nil {
 		b.state = BatchCancelled
 		for i := b.in.Next; i < len(b.in.Items); i++ {
-			b.in.Items[i].Status = ItemCancelled
+			b.in.Items[i].Status = wire.ItemCancelled
 		}
 	}
 	// Cancellation has cancelled ctx; the final attribute must still be set.
@@ -319,15 +287,15 @@ func (b *batch) record(ctx workflow.Context, i int, f workflow.Future) {
 	err := f.Get(ctx, &res)
 	switch {
 	case err == nil:
-		it.Status = ItemDone
+		it.Status = wire.ItemDone
 		it.StopReason = res.StopReason
 		it.LatencyMS = res.Trace.TotalMS
 		it.Usage = res.Trace.Usage
 	case temporal.IsCanceledError(err):
-		it.Status = ItemCancelled
+		it.Status = wire.ItemCancelled
 		it.StopReason = wire.Cancelled
 	default:
-		it.Status = ItemFailed
+		it.Status = wire.ItemFailed
 		it.Error = "the run failed: " + publicError(err) // details are in the child's history
 		workflow.GetLogger(ctx).Warn("batch question failed", "question", it.ID, "error", err)
 	}

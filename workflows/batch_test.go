@@ -134,7 +134,7 @@ func TestBatchAnswersEveryQuestion(t *testing.T) {
 			t.Errorf("item %d = %+v; want client id c%d and question id %s", i, it, i+1, ChildID("b1", i))
 		}
 	}
-	if it := res.Items[3]; it.Status != ItemFailed || !strings.Contains(it.Error, "the run failed") || strings.Contains(it.Error, "RunID") {
+	if it := res.Items[3]; it.Status != wire.ItemFailed || !strings.Contains(it.Error, "the run failed") || strings.Contains(it.Error, "RunID") {
 		t.Errorf("failing question: %+v, want status failed with a public error (no run ids)", it)
 	}
 }
@@ -215,7 +215,7 @@ func TestBatchCancel(t *testing.T) {
 	if len(f.calls) != 2 {
 		t.Errorf("%d child runs, want the 2 started before the cancel", len(f.calls))
 	}
-	want := []BatchItemStatus{ItemDone, ItemDone, ItemCancelled, ItemCancelled, ItemCancelled, ItemCancelled}
+	want := []wire.BatchItemStatus{wire.ItemDone, wire.ItemDone, wire.ItemCancelled, wire.ItemCancelled, wire.ItemCancelled, wire.ItemCancelled}
 	for i, it := range res.Items {
 		if it.Status != want[i] {
 			t.Errorf("item %d status %s, want %s", i, it.Status, want[i])
@@ -258,7 +258,7 @@ func TestBatchQueriesWhileRunning(t *testing.T) {
 	if status.State != BatchRunning || agg.Done != 2 || agg.Running != 2 || agg.Pending != 1 {
 		t.Errorf("status at 90s = %s %+v; want running with 2 done, 2 running, 1 pending", status.State, agg)
 	}
-	if len(items) != 2 || items[0].ID != "c2" || items[0].Status != ItemDone || items[1].Status != ItemRunning {
+	if len(items) != 2 || items[0].ID != "c2" || items[0].Status != wire.ItemDone || items[1].Status != wire.ItemRunning {
 		t.Errorf("items page (1, 2) = %+v; want c2 done, c3 running", items)
 	}
 }
@@ -273,7 +273,7 @@ func TestBatchRejectsEmpty(t *testing.T) {
 
 func TestAggregate(t *testing.T) {
 	done := func(ms float64, stop wire.StopReason) BatchItem {
-		return BatchItem{Status: ItemDone, StopReason: stop, LatencyMS: ms, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}
+		return BatchItem{Status: wire.ItemDone, StopReason: stop, LatencyMS: ms, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}
 	}
 	var twenty []BatchItem
 	for i := 20; i >= 1; i-- {
@@ -282,17 +282,17 @@ func TestAggregate(t *testing.T) {
 	tests := []struct {
 		name  string
 		items []BatchItem
-		want  BatchAggregate
+		want  wire.BatchAggregate
 	}{
-		{"empty", nil, BatchAggregate{StopReasons: map[wire.StopReason]int{}}},
-		{"one", []BatchItem{done(7, wire.Answered)}, BatchAggregate{Total: 1, Done: 1,
+		{"empty", nil, wire.BatchAggregate{StopReasons: map[wire.StopReason]int{}}},
+		{"one", []BatchItem{done(7, wire.Answered)}, wire.BatchAggregate{Total: 1, Done: 1,
 			StopReasons: map[wire.StopReason]int{wire.Answered: 1}, LatencyP50MS: 7, LatencyP95MS: 7, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}},
 		// Nearest rank over 1..20: p50 is the 10th value, p95 the 19th.
-		{"twenty", twenty, BatchAggregate{Total: 20, Done: 20,
+		{"twenty", twenty, wire.BatchAggregate{Total: 20, Done: 20,
 			StopReasons: map[wire.StopReason]int{wire.Answered: 20}, LatencyP50MS: 10, LatencyP95MS: 19, Usage: wire.Usage{TokensIn: 20, CostUSD: 10}}},
-		{"mixed states", []BatchItem{done(5, wire.RepeatedQuery), {Status: ItemPending}, {Status: ItemRunning},
-			{Status: ItemFailed}, {Status: ItemCancelled}},
-			BatchAggregate{Total: 5, Done: 1, Pending: 1, Running: 1, Failed: 1, Cancelled: 1,
+		{"mixed states", []BatchItem{done(5, wire.RepeatedQuery), {Status: wire.ItemPending}, {Status: wire.ItemRunning},
+			{Status: wire.ItemFailed}, {Status: wire.ItemCancelled}},
+			wire.BatchAggregate{Total: 5, Done: 1, Pending: 1, Running: 1, Failed: 1, Cancelled: 1,
 				StopReasons: map[wire.StopReason]int{wire.RepeatedQuery: 1}, LatencyP50MS: 5, LatencyP95MS: 5, Usage: wire.Usage{TokensIn: 1, CostUSD: 0.5}}},
 	}
 	for _, tt := range tests {

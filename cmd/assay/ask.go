@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 )
 
 // runAsk submits a question through a gateway, shows its progress on
@@ -28,14 +29,14 @@ func runAsk(ctx context.Context, e env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	c := &gateway.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
-	id, err := c.Submit(ctx, gateway.QuestionRequest{Question: question})
+	c := &apiclient.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
+	id, err := c.Submit(ctx, api.QuestionRequest{Question: question})
 	if err != nil {
 		return fmt.Errorf("ask: %w", err)
 	}
-	var onStage func(gateway.StageEvent)
+	var onStage func(api.StageEvent)
 	if !*quiet {
-		onStage = func(st gateway.StageEvent) { fmt.Fprintln(e.stderr, stageLine(st)) }
+		onStage = func(st api.StageEvent) { fmt.Fprintln(e.stderr, stageLine(st)) }
 	}
 	q, err := c.Follow(ctx, id, onStage)
 	if err != nil {
@@ -47,14 +48,14 @@ func runAsk(ctx context.Context, e env, args []string) error {
 		return enc.Encode(q)
 	}
 	printAnswer(e, q)
-	if q.Status == gateway.Failed {
+	if q.Status == api.Failed {
 		return fmt.Errorf("ask: run %s failed; see the Temporal UI", id)
 	}
 	return nil
 }
 
 // stageLine is one progress line of `assay ask`.
-func stageLine(st gateway.StageEvent) string {
+func stageLine(st api.StageEvent) string {
 	line := fmt.Sprintf("· attempt %d: %s", st.Attempt, st.Stage)
 	switch {
 	case st.Stage == "rewrite" && st.Query != "":
@@ -65,7 +66,7 @@ func stageLine(st gateway.StageEvent) string {
 	return line
 }
 
-func printAnswer(e env, q gateway.QuestionResponse) {
+func printAnswer(e env, q api.QuestionResponse) {
 	if q.Answer != "" {
 		fmt.Fprintf(e.stdout, "%s\n\n", q.Answer)
 	} else {

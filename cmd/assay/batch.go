@@ -16,7 +16,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -45,8 +46,8 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	if *out == "" {
 		*out = strings.TrimSuffix(file, filepath.Ext(file)) + ".results.jsonl"
 	}
-	c := &gateway.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
-	req := gateway.BatchRequest{Questions: qs}
+	c := &apiclient.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
+	req := api.BatchRequest{Questions: qs}
 	if *maxAttempts > 0 {
 		req.MaxAttempts = maxAttempts
 	}
@@ -81,7 +82,7 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	if *out != "-" {
 		fmt.Fprintf(e.stdout, "results: %s (%d lines)\n", *out, len(items))
 	}
-	if b.Status == gateway.Failed {
+	if b.Status == api.Failed {
 		return fmt.Errorf("batch %s failed; see the Temporal UI", id)
 	}
 	if b.Aggregate != nil && b.Aggregate.Failed > 0 {
@@ -92,13 +93,13 @@ func runBatch(ctx context.Context, e env, args []string) error {
 
 // readQuestions reads JSONL lines with a question and an optional id;
 // other fields (an eval set's relevant ids, expected answer) are ignored.
-func readQuestions(file string) ([]gateway.BatchQuestion, error) {
+func readQuestions(file string) ([]api.BatchQuestion, error) {
 	fh, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	var qs []gateway.BatchQuestion
+	var qs []api.BatchQuestion
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -106,14 +107,14 @@ func readQuestions(file string) ([]gateway.BatchQuestion, error) {
 		if b == "" {
 			continue
 		}
-		var q gateway.BatchQuestion
+		var q api.BatchQuestion
 		if err := json.Unmarshal([]byte(b), &q); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 		}
 		if strings.TrimSpace(q.Question) == "" {
 			return nil, fmt.Errorf("%s:%d: no question", file, line)
 		}
-		qs = append(qs, gateway.BatchQuestion{ID: q.ID, Question: q.Question})
+		qs = append(qs, api.BatchQuestion{ID: q.ID, Question: q.Question})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -125,7 +126,7 @@ func readQuestions(file string) ([]gateway.BatchQuestion, error) {
 }
 
 // followBatch polls the batch until it ends, moving the progress bar.
-func followBatch(ctx context.Context, e env, c *gateway.Client, id string, n int, every time.Duration, quiet bool) (gateway.BatchResponse, error) {
+func followBatch(ctx context.Context, e env, c *apiclient.Client, id string, n int, every time.Duration, quiet bool) (api.BatchResponse, error) {
 	bar := progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(e.stderr),
 		progressbar.OptionSetDescription("answering"),
@@ -145,7 +146,7 @@ func followBatch(ctx context.Context, e env, c *gateway.Client, id string, n int
 		if a := b.Aggregate; a != nil {
 			_ = bar.Set(a.Done + a.Failed + a.Cancelled)
 		}
-		if b.Status != gateway.Running {
+		if b.Status != api.Running {
 			_ = bar.Finish()
 			fmt.Fprintln(e.stderr)
 			return b, nil
@@ -162,10 +163,10 @@ func followBatch(ctx context.Context, e env, c *gateway.Client, id string, n int
 // result.
 type resultLine struct {
 	Question string `json:"question"`
-	gateway.BatchResultItem
+	api.BatchResultItem
 }
 
-func writeResults(e env, path string, qs []gateway.BatchQuestion, items []gateway.BatchResultItem) error {
+func writeResults(e env, path string, qs []api.BatchQuestion, items []api.BatchResultItem) error {
 	var w io.Writer = e.stdout
 	var fh *os.File
 	if path != "-" {
@@ -194,7 +195,7 @@ func writeResults(e env, path string, qs []gateway.BatchQuestion, items []gatewa
 }
 
 // printSummary writes the batch's aggregate as a table.
-func printSummary(w io.Writer, b gateway.BatchResponse) {
+func printSummary(w io.Writer, b api.BatchResponse) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "batch\t%s\t%s\n", b.ID, b.Status)
 	a := b.Aggregate

@@ -17,7 +17,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -59,7 +60,7 @@ type BenchRow struct {
 // from submission until the batch reports it ended.
 type BenchBatch struct {
 	Questions   int                     `json:"questions"`
-	Status      gateway.Status          `json:"status"`
+	Status      api.Status              `json:"status"`
 	ElapsedS    float64                 `json:"elapsed_s"`
 	PerSecond   float64                 `json:"questions_per_second"`
 	Done        int                     `json:"done"`
@@ -115,7 +116,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 		defer stop()
 		*server = url
 	}
-	c := &gateway.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
+	c := &apiclient.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
 
 	for _, conc := range concs {
 		if *warmup > 0 {
@@ -210,7 +211,7 @@ func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), erro
 }
 
 // benchRun asks n questions, conc at a time, and measures each.
-func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion, n, conc int) (BenchRow, error) {
+func benchRun(ctx context.Context, c *apiclient.Client, qs []api.BatchQuestion, n, conc int) (BenchRow, error) {
 	row := BenchRow{Concurrency: conc, StopReasons: map[wire.StopReason]int{}}
 	var mu sync.Mutex
 	next := make(chan int)
@@ -220,14 +221,14 @@ func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion
 		wg.Go(func() {
 			for i := range next {
 				t0 := time.Now()
-				q, err := c.Ask(ctx, gateway.QuestionRequest{Question: qs[i%len(qs)].Question}, time.Minute)
+				q, err := c.Ask(ctx, api.QuestionRequest{Question: qs[i%len(qs)].Question}, time.Minute)
 				ms := float64(time.Since(t0).Microseconds()) / 1000
 				mu.Lock()
 				switch {
 				case err != nil:
 					row.Errors++
 					row.firstErr = cmpOr(row.firstErr, err)
-				case q.Status != gateway.Completed:
+				case q.Status != api.Completed:
 					row.Errors++
 					row.firstErr = cmpOr(row.firstErr, fmt.Errorf("question %s: %s after the wait", q.ID, q.Status))
 				default:
@@ -268,10 +269,10 @@ func benchRun(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion
 }
 
 // benchBatch submits n questions as one batch and waits for it to end.
-func benchBatch(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuestion, n int) (BenchBatch, error) {
-	req := gateway.BatchRequest{}
+func benchBatch(ctx context.Context, c *apiclient.Client, qs []api.BatchQuestion, n int) (BenchBatch, error) {
+	req := api.BatchRequest{}
 	for i := range n {
-		req.Questions = append(req.Questions, gateway.BatchQuestion{ID: strconv.Itoa(i + 1), Question: qs[i%len(qs)].Question})
+		req.Questions = append(req.Questions, api.BatchQuestion{ID: strconv.Itoa(i + 1), Question: qs[i%len(qs)].Question})
 	}
 	start := time.Now()
 	id, err := c.SubmitBatch(ctx, req)
@@ -283,7 +284,7 @@ func benchBatch(ctx context.Context, c *gateway.Client, qs []gateway.BatchQuesti
 		if err != nil {
 			return BenchBatch{}, err
 		}
-		if b.Status != gateway.Running {
+		if b.Status != api.Running {
 			out := BenchBatch{Questions: n, Status: b.Status, ElapsedS: time.Since(start).Seconds()}
 			if a := b.Aggregate; a != nil {
 				out.Done, out.Failed, out.StopReasons = a.Done, a.Failed, a.StopReasons

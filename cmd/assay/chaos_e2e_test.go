@@ -18,11 +18,11 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/devserver"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/wire"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // The crash tests run the real binary as separate processes — a Temporal
@@ -178,11 +178,11 @@ type outcome struct {
 func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int)) map[string]outcome {
 	t := s.t
 	t.Helper()
-	c := &gateway.Client{BaseURL: "http://" + s.base, APIKey: chaosKey}
+	c := &apiclient.Client{BaseURL: "http://" + s.base, APIKey: chaosKey}
 	qs := hollinQuestions(t)
-	var req gateway.BatchRequest
+	var req api.BatchRequest
 	for i := range n {
-		req.Questions = append(req.Questions, gateway.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
+		req.Questions = append(req.Questions, api.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
 	}
 	id, err := c.SubmitBatch(ctx, req)
 	if err != nil {
@@ -193,7 +193,7 @@ func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int))
 			t.Fatalf("batch %s did not finish: %v\n%s", id, ctx.Err(), s.logs.String())
 		}
 		b, err := c.GetBatch(ctx, id)
-		if err == nil && b.Status != gateway.Running {
+		if err == nil && b.Status != api.Running {
 			break
 		}
 		if err == nil && during != nil && b.Aggregate != nil {
@@ -201,7 +201,7 @@ func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	var items []gateway.BatchResultItem
+	var items []api.BatchResultItem
 	for try := 0; ; try++ {
 		if items, err = c.AllBatchResults(ctx, id); err == nil || try == 20 {
 			break
@@ -216,7 +216,7 @@ func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int))
 		if _, dup := out[it.ID]; dup {
 			t.Errorf("question %s appears twice in the results", it.ID)
 		}
-		if it.Status != workflows.ItemDone {
+		if it.Status != wire.ItemDone {
 			t.Errorf("question %s: status %s (%s), want done", it.ID, it.Status, it.Error)
 		}
 		out[it.ID] = outcome{it.StopReason, it.Answer, it.QuestionID}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -32,7 +32,7 @@ func TestEndToEndIssueFiveThroughGateway(t *testing.T) {
 		{"what can I use to show when I bought it", &one, wire.BudgetExhausted},
 	}
 	for _, tt := range tests {
-		q, err := c.Ask(ctx, gateway.QuestionRequest{Question: tt.question, MaxAttempts: tt.maxAttempts}, 30*time.Second)
+		q, err := c.Ask(ctx, api.QuestionRequest{Question: tt.question, MaxAttempts: tt.maxAttempts}, 30*time.Second)
 		if err != nil {
 			t.Fatalf("Ask(%q): %v", tt.question, err)
 		}

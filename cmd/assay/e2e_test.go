@@ -15,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 )
 
 // temporalBin finds the pinned Temporal CLI. `make test` exports
@@ -141,23 +142,23 @@ func (s *devStack) stop(t *testing.T) {
 	}
 }
 
-func (s *devStack) client() *gateway.Client {
-	return &gateway.Client{BaseURL: s.URL}
+func (s *devStack) client() *apiclient.Client {
+	return &apiclient.Client{BaseURL: s.URL}
 }
 
-func (s *devStack) ask(t *testing.T, question string) gateway.QuestionResponse {
+func (s *devStack) ask(t *testing.T, question string) api.QuestionResponse {
 	t.Helper()
 	_, q := s.askID(t, question)
 	return q
 }
 
 // askID is ask that also returns the run's id.
-func (s *devStack) askID(t *testing.T, question string) (string, gateway.QuestionResponse) {
+func (s *devStack) askID(t *testing.T, question string) (string, api.QuestionResponse) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := s.client()
-	id, err := c.Submit(ctx, gateway.QuestionRequest{Question: question})
+	id, err := c.Submit(ctx, api.QuestionRequest{Question: question})
 	if err != nil {
 		t.Fatalf("Submit(%q): %v", question, err)
 	}
@@ -171,7 +172,7 @@ func (s *devStack) askID(t *testing.T, question string) (string, gateway.Questio
 func TestEndToEndAnswered(t *testing.T) {
 	s := startDev(t, t.TempDir())
 	q := s.ask(t, "how many years is the X300 Pro motor covered for")
-	if q.Status != gateway.Completed || q.StopReason != "answered" {
+	if q.Status != api.Completed || q.StopReason != "answered" {
 		t.Fatalf("status %s, stop reason %s; want completed, answered\n%+v", q.Status, q.StopReason, q)
 	}
 	if !strings.Contains(q.Answer, "5 years") {
@@ -212,7 +213,7 @@ func TestEndToEndRestartKeepsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("after restart, Get(%s): %v", first.ID, err)
 	}
-	if got.Status != gateway.Completed || got.StopReason != first.StopReason {
+	if got.Status != api.Completed || got.StopReason != first.StopReason {
 		t.Errorf("after restart: %s/%s, want %s/%s", got.Status, got.StopReason, first.Status, first.StopReason)
 	}
 }

@@ -408,14 +408,14 @@ func (r *evalRunner) batch(ctx context.Context, name string, template wire.Answe
 	out := make([]runOutcome, len(res.Items))
 	for i, it := range res.Items {
 		switch it.Status {
-		case workflows.ItemDone:
+		case wire.ItemDone:
 			var ar wire.AnswerResult
 			if err := r.c.GetWorkflow(ctx, it.QuestionID, "").Get(ctx, &ar); err != nil {
 				out[i].err = fmt.Sprintf("reading the result of %s: %v", it.QuestionID, err)
 				continue
 			}
 			out[i].res = &ar
-		case workflows.ItemFailed:
+		case wire.ItemFailed:
 			out[i].err = it.Error
 		default:
 			out[i].err = fmt.Sprintf("question %s", it.Status)

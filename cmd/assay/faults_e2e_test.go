@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/wire"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // faultyModel answers like a model endpoint where a share of calls fail:
@@ -107,11 +107,11 @@ batch:
 	s := startDev(t, filepath.Join(dir, "data"), "--config", cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c := &gateway.Client{BaseURL: s.URL, APIKey: key}
+	c := &apiclient.Client{BaseURL: s.URL, APIKey: key}
 	qs := hollinQuestions(t)
-	var req gateway.BatchRequest
+	var req api.BatchRequest
 	for i := range n {
-		req.Questions = append(req.Questions, gateway.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
+		req.Questions = append(req.Questions, api.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
 	}
 	start := time.Now()
 	id, err := c.SubmitBatch(ctx, req)
@@ -123,7 +123,7 @@ batch:
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Status != gateway.Running {
+		if b.Status != api.Running {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -144,7 +144,7 @@ batch:
 		stops[it.StopReason]++
 		in, out = in+it.TokensIn, out+it.TokensOut
 		slowest = max(slowest, it.LatencyMS)
-		if it.Status != workflows.ItemDone || !typed[it.StopReason] {
+		if it.Status != wire.ItemDone || !typed[it.StopReason] {
 			t.Errorf("question %s: status %s stop %q error %q, want done with a typed stop", it.QuestionID, it.Status, it.StopReason, it.Error)
 		}
 		if it.LatencyMS > float64((deadline + 5*time.Second).Milliseconds()) {

@@ -23,11 +23,11 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/wire"
-	"github.com/assay-rag/assay/workflows"
 )
 
 // The API keys of the gateway end-to-end tests.
@@ -213,9 +213,9 @@ func e2eAccessControl(ctx context.Context, t *testing.T, s *devStack) {
 	for _, q := range questions {
 		cited[q] = map[string][]string{}
 		for key, groups := range keys {
-			c := &gateway.Client{BaseURL: s.URL, APIKey: key}
-			res, err := c.Ask(ctx, gateway.QuestionRequest{Question: q}, 30*time.Second)
-			if err != nil || res.Status != gateway.Completed {
+			c := &apiclient.Client{BaseURL: s.URL, APIKey: key}
+			res, err := c.Ask(ctx, api.QuestionRequest{Question: q}, 30*time.Second)
+			if err != nil || res.Status != api.Completed {
 				t.Fatalf("Ask(%q) as %v = %+v, %v", q, groups, res, err)
 			}
 			tr, err := c.Trace(ctx, res.ID)
@@ -254,8 +254,8 @@ func e2eAccessControl(ctx context.Context, t *testing.T, s *devStack) {
 		t.Errorf("two keys with different groups got the same sources %v", cited[rates][e2eKeyBrook])
 	}
 	// A principal cannot read another's run.
-	c := &gateway.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}
-	res, err := c.Ask(ctx, gateway.QuestionRequest{Question: rates}, 30*time.Second)
+	c := &apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}
+	res, err := c.Ask(ctx, api.QuestionRequest{Question: rates}, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,18 +292,18 @@ func rawEvents(ctx context.Context, base, key, id, lastEventID string) (string, 
 var sseID = regexp.MustCompile(`(?m)^id: (\d+)$`)
 
 func e2eEvents(ctx context.Context, t *testing.T, s *devStack) {
-	c := &gateway.Client{BaseURL: s.URL, APIKey: e2eKeyReader}
-	id, err := c.Submit(ctx, gateway.QuestionRequest{Question: "my blender shows E4 what should I do"})
+	c := &apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyReader}
+	id, err := c.Submit(ctx, api.QuestionRequest{Question: "my blender shows E4 what should I do"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Subscribed right after submitting: the stream follows the run live.
-	var stages []gateway.StageEvent
-	q, err := c.Follow(ctx, id, func(st gateway.StageEvent) { stages = append(stages, st) })
+	var stages []api.StageEvent
+	q, err := c.Follow(ctx, id, func(st api.StageEvent) { stages = append(stages, st) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Status != gateway.Completed || q.StopReason == "" || q.ID != id {
+	if q.Status != api.Completed || q.StopReason == "" || q.ID != id {
 		t.Fatalf("result event = %+v", q)
 	}
 	if len(stages) < 2 || stages[0].Stage != "search" || stages[0].Attempt != 1 || stages[0].Query == "" || stages[1].Stage != "assess" {
@@ -358,10 +358,10 @@ func e2eIdempotency(ctx context.Context, t *testing.T, s *devStack) {
 		t.Fatal(err)
 	}
 	defer tc.Close()
-	c := &gateway.Client{BaseURL: s.URL, APIKey: e2eKeyReader}
-	req := gateway.QuestionRequest{Question: "how do I descale the kettle", IdempotencyKey: "e2e-idem-1"}
+	c := &apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyReader}
+	req := api.QuestionRequest{Question: "how do I descale the kettle", IdempotencyKey: "e2e-idem-1"}
 	first, err := c.Ask(ctx, req, 10*time.Second)
-	if err != nil || first.Status != gateway.Completed || first.StopReason == "" {
+	if err != nil || first.Status != api.Completed || first.StopReason == "" {
 		t.Fatalf("Ask ?wait=10s = %+v, %v; want the completed result", first, err)
 	}
 	d1, err := tc.DescribeWorkflowExecution(ctx, first.ID, "")
@@ -384,11 +384,11 @@ func e2eIdempotency(ctx context.Context, t *testing.T, s *devStack) {
 	one := 1
 	lower := req
 	lower.MaxAttempts = &one
-	var apiErr *gateway.APIError
+	var apiErr *apiclient.APIError
 	if _, err := c.Submit(ctx, lower); !errors.As(err, &apiErr) || apiErr.Status != http.StatusConflict {
 		t.Errorf("same key, lower max_attempts: err = %v, want 409", err)
 	}
-	other, err := (&gateway.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}).Submit(ctx, req)
+	other, err := (&apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}).Submit(ctx, req)
 	if err != nil || other == first.ID {
 		t.Errorf("another principal's same key = %q, %v; want a different run", other, err)
 	}
@@ -467,13 +467,13 @@ func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
 	for sc.Scan() {
 		var line struct {
 			Question string `json:"question"`
-			gateway.BatchResultItem
+			api.BatchResultItem
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatal(err)
 		}
 		seen[line.ID] = true
-		if line.Status != workflows.ItemDone || line.StopReason == "" || line.Question == "" {
+		if line.Status != wire.ItemDone || line.StopReason == "" || line.Question == "" {
 			t.Errorf("result %+v: want done with a stop reason and its question", line)
 		}
 		if line.StopReason == wire.Answered && (line.Answer == "" || len(line.Citations) == 0) {
@@ -484,13 +484,13 @@ func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
 		t.Errorf("%d distinct results, want one for each of 200 questions", len(seen))
 	}
 
-	c := &gateway.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}
+	c := &apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyBrook}
 	bat, err := c.GetBatch(ctx, id[1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 200 questions, 64 per run: the batch continued as new three times.
-	if bat.Status != gateway.Completed || bat.Aggregate.Done != 200 || bat.Runs != 4 {
+	if bat.Status != api.Completed || bat.Aggregate.Done != 200 || bat.Runs != 4 {
 		t.Errorf("batch = %+v; want completed, 200 done, 4 runs", bat)
 	}
 	page, err := c.BatchResults(ctx, id[1], "", 10)
@@ -502,7 +502,7 @@ func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
 	if err != nil || tr.PrincipalID != "brook-street" {
 		t.Errorf("child trace principal %q (%v), want brook-street", tr.PrincipalID, err)
 	}
-	if _, err := (&gateway.Client{BaseURL: s.URL, APIKey: e2eKeyReader}).GetBatch(ctx, id[1]); err == nil {
+	if _, err := (&apiclient.Client{BaseURL: s.URL, APIKey: e2eKeyReader}).GetBatch(ctx, id[1]); err == nil {
 		t.Errorf("another key read the batch")
 	}
 }
@@ -534,7 +534,7 @@ func e2eMetrics(ctx context.Context, t *testing.T, s *devStack) {
 		}
 	}
 	status, _, body := httpCall(t, http.MethodGet, s.URL+"/readyz", "", "", "")
-	var rd gateway.Readiness
+	var rd api.Readiness
 	_ = json.Unmarshal(body, &rd)
 	if status != 200 || rd.Checks["temporal"] != "ok" || rd.Checks["worker"] != "ok" || rd.Checks["index"] != "ok" {
 		t.Errorf("readyz = %d %s", status, body)
@@ -584,7 +584,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	status, _, body := httpCall(t, http.MethodGet, base+"/readyz", "", "", "")
-	var rd gateway.Readiness
+	var rd api.Readiness
 	_ = json.Unmarshal(body, &rd)
 	if status != 503 || rd.Checks["temporal"] != "ok" || !strings.Contains(rd.Checks["worker"], "no worker polls task queue e2e-cancel") {
 		t.Errorf("readyz without a worker = %d %s; want 503 naming the worker check", status, body)
@@ -593,18 +593,18 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 		t.Errorf("a standalone gateway has no index, yet readyz checks one: %s", body)
 	}
 
-	c := &gateway.Client{BaseURL: base, APIKey: e2eKeyReader}
-	qid, err := c.Submit(ctx, gateway.QuestionRequest{Question: "how many years is the X300 Pro motor covered for"})
+	c := &apiclient.Client{BaseURL: base, APIKey: e2eKeyReader}
+	qid, err := c.Submit(ctx, api.QuestionRequest{Question: "how many years is the X300 Pro motor covered for"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q, err := c.Get(ctx, qid); err != nil || q.Status != gateway.Running {
+	if q, err := c.Get(ctx, qid); err != nil || q.Status != api.Running {
 		t.Fatalf("question before any worker = %+v, %v; want running", q, err)
 	}
 	if err := c.Cancel(ctx, qid); err != nil {
 		t.Fatalf("DELETE question: %v", err)
 	}
-	bid, err := c.SubmitBatch(ctx, gateway.BatchRequest{Questions: gateway.BatchQuestions{{Question: "E4"}, {Question: "E7"}, {Question: "E12"}}})
+	bid, err := c.SubmitBatch(ctx, api.BatchRequest{Questions: api.BatchQuestions{{Question: "E4"}, {Question: "E7"}, {Question: "E12"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,17 +617,17 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	wctx, wcancel := context.WithTimeout(ctx, time.Minute)
 	defer wcancel()
 	q, err := c.Wait(wctx, qid, 100*time.Millisecond, nil)
-	if err != nil || q.Status != gateway.Completed || q.StopReason != wire.Cancelled {
+	if err != nil || q.Status != api.Completed || q.StopReason != wire.Cancelled {
 		t.Errorf("cancelled question = %s/%s (%v); want completed with stop reason cancelled", q.Status, q.StopReason, err)
 	}
-	var b gateway.BatchResponse
-	for b.Status == "" || b.Status == gateway.Running {
+	var b api.BatchResponse
+	for b.Status == "" || b.Status == api.Running {
 		if b, err = c.GetBatch(wctx, bid); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if b.Status != gateway.Cancelled || b.Aggregate == nil || b.Aggregate.Cancelled != 3 {
+	if b.Status != api.Cancelled || b.Aggregate == nil || b.Aggregate.Cancelled != 3 {
 		t.Errorf("cancelled batch = %+v; want cancelled with 3 questions cancelled", b)
 	}
 	if err := c.Cancel(ctx, qid); err == nil {

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
-	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/redistest"
@@ -46,7 +46,7 @@ func narrowedHollin(t *testing.T) ([]corpus.Chunk, string, string) {
 	return ch.SplitAll(docs), corpus.Checksum(docs), path
 }
 
-func cited(q gateway.QuestionResponse) []string {
+func cited(q api.QuestionResponse) []string {
 	var out []string
 	for _, c := range q.Citations {
 		out = append(out, c.DocID)
@@ -80,14 +80,14 @@ func indexStage(t *testing.T, s *devStack, id string) string {
 	return tr.Attempts[0].Stages[0].Note
 }
 
-func readyInfo(t *testing.T, s *devStack) gateway.Readiness {
+func readyInfo(t *testing.T, s *devStack) api.Readiness {
 	t.Helper()
 	resp, err := http.Get(s.URL + "/readyz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var rd gateway.Readiness
+	var rd api.Readiness
 	if err := json.NewDecoder(resp.Body).Decode(&rd); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -40,26 +41,26 @@ func TestEndToEndTokenEvents(t *testing.T) {
 // checks that the model's reply, scripted as pieces, arrives as token
 // events between the generate stage and the result, and that the result
 // is the checked answer (pieces end in an unissued marker, [7]).
-func checkTokenEvents(ctx context.Context, t *testing.T, c *gateway.Client, pieces []string) {
+func checkTokenEvents(ctx context.Context, t *testing.T, c *apiclient.Client, pieces []string) {
 	t.Helper()
-	id, err := c.Submit(ctx, gateway.QuestionRequest{Question: "how many years is the X300 Pro motor covered for"})
+	id, err := c.Submit(ctx, api.QuestionRequest{Question: "how many years is the X300 Pro motor covered for"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seen []string // event types, stages by name
-	var toks []gateway.TokenEvent
-	var res gateway.QuestionResponse
+	var toks []api.TokenEvent
+	var res api.QuestionResponse
 	errDone := errors.New("result")
-	err = c.Events(ctx, id, "", func(e gateway.StreamEvent) error {
+	err = c.Events(ctx, id, "", func(e apiclient.StreamEvent) error {
 		switch e.Type {
-		case gateway.EventStage:
-			var st gateway.StageEvent
+		case api.EventStage:
+			var st api.StageEvent
 			if err := json.Unmarshal(e.Data, &st); err != nil {
 				return err
 			}
 			seen = append(seen, st.Stage)
-		case gateway.EventToken:
-			var te gateway.TokenEvent
+		case api.EventToken:
+			var te api.TokenEvent
 			if err := json.Unmarshal(e.Data, &te); err != nil {
 				return err
 			}
@@ -70,7 +71,7 @@ func checkTokenEvents(ctx context.Context, t *testing.T, c *gateway.Client, piec
 				seen = append(seen, map[bool]string{false: "tokens", true: "done"}[te.Done])
 			}
 			toks = append(toks, te)
-		case gateway.EventResult:
+		case api.EventResult:
 			seen = append(seen, "result")
 			if err := json.Unmarshal(e.Data, &res); err != nil {
 				return err

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -63,7 +63,7 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	checkTokenEvents(ctx, t, &gateway.Client{BaseURL: base}, pieces)
+	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {
 		t.Errorf("start-up logs name the redis transport %d times, want 2 (worker and gateway):\n%s", n, stderr.String())
 	}

@@ -11,19 +11,15 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
-
-// Cancelled is the status of a batch that was cancelled; its questions
-// that had started ended with the cancelled stop reason.
-const Cancelled Status = "cancelled"
 
 // maxBatchInputBytes keeps a batch's workflow input, which continue-as-new
 // carries from run to run, well under Temporal's 2 MiB payload limit.
@@ -31,77 +27,6 @@ const maxBatchInputBytes = 1536 << 10
 
 // maxBatchIDLen bounds a client's id for one question of a batch.
 const maxBatchIDLen = 200
-
-// BatchRequest is the JSON body of POST /v1/batches. The budget and
-// filters apply to every question. The same questions can be sent as
-// JSON Lines instead (Content-Type application/jsonl or
-// application/x-ndjson), one BatchQuestion per line; the idempotency key
-// then comes from the Idempotency-Key header.
-type BatchRequest struct {
-	Questions      BatchQuestions `json:"questions"`
-	MaxAttempts    *int           `json:"max_attempts,omitempty"`
-	DeadlineMS     *int64         `json:"deadline_ms,omitempty"`
-	Filters        *Filters       `json:"filters,omitempty"`
-	IdempotencyKey string         `json:"idempotency_key,omitempty"`
-}
-
-// BatchQuestion is one question of a batch. ID is the client's own; it
-// defaults to the question's 1-based position.
-type BatchQuestion struct {
-	ID       string `json:"id,omitempty"`
-	Question string `json:"question"`
-}
-
-// BatchQuestions decodes element by element, so errors name the element:
-// questions[3].question.
-type BatchQuestions []BatchQuestion
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (qs *BatchQuestions) UnmarshalJSON(b []byte) error {
-	var raw []json.RawMessage
-	if err := strictDecode(b, &raw); err != nil {
-		return prefixField("questions", err)
-	}
-	out := make(BatchQuestions, len(raw))
-	for i, r := range raw {
-		if err := strictDecode(r, &out[i]); err != nil {
-			return prefixField(fmt.Sprintf("questions[%d]", i), err)
-		}
-	}
-	*qs = out
-	return nil
-}
-
-// BatchResponse is the representation of a batch.
-type BatchResponse struct {
-	ID string `json:"id"`
-	// Status is running, completed, cancelled or failed.
-	Status    Status                    `json:"status"`
-	Runs      int                       `json:"runs,omitempty"`
-	StartedAt *time.Time                `json:"started_at,omitempty"`
-	Aggregate *workflows.BatchAggregate `json:"aggregate,omitempty"`
-}
-
-// BatchResultItem is one question of a batch and, once done, its answer.
-type BatchResultItem struct {
-	ID         string                    `json:"id"`
-	QuestionID string                    `json:"question_id"`
-	Status     workflows.BatchItemStatus `json:"status"`
-	StopReason wire.StopReason           `json:"stop_reason,omitempty"`
-	Answer     string                    `json:"answer,omitempty"`
-	Citations  []CitationResponse        `json:"citations,omitempty"`
-	LatencyMS  float64                   `json:"latency_ms,omitempty"`
-	wire.Usage
-	Error string `json:"error,omitempty"`
-}
-
-// BatchResults is one page of a batch's results.
-type BatchResults struct {
-	ID    string            `json:"id"`
-	Items []BatchResultItem `json:"items"`
-	// NextCursor fetches the next page; absent on the last one.
-	NextCursor string `json:"next_cursor,omitempty"`
-}
 
 func (s *Server) postBatch(c *gin.Context) {
 	req, err := s.readBatch(c)
@@ -134,7 +59,7 @@ func (s *Server) postBatch(c *gin.Context) {
 		return
 	}
 	// A replayed key names the batch it started; its status may have moved on.
-	status := Running
+	status := api.Running
 	if key != "" {
 		run, err := s.opts.Engine.Describe(ctx, id)
 		if err != nil {
@@ -154,14 +79,14 @@ func (s *Server) postBatch(c *gin.Context) {
 		status = run.Status
 	}
 	c.Header("Location", "/v1/batches/"+id)
-	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: status})
+	c.JSON(http.StatusAccepted, api.Accepted{ID: id, Status: status})
 }
 
 // readBatch decodes a batch from JSON or JSON Lines and checks every
 // question.
-func (s *Server) readBatch(c *gin.Context) (BatchRequest, error) {
+func (s *Server) readBatch(c *gin.Context) (api.BatchRequest, error) {
 	const op = "gateway.batch"
-	var req BatchRequest
+	var req api.BatchRequest
 	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	switch mt {
 	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines":
@@ -205,8 +130,8 @@ func (s *Server) readBatch(c *gin.Context) (BatchRequest, error) {
 }
 
 // decodeJSONL reads one BatchQuestion per non-blank line.
-func decodeJSONL(body []byte) (BatchQuestions, error) {
-	var out BatchQuestions
+func decodeJSONL(body []byte) (api.BatchQuestions, error) {
+	var out api.BatchQuestions
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(make([]byte, 0, 64<<10), len(body)+1)
 	for line := 1; sc.Scan(); line++ {
@@ -214,10 +139,10 @@ func decodeJSONL(body []byte) (BatchQuestions, error) {
 		if len(b) == 0 {
 			continue
 		}
-		var q BatchQuestion
-		if err := strictDecode(b, &q); err != nil {
-			err = prefixField(fmt.Sprintf("questions[%d]", len(out)), err)
-			return nil, errs.FieldError("gateway.jsonl", errs.FieldOf(err), fmt.Sprintf("line %d: %s", line, publicMessage(err)))
+		var q api.BatchQuestion
+		if err := api.StrictDecode(b, &q); err != nil {
+			err = api.PrefixField(fmt.Sprintf("questions[%d]", len(out)), err)
+			return nil, errs.FieldError("gateway.jsonl", errs.FieldOf(err), fmt.Sprintf("line %d: %s", line, errs.Reason(err)))
 		}
 		out = append(out, q)
 	}
@@ -234,10 +159,10 @@ func (s *Server) getBatch(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
 	defer cancel()
-	resp := BatchResponse{ID: run.ID, Status: run.Status}
+	resp := api.BatchResponse{ID: run.ID, Status: run.Status}
 	var st workflows.BatchStatus
 	switch run.Status {
-	case Running:
+	case api.Running:
 		qctx, qcancel := context.WithTimeout(ctx, 2*queryTimeout)
 		defer qcancel()
 		var err error
@@ -247,7 +172,7 @@ func (s *Server) getBatch(c *gin.Context) {
 			c.JSON(http.StatusOK, resp)
 			return
 		}
-	case Completed:
+	case api.Completed:
 		res, status, err := s.opts.Engine.BatchResult(ctx, run.ID)
 		if err != nil {
 			writeError(c, err)
@@ -255,7 +180,7 @@ func (s *Server) getBatch(c *gin.Context) {
 		}
 		resp.Status, st = status, res.Status
 		if st.State == workflows.BatchCancelled {
-			resp.Status = Cancelled
+			resp.Status = api.Cancelled
 		}
 	default:
 		c.JSON(http.StatusOK, resp)
@@ -271,12 +196,6 @@ func (s *Server) deleteBatch(c *gin.Context) {
 	s.cancelRun(c, KindBatch)
 }
 
-// Result page sizes.
-const (
-	defaultPageSize = 50
-	maxPageSize     = 200
-)
-
 func (s *Server) getBatchResults(c *gin.Context) {
 	const op = "gateway.batchResults"
 	offset, err := decodeCursor(c.Query("cursor"))
@@ -284,10 +203,10 @@ func (s *Server) getBatchResults(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	limit := defaultPageSize
+	limit := api.DefaultPageSize
 	if v := c.Query("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > maxPageSize {
-			writeError(c, errs.FieldError(op, "limit", fmt.Sprintf("want 1..%d, got %q", maxPageSize, v)))
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > api.MaxPageSize {
+			writeError(c, errs.FieldError(op, "limit", fmt.Sprintf("want 1..%d, got %q", api.MaxPageSize, v)))
 			return
 		}
 	}
@@ -300,7 +219,7 @@ func (s *Server) getBatchResults(c *gin.Context) {
 	var items []workflows.BatchItem
 	total := -1
 	switch run.Status {
-	case Running:
+	case api.Running:
 		// One more than the page tells whether another page follows. A
 		// query needs a worker; without one, answer soon rather than hang.
 		qctx, qcancel := context.WithTimeout(ctx, 2*queryTimeout)
@@ -310,7 +229,7 @@ func (s *Server) getBatchResults(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-	case Completed:
+	case api.Completed:
 		res, _, err := s.opts.Engine.BatchResult(ctx, run.ID)
 		if err != nil {
 			writeError(c, err)
@@ -324,13 +243,13 @@ func (s *Server) getBatchResults(c *gin.Context) {
 		writeError(c, errs.Errorf(op, errs.Conflict, "batch %s failed; it has no results", run.ID))
 		return
 	}
-	out := BatchResults{ID: run.ID, Items: make([]BatchResultItem, 0, min(len(items), limit))}
+	out := api.BatchResults{ID: run.ID, Items: make([]api.BatchResultItem, 0, min(len(items), limit))}
 	if len(items) > limit {
 		items = items[:limit]
 		out.NextCursor = encodeCursor(offset + limit)
 	}
 	for _, it := range items {
-		out.Items = append(out.Items, BatchResultItem{
+		out.Items = append(out.Items, api.BatchResultItem{
 			ID: it.ID, QuestionID: it.QuestionID, Status: it.Status, StopReason: it.StopReason,
 			LatencyMS: it.LatencyMS, Usage: it.Usage, Error: it.Error,
 		})
@@ -344,12 +263,12 @@ func (s *Server) getBatchResults(c *gin.Context) {
 
 // fillAnswers reads the answers of the done items from their own runs,
 // eight at a time: the batch keeps ids and numbers, not answers.
-func (s *Server) fillAnswers(ctx context.Context, items []BatchResultItem) error {
+func (s *Server) fillAnswers(ctx context.Context, items []api.BatchResultItem) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	for i := range items {
 		it := &items[i]
-		if it.Status != workflows.ItemDone {
+		if it.Status != wire.ItemDone {
 			continue
 		}
 		g.Go(func() error {
@@ -357,7 +276,7 @@ func (s *Server) fillAnswers(ctx context.Context, items []BatchResultItem) error
 			if err != nil {
 				return err
 			}
-			if st == Completed {
+			if st == api.Completed {
 				it.Answer = res.Answer
 				it.Citations = citations(res.Citations)
 			}

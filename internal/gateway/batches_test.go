@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
@@ -20,7 +21,7 @@ func TestBatchJSON(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("POST /v1/batches = %d %s", r.Status, r.Body)
 	}
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
 	if r.Header.Get("Location") != "/v1/batches/"+acc.ID {
 		t.Errorf("Location = %q", r.Header.Get("Location"))
@@ -37,10 +38,10 @@ func TestBatchJSON(t *testing.T) {
 		t.Errorf("batch input %+v does not carry the request's budget and the configured limits", in)
 	}
 
-	var b BatchResponse
+	var b api.BatchResponse
 	r = h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPartner, "")
 	r.decode(t, &b)
-	if b.Status != Completed || b.Aggregate == nil || b.Aggregate.Done != 3 ||
+	if b.Status != api.Completed || b.Aggregate == nil || b.Aggregate.Done != 3 ||
 		b.Aggregate.StopReasons[wire.Answered] != 2 || b.Aggregate.StopReasons[wire.InsufficientContext] != 1 {
 		t.Errorf("GET batch = %s", r.Body)
 	}
@@ -56,7 +57,7 @@ func TestBatchJSONL(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("POST JSONL = %d %s", r.Status, r.Body)
 	}
-	var acc, again Accepted
+	var acc, again api.Accepted
 	r.decode(t, &acc)
 	h.call(http.MethodPost, "/v1/batches", keyPublic, body, "Content-Type", "application/x-ndjson", "Idempotency-Key", "nightly-1").decode(t, &again)
 	if again.ID != acc.ID || h.eng.started != 1 {
@@ -133,17 +134,17 @@ func TestBatchResultsPages(t *testing.T) {
 	for i := range 120 {
 		qs = append(qs, fmt.Sprintf(`{"id":"c%d","question":"question %d"}`, i, i))
 	}
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[`+strings.Join(qs, ",")+`]}`).decode(t, &acc)
 
-	var all []BatchResultItem
+	var all []api.BatchResultItem
 	cursor, pages := "", 0
 	for {
 		path := "/v1/batches/" + acc.ID + "/results?limit=50"
 		if cursor != "" {
 			path += "&cursor=" + cursor
 		}
-		var page BatchResults
+		var page api.BatchResults
 		r := h.call(http.MethodGet, path, keyPublic, "")
 		if r.Status != 200 {
 			t.Fatalf("GET %s = %d %s", path, r.Status, r.Body)
@@ -160,7 +161,7 @@ func TestBatchResultsPages(t *testing.T) {
 		t.Fatalf("%d pages, %d items; want 3 pages of 120 items", pages, len(all))
 	}
 	for i, it := range all {
-		if it.ID != fmt.Sprintf("c%d", i) || it.Status != workflows.ItemDone || it.StopReason != wire.Answered || it.Answer == "" || len(it.Citations) != 1 {
+		if it.ID != fmt.Sprintf("c%d", i) || it.Status != wire.ItemDone || it.StopReason != wire.Answered || it.Answer == "" || len(it.Citations) != 1 {
 			t.Errorf("item %d = %+v; want c%d answered with its answer and citation", i, it, i)
 			break
 		}
@@ -175,14 +176,14 @@ func TestBatchResultsPages(t *testing.T) {
 func TestBatchRunningAndCancel(t *testing.T) {
 	h := newHarness(t)
 	h.eng.hold = true
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[{"question":"E4"},{"question":"E5"}]}`).decode(t, &acc)
-	var b BatchResponse
+	var b api.BatchResponse
 	h.call(http.MethodGet, "/v1/batches/"+acc.ID, keyPublic, "").decode(t, &b)
-	if b.Status != Running || b.Aggregate == nil || b.Aggregate.Total != 2 {
+	if b.Status != api.Running || b.Aggregate == nil || b.Aggregate.Total != 2 {
 		t.Errorf("running batch = %+v", b)
 	}
-	var page BatchResults
+	var page api.BatchResults
 	h.call(http.MethodGet, "/v1/batches/"+acc.ID+"/results", keyPublic, "").decode(t, &page)
 	if len(page.Items) != 2 || page.NextCursor != "" {
 		t.Errorf("results of a running batch = %+v", page)
@@ -220,7 +221,7 @@ func TestBatchCannotSetPrincipal(t *testing.T) {
 	}
 	h := newHarness(t)
 	r := h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[{"question":"E4"},{"question":"E7"}]}`)
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
 	for i, q := range h.eng.runs[acc.ID].batch.Questions {
 		if q.Principal != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/guard"
 )
@@ -29,17 +30,6 @@ var statusOf = map[errs.Kind]int{
 	errs.Internal:     http.StatusInternalServerError,
 }
 
-type apiError struct {
-	Code      string `json:"code"`
-	Field     string `json:"field,omitempty"`
-	Message   string `json:"message"`
-	RequestID string `json:"request_id,omitempty"`
-}
-
-type errorBody struct {
-	Error apiError `json:"error"`
-}
-
 // retryAfterSeconds is the Retry-After of every 503: a dependency
 // (Temporal, a worker) is down, and a retry soon may find it back.
 const retryAfterSeconds = "5"
@@ -55,26 +45,12 @@ func writeError(c *gin.Context, err error) {
 	if status == http.StatusServiceUnavailable {
 		c.Header("Retry-After", retryAfterSeconds)
 	}
-	body := apiError{Code: string(kind), Field: errs.FieldOf(err), Message: publicMessage(err), RequestID: c.GetString(ctxRequestID)}
+	body := api.ErrorDetail{Code: string(kind), Field: errs.FieldOf(err), Message: errs.Reason(err), RequestID: c.GetString(ctxRequestID)}
 	if status >= 500 {
 		c.Error(err) //nolint:errcheck // recorded for the access log
 		body.Message = http.StatusText(status)
 	}
-	c.AbortWithStatusJSON(status, errorBody{Error: body})
-}
-
-// publicMessage is the innermost message of err: the reason, without the
-// chain of internal operation names.
-func publicMessage(err error) string {
-	var e *errs.Error
-	for errors.As(err, &e) && e.Err != nil {
-		var inner *errs.Error
-		if !errors.As(e.Err, &inner) {
-			return e.Err.Error()
-		}
-		err = e.Err
-	}
-	return err.Error()
+	c.AbortWithStatusJSON(status, api.ErrorBody{Error: body})
 }
 
 // maxQuestionBytes bounds a question at the edge, before its text is

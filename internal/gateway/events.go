@@ -11,29 +11,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/internal/wire"
-)
-
-// Event types of GET /v1/questions/{id}/events.
-const (
-	// EventStage: the run entered a stage (search, assess, rewrite,
-	// generate) of an attempt. Data: StageEvent.
-	EventStage = "stage"
-	// EventResult is the last event: the question as GET
-	// /v1/questions/{id} returns it once the run has ended.
-	EventResult = "result"
-	// EventToken: a piece of the answer as a streaming model writes it,
-	// while the run's Generate activity runs. Data: TokenEvent. Token
-	// events have no id: they are best effort, a reconnect does not
-	// replay them, and the result event, not the pieces, is the answer.
-	// The builtin models do not stream.
-	EventToken = "token"
-	// EventError says the stream broke off before the result, e.g.
-	// because Temporal became unreachable; it has no id, and a client
-	// reconnects with the Last-Event-ID it has.
-	EventError = "error"
 )
 
 // Event is one event of a question's stream. Ids increase strictly and are
@@ -41,40 +22,12 @@ const (
 type Event struct {
 	ID int64
 	// Stage is set on stage events.
-	Stage *StageEvent
+	Stage *api.StageEvent
 	// Closed marks the closing event; Status is then Completed (with
 	// Result) or Failed.
 	Closed bool
-	Status Status
+	Status api.Status
 	Result *wire.AnswerResult
-}
-
-// StageEvent is the data of a stage event.
-type StageEvent struct {
-	Stage   string `json:"stage"`
-	Attempt int    `json:"attempt"`
-	// Query is the attempt's query, on search and rewrite events.
-	Query string `json:"query,omitempty"`
-}
-
-// TokenEvent is the data of a token event. Pieces are raw model output:
-// citation markers are checked only on the whole answer, so a client shows
-// them as a draft and replaces the draft with the result event's answer.
-type TokenEvent struct {
-	// Stream names one generation: the Generate activity's id and its
-	// attempt ("7/1"). When it changes (a retried attempt, a fallback
-	// model), the client starts a new draft: replace, do not append.
-	Stream string `json:"stream"`
-	// Attempt is the Generate activity's attempt, from 1.
-	Attempt int `json:"attempt"`
-	// Seq numbers the stream's pieces from 1, done marker included; a gap
-	// means pieces were dropped (a slow client, or one that joined late).
-	Seq int64 `json:"seq"`
-	// Text is the piece; empty on the done marker.
-	Text string `json:"text,omitempty"`
-	// Done marks the stream's end; the result event follows once the
-	// answer is checked (or a new stream, if the attempt failed).
-	Done bool `json:"done,omitempty"`
 }
 
 // Tokens delivers the pieces of runs' streamed answers (package tokens:
@@ -161,7 +114,7 @@ func (s *Server) getEvents(c *gin.Context) {
 		w.Flush()
 		return nil
 	}
-	if run.Status == Running || after == 0 {
+	if run.Status == api.Running || after == 0 {
 		mu.Lock()
 		err := begin()
 		mu.Unlock()
@@ -196,7 +149,7 @@ func (s *Server) getEvents(c *gin.Context) {
 	// Token events flow only while the run runs; a resumed stream may
 	// have passed the generate stage already, so it forwards at once.
 	var fwd *tokenForwarder
-	if s.opts.Tokens != nil && run.Status == Running {
+	if s.opts.Tokens != nil && run.Status == api.Running {
 		sub, err := s.opts.Tokens.Subscribe(ctx, run.ID)
 		if err != nil {
 			s.opts.Logger.Warn("no token events for this stream", "run", run.ID, "error", err)
@@ -210,12 +163,12 @@ func (s *Server) getEvents(c *gin.Context) {
 	}
 
 	err = s.opts.Engine.Events(ctx, run.ID, after, func(e Event) error {
-		typ, data := EventStage, any(e.Stage)
+		typ, data := api.EventStage, any(e.Stage)
 		if e.Closed {
 			fwd.stop() // the pieces already here go out before the result
 			r := run
 			r.Status = e.Status
-			typ, data = EventResult, questionResponse(r, e.Result)
+			typ, data = api.EventResult, questionResponse(r, e.Result)
 		}
 		b, err := json.Marshal(data)
 		if err != nil {
@@ -240,8 +193,8 @@ func (s *Server) getEvents(c *gin.Context) {
 	}
 	if err != nil && ctx.Err() == nil {
 		c.Error(err) //nolint:errcheck // recorded for the access log
-		b, _ := json.Marshal(apiError{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})
-		_ = write(fmt.Sprintf("event: %s\ndata: %s\n\n", EventError, b))
+		b, _ := json.Marshal(api.ErrorDetail{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})
+		_ = write(fmt.Sprintf("event: %s\ndata: %s\n\n", api.EventError, b))
 	}
 }
 
@@ -263,9 +216,9 @@ type tokenForwarder struct {
 func forwardTokens(ctx context.Context, sub *tokens.Subscription, write func(string) error, fail func()) *tokenForwarder {
 	f := &tokenForwarder{sub: sub, gate: make(chan struct{}), quit: make(chan struct{}), done: make(chan struct{})}
 	send := func(p tokens.Piece) bool {
-		b, err := json.Marshal(TokenEvent(p))
+		b, err := json.Marshal(api.TokenEvent(p))
 		if err == nil {
-			err = write(fmt.Sprintf("event: %s\ndata: %s\n\n", EventToken, b))
+			err = write(fmt.Sprintf("event: %s\ndata: %s\n\n", api.EventToken, b))
 		}
 		if err != nil {
 			fail()

@@ -13,13 +13,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-func parseSSE(t *testing.T, body []byte) []StreamEvent {
+func parseSSE(t *testing.T, body []byte) []apiclient.StreamEvent {
 	t.Helper()
-	var out []StreamEvent
-	if err := readSSE(bytes.NewReader(body), func(e StreamEvent) error {
+	var out []apiclient.StreamEvent
+	if err := apiclient.ReadSSE(bytes.NewReader(body), func(e apiclient.StreamEvent) error {
 		out = append(out, e)
 		return nil
 	}); err != nil {
@@ -30,7 +32,7 @@ func parseSSE(t *testing.T, body []byte) []StreamEvent {
 
 func TestEvents(t *testing.T) {
 	h := newHarness(t)
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 
 	r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "")
@@ -45,8 +47,8 @@ func TestEvents(t *testing.T) {
 	var got []seen
 	for _, e := range evs {
 		s := seen{ID: e.ID, Type: e.Type}
-		if e.Type == EventStage {
-			var st StageEvent
+		if e.Type == api.EventStage {
+			var st api.StageEvent
 			if err := json.Unmarshal(e.Data, &st); err != nil {
 				t.Fatal(err)
 			}
@@ -59,11 +61,11 @@ func TestEvents(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	var q QuestionResponse
+	var q api.QuestionResponse
 	if err := json.Unmarshal(evs[len(evs)-1].Data, &q); err != nil {
 		t.Fatal(err)
 	}
-	if q.ID != acc.ID || q.Status != Completed || q.StopReason != wire.Answered || len(q.Citations) != 1 {
+	if q.ID != acc.ID || q.Status != api.Completed || q.StopReason != wire.Answered || len(q.Citations) != 1 {
 		t.Errorf("result event = %s; want the completed question", evs[len(evs)-1].Data)
 	}
 
@@ -77,7 +79,7 @@ func TestEvents(t *testing.T) {
 		t.Errorf("resumed ids (-want +got):\n%s", diff)
 	}
 	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events?last_event_id=29", keyPublic, "")
-	if evs := parseSSE(t, r.Body); len(evs) != 1 || evs[0].Type != EventResult {
+	if evs := parseSSE(t, r.Body); len(evs) != 1 || evs[0].Type != api.EventResult {
 		t.Errorf("?last_event_id=29 gave %v, want the result only", evs)
 	}
 	// At or past the result of an ended run there is nothing more: 204,
@@ -96,25 +98,13 @@ func TestEvents(t *testing.T) {
 	}
 }
 
-func TestReadSSE(t *testing.T) {
-	in := ": comment\n\nid: 1\nevent: stage\ndata: {\"a\":1}\n\nretry: 10\n\ndata: line1\ndata: line2\n\nid: 3\nevent: result\ndata:{}\n\n"
-	want := []StreamEvent{
-		{ID: "1", Type: "stage", Data: []byte(`{"a":1}`)},
-		{Type: "message", Data: []byte("line1\nline2")},
-		{ID: "3", Type: "result", Data: []byte("{}")},
-	}
-	if diff := cmp.Diff(want, parseSSE(t, []byte(in))); diff != "" {
-		t.Errorf("readSSE (-want +got):\n%s", diff)
-	}
-}
-
 // heldStream starts a question the fake engine holds, serves h on a real
 // server (configured by edit, if any) and opens the question's event
 // stream; the test's cleanup closes both.
 func heldStream(t *testing.T, h *harness, edit func(*http.Server)) *http.Response {
 	t.Helper()
 	h.eng.hold = true
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 	srv := httptest.NewUnstartedServer(h.srv.Handler())
 	if edit != nil {

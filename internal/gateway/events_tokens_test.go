@@ -12,12 +12,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/tokens"
 )
 
 // liveEvents opens question id's event stream on a real server and sends
 // its events to the returned channel, which closes when the stream ends.
-func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan StreamEvent {
+func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan apiclient.StreamEvent {
 	t.Helper()
 	srv := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(srv.Close)
@@ -35,11 +37,11 @@ func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan S
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET events = %d", resp.StatusCode)
 	}
-	out := make(chan StreamEvent, 100)
+	out := make(chan apiclient.StreamEvent, 100)
 	go func() {
 		defer close(out)
 		defer resp.Body.Close()
-		_ = readSSE(bufio.NewReader(resp.Body), func(e StreamEvent) error {
+		_ = apiclient.ReadSSE(bufio.NewReader(resp.Body), func(e apiclient.StreamEvent) error {
 			out <- e
 			return nil
 		})
@@ -48,7 +50,7 @@ func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan S
 }
 
 // next returns the stream's next event, failing the test after 5s.
-func next(t *testing.T, evs <-chan StreamEvent) StreamEvent {
+func next(t *testing.T, evs <-chan apiclient.StreamEvent) apiclient.StreamEvent {
 	t.Helper()
 	select {
 	case e, ok := <-evs:
@@ -59,19 +61,19 @@ func next(t *testing.T, evs <-chan StreamEvent) StreamEvent {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event within 5s")
 	}
-	return StreamEvent{}
+	return apiclient.StreamEvent{}
 }
 
 // untilGenerate reads stage events up to the generate stage, failing on
 // anything else.
-func untilGenerate(t *testing.T, evs <-chan StreamEvent) {
+func untilGenerate(t *testing.T, evs <-chan apiclient.StreamEvent) {
 	t.Helper()
 	for {
 		e := next(t, evs)
-		if e.Type != EventStage {
+		if e.Type != api.EventStage {
 			t.Fatalf("before the generate stage: %s event %s", e.Type, e.Data)
 		}
-		var st StageEvent
+		var st api.StageEvent
 		if err := json.Unmarshal(e.Data, &st); err != nil {
 			t.Fatal(err)
 		}
@@ -81,12 +83,12 @@ func untilGenerate(t *testing.T, evs <-chan StreamEvent) {
 	}
 }
 
-func tokenOf(t *testing.T, e StreamEvent) TokenEvent {
+func tokenOf(t *testing.T, e apiclient.StreamEvent) api.TokenEvent {
 	t.Helper()
-	if e.Type != EventToken || e.ID != "" {
+	if e.Type != api.EventToken || e.ID != "" {
 		t.Fatalf("got %s event (id %q) %s, want a token event without an id", e.Type, e.ID, e.Data)
 	}
-	var te TokenEvent
+	var te api.TokenEvent
 	if err := json.Unmarshal(e.Data, &te); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestEventsTokens(t *testing.T) {
 	hub := tokens.NewHub(0)
 	h := newHarness(t, func(o *Options) { o.Tokens = hub })
 	h.eng.hold = true
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 	evs := liveEvents(t, h, acc.ID)
 	untilGenerate(t, evs)
@@ -111,7 +113,7 @@ func TestEventsTokens(t *testing.T) {
 	if err := hub.Publish(acc.ID, first); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(TokenEvent{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "}, tokenOf(t, next(t, evs))); diff != "" {
+	if diff := cmp.Diff(api.TokenEvent{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "}, tokenOf(t, next(t, evs))); diff != "" {
 		t.Errorf("first token (-want +got):\n%s", diff)
 	}
 	if err := hub.Publish("another-run", tokens.Piece{Stream: "9/1", Seq: 1, Text: "not mine"}); err != nil {
@@ -132,11 +134,11 @@ func TestEventsTokens(t *testing.T) {
 	}
 	h.eng.release()
 	for _, p := range rest {
-		if diff := cmp.Diff(TokenEvent(p), tokenOf(t, next(t, evs))); diff != "" {
+		if diff := cmp.Diff(api.TokenEvent(p), tokenOf(t, next(t, evs))); diff != "" {
 			t.Errorf("token (-want +got):\n%s", diff)
 		}
 	}
-	if e := next(t, evs); e.Type != EventResult {
+	if e := next(t, evs); e.Type != api.EventResult {
 		t.Errorf("after the tokens: %s event %s, want the result", e.Type, e.Data)
 	}
 	if e, ok := <-evs; ok {
@@ -156,11 +158,11 @@ func TestEventsTokensWaitForGenerate(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.Tokens = hub })
 	h.eng.hold = true
 	h.eng.beforeGenerate = gate
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 	evs := liveEvents(t, h, acc.ID)
 	for range 5 { // the stages before generate
-		if e := next(t, evs); e.Type != EventStage {
+		if e := next(t, evs); e.Type != api.EventStage {
 			t.Fatalf("got %s event, want a stage", e.Type)
 		}
 	}
@@ -196,8 +198,8 @@ func TestEventsTokensWaitForGenerate(t *testing.T) {
 	if te := tokenOf(t, next(t, evs)); te.Text != "late" {
 		t.Errorf("first stream's token = %+v, want the late piece", te)
 	}
-	for _, s := range []<-chan StreamEvent{evs, resumed} {
-		if e := next(t, s); e.Type != EventResult {
+	for _, s := range []<-chan apiclient.StreamEvent{evs, resumed} {
+		if e := next(t, s); e.Type != api.EventResult {
 			t.Errorf("got %s event, want the result", e.Type)
 		}
 	}
@@ -208,11 +210,11 @@ func TestEventsTokensWaitForGenerate(t *testing.T) {
 func TestEventsTokensNotForEndedRuns(t *testing.T) {
 	hub := tokens.NewHub(0)
 	h := newHarness(t, func(o *Options) { o.Tokens = hub })
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 	r := h.call(http.MethodGet, "/v1/questions/"+acc.ID+"/events", keyPublic, "")
 	for _, e := range parseSSE(t, r.Body) {
-		if e.Type == EventToken {
+		if e.Type == api.EventToken {
 			t.Errorf("an ended run's stream has a token event: %s", e.Data)
 		}
 	}
@@ -226,14 +228,14 @@ func TestEventsTokensNotForEndedRuns(t *testing.T) {
 func TestOpenAPITokenEvent(t *testing.T) {
 	schema := loadOpenAPI(t).Components.Schemas["TokenEvent"]
 	if schema == nil {
-		t.Fatal("openapi.json has no TokenEvent schema")
+		t.Fatal("openapi.json has no api.TokenEvent schema")
 	}
 	var documented []string
 	for name := range schema.Value.Properties {
 		documented = append(documented, name)
 	}
 	var fields map[string]any
-	b, _ := json.Marshal(TokenEvent{Stream: "7/1", Attempt: 1, Seq: 1, Text: "x", Done: true})
+	b, _ := json.Marshal(api.TokenEvent{Stream: "7/1", Attempt: 1, Seq: 1, Text: "x", Done: true})
 	if err := json.Unmarshal(b, &fields); err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +248,7 @@ func TestOpenAPITokenEvent(t *testing.T) {
 	if diff := cmp.Diff(actual, documented); diff != "" {
 		t.Errorf("TokenEvent properties (-type +openapi.json):\n%s", diff)
 	}
-	for _, e := range []TokenEvent{{Stream: "7/1", Attempt: 1, Seq: 1, Text: "Five "}, {Stream: "7/2", Attempt: 2, Seq: 4, Done: true}} {
+	for _, e := range []api.TokenEvent{{Stream: "7/1", Attempt: 1, Seq: 1, Text: "Five "}, {Stream: "7/2", Attempt: 2, Seq: 4, Done: true}} {
 		var v any
 		b, _ := json.Marshal(e)
 		_ = json.Unmarshal(b, &v)

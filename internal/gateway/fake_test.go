@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/wire"
@@ -108,7 +109,7 @@ func (f *fakeEngine) Cancel(_ context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if r.run.Status == Running {
+	if r.run.Status == api.Running {
 		r.res = wire.AnswerResult{RequestID: id, StopReason: wire.Cancelled, Trace: wire.Trace{StopReason: wire.Cancelled}}
 		f.finish(r)
 	}
@@ -116,7 +117,7 @@ func (f *fakeEngine) Cancel(_ context.Context, id string) error {
 }
 
 func (f *fakeEngine) finish(r *fakeRun) {
-	r.run.Status = Completed
+	r.run.Status = api.Completed
 	r.progress = wire.Progress{Stage: "done", Attempt: 1, Stop: r.res.StopReason}
 	close(r.done)
 }
@@ -126,7 +127,7 @@ func (f *fakeEngine) release() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.runs {
-		if r.run.Status == Running && r.run.Kind == KindQuestion {
+		if r.run.Status == api.Running && r.run.Kind == KindQuestion {
 			r.res = answerFor(r.in)
 			f.finish(r)
 		}
@@ -154,7 +155,7 @@ func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) 
 	}
 	f.started++
 	tpl, _ := workflows.StartOptions(id, "", in).Memo["template"].(string) // as Temporal's Describe reads it
-	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: Running, Principal: in.Principal.ID, Question: in.Question, Template: tpl},
+	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: api.Running, Principal: in.Principal.ID, Question: in.Question, Template: tpl},
 		in: in, done: make(chan struct{}), progress: wire.Progress{Stage: "assess", Attempt: 1}}
 	f.runs[id] = r
 	if !f.hold {
@@ -164,7 +165,7 @@ func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) 
 	return nil
 }
 
-func (f *fakeEngine) Result(ctx context.Context, id string) (wire.AnswerResult, Status, error) {
+func (f *fakeEngine) Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error) {
 	f.mu.Lock()
 	r, err := f.get(id)
 	f.mu.Unlock()
@@ -213,12 +214,12 @@ func (f *fakeEngine) Events(ctx context.Context, id string, after int64, emit fu
 		return err
 	}
 	stages := []Event{
-		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "q1"}},
-		{ID: 11, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
-		{ID: 16, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "q2"}},
-		{ID: 17, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "q2"}},
-		{ID: 23, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
-		{ID: 29, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
+		{ID: 5, Stage: &api.StageEvent{Stage: "search", Attempt: 1, Query: "q1"}},
+		{ID: 11, Stage: &api.StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 16, Stage: &api.StageEvent{Stage: "rewrite", Attempt: 1, Query: "q2"}},
+		{ID: 17, Stage: &api.StageEvent{Stage: "search", Attempt: 2, Query: "q2"}},
+		{ID: 23, Stage: &api.StageEvent{Stage: "assess", Attempt: 2}},
+		{ID: 29, Stage: &api.StageEvent{Stage: "generate", Attempt: 2}},
 	}
 	for _, e := range stages {
 		if e.ID <= after {
@@ -260,21 +261,21 @@ func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.Batch
 		cin := in.Template
 		cin.RequestID, cin.Question, cin.Principal = workflows.ChildID(id, i), q.Question, in.Principal
 		res := answerFor(cin)
-		child := &fakeRun{run: Run{ID: cin.RequestID, Kind: KindQuestion, Status: Completed, Principal: in.Principal.ID, Question: q.Question},
+		child := &fakeRun{run: Run{ID: cin.RequestID, Kind: KindQuestion, Status: api.Completed, Principal: in.Principal.ID, Question: q.Question},
 			in: cin, res: res, done: make(chan struct{})}
 		close(child.done)
 		f.runs[cin.RequestID] = child
-		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: workflows.ItemDone,
+		items[i] = workflows.BatchItem{ID: q.ID, QuestionID: cin.RequestID, Status: wire.ItemDone,
 			StopReason: res.StopReason, LatencyMS: float64(i), Usage: wire.Usage{TokensIn: 10, TokensOut: 5}}
 	}
 	memo := workflows.BatchStartOptions(id, "", in).Memo // as Temporal's Describe reads it
 	digest, _ := memo["digest"].(string)
 	tpl, _ := memo["template"].(string)
-	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: Running, Principal: in.Principal.ID, Digest: digest, Template: tpl}, batch: in, done: make(chan struct{})}
+	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: api.Running, Principal: in.Principal.ID, Digest: digest, Template: tpl}, batch: in, done: make(chan struct{})}
 	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}
 	if !f.hold {
 		r.bres.Status.State = workflows.BatchCompleted
-		r.run.Status = Completed
+		r.run.Status = api.Completed
 		close(r.done)
 	}
 	f.runs[id] = r
@@ -313,7 +314,7 @@ func (f *fakeEngine) BatchItems(_ context.Context, id string, offset, limit int)
 	return items[offset:min(offset+limit, len(items))], nil
 }
 
-func (f *fakeEngine) BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error) {
+func (f *fakeEngine) BatchResult(ctx context.Context, id string) (workflows.BatchResult, api.Status, error) {
 	f.mu.Lock()
 	r, err := f.batch(id)
 	f.mu.Unlock()
@@ -325,5 +326,5 @@ func (f *fakeEngine) BatchResult(ctx context.Context, id string) (workflows.Batc
 	case <-ctx.Done():
 		return workflows.BatchResult{}, "", ctx.Err()
 	}
-	return r.bres, Completed, nil
+	return r.bres, api.Completed, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -52,7 +53,7 @@ func fuzzPost(t *testing.T, srv *Server, path, contentType string, body []byte) 
 		t.Fatalf("POST %s %q = %d with a body that is not JSON: %q", path, body, rec.Code, rec.Body)
 	}
 	if rec.Code >= 400 {
-		var eb errorBody
+		var eb api.ErrorBody
 		if err := json.Unmarshal(rec.Body.Bytes(), &eb); err != nil || eb.Error.Code == "" || eb.Error.Message == "" {
 			t.Fatalf("POST %s %q = %d %s: want an error with a code and a message", path, body, rec.Code, rec.Body)
 		}
@@ -76,8 +77,8 @@ func FuzzPostQuestion(f *testing.F) {
 	srv := fuzzServer(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fuzzPost(t, srv, "/v1/questions", "application/json", body)
-		var req QuestionRequest
-		if err := strictDecode(body, &req); err != nil && (errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) == "") {
+		var req api.QuestionRequest
+		if err := api.StrictDecode(body, &req); err != nil && (errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) == "") {
 			t.Fatalf("strictDecode(%q) = %v: want an invalid error naming the field", body, err)
 		}
 	})

@@ -10,6 +10,9 @@
 // described by the OpenAPI document served at /openapi.json, which a test
 // keeps in step with the routes and the response shapes.
 //
+// The request and response bodies are package api's; package apiclient is
+// the Go client.
+//
 // Runs are Temporal workflows behind small interfaces the gateway owns
 // (Runs, Questions, Batches); Temporal implements them all.
 package gateway
@@ -25,22 +28,11 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
-)
-
-// Status is the coarse state of a run.
-type Status string
-
-// Run states. A run that Temporal cancelled, terminated or timed out is
-// Failed: a healthy AnswerWorkflow turns cancellation into the cancelled
-// stop reason and completes.
-const (
-	Running   Status = "running"
-	Completed Status = "completed"
-	Failed    Status = "failed"
 )
 
 // Kind says which workflow a run is.
@@ -57,7 +49,7 @@ const (
 type Run struct {
 	ID        string
 	Kind      Kind
-	Status    Status
+	Status    api.Status
 	Principal string // the id of the principal it runs as
 	Question  string // questions only: the question asked
 	Digest    string // batches only: workflows.BatchDigest of its questions
@@ -83,7 +75,7 @@ type Questions interface {
 	// Completed, or Failed (and no result) when the workflow failed
 	// rather than ended with a stop reason. It returns an error if ctx
 	// ends first.
-	Result(ctx context.Context, id string) (wire.AnswerResult, Status, error)
+	Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error)
 	// Progress and Trace ask a running run where it is.
 	Progress(ctx context.Context, id string) (wire.Progress, error)
 	Trace(ctx context.Context, id string) (wire.Trace, error)
@@ -103,7 +95,7 @@ type Batches interface {
 	BatchItems(ctx context.Context, id string, offset, limit int) ([]workflows.BatchItem, error)
 	// BatchResult waits until batch id has ended and returns its result,
 	// like Result.
-	BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error)
+	BatchResult(ctx context.Context, id string) (workflows.BatchResult, api.Status, error)
 }
 
 // Engine runs questions and batches; *Temporal is the one in use.
@@ -224,7 +216,7 @@ func (s *Server) routes() {
 		writeError(c, errs.Errorf("gateway", errs.NotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	e.NoMethod(func(c *gin.Context) {
-		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: apiError{
+		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, api.ErrorBody{Error: api.ErrorDetail{
 			Code: "method_not_allowed", Message: c.Request.Method + " is not allowed on " + c.Request.URL.Path,
 			RequestID: c.GetString(ctxRequestID),
 		}})

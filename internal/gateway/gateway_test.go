@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/wire"
@@ -100,7 +101,7 @@ func TestAskAndGet(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("POST = %d %s, want 202", r.Status, r.Body)
 	}
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
 	if r.Header.Get("Location") != "/v1/questions/"+acc.ID || r.Header.Get(HeaderPrincipal) != "reader" {
 		t.Errorf("Location %q, principal %q", r.Header.Get("Location"), r.Header.Get(HeaderPrincipal))
@@ -118,12 +119,12 @@ func TestAskAndGet(t *testing.T) {
 	}
 
 	r = h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, "")
-	var q QuestionResponse
+	var q api.QuestionResponse
 	r.decode(t, &q)
-	if r.Status != 200 || q.Status != Completed || q.StopReason != wire.Answered || q.Answer == "" || q.Attempts != 1 || q.Usage == nil {
+	if r.Status != 200 || q.Status != api.Completed || q.StopReason != wire.Answered || q.Answer == "" || q.Attempts != 1 || q.Usage == nil {
 		t.Fatalf("GET = %d %s", r.Status, r.Body)
 	}
-	wantCite := []CitationResponse{{Label: "1", DocID: "pol-warranty-2026", Title: "Title of pol-warranty-2026", URL: "https://example.test/pol-warranty-2026"}}
+	wantCite := []api.CitationResponse{{Label: "1", DocID: "pol-warranty-2026", Title: "Title of pol-warranty-2026", URL: "https://example.test/pol-warranty-2026"}}
 	if diff := cmp.Diff(wantCite, q.Citations); diff != "" {
 		t.Errorf("citations (-want +got):\n%s", diff)
 	}
@@ -137,7 +138,7 @@ func TestPrincipalFromKeyOnly(t *testing.T) {
 	ids := map[string]string{}
 	for _, key := range []string{keyPartner, keyPublic} {
 		r := h.call(http.MethodPost, "/v1/questions?wait=1s", key, `{"question":"E12 after reseating the seal"}`)
-		var q QuestionResponse
+		var q api.QuestionResponse
 		r.decode(t, &q)
 		if r.Status != 200 {
 			t.Fatalf("POST ?wait = %d %s", r.Status, r.Body)
@@ -150,7 +151,7 @@ func TestPrincipalFromKeyOnly(t *testing.T) {
 	if got := h.eng.runs[ids[keyPublic]].in.Principal; !cmp.Equal(got, auth.Principal{ID: "reader", Groups: []string{"public"}}) {
 		t.Errorf("public key ran as %+v", got)
 	}
-	var a, b QuestionResponse
+	var a, b api.QuestionResponse
 	h.call(http.MethodGet, "/v1/questions/"+ids[keyPartner], keyPartner, "").decode(t, &a)
 	h.call(http.MethodGet, "/v1/questions/"+ids[keyPublic], keyPublic, "").decode(t, &b)
 	if a.Citations[0].DocID == b.Citations[0].DocID {
@@ -177,7 +178,7 @@ func TestAnonymousMode(t *testing.T) {
 	if r.Status != http.StatusAccepted || r.Header.Get(HeaderPrincipal) != auth.AnonymousID {
 		t.Fatalf("anonymous POST = %d %s (principal %q)", r.Status, r.Body, r.Header.Get(HeaderPrincipal))
 	}
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
 	if got := h.eng.runs[acc.ID].in.Principal; !cmp.Equal(got, auth.Anonymous()) {
 		t.Errorf("dev caller ran as %+v, want the anonymous principal", got)
@@ -209,9 +210,9 @@ func TestRateLimit(t *testing.T) {
 
 func TestIdempotency(t *testing.T) {
 	h := newHarness(t)
-	post := func(key, body string, headers ...string) (resp, Accepted) {
+	post := func(key, body string, headers ...string) (resp, api.Accepted) {
 		r := h.call(http.MethodPost, "/v1/questions", key, body, headers...)
-		var acc Accepted
+		var acc api.Accepted
 		r.decode(t, &acc)
 		return r, acc
 	}
@@ -221,7 +222,7 @@ func TestIdempotency(t *testing.T) {
 	if first.ID == "" || again.ID != first.ID || header.ID != first.ID {
 		t.Errorf("ids %q, %q, %q; want one id for one key", first.ID, again.ID, header.ID)
 	}
-	if again.Status != Completed {
+	if again.Status != api.Completed {
 		t.Errorf("replayed POST status %q, want the run's status completed", again.Status)
 	}
 	_, other := post(keyPartner, `{"question":"E4","idempotency_key":"retry-1"}`)
@@ -257,17 +258,17 @@ func TestIdempotency(t *testing.T) {
 func TestWait(t *testing.T) {
 	h := newHarness(t)
 	r := h.call(http.MethodPost, "/v1/questions?wait=2s", keyPublic, `{"question":"what is the capital of Peru"}`)
-	var q QuestionResponse
+	var q api.QuestionResponse
 	r.decode(t, &q)
-	if r.Status != 200 || q.Status != Completed || q.StopReason != wire.InsufficientContext || q.Answer != "" || len(q.Citations) != 0 {
+	if r.Status != 200 || q.Status != api.Completed || q.StopReason != wire.InsufficientContext || q.Answer != "" || len(q.Citations) != 0 {
 		t.Errorf("?wait on a quick run = %d %s; want 200 with the insufficient_context result", r.Status, r.Body)
 	}
 	h.eng.hold = true
 	start := time.Now()
 	r = h.call(http.MethodPost, "/v1/questions?wait=100ms", keyPublic, `{"question":"E4"}`)
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
-	if r.Status != http.StatusAccepted || acc.Status != Running || time.Since(start) < 100*time.Millisecond {
+	if r.Status != http.StatusAccepted || acc.Status != api.Running || time.Since(start) < 100*time.Millisecond {
 		t.Errorf("?wait=100ms on a held run = %d %s after %v; want 202 running after the wait", r.Status, r.Body, time.Since(start))
 	}
 }
@@ -291,13 +292,13 @@ func TestWaitBoundsStart(t *testing.T) {
 func TestRunningQuestion(t *testing.T) {
 	h := newHarness(t)
 	h.eng.hold = true
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
 
-	var q QuestionResponse
+	var q api.QuestionResponse
 	r := h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, "")
 	r.decode(t, &q)
-	if q.Status != Running || q.Progress == nil || q.Progress.Stage != "assess" || q.StopReason != "" {
+	if q.Status != api.Running || q.Progress == nil || q.Progress.Stage != "assess" || q.StopReason != "" {
 		t.Errorf("GET running = %s; want running with progress", r.Body)
 	}
 	var tr wire.Trace
@@ -312,7 +313,7 @@ func TestRunningQuestion(t *testing.T) {
 		t.Fatalf("DELETE = %d %s, want 202", r.Status, r.Body)
 	}
 	h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, "").decode(t, &q)
-	if q.Status != Completed || q.StopReason != wire.Cancelled {
+	if q.Status != api.Completed || q.StopReason != wire.Cancelled {
 		t.Errorf("after DELETE: %s/%s, want completed/cancelled", q.Status, q.StopReason)
 	}
 	r = h.call(http.MethodDelete, "/v1/questions/"+acc.ID, keyPublic, "")
@@ -340,7 +341,7 @@ func TestUnknownQuestion(t *testing.T) {
 		t.Errorf("PUT /v1/questions = %d, want 405", r.Status)
 	}
 	// A batch id is not a question, and the other way round.
-	var acc Accepted
+	var acc api.Accepted
 	h.call(http.MethodPost, "/v1/batches", keyPublic, `{"questions":[{"question":"E4"}]}`).decode(t, &acc)
 	if r := h.call(http.MethodGet, "/v1/questions/"+acc.ID, keyPublic, ""); r.Status != http.StatusNotFound {
 		t.Errorf("GET /v1/questions/<batch id> = %d, want 404", r.Status)
@@ -434,7 +435,7 @@ func TestReadyz(t *testing.T) {
 			}},
 		}
 	})
-	var rd Readiness
+	var rd api.Readiness
 	r := h.call(http.MethodGet, "/readyz", "", "")
 	r.decode(t, &rd)
 	if r.Status != 200 || rd.Status != "ready" || rd.Checks["temporal"] != "ok" || rd.Checks["index"] != "ok" {
@@ -470,7 +471,7 @@ func TestCursor(t *testing.T) {
 
 func TestNoPrincipalGroupsInRequestTypes(t *testing.T) {
 	// Groups come only from keys: no request type may carry them.
-	for _, v := range []any{QuestionRequest{}, BatchRequest{}, BatchQuestion{}, Filters{}} {
+	for _, v := range []any{api.QuestionRequest{}, api.BatchRequest{}, api.BatchQuestion{}, api.Filters{}} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumField() {
 			tag := strings.ToLower(typ.Field(i).Tag.Get("json"))

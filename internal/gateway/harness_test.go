@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/gin-gonic/gin"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -145,9 +146,9 @@ func (r resp) decode(t *testing.T, v any) {
 }
 
 // errorOf decodes an error body.
-func (r resp) errorOf(t *testing.T) apiError {
+func (r resp) errorOf(t *testing.T) api.ErrorDetail {
 	t.Helper()
-	var eb errorBody
+	var eb api.ErrorBody
 	r.decode(t, &eb)
 	return eb.Error
 }

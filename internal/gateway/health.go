@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/assay-rag/assay/internal/api"
 )
 
 // Check is one readiness dependency of /readyz.
@@ -21,15 +23,6 @@ type Check struct {
 	Info func() string
 }
 
-// Readiness is the body of /readyz.
-type Readiness struct {
-	Status string            `json:"status"` // ready or not_ready
-	Checks map[string]string `json:"checks"` // name → "ok" or the reason
-	// Info says what each dependency with something to say serves, e.g.
-	// "index": the index version.
-	Info map[string]string `json:"info,omitempty"`
-}
-
 // healthz says the process serves HTTP; it checks nothing else, so an
 // orchestrator does not restart a gateway because Temporal is down.
 func (s *Server) healthz(c *gin.Context) {
@@ -41,7 +34,7 @@ func (s *Server) healthz(c *gin.Context) {
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
-	out := Readiness{Status: "ready", Checks: make(map[string]string, len(s.opts.Ready))}
+	out := api.Readiness{Status: "ready", Checks: make(map[string]string, len(s.opts.Ready))}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, ch := range s.opts.Ready {

@@ -8,6 +8,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -62,9 +63,9 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 		r.lastCompleted = he.GetEventId()
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 		var res wire.AnswerResult
-		e := Event{ID: he.GetEventId(), Closed: true, Status: Failed}
+		e := Event{ID: he.GetEventId(), Closed: true, Status: api.Failed}
 		if err := converter.GetDefaultDataConverter().FromPayloads(he.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
-			e.Status, e.Result = Completed, &res
+			e.Status, e.Result = api.Completed, &res
 		}
 		out = r.emit(out, e)
 		r.closed = true
@@ -73,7 +74,7 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
-		out = r.emit(out, Event{ID: he.GetEventId(), Closed: true, Status: Failed})
+		out = r.emit(out, Event{ID: he.GetEventId(), Closed: true, Status: api.Failed})
 		r.closed = true
 	}
 	return out
@@ -94,11 +95,11 @@ func (r *historyReader) stage(out []Event, id int64, activity, query string) []E
 			if r.lastCompleted > r.lastEmitted {
 				rid = r.lastCompleted
 			}
-			out = r.emit(out, Event{ID: rid, Stage: &StageEvent{Stage: "rewrite", Attempt: r.attempt - 1, Query: query}})
+			out = r.emit(out, Event{ID: rid, Stage: &api.StageEvent{Stage: "rewrite", Attempt: r.attempt - 1, Query: query}})
 		}
-		out = r.emit(out, Event{ID: id, Stage: &StageEvent{Stage: stage, Attempt: r.attempt, Query: query}})
+		out = r.emit(out, Event{ID: id, Stage: &api.StageEvent{Stage: stage, Attempt: r.attempt, Query: query}})
 	} else {
-		out = r.emit(out, Event{ID: id, Stage: &StageEvent{Stage: stage, Attempt: max(r.attempt, 1)}})
+		out = r.emit(out, Event{ID: id, Stage: &api.StageEvent{Stage: stage, Attempt: max(r.attempt, 1)}})
 	}
 	r.lastStage = stage
 	return out

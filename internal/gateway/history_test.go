@@ -10,6 +10,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -66,13 +67,13 @@ func TestHistoryReader(t *testing.T) {
 	}
 	got, closed := readAll(history)
 	want := []Event{
-		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "motor cover"}},
-		{ID: 11, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
-		{ID: 13, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "blender motor warranty years"}},
-		{ID: 17, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "blender motor warranty years"}},
-		{ID: 23, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
-		{ID: 29, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
-		{ID: 35, Closed: true, Status: Completed, Result: &res},
+		{ID: 5, Stage: &api.StageEvent{Stage: "search", Attempt: 1, Query: "motor cover"}},
+		{ID: 11, Stage: &api.StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 13, Stage: &api.StageEvent{Stage: "rewrite", Attempt: 1, Query: "blender motor warranty years"}},
+		{ID: 17, Stage: &api.StageEvent{Stage: "search", Attempt: 2, Query: "blender motor warranty years"}},
+		{ID: 23, Stage: &api.StageEvent{Stage: "assess", Attempt: 2}},
+		{ID: 29, Stage: &api.StageEvent{Stage: "generate", Attempt: 2}},
+		{ID: 35, Closed: true, Status: api.Completed, Result: &res},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
@@ -103,7 +104,7 @@ func TestHistoryReaderRewriteActivity(t *testing.T) {
 	if diff := cmp.Diff([]string{"search", "assess", "rewrite", "search"}, stages); diff != "" {
 		t.Errorf("stages (-want +got):\n%s", diff)
 	}
-	if last := got[len(got)-1]; !last.Closed || last.Status != Failed || last.Result != nil {
+	if last := got[len(got)-1]; !last.Closed || last.Status != api.Failed || last.Result != nil {
 		t.Errorf("terminated run closed with %+v, want a failed close", last)
 	}
 }
@@ -131,13 +132,13 @@ func TestHistoryReaderLocalActivities(t *testing.T) {
 		{EventId: 13, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED},
 	})
 	want := []Event{
-		{ID: 7, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "motor cover"}},
-		{ID: 8, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
-		{ID: 9, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "blender motor warranty years"}},
-		{ID: 9, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "blender motor warranty years"}},
-		{ID: 10, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
-		{ID: 11, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
-		{ID: 13, Closed: true, Status: Failed},
+		{ID: 7, Stage: &api.StageEvent{Stage: "search", Attempt: 1, Query: "motor cover"}},
+		{ID: 8, Stage: &api.StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 9, Stage: &api.StageEvent{Stage: "rewrite", Attempt: 1, Query: "blender motor warranty years"}},
+		{ID: 9, Stage: &api.StageEvent{Stage: "search", Attempt: 2, Query: "blender motor warranty years"}},
+		{ID: 10, Stage: &api.StageEvent{Stage: "assess", Attempt: 2}},
+		{ID: 11, Stage: &api.StageEvent{Stage: "generate", Attempt: 2}},
+		{ID: 13, Closed: true, Status: api.Failed},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
@@ -154,10 +155,10 @@ func TestHistoryReaderMixed(t *testing.T) {
 		marker(t, 11, "Search", wire.SearchOutput{Query: "b"}),
 	})
 	want := []Event{
-		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "a"}},
-		{ID: 6, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
-		{ID: 8, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "b"}},
-		{ID: 11, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "b"}},
+		{ID: 5, Stage: &api.StageEvent{Stage: "search", Attempt: 1, Query: "a"}},
+		{ID: 6, Stage: &api.StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 8, Stage: &api.StageEvent{Stage: "rewrite", Attempt: 1, Query: "b"}},
+		{ID: 11, Stage: &api.StageEvent{Stage: "search", Attempt: 2, Query: "b"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

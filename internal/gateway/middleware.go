@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -113,7 +114,7 @@ func (s *Server) recoverJSON(c *gin.Context) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.opts.Logger.Error("panic in handler", "panic", p, "path", c.Request.URL.Path, "request_id", c.GetString(ctxRequestID))
-			c.AbortWithStatusJSON(http.StatusInternalServerError, errorBody{Error: apiError{
+			c.AbortWithStatusJSON(http.StatusInternalServerError, api.ErrorBody{Error: api.ErrorDetail{
 				Code: string(errs.Internal), Message: "internal error", RequestID: c.GetString(ctxRequestID),
 			}})
 		}

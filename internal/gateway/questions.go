@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -20,70 +21,8 @@ const readTimeout = 10 * time.Second
 // a run no worker has picked up yet must not hold a GET for long.
 const queryTimeout = time.Second
 
-// QuestionRequest is the body of POST /v1/questions. Budget fields may
-// lower the configured defaults, never raise them.
-type QuestionRequest struct {
-	Question    string   `json:"question"`
-	MaxAttempts *int     `json:"max_attempts,omitempty"`
-	DeadlineMS  *int64   `json:"deadline_ms,omitempty"`
-	Filters     *Filters `json:"filters,omitempty"`
-	// IdempotencyKey makes retries safe: the same key from the same
-	// principal names the same run, which starts once.
-	IdempotencyKey string `json:"idempotency_key,omitempty"`
-}
-
-// Filters narrow retrieval beyond the principal's groups. Empty lists do
-// not filter.
-type Filters struct {
-	Types    []string `json:"types,omitempty"`
-	Products []string `json:"products,omitempty"`
-	Statuses []string `json:"statuses,omitempty"`
-}
-
-// UnmarshalJSON decodes strictly, naming bad fields as filters.<name>.
-func (f *Filters) UnmarshalJSON(b []byte) error {
-	type plain Filters
-	var p plain
-	if err := strictDecode(b, &p); err != nil {
-		return prefixField("filters", err)
-	}
-	*f = Filters(p)
-	return nil
-}
-
-// Accepted is the body of a 202: the run's id and where it is.
-type Accepted struct {
-	ID     string `json:"id"`
-	Status Status `json:"status"`
-}
-
-// QuestionResponse is the representation of one question run.
-type QuestionResponse struct {
-	ID         string             `json:"id"`
-	Status     Status             `json:"status"`
-	Question   string             `json:"question,omitempty"`
-	StopReason wire.StopReason    `json:"stop_reason,omitempty"`
-	StopDetail string             `json:"stop_detail,omitempty"`
-	Answer     string             `json:"answer,omitempty"`
-	Citations  []CitationResponse `json:"citations"`
-	Model      string             `json:"model,omitempty"`
-	Attempts   int                `json:"attempts,omitempty"`
-	Usage      *wire.Usage        `json:"usage,omitempty"`
-	// Progress is where a running question is; absent once it ended or
-	// when no worker answered the query.
-	Progress *wire.Progress `json:"progress,omitempty"`
-}
-
-// CitationResponse is one cited source, resolved to its document.
-type CitationResponse struct {
-	Label string `json:"label"`
-	DocID string `json:"doc_id"`
-	Title string `json:"title"`
-	URL   string `json:"url,omitempty"`
-}
-
 func (s *Server) postQuestion(c *gin.Context) {
-	var req QuestionRequest
+	var req api.QuestionRequest
 	if err := decodeJSON(c, s.opts.MaxBodyBytes, &req); err != nil {
 		writeError(c, err)
 		return
@@ -122,7 +61,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 		writeError(c, waitSpent(err))
 		return
 	}
-	status := Running
+	status := api.Running
 	if key != "" {
 		run, err := s.opts.Engine.Describe(ctx, id)
 		if err != nil {
@@ -155,7 +94,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 			return
 		}
 	}
-	c.JSON(http.StatusAccepted, Accepted{ID: id, Status: status})
+	c.JSON(http.StatusAccepted, api.Accepted{ID: id, Status: status})
 }
 
 func (s *Server) getQuestion(c *gin.Context) {
@@ -165,7 +104,7 @@ func (s *Server) getQuestion(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
 	defer cancel()
-	if run.Status == Running {
+	if run.Status == api.Running {
 		resp := questionResponse(run, nil)
 		qctx, qcancel := context.WithTimeout(ctx, queryTimeout)
 		defer qcancel()
@@ -191,7 +130,7 @@ func (s *Server) getTrace(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
 	defer cancel()
-	if run.Status == Completed {
+	if run.Status == api.Completed {
 		res, _, err := s.opts.Engine.Result(ctx, run.ID)
 		if err != nil {
 			writeError(c, err)
@@ -215,9 +154,9 @@ func (s *Server) deleteQuestion(c *gin.Context) {
 	s.cancelRun(c, KindQuestion)
 }
 
-func questionResponse(run Run, res *wire.AnswerResult) QuestionResponse {
-	out := QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []CitationResponse{}}
-	if res == nil || run.Status != Completed {
+func questionResponse(run Run, res *wire.AnswerResult) api.QuestionResponse {
+	out := api.QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []api.CitationResponse{}}
+	if res == nil || run.Status != api.Completed {
 		return out
 	}
 	out.StopReason = res.StopReason
@@ -234,10 +173,10 @@ func questionResponse(run Run, res *wire.AnswerResult) QuestionResponse {
 	return out
 }
 
-func citations(cs []wire.Citation) []CitationResponse {
-	out := make([]CitationResponse, 0, len(cs))
+func citations(cs []wire.Citation) []api.CitationResponse {
+	out := make([]api.CitationResponse, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, CitationResponse{Label: c.Label, DocID: c.DocID, Title: c.Title, URL: c.URL})
+		out = append(out, api.CitationResponse{Label: c.Label, DocID: c.DocID, Title: c.Title, URL: c.URL})
 	}
 	return out
 }
@@ -265,7 +204,9 @@ const (
 	maxFilterLen    = 100
 )
 
-func (f *Filters) retrieval() (wire.Filters, error) {
+// retrievalFilters checks a request's filters and turns them into the
+// retrieval filters of its runs.
+func retrievalFilters(f *api.Filters) (wire.Filters, error) {
 	const op = "gateway.filters"
 	check := func(name string, vals []string) error {
 		if len(vals) > maxFilterValues {

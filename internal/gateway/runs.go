@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
@@ -22,7 +23,7 @@ func (s *Server) cancelRun(c *gin.Context, kind Kind) {
 	if !ok {
 		return
 	}
-	if run.Status != Running {
+	if run.Status != api.Running {
 		writeError(c, errs.Errorf("gateway.cancel", errs.Conflict, "%s %s has already ended (%s)", kind, run.ID, run.Status))
 		return
 	}
@@ -32,7 +33,7 @@ func (s *Server) cancelRun(c *gin.Context, kind Kind) {
 		writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, Accepted{ID: run.ID, Status: "cancelling"})
+	c.JSON(http.StatusAccepted, api.Accepted{ID: run.ID, Status: "cancelling"})
 }
 
 // validRunID accepts run ids: API-made UUIDs and batch children
@@ -71,7 +72,7 @@ func (s *Server) ownRun(c *gin.Context, kind Kind) (Run, bool) {
 // and filters (as an AnswerInput for the caller's principal), the
 // idempotency key, and the run id derived from them, which it records for
 // the access log.
-func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *Filters, bodyKey string) (id, key string, in wire.AnswerInput, err error) {
+func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *api.Filters, bodyKey string) (id, key string, in wire.AnswerInput, err error) {
 	if in, err = s.answerTemplate(maxAttempts, deadlineMS, f); err != nil {
 		return "", "", in, err
 	}
@@ -87,7 +88,7 @@ func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS
 // answerTemplate builds the AnswerInput of a request from the defaults and
 // the request's own, lower, budget and filters. RequestID, Question and
 // Principal are the caller's to set.
-func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *Filters) (wire.AnswerInput, error) {
+func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *api.Filters) (wire.AnswerInput, error) {
 	const op = "gateway.options"
 	d := s.opts.Template
 	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK}
@@ -105,7 +106,7 @@ func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *Filters)
 		in.Budget.Deadline = time.Duration(*deadlineMS) * time.Millisecond
 	}
 	if f != nil {
-		rf, err := f.retrieval()
+		rf, err := retrievalFilters(f)
 		if err != nil {
 			return in, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -14,32 +15,6 @@ import (
 // with errs.NotFound for an id it does not hold.
 type Chunks interface {
 	Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error)
-}
-
-// SourcesResponse is the body of GET /v1/questions/{id}/sources: the
-// passages the run gave its generator, in prompt order, with their text as
-// the chunk store holds it now.
-type SourcesResponse struct {
-	ID      string           `json:"id"`
-	Sources []SourceResponse `json:"sources"`
-	// Withheld counts the run's passages not shown: no longer in the
-	// index, or no longer visible to the caller's groups. Which of the two
-	// is not said.
-	Withheld int `json:"withheld"`
-}
-
-// SourceResponse is one passage a run used.
-type SourceResponse struct {
-	Label   string        `json:"label"`
-	ChunkID string        `json:"chunk_id"`
-	DocID   string        `json:"doc_id"`
-	Title   string        `json:"title"`
-	Status  corpus.Status `json:"status"`
-	Updated string        `json:"updated,omitempty"`
-	URL     string        `json:"url,omitempty"`
-	Text    string        `json:"text"`
-	// Cited says whether the answer cites this passage.
-	Cited bool `json:"cited"`
 }
 
 // getSources returns the passages a finished run used: the labelled
@@ -52,7 +27,7 @@ func (s *Server) getSources(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if run.Status == Running {
+	if run.Status == api.Running {
 		writeError(c, errs.Errorf("gateway.sources", errs.Conflict, "question %s is still running; its sources are known once it ends", run.ID))
 		return
 	}
@@ -67,9 +42,9 @@ func (s *Server) getSources(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := SourcesResponse{ID: run.ID, Sources: []SourceResponse{}}
+	out := api.SourcesResponse{ID: run.ID, Sources: []api.SourceResponse{}}
 	gen := res.Trace.Generation
-	if st != Completed || gen == nil {
+	if st != api.Completed || gen == nil {
 		c.JSON(http.StatusOK, out)
 		return
 	}
@@ -95,7 +70,7 @@ func (s *Server) getSources(c *gin.Context) {
 			return
 		}
 		ch := chunks[0]
-		out.Sources = append(out.Sources, SourceResponse{
+		out.Sources = append(out.Sources, api.SourceResponse{
 			Label: lc.Label, ChunkID: ch.ID, DocID: ch.DocID, Title: ch.Title, Status: ch.Status,
 			Updated: ch.Updated, URL: ch.URL, Text: ch.Text, Cited: cited[lc.Label],
 		})
@@ -106,7 +81,7 @@ func (s *Server) getSources(c *gin.Context) {
 // noPassages answers 503 saying why: a fact of the deployment, not an
 // internal detail.
 func noPassages(c *gin.Context) {
-	c.AbortWithStatusJSON(http.StatusServiceUnavailable, errorBody{Error: apiError{
+	c.AbortWithStatusJSON(http.StatusServiceUnavailable, api.ErrorBody{Error: api.ErrorDetail{
 		Code: string(errs.Unavailable), RequestID: c.GetString(ctxRequestID),
 		Message: "this gateway cannot read passages: it has no index (start it with index.dir set to the worker's index)",
 	}})

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -58,7 +59,7 @@ func (f *fakeChunks) edit(id string, fn func(*corpus.Chunk)) {
 func (h *harness) askID(t *testing.T, key, question string) string {
 	t.Helper()
 	r := h.call(http.MethodPost, "/v1/questions", key, `{"question":"`+question+`"}`)
-	var acc Accepted
+	var acc api.Accepted
 	r.decode(t, &acc)
 	if r.Status != http.StatusAccepted || acc.ID == "" {
 		t.Fatalf("POST /v1/questions = %d %s", r.Status, r.Body)
@@ -72,7 +73,7 @@ func TestSources(t *testing.T) {
 
 	pub := h.askID(t, keyPublic, "how long is the motor covered")
 	r := h.call(http.MethodGet, "/v1/questions/"+pub+"/sources", keyPublic, "")
-	var got SourcesResponse
+	var got api.SourcesResponse
 	r.decode(t, &got)
 	if r.Status != 200 || len(got.Sources) != 2 || got.Withheld != 0 {
 		t.Fatalf("public sources = %d %s; want 2 passages", r.Status, r.Body)

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
@@ -43,11 +44,11 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 	}
 	switch d.Status {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
-		run.Status = Running
+		run.Status = api.Running
 	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		run.Status = Completed
+		run.Status = api.Completed
 	default:
-		run.Status = Failed
+		run.Status = api.Failed
 	}
 	run.Principal, _ = d.TypedSearchAttributes.GetKeyword(workflows.PrincipalKey)
 	if p := d.Memo.GetFields()["question"]; p != nil {
@@ -80,7 +81,7 @@ func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) er
 }
 
 // Result implements Questions.
-func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, Status, error) {
+func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error) {
 	var res wire.AnswerResult
 	st, err := t.result(ctx, "gateway.Result", id, &res)
 	return res, st, err
@@ -88,14 +89,14 @@ func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, St
 
 // result waits for run id's result, following continue-as-new. A run that
 // failed, was terminated, cancelled or timed out is Failed, not an error.
-func (t *Temporal) result(ctx context.Context, op, id string, out any) (Status, error) {
+func (t *Temporal) result(ctx context.Context, op, id string, out any) (api.Status, error) {
 	err := t.Client.GetWorkflow(ctx, id, "").Get(ctx, out)
 	var failed *temporal.WorkflowExecutionError
 	switch {
 	case err == nil:
-		return Completed, nil
+		return api.Completed, nil
 	case errors.As(err, &failed):
-		return Failed, nil
+		return api.Failed, nil
 	}
 	return "", temporalErr(op, err)
 }
@@ -158,7 +159,7 @@ func (t *Temporal) BatchItems(ctx context.Context, id string, offset, limit int)
 }
 
 // BatchResult implements Batches.
-func (t *Temporal) BatchResult(ctx context.Context, id string) (workflows.BatchResult, Status, error) {
+func (t *Temporal) BatchResult(ctx context.Context, id string) (workflows.BatchResult, api.Status, error) {
 	var res workflows.BatchResult
 	st, err := t.result(ctx, "gateway.BatchResult", id, &res)
 	return res, st, err

@@ -1,4 +1,10 @@
-package gateway
+// Package apiclient is a Go client of assay's HTTP API (package gateway):
+// submit and cancel questions and batches, read results and traces, and
+// follow a question's Server-Sent Events, resuming a dropped stream. It
+// sends and reads the bodies of package api and imports nothing of the
+// server, so a client (the assay ask, batch and bench commands) builds
+// without it.
+package apiclient
 
 import (
 	"bufio"
@@ -14,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -114,7 +121,7 @@ func (c *Client) send(ctx context.Context, method, path string, body io.Reader, 
 }
 
 func apiErrorOf(resp *http.Response, data []byte) *APIError {
-	var eb errorBody
+	var eb api.ErrorBody
 	_ = json.Unmarshal(data, &eb)
 	e := &APIError{Status: resp.StatusCode, Code: eb.Error.Code, Field: eb.Error.Field, Message: eb.Error.Message, RequestID: eb.Error.RequestID}
 	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
@@ -124,8 +131,8 @@ func apiErrorOf(resp *http.Response, data []byte) *APIError {
 }
 
 // Submit posts a question and returns its id.
-func (c *Client) Submit(ctx context.Context, req QuestionRequest) (string, error) {
-	var out Accepted
+func (c *Client) Submit(ctx context.Context, req api.QuestionRequest) (string, error) {
+	var out api.Accepted
 	if err := c.do(ctx, http.MethodPost, "/v1/questions", req, &out); err != nil {
 		return "", err
 	}
@@ -134,15 +141,15 @@ func (c *Client) Submit(ctx context.Context, req QuestionRequest) (string, error
 
 // Ask posts a question and waits up to wait for its result. The answer's
 // Status is Running when the run had not ended by then.
-func (c *Client) Ask(ctx context.Context, req QuestionRequest, wait time.Duration) (QuestionResponse, error) {
-	var out QuestionResponse
+func (c *Client) Ask(ctx context.Context, req api.QuestionRequest, wait time.Duration) (api.QuestionResponse, error) {
+	var out api.QuestionResponse
 	err := c.do(ctx, http.MethodPost, "/v1/questions?wait="+url.QueryEscape(wait.String()), req, &out)
 	return out, err
 }
 
 // Get fetches a question's current state.
-func (c *Client) Get(ctx context.Context, id string) (QuestionResponse, error) {
-	var out QuestionResponse
+func (c *Client) Get(ctx context.Context, id string) (api.QuestionResponse, error) {
+	var out api.QuestionResponse
 	err := c.do(ctx, http.MethodGet, "/v1/questions/"+url.PathEscape(id), nil, &out)
 	return out, err
 }
@@ -161,7 +168,7 @@ func (c *Client) Cancel(ctx context.Context, id string) error {
 
 // Wait polls until the question is no longer running or ctx ends. progress,
 // if not nil, is called with every state seen.
-func (c *Client) Wait(ctx context.Context, id string, every time.Duration, progress func(QuestionResponse)) (QuestionResponse, error) {
+func (c *Client) Wait(ctx context.Context, id string, every time.Duration, progress func(api.QuestionResponse)) (api.QuestionResponse, error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -172,7 +179,7 @@ func (c *Client) Wait(ctx context.Context, id string, every time.Duration, progr
 		if progress != nil {
 			progress(q)
 		}
-		if q.Status != Running {
+		if q.Status != api.Running {
 			return q, nil
 		}
 		select {
@@ -214,13 +221,14 @@ func (c *Client) Events(ctx context.Context, id, lastEventID string, fn func(Str
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		return apiErrorOf(resp, data)
 	}
-	return readSSE(resp.Body, fn)
+	return ReadSSE(resp.Body, fn)
 }
 
-// readSSE parses the text/event-stream format: events are runs of
-// "field: value" lines ended by a blank line; lines starting with ':' are
-// comments.
-func readSSE(r io.Reader, fn func(StreamEvent) error) error {
+// ReadSSE reads r as the text/event-stream format, calling fn for each
+// event, until r ends or fn fails. Events are runs of "field: value" lines
+// ended by a blank line; lines starting with ':' are comments; an event
+// without a type is a "message".
+func ReadSSE(r io.Reader, fn func(StreamEvent) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 8<<20)
 	var ev StreamEvent
@@ -263,27 +271,27 @@ var errStreamDone = errors.New("stream done")
 // Follow streams question id until its result, calling onStage (if not
 // nil) for each stage. A dropped stream is resumed from the last event
 // seen, up to five times in a row without progress.
-func (c *Client) Follow(ctx context.Context, id string, onStage func(StageEvent)) (QuestionResponse, error) {
-	var result QuestionResponse
+func (c *Client) Follow(ctx context.Context, id string, onStage func(api.StageEvent)) (api.QuestionResponse, error) {
+	var result api.QuestionResponse
 	last := ""
 	for tries := 0; ; {
 		progressed := false
 		err := c.Events(ctx, id, last, func(e StreamEvent) error {
 			switch e.Type {
-			case EventStage:
-				var st StageEvent
+			case api.EventStage:
+				var st api.StageEvent
 				if err := json.Unmarshal(e.Data, &st); err != nil {
 					return fmt.Errorf("stage event %s: %w", e.ID, err)
 				}
 				if onStage != nil {
 					onStage(st)
 				}
-			case EventResult:
+			case api.EventResult:
 				if err := json.Unmarshal(e.Data, &result); err != nil {
 					return fmt.Errorf("result event %s: %w", e.ID, err)
 				}
 				return errStreamDone
-			case EventError:
+			case api.EventError:
 				return fmt.Errorf("stream interrupted: %s", e.Data)
 			}
 			if e.ID != "" {
@@ -319,8 +327,8 @@ func (c *Client) Follow(ctx context.Context, id string, onStage func(StageEvent)
 }
 
 // SubmitBatch posts a batch and returns its id.
-func (c *Client) SubmitBatch(ctx context.Context, req BatchRequest) (string, error) {
-	var out Accepted
+func (c *Client) SubmitBatch(ctx context.Context, req api.BatchRequest) (string, error) {
+	var out api.Accepted
 	if err := c.do(ctx, http.MethodPost, "/v1/batches", req, &out); err != nil {
 		return "", err
 	}
@@ -330,7 +338,7 @@ func (c *Client) SubmitBatch(ctx context.Context, req BatchRequest) (string, err
 // SubmitBatchJSONL posts a batch as JSON Lines, one BatchQuestion per
 // line, and returns its id.
 func (c *Client) SubmitBatchJSONL(ctx context.Context, body io.Reader) (string, error) {
-	var out Accepted
+	var out api.Accepted
 	if err := c.send(ctx, http.MethodPost, "/v1/batches", body, "application/jsonl", &out); err != nil {
 		return "", err
 	}
@@ -338,15 +346,15 @@ func (c *Client) SubmitBatchJSONL(ctx context.Context, body io.Reader) (string, 
 }
 
 // GetBatch fetches a batch's status and aggregate.
-func (c *Client) GetBatch(ctx context.Context, id string) (BatchResponse, error) {
-	var out BatchResponse
+func (c *Client) GetBatch(ctx context.Context, id string) (api.BatchResponse, error) {
+	var out api.BatchResponse
 	err := c.do(ctx, http.MethodGet, "/v1/batches/"+url.PathEscape(id), nil, &out)
 	return out, err
 }
 
 // BatchResults fetches one page of a batch's results; cursor "" is the
 // first page, limit 0 the server's default size.
-func (c *Client) BatchResults(ctx context.Context, id, cursor string, limit int) (BatchResults, error) {
+func (c *Client) BatchResults(ctx context.Context, id, cursor string, limit int) (api.BatchResults, error) {
 	q := url.Values{}
 	if cursor != "" {
 		q.Set("cursor", cursor)
@@ -358,17 +366,17 @@ func (c *Client) BatchResults(ctx context.Context, id, cursor string, limit int)
 	if len(q) > 0 {
 		path += "?" + q.Encode()
 	}
-	var out BatchResults
+	var out api.BatchResults
 	err := c.do(ctx, http.MethodGet, path, nil, &out)
 	return out, err
 }
 
 // AllBatchResults pages through every result of a batch.
-func (c *Client) AllBatchResults(ctx context.Context, id string) ([]BatchResultItem, error) {
-	var all []BatchResultItem
+func (c *Client) AllBatchResults(ctx context.Context, id string) ([]api.BatchResultItem, error) {
+	var all []api.BatchResultItem
 	cursor := ""
 	for {
-		page, err := c.BatchResults(ctx, id, cursor, maxPageSize)
+		page, err := c.BatchResults(ctx, id, cursor, api.MaxPageSize)
 		if err != nil {
 			return all, err
 		}
