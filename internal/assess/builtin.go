@@ -55,6 +55,14 @@ const BuiltinModel = router.BuiltinAssessModel
 // scores its coverage times the share of the question's entities it
 // mentions.
 //
+// The first attempt is judged on the question's own words (the one-pass
+// baseline never gets more). A rewritten attempt is judged on the same
+// question terms, but a word the query carries and the question lacks
+// covers a question term when the thesaurus relates the two (the
+// translate strategy's substitutes): words a rewrite dropped or added
+// without such a relation prove nothing, and entities are always the
+// question's.
+//
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
@@ -66,11 +74,11 @@ type Builtin struct {
 	// MinCoverage is the share of the question's weight one chunk must
 	// cover for the evidence to be sufficient.
 	MinCoverage float64
-	// Thesaurus, when set, relates question words to document words: a
-	// chunk lacking a question term but holding a word the thesaurus
-	// relates to it (and the principal's visible vocabulary has) covers
-	// that term. Entities and the most specific term still need the
-	// word itself. Nil: no thesaurus (the embedded default).
+	// Thesaurus, when set, relates question words to the words the
+	// principal's visible documents use: the translate strategy proposes
+	// them, and on a rewritten attempt a chunk holding one the query
+	// carries covers the question word. Entities never have substitutes.
+	// Nil: no thesaurus (the embedded default).
 	Thesaurus Thesaurus
 	// MaxUnknownShare is the largest share of the question's content terms
 	// that may be unknown to the visible corpus for the paraphrase
