@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-redis lint bench clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -36,6 +36,15 @@ test: $(BIN)/temporal
 test-short:
 	$(GO) test -short ./...
 
+# The crash tests: the real binary as a Temporal dev server, two workers
+# and a gateway; a batch runs cleanly, then while a worker is SIGKILLed and
+# restarted, then while the Temporal server is killed and restarted; every
+# question must end as in the clean run. A few minutes; CI runs it after
+# `make test`. ASSAY_CHAOS_N sets the batch size (default 120),
+# ASSAY_CHAOS_DOWN how long the server stays down (default 5s).
+test-chaos: $(BIN)/temporal
+	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./cmd/assay
+
 # Opt-in: the Redis token transport, and a standalone worker and gateway
 # joined by it, against a real, throwaway redis-server (Debian's, installed
 # with apt-get when missing: needs root). `make test` skips these tests
@@ -43,6 +52,13 @@ test-short:
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
+
+# The web page in headless Chromium against assay dev (Debian's chromium,
+# installed with apt-get when missing: needs root). `make test` runs these
+# too when a browser is installed and skips them when not.
+test-browser: $(BIN)/temporal
+	@command -v chromium >/dev/null || { echo "installing chromium (Debian)"; apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; }
+	$(GO) test -count=1 -run TestBrowser -v ./cmd/assay
 
 # A short run of every fuzz target (Go native fuzzing; seed corpora in each
 # package's testdata/fuzz, where a failing input is also written: commit it

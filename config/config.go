@@ -16,6 +16,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"net/url"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -73,6 +74,10 @@ type HTTP struct {
 	Addr         string        `yaml:"addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
+	// TemporalUIURL is the Temporal Web UI's base address, for the web
+	// page's links to runs (http://host:8233); `assay dev` sets it to its
+	// own UI. Empty: no links.
+	TemporalUIURL string `yaml:"temporal_ui_url"`
 	// ReadTimeout bounds reading a whole request, body included.
 	ReadTimeout time.Duration `yaml:"read_timeout"`
 	// WriteTimeout bounds a request from the end of its headers to the
@@ -632,6 +637,11 @@ func (c Config) validateServers(p *problems) {
 	}
 	if c.HTTP.MaxWait < 0 {
 		p.add("http.max_wait", "must not be negative")
+	}
+	if u := c.HTTP.TemporalUIURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			p.add("http.temporal_ui_url", "want an http(s) URL like http://127.0.0.1:8233, got %q", u)
+		}
 	}
 	if c.HTTP.ReadTimeout <= 0 {
 		p.add("http.read_timeout", "must be positive")

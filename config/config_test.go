@@ -232,3 +232,16 @@ func TestEmbedSettings(t *testing.T) {
 		t.Errorf("unknown provider: err = %v", err)
 	}
 }
+
+func TestTemporalUIURL(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_HTTP_TEMPORAL_UI_URL": "http://temporal-ui.internal:8080"})})
+	if err != nil || cfg.HTTP.TemporalUIURL != "http://temporal-ui.internal:8080" {
+		t.Fatalf("Load = %+v, %v", cfg.HTTP, err)
+	}
+	for _, bad := range []string{"temporal-ui:8080", "javascript:alert(1)", "ftp://x"} {
+		_, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_HTTP_TEMPORAL_UI_URL": bad})})
+		if err == nil || !strings.Contains(err.Error(), "http.temporal_ui_url") {
+			t.Errorf("temporal_ui_url %q: Load = %v, want an error naming http.temporal_ui_url", bad, err)
+		}
+	}
+}

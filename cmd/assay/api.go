@@ -16,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/runmetrics"
+	"github.com/assay-rag/assay/internal/webui"
 )
 
 // telemetry is the Prometheus registry of one process and the run
@@ -68,10 +69,11 @@ func newKeyring(cfg config.Config, log *slog.Logger) (*auth.Keyring, error) {
 	return keyring, nil
 }
 
-// newGateway builds the HTTP API over Temporal. tel is the process's
-// telemetry (nil makes one); tok, when not nil, feeds token events; extra
+// newGateway builds the HTTP API over Temporal, with the web page. tel is
+// the process's telemetry (nil makes one); tok, when not nil, feeds token
+// events; chunks, when not nil, serves the passages of runs; extra
 // readiness checks join the Temporal and worker checks.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, extra ...gateway.Check) (*gateway.Server, error) {
+func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, chunks gateway.Chunks, extra ...gateway.Check) (*gateway.Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	keyring, err := newKeyring(cfg, log)
 	if err != nil {
@@ -98,6 +100,8 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Registry:       tel.reg,
 		Logger:         log,
 		Tokens:         tok,
+		Chunks:         chunks,
+		Page:           webui.Handler(webui.Config{TemporalUIURL: cfg.HTTP.TemporalUIURL, Namespace: cfg.Temporal.Namespace}),
 	})
 }
 

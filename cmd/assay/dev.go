@@ -68,7 +68,10 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	defer st.Close()
 	srv, ix := st.srv, st.ix
-	gw, err := newGateway(st.c, cfg, log, tel, hub, indexCheck(ix.Len))
+	if cfg.HTTP.TemporalUIURL == "" {
+		cfg.HTTP.TemporalUIURL = srv.UIURL()
+	}
+	gw, err := newGateway(st.c, cfg, log, tel, hub, ix, indexCheck(ix.Len))
 	if err != nil {
 		return err
 	}
@@ -78,6 +81,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		models = "models at " + cfg.LLM.BaseURL
 	}
 	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
+	fmt.Fprintf(e.stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(e.stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())

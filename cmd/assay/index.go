@@ -219,7 +219,7 @@ func newRetriever(ix *index.Index, cfg config.Config) (*retrieval.Retriever, err
 	if err != nil {
 		return nil, err
 	}
-	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)}
+	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)}
 	if q != nil {
 		o.Embedder = q
 	}

@@ -202,6 +202,15 @@ func (s *Server) Stop(grace time.Duration) error {
 	return errors.New("temporal dev server did not stop in time and was killed")
 }
 
+// Kill ends the server's whole process group at once with SIGKILL, as a
+// crash would, and waits for it to exit. Crash tests use it; everything
+// else uses Stop.
+func (s *Server) Kill() {
+	defer s.log.Close()
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	<-s.done
+}
+
 // Done is closed when the server process exits.
 func (s *Server) Done() <-chan struct{} { return s.done }
 

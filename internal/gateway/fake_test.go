@@ -75,6 +75,8 @@ func answerFor(in wire.AnswerInput) wire.AnswerResult {
 	res.Answer = "From " + doc + ". [1]"
 	res.Model = "builtin:extractive-v1"
 	res.Citations = []generate.Citation{{Label: "1", ChunkID: doc + "#0", DocID: doc, Title: "Title of " + doc, URL: "https://example.test/" + doc}}
+	res.Trace.Generation = &wire.Generation{Model: res.Model, Sources: []wire.LabelledChunk{
+		{Label: "1", ChunkID: doc + "#0"}, {Label: "2", ChunkID: "faq-warranty-claim#0"}}}
 	return res
 }
 

@@ -151,6 +151,12 @@ type Options struct {
 	// Tokens, when set, feeds token events into the event streams of
 	// running questions; nil sends none.
 	Tokens Tokens
+	// Chunks, when set, is the chunk store GET /v1/questions/{id}/sources
+	// reads passages from; without it that route answers 503.
+	Chunks Chunks
+	// Page, when set, is the web page (package webui), served at GET /
+	// and GET /ui/*.
+	Page http.Handler
 }
 
 // Server is the HTTP API.
@@ -228,6 +234,11 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", metricsHandler(s.opts.Registry))
 	e.GET("/openapi.json", serveOpenAPI)
+	if s.opts.Page != nil {
+		page := gin.WrapH(s.opts.Page)
+		e.GET("/", page)
+		e.GET("/ui/*path", page)
+	}
 
 	v1 := e.Group("/v1", s.authenticate, s.rateLimit)
 	v1.POST("/questions", s.postQuestion)
@@ -235,6 +246,7 @@ func (s *Server) routes() {
 	v1.DELETE("/questions/:id", s.deleteQuestion)
 	v1.GET("/questions/:id/trace", s.getTrace)
 	v1.GET("/questions/:id/events", s.getEvents)
+	v1.GET("/questions/:id/sources", s.getSources)
 	v1.POST("/batches", s.postBatch)
 	v1.GET("/batches/:id", s.getBatch)
 	v1.DELETE("/batches/:id", s.deleteBatch)

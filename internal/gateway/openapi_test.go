@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/assay-rag/assay/internal/webui"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -16,8 +17,8 @@ import (
 // every documented operation against the routes.
 func TestOpenAPIRoutes(t *testing.T) {
 	doc := loadOpenAPI(t)
-	h := newHarness(t)
-	ginParam := regexp.MustCompile(`:([A-Za-z_]+)`)
+	h := newHarness(t, func(o *Options) { o.Page = webui.Handler(webui.Config{}) })
+	ginParam := regexp.MustCompile(`[:*]([A-Za-z_]+)`)
 	var routes, documented []string
 	for _, r := range h.srv.engine.Routes() {
 		routes = append(routes, r.Method+" "+ginParam.ReplaceAllString(r.Path, "{$1}"))

@@ -98,7 +98,10 @@ type Index struct {
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
-	closed   sync.Once
+	// inconsistent: bleve, the chunk store and the manifest disagree.
+	inconsistent bool
+	lex          *lexicon // BM25 statistics by ACL part (see visible.go)
+	closed       sync.Once
 }
 
 var bm25Params struct {
@@ -169,7 +172,11 @@ func Open(dir string) (*Index, error) {
 		return nil, errs.E(op, err)
 	}
 	ix.text = text
-	ix.checks = ix.check()
+	ix.checks, ix.inconsistent = ix.check()
+	if ix.lex, err = newLexicon(ix); err != nil {
+		ix.Close()
+		return nil, err
+	}
 	return ix, nil
 }
 
@@ -306,8 +313,9 @@ func NearDuplicate(a, b uint64) bool {
 	return a != 0 && b != 0 && bits.OnesCount64(a^b) <= 3
 }
 
-// check compares the index's parts with each other and its manifest.
-func (ix *Index) check() []string {
+// check compares the index's parts with each other and its manifest, and
+// reports whether they disagree.
+func (ix *Index) check() ([]string, bool) {
 	var out []string
 	if n, err := ix.text.DocCount(); err != nil || int(n) != len(ix.order) {
 		out = append(out, fmt.Sprintf("index count differs: bleve holds %d chunks, the chunk store %d (err %v)", n, len(ix.order), err))
@@ -323,19 +331,23 @@ func (ix *Index) check() []string {
 	if len(docs) != ix.manifest.Documents {
 		out = append(out, fmt.Sprintf("index count differs from corpus count: %d documents indexed, the corpus had %d", len(docs), ix.manifest.Documents))
 	}
+	inconsistent := len(out) > 0
 	if empty > 0 {
 		out = append(out, fmt.Sprintf("%d chunks have no text (an empty parse?)", empty))
 	}
-	return out
+	return out, inconsistent
 }
 
 // Check returns the index's cheap consistency warnings, computed at Open:
 // bleve's count against the chunk store, documents indexed against the
 // corpus the manifest recorded, chunks with no text. Empty when healthy.
+// They state whole-index counts: they are for operators (logs, `assay
+// index`); what a principal sees is Warnings.
 func (ix *Index) Check() []string { return ix.checks }
 
 // DocFreq is the number of chunks containing term (an analyzed term, as
-// terms.Analyzer produces).
+// terms.Analyzer produces), whoever may see them: for builds and
+// operators. Anything a principal sees uses VisibleCounts.
 func (ix *Index) DocFreq(term string) int { return ix.all.DocFreq(term) }
 
 // HasDocument reports whether document id is indexed: every document has
@@ -345,7 +357,8 @@ func (ix *Index) HasDocument(id string) bool {
 	return ok
 }
 
-// Len is the number of chunks in the index.
+// Len is the number of chunks in the index, whoever may see them: for
+// operators. Anything a principal sees uses VisibleCounts.
 func (ix *Index) Len() int { return len(ix.order) }
 
 // Manifest returns how the index was built.

@@ -2,10 +2,12 @@ package index
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -398,6 +400,114 @@ func TestVisibleVocabulary(t *testing.T) {
 	}
 	if n := ix.Visible(nil).Len(); n != 0 {
 		t.Errorf("no groups: Len = %d, want 0", n)
+	}
+}
+
+var everyGroup = []string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}
+
+// TestVisibleScoringIsBleves checks that scoring with a visible set's
+// statistics is bleve's BM25: with every part visible, searchVisible's
+// scores equal bleve's own.
+func TestVisibleScoringIsBleves(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	ctx := context.Background()
+	all := ix.lex.visibleParts(everyGroup)
+	if len(all) != len(ix.lex.parts) {
+		t.Fatalf("every group sees %d of %d parts", len(all), len(ix.lex.parts))
+	}
+	filters := []Filter{
+		{Groups: everyGroup},
+		{Groups: everyGroup, Statuses: []corpus.Status{corpus.Current}, Types: []string{"policy", "manual", "faq"}},
+		{Groups: everyGroup, MinAuthority: 0.8, UpdatedFrom: "2025-01-01"},
+	}
+	for i, q := range []string{"warranty motor X300 Pro", "E7 error", "descale descaling hard water water", "repair centre moved", "quoxil", "the a of", "E12 seal part", "warranty claim proof of purchase abroad"} {
+		f := filters[i%len(filters)]
+		want, err := ix.SearchText(ctx, q, f, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ix.searchVisible(ctx, q, f, 40, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%q: %d hits rescored, bleve %d", q, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if got[i].ChunkID != want[i].ChunkID || math.Abs(got[i].Score-want[i].Score) > 1e-9*want[i].Score {
+				t.Errorf("%q hit %d: rescored %s %.12g, bleve %s %.12g", q, i, got[i].ChunkID, got[i].Score, want[i].ChunkID, want[i].Score)
+			}
+		}
+	}
+}
+
+// TestHiddenWordsLeaveNoTrace checks that a public search's hits and
+// scores are the same whether the query holds a word only a hidden
+// document has or a word no document has, and that restricted scores
+// match an index built from the visible chunks alone.
+func TestHiddenWordsLeaveNoTrace(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	var public []corpus.Chunk
+	for _, c := range chunks {
+		if c.VisibleTo([]string{"public"}) {
+			public = append(public, c)
+		}
+	}
+	pdir := filepath.Join(t.TempDir(), "public")
+	build(t, pdir, public, nil)
+	pix := open(t, pdir)
+	ctx := context.Background()
+	f := Filter{Groups: []string{"public"}}
+	for _, pair := range [][2]string{{"warranty calder", "warranty quoxil"}, {"repair rates brook", "repair rates zzyzx"}, {"parts cost", "parts cost"}} {
+		a, err := ix.SearchText(ctx, pair[0], f, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := ix.SearchText(ctx, pair[1], f, 10)
+		if !slices.Equal(a, b) {
+			t.Errorf("public %q vs %q: hits differ:\n%v\n%v", pair[0], pair[1], a, b)
+		}
+		only, _ := pix.SearchText(ctx, pair[0], f, 10)
+		if len(only) != len(a) {
+			t.Fatalf("%q: %d hits, an index of public chunks only %d", pair[0], len(a), len(only))
+		}
+		for i := range a {
+			if a[i].ChunkID != only[i].ChunkID || math.Abs(a[i].Score-only[i].Score) > 1e-9*a[i].Score {
+				t.Errorf("%q hit %d: %v, an index of public chunks only %v", pair[0], i, a[i], only[i])
+			}
+		}
+	}
+	if w := ix.Warnings([]string{"public"}); len(w) != 0 {
+		t.Errorf("Warnings(public) = %q, want none", w)
+	}
+}
+
+// TestWarningsShowOnlyWhatGroupsSee: a chunk with no text counts in the
+// warnings of the principals who may see it only, and no warning states
+// whole-index counts; Check keeps them for operators.
+func TestWarningsShowOnlyWhatGroupsSee(t *testing.T) {
+	docs, chunks := hollinChunks(t)
+	empty := corpus.Document{ID: "staff-empty", Title: "Empty staff note", ACL: []string{"staff"}, Status: corpus.Current}
+	docs = append(docs, empty)
+	chunks = append(chunks, corpus.NewChunk(&docs[len(docs)-1], 0, ""))
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	if w := ix.Warnings([]string{"public"}); len(w) != 0 {
+		t.Errorf("Warnings(public) = %q, want none: the empty chunk is staff-only", w)
+	}
+	if w := ix.Warnings([]string{"staff"}); len(w) != 1 || !strings.HasPrefix(w[0], "1 chunks you can see have no text") {
+		t.Errorf("Warnings(staff) = %q, want the one empty chunk staff may see", w)
+	}
+	if c := ix.Check(); len(c) != 1 || !strings.Contains(c[0], "1 chunks have no text") {
+		t.Errorf("Check() = %q, want the operator's count", c)
 	}
 }
 

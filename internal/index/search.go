@@ -69,7 +69,8 @@ const tieMargin = 16
 const DefaultTitleBoost = 0.0
 
 // SearchText runs BM25 over title and text among the chunks that pass f and
-// returns up to k hits, best first.
+// returns up to k hits, best first. Scores use the statistics of the
+// chunks visible to f.Groups only (see visible.go).
 func (ix *Index) SearchText(ctx context.Context, text string, f Filter, k int) ([]Hit, error) {
 	return ix.SearchTextWeighted(ctx, text, DefaultTitleBoost, f, k)
 }
@@ -79,6 +80,13 @@ func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost
 	const op = "index.SearchText"
 	if len(f.Groups) == 0 {
 		return nil, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
+	}
+	if vis := ix.lex.visibleParts(f.Groups); len(vis) < len(ix.lex.parts) {
+		// bleve's statistics count chunks these groups cannot see.
+		if titleBoost > 0 {
+			return nil, errs.Errorf(op, errs.Unsupported, "a title boost is scored with whole-index statistics; it is only available to principals who see every chunk")
+		}
+		return ix.searchVisible(ctx, text, f, k, vis)
 	}
 	match := query.NewMatchQuery(text)
 	match.SetField(fieldContent)

@@ -25,9 +25,10 @@ func (ix *Index) EachTerm(fn func(term string, df int)) {
 // aclPart holds the term counts of the chunks that share one ACL, and
 // which of them hold each term.
 type aclPart struct {
-	acl []string
-	n   int
-	df  map[string]int
+	acl   []string
+	n     int
+	empty int // chunks with no text
+	df    map[string]int
 	// post lists, for each term, the ordinals (within the part, rising)
 	// of the chunks holding it: CoFreq intersects them.
 	post map[string][]int32
@@ -47,6 +48,9 @@ func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
 			p = &aclPart{acl: acl, df: map[string]int{}, post: map[string][]int32{}}
 			byKey[key] = p
 			parts = append(parts, p)
+		}
+		if c.Text == "" {
+			p.empty++
 		}
 		seen := map[string]bool{}
 		for _, t := range toks[c.ID] {

@@ -34,38 +34,33 @@ type Weights struct {
 // DefaultWeights were fitted on the SciFact train split (see the README).
 var DefaultWeights = Weights{Coverage: 0.2, Proximity: 0.2, BM25: 0.4, Fused: 0.2}
 
-// Vocabulary gives term statistics over the index.
-type Vocabulary interface {
-	DocFreq(term string) int
-	Len() int
-}
-
 // Builtin is the offline feature-based reranker: a weighted sum of
 // lexical features that BM25 alone does not use (coverage of the query's
 // distinct terms, term proximity) and the first-stage scores. It reads
 // words, not meaning. Safe for concurrent use.
 type Builtin struct {
-	an    *terms.Analyzer
-	vocab Vocabulary
-	w     Weights
+	an *terms.Analyzer
+	w  Weights
 }
 
-// NewBuiltin returns the builtin reranker over vocab with weights w.
-func NewBuiltin(an *terms.Analyzer, vocab Vocabulary, w Weights) *Builtin {
-	return &Builtin{an: an, vocab: vocab, w: w}
+// NewBuiltin returns the builtin reranker with weights w. It weighs query
+// terms by the statistics each Rerank call is given: those of the chunks
+// the principal may see.
+func NewBuiltin(an *terms.Analyzer, w Weights) *Builtin {
+	return &Builtin{an: an, w: w}
 }
 
 // ID names the reranker.
 func (b *Builtin) ID() string { return BuiltinID }
 
 // Rerank implements retrieval.Reranker.
-func (b *Builtin) Rerank(_ context.Context, query string, cands []retrieval.Candidate) ([]float64, error) {
+func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabulary, cands []retrieval.Candidate) ([]float64, error) {
 	q := b.an.Content(query)
 	idf := make([]float64, len(q))
-	n := float64(b.vocab.Len())
+	n := float64(vocab.Len())
 	var total float64
 	for i, t := range q {
-		df := float64(b.vocab.DocFreq(t))
+		df := float64(vocab.DocFreq(t))
 		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 		total += idf[i]
 	}

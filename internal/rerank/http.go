@@ -80,7 +80,7 @@ func (h *HTTP) ID() string { return "http:" + h.cfg.Model }
 
 // Rerank implements retrieval.Reranker. Candidates are sent as title and
 // text; every candidate must come back with exactly one score.
-func (h *HTTP) Rerank(ctx context.Context, query string, cands []retrieval.Candidate) ([]float64, error) {
+func (h *HTTP) Rerank(ctx context.Context, query string, _ retrieval.Vocabulary, cands []retrieval.Candidate) ([]float64, error) {
 	const op = "rerank.HTTP"
 	docs := make([]string, len(cands))
 	for i, c := range cands {

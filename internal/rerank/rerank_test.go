@@ -20,13 +20,13 @@ func (vocab) DocFreq(string) int { return 1 }
 func (vocab) Len() int           { return 10 }
 
 func TestBuiltinFeatures(t *testing.T) {
-	b := NewBuiltin(terms.New(), vocab{}, Weights{Coverage: 0.5, Proximity: 0.5})
+	b := NewBuiltin(terms.New(), Weights{Coverage: 0.5, Proximity: 0.5})
 	cands := []retrieval.Candidate{
 		{ChunkID: "none", Text: "nothing relevant here"},
 		{ChunkID: "scattered", Text: "the motor is fine. much later, about overheating"},
 		{ChunkID: "adjacent", Text: "motor overheating: unplug it"},
 	}
-	got, err := b.Rerank(context.Background(), "motor overheating", cands)
+	got, err := b.Rerank(context.Background(), "motor overheating", vocab{}, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +37,8 @@ func TestBuiltinFeatures(t *testing.T) {
 		t.Errorf("Rerank score of a chunk with both terms adjacent = %v, want 1", got[2])
 	}
 	// score features are normalized by the list's best
-	b = NewBuiltin(terms.New(), vocab{}, Weights{BM25: 1})
-	got, _ = b.Rerank(context.Background(), "q", []retrieval.Candidate{{BM25: 2}, {BM25: 8}})
+	b = NewBuiltin(terms.New(), Weights{BM25: 1})
+	got, _ = b.Rerank(context.Background(), "q", vocab{}, []retrieval.Candidate{{BM25: 2}, {BM25: 8}})
 	if got[0] != 0.25 || got[1] != 1 {
 		t.Errorf("Rerank by BM25 alone = %v, want [0.25 1]", got)
 	}
@@ -86,7 +86,7 @@ func TestHTTPFormats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{Title: "a", Text: "x"}, {Title: "b", Text: "y"}})
+		got, err := h.Rerank(context.Background(), "q", vocab{}, []retrieval.Candidate{{Title: "a", Text: "x"}, {Title: "b", Text: "y"}})
 		srv.Close()
 		if errs.KindOf(err) != tt.kind || (err == nil && (got[0] != tt.want[0] || got[1] != tt.want[1])) {
 			t.Errorf("%s reply %s: Rerank = %v, %v; want %v, kind %q", tt.format, tt.reply, got, err, tt.want, tt.kind)
@@ -114,7 +114,7 @@ func TestHTTPRetries(t *testing.T) {
 	}))
 	defer srv.Close()
 	h, _ := NewHTTP(HTTPConfig{URL: srv.URL, Model: "m", Backoff: time.Millisecond})
-	if _, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{}}); err != nil || calls != 2 {
+	if _, err := h.Rerank(context.Background(), "q", vocab{}, []retrieval.Candidate{{}}); err != nil || calls != 2 {
 		t.Errorf("Rerank after one 503: err %v after %d calls, want success after 2", err, calls)
 	}
 	calls = 0
@@ -124,7 +124,7 @@ func TestHTTPRetries(t *testing.T) {
 	}))
 	defer bad.Close()
 	h, _ = NewHTTP(HTTPConfig{URL: bad.URL, Model: "m", Backoff: time.Millisecond})
-	if _, err := h.Rerank(context.Background(), "q", []retrieval.Candidate{{}}); !errs.Is(errs.Invalid, err) || calls != 1 {
+	if _, err := h.Rerank(context.Background(), "q", vocab{}, []retrieval.Candidate{{}}); !errs.Is(errs.Invalid, err) || calls != 1 {
 		t.Errorf("Rerank on 400: err %v after %d calls, want invalid after 1", err, calls)
 	}
 	if _, err := NewHTTP(HTTPConfig{URL: "localhost"}); errs.FieldOf(err) != "url" {
@@ -139,9 +139,9 @@ func TestHTTPRetries(t *testing.T) {
 // as if its text had been analyzed.
 func TestBuiltinUsesKeptTerms(t *testing.T) {
 	an := terms.New()
-	b := NewBuiltin(an, vocab{}, Weights{Coverage: 0.5, Proximity: 0.5})
+	b := NewBuiltin(an, Weights{Coverage: 0.5, Proximity: 0.5})
 	text := "motor overheating: unplug it"
-	got, _ := b.Rerank(context.Background(), "motor overheating", []retrieval.Candidate{
+	got, _ := b.Rerank(context.Background(), "motor overheating", vocab{}, []retrieval.Candidate{
 		{Text: text},
 		{Terms: an.Terms("\n" + text)},
 	})

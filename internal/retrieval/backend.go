@@ -9,15 +9,22 @@ import (
 
 // Backend is the index retrieval reads: *index.Index, or another store
 // that offers the same filtered searches.
+//
+// Every number a principal sees must be computed only from the chunks it
+// may see (internal/index/visible.go states the rule). So a backend:
+// scores SearchText with the statistics (document frequencies, chunk
+// count, lengths) of the chunks visible to f.Groups, not the whole
+// store's; gives those statistics through VisibleCounts, which coverage,
+// the weak-score warning and the builtin reranker use; and states its
+// problems through Warnings without whole-store counts.
 type Backend interface {
 	SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error)
 	SearchVector(ctx context.Context, vec []float32, f index.Filter, k int) ([]index.Hit, index.VectorStats, error)
 	Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error)
 	Fingerprints(ids []string) []uint64
-	DocFreq(term string) int
-	Len() int
+	VisibleCounts(groups []string) index.TermCounts
 	Manifest() index.Manifest
-	Check() []string
+	Warnings(groups []string) []string
 }
 
 // QueryEmbedder embeds queries with the model the index was built with.
@@ -52,8 +59,10 @@ type TermSource interface {
 }
 
 // Reranker rescores candidates by reading the query with each one. It
-// returns one score per candidate, higher is better.
+// returns one score per candidate, higher is better. vocab is the term
+// statistics of the chunks the principal may see; a reranker that weighs
+// terms must use it and nothing wider.
 type Reranker interface {
 	ID() string
-	Rerank(ctx context.Context, query string, cands []Candidate) ([]float64, error)
+	Rerank(ctx context.Context, query string, vocab Vocabulary, cands []Candidate) ([]float64, error)
 }

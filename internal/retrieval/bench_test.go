@@ -97,43 +97,17 @@ func BenchmarkOpen(b *testing.B) {
 // "bleve" sub-benchmark is the baseline in the same run: a bare BM25 top-100
 // from the index with no fusion, dedup, prior or checks.
 func BenchmarkSearch(b *testing.B) {
-	var (
-		ix      *index.Index
-		emb     *embed.Hashed
-		queries []string
-	)
-	if d := scifactDirIfEnabled(); d != "" {
-		ix, emb = buildSciFact(b, d, defaultScifactBuild())
-		defer ix.Close()
-		ds, err := eval.LoadBEIR(d, eval.SplitTest)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, q := range ds.Queries {
-			queries = append(queries, q.Text)
-		}
-	} else {
-		_, ix = hollin(b)
-		emb, _ = embed.NewHashed(embed.DefaultHashedDim)
-		qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, q := range qs {
-			queries = append(queries, q.Question)
-		}
-	}
-	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ix, r, queries := benchSetup(b, defaultScifactBuild())
 	groups := []string{"public"}
+	// The baseline searches as a principal who sees every chunk, so it is
+	// bleve's own search on Hollin too (see BenchmarkSearchVisibleSet).
+	every := []string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}
 	b.Run("bleve", func(b *testing.B) {
 		var lat []time.Duration
 		i := 0
 		for b.Loop() {
 			start := time.Now()
-			if _, err := ix.SearchText(context.Background(), queries[i%len(queries)], index.Filter{Groups: groups}, 100); err != nil {
+			if _, err := ix.SearchText(context.Background(), queries[i%len(queries)], index.Filter{Groups: every}, 100); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(start))
@@ -160,6 +134,78 @@ func BenchmarkSearch(b *testing.B) {
 			report(b, stages)
 		})
 	}
+}
+
+// BenchmarkSearchVisibleSet measures what scoring with a principal's
+// visible statistics costs. Over one index where every other document is
+// restricted (SciFact with ASSAY_SCIFACT=1, else Hollin as it is), "all"
+// searches as a principal who sees every chunk (bleve's scores, as
+// before) and "part" as a public one, who does not (bleve matches the visible
+// chunks, which are scored with the visible set's statistics).
+func BenchmarkSearchVisibleSet(b *testing.B) {
+	sb := defaultScifactBuild()
+	sb.restrictHalf = true
+	_, r, queries := benchSetup(b, sb)
+	all := []string{"public", "restricted", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}
+	part := []string{"public"}
+	for _, mode := range []retrieval.Mode{retrieval.BM25, retrieval.HybridRerank} {
+		for _, who := range []struct {
+			name   string
+			groups []string
+		}{{"all", all}, {"part", part}} {
+			b.Run(string(mode)+"/"+who.name, func(b *testing.B) {
+				var lat []time.Duration
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					if _, err := r.Search(context.Background(), retrieval.Request{Query: queries[i%len(queries)], Groups: who.groups, K: 100, Mode: mode}); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+					i++
+				}
+				report(b, map[string][]time.Duration{"total": lat})
+			})
+		}
+	}
+}
+
+// benchSetup opens the benchmark index — SciFact built with sb when
+// ASSAY_SCIFACT=1, else Hollin — with a default retriever and the
+// queries to cycle through: SciFact's test queries or the Hollin
+// questions. The index closes when the benchmark ends.
+func benchSetup(b *testing.B, sb scifactBuild) (*index.Index, *retrieval.Retriever, []string) {
+	var (
+		ix      *index.Index
+		emb     *embed.Hashed
+		queries []string
+	)
+	if d := scifactDirIfEnabled(); d != "" {
+		ix, emb = buildSciFact(b, d, sb)
+		b.Cleanup(func() { ix.Close() })
+		ds, err := eval.LoadBEIR(d, eval.SplitTest)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range ds.Queries {
+			queries = append(queries, q.Text)
+		}
+	} else {
+		_, ix = hollin(b)
+		emb, _ = embed.NewHashed(embed.DefaultHashedDim)
+		qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range qs {
+			queries = append(queries, q.Question)
+		}
+	}
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ix, r, queries
 }
 
 // report adds p50 and p99 per stage, in milliseconds.

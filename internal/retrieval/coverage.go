@@ -3,17 +3,16 @@ package retrieval
 import (
 	"math"
 
+	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// Vocabulary is what Coverage needs of an index.
-type Vocabulary interface {
-	DocFreq(term string) int
-	Len() int
-}
+// Vocabulary is term statistics over the chunks one principal may see
+// (Backend.VisibleCounts).
+type Vocabulary = index.TermCounts
 
-// Coverage is the share of the query's term weight (BM25 IDF over the
-// index's chunks) that text contains: 1 when every query term is there,
+// Coverage is the share of the query's term weight (BM25 IDF over v's
+// chunks: those the principal may see) that text contains: 1 when every query term is there,
 // 0 when none is. A query with no searchable terms covers 0.
 func Coverage(an *terms.Analyzer, v Vocabulary, query, text string) float64 {
 	have := an.Set(text)

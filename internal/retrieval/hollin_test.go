@@ -51,7 +51,7 @@ func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *index
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	o.Embedder, o.Reranker = emb, rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)
+	o.Embedder, o.Reranker = emb, rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)
 	r, err := retrieval.NewWithOptions(ix, o)
 	if err != nil {
 		t.Fatal(err)

@@ -154,8 +154,8 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 		Statuses: req.Filters.Statuses, MinAuthority: req.Filters.MinAuthority,
 		UpdatedFrom: req.Filters.UpdatedFrom, UpdatedTo: req.Filters.UpdatedTo,
 	}
-	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K)}
-	s.res.Warnings = append(s.res.Warnings, r.b.Check()...)
+	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.VisibleCounts(req.Groups)}
+	s.res.Warnings = append(s.res.Warnings, r.b.Warnings(req.Groups)...)
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err
 	}
@@ -168,6 +168,7 @@ type search struct {
 	req    Request
 	filter index.Filter
 	fetch  int
+	vocab  Vocabulary // statistics of the chunks the principal may see
 	res    Result
 	cands  []*Candidate
 	chunks map[string]*corpus.Chunk

@@ -40,6 +40,9 @@ type scifactBuild struct {
 	analyzer string
 	dim      int
 	idf      bool // the IDF-weighted builtin embedder
+	// restrictHalf gives every other document the ACL [restricted], so
+	// a public principal sees half the corpus (BenchmarkSearchVisibleSet).
+	restrictHalf bool
 }
 
 func defaultScifactBuild() scifactBuild {
@@ -52,6 +55,11 @@ func buildSciFact(t testing.TB, dir string, b scifactBuild) (*index.Index, *embe
 	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.restrictHalf {
+		for i := 1; i < len(docs); i += 2 {
+			docs[i].ACL = []string{"restricted"}
+		}
 	}
 	ch, err := chunk.New(b.chunking)
 	if err != nil {
@@ -107,7 +115,7 @@ func TestSciFact(t *testing.T) {
 	}
 	ix, emb := buildSciFact(t, dir, defaultScifactBuild())
 	defer ix.Close()
-	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), ix, rerank.DefaultWeights)})
+	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +181,7 @@ func TestSciFactTune(t *testing.T) {
 		}
 		ix, emb := cache.ix, cache.emb
 		o.Embedder = emb
-		o.Reranker = rerank.NewBuiltin(terms.New(), ix, weights)
+		o.Reranker = rerank.NewBuiltin(terms.New(), weights)
 		r, err := retrieval.NewWithOptions(ix, o)
 		if err != nil {
 			t.Fatal(err)

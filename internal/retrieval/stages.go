@@ -156,7 +156,7 @@ func (s *search) rerank(ctx context.Context) error {
 	for i := range head {
 		head[i] = *s.cands[i]
 	}
-	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, head)
+	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, s.vocab, head)
 	if err != nil {
 		return errs.E("retrieval.rerank", err)
 	}
@@ -242,7 +242,7 @@ func (s *search) finish() {
 		s.res.Warnings = append(s.res.Warnings, "no chunk visible to the principal matched the query")
 		return
 	}
-	if cov := Coverage(s.r.an, s.r.b, s.req.Query, s.cands[0].Title+"\n"+s.cands[0].Text); cov < s.r.o.WeakScore {
+	if cov := Coverage(s.r.an, s.vocab, s.req.Query, s.cands[0].Title+"\n"+s.cands[0].Text); cov < s.r.o.WeakScore {
 		s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("weak best score: the top hit %s covers %.0f%% of the query's term weight", s.cands[0].ChunkID, 100*cov))
 	}
 }

@@ -134,6 +134,8 @@ type Server struct {
 	reqs []Request
 	vecs map[string][]float32
 	dim  int
+	// respond answers chat requests when no scripted step is left.
+	respond func(Request) Step
 }
 
 // New starts a server that lives until the test ends. Chat requests with
@@ -181,6 +183,21 @@ func (s *Server) SetVector(text string, vec []float32) {
 	defer s.mu.Unlock()
 	s.vecs[text] = vec
 	s.dim = len(vec)
+}
+
+// Respond makes fn answer every chat request that finds no scripted step
+// left, for tests whose requests arrive in no fixed order (many runs at
+// once, faults drawn at random). fn may be called concurrently.
+func (s *Server) Respond(fn func(Request) Step) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.respond = fn
+}
+
+func (s *Server) responder() func(Request) Step {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.respond
 }
 
 // Requests returns the requests received so far.
@@ -234,6 +251,9 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	rec.Chat = &req
 	s.update(idx, rec)
 	step, ok := s.next(&s.chat)
+	if !ok && s.responder() != nil {
+		step, ok = s.responder()(rec), true
+	}
 	if !ok {
 		s.t.Errorf("llmtest: chat request %d arrived with no scripted step left", idx+1)
 		writeError(w, http.StatusInternalServerError, "llmtest: no scripted step left")
