@@ -219,7 +219,7 @@ func (translate) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 	if len(why) == 0 {
 		return Proposal{}, false
 	}
-	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", ")}, true
+	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", "), Rejudge: true}, true
 }
 
 type missingTerms struct{}
