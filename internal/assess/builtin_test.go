@@ -383,6 +383,7 @@ func TestTranslate(t *testing.T) {
 	an := terms.New()
 	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase."}}
 	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender receipt", "K50 kettle", "repair date")
+	lex.add(an, []string{"staff"}, "Parts we acquire from suppliers") // "acquire": not a word the public may be shown
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
 	q := "what slip shows the date I bought it"
