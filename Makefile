@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -49,9 +49,18 @@ test-chaos: $(BIN)/temporal
 # joined by it, against a real, throwaway redis-server (Debian's, installed
 # with apt-get when missing: needs root). `make test` skips these tests
 # and stays offline.
+# REDISEARCH is a directory with redis-server and redisearch.so (see
+# ../shared/redisearch/README.md); the RediSearch backend's tests start
+# throwaway servers from it. ASSAY_TEST_REDIS_URL points them at a Redis 8
+# or Redis Stack instead.
+REDISEARCH ?= ../shared/redisearch
+
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
+	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./cmd/assay
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
 # installed with apt-get when missing: needs root). `make test` runs these
@@ -73,7 +82,8 @@ FUZZ_TARGETS := \
 	./internal/citation:FuzzSanitize \
 	./internal/corpus:FuzzReadJSONL ./internal/corpus:FuzzReadMarkdown ./internal/corpus:FuzzReadText \
 	./internal/corpus:FuzzReadHTML ./internal/corpus:FuzzLoadDirectory \
-	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch
+	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch \
+	./internal/redisearch:FuzzQuery
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
@@ -131,6 +141,18 @@ eval-heldout: build $(BIN)/temporal eval-thesaurus
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The end-to-end throughput table (README, "Latency and throughput") on a
+# temporary embedded stack (dev server, worker and gateway, builtin
+# models; free ports, offline): questions/s and latency percentiles at 1,
+# 8, 32 and 64 questions in flight, then one 1,000-question batch. Prints
+# the table and writes BENCH_OUT (schema assay.bench/v1). Not part of
+# `make test`; compare runs made back to back on the same machine.
+BENCH_OUT ?= $(CURDIR)/.assay/bench.json
+bench-e2e: build $(BIN)/temporal
+	@mkdir -p $(dir $(BENCH_OUT))
+	$(BIN)/assay bench --embedded --corpus testdata/hollin/corpus.jsonl --questions testdata/hollin/questions.jsonl \
+		-concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
 
 clean:
 	rm -rf $(BIN)/assay .assay

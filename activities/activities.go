@@ -77,6 +77,9 @@ type Activities struct {
 	// Routing is the worker's routing policy; workflows fetch it once per
 	// run through the RoutingPolicy activity, so it is in their history.
 	Routing router.Policy
+	// Local says which stages the worker runs in its own process and lets
+	// runs execute as local activities; it travels with Routing.
+	Local wire.Local
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
 	Tokens TokenPublisher
@@ -119,9 +122,9 @@ func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOut
 	return v, nil
 }
 
-// RoutingPolicy returns the worker's routing policy.
-func (a *Activities) RoutingPolicy(context.Context) (router.Policy, error) {
-	return a.Routing, nil
+// RoutingPolicy returns the worker's routing policy and local stages.
+func (a *Activities) RoutingPolicy(context.Context) (wire.WorkerPolicy, error) {
+	return wire.WorkerPolicy{Policy: a.Routing, Local: a.Local}, nil
 }
 
 // Search runs retrieval for one attempt.
@@ -132,7 +135,7 @@ func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.Sear
 	if err != nil {
 		return wire.SearchOutput{}, temporalError("Search", err)
 	}
-	return wire.SearchOutput{Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
+	return wire.SearchOutput{Query: in.Query, Hits: res.Hits, Stages: res.Stages, Warnings: res.Warnings}, nil
 }
 
 // Assess judges one attempt's evidence.

@@ -44,8 +44,8 @@ func TestComposeUsesRealSettings(t *testing.T) {
 		}
 		checked++
 	}
-	if checked != 2 {
-		t.Errorf("checked %d assay services, want 2 (worker and gateway)", checked)
+	if checked != 3 {
+		t.Errorf("checked %d assay services, want 3 (index job, worker and gateway)", checked)
 	}
 }
 

@@ -53,20 +53,41 @@ type Config struct {
 }
 
 // Redis is the server that carries answer tokens from a streaming model,
-// published by workers, to the gateways' event streams (pub/sub only;
-// nothing is stored). With Addr empty a standalone worker and gateway
-// stream no tokens; `assay dev` needs no Redis.
+// published by workers, to the gateways' event streams (pub/sub; nothing
+// of it is stored), and, with index.backend redisearch, holds the shared
+// retrieval index. With Addr empty a standalone worker and gateway stream
+// no tokens; `assay dev` needs no Redis unless its index lives there.
 type Redis struct {
 	// Addr is host:port, e.g. redis:6379.
 	Addr     string `yaml:"addr"`
 	Password Secret `yaml:"password"`
 }
 
-// Worker configures a standalone `assay worker`.
+// Worker configures the worker of `assay worker` and `assay dev`.
 type Worker struct {
-	// MetricsAddr serves the worker's Prometheus /metrics (runs by stop
-	// reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
+	// MetricsAddr serves a standalone worker's Prometheus /metrics (runs by
+	// stop reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
 	MetricsAddr string `yaml:"metrics_addr"`
+	// WorkflowPollers and ActivityPollers are how many long polls the
+	// worker keeps open per task queue; 0 is the SDK's default (2 each).
+	// The SDK needs at least 2 workflow pollers (one for its sticky queue).
+	WorkflowPollers int `yaml:"workflow_pollers"`
+	ActivityPollers int `yaml:"activity_pollers"`
+	// MaxWorkflowTasks and MaxActivities bound the workflow tasks and
+	// activities the worker runs at once; 0 is the SDK's default (1000
+	// each).
+	MaxWorkflowTasks int `yaml:"max_workflow_tasks"`
+	MaxActivities    int `yaml:"max_activities"`
+	// LocalActivities runs the stages that need no network — search over
+	// an in-process index, and assessments and answers on the builtin
+	// route — as local activities inside the workflow task, not as
+	// activity tasks through the server (README, "Latency and
+	// throughput"). Default true.
+	LocalActivities bool `yaml:"local_activities"`
+	// StickyCache is how many workflow executions the worker keeps in
+	// memory between their tasks, so a task need not replay the history;
+	// 0 is the SDK's default (10000). It is process-wide.
+	StickyCache int `yaml:"sticky_cache"`
 }
 
 // HTTP configures the gateway.
@@ -97,6 +118,10 @@ type Temporal struct {
 	Address   string `yaml:"address"`
 	Namespace string `yaml:"namespace"`
 	TaskQueue string `yaml:"task_queue"`
+	// Compression of gRPC requests to Temporal: gzip, none, or auto (the
+	// default): none when Address is a loopback address, where gzip costs
+	// CPU on both ends and saves nothing, gzip otherwise.
+	Compression string `yaml:"compression"`
 	// TLS to the frontend. TLSCertFile and TLSKeyFile (PEM) are this
 	// process's client certificate, for a frontend that requires mutual
 	// TLS; TLSCAFile (PEM) is the CA the frontend's certificate must
@@ -136,12 +161,44 @@ func (t Temporal) TLSConfig() (*tls.Config, error) {
 	return cfg, nil
 }
 
+// Temporal.Compression values.
+const (
+	CompressionAuto = "auto"
+	CompressionGzip = "gzip"
+	CompressionNone = "none"
+)
+
+// Gzip reports whether requests to Temporal are gzip-compressed.
+func (t Temporal) Gzip() bool {
+	switch t.Compression {
+	case CompressionGzip:
+		return true
+	case CompressionNone:
+		return false
+	}
+	host, _, err := net.SplitHostPort(t.Address)
+	if err != nil {
+		return true
+	}
+	if host == "localhost" {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
 // Dev configures the local Temporal dev server that `assay dev` starts.
 type Dev struct {
 	TemporalBin  string `yaml:"temporal_bin"`
 	TemporalPort int    `yaml:"temporal_port"`
 	UIPort       int    `yaml:"ui_port"`
 }
+
+// Index backends Index.Backend may name.
+const (
+	BackendBleve      = "bleve"      // embedded, one directory per worker
+	BackendRediSearch = "redisearch" // one shared index in Redis (redis.addr)
+)
 
 // Index says where the corpus comes from and where its index lives.
 type Index struct {
@@ -150,8 +207,14 @@ type Index struct {
 	// fail when there is none. Only `assay dev` falls back on the sample
 	// corpus.
 	Corpus string `yaml:"corpus"`
-	// Dir defaults to <data_dir>/index.
+	// Dir defaults to <data_dir>/index (bleve backend).
 	Dir string `yaml:"dir"`
+	// Backend is bleve (the embedded default) or redisearch: one index
+	// in the Redis at redis.addr that every worker shares.
+	Backend string `yaml:"backend"`
+	// Name is the RediSearch index name (an alias over versioned
+	// indexes); default "assay".
+	Name string `yaml:"name"`
 	// RequireACL makes a document without an acl field an error instead
 	// of public. Off for the sample and BEIR corpora (which have no ACLs);
 	// turn it on for production corpora. A present but empty acl is an
@@ -365,14 +428,19 @@ func Default() Config {
 			IdleTimeout:  120 * time.Second,
 		},
 		Temporal: Temporal{
-			Address:   "127.0.0.1:7233",
-			Namespace: "default",
-			TaskQueue: "assay",
+			Address:     "127.0.0.1:7233",
+			Namespace:   "default",
+			TaskQueue:   "assay",
+			Compression: CompressionAuto,
 		},
 		Dev: Dev{
 			TemporalBin:  "bin/temporal",
 			TemporalPort: 7233,
 			UIPort:       8233,
+		},
+		Index: Index{
+			Backend: BackendBleve,
+			Name:    "assay",
 		},
 		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{
@@ -392,6 +460,7 @@ func Default() Config {
 			ContinueAfter: wire.DefaultContinueAfter,
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
+		Worker: Worker{LocalActivities: true},
 	}
 }
 
@@ -664,6 +733,18 @@ func (c Config) validateServers(p *problems) {
 			p.add("worker.metrics_addr", "want host:port, got %q", c.Worker.MetricsAddr)
 		}
 	}
+	switch c.Index.Backend {
+	case BackendBleve:
+	case BackendRediSearch:
+		if c.Redis.Addr == "" {
+			p.add("redis.addr", "index.backend redisearch needs the Redis address (ASSAY_REDIS_ADDR)")
+		}
+		if c.Index.Name == "" || strings.ContainsAny(c.Index.Name, " \t\n{}:") {
+			p.add("index.name", "want a name without spaces, braces or colons, got %q", c.Index.Name)
+		}
+	default:
+		p.add("index.backend", "want bleve or redisearch, got %q", c.Index.Backend)
+	}
 	if c.Redis.Addr != "" {
 		if _, _, err := net.SplitHostPort(c.Redis.Addr); err != nil {
 			p.add("redis.addr", "want host:port, got %q", c.Redis.Addr)
@@ -674,6 +755,28 @@ func (c Config) validateServers(p *problems) {
 	}
 	if c.Temporal.Namespace == "" {
 		p.add("temporal.namespace", "must not be empty")
+	}
+	switch c.Temporal.Compression {
+	case CompressionAuto, CompressionGzip, CompressionNone:
+	default:
+		p.add("temporal.compression", "want auto, gzip or none, got %q", c.Temporal.Compression)
+	}
+	for _, w := range []struct {
+		name string
+		n    int
+	}{
+		{"worker.workflow_pollers", c.Worker.WorkflowPollers},
+		{"worker.activity_pollers", c.Worker.ActivityPollers},
+		{"worker.max_workflow_tasks", c.Worker.MaxWorkflowTasks},
+		{"worker.max_activities", c.Worker.MaxActivities},
+		{"worker.sticky_cache", c.Worker.StickyCache},
+	} {
+		if w.n < 0 || w.n > 100000 {
+			p.add(w.name, "want 0 (the SDK's default) .. 100000, got %d", w.n)
+		}
+	}
+	if c.Worker.WorkflowPollers == 1 {
+		p.add("worker.workflow_pollers", "want 0 (the SDK's default) or at least 2: the worker polls its sticky queue besides the task queue")
 	}
 	if c.Temporal.TaskQueue == "" {
 		p.add("temporal.task_queue", "must not be empty")

@@ -85,7 +85,7 @@ func AnswerWorkflow(ctx workflow.Context, in wire.AnswerInput) (wire.AnswerResul
 type run struct {
 	in       wire.AnswerInput
 	start    time.Time
-	policy   router.Policy
+	policy   wire.WorkerPolicy
 	trace    wire.Trace
 	progress wire.Progress
 	answer   wire.GenerateOutput
@@ -203,7 +203,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	r.setProgress(ctx, "search", n)
 	var sout wire.SearchOutput
 	t0 := workflow.Now(ctx)
-	err := workflow.ExecuteActivity(r.opts(ctx, searchOptions), wire.SearchActivity, wire.SearchInput{
+	err := r.exec(ctx, r.policy.Local.Search, searchOptions, wire.SearchActivity, wire.SearchInput{
 		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
@@ -243,7 +243,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 			att.Proposals = []wire.Proposal{{Query: as.Rewrite}}
 		}
 		// Record who proposed (or declined to propose) the next query.
-		d := router.Route(r.policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
+		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
@@ -270,7 +270,7 @@ func (r *run) assess(ctx workflow.Context, n int, in wire.AssessInput) (wire.Ass
 	var out wire.AssessOutput
 	err := r.routed(ctx, n, router.Assess, func(d router.Decision) error {
 		in.Route = d
-		return workflow.ExecuteActivity(r.opts(ctx, assessOptions), wire.AssessActivity, in).Get(ctx, &out)
+		return r.exec(ctx, r.local(d), assessOptions, wire.AssessActivity, in).Get(ctx, &out)
 	})
 	return out, err
 }
@@ -282,7 +282,7 @@ func (r *run) assess(ctx workflow.Context, n int, in wire.AssessInput) (wire.Ass
 func (r *run) routed(ctx workflow.Context, n int, task router.Task, call func(router.Decision) error) error {
 	req := router.Request{Task: task}
 	for {
-		d := router.Route(r.policy, req)
+		d := router.Route(r.policy.Policy, req)
 		err := call(d)
 		rec := wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"}
 		if err != nil {
@@ -313,7 +313,7 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	r.setProgress(ctx, "generate", len(r.trace.Attempts))
 	t0 := workflow.Now(ctx)
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
-		return workflow.ExecuteActivity(r.opts(ctx, generateOptions), wire.GenerateActivity, wire.GenerateInput{
+		return r.exec(ctx, r.local(d), generateOptions, wire.GenerateActivity, wire.GenerateInput{
 			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
 		}).Get(ctx, &r.answer)
 	})
@@ -457,14 +457,34 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 	return r.in.Budget.Deadline - workflow.Now(ctx).Sub(r.start)
 }
 
-// opts bounds an activity's schedule-to-close time by the remaining
-// deadline, so no step outlives the run's budget.
-func (r *run) opts(ctx workflow.Context, o workflow.ActivityOptions) workflow.Context {
+// exec runs a stage: as a local activity when local, otherwise as an
+// activity, with the timeouts and retry policy of o either way and its
+// schedule-to-close time bounded by the remaining deadline, so no step
+// outlives the run's budget. A local activity runs in the worker that
+// holds the workflow task and its result is recorded as a marker when
+// that task completes; a worker lost before then means the task is
+// retried and the stage runs again (README, "Latency and throughput").
+func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, activity string, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}
-	return workflow.WithActivityOptions(ctx, o)
+	if local {
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			ScheduleToCloseTimeout: o.ScheduleToCloseTimeout,
+			StartToCloseTimeout:    o.StartToCloseTimeout,
+			RetryPolicy:            o.RetryPolicy,
+		}), activity, in)
+	}
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), activity, in)
+}
+
+// local reports whether a model call routed by d runs as a local
+// activity: the builtin models, when the worker allows it. A model behind
+// an endpoint always runs as an activity, heartbeating and retried by the
+// server.
+func (r *run) local(d router.Decision) bool {
+	return r.policy.Local.Builtin && d.IsBuiltin()
 }
 
 // countFailed adds what a failed call consumed, carried in its error's

@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/runmetrics"
 	"github.com/assay-rag/assay/internal/webui"
 )
@@ -131,14 +134,26 @@ func workerCheck(c client.Client, queue string) gateway.Check {
 	}}
 }
 
-// indexCheck: the in-process index is open and not empty. Only a process
+// indexCheck: the in-process index is open, not empty and the newest
+// version (a rebuilt one is swapped in first; /readyz info names it). Only a process
 // that holds the index (assay dev) has this check; a standalone gateway
 // relies on the worker check.
-func indexCheck(chunks func() int) gateway.Check {
-	return gateway.Check{Name: "index", Check: func(context.Context) error {
-		if n := chunks(); n == 0 {
-			return errors.New("index is empty")
-		}
-		return nil
-	}}
+// sharedIndexCheck: a standalone gateway in front of workers that share a
+// RediSearch index checks that the index exists and names the version the
+// workers serve.
+func sharedIndexCheck(rdb *redis.Client, name string) gateway.Check {
+	var last atomic.Value
+	last.Store("")
+	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
+		v, err := redisearch.Current(ctx, rdb, name)
+		last.Store(v)
+		return err
+	}, Info: func() string { return last.Load().(string) }}
+}
+
+func indexCheck(ix *liveIndex) gateway.Check {
+	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
+		_, err := ix.Ready(ctx)
+		return err
+	}, Info: ix.Version}
 }

@@ -17,11 +17,9 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/generate"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
-	"github.com/assay-rag/assay/internal/thesaurus"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -35,30 +33,23 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 }
 
 // buildActivities is the one place the worker's activities are made: the
-// searcher and chunk reader over ix, the builtin models, the configured
-// model endpoint and the routing policy that goes with it (builtin routes
-// only without an endpoint), and tok for a streaming model's answer
-// tokens (nil: none). What it returns is complete and valid.
-func buildActivities(ix *index.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
+// searcher, chunk reader and builtin assessor over the live index ix
+// (which swaps to a rebuilt index between searches), the builtin
+// generator, the configured model endpoint and the routing policy that
+// goes with it (builtin routes only without an endpoint), tok for a
+// streaming model's answer tokens (nil: none), and which stages may run
+// as local activities. What it returns is complete and valid.
+func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
 	models, routing, err := endpointModels(cfg, log)
 	if err != nil {
 		return nil, err
 	}
 	an := terms.New()
-	assessor := assess.NewBuiltin(an, visibleCorpus{ix})
-	assessor.Rewriter = assess.NewRewriter(an, visibleCorpus{ix})
-	if dir := cfg.Loop.Thesaurus; dir != "" {
-		if wn, err := thesaurus.Open(dir); err != nil {
-			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
-		} else {
-			assessor.Thesaurus = wn
-			log.Info("assessor thesaurus", "loop.thesaurus", dir, "model", assessor.Model())
-		}
-	}
-	models.BuiltinAssessor = assessor
+	models.BuiltinAssessor = ix
 	models.BuiltinGenerator = generate.NewExtractive(an)
 	acts := &activities.Activities{
-		Searcher: searcherFor(ix, cfg, log),
+		Searcher: ix,
+		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,
 		Models:   models,
 		Checker:  generate.NewChecker(an),
@@ -78,25 +69,45 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.DialContext(ctx, client.Options{
+	opts := client.Options{
 		HostPort:          cfg.Temporal.Address,
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
-	})
+	}
+	if !cfg.Temporal.Gzip() {
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
 	}
 	return c, nil
 }
 
-// newWorker registers assay's workflows and activities on the task queue.
+// newWorker registers assay's workflows and activities on the task queue,
+// with the pollers, task slots and sticky cache of cfg.Worker.
 func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
-	w := worker.New(c, cfg.Temporal.TaskQueue, worker.Options{Interceptors: ics})
+	if n := cfg.Worker.StickyCache; n > 0 {
+		worker.SetStickyWorkflowCacheSize(n)
+	}
+	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
 	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
 	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
 	w.RegisterActivity(acts)
 	return w
+}
+
+// workerOptions are the SDK's worker options for w; zero values keep the
+// SDK's defaults.
+func workerOptions(w config.Worker, ics []interceptor.WorkerInterceptor) worker.Options {
+	return worker.Options{
+		Interceptors:                           ics,
+		MaxConcurrentWorkflowTaskPollers:       w.WorkflowPollers,
+		MaxConcurrentActivityTaskPollers:       w.ActivityPollers,
+		MaxConcurrentWorkflowTaskExecutionSize: w.MaxWorkflowTasks,
+		MaxConcurrentActivityExecutionSize:     w.MaxActivities,
+	}
 }
 
 // listen binds addr now, so a port in use is an error before anything
@@ -137,9 +148,3 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, t config.HTTP) 
 	}
 	return nil
 }
-
-// visibleCorpus gives the builtin assessor and rewriter the index's
-// statistics as one principal may see them.
-type visibleCorpus struct{ *index.Index }
-
-func (v visibleCorpus) Visible(groups []string) assess.Vocabulary { return v.Index.Visible(groups) }

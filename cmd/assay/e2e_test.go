@@ -147,6 +147,13 @@ func (s *devStack) client() *gateway.Client {
 
 func (s *devStack) ask(t *testing.T, question string) gateway.QuestionResponse {
 	t.Helper()
+	_, q := s.askID(t, question)
+	return q
+}
+
+// askID is ask that also returns the run's id.
+func (s *devStack) askID(t *testing.T, question string) (string, gateway.QuestionResponse) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c := s.client()
@@ -158,7 +165,7 @@ func (s *devStack) ask(t *testing.T, question string) gateway.QuestionResponse {
 	if err != nil {
 		t.Fatalf("Wait(%s): %v", id, err)
 	}
-	return q
+	return id, q
 }
 
 func TestEndToEndAnswered(t *testing.T) {

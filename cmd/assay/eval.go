@@ -12,7 +12,6 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -58,7 +57,7 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 // modeSystems wires one evaluated system per mode, all over the retriever
 // the service itself would use on ix. A mode the index cannot serve (vector
 // modes on an index without embeddings) fails before any query runs.
-func modeSystems(ix *index.Index, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
+func modeSystems(ix servedIndex, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
 	qe, err := queryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
@@ -91,6 +90,7 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 	modesFlag := f.String("modes", "bm25", "comma-separated retrieval `modes` to compare: bm25, vector, hybrid, hybrid+rerank")
 	k := f.Int("k", 100, "documents retrieved per query (recall@100 needs 100)")
 	indexDir := f.String("index", "", "index `dir`, built from the dataset's corpus when missing or stale (default <data_dir>/eval/<dataset>-index)")
+	indexSettings(f)
 	jsonOut := f.String("json", "", "also write the comparison as JSON (schema "+eval.RetrievalSchema+") to `file`")
 	runDir := f.String("run-dir", "", "write each mode's ranking as a TREC run file MODE.run into `dir`")
 	if err := f.parse(args, 0); err != nil {
@@ -126,11 +126,17 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 		}
 		cfg.Index.Dir = filepath.Join(cfg.DataDir, "eval", filepath.Base(abs)+"-index")
 	}
-	ix, err := openIndex(ctx, cfg, log)
+	src, err := newIndexSource(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	ix, err := src.open(ctx, log, true)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
+	log.Info("index", "serving", ix.Version())
 	if unknown := eval.UnknownDocs(ds.Qrels, ix.HasDocument); len(unknown) > 0 {
 		log.Warn("judged documents missing from the corpus can never be retrieved", "count", len(unknown), "first", unknown[0])
 	}

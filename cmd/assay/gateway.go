@@ -6,10 +6,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/redisearch"
 )
 
 // runGateway serves the HTTP API against a Temporal cluster.
@@ -18,6 +22,7 @@ func runGateway(ctx context.Context, e env, args []string) error {
 	f.setting("http-addr", "http.addr", "listen `address` (default 127.0.0.1:8080)")
 	f.setting("temporal-address", "temporal.address", "Temporal frontend `host:port`")
 	f.setting("index-dir", "index.dir", "the worker's index `dir`, read for /v1/questions/{id}/sources (default <data_dir>/index)")
+	indexSettings(f)
 	if err := f.parse(args, 0); err != nil {
 		return err
 	}
@@ -50,9 +55,21 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		defer tok.Close()
 		events = tok
 	}
-	passages := newPassageIndex(cfg.IndexDir(), log)
-	defer passages.Close()
-	gw, err := newGateway(c, cfg, log, nil, events, passages)
+	var checks []gateway.Check
+	var passages gateway.Chunks
+	if cfg.Index.Backend == config.BackendRediSearch {
+		// The shared index is in Redis: the gateway checks it and reads
+		// passages from it, following its versions.
+		rdb := redisearch.NewClient(cfg.Redis.Addr, cfg.Redis.Password.Reveal())
+		defer rdb.Close()
+		checks = append(checks, sharedIndexCheck(rdb, cfg.Index.Name))
+		passages = &sharedPassages{rdb: rdb, name: cfg.Index.Name}
+	} else {
+		p := newPassageIndex(cfg.IndexDir(), log)
+		defer p.Close()
+		passages = p
+	}
+	gw, err := newGateway(c, cfg, log, nil, events, passages, checks...)
 	if err != nil {
 		return err
 	}
@@ -122,4 +139,31 @@ func (p *passageIndex) Close() error {
 		return nil
 	}
 	return p.ix.Close()
+}
+
+// sharedPassages reads passages from the shared RediSearch index, opening
+// its current version on demand and the next one when a rebuild replaces
+// it, so a gateway never serves a version the workers have left.
+type sharedPassages struct {
+	rdb  *redis.Client
+	name string
+
+	mu sync.Mutex
+	ix *redisearch.Index
+}
+
+// Chunks implements gateway.Chunks.
+func (p *sharedPassages) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
+	p.mu.Lock()
+	if p.ix == nil || p.ix.Stale(ctx) {
+		ix, err := redisearch.Open(ctx, p.rdb, p.name, redisearch.Options{})
+		if err != nil {
+			p.mu.Unlock()
+			return nil, errs.Errorf("gateway.passages", errs.Unavailable, "the shared index %q cannot be read: %v", p.name, err)
+		}
+		p.ix = ix
+	}
+	ix := p.ix
+	p.mu.Unlock()
+	return ix.Chunks(ctx, ids)
 }

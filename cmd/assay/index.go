@@ -18,6 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/llm"
+	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -27,7 +28,9 @@ import (
 func runIndex(ctx context.Context, e env, args []string) error {
 	f := newFlags("index", e.stderr)
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
-	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete)")
+	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete); bleve backend")
+	indexSettings(f)
+	vector := f.String("vector", redisearch.HNSW, "RediSearch vector `algorithm`: hnsw (approximate) or flat (exact)")
 	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")
@@ -38,12 +41,13 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	if err := f.parse(args, 0); err != nil {
 		return err
 	}
-	if *corpusPath == "" || *dir == "" {
-		return usageError("index: --corpus and --index are required")
-	}
 	cfg, err := loadConfig(e, f)
 	if err != nil {
 		return err
+	}
+	redis := cfg.Index.Backend == config.BackendRediSearch
+	if *corpusPath == "" || (*dir == "" && !redis) {
+		return usageError("index: --corpus and --index (or --backend redisearch --name N) are required")
 	}
 	emb, idfDim, err := embedderFor(cfg)
 	if err != nil {
@@ -53,17 +57,49 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	if !*quiet {
 		progress = progressBar(e.stderr)
 	}
-	m, st, err := buildIndex(ctx, *corpusPath, *dir, buildSettings{
+	set := buildSettings{
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
 		Embedder: emb, IDFDim: idfDim, BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 		RequireACL: cfg.Index.RequireACL,
-	})
+	}
+	if redis {
+		return indexRedis(ctx, e, cfg, *corpusPath, *vector, set)
+	}
+	m, st, err := buildIndex(ctx, *corpusPath, *dir, set)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "indexed %d documents as %d chunks in %s (embedded %d, reused %d, removed %d) → %s\n",
 		st.Documents, st.Chunks, st.Took.Round(time.Millisecond), st.Embedded, st.Reused, st.Removed, *dir)
 	fmt.Fprintf(e.stdout, "  %s\n", m)
+	return nil
+}
+
+// indexRedis builds the corpus into the RediSearch index cfg names.
+func indexRedis(ctx context.Context, e env, cfg config.Config, corpusPath, vector string, set buildSettings) error {
+	if set.Analyzer != "" && set.Analyzer != "en" {
+		return usageError("index: --analyzer: the redisearch backend indexes the en analyzer's terms only")
+	}
+	src, err := newIndexSource(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	var m redisearch.Manifest
+	_, st, err := buildIndexWith(ctx, corpusPath, set, func(ctx context.Context, chunks []corpus.Chunk, o index.BuildOptions) (index.BuildStats, error) {
+		var st index.BuildStats
+		var err error
+		m, st, err = redisearch.Build(ctx, src.rdb, cfg.Index.Name, chunks, redisearch.BuildOptions{
+			Checksum: o.Checksum, Embedder: o.Embedder, Chunking: o.Chunking, BM25: o.BM25, Vector: vector, Progress: o.Progress,
+		})
+		return st, err
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "indexed %d documents as %d chunks in %s (embedded %d, reused %d, removed %d) → RediSearch index %q version %d at %s\n",
+		st.Documents, st.Chunks, st.Took.Round(time.Millisecond), st.Embedded, st.Reused, st.Removed, cfg.Index.Name, m.Version, cfg.Redis.Addr)
+	fmt.Fprintf(e.stdout, "  %s; vectors %s\n", m.Manifest, m.Vector)
 	return nil
 }
 
@@ -84,28 +120,46 @@ type buildSettings struct {
 
 // buildIndex loads, chunks and indexes a corpus into dir.
 func buildIndex(ctx context.Context, corpusPath, dir string, s buildSettings) (index.Manifest, index.BuildStats, error) {
+	var m index.Manifest
+	_, st, err := buildIndexWith(ctx, corpusPath, s, func(ctx context.Context, chunks []corpus.Chunk, o index.BuildOptions) (index.BuildStats, error) {
+		var st index.BuildStats
+		var err error
+		m, st, err = index.Build(ctx, dir, chunks, o)
+		return st, err
+	})
+	return m, st, err
+}
+
+// indexWriter writes chunks into one backend.
+type indexWriter func(ctx context.Context, chunks []corpus.Chunk, o index.BuildOptions) (index.BuildStats, error)
+
+// buildIndexWith loads and chunks a corpus and hands the chunks, with
+// the build options s makes, to write.
+func buildIndexWith(ctx context.Context, corpusPath string, s buildSettings, write indexWriter) (index.BuildOptions, index.BuildStats, error) {
 	ch, err := chunk.New(s.Chunking)
 	if err != nil {
-		return index.Manifest{}, index.BuildStats{}, err
+		return index.BuildOptions{}, index.BuildStats{}, err
 	}
 	docs, err := loadCorpus(corpusPath, s.RequireACL)
 	if err != nil {
-		return index.Manifest{}, index.BuildStats{}, err
+		return index.BuildOptions{}, index.BuildStats{}, err
 	}
 	if len(docs) == 0 {
-		return index.Manifest{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
+		return index.BuildOptions{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
 	}
 	chunks := ch.SplitAll(docs)
 	sum := corpus.Checksum(docs)
 	if s.IDFDim > 0 {
 		if s.Embedder, err = embed.NewHashedIDF(s.IDFDim, index.NewStats(chunks), sum); err != nil {
-			return index.Manifest{}, index.BuildStats{}, err
+			return index.BuildOptions{}, index.BuildStats{}, err
 		}
 	}
-	return index.Build(ctx, dir, chunks, index.BuildOptions{
+	o := index.BuildOptions{
 		Checksum: sum, Embedder: s.Embedder, Chunking: s.Chunking.String(),
 		BM25: s.BM25, Analyzer: s.Analyzer, Progress: s.Progress,
-	})
+	}
+	st, err := write(ctx, chunks, o)
+	return o, st, err
 }
 
 // defaultBuild is how `assay dev` and `assay worker` build the index of the
@@ -142,6 +196,17 @@ func (s buildSettings) builtBy(m index.Manifest) bool {
 		return m.Embedder == ""
 	}
 	return m.Embedder == s.Embedder.ID()
+}
+
+// embedderName names the embedder s builds with, for errors.
+func (s buildSettings) embedderName() string {
+	switch {
+	case s.IDFDim > 0:
+		return fmt.Sprintf("%s/d%d (corpus IDF)", embed.HashedIDFID, s.IDFDim)
+	case s.Embedder == nil:
+		return "no embedder"
+	}
+	return fmt.Sprintf("%s (dim %d)", s.Embedder.ID(), s.Embedder.Dim())
 }
 
 // openIndex opens the configured index, building it from the configured
@@ -194,7 +259,7 @@ func openIndex(ctx context.Context, cfg config.Config, log *slog.Logger) (*index
 // builtin it was built with, or the configured OpenAI-compatible model when
 // that is what built it. nil when this process cannot embed queries for ix
 // (it is then searched by BM25 alone).
-func queryEmbedder(ix *index.Index, cfg config.Config) (retrieval.QueryEmbedder, error) {
+func queryEmbedder(ix servedIndex, cfg config.Config) (retrieval.QueryEmbedder, error) {
 	m := ix.Manifest()
 	switch {
 	case strings.HasPrefix(m.Embedder, embed.HashedIDFID+"/"):
@@ -214,7 +279,7 @@ func queryEmbedder(ix *index.Index, cfg config.Config) (retrieval.QueryEmbedder,
 
 // newRetriever wires retrieval over ix with its query embedder and the
 // builtin reranker.
-func newRetriever(ix *index.Index, cfg config.Config) (*retrieval.Retriever, error) {
+func newRetriever(ix servedIndex, cfg config.Config) (*retrieval.Retriever, error) {
 	q, err := queryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
@@ -226,15 +291,16 @@ func newRetriever(ix *index.Index, cfg config.Config) (*retrieval.Retriever, err
 	return retrieval.NewWithOptions(ix, o)
 }
 
-// searcherFor is the loop's searcher over ix. An index whose queries this
+// searcherFor is the loop's searcher over ix, and whether it runs wholly
+// in this process (no embedding endpoint). An index whose queries this
 // process cannot embed is searched by BM25 alone, and the log says why.
-func searcherFor(ix *index.Index, cfg config.Config, log *slog.Logger) activities.Searcher {
+func searcherFor(ix servedIndex, cfg config.Config, log *slog.Logger) (s activities.Searcher, inProcess bool) {
 	r, err := newRetriever(ix, cfg)
 	if err != nil {
 		log.Warn("searching by BM25 alone", "reason", err)
-		return retrieval.New(ix)
+		return retrieval.New(ix), true
 	}
-	return r
+	return r, !strings.HasPrefix(ix.Manifest().Embedder, "openai:")
 }
 
 // progressBar draws index progress on w, one bar per stage.

@@ -14,6 +14,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -97,7 +98,8 @@ func (l *loopCase) record(t *testing.T, id string, res wire.AnswerResult) {
 	t.Logf("recorded %s", name)
 }
 
-// scheduled counts the activities of each type a run scheduled.
+// scheduled counts the activities of each type a run scheduled, as
+// activities or, leaving a marker, as local activities.
 func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
@@ -109,6 +111,13 @@ func (l *loopCase) scheduled(t *testing.T, id string) map[string]int {
 		}
 		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
 			out[a.GetActivityType().GetName()]++
+		}
+		if m := ev.GetMarkerRecordedEventAttributes(); m.GetMarkerName() == "LocalActivity" {
+			var data struct{ ActivityType string }
+			if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["data"], &data); err != nil {
+				t.Fatal(err)
+			}
+			out[data.ActivityType]++
 		}
 	}
 	return out
@@ -153,7 +162,10 @@ func TestEndToEndLoopStops(t *testing.T) {
 	})
 
 	t.Run("deadline", func(t *testing.T) {
-		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.Deadline = time.Millisecond })
+		// A nanosecond: shorter than any stage, even one run in process as a
+		// local activity (a whole builtin run can take under a millisecond
+		// of workflow time).
+		_, res := l.run(t, "how many years is the X300 Pro motor covered for", func(in *wire.AnswerInput) { in.Budget.Deadline = time.Nanosecond })
 		if res.StopReason != wire.BudgetExhausted || !strings.Contains(res.Trace.StopDetail, "deadline") {
 			t.Fatalf("stop %s (%s), want budget_exhausted on the deadline", res.StopReason, res.Trace.StopDetail)
 		}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -18,7 +19,8 @@ import (
 // printed as a table or JSON, or a batch of queries written as a TREC run.
 func runSearch(ctx context.Context, e env, args []string) error {
 	f := newFlags("search", e.stderr)
-	dir := f.String("index", "", "index `dir` built by `assay index`")
+	dir := f.String("index", "", "index `dir` built by `assay index` (bleve backend)")
+	indexSettings(f)
 	as := f.String("as", "public", "the principal's ACL `groups`, comma-separated")
 	mode := f.String("mode", "", "`mode`: bm25, vector, hybrid or hybrid+rerank (default: "+string(retrieval.DefaultMode)+", or bm25 for an index without vectors)")
 	k := f.Int("k", 10, "how many `results`")
@@ -28,9 +30,6 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	embedSettings(f)
 	if err := f.parse(args, -1); err != nil {
 		return err
-	}
-	if *dir == "" {
-		return usageError("search: --index is required")
 	}
 	m, err := retrieval.ParseMode(*mode)
 	if err != nil {
@@ -44,7 +43,16 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ix, err := index.Open(*dir)
+	if *dir == "" && cfg.Index.Backend != config.BackendRediSearch {
+		return usageError("search: --index DIR (or --backend redisearch --name N) is required")
+	}
+	cfg.Index.Dir = *dir
+	src, err := newIndexSource(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	ix, err := src.open(ctx, newLogger(e, slog.LevelWarn), false)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -92,12 +91,12 @@ func TestSearchUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "q"}, "--index is required"},
+		{[]string{"search", "q"}, "--index DIR (or --backend redisearch --name N) is required"},
 		{[]string{"search", "--index", dir}, "give the query"},
 		{[]string{"search", "--index", dir, "--mode", "semantic", "q"}, "mode"},
 		{[]string{"search", "--index", dir, "q", "--k", "3"}, "after the query"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
-		{[]string{"index", "--corpus", "x"}, "--corpus and --index are required"},
+		{[]string{"index", "--corpus", "x"}, "--corpus and --index (or --backend redisearch --name N) are required"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},
 	}
@@ -139,13 +138,14 @@ func TestBuildActivities(t *testing.T) {
 	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(dir)
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	cfg.Index.Dir = dir
+	ix, err := openLive(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	cfg := config.Default()
-	cfg.Embed.Provider = config.EmbedNone
 	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatalf("buildActivities: %v", err)

@@ -14,7 +14,6 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/devserver"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -26,7 +25,7 @@ import (
 type stack struct {
 	srv *devserver.Server
 	c   client.Client
-	ix  *index.Index
+	ix  *liveIndex
 	w   worker.Worker
 	log *slog.Logger
 }
@@ -61,9 +60,10 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
 		return nil, err
 	}
-	if s.ix, err = openIndex(ctx, cfg, log); err != nil {
+	if s.ix, err = openLive(ctx, cfg, log, true); err != nil {
 		return nil, err
 	}
+	log.Info("index", "serving", s.ix.Version(), "chunks", s.ix.Len())
 	if s.w, err = startWorker(s.c, cfg, log, s.ix, tok, ics...); err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 
 // startWorker builds the activities over ix and starts a worker with them
 // on c. The caller stops the worker and closes the index.
-func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *index.Index, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
+func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *liveIndex, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
 	acts, err := buildActivities(ix, cfg, tok, log)
 	if err != nil {
 		return nil, err

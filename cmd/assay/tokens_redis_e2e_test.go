@@ -12,7 +12,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
-	"github.com/assay-rag/assay/internal/tokens/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 // TestEndToEndRedisTokenEvents (opt-in: ASSAY_TEST_REDIS, `make

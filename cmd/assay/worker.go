@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -19,7 +20,8 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	f := newFlags("worker", e.stderr)
 	f.setting("temporal-address", "temporal.address", "Temporal frontend `host:port`")
 	f.setting("index-dir", "index.dir", "index `dir` (default <data_dir>/index)")
-	f.setting("corpus", "index.corpus", "corpus `file` to (re)build the index from when it is missing or stale; empty to only open")
+	f.setting("corpus", "index.corpus", "corpus `file` to (re)build the bleve index from when it is missing or stale; empty to only open (a redisearch index is built by `assay index`)")
+	indexSettings(f)
 	f.setting("metrics-addr", "worker.metrics_addr", "serve Prometheus /metrics on this `address` (default: off)")
 	if err := f.parse(args, 0); err != nil {
 		return err
@@ -38,11 +40,15 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	}
 	// The index before Temporal: a worker with neither an index nor a
 	// corpus to build one from fails at once, saying so.
-	ix, err := openIndex(ctx, cfg, log)
+	// A shared RediSearch index is built by `assay index`, never by one
+	// of the workers that read it.
+	build := cfg.Index.Backend != config.BackendRediSearch
+	ix, err := openLive(ctx, cfg, log, build)
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
 	defer ix.Close()
+	log.Info("index", "serving", ix.Version(), "chunks", ix.Len())
 	c, err := dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn))
 	if err != nil {
 		return err
@@ -72,7 +78,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	}
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
-		"task_queue", cfg.Temporal.TaskQueue, "chunks", ix.Len())
+		"task_queue", cfg.Temporal.TaskQueue, "index", backendName(cfg), "chunks", ix.Len())
 	if metricsLn != nil {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()

@@ -16,12 +16,18 @@ type Check struct {
 	// Check returns nil when the dependency is ready; its error says why
 	// not.
 	Check func(ctx context.Context) error
+	// Info, when set, describes what the dependency serves (the index
+	// version); it lands in the /readyz body's info, after Check ran.
+	Info func() string
 }
 
 // Readiness is the body of /readyz.
 type Readiness struct {
 	Status string            `json:"status"` // ready or not_ready
 	Checks map[string]string `json:"checks"` // name → "ok" or the reason
+	// Info says what each dependency with something to say serves, e.g.
+	// "index": the index version.
+	Info map[string]string `json:"info,omitempty"`
 }
 
 // healthz says the process serves HTTP; it checks nothing else, so an
@@ -46,6 +52,12 @@ func (s *Server) readyz(c *gin.Context) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			if ch.Info != nil {
+				if out.Info == nil {
+					out.Info = map[string]string{}
+				}
+				out.Info[ch.Name] = ch.Info()
+			}
 			out.Checks[ch.Name] = res
 			if res != "ok" {
 				out.Status = "not_ready"

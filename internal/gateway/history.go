@@ -12,12 +12,15 @@ import (
 )
 
 // historyReader turns an AnswerWorkflow's history, event by event, into
-// stream events. Every scheduled activity is a stage named after the
-// activity (Search → search); a Search starts a new attempt. A search
-// after the first means the previous assessment's rewrite was taken, so a
-// rewrite stage precedes it, numbered with the id of the completion that
-// produced the rewrite (unless the workflow ran a rewrite activity of its
-// own). Event ids are history event ids: increasing and stable.
+// stream events. Every stage is a stage event named after its activity
+// (Search → search): a scheduled activity, or the marker a local activity
+// leaves when the workflow task that ran it completes. A Search starts a
+// new attempt. A search after the first means the previous assessment's
+// rewrite was taken, so a rewrite stage precedes it, numbered with the id
+// of the completion that produced the rewrite; when that assessment ran
+// as a local activity its marker is its only event, and the rewrite
+// shares the id of the search marker that follows. Event ids are history
+// event ids: increasing and stable.
 type historyReader struct {
 	attempt       int
 	lastStage     string
@@ -26,28 +29,36 @@ type historyReader struct {
 	closed        bool
 }
 
+// notStages are the local activities every run starts with that are not
+// stages of the loop.
+var notStages = map[string]bool{"Guard": true, "RoutingPolicy": true}
+
 func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 	var out []Event
-	emit := func(e Event) {
-		out = append(out, e)
-		r.lastEmitted = e.ID
-	}
 	switch he.GetEventType() {
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 		attrs := he.GetActivityTaskScheduledEventAttributes()
-		stage := strings.ToLower(attrs.GetActivityType().GetName())
-		if stage == "search" {
-			r.attempt++
-			query := decodeQuery(attrs.GetInput().GetPayloads())
-			if r.attempt > 1 && r.lastStage != "rewrite" && r.lastCompleted > r.lastEmitted {
-				emit(Event{ID: r.lastCompleted, Stage: &StageEvent{Stage: "rewrite", Attempt: r.attempt - 1, Query: query}})
-			}
-			emit(Event{ID: he.GetEventId(), Stage: &StageEvent{Stage: stage, Attempt: r.attempt, Query: query}})
-		} else {
-			emit(Event{ID: he.GetEventId(), Stage: &StageEvent{Stage: stage, Attempt: max(r.attempt, 1)}})
+		var query string
+		if attrs.GetActivityType().GetName() == "Search" {
+			query = decodeQuery(attrs.GetInput().GetPayloads())
 		}
-		r.lastStage = stage
+		out = r.stage(out, he.GetEventId(), attrs.GetActivityType().GetName(), query)
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+		r.lastCompleted = he.GetEventId()
+	case enumspb.EVENT_TYPE_MARKER_RECORDED:
+		attrs := he.GetMarkerRecordedEventAttributes()
+		if attrs.GetMarkerName() != localActivityMarker {
+			break
+		}
+		var data struct{ ActivityType string }
+		if err := converter.GetDefaultDataConverter().FromPayloads(attrs.GetDetails()["data"], &data); err != nil || notStages[data.ActivityType] {
+			break
+		}
+		var query string
+		if data.ActivityType == "Search" {
+			query = decodeQuery(attrs.GetDetails()["result"].GetPayloads())
+		}
+		out = r.stage(out, he.GetEventId(), data.ActivityType, query)
 		r.lastCompleted = he.GetEventId()
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 		var res wire.AnswerResult
@@ -55,21 +66,52 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 		if err := converter.GetDefaultDataConverter().FromPayloads(he.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
 			e.Status, e.Result = Completed, &res
 		}
-		emit(e)
+		out = r.emit(out, e)
 		r.closed = true
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
 		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
-		emit(Event{ID: he.GetEventId(), Closed: true, Status: Failed})
+		out = r.emit(out, Event{ID: he.GetEventId(), Closed: true, Status: Failed})
 		r.closed = true
 	}
 	return out
 }
 
-// decodeQuery reads the query field of a search activity's input; the
-// stream does without it if the input has another shape.
+// localActivityMarker is the name of the marker the Go SDK records for a
+// local activity; its details hold "data" (the activity type, among
+// others) and "result".
+const localActivityMarker = "LocalActivity"
+
+// stage emits the stage event of activity at event id.
+func (r *historyReader) stage(out []Event, id int64, activity, query string) []Event {
+	stage := strings.ToLower(activity)
+	if stage == "search" {
+		r.attempt++
+		if r.attempt > 1 && r.lastStage != "rewrite" {
+			rid := id // the assessment was a marker: nothing lies between
+			if r.lastCompleted > r.lastEmitted {
+				rid = r.lastCompleted
+			}
+			out = r.emit(out, Event{ID: rid, Stage: &StageEvent{Stage: "rewrite", Attempt: r.attempt - 1, Query: query}})
+		}
+		out = r.emit(out, Event{ID: id, Stage: &StageEvent{Stage: stage, Attempt: r.attempt, Query: query}})
+	} else {
+		out = r.emit(out, Event{ID: id, Stage: &StageEvent{Stage: stage, Attempt: max(r.attempt, 1)}})
+	}
+	r.lastStage = stage
+	return out
+}
+
+func (r *historyReader) emit(out []Event, e Event) []Event {
+	r.lastEmitted = e.ID
+	return append(out, e)
+}
+
+// decodeQuery reads the query field of a search activity's input or, for
+// a local activity, its output; the stream does without it if the payload
+// has another shape.
 func decodeQuery(payloads []*commonpb.Payload) string {
 	if len(payloads) == 0 {
 		return ""

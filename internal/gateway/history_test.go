@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -104,5 +105,61 @@ func TestHistoryReaderRewriteActivity(t *testing.T) {
 	}
 	if last := got[len(got)-1]; !last.Closed || last.Status != Failed || last.Result != nil {
 		t.Errorf("terminated run closed with %+v, want a failed close", last)
+	}
+}
+
+func marker(t *testing.T, id int64, activity string, result any) *historypb.HistoryEvent {
+	data := struct{ ActivityID, ActivityType string }{fmt.Sprint(id), activity}
+	return &historypb.HistoryEvent{EventId: id, EventType: enumspb.EVENT_TYPE_MARKER_RECORDED,
+		Attributes: &historypb.HistoryEvent_MarkerRecordedEventAttributes{MarkerRecordedEventAttributes: &historypb.MarkerRecordedEventAttributes{
+			MarkerName: "LocalActivity",
+			Details:    map[string]*commonpb.Payloads{"data": payloads(t, data), "result": payloads(t, result)}}}}
+}
+
+// Stages run as local activities are markers, all recorded when the
+// workflow task completes; Guard and RoutingPolicy are not stages.
+func TestHistoryReaderLocalActivities(t *testing.T) {
+	got, _ := readAll([]*historypb.HistoryEvent{
+		other(4),
+		marker(t, 5, "Guard", wire.GuardOutput{}),
+		marker(t, 6, "RoutingPolicy", wire.WorkerPolicy{}),
+		marker(t, 7, "Search", wire.SearchOutput{Query: "motor cover"}),
+		marker(t, 8, "Assess", wire.AssessOutput{}),
+		marker(t, 9, "Search", wire.SearchOutput{Query: "blender motor warranty years"}),
+		marker(t, 10, "Assess", wire.AssessOutput{}),
+		marker(t, 11, "Generate", wire.GenerateOutput{}),
+		{EventId: 13, EventType: enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED},
+	})
+	want := []Event{
+		{ID: 7, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "motor cover"}},
+		{ID: 8, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 9, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "blender motor warranty years"}},
+		{ID: 9, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "blender motor warranty years"}},
+		{ID: 10, Stage: &StageEvent{Stage: "assess", Attempt: 2}},
+		{ID: 11, Stage: &StageEvent{Stage: "generate", Attempt: 2}},
+		{ID: 13, Closed: true, Status: Failed},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// A local search with an assessment that ran as an activity (a model
+// behind an endpoint): the rewrite takes the assessment's completion id.
+func TestHistoryReaderMixed(t *testing.T) {
+	got, _ := readAll([]*historypb.HistoryEvent{
+		marker(t, 5, "Search", wire.SearchOutput{Query: "a"}),
+		scheduled(t, 6, "Assess", wire.AssessInput{}),
+		completed(8),
+		marker(t, 11, "Search", wire.SearchOutput{Query: "b"}),
+	})
+	want := []Event{
+		{ID: 5, Stage: &StageEvent{Stage: "search", Attempt: 1, Query: "a"}},
+		{ID: 6, Stage: &StageEvent{Stage: "assess", Attempt: 1}},
+		{ID: 8, Stage: &StageEvent{Stage: "rewrite", Attempt: 1, Query: "b"}},
+		{ID: 11, Stage: &StageEvent{Stage: "search", Attempt: 2, Query: "b"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
 	}
 }

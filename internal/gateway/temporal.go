@@ -67,9 +67,15 @@ func (t *Temporal) Cancel(ctx context.Context, id string) error {
 	return temporalErr("gateway.Cancel", t.Client.CancelWorkflow(ctx, id, ""))
 }
 
-// Start implements Questions.
+// Start implements Questions. The start asks for eager execution: when a
+// worker on the task queue shares t.Client (assay dev) and has a free
+// slot, the server hands the run's first workflow task back in its reply
+// and that worker runs it at once, without a trip through matching.
+// Without such a worker the option does nothing.
 func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) error {
-	_, err := t.Client.ExecuteWorkflow(ctx, workflows.StartOptions(id, t.TaskQueue, in), workflows.AnswerWorkflow, in)
+	opts := workflows.StartOptions(id, t.TaskQueue, in)
+	opts.EnableEagerStart = true
+	_, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
 	return temporalErr("gateway.Start", err)
 }
 

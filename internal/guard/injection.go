@@ -12,22 +12,27 @@ import (
 // Flag is one suspected prompt injection (defined in the wire contract).
 type Flag = wire.InjectionFlag
 
-// rule is one injection pattern, matched against normalized text.
+// rule is one injection pattern, matched against normalized text. Every
+// match of re contains one of the literals in needs: a text with none of
+// them is not run through re, which on a 256-word source costs hundreds
+// of microseconds (TestRuleNeeds checks the literals against every
+// alternative).
 type rule struct {
-	id string
-	re *regexp.Regexp
+	id    string
+	needs []string
+	re    *regexp.Regexp
 }
 
 // rules are deliberately narrow: each needs an instruction verb and an
 // object that only makes sense addressed to a model, so that "can I
 // ignore the E4 error" or "what were the previous warranty terms" pass.
 var rules = []rule{
-	{"ignore_instructions", regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)(?:\s+(?:all|any|of|the|your|my|previous|prior|above|earlier|preceding|original|system|these|those|following|former|other|developer)){0,4}\s+(?:instructions?|prompts?|rules|guidelines|directions|system message)\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you (?:were|have been) told)\b`)},
-	{"new_instructions", regexp.MustCompile(`\b(?:new|updated|real|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:|\byour (?:new|real) (?:task|instructions?|role) (?:is|are)\b`)},
-	{"role_override", regexp.MustCompile(`\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bpretend (?:to be|you are)\b|\benter (?:developer|dan|god) mode\b|\bjailbreak\b`)},
-	{"prompt_exfiltration", regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|leak|tell me)\b(?:\s+\w+){0,2}?\s+(?:system prompt|(?:your|the) (?:instructions|rules|prompt))\b`)},
-	{"answer_override", regexp.MustCompile(`\b(?:instead|always|only)\s*,?\s*(?:say|answer|reply|respond|output)\s+(?:with\s+)?["'“]`)},
-	{"delimiter", regexp.MustCompile(`</?\s*sources?\b|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|(?m:^\s*#{2,}\s*(?:system|instruction)s?\b)|(?m:^\s*(?:system|assistant)\s*:)`)},
+	{"ignore_instructions", []string{"ignore", "disregard", "forget", "override", "bypass"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)(?:\s+(?:all|any|of|the|your|my|previous|prior|above|earlier|preceding|original|system|these|those|following|former|other|developer)){0,4}\s+(?:instructions?|prompts?|rules|guidelines|directions|system message)\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you (?:were|have been) told)\b`)},
+	{"new_instructions", []string{"instruction", "your "}, regexp.MustCompile(`\b(?:new|updated|real|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:|\byour (?:new|real) (?:task|instructions?|role) (?:is|are)\b`)},
+	{"role_override", []string{"you are ", "from now on", "pretend ", "enter ", "jailbreak"}, regexp.MustCompile(`\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bpretend (?:to be|you are)\b|\benter (?:developer|dan|god) mode\b|\bjailbreak\b`)},
+	{"prompt_exfiltration", []string{"prompt", "instructions", "rules"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|leak|tell me)\b(?:\s+\w+){0,2}?\s+(?:system prompt|(?:your|the) (?:instructions|rules|prompt))\b`)},
+	{"answer_override", []string{"instead", "always", "only"}, regexp.MustCompile(`\b(?:instead|always|only)\s*,?\s*(?:say|answer|reply|respond|output)\s+(?:with\s+)?["'“]`)},
+	{"delimiter", []string{"<", "inst]", "##", "system", "assistant"}, regexp.MustCompile(`</?\s*sources?\b|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|(?m:^\s*#{2,}\s*(?:system|instruction)s?\b)|(?m:^\s*(?:system|assistant)\s*:)`)},
 }
 
 // invisible are characters that render as nothing and can split a
@@ -42,6 +47,9 @@ func Scan(where, text string) []Flag {
 	s = spaces.ReplaceAllString(s, " ")
 	var out []Flag
 	for _, r := range rules {
+		if !containsAny(s, r.needs) {
+			continue
+		}
 		if loc := r.re.FindStringIndex(s); loc != nil {
 			out = append(out, Flag{Rule: r.id, Where: where, Excerpt: excerpt(s, loc)})
 		}
@@ -50,6 +58,15 @@ func Scan(where, text string) []Flag {
 }
 
 var spaces = regexp.MustCompile(`[ \t]+`)
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
 
 func excerpt(s string, loc []int) string {
 	m := []rune(strings.TrimSpace(s[loc[0]:loc[1]]))

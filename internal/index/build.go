@@ -418,3 +418,7 @@ func writeJSON(path string, v any) error {
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
+
+// CacheKey identifies a chunk's vector by model and embedded text (see
+// EmbedText), for other backends that reuse vectors across builds.
+func CacheKey(model, text string) string { return cacheKey(model, text) }

@@ -100,7 +100,8 @@ type Index struct {
 	checks   []string            // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
-	lex          *lexicon // BM25 statistics by ACL part (see visible.go)
+	lex          *lexicon    // BM25 statistics by ACL part (see visible.go)
+	built        os.FileInfo // manifest.json as opened, for Stale
 	closed       sync.Once
 }
 
@@ -177,7 +178,22 @@ func Open(dir string) (*Index, error) {
 		ix.Close()
 		return nil, err
 	}
+	ix.built, _ = os.Stat(filepath.Join(dir, manifestFile))
 	return ix, nil
+}
+
+// Stale reports whether the directory now holds another index than the
+// one opened: a build swaps in a new directory, so its manifest is
+// another file. It costs one stat.
+func (ix *Index) Stale(context.Context) bool {
+	fi, err := os.Stat(filepath.Join(ix.dir, manifestFile))
+	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
+}
+
+// Version names the index served, for /readyz and traces: the backend
+// and when it was built (not the directory: callers see traces).
+func (ix *Index) Version() string {
+	return fmt.Sprintf("bleve (built %s)", ix.manifest.BuiltAt.Format(time.RFC3339Nano))
 }
 
 func readManifest(dir string) (Manifest, error) {
@@ -417,3 +433,8 @@ func readChunks(path string) ([]*corpus.Chunk, error) {
 		out = append(out, c)
 	}
 }
+
+// Fingerprint is the near-duplicate fingerprint of a chunk whose text
+// analyzes to textTerms, as this index computes it (Fingerprints), for
+// other backends that store it.
+func Fingerprint(textTerms []string) uint64 { return simhash(textTerms) }

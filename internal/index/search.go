@@ -164,6 +164,9 @@ func filterQuery(f Filter) query.Query {
 type VectorStats struct {
 	Allowed int           // chunks that passed the filter and were scored
 	Took    time.Duration // the scan
+	// Method says how another backend searched ("RediSearch HNSW KNN");
+	// empty for this index's exact scan.
+	Method string
 }
 
 // SearchVector scores, by dot product (cosine for unit vectors), only the

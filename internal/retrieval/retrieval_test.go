@@ -38,7 +38,11 @@ func TestRequestValidate(t *testing.T) {
 }
 
 func TestModesNeedTheirParts(t *testing.T) {
-	_, ix := hollin(t)
+	eachBackend(t, modesNeedTheirParts)
+}
+
+func modesNeedTheirParts(t *testing.T, backend string) {
+	_, ix := hollinOn(t, backend, retrieval.Options{})
 	r := retrieval.New(ix) // BM25 only
 	if r.Mode() != retrieval.BM25 {
 		t.Errorf("New(ix).Mode() = %s, want bm25 (no embedder)", r.Mode())
@@ -57,20 +61,22 @@ func TestModesNeedTheirParts(t *testing.T) {
 
 // leaky is a backend that ignores the filter, to prove retrieval refuses
 // to pass on what a broken backend leaks.
-type leaky struct{ *index.Index }
+type leaky struct{ retrieval.Backend }
 
 func (l leaky) SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error) {
 	f.Groups = []string{"public", "staff", "finance", "partners"}
-	return l.Index.SearchText(ctx, text, f, k)
+	return l.Backend.SearchText(ctx, text, f, k)
 }
 
 func TestLeakingBackendIsAnError(t *testing.T) {
-	_, ix := hollin(t)
-	r := retrieval.New(leaky{ix})
-	_, err := r.Search(context.Background(), retrieval.Request{Query: "internal cost prices", Groups: []string{"public"}, K: 5})
-	if !errs.Is(errs.Internal, err) {
-		t.Errorf("Search over a leaking backend: error = %v, want internal", err)
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		_, ix := hollinOn(t, backend, retrieval.Options{})
+		r := retrieval.New(leaky{ix})
+		_, err := r.Search(context.Background(), retrieval.Request{Query: "internal cost prices", Groups: []string{"public"}, K: 5})
+		if !errs.Is(errs.Internal, err) {
+			t.Errorf("Search over a leaking backend: error = %v, want internal", err)
+		}
+	})
 }
 
 func TestPriorFactor(t *testing.T) {

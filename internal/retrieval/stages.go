@@ -47,7 +47,11 @@ func (s *search) vector(ctx context.Context) ([]index.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.stage("vector", start, len(hits), hitIDs(hits), fmt.Sprintf("exact scan of %d chunks that pass the filter", st.Allowed))
+	note := fmt.Sprintf("exact scan of %d chunks that pass the filter", st.Allowed)
+	if st.Method != "" {
+		note = st.Method + " with the filter inside the query"
+	}
+	s.stage("vector", start, len(hits), hitIDs(hits), note)
 	return hits, nil
 }
 

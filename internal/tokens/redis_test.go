@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/assay-rag/assay/internal/tokens/redistest"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 func newTestRedis(t *testing.T, addr string, buffer int) *Redis {

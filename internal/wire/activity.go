@@ -13,6 +13,29 @@ const (
 	GenerateActivity      = "Generate"
 )
 
+// Local names the stages a worker runs in process, with no network call,
+// and so may run as local activities: inside the workflow task that
+// schedules them, with their result recorded as a marker in the history,
+// instead of as activity tasks dispatched through the server. Both false
+// runs every stage as an activity.
+type Local struct {
+	// Search: the searcher is in process (bleve, a builtin embedder, the
+	// builtin reranker).
+	Search bool `json:"search,omitempty"`
+	// Builtin: assessments and answers on the builtin route.
+	Builtin bool `json:"builtin,omitempty"`
+}
+
+// WorkerPolicy is the output of RoutingPolicy, what a run learns from its
+// worker once, at its start: the routing policy and which stages may run
+// as local activities. Its JSON is a router.Policy's with a "local" field
+// added, so the result recorded by runs that predate the field reads as
+// no local stages and their histories replay as they ran.
+type WorkerPolicy struct {
+	router.Policy
+	Local Local `json:"local,omitzero"`
+}
+
 // GuardInput is the input of Guard.
 type GuardInput struct {
 	Question string `json:"question"`
@@ -37,6 +60,9 @@ type SearchInput struct {
 
 // SearchOutput is the output of Search: ranked ids and scores, no text.
 type SearchOutput struct {
+	// Query is the query searched. A local activity's input is not in the
+	// history; this is how the gateway's event stream names it.
+	Query    string   `json:"query,omitempty"`
 	Hits     []Hit    `json:"hits"`
 	Stages   []Stage  `json:"stages"`
 	Warnings []string `json:"warnings,omitempty"`

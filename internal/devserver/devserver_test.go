@@ -1,0 +1,32 @@
+package devserver
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestServerEnv(t *testing.T) {
+	got := serverEnv([]string{"HOME=/root"})
+	if !slices.Contains(got, "GOGC=400") || !slices.Contains(got, "HOME=/root") {
+		t.Errorf("serverEnv without GOGC = %v, want GOGC=400 added", got)
+	}
+	got = serverEnv([]string{"GOGC=50", "HOME=/root"})
+	if slices.Contains(got, "GOGC=400") || len(got) != 2 {
+		t.Errorf("serverEnv with GOGC=50 = %v, want it kept", got)
+	}
+}
+
+// The dispatch settings are what the README's measurements rely on.
+func TestDispatchArgs(t *testing.T) {
+	for _, want := range []string{
+		"history.transferProcessorMaxPollRPS=500",
+		"matching.numTaskqueueReadPartitions=1",
+		"matching.numTaskqueueWritePartitions=1",
+		"system.enableActivityEagerExecution=true",
+	} {
+		i := slices.Index(dispatchArgs, want)
+		if i < 1 || dispatchArgs[i-1] != "--dynamic-config-value" {
+			t.Errorf("dispatchArgs lack --dynamic-config-value %s: %v", want, dispatchArgs)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package redisearch
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// DefaultCacheChunks is how many chunks an Index keeps in memory by
+// default: SciFact's 6,250 take about 20 MB.
+const DefaultCacheChunks = 100_000
+
+// cachedChunk is what the query path needs of one chunk.
+type cachedChunk struct {
+	chunk corpus.Chunk
+	terms []string // analyzed title and text terms, the content field
+	fp    uint64
+}
+
+// chunkCache keeps chunks once read. A version's chunks never change (a
+// rebuild writes a new version, and a new Index), so entries never go
+// stale; it stops growing at max.
+type chunkCache struct {
+	mu  sync.RWMutex
+	m   map[string]*cachedChunk
+	max int
+}
+
+func (c *chunkCache) get(id string) *cachedChunk {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[id]
+}
+
+func (c *chunkCache) put(cc *cachedChunk) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) < c.max {
+		c.m[cc.chunk.ID] = cc
+	}
+}
+
+// chunkFields are the HASH fields load reads, in this order.
+var chunkFields = []string{"id", "doc_id", "ordinal", "title", "text", "type", "source", "updated", "status", "authority", "acl", "products", "tags", "url", "fp", fieldContent}
+
+// load returns the chunks with the given ids, in order, from the cache or
+// (in one pipeline) from Redis. An unknown id is an errs.NotFound error.
+func (ix *Index) load(ctx context.Context, ids []string) ([]*cachedChunk, error) {
+	const op = "redisearch.Chunks"
+	out := make([]*cachedChunk, len(ids))
+	var miss []int
+	for i, id := range ids {
+		if out[i] = ix.cache.get(id); out[i] == nil {
+			miss = append(miss, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.SliceCmd, len(miss))
+	for j, i := range miss {
+		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], chunkFields...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, ix.redisErr(op, err)
+	}
+	for j, i := range miss {
+		vals := cmds[j].Val()
+		if len(vals) != len(chunkFields) || vals[0] == nil {
+			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", ids[i])
+		}
+		out[i] = decodeChunk(vals)
+		ix.cache.put(out[i])
+		ix.prints.Store(out[i].chunk.ID, out[i].fp)
+	}
+	return out, nil
+}
+
+// decodeChunk reads HMGET's values of chunkFields.
+func decodeChunk(vals []any) *cachedChunk {
+	s := func(j int) string {
+		if v, ok := vals[j].(string); ok {
+			return v
+		}
+		return ""
+	}
+	list := func(j int, sep string) []string {
+		if s(j) == "" {
+			return nil
+		}
+		return strings.Split(s(j), sep)
+	}
+	c := corpus.Chunk{
+		ID: s(0), DocID: s(1), Title: s(3), Text: s(4), Type: s(5), Source: s(6), Updated: s(7),
+		Status: corpus.Status(s(8)), ACL: list(10, tagSeparator), Products: list(11, tagSeparator),
+		Tags: list(12, "\x1f"), URL: s(13),
+	}
+	c.Ordinal, _ = strconv.Atoi(s(2))
+	c.Authority, _ = strconv.ParseFloat(s(9), 64)
+	fp, _ := strconv.ParseUint(s(14), 10, 64)
+	return &cachedChunk{chunk: c, terms: unescapeTerms(s(15)), fp: fp}
+}
+
+// Chunks returns the chunks with the given ids, in order. An unknown id
+// is an errs.NotFound error. The chunks are copies the caller may keep.
+func (ix *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
+	got, err := ix.load(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]corpus.Chunk, len(got))
+	for i, c := range got {
+		out[i] = c.chunk
+		out[i].ACL = append([]string(nil), c.chunk.ACL...)
+		out[i].Products = append([]string(nil), c.chunk.Products...)
+		out[i].Tags = append([]string(nil), c.chunk.Tags...)
+	}
+	return out, nil
+}
+
+// Fingerprints returns the text fingerprints of the chunks with the given
+// ids, in order, for chunks this Index has read (retrieval always loads
+// its candidates before it deduplicates them); 0 otherwise.
+func (ix *Index) Fingerprints(ids []string) []uint64 {
+	out := make([]uint64, len(ids))
+	for i, id := range ids {
+		if fp, ok := ix.prints.Load(id); ok {
+			out[i] = fp.(uint64)
+		}
+	}
+	return out
+}
+
+// Terms returns the analyzed terms of a chunk's title and text for a
+// chunk this Index has read, nil otherwise (retrieval.TermSource: the
+// reranker need not analyze them again). Shared: do not modify.
+func (ix *Index) Terms(id string) []string {
+	if c := ix.cache.get(id); c != nil {
+		return c.terms
+	}
+	return nil
+}

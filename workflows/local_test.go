@@ -1,0 +1,82 @@
+package workflows
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
+)
+
+// stageKinds records, per activity type in call order, whether it ran as
+// a local activity ("local") or an activity ("activity").
+func stageKinds(e *loopEnv) *[]string {
+	var got []string
+	e.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
+		if info.ActivityType.Name != "Guard" && info.ActivityType.Name != "RoutingPolicy" {
+			got = append(got, info.ActivityType.Name+":local")
+		}
+	})
+	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		got = append(got, info.ActivityType.Name+":activity")
+	})
+	return &got
+}
+
+// With the builtin models and an in-process searcher every stage of a
+// run is a local activity; the outcome is the same as with activities.
+func TestLocalStages(t *testing.T) {
+	for _, local := range []wire.Local{{}, {Search: true, Builtin: true}} {
+		e := newLoopEnv(t, router.DefaultPolicy("", ""))
+		e.acts.Local = local
+		kinds := stageKinds(e)
+		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
+		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil)
+		e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
+		res := e.run(t, testInput())
+		if res.StopReason != wire.Answered {
+			t.Fatalf("local %+v: stop %s, want answered", local, res.StopReason)
+		}
+		kind := "activity"
+		if local.Search {
+			kind = "local"
+		}
+		want := []string{"Search:" + kind, "Assess:" + kind, "Generate:" + kind}
+		if !slices.Equal(*kinds, want) {
+			t.Errorf("local %+v: stages ran as %v, want %v", local, *kinds, want)
+		}
+	}
+}
+
+// A model behind an endpoint always runs as an activity, and a typed
+// failure there escalates to the builtin route, which runs locally.
+func TestLocalStagesOnlyBuiltinModels(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("small-m", ""))
+	e.acts.Local = wire.Local{Builtin: true}
+	kinds := stageKinds(e)
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
+			if !in.Route.IsBuiltin() {
+				return wire.AssessOutput{}, temporal.NewApplicationErrorWithOptions("schema violation", errs.Schema.TemporalType(),
+					temporal.ApplicationErrorOptions{NonRetryable: true})
+			}
+			return verdict(1, true, ""), nil
+		})
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
+	res := e.run(t, testInput())
+	if res.StopReason != wire.Answered {
+		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
+	}
+	want := []string{"Search:activity", "Assess:activity", "Assess:local", "Generate:activity"}
+	if !slices.Equal(*kinds, want) {
+		t.Errorf("stages ran as %v, want %v", *kinds, want)
+	}
+}
