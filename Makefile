@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -100,29 +100,43 @@ lint: $(BIN)/workflowcheck
 # Temporal, index and worker; offline): every question of
 # testdata/eval/hollin.jsonl through the loop and the one-pass baseline.
 # Fails when right source cited, key facts or no-answer refusal falls more
-# than EVAL_TOLERANCE (absolute) below testdata/eval/baseline.json, or when
-# any forbidden document leaks (no tolerance). Not part of `make test`.
+# than EVAL_TOLERANCE (absolute) below the baseline, or when any forbidden
+# document leaks (no tolerance). Not part of `make test`.
+#
+# The eval targets use the optional WordNet thesaurus (loop.thesaurus):
+# Debian's wordnet-base, installed with apt-get when missing (needs root),
+# like test-redis installs redis-server. `make eval EVAL_THESAURUS=` runs
+# without it (what a fresh machine's `make run` does) against the baseline
+# recorded without it.
 EVAL_OUT ?= $(CURDIR)/.assay/eval
 EVAL_TOLERANCE ?= 0.05
+EVAL_THESAURUS ?= /usr/share/wordnet
+EVAL_BASELINE ?= testdata/eval/baseline$(if $(EVAL_THESAURUS),,-no-thesaurus).json
 EVAL_ARGS := --questions testdata/eval/hollin.jsonl --key-facts testdata/hollin/key_facts.jsonl --corpus testdata/hollin/corpus.jsonl
-eval: build $(BIN)/temporal
+EVAL_ENV = ASSAY_LOOP_THESAURUS=$(EVAL_THESAURUS)
+eval-thesaurus:
+ifneq ($(EVAL_THESAURUS),)
+	@test -r $(EVAL_THESAURUS)/index.noun || { echo "installing wordnet-base (Debian) for the eval thesaurus"; apt-get install -y wordnet-base || { apt-get update && apt-get install -y wordnet-base; }; }
+endif
+
+eval: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	@status=0; $(BIN)/assay eval answers $(EVAL_ARGS) --baseline testdata/eval/baseline.json --tolerance $(EVAL_TOLERANCE) \
+	@status=0; $(EVAL_ENV) $(BIN)/assay eval answers $(EVAL_ARGS) --baseline $(EVAL_BASELINE) --tolerance $(EVAL_TOLERANCE) \
 		--json $(EVAL_OUT)/answers.json --html $(EVAL_OUT)/answers.html --md $(EVAL_OUT)/answers.md || status=$$?; \
 	echo; echo "reports: $(EVAL_OUT)/answers.html (charts), $(EVAL_OUT)/answers.md (PR comment), $(EVAL_OUT)/answers.json (schema assay.eval.answers/v1)"; \
 	exit $$status
 
 # Re-record the baseline after a change meant to move the numbers; commit
 # it with the reason.
-eval-baseline: build $(BIN)/temporal
-	$(BIN)/assay eval answers $(EVAL_ARGS) --json testdata/eval/baseline.json
+eval-baseline: build $(BIN)/temporal eval-thesaurus
+	$(EVAL_ENV) $(BIN)/assay eval answers $(EVAL_ARGS) --json $(EVAL_BASELINE)
 
 # The held-out Hollin questions (testdata/eval/hollin-heldout.jsonl), written
 # before the loop's rules were tuned and never tuned on: a check for
 # overfitting. Prints the same summary; no baseline.
-eval-heldout: build $(BIN)/temporal
+eval-heldout: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
+	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
 		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
 
 bench:

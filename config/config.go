@@ -297,8 +297,8 @@ type Loop struct {
 	TopK        int           `yaml:"top_k"`
 	// Thesaurus is a WordNet 3.0 database directory (Debian's
 	// wordnet-base installs one in /usr/share/wordnet) the builtin
-	// assessor uses to relate question words to document words. Empty,
-	// the default: none.
+	// rewriter uses to put question words into the words the asker's
+	// documents use (the translate strategy). Empty, the default: none.
 	Thesaurus string `yaml:"thesaurus"`
 }
 

@@ -213,7 +213,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	att.Hits, att.Stages, att.Warnings = sout.Hits, sout.Stages, sout.Warnings
 	r.trace.Warnings = appendNew(r.trace.Warnings, sout.Warnings...)
 	set := resultSet(sout.Hits)
-	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) {
+	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) && !p.Rejudge {
 		att.RepeatedResults = true
 		return att, nil, stop{}, false
 	}

@@ -574,6 +574,30 @@ func TestStrategiesSkipRepeats(t *testing.T) {
 	}
 }
 
+// TestRejudgeRepeatedResults: a translation (Rejudge) changes the words
+// the evidence is judged in, so its results are assessed even when they
+// repeat the first attempt's, and can be accepted.
+func TestRejudgeRepeatedResults(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	weak := verdict(0.3, false, "in the corpus's words")
+	weak.Proposals = []wire.Proposal{{Strategy: "translate", Query: "in the corpus's words", Rejudge: true}}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a", "b"), nil).Twice() // the same results both times
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(in wire.AssessInput) bool { return in.Query == in.Question })).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(in wire.AssessInput) bool {
+		return in.Query == "in the corpus's words" && slices.Equal(in.Strategies, []string{"translate"})
+	})).Return(verdict(0.8, true, ""), nil).Once()
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != wire.Answered {
+		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
+	}
+	if at := res.Trace.Attempts; len(at) != 2 || at[1].RepeatedResults || at[1].Assessment == nil || !at[1].Accepted {
+		t.Errorf("attempts = %+v, want the translation assessed and accepted", at)
+	}
+	e.calls(t, 2, 2, 1)
+}
+
 // TestRepeatedQueryOnlyWhenAllSpent: the run stops with repeated_query
 // only when every proposal has been tried or skipped.
 func TestRepeatedQueryOnlyWhenAllSpent(t *testing.T) {

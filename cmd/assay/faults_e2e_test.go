@@ -61,6 +61,9 @@ func (m *faultyModel) respond(r llmtest.Request) llmtest.Step {
 			}
 		}
 	}
+	// A reply counts as delivered unless it stalls past the client's
+	// timeout (2s, with headroom for a loaded machine: a prompt reply
+	// that reached the client late would be billed but never seen).
 	if step.Usage != nil && step.Delay == 0 {
 		m.tokensIn += step.Usage.PromptTokens
 		m.out += step.Usage.CompletionTokens
@@ -79,7 +82,7 @@ func TestEndToEndModelFaults(t *testing.T) {
 		deadline = 30 * time.Second
 	)
 	srv := llmtest.New(t)
-	m := &faultyModel{rng: rand.New(rand.NewPCG(30, 100)), rate: 0.3, stall: 3 * time.Second, faults: map[string]int{}}
+	m := &faultyModel{rng: rand.New(rand.NewPCG(30, 100)), rate: 0.3, stall: 4 * time.Second, faults: map[string]int{}}
 	srv.Respond(m.respond)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "assay.yaml")
@@ -87,7 +90,7 @@ func TestEndToEndModelFaults(t *testing.T) {
 	body := fmt.Sprintf(`llm:
   base_url: %s
   small_model: small-m
-  timeout: 1s
+  timeout: 2s
   max_retries: 2
   prices:
     small-m: {input_per_mtok: 1, output_per_mtok: 2}

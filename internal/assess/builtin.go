@@ -55,6 +55,14 @@ const BuiltinModel = router.BuiltinAssessModel
 // scores its coverage times the share of the question's entities it
 // mentions.
 //
+// The first attempt is judged on the question's own words (the one-pass
+// baseline never gets more). A rewritten attempt is judged on the same
+// question terms, but a word the query carries and the question lacks
+// covers a question term when the thesaurus relates the two (the
+// translate strategy's substitutes): words a rewrite dropped or added
+// without such a relation prove nothing, and entities are always the
+// question's.
+//
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
@@ -66,11 +74,11 @@ type Builtin struct {
 	// MinCoverage is the share of the question's weight one chunk must
 	// cover for the evidence to be sufficient.
 	MinCoverage float64
-	// Thesaurus, when set, relates question words to document words: a
-	// chunk lacking a question term but holding a word the thesaurus
-	// relates to it (and the principal's visible vocabulary has) covers
-	// that term. Entities and the most specific term still need the
-	// word itself. Nil: no thesaurus (the embedded default).
+	// Thesaurus, when set, relates question words to the words the
+	// principal's visible documents use: the translate strategy proposes
+	// them, and on a rewritten attempt a chunk holding one the query
+	// carries covers the question word. Entities never have substitutes.
+	// Nil: no thesaurus (the embedded default).
 	Thesaurus Thesaurus
 	// MaxUnknownShare is the largest share of the question's content terms
 	// that may be unknown to the visible corpus for the paraphrase
@@ -100,10 +108,10 @@ func (b *Builtin) Model() string {
 	return BuiltinModel + "+" + b.Thesaurus.Name()
 }
 
-// related maps each question term to the visible terms of the words the
-// thesaurus relates to the word it came from. Entity words are left out:
-// a name has no synonyms.
-func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[string][]string {
+// related maps each question term to the words the thesaurus relates to
+// the word it came from and the principal's visible vocabulary has, most
+// used first. Entity words are left out: a name has no synonyms.
+func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[string][]synonym {
 	if b.Thesaurus == nil {
 		return nil
 	}
@@ -113,7 +121,8 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 			inEntity[t] = true
 		}
 	}
-	out := map[string][]string{}
+	inQuestion := b.an.Set(question)
+	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		ts := b.an.Terms(w)
@@ -122,8 +131,44 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 		}
 		for _, r := range b.Thesaurus.Related(w) {
 			rt := b.an.Terms(r)
-			if len(rt) == 1 && rt[0] != ts[0] && vocab.DocFreq(rt[0]) > 0 && !slices.Contains(out[ts[0]], rt[0]) {
-				out[ts[0]] = append(out[ts[0]], rt[0])
+			if len(rt) != 1 || inQuestion[rt[0]] || vocab.DocFreq(rt[0]) == 0 {
+				continue // several words, one the question has, or none the asker's documents use
+			}
+			i := slices.IndexFunc(out[ts[0]], func(s synonym) bool { return s.Term == rt[0] })
+			switch {
+			case i < 0:
+				out[ts[0]] = append(out[ts[0]], synonym{Word: r, Term: rt[0]})
+			case len(r) < len(out[ts[0]][i].Word):
+				out[ts[0]][i].Word = r // "purchase" rather than "purchasable"
+			}
+		}
+		sort.SliceStable(out[ts[0]], func(i, j int) bool {
+			return vocab.DocFreq(out[ts[0]][i].Term) > vocab.DocFreq(out[ts[0]][j].Term)
+		})
+	}
+	return out
+}
+
+// A synonym is a visible word the thesaurus relates to a question word.
+type synonym struct {
+	Word string // as the thesaurus spells it ("purchase")
+	Term string // its analyzed term
+}
+
+// substitutes lists, for each question term, the words of its related
+// set that the query carries and the question does not: the words a
+// rewrite put in its place. On the first attempt the query is the question
+// and there are none.
+func (b *Builtin) substitutes(question, query string, related map[string][]synonym) map[string][]string {
+	if len(related) == 0 || normalize(question) == normalize(query) {
+		return nil
+	}
+	inQuery, inQuestion := b.an.Set(query), b.an.Set(question)
+	out := map[string][]string{}
+	for t, syns := range related {
+		for _, s := range syns {
+			if inQuery[s.Term] && !inQuestion[s.Term] {
+				out[t] = append(out[t], s.Term)
 			}
 		}
 	}
@@ -163,6 +208,10 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	ents := Entities(b.an, question, vocab)
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
+	subs := b.substitutes(question, req.Query, related)
+	covers := func(have map[string]bool, t string) bool {
+		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
+	}
 	if len(qterms) == 0 {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
@@ -188,7 +237,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		j := &judged{ev: e, have: b.an.Set(e.Title + "\n" + e.Text)}
 		var got, knownGot float64
 		for _, q := range qterms {
-			if j.have[q.term] || slices.ContainsFunc(related[q.term], func(t string) bool { return j.have[t] }) {
+			if covers(j.have, q.term) {
 				got += q.weight
 				if q.known {
 					knownGot += q.weight
@@ -209,7 +258,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 		if len(ents) > 0 {
 			j.score *= float64(j.entities) / float64(len(ents))
 		}
-		j.fit = j.entities == len(ents) && key >= 0 && j.have[qterms[key].term] && j.coverage >= b.MinCoverage
+		j.fit = j.entities == len(ents) && key >= 0 && covers(j.have, qterms[key].term) && j.coverage >= b.MinCoverage
 		if best == nil || j.fit && !best.fit || j.fit == best.fit && j.score > best.score {
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
@@ -219,7 +268,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	hasKey := false
 	if best != nil {
 		a.Score = math.Round(best.score*1000) / 1000
-		hasKey = key >= 0 && best.have[qterms[key].term]
+		hasKey = key >= 0 && covers(best.have, qterms[key].term)
 		for i := range ents {
 			if !ents[i].coveredBy(best.have) {
 				missingEntity = &ents[i]
@@ -250,11 +299,30 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	// A rewrite can find nothing when no visible document has a word of
 	// the question, or mentions one of its entities; and it cannot raise
 	// the score when the best chunk already covers every entity and every
-	// word the visible corpus has (only a thesaurus could match the rest).
+	// word the visible corpus has, unless a word it lacks can be put in
+	// the corpus's words (a translation).
+	var translatable map[string][]synonym
+	for _, q := range qterms {
+		if len(related[q.term]) > 0 && (best == nil || !covers(best.have, q.term)) {
+			if translatable == nil {
+				translatable = map[string][]synonym{}
+			}
+			translatable[q.term] = related[q.term]
+		}
+	}
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
-		best != nil && b.Thesaurus == nil && best.entities == len(ents) && best.allKnown
+		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
+	if !a.Sufficient && !hopeless && len(ents) > 0 && !b.together(ents, qterms[key].term, related, vocab) {
+		// No search can return a chunk that would suffice.
+		hopeless = true
+		var names []string
+		for _, e := range ents {
+			names = append(names, fmt.Sprintf("%q", e.Text))
+		}
+		a.Reason += fmt.Sprintf("; no document you can see mentions %s and %q together", strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
+	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless {
-		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents}
+		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
@@ -270,6 +338,51 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	res.Assessment = a
 	return res, nil
+}
+
+// JointVocabulary is a Vocabulary that also counts the visible chunks
+// holding several terms at once (index.Vocabulary does).
+type JointVocabulary interface {
+	Vocabulary
+	CoFreq(terms ...string) int
+}
+
+// together reports whether some visible chunk holds every entity and the
+// most specific term key (or a word the thesaurus relates to it, which a
+// translation could bring in): the chunk that alone would make evidence
+// sufficient must. A vocabulary that cannot count joint occurrences says
+// nothing against it.
+func (b *Builtin) together(ents []Entity, key string, related map[string][]synonym, vocab Vocabulary) bool {
+	jv, ok := vocab.(JointVocabulary)
+	if !ok {
+		return true
+	}
+	var need []string
+	for _, e := range ents {
+		need = append(need, e.Terms...)
+	}
+	alts := []string{key}
+	for _, s := range related[key] {
+		alts = append(alts, s.Term)
+	}
+	for _, k := range alts {
+		if jv.CoFreq(append(slices.Clip(need), k)...) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// wordFor returns the word of text whose analyzed term is term, as typed,
+// or term itself.
+func wordFor(an *terms.Analyzer, text, term string) string {
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, ",.?!;:\"'")
+		if ts := an.Terms(w); len(ts) == 1 && ts[0] == term {
+			return w
+		}
+	}
+	return term
 }
 
 // lacking lists the known question terms a chunk lacks, heaviest first,

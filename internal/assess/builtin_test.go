@@ -37,6 +37,7 @@ func (l *lexicon) Visible(groups []string) Vocabulary {
 	for _, d := range l.docs {
 		if corpus.Visible(d.acl, groups) {
 			v.n++
+			v.sets = append(v.sets, d.terms)
 			for t := range d.terms {
 				v.df[t]++
 			}
@@ -52,12 +53,28 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 }
 
 type lexVocab struct {
-	df map[string]int
-	n  int
+	df   map[string]int
+	n    int
+	sets []map[string]bool
 }
 
 func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
 func (v *lexVocab) Len() int             { return v.n }
+
+// CoFreq makes lexVocab a JointVocabulary.
+func (v *lexVocab) CoFreq(ts ...string) int {
+	n := 0
+	for _, set := range v.sets {
+		all := true
+		for _, t := range ts {
+			all = all && set[t]
+		}
+		if all {
+			n++
+		}
+	}
+	return n
+}
 
 var hollinLike = []Evidence{
 	{ChunkID: "pol-warranty-2026#0", Title: "Warranty terms (2026)", Text: "Every Hollin appliance has a 2-year warranty from the date of purchase. Blender motors on the X200 and X300 Pro are covered for 5 years."},
@@ -92,7 +109,8 @@ func TestBuiltinAssess(t *testing.T) {
 	}{
 		{"answered by one chunk", "how many years is the X300 Pro motor covered for", hollinLike[:2], true, 0.99, 1, "-"},
 		{"no question word in corpus", "what is the capital of Peru", nil, false, 0, 0, "-"},
-		{"covers most but not the specific term", "how do I descale the X300 Pro", hollinLike[1:2], false, 0.3, 0.8, "X300 Pro descale"},
+		{"covers most but not the specific term, never together", "how do I descale the X300 Pro", hollinLike[1:2], false, 0.3, 0.8, "-"},
+		{"covers most but not the specific term", "how do I descale the K50", hollinLike[1:2], false, 0, 0.1, "K50 descale"},
 		{"another entity of the same kind", "how many speeds does the X400 have", hollinLike[1:2], false, 0, 0, "-"},
 		{"entity covered by a weaker chunk only", "what does E12 mean on the X300 Pro", []Evidence{hollinLike[1], hollinLike[3]}, true, 0.99, 1, "-"},
 		{"no evidence, misspelt", "how many yeers is the X300 Pro motr covered for", nil, false, 0, 0, "motor"},
@@ -178,7 +196,8 @@ func TestRewriterFeedback(t *testing.T) {
 // TestProposals: every strategy that applies proposes once, in order,
 // without repeats, and strategies the run already used go last.
 func TestProposals(t *testing.T) {
-	b, _ := newTestAssessor()
+	b, lex := newTestAssessor()
+	lex.add(terms.New(), []string{"public"}, "Descaling the X300 Pro: once a year") // a chunk search could still find
 	q := "how do I descale the X300 Pro"
 	req := Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}}
 	res, err := b.Assess(context.Background(), req)
@@ -354,27 +373,71 @@ type fakeThesaurus map[string][]string
 func (fakeThesaurus) Name() string                { return "fake-1" }
 func (f fakeThesaurus) Related(w string) []string { return f[strings.ToLower(w)] }
 
-// TestThesaurus: with a thesaurus, a chunk holding a word related to a
-// question word covers it; entities still need their own words, and the
-// model id says a thesaurus was used.
-func TestThesaurus(t *testing.T) {
-	b, _ := newTestAssessor()
-	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase. Keep the receipt with the blender."}}
-	q := "what receipt shows when I bought the blender"
-	req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
-	lex := newLexicon(terms.New(), ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender", "K50 kettle", "bought online", "repair")
-	b = NewBuiltin(terms.New(), lex)
-	without, _ := b.Assess(context.Background(), req)
-	b.Thesaurus = fakeThesaurus{"bought": {"purchase", "acquire"}, "x400": {"x300"}}
-	with, _ := b.Assess(context.Background(), req)
-	if without.Assessment.Score >= with.Assessment.Score || with.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
-		t.Errorf("without %+v (%s), with %+v (%s): want a higher score with the thesaurus and its name in the model id",
-			without.Assessment, without.Usage.Model, with.Assessment, with.Usage.Model)
+// TestTranslate: the first attempt is judged on the question's own words,
+// thesaurus or not (one pass never rewrites); the translate strategy puts a
+// word no visible chunk has into a related word they use, and a rewritten
+// attempt counts that word for the question's. Words a rewrite dropped or
+// added without the thesaurus relating them count for nothing, and
+// entities always need the question's own.
+func TestTranslate(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender receipt", "K50 kettle", "repair date")
+	lex.add(an, []string{"staff"}, "Parts we acquire from suppliers") // "acquire": not a word the public may be shown
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	q := "what slip shows the date I bought it"
+	assess := func(query string) Result {
+		t.Helper()
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: query, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	without := assess(q)
+	b.Thesaurus = fakeThesaurus{"bought": {"purchase", "purchasable", "acquire"}, "x400": {"x300"}}
+	first := assess(q)
+	if first.Assessment.Sufficient || first.Assessment.Score != without.Assessment.Score || first.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
+		t.Fatalf("first attempt: without %+v (%s), with %+v (%s): want the same literal verdict, insufficient, and the thesaurus in the model id",
+			without.Assessment, without.Usage.Model, first.Assessment, first.Usage.Model)
+	}
+	if len(first.Proposals) == 0 || first.Proposals[0].Strategy != StrategyTranslate || first.Proposals[0].Query != "what slip shows the date I purchase it" {
+		t.Fatalf("proposals %+v: want translate first, bought → purchase (the shortest word of the term)", first.Proposals)
+	}
+	second := assess(first.Proposals[0].Query)
+	if !second.Assessment.Sufficient || second.Assessment.Score <= first.Assessment.Score {
+		t.Errorf("after translate: %+v, want sufficient and a higher score than %v", second.Assessment, first.Assessment.Score)
+	}
+	for _, query := range []string{"what slip shows the date I it", "what slip shows the date I bought it receipt"} {
+		if res := assess(query); res.Assessment.Score != first.Assessment.Score {
+			t.Errorf("query %q: score %v, want %v: a dropped word or an unrelated added one proves nothing", query, res.Assessment.Score, first.Assessment.Score)
+		}
 	}
 	q = "does the X400 blender have a receipt"
-	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}})
-	if res.Assessment.Sufficient {
-		t.Errorf("X400 covered through the thesaurus: %+v", res.Assessment)
+	if res := assess("does the X300 blender have a receipt"); res.Assessment.Sufficient {
+		t.Errorf("X400 translated into X300: %+v, want insufficient (entities are the question's)", res.Assessment)
+	}
+}
+
+// TestNothingTogether: when no visible chunk holds the question's entities
+// and its most specific word together, no search can find evidence that
+// suffices: no rewrite, and the reason says so in the question's words.
+func TestNothingTogether(t *testing.T) {
+	b, lex := newTestAssessor()
+	q := "how do I descale the X300 Pro"
+	res, _ := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if len(res.Proposals) != 0 || !strings.Contains(res.Assessment.Reason, `mentions "X300 Pro" and "descale" together`) {
+		t.Errorf("nothing together: proposals %+v, reason %q; want none and the reason", res.Proposals, res.Assessment.Reason)
+	}
+	lex.add(terms.New(), []string{"staff"}, "Descaling the X300 Pro") // hidden from the public
+	res, _ = b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}})
+	if len(res.Proposals) != 0 {
+		t.Errorf("a staff chunk made a public rewrite worth trying: %+v", res.Proposals)
+	}
+	res, _ = b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public", "staff"}})
+	if len(res.Proposals) == 0 {
+		t.Errorf("staff: no rewrite, but a chunk they may see holds both")
 	}
 }
 

@@ -23,6 +23,11 @@ const (
 	// StrategySpelling corrects question words no visible chunk has into
 	// the closest visible index term.
 	StrategySpelling = "spelling"
+	// StrategyTranslate puts the question's words that the best partial
+	// hit lacks into words the principal's visible documents use (the
+	// thesaurus's related words), so the next search and assessment read
+	// the question in the corpus's vocabulary.
+	StrategyTranslate = "translate"
 	// StrategyMissingTerms searches for what the best partial hit lacks:
 	// the question's entities and the known terms that hit does not have.
 	StrategyMissingTerms = "missing-terms"
@@ -70,6 +75,10 @@ type Situation struct {
 	// Missing are the question's known content terms the best partial hit
 	// lacks, most specific first.
 	Missing []string
+	// Synonyms maps the question's terms the best partial hit lacks to
+	// the visible words a thesaurus relates to them, most used first;
+	// empty without a thesaurus.
+	Synonyms map[string][]synonym
 }
 
 // A Strategy proposes one next query for a weak attempt, or none.
@@ -98,7 +107,7 @@ type Rewriter struct {
 // for what is missing, widen with feedback, then give up words, then look
 // further down the ranking.
 func DefaultStrategies() []Strategy {
-	return []Strategy{spelling{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
+	return []Strategy{spelling{}, translate{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
 }
 
 // NewRewriter builds a rewriter over the index vocabulary.
@@ -174,6 +183,43 @@ func (spelling) Name() string { return StrategySpelling }
 func (spelling) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 	q, fixed := r.Spell(s.Request.Query, s.Vocab)
 	return Proposal{Query: q, Why: strings.Join(fixed, ", ")}, len(fixed) > 0
+}
+
+type translate struct{}
+
+// maxSynonyms bounds the words one question word becomes.
+const maxSynonyms = 3
+
+func (translate) Name() string { return StrategyTranslate }
+func (translate) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+	if len(s.Synonyms) == 0 {
+		return Proposal{}, false
+	}
+	var out, why []string
+	done := map[string]bool{}
+	for _, w := range strings.Fields(s.Question) {
+		ts := r.an.Terms(w)
+		if len(ts) != 1 || len(s.Synonyms[ts[0]]) == 0 || done[ts[0]] {
+			out = append(out, w)
+			continue
+		}
+		done[ts[0]] = true
+		syns := s.Synonyms[ts[0]]
+		var words []string
+		for i := 0; i < len(syns) && i < maxSynonyms; i++ {
+			words = append(words, syns[i].Word)
+		}
+		bare := strings.Trim(w, ",.?!;:")
+		if s.Vocab.DocFreq(ts[0]) > 0 {
+			out = append(out, bare) // a word the corpus uses stays searchable
+		}
+		out = append(out, words...)
+		why = append(why, bare+"→"+strings.Join(words, "/"))
+	}
+	if len(why) == 0 {
+		return Proposal{}, false
+	}
+	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", "), Rejudge: true}, true
 }
 
 type missingTerms struct{}

@@ -79,7 +79,7 @@ func FuzzPostQuestion(f *testing.F) {
 		fuzzPost(t, srv, "/v1/questions", "application/json", body)
 		var req api.QuestionRequest
 		if err := api.StrictDecode(body, &req); err != nil && (errs.KindOf(err) != errs.Invalid || errs.FieldOf(err) == "") {
-			t.Fatalf("strictDecode(%q) = %v: want an invalid error naming the field", body, err)
+			t.Fatalf("api.StrictDecode(%q) = %v: want an invalid error naming the field", body, err)
 		}
 	})
 }

@@ -510,3 +510,31 @@ func TestWarningsShowOnlyWhatGroupsSee(t *testing.T) {
 		t.Errorf("Check() = %q, want the operator's count", c)
 	}
 }
+
+// TestCoFreq: joint counts are over the visible chunks only, and agree
+// with DocFreq for one term.
+func TestCoFreq(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	public := ix.Visible([]string{"public"})
+	for _, tc := range []struct {
+		vocab Vocabulary
+		terms []string
+		want  int
+	}{
+		{public, []string{"k50", "pair"}, 1},         // the K50 app page; a staff ticket too, unseen
+		{public, []string{"pmp", "x300", "cost"}, 0}, // only finance's cost sheet
+		{ix.Visible([]string{"public", "finance"}), []string{"pmp", "x300", "cost"}, 1},
+		{public, []string{"x200", "warranti", "nosuchterm"}, 0},
+		{public, nil, public.Len()},
+	} {
+		if got := tc.vocab.CoFreq(tc.terms...); got != tc.want {
+			t.Errorf("CoFreq(%v) = %d, want %d", tc.terms, got, tc.want)
+		}
+	}
+	if got, want := public.CoFreq("warranti"), public.DocFreq("warranti"); got != want {
+		t.Errorf("CoFreq(warranti) = %d, DocFreq = %d; want them equal", got, want)
+	}
+}

@@ -22,12 +22,16 @@ func (ix *Index) EachTerm(fn func(term string, df int)) {
 	}
 }
 
-// aclPart holds the term counts of the chunks that share one ACL.
+// aclPart holds the term counts of the chunks that share one ACL, and
+// which of them hold each term.
 type aclPart struct {
 	acl   []string
 	n     int
 	empty int // chunks with no text
 	df    map[string]int
+	// post lists, for each term, the ordinals (within the part, rising)
+	// of the chunks holding it: CoFreq intersects them.
+	post map[string][]int32
 }
 
 // partsByACL splits term counts by chunk ACL. Each chunk has exactly one
@@ -41,11 +45,10 @@ func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
 		key := strings.Join(acl, "\x00")
 		p := byKey[key]
 		if p == nil {
-			p = &aclPart{acl: acl, df: map[string]int{}}
+			p = &aclPart{acl: acl, df: map[string]int{}, post: map[string][]int32{}}
 			byKey[key] = p
 			parts = append(parts, p)
 		}
-		p.n++
 		if c.Text == "" {
 			p.empty++
 		}
@@ -54,8 +57,10 @@ func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
 			if !seen[t] {
 				seen[t] = true
 				p.df[t]++
+				p.post[t] = append(p.post[t], int32(p.n))
 			}
 		}
+		p.n++
 	}
 	return parts
 }
@@ -93,6 +98,36 @@ func (v Vocabulary) Len() int {
 	n := 0
 	for _, p := range v.parts {
 		n += p.n
+	}
+	return n
+}
+
+// CoFreq is the number of visible chunks containing every one of terms
+// (all visible chunks when there are none).
+func (v Vocabulary) CoFreq(terms ...string) int {
+	n := 0
+	for _, p := range v.parts {
+		if len(terms) == 0 {
+			n += p.n
+			continue
+		}
+		lists := make([][]int32, len(terms))
+		for i, t := range terms {
+			lists[i] = p.post[t]
+		}
+		slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })
+		for _, c := range lists[0] {
+			all := true
+			for _, l := range lists[1:] {
+				if _, ok := slices.BinarySearch(l, c); !ok {
+					all = false
+					break
+				}
+			}
+			if all {
+				n++
+			}
+		}
 	}
 	return n
 }

@@ -1,7 +1,8 @@
 // Package thesaurus reads an optional lexical resource, the WordNet 3.0
 // database, as a thesaurus: for a word, the words WordNet relates to it.
-// The builtin assessor uses it, when configured, to count a document's
-// "purchase" for a question's "bought". Nothing requires it: without it
+// The builtin rewriter uses it, when configured, to put a question's
+// "bought" into a document's "purchase" (the translate strategy), and the
+// builtin assessor to count the rewrite's "purchase" for "bought". Nothing requires it: without it
 // the builtin models behave exactly as they do on a fresh machine.
 //
 // The database is the one Debian packages as wordnet-base

@@ -139,6 +139,12 @@ type Proposal struct {
 	// of the run's top-k.
 	K   int    `json:"k,omitempty"`
 	Why string `json:"why,omitempty"`
+	// Rejudge is true when the rewrite changes the words the evidence is
+	// judged in (a translation: the assessor counts its substitutes for
+	// the question's words), so evidence that fell short may now suffice:
+	// the loop assesses it even when its results repeat an earlier
+	// attempt's.
+	Rejudge bool `json:"rejudge,omitempty"`
 }
 
 // QueryKey identifies a query for repeat checks: its words folded in case
