@@ -284,3 +284,45 @@ func TestFilteredQueryScoresEveryTerm(t *testing.T) {
 		t.Errorf("SearchText = %v, %v; want zz#0, the only chunk with all three terms", hits, err)
 	}
 }
+
+// TestHiddenChunksChangeNoVisibleHit: the BM25 leg of a principal who
+// sees only public chunks must return the same hits whether or not the
+// index also holds staff chunks. Here 200 staff chunks say "alpha", so
+// whole-index statistics (BM25STD) rank "beta" chunks above the public
+// "alpha alpha" chunks, while the public chunks alone rank them equal in
+// document frequency and the "alpha alpha" chunks first by frequency.
+func TestHiddenChunksChangeNoVisibleHit(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	var public []corpus.Chunk
+	for i := range 20 {
+		public = append(public,
+			corpus.Chunk{ID: fmt.Sprintf("a%02d#0", i), DocID: fmt.Sprintf("a%02d", i), Title: "t", Text: fmt.Sprintf("alpha alpha filler%d", i), Status: corpus.Current, Authority: 1, ACL: []string{"public"}},
+			corpus.Chunk{ID: fmt.Sprintf("b%02d#0", i), DocID: fmt.Sprintf("b%02d", i), Title: "t", Text: fmt.Sprintf("beta filler%d", i), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	withHidden := slices.Clone(public)
+	for i := range 200 {
+		withHidden = append(withHidden, corpus.Chunk{ID: fmt.Sprintf("s%03d#0", i), DocID: fmt.Sprintf("s%03d", i), Title: "t", Text: fmt.Sprintf("alpha secret%d", i), Status: corpus.Current, Authority: 1, ACL: []string{"staff"}})
+	}
+	search := func(chunks []corpus.Chunk) []index.Hit {
+		t.Helper()
+		name := redistest.Name("hidden")
+		if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, err := ix.SearchText(ctx, "alpha beta", index.Filter{Groups: []string{"public"}}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	alone, beside := search(public), search(withHidden)
+	if len(alone) != 3 || !slices.Equal(alone, beside) {
+		t.Errorf("public hits for %q, k=3:\nwithout staff chunks %v\nwith 200 staff chunks %v\nwant 3 hits, the same", "alpha beta", alone, beside)
+	}
+}
