@@ -221,8 +221,9 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 
 	r.setProgress(ctx, "assess", n)
 	t0 = workflow.Now(ctx)
+	prev, prevK := r.previous()
 	aout, err := r.assess(ctx, n, wire.AssessInput{
-		Question: r.in.Question, Query: p.Query, Previous: r.seenQ[:len(r.seenQ)-1], K: k, Strategies: r.strategies(p.Strategy),
+		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, K: k, Strategies: r.strategies(p.Strategy),
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
 	})
 	att.AssessMS = msSince(ctx, t0)
@@ -247,6 +248,24 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
+}
+
+// previous lists the queries of the attempts so far, as searched (an LLM
+// assessor reads them; seenQ's keys are for repeat checks only), and the
+// k of each when not the default. PreviousK is nil when every k was.
+func (r *run) previous() ([]string, []int) {
+	var qs []string
+	var ks []int
+	wider := false
+	for _, at := range r.trace.Attempts {
+		qs = append(qs, at.Query)
+		ks = append(ks, at.K)
+		wider = wider || at.K > 0
+	}
+	if !wider {
+		ks = nil
+	}
+	return qs, ks
 }
 
 // strategies lists the rewrite strategies the run has used, in order,
