@@ -142,6 +142,14 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 			return r.finish(ctx, r.generate(ctx, hits))
 		}
 		if !att.RepeatedResults {
+			// An assessment with no proposal is the assessor's verdict
+			// that no query is worth trying, and it ends the run even when
+			// earlier assessments' proposals are pending: the builtin
+			// proposes none only when nothing visible could suffice (an
+			// entity no visible chunk mentions, none holding the entities
+			// and the key word together, or a best chunk that already has
+			// every word the asker's corpus has), which no query changes.
+			// Leftovers are for when the newest proposals were all spent.
 			if len(att.Proposals) == 0 {
 				return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
 			}

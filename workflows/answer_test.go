@@ -649,3 +649,25 @@ func TestAssessorSeesPreviousQueries(t *testing.T) {
 	}
 	e.calls(t, 3, 3, 1)
 }
+
+// TestNoProposalEndsTheRun: an assessment that proposes nothing is the
+// assessor's verdict that no query can find better evidence; the run stops
+// insufficient_context without trying earlier assessments' leftovers.
+func TestNoProposalEndsTheRun(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	in.Budget.MaxAttempts = 5
+	weak := verdict(0.3, false, "first")
+	weak.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "first"}, {Strategy: "best-hit-terms", Query: "second"}}
+	hopeless := verdict(0.2, false, "")
+	hopeless.Assessment.Reason = `no document you can see mentions "X300 Pro" and "motor" together`
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(hopeless, nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != wire.InsufficientContext || res.Trace.StopDetail != hopeless.Assessment.Reason {
+		t.Fatalf("stop %s (%s), want insufficient_context with the assessor's reason", res.StopReason, res.Trace.StopDetail)
+	}
+	e.calls(t, 2, 2, 0) // "second" is not searched
+}
