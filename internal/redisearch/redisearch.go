@@ -459,8 +459,8 @@ func (ix *Index) redisErr(op string, err error) error {
 // returned. BM25STD picks the candidates only for a principal who sees
 // every ACL part, because its statistics are the whole index's; for anyone
 // else a hidden chunk would decide which visible chunks are re-scored, so
-// candidates are picked by DISMAX, which reads each chunk's own term
-// frequencies only, and more of them are read.
+// every match is re-scored (see restrictedDepth), ordered by DISMAX, which
+// reads each chunk's own term frequencies only.
 func (ix *Index) SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error) {
 	const op = "redisearch.SearchText"
 	if len(f.Groups) == 0 {
@@ -517,10 +517,14 @@ func (ix *Index) SearchText(ctx context.Context, text string, f index.Filter, k 
 func candidateDepth(k int) int { return k + 16 }
 
 // restrictedDepth is how many DISMAX candidates the BM25 leg re-scores for
-// k results when the principal does not see every chunk. DISMAX knows no
-// document frequency or length, so its order is further from BM25's than
-// BM25STD's and a deeper cut is read.
-func restrictedDepth(k int) int { return 4*k + 64 }
+// k results when the principal does not see every chunk: all of its
+// matches, up to 10,000. DISMAX knows no document frequency or length, so
+// its order is far from BM25's (its best 4k+64 held 38% of the exact top
+// 10 on SciFact with half the documents hidden); re-scoring every match
+// is exact and cost 3.5-3.7 ms p50 there, against 1 ms for the DISMAX cut.
+// Past 10,000 matches the DISMAX order, which no hidden chunk affects,
+// decides which are read.
+func restrictedDepth(k int) int { return max(k, 10000) }
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
