@@ -142,6 +142,14 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 			return r.finish(ctx, r.generate(ctx, hits))
 		}
 		if !att.RepeatedResults {
+			// An assessment with no proposal is the assessor's verdict
+			// that no query is worth trying, and it ends the run even when
+			// earlier assessments' proposals are pending: the builtin
+			// proposes none only when nothing visible could suffice (an
+			// entity no visible chunk mentions, none holding the entities
+			// and the key word together, or a best chunk that already has
+			// every word the asker's corpus has), which no query changes.
+			// Leftovers are for when the newest proposals were all spent.
 			if len(att.Proposals) == 0 {
 				return r.finish(ctx, stop{wire.InsufficientContext, att.Assessment.Reason})
 			}
@@ -221,8 +229,9 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 
 	r.setProgress(ctx, "assess", n)
 	t0 = workflow.Now(ctx)
+	prev, prevK := r.previous()
 	aout, err := r.assess(ctx, n, wire.AssessInput{
-		Question: r.in.Question, Query: p.Query, Previous: r.seenQ[:len(r.seenQ)-1], K: k, Strategies: r.strategies(p.Strategy),
+		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, K: k, Strategies: r.strategies(p.Strategy),
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
 	})
 	att.AssessMS = msSince(ctx, t0)
@@ -247,6 +256,24 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	return att, sout.Hits, stop{}, false
+}
+
+// previous lists the queries of the attempts so far, as searched (an LLM
+// assessor reads them; seenQ's keys are for repeat checks only), and the
+// k of each when not the default. PreviousK is nil when every k was.
+func (r *run) previous() ([]string, []int) {
+	var qs []string
+	var ks []int
+	wider := false
+	for _, at := range r.trace.Attempts {
+		qs = append(qs, at.Query)
+		ks = append(ks, at.K)
+		wider = wider || at.K > 0
+	}
+	if !wider {
+		ks = nil
+	}
+	return qs, ks
 }
 
 // strategies lists the rewrite strategies the run has used, in order,

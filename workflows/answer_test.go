@@ -621,3 +621,53 @@ func TestRepeatedQueryOnlyWhenAllSpent(t *testing.T) {
 	// assessment proposed only "first" again.
 	e.calls(t, 3, 3, 0)
 }
+
+// TestAssessorSeesPreviousQueries: the assessor gets the earlier queries
+// as searched, with the k of a wider-k attempt beside its query, not the
+// loop's repeat keys ("... [k=10]").
+func TestAssessorSeesPreviousQueries(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	first := verdict(0.3, false, in.Question)
+	first.Proposals = []wire.Proposal{{Strategy: "wider-k", Query: in.Question, K: 10}}
+	second := verdict(0.3, false, "X300 Pro motor")
+	second.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "X300 Pro motor"}}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool { return len(a.Previous) == 0 })).Return(first, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool {
+		return slices.Equal(a.Previous, []string{in.Question}) && a.PreviousK == nil
+	})).Return(second, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool {
+		return slices.Equal(a.Previous, []string{in.Question, in.Question}) && slices.Equal(a.PreviousK, []int{0, 10})
+	})).Return(verdict(0.9, true, ""), nil).Once()
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != wire.Answered {
+		t.Fatalf("stop %s (%s), want answered", res.StopReason, res.Trace.StopDetail)
+	}
+	e.calls(t, 3, 3, 1)
+}
+
+// TestNoProposalEndsTheRun: an assessment that proposes nothing is the
+// assessor's verdict that no query can find better evidence; the run stops
+// insufficient_context without trying earlier assessments' leftovers.
+func TestNoProposalEndsTheRun(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	in := testInput()
+	in.Budget.MaxAttempts = 5
+	weak := verdict(0.3, false, "first")
+	weak.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "first"}, {Strategy: "best-hit-terms", Query: "second"}}
+	hopeless := verdict(0.2, false, "")
+	hopeless.Assessment.Reason = `no document you can see mentions "X300 Pro" and "motor" together`
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(hopeless, nil).Once()
+	res := e.run(t, in)
+	if res.StopReason != wire.InsufficientContext || res.Trace.StopDetail != hopeless.Assessment.Reason {
+		t.Fatalf("stop %s (%s), want insufficient_context with the assessor's reason", res.StopReason, res.Trace.StopDetail)
+	}
+	e.calls(t, 2, 2, 0) // "second" is not searched
+}

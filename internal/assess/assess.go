@@ -35,10 +35,12 @@ type Request struct {
 	// (its reason, its rewrite) may use only words of documents these
 	// groups can see.
 	Groups []string
-	// Queries tried before this one, oldest first (as wire.QueryKey
-	// writes them), so a rewriter proposes them only when nothing else is
-	// left.
+	// Queries tried before this one, oldest first, as searched, so a
+	// rewriter proposes them only when nothing else is left.
 	Previous []string
+	// PreviousK is, for each of Previous, the k it asked for when not the
+	// run's default (0); missing entries are 0.
+	PreviousK []int
 	// Tried are the rewrite strategies the run used so far, oldest first;
 	// a rewriter tries fresh ones first.
 	Tried []string

@@ -160,7 +160,7 @@ type synonym struct {
 // rewrite put in its place. On the first attempt the query is the question
 // and there are none.
 func (b *Builtin) substitutes(question, query string, related map[string][]synonym) map[string][]string {
-	if len(related) == 0 || normalize(question) == normalize(query) {
+	if len(related) == 0 || QueryKey(question, 0) == QueryKey(query, 0) {
 		return nil
 	}
 	inQuery, inQuestion := b.an.Set(query), b.an.Set(question)

@@ -222,6 +222,20 @@ func TestProposals(t *testing.T) {
 		t.Errorf("after missing-terms and the best-hit query: proposals %+v, want wider-k, missing-terms (used), then best-hit-terms (tried)", res2.Proposals)
 	}
 
+	// The wider-k query was tried: Previous holds it as searched, its k
+	// beside it, so it goes after the used strategies; the question at the
+	// default k does not make it tried.
+	req.Tried, req.Previous, req.PreviousK = []string{StrategyMissingTerms, StrategyBestHit}, []string{q}, []int{10}
+	res4, _ := b.Assess(context.Background(), req)
+	if n := len(res4.Proposals); n != 3 || res4.Proposals[n-1].Strategy != StrategyWider {
+		t.Errorf("after the wider-k query: proposals %+v, want wider-k last", res4.Proposals)
+	}
+	req.PreviousK = nil
+	res5, _ := b.Assess(context.Background(), req)
+	if len(res5.Proposals) != 3 || res5.Proposals[0].Strategy != StrategyWider {
+		t.Errorf("after the question at the default k: proposals %+v, want wider-k first (fresh)", res5.Proposals)
+	}
+
 	// Nothing to look for: an entity no visible document mentions.
 	res3, _ := b.Assess(context.Background(), Request{Question: "does the X900 have a warranty", Query: "does the X900 have a warranty", K: 5, Evidence: hollinLike[:1], Groups: []string{"public"}})
 	if len(res3.Proposals) != 0 || !strings.Contains(res3.Assessment.Reason, `"X900"`) {

@@ -145,8 +145,12 @@ func (r *Rewriter) Propose(s *Situation) []Proposal {
 	var out []Proposal
 	var keys []string
 	tried := []string{QueryKey(s.Request.Query, 0)}
-	for _, p := range s.Request.Previous {
-		tried = append(tried, QueryKey(p, 0))
+	for i, p := range s.Request.Previous {
+		k := 0
+		if i < len(s.Request.PreviousK) {
+			k = s.Request.PreviousK[i]
+		}
+		tried = append(tried, QueryKey(p, k))
 	}
 	for _, st := range r.Strategies {
 		p, ok := st.Propose(r, s)
@@ -345,8 +349,6 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
 // prfMinCoverage is the least coverage at which feedback terms are worth
 // adding: below it the top chunks are probably about something else.
 const prfMinCoverage = 0.34
-
-func normalize(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
 
 // correct returns the index term closest to word's term when the index has
 // never seen that term. Distances are between analyzed terms (stems); the

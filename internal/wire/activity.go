@@ -71,9 +71,14 @@ type SearchOutput struct {
 // AssessInput is the input of Assess: the attempt's chunk ids and their
 // retrieval scores, in rank order.
 type AssessInput struct {
-	Question string   `json:"question"`
-	Query    string   `json:"query"`
+	Question string `json:"question"`
+	Query    string `json:"query"`
+	// Previous are the queries tried before this one, oldest first, as
+	// searched (not QueryKey's keys: an LLM assessor reads them).
 	Previous []string `json:"previous,omitempty"`
+	// PreviousK is, for each of Previous, the k it asked for when not the
+	// run's default (0), so repeat checks can tell a wider-k attempt apart.
+	PreviousK []int `json:"previous_k,omitempty"`
 	// K is how many hits the attempt asked for.
 	K int `json:"k,omitempty"`
 	// Strategies are the rewrite strategies the run used so far.
