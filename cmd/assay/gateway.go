@@ -4,15 +4,13 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/redisearch"
 )
 
@@ -63,12 +61,10 @@ func runGateway(ctx context.Context, e env, args []string) error {
 		rdb := redisearch.NewClient(cfg.Redis.Addr, cfg.Redis.Password.Reveal())
 		defer rdb.Close()
 		checks = append(checks, sharedIndexCheck(rdb, cfg.Index.Name))
-		passages = &sharedPassages{rdb: rdb, name: cfg.Index.Name}
-	} else {
-		p := newPassageIndex(cfg.IndexDir(), log)
-		defer p.Close()
-		passages = p
 	}
+	p := newPassageIndex(ctx, cfg, log)
+	defer p.Close()
+	passages = p
 	gw, err := newGateway(c, cfg, log, nil, events, passages, checks...)
 	if err != nil {
 		return err
@@ -79,91 +75,67 @@ func runGateway(ctx context.Context, e env, args []string) error {
 
 // passageIndex is the worker's index as a standalone gateway reads it, to
 // serve the passages a run used without putting chunk texts into workflow
-// history. It needs the index directory on a shared volume or the same
-// machine; it opens it read-only at start if it is there, and otherwise on
-// a later request (at most every retry), so a gateway started before the
-// worker built its index serves passages once the index exists. It is a
-// snapshot: restart the gateway after the worker rebuilds the index.
+// history: a bleve directory on a shared volume or the same machine, or
+// the shared RediSearch index. It opens the index at start if it is
+// there, and otherwise on a later request (at most every retry), so a
+// gateway started before the worker built its index serves passages once
+// the index exists. Once open it follows rebuilds as a worker does (a
+// liveIndex: one unlocked staleness check per read, an atomic swap), so
+// the ACL checked at read time is the current build's.
 type passageIndex struct {
-	dir   string
+	cfg   config.Config
 	log   *slog.Logger
 	retry time.Duration
 
-	mu    sync.Mutex
-	ix    *index.Index
+	live  atomic.Pointer[liveIndex]
+	mu    sync.Mutex // serializes opening
 	tried time.Time
 }
 
-func newPassageIndex(dir string, log *slog.Logger) *passageIndex {
-	p := &passageIndex{dir: dir, log: log, retry: 10 * time.Second}
-	p.open() //nolint:errcheck // logged; retried on demand
+func newPassageIndex(ctx context.Context, cfg config.Config, log *slog.Logger) *passageIndex {
+	p := &passageIndex{cfg: cfg, log: log, retry: 10 * time.Second}
+	p.open(ctx) //nolint:errcheck // logged; retried on demand
 	return p
 }
 
-func (p *passageIndex) open() (*index.Index, error) {
+func (p *passageIndex) open(ctx context.Context) (*liveIndex, error) {
+	if l := p.live.Load(); l != nil {
+		return l, nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.ix != nil {
-		return p.ix, nil
+	if l := p.live.Load(); l != nil {
+		return l, nil
 	}
-	unavailable := errs.Errorf("gateway.passages", errs.Unavailable, "no index at %s (index.dir)", p.dir)
+	unavailable := errs.Errorf("gateway.passages", errs.Unavailable, "no index to read passages from (index.dir, or index.backend redisearch)")
 	if !p.tried.IsZero() && time.Since(p.tried) < p.retry {
 		return nil, unavailable
 	}
 	p.tried = time.Now()
-	ix, err := index.Open(p.dir)
+	l, err := openPassages(ctx, p.cfg, p.log)
 	if err != nil {
 		p.log.Warn("no index to read passages from: GET /v1/questions/{id}/sources answers 503 until there is one; set index.dir (--index-dir) to the worker's index",
-			"dir", p.dir, "error", err)
+			"index", backendName(p.cfg), "error", err)
 		return nil, unavailable
 	}
-	p.log.Info("passages for /v1/questions/{id}/sources come from the index", "dir", p.dir, "chunks", ix.Len())
-	p.ix = ix
-	return ix, nil
+	p.log.Info("passages for /v1/questions/{id}/sources come from the index", "index", backendName(p.cfg), "version", l.Version(), "chunks", l.Len())
+	p.live.Store(l)
+	return l, nil
 }
 
-// Chunks implements gateway.Chunks.
+// Chunks implements gateway.Chunks on the index's current version.
 func (p *passageIndex) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
-	ix, err := p.open()
+	l, err := p.open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return ix.Chunks(ctx, ids)
+	return l.Chunks(ctx, ids)
 }
 
 // Close closes the index if it was opened.
 func (p *passageIndex) Close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ix == nil {
-		return nil
+	if l := p.live.Load(); l != nil {
+		return l.Close()
 	}
-	return p.ix.Close()
-}
-
-// sharedPassages reads passages from the shared RediSearch index, opening
-// its current version on demand and the next one when a rebuild replaces
-// it, so a gateway never serves a version the workers have left.
-type sharedPassages struct {
-	rdb  *redis.Client
-	name string
-
-	mu sync.Mutex
-	ix *redisearch.Index
-}
-
-// Chunks implements gateway.Chunks.
-func (p *sharedPassages) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
-	p.mu.Lock()
-	if p.ix == nil || p.ix.Stale(ctx) {
-		ix, err := redisearch.Open(ctx, p.rdb, p.name, redisearch.Options{})
-		if err != nil {
-			p.mu.Unlock()
-			return nil, errs.Errorf("gateway.passages", errs.Unavailable, "the shared index %q cannot be read: %v", p.name, err)
-		}
-		p.ix = ix
-	}
-	ix := p.ix
-	p.mu.Unlock()
-	return ix.Chunks(ctx, ids)
+	return nil
 }

@@ -65,6 +65,9 @@ func (emptyVocabulary) Len() int           { return 0 }
 type indexSource struct {
 	cfg config.Config
 	rdb *redis.Client // redisearch only
+	// passagesOnly: the index is only read for chunk texts (a gateway
+	// serving sources), so it is opened whatever it was built with.
+	passagesOnly bool
 }
 
 // newIndexSource connects to Redis for the redisearch backend; an
@@ -95,12 +98,15 @@ func (s *indexSource) Close() error {
 // corpus or with other settings.
 func (s *indexSource) open(ctx context.Context, log *slog.Logger, build bool) (servedIndex, error) {
 	if s.rdb == nil {
-		if !build {
+		if !build || s.passagesOnly {
 			return index.Open(s.cfg.IndexDir())
 		}
 		return openIndex(ctx, s.cfg, log)
 	}
 	name := s.cfg.Index.Name
+	if s.passagesOnly {
+		return redisearch.Open(ctx, s.rdb, name, redisearch.Options{})
+	}
 	ix, err := redisearch.Open(ctx, s.rdb, name, redisearch.Options{})
 	if err != nil && !errs.Is(errs.NotFound, err) && !errs.Is(errs.Invalid, err) {
 		return nil, err
@@ -177,17 +183,30 @@ const retireAfter = time.Minute
 // openLive opens (building when asked) the configured index and wires
 // the loop's searcher and builtin assessor to it.
 func openLive(ctx context.Context, cfg config.Config, log *slog.Logger, build bool) (*liveIndex, error) {
+	return openLiveIndex(ctx, cfg, log, build, false)
+}
+
+// openPassages opens the configured index to read chunk texts only (a
+// gateway serving /v1/questions/{id}/sources): no searcher, no
+// assessor, no check of the embedder it was built with. It follows
+// rebuilds as a worker's index does.
+func openPassages(ctx context.Context, cfg config.Config, log *slog.Logger) (*liveIndex, error) {
+	return openLiveIndex(ctx, cfg, log, false, true)
+}
+
+func openLiveIndex(ctx context.Context, cfg config.Config, log *slog.Logger, build, passagesOnly bool) (*liveIndex, error) {
 	src, err := newIndexSource(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	src.passagesOnly = passagesOnly
 	ix, err := src.open(ctx, log, build)
 	if err != nil {
 		src.Close()
 		return nil, err
 	}
 	l := &liveIndex{src: src, cfg: cfg, log: log}
-	if dir := cfg.Loop.Thesaurus; dir != "" {
+	if dir := cfg.Loop.Thesaurus; dir != "" && !passagesOnly {
 		if wn, err := thesaurus.Open(dir); err != nil {
 			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
 		} else {
@@ -209,6 +228,9 @@ func openLive(ctx context.Context, cfg config.Config, log *slog.Logger, build bo
 // refused; the embedded bleve default searches it by BM25 alone, as it
 // always has, and logs why.
 func (l *liveIndex) wire(ix servedIndex) (*generation, error) {
+	if l.src.passagesOnly {
+		return &generation{ix: ix}, nil
+	}
 	var s activities.Searcher
 	inProcess := false
 	if l.cfg.Index.Backend == config.BackendRediSearch {

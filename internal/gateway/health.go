@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/errs"
 )
 
 // Check is one readiness dependency of /readyz.
@@ -30,7 +31,9 @@ func (s *Server) healthz(c *gin.Context) {
 }
 
 // readyz runs every readiness check at once, each bounded to 2s: 200 when
-// all pass, 503 naming the failures otherwise.
+// all pass, 503 naming the failures otherwise. It needs no key, so a
+// failing check shows only a short code (its error kind, or "fail"); the
+// error itself, which may name hosts, paths or queues, goes to the log.
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
@@ -41,7 +44,9 @@ func (s *Server) readyz(c *gin.Context) {
 		wg.Go(func() {
 			res := "ok"
 			if err := ch.Check(ctx); err != nil {
-				res = err.Error()
+				res = checkCode(err)
+				s.opts.Logger.Warn("readiness check failed", "check", ch.Name, "error", err,
+					"request_id", c.GetString(ctxRequestID))
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -64,4 +69,13 @@ func (s *Server) readyz(c *gin.Context) {
 		c.Header("Retry-After", retryAfterSeconds)
 	}
 	c.JSON(status, out)
+}
+
+// checkCode is what /readyz shows of a failed check: the error's kind
+// ("unavailable", "not_found", ...) or "fail", never its text.
+func checkCode(err error) string {
+	if k := errs.KindOf(err); k != errs.Other {
+		return string(k)
+	}
+	return "fail"
 }

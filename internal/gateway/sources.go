@@ -53,29 +53,60 @@ func (s *Server) getSources(c *gin.Context) {
 		cited[ct.Label] = true
 	}
 	groups := principal(c).Groups
-	for _, lc := range gen.Sources {
-		// One at a time: a chunk gone from a rebuilt index withholds that
-		// passage, not the others.
-		chunks, err := s.opts.Chunks.Chunks(ctx, []string{lc.ChunkID})
-		if errs.Is(errs.NotFound, err) || (err == nil && (len(chunks) != 1 || !chunks[0].VisibleTo(groups))) {
+	ids := make([]string, len(gen.Sources))
+	for i, lc := range gen.Sources {
+		ids[i] = lc.ChunkID
+	}
+	chunks, err := readChunks(ctx, s.opts.Chunks, ids)
+	if errs.Is(errs.Unavailable, err) {
+		noPassages(c)
+		return
+	}
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	for i, lc := range gen.Sources {
+		ch := chunks[i]
+		if ch == nil || !ch.VisibleTo(groups) {
 			out.Withheld++
 			continue
 		}
-		if errs.Is(errs.Unavailable, err) {
-			noPassages(c)
-			return
-		}
-		if err != nil {
-			writeError(c, err)
-			return
-		}
-		ch := chunks[0]
 		out.Sources = append(out.Sources, api.SourceResponse{
 			Label: lc.Label, ChunkID: ch.ID, DocID: ch.DocID, Title: ch.Title, Status: ch.Status,
 			Updated: ch.Updated, URL: ch.URL, Text: ch.Text, Cited: cited[lc.Label],
 		})
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// readChunks reads the chunks with the given ids in one call, nil where
+// the store no longer holds one. Only when some id is gone from a rebuilt
+// index (the one call fails NotFound) does it read them one at a time, so
+// that chunk withholds its passage, not the others.
+func readChunks(ctx context.Context, store Chunks, ids []string) ([]*corpus.Chunk, error) {
+	out := make([]*corpus.Chunk, len(ids))
+	all, err := store.Chunks(ctx, ids)
+	if err == nil && len(all) == len(ids) {
+		for i := range all {
+			out[i] = &all[i]
+		}
+		return out, nil
+	}
+	if err != nil && !errs.Is(errs.NotFound, err) {
+		return nil, err
+	}
+	for i, id := range ids {
+		one, err := store.Chunks(ctx, []string{id})
+		if errs.Is(errs.NotFound, err) || (err == nil && len(one) != 1) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &one[0]
+	}
+	return out, nil
 }
 
 // noPassages answers 503 saying why: a fact of the deployment, not an

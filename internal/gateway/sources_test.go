@@ -17,6 +17,7 @@ import (
 type fakeChunks struct {
 	mu     sync.Mutex
 	chunks map[string]corpus.Chunk
+	calls  int // Chunks calls, each a round trip to a real store
 }
 
 func newFakeChunks() *fakeChunks {
@@ -37,6 +38,7 @@ func newFakeChunks() *fakeChunks {
 func (f *fakeChunks) Chunks(_ context.Context, ids []string) ([]corpus.Chunk, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.calls++
 	var out []corpus.Chunk
 	for _, id := range ids {
 		c, ok := f.chunks[id]
@@ -77,6 +79,9 @@ func TestSources(t *testing.T) {
 	r.decode(t, &got)
 	if r.Status != 200 || len(got.Sources) != 2 || got.Withheld != 0 {
 		t.Fatalf("public sources = %d %s; want 2 passages", r.Status, r.Body)
+	}
+	if chunks.calls != 1 {
+		t.Errorf("GET sources of a run with 2 passages read the chunk store %d times; want 1 (one read per request)", chunks.calls)
 	}
 	s1, s2 := got.Sources[0], got.Sources[1]
 	if s1.Label != "1" || !s1.Cited || s1.Title != "Warranty terms (2026)" || s1.Status != corpus.Current || s1.Updated != "2026-01-05" ||

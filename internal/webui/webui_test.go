@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -88,4 +89,59 @@ func TestPageIsSelfContained(t *testing.T) {
 	if regexp.MustCompile(`console\.`).Match(js) {
 		t.Error("app.js logs to the console")
 	}
+}
+
+// TestDocumentLinks: a source's document URL becomes a link only when it
+// is http: or https:; anything else (javascript:, data:, relative) is
+// shown as text. It runs app.js's webURL in node.
+func TestDocumentLinks(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIPPED: node is not installed; install Node.js to run app.js's webURL")
+	}
+	js, _ := fs.ReadFile(static, "static/app.js")
+	fn := regexp.MustCompile(`(?s)\n  function webURL\(u\) \{.*?\n  \}\n`).Find(js)
+	if fn == nil {
+		t.Fatal("app.js has no webURL(u): document links take src.url as it is")
+	}
+	if strings.Contains(string(js), "href: src.url") {
+		t.Error("app.js links src.url without webURL")
+	}
+	cases := map[string]string{
+		"https://docs.example/warranty":     "https://docs.example/warranty",
+		"http://docs.example/a?b=c":         "http://docs.example/a?b=c",
+		"javascript:alert(1)":               "",
+		" JavaScript:alert(1)":              "",
+		"data:text/html,<script>x</script>": "",
+		"vbscript:x":                        "",
+		"/relative/doc":                     "",
+		"":                                  "",
+	}
+	var in []string
+	for u := range cases {
+		in = append(in, u)
+	}
+	prog := string(fn) + "\nconst urls = " + mustJSON(t, in) + ";\nprocess.stdout.write(JSON.stringify(urls.map(webURL)));\n"
+	out, err := exec.Command(node, "-e", prog).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got []string
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("node printed %q: %v", out, err)
+	}
+	for i, u := range in {
+		if got[i] != cases[u] {
+			t.Errorf("webURL(%q) = %q; want %q", u, got[i], cases[u])
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -469,6 +469,18 @@
 
   const statusWord = (s) => ({ current: "current", archived: "archived (no longer in force)", withdrawn: "withdrawn" }[s] || s);
 
+  // webURL returns u when it is an absolute http: or https: address, and
+  // "" otherwise: a document's URL comes from the corpus, and a link must
+  // not run script (javascript:) or open data.
+  function webURL(u) {
+    try {
+      const p = new URL(u);
+      return p.protocol === "http:" || p.protocol === "https:" ? p.href : "";
+    } catch (e) {
+      return "";
+    }
+  }
+
   async function showPassage(label) {
     const box = $("passage");
     box.hidden = false;
@@ -485,7 +497,12 @@
       $("passage-title").textContent = "[" + label + "] " + src.title;
       $("passage-meta").textContent = statusWord(src.status) + (src.updated ? " · dated " + src.updated : "") + " · " + src.doc_id;
       for (const para of src.text.split(/\n{2,}/)) $("passage-text").append(el("p", { text: para }));
-      if (src.url) $("passage-text").append(el("p", {}, el("a", { href: src.url, rel: "noopener noreferrer", target: "_blank", text: "Open the document" })));
+      if (src.url) {
+        const href = webURL(src.url);
+        $("passage-text").append(href
+          ? el("p", {}, el("a", { href, rel: "noopener noreferrer", target: "_blank", text: "Open the document" }))
+          : el("p", { text: "Document: " + src.url }));
+      }
     }
     box.focus();
   }
