@@ -99,9 +99,16 @@ func TextQuery(terms []string, f index.Filter) string {
 }
 
 // VectorQuery is the vector leg's query: the k nearest chunks among those
-// that pass the filter (a pre-filter, not a post-filter).
-func VectorQuery(f index.Filter, k int) string {
-	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B AS " + fieldDistance + "]"
+// that pass the filter (a pre-filter, not a post-filter). With exact, the
+// distances are computed for every chunk that passes the filter
+// (HYBRID_POLICY ADHOC_BF) instead of walking the HNSW graph, whose
+// approximate walk passes through chunks the filter excludes.
+func VectorQuery(f index.Filter, k int, exact bool) string {
+	policy := ""
+	if exact {
+		policy = " HYBRID_POLICY ADHOC_BF"
+	}
+	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + policy + " AS " + fieldDistance + "]"
 }
 
 // dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field

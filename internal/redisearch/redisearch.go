@@ -542,7 +542,11 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f index.Filter
 	case k < 1:
 		return nil, index.VectorStats{}, nil
 	}
-	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, k), &redis.FTSearchOptions{
+	// A principal who does not see every chunk gets exact distances over
+	// what it may see: an HNSW walk through hidden chunks' vectors would
+	// let them decide which visible neighbours are found.
+	exact := ix.m.Vector == HNSW && len(ix.Visible(f.Groups).parts) < len(ix.parts)
+	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, k, exact), &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 		Limit:          k,
@@ -561,7 +565,11 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f index.Filter
 		}
 		hits = append(hits, index.Hit{ChunkID: strings.TrimPrefix(d.ID, p), Score: 1 - dist})
 	}
-	return hits, index.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
+	method := "RediSearch " + ix.m.Vector + " KNN"
+	if exact {
+		method = "RediSearch exact KNN over the visible chunks"
+	}
+	return hits, index.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: method}, nil
 }
 
 // vectorBytes is vec as little-endian FLOAT32, the VECTOR field's format.

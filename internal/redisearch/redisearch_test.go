@@ -83,6 +83,15 @@ func TestBuildOpenSearch(t *testing.T) {
 	if err != nil || len(vh) != 5 || vs.Method == "" {
 		t.Fatalf("SearchVector = %v, %+v, %v", vh, vs, err)
 	}
+	// Public does not see every chunk: its KNN must not walk the HNSW
+	// graph through hidden vectors; a principal who sees all may.
+	if !strings.Contains(vs.Method, "exact") {
+		t.Errorf("SearchVector for public: method %q, want exact distances over the visible chunks", vs.Method)
+	}
+	all := index.Filter{Groups: []string{"public", "staff", "finance"}}
+	if _, vs, err := ix.SearchVector(ctx, vec[0], all, 5); err != nil || vs.Method != "RediSearch HNSW KNN" {
+		t.Errorf("SearchVector for a principal who sees all: method %q, %v; want the HNSW walk", vs.Method, err)
+	}
 	if _, err := ix.SearchText(ctx, "warranty", index.Filter{}, 5); !errs.Is(errs.Invalid, err) {
 		t.Errorf("SearchText without groups: %v, want invalid", err)
 	}
