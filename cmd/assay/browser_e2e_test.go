@@ -179,6 +179,7 @@ auth:
       rate_per_minute: 1
 batch:
   concurrency: 1
+  continue_after: 1000
 `, auth.Hash(uiKeyPublic), auth.Hash(uiKeyStaff), auth.Hash(uiKeyLimited))
 	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -487,9 +488,11 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 		t.Errorf("the batch's warranty question shows %q", answer)
 	}
 
-	// A long batch (one question at a time) is cancelled, after saying no once.
+	// A long batch (one question at a time) is cancelled, after saying no
+	// once. It is as long as a batch may be: with builtin models a question
+	// takes milliseconds, and 60 of them ended before the first click.
 	var lines []string
-	for i := range 60 {
+	for i := range 1000 {
 		lines = append(lines, fmt.Sprintf(`{"id":"q%d","question":"how do I descale the kettle %d"}`, i, i))
 	}
 	long := filepath.Join(dir, "long.jsonl")
