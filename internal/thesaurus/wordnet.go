@@ -35,6 +35,11 @@ var parts = []struct {
 // "speed") and similar to (&). Hypernyms and hyponyms are not: they relate
 // a word to hundreds of others ("put" to "order"), and a coverage count
 // cannot tell which sense a question meant.
+//
+// A derivation is a lexical pointer: it joins one word of a synset to one
+// word of another, and only those two are related ("blender" to "blend",
+// not to "go", which shares a sense with "blend"). Attribute and similar
+// to join whole synsets.
 var relations = []string{"+", "=", "&"}
 
 // maxSenses is how many of a lemma's senses, most frequent first, are
@@ -52,12 +57,12 @@ type WordNet struct {
 	dir   string
 	data  map[byte][]byte // part of speech → data file
 	index map[string][]synsetRef
-	exc   map[string][]string // inflected form → lemmas
+	exc   map[byte]map[string][]string // part of speech → inflected form → lemmas
 }
 
 // Open reads the database in dir.
 func Open(dir string) (*WordNet, error) {
-	w := &WordNet{dir: dir, data: map[byte][]byte{}, index: map[string][]synsetRef{}, exc: map[string][]string{}}
+	w := &WordNet{dir: dir, data: map[byte][]byte{}, index: map[string][]synsetRef{}, exc: map[byte]map[string][]string{}}
 	for _, p := range parts {
 		b, err := os.ReadFile(filepath.Join(dir, "data."+p.name))
 		if err != nil {
@@ -67,7 +72,7 @@ func Open(dir string) (*WordNet, error) {
 		if err := w.readIndex(filepath.Join(dir, "index."+p.name), p.pos); err != nil {
 			return nil, err
 		}
-		if err := w.readExceptions(filepath.Join(dir, p.name+".exc")); err != nil {
+		if err := w.readExceptions(filepath.Join(dir, p.name+".exc"), p.pos); err != nil {
 			return nil, err
 		}
 	}
@@ -112,39 +117,57 @@ func (w *WordNet) readIndex(path string, pos byte) error {
 	return sc.Err()
 }
 
-func (w *WordNet) readExceptions(path string) error {
+func (w *WordNet) readExceptions(path string, pos byte) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("thesaurus: %w", err)
 	}
+	exc := map[string][]string{}
+	w.exc[pos] = exc
 	for _, line := range strings.Split(string(b), "\n") {
 		fs := strings.Fields(line)
 		if len(fs) >= 2 {
-			w.exc[fs[0]] = append(w.exc[fs[0]], fs[1:]...)
+			exc[fs[0]] = append(exc[fs[0]], fs[1:]...)
 		}
 	}
 	return nil
 }
 
-// suffixes are WordNet's detachment rules (morphy) for regular forms.
-var suffixes = [][2]string{
-	{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"},
-	{"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}, {"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
+// suffixes are WordNet's detachment rules (morphy) for regular forms, by
+// part of speech: "makers" is a noun's plural, "stopped" a verb's past,
+// "bigger" an adjective's comparative, and "maker" is not "make".
+var suffixes = map[byte][][2]string{
+	'n': {{"s", ""}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"}},
+	'v': {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}},
+	'a': {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
 }
 
-// lemmas returns the base forms WordNet knows for word.
-func (w *WordNet) lemmas(word string) []string {
-	cands := []string{word}
-	cands = append(cands, w.exc[word]...)
-	for _, s := range suffixes {
-		if strings.HasSuffix(word, s[0]) && len(word) > len(s[0])+1 {
-			cands = append(cands, strings.TrimSuffix(word, s[0])+s[1])
+// A lemma is a base form of a word in one part of speech.
+type lemma struct {
+	form string
+	pos  byte
+}
+
+// lemmas returns the base forms WordNet knows for word, by part of speech,
+// as its morphy does: the word itself, its listed irregular forms, and the
+// forms its part of speech's suffix rules give.
+func (w *WordNet) lemmas(word string) []lemma {
+	var out []lemma
+	for _, p := range parts {
+		cands := append([]string{word}, w.exc[p.pos][word]...)
+		for _, s := range suffixes[p.pos] {
+			if strings.HasSuffix(word, s[0]) && len(word) > len(s[0])+1 {
+				cands = append(cands, strings.TrimSuffix(word, s[0])+s[1])
+			}
 		}
-	}
-	var out []string
-	for _, c := range cands {
-		if _, ok := w.index[c]; ok && !slices.Contains(out, c) {
-			out = append(out, c)
+		for _, c := range cands {
+			l := lemma{c, p.pos}
+			if slices.Contains(out, l) {
+				continue
+			}
+			if slices.ContainsFunc(w.index[c], func(r synsetRef) bool { return r.pos == p.pos }) {
+				out = append(out, l)
+			}
 		}
 	}
 	return out
@@ -152,34 +175,42 @@ func (w *WordNet) lemmas(word string) []string {
 
 // Related returns the words WordNet relates to word: the other words of
 // the synsets of its base forms' two most frequent senses per part of
-// speech, and of the synsets one derivation, attribute or similar-to
-// pointer away.
+// speech, the words of the synsets one attribute or similar-to pointer
+// away, and the words its own derivation pointers name.
 // Words come lower-cased, multi-word ones with spaces, sorted, without
 // word itself. An unknown word has none.
 func (w *WordNet) Related(word string) []string {
 	word = strings.ToLower(strings.TrimSpace(word))
 	seen := map[string]bool{}
-	var refs []synsetRef
+	var refs []sense
+	perPOS := map[lemma]int{}
 	for _, l := range w.lemmas(word) {
-		seen[l] = true
-		perPOS := map[byte]int{}
-		for _, r := range w.index[l] {
-			if perPOS[r.pos] < maxSenses {
-				perPOS[r.pos]++
-				refs = append(refs, r)
+		seen[l.form] = true
+		for _, r := range w.index[l.form] {
+			if r.pos == l.pos && perPOS[l] < maxSenses {
+				perPOS[l]++
+				refs = append(refs, sense{r, strings.ReplaceAll(l.form, "_", " ")})
 			}
 		}
 	}
 	out := map[string]bool{}
 	for _, r := range refs {
-		words, ptrs := w.synset(r)
+		words, ptrs := w.synset(r.synsetRef)
 		for _, x := range words {
 			out[x] = true
 		}
 		for _, p := range ptrs {
-			nw, _ := w.synset(p)
-			for _, x := range nw {
-				out[x] = true
+			if p.source > 0 && (p.source > len(words) || words[p.source-1] != r.lemma) {
+				continue // a lexical pointer from another word of the synset
+			}
+			nw, _ := w.synset(p.synsetRef)
+			switch {
+			case p.target == 0:
+				for _, x := range nw {
+					out[x] = true
+				}
+			case p.target <= len(nw):
+				out[nw[p.target-1]] = true
 			}
 		}
 	}
@@ -193,11 +224,25 @@ func (w *WordNet) Related(word string) []string {
 	return list
 }
 
+// A sense is a synset one lemma was found in.
+type sense struct {
+	synsetRef
+	lemma string // as synset spells its words: lower case, spaces
+}
+
+// A pointer is a followed relation to another synset. Source and target
+// are 1-based word numbers in the two synsets for a lexical pointer, 0 for
+// a semantic one (the whole synsets).
+type pointer struct {
+	synsetRef
+	source, target int
+}
+
 // synset parses the synset at r: "offset lex_filenum ss_type w_cnt word
 // lex_id ... p_cnt [ptr_symbol offset pos source/target]... | gloss". It
-// returns its words and the synsets its followed pointers name; a bad
-// offset yields nothing.
-func (w *WordNet) synset(r synsetRef) ([]string, []synsetRef) {
+// returns its words and the pointers it has of the followed relations; a
+// bad offset yields nothing.
+func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
 	data := w.data[r.pos]
 	if r.offset < 0 || r.offset >= len(data) {
 		return nil, nil
@@ -230,9 +275,9 @@ func (w *WordNet) synset(r synsetRef) ([]string, []synsetRef) {
 	if err != nil {
 		return words, nil
 	}
-	var ptrs []synsetRef
+	var ptrs []pointer
 	for i := 0; i < pc && k+4+4*i < len(fs); i++ {
-		sym, off, pos := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i]
+		sym, off, pos, st := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i], fs[k+4+4*i]
 		if !slices.Contains(relations, sym) {
 			continue
 		}
@@ -244,7 +289,12 @@ func (w *WordNet) synset(r synsetRef) ([]string, []synsetRef) {
 		if p == 's' {
 			p = 'a' // adjective satellites live in data.adj
 		}
-		ptrs = append(ptrs, synsetRef{p, o})
+		src, err1 := strconv.ParseUint(st[:min(2, len(st))], 16, 8)
+		tgt, err2 := strconv.ParseUint(st[min(2, len(st)):], 16, 8)
+		if len(st) != 4 || err1 != nil || err2 != nil {
+			continue
+		}
+		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt)})
 	}
 	return words, ptrs
 }

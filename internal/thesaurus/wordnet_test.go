@@ -10,7 +10,9 @@ import (
 )
 
 // writeDB writes a tiny WordNet database: synsets with the given words and
-// pointers (by synset number), at real byte offsets.
+// pointers (by synset number), at real byte offsets. A pointer symbol may
+// carry its source/target word numbers after a slash ("+/0102": word 1 of
+// this synset to word 2 of that one); without them it joins the synsets.
 func writeDB(t *testing.T, synsets [][]string, ptrs map[int][][2]string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -33,7 +35,11 @@ func writeDB(t *testing.T, synsets [][]string, ptrs map[int][][2]string) string 
 			for _, p := range ptrs[i] {
 				var to int
 				fmt.Sscan(p[1], &to)
-				fmt.Fprintf(&b, " %s %08d n 0000", p[0], offsets[to])
+				sym, st, ok := strings.Cut(p[0], "/")
+				if !ok {
+					st = "0000"
+				}
+				fmt.Fprintf(&b, " %s %08d n %s", sym, offsets[to], st)
 			}
 			b.WriteString(" | a gloss\n")
 			lines = append(lines, b.String())
@@ -83,7 +89,9 @@ func TestRelated(t *testing.T) {
 		{"acquisition"},       // 1: hypernym of 0
 		{"mouse", "rodent_x"}, // 2
 		{"receipt"},           // 3: unrelated
-	}, map[int][][2]string{0: {{"+", "1"}, {"@", "3"}}})
+		{"blender", "mixer"},  // 4: "blender" derives from word 1 of 5
+		{"blend", "go"},       // 5
+	}, map[int][][2]string{0: {{"+", "1"}, {"@", "3"}}, 4: {{"+/0101", "5"}}, 5: {{"+/0101", "4"}}})
 	w, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +102,9 @@ func TestRelated(t *testing.T) {
 		{"mice", "rodent x"},             // an exception, multi-word with a space
 		{"receipt", ""},
 		{"zebra", ""},
+		{"blender", "blend,mixer"}, // a lexical pointer relates one word, not its synset
+		{"mixer", "blender"},       // and only from its own source word
+		{"go", "blend"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(w.Related(tt.word), ","); got != tt.want {
@@ -115,9 +126,16 @@ func TestDebianWordNet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range [][2]string{{"bought", "purchase"}, {"fast", "speed"}} {
+	for _, tt := range [][2]string{{"bought", "purchase"}, {"fast", "speed"}, {"maker", "make"}, {"stopped", "halt"}} {
 		if !slices.Contains(w.Related(tt[0]), tt[1]) {
 			t.Errorf("Related(%q) lacks %q", tt[0], tt[1])
+		}
+	}
+	// Derivations relate words, not synsets; suffix rules are a part of
+	// speech's own ("maker" is not the verb "make").
+	for _, tt := range [][2]string{{"blender", "go"}, {"maker", "do"}, {"maker", "work"}} {
+		if slices.Contains(w.Related(tt[0]), tt[1]) {
+			t.Errorf("Related(%q) has %q", tt[0], tt[1])
 		}
 	}
 }
