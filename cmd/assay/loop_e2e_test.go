@@ -173,11 +173,16 @@ func TestEndToEndLoopStops(t *testing.T) {
 
 	t.Run("repeated query", func(t *testing.T) {
 		// Every rewrite strategy is tried or skipped before the run stops.
-		// Words that no document holds together, and no entity: each
-		// strategy's query is searched until all repeat. (A question with
-		// an entity stops at once when no visible chunk holds it with the
-		// question's most specific word: "descale the X300 Pro".)
-		_, res := l.run(t, "descale courier invoice seal", func(in *wire.AnswerInput) { in.Budget.MaxAttempts = 10 })
+		// The K50 manual would answer, and the assessor, which counts the
+		// chunks the asker may see whatever the request's metadata
+		// filters, keeps proposing queries for it; the filter (FAQ pages
+		// only) keeps it out of every search, until all proposals repeat.
+		// Without a chunk that would suffice the run stops at once instead
+		// (insufficient context, above).
+		_, res := l.run(t, "how do I descale the K50", func(in *wire.AnswerInput) {
+			in.Budget.MaxAttempts = 10
+			in.Filters.Types = []string{"faq"}
+		})
 		if res.StopReason != wire.RepeatedQuery {
 			t.Fatalf("stop %s (%s), want repeated_query", res.StopReason, res.Trace.StopDetail)
 		}

@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -183,7 +184,7 @@ type weighted struct {
 
 // judged is one chunk as the assessor scored it.
 type judged struct {
-	ev       *Evidence
+	ev       *Evidence // nil for a chunk only counted (see reach)
 	have     map[string]bool
 	coverage float64 // share of the question's weight it covers
 	entities int     // entities of the question it mentions
@@ -193,6 +194,53 @@ type judged struct {
 	paraphrase bool
 	fit        bool // it alone would make the evidence sufficient
 	allKnown   bool // it covers every term the visible corpus has
+}
+
+// better reports whether j beats k: a chunk that would suffice beats a
+// higher score that would not.
+func (j *judged) better(k *judged) bool {
+	return j.fit && !k.fit || j.fit == k.fit && j.score > k.score
+}
+
+// reading is the question as the assessor weighs it.
+type reading struct {
+	qterms            []weighted
+	ents              []Entity
+	key               int // the most specific known term, -1 when none
+	total, knownTotal float64
+	tolerant          bool // paraphrase tolerance may apply (see Builtin)
+	min               float64
+}
+
+// judge scores a chunk holding the terms have; covers tells whether it
+// covers a question term (have it, or a substitute for it).
+func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, t string) bool) *judged {
+	j := &judged{have: have}
+	var got, knownGot float64
+	for _, q := range r.qterms {
+		if covers(have, q.term) {
+			got += q.weight
+			if q.known {
+				knownGot += q.weight
+			}
+		}
+	}
+	j.coverage = got / r.total
+	for _, en := range r.ents {
+		if en.coveredBy(have) {
+			j.entities++
+		}
+	}
+	j.allKnown = knownGot >= r.knownTotal
+	if r.tolerant && j.entities == len(r.ents) && j.allKnown {
+		j.coverage, j.paraphrase = 1, true
+	}
+	j.score = j.coverage
+	if len(r.ents) > 0 {
+		j.score *= float64(j.entities) / float64(len(r.ents))
+	}
+	j.fit = j.entities == len(r.ents) && r.key >= 0 && covers(have, r.qterms[r.key].term) && j.coverage >= r.min
+	return j
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -218,7 +266,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	var total, knownTotal float64
 	unknown := 0
-	key := -1 // the most specific known term
+	key := -1
 	for i, q := range qterms {
 		total += q.weight
 		if q.known {
@@ -230,36 +278,14 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 			key = i
 		}
 	}
-	tolerant := unknown > 0 && float64(unknown) <= b.MaxUnknownShare*float64(len(qterms))
+	r := &reading{qterms: qterms, ents: ents, key: key, total: total, knownTotal: knownTotal,
+		tolerant: unknown > 0 && float64(unknown) <= b.MaxUnknownShare*float64(len(qterms)), min: b.MinCoverage}
 	var best *judged
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
-		j := &judged{ev: e, have: b.an.Set(e.Title + "\n" + e.Text)}
-		var got, knownGot float64
-		for _, q := range qterms {
-			if covers(j.have, q.term) {
-				got += q.weight
-				if q.known {
-					knownGot += q.weight
-				}
-			}
-		}
-		j.coverage = got / total
-		for _, en := range ents {
-			if en.coveredBy(j.have) {
-				j.entities++
-			}
-		}
-		j.allKnown = knownGot >= knownTotal
-		if tolerant && j.entities == len(ents) && j.allKnown {
-			j.coverage, j.paraphrase = 1, true
-		}
-		j.score = j.coverage
-		if len(ents) > 0 {
-			j.score *= float64(j.entities) / float64(len(ents))
-		}
-		j.fit = j.entities == len(ents) && key >= 0 && covers(j.have, qterms[key].term) && j.coverage >= b.MinCoverage
-		if best == nil || j.fit && !best.fit || j.fit == best.fit && j.score > best.score {
+		j := r.judge(b.an.Set(e.Title+"\n"+e.Text), covers)
+		j.ev = e
+		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
@@ -312,17 +338,41 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
-	if !a.Sufficient && !hopeless && len(ents) > 0 && !b.together(ents, qterms[key].term, related, vocab) {
-		// No search can return a chunk that would suffice.
-		hopeless = true
-		var names []string
-		for _, e := range ents {
-			names = append(names, fmt.Sprintf("%q", e.Text))
+	var reach *reached
+	if !a.Sufficient && !hopeless {
+		var anyReach *reached
+		var together bool
+		reach, anyReach, together = r.reach(vocab, related)
+		switch {
+		case anyReach == nil:
+			// The vocabulary cannot tell (RediSearch): assume a chunk that
+			// would suffice may exist.
+		case anyReach.fit:
+			if !reach.fit {
+				reach = nil // only a translation could find it
+			}
+		case len(ents) > 0 && !together:
+			hopeless = true
+			var names []string
+			for _, e := range ents {
+				names = append(names, fmt.Sprintf("%q", e.Text))
+			}
+			a.Reason += fmt.Sprintf("; no document you can see mentions %s and %q together", strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
+		default:
+			hopeless = true
+			a.Reason += fmt.Sprintf("; no document you can see covers enough of it (the closest covers %.0f%%)", pct(anyReach.coverage))
 		}
-		a.Reason += fmt.Sprintf("; no document you can see mentions %s and %q together", strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
+		if reach != nil && reach.fit && (best == nil || !best.fit) {
+			s.Reach = &Reach{Chunks: reach.chunks}
+			for _, q := range qterms {
+				if reach.have[q.term] {
+					s.Reach.Terms = append(s.Reach.Terms, q.term)
+				}
+			}
+		}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
@@ -340,37 +390,86 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
-// JointVocabulary is a Vocabulary that also counts the visible chunks
-// holding several terms at once (index.Vocabulary does).
-type JointVocabulary interface {
+// HoldingVocabulary is a Vocabulary that can also tell which of a few
+// terms the visible chunks hold (index.Vocabulary can; the RediSearch
+// backend's cannot, see README).
+type HoldingVocabulary interface {
 	Vocabulary
-	CoFreq(terms ...string) int
+	// Holdings counts the visible chunks by which of terms they hold
+	// (bit i: terms[i]), leaving out those holding none; nil when there
+	// are too many terms to tell.
+	Holdings(terms []string) map[uint64]int
 }
 
-// together reports whether some visible chunk holds every entity and the
-// most specific term key (or a word the thesaurus relates to it, which a
-// translation could bring in): the chunk that alone would make evidence
-// sufficient must. A vocabulary that cannot count joint occurrences says
-// nothing against it.
-func (b *Builtin) together(ents []Entity, key string, related map[string][]synonym, vocab Vocabulary) bool {
-	jv, ok := vocab.(JointVocabulary)
-	if !ok {
-		return true
+// reached is a visible chunk judged by the question's terms it holds,
+// without being retrieved.
+type reached struct {
+	*judged
+	chunks int // visible chunks holding the same of those terms
+}
+
+// reach judges every visible chunk by which of the question's terms, and
+// of the thesaurus words translate could put in their place, it holds. It
+// returns the best on the question's own words (exact), the best counting
+// those thesaurus words for the question words (any: the most a
+// translation could find), and whether some chunk holds every entity and
+// the most specific term (or a thesaurus word for it) together. Both are
+// nil when vocab cannot tell which chunks hold which terms. Everything is
+// counted over the chunks the principal may see.
+func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (exact, any *reached, together bool) {
+	hv, ok := vocab.(HoldingVocabulary)
+	if !ok || r.key < 0 {
+		return nil, nil, false
 	}
-	var need []string
-	for _, e := range ents {
-		need = append(need, e.Terms...)
-	}
-	alts := []string{key}
-	for _, s := range related[key] {
-		alts = append(alts, s.Term)
-	}
-	for _, k := range alts {
-		if jv.CoFreq(append(slices.Clip(need), k)...) > 0 {
-			return true
+	var list []string
+	add := func(t string) {
+		if !slices.Contains(list, t) {
+			list = append(list, t)
 		}
 	}
-	return false
+	for _, q := range r.qterms {
+		add(q.term)
+		for i, syn := range related[q.term] {
+			if i < maxSynonyms {
+				add(syn.Term)
+			}
+		}
+	}
+	for _, e := range r.ents {
+		for _, t := range e.Terms {
+			add(t)
+		}
+	}
+	held := hv.Holdings(list)
+	if held == nil {
+		return nil, nil, false
+	}
+	masks := slices.Sorted(maps.Keys(held)) // the same answer every time
+	own := func(have map[string]bool, t string) bool { return have[t] }
+	translated := func(have map[string]bool, t string) bool {
+		return have[t] || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
+	}
+	for _, m := range masks {
+		have := map[string]bool{}
+		for i, t := range list {
+			if m&(1<<i) != 0 {
+				have[t] = true
+			}
+		}
+		if j := r.judge(have, own); exact == nil || j.better(exact.judged) {
+			exact = &reached{j, held[m]}
+		}
+		j := r.judge(have, translated)
+		if any == nil || j.better(any.judged) {
+			any = &reached{j, held[m]}
+		}
+		together = together || j.entities == len(r.ents) && translated(have, r.qterms[r.key].term)
+	}
+	if exact == nil { // no visible chunk holds a word of the question
+		exact = &reached{judged: &judged{}}
+		any = exact
+	}
+	return exact, any, together
 }
 
 // wordFor returns the word of text whose analyzed term is term, as typed,

@@ -511,14 +511,24 @@ func TestWarningsShowOnlyWhatGroupsSee(t *testing.T) {
 	}
 }
 
-// TestCoFreq: joint counts are over the visible chunks only, and agree
-// with DocFreq for one term.
-func TestCoFreq(t *testing.T) {
+// TestHoldings: which of a question's terms chunks hold together is
+// counted over the visible chunks only.
+func TestHoldings(t *testing.T) {
 	_, chunks := hollinChunks(t)
 	dir := filepath.Join(t.TempDir(), "ix")
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
 	public := ix.Visible([]string{"public"})
+	// together counts the chunks holding every one of terms.
+	together := func(v Vocabulary, terms ...string) int {
+		n := 0
+		for mask, c := range v.Holdings(terms) {
+			if mask == 1<<len(terms)-1 {
+				n += c
+			}
+		}
+		return n
+	}
 	for _, tc := range []struct {
 		vocab Vocabulary
 		terms []string
@@ -528,13 +538,20 @@ func TestCoFreq(t *testing.T) {
 		{public, []string{"pmp", "x300", "cost"}, 0}, // only finance's cost sheet
 		{ix.Visible([]string{"public", "finance"}), []string{"pmp", "x300", "cost"}, 1},
 		{public, []string{"x200", "warranti", "nosuchterm"}, 0},
-		{public, nil, public.Len()},
+		{public, []string{"warranti"}, public.DocFreq("warranti")},
 	} {
-		if got := tc.vocab.CoFreq(tc.terms...); got != tc.want {
-			t.Errorf("CoFreq(%v) = %d, want %d", tc.terms, got, tc.want)
+		if got := together(tc.vocab, tc.terms...); got != tc.want {
+			t.Errorf("chunks holding all of %v: %d, want %d", tc.terms, got, tc.want)
 		}
 	}
-	if got, want := public.CoFreq("warranti"), public.DocFreq("warranti"); got != want {
-		t.Errorf("CoFreq(warranti) = %d, DocFreq = %d; want them equal", got, want)
+	n := 0
+	for _, c := range public.Holdings([]string{"x200", "warranti"}) {
+		n += c
+	}
+	if want := public.DocFreq("x200") + public.DocFreq("warranti") - together(public, "x200", "warranti"); n != want {
+		t.Errorf("chunks holding x200 or warranti: %d, want %d", n, want)
+	}
+	if public.Holdings(make([]string, MaxHeld+1)) != nil {
+		t.Errorf("Holdings of %d terms: not nil", MaxHeld+1)
 	}
 }

@@ -30,7 +30,7 @@ type aclPart struct {
 	empty int // chunks with no text
 	df    map[string]int
 	// post lists, for each term, the ordinals (within the part, rising)
-	// of the chunks holding it: CoFreq intersects them.
+	// of the chunks holding it (see Holdings).
 	post map[string][]int32
 }
 
@@ -102,32 +102,27 @@ func (v Vocabulary) Len() int {
 	return n
 }
 
-// CoFreq is the number of visible chunks containing every one of terms
-// (all visible chunks when there are none).
-func (v Vocabulary) CoFreq(terms ...string) int {
-	n := 0
+// MaxHeld is the most terms Holdings takes.
+const MaxHeld = 64
+
+// Holdings counts the visible chunks by which of terms they hold: bit i of
+// a key is set when the chunks hold terms[i]. Chunks holding none of terms
+// are not counted. More than MaxHeld terms give nil.
+func (v Vocabulary) Holdings(terms []string) map[uint64]int {
+	if len(terms) > MaxHeld {
+		return nil
+	}
+	out := map[uint64]int{}
 	for _, p := range v.parts {
-		if len(terms) == 0 {
-			n += p.n
-			continue
-		}
-		lists := make([][]int32, len(terms))
+		held := map[int32]uint64{}
 		for i, t := range terms {
-			lists[i] = p.post[t]
+			for _, c := range p.post[t] {
+				held[c] |= 1 << i
+			}
 		}
-		slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })
-		for _, c := range lists[0] {
-			all := true
-			for _, l := range lists[1:] {
-				if _, ok := slices.BinarySearch(l, c); !ok {
-					all = false
-					break
-				}
-			}
-			if all {
-				n++
-			}
+		for _, mask := range held {
+			out[mask]++
 		}
 	}
-	return n
+	return out
 }
