@@ -338,19 +338,11 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	}
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
-	var reach *reached
 	if !a.Sufficient && !hopeless {
-		var anyReach *reached
-		var together bool
-		reach, anyReach, together = r.reach(vocab, related)
-		switch {
-		case anyReach == nil:
-			// The vocabulary cannot tell (RediSearch): assume a chunk that
-			// would suffice may exist.
-		case anyReach.fit:
-			if !reach.fit {
-				reach = nil // only a translation could find it
-			}
+		switch closest, together, ok := r.reach(vocab, related); {
+		case !ok || closest.fit:
+			// A chunk that would suffice may exist (or the vocabulary
+			// cannot tell, on RediSearch): a search may find it.
 		case len(ents) > 0 && !together:
 			hopeless = true
 			var names []string
@@ -360,19 +352,11 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 			a.Reason += fmt.Sprintf("; no document you can see mentions %s and %q together", strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
 		default:
 			hopeless = true
-			a.Reason += fmt.Sprintf("; no document you can see covers enough of it (the closest covers %.0f%%)", pct(anyReach.coverage))
+			a.Reason += fmt.Sprintf("; no document you can see covers enough of it (the closest covers %.0f%%)", pct(closest.coverage))
 		}
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
-		if reach != nil && reach.fit && (best == nil || !best.fit) {
-			s.Reach = &Reach{Chunks: reach.chunks}
-			for _, q := range qterms {
-				if reach.have[q.term] {
-					s.Reach.Terms = append(s.Reach.Terms, q.term)
-				}
-			}
-		}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
@@ -401,25 +385,18 @@ type HoldingVocabulary interface {
 	Holdings(terms []string) map[uint64]int
 }
 
-// reached is a visible chunk judged by the question's terms it holds,
-// without being retrieved.
-type reached struct {
-	*judged
-	chunks int // visible chunks holding the same of those terms
-}
-
 // reach judges every visible chunk by which of the question's terms, and
-// of the thesaurus words translate could put in their place, it holds. It
-// returns the best on the question's own words (exact), the best counting
-// those thesaurus words for the question words (any: the most a
-// translation could find), and whether some chunk holds every entity and
-// the most specific term (or a thesaurus word for it) together. Both are
-// nil when vocab cannot tell which chunks hold which terms. Everything is
-// counted over the chunks the principal may see.
-func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (exact, any *reached, together bool) {
+// of the thesaurus words translate could put in their place, it holds,
+// counting those words for the question words: the most any search, or a
+// translation, could find. It returns the best such chunk and whether some
+// chunk holds every entity and the most specific term (or a thesaurus word
+// for it) together; ok is false when vocab cannot tell which chunks hold
+// which terms. Everything is counted over the chunks the principal may
+// see, whatever the request's metadata filters.
+func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (closest *judged, together, ok bool) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
-		return nil, nil, false
+		return nil, false, false
 	}
 	var list []string
 	add := func(t string) {
@@ -442,34 +419,26 @@ func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (exact, 
 	}
 	held := hv.Holdings(list)
 	if held == nil {
-		return nil, nil, false
+		return nil, false, false
 	}
-	masks := slices.Sorted(maps.Keys(held)) // the same answer every time
-	own := func(have map[string]bool, t string) bool { return have[t] }
-	translated := func(have map[string]bool, t string) bool {
+	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
 	}
-	for _, m := range masks {
+	closest = &judged{} // when no visible chunk holds a word of the question
+	for _, m := range slices.Sorted(maps.Keys(held)) {
 		have := map[string]bool{}
 		for i, t := range list {
 			if m&(1<<i) != 0 {
 				have[t] = true
 			}
 		}
-		if j := r.judge(have, own); exact == nil || j.better(exact.judged) {
-			exact = &reached{j, held[m]}
+		j := r.judge(have, covers)
+		if j.better(closest) {
+			closest = j
 		}
-		j := r.judge(have, translated)
-		if any == nil || j.better(any.judged) {
-			any = &reached{j, held[m]}
-		}
-		together = together || j.entities == len(r.ents) && translated(have, r.qterms[r.key].term)
+		together = together || j.entities == len(r.ents) && covers(have, r.qterms[r.key].term)
 	}
-	if exact == nil { // no visible chunk holds a word of the question
-		exact = &reached{judged: &judged{}}
-		any = exact
-	}
-	return exact, any, together
+	return closest, together, true
 }
 
 // wordFor returns the word of text whose analyzed term is term, as typed,

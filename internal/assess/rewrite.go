@@ -23,10 +23,6 @@ const (
 	// StrategySpelling corrects question words no visible chunk has into
 	// the closest visible index term.
 	StrategySpelling = "spelling"
-	// StrategyCovering searches for the question's words that a visible
-	// chunk which would make the evidence sufficient holds, when the
-	// search did not return it.
-	StrategyCovering = "covering-terms"
 	// StrategyTranslate puts the question's words that the best partial
 	// hit lacks into words the principal's visible documents use (the
 	// thesaurus's related words), so the next search and assessment read
@@ -83,20 +79,6 @@ type Situation struct {
 	// the visible words a thesaurus relates to them, most used first;
 	// empty without a thesaurus.
 	Synonyms map[string][]synonym
-	// Reach, when not nil, says that a visible chunk the search did not
-	// return would make the evidence sufficient on the question's own
-	// words.
-	Reach *Reach
-}
-
-// Reach describes the visible chunks that would make the evidence
-// sufficient (see Builtin).
-type Reach struct {
-	// Terms are the question's terms they hold.
-	Terms []string
-	// Chunks is how many visible chunks hold just those of the
-	// question's terms.
-	Chunks int
 }
 
 // A Strategy proposes one next query for a weak attempt, or none.
@@ -121,11 +103,11 @@ type Rewriter struct {
 	Strategies []Strategy
 }
 
-// DefaultStrategies is the builtin rewriter's order: fix the words, go
-// for a visible chunk known to suffice, look for what is missing, widen
-// with feedback, then give up words, then look further down the ranking.
+// DefaultStrategies is the builtin rewriter's order: fix the words, look
+// for what is missing, widen with feedback, then give up words, then look
+// further down the ranking.
 func DefaultStrategies() []Strategy {
-	return []Strategy{spelling{}, covering{}, translate{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
+	return []Strategy{spelling{}, translate{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
 }
 
 // NewRewriter builds a rewriter over the index vocabulary.
@@ -205,30 +187,6 @@ func (spelling) Name() string { return StrategySpelling }
 func (spelling) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 	q, fixed := r.Spell(s.Request.Query, s.Vocab)
 	return Proposal{Query: q, Why: strings.Join(fixed, ", ")}, len(fixed) > 0
-}
-
-type covering struct{}
-
-func (covering) Name() string { return StrategyCovering }
-func (covering) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
-	if s.Reach == nil || len(s.Reach.Terms) == 0 {
-		return Proposal{}, false
-	}
-	var words []string
-	for _, w := range strings.Fields(s.Question) {
-		ts := r.an.Terms(w)
-		if len(ts) > 0 && slices.Contains(s.Reach.Terms, ts[0]) && !slices.Contains(words, strings.Trim(w, ",.?!;:")) {
-			words = append(words, strings.Trim(w, ",.?!;:"))
-		}
-	}
-	if len(words) == 0 {
-		return Proposal{}, false
-	}
-	p := Proposal{Query: strings.Join(words, " "), Why: fmt.Sprintf("%d chunk(s) you can see hold these words together", s.Reach.Chunks)}
-	if k := s.Request.K; k > 0 && s.Reach.Chunks > k {
-		p.K = min(s.Reach.Chunks, maxWiderK)
-	}
-	return p, true
 }
 
 type translate struct{}
