@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -138,6 +138,15 @@ eval-heldout: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
 	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
 		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
+
+# SciFact's 300 test claims asked as questions (`assay eval answers
+# --beir`): loop vs one-pass on text nobody tuned the loop on. Right source
+# cited only: BEIR has no reference answers and no unanswerable questions.
+# The dataset is ../shared/data/scifact (SCIFACT=dir for another copy).
+SCIFACT ?= ../shared/data/scifact
+eval-scifact: build $(BIN)/temporal eval-thesaurus
+	@mkdir -p $(EVAL_OUT)
+	$(EVAL_ENV) $(BIN)/assay eval answers --beir $(SCIFACT) --quiet --json $(EVAL_OUT)/scifact.json --md $(EVAL_OUT)/scifact.md
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

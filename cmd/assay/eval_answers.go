@@ -37,12 +37,13 @@ type evalAnswersRun struct {
 	cfg config.Config
 	log *slog.Logger
 
-	questionsPath, factsPath, indexDir string
-	jsonOut, htmlOut, mdOut, baseline  string
-	maxAttempts, concurrency           int
-	tolerance                          float64
-	timeout                            time.Duration
-	quiet, external                    bool
+	questionsPath, beirDir            string
+	factsPath, indexDir               string
+	jsonOut, htmlOut, mdOut, baseline string
+	maxAttempts, concurrency          int
+	tolerance                         float64
+	timeout                           time.Duration
+	quiet, external                   bool
 
 	base  *judge.AnswersReport
 	qs    []eval.Question
@@ -87,7 +88,8 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 // parseEvalAnswers reads and checks the flags and the configuration.
 func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	f := newFlags("eval answers", e.stderr)
-	questionsPath := f.String("questions", "", "labelled question `file` (JSONL: id, question, relevant, answer, type, optional groups and forbidden) (required)")
+	questionsPath := f.String("questions", "", "labelled question `file` (JSONL: id, question, relevant, answer, type, optional groups and forbidden) (this or --beir is required)")
+	beirDir := f.String("beir", "", "instead of --questions: the test split of the BEIR dataset in `dir` (queries asked as written, judged documents relevant; its corpus.jsonl is the corpus unless --corpus says otherwise)")
 	factsPath := f.String("key-facts", "", "key facts `file` (JSONL: id, facts); without it the key-facts metric is not measured")
 	f.setting("temporal-address", "temporal.address", "use the Temporal cluster at `host:port` and its workers (default: start a temporary embedded stack)")
 	f.setting("corpus", "index.corpus", "corpus `file` the questions are labelled against and the worker indexed (the embedded stack indexes it) (required)")
@@ -105,8 +107,13 @@ func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	if err := f.parse(args, 0); err != nil {
 		return nil, err
 	}
-	if *questionsPath == "" {
-		return nil, usageError("eval answers: --questions is required")
+	switch {
+	case *questionsPath == "" && *beirDir == "":
+		return nil, usageError("eval answers: --questions or --beir is required")
+	case *questionsPath != "" && *beirDir != "":
+		return nil, usageError("eval answers: --questions and --beir: give one")
+	case *beirDir != "" && *factsPath != "":
+		return nil, usageError("eval answers: --key-facts is for --questions: a BEIR dataset has no reference answers")
 	}
 	if *tolerance < 0 || *tolerance > 1 {
 		return nil, usageError(fmt.Sprintf("eval answers: --tolerance %g: want 0..1", *tolerance))
@@ -142,7 +149,7 @@ func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	}
 	return &evalAnswersRun{
 		e: e, cfg: cfg, log: newLogger(e, slog.LevelWarn),
-		questionsPath: *questionsPath, factsPath: *factsPath, indexDir: *indexDir,
+		questionsPath: *questionsPath, beirDir: *beirDir, factsPath: *factsPath, indexDir: *indexDir,
 		jsonOut: *jsonOut, htmlOut: *htmlOut, mdOut: *mdOut, baseline: *baseline,
 		maxAttempts: *maxAttempts, concurrency: *concurrency, tolerance: *tolerance,
 		timeout: *timeout, quiet: *quiet, external: external,
@@ -160,7 +167,16 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 		r.base = &b
 	}
 	var err error
-	if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
+	if r.beirDir != "" {
+		d, err := eval.LoadBEIR(r.beirDir, eval.SplitTest)
+		if err != nil {
+			return err
+		}
+		r.qs, r.questionsPath = eval.BEIRQuestions(d), d.QueryPath
+		if r.cfg.Index.Corpus == "" {
+			r.cfg.Index.Corpus = d.CorpusPath
+		}
+	} else if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
 		return err
 	}
 	if r.factsPath != "" {

@@ -170,7 +170,10 @@ func TestEvalAnswersUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no questions", nil, "--questions is required"},
+		{"no questions", nil, "--questions or --beir is required"},
+		{"questions and beir", []string{"--questions", qs, "--beir", "/tmp/x"}, "give one"},
+		{"beir with key facts", []string{"--beir", "/tmp/x", "--key-facts", bad}, "--key-facts is for --questions"},
+		{"beir without a dataset", []string{"--beir", t.TempDir()}, "no corpus.jsonl"},
 		{"bad tolerance", []string{"--questions", qs, "--tolerance", "2"}, "--tolerance"},
 		{"bad attempts", []string{"--questions", qs, "--max-attempts", "11"}, "--max-attempts"},
 		{"index without address", []string{"--questions", qs, "--index", "/tmp/x"}, "--index is for --temporal-address"},

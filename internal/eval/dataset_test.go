@@ -206,3 +206,21 @@ func TestUnknownDocs(t *testing.T) {
 		t.Errorf("UnknownDocs = %v, want [b c]", got)
 	}
 }
+
+// TestBEIRQuestions: each judged query becomes a question asked as
+// written, relevant to the documents judged 1 or more.
+func TestBEIRQuestions(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"corpus.jsonl":  tinyCorpus + `{"_id": "d2", "title": "t", "text": "y"}` + "\n" + `{"_id": "d3", "title": "t", "text": "z"}` + "\n",
+		"queries.jsonl": `{"_id": "q1", "text": "first"}` + "\n" + `{"_id": "q2", "text": "unjudged"}` + "\n",
+		"qrels.tsv":     "query-id\tcorpus-id\tscore\nq1\td2\t1\nq1\td1\t2\nq1\td3\t0\n",
+	})
+	d, err := LoadBEIR(dir, SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Question{{ID: "q1", Question: "first", Relevant: []string{"d1", "d2"}, Type: BEIRType, Groups: []string{"public"}}}
+	if got := BEIRQuestions(d); !reflect.DeepEqual(got, want) {
+		t.Errorf("BEIRQuestions = %+v, want %+v", got, want)
+	}
+}

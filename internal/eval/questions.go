@@ -31,6 +31,22 @@ type Question struct {
 	Forbidden []string `json:"forbidden,omitempty"`
 }
 
+// BEIRType is the type of the questions BEIRQuestions makes.
+const BEIRType = "beir"
+
+// BEIRQuestions turns a BEIR split into answer-evaluation questions: each
+// judged query asked as it is written, its relevant documents those judged
+// 1 or more. BEIR has no reference answers, so Answer is empty and the
+// key-facts metric cannot be measured; every question has an answer, so
+// refusal cannot be either.
+func BEIRQuestions(d *Dataset) []Question {
+	out := make([]Question, 0, len(d.Queries))
+	for _, q := range d.Queries {
+		out = append(out, Question{ID: q.ID, Question: q.Text, Relevant: d.Qrels.Relevant(q.ID, 1), Type: BEIRType, Groups: []string{corpus.PublicGroup}})
+	}
+	return out
+}
+
 // questionRecord distinguishes a missing field from an empty one.
 type questionRecord struct {
 	ID        *string   `json:"id"`
