@@ -113,15 +113,19 @@ func (v Vocabulary) Holdings(terms []string) map[uint64]int {
 		return nil
 	}
 	out := map[uint64]int{}
+	var held []uint64 // by chunk ordinal within a part
 	for _, p := range v.parts {
-		held := map[int32]uint64{}
+		held = slices.Grow(held[:0], p.n)[:p.n]
+		clear(held)
 		for i, t := range terms {
 			for _, c := range p.post[t] {
 				held[c] |= 1 << i
 			}
 		}
 		for _, mask := range held {
-			out[mask]++
+			if mask != 0 {
+				out[mask]++
+			}
 		}
 	}
 	return out
