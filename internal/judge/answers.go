@@ -101,6 +101,10 @@ type RunEval struct {
 	// WeakCitations are cited documents below WeakAuthority, or that
 	// grounding flagged lower_authority.
 	WeakCitations []string `json:"weak_citations,omitempty"`
+	// OtherEntity lists the question's entities (model numbers, codes,
+	// names) that no cited document of an answered run mentions: the
+	// answer is about something else (see Library.UnmentionedEntities).
+	OtherEntity []string `json:"other_entity,omitempty"`
 	// Stripped are the citation markers the sanitizer removed.
 	Stripped []string `json:"stripped,omitempty"`
 	Leaks    []Leak   `json:"leaks,omitempty"`
@@ -149,6 +153,9 @@ func (j Judge) Evaluate(q eval.Question, res wire.AnswerResult) RunEval {
 		ev.KeyFacts = &has
 	}
 	j.citations(q, res, &ev)
+	if ev.Answered() {
+		ev.OtherEntity = j.Library.UnmentionedEntities(q.Question, q.Groups, ev.Cited)
+	}
 	ev.Leaks = j.leaks(q, res)
 	ev.Outcome, ev.Detail = j.diagnose(q, res, ev)
 	return ev

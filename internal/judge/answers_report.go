@@ -93,6 +93,7 @@ func (r AnswersReport) view() reportView {
 		{"citation validity", pct(l.CitationValidity), pct(p.CitationValidity)},
 		{"answers citing a stale source", pct(l.StaleCitations), pct(p.StaleCitations)},
 		{"answers citing a weak source", pct(l.WeakCitations), pct(p.WeakCitations)},
+		{"answers whose sources miss an asked entity", pct(l.OtherEntity), pct(p.OtherEntity)},
 		{"forbidden leaks (must be 0)", fmt.Sprint(l.ForbiddenLeaks), fmt.Sprint(p.ForbiddenLeaks)},
 		{"ok (all questions)", pct(l.OK), pct(p.OK)},
 		{"latency p50 / p95 / p99", latencies(l), latencies(p)},
@@ -185,6 +186,9 @@ func runDetail(r RunEval) string {
 	}
 	if len(r.WeakCitations) > 0 {
 		extra = append(extra, "weak citations "+strings.Join(r.WeakCitations, ", "))
+	}
+	if len(r.OtherEntity) > 0 {
+		extra = append(extra, "no source mentions "+strings.Join(r.OtherEntity, ", "))
 	}
 	if len(r.Stripped) > 0 {
 		extra = append(extra, "stripped "+strings.Join(r.Stripped, " "))

@@ -74,6 +74,9 @@ func ratio(n, of int) Ratio {
 //     stale (archived, withdrawn, or grounding's stale_source flag) / weak
 //     (authority below WeakAuthority, or grounding's lower_authority flag)
 //     source, over answered runs.
+//   - OtherEntity: answered runs none of whose cited documents mentions
+//     an entity the question names (a model number, code or name; see
+//     Library.UnmentionedEntities), over answered runs.
 //   - ForbiddenLeaks: forbidden documents found anywhere in a run, counted
 //     once per question and document; it must be 0.
 //   - Latency percentiles are nearest-rank over the runs' own durations
@@ -89,6 +92,7 @@ type Summary struct {
 	CitationValidity Ratio                   `json:"citation_validity"`
 	StaleCitations   Ratio                   `json:"stale_citations"`
 	WeakCitations    Ratio                   `json:"weak_citations"`
+	OtherEntity      Ratio                   `json:"other_entity"`
 	ForbiddenLeaks   int                     `json:"forbidden_leaks"`
 	RunsFailed       int                     `json:"runs_failed"`
 	Outcomes         map[Outcome]int         `json:"outcomes"`
@@ -130,7 +134,7 @@ type StrategyCounts struct {
 // Summarize aggregates the runs sys picks from qs.
 func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s := Summary{Outcomes: map[Outcome]int{}, StopReasons: map[wire.StopReason]int{}}
-	var ok, cited, facts, withFacts, refused, valid, citations, stale, weak, answered int
+	var ok, cited, facts, withFacts, refused, valid, citations, stale, weak, other, answered int
 	var lat []float64
 	var first, final, imp float64
 	for _, q := range qs {
@@ -174,6 +178,9 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 			if len(r.WeakCitations) > 0 {
 				weak++
 			}
+			if len(r.OtherEntity) > 0 {
+				other++
+			}
 		}
 		s.Usage.Add(r.Usage)
 		if t := r.Trajectory; t != nil {
@@ -216,6 +223,7 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s.CitationValidity = ratio(valid, citations)
 	s.StaleCitations = ratio(stale, answered)
 	s.WeakCitations = ratio(weak, answered)
+	s.OtherEntity = ratio(other, answered)
 	slices.Sort(lat)
 	s.LatencyP50MS = percentile.NearestRank(lat, 50)
 	s.LatencyP95MS = percentile.NearestRank(lat, 95)

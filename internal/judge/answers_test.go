@@ -467,3 +467,33 @@ func TestCompareBaseline(t *testing.T) {
 		t.Error("different question sets compared without error")
 	}
 }
+
+// TestJudgeOtherEntity: an answer none of whose sources mentions an entity
+// the question names is counted as about something else; a background name
+// ("Hollin", on most pages) is not an entity, and a refusal is not judged.
+func TestJudgeOtherEntity(t *testing.T) {
+	j := Judge{Library: answerLibrary(t), TopK: 5}
+	q := eval.Question{ID: "b", Question: "what does Hollin pay Brook Street for an hour", Relevant: []string{"rates-b"}, Type: "partner", Groups: []string{"public", "staff"}}
+	tests := []struct {
+		name string
+		res  wire.AnswerResult
+		want []string
+	}{
+		{"the asked partner's rates", answered("£42 per hour. [1]", []string{"1"}, attempt(1, true, nil, "rates-b")), nil},
+		{"another partner's rates", answered("£39 per hour. [1]", []string{"1"}, attempt(1, true, nil, "rates-c")), []string{"Brook Street"}},
+		{"both cited", answered("£42 [1], £39 [2].", []string{"1", "2"}, attempt(1, true, nil, "rates-c", "rates-b")), nil},
+		{"refused", stopped(wire.InsufficientContext, attempt(1, false, nil, "rates-c")), nil},
+	}
+	var runs []QuestionEval
+	for _, tt := range tests {
+		got := j.Evaluate(q, tt.res)
+		if !slices.Equal(got.OtherEntity, tt.want) {
+			t.Errorf("%s: OtherEntity = %q, want %q", tt.name, got.OtherEntity, tt.want)
+		}
+		runs = append(runs, QuestionEval{ID: q.ID, Question: q.Question, Relevant: q.Relevant, Loop: got})
+	}
+	s := Summarize(runs, func(q QuestionEval) RunEval { return q.Loop })
+	if s.OtherEntity.N != 1 || s.OtherEntity.Of != 3 {
+		t.Errorf("summary OtherEntity = %+v, want 1 of 3 answered", s.OtherEntity)
+	}
+}

@@ -26,6 +26,8 @@ type Library struct {
 	// indexed says whether the index has a chunk with text for a
 	// document; nil when no index was given.
 	indexed map[string]bool
+	// entities serves UnmentionedEntities.
+	entities entityIndex
 }
 
 // maxProbe bounds the chunks probed per document.
