@@ -246,7 +246,7 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 // Assess implements Assessor. The question is judged as the corpus would
 // spell it: with a rewriter, its misspellings are corrected first, so a
 // rewrite that fixes them can find evidence that counts.
-func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
+func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
@@ -339,7 +339,7 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	if !a.Sufficient && !hopeless {
-		switch closest, together, ok := r.reach(vocab, related); {
+		switch closest, together, ok := r.reach(ctx, vocab, related); {
 		case !ok || closest.fit:
 			// A chunk that would suffice may exist (or the vocabulary
 			// cannot tell, on RediSearch): a search may find it.
@@ -380,9 +380,9 @@ func (b *Builtin) Assess(_ context.Context, req Request) (Result, error) {
 type HoldingVocabulary interface {
 	Vocabulary
 	// Holdings counts the visible chunks by which of terms they hold
-	// (bit i: terms[i]), leaving out those holding none; nil when there
-	// are too many terms to tell.
-	Holdings(terms []string) map[uint64]int
+	// (bit i: terms[i]), leaving out those holding none; nil when it
+	// cannot tell (too many terms, or a server that did not answer).
+	Holdings(ctx context.Context, terms []string) map[uint64]int
 }
 
 // reach judges every visible chunk by which of the question's terms, and
@@ -393,7 +393,7 @@ type HoldingVocabulary interface {
 // for it) together; ok is false when vocab cannot tell which chunks hold
 // which terms. Everything is counted over the chunks the principal may
 // see, whatever the request's metadata filters.
-func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (closest *judged, together, ok bool) {
+func (r *reading) reach(ctx context.Context, vocab Vocabulary, related map[string][]synonym) (closest *judged, together, ok bool) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
 		return nil, false, false
@@ -417,7 +417,7 @@ func (r *reading) reach(vocab Vocabulary, related map[string][]synonym) (closest
 			add(t)
 		}
 	}
-	held := hv.Holdings(list)
+	held := hv.Holdings(ctx, list)
 	if held == nil {
 		return nil, false, false
 	}

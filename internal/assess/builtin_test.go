@@ -62,7 +62,7 @@ func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
 func (v *lexVocab) Len() int             { return v.n }
 
 // Holdings makes lexVocab a HoldingVocabulary.
-func (v *lexVocab) Holdings(ts []string) map[uint64]int {
+func (v *lexVocab) Holdings(_ context.Context, ts []string) map[uint64]int {
 	out := map[uint64]int{}
 	for _, set := range v.sets {
 		var m uint64

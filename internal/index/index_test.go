@@ -522,7 +522,7 @@ func TestHoldings(t *testing.T) {
 	// together counts the chunks holding every one of terms.
 	together := func(v Vocabulary, terms ...string) int {
 		n := 0
-		for mask, c := range v.Holdings(terms) {
+		for mask, c := range v.Holdings(context.Background(), terms) {
 			if mask == 1<<len(terms)-1 {
 				n += c
 			}
@@ -545,13 +545,13 @@ func TestHoldings(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, c := range public.Holdings([]string{"x200", "warranti"}) {
+	for _, c := range public.Holdings(context.Background(), []string{"x200", "warranti"}) {
 		n += c
 	}
 	if want := public.DocFreq("x200") + public.DocFreq("warranti") - together(public, "x200", "warranti"); n != want {
 		t.Errorf("chunks holding x200 or warranti: %d, want %d", n, want)
 	}
-	if public.Holdings(make([]string, MaxHeld+1)) != nil {
+	if public.Holdings(context.Background(), make([]string, MaxHeld+1)) != nil {
 		t.Errorf("Holdings of %d terms: not nil", MaxHeld+1)
 	}
 }

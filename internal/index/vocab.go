@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -107,8 +108,9 @@ const MaxHeld = 64
 
 // Holdings counts the visible chunks by which of terms they hold: bit i of
 // a key is set when the chunks hold terms[i]. Chunks holding none of terms
-// are not counted. More than MaxHeld terms give nil.
-func (v Vocabulary) Holdings(terms []string) map[uint64]int {
+// are not counted. More than MaxHeld terms give nil. It reads memory only;
+// ctx is there for backends that must ask a server.
+func (v Vocabulary) Holdings(_ context.Context, terms []string) map[uint64]int {
 	if len(terms) > MaxHeld {
 		return nil
 	}

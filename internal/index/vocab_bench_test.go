@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,7 +45,7 @@ func BenchmarkHoldings(b *testing.B) {
 	})
 	b.Run("holdings", func(b *testing.B) {
 		for b.Loop() {
-			if v.Holdings(q) == nil {
+			if v.Holdings(context.Background(), q) == nil {
 				b.Fatal("nil")
 			}
 		}

@@ -350,11 +350,14 @@ func (ix *Index) EachTerm(fn func(term string, df int)) {
 type Vocabulary struct {
 	parts []*part
 	terms int // distinct terms in them
+	// ix and groups let Holdings ask the server which chunks hold what.
+	ix     *Index
+	groups []string
 }
 
 // Visible returns the term statistics of the chunks visible to groups.
 func (ix *Index) Visible(groups []string) Vocabulary {
-	var v Vocabulary
+	v := Vocabulary{ix: ix, groups: groups}
 	var key strings.Builder
 	for i, p := range ix.parts {
 		if corpus.Visible(p.ACL, groups) {
@@ -390,6 +393,57 @@ func (v Vocabulary) DocFreq(term string) int {
 		n += p.DF[term]
 	}
 	return n
+}
+
+// maxHeldChunks bounds the chunks one term may be in for Holdings to read
+// them all: past it, it cannot tell.
+const maxHeldChunks = 10000
+
+// Holdings counts the visible chunks by which of terms they hold (bit i:
+// terms[i]; assess.HoldingVocabulary), as index.Vocabulary.Holdings does
+// from its postings: one NOCONTENT search per term the visible chunks
+// have, its ACL filter inside the query, in one pipeline. It returns nil
+// when it cannot tell: more than index.MaxHeld terms, a term in more than
+// maxHeldChunks visible chunks, or Redis did not answer (the assessor then
+// assumes a chunk that would suffice may exist).
+func (v Vocabulary) Holdings(ctx context.Context, terms []string) map[uint64]int {
+	if len(terms) > index.MaxHeld || v.ix == nil {
+		return nil
+	}
+	pipe := v.ix.rdb.Pipeline()
+	cmds := make([]*redis.FTSearchCmd, len(terms))
+	f := index.Filter{Groups: v.groups}
+	for i, t := range terms {
+		switch df := v.DocFreq(t); {
+		case df == 0:
+			continue
+		case df > maxHeldChunks:
+			return nil
+		}
+		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, TextQuery([]string{t}, f), &redis.FTSearchOptions{
+			Verbatim: true, NoContent: true, Limit: maxHeldChunks, DialectVersion: 2,
+		})
+	}
+	if pipe.Len() == 0 {
+		return map[uint64]int{}
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil
+	}
+	held := map[string]uint64{}
+	for i, c := range cmds {
+		if c == nil {
+			continue
+		}
+		for _, d := range c.Val().Docs {
+			held[d.ID] |= 1 << i
+		}
+	}
+	out := map[uint64]int{}
+	for _, m := range held {
+		out[m]++
+	}
+	return out
 }
 
 // Len is the number of visible chunks.

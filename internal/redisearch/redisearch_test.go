@@ -339,3 +339,45 @@ func TestHiddenChunksChangeNoVisibleHit(t *testing.T) {
 		t.Errorf("public hits for %q, k=3:\nwith one staff chunk (gamma) %v\nwith 200 more saying alpha %v\nwant 3 hits, the same", "alpha beta", a, b)
 	}
 }
+
+// TestHoldingsMatchBleve: which of a question's terms the visible chunks
+// hold together is counted the same by the server as by bleve's postings,
+// for principals who see everything and for restricted ones.
+func TestHoldingsMatchBleve(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	name := redistest.Name("holdings")
+	chunks, sum := hollinChunks(t)
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Checksum: sum}); err != nil {
+		t.Fatal(err)
+	}
+	rix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "bleve")
+	if _, _, err := index.Build(ctx, dir, chunks, index.BuildOptions{Checksum: sum, Chunking: "default"}); err != nil {
+		t.Fatal(err)
+	}
+	bix, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bix.Close()
+	for _, groups := range [][]string{{"public"}, {"public", "staff"}, {"partner:brook-street"}, {"public", "staff", "partners", "finance", "partner:brook-street", "partner:calder-fix"}} {
+		for _, terms := range [][]string{
+			{"x300", "pro", "descal"},
+			{"warranti", "motor", "year", "x200"},
+			{"pmp", "x300", "cost"},
+			{"rate", "brook", "street", "hour"},
+			{"nosuchterm"},
+		} {
+			want := bix.Visible(groups).Holdings(ctx, terms)
+			got := rix.Visible(groups).Holdings(ctx, terms)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("groups %v, terms %v: RediSearch %v, bleve %v", groups, terms, got, want)
+			}
+		}
+	}
+}
