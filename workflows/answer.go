@@ -232,7 +232,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	prev, prevK := r.previous()
 	aout, err := r.assess(ctx, n, wire.AssessInput{
 		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, K: k, Strategies: r.strategies(p.Strategy),
-		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups,
+		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups, Filters: r.in.Filters,
 	})
 	att.AssessMS = msSince(ctx, t0)
 	if err != nil {

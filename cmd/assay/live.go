@@ -22,6 +22,7 @@ import (
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // servedIndex is an open index of either backend (*index.Index or
@@ -49,11 +50,32 @@ type lexicon struct{ servedIndex }
 func (l lexicon) Visible(groups []string) assess.Vocabulary {
 	switch ix := l.servedIndex.(type) {
 	case *index.Index:
-		return ix.Visible(groups)
+		return filteredVocabulary{ix.Visible(groups), groups}
 	case *redisearch.Index:
-		return ix.Visible(groups)
+		return filteredVocabulary{ix.Visible(groups), groups}
 	}
 	return emptyVocabulary{} // unknown backends show nothing: fail closed
+}
+
+// backendVocabulary is one principal's statistics in either backend.
+type backendVocabulary interface {
+	assess.Vocabulary
+	Holdings(ctx context.Context, terms []string, f *index.Filter) map[uint64]int
+}
+
+// filteredVocabulary gives the assessor a backend's Holdings with the
+// run's filters (assess.HoldingVocabulary: without it the assessor's
+// visible-chunk check would be skipped, silently).
+type filteredVocabulary struct {
+	backendVocabulary
+	groups []string
+}
+
+var _ assess.HoldingVocabulary = filteredVocabulary{}
+
+func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.backendVocabulary.Holdings(ctx, terms, &ixf)
 }
 
 type emptyVocabulary struct{}

@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/assay-rag/assay/internal/llm/llmtest"
@@ -98,6 +102,33 @@ func TestEndToEndRewrite(t *testing.T) {
 	if n := srv.Pending(); n != 0 {
 		t.Errorf("%d scripted replies unused", n)
 	}
+}
+
+// TestEndToEndRepeatedQuery: a model that proposes the query it was just
+// given has nothing left to try: the run stops repeated_query, and
+// operators can list it by that stop.
+func TestEndToEndRepeatedQuery(t *testing.T) {
+	srv := llmtest.New(t)
+	s := startDevWithModel(t, srv)
+	l := newLoopCase(t, s)
+	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"), assessment(0.4, false, "X300 Pro motor warranty years"))
+	id, res := l.run(t, "what about the motor on the pro blender, how long", func(in *wire.AnswerInput) { in.Budget.MaxAttempts = 5 })
+	if res.StopReason != wire.RepeatedQuery || len(res.Trace.Attempts) != 2 || len(res.Citations) > 0 {
+		t.Fatalf("stop %s after %d attempts (%s), want repeated_query after 2, nothing cited", res.StopReason, len(res.Trace.Attempts), res.Trace.StopDetail)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for range 50 { // visibility is eventually consistent
+		resp, err := l.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: `AssayStopReason = "repeated_query"`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(resp.GetExecutions(), func(e *workflowpb.WorkflowExecutionInfo) bool { return e.GetExecution().GetWorkflowId() == id }) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("workflow %s not listed with AssayStopReason=repeated_query", id)
 }
 
 // TestEndToEndFiveAttemptHistory runs five attempts with a model that never

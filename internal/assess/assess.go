@@ -35,6 +35,9 @@ type Request struct {
 	// (its reason, its rewrite) may use only words of documents these
 	// groups can see.
 	Groups []string
+	// Filters are the run's search filters: a chunk they exclude cannot
+	// be found, whatever a rewrite says.
+	Filters wire.Filters
 	// Queries tried before this one, oldest first, as searched, so a
 	// rewriter proposes them only when nothing else is left.
 	Previous []string

@@ -339,7 +339,11 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	if !a.Sufficient && !hopeless {
-		switch closest, together, ok := r.reach(ctx, vocab, related); {
+		nothing := "no document you can see"
+		if !req.Filters.IsZero() {
+			nothing += " within this run's filters"
+		}
+		switch closest, together, ok := r.reach(ctx, vocab, req.Filters, related); {
 		case !ok || closest.fit:
 			// A chunk that would suffice may exist (or the vocabulary
 			// cannot tell, on RediSearch): a search may find it.
@@ -349,10 +353,10 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			for _, e := range ents {
 				names = append(names, fmt.Sprintf("%q", e.Text))
 			}
-			a.Reason += fmt.Sprintf("; no document you can see mentions %s and %q together", strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
+			a.Reason += fmt.Sprintf("; %s mentions %s and %q together", nothing, strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
 		default:
 			hopeless = true
-			a.Reason += fmt.Sprintf("; no document you can see covers enough of it (the closest covers %.0f%%)", pct(closest.coverage))
+			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))
 		}
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless {
@@ -379,10 +383,11 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 // backend's cannot, see README).
 type HoldingVocabulary interface {
 	Vocabulary
-	// Holdings counts the visible chunks by which of terms they hold
-	// (bit i: terms[i]), leaving out those holding none; nil when it
-	// cannot tell (too many terms, or a server that did not answer).
-	Holdings(ctx context.Context, terms []string) map[uint64]int
+	// Holdings counts the visible chunks that pass f by which of terms
+	// they hold (bit i: terms[i]), leaving out those holding none; nil
+	// when it cannot tell (too many terms, or a server that did not
+	// answer).
+	Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int
 }
 
 // reach judges every visible chunk by which of the question's terms, and
@@ -392,8 +397,8 @@ type HoldingVocabulary interface {
 // chunk holds every entity and the most specific term (or a thesaurus word
 // for it) together; ok is false when vocab cannot tell which chunks hold
 // which terms. Everything is counted over the chunks the principal may
-// see, whatever the request's metadata filters.
-func (r *reading) reach(ctx context.Context, vocab Vocabulary, related map[string][]synonym) (closest *judged, together, ok bool) {
+// see that pass the run's filters f: those a search could return.
+func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
 		return nil, false, false
@@ -417,7 +422,7 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, related map[strin
 			add(t)
 		}
 	}
-	held := hv.Holdings(ctx, list)
+	held := hv.Holdings(ctx, list, f)
 	if held == nil {
 		return nil, false, false
 	}

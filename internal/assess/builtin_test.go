@@ -7,6 +7,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // lexicon is an in-memory Lexicon over a handful of chunk texts, analyzed
@@ -62,7 +63,7 @@ func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
 func (v *lexVocab) Len() int             { return v.n }
 
 // Holdings makes lexVocab a HoldingVocabulary.
-func (v *lexVocab) Holdings(_ context.Context, ts []string) map[uint64]int {
+func (v *lexVocab) Holdings(_ context.Context, ts []string, _ wire.Filters) map[uint64]int {
 	out := map[uint64]int{}
 	for _, set := range v.sets {
 		var m uint64

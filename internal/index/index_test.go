@@ -522,7 +522,7 @@ func TestHoldings(t *testing.T) {
 	// together counts the chunks holding every one of terms.
 	together := func(v Vocabulary, terms ...string) int {
 		n := 0
-		for mask, c := range v.Holdings(context.Background(), terms) {
+		for mask, c := range v.Holdings(context.Background(), terms, nil) {
 			if mask == 1<<len(terms)-1 {
 				n += c
 			}
@@ -545,13 +545,29 @@ func TestHoldings(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, c := range public.Holdings(context.Background(), []string{"x200", "warranti"}) {
+	for _, c := range public.Holdings(context.Background(), []string{"x200", "warranti"}, nil) {
 		n += c
 	}
 	if want := public.DocFreq("x200") + public.DocFreq("warranti") - together(public, "x200", "warranti"); n != want {
 		t.Errorf("chunks holding x200 or warranti: %d, want %d", n, want)
 	}
-	if public.Holdings(context.Background(), make([]string, MaxHeld+1)) != nil {
+	// A filter narrows them to what a search could return: the K50
+	// manual says "descale", the FAQ pages do not.
+	for _, tc := range []struct {
+		f    *Filter
+		want int
+	}{{nil, 1}, {&Filter{Groups: []string{"public"}, Types: []string{"faq"}}, 0}, {&Filter{Groups: []string{"public"}, Products: []string{"K50"}}, 1}} {
+		n := 0
+		for mask, c := range public.Holdings(context.Background(), []string{"k50", "descal"}, tc.f) {
+			if mask == 3 {
+				n += c
+			}
+		}
+		if n != tc.want {
+			t.Errorf("chunks holding k50 and descal, filter %+v: %d, want %d", tc.f, n, tc.want)
+		}
+	}
+	if public.Holdings(context.Background(), make([]string, MaxHeld+1), nil) != nil {
 		t.Errorf("Holdings of %d terms: not nil", MaxHeld+1)
 	}
 }

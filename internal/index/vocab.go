@@ -33,6 +33,8 @@ type aclPart struct {
 	// post lists, for each term, the ordinals (within the part, rising)
 	// of the chunks holding it (see Holdings).
 	post map[string][]int32
+	// chunks are the part's chunks by ordinal, for Holdings' filter.
+	chunks []*corpus.Chunk
 }
 
 // partsByACL splits term counts by chunk ACL. Each chunk has exactly one
@@ -61,6 +63,7 @@ func partsByACL(chunks []*corpus.Chunk, toks map[string][]string) []*aclPart {
 				p.post[t] = append(p.post[t], int32(p.n))
 			}
 		}
+		p.chunks = append(p.chunks, c)
 		p.n++
 	}
 	return parts
@@ -106,11 +109,12 @@ func (v Vocabulary) Len() int {
 // MaxHeld is the most terms Holdings takes.
 const MaxHeld = 64
 
-// Holdings counts the visible chunks by which of terms they hold: bit i of
-// a key is set when the chunks hold terms[i]. Chunks holding none of terms
-// are not counted. More than MaxHeld terms give nil. It reads memory only;
-// ctx is there for backends that must ask a server.
-func (v Vocabulary) Holdings(_ context.Context, terms []string) map[uint64]int {
+// Holdings counts the visible chunks that pass f (nil: all of them) by
+// which of terms they hold: bit i of a key is set when the chunks hold
+// terms[i]. Chunks holding none of terms are not counted. More than
+// MaxHeld terms give nil. It reads memory only; ctx is there for backends
+// that must ask a server.
+func (v Vocabulary) Holdings(_ context.Context, terms []string, f *Filter) map[uint64]int {
 	if len(terms) > MaxHeld {
 		return nil
 	}
@@ -124,8 +128,8 @@ func (v Vocabulary) Holdings(_ context.Context, terms []string) map[uint64]int {
 				held[c] |= 1 << i
 			}
 		}
-		for _, mask := range held {
-			if mask != 0 {
+		for c, mask := range held {
+			if mask != 0 && (f == nil || f.Allows(p.chunks[c])) {
 				out[mask]++
 			}
 		}

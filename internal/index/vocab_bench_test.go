@@ -45,7 +45,7 @@ func BenchmarkHoldings(b *testing.B) {
 	})
 	b.Run("holdings", func(b *testing.B) {
 		for b.Loop() {
-			if v.Holdings(context.Background(), q) == nil {
+			if v.Holdings(context.Background(), q, nil) == nil {
 				b.Fatal("nil")
 			}
 		}

@@ -399,20 +399,25 @@ func (v Vocabulary) DocFreq(term string) int {
 // them all: past it, it cannot tell.
 const maxHeldChunks = 10000
 
-// Holdings counts the visible chunks by which of terms they hold (bit i:
-// terms[i]; assess.HoldingVocabulary), as index.Vocabulary.Holdings does
-// from its postings: one NOCONTENT search per term the visible chunks
-// have, its ACL filter inside the query, in one pipeline. It returns nil
+// Holdings counts the visible chunks that pass f (nil: all of them; its
+// groups are the vocabulary's, whatever f says) by which of terms they
+// hold (bit i: terms[i]), as index.Vocabulary.Holdings does from its
+// postings: one NOCONTENT search per term the visible chunks have, the
+// filter inside the query, in one pipeline. It returns nil
 // when it cannot tell: more than index.MaxHeld terms, a term in more than
 // maxHeldChunks visible chunks, or Redis did not answer (the assessor then
 // assumes a chunk that would suffice may exist).
-func (v Vocabulary) Holdings(ctx context.Context, terms []string) map[uint64]int {
+func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *index.Filter) map[uint64]int {
 	if len(terms) > index.MaxHeld || v.ix == nil {
 		return nil
 	}
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
-	f := index.Filter{Groups: v.groups}
+	filter := index.Filter{}
+	if f != nil {
+		filter = *f
+	}
+	filter.Groups = v.groups
 	for i, t := range terms {
 		switch df := v.DocFreq(t); {
 		case df == 0:
@@ -420,7 +425,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string) map[uint64]int
 		case df > maxHeldChunks:
 			return nil
 		}
-		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, TextQuery([]string{t}, f), &redis.FTSearchOptions{
+		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, TextQuery([]string{t}, filter), &redis.FTSearchOptions{
 			Verbatim: true, NoContent: true, Limit: maxHeldChunks, DialectVersion: 2,
 		})
 	}

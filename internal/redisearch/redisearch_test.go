@@ -373,10 +373,18 @@ func TestHoldingsMatchBleve(t *testing.T) {
 			{"rate", "brook", "street", "hour"},
 			{"nosuchterm"},
 		} {
-			want := bix.Visible(groups).Holdings(ctx, terms)
-			got := rix.Visible(groups).Holdings(ctx, terms)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("groups %v, terms %v: RediSearch %v, bleve %v", groups, terms, got, want)
+			for _, f := range []*index.Filter{nil, {Types: []string{"faq", "manual"}}, {Products: []string{"X300"}, Statuses: []corpus.Status{corpus.Current}}} {
+				var bf *index.Filter
+				if f != nil {
+					c := *f
+					c.Groups = groups
+					bf = &c
+				}
+				want := bix.Visible(groups).Holdings(ctx, terms, bf)
+				got := rix.Visible(groups).Holdings(ctx, terms, f)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("groups %v, terms %v, filter %+v: RediSearch %v, bleve %v", groups, terms, f, got, want)
+				}
 			}
 		}
 	}

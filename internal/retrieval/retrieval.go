@@ -149,17 +149,22 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 	if mode == HybridRerank && r.o.Reranker == nil {
 		return Result{}, errs.Errorf("retrieval.Search", errs.Unsupported, "mode %s needs a reranker, and none is configured", mode)
 	}
-	f := index.Filter{
-		Groups: req.Groups, Types: req.Filters.Types, Products: req.Filters.Products,
-		Statuses: req.Filters.Statuses, MinAuthority: req.Filters.MinAuthority,
-		UpdatedFrom: req.Filters.UpdatedFrom, UpdatedTo: req.Filters.UpdatedTo,
-	}
+	f := IndexFilter(req.Groups, req.Filters)
 	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.VisibleCounts(req.Groups)}
 	s.res.Warnings = append(s.res.Warnings, r.b.Warnings(req.Groups)...)
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err
 	}
 	return s.res, nil
+}
+
+// IndexFilter is what a search of groups with filters f may return, as
+// the backends take it.
+func IndexFilter(groups []string, f Filters) index.Filter {
+	return index.Filter{
+		Groups: groups, Types: f.Types, Products: f.Products, Statuses: f.Statuses,
+		MinAuthority: f.MinAuthority, UpdatedFrom: f.UpdatedFrom, UpdatedTo: f.UpdatedTo,
+	}
 }
 
 // search is the state of one Search call.

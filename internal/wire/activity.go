@@ -87,8 +87,11 @@ type AssessInput struct {
 	Scores     []float64 `json:"scores"`
 	// Groups re-check access: an activity never reads a chunk its
 	// principal may not see, whatever ids it is given.
-	Groups []string        `json:"groups"`
-	Route  router.Decision `json:"route"`
+	Groups []string `json:"groups"`
+	// Filters are the run's search filters: what the assessor counts as
+	// findable is what a search could return.
+	Filters Filters         `json:"filters,omitzero"`
+	Route   router.Decision `json:"route"`
 }
 
 // AssessOutput is the output of Assess.

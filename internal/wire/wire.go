@@ -45,6 +45,11 @@ type Filters struct {
 	UpdatedTo   string `json:"updated_to,omitempty"`
 }
 
+// IsZero reports whether f filters nothing (omitzero uses it too).
+func (f Filters) IsZero() bool {
+	return len(f.Types) == 0 && len(f.Products) == 0 && len(f.Statuses) == 0 && f.MinAuthority == 0 && f.UpdatedFrom == "" && f.UpdatedTo == ""
+}
+
 // Hit is one ranked chunk. It carries ids and metadata, never the text.
 // Score's scale depends on the mode that produced it: BM25 score, cosine,
 // fused reciprocal-rank score, or reranker score.
