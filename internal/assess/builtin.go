@@ -266,7 +266,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	}
 	var total, knownTotal float64
 	unknown := 0
-	key := -1
+	key := -1 // the most specific known term
 	for i, q := range qterms {
 		total += q.weight
 		if q.known {
@@ -379,8 +379,8 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 }
 
 // HoldingVocabulary is a Vocabulary that can also tell which of a few
-// terms the visible chunks hold (index.Vocabulary can; the RediSearch
-// backend's cannot, see README).
+// terms the visible chunks hold (both backends' vocabularies can, through
+// cmd/assay's adapter, which turns wire.Filters into an index.Filter).
 type HoldingVocabulary interface {
 	Vocabulary
 	// Holdings counts the visible chunks that pass f by which of terms
