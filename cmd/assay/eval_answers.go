@@ -89,7 +89,7 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 	f := newFlags("eval answers", e.stderr)
 	questionsPath := f.String("questions", "", "labelled question `file` (JSONL: id, question, relevant, answer, type, optional groups and forbidden) (this or --beir is required)")
-	beirDir := f.String("beir", "", "instead of --questions: the test split of the BEIR dataset in `dir` (queries asked as written, judged documents relevant; its corpus.jsonl is the corpus unless --corpus says otherwise)")
+	beirDir := f.String("beir", "", "instead of --questions: the test split of the BEIR dataset in `dir` (queries asked as written, judged documents relevant; its corpus.jsonl is the corpus unless --corpus or index.corpus says otherwise)")
 	factsPath := f.String("key-facts", "", "key facts `file` (JSONL: id, facts); without it the key-facts metric is not measured")
 	f.setting("temporal-address", "temporal.address", "use the Temporal cluster at `host:port` and its workers (default: start a temporary embedded stack)")
 	f.setting("corpus", "index.corpus", "corpus `file` the questions are labelled against and the worker indexed (the embedded stack indexes it) (required)")

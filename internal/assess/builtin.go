@@ -338,7 +338,9 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	}
 	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
-	if !a.Sufficient && !hopeless {
+	// Without a rewriter nothing would be proposed anyway: the check is
+	// skipped (on RediSearch it costs a search per term).
+	if !a.Sufficient && !hopeless && b.Rewriter != nil {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
@@ -354,6 +356,10 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 				names = append(names, fmt.Sprintf("%q", e.Text))
 			}
 			a.Reason += fmt.Sprintf("; %s mentions %s and %q together", nothing, strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
+		case closest.coverage >= r.min:
+			// Enough words, but never with the most specific one.
+			hopeless = true
+			a.Reason += fmt.Sprintf("; %s holds %q with enough of the rest of the question", nothing, wordFor(b.an, question, qterms[key].term))
 		default:
 			hopeless = true
 			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))

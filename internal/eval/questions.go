@@ -36,12 +36,15 @@ const BEIRType = "beir"
 
 // BEIRQuestions turns a BEIR split into answer-evaluation questions: each
 // judged query asked as it is written, its relevant documents those judged
-// 1 or more. BEIR has no reference answers, so Answer is empty and the
+// 1 or more (a query with none is left out). BEIR has no reference answers, so Answer is empty and the
 // key-facts metric cannot be measured; every question has an answer, so
 // refusal cannot be either.
 func BEIRQuestions(d *Dataset) []Question {
 	out := make([]Question, 0, len(d.Queries))
 	for _, q := range d.Queries {
+		if len(d.Qrels.Relevant(q.ID, 1)) == 0 {
+			continue // judged, but nothing relevant: not a question with an answer
+		}
 		out = append(out, Question{ID: q.ID, Question: q.Text, Relevant: d.Qrels.Relevant(q.ID, 1), Type: BEIRType, Groups: []string{corpus.PublicGroup}})
 	}
 	return out

@@ -440,7 +440,11 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *index.Filte
 		if c == nil {
 			continue
 		}
-		for _, d := range c.Val().Docs {
+		res := c.Val()
+		if len(res.Docs) != res.Total {
+			return nil // partial results (a timeout?): counting them could refuse wrongly
+		}
+		for _, d := range res.Docs {
 			held[d.ID] |= 1 << i
 		}
 	}
