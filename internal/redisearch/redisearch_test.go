@@ -37,6 +37,20 @@ func ids(hits []index.Hit) []string {
 	return out
 }
 
+// buildOpen builds chunks into index name and opens it.
+func buildOpen(t *testing.T, rdb *redis.Client, name string, chunks []corpus.Chunk, o redisearch.BuildOptions) *redisearch.Index {
+	t.Helper()
+	ctx := context.Background()
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, o); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 func TestBuildOpenSearch(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
@@ -113,13 +127,7 @@ func TestACLInsideTheQuery(t *testing.T) {
 		{ID: "partner#0", DocID: "partner", Title: "Kettle partner", Text: "kettle warranty for partner brook street.", Status: corpus.Current, Authority: 1, ACL: []string{"partner:brook-street"}},
 	}
 	emb, _ := embed.NewHashed(64)
-	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Embedder: emb, Vector: "flat"}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{Embedder: emb, Vector: "flat"})
 	for _, q := range []string{
 		"kettle warranty", "quoxil", "warranty @acl:{staff}", "-x | *", `kettle") | @acl:{staff`,
 		"kettle} | @acl:{staff", "* => [KNN 10 @vec $B]", `\ \\ " ' ~ % $ ^ & ;`, "@acl:{staff} quoxil",
@@ -281,13 +289,7 @@ func TestFilteredQueryScoresEveryTerm(t *testing.T) {
 		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle", Text: "The kettle boils water quickly.", Status: corpus.Current, Authority: 1, ACL: []string{acl}})
 	}
 	chunks = append(chunks, corpus.Chunk{ID: "zz#0", DocID: "zz", Title: "Kettle care", Text: "Descale the kettle to remove limescale.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
 	hits, err := ix.SearchText(ctx, "kettle descale limescale", index.Filter{Groups: []string{"public"}}, 1)
 	if err != nil || len(hits) != 1 || hits[0].ChunkID != "zz#0" {
 		t.Errorf("SearchText = %v, %v; want zz#0, the only chunk with all three terms", hits, err)
@@ -321,13 +323,7 @@ func TestHiddenChunksChangeNoVisibleHit(t *testing.T) {
 	search := func(chunks []corpus.Chunk) []index.Hit {
 		t.Helper()
 		name := redistest.Name("hidden")
-		if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
 		hits, err := ix.SearchText(ctx, "alpha beta", index.Filter{Groups: []string{"public"}}, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -349,13 +345,7 @@ func TestHoldingsMatchBleve(t *testing.T) {
 	ctx := context.Background()
 	name := redistest.Name("holdings")
 	chunks, sum := hollinChunks(t)
-	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Checksum: sum}); err != nil {
-		t.Fatal(err)
-	}
-	rix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{Checksum: sum})
 	dir := filepath.Join(t.TempDir(), "bleve")
 	if _, _, err := index.Build(ctx, dir, chunks, index.BuildOptions{Checksum: sum, Chunking: "default"}); err != nil {
 		t.Fatal(err)
