@@ -227,7 +227,7 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 	}
 	j.coverage = got / r.total
 	for _, en := range r.ents {
-		if en.coveredBy(have) {
+		if en.CoveredBy(have) {
 			j.entities++
 		}
 	}
@@ -296,7 +296,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		a.Score = math.Round(best.score*1000) / 1000
 		hasKey = key >= 0 && covers(best.have, qterms[key].term)
 		for i := range ents {
-			if !ents[i].coveredBy(best.have) {
+			if !ents[i].CoveredBy(best.have) {
 				missingEntity = &ents[i]
 				break
 			}

@@ -139,8 +139,9 @@ func background(ts []string, vocab Vocabulary) bool {
 	return true
 }
 
-// covers reports whether a chunk's term set mentions every term of e.
-func (e Entity) coveredBy(have map[string]bool) bool {
+// CoveredBy reports whether a term set (a chunk's, a document's) mentions
+// every term of e.
+func (e Entity) CoveredBy(have map[string]bool) bool {
 	for _, t := range e.Terms {
 		if !have[t] {
 			return false

@@ -78,10 +78,7 @@ func (l *Library) UnmentionedEntities(question string, groups, cited []string) [
 	e := l.entityIndex()
 	var out []string
 	for _, en := range assess.Entities(e.an, question, l.vocab(groups)) {
-		mentioned := slices.ContainsFunc(cited, func(id string) bool {
-			have := e.terms[id]
-			return have != nil && !slices.ContainsFunc(en.Terms, func(t string) bool { return !have[t] })
-		})
+		mentioned := slices.ContainsFunc(cited, func(id string) bool { return en.CoveredBy(e.terms[id]) })
 		if !mentioned {
 			out = append(out, en.Text)
 		}
