@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/gateway"
 	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -169,45 +170,49 @@ func parseConcurrency(s string) ([]int, error) {
 // startBenchStack starts a temporary embedded stack and a gateway over it
 // on a free loopback port, as `assay dev` would, and returns its URL.
 func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), error) {
-	cfg, err := loadConfig(e, f)
+	r, err := newRoot(e, f)
 	if err != nil {
 		return "", nil, err
 	}
-	if cfg.Index.Corpus == "" {
+	if r.Config.Index.Corpus == "" {
 		return "", nil, usageError("bench --embedded: say which corpus to index with --corpus (the sample: " + sampleCorpus + ")")
 	}
 	// Like assay dev: a temporary local stack without keys serves the
 	// anonymous principal.
-	keys, err := cfg.APIKeys()
+	keys, err := r.Config.APIKeys()
 	if err != nil {
 		return "", nil, err
 	}
 	if len(keys) == 0 {
-		cfg.Auth.AllowAnonymous = true
+		r.Config.Auth.AllowAnonymous = true
 	}
-	log := newLogger(e, slog.LevelWarn)
-	st, cleanup, err := startEvalStack(ctx, e, cfg, log)
+	r.Log = newLogger(e, slog.LevelWarn)
+	gw, err := startGatewayStack(ctx, r)
 	if err != nil {
-		return "", nil, err
-	}
-	gw, err := newGateway(st.c, cfg, log, nil, nil, nil)
-	if err != nil {
-		cleanup()
+		r.Close()
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		cleanup()
+		r.Close()
 		return "", nil, err
 	}
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
-	go func() { done <- serve(sctx, ln, gw.Handler(), cfg.HTTP) }()
+	go func() { done <- serve(sctx, ln, gw.Handler(), r.Config.HTTP) }()
 	return "http://" + ln.Addr().String(), func() {
 		stop()
 		<-done
-		cleanup()
+		r.Close()
 	}, nil
+}
+
+// startGatewayStack starts r's temporary stack and the gateway over it.
+func startGatewayStack(ctx context.Context, r *Root) (*gateway.Server, error) {
+	if _, err := r.StartTemporaryStack(ctx); err != nil {
+		return nil, err
+	}
+	return r.Gateway(ctx, nil)
 }
 
 // benchRun asks n questions, conc at a time, and measures each.

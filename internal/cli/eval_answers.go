@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -204,27 +202,34 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 // configured cluster, or a temporary embedded stack), the chunks its
 // workers indexed when they can be read, and what stops it all.
 func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.ChunkSource, func(), error) {
+	root := NewRoot(r.cfg, r.log)
 	if !r.external {
-		st, cleanup, err := startEvalStack(ctx, r.e, r.cfg, r.log)
+		srv, err := root.StartTemporaryStack(ctx)
 		if err != nil {
+			root.Close()
 			return nil, nil, nil, err
 		}
-		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", st.srv.Address(), st.ix.Len(), r.cfg.Index.Corpus)
-		return st.c, st.ix, cleanup, nil
+		ix, err := root.Index(ctx)
+		if err != nil {
+			root.Close()
+			return nil, nil, nil, err
+		}
+		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", srv.Address(), ix.Len(), r.cfg.Index.Corpus)
+		return root.client, ix, root.Close, nil
 	}
-	c, err := dialTemporal(ctx, r.cfg, r.log)
+	c, err := root.Client(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if r.indexDir == "" {
-		return c, nil, c.Close, nil
+		return c, nil, root.Close, nil
 	}
 	ix, err := index.Open(r.indexDir)
 	if err != nil {
-		c.Close()
+		root.Close()
 		return nil, nil, nil, fmt.Errorf("--index: %w", err)
 	}
-	return c, ix, func() { ix.Close(); c.Close() }, nil
+	return c, ix, func() { ix.Close(); root.Close() }, nil
 }
 
 // runBoth runs the questions through the loop, then through the one-pass
@@ -318,47 +323,6 @@ func warnFacts(log *slog.Logger, qs []eval.Question, facts eval.KeyFacts, path s
 	if len(missing) > 0 {
 		log.Warn("answerable questions without key facts: their key-facts metric is not measured", "file", path, "questions", strings.Join(missing, ","))
 	}
-}
-
-// startEvalStack starts a temporary embedded stack in a fresh directory
-// on free ports, without the Web UI. cleanup stops it and removes the
-// directory.
-func startEvalStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger) (*stack, func(), error) {
-	dir, err := os.MkdirTemp("", "assay-eval-")
-	if err != nil {
-		return nil, nil, err
-	}
-	port, err := freeTCPPort()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	cfg.DataDir, cfg.Index.Dir = dir, ""
-	cfg.Dev.TemporalPort, cfg.Dev.UIPort = port, 0
-	cfg.Temporal.Address = "127.0.0.1:" + strconv.Itoa(port)
-	st, err := startStack(ctx, e, cfg, log, nil)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	return st, func() {
-		st.Close()
-		if err := os.RemoveAll(dir); err != nil {
-			log.Warn("removing the evaluation's temporary stack", "dir", dir, "error", err)
-		}
-	}, nil
-}
-
-// freeTCPPort asks the kernel for a loopback port nothing listens on. The
-// dev server binds it moments later; devserver.Start reports a clash by
-// name should another process take it first.
-func freeTCPPort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
