@@ -106,7 +106,7 @@ func TestGatewayFailsClosed(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			err := run(ctx, []string{"assay", "gateway"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
+			err := Run(ctx, []string{"assay", "gateway"}, func(k string) string { return env[k] }, io.Discard, io.Discard)
 			if err == nil {
 				t.Fatal("assay gateway started against an unreachable Temporal")
 			}
@@ -166,7 +166,7 @@ func TestIndexRequireACL(t *testing.T) {
 	}
 	for _, require := range []string{"", "true"} {
 		env := map[string]string{"ASSAY_INDEX_REQUIRE_ACL": require, "ASSAY_EMBED_PROVIDER": "none"}
-		err := run(context.Background(), []string{"assay", "index", "--quiet", "--corpus", corpusPath, "--index", filepath.Join(dir, "ix"+require)},
+		err := Run(context.Background(), []string{"assay", "index", "--quiet", "--corpus", corpusPath, "--index", filepath.Join(dir, "ix"+require)},
 			func(k string) string { return env[k] }, io.Discard, io.Discard)
 		switch {
 		case require == "" && err != nil:

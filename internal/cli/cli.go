@@ -21,7 +21,7 @@ import (
 func Main(v string) int {
 	version = v
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
+	err := Run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -62,8 +62,9 @@ func commands() []command {
 	}
 }
 
-// run is the whole program; Main only wires it to the process.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// Run is the whole program: args as os.Args, getenv as os.Getenv, and the
+// two output streams. Main only wires it to the process.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
 	if len(args) < 2 {
 		usage(stderr)

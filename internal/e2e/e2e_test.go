@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/cli"
 )
 
 // temporalBin finds the pinned Temporal CLI. `make test` exports
@@ -48,6 +49,29 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// runCmd runs `assay ARGS...` with an empty environment.
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := cli.Run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// runEvalCmd runs `assay eval ...` with a private data directory.
+func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	dataDir := t.TempDir()
+	getenv := func(k string) string {
+		if k == "ASSAY_DATA_DIR" {
+			return dataDir
+		}
+		return ""
+	}
+	var out, errOut bytes.Buffer
+	err = cli.Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
+	return out.String(), errOut.String(), err
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
@@ -101,7 +125,7 @@ func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 		"--temporal-bin", bin,
 		"--corpus", "../../testdata/hollin/corpus.jsonl",
 	}, extra...)
-	go func() { s.done <- run(ctx, args, func(string) string { return "" }, s.stdout, s.stderr) }()
+	go func() { s.done <- cli.Run(ctx, args, func(string) string { return "" }, s.stdout, s.stderr) }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {

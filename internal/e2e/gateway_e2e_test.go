@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bufio"
@@ -26,6 +26,7 @@ import (
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -406,7 +407,7 @@ func e2eAskCLI(ctx context.Context, t *testing.T, s *devStack) {
 		}
 		return ""
 	}
-	err := run(ctx, []string{"assay", "ask", "--server", s.URL, "how many years is the X300 Pro motor covered for"}, env, &out, &errOut)
+	err := cli.Run(ctx, []string{"assay", "ask", "--server", s.URL, "how many years is the X300 Pro motor covered for"}, env, &out, &errOut)
 	if err != nil {
 		t.Fatalf("assay ask: %v\n%s", err, errOut.String())
 	}
@@ -421,7 +422,7 @@ func e2eAskCLI(ctx context.Context, t *testing.T, s *devStack) {
 // e2eBatch200 runs `assay batch` on 200 questions (the Hollin set cycled)
 // under a partner key, then checks the batch through the API.
 func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
-	src, err := readQuestions("../../testdata/hollin/questions.jsonl")
+	src, err := cli.ReadQuestions("../../testdata/hollin/questions.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +445,7 @@ func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
 	}
 	var out, errOut bytes.Buffer
 	start := time.Now()
-	if err := run(ctx, []string{"assay", "batch", "--server", s.URL, "--poll", "100ms", in}, env, &out, &errOut); err != nil {
+	if err := cli.Run(ctx, []string{"assay", "batch", "--server", s.URL, "--poll", "100ms", in}, env, &out, &errOut); err != nil {
 		t.Fatalf("assay batch: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
 	}
 	t.Logf("200-question batch took %v\n%s", time.Since(start).Round(time.Millisecond), out.String())
@@ -563,7 +564,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	start := func(args ...string) func() {
 		cctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- run(cctx, args, env, io.Discard, stderr) }()
+		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
 		return func() {
 			cancel()
 			if err := <-done; err != nil {

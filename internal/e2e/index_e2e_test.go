@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assay-rag/assay/internal/cli"
 )
 
 // TestDevPortInUse: a port already taken is a clear error naming it, and
@@ -36,7 +38,7 @@ func TestDevPortInUse(t *testing.T) {
 			defer cancel()
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"assay", "dev", "--data-dir", t.TempDir(), "--ui-port", "0", "--temporal-bin", bin}, tt.args...)
-			err := run(ctx, args, func(string) string { return "" }, &stdout, &stderr)
+			err := cli.Run(ctx, args, func(string) string { return "" }, &stdout, &stderr)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("assay dev with a busy %s port: err = %v, want one containing %q", tt.name, err, tt.want)
 			}

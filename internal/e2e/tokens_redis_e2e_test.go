@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -41,7 +42,7 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	start := func(args ...string) func() {
 		cctx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- run(cctx, args, env, io.Discard, stderr) }()
+		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
 		return func() {
 			stop()
 			if err := <-done; err != nil {

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bufio"
@@ -121,9 +121,7 @@ func TestEvalAnswersEmbedded(t *testing.T) {
 	base := rep
 	base.Overall.Loop.RightSourceCited.Rate = 1.5
 	basePath := filepath.Join(out, "base.json")
-	if err := writeFileWith(basePath, base.WriteJSON); err != nil {
-		t.Fatal(err)
-	}
+	writeReport(t, basePath, base)
 	stdout, stderr, err = runEvalCmd(t, "answers", "--quiet", "--questions", evalQuestions(t, e2eEvalIDs...),
 		"--key-facts", filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"),
 		"--corpus", filepath.Join("..", "..", "testdata", "hollin", "corpus.jsonl"),
@@ -188,5 +186,20 @@ func TestEvalAnswersUsage(t *testing.T) {
 				t.Errorf("eval answers %v: error %v, want one containing %q", tt.args, err, tt.want)
 			}
 		})
+	}
+}
+
+// writeReport writes rep as JSON to path.
+func writeReport(t *testing.T, path string, rep judge.AnswersReport) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

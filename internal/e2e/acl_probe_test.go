@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bytes"
@@ -26,6 +26,7 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -211,13 +212,10 @@ func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Index.Corpus = corpusPath
-	log := slog.New(slog.DiscardHandler)
-	ix, err := openLive(context.Background(), cfg, log, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	acts, err := buildActivities(ix, cfg, nil, log)
+	root := cli.NewRoot(cfg, slog.New(slog.DiscardHandler))
+	root.BuildIndex = true
+	t.Cleanup(root.Close)
+	acts, err := root.Activities(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
