@@ -19,13 +19,5 @@ func runDev(ctx context.Context, e env, args []string) error {
 	f.setting("corpus", "index.corpus", "corpus `file` to index (default testdata/hollin/corpus.jsonl)")
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` (default bin/temporal)")
 	indexSettings(f)
-	if err := f.parse(args, 0); err != nil {
-		return err
-	}
-	r, err := newRoot(e, f)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.serveDev(ctx, e.stdout)
+	return withRoot(e, f, args, func(r *Root) error { return r.serveDev(ctx, e.stdout) })
 }

@@ -59,6 +59,12 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return r.run(ctx)
+}
+
+// run loads the inputs, runs both batches on the configured Temporal or a
+// temporary embedded stack, and writes and checks the report.
+func (r *evalAnswersRun) run(ctx context.Context) error {
 	if err := r.load(ctx); err != nil {
 		return err
 	}

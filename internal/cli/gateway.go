@@ -9,13 +9,5 @@ func runGateway(ctx context.Context, e env, args []string) error {
 	f.setting("temporal-address", "temporal.address", "Temporal frontend `host:port`")
 	f.setting("index-dir", "index.dir", "the worker's index `dir`, read for /v1/questions/{id}/sources (default <data_dir>/index)")
 	indexSettings(f)
-	if err := f.parse(args, 0); err != nil {
-		return err
-	}
-	r, err := newRoot(e, f)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.serveGateway(ctx)
+	return withRoot(e, f, args, func(r *Root) error { return r.serveGateway(ctx) })
 }

@@ -62,6 +62,20 @@ func newRoot(e env, f *flags) (*Root, error) {
 	return &Root{Config: cfg, Log: newLogger(e, slog.LevelInfo), SDKLog: newLogger(e, slog.LevelWarn)}, nil
 }
 
+// withRoot parses a verb's flags (no positional arguments), builds the
+// root they configure, runs fn on it and closes it.
+func withRoot(e env, f *flags, args []string, fn func(*Root) error) error {
+	if err := f.parse(args, 0); err != nil {
+		return err
+	}
+	r, err := newRoot(e, f)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fn(r)
+}
+
 // onClose adds fn to what Close runs.
 func (r *Root) onClose(fn func() error) { r.closers = append(r.closers, fn) }
 
