@@ -56,7 +56,7 @@ func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPubli
 		Routing:  routing,
 		Tokens:   tok,
 	}
-	if err := acts.Validate(); err != nil {
+	if err := activities.Validate(acts); err != nil {
 		return nil, err
 	}
 	return acts, nil
