@@ -11,6 +11,7 @@ package golden
 import (
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,7 +35,7 @@ func Check(t testing.TB, path string, got []byte) {
 	if err != nil {
 		t.Fatalf("golden: %v (run go test -update to create it)", err)
 	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
 		t.Errorf("output differs from %s (-want +got); if the change is intended, rewrite it with go test -update:\n%s", path, diff)
 	}
 }
