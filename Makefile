@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -95,6 +95,13 @@ lint: $(BIN)/workflowcheck
 	$(GO) vet ./...
 	$(BIN)/workflowcheck ./workflows/...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@$(GO) test -count=1 -run '^(TestExampleYAML|TestFlagTags)$$' ./config || { echo "config/example.yaml is stale: run make config-example"; exit 1; }
+
+# config/example.yaml, every configuration key with its environment
+# variable, flag and default, generated from the types in package config
+# (go generate ./config). `make lint` fails when it is stale.
+config-example:
+	$(GO) generate ./config
 
 # The Hollin answer evaluation on the embedded default (a temporary local
 # Temporal, index and worker; offline): every question of

@@ -9,7 +9,10 @@
 // The files: config.go the types (one per YAML section), defaults.go
 // Default, load.go Load and the environment and flag layers, validate.go
 // Validate, keys.go the API keys, secrets.go Secret, tls.go the TLS to
-// Temporal.
+// Temporal. A field's flag tag names the command-line flag that sets it,
+// where there is one. example.yaml, every key with its environment
+// variable, flag and default, is generated from these types and their
+// comments (make config-example); a test keeps it current.
 package config
 
 import (
@@ -29,7 +32,7 @@ const EnvPrefix = "ASSAY_"
 // Config is the whole configuration of an assay process.
 type Config struct {
 	// DataDir holds the local Temporal database and the index.
-	DataDir  string   `yaml:"data_dir"`
+	DataDir  string   `yaml:"data_dir" flag:"data-dir"`
 	HTTP     HTTP     `yaml:"http"`
 	Temporal Temporal `yaml:"temporal"`
 	Dev      Dev      `yaml:"dev"`
@@ -50,7 +53,7 @@ type Config struct {
 // no tokens; `assay dev` needs no Redis unless its index lives there.
 type Redis struct {
 	// Addr is host:port, e.g. redis:6379.
-	Addr     string `yaml:"addr"`
+	Addr     string `yaml:"addr" flag:"redis-addr"`
 	Password Secret `yaml:"password"`
 }
 
@@ -58,7 +61,7 @@ type Redis struct {
 type Worker struct {
 	// MetricsAddr serves a standalone worker's Prometheus /metrics (runs by
 	// stop reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
-	MetricsAddr string `yaml:"metrics_addr"`
+	MetricsAddr string `yaml:"metrics_addr" flag:"metrics-addr"`
 	// WorkflowPollers and ActivityPollers are how many long polls the
 	// worker keeps open per task queue; 0 is the SDK's default (2 each).
 	// The SDK needs at least 2 workflow pollers (one for its sticky queue).
@@ -83,7 +86,7 @@ type Worker struct {
 
 // HTTP configures the gateway.
 type HTTP struct {
-	Addr         string        `yaml:"addr"`
+	Addr         string        `yaml:"addr" flag:"http-addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	MaxWait      time.Duration `yaml:"max_wait"` // upper bound of ?wait=
 	// TemporalUIURL is the Temporal Web UI's base address, for the web
@@ -106,7 +109,7 @@ type HTTP struct {
 
 // Temporal says where the Temporal frontend is and which queue assay uses.
 type Temporal struct {
-	Address   string `yaml:"address"`
+	Address   string `yaml:"address" flag:"temporal-address"`
 	Namespace string `yaml:"namespace"`
 	TaskQueue string `yaml:"task_queue"`
 	// Compression of gRPC requests to Temporal: gzip, none, or auto (the
@@ -152,9 +155,9 @@ func (t Temporal) Gzip() bool {
 
 // Dev configures the local Temporal dev server that `assay dev` starts.
 type Dev struct {
-	TemporalBin  string `yaml:"temporal_bin"`
-	TemporalPort int    `yaml:"temporal_port"`
-	UIPort       int    `yaml:"ui_port"`
+	TemporalBin  string `yaml:"temporal_bin" flag:"temporal-bin"`
+	TemporalPort int    `yaml:"temporal_port" flag:"temporal-port"`
+	UIPort       int    `yaml:"ui_port" flag:"ui-port"`
 }
 
 // Index backends Index.Backend may name.
@@ -169,15 +172,15 @@ type Index struct {
 	// it changes. Empty (the default): open the existing index only, and
 	// fail when there is none. Only `assay dev` falls back on the sample
 	// corpus.
-	Corpus string `yaml:"corpus"`
+	Corpus string `yaml:"corpus" flag:"corpus"`
 	// Dir defaults to <data_dir>/index (bleve backend).
-	Dir string `yaml:"dir"`
+	Dir string `yaml:"dir" flag:"index-dir"`
 	// Backend is bleve (the embedded default) or redisearch: one index
 	// in the Redis at redis.addr that every worker shares.
-	Backend string `yaml:"backend"`
+	Backend string `yaml:"backend" flag:"backend"`
 	// Name is the RediSearch index name (an alias over versioned
 	// indexes); default "assay".
-	Name string `yaml:"name"`
+	Name string `yaml:"name" flag:"name"`
 	// RequireACL makes a document without an acl field an error instead
 	// of public. Off for the sample and BEIR corpora (which have no ACLs);
 	// turn it on for production corpora. A present but empty acl is an
@@ -197,15 +200,15 @@ const (
 // embedded by. The worker, `assay dev`, `assay index` and `assay search`
 // all read it, so an index and its queries always agree.
 type Embed struct {
-	Provider string `yaml:"provider"`
+	Provider string `yaml:"provider" flag:"embedder"`
 	// BaseURL, APIKey: the embeddings endpoint for the openai provider;
 	// empty takes llm.base_url and llm.api_key.
-	BaseURL string `yaml:"base_url"`
+	BaseURL string `yaml:"base_url" flag:"embed-url"`
 	APIKey  Secret `yaml:"api_key"`
-	Model   string `yaml:"model"`
+	Model   string `yaml:"model" flag:"embed-model"`
 	// Dim is the vector length: the builtins' (0 is their default) or the
 	// model's (required for openai).
-	Dim int `yaml:"dim"`
+	Dim int `yaml:"dim" flag:"embed-dim"`
 }
 
 // EmbedEndpoint returns the embeddings base URL and key, defaulting to the
