@@ -78,7 +78,7 @@ func TestFlagTags(t *testing.T) {
 			tags[path] = flag
 		}
 	})
-	decl := regexp.MustCompile(`\.setting\(\s*"([^"]+)",\s*"([^"]+)"`)
+	decl := regexp.MustCompile(`\.[sS]etting\(\s*"([^"]+)",\s*"([^"]+)"`)
 	declared := map[string]bool{}
 	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
