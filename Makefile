@@ -158,7 +158,7 @@ eval-scifact: build $(BIN)/temporal eval-thesaurus
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The end-to-end throughput table (README, "Latency and throughput") on a
+# The end-to-end throughput table (docs/performance.md) on a
 # temporary embedded stack (dev server, worker and gateway, builtin
 # models; free ports, offline): questions/s and latency percentiles at 1,
 # 8, 32 and 64 questions in flight, then one 1,000-question batch. Prints

@@ -75,8 +75,7 @@ type Worker struct {
 	// LocalActivities runs the stages that need no network — search over
 	// an in-process index, and assessments and answers on the builtin
 	// route — as local activities inside the workflow task, not as
-	// activity tasks through the server (README, "Latency and
-	// throughput"). Default true.
+	// activity tasks through the server (docs/performance.md). Default true.
 	LocalActivities bool `yaml:"local_activities"`
 	// StickyCache is how many workflow executions the worker keeps in
 	// memory between their tasks, so a task need not replay the history;

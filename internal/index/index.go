@@ -62,7 +62,7 @@ type BM25 struct {
 	B  float64 `json:"b"`
 }
 
-// DefaultBM25 is tuned on the SciFact train split (see the README):
+// DefaultBM25 is tuned on the SciFact train split (see docs/retrieval.md):
 // k1=0.9, b=0.4 beat bleve's 1.2/0.75 there, as they do in Anserini.
 var DefaultBM25 = BM25{K1: 0.9, B: 0.4}
 

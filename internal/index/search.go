@@ -65,7 +65,7 @@ const tieMargin = 16
 
 // DefaultTitleBoost weighs a separate match on the title field on top of
 // the title+text content field. Measured on the SciFact train split (see
-// the README); 0 turns the title clause off.
+// docs/retrieval.md); 0 turns the title clause off.
 const DefaultTitleBoost = 0.0
 
 // SearchText runs BM25 over title and text among the chunks that pass f and

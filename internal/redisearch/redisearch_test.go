@@ -271,7 +271,7 @@ func TestBuildRefusesTagsThatChangeMeaning(t *testing.T) {
 // one chunk with every query term ranks first among many filtered
 // matches of one term. (The RediSearch 2.10 quirk TextQuery avoids, a
 // union skipped through by an intersection scored by its first term,
-// does not show at this size; the SciFact measurement in the README
+// does not show at this size; the SciFact measurement in docs/retrieval.md
 // does show it: bm25 nDCG@10 0.6386 with it, 0.6840 without.)
 func TestFilteredQueryScoresEveryTerm(t *testing.T) {
 	srv := redistest.Start(t)

@@ -48,7 +48,7 @@ type Options struct {
 // fusion (k 60, vector weight 0.5); plain hybrid did best there at weight
 // 0.25 and k 20 (nDCG@10 0.6746 with 400-word chunks), still below BM25
 // (0.6858), which is why hybrid is not the default mode. The status prior
-// was measured on the Hollin questions (see the README).
+// was measured on the Hollin questions (see docs/retrieval.md).
 const (
 	DefaultFetch        = 100
 	DefaultRRFK         = 60

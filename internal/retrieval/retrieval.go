@@ -45,7 +45,7 @@ const (
 var Modes = []Mode{BM25, Vector, Hybrid, HybridRerank}
 
 // DefaultMode is used when a request names none. It is the best mode
-// measured on the SciFact train split (see the README).
+// measured on the SciFact train split (see docs/retrieval.md).
 const DefaultMode = HybridRerank
 
 // ParseMode checks a mode name; "" is DefaultMode.
