@@ -59,7 +59,7 @@ test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
 	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/backend/... ./internal/retrieval
 	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./cmd/assay
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
@@ -83,7 +83,7 @@ FUZZ_TARGETS := \
 	./internal/corpus:FuzzReadJSONL ./internal/corpus:FuzzReadMarkdown ./internal/corpus:FuzzReadText \
 	./internal/corpus:FuzzReadHTML ./internal/corpus:FuzzLoadDirectory \
 	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch \
-	./internal/redisearch:FuzzQuery
+	./internal/backend/redisearch:FuzzQuery
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

@@ -1,4 +1,5 @@
-// Package index stores chunks for retrieval: a bleve BM25 text index with
+// Package bleveindex is the embedded retrieval backend (backend.Index):
+// a bleve BM25 text index with
 // metadata fields for pre-filtering, an in-process vector index (an exact
 // scan), the chunk texts by id, and a manifest that says how it was built.
 //
@@ -19,7 +20,7 @@
 // bleve's BM25 k1 and b are process-wide package variables. Open sets them
 // from the manifest, once: opening a second index with different values
 // while the first is open is an errs.Conflict error.
-package index
+package bleveindex
 
 import (
 	"bufio"
@@ -27,9 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"sync"
@@ -38,6 +37,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/terms"
@@ -56,45 +56,16 @@ const (
 	keysFile     = "vectors.keys"
 )
 
-// BM25 holds bleve's BM25 parameters.
-type BM25 struct {
-	K1 float64 `json:"k1"`
-	B  float64 `json:"b"`
-}
-
-// DefaultBM25 is tuned on the SciFact train split (see the README):
-// k1=0.9, b=0.4 beat bleve's 1.2/0.75 there, as they do in Anserini.
-var DefaultBM25 = BM25{K1: 0.9, B: 0.4}
-
-// Manifest describes how an index was built, so a stale or incompatible
-// index is detected instead of silently used.
-type Manifest struct {
-	SchemaVersion int    `json:"schema_version"`
-	Analyzer      string `json:"analyzer"`
-	// Fields says what the BM25 content field holds.
-	Fields string `json:"fields"`
-	BM25   BM25   `json:"bm25"`
-	// Embedder is the embedding model id; empty when the index has no
-	// vectors.
-	Embedder       string    `json:"embedder,omitempty"`
-	Dim            int       `json:"dim,omitempty"`
-	Chunking       string    `json:"chunking,omitempty"`
-	CorpusChecksum string    `json:"corpus_checksum"`
-	Documents      int       `json:"documents"`
-	Chunks         int       `json:"chunks"`
-	BuiltAt        time.Time `json:"built_at"`
-}
-
 // Index is an open index. It is safe for concurrent use.
 type Index struct {
 	dir      string
 	text     bleve.Index
-	manifest Manifest
+	manifest backend.Manifest
 	order    []*corpus.Chunk // index order; vectors follow it
 	chunks   map[string]*corpus.Chunk
 	vecs     []float32           // len(order) * manifest.Dim
-	byACL    []*aclPart          // term counts by chunk ACL (see Visible)
-	all      Vocabulary          // every part: the whole index's counts
+	parts    *backend.Parts      // term counts by chunk ACL (see Visible)
+	held     []partChunks        // by part: which chunks hold which terms
 	prints   map[string]uint64   // chunk id → text fingerprint
 	toks     map[string][]string // chunk id → analyzed title and text terms
 	checks   []string            // what Check reports, computed at Open
@@ -108,10 +79,10 @@ type Index struct {
 var bm25Params struct {
 	mu   sync.Mutex
 	open int
-	cur  BM25
+	cur  backend.BM25
 }
 
-func setBM25(p BM25) error {
+func setBM25(p backend.BM25) error {
 	bm25Params.mu.Lock()
 	defer bm25Params.mu.Unlock()
 	if bm25Params.open > 0 && bm25Params.cur != p {
@@ -162,8 +133,7 @@ func Open(dir string) (*Index, error) {
 		}
 	}
 	ix.prints, ix.toks = analyze(order)
-	ix.byACL = partsByACL(order, ix.toks)
-	ix.all = Vocabulary{parts: ix.byACL}
+	ix.parts, ix.held = partsByACL(order, ix.toks)
 	if err := setBM25(m.BM25); err != nil {
 		return nil, err
 	}
@@ -196,9 +166,9 @@ func (ix *Index) Version() string {
 	return fmt.Sprintf("bleve (built %s)", ix.manifest.BuiltAt.Format(time.RFC3339Nano))
 }
 
-func readManifest(dir string) (Manifest, error) {
+func readManifest(dir string) (backend.Manifest, error) {
 	const op = "index.Open"
-	var m Manifest
+	var m backend.Manifest
 	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return m, errs.Errorf(op, errs.NotFound, "no index in %s (build one with `assay index`)", dir)
@@ -238,7 +208,7 @@ func analyze(chunks []*corpus.Chunk) (map[string]uint64, map[string][]string) {
 			all = append(all, t)
 		}
 		toks[c.ID] = all
-		prints[c.ID] = simhash(text)
+		prints[c.ID] = backend.Fingerprint(text)
 	}
 	return prints, toks
 }
@@ -248,71 +218,6 @@ func analyze(chunks []*corpus.Chunk) (map[string]uint64, map[string][]string) {
 // slice is shared: callers must not modify it.
 func (ix *Index) Terms(id string) []string { return ix.toks[id] }
 
-// Stats are term statistics over a set of chunks, counted exactly as an
-// opened index counts DocFreq. A build uses them before the index exists,
-// e.g. for an embedder that weighs words by IDF.
-type Stats struct {
-	df map[string]int
-	n  int
-}
-
-// NewStats counts the analyzed terms of chunks' titles and texts.
-func NewStats(chunks []corpus.Chunk) *Stats {
-	ptrs := make([]*corpus.Chunk, len(chunks))
-	for i := range chunks {
-		ptrs[i] = &chunks[i]
-	}
-	an := terms.New()
-	df := map[string]int{}
-	for _, c := range ptrs {
-		for t := range an.Set(c.Title + "\n" + c.Text) {
-			df[t]++
-		}
-	}
-	return &Stats{df: df, n: len(chunks)}
-}
-
-// DocFreq is the number of chunks containing term.
-func (s *Stats) DocFreq(term string) int { return s.df[term] }
-
-// Len is the number of chunks.
-func (s *Stats) Len() int { return s.n }
-
-// simhash is a 64-bit SimHash over word 2-shingles: texts that differ in a
-// few words get fingerprints a few bits apart; unrelated texts differ in
-// about half their bits.
-func simhash(ts []string) uint64 {
-	if len(ts) == 0 {
-		return 0
-	}
-	var acc [64]int
-	add := func(s string) {
-		h := fnv.New64a()
-		io.WriteString(h, s)
-		x := h.Sum64()
-		for i := range acc {
-			if x>>i&1 == 1 {
-				acc[i]++
-			} else {
-				acc[i]--
-			}
-		}
-	}
-	if len(ts) == 1 {
-		add(ts[0])
-	}
-	for i := 1; i < len(ts); i++ {
-		add(ts[i-1] + " " + ts[i])
-	}
-	var out uint64
-	for i, a := range acc {
-		if a > 0 {
-			out |= 1 << i
-		}
-	}
-	return out
-}
-
 // Fingerprints returns the text fingerprints of the chunks with the given
 // ids, in order; 0 for an unknown id or a chunk with no text.
 func (ix *Index) Fingerprints(ids []string) []uint64 {
@@ -321,12 +226,6 @@ func (ix *Index) Fingerprints(ids []string) []uint64 {
 		out[i] = ix.prints[id]
 	}
 	return out
-}
-
-// NearDuplicate reports whether two fingerprints mark near-identical texts:
-// at most 3 of 64 bits apart. A zero fingerprint (no text) matches nothing.
-func NearDuplicate(a, b uint64) bool {
-	return a != 0 && b != 0 && bits.OnesCount64(a^b) <= 3
 }
 
 // check compares the index's parts with each other and its manifest, and
@@ -363,8 +262,8 @@ func (ix *Index) Check() []string { return ix.checks }
 
 // DocFreq is the number of chunks containing term (an analyzed term, as
 // terms.Analyzer produces), whoever may see them: for builds and
-// operators. Anything a principal sees uses VisibleCounts.
-func (ix *Index) DocFreq(term string) int { return ix.all.DocFreq(term) }
+// operators. Anything a principal sees uses Visible.
+func (ix *Index) DocFreq(term string) int { return ix.parts.DocFreq(term) }
 
 // HasDocument reports whether document id is indexed: every document has
 // a chunk with ordinal 0.
@@ -374,11 +273,11 @@ func (ix *Index) HasDocument(id string) bool {
 }
 
 // Len is the number of chunks in the index, whoever may see them: for
-// operators. Anything a principal sees uses VisibleCounts.
+// operators. Anything a principal sees uses Visible.
 func (ix *Index) Len() int { return len(ix.order) }
 
 // Manifest returns how the index was built.
-func (ix *Index) Manifest() Manifest { return ix.manifest }
+func (ix *Index) Manifest() backend.Manifest { return ix.manifest }
 
 // Dir is the index directory.
 func (ix *Index) Dir() string { return ix.dir }
@@ -433,8 +332,3 @@ func readChunks(path string) ([]*corpus.Chunk, error) {
 		out = append(out, c)
 	}
 }
-
-// Fingerprint is the near-duplicate fingerprint of a chunk whose text
-// analyzes to textTerms, as this index computes it (Fingerprints), for
-// other backends that store it.
-func Fingerprint(textTerms []string) uint64 { return simhash(textTerms) }

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -29,10 +29,10 @@ func FuzzQuery(f *testing.F) {
 			return
 		}
 		groups := []string{"public", "partner:brook-street"}
-		filter := FilterQuery(index.Filter{Groups: groups})
+		filter := FilterQuery(backend.Filter{Groups: groups})
 		ts := an.Terms(text)
 		if len(ts) > 0 {
-			q := TextQuery(ts, index.Filter{Groups: groups})
+			q := TextQuery(ts, backend.Filter{Groups: groups})
 			rest := q
 			var got []string
 			for i := range ts {

@@ -1,15 +1,12 @@
-package index
+package bleveindex
 
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,17 +18,10 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
-
-// Embedder turns texts into vectors of a fixed dimension.
-type Embedder interface {
-	// ID names the model; vectors from different ids never mix.
-	ID() string
-	Dim() int
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-}
 
 // Field names in the bleve document.
 const (
@@ -47,34 +37,6 @@ const (
 
 // contentFields documents fieldContent in the manifest.
 const contentFields = "content=title+text, title"
-
-// BuildOptions say how to build an index.
-type BuildOptions struct {
-	// Checksum is the corpus checksum recorded in the manifest.
-	Checksum string
-	// Embedder, when set, gives every chunk a vector. Unchanged chunks
-	// reuse the vectors of the index being replaced (same embedder id).
-	Embedder Embedder
-	// Chunking describes the chunker settings, for the manifest.
-	Chunking string
-	// BM25 parameters; zero means DefaultBM25.
-	BM25 BM25
-	// Analyzer is "en" (default: Unicode words, lower case, English stop
-	// words, Porter stems) or "standard" (no stemming).
-	Analyzer string
-	// Progress, when set, is called as chunks are indexed and embedded.
-	Progress func(stage string, done, total int)
-}
-
-// BuildStats say what a build did.
-type BuildStats struct {
-	Documents int
-	Chunks    int
-	Embedded  int // chunks whose vectors were computed
-	Reused    int // chunks whose vectors came from the replaced index
-	Removed   int // chunks of the replaced index that are gone
-	Took      time.Duration
-}
 
 func newMapping(analyzer string) mapping.IndexMapping {
 	text := bleve.NewTextFieldMapping()
@@ -112,10 +74,11 @@ func newMapping(analyzer string) mapping.IndexMapping {
 	return m
 }
 
-func (o *BuildOptions) normalize() error {
+// normalize fills o's defaults and checks it.
+func normalize(o *backend.BuildOptions) error {
 	const op = "index.Build"
-	if o.BM25 == (BM25{}) {
-		o.BM25 = DefaultBM25
+	if o.BM25 == (backend.BM25{}) {
+		o.BM25 = backend.DefaultBM25
 	}
 	if o.BM25.K1 <= 0 || o.BM25.K1 > 10 || o.BM25.B < 0 || o.BM25.B > 1 {
 		return errs.FieldError(op, "bm25", fmt.Sprintf("want 0 < k1 <= 10 and 0 <= b <= 1, got k1=%g b=%g", o.BM25.K1, o.BM25.B))
@@ -138,39 +101,39 @@ func (o *BuildOptions) normalize() error {
 
 // Build indexes chunks into dir, replacing whatever is there only once the
 // new index is complete. Chunk ids must be unique.
-func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts BuildOptions) (Manifest, BuildStats, error) {
+func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.BuildOptions) (backend.Manifest, backend.BuildStats, error) {
 	const op = "index.Build"
 	start := time.Now()
-	if err := opts.normalize(); err != nil {
-		return Manifest{}, BuildStats{}, err
+	if err := normalize(&opts); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, err
 	}
 	docs := map[string]bool{}
 	seen := make(map[string]bool, len(chunks))
 	for i := range chunks {
 		if seen[chunks[i].ID] {
-			return Manifest{}, BuildStats{}, errs.Errorf(op, errs.Invalid, "chunk id %q appears twice", chunks[i].ID)
+			return backend.Manifest{}, backend.BuildStats{}, errs.Errorf(op, errs.Invalid, "chunk id %q appears twice", chunks[i].ID)
 		}
 		seen[chunks[i].ID] = true
 		docs[chunks[i].DocID] = true
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
 	tmp, err := os.MkdirTemp(parent, filepath.Base(dir)+".building-")
 	if err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
 	defer os.RemoveAll(tmp) // a no-op after a successful swap
 
-	stats := BuildStats{Documents: len(docs), Chunks: len(chunks)}
+	stats := backend.BuildStats{Documents: len(docs), Chunks: len(chunks)}
 	if err := writeBleve(ctx, filepath.Join(tmp, bleveDir), chunks, opts); err != nil {
-		return Manifest{}, BuildStats{}, err
+		return backend.Manifest{}, backend.BuildStats{}, err
 	}
 	if err := writeChunks(filepath.Join(tmp, chunksFile), chunks); err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
-	m := Manifest{
+	m := backend.Manifest{
 		SchemaVersion:  SchemaVersion,
 		Analyzer:       opts.Analyzer,
 		Fields:         contentFields,
@@ -183,7 +146,7 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts BuildOpt
 	if opts.Embedder != nil {
 		m.Embedder, m.Dim = opts.Embedder.ID(), opts.Embedder.Dim()
 		if err := embedAll(ctx, dir, tmp, chunks, opts, &stats); err != nil {
-			return Manifest{}, BuildStats{}, err
+			return backend.Manifest{}, backend.BuildStats{}, err
 		}
 	}
 	if old, err := readChunks(filepath.Join(dir, chunksFile)); err == nil {
@@ -195,19 +158,19 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts BuildOpt
 	}
 	m.BuiltAt = time.Now().UTC()
 	if err := writeJSON(filepath.Join(tmp, manifestFile), m); err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, errs.Timeout, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, errs.Timeout, err)
 	}
 	if err := swapDir(tmp, dir); err != nil {
-		return Manifest{}, BuildStats{}, errs.E(op, err)
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
 	stats.Took = time.Since(start)
 	return m, stats, nil
 }
 
-func writeBleve(ctx context.Context, path string, chunks []corpus.Chunk, opts BuildOptions) error {
+func writeBleve(ctx context.Context, path string, chunks []corpus.Chunk, opts backend.BuildOptions) error {
 	const op = "index.Build"
 	text, err := bleve.New(path, newMapping(opts.Analyzer))
 	if err != nil {
@@ -257,23 +220,9 @@ func bleveDoc(c *corpus.Chunk) map[string]any {
 	}
 }
 
-// EmbedText is what a chunk's vector is computed from: title and text,
-// as for BM25.
-func EmbedText(c *corpus.Chunk) string { return c.Title + "\n" + c.Text }
-
-// cacheKey identifies a vector by model and input text, so a chunk whose
-// text is unchanged is never embedded twice by the same model.
-func cacheKey(model, text string) string {
-	h := sha256.New()
-	io.WriteString(h, model)
-	h.Write([]byte{0})
-	io.WriteString(h, text)
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
 // embedAll writes vectors for chunks into tmp, reusing what the index in
 // oldDir already computed with the same model.
-func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, opts BuildOptions, stats *BuildStats) error {
+func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, opts backend.BuildOptions, stats *backend.BuildStats) error {
 	const op = "index.Build"
 	e := opts.Embedder
 	dim := e.Dim()
@@ -282,7 +231,7 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	vecs := make([]float32, len(chunks)*dim)
 	var todo []int
 	for i := range chunks {
-		keys[i] = cacheKey(e.ID(), EmbedText(&chunks[i]))
+		keys[i] = backend.CacheKey(e.ID(), backend.EmbedText(&chunks[i]))
 		if v, ok := cache[keys[i]]; ok {
 			copy(vecs[i*dim:], v)
 			stats.Reused++
@@ -295,7 +244,7 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 		part := todo[s:min(s+batch, len(todo))]
 		texts := make([]string, len(part))
 		for j, i := range part {
-			texts[j] = EmbedText(&chunks[i])
+			texts[j] = backend.EmbedText(&chunks[i])
 		}
 		got, err := e.Embed(ctx, texts)
 		if err != nil {
@@ -418,7 +367,3 @@ func writeJSON(path string, v any) error {
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
-
-// CacheKey identifies a chunk's vector by model and embedded text (see
-// EmbedText), for other backends that reuse vectors across builds.
-func CacheKey(model, text string) string { return cacheKey(model, text) }

@@ -10,18 +10,19 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
-	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
 func hollinChunks(t testing.TB) ([]corpus.Chunk, string) {
 	t.Helper()
-	docs, err := corpus.LoadJSONL(filepath.Join("../../testdata/hollin", "corpus.jsonl"))
+	docs, err := corpus.LoadJSONL(filepath.Join("../../../testdata/hollin", "corpus.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func hollinChunks(t testing.TB) ([]corpus.Chunk, string) {
 	return ch.SplitAll(docs), corpus.Checksum(docs)
 }
 
-func ids(hits []index.Hit) []string {
+func ids(hits []backend.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.ChunkID
@@ -72,7 +73,7 @@ func TestBuildOpenSearch(t *testing.T) {
 	if ix.Len() != len(chunks) || ix.Manifest().Embedder != emb.ID() {
 		t.Fatalf("Open: %d chunks, embedder %q; want %d, %q", ix.Len(), ix.Manifest().Embedder, len(chunks), emb.ID())
 	}
-	pub := index.Filter{Groups: []string{"public"}}
+	pub := backend.Filter{Groups: []string{"public"}}
 	hits, err := ix.SearchText(ctx, "X300 Pro motor warranty years", pub, 5)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("SearchText = %v, %v", hits, err)
@@ -102,11 +103,11 @@ func TestBuildOpenSearch(t *testing.T) {
 	if !strings.Contains(vs.Method, "exact") {
 		t.Errorf("SearchVector for public: method %q, want exact distances over the visible chunks", vs.Method)
 	}
-	all := index.Filter{Groups: []string{"public", "staff", "finance"}}
+	all := backend.Filter{Groups: []string{"public", "staff", "finance"}}
 	if _, vs, err := ix.SearchVector(ctx, vec[0], all, 5); err != nil || vs.Method != "RediSearch HNSW KNN" {
 		t.Errorf("SearchVector for a principal who sees all: method %q, %v; want the HNSW walk", vs.Method, err)
 	}
-	if _, err := ix.SearchText(ctx, "warranty", index.Filter{}, 5); !errs.Is(errs.Invalid, err) {
+	if _, err := ix.SearchText(ctx, "warranty", backend.Filter{}, 5); !errs.Is(errs.Invalid, err) {
 		t.Errorf("SearchText without groups: %v, want invalid", err)
 	}
 	if !ix.HasDocument("pol-warranty-2026") || ix.HasDocument("no-such-doc") {
@@ -133,7 +134,7 @@ func TestACLInsideTheQuery(t *testing.T) {
 		"kettle} | @acl:{staff", "* => [KNN 10 @vec $B]", `\ \\ " ' ~ % $ ^ & ;`, "@acl:{staff} quoxil",
 	} {
 		for _, g := range [][]string{{"public"}, {"public", "partner:brook-street"}} {
-			hits, err := ix.SearchText(ctx, q, index.Filter{Groups: g}, 10)
+			hits, err := ix.SearchText(ctx, q, backend.Filter{Groups: g}, 10)
 			if err != nil {
 				t.Errorf("SearchText(%q, %v): %v", q, g, err)
 				continue
@@ -144,7 +145,7 @@ func TestACLInsideTheQuery(t *testing.T) {
 				}
 			}
 			vec, _ := emb.Embed(ctx, []string{q})
-			vh, _, err := ix.SearchVector(ctx, vec[0], index.Filter{Groups: g}, 10)
+			vh, _, err := ix.SearchVector(ctx, vec[0], backend.Filter{Groups: g}, 10)
 			if err != nil {
 				t.Errorf("SearchVector(%q): %v", q, err)
 			}
@@ -155,11 +156,11 @@ func TestACLInsideTheQuery(t *testing.T) {
 			}
 		}
 	}
-	hits, err := ix.SearchText(ctx, "kettle", index.Filter{Groups: []string{"partner:brook-street"}}, 10)
+	hits, err := ix.SearchText(ctx, "kettle", backend.Filter{Groups: []string{"partner:brook-street"}}, 10)
 	if err != nil || !slices.Equal(ids(hits), []string{"partner#0"}) {
 		t.Errorf("partner:brook-street search = %v, %v; want only partner#0 (TAG value with : and - escaped)", ids(hits), err)
 	}
-	hits, err = ix.SearchText(ctx, "quoxil", index.Filter{Groups: []string{"staff"}}, 10)
+	hits, err = ix.SearchText(ctx, "quoxil", backend.Filter{Groups: []string{"staff"}}, 10)
 	if err != nil || !slices.Equal(ids(hits), []string{"staff#0"}) {
 		t.Errorf("staff search = %v, %v; want staff#0", ids(hits), err)
 	}
@@ -214,7 +215,7 @@ func TestRebuildSwapsVersions(t *testing.T) {
 	if !ix1.Stale(ctx) {
 		t.Error("the old Index does not notice the new version")
 	}
-	if _, err := ix1.SearchText(ctx, "warranty", index.Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Unavailable, err) {
+	if _, err := ix1.SearchText(ctx, "warranty", backend.Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Unavailable, err) {
 		t.Errorf("searching a dropped version: %v, want unavailable", err)
 	}
 	if n, _ := rdb.Keys(ctx, "assay:"+name+":v1*").Result(); len(n) != 0 {
@@ -231,7 +232,7 @@ func TestRebuildSwapsVersions(t *testing.T) {
 	if ix2.HasDocument(dropped) {
 		t.Errorf("removed document %s is still there", dropped)
 	}
-	hits, err := ix2.SearchText(ctx, "X300 Pro motor warranty", index.Filter{Groups: []string{"public"}}, 10)
+	hits, err := ix2.SearchText(ctx, "X300 Pro motor warranty", backend.Filter{Groups: []string{"public"}}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestFilteredQueryScoresEveryTerm(t *testing.T) {
 	}
 	chunks = append(chunks, corpus.Chunk{ID: "zz#0", DocID: "zz", Title: "Kettle care", Text: "Descale the kettle to remove limescale.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
 	ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
-	hits, err := ix.SearchText(ctx, "kettle descale limescale", index.Filter{Groups: []string{"public"}}, 1)
+	hits, err := ix.SearchText(ctx, "kettle descale limescale", backend.Filter{Groups: []string{"public"}}, 1)
 	if err != nil || len(hits) != 1 || hits[0].ChunkID != "zz#0" {
 		t.Errorf("SearchText = %v, %v; want zz#0, the only chunk with all three terms", hits, err)
 	}
@@ -320,11 +321,11 @@ func TestHiddenChunksChangeNoVisibleHit(t *testing.T) {
 	for i := range 200 {
 		withHidden = append(withHidden, corpus.Chunk{ID: fmt.Sprintf("s%03d#0", i), DocID: fmt.Sprintf("s%03d", i), Title: "t", Text: fmt.Sprintf("alpha secret%d", i), Status: corpus.Current, Authority: 1, ACL: []string{"staff"}})
 	}
-	search := func(chunks []corpus.Chunk) []index.Hit {
+	search := func(chunks []corpus.Chunk) []backend.Hit {
 		t.Helper()
 		name := redistest.Name("hidden")
 		ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
-		hits, err := ix.SearchText(ctx, "alpha beta", index.Filter{Groups: []string{"public"}}, 3)
+		hits, err := ix.SearchText(ctx, "alpha beta", backend.Filter{Groups: []string{"public"}}, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,10 +348,10 @@ func TestHoldingsMatchBleve(t *testing.T) {
 	chunks, sum := hollinChunks(t)
 	rix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{Checksum: sum})
 	dir := filepath.Join(t.TempDir(), "bleve")
-	if _, _, err := index.Build(ctx, dir, chunks, index.BuildOptions{Checksum: sum, Chunking: "default"}); err != nil {
+	if _, _, err := bleveindex.Build(ctx, dir, chunks, backend.BuildOptions{Checksum: sum, Chunking: "default"}); err != nil {
 		t.Fatal(err)
 	}
-	bix, err := index.Open(dir)
+	bix, err := bleveindex.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,8 +364,8 @@ func TestHoldingsMatchBleve(t *testing.T) {
 			{"rate", "brook", "street", "hour"},
 			{"nosuchterm"},
 		} {
-			for _, f := range []*index.Filter{nil, {Types: []string{"faq", "manual"}}, {Products: []string{"X300"}, Statuses: []corpus.Status{corpus.Current}}} {
-				var bf *index.Filter
+			for _, f := range []*backend.Filter{nil, {Types: []string{"faq", "manual"}}, {Products: []string{"X300"}, Statuses: []corpus.Status{corpus.Current}}} {
+				var bf *backend.Filter
 				if f != nil {
 					c := *f
 					c.Groups = groups

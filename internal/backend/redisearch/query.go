@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/backend"
 )
 
 // Escape makes s one literal token of the RediSearch query language (and
@@ -40,37 +40,35 @@ func tagClause(field string, values []string) string {
 	return b.String()
 }
 
-// FilterQuery is f as RediSearch clauses: the principal's groups as a TAG
-// clause on acl, always; then type, product and status TAG clauses and
-// the NUMERIC ranges of authority and update date, each only when set. It
-// is the same filter as index.Filter.Allows and bleve's filter query.
-func FilterQuery(f index.Filter) string {
-	parts := []string{tagClause(fieldACL, f.Groups)}
-	if len(f.Types) > 0 {
-		parts = append(parts, tagClause(fieldType, f.Types))
-	}
-	if len(f.Products) > 0 {
-		parts = append(parts, tagClause(fieldProducts, f.Products))
-	}
-	if len(f.Statuses) > 0 {
-		s := make([]string, len(f.Statuses))
-		for i, st := range f.Statuses {
-			s[i] = string(st)
+// filterFields are the HASH fields the FT schema indexes for the filter's
+// fields.
+var filterFields = map[backend.Field]string{
+	backend.FieldACL: fieldACL, backend.FieldType: fieldType, backend.FieldProducts: fieldProducts,
+	backend.FieldStatus: fieldStatus, backend.FieldAuthority: fieldAuthority, backend.FieldUpdated: fieldUpdated,
+}
+
+// FilterQuery compiles f's conditions into RediSearch clauses: TAG
+// clauses for keywords, NUMERIC ranges for authority and the update date
+// (stored as YYYYMMDD).
+func FilterQuery(f backend.Filter) string {
+	var parts []string
+	for _, c := range f.Conditions() {
+		field := filterFields[c.Field]
+		switch c.Kind {
+		case backend.AnyOf:
+			parts = append(parts, tagClause(field, c.Values))
+		case backend.AtLeast:
+			parts = append(parts, "@"+field+":["+strconv.FormatFloat(c.Min, 'g', -1, 64)+" +inf]")
+		case backend.DateRange:
+			lo, hi := "-inf", "+inf"
+			if n, ok := dateNumber(c.From); ok {
+				lo = strconv.Itoa(n)
+			}
+			if n, ok := dateNumber(c.To); ok {
+				hi = strconv.Itoa(n)
+			}
+			parts = append(parts, "@"+field+":["+lo+" "+hi+"]")
 		}
-		parts = append(parts, tagClause(fieldStatus, s))
-	}
-	if f.MinAuthority > 0 {
-		parts = append(parts, "@"+fieldAuthority+":["+strconv.FormatFloat(f.MinAuthority, 'g', -1, 64)+" +inf]")
-	}
-	if f.UpdatedFrom != "" || f.UpdatedTo != "" {
-		lo, hi := "-inf", "+inf"
-		if n, ok := dateNumber(f.UpdatedFrom); ok {
-			lo = strconv.Itoa(n)
-		}
-		if n, ok := dateNumber(f.UpdatedTo); ok {
-			hi = strconv.Itoa(n)
-		}
-		parts = append(parts, "@"+fieldUpdated+":["+lo+" "+hi+"]")
 	}
 	return strings.Join(parts, " ")
 }
@@ -84,7 +82,7 @@ func FilterQuery(f index.Filter) string {
 // skipped through by an intersection with only its first matching term
 // (on SciFact the best BM25STD match of a query fell to rank 172). A
 // union of intersections is read in full and scored by every term.
-func TextQuery(terms []string, f index.Filter) string {
+func TextQuery(terms []string, f backend.Filter) string {
 	filter := FilterQuery(f)
 	var b strings.Builder
 	for i, t := range terms {
@@ -103,7 +101,7 @@ func TextQuery(terms []string, f index.Filter) string {
 // distances are computed for every chunk that passes the filter
 // (HYBRID_POLICY ADHOC_BF) instead of walking the HNSW graph, whose
 // approximate walk passes through chunks the filter excludes.
-func VectorQuery(f index.Filter, k int, exact bool) string {
+func VectorQuery(f backend.Filter, k int, exact bool) string {
 	policy := ""
 	if exact {
 		policy = " HYBRID_POLICY ADHOC_BF"

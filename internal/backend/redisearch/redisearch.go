@@ -2,15 +2,15 @@
 // Redis (RediSearch: Redis 8's Query Engine, Redis Stack, or the module),
 // so every worker reads one shared index and a rebuild reaches all of
 // them. It serves the same contract as the embedded bleve index
-// (retrieval.Backend): fusion, rerank, dedup, the prior and the checks
+// (backend.Index): fusion, rerank, dedup, the prior and the checks
 // stay in package retrieval.
 //
 // Layout in Redis, for an index named N built as version V:
 //
 //	assay:N:current        the version workers serve ("V")
 //	assay:N:seq            the last version number handed out
-//	assay:N:vV:manifest    JSON: how version V was built (index.Manifest + version, vector algorithm)
-//	assay:N:vV:stats       JSON: term counts and lengths per chunk ACL
+//	assay:N:vV:manifest    JSON: how version V was built (backend.Manifest + version, vector algorithm)
+//	assay:N:vV:stats       JSON: term counts and lengths per chunk ACL (backend.Part)
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
 //	                       products, updated, authority, ..., content (analyzed terms),
 //	                       vec (FLOAT32 bytes), ek (embedding cache key), fp (fingerprint)
@@ -26,7 +26,7 @@
 // both backends match the same words. The BM25 leg asks RediSearch for
 // candidates with SCORER BM25STD and re-scores them with bleve's BM25
 // formula and the index's k1/b, from term counts over the chunks the
-// principal may see (Vocabulary), never the whole index's.
+// principal may see (backend.VisibleSet), never the whole index's.
 package redisearch
 
 import (
@@ -45,9 +45,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -74,9 +74,9 @@ const (
 	FLAT = "FLAT" // exact scan, like the bleve backend's
 )
 
-// Manifest is index.Manifest plus what only a Redis index has.
+// Manifest is backend.Manifest plus what only a Redis index has.
 type Manifest struct {
-	index.Manifest
+	backend.Manifest
 	// Version is the index version this manifest describes.
 	Version int `json:"version"`
 	// Vector is the vector algorithm (HNSW or FLAT); empty without vectors.
@@ -90,16 +90,6 @@ func versionName(name string, v int) string { return prefix(name) + "v" + strcon
 func manifestKey(vn string) string          { return vn + ":manifest" }
 func statsKey(vn string) string             { return vn + ":stats" }
 func chunkPrefix(vn string) string          { return vn + ":c:" }
-
-// part holds the term counts of the chunks that share one ACL. A
-// principal's statistics are the sum of the parts it may see.
-type part struct {
-	ACL   []string       `json:"acl"`
-	N     int            `json:"n"`     // chunks
-	Len   int64          `json:"len"`   // analyzed terms in them
-	Empty int            `json:"empty"` // chunks with no text
-	DF    map[string]int `json:"df"`
-}
 
 // Options configure Open.
 type Options struct {
@@ -119,13 +109,11 @@ type Index struct {
 	name   string
 	vn     string // versioned FT index name
 	m      Manifest
-	parts  []*part
-	all    Vocabulary
+	parts  *backend.Parts
 	an     *terms.Analyzer
 	checks []string
 	cache  chunkCache
 	prints sync.Map // chunk id → fingerprint of every chunk read (not bounded by the cache)
-	cards  sync.Map // visible part set → distinct terms, see Visible
 
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
@@ -175,7 +163,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "index %s has no term statistics (%v): rebuild it", vn, err)
 	}
-	var parts []*part
+	var parts []*backend.Part
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "index %s: bad term statistics: %v", vn, err)
 	}
@@ -185,7 +173,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if o.CacheChunks == 0 {
 		o.CacheChunks = DefaultCacheChunks
 	}
-	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, parts: parts, all: Vocabulary{parts: parts}, an: terms.New(), every: o.CheckEvery,
+	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, parts: backend.NewParts(parts), an: terms.New(), every: o.CheckEvery,
 		cache: chunkCache{max: o.CacheChunks, m: map[string]*cachedChunk{}}}
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
@@ -295,7 +283,7 @@ func Current(ctx context.Context, rdb *redis.Client, name string) (string, error
 func (ix *Index) Name() string { return ix.name }
 
 // Manifest returns how the index was built.
-func (ix *Index) Manifest() index.Manifest { return ix.m.Manifest }
+func (ix *Index) Manifest() backend.Manifest { return ix.m.Manifest }
 
 // RedisManifest returns the manifest with its Redis fields.
 func (ix *Index) RedisManifest() Manifest { return ix.m }
@@ -304,28 +292,14 @@ func (ix *Index) RedisManifest() Manifest { return ix.m }
 // consistency warnings found at Open, which state no counts, and how many
 // chunks visible to groups have no text.
 func (ix *Index) Warnings(groups []string) []string {
-	out := slices.Clone(ix.checks)
-	empty := 0
-	for _, p := range ix.parts {
-		if corpus.Visible(p.ACL, groups) {
-			empty += p.Empty
-		}
-	}
-	if empty > 0 {
-		out = append(out, fmt.Sprintf("%d chunks you can see have no text (an empty parse?)", empty))
-	}
-	return out
+	return append(slices.Clone(ix.checks), ix.parts.Visible(groups).EmptyWarning()...)
 }
 
-// VisibleCounts returns the term statistics of the chunks visible to
-// groups (retrieval.Backend; see Visible).
-func (ix *Index) VisibleCounts(groups []string) index.TermCounts { return ix.Visible(groups) }
-
 // Len is the number of chunks in the index.
-func (ix *Index) Len() int { return ix.all.Len() }
+func (ix *Index) Len() int { return ix.parts.Len() }
 
 // DocFreq is the number of chunks containing term, in the whole index.
-func (ix *Index) DocFreq(term string) int { return ix.all.DocFreq(term) }
+func (ix *Index) DocFreq(term string) int { return ix.parts.DocFreq(term) }
 
 // Close releases nothing: the client belongs to the caller. It is there
 // so both backends close alike.
@@ -334,65 +308,23 @@ func (ix *Index) Close() error { return nil }
 // EachTerm calls fn for every analyzed term of the index with the number
 // of chunks containing it, whoever may see them. Anything that shows
 // terms to a principal must use Visible instead.
-func (ix *Index) EachTerm(fn func(term string, df int)) {
-	sum := map[string]int{}
-	for _, p := range ix.parts {
-		for t, df := range p.DF {
-			sum[t] += df
-		}
-	}
-	for t, df := range sum {
-		fn(t, df)
-	}
-}
+func (ix *Index) EachTerm(fn func(term string, df int)) { ix.parts.EachTerm(fn) }
 
 // Vocabulary is term statistics over the chunks one principal may see.
 type Vocabulary struct {
-	parts []*part
-	terms int // distinct terms in them
+	backend.VisibleSet
 	// ix and groups let Holdings ask the server which chunks hold what.
 	ix     *Index
 	groups []string
 }
 
-// Visible returns the term statistics of the chunks visible to groups.
-func (ix *Index) Visible(groups []string) Vocabulary {
-	v := Vocabulary{ix: ix, groups: groups}
-	var key strings.Builder
-	for i, p := range ix.parts {
-		if corpus.Visible(p.ACL, groups) {
-			v.parts = append(v.parts, p)
-			key.WriteString(strconv.Itoa(i) + ",")
-		}
-	}
-	if n, ok := ix.cards.Load(key.String()); ok {
-		v.terms = n.(int)
-		return v
-	}
-	switch len(v.parts) {
-	case 0:
-	case 1:
-		v.terms = len(v.parts[0].DF)
-	default:
-		seen := map[string]bool{}
-		for _, p := range v.parts {
-			for t := range p.DF {
-				seen[t] = true
-			}
-		}
-		v.terms = len(seen)
-	}
-	ix.cards.Store(key.String(), v.terms)
-	return v
-}
+var _ backend.Vocabulary = Vocabulary{}
 
-// DocFreq is the number of visible chunks containing term.
-func (v Vocabulary) DocFreq(term string) int {
-	n := 0
-	for _, p := range v.parts {
-		n += p.DF[term]
-	}
-	return n
+// Visible returns the term statistics of the chunks visible to groups.
+func (ix *Index) Visible(groups []string) backend.Vocabulary { return ix.visible(groups) }
+
+func (ix *Index) visible(groups []string) Vocabulary {
+	return Vocabulary{VisibleSet: ix.parts.Visible(groups), ix: ix, groups: groups}
 }
 
 // maxHeldChunks bounds the chunks one term may be in for Holdings to read
@@ -401,19 +333,19 @@ const maxHeldChunks = 10000
 
 // Holdings counts the visible chunks that pass f (nil: all of them; its
 // groups are the vocabulary's, whatever f says) by which of terms they
-// hold (bit i: terms[i]), as index.Vocabulary.Holdings does from its
-// postings: one NOCONTENT search per term the visible chunks have, the
-// filter inside the query, in one pipeline. It returns nil
-// when it cannot tell: more than index.MaxHeld terms, a term in more than
-// maxHeldChunks visible chunks, or Redis did not answer (the assessor then
-// assumes a chunk that would suffice may exist).
-func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *index.Filter) map[uint64]int {
-	if len(terms) > index.MaxHeld || v.ix == nil {
+// hold (bit i: terms[i]), as the bleve backend does from its postings:
+// one NOCONTENT search per term the visible chunks have, the filter
+// inside the query, in one pipeline. It returns nil when it cannot tell:
+// more than backend.MaxHeld terms, a term in more than maxHeldChunks
+// visible chunks, or Redis did not answer (the assessor then assumes a
+// chunk that would suffice may exist).
+func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) map[uint64]int {
+	if len(terms) > backend.MaxHeld || v.ix == nil {
 		return nil
 	}
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
-	filter := index.Filter{}
+	filter := backend.Filter{}
 	if f != nil {
 		filter = *f
 	}
@@ -455,40 +387,6 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *index.Filte
 	return out
 }
 
-// Len is the number of visible chunks.
-func (v Vocabulary) Len() int {
-	n := 0
-	for _, p := range v.parts {
-		n += p.N
-	}
-	return n
-}
-
-// bleveAvgLen is the "average length" bleve's BM25 divides by: the
-// number of distinct terms over the number of chunks, rounded up (bleve
-// takes the field's dictionary size for its total length). The tuned k1
-// and b assume it, so the re-scoring uses it too.
-func (v Vocabulary) bleveAvgLen() float64 {
-	n := v.Len()
-	if n == 0 {
-		return 0
-	}
-	return math.Ceil(float64(v.terms) / float64(n))
-}
-
-// AvgLen is the mean number of analyzed terms of a visible chunk.
-func (v Vocabulary) AvgLen() float64 {
-	var n, l int64
-	for _, p := range v.parts {
-		n += int64(p.N)
-		l += p.Len
-	}
-	if n == 0 {
-		return 0
-	}
-	return float64(l) / float64(n)
-}
-
 // HasDocument reports whether document id is indexed: every document has
 // a chunk with ordinal 0.
 func (ix *Index) HasDocument(id string) bool {
@@ -524,7 +422,7 @@ func (ix *Index) redisErr(op string, err error) error {
 // else a hidden chunk would decide which visible chunks are re-scored, so
 // every match is re-scored (see restrictedDepth), ordered by DISMAX, which
 // reads each chunk's own term frequencies only.
-func (ix *Index) SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error) {
+func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
 	const op = "redisearch.SearchText"
 	if len(f.Groups) == 0 {
 		return nil, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
@@ -541,9 +439,9 @@ func (ix *Index) SearchText(ctx context.Context, text string, f index.Filter, k 
 			uniq = append(uniq, t)
 		}
 	}
-	vis := ix.Visible(f.Groups)
+	vis := ix.parts.Visible(f.Groups)
 	scorer, depth := "BM25STD", candidateDepth(k)
-	if len(vis.parts) < len(ix.parts) {
+	if !vis.All() {
 		scorer, depth = "DISMAX", restrictedDepth(k)
 	}
 	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, TextQuery(uniq, f), &redis.FTSearchOptions{
@@ -592,23 +490,23 @@ func restrictedDepth(k int) int { return max(k, 10000) }
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
 // by a KNN query with the filter inside it.
-func (ix *Index) SearchVector(ctx context.Context, vec []float32, f index.Filter, k int) ([]index.Hit, index.VectorStats, error) {
+func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filter, k int) ([]backend.Hit, backend.VectorStats, error) {
 	const op = "redisearch.SearchVector"
 	start := time.Now()
 	switch {
 	case len(f.Groups) == 0:
-		return nil, index.VectorStats{}, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
+		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
 	case ix.m.Embedder == "":
-		return nil, index.VectorStats{}, errs.Errorf(op, errs.Invalid, "index %s has no vectors (built without an embedder)", ix.vn)
+		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "index %s has no vectors (built without an embedder)", ix.vn)
 	case len(vec) != ix.m.Dim:
-		return nil, index.VectorStats{}, errs.Errorf(op, errs.Invalid, "query vector has %d dimensions, the index %d", len(vec), ix.m.Dim)
+		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "query vector has %d dimensions, the index %d", len(vec), ix.m.Dim)
 	case k < 1:
-		return nil, index.VectorStats{}, nil
+		return nil, backend.VectorStats{}, nil
 	}
 	// A principal who does not see every chunk gets exact distances over
 	// what it may see: an HNSW walk through hidden chunks' vectors would
 	// let them decide which visible neighbours are found.
-	exact := ix.m.Vector == HNSW && len(ix.Visible(f.Groups).parts) < len(ix.parts)
+	exact := ix.m.Vector == HNSW && !ix.parts.Visible(f.Groups).All()
 	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, k, exact), &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
@@ -617,22 +515,22 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f index.Filter
 		DialectVersion: 2,
 	}).Result()
 	if err != nil {
-		return nil, index.VectorStats{}, ix.redisErr(op, err)
+		return nil, backend.VectorStats{}, ix.redisErr(op, err)
 	}
 	p := chunkPrefix(ix.vn)
-	hits := make([]index.Hit, 0, len(res.Docs))
+	hits := make([]backend.Hit, 0, len(res.Docs))
 	for _, d := range res.Docs {
 		dist, err := strconv.ParseFloat(d.Fields[fieldDistance], 64)
 		if err != nil {
-			return nil, index.VectorStats{}, errs.Errorf(op, errs.Internal, "KNN result %s has no distance", d.ID)
+			return nil, backend.VectorStats{}, errs.Errorf(op, errs.Internal, "KNN result %s has no distance", d.ID)
 		}
-		hits = append(hits, index.Hit{ChunkID: strings.TrimPrefix(d.ID, p), Score: 1 - dist})
+		hits = append(hits, backend.Hit{ChunkID: strings.TrimPrefix(d.ID, p), Score: 1 - dist})
 	}
 	method := "RediSearch " + ix.m.Vector + " KNN"
 	if exact {
 		method = "RediSearch exact KNN over the visible chunks"
 	}
-	return hits, index.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: method}, nil
+	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: method}, nil
 }
 
 // vectorBytes is vec as little-endian FLOAT32, the VECTOR field's format.

@@ -1,4 +1,4 @@
-package index
+package bleveindex
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
 )
 
-const hollinCorpus = "../../testdata/hollin/corpus.jsonl"
+const hollinCorpus = "../../../testdata/hollin/corpus.jsonl"
 
 // countingEmbedder wraps the builtin and counts what it embeds; it can be
 // told to fail, to test that a failed build leaves the old index alone.
@@ -62,9 +63,9 @@ func wholeChunks(docs []corpus.Document) []corpus.Chunk {
 	return out
 }
 
-func build(t *testing.T, dir string, chunks []corpus.Chunk, e Embedder) BuildStats {
+func build(t *testing.T, dir string, chunks []corpus.Chunk, e backend.Embedder) backend.BuildStats {
 	t.Helper()
-	_, st, err := Build(context.Background(), dir, chunks, BuildOptions{Checksum: "x", Embedder: e, Chunking: "whole"})
+	_, st, err := Build(context.Background(), dir, chunks, backend.BuildOptions{Checksum: "x", Embedder: e, Chunking: "whole"})
 	if err != nil {
 		t.Fatalf("Build error: %v", err)
 	}
@@ -91,7 +92,7 @@ func TestBuildOpenManifest(t *testing.T) {
 	}
 	ix := open(t, dir)
 	m := ix.Manifest()
-	if m.SchemaVersion != SchemaVersion || m.Embedder != e.ID() || m.Dim != 64 || m.BM25 != DefaultBM25 ||
+	if m.SchemaVersion != SchemaVersion || m.Embedder != e.ID() || m.Dim != 64 || m.BM25 != backend.DefaultBM25 ||
 		m.Analyzer != "en" || m.Chunking != "whole" || m.Chunks != 33 || m.Documents != 33 || m.BuiltAt.IsZero() {
 		t.Errorf("Manifest = %+v", m)
 	}
@@ -123,12 +124,12 @@ func TestBM25ParamsAreProcessWide(t *testing.T) {
 	_, chunks := hollinChunks(t)
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	build(t, a, chunks, nil)
-	if _, _, err := Build(context.Background(), b, chunks, BuildOptions{BM25: BM25{K1: 1.2, B: 0.75}}); err != nil {
+	if _, _, err := Build(context.Background(), b, chunks, backend.BuildOptions{BM25: backend.BM25{K1: 1.2, B: 0.75}}); err != nil {
 		t.Fatal(err)
 	}
 	ia := open(t, a)
 	if _, err := Open(b); !errs.Is(errs.Conflict, err) {
-		t.Errorf("Open(index with other BM25 params) while another is open: error = %v, want conflict", err)
+		t.Errorf("Open(index with other backend.BM25 params) while another is open: error = %v, want conflict", err)
 	}
 	ia.Close()
 	ib, err := Open(b)
@@ -173,7 +174,7 @@ func TestIncrementalRebuild(t *testing.T) {
 	if _, err := ix.Chunks(context.Background(), []string{removed + "#0"}); !errs.Is(errs.NotFound, err) {
 		t.Errorf("removed chunk %s still in the chunk store (err %v)", removed, err)
 	}
-	f := Filter{Groups: []string{"public"}}
+	f := backend.Filter{Groups: []string{"public"}}
 	hits, err := ix.SearchText(context.Background(), "warranty year purchase archived", f, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +211,7 @@ func TestFailedBuildKeepsOldIndex(t *testing.T) {
 	e.fail = errs.Errorf("test", errs.Unavailable, "embedding server down")
 	changed := slices.Clone(chunks)
 	changed[0].Text = "changed"
-	_, _, err := Build(context.Background(), dir, changed, BuildOptions{Embedder: e})
+	_, _, err := Build(context.Background(), dir, changed, backend.BuildOptions{Embedder: e})
 	if !errs.Is(errs.Unavailable, err) {
 		t.Fatalf("Build with a failing embedder: error = %v, want unavailable", err)
 	}
@@ -230,14 +231,14 @@ func TestFailedBuildKeepsOldIndex(t *testing.T) {
 }
 
 // TestFiltersAgree checks the bleve filter and the vector filter against
-// Filter.Allows, the one definition of what passes, over the Hollin corpus.
+// backend.Filter.Allows, the one definition of what passes, over the Hollin corpus.
 func TestFiltersAgree(t *testing.T) {
 	_, chunks := hollinChunks(t)
 	dir := filepath.Join(t.TempDir(), "ix")
 	e := newCounting(t)
 	build(t, dir, chunks, e)
 	ix := open(t, dir)
-	filters := []Filter{
+	filters := []backend.Filter{
 		{Groups: []string{"public"}},
 		{Groups: []string{"staff"}},
 		{Groups: []string{"partner:brook-street"}},
@@ -276,15 +277,15 @@ func TestFiltersAgree(t *testing.T) {
 			t.Errorf("SearchText(%+v) = %v, want exactly %v", f, got, want)
 		}
 	}
-	if _, err := ix.SearchText(context.Background(), "x", Filter{}, 5); !errs.Is(errs.Invalid, err) {
+	if _, err := ix.SearchText(context.Background(), "x", backend.Filter{}, 5); !errs.Is(errs.Invalid, err) {
 		t.Errorf("SearchText without groups: error = %v, want invalid", err)
 	}
-	if _, _, err := ix.SearchVector(context.Background(), vec[:3], Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Invalid, err) {
+	if _, _, err := ix.SearchVector(context.Background(), vec[:3], backend.Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Invalid, err) {
 		t.Errorf("SearchVector with a 3-d vector: error = %v, want invalid", err)
 	}
 }
 
-func sortedIDs(hits []Hit) []string {
+func sortedIDs(hits []backend.Hit) []string {
 	out := make([]string, 0, len(hits))
 	for _, h := range hits {
 		out = append(out, h.ChunkID)
@@ -299,10 +300,10 @@ func TestNearDuplicates(t *testing.T) {
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
 	p := ix.Fingerprints([]string{"faq-warranty-claim#0", "faq-warranty-claim-copy#0", "pol-repairs#0", "unknown#0"})
-	if !NearDuplicate(p[0], p[1]) {
+	if !backend.NearDuplicate(p[0], p[1]) {
 		t.Error("faq-warranty-claim and its copy are not near-duplicates")
 	}
-	if NearDuplicate(p[0], p[2]) || NearDuplicate(p[3], p[3]) {
+	if backend.NearDuplicate(p[0], p[2]) || backend.NearDuplicate(p[3], p[3]) {
 		t.Error("unrelated chunks or an unknown id count as near-duplicates")
 	}
 	// no other pair in the corpus is a near-duplicate
@@ -313,7 +314,7 @@ func TestNearDuplicates(t *testing.T) {
 	all := ix.Fingerprints(ids)
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
-			if NearDuplicate(all[i], all[j]) && !(ids[i] == "faq-warranty-claim#0" && ids[j] == "faq-warranty-claim-copy#0") {
+			if backend.NearDuplicate(all[i], all[j]) && !(ids[i] == "faq-warranty-claim#0" && ids[j] == "faq-warranty-claim-copy#0") {
 				t.Errorf("%s and %s fingerprint as near-duplicates", ids[i], ids[j])
 			}
 		}
@@ -327,7 +328,7 @@ func TestStatsMatchDocFreq(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ix")
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
-	st := NewStats(chunks)
+	st := backend.NewStats(chunks)
 	if st.Len() != ix.Len() {
 		t.Errorf("Stats.Len = %d, index Len = %d", st.Len(), ix.Len())
 	}
@@ -414,11 +415,11 @@ func TestVisibleScoringIsBleves(t *testing.T) {
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
 	ctx := context.Background()
-	all := ix.lex.visibleParts(everyGroup)
-	if len(all) != len(ix.lex.parts) {
-		t.Fatalf("every group sees %d of %d parts", len(all), len(ix.lex.parts))
+	all := ix.lex.parts.Visible(everyGroup)
+	if !all.All() {
+		t.Fatalf("every group sees %d of %d parts", len(all.Parts()), len(ix.lex.parts.List()))
 	}
-	filters := []Filter{
+	filters := []backend.Filter{
 		{Groups: everyGroup},
 		{Groups: everyGroup, Statuses: []corpus.Status{corpus.Current}, Types: []string{"policy", "manual", "faq"}},
 		{Groups: everyGroup, MinAuthority: 0.8, UpdatedFrom: "2025-01-01"},
@@ -464,7 +465,7 @@ func TestHiddenWordsLeaveNoTrace(t *testing.T) {
 	build(t, pdir, public, nil)
 	pix := open(t, pdir)
 	ctx := context.Background()
-	f := Filter{Groups: []string{"public"}}
+	f := backend.Filter{Groups: []string{"public"}}
 	for _, pair := range [][2]string{{"warranty calder", "warranty quoxil"}, {"repair rates brook", "repair rates zzyzx"}, {"parts cost", "parts cost"}} {
 		a, err := ix.SearchText(ctx, pair[0], f, 10)
 		if err != nil {
@@ -520,7 +521,7 @@ func TestHoldings(t *testing.T) {
 	ix := open(t, dir)
 	public := ix.Visible([]string{"public"})
 	// together counts the chunks holding every one of terms.
-	together := func(v Vocabulary, terms ...string) int {
+	together := func(v backend.Vocabulary, terms ...string) int {
 		n := 0
 		for mask, c := range v.Holdings(context.Background(), terms, nil) {
 			if mask == 1<<len(terms)-1 {
@@ -530,7 +531,7 @@ func TestHoldings(t *testing.T) {
 		return n
 	}
 	for _, tc := range []struct {
-		vocab Vocabulary
+		vocab backend.Vocabulary
 		terms []string
 		want  int
 	}{
@@ -554,9 +555,9 @@ func TestHoldings(t *testing.T) {
 	// A filter narrows them to what a search could return: the K50
 	// manual says "descale", the FAQ pages do not.
 	for _, tc := range []struct {
-		f    *Filter
+		f    *backend.Filter
 		want int
-	}{{nil, 1}, {&Filter{Groups: []string{"public"}, Types: []string{"faq"}}, 0}, {&Filter{Groups: []string{"public"}, Products: []string{"K50"}}, 1}} {
+	}{{nil, 1}, {&backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, 0}, {&backend.Filter{Groups: []string{"public"}, Products: []string{"K50"}}, 1}} {
 		n := 0
 		for mask, c := range public.Holdings(context.Background(), []string{"k50", "descal"}, tc.f) {
 			if mask == 3 {
@@ -567,7 +568,7 @@ func TestHoldings(t *testing.T) {
 			t.Errorf("chunks holding k50 and descal, filter %+v: %d, want %d", tc.f, n, tc.want)
 		}
 	}
-	if public.Holdings(context.Background(), make([]string, MaxHeld+1), nil) != nil {
-		t.Errorf("Holdings of %d terms: not nil", MaxHeld+1)
+	if public.Holdings(context.Background(), make([]string, backend.MaxHeld+1), nil) != nil {
+		t.Errorf("Holdings of %d terms: not nil", backend.MaxHeld+1)
 	}
 }

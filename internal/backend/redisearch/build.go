@@ -12,24 +12,24 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// BuildOptions say how to build a Redis index.
+// BuildOptions say how to build a Redis backend.
 type BuildOptions struct {
 	// Checksum is the corpus checksum recorded in the manifest.
 	Checksum string
 	// Embedder, when set, gives every chunk a vector; unchanged chunks
 	// reuse the current version's vectors (same embedder id).
-	Embedder index.Embedder
+	Embedder backend.Embedder
 	// Chunking describes the chunker settings, for the manifest.
 	Chunking string
 	// BM25 parameters the BM25 leg re-scores with; zero means
-	// index.DefaultBM25.
-	BM25 index.BM25
+	// backend.DefaultBM25.
+	BM25 backend.BM25
 	// Vector is HNSW (default) or FLAT.
 	Vector string
 	// Progress, when set, is called as chunks are written and embedded.
@@ -44,11 +44,11 @@ const batchSize = 256
 // the alias and the current pointer to it when it is complete, and drops
 // the version it replaces with its documents. Chunk ids must be unique.
 // Concurrent builds of one name are not supported.
-func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.Chunk, o BuildOptions) (_ Manifest, _ index.BuildStats, err error) {
+func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.Chunk, o BuildOptions) (_ Manifest, _ backend.BuildStats, err error) {
 	const op = "redisearch.Build"
 	start := time.Now()
-	if o.BM25 == (index.BM25{}) {
-		o.BM25 = index.DefaultBM25
+	if o.BM25 == (backend.BM25{}) {
+		o.BM25 = backend.DefaultBM25
 	}
 	switch strings.ToUpper(o.Vector) {
 	case "", HNSW:
@@ -56,23 +56,23 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	case FLAT:
 		o.Vector = FLAT
 	default:
-		return Manifest{}, index.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw or flat, got %q", o.Vector))
+		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw or flat, got %q", o.Vector))
 	}
 	if o.Progress == nil {
 		o.Progress = func(string, int, int) {}
 	}
 	if err := checkChunks(chunks); err != nil {
-		return Manifest{}, index.BuildStats{}, err
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	if err := Ping(ctx, rdb); err != nil {
-		return Manifest{}, index.BuildStats{}, err
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	docs := map[string]bool{}
 	for i := range chunks {
 		docs[chunks[i].DocID] = true
 	}
-	stats := index.BuildStats{Documents: len(docs), Chunks: len(chunks)}
-	m := Manifest{Manifest: index.Manifest{
+	stats := backend.BuildStats{Documents: len(docs), Chunks: len(chunks)}
+	m := Manifest{Manifest: backend.Manifest{
 		SchemaVersion: SchemaVersion, Analyzer: "en (assay terms, NOSTEM in RediSearch)", Fields: "content=title+text",
 		BM25: o.BM25, Chunking: o.Chunking, CorpusChecksum: o.Checksum, Documents: len(docs), Chunks: len(chunks),
 	}}
@@ -84,16 +84,16 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if v, err := rdb.Get(ctx, currentKey(name)).Int(); err == nil {
 		old = v
 	} else if !errors.Is(err, redis.Nil) {
-		return Manifest{}, index.BuildStats{}, errs.E(op, errs.Unavailable, err)
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	v, err := rdb.Incr(ctx, seqKey(name)).Result()
 	if err != nil {
-		return Manifest{}, index.BuildStats{}, errs.E(op, errs.Unavailable, err)
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	m.Version = int(v)
 	vn := versionName(name, m.Version)
 	if err := createIndex(ctx, rdb, vn, m); err != nil {
-		return Manifest{}, index.BuildStats{}, err
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	defer func() {
 		if err != nil { // leave nothing half-built behind
@@ -105,76 +105,56 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}()
 
 	an := terms.New()
-	byACL := map[string]*part{}
-	var parts []*part
+	parts := backend.NewParts(nil)
 	for s := 0; s < len(chunks); s += batchSize {
 		batch := chunks[s:min(s+batchSize, len(chunks))]
 		vecs, err := vectors(ctx, rdb, name, old, m, batch, o.Embedder, &stats)
 		if err != nil {
-			return Manifest{}, index.BuildStats{}, err
+			return Manifest{}, backend.BuildStats{}, err
 		}
 		pipe := rdb.Pipeline()
 		for i := range batch {
 			c := &batch[i]
 			title, text := an.Terms(c.Title), an.Terms(c.Text)
 			all := append(slices.Clip(title), text...)
-			fields := chunkHash(c, all, index.Fingerprint(text))
+			fields := chunkHash(c, all, backend.Fingerprint(text))
 			if vecs != nil {
 				fields[fieldVector] = vectorBytes(vecs[i])
-				fields["ek"] = index.CacheKey(m.Embedder, index.EmbedText(c))
+				fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
 			}
 			pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
 
-			acl := slices.Sorted(slices.Values(c.ACL))
-			key := strings.Join(acl, "\x00")
-			p := byACL[key]
-			if p == nil {
-				p = &part{ACL: acl, DF: map[string]int{}}
-				byACL[key] = p
-				parts = append(parts, p)
-			}
-			p.N++
-			p.Len += int64(len(all))
-			if c.Text == "" {
-				p.Empty++
-			}
-			seen := map[string]bool{}
-			for _, t := range all {
-				if !seen[t] {
-					seen[t] = true
-					p.DF[t]++
-				}
-			}
+			parts.Add(c, all)
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
-			return Manifest{}, index.BuildStats{}, errs.E(op, errs.Unavailable, err)
+			return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 		}
 		o.Progress("index", s+len(batch), len(chunks))
 	}
 	if err := waitIndexed(ctx, rdb, vn, len(chunks)); err != nil {
-		return Manifest{}, index.BuildStats{}, err
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	if old > 0 {
 		if stats.Removed, err = removed(ctx, rdb, versionName(name, old), chunks); err != nil {
-			return Manifest{}, index.BuildStats{}, err
+			return Manifest{}, backend.BuildStats{}, err
 		}
 	}
 	m.BuiltAt = time.Now().UTC()
 	mj, _ := json.Marshal(m)
-	sj, _ := json.Marshal(parts)
+	sj, _ := json.Marshal(parts.List())
 	if err := rdb.MSet(ctx, manifestKey(vn), mj, statsKey(vn), sj).Err(); err != nil {
-		return Manifest{}, index.BuildStats{}, errs.E(op, errs.Unavailable, err)
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return Manifest{}, index.BuildStats{}, errs.E(op, errs.Timeout, err)
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Timeout, err)
 	}
 	// The switch: the alias for outside readers, then the pointer workers
 	// watch. Only then does the old version go.
 	if err := rdb.FTAliasUpdate(ctx, vn, name).Err(); err != nil {
-		return Manifest{}, index.BuildStats{}, errs.Errorf(op, errs.Unavailable, "FT.ALIASUPDATE %s %s: %v", name, vn, err)
+		return Manifest{}, backend.BuildStats{}, errs.Errorf(op, errs.Unavailable, "FT.ALIASUPDATE %s %s: %v", name, vn, err)
 	}
 	if err := rdb.Set(ctx, currentKey(name), m.Version, 0).Err(); err != nil {
-		return Manifest{}, index.BuildStats{}, errs.E(op, errs.Unavailable, err)
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	if old > 0 {
 		ovn := versionName(name, old)
@@ -272,7 +252,7 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 // vectors returns one vector per chunk of batch (nil without an
 // embedder), reusing the old version's vector of a chunk whose embedding
 // cache key is unchanged.
-func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Manifest, batch []corpus.Chunk, e index.Embedder, st *index.BuildStats) ([][]float32, error) {
+func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Manifest, batch []corpus.Chunk, e backend.Embedder, st *backend.BuildStats) ([][]float32, error) {
 	const op = "redisearch.Build"
 	if e == nil {
 		return nil, nil
@@ -280,7 +260,7 @@ func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Man
 	out := make([][]float32, len(batch))
 	keys := make([]string, len(batch))
 	for i := range batch {
-		keys[i] = index.CacheKey(m.Embedder, index.EmbedText(&batch[i]))
+		keys[i] = backend.CacheKey(m.Embedder, backend.EmbedText(&batch[i]))
 	}
 	if old > 0 {
 		ovn := versionName(name, old)
@@ -314,7 +294,7 @@ func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Man
 	}
 	texts := make([]string, len(todo))
 	for j, i := range todo {
-		texts[j] = index.EmbedText(&batch[i])
+		texts[j] = backend.EmbedText(&batch[i])
 	}
 	got, err := e.Embed(ctx, texts)
 	if err != nil {
