@@ -26,6 +26,7 @@ import (
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -212,7 +213,7 @@ func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
 	cfg.DataDir = t.TempDir()
 	cfg.Index.Corpus = corpusPath
 	log := slog.New(slog.DiscardHandler)
-	ix, err := openLive(context.Background(), cfg, log, true)
+	ix, err := live.Open(context.Background(), cfg, log, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/internal/tokens"
 )
@@ -77,7 +78,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	defer st.Close()
 	srv, ix := st.srv, st.ix
-	log.Info("index: " + backendName(cfg))
+	log.Info("index: " + live.Describe(cfg))
 	if cfg.HTTP.TemporalUIURL == "" {
 		cfg.HTTP.TemporalUIURL = srv.UIURL()
 	}
@@ -91,7 +92,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 		models = "models at " + cfg.LLM.BaseURL
 	}
 	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
-	fmt.Fprintf(e.stdout, "  index        %s\n", backendName(cfg))
+	fmt.Fprintf(e.stdout, "  index        %s\n", live.Describe(cfg))
 	fmt.Fprintf(e.stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)

@@ -18,9 +18,9 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
@@ -219,7 +219,7 @@ func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.Chun
 	if r.indexDir == "" {
 		return c, nil, c.Close, nil
 	}
-	ix, err := index.Open(r.indexDir)
+	ix, err := bleveindex.Open(r.indexDir)
 	if err != nil {
 		c.Close()
 		return nil, nil, nil, fmt.Errorf("--index: %w", err)

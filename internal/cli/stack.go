@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -25,7 +26,7 @@ import (
 type stack struct {
 	srv *devserver.Server
 	c   client.Client
-	ix  *liveIndex
+	ix  *live.Index
 	w   worker.Worker
 	log *slog.Logger
 }
@@ -60,7 +61,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
 		return nil, err
 	}
-	if s.ix, err = openLive(ctx, cfg, log, true); err != nil {
+	if s.ix, err = live.Open(ctx, cfg, log, true); err != nil {
 		return nil, err
 	}
 	log.Info("index", "serving", s.ix.Version(), "chunks", s.ix.Len())
@@ -72,7 +73,7 @@ func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger,
 
 // startWorker builds the activities over ix and starts a worker with them
 // on c. The caller stops the worker and closes the index.
-func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *liveIndex, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
+func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *live.Index, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
 	acts, err := buildActivities(ix, cfg, tok, log)
 	if err != nil {
 		return nil, err

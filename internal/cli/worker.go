@@ -11,6 +11,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/workflows"
 )
 
@@ -43,7 +44,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	// A shared RediSearch index is built by `assay index`, never by one
 	// of the workers that read it.
 	build := cfg.Index.Backend != config.BackendRediSearch
-	ix, err := openLive(ctx, cfg, log, build)
+	ix, err := live.Open(ctx, cfg, log, build)
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -78,7 +79,7 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	}
 	defer w.Stop()
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
-		"task_queue", cfg.Temporal.TaskQueue, "index", backendName(cfg), "chunks", ix.Len())
+		"task_queue", cfg.Temporal.TaskQueue, "index", live.Describe(cfg), "chunks", ix.Len())
 	if metricsLn != nil {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()

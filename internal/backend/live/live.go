@@ -279,4 +279,3 @@ func (l *Index) Close() error {
 	l.old = nil
 	return errors.Join(err, l.src.Close())
 }
-
