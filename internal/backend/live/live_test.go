@@ -29,7 +29,7 @@ func redisConfig(t *testing.T, addr, name string) config.Config {
 func TestOpenLiveRedisUnreachable(t *testing.T) {
 	_, err := Open(context.Background(), redisConfig(t, "127.0.0.1:1", "x"), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), "redis.addr") || !strings.Contains(err.Error(), "127.0.0.1:1") {
-		t.Errorf("openLive with Redis down: %v; want an error naming redis.addr and the address", err)
+		t.Errorf("Open with Redis down: %v; want an error naming redis.addr and the address", err)
 	}
 }
 
@@ -49,7 +49,7 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 	}
 	_, err = Open(context.Background(), redisConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), small.ID()) || !strings.Contains(err.Error(), "d768") {
-		t.Errorf("openLive over an index embedded by %s: %v; want a refusal naming it and the worker's 768-dimension builtin", small.ID(), err)
+		t.Errorf("Open over an index embedded by %s: %v; want a refusal naming it and the worker's 768-dimension builtin", small.ID(), err)
 	}
 	// The same embedder is served.
 	cfg := redisConfig(t, srv.Addr, name)
