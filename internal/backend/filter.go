@@ -26,16 +26,16 @@ type Filter struct {
 }
 
 // Field is a chunk field a filter may restrict.
-type Field string
+type Field int
 
 // The fields a Filter restricts.
 const (
-	FieldACL       Field = "acl"       // keywords: the chunk's groups
-	FieldType      Field = "type"      // one keyword
-	FieldProducts  Field = "products"  // keywords
-	FieldStatus    Field = "status"    // one keyword
-	FieldAuthority Field = "authority" // a number, 0..1
-	FieldUpdated   Field = "updated"   // a date, YYYY-MM-DD, possibly empty
+	FieldACL       Field = iota // keywords: the chunk's groups
+	FieldType                   // one keyword
+	FieldProducts               // keywords
+	FieldStatus                 // one keyword
+	FieldAuthority              // a number, 0..1
+	FieldUpdated                // a date, YYYY-MM-DD, possibly empty
 )
 
 // Kind says how a Condition tests its field.
