@@ -43,7 +43,7 @@ test-short:
 # `make test`. ASSAY_CHAOS_N sets the batch size (default 120),
 # ASSAY_CHAOS_DOWN how long the server stays down (default 5s).
 test-chaos: $(BIN)/temporal
-	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./cmd/assay
+	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./internal/cli
 
 # Opt-in: the Redis token transport, and a standalone worker and gateway
 # joined by it, against a real, throwaway redis-server (Debian's, installed
@@ -57,17 +57,17 @@ REDISEARCH ?= ../shared/redisearch
 
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
-	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./cmd/assay
+	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./internal/cli
 	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./cmd/assay
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/backend/... ./internal/retrieval
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./internal/cli
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
 # installed with apt-get when missing: needs root). `make test` runs these
 # too when a browser is installed and skips them when not.
 test-browser: $(BIN)/temporal
 	@command -v chromium >/dev/null || { echo "installing chromium (Debian)"; apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; }
-	$(GO) test -count=1 -run TestBrowser -v ./cmd/assay
+	$(GO) test -count=1 -run TestBrowser -v ./internal/cli
 
 # A short run of every fuzz target (Go native fuzzing; seed corpora in each
 # package's testdata/fuzz, where a failing input is also written: commit it
@@ -83,7 +83,7 @@ FUZZ_TARGETS := \
 	./internal/corpus:FuzzReadJSONL ./internal/corpus:FuzzReadMarkdown ./internal/corpus:FuzzReadText \
 	./internal/corpus:FuzzReadHTML ./internal/corpus:FuzzLoadDirectory \
 	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch \
-	./internal/redisearch:FuzzQuery
+	./internal/backend/redisearch:FuzzQuery
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
