@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -59,7 +59,7 @@ test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
 	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./internal/cli ./internal/e2e
 	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/redisearch/... ./internal/retrieval
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/backend/... ./internal/retrieval
 	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./internal/cli ./internal/e2e
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
@@ -83,7 +83,7 @@ FUZZ_TARGETS := \
 	./internal/corpus:FuzzReadJSONL ./internal/corpus:FuzzReadMarkdown ./internal/corpus:FuzzReadText \
 	./internal/corpus:FuzzReadHTML ./internal/corpus:FuzzLoadDirectory \
 	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch \
-	./internal/redisearch:FuzzQuery
+	./internal/backend/redisearch:FuzzQuery
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
@@ -95,6 +95,13 @@ lint: $(BIN)/workflowcheck
 	$(GO) vet ./...
 	$(BIN)/workflowcheck ./workflows/...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@$(GO) test -count=1 -run '^(TestExampleYAML|TestFlagTags)$$' ./config || { echo "config/example.yaml is stale: run make config-example"; exit 1; }
+
+# config/example.yaml, every configuration key with its environment
+# variable, flag and default, generated from the types in package config
+# (go generate ./config). `make lint` fails when it is stale.
+config-example:
+	$(GO) generate ./config
 
 # The Hollin answer evaluation on the embedded default (a temporary local
 # Temporal, index and worker; offline): every question of
@@ -151,7 +158,7 @@ eval-scifact: build $(BIN)/temporal eval-thesaurus
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The end-to-end throughput table (README, "Latency and throughput") on a
+# The end-to-end throughput table (docs/performance.md) on a
 # temporary embedded stack (dev server, worker and gateway, builtin
 # models; free ports, offline): questions/s and latency percentiles at 1,
 # 8, 32 and 64 questions in flight, then one 1,000-question batch. Prints

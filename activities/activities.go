@@ -85,10 +85,12 @@ type Activities struct {
 	Tokens TokenPublisher
 }
 
-// Validate reports what a worker would miss: every dependency but Tokens
-// (and the model routes, which a routing policy without an endpoint does
-// not use) must be set, and the routing policy must be valid.
-func (a *Activities) Validate() error {
+// Validate reports what a worker running a would miss: every dependency
+// but Tokens (and the model routes, which a routing policy without an
+// endpoint does not use) must be set, and the routing policy must be
+// valid. It is a function, not a method: the SDK registers every exported
+// method of *Activities as an activity.
+func Validate(a *Activities) error {
 	switch {
 	case a.Searcher == nil:
 		return errors.New("activities: no Searcher")

@@ -2,8 +2,14 @@ package activities
 
 import (
 	"context"
-	"reflect"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
@@ -13,15 +19,32 @@ import (
 	"github.com/assay-rag/assay/router"
 )
 
-// TestActivityNames: the workflows call activities by the names in
-// package wire; each must be a method of *Activities, which the worker
-// registers under its method names.
+// TestActivityNames: the SDK registers every exported method of
+// *Activities that fits an activity's signature, so the names a worker
+// registers must be exactly the ones the workflows call (package wire):
+// no workflow-facing name missing, and no helper (such as a Validate
+// method) exposed as an activity. The registered names are the SDK's own,
+// from its not-registered error, which lists them.
 func TestActivityNames(t *testing.T) {
-	typ := reflect.TypeOf(&Activities{})
-	for _, name := range []string{wire.GuardActivity, wire.RoutingPolicyActivity, wire.SearchActivity, wire.AssessActivity, wire.GenerateActivity} {
-		if _, ok := typ.MethodByName(name); !ok {
-			t.Errorf("wire names activity %q, which *Activities does not have", name)
-		}
+	var ts testsuite.WorkflowTestSuite
+	env := ts.NewTestActivityEnvironment()
+	env.RegisterActivity(&Activities{})
+	_, err := env.ExecuteActivity("NoSuchActivity")
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != "ActivityNotRegisteredError" {
+		t.Fatalf("executing an unregistered activity: err = %v, want ActivityNotRegisteredError", err)
+	}
+	_, list, ok := strings.Cut(app.Error(), "Supported types: [")
+	list, _, ok2 := strings.Cut(list, "]")
+	if !ok || !ok2 {
+		t.Fatalf("cannot read the registered names from %q", app.Error())
+	}
+	got := strings.Split(list, ", ")
+	sort.Strings(got)
+	want := []string{wire.GuardActivity, wire.RoutingPolicyActivity, wire.SearchActivity, wire.AssessActivity, wire.GenerateActivity}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("*Activities registers %v, want exactly %v (an exported method of *Activities is an activity)", got, want)
 	}
 }
 
@@ -63,7 +86,7 @@ func TestActivitiesValidate(t *testing.T) {
 	a.Models.BuiltinGenerator = replyGenerator("")
 	a.Checker = generate.NewChecker(terms.New())
 	a.Routing = router.DefaultPolicy("", "")
-	if err := a.Validate(); err != nil {
+	if err := Validate(a); err != nil {
 		t.Fatalf("complete activities: %v", err)
 	}
 	for name, edit := range map[string]func(*Activities){
@@ -75,7 +98,7 @@ func TestActivitiesValidate(t *testing.T) {
 	} {
 		b := *a
 		edit(&b)
-		if err := b.Validate(); err == nil {
+		if err := Validate(&b); err == nil {
 			t.Errorf("%s: Validate accepted it", name)
 		}
 	}

@@ -14,6 +14,10 @@ func TestRoute(t *testing.T) {
 	none := DefaultPolicy("", "")
 	withFallback := DefaultPolicy("small-m", "large-m")
 	withFallback.FallbackBuiltin = true
+	// same names one model for both routes: escalating or rewriting on
+	// the "large" route would only ask the same model again.
+	same := DefaultPolicy("m", "m")
+	limit := both.MaxSmallInputTokens
 
 	type want struct {
 		route    Class
@@ -63,6 +67,20 @@ func TestRoute(t *testing.T) {
 			want{Small, "small-m", "rewrite.in-assessment", "large-m", "", both.SmallTokenBudget}},
 		{"rewrite in large assessment", both, Request{Task: Rewrite, AssessModel: "large-m"},
 			want{Large, "large-m", "rewrite.in-assessment", BuiltinRewriteModel, "", both.LargeTokenBudget}},
+		{"input at exactly the small route's limit fits small", both, Request{Task: Generate, InputTokens: limit},
+			want{Small, "small-m", "task.small", "large-m", "generate/v1", both.SmallTokenBudget}},
+		{"input one over the small route's limit goes large", both, Request{Task: Generate, InputTokens: limit + 1},
+			want{Large, "large-m", "size.large", BuiltinGenerateModel, "generate/v1", both.LargeTokenBudget}},
+		{"only small: input at exactly the limit fits", onlySmall, Request{Task: Generate, InputTokens: limit},
+			want{Small, "small-m", "only.small", BuiltinGenerateModel, "", onlySmall.SmallTokenBudget}},
+		{"only small: input one over the limit goes builtin", onlySmall, Request{Task: Generate, InputTokens: limit + 1},
+			want{Builtin, BuiltinGenerateModel, "size.large", "", "", onlySmall.LargeTokenBudget}},
+		{"same model both routes: fits small, falls back on builtin", same, Request{Task: Assess},
+			want{Small, "m", "task.small", BuiltinAssessModel, "", same.SmallTokenBudget}},
+		{"same model both routes: a failure does not escalate to the same model", same, Request{Task: Assess, Failure: SchemaInvalid, Previous: "m"},
+			want{Builtin, BuiltinAssessModel, "escalate.schema_invalid", "", "", same.LargeTokenBudget}},
+		{"same model both routes: rewrite in assessment stays on the small route", same, Request{Task: Rewrite, AssessModel: "m"},
+			want{Small, "m", "rewrite.in-assessment", BuiltinRewriteModel, "", same.SmallTokenBudget}},
 		{"rewrite after builtin assessment", both, Request{Task: Rewrite, AssessModel: BuiltinAssessModel},
 			want{Builtin, BuiltinRewriteModel, "rewrite.builtin-assessor", "", "", both.LargeTokenBudget}},
 	}

@@ -490,7 +490,7 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 // outlives the run's budget. A local activity runs in the worker that
 // holds the workflow task and its result is recorded as a marker when
 // that task completes; a worker lost before then means the task is
-// retried and the stage runs again (README, "Latency and throughput").
+// retried and the stage runs again (docs/loop.md, "Local activities").
 func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, activity string, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {

@@ -124,6 +124,18 @@ func TestAnsweredFirstAttempt(t *testing.T) {
 	}
 }
 
+// weakEvidenceCosting scripts searches that find weak evidence and
+// assessments that each spend u and propose the same rewrite: only a
+// budget stops the loop after the first attempt.
+func weakEvidenceCosting(u wire.Usage) func(*loopEnv) {
+	return func(e *loopEnv) {
+		out := verdict(0.2, false, "a rewrite")
+		out.Usage.Usage = u
+		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(out, nil)
+	}
+}
+
 func TestStops(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -211,15 +223,24 @@ func TestStops(t *testing.T) {
 			want: wire.BudgetExhausted, detail: "token budget of 1000 spent (1200 used)", search: 2, assess: 2,
 		},
 		{
-			name:  "budget: cost",
-			input: func(in *wire.AnswerInput) { in.Budget.MaxCostUSD = 0.01 },
-			script: func(e *loopEnv) {
-				out := verdict(0.2, false, "a rewrite")
-				out.Usage.CostUSD = 0.02
-				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
-				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(out, nil)
-			},
-			want: wire.BudgetExhausted, detail: "cost budget", search: 1, assess: 1,
+			name:   "budget: cost",
+			input:  func(in *wire.AnswerInput) { in.Budget.MaxCostUSD = 0.01 },
+			script: weakEvidenceCosting(wire.Usage{CostUSD: 0.02}),
+			want:   wire.BudgetExhausted, detail: "cost budget", search: 1, assess: 1,
+		},
+		{
+			// The budget is spent when the cost reaches it, not only when
+			// it passes it: a second attempt would overspend.
+			name:   "budget: cost at exactly its limit",
+			input:  func(in *wire.AnswerInput) { in.Budget.MaxCostUSD = 0.02 },
+			script: weakEvidenceCosting(wire.Usage{CostUSD: 0.02}),
+			want:   wire.BudgetExhausted, detail: "cost budget of $0.0200 spent ($0.0200 used)", search: 1, assess: 1,
+		},
+		{
+			name:   "budget: tokens at exactly their limit",
+			input:  func(in *wire.AnswerInput) { in.Budget.MaxTokens = 600 },
+			script: weakEvidenceCosting(wire.Usage{TokensIn: 500, TokensOut: 100}),
+			want:   wire.BudgetExhausted, detail: "token budget of 600 spent (600 used)", search: 1, assess: 1,
 		},
 		{
 			name:  "budget: deadline",

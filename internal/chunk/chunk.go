@@ -34,7 +34,7 @@ type Settings struct {
 	Overlap int `json:"overlap"`
 }
 
-// Default is the measured default (see the README's retrieval section):
+// Default is the measured default (see docs/retrieval.md):
 // on SciFact train, 256/32 scored nDCG@10 0.6899 for BM25 against 0.6858
 // for 400/40, 0.6850 for whole documents and 0.6883 for 128/16.
 func Default() Settings { return Settings{MaxTokens: 256, Overlap: 32} }

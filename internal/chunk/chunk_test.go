@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -9,9 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func doc(text string) corpus.Document {
 	return corpus.Document{
@@ -42,19 +40,7 @@ func TestSplitGolden(t *testing.T) {
 	for _, c := range chunks {
 		b.WriteString("=== " + c.ID + "\n" + c.Text + "\n")
 	}
-	golden := "testdata/guide.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), b.String()); diff != "" {
-		t.Errorf("Split(guide.md) mismatch (-want +got):\n%s", diff)
-	}
+	golden.Check(t, "testdata/guide.golden", []byte(b.String()))
 }
 
 // TestSplitProperties checks the chunker's contract over several window

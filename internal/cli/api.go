@@ -16,8 +16,9 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/runmetrics"
 	"github.com/assay-rag/assay/internal/webui"
 )
@@ -151,7 +152,7 @@ func sharedIndexCheck(rdb *redis.Client, name string) gateway.Check {
 	}, Info: func() string { return last.Load().(string) }}
 }
 
-func indexCheck(ix *liveIndex) gateway.Check {
+func indexCheck(ix *live.Index) gateway.Check {
 	return gateway.Check{Name: "index", Check: func(ctx context.Context) error {
 		_, err := ix.Ready(ctx)
 		return err

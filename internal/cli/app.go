@@ -17,6 +17,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -39,7 +40,7 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 // goes with it (builtin routes only without an endpoint), tok for a
 // streaming model's answer tokens (nil: none), and which stages may run
 // as local activities. What it returns is complete and valid.
-func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
+func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
 	models, routing, err := endpointModels(cfg, log)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPubli
 		Routing:  routing,
 		Tokens:   tok,
 	}
-	if err := acts.Validate(); err != nil {
+	if err := activities.Validate(acts); err != nil {
 		return nil, err
 	}
 	return acts, nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -57,12 +59,12 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 // modeSystems wires one evaluated system per mode, all over the retriever
 // the service itself would use on ix. A mode the index cannot serve (vector
 // modes on an index without embeddings) fails before any query runs.
-func modeSystems(ix servedIndex, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
-	qe, err := queryEmbedder(ix, cfg)
+func modeSystems(ix backend.Index, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
+	qe, err := live.QueryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRetriever(ix, cfg)
+	r, err := live.NewRetriever(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -126,12 +128,12 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 		}
 		cfg.Index.Dir = filepath.Join(cfg.DataDir, "eval", filepath.Base(abs)+"-index")
 	}
-	src, err := newIndexSource(ctx, cfg)
+	src, err := live.NewSource(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	ix, err := src.open(ctx, log, true)
+	ix, err := src.Open(ctx, log, true)
 	if err != nil {
 		return err
 	}

@@ -14,10 +14,10 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/evalrun"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -224,7 +224,7 @@ func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.Chun
 	if r.indexDir == "" {
 		return c, nil, root.Close, nil
 	}
-	ix, err := index.Open(r.indexDir)
+	ix, err := bleveindex.Open(r.indexDir)
 	if err != nil {
 		root.Close()
 		return nil, nil, nil, fmt.Errorf("--index: %w", err)

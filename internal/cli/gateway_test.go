@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 )
 
 // TestPassageIndex: a standalone gateway reads passages from the worker's
@@ -56,7 +57,7 @@ func TestPassageIndexFollowsRebuild(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ix")
 	c := corpus.Chunk{ID: "d#0", DocID: "d", Title: "Rates", Text: "partner rates are secret", Status: corpus.Current, Authority: 1, ACL: []string{"public"}}
-	if _, _, err := index.Build(ctx, dir, []corpus.Chunk{c}, index.BuildOptions{}); err != nil {
+	if _, _, err := bleveindex.Build(ctx, dir, []corpus.Chunk{c}, backend.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var cfg config.Config
@@ -67,7 +68,7 @@ func TestPassageIndexFollowsRebuild(t *testing.T) {
 		t.Fatalf("before the rebuild Chunks = %+v, %v; want the public chunk", got, err)
 	}
 	c.ACL = []string{"staff"}
-	if _, _, err := index.Build(ctx, dir, []corpus.Chunk{c}, index.BuildOptions{}); err != nil {
+	if _, _, err := bleveindex.Build(ctx, dir, []corpus.Chunk{c}, backend.BuildOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := p.Chunks(ctx, []string{"d#0"})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -19,14 +20,14 @@ import (
 // there, and otherwise on a later request (at most every retry), so a
 // gateway started before the worker built its index serves passages once
 // the index exists. Once open it follows rebuilds as a worker does (a
-// liveIndex: one unlocked staleness check per read, an atomic swap), so
+// live.Index: one unlocked staleness check per read, an atomic swap), so
 // the ACL checked at read time is the current build's.
 type passageIndex struct {
 	cfg   config.Config
 	log   *slog.Logger
 	retry time.Duration
 
-	live  atomic.Pointer[liveIndex]
+	live  atomic.Pointer[live.Index]
 	mu    sync.Mutex // serializes opening
 	tried time.Time
 }
@@ -37,7 +38,7 @@ func newPassageIndex(ctx context.Context, cfg config.Config, log *slog.Logger) *
 	return p
 }
 
-func (p *passageIndex) open(ctx context.Context) (*liveIndex, error) {
+func (p *passageIndex) open(ctx context.Context) (*live.Index, error) {
 	if l := p.live.Load(); l != nil {
 		return l, nil
 	}
@@ -51,13 +52,13 @@ func (p *passageIndex) open(ctx context.Context) (*liveIndex, error) {
 		return nil, unavailable
 	}
 	p.tried = time.Now()
-	l, err := openPassages(ctx, p.cfg, p.log)
+	l, err := live.OpenPassages(ctx, p.cfg, p.log)
 	if err != nil {
 		p.log.Warn("no index to read passages from: GET /v1/questions/{id}/sources answers 503 until there is one; set index.dir (--index-dir) to the worker's index",
-			"index", backendName(p.cfg), "error", err)
+			"index", live.Describe(p.cfg), "error", err)
 		return nil, unavailable
 	}
-	p.log.Info("passages for /v1/questions/{id}/sources come from the index", "index", backendName(p.cfg), "version", l.Version(), "chunks", l.Len())
+	p.log.Info("passages for /v1/questions/{id}/sources come from the index", "index", live.Describe(p.cfg), "version", l.Version(), "chunks", l.Len())
 	p.live.Store(l)
 	return l, nil
 }

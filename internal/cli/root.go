@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/gateway"
 )
 
@@ -33,7 +34,7 @@ type Root struct {
 
 	tokens  tokenTransport // nil: no answer tokens
 	client  client.Client
-	index   *liveIndex
+	index   *live.Index
 	acts    *activities.Activities
 	tel     *telemetry
 	closers []func() error
@@ -107,9 +108,9 @@ func (r *Root) Client(ctx context.Context) (client.Client, error) {
 
 // Index is the configured index, opened once (built first when
 // BuildIndex is set and it needs building); it follows rebuilds.
-func (r *Root) Index(ctx context.Context) (*liveIndex, error) {
+func (r *Root) Index(ctx context.Context) (*live.Index, error) {
 	if r.index == nil {
-		ix, err := openLive(ctx, r.Config, r.Log, r.BuildIndex)
+		ix, err := live.Open(ctx, r.Config, r.Log, r.BuildIndex)
 		if err != nil {
 			return nil, err
 		}

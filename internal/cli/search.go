@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -47,17 +48,17 @@ func runSearch(ctx context.Context, e env, args []string) error {
 		return usageError("search: --index DIR (or --backend redisearch --name N) is required")
 	}
 	cfg.Index.Dir = *dir
-	src, err := newIndexSource(ctx, cfg)
+	src, err := live.NewSource(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	ix, err := src.open(ctx, newLogger(e, slog.LevelWarn), false)
+	ix, err := src.Open(ctx, newLogger(e, slog.LevelWarn), false)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	r, err := newRetriever(ix, cfg)
+	r, err := live.NewRetriever(ix, cfg)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -141,7 +142,7 @@ func TestBuildActivities(t *testing.T) {
 	cfg := config.Default()
 	cfg.Embed.Provider = config.EmbedNone
 	cfg.Index.Dir = dir
-	ix, err := openLive(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
+	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/internal/gateway"
-	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -71,7 +72,7 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log.Info("index: " + backendName(*cfg))
+	log.Info("index: " + live.Describe(*cfg))
 	if cfg.HTTP.TemporalUIURL == "" {
 		cfg.HTTP.TemporalUIURL = srv.UIURL()
 	}
@@ -85,7 +86,7 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 		models = "models at " + cfg.LLM.BaseURL
 	}
 	fmt.Fprintf(stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
-	fmt.Fprintf(stdout, "  index        %s\n", backendName(*cfg))
+	fmt.Fprintf(stdout, "  index        %s\n", live.Describe(*cfg))
 	fmt.Fprintf(stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
@@ -154,7 +155,7 @@ func (r *Root) serveWorker(ctx context.Context) error {
 		return err
 	}
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
-		"task_queue", cfg.Temporal.TaskQueue, "index", backendName(cfg), "chunks", ix.Len())
+		"task_queue", cfg.Temporal.TaskQueue, "index", live.Describe(cfg), "chunks", ix.Len())
 	if metricsLn != nil {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()

@@ -3,17 +3,14 @@ package corpus
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/assay-rag/assay/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestLoadMixedDirectory loads a directory holding every supported format
 // and compares the documents, rendered text included, with a golden file.
@@ -26,19 +23,7 @@ func TestLoadMixedDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := "testdata/mixed.golden.json"
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if d := cmp.Diff(strings.TrimSpace(string(want)), strings.TrimSpace(string(got))); d != "" {
-		t.Errorf("Load(testdata/mixed) mismatch (-want +got):\n%s", d)
-	}
+	golden.Check(t, "testdata/mixed.golden.json", append(got, '\n'))
 }
 
 func TestLoadSingleFiles(t *testing.T) {

@@ -131,7 +131,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 
 // dispatchArgs tune how the dev server hands tasks to workers. They change
 // when a task is delivered, never what a history records. Measured on the
-// 2-core build machine (README, "Latency and throughput").
+// 2-core build machine (docs/performance.md).
 var dispatchArgs = []string{
 	// The history service reads new transfer tasks (a workflow task to
 	// dispatch, a child to start, a parent to notify) at most 20 times a

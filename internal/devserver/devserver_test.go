@@ -16,7 +16,7 @@ func TestServerEnv(t *testing.T) {
 	}
 }
 
-// The dispatch settings are what the README's measurements rely on.
+// The dispatch settings are what the measurements in docs/performance.md rely on.
 func TestDispatchArgs(t *testing.T) {
 	for _, want := range []string{
 		"history.transferProcessorMaxPollRPS=500",

@@ -12,11 +12,12 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
-	"github.com/assay-rag/assay/internal/index"
-	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
@@ -111,7 +112,7 @@ func TestEndToEndRebuiltIndexIsServed(t *testing.T) {
 
 	chunks, sum, _ := narrowedHollin(t)
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
-	if _, _, err := index.Build(context.Background(), filepath.Join(dir, "index"), chunks, index.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), filepath.Join(dir, "index"), chunks, backend.BuildOptions{
 		Checksum: sum, Embedder: emb, Chunking: chunk.Default().String(),
 	}); err != nil {
 		t.Fatal(err)

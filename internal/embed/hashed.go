@@ -76,8 +76,8 @@ func NewHashedIDF(dim int, vocab Vocabulary, corpus string) (*Hashed, error) {
 	return h, nil
 }
 
-// DefaultHashedDim is the builtin's default dimension (measured; see the
-// README): collisions cost little above it and the exact scan gets slower.
+// DefaultHashedDim is the builtin's default dimension (measured; see
+// docs/retrieval.md): collisions cost little above it and the exact scan gets slower.
 const DefaultHashedDim = 768
 
 // NewHashed returns the builtin embedder with dim dimensions.

@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/golden"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // scripted is a Searcher that answers each query text with fixed chunk
 // hits, and records the requests it saw.
@@ -145,23 +142,6 @@ func TestRetrievalReportGolden(t *testing.T) {
 		if err := tc.write(&buf); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", tc.file), buf.Bytes())
-	}
-}
-
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update if the change is intended):\ngot:\n%s\nwant:\n%s", path, got, want)
+		golden.Check(t, filepath.Join("testdata", tc.file), buf.Bytes())
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/golden"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/wire"
@@ -398,7 +399,7 @@ func TestAnswersReportGolden(t *testing.T) {
 		if err := tc.write(&buf); err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		golden(t, filepath.Join("testdata", tc.file), buf.Bytes())
+		golden.Check(t, filepath.Join("testdata", tc.file), buf.Bytes())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/golden"
 )
 
 func TestBuildAssessmentGolden(t *testing.T) {
@@ -28,7 +29,7 @@ func TestBuildAssessmentGolden(t *testing.T) {
 			if !strings.HasPrefix(p.Version, "assess-v1@") || p.Version != AssessVersion() {
 				t.Errorf("version = %q", p.Version)
 			}
-			golden(t, filepath.Join("testdata", tt.name+".golden"), describe(p))
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), []byte(describe(p)))
 		})
 	}
 }

@@ -3,7 +3,6 @@ package prompt
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -15,9 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 var (
 	tokOnce sync.Once
@@ -82,7 +80,7 @@ func TestBuildGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
-			golden(t, filepath.Join("testdata", tt.name+".golden"), describe(p))
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), []byte(describe(p)))
 		})
 	}
 }
@@ -96,22 +94,6 @@ func describe(p Prompt) string {
 	}
 	fmt.Fprintf(&b, "===== system =====\n%s===== user =====\n%s", p.System, p.User)
 	return b.String()
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("prompt differs from %s (-want +got); if intended, go test -update:\n%s", path, diff)
-	}
 }
 
 func TestBuildBudget(t *testing.T) {

@@ -31,7 +31,7 @@ type Weights struct {
 	Fused float64 `json:"fused"`
 }
 
-// DefaultWeights were fitted on the SciFact train split (see the README).
+// DefaultWeights were fitted on the SciFact train split (see docs/retrieval.md).
 var DefaultWeights = Weights{Coverage: 0.2, Proximity: 0.2, BM25: 0.4, Fused: 0.2}
 
 // Builtin is the offline feature-based reranker: a weighted sum of
