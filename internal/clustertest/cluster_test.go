@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -95,7 +97,7 @@ func TestCluster(t *testing.T) {
 		var out []byte
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 			var err error
-			out, err = exec.CommandContext(ctx, c.cli, "workflow", "list", "--address", c.address(),
+			out, err = exec.CommandContext(ctx, c.cli, "workflow", "list", "--address", c.address(), "--namespace", c.namespace,
 				"--query", query, "--output", "json").CombinedOutput()
 			if err != nil {
 				t.Fatalf("temporal workflow list --query %q: %v\n%s", query, err, out)
@@ -113,7 +115,7 @@ func TestCluster(t *testing.T) {
 	tc := c.dial()
 	defer tc.Close()
 	countAnswers := func() (int64, error) {
-		resp, err := tc.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: "WorkflowType = 'AnswerWorkflow'"})
+		resp, err := tc.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: "WorkflowType = 'AnswerWorkflow' AND TaskQueue = '" + c.taskQueue + "'"})
 		return resp.GetCount(), err
 	}
 	before, err := countAnswers()
@@ -154,6 +156,9 @@ func TestCluster(t *testing.T) {
 	})
 
 	t.Run("server-sigkill", func(t *testing.T) {
+		if c.external != "" {
+			t.Skip("SKIPPED: the server SIGKILL test: the cluster at ASSAY_CLUSTER_ADDRESS is not ours to kill")
+		}
 		phase := time.Now()
 		down := 5 * time.Second
 		if d, err := time.ParseDuration(os.Getenv("ASSAY_CLUSTER_DOWN")); err == nil {
@@ -176,6 +181,8 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("redisearch-shared-index", func(t *testing.T) { testRediSearch(ctx, t, c) })
+
 	// One AnswerWorkflow per question per batch, none started twice.
 	want := before + int64(3*n)
 	var count int64
@@ -185,9 +192,65 @@ func TestCluster(t *testing.T) {
 		}
 	}
 	if count != want {
-		t.Errorf("Temporal holds %d AnswerWorkflow executions, want %d (%d before the 3 batches of %d)", count, want, before, n)
+		t.Errorf("Temporal holds %d AnswerWorkflow executions on task queue %s, want %d (%d before the 3 batches of %d)",
+			count, c.taskQueue, want, before, n)
 	}
 	t.Logf("cluster tests took %s", time.Since(start).Round(time.Second))
+}
+
+// testRediSearch runs two more workers and a gateway, on their own task
+// queue, sharing one RediSearch index that `assay index` built: q02, the
+// Peru stop and a batch. It skips without a RediSearch server
+// (ASSAY_TEST_REDISEARCH, see internal/redistest).
+func testRediSearch(ctx context.Context, t *testing.T, c *cluster) {
+	srv := redistest.Start(t)
+	name := redistest.Name("cluster")
+	cfg := filepath.Join(c.dir, "assay-redisearch.yaml")
+	body := fmt.Sprintf("auth:\n  allow_anonymous: true\nbatch:\n  concurrency: 8\ntemporal:\n  namespace: %s\n  task_queue: %s-redisearch\n",
+		c.namespace, c.taskQueue)
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shared := []string{"--config", cfg, "--backend", "redisearch", "--redis-addr", srv.Addr, "--name", name}
+	if out, err := exec.CommandContext(ctx, c.assay, append([]string{"index", "--corpus",
+		filepath.Join(repoRoot, "testdata/hollin/corpus.jsonl")}, shared...)...).CombinedOutput(); err != nil {
+		t.Fatalf("assay index: %v\n%s", err, out)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	var procs []*proc
+	for i := range 2 {
+		procs = append(procs, c.start("redisearch-worker-"+strconv.Itoa(i), nil, nil, c.assay,
+			append([]string{"worker", "--temporal-address", c.address()}, shared...)...))
+	}
+	procs = append(procs, c.start("redisearch-gateway", nil, nil, c.assay, append([]string{"gateway",
+		"--temporal-address", c.address(), "--http-addr", strings.TrimPrefix(base, "http://")}, shared...)...))
+	defer func() {
+		for _, p := range procs {
+			p.stop(20 * time.Second)
+		}
+	}()
+	rc := &cluster{t: t, base: base, dir: c.dir}
+	rc.workers[0], rc.workers[1], rc.gateway = procs[0], procs[1], procs[2]
+	rc.waitReady(2 * time.Minute)
+	hc := &apiclient.Client{BaseURL: base}
+
+	_, q := ask(ctx, t, hc, "how many years is the X300 Pro motor covered for")
+	var cited []string
+	for _, ci := range q.Citations {
+		cited = append(cited, ci.DocID)
+	}
+	if q.StopReason != "answered" || !slices.Contains(cited, "pol-warranty-2026") {
+		t.Errorf("q02 on the shared index: stop %s, cited %v; want answered citing pol-warranty-2026", q.StopReason, cited)
+	}
+	_, q = ask(ctx, t, hc, "what is the capital of Peru")
+	if q.StopReason != "insufficient_context" {
+		t.Errorf("Peru on the shared index: stop %s, want insufficient_context", q.StopReason)
+	}
+	const n = 24
+	got := runBatch(ctx, t, rc, n, nil)
+	if len(got) != n {
+		t.Errorf("batch on the shared index: %d results for %d questions", len(got), n)
+	}
 }
 
 // testStartup starts both workers and the gateway on the fresh cluster
@@ -402,12 +465,20 @@ func compare(t *testing.T, label string, clean, got map[string]outcome) (lost, d
 // on the cluster (ASSAY_CLUSTER_BENCH=1): the numbers behind
 // docs/operations-cluster.md. ASSAY_TEMPORAL_DYNAMIC_CONFIG and
 // ASSAY_TEMPORAL_SHARDS choose the server's settings;
-// ASSAY_CLUSTER_BENCH_ARGS replaces the bench flags.
+// ASSAY_CLUSTER_BENCH_ARGS replaces the bench flags. ASSAY_CLUSTER_ENGINE=dev
+// runs the same processes on the Temporal CLI's dev server instead (as
+// `assay dev` starts it), for the side-by-side numbers.
 func TestClusterBench(t *testing.T) {
 	if os.Getenv("ASSAY_CLUSTER_BENCH") != "1" {
 		t.Skip("SKIPPED: the cluster benchmark; set ASSAY_CLUSTER_BENCH=1 (and ASSAY_CLUSTER=1)")
 	}
-	c := newCluster(t)
+	var c *cluster
+	engine := "Temporal server on PostgreSQL"
+	if os.Getenv("ASSAY_CLUSTER_ENGINE") == "dev" {
+		c, engine = newDevCluster(t), "Temporal CLI dev server"
+	} else {
+		c = newCluster(t)
+	}
 	c.startWorker(0)
 	c.startWorker(1)
 	c.startGateway()
@@ -418,7 +489,7 @@ func TestClusterBench(t *testing.T) {
 	}
 	args = append([]string{"bench", "--server", c.base, "--questions", repoRoot + "/testdata/hollin/questions.jsonl"}, args...)
 	out, err := exec.Command(c.assay, args...).CombinedOutput()
-	t.Logf("assay %s (dynamic config %s, %s history shards):\n%s", strings.Join(args, " "), c.dynamicConfig,
+	t.Logf("assay %s on the %s (dynamic config %s, %s history shards):\n%s", strings.Join(args, " "), engine, c.dynamicConfig,
 		cmp.Or(os.Getenv("ASSAY_TEMPORAL_SHARDS"), "4"), out)
 	if err != nil {
 		t.Fatalf("assay bench: %v", err)

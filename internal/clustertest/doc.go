@@ -15,7 +15,15 @@
 //	ASSAY_TEMPORAL_SQL_TOOL      bin/temporal-sql-tool
 //	ASSAY_PG_BIN                 the directory of initdb and postgres
 //	                             (default: the newest /usr/lib/postgresql/*/bin)
+//	ASSAY_PG_OPTIONS             more PostgreSQL settings, "name=value ..."
 //	ASSAY_TEMPORAL_DYNAMIC_CONFIG  default config/temporal/dynamicconfig.yaml
+//	ASSAY_TEMPORAL_SHARDS        history shards (default 4)
+//
+// ASSAY_CLUSTER_ADDRESS=host:port runs the same tests against an
+// operator's own cluster instead (plain gRPC; namespace
+// ASSAY_CLUSTER_NAMESPACE, default "default", must exist; a task queue of
+// the test's own): nothing of Temporal's is started, and the server
+// SIGKILL test skips.
 //
 // ASSAY_CLUSTER_BENCH=1 also runs `assay bench` against the cluster
 // (TestClusterBench), the measurement behind docs/operations-cluster.md.

@@ -2,6 +2,7 @@ package clustertest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,6 +23,8 @@ import (
 
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
+
+	"github.com/assay-rag/assay/internal/devserver"
 )
 
 // repoRoot is the repository, two levels up from this package.
@@ -104,15 +107,17 @@ func serverPort(t *testing.T) int {
 	return 0
 }
 
-// proc is one child process; its output goes to a log file.
+// proc is one child process; its output goes to a log file. done is
+// closed when it has exited.
 type proc struct {
 	name string
 	cmd  *exec.Cmd
-	done chan error
+	done chan struct{}
 	log  string
 }
 
-// kill ends the process (its group) with SIGKILL, as a crash would.
+// kill ends the process (its group) with SIGKILL, as a crash would, and
+// waits until it has exited.
 func (p *proc) kill() {
 	if p == nil {
 		return
@@ -123,7 +128,7 @@ func (p *proc) kill() {
 
 // stop asks the process to end (SIGTERM) and kills it after grace.
 func (p *proc) stop(grace time.Duration) {
-	if p == nil {
+	if p == nil || p.exited() {
 		return
 	}
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
@@ -136,8 +141,7 @@ func (p *proc) stop(grace time.Duration) {
 
 func (p *proc) exited() bool {
 	select {
-	case err := <-p.done:
-		p.done <- err
+	case <-p.done:
 		return true
 	default:
 		return false
@@ -161,6 +165,11 @@ type cluster struct {
 	internalPorts                  []int
 	server                         *proc
 
+	// external is an operator's own cluster (ASSAY_CLUSTER_ADDRESS):
+	// nothing of Temporal's is started, stopped or killed.
+	external             string
+	namespace, taskQueue string
+
 	cfg      string // assay's configuration file
 	workers  [2]*proc
 	gateway  *proc
@@ -175,7 +184,10 @@ type cluster struct {
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
 	enabled(t)
-	c := &cluster{t: t, pgBin: postgresBin(t)}
+	if addr := os.Getenv("ASSAY_CLUSTER_ADDRESS"); addr != "" {
+		return newExternalCluster(t, addr)
+	}
+	c := &cluster{t: t, pgBin: postgresBin(t), namespace: "default", taskQueue: "assay"}
 	c.serverBin = binary(t, "ASSAY_TEMPORAL_SERVER", "temporal-server")
 	c.sqlTool = binary(t, "ASSAY_TEMPORAL_SQL_TOOL", "temporal-sql-tool")
 	c.cli = binary(t, "ASSAY_TEMPORAL_CLI", "temporal")
@@ -210,12 +222,58 @@ func newCluster(t *testing.T) *cluster {
 	c.startServer()
 	c.createNamespace()
 	t.Logf("Temporal server up with namespace default in %s", time.Since(phase).Round(time.Millisecond))
-	c.cfg = filepath.Join(dir, "assay.yaml")
-	cfg := "auth:\n  allow_anonymous: true\nbatch:\n  concurrency: 8\n"
-	if err := os.WriteFile(c.cfg, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	c.writeConfig()
 	return c
+}
+
+// newExternalCluster runs the tests on an operator's own Temporal
+// frontend at addr (plain gRPC), in namespace ASSAY_CLUSTER_NAMESPACE
+// (default "default", which must exist) on a task queue of their own.
+func newExternalCluster(t *testing.T, addr string) *cluster {
+	t.Helper()
+	c := &cluster{t: t, external: addr, cli: binary(t, "ASSAY_TEMPORAL_CLI", "temporal"), assay: binary(t, "ASSAY_BIN", "assay"),
+		namespace: cmp.Or(os.Getenv("ASSAY_CLUSTER_NAMESPACE"), "default"),
+		taskQueue: fmt.Sprintf("assay-clustertest-%d", time.Now().UnixNano()), dynamicConfig: "(the cluster's own)"}
+	c.dir = t.TempDir()
+	t.Cleanup(c.cleanup)
+	c.base = fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	t.Logf("on the Temporal cluster at %s, namespace %s, task queue %s", addr, c.namespace, c.taskQueue)
+	c.writeConfig()
+	return c
+}
+
+// newDevCluster is newCluster's stack on the Temporal CLI's dev server
+// (SQLite, with assay dev's flags: internal/devserver) instead of the
+// server on PostgreSQL.
+func newDevCluster(t *testing.T) *cluster {
+	t.Helper()
+	enabled(t)
+	c := &cluster{t: t, cli: binary(t, "ASSAY_TEMPORAL_CLI", "temporal"), assay: binary(t, "ASSAY_BIN", "assay"),
+		dynamicConfig: "(the dev server's, internal/devserver)", namespace: "default", taskQueue: "assay"}
+	c.dir = t.TempDir()
+	t.Cleanup(c.cleanup)
+	c.temporalPort = freePort(t)
+	c.base = fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	srv, err := devserver.Start(context.Background(), devserver.Options{Bin: c.cli, DataDir: filepath.Join(c.dir, "temporal"),
+		Port: c.temporalPort, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("temporal dev server: %v", err)
+	}
+	t.Cleanup(func() { srv.Stop(10 * time.Second) })
+	c.writeConfig()
+	return c
+}
+
+// writeConfig writes assay's configuration: anonymous access, batches of
+// eight questions at once, the namespace and task queue.
+func (c *cluster) writeConfig() {
+	c.t.Helper()
+	c.cfg = filepath.Join(c.dir, "assay.yaml")
+	cfg := fmt.Sprintf("auth:\n  allow_anonymous: true\nbatch:\n  concurrency: 8\ntemporal:\n  namespace: %s\n  task_queue: %s\n",
+		c.namespace, c.taskQueue)
+	if err := os.WriteFile(c.cfg, []byte(cfg), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
 }
 
 // start runs a process with its output in dir/<name>.log, in its own
@@ -236,11 +294,11 @@ func (c *cluster) start(name string, env []string, cred *syscall.Credential, bin
 		f.Close()
 		c.t.Fatalf("start %s: %v", name, err)
 	}
-	p := &proc{name: name, cmd: cmd, done: make(chan error, 1), log: logPath}
+	p := &proc{name: name, cmd: cmd, done: make(chan struct{}), log: logPath}
 	go func() {
-		err := cmd.Wait()
+		_ = cmd.Wait()
 		f.Close()
-		p.done <- err
+		close(p.done)
 	}()
 	c.procsMu.Lock()
 	c.allProcs = append(c.allProcs, p)
@@ -299,9 +357,13 @@ func (c *cluster) startPostgres() {
 	}
 	c.run("initdb", cred, filepath.Join(c.pgBin, "initdb"), "-D", data, "-U", "postgres",
 		"--auth=trust", "--encoding=UTF8", "--no-sync")
-	c.pg = c.start("postgres", nil, cred, filepath.Join(c.pgBin, "postgres"), "-D", data,
-		"-p", strconv.Itoa(c.pgPort), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
-		"-c", "max_connections=200")
+	args := []string{"-D", data, "-p", strconv.Itoa(c.pgPort), "-c", "listen_addresses=127.0.0.1",
+		"-c", "unix_socket_directories=", "-c", "max_connections=200"}
+	// ASSAY_PG_OPTIONS: more settings, "name=value name=value".
+	for _, kv := range strings.Fields(os.Getenv("ASSAY_PG_OPTIONS")) {
+		args = append(args, "-c", kv)
+	}
+	c.pg = c.start("postgres", nil, cred, filepath.Join(c.pgBin, "postgres"), args...)
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		if conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", c.pgPort), time.Second); err == nil {
 			conn.Close()
@@ -354,7 +416,12 @@ func (c *cluster) serverEnv() []string {
 	return env
 }
 
-func (c *cluster) address() string { return fmt.Sprintf("127.0.0.1:%d", c.temporalPort) }
+func (c *cluster) address() string {
+	if c.external != "" {
+		return c.external
+	}
+	return fmt.Sprintf("127.0.0.1:%d", c.temporalPort)
+}
 
 // startServer starts the Temporal server and waits until its frontend
 // answers health checks.
@@ -380,7 +447,7 @@ func (c *cluster) startServer() {
 // dial is a lazy Temporal client for the frontend.
 func (c *cluster) dial() client.Client {
 	c.t.Helper()
-	tc, err := client.NewLazyClient(client.Options{HostPort: c.address(),
+	tc, err := client.NewLazyClient(client.Options{HostPort: c.address(), Namespace: c.namespace,
 		Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	if err != nil {
 		c.t.Fatal(err)
