@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -60,23 +61,8 @@ func TestCluster(t *testing.T) {
 		if !slices.Contains(cited, "pol-warranty-2026") {
 			t.Errorf("citations %v do not include pol-warranty-2026", cited)
 		}
-		// The gateway reads the passages from worker 0's index; it opens
-		// it at most every 10 s, and it started before the worker built
-		// it: 503 until then.
-		status := 0
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/questions/"+id+"/sources", nil)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if status = resp.StatusCode; status != http.StatusServiceUnavailable {
-				break
-			}
-		}
-		if status != http.StatusOK {
-			t.Errorf("GET /v1/questions/%s/sources: %d, want 200", id, status)
+		if body, status := sources(ctx, t, c, id); status != http.StatusOK {
+			t.Errorf("GET /v1/questions/%s/sources: %d %s, want 200", id, status, body)
 		}
 	})
 
@@ -86,6 +72,8 @@ func TestCluster(t *testing.T) {
 			t.Fatalf("got stop %s, answer %q, %d citations; want insufficient_context with the not-found answer", q.StopReason, q.Answer, len(q.Citations))
 		}
 	})
+
+	t.Run("acl-sample", func(t *testing.T) { testACLSample(ctx, t, c) })
 
 	t.Run("search-attributes", func(t *testing.T) {
 		if q02 == "" {
@@ -250,6 +238,112 @@ func testRediSearch(ctx context.Context, t *testing.T, c *cluster) {
 	got := runBatch(ctx, t, rc, n, nil)
 	if len(got) != n {
 		t.Errorf("batch on the shared index: %d results for %d questions", len(got), n)
+	}
+}
+
+// testACLSample asks, as the anonymous principal (group public), every
+// public question of testdata/eval/hollin.jsonl, six at a time, and
+// checks that none of the documents the file lists as forbidden to it
+// appears in what a client can read: the answer, the trace, the sources.
+func testACLSample(ctx context.Context, t *testing.T, c *cluster) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "testdata/eval/hollin.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type question struct {
+		ID        string
+		Question  string
+		Groups    []string
+		Forbidden []string
+	}
+	var qs []question
+	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+		var q question
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(q.Groups, []string{"public"}) && len(q.Forbidden) > 0 {
+			qs = append(qs, q)
+		}
+	}
+	get := func(method, url, body string) ([]byte, int, error) {
+		req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+		if err != nil {
+			return nil, 0, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer resp.Body.Close()
+		out, err := io.ReadAll(resp.Body)
+		return out, resp.StatusCode, err
+	}
+	var mu sync.Mutex
+	leaked := 0
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 6)
+	for _, q := range qs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			body, _ := json.Marshal(map[string]string{"question": q.Question})
+			resp, status, err := get(http.MethodPost, c.base+"/v1/questions?wait=60s", string(body))
+			if err != nil || status != http.StatusOK {
+				t.Errorf("%s: POST /v1/questions: %d %v %s", q.ID, status, err, resp)
+				return
+			}
+			var r struct{ ID string }
+			if err := json.Unmarshal(resp, &r); err != nil || r.ID == "" {
+				t.Errorf("%s: no run id in %s", q.ID, resp)
+				return
+			}
+			seen := string(resp)
+			out, status, err := get(http.MethodGet, c.base+"/v1/questions/"+r.ID+"/trace", "")
+			if err != nil || status != http.StatusOK {
+				t.Errorf("%s: GET trace: %d %v %s", q.ID, status, err, out)
+			}
+			seen += "\n" + string(out)
+			out, status = sources(ctx, t, c, r.ID)
+			if status != http.StatusOK {
+				t.Errorf("%s: GET sources: %d %s", q.ID, status, out)
+			}
+			seen += "\n" + string(out)
+			for _, doc := range q.Forbidden {
+				if strings.Contains(seen, doc) {
+					mu.Lock()
+					leaked++
+					mu.Unlock()
+					t.Errorf("%s %q as the public principal shows the forbidden %s:\n%.1500s", q.ID, q.Question, doc, seen)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("ACL sample: %d public questions, %d leaked", len(qs), leaked)
+	if len(qs) < 20 {
+		t.Errorf("only %d public questions with forbidden documents in hollin.jsonl", len(qs))
+	}
+}
+
+// sources reads GET /v1/questions/{id}/sources. The gateway reads the
+// passages from worker 0's index, which it opens at most every 10 s, and
+// it started before the worker built it: a 503 is retried for 30 s.
+func sources(ctx context.Context, t *testing.T, c *cluster, id string) ([]byte, int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Second) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/v1/questions/"+id+"/sources", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("GET sources of %s: %v", id, err)
+			return nil, 0
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			return body, resp.StatusCode
+		}
 	}
 }
 

@@ -196,6 +196,12 @@ func newCluster(t *testing.T) *cluster {
 	if c.dynamicConfig == "" {
 		c.dynamicConfig = filepath.Join(repoRoot, "config/temporal/dynamicconfig.yaml")
 	}
+	// The server ignores a misspelt key, with a warning in its log:
+	// refuse the file here instead.
+	if out, err := exec.Command(c.serverBin, "validate-dynamic-config", c.dynamicConfig).CombinedOutput(); err != nil ||
+		bytes.Contains(out, []byte("warning:")) || bytes.Contains(out, []byte("error:")) {
+		t.Fatalf("temporal-server validate-dynamic-config %s: %v\n%s", c.dynamicConfig, err, out)
+	}
 	// Not t.TempDir: PostgreSQL runs as another user, who must reach its
 	// data directory, and a test's temp dirs are private to root.
 	dir, err := os.MkdirTemp("", "assay-cluster-")
