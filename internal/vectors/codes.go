@@ -390,4 +390,3 @@ func dotInt8(w []int16, c []int8) int64 {
 	}
 	return s0 + s1 + s2 + s3
 }
-
