@@ -216,7 +216,7 @@ func (e *bitEstimator) score(i uint32) float32 {
 	factor := math.Float32frombits(uint32(rec[0]))
 	ones := float32(rec[0] >> 32)
 	b := rec[1:]
-	p0, p1, p2, p3 := e.planes[0][:w], e.planes[1][:w], e.planes[2][:w], e.planes[3][:w]
+	p0, p1, p2, p3 := e.planes[0][:len(b)], e.planes[1][:len(b)], e.planes[2][:len(b)], e.planes[3][:len(b)]
 	var c0, c1, c2, c3 int
 	for k, x := range b {
 		c0 += bits.OnesCount64(p0[k] & x)

@@ -360,11 +360,18 @@ func (c *int8Codes) estimator(q []float32) *int8Estimator {
 	if wmax == 0 {
 		return e
 	}
-	e.scale = wmax / 32767
+	e.scale = wmax / float32(queryMax(len(q)))
 	for j, x := range q {
 		e.w[j] = int16(math.Round(float64(x * c.dimScale[j] / e.scale)))
 	}
 	return e
+}
+
+// queryMax is the largest quantized query weight for dim dimensions: one
+// of dotInt8's int32 sums adds at most dim/4+8 products of a weight and a
+// code (|code| ≤ 127), and must stay below 2^31.
+func queryMax(dim int) int {
+	return min(math.MaxInt16, math.MaxInt32/(127*(dim/4+8)))
 }
 
 func (e *int8Estimator) score(i uint32) float32 {
@@ -374,19 +381,22 @@ func (e *int8Estimator) score(i uint32) float32 {
 	return e.shift + vecScale*e.scale*float32(dotInt8(e.w, codes))
 }
 
-// dotInt8 is the integer dot product of w and c (equal lengths).
+// dotInt8 is the integer dot product of w and c (equal lengths), eight
+// at a time into four int32 sums; int8Estimator bounds w so they cannot
+// overflow.
 func dotInt8(w []int16, c []int8) int64 {
 	c = c[:len(w)]
-	var s0, s1, s2, s3 int64
-	j := 0
-	for ; j+4 <= len(w); j += 4 {
-		s0 += int64(w[j]) * int64(c[j])
-		s1 += int64(w[j+1]) * int64(c[j+1])
-		s2 += int64(w[j+2]) * int64(c[j+2])
-		s3 += int64(w[j+3]) * int64(c[j+3])
+	var s0, s1, s2, s3 int32
+	for len(w) >= 8 {
+		w8, c8 := w[:8:8], c[:8:8]
+		s0 += int32(w8[0])*int32(c8[0]) + int32(w8[4])*int32(c8[4])
+		s1 += int32(w8[1])*int32(c8[1]) + int32(w8[5])*int32(c8[5])
+		s2 += int32(w8[2])*int32(c8[2]) + int32(w8[6])*int32(c8[6])
+		s3 += int32(w8[3])*int32(c8[3]) + int32(w8[7])*int32(c8[7])
+		w, c = w[8:], c[8:]
 	}
-	for ; j < len(w); j++ {
-		s0 += int64(w[j]) * int64(c[j])
+	for i := range w {
+		s0 += int32(w[i]) * int32(c[i])
 	}
-	return s0 + s1 + s2 + s3
+	return int64(s0) + int64(s1) + int64(s2) + int64(s3)
 }

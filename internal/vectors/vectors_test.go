@@ -502,3 +502,18 @@ func TestEmptyStore(t *testing.T) {
 		}
 	}
 }
+
+// The int8 estimate's integer sums must not overflow at the largest
+// weights and codes, even at a high dimension.
+func TestInt8EstimateDoesNotOverflow(t *testing.T) {
+	const dim = 4096
+	v := make([]float32, dim)
+	for j := range v {
+		v[j] = 1 / float32(math.Sqrt(dim))
+	}
+	s := openWithCodes(t, [][]float32{v, v}, perVector)
+	got := s.i8.estimator(v).score(1)
+	if math.Abs(float64(got)-1) > 1e-3 {
+		t.Errorf("int8 estimate of a unit vector with itself at dim %d: %v, want 1", dim, got)
+	}
+}
