@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/eval"
 )
 
 // writeVectors writes vecs as a vectors.f32 file in dir and returns its
@@ -301,68 +303,133 @@ func TestRecallRandomVectors(t *testing.T) {
 	}
 }
 
-// scifact embeds SciFact's corpus and claims with the builtin embedder,
-// once per process; it skips unless ASSAY_SCIFACT=1.
+// sciFact is SciFact's corpus and test claims embedded with the builtin
+// embedder, in file order.
+type sciFact struct {
+	docIDs, queryIDs []string
+	docs, queries    [][]float32
+}
+
+// scifact embeds SciFact once per process; it skips unless
+// ASSAY_SCIFACT=1.
 func scifact(t testing.TB) (docs, queries [][]float32) {
+	sf := loadSciFact(t)
+	return sf.docs, sf.queries
+}
+
+func loadSciFact(t testing.TB) *sciFact {
 	t.Helper()
 	if os.Getenv("ASSAY_SCIFACT") != "1" {
 		t.Skip("SKIPPED: needs SciFact; set ASSAY_SCIFACT=1 (and ASSAY_SCIFACT_DIR if the data is not at ../shared/data/scifact) to run it")
 	}
-	scifactOnce.Do(func() { scifactDocs, scifactQueries, scifactErr = embedSciFact() })
-	if scifactErr != nil {
-		t.Fatal(scifactErr)
+	sciFactOnce.Do(func() { sciFactData, sciFactErr = embedSciFact(sciFactDir()) })
+	if sciFactErr != nil {
+		t.Fatal(sciFactErr)
 	}
-	return scifactDocs, scifactQueries
+	return sciFactData
 }
 
 var (
-	scifactOnce                 sync.Once
-	scifactDocs, scifactQueries [][]float32
-	scifactErr                  error
+	sciFactOnce sync.Once
+	sciFactData *sciFact
+	sciFactErr  error
 )
 
-func embedSciFact() (docs, queries [][]float32, err error) {
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
+func sciFactDir() string {
+	if dir := os.Getenv("ASSAY_SCIFACT_DIR"); dir != "" {
+		return dir
 	}
-	read := func(name string) ([]string, error) {
+	return filepath.Join("..", "..", "..", "shared", "data", "scifact")
+}
+
+func embedSciFact(dir string) (*sciFact, error) {
+	read := func(name string) (ids, texts []string, err error) {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer f.Close()
-		var out []string
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<24)
 		for sc.Scan() {
-			var r struct{ Title, Text string }
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
+			var r struct {
+				ID          string `json:"_id"`
+				Title, Text string
 			}
-			out = append(out, strings.TrimSpace(r.Title+"\n"+r.Text))
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", name, err)
+			}
+			ids = append(ids, r.ID)
+			texts = append(texts, strings.TrimSpace(r.Title+"\n"+r.Text))
 		}
-		return out, sc.Err()
+		return ids, texts, sc.Err()
 	}
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	texts, err := read("corpus.jsonl")
+	sf := &sciFact{}
+	docTexts, queryTexts := []string(nil), []string(nil)
+	if sf.docIDs, docTexts, err = read("corpus.jsonl"); err != nil {
+		return nil, err
+	}
+	if sf.queryIDs, queryTexts, err = read("queries.jsonl"); err != nil {
+		return nil, err
+	}
+	if sf.docs, err = emb.Embed(context.Background(), docTexts); err != nil {
+		return nil, err
+	}
+	if sf.queries, err = emb.Embed(context.Background(), queryTexts); err != nil {
+		return nil, err
+	}
+	return sf, nil
+}
+
+// TestSciFactRelevance reports what the approximation costs in relevance:
+// nDCG@10 of vector-only retrieval on SciFact test with each type, against
+// the judgments. The quantized types at their recommended over-fetch must
+// stay within 0.002 of exact.
+func TestSciFactRelevance(t *testing.T) {
+	sf := loadSciFact(t)
+	d, err := eval.LoadBEIR(sciFactDir(), eval.SplitTest)
 	if err != nil {
-		return nil, nil, err
+		t.Fatal(err)
 	}
-	claims, err := read("queries.jsonl")
-	if err != nil {
-		return nil, nil, err
+	s := openWithCodes(t, sf.docs, defaultInt8Scaling)
+	ndcg := func(typ Type, overfetch int) float64 {
+		run := eval.Run{}
+		for i, qid := range sf.queryIDs {
+			if _, judged := d.Qrels[qid]; !judged {
+				continue
+			}
+			hits, err := s.Search(ctx, sf.queries[i], nil, 100, typ, overfetch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hits {
+				run[qid] = append(run[qid], eval.Ranked{DocID: sf.docIDs[h.Ordinal], Score: float64(h.Score)})
+			}
+		}
+		ev, err := eval.Evaluate(d.Qrels, run, eval.Options{Cutoffs: []int{10}, Complete: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := ev.Mean.At(10)
+		return c.NDCG
 	}
-	if docs, err = emb.Embed(context.Background(), texts); err != nil {
-		return nil, nil, err
+	exact := ndcg(Float32, 0)
+	t.Logf("SciFact test, vector only, builtin d%d: float32 nDCG@10 %.4f", s.Dim(), exact)
+	for _, v := range []struct {
+		typ       Type
+		overfetch int
+		bound     float64 // largest allowed |nDCG - exact|; 0: only logged
+	}{{Int8, 1, 0}, {Int8, 2, 0.002}, {Bit, 4, 0}, {Bit, 10, 0.002}, {Bit, 20, 0.002}} {
+		got := ndcg(v.typ, v.overfetch)
+		t.Logf("%s ×%d nDCG@10 %.4f (%+.4f)", v.typ, v.overfetch, got, got-exact)
+		if v.bound > 0 && math.Abs(got-exact) > v.bound {
+			t.Errorf("%s ×%d: nDCG@10 %.4f, exact %.4f: off by more than %.3f", v.typ, v.overfetch, got, exact, v.bound)
+		}
 	}
-	if queries, err = emb.Embed(context.Background(), claims); err != nil {
-		return nil, nil, err
-	}
-	return docs, queries, nil
 }
 
 func TestRecallSciFactVectors(t *testing.T) {
@@ -374,6 +441,14 @@ func TestRecallSciFactVectors(t *testing.T) {
 		if r < f.scifact {
 			t.Errorf("%s ×%d: recall@10 %.3f on SciFact vectors, want ≥ %.3f", f.typ, f.overfetch, r, f.scifact)
 		}
+	}
+	// Hybrid retrieval fetches 100 vector candidates (retrieval's Fetch):
+	// the same types at k = 100.
+	for _, f := range []struct {
+		typ       Type
+		overfetch int
+	}{{Int8, 1}, {Int8, 2}, {Bit, 2}, {Bit, 4}, {Bit, 10}} {
+		t.Logf("SciFact builtin d%d: %s ×%d recall@100 %.3f", s.Dim(), f.typ, f.overfetch, recallAt(t, s, queries, 100, f.typ, f.overfetch))
 	}
 }
 
@@ -515,5 +590,39 @@ func TestInt8EstimateDoesNotOverflow(t *testing.T) {
 	got := s.i8.estimator(v).score(1)
 	if math.Abs(float64(got)-1) > 1e-3 {
 		t.Errorf("int8 estimate of a unit vector with itself at dim %d: %v, want 1", dim, got)
+	}
+}
+
+// Opening and searching a store leaves the vectors out of the Go heap:
+// they stay in the mapped files.
+func TestVectorsStayOutOfTheHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	const n, dim = 20000, 256 // 20 MB of float32
+	path := writeVectors(t, t.TempDir(), randomVectors(rng, n, dim))
+	if err := BuildCodes(path, dim); err != nil {
+		t.Fatal(err)
+	}
+	q := randomVectors(rng, 1, dim)[0]
+	heapNow := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heapNow()
+	s, err := Open(path, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, typ := range []Type{Float32, Int8, Bit} {
+		if _, err := s.Search(ctx, q, nil, 100, typ, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grew := int64(heapNow()) - int64(before)
+	t.Logf("heap grew %d bytes for a %d-byte vector file", grew, n*dim*4)
+	if grew > 1<<20 {
+		t.Errorf("heap grew %d bytes opening and searching %d vectors, want < 1 MiB", grew, n)
 	}
 }
