@@ -68,8 +68,10 @@ func (s int8Scaling) String() string {
 }
 
 // defaultInt8Scaling is per-vector: on the builtin embedder's SciFact
-// vectors it recalls more of the exact top 10 at every over-fetch (see
-// TestInt8Scaling and the benchmark notes in doc).
+// vectors its recall@10 without over-fetch is 0.991, per-dimension's 0.986
+// (TestInt8Scaling); both reach 1.000 at ×2. The hashed features give
+// every dimension the same spread, while vectors differ in how peaked they
+// are, which per-vector scaling follows.
 const defaultInt8Scaling = perVector
 
 // BuildCodes reads the float32 vector file at path (dim float32s per

@@ -42,6 +42,26 @@ const (
 	Bit Type = "bit"
 )
 
+// DefaultType is the representation a search should use when the codes
+// exist. Measured with BenchmarkSearch (builtin embedder, 768 dimensions,
+// 2 shared cores): at 500k vectors the 1-bit scan costs 16-18 ms of CPU
+// where the exact scan costs 99 ms in RAM and 165 ms memory-mapped, and
+// re-ranking DefaultOverfetch's candidates keeps recall@100 at 0.985
+// (0.998 for a caller who sees 5%); at 50k it is 0.997. The int8 codes
+// recall more (1.000 at ×2) but, scored in pure Go without SIMD, cost
+// more CPU than float32 (175 ms at 500k): they only save memory.
+const DefaultType = Bit
+
+// DefaultOverfetch is the over-fetch DefaultType is measured with for k
+// results: at least 20×k and at least 1,000 candidates (recall@10 at 500k
+// is 0.908 with 200 candidates, 0.988 with 1,000).
+func DefaultOverfetch(k int) int {
+	if k < 1 {
+		return 1
+	}
+	return max(20, (1000+k-1)/k)
+}
+
 // ParseType reads a Type from its name.
 func ParseType(s string) (Type, error) {
 	switch t := Type(strings.ToLower(s)); t {
@@ -96,9 +116,6 @@ func Open(path string, dim int) (*Store, error) {
 	s := &Store{path: path, dim: dim, n: len(m) / (4 * dim), f32map: m}
 	if len(m) > 0 {
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&m[0])), len(m)/4)
-		// Re-ranking reads a few scattered vectors: read-ahead would
-		// only fill memory with neighbours nobody asked for.
-		adviseRandom(m)
 	}
 	if s.i8, err = openInt8(Int8Path(path), dim, s.n); err != nil {
 		s.Close()
@@ -107,6 +124,13 @@ func Open(path string, dim int) (*Store, error) {
 	if s.bits, err = openBits(BitPath(path), dim, s.n); err != nil {
 		s.Close()
 		return nil, errs.E(op, err)
+	}
+	if s.i8 != nil || s.bits != nil {
+		// With codes the float32 file is read only to re-rank a few
+		// scattered vectors: read-ahead would fill memory with neighbours
+		// nobody asked for. Without them a search scans it in order, and
+		// read-ahead helps.
+		adviseRandom(m)
 	}
 	return s, nil
 }

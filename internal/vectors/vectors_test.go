@@ -442,6 +442,13 @@ func TestRecallSciFactVectors(t *testing.T) {
 			t.Errorf("%s ×%d: recall@10 %.3f on SciFact vectors, want ≥ %.3f", f.typ, f.overfetch, r, f.scifact)
 		}
 	}
+	for _, k := range []int{10, 100} {
+		r := recallAt(t, s, queries, k, DefaultType, DefaultOverfetch(k))
+		t.Logf("SciFact builtin d%d: default %s ×%d recall@%d %.3f", s.Dim(), DefaultType, DefaultOverfetch(k), k, r)
+		if r < 0.99 {
+			t.Errorf("default %s ×%d: recall@%d %.3f, want ≥ 0.99", DefaultType, DefaultOverfetch(k), k, r)
+		}
+	}
 	// Hybrid retrieval fetches 100 vector candidates (retrieval's Fetch):
 	// the same types at k = 100.
 	for _, f := range []struct {
@@ -624,5 +631,13 @@ func TestVectorsStayOutOfTheHeap(t *testing.T) {
 	t.Logf("heap grew %d bytes for a %d-byte vector file", grew, n*dim*4)
 	if grew > 1<<20 {
 		t.Errorf("heap grew %d bytes opening and searching %d vectors, want < 1 MiB", grew, n)
+	}
+}
+
+func TestDefaultOverfetch(t *testing.T) {
+	for k, want := range map[int]int{0: 1, 1: 1000, 10: 100, 50: 20, 100: 20, 1000: 20} {
+		if got := DefaultOverfetch(k); got != want {
+			t.Errorf("DefaultOverfetch(%d) = %d, want %d", k, got, want)
+		}
 	}
 }
