@@ -274,3 +274,19 @@ func BenchmarkScore(b *testing.B) {
 	})
 	_ = sink
 }
+
+// BenchmarkBuildCodes is the cost of writing both code files for 50k
+// vectors of the builtin embedder's dimension (vectors/s is the rate an
+// index build adds).
+func BenchmarkBuildCodes(b *testing.B) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	const n, dim = 50_000, 768
+	path := writeVectors(b, b.TempDir(), randomVectors(rng, n, dim))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := BuildCodes(path, dim); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "vectors/s")
+}

@@ -96,13 +96,13 @@ func buildCodes(path string, dim int, scaling int8Scaling) error {
 		return errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, len(m), dim)
 	}
 	n := len(m) / (4 * dim)
-	vec := func(i int) []float32 {
-		out := make([]float32, dim)
+	buf := make([]float32, dim)
+	vec := func(i int) []float32 { // valid until the next call
 		b := m[i*4*dim:]
-		for j := range out {
-			out[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+		for j := range buf {
+			buf[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
 		}
-		return out
+		return buf
 	}
 	// One pass for the corpus statistics: mean, and range per dimension.
 	mean := make([]float64, dim)
