@@ -196,8 +196,9 @@ const checkEvery = 4096
 // query, best first, ties towards the lower ordinal, each with its exact
 // float32 score. allowed holds the ordinals the caller may see (nil: all);
 // only those are read. With t Int8 or Bit the codes pick the best
-// k×overfetch candidates, which are then re-scored exactly; overfetch is
-// ignored for Float32.
+// k×overfetch candidates, which are then re-scored exactly; when that is
+// every allowed vector the search is exact. overfetch is ignored for
+// Float32.
 func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bitmap, k int, t Type, overfetch int) ([]Hit, error) {
 	const op = "vectors.Search"
 	s.mu.RLock()
@@ -221,7 +222,13 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 	case k < 1 || s.n == 0:
 		return nil, nil
 	}
-	if t == Float32 {
+	visible := uint64(s.n)
+	if allowed != nil {
+		visible = allowed.GetCardinality()
+	}
+	if t == Float32 || uint64(k)*uint64(overfetch) >= visible {
+		// Exact: asked for, or the candidates would be every allowed
+		// vector anyway.
 		top := newTopK(k)
 		err := s.scan(ctx, allowed, func(i uint32) { top.offer(i, dot(query, s.Vector(int(i)))) })
 		if err != nil {
