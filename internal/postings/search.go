@@ -62,6 +62,7 @@ type query struct {
 	clauses []int     // clause → unique term index (-1: no chunk holds it)
 	w       []float64 // clause → idf² · qnorm
 	terms   []*cursor // unique terms present in the index
+	stamp   uint64    // chunks scored so far
 }
 
 func (v *Visible) prepare(qterms []string, p Params) *query {
@@ -116,17 +117,15 @@ func (q *query) score(doc uint32, at []*cursor) float64 {
 	k1, b := q.p.K1, q.p.B
 	norm := q.ix.norm(doc)
 	length := 1 / (norm * norm)
-	for _, c := range q.terms {
-		c.hit = false
-	}
+	q.stamp++
 	for _, c := range at {
 		tf := math.Sqrt(float64(c.tf()))
-		c.hit, c.num, c.den = true, tf*k1, tf+k1*(1-b+b*length/q.avgdl)
+		c.hit, c.num, c.den = q.stamp, tf*k1, tf+k1*(1-b+b*length/q.avgdl)
 	}
 	var sum float64
 	matched := 0
 	for i, u := range q.clauses {
-		if u < 0 || !q.terms[u].hit {
+		if u < 0 || q.terms[u].hit != q.stamp {
 			continue
 		}
 		c := q.terms[u]
@@ -184,10 +183,6 @@ func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k
 		for p+1 < len(cs) && cs[p+1].doc == d {
 			p++
 		}
-		if nd := nextCand(d); nd != d {
-			moveTo(cs[:p+1], nd)
-			continue
-		}
 		bsum := 0.0
 		for _, c := range cs[:p+1] {
 			c.shallow(d)
@@ -203,6 +198,12 @@ func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k
 			if p+1 < len(cs) {
 				nd = min(nd, cs[p+1].doc)
 			}
+			moveTo(cs[:p+1], nd)
+			continue
+		}
+		// The candidate test comes after the block bounds, which cost no
+		// bitmap lookup and reject most pivots.
+		if nd := nextCand(d); nd != d {
 			moveTo(cs[:p+1], nd)
 			continue
 		}
@@ -255,7 +256,7 @@ type cursor struct {
 	pos     int
 	doc     uint32
 
-	hit      bool // scratch for score
+	hit      uint64 // scratch for score: query.stamp when the chunk scored holds the term
 	num, den float64
 }
 
