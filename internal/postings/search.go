@@ -27,6 +27,8 @@ type Hit struct {
 // can never exceed a bound computed in another order.
 const boundSlack = 1 + 1e-9
 
+var useWAND = false
+
 // end is the doc of an exhausted cursor.
 const end = math.MaxUint32
 
@@ -40,18 +42,39 @@ const end = math.MaxUint32
 // share of clauses matched. Only chunks that can still enter the top k are
 // scored (block-max WAND); the result equals scoring every match.
 func (v *Visible) Search(ctx context.Context, qterms []string, allowed *roaring.Bitmap, k int, p Params) ([]Hit, error) {
+	hits, _, err := v.search(ctx, qterms, allowed, k, p)
+	return hits, err
+}
+
+// work counts what one search did, for benchmarks.
+type work struct {
+	scored  int // chunks scored exactly
+	decoded int // posting blocks decoded
+}
+
+func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.Bitmap, k int, p Params) ([]Hit, work, error) {
 	q := v.prepare(qterms, p)
 	if q == nil || k < 1 {
-		return nil, nil
+		return nil, work{}, nil
 	}
 	cand := v.docs
 	if allowed != nil {
 		cand = roaring.And(v.docs, allowed)
 	}
 	if cand.IsEmpty() {
-		return nil, nil
+		return nil, work{}, nil
 	}
-	return q.wand(ctx, cand, v.full && allowed == nil, k)
+	var hits []Hit
+	var err error
+	if useWAND {
+		hits, err = q.wand(ctx, cand, v.full && allowed == nil, k)
+	} else {
+		hits, err = q.maxScore(ctx, cand, v.full && allowed == nil, k)
+	}
+	for _, c := range q.terms {
+		q.work.decoded += c.decoded
+	}
+	return hits, q.work, err
 }
 
 // query is a prepared query: its clauses, weights and term cursors.
@@ -63,6 +86,8 @@ type query struct {
 	w       []float64 // clause → idf² · qnorm
 	terms   []*cursor // unique terms present in the index
 	stamp   uint64    // chunks scored so far
+	at      []*cursor // scratch: the cursors on the chunk being scored
+	work    work
 }
 
 func (v *Visible) prepare(qterms []string, p Params) *query {
@@ -96,6 +121,7 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 		q.w[i] = idf[i] * idf[i] * qnorm
 		if u := q.clauses[i]; u >= 0 {
 			q.terms[u].weight += q.w[i]
+			q.terms[u].clauses++
 		}
 	}
 	for _, c := range q.terms {
@@ -138,7 +164,10 @@ func (q *query) score(doc uint32, at []*cursor) float64 {
 // wand is block-max WAND (Ding & Suel 2011) over the cursors, restricted to
 // the chunks in cand. A chunk enters the top k only with a score above the
 // k-th best (ties go to the smaller ordinal, which was seen first), so any
-// range of chunks whose bound does not exceed it is skipped.
+// range of chunks whose bound does not exceed it is skipped. Bounds
+// include the coordination factor: a chunk that can hold only some of the
+// query's clauses is bounded by their share, which is what makes long
+// queries prune.
 func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
 	top := newTopK(k)
 	cs := slices.Clone(q.terms)
@@ -157,21 +186,26 @@ func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k
 	for _, c := range cs {
 		c.advance(0)
 	}
+	nClauses := float64(len(q.clauses))
 	for steps := 0; ; steps++ {
 		if steps%1024 == 0 && ctx.Err() != nil {
 			return nil, errs.E("postings.Search", errs.Timeout, ctx.Err())
 		}
 		sortCursors(cs)
 		theta := top.threshold()
-		// The pivot: the first cursor at which the bounds of it and all
-		// before it exceed θ; no chunk before its doc can.
-		acc, p := 0.0, -1
+		// The pivot: the first cursor at which the bound of it and all
+		// before it exceeds θ; no chunk before its doc can. A chunk
+		// holding only terms of a prefix of the cursors scores at most
+		// the sum of their bounds times the share of clauses they make up
+		// (the coordination factor), and both grow with the prefix.
+		acc, held, p := 0.0, 0, -1
 		for i, c := range cs {
 			if c.doc == end {
 				break
 			}
 			acc += c.ub
-			if acc > theta {
+			held += c.clauses
+			if acc*float64(held)/nClauses > theta {
 				p = i
 				break
 			}
@@ -182,15 +216,16 @@ func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k
 		d := cs[p].doc
 		for p+1 < len(cs) && cs[p+1].doc == d {
 			p++
+			held += cs[p].clauses
 		}
 		bsum := 0.0
 		for _, c := range cs[:p+1] {
 			c.shallow(d)
 			bsum += c.blockBound(q)
 		}
-		if bsum <= theta {
+		if bsum*float64(held)/nClauses <= theta {
 			// No chunk from d up to the first block end (or the next
-			// cursor's doc) can beat θ.
+			// cursor's doc) can beat θ: it holds terms of cs[:p+1] only.
 			nd := uint32(end)
 			for _, c := range cs[:p+1] {
 				nd = min(nd, c.blockLast()+1)
@@ -209,6 +244,7 @@ func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k
 		}
 		if cs[0].doc == d {
 			top.push(d, q.score(d, cs[:p+1]))
+			q.work.scored++
 			for _, c := range cs[:p+1] {
 				c.next()
 			}
@@ -243,6 +279,7 @@ type cursor struct {
 	data    []byte // blocks' data
 	nblocks int
 	weight  float64 // Σ of the term's clause weights
+	clauses int     // the term's clauses (a repeated query term has several)
 	ub      float64 // bound of the term's contribution to any chunk
 
 	blk     int // current block (may be ahead of the decoded one after shallow)
@@ -255,7 +292,9 @@ type cursor struct {
 	tfsDone bool
 	pos     int
 	doc     uint32
+	lazy    bool // doc is a lower bound: the block holding the posting is not decoded
 
+	decoded  int
 	hit      uint64 // scratch for score: query.stamp when the chunk scored holds the term
 	num, den float64
 }
@@ -307,8 +346,34 @@ func (c *cursor) blockBound(q *query) float64 {
 	return c.bound
 }
 
+// skipTo moves to the first posting at or after d, decoding nothing: when
+// that posting lies in a block not decoded yet, the cursor becomes lazy and
+// its doc is d, a lower bound, until materialize.
+func (c *cursor) skipTo(d uint32) {
+	if c.doc >= d {
+		return
+	}
+	c.shallow(d)
+	switch {
+	case c.blk >= c.nblocks:
+		c.doc, c.lazy = end, false
+	case c.dec == c.blk:
+		c.advance(d)
+	default:
+		c.doc, c.lazy = d, true
+	}
+}
+
+// materialize decodes a lazy cursor's block and finds its posting.
+func (c *cursor) materialize() {
+	if c.lazy {
+		c.advance(c.doc)
+	}
+}
+
 // advance moves to the first posting at or after d.
 func (c *cursor) advance(d uint32) {
+	c.lazy = false
 	c.shallow(d)
 	if c.blk >= c.nblocks {
 		c.doc = end
@@ -341,6 +406,7 @@ func (c *cursor) next() {
 // decode reads the current block's docs; tfs wait for tf.
 func (c *cursor) decode() {
 	c.dec, c.pos, c.tfsDone = c.blk, 0, false
+	c.decoded++
 	c.n = BlockSize
 	if c.blk == c.nblocks-1 {
 		c.n = int(c.rec.df) - c.blk*BlockSize
