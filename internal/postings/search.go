@@ -28,6 +28,7 @@ type Hit struct {
 const boundSlack = 1 + 1e-9
 
 var useWAND = false
+var useWindows = true
 
 // end is the doc of an exhausted cursor.
 const end = math.MaxUint32
@@ -68,6 +69,8 @@ func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.
 	var err error
 	if useWAND {
 		hits, err = q.wand(ctx, cand, v.full && allowed == nil, k)
+	} else if useWindows {
+		hits, err = q.maxScoreWindows(ctx, cand, v.full && allowed == nil, k)
 	} else {
 		hits, err = q.maxScore(ctx, cand, v.full && allowed == nil, k)
 	}
@@ -140,14 +143,31 @@ func (q *query) termScore(tf, length float64) float64 {
 // score is the exact score of chunk doc, held by the cursors in at (each
 // positioned on doc), as searchVisible computes it.
 func (q *query) score(doc uint32, at []*cursor) float64 {
-	k1, b := q.p.K1, q.p.B
-	norm := q.ix.norm(doc)
-	length := 1 / (norm * norm)
+	length := q.length(doc)
 	q.stamp++
 	for _, c := range at {
-		tf := math.Sqrt(float64(c.tf()))
-		c.hit, c.num, c.den = q.stamp, tf*k1, tf+k1*(1-b+b*length/q.avgdl)
+		q.hold(c, c.tf(), length)
 	}
+	return q.held()
+}
+
+// length is the chunk length bleve recovers from its stored norm.
+func (q *query) length(doc uint32) float64 {
+	norm := q.ix.norm(doc)
+	return 1 / (norm * norm)
+}
+
+// hold records, for the chunk being scored (q.stamp), that it holds c's
+// term tf times.
+func (q *query) hold(c *cursor, tf uint32, length float64) {
+	k1, b := q.p.K1, q.p.B
+	s := math.Sqrt(float64(tf))
+	c.hit, c.num, c.den = q.stamp, s*k1, s+k1*(1-b+b*length/q.avgdl)
+}
+
+// held is the score of the chunk whose terms hold recorded: the clauses
+// summed in query order, times the share of clauses matched.
+func (q *query) held() float64 {
 	var sum float64
 	matched := 0
 	for i, u := range q.clauses {
