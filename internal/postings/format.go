@@ -30,7 +30,7 @@ const (
 
 	formatVersion = 1
 	// BlockSize is the number of postings per block; each block keeps the
-	// largest term frequency and smallest length in it, for block-max WAND.
+	// largest term frequency and smallest length in it, for block bounds.
 	BlockSize = 128
 
 	termRecordSize  = 40

@@ -9,9 +9,10 @@
 // the statistics.
 //
 // Scores are bleve's BM25 exactly as internal/index's searchVisible
-// computes them; top-k uses block-max WAND over blocks of BlockSize
-// postings, so a query does not score every match, and its results equal
-// exhaustive scoring (ties broken by ordinal).
+// computes them; top-k uses MaxScore with per-block bounds (blocks of
+// BlockSize postings), so a query neither scores every match nor decodes
+// every block, and its results equal exhaustive scoring (ties broken by
+// ordinal).
 package postings
 
 import (
@@ -217,6 +218,13 @@ func (ix *Index) Visible(groups []string) *Visible {
 	if v, ok := ix.cache.Get(key); ok {
 		return v
 	}
+	v := ix.visible(gs)
+	ix.cache.Add(key, v)
+	return v
+}
+
+// visible computes the visible set of sorted, distinct groups.
+func (ix *Index) visible(gs []string) *Visible {
 	var docs, terms []*roaring.Bitmap
 	for _, g := range gs {
 		if gr, ok := ix.groups[g]; ok {
@@ -231,7 +239,6 @@ func (ix *Index) Visible(groups []string) *Visible {
 	} else {
 		v.avgdl = avgLen(roaring.FastOr(terms...).GetCardinality(), v.n)
 	}
-	ix.cache.Add(key, v)
 	return v
 }
 

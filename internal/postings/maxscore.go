@@ -2,7 +2,6 @@ package postings
 
 import (
 	"context"
-	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -10,7 +9,8 @@ import (
 )
 
 // maxScore is MaxScore (Turtle & Flood 1995) with block bounds, restricted
-// to the chunks in cand. Terms are ordered by their bound; the longest
+// to the chunks in cand, one chunk at a time; maxScoreWindows uses it for
+// queries of more than 64 distinct terms. Terms are ordered by their bound; the longest
 // prefix whose bound cannot beat the k-th best score θ is non-essential: a
 // chunk holding only those terms cannot enter the top k, so candidates
 // come from the essential terms alone and the non-essential ones are
@@ -22,24 +22,9 @@ import (
 // exact.
 func (q *query) maxScore(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
 	top := newTopK(k)
-	cs := slices.Clone(q.terms)
-	slices.SortStableFunc(cs, func(a, b *cursor) int {
-		switch {
-		case a.ub < b.ub:
-			return -1
-		case a.ub > b.ub:
-			return 1
-		}
-		return 0
-	})
-	m := len(cs)
 	// cumUB[i], cumClauses[i]: the bounds and clauses of cs[:i].
-	cumUB := make([]float64, m+1)
-	cumClauses := make([]int, m+1)
-	for i, c := range cs {
-		cumUB[i+1] = cumUB[i] + c.ub
-		cumClauses[i+1] = cumClauses[i] + c.clauses
-	}
+	cs, cumUB, cumClauses := q.byBound()
+	m := len(cs)
 	nClauses := float64(len(q.clauses))
 	bound := func(raw float64, held int) float64 { return raw * float64(held) / nClauses }
 	candIt := cand.Iterator()

@@ -209,6 +209,45 @@ func TestSearchEqualsExhaustive(t *testing.T) {
 	}
 }
 
+// TestLongQueriesEqualExhaustive covers queries of more than 64 distinct
+// terms, which take the chunk-at-a-time path.
+func TestLongQueriesEqualExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	groups := []string{"public", "staff"}
+	docs := make([]testDoc, 3000) // uniform over 120 terms: most occur
+	for i := range docs {
+		for range r.IntN(40) {
+			docs[i].terms = append(docs[i].terms, fmt.Sprintf("t%d", r.IntN(120)))
+		}
+		docs[i].groups = []string{groups[r.IntN(2)]}
+	}
+	ix := build(t, docs)
+	long := 0
+	for trial := range 10 {
+		q := make([]string, 90+r.IntN(30))
+		for i := range q {
+			q[i] = fmt.Sprintf("t%d", r.IntN(120))
+		}
+		gs := groups[:1+trial%2]
+		if pq := ix.Visible(gs).prepare(q, bm25); len(pq.terms) > 64 {
+			long++
+		}
+		for _, k := range []int{1, 10, 100} {
+			got, err := ix.Visible(gs).Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bruteForce(docs, func(i int) bool { return visibleTo(docs[i], gs) }, func(int) bool { return true }, q, k)
+			if !slices.Equal(got, want) {
+				t.Fatalf("groups %v, %d-clause query, k %d:\n got %v\nwant %v", gs, len(q), k, got, want)
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no query had more than 64 distinct terms")
+	}
+}
+
 // TestHiddenChunksChangeNothing: chunks a caller cannot see, full of the
 // query's words, change neither its results nor its scores.
 func TestHiddenChunksChangeNothing(t *testing.T) {

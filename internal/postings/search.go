@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
-
-	"github.com/assay-rag/assay/internal/errs"
 )
 
 // Params are BM25's parameters.
@@ -27,9 +25,6 @@ type Hit struct {
 // can never exceed a bound computed in another order.
 const boundSlack = 1 + 1e-9
 
-var useWAND = false
-var useWindows = true
-
 // end is the doc of an exhausted cursor.
 const end = math.MaxUint32
 
@@ -41,7 +36,8 @@ const end = math.MaxUint32
 // each clause i whose term the chunk holds, idf_i² · qnorm · √tf·k1 /
 // (√tf + k1·(1 − b + b·len/avgdl)), summed in clause order, times the
 // share of clauses matched. Only chunks that can still enter the top k are
-// scored (block-max WAND); the result equals scoring every match.
+// scored (MaxScore with block bounds, see maxScoreWindows); the result
+// equals scoring every match.
 func (v *Visible) Search(ctx context.Context, qterms []string, allowed *roaring.Bitmap, k int, p Params) ([]Hit, error) {
 	hits, _, err := v.search(ctx, qterms, allowed, k, p)
 	return hits, err
@@ -65,15 +61,7 @@ func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.
 	if cand.IsEmpty() {
 		return nil, work{}, nil
 	}
-	var hits []Hit
-	var err error
-	if useWAND {
-		hits, err = q.wand(ctx, cand, v.full && allowed == nil, k)
-	} else if useWindows {
-		hits, err = q.maxScoreWindows(ctx, cand, v.full && allowed == nil, k)
-	} else {
-		hits, err = q.maxScore(ctx, cand, v.full && allowed == nil, k)
-	}
+	hits, err := q.maxScoreWindows(ctx, cand, v.full && allowed == nil, k)
 	for _, c := range q.terms {
 		q.work.decoded += c.decoded
 	}
@@ -179,117 +167,6 @@ func (q *query) held() float64 {
 		matched++
 	}
 	return sum * float64(matched) / float64(len(q.clauses))
-}
-
-// wand is block-max WAND (Ding & Suel 2011) over the cursors, restricted to
-// the chunks in cand. A chunk enters the top k only with a score above the
-// k-th best (ties go to the smaller ordinal, which was seen first), so any
-// range of chunks whose bound does not exceed it is skipped. Bounds
-// include the coordination factor: a chunk that can hold only some of the
-// query's clauses is bounded by their share, which is what makes long
-// queries prune.
-func (q *query) wand(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
-	top := newTopK(k)
-	cs := slices.Clone(q.terms)
-	candIt := cand.Iterator()
-	// nextCand is the first candidate chunk at or after d.
-	nextCand := func(d uint32) uint32 {
-		if everyDoc {
-			return d
-		}
-		candIt.AdvanceIfNeeded(d)
-		if !candIt.HasNext() {
-			return end
-		}
-		return candIt.PeekNext()
-	}
-	for _, c := range cs {
-		c.advance(0)
-	}
-	nClauses := float64(len(q.clauses))
-	for steps := 0; ; steps++ {
-		if steps%1024 == 0 && ctx.Err() != nil {
-			return nil, errs.E("postings.Search", errs.Timeout, ctx.Err())
-		}
-		sortCursors(cs)
-		theta := top.threshold()
-		// The pivot: the first cursor at which the bound of it and all
-		// before it exceeds θ; no chunk before its doc can. A chunk
-		// holding only terms of a prefix of the cursors scores at most
-		// the sum of their bounds times the share of clauses they make up
-		// (the coordination factor), and both grow with the prefix.
-		acc, held, p := 0.0, 0, -1
-		for i, c := range cs {
-			if c.doc == end {
-				break
-			}
-			acc += c.ub
-			held += c.clauses
-			if acc*float64(held)/nClauses > theta {
-				p = i
-				break
-			}
-		}
-		if p < 0 {
-			break
-		}
-		d := cs[p].doc
-		for p+1 < len(cs) && cs[p+1].doc == d {
-			p++
-			held += cs[p].clauses
-		}
-		bsum := 0.0
-		for _, c := range cs[:p+1] {
-			c.shallow(d)
-			bsum += c.blockBound(q)
-		}
-		if bsum*float64(held)/nClauses <= theta {
-			// No chunk from d up to the first block end (or the next
-			// cursor's doc) can beat θ: it holds terms of cs[:p+1] only.
-			nd := uint32(end)
-			for _, c := range cs[:p+1] {
-				nd = min(nd, c.blockLast()+1)
-			}
-			if p+1 < len(cs) {
-				nd = min(nd, cs[p+1].doc)
-			}
-			moveTo(cs[:p+1], nd)
-			continue
-		}
-		// The candidate test comes after the block bounds, which cost no
-		// bitmap lookup and reject most pivots.
-		if nd := nextCand(d); nd != d {
-			moveTo(cs[:p+1], nd)
-			continue
-		}
-		if cs[0].doc == d {
-			top.push(d, q.score(d, cs[:p+1]))
-			q.work.scored++
-			for _, c := range cs[:p+1] {
-				c.next()
-			}
-			continue
-		}
-		moveTo(cs[:p+1], d)
-	}
-	return top.sorted(), nil
-}
-
-// moveTo advances every cursor before doc to it (or past it).
-func moveTo(cs []*cursor, doc uint32) {
-	for _, c := range cs {
-		if c.doc < doc {
-			c.advance(doc)
-		}
-	}
-}
-
-func sortCursors(cs []*cursor) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].doc < cs[j-1].doc; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
 }
 
 // cursor walks one term's postings block by block.
