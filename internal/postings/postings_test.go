@@ -13,8 +13,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
-// bleve's defaults (search.BM25_k1, search.BM25_b).
-var bm25 = Params{K1: 1.2, B: 0.75}
+// The bleve backend's default parameters (internal/index DefaultBM25).
+var bm25 = Params{K1: 0.9, B: 0.4}
 
 type testDoc struct {
 	terms  []string
