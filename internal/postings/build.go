@@ -324,16 +324,21 @@ func (w *files) bitmap(bm *roaring.Bitmap) (uint64, uint64, error) {
 	return off, uint64(n), err
 }
 
+// commit renames the files into place, meta.json last, so an interrupted
+// commit leaves the earlier meta.json, whose counts Open checks against
+// the files' sizes. It is not atomic: rebuild after a failed Finish.
 func (w *files) commit() error {
-	names := map[*os.File]string{w.meta: metaFile, w.fst: fstFile, w.terms: termsFile, w.post: postingsFile, w.bm: bitmapsFile, w.norms: normsFile}
-	for f, name := range names {
-		if err := w.bufs[f].Flush(); err != nil {
+	for _, f := range []struct {
+		f    *os.File
+		name string
+	}{{w.fst, fstFile}, {w.terms, termsFile}, {w.post, postingsFile}, {w.bm, bitmapsFile}, {w.norms, normsFile}, {w.meta, metaFile}} {
+		if err := w.bufs[f.f].Flush(); err != nil {
 			return err
 		}
-		if err := f.Close(); err != nil {
+		if err := f.f.Close(); err != nil {
 			return err
 		}
-		if err := os.Rename(f.Name(), filepath.Join(w.dir, name)); err != nil {
+		if err := os.Rename(f.f.Name(), filepath.Join(w.dir, f.name)); err != nil {
 			return err
 		}
 	}
