@@ -210,7 +210,7 @@ func TestSearchEqualsExhaustive(t *testing.T) {
 }
 
 // TestLongQueriesEqualExhaustive covers queries of more than 64 distinct
-// terms, which take the chunk-at-a-time path.
+// terms (more than a 64-bit mask of terms would hold).
 func TestLongQueriesEqualExhaustive(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	groups := []string{"public", "staff"}

@@ -77,7 +77,6 @@ type query struct {
 	w       []float64 // clause → idf² · qnorm
 	terms   []*cursor // unique terms present in the index
 	stamp   uint64    // chunks scored so far
-	at      []*cursor // scratch: the cursors on the chunk being scored
 	work    work
 }
 
@@ -126,17 +125,6 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 func (q *query) termScore(tf, length float64) float64 {
 	s := math.Sqrt(tf)
 	return s * q.p.K1 / (s + q.p.K1*(1-q.p.B+q.p.B*length/q.avgdl))
-}
-
-// score is the exact score of chunk doc, held by the cursors in at (each
-// positioned on doc), as searchVisible computes it.
-func (q *query) score(doc uint32, at []*cursor) float64 {
-	length := q.length(doc)
-	q.stamp++
-	for _, c := range at {
-		q.hold(c, c.tf(), length)
-	}
-	return q.held()
 }
 
 // length is the chunk length bleve recovers from its stored norm.

@@ -2,7 +2,6 @@ package postings
 
 import (
 	"context"
-	"math/bits"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -35,7 +34,7 @@ func (q *query) byBound() (cs []*cursor, cumUB []float64, cumClauses []int) {
 	return cs, cumUB, cumClauses
 }
 
-// maxScoreWindows is MaxScore (see maxScore) evaluated a window of chunks
+// maxScoreWindows is MaxScore with block bounds, evaluated a window of chunks
 // at a time, as Lucene's MaxScoreBulkScorer does: the window ends at the
 // first end of an essential term's current block (so within it each
 // term's bound is its block's); a window whose bound cannot beat θ is
@@ -43,19 +42,29 @@ func (q *query) byBound() (cs []*cursor, cumUB []float64, cumClauses []int) {
 // are accumulated term by term into per-chunk buffers, and only chunks
 // whose bound can still beat θ are probed for the non-essential terms and
 // scored. Chunks are scored in ordinal order, so pruning at "≤ θ" is
-// exact. Queries of more than 64 distinct terms use maxScore.
+// exact.
+//
+// Terms are ordered by their bound; the longest prefix whose bound cannot
+// beat the k-th best score θ is non-essential (Turtle & Flood's MaxScore):
+// a chunk holding only those terms cannot enter the top k, so candidates
+// come from the essential terms alone and the non-essential ones are
+// probed, highest bound first, only while the chunk can still beat θ.
+// Bounds include the coordination factor: a chunk holding the terms of a
+// set of clauses scores at most the sum of their bounds times their share
+// of the query's clauses.
 func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
 	m := len(q.terms)
-	if m > 64 {
-		return q.maxScore(ctx, cand, everyDoc, k)
-	}
 	top := newTopK(k)
 	cs, cumUB, cumClauses := q.byBound()
 	nClauses := float64(len(q.clauses))
 	bound := func(raw float64, held int) float64 { return raw * float64(held) / nClauses }
-	masks := make([]uint64, window)
+	// tfs[j*window+o]: essential term j's frequency in chunk start+o of
+	// the window (0: absent); seen marks the chunks in touched.
 	tfs := make([]uint32, m*window)
+	seen := make([]bool, window)
 	var touched []uint32
+	var held []int      // the terms the chunk being scored holds, by index in cs
+	var heldTF []uint32 // and their frequencies
 	// For a sparse candidate set (a restricted caller, a narrow filter),
 	// windows without candidates are skipped and postings of chunks that
 	// are not candidates are not accumulated.
@@ -122,7 +131,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 		}
 		touched = touched[:0]
 		for j, c := range cs[e:] {
-			ji := e + j
+			j += e
 			if c.lazy {
 				c.materialize()
 			}
@@ -131,27 +140,31 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
 					continue
 				}
-				if masks[o] == 0 {
+				if !seen[o] {
+					seen[o] = true
 					touched = append(touched, o)
 				}
-				masks[o] |= 1 << ji
-				tfs[ji*window+int(o)] = c.tf()
+				tfs[j*window+int(o)] = c.tf()
 			}
 		}
 		slices.Sort(touched)
 		for _, o := range touched {
-			mask := masks[o]
-			masks[o] = 0
+			seen[o] = false
 			doc := start + o
 			theta := top.threshold()
 			length := q.length(doc)
-			raw, held := 0.0, 0
-			for x := mask; x != 0; x &= x - 1 {
-				c := cs[bits.TrailingZeros64(x)]
-				raw += c.weight * q.termScore(float64(tfs[bits.TrailingZeros64(x)*window+int(o)]), length) * boundSlack
-				held += c.clauses
+			raw, nheld := 0.0, 0
+			held, heldTF = held[:0], heldTF[:0]
+			for j := e; j < m; j++ {
+				if tf := tfs[j*window+int(o)]; tf != 0 {
+					tfs[j*window+int(o)] = 0
+					c := cs[j]
+					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
+					nheld += c.clauses
+					held, heldTF = append(held, j), append(heldTF, tf)
+				}
 			}
-			if bound(raw+cumUB[e], held+cumClauses[e]) <= theta {
+			if bound(raw+cumUB[e], nheld+cumClauses[e]) <= theta {
 				continue
 			}
 			if !everyDoc && !sparse && !cand.Contains(doc) {
@@ -160,14 +173,14 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 			// Probe the non-essential terms, highest bound first.
 			pruned := false
 			for i := e - 1; i >= 0; i-- {
-				if bound(raw+cumUB[i+1], held+cumClauses[i+1]) <= theta {
+				if bound(raw+cumUB[i+1], nheld+cumClauses[i+1]) <= theta {
 					pruned = true
 					break
 				}
 				c := cs[i]
-				if c.doc < doc || c.lazy {
+				if c.doc < doc || c.lazy { // a lazy cursor's doc is a lower bound, ≤ doc
 					c.shallow(doc)
-					if bound(raw+cumUB[i]+c.blockBound(q), held+cumClauses[i+1]) <= theta {
+					if bound(raw+cumUB[i]+c.blockBound(q), nheld+cumClauses[i+1]) <= theta {
 						pruned = true
 						break
 					}
@@ -176,18 +189,16 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				if c.doc == doc {
 					tf := c.tf()
 					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
-					held += c.clauses
-					mask |= 1 << i
-					tfs[i*window+int(o)] = tf
+					nheld += c.clauses
+					held, heldTF = append(held, i), append(heldTF, tf)
 				}
 			}
-			if pruned || bound(raw, held) <= theta {
+			if pruned || bound(raw, nheld) <= theta {
 				continue
 			}
 			q.stamp++
-			for x := mask; x != 0; x &= x - 1 {
-				ji := bits.TrailingZeros64(x)
-				q.hold(cs[ji], tfs[ji*window+int(o)], length)
+			for x, j := range held {
+				q.hold(cs[j], heldTF[x], length)
 			}
 			top.push(doc, q.held())
 			q.work.scored++
