@@ -1,6 +1,10 @@
 package postings
 
-import "github.com/RoaringBitmap/roaring/v2"
+import (
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
 
 // MaxHeld is the most terms Holdings takes.
 const MaxHeld = 64
@@ -10,10 +14,11 @@ const MaxHeld = 64
 // the chunks hold terms[i]. Chunks holding none of terms are not counted.
 // More than MaxHeld terms give nil.
 //
-// It reads the terms' chunk bitmaps, never their postings: the chunks are
-// split term by term into the sets that hold and lack it (roaring And and
-// AndNot, proportional to the bitmaps' containers), and a set small
-// enough is finished chunk by chunk.
+// It reads the terms' chunk bitmaps, never their postings: each is
+// intersected with the candidates container by container (chunks the
+// caller may not see are skipped in blocks of up to 65,536), and the
+// candidates holding it are marked in a per-chunk mask. The cost is that
+// of the visible, allowed chunks holding the terms, not of the corpus.
 func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]int {
 	if len(terms) > MaxHeld {
 		return nil
@@ -22,55 +27,44 @@ func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]i
 	if allowed != nil {
 		cand = roaring.And(v.docs, allowed)
 	}
-	held := make([]*roaring.Bitmap, len(terms))
-	var present []*roaring.Bitmap
+	out := map[uint64]int{}
+	var holding []*roaring.Bitmap
+	var bit []uint64
 	for i, t := range terms {
 		if r, ok := v.ix.term(t); ok {
-			held[i] = v.ix.termDocs(r)
-			present = append(present, held[i])
+			holding = append(holding, roaring.And(v.ix.termDocs(r), cand))
+			bit = append(bit, 1<<i)
 		}
 	}
-	out := map[uint64]int{}
-	if len(present) == 0 {
+	if len(holding) == 0 {
 		return out
 	}
-	set := roaring.And(roaring.FastOr(present...), cand)
-	var split func(i int, set *roaring.Bitmap, mask uint64)
-	split = func(i int, set *roaring.Bitmap, mask uint64) {
-		card := set.GetCardinality()
-		switch {
-		case card == 0:
-			return
-		case i == len(terms):
-			out[mask] += int(card)
-			return
-		case card <= smallSet:
-			it := set.Iterator()
-			for it.HasNext() {
-				doc, m := it.Next(), mask
-				for j := i; j < len(terms); j++ {
-					if held[j] != nil && held[j].Contains(doc) {
-						m |= 1 << j
-					}
-				}
-				out[m]++
+	masks := v.ix.masks.Get().(*[]uint64)
+	defer v.ix.masks.Put(masks)
+	held := *masks
+	var buf [256]uint32
+	for i, bm := range holding {
+		it := bm.ManyIterator()
+		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+			for _, d := range buf[:n] {
+				held[d] |= bit[i]
 			}
-			return
-		case held[i] == nil:
-			split(i+1, set, mask)
-			return
 		}
-		in := roaring.And(set, held[i])
-		if in.GetCardinality() == card {
-			split(i+1, set, mask|1<<i)
-			return
-		}
-		split(i+1, in, mask|1<<i)
-		split(i+1, roaring.AndNot(set, held[i]), mask)
 	}
-	split(0, set, 0)
+	it := roaring.FastOr(holding...).ManyIterator()
+	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+		for _, d := range buf[:n] {
+			out[held[d]]++
+			held[d] = 0 // the pool's masks are kept zero
+		}
+	}
 	return out
 }
 
-// smallSet is the size below which Holdings tests chunks one by one.
-const smallSet = 64
+// maskPool hands out zeroed per-chunk masks for Holdings.
+func maskPool(n int) *sync.Pool {
+	return &sync.Pool{New: func() any {
+		m := make([]uint64, n)
+		return &m
+	}}
+}

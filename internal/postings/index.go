@@ -47,6 +47,7 @@ type Index struct {
 	groups map[string]group
 	all    *Visible
 	cache  *lru.Cache[string, *Visible]
+	masks  *sync.Pool // Holdings' per-chunk masks
 	closed sync.Once
 }
 
@@ -117,6 +118,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	all.AddRange(0, uint64(ix.meta.Chunks))
 	ix.all = &Visible{ix: ix, docs: all, full: true, n: int(ix.meta.Chunks), avgdl: avgLen(ix.meta.DistinctTerms, int(ix.meta.Chunks))}
 	ix.cache, _ = lru.New[string, *Visible](cacheSize) // errs only for a size ≤ 0
+	ix.masks = maskPool(ix.Len())
 	return ix, nil
 }
 
