@@ -397,7 +397,7 @@ func exhaustive(v *Visible, qterms []string, allowed *roaring.Bitmap, k int) ([]
 				touched = append(touched, c.doc)
 			}
 			w.scored++
-			score[c.doc] += q.w[i] * (tf * k1) / (tf + k1*(1-b+b*length/q.avgdl))
+			score[c.doc] += q.w[i] * tf * k1 / (tf + k1*(1-b+b*length/q.avgdl))
 			matched[c.doc]++
 		}
 		w.decoded += c.decoded

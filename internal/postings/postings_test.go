@@ -70,8 +70,9 @@ func visibleTo(d testDoc, groups []string) bool {
 	return false
 }
 
-// bruteForce scores every chunk in see and allowed by searchVisible's
-// formula, written out independently of Search.
+// bruteForce scores every chunk in see and allowed by the bleve backend's
+// formula (backend.BM25Query on main: the same operations in the same
+// order), written out independently of Search.
 func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []string, k int) []Hit {
 	n := 0
 	distinct := map[string]bool{}
@@ -119,9 +120,9 @@ func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []
 			if tfs[t] == 0 {
 				continue
 			}
-			w := idf[j] * idf[j] * qnorm
+			w := idf[j]
 			tf := math.Sqrt(float64(tfs[t]))
-			score += w * (tf * k1) / (tf + k1*(1-b+b*length/avgdl))
+			score += w * w * qnorm * tf * k1 / (tf + k1*(1-b+b*length/avgdl))
 			matched++
 		}
 		if matched > 0 {

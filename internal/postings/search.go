@@ -32,10 +32,10 @@ const end = math.MaxUint32
 // the index's analyzer, in query order, repeats kept: each is a clause)
 // among the visible chunks that are also in allowed (nil: all visible
 // chunks), best first, ties by ordinal. Scores are bleve's BM25 with this
-// set's statistics, exactly searchVisible's formula (internal/index): for
-// each clause i whose term the chunk holds, idf_i² · qnorm · √tf·k1 /
-// (√tf + k1·(1 − b + b·len/avgdl)), summed in clause order, times the
-// share of clauses matched. Only chunks that can still enter the top k are
+// set's statistics, exactly the bleve backend's formula (searchVisible,
+// backend.BM25Query): for each clause i whose term the chunk holds,
+// idf_i² · qnorm · √tf·k1 / (√tf + k1·(1 − b + b·len/avgdl)), summed in
+// clause order, times the share of clauses matched. Only chunks that can still enter the top k are
 // scored (MaxScore with block bounds, see maxScoreWindows); the result
 // equals scoring every match.
 func (v *Visible) Search(ctx context.Context, qterms []string, allowed *roaring.Bitmap, k int, p Params) ([]Hit, error) {
@@ -106,7 +106,10 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 		idf[i] = math.Log(1 + (float64(v.n)-df+0.5)/(df+0.5))
 		sumSq += idf[i] * idf[i]
 	}
-	qnorm := 1 / math.Sqrt(sumSq)
+	qnorm := 1.0
+	if sumSq > 0 {
+		qnorm = 1 / math.Sqrt(sumSq)
+	}
 	for i := range qterms {
 		q.w[i] = idf[i] * idf[i] * qnorm
 		if u := q.clauses[i]; u >= 0 {
@@ -137,12 +140,19 @@ func (q *query) length(doc uint32) float64 {
 // term tf times.
 func (q *query) hold(c *cursor, tf uint32, length float64) {
 	k1, b := q.p.K1, q.p.B
+	lenNorm := 1.0
+	if q.avgdl > 0 {
+		lenNorm = 1 - b + b*length/q.avgdl
+	}
 	s := math.Sqrt(float64(tf))
-	c.hit, c.num, c.den = q.stamp, s*k1, s+k1*(1-b+b*length/q.avgdl)
+	c.hit, c.sqrtTF, c.den = q.stamp, s, s+k1*lenNorm
 }
 
 // held is the score of the chunk whose terms hold recorded: the clauses
-// summed in query order, times the share of clauses matched.
+// summed in query order, times the share of clauses matched. The
+// arithmetic, operation by operation, is backend.BM25Query's (Clause,
+// then Score), so the scores are bit-identical to the bleve backend's
+// exhaustive scorer.
 func (q *query) held() float64 {
 	var sum float64
 	matched := 0
@@ -151,7 +161,7 @@ func (q *query) held() float64 {
 			continue
 		}
 		c := q.terms[u]
-		sum += q.w[i] * c.num / c.den
+		sum += q.w[i] * c.sqrtTF * q.p.K1 / c.den
 		matched++
 	}
 	return sum * float64(matched) / float64(len(q.clauses))
@@ -179,9 +189,10 @@ type cursor struct {
 	doc     uint32
 	lazy    bool // doc is a lower bound: the block holding the posting is not decoded
 
-	decoded  int
-	hit      uint64 // scratch for score: query.stamp when the chunk scored holds the term
-	num, den float64
+	decoded int
+	hit     uint64 // scratch for score: query.stamp when the chunk scored holds the term
+	sqrtTF  float64
+	den     float64
 }
 
 func newCursor(ix *Index, r termRecord) *cursor {
