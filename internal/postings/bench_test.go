@@ -11,8 +11,10 @@ package postings
 // "all" sees every group (full-access statistics), "public+team" sees
 // public and one team (about 51%), "team" sees one team (about 2%). Each
 // benchmark op runs SciFact's 300 test queries at k=100 and reports the
-// per-query p50 and p99; "exhaustive" scores every visible match of the
-// same index (what internal/index's searchVisible does) for the ratio.
+// per-query p50 and p99 of wall time and of the thread's CPU time (the
+// machine is shared), chunks scored and blocks decoded per query;
+// "exhaustive" scores every visible match of the same memory-mapped index
+// (what the bleve backend's searchVisible does from memory) for the ratio.
 // POSTINGS_EXPORT=dir also writes the corpus as BEIR jsonl for
 // ../shared/peers/lucene/run.sh.
 
