@@ -21,6 +21,8 @@ require (
 	golang.org/x/time v0.16.0
 )
 
+require github.com/hashicorp/golang-lru/v2 v2.0.7
+
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
@@ -36,7 +38,7 @@ require (
 	github.com/blevesearch/segment v0.9.1 // indirect
 	github.com/blevesearch/snowballstem v0.9.0 // indirect
 	github.com/blevesearch/upsidedown_store_api v1.0.2 // indirect
-	github.com/blevesearch/vellum v1.2.1 // indirect
+	github.com/blevesearch/vellum v1.2.1
 	github.com/blevesearch/zapx/v11 v11.4.3 // indirect
 	github.com/blevesearch/zapx/v12 v12.4.3 // indirect
 	github.com/blevesearch/zapx/v13 v13.4.3 // indirect
