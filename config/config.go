@@ -181,10 +181,20 @@ type Index struct {
 	// indexes); default "assay".
 	Name string `yaml:"name" flag:"name"`
 	// RequireACL makes a document without an acl field an error instead
-	// of public. Off for the sample and BEIR corpora (which have no ACLs);
-	// turn it on for production corpora. A present but empty acl is an
-	// error either way.
+	// of public. On by default, for `assay index`, `assay worker` and
+	// `assay dev` alike (the sample corpus gives every document an acl);
+	// set it to false only for a corpus meant to be wholly public, such
+	// as a BEIR data set. A present but empty acl is an error either way.
 	RequireACL bool `yaml:"require_acl"`
+}
+
+// ACLPolicy says in one line what index.require_acl means for the corpus
+// being indexed, for the startup lines of `assay dev` and the worker.
+func (ix Index) ACLPolicy() string {
+	if ix.RequireACL {
+		return "every document must name its groups (index.require_acl; [public] for public ones)"
+	}
+	return "a document without an acl field is PUBLIC (index.require_acl is off)"
 }
 
 // Embedders Embed.Provider may name.

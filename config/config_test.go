@@ -245,3 +245,23 @@ func TestTemporalUIURL(t *testing.T) {
 		}
 	}
 }
+
+// TestRequireACLByDefault: a document without an acl field is an error
+// unless the operator turns index.require_acl off (issue 21: it was off,
+// so a misplaced header published a staff document).
+func TestRequireACLByDefault(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Index.RequireACL || !strings.Contains(cfg.Index.ACLPolicy(), "must name its groups") {
+		t.Errorf("index.require_acl = %v by default (%s), want true", cfg.Index.RequireACL, cfg.Index.ACLPolicy())
+	}
+	cfg, err = Load(Options{Getenv: envOf(map[string]string{"ASSAY_INDEX_REQUIRE_ACL": "false"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Index.RequireACL || !strings.Contains(cfg.Index.ACLPolicy(), "PUBLIC") {
+		t.Errorf("ASSAY_INDEX_REQUIRE_ACL=false: require_acl = %v (%s)", cfg.Index.RequireACL, cfg.Index.ACLPolicy())
+	}
+}

@@ -164,14 +164,14 @@ func TestIndexRequireACL(t *testing.T) {
 	if err := os.WriteFile(corpusPath, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, require := range []string{"", "true"} {
+	for _, require := range []string{"false", "true", ""} { // "": the default, on
 		env := map[string]string{"ASSAY_INDEX_REQUIRE_ACL": require, "ASSAY_EMBED_PROVIDER": "none"}
 		err := run(context.Background(), []string{"assay", "index", "--quiet", "--corpus", corpusPath, "--index", filepath.Join(dir, "ix"+require)},
 			func(k string) string { return env[k] }, io.Discard, io.Discard)
 		switch {
-		case require == "" && err != nil:
+		case require == "false" && err != nil:
 			t.Errorf("without require_acl: %v", err)
-		case require != "" && (err == nil || !strings.Contains(err.Error(), "acl")):
+		case require != "false" && (err == nil || !strings.Contains(err.Error(), "acl")):
 			t.Errorf("with require_acl: err = %v, want one about the missing acl", err)
 		}
 	}

@@ -92,6 +92,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
 	fmt.Fprintf(e.stdout, "  index        %s\n", backendName(cfg))
+	fmt.Fprintf(e.stdout, "  corpus       %s: %s\n", cfg.Index.Corpus, cfg.Index.ACLPolicy())
 	fmt.Fprintf(e.stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(e.stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)

@@ -61,6 +61,9 @@ func runIndex(ctx context.Context, e env, args []string) error {
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
 		Embedder: emb, IDFDim: idfDim, BM25: index.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 		RequireACL: cfg.Index.RequireACL,
+		Loaded: func(docs []corpus.Document) {
+			fmt.Fprintf(e.stdout, "documents by ACL: %s; %s\n", corpus.ACLParts(docs), cfg.Index.ACLPolicy())
+		},
 	}
 	if redis {
 		return indexRedis(ctx, e, cfg, *corpusPath, *vector, set)
@@ -116,6 +119,8 @@ type buildSettings struct {
 	// RequireACL fails the build on a document without an acl field
 	// (index.require_acl).
 	RequireACL bool
+	// Loaded, when set, sees the documents before they are chunked.
+	Loaded func(docs []corpus.Document)
 }
 
 // buildIndex loads, chunks and indexes a corpus into dir.
@@ -146,6 +151,9 @@ func buildIndexWith(ctx context.Context, corpusPath string, s buildSettings, wri
 	}
 	if len(docs) == 0 {
 		return index.BuildOptions{}, index.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
+	}
+	if s.Loaded != nil {
+		s.Loaded(docs)
 	}
 	chunks := ch.SplitAll(docs)
 	sum := corpus.Checksum(docs)
