@@ -42,6 +42,7 @@ type Config struct {
 	Loop     Loop     `yaml:"loop"`
 	Batch    Batch    `yaml:"batch"`
 	Auth     Auth     `yaml:"auth"`
+	Quota    Quota    `yaml:"quota"`
 	Worker   Worker   `yaml:"worker"`
 	Redis    Redis    `yaml:"redis"`
 }
@@ -104,6 +105,42 @@ type HTTP struct {
 	// X-Forwarded-For the gateway believes for the client address it
 	// logs. Empty: none; the client is the connection's peer.
 	TrustedProxies []string `yaml:"trusted_proxies"`
+	// AllowedOrigins are the browser origins (scheme://host[:port]) of
+	// other websites whose pages may call the API, e.g. an intranet
+	// portal; they, and only they, get CORS. Empty (the default): only
+	// the gateway's own page; a cross-site request is refused with 403.
+	AllowedOrigins []string `yaml:"allowed_origins"`
+	// AllowedHosts are Host names (without port) the gateway answers
+	// besides loopback ones. A gateway listening on a loopback address
+	// answers only localhost names and these (against DNS rebinding);
+	// with any set, every gateway checks Host. Behind a proxy that
+	// rewrites Host, list the name it sends.
+	AllowedHosts []string `yaml:"allowed_hosts"`
+	// MetricsKey, when set, is the bearer token /metrics needs
+	// (Authorization: Bearer KEY), for a Prometheus scraper. Without it
+	// /metrics needs one of the API keys, or nothing when the gateway
+	// is anonymous.
+	MetricsKey Secret `yaml:"metrics_key"`
+}
+
+// Quota bounds what one principal (one API key, or the anonymous
+// caller) may have the gateway run. Every question counts against the
+// key's auth.keys[].rate_per_minute, each question of a batch included.
+// A request over a quota gets 429 with Retry-After and a body naming the
+// quota.
+type Quota struct {
+	// MaxQuestionsInFlight bounds a principal's answer runs running at
+	// once, the questions of its batches included; 0 is unlimited.
+	MaxQuestionsInFlight int `yaml:"max_questions_in_flight"`
+	// MaxBatchesInFlight bounds a principal's batches running at once;
+	// 0 is unlimited.
+	MaxBatchesInFlight int `yaml:"max_batches_in_flight"`
+	// MaxCostPerDayUSD, when above 0, is what a principal's runs may
+	// cost per UTC day. Each run reserves its whole cost budget
+	// (loop.max_cost_usd, or the request's lower one) before it starts,
+	// so the day's spend cannot pass it; the reservations are kept by
+	// each gateway process. Needs loop.max_cost_usd above 0.
+	MaxCostPerDayUSD float64 `yaml:"max_cost_per_day_usd"`
 }
 
 // Temporal says where the Temporal frontend is and which queue assay uses.

@@ -55,5 +55,6 @@ func Default() Config {
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
 		Worker: Worker{LocalActivities: true},
+		Quota:  Quota{MaxQuestionsInFlight: 100, MaxBatchesInFlight: 4},
 	}
 }

@@ -105,6 +105,10 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Tokens:         tok,
 		Chunks:         chunks,
 		Page:           webui.Handler(webui.Config{TemporalUIURL: cfg.HTTP.TemporalUIURL, Namespace: cfg.Temporal.Namespace}),
+		ListenAddr:     cfg.HTTP.Addr,
+		AllowedHosts:   cfg.HTTP.AllowedHosts,
+		AllowedOrigins: cfg.HTTP.AllowedOrigins,
+		Quota:          gateway.Quota(cfg.Quota),
 	})
 }
 

@@ -48,6 +48,8 @@ func TestNewGatewayAuthMode(t *testing.T) {
 				t.Errorf("start-up log %q lacks %q", buf.String(), tt.wantLog)
 			}
 			req := httptest.NewRequest(http.MethodPost, "/v1/questions", strings.NewReader(`{}`))
+			req.Host = "127.0.0.1:8080" // the default http.addr is loopback: only its names are answered
+			req.Header.Set("Content-Type", "application/json")
 			if tt.key != "" {
 				req.Header.Set("Authorization", "Bearer "+tt.key)
 			}

@@ -102,7 +102,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	} else {
 		fmt.Fprintf(e.stdout, "  auth         %d API keys\n", len(keys))
 	}
-	fmt.Fprintf(e.stdout, "try: curl -s -X POST http://%s/v1/questions -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
+	fmt.Fprintf(e.stdout, "try: curl -s -X POST http://%s/v1/questions -H 'Content-Type: application/json' -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
 	fmt.Fprintln(e.stdout, "Ctrl-C stops everything.")
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -54,7 +54,12 @@ func (s *Server) postBatch(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
+	release, ok := s.admitOrAnswer(c, KindBatch, id, key, in, len(qs))
+	if !ok {
+		return
+	}
 	if err := s.opts.Engine.StartBatch(ctx, id, bin); err != nil {
+		release()
 		writeError(c, err)
 		return
 	}
@@ -88,8 +93,8 @@ func (s *Server) readBatch(c *gin.Context) (api.BatchRequest, error) {
 	const op = "gateway.batch"
 	var req api.BatchRequest
 	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
-	switch mt {
-	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines":
+	switch {
+	case jsonLines[mt]:
 		body, err := readBody(c, s.opts.MaxBodyBytes)
 		if err != nil {
 			return req, err

@@ -57,7 +57,12 @@ func (s *Server) postQuestion(c *gin.Context) {
 		}
 		return err
 	}
+	release, ok := s.admitOrAnswer(c, KindQuestion, id, key, in, 1)
+	if !ok {
+		return
+	}
 	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+		release()
 		writeError(c, waitSpent(err))
 		return
 	}
