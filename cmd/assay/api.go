@@ -109,6 +109,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		AllowedHosts:   cfg.HTTP.AllowedHosts,
 		AllowedOrigins: cfg.HTTP.AllowedOrigins,
 		Quota:          gateway.Quota(cfg.Quota),
+		MetricsKey:     cfg.HTTP.MetricsKey.Reveal(),
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -259,7 +260,7 @@ func (s *Server) getBatchResults(c *gin.Context) {
 			LatencyMS: it.LatencyMS, Usage: it.Usage, Error: it.Error,
 		})
 	}
-	if err := s.fillAnswers(ctx, out.Items); err != nil {
+	if err := s.fillAnswers(ctx, principal(c).Groups, out.Items); err != nil {
 		writeError(c, err)
 		return
 	}
@@ -268,7 +269,9 @@ func (s *Server) getBatchResults(c *gin.Context) {
 
 // fillAnswers reads the answers of the done items from their own runs,
 // eight at a time: the batch keeps ids and numbers, not answers.
-func (s *Server) fillAnswers(ctx context.Context, items []api.BatchResultItem) error {
+// An answer that cites documents the caller can no longer see is withheld:
+// the item keeps its status, with the reason as its error.
+func (s *Server) fillAnswers(ctx context.Context, groups []string, items []api.BatchResultItem) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	for i := range items {
@@ -281,10 +284,17 @@ func (s *Server) fillAnswers(ctx context.Context, items []api.BatchResultItem) e
 			if err != nil {
 				return err
 			}
-			if st == api.Completed {
-				it.Answer = res.Answer
-				it.Citations = citations(res.Citations)
+			if st != api.Completed {
+				return nil
 			}
+			if err := s.checkCited(ctx, groups, &res); errors.Is(err, ErrWithheld) {
+				it.Error = "withheld: " + ErrWithheld.Error()
+				return nil
+			} else if err != nil {
+				return err
+			}
+			it.Answer = res.Answer
+			it.Citations = citations(res.Citations)
 			return nil
 		})
 	}

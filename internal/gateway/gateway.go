@@ -166,6 +166,10 @@ type Options struct {
 	AllowedOrigins []string
 	// Quota bounds each principal's runs in flight and daily cost.
 	Quota Quota
+	// MetricsKey, when set, is a bearer token that may read /metrics (a
+	// scraper's). Any API key may too; an anonymous gateway's /metrics
+	// needs none.
+	MetricsKey string
 }
 
 // Server is the HTTP API.
@@ -175,6 +179,7 @@ type Server struct {
 	metrics   *httpMetrics
 	hostCheck bool // answer only loopback and allowed Host names
 	costs     costLedger
+	ready     readyCache
 }
 
 // New builds the API. Callers set Gin's mode before calling it.
@@ -250,7 +255,7 @@ func (s *Server) routes() {
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", metricsHandler(s.opts.Registry))
+	e.GET("/metrics", s.metricsAuth, metricsHandler(s.opts.Registry))
 	e.GET("/openapi.json", serveOpenAPI)
 	if s.opts.Page != nil {
 		page := gin.WrapH(s.opts.Page)

@@ -166,8 +166,12 @@ func (h *harness) call(method, path, key, body string, headers ...string) resp {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] == "Host" {
+		switch headers[i] {
+		case "Host": // not a header to net/http
 			req.Host = headers[i+1]
+			continue
+		case "RemoteAddr": // the client's address
+			req.RemoteAddr = headers[i+1]
 			continue
 		}
 		req.Header.Set(headers[i], headers[i+1])
@@ -197,7 +201,7 @@ func (h *harness) checkOpenAPI(method, path, key, body string, headers []string,
 	h.t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i] != "Host" {
+		if headers[i] != "Host" && headers[i] != "RemoteAddr" {
 			req.Header.Set(headers[i], headers[i+1])
 		}
 	}

@@ -88,6 +88,13 @@ func (s *Server) postQuestion(c *gin.Context) {
 	c.Header("Location", "/v1/questions/"+id)
 	if wait > 0 {
 		res, st, err := s.opts.Engine.Result(ctx, id)
+		if err == nil {
+			err = s.checkCited(reqCtx, in.Principal.Groups, &res)
+			if err != nil {
+				writeError(c, err)
+				return
+			}
+		}
 		switch {
 		case err == nil:
 			c.JSON(http.StatusOK, questionResponse(Run{ID: id, Status: st, Question: req.Question}, &res))
@@ -120,6 +127,9 @@ func (s *Server) getQuestion(c *gin.Context) {
 		return
 	}
 	res, st, err := s.opts.Engine.Result(ctx, run.ID)
+	if err == nil {
+		err = s.checkCited(ctx, principal(c).Groups, &res)
+	}
 	if err != nil {
 		writeError(c, err)
 		return
