@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -356,6 +357,23 @@ type Auth struct {
 	// AllowAnonymous lets a gateway without keys serve every caller as
 	// the anonymous principal. Off by default: no keys, no gateway.
 	AllowAnonymous bool `yaml:"allow_anonymous"`
+	// PrincipalKeys signs the principal (and its groups) a gateway puts
+	// in each run it starts, and lets workers refuse a run whose
+	// principal is unsigned or altered (stop unauthorized): reaching
+	// Temporal is then not enough to read as any group. "ID:SECRET"
+	// entries, comma-separated, secrets of 32 bytes or more (assay key
+	// new makes one); the first signs, every one verifies, so a key is
+	// rotated by putting the new one first and dropping the old once its
+	// runs are done. Gateways, workers and `assay eval answers` against
+	// them need the same keys. Empty (the default, `assay dev` included):
+	// no signing, and workers run any principal.
+	PrincipalKeys Secret `yaml:"principal_keys"`
+}
+
+// PrincipalSigner is the signer of auth.principal_keys; nil when none
+// are set.
+func (c Config) PrincipalSigner() (*auth.Signer, error) {
+	return auth.ParseSigningKeys(c.Auth.PrincipalKeys.Reveal())
 }
 
 // IndexDir is the index directory, defaulting to <data_dir>/index.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -236,6 +237,9 @@ func (c Config) validateLoop(p *problems) {
 // validateAuth checks the API keys.
 func (c Config) validateAuth(p *problems) {
 	validateKeys(p, c.Auth.Keys)
+	if _, err := c.PrincipalSigner(); err != nil {
+		p.add("auth.principal_keys", "%s", errs.Reason(err))
+	}
 	q := c.Quota
 	if q.MaxQuestionsInFlight < 0 {
 		p.add("quota.max_questions_in_flight", "must not be negative (0 is unlimited), got %d", q.MaxQuestionsInFlight)

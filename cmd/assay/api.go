@@ -87,6 +87,10 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 			return nil, err
 		}
 	}
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
 	return gateway.New(gateway.Options{
 		Engine:   &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
 		Keyring:  keyring,
@@ -110,6 +114,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		AllowedOrigins: cfg.HTTP.AllowedOrigins,
 		Quota:          gateway.Quota(cfg.Quota),
 		MetricsKey:     cfg.HTTP.MetricsKey.Reveal(),
+		Signer:         signer,
 	})
 }
 

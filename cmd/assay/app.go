@@ -47,7 +47,12 @@ func buildActivities(ix *liveIndex, cfg config.Config, tok activities.TokenPubli
 	an := terms.New()
 	models.BuiltinAssessor = ix
 	models.BuiltinGenerator = generate.NewExtractive(an)
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
 	acts := &activities.Activities{
+		Signer:   signer,
 		Searcher: ix,
 		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,

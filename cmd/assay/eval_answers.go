@@ -406,6 +406,11 @@ func (r *evalRunner) batch(ctx context.Context, name string, template wire.Answe
 			Principal: &auth.Principal{ID: evalPrincipalID, Groups: q.Groups},
 		})
 	}
+	signer, err := r.cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
+	workflows.SignBatch(signer, &in) // workers with principal keys run only signed principals
 	r.bar.Describe(name)
 	run, err := r.c.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.cfg.Temporal.TaskQueue, in), workflows.BatchWorkflowName, in)
 	if err != nil {

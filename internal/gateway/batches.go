@@ -49,6 +49,7 @@ func (s *Server) postBatch(c *gin.Context) {
 		BatchID: id, Principal: p, Questions: qs, Template: in,
 		Concurrency: s.opts.Batch.Concurrency, ContinueAfter: s.opts.Batch.ContinueAfter,
 	}
+	workflows.SignBatch(s.opts.Signer, &bin)
 	if b, err := json.Marshal(bin); err == nil && len(b) > maxBatchInputBytes {
 		writeError(c, errs.FieldError("gateway.postBatch", "questions",
 			fmt.Sprintf("the batch is %d bytes encoded; the limit is %d: split it", len(b), maxBatchInputBytes)))

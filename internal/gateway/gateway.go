@@ -170,6 +170,9 @@ type Options struct {
 	// scraper's). Any API key may too; an anonymous gateway's /metrics
 	// needs none.
 	MetricsKey string
+	// Signer signs the principal of every run the gateway starts, for the
+	// workers to check (auth.principal_keys); nil signs nothing.
+	Signer *auth.Signer
 }
 
 // Server is the HTTP API.

@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -42,6 +43,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 		return
 	}
 	in.RequestID, in.Question = id, req.Question
+	in.Signature = s.opts.Signer.Sign(id, auth.QuestionDigest(req.Question), in.Principal)
 
 	// ?wait= bounds the whole request, starting the run included.
 	reqCtx, ctx := c.Request.Context(), c.Request.Context()
