@@ -31,8 +31,13 @@ func verifyPrincipal(ctx workflow.Context, p wire.Principal, sig *wire.Signature
 		StartToCloseTimeout: 5 * time.Second,
 		RetryPolicy:         retryPolicy(3),
 	})
+	// Disconnected: a run cancelled at once still gets its verdict, and
+	// then stops as cancelled where it would have (a batch marks its
+	// questions cancelled).
+	lctx, cancel := workflow.NewDisconnectedContext(lctx)
+	defer cancel()
 	var v wire.VerifyOutput
-	if err := workflow.ExecuteLocalActivity(lctx, wire.VerifyActivity, in).Get(ctx, &v); err != nil {
+	if err := workflow.ExecuteLocalActivity(lctx, wire.VerifyActivity, in).Get(lctx, &v); err != nil {
 		return "", false, err
 	}
 	return v.Reason, v.OK, nil

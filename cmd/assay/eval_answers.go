@@ -175,6 +175,7 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 		r.qs, r.questionsPath = eval.BEIRQuestions(d), d.QueryPath
 		if r.cfg.Index.Corpus == "" {
 			r.cfg.Index.Corpus = d.CorpusPath
+			r.cfg.Index.RequireACL = false // a BEIR dataset has no ACLs: every document is public
 		}
 	} else if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
 		return err

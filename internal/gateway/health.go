@@ -55,6 +55,17 @@ func (s *Server) readyz(c *gin.Context) {
 	}
 	status, body := rc.status, rc.body
 	rc.mu.Unlock()
+	// What each dependency serves (the index version) is read now, not
+	// cached: it is in process and changes when an index is swapped in.
+	body.Info = nil
+	for _, ch := range s.opts.Ready {
+		if ch.Info != nil {
+			if body.Info == nil {
+				body.Info = map[string]string{}
+			}
+			body.Info[ch.Name] = ch.Info()
+		}
+	}
 	if status != http.StatusOK {
 		c.Header("Retry-After", retryAfterSeconds)
 	}
@@ -81,12 +92,6 @@ func (s *Server) runChecks(c *gin.Context) (int, api.Readiness) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if ch.Info != nil {
-				if out.Info == nil {
-					out.Info = map[string]string{}
-				}
-				out.Info[ch.Name] = ch.Info()
-			}
 			out.Checks[ch.Name] = res
 			if res != "ok" {
 				out.Status = "not_ready"
