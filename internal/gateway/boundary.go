@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -90,15 +91,16 @@ func (s *Server) checkHost(c *gin.Context) {
 		return
 	}
 	refuse(c, http.StatusForbidden, codeForbidden, "host",
-		"Host "+strconvQuote(c.Request.Host)+" is not a name of this gateway; add it to http.allowed_hosts if it is (a loopback gateway answers only localhost names, against DNS rebinding)")
+		"Host "+quoteBounded(c.Request.Host)+" is not a name of this gateway; add it to http.allowed_hosts if it is (a loopback gateway answers only localhost names, against DNS rebinding)")
 }
 
-// strconvQuote quotes s for a message, bounded.
-func strconvQuote(s string) string {
+// quoteBounded quotes a request's header value for a message, at most
+// 100 bytes of it.
+func quoteBounded(s string) string {
 	if len(s) > 100 {
 		s = s[:100] + "…"
 	}
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+	return strconv.Quote(s)
 }
 
 // allowedOrigin reports whether origin was configured in AllowedOrigins.
@@ -126,7 +128,7 @@ func (s *Server) sameOrigin(c *gin.Context) {
 		s.cors(c, origin)
 	case origin != "" && !ownOrigin(origin, c.Request.Host):
 		refuse(c, http.StatusForbidden, codeForbidden, "origin",
-			"cross-site request from origin "+strconvQuote(origin)+" refused; a browser page on another site may call this API only when its origin is in http.allowed_origins")
+			"cross-site request from origin "+quoteBounded(origin)+" refused; a browser page on another site may call this API only when its origin is in http.allowed_origins")
 		return
 	case site == "cross-site":
 		refuse(c, http.StatusForbidden, codeForbidden, "sec-fetch-site",
@@ -194,7 +196,7 @@ func jsonBody(c *gin.Context) {
 		c.Next()
 	default:
 		refuse(c, http.StatusUnsupportedMediaType, codeMediaType, "content-type",
-			"Content-Type "+strconvQuote(r.Header.Get("Content-Type"))+" is not accepted; send application/json (or, for batches, application/jsonl)")
+			"Content-Type "+quoteBounded(r.Header.Get("Content-Type"))+" is not accepted; send application/json (or, for batches, application/jsonl)")
 	}
 }
 
