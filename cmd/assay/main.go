@@ -11,149 +11,19 @@
 //	assay eval      evaluate retrieval modes on a BEIR dataset (eval retrieval) or answers to labelled questions (eval answers)
 //	assay version   print the version
 //
-// Run `assay help` or `assay COMMAND -h` for flags.
+// Run `assay help` or `assay COMMAND -h` for flags. The commands live in
+// internal/cli.
 package main
 
 import (
-	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
-	"os/signal"
-	"sort"
-	"strings"
-	"syscall"
+
+	"github.com/assay-rag/assay/internal/cli"
 )
 
+// version is set at link time (-ldflags "-X main.version=...") by `make build`.
+var version = "dev"
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "assay:", err)
-		}
-		os.Exit(exitCode(err))
-	}
-}
-
-// env carries a command's view of the process: its environment and
-// output streams. Commands read nothing else from the process.
-type env struct {
-	getenv func(string) string
-	stdout io.Writer
-	stderr io.Writer
-}
-
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, e env, args []string) error
-}
-
-func commands() []command {
-	return []command{
-		{"dev", "run a local Temporal, a worker and the gateway in one process (the embedded default)", runDev},
-		{"worker", "run a worker against a Temporal cluster", runWorker},
-		{"gateway", "run the HTTP API against a Temporal cluster", runGateway},
-		{"ask", "ask a question through a gateway and print the answer", runAsk},
-		{"batch", "answer a JSONL file of questions as one batch through a gateway", runBatch},
-		{"bench", "measure a gateway: questions per second and latency percentiles", runBench},
-		{"key", "make an API key (key new) or print a key's hash for auth.keys (key hash KEY)", runKey},
-		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
-		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
-		{"eval", "evaluate retrieval on a BEIR dataset (eval retrieval) or answers to labelled questions, loop vs one-pass (eval answers)", runEval},
-		{"version", "print the version", runVersion},
-	}
-}
-
-// run is the whole program; main only wires it to the process.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
-	if len(args) < 2 {
-		usage(stderr)
-		return usageError("no command given")
-	}
-	name, rest := args[1], args[2:]
-	if name == "help" || name == "-h" || name == "--help" {
-		usage(stdout)
-		return nil
-	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.run(ctx, e, rest)
-		}
-	}
-	usage(stderr)
-	return usageError(fmt.Sprintf("unknown command %q", name))
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: assay COMMAND [flags]\n\ncommands:")
-	cmds := commands()
-	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
-	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nRun `assay COMMAND -h` for a command's flags.")
-}
-
-// usageError marks errors in how assay was invoked (exit status 2).
-type usageError string
-
-func (e usageError) Error() string { return string(e) }
-
-func exitCode(err error) int {
-	var u usageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
-		return 2
-	}
-	return 1
-}
-
-// flags is a command's flag set; some flags set configuration paths and
-// apply only when the user set them, after file and environment.
-type flags struct {
-	*flag.FlagSet
-	config string
-	paths  map[string]string // flag name → config path
-}
-
-func newFlags(name string, stderr io.Writer) *flags {
-	fs := flag.NewFlagSet("assay "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	f := &flags{FlagSet: fs, paths: map[string]string{}}
-	fs.StringVar(&f.config, "config", "", "YAML configuration `file`")
-	return f
-}
-
-// setting declares a flag that overrides the configuration path.
-func (f *flags) setting(name, path, usage string) {
-	f.String(name, "", usage)
-	f.paths[name] = path
-}
-
-// parse parses args, allowing at most positional non-flag arguments
-// (any number when positional is negative).
-func (f *flags) parse(args []string, positional int) error {
-	if err := f.Parse(args); err != nil {
-		return err
-	}
-	if positional >= 0 && f.NArg() > positional {
-		return usageError(fmt.Sprintf("%s: unexpected arguments: %s", f.Name(), strings.Join(f.Args()[positional:], " ")))
-	}
-	return nil
-}
-
-// overrides returns the config paths of the flags the user set.
-func (f *flags) overrides() map[string]string {
-	out := map[string]string{}
-	f.Visit(func(fl *flag.Flag) {
-		if path, ok := f.paths[fl.Name]; ok {
-			out[path] = fl.Value.String()
-		}
-	})
-	return out
+	os.Exit(cli.Main(version))
 }

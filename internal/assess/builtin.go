@@ -386,7 +386,8 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 
 // HoldingVocabulary is a Vocabulary that can also tell which of a few
 // terms the visible chunks hold (both backends' vocabularies can, through
-// cmd/assay's adapter, which turns wire.Filters into an index.Filter).
+// internal/backend/live's adapter, which turns wire.Filters into a
+// backend.Filter).
 type HoldingVocabulary interface {
 	Vocabulary
 	// Holdings counts the visible chunks that pass f by which of terms

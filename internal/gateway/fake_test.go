@@ -18,7 +18,7 @@ import (
 // runs. Questions end at once with answerFor's result unless hold is set;
 // held questions run until release or Cancel. Batches run their questions
 // through the same answers at once. It is not a workflow engine: the
-// end-to-end tests in cmd/assay run the real one.
+// end-to-end tests in internal/e2e run the real one.
 type fakeEngine struct {
 	mu      sync.Mutex
 	runs    map[string]*fakeRun

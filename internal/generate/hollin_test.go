@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -58,7 +59,7 @@ func readJSONL[T any](t testing.TB, path string) []T {
 // current retriever over it.
 type hollinFixture struct {
 	docs      map[string]corpus.Document
-	ix        *index.Index
+	ix        *bleveindex.Index
 	retriever *retrieval.Retriever
 }
 
@@ -73,12 +74,12 @@ func newHollinFixture(t testing.TB) *hollinFixture {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "index")
-	if _, _, err := index.Build(context.Background(), dir, ch.SplitAll(docs), index.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), dir, ch.SplitAll(docs), backend.BuildOptions{
 		Checksum: corpus.Checksum(docs), Chunking: chunk.Default().String(),
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(dir)
+	ix, err := bleveindex.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
-	"github.com/assay-rag/assay/internal/index"
-	"github.com/assay-rag/assay/internal/redisearch"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -24,7 +25,7 @@ import (
 var backendNames = []string{"bleve", "redisearch"}
 
 // eachBackend runs fn as one subtest per backend.
-func eachBackend(t *testing.T, fn func(t *testing.T, backend string)) {
+func eachBackend(t *testing.T, fn func(t *testing.T, which string)) {
 	for _, b := range backendNames {
 		t.Run(b, func(t *testing.T) { fn(t, b) })
 	}
@@ -32,20 +33,20 @@ func eachBackend(t *testing.T, fn func(t *testing.T, backend string)) {
 
 // build indexes chunks in the named backend with the builtin embedder
 // and returns it.
-func build(t testing.TB, backend string, chunks []corpus.Chunk, sum string) retrieval.Backend {
+func build(t testing.TB, which string, chunks []corpus.Chunk, sum string) backend.Searcher {
 	t.Helper()
 	ctx := context.Background()
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch backend {
+	switch which {
 	case "bleve":
 		dir := filepath.Join(t.TempDir(), "ix")
-		if _, _, err := index.Build(ctx, dir, chunks, index.BuildOptions{Checksum: sum, Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
+		if _, _, err := bleveindex.Build(ctx, dir, chunks, backend.BuildOptions{Checksum: sum, Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
 			t.Fatal(err)
 		}
-		ix, err := index.Open(dir)
+		ix, err := bleveindex.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,23 +65,23 @@ func build(t testing.TB, backend string, chunks []corpus.Chunk, sum string) retr
 		}
 		return ix
 	}
-	t.Fatalf("no backend %q", backend)
+	t.Fatalf("no backend %q", which)
 	return nil
 }
 
 // hollinOn is hollinWith on the named backend.
-func hollinOn(t testing.TB, backend string, o retrieval.Options) (*retrieval.Retriever, retrieval.Backend) {
+func hollinOn(t testing.TB, which string, o retrieval.Options) (*retrieval.Retriever, backend.Searcher) {
 	t.Helper()
 	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ch, _ := chunk.New(chunk.Default())
-	b := build(t, backend, ch.SplitAll(docs), corpus.Checksum(docs))
+	b := build(t, which, ch.SplitAll(docs), corpus.Checksum(docs))
 	return retriever(t, b, o), b
 }
 
-func retriever(t testing.TB, b retrieval.Backend, o retrieval.Options) *retrieval.Retriever {
+func retriever(t testing.TB, b backend.Searcher, o retrieval.Options) *retrieval.Retriever {
 	t.Helper()
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
 	o.Embedder, o.Reranker = emb, rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)
@@ -109,8 +110,8 @@ func TestStageTrace(t *testing.T) {
 		retrieval.Hybrid:       {"bm25", "embed", "vector", "fuse", "dedup", "prior"},
 		retrieval.HybridRerank: {"bm25", "embed", "vector", "fuse", "dedup", "rerank", "prior"},
 	}
-	eachBackend(t, func(t *testing.T, backend string) {
-		r, _ := hollinOn(t, backend, retrieval.Options{})
+	eachBackend(t, func(t *testing.T, which string) {
+		r, _ := hollinOn(t, which, retrieval.Options{})
 		for _, mode := range retrieval.Modes {
 			res, err := r.Search(context.Background(), retrieval.Request{Query: "warranty claim for the X200 motor", Groups: []string{"public"}, K: 20, Mode: mode})
 			if err != nil {
@@ -140,8 +141,8 @@ func TestDedupOnBothBackends(t *testing.T) {
 		{ID: "copy#0", DocID: "copy", Title: "Descaling (copy)", Text: text, Status: corpus.Archived, Authority: 0.3, ACL: []string{"public"}},
 		{ID: "other#0", DocID: "other", Title: "Kettle lid", Text: "The kettle lid opens with a button on the handle.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}},
 	}
-	eachBackend(t, func(t *testing.T, backend string) {
-		r := retriever(t, build(t, backend, chunks, "x"), retrieval.Options{})
+	eachBackend(t, func(t *testing.T, which string) {
+		r := retriever(t, build(t, which, chunks, "x"), retrieval.Options{})
 		for _, mode := range retrieval.Modes {
 			res, err := r.Search(context.Background(), retrieval.Request{Query: "descale kettle limescale copy", Groups: []string{"public"}, K: 10, Mode: mode})
 			if err != nil {
@@ -169,8 +170,8 @@ func TestWarningsOnBothBackends(t *testing.T) {
 	has := func(ws []string, prefix string) bool {
 		return slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, prefix) })
 	}
-	eachBackend(t, func(t *testing.T, backend string) {
-		b := build(t, backend, chunks, "x")
+	eachBackend(t, func(t *testing.T, which string) {
+		b := build(t, which, chunks, "x")
 		r := retriever(t, b, retrieval.Options{})
 		ctx := context.Background()
 		res, err := r.Search(ctx, retrieval.Request{Query: "kettle warranty refund", Groups: []string{"public"}, K: 5, Mode: retrieval.BM25})
@@ -202,7 +203,7 @@ func TestBackendsAgree(t *testing.T) {
 	_, rs := hollinOn(t, "redisearch", retrieval.Options{})
 	for _, q := range qs {
 		for _, g := range [][]string{{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}} {
-			f := index.Filter{Groups: g}
+			f := backend.Filter{Groups: g}
 			a, err := bl.SearchText(context.Background(), q, f, 10)
 			if err != nil {
 				t.Fatal(err)

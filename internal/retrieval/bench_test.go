@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/percentile"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -47,7 +48,7 @@ func BenchmarkBuild(b *testing.B) {
 			var heap uint64
 			for b.Loop() {
 				dir := filepath.Join(b.TempDir(), "ix")
-				if _, _, err := index.Build(context.Background(), dir, ch.SplitAll(docs), index.BuildOptions{Embedder: emb}); err != nil {
+				if _, _, err := bleveindex.Build(context.Background(), dir, ch.SplitAll(docs), backend.BuildOptions{Embedder: emb}); err != nil {
 					b.Fatal(err)
 				}
 				var ms runtime.MemStats
@@ -79,7 +80,7 @@ func BenchmarkOpen(b *testing.B) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		ix, err := index.Open(dir)
+		ix, err := bleveindex.Open(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func BenchmarkSearch(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			start := time.Now()
-			if _, err := ix.SearchText(context.Background(), queries[i%len(queries)], index.Filter{Groups: every}, 100); err != nil {
+			if _, err := ix.SearchText(context.Background(), queries[i%len(queries)], backend.Filter{Groups: every}, 100); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(start))
@@ -174,9 +175,9 @@ func BenchmarkSearchVisibleSet(b *testing.B) {
 // ASSAY_SCIFACT=1, else Hollin — with a default retriever and the
 // queries to cycle through: SciFact's test queries or the Hollin
 // questions. The index closes when the benchmark ends.
-func benchSetup(b *testing.B, sb scifactBuild) (*index.Index, *retrieval.Retriever, []string) {
+func benchSetup(b *testing.B, sb scifactBuild) (*bleveindex.Index, *retrieval.Retriever, []string) {
 	var (
-		ix      *index.Index
+		ix      *bleveindex.Index
 		emb     *embed.Hashed
 		queries []string
 	)

@@ -3,13 +3,13 @@ package retrieval
 import (
 	"math"
 
-	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
 // Vocabulary is term statistics over the chunks one principal may see
-// (Backend.VisibleCounts).
-type Vocabulary = index.TermCounts
+// (backend.Searcher.Visible).
+type Vocabulary = backend.TermCounts
 
 // Coverage is the share of the query's term weight (BM25 IDF over v's
 // chunks: those the principal may see) that text contains: 1 when every query term is there,

@@ -1,6 +1,6 @@
 package retrieval
 
-import "github.com/assay-rag/assay/internal/index"
+import "github.com/assay-rag/assay/internal/backend"
 
 // Fuse merges a BM25 list and a vector list, each best first, into one
 // candidate per chunk by weighted reciprocal rank fusion: a candidate's
@@ -9,7 +9,7 @@ import "github.com/assay-rag/assay/internal/index"
 // keeps its score and 1-based rank in either list (0 when absent). The
 // candidates come in first-seen order, BM25's list first; sorting by
 // Fused is the caller's. It is a pure function of its arguments.
-func Fuse(lex, vec []index.Hit, k, vectorWeight float64) []*Candidate {
+func Fuse(lex, vec []backend.Hit, k, vectorWeight float64) []*Candidate {
 	var cands []*Candidate
 	byID := make(map[string]*Candidate, len(lex)+len(vec))
 	get := func(id string) *Candidate {

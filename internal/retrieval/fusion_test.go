@@ -4,12 +4,12 @@ import (
 	"math"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/index"
+	"github.com/assay-rag/assay/internal/backend"
 )
 
 func TestFuse(t *testing.T) {
-	lex := []index.Hit{{ChunkID: "a", Score: 9}, {ChunkID: "b", Score: 4}}
-	vec := []index.Hit{{ChunkID: "c", Score: 0.9}, {ChunkID: "a", Score: 0.7}}
+	lex := []backend.Hit{{ChunkID: "a", Score: 9}, {ChunkID: "b", Score: 4}}
+	vec := []backend.Hit{{ChunkID: "c", Score: 0.9}, {ChunkID: "a", Score: 0.7}}
 	got := Fuse(lex, vec, 60, 0.5)
 	if len(got) != 3 || got[0].ChunkID != "a" || got[1].ChunkID != "b" || got[2].ChunkID != "c" {
 		t.Fatalf("Fuse order = %v, want a, b, c (first seen, BM25 first)", got)

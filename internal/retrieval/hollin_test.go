@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -23,13 +24,13 @@ const hollinDir = "../../testdata/hollin"
 
 // hollin builds the Hollin sample corpus with the default chunker and the
 // builtin embedder, and returns a retriever over it with default options.
-func hollin(t testing.TB) (*retrieval.Retriever, *index.Index) {
+func hollin(t testing.TB) (*retrieval.Retriever, *bleveindex.Index) {
 	return hollinWith(t, retrieval.Options{})
 }
 
 // hollinWith is hollin with retrieval options; the embedder and reranker
 // are filled in.
-func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *index.Index) {
+func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *bleveindex.Index) {
 	t.Helper()
 	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
 	if err != nil {
@@ -41,12 +42,12 @@ func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *index
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "hollin")
-	if _, _, err := index.Build(context.Background(), dir, ch.SplitAll(docs), index.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), dir, ch.SplitAll(docs), backend.BuildOptions{
 		Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: chunk.Default().String(),
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(dir)
+	ix, err := bleveindex.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,13 +85,13 @@ func TestHollinSearches(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	eachBackend(t, func(t *testing.T, backend string) {
-		hollinSearches(t, backend, cases)
+	eachBackend(t, func(t *testing.T, which string) {
+		hollinSearches(t, which, cases)
 	})
 }
 
-func hollinSearches(t *testing.T, backend string, cases []searchCase) {
-	r, ix := hollinOn(t, backend, retrieval.Options{})
+func hollinSearches(t *testing.T, which string, cases []searchCase) {
+	r, ix := hollinOn(t, which, retrieval.Options{})
 	for _, tc := range cases {
 		t.Run(tc.Query+"/"+strings.Join(tc.Groups, ","), func(t *testing.T) {
 			res, err := r.Search(context.Background(), retrieval.Request{Query: tc.Query, Groups: tc.Groups, Filters: tc.Filters, K: 10, Mode: tc.Mode})
@@ -170,8 +171,8 @@ func TestACLProperty(t *testing.T) {
 	eachBackend(t, aclProperty)
 }
 
-func aclProperty(t *testing.T, backend string) {
-	r, ix := hollinOn(t, backend, retrieval.Options{})
+func aclProperty(t *testing.T, which string) {
+	r, ix := hollinOn(t, which, retrieval.Options{})
 	qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestHollinQuestions(t *testing.T) {
 	eachBackend(t, hollinQuestions)
 }
 
-func hollinQuestions(t *testing.T, backend string) {
+func hollinQuestions(t *testing.T, which string) {
 	qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +242,7 @@ func hollinQuestions(t *testing.T, backend string) {
 	everyone := []string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}
 	for _, view := range []string{"as-labelled", "sees-all"} {
 		for _, prior := range []retrieval.Prior{retrieval.StatusPrior, retrieval.NoPrior} {
-			r, ix := hollinOn(t, backend, retrieval.Options{Prior: prior})
+			r, ix := hollinOn(t, which, retrieval.Options{Prior: prior})
 			if got[prior] == nil {
 				got[prior] = map[retrieval.Mode]int{}
 			}
@@ -263,7 +264,7 @@ func hollinQuestions(t *testing.T, backend string) {
 						pass = weak || len(res.Hits) == 0
 						if len(res.Hits) > 0 {
 							top, _ := ix.Chunks(context.Background(), []string{res.Hits[0].ChunkID})
-							if cov := retrieval.Coverage(an, ix.VisibleCounts(groups), q.Question, top[0].Title+"\n"+top[0].Text); cov > bestNoAnswer {
+							if cov := retrieval.Coverage(an, ix.Visible(groups), q.Question, top[0].Title+"\n"+top[0].Text); cov > bestNoAnswer {
 								bestNoAnswer, bestNoAnswerID = cov, q.ID
 							}
 						}

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"fmt"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -60,7 +61,7 @@ const (
 
 // NewWithOptions returns a Retriever over b. It fails when an option is
 // out of range or the embedder does not match the index's.
-func NewWithOptions(b Backend, o Options) (*Retriever, error) {
+func NewWithOptions(b backend.Searcher, o Options) (*Retriever, error) {
 	const op = "retrieval.New"
 	if o.Fetch == 0 {
 		o.Fetch = DefaultFetch
@@ -108,7 +109,7 @@ func (r *Retriever) Mode() Mode { return r.mode }
 // New returns a Retriever over b that serves BM25 only (with the default
 // dedup, prior and checks); it cannot fail. NewWithOptions adds vectors
 // and reranking.
-func New(b Backend) *Retriever {
+func New(b backend.Searcher) *Retriever {
 	r, _ := NewWithOptions(b, Options{}) // no embedder, default options: nothing to reject
 	return r
 }

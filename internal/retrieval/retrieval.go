@@ -22,9 +22,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/terms"
 
 	"github.com/assay-rag/assay/internal/wire"
@@ -128,7 +128,7 @@ func (r Request) Validate() error {
 
 // Retriever searches one backend. Safe for concurrent use.
 type Retriever struct {
-	b    Backend
+	b    backend.Searcher
 	o    Options
 	an   *terms.Analyzer
 	mode Mode
@@ -150,7 +150,7 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 		return Result{}, errs.Errorf("retrieval.Search", errs.Unsupported, "mode %s needs a reranker, and none is configured", mode)
 	}
 	f := IndexFilter(req.Groups, req.Filters)
-	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.VisibleCounts(req.Groups)}
+	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.Visible(req.Groups)}
 	s.res.Warnings = append(s.res.Warnings, r.b.Warnings(req.Groups)...)
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err
@@ -160,8 +160,8 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 
 // IndexFilter is what a search of groups with filters f may return, as
 // the backends take it.
-func IndexFilter(groups []string, f Filters) index.Filter {
-	return index.Filter{
+func IndexFilter(groups []string, f Filters) backend.Filter {
+	return backend.Filter{
 		Groups: groups, Types: f.Types, Products: f.Products, Statuses: f.Statuses,
 		MinAuthority: f.MinAuthority, UpdatedFrom: f.UpdatedFrom, UpdatedTo: f.UpdatedTo,
 	}
@@ -171,7 +171,7 @@ func IndexFilter(groups []string, f Filters) index.Filter {
 type search struct {
 	r      *Retriever
 	req    Request
-	filter index.Filter
+	filter backend.Filter
 	fetch  int
 	vocab  Vocabulary // statistics of the chunks the principal may see
 	res    Result
@@ -180,7 +180,7 @@ type search struct {
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
-	var lex, vec []index.Hit
+	var lex, vec []backend.Hit
 	var err error
 	if mode != Vector {
 		if lex, err = s.bm25(ctx); err != nil {

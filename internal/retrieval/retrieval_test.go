@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -41,8 +41,8 @@ func TestModesNeedTheirParts(t *testing.T) {
 	eachBackend(t, modesNeedTheirParts)
 }
 
-func modesNeedTheirParts(t *testing.T, backend string) {
-	_, ix := hollinOn(t, backend, retrieval.Options{})
+func modesNeedTheirParts(t *testing.T, which string) {
+	_, ix := hollinOn(t, which, retrieval.Options{})
 	r := retrieval.New(ix) // BM25 only
 	if r.Mode() != retrieval.BM25 {
 		t.Errorf("New(ix).Mode() = %s, want bm25 (no embedder)", r.Mode())
@@ -61,16 +61,16 @@ func modesNeedTheirParts(t *testing.T, backend string) {
 
 // leaky is a backend that ignores the filter, to prove retrieval refuses
 // to pass on what a broken backend leaks.
-type leaky struct{ retrieval.Backend }
+type leaky struct{ backend.Searcher }
 
-func (l leaky) SearchText(ctx context.Context, text string, f index.Filter, k int) ([]index.Hit, error) {
+func (l leaky) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
 	f.Groups = []string{"public", "staff", "finance", "partners"}
-	return l.Backend.SearchText(ctx, text, f, k)
+	return l.Searcher.SearchText(ctx, text, f, k)
 }
 
 func TestLeakingBackendIsAnError(t *testing.T) {
-	eachBackend(t, func(t *testing.T, backend string) {
-		_, ix := hollinOn(t, backend, retrieval.Options{})
+	eachBackend(t, func(t *testing.T, which string) {
+		_, ix := hollinOn(t, which, retrieval.Options{})
 		r := retrieval.New(leaky{ix})
 		_, err := r.Search(context.Background(), retrieval.Request{Query: "internal cost prices", Groups: []string{"public"}, K: 5})
 		if !errs.Is(errs.Internal, err) {

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/index"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -36,7 +37,7 @@ func scifactDir(t testing.TB) string {
 // scifactBuild is one index configuration under measurement.
 type scifactBuild struct {
 	chunking chunk.Settings
-	bm25     index.BM25
+	bm25     backend.BM25
 	analyzer string
 	dim      int
 	idf      bool // the IDF-weighted builtin embedder
@@ -46,11 +47,11 @@ type scifactBuild struct {
 }
 
 func defaultScifactBuild() scifactBuild {
-	return scifactBuild{chunking: chunk.Default(), bm25: index.DefaultBM25, analyzer: "en", dim: embed.DefaultHashedDim}
+	return scifactBuild{chunking: chunk.Default(), bm25: backend.DefaultBM25, analyzer: "en", dim: embed.DefaultHashedDim}
 }
 
 // buildSciFact indexes the SciFact corpus with b into a fresh directory.
-func buildSciFact(t testing.TB, dir string, b scifactBuild) (*index.Index, *embed.Hashed) {
+func buildSciFact(t testing.TB, dir string, b scifactBuild) (*bleveindex.Index, *embed.Hashed) {
 	t.Helper()
 	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
 	if err != nil {
@@ -68,18 +69,18 @@ func buildSciFact(t testing.TB, dir string, b scifactBuild) (*index.Index, *embe
 	chunks := ch.SplitAll(docs)
 	emb, err := embed.NewHashed(b.dim)
 	if b.idf {
-		emb, err = embed.NewHashedIDF(b.dim, index.NewStats(chunks), corpus.Checksum(docs))
+		emb, err = embed.NewHashedIDF(b.dim, backend.NewStats(chunks), corpus.Checksum(docs))
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "scifact")
-	if _, _, err := index.Build(context.Background(), out, chunks, index.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), out, chunks, backend.BuildOptions{
 		Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: b.chunking.String(), BM25: b.bm25, Analyzer: b.analyzer,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Open(out)
+	ix, err := bleveindex.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestSciFactTune(t *testing.T) {
 	// Builds are cached by configuration: most sweeps vary only query-time
 	// options, and rebuilding SciFact for each value would dominate.
 	type built struct {
-		ix  *index.Index
+		ix  *bleveindex.Index
 		emb *embed.Hashed
 	}
 	var cache *built
@@ -204,7 +205,7 @@ func TestSciFactTune(t *testing.T) {
 	base := defaultScifactBuild()
 	switch what {
 	case "bm25":
-		for _, p := range []index.BM25{{K1: 1.2, B: 0.75}, {K1: 0.9, B: 0.4}, {K1: 0.9, B: 0.6}, {K1: 1.2, B: 0.5}, {K1: 1.5, B: 0.6}, {K1: 0.7, B: 0.3}} {
+		for _, p := range []backend.BM25{{K1: 1.2, B: 0.75}, {K1: 0.9, B: 0.4}, {K1: 0.9, B: 0.6}, {K1: 1.2, B: 0.5}, {K1: 1.5, B: 0.6}, {K1: 0.7, B: 0.3}} {
 			b := base
 			b.bm25 = p
 			measure(fmt.Sprintf("k1=%g b=%g", p.K1, p.B), b, retrieval.Options{}, retrieval.BM25)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/index"
 )
 
 func (s *search) stage(name string, start time.Time, n int, ids []string, note string) {
@@ -21,7 +21,7 @@ func (s *search) stage(name string, start time.Time, n int, ids []string, note s
 	s.res.Stages = append(s.res.Stages, Stage{Name: name, Millis: millisSince(start), Candidates: n, Top: slices.Clone(ids), Note: note})
 }
 
-func (s *search) bm25(ctx context.Context) ([]index.Hit, error) {
+func (s *search) bm25(ctx context.Context) ([]backend.Hit, error) {
 	start := time.Now()
 	hits, err := s.r.b.SearchText(ctx, s.req.Query, s.filter, s.fetch)
 	if err != nil {
@@ -31,7 +31,7 @@ func (s *search) bm25(ctx context.Context) ([]index.Hit, error) {
 	return hits, nil
 }
 
-func (s *search) vector(ctx context.Context) ([]index.Hit, error) {
+func (s *search) vector(ctx context.Context) ([]backend.Hit, error) {
 	start := time.Now()
 	e := s.r.o.Embedder
 	vecs, err := e.Embed(ctx, []string{s.req.Query})
@@ -57,7 +57,7 @@ func (s *search) vector(ctx context.Context) ([]index.Hit, error) {
 
 // fuse merges the first-stage lists into candidates (Fuse). With one list
 // the order and scores are that list's; with two, the fused order.
-func (s *search) fuse(mode Mode, lex, vec []index.Hit) {
+func (s *search) fuse(mode Mode, lex, vec []backend.Hit) {
 	start := time.Now()
 	k := s.r.o.RRFK
 	s.cands = Fuse(lex, vec, k, s.r.o.VectorWeight)
@@ -94,7 +94,7 @@ func (s *search) load(ctx context.Context) error {
 		}
 		s.chunks[c.ID] = c
 		s.cands[i].Title, s.cands[i].Text = c.Title, c.Text
-		if ts, ok := s.r.b.(TermSource); ok {
+		if ts, ok := s.r.b.(backend.TermSource); ok {
 			s.cands[i].Terms = ts.Terms(c.ID)
 		}
 	}
@@ -111,7 +111,7 @@ func (s *search) dedup() {
 	for i, c := range s.cands {
 		dup := -1
 		for j, p := range keptPrints {
-			if index.NearDuplicate(p, prints[i]) {
+			if backend.NearDuplicate(p, prints[i]) {
 				dup = j
 				break
 			}
@@ -259,7 +259,7 @@ func (s *search) ids() []string {
 	return out
 }
 
-func hitIDs(hits []index.Hit) []string {
+func hitIDs(hits []backend.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.ChunkID

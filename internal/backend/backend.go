@@ -1,0 +1,106 @@
+// Package backend is the retrieval backend contract: what an index of
+// chunks offers retrieval, the assessor and the worker that serves it,
+// and the vocabulary both implementations share (Filter, Hit, Manifest,
+// BuildOptions, ...). The implementations are its subpackages: bleveindex
+// (an embedded bleve index in a directory) and redisearch (one index in
+// Redis shared by every worker). Package live opens the configured one
+// and serves its current version across rebuilds.
+//
+// Every number a principal sees must be computed only from the chunks it
+// may see. So a backend: scores SearchText with the statistics (document
+// frequencies, chunk count, lengths) of the chunks visible to f.Groups,
+// not the whole store's; gives those statistics through Visible, which
+// coverage, the weak-score warning, the builtin reranker and the builtin
+// assessor use; and states its problems through Warnings without
+// whole-store counts. Parts keeps the statistics by ACL part for both
+// backends, so the statistics of a visible set are written once.
+package backend
+
+import (
+	"context"
+	"time"
+
+	"github.com/assay-rag/assay/internal/corpus"
+)
+
+// Hit is one match.
+type Hit struct {
+	ChunkID string
+	Score   float64
+}
+
+// VectorStats describe one vector search, for the trace.
+type VectorStats struct {
+	Allowed int           // chunks that passed the filter and were scored
+	Took    time.Duration // the scan
+	// Method says how the backend searched ("RediSearch HNSW KNN");
+	// empty for an exact scan in this process.
+	Method string
+}
+
+// TermCounts is term statistics over a set of chunks: how many contain a
+// term, out of how many.
+type TermCounts interface {
+	DocFreq(term string) int
+	Len() int
+}
+
+// Vocabulary is term statistics over the chunks one principal may see,
+// and which of them hold which terms.
+type Vocabulary interface {
+	TermCounts
+	// Holdings counts the visible chunks that pass f (nil: all of them;
+	// callers give f the vocabulary's groups) by which of
+	// terms they hold: bit i of a key is set when the chunks hold
+	// terms[i]. Chunks holding none of terms are not counted. It returns
+	// nil when it cannot tell: more than MaxHeld terms, or a server that
+	// did not answer in full.
+	Holdings(ctx context.Context, terms []string, f *Filter) map[uint64]int
+}
+
+// MaxHeld is the most terms Holdings takes.
+const MaxHeld = 64
+
+// Searcher is what retrieval reads of an index: filtered searches whose
+// scores use the visible set's statistics, the chunks themselves, and
+// the visible statistics.
+type Searcher interface {
+	SearchText(ctx context.Context, text string, f Filter, k int) ([]Hit, error)
+	SearchVector(ctx context.Context, vec []float32, f Filter, k int) ([]Hit, VectorStats, error)
+	Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error)
+	// Fingerprints are the near-duplicate fingerprints of the chunks
+	// (see Fingerprint), in order; 0 for an unknown id.
+	Fingerprints(ids []string) []uint64
+	// Visible is the statistics of the chunks visible to groups. Terms
+	// that only occur in other chunks have DocFreq 0.
+	Visible(groups []string) Vocabulary
+	Manifest() Manifest
+	// Warnings are the index's problems as groups may hear of them: no
+	// whole-index counts.
+	Warnings(groups []string) []string
+}
+
+// Index is one open version of an index, as a worker serves it.
+type Index interface {
+	Searcher
+	// DocFreq, Len and EachTerm are whole-index statistics, for what
+	// must agree with the build (the IDF-weighted builtin embedder) and
+	// for operators; never for numbers a principal sees (Visible).
+	DocFreq(term string) int
+	Len() int
+	EachTerm(fn func(term string, df int))
+	HasDocument(id string) bool
+	// Stale reports whether a newer version of the index exists; it is
+	// cheap enough to ask before every search.
+	Stale(ctx context.Context) bool
+	// Version names the version served, for /readyz and traces.
+	Version() string
+	Close() error
+}
+
+// TermSource is an optional Searcher capability: the analyzed terms of a
+// chunk's title and text, kept so rerankers need not analyze them again.
+// The slice is shared: callers must not modify it.
+type TermSource interface {
+	Terms(chunkID string) []string
+}

@@ -1,0 +1,369 @@
+package bleveindex
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// Field names in the bleve document.
+const (
+	fieldContent   = "content" // title + text
+	fieldTitle     = "title"
+	fieldACL       = "acl"
+	fieldStatus    = "status"
+	fieldType      = "type"
+	fieldProducts  = "products"
+	fieldAuthority = "authority"
+	fieldUpdated   = "updated"
+)
+
+// contentFields documents fieldContent in the manifest.
+const contentFields = "content=title+text, title"
+
+func newMapping(analyzer string) mapping.IndexMapping {
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = analyzer
+	text.Store = false
+	text.IncludeInAll = false
+	text.IncludeTermVectors = false
+	text.DocValues = false
+
+	keyword := bleve.NewKeywordFieldMapping()
+	keyword.Store = false
+	keyword.IncludeInAll = false
+	keyword.DocValues = false
+
+	number := bleve.NewNumericFieldMapping()
+	number.Store = false
+	number.IncludeInAll = false
+	number.DocValues = false
+
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldContent, text)
+	doc.AddFieldMappingsAt(fieldTitle, text)
+	for _, f := range []string{fieldACL, fieldStatus, fieldType, fieldProducts, fieldUpdated} {
+		doc.AddFieldMappingsAt(f, keyword)
+	}
+	doc.AddFieldMappingsAt(fieldAuthority, number)
+
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = analyzer
+	m.ScoringModel = "bm25" // needs a scorch index on disk; mem-only silently scores tf-idf
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	return m
+}
+
+// normalize fills o's defaults and checks it.
+func normalize(o *backend.BuildOptions) error {
+	const op = "index.Build"
+	if o.BM25 == (backend.BM25{}) {
+		o.BM25 = backend.DefaultBM25
+	}
+	if o.BM25.K1 <= 0 || o.BM25.K1 > 10 || o.BM25.B < 0 || o.BM25.B > 1 {
+		return errs.FieldError(op, "bm25", fmt.Sprintf("want 0 < k1 <= 10 and 0 <= b <= 1, got k1=%g b=%g", o.BM25.K1, o.BM25.B))
+	}
+	switch o.Analyzer {
+	case "", "en":
+		o.Analyzer = en.AnalyzerName
+	case standard.Name:
+	default:
+		return errs.FieldError(op, "analyzer", fmt.Sprintf("want en or standard, got %q", o.Analyzer))
+	}
+	if o.Embedder != nil && o.Embedder.Dim() < 1 {
+		return errs.FieldError(op, "embedder", fmt.Sprintf("%s reports dimension %d", o.Embedder.ID(), o.Embedder.Dim()))
+	}
+	if o.Progress == nil {
+		o.Progress = func(string, int, int) {}
+	}
+	return nil
+}
+
+// Build indexes chunks into dir, replacing whatever is there only once the
+// new index is complete. Chunk ids must be unique.
+func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.BuildOptions) (backend.Manifest, backend.BuildStats, error) {
+	const op = "index.Build"
+	start := time.Now()
+	if err := normalize(&opts); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, err
+	}
+	docs := map[string]bool{}
+	seen := make(map[string]bool, len(chunks))
+	for i := range chunks {
+		if seen[chunks[i].ID] {
+			return backend.Manifest{}, backend.BuildStats{}, errs.Errorf(op, errs.Invalid, "chunk id %q appears twice", chunks[i].ID)
+		}
+		seen[chunks[i].ID] = true
+		docs[chunks[i].DocID] = true
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	tmp, err := os.MkdirTemp(parent, filepath.Base(dir)+".building-")
+	if err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	defer os.RemoveAll(tmp) // a no-op after a successful swap
+
+	stats := backend.BuildStats{Documents: len(docs), Chunks: len(chunks)}
+	if err := writeBleve(ctx, filepath.Join(tmp, bleveDir), chunks, opts); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, err
+	}
+	if err := writeChunks(filepath.Join(tmp, chunksFile), chunks); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	m := backend.Manifest{
+		SchemaVersion:  SchemaVersion,
+		Analyzer:       opts.Analyzer,
+		Fields:         contentFields,
+		BM25:           opts.BM25,
+		Chunking:       opts.Chunking,
+		CorpusChecksum: opts.Checksum,
+		Documents:      len(docs),
+		Chunks:         len(chunks),
+	}
+	if opts.Embedder != nil {
+		m.Embedder, m.Dim = opts.Embedder.ID(), opts.Embedder.Dim()
+		if err := embedAll(ctx, dir, tmp, chunks, opts, &stats); err != nil {
+			return backend.Manifest{}, backend.BuildStats{}, err
+		}
+	}
+	if old, err := readChunks(filepath.Join(dir, chunksFile)); err == nil {
+		for _, c := range old {
+			if !seen[c.ID] {
+				stats.Removed++
+			}
+		}
+	}
+	m.BuiltAt = time.Now().UTC()
+	if err := writeJSON(filepath.Join(tmp, manifestFile), m); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, errs.Timeout, err)
+	}
+	if err := swapDir(tmp, dir); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	stats.Took = time.Since(start)
+	return m, stats, nil
+}
+
+func writeBleve(ctx context.Context, path string, chunks []corpus.Chunk, opts backend.BuildOptions) error {
+	const op = "index.Build"
+	text, err := bleve.New(path, newMapping(opts.Analyzer))
+	if err != nil {
+		return errs.E(op, err)
+	}
+	batch := text.NewBatch()
+	for i := range chunks {
+		if err := ctx.Err(); err != nil {
+			text.Close()
+			return errs.E(op, errs.Timeout, err)
+		}
+		c := &chunks[i]
+		if err := batch.Index(c.ID, bleveDoc(c)); err != nil {
+			text.Close()
+			return errs.E(op, err)
+		}
+		if batch.Size() >= 1000 {
+			if err := text.Batch(batch); err != nil {
+				text.Close()
+				return errs.E(op, err)
+			}
+			batch.Reset()
+			opts.Progress("index", i+1, len(chunks))
+		}
+	}
+	if err := text.Batch(batch); err != nil {
+		text.Close()
+		return errs.E(op, err)
+	}
+	opts.Progress("index", len(chunks), len(chunks))
+	if err := text.Close(); err != nil {
+		return errs.E(op, err)
+	}
+	return nil
+}
+
+func bleveDoc(c *corpus.Chunk) map[string]any {
+	return map[string]any{
+		fieldContent:   c.Title + "\n" + c.Text,
+		fieldTitle:     c.Title,
+		fieldACL:       c.ACL,
+		fieldStatus:    string(c.Status),
+		fieldType:      c.Type,
+		fieldProducts:  c.Products,
+		fieldAuthority: c.Authority,
+		fieldUpdated:   c.Updated,
+	}
+}
+
+// embedAll writes vectors for chunks into tmp, reusing what the index in
+// oldDir already computed with the same model.
+func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, opts backend.BuildOptions, stats *backend.BuildStats) error {
+	const op = "index.Build"
+	e := opts.Embedder
+	dim := e.Dim()
+	cache := oldVectors(oldDir, e.ID(), dim)
+	keys := make([]string, len(chunks))
+	vecs := make([]float32, len(chunks)*dim)
+	var todo []int
+	for i := range chunks {
+		keys[i] = backend.CacheKey(e.ID(), backend.EmbedText(&chunks[i]))
+		if v, ok := cache[keys[i]]; ok {
+			copy(vecs[i*dim:], v)
+			stats.Reused++
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	const batch = 256
+	for s := 0; s < len(todo); s += batch {
+		part := todo[s:min(s+batch, len(todo))]
+		texts := make([]string, len(part))
+		for j, i := range part {
+			texts[j] = backend.EmbedText(&chunks[i])
+		}
+		got, err := e.Embed(ctx, texts)
+		if err != nil {
+			return errs.E(op, err)
+		}
+		if len(got) != len(part) {
+			return errs.Errorf(op, errs.Schema, "%s returned %d vectors for %d texts", e.ID(), len(got), len(part))
+		}
+		for j, i := range part {
+			if len(got[j]) != dim {
+				return errs.Errorf(op, errs.Schema, "%s returned a %d-dimensional vector, want %d", e.ID(), len(got[j]), dim)
+			}
+			copy(vecs[i*dim:], got[j])
+		}
+		stats.Embedded += len(part)
+		opts.Progress("embed", stats.Embedded, len(todo))
+	}
+	if err := writeVectors(filepath.Join(tmp, vectorsFile), vecs); err != nil {
+		return errs.E(op, err)
+	}
+	return os.WriteFile(filepath.Join(tmp, keysFile), []byte(strings.Join(keys, "\n")+"\n"), 0o644)
+}
+
+// oldVectors loads the replaced index's vectors by cache key, when it was
+// built with the same model; anything unreadable just means no reuse.
+func oldVectors(dir, model string, dim int) map[string][]float32 {
+	m, err := readManifest(dir)
+	if err != nil || m.Embedder != model || m.Dim != dim {
+		return nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, keysFile))
+	if err != nil {
+		return nil
+	}
+	keys := strings.Fields(string(b))
+	vecs, err := readVectors(filepath.Join(dir, vectorsFile), len(keys), dim)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string][]float32, len(keys))
+	for i, k := range keys {
+		out[k] = vecs[i*dim : (i+1)*dim]
+	}
+	return out
+}
+
+func writeVectors(path string, vecs []float32) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	var buf [4]byte
+	for _, x := range vecs {
+		binary.LittleEndian.PutUint32(buf[:], math.Float32bits(x))
+		w.Write(buf[:])
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func readVectors(path string, n, dim int) ([]float32, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != n*dim*4 {
+		return nil, fmt.Errorf("%s: %d bytes, want %d chunks × %d dimensions × 4", path, len(b), n, dim)
+	}
+	out := make([]float32, n*dim)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	}
+	return out, nil
+}
+
+// swapDir replaces dst with src: dst moves aside, src moves in, the old
+// copy goes. A crash in between leaves either the old or the new index.
+func swapDir(src, dst string) error {
+	old := dst + ".old"
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := os.Rename(dst, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+func writeChunks(path string, chunks []corpus.Chunk) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for i := range chunks {
+		if err := enc.Encode(&chunks[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,73 @@
+package backend
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// BM25Query scores chunks for one query by bleve's BM25 formula with the
+// statistics of a visible set, so that both backends score alike and no
+// score depends on a chunk the principal cannot see. bleve scores a match
+// query (a disjunction with one clause per query term, repeats included)
+// as coord × Σ over the clauses a chunk matches of
+//
+//	idf² × queryNorm × √tf·k1 / (√tf + k1·(1 − b + b·len/avgLen))
+//
+// with idf = ln(1 + (N − df + 0.5)/(df + 0.5)), queryNorm = 1/√(Σ idf²),
+// coord the share of clauses matched, and avgLen bleve's (BleveAvgLen).
+type BM25Query struct {
+	// Terms are the query's analyzed terms, repeats included.
+	Terms []string
+	idf   []float64
+	norm  float64
+	avg   float64
+	p     BM25
+}
+
+// NewBM25Query weighs query's terms with v's statistics and parameters p.
+func NewBM25Query(v VisibleSet, p BM25, query []string) BM25Query {
+	n := float64(v.Len())
+	q := BM25Query{Terms: query, idf: make([]float64, len(query)), norm: 1, avg: v.BleveAvgLen(), p: p}
+	var sumSq float64
+	for i, t := range query {
+		df := float64(v.DocFreq(t))
+		q.idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		sumSq += q.idf[i] * q.idf[i]
+	}
+	if sumSq > 0 {
+		q.norm = 1 / math.Sqrt(sumSq)
+	}
+	return q
+}
+
+// Clause is what query term i contributes to a chunk of length terms
+// holding it tf times.
+func (q BM25Query) Clause(i, tf int, length float64) float64 {
+	lenNorm := 1.0
+	if q.avg > 0 {
+		lenNorm = 1 - q.p.B + q.p.B*length/q.avg
+	}
+	s := math.Sqrt(float64(tf))
+	w := q.idf[i]
+	return w * w * q.norm * s * q.p.K1 / (s + q.p.K1*lenNorm)
+}
+
+// Score is a chunk's score from the sum of its clauses and how many of
+// the query's clauses it matched.
+func (q BM25Query) Score(sum float64, matched int) float64 {
+	return sum * float64(matched) / float64(len(q.Terms))
+}
+
+// SortHits orders hits best first, ties by chunk id, and keeps k. Chunk
+// ids are unique, so the order is total and an unstable sort suffices.
+func SortHits(hits []Hit, k int) []Hit {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return strings.Compare(a.ChunkID, b.ChunkID)
+	})
+	return hits[:min(k, len(hits))]
+}

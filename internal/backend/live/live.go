@@ -1,0 +1,281 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// lexicon gives the builtin assessor and rewriter an index's statistics
+// as one principal may see them, with the run's filters for Holdings
+// (assess.HoldingVocabulary: without it the assessor's visible-chunk
+// check would be skipped, silently).
+type lexicon struct{ backend.Index }
+
+func (l lexicon) Visible(groups []string) assess.Vocabulary {
+	return filteredVocabulary{l.Index.Visible(groups), groups}
+}
+
+type filteredVocabulary struct {
+	backend.Vocabulary
+	groups []string
+}
+
+var _ assess.HoldingVocabulary = filteredVocabulary{}
+
+func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.Vocabulary.Holdings(ctx, terms, &ixf)
+}
+
+// generation is one index version with everything wired to it.
+type generation struct {
+	ix       backend.Index
+	searcher *retrieval.Retriever
+	assessor assess.Assessor
+	// inProcess: searching needs nothing outside this process (bleve and
+	// a builtin embedder), so Search may run as a local activity.
+	inProcess bool
+}
+
+// Index serves the current version of the configured index. Between
+// searches it asks the index whether a newer version exists (a rebuild:
+// a new bleve directory, or a new RediSearch version) and, if so, opens
+// it and swaps atomically: a search runs entirely on one version, and
+// the trace and /readyz name the version served.
+type Index struct {
+	src *Source
+	// thes relates words for the builtin assessor (loop.thesaurus); nil
+	// without one. Opened once, shared by every version.
+	thes assess.Thesaurus
+	cfg  config.Config
+	log  *slog.Logger
+	mu   sync.Mutex // serializes swaps
+	cur  atomic.Pointer[generation]
+	old  []backend.Index // retired, closed after a grace period or at Close
+	done bool
+}
+
+// retireAfter is how long a replaced version stays open for searches
+// still running on it.
+const retireAfter = time.Minute
+
+// Open opens (building when asked) the configured index and wires
+// the loop's searcher and builtin assessor to it.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger, build bool) (*Index, error) {
+	return open(ctx, cfg, log, build, false)
+}
+
+// OpenPassages opens the configured index to read chunk texts only (a
+// gateway serving /v1/questions/{id}/sources): no searcher, no
+// assessor, no check of the embedder it was built with. It follows
+// rebuilds as a worker's index does.
+func OpenPassages(ctx context.Context, cfg config.Config, log *slog.Logger) (*Index, error) {
+	return open(ctx, cfg, log, false, true)
+}
+
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passagesOnly bool) (*Index, error) {
+	src, err := NewSource(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	src.passagesOnly = passagesOnly
+	ix, err := src.Open(ctx, log, build)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	l := &Index{src: src, cfg: cfg, log: log}
+	if dir := cfg.Loop.Thesaurus; dir != "" && !passagesOnly {
+		if wn, err := thesaurus.Open(dir); err != nil {
+			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
+		} else {
+			l.thes = wn
+		}
+	}
+	g, err := l.wire(ix)
+	if err != nil {
+		ix.Close()
+		src.Close()
+		return nil, err
+	}
+	l.cur.Store(g)
+	return l, nil
+}
+
+// wire builds the searcher and the builtin assessor over ix. With the
+// redisearch backend an index this worker cannot embed queries for is
+// refused; the embedded bleve default searches it by BM25 alone, as it
+// always has, and logs why.
+func (l *Index) wire(ix backend.Index) (*generation, error) {
+	if l.src.passagesOnly {
+		return &generation{ix: ix}, nil
+	}
+	var s *retrieval.Retriever
+	inProcess := false
+	if l.cfg.Index.Backend == config.BackendRediSearch {
+		r, err := NewRetriever(ix, l.cfg)
+		if err != nil {
+			return nil, err
+		}
+		s = r // every search is a Redis round trip: never in process
+	} else {
+		s, inProcess = searcherFor(ix, l.cfg, l.log)
+	}
+	an := terms.New()
+	a := assess.NewBuiltin(an, lexicon{ix})
+	a.Rewriter = assess.NewRewriter(an, lexicon{ix})
+	if l.thes != nil {
+		a.Thesaurus = l.thes
+		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
+	}
+	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess}, nil
+}
+
+// current returns the generation to use, swapping first when the index
+// has a newer version.
+func (l *Index) current(ctx context.Context) (*generation, error) {
+	g := l.cur.Load()
+	if !g.ix.Stale(ctx) {
+		return g, nil
+	}
+	return l.swap(ctx, g)
+}
+
+func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if g := l.cur.Load(); g != old {
+		return g, nil // another search swapped already
+	}
+	ix, err := l.src.Open(ctx, l.log, false)
+	if err != nil {
+		l.log.Error("a new index version exists but cannot be opened; still serving the old one", "serving", old.ix.Version(), "error", err)
+		return nil, err
+	}
+	g, err := l.wire(ix)
+	if err != nil {
+		ix.Close()
+		l.log.Error("a new index version exists but cannot be served; still serving the old one", "serving", old.ix.Version(), "error", err)
+		return nil, err
+	}
+	l.cur.Store(g)
+	l.log.Info("index swapped", "from", old.ix.Version(), "to", ix.Version(), "chunks", ix.Len())
+	l.old = append(l.old, old.ix)
+	time.AfterFunc(retireAfter, func() { l.retire(old.ix) })
+	return g, nil
+}
+
+func (l *Index) retire(ix backend.Index) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if i := indexOf(l.old, ix); i >= 0 {
+		l.old = append(l.old[:i], l.old[i+1:]...)
+		ix.Close()
+	}
+}
+
+func indexOf(list []backend.Index, ix backend.Index) int {
+	for i, x := range list {
+		if x == ix {
+			return i
+		}
+	}
+	return -1
+}
+
+// Search implements activities.Searcher on the current version. When a
+// search fails because its version went away (a RediSearch rebuild drops
+// the old version), it swaps and tries once more. The first stage of the
+// result names the version searched.
+func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
+	g, err := l.current(ctx)
+	if err != nil {
+		return retrieval.Result{}, err
+	}
+	res, err := g.searcher.Search(ctx, req)
+	if err != nil && g.ix.Stale(ctx) {
+		if g2, err2 := l.swap(ctx, g); err2 == nil {
+			g = g2
+			res, err = g.searcher.Search(ctx, req)
+		}
+	}
+	if err != nil {
+		return retrieval.Result{}, err
+	}
+	res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, res.Stages...)
+	return res, nil
+}
+
+// Chunks implements activities.ChunkReader on the current version.
+func (l *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
+	g, err := l.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return g.ix.Chunks(ctx, ids)
+}
+
+// Assess implements assess.Assessor with the builtin assessor over the
+// current version's statistics.
+func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, error) {
+	g, err := l.current(ctx)
+	if err != nil {
+		return assess.Result{}, err
+	}
+	return g.assessor.Assess(ctx, req)
+}
+
+// InProcess reports whether searching the version served needs nothing
+// outside this process, so the Search activity may run locally.
+func (l *Index) InProcess() bool { return l.cur.Load().inProcess }
+
+// Len is the number of chunks of the version served.
+func (l *Index) Len() int { return l.cur.Load().ix.Len() }
+
+// Version names the version served.
+func (l *Index) Version() string { return l.cur.Load().ix.Version() }
+
+// Current is the version served now, for callers that read it directly.
+func (l *Index) Current() backend.Index { return l.cur.Load().ix }
+
+// Ready swaps to a newer version if there is one and says which version
+// is served; it fails when the index is empty or cannot be reached.
+func (l *Index) Ready(ctx context.Context) (string, error) {
+	g, err := l.current(ctx)
+	if err != nil {
+		return "", err
+	}
+	if g.ix.Len() == 0 {
+		return g.ix.Version(), errors.New("index is empty")
+	}
+	return g.ix.Version(), nil
+}
+
+// Close closes every version still open and the Redis client.
+func (l *Index) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return nil
+	}
+	l.done = true
+	err := l.cur.Load().ix.Close()
+	for _, ix := range l.old {
+		err = errors.Join(err, ix.Close())
+	}
+	l.old = nil
+	return errors.Join(err, l.src.Close())
+}

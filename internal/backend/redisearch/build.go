@@ -1,0 +1,370 @@
+package redisearch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// BuildOptions say how to build a Redis backend.
+type BuildOptions struct {
+	// Checksum is the corpus checksum recorded in the manifest.
+	Checksum string
+	// Embedder, when set, gives every chunk a vector; unchanged chunks
+	// reuse the current version's vectors (same embedder id).
+	Embedder backend.Embedder
+	// Chunking describes the chunker settings, for the manifest.
+	Chunking string
+	// BM25 parameters the BM25 leg re-scores with; zero means
+	// backend.DefaultBM25.
+	BM25 backend.BM25
+	// Vector is HNSW (default) or FLAT.
+	Vector string
+	// Progress, when set, is called as chunks are written and embedded.
+	Progress func(stage string, done, total int)
+}
+
+// batchSize is how many chunks go to Redis per pipeline, and to the
+// embedder per call.
+const batchSize = 256
+
+// Build writes chunks as a new version of the index called name, moves
+// the alias and the current pointer to it when it is complete, and drops
+// the version it replaces with its documents. Chunk ids must be unique.
+// Concurrent builds of one name are not supported.
+func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.Chunk, o BuildOptions) (_ Manifest, _ backend.BuildStats, err error) {
+	const op = "redisearch.Build"
+	start := time.Now()
+	if o.BM25 == (backend.BM25{}) {
+		o.BM25 = backend.DefaultBM25
+	}
+	switch strings.ToUpper(o.Vector) {
+	case "", HNSW:
+		o.Vector = HNSW
+	case FLAT:
+		o.Vector = FLAT
+	default:
+		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw or flat, got %q", o.Vector))
+	}
+	if o.Progress == nil {
+		o.Progress = func(string, int, int) {}
+	}
+	if err := checkChunks(chunks); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
+	if err := Ping(ctx, rdb); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
+	docs := map[string]bool{}
+	for i := range chunks {
+		docs[chunks[i].DocID] = true
+	}
+	stats := backend.BuildStats{Documents: len(docs), Chunks: len(chunks)}
+	m := Manifest{Manifest: backend.Manifest{
+		SchemaVersion: SchemaVersion, Analyzer: "en (assay terms, NOSTEM in RediSearch)", Fields: "content=title+text",
+		BM25: o.BM25, Chunking: o.Chunking, CorpusChecksum: o.Checksum, Documents: len(docs), Chunks: len(chunks),
+	}}
+	if o.Embedder != nil {
+		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
+	}
+
+	old := 0
+	if v, err := rdb.Get(ctx, currentKey(name)).Int(); err == nil {
+		old = v
+	} else if !errors.Is(err, redis.Nil) {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
+	}
+	v, err := rdb.Incr(ctx, seqKey(name)).Result()
+	if err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
+	}
+	m.Version = int(v)
+	vn := versionName(name, m.Version)
+	if err := createIndex(ctx, rdb, vn, m); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
+	defer func() {
+		if err != nil { // leave nothing half-built behind
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			rdb.FTDropIndexWithArgs(cctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
+			rdb.Del(cctx, manifestKey(vn), statsKey(vn))
+		}
+	}()
+
+	an := terms.New()
+	parts := backend.NewParts(nil)
+	for s := 0; s < len(chunks); s += batchSize {
+		batch := chunks[s:min(s+batchSize, len(chunks))]
+		vecs, err := vectors(ctx, rdb, name, old, m, batch, o.Embedder, &stats)
+		if err != nil {
+			return Manifest{}, backend.BuildStats{}, err
+		}
+		pipe := rdb.Pipeline()
+		for i := range batch {
+			c := &batch[i]
+			title, text := an.Terms(c.Title), an.Terms(c.Text)
+			all := append(slices.Clip(title), text...)
+			fields := chunkHash(c, all, backend.Fingerprint(text))
+			if vecs != nil {
+				fields[fieldVector] = vectorBytes(vecs[i])
+				fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
+			}
+			pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
+
+			parts.Add(c, all)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
+		}
+		o.Progress("index", s+len(batch), len(chunks))
+	}
+	if err := waitIndexed(ctx, rdb, vn, len(chunks)); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
+	if old > 0 {
+		if stats.Removed, err = removed(ctx, rdb, versionName(name, old), chunks); err != nil {
+			return Manifest{}, backend.BuildStats{}, err
+		}
+	}
+	m.BuiltAt = time.Now().UTC()
+	mj, _ := json.Marshal(m)
+	sj, _ := json.Marshal(parts.List())
+	if err := rdb.MSet(ctx, manifestKey(vn), mj, statsKey(vn), sj).Err(); err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Timeout, err)
+	}
+	// The switch: the alias for outside readers, then the pointer workers
+	// watch. Only then does the old version go.
+	if err := rdb.FTAliasUpdate(ctx, vn, name).Err(); err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.Errorf(op, errs.Unavailable, "FT.ALIASUPDATE %s %s: %v", name, vn, err)
+	}
+	if err := rdb.Set(ctx, currentKey(name), m.Version, 0).Err(); err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
+	}
+	if old > 0 {
+		ovn := versionName(name, old)
+		rdb.FTDropIndexWithArgs(ctx, ovn, &redis.FTDropIndexOptions{DeleteDocs: true})
+		rdb.Del(ctx, manifestKey(ovn), statsKey(ovn))
+	}
+	stats.Took = time.Since(start)
+	return m, stats, nil
+}
+
+// checkChunks refuses chunks whose ids repeat or whose TAG values would
+// change meaning in a TAG field: an ACL group "a,b" must not become the
+// two groups a and b.
+func checkChunks(chunks []corpus.Chunk) error {
+	const op = "redisearch.Build"
+	seen := make(map[string]bool, len(chunks))
+	for i := range chunks {
+		c := &chunks[i]
+		if seen[c.ID] {
+			return errs.Errorf(op, errs.Invalid, "chunk id %q appears twice", c.ID)
+		}
+		seen[c.ID] = true
+		if len(c.ACL) == 0 {
+			return errs.Errorf(op, errs.Invalid, "chunk %s: field acl: empty (every chunk needs an ACL)", c.ID)
+		}
+		for _, f := range []struct {
+			name string
+			vals []string
+		}{{"acl", c.ACL}, {"products", c.Products}, {"status", []string{string(c.Status)}}} {
+			for _, v := range f.vals {
+				if !tagValueOK(v) {
+					return errs.Errorf(op, errs.Invalid, "chunk %s: field %s: value %q is empty, has surrounding spaces or contains %q, which a RediSearch TAG cannot hold", c.ID, f.name, v, tagSeparator)
+				}
+			}
+		}
+		if c.Type != "" && !tagValueOK(c.Type) {
+			return errs.Errorf(op, errs.Invalid, "chunk %s: field type: value %q has surrounding spaces or contains %q, which a RediSearch TAG cannot hold", c.ID, c.Type, tagSeparator)
+		}
+	}
+	return nil
+}
+
+// chunkHash is a chunk's HASH fields (without the vector).
+func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
+	h := map[string]any{
+		"id": c.ID, "doc_id": c.DocID, "ordinal": c.Ordinal, "title": c.Title, "text": c.Text,
+		"status": string(c.Status), "authority": c.Authority,
+		"acl": strings.Join(c.ACL, tagSeparator), fieldContent: escapeTerms(all),
+		"fp": strconv.FormatUint(fp, 10),
+	}
+	for k, v := range map[string]string{"type": c.Type, "source": c.Source, "updated": c.Updated, "url": c.URL,
+		"products": strings.Join(c.Products, tagSeparator), "tags": strings.Join(c.Tags, "\x1f")} {
+		if v != "" {
+			h[k] = v
+		}
+	}
+	if n, ok := dateNumber(c.Updated); ok {
+		h[fieldUpdated] = n
+	}
+	return h
+}
+
+// createIndex runs FT.CREATE for version vn. It is created before any
+// document is written, so each write is indexed as it lands.
+func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) error {
+	const op = "redisearch.Build"
+	schema := []*redis.FieldSchema{
+		{FieldName: fieldContent, FieldType: redis.SearchFieldTypeText, NoStem: true, Weight: 1},
+		{FieldName: fieldACL, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
+		{FieldName: fieldStatus, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
+		{FieldName: fieldType, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
+		{FieldName: fieldProducts, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
+		{FieldName: fieldAuthority, FieldType: redis.SearchFieldTypeNumeric},
+		{FieldName: fieldUpdated, FieldType: redis.SearchFieldTypeNumeric},
+	}
+	if m.Embedder != "" {
+		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
+		if m.Vector == FLAT {
+			va = &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
+		}
+		schema = append(schema, &redis.FieldSchema{FieldName: fieldVector, FieldType: redis.SearchFieldTypeVector, VectorArgs: va})
+	}
+	err := rdb.FTCreate(ctx, vn, &redis.FTCreateOptions{
+		OnHash: true, Prefix: []any{chunkPrefix(vn)}, StopWords: []any{}, NoHL: true,
+	}, schema...).Err()
+	if isUnknownCommand(err) {
+		return errs.Errorf(op, errs.Unsupported, "the Redis at %s has no RediSearch (FT.CREATE: %v): use Redis 8, Redis Stack or the RediSearch module", rdb.Options().Addr, err)
+	}
+	if err != nil {
+		return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s: %v", vn, err)
+	}
+	return nil
+}
+
+// vectors returns one vector per chunk of batch (nil without an
+// embedder), reusing the old version's vector of a chunk whose embedding
+// cache key is unchanged.
+func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Manifest, batch []corpus.Chunk, e backend.Embedder, st *backend.BuildStats) ([][]float32, error) {
+	const op = "redisearch.Build"
+	if e == nil {
+		return nil, nil
+	}
+	out := make([][]float32, len(batch))
+	keys := make([]string, len(batch))
+	for i := range batch {
+		keys[i] = backend.CacheKey(m.Embedder, backend.EmbedText(&batch[i]))
+	}
+	if old > 0 {
+		ovn := versionName(name, old)
+		pipe := rdb.Pipeline()
+		cmds := make([]*redis.SliceCmd, len(batch))
+		for i := range batch {
+			cmds[i] = pipe.HMGet(ctx, chunkPrefix(ovn)+batch[i].ID, "ek", fieldVector)
+		}
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return nil, errs.E(op, errs.Unavailable, err)
+		}
+		for i, cmd := range cmds {
+			vals := cmd.Val()
+			if len(vals) != 2 || vals[0] != keys[i] {
+				continue
+			}
+			if raw, ok := vals[1].(string); ok && len(raw) == 4*m.Dim {
+				out[i] = floats([]byte(raw))
+				st.Reused++
+			}
+		}
+	}
+	var todo []int
+	for i := range out {
+		if out[i] == nil {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	texts := make([]string, len(todo))
+	for j, i := range todo {
+		texts[j] = backend.EmbedText(&batch[i])
+	}
+	got, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, errs.E(op, err)
+	}
+	if len(got) != len(todo) {
+		return nil, errs.Errorf(op, errs.Schema, "%s returned %d vectors for %d texts", e.ID(), len(got), len(todo))
+	}
+	for j, i := range todo {
+		if len(got[j]) != m.Dim {
+			return nil, errs.Errorf(op, errs.Schema, "%s returned a %d-dimensional vector, want %d", e.ID(), len(got[j]), m.Dim)
+		}
+		out[i] = got[j]
+	}
+	st.Embedded += len(todo)
+	return out, nil
+}
+
+// waitIndexed waits until RediSearch has indexed every document of vn.
+func waitIndexed(ctx context.Context, rdb *redis.Client, vn string, want int) error {
+	const op = "redisearch.Build"
+	for {
+		info, err := rdb.FTInfo(ctx, vn).Result()
+		if err != nil {
+			return errs.Errorf(op, errs.Unavailable, "FT.INFO %s: %v", vn, err)
+		}
+		if info.HashIndexingFailures > 0 {
+			return errs.Errorf(op, errs.Invalid, "RediSearch failed to index %d chunks of %s", info.HashIndexingFailures, vn)
+		}
+		if info.Indexing == 0 && info.NumDocs == want {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return errs.E(op, errs.Timeout, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// removed counts the chunks of version ovn that the new chunks lack.
+func removed(ctx context.Context, rdb *redis.Client, ovn string, chunks []corpus.Chunk) (int, error) {
+	keep := make(map[string]bool, len(chunks))
+	for i := range chunks {
+		keep[chunks[i].ID] = true
+	}
+	p := chunkPrefix(ovn)
+	n := 0
+	iter := rdb.Scan(ctx, 0, escapeGlob(p)+"*", 1000).Iterator()
+	for iter.Next(ctx) {
+		if !keep[strings.TrimPrefix(iter.Val(), p)] {
+			n++
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return 0, errs.E("redisearch.Build", errs.Unavailable, err)
+	}
+	return n, nil
+}
+
+// escapeGlob escapes SCAN MATCH's pattern characters.
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// floats decodes little-endian FLOAT32 bytes.
+func floats(b []byte) []float32 {
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = float32frombits(b[4*i:])
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package redisearch
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
+// Escape makes s one literal token of the RediSearch query language (and
+// of its document tokenizer): every rune that is not a letter, digit or
+// underscore gets a backslash, so `@ { } | - * ( ) ~ : " $ % ...` and
+// spaces are data, never syntax. Both the terms of the content field and
+// TAG values go through it.
+func Escape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// tagClause is `@field:{v1 | v2}` with every value escaped.
+func tagClause(field string, values []string) string {
+	var b strings.Builder
+	b.WriteString("@" + field + ":{")
+	for i, v := range values {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(Escape(v))
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// filterFields are the HASH fields the FT schema indexes for the filter's
+// fields.
+var filterFields = map[backend.Field]string{
+	backend.FieldACL: fieldACL, backend.FieldType: fieldType, backend.FieldProducts: fieldProducts,
+	backend.FieldStatus: fieldStatus, backend.FieldAuthority: fieldAuthority, backend.FieldUpdated: fieldUpdated,
+}
+
+// FilterQuery compiles f's conditions into RediSearch clauses: TAG
+// clauses for keywords, NUMERIC ranges for authority and the update date
+// (stored as YYYYMMDD).
+func FilterQuery(f backend.Filter) string {
+	var parts []string
+	for _, c := range f.Conditions() {
+		field := filterFields[c.Field]
+		switch c.Kind {
+		case backend.AnyOf:
+			parts = append(parts, tagClause(field, c.Values))
+		case backend.AtLeast:
+			parts = append(parts, "@"+field+":["+strconv.FormatFloat(c.Min, 'g', -1, 64)+" +inf]")
+		case backend.DateRange:
+			lo, hi := "-inf", "+inf"
+			if n, ok := dateNumber(c.From); ok {
+				lo = strconv.Itoa(n)
+			}
+			if n, ok := dateNumber(c.To); ok {
+				hi = strconv.Itoa(n)
+			}
+			parts = append(parts, "@"+field+":["+lo+" "+hi+"]")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// TextQuery is the BM25 leg's query: a union of one branch per analyzed
+// term, each branch the term in the content field intersected with the
+// whole filter: (@content:t1 F) | (@content:t2 F) | ... terms must be
+// non-empty.
+//
+// Not @content:(t1 | t2) F: RediSearch 2.10 scores a union that is
+// skipped through by an intersection with only its first matching term
+// (on SciFact the best BM25STD match of a query fell to rank 172). A
+// union of intersections is read in full and scored by every term.
+func TextQuery(terms []string, f backend.Filter) string {
+	filter := FilterQuery(f)
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString("(@" + fieldContent + ":")
+		b.WriteString(Escape(t))
+		b.WriteString(" " + filter + ")")
+	}
+	return b.String()
+}
+
+// VectorQuery is the vector leg's query: the k nearest chunks among those
+// that pass the filter (a pre-filter, not a post-filter). With exact, the
+// distances are computed for every chunk that passes the filter
+// (HYBRID_POLICY ADHOC_BF) instead of walking the HNSW graph, whose
+// approximate walk passes through chunks the filter excludes.
+func VectorQuery(f backend.Filter, k int, exact bool) string {
+	policy := ""
+	if exact {
+		policy = " HYBRID_POLICY ADHOC_BF"
+	}
+	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + policy + " AS " + fieldDistance + "]"
+}
+
+// dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field
+// holds, so that date order is number order.
+func dateNumber(s string) (int, bool) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return 0, false
+	}
+	return t.Year()*10000 + int(t.Month())*100 + t.Day(), true
+}
+
+// tagValuesOK reports whether values can be stored in a TAG field without
+// changing meaning: no separator inside a value, no surrounding spaces
+// (RediSearch trims them), not empty.
+func tagValueOK(v string) bool {
+	return v != "" && !strings.Contains(v, tagSeparator) && strings.TrimSpace(v) == v
+}

@@ -1,0 +1,114 @@
+package redisearch
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// FuzzQuery checks that no question and no TAG value changes the shape of
+// a query: the text leg is exactly @content:( t | t ... ) followed by the
+// filter built from the principal's groups alone, every term and value is
+// fully escaped, and escaping round-trips.
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{
+		"warranty @acl:{finance}", "-x | *", `kettle") | @acl:{staff`, "partner:brook-street",
+		"* => [KNN 10 @vec $B]", `\ \\ " ' ~ % $ ^ & ;`, "e7 x300-pro 1.5 don't", "Größe café 東京",
+		"@content:(a) | @acl:{*}", "{}[]()<>", "",
+	} {
+		f.Add(s, "partner:brook-street")
+	}
+	an := terms.New()
+	f.Fuzz(func(t *testing.T, text, group string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(group) {
+			return
+		}
+		groups := []string{"public", "partner:brook-street"}
+		filter := FilterQuery(backend.Filter{Groups: groups})
+		ts := an.Terms(text)
+		if len(ts) > 0 {
+			q := TextQuery(ts, backend.Filter{Groups: groups})
+			rest := q
+			var got []string
+			for i := range ts {
+				if i > 0 {
+					var ok bool
+					if rest, ok = strings.CutPrefix(rest, " | "); !ok {
+						t.Fatalf("query %q: branch %d does not follow \" | \"", q, i)
+					}
+				}
+				var ok bool
+				if rest, ok = strings.CutPrefix(rest, "(@"+fieldContent+":"); !ok {
+					t.Fatalf("query %q: branch %d does not start with the content clause", q, i)
+				}
+				var term []string
+				rest, term = readTerms(t, rest)
+				if len(term) != 1 {
+					t.Fatalf("query %q: branch %d holds %q, want one term", q, i, term)
+				}
+				got = append(got, term[0])
+				if rest, ok = strings.CutPrefix(rest, " "+filter+")"); !ok {
+					t.Fatalf("query %q: branch %d: after the term %q, want the filter %q", q, i, rest, filter)
+				}
+			}
+			if rest != "" {
+				t.Fatalf("query %q: trailing %q", q, rest)
+			}
+			if !slices.Equal(got, ts) {
+				t.Fatalf("query %q carries terms %q, want %q", q, got, ts)
+			}
+			if back := unescapeTerms(escapeTerms(ts)); !slices.Equal(back, ts) {
+				t.Fatalf("unescapeTerms(escapeTerms(%q)) = %q", ts, back)
+			}
+		}
+		// A group is data: the acl clause holds it as one escaped value.
+		clause := tagClause(fieldACL, []string{group})
+		inner, ok := strings.CutPrefix(clause, "@"+fieldACL+":{")
+		inner, ok2 := strings.CutSuffix(inner, "}")
+		if !ok || !ok2 {
+			t.Fatalf("tag clause %q malformed", clause)
+		}
+		if group != "" {
+			rest, vals := readTerms(t, inner+"\x00")
+			if rest != "\x00" || len(vals) != 1 || vals[0] != group {
+				t.Fatalf("tag clause %q: values %q rest %q, want the one value %q", clause, vals, rest, group)
+			}
+		}
+	})
+}
+
+// readTerms reads escaped tokens separated by " | " from s and returns
+// what follows them. Any unescaped rune other than a letter, digit or _
+// ends the tokens.
+func readTerms(t *testing.T, s string) (string, []string) {
+	var out []string
+	var b strings.Builder
+	for {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case n == 0:
+			return s, append(out, b.String())
+		case r == '\\':
+			r2, n2 := utf8.DecodeRuneInString(s[n:])
+			if n2 == 0 {
+				t.Fatalf("dangling escape")
+			}
+			b.WriteRune(r2)
+			s = s[n+n2:]
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			b.WriteRune(r)
+			s = s[n:]
+		case strings.HasPrefix(s, " | "):
+			out = append(out, b.String())
+			b.Reset()
+			s = s[3:]
+		default:
+			return s, append(out, b.String())
+		}
+	}
+}

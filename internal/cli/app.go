@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/activities"
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/generate"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/workflows"
+)
+
+func newLogger(e env, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// loadConfig reads file, environment and the flags the user set.
+func loadConfig(e env, f *flags) (config.Config, error) {
+	return config.Load(config.Options{File: f.config, Getenv: e.getenv, Overrides: f.overrides()})
+}
+
+// buildActivities is the one place the worker's activities are made: the
+// searcher, chunk reader and builtin assessor over the live index ix
+// (which swaps to a rebuilt index between searches), the builtin
+// generator, the configured model endpoint and the routing policy that
+// goes with it (builtin routes only without an endpoint), tok for a
+// streaming model's answer tokens (nil: none), and which stages may run
+// as local activities. What it returns is complete and valid.
+func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
+	models, routing, err := endpointModels(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	an := terms.New()
+	models.BuiltinAssessor = ix
+	models.BuiltinGenerator = generate.NewExtractive(an)
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
+	acts := &activities.Activities{
+		Signer:   signer,
+		Searcher: ix,
+		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
+		Chunks:   ix,
+		Models:   models,
+		Checker:  generate.NewChecker(an),
+		Routing:  routing,
+		Tokens:   tok,
+	}
+	if err := activities.Validate(acts); err != nil {
+		return nil, err
+	}
+	return acts, nil
+}
+
+// dialTemporal connects to the configured frontend. sdkLog should be at
+// warning level: the SDK logs every poll at info.
+func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+	tlsCfg, err := cfg.Temporal.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	opts := client.Options{
+		HostPort:          cfg.Temporal.Address,
+		Namespace:         cfg.Temporal.Namespace,
+		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
+		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
+	}
+	if !cfg.Temporal.Gzip() {
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
+	c, err := client.DialContext(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal.Address, err)
+	}
+	return c, nil
+}
+
+// newWorker registers assay's workflows and activities on the task queue,
+// with the pollers, task slots and sticky cache of cfg.Worker.
+func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, ics ...interceptor.WorkerInterceptor) worker.Worker {
+	if n := cfg.Worker.StickyCache; n > 0 {
+		worker.SetStickyWorkflowCacheSize(n)
+	}
+	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
+	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
+	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
+	w.RegisterActivity(acts)
+	return w
+}
+
+// workerOptions are the SDK's worker options for w; zero values keep the
+// SDK's defaults.
+func workerOptions(w config.Worker, ics []interceptor.WorkerInterceptor) worker.Options {
+	return worker.Options{
+		Interceptors:                           ics,
+		MaxConcurrentWorkflowTaskPollers:       w.WorkflowPollers,
+		MaxConcurrentActivityTaskPollers:       w.ActivityPollers,
+		MaxConcurrentWorkflowTaskExecutionSize: w.MaxWorkflowTasks,
+		MaxConcurrentActivityExecutionSize:     w.MaxActivities,
+	}
+}
+
+// listen binds addr now, so a port in use is an error before anything
+// else starts.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serve runs h on ln until ctx ends, then shuts down gracefully. The
+// timeouts are http.*: handlers that stream (SSE) lift theirs with an
+// http.ResponseController.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, t config.HTTP) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       t.ReadTimeout,
+		WriteTimeout:      t.WriteTimeout,
+		IdleTimeout:       t.IdleTimeout,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

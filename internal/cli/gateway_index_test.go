@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/redistest"
+)
+
+func redisConfig(t *testing.T, addr, name string) config.Config {
+	t.Helper()
+	cfg, err := config.Load(config.Options{Overrides: map[string]string{
+		"index.backend": "redisearch", "redis.addr": addr, "index.name": name, "index.corpus": "",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestSharedIndexCheck: a standalone gateway's readiness names the shared
+// index's version, and is not ready before there is one.
+func TestSharedIndexCheck(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("gw")
+	check := sharedIndexCheck(rdb, name)
+	if err := check.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "no RediSearch index") {
+		t.Errorf("before any build: %v, want not ready naming the missing index", err)
+	}
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "kettle", Status: corpus.Current, ACL: []string{"public"}}}
+	if _, _, err := redisearch.Build(context.Background(), rdb, name, c, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Check(context.Background()); err != nil || !strings.Contains(check.Info(), "assay:"+name+":v1") {
+		t.Errorf("after a build: %v, info %q; want ready on version 1", err, check.Info())
+	}
+}
+
+// TestSharedIndexPassagesFollowRebuild: a standalone gateway reads passages
+// from the shared RediSearch index whatever embedder built it, and after
+// a rebuild narrows a chunk's ACL it reads the new version.
+func TestSharedIndexPassagesFollowRebuild(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("gwp")
+	ctx := context.Background()
+	small, _ := embed.NewHashed(64) // not the gateway's configured embedder
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "partner rates", Status: corpus.Current, ACL: []string{"public"}}}
+	if _, _, err := redisearch.Build(ctx, rdb, name, c, redisearch.BuildOptions{Embedder: small}); err != nil {
+		t.Fatal(err)
+	}
+	p := newPassageIndex(ctx, redisConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer p.Close()
+	if got, err := p.Chunks(ctx, []string{"a#0"}); err != nil || !got[0].VisibleTo([]string{"public"}) {
+		t.Fatalf("before the rebuild Chunks = %+v, %v; want the public chunk", got, err)
+	}
+	c[0].ACL = []string{"staff"}
+	if _, _, err := redisearch.Build(ctx, rdb, name, c, redisearch.BuildOptions{Embedder: small}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got, err := p.Chunks(ctx, []string{"a#0"})
+		if err == nil && !got[0].VisibleTo([]string{"public"}) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("5s after a rebuild restricted a#0 to staff the gateway reads %+v, %v", got, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

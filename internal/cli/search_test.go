@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/retrieval"
+)
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := Run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// TestIndexAndSearch builds the Hollin index with `assay index`, rebuilds
+// it incrementally, and searches it one query at a time and in batch.
+func TestIndexAndSearch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ix")
+	out, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet")
+	if err != nil {
+		t.Fatalf("assay index error: %v", err)
+	}
+	if !strings.Contains(out, "indexed 33 documents as 33 chunks") || !strings.Contains(out, "embedded 33, reused 0, removed 0") {
+		t.Errorf("assay index summary = %q", out)
+	}
+	out, _, err = runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet")
+	if err != nil || !strings.Contains(out, "embedded 0, reused 33, removed 0") {
+		t.Errorf("assay index again = %q, %v; want everything reused", out, err)
+	}
+
+	out, _, err = runCmd(t, "search", "--index", dir, "--as", "staff", "--k", "3", "case 30455")
+	if err != nil {
+		t.Fatalf("assay search error: %v", err)
+	}
+	if first := strings.Split(out, "\n")[1]; !strings.Contains(first, "tkt-30455#0") {
+		t.Errorf("assay search (staff) first line = %q, want tkt-30455#0\n%s", first, out)
+	}
+	out, _, err = runCmd(t, "search", "--index", dir, "--json", "--mode", "bm25", "case 30455")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res retrieval.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("assay search --json output is not a Result: %v\n%s", err, out)
+	}
+	for _, h := range res.Hits {
+		if strings.HasPrefix(h.DocID, "tkt-") {
+			t.Errorf("public search returned staff ticket %s", h.DocID)
+		}
+	}
+	if len(res.Stages) == 0 || res.Stages[0].Name != "bm25" {
+		t.Errorf("assay search --mode bm25 stages = %+v", res.Stages)
+	}
+
+	queries := filepath.Join(t.TempDir(), "queries.jsonl")
+	os.WriteFile(queries, []byte(`{"_id": "q12", "text": "HL-X300-UK"}`+"\n"+`{"_id": "q17", "text": "Cleckheaton"}`+"\n"), 0o644)
+	runFile := filepath.Join(t.TempDir(), "out.trec")
+	if _, _, err := runCmd(t, "search", "--index", dir, "--queries", queries, "--run", runFile, "--k", "5", "--mode", "hybrid+rerank"); err != nil {
+		t.Fatalf("assay search batch error: %v", err)
+	}
+	got, err := eval.LoadRun(runFile)
+	if err != nil {
+		t.Fatalf("the run file does not read back: %v", err)
+	}
+	if len(got["q12"]) == 0 || got["q12"][0].DocID != "man-x300-specs" || got["q17"][0].DocID != "ntc-repair-centre-move" {
+		t.Errorf("run = %+v, want man-x300-specs first for q12 and ntc-repair-centre-move for q17", got)
+	}
+	b, _ := os.ReadFile(runFile)
+	if line := strings.Split(string(b), "\n")[0]; !strings.HasSuffix(line, "assay-hybrid-rerank") || !strings.HasPrefix(line, "q12 Q0 man-x300-specs 1 ") {
+		t.Errorf("first run line = %q, want `q12 Q0 man-x300-specs 1 <score> assay-hybrid-rerank`", line)
+	}
+}
+
+func TestSearchUsageErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "q"}, "--index DIR (or --backend redisearch --name N) is required"},
+		{[]string{"search", "--index", dir}, "give the query"},
+		{[]string{"search", "--index", dir, "--mode", "semantic", "q"}, "mode"},
+		{[]string{"search", "--index", dir, "q", "--k", "3"}, "after the query"},
+		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
+		{[]string{"index", "--corpus", "x"}, "--corpus and --index (or --backend redisearch --name N) are required"},
+		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
+		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},
+	}
+	for _, tt := range tests {
+		_, _, err := runCmd(t, tt.args...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("assay %v error = %v, want one mentioning %q", tt.args, err, tt.want)
+		}
+	}
+	// a BM25-only index serves bm25 and says why it cannot serve vectors
+	_, _, err := runCmd(t, "search", "--index", dir, "--mode", "hybrid", "kettle")
+	var u usageError
+	if err == nil || errors.As(err, &u) || !strings.Contains(err.Error(), "needs vectors") {
+		t.Errorf("hybrid search on a BM25-only index: error = %v, want an unsupported error saying it needs vectors", err)
+	}
+	if out, _, err := runCmd(t, "search", "--index", dir, "kettle"); err != nil || !strings.Contains(out, "mode bm25") {
+		t.Errorf("default search on a BM25-only index = %q, %v; want it served by bm25", out, err)
+	}
+}
+
+// TestWorkerNeedsIndexOrCorpus: a worker with no index and no corpus to
+// build one from stops at once, saying what to set; it never falls back
+// on the sample corpus (only `assay dev` does).
+func TestWorkerNeedsIndexOrCorpus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	_, _, err := runCmd(t, "worker", "--index-dir", dir, "--temporal-address", "127.0.0.1:1")
+	if err == nil || !strings.Contains(err.Error(), "no index in "+dir) || !strings.Contains(err.Error(), "index.corpus (--corpus)") {
+		t.Fatalf("assay worker with no index and no corpus: err = %v, want it to name the missing index and --corpus", err)
+	}
+	if _, statErr := os.Stat(dir); statErr == nil {
+		t.Errorf("assay worker created %s; it must not build an index from a default corpus", dir)
+	}
+}
+
+// TestBuildActivities: the worker's one builder returns complete
+// activities; without a model endpoint every route is builtin.
+func TestBuildActivities(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	cfg.Index.Dir = dir
+	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("buildActivities: %v", err)
+	}
+	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
+		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
+	}
+	cfg.LLM.BaseURL, cfg.LLM.SmallModel = "http://127.0.0.1:1/v1", "small-m"
+	acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
+		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
+	}
+}

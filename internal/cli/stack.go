@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"go.temporal.io/sdk/interceptor"
+
+	"github.com/assay-rag/assay/internal/devserver"
+	"github.com/assay-rag/assay/workflows"
+)
+
+// StartStack starts the embedded default's back end: a local Temporal dev
+// server on Config.Dev's ports with its data in Config.DataDir, a client
+// of it with assay's search attributes registered, the index (BuildIndex
+// is set) and a worker over it with the given interceptors. `assay dev`
+// serves the gateway over it; StartTemporaryStack is the same on free
+// ports. Close stops it all.
+func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerInterceptor) (*devserver.Server, error) {
+	r.Config.Temporal.Address = "127.0.0.1:" + strconv.Itoa(r.Config.Dev.TemporalPort)
+	srv, err := devserver.Start(ctx, devserver.Options{
+		Bin:       r.Config.Dev.TemporalBin,
+		DataDir:   r.Config.DataDir,
+		Port:      r.Config.Dev.TemporalPort,
+		UIPort:    r.Config.Dev.UIPort,
+		Namespace: r.Config.Temporal.Namespace,
+		Logger:    r.Log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.onClose(func() error { return srv.Stop(15 * time.Second) })
+	c, err := r.Client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := workflows.RegisterSearchAttributes(ctx, c, r.Config.Temporal.Namespace); err != nil {
+		return nil, err
+	}
+	r.BuildIndex = true
+	if _, err := r.StartWorker(ctx, ics...); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
+
+// StartTemporaryStack starts the stack in a fresh directory on a free
+// port, without the Web UI and with the index in that directory (`assay
+// eval answers`, `assay bench --embedded`). Close also removes the
+// directory.
+func (r *Root) StartTemporaryStack(ctx context.Context) (*devserver.Server, error) {
+	dir, err := os.MkdirTemp("", "assay-eval-")
+	if err != nil {
+		return nil, err
+	}
+	r.onClose(func() error { return os.RemoveAll(dir) })
+	port, err := freeTCPPort()
+	if err != nil {
+		return nil, err
+	}
+	r.Config.DataDir, r.Config.Index.Dir = dir, ""
+	r.Config.Dev.TemporalPort, r.Config.Dev.UIPort = port, 0
+	return r.StartStack(ctx)
+}
+
+// freeTCPPort asks the kernel for a loopback port nothing listens on. The
+// dev server binds it moments later; devserver.Start reports a clash by
+// name should another process take it first.
+func freeTCPPort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
