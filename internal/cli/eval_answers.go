@@ -173,6 +173,7 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 		r.qs, r.questionsPath = eval.BEIRQuestions(d), d.QueryPath
 		if r.cfg.Index.Corpus == "" {
 			r.cfg.Index.Corpus = d.CorpusPath
+			r.cfg.Index.RequireACL = false // a BEIR dataset has no ACLs: every document is public
 		}
 	} else if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
 		return err
@@ -241,8 +242,12 @@ func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, on
 	template.Budget.MaxAttempts = r.maxAttempts
 	bar := newEvalBar(r.e, 2*len(r.qs), r.quiet)
 	described := ""
+	signer, err := r.cfg.PrincipalSigner() // workers with principal keys run only signed principals
+	if err != nil {
+		return nil, nil, err
+	}
 	ev := &evalrun.Runner{
-		Client: c, TaskQueue: r.cfg.Temporal.TaskQueue, Questions: r.qs,
+		Client: c, TaskQueue: r.cfg.Temporal.TaskQueue, Questions: r.qs, Signer: signer,
 		Concurrency: r.concurrency, ContinueAfter: r.cfg.Batch.ContinueAfter,
 		Progress: func(batch string, done int) {
 			if batch != described {

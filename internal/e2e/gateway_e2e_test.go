@@ -519,7 +519,7 @@ func e2eMetrics(ctx context.Context, t *testing.T, s *devStack) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, body := httpCall(t, http.MethodGet, s.URL+"/metrics", "", "", "")
+	_, _, body := httpCall(t, http.MethodGet, s.URL+"/metrics", e2eKeyReader, "", "") // a keyed gateway's /metrics needs a key
 	// Every run counts once, whatever its stop: at least the batch's 200.
 	total := 0
 	for _, m := range regexp.MustCompile(`(?m)^assay_runs_total\{stop_reason="[a-z_]+"\} (\d+)$`).FindAllSubmatch(body, -1) {

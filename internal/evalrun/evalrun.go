@@ -30,6 +30,9 @@ type Runner struct {
 	// Progress, when set, hears which batch runs and how many runs of
 	// this runner have ended, over all its batches, as they end.
 	Progress func(batch string, done int)
+	// Signer signs each batch's principals (auth.principal_keys), for
+	// workers that run only signed ones; nil signs nothing.
+	Signer *auth.Signer
 
 	done int // runs ended in earlier batches
 }
@@ -64,6 +67,7 @@ func (r *Runner) Batch(ctx context.Context, name string, template wire.AnswerInp
 			Principal: &auth.Principal{ID: auth.EvaluatorID, Groups: q.Groups},
 		})
 	}
+	workflows.SignBatch(r.Signer, &in)
 	r.progress(name, r.done)
 	run, err := r.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.TaskQueue, in), workflows.BatchWorkflowName, in)
 	if err != nil {
