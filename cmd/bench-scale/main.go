@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.team, "team", synth.TeamGroup(7), "the small restricted caller's one `group` (about 2% of the documents)")
 	fs.StringVar(&o.partial, "partial", "public", "a larger restricted caller's one `group` (public: about half, what the anonymous caller sees); empty to skip")
 	seed := fs.Uint64("seed", synth.DefaultSeed, "corpus generator `seed`")
+	render := fs.String("render", "", "measure nothing: rewrite report.md and scaling.svg in -out from this report.json `file`")
 	fs.IntVar(&o.e2eN, "e2e-n", 200, "end to end: questions measured per concurrency level")
 	fs.IntVar(&o.e2eWarmup, "e2e-warmup", 20, "end to end: questions asked first, not measured")
 	fs.StringVar(&o.e2eConc, "e2e-concurrency", "1,8", "end to end: questions in flight, a comma-separated `list`")
@@ -96,6 +97,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	o.seed = *seed
+	if *render != "" {
+		return rerender(*render, o.out, stdout)
+	}
 	for _, s := range strings.FieldsFunc(*sizes, func(r rune) bool { return r == ',' || r == ' ' }) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n <= 0 {
@@ -152,6 +156,29 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout)
 	rep.markdown(stdout)
 	fmt.Fprintf(stdout, "\nwrote %s, %s, %s\n", filepath.Join(o.out, "report.md"), filepath.Join(o.out, "report.json"), filepath.Join(o.out, "scaling.svg"))
+	return nil
+}
+
+// rerender rewrites the report files in dir from a report.json.
+func rerender(path, dir string, stdout io.Writer) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Schema != Schema {
+		return fmt.Errorf("%s: schema %q, want %s", path, rep.Schema, Schema)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := rep.write(dir); err != nil {
+		return err
+	}
+	rep.markdown(stdout)
 	return nil
 }
 

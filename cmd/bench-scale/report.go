@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -241,7 +242,9 @@ func (rep Report) markdown(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	row("load average at start, end (1, 5, 15 min)", func(c column) string { return c.size.LoadAvg[0] + "; " + c.size.LoadAvg[1] })
+	if slices.ContainsFunc(rep.Sizes, func(s Size) bool { return s.LoadAvg[0] != "" }) {
+		row("load average at start; end (1, 5, 15 min)", func(c column) string { return c.size.LoadAvg[0] + "; " + c.size.LoadAvg[1] })
+	}
 	row("documents", func(c column) string { return thousands(c.size.Documents) })
 	for _, caller := range rep.Callers[1:] {
 		row("documents "+caller+" may see", func(c column) string { return thousands(c.size.Visible[caller]) })
@@ -394,8 +397,8 @@ func (rep Report) svg(w io.Writer) {
 		}
 	}
 	const (
-		width, height         = 760, 460
-		left, right, top, bot = 70, 250, 40, 50
+		width, height         = 820, 460
+		left, right, top, bot = 70, 310, 40, 50
 	)
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, s := range ss {
