@@ -61,36 +61,24 @@ func WriteDataset(dir string, src *eval.Dataset, opts Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	err = writeFile(filepath.Join(dir, QueriesFile), func(w *bufio.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, q := range src.Queries {
-			if err := enc.Encode(struct {
-				ID   string `json:"_id"`
-				Text string `json:"text"`
-			}{q.ID, q.Text}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	type query struct {
+		ID   string `json:"_id"`
+		Text string `json:"text"`
+	}
+	type question struct {
+		ID       string `json:"id"`
+		Question string `json:"question"`
+	}
+	var queries []query
+	var questions []question
+	for _, q := range src.Queries {
+		queries = append(queries, query{q.ID, q.Text})
+		questions = append(questions, question{q.ID, q.Text})
+	}
+	if err := writeJSONL(filepath.Join(dir, QueriesFile), queries); err != nil {
 		return st, err
 	}
-	err = writeFile(filepath.Join(dir, QuestionsFile), func(w *bufio.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, q := range src.Queries {
-			if err := enc.Encode(struct {
-				ID       string `json:"id"`
-				Question string `json:"question"`
-			}{q.ID, q.Text}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := writeJSONL(filepath.Join(dir, QuestionsFile), questions); err != nil {
 		return st, err
 	}
 	err = writeFile(filepath.Join(dir, QrelsFile), func(w *bufio.Writer) error {
@@ -124,6 +112,20 @@ func ReadStats(dir string) (Stats, error) {
 		return st, fmt.Errorf("%s: %w", filepath.Join(dir, StatsFile), err)
 	}
 	return st, nil
+}
+
+// writeJSONL writes items to path, one JSON value a line.
+func writeJSONL[T any](path string, items []T) error {
+	return writeFile(path, func(w *bufio.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, it := range items {
+			if err := enc.Encode(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // writeFile writes path through a buffer, via a temporary file renamed
