@@ -371,6 +371,30 @@ func (c *Client) BatchResults(ctx context.Context, id, cursor string, limit int)
 	return out, err
 }
 
+// WaitBatch polls until the batch is no longer running or ctx ends.
+// progress, if not nil, is called with every state seen.
+func (c *Client) WaitBatch(ctx context.Context, id string, every time.Duration, progress func(api.BatchResponse)) (api.BatchResponse, error) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		b, err := c.GetBatch(ctx, id)
+		if err != nil {
+			return b, err
+		}
+		if progress != nil {
+			progress(b)
+		}
+		if b.Status != api.Running {
+			return b, nil
+		}
+		select {
+		case <-ctx.Done():
+			return b, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
 // AllBatchResults pages through every result of a batch.
 func (c *Client) AllBatchResults(ctx context.Context, id string) ([]api.BatchResultItem, error) {
 	var all []api.BatchResultItem

@@ -1,8 +1,6 @@
-package cli
+package cli_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,23 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/eval"
 )
-
-// runEvalCmd runs `assay eval ...` with a private data directory.
-func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	dataDir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "ASSAY_DATA_DIR" {
-			return dataDir
-		}
-		return ""
-	}
-	var out, errOut bytes.Buffer
-	err = Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
-	return out.String(), errOut.String(), err
-}
 
 // TestEvalRetrievalHollin runs `assay eval retrieval` on the tiny BEIR
 // dataset in testdata/eval-hollin (see its README) and checks the table,
@@ -36,7 +20,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	tmp := t.TempDir()
 	jsonPath := filepath.Join(tmp, "report.json")
 	runDir := filepath.Join(tmp, "runs")
-	stdout, stderr, err := runEvalCmd(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"),
+	stdout, stderr, err := clitest.Eval(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"),
 		"--index", filepath.Join(tmp, "index"), "--json", jsonPath, "--run-dir", runDir)
 	if err != nil {
 		t.Fatalf("assay eval retrieval: %v\nstderr:\n%s", err, stderr)
@@ -106,7 +90,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	}
 
 	// A second run reuses the index instead of rebuilding it.
-	_, stderr2, err := runEvalCmd(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"), "--index", filepath.Join(tmp, "index"))
+	_, stderr2, err := clitest.Eval(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"), "--index", filepath.Join(tmp, "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +117,7 @@ func TestEvalRetrievalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := runEvalCmd(t, tc.args...)
+			_, _, err := clitest.Eval(t, tc.args...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("assay eval %v = %v, want error containing %q", tc.args, err, tc.want)
 			}
@@ -154,7 +138,7 @@ func TestEvalRetrievalSciFact(t *testing.T) {
 		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
 	}
 	jsonPath := filepath.Join(t.TempDir(), "report.json")
-	stdout, stderr, err := runEvalCmd(t, "retrieval", "--dataset", dir, "--modes", "bm25", "--json", jsonPath)
+	stdout, stderr, err := clitest.Eval(t, "retrieval", "--dataset", dir, "--modes", "bm25", "--json", jsonPath)
 	if err != nil {
 		t.Fatalf("assay eval retrieval: %v\nstderr:\n%s", err, stderr)
 	}

@@ -51,29 +51,6 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// runCmd runs `assay ARGS...` with an empty environment.
-func runCmd(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := cli.Run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
-	return out.String(), errb.String(), err
-}
-
-// runEvalCmd runs `assay eval ...` with a private data directory.
-func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	dataDir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "ASSAY_DATA_DIR" {
-			return dataDir
-		}
-		return ""
-	}
-	var out, errOut bytes.Buffer
-	err = cli.Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
-	return out.String(), errOut.String(), err
-}
-
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
 	mu sync.Mutex

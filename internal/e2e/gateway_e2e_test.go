@@ -422,7 +422,7 @@ func e2eAskCLI(ctx context.Context, t *testing.T, s *devStack) {
 // e2eBatch200 runs `assay batch` on 200 questions (the Hollin set cycled)
 // under a partner key, then checks the batch through the API.
 func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
-	src, err := cli.ReadQuestions("../../testdata/hollin/questions.jsonl")
+	src, err := apiclient.ReadQuestions("../../testdata/hollin/questions.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
