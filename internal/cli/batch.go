@@ -93,15 +93,7 @@ func runBatch(ctx context.Context, e env, args []string) error {
 
 // followBatch polls the batch until it ends, moving the progress bar.
 func followBatch(ctx context.Context, e env, c *apiclient.Client, id string, n int, every time.Duration, quiet bool) (api.BatchResponse, error) {
-	bar := progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("answering"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetVisibility(!quiet),
-	)
+	bar := runsBar(e, n, "answering", quiet)
 	b, err := c.WaitBatch(ctx, id, every, func(b api.BatchResponse) {
 		if a := b.Aggregate; a != nil {
 			_ = bar.Set(a.Done + a.Failed + a.Cancelled)
@@ -112,6 +104,20 @@ func followBatch(ctx context.Context, e env, c *apiclient.Client, id string, n i
 		fmt.Fprintln(e.stderr)
 	}
 	return b, err
+}
+
+// runsBar is the progress bar of runs ending: n of them, on stderr
+// unless quiet.
+func runsBar(e env, n int, description string, quiet bool) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(e.stderr),
+		progressbar.OptionSetDescription(description),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetVisibility(!quiet),
+	)
 }
 
 // resultLine is one line of the results file: the question with its

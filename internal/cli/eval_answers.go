@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"go.temporal.io/sdk/client"
 
 	"github.com/assay-rag/assay/internal/backend/bleveindex"
@@ -66,7 +65,7 @@ func (r *evalAnswersRun) run(ctx context.Context) error {
 		return err
 	}
 	defer cleanup()
-	bar := newEvalBar(r.e, 2*r.ans.Len(), r.quiet)
+	bar := runsBar(r.e, 2*r.ans.Len(), "loop", r.quiet)
 	described := ""
 	r.ans.Progress = func(batch string, done int) {
 		if batch != described {
@@ -231,16 +230,4 @@ func (r *evalAnswersRun) checkBaseline(rep judge.AnswersReport) error {
 		fmt.Fprintf(r.e.stdout, "  %s\n", reg)
 	}
 	return fmt.Errorf("eval answers: %d headline metric(s) below the baseline %s", len(regs), r.baseline)
-}
-
-func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("loop"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetVisibility(!quiet),
-	)
 }

@@ -36,14 +36,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	ndcg := (1 + 1/(1+1/math.Log2(3)) + 1 + 0 + 1/math.Log2(3)) / 5
 	want := eval.SystemSummary{Mode: "bm25", NDCG10: ndcg, MRR10: 3.5 / 5, Recall10: 3.5 / 5, Recall100: 3.5 / 5, MAP: 3.0 / 5, NoHit: 1}
 
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep eval.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readRetrievalReport(t, jsonPath)
 	if rep.Schema != eval.RetrievalSchema || rep.Queries != 5 || rep.Documents != 8 || rep.K != 100 || rep.Split != "test" || len(rep.Systems) != 1 {
 		t.Fatalf("report header = %+v, want schema %s, 5 queries, 8 documents, k 100, split test, one mode", rep, eval.RetrievalSchema)
 	}
@@ -143,7 +136,20 @@ func TestEvalRetrievalSciFact(t *testing.T) {
 		t.Fatalf("assay eval retrieval: %v\nstderr:\n%s", err, stderr)
 	}
 	t.Logf("\n%s", stdout)
-	b, err := os.ReadFile(jsonPath)
+	rep := readRetrievalReport(t, jsonPath)
+	if rep.Queries != 300 || len(rep.Systems) != 1 {
+		t.Fatalf("report = %d queries, %d modes; want 300, 1", rep.Queries, len(rep.Systems))
+	}
+	if s := rep.Systems[0]; s.NDCG10 < 0.66 || s.Recall100 < 0.90 {
+		t.Errorf("SciFact BM25 = nDCG@10 %.4f, R@100 %.4f; want at least 0.66 and 0.90", s.NDCG10, s.Recall100)
+	}
+}
+
+// readRetrievalReport reads the JSON report `assay eval retrieval --json`
+// wrote.
+func readRetrievalReport(t *testing.T, path string) eval.RetrievalReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,10 +157,5 @@ func TestEvalRetrievalSciFact(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Queries != 300 || len(rep.Systems) != 1 {
-		t.Fatalf("report = %d queries, %d modes; want 300, 1", rep.Queries, len(rep.Systems))
-	}
-	if s := rep.Systems[0]; s.NDCG10 < 0.66 || s.Recall100 < 0.90 {
-		t.Errorf("SciFact BM25 = nDCG@10 %.4f, R@100 %.4f; want at least 0.66 and 0.90", s.NDCG10, s.Recall100)
-	}
+	return rep
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -561,17 +562,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	}
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
 	stderr := &syncBuffer{}
-	start := func(args ...string) func() {
-		cctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
-		return func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("%s: %v\n%s", args[1], err, stderr.String())
-			}
-		}
-	}
+	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	defer start("assay", "gateway", "--config", cfg, "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

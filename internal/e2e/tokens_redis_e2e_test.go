@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/apiclient"
-	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -39,17 +38,7 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	stderr := &syncBuffer{}
-	start := func(args ...string) func() {
-		cctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
-		return func() {
-			stop()
-			if err := <-done; err != nil {
-				t.Errorf("%s: %v\n%s", args[1], err, stderr.String())
-			}
-		}
-	}
+	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
 	defer start("assay", "worker", "--temporal-address", s.TemporalAddr,
 		"--index-dir", filepath.Join(t.TempDir(), "index"), "--corpus", "../../testdata/hollin/corpus.jsonl")()
