@@ -51,6 +51,23 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// waitGateway waits up to 30s for the gateway at base to answer
+// /healthz, failing t with what the processes printed (logs) when it
+// does not.
+func waitGateway(t *testing.T, base string, logs fmt.Stringer) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("standalone gateway not up:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
 	mu sync.Mutex

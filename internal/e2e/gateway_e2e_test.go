@@ -564,17 +564,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	stderr := &syncBuffer{}
 	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	defer start("assay", "gateway", "--config", cfg, "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("standalone gateway not up:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitGateway(t, base, stderr)
 	status, _, body := httpCall(t, http.MethodGet, base+"/readyz", "", "", "")
 	var rd api.Readiness
 	_ = json.Unmarshal(body, &rd)

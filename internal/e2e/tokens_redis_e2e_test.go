@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,16 +42,7 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	defer start("assay", "worker", "--temporal-address", s.TemporalAddr,
 		"--index-dir", filepath.Join(t.TempDir(), "index"), "--corpus", "../../testdata/hollin/corpus.jsonl")()
 	defer start("assay", "gateway", "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("standalone gateway not up:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitGateway(t, base, stderr)
 	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {
 		t.Errorf("start-up logs name the redis transport %d times, want 2 (worker and gateway):\n%s", n, stderr.String())
