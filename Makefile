@@ -10,7 +10,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-redis test-browser lint config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-fresh eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -145,6 +145,15 @@ eval-heldout: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
 	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
 		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
+
+# The fresh Hollin questions (testdata/eval/hollin-fresh.jsonl), written for
+# issue 24 before its answer-type check and extractive generator were
+# designed, and not run until they were done. Prints the same summary; no
+# baseline.
+eval-fresh: build $(BIN)/temporal eval-thesaurus
+	@mkdir -p $(EVAL_OUT)
+	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-fresh.jsonl --key-facts testdata/eval/hollin-fresh-facts.jsonl \
+		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/fresh.json --md $(EVAL_OUT)/fresh.md
 
 # SciFact's 300 test claims asked as questions (`assay eval answers
 # --beir`): loop vs one-pass on text nobody tuned the loop on. Right source
