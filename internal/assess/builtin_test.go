@@ -495,3 +495,55 @@ func TestNoFutileRewrite(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerType: the question's frame ("how often", "how fast", "can ...
+// go in") is not content to cover; a chunk must hold an answer of the
+// expected type near the question's words, and the reason says what type
+// was asked for and what was, or was not, found.
+func TestAnswerType(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "care#0", Title: "Mixer care", Text: "Wash the bowl and whisk in the dishwasher. Wipe the motor unit with a damp cloth."},
+		{ChunkID: "filter#0", Title: "Mixer filter", Text: "The mixer filter traps dust. Replace the filter every six months."},
+		{ChunkID: "specs#0", Title: "Mixer specifications", Text: "The mixer has a steel bowl. Its top setting reaches 1,100 RPM."},
+		{ChunkID: "lid#0", Title: "Mixer lid", Text: "The mixer lid is made of glass and fits the bowl."},
+		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
+	}
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	b := NewBuiltin(an, newLexicon(an, texts...))
+	for _, tt := range []struct {
+		q          string
+		evidence   []Evidence
+		sufficient bool
+		reason     []string // substrings of the reason
+	}{
+		// "often" and "go" are frame: before, the chunk lacked them.
+		{"how often should I replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		{"can the mixer whisk go in the dishwasher", ev[:1], true, []string{"a yes/no statement"}},
+		// "fast" is frame, "spin" a word no chunk has: the speed near
+		// "mixer" answers.
+		{"how fast does the mixer spin", ev[2:3], true, []string{"a speed or time", `"1,100 RPM"`}},
+		// The words are there, the answer is not.
+		{"how many speeds does the mixer lid have", ev[3:4], false, []string{"asks for a count", "holds none near"}},
+		{"how much does the mixer lid cost", ev[3:4], false, []string{"an amount of money", "holds none"}},
+		// A chunk that merely uses the frame word does not answer.
+		{"how often should I replace the mixer filter", ev[4:5], false, nil},
+	} {
+		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := res.Assessment
+		if a.Sufficient != tt.sufficient {
+			t.Errorf("Assess(%q) = %+v, want sufficient %v", tt.q, a, tt.sufficient)
+		}
+		for _, s := range tt.reason {
+			if !strings.Contains(a.Reason, s) {
+				t.Errorf("Assess(%q).Reason = %q, want it to contain %q", tt.q, a.Reason, s)
+			}
+		}
+	}
+}
