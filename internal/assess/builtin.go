@@ -312,7 +312,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked.Type, e.Text, r, covers)
-		j := r.judge(b.an.Set(e.Title+"\n"+e.Text), covers, typed)
+		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
 		j.ev, j.expr = e, expr
 		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
@@ -480,7 +480,8 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 				have[t] = true
 			}
 		}
-		j := r.judge(have, covers, true) // what a chunk's words cannot tell: assume an answer of the type
+		assumeTogether(have, r.ents)     // a chunk holding an entity's terms may name it whole
+		j := r.judge(have, covers, true) // nor can they tell an answer of the type: assume one
 		if j.better(closest) {
 			closest = j
 		}

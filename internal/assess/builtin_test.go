@@ -547,3 +547,50 @@ func TestAnswerType(t *testing.T) {
 		}
 	}
 }
+
+// TestEntityCoveredWhole: evidence naming part of an entity, or its words
+// apart, does not cover it.
+func TestEntityCoveredWhole(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "X300 Pro", "Brook Street Repairs", "kettle", "jar", "lid", "motor")
+	ents := Entities(an, "which of our jobs does Brook Street Repairs do on an X300 Pro", lex.Visible([]string{"public"}))
+	if len(ents) != 2 {
+		t.Fatalf("Entities = %+v, want Brook Street Repairs and X300 Pro", ents)
+	}
+	brook, x300pro := ents[0], ents[1]
+	for _, tt := range []struct {
+		e    Entity
+		text string
+		want bool
+	}{
+		{x300pro, "The X300 Pro has ten speeds.", true},
+		{x300pro, "The X300 has five speeds.", false},
+		{x300pro, "The X300 has five speeds. A pro tip: descale it.", false},
+		{x300pro, "Pro models such as the X300 are faster.", false},
+		{brook, "Hollin pays Brook Street Repairs £42.", true},
+		{brook, "Brook Lane Repairs is on Street Road.", false},
+		{brook, "Brook Street is closed.", false},
+		{brook, "Repairs on Brook Street.", false},
+	} {
+		if got := tt.e.CoveredBy(Mentions(an, tt.text)); got != tt.want {
+			t.Errorf("%q.CoveredBy(%q) = %v, want %v", tt.e.Text, tt.text, got, tt.want)
+		}
+	}
+	// In the title or the body, but not across them.
+	if !x300pro.CoveredBy(Mentions(an, "X300 Pro error codes", "E4 means the lid is loose.")) {
+		t.Error("an entity named in the title is not covered")
+	}
+	if x300pro.CoveredBy(Mentions(an, "Errors of the X300", "Pro users: E4 means the lid is loose.")) {
+		t.Error("an entity split between title and body is covered")
+	}
+	// The assessor: a chunk naming part of the entity is not sufficient.
+	b := NewBuiltin(an, lex)
+	res, err := b.Assess(context.Background(), Request{Question: "how many speeds does the X300 Pro have", Groups: []string{"public"},
+		Evidence: []Evidence{{ChunkID: "x300#0", Title: "X300 specifications", Text: "The X300 has five speeds. A pro tip: clean it daily."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, `"X300 Pro"`) {
+		t.Errorf("Assess = %+v, want insufficient, naming the X300 Pro", res.Assessment)
+	}
+}

@@ -498,3 +498,42 @@ func TestJudgeOtherEntity(t *testing.T) {
 		t.Errorf("summary OtherEntity = %+v, want 1 of 3 answered", s.OtherEntity)
 	}
 }
+
+// TestUnmentionedEntitiesWhole: a cited document naming part of an entity
+// ("X300" for "X300 Pro", "Brook" or "Brook ... Street" for "Brook Street
+// Repairs") does not mention it (assess.Entity.CoveredBy, shared).
+func TestUnmentionedEntitiesWhole(t *testing.T) {
+	docs := []corpus.Document{
+		{ID: "x300", Title: "X300 specifications", Text: "The X300 has five speeds. A pro tip: clean it daily.", ACL: []string{"public"}},
+		{ID: "x300pro", Title: "X300 Pro specifications", Text: "The X300 Pro has ten speeds.", ACL: []string{"public"}},
+		{ID: "brook", Text: "Brook Lane Repairs works on Street Road.", ACL: []string{"public"}},
+		{ID: "brook-street", Text: "Hollin pays Brook Street Repairs £42 per hour.", ACL: []string{"public"}},
+	}
+	for _, w := range []string{"kettle", "jar", "lid", "motor", "toaster", "warranty"} { // so that no name is background
+		docs = append(docs, corpus.Document{ID: w, Text: "The " + w + ".", ACL: []string{"public"}})
+	}
+	chunks := chunkMap{}
+	for i := range docs {
+		chunks[corpus.ChunkID(docs[i].ID, 0)] = corpus.NewChunk(&docs[i], 0, docs[i].Text)
+	}
+	l, err := NewLibrary(context.Background(), docs, chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := []string{"public"}
+	for _, tt := range []struct {
+		question string
+		cited    []string
+		want     []string
+	}{
+		{"how many speeds does the X300 Pro have", []string{"x300"}, []string{"X300 Pro"}},
+		{"how many speeds does the X300 Pro have", []string{"x300pro"}, nil},
+		{"how many speeds does the X300 have", []string{"x300pro"}, nil}, // "X300 Pro" names the X300 whole
+		{"what does the company pay Brook Street Repairs per hour", []string{"brook"}, []string{"Brook Street Repairs"}},
+		{"what does the company pay Brook Street Repairs per hour", []string{"brook", "brook-street"}, nil},
+	} {
+		if got := l.UnmentionedEntities(tt.question, pub, tt.cited); !slices.Equal(got, tt.want) {
+			t.Errorf("UnmentionedEntities(%q, %q) = %q, want %q", tt.question, tt.cited, got, tt.want)
+		}
+	}
+}
