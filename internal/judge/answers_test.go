@@ -350,6 +350,10 @@ func TestSummarize(t *testing.T) {
 		{"one-pass right source", p.RightSourceCited, ratio(1, 3)},
 		{"one-pass key facts", p.KeyFacts, ratio(1, 2)},
 		{"one-pass refusal", p.NoAnswerRefusal, ratio(0, 1)},
+		// q02 and q07 cite their relevant page, p01 two others.
+		{"loop cited precision", l.CitedPrecision, ratio(2, 4)},
+		// q02's page, and faq-abroad cited for the no-answer q34.
+		{"one-pass cited precision", p.CitedPrecision, ratio(1, 2)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
