@@ -74,9 +74,33 @@ type Question struct {
 	Type Type
 	// Frame are the question's words (lower case, as typed) that say what
 	// kind of answer is wanted rather than what it is about: "often" in
-	// "how often", "fast" in "how fast", "go" in "can it go in". They are
-	// not content to cover.
+	// "how often", "fast" in "how fast", "go" in "can it go in", "take" in
+	// "how long does it take", and the asker's own pronouns ("us", "our").
+	// They are not content to cover.
 	Frame []string
+}
+
+// pronouns stand for the asker or the one asked, never for what a question
+// is about ("what does Hollin pay us").
+var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
+
+// periodVerbs only frame a question about a period ("how long does the
+// kettle take to boil", "how long does the battery last").
+var periodVerbs = set("take", "takes", "last", "lasts")
+
+// Classify reads the expected answer type from the question's opening
+// words (its first clause when it has several); Frame also lists the
+// asker's pronouns.
+func Classify(question string) Question {
+	q := classify(question)
+	for _, w := range words(question) {
+		if pronouns[w] || q.Type == Period && periodVerbs[w] {
+			if !slices.Contains(q.Frame, w) {
+				q.Frame = append(q.Frame, w)
+			}
+		}
+	}
+	return q
 }
 
 // auxiliaries open a yes/no question.
@@ -103,9 +127,7 @@ var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees"
 var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful", "strong", "tall", "high", "wide",
 	"deep", "far", "hot", "cold", "warm", "loud", "quiet", "bright", "thick", "thin", "full")
 
-// Classify reads the expected answer type from the question's opening
-// words (its first clause when it has several).
-func Classify(question string) Question {
+func classify(question string) Question {
 	words := words(question)
 	if len(words) == 0 {
 		return Question{}
@@ -219,6 +241,7 @@ const (
 
 var (
 	reDuration  = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
+	reDurNum    = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`) // a duration counted in numbers, not "a year"
 	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
@@ -254,6 +277,12 @@ var functionWords = set("the", "a", "an", "this", "that", "these", "those", "som
 	"in", "on", "at", "for", "from", "to", "with", "by", "of", "if", "when", "while", "after", "before", "as", "and",
 	"or", "but", "so", "there", "here", "what", "which", "who", "how", "is", "are", "was", "were", "be", "can", "may",
 	"will", "should", "must", "not", "one", "two", "three", "only", "also", "just", "about", "both", "either", "neither")
+
+// Imperative reports whether a sentence is an instruction (see imperative).
+func Imperative(sentence string) bool {
+	_, ok := imperative(sentence)
+	return ok
+}
 
 // imperative reports whether a sentence, or its main clause after an
 // opening phrase ("In hard-water areas, descale ..."), opens with an
@@ -349,7 +378,7 @@ func Find(t Type, sentence string) []string {
 		add(reFrequency)
 	case Speed:
 		add(reRate)
-		add(reDuration) // "boils in about four minutes"
+		add(reDurNum) // "boils in about four minutes"
 	case Quantity:
 		add(reMeasure)
 	case Money:
