@@ -195,9 +195,8 @@ func classify(question string) Question {
 		}
 		return Question{YesNo, frame}
 	}
-	if hasMoney {
-		return Question{Money, nil} // "internal cost price of the X200 jar"
-	}
+	// A statement or a list of keywords ("internal cost price of the X200
+	// jar", a claim to check) says nothing of its answer's form.
 	return Question{}
 }
 

@@ -33,7 +33,8 @@ func TestClassify(t *testing.T) {
 		{"who makes the motor", Name, nil},
 		{"what is the price of a filter", Money, nil},
 		{"what does error F3 mean", Description, nil},
-		{"filter price", Money, nil},
+		{"filter price", Description, nil},
+		{"Antiretroviral therapy reduces rates of tuberculosis.", Description, nil},
 		{"F3", Description, nil},
 	} {
 		got := Classify(c.q)

