@@ -139,8 +139,9 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 	$(EVAL_ENV) $(BIN)/assay eval answers $(EVAL_ARGS) --json $(EVAL_BASELINE)
 
 # The held-out Hollin questions (testdata/eval/hollin-heldout.jsonl), written
-# before the loop's rules were tuned and never tuned on: a check for
-# overfitting. Prints the same summary; no baseline.
+# before the loop's rules were tuned (their traces were read in issue 14's
+# round 3 and issue 24, see docs/history.md): a check for overfitting.
+# Prints the same summary; no baseline.
 eval-heldout: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
 	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
