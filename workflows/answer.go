@@ -119,6 +119,9 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	if err := workflow.ExecuteLocalActivity(lctx, wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.AssessmentError, "routing policy"))
 	}
+	if s, ok := r.condense(ctx, lctx); ok {
+		return r.finish(ctx, s)
+	}
 	next := wire.Proposal{Query: r.in.Question}
 	var pending []wire.Proposal // untried proposals, newest assessment's first
 	for n := 1; ; n++ {

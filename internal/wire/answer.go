@@ -53,6 +53,10 @@ type AnswerInput struct {
 	Threshold float64 `json:"threshold"`
 	// TopK is how many hits each search passes to assessment.
 	TopK int `json:"top_k"`
+	// History is the conversation before Question (the chat endpoint),
+	// oldest first: a run with history first condenses Question into a
+	// standalone question (the Condense activity). Absent for /v1/questions.
+	History []Turn `json:"history,omitempty"`
 }
 
 // Attempt records one search → assess round. It holds ids and scores,
@@ -114,9 +118,12 @@ type LabelledChunk struct {
 
 // Trace is what an operator needs to see why a run ended as it did.
 type Trace struct {
-	RequestID   string        `json:"request_id"`
-	PrincipalID string        `json:"principal_id"`
-	Question    string        `json:"question"`
+	RequestID   string `json:"request_id"`
+	PrincipalID string `json:"principal_id"`
+	Question    string `json:"question"`
+	// Condensed is set when Question was a follow-up in a conversation:
+	// the standalone question the run answered instead, and who wrote it.
+	Condensed   *Condensed    `json:"condensed,omitempty"`
 	Attempts    []Attempt     `json:"attempts"`
 	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
 	GenerateMS  float64       `json:"generate_ms,omitempty"`
