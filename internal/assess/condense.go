@@ -36,15 +36,21 @@ type CondenseResult struct {
 
 // Condenser rewrites the last message of a conversation ("and for the
 // K50?") as a question that stands alone ("What is the warranty on the
-// K50?"). The builtin assessor (carry-over) and the LLM assessor (a
-// condense prompt) are both Condensers.
+// K50?"). The builtin carry-over (NewCarryOver) and the LLM assessor (a
+// condense prompt) are Condensers.
 type Condenser interface {
 	Condense(ctx context.Context, req CondenseRequest) (CondenseResult, error)
 }
 
+// carryOver is the builtin Condenser.
+type carryOver struct{ an *terms.Analyzer }
+
+// NewCarryOver returns the builtin Condenser, CarryOver with analyzer an.
+func NewCarryOver(an *terms.Analyzer) Condenser { return carryOver{an} }
+
 // Condense implements Condenser with CarryOver.
-func (b *Builtin) Condense(_ context.Context, req CondenseRequest) (CondenseResult, error) {
-	q, carried := CarryOver(b.an, req.History, req.Question)
+func (c carryOver) Condense(_ context.Context, req CondenseRequest) (CondenseResult, error) {
+	q, carried := CarryOver(c.an, req.History, req.Question)
 	return CondenseResult{Question: q, Carried: carried, Usage: wire.Spent{Model: CarryOverModel}}, nil
 }
 
