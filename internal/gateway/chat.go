@@ -323,25 +323,7 @@ func (s *Server) streamChat(c *gin.Context, ctx context.Context, id string, crea
 	}
 
 	ctx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(s.opts.Heartbeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if write(": keep-alive\n\n") != nil {
-					stop()
-					return
-				}
-			}
-		}
-	}()
-	defer wg.Wait()
+	defer heartbeat(ctx, s.opts.Heartbeat, func() error { return write(": keep-alive\n\n") }, stop)()
 	defer stop()
 
 	var ended *Event

@@ -1,8 +1,6 @@
 package prompt
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"text/template"
@@ -16,14 +14,7 @@ const condenseName = "condense-v1"
 var (
 	condenseSystemTmpl = template.Must(template.ParseFS(templateFS, "templates/condense_system.tmpl"))
 	condenseUserTmpl   = template.Must(template.ParseFS(templateFS, "templates/condense_user.tmpl"))
-	condenseVersion    = func() string {
-		h := sha256.New()
-		for _, f := range []string{"templates/condense_system.tmpl", "templates/condense_user.tmpl"} {
-			b, _ := templateFS.ReadFile(f) // embedded at build time
-			h.Write(b)
-		}
-		return condenseName + "@" + hex.EncodeToString(h.Sum(nil))[:8]
-	}()
+	condenseVersion    = templateVersion(condenseName, "templates/condense_system.tmpl", "templates/condense_user.tmpl")
 )
 
 // CondenseVersion identifies the condense prompt templates.
