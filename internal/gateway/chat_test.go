@@ -322,3 +322,47 @@ func TestChatRunFailed(t *testing.T) {
 		t.Errorf("a failed run = %+v", e)
 	}
 }
+
+// brokenEvents is the fake engine whose event streams break off after
+// the first stage, as when Temporal goes away mid-stream.
+type brokenEvents struct{ *fakeEngine }
+
+func (b brokenEvents) Events(ctx context.Context, id string, after int64, emit func(Event) error) error {
+	if err := emit(Event{ID: 5, Stage: &api.StageEvent{Stage: "search", Attempt: 1, Query: "q"}}); err != nil {
+		return err
+	}
+	return errDown
+}
+
+// TestChatStreamBreaks: a stream that breaks off ends with an OpenAI
+// error event (which SDKs raise), and a run that cannot start is a 503
+// before any stream.
+func TestChatStreamBreaks(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Engine = brokenEvents{o.Engine.(*fakeEngine)} })
+	r := h.call(http.MethodPost, "/v1/chat/completions", keyPublic, chatBody(t, true, "E4"))
+	body := string(r.Body)
+	if r.Status != 200 || !strings.Contains(body, `data: {"error":{"message":"Service Unavailable`) || !strings.Contains(body, `"type":"server_error"`) ||
+		strings.Contains(body, "[DONE]") {
+		t.Errorf("broken stream = %d\n%s", r.Status, body)
+	}
+	c, _ := chatServer(t, h, keyPublic)
+	stream, err := c.CreateChatCompletionStream(context.Background(), openai.ChatCompletionRequest{Model: "assay",
+		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: "E4"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	var apiErr *openai.APIError
+	for err == nil {
+		_, err = stream.Recv()
+	}
+	if !errors.As(err, &apiErr) || apiErr.Type != "server_error" {
+		t.Errorf("go-openai on a broken stream: %v, want an *openai.APIError", err)
+	}
+
+	h.eng.unavailable = true
+	r = h.call(http.MethodPost, "/v1/chat/completions", keyPublic, chatBody(t, true, "E4"))
+	if r.Status != 503 || r.Header.Get("Retry-After") == "" || !strings.Contains(string(r.Body), `"type":"server_error"`) {
+		t.Errorf("Temporal down = %d %v %s", r.Status, r.Header, r.Body)
+	}
+}
