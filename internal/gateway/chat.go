@@ -99,7 +99,7 @@ func (s *Server) postChat(c *gin.Context) {
 	c.Header("Location", "/v1/questions/"+id)
 	created := s.opts.Now().Unix()
 	if req.Stream {
-		s.streamChat(c, ctx, id, created, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+		s.streamChat(ctx, c, id, created, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 		return
 	}
 	res, st, err := s.opts.Engine.Result(ctx, id)
@@ -287,7 +287,7 @@ var answerPiece = regexp.MustCompile(`\s*\S+\s*`)
 // (the live model tokens of /v1/questions/{id}/events may be retried or
 // have markers stripped). A run that ends without a message, or a stream
 // that breaks off, ends with an OpenAI error event.
-func (s *Server) streamChat(c *gin.Context, ctx context.Context, id string, created int64, includeUsage bool) {
+func (s *Server) streamChat(ctx context.Context, c *gin.Context, id string, created int64, includeUsage bool) {
 	w := c.Writer
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
