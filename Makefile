@@ -6,11 +6,12 @@ GO ?= go
 BIN := $(CURDIR)/bin
 TEMPORAL_CLI_VERSION := v1.5.1
 WORKFLOWCHECK_VERSION := v0.6.0
+TEMPORAL_SERVER_VERSION := v1.29.1
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-redis test-browser lint lint-openapi test-node config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint lint-openapi test-node config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -43,7 +44,36 @@ test-short:
 # `make test`. ASSAY_CHAOS_N sets the batch size (default 120),
 # ASSAY_CHAOS_DOWN how long the server stays down (default 5s).
 test-chaos: $(BIN)/temporal
-	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./internal/cli
+	ASSAY_CHAOS=1 $(GO) test -count=1 -timeout 20m -run '^TestChaos$$' -v ./internal/e2e
+
+# The production engine: a Temporal server (go.temporal.io/server, pinned,
+# all services in one process) on PostgreSQL, configured by
+# config/temporal/, with two `assay worker`s and an `assay gateway` as
+# separate processes: questions while the stack comes up (never a 500),
+# q02, the Peru stop, search attributes through `temporal workflow list
+# --query`, a batch, and the crash tests (worker SIGKILL, server SIGKILL
+# and restart: 0 lost, 0 different). Debian's PostgreSQL is installed with
+# apt-get when missing (needs root); it runs from a temporary directory on
+# a free port, as the postgres account when the test runs as root. CI runs
+# it after test-chaos. ASSAY_CLUSTER_N sets the batch size (default 60),
+# ASSAY_CLUSTER_KEEP=1 keeps the directory and prints the logs.
+# internal/clustertest's doc lists the rest.
+test-cluster: build $(BIN)/temporal $(BIN)/temporal-server
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { echo "installing postgresql (Debian) for the cluster tests"; \
+		apt-get install -y postgresql || { apt-get update && apt-get install -y postgresql; } || echo "could not install postgresql: the cluster tests will skip"; }
+	ASSAY_CLUSTER=1 $(GO) test -count=1 -timeout 20m -run '^TestCluster$$' -v ./internal/clustertest
+
+# The Temporal server and its SQL schema tool, pinned, from the Go module
+# proxy (go install, so the project's go.mod does not depend on the
+# server): about 5.5 minutes on two busy cores with nothing cached, under
+# 30 s once Go's build cache holds them.
+$(BIN)/temporal-server:
+	@echo "installing the Temporal server $(TEMPORAL_SERVER_VERSION) and temporal-sql-tool into ./bin (first time only, a few minutes)"
+	@rm -rf $(BIN)/.temporal-server && mkdir -p $(BIN)/.temporal-server
+	GOBIN=$(BIN)/.temporal-server $(GO) install go.temporal.io/server/cmd/server@$(TEMPORAL_SERVER_VERSION) go.temporal.io/server/cmd/tools/sql@$(TEMPORAL_SERVER_VERSION)
+	mv $(BIN)/.temporal-server/sql $(BIN)/temporal-sql-tool
+	mv $(BIN)/.temporal-server/server $(BIN)/temporal-server
+	rmdir $(BIN)/.temporal-server
 
 # Opt-in: the Redis token transport, and a standalone worker and gateway
 # joined by it, against a real, throwaway redis-server (Debian's, installed
@@ -57,17 +87,17 @@ REDISEARCH ?= ../shared/redisearch
 
 test-redis: $(BIN)/temporal
 	@command -v redis-server >/dev/null || { echo "installing redis-server (Debian)"; apt-get install -y redis-server || { apt-get update && apt-get install -y redis-server; }; }
-	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./internal/cli
+	ASSAY_TEST_REDIS=1 $(GO) test -count=1 -run Redis -v ./internal/tokens ./internal/cli ./internal/e2e
 	@test -n "$$ASSAY_TEST_REDIS_URL" || test -x $(REDISEARCH)/redis-server || { echo "no RediSearch server in $(REDISEARCH) (set REDISEARCH=DIR or ASSAY_TEST_REDIS_URL)"; exit 1; }
 	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 ./internal/backend/... ./internal/retrieval
-	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./internal/cli
+	ASSAY_TEST_REDISEARCH=$$(cd $(REDISEARCH) 2>/dev/null && pwd) $(GO) test -count=1 -v -run 'RediSearch|OpenLive|RebuiltIndex|SharedIndex' ./internal/cli ./internal/e2e
 
 # The web page in headless Chromium against assay dev (Debian's chromium,
 # installed with apt-get when missing: needs root). `make test` runs these
 # too when a browser is installed and skips them when not.
 test-browser: $(BIN)/temporal
 	@command -v chromium >/dev/null || { echo "installing chromium (Debian)"; apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }; }
-	$(GO) test -count=1 -run TestBrowser -v ./internal/cli
+	$(GO) test -count=1 -run TestBrowser -v ./internal/e2e
 
 # A short run of every fuzz target (Go native fuzzing; seed corpora in each
 # package's testdata/fuzz, where a failing input is also written: commit it

@@ -88,8 +88,13 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 			return nil, err
 		}
 	}
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue}
 	return gateway.New(gateway.Options{
-		Engine:   &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue},
+		Engine:   engine,
 		Keyring:  keyring,
 		Template: cfg.Loop.Template(),
 		Batch: gateway.BatchLimits{
@@ -100,12 +105,18 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 		TrustedProxies: cfg.HTTP.TrustedProxies,
 		MaxWait:        cfg.HTTP.MaxWait,
-		Ready:          append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue)}, extra...),
+		Ready:          append([]gateway.Check{temporalCheck(c), workerCheck(c, cfg.Temporal.TaskQueue), engine.SearchAttributesCheck(cfg.Temporal.Namespace)}, extra...),
 		Registry:       tel.reg,
 		Logger:         log,
 		Tokens:         tok,
 		Chunks:         chunks,
 		Page:           webui.Handler(webui.Config{TemporalUIURL: cfg.HTTP.TemporalUIURL, Namespace: cfg.Temporal.Namespace}),
+		ListenAddr:     cfg.HTTP.Addr,
+		AllowedHosts:   cfg.HTTP.AllowedHosts,
+		AllowedOrigins: cfg.HTTP.AllowedOrigins,
+		Quota:          gateway.Quota(cfg.Quota),
+		MetricsKey:     cfg.HTTP.MetricsKey.Reveal(),
+		Signer:         signer,
 	})
 }
 

@@ -39,7 +39,7 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	if file == "" {
 		return usageError("batch: give a JSONL file of {\"id\", \"question\"} lines: assay batch questions.jsonl")
 	}
-	qs, err := readQuestions(file)
+	qs, err := ReadQuestions(file)
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
@@ -91,9 +91,10 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// readQuestions reads JSONL lines with a question and an optional id;
-// other fields (an eval set's relevant ids, expected answer) are ignored.
-func readQuestions(file string) ([]api.BatchQuestion, error) {
+// ReadQuestions reads the question file of `assay batch` and `assay
+// bench`: JSONL lines with a question and an optional id; other fields (an
+// eval set's relevant ids, expected answer) are ignored.
+func ReadQuestions(file string) ([]api.BatchQuestion, error) {
 	fh, err := os.Open(file)
 	if err != nil {
 		return nil, err

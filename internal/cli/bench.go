@@ -3,72 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"text/tabwriter"
 	"time"
 
-	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
-	"github.com/assay-rag/assay/internal/percentile"
-	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/internal/bench"
+	"github.com/assay-rag/assay/internal/gateway"
 )
-
-// BenchReport is what `assay bench --json` writes (schema assay.bench/v1):
-// the settings of the measurement and one row per concurrency level, plus
-// the batch, when one was measured.
-type BenchReport struct {
-	Schema    string      `json:"schema"`
-	Server    string      `json:"server"` // "embedded" for --embedded
-	Questions string      `json:"questions"`
-	N         int         `json:"n"`
-	Warmup    int         `json:"warmup"`
-	CPUs      int         `json:"cpus"`
-	Started   time.Time   `json:"started"`
-	Rows      []BenchRow  `json:"rows"`
-	Batch     *BenchBatch `json:"batch,omitempty"`
-}
-
-// BenchRow is one measured concurrency level: questions asked one round
-// trip each (POST /v1/questions?wait=).
-type BenchRow struct {
-	Concurrency int                     `json:"concurrency"`
-	Completed   int                     `json:"completed"`
-	Errors      int                     `json:"errors"`
-	FirstError  string                  `json:"first_error,omitempty"`
-	ElapsedS    float64                 `json:"elapsed_s"`
-	PerSecond   float64                 `json:"questions_per_second"`
-	P50MS       float64                 `json:"p50_ms"`
-	P95MS       float64                 `json:"p95_ms"`
-	P99MS       float64                 `json:"p99_ms"`
-	MaxMS       float64                 `json:"max_ms"`
-	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
-	latenciesMS []float64
-	firstErr    error
-}
-
-// BenchBatch is one batch of questions through POST /v1/batches, timed
-// from submission until the batch reports it ended.
-type BenchBatch struct {
-	Questions   int                     `json:"questions"`
-	Status      api.Status              `json:"status"`
-	ElapsedS    float64                 `json:"elapsed_s"`
-	PerSecond   float64                 `json:"questions_per_second"`
-	Done        int                     `json:"done"`
-	Failed      int                     `json:"failed"`
-	RunP50MS    float64                 `json:"run_p50_ms"` // the child runs' own durations
-	RunP95MS    float64                 `json:"run_p95_ms"`
-	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
-}
 
 // runBench measures a gateway end to end: workers ask questions from a
 // JSONL file in turn (POST /v1/questions?wait=, one round trip per
@@ -99,13 +46,13 @@ func runBench(ctx context.Context, e env, args []string) error {
 	if *n < 1 || *warmup < 0 || *batchN < 0 {
 		return usageError("bench: -n must be at least 1, -warmup and -batch at least 0")
 	}
-	qs, err := readQuestions(*file)
+	qs, err := ReadQuestions(*file)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, *maxDur)
 	defer cancel()
-	report := BenchReport{Schema: "assay.bench/v1", Server: *server, Questions: *file, N: *n, Warmup: *warmup,
+	report := bench.Report{Schema: "assay.bench/v1", Server: *server, Questions: *file, N: *n, Warmup: *warmup,
 		CPUs: runtime.NumCPU(), Started: time.Now().UTC()}
 	if *embedded {
 		report.Server = "embedded"
@@ -118,32 +65,9 @@ func runBench(ctx context.Context, e env, args []string) error {
 	}
 	c := &apiclient.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
 
-	for _, conc := range concs {
-		if *warmup > 0 {
-			if _, err := benchRun(ctx, c, qs, *warmup, conc); err != nil {
-				return fmt.Errorf("bench: warm-up: %w", err)
-			}
-		}
-		row, err := benchRun(ctx, c, qs, *n, conc)
-		if err != nil {
-			return fmt.Errorf("bench: concurrency %d: %w", conc, err)
-		}
-		report.Rows = append(report.Rows, row)
-		if len(concs) == 1 {
-			row.print(e.stdout, *n)
-		}
-	}
-	if len(concs) > 1 {
-		printBenchTable(e.stdout, report.Rows)
-	}
-	if *batchN > 0 {
-		b, err := benchBatch(ctx, c, qs, *batchN)
-		if err != nil {
-			return fmt.Errorf("bench: batch: %w", err)
-		}
-		report.Batch = &b
-		fmt.Fprintf(e.stdout, "batch of %d: %s in %.2f s, %.1f questions/s (%d done, %d failed; run p50 %.1f ms, p95 %.1f ms)\n",
-			b.Questions, b.Status, b.ElapsedS, b.PerSecond, b.Done, b.Failed, b.RunP50MS, b.RunP95MS)
+	err = bench.Run(ctx, c, bench.Options{Questions: qs, N: *n, Warmup: *warmup, Concurrency: concs, Batch: *batchN}, e.stdout, &report)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
 	}
 	if *jsonOut != "" {
 		if err := writeJSONFile(*jsonOut, report); err != nil {
@@ -169,174 +93,49 @@ func parseConcurrency(s string) ([]int, error) {
 // startBenchStack starts a temporary embedded stack and a gateway over it
 // on a free loopback port, as `assay dev` would, and returns its URL.
 func startBenchStack(ctx context.Context, e env, f *flags) (string, func(), error) {
-	cfg, err := loadConfig(e, f)
+	r, err := newRoot(e, f)
 	if err != nil {
 		return "", nil, err
 	}
-	if cfg.Index.Corpus == "" {
+	if r.Config.Index.Corpus == "" {
 		return "", nil, usageError("bench --embedded: say which corpus to index with --corpus (the sample: " + sampleCorpus + ")")
 	}
 	// Like assay dev: a temporary local stack without keys serves the
 	// anonymous principal.
-	keys, err := cfg.APIKeys()
+	keys, err := r.Config.APIKeys()
 	if err != nil {
 		return "", nil, err
 	}
 	if len(keys) == 0 {
-		cfg.Auth.AllowAnonymous = true
+		r.Config.Auth.AllowAnonymous = true
 	}
-	log := newLogger(e, slog.LevelWarn)
-	st, cleanup, err := startEvalStack(ctx, e, cfg, log)
+	r.Log = newLogger(e, slog.LevelWarn)
+	gw, err := startGatewayStack(ctx, r)
 	if err != nil {
-		return "", nil, err
-	}
-	gw, err := newGateway(st.c, cfg, log, nil, nil, nil)
-	if err != nil {
-		cleanup()
+		r.Close()
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		cleanup()
+		r.Close()
 		return "", nil, err
 	}
 	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
-	go func() { done <- serve(sctx, ln, gw.Handler(), cfg.HTTP) }()
+	go func() { done <- serve(sctx, ln, gw.Handler(), r.Config.HTTP) }()
 	return "http://" + ln.Addr().String(), func() {
 		stop()
 		<-done
-		cleanup()
+		r.Close()
 	}, nil
 }
 
-// benchRun asks n questions, conc at a time, and measures each.
-func benchRun(ctx context.Context, c *apiclient.Client, qs []api.BatchQuestion, n, conc int) (BenchRow, error) {
-	row := BenchRow{Concurrency: conc, StopReasons: map[wire.StopReason]int{}}
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range conc {
-		wg.Go(func() {
-			for i := range next {
-				t0 := time.Now()
-				q, err := c.Ask(ctx, api.QuestionRequest{Question: qs[i%len(qs)].Question}, time.Minute)
-				ms := float64(time.Since(t0).Microseconds()) / 1000
-				mu.Lock()
-				switch {
-				case err != nil:
-					row.Errors++
-					row.firstErr = cmpOr(row.firstErr, err)
-				case q.Status != api.Completed:
-					row.Errors++
-					row.firstErr = cmpOr(row.firstErr, fmt.Errorf("question %s: %s after the wait", q.ID, q.Status))
-				default:
-					row.latenciesMS = append(row.latenciesMS, ms)
-					row.StopReasons[q.StopReason]++
-				}
-				mu.Unlock()
-			}
-		})
+// startGatewayStack starts r's temporary stack and the gateway over it.
+func startGatewayStack(ctx context.Context, r *Root) (*gateway.Server, error) {
+	if _, err := r.StartTemporaryStack(ctx); err != nil {
+		return nil, err
 	}
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	elapsed := time.Since(start)
-	slices.Sort(row.latenciesMS)
-	row.Completed = len(row.latenciesMS)
-	row.ElapsedS = elapsed.Seconds()
-	if row.firstErr != nil {
-		row.FirstError = row.firstErr.Error()
-	}
-	if row.Completed == 0 {
-		return row, errors.Join(errors.New("no question completed"), row.firstErr, ctx.Err())
-	}
-	row.PerSecond = float64(row.Completed) / elapsed.Seconds()
-	row.P50MS = percentile.NearestRank(row.latenciesMS, 50)
-	row.P95MS = percentile.NearestRank(row.latenciesMS, 95)
-	row.P99MS = percentile.NearestRank(row.latenciesMS, 99)
-	row.MaxMS = row.latenciesMS[len(row.latenciesMS)-1]
-	return row, nil
-}
-
-// benchBatch submits n questions as one batch and waits for it to end.
-func benchBatch(ctx context.Context, c *apiclient.Client, qs []api.BatchQuestion, n int) (BenchBatch, error) {
-	req := api.BatchRequest{}
-	for i := range n {
-		req.Questions = append(req.Questions, api.BatchQuestion{ID: strconv.Itoa(i + 1), Question: qs[i%len(qs)].Question})
-	}
-	start := time.Now()
-	id, err := c.SubmitBatch(ctx, req)
-	if err != nil {
-		return BenchBatch{}, err
-	}
-	for {
-		b, err := c.GetBatch(ctx, id)
-		if err != nil {
-			return BenchBatch{}, err
-		}
-		if b.Status != api.Running {
-			out := BenchBatch{Questions: n, Status: b.Status, ElapsedS: time.Since(start).Seconds()}
-			if a := b.Aggregate; a != nil {
-				out.Done, out.Failed, out.StopReasons = a.Done, a.Failed, a.StopReasons
-				out.RunP50MS, out.RunP95MS = a.LatencyP50MS, a.LatencyP95MS
-			}
-			out.PerSecond = float64(out.Done) / out.ElapsedS
-			return out, nil
-		}
-		select {
-		case <-ctx.Done():
-			return BenchBatch{}, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-func cmpOr(have, err error) error {
-	if have != nil {
-		return have
-	}
-	return err
-}
-
-func (r BenchRow) print(w io.Writer, n int) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "questions\t%d of %d completed, %d errors, concurrency %d\n", r.Completed, n, r.Errors, r.Concurrency)
-	fmt.Fprintf(tw, "elapsed\t%.2f s\n", r.ElapsedS)
-	fmt.Fprintf(tw, "throughput\t%.1f questions/s\n", r.PerSecond)
-	fmt.Fprintf(tw, "latency\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\tmax %.1f ms\n", r.P50MS, r.P95MS, r.P99MS, r.MaxMS)
-	for _, s := range wire.StopReasons {
-		if k := r.StopReasons[s]; k > 0 {
-			fmt.Fprintf(tw, "  %s\t%d\n", s, k)
-		}
-	}
-	if r.FirstError != "" {
-		fmt.Fprintf(tw, "first error\t%s\n", r.FirstError)
-	}
-	tw.Flush()
-}
-
-// printBenchTable prints one line per concurrency level, as Markdown.
-func printBenchTable(w io.Writer, rows []BenchRow) {
-	fmt.Fprintln(w, "| concurrency | questions/s | p50 | p95 | p99 | errors |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
-	for _, r := range rows {
-		fmt.Fprintf(w, "| %d | %.1f | %.0f ms | %.0f ms | %.0f ms | %d |\n", r.Concurrency, r.PerSecond, r.P50MS, r.P95MS, r.P99MS, r.Errors)
-	}
-	for _, r := range rows {
-		if r.FirstError != "" {
-			fmt.Fprintf(w, "concurrency %d, first error: %s\n", r.Concurrency, r.FirstError)
-		}
-	}
+	return r.Gateway(ctx, nil)
 }
 
 func writeJSONFile(path string, v any) error {

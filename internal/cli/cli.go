@@ -1,5 +1,17 @@
-// Package cli is the assay command line: every verb of the one binary, and
-// the wiring behind it. cmd/assay's main only hands it the process.
+// Package cli is the assay command line: every verb of the one binary and
+// the wiring behind them. cmd/assay's main only hands it the process
+// (Main); Run is the whole program, which the end-to-end tests in
+// internal/e2e drive.
+//
+// A verb is a file with its flags and one call (dev.go, worker.go,
+// gateway.go, ask.go, batch.go, bench.go, key.go, index.go, search.go,
+// eval.go, eval_answers.go, version.go) and a line in commands(). Verbs that
+// run assay's parts get them from Root (root.go), the application root:
+// it builds the Temporal client, the index, the worker's activities, the
+// worker and the gateway on first use and closes them together; stack.go
+// adds a local Temporal dev server (assay dev, and the temporary stack of
+// bench --embedded and eval answers); servers.go holds the bodies of the
+// three long-running verbs.
 package cli
 
 import (
@@ -21,7 +33,7 @@ import (
 func Main(v string) int {
 	version = v
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
+	err := Run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -62,8 +74,9 @@ func commands() []command {
 	}
 }
 
-// run is the whole program; Main only wires it to the process.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// Run is the whole program: args as os.Args, getenv as os.Getenv, and the
+// two output streams. Main only wires it to the process.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
 	if len(args) < 2 {
 		usage(stderr)

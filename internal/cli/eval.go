@@ -120,6 +120,7 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 	}
 
 	cfg.Index.Corpus = ds.CorpusPath
+	cfg.Index.RequireACL = false // a BEIR dataset has no ACLs: every document is public
 	cfg.Index.Dir = *indexDir
 	if cfg.Index.Dir == "" {
 		abs, err := filepath.Abs(*datasetDir)

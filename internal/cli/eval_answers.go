@@ -5,30 +5,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/schollz/progressbar/v3"
 	"go.temporal.io/sdk/client"
 
 	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/evalrun"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
-	"github.com/assay-rag/assay/workflows"
 )
-
-// evalPrincipalID names the principals the evaluator asks as; no API key
-// may take it (auth.Reserved).
-const evalPrincipalID = auth.EvaluatorID
 
 // evalAnswersRun is one `assay eval answers`: its settings, then what
 // each step adds.
@@ -61,6 +53,12 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return r.run(ctx)
+}
+
+// run loads the inputs, runs both batches on the configured Temporal or a
+// temporary embedded stack, and writes and checks the report.
+func (r *evalAnswersRun) run(ctx context.Context) error {
 	if err := r.load(ctx); err != nil {
 		return err
 	}
@@ -175,6 +173,7 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 		r.qs, r.questionsPath = eval.BEIRQuestions(d), d.QueryPath
 		if r.cfg.Index.Corpus == "" {
 			r.cfg.Index.Corpus = d.CorpusPath
+			r.cfg.Index.RequireACL = false // a BEIR dataset has no ACLs: every document is public
 		}
 	} else if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
 		return err
@@ -204,43 +203,65 @@ func (r *evalAnswersRun) load(ctx context.Context) error {
 // configured cluster, or a temporary embedded stack), the chunks its
 // workers indexed when they can be read, and what stops it all.
 func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.ChunkSource, func(), error) {
+	root := NewRoot(r.cfg, r.log)
 	if !r.external {
-		st, cleanup, err := startEvalStack(ctx, r.e, r.cfg, r.log)
+		srv, err := root.StartTemporaryStack(ctx)
 		if err != nil {
+			root.Close()
 			return nil, nil, nil, err
 		}
-		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", st.srv.Address(), st.ix.Len(), r.cfg.Index.Corpus)
-		return st.c, st.ix, cleanup, nil
+		ix, err := root.Index(ctx)
+		if err != nil {
+			root.Close()
+			return nil, nil, nil, err
+		}
+		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", srv.Address(), ix.Len(), r.cfg.Index.Corpus)
+		return root.client, ix, root.Close, nil
 	}
-	c, err := dialTemporal(ctx, r.cfg, r.log)
+	c, err := root.Client(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	if r.indexDir == "" {
-		return c, nil, c.Close, nil
+		return c, nil, root.Close, nil
 	}
 	ix, err := bleveindex.Open(r.indexDir)
 	if err != nil {
-		c.Close()
+		root.Close()
 		return nil, nil, nil, fmt.Errorf("--index: %w", err)
 	}
-	return c, ix, func() { ix.Close(); c.Close() }, nil
+	return c, ix, func() { ix.Close(); root.Close() }, nil
 }
 
 // runBoth runs the questions through the loop, then through the one-pass
 // baseline, within the timeout.
-func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, onePass []runOutcome, err error) {
+func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, onePass []evalrun.Outcome, err error) {
 	runCtx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	template := r.cfg.Loop.Template()
 	template.Budget.MaxAttempts = r.maxAttempts
 	bar := newEvalBar(r.e, 2*len(r.qs), r.quiet)
-	ev := &evalRunner{c: c, cfg: r.cfg, qs: r.qs, concurrency: r.concurrency, bar: bar}
-	if loop, err = ev.batch(runCtx, "loop", template); err != nil {
+	described := ""
+	signer, err := r.cfg.PrincipalSigner() // workers with principal keys run only signed principals
+	if err != nil {
+		return nil, nil, err
+	}
+	ev := &evalrun.Runner{
+		Client: c, TaskQueue: r.cfg.Temporal.TaskQueue, Questions: r.qs, Signer: signer,
+		Concurrency: r.concurrency, ContinueAfter: r.cfg.Batch.ContinueAfter,
+		Progress: func(batch string, done int) {
+			if batch != described {
+				bar.Describe(batch)
+				described = batch
+			}
+			_ = bar.Set(done)
+		},
+	}
+	if loop, err = ev.Batch(runCtx, "loop", template); err != nil {
 		return nil, nil, err
 	}
 	template.Budget.MaxAttempts = 1
-	if onePass, err = ev.batch(runCtx, "one-pass", template); err != nil {
+	if onePass, err = ev.Batch(runCtx, "one-pass", template); err != nil {
 		return nil, nil, err
 	}
 	_ = bar.Finish()
@@ -249,7 +270,7 @@ func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, on
 }
 
 // report judges every run and aggregates.
-func (r *evalAnswersRun) report(loop, onePass []runOutcome) judge.AnswersReport {
+func (r *evalAnswersRun) report(loop, onePass []evalrun.Outcome) judge.AnswersReport {
 	j := judge.Judge{Library: r.lib, Facts: r.facts, TopK: r.cfg.Loop.TopK}
 	rep := judge.AnswersReport{
 		QuestionsFile: r.questionsPath, KeyFactsFile: r.factsPath, Corpus: r.cfg.Index.Corpus, Documents: len(r.docs),
@@ -320,47 +341,6 @@ func warnFacts(log *slog.Logger, qs []eval.Question, facts eval.KeyFacts, path s
 	}
 }
 
-// startEvalStack starts a temporary embedded stack in a fresh directory
-// on free ports, without the Web UI. cleanup stops it and removes the
-// directory.
-func startEvalStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger) (*stack, func(), error) {
-	dir, err := os.MkdirTemp("", "assay-eval-")
-	if err != nil {
-		return nil, nil, err
-	}
-	port, err := freeTCPPort()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	cfg.DataDir, cfg.Index.Dir = dir, ""
-	cfg.Dev.TemporalPort, cfg.Dev.UIPort = port, 0
-	cfg.Temporal.Address = "127.0.0.1:" + strconv.Itoa(port)
-	st, err := startStack(ctx, e, cfg, log, nil)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	return st, func() {
-		st.Close()
-		if err := os.RemoveAll(dir); err != nil {
-			log.Warn("removing the evaluation's temporary stack", "dir", dir, "error", err)
-		}
-	}, nil
-}
-
-// freeTCPPort asks the kernel for a loopback port nothing listens on. The
-// dev server binds it moments later; devserver.Start reports a clash by
-// name should another process take it first.
-func freeTCPPort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
 	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(e.stderr),
@@ -373,105 +353,10 @@ func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
 	)
 }
 
-// evalRunner runs the question set as batches on Temporal.
-type evalRunner struct {
-	c           client.Client
-	cfg         config.Config
-	qs          []eval.Question
-	concurrency int
-	bar         *progressbar.ProgressBar
-	done        int // runs finished in earlier batches, for the bar
-}
-
-// runOutcome is one question's run: its result, or why there is none.
-type runOutcome struct {
-	res *wire.AnswerResult
-	err string
-}
-
-// batch runs every question once with template as a BatchWorkflow, each
-// question as its own principal, and returns the results in question
-// order. Interrupted, it cancels the batch.
-func (r *evalRunner) batch(ctx context.Context, name string, template wire.AnswerInput) ([]runOutcome, error) {
-	id := fmt.Sprintf("eval-%s-%s", name, uuid.NewString())
-	in := workflows.BatchInput{
-		BatchID:     id,
-		Principal:   auth.Principal{ID: evalPrincipalID, Groups: []string{corpus.PublicGroup}},
-		Template:    template,
-		Concurrency: r.concurrency, ContinueAfter: r.cfg.Batch.ContinueAfter,
-	}
-	for _, q := range r.qs {
-		in.Questions = append(in.Questions, workflows.BatchQuestion{
-			ID: q.ID, Question: q.Question,
-			Principal: &auth.Principal{ID: evalPrincipalID, Groups: q.Groups},
-		})
-	}
-	r.bar.Describe(name)
-	run, err := r.c.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.cfg.Temporal.TaskQueue, in), workflows.BatchWorkflowName, in)
-	if err != nil {
-		return nil, fmt.Errorf("eval answers: start the %s batch: %w", name, err)
-	}
-	res, err := r.follow(ctx, run)
-	if err != nil {
-		if ctx.Err() != nil {
-			cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer ccancel()
-			_ = r.c.CancelWorkflow(cctx, id, "")
-		}
-		return nil, fmt.Errorf("eval answers: %s batch %s: %w", name, id, err)
-	}
-	r.done += len(r.qs)
-	out := make([]runOutcome, len(res.Items))
-	for i, it := range res.Items {
-		switch it.Status {
-		case wire.ItemDone:
-			var ar wire.AnswerResult
-			if err := r.c.GetWorkflow(ctx, it.QuestionID, "").Get(ctx, &ar); err != nil {
-				out[i].err = fmt.Sprintf("reading the result of %s: %v", it.QuestionID, err)
-				continue
-			}
-			out[i].res = &ar
-		case wire.ItemFailed:
-			out[i].err = it.Error
-		default:
-			out[i].err = fmt.Sprintf("question %s", it.Status)
-		}
-	}
-	return out, nil
-}
-
-// follow waits for the batch, moving the progress bar from its status
-// query.
-func (r *evalRunner) follow(ctx context.Context, run client.WorkflowRun) (workflows.BatchResult, error) {
-	var res workflows.BatchResult
-	done := make(chan error, 1)
-	go func() { done <- run.Get(ctx, &res) }()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err == nil {
-				_ = r.bar.Set(r.done + len(r.qs))
-			}
-			return res, err
-		case <-t.C:
-			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			v, err := r.c.QueryWorkflow(qctx, run.GetID(), "", workflows.QueryBatchStatus)
-			cancel()
-			var st workflows.BatchStatus
-			if err == nil && v.Get(&st) == nil {
-				a := st.Aggregate
-				_ = r.bar.Set(r.done + a.Done + a.Failed + a.Cancelled)
-			}
-		}
-	}
-}
-
 // judgeRun judges a finished run, or records why there is none.
-func judgeRun(j judge.Judge, q eval.Question, o runOutcome) judge.RunEval {
-	if o.res == nil {
-		return judge.Failed(o.err)
+func judgeRun(j judge.Judge, q eval.Question, o evalrun.Outcome) judge.RunEval {
+	if o.Result == nil {
+		return judge.Failed(o.Err)
 	}
-	return j.Evaluate(q, *o.res)
+	return j.Evaluate(q, *o.Result)
 }

@@ -25,7 +25,7 @@ func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error)
 		return ""
 	}
 	var out, errOut bytes.Buffer
-	err = run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
+	err = Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
+	"github.com/assay-rag/assay/internal/corpus"
 )
 
 // runIndex builds (or incrementally rebuilds) an index from a corpus.
@@ -52,6 +53,9 @@ func runIndex(ctx context.Context, e env, args []string) error {
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
 		Embedder: emb, IDFDim: idfDim, BM25: backend.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 		RequireACL: cfg.Index.RequireACL,
+		Loaded: func(docs []corpus.Document) {
+			fmt.Fprintf(e.stdout, "documents by ACL: %s; %s\n", corpus.ACLParts(docs), cfg.Index.ACLPolicy())
+		},
 	}
 	if redis {
 		return indexRedis(ctx, e, cfg, *corpusPath, *vector, set)

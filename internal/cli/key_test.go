@@ -23,14 +23,14 @@ func TestKeyCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer
-		err := run(context.Background(), tt.args, func(string) string { return "" }, &out, &errOut)
+		err := Run(context.Background(), tt.args, func(string) string { return "" }, &out, &errOut)
 		if (err != nil) != tt.wantErr || (tt.want != "" && out.String() != tt.want) {
 			t.Errorf("run(%q) = %q, %v; want %q, error %v", tt.args, out.String(), err, tt.want, tt.wantErr)
 		}
 	}
 
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"assay", "key", "new"}, func(string) string { return "" }, &out, &bytes.Buffer{}); err != nil {
+	if err := Run(context.Background(), []string{"assay", "key", "new"}, func(string) string { return "" }, &out, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	var key, sum string

@@ -20,7 +20,7 @@ import (
 func runCmd(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
+	err := Run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
 	return out.String(), errb.String(), err
 }
 

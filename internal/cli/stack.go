@@ -2,106 +2,78 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log/slog"
+	"net"
+	"os"
+	"strconv"
 	"time"
 
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/interceptor"
-	"go.temporal.io/sdk/worker"
 
-	"github.com/assay-rag/assay/activities"
-	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/devserver"
 	"github.com/assay-rag/assay/workflows"
 )
 
-// stack is the embedded default's back end: a local Temporal dev server,
-// a client of it, the index of the configured corpus and a worker over
-// that index, started and stopped together. `assay dev` serves the
-// gateway over it; `assay eval answers` runs its batches on a temporary
-// one.
-type stack struct {
-	srv *devserver.Server
-	c   client.Client
-	ix  *live.Index
-	w   worker.Worker
-	log *slog.Logger
-}
-
-// startStack starts the dev server on cfg.Dev's ports with its data in
-// cfg.DataDir, registers assay's search attributes, opens (or builds) the
-// index and starts a worker with the given interceptors, publishing a
-// streaming model's answer tokens to tok when it is not nil. cfg.Temporal.Address
-// must already name the dev server's frontend. On error, whatever had
-// started is stopped again.
-func startStack(ctx context.Context, e env, cfg config.Config, log *slog.Logger, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (_ *stack, err error) {
-	s := &stack{log: log}
-	defer func() {
-		if err != nil {
-			s.Close()
-		}
-	}()
-	s.srv, err = devserver.Start(ctx, devserver.Options{
-		Bin:       cfg.Dev.TemporalBin,
-		DataDir:   cfg.DataDir,
-		Port:      cfg.Dev.TemporalPort,
-		UIPort:    cfg.Dev.UIPort,
-		Namespace: cfg.Temporal.Namespace,
-		Logger:    log,
+// StartStack starts the embedded default's back end: a local Temporal dev
+// server on Config.Dev's ports with its data in Config.DataDir, a client
+// of it with assay's search attributes registered, the index (BuildIndex
+// is set) and a worker over it with the given interceptors. `assay dev`
+// serves the gateway over it; StartTemporaryStack is the same on free
+// ports. Close stops it all.
+func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerInterceptor) (*devserver.Server, error) {
+	r.Config.Temporal.Address = "127.0.0.1:" + strconv.Itoa(r.Config.Dev.TemporalPort)
+	srv, err := devserver.Start(ctx, devserver.Options{
+		Bin:       r.Config.Dev.TemporalBin,
+		DataDir:   r.Config.DataDir,
+		Port:      r.Config.Dev.TemporalPort,
+		UIPort:    r.Config.Dev.UIPort,
+		Namespace: r.Config.Temporal.Namespace,
+		Logger:    r.Log,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if s.c, err = dialTemporal(ctx, cfg, newLogger(e, slog.LevelWarn)); err != nil {
-		return nil, err
-	}
-	if err = workflows.RegisterSearchAttributes(ctx, s.c, cfg.Temporal.Namespace); err != nil {
-		return nil, err
-	}
-	if s.ix, err = live.Open(ctx, cfg, log, true); err != nil {
-		return nil, err
-	}
-	log.Info("index", "serving", s.ix.Version(), "chunks", s.ix.Len())
-	if s.w, err = startWorker(s.c, cfg, log, s.ix, tok, ics...); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// startWorker builds the activities over ix and starts a worker with them
-// on c. The caller stops the worker and closes the index.
-func startWorker(c client.Client, cfg config.Config, log *slog.Logger, ix *live.Index, tok activities.TokenPublisher, ics ...interceptor.WorkerInterceptor) (worker.Worker, error) {
-	acts, err := buildActivities(ix, cfg, tok, log)
+	r.onClose(func() error { return srv.Stop(15 * time.Second) })
+	c, err := r.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
-	w := newWorker(c, cfg, acts, ics...)
-	if err := w.Start(); err != nil {
-		return nil, fmt.Errorf("start worker: %w", err)
+	if err := workflows.RegisterSearchAttributes(ctx, c, r.Config.Temporal.Namespace); err != nil {
+		return nil, err
 	}
-	return w, nil
+	r.BuildIndex = true
+	if _, err := r.StartWorker(ctx, ics...); err != nil {
+		return nil, err
+	}
+	return srv, nil
 }
 
-// Close stops the worker, the client, the index and the dev server, in
-// that order; it is safe on a partly started stack.
-func (s *stack) Close() {
-	if s.w != nil {
-		s.w.Stop()
+// StartTemporaryStack starts the stack in a fresh directory on a free
+// port, without the Web UI and with the index in that directory (`assay
+// eval answers`, `assay bench --embedded`). Close also removes the
+// directory.
+func (r *Root) StartTemporaryStack(ctx context.Context) (*devserver.Server, error) {
+	dir, err := os.MkdirTemp("", "assay-eval-")
+	if err != nil {
+		return nil, err
 	}
-	if s.c != nil {
-		s.c.Close()
+	r.onClose(func() error { return os.RemoveAll(dir) })
+	port, err := freeTCPPort()
+	if err != nil {
+		return nil, err
 	}
-	var errc error
-	if s.ix != nil {
-		errc = s.ix.Close()
+	r.Config.DataDir, r.Config.Index.Dir = dir, ""
+	r.Config.Dev.TemporalPort, r.Config.Dev.UIPort = port, 0
+	return r.StartStack(ctx)
+}
+
+// freeTCPPort asks the kernel for a loopback port nothing listens on. The
+// dev server binds it moments later; devserver.Start reports a clash by
+// name should another process take it first.
+func freeTCPPort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
 	}
-	if s.srv != nil {
-		errc = errors.Join(errc, s.srv.Stop(15*time.Second))
-	}
-	if errc != nil {
-		s.log.Warn("stopping the dev stack", "error", errc)
-	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }

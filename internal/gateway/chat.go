@@ -16,6 +16,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
@@ -76,9 +77,15 @@ func (s *Server) postChat(c *gin.Context) {
 		return
 	}
 	in.RequestID, in.Question, in.History = id, question, history
+	in.Signature = s.opts.Signer.Sign(id, auth.ConversationDigest(question, history), in.Principal)
 	ctx, cancel := context.WithTimeout(c.Request.Context(), in.Budget.Deadline+chatResultGrace)
 	defer cancel()
+	release, ok := s.admitOrAnswer(c, KindQuestion, id, key, in, 1)
+	if !ok {
+		return
+	}
 	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+		release()
 		writeError(c, err)
 		return
 	}
@@ -99,7 +106,7 @@ func (s *Server) postChat(c *gin.Context) {
 	c.Header("Location", "/v1/questions/"+id)
 	created := s.opts.Now().Unix()
 	if req.Stream {
-		s.streamChat(ctx, c, id, created, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+		s.streamChat(ctx, c, id, in.Principal.Groups, created, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 		return
 	}
 	res, st, err := s.opts.Engine.Result(ctx, id)
@@ -107,6 +114,10 @@ func (s *Server) postChat(c *gin.Context) {
 		if ctx.Err() != nil && c.Request.Context().Err() == nil {
 			err = errs.Errorf(op, errs.Timeout, "the run has not ended; GET /v1/questions/%s has it when it does", id)
 		}
+		writeError(c, err)
+		return
+	}
+	if err := s.checkCited(ctx, in.Principal.Groups, &res); err != nil {
 		writeError(c, err)
 		return
 	}
@@ -225,6 +236,8 @@ func chatReply(id string, st api.Status, res *wire.AnswerResult) (chatAnswer, er
 		return out, nil
 	case wire.InvalidRequest:
 		return out, &stopError{res.StopReason, errs.Errorf(op, errs.Invalid, "%s", res.Trace.StopDetail)}
+	case wire.Unauthorized:
+		return out, &stopError{res.StopReason, errs.Errorf(op, errs.Forbidden, "the worker refused the run's principal: %s", res.Trace.StopDetail)}
 	case wire.Cancelled:
 		return out, &stopError{res.StopReason, errs.Errorf(op, errs.Conflict, "run %s was cancelled before it answered", id)}
 	case wire.SearchError, wire.AssessmentError, wire.GenerationError:
@@ -287,7 +300,7 @@ var answerPiece = regexp.MustCompile(`\s*\S+\s*`)
 // (the live model tokens of /v1/questions/{id}/events may be retried or
 // have markers stripped). A run that ends without a message, or a stream
 // that breaks off, ends with an OpenAI error event.
-func (s *Server) streamChat(ctx context.Context, c *gin.Context, id string, created int64, includeUsage bool) {
+func (s *Server) streamChat(ctx context.Context, c *gin.Context, id string, groups []string, created int64, includeUsage bool) {
 	w := c.Writer
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
@@ -341,7 +354,9 @@ func (s *Server) streamChat(ctx context.Context, c *gin.Context, id string, crea
 	case err == nil && ended.Result == nil:
 		err = errs.Errorf("gateway.chat", errs.Internal, "run %s %s", id, ended.Status)
 	case err == nil:
-		reply, err = chatReply(id, ended.Status, ended.Result)
+		if err = s.checkCited(ctx, groups, ended.Result); err == nil {
+			reply, err = chatReply(id, ended.Status, ended.Result)
+		}
 	}
 	if err != nil {
 		if c.Request.Context().Err() == nil {

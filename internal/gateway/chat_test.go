@@ -17,6 +17,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -364,5 +365,36 @@ func TestChatStreamBreaks(t *testing.T) {
 	r = h.call(http.MethodPost, "/v1/chat/completions", keyPublic, chatBody(t, true, "E4"))
 	if r.Status != 503 || r.Header.Get("Retry-After") == "" || !strings.Contains(string(r.Body), `"type":"server_error"`) {
 		t.Errorf("Temporal down = %d %v %s", r.Status, r.Header, r.Body)
+	}
+}
+
+// TestChatSignedAndBounded: a chat run is signed for its question and
+// conversation, and the trust boundary's refusals on the chat routes are
+// in OpenAI's shape.
+func TestChatSignedAndBounded(t *testing.T) {
+	s, err := auth.ParseSigningKeys("k1:a-secret-of-at-least-thirty-two-bytes-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(o *Options) { o.Signer = s })
+	r := h.call(http.MethodPost, "/v1/chat/completions", keyPartner, chatBody(t, false, "What is the warranty on the X200?", "Two years. [1]", "and for the K50?"))
+	var cc api.ChatCompletion
+	r.decode(t, &cc)
+	in := h.eng.runs[cc.Assay.QuestionID].in
+	if sig := in.Signature; sig == nil || sig.Run != cc.Assay.QuestionID || sig.Digest != auth.ConversationDigest(in.Question, in.History) ||
+		sig.Digest == auth.QuestionDigest(in.Question) || s.Verify(sig, in.Principal) != nil {
+		t.Errorf("chat run signature %+v does not sign the conversation of %+v", in.Signature, in)
+	}
+
+	r = h.call(http.MethodPost, "/v1/chat/completions", keyPartner, chatBody(t, false, "E4"), "Content-Type", "text/plain")
+	var e api.OpenAIError
+	r.decode(t, &e)
+	if r.Status != 415 || e.Error.Type != "invalid_request_error" || e.Error.Param == nil || *e.Error.Param != "content-type" {
+		t.Errorf("a text/plain body = %d %s", r.Status, r.Body)
+	}
+	r = h.call(http.MethodGet, "/v1/models", keyPartner, "", "Origin", "https://evil.example")
+	r.decode(t, &e)
+	if r.Status != 403 || e.Error.Type != "permission_error" || e.Error.Param == nil || *e.Error.Param != "origin" {
+		t.Errorf("a cross-site request = %d %s", r.Status, r.Body)
 	}
 }

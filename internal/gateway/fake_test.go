@@ -18,7 +18,7 @@ import (
 // runs. Questions end at once with answerFor's result unless hold is set;
 // held questions run until release or Cancel. Batches run their questions
 // through the same answers at once. It is not a workflow engine: the
-// end-to-end tests in cmd/assay run the real one.
+// end-to-end tests in internal/e2e run the real one.
 type fakeEngine struct {
 	mu      sync.Mutex
 	runs    map[string]*fakeRun
@@ -100,6 +100,21 @@ func (f *fakeEngine) Describe(_ context.Context, id string) (Run, error) {
 		return Run{}, err
 	}
 	return r.run, nil
+}
+
+func (f *fakeEngine) Running(_ context.Context, principal string, kind Kind) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.unavailable {
+		return 0, errDown
+	}
+	n := 0
+	for _, r := range f.runs {
+		if r.run.Principal == principal && r.run.Kind == kind && r.run.Status == api.Running {
+			n++
+		}
+	}
+	return n, nil
 }
 
 func (f *fakeEngine) Cancel(_ context.Context, id string) error {

@@ -3,9 +3,14 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -24,6 +29,30 @@ type Temporal struct {
 }
 
 var _ Engine = (*Temporal)(nil)
+
+// Running implements Runs from Temporal's visibility store: the
+// principal's running workflows of the kind's type. Visibility trails a
+// start by a moment, so runs started at the same instant may pass a cap
+// together.
+func (t *Temporal) Running(ctx context.Context, principal string, kind Kind) (int, error) {
+	typ := workflows.AnswerWorkflowName
+	if kind == KindBatch {
+		typ = workflows.BatchWorkflowName
+	}
+	q := fmt.Sprintf("WorkflowType = %s AND %s = %s AND ExecutionStatus = 'Running'",
+		visibilityString(typ), workflows.PrincipalKey.GetName(), visibilityString(principal))
+	resp, err := t.Client.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: q})
+	if err != nil {
+		return 0, temporalErr("gateway.Running", err)
+	}
+	return int(resp.GetCount()), nil
+}
+
+// visibilityString quotes s as a string of Temporal's visibility query
+// language.
+func visibilityString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
 
 // Describe implements Runs. Workflows of other types are errs.NotFound:
 // the API exposes only its own.
@@ -73,11 +102,60 @@ func (t *Temporal) Cancel(ctx context.Context, id string) error {
 // slot, the server hands the run's first workflow task back in its reply
 // and that worker runs it at once, without a trip through matching.
 // Without such a worker the option does nothing.
+//
+// A start Temporal refuses with "not yet" (search attributes the frontend
+// has not learnt of, the namespace not there yet, the frontend
+// unavailable or busy: workflows.SearchAttributesPending) is tried again
+// for up to startRetryFor, which covers a new cluster's first seconds;
+// starting an id twice starts one run. After that the refusal is
+// errs.Unavailable: 503 with Retry-After.
 func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) error {
 	opts := workflows.StartOptions(id, t.TaskQueue, in)
 	opts.EnableEagerStart = true
-	_, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
-	return temporalErr("gateway.Start", err)
+	return retryNotYet(ctx, func() error {
+		_, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
+		return temporalErr("gateway.Start", err)
+	})
+}
+
+// startRetryFor bounds how long a start refused with "not yet" is retried.
+const startRetryFor = 5 * time.Second
+
+// retryNotYet calls start until it succeeds, fails with an error other
+// than errs.Unavailable, or startRetryFor or ctx ends.
+func retryNotYet(ctx context.Context, start func() error) error {
+	deadline := time.Now().Add(startRetryFor)
+	wait := 100 * time.Millisecond
+	for {
+		err := start()
+		if errs.KindOf(err) != errs.Unavailable || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// SearchAttributesCheck is the readiness check "search_attributes": the
+// frontend accepts every assay search attribute (the worker registers
+// them; a frontend learns of them a few seconds later). Once they are
+// accepted it does not ask again.
+func (t *Temporal) SearchAttributesCheck(namespace string) Check {
+	var ok atomic.Bool
+	return Check{Name: "search_attributes", Check: func(ctx context.Context) error {
+		if ok.Load() {
+			return nil
+		}
+		if err := workflows.SearchAttributesAccepted(ctx, t.Client, namespace); err != nil {
+			return temporalErr("gateway.SearchAttributes", err)
+		}
+		ok.Store(true)
+		return nil
+	}}
 }
 
 // Result implements Questions.
@@ -140,10 +218,13 @@ func (t *Temporal) Events(ctx context.Context, id string, after int64, emit func
 	return nil
 }
 
-// StartBatch implements Batches.
+// StartBatch implements Batches; a start refused with "not yet" is
+// retried as Start's.
 func (t *Temporal) StartBatch(ctx context.Context, id string, in workflows.BatchInput) error {
-	_, err := t.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, t.TaskQueue, in), workflows.BatchWorkflow, in)
-	return temporalErr("gateway.StartBatch", err)
+	return retryNotYet(ctx, func() error {
+		_, err := t.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, t.TaskQueue, in), workflows.BatchWorkflow, in)
+		return temporalErr("gateway.StartBatch", err)
+	})
 }
 
 // BatchStatus implements Batches.
@@ -182,21 +263,23 @@ func temporalErr(op string, err error) error {
 		return nil
 	}
 	var notFound *serviceerror.NotFound
-	var unavailable *serviceerror.Unavailable
 	var exceeded *serviceerror.DeadlineExceeded
 	var invalid *serviceerror.InvalidArgument
-	var busy *serviceerror.ResourceExhausted
 	switch {
 	case errors.As(err, &notFound):
 		return errs.E(op, errs.NotFound, err)
+	case workflows.SearchAttributesPending(err):
+		// "Not yet": a frontend that has not learnt of the search
+		// attributes a worker registered, a namespace not there yet, a
+		// frontend unavailable or out of capacity (ResourceExhausted is
+		// the cluster's limit, not the caller's: 503, not 429). A retry
+		// soon may succeed.
+		return errs.E(op, errs.Unavailable, err)
 	case errors.As(err, &invalid):
 		// Client input is validated before any Temporal call, so Temporal
-		// rejecting an argument is a server fault (say, search attributes
-		// not registered), not the caller's.
+		// rejecting an argument is a server fault, not the caller's.
 		return errs.E(op, errs.Internal, err)
-	case errors.As(err, &busy):
-		return errs.E(op, errs.RateLimited, err)
-	case errors.As(err, &unavailable), errors.Is(err, context.DeadlineExceeded), errors.As(err, &exceeded):
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &exceeded):
 		return errs.E(op, errs.Unavailable, err)
 	}
 	return errs.E(op, err)

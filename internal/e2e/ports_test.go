@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/internal/cli"
+)
+
+// TestDevPortInUse: a port already taken is a clear error naming it, and
+// nothing is left running.
+func TestDevPortInUse(t *testing.T) {
+	bin := temporalBin(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"gateway", []string{"--http-addr", busy.Addr().String(), "--temporal-port", strconv.Itoa(freePort(t))},
+			"listen on " + busy.Addr().String()},
+		{"temporal", []string{"--http-addr", "127.0.0.1:" + strconv.Itoa(freePort(t)), "--temporal-port", strconv.Itoa(busyPort)},
+			"temporal frontend port " + strconv.Itoa(busyPort) + " on 127.0.0.1 is in use"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"assay", "dev", "--data-dir", t.TempDir(), "--ui-port", "0", "--temporal-bin", bin}, tt.args...)
+			err := cli.Run(ctx, args, func(string) string { return "" }, &stdout, &stderr)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("assay dev with a busy %s port: err = %v, want one containing %q", tt.name, err, tt.want)
+			}
+		})
+	}
+}
