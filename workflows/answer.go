@@ -107,7 +107,7 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	}
 	// The principal's groups decide what the run may read: before any
 	// search, they must be the ones a gateway signed for this run.
-	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.QuestionDigest(r.in.Question)); err != nil {
+	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.ConversationDigest(r.in.Question, r.in.History)); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.Unauthorized, "verify principal"))
 	} else if !ok {
 		return r.finish(ctx, stop{wire.Unauthorized, reason})
@@ -126,6 +126,9 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	}
 	if err := workflow.ExecuteLocalActivity(lctx, wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.AssessmentError, "routing policy"))
+	}
+	if s, ok := r.condense(ctx, lctx); ok {
+		return r.finish(ctx, s)
 	}
 	next := wire.Proposal{Query: r.in.Question}
 	var pending []wire.Proposal // untried proposals, newest assessment's first

@@ -277,6 +277,8 @@ func (s *Server) routes() {
 	v1.GET("/batches/:id", s.getBatch)
 	v1.DELETE("/batches/:id", s.deleteBatch)
 	v1.GET("/batches/:id/results", s.getBatchResults)
+	v1.POST("/chat/completions", s.postChat)
+	v1.GET("/models", s.getModels)
 }
 
 // Handler returns the http.Handler to serve.
