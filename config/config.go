@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/payloadcodec"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -162,6 +163,24 @@ type Temporal struct {
 	TLSKeyFile    string `yaml:"tls_key_file"`
 	TLSCAFile     string `yaml:"tls_ca_file"`
 	TLSServerName string `yaml:"tls_server_name"`
+	// PayloadKeys encrypt what assay hands Temporal — questions,
+	// passages, answers, traces, memos, failure messages — with
+	// AES-256-GCM, so Temporal's database and history exports hold
+	// ciphertext. "ID:BASE64KEY" entries, comma-separated, each key 32
+	// random bytes in base64 (assay key payload makes one); the first
+	// encrypts, every one decrypts, so a key is rotated by putting a new
+	// one first and dropping the old once no history written with it is
+	// needed. Workers, gateways and the CLI need the same keys; the
+	// gateway serves them as Temporal's remote codec at /codec (Web UI,
+	// temporal workflow show --codec-endpoint). Empty (the default,
+	// assay dev included): histories are plain JSON.
+	PayloadKeys Secret `yaml:"payload_keys"`
+}
+
+// PayloadCodec is the codec of temporal.payload_keys; nil when none are
+// set.
+func (t Temporal) PayloadCodec() (*payloadcodec.Codec, error) {
+	return payloadcodec.Parse(t.PayloadKeys.Reveal())
 }
 
 // Temporal.Compression values.

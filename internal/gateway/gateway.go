@@ -28,6 +28,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
@@ -173,6 +174,12 @@ type Options struct {
 	// Signer signs the principal of every run the gateway starts, for the
 	// workers to check (auth.principal_keys); nil signs nothing.
 	Signer *auth.Signer
+	// Codec, when set, is served as Temporal's remote payload codec at
+	// /codec/encode and /codec/decode (codec.go); nil serves no /codec.
+	Codec converter.PayloadCodec
+	// CodecOrigin is the Temporal Web UI's origin (scheme://host[:port]),
+	// the one other site whose pages may call /codec; empty: none.
+	CodecOrigin string
 }
 
 // Server is the HTTP API.
@@ -277,6 +284,7 @@ func (s *Server) routes() {
 	v1.GET("/batches/:id", s.getBatch)
 	v1.DELETE("/batches/:id", s.deleteBatch)
 	v1.GET("/batches/:id/results", s.getBatchResults)
+	s.codecRoutes()
 }
 
 // Handler returns the http.Handler to serve.
