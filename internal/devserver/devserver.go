@@ -29,11 +29,14 @@ type Options struct {
 	Bin string
 	// DataDir holds temporal.db (histories survive restarts) and
 	// temporal.log.
-	DataDir   string
-	IP        string // default 127.0.0.1
-	Port      int    // frontend gRPC port
-	UIPort    int    // Web UI port; 0 disables the UI
-	Namespace string // created at start if missing; default "default"
+	DataDir string
+	IP      string // default 127.0.0.1
+	Port    int    // frontend gRPC port
+	UIPort  int    // Web UI port; 0 disables the UI
+	// CodecEndpoint is the remote payload codec the Web UI decodes
+	// encrypted payloads with (--ui-codec-endpoint); empty: none.
+	CodecEndpoint string
+	Namespace     string // created at start if missing; default "default"
 	// ReadyTimeout bounds the wait for the frontend; default 60s.
 	ReadyTimeout time.Duration
 	Logger       *slog.Logger
@@ -104,6 +107,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	args = append(args, dispatchArgs...)
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
+		if opts.CodecEndpoint != "" {
+			args = append(args, "--ui-codec-endpoint", opts.CodecEndpoint)
+		}
 	} else {
 		args = append(args, "--headless")
 	}
