@@ -123,6 +123,11 @@ type HTTP struct {
 	// /metrics needs one of the API keys, or nothing when the gateway
 	// is anonymous.
 	MetricsKey Secret `yaml:"metrics_key"`
+	// CodecGroup, when set, is the group an API key needs to use the
+	// gateway's codec endpoint (/codec, with temporal.payload_keys),
+	// which decrypts any run's history: e.g. operators. Empty: any API
+	// key (anyone, on an anonymous gateway).
+	CodecGroup string `yaml:"codec_group"`
 }
 
 // Quota bounds what one principal (one API key, or the anonymous

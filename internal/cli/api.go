@@ -129,6 +129,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Signer:         signer,
 		Codec:          gwCodec,
 		CodecOrigin:    webOrigin(cfg.HTTP.TemporalUIURL),
+		CodecGroup:     cfg.HTTP.CodecGroup,
 	})
 }
 

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -15,7 +16,7 @@ import (
 // (its codec endpoint setting, or the dev server's --ui-codec-endpoint)
 // and `temporal workflow show --codec-endpoint URL/codec --codec-auth
 // "Bearer KEY"`. They need an API key, like /v1 (none on an anonymous
-// gateway), and a JSON body; the one browser origin allowed to call them
+// gateway), in Options.CodecGroup when that is set, and a JSON body; the one browser origin allowed to call them
 // from another site is the Temporal Web UI's (Options.CodecOrigin), which
 // gets CORS. They are Temporal's protocol, not assay's API, so
 // openapi.json leaves them out.
@@ -31,10 +32,22 @@ func (s *Server) codecRoutes() {
 	}
 	e := s.engine
 	h := gin.WrapH(http.MaxBytesHandler(converter.NewPayloadCodecHTTPHandler(s.opts.Codec), maxCodecBody))
-	g := e.Group("/codec", s.codecOrigin, jsonBody, s.authenticate)
+	g := e.Group("/codec", s.codecOrigin, jsonBody, s.authenticate, s.codecGroup)
 	g.POST("/encode", h)
 	g.POST("/decode", h)
 	e.OPTIONS("/codec/:op", s.codecPreflight)
+}
+
+// codecGroup refuses a caller without Options.CodecGroup, when set: the
+// codec decrypts any run's history, not only the caller's.
+func (s *Server) codecGroup(c *gin.Context) {
+	g := s.opts.CodecGroup
+	if p := principal(c); g != "" && !slices.Contains(p.Groups, g) {
+		refuse(c, http.StatusForbidden, codeForbidden, "authorization",
+			"principal "+quoteBounded(p.ID)+" is not in group "+quoteBounded(g)+", which the codec endpoint needs (http.codec_group): it decrypts every run's history")
+		return
+	}
+	c.Next()
 }
 
 // codecUIOrigin reports whether origin is the Temporal Web UI's.

@@ -117,6 +117,15 @@ func TestCodecEndpoint(t *testing.T) {
 		t.Errorf("a tampered payload = %d %s; want 400", r.Status, r.Body)
 	}
 
+	// With http.codec_group only keys in that group may decode.
+	h = newHarness(t, func(o *Options) { o.Codec, o.CodecGroup = codec, "partners" })
+	if r := h.call(http.MethodPost, "/codec/decode", keyPublic, body); r.Status != http.StatusForbidden || r.errorOf(t).Field != "authorization" || strings.Contains(string(r.Body), text) {
+		t.Errorf("decode by a key outside the codec group = %d %s; want 403", r.Status, r.Body)
+	}
+	if r := h.call(http.MethodPost, "/codec/decode", keyPartner, body); r.Status != http.StatusOK {
+		t.Errorf("decode by a key in the codec group = %d %s; want 200", r.Status, r.Body)
+	}
+
 	plain := newHarness(t)
 	if r := plain.call(http.MethodPost, "/codec/decode", keyPublic, body); r.Status != http.StatusNotFound {
 		t.Errorf("without a codec /codec/decode = %d; want 404", r.Status)

@@ -180,6 +180,9 @@ type Options struct {
 	// CodecOrigin is the Temporal Web UI's origin (scheme://host[:port]),
 	// the one other site whose pages may call /codec; empty: none.
 	CodecOrigin string
+	// CodecGroup, when set, is the group a caller needs to use /codec;
+	// empty: any authenticated caller.
+	CodecGroup string
 }
 
 // Server is the HTTP API.
