@@ -32,15 +32,15 @@ type Root struct {
 	// missing, was built from another corpus or with other settings.
 	BuildIndex bool
 
-	tokens tokenTransport // nil: no answer tokens
+	tokens  tokenTransport // nil: no answer tokens
+	client  client.Client
+	index   *live.Index
+	acts    *activities.Activities
+	tel     *telemetry
+	closers []func() error
 	// codecEndpoint is the gateway's /codec, which StartStack gives the
 	// dev server's Web UI; empty: none.
 	codecEndpoint string
-	client        client.Client
-	index         *live.Index
-	acts          *activities.Activities
-	tel           *telemetry
-	closers       []func() error
 }
 
 // tokenTransport carries a streaming model's answer tokens from workers

@@ -29,17 +29,17 @@ type Options struct {
 	Bin string
 	// DataDir holds temporal.db (histories survive restarts) and
 	// temporal.log.
-	DataDir string
-	IP      string // default 127.0.0.1
-	Port    int    // frontend gRPC port
-	UIPort  int    // Web UI port; 0 disables the UI
-	// CodecEndpoint is the remote payload codec the Web UI decodes
-	// encrypted payloads with (--ui-codec-endpoint); empty: none.
-	CodecEndpoint string
-	Namespace     string // created at start if missing; default "default"
+	DataDir   string
+	IP        string // default 127.0.0.1
+	Port      int    // frontend gRPC port
+	UIPort    int    // Web UI port; 0 disables the UI
+	Namespace string // created at start if missing; default "default"
 	// ReadyTimeout bounds the wait for the frontend; default 60s.
 	ReadyTimeout time.Duration
 	Logger       *slog.Logger
+	// CodecEndpoint is the remote payload codec the Web UI decodes
+	// encrypted payloads with (--ui-codec-endpoint); empty: none.
+	CodecEndpoint string
 }
 
 // Server is a running dev server.
