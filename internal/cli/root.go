@@ -38,6 +38,9 @@ type Root struct {
 	acts    *activities.Activities
 	tel     *telemetry
 	closers []func() error
+	// codecEndpoint is the gateway's /codec, which StartStack gives the
+	// dev server's Web UI; empty: none.
+	codecEndpoint string
 }
 
 // tokenTransport carries a streaming model's answer tokens from workers

@@ -37,6 +37,9 @@ type Options struct {
 	// ReadyTimeout bounds the wait for the frontend; default 60s.
 	ReadyTimeout time.Duration
 	Logger       *slog.Logger
+	// CodecEndpoint is the remote payload codec the Web UI decodes
+	// encrypted payloads with (--ui-codec-endpoint); empty: none.
+	CodecEndpoint string
 }
 
 // Server is a running dev server.
@@ -104,6 +107,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	args = append(args, dispatchArgs...)
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
+		if opts.CodecEndpoint != "" {
+			args = append(args, "--ui-codec-endpoint", opts.CodecEndpoint)
+		}
 	} else {
 		args = append(args, "--headless")
 	}
