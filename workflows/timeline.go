@@ -24,14 +24,19 @@ import (
 // maxQuoted bounds a query quoted in a summary or a details line.
 const maxQuoted = 80
 
-// quoted is q in double quotes, on one line, shortened to maxQuoted runes.
+// quoted is q in double quotes, on one line, shortened to maxQuoted runes,
+// with the Markdown that could make a link, an image, HTML or code of it
+// escaped: queries are the asker's text, and the Web UI renders summaries
+// and details as Markdown for operators.
 func quoted(q string) string {
 	q = strings.Join(strings.Fields(q), " ")
 	if r := []rune(q); len(r) > maxQuoted {
 		q = string(r[:maxQuoted]) + "…"
 	}
-	return fmt.Sprintf("%q", q)
+	return markdownEscaper.Replace(fmt.Sprintf("%q", q))
 }
+
+var markdownEscaper = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "\\`", "!", `\!`)
 
 // withSummary is o with summary s.
 func withSummary(o workflow.ActivityOptions, s string) workflow.ActivityOptions {

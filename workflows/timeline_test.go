@@ -28,6 +28,9 @@ func TestTimelineLines(t *testing.T) {
 	if got := generateLine(a); got != "generate 2 citations (builtin:extractive-v3), stop" {
 		t.Errorf("generateLine = %s", got)
 	}
+	if got := quoted("see [here](http://x) <b>!</b>"); got != `"see \[here\](http://x) \<b\>\!\</b\>"` {
+		t.Errorf("quoted left Markdown links or HTML: %s", got)
+	}
 	long := strings.Repeat("a", 200)
 	if q := quoted(long); len([]rune(q)) != maxQuoted+3 {
 		t.Errorf("quoted(200 runes) has %d runes, want %d", len([]rune(q)), maxQuoted+3)
