@@ -3,7 +3,11 @@ package tracing
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -98,6 +102,35 @@ func TestSetupOTLP(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // nothing to flush; do not wait for a collector
 		_ = shutdown(ctx)
+	}
+}
+
+// otlp over HTTP sends the spans to OTEL_EXPORTER_OTLP_ENDPOINT by the
+// time shutdown returns.
+func TestSetupOTLPSends(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Content-Type")+" "+string(b))
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL) // the exporter reads the process's environment
+	shutdown, err := Setup(context.Background(), env(EnvExporter, "otlp"), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tracer().Start(context.Background(), "probe-otlp")
+	span.End()
+	if err := shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.HasPrefix(got[0], "POST /v1/traces application/x-protobuf") || !strings.Contains(got[0], "probe-otlp") {
+		t.Errorf("collector received %q, want one OTLP/HTTP export holding the span", got)
 	}
 }
 
