@@ -20,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/tracing"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -89,6 +90,9 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
+	}
+	if opts.Interceptors, err = tracing.ClientInterceptors(); err != nil {
+		return nil, err
 	}
 	if !cfg.Temporal.Gzip() {
 		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}

@@ -90,7 +90,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(ctx, e, rest)
+			return withTracing(ctx, e, func() error { return c.run(ctx, e, rest) })
 		}
 	}
 	usage(stderr)

@@ -154,7 +154,7 @@ func (r *Root) StartWorker(ctx context.Context, ics ...interceptor.WorkerInterce
 	if err != nil {
 		return nil, err
 	}
-	w := newWorker(c, r.Config, acts, ics...)
+	w := newWorker(c, r.Config, acts, traceWorker(r.Config, ics)...)
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}

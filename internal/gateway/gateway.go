@@ -255,7 +255,7 @@ func (s *Server) routes() {
 	e := s.engine
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true
-	e.Use(s.requestID, s.accessLog, s.observe, s.recoverJSON, s.checkHost, s.preflight)
+	e.Use(s.requestID, s.traced(), annotate, s.accessLog, s.observe, s.recoverJSON, s.checkHost, s.preflight)
 	e.NoRoute(func(c *gin.Context) {
 		writeError(c, errs.Errorf("gateway", errs.NotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
