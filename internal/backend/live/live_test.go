@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
