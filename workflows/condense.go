@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -34,7 +35,7 @@ func (r *run) condense(ctx workflow.Context, lctx workflow.Context) (stop, bool)
 	workflow.SetCurrentDetails(ctx, "condensing the conversation into a standalone question")
 	var out wire.CondenseOutput
 	err := r.routed(ctx, 0, router.Rewrite, func(d router.Decision) error {
-		return r.exec(ctx, r.local(d), condenseOptions, wire.CondenseActivity, wire.CondenseInput{
+		return r.exec(ctx, r.local(d), withSummary(condenseOptions, fmt.Sprintf("condense %d earlier turns (%s)", len(r.in.History), d.Model)), wire.CondenseActivity, wire.CondenseInput{
 			Question: r.in.Question, History: r.in.History, Route: d,
 		}).Get(ctx, &out)
 	})
@@ -47,6 +48,7 @@ func (r *run) condense(ctx workflow.Context, lctx workflow.Context) (stop, bool)
 		return stop{}, false
 	}
 	r.addUsage(out.Usage)
+	r.note(ctx, "condense → "+quoted(out.Question))
 	r.trace.Condensed = &wire.Condensed{Question: out.Question, Model: out.Usage.Model, Carried: out.Carried, Turns: len(r.in.History)}
 	if out.Question == "" || out.Question == r.in.Question {
 		return stop{}, false
