@@ -283,3 +283,17 @@ func (v *Visible) docFreq(r termRecord) int {
 	}
 	return int(v.ix.termDocs(r).AndCardinality(v.docs))
 }
+
+// EachTerm calls fn for every term of the index, in byte order, with the
+// number of chunks holding it, whoever may see them: for builds and
+// operators, never for what a caller sees (Visible).
+func (ix *Index) EachTerm(fn func(term string, df int)) {
+	it, err := ix.fst.Iterator(nil, nil)
+	for err == nil {
+		key, id := it.Current()
+		if id < uint64(ix.meta.Terms) {
+			fn(string(key), int(getTerm(ix.terms[id*termRecordSize:]).df))
+		}
+		err = it.Next()
+	}
+}
