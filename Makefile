@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -199,6 +199,22 @@ bench-e2e: build $(BIN)/temporal
 	@mkdir -p $(dir $(BENCH_OUT))
 	$(BIN)/assay bench --embedded --corpus testdata/hollin/corpus.jsonl --questions testdata/hollin/questions.jsonl \
 		-concurrency 1,8,32,64 -n 200 -warmup 20 -batch 1000 --json $(BENCH_OUT)
+
+# The scale benchmark (docs/performance-scale.md): for each corpus size in
+# SCALE_N (chunks; a synthetic corpus from SciFact, internal/synth) the
+# bleve backend, RediSearch when $(REDISEARCH) holds a server (a throwaway
+# one on a free port; REDISEARCH= skips it) and Lucene's BM25 when
+# $(LUCENE) holds the peer: build, index size, worker memory, retrieval
+# p50/p99, nDCG@10, end-to-end questions/s. One table as Markdown and JSON
+# and the scaling curve as SVG in SCALE_OUT. Not part of `make test`;
+# 500000 needs about 20 GB of RAM today.
+SCALE_N ?= 5000 50000
+SCALE_OUT ?= $(CURDIR)/.assay/bench-scale
+LUCENE ?= ../shared/peers/lucene
+bench-scale: build $(BIN)/temporal
+	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) \
+		$(if $(wildcard $(REDISEARCH)/redis-server),-redisearch $(REDISEARCH)) \
+		$(if $(wildcard $(LUCENE)/run.sh),-lucene $(LUCENE)/run.sh)
 
 clean:
 	rm -rf $(BIN)/assay .assay
