@@ -25,9 +25,8 @@ import (
 	"path/filepath"
 	"sort"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 const (
@@ -115,21 +114,9 @@ func openStore(dir string, n int) (*store, error) {
 }
 
 func (s *store) mmap(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	b, err := mmap.Map(path)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() == 0 {
-		return []byte{}, nil
-	}
-	b, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s.maps = append(s.maps, b)
 	return b, nil
@@ -138,7 +125,7 @@ func (s *store) mmap(path string) ([]byte, error) {
 func (s *store) close() error {
 	var err error
 	for _, m := range s.maps {
-		if e := unix.Munmap(m); e != nil && err == nil {
+		if e := mmap.Unmap(m); e != nil && err == nil {
 			err = e
 		}
 	}
