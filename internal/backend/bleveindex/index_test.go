@@ -2,6 +2,7 @@ package bleveindex
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/vectors"
 )
 
 const hollinCorpus = "../../../testdata/hollin/corpus.jsonl"
@@ -530,5 +533,89 @@ func TestHoldings(t *testing.T) {
 	}
 	if public.Holdings(context.Background(), make([]string, backend.MaxHeld+1), nil) != nil {
 		t.Errorf("Holdings of %d terms: not nil", backend.MaxHeld+1)
+	}
+}
+
+// TestChunksComeBackFromDisk: every chunk reads back as it was indexed,
+// whatever order the ids are asked in, and its fingerprint is its text's.
+func TestChunksComeBackFromDisk(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	ids := make([]string, len(chunks))
+	for i := range chunks {
+		ids[len(chunks)-1-i] = chunks[i].ID
+	}
+	got, err := ix.Chunks(context.Background(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prints := ix.Fingerprints(ids)
+	an := terms.New()
+	for i := range got {
+		want := chunks[len(chunks)-1-i]
+		// As JSON: an empty list reads back as none.
+		if a, b := jsonOf(t, got[i]), jsonOf(t, want); a != b {
+			t.Errorf("chunk %s: read back %+v, indexed %+v", want.ID, got[i], want)
+		}
+		if p := backend.Fingerprint(an.Terms(want.Text)); prints[i] != p {
+			t.Errorf("chunk %s: fingerprint %x, want %x", want.ID, prints[i], p)
+		}
+		if !ix.HasDocument(want.DocID) {
+			t.Errorf("HasDocument(%s) = false", want.DocID)
+		}
+	}
+	if ix.HasDocument("nope") {
+		t.Error("HasDocument(nope) = true")
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestVectorsWithoutCodes: an index whose quantized codes are gone scans
+// its float32 vectors exactly, finds what the index with codes finds, and
+// says so.
+func TestVectorsWithoutCodes(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	vec, err := e.Embed(context.Background(), []string{"warranty claim abroad"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := backend.Filter{Groups: []string{"public", "staff"}}
+	search := func() ([]backend.Hit, backend.VectorStats) {
+		ix, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		hits, st, err := ix.SearchVector(context.Background(), vec[0], f, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits, st
+	}
+	want, _ := search()
+	path := filepath.Join(dir, vectorsFile)
+	for _, p := range []string{vectors.BitPath(path), vectors.Int8Path(path)} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, st := search()
+	if !slices.Equal(got, want) || len(got) != 5 {
+		t.Errorf("without codes: %v, with them %v", got, want)
+	}
+	if !strings.HasPrefix(st.Method, "exact float32 scan") {
+		t.Errorf("Method = %q, want an exact float32 scan", st.Method)
 	}
 }
