@@ -118,3 +118,22 @@ func BenchmarkSearchVector(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChunks measures reading 100 chunks back from disk, what a
+// search does for its candidates.
+func BenchmarkChunks(b *testing.B) {
+	ix := sciFact(b, nil)
+	hits, err := ix.SearchText(context.Background(), claim, backend.Filter{Groups: callers[0].groups}, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	for b.Loop() {
+		if _, err := ix.Chunks(context.Background(), ids); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
