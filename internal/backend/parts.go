@@ -226,8 +226,14 @@ func (v VisibleSet) EmptyWarning() []string {
 	for _, i := range v.idx {
 		empty += v.ps.list[i].Empty
 	}
-	if empty == 0 {
+	return EmptyWarning(empty)
+}
+
+// EmptyWarning says that n chunks a principal may see have no text; nil
+// when n is 0.
+func EmptyWarning(n int) []string {
+	if n == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("%d chunks you can see have no text (an empty parse?)", empty)}
+	return []string{fmt.Sprintf("%d chunks you can see have no text (an empty parse?)", n)}
 }

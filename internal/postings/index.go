@@ -27,9 +27,9 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/vellum"
 	lru "github.com/hashicorp/golang-lru/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 // Index is an open index. Its files are memory-mapped read-only; it is
@@ -123,19 +123,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 }
 
 func (ix *Index) mmap(name string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(ix.dir, name))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() == 0 {
-		return []byte{}, nil
-	}
-	b, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
+	b, err := mmap.Map(filepath.Join(ix.dir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +148,7 @@ func (ix *Index) Close() error {
 	var err error
 	ix.closed.Do(func() {
 		for _, b := range ix.maps {
-			if e := unix.Munmap(b); e != nil && err == nil {
+			if e := mmap.Unmap(b); e != nil && err == nil {
 				err = errs.E("postings.Close", e)
 			}
 		}
@@ -282,4 +270,18 @@ func (v *Visible) docFreq(r termRecord) int {
 		return int(r.df)
 	}
 	return int(v.ix.termDocs(r).AndCardinality(v.docs))
+}
+
+// EachTerm calls fn for every term of the index, in byte order, with the
+// number of chunks holding it, whoever may see them: for builds and
+// operators, never for what a caller sees (Visible).
+func (ix *Index) EachTerm(fn func(term string, df int)) {
+	it, err := ix.fst.Iterator(nil, nil)
+	for err == nil {
+		key, id := it.Current()
+		if id < uint64(ix.meta.Terms) {
+			fn(string(key), int(getTerm(ix.terms[id*termRecordSize:]).df))
+		}
+		err = it.Next()
+	}
 }

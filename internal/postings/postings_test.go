@@ -386,3 +386,19 @@ func TestOpenRejectsTruncatedFiles(t *testing.T) {
 		t.Fatal("Open of a truncated norms file succeeded")
 	}
 }
+
+// TestEachTerm: every term once, in byte order, with its whole-index
+// document frequency.
+func TestEachTerm(t *testing.T) {
+	docs := []testDoc{
+		{terms: []string{"b", "a", "a"}, groups: []string{"x"}},
+		{terms: []string{"c", "a"}, groups: []string{"y"}},
+		{terms: []string{"b"}, groups: nil},
+	}
+	ix := build(t, docs)
+	var got []string
+	ix.EachTerm(func(term string, df int) { got = append(got, fmt.Sprintf("%s:%d", term, df)) })
+	if want := []string{"a:2", "b:2", "c:1"}; !slices.Equal(got, want) {
+		t.Errorf("EachTerm = %v, want %v", got, want)
+	}
+}

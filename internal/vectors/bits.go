@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 // The 1-bit codes follow RaBitQ (Gao and Long, SIGMOD 2024) in its
@@ -122,7 +123,7 @@ type bitCodes struct {
 
 // openBits maps the 1-bit codes at path; a missing file is no codes.
 func openBits(path string, dim, n int) (*bitCodes, error) {
-	m, err := mapFile(path)
+	m, err := mmap.Map(path)
 	if errs.Is(errs.NotFound, err) {
 		return nil, nil
 	}
@@ -144,7 +145,7 @@ func openBits(path string, dim, n int) (*bitCodes, error) {
 		err = errs.Errorf("", errs.Invalid, "%s has %d bytes, want %d for %d vectors: rebuild it", path, len(m), body+n*8*(1+words), n)
 	}
 	if err != nil {
-		unmap(m)
+		mmap.Unmap(m)
 		return nil, err
 	}
 	// The map is page-aligned and the header and body multiples of 8.

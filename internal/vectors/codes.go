@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 // The code files. All numbers are little-endian.
@@ -87,11 +88,11 @@ func buildCodes(path string, dim int, scaling int8Scaling) error {
 	if dim < 1 {
 		return errs.FieldError(op, "dim", fmt.Sprintf("want ≥ 1, got %d", dim))
 	}
-	m, err := mapFile(path)
+	m, err := mmap.Map(path)
 	if err != nil {
 		return errs.E(op, err)
 	}
-	defer unmap(m)
+	defer mmap.Unmap(m)
 	if len(m)%(4*dim) != 0 {
 		return errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, len(m), dim)
 	}
@@ -308,7 +309,7 @@ type int8Codes struct {
 
 // openInt8 maps the int8 codes at path; a missing file is no codes.
 func openInt8(path string, dim, n int) (*int8Codes, error) {
-	m, err := mapFile(path)
+	m, err := mmap.Map(path)
 	if errs.Is(errs.NotFound, err) {
 		return nil, nil
 	}
@@ -325,7 +326,7 @@ func openInt8(path string, dim, n int) (*int8Codes, error) {
 		err = errs.Errorf("", errs.Invalid, "%s has %d bytes, want %d for %d vectors: rebuild it", path, len(m), body+n*stride, n)
 	}
 	if err != nil {
-		unmap(m)
+		mmap.Unmap(m)
 		return nil, err
 	}
 	return &int8Codes{

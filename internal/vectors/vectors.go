@@ -26,6 +26,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 // Type says which representation picks the candidates.
@@ -105,12 +106,12 @@ func Open(path string, dim int) (*Store, error) {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return nil, errs.Errorf(op, errs.Unsupported, "the vector files are little-endian and this machine is not")
 	}
-	m, err := mapFile(path)
+	m, err := mmap.Map(path)
 	if err != nil {
 		return nil, errs.E(op, err)
 	}
 	if len(m)%(4*dim) != 0 {
-		unmap(m)
+		mmap.Unmap(m)
 		return nil, errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, len(m), dim)
 	}
 	s := &Store{path: path, dim: dim, n: len(m) / (4 * dim), f32map: m}
@@ -130,7 +131,7 @@ func Open(path string, dim int) (*Store, error) {
 		// scattered vectors: read-ahead would fill memory with neighbours
 		// nobody asked for. Without them a search scans it in order, and
 		// read-ahead helps.
-		adviseRandom(m)
+		mmap.AdviseRandom(m)
 	}
 	return s, nil
 }
@@ -180,7 +181,7 @@ func (s *Store) Close() error {
 	s.closed = true
 	var first error
 	for _, m := range [][]byte{s.f32map, s.i8.mapped(), s.bits.mapped()} {
-		if err := unmap(m); err != nil && first == nil {
+		if err := mmap.Unmap(m); err != nil && first == nil {
 			first = errs.E("vectors.Close", err)
 		}
 	}

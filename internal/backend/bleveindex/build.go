@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,9 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/postings"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/vectors"
 )
 
 // Field names in the bleve document.
@@ -126,11 +130,22 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.
 	}
 	defer os.RemoveAll(tmp) // a no-op after a successful swap
 
+	// Ordinals follow chunk ids, so that ties broken by ordinal (postings,
+	// vectors) are broken by id.
+	chunks = slices.Clone(chunks)
+	slices.SortFunc(chunks, func(a, b corpus.Chunk) int { return strings.Compare(a.ID, b.ID) })
 	stats := backend.BuildStats{Documents: len(docs), Chunks: len(chunks)}
 	if err := writeBleve(ctx, filepath.Join(tmp, bleveDir), chunks, opts); err != nil {
 		return backend.Manifest{}, backend.BuildStats{}, err
 	}
-	if err := writeChunks(filepath.Join(tmp, chunksFile), chunks); err != nil {
+	prints, err := writePostings(ctx, filepath.Join(tmp, postingsDir), chunks, opts)
+	if err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, err
+	}
+	if err := writeStore(tmp, chunks, prints); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	if err := writeFilters(tmp, chunks); err != nil {
 		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
 	m := backend.Manifest{
@@ -149,9 +164,9 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.
 			return backend.Manifest{}, backend.BuildStats{}, err
 		}
 	}
-	if old, err := readChunks(filepath.Join(dir, chunksFile)); err == nil {
-		for _, c := range old {
-			if !seen[c.ID] {
+	if old, err := readChunkIDs(filepath.Join(dir, chunksFile)); err == nil {
+		for _, id := range old {
+			if !seen[id] {
 				stats.Removed++
 			}
 		}
@@ -207,6 +222,37 @@ func writeBleve(ctx context.Context, path string, chunks []corpus.Chunk, opts ba
 	return nil
 }
 
+// writePostings writes the content field's inverted index (package
+// postings) in ordinal order, analyzed with the index's analyzer, and
+// returns the chunks' text fingerprints.
+func writePostings(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.BuildOptions) ([]uint64, error) {
+	const op = "index.Build"
+	an := newMapping(opts.Analyzer).AnalyzerNamed(opts.Analyzer)
+	if an == nil {
+		return nil, errs.Errorf(op, errs.Invalid, "unknown analyzer %q", opts.Analyzer)
+	}
+	b, err := postings.NewBuilder(dir)
+	if err != nil {
+		return nil, errs.E(op, err)
+	}
+	fp := terms.New()
+	prints := make([]uint64, len(chunks))
+	for i := range chunks {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, errs.E(op, errs.Timeout, ctx.Err())
+		}
+		c := &chunks[i]
+		if err := b.Add(i, analyzeText(an, c.Title+"\n"+c.Text), c.ACL); err != nil {
+			return nil, errs.E(op, err)
+		}
+		prints[i] = backend.Fingerprint(fp.Terms(c.Text))
+	}
+	if err := b.Finish(); err != nil {
+		return nil, errs.E(op, err)
+	}
+	return prints, nil
+}
+
 func bleveDoc(c *corpus.Chunk) map[string]any {
 	return map[string]any{
 		fieldContent:   c.Title + "\n" + c.Text,
@@ -226,7 +272,10 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	const op = "index.Build"
 	e := opts.Embedder
 	dim := e.Dim()
-	cache := oldVectors(oldDir, e.ID(), dim)
+	cache, old := oldVectors(oldDir, e.ID(), dim)
+	if old != nil {
+		defer old.Close()
+	}
 	keys := make([]string, len(chunks))
 	vecs := make([]float32, len(chunks)*dim)
 	var todo []int
@@ -262,33 +311,43 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 		stats.Embedded += len(part)
 		opts.Progress("embed", stats.Embedded, len(todo))
 	}
-	if err := writeVectors(filepath.Join(tmp, vectorsFile), vecs); err != nil {
+	path := filepath.Join(tmp, vectorsFile)
+	if err := writeVectors(path, vecs); err != nil {
+		return errs.E(op, err)
+	}
+	if err := vectors.BuildCodes(path, dim); err != nil {
 		return errs.E(op, err)
 	}
 	return os.WriteFile(filepath.Join(tmp, keysFile), []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 
-// oldVectors loads the replaced index's vectors by cache key, when it was
-// built with the same model; anything unreadable just means no reuse.
-func oldVectors(dir, model string, dim int) map[string][]float32 {
-	m, err := readManifest(dir)
-	if err != nil || m.Embedder != model || m.Dim != dim {
-		return nil
+// oldVectors maps the replaced index's vectors by cache key, when it was
+// built with the same model (whatever its schema version: the vector
+// files have not changed); anything unreadable just means no reuse. The
+// vectors are views into the store, valid until it is closed.
+func oldVectors(dir, model string, dim int) (map[string][]float32, *vectors.Store) {
+	var m backend.Manifest
+	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil || json.Unmarshal(b, &m) != nil || m.Embedder != model || m.Dim != dim {
+		return nil, nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, keysFile))
-	if err != nil {
-		return nil
+	if b, err = os.ReadFile(filepath.Join(dir, keysFile)); err != nil {
+		return nil, nil
 	}
 	keys := strings.Fields(string(b))
-	vecs, err := readVectors(filepath.Join(dir, vectorsFile), len(keys), dim)
+	s, err := vectors.Open(filepath.Join(dir, vectorsFile), dim)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	if s.Len() != len(keys) {
+		s.Close()
+		return nil, nil
 	}
 	out := make(map[string][]float32, len(keys))
 	for i, k := range keys {
-		out[k] = vecs[i*dim : (i+1)*dim]
+		out[k] = s.Vector(i)
 	}
-	return out
+	return out, s
 }
 
 func writeVectors(path string, vecs []float32) error {
@@ -309,21 +368,6 @@ func writeVectors(path string, vecs []float32) error {
 	return f.Close()
 }
 
-func readVectors(path string, n, dim int) ([]float32, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) != n*dim*4 {
-		return nil, fmt.Errorf("%s: %d bytes, want %d chunks × %d dimensions × 4", path, len(b), n, dim)
-	}
-	out := make([]float32, n*dim)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
-	}
-	return out, nil
-}
-
 // swapDir replaces dst with src: dst moves aside, src moves in, the old
 // copy goes. A crash in between leaves either the old or the new index.
 func swapDir(src, dst string) error {
@@ -338,26 +382,6 @@ func swapDir(src, dst string) error {
 		return err
 	}
 	return os.RemoveAll(old)
-}
-
-func writeChunks(path string, chunks []corpus.Chunk) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for i := range chunks {
-		if err := enc.Encode(&chunks[i]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func writeJSON(path string, v any) error {

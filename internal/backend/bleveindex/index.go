@@ -1,16 +1,24 @@
 // Package bleveindex is the embedded retrieval backend (backend.Index):
-// a bleve BM25 text index with
-// metadata fields for pre-filtering, an in-process vector index (an exact
-// scan), the chunk texts by id, and a manifest that says how it was built.
+// an index of chunks in a directory, served from memory-mapped files so
+// that a worker's memory does not grow with the corpus.
 //
 // An index is a directory:
 //
 //	manifest.json   schema version, analyzer, BM25 parameters, embedder id
 //	                and dimension, chunker settings, corpus checksum, counts
-//	bleve/          the scorch BM25 index (BM25 needs scorch on disk: a
-//	                mem-only bleve index silently scores TF-IDF)
-//	chunks.jsonl    the chunks, in index order
+//	bleve/          the scorch index: the record of how chunks analyze, and
+//	                the scorer of a search with a title boost (BM25 needs
+//	                scorch on disk: a mem-only bleve index silently scores
+//	                TF-IDF)
+//	postings/       the content field's inverted index with per-group
+//	                bitmaps (package postings): every other BM25 search,
+//	                and the visible statistics
+//	chunks.jsonl    the chunks, in ordinal order (chunk-id order), read on
+//	chunks.tab      demand through the table and ids beside them
+//	chunks.ids      (see store.go)
+//	filters.json    the metadata filters' bitmaps (see filters.go)
 //	vectors.f32     one little-endian float32 vector per chunk, same order
+//	vectors.f32.*   their int8 and 1-bit codes (package vectors)
 //	vectors.keys    per chunk, the embedding cache key (model + text hash)
 //
 // Build writes a complete new directory beside the target and swaps it in
@@ -24,6 +32,7 @@ package bleveindex
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,21 +44,25 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
-	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/postings"
+	"github.com/assay-rag/assay/internal/vectors"
 )
 
 // SchemaVersion changes whenever the on-disk layout or mapping changes; an
 // index with another version must be rebuilt.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Files inside an index directory.
 const (
 	bleveDir     = "bleve"
+	postingsDir  = "postings"
 	chunksFile   = "chunks.jsonl"
 	manifestFile = "manifest.json"
 	vectorsFile  = "vectors.f32"
@@ -60,18 +73,15 @@ const (
 type Index struct {
 	dir      string
 	text     bleve.Index
+	an       analysis.Analyzer // the content field's
 	manifest backend.Manifest
-	order    []*corpus.Chunk // index order; vectors follow it
-	chunks   map[string]*corpus.Chunk
-	vecs     []float32           // len(order) * manifest.Dim
-	parts    *backend.Parts      // term counts by chunk ACL (see Visible)
-	held     []partChunks        // by part: which chunks hold which terms
-	prints   map[string]uint64   // chunk id → text fingerprint
-	toks     map[string][]string // chunk id → analyzed title and text terms
-	checks   []string            // what Check reports, computed at Open
+	store    *store
+	post     *postings.Index
+	filt     *filters
+	vecs     *vectors.Store // nil without an embedder
+	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
-	lex          *lexicon    // BM25 statistics by ACL part (see visible.go)
 	built        os.FileInfo // manifest.json as opened, for Stale
 	closed       sync.Once
 }
@@ -116,40 +126,73 @@ func Open(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	order, err := readChunks(filepath.Join(dir, chunksFile))
-	if err != nil {
-		return nil, errs.E(op, errs.Invalid, err)
+	ix := &Index{dir: dir, manifest: m}
+	fail := func(err error) (*Index, error) {
+		ix.closeFiles()
+		return nil, errs.E(op, errs.Invalid, fmt.Errorf("%s: %w", dir, err))
 	}
-	if len(order) != m.Chunks {
-		return nil, errs.Errorf(op, errs.Invalid, "%s: manifest says %d chunks, chunks.jsonl has %d: rebuild it", dir, m.Chunks, len(order))
+	if ix.store, err = openStore(dir, m.Chunks); err != nil {
+		return fail(err)
 	}
-	ix := &Index{dir: dir, manifest: m, order: order, chunks: make(map[string]*corpus.Chunk, len(order))}
-	for _, c := range order {
-		ix.chunks[c.ID] = c
+	if ix.post, err = postings.Open(filepath.Join(dir, postingsDir), 0); err != nil {
+		return fail(err)
+	}
+	if ix.post.Len() != m.Chunks {
+		return fail(fmt.Errorf("manifest says %d chunks, the postings hold %d: rebuild it", m.Chunks, ix.post.Len()))
+	}
+	if ix.filt, err = readFilters(dir); err != nil {
+		return fail(fmt.Errorf("%s: %w", filtersFile, err))
 	}
 	if m.Embedder != "" {
-		if ix.vecs, err = readVectors(filepath.Join(dir, vectorsFile), len(order), m.Dim); err != nil {
-			return nil, errs.E(op, errs.Invalid, err)
+		if ix.vecs, err = vectors.Open(filepath.Join(dir, vectorsFile), m.Dim); err != nil {
+			return fail(err)
+		}
+		if ix.vecs.Len() != m.Chunks {
+			return fail(fmt.Errorf("manifest says %d chunks, %s holds %d vectors: rebuild it", m.Chunks, vectorsFile, ix.vecs.Len()))
 		}
 	}
-	ix.prints, ix.toks = analyze(order)
-	ix.parts, ix.held = partsByACL(order, ix.toks)
 	if err := setBM25(m.BM25); err != nil {
+		ix.closeFiles()
 		return nil, err
 	}
 	text, err := bleve.OpenUsing(filepath.Join(dir, bleveDir), map[string]any{"read_only": true})
 	if err != nil {
 		releaseBM25()
+		ix.closeFiles()
 		return nil, errs.E(op, err)
 	}
 	ix.text = text
-	ix.checks, ix.inconsistent = ix.check()
-	if ix.lex, err = newLexicon(ix); err != nil {
-		ix.Close()
-		return nil, err
+	name := m.Analyzer
+	if name == "" {
+		name = en.AnalyzerName
 	}
+	if ix.an = text.Mapping().AnalyzerNamed(name); ix.an == nil {
+		ix.Close()
+		return nil, errs.Errorf(op, errs.Invalid, "%s: unknown analyzer %q", dir, name)
+	}
+	ix.checks, ix.inconsistent = ix.check()
 	ix.built, _ = os.Stat(filepath.Join(dir, manifestFile))
 	return ix, nil
+}
+
+// closeFiles releases what Open mapped and opened besides bleve.
+func (ix *Index) closeFiles() error {
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	if ix.store != nil {
+		keep(ix.store.close())
+	}
+	if ix.post != nil {
+		keep(ix.post.Close())
+	}
+	if ix.vecs != nil {
+		keep(ix.vecs.Close())
+	}
+	return first
 }
 
 // Stale reports whether the directory now holds another index than the
@@ -186,44 +229,26 @@ func readManifest(dir string) (backend.Manifest, error) {
 	return m, nil
 }
 
-// analyze keeps each chunk's analyzed title and text terms (for term
-// counts and rerankers) and fingerprints each chunk's text for
-// near-duplicate detection. Term strings are interned: a corpus repeats a
-// small vocabulary many times.
-func analyze(chunks []*corpus.Chunk) (map[string]uint64, map[string][]string) {
-	an := terms.New()
-	prints := make(map[string]uint64, len(chunks))
-	toks := make(map[string][]string, len(chunks))
-	intern := map[string]string{}
-	for _, c := range chunks {
-		title := an.Terms(c.Title)
-		text := an.Terms(c.Text)
-		all := make([]string, 0, len(title)+len(text))
-		for _, t := range append(title, text...) {
-			if s, ok := intern[t]; ok {
-				t = s
-			} else {
-				intern[t] = t
-			}
-			all = append(all, t)
-		}
-		toks[c.ID] = all
-		prints[c.ID] = backend.Fingerprint(text)
-	}
-	return prints, toks
-}
+// terms analyzes text with the content field's analyzer.
+func (ix *Index) terms(text string) []string { return analyzeText(ix.an, text) }
 
-// Terms returns the analyzed terms of a chunk's title and text, in order
-// (what terms.Analyzer gives for each), or nil for an unknown id. The
-// slice is shared: callers must not modify it.
-func (ix *Index) Terms(id string) []string { return ix.toks[id] }
+func analyzeText(an analysis.Analyzer, text string) []string {
+	stream := an.Analyze([]byte(text))
+	out := make([]string, len(stream))
+	for i, tok := range stream {
+		out[i] = string(tok.Term)
+	}
+	return out
+}
 
 // Fingerprints returns the text fingerprints of the chunks with the given
 // ids, in order; 0 for an unknown id or a chunk with no text.
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
-		out[i] = ix.prints[id]
+		if ord, ok := ix.store.ordinal(id); ok {
+			out[i] = ix.store.print(ord)
+		}
 	}
 	return out
 }
@@ -232,22 +257,21 @@ func (ix *Index) Fingerprints(ids []string) []uint64 {
 // reports whether they disagree.
 func (ix *Index) check() ([]string, bool) {
 	var out []string
-	if n, err := ix.text.DocCount(); err != nil || int(n) != len(ix.order) {
-		out = append(out, fmt.Sprintf("index count differs: bleve holds %d chunks, the chunk store %d (err %v)", n, len(ix.order), err))
+	n := ix.store.n
+	if c, err := ix.text.DocCount(); err != nil || int(c) != n {
+		out = append(out, fmt.Sprintf("index count differs: bleve holds %d chunks, the chunk store %d (err %v)", c, n, err))
 	}
-	docs := map[string]bool{}
-	empty := 0
-	for _, c := range ix.order {
-		docs[c.DocID] = true
-		if c.Text == "" {
-			empty++
+	docs := 0 // every document has a chunk with ordinal 0
+	for i := range n {
+		if bytes.HasSuffix(ix.store.idBytes(i), []byte("#0")) {
+			docs++
 		}
 	}
-	if len(docs) != ix.manifest.Documents {
-		out = append(out, fmt.Sprintf("index count differs from corpus count: %d documents indexed, the corpus had %d", len(docs), ix.manifest.Documents))
+	if docs != ix.manifest.Documents {
+		out = append(out, fmt.Sprintf("index count differs from corpus count: %d documents indexed, the corpus had %d", docs, ix.manifest.Documents))
 	}
 	inconsistent := len(out) > 0
-	if empty > 0 {
+	if empty := ix.filt.empty.GetCardinality(); empty > 0 {
 		out = append(out, fmt.Sprintf("%d chunks have no text (an empty parse?)", empty))
 	}
 	return out, inconsistent
@@ -263,18 +287,18 @@ func (ix *Index) Check() []string { return ix.checks }
 // DocFreq is the number of chunks containing term (an analyzed term, as
 // terms.Analyzer produces), whoever may see them: for builds and
 // operators. Anything a principal sees uses Visible.
-func (ix *Index) DocFreq(term string) int { return ix.parts.DocFreq(term) }
+func (ix *Index) DocFreq(term string) int { return ix.post.All().DocFreq(term) }
 
 // HasDocument reports whether document id is indexed: every document has
 // a chunk with ordinal 0.
 func (ix *Index) HasDocument(id string) bool {
-	_, ok := ix.chunks[corpus.ChunkID(id, 0)]
+	_, ok := ix.store.ordinal(corpus.ChunkID(id, 0))
 	return ok
 }
 
 // Len is the number of chunks in the index, whoever may see them: for
 // operators. Anything a principal sees uses Visible.
-func (ix *Index) Len() int { return len(ix.order) }
+func (ix *Index) Len() int { return ix.store.n }
 
 // Manifest returns how the index was built.
 func (ix *Index) Manifest() backend.Manifest { return ix.manifest }
@@ -286,49 +310,57 @@ func (ix *Index) Dir() string { return ix.dir }
 func (ix *Index) Close() error {
 	var err error
 	ix.closed.Do(func() {
-		releaseBM25()
-		err = ix.text.Close()
+		if ix.text != nil {
+			releaseBM25()
+			err = ix.text.Close()
+		}
+		if e := ix.closeFiles(); e != nil && err == nil {
+			err = e
+		}
 	})
 	return err
 }
 
-// Chunks returns the chunks with the given ids, in order. An unknown id is
-// an errs.NotFound error. The chunks are copies the caller may keep.
+// Chunks returns the chunks with the given ids, in order, read from disk.
+// An unknown id is an errs.NotFound error. The chunks are the caller's.
 func (ix *Index) Chunks(_ context.Context, ids []string) ([]corpus.Chunk, error) {
+	const op = "index.Chunks"
 	out := make([]corpus.Chunk, 0, len(ids))
 	for _, id := range ids {
-		c, ok := ix.chunks[id]
+		ord, ok := ix.store.ordinal(id)
 		if !ok {
-			return nil, errs.Errorf("index.Chunks", errs.NotFound, "no chunk %q", id)
+			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", id)
 		}
-		out = append(out, *c)
+		c, err := ix.store.chunk(ord)
+		if err != nil {
+			return nil, errs.E(op, errs.Invalid, err)
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
 
-// chunk returns the stored chunk by id without copying, for the query path.
-func (ix *Index) chunk(id string) (*corpus.Chunk, bool) {
-	c, ok := ix.chunks[id]
-	return c, ok
-}
-
-func readChunks(path string) ([]*corpus.Chunk, error) {
+// readChunkIDs reads the ids of the chunks in an index's chunks.jsonl,
+// whatever its schema version.
+func readChunkIDs(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []*corpus.Chunk
+	var out []string
 	dec := json.NewDecoder(bufio.NewReader(f))
 	for {
-		c := new(corpus.Chunk)
-		err := dec.Decode(c)
+		var c struct {
+			ID string `json:"id"`
+		}
+		err := dec.Decode(&c)
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, c)
+		out = append(out, c.ID)
 	}
 }

@@ -2,6 +2,7 @@ package bleveindex
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/vectors"
 )
 
 const hollinCorpus = "../../../testdata/hollin/corpus.jsonl"
@@ -339,45 +342,6 @@ func TestStatsMatchDocFreq(t *testing.T) {
 	}
 }
 
-func TestDot(t *testing.T) {
-	for n := 0; n < 11; n++ {
-		a, b := make([]float32, n), make([]float32, n)
-		var want float32
-		for i := range a {
-			a[i], b[i] = float32(i+1), float32(2*i-3)
-			want += a[i] * b[i]
-		}
-		if got := dot(a, b); got != want {
-			t.Errorf("dot(len %d) = %v, want %v", n, got, want)
-		}
-	}
-}
-
-// BenchmarkDot compares the four-lane dot product with the plain loop it
-// replaced, on the builtin embedder's 768 dimensions.
-func BenchmarkDot(b *testing.B) {
-	x, y := make([]float32, 768), make([]float32, 768)
-	for i := range x {
-		x[i], y[i] = float32(i%7)/7, float32(i%5)/5
-	}
-	var sink float32
-	b.Run("plain", func(b *testing.B) {
-		for b.Loop() {
-			var s float32
-			for j, v := range x {
-				s += v * y[j]
-			}
-			sink += s
-		}
-	})
-	b.Run("four-lane", func(b *testing.B) {
-		for b.Loop() {
-			sink += dot(x, y)
-		}
-	})
-	_ = sink
-}
-
 // TestVisibleVocabulary: statistics for a principal count only the chunks
 // it may see, each once, and all groups together give the whole index.
 func TestVisibleVocabulary(t *testing.T) {
@@ -406,18 +370,17 @@ func TestVisibleVocabulary(t *testing.T) {
 
 var everyGroup = []string{"public", "partners", "staff", "finance", "partner:brook-street", "partner:calder-fix"}
 
-// TestVisibleScoringIsBleves checks that scoring with a visible set's
-// statistics is bleve's BM25: with every part visible, searchVisible's
-// scores equal bleve's own.
+// TestVisibleScoringIsBleves checks that scoring from the postings with a
+// visible set's statistics is bleve's BM25: with every chunk visible, the
+// postings' scores equal bleve's own.
 func TestVisibleScoringIsBleves(t *testing.T) {
 	_, chunks := hollinChunks(t)
 	dir := filepath.Join(t.TempDir(), "ix")
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
 	ctx := context.Background()
-	all := ix.lex.parts.Visible(everyGroup)
-	if !all.All() {
-		t.Fatalf("every group sees %d of %d parts", len(all.Parts()), len(ix.lex.parts.List()))
+	if n := ix.Visible(everyGroup).Len(); n != ix.Len() {
+		t.Fatalf("every group sees %d of %d chunks", n, ix.Len())
 	}
 	filters := []backend.Filter{
 		{Groups: everyGroup},
@@ -426,21 +389,21 @@ func TestVisibleScoringIsBleves(t *testing.T) {
 	}
 	for i, q := range []string{"warranty motor X300 Pro", "E7 error", "descale descaling hard water water", "repair centre moved", "quoxil", "the a of", "E12 seal part", "warranty claim proof of purchase abroad"} {
 		f := filters[i%len(filters)]
-		want, err := ix.SearchText(ctx, q, f, 40)
+		want, err := ix.searchBleve(ctx, q, 0, f, 40)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ix.searchVisible(ctx, q, f, 40, all)
+		got, err := ix.SearchText(ctx, q, f, 40)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(want) {
-			t.Errorf("%q: %d hits rescored, bleve %d", q, len(got), len(want))
+			t.Errorf("%q: %d hits from the postings, bleve %d", q, len(got), len(want))
 			continue
 		}
 		for i := range want {
 			if got[i].ChunkID != want[i].ChunkID || math.Abs(got[i].Score-want[i].Score) > 1e-9*want[i].Score {
-				t.Errorf("%q hit %d: rescored %s %.12g, bleve %s %.12g", q, i, got[i].ChunkID, got[i].Score, want[i].ChunkID, want[i].Score)
+				t.Errorf("%q hit %d: postings %s %.12g, bleve %s %.12g", q, i, got[i].ChunkID, got[i].Score, want[i].ChunkID, want[i].Score)
 			}
 		}
 	}
@@ -570,5 +533,89 @@ func TestHoldings(t *testing.T) {
 	}
 	if public.Holdings(context.Background(), make([]string, backend.MaxHeld+1), nil) != nil {
 		t.Errorf("Holdings of %d terms: not nil", backend.MaxHeld+1)
+	}
+}
+
+// TestChunksComeBackFromDisk: every chunk reads back as it was indexed,
+// whatever order the ids are asked in, and its fingerprint is its text's.
+func TestChunksComeBackFromDisk(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, nil)
+	ix := open(t, dir)
+	ids := make([]string, len(chunks))
+	for i := range chunks {
+		ids[len(chunks)-1-i] = chunks[i].ID
+	}
+	got, err := ix.Chunks(context.Background(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prints := ix.Fingerprints(ids)
+	an := terms.New()
+	for i := range got {
+		want := chunks[len(chunks)-1-i]
+		// As JSON: an empty list reads back as none.
+		if a, b := jsonOf(t, got[i]), jsonOf(t, want); a != b {
+			t.Errorf("chunk %s: read back %+v, indexed %+v", want.ID, got[i], want)
+		}
+		if p := backend.Fingerprint(an.Terms(want.Text)); prints[i] != p {
+			t.Errorf("chunk %s: fingerprint %x, want %x", want.ID, prints[i], p)
+		}
+		if !ix.HasDocument(want.DocID) {
+			t.Errorf("HasDocument(%s) = false", want.DocID)
+		}
+	}
+	if ix.HasDocument("nope") {
+		t.Error("HasDocument(nope) = true")
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestVectorsWithoutCodes: an index whose quantized codes are gone scans
+// its float32 vectors exactly, finds what the index with codes finds, and
+// says so.
+func TestVectorsWithoutCodes(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	vec, err := e.Embed(context.Background(), []string{"warranty claim abroad"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := backend.Filter{Groups: []string{"public", "staff"}}
+	search := func() ([]backend.Hit, backend.VectorStats) {
+		ix, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		hits, st, err := ix.SearchVector(context.Background(), vec[0], f, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits, st
+	}
+	want, _ := search()
+	path := filepath.Join(dir, vectorsFile)
+	for _, p := range []string{vectors.BitPath(path), vectors.Int8Path(path)} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, st := search()
+	if !slices.Equal(got, want) || len(got) != 5 {
+		t.Errorf("without codes: %v, with them %v", got, want)
+	}
+	if !strings.HasPrefix(st.Method, "exact float32 scan") {
+		t.Errorf("Method = %q, want an exact float32 scan", st.Method)
 	}
 }

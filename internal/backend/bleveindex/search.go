@@ -1,15 +1,19 @@
 package bleveindex
 
 import (
-	"container/heap"
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/postings"
+	"github.com/assay-rag/assay/internal/vectors"
 )
 
 // tieMargin is how many hits past k SearchText fetches so that ties at
@@ -22,25 +26,47 @@ const tieMargin = 16
 const DefaultTitleBoost = 0.0
 
 // SearchText runs BM25 over title and text among the chunks that pass f and
-// returns up to k hits, best first. Scores use the statistics of the
-// chunks visible to f.Groups only (see visible.go).
+// returns up to k hits, best first, ties by chunk id. Scores use the
+// statistics of the chunks visible to f.Groups only (see visible.go).
 func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
 	return ix.SearchTextWeighted(ctx, text, DefaultTitleBoost, f, k)
 }
 
-// SearchTextWeighted is SearchText with an explicit title boost.
+// SearchTextWeighted is SearchText with an explicit title boost. Without
+// one the postings serve it (MaxScore top-k over the visible chunks that
+// pass the filter's bitmaps); with one bleve scores it, which it can only
+// do with whole-index statistics.
 func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost float64, f backend.Filter, k int) ([]backend.Hit, error) {
 	const op = "index.SearchText"
 	if len(f.Groups) == 0 {
 		return nil, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
 	}
-	if vis := ix.lex.parts.Visible(f.Groups); !vis.All() {
-		// bleve's statistics count chunks these groups cannot see.
-		if titleBoost > 0 {
+	vis := ix.post.Visible(f.Groups)
+	if titleBoost > 0 {
+		if vis.Len() != ix.Len() {
+			// bleve's statistics count chunks these groups cannot see.
 			return nil, errs.Errorf(op, errs.Unsupported, "a title boost is scored with whole-index statistics; it is only available to principals who see every chunk")
 		}
-		return ix.searchVisible(ctx, text, f, k, vis)
+		return ix.searchBleve(ctx, text, titleBoost, f, k)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, errs.E(op, errs.Timeout, err)
+	}
+	p := ix.manifest.BM25
+	hits, err := vis.Search(ctx, ix.terms(text), ix.filt.allowed(f), k, postings.Params{K1: p.K1, B: p.B})
+	if err != nil {
+		return nil, errs.E(op, err)
+	}
+	out := make([]backend.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = backend.Hit{ChunkID: ix.store.id(int(h.Ord)), Score: h.Score}
+	}
+	return out, nil
+}
+
+// searchBleve is SearchTextWeighted scored by bleve, with whole-index
+// statistics: for principals who see every chunk.
+func (ix *Index) searchBleve(ctx context.Context, text string, titleBoost float64, f backend.Filter, k int) ([]backend.Hit, error) {
 	match := query.NewMatchQuery(text)
 	match.SetField(fieldContent)
 	should := []query.Query{match}
@@ -59,7 +85,7 @@ func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost
 	req := bleve.NewSearchRequestOptions(q, k+tieMargin, 0, false)
 	res, err := ix.text.SearchInContext(ctx, req)
 	if err != nil {
-		return nil, errs.E(op, err)
+		return nil, errs.E("index.SearchText", err)
 	}
 	hits := make([]backend.Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
@@ -104,90 +130,63 @@ func filterQuery(f backend.Filter) query.Query {
 }
 
 // SearchVector scores, by dot product (cosine for unit vectors), only the
-// chunks that pass f, with an exact scan, and returns up to k hits, best
-// first. It fails with errs.Invalid when the index has no vectors or vec
+// chunks that pass f and returns up to k hits, best first, ties to the
+// lower ordinal (chunk id). With the index's 1-bit codes (package vectors'
+// DefaultType) they pick vectors.DefaultOverfetch(k)×k candidates that are
+// re-ranked with the float32 vectors; an index without codes is scanned
+// exactly. It fails with errs.Invalid when the index has no vectors or vec
 // has the wrong dimension.
 func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filter, k int) ([]backend.Hit, backend.VectorStats, error) {
 	const op = "index.SearchVector"
 	start := time.Now()
-	dim := ix.manifest.Dim
 	switch {
 	case len(f.Groups) == 0:
 		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "no principal groups: refusing an unfiltered search")
-	case ix.manifest.Embedder == "":
+	case ix.vecs == nil:
 		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "the index at %s has no vectors (built without an embedder)", ix.dir)
-	case len(vec) != dim:
-		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "query vector has %d dimensions, the index %d", len(vec), dim)
+	case len(vec) != ix.manifest.Dim:
+		return nil, backend.VectorStats{}, errs.Errorf(op, errs.Invalid, "query vector has %d dimensions, the index %d", len(vec), ix.manifest.Dim)
 	case k < 1:
 		return nil, backend.VectorStats{}, nil
 	}
-	h := &minHeap{}
+	allowed := ix.candidates(f)
 	var st backend.VectorStats
-	allows := f.Predicate()
-	for i, c := range ix.order {
-		if i%4096 == 0 && ctx.Err() != nil {
-			return nil, st, errs.E(op, errs.Timeout, ctx.Err())
-		}
-		if !allows.Allows(c) {
-			continue
-		}
-		st.Allowed++
-		s := dot(vec, ix.vecs[i*dim:(i+1)*dim])
-		if h.Len() < k {
-			heap.Push(h, scored{i, s})
-		} else if s > (*h)[0].score {
-			(*h)[0] = scored{i, s}
-			heap.Fix(h, 0)
-		}
+	st.Allowed = ix.Len()
+	if allowed != nil {
+		st.Allowed = int(allowed.GetCardinality())
 	}
-	out := make([]backend.Hit, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		x := heap.Pop(h).(scored)
-		out[i] = backend.Hit{ChunkID: ix.order[x.i].ID, Score: float64(x.score)}
+	typ, over := vectors.Float32, 1
+	if ix.vecs.Has(vectors.DefaultType) {
+		typ, over = vectors.DefaultType, vectors.DefaultOverfetch(k)
+	}
+	if typ == vectors.Float32 || k*over >= st.Allowed {
+		st.Method = fmt.Sprintf("exact float32 scan of %d chunks", st.Allowed)
+	} else {
+		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d re-ranked in float32,", typ, st.Allowed, k*over)
+	}
+	got, err := ix.vecs.Search(ctx, vec, allowed, k, typ, over)
+	if err != nil {
+		return nil, st, errs.E(op, err)
+	}
+	out := make([]backend.Hit, len(got))
+	for i, h := range got {
+		out[i] = backend.Hit{ChunkID: ix.store.id(int(h.Ordinal)), Score: float64(h.Score)}
 	}
 	st.Took = time.Since(start)
 	return out, st, nil
 }
 
-// dot is the dot product of equal-length vectors, four lanes at a time
-// (independent sums let the CPU overlap the multiplies).
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	j := 0
-	for ; j+4 <= len(a); j += 4 {
-		s0 += a[j] * b[j]
-		s1 += a[j+1] * b[j+1]
-		s2 += a[j+2] * b[j+2]
-		s3 += a[j+3] * b[j+3]
+// candidates is the bitmap of the chunks visible to f.Groups that pass
+// f's other conditions; nil when that is every chunk.
+func (ix *Index) candidates(f backend.Filter) *roaring.Bitmap {
+	vis := ix.post.Visible(f.Groups)
+	allowed := ix.filt.allowed(f)
+	switch {
+	case allowed == nil && vis.Len() == ix.Len():
+		return nil
+	case allowed == nil:
+		return vis.Docs() // read only
 	}
-	for ; j < len(a); j++ {
-		s0 += a[j] * b[j]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-type scored struct {
-	i     int
-	score float32
-}
-
-// minHeap keeps the k best scores; ties break towards the earlier chunk so
-// results are deterministic.
-type minHeap []scored
-
-func (h minHeap) Len() int { return len(h) }
-func (h minHeap) Less(a, b int) bool {
-	if h[a].score != h[b].score {
-		return h[a].score < h[b].score
-	}
-	return h[a].i > h[b].i
-}
-func (h minHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *minHeap) Push(x any)   { *h = append(*h, x.(scored)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	allowed.And(vis.Docs())
+	return allowed
 }

@@ -1,6 +1,9 @@
 //go:build unix
 
-package vectors
+// Package mmap maps files read-only into memory, so that their pages live
+// in the page cache, which the kernel may evict, and not in the Go heap:
+// the indexes' postings, vectors and chunk tables.
+package mmap
 
 import (
 	"errors"
@@ -12,10 +15,10 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 )
 
-// mapFile maps the file at path read-only and shared, so its pages live in
+// Map maps the file at path read-only and shared, so its pages live in
 // the page cache, not in the process's own memory. An empty file maps to
-// nil.
-func mapFile(path string) ([]byte, error) {
+// nil; a missing file is an errs.NotFound error.
+func Map(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.E(errs.NotFound, err)
@@ -42,13 +45,14 @@ func mapFile(path string) ([]byte, error) {
 	return m, nil
 }
 
-func unmap(m []byte) error {
+// Unmap releases a mapping made by Map.
+func Unmap(m []byte) error {
 	if len(m) == 0 {
 		return nil
 	}
 	return unix.Munmap(m)
 }
 
-// adviseRandom tells the kernel that m is read at scattered places, so a
+// AdviseRandom tells the kernel that m is read at scattered places, so a
 // page fault reads that page and not its neighbours. Only a hint.
-func adviseRandom(m []byte) { _ = unix.Madvise(m, unix.MADV_RANDOM) }
+func AdviseRandom(m []byte) { _ = unix.Madvise(m, unix.MADV_RANDOM) }
