@@ -52,6 +52,11 @@ type IndexRef struct {
 	Dir string `json:"dir,omitempty"`
 	// Name is the RediSearch index name of this version.
 	Name string `json:"name,omitempty"`
+	// Served marks the index the configuration serves (index.dir or
+	// index.name) rather than a version of the release's own: rebuilds of
+	// it (`assay index`) change what the release serves, as they did
+	// before releases. `assay dev`'s "initial" release is one.
+	Served bool `json:"served,omitempty"`
 	// Version is the backend's name for the version (its build time).
 	Version  string           `json:"version"`
 	Manifest backend.Manifest `json:"manifest"`

@@ -58,6 +58,10 @@ type AnswerInput struct {
 	// a worker with principal keys refuses a run without a valid one
 	// (stop unauthorized). Absent in runs recorded before it existed.
 	Signature *Signature `json:"signature,omitempty"`
+	// Release is the release the run is pinned to, chosen at start
+	// (release.Active.Pick) and kept for every attempt; empty in runs
+	// recorded before releases existed, and when none was ever promoted.
+	Release string `json:"release,omitempty"`
 }
 
 // Signature binds a principal to the run it was issued for, so whoever
@@ -135,9 +139,11 @@ type LabelledChunk struct {
 
 // Trace is what an operator needs to see why a run ended as it did.
 type Trace struct {
-	RequestID   string        `json:"request_id"`
-	PrincipalID string        `json:"principal_id"`
-	Question    string        `json:"question"`
+	RequestID   string `json:"request_id"`
+	PrincipalID string `json:"principal_id"`
+	Question    string `json:"question"`
+	// Release is the release the run used (AnswerInput.Release).
+	Release     string        `json:"release,omitempty"`
 	Attempts    []Attempt     `json:"attempts"`
 	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
 	GenerateMS  float64       `json:"generate_ms,omitempty"`
