@@ -92,7 +92,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Pin: releasePinner(cfg).Pin}
 	return gateway.New(gateway.Options{
 		Engine:   engine,
 		Keyring:  keyring,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,12 +23,11 @@ import (
 // old or the new file, never half of one.
 type FileStore struct{ Dir string }
 
-// NewFileStore makes the store's directories under dir.
+// NewFileStore is the store in dir; its directories are made on the
+// first write, so a process that only reads (a gateway) makes none.
 func NewFileStore(dir string) (*FileStore, error) {
-	for _, sub := range []string{"manifests", "status", "indexes"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("release store: %w", err)
-		}
+	if dir == "" {
+		return nil, errs.FieldError("release", "data_dir", "empty: the release store needs a directory")
 	}
 	return &FileStore{Dir: dir}, nil
 }
@@ -49,6 +47,9 @@ func (f *FileStore) Create(_ context.Context, m Manifest) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(filepath.Join(f.Dir, "manifests"), 0o755); err != nil {
+		return errs.E("release.Create", err)
 	}
 	fh, err := os.OpenFile(f.path("manifests", m.Name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
@@ -73,6 +74,9 @@ func (f *FileStore) Get(_ context.Context, name string) (Manifest, error) {
 // List implements Store.
 func (f *FileStore) List(ctx context.Context) ([]Manifest, error) {
 	ents, err := os.ReadDir(filepath.Join(f.Dir, "manifests"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, errs.E("release.List", err)
 	}
@@ -131,6 +135,9 @@ func (f *FileStore) Close() error { return nil }
 // returns the names it removed. Manifests and statuses stay: history.
 func (f *FileStore) Prune(keep []string) ([]string, error) {
 	ents, err := os.ReadDir(filepath.Join(f.Dir, "indexes"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +172,9 @@ func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return errs.E("release", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
