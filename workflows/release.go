@@ -66,6 +66,7 @@ type releaseRun struct {
 	p                     ReleaseProgress
 	approve, pause, abort workflow.ReceiveChannel
 	aborted               bool
+	canaryStart           time.Time
 }
 
 func (w *releaseRun) run(ctx workflow.Context) {
@@ -88,6 +89,7 @@ func (w *releaseRun) run(ctx workflow.Context) {
 	if w.in.Approve && !w.waitApproval(ctx, "approve the canary") {
 		return
 	}
+	w.canaryStart = workflow.Now(ctx)
 	for _, share := range w.in.Steps {
 		if !w.step(ctx, share) {
 			return
@@ -128,7 +130,7 @@ func (w *releaseRun) step(ctx workflow.Context, share int) bool {
 			return false
 		}
 		var out WindowOutput
-		if err := workflow.ExecuteActivity(wctx, ReleaseWindowActivity, WindowInput{Candidate: w.in.Release, Stable: w.in.Stable, Since: since}).Get(ctx, &out); err != nil {
+		if err := workflow.ExecuteActivity(wctx, ReleaseWindowActivity, WindowInput{Candidate: w.in.Release, Stable: w.in.Stable, Since: since, StableSince: w.canaryStart}).Get(ctx, &out); err != nil {
 			workflow.GetLogger(ctx).Warn("canary window not read; trying again", "error", err)
 			continue
 		}

@@ -111,6 +111,10 @@ type WindowInput struct {
 	Candidate string    `json:"candidate"`
 	Stable    string    `json:"stable"`
 	Since     time.Time `json:"since"`
+	// StableSince, when set, starts stable's window earlier (at the
+	// canary's start): at 100% stable takes no new runs, and its runs of
+	// the earlier steps are the baseline.
+	StableSince time.Time `json:"stable_since,omitzero"`
 }
 
 // WindowStats are one release's closed runs in a canary window.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/release"
+	"github.com/assay-rag/assay/internal/retrieval"
 )
 
 // TestRootBuildsEachPartOnce: the index and the activities are built on

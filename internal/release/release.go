@@ -34,14 +34,14 @@ type Manifest struct {
 	Note string `json:"note,omitempty"`
 	// Digest is ContentDigest of the manifest: two releases with the
 	// same digest shape answers the same way.
-	Digest    string    `json:"digest"`
-	Index     IndexRef  `json:"index"`
-	Reranker  string    `json:"reranker"`
-	Assessor  ModelRef  `json:"assessor"`
-	Generator ModelRef  `json:"generator"`
-	Router    string    `json:"router_digest"`
-	Loop      Loop      `json:"loop"`
-	Thesaurus string    `json:"thesaurus,omitempty"`
+	Digest    string   `json:"digest"`
+	Index     IndexRef `json:"index"`
+	Reranker  string   `json:"reranker"`
+	Assessor  ModelRef `json:"assessor"`
+	Generator ModelRef `json:"generator"`
+	Router    string   `json:"router_digest"`
+	Loop      Loop     `json:"loop"`
+	Thesaurus string   `json:"thesaurus,omitempty"`
 }
 
 // IndexRef names one index version and how it was built.

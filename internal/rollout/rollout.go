@@ -156,13 +156,19 @@ func (a *Activities) ReleaseWindow(ctx context.Context, in workflows.WindowInput
 	if out.Candidate, err = a.window(ctx, in.Candidate, in.Since); err != nil {
 		return out, err
 	}
-	out.Stable, err = a.window(ctx, in.Stable, in.Since)
+	since := in.Since
+	if !in.StableSince.IsZero() {
+		since = in.StableSince
+	}
+	out.Stable, err = a.window(ctx, in.Stable, since)
 	return out, err
 }
 
 func (a *Activities) window(ctx context.Context, rel string, since time.Time) (workflows.WindowStats, error) {
-	q := fmt.Sprintf("WorkflowType = '%s' AND %s = '%s' AND ExecutionStatus != 'Running' AND StartTime >= '%s'",
-		workflows.AnswerWorkflowName, workflows.ReleaseKey.GetName(), rel, since.UTC().Format(time.RFC3339Nano))
+	// The gate's runs (as the evaluator) are not traffic.
+	q := fmt.Sprintf("WorkflowType = '%s' AND %s = '%s' AND %s != '%s' AND ExecutionStatus != 'Running' AND StartTime >= '%s'",
+		workflows.AnswerWorkflowName, workflows.ReleaseKey.GetName(), rel, workflows.PrincipalKey.GetName(), auth.EvaluatorID,
+		since.UTC().Format(time.RFC3339Nano))
 	var st workflows.WindowStats
 	var lat []float64
 	var token []byte

@@ -1,0 +1,257 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/release"
+)
+
+// releaseCmd runs `assay release ARGS... --data-dir DIR --temporal-address
+// ADDR` against a dev stack.
+func releaseCmd(t *testing.T, s *devStack, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	full := append([]string{"assay", "release"}, args...)
+	full = append(full, "--data-dir", s.DataDir, "--temporal-address", s.TemporalAddr)
+	err := cli.Run(context.Background(), full, func(string) string { return "" }, &out, &errOut)
+	if err != nil {
+		t.Logf("assay release %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String(), err
+}
+
+// hollinVariant writes the Hollin corpus changed by edit (nil drops a
+// document) to a file.
+func hollinVariant(t *testing.T, name string, edit func(d *corpus.Document) bool) string {
+	t.Helper()
+	docs, err := corpus.LoadJSONL("../../testdata/hollin/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for i := range docs {
+		if !edit(&docs[i]) {
+			continue
+		}
+		b, _ := json.Marshal(docs[i])
+		buf.Write(append(b, '\n'))
+	}
+	path := filepath.Join(t.TempDir(), name+".jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// gateQuestions writes the Hollin questions with the given ids.
+func gateQuestions(t *testing.T, ids ...string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/hollin/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, line := range strings.Split(string(b), "\n") {
+		for _, id := range ids {
+			if strings.Contains(line, `"id": "`+id+`"`) {
+				keep = append(keep, line)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "gate.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func releaseStatusOf(t *testing.T, s *devStack, name string) release.Status {
+	t.Helper()
+	out, err := releaseCmd(t, s, "status", name, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st release.Status
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+	return st
+}
+
+var gateIDs = []string{"q01", "q02", "q03", "q23", "q30", "q31"}
+
+// TestEndToEndReleases (issue 22): the first assay dev makes release
+// initial; a candidate built without the warranty pages is rejected by
+// the gate, naming the threshold; a candidate with one page corrected
+// passes the gate and every canary step and is promoted, and every run
+// stays on the release it started with over every attempt; a rollback
+// takes effect for new runs within a second.
+func TestEndToEndReleases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	s := startDev(t, t.TempDir())
+	if out, err := releaseCmd(t, s, "list"); err != nil || !strings.Contains(out, "initial (stable)") {
+		t.Fatalf("release list after the first assay dev:\n%s\nwant initial as the stable release", out)
+	}
+	if st := releaseStatusOf(t, s, "initial"); st.State != release.Promoted || st.Share != 100 {
+		t.Fatalf("initial: %+v, want promoted at 100%%", st)
+	}
+	// Runs of the initial release say so.
+	id, q := s.askID(t, q02)
+	if tr, err := s.client().Trace(context.Background(), id); err != nil || tr.Release != "initial" || q.StopReason != "answered" {
+		t.Fatalf("a run on the initial release: release %q, stop %s, %v", tr.Release, q.StopReason, err)
+	}
+
+	// A candidate that lost the warranty pages fails the gate.
+	noWarranty := hollinVariant(t, "no-warranty", func(d *corpus.Document) bool { return !strings.Contains(d.ID, "warranty") })
+	if _, err := releaseCmd(t, s, "create", "no-warranty", "--corpus", noWarranty); err != nil {
+		t.Fatal(err)
+	}
+	gate := gateQuestions(t, gateIDs...)
+	_, err := releaseCmd(t, s, "start", "no-warranty", "--gate", gate, "--gate-corpus", "../../testdata/hollin/corpus.jsonl",
+		"--canary", "50,100", "--step-runs", "3", "--poll", "300ms", "--wait")
+	if err == nil {
+		t.Fatal("the candidate without warranty pages was promoted")
+	}
+	st := releaseStatusOf(t, s, "no-warranty")
+	if st.State != release.Rejected || !strings.Contains(st.Reason, "right_source_cited") || !strings.Contains(st.Reason, "right_source_drop") {
+		t.Fatalf("no-warranty: %+v; want rejected by the gate naming right_source_cited and its threshold", st)
+	}
+	t.Logf("no-warranty: %s: %s", st.State, st.Reason)
+	for range 4 {
+		id, _ := s.askID(t, q02)
+		if tr, _ := s.client().Trace(context.Background(), id); tr.Release != "initial" {
+			t.Fatalf("after the gate rejected no-warranty, a run used %q", tr.Release)
+		}
+	}
+
+	// A candidate with one page corrected passes the gate and the canary.
+	fixed := hollinVariant(t, "fixed", func(d *corpus.Document) bool {
+		if d.ID == "man-x200-cleaning" {
+			d.Text = strings.Replace(d.Text, ".", ". (Corrected.)", 1)
+		}
+		return true
+	})
+	if _, err := releaseCmd(t, s, "create", "fixed", "--corpus", fixed); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := releaseCmd(t, s, "start", "fixed", "--gate", gate, "--gate-corpus", "../../testdata/hollin/corpus.jsonl",
+			"--canary", "50,100", "--step-runs", "3", "--poll", "300ms", "--wait")
+		done <- err
+	}()
+	// Traffic while the release runs: every run must stay on one release.
+	var mu sync.Mutex
+	runs := map[string]string{} // run id → release
+	questions := []string{q02, "can I put the blender base in the sink", "the smoothie maker stopped and felt hot"}
+	stops := map[string]map[string]int{}
+	deadline := time.Now().Add(4 * time.Minute)
+wait:
+	for i := 0; ; i++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("release fixed: %v (status %+v; stops %v)", err, releaseStatusOf(t, s, "fixed"), stops)
+			}
+			break wait
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("release fixed not done after 4 minutes: %+v", releaseStatusOf(t, s, "fixed"))
+		}
+		id, q := s.askID(t, questions[i%len(questions)])
+		if stops[string(q.StopReason)] == nil {
+			stops[string(q.StopReason)] = map[string]int{}
+		}
+		stops[string(q.StopReason)][questions[i%len(questions)]]++
+		tr, err := s.client().Trace(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		runs[id] = tr.Release
+		mu.Unlock()
+		checkOneIndex(t, s, id)
+	}
+	if st := releaseStatusOf(t, s, "fixed"); st.State != release.Promoted {
+		t.Fatalf("fixed: %+v, want promoted", st)
+	}
+	byRelease := map[string]int{}
+	for _, r := range runs {
+		byRelease[r]++
+	}
+	t.Logf("runs during the release of fixed: %v", byRelease)
+	if byRelease["fixed"] == 0 || byRelease["initial"] == 0 {
+		t.Errorf("runs during the canary by release: %v; want both releases to have taken runs", byRelease)
+	}
+	if id, _ := s.askID(t, q02); traceRelease(t, s, id) != "fixed" {
+		t.Fatalf("after promotion a new run used %q, want fixed", traceRelease(t, s, id))
+	}
+
+	// Rollback: new runs are back on initial within a second.
+	if _, err := releaseCmd(t, s, "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	decided := time.Now()
+	var firstBack time.Duration
+	for firstBack == 0 {
+		id, _ := s.askID(t, q02)
+		if traceRelease(t, s, id) == "initial" {
+			firstBack = time.Since(decided)
+		}
+		if time.Since(decided) > 10*time.Second {
+			t.Fatal("10 s after the rollback, new runs still use fixed")
+		}
+	}
+	t.Logf("first run on initial %s after the rollback", firstBack)
+	time.Sleep(time.Until(decided.Add(time.Second)))
+	for range 5 {
+		if id, _ := s.askID(t, q02); traceRelease(t, s, id) != "initial" {
+			t.Fatalf("a run started more than 1 s after the rollback used %q", traceRelease(t, s, id))
+		}
+	}
+	if st := releaseStatusOf(t, s, "fixed"); st.State != release.RolledBack {
+		t.Fatalf("fixed after the rollback: %+v", st)
+	}
+}
+
+func traceRelease(t *testing.T, s *devStack, id string) string {
+	t.Helper()
+	tr, err := s.client().Trace(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Release
+}
+
+// checkOneIndex fails when a run's attempts searched more than one index
+// version, or one that is not its release's.
+func checkOneIndex(t *testing.T, s *devStack, id string) {
+	t.Helper()
+	tr, err := s.client().Trace(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, _ := release.NewFileStore(filepath.Join(s.DataDir, "releases"))
+	m, err := store.Get(context.Background(), tr.Release)
+	if err != nil {
+		t.Fatalf("run %s: release %q: %v", id, tr.Release, err)
+	}
+	for _, at := range tr.Attempts {
+		if len(at.Stages) == 0 || at.Stages[0].Name != "index" || at.Stages[0].Note != m.Index.Version {
+			t.Fatalf("run %s on release %s (index %s): attempt %d searched %+v", id, tr.Release, m.Index.Version, at.N, at.Stages)
+		}
+	}
+}
