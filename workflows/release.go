@@ -162,7 +162,7 @@ func (w *releaseRun) sleep(ctx workflow.Context, d time.Duration) bool {
 		if !fired {
 			sel.AddFuture(timer, func(workflow.Future) { fired = true })
 		}
-		w.signals(sel)
+		w.signals(ctx, sel)
 		sel.Select(ctx)
 		if w.aborted {
 			w.end(ctx, stateRolledBack, "aborted by the operator")
@@ -179,7 +179,7 @@ func (w *releaseRun) waitApproval(ctx workflow.Context, what string) bool {
 	w.p.Paused = true
 	for w.p.Paused {
 		sel := workflow.NewSelector(ctx)
-		w.signals(sel)
+		w.signals(ctx, sel)
 		sel.Select(ctx)
 		if w.aborted {
 			w.end(ctx, stateRolledBack, "aborted by the operator")
@@ -190,10 +190,10 @@ func (w *releaseRun) waitApproval(ctx workflow.Context, what string) bool {
 	return true
 }
 
-func (w *releaseRun) signals(sel workflow.Selector) {
-	sel.AddReceive(w.approve, func(c workflow.ReceiveChannel, _ bool) { c.Receive(nil, nil); w.p.Paused = false })
-	sel.AddReceive(w.pause, func(c workflow.ReceiveChannel, _ bool) { c.Receive(nil, nil); w.p.Paused = true })
-	sel.AddReceive(w.abort, func(c workflow.ReceiveChannel, _ bool) { c.Receive(nil, nil); w.aborted = true })
+func (w *releaseRun) signals(ctx workflow.Context, sel workflow.Selector) {
+	sel.AddReceive(w.approve, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); w.p.Paused = false })
+	sel.AddReceive(w.pause, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); w.p.Paused = true })
+	sel.AddReceive(w.abort, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); w.aborted = true })
 }
 
 // setState records the candidate's state and share in the store (and so

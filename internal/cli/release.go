@@ -65,6 +65,7 @@ func runRelease(ctx context.Context, e env, args []string) error {
 	poll := f.Duration("poll", 2*time.Second, "start: how often a step counts runs")
 	approve := f.Bool("approve", false, "start: wait for `assay release approve` before the canary and before promotion")
 	wait := f.Bool("wait", false, "start: wait for the ReleaseWorkflow to end and print its status")
+	thresholds := f.String("thresholds", "", `start: thresholds as JSON over the defaults, e.g. '{"insufficient_context_rise":0.2}'`)
 	wantArgs := 1
 	if sub == "list" || sub == "rollback" {
 		wantArgs = 0
@@ -115,6 +116,13 @@ func runRelease(ctx context.Context, e env, args []string) error {
 		}
 		if in.Steps, err = parseSteps(*canary); err != nil {
 			return err
+		}
+		if *thresholds != "" {
+			dec := json.NewDecoder(strings.NewReader(*thresholds))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&in.Thresholds); err != nil {
+				return usageError(fmt.Sprintf("release start: --thresholds: %v", err))
+			}
 		}
 		if *gate != "" {
 			if in.Corpus == "" {

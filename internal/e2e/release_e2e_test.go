@@ -136,6 +136,15 @@ func TestEndToEndReleases(t *testing.T) {
 		}
 	}
 
+	// The same loss with a gate that does not cover it: the canary stops
+	// it at its first step, by the rise of insufficient_context.
+	if _, err := releaseCmd(t, s, "create", "no-warranty-2", "--corpus", noWarranty); err != nil {
+		t.Fatal(err)
+	}
+	// (A gate of questions about other documents also stops it: with the
+	// warranty pages gone, q16's ranking changes. So no gate here.)
+	canaryCase(t, s, "no-warranty-2", "", []string{q02, "is blade wear covered for the X200"})
+
 	// A candidate with one page corrected passes the gate and the canary.
 	fixed := hollinVariant(t, "fixed", func(d *corpus.Document) bool {
 		if d.ID == "man-x200-cleaning" {
@@ -152,18 +161,26 @@ func TestEndToEndReleases(t *testing.T) {
 			"--canary", "50,100", "--step-runs", "3", "--poll", "300ms", "--wait")
 		done <- err
 	}()
-	// Traffic while the release runs: every run must stay on one release.
-	var mu sync.Mutex
+	// Traffic while the release runs, four questions at a time so that
+	// runs are in flight when the shares change and at the promotion:
+	// every run stays on the release it started with over every attempt,
+	// and a run on initial answers as a run on initial did before.
+	// Questions both releases answer: with a few runs a step, a mix of
+	// answered and unanswerable questions split by run id would differ
+	// between the releases by chance more than the thresholds allow.
+	questions := []string{q02, "can I put the blender base in the sink"}
+	baseline := map[string]string{}
+	for _, q := range questions {
+		baseline[q] = s.ask(t, q).Answer
+	}
 	runs := map[string]string{} // run id → release
-	questions := []string{q02, "can I put the blender base in the sink", "the smoothie maker stopped and felt hot"}
-	stops := map[string]map[string]int{}
 	deadline := time.Now().Add(4 * time.Minute)
 wait:
-	for i := 0; ; i++ {
+	for {
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Fatalf("release fixed: %v (status %+v; stops %v)", err, releaseStatusOf(t, s, "fixed"), stops)
+				t.Fatalf("release fixed: %v (status %+v)", err, releaseStatusOf(t, s, "fixed"))
 			}
 			break wait
 		default:
@@ -171,19 +188,23 @@ wait:
 		if time.Now().After(deadline) {
 			t.Fatalf("release fixed not done after 4 minutes: %+v", releaseStatusOf(t, s, "fixed"))
 		}
-		id, q := s.askID(t, questions[i%len(questions)])
-		if stops[string(q.StopReason)] == nil {
-			stops[string(q.StopReason)] = map[string]int{}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i := range 4 {
+			wg.Go(func() {
+				question := questions[i%len(questions)]
+				id, q := s.askID(t, question)
+				rel := traceRelease(t, s, id)
+				checkOneIndex(t, s, id)
+				if rel == "initial" && q.Answer != baseline[question] {
+					t.Errorf("run %s on initial answered %q, initial alone answered %q", id, q.Answer, baseline[question])
+				}
+				mu.Lock()
+				runs[id] = rel
+				mu.Unlock()
+			})
 		}
-		stops[string(q.StopReason)][questions[i%len(questions)]]++
-		tr, err := s.client().Trace(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mu.Lock()
-		runs[id] = tr.Release
-		mu.Unlock()
-		checkOneIndex(t, s, id)
+		wg.Wait()
 	}
 	if st := releaseStatusOf(t, s, "fixed"); st.State != release.Promoted {
 		t.Fatalf("fixed: %+v, want promoted", st)
@@ -252,6 +273,51 @@ func checkOneIndex(t *testing.T, s *devStack, id string) {
 	for _, at := range tr.Attempts {
 		if len(at.Stages) == 0 || at.Stages[0].Name != "index" || at.Stages[0].Note != m.Index.Version {
 			t.Fatalf("run %s on release %s (index %s): attempt %d searched %+v", id, tr.Release, m.Index.Version, at.N, at.Stages)
+		}
+	}
+}
+
+// canaryCase starts release name's workflow with gate and asks questions
+// in turn until it ends; it must end rolled back by the canary, naming a
+// threshold, and no run may use the release after.
+func canaryCase(t *testing.T, s *devStack, name, gate string, questions []string) {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() {
+		args := []string{"start", name, "--canary", "50,100", "--step-runs", "4", "--poll", "300ms", "--wait"}
+		if gate != "" {
+			args = append(args, "--gate", gate, "--gate-corpus", "../../testdata/hollin/corpus.jsonl")
+		}
+		out, _ := releaseCmd(t, s, args...)
+		done <- out
+	}()
+	deadline := time.Now().Add(4 * time.Minute)
+	var out string
+loop:
+	for i := 0; ; i++ {
+		select {
+		case out = <-done:
+			break loop
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("release %s not done after 4 minutes: %+v", name, releaseStatusOf(t, s, name))
+		}
+		id, _ := s.askID(t, questions[i%len(questions)])
+		checkOneIndex(t, s, id)
+	}
+	t.Logf("release %s:\n%s", name, out)
+	st := releaseStatusOf(t, s, name)
+	if st.State != release.RolledBack || !strings.Contains(st.Reason, "canary at 50%") {
+		t.Fatalf("%s: %+v; want rolled back by the canary's first step", name, st)
+	}
+	// Gateways read the active set at most release.DefaultTTL late: a
+	// run started a second after the decision must not use the release.
+	time.Sleep(time.Until(st.UpdatedAt.Add(time.Second)))
+	for range 6 {
+		id, _ := s.askID(t, q02)
+		if r := traceRelease(t, s, id); r == name {
+			t.Fatalf("a run started %s after the rollback of %s used it", time.Since(st.UpdatedAt), name)
 		}
 	}
 }
