@@ -13,6 +13,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/release"
 )
 
@@ -23,6 +24,7 @@ func releaseCmd(t *testing.T, s *devStack, args ...string) (string, error) {
 	var out, errOut bytes.Buffer
 	full := append([]string{"assay", "release"}, args...)
 	full = append(full, "--data-dir", s.DataDir, "--temporal-address", s.TemporalAddr)
+	full = append(full, releaseConn[s]...)
 	err := cli.Run(context.Background(), full, func(string) string { return "" }, &out, &errOut)
 	if err != nil {
 		t.Logf("assay release %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
@@ -74,6 +76,10 @@ func gateQuestions(t *testing.T, ids ...string) string {
 	}
 	return path
 }
+
+// releaseConn are the connection flags of a stack's release commands
+// besides its data dir and Temporal (RediSearch mode's).
+var releaseConn = map[*devStack][]string{}
 
 func releaseStatusOf(t *testing.T, s *devStack, name string) release.Status {
 	t.Helper()
@@ -319,5 +325,54 @@ loop:
 		if r := traceRelease(t, s, id); r == name {
 			t.Fatalf("a run started %s after the rollback of %s used it", time.Since(st.UpdatedAt), name)
 		}
+	}
+}
+
+// TestEndToEndReleasesRediSearch: in RediSearch mode the releases live in
+// Redis, a release built from a corpus gets an index of its own, the gate
+// rejects the candidate without the warranty pages, and promotion and
+// rollback move new runs between index versions.
+func TestEndToEndReleasesRediSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	srv := redistest.Start(t)
+	name := redistest.Name("e2e-rel")
+	conn := []string{"--backend", "redisearch", "--redis-addr", srv.Addr, "--name", name}
+	s := startDev(t, t.TempDir(), conn...)
+	releaseConn[s] = conn
+	if out, err := releaseCmd(t, s, "list"); err != nil || !strings.Contains(out, "initial (stable)") {
+		t.Fatalf("release list after the first assay dev:\n%s\nwant initial as the stable release", out)
+	}
+	if n, err := srv.Client(t).Exists(context.Background(), "assay:releases:"+name+":manifest:initial").Result(); err != nil || n != 1 {
+		t.Fatalf("initial's manifest is not in Redis: %d, %v", n, err)
+	}
+	noWarranty := hollinVariant(t, "no-warranty", func(d *corpus.Document) bool { return !strings.Contains(d.ID, "warranty") })
+	if _, err := releaseCmd(t, s, "create", "no-warranty", "--corpus", noWarranty); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := releaseCmd(t, s, "start", "no-warranty", "--gate", gateQuestions(t, gateIDs...), "--gate-corpus", "../../testdata/hollin/corpus.jsonl", "--wait"); err == nil {
+		t.Fatal("the candidate without warranty pages was promoted")
+	}
+	if st := releaseStatusOf(t, s, "no-warranty"); st.State != release.Rejected || !strings.Contains(st.Reason, "right_source_cited") {
+		t.Fatalf("no-warranty: %+v, want rejected by the gate", st)
+	}
+	if _, err := releaseCmd(t, s, "create", "fixed", "--corpus", hollinVariant(t, "fixed", func(*corpus.Document) bool { return true })); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := releaseCmd(t, s, "promote", "fixed"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * release.DefaultTTL)
+	id, q := s.askID(t, q02)
+	if q.StopReason != "answered" || traceRelease(t, s, id) != "fixed" || !strings.Contains(indexStage(t, s, id), name+"-rel-fixed") {
+		t.Fatalf("after promoting fixed: stop %s, release %q, index %q", q.StopReason, traceRelease(t, s, id), indexStage(t, s, id))
+	}
+	if _, err := releaseCmd(t, s, "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * release.DefaultTTL)
+	if id, _ := s.askID(t, q02); traceRelease(t, s, id) != "initial" || strings.Contains(indexStage(t, s, id), "-rel-") {
+		t.Fatalf("after the rollback: release %q, index %q", traceRelease(t, s, id), indexStage(t, s, id))
 	}
 }
