@@ -100,14 +100,14 @@ func runRelease(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is the stable release (previous: %s)\n", a.Stable, strings.Join(a.Previous, ", "))
-		return pruneReleases(e, store, a)
+		return pruneReleases(ctx, e, store, a)
 	case "rollback":
 		a, from, err := release.Rollback(ctx, store, release.RolledBack, "rolled back by hand")
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s rolled back; new runs use %s\n", from, a.Stable)
-		return pruneReleases(e, store, a)
+		return pruneReleases(ctx, e, store, a)
 	case "start":
 		in := workflows.ReleaseInput{Release: name, StepRuns: *stepRuns, StepTimeout: *stepTimeout, Poll: *poll,
 			Thresholds: workflows.DefaultReleaseThresholds(), Approve: *approve, Corpus: *gateCorpus}
@@ -319,12 +319,16 @@ func parseSteps(s string) ([]int, error) {
 
 // pruneReleases removes the bleve index versions of releases no longer
 // kept: the active ones and release.DefaultKeep previous stables stay.
-func pruneReleases(e env, store release.Store, a release.Active) error {
+func pruneReleases(ctx context.Context, e env, store release.Store, a release.Active) error {
 	fs, ok := store.(*release.FileStore)
 	if !ok {
 		return nil // RediSearch: a release's own index stays until dropped by hand
 	}
-	gone, err := fs.Prune(release.Kept(a))
+	kept, err := release.Kept(ctx, store, a, release.DefaultKeep)
+	if err != nil {
+		return err
+	}
+	gone, err := fs.Prune(kept)
 	if len(gone) > 0 {
 		fmt.Fprintf(e.stderr, "removed the index versions of %s (not among the last %d releases)\n", strings.Join(gone, ", "), release.DefaultKeep)
 	}

@@ -109,14 +109,20 @@ func TestPromoteKeepsK(t *testing.T) {
 	if a.Stable != "r4" || !slices.Equal(a.Previous, []string{"r3", "r2"}) {
 		t.Fatalf("active = %+v, want r4 with r3, r2 kept", a)
 	}
-	for _, n := range []string{"r0", "r3", "r4"} {
+	s.Create(ctx, manifest("fresh", time.Unix(0, 0))) // created, never started
+	s.SetStatus(ctx, Status{Name: "fresh", State: Created})
+	for _, n := range []string{"r0", "r1", "r3", "r4", "fresh"} {
 		if err := mkdir(s.IndexDir(n)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gone, err := s.Prune(Kept(a))
-	if err != nil || !slices.Equal(gone, []string{"r0"}) {
-		t.Fatalf("prune removed %v, %v; want r0", gone, err)
+	kept, err := Kept(ctx, s, a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, err := s.Prune(kept)
+	if err != nil || !slices.Equal(gone, []string{"r0", "r1"}) {
+		t.Fatalf("prune removed %v, %v; want r0 and r1 (fresh is undecided, r2-r4 stable or kept)", gone, err)
 	}
 }
 

@@ -137,7 +137,26 @@ func setState(ctx context.Context, s Store, name string, state State, share int,
 }
 
 // Kept lists the releases whose index versions must stay: the active
-// ones and the previous stables.
-func Kept(a Active) []string {
-	return append(a.Names(), a.Previous...)
+// ones, the previous stables, the keep newest releases, and any release
+// not yet decided (created, gating or in its canary).
+func Kept(ctx context.Context, s Store, a Active, keep int) ([]string, error) {
+	out := append(a.Names(), a.Previous...)
+	ms, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range ms {
+		if i >= len(ms)-keep {
+			out = append(out, m.Name)
+			continue
+		}
+		st, err := s.Status(ctx, m.Name)
+		if err != nil && !errs.Is(errs.NotFound, err) {
+			return nil, err
+		}
+		if st.State == Created || st.State == Gating || st.State == Canary || st.State == "" {
+			out = append(out, m.Name)
+		}
+	}
+	return out, nil
 }

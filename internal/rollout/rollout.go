@@ -140,7 +140,12 @@ func (a *Activities) prune(ctx context.Context, act release.Active) {
 	if a.Prune == nil {
 		return
 	}
-	if gone, err := a.Prune(release.Kept(act)); err != nil {
+	kept, err := release.Kept(ctx, a.Store, act, a.Keep)
+	if err != nil {
+		activity.GetLogger(ctx).Warn("old release indexes not pruned", "error", err)
+		return
+	}
+	if gone, err := a.Prune(kept); err != nil {
 		activity.GetLogger(ctx).Warn("old release indexes not pruned", "error", err)
 	} else if len(gone) > 0 {
 		activity.GetLogger(ctx).Info("release indexes pruned", "releases", gone)
