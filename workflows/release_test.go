@@ -11,8 +11,6 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
-
-	"github.com/assay-rag/assay/internal/eval"
 )
 
 // fakeRollout stands in for package rollout's activities: gate results
@@ -54,7 +52,7 @@ func newReleaseEnv(f *fakeRollout) *testsuite.TestWorkflowEnvironment {
 
 func releaseInput() ReleaseInput {
 	return ReleaseInput{
-		Release: "cand", Stable: "stable", Questions: []eval.Question{{ID: "q1", Question: "x"}},
+		Release: "cand", Stable: "stable", Questions: []string{`{"id": "q1", "question": "x", "relevant": []}`},
 		Steps: []int{5, 50, 100}, StepRuns: 10, Poll: time.Second, StepTimeout: time.Hour,
 		Thresholds: DefaultReleaseThresholds(),
 	}

@@ -1,10 +1,6 @@
 package workflows
 
-import (
-	"time"
-
-	"github.com/assay-rag/assay/internal/eval"
-)
+import "time"
 
 // The ReleaseWorkflow's activities, by name.
 const (
@@ -20,9 +16,10 @@ const (
 type ReleaseInput struct {
 	Release string `json:"release"`
 	Stable  string `json:"stable"`
-	// Questions are the gate's labelled questions, asked as one batch on
-	// each release; none skips the gate.
-	Questions []eval.Question `json:"questions,omitempty"`
+	// Questions are the gate's labelled questions, one JSON object each
+	// as `assay eval answers` reads them (package eval), asked as one
+	// batch on each release; none skips the gate.
+	Questions []string `json:"questions,omitempty"`
 	// Corpus is the file the questions are labelled against, read by the
 	// worker that judges the gate.
 	Corpus string `json:"corpus,omitempty"`
@@ -77,7 +74,7 @@ func DefaultReleaseThresholds() ReleaseThresholds {
 // GateInput asks for the gate set's results on one release.
 type GateInput struct {
 	Release   string          `json:"release"`
-	Questions []eval.Question `json:"questions"`
+	Questions []string `json:"questions"`
 	Corpus    string          `json:"corpus"`
 }
 

@@ -128,7 +128,7 @@ func runRelease(ctx context.Context, e env, args []string) error {
 			if in.Corpus == "" {
 				return usageError("release start: --gate needs --gate-corpus (or index.corpus): the corpus its questions are labelled against")
 			}
-			if in.Questions, err = eval.LoadQuestions(*gate); err != nil {
+			if in.Questions, err = gateLines(*gate); err != nil {
 				return fmt.Errorf("release start: --gate: %w", err)
 			}
 		}
@@ -333,4 +333,22 @@ func pruneReleases(ctx context.Context, e env, store release.Store, a release.Ac
 		fmt.Fprintf(e.stderr, "removed the index versions of %s (not among the last %d releases)\n", strings.Join(gone, ", "), release.DefaultKeep)
 	}
 	return err
+}
+
+// gateLines reads a labelled question file (checked as eval answers
+// checks it) as its JSON lines, which the ReleaseWorkflow's input holds.
+func gateLines(path string) ([]string, error) {
+	qs, err := eval.LoadQuestions(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(qs))
+	for i, q := range qs {
+		b, err := json.Marshal(q)
+		if err != nil {
+			return nil, err
+		}
+		lines[i] = string(b)
+	}
+	return lines, nil
 }

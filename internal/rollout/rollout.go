@@ -8,6 +8,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
@@ -19,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/evalrun"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/percentile"
@@ -48,6 +50,10 @@ type Activities struct {
 // ReleaseGate asks the gate questions as one batch on in.Release and
 // judges the answers against the corpus they are labelled for.
 func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (workflows.GateSummary, error) {
+	qs, err := eval.ReadQuestions(strings.NewReader(strings.Join(in.Questions, "\n")), "the gate questions")
+	if err != nil {
+		return workflows.GateSummary{}, temporal.NewNonRetryableApplicationError(err.Error(), errs.Invalid.TemporalType(), err)
+	}
 	docs, err := corpus.Load(in.Corpus)
 	if err != nil {
 		return workflows.GateSummary{}, temporal.NewNonRetryableApplicationError("gate corpus: "+err.Error(), errs.Invalid.TemporalType(), err)
@@ -59,7 +65,7 @@ func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (w
 	tmpl := a.Template
 	tmpl.Release = in.Release
 	r := &evalrun.Runner{
-		Client: a.Client, TaskQueue: a.TaskQueue, Questions: in.Questions, Signer: a.Signer, Concurrency: a.Concurrency,
+		Client: a.Client, TaskQueue: a.TaskQueue, Questions: qs, Signer: a.Signer, Concurrency: a.Concurrency,
 		Progress: func(string, int) { activity.RecordHeartbeat(ctx) },
 	}
 	outs, err := r.Batch(ctx, "gate-"+in.Release, tmpl)
@@ -67,15 +73,15 @@ func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (w
 		return workflows.GateSummary{}, err
 	}
 	j := judge.Judge{Library: lib, TopK: tmpl.TopK}
-	qs := make([]judge.QuestionEval, len(in.Questions))
-	for i, q := range in.Questions {
+	evs := make([]judge.QuestionEval, len(qs))
+	for i, q := range qs {
 		ev := judge.Failed(outs[i].Err)
 		if outs[i].Result != nil {
 			ev = j.Evaluate(q, *outs[i].Result)
 		}
-		qs[i] = judge.QuestionEval{ID: q.ID, Question: q.Question, Relevant: q.Relevant, Forbidden: q.Forbidden, Groups: q.Groups, Loop: ev}
+		evs[i] = judge.QuestionEval{ID: q.ID, Question: q.Question, Relevant: q.Relevant, Forbidden: q.Forbidden, Groups: q.Groups, Loop: ev}
 	}
-	s := judge.Summarize(qs, func(q judge.QuestionEval) judge.RunEval { return q.Loop })
+	s := judge.Summarize(evs, func(q judge.QuestionEval) judge.RunEval { return q.Loop })
 	return workflows.GateSummary{
 		Release: in.Release, Questions: s.Questions,
 		RightSourceCited: s.RightSourceCited.Rate, Refusal: s.NoAnswerRefusal.Rate, CitationValidity: s.CitationValidity.Rate,
