@@ -3,13 +3,17 @@ package workflows
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -154,5 +158,29 @@ func TestWindowVerdictChecksP95AndCost(t *testing.T) {
 	dear := WindowOutput{Candidate: WindowStats{Runs: 10, CostUSD: 1}, Stable: WindowStats{Runs: 10, CostUSD: 0.1}}
 	if ok, reason := WindowVerdict(dear, th); ok || !strings.Contains(reason, "cost per question") {
 		t.Fatalf("dear candidate: %v %q", ok, reason)
+	}
+}
+
+// TestReleaseReplay replays recorded ReleaseWorkflow histories
+// (testdata/release, written by the end-to-end release tests with
+// ASSAY_RECORD_HISTORIES=dir): a gate rejection, a canary rollback, a
+// promotion through the canary, and one across a restart of the stack.
+func TestReleaseReplay(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "release", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 4 {
+		t.Fatalf("%d recorded ReleaseWorkflow histories in testdata/release, want 4", len(files))
+	}
+	logger := tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(ReleaseWorkflow, workflow.RegisterOptions{Name: ReleaseWorkflowName})
+			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
+				t.Fatalf("replay %s: %v", f, err)
+			}
+		})
 	}
 }

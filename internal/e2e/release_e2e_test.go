@@ -11,10 +11,16 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
+
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/release"
+	"github.com/assay-rag/assay/workflows"
 )
 
 // releaseCmd runs `assay release ARGS... --data-dir DIR --temporal-address
@@ -135,6 +141,7 @@ func TestEndToEndReleases(t *testing.T) {
 		t.Fatalf("no-warranty: %+v; want rejected by the gate naming right_source_cited and its threshold", st)
 	}
 	t.Logf("no-warranty: %s: %s", st.State, st.Reason)
+	recordHistory(t, s, "release-no-warranty", "rejected")
 	for range 4 {
 		id, _ := s.askID(t, q02)
 		if tr, _ := s.client().Trace(context.Background(), id); tr.Release != "initial" {
@@ -220,6 +227,7 @@ wait:
 		byRelease[r]++
 	}
 	t.Logf("runs during the release of fixed: %v", byRelease)
+	recordHistory(t, s, "release-fixed", "promoted-canary")
 	if byRelease["fixed"] == 0 || byRelease["initial"] == 0 {
 		t.Errorf("runs during the canary by release: %v; want both releases to have taken runs", byRelease)
 	}
@@ -317,6 +325,7 @@ loop:
 	if st.State != release.RolledBack || !strings.Contains(st.Reason, "canary at 50%") {
 		t.Fatalf("%s: %+v; want rolled back by the canary's first step", name, st)
 	}
+	recordHistory(t, s, "release-"+name, "rolled_back")
 	// Gateways read the active set at most release.DefaultTTL late: a
 	// run started a second after the decision must not use the release.
 	time.Sleep(time.Until(st.UpdatedAt.Add(time.Second)))
@@ -375,4 +384,107 @@ func TestEndToEndReleasesRediSearch(t *testing.T) {
 	if id, _ := s.askID(t, q02); traceRelease(t, s, id) != "initial" || strings.Contains(indexStage(t, s, id), "-rel-") {
 		t.Fatalf("after the rollback: release %q, index %q", traceRelease(t, s, id), indexStage(t, s, id))
 	}
+}
+
+// TestEndToEndReleaseSurvivesRestart: a ReleaseWorkflow waiting for
+// approval survives a restart of the whole stack (Temporal, worker,
+// gateway) on the same data dir, and goes on to promotion after it.
+func TestEndToEndReleaseSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	dir := t.TempDir()
+	s := startDev(t, dir)
+	fixed := hollinVariant(t, "fixed", func(*corpus.Document) bool { return true })
+	if _, err := releaseCmd(t, s, "create", "fixed", "--corpus", fixed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := releaseCmd(t, s, "start", "fixed", "--approve", "--canary", "50,100", "--step-runs", "2", "--poll", "300ms"); err != nil {
+		t.Fatal(err)
+	}
+	for st := releaseStatusOf(t, s, "fixed"); st.State != release.Gating || st.Workflow == ""; st = releaseStatusOf(t, s, "fixed") {
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.stop(t)
+
+	s = startDev(t, dir)
+	if _, err := releaseCmd(t, s, "approve", "fixed"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	approvedPromotion := false
+	for {
+		st := releaseStatusOf(t, s, "fixed")
+		if st.State == release.Promoted {
+			break
+		}
+		if st.State == release.RolledBack || time.Now().After(deadline) {
+			t.Fatalf("fixed after the restart: %+v", st)
+		}
+		if st.State == release.Canary && st.Share == 100 && !approvedPromotion {
+			// The last step passes, then the workflow waits for approval of the promotion.
+			if v := releaseProgress(t, s, "fixed"); strings.Contains(v.Waiting, "approve the promotion") {
+				if _, err := releaseCmd(t, s, "approve", "fixed"); err != nil {
+					t.Fatal(err)
+				}
+				approvedPromotion = true
+			}
+		}
+		id, _ := s.askID(t, q02)
+		checkOneIndex(t, s, id)
+	}
+	recordHistory(t, s, "release-fixed", "promoted-after-restart")
+}
+
+// releaseProgress is the status query of release name's workflow.
+func releaseProgress(t *testing.T, s *devStack, name string) workflows.ReleaseProgress {
+	t.Helper()
+	c, err := client.Dial(client.Options{HostPort: s.TemporalAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	v, err := c.QueryWorkflow(context.Background(), "release-"+name, "", workflows.QueryReleaseStatus)
+	var p workflows.ReleaseProgress
+	if err == nil {
+		err = v.Get(&p)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// recordHistory writes workflow id's history to
+// $ASSAY_RECORD_HISTORIES/release-<what>-<id>.json when that is set,
+// for the replay tests in workflows/.
+func recordHistory(t *testing.T, s *devStack, id, what string) {
+	t.Helper()
+	dir := os.Getenv("ASSAY_RECORD_HISTORIES")
+	if dir == "" {
+		return
+	}
+	c, err := client.Dial(client.Options{HostPort: s.TemporalAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var hist historypb.History
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, what+"-"+strings.ToLower(id)+".json")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %s", name)
 }
