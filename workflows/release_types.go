@@ -73,9 +73,9 @@ func DefaultReleaseThresholds() ReleaseThresholds {
 
 // GateInput asks for the gate set's results on one release.
 type GateInput struct {
-	Release   string          `json:"release"`
+	Release   string   `json:"release"`
 	Questions []string `json:"questions"`
-	Corpus    string          `json:"corpus"`
+	Corpus    string   `json:"corpus"`
 }
 
 // GateSummary is one release's results on the gate set.
