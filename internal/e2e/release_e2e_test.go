@@ -11,10 +11,7 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -469,22 +466,5 @@ func recordHistory(t *testing.T, s *devStack, id, what string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var hist historypb.History
-	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
-	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dir, what+"-"+strings.ToLower(id)+".json")
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recorded %s", name)
+	writeHistory(t, c, id, filepath.Join(dir, what+"-"+strings.ToLower(id)+".json"))
 }
