@@ -273,7 +273,7 @@ func WindowVerdict(w WindowOutput, t ReleaseThresholds) (bool, string) {
 	if t.P95Ratio > 0 && s.Runs > 0 && c.P95MS > s.P95MS*t.P95Ratio+t.P95SlackMS {
 		return false, fmt.Sprintf("p95 %.0f ms > stable %.0f ms x p95_ratio %.2f + %.0f ms", c.P95MS, s.P95MS, t.P95Ratio, t.P95SlackMS)
 	}
-	if t.CostRatio > 0 && s.CostUSD > 0 && c.CostPerRun() > s.CostPerRun()*t.CostRatio {
+	if t.CostRatio > 0 && s.CostRuns > 0 && c.CostRuns > 0 && c.CostPerRun() > s.CostPerRun()*t.CostRatio+1e-9 {
 		return false, fmt.Sprintf("cost per question $%.5f > stable $%.5f x cost_ratio %.2f", c.CostPerRun(), s.CostPerRun(), t.CostRatio)
 	}
 	return true, ""

@@ -155,7 +155,7 @@ func TestWindowVerdictChecksP95AndCost(t *testing.T) {
 	if ok, reason := WindowVerdict(slow, th); ok || !strings.Contains(reason, "p95 5000 ms > stable 1000 ms") {
 		t.Fatalf("slow candidate: %v %q", ok, reason)
 	}
-	dear := WindowOutput{Candidate: WindowStats{Runs: 10, CostUSD: 1}, Stable: WindowStats{Runs: 10, CostUSD: 0.1}}
+	dear := WindowOutput{Candidate: WindowStats{Runs: 10, CostUSD: 1, CostRuns: 10}, Stable: WindowStats{Runs: 10, CostUSD: 0.1, CostRuns: 10}}
 	if ok, reason := WindowVerdict(dear, th); ok || !strings.Contains(reason, "cost per question") {
 		t.Fatalf("dear candidate: %v %q", ok, reason)
 	}

@@ -121,8 +121,15 @@ type WindowStats struct {
 	Refused      int     `json:"refused"`
 	Insufficient int     `json:"insufficient_context"`
 	P95MS        float64 `json:"p95_ms"`
-	CostUSD      float64 `json:"cost_usd"` // summed over the runs
+	// CostUSD is summed over CostRuns of the runs: their results are
+	// read one by one, so at most MaxCostRuns of them.
+	CostUSD  float64 `json:"cost_usd"`
+	CostRuns int     `json:"cost_runs"`
 }
+
+// MaxCostRuns bounds how many runs' results a canary window reads for
+// their cost.
+const MaxCostRuns = 50
 
 // Rate is n over the window's runs (0 without runs).
 func (w WindowStats) Rate(n int) float64 {
@@ -132,8 +139,8 @@ func (w WindowStats) Rate(n int) float64 {
 	return float64(n) / float64(w.Runs)
 }
 
-// CostPerRun is the mean cost of a run (0 without runs).
-func (w WindowStats) CostPerRun() float64 { return w.CostUSD / float64(max(w.Runs, 1)) }
+// CostPerRun is the mean cost of a run (0 without costed runs).
+func (w WindowStats) CostPerRun() float64 { return w.CostUSD / float64(max(w.CostRuns, 1)) }
 
 // WindowOutput compares the two releases over one window.
 type WindowOutput struct {

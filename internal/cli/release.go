@@ -273,8 +273,8 @@ func releaseStart(ctx context.Context, e env, r *Root, store release.Store, in w
 	}
 	for _, s := range p.Steps {
 		c, st := s.Window.Candidate, s.Window.Stable
-		fmt.Fprintf(e.stdout, "  canary %3d%%: candidate %d runs (%d errors, %d refused, %d insufficient, p95 %.0f ms); stable %d runs (%d, %d, %d, p95 %.0f ms); passed %v\n",
-			s.Share, c.Runs, c.Errors, c.Refused, c.Insufficient, c.P95MS, st.Runs, st.Errors, st.Refused, st.Insufficient, st.P95MS, s.Passed)
+		fmt.Fprintf(e.stdout, "  canary %3d%%: candidate %d runs (%d errors, %d refused, %d insufficient, p95 %.0f ms, $%.5f a run); stable %d runs (%d, %d, %d, p95 %.0f ms, $%.5f a run); passed %v\n",
+			s.Share, c.Runs, c.Errors, c.Refused, c.Insufficient, c.P95MS, c.CostPerRun(), st.Runs, st.Errors, st.Refused, st.Insufficient, st.P95MS, st.CostPerRun(), s.Passed)
 	}
 	if p.State != "promoted" {
 		return fmt.Errorf("release %s was not promoted: %s", p.Release, p.Reason)

@@ -190,6 +190,13 @@ func (a *Activities) window(ctx context.Context, rel string, since time.Time) (w
 		}
 		for _, ex := range resp.GetExecutions() {
 			st.Runs++
+			if st.CostRuns < workflows.MaxCostRuns {
+				var res wire.AnswerResult
+				if err := a.Client.GetWorkflow(ctx, ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId()).Get(ctx, &res); err == nil {
+					st.CostUSD += res.Trace.Usage.CostUSD
+					st.CostRuns++
+				}
+			}
 			if ex.GetStartTime() != nil && ex.GetCloseTime() != nil {
 				lat = append(lat, float64(ex.GetCloseTime().AsTime().Sub(ex.GetStartTime().AsTime()).Microseconds())/1000)
 			}
