@@ -238,8 +238,13 @@ func releaseStart(ctx context.Context, e env, r *Root, store release.Store, in w
 	if err != nil {
 		return err
 	}
-	if a.Stable == "" {
+	switch {
+	case a.Stable == "":
 		return errs.Errorf("release start", errs.Invalid, "no stable release to compare %s with: promote one first", in.Release)
+	case a.Stable == in.Release:
+		return errs.Errorf("release start", errs.Conflict, "%s is the stable release already", in.Release)
+	case a.Candidate != "":
+		return errs.Errorf("release start", errs.Conflict, "release %s is in its canary: wait for it, or `assay release rollback` first", a.Candidate)
 	}
 	in.Stable = a.Stable
 	c, err := r.Client(ctx)

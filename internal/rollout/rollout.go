@@ -92,6 +92,24 @@ func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (w
 // ReleaseState moves the candidate in the store: gating or canary at a
 // share, promoted, or rolled back / rejected with a reason.
 func (a *Activities) ReleaseState(ctx context.Context, in workflows.ReleaseStateInput) error {
+	return typed(a.releaseState(ctx, in))
+}
+
+// typed gives err the Temporal type of its kind, so the workflow's retry
+// policy stops at once on what no retry cures (a conflict: another
+// release is in its canary; a release that does not exist).
+func typed(err error) error {
+	if err == nil {
+		return nil
+	}
+	kind := errs.KindOf(err)
+	if kind == errs.Other {
+		kind = errs.Internal
+	}
+	return temporal.NewApplicationErrorWithOptions(err.Error(), kind.TemporalType(), temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable(), Cause: err})
+}
+
+func (a *Activities) releaseState(ctx context.Context, in workflows.ReleaseStateInput) error {
 	var err error
 	switch release.State(in.State) {
 	case release.Gating, release.Canary:
