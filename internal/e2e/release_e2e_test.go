@@ -392,6 +392,20 @@ func TestEndToEndReleaseSurvivesRestart(t *testing.T) {
 	}
 	dir := t.TempDir()
 	s := startDev(t, dir)
+	// Without --corpus a bleve release is a copy of the served index.
+	if _, err := releaseCmd(t, s, "create", "snap"); err != nil {
+		t.Fatal(err)
+	}
+	store, _ := release.NewFileStore(filepath.Join(dir, "releases"))
+	snap, err := store.Get(context.Background(), "snap")
+	initial, err2 := store.Get(context.Background(), "initial")
+	if err != nil || err2 != nil || snap.Index.Served || snap.Index.Dir != store.IndexDir("snap") ||
+		snap.Index.Version != initial.Index.Version || snap.Digest != initial.Digest || snap.Index.Manifest.CorpusChecksum != initial.Index.Manifest.CorpusChecksum {
+		t.Fatalf("snap = %+v (%v), initial = %+v (%v): want a copy of initial's index in its own directory", snap.Index, err, initial.Index, err2)
+	}
+	if _, err := releaseCmd(t, s, "create", "snap"); err == nil {
+		t.Fatal("a second release named snap was created")
+	}
 	fixed := hollinVariant(t, "fixed", func(*corpus.Document) bool { return true })
 	if _, err := releaseCmd(t, s, "create", "fixed", "--corpus", fixed); err != nil {
 		t.Fatal(err)

@@ -79,9 +79,11 @@ type Loop struct {
 }
 
 // ContentDigest is the SHA-256 of everything in m that shapes an answer:
-// not its name, note, time or stored digest.
+// not its name, note, time or stored digest, nor where its index lives
+// or when it was built (the index's manifest says what it holds).
 func ContentDigest(m Manifest) string {
 	m.Name, m.Note, m.Digest, m.CreatedAt = "", "", "", time.Time{}
+	m.Index.Dir, m.Index.Name, m.Index.Served, m.Index.Version = "", "", false, ""
 	m.Index.Manifest.BuiltAt = time.Time{}
 	b, err := json.Marshal(m)
 	if err != nil {
