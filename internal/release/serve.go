@@ -53,12 +53,19 @@ type Set struct {
 	Worker Manifest
 	Log    *slog.Logger
 
-	mu   sync.Mutex
+	mu   sync.RWMutex
 	open map[string]*Served
 }
 
-// For is the release name as served here, opening its index first.
+// For is the release name as served here, opening its index first. Every
+// search asks, so a release already open costs a read lock.
 func (s *Set) For(ctx context.Context, name string) (*Served, error) {
+	s.mu.RLock()
+	sv, ok := s.open[name]
+	s.mu.RUnlock()
+	if ok {
+		return sv, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sv, ok := s.open[name]; ok {
@@ -96,7 +103,7 @@ func (s *Set) For(ctx context.Context, name string) (*Served, error) {
 		ix.Close()
 		return nil, errs.Errorf("release.Serve", errs.Invalid, "release %s: its index now holds corpus %s, the release was made with %s: the index was rebuilt in place", name, got, m.Index.Manifest.CorpusChecksum)
 	}
-	sv := &Served{Manifest: m, Index: ix}
+	sv = &Served{Manifest: m, Index: ix}
 	s.open[name] = sv
 	s.Log.Info("serving release", "release", name, "index", ix.Version(), "chunks", ix.Len())
 	return sv, nil
