@@ -129,8 +129,12 @@ func (w *releaseRun) step(ctx workflow.Context, share int) bool {
 		if !w.sleep(ctx, w.in.Poll) {
 			return false
 		}
+		costAt := w.in.StepRuns
+		if w.in.StepTimeout > 0 && workflow.Now(ctx).Sub(since) >= w.in.StepTimeout {
+			costAt = 1
+		}
 		var out WindowOutput
-		if err := workflow.ExecuteActivity(wctx, ReleaseWindowActivity, WindowInput{Candidate: w.in.Release, Stable: w.in.Stable, Since: since, StableSince: w.canaryStart}).Get(ctx, &out); err != nil {
+		if err := workflow.ExecuteActivity(wctx, ReleaseWindowActivity, WindowInput{Candidate: w.in.Release, Stable: w.in.Stable, Since: since, StableSince: w.canaryStart, CostAt: costAt}).Get(ctx, &out); err != nil {
 			workflow.GetLogger(ctx).Warn("canary window not read; trying again", "error", err)
 			continue
 		}

@@ -112,6 +112,10 @@ type WindowInput struct {
 	// canary's start): at 100% stable takes no new runs, and its runs of
 	// the earlier steps are the baseline.
 	StableSince time.Time `json:"stable_since,omitzero"`
+	// CostAt is how many candidate runs the window needs before the
+	// activity reads runs' results for their cost: only a window that
+	// will be decided on pays for it.
+	CostAt int `json:"cost_at,omitempty"`
 }
 
 // WindowStats are one release's closed runs in a canary window.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -182,18 +183,25 @@ func (a *Activities) prune(ctx context.Context, act release.Active) {
 func (a *Activities) ReleaseWindow(ctx context.Context, in workflows.WindowInput) (workflows.WindowOutput, error) {
 	var out workflows.WindowOutput
 	var err error
-	if out.Candidate, err = a.window(ctx, in.Candidate, in.Since); err != nil {
+	if out.Candidate, err = a.window(ctx, in.Candidate, in.Since, in.CostAt); err != nil {
 		return out, err
 	}
 	since := in.Since
 	if !in.StableSince.IsZero() {
 		since = in.StableSince
 	}
-	out.Stable, err = a.window(ctx, in.Stable, since)
+	costAt := 0 // stable's costs only for a window decided on
+	if out.Candidate.Runs < in.CostAt {
+		costAt = -1
+	}
+	out.Stable, err = a.window(ctx, in.Stable, since, costAt)
 	return out, err
 }
 
-func (a *Activities) window(ctx context.Context, rel string, since time.Time) (workflows.WindowStats, error) {
+// window reads rel's closed runs started since since; the cost of up to
+// MaxCostRuns of them when it has at least costAt runs (never when
+// costAt is negative).
+func (a *Activities) window(ctx context.Context, rel string, since time.Time, costAt int) (workflows.WindowStats, error) {
 	// The gate's runs (as the evaluator) are not traffic.
 	q := fmt.Sprintf("WorkflowType = '%s' AND %s = '%s' AND %s != '%s' AND ExecutionStatus != 'Running' AND StartTime >= '%s'",
 		workflows.AnswerWorkflowName, workflows.ReleaseKey.GetName(), rel, workflows.PrincipalKey.GetName(), auth.EvaluatorID,
@@ -201,6 +209,7 @@ func (a *Activities) window(ctx context.Context, rel string, since time.Time) (w
 	var st workflows.WindowStats
 	var lat []float64
 	var token []byte
+	var runs []*commonpb.WorkflowExecution
 	for {
 		resp, err := a.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: a.Namespace, Query: q, NextPageToken: token})
 		if err != nil {
@@ -208,12 +217,8 @@ func (a *Activities) window(ctx context.Context, rel string, since time.Time) (w
 		}
 		for _, ex := range resp.GetExecutions() {
 			st.Runs++
-			if st.CostRuns < workflows.MaxCostRuns {
-				var res wire.AnswerResult
-				if err := a.Client.GetWorkflow(ctx, ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId()).Get(ctx, &res); err == nil {
-					st.CostUSD += res.Trace.Usage.CostUSD
-					st.CostRuns++
-				}
+			if len(runs) < workflows.MaxCostRuns {
+				runs = append(runs, ex.GetExecution())
 			}
 			if ex.GetStartTime() != nil && ex.GetCloseTime() != nil {
 				lat = append(lat, float64(ex.GetCloseTime().AsTime().Sub(ex.GetStartTime().AsTime()).Microseconds())/1000)
@@ -239,6 +244,16 @@ func (a *Activities) window(ctx context.Context, rel string, since time.Time) (w
 	}
 	if len(lat) > 0 {
 		st.P95MS = percentile.NearestRank(lat, 95)
+	}
+	if costAt < 0 || st.Runs < costAt {
+		return st, nil
+	}
+	for _, ex := range runs {
+		var res wire.AnswerResult
+		if err := a.Client.GetWorkflow(ctx, ex.GetWorkflowId(), ex.GetRunId()).Get(ctx, &res); err == nil {
+			st.CostUSD += res.Trace.Usage.CostUSD
+			st.CostRuns++
+		}
 	}
 	return st, nil
 }
