@@ -199,10 +199,11 @@ func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.Asse
 		return err
 	})
 	// A failed call may still have cost tokens (a reply that failed its
-	// schema twice); they travel in the error so budgets count them.
+	// schema twice, or an invalid reply whose repair call failed); they
+	// travel in the error so budgets count them.
 	spent := res.Usage
 	if err != nil {
-		return wire.AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, billedError("Assess", err, spent)
 	}
 	if err := res.Assessment.Check(); err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err, spent)
@@ -336,6 +337,20 @@ func heartbeatWhile(ctx context.Context, fn func() error) error {
 // type is the error's kind; kinds that cannot succeed on retry are marked
 // non-retryable. A non-zero Spent goes along as the error's details.
 func temporalError(activity string, err error, spent ...wire.Spent) error {
+	return applicationError(activity, err, false, spent...)
+}
+
+// billedError is temporalError for a model call that failed after the
+// endpoint billed tokens reported in spent (an invalid reply whose
+// repair call then failed): such a failure is final whatever its kind,
+// because a server retry would hand the workflow only the last attempt's
+// failure and these tokens would go uncounted. The workflow counts them
+// and decides, as for any failure.
+func billedError(activity string, err error, spent wire.Spent) error {
+	return applicationError(activity, err, !spent.Usage.IsZero(), spent)
+}
+
+func applicationError(activity string, err error, final bool, spent ...wire.Spent) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		return err
@@ -344,7 +359,7 @@ func temporalError(activity string, err error, spent ...wire.Spent) error {
 	if kind == errs.Other {
 		kind = errs.Internal
 	}
-	opts := temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()}
+	opts := temporal.ApplicationErrorOptions{NonRetryable: final || !kind.Retryable()}
 	if len(spent) > 0 && !spent[0].Usage.IsZero() {
 		opts.Details = []any{spent[0]}
 	}

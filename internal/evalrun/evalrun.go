@@ -1,7 +1,10 @@
-// Package evalrun runs a labelled question set through assay's loop on
-// Temporal, as one BatchWorkflow per setting compared (`assay eval
-// answers`: the loop, then the one-pass baseline), each question as its
-// own principal, and collects each question's result for judging.
+// Package evalrun runs assay's evaluations. `assay eval answers`
+// (Answers) runs a labelled question set through the loop on Temporal, as
+// one BatchWorkflow per setting compared (the loop, then the one-pass
+// baseline), each question as its own principal, and judges each
+// question's result. `assay eval retrieval` (Retrieval) searches a BEIR
+// split directly in each retrieval mode; SearchRun writes the TREC run of
+// `assay search --queries --run`.
 package evalrun
 
 import (

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,19 +17,8 @@ import (
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
-func redisConfig(t *testing.T, addr, name string) config.Config {
-	t.Helper()
-	cfg, err := config.Load(config.Options{Overrides: map[string]string{
-		"index.backend": "redisearch", "redis.addr": addr, "index.name": name, "index.corpus": "",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
 func TestOpenLiveRedisUnreachable(t *testing.T) {
-	_, err := Open(context.Background(), redisConfig(t, "127.0.0.1:1", "x"), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	_, err := Open(context.Background(), redistest.IndexConfig(t, "127.0.0.1:1", "x"), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), "redis.addr") || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Errorf("Open with Redis down: %v; want an error naming redis.addr and the address", err)
 	}
@@ -47,12 +38,12 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 	if _, _, err := redisearch.Build(context.Background(), srv.Client(t), name, ch.SplitAll(docs), redisearch.BuildOptions{Embedder: small, Chunking: chunk.Default().String()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(context.Background(), redisConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	_, err = Open(context.Background(), redistest.IndexConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), small.ID()) || !strings.Contains(err.Error(), "d768") {
 		t.Errorf("Open over an index embedded by %s: %v; want a refusal naming it and the worker's 768-dimension builtin", small.ID(), err)
 	}
 	// The same embedder is served.
-	cfg := redisConfig(t, srv.Addr, name)
+	cfg := redistest.IndexConfig(t, srv.Addr, name)
 	cfg.Embed.Dim = 64
 	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err != nil {
@@ -61,5 +52,34 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 	defer l.Close()
 	if !strings.Contains(l.Version(), "v1") || l.Len() == 0 {
 		t.Errorf("live index %q with %d chunks", l.Version(), l.Len())
+	}
+}
+
+// TestBuiltinIDFRefusedWithACLParts: the IDF-weighted builtin weighs
+// vectors by whole-corpus IDF, so a corpus with restricted documents (more
+// than one ACL part) is refused with an error naming embed.provider
+// (issue 21); a corpus of one part builds.
+func TestBuiltinIDFRefusedWithACLParts(t *testing.T) {
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedBuiltinIDF
+	set, err := DefaultBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Build(context.Background(), "../../../testdata/hollin/corpus.jsonl", t.TempDir(), set)
+	if err == nil || !strings.Contains(err.Error(), "embed.provider") || !strings.Contains(err.Error(), "builtin-idf") || !strings.Contains(err.Error(), "[staff]") {
+		t.Errorf("builtin-idf over the Hollin corpus (public and staff parts): %v; want a refusal naming embed.provider and the parts", err)
+	}
+
+	one := filepath.Join(t.TempDir(), "public.jsonl")
+	body := `{"id":"a","title":"A","text":"Blender motors are covered for five years.","acl":["public"]}
+{"id":"b","title":"B","text":"Kettles are covered for two years.","acl":["public"]}
+`
+	if err := os.WriteFile(one, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := Build(context.Background(), one, t.TempDir(), set)
+	if err != nil || !strings.HasPrefix(m.Embedder, embed.HashedIDFID) {
+		t.Errorf("builtin-idf over a wholly public corpus: embedder %q, %v; want it built", m.Embedder, err)
 	}
 }
