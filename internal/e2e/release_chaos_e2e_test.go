@@ -19,10 +19,12 @@ import (
 )
 
 // TestChaosRelease (ASSAY_CHAOS=1): a release in its canary survives a
-// worker SIGKILL. The stack is the crash tests' (two `assay worker`s and
-// an `assay gateway` as processes, sharing a data dir for the release
-// store); worker 0 is killed while the candidate takes 50% of the runs.
-// The release is promoted, and no run is lost or mixes releases.
+// worker SIGKILL and a Temporal server SIGKILL. The stack is the crash
+// tests' (two `assay worker`s and an `assay gateway` as processes,
+// sharing a data dir for the release store); worker 0 is killed while
+// the candidate takes 50% of the runs, the Temporal server (restarted on
+// its database after 5 s) while it takes 100%. The release is promoted,
+// and no run is lost or mixes releases.
 func TestChaosRelease(t *testing.T) {
 	chaosEnabled(t)
 	// The release store is in the shared data dir; the gateway reads
@@ -66,7 +68,7 @@ func TestChaosRelease(t *testing.T) {
 	c := &apiclient.Client{BaseURL: "http://" + s.base, APIKey: chaosKey}
 	var mu sync.Mutex
 	runs := map[string]api.QuestionResponse{}
-	killed := false
+	killed, restarted := false, false
 	deadline := time.Now().Add(5 * time.Minute)
 	for st := status("fixed"); st.State != release.Promoted; st = status("fixed") {
 		if st.State == release.RolledBack || time.Now().After(deadline) {
@@ -78,6 +80,14 @@ func TestChaosRelease(t *testing.T) {
 			s.workers[0].kill()
 			time.Sleep(time.Second)
 			s.startWorker(0)
+		}
+		if st.State == release.Canary && st.Share == 100 && !restarted {
+			restarted = true
+			t.Log("SIGKILL the Temporal server with fixed at 100%; restarting it after 5s")
+			s.srv.Kill()
+			time.Sleep(5 * time.Second)
+			s.startTemporal()
+			s.waitReady()
 		}
 		var wg sync.WaitGroup
 		for range 4 {
@@ -101,8 +111,8 @@ func TestChaosRelease(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	if !killed {
-		t.Fatal("the release was promoted before a worker could be killed")
+	if !killed || !restarted {
+		t.Fatalf("the release was promoted before the crashes: worker killed %v, Temporal restarted %v", killed, restarted)
 	}
 	store, _ := release.NewFileStore(filepath.Join(data, "releases"))
 	byRelease := map[string]int{}
