@@ -15,6 +15,8 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // fakeRollout stands in for package rollout's activities: gate results
@@ -182,5 +184,18 @@ func TestReleaseReplay(t *testing.T) {
 				t.Fatalf("replay %s: %v", f, err)
 			}
 		})
+	}
+}
+
+// TestStaticDetailsNameTheRelease: the Web UI's static details of a run
+// name its release, and of a run without one say nothing of releases.
+func TestStaticDetailsNameTheRelease(t *testing.T) {
+	in := wire.AnswerInput{Principal: wire.Principal{ID: "p"}, Release: "fixed"}
+	if got := StaticDetails(in); !strings.Contains(got, "**release** `fixed`") {
+		t.Errorf("StaticDetails = %q, want the release", got)
+	}
+	in.Release = ""
+	if got := StaticDetails(in); strings.Contains(got, "release") {
+		t.Errorf("StaticDetails = %q names a release", got)
 	}
 }
