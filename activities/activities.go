@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/guard"
+	"github.com/assay-rag/assay/internal/release"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/tokens"
 	"github.com/assay-rag/assay/internal/wire"
@@ -160,6 +161,7 @@ func (a *Activities) RoutingPolicy(context.Context) (wire.WorkerPolicy, error) {
 
 // Search runs retrieval for one attempt.
 func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.SearchOutput, error) {
+	ctx = release.WithName(ctx, in.Release)
 	res, err := a.Searcher.Search(ctx, retrieval.Request{
 		Query: in.Query, Groups: in.Groups, Filters: in.Filters, K: in.K,
 	})
@@ -171,6 +173,7 @@ func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.Sear
 
 // Assess judges one attempt's evidence.
 func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
+	ctx = release.WithName(ctx, in.Release)
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err)
@@ -210,6 +213,7 @@ func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.Asse
 
 // Generate writes the answer from accepted evidence.
 func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.GenerateOutput, error) {
+	ctx = release.WithName(ctx, in.Release)
 	if len(in.ChunkIDs) == 0 {
 		return wire.GenerateOutput{}, temporalError("Generate", errs.FieldError("activities.Generate", "chunk_ids", "no evidence: generation needs at least one source"))
 	}

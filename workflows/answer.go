@@ -71,6 +71,7 @@ func AnswerWorkflow(ctx workflow.Context, in wire.AnswerInput) (wire.AnswerResul
 		RequestID:   in.RequestID,
 		PrincipalID: in.Principal.ID,
 		Question:    in.Question,
+		Release:     in.Release,
 		StartedAt:   r.start,
 	}
 	if err := workflow.SetQueryHandler(ctx, QueryProgress, func() (wire.Progress, error) { return r.progress, nil }); err != nil {
@@ -228,7 +229,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	t0 := workflow.Now(ctx)
 	summary := searchSummary(p.Query, k)
 	err := r.exec(ctx, r.policy.Local.Search, withSummary(searchOptions, summary), wire.SearchActivity, wire.SearchInput{
-		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k,
+		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k, Release: r.in.Release,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
 	if err != nil {
@@ -251,6 +252,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	aout, err := r.assess(ctx, n, wire.AssessInput{
 		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, K: k, Strategies: r.strategies(p.Strategy),
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups, Filters: r.in.Filters,
+		Release: r.in.Release,
 	})
 	att.AssessMS = msSince(ctx, t0)
 	if err != nil {
@@ -360,7 +362,7 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	t0 := workflow.Now(ctx)
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
 		return r.exec(ctx, r.local(d), withSummary(generateOptions, generateSummary(len(hits), d.Model)), wire.GenerateActivity, wire.GenerateInput{
-			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
+			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d, Release: r.in.Release,
 		}).Get(ctx, &r.answer)
 	})
 	r.trace.GenerateMS = msSince(ctx, t0)

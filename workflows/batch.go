@@ -164,6 +164,13 @@ func BatchDigest(qs []BatchQuestion) string {
 // count and digest, and the search attributes known at start. A batch has no
 // execution timeout: its questions each have their own deadline.
 func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflowOptions {
+	attrs := []temporal.SearchAttributeUpdate{
+		StatusKey.ValueSet("running"),
+		PrincipalKey.ValueSet(in.Principal.ID),
+	}
+	if in.Template.Release != "" {
+		attrs = append(attrs, ReleaseKey.ValueSet(in.Template.Release))
+	}
 	return client.StartWorkflowOptions{
 		ID:                       id,
 		TaskQueue:                taskQueue,
@@ -171,10 +178,7 @@ func BatchStartOptions(id, taskQueue string, in BatchInput) client.StartWorkflow
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		Memo:                     map[string]any{"questions": len(in.Questions), "digest": BatchDigest(in.Questions), "template": wire.TemplateDigest(in.Template)},
 		StaticSummary:            fmt.Sprintf("batch of %d questions", len(in.Questions)),
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			StatusKey.ValueSet("running"),
-			PrincipalKey.ValueSet(in.Principal.ID),
-		),
+		TypedSearchAttributes:    temporal.NewSearchAttributes(attrs...),
 	}
 }
 

@@ -27,6 +27,9 @@ var (
 	RouteKey      = temporal.NewSearchAttributeKeyKeyword("AssayRoute")
 	AttemptsKey   = temporal.NewSearchAttributeKeyInt64("AssayAttempts")
 	PrincipalKey  = temporal.NewSearchAttributeKeyKeyword("AssayPrincipal")
+	// ReleaseKey is the release a run is pinned to (set at start), or
+	// the release a ReleaseWorkflow drives.
+	ReleaseKey = temporal.NewSearchAttributeKeyKeyword("AssayRelease")
 )
 
 // searchAttributeTypes lists every assay search attribute and its type.
@@ -37,6 +40,7 @@ func searchAttributeTypes() map[string]enumspb.IndexedValueType {
 		RouteKey.GetName():      enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 		AttemptsKey.GetName():   enumspb.INDEXED_VALUE_TYPE_INT,
 		PrincipalKey.GetName():  enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		ReleaseKey.GetName():    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 	}
 }
 
@@ -168,6 +172,13 @@ func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflo
 	if r := []rune(summary); len(r) > 200 {
 		summary = string(r[:200]) + "…"
 	}
+	attrs := []temporal.SearchAttributeUpdate{
+		StatusKey.ValueSet("running"),
+		PrincipalKey.ValueSet(in.Principal.ID),
+	}
+	if in.Release != "" {
+		attrs = append(attrs, ReleaseKey.ValueSet(in.Release))
+	}
 	return client.StartWorkflowOptions{
 		ID:                       id,
 		TaskQueue:                taskQueue,
@@ -177,9 +188,6 @@ func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflo
 		Memo:                     map[string]any{"question": in.Question, "template": wire.TemplateDigest(in)},
 		StaticSummary:            summary,
 		StaticDetails:            StaticDetails(in),
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			StatusKey.ValueSet("running"),
-			PrincipalKey.ValueSet(in.Principal.ID),
-		),
+		TypedSearchAttributes:    temporal.NewSearchAttributes(attrs...),
 	}
 }

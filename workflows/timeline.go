@@ -128,8 +128,12 @@ func StaticDetails(in wire.AnswerInput) string {
 	if b.MaxCostUSD > 0 {
 		budget = append(budget, fmt.Sprintf("$%.4f", b.MaxCostUSD))
 	}
-	return fmt.Sprintf("**principal** `%s`\n\n**budget** %s\n\n**threshold** %.2f · **top k** %d",
+	s := fmt.Sprintf("**principal** `%s`\n\n**budget** %s\n\n**threshold** %.2f · **top k** %d",
 		strings.ReplaceAll(in.Principal.ID, "`", "'"), strings.Join(budget, ", "), in.Threshold, in.TopK)
+	if in.Release != "" {
+		s += fmt.Sprintf("\n\n**release** `%s`", in.Release) // release names are [a-z0-9._-]
+	}
+	return s
 }
 
 // withLocalSummary is ctx with its local activity options' summary set

@@ -98,7 +98,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter()}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter(), Pin: releasePinner(cfg).Pin}
 	var gwCodec converter.PayloadCodec // stays a nil interface without keys: no /codec
 	if codec != nil {
 		gwCodec = codec

@@ -5,7 +5,7 @@
 //
 // A verb is a file with its flags and one call (dev.go, worker.go,
 // gateway.go, ask.go, batch.go, bench.go, key.go, index.go, search.go,
-// eval.go, eval_answers.go, version.go) and a line in commands(). Verbs that
+// eval.go, eval_answers.go, release.go, version.go) and a line in commands(). Verbs that
 // run assay's parts get them from Root (root.go), the application root:
 // it builds the Temporal client, the index, the worker's activities, the
 // worker and the gateway on first use and closes them together; stack.go
@@ -71,6 +71,7 @@ func commands() []command {
 		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
 		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
 		{"eval", "evaluate retrieval on a BEIR dataset (eval retrieval) or answers to labelled questions, loop vs one-pass (eval answers)", runEval},
+		{"release", "make, canary, promote and roll back releases: everything that shapes an answer, as one unit", runRelease},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -139,6 +139,10 @@ func (r *Root) Activities(ctx context.Context) (*activities.Activities, error) {
 		if r.acts, err = buildActivities(ix, r.Config, pub, r.Log); err != nil {
 			return nil, err
 		}
+		if err := r.serveReleases(ctx, r.acts, ix); err != nil {
+			r.acts = nil
+			return nil, err
+		}
 	}
 	return r.acts, nil
 }
@@ -155,6 +159,9 @@ func (r *Root) StartWorker(ctx context.Context, ics ...interceptor.WorkerInterce
 		return nil, err
 	}
 	w := newWorker(c, r.Config, acts, traceWorker(r.Config, ics)...)
+	if err := r.registerReleases(ctx, w, c); err != nil {
+		return nil, err
+	}
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/release"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -38,15 +39,15 @@ func TestRootBuildsEachPartOnce(t *testing.T) {
 	if acts2 != acts || ix2 != ix {
 		t.Errorf("second Activities/Index built anew: %p→%p, %p→%p", acts, acts2, ix, ix2)
 	}
-	if acts.Searcher != ix || acts.Tokens != nil {
-		t.Errorf("activities search %T, tokens %v; want the root's index and no token transport", acts.Searcher, acts.Tokens)
+	if set, ok := acts.Searcher.(*release.Set); !ok || set.Base != ix || acts.Tokens != nil {
+		t.Errorf("activities search %T, tokens %v; want the releases served over the root's index and no token transport", acts.Searcher, acts.Tokens)
 	}
 	req := retrieval.Request{Query: "descale the kettle", Groups: []string{"public"}, K: 3}
 	if res, err := acts.Searcher.Search(ctx, req); err != nil || len(res.Hits) == 0 {
 		t.Fatalf("search before Close: %d hits, %v", len(res.Hits), err)
 	}
-	if len(r.closers) != 1 {
-		t.Errorf("%d parts to close, want 1 (the index; nothing dialled Temporal)", len(r.closers))
+	if len(r.closers) != 2 {
+		t.Errorf("%d parts to close, want 2 (the index and the releases served; nothing dialled Temporal)", len(r.closers))
 	}
 	r.Close()
 	r.Close() // twice is safe

@@ -77,6 +77,9 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	log.Info("index: " + live.Describe(*cfg))
+	if err := r.ensureInitialRelease(ctx); err != nil {
+		return err
+	}
 	if cfg.HTTP.TemporalUIURL == "" {
 		cfg.HTTP.TemporalUIURL = srv.UIURL()
 	}

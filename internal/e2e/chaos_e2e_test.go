@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -58,7 +59,9 @@ type chaosStack struct {
 	logs         *syncBuffer
 }
 
-func newChaosStack(t *testing.T) *chaosStack {
+// newChaosStack starts the stack; extra is appended to its configuration
+// file (YAML).
+func newChaosStack(t *testing.T, extra ...string) *chaosStack {
 	t.Helper()
 	bin := temporalBin(t)
 	dir := t.TempDir()
@@ -76,7 +79,7 @@ func newChaosStack(t *testing.T) *chaosStack {
       groups: [public]
 batch:
   concurrency: 8
-`, auth.Hash(chaosKey))
+`, auth.Hash(chaosKey)) + strings.Join(extra, "")
 	if err := os.WriteFile(s.cfg, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

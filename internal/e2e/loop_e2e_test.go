@@ -78,8 +78,15 @@ func (l *loopCase) record(t *testing.T, id string, res wire.AnswerResult) {
 	if dir == "" {
 		return
 	}
+	writeHistory(t, l.c, id, filepath.Join(dir, fmt.Sprintf("%s-%s.json", res.StopReason, strings.ToLower(id))))
+}
+
+// writeHistory writes workflow id's history as JSON, as the replayer
+// reads it, to file.
+func writeHistory(t *testing.T, c client.Client, id, file string) {
+	t.Helper()
 	var hist historypb.History
-	it := l.c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
@@ -91,11 +98,10 @@ func (l *loopCase) record(t *testing.T, id string, res wire.AnswerResult) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s.json", res.StopReason, strings.ToLower(id)))
-	if err := os.WriteFile(name, b, 0o644); err != nil {
+	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("recorded %s", name)
+	t.Logf("recorded %s", file)
 }
 
 // scheduled counts the activities of each type a run scheduled, as

@@ -75,6 +75,9 @@ type SearchInput struct {
 	Groups  []string `json:"groups"`
 	Filters Filters  `json:"filters,omitzero"`
 	K       int      `json:"k"`
+	// Release is the release the run is pinned to (package release);
+	// empty in runs recorded before releases: what the worker serves.
+	Release string `json:"release,omitempty"`
 }
 
 // SearchOutput is the output of Search: ranked ids and scores, no text.
@@ -111,6 +114,9 @@ type AssessInput struct {
 	// findable is what a search could return.
 	Filters Filters         `json:"filters,omitzero"`
 	Route   router.Decision `json:"route"`
+	// Release is the release the run is pinned to (package release);
+	// empty in runs recorded before releases: what the worker serves.
+	Release string `json:"release,omitempty"`
 }
 
 // AssessOutput is the output of Assess.
@@ -132,6 +138,9 @@ type GenerateInput struct {
 	ChunkIDs []string        `json:"chunk_ids"`
 	Groups   []string        `json:"groups"`
 	Route    router.Decision `json:"route"`
+	// Release is the release the run is pinned to (package release);
+	// empty in runs recorded before releases: what the worker serves.
+	Release string `json:"release,omitempty"`
 }
 
 // GenerateOutput is the output of Generate.

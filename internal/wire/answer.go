@@ -62,6 +62,10 @@ type AnswerInput struct {
 	// a worker with principal keys refuses a run without a valid one
 	// (stop unauthorized). Absent in runs recorded before it existed.
 	Signature *Signature `json:"signature,omitempty"`
+	// Release is the release the run is pinned to, chosen at start
+	// (release.Active.Pick) and kept for every attempt; empty in runs
+	// recorded before releases existed, and when none was ever promoted.
+	Release string `json:"release,omitempty"`
 }
 
 // Signature binds a principal to the run it was issued for, so whoever
@@ -145,7 +149,9 @@ type Trace struct {
 	Question    string `json:"question"`
 	// Condensed is set when Question was a follow-up in a conversation:
 	// the standalone question the run answered instead, and who wrote it.
-	Condensed   *Condensed    `json:"condensed,omitempty"`
+	Condensed *Condensed `json:"condensed,omitempty"`
+	// Release is the release the run used (AnswerInput.Release).
+	Release     string        `json:"release,omitempty"`
 	Attempts    []Attempt     `json:"attempts"`
 	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
 	GenerateMS  float64       `json:"generate_ms,omitempty"`
