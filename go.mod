@@ -21,6 +21,8 @@ require (
 	golang.org/x/time v0.16.0
 )
 
+require github.com/hashicorp/golang-lru/v2 v2.0.7
+
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect

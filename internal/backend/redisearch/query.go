@@ -76,14 +76,17 @@ func FilterQuery(f backend.Filter) string {
 // TextQuery is the BM25 leg's query: a union of one branch per analyzed
 // term, each branch the term in the content field intersected with the
 // whole filter: (@content:t1 F) | (@content:t2 F) | ... terms must be
-// non-empty.
+// non-empty. weights, when given (one per term), scale each branch's
+// BM25STD score ($weight); the filter's clauses always weigh 0, so a
+// chunk's score is its terms' alone (a TAG match would otherwise add its
+// own IDF, more for a chunk in several of the principal's groups).
 //
 // Not @content:(t1 | t2) F: RediSearch 2.10 scores a union that is
 // skipped through by an intersection with only its first matching term
 // (on SciFact the best BM25STD match of a query fell to rank 172). A
 // union of intersections is read in full and scored by every term.
-func TextQuery(terms []string, f backend.Filter) string {
-	filter := FilterQuery(f)
+func TextQuery(terms []string, f backend.Filter, weights ...float64) string {
+	filter := "(" + FilterQuery(f) + ")=>{$weight: 0}"
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {
@@ -92,21 +95,25 @@ func TextQuery(terms []string, f backend.Filter) string {
 		b.WriteString("(@" + fieldContent + ":")
 		b.WriteString(Escape(t))
 		b.WriteString(" " + filter + ")")
+		if i < len(weights) {
+			b.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
+		}
 	}
 	return b.String()
 }
 
 // VectorQuery is the vector leg's query: the k nearest chunks among those
-// that pass the filter (a pre-filter, not a post-filter). With exact, the
-// distances are computed for every chunk that passes the filter
-// (HYBRID_POLICY ADHOC_BF) instead of walking the HNSW graph, whose
-// approximate walk passes through chunks the filter excludes.
-func VectorQuery(f backend.Filter, k int, exact bool) string {
-	policy := ""
-	if exact {
-		policy = " HYBRID_POLICY ADHOC_BF"
+// that pass the filter (a pre-filter, not a post-filter), through the
+// HNSW graph with EF_RUNTIME ef (0: the index's default). RediSearch
+// chooses per query between walking the graph in batches, checking the
+// filter as it goes, and, for a filter that passes few chunks, computing
+// their distances directly (its HYBRID_POLICY ADHOC_BF).
+func VectorQuery(f backend.Filter, k, ef int) string {
+	opts := ""
+	if ef > 0 {
+		opts = " EF_RUNTIME " + strconv.Itoa(ef)
 	}
-	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + policy + " AS " + fieldDistance + "]"
+	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
 }
 
 // dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field
