@@ -50,9 +50,15 @@ var filterFields = map[backend.Field]string{
 // FilterQuery compiles f's conditions into RediSearch clauses: TAG
 // clauses for keywords, NUMERIC ranges for authority and the update date
 // (stored as YYYYMMDD).
-func FilterQuery(f backend.Filter) string {
+func FilterQuery(f backend.Filter) string { return filterQuery(f, true) }
+
+// filterQuery is FilterQuery, without the ACL clause unless acl.
+func filterQuery(f backend.Filter, acl bool) string {
 	var parts []string
 	for _, c := range f.Conditions() {
+		if c.Field == backend.FieldACL && !acl {
+			continue
+		}
 		field := filterFields[c.Field]
 		switch c.Kind {
 		case backend.AnyOf:
@@ -86,7 +92,15 @@ func FilterQuery(f backend.Filter) string {
 // (on SciFact the best BM25STD match of a query fell to rank 172). A
 // union of intersections is read in full and scored by every term.
 func TextQuery(terms []string, f backend.Filter, weights ...float64) string {
-	filter := "(" + FilterQuery(f) + ")=>{$weight: 0}"
+	return textQuery(terms, FilterQuery(f), weights)
+}
+
+// textQuery is TextQuery with the filter compiled; an empty filter
+// (a principal who sees every chunk, no other restriction) is left out.
+func textQuery(terms []string, filter string, weights []float64) string {
+	if filter != "" {
+		filter = " (" + filter + ")=>{$weight: 0}"
+	}
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {
@@ -94,7 +108,7 @@ func TextQuery(terms []string, f backend.Filter, weights ...float64) string {
 		}
 		b.WriteString("(@" + fieldContent + ":")
 		b.WriteString(Escape(t))
-		b.WriteString(" " + filter + ")")
+		b.WriteString(filter + ")")
 		if i < len(weights) {
 			b.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
 		}
