@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -107,44 +109,32 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	an := terms.New()
 	df := map[string]int{}
 	st := indexStats{Chunks: len(chunks)}
+	var mu sync.Mutex // guards df, st, stats and done
+	done := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writers)
 	for s := 0; s < len(chunks); s += batchSize {
 		batch := chunks[s:min(s+batchSize, len(chunks))]
-		vecs, err := vectors(ctx, rdb, name, old, m, batch, o.Embedder, &stats)
-		if err != nil {
-			return Manifest{}, backend.BuildStats{}, err
-		}
-		pipe := rdb.Pipeline()
-		for i := range batch {
-			c := &batch[i]
-			title, text := an.Terms(c.Title), an.Terms(c.Text)
-			all := append(slices.Clip(title), text...)
-			fields := chunkHash(c, all, backend.Fingerprint(text))
-			if vecs != nil {
-				fields[fieldVector] = vectorBytes(vecs[i])
-				fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
+		g.Go(func() error {
+			w, err := writeBatch(gctx, rdb, an, name, old, vn, m, batch, o.Embedder)
+			if err != nil {
+				return err
 			}
-			pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
-			distinct := slices.Compact(slices.Sorted(slices.Values(all)))
-			for _, t := range distinct {
-				df[t]++
+			mu.Lock()
+			defer mu.Unlock()
+			for t, n := range w.df {
+				df[t] += n
 			}
-			if c.Text == "" {
-				st.Empty++
-			}
-			if len(distinct) > 0 {
-				els := make([]any, len(distinct))
-				for j, t := range distinct {
-					els[j] = t
-				}
-				for _, g := range c.ACL {
-					pipe.PFAdd(ctx, hllKey(vn, g), els...)
-				}
-			}
-		}
-		if _, err := pipe.Exec(ctx); err != nil {
-			return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
-		}
-		o.Progress("index", s+len(batch), len(chunks))
+			st.Empty += w.empty
+			stats.Embedded += w.st.Embedded
+			stats.Reused += w.st.Reused
+			done += len(batch)
+			o.Progress("index", done, len(chunks))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	if err := waitIndexed(ctx, rdb, vn, len(chunks)); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
@@ -182,6 +172,61 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}
 	stats.Took = time.Since(start)
 	return m, stats, nil
+}
+
+// writers is how many batches are prepared (analysed, embedded) and
+// written at once, so that the worker's embedding and Redis's indexing
+// overlap.
+const writers = 4
+
+// written is what writeBatch counted of one batch.
+type written struct {
+	df    map[string]int
+	empty int
+	st    backend.BuildStats // Embedded and Reused
+}
+
+// writeBatch embeds one batch (or reuses the old version's vectors) and
+// writes its chunks, and their terms to their groups' HyperLogLogs, in
+// one pipeline.
+func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
+	w := written{df: map[string]int{}}
+	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
+	if err != nil {
+		return w, err
+	}
+	pipe := rdb.Pipeline()
+	for i := range batch {
+		c := &batch[i]
+		title, text := an.Terms(c.Title), an.Terms(c.Text)
+		all := append(slices.Clip(title), text...)
+		fields := chunkHash(c, all, backend.Fingerprint(text))
+		if vecs != nil {
+			fields[fieldVector] = vectorBytes(vecs[i])
+			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
+		}
+		pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
+		distinct := slices.Compact(slices.Sorted(slices.Values(all)))
+		for _, t := range distinct {
+			w.df[t]++
+		}
+		if c.Text == "" {
+			w.empty++
+		}
+		if len(distinct) > 0 {
+			els := make([]any, len(distinct))
+			for j, t := range distinct {
+				els[j] = t
+			}
+			for _, g := range c.ACL {
+				pipe.PFAdd(ctx, hllKey(vn, g), els...)
+			}
+		}
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return w, errs.E("redisearch.Build", errs.Unavailable, err)
+	}
+	return w, nil
 }
 
 // writeDocFreqs writes the whole-index document frequencies (HSET in
