@@ -9,12 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
@@ -83,6 +85,9 @@ type Activities struct {
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
 	Tokens TokenPublisher
+	// Signer checks that a run's principal was signed by a gateway
+	// (auth.principal_keys); nil accepts every principal.
+	Signer *auth.Signer
 }
 
 // Validate reports what a worker running a would miss: every dependency
@@ -122,6 +127,30 @@ func (a *Activities) Guard(_ context.Context, in wire.GuardInput) (wire.GuardOut
 		return wire.GuardOutput{}, temporalError("Guard", err)
 	}
 	return v, nil
+}
+
+// VerifyPrincipal checks a run's principal against its signature: made
+// by a gateway with one of the worker's keys, for this run (or, for a
+// batch's question, for its parent batch) and what it asks. Its verdict
+// is data, not an error: a refusal is the run's unauthorized stop.
+func (a *Activities) VerifyPrincipal(_ context.Context, in wire.VerifyInput) (wire.VerifyOutput, error) {
+	if a.Signer == nil {
+		return wire.VerifyOutput{OK: true}, nil
+	}
+	if err := a.Signer.Verify(in.Signature, in.Principal); err != nil {
+		return wire.VerifyOutput{Reason: errs.Reason(err)}, nil
+	}
+	sig := in.Signature
+	switch {
+	case sig.Run == in.Run && sig.Digest == in.Digest:
+	case sig.Run == in.Run:
+		return wire.VerifyOutput{Reason: "the principal was signed for another question of this run id"}, nil
+	case in.Parent != "" && sig.Run == in.Parent && strings.HasPrefix(in.Run, in.Parent+"-q"):
+		// A batch's question: its batch checked the digest of every question.
+	default:
+		return wire.VerifyOutput{Reason: fmt.Sprintf("the principal was signed for run %q, not this one", sig.Run)}, nil
+	}
+	return wire.VerifyOutput{OK: true}, nil
 }
 
 // RoutingPolicy returns the worker's routing policy and local stages.
@@ -167,10 +196,11 @@ func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.Asse
 		return err
 	})
 	// A failed call may still have cost tokens (a reply that failed its
-	// schema twice); they travel in the error so budgets count them.
+	// schema twice, or an invalid reply whose repair call failed); they
+	// travel in the error so budgets count them.
 	spent := res.Usage
 	if err != nil {
-		return wire.AssessOutput{}, temporalError("Assess", err, spent)
+		return wire.AssessOutput{}, billedError("Assess", err, spent)
 	}
 	if err := res.Assessment.Check(); err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err, spent)
@@ -303,6 +333,20 @@ func heartbeatWhile(ctx context.Context, fn func() error) error {
 // type is the error's kind; kinds that cannot succeed on retry are marked
 // non-retryable. A non-zero Spent goes along as the error's details.
 func temporalError(activity string, err error, spent ...wire.Spent) error {
+	return applicationError(activity, err, false, spent...)
+}
+
+// billedError is temporalError for a model call that failed after the
+// endpoint billed tokens reported in spent (an invalid reply whose
+// repair call then failed): such a failure is final whatever its kind,
+// because a server retry would hand the workflow only the last attempt's
+// failure and these tokens would go uncounted. The workflow counts them
+// and decides, as for any failure.
+func billedError(activity string, err error, spent wire.Spent) error {
+	return applicationError(activity, err, !spent.Usage.IsZero(), spent)
+}
+
+func applicationError(activity string, err error, final bool, spent ...wire.Spent) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		return err
@@ -311,7 +355,7 @@ func temporalError(activity string, err error, spent ...wire.Spent) error {
 	if kind == errs.Other {
 		kind = errs.Internal
 	}
-	opts := temporal.ApplicationErrorOptions{NonRetryable: !kind.Retryable()}
+	opts := temporal.ApplicationErrorOptions{NonRetryable: final || !kind.Retryable()}
 	if len(spent) > 0 && !spent[0].Usage.IsZero() {
 		opts.Details = []any{spent[0]}
 	}

@@ -142,3 +142,28 @@ func TestAssessCarriesSpent(t *testing.T) {
 		})
 	}
 }
+
+// TestAssessSpentFailureNotRetried: a failure of a retryable kind that
+// already consumed tokens (an invalid reply, then a repair call that
+// timed out) is not retried by the server, which would hand the workflow
+// only the last attempt's failure and drop these tokens; it carries them.
+func TestAssessSpentFailureNotRetried(t *testing.T) {
+	spent := wire.Spent{Model: "small-m", Usage: wire.Usage{TokensIn: 300, TokensOut: 10}}
+	as := &scriptedAssessor{res: assess.Result{Usage: spent}, err: errs.E("assess.LLM", errs.Timeout, errors.New("no reply within 2s"))}
+	a := assessActivities(as)
+	_, err := execute[wire.AssessOutput](t, a, a.Assess, assessIn)
+	app, got := spentOf(t, err)
+	if app.Type() != errs.Timeout.TemporalType() || !app.NonRetryable() {
+		t.Errorf("error type %q non-retryable %v, want %q non-retryable", app.Type(), app.NonRetryable(), errs.Timeout.TemporalType())
+	}
+	if got != spent {
+		t.Errorf("spent in details = %+v, want %+v", got, spent)
+	}
+	// The same failure before any token was billed stays retryable.
+	as = &scriptedAssessor{err: errs.E("assess.LLM", errs.Timeout, errors.New("no reply within 2s"))}
+	a = assessActivities(as)
+	_, err = execute[wire.AssessOutput](t, a, a.Assess, assessIn)
+	if app, _ := spentOf(t, err); app.NonRetryable() {
+		t.Errorf("a timeout that cost nothing is non-retryable; want it retried")
+	}
+}

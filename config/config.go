@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -42,6 +43,7 @@ type Config struct {
 	Loop     Loop     `yaml:"loop"`
 	Batch    Batch    `yaml:"batch"`
 	Auth     Auth     `yaml:"auth"`
+	Quota    Quota    `yaml:"quota"`
 	Worker   Worker   `yaml:"worker"`
 	Redis    Redis    `yaml:"redis"`
 }
@@ -104,6 +106,42 @@ type HTTP struct {
 	// X-Forwarded-For the gateway believes for the client address it
 	// logs. Empty: none; the client is the connection's peer.
 	TrustedProxies []string `yaml:"trusted_proxies"`
+	// AllowedOrigins are the browser origins (scheme://host[:port]) of
+	// other websites whose pages may call the API, e.g. an intranet
+	// portal; they, and only they, get CORS. Empty (the default): only
+	// the gateway's own page; a cross-site request is refused with 403.
+	AllowedOrigins []string `yaml:"allowed_origins"`
+	// AllowedHosts are Host names (without port) the gateway answers
+	// besides loopback ones. A gateway listening on a loopback address
+	// answers only localhost names and these (against DNS rebinding);
+	// with any set, every gateway checks Host. Behind a proxy that
+	// rewrites Host, list the name it sends.
+	AllowedHosts []string `yaml:"allowed_hosts"`
+	// MetricsKey, when set, is the bearer token /metrics needs
+	// (Authorization: Bearer KEY), for a Prometheus scraper. Without it
+	// /metrics needs one of the API keys, or nothing when the gateway
+	// is anonymous.
+	MetricsKey Secret `yaml:"metrics_key"`
+}
+
+// Quota bounds what one principal (one API key, or the anonymous
+// caller) may have the gateway run. Every question counts against the
+// key's auth.keys[].rate_per_minute, each question of a batch included.
+// A request over a quota gets 429 with Retry-After and a body naming the
+// quota.
+type Quota struct {
+	// MaxQuestionsInFlight bounds a principal's answer runs running at
+	// once, the questions of its batches included; 0 is unlimited.
+	MaxQuestionsInFlight int `yaml:"max_questions_in_flight"`
+	// MaxBatchesInFlight bounds a principal's batches running at once;
+	// 0 is unlimited.
+	MaxBatchesInFlight int `yaml:"max_batches_in_flight"`
+	// MaxCostPerDayUSD, when above 0, is what a principal's runs may
+	// cost per UTC day. Each run reserves its whole cost budget
+	// (loop.max_cost_usd, or the request's lower one) before it starts,
+	// so the day's spend cannot pass it; the reservations are kept by
+	// each gateway process. Needs loop.max_cost_usd above 0.
+	MaxCostPerDayUSD float64 `yaml:"max_cost_per_day_usd"`
 }
 
 // Temporal says where the Temporal frontend is and which queue assay uses.
@@ -181,10 +219,20 @@ type Index struct {
 	// indexes); default "assay".
 	Name string `yaml:"name" flag:"name"`
 	// RequireACL makes a document without an acl field an error instead
-	// of public. Off for the sample and BEIR corpora (which have no ACLs);
-	// turn it on for production corpora. A present but empty acl is an
-	// error either way.
+	// of public. On by default, for `assay index`, `assay worker` and
+	// `assay dev` alike (the sample corpus gives every document an acl);
+	// set it to false only for a corpus meant to be wholly public, such
+	// as a BEIR data set. A present but empty acl is an error either way.
 	RequireACL bool `yaml:"require_acl"`
+}
+
+// ACLPolicy says in one line what index.require_acl means for the corpus
+// being indexed, for the startup lines of `assay dev` and the worker.
+func (ix Index) ACLPolicy() string {
+	if ix.RequireACL {
+		return "every document must name its groups (index.require_acl; [public] for public ones)"
+	}
+	return "a document without an acl field is PUBLIC (index.require_acl is off)"
 }
 
 // Embedders Embed.Provider may name.
@@ -309,6 +357,23 @@ type Auth struct {
 	// AllowAnonymous lets a gateway without keys serve every caller as
 	// the anonymous principal. Off by default: no keys, no gateway.
 	AllowAnonymous bool `yaml:"allow_anonymous"`
+	// PrincipalKeys signs the principal (and its groups) a gateway puts
+	// in each run it starts, and lets workers refuse a run whose
+	// principal is unsigned or altered (stop unauthorized): reaching
+	// Temporal is then not enough to read as any group. "ID:SECRET"
+	// entries, comma-separated, secrets of 32 bytes or more (assay key
+	// new makes one); the first signs, every one verifies, so a key is
+	// rotated by putting the new one first and dropping the old once its
+	// runs are done. Gateways, workers and `assay eval answers` against
+	// them need the same keys. Empty (the default, `assay dev` included):
+	// no signing, and workers run any principal.
+	PrincipalKeys Secret `yaml:"principal_keys"`
+}
+
+// PrincipalSigner is the signer of auth.principal_keys; nil when none
+// are set.
+func (c Config) PrincipalSigner() (*auth.Signer, error) {
+	return auth.ParseSigningKeys(c.Auth.PrincipalKeys.Reveal())
 }
 
 // IndexDir is the index directory, defaulting to <data_dir>/index.

@@ -245,3 +245,42 @@ func TestTemporalUIURL(t *testing.T) {
 		}
 	}
 }
+
+// TestRequireACLByDefault: a document without an acl field is an error
+// unless the operator turns index.require_acl off (issue 21: it was off,
+// so a misplaced header published a staff document).
+func TestRequireACLByDefault(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Index.RequireACL || !strings.Contains(cfg.Index.ACLPolicy(), "must name its groups") {
+		t.Errorf("index.require_acl = %v by default (%s), want true", cfg.Index.RequireACL, cfg.Index.ACLPolicy())
+	}
+	cfg, err = Load(Options{Getenv: envOf(map[string]string{"ASSAY_INDEX_REQUIRE_ACL": "false"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Index.RequireACL || !strings.Contains(cfg.Index.ACLPolicy(), "PUBLIC") {
+		t.Errorf("ASSAY_INDEX_REQUIRE_ACL=false: require_acl = %v (%s)", cfg.Index.RequireACL, cfg.Index.ACLPolicy())
+	}
+}
+
+// TestPrincipalKeys: auth.principal_keys parses into a signer; a bad entry
+// is a validation error naming the setting and never printing the secret.
+func TestPrincipalKeys(t *testing.T) {
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_AUTH_PRINCIPAL_KEYS": "k2:0123456789abcdef0123456789abcdef,k1:fedcba9876543210fedcba9876543210"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := cfg.PrincipalSigner(); err != nil || s == nil {
+		t.Errorf("PrincipalSigner = %v, %v", s, err)
+	}
+	_, err = Load(Options{Getenv: envOf(map[string]string{"ASSAY_AUTH_PRINCIPAL_KEYS": "k1:too-short-secret"})})
+	if err == nil || !strings.Contains(err.Error(), "auth.principal_keys") || strings.Contains(err.Error(), "too-short-secret") {
+		t.Errorf("a short secret: %v; want an error naming auth.principal_keys without the secret", err)
+	}
+	if s, err := Default().PrincipalSigner(); s != nil || err != nil {
+		t.Errorf("default: %v, %v; want no signing", s, err)
+	}
+}

@@ -32,8 +32,9 @@ func Default() Config {
 			UIPort:       8233,
 		},
 		Index: Index{
-			Backend: BackendBleve,
-			Name:    "assay",
+			Backend:    BackendBleve,
+			Name:       "assay",
+			RequireACL: true,
 		},
 		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{
@@ -54,5 +55,6 @@ func Default() Config {
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
 		Worker: Worker{LocalActivities: true},
+		Quota:  Quota{MaxQuestionsInFlight: 100, MaxBatchesInFlight: 4},
 	}
 }

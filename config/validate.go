@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -134,6 +135,17 @@ func (c Config) validateHTTP(p *problems) {
 		p.add("http.write_timeout", "must exceed http.max_wait (%s), got %s", h.MaxWait, h.WriteTimeout)
 	}
 	p.positive("http.idle_timeout", h.IdleTimeout)
+	for i, o := range h.AllowedOrigins {
+		u, err := url.Parse(strings.TrimSuffix(o, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+			p.add(fmt.Sprintf("http.allowed_origins[%d]", i), "want scheme://host[:port] like https://portal.example, got %q", o)
+		}
+	}
+	for i, host := range h.AllowedHosts {
+		if host == "" || strings.ContainsAny(host, ":/ ") {
+			p.add(fmt.Sprintf("http.allowed_hosts[%d]", i), "want a host name without port or scheme, got %q", host)
+		}
+	}
 	for i, proxy := range h.TrustedProxies {
 		if net.ParseIP(proxy) == nil {
 			if _, _, err := net.ParseCIDR(proxy); err != nil {
@@ -223,4 +235,20 @@ func (c Config) validateLoop(p *problems) {
 }
 
 // validateAuth checks the API keys.
-func (c Config) validateAuth(p *problems) { validateKeys(p, c.Auth.Keys) }
+func (c Config) validateAuth(p *problems) {
+	validateKeys(p, c.Auth.Keys)
+	if _, err := c.PrincipalSigner(); err != nil {
+		p.add("auth.principal_keys", "%s", errs.Reason(err))
+	}
+	q := c.Quota
+	if q.MaxQuestionsInFlight < 0 {
+		p.add("quota.max_questions_in_flight", "must not be negative (0 is unlimited), got %d", q.MaxQuestionsInFlight)
+	}
+	if q.MaxBatchesInFlight < 0 {
+		p.add("quota.max_batches_in_flight", "must not be negative (0 is unlimited), got %d", q.MaxBatchesInFlight)
+	}
+	p.notNegative("quota.max_cost_per_day_usd", q.MaxCostPerDayUSD)
+	if q.MaxCostPerDayUSD > 0 && c.Loop.MaxCostUSD <= 0 {
+		p.add("quota.max_cost_per_day_usd", "needs loop.max_cost_usd above 0: each run reserves its cost budget before it starts")
+	}
+}

@@ -64,9 +64,9 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v3"
+	BuiltinAssessModel   = "builtin:coverage-v4"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v2"
+	BuiltinGenerateModel = "builtin:extractive-v3"
 )
 
 // PolicyVersion changes whenever the rules above change.

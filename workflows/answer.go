@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
@@ -103,6 +104,13 @@ type stop struct {
 func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	if err := r.in.Validate(); err != nil {
 		return r.finish(ctx, stop{wire.InvalidRequest, err.Error()})
+	}
+	// The principal's groups decide what the run may read: before any
+	// search, they must be the ones a gateway signed for this run.
+	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.QuestionDigest(r.in.Question)); err != nil {
+		return r.finish(ctx, r.failed(ctx, err, wire.Unauthorized, "verify principal"))
+	} else if !ok {
+		return r.finish(ctx, stop{wire.Unauthorized, reason})
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 5 * time.Second,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -42,6 +43,9 @@ type BatchQuestion struct {
 	// gateway never sets it — its batch questions decode into a type
 	// without the field — so an API caller can never widen its groups.
 	Principal *wire.Principal `json:"principal,omitempty"`
+	// Signature signs Principal for the batch (SignBatch); a question
+	// with its own principal runs only with it, where workers check.
+	Signature *wire.Signature `json:"signature,omitempty"`
 }
 
 // BatchState is the state of a whole batch.
@@ -84,6 +88,9 @@ type BatchInput struct {
 	Template      wire.AnswerInput `json:"template"`
 	Concurrency   int              `json:"concurrency"`
 	ContinueAfter int              `json:"continue_after,omitempty"`
+	// Signature is the gateway's signature of Principal for this batch
+	// and its questions (SignBatch); each question's run carries it.
+	Signature *wire.Signature `json:"signature,omitempty"`
 
 	Items     []BatchItem `json:"items,omitempty"`
 	Next      int         `json:"next,omitempty"`
@@ -140,11 +147,14 @@ func ChildID(batchID string, i int) string {
 }
 
 // BatchDigest identifies a batch's questions (ids and texts, in order), so
-// a replayed idempotency key can be told from a reused one.
+// a replayed idempotency key can be told from a reused one, and a signed
+// principal is bound to its batch. Workflow code calls it (the principal
+// check), so it uses no fmt; the bytes are those of the
+// "%d:%s%d:%s" it was first written with.
 func BatchDigest(qs []BatchQuestion) string {
 	h := sha256.New()
 	for _, q := range qs {
-		fmt.Fprintf(h, "%d:%s%d:%s", len(q.ID), q.ID, len(q.Question), q.Question)
+		h.Write([]byte(strconv.Itoa(len(q.ID)) + ":" + q.ID + strconv.Itoa(len(q.Question)) + ":" + q.Question))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -201,6 +211,12 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 			fmt.Sprintf("batch %s: %d questions, %d items", in.BatchID, len(in.Questions), len(in.Items)),
 			errs.Invalid.TemporalType(), nil)
 	}
+	if reason, ok, err := verifyPrincipal(ctx, in.Principal, in.Signature, BatchDigest(in.Questions)); err != nil {
+		return BatchResult{}, err
+	} else if !ok {
+		return BatchResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("batch %s: unauthorized: %s", in.BatchID, reason), errs.Unauthorized.TemporalType(), nil)
+	}
 	b := &batch{in: in, state: BatchRunning}
 	if b.in.Items == nil {
 		b.in.Items = make([]BatchItem, len(in.Questions))
@@ -245,10 +261,12 @@ func (b *batch) run(ctx workflow.Context) (BatchResult, error) {
 			cin.RequestID = b.in.Items[i].QuestionID
 			cin.Question = b.in.Questions[i].Question
 			cin.Principal = b.in.Principal
+			cin.Signature = b.in.Signature
 			// A nil override keeps the behaviour batches recorded before
-			// the field existed had, so no version marker is needed.
+			// the field existed had, so no version marker is needed; nor
+			// does the signature, nil in every batch recorded before it.
 			if p := b.in.Questions[i].Principal; p != nil {
-				cin.Principal = *p
+				cin.Principal, cin.Signature = *p, b.in.Questions[i].Signature
 			}
 			f := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, childOptions(cin.RequestID, cin)), AnswerWorkflow, cin)
 			sel.AddFuture(f, func(f workflow.Future) {

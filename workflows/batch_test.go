@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -60,6 +61,7 @@ func newBatchEnv(t *testing.T, f *fakeAnswers) *testsuite.TestWorkflowEnvironmen
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflowWithOptions(BatchWorkflow, workflow.RegisterOptions{Name: BatchWorkflowName})
 	env.RegisterWorkflowWithOptions(f.run, workflow.RegisterOptions{Name: AnswerWorkflowName})
+	env.RegisterActivity(&activities.Activities{}) // VerifyPrincipal, with signing off
 	return env
 }
 

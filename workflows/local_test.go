@@ -20,7 +20,7 @@ import (
 func stageKinds(e *loopEnv) *[]string {
 	var got []string
 	e.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
-		if info.ActivityType.Name != "Guard" && info.ActivityType.Name != "RoutingPolicy" {
+		if n := info.ActivityType.Name; n != "Guard" && n != "RoutingPolicy" && n != wire.VerifyActivity {
 			got = append(got, info.ActivityType.Name+":local")
 		}
 	})

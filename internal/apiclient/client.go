@@ -169,22 +169,31 @@ func (c *Client) Cancel(ctx context.Context, id string) error {
 // Wait polls until the question is no longer running or ctx ends. progress,
 // if not nil, is called with every state seen.
 func (c *Client) Wait(ctx context.Context, id string, every time.Duration, progress func(api.QuestionResponse)) (api.QuestionResponse, error) {
+	return poll(ctx, every, func() (api.QuestionResponse, api.Status, error) {
+		q, err := c.Get(ctx, id)
+		return q, q.Status, err
+	}, progress)
+}
+
+// poll gets a run's state every `every` until it is no longer running or
+// ctx ends, calling progress (if not nil) with every state seen.
+func poll[T any](ctx context.Context, every time.Duration, get func() (T, api.Status, error), progress func(T)) (T, error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		q, err := c.Get(ctx, id)
+		v, status, err := get()
 		if err != nil {
-			return q, err
+			return v, err
 		}
 		if progress != nil {
-			progress(q)
+			progress(v)
 		}
-		if q.Status != api.Running {
-			return q, nil
+		if status != api.Running {
+			return v, nil
 		}
 		select {
 		case <-ctx.Done():
-			return q, ctx.Err()
+			return v, ctx.Err()
 		case <-t.C:
 		}
 	}
@@ -369,6 +378,15 @@ func (c *Client) BatchResults(ctx context.Context, id, cursor string, limit int)
 	var out api.BatchResults
 	err := c.do(ctx, http.MethodGet, path, nil, &out)
 	return out, err
+}
+
+// WaitBatch polls until the batch is no longer running or ctx ends.
+// progress, if not nil, is called with every state seen.
+func (c *Client) WaitBatch(ctx context.Context, id string, every time.Duration, progress func(api.BatchResponse)) (api.BatchResponse, error) {
+	return poll(ctx, every, func() (api.BatchResponse, api.Status, error) {
+		b, err := c.GetBatch(ctx, id)
+		return b, b.Status, err
+	}, progress)
 }
 
 // AllBatchResults pages through every result of a batch.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
 
@@ -85,11 +87,16 @@ type Builtin struct {
 	// that may be unknown to the visible corpus for the paraphrase
 	// tolerance to apply.
 	MaxUnknownShare float64
+	// MaxUnknownShareTyped replaces MaxUnknownShare for a chunk that holds
+	// an answer of the question's expected type near its words (see
+	// answertype): the answer's presence is evidence the unknown words are
+	// a paraphrase.
+	MaxUnknownShareTyped float64
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
-	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3}
+	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5}
 }
 
 // Thesaurus relates words (see internal/thesaurus).
@@ -101,7 +108,7 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v3+wordnet-3.0").
+// name when one is used ("builtin:coverage-v4+wordnet-3.0").
 func (b *Builtin) Model() string {
 	if b.Thesaurus == nil {
 		return BuiltinModel
@@ -194,6 +201,11 @@ type judged struct {
 	paraphrase bool
 	fit        bool // it alone would make the evidence sufficient
 	allKnown   bool // it covers every term the visible corpus has
+	// typed is true when the chunk holds an expression of the question's
+	// expected answer type near its content words (always for a question
+	// that expects no particular type); expr is that expression.
+	typed bool
+	expr  string
 }
 
 // better reports whether j beats k: a chunk that would suffice beats a
@@ -208,14 +220,28 @@ type reading struct {
 	ents              []Entity
 	key               int // the most specific known term, -1 when none
 	total, knownTotal float64
-	tolerant          bool // paraphrase tolerance may apply (see Builtin)
+	unknown           int     // content terms no visible chunk has
+	share, typedShare float64 // the largest unknown share tolerated without and with the expected type found
+	expects           bool    // the question expects a particular answer type (answertype)
 	min               float64
 }
 
+// tolerant reports whether the paraphrase tolerance may apply to a chunk
+// (see Builtin): at most share of the question's content terms unknown,
+// or typedShare when the chunk holds an answer of the expected type.
+func (r *reading) tolerant(typed bool) bool {
+	share := r.share
+	if typed && r.expects {
+		share = r.typedShare
+	}
+	return r.unknown > 0 && float64(r.unknown) <= share*float64(len(r.qterms))
+}
+
 // judge scores a chunk holding the terms have; covers tells whether it
-// covers a question term (have it, or a substitute for it).
-func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, t string) bool) *judged {
-	j := &judged{have: have}
+// covers a question term (have it, or a substitute for it); typed whether
+// it holds an answer of the expected type near the question's words.
+func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, t string) bool, typed bool) *judged {
+	j := &judged{have: have, typed: typed}
 	var got, knownGot float64
 	for _, q := range r.qterms {
 		if covers(have, q.term) {
@@ -232,14 +258,14 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 		}
 	}
 	j.allKnown = knownGot >= r.knownTotal
-	if r.tolerant && j.entities == len(r.ents) && j.allKnown {
+	if r.tolerant(typed) && j.entities == len(r.ents) && j.allKnown {
 		j.coverage, j.paraphrase = 1, true
 	}
 	j.score = j.coverage
 	if len(r.ents) > 0 {
 		j.score *= float64(j.entities) / float64(len(r.ents))
 	}
-	j.fit = j.entities == len(r.ents) && r.key >= 0 && covers(have, r.qterms[r.key].term) && j.coverage >= r.min
+	j.fit = j.entities == len(r.ents) && r.key >= 0 && covers(have, r.qterms[r.key].term) && j.coverage >= r.min && typed
 	return j
 }
 
@@ -252,7 +278,8 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	if b.Rewriter != nil {
 		question, _ = b.Rewriter.Spell(question, vocab)
 	}
-	qterms := b.weigh(question, vocab)
+	asked := answertype.Classify(question)
+	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
 	ents := Entities(b.an, question, vocab)
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
@@ -279,12 +306,14 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	r := &reading{qterms: qterms, ents: ents, key: key, total: total, knownTotal: knownTotal,
-		tolerant: unknown > 0 && float64(unknown) <= b.MaxUnknownShare*float64(len(qterms)), min: b.MinCoverage}
+		unknown: unknown, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
+		expects: asked.Type != answertype.Description}
 	var best *judged
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
-		j := r.judge(b.an.Set(e.Title+"\n"+e.Text), covers)
-		j.ev = e
+		expr, typed := b.answerIn(asked.Type, e.Text, r, covers)
+		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
+		j.ev, j.expr = e, expr
 		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
@@ -301,7 +330,12 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 				break
 			}
 		}
-		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage
+		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage && best.typed
+	}
+	// What the question asks for, and what the best chunk holds of it.
+	found := ""
+	if asked.Type != answertype.Description && best != nil && best.typed {
+		found = fmt.Sprintf(", and holds %s near it: %q", asked.Type.Describe(), best.expr)
 	}
 	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
@@ -314,9 +348,11 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.ev.Title, pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%q covers every word of the question your documents use, including %q", best.ev.Title, qterms[key].term)
+		a.Reason = fmt.Sprintf("%q covers every word of the question your documents use, including %q%s", best.ev.Title, qterms[key].term, found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q", best.ev.Title, pct(best.coverage), qterms[key].term)
+		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q%s", best.ev.Title, pct(best.coverage), qterms[key].term, found)
+	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
+		a.Reason = fmt.Sprintf("the question asks for %s, and %q covers %.0f%% of its weight but holds none near %q", asked.Type.Describe(), best.ev.Title, pct(best.coverage), wordFor(b.an, question, qterms[key].term))
 	case !hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", best.ev.Title, pct(best.coverage), qterms[key].term)
 	default:
@@ -444,7 +480,8 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 				have[t] = true
 			}
 		}
-		j := r.judge(have, covers)
+		assumeTogether(have, r.ents)     // a chunk holding an entity's terms may name it whole
+		j := r.judge(have, covers, true) // nor can they tell an answer of the type: assume one
 		if j.better(closest) {
 			closest = j
 		}
@@ -488,16 +525,20 @@ func lacking(qterms []weighted, ents []Entity, have map[string]bool) []string {
 	return out
 }
 
-// weigh gives each distinct content term of q its IDF. A term the corpus
-// never contains gets the mean IDF of the known terms:
+// weigh gives each distinct content term of q its IDF, leaving out the
+// terms of frame (the words that only say what kind of answer is wanted).
+// A term the corpus never contains gets the mean IDF of the known terms:
 // it may be a synonym the corpus words differently ("sink" for "water"), so
 // it counts, but it must not outweigh everything the corpus does say.
-func (b *Builtin) weigh(q string, vocab Vocabulary) []weighted {
+func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []weighted {
 	n := float64(vocab.Len())
 	var out []weighted
 	var sum float64
 	var known int
 	for _, t := range b.an.Content(q) {
+		if frame[t] {
+			continue
+		}
 		df := vocab.DocFreq(t)
 		w := weighted{term: t, known: df > 0}
 		if w.known {
@@ -517,4 +558,43 @@ func (b *Builtin) weigh(q string, vocab Vocabulary) []weighted {
 		}
 	}
 	return out
+}
+
+// answerIn looks in a chunk's text for an expression of the expected
+// answer type t near the question's words: in a sentence holding a known
+// content term of the question (or an entity's), or in the sentence before
+// or after one. It returns the first such expression; a question that
+// expects no particular type is answered by any chunk.
+func (b *Builtin) answerIn(t answertype.Type, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
+	if t == answertype.Description {
+		return "", true
+	}
+	sents := citation.Sentences(text)
+	onTopic := make([]bool, len(sents))
+	for i, s := range sents {
+		have := b.an.Set(s)
+		for _, q := range r.qterms {
+			if q.known && covers(have, q.term) {
+				onTopic[i] = true
+				break
+			}
+		}
+		for _, e := range r.ents {
+			onTopic[i] = onTopic[i] || slices.ContainsFunc(e.Terms, func(t string) bool { return have[t] })
+		}
+	}
+	for i := range sents {
+		if !onTopic[i] {
+			continue
+		}
+		for _, j := range []int{i, i - 1, i + 1} {
+			if j < 0 || j >= len(sents) {
+				continue
+			}
+			if ex := answertype.Find(t, sents[j]); len(ex) > 0 {
+				return ex[0], true
+			}
+		}
+	}
+	return "", false
 }

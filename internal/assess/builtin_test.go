@@ -267,6 +267,8 @@ func TestEntities(t *testing.T) {
 		{"Is the X200 covered? And the K50?", "X200|K50"},
 		{"How Long Does Delivery Take For The X200", "X200"}, // title case: capitals say nothing
 		{"WHAT DOES E4 MEAN", "E4"},
+		{"is the pump Z40-driven in the X200", "Z40|X200"},                   // a lower-case ending is not part of the name
+		{"does the filter stop hard-water damage on a PMP-X300", "PMP-X300"}, // nor a hyphenated word's
 	}
 	for _, tt := range tests {
 		var got []string
@@ -493,5 +495,104 @@ func TestNoFutileRewrite(t *testing.T) {
 		if got := len(res.Proposals) > 0; got != tc.want {
 			t.Errorf("groups %v: rewrite proposed %v, want %v (%+v)", tc.groups, got, tc.want, res.Assessment)
 		}
+	}
+}
+
+// TestAnswerType: the question's frame ("how often", "how fast", "can ...
+// go in") is not content to cover; a chunk must hold an answer of the
+// expected type near the question's words, and the reason says what type
+// was asked for and what was, or was not, found.
+func TestAnswerType(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "care#0", Title: "Mixer care", Text: "Wash the bowl and whisk in the dishwasher. Wipe the motor unit with a damp cloth."},
+		{ChunkID: "filter#0", Title: "Mixer filter", Text: "The mixer filter traps dust. Replace the filter every six months."},
+		{ChunkID: "specs#0", Title: "Mixer specifications", Text: "The mixer has a steel bowl. Its top setting reaches 1,100 RPM."},
+		{ChunkID: "lid#0", Title: "Mixer lid", Text: "The mixer lid is made of glass and fits the bowl."},
+		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
+	}
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	b := NewBuiltin(an, newLexicon(an, texts...))
+	for _, tt := range []struct {
+		q          string
+		evidence   []Evidence
+		sufficient bool
+		reason     []string // substrings of the reason
+	}{
+		// "often" and "go" are frame: before, the chunk lacked them.
+		{"how often should I replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		{"can the mixer whisk go in the dishwasher", ev[:1], true, []string{"a yes/no statement"}},
+		// "fast" is frame, "spin" a word no chunk has: the speed near
+		// "mixer" answers.
+		{"how fast does the mixer spin", ev[2:3], true, []string{"a speed or time", `"1,100 RPM"`}},
+		// The words are there, the answer is not.
+		{"how many speeds does the mixer lid have", ev[3:4], false, []string{"asks for a count", "holds none near"}},
+		{"how much does the mixer lid cost", ev[3:4], false, []string{"an amount of money", "holds none"}},
+		// A chunk that merely uses the frame word does not answer.
+		{"how often should I replace the mixer filter", ev[4:5], false, nil},
+	} {
+		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := res.Assessment
+		if a.Sufficient != tt.sufficient {
+			t.Errorf("Assess(%q) = %+v, want sufficient %v", tt.q, a, tt.sufficient)
+		}
+		for _, s := range tt.reason {
+			if !strings.Contains(a.Reason, s) {
+				t.Errorf("Assess(%q).Reason = %q, want it to contain %q", tt.q, a.Reason, s)
+			}
+		}
+	}
+}
+
+// TestEntityCoveredWhole: evidence naming part of an entity, or its words
+// apart, does not cover it.
+func TestEntityCoveredWhole(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "X300 Pro", "Brook Street Repairs", "kettle", "jar", "lid", "motor")
+	ents := Entities(an, "which of our jobs does Brook Street Repairs do on an X300 Pro", lex.Visible([]string{"public"}))
+	if len(ents) != 2 {
+		t.Fatalf("Entities = %+v, want Brook Street Repairs and X300 Pro", ents)
+	}
+	brook, x300pro := ents[0], ents[1]
+	for _, tt := range []struct {
+		e    Entity
+		text string
+		want bool
+	}{
+		{x300pro, "The X300 Pro has ten speeds.", true},
+		{x300pro, "The X300 has five speeds.", false},
+		{x300pro, "The X300 has five speeds. A pro tip: descale it.", false},
+		{x300pro, "Pro models such as the X300 are faster.", false},
+		{brook, "Hollin pays Brook Street Repairs £42.", true},
+		{brook, "Brook Lane Repairs is on Street Road.", false},
+		{brook, "Brook Street is closed.", false},
+		{brook, "Repairs on Brook Street.", false},
+	} {
+		if got := tt.e.CoveredBy(Mentions(an, tt.text)); got != tt.want {
+			t.Errorf("%q.CoveredBy(%q) = %v, want %v", tt.e.Text, tt.text, got, tt.want)
+		}
+	}
+	// In the title or the body, but not across them.
+	if !x300pro.CoveredBy(Mentions(an, "X300 Pro error codes", "E4 means the lid is loose.")) {
+		t.Error("an entity named in the title is not covered")
+	}
+	if x300pro.CoveredBy(Mentions(an, "Errors of the X300", "Pro users: E4 means the lid is loose.")) {
+		t.Error("an entity split between title and body is covered")
+	}
+	// The assessor: a chunk naming part of the entity is not sufficient.
+	b := NewBuiltin(an, lex)
+	res, err := b.Assess(context.Background(), Request{Question: "how many speeds does the X300 Pro have", Groups: []string{"public"},
+		Evidence: []Evidence{{ChunkID: "x300#0", Title: "X300 specifications", Text: "The X300 has five speeds. A pro tip: clean it daily."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, `"X300 Pro"`) {
+		t.Errorf("Assess = %+v, want insufficient, naming the X300 Pro", res.Assessment)
 	}
 }

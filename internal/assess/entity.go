@@ -16,8 +16,8 @@ import (
 type Entity struct {
 	// Text is the entity as the question typed it ("X300 Pro").
 	Text string
-	// Terms are its analyzed terms; a chunk covers the entity when it has
-	// all of them.
+	// Terms are its analyzed terms; a chunk covers the entity when they
+	// stand together in it, in this order (CoveredBy).
 	Terms []string
 	// Code is true when the entity holds a digit (a model, part, error or
 	// case number), false for a capitalised name.
@@ -73,6 +73,7 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 	sentenceStart := true
 	for _, raw := range words {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		w = dropModifier(w)
 		ends := strings.ContainsAny(raw[len(raw)-1:], ".?!;:")
 		isCode := isCodeWord(w)
 		isName := names && !isCode && isNameWord(w, sentenceStart)
@@ -95,6 +96,25 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 	}
 	flush()
 	return out
+}
+
+// dropModifier cuts a lower-case ending off a hyphenated word that names
+// something: "Rad53-dependent" names Rad53, "Artemisinin-based"
+// Artemisinin. A code's own parts ("PMP-X300", "HL-X300-UK", "B-2291")
+// are kept, as is a lower-case word ("hard-water").
+func dropModifier(w string) string {
+	for {
+		i := strings.LastIndex(w, "-")
+		if i <= 0 {
+			return w
+		}
+		head, tail := w[:i], w[i+1:]
+		if tail == "" || strings.IndexFunc(tail, func(r rune) bool { return !unicode.IsLower(r) }) >= 0 ||
+			strings.IndexFunc(head, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }) < 0 {
+			return w
+		}
+		w = head
+	}
 }
 
 func isCodeWord(w string) bool {
@@ -139,15 +159,77 @@ func background(ts []string, vocab Vocabulary) bool {
 	return true
 }
 
-// CoveredBy reports whether a term set (a chunk's, a document's) mentions
-// every term of e.
-func (e Entity) CoveredBy(have map[string]bool) bool {
-	for _, t := range e.Terms {
-		if !have[t] {
+// CoveredBy reports whether a text's mentions (see Mentions) name the
+// whole of e: its terms standing together, in its order. Part of an entity
+// is another entity: "X300" does not cover "X300 Pro", nor "Brook" (or
+// "Brook" and "Street" far apart) "Brook Street Repairs".
+func (e Entity) CoveredBy(mentions map[string]bool) bool {
+	if len(e.Terms) == 0 {
+		return false
+	}
+	for _, k := range e.keys() {
+		if !mentions[k] {
 			return false
 		}
 	}
 	return true
+}
+
+// keys are e's terms joined as Mentions joins a run of adjacent terms: one
+// key, or for an entity longer than maxRun each of its runs of maxRun
+// terms.
+func (e Entity) keys() []string {
+	if len(e.Terms) <= maxRun {
+		return []string{strings.Join(e.Terms, runSeparator)}
+	}
+	var out []string
+	for i := 0; i+maxRun <= len(e.Terms); i++ {
+		out = append(out, strings.Join(e.Terms[i:i+maxRun], runSeparator))
+	}
+	return out
+}
+
+// runSeparator joins adjacent terms in a Mentions key; analyzed terms
+// never hold it.
+const runSeparator = "\x1f"
+
+// maxRun is the longest run of adjacent terms Mentions records.
+const maxRun = 4
+
+// Mentions returns what texts (a title and a body, say) mention, as the
+// entity check reads them: each of their analyzed terms, and each run of
+// two to maxRun terms adjacent in one text (stop words left out, as the
+// index leaves them) joined by runSeparator. Every plain term is in it, so
+// it serves as the texts' term set too.
+func Mentions(an *terms.Analyzer, texts ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, text := range texts {
+		ts := an.Terms(text)
+		for i := range ts {
+			out[ts[i]] = true
+			for n := 2; n <= maxRun && i+n <= len(ts); n++ {
+				out[strings.Join(ts[i:i+n], runSeparator)] = true
+			}
+		}
+	}
+	return out
+}
+
+// assumeTogether marks in have, a term set that cannot tell where its
+// terms stand, every entity whose terms it holds as mentioned whole: the
+// most a text holding them could say.
+func assumeTogether(have map[string]bool, ents []Entity) {
+	for _, e := range ents {
+		all := len(e.Terms) > 0
+		for _, t := range e.Terms {
+			all = all && have[t]
+		}
+		if all {
+			for _, k := range e.keys() {
+				have[k] = true
+			}
+		}
+	}
 }
 
 // known reports whether any visible chunk mentions every term of e (not

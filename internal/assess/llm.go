@@ -71,7 +71,9 @@ func (m *LLM) Assess(ctx context.Context, req Request) (Result, error) {
 	for try := 1; ; try++ {
 		reply, err := m.chat.Chat(ctx, call)
 		if err != nil {
-			return Result{}, err
+			// The tokens of an invalid first reply stay counted when its
+			// repair fails: the endpoint billed them.
+			return res, err
 		}
 		res.Usage.TokensIn += reply.Usage.PromptTokens
 		res.Usage.TokensOut += reply.Usage.CompletionTokens

@@ -134,11 +134,17 @@ func (k *Keyring) Authenticate(header string) (Principal, error) {
 // be allowed. Principals without a limit (anonymous, rate 0) are always
 // allowed.
 func (k *Keyring) Allow(id string, now time.Time) (bool, time.Duration) {
+	return k.AllowN(id, now, 1)
+}
+
+// AllowN is Allow for n units at once (a batch of n questions): all or
+// none are taken. n above Burst is never allowed.
+func (k *Keyring) AllowN(id string, now time.Time, n int) (bool, time.Duration) {
 	e := k.byName[id]
-	if e == nil || e.limiter == nil {
+	if e == nil || e.limiter == nil || n <= 0 {
 		return true, 0
 	}
-	r := e.limiter.ReserveN(now, 1)
+	r := e.limiter.ReserveN(now, n)
 	if !r.OK() {
 		return false, time.Minute
 	}
@@ -148,6 +154,16 @@ func (k *Keyring) Allow(id string, now time.Time) (bool, time.Duration) {
 	}
 	r.CancelAt(now)
 	return false, d
+}
+
+// Burst is how many units principal id may spend at once (its
+// rate_per_minute); 0 when it has no limit.
+func (k *Keyring) Burst(id string) int {
+	e := k.byName[id]
+	if e == nil || e.limiter == nil {
+		return 0
+	}
+	return e.limiter.Burst()
 }
 
 func unauthorized(op, msg string) error {

@@ -153,3 +153,48 @@ func TestAllow(t *testing.T) {
 		t.Errorf("anonymous refused")
 	}
 }
+
+// TestOneKeyIsNotAnonymous: a keyring of exactly one key is not anonymous:
+// a request without that key is refused, never served as the anonymous
+// principal (issue 21 item 7: only a cmd/assay test caught a one-key
+// keyring taken for an empty one).
+func TestOneKeyIsNotAnonymous(t *testing.T) {
+	k, err := NewKeyring([]Key{{Name: "only", SHA256: Hash("only-secret"), Groups: []string{"staff"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Anonymous() || k.Len() != 1 {
+		t.Fatalf("one key: Anonymous() = %v, Len() = %d; want false, 1", k.Anonymous(), k.Len())
+	}
+	for _, h := range []string{"", "Bearer other-secret"} {
+		p, err := k.Authenticate(h)
+		if err == nil || errs.KindOf(err) != errs.Unauthorized {
+			t.Errorf("one key, header %q: Authenticate = %+v, %v; want unauthorized", h, p, err)
+		}
+	}
+	if p, err := k.Authenticate("Bearer only-secret"); err != nil || p.ID != "only" {
+		t.Errorf("the one key: %+v, %v", p, err)
+	}
+}
+
+// TestAllowN: a batch takes one unit per question, all or none; more than
+// the burst is never allowed.
+func TestAllowN(t *testing.T) {
+	k := testKeyring(t) // brook-street: 2 per minute
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	if k.Burst("brook-street") != 2 || k.Burst("reader") != 0 {
+		t.Errorf("Burst = %d, %d; want 2, 0", k.Burst("brook-street"), k.Burst("reader"))
+	}
+	if ok, _ := k.AllowN("brook-street", now, 3); ok {
+		t.Error("3 units on a burst of 2 allowed")
+	}
+	if ok, _ := k.AllowN("brook-street", now, 2); !ok {
+		t.Error("2 units on a fresh burst of 2 refused")
+	}
+	if ok, wait := k.AllowN("brook-street", now, 1); ok || wait != 30*time.Second {
+		t.Errorf("a third unit: %v, %v; want refused, 30s", ok, wait)
+	}
+	if ok, _ := k.AllowN("reader", now, 1000); !ok {
+		t.Error("an unlimited key refused 1000 units")
+	}
+}

@@ -88,6 +88,10 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 			return nil, err
 		}
 	}
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
 	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue}
 	return gateway.New(gateway.Options{
 		Engine:   engine,
@@ -107,6 +111,12 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Tokens:         tok,
 		Chunks:         chunks,
 		Page:           webui.Handler(webui.Config{TemporalUIURL: cfg.HTTP.TemporalUIURL, Namespace: cfg.Temporal.Namespace}),
+		ListenAddr:     cfg.HTTP.Addr,
+		AllowedHosts:   cfg.HTTP.AllowedHosts,
+		AllowedOrigins: cfg.HTTP.AllowedOrigins,
+		Quota:          gateway.Quota(cfg.Quota),
+		MetricsKey:     cfg.HTTP.MetricsKey.Reveal(),
+		Signer:         signer,
 	})
 }
 

@@ -48,6 +48,8 @@ func TestNewGatewayAuthMode(t *testing.T) {
 				t.Errorf("start-up log %q lacks %q", buf.String(), tt.wantLog)
 			}
 			req := httptest.NewRequest(http.MethodPost, "/v1/questions", strings.NewReader(`{}`))
+			req.Host = "127.0.0.1:8080" // the default http.addr is loopback: only its names are answered
+			req.Header.Set("Content-Type", "application/json")
 			if tt.key != "" {
 				req.Header.Set("Authorization", "Bearer "+tt.key)
 			}
@@ -164,14 +166,14 @@ func TestIndexRequireACL(t *testing.T) {
 	if err := os.WriteFile(corpusPath, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, require := range []string{"", "true"} {
+	for _, require := range []string{"false", "true", ""} { // "": the default, on
 		env := map[string]string{"ASSAY_INDEX_REQUIRE_ACL": require, "ASSAY_EMBED_PROVIDER": "none"}
 		err := Run(context.Background(), []string{"assay", "index", "--quiet", "--corpus", corpusPath, "--index", filepath.Join(dir, "ix"+require)},
 			func(k string) string { return env[k] }, io.Discard, io.Discard)
 		switch {
-		case require == "" && err != nil:
+		case require == "false" && err != nil:
 			t.Errorf("without require_acl: %v", err)
-		case require != "" && (err == nil || !strings.Contains(err.Error(), "acl")):
+		case require != "false" && (err == nil || !strings.Contains(err.Error(), "acl")):
 			t.Errorf("with require_acl: err = %v, want one about the missing acl", err)
 		}
 	}

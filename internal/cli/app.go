@@ -48,7 +48,12 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	an := terms.New()
 	models.BuiltinAssessor = ix
 	models.BuiltinGenerator = generate.NewExtractive(an)
+	signer, err := cfg.PrincipalSigner()
+	if err != nil {
+		return nil, err
+	}
 	acts := &activities.Activities{
+		Signer:   signer,
 		Searcher: ix,
 		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
 		Chunks:   ix,

@@ -39,7 +39,7 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	if file == "" {
 		return usageError("batch: give a JSONL file of {\"id\", \"question\"} lines: assay batch questions.jsonl")
 	}
-	qs, err := ReadQuestions(file)
+	qs, err := apiclient.ReadQuestions(file)
 	if err != nil {
 		return fmt.Errorf("batch: %w", err)
 	}
@@ -91,73 +91,33 @@ func runBatch(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// ReadQuestions reads the question file of `assay batch` and `assay
-// bench`: JSONL lines with a question and an optional id; other fields (an
-// eval set's relevant ids, expected answer) are ignored.
-func ReadQuestions(file string) ([]api.BatchQuestion, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	var qs []api.BatchQuestion
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for line := 1; sc.Scan(); line++ {
-		b := strings.TrimSpace(sc.Text())
-		if b == "" {
-			continue
-		}
-		var q api.BatchQuestion
-		if err := json.Unmarshal([]byte(b), &q); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
-		}
-		if strings.TrimSpace(q.Question) == "" {
-			return nil, fmt.Errorf("%s:%d: no question", file, line)
-		}
-		qs = append(qs, api.BatchQuestion{ID: q.ID, Question: q.Question})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(qs) == 0 {
-		return nil, fmt.Errorf("%s: no questions", file)
-	}
-	return qs, nil
-}
-
 // followBatch polls the batch until it ends, moving the progress bar.
 func followBatch(ctx context.Context, e env, c *apiclient.Client, id string, n int, every time.Duration, quiet bool) (api.BatchResponse, error) {
-	bar := progressbar.NewOptions(n,
+	bar := runsBar(e, n, "answering", quiet)
+	b, err := c.WaitBatch(ctx, id, every, func(b api.BatchResponse) {
+		if a := b.Aggregate; a != nil {
+			_ = bar.Set(a.Done + a.Failed + a.Cancelled)
+		}
+	})
+	if err == nil {
+		_ = bar.Finish()
+		fmt.Fprintln(e.stderr)
+	}
+	return b, err
+}
+
+// runsBar is the progress bar of runs ending: n of them, on stderr
+// unless quiet.
+func runsBar(e env, n int, description string, quiet bool) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("answering"),
+		progressbar.OptionSetDescription(description),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetVisibility(!quiet),
 	)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		b, err := c.GetBatch(ctx, id)
-		if err != nil {
-			return b, err
-		}
-		if a := b.Aggregate; a != nil {
-			_ = bar.Set(a.Done + a.Failed + a.Cancelled)
-		}
-		if b.Status != api.Running {
-			_ = bar.Finish()
-			fmt.Fprintln(e.stderr)
-			return b, nil
-		}
-		select {
-		case <-ctx.Done():
-			return b, ctx.Err()
-		case <-t.C:
-		}
-	}
 }
 
 // resultLine is one line of the results file: the question with its

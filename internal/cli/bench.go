@@ -46,7 +46,7 @@ func runBench(ctx context.Context, e env, args []string) error {
 	if *n < 1 || *warmup < 0 || *batchN < 0 {
 		return usageError("bench: -n must be at least 1, -warmup and -batch at least 0")
 	}
-	qs, err := ReadQuestions(*file)
+	qs, err := apiclient.ReadQuestions(*file)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}

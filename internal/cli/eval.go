@@ -3,17 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/assay-rag/assay/config"
-	"github.com/assay-rag/assay/internal/backend"
-	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/evalrun"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -56,33 +51,6 @@ func parseModes(s string) ([]retrieval.Mode, error) {
 	return modes, nil
 }
 
-// modeSystems wires one evaluated system per mode, all over the retriever
-// the service itself would use on ix. A mode the index cannot serve (vector
-// modes on an index without embeddings) fails before any query runs.
-func modeSystems(ix backend.Index, cfg config.Config, modes []retrieval.Mode) ([]eval.System, error) {
-	qe, err := live.QueryEmbedder(ix, cfg)
-	if err != nil {
-		return nil, err
-	}
-	r, err := live.NewRetriever(ix, cfg)
-	if err != nil {
-		return nil, err
-	}
-	systems := make([]eval.System, 0, len(modes))
-	for _, m := range modes {
-		if m != retrieval.BM25 && qe == nil {
-			return nil, fmt.Errorf("eval retrieval: mode %s needs vectors, and the index has no builtin embeddings (embedder %q); rebuild it with `assay index --embedder builtin` or drop the mode",
-				m, ix.Manifest().Embedder)
-		}
-		systems = append(systems, eval.System{Name: string(m), Searcher: eval.SearcherFunc(
-			func(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
-				req.Mode = m
-				return r.Search(ctx, req)
-			})})
-	}
-	return systems, nil
-}
-
 // runEvalRetrieval runs every judged query of a BEIR dataset split through
 // each retrieval mode and prints one comparison table.
 func runEvalRetrieval(ctx context.Context, e env, args []string) error {
@@ -112,60 +80,21 @@ func runEvalRetrieval(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger(e, slog.LevelInfo)
-
-	ds, err := eval.LoadBEIR(*datasetDir, *split)
-	if err != nil {
-		return err
-	}
-
-	cfg.Index.Corpus = ds.CorpusPath
 	cfg.Index.Dir = *indexDir
-	if cfg.Index.Dir == "" {
-		abs, err := filepath.Abs(*datasetDir)
-		if err != nil {
-			return err
-		}
-		cfg.Index.Dir = filepath.Join(cfg.DataDir, "eval", filepath.Base(abs)+"-index")
-	}
-	src, err := live.NewSource(ctx, cfg)
+	rep, err := evalrun.Retrieval{
+		Dataset: *datasetDir, Split: *split, Modes: modes, K: *k,
+		Config: cfg, Log: newLogger(e, slog.LevelInfo), Progress: progressPrinter(e),
+	}.Run(ctx)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	ix, err := src.Open(ctx, log, true)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	log.Info("index", "serving", ix.Version())
-	if unknown := eval.UnknownDocs(ds.Qrels, ix.HasDocument); len(unknown) > 0 {
-		log.Warn("judged documents missing from the corpus can never be retrieved", "count", len(unknown), "first", unknown[0])
-	}
-
-	systems, err := modeSystems(ix, cfg, modes)
-	if err != nil {
-		return err
-	}
-	log.Info("evaluating retrieval", "dataset", *datasetDir, "split", *split, "queries", len(ds.Queries), "modes", *modesFlag, "k", *k)
-	rep, err := eval.CompareRetrieval(ctx, ds.Queries, ds.Qrels, systems, eval.RetrievalOptions{
-		K:        *k,
-		Progress: progressPrinter(e),
-	})
-	if err != nil {
-		return err
-	}
-	rep.Dataset = filepath.Base(filepath.Clean(*datasetDir))
-	rep.Split = *split
-	rep.Documents = ix.Manifest().Documents
-
 	if *runDir != "" {
-		if err := writeRuns(*runDir, rep); err != nil {
+		if err := evalrun.WriteRuns(*runDir, rep); err != nil {
 			return err
 		}
 	}
 	if *jsonOut != "" {
-		if err := writeFileWith(*jsonOut, rep.WriteJSON); err != nil {
+		if err := evalrun.WriteFile(*jsonOut, rep.WriteJSON); err != nil {
 			return err
 		}
 	}
@@ -180,33 +109,4 @@ func progressPrinter(e env) func(system string, done, total int) {
 			fmt.Fprintf(e.stderr, "%s: %d/%d queries\n", system, done, total)
 		}
 	}
-}
-
-// writeRuns writes one TREC run file per mode; '+' in a mode name becomes
-// '_' in the file name.
-func writeRuns(dir string, rep eval.RetrievalReport) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, s := range rep.Systems {
-		path := filepath.Join(dir, strings.ReplaceAll(s.Mode, "+", "_")+".run")
-		err := writeFileWith(path, func(w io.Writer) error { return eval.WriteRun(w, s.Run, "assay-"+s.Mode) })
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeFileWith creates path and fills it with write.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(out); err != nil {
-		out.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return out.Close()
 }

@@ -2,46 +2,34 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"go.temporal.io/sdk/client"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/bleveindex"
-	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/evalrun"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// evalAnswersRun is one `assay eval answers`: its settings, then what
-// each step adds.
+// evalAnswersRun is one `assay eval answers`: the run evalrun does, and
+// what the verb adds (where the reports go, the baseline, the stack).
 type evalAnswersRun struct {
 	e   env
-	cfg config.Config
 	log *slog.Logger
+	ans evalrun.Answers
 
-	questionsPath, beirDir            string
-	factsPath, indexDir               string
+	indexDir                          string
 	jsonOut, htmlOut, mdOut, baseline string
-	maxAttempts, concurrency          int
 	tolerance                         float64
-	timeout                           time.Duration
 	quiet, external                   bool
-
-	base  *judge.AnswersReport
-	qs    []eval.Question
-	facts eval.KeyFacts
-	docs  []corpus.Document
-	lib   *judge.Library
+	base                              *judge.AnswersReport
 }
 
 // runEvalAnswers runs every labelled question through the loop and the
@@ -59,7 +47,17 @@ func runEvalAnswers(ctx context.Context, e env, args []string) error {
 // run loads the inputs, runs both batches on the configured Temporal or a
 // temporary embedded stack, and writes and checks the report.
 func (r *evalAnswersRun) run(ctx context.Context) error {
-	if err := r.load(ctx); err != nil {
+	if r.baseline != "" {
+		b, err := judge.LoadAnswersReport(r.baseline)
+		if err != nil {
+			return fmt.Errorf("baseline: %w", err)
+		}
+		r.base = &b
+	}
+	if err := r.ans.Load(ctx); err != nil {
+		if errors.Is(err, evalrun.ErrNoCorpus) {
+			return usageError(err.Error())
+		}
 		return err
 	}
 	c, chunks, cleanup, err := r.connect(ctx)
@@ -67,16 +65,21 @@ func (r *evalAnswersRun) run(ctx context.Context) error {
 		return err
 	}
 	defer cleanup()
-	if chunks != nil {
-		if r.lib, err = judge.NewLibrary(ctx, r.docs, chunks); err != nil {
-			return err
+	bar := runsBar(r.e, 2*r.ans.Len(), "loop", r.quiet)
+	described := ""
+	r.ans.Progress = func(batch string, done int) {
+		if batch != described {
+			bar.Describe(batch)
+			described = batch
 		}
+		_ = bar.Set(done)
 	}
-	loop, onePass, err := r.runBoth(ctx, c)
+	rep, err := r.ans.Run(ctx, c, chunks)
 	if err != nil {
 		return err
 	}
-	rep := r.report(loop, onePass)
+	_ = bar.Finish()
+	fmt.Fprintln(r.e.stderr)
 	if err := r.write(rep); err != nil {
 		return err
 	}
@@ -145,64 +148,23 @@ func parseEvalAnswers(e env, args []string) (*evalAnswersRun, error) {
 			return nil, fmt.Errorf("eval answers: report directory: %w", err)
 		}
 	}
+	log := newLogger(e, slog.LevelWarn)
 	return &evalAnswersRun{
-		e: e, cfg: cfg, log: newLogger(e, slog.LevelWarn),
-		questionsPath: *questionsPath, beirDir: *beirDir, factsPath: *factsPath, indexDir: *indexDir,
-		jsonOut: *jsonOut, htmlOut: *htmlOut, mdOut: *mdOut, baseline: *baseline,
-		maxAttempts: *maxAttempts, concurrency: *concurrency, tolerance: *tolerance,
-		timeout: *timeout, quiet: *quiet, external: external,
+		e: e, log: log,
+		ans: evalrun.Answers{
+			QuestionsPath: *questionsPath, BEIRDir: *beirDir, FactsPath: *factsPath, Config: cfg,
+			MaxAttempts: *maxAttempts, Concurrency: *concurrency, Timeout: *timeout, Log: log,
+		},
+		indexDir: *indexDir, jsonOut: *jsonOut, htmlOut: *htmlOut, mdOut: *mdOut, baseline: *baseline,
+		tolerance: *tolerance, quiet: *quiet, external: external,
 	}, nil
-}
-
-// load reads the baseline, the questions, the key facts and the corpus,
-// and checks that the questions name documents of the corpus.
-func (r *evalAnswersRun) load(ctx context.Context) error {
-	if r.baseline != "" {
-		b, err := judge.LoadAnswersReport(r.baseline)
-		if err != nil {
-			return fmt.Errorf("baseline: %w", err)
-		}
-		r.base = &b
-	}
-	var err error
-	if r.beirDir != "" {
-		d, err := eval.LoadBEIR(r.beirDir, eval.SplitTest)
-		if err != nil {
-			return err
-		}
-		r.qs, r.questionsPath = eval.BEIRQuestions(d), d.QueryPath
-		if r.cfg.Index.Corpus == "" {
-			r.cfg.Index.Corpus = d.CorpusPath
-		}
-	} else if r.qs, err = eval.LoadQuestions(r.questionsPath); err != nil {
-		return err
-	}
-	if r.factsPath != "" {
-		if r.facts, err = eval.LoadKeyFacts(r.factsPath); err != nil {
-			return err
-		}
-	}
-	if r.cfg.Index.Corpus == "" {
-		return usageError("eval answers: --corpus (index.corpus) is required: the corpus the questions are labelled against")
-	}
-	if r.docs, err = corpus.Load(r.cfg.Index.Corpus); err != nil {
-		return fmt.Errorf("corpus: %w", err)
-	}
-	if r.lib, err = judge.NewLibrary(ctx, r.docs, nil); err != nil {
-		return err
-	}
-	if err := eval.CheckQuestionDocs(r.qs, r.lib.Has); err != nil {
-		return fmt.Errorf("%s does not match the corpus %s:\n%w", r.questionsPath, r.cfg.Index.Corpus, err)
-	}
-	warnFacts(r.log, r.qs, r.facts, r.factsPath)
-	return nil
 }
 
 // connect returns a client of the Temporal that runs the batches (the
 // configured cluster, or a temporary embedded stack), the chunks its
 // workers indexed when they can be read, and what stops it all.
 func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.ChunkSource, func(), error) {
-	root := NewRoot(r.cfg, r.log)
+	root := NewRoot(r.ans.Config, r.log)
 	if !r.external {
 		srv, err := root.StartTemporaryStack(ctx)
 		if err != nil {
@@ -214,7 +176,7 @@ func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.Chun
 			root.Close()
 			return nil, nil, nil, err
 		}
-		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", srv.Address(), ix.Len(), r.cfg.Index.Corpus)
+		fmt.Fprintf(r.e.stderr, "embedded stack: temporal %s, %d chunks indexed from %s\n", srv.Address(), ix.Len(), r.ans.Config.Index.Corpus)
 		return root.client, ix, root.Close, nil
 	}
 	c, err := root.Client(ctx)
@@ -232,55 +194,6 @@ func (r *evalAnswersRun) connect(ctx context.Context) (client.Client, judge.Chun
 	return c, ix, func() { ix.Close(); root.Close() }, nil
 }
 
-// runBoth runs the questions through the loop, then through the one-pass
-// baseline, within the timeout.
-func (r *evalAnswersRun) runBoth(ctx context.Context, c client.Client) (loop, onePass []evalrun.Outcome, err error) {
-	runCtx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
-	template := r.cfg.Loop.Template()
-	template.Budget.MaxAttempts = r.maxAttempts
-	bar := newEvalBar(r.e, 2*len(r.qs), r.quiet)
-	described := ""
-	ev := &evalrun.Runner{
-		Client: c, TaskQueue: r.cfg.Temporal.TaskQueue, Questions: r.qs,
-		Concurrency: r.concurrency, ContinueAfter: r.cfg.Batch.ContinueAfter,
-		Progress: func(batch string, done int) {
-			if batch != described {
-				bar.Describe(batch)
-				described = batch
-			}
-			_ = bar.Set(done)
-		},
-	}
-	if loop, err = ev.Batch(runCtx, "loop", template); err != nil {
-		return nil, nil, err
-	}
-	template.Budget.MaxAttempts = 1
-	if onePass, err = ev.Batch(runCtx, "one-pass", template); err != nil {
-		return nil, nil, err
-	}
-	_ = bar.Finish()
-	fmt.Fprintln(r.e.stderr)
-	return loop, onePass, nil
-}
-
-// report judges every run and aggregates.
-func (r *evalAnswersRun) report(loop, onePass []evalrun.Outcome) judge.AnswersReport {
-	j := judge.Judge{Library: r.lib, Facts: r.facts, TopK: r.cfg.Loop.TopK}
-	rep := judge.AnswersReport{
-		QuestionsFile: r.questionsPath, KeyFactsFile: r.factsPath, Corpus: r.cfg.Index.Corpus, Documents: len(r.docs),
-		Settings: judge.AnswerSettings{LoopMaxAttempts: r.maxAttempts, OnePassMaxAttempts: 1, TopK: r.cfg.Loop.TopK, Threshold: r.cfg.Loop.Threshold},
-	}
-	for i, q := range r.qs {
-		rep.Questions = append(rep.Questions, judge.QuestionEval{
-			ID: q.ID, Question: q.Question, Type: q.Type, Groups: q.Groups, Relevant: q.Relevant, Forbidden: q.Forbidden,
-			Loop: judgeRun(j, q, loop[i]), OnePass: judgeRun(j, q, onePass[i]),
-		})
-	}
-	rep.Aggregate()
-	return rep
-}
-
 // write writes the report files asked for and the summary table.
 func (r *evalAnswersRun) write(rep judge.AnswersReport) error {
 	for _, out := range []struct {
@@ -290,7 +203,7 @@ func (r *evalAnswersRun) write(rep judge.AnswersReport) error {
 		if out.path == "" {
 			continue
 		}
-		if err := writeFileWith(out.path, out.write); err != nil {
+		if err := evalrun.WriteFile(out.path, out.write); err != nil {
 			return err
 		}
 		fmt.Fprintf(r.e.stderr, "wrote %s\n", out.path)
@@ -317,41 +230,4 @@ func (r *evalAnswersRun) checkBaseline(rep judge.AnswersReport) error {
 		fmt.Fprintf(r.e.stdout, "  %s\n", reg)
 	}
 	return fmt.Errorf("eval answers: %d headline metric(s) below the baseline %s", len(regs), r.baseline)
-}
-
-// warnFacts logs answerable questions without key facts: their key-facts
-// metric is not measured, which should be a choice, not an accident.
-func warnFacts(log *slog.Logger, qs []eval.Question, facts eval.KeyFacts, path string) {
-	if facts == nil {
-		return
-	}
-	var missing []string
-	for _, q := range qs {
-		if _, ok := facts[q.ID]; !ok && len(q.Relevant) > 0 {
-			missing = append(missing, q.ID)
-		}
-	}
-	if len(missing) > 0 {
-		log.Warn("answerable questions without key facts: their key-facts metric is not measured", "file", path, "questions", strings.Join(missing, ","))
-	}
-}
-
-func newEvalBar(e env, n int, quiet bool) *progressbar.ProgressBar {
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("loop"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetVisibility(!quiet),
-	)
-}
-
-// judgeRun judges a finished run, or records why there is none.
-func judgeRun(j judge.Judge, q eval.Question, o evalrun.Outcome) judge.RunEval {
-	if o.Result == nil {
-		return judge.Failed(o.Err)
-	}
-	return j.Evaluate(q, *o.Result)
 }

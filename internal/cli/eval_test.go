@@ -1,8 +1,6 @@
-package cli
+package cli_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,23 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/eval"
 )
-
-// runEvalCmd runs `assay eval ...` with a private data directory.
-func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	dataDir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "ASSAY_DATA_DIR" {
-			return dataDir
-		}
-		return ""
-	}
-	var out, errOut bytes.Buffer
-	err = Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
-	return out.String(), errOut.String(), err
-}
 
 // TestEvalRetrievalHollin runs `assay eval retrieval` on the tiny BEIR
 // dataset in testdata/eval-hollin (see its README) and checks the table,
@@ -36,7 +20,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	tmp := t.TempDir()
 	jsonPath := filepath.Join(tmp, "report.json")
 	runDir := filepath.Join(tmp, "runs")
-	stdout, stderr, err := runEvalCmd(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"),
+	stdout, stderr, err := clitest.Eval(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"),
 		"--index", filepath.Join(tmp, "index"), "--json", jsonPath, "--run-dir", runDir)
 	if err != nil {
 		t.Fatalf("assay eval retrieval: %v\nstderr:\n%s", err, stderr)
@@ -52,14 +36,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	ndcg := (1 + 1/(1+1/math.Log2(3)) + 1 + 0 + 1/math.Log2(3)) / 5
 	want := eval.SystemSummary{Mode: "bm25", NDCG10: ndcg, MRR10: 3.5 / 5, Recall10: 3.5 / 5, Recall100: 3.5 / 5, MAP: 3.0 / 5, NoHit: 1}
 
-	b, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep eval.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readRetrievalReport(t, jsonPath)
 	if rep.Schema != eval.RetrievalSchema || rep.Queries != 5 || rep.Documents != 8 || rep.K != 100 || rep.Split != "test" || len(rep.Systems) != 1 {
 		t.Fatalf("report header = %+v, want schema %s, 5 queries, 8 documents, k 100, split test, one mode", rep, eval.RetrievalSchema)
 	}
@@ -106,7 +83,7 @@ func TestEvalRetrievalHollin(t *testing.T) {
 	}
 
 	// A second run reuses the index instead of rebuilding it.
-	_, stderr2, err := runEvalCmd(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"), "--index", filepath.Join(tmp, "index"))
+	_, stderr2, err := clitest.Eval(t, "retrieval", "--dataset", filepath.Join("testdata", "eval-hollin"), "--index", filepath.Join(tmp, "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +110,7 @@ func TestEvalRetrievalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := runEvalCmd(t, tc.args...)
+			_, _, err := clitest.Eval(t, tc.args...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("assay eval %v = %v, want error containing %q", tc.args, err, tc.want)
 			}
@@ -154,12 +131,25 @@ func TestEvalRetrievalSciFact(t *testing.T) {
 		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
 	}
 	jsonPath := filepath.Join(t.TempDir(), "report.json")
-	stdout, stderr, err := runEvalCmd(t, "retrieval", "--dataset", dir, "--modes", "bm25", "--json", jsonPath)
+	stdout, stderr, err := clitest.Eval(t, "retrieval", "--dataset", dir, "--modes", "bm25", "--json", jsonPath)
 	if err != nil {
 		t.Fatalf("assay eval retrieval: %v\nstderr:\n%s", err, stderr)
 	}
 	t.Logf("\n%s", stdout)
-	b, err := os.ReadFile(jsonPath)
+	rep := readRetrievalReport(t, jsonPath)
+	if rep.Queries != 300 || len(rep.Systems) != 1 {
+		t.Fatalf("report = %d queries, %d modes; want 300, 1", rep.Queries, len(rep.Systems))
+	}
+	if s := rep.Systems[0]; s.NDCG10 < 0.66 || s.Recall100 < 0.90 {
+		t.Errorf("SciFact BM25 = nDCG@10 %.4f, R@100 %.4f; want at least 0.66 and 0.90", s.NDCG10, s.Recall100)
+	}
+}
+
+// readRetrievalReport reads the JSON report `assay eval retrieval --json`
+// wrote.
+func readRetrievalReport(t *testing.T, path string) eval.RetrievalReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +157,5 @@ func TestEvalRetrievalSciFact(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Queries != 300 || len(rep.Systems) != 1 {
-		t.Fatalf("report = %d queries, %d modes; want 300, 1", rep.Queries, len(rep.Systems))
-	}
-	if s := rep.Systems[0]; s.NDCG10 < 0.66 || s.Recall100 < 0.90 {
-		t.Errorf("SciFact BM25 = nDCG@10 %.4f, R@100 %.4f; want at least 0.66 and 0.90", s.NDCG10, s.Recall100)
-	}
+	return rep
 }

@@ -8,23 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/redistest"
 )
-
-func redisConfig(t *testing.T, addr, name string) config.Config {
-	t.Helper()
-	cfg, err := config.Load(config.Options{Overrides: map[string]string{
-		"index.backend": "redisearch", "redis.addr": addr, "index.name": name, "index.corpus": "",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
 
 // TestSharedIndexCheck: a standalone gateway's readiness names the shared
 // index's version, and is not ready before there is one.
@@ -58,7 +46,7 @@ func TestSharedIndexPassagesFollowRebuild(t *testing.T) {
 	if _, _, err := redisearch.Build(ctx, rdb, name, c, redisearch.BuildOptions{Embedder: small}); err != nil {
 		t.Fatal(err)
 	}
-	p := newPassageIndex(ctx, redisConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	p := newPassageIndex(ctx, redistest.IndexConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer p.Close()
 	if got, err := p.Chunks(ctx, []string{"a#0"}); err != nil || !got[0].VisibleTo([]string{"public"}) {
 		t.Fatalf("before the rebuild Chunks = %+v, %v; want the public chunk", got, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
+	"github.com/assay-rag/assay/internal/corpus"
 )
 
 // runIndex builds (or incrementally rebuilds) an index from a corpus.
@@ -52,37 +53,22 @@ func runIndex(ctx context.Context, e env, args []string) error {
 		Chunking: chunk.Settings{MaxTokens: *maxTokens, Overlap: *overlap},
 		Embedder: emb, IDFDim: idfDim, BM25: backend.BM25{K1: *k1, B: *b}, Analyzer: *analyzer, Progress: progress,
 		RequireACL: cfg.Index.RequireACL,
+		Loaded: func(docs []corpus.Document) {
+			fmt.Fprintf(e.stdout, "documents by ACL: %s; %s\n", corpus.ACLParts(docs), cfg.Index.ACLPolicy())
+		},
 	}
-	if redis {
-		return indexRedis(ctx, e, cfg, *corpusPath, *vector, set)
-	}
-	m, st, err := live.Build(ctx, *corpusPath, *dir, set)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "indexed %d documents as %d chunks in %s (embedded %d, reused %d, removed %d) → %s\n",
-		st.Documents, st.Chunks, st.Took.Round(time.Millisecond), st.Embedded, st.Reused, st.Removed, *dir)
-	fmt.Fprintf(e.stdout, "  %s\n", m)
-	return nil
-}
-
-// indexRedis builds the corpus into the RediSearch index cfg names.
-func indexRedis(ctx context.Context, e env, cfg config.Config, corpusPath, vector string, set live.BuildSettings) error {
-	if set.Analyzer != "" && set.Analyzer != "en" {
+	if redis && *analyzer != "" && *analyzer != "en" {
 		return usageError("index: --analyzer: the redisearch backend indexes the en analyzer's terms only")
 	}
-	src, err := live.NewSource(ctx, cfg)
+	cfg.Index.Dir = *dir
+	built, err := live.BuildConfigured(ctx, cfg, *corpusPath, *vector, set)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	m, st, err := src.BuildRediSearch(ctx, corpusPath, vector, set)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "indexed %d documents as %d chunks in %s (embedded %d, reused %d, removed %d) → RediSearch index %q version %d at %s\n",
-		st.Documents, st.Chunks, st.Took.Round(time.Millisecond), st.Embedded, st.Reused, st.Removed, cfg.Index.Name, m.Version, cfg.Redis.Addr)
-	fmt.Fprintf(e.stdout, "  %s; vectors %s\n", m.Manifest, m.Vector)
+	st := built.Stats
+	fmt.Fprintf(e.stdout, "indexed %d documents as %d chunks in %s (embedded %d, reused %d, removed %d) → %s\n",
+		st.Documents, st.Chunks, st.Took.Round(time.Millisecond), st.Embedded, st.Reused, st.Removed, built.Target)
+	fmt.Fprintf(e.stdout, "  %s\n", built.Summary)
 	return nil
 }
 

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/live"
-	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/evalrun"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -48,20 +46,12 @@ func runSearch(ctx context.Context, e env, args []string) error {
 		return usageError("search: --index DIR (or --backend redisearch --name N) is required")
 	}
 	cfg.Index.Dir = *dir
-	src, err := live.NewSource(ctx, cfg)
+	d, err := live.OpenDirect(ctx, cfg, newLogger(e, slog.LevelWarn), false)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	ix, err := src.Open(ctx, newLogger(e, slog.LevelWarn), false)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
-	r, err := live.NewRetriever(ix, cfg)
-	if err != nil {
-		return err
-	}
+	defer d.Close()
+	r := d.Retriever
 	if *mode == "" {
 		m = r.Mode() // the best this index can serve
 	}
@@ -69,7 +59,13 @@ func runSearch(ctx context.Context, e env, args []string) error {
 		if *queries == "" || *runOut == "" || f.NArg() > 0 {
 			return usageError("search: batch mode takes --queries and --run, and no query argument")
 		}
-		return searchBatch(ctx, e, r, *queries, *runOut, groups, m, *k)
+		sr, err := evalrun.SearchRun(ctx, r, *queries, *runOut, groups, m, *k)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %d queries to %s (mode %s, k %d, p50 %.2fms, p99 %.2fms)\n", sr.Queries, *runOut, m, *k,
+			float64(sr.P50.Microseconds())/1000, float64(sr.P99.Microseconds())/1000)
+		return nil
 	}
 	for _, a := range f.Args() {
 		if strings.HasPrefix(a, "-") {
@@ -103,39 +99,6 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stdout, "warning: %s\n", w)
 	}
-	return nil
-}
-
-// searchBatch runs every query of a BEIR queries file and writes a TREC run
-// file with one line per document: chunks collapse to their document at
-// the rank and score of its best chunk.
-func searchBatch(ctx context.Context, e env, r *retrieval.Retriever, queriesPath, runPath string, groups []string, m retrieval.Mode, k int) error {
-	qs, err := eval.LoadQueries(queriesPath)
-	if err != nil {
-		return err
-	}
-	tag := "assay-" + strings.ReplaceAll(string(m), "+", "-")
-	sr, err := eval.RunQueries(ctx, eval.System{Name: tag, Searcher: eval.SearcherFunc(
-		func(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
-			req.Mode = m
-			return r.Search(ctx, req)
-		})}, qs, eval.RetrievalOptions{K: k, Groups: groups})
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(runPath)
-	if err != nil {
-		return err
-	}
-	if err := eval.WriteRun(f, sr.Run, tag); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "wrote %d queries to %s (mode %s, k %d, p50 %.2fms, p99 %.2fms)\n", len(qs), runPath, m, k,
-		float64(percentile.NearestRank(sr.Latencies, 50).Microseconds())/1000, float64(percentile.NearestRank(sr.Latencies, 99).Microseconds())/1000)
 	return nil
 }
 

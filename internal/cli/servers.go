@@ -87,6 +87,7 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "assay is up (%s, %d chunks indexed)\n", models, ix.Len())
 	fmt.Fprintf(stdout, "  index        %s\n", live.Describe(*cfg))
+	fmt.Fprintf(stdout, "  corpus       %s: %s\n", cfg.Index.Corpus, cfg.Index.ACLPolicy())
 	fmt.Fprintf(stdout, "  web page     http://%s/\n", ln.Addr())
 	fmt.Fprintf(stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
@@ -96,7 +97,7 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "  auth         %d API keys\n", len(keys))
 	}
-	fmt.Fprintf(stdout, "try: curl -s -X POST http://%s/v1/questions -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
+	fmt.Fprintf(stdout, "try: curl -s -X POST http://%s/v1/questions -H 'Content-Type: application/json' -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
 	fmt.Fprintln(stdout, "Ctrl-C stops everything.")
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -79,17 +79,61 @@ func (d *Document) Normalize() {
 }
 
 // RequireACL fails on the first document whose record had no acl field,
-// so it is public only by default. Production corpora turn it on
-// (index.require_acl), so a document is public only when its record says
-// so: a forgotten or mistyped field cannot publish it.
+// so it is public only by default. index.require_acl, on by default, calls
+// it, so a document is public only when its record says so: a forgotten
+// or mistyped field cannot publish it.
 func RequireACL(docs []Document) error {
 	for i := range docs {
 		if docs[i].implicitACL {
 			return &RecordError{File: docs[i].ID, Field: "acl",
-				Reason: "missing, and index.require_acl is set: give every document an acl ([public] for public ones)"}
+				Reason: "missing, and index.require_acl is on (the default): give every document an acl ([public] for public ones), or set index.require_acl to false (ASSAY_INDEX_REQUIRE_ACL=false) for a corpus meant to be wholly public"}
 		}
 	}
 	return nil
+}
+
+// ACLParts summarises how a corpus is split by access: each distinct ACL
+// with its count of documents, largest first, and how many of the public
+// ones are public only because their record has no acl field. For the
+// build summary: "[public] 30 (2 by default), [staff] 2, [finance staff] 1".
+func ACLParts(docs []Document) string {
+	type part struct {
+		acl           string
+		docs, implied int
+	}
+	byACL := map[string]*part{}
+	for i := range docs {
+		acl := slices.Clone(docs[i].ACL)
+		slices.Sort(acl)
+		key := "[" + strings.Join(acl, " ") + "]"
+		p := byACL[key]
+		if p == nil {
+			p = &part{acl: key}
+			byACL[key] = p
+		}
+		p.docs++
+		if docs[i].implicitACL {
+			p.implied++
+		}
+	}
+	parts := make([]*part, 0, len(byACL))
+	for _, p := range byACL {
+		parts = append(parts, p)
+	}
+	sort.Slice(parts, func(i, j int) bool {
+		if parts[i].docs != parts[j].docs {
+			return parts[i].docs > parts[j].docs
+		}
+		return parts[i].acl < parts[j].acl
+	})
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = fmt.Sprintf("%s %d", p.acl, p.docs)
+		if p.implied > 0 {
+			out[i] += fmt.Sprintf(" (%d by default)", p.implied)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // Validate checks one document. The error names the field.

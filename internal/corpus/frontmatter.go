@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"bytes"
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,34 +38,106 @@ type parsedFrontMatter struct {
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 
 // splitFrontMatter cuts a leading "---" … "---" (or "...") block from src.
-// It returns the YAML, the body, and the file line the body starts on.
-// A file that opens with "---" but never closes it is an error.
-func splitFrontMatter(src []byte) (yamlText, body []byte, bodyLine int, err error) {
-	src = bytes.TrimPrefix(src, []byte("\ufeff"))
-	first, rest, _ := bytes.Cut(src, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return nil, src, 1, nil
+// The opening fence may follow a UTF-8 byte order mark and blank lines:
+// an editor that adds either must not turn the metadata into public text.
+// It returns the YAML, the file line the YAML starts on, the body, and the
+// file line the body starts on. A file that opens with "---" but never
+// closes it is an error, and so is a file whose metadata cannot be read
+// (see unreadableMetadata).
+func splitFrontMatter(src []byte) (yamlText []byte, yamlLine int, body []byte, bodyLine int, err error) {
+	if err := unreadableEncoding(src); err != nil {
+		return nil, 0, nil, 0, err
 	}
-	line := 2
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	line := 1
+	rest := src
+	for len(rest) > 0 {
+		l, after, _ := bytes.Cut(rest, []byte("\n"))
+		if len(bytes.TrimSpace(l)) != 0 {
+			break
+		}
+		rest = after
+		line++
+	}
+	first, rest, _ := bytes.Cut(rest, []byte("\n"))
+	if string(bytes.TrimSpace(first)) != "---" {
+		if err := misplacedFrontMatter(src, 1); err != nil {
+			return nil, 0, nil, 0, err
+		}
+		return nil, 0, src, 1, nil
+	}
+	open := line
+	line++
 	var y bytes.Buffer
 	for len(rest) > 0 {
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if t := string(bytes.TrimRight(l, " \t\r")); t == "---" || t == "..." {
-			return y.Bytes(), rest, line + 1, nil
+		if t := string(bytes.TrimSpace(l)); t == "---" || t == "..." {
+			if err := misplacedFrontMatter(rest, line+1); err != nil {
+				return nil, 0, nil, 0, err
+			}
+			return y.Bytes(), open + 1, rest, line + 1, nil
 		}
 		y.Write(l)
 		y.WriteByte('\n')
 		line++
 	}
-	return nil, nil, 0, errors.New("front matter opened with --- is never closed")
+	return nil, 0, nil, 0, &RecordError{Line: open, Reason: "front matter opened with --- is never closed"}
+}
+
+// unreadableEncoding refuses text a UTF-8 reader would misread: a UTF-16
+// or UTF-32 byte order mark. Such a file's front matter would not be
+// found, and its metadata would become public text.
+func unreadableEncoding(src []byte) error {
+	for _, bom := range [][]byte{{0, 0, 0xfe, 0xff}, {0xff, 0xfe, 0, 0}, {0xfe, 0xff}, {0xff, 0xfe}} {
+		if bytes.HasPrefix(src, bom) {
+			return &RecordError{Line: 1, Reason: "the file is UTF-16 or UTF-32 encoded; save it as UTF-8 so its metadata can be read"}
+		}
+	}
+	return nil
+}
+
+// frontMatterKey matches a line that sets a front matter field, as a
+// YAML "key:" at the start of the line.
+var frontMatterKey = regexp.MustCompile(`^(id|title|type|source|updated|status|authority|acl|products|tags|url)\s*:`)
+
+// aclLine matches a line that sets an acl as YAML would.
+var aclLine = regexp.MustCompile(`^acl\s*:`)
+
+// misplacedFrontMatter refuses a body, starting on file line start, that
+// begins (after blank lines) with metadata no reader would take: TOML
+// front matter (+++), a second --- block of front matter, or an acl line
+// without its fences. Each would be indexed as text under a default,
+// public, ACL.
+func misplacedFrontMatter(body []byte, start int) error {
+	for line := start; len(body) > 0; line++ {
+		var l []byte
+		l, body, _ = bytes.Cut(body, []byte("\n"))
+		t := string(bytes.TrimSpace(l))
+		switch {
+		case t == "":
+			continue
+		case t == "+++":
+			return &RecordError{Line: line, Reason: "TOML front matter (+++) is not read; write the metadata as YAML between --- lines at the top of the file"}
+		case t == "---":
+			// A second block, or a thematic break: look at what follows.
+			next, _, _ := bytes.Cut(body, []byte("\n"))
+			if frontMatterKey.Match(bytes.TrimSpace(next)) {
+				return &RecordError{Line: line, Reason: "a second --- block of front matter is not read; put every field in the first block at the top of the file"}
+			}
+		case aclLine.MatchString(t):
+			return &RecordError{Line: line, Field: "acl", Reason: "an acl line outside front matter is not read; put it between --- lines at the top of the file"}
+		}
+		return nil
+	}
+	return nil
 }
 
 // parseFrontMatter decodes the YAML of a front matter block that starts on
-// file line 2.
-func parseFrontMatter(src []byte) (parsedFrontMatter, *RecordError) {
+// file line first.
+func parseFrontMatter(src []byte, first int) (parsedFrontMatter, *RecordError) {
 	out := parsedFrontMatter{keyLines: map[string]int{}, present: true}
-	const offset = 1 // the YAML's line 1 is the file's line 2
+	offset := first - 1 // the YAML's line 1 is the file's line first
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return out, yamlErr(err, offset)

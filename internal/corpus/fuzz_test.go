@@ -53,6 +53,9 @@ func FuzzReadJSONL(f *testing.F) {
 		`{"id":"a","text":"x","acl":[]}`, `{"id":"a","text":"x","acl":null}`, `{"id":"a","text":"x","acl":[" "]}`,
 		`{"id":"a","text":"x","authority":2}`, `{"id":"a b","text":"x"}`, "{\"id\":\"a\",\"text\":\"x\"}\n{\"id\":\"a\",\"text\":\"y\"}",
 		`{"id":"a","text":"x"} {"id":"b"}`, `[1,2]`, "\xff",
+		// issue 21: metadata that would not be read
+		`{"_id":"a","text":"x","metadata":{"acl":["staff"]}}`, `{"_id":"a","text":"x","metadata":{"ACL ":"staff"}}`,
+		"\xff\xfe{\x00\"\x00", "\ufeff{\"id\":\"a\",\"text\":\"x\",\"acl\":[\"staff\"]}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -75,6 +78,12 @@ var frontMatterSeeds = []string{
 	"---\nacl: []\n---\nbody\n", "---\nacl:\n---\nbody\n", "---\nacl: \"  \"\n---\nbody\n",
 	"---\n- a\n---\nbody\n", "---\nid: x\n", "no front matter at all", "---\nauthority: high\n---\nx\n",
 	"---\nupdated: 2026-13-40\n---\nx\n", "\ufeff---\nid: bom\n---\nx\n", "---\nunknown: 1\n---\nx\n",
+	// issue 21: front matter after blank lines and a byte order mark, and
+	// metadata no reader takes (each read, or an error naming the file)
+	"\n---\nacl: [staff]\n---\nThe vault code is zyxwv\n", "\ufeff\n \n---\nacl: [staff]\n---\nx\n",
+	"\r\n---\r\nacl: [staff]\r\n---\r\nx\r\n", "  ---\nacl: [staff]\n  ---\nx\n", "\n---\nacl: []\n---\nx\n",
+	"+++\nacl = [\"staff\"]\n+++\nx\n", "---\nid: a\n---\n---\nacl: [staff]\n---\nx\n", "acl: [staff]\nx\n",
+	"---\nid: a\n---\n\nacl: [staff]\nx\n", "\xff\xfe-\x00-\x00-\x00\n\x00", "\xfe\xff\x00-\x00-\x00-",
 }
 
 // FuzzReadMarkdown covers the Markdown loader.
@@ -106,6 +115,10 @@ func FuzzReadHTML(f *testing.F) {
 		`<meta name="assay:acl" content="  "><p>x</p>`, `<meta name="assay:acl" content=" , "><p>x</p>`,
 		`<meta name="assay:acls" content="staff"><p>x</p>`, `<meta name="assay:authority" content="NaN"><p>x</p>`,
 		`<script>x()</script>`, `<pre>code</pre><ul><li>a<li>b</ul>`, "\xff<p>",
+		// issue 21: metadata that would not be read
+		"\n---\nacl: [staff]\n---\n<p>x</p>", `<meta name="assay-acl" content="staff"><p>x</p>`,
+		`<meta name="assay.acl" content="staff"><p>x</p>`, `<meta property="assay:acl" content="staff"><p>x</p>`,
+		"\xff\xfe<\x00p\x00>\x00", "\ufeff<meta name=\"ASSAY:ACL\" content=\"staff\"><p>x</p>",
 	} {
 		f.Add([]byte(s))
 	}
@@ -122,6 +135,10 @@ func FuzzLoadDirectory(f *testing.F) {
 	f.Add([]byte(`{"id":"a","text":"x","acl":[]}`), uint8(1))
 	f.Add([]byte(`<meta name="assay:acl" content=" "><p>x</p>`), uint8(2))
 	f.Add([]byte("---\nacl:\n---\nbody\n"), uint8(3))
+	f.Add([]byte("\n---\nacl: [staff]\n---\nThe vault code is zyxwv\n"), uint8(0))
+	f.Add([]byte(`{"_id":"a","text":"x","metadata":{"acl":["staff"]}}`), uint8(1))
+	f.Add([]byte(`<meta name="assay-acl" content="staff"><p>x</p>`), uint8(2))
+	f.Add([]byte("\ufeff\n---\nacl: [staff]\n---\nx\n"), uint8(3))
 	exts := []string{".md", ".jsonl", ".html", ".txt", ".markdown", ".htm"}
 	f.Fuzz(func(t *testing.T, src []byte, ext uint8) {
 		dir := t.TempDir()

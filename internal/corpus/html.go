@@ -24,6 +24,14 @@ import (
 // dropped. HTML has no useful line numbers once parsed, so errors name the
 // file and the field only.
 func ReadHTML(src []byte, name, defaultID string) (Document, error) {
+	if err := unreadableEncoding(src); err != nil {
+		re := err.(*RecordError)
+		re.File = name
+		return Document{}, re
+	}
+	if first, _, _ := bytes.Cut(bytes.TrimLeft(bytes.TrimPrefix(src, []byte("\ufeff")), " \t\r\n"), []byte("\n")); string(bytes.TrimSpace(first)) == "---" {
+		return Document{}, &RecordError{File: name, Line: 1, Reason: `YAML front matter is not read in an HTML file; give its metadata as <meta name="assay:FIELD" content="..."> tags`}
+	}
 	root, err := html.Parse(bytes.NewReader(src))
 	if err != nil {
 		return Document{}, &RecordError{File: name, Reason: "invalid HTML: " + err.Error()}
@@ -31,6 +39,9 @@ func ReadHTML(src []byte, name, defaultID string) (Document, error) {
 	h := htmlText{}
 	h.walk(root)
 	h.flush()
+	if h.misnamed != "" {
+		return Document{}, &RecordError{File: name, Reason: fmt.Sprintf(`<meta %s> is not read; assay reads metadata from <meta name="assay:FIELD" content="...">`, h.misnamed)}
+	}
 	var d Document
 	d.Authority = 1
 	for _, m := range h.metas {
@@ -107,6 +118,7 @@ func setMeta(d *Document, field, value string) error {
 type htmlText struct {
 	title, h1 string
 	metas     [][2]string // field, value in document order
+	misnamed  string      // the first meta that looks like assay's but is not read
 	blocks    []string
 	cur       strings.Builder
 	prefix    string
@@ -144,6 +156,21 @@ func headingLevel(a atom.Atom) int {
 	return 0
 }
 
+// misnamedMeta names a <meta> tag that looks meant for assay but would be
+// ignored ("assay-acl", "assay.acl", property="assay:acl"): ignoring it
+// would publish a document its author meant to restrict. "" otherwise.
+func misnamedMeta(n *html.Node, name string) string {
+	if len(name) > len("assay") && strings.HasPrefix(name, "assay") && strings.ContainsRune("-_.", rune(name[len("assay")])) {
+		return fmt.Sprintf("name=%q", name)
+	}
+	for _, key := range []string{"property", "itemprop", "http-equiv"} {
+		if v := strings.ToLower(strings.TrimSpace(attr(n, key))); strings.HasPrefix(v, "assay") {
+			return fmt.Sprintf("%s=%q", key, v)
+		}
+	}
+	return ""
+}
+
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if strings.EqualFold(a.Key, key) {
@@ -169,8 +196,11 @@ func (h *htmlText) walk(n *html.Node) {
 			}
 			return
 		case atom.Meta:
-			if f, ok := strings.CutPrefix(strings.ToLower(attr(n, "name")), "assay:"); ok {
+			name := strings.ToLower(strings.TrimSpace(attr(n, "name")))
+			if f, ok := strings.CutPrefix(name, "assay:"); ok {
 				h.metas = append(h.metas, [2]string{f, attr(n, "content")})
+			} else if h.misnamed == "" {
+				h.misnamed = misnamedMeta(n, name)
 			}
 			return
 		case atom.Head:

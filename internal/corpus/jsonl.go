@@ -119,6 +119,9 @@ func parseRecord(line []byte) (Document, error) {
 	if rec.Authority != nil {
 		d.Authority = *rec.Authority
 	}
+	if err := metadataACL(rec.Metadata); err != nil {
+		return Document{}, err
+	}
 	if rec.ACL != nil {
 		acl, err := parseACL(rec.ACL)
 		if err != nil {
@@ -131,6 +134,22 @@ func parseRecord(line []byte) (Document, error) {
 		return Document{}, err
 	}
 	return d, nil
+}
+
+// metadataACL refuses a BEIR metadata object that carries an acl: the
+// loader ignores metadata, so that acl would not be read and the document
+// would be public.
+func metadataACL(raw json.RawMessage) error {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	for k := range m {
+		if strings.EqualFold(strings.TrimSpace(k), "acl") {
+			return fieldErr("metadata.acl", `is not read: the loader ignores BEIR metadata; give the record a top-level "acl"`)
+		}
+	}
+	return nil
 }
 
 // parseACL decodes a present "acl" field: a list of at least one group.

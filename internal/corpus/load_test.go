@@ -301,3 +301,98 @@ func TestRequireACL(t *testing.T) {
 		t.Errorf("the Hollin corpus gives every document an acl: %v", err)
 	}
 }
+
+// TestMetadataIsReadOrFails: metadata an editor or an author placed where
+// a naive reader would miss it is either read (front matter after a byte
+// order mark and blank lines) or an error naming the file; it never
+// becomes public text (issue 21: "\n---\nacl: [staff]\n---\n..." was
+// indexed as public, front matter and all).
+func TestMetadataIsReadOrFails(t *testing.T) {
+	read := []struct {
+		name, file, body string
+	}{
+		{"blank line before front matter", "a.md", "\n---\nacl: [staff]\n---\nThe vault code is zyxwv.\n"},
+		{"blank lines and spaces", "a.md", "  \n\r\n\t\n---\nacl: [staff]\n---\nThe vault code is zyxwv.\n"},
+		{"byte order mark then a blank line", "a.md", "\ufeff\n---\nacl: [staff]\n---\nThe vault code is zyxwv.\n"},
+		{"CRLF line ends", "a.txt", "\r\n---\r\nacl: [staff]\r\n---\r\nThe vault code is zyxwv.\r\n"},
+		{"indented fences", "a.txt", "\n  ---\nacl: [staff]\n  ---\nThe vault code is zyxwv.\n"},
+	}
+	for _, tt := range read {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			docs, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := docs[0]
+			if len(d.ACL) != 1 || d.ACL[0] != "staff" {
+				t.Errorf("ACL = %q, want [staff]", d.ACL)
+			}
+			if strings.Contains(d.Text, "acl") || strings.Contains(d.Text, "---") {
+				t.Errorf("text = %q: the front matter became text", d.Text)
+			}
+		})
+	}
+	// A blank line shifts the line numbers errors give.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("\n\n---\nacl: []\n---\nx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "a.md:4: field acl") {
+		t.Errorf("empty acl after blank lines: err = %v, want it at a.md:4", err)
+	}
+
+	fail := []struct {
+		name, file, body, want string
+	}{
+		{"UTF-16 markdown", "a.md", "\xff\xfe-\x00-\x00-\x00\n\x00", "UTF-16"},
+		{"UTF-16 big-endian text", "a.txt", "\xfe\xff\x00-\x00-\x00-", "UTF-16"},
+		{"UTF-16 HTML", "a.html", "\xff\xfe<\x00p\x00>\x00", "UTF-16"},
+		{"TOML front matter", "a.md", "+++\nacl = [\"staff\"]\n+++\nThe vault code is zyxwv.\n", "TOML front matter"},
+		{"a second front matter block", "a.md", "---\nid: a\n---\n\n---\nacl: [staff]\n---\nThe vault code is zyxwv.\n", "second --- block"},
+		{"an acl line without fences", "a.txt", "acl: [staff]\nThe vault code is zyxwv.\n", "acl line outside front matter"},
+		{"an acl line after the front matter", "a.md", "---\nid: a\n---\nacl: [staff]\nThe vault code is zyxwv.\n", "acl line outside front matter"},
+		{"front matter in HTML", "a.html", "\n---\nacl: [staff]\n---\n<p>The vault code is zyxwv.</p>", "not read in an HTML file"},
+		{"misnamed HTML meta", "a.html", `<meta name="assay-acl" content="staff"><p>The vault code is zyxwv.</p>`, `name="assay-acl"`},
+		{"HTML meta as a property", "a.html", `<meta property="assay:acl" content="staff"><p>The vault code is zyxwv.</p>`, `property="assay:acl"`},
+		{"BEIR metadata acl", "a.jsonl", `{"_id":"a","title":"t","text":"The vault code is zyxwv.","metadata":{"acl":["staff"]}}`, "metadata.acl"},
+	}
+	for _, tt := range fail {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			docs, err := Load(dir)
+			if err == nil {
+				t.Fatalf("Load = %+v, want an error: the metadata was not read", docs)
+			}
+			var re *RecordError
+			if !errors.As(err, &re) || !strings.HasSuffix(re.File, tt.file) {
+				t.Errorf("err = %v, want a *RecordError naming %s", err, tt.file)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to say %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestACLParts: the build summary counts documents per ACL and says how
+// many are public only by default.
+func TestACLParts(t *testing.T) {
+	docs := []Document{
+		{ACL: []string{"staff"}}, {ACL: []string{"public"}}, {}, {ACL: []string{"staff", "finance"}},
+		{ACL: []string{"finance", "staff"}}, {ACL: []string{"staff"}},
+	}
+	for i := range docs {
+		docs[i].Normalize()
+	}
+	want := "[finance staff] 2, [public] 2 (1 by default), [staff] 2"
+	if got := ACLParts(docs); got != want {
+		t.Errorf("ACLParts = %q, want %q", got, want)
+	}
+}

@@ -36,14 +36,16 @@ func ReadText(src []byte, name, defaultID string) (Document, error) {
 // readWithFrontMatter is the common path of the front-matter formats;
 // render returns the body's first H1 (a title candidate) and its text.
 func readWithFrontMatter(src []byte, name, defaultID string, render func([]byte) (h1, text string)) (Document, error) {
-	y, body, _, err := splitFrontMatter(src)
+	y, yLine, body, _, err := splitFrontMatter(src)
 	if err != nil {
-		return Document{}, &RecordError{File: name, Line: 1, Reason: err.Error()}
+		re := err.(*RecordError)
+		re.File = name
+		return Document{}, re
 	}
 	fm := parsedFrontMatter{keyLines: map[string]int{}}
 	if y != nil {
 		var rerr *RecordError
-		if fm, rerr = parseFrontMatter(y); rerr != nil {
+		if fm, rerr = parseFrontMatter(y, yLine); rerr != nil {
 			rerr.File = name
 			return Document{}, rerr
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/bench"
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestEndToEndBench(t *testing.T) {
 	bin := temporalBin(t)
 	file := filepath.Join(t.TempDir(), "bench.json")
-	out, errOut, err := runCmd(t, "bench", "--embedded", "--temporal-bin", bin,
+	out, errOut, err := clitest.Run(t, "bench", "--embedded", "--temporal-bin", bin,
 		"--corpus", "../../testdata/hollin/corpus.jsonl", "--questions", "../../testdata/hollin/questions.jsonl",
 		"-n", "6", "-warmup", "0", "-concurrency", "1,3", "-batch", "5", "--json", file)
 	if err != nil {

@@ -142,11 +142,12 @@ func useKey(t *testing.T, ctx context.Context, base, key string) {
 	)
 }
 
-// askOnPage opens /?q=question and waits for the result.
+// askOnPage opens /?q=question, clicks Ask and waits for the result.
 func askOnPage(t *testing.T, ctx context.Context, base, question string) {
 	t.Helper()
 	do(t, ctx, "ask "+question,
 		chromedp.Navigate(base+"/?q="+strings.ReplaceAll(question, " ", "+")),
+		chromedp.Click("#ask-button", chromedp.ByID), // /?q= fills the box; asking takes a click
 		chromedp.WaitVisible("#result", chromedp.ByID),
 		chromedp.WaitVisible("#trace-body section", chromedp.ByQuery),
 	)
@@ -554,6 +555,7 @@ func browserErrors(t *testing.T, s *devStack) {
 	var keyOpen bool
 	do(t, ctx, "ask with a wrong key",
 		chromedp.Navigate(s.URL+"/?q=E4"),
+		chromedp.Click("#ask-button", chromedp.ByID), // /?q= fills the box; asking takes a click
 		chromedp.WaitVisible("#alert", chromedp.ByID),
 		chromedp.Text("#alert", &alert, chromedp.ByID),
 		chromedp.Evaluate(`!document.getElementById("key-panel").hidden`, &keyOpen),
@@ -569,6 +571,7 @@ func browserErrors(t *testing.T, s *devStack) {
 	}
 	do(t, ctx, "ask past the rate limit",
 		chromedp.Navigate(s.URL+"/?q=E12"),
+		chromedp.Click("#ask-button", chromedp.ByID), // /?q= fills the box; asking takes a click
 		chromedp.WaitVisible("#alert", chromedp.ByID),
 		chromedp.Text("#alert", &alert, chromedp.ByID),
 	)
@@ -581,6 +584,7 @@ func browserErrors(t *testing.T, s *devStack) {
 	defer stub.Close()
 	do(t, ctx, "ask while the service is down",
 		chromedp.Navigate(stub.URL+"/?q=E4"),
+		chromedp.Click("#ask-button", chromedp.ByID), // /?q= fills the box; asking takes a click
 		chromedp.WaitVisible("#alert", chromedp.ByID),
 		chromedp.Text("#alert", &alert, chromedp.ByID),
 	)

@@ -51,27 +51,21 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// runCmd runs `assay ARGS...` with an empty environment.
-func runCmd(t *testing.T, args ...string) (string, string, error) {
+// waitGateway waits up to 30s for the gateway at base to answer
+// /healthz, failing t with what the processes printed (logs) when it
+// does not.
+func waitGateway(t *testing.T, base string, logs fmt.Stringer) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	err := cli.Run(context.Background(), append([]string{"assay"}, args...), func(string) string { return "" }, &out, &errb)
-	return out.String(), errb.String(), err
-}
-
-// runEvalCmd runs `assay eval ...` with a private data directory.
-func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	dataDir := t.TempDir()
-	getenv := func(k string) string {
-		if k == "ASSAY_DATA_DIR" {
-			return dataDir
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return
 		}
-		return ""
+		if time.Now().After(deadline) {
+			t.Fatalf("standalone gateway not up:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	var out, errOut bytes.Buffer
-	err = cli.Run(context.Background(), append([]string{"assay", "eval"}, args...), getenv, &out, &errOut)
-	return out.String(), errOut.String(), err
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/judge"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -90,7 +91,7 @@ func checkEvalReport(t *testing.T, rep judge.AnswersReport) {
 func TestEvalAnswersEmbedded(t *testing.T) {
 	bin := temporalBin(t)
 	out := t.TempDir()
-	stdout, stderr, err := runEvalCmd(t, "answers", "--quiet",
+	stdout, stderr, err := clitest.Eval(t, "answers", "--quiet",
 		"--questions", evalQuestions(t, e2eEvalIDs...),
 		"--key-facts", filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"),
 		"--corpus", filepath.Join("..", "..", "testdata", "hollin", "corpus.jsonl"),
@@ -122,7 +123,7 @@ func TestEvalAnswersEmbedded(t *testing.T) {
 	base.Overall.Loop.RightSourceCited.Rate = 1.5
 	basePath := filepath.Join(out, "base.json")
 	writeReport(t, basePath, base)
-	stdout, stderr, err = runEvalCmd(t, "answers", "--quiet", "--questions", evalQuestions(t, e2eEvalIDs...),
+	stdout, stderr, err = clitest.Eval(t, "answers", "--quiet", "--questions", evalQuestions(t, e2eEvalIDs...),
 		"--key-facts", filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"),
 		"--corpus", filepath.Join("..", "..", "testdata", "hollin", "corpus.jsonl"),
 		"--temporal-bin", bin, "--baseline", basePath)
@@ -137,7 +138,7 @@ func TestEvalAnswersEmbedded(t *testing.T) {
 func TestEvalAnswersExternal(t *testing.T) {
 	s := startDev(t, t.TempDir())
 	jsonPath := filepath.Join(t.TempDir(), "r.json")
-	_, stderr, err := runEvalCmd(t, "answers", "--quiet",
+	_, stderr, err := clitest.Eval(t, "answers", "--quiet",
 		"--questions", evalQuestions(t, e2eEvalIDs...),
 		"--key-facts", filepath.Join("..", "..", "testdata", "hollin", "key_facts.jsonl"),
 		"--corpus", filepath.Join("..", "..", "testdata", "hollin", "corpus.jsonl"),
@@ -181,7 +182,7 @@ func TestEvalAnswersUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := runEvalCmd(t, append([]string{"answers"}, tt.args...)...)
+			_, _, err := clitest.Eval(t, append([]string{"answers"}, tt.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("eval answers %v: error %v, want one containing %q", tt.args, err, tt.want)
 			}

@@ -121,15 +121,8 @@ batch:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		b, err := c.GetBatch(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.Status != api.Running {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
+	if _, err := c.WaitBatch(ctx, id, 500*time.Millisecond, nil); err != nil {
+		t.Fatal(err)
 	}
 	items, err := c.AllBatchResults(ctx, id)
 	if err != nil {

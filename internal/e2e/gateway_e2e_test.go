@@ -27,6 +27,7 @@ import (
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -422,7 +423,7 @@ func e2eAskCLI(ctx context.Context, t *testing.T, s *devStack) {
 // e2eBatch200 runs `assay batch` on 200 questions (the Hollin set cycled)
 // under a partner key, then checks the batch through the API.
 func e2eBatch200(ctx context.Context, t *testing.T, s *devStack) {
-	src, err := cli.ReadQuestions("../../testdata/hollin/questions.jsonl")
+	src, err := apiclient.ReadQuestions("../../testdata/hollin/questions.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +520,7 @@ func e2eMetrics(ctx context.Context, t *testing.T, s *devStack) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, body := httpCall(t, http.MethodGet, s.URL+"/metrics", "", "", "")
+	_, _, body := httpCall(t, http.MethodGet, s.URL+"/metrics", e2eKeyReader, "", "") // a keyed gateway's /metrics needs a key
 	// Every run counts once, whatever its stop: at least the batch's 200.
 	total := 0
 	for _, m := range regexp.MustCompile(`(?m)^assay_runs_total\{stop_reason="[a-z_]+"\} (\d+)$`).FindAllSubmatch(body, -1) {
@@ -561,29 +562,9 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 	}
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
 	stderr := &syncBuffer{}
-	start := func(args ...string) func() {
-		cctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
-		return func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("%s: %v\n%s", args[1], err, stderr.String())
-			}
-		}
-	}
+	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	defer start("assay", "gateway", "--config", cfg, "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("standalone gateway not up:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitGateway(t, base, stderr)
 	status, _, body := httpCall(t, http.MethodGet, base+"/readyz", "", "", "")
 	var rd api.Readiness
 	_ = json.Unmarshal(body, &rd)

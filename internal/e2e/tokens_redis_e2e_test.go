@@ -3,15 +3,13 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/assay-rag/assay/internal/apiclient"
-	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -39,31 +37,12 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	stderr := &syncBuffer{}
-	start := func(args ...string) func() {
-		cctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cli.Run(cctx, args, env, io.Discard, stderr) }()
-		return func() {
-			stop()
-			if err := <-done; err != nil {
-				t.Errorf("%s: %v\n%s", args[1], err, stderr.String())
-			}
-		}
-	}
+	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
 	defer start("assay", "worker", "--temporal-address", s.TemporalAddr,
 		"--index-dir", filepath.Join(t.TempDir(), "index"), "--corpus", "../../testdata/hollin/corpus.jsonl")()
 	defer start("assay", "gateway", "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("standalone gateway not up:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitGateway(t, base, stderr)
 	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {
 		t.Errorf("start-up logs name the redis transport %d times, want 2 (worker and gateway):\n%s", n, stderr.String())

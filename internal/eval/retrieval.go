@@ -23,6 +23,14 @@ func (f SearcherFunc) Search(ctx context.Context, req retrieval.Request) (retrie
 	return f(ctx, req)
 }
 
+// InMode is s searching every request in mode m.
+func InMode(s Searcher, m retrieval.Mode) Searcher {
+	return SearcherFunc(func(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
+		req.Mode = m
+		return s.Search(ctx, req)
+	})
+}
+
 // System is one retrieval configuration under comparison.
 type System struct {
 	Name     string // e.g. "bm25"; also the run tag

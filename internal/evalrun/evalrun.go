@@ -1,7 +1,10 @@
-// Package evalrun runs a labelled question set through assay's loop on
-// Temporal, as one BatchWorkflow per setting compared (`assay eval
-// answers`: the loop, then the one-pass baseline), each question as its
-// own principal, and collects each question's result for judging.
+// Package evalrun runs assay's evaluations. `assay eval answers`
+// (Answers) runs a labelled question set through the loop on Temporal, as
+// one BatchWorkflow per setting compared (the loop, then the one-pass
+// baseline), each question as its own principal, and judges each
+// question's result. `assay eval retrieval` (Retrieval) searches a BEIR
+// split directly in each retrieval mode; SearchRun writes the TREC run of
+// `assay search --queries --run`.
 package evalrun
 
 import (
@@ -30,6 +33,9 @@ type Runner struct {
 	// Progress, when set, hears which batch runs and how many runs of
 	// this runner have ended, over all its batches, as they end.
 	Progress func(batch string, done int)
+	// Signer signs each batch's principals (auth.principal_keys), for
+	// workers that run only signed ones; nil signs nothing.
+	Signer *auth.Signer
 
 	done int // runs ended in earlier batches
 }
@@ -64,6 +70,7 @@ func (r *Runner) Batch(ctx context.Context, name string, template wire.AnswerInp
 			Principal: &auth.Principal{ID: auth.EvaluatorID, Groups: q.Groups},
 		})
 	}
+	workflows.SignBatch(r.Signer, &in)
 	r.progress(name, r.done)
 	run, err := r.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, r.TaskQueue, in), workflows.BatchWorkflowName, in)
 	if err != nil {

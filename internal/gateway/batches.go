@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -48,13 +49,19 @@ func (s *Server) postBatch(c *gin.Context) {
 		BatchID: id, Principal: p, Questions: qs, Template: in,
 		Concurrency: s.opts.Batch.Concurrency, ContinueAfter: s.opts.Batch.ContinueAfter,
 	}
+	workflows.SignBatch(s.opts.Signer, &bin)
 	if b, err := json.Marshal(bin); err == nil && len(b) > maxBatchInputBytes {
 		writeError(c, errs.FieldError("gateway.postBatch", "questions",
 			fmt.Sprintf("the batch is %d bytes encoded; the limit is %d: split it", len(b), maxBatchInputBytes)))
 		return
 	}
 	ctx := c.Request.Context()
+	release, ok := s.admitOrAnswer(c, KindBatch, id, key, in, len(qs))
+	if !ok {
+		return
+	}
 	if err := s.opts.Engine.StartBatch(ctx, id, bin); err != nil {
+		release()
 		writeError(c, err)
 		return
 	}
@@ -88,8 +95,8 @@ func (s *Server) readBatch(c *gin.Context) (api.BatchRequest, error) {
 	const op = "gateway.batch"
 	var req api.BatchRequest
 	mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
-	switch mt {
-	case "application/jsonl", "application/x-ndjson", "application/x-jsonlines":
+	switch {
+	case jsonLines[mt]:
 		body, err := readBody(c, s.opts.MaxBodyBytes)
 		if err != nil {
 			return req, err
@@ -254,7 +261,7 @@ func (s *Server) getBatchResults(c *gin.Context) {
 			LatencyMS: it.LatencyMS, Usage: it.Usage, Error: it.Error,
 		})
 	}
-	if err := s.fillAnswers(ctx, out.Items); err != nil {
+	if err := s.fillAnswers(ctx, principal(c).Groups, out.Items); err != nil {
 		writeError(c, err)
 		return
 	}
@@ -263,7 +270,9 @@ func (s *Server) getBatchResults(c *gin.Context) {
 
 // fillAnswers reads the answers of the done items from their own runs,
 // eight at a time: the batch keeps ids and numbers, not answers.
-func (s *Server) fillAnswers(ctx context.Context, items []api.BatchResultItem) error {
+// An answer that cites documents the caller can no longer see is withheld:
+// the item keeps its status, with the reason as its error.
+func (s *Server) fillAnswers(ctx context.Context, groups []string, items []api.BatchResultItem) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	for i := range items {
@@ -276,10 +285,17 @@ func (s *Server) fillAnswers(ctx context.Context, items []api.BatchResultItem) e
 			if err != nil {
 				return err
 			}
-			if st == api.Completed {
-				it.Answer = res.Answer
-				it.Citations = citations(res.Citations)
+			if st != api.Completed {
+				return nil
 			}
+			if err := s.checkCited(ctx, groups, &res); errors.Is(err, ErrWithheld) {
+				it.Error = "withheld: " + ErrWithheld.Error()
+				return nil
+			} else if err != nil {
+				return err
+			}
+			it.Answer = res.Answer
+			it.Citations = citations(res.Citations)
 			return nil
 		})
 	}

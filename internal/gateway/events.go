@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -166,6 +167,9 @@ func (s *Server) getEvents(c *gin.Context) {
 		typ, data := api.EventStage, any(e.Stage)
 		if e.Closed {
 			fwd.stop() // the pieces already here go out before the result
+			if err := s.checkCited(ctx, principal(c).Groups, e.Result); err != nil {
+				return err
+			}
 			r := run
 			r.Status = e.Status
 			typ, data = api.EventResult, questionResponse(r, e.Result)
@@ -193,7 +197,11 @@ func (s *Server) getEvents(c *gin.Context) {
 	}
 	if err != nil && ctx.Err() == nil {
 		c.Error(err) //nolint:errcheck // recorded for the access log
-		b, _ := json.Marshal(api.ErrorDetail{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)})
+		detail := api.ErrorDetail{Code: string(errs.KindOf(err)), Message: "event stream interrupted; reconnect with Last-Event-ID", RequestID: c.GetString(ctxRequestID)}
+		if errors.Is(err, ErrWithheld) {
+			detail.Field, detail.Message = "answer", ErrWithheld.Error()
+		}
+		b, _ := json.Marshal(detail)
 		_ = write(fmt.Sprintf("event: %s\ndata: %s\n\n", api.EventError, b))
 	}
 }

@@ -102,6 +102,21 @@ func (f *fakeEngine) Describe(_ context.Context, id string) (Run, error) {
 	return r.run, nil
 }
 
+func (f *fakeEngine) Running(_ context.Context, principal string, kind Kind) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.unavailable {
+		return 0, errDown
+	}
+	n := 0
+	for _, r := range f.runs {
+		if r.run.Principal == principal && r.run.Kind == kind && r.run.Status == api.Running {
+			n++
+		}
+	}
+	return n, nil
+}
+
 func (f *fakeEngine) Cancel(_ context.Context, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

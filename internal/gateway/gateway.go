@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -64,6 +65,9 @@ type Runs interface {
 	Describe(ctx context.Context, id string) (Run, error)
 	// Cancel asks a running run to cancel.
 	Cancel(ctx context.Context, id string) error
+	// Running counts principal's runs of kind that are running now
+	// (answer runs include batches' questions), for the in-flight quotas.
+	Running(ctx context.Context, principal string, kind Kind) (int, error)
 }
 
 // Questions starts and reads answer runs.
@@ -149,13 +153,36 @@ type Options struct {
 	// Page, when set, is the web page (package webui), served at GET /
 	// and GET /ui/*.
 	Page http.Handler
+	// ListenAddr is the address the gateway listens on. On a loopback
+	// address it answers only loopback Host names and AllowedHosts (DNS
+	// rebinding; see boundary.go).
+	ListenAddr string
+	// AllowedHosts are Host names (no port) the gateway answers besides
+	// loopback ones; when set, every gateway checks Host.
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins (scheme://host[:port]) of
+	// other sites whose pages may call the API; they get CORS. Empty:
+	// only the gateway's own page, and no CORS.
+	AllowedOrigins []string
+	// Quota bounds each principal's runs in flight and daily cost.
+	Quota Quota
+	// MetricsKey, when set, is a bearer token that may read /metrics (a
+	// scraper's). Any API key may too; an anonymous gateway's /metrics
+	// needs none.
+	MetricsKey string
+	// Signer signs the principal of every run the gateway starts, for the
+	// workers to check (auth.principal_keys); nil signs nothing.
+	Signer *auth.Signer
 }
 
 // Server is the HTTP API.
 type Server struct {
-	opts    Options
-	engine  *gin.Engine
-	metrics *httpMetrics
+	opts      Options
+	engine    *gin.Engine
+	metrics   *httpMetrics
+	hostCheck bool // answer only loopback and allowed Host names
+	costs     costLedger
+	ready     readyCache
 }
 
 // New builds the API. Callers set Gin's mode before calling it.
@@ -196,7 +223,14 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, engine: gin.New(), metrics: m}
+	if opts.AllowedOrigins, err = checkOrigins(opts.AllowedOrigins); err != nil {
+		return nil, err
+	}
+	for i, h := range opts.AllowedHosts {
+		opts.AllowedHosts[i] = strings.ToLower(strings.TrimSpace(h))
+	}
+	s := &Server{opts: opts, engine: gin.New(), metrics: m,
+		hostCheck: ListensOnLoopback(opts.ListenAddr) || len(opts.AllowedHosts) > 0}
 	// Gin trusts every proxy unless told otherwise; nil trusts none.
 	if err := s.engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("gateway: trusted proxies: %w", err)
@@ -211,7 +245,7 @@ func (s *Server) routes() {
 	e := s.engine
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true
-	e.Use(s.requestID, s.accessLog, s.observe, s.recoverJSON)
+	e.Use(s.requestID, s.accessLog, s.observe, s.recoverJSON, s.checkHost, s.preflight)
 	e.NoRoute(func(c *gin.Context) {
 		writeError(c, errs.Errorf("gateway", errs.NotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
@@ -224,7 +258,7 @@ func (s *Server) routes() {
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", metricsHandler(s.opts.Registry))
+	e.GET("/metrics", s.metricsAuth, metricsHandler(s.opts.Registry))
 	e.GET("/openapi.json", serveOpenAPI)
 	if s.opts.Page != nil {
 		page := gin.WrapH(s.opts.Page)
@@ -232,7 +266,7 @@ func (s *Server) routes() {
 		e.GET("/ui/*path", page)
 	}
 
-	v1 := e.Group("/v1", s.authenticate, s.rateLimit)
+	v1 := e.Group("/v1", s.sameOrigin, jsonBody, s.authenticate, s.rateLimit)
 	v1.POST("/questions", s.postQuestion)
 	v1.GET("/questions/:id", s.getQuestion)
 	v1.DELETE("/questions/:id", s.deleteQuestion)

@@ -408,7 +408,7 @@ func TestMetrics(t *testing.T) {
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`)
 	h.call(http.MethodPost, "/v1/questions", keyPublic, `{}`)
 	h.call(http.MethodGet, "/v1/questions/0b0e2c5e-6a1b-4bb4-8d7c-111111111111", keyPublic, "")
-	r := h.call(http.MethodGet, "/metrics", "", "")
+	r := h.call(http.MethodGet, "/metrics", keyPublic, "")
 	body := string(r.Body)
 	for _, want := range []string{
 		`assay_http_requests_total{code="202",method="POST",route="/v1/questions"} 1`,
@@ -442,6 +442,9 @@ func TestReadyz(t *testing.T) {
 		t.Errorf("readyz = %d %s", r.Status, r.Body)
 	}
 	fail = true
+	h.mu.Lock()
+	h.now = h.now.Add(readyCacheFor) // past the cache
+	h.mu.Unlock()
 	r = h.call(http.MethodGet, "/readyz", "", "")
 	r.decode(t, &rd)
 	if r.Status != 503 || rd.Status != "not_ready" || rd.Checks["index"] != "fail" || rd.Checks["temporal"] != "ok" {

@@ -166,9 +166,17 @@ func (h *harness) call(method, path, key, body string, headers ...string) resp {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		switch headers[i] {
+		case "Host": // not a header to net/http
+			req.Host = headers[i+1]
+			continue
+		case "RemoteAddr": // the client's address
+			req.RemoteAddr = headers[i+1]
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	if body != "" && req.Header.Get("Content-Type") == "" {
+	if _, set := req.Header["Content-Type"]; body != "" && !set {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	rec := httptest.NewRecorder()
@@ -181,15 +189,23 @@ func (h *harness) call(method, path, key, body string, headers ...string) resp {
 	return r
 }
 
+// callHost is call with the request's Host set.
+func (h *harness) callHost(method, path, key, host string, headers ...string) resp {
+	h.t.Helper()
+	return h.call(method, path, key, "", append([]string{"Host", host}, headers...)...)
+}
+
 // checkOpenAPI validates a response against the document. Requests the
 // server accepted (2xx) must be valid requests by the document too.
 func (h *harness) checkOpenAPI(method, path, key, body string, headers []string, r resp) {
 	h.t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		if headers[i] != "Host" && headers[i] != "RemoteAddr" {
+			req.Header.Set(headers[i], headers[i+1])
+		}
 	}
-	if body != "" && req.Header.Get("Content-Type") == "" {
+	if _, set := req.Header["Content-Type"]; body != "" && !set {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if key != "" {

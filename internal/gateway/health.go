@@ -30,11 +30,53 @@ func (s *Server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
-// readyz runs every readiness check at once, each bounded to 2s: 200 when
-// all pass, 503 naming the failures otherwise. It needs no key, so a
+// readyCacheFor is how long /readyz answers from its last result: it
+// needs no key, so without a cache every probe, or anyone, could make the
+// gateway call Temporal.
+const readyCacheFor = time.Second
+
+// readyCache is the last /readyz answer and when it was made.
+type readyCache struct {
+	mu     sync.Mutex
+	at     time.Time
+	status int
+	body   api.Readiness
+}
+
+// readyz answers the readiness checks' result, made at most once a second
+// (concurrent probes wait for the one that runs them).
+func (s *Server) readyz(c *gin.Context) {
+	rc := &s.ready
+	rc.mu.Lock()
+	now := s.opts.Now()
+	if rc.at.IsZero() || now.Sub(rc.at) >= readyCacheFor || now.Before(rc.at) {
+		rc.status, rc.body = s.runChecks(c)
+		rc.at = now
+	}
+	status, body := rc.status, rc.body
+	rc.mu.Unlock()
+	// What each dependency serves (the index version) is read now, not
+	// cached: it is in process and changes when an index is swapped in.
+	body.Info = nil
+	for _, ch := range s.opts.Ready {
+		if ch.Info != nil {
+			if body.Info == nil {
+				body.Info = map[string]string{}
+			}
+			body.Info[ch.Name] = ch.Info()
+		}
+	}
+	if status != http.StatusOK {
+		c.Header("Retry-After", retryAfterSeconds)
+	}
+	c.JSON(status, body)
+}
+
+// runChecks runs every readiness check at once, each bounded to 2s: 200
+// when all pass, 503 naming the failures otherwise. It needs no key, so a
 // failing check shows only a short code (its error kind, or "fail"); the
 // error itself, which may name hosts, paths or queues, goes to the log.
-func (s *Server) readyz(c *gin.Context) {
+func (s *Server) runChecks(c *gin.Context) (int, api.Readiness) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
 	out := api.Readiness{Status: "ready", Checks: make(map[string]string, len(s.opts.Ready))}
@@ -50,12 +92,6 @@ func (s *Server) readyz(c *gin.Context) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if ch.Info != nil {
-				if out.Info == nil {
-					out.Info = map[string]string{}
-				}
-				out.Info[ch.Name] = ch.Info()
-			}
 			out.Checks[ch.Name] = res
 			if res != "ok" {
 				out.Status = "not_ready"
@@ -63,12 +99,10 @@ func (s *Server) readyz(c *gin.Context) {
 		})
 	}
 	wg.Wait()
-	status := http.StatusOK
 	if out.Status != "ready" {
-		status = http.StatusServiceUnavailable
-		c.Header("Retry-After", retryAfterSeconds)
+		return http.StatusServiceUnavailable, out
 	}
-	c.JSON(status, out)
+	return http.StatusOK, out
 }
 
 // checkCode is what /readyz shows of a failed check: the error's kind

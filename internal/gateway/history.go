@@ -32,7 +32,7 @@ type historyReader struct {
 
 // notStages are the local activities every run starts with that are not
 // stages of the loop.
-var notStages = map[string]bool{"Guard": true, "RoutingPolicy": true}
+var notStages = map[string]bool{"Guard": true, "RoutingPolicy": true, "VerifyPrincipal": true}
 
 func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 	var out []Event

@@ -1,6 +1,9 @@
 package gateway
 
 import (
+	"crypto/subtle"
+	"strings"
+
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -38,4 +41,24 @@ func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {
 // metricsHandler serves reg in the Prometheus text format.
 func metricsHandler(reg *prometheus.Registry) gin.HandlerFunc {
 	return gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+}
+
+// metricsAuth lets a request read /metrics when it bears the metrics key
+// or an API key, or when the gateway is anonymous: request counts by route
+// and status say how the service is used, which is not for everyone.
+func (s *Server) metricsAuth(c *gin.Context) {
+	header := c.GetHeader("Authorization")
+	if s.opts.MetricsKey != "" {
+		scheme, key, _ := strings.Cut(header, " ")
+		if strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(key), []byte(s.opts.MetricsKey)) == 1 {
+			c.Next()
+			return
+		}
+	}
+	if _, err := s.opts.Keyring.Authenticate(header); err != nil {
+		c.Header("WWW-Authenticate", `Bearer realm="assay"`)
+		writeError(c, err)
+		return
+	}
+	c.Next()
 }

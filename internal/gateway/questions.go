@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -42,6 +43,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 		return
 	}
 	in.RequestID, in.Question = id, req.Question
+	in.Signature = s.opts.Signer.Sign(id, auth.QuestionDigest(req.Question), in.Principal)
 
 	// ?wait= bounds the whole request, starting the run included.
 	reqCtx, ctx := c.Request.Context(), c.Request.Context()
@@ -57,7 +59,12 @@ func (s *Server) postQuestion(c *gin.Context) {
 		}
 		return err
 	}
+	release, ok := s.admitOrAnswer(c, KindQuestion, id, key, in, 1)
+	if !ok {
+		return
+	}
 	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+		release()
 		writeError(c, waitSpent(err))
 		return
 	}
@@ -83,6 +90,13 @@ func (s *Server) postQuestion(c *gin.Context) {
 	c.Header("Location", "/v1/questions/"+id)
 	if wait > 0 {
 		res, st, err := s.opts.Engine.Result(ctx, id)
+		if err == nil {
+			err = s.checkCited(reqCtx, in.Principal.Groups, &res)
+			if err != nil {
+				writeError(c, err)
+				return
+			}
+		}
 		switch {
 		case err == nil:
 			c.JSON(http.StatusOK, questionResponse(Run{ID: id, Status: st, Question: req.Question}, &res))
@@ -115,6 +129,9 @@ func (s *Server) getQuestion(c *gin.Context) {
 		return
 	}
 	res, st, err := s.opts.Engine.Result(ctx, run.ID)
+	if err == nil {
+		err = s.checkCited(ctx, principal(c).Groups, &res)
+	}
 	if err != nil {
 		writeError(c, err)
 		return

@@ -80,7 +80,7 @@ func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS
 		return "", "", in, err
 	}
 	in.Principal = principal(c)
-	id = runID(kind, in.Principal, key)
+	id = runID(kind, idempotencyScope(c, in.Principal), key)
 	c.Set(ctxRunID, id)
 	return id, key, in, nil
 }
@@ -142,12 +142,24 @@ func idempotencyKey(c *gin.Context, body string) (string, error) {
 // idempotency keys.
 var idempotencySpace = uuid.MustParse("6f1d3c52-8a43-4f0e-9a57-0c2b8e7d9a11")
 
+// idempotencyScope is whose idempotency keys a request's key is among: its
+// principal's, or, for the anonymous principal that every caller of an
+// anonymous gateway shares, the client address's, so one client's key
+// cannot name (and so read) another client's run.
+func idempotencyScope(c *gin.Context, p auth.Principal) string {
+	if p.ID == auth.AnonymousID {
+		return p.ID + "@" + c.ClientIP()
+	}
+	return p.ID
+}
+
 // runID names a new run: random, or, with an idempotency key, derived from
-// the kind, the principal and the key, so a retry names the same run and
-// two principals' keys never collide.
-func runID(kind Kind, p auth.Principal, key string) string {
+// the kind, the scope (idempotencyScope) and the key, so a retry names the
+// same run, and neither two principals' keys nor the same key sent as a
+// question and as a batch ever collide.
+func runID(kind Kind, scope, key string) string {
 	if key == "" {
 		return uuid.NewString()
 	}
-	return uuid.NewSHA1(idempotencySpace, []byte(string(kind)+"\x00"+p.ID+"\x00"+key)).String()
+	return uuid.NewSHA1(idempotencySpace, []byte(string(kind)+"\x00"+scope+"\x00"+key)).String()
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -9,6 +10,7 @@ import (
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Chunks reads chunk texts by id: the index's chunk store. Chunks fails
@@ -107,6 +109,35 @@ func readChunks(ctx context.Context, store Chunks, ids []string) ([]*corpus.Chun
 		out[i] = &one[0]
 	}
 	return out, nil
+}
+
+// ErrWithheld is the error (kind errs.Forbidden, field "answer") of a
+// stored answer withheld because it cites a document the caller can no
+// longer see; errors.Is finds it.
+var ErrWithheld = errors.New("the answer cites documents this key can no longer see (their ACL or the key's groups changed since it ran, or they left the index); ask again")
+
+// checkCited withholds a stored answer whose cited documents the caller
+// can no longer see: each cited chunk is read from the chunk store and
+// checked against the caller's groups as they are now. A gateway without
+// a chunk store cannot tell and replays the answer (docs/operations.md).
+func (s *Server) checkCited(ctx context.Context, groups []string, res *wire.AnswerResult) error {
+	if s.opts.Chunks == nil || res == nil || len(res.Citations) == 0 {
+		return nil
+	}
+	ids := make([]string, len(res.Citations))
+	for i, ct := range res.Citations {
+		ids[i] = ct.ChunkID
+	}
+	chunks, err := readChunks(ctx, s.opts.Chunks, ids)
+	if err != nil {
+		return err
+	}
+	for _, ch := range chunks {
+		if ch == nil || !ch.VisibleTo(groups) {
+			return &errs.Error{Op: "gateway.checkCited", Kind: errs.Forbidden, Field: "answer", Err: ErrWithheld}
+		}
+	}
+	return nil
 }
 
 // noPassages answers 503 saying why: a fact of the deployment, not an

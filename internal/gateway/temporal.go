@@ -3,11 +3,14 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -26,6 +29,30 @@ type Temporal struct {
 }
 
 var _ Engine = (*Temporal)(nil)
+
+// Running implements Runs from Temporal's visibility store: the
+// principal's running workflows of the kind's type. Visibility trails a
+// start by a moment, so runs started at the same instant may pass a cap
+// together.
+func (t *Temporal) Running(ctx context.Context, principal string, kind Kind) (int, error) {
+	typ := workflows.AnswerWorkflowName
+	if kind == KindBatch {
+		typ = workflows.BatchWorkflowName
+	}
+	q := fmt.Sprintf("WorkflowType = %s AND %s = %s AND ExecutionStatus = 'Running'",
+		visibilityString(typ), workflows.PrincipalKey.GetName(), visibilityString(principal))
+	resp, err := t.Client.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: q})
+	if err != nil {
+		return 0, temporalErr("gateway.Running", err)
+	}
+	return int(resp.GetCount()), nil
+}
+
+// visibilityString quotes s as a string of Temporal's visibility query
+// language.
+func visibilityString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
 
 // Describe implements Runs. Workflows of other types are errs.NotFound:
 // the API exposes only its own.

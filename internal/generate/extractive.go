@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
@@ -23,38 +24,78 @@ const ExtractiveModel = router.BuiltinGenerateModel
 // word that is not in a source, so it is grounded by construction; it
 // cannot paraphrase, combine or reason, and it is deterministic.
 //
-// How it chooses (measured on the Hollin questions, see hollin_test.go):
+// It says what the question asks and no more. The question is read as the
+// builtin assessor reads it (internal/answertype): its expected answer type
+// (a count, a period, a frequency, ...) and its content words, the words
+// that only frame the type ("how often") left out.
 //
-//  1. Each sentence scores the IDF-weighted question terms it contains,
-//     IDF taken over the sentences of the given sources, so a rare term
-//     ("E4", "Tritan") outweighs a common one ("warranty"); lower-ranked
-//     sources count slightly less. When a current source has a sentence on
-//     the question, archived and withdrawn sources are not quoted at all.
-//  2. The best sentence is taken, then the runner-up if it scores at
-//     all, then more up to MaxSentences in all while they score at least
-//     MinRatio of the best; exact duplicates are skipped.
-//  3. A thin chosen sentence (fewer than ThinWords words, such as "Case
+//  1. Each sentence scores the IDF-weighted content words it holds, IDF
+//     taken over the sentences of the given sources, so a rare term ("E4",
+//     "Tritan") outweighs a common one ("warranty"). A content word in a
+//     source's title counts for each of its sentences that holds another
+//     (the sentences of "X200 error codes" are about the X200), and each
+//     rank below the first counts RankDiscount less. When a current source
+//     has a sentence on the question, archived and withdrawn sources are
+//     not quoted at all.
+//  2. The answer opens with the best-scoring sentence that holds an
+//     expression of the expected type and a content word; when none does,
+//     with the best-scoring sentence, and then the next or previous
+//     sentence of its source too when that one holds the expression.
+//  3. A further sentence (up to MaxSentences in all, best first) is taken
+//     only when it adds to the answer. From a source already cited, it
+//     must hold a content word and score at least MinRatio of the best.
+//     From another source, it (or its neighbour) must hold an expression
+//     of the expected type, and either
+//     - hold a content word the chosen sentences and their titles do not,
+//     with OnShare of the weight of the question, or of one of its parts
+//     ("is a cracked jar covered, and what if it is from batch B-2291"
+//     asks two things), scoring at least AddRatio of the best;
+//     - or hold every content word the best sentence holds (another
+//     source's answer to the same question: "E4" on two manuals), scoring
+//     at least MinRatio of the best;
+//     - or, for a procedure, be an instruction sharing a rare word with
+//     the best sentence (see elaborates).
+//     A sentence that only repeats what the opening source is about (its
+//     product's name) adds nothing, so a second source is cited only when
+//     it says something the first did not.
+//  4. A thin chosen sentence (fewer than ThinWords words, such as "Case
 //     30455." or "Model number HL-X300-UK.") names its subject without
 //     saying anything about it: the rest of its source comes with it.
-//  4. A chosen sentence brings the next sentence of its source when that
-//     one is an instruction ("Stop using the jar...", "Unplug..."): in
-//     support text the action usually follows the condition it answers.
+//  5. A chosen sentence brings the next sentence of its source when that
+//     one is an instruction (answertype's imperative: "Stop using the
+//     jar...", "Unplug..."): in support text the action usually follows the
+//     condition it answers.
 //
-// Rules 3 and 4 were designed looking at Hollin misses; there is no
-// held-out set, so the Hollin count is an optimistic measure.
+// Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
+// elaboration, and the RankDiscount and OnShare values, while looking at
+// the Hollin, held-out and SciFact sets (docs/history.md lists them), so
+// counts on those sets are an optimistic measure.
 type Extractive struct {
 	an *terms.Analyzer
-	// MaxSentences bounds the sentences chosen by score (rule 2).
+	// MaxSentences bounds the sentences chosen by score (rule 3).
 	MaxSentences int
-	// MinRatio is the share of the best score a further sentence needs.
+	// MinRatio is the share of the best score a further sentence of a
+	// cited source, or another source's equally complete one, needs
+	// (rule 3).
 	MinRatio float64
-	// ThinWords is the length under which a sentence is thin (rule 3).
+	// AddRatio is the share of the best score a sentence adding a content
+	// word needs (rule 3).
+	AddRatio float64
+	// ThinWords is the length under which a sentence is thin (rule 4).
 	ThinWords int
+	// RankDiscount is how much less a sentence counts per rank its source
+	// is below the first (up to ten ranks): the retrieval ranking judged
+	// whole passages, and its first is most often the one that answers.
+	RankDiscount float64
+	// OnShare is the share of the weight of (a part of) the question a
+	// sentence of another source, or its title, must hold for it to add a
+	// word to the answer (rule 3).
+	OnShare float64
 }
 
 // NewExtractive returns the extractive generator with its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, ThinWords: 5}
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3}
 }
 
 // sentence is one source sentence and its score.
@@ -62,21 +103,8 @@ type sentence struct {
 	source, pos int // source index, sentence index within it
 	text        string
 	score       float64
-}
-
-// instructionVerbs open an imperative sentence in support text. The list
-// was written by reading the Hollin sample corpus's support articles
-// (testdata/hollin): it is a heuristic tuned on that corpus, not a
-// general grammar of imperatives, and other corpora may need more verbs.
-// A sentence it misses is still a candidate; it only loses the bonus
-// instructions get when the question asks how to do something.
-var instructionVerbs = map[string]bool{
-	"stop": true, "do": true, "don't": true, "never": true, "always": true, "contact": true, "call": true,
-	"unplug": true, "order": true, "return": true, "take": true, "twist": true, "press": true, "hold": true,
-	"replace": true, "update": true, "use": true, "remove": true, "wash": true, "wipe": true, "book": true,
-	"add": true, "fit": true, "submit": true, "register": true, "descale": true, "check": true, "turn": true,
-	"keep": true, "send": true, "email": true, "visit": true, "choose": true, "switch": true, "allow": true,
-	"make": true, "clean": true, "reset": true, "restart": true, "install": true, "open": true, "close": true,
+	own         map[string]bool // the content words it holds
+	typed       bool            // it holds an expression of the expected type
 }
 
 // Generate implements Generator.
@@ -85,6 +113,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if len(req.Sources) == 0 {
 		return Answer{}, errs.FieldError(op, "sources", "no evidence: the extractive generator needs sources")
 	}
+	asked := answertype.Classify(req.Question)
 	bySource := make([][]sentence, len(req.Sources))
 	var all []*sentence
 	seen := map[string]bool{}
@@ -103,16 +132,53 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if len(all) == 0 {
 		return Answer{}, errs.FieldError(op, "sources", "the sources have no text")
 	}
-	g.score(req, all)
+	content := g.content(req.Question, asked)
+	idf := g.score(req, all, content, asked.Type)
+	titles := make([]map[string]bool, len(req.Sources))
+	for i, src := range req.Sources {
+		titles[i] = g.an.Set(src.Title)
+	}
 
-	best := all[0]
-	for _, s := range all[1:] {
-		if s.score > best.score { // ties keep the earlier: rank, then position
+	// Rule 2: the opening sentence.
+	var best, bestTyped *sentence
+	for _, s := range all {
+		if best == nil || s.score > best.score { // ties keep the earlier: rank, then position
 			best = s
 		}
+		if s.typed && len(s.own) > 0 && (bestTyped == nil || s.score > bestTyped.score) {
+			bestTyped = s
+		}
+	}
+	if bestTyped != nil {
+		best = bestTyped
 	}
 	chosen := []*sentence{best}
+	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
+		sents := bySource[best.source]
+		for _, p := range []int{best.pos + 1, best.pos - 1} {
+			if p >= 0 && p < len(sents) && len(answertype.Find(asked.Type, sents[p].text)) > 0 {
+				chosen = append(chosen, &sents[p])
+				break
+			}
+		}
+	}
+
+	// Rule 3: further sentences that add to the answer.
 	if best.score > 0 {
+		covered := map[string]bool{}
+		cover := func(s *sentence) {
+			for t := range s.own {
+				covered[t] = true
+			}
+			for _, t := range content {
+				if titles[s.source][t] {
+					covered[t] = true
+				}
+			}
+		}
+		for _, s := range chosen {
+			cover(s)
+		}
 		ranked := slices.Clone(all)
 		slices.SortStableFunc(ranked, func(a, b *sentence) int {
 			switch {
@@ -123,21 +189,72 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			return 0
 		})
+		// The question's parts ("is a cracked jar covered, and what if it
+		// is from batch B-2291" asks two things): a source on one of them
+		// is on the question.
+		var parts []map[string]bool
+		for _, p := range strings.FieldsFunc(req.Question, func(r rune) bool { return r == ',' || r == ';' || r == '?' }) {
+			if set := g.an.Set(p); len(set) > 0 {
+				parts = append(parts, set)
+			}
+		}
+		bestWords := g.an.Set(best.text)
 		for _, s := range ranked {
-			// The runner-up is always worth showing (a short source's
-			// second sentence often completes the first); further ones
-			// must be close to the best.
-			if len(chosen) >= g.MaxSentences || s.score <= 0 || (len(chosen) >= 2 && s.score < g.MinRatio*best.score) {
+			if len(chosen) >= g.MaxSentences {
 				break
 			}
-			if s != best {
+			if slices.Contains(chosen, s) {
+				continue
+			}
+			if slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == s.source }) {
+				// A source already cited: its sentences on the question
+				// complete what it says.
+				if len(s.own) > 0 && s.score >= g.MinRatio*best.score {
+					chosen = append(chosen, s)
+					cover(s)
+				}
+				continue
+			}
+			// Another source: it must answer too (hold the expected type)
+			// and add to the answer.
+			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked.Type) {
+				continue
+			}
+			adds, complete := false, len(s.own) > 0
+			for t := range s.own {
+				adds = adds || !covered[t]
+			}
+			// on: it or its title holds OnShare of the weight of a part's
+			// words that the sources hold.
+			on := false
+			for _, part := range parts {
+				var held, of float64
+				for t, w := range idf {
+					if part[t] {
+						of += w
+						if s.own[t] || titles[s.source][t] {
+							held += w
+						}
+					}
+				}
+				on = on || of > 0 && held >= g.OnShare*of
+			}
+			for t := range best.own {
+				complete = complete && s.own[t]
+			}
+			switch {
+			case adds && on && s.score >= g.AddRatio*best.score,
+				complete && s.score >= g.MinRatio*best.score,
+				asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
 				chosen = append(chosen, s)
+				cover(s)
 			}
 		}
 	}
 	// With no question term in any sentence, best is the top source's
 	// opening sentence: accepted evidence is answered from, not refused.
 
+	// Rules 4 and 5.
 	for _, s := range slices.Clone(chosen) {
 		sents := bySource[s.source]
 		if len(strings.Fields(s.text)) < g.ThinWords {
@@ -146,7 +263,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			continue
 		}
-		if next := s.pos + 1; next < len(sents) && instruction(sents[next].text) {
+		if next := s.pos + 1; next < len(sents) && answertype.Imperative(sents[next].text) {
 			chosen = addOnce(chosen, &sents[next])
 		}
 	}
@@ -175,28 +292,92 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	return Answer{Text: b.String(), Citations: cited, Model: ExtractiveModel, FinishReason: "stop"}, nil
 }
 
-// score sets each sentence's score from the question's terms.
-func (g *Extractive) score(req Request, all []*sentence) {
-	q := g.an.Content(req.Question)
-	termSets := make([]map[string]bool, len(all))
-	df := map[string]int{}
-	for i, s := range all {
-		termSets[i] = g.an.Set(s.text)
-		for _, t := range q {
-			if termSets[i][t] {
-				df[t]++
+// elaborates reports whether s, an instruction answering a question about
+// a procedure, shares with the best sentence a rare word the question
+// does not have (in at most two sentences of the sources, and in no
+// title, nor a code): it says more about the instruction the best sentence
+// gave ("descale kettles more often" and "Descale it once a month with
+// citric acid").
+func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, idf map[string]float64, all []*sentence, titles []map[string]bool) bool {
+	for t := range g.an.Set(s.text) {
+		if !bestWords[t] || idf[t] > 0 || len(t) < 4 || strings.ContainsAny(t, "0123456789") ||
+			slices.ContainsFunc(titles, func(tt map[string]bool) bool { return tt[t] }) {
+			continue // not the best's, a question word, too short to tell, a code or a subject
+		}
+		n := 0
+		for _, o := range all {
+			if g.an.Set(o.text)[t] {
+				n++
 			}
+		}
+		if n <= 2 {
+			return true
 		}
 	}
-	n := float64(len(all))
-	for i, s := range all {
-		var sc float64
-		for _, t := range q {
-			if termSets[i][t] {
-				sc += math.Log(1 + n/float64(df[t]))
+	return false
+}
+
+// typedNear reports whether sentence pos of a source, or the one before
+// or after it, holds an expression of type t.
+func (g *Extractive) typedNear(sents []sentence, pos int, t answertype.Type) bool {
+	for _, p := range []int{pos, pos - 1, pos + 1} {
+		if p >= 0 && p < len(sents) && len(answertype.Find(t, sents[p].text)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// content lists the question's content words: its terms without question
+// words and without the words that frame its answer type.
+func (g *Extractive) content(question string, asked answertype.Question) []string {
+	frame := g.an.Set(strings.Join(asked.Frame, " "))
+	var out []string
+	for _, t := range g.an.Content(question) {
+		if !frame[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// score sets each sentence's content words, score and whether it holds an
+// expression of type t, and returns the content words' IDF.
+func (g *Extractive) score(req Request, all []*sentence, content []string, t answertype.Type) map[string]float64 {
+	df := map[string]int{}
+	for _, s := range all {
+		set := g.an.Set(s.text)
+		s.own = map[string]bool{}
+		for _, q := range content {
+			if set[q] {
+				s.own[q] = true
+				df[q]++
 			}
 		}
-		s.score = sc * (1 - 0.02*float64(min(s.source, 10)))
+		s.typed = t != answertype.Description && len(answertype.Find(t, s.text)) > 0
+	}
+	n := float64(len(all))
+	idf := map[string]float64{}
+	for q, d := range df {
+		idf[q] = math.Log(1 + n/float64(d))
+	}
+	titles := make([]map[string]bool, len(req.Sources))
+	for i, src := range req.Sources {
+		titles[i] = g.an.Set(src.Title)
+	}
+	for _, s := range all {
+		var sc float64
+		for q := range s.own {
+			sc += idf[q]
+		}
+		if sc > 0 { // a title alone does not make a sentence answer
+			for _, q := range content {
+				if !s.own[q] && titles[s.source][q] {
+					sc += idf[q]
+				}
+			}
+		}
+		s.score = sc * (1 - g.RankDiscount*float64(min(s.source, 10)))
 	}
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
@@ -212,15 +393,10 @@ func (g *Extractive) score(req Request, all []*sentence) {
 			s.score = 0
 		}
 	}
+	return idf
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }
-
-// instruction reports whether a sentence opens with an imperative verb.
-func instruction(s string) bool {
-	first, _, _ := strings.Cut(strings.TrimLeft(s, "\"'( "), " ")
-	return instructionVerbs[strings.ToLower(strings.TrimRight(first, ",:;"))]
-}
 
 func addOnce(list []*sentence, s *sentence) []*sentence {
 	if slices.Contains(list, s) {

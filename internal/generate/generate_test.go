@@ -46,9 +46,9 @@ func TestExtractive(t *testing.T) {
 		want     string
 	}{
 		{"current terms beat archived ones", "how many years is the X300 Pro motor covered for", []Source{w2024, w2026},
-			"Blender motors on the X200 and X300 Pro are covered for 5 years. [1] The warranty covers manufacturing faults. [1]"},
+			"Blender motors on the X200 and X300 Pro are covered for 5 years. [1]"},
 		{"an instruction follows its condition", "batch B-2291", []Source{recall},
-			"X200 jars from batch B-2291 may crack when used with hot liquids. [3] Stop using the jar and order a free replacement at hollin.example/recall. [3] The batch number is printed on the base of the jar. [3]"},
+			"X200 jars from batch B-2291 may crack when used with hot liquids. [3] Stop using the jar and order a free replacement at hollin.example/recall. [3]"},
 		{"a thin sentence brings its source", "case 30455", []Source{ticket},
 			"Case 30455. [4] The K50 would not pair with an older Android phone. [4] Holding the dial and the power button together for 15 seconds reset it. [4]"},
 		{"no shared term answers with the top source's opening", "zzz", []Source{w2026, recall},
@@ -75,6 +75,62 @@ func TestExtractive(t *testing.T) {
 				if !strings.Contains(got.Text, "["+c.Label+"]") {
 					t.Errorf("citation %s is not in the text", c.Label)
 				}
+			}
+		})
+	}
+}
+
+// TestExtractiveStaysOnQuestion: the answer says what the question asks
+// (its content words and expected answer type), and cites a second source
+// only when it adds: another source's answer to the same question, a part
+// of the question the first does not answer, or more about the
+// instruction given.
+func TestExtractiveStaysOnQuestion(t *testing.T) {
+	g := NewExtractive(terms.New())
+	errorsZ9 := src("1", "z9-errors", "current", 0.9, "F2 means the door is open: close it firmly. F5 means the pump is blocked: clean the filter.")
+	filter := src("2", "z9-filter", "current", 0.9, "Clean the Z9 filter once a month. A Z9 filter costs £4.")
+	recallZ9 := src("3", "z9-recall", "current", 1, "Z9 doors from batch 7741 may warp. Order a free door at example.com/recall.")
+	errorsZ5 := src("4", "z5-errors", "current", 0.9, "F2 means the lid is open on the Z5: press it down.")
+	warranty := src("5", "warranty", "current", 1, "Every appliance has a 2-year warranty. It does not cover warped doors or worn seals.")
+	soft := src("6", "soft-water", "current", 0.7, "In chalky areas, descale washers more often.")
+	descale := src("7", "z9-care", "current", 0.9, "The Z9 has a steel drum. Descale it every month with white vinegar.")
+	errorsZ9.Title, filter.Title, recallZ9.Title, errorsZ5.Title = "Z9 error codes", "Z9 filter", "Z9 door recall", "Z5 error codes"
+	for _, tt := range []struct {
+		name     string
+		question string
+		sources  []Source
+		contains []string
+		cites    []string
+	}{
+		{"no padding from sources naming the same product", "what does F5 mean on my Z9", []Source{errorsZ9, filter, recallZ9},
+			[]string{"F5 means the pump is blocked"}, []string{"1"}},
+		{"another source's answer to the same question", "F2", []Source{errorsZ9, errorsZ5},
+			[]string{"door is open", "lid is open"}, []string{"1", "4"}},
+		{"the sentence holding the asked frequency", "how often should I clean the Z9 filter", []Source{errorsZ9, filter, recallZ9},
+			[]string{"once a month"}, []string{"2"}},
+		{"the sentence holding the asked amount", "how much does a Z9 filter cost", []Source{filter, errorsZ9},
+			[]string{"£4"}, []string{"2"}},
+		{"a second source answering the other part", "is a warped Z9 door covered, and what if it is from batch 7741", []Source{recallZ9, warranty, filter},
+			[]string{"batch 7741", "does not cover warped doors"}, []string{"3", "5"}},
+		{"a second source saying more about the instruction", "how do I remove chalk from my washer", []Source{soft, descale},
+			[]string{"descale washers", "white vinegar"}, []string{"6", "7"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(got.Text, c) {
+					t.Errorf("Generate(%q) = %q, want it to contain %q", tt.question, got.Text, c)
+				}
+			}
+			var labels []string
+			for _, c := range got.Citations {
+				labels = append(labels, c.Label)
+			}
+			if !cmp.Equal(labels, tt.cites) {
+				t.Errorf("Generate(%q) = %q cites %v, want %v", tt.question, got.Text, labels, tt.cites)
 			}
 		})
 	}

@@ -74,6 +74,9 @@ func ratio(n, of int) Ratio {
 //     stale (archived, withdrawn, or grounding's stale_source flag) / weak
 //     (authority below WeakAuthority, or grounding's lower_authority flag)
 //     source, over answered runs.
+//   - CitedPrecision: cited documents labelled relevant to their question,
+//     over all cited documents (each counted once per run), summed over
+//     runs; a document cited for a no-answer question is not relevant.
 //   - OtherEntity: answered runs none of whose cited documents mentions
 //     an entity the question names (a model number, code or name; see
 //     Library.UnmentionedEntities), over answered runs.
@@ -93,6 +96,7 @@ type Summary struct {
 	StaleCitations   Ratio                   `json:"stale_citations"`
 	WeakCitations    Ratio                   `json:"weak_citations"`
 	OtherEntity      Ratio                   `json:"other_entity"`
+	CitedPrecision   Ratio                   `json:"cited_precision"`
 	ForbiddenLeaks   int                     `json:"forbidden_leaks"`
 	RunsFailed       int                     `json:"runs_failed"`
 	Outcomes         map[Outcome]int         `json:"outcomes"`
@@ -135,6 +139,7 @@ type StrategyCounts struct {
 func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s := Summary{Outcomes: map[Outcome]int{}, StopReasons: map[wire.StopReason]int{}}
 	var ok, cited, facts, withFacts, refused, valid, citations, stale, weak, other, answered int
+	var citedDocs, citedRelevantDocs int
 	var lat []float64
 	var first, final, imp float64
 	for _, q := range qs {
@@ -170,6 +175,12 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 		}
 		citations += r.Citations
 		valid += r.ValidCitations
+		citedDocs += len(r.Cited)
+		for _, d := range r.Cited {
+			if slices.Contains(q.Relevant, d) {
+				citedRelevantDocs++
+			}
+		}
 		if r.Answered() {
 			answered++
 			if len(r.StaleCitations) > 0 {
@@ -224,6 +235,7 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s.StaleCitations = ratio(stale, answered)
 	s.WeakCitations = ratio(weak, answered)
 	s.OtherEntity = ratio(other, answered)
+	s.CitedPrecision = ratio(citedRelevantDocs, citedDocs)
 	slices.Sort(lat)
 	s.LatencyP50MS = percentile.NearestRank(lat, 50)
 	s.LatencyP95MS = percentile.NearestRank(lat, 95)

@@ -95,7 +95,7 @@ func attempt(n int, accepted bool, bm25 []string, docs ...string) wire.Attempt {
 // labels 1, 2, ... and whose answer cites the given labels.
 func answered(text string, cite []string, atts ...wire.Attempt) wire.AnswerResult {
 	last := atts[len(atts)-1]
-	g := &wire.Generation{Model: "builtin:extractive-v2"}
+	g := &wire.Generation{Model: "builtin:extractive-v3"}
 	for i, h := range last.Hits {
 		g.Sources = append(g.Sources, wire.LabelledChunk{Label: wire.Label(i), ChunkID: h.ChunkID})
 	}
@@ -350,6 +350,10 @@ func TestSummarize(t *testing.T) {
 		{"one-pass right source", p.RightSourceCited, ratio(1, 3)},
 		{"one-pass key facts", p.KeyFacts, ratio(1, 2)},
 		{"one-pass refusal", p.NoAnswerRefusal, ratio(0, 1)},
+		// q02 and q07 cite their relevant page, p01 two others.
+		{"loop cited precision", l.CitedPrecision, ratio(2, 4)},
+		// q02's page, and faq-abroad cited for the no-answer q34.
+		{"one-pass cited precision", p.CitedPrecision, ratio(1, 2)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -496,5 +500,44 @@ func TestJudgeOtherEntity(t *testing.T) {
 	s := Summarize(runs, func(q QuestionEval) RunEval { return q.Loop })
 	if s.OtherEntity.N != 1 || s.OtherEntity.Of != 3 {
 		t.Errorf("summary OtherEntity = %+v, want 1 of 3 answered", s.OtherEntity)
+	}
+}
+
+// TestUnmentionedEntitiesWhole: a cited document naming part of an entity
+// ("X300" for "X300 Pro", "Brook" or "Brook ... Street" for "Brook Street
+// Repairs") does not mention it (assess.Entity.CoveredBy, shared).
+func TestUnmentionedEntitiesWhole(t *testing.T) {
+	docs := []corpus.Document{
+		{ID: "x300", Title: "X300 specifications", Text: "The X300 has five speeds. A pro tip: clean it daily.", ACL: []string{"public"}},
+		{ID: "x300pro", Title: "X300 Pro specifications", Text: "The X300 Pro has ten speeds.", ACL: []string{"public"}},
+		{ID: "brook", Text: "Brook Lane Repairs works on Street Road.", ACL: []string{"public"}},
+		{ID: "brook-street", Text: "Hollin pays Brook Street Repairs £42 per hour.", ACL: []string{"public"}},
+	}
+	for _, w := range []string{"kettle", "jar", "lid", "motor", "toaster", "warranty"} { // so that no name is background
+		docs = append(docs, corpus.Document{ID: w, Text: "The " + w + ".", ACL: []string{"public"}})
+	}
+	chunks := chunkMap{}
+	for i := range docs {
+		chunks[corpus.ChunkID(docs[i].ID, 0)] = corpus.NewChunk(&docs[i], 0, docs[i].Text)
+	}
+	l, err := NewLibrary(context.Background(), docs, chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := []string{"public"}
+	for _, tt := range []struct {
+		question string
+		cited    []string
+		want     []string
+	}{
+		{"how many speeds does the X300 Pro have", []string{"x300"}, []string{"X300 Pro"}},
+		{"how many speeds does the X300 Pro have", []string{"x300pro"}, nil},
+		{"how many speeds does the X300 have", []string{"x300pro"}, nil}, // "X300 Pro" names the X300 whole
+		{"what does the company pay Brook Street Repairs per hour", []string{"brook"}, []string{"Brook Street Repairs"}},
+		{"what does the company pay Brook Street Repairs per hour", []string{"brook", "brook-street"}, nil},
+	} {
+		if got := l.UnmentionedEntities(tt.question, pub, tt.cited); !slices.Equal(got, tt.want) {
+			t.Errorf("UnmentionedEntities(%q, %q) = %q, want %q", tt.question, tt.cited, got, tt.want)
+		}
 	}
 }

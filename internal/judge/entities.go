@@ -76,9 +76,19 @@ func (l *Library) UnmentionedEntities(question string, groups, cited []string) [
 		return nil
 	}
 	e := l.entityIndex()
+	ents := assess.Entities(e.an, question, l.vocab(groups))
+	if len(ents) == 0 {
+		return nil
+	}
+	mentions := make([]map[string]bool, len(cited)) // the whole entity must stand in a title or text
+	for i, id := range cited {
+		if d, ok := l.docs[id]; ok {
+			mentions[i] = assess.Mentions(e.an, d.Title, d.Text)
+		}
+	}
 	var out []string
-	for _, en := range assess.Entities(e.an, question, l.vocab(groups)) {
-		mentioned := slices.ContainsFunc(cited, func(id string) bool { return en.CoveredBy(e.terms[id]) })
+	for _, en := range ents {
+		mentioned := slices.ContainsFunc(mentions, en.CoveredBy)
 		if !mentioned {
 			out = append(out, en.Text)
 		}

@@ -145,3 +145,51 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestQueryLinkWaitsForAClick: /?q= fills the question box and waits; it
+// does not ask (issue 21: a link on another site asked on opening, and so
+// spent a signed-in tab's key and budget). It runs app.js's route() in
+// node with a stub page and checks that nothing was posted.
+func TestQueryLinkWaitsForAClick(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIPPED: node is not installed; install Node.js to run app.js's route")
+	}
+	js, _ := fs.ReadFile(static, "static/app.js")
+	fn := regexp.MustCompile(`(?s)\n  function route\(\) \{.*?\n  \}\n`).Find(js)
+	if fn == nil {
+		t.Fatal("app.js has no route()")
+	}
+	prog := `
+const els = {};
+const el = (id) => els[id] || (els[id] = { id, hidden: false, value: "", focused: false, focus() { this.focused = true; } });
+const $ = el;
+const document = { title: "", querySelectorAll: () => [] };
+const location = { pathname: "/", search: "?q=how+long+is+the+warranty" };
+let current = null, asked = [];
+function hideError() {}
+function openQuestion() {} function openBatch() {}
+function ask(q) { asked.push(q); }
+` + string(fn) + `
+route();
+process.stdout.write(JSON.stringify({ asked, value: el("question").value, focused: el("question").focused }));
+`
+	out, err := exec.Command(node, "-e", prog).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got struct {
+		Asked   []string `json:"asked"`
+		Value   string   `json:"value"`
+		Focused bool     `json:"focused"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("node printed %q: %v", out, err)
+	}
+	if len(got.Asked) != 0 {
+		t.Errorf("/?q= asked %q on opening; it must fill the box and wait for a click", got.Asked)
+	}
+	if got.Value != "how long is the warranty" || !got.Focused {
+		t.Errorf("/?q=: box %q (focused %v); want the question in the focused box", got.Value, got.Focused)
+	}
+}

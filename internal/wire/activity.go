@@ -11,7 +11,26 @@ const (
 	SearchActivity        = "Search"
 	AssessActivity        = "Assess"
 	GenerateActivity      = "Generate"
+	VerifyActivity        = "VerifyPrincipal"
 )
+
+// VerifyInput is the input of VerifyPrincipal: a run's principal and
+// signature, and what the workflow knows of itself to check it against.
+type VerifyInput struct {
+	Principal Principal  `json:"principal"`
+	Signature *Signature `json:"signature,omitempty"`
+	// Run is the workflow's id; Parent its parent's (a batch's), or "".
+	Run    string `json:"run"`
+	Parent string `json:"parent,omitempty"`
+	// Digest is what the run asks (the question's digest, or the batch's).
+	Digest string `json:"digest"`
+}
+
+// VerifyOutput is VerifyPrincipal's verdict.
+type VerifyOutput struct {
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
+}
 
 // Local names the stages a worker runs in process, with no network call,
 // and so may run as local activities: inside the workflow task that

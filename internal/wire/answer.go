@@ -25,11 +25,12 @@ const (
 	AssessmentError     StopReason = "assessment_error"
 	GenerationError     StopReason = "generation_error"
 	Cancelled           StopReason = "cancelled"
+	Unauthorized        StopReason = "unauthorized" // the input's principal is not signed by the gateway
 )
 
 // StopReasons lists every stop reason.
 var StopReasons = []StopReason{Answered, InsufficientContext, RepeatedQuery, BudgetExhausted,
-	Refused, InvalidRequest, SearchError, AssessmentError, GenerationError, Cancelled}
+	Refused, InvalidRequest, SearchError, AssessmentError, GenerationError, Cancelled, Unauthorized}
 
 // Budget bounds one run. Zero MaxTokens or MaxCostUSD means unlimited.
 type Budget struct {
@@ -53,6 +54,26 @@ type AnswerInput struct {
 	Threshold float64 `json:"threshold"`
 	// TopK is how many hits each search passes to assessment.
 	TopK int `json:"top_k"`
+	// Signature is the gateway's signature of Principal for this run;
+	// a worker with principal keys refuses a run without a valid one
+	// (stop unauthorized). Absent in runs recorded before it existed.
+	Signature *Signature `json:"signature,omitempty"`
+}
+
+// Signature binds a principal to the run it was issued for, so whoever
+// can start workflows on Temporal cannot claim groups: an HMAC-SHA256,
+// under the key named KeyID, of the run, what it asks and the principal
+// (package auth makes and checks it).
+type Signature struct {
+	KeyID string `json:"key_id"`
+	// Run is the workflow id it was issued for: the question's own, or,
+	// for a batch and its questions, the batch's.
+	Run string `json:"run"`
+	// Digest is what the run asks: auth.QuestionDigest of the question,
+	// or the batch's BatchDigest.
+	Digest string `json:"digest"`
+	// MAC is the base64url HMAC-SHA256.
+	MAC string `json:"mac"`
 }
 
 // Attempt records one search → assess round. It holds ids and scores,

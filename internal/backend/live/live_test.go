@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -15,19 +14,8 @@ import (
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
-func redisConfig(t *testing.T, addr, name string) config.Config {
-	t.Helper()
-	cfg, err := config.Load(config.Options{Overrides: map[string]string{
-		"index.backend": "redisearch", "redis.addr": addr, "index.name": name, "index.corpus": "",
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
 func TestOpenLiveRedisUnreachable(t *testing.T) {
-	_, err := Open(context.Background(), redisConfig(t, "127.0.0.1:1", "x"), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	_, err := Open(context.Background(), redistest.IndexConfig(t, "127.0.0.1:1", "x"), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), "redis.addr") || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Errorf("Open with Redis down: %v; want an error naming redis.addr and the address", err)
 	}
@@ -47,12 +35,12 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 	if _, _, err := redisearch.Build(context.Background(), srv.Client(t), name, ch.SplitAll(docs), redisearch.BuildOptions{Embedder: small, Chunking: chunk.Default().String()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(context.Background(), redisConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	_, err = Open(context.Background(), redistest.IndexConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err == nil || !strings.Contains(err.Error(), small.ID()) || !strings.Contains(err.Error(), "d768") {
 		t.Errorf("Open over an index embedded by %s: %v; want a refusal naming it and the worker's 768-dimension builtin", small.ID(), err)
 	}
 	// The same embedder is served.
-	cfg := redisConfig(t, srv.Addr, name)
+	cfg := redistest.IndexConfig(t, srv.Addr, name)
 	cfg.Embed.Dim = 64
 	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if err != nil {

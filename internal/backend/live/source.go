@@ -146,6 +146,9 @@ type BuildSettings struct {
 	// RequireACL fails the build on a document without an acl field
 	// (index.require_acl).
 	RequireACL bool
+	// Loaded, when set, sees the documents before they are chunked (the
+	// build summary counts them per ACL).
+	Loaded func(docs []corpus.Document)
 }
 
 // Build loads, chunks and indexes a corpus into the bleve index in dir.
@@ -176,6 +179,9 @@ func buildWith(ctx context.Context, corpusPath string, s BuildSettings, write wr
 	}
 	if len(docs) == 0 {
 		return backend.BuildOptions{}, backend.BuildStats{}, errs.Errorf("index", errs.Invalid, "corpus %s has no documents", corpusPath)
+	}
+	if s.Loaded != nil {
+		s.Loaded(docs)
 	}
 	chunks := ch.SplitAll(docs)
 	sum := corpus.Checksum(docs)

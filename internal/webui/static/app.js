@@ -161,7 +161,10 @@
       const q = new URLSearchParams(location.search).get("q");
       $("run").hidden = true;
       document.title = "assay";
-      if (q) { $("question").value = q; ask(q, sig); } else $("question").focus();
+      // A ?q= link fills the box and waits for the user to ask: a link on
+      // another site must not spend this tab's key or budget by itself.
+      if (q) $("question").value = q;
+      $("question").focus();
     }
   }
 

@@ -1,0 +1,458 @@
+// Command bench-scale is the scale benchmark (`make bench-scale`, issue
+// 20): for each corpus size N it generates a synthetic corpus of N chunks
+// from SciFact (internal/synth), builds it with each backend through the
+// assay binary, and measures build time, index size, worker memory,
+// retrieval latency for a full-access and a one-team caller, nDCG@10 on
+// SciFact's test claims, end-to-end questions per second through `assay
+// dev` + `assay bench`, and Lucene's BM25 on the same corpus in the same
+// run. It writes one table as Markdown and JSON and the scaling curve as
+// SVG.
+//
+//	go run ./cmd/bench-scale -assay bin/assay -scifact DIR [-n 5000,50000] [-redisearch DIR] [-lucene DIR/run.sh] [-out .assay/bench-scale]
+//
+// Every measurement runs the assay binary as a child process, so the
+// numbers are those of the shipped commands and a child's memory is its
+// own.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/synth"
+)
+
+// Schema names the JSON report's shape.
+const Schema = "assay.bench.scale/v1"
+
+// Backends measured.
+const (
+	Bleve      = "bleve"
+	RediSearch = "redisearch"
+)
+
+// Modes and callers of the retrieval measurements.
+var modes = []string{"bm25", "hybrid+rerank"}
+
+const (
+	callerAll  = "all"
+	searchK    = 100
+	ndcgCutoff = 10
+)
+
+type options struct {
+	assay      string
+	scifact    string
+	sizes      []int
+	redisearch string
+	lucene     string
+	out        string
+	team       string
+	partial    string
+	seed       uint64
+	e2eN       int
+	e2eWarmup  int
+	e2eConc    string
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench-scale:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench-scale", flag.ContinueOnError)
+	var o options
+	sizes := fs.String("n", "5000,50000", "corpus `sizes` in chunks, comma- or space-separated")
+	fs.StringVar(&o.assay, "assay", "bin/assay", "the assay `binary` to measure")
+	fs.StringVar(&o.scifact, "scifact", "../shared/data/scifact", "SciFact BEIR `dir` (corpus.jsonl, queries.jsonl, qrels)")
+	fs.StringVar(&o.redisearch, "redisearch", "", "`dir` with redis-server and redisearch.so: also measure the RediSearch backend on a throwaway server")
+	fs.StringVar(&o.lucene, "lucene", "", "Lucene peer `script` (../shared/peers/lucene/run.sh): also measure Lucene's BM25")
+	fs.StringVar(&o.out, "out", ".assay/bench-scale", "output `dir`: report.md, report.json, scaling.svg, data/, work/, logs/")
+	fs.StringVar(&o.team, "team", synth.TeamGroup(7), "the small restricted caller's one `group` (about 2% of the documents)")
+	fs.StringVar(&o.partial, "partial", "public", "a larger restricted caller's one `group` (public: about half, what the anonymous caller sees); empty to skip")
+	seed := fs.Uint64("seed", synth.DefaultSeed, "corpus generator `seed`")
+	render := fs.String("render", "", "measure nothing: rewrite report.md and scaling.svg in -out from this report.json `file`")
+	fs.IntVar(&o.e2eN, "e2e-n", 200, "end to end: questions measured per concurrency level")
+	fs.IntVar(&o.e2eWarmup, "e2e-warmup", 20, "end to end: questions asked first, not measured")
+	fs.StringVar(&o.e2eConc, "e2e-concurrency", "1,8", "end to end: questions in flight, a comma-separated `list`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	o.seed = *seed
+	if *render != "" {
+		return rerender(*render, o.out, stdout)
+	}
+	for _, s := range strings.FieldsFunc(*sizes, func(r rune) bool { return r == ',' || r == ' ' }) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-n: want positive chunk counts, got %q", s)
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	if len(o.sizes) == 0 {
+		return fmt.Errorf("-n: no sizes given")
+	}
+	var err error
+	if o.assay, err = filepath.Abs(o.assay); err != nil {
+		return err
+	}
+	if _, err := os.Stat(o.assay); err != nil {
+		return fmt.Errorf("-assay: %w (run make build)", err)
+	}
+	if o.redisearch != "" {
+		if _, err := os.Stat(filepath.Join(o.redisearch, "redis-server")); err != nil {
+			return fmt.Errorf("-redisearch: %w", err)
+		}
+	}
+	src, err := eval.LoadBEIR(o.scifact, eval.SplitTest)
+	if err != nil {
+		return fmt.Errorf("-scifact: %w", err)
+	}
+	for _, d := range []string{"data", "work", "logs"} {
+		if err := os.MkdirAll(filepath.Join(o.out, d), 0o755); err != nil {
+			return err
+		}
+	}
+	logf, err := os.Create(filepath.Join(o.out, "logs", "bench-scale.log"))
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+
+	rep := Report{Schema: Schema, Started: time.Now().UTC(), Machine: describeMachine(o.assay), Callers: o.callerNames(), K: searchK, Seed: o.seed}
+	for _, n := range o.sizes {
+		size, err := measureSize(ctx, o, src, n, logf, stdout)
+		if err != nil {
+			return err
+		}
+		rep.Sizes = append(rep.Sizes, size)
+		// Write after every size: a long run that is stopped keeps what it measured.
+		if err := rep.write(o.out); err != nil {
+			return err
+		}
+	}
+	rep.Finished = time.Now().UTC()
+	if err := rep.write(o.out); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	rep.markdown(stdout)
+	fmt.Fprintf(stdout, "\nwrote %s, %s, %s\n", filepath.Join(o.out, "report.md"), filepath.Join(o.out, "report.json"), filepath.Join(o.out, "scaling.svg"))
+	return nil
+}
+
+// rerender rewrites the report files in dir from a report.json.
+func rerender(path, dir string, stdout io.Writer) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Schema != Schema {
+		return fmt.Errorf("%s: schema %q, want %s", path, rep.Schema, Schema)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := rep.write(dir); err != nil {
+		return err
+	}
+	rep.markdown(stdout)
+	return nil
+}
+
+// measureSize generates the corpus of n chunks and measures Lucene and
+// every backend on it. A failed measurement is recorded in the report and
+// the run goes on; only failing to make the corpus stops it.
+func measureSize(ctx context.Context, o options, src *eval.Dataset, n int, log io.Writer, stdout io.Writer) (Size, error) {
+	data := filepath.Join(o.out, "data", strconv.Itoa(n))
+	fmt.Fprintf(stdout, "N=%d: generating the corpus in %s\n", n, data)
+	st, err := synth.WriteDataset(data, src, synth.Options{Chunks: n, Seed: o.seed})
+	if err != nil {
+		return Size{}, err
+	}
+	size := Size{Target: n, Chunks: st.Chunks, Documents: st.Documents, Visible: map[string]int{callerAll: st.Documents}}
+	size.LoadAvg[0] = loadAvg()
+	for _, c := range o.callerNames()[1:] {
+		size.Visible[c] = st.GroupDocs[c]
+	}
+	qrels, err := eval.LoadQrels(filepath.Join(data, synth.QrelsFile))
+	if err != nil {
+		return size, err
+	}
+	if o.lucene != "" {
+		fmt.Fprintf(stdout, "N=%d: Lucene BM25\n", n)
+		l, err := measureLucene(ctx, o, data, qrels, log)
+		if err != nil {
+			l.Error = err.Error()
+			fmt.Fprintf(stdout, "  lucene: %v\n", err)
+		}
+		size.Lucene = &l
+	}
+	backends := []string{Bleve}
+	if o.redisearch != "" {
+		backends = append(backends, RediSearch)
+	}
+	for _, b := range backends {
+		fmt.Fprintf(stdout, "N=%d: %s\n", n, b)
+		r := measureBackend(ctx, o, b, n, data, qrels, log, stdout)
+		size.Backends = append(size.Backends, r)
+	}
+	size.LoadAvg[1] = loadAvg()
+	return size, nil
+}
+
+// luceneLine is run.sh's summary line.
+var luceneLine = regexp.MustCompile(`docs=(\d+) index_s=([0-9.]+) queries=(\d+) p50_ms=([0-9.]+) p99_ms=([0-9.]+)`)
+
+func measureLucene(ctx context.Context, o options, data string, qrels eval.Qrels, log io.Writer) (Lucene, error) {
+	runFile := filepath.Join(o.out, "work", "lucene-"+filepath.Base(data)+".run")
+	c, err := runChild(ctx, log, "bash", o.lucene, data, runFile, strconv.Itoa(searchK))
+	if err != nil {
+		return Lucene{}, err
+	}
+	m := luceneLine.FindStringSubmatch(c.out)
+	if m == nil {
+		return Lucene{}, fmt.Errorf("lucene: no summary line (docs=... p50_ms=...) in: %s", tail(c.out, 300))
+	}
+	l := Lucene{}
+	l.Docs, _ = strconv.Atoi(m[1])
+	l.IndexS, _ = strconv.ParseFloat(m[2], 64)
+	l.P50MS, _ = strconv.ParseFloat(m[4], 64)
+	l.P99MS, _ = strconv.ParseFloat(m[5], 64)
+	nd, err := ndcg(runFile, qrels)
+	l.NDCG10 = nd
+	return l, err
+}
+
+// measureBackend builds, searches and serves one backend on one corpus.
+func measureBackend(ctx context.Context, o options, backend string, n int, data string, qrels eval.Qrels, log io.Writer, stdout io.Writer) Run {
+	r := Run{Backend: backend}
+	fail := func(step string, err error) {
+		r.Errors = append(r.Errors, step+": "+err.Error())
+		fmt.Fprintf(stdout, "  %s: %v\n", step, err)
+	}
+	work := filepath.Join(o.out, "work", fmt.Sprintf("%s-%d", backend, n))
+	if err := os.RemoveAll(work); err != nil {
+		fail("clean", err)
+		return r
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		fail("clean", err)
+		return r
+	}
+	corpusPath := filepath.Join(data, synth.CorpusFile)
+	// where are the flags that choose and address the index, per backend.
+	var where []string
+	var redis *redisServer
+	switch backend {
+	case Bleve:
+		where = []string{"--index", filepath.Join(work, "index")}
+	case RediSearch:
+		var err error
+		redis, err = startRedis(o.redisearch, work, log)
+		if err != nil {
+			fail("redis-server", err)
+			return r
+		}
+		defer redis.stop()
+		where = []string{"--backend", "redisearch", "--redis-addr", redis.addr, "--name", fmt.Sprintf("scale%d", n)}
+	}
+
+	// Build.
+	c, err := runChild(ctx, log, o.assay, append(append([]string{"index"}, where...), "--corpus", corpusPath, "--quiet")...)
+	if err != nil {
+		fail("build", err)
+		return r
+	}
+	r.BuildS = c.took.Seconds()
+	r.BuildPeakRSS = c.peakRSS
+	fmt.Fprintf(stdout, "  built in %.1fs\n", r.BuildS)
+	switch backend {
+	case Bleve:
+		if r.IndexBytes, err = dirSize(filepath.Join(work, "index")); err != nil {
+			fail("index size", err)
+		}
+	case RediSearch:
+		if r.IndexBytes, err = redis.usedMemory(ctx); err != nil {
+			fail("used_memory", err)
+		}
+	}
+
+	// Retrieval, straight on the index (assay search, batch mode).
+	for _, m := range modes {
+		for _, caller := range o.callerNames() {
+			s, err := measureSearch(ctx, o, where, data, work, m, caller, o.groups(caller), qrels, log)
+			if err != nil {
+				fail("search "+m+" "+caller, err)
+				continue
+			}
+			fmt.Fprintf(stdout, "  %s as %s: p50 %.2fms p99 %.2fms\n", m, caller, s.P50MS, s.P99MS)
+			r.Search = append(r.Search, s)
+		}
+	}
+
+	// End to end: assay dev on the built index, assay bench against it.
+	if err := measureE2E(ctx, o, &r, where, corpusPath, data, work, log, stdout); err != nil {
+		fail("end to end", err)
+	}
+	return r
+}
+
+// callerNames are the callers searched: callerAll (every group), then the
+// partial and the team caller, each seeing one group.
+func (o options) callerNames() []string {
+	out := []string{callerAll}
+	if o.partial != "" {
+		out = append(out, o.partial)
+	}
+	return append(out, o.team)
+}
+
+// groups is a caller's --as list: every group of the corpus for
+// callerAll, else the caller's one group.
+func (o options) groups(caller string) string {
+	if caller != callerAll {
+		return caller
+	}
+	all := []string{"public", synth.StaffGroup}
+	for i := range synth.DefaultTeams {
+		all = append(all, synth.TeamGroup(i))
+	}
+	return strings.Join(all, ",")
+}
+
+var searchLine = regexp.MustCompile(`p50 ([0-9.]+)ms, p99 ([0-9.]+)ms`)
+
+func measureSearch(ctx context.Context, o options, where []string, data, work, mode, caller, groups string, qrels eval.Qrels, log io.Writer) (Search, error) {
+	runFile := filepath.Join(work, strings.ReplaceAll(mode, "+", "-")+"-"+caller+".run")
+	args := append([]string{"search"}, where...)
+	args = append(args, "--queries", filepath.Join(data, synth.QueriesFile), "--run", runFile,
+		"--mode", mode, "--as", groups, "--k", strconv.Itoa(searchK))
+	c, err := runChild(ctx, log, o.assay, args...)
+	if err != nil {
+		return Search{}, err
+	}
+	m := searchLine.FindStringSubmatch(c.out)
+	if m == nil {
+		return Search{}, fmt.Errorf("no p50/p99 in the output of assay search: %s", tail(c.out, 300))
+	}
+	s := Search{Mode: mode, Caller: caller, PeakRSS: c.peakRSS}
+	s.P50MS, _ = strconv.ParseFloat(m[1], 64)
+	s.P99MS, _ = strconv.ParseFloat(m[2], 64)
+	if caller == callerAll {
+		nd, err := ndcg(runFile, qrels)
+		if err != nil {
+			return s, err
+		}
+		s.NDCG10 = &nd
+	}
+	return s, nil
+}
+
+// ndcg is the mean nDCG@10 of a TREC run file against qrels.
+func ndcg(runFile string, qrels eval.Qrels) (float64, error) {
+	run, err := eval.LoadRun(runFile)
+	if err != nil {
+		return 0, err
+	}
+	ev, err := eval.Evaluate(qrels, run, eval.Options{})
+	if err != nil {
+		return 0, err
+	}
+	c, ok := ev.Mean.At(ndcgCutoff)
+	if !ok {
+		return 0, fmt.Errorf("%s: no nDCG@%d", runFile, ndcgCutoff)
+	}
+	return c.NDCG, nil
+}
+
+// benchReport is the part of `assay bench --json` (assay.bench/v1) read here.
+type benchReport struct {
+	Schema string `json:"schema"`
+	Rows   []struct {
+		Concurrency int     `json:"concurrency"`
+		Completed   int     `json:"completed"`
+		Errors      int     `json:"errors"`
+		FirstError  string  `json:"first_error"`
+		PerSecond   float64 `json:"questions_per_second"`
+		P50MS       float64 `json:"p50_ms"`
+		P95MS       float64 `json:"p95_ms"`
+		P99MS       float64 `json:"p99_ms"`
+	} `json:"rows"`
+}
+
+func measureE2E(ctx context.Context, o options, r *Run, where []string, corpusPath, data, work string, log io.Writer, stdout io.Writer) error {
+	var ports [3]int
+	for i := range ports {
+		p, err := freePort()
+		if err != nil {
+			return err
+		}
+		ports[i] = p
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
+	args := []string{"dev", "--data-dir", work, "--corpus", corpusPath, "--http-addr", addr,
+		"--temporal-port", strconv.Itoa(ports[1]), "--ui-port", strconv.Itoa(ports[2])}
+	if where[0] != "--index" { // bleve's index is <data-dir>/index, where it was built
+		args = append(args, where...)
+	}
+	dev, err := startService(log, o.assay, args...)
+	if err != nil {
+		return err
+	}
+	defer dev.stop()
+	if err := dev.waitHTTP("http://"+addr+"/readyz", 10*time.Minute); err != nil {
+		return fmt.Errorf("assay dev: %w", err)
+	}
+	if r.WorkerRSS, _, err = dev.memory(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "  assay dev ready: VmRSS %s\n", mib(r.WorkerRSS))
+	jsonOut := filepath.Join(work, "e2e.json")
+	if _, err := runChild(ctx, log, o.assay, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
+		"-concurrency", o.e2eConc, "-n", strconv.Itoa(o.e2eN), "-warmup", strconv.Itoa(o.e2eWarmup), "--json", jsonOut); err != nil {
+		return err
+	}
+	if _, r.WorkerHWM, err = dev.memory(); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		return err
+	}
+	var br benchReport
+	if err := json.Unmarshal(b, &br); err != nil {
+		return fmt.Errorf("%s: %w", jsonOut, err)
+	}
+	if br.Schema != "assay.bench/v1" {
+		return fmt.Errorf("%s: schema %q, want assay.bench/v1", jsonOut, br.Schema)
+	}
+	for _, row := range br.Rows {
+		r.E2E = append(r.E2E, E2E{Concurrency: row.Concurrency, Completed: row.Completed, Errors: row.Errors, FirstError: row.FirstError,
+			PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS})
+		fmt.Fprintf(stdout, "  end to end, %d in flight: %.1f q/s, p50 %.0fms\n", row.Concurrency, row.PerSecond, row.P50MS)
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// redisServer is a throwaway redis-server with the RediSearch module on a
+// free loopback port, without persistence.
+type redisServer struct {
+	*service
+	addr string
+}
+
+func startRedis(dir, work string, log io.Writer) (*redisServer, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	s, err := startService(log, filepath.Join(abs, "redis-server"), "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", work, "--loadmodule", filepath.Join(abs, "redisearch.so"))
+	if err != nil {
+		return nil, err
+	}
+	r := &redisServer{service: s, addr: "127.0.0.1:" + strconv.Itoa(port)}
+	c := redis.NewClient(&redis.Options{Addr: r.addr})
+	defer c.Close()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if done, err := s.exited(); done {
+			return nil, fmt.Errorf("redis-server exited: %v (see the log)", err)
+		}
+		if c.Ping(context.Background()).Err() == nil {
+			return r, nil
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return nil, fmt.Errorf("redis-server on %s did not answer PING within 30s", r.addr)
+		}
+	}
+}
+
+// usedMemory is INFO memory's used_memory, in bytes.
+func (r *redisServer) usedMemory(ctx context.Context) (int64, error) {
+	c := redis.NewClient(&redis.Options{Addr: r.addr})
+	defer c.Close()
+	info, err := c.Info(ctx, "memory").Result()
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
+			return strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("INFO memory has no used_memory")
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+)
+
+func sampleReport() Report {
+	nd := 0.68
+	run := func(backend string, scale float64) Run {
+		return Run{Backend: backend, BuildS: 10, IndexBytes: 64 << 20, WorkerRSS: 300 << 20, WorkerHWM: 400 << 20,
+			Search: []Search{
+				{Mode: "bm25", Caller: callerAll, P50MS: 2 * scale, P99MS: 9, NDCG10: &nd},
+				{Mode: "bm25", Caller: "team-07", P50MS: 3 * scale, P99MS: 9},
+				{Mode: "hybrid+rerank", Caller: callerAll, P50MS: 5 * scale, P99MS: 20, NDCG10: &nd},
+			},
+			E2E: []E2E{{Concurrency: 1, PerSecond: 30, P50MS: 25}, {Concurrency: 8, PerSecond: 60, P50MS: 120, Errors: 2}},
+		}
+	}
+	return Report{Schema: Schema, Callers: []string{callerAll, "team-07"}, K: 100, Sizes: []Size{
+		{Chunks: 6250, Documents: 5183, Visible: map[string]int{"team-07": 102}, Lucene: &Lucene{P50MS: 1, P99MS: 3, NDCG10: 0.67},
+			Backends: []Run{run(Bleve, 1), run(RediSearch, 2)}},
+		{Chunks: 51000, Documents: 50000, Visible: map[string]int{"team-07": 1000}, Lucene: &Lucene{P50MS: 2, P99MS: 5},
+			Backends: []Run{run(Bleve, 8), {Backend: RediSearch, Errors: []string{"build: boom"}}}},
+	}}
+}
+
+func TestMarkdownTable(t *testing.T) {
+	var b strings.Builder
+	sampleReport().markdown(&b)
+	md := b.String()
+	var rows []string
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, l)
+		}
+	}
+	for _, r := range rows {
+		if n := strings.Count(r, "|"); n != 6 { // measure + 4 columns
+			t.Errorf("row with %d cells, want 5: %s", n-1, r)
+		}
+	}
+	for _, want := range []string{
+		"| measure | 6,250 chunks, bleve | 6,250 chunks, redisearch | 51,000 chunks, bleve | 51,000 chunks, redisearch |",
+		"| bm25 p50, restricted ÷ full (team-07) | ×1.50 | ×1.50 | ×1.50 | — |",
+		"| bm25 p50 ÷ Lucene p50 (full access) | ×2.0 | ×4.0 | ×8.0 | — |",
+		"| end to end, anonymous, 8 in flight: q/s (p50 ms) | 60.0 (120), 2 errors |",
+		"| build, s (chunks/s) | 10.0 (625) |",
+		"- 51000 chunks, redisearch: build: boom",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestScalingSVG(t *testing.T) {
+	var b strings.Builder
+	sampleReport().svg(&b)
+	svg := b.String()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	lines := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v\n%s", err, svg)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
+			lines++
+		}
+	}
+	// Lucene, then bleve and redisearch × (bm25 all, bm25 team, hybrid+rerank all).
+	if lines != 7 {
+		t.Errorf("%d lines, want 7", lines)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 51641: "51,641", 500000: "500,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,427 @@
+// Package answertype reads what kind of answer a question expects (a count,
+// a period, a frequency, a speed, an amount of money, a yes/no decision, a
+// procedure, a place, a name, ...), which of its words only frame that
+// expectation ("how often", "how fast", "can ... go in"), and finds
+// expressions of that kind in text ("once a year", "22,000 RPM", "£3.95").
+//
+// The classes follow Li and Roth's question taxonomy ("Learning Question
+// Classifiers", COLING 2002), coarsened to what a support corpus answers
+// and read from the question's opening words by rule rather than learned.
+// The builtin assessor asks whether a passage holds an expression of the
+// expected type near the question's content words; the builtin extractive
+// generator prefers the sentences that hold one.
+package answertype
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Type is the kind of answer a question expects.
+type Type string
+
+const (
+	// Description is any statement: what something is or means, why, or a
+	// question whose form says nothing about its answer. Nothing is checked.
+	Description Type = ""
+	Count       Type = "count"     // how many (things)
+	Period      Type = "period"    // how long, how many days/years
+	Frequency   Type = "frequency" // how often
+	Speed       Type = "speed"     // how fast
+	Quantity    Type = "quantity"  // how big, heavy, powerful; a measure with a unit
+	Money       Type = "money"     // how much does it cost, what is the price or fee
+	Date        Type = "date"      // when, what date
+	YesNo       Type = "yes/no"    // can I, is it, does it, do I have to
+	Procedure   Type = "procedure" // how do I, how can I, what should I do
+	Place       Type = "place"     // where
+	Name        Type = "name"      // who, what is it called
+)
+
+// Describe names the type in the words a reason shows the asker.
+func (t Type) Describe() string {
+	switch t {
+	case Count:
+		return "a count"
+	case Period:
+		return "a period of time"
+	case Frequency:
+		return "a frequency"
+	case Speed:
+		return "a speed or time"
+	case Quantity:
+		return "a measure with a unit"
+	case Money:
+		return "an amount of money"
+	case Date:
+		return "a date or time"
+	case YesNo:
+		return "a yes/no statement"
+	case Procedure:
+		return "an instruction"
+	case Place:
+		return "a place"
+	case Name:
+		return "a name"
+	}
+	return "a statement"
+}
+
+// Question is a question as classified: its expected type and the words
+// that only frame it.
+type Question struct {
+	Type Type
+	// Frame are the question's words (lower case, as typed) that say what
+	// kind of answer is wanted rather than what it is about: "often" in
+	// "how often", "fast" in "how fast", "go" in "can it go in", "take" in
+	// "how long does it take", and the asker's own pronouns ("us", "our").
+	// They are not content to cover.
+	Frame []string
+}
+
+// pronouns stand for the asker or the one asked, never for what a question
+// is about ("what does Hollin pay us").
+var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
+
+// periodVerbs only frame a question about a period ("how long does the
+// kettle take to boil", "how long does the battery last").
+var periodVerbs = set("take", "takes", "last", "lasts")
+
+// Classify reads the expected answer type from the question's opening
+// words (its first clause when it has several); Frame also lists the
+// asker's pronouns.
+func Classify(question string) Question {
+	q := classify(question)
+	for _, w := range words(question) {
+		if pronouns[w] || q.Type == Period && periodVerbs[w] {
+			if !slices.Contains(q.Frame, w) {
+				q.Frame = append(q.Frame, w)
+			}
+		}
+	}
+	return q
+}
+
+// auxiliaries open a yes/no question.
+var auxiliaries = set("can", "could", "may", "might", "must", "should", "shall", "will", "would",
+	"do", "does", "did", "is", "are", "was", "were", "am", "has", "have", "had",
+	"can't", "cannot", "won't", "isn't", "aren't", "doesn't", "don't", "didn't", "shouldn't", "wouldn't", "couldn't")
+
+// lightVerbs carry no content in a yes/no question about an action ("can
+// the jar go in the dishwasher" asks about the jar and the dishwasher),
+// nor do the adjectives that ask for permission or safety.
+var lightVerbs = set("go", "goes", "ok", "okay", "allowed", "possible", "able", "safe", "fine", "alright", "permitted")
+
+// subjects follow "how do/can/should" in a question about a procedure.
+var subjects = set("i", "we", "you", "one", "they")
+
+// durationNouns after "how many" ask for a period.
+var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks",
+	"month", "months", "year", "years", "fortnight", "fortnights")
+
+// moneyWords in a what/how-much question ask for an amount of money.
+var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees", "charge", "charges", "pay", "pays", "paid", "rate", "rates", "cheap", "expensive")
+
+// measureAdjectives after "how" ask for a measure.
+var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful", "strong", "tall", "high", "wide",
+	"deep", "far", "hot", "cold", "warm", "loud", "quiet", "bright", "thick", "thin", "full")
+
+func classify(question string) Question {
+	words := words(question)
+	if len(words) == 0 {
+		return Question{}
+	}
+	w := func(i int) string {
+		if i < len(words) {
+			return words[i]
+		}
+		return ""
+	}
+	hasMoney := slices.ContainsFunc(words, func(s string) bool { return moneyWords[s] })
+	switch w(0) {
+	case "how":
+		switch next := w(1); {
+		case next == "often" || next == "frequently" || next == "regularly":
+			return Question{Frequency, []string{next}}
+		case next == "fast" || next == "quickly" || next == "quick" || next == "rapidly" || next == "slow" || next == "slowly":
+			return Question{Speed, []string{next}}
+		case next == "long" || next == "soon" || next == "old":
+			return Question{Period, []string{next}}
+		case next == "many":
+			if durationNouns[w(2)] {
+				return Question{Period, nil}
+			}
+			return Question{Count, nil}
+		case next == "much":
+			if hasMoney || w(2) == "is" || w(2) == "are" || w(2) == "will" {
+				return Question{Money, nil}
+			}
+			return Question{Quantity, nil}
+		case measureAdjectives[next]:
+			return Question{Quantity, []string{next}}
+		case next == "to" || auxiliaries[next] && subjects[w(2)]:
+			return Question{Procedure, nil}
+		case auxiliaries[next]:
+			return Question{Procedure, nil} // "how does the kettle switch off"
+		}
+		return Question{}
+	case "where":
+		return Question{Place, nil}
+	case "when":
+		return Question{Date, nil}
+	case "who", "whom", "whose":
+		return Question{Name, nil}
+	case "what", "which":
+		// "what should I do", "what do I do", "what can I do"
+		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" {
+			return Question{Procedure, nil}
+		}
+		switch w(1) {
+		case "date", "day", "year", "month", "time":
+			return Question{Date, nil}
+		}
+		if hasMoney {
+			return Question{Money, nil}
+		}
+		return Question{}
+	}
+	if auxiliaries[w(0)] {
+		var frame []string
+		for _, x := range words[1:] {
+			if lightVerbs[x] {
+				frame = append(frame, x)
+			}
+		}
+		return Question{YesNo, frame}
+	}
+	// A statement or a list of keywords ("internal cost price of the X200
+	// jar", a claim to check) says nothing of its answer's form.
+	return Question{}
+}
+
+// words splits text into lower-case words, keeping apostrophes and
+// hyphens inside them.
+func words(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func set(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// Expression patterns. Numbers are digits (with thousands separators and
+// decimals) or number words; a code such as "X200" is not a number.
+const (
+	numWord  = `(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a hundred|a thousand|thousand|a dozen|dozen|half an?|a couple of)`
+	numDigit = `(?:\d[\d,]*(?:\.\d+)?)`
+	number   = `(?:` + numDigit + `|` + numWord + `)`
+	// span: a number, or "a"/"an" as one of a unit ("an hour", "a year").
+	span = `(?:` + number + `|an?|several|a few)`
+	// numStart: a number not inside a code ("X200", "HL-X300-UK").
+	numStart  = `(?:^|[^\p{L}\d-])`
+	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?|months?|years?|yrs?)`
+	measUnit  = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
+	rateUnit  = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
+	monthName = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
+	dayName   = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
+)
+
+var (
+	reDuration  = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
+	reDurNum    = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`) // a duration counted in numbers, not "a year"
+	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day)\b`)
+	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
+	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
+	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + measUnit + `)(?:[^\p{L}]|$)`)
+	reMoney     = regexp.MustCompile(`(?i)([£$€¥]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:pounds|pence|p|dollars|cents|euros?|usd|gbp|eur)\b|\bfree(?: of charge)?\b|\bno (?:charge|cost|fee)\b|\bat no (?:extra )?cost\b)`)
+	reCount     = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s+\p{L}+)`)
+	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)
+	reRelative  = regexp.MustCompile(`(?i)\b((?:within|after|before|until|till|by|from|since|in|for|up to) (?:` + number + `[\s-]*(?:extra |working |business )?` + timeUnit + `|the (?:first|next|last|end)\b[^.,;]*))`)
+	reYesNo     = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
+	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom \p{Lu}\p{L}+)`)
+	reURL       = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
+	rePlace     = regexp.MustCompile(`(?:\b(?:at|in|on|from|to|into|inside|under|behind|beside|near|under|above|below|within) (?:the |a |an |your |our |its |their )?(\p{L}[\p{L}-]*))`)
+)
+
+// imperativeVerbs open an instruction in support text. The list is
+// general English (no product's own verbs); a sentence that opens with
+// any verb followed by an object ("Descale it", "Wash the jar") is an
+// instruction too (see imperative).
+var imperativeVerbs = set("add", "allow", "apply", "ask", "avoid", "book", "call", "change", "check", "choose",
+	"clean", "click", "close", "connect", "contact", "continue", "disconnect", "do", "don't", "download", "drain",
+	"dry", "email", "empty", "enter", "fill", "find", "fit", "follow", "go", "hold", "insert", "install", "keep",
+	"leave", "let", "lift", "make", "move", "never", "always", "open", "order", "pair", "place", "plug", "press",
+	"pull", "push", "put", "read", "register", "release", "remove", "repeat", "replace", "reset", "restart",
+	"return", "rinse", "select", "send", "set", "sign", "soak", "start", "stop", "store", "submit", "switch",
+	"take", "tap", "tighten", "try", "turn", "twist", "unplug", "update", "use", "visit", "wait", "wash", "wipe", "write")
+
+// objectWords follow a verb that opens an instruction.
+var objectWords = set("it", "them", "the", "a", "an", "your", "this", "that", "these", "those", "its", "their", "our", "up", "out", "off", "down", "back", "all", "any", "each", "every")
+
+// functionWords cannot open an instruction.
+var functionWords = set("the", "a", "an", "this", "that", "these", "those", "some", "any", "every", "each", "all", "most",
+	"many", "much", "no", "our", "your", "my", "his", "her", "its", "their", "we", "you", "they", "he", "she", "it", "i",
+	"in", "on", "at", "for", "from", "to", "with", "by", "of", "if", "when", "while", "after", "before", "as", "and",
+	"or", "but", "so", "there", "here", "what", "which", "who", "how", "is", "are", "was", "were", "be", "can", "may",
+	"will", "should", "must", "not", "one", "two", "three", "only", "also", "just", "about", "both", "either", "neither")
+
+// Imperative reports whether a sentence is an instruction (see imperative).
+func Imperative(sentence string) bool {
+	_, ok := imperative(sentence)
+	return ok
+}
+
+// imperative reports whether a sentence, or its main clause after an
+// opening phrase ("In hard-water areas, descale ..."), opens with an
+// instruction: a general imperative verb, or any word that is not a
+// function word, not an -ing or -ed form, followed by an object ("Descale
+// it", "Wash the jar").
+func imperative(sentence string) (string, bool) {
+	clauses := []string{sentence}
+	opening, rest, fronted := strings.Cut(sentence, ", ")
+	if fronted {
+		clauses = append(clauses, rest)
+	}
+	for i, c := range clauses {
+		ws := words(c)
+		if len(ws) < 2 {
+			continue
+		}
+		v := ws[0]
+		if imperativeVerbs[v] {
+			return v + " " + ws[1], true
+		}
+		if functionWords[v] || strings.HasSuffix(v, "ing") || strings.HasSuffix(v, "ed") || strings.HasSuffix(v, "s") || startsUpperMid(c) {
+			continue
+		}
+		if objectWords[ws[1]] {
+			return v + " " + ws[1], true
+		}
+		// After a fronted prepositional phrase ("In hard-water areas,
+		// descale kettles ..."), a declarative clause opens with its
+		// subject (a determiner, a pronoun, a name); a lower-case content
+		// word there is the verb of an instruction.
+		if i == 1 && prepositions[firstWord(opening)] && unicode.IsLower([]rune(strings.TrimSpace(c))[0]) {
+			return v + " " + ws[1], true
+		}
+	}
+	return "", false
+}
+
+// prepositions open a fronted phrase before an instruction.
+var prepositions = set("in", "on", "at", "for", "from", "with", "after", "before", "during", "if", "when", "once", "to", "between", "under", "without")
+
+func firstWord(s string) string {
+	ws := words(s)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
+// startsUpperMid is a guard against a capitalised name opening a clause in
+// mid-sentence ("..., Hollin the ..."): such a clause is not an instruction.
+func startsUpperMid(clause string) bool {
+	rs := []rune(strings.TrimSpace(clause))
+	if len(rs) < 2 {
+		return false
+	}
+	// A sentence's own first word is capitalised anyway; a name in capitals
+	// past the first letter ("HL-X200") is not a verb.
+	first, _, _ := strings.Cut(string(rs), " ")
+	upper := 0
+	for _, r := range first {
+		if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return upper > 1
+}
+
+// Find returns the expressions of type t in one sentence (empty when t is
+// Description: anything answers it). For a yes/no question any
+// statement with a polarity, modality or instruction decides; for a
+// procedure, an instruction or a sequence.
+func Find(t Type, sentence string) []string {
+	var out []string
+	add := func(re *regexp.Regexp) {
+		for _, m := range re.FindAllStringSubmatch(sentence, -1) {
+			s := m[0]
+			if len(m) > 1 && m[1] != "" {
+				s = m[1]
+			}
+			out = append(out, strings.TrimSpace(s))
+		}
+	}
+	switch t {
+	case Count:
+		add(reCount)
+	case Period:
+		add(reDuration)
+		add(reDurWord)
+		add(reRelative)
+		add(reDate)
+	case Frequency:
+		add(reFrequency)
+	case Speed:
+		add(reRate)
+		add(reDurNum) // "boils in about four minutes"
+	case Quantity:
+		add(reMeasure)
+	case Money:
+		add(reMoney)
+	case Date:
+		add(reDate)
+		add(reRelative)
+	case YesNo:
+		add(reYesNo)
+		if v, ok := imperative(sentence); ok {
+			out = append(out, v)
+		}
+	case Procedure:
+		if v, ok := imperative(sentence); ok {
+			out = append(out, v)
+		}
+		add(reSequence)
+		add(reURL)
+	case Place:
+		add(reURL)
+		add(rePlace)
+	case Name:
+		add(reURL)
+		out = append(out, names(sentence)...)
+	}
+	return out
+}
+
+// names lists the capitalised words and codes past a sentence's first
+// word.
+func names(sentence string) []string {
+	var out []string
+	fs := strings.Fields(sentence)
+	for i, f := range fs {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		rs := []rune(w)
+		if len(rs) < 2 {
+			continue
+		}
+		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
+		hasLetter := strings.IndexFunc(w, unicode.IsLetter) >= 0
+		if hasDigit && hasLetter || i > 0 && unicode.IsUpper(rs[0]) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

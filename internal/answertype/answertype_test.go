@@ -1,0 +1,98 @@
+package answertype
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		want  Type
+		frame []string
+	}{
+		{"how often should I replace the filter", Frequency, []string{"often", "i"}},
+		{"how fast does the pump run", Speed, []string{"fast"}},
+		{"how long does the battery last", Period, []string{"long", "last"}},
+		{"how long does the kettle take to boil", Period, []string{"long", "take"}},
+		{"what does the company pay us per hour", Money, []string{"us"}},
+		{"how many days does delivery take", Period, []string{"take"}},
+		{"how many speeds does the mixer have", Count, nil},
+		{"how much does a new lid cost", Money, nil},
+		{"how much is the callout fee", Money, nil},
+		{"how much water does the tank hold", Quantity, nil},
+		{"how heavy is the vacuum", Quantity, []string{"heavy"}},
+		{"how do I reset the router", Procedure, []string{"i"}},
+		{"how to clean the filter", Procedure, nil},
+		{"what should I do if the light flashes red", Procedure, []string{"i"}},
+		{"can the lid go in the oven", YesNo, []string{"go"}},
+		{"is it safe to use the toaster outdoors", YesNo, []string{"safe"}},
+		{"do I need a receipt", YesNo, []string{"i"}},
+		{"where is the serial number", Place, nil},
+		{"when does the offer end", Date, nil},
+		{"who makes the motor", Name, nil},
+		{"what is the price of a filter", Money, nil},
+		{"what does error F3 mean", Description, nil},
+		{"filter price", Description, nil},
+		{"Antiretroviral therapy reduces rates of tuberculosis.", Description, nil},
+		{"F3", Description, nil},
+	} {
+		got := Classify(c.q)
+		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
+			t.Errorf("Classify(%q) = %q %q, want %q %q", c.q, got.Type, got.Frame, c.want, c.frame)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	for _, c := range []struct {
+		t        Type
+		sentence string
+		want     string // an expression Find must return; "" for none
+	}{
+		{Frequency, "Change the filter about once every three months.", "once every three"},
+		{Frequency, "Replace the pad twice a year.", "twice a year"},
+		{Frequency, "Empty the tray after each use.", "after each use"},
+		{Frequency, "The pad is made of felt.", ""},
+		{Speed, "The fan turns at 1,400 RPM on its top setting.", "1,400 RPM"},
+		{Speed, "The oven heats up in about six minutes.", "six minutes"},
+		{Speed, "The Z10 has a steel drum.", ""},
+		{Speed, "Replace the belt about once a year.", ""},
+		{Period, "Refunds are paid within 14 working days.", "14 working days"},
+		{Period, "The battery lasts up to two hours.", "two hours"},
+		{Period, "It comes with a 3-year guarantee.", "3-year"},
+		{Period, "The Z10 model has a steel drum.", ""},
+		{Count, "The mixer has eight speeds and a pulse button.", "eight speeds"},
+		{Count, "The R2D2 has a steel drum.", ""},
+		{Quantity, "It holds 1.5 litres of water.", "1.5 litres"},
+		{Quantity, "A 900 W motor drives it.", "900 W"},
+		{Quantity, "It has a 3-litre bowl.", "3-litre"},
+		{Quantity, "Model ZX-900 has a bowl.", ""},
+		{Money, "Standard postage costs £4.50.", "£4.50"},
+		{Money, "Collection is free for members.", "free"},
+		{Money, "Postage is by courier.", ""},
+		{Date, "The offer ends on 30 June 2027.", "30 June 2027"},
+		{Date, "The shop is closed.", ""},
+		{YesNo, "Never put the base in water.", "Never"},
+		{YesNo, "Rinse the lid under the tap.", "rinse the"},
+		{YesNo, "The lid is blue.", ""},
+		{Procedure, "Hold the button for 5 seconds.", "hold the"},
+		{Procedure, "To reset it, press the dial, then wait.", "then"},
+		{Procedure, "In cold rooms, defrost it overnight.", "defrost it"},
+		{Procedure, "Defrost it overnight.", "defrost it"},
+		{Procedure, "In damp rooms, defrost freezers weekly.", "defrost freezers"},
+		{Procedure, "In damp rooms, freezers ice up.", ""},
+		{Procedure, "The fridge has a light.", ""},
+		{Place, "Orders are placed at shop.example.", "shop.example"},
+		{Place, "The label is printed on the base of the bowl.", "base"},
+		{Name, "Fixes are done by Acme Repairs.", "Acme"},
+	} {
+		got := Find(c.t, c.sentence)
+		switch {
+		case c.want == "" && len(got) > 0:
+			t.Errorf("Find(%s, %q) = %q, want none", c.t, c.sentence, got)
+		case c.want != "" && !slices.ContainsFunc(got, func(s string) bool { return s == c.want || s == "" }):
+			t.Errorf("Find(%s, %q) = %q, want %q among them", c.t, c.sentence, got, c.want)
+		}
+	}
+}

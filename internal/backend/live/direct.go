@@ -1,0 +1,78 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/retrieval"
+)
+
+// Direct is the configured index opened once, not following rebuilds,
+// with the retriever the service would use over it: what `assay search`
+// and `assay eval retrieval` query without Temporal.
+type Direct struct {
+	Index     backend.Index
+	Retriever *retrieval.Retriever
+	src       *Source
+}
+
+// OpenDirect opens the configured index (building it first when build is
+// set, as Source.Open does) and wires its retriever.
+func OpenDirect(ctx context.Context, cfg config.Config, log *slog.Logger, build bool) (*Direct, error) {
+	src, err := NewSource(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := src.Open(ctx, log, build)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	r, err := NewRetriever(ix, cfg)
+	if err != nil {
+		ix.Close()
+		src.Close()
+		return nil, err
+	}
+	return &Direct{Index: ix, Retriever: r, src: src}, nil
+}
+
+// Close closes the index and the Redis client.
+func (d *Direct) Close() error {
+	return errors.Join(d.Index.Close(), d.src.Close())
+}
+
+// Built is what `assay index` wrote.
+type Built struct {
+	Stats backend.BuildStats
+	// Target names the index written; Summary describes its manifest.
+	Target, Summary string
+}
+
+// BuildConfigured builds the corpus at corpusPath into the configured
+// index: the bleve index in index.dir, or the RediSearch index
+// index.name with vector algorithm vector (empty: HNSW).
+func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector string, set BuildSettings) (Built, error) {
+	if cfg.Index.Backend != config.BackendRediSearch {
+		m, st, err := Build(ctx, corpusPath, cfg.Index.Dir, set)
+		return Built{Stats: st, Target: cfg.Index.Dir, Summary: m.String()}, err
+	}
+	src, err := NewSource(ctx, cfg)
+	if err != nil {
+		return Built{}, err
+	}
+	defer src.Close()
+	m, st, err := src.BuildRediSearch(ctx, corpusPath, vector, set)
+	if err != nil {
+		return Built{}, err
+	}
+	return Built{
+		Stats:   st,
+		Target:  fmt.Sprintf("RediSearch index %q version %d at %s", cfg.Index.Name, m.Version, cfg.Redis.Addr),
+		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, m.Vector),
+	}, nil
+}

@@ -1,0 +1,70 @@
+package postings
+
+import (
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// MaxHeld is the most terms Holdings takes.
+const MaxHeld = 64
+
+// Holdings counts the visible chunks that are also in allowed (nil: every
+// visible chunk) by which of terms they hold: bit i of a key is set when
+// the chunks hold terms[i]. Chunks holding none of terms are not counted.
+// More than MaxHeld terms give nil.
+//
+// It reads the terms' chunk bitmaps, never their postings: each is
+// intersected with the candidates container by container (chunks the
+// caller may not see are skipped in blocks of up to 65,536), and the
+// candidates holding it are marked in a per-chunk mask. The cost is that
+// of the visible, allowed chunks holding the terms, not of the corpus.
+func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]int {
+	if len(terms) > MaxHeld {
+		return nil
+	}
+	cand := v.docs
+	if allowed != nil {
+		cand = roaring.And(v.docs, allowed)
+	}
+	out := map[uint64]int{}
+	var holding []*roaring.Bitmap
+	var bit []uint64
+	for i, t := range terms {
+		if r, ok := v.ix.term(t); ok {
+			holding = append(holding, roaring.And(v.ix.termDocs(r), cand))
+			bit = append(bit, 1<<i)
+		}
+	}
+	if len(holding) == 0 {
+		return out
+	}
+	masks := v.ix.masks.Get().(*[]uint64)
+	defer v.ix.masks.Put(masks)
+	held := *masks
+	var buf [256]uint32
+	for i, bm := range holding {
+		it := bm.ManyIterator()
+		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+			for _, d := range buf[:n] {
+				held[d] |= bit[i]
+			}
+		}
+	}
+	it := roaring.FastOr(holding...).ManyIterator()
+	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+		for _, d := range buf[:n] {
+			out[held[d]]++
+			held[d] = 0 // the pool's masks are kept zero
+		}
+	}
+	return out
+}
+
+// maskPool hands out zeroed per-chunk masks for Holdings.
+func maskPool(n int) *sync.Pool {
+	return &sync.Pool{New: func() any {
+		m := make([]uint64, n)
+		return &m
+	}}
+}

@@ -1,0 +1,285 @@
+// Package postings is an on-disk, memory-mapped inverted index for BM25
+// top-k retrieval with per-caller statistics.
+//
+// Chunks are numbered by ordinal. A caller sees the chunks whose ACL shares
+// a group with its groups; every statistic it is scored with (chunk count,
+// document frequencies, average length) comes from that visible set only
+// (see internal/index/visible.go for the rule). Metadata filters arrive as
+// a bitmap of allowed ordinals and restrict candidates without changing
+// the statistics.
+//
+// Scores are bleve's BM25 exactly as internal/index's searchVisible
+// computes them; top-k uses MaxScore with per-block bounds (blocks of
+// BlockSize postings), so a query neither scores every match nor decodes
+// every block, and its results equal exhaustive scoring (ties broken by
+// ordinal).
+package postings
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/vellum"
+	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// Index is an open index. Its files are memory-mapped read-only; it is
+// safe for concurrent use.
+type Index struct {
+	dir   string
+	meta  meta
+	maps  [][]byte // every mapping, for Close
+	fst   *vellum.FST
+	terms []byte // terms.bin
+	post  []byte // postings.bin
+	bms   []byte // bitmaps.bin
+	norms []byte // norms.bin
+	// groups are the groups' chunk and term bitmaps, by name.
+	groups map[string]group
+	all    *Visible
+	cache  *lru.Cache[string, *Visible]
+	masks  *sync.Pool // Holdings' per-chunk masks
+	closed sync.Once
+}
+
+type group struct {
+	docs, terms *roaring.Bitmap
+}
+
+// DefaultCacheSize is how many visible sets (one per distinct group set)
+// Open keeps.
+const DefaultCacheSize = 256
+
+// Open memory-maps the index in dir. cacheSize bounds the visible sets kept
+// (least recently used first out); 0 means DefaultCacheSize.
+func Open(dir string, cacheSize int) (*Index, error) {
+	const op = "postings.Open"
+	if cacheSize <= 0 {
+		cacheSize = DefaultCacheSize
+	}
+	ix := &Index{dir: dir, groups: map[string]group{}}
+	js, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return nil, errs.E(op, err)
+	}
+	if err := json.Unmarshal(js, &ix.meta); err != nil {
+		return nil, errs.Errorf(op, errs.Invalid, "%s: %s: %v", dir, metaFile, err)
+	}
+	if ix.meta.Version != formatVersion || ix.meta.BlockSize != BlockSize {
+		return nil, errs.Errorf(op, errs.Invalid, "%s: format version %d, block size %d; this build reads version %d, block size %d: rebuild it", dir, ix.meta.Version, ix.meta.BlockSize, formatVersion, BlockSize)
+	}
+	for _, f := range []struct {
+		p    *[]byte
+		name string
+	}{{&ix.terms, termsFile}, {&ix.post, postingsFile}, {&ix.bms, bitmapsFile}, {&ix.norms, normsFile}} {
+		if *f.p, err = ix.mmap(f.name); err != nil {
+			ix.Close()
+			return nil, errs.E(op, err)
+		}
+	}
+	fstBytes, err := ix.mmap(fstFile)
+	if err == nil {
+		ix.fst, err = vellum.Load(fstBytes)
+	}
+	if err != nil {
+		ix.Close()
+		return nil, errs.Errorf(op, errs.Invalid, "%s: %s: %v", dir, fstFile, err)
+	}
+	switch {
+	case len(ix.terms) != int(ix.meta.Terms)*termRecordSize:
+		err = errs.Errorf(op, errs.Invalid, "%s: %s holds %d bytes, %d terms need %d: rebuild it", dir, termsFile, len(ix.terms), ix.meta.Terms, int(ix.meta.Terms)*termRecordSize)
+	case len(ix.norms) != int(ix.meta.Chunks)*4:
+		err = errs.Errorf(op, errs.Invalid, "%s: %s holds %d bytes, %d chunks need %d: rebuild it", dir, normsFile, len(ix.norms), ix.meta.Chunks, int(ix.meta.Chunks)*4)
+	}
+	for _, g := range ix.meta.Groups {
+		if err != nil {
+			break
+		}
+		var gr group
+		if gr.docs, err = ix.bitmapAt(g.Docs[0], g.Docs[1]); err == nil {
+			gr.terms, err = ix.bitmapAt(g.Terms[0], g.Terms[1])
+		}
+		ix.groups[g.Name] = gr
+	}
+	if err != nil {
+		ix.Close()
+		return nil, errs.E(op, err)
+	}
+	all := roaring.New()
+	all.AddRange(0, uint64(ix.meta.Chunks))
+	ix.all = &Visible{ix: ix, docs: all, full: true, n: int(ix.meta.Chunks), avgdl: avgLen(ix.meta.DistinctTerms, int(ix.meta.Chunks))}
+	ix.cache, _ = lru.New[string, *Visible](cacheSize) // errs only for a size ≤ 0
+	ix.masks = maskPool(ix.Len())
+	return ix, nil
+}
+
+func (ix *Index) mmap(name string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(ix.dir, name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 {
+		return []byte{}, nil
+	}
+	b, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, err
+	}
+	ix.maps = append(ix.maps, b)
+	return b, nil
+}
+
+// bitmapAt reads the roaring bitmap at [off, off+n) of bitmaps.bin in place.
+func (ix *Index) bitmapAt(off, n uint64) (*roaring.Bitmap, error) {
+	if off+n > uint64(len(ix.bms)) || off+n < off {
+		return nil, errs.Errorf("postings", errs.Invalid, "%s: a bitmap at %d+%d lies past the end of %s (%d bytes): rebuild it", ix.dir, off, n, bitmapsFile, len(ix.bms))
+	}
+	bm := roaring.New()
+	if _, err := bm.FromBuffer(ix.bms[off : off+n]); err != nil {
+		return nil, errs.Errorf("postings", errs.Invalid, "%s: %s at %d: %v", ix.dir, bitmapsFile, off, err)
+	}
+	return bm, nil
+}
+
+// Close unmaps the files. Nothing read from the index may be used after.
+func (ix *Index) Close() error {
+	var err error
+	ix.closed.Do(func() {
+		for _, b := range ix.maps {
+			if e := unix.Munmap(b); e != nil && err == nil {
+				err = errs.E("postings.Close", e)
+			}
+		}
+		ix.maps = nil
+	})
+	return err
+}
+
+// Len is the number of chunks.
+func (ix *Index) Len() int { return int(ix.meta.Chunks) }
+
+// term looks term up; ok is false when no chunk holds it.
+func (ix *Index) term(t string) (termRecord, bool) {
+	id, ok, err := ix.fst.Get([]byte(t))
+	if err != nil || !ok || id >= uint64(ix.meta.Terms) {
+		return termRecord{}, false
+	}
+	return getTerm(ix.terms[id*termRecordSize:]), true
+}
+
+// termDocs is the bitmap of the chunks holding a term.
+func (ix *Index) termDocs(r termRecord) *roaring.Bitmap {
+	bm, err := ix.bitmapAt(r.bitmapOff, r.bitmapLen)
+	if err != nil {
+		return roaring.New() // a corrupt file; Open checked the table sizes
+	}
+	return bm
+}
+
+// norm is the stored 1/√length of chunk ord.
+func (ix *Index) norm(ord uint32) float64 {
+	i := int(ord) * 4
+	b := ix.norms[i : i+4]
+	return float64(math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24))
+}
+
+// Visible is the set of chunks one group set may see and its statistics.
+// It is immutable and shared between callers with the same groups.
+type Visible struct {
+	ix    *Index
+	docs  *roaring.Bitmap
+	full  bool // every chunk: use the statistics stored at build
+	n     int
+	avgdl float64
+}
+
+// Visible returns the chunks visible to groups (those whose ACL shares a
+// group with them) and their statistics. Results are cached per distinct
+// group set. The average length, as bleve computes it, is the number of
+// distinct terms of the visible chunks over their count, rounded up; the
+// distinct terms are the union of the groups' term bitmaps, so no posting
+// list is read.
+func (ix *Index) Visible(groups []string) *Visible {
+	gs := slices.Sorted(slices.Values(groups))
+	gs = slices.Compact(gs)
+	key := strings.Join(gs, "\x00")
+	if v, ok := ix.cache.Get(key); ok {
+		return v
+	}
+	v := ix.visible(gs)
+	ix.cache.Add(key, v)
+	return v
+}
+
+// visible computes the visible set of sorted, distinct groups.
+func (ix *Index) visible(gs []string) *Visible {
+	var docs, terms []*roaring.Bitmap
+	for _, g := range gs {
+		if gr, ok := ix.groups[g]; ok {
+			docs = append(docs, gr.docs)
+			terms = append(terms, gr.terms)
+		}
+	}
+	v := &Visible{ix: ix, docs: roaring.FastOr(docs...)}
+	v.n = int(v.docs.GetCardinality())
+	if v.n == ix.Len() {
+		v = ix.all
+	} else {
+		v.avgdl = avgLen(roaring.FastOr(terms...).GetCardinality(), v.n)
+	}
+	return v
+}
+
+// All is the full-access set: every chunk, whatever its ACL.
+func (ix *Index) All() *Visible { return ix.all }
+
+func avgLen(distinct uint64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return math.Ceil(float64(distinct) / float64(n))
+}
+
+// Len is the number of visible chunks.
+func (v *Visible) Len() int { return v.n }
+
+// Docs is the visible chunks' ordinals. The caller must not modify it;
+// to filter, And a copy (or pass a filter bitmap to Search, which
+// intersects it with this set).
+func (v *Visible) Docs() *roaring.Bitmap { return v.docs }
+
+// AvgLen is the average length BM25 uses for this set.
+func (v *Visible) AvgLen() float64 { return v.avgdl }
+
+// DocFreq is the number of visible chunks holding term: the stored count
+// for full access, else the cardinality of the term's chunk bitmap And the
+// visible set (proportional to the bitmaps' containers, not to the term's
+// postings).
+func (v *Visible) DocFreq(term string) int {
+	r, ok := v.ix.term(term)
+	if !ok {
+		return 0
+	}
+	return v.docFreq(r)
+}
+
+func (v *Visible) docFreq(r termRecord) int {
+	if v.full {
+		return int(r.df)
+	}
+	return int(v.ix.termDocs(r).AndCardinality(v.docs))
+}

@@ -1,0 +1,388 @@
+package postings
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// The bleve backend's default parameters (internal/index DefaultBM25).
+var bm25 = Params{K1: 0.9, B: 0.4}
+
+type testDoc struct {
+	terms  []string
+	groups []string
+}
+
+func build(t testing.TB, docs []testDoc) *Index {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := NewBuilder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range docs {
+		if err := b.Add(i, d.terms, d.groups); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(dir, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// randomCorpus draws n chunks over a small Zipf vocabulary (so scores tie
+// often), each visible to 0–3 of groups.
+func randomCorpus(r *rand.Rand, n, vocab int, groups []string) []testDoc {
+	z := rand.NewZipf(r, 1.2, 1, uint64(vocab-1))
+	docs := make([]testDoc, n)
+	for i := range docs {
+		l := r.IntN(25)
+		for range l {
+			docs[i].terms = append(docs[i].terms, fmt.Sprintf("t%d", z.Uint64()))
+		}
+		for range r.IntN(4) {
+			docs[i].groups = append(docs[i].groups, groups[r.IntN(len(groups))])
+		}
+	}
+	return docs
+}
+
+func visibleTo(d testDoc, groups []string) bool {
+	for _, g := range d.groups {
+		if slices.Contains(groups, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// bruteForce scores every chunk in see and allowed by the bleve backend's
+// formula (backend.BM25Query on main: the same operations in the same
+// order), written out independently of Search.
+func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []string, k int) []Hit {
+	n := 0
+	distinct := map[string]bool{}
+	df := map[string]int{}
+	for i, d := range docs {
+		if !see(i) {
+			continue
+		}
+		n++
+		seen := map[string]bool{}
+		for _, t := range d.terms {
+			distinct[t] = true
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+	}
+	if n == 0 || len(q) == 0 || k < 1 {
+		return nil
+	}
+	avgdl := math.Ceil(float64(len(distinct)) / float64(n))
+	idf := make([]float64, len(q))
+	var sumSq float64
+	for i, t := range q {
+		idf[i] = math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+		sumSq += idf[i] * idf[i]
+	}
+	qnorm := 1 / math.Sqrt(sumSq)
+	k1, b := bm25.K1, bm25.B
+	var hits []Hit
+	for i, d := range docs {
+		if !see(i) || !allowed(i) {
+			continue
+		}
+		tfs := map[string]int{}
+		for _, t := range d.terms {
+			tfs[t]++
+		}
+		norm := float64(float32(1 / math.Sqrt(float64(len(d.terms)))))
+		length := 1 / (norm * norm)
+		var score float64
+		matched := 0
+		for j, t := range q {
+			if tfs[t] == 0 {
+				continue
+			}
+			w := idf[j]
+			tf := math.Sqrt(float64(tfs[t]))
+			score += w * w * qnorm * tf * k1 / (tf + k1*(1-b+b*length/avgdl))
+			matched++
+		}
+		if matched > 0 {
+			hits = append(hits, Hit{uint32(i), score * float64(matched) / float64(len(q))})
+		}
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return int(a.Ord) - int(b.Ord)
+	})
+	return hits[:min(k, len(hits))]
+}
+
+func randomQuery(r *rand.Rand, vocab int) []string {
+	q := make([]string, 1+r.IntN(5))
+	for i := range q {
+		switch x := r.IntN(10); {
+		case x == 0:
+			q[i] = "absent"
+		case x < 3 && i > 0:
+			q[i] = q[r.IntN(i)] // a repeated clause
+		default:
+			q[i] = fmt.Sprintf("t%d", r.IntN(vocab))
+		}
+	}
+	return q
+}
+
+func TestSearchEqualsExhaustive(t *testing.T) {
+	groups := []string{"public", "staff", "a", "b", "c", "d"}
+	for seed := range uint64(12) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		n := []int{40, 700, 3000}[seed%3]
+		vocab := []int{8, 40, 300}[seed/3%3]
+		docs := randomCorpus(r, n, vocab, groups)
+		if seed%2 == 0 { // every chunk has a group: some callers see all
+			for i := range docs {
+				if len(docs[i].groups) == 0 {
+					docs[i].groups = []string{"public"}
+				}
+			}
+		}
+		ix := build(t, docs)
+		for trial := range 40 {
+			var gs []string
+			for _, g := range groups {
+				if r.IntN(3) == 0 || trial%5 == 0 {
+					gs = append(gs, g)
+				}
+			}
+			var allowed *roaring.Bitmap
+			allow := func(int) bool { return true }
+			if trial%3 != 0 {
+				allowed = roaring.New()
+				density := []float64{0.5, 0.05}[trial%2]
+				for i := range n {
+					if r.Float64() < density {
+						allowed.Add(uint32(i))
+					}
+				}
+				allow = func(i int) bool { return allowed.Contains(uint32(i)) }
+			}
+			v := ix.Visible(gs)
+			see := func(i int) bool { return visibleTo(docs[i], gs) }
+			if trial%7 == 0 {
+				v, see = ix.All(), func(int) bool { return true }
+			}
+			q := randomQuery(r, vocab)
+			for _, k := range []int{1, 10, 100} {
+				got, err := v.Search(context.Background(), q, allowed, k, bm25)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := bruteForce(docs, see, allow, q, k)
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d trial %d groups %v query %q k %d:\n got %v\nwant %v", seed, trial, gs, q, k, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestLongQueriesEqualExhaustive covers queries of more than 64 distinct
+// terms (more than a 64-bit mask of terms would hold).
+func TestLongQueriesEqualExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	groups := []string{"public", "staff"}
+	docs := make([]testDoc, 3000) // uniform over 120 terms: most occur
+	for i := range docs {
+		for range r.IntN(40) {
+			docs[i].terms = append(docs[i].terms, fmt.Sprintf("t%d", r.IntN(120)))
+		}
+		docs[i].groups = []string{groups[r.IntN(2)]}
+	}
+	ix := build(t, docs)
+	long := 0
+	for trial := range 10 {
+		q := make([]string, 90+r.IntN(30))
+		for i := range q {
+			q[i] = fmt.Sprintf("t%d", r.IntN(120))
+		}
+		gs := groups[:1+trial%2]
+		if pq := ix.Visible(gs).prepare(q, bm25); len(pq.terms) > 64 {
+			long++
+		}
+		for _, k := range []int{1, 10, 100} {
+			got, err := ix.Visible(gs).Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bruteForce(docs, func(i int) bool { return visibleTo(docs[i], gs) }, func(int) bool { return true }, q, k)
+			if !slices.Equal(got, want) {
+				t.Fatalf("groups %v, %d-clause query, k %d:\n got %v\nwant %v", gs, len(q), k, got, want)
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no query had more than 64 distinct terms")
+	}
+}
+
+// TestHiddenChunksChangeNothing: chunks a caller cannot see, full of the
+// query's words, change neither its results nor its scores.
+func TestHiddenChunksChangeNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	groups := []string{"public", "staff", "a"}
+	docs := randomCorpus(r, 2000, 60, groups)
+	var mixed []testDoc
+	var orig []uint32 // mixed ordinal → docs ordinal, or MaxUint32 for hidden
+	for i, d := range docs {
+		mixed = append(mixed, d)
+		orig = append(orig, uint32(i))
+		if r.IntN(3) == 0 {
+			var terms []string
+			for range 1 + r.IntN(30) {
+				terms = append(terms, fmt.Sprintf("t%d", r.IntN(8)), "secret")
+			}
+			mixed = append(mixed, testDoc{terms: terms, groups: []string{"hidden"}})
+			orig = append(orig, math.MaxUint32)
+		}
+	}
+	plain, withHidden := build(t, docs), build(t, mixed)
+	for trial := range 60 {
+		gs := []string{groups[trial%3]}
+		q := append(randomQuery(r, 8), "secret")
+		for _, k := range []int{1, 10, 100} {
+			want, err := plain.Visible(gs).Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := withHidden.Visible(gs).Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				got[i].Ord = orig[got[i].Ord]
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("groups %v query %q k %d: hidden chunks changed the results:\n got %v\nwant %v", gs, q, k, got, want)
+			}
+		}
+		if a, b := plain.Visible(gs).DocFreq("secret"), withHidden.Visible(gs).DocFreq("secret"); a != 0 || b != 0 {
+			t.Fatalf("DocFreq(secret) = %d, %d; want 0", a, b)
+		}
+	}
+}
+
+func TestStatisticsAndHoldings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	groups := []string{"public", "staff", "a", "b"}
+	docs := randomCorpus(r, 5000, 50, groups)
+	ix := build(t, docs)
+	if ix.Len() != len(docs) {
+		t.Fatalf("Len = %d, want %d", ix.Len(), len(docs))
+	}
+	for trial := range 30 {
+		gs := []string{groups[r.IntN(4)], groups[r.IntN(4)]}
+		v := ix.Visible(gs)
+		var allowed *roaring.Bitmap
+		if trial%2 == 1 {
+			allowed = roaring.New()
+			for i := range docs {
+				if r.IntN(4) == 0 {
+					allowed.Add(uint32(i))
+				}
+			}
+		}
+		terms := []string{"t0", "t1", fmt.Sprintf("t%d", r.IntN(50)), "absent", fmt.Sprintf("t%d", 10+r.IntN(40))}
+		wantLen, wantDF := 0, map[string]int{}
+		want := map[uint64]int{}
+		for i, d := range docs {
+			if !visibleTo(d, gs) {
+				continue
+			}
+			wantLen++
+			var mask uint64
+			for j, t := range terms {
+				if slices.Contains(d.terms, t) {
+					mask |= 1 << j
+				}
+			}
+			for _, t := range slices.Compact(slices.Sorted(slices.Values(terms))) {
+				if slices.Contains(d.terms, t) {
+					wantDF[t]++
+				}
+			}
+			if mask != 0 && (allowed == nil || allowed.Contains(uint32(i))) {
+				want[mask]++
+			}
+		}
+		if v.Len() != wantLen {
+			t.Fatalf("groups %v: Len = %d, want %d", gs, v.Len(), wantLen)
+		}
+		for _, term := range terms {
+			if got := v.DocFreq(term); got != wantDF[term] {
+				t.Fatalf("groups %v: DocFreq(%s) = %d, want %d", gs, term, got, wantDF[term])
+			}
+		}
+		got := v.Holdings(terms, allowed)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("groups %v: Holdings = %v, want %v", gs, got, want)
+		}
+	}
+	if ix.Visible(make([]string, 0)).Len() != 0 {
+		t.Fatal("no groups see something")
+	}
+	if got := ix.Visible(nil).Holdings(make([]string, MaxHeld+1), nil); got != nil {
+		t.Fatalf("Holdings of %d terms = %v, want nil", MaxHeld+1, got)
+	}
+}
+
+func TestBuilderRejectsOutOfOrder(t *testing.T) {
+	b, err := NewBuilder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(1, []string{"x"}, nil); err == nil {
+		t.Fatal("Add(1) as the first chunk succeeded")
+	}
+}
+
+func TestOpenRejectsTruncatedFiles(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := NewBuilder(dir)
+	for i := range 10 {
+		b.Add(i, []string{"a", "b"}, []string{"g"})
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, normsFile), 12); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err := Open(dir, 0); err == nil {
+		ix.Close()
+		t.Fatal("Open of a truncated norms file succeeded")
+	}
+}

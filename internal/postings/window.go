@@ -1,0 +1,209 @@
+package postings
+
+import (
+	"context"
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// window is the most chunks maxScoreWindows accumulates at once.
+const window = 1024
+
+// byBound returns the query's cursors by ascending bound, with the prefix
+// sums of their bounds and clause counts.
+func (q *query) byBound() (cs []*cursor, cumUB []float64, cumClauses []int) {
+	cs = slices.Clone(q.terms)
+	slices.SortStableFunc(cs, func(a, b *cursor) int {
+		switch {
+		case a.ub < b.ub:
+			return -1
+		case a.ub > b.ub:
+			return 1
+		}
+		return 0
+	})
+	cumUB = make([]float64, len(cs)+1)
+	cumClauses = make([]int, len(cs)+1)
+	for i, c := range cs {
+		cumUB[i+1] = cumUB[i] + c.ub
+		cumClauses[i+1] = cumClauses[i] + c.clauses
+	}
+	return cs, cumUB, cumClauses
+}
+
+// maxScoreWindows is MaxScore with block bounds, evaluated a window of chunks
+// at a time, as Lucene's MaxScoreBulkScorer does: the window ends at the
+// first end of an essential term's current block (so within it each
+// term's bound is its block's); a window whose bound cannot beat θ is
+// skipped without decoding; otherwise the essential terms' postings in it
+// are accumulated term by term into per-chunk buffers, and only chunks
+// whose bound can still beat θ are probed for the non-essential terms and
+// scored. Chunks are scored in ordinal order, so pruning at "≤ θ" is
+// exact.
+//
+// Terms are ordered by their bound; the longest prefix whose bound cannot
+// beat the k-th best score θ is non-essential (Turtle & Flood's MaxScore):
+// a chunk holding only those terms cannot enter the top k, so candidates
+// come from the essential terms alone and the non-essential ones are
+// probed, highest bound first, only while the chunk can still beat θ.
+// Bounds include the coordination factor: a chunk holding the terms of a
+// set of clauses scores at most the sum of their bounds times their share
+// of the query's clauses.
+func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
+	m := len(q.terms)
+	top := newTopK(k)
+	cs, cumUB, cumClauses := q.byBound()
+	nClauses := float64(len(q.clauses))
+	bound := func(raw float64, held int) float64 { return raw * float64(held) / nClauses }
+	// tfs[j*window+o]: essential term j's frequency in chunk start+o of
+	// the window (0: absent); seen marks the chunks in touched.
+	tfs := make([]uint32, m*window)
+	seen := make([]bool, window)
+	var touched []uint32
+	var held []int      // the terms the chunk being scored holds, by index in cs
+	var heldTF []uint32 // and their frequencies
+	// For a sparse candidate set (a restricted caller, a narrow filter),
+	// windows without candidates are skipped and postings of chunks that
+	// are not candidates are not accumulated.
+	sparse := !everyDoc && cand.GetCardinality()*8 < uint64(q.ix.Len())
+	var inWindow [window / 64]uint64
+	candIt := cand.Iterator()
+	for _, c := range cs {
+		c.doc, c.lazy = 0, true // nothing decoded yet
+	}
+	e := 0
+	for start := uint32(0); start != end; {
+		if ctx.Err() != nil {
+			return nil, errs.E("postings.Search", errs.Timeout, ctx.Err())
+		}
+		theta := top.threshold()
+		for e < m && bound(cumUB[e+1], cumClauses[e+1]) <= theta {
+			e++
+		}
+		if e == m {
+			break
+		}
+		d := uint32(end)
+		for _, c := range cs[e:] {
+			c.skipTo(start)
+			d = min(d, c.doc)
+		}
+		if d == end {
+			break
+		}
+		if sparse {
+			candIt.AdvanceIfNeeded(d)
+			if !candIt.HasNext() {
+				break
+			}
+			if nc := candIt.PeekNext(); nc > d {
+				start = nc
+				continue
+			}
+		}
+		start = d
+		w := uint32(end - 1)
+		if start < end-window {
+			w = start + window - 1
+		}
+		wraw, wheld := cumUB[e], cumClauses[e]
+		for _, c := range cs[e:] {
+			if c.doc != end {
+				c.shallow(start)
+				w = min(w, c.blockLast())
+				wraw += c.blockBound(q)
+				wheld += c.clauses
+			}
+		}
+		if bound(wraw, wheld) <= theta {
+			start = w + 1
+			continue
+		}
+		if sparse {
+			inWindow = [window / 64]uint64{}
+			for candIt.HasNext() && candIt.PeekNext() <= w {
+				o := candIt.Next() - start
+				inWindow[o/64] |= 1 << (o % 64)
+			}
+		}
+		touched = touched[:0]
+		for j, c := range cs[e:] {
+			j += e
+			if c.lazy {
+				c.materialize()
+			}
+			for ; c.doc <= w; c.next() {
+				o := c.doc - start
+				if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
+					continue
+				}
+				if !seen[o] {
+					seen[o] = true
+					touched = append(touched, o)
+				}
+				tfs[j*window+int(o)] = c.tf()
+			}
+		}
+		slices.Sort(touched)
+		for _, o := range touched {
+			seen[o] = false
+			doc := start + o
+			theta := top.threshold()
+			length := q.length(doc)
+			raw, nheld := 0.0, 0
+			held, heldTF = held[:0], heldTF[:0]
+			for j := e; j < m; j++ {
+				if tf := tfs[j*window+int(o)]; tf != 0 {
+					tfs[j*window+int(o)] = 0
+					c := cs[j]
+					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
+					nheld += c.clauses
+					held, heldTF = append(held, j), append(heldTF, tf)
+				}
+			}
+			if bound(raw+cumUB[e], nheld+cumClauses[e]) <= theta {
+				continue
+			}
+			if !everyDoc && !sparse && !cand.Contains(doc) {
+				continue
+			}
+			// Probe the non-essential terms, highest bound first.
+			pruned := false
+			for i := e - 1; i >= 0; i-- {
+				if bound(raw+cumUB[i+1], nheld+cumClauses[i+1]) <= theta {
+					pruned = true
+					break
+				}
+				c := cs[i]
+				if c.doc < doc || c.lazy { // a lazy cursor's doc is a lower bound, ≤ doc
+					c.shallow(doc)
+					if bound(raw+cumUB[i]+c.blockBound(q), nheld+cumClauses[i+1]) <= theta {
+						pruned = true
+						break
+					}
+					c.advance(doc)
+				}
+				if c.doc == doc {
+					tf := c.tf()
+					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
+					nheld += c.clauses
+					held, heldTF = append(held, i), append(heldTF, tf)
+				}
+			}
+			if pruned || bound(raw, nheld) <= theta {
+				continue
+			}
+			q.stamp++
+			for x, j := range held {
+				q.hold(cs[j], heldTF[x], length)
+			}
+			top.push(doc, q.held())
+			q.work.scored++
+		}
+		start = w + 1
+	}
+	return top.sorted(), nil
+}

@@ -1,0 +1,58 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// principalCheck names the version gate of the principal check: runs
+// recorded before it replay without it (GetVersion answers
+// DefaultVersion for them), new runs check before anything else.
+const principalCheck = "verify-principal"
+
+// verifyPrincipal asks the worker (the VerifyPrincipal local activity,
+// whose verdict is recorded in the history) whether the principal of the
+// run was signed by a gateway for this run and digest. It returns the
+// reason when it was not; ok is true for runs recorded before the check.
+func verifyPrincipal(ctx workflow.Context, p wire.Principal, sig *wire.Signature, digest string) (reason string, ok bool, err error) {
+	if workflow.GetVersion(ctx, principalCheck, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return "", true, nil
+	}
+	info := workflow.GetInfo(ctx)
+	in := wire.VerifyInput{Principal: p, Signature: sig, Run: info.WorkflowExecution.ID, Digest: digest}
+	if parent := info.ParentWorkflowExecution; parent != nil {
+		in.Parent = parent.ID
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 5 * time.Second,
+		RetryPolicy:         retryPolicy(3),
+	})
+	// Disconnected: a run cancelled at once still gets its verdict, and
+	// then stops as cancelled where it would have (a batch marks its
+	// questions cancelled).
+	lctx, cancel := workflow.NewDisconnectedContext(lctx)
+	defer cancel()
+	var v wire.VerifyOutput
+	if err := workflow.ExecuteLocalActivity(lctx, wire.VerifyActivity, in).Get(lctx, &v); err != nil {
+		return "", false, err
+	}
+	return v.Reason, v.OK, nil
+}
+
+// SignBatch signs a batch's principal, and the principal of each of its
+// questions that has its own, for the batch's id and questions: what its
+// BatchWorkflow and their AnswerWorkflows check. A nil signer signs
+// nothing.
+func SignBatch(s *auth.Signer, in *BatchInput) {
+	d := BatchDigest(in.Questions)
+	in.Signature = s.Sign(in.BatchID, d, in.Principal)
+	for i := range in.Questions {
+		if p := in.Questions[i].Principal; p != nil {
+			in.Questions[i].Signature = s.Sign(in.BatchID, d, *p)
+		}
+	}
+}
