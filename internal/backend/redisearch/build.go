@@ -111,12 +111,21 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	st := indexStats{Chunks: len(chunks)}
 	var mu sync.Mutex // guards df, st, stats and done
 	done := 0
+	// The batches' pipelines go through a client of their own whose reads
+	// may take a minute: a server busy indexing (HNSW insertion) answers
+	// a pipeline of batchSize chunks slower than an interactive read
+	// timeout allows (3 s by default: builds failed with i/o timeouts at
+	// 50,000 chunks on a loaded machine).
+	wo := *rdb.Options()
+	wo.ReadTimeout, wo.PoolSize = time.Minute, writers
+	wdb := redis.NewClient(&wo)
+	defer wdb.Close()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(writers)
 	for s := 0; s < len(chunks); s += batchSize {
 		batch := chunks[s:min(s+batchSize, len(chunks))]
 		g.Go(func() error {
-			w, err := writeBatch(gctx, rdb, an, name, old, vn, m, batch, o.Embedder)
+			w, err := writeBatch(gctx, wdb, an, name, old, vn, m, batch, o.Embedder)
 			if err != nil {
 				return err
 			}
@@ -176,8 +185,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 
 // writers is how many batches are prepared (analysed, embedded) and
 // written at once, so that the worker's embedding and Redis's indexing
-// overlap.
-const writers = 4
+// overlap; Redis indexes one pipeline at a time, so more than two only
+// queue.
+const writers = 2
 
 // written is what writeBatch counted of one batch.
 type written struct {
