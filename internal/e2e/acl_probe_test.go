@@ -28,8 +28,8 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
-	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )

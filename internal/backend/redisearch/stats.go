@@ -38,7 +38,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
-	"github.com/assay-rag/assay/internal/errs"
 )
 
 // Keys of the statistics a build writes beside the chunks.
@@ -268,16 +267,6 @@ func (v Vocabulary) DocFreq(term string) int {
 		return 0
 	}
 	return dfs[0]
-}
-
-// Prefetch asks Redis, in one round trip, for the visible document
-// frequencies of terms DocFreq will be asked for.
-func (v Vocabulary) Prefetch(ctx context.Context, terms []string) error {
-	if v.s == nil {
-		return errs.Errorf("redisearch.Visible", errs.Unavailable, "no visible statistics for %v", v.groups)
-	}
-	_, err := v.ix.docFreqs(ctx, v.s, terms)
-	return err
 }
 
 // Len is the number of visible chunks.
