@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -126,6 +126,29 @@ lint: $(BIN)/workflowcheck
 	$(BIN)/workflowcheck ./workflows/...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	@$(GO) test -count=1 -run '^(TestExampleYAML|TestFlagTags)$$' ./config || { echo "config/example.yaml is stale: run make config-example"; exit 1; }
+
+# The served /openapi.json under Redocly's linter with its recommended
+# rules: fails on any error or warning. @redocly/cli comes from npm, pinned,
+# into .assay/npm (never a global install); without npm the target skips,
+# loudly. CI runs it after `make lint`.
+NPM_DIR ?= $(CURDIR)/.assay/npm
+REDOCLY_CLI_VERSION := 2.77.0
+REDOCLY_VERDICT := const r = require(process.argv[1]); for (const p of r.problems) console.log(p.severity, p.ruleId + ":", p.message, (p.location[0] || {}).pointer || ""); console.log("redocly lint /openapi.json: " + r.totals.errors + " errors, " + r.totals.warnings + " warnings"); process.exit(r.totals.errors + r.totals.warnings > 0 ? 1 : 0)
+lint-openapi:
+	@command -v npm >/dev/null || { echo "SKIP lint-openapi: npm is not installed (Debian: apt-get install npm)"; exit 0; }; \
+	set -e; \
+	test -x $(NPM_DIR)/node_modules/.bin/redocly || npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_CLI_VERSION); \
+	mkdir -p $(CURDIR)/.assay; \
+	ASSAY_OPENAPI_OUT=$(CURDIR)/.assay/openapi.json $(GO) test -count=1 -run '^TestDumpOpenAPI$$' ./internal/gateway >/dev/null; \
+	$(NPM_DIR)/node_modules/.bin/redocly lint --format=json $(CURDIR)/.assay/openapi.json > $(CURDIR)/.assay/openapi-lint.json 2>/dev/null || true; \
+	node -e '$(REDOCLY_VERDICT)' $(CURDIR)/.assay/openapi-lint.json
+
+# The chat endpoint under the official `openai` npm package (node): a
+# completion, a stream and a follow-up against the gateway's test harness.
+# The package is installed into .assay/npm like Redocly; `make test` runs
+# the same test, which skips, loudly, without node or npm.
+test-node:
+	ASSAY_NPM_DIR=$(NPM_DIR) $(GO) test -count=1 -run '^TestChatNodeOpenAI$$' -v ./internal/gateway
 
 # config/example.yaml, every configuration key with its environment
 # variable, flag and default, generated from the types in package config

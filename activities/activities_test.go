@@ -41,7 +41,7 @@ func TestActivityNames(t *testing.T) {
 	}
 	got := strings.Split(list, ", ")
 	sort.Strings(got)
-	want := []string{wire.GuardActivity, wire.RoutingPolicyActivity, wire.SearchActivity, wire.AssessActivity, wire.GenerateActivity, wire.VerifyActivity}
+	want := []string{wire.GuardActivity, wire.RoutingPolicyActivity, wire.SearchActivity, wire.AssessActivity, wire.GenerateActivity, wire.VerifyActivity, wire.CondenseActivity}
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("*Activities registers %v, want exactly %v (an exported method of *Activities is an activity)", got, want)

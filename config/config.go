@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/payloadcodec"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -122,6 +123,11 @@ type HTTP struct {
 	// /metrics needs one of the API keys, or nothing when the gateway
 	// is anonymous.
 	MetricsKey Secret `yaml:"metrics_key"`
+	// CodecGroup, when set, is the group an API key needs to use the
+	// gateway's codec endpoint (/codec, with temporal.payload_keys),
+	// which decrypts any run's history: e.g. operators. Empty: any API
+	// key (anyone, on an anonymous gateway).
+	CodecGroup string `yaml:"codec_group"`
 }
 
 // Quota bounds what one principal (one API key, or the anonymous
@@ -162,6 +168,24 @@ type Temporal struct {
 	TLSKeyFile    string `yaml:"tls_key_file"`
 	TLSCAFile     string `yaml:"tls_ca_file"`
 	TLSServerName string `yaml:"tls_server_name"`
+	// PayloadKeys encrypt what assay hands Temporal — questions,
+	// passages, answers, traces, memos, failure messages — with
+	// AES-256-GCM, so Temporal's database and history exports hold
+	// ciphertext. "ID:BASE64KEY" entries, comma-separated, each key 32
+	// random bytes in base64 (assay key payload makes one); the first
+	// encrypts, every one decrypts, so a key is rotated by putting a new
+	// one first and dropping the old once no history written with it is
+	// needed. Workers, gateways and the CLI need the same keys; the
+	// gateway serves them as Temporal's remote codec at /codec (Web UI,
+	// temporal workflow show --codec-endpoint). Empty (the default,
+	// assay dev included): histories are plain JSON.
+	PayloadKeys Secret `yaml:"payload_keys"`
+}
+
+// PayloadCodec is the codec of temporal.payload_keys; nil when none are
+// set.
+func (t Temporal) PayloadCodec() (*payloadcodec.Codec, error) {
+	return payloadcodec.Parse(t.PayloadKeys.Reveal())
 }
 
 // Temporal.Compression values.

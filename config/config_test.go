@@ -284,3 +284,28 @@ func TestPrincipalKeys(t *testing.T) {
 		t.Errorf("default: %v, %v; want no signing", s, err)
 	}
 }
+
+// TestPayloadKeys: temporal.payload_keys parses into a codec; a bad entry
+// is a validation error naming the entry and never printing the key; the
+// default encrypts nothing.
+func TestPayloadKeys(t *testing.T) {
+	const k1 = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE="
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_TEMPORAL_PAYLOAD_KEYS": "k1:" + k1})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := cfg.Temporal.PayloadCodec(); err != nil || c == nil || c.KeyID() != "k1" {
+		t.Errorf("PayloadCodec = %v, %v", c, err)
+	}
+	if strings.Contains(cfg.String(), k1) {
+		t.Error("the configuration prints the payload key")
+	}
+	const short = "c2hvcnQta2V5"
+	_, err = Load(Options{Getenv: envOf(map[string]string{"ASSAY_TEMPORAL_PAYLOAD_KEYS": "k1:" + k1 + ",k2:" + short})})
+	if err == nil || !strings.Contains(err.Error(), "temporal.payload_keys[1]") || strings.Contains(err.Error(), short) {
+		t.Errorf("a short key: %v; want an error naming temporal.payload_keys[1] without the key", err)
+	}
+	if c, err := Default().Temporal.PayloadCodec(); c != nil || err != nil {
+		t.Errorf("default: %v, %v; want no encryption", c, err)
+	}
+}

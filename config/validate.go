@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/payloadcodec"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -239,6 +240,13 @@ func (c Config) validateAuth(p *problems) {
 	validateKeys(p, c.Auth.Keys)
 	if _, err := c.PrincipalSigner(); err != nil {
 		p.add("auth.principal_keys", "%s", errs.Reason(err))
+	}
+	if _, err := c.Temporal.PayloadCodec(); err != nil {
+		field := payloadcodec.Field // the entry at fault, e.g. temporal.payload_keys[1]
+		if e := (*errs.Error)(nil); errors.As(err, &e) && e.Field != "" {
+			field = e.Field
+		}
+		p.add(field, "%s", errs.Reason(err))
 	}
 	q := c.Quota
 	if q.MaxQuestionsInFlight < 0 {

@@ -93,6 +93,10 @@ type run struct {
 	route    router.Class // the route of the last model call, for AssayRoute
 	seenQ    []string     // normalized queries tried
 	seenSets []string     // result sets seen, as sorted joined chunk ids
+	// timeline holds the lines of the run's current details, and
+	// detailsHead the line above them (timeline.go).
+	timeline    []string
+	detailsHead string
 }
 
 // stop is a decision to end the run.
@@ -107,7 +111,7 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	}
 	// The principal's groups decide what the run may read: before any
 	// search, they must be the ones a gateway signed for this run.
-	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.QuestionDigest(r.in.Question)); err != nil {
+	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.ConversationDigest(r.in.Question, r.in.History)); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.Unauthorized, "verify principal"))
 	} else if !ok {
 		return r.finish(ctx, stop{wire.Unauthorized, reason})
@@ -117,15 +121,18 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 		RetryPolicy:         retryPolicy(3),
 	})
 	var verdict wire.GuardOutput
-	if err := workflow.ExecuteLocalActivity(lctx, wire.GuardActivity, wire.GuardInput{Question: r.in.Question}).Get(ctx, &verdict); err != nil {
+	if err := workflow.ExecuteLocalActivity(withLocalSummary(lctx, "guard"), wire.GuardActivity, wire.GuardInput{Question: r.in.Question}).Get(ctx, &verdict); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.InvalidRequest, "guard"))
 	}
 	r.flag(verdict.Flags)
 	if verdict.Refused {
 		return r.finish(ctx, stop{wire.Refused, verdict.Reason + ": " + verdict.Detail})
 	}
-	if err := workflow.ExecuteLocalActivity(lctx, wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
+	if err := workflow.ExecuteLocalActivity(withLocalSummary(lctx, "routing policy"), wire.RoutingPolicyActivity).Get(ctx, &r.policy); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.AssessmentError, "routing policy"))
+	}
+	if s, ok := r.condense(ctx, lctx); ok {
+		return r.finish(ctx, s)
 	}
 	next := wire.Proposal{Query: r.in.Question}
 	var pending []wire.Proposal // untried proposals, newest assessment's first
@@ -219,7 +226,8 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	r.setProgress(ctx, "search", n)
 	var sout wire.SearchOutput
 	t0 := workflow.Now(ctx)
-	err := r.exec(ctx, r.policy.Local.Search, searchOptions, wire.SearchActivity, wire.SearchInput{
+	summary := searchSummary(p.Query, k)
+	err := r.exec(ctx, r.policy.Local.Search, withSummary(searchOptions, summary), wire.SearchActivity, wire.SearchInput{
 		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
@@ -231,8 +239,10 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	set := resultSet(sout.Hits)
 	if len(sout.Hits) > 0 && slices.Contains(r.seenSets, set) && !p.Rejudge {
 		att.RepeatedResults = true
+		r.note(ctx, searchLine(summary, len(sout.Hits), true))
 		return att, nil, stop{}, false
 	}
+	r.note(ctx, searchLine(summary, len(sout.Hits), false))
 	r.seenSets = append(r.seenSets, set)
 
 	r.setProgress(ctx, "assess", n)
@@ -263,6 +273,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
+	r.note(ctx, assessLine(att))
 	return att, sout.Hits, stop{}, false
 }
 
@@ -305,7 +316,7 @@ func (r *run) assess(ctx workflow.Context, n int, in wire.AssessInput) (wire.Ass
 	var out wire.AssessOutput
 	err := r.routed(ctx, n, router.Assess, func(d router.Decision) error {
 		in.Route = d
-		return r.exec(ctx, r.local(d), assessOptions, wire.AssessActivity, in).Get(ctx, &out)
+		return r.exec(ctx, r.local(d), withSummary(assessOptions, assessSummary(n, d.Model)), wire.AssessActivity, in).Get(ctx, &out)
 	})
 	return out, err
 }
@@ -348,7 +359,7 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	r.setProgress(ctx, "generate", len(r.trace.Attempts))
 	t0 := workflow.Now(ctx)
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
-		return r.exec(ctx, r.local(d), generateOptions, wire.GenerateActivity, wire.GenerateInput{
+		return r.exec(ctx, r.local(d), withSummary(generateOptions, generateSummary(len(hits), d.Model)), wire.GenerateActivity, wire.GenerateInput{
 			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d,
 		}).Get(ctx, &r.answer)
 	})
@@ -357,6 +368,7 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 		return r.failed(ctx, err, wire.GenerationError, "generate")
 	}
 	ans := r.answer.Answer
+	r.note(ctx, generateLine(ans))
 	g := &wire.Generation{Model: ans.Model, PromptVersion: ans.PromptVersion, FinishReason: ans.FinishReason,
 		Dropped: ans.Dropped, Stripped: ans.Stripped, Grounding: ans.Grounding, Cited: ans.Citations}
 	for i, h := range hits {
@@ -439,7 +451,7 @@ func (r *run) finish(ctx workflow.Context, s stop) wire.AnswerResult {
 	// and the details must still be recorded.
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	workflow.SetCurrentDetails(dctx, fmt.Sprintf("**%s** after %d attempt(s)", s.reason, len(r.trace.Attempts)))
+	r.showDetails(dctx, fmt.Sprintf("**%s** after %d attempt(s)", s.reason, len(r.trace.Attempts)))
 	updates := []temporal.SearchAttributeUpdate{
 		StatusKey.ValueSet("completed"),
 		StopReasonKey.ValueSet(string(s.reason)),
@@ -464,7 +476,7 @@ func (r *run) flag(flags []wire.InjectionFlag) {
 
 func (r *run) setProgress(ctx workflow.Context, stage string, n int) {
 	r.progress = wire.Progress{Stage: stage, Attempt: n}
-	workflow.SetCurrentDetails(ctx, fmt.Sprintf("attempt %d/%d: %s", n, r.in.Budget.MaxAttempts, stage))
+	r.showDetails(ctx, fmt.Sprintf("attempt %d/%d: %s", n, r.in.Budget.MaxAttempts, stage))
 }
 
 // addUsage counts what a model call consumed in the run's usage and
@@ -509,6 +521,7 @@ func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions,
 			ScheduleToCloseTimeout: o.ScheduleToCloseTimeout,
 			StartToCloseTimeout:    o.StartToCloseTimeout,
 			RetryPolicy:            o.RetryPolicy,
+			Summary:                o.Summary,
 		}), activity, in)
 	}
 	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), activity, in)

@@ -191,6 +191,7 @@ func childOptions(id string, in wire.AnswerInput) workflow.ChildWorkflowOptions 
 		Memo:                     so.Memo,
 		TypedSearchAttributes:    so.TypedSearchAttributes,
 		StaticSummary:            so.StaticSummary,
+		StaticDetails:            so.StaticDetails,
 		ParentClosePolicy:        enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
 		WaitForCancellation:      true,
 	}

@@ -30,6 +30,7 @@ func verifyPrincipal(ctx workflow.Context, p wire.Principal, sig *wire.Signature
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 5 * time.Second,
 		RetryPolicy:         retryPolicy(3),
+		Summary:             "verify principal " + quoted(p.ID),
 	})
 	// Disconnected: a run cancelled at once still gets its verdict, and
 	// then stops as cancelled where it would have (a batch marks its

@@ -176,6 +176,7 @@ func StartOptions(id, taskQueue string, in wire.AnswerInput) client.StartWorkflo
 		WorkflowExecutionTimeout: in.Budget.Deadline + time.Minute,
 		Memo:                     map[string]any{"question": in.Question, "template": wire.TemplateDigest(in)},
 		StaticSummary:            summary,
+		StaticDetails:            StaticDetails(in),
 		TypedSearchAttributes: temporal.NewSearchAttributes(
 			StatusKey.ValueSet("running"),
 			PrincipalKey.ValueSet(in.Principal.ID),

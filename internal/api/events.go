@@ -2,8 +2,9 @@ package api
 
 // Event types of GET /v1/questions/{id}/events.
 const (
-	// EventStage: the run entered a stage (search, assess, rewrite,
-	// generate) of an attempt. Data: StageEvent.
+	// EventStage: the run entered a stage (condense, for a chat
+	// follow-up; search, assess, rewrite, generate) of an attempt. Data:
+	// StageEvent.
 	EventStage = "stage"
 	// EventResult is the last event: the question as GET
 	// /v1/questions/{id} returns it once the run has ended.

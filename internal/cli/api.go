@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
@@ -13,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/auth"
@@ -92,7 +94,15 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue}
+	codec, err := cfg.Temporal.PayloadCodec()
+	if err != nil {
+		return nil, err
+	}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter()}
+	var gwCodec converter.PayloadCodec // stays a nil interface without keys: no /codec
+	if codec != nil {
+		gwCodec = codec
+	}
 	return gateway.New(gateway.Options{
 		Engine:   engine,
 		Keyring:  keyring,
@@ -117,7 +127,20 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Quota:          gateway.Quota(cfg.Quota),
 		MetricsKey:     cfg.HTTP.MetricsKey.Reveal(),
 		Signer:         signer,
+		Codec:          gwCodec,
+		CodecOrigin:    webOrigin(cfg.HTTP.TemporalUIURL),
+		CodecGroup:     cfg.HTTP.CodecGroup,
 	})
+}
+
+// webOrigin is the origin (scheme://host[:port]) of a web address, the
+// Temporal Web UI's; "" when it has none.
+func webOrigin(address string) string {
+	u, err := url.Parse(address)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // temporalCheck: the frontend answers health checks.

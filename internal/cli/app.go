@@ -20,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/tracing"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
 )
@@ -69,17 +70,29 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 }
 
 // dialTemporal connects to the configured frontend. sdkLog should be at
-// warning level: the SDK logs every poll at info.
+// warning level: the SDK logs every poll at info. With
+// temporal.payload_keys the client, and every worker built on it,
+// encrypts what it hands Temporal (package payloadcodec).
 func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
 	tlsCfg, err := cfg.Temporal.TLSConfig()
 	if err != nil {
 		return nil, err
 	}
+	codec, err := cfg.Temporal.PayloadCodec()
+	if err != nil {
+		return nil, err
+	}
+	dc := codec.DataConverter()
 	opts := client.Options{
+		DataConverter:     dc,
+		FailureConverter:  codec.FailureConverter(dc),
 		HostPort:          cfg.Temporal.Address,
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
+	}
+	if opts.Interceptors, err = tracing.ClientInterceptors(); err != nil {
+		return nil, err
 	}
 	if !cfg.Temporal.Gzip() {
 		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}

@@ -48,6 +48,7 @@ func Main(v string) int {
 // output streams. Commands read nothing else from the process.
 type env struct {
 	getenv func(string) string
+	stdin  io.Reader // what `assay key hash` reads the key from
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -66,7 +67,7 @@ func commands() []command {
 		{"ask", "ask a question through a gateway and print the answer", runAsk},
 		{"batch", "answer a JSONL file of questions as one batch through a gateway", runBatch},
 		{"bench", "measure a gateway: questions per second and latency percentiles", runBench},
-		{"key", "make an API key (key new) or print a key's hash for auth.keys (key hash KEY)", runKey},
+		{"key", "make an API key (key new), print the hash for auth.keys of a key read on stdin (key hash < KEYFILE), or make a payload key (key payload)", runKey},
 		{"index", "build or incrementally rebuild an index from a corpus", runIndex},
 		{"search", "search an index directly (one query, or a batch written as a TREC run)", runSearch},
 		{"eval", "evaluate retrieval on a BEIR dataset (eval retrieval) or answers to labelled questions, loop vs one-pass (eval answers)", runEval},
@@ -77,7 +78,7 @@ func commands() []command {
 // Run is the whole program: args as os.Args, getenv as os.Getenv, and the
 // two output streams. Main only wires it to the process.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	e := env{getenv: getenv, stdin: os.Stdin, stdout: stdout, stderr: stderr}
 	if len(args) < 2 {
 		usage(stderr)
 		return usageError("no command given")
@@ -89,7 +90,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	for _, c := range commands() {
 		if c.name == name {
-			return c.run(ctx, e, rest)
+			return withTracing(ctx, e, func() error { return c.run(ctx, e, rest) })
 		}
 	}
 	usage(stderr)

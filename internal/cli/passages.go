@@ -33,7 +33,7 @@ type passageIndex struct {
 }
 
 func newPassageIndex(ctx context.Context, cfg config.Config, log *slog.Logger) *passageIndex {
-	p := &passageIndex{cfg: cfg, log: log, retry: 10 * time.Second}
+	p := &passageIndex{cfg: cfg, log: log, retry: time.Second}
 	p.open(ctx) //nolint:errcheck // logged; retried on demand
 	return p
 }

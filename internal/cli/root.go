@@ -38,6 +38,9 @@ type Root struct {
 	acts    *activities.Activities
 	tel     *telemetry
 	closers []func() error
+	// codecEndpoint is the gateway's /codec, which StartStack gives the
+	// dev server's Web UI; empty: none.
+	codecEndpoint string
 }
 
 // tokenTransport carries a streaming model's answer tokens from workers
@@ -151,7 +154,7 @@ func (r *Root) StartWorker(ctx context.Context, ics ...interceptor.WorkerInterce
 	if err != nil {
 		return nil, err
 	}
-	w := newWorker(c, r.Config, acts, ics...)
+	w := newWorker(c, r.Config, acts, traceWorker(r.Config, ics)...)
 	if err := w.Start(); err != nil {
 		return nil, fmt.Errorf("start worker: %w", err)
 	}

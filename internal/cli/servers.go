@@ -64,6 +64,10 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	// in-process hub, whatever redis.addr says.
 	r.tokens = tokens.NewHub(0)
 	log.Info("answer tokens: in process (the worker and the gateway share it)")
+	if cfg.Temporal.PayloadKeys != "" {
+		// The Web UI reads the encrypted histories through the gateway.
+		r.codecEndpoint = "http://" + ln.Addr().String() + "/codec"
+	}
 	srv, err := r.StartStack(ctx, tel.runs.Interceptor())
 	if err != nil {
 		return err
@@ -92,6 +96,9 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "  gateway      http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "  temporal UI  %s/namespaces/%s/workflows\n", srv.UIURL(), cfg.Temporal.Namespace)
 	fmt.Fprintf(stdout, "  temporal     %s (CLI: ./bin/temporal workflow list --address %s)\n", srv.Address(), srv.Address())
+	if codec, _ := cfg.Temporal.PayloadCodec(); codec != nil {
+		fmt.Fprintf(stdout, "  histories    encrypted with key %s (temporal.payload_keys); read them in the Web UI or with ./bin/temporal workflow show --codec-endpoint %s\n", codec.KeyID(), r.codecEndpoint)
+	}
 	if len(keys) == 0 {
 		fmt.Fprintln(stdout, "  auth         anonymous: no API keys configured, every caller sees public documents only")
 	} else {

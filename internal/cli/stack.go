@@ -28,6 +28,9 @@ func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerIntercep
 		UIPort:    r.Config.Dev.UIPort,
 		Namespace: r.Config.Temporal.Namespace,
 		Logger:    r.Log,
+		// With encrypted payloads the Web UI decodes them through the
+		// gateway's codec endpoint, when there is a gateway.
+		CodecEndpoint: r.codecEndpoint,
 	})
 	if err != nil {
 		return nil, err

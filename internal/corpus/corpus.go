@@ -92,6 +92,23 @@ func RequireACL(docs []Document) error {
 	return nil
 }
 
+// aclKey names the ACL part of a document with acl: its groups, sorted.
+func aclKey(acl []string) string {
+	acl = slices.Clone(acl)
+	slices.Sort(acl)
+	return "[" + strings.Join(slices.Compact(acl), " ") + "]"
+}
+
+// CountACLParts is how many ACL parts (distinct sets of groups) docs
+// fall into.
+func CountACLParts(docs []Document) int {
+	parts := map[string]bool{}
+	for i := range docs {
+		parts[aclKey(docs[i].ACL)] = true
+	}
+	return len(parts)
+}
+
 // ACLParts summarises how a corpus is split by access: each distinct ACL
 // with its count of documents, largest first, and how many of the public
 // ones are public only because their record has no acl field. For the
@@ -103,9 +120,7 @@ func ACLParts(docs []Document) string {
 	}
 	byACL := map[string]*part{}
 	for i := range docs {
-		acl := slices.Clone(docs[i].ACL)
-		slices.Sort(acl)
-		key := "[" + strings.Join(acl, " ") + "]"
+		key := aclKey(docs[i].ACL)
 		p := byACL[key]
 		if p == nil {
 			p = &part{acl: key}

@@ -37,6 +37,9 @@ type Options struct {
 	// ReadyTimeout bounds the wait for the frontend; default 60s.
 	ReadyTimeout time.Duration
 	Logger       *slog.Logger
+	// CodecEndpoint is the remote payload codec the Web UI decodes
+	// encrypted payloads with (--ui-codec-endpoint); empty: none.
+	CodecEndpoint string
 }
 
 // Server is a running dev server.
@@ -104,6 +107,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	args = append(args, dispatchArgs...)
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
+		if opts.CodecEndpoint != "" {
+			args = append(args, "--ui-codec-endpoint", opts.CodecEndpoint)
+		}
 	} else {
 		args = append(args, "--headless")
 	}
@@ -161,14 +167,26 @@ var dispatchArgs = []string{
 // against 345 MB resident).
 const GCPercent = 400
 
-// serverEnv is env with GOGC=GCPercent added when env has no GOGC.
+// serverEnv is env without the OpenTelemetry variables (OTEL_*), with
+// GOGC=GCPercent added when env has no GOGC. The OTEL_* variables
+// configure assay's own traces; the Temporal server reads the same names
+// and refuses to start on values it does not support (for example
+// OTEL_TRACES_EXPORTER=console, "unsupported OTEL exporter"), and a local
+// dev server's own spans are not what an operator traces.
 func serverEnv(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	gogc := false
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "GOGC=") {
-			return env
+		if strings.HasPrefix(kv, "OTEL_") {
+			continue
 		}
+		gogc = gogc || strings.HasPrefix(kv, "GOGC=")
+		out = append(out, kv)
 	}
-	return append(env, "GOGC="+strconv.Itoa(GCPercent))
+	if !gogc {
+		out = append(out, "GOGC="+strconv.Itoa(GCPercent))
+	}
+	return out
 }
 
 func checkFree(ip string, port int) error {

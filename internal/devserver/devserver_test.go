@@ -16,6 +16,16 @@ func TestServerEnv(t *testing.T) {
 	}
 }
 
+// OTEL_* configure assay's traces; the Temporal server refuses some of
+// their values (OTEL_TRACES_EXPORTER=console), so it never sees them.
+func TestServerEnvDropsOTEL(t *testing.T) {
+	got := serverEnv([]string{"HOME=/root", "OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://x:4318", "GOGC=50"})
+	want := []string{"HOME=/root", "GOGC=50"}
+	if !slices.Equal(got, want) {
+		t.Errorf("serverEnv = %v, want %v", got, want)
+	}
+}
+
 // The dispatch settings are what the measurements in docs/performance.md rely on.
 func TestDispatchArgs(t *testing.T) {
 	for _, want := range []string{

@@ -84,7 +84,10 @@ batch:
 	for i := range s.workers {
 		s.startWorker(i)
 	}
-	s.gateway = s.start("gateway", "--config", s.cfg, "--http-addr", s.base, "--temporal-address", s.addr())
+	// The gateway reads worker 0's index: it checks that a stored answer's
+	// cited documents are still visible before it returns the answer.
+	s.gateway = s.start("gateway", "--config", s.cfg, "--http-addr", s.base, "--temporal-address", s.addr(),
+		"--index-dir", filepath.Join(s.dir, "index-0"))
 	t.Cleanup(s.stop)
 	s.waitReady()
 	return s

@@ -39,9 +39,13 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	stderr := &syncBuffer{}
 	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	// The gateway reads the worker's index: it checks that an answer's cited
+	// documents are still visible to the caller before it sends the result.
+	indexDir := filepath.Join(t.TempDir(), "index")
 	defer start("assay", "worker", "--temporal-address", s.TemporalAddr,
-		"--index-dir", filepath.Join(t.TempDir(), "index"), "--corpus", "../../testdata/hollin/corpus.jsonl")()
-	defer start("assay", "gateway", "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()
+		"--index-dir", indexDir, "--corpus", "../../testdata/hollin/corpus.jsonl")()
+	defer start("assay", "gateway", "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr,
+		"--index-dir", indexDir)()
 	waitGateway(t, base, stderr)
 	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {

@@ -45,6 +45,11 @@ const (
 
 // refuse answers status with an API error body.
 func refuse(c *gin.Context, status int, code, field, msg string) {
+	if isChatRoute(c) { // OpenAI's error shape (chat.go)
+		c.AbortWithStatusJSON(status, api.OpenAIError{Error: api.OpenAIErrorDetail{
+			Message: field + ": " + msg, Type: openAIErrorType(status), Param: &field, Code: &code}})
+		return
+	}
 	c.AbortWithStatusJSON(status, api.ErrorBody{Error: api.ErrorDetail{
 		Code: code, Field: field, Message: msg, RequestID: c.GetString(ctxRequestID),
 	}})

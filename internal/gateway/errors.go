@@ -45,6 +45,13 @@ func writeError(c *gin.Context, err error) {
 	if status == http.StatusServiceUnavailable {
 		c.Header("Retry-After", retryAfterSeconds)
 	}
+	if isChatRoute(c) { // OpenAI's error shape (chat.go)
+		if status >= 500 {
+			c.Error(err) //nolint:errcheck // recorded for the access log
+		}
+		c.AbortWithStatusJSON(status, openAIError(c, err))
+		return
+	}
 	body := api.ErrorDetail{Code: string(kind), Field: errs.FieldOf(err), Message: errs.Reason(err), RequestID: c.GetString(ctxRequestID)}
 	if status >= 500 {
 		c.Error(err) //nolint:errcheck // recorded for the access log

@@ -125,26 +125,8 @@ func (s *Server) getEvents(c *gin.Context) {
 	}
 
 	ctx, stop := context.WithCancel(c.Request.Context())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(s.opts.Heartbeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if keepAlive() != nil {
-					stop()
-					return
-				}
-			}
-		}
-	}()
 	// The handler must not return while the heartbeat may still write.
-	defer wg.Wait()
+	defer heartbeat(ctx, s.opts.Heartbeat, keepAlive, stop)()
 	defer stop()
 
 	// Token events flow only while the run runs; a resumed stream may
@@ -286,6 +268,31 @@ func (f *tokenForwarder) stop() {
 	f.quitOnce.Do(func() { close(f.quit) })
 	<-f.done
 	f.sub.Close()
+}
+
+// heartbeat calls beat every interval until ctx ends or beat fails (then
+// it calls stop), in a goroutine; the func it returns waits for that
+// goroutine to end.
+func heartbeat(ctx context.Context, interval time.Duration, beat func() error, stop func()) (wait func()) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if beat() != nil {
+					stop()
+					return
+				}
+			}
+		}
+	}()
+	return wg.Wait
 }
 
 // lastEventID reads the Last-Event-ID header (or ?last_event_id= for

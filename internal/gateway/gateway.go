@@ -28,6 +28,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
@@ -173,6 +174,15 @@ type Options struct {
 	// Signer signs the principal of every run the gateway starts, for the
 	// workers to check (auth.principal_keys); nil signs nothing.
 	Signer *auth.Signer
+	// Codec, when set, is served as Temporal's remote payload codec at
+	// /codec/encode and /codec/decode (codec.go); nil serves no /codec.
+	Codec converter.PayloadCodec
+	// CodecOrigin is the Temporal Web UI's origin (scheme://host[:port]),
+	// the one other site whose pages may call /codec; empty: none.
+	CodecOrigin string
+	// CodecGroup, when set, is the group a caller needs to use /codec;
+	// empty: any authenticated caller.
+	CodecGroup string
 }
 
 // Server is the HTTP API.
@@ -245,7 +255,7 @@ func (s *Server) routes() {
 	e := s.engine
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true
-	e.Use(s.requestID, s.accessLog, s.observe, s.recoverJSON, s.checkHost, s.preflight)
+	e.Use(s.requestID, s.traced(), annotate, s.accessLog, s.observe, s.recoverJSON, s.checkHost, s.preflight)
 	e.NoRoute(func(c *gin.Context) {
 		writeError(c, errs.Errorf("gateway", errs.NotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
@@ -277,6 +287,9 @@ func (s *Server) routes() {
 	v1.GET("/batches/:id", s.getBatch)
 	v1.DELETE("/batches/:id", s.deleteBatch)
 	v1.GET("/batches/:id/results", s.getBatchResults)
+	v1.POST("/chat/completions", s.postChat)
+	v1.GET("/models", s.getModels)
+	s.codecRoutes()
 }
 
 // Handler returns the http.Handler to serve.

@@ -28,9 +28,11 @@ import (
 func TestMain(m *testing.M) {
 	gin.SetMode(gin.TestMode)
 	// kin-openapi decodes bodies by media type; these are plain text to it.
-	for _, ct := range []string{"text/event-stream", "application/jsonl", "application/x-ndjson"} {
+	for _, ct := range []string{"application/jsonl", "application/x-ndjson"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
+	// An event stream is checked as the list of its events (sse_test.go).
+	openapi3filter.RegisterBodyDecoder("text/event-stream", sseBodyDecoder)
 	os.Exit(m.Run())
 }
 

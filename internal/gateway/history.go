@@ -28,6 +28,18 @@ type historyReader struct {
 	lastCompleted int64
 	lastEmitted   int64
 	closed        bool
+	// dc decodes the events' payloads: the client's converter, which
+	// decrypts them when histories are encrypted; nil is the SDK's
+	// default.
+	dc converter.DataConverter
+}
+
+// converter is the data converter that reads the events' payloads.
+func (r *historyReader) converter() converter.DataConverter {
+	if r.dc == nil {
+		return converter.GetDefaultDataConverter()
+	}
+	return r.dc
 }
 
 // notStages are the local activities every run starts with that are not
@@ -41,7 +53,7 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 		attrs := he.GetActivityTaskScheduledEventAttributes()
 		var query string
 		if attrs.GetActivityType().GetName() == "Search" {
-			query = decodeQuery(attrs.GetInput().GetPayloads())
+			query = decodeQuery(r.converter(), attrs.GetInput().GetPayloads())
 		}
 		out = r.stage(out, he.GetEventId(), attrs.GetActivityType().GetName(), query)
 	case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
@@ -52,19 +64,19 @@ func (r *historyReader) read(he *historypb.HistoryEvent) []Event {
 			break
 		}
 		var data struct{ ActivityType string }
-		if err := converter.GetDefaultDataConverter().FromPayloads(attrs.GetDetails()["data"], &data); err != nil || notStages[data.ActivityType] {
+		if err := r.converter().FromPayloads(attrs.GetDetails()["data"], &data); err != nil || notStages[data.ActivityType] {
 			break
 		}
 		var query string
 		if data.ActivityType == "Search" {
-			query = decodeQuery(attrs.GetDetails()["result"].GetPayloads())
+			query = decodeQuery(r.converter(), attrs.GetDetails()["result"].GetPayloads())
 		}
 		out = r.stage(out, he.GetEventId(), data.ActivityType, query)
 		r.lastCompleted = he.GetEventId()
 	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 		var res wire.AnswerResult
 		e := Event{ID: he.GetEventId(), Closed: true, Status: api.Failed}
-		if err := converter.GetDefaultDataConverter().FromPayloads(he.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
+		if err := r.converter().FromPayloads(he.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
 			e.Status, e.Result = api.Completed, &res
 		}
 		out = r.emit(out, e)
@@ -113,14 +125,14 @@ func (r *historyReader) emit(out []Event, e Event) []Event {
 // decodeQuery reads the query field of a search activity's input or, for
 // a local activity, its output; the stream does without it if the payload
 // has another shape.
-func decodeQuery(payloads []*commonpb.Payload) string {
+func decodeQuery(dc converter.DataConverter, payloads []*commonpb.Payload) string {
 	if len(payloads) == 0 {
 		return ""
 	}
 	var in struct {
 		Query string `json:"query"`
 	}
-	if err := converter.GetDefaultDataConverter().FromPayload(payloads[0], &in); err != nil {
+	if err := dc.FromPayload(payloads[0], &in); err != nil {
 		return ""
 	}
 	return in.Query

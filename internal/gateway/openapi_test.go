@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,5 +60,18 @@ func TestServeOpenAPI(t *testing.T) {
 	r := h.call(http.MethodGet, "/openapi.json", "", "")
 	if r.Status != 200 || r.Header.Get("Content-Type") != "application/json" || string(r.Body) != string(OpenAPI()) {
 		t.Errorf("GET /openapi.json = %d %s", r.Status, r.Header.Get("Content-Type"))
+	}
+}
+
+// TestDumpOpenAPI writes the served document to $ASSAY_OPENAPI_OUT, for
+// tools that read it from a file (`make lint-openapi` runs Redocly's
+// linter on it). Without the variable it does nothing.
+func TestDumpOpenAPI(t *testing.T) {
+	out := os.Getenv("ASSAY_OPENAPI_OUT")
+	if out == "" {
+		t.Skip("ASSAY_OPENAPI_OUT is not set")
+	}
+	if err := os.WriteFile(out, OpenAPI(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -26,6 +26,18 @@ import (
 type Temporal struct {
 	Client    client.Client
 	TaskQueue string
+	// Converter reads the memos and histories the gateway decodes itself:
+	// the client's data converter, which decrypts them when
+	// temporal.payload_keys is set; nil is the SDK's default.
+	Converter converter.DataConverter
+}
+
+// converter is the data converter of memos and history events.
+func (t *Temporal) converter() converter.DataConverter {
+	if t.Converter == nil {
+		return converter.GetDefaultDataConverter()
+	}
+	return t.Converter
 }
 
 var _ Engine = (*Temporal)(nil)
@@ -81,13 +93,13 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 	}
 	run.Principal, _ = d.TypedSearchAttributes.GetKeyword(workflows.PrincipalKey)
 	if p := d.Memo.GetFields()["question"]; p != nil {
-		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Question)
+		_ = t.converter().FromPayload(p, &run.Question)
 	}
 	if p := d.Memo.GetFields()["digest"]; p != nil {
-		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Digest)
+		_ = t.converter().FromPayload(p, &run.Digest)
 	}
 	if p := d.Memo.GetFields()["template"]; p != nil {
-		_ = converter.GetDefaultDataConverter().FromPayload(p, &run.Template)
+		_ = t.converter().FromPayload(p, &run.Template)
 	}
 	return run, nil
 }
@@ -197,7 +209,7 @@ func (t *Temporal) Trace(ctx context.Context, id string) (wire.Trace, error) {
 // are counted from it; only events after `after` are emitted.
 func (t *Temporal) Events(ctx context.Context, id string, after int64, emit func(Event) error) error {
 	it := t.Client.GetWorkflowHistory(ctx, id, "", true, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	var r historyReader
+	r := historyReader{dc: t.converter()}
 	for it.HasNext() {
 		he, err := it.Next()
 		if err != nil {

@@ -1,8 +1,6 @@
 package prompt
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"text/template"
@@ -17,14 +15,7 @@ var (
 	assessSystemTmpl = template.Must(template.ParseFS(templateFS, "templates/assess_system.tmpl"))
 	// The user template reuses the answer prompt's source block.
 	assessUserTmpl = template.Must(template.Must(userTmpl.Clone()).ParseFS(templateFS, "templates/assess_user.tmpl")).Lookup("assess_user.tmpl")
-	assessVersion  = func() string {
-		h := sha256.New()
-		for _, f := range []string{"templates/assess_system.tmpl", "templates/assess_user.tmpl", "templates/answer_user.tmpl"} {
-			b, _ := templateFS.ReadFile(f) // embedded at build time
-			h.Write(b)
-		}
-		return assessName + "@" + hex.EncodeToString(h.Sum(nil))[:8]
-	}()
+	assessVersion  = templateVersion(assessName, "templates/assess_system.tmpl", "templates/assess_user.tmpl", "templates/answer_user.tmpl")
 )
 
 // AssessVersion identifies the assessment prompt templates.

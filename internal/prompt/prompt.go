@@ -54,15 +54,19 @@ var templateFS embed.FS
 var (
 	systemTmpl = template.Must(template.ParseFS(templateFS, "templates/answer_system.tmpl"))
 	userTmpl   = template.Must(template.ParseFS(templateFS, "templates/answer_user.tmpl"))
-	version    = func() string {
-		h := sha256.New()
-		for _, f := range []string{"templates/answer_system.tmpl", "templates/answer_user.tmpl"} {
-			b, _ := templateFS.ReadFile(f) // embedded at build time
-			h.Write(b)
-		}
-		return name + "@" + hex.EncodeToString(h.Sum(nil))[:8]
-	}()
+	version    = templateVersion(name, "templates/answer_system.tmpl", "templates/answer_user.tmpl")
 )
+
+// templateVersion names a prompt by its contract name and a digest of its
+// template files' text ("answer-v1@1a2b3c4d").
+func templateVersion(name string, files ...string) string {
+	h := sha256.New()
+	for _, f := range files {
+		b, _ := templateFS.ReadFile(f) // embedded at build time
+		h.Write(b)
+	}
+	return name + "@" + hex.EncodeToString(h.Sum(nil))[:8]
+}
 
 // Version identifies the prompt templates: a name and a digest of their
 // text.

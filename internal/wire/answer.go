@@ -54,6 +54,10 @@ type AnswerInput struct {
 	Threshold float64 `json:"threshold"`
 	// TopK is how many hits each search passes to assessment.
 	TopK int `json:"top_k"`
+	// History is the conversation before Question (the chat endpoint),
+	// oldest first: a run with history first condenses Question into a
+	// standalone question (the Condense activity). Absent for /v1/questions.
+	History []Turn `json:"history,omitempty"`
 	// Signature is the gateway's signature of Principal for this run;
 	// a worker with principal keys refuses a run without a valid one
 	// (stop unauthorized). Absent in runs recorded before it existed.
@@ -69,8 +73,9 @@ type Signature struct {
 	// Run is the workflow id it was issued for: the question's own, or,
 	// for a batch and its questions, the batch's.
 	Run string `json:"run"`
-	// Digest is what the run asks: auth.QuestionDigest of the question,
-	// or the batch's BatchDigest.
+	// Digest is what the run asks: auth.QuestionDigest of the question
+	// (auth.ConversationDigest, with the history of a chat run), or the
+	// batch's BatchDigest.
 	Digest string `json:"digest"`
 	// MAC is the base64url HMAC-SHA256.
 	MAC string `json:"mac"`
@@ -135,9 +140,12 @@ type LabelledChunk struct {
 
 // Trace is what an operator needs to see why a run ended as it did.
 type Trace struct {
-	RequestID   string        `json:"request_id"`
-	PrincipalID string        `json:"principal_id"`
-	Question    string        `json:"question"`
+	RequestID   string `json:"request_id"`
+	PrincipalID string `json:"principal_id"`
+	Question    string `json:"question"`
+	// Condensed is set when Question was a follow-up in a conversation:
+	// the standalone question the run answered instead, and who wrote it.
+	Condensed   *Condensed    `json:"condensed,omitempty"`
 	Attempts    []Attempt     `json:"attempts"`
 	BestAttempt int           `json:"best_attempt,omitempty"` // 1-based; 0 when none scored
 	GenerateMS  float64       `json:"generate_ms,omitempty"`

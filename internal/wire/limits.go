@@ -66,5 +66,5 @@ func (in AnswerInput) Validate() error {
 	if err := TopKRange.Check(in.TopK); err != nil {
 		return errors.New("top_k: " + err.Error())
 	}
-	return nil
+	return CheckHistory(in.History)
 }

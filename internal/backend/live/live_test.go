@@ -4,9 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -49,5 +52,34 @@ func TestOpenLiveRefusesAnotherEmbedder(t *testing.T) {
 	defer l.Close()
 	if !strings.Contains(l.Version(), "v1") || l.Len() == 0 {
 		t.Errorf("live index %q with %d chunks", l.Version(), l.Len())
+	}
+}
+
+// TestBuiltinIDFRefusedWithACLParts: the IDF-weighted builtin weighs
+// vectors by whole-corpus IDF, so a corpus with restricted documents (more
+// than one ACL part) is refused with an error naming embed.provider
+// (issue 21); a corpus of one part builds.
+func TestBuiltinIDFRefusedWithACLParts(t *testing.T) {
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedBuiltinIDF
+	set, err := DefaultBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Build(context.Background(), "../../../testdata/hollin/corpus.jsonl", t.TempDir(), set)
+	if err == nil || !strings.Contains(err.Error(), "embed.provider") || !strings.Contains(err.Error(), "builtin-idf") || !strings.Contains(err.Error(), "[staff]") {
+		t.Errorf("builtin-idf over the Hollin corpus (public and staff parts): %v; want a refusal naming embed.provider and the parts", err)
+	}
+
+	one := filepath.Join(t.TempDir(), "public.jsonl")
+	body := `{"id":"a","title":"A","text":"Blender motors are covered for five years.","acl":["public"]}
+{"id":"b","title":"B","text":"Kettles are covered for two years.","acl":["public"]}
+`
+	if err := os.WriteFile(one, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := Build(context.Background(), one, t.TempDir(), set)
+	if err != nil || !strings.HasPrefix(m.Embedder, embed.HashedIDFID) {
+		t.Errorf("builtin-idf over a wholly public corpus: embedder %q, %v; want it built", m.Embedder, err)
 	}
 }

@@ -186,6 +186,14 @@ func buildWith(ctx context.Context, corpusPath string, s BuildSettings, write wr
 	chunks := ch.SplitAll(docs)
 	sum := corpus.Checksum(docs)
 	if s.IDFDim > 0 {
+		// The vectors' IDF weights are whole-corpus statistics: with more
+		// than one ACL part they would let a principal's results depend
+		// on documents it may not see.
+		if n := corpus.CountACLParts(docs); n > 1 {
+			return backend.BuildOptions{}, backend.BuildStats{}, errs.FieldError("index", "embed.provider",
+				fmt.Sprintf("builtin-idf weighs vectors by IDF over the whole corpus, and corpus %s has %d ACL parts (%s): the weights would carry statistics of documents a principal may not see; use builtin (the default), openai or none for a corpus with restricted documents",
+					corpusPath, n, corpus.ACLParts(docs)))
+		}
 		if s.Embedder, err = embed.NewHashedIDF(s.IDFDim, backend.NewStats(chunks), sum); err != nil {
 			return backend.BuildOptions{}, backend.BuildStats{}, err
 		}
