@@ -295,3 +295,75 @@ func workerMemory(t *testing.T, rdb *redis.Client, name string, chunks []corpus.
 	}
 	runtime.KeepAlive(ix)
 }
+
+// TestHoldingsCost compares, on SciFact with team ACLs (ASSAY_SCIFACT=1),
+// Holdings (engine counts per term combination) with reading every
+// visible posting of each term (NOCONTENT searches, what it did before),
+// for the test queries' terms: agreement and p50 latency.
+func TestHoldingsCost(t *testing.T) {
+	chunks := scifactChunks(t)
+	ctx := context.Background()
+	ds, err := eval.LoadBEIR(os.Getenv("ASSAY_SCIFACT_DIR"), eval.SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("held")
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vn := strings.TrimSuffix(strings.TrimPrefix(ix.Version(), "redisearch "), fmt.Sprintf(" (alias %s, built %s)", name, ix.RedisManifest().BuiltAt.Format(time.RFC3339)))
+	an := terms.New()
+	postings := func(groups, ts []string) map[uint64]int {
+		pipe := rdb.Pipeline()
+		cmds := make([]*redis.FTSearchCmd, len(ts))
+		for i, term := range ts {
+			cmds[i] = pipe.FTSearchWithArgs(ctx, vn, redisearch.TextQuery([]string{term}, backend.Filter{Groups: groups}), &redis.FTSearchOptions{Verbatim: true, NoContent: true, Limit: 10000, DialectVersion: 2})
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		held := map[string]uint64{}
+		for i, c := range cmds {
+			for _, d := range c.Val().Docs {
+				held[d.ID] |= 1 << i
+			}
+		}
+		out := map[uint64]int{}
+		for _, m := range held {
+			out[m]++
+		}
+		return out
+	}
+	for _, groups := range [][]string{{"public", "team07"}, {"team07"}} {
+		var a, b []float64
+		same, cannot, n := 0, 0, 0
+		for _, q := range ds.Queries {
+			ts := slices.Compact(slices.Sorted(slices.Values(an.Terms(q.Text))))
+			if len(ts) > 12 {
+				ts = ts[:12]
+			}
+			st := time.Now()
+			got := ix.Visible(groups).Holdings(ctx, ts, nil)
+			a = append(a, since(st))
+			st = time.Now()
+			want := postings(groups, ts)
+			b = append(b, since(st))
+			n++
+			switch {
+			case got == nil:
+				cannot++
+			case fmt.Sprint(got) == fmt.Sprint(want):
+				same++
+			}
+		}
+		slices.Sort(a)
+		slices.Sort(b)
+		t.Logf("%v: Holdings by counts p50 %.2f ms p99 %.2f ms; by postings p50 %.2f ms p99 %.2f ms; %d/%d the same, %d cannot tell", groups, a[len(a)/2], a[len(a)*99/100], b[len(b)/2], b[len(b)*99/100], same, n, cannot)
+	}
+}
