@@ -7,3 +7,11 @@ func SetOverFetch(n int) int {
 	overFetch = n
 	return old
 }
+
+// SetMaxPostings sets how many postings Holdings reads before it counts
+// combinations instead, and returns the previous bound.
+func SetMaxPostings(n int) int {
+	old := maxPostings
+	maxPostings = n
+	return old
+}
