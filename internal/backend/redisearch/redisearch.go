@@ -472,15 +472,9 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 // (BM25STD's own k1, b and length normalisation remain; the exact
 // re-scoring corrects them among the candidates.)
 func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
-	vis, err := ix.docFreqs(ctx, v.s, uniq)
+	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
 	if err != nil {
 		return nil, nil, err
-	}
-	whole := vis
-	if !v.s.all {
-		if whole, err = ix.indexDocFreqs(ctx, uniq); err != nil {
-			return nil, nil, err
-		}
 	}
 	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
 	var terms []string

@@ -186,6 +186,62 @@ func (ix *Index) docFreqs(ctx context.Context, s *visibleStats, terms []string) 
 	return out, nil
 }
 
+// bothDocFreqs returns the visible and the whole-index document
+// frequencies of terms, asking Redis for those not cached in one
+// pipeline (the count queries and one HMGET), so that a restricted
+// caller's query costs the round trips of a full-access one.
+func (ix *Index) bothDocFreqs(ctx context.Context, s *visibleStats, terms []string) (vis, whole []int, err error) {
+	if s.all {
+		vis, err = ix.docFreqs(ctx, s, terms)
+		return vis, vis, err
+	}
+	vis, whole = make([]int, len(terms)), make([]int, len(terms))
+	var visMiss, wholeMiss []int
+	for i, t := range terms {
+		var ok bool
+		if vis[i], ok = s.df.Get(t); !ok {
+			visMiss = append(visMiss, i)
+		}
+		if whole[i], ok = ix.stats.index.Get(t); !ok {
+			wholeMiss = append(wholeMiss, i)
+		}
+	}
+	if len(visMiss) == 0 && len(wholeMiss) == 0 {
+		return vis, whole, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	counts := make([]*redis.FTSearchCmd, len(visMiss))
+	for j, i := range visMiss {
+		counts[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
+	}
+	var hm *redis.SliceCmd
+	if len(wholeMiss) > 0 {
+		fields := make([]string, len(wholeMiss))
+		for j, i := range wholeMiss {
+			fields[j] = terms[i]
+		}
+		hm = pipe.HMGet(ctx, dfKey(ix.vn), fields...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, nil, ix.redisErr("redisearch.Visible", err)
+	}
+	for j, i := range visMiss {
+		vis[i] = counts[j].Val().Total
+		s.df.Add(terms[i], vis[i])
+	}
+	if hm != nil {
+		for j, v := range hm.Val() {
+			df := 0
+			if str, ok := v.(string); ok {
+				df, _ = strconv.Atoi(str)
+			}
+			whole[wholeMiss[j]] = df
+			ix.stats.index.Add(terms[wholeMiss[j]], df)
+		}
+	}
+	return vis, whole, nil
+}
+
 // indexDocFreqs returns the whole-index document frequencies of terms
 // from the stored table, caching them.
 func (ix *Index) indexDocFreqs(ctx context.Context, terms []string) ([]int, error) {
