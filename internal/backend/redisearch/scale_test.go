@@ -235,7 +235,7 @@ func TestRestrictedAgreement(t *testing.T) {
 				total += len(want)
 			}
 			slices.Sort(lat)
-			t.Logf("over-fetch %d×k+16, %-14s top-10 agreement %.4f (%d/%d), p50 %.2f ms (warm caches after the first factor)", factor, c.name, float64(agree)/float64(total), agree, total, lat[len(lat)/2])
+			t.Logf("over-fetch factor %d, %-14s top-10 agreement %.4f (%d/%d), p50 %.2f ms (warm caches after the first factor)", factor, c.name, float64(agree)/float64(total), agree, total, lat[len(lat)/2])
 		}
 		redisearch.SetOverFetch(old)
 	}
