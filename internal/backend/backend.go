@@ -12,8 +12,10 @@
 // not the whole store's; gives those statistics through Visible, which
 // coverage, the weak-score warning, the builtin reranker and the builtin
 // assessor use; and states its problems through Warnings without
-// whole-store counts. Parts keeps the statistics by ACL part for both
-// backends, so the statistics of a visible set are written once.
+// whole-store counts. Parts keeps the statistics by ACL part for the
+// bleve backend; the redisearch backend asks the engine for them (counts
+// inside the ACL filter; see its stats.go), so its workers hold no term
+// table.
 package backend
 
 import (

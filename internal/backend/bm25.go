@@ -26,8 +26,17 @@ type BM25Query struct {
 	p     BM25
 }
 
+// BM25Stats are the statistics a BM25Query weighs its terms with: those
+// of one visible set (VisibleSet, or a backend's own source of them).
+type BM25Stats interface {
+	TermCounts
+	// BleveAvgLen is the "average length" bleve's BM25 divides by (see
+	// VisibleSet.BleveAvgLen).
+	BleveAvgLen() float64
+}
+
 // NewBM25Query weighs query's terms with v's statistics and parameters p.
-func NewBM25Query(v VisibleSet, p BM25, query []string) BM25Query {
+func NewBM25Query(v BM25Stats, p BM25, query []string) BM25Query {
 	n := float64(v.Len())
 	q := BM25Query{Terms: query, idf: make([]float64, len(query)), norm: 1, avg: v.BleveAvgLen(), p: p}
 	var sumSq float64
@@ -41,6 +50,9 @@ func NewBM25Query(v VisibleSet, p BM25, query []string) BM25Query {
 	}
 	return q
 }
+
+// IDF is the inverse document frequency query term i is weighed with.
+func (q BM25Query) IDF(i int) float64 { return q.idf[i] }
 
 // Clause is what query term i contributes to a chunk of length terms
 // holding it tf times.

@@ -14,8 +14,9 @@ package backend
 // Parts keeps term counts by ACL: each chunk has exactly one ACL, so the
 // statistics of a principal's visible set are the sum of the parts it may
 // see (VisibleSet). Corpora have few distinct ACLs (SciFact: one; Hollin:
-// six). Both backends count with it: bleve at Open, RediSearch at build
-// time, stored beside the index.
+// six). The bleve backend counts with it at Open; the redisearch backend
+// counts inside Redis instead (package redisearch, stats.go), as a table
+// per ACL part grows with the corpus and with the number of distinct ACLs.
 
 import (
 	"fmt"

@@ -28,6 +28,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/workflows"
@@ -207,11 +208,16 @@ type probeEnv struct {
 	cfg  config.Config
 }
 
-func newProbeEnv(t *testing.T, corpusPath string) *probeEnv {
+func newProbeEnv(t *testing.T, corpusPath string, redisAddr ...string) *probeEnv {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.Index.Corpus = corpusPath
+	if len(redisAddr) > 0 { // the redisearch backend, on that server
+		cfg.Index.Backend = config.BackendRediSearch
+		cfg.Redis.Addr = redisAddr[0]
+		cfg.Index.Name = redistest.Name("probe")
+	}
 	root := cli.NewRoot(cfg, slog.New(slog.DiscardHandler))
 	root.BuildIndex = true
 	t.Cleanup(root.Close)
@@ -261,8 +267,20 @@ func TestACLProbes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP ACL probes: -short")
 	}
+	aclProbes(t)
+}
+
+// TestACLProbesRediSearch is TestACLProbes on the redisearch backend.
+func TestACLProbesRediSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP ACL probes: -short")
+	}
+	aclProbes(t, redistest.Start(t).Addr)
+}
+
+func aclProbes(t *testing.T, redisAddr ...string) {
 	cc := newCanaryCorpus(t, t.TempDir(), 100, 12)
-	p := newProbeEnv(t, cc.path)
+	p := newProbeEnv(t, cc.path, redisAddr...)
 	var questions []string
 	for _, c := range cc.ordered {
 		questions = append(questions, cc.probeQuestions(c)...)
@@ -395,11 +413,24 @@ func TestHiddenWordsChangeNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP hidden-word pairs: -short")
 	}
+	hiddenWordsChangeNothing(t)
+}
+
+// TestHiddenWordsChangeNothingRediSearch is TestHiddenWordsChangeNothing
+// on the redisearch backend, whose visible statistics the engine counts.
+func TestHiddenWordsChangeNothingRediSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP hidden-word pairs: -short")
+	}
+	hiddenWordsChangeNothing(t, redistest.Start(t).Addr)
+}
+
+func hiddenWordsChangeNothing(t *testing.T, redisAddr ...string) {
 	dir := t.TempDir()
 	cc := newCanaryCorpus(t, dir, 30, 7)
 	pairs := hiddenWordPairs(cc, 20)
-	withWord := newProbeEnv(t, cc.path)
-	without := newProbeEnv(t, cc.swapped(t, dir, pairs))
+	withWord := newProbeEnv(t, cc.path, redisAddr...)
+	without := newProbeEnv(t, cc.swapped(t, dir, pairs), redisAddr...)
 	public := []string{"public"}
 	tried, differ := 0, 0
 	for _, pair := range pairs {

@@ -257,3 +257,36 @@ func TestSciFactTune(t *testing.T) {
 		t.Fatalf("ASSAY_SCIFACT_TUNE=%q: want bm25, analyzer, chunk, dim, fusion or rerank", what)
 	}
 }
+
+// TestSciFactRediSearch reports nDCG@10 for bm25 and hybrid+rerank on the
+// redisearch backend with the defaults (ASSAY_SCIFACT=1 and a RediSearch
+// server, see internal/redistest), and checks them against the bleve
+// backend's (docs/retrieval.md: bm25 0.6855, hybrid+rerank 0.6920) within
+// ±0.002.
+func TestSciFactRediSearch(t *testing.T) {
+	dir := scifactDir(t)
+	ds, err := eval.LoadBEIR(dir, eval.SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	ix := build(t, "redisearch", ch.SplitAll(docs), corpus.Checksum(docs))
+	r := retriever(t, ix, retrieval.Options{})
+	rep, err := eval.CompareRetrieval(context.Background(), ds.Queries, ds.Qrels, modeSystems(r, retrieval.BM25, retrieval.HybridRerank), eval.RetrievalOptions{K: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.WriteTable(&b)
+	t.Logf("SciFact test on RediSearch:\n%s", b.String())
+	want := map[string]float64{"bm25": 0.6855, "hybrid+rerank": 0.6920}
+	for _, s := range rep.Systems {
+		if w, ok := want[s.Mode]; ok && (s.NDCG10 < w-0.002 || s.NDCG10 > w+0.002) {
+			t.Errorf("SciFact test %s on RediSearch: nDCG@10 %.4f, want %.4f ± 0.002", s.Mode, s.NDCG10, w)
+		}
+	}
+}

@@ -16,7 +16,7 @@ type candidate struct {
 // principal's visible chunks; see backend.BM25Query), so that both
 // backends score alike and no score depends on a chunk the principal
 // cannot see. Ties break by chunk id.
-func rescore(v backend.VisibleSet, p backend.BM25, query []string, cands []candidate, k int) []backend.Hit {
+func rescore(v backend.BM25Stats, p backend.BM25, query []string, cands []candidate, k int) []backend.Hit {
 	q := backend.NewBM25Query(v, p, query)
 	pos := make(map[string][]int, len(query)) // term → its positions in query
 	for i, t := range query {

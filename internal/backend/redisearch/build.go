@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -100,36 +102,48 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 			defer cancel()
 			rdb.FTDropIndexWithArgs(cctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
-			rdb.Del(cctx, manifestKey(vn), statsKey(vn))
+			dropStats(cctx, rdb, vn)
 		}
 	}()
 
 	an := terms.New()
-	parts := backend.NewParts(nil)
+	df := map[string]int{}
+	st := indexStats{Chunks: len(chunks)}
+	var mu sync.Mutex // guards df, st, stats and done
+	done := 0
+	// The batches' pipelines go through a client of their own whose reads
+	// may take a minute: a server busy indexing (HNSW insertion) answers
+	// a pipeline of batchSize chunks slower than an interactive read
+	// timeout allows (3 s by default: builds failed with i/o timeouts at
+	// 50,000 chunks on a loaded machine).
+	wo := *rdb.Options()
+	wo.ReadTimeout, wo.PoolSize = time.Minute, writers
+	wdb := redis.NewClient(&wo)
+	defer wdb.Close()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(writers)
 	for s := 0; s < len(chunks); s += batchSize {
 		batch := chunks[s:min(s+batchSize, len(chunks))]
-		vecs, err := vectors(ctx, rdb, name, old, m, batch, o.Embedder, &stats)
-		if err != nil {
-			return Manifest{}, backend.BuildStats{}, err
-		}
-		pipe := rdb.Pipeline()
-		for i := range batch {
-			c := &batch[i]
-			title, text := an.Terms(c.Title), an.Terms(c.Text)
-			all := append(slices.Clip(title), text...)
-			fields := chunkHash(c, all, backend.Fingerprint(text))
-			if vecs != nil {
-				fields[fieldVector] = vectorBytes(vecs[i])
-				fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
+		g.Go(func() error {
+			w, err := writeBatch(gctx, wdb, an, name, old, vn, m, batch, o.Embedder)
+			if err != nil {
+				return err
 			}
-			pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
-
-			parts.Add(c, all)
-		}
-		if _, err := pipe.Exec(ctx); err != nil {
-			return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
-		}
-		o.Progress("index", s+len(batch), len(chunks))
+			mu.Lock()
+			defer mu.Unlock()
+			for t, n := range w.df {
+				df[t] += n
+			}
+			st.Empty += w.empty
+			stats.Embedded += w.st.Embedded
+			stats.Reused += w.st.Reused
+			done += len(batch)
+			o.Progress("index", done, len(chunks))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
 	}
 	if err := waitIndexed(ctx, rdb, vn, len(chunks)); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
@@ -139,9 +153,13 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			return Manifest{}, backend.BuildStats{}, err
 		}
 	}
+	if err := writeDocFreqs(ctx, rdb, vn, df); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
+	st.Distinct = len(df)
 	m.BuiltAt = time.Now().UTC()
 	mj, _ := json.Marshal(m)
-	sj, _ := json.Marshal(parts.List())
+	sj, _ := json.Marshal(st)
 	if err := rdb.MSet(ctx, manifestKey(vn), mj, statsKey(vn), sj).Err(); err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
@@ -159,10 +177,110 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if old > 0 {
 		ovn := versionName(name, old)
 		rdb.FTDropIndexWithArgs(ctx, ovn, &redis.FTDropIndexOptions{DeleteDocs: true})
-		rdb.Del(ctx, manifestKey(ovn), statsKey(ovn))
+		dropStats(ctx, rdb, ovn)
 	}
 	stats.Took = time.Since(start)
 	return m, stats, nil
+}
+
+// writers is how many batches are prepared (analysed, embedded) and
+// written at once, so that the worker's embedding and Redis's indexing
+// overlap; Redis indexes one pipeline at a time, so more than two only
+// queue.
+const writers = 2
+
+// written is what writeBatch counted of one batch.
+type written struct {
+	df    map[string]int
+	empty int
+	st    backend.BuildStats // Embedded and Reused
+}
+
+// writeBatch embeds one batch (or reuses the old version's vectors) and
+// writes its chunks, and their terms to their groups' HyperLogLogs, in
+// one pipeline.
+func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
+	w := written{df: map[string]int{}}
+	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
+	if err != nil {
+		return w, err
+	}
+	pipe := rdb.Pipeline()
+	for i := range batch {
+		c := &batch[i]
+		title, text := an.Terms(c.Title), an.Terms(c.Text)
+		all := append(slices.Clip(title), text...)
+		fields := chunkHash(c, all, backend.Fingerprint(text))
+		if vecs != nil {
+			fields[fieldVector] = vectorBytes(vecs[i])
+			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
+		}
+		pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
+		distinct := slices.Compact(slices.Sorted(slices.Values(all)))
+		for _, t := range distinct {
+			w.df[t]++
+		}
+		if c.Text == "" {
+			w.empty++
+		}
+		if len(distinct) > 0 {
+			els := make([]any, len(distinct))
+			for j, t := range distinct {
+				els[j] = t
+			}
+			for _, g := range c.ACL {
+				pipe.PFAdd(ctx, hllKey(vn, g), els...)
+			}
+		}
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return w, errs.E("redisearch.Build", errs.Unavailable, err)
+	}
+	return w, nil
+}
+
+// writeDocFreqs writes the whole-index document frequencies (HSET in
+// pipelines of dfBatch fields).
+func writeDocFreqs(ctx context.Context, rdb *redis.Client, vn string, df map[string]int) error {
+	const dfBatch = 4096
+	pipe := rdb.Pipeline()
+	fields := make([]any, 0, 2*dfBatch)
+	flush := func() error {
+		if len(fields) > 0 {
+			pipe.HSet(ctx, dfKey(vn), fields...)
+			fields = fields[:0]
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return errs.E("redisearch.Build", errs.Unavailable, err)
+		}
+		return nil
+	}
+	for t, n := range df {
+		fields = append(fields, t, n)
+		if len(fields) == 2*dfBatch {
+			pipe.HSet(ctx, dfKey(vn), fields...)
+			fields = make([]any, 0, 2*dfBatch)
+			if pipe.Len() >= 16 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return flush()
+}
+
+// dropStats deletes version vn's manifest and statistics (its chunks go
+// with its FT index).
+func dropStats(ctx context.Context, rdb *redis.Client, vn string) {
+	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn)}
+	iter := rdb.Scan(ctx, 0, escapeGlob(hllKey(vn, ""))+"*", 1000).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	for s := 0; s < len(keys); s += 1000 {
+		rdb.Unlink(ctx, keys[s:min(s+1000, len(keys))]...)
+	}
 }
 
 // checkChunks refuses chunks whose ids repeat or whose TAG values would
@@ -214,6 +332,9 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 	if n, ok := dateNumber(c.Updated); ok {
 		h[fieldUpdated] = n
 	}
+	if c.Text == "" {
+		h[fieldEmpty] = "1"
+	}
 	return h
 }
 
@@ -229,6 +350,7 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		{FieldName: fieldProducts, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
 		{FieldName: fieldAuthority, FieldType: redis.SearchFieldTypeNumeric},
 		{FieldName: fieldUpdated, FieldType: redis.SearchFieldTypeNumeric},
+		{FieldName: fieldEmpty, FieldType: redis.SearchFieldTypeTag},
 	}
 	if m.Embedder != "" {
 		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}

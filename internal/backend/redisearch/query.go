@@ -50,9 +50,15 @@ var filterFields = map[backend.Field]string{
 // FilterQuery compiles f's conditions into RediSearch clauses: TAG
 // clauses for keywords, NUMERIC ranges for authority and the update date
 // (stored as YYYYMMDD).
-func FilterQuery(f backend.Filter) string {
+func FilterQuery(f backend.Filter) string { return filterQuery(f, true) }
+
+// filterQuery is FilterQuery, without the ACL clause unless acl.
+func filterQuery(f backend.Filter, acl bool) string {
 	var parts []string
 	for _, c := range f.Conditions() {
+		if c.Field == backend.FieldACL && !acl {
+			continue
+		}
 		field := filterFields[c.Field]
 		switch c.Kind {
 		case backend.AnyOf:
@@ -76,14 +82,25 @@ func FilterQuery(f backend.Filter) string {
 // TextQuery is the BM25 leg's query: a union of one branch per analyzed
 // term, each branch the term in the content field intersected with the
 // whole filter: (@content:t1 F) | (@content:t2 F) | ... terms must be
-// non-empty.
+// non-empty. weights, when given (one per term), scale each branch's
+// BM25STD score ($weight); the filter's clauses always weigh 0, so a
+// chunk's score is its terms' alone (a TAG match would otherwise add its
+// own IDF, more for a chunk in several of the principal's groups).
 //
 // Not @content:(t1 | t2) F: RediSearch 2.10 scores a union that is
 // skipped through by an intersection with only its first matching term
 // (on SciFact the best BM25STD match of a query fell to rank 172). A
 // union of intersections is read in full and scored by every term.
-func TextQuery(terms []string, f backend.Filter) string {
-	filter := FilterQuery(f)
+func TextQuery(terms []string, f backend.Filter, weights ...float64) string {
+	return textQuery(terms, FilterQuery(f), weights)
+}
+
+// textQuery is TextQuery with the filter compiled; an empty filter
+// (a principal who sees every chunk, no other restriction) is left out.
+func textQuery(terms []string, filter string, weights []float64) string {
+	if filter != "" {
+		filter = " (" + filter + ")=>{$weight: 0}"
+	}
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {
@@ -91,22 +108,26 @@ func TextQuery(terms []string, f backend.Filter) string {
 		}
 		b.WriteString("(@" + fieldContent + ":")
 		b.WriteString(Escape(t))
-		b.WriteString(" " + filter + ")")
+		b.WriteString(filter + ")")
+		if i < len(weights) {
+			b.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
+		}
 	}
 	return b.String()
 }
 
 // VectorQuery is the vector leg's query: the k nearest chunks among those
-// that pass the filter (a pre-filter, not a post-filter). With exact, the
-// distances are computed for every chunk that passes the filter
-// (HYBRID_POLICY ADHOC_BF) instead of walking the HNSW graph, whose
-// approximate walk passes through chunks the filter excludes.
-func VectorQuery(f backend.Filter, k int, exact bool) string {
-	policy := ""
-	if exact {
-		policy = " HYBRID_POLICY ADHOC_BF"
+// that pass the filter (a pre-filter, not a post-filter), through the
+// HNSW graph with EF_RUNTIME ef (0: the index's default). RediSearch
+// chooses per query between walking the graph in batches, checking the
+// filter as it goes, and, for a filter that passes few chunks, computing
+// their distances directly (its HYBRID_POLICY ADHOC_BF).
+func VectorQuery(f backend.Filter, k, ef int) string {
+	opts := ""
+	if ef > 0 {
+		opts = " EF_RUNTIME " + strconv.Itoa(ef)
 	}
-	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + policy + " AS " + fieldDistance + "]"
+	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
 }
 
 // dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field

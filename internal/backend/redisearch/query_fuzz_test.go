@@ -1,6 +1,7 @@
 package redisearch
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -29,10 +30,14 @@ func FuzzQuery(f *testing.F) {
 			return
 		}
 		groups := []string{"public", "partner:brook-street"}
-		filter := FilterQuery(backend.Filter{Groups: groups})
+		filter := "(" + FilterQuery(backend.Filter{Groups: groups}) + ")=>{$weight: 0}"
 		ts := an.Terms(text)
 		if len(ts) > 0 {
-			q := TextQuery(ts, backend.Filter{Groups: groups})
+			weights := make([]float64, len(ts))
+			for i := range ts {
+				weights[i] = 0.5 + float64(i)
+			}
+			q := TextQuery(ts, backend.Filter{Groups: groups}, weights...)
 			rest := q
 			var got []string
 			for i := range ts {
@@ -54,6 +59,11 @@ func FuzzQuery(f *testing.F) {
 				got = append(got, term[0])
 				if rest, ok = strings.CutPrefix(rest, " "+filter+")"); !ok {
 					t.Fatalf("query %q: branch %d: after the term %q, want the filter %q", q, i, rest, filter)
+				}
+				if w := fmt.Sprintf("=>{$weight: %g}", weights[i]); !strings.HasPrefix(rest, w) {
+					t.Fatalf("query %q: branch %d: after the filter %q, want the weight %q", q, i, rest, w)
+				} else {
+					rest = rest[len(w):]
 				}
 			}
 			if rest != "" {

@@ -10,10 +10,14 @@
 //	assay:N:current        the version workers serve ("V")
 //	assay:N:seq            the last version number handed out
 //	assay:N:vV:manifest    JSON: how version V was built (backend.Manifest + version, vector algorithm)
-//	assay:N:vV:stats       JSON: term counts and lengths per chunk ACL (backend.Part)
+//	assay:N:vV:stats       JSON: whole-index counts (chunks, distinct terms, empty chunks)
+//	assay:N:vV:df          HASH: term → chunks holding it, whole index (the IDF-weighted
+//	                       embedder and operators; never a principal's numbers)
+//	assay:N:vV:hll:<group> HyperLogLog: the distinct terms of the chunks group may see
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
 //	                       products, updated, authority, ..., content (analyzed terms),
-//	                       vec (FLOAT32 bytes), ek (embedding cache key), fp (fingerprint)
+//	                       empty ("1" for a chunk with no text), vec (FLOAT32 bytes),
+//	                       ek (embedding cache key), fp (fingerprint)
 //	FT index assay:N:vV    over that prefix; the alias N names the current one
 //
 // A build writes version V+1 completely, then moves the alias and the
@@ -24,9 +28,10 @@
 // The content field holds terms.Analyzer's terms (the same English
 // analyzer the bleve index uses), indexed NOSTEM with no stop words, so
 // both backends match the same words. The BM25 leg asks RediSearch for
-// candidates with SCORER BM25STD and re-scores them with bleve's BM25
-// formula and the index's k1/b, from term counts over the chunks the
-// principal may see (backend.VisibleSet), never the whole index's.
+// candidates with SCORER BM25STD, each term weighted so that its IDF is
+// the visible set's, and re-scores them with bleve's BM25 formula and the
+// index's k1/b, from term counts over the chunks the principal may see
+// (see stats.go: counted by the engine, never a table in the worker).
 package redisearch
 
 import (
@@ -39,7 +44,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,7 +56,7 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (
@@ -63,6 +67,7 @@ const (
 	fieldStatus    = "status"
 	fieldAuthority = "authority"
 	fieldUpdated   = "updated_n"
+	fieldEmpty     = "empty"
 	fieldVector    = "vec"
 	fieldDistance  = "dist" // the KNN distance, not stored
 	tagSeparator   = ","
@@ -109,11 +114,11 @@ type Index struct {
 	name   string
 	vn     string // versioned FT index name
 	m      Manifest
-	parts  *backend.Parts
+	st     indexStats
+	stats  statsCache
 	an     *terms.Analyzer
 	checks []string
-	cache  chunkCache
-	prints sync.Map // chunk id → fingerprint of every chunk read (not bounded by the cache)
+	cache  *chunkCache
 
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
@@ -163,8 +168,8 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "index %s has no term statistics (%v): rebuild it", vn, err)
 	}
-	var parts []*backend.Part
-	if err := json.Unmarshal(raw, &parts); err != nil {
+	var st indexStats
+	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "index %s: bad term statistics: %v", vn, err)
 	}
 	if o.CheckEvery == 0 {
@@ -173,8 +178,8 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if o.CacheChunks == 0 {
 		o.CacheChunks = DefaultCacheChunks
 	}
-	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, parts: backend.NewParts(parts), an: terms.New(), every: o.CheckEvery,
-		cache: chunkCache{max: o.CacheChunks, m: map[string]*cachedChunk{}}}
+	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
+		cache: newChunkCache(o.CacheChunks)}
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
@@ -292,99 +297,50 @@ func (ix *Index) RedisManifest() Manifest { return ix.m }
 // consistency warnings found at Open, which state no counts, and how many
 // chunks visible to groups have no text.
 func (ix *Index) Warnings(groups []string) []string {
-	return append(slices.Clone(ix.checks), ix.parts.Visible(groups).EmptyWarning()...)
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	return append(slices.Clone(ix.checks), ix.visible(ctx, groups).emptyWarning()...)
 }
 
 // Len is the number of chunks in the index.
-func (ix *Index) Len() int { return ix.parts.Len() }
+func (ix *Index) Len() int { return ix.st.Chunks }
 
-// DocFreq is the number of chunks containing term, in the whole index.
-func (ix *Index) DocFreq(term string) int { return ix.parts.DocFreq(term) }
+// DocFreq is the number of chunks containing term, in the whole index,
+// from the stored table (cached; 0 when Redis does not answer).
+func (ix *Index) DocFreq(term string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	dfs, err := ix.indexDocFreqs(ctx, []string{term})
+	if err != nil {
+		return 0
+	}
+	return dfs[0]
+}
 
 // Close releases nothing: the client belongs to the caller. It is there
 // so both backends close alike.
 func (ix *Index) Close() error { return nil }
 
 // EachTerm calls fn for every analyzed term of the index with the number
-// of chunks containing it, whoever may see them. Anything that shows
-// terms to a principal must use Visible instead.
-func (ix *Index) EachTerm(fn func(term string, df int)) { ix.parts.EachTerm(fn) }
-
-// Vocabulary is term statistics over the chunks one principal may see.
-type Vocabulary struct {
-	backend.VisibleSet
-	// ix and groups let Holdings ask the server which chunks hold what.
-	ix     *Index
-	groups []string
-}
-
-var _ backend.Vocabulary = Vocabulary{}
-
-// Visible returns the term statistics of the chunks visible to groups.
-func (ix *Index) Visible(groups []string) backend.Vocabulary { return ix.visible(groups) }
-
-func (ix *Index) visible(groups []string) Vocabulary {
-	return Vocabulary{VisibleSet: ix.parts.Visible(groups), ix: ix, groups: groups}
-}
-
-// maxHeldChunks bounds the chunks one term may be in for Holdings to read
-// them all: past it, it cannot tell.
-const maxHeldChunks = 10000
-
-// Holdings counts the visible chunks that pass f (nil: all of them; its
-// groups are the vocabulary's, whatever f says) by which of terms they
-// hold (bit i: terms[i]), as the bleve backend does from its postings:
-// one NOCONTENT search per term the visible chunks have, the filter
-// inside the query, in one pipeline. It returns nil when it cannot tell:
-// more than backend.MaxHeld terms, a term in more than maxHeldChunks
-// visible chunks, or Redis did not answer (the assessor then assumes a
-// chunk that would suffice may exist).
-func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) map[uint64]int {
-	if len(terms) > backend.MaxHeld || v.ix == nil {
-		return nil
-	}
-	pipe := v.ix.rdb.Pipeline()
-	cmds := make([]*redis.FTSearchCmd, len(terms))
-	filter := backend.Filter{}
-	if f != nil {
-		filter = *f
-	}
-	filter.Groups = v.groups
-	for i, t := range terms {
-		switch df := v.DocFreq(t); {
-		case df == 0:
-			continue
-		case df > maxHeldChunks:
-			return nil
+// of chunks containing it, whoever may see them, reading the stored table
+// with HSCAN (nothing is kept). Anything that shows terms to a principal
+// must use Visible instead. It stops early when Redis fails.
+func (ix *Index) EachTerm(fn func(term string, df int)) {
+	ctx := context.Background()
+	var cursor uint64
+	for {
+		kv, next, err := ix.rdb.HScan(ctx, dfKey(ix.vn), cursor, "*", 4096).Result()
+		if err != nil {
+			return
 		}
-		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, TextQuery([]string{t}, filter), &redis.FTSearchOptions{
-			Verbatim: true, NoContent: true, Limit: maxHeldChunks, DialectVersion: 2,
-		})
-	}
-	if pipe.Len() == 0 {
-		return map[uint64]int{}
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return nil
-	}
-	held := map[string]uint64{}
-	for i, c := range cmds {
-		if c == nil {
-			continue
+		for i := 0; i+1 < len(kv); i += 2 {
+			df, _ := strconv.Atoi(kv[i+1])
+			fn(kv[i], df)
 		}
-		res := c.Val()
-		if len(res.Docs) != res.Total {
-			return nil // partial results (a timeout?): counting them could refuse wrongly
-		}
-		for _, d := range res.Docs {
-			held[d.ID] |= 1 << i
+		if cursor = next; cursor == 0 {
+			return
 		}
 	}
-	out := map[uint64]int{}
-	for _, m := range held {
-		out[m]++
-	}
-	return out
 }
 
 // HasDocument reports whether document id is indexed: every document has
@@ -415,13 +371,10 @@ func (ix *Index) redisErr(op string, err error) error {
 }
 
 // SearchText runs the BM25 leg among the chunks that pass f: RediSearch
-// finds candidates, then they are re-scored with the index's BM25 (bleve's
-// formula) over the principal's visible statistics, and the best k are
-// returned. BM25STD picks the candidates only for a principal who sees
-// every ACL part, because its statistics are the whole index's; for anyone
-// else a hidden chunk would decide which visible chunks are re-scored, so
-// every match is re-scored (see restrictedDepth), ordered by DISMAX, which
-// reads each chunk's own term frequencies only.
+// finds candidates by BM25STD, each query term weighted so that it counts
+// with the visible set's IDF (see termWeights), then the candidates are
+// re-scored with the index's BM25 (bleve's formula) over the principal's
+// visible statistics, and the best k are returned.
 func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
 	const op = "redisearch.SearchText"
 	if len(f.Groups) == 0 {
@@ -432,32 +385,33 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		return nil, nil
 	}
 	uniq := make([]string, 0, len(qterms))
-	seen := map[string]bool{}
+	mult := map[string]int{}
 	for _, t := range qterms {
-		if !seen[t] {
-			seen[t] = true
+		if mult[t] == 0 {
 			uniq = append(uniq, t)
 		}
+		mult[t]++
 	}
-	vis := ix.parts.Visible(f.Groups)
-	scorer, depth := "BM25STD", candidateDepth(k)
-	if !vis.All() {
-		scorer, depth = "DISMAX", restrictedDepth(k)
-	}
-	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, TextQuery(uniq, f), &redis.FTSearchOptions{
-		Verbatim:       true,
-		NoContent:      true,
-		Scorer:         scorer,
-		Limit:          depth,
-		DialectVersion: 2,
-	}).Result()
+	s, err := ix.set(ctx, f.Groups)
 	if err != nil {
+		return nil, err
+	}
+	v := Vocabulary{ix: ix, groups: f.Groups, s: s}
+	terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) == 0 {
+		return nil, nil // no visible chunk holds a query term
+	}
+	if _, err := ix.distinct(ctx, s); err != nil {
 		return nil, ix.redisErr(op, err)
 	}
-	p := chunkPrefix(ix.vn)
-	ids := make([]string, len(res.Docs))
-	for i, d := range res.Docs {
-		ids[i] = strings.TrimPrefix(d.ID, p)
+	// A principal who sees every chunk needs no ACL clause: it would
+	// only cost (a union of every group, intersected with each term).
+	ids, err := ix.candidates(ctx, textQuery(terms, filterQuery(f, !s.all), weights), candidateDepth(k))
+	if err != nil {
+		return nil, ix.redisErr(op, err)
 	}
 	got, err := ix.load(ctx, ids)
 	if err != nil {
@@ -467,25 +421,95 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	for i, c := range got {
 		cands[i] = candidate{id: c.chunk.ID, terms: c.terms}
 	}
-	return rescore(vis, ix.m.BM25, qterms, cands, k), nil
+	return rescore(v, ix.m.BM25, qterms, cands, k), nil
 }
 
-// candidateDepth is how many BM25STD candidates the BM25 leg re-scores for
-// k results. RediSearch's k1, b and whole-index statistics differ from
-// ours, so a few past k are read, as bleve's leg reads a tie margin; on
-// SciFact test reading 2k or 3k changed no nDCG@10 digit and cost
-// latency.
-func candidateDepth(k int) int { return k + 16 }
+// candidates returns the ids of the best depth chunks for query by
+// BM25STD, and past them every chunk that ties the last one's score: the
+// engine orders ties arbitrarily, and the exact re-scoring must see all
+// of a tie to break it by chunk id as bleve does.
+func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]string, error) {
+	p := chunkPrefix(ix.vn)
+	var ids []string
+	last := math.Inf(1)
+	for offset := 0; ; offset += depth {
+		// go-redis misreads WITHSCORES with NOCONTENT: the reply is
+		// [total, id, score, id, score, ...].
+		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
+			"LIMIT", offset, depth, "DIALECT", 2).Slice()
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) == 0 || len(raw)%2 != 1 {
+			return nil, fmt.Errorf("FT.SEARCH WITHSCORES: a reply of %d elements", len(raw))
+		}
+		total, _ := raw[0].(int64)
+		n := (len(raw) - 1) / 2
+		for i := range n {
+			id, _ := raw[1+2*i].(string)
+			score := math.Inf(-1)
+			if sv, ok := raw[2+2*i].(string); ok {
+				score, _ = strconv.ParseFloat(sv, 64)
+			}
+			if offset > 0 && score < last {
+				return ids, nil
+			}
+			ids = append(ids, strings.TrimPrefix(id, p))
+			last = score
+		}
+		if n < depth || int64(offset+depth) >= total {
+			return ids, nil
+		}
+	}
+}
 
-// restrictedDepth is how many DISMAX candidates the BM25 leg re-scores for
-// k results when the principal does not see every chunk: all of its
-// matches, up to 10,000. DISMAX knows no document frequency or length, so
-// its order is far from BM25's (its best 4k+64 held 38% of the exact top
-// 10 on SciFact with half the documents hidden); re-scoring every match
-// is exact and cost 3.5-3.7 ms p50 there, against 1 ms for the DISMAX cut.
-// Past 10,000 matches the DISMAX order, which no hidden chunk affects,
-// decides which are read.
-func restrictedDepth(k int) int { return max(k, 10000) }
+// termWeights returns the query terms some visible chunk holds and the
+// $weight of each in the BM25STD query. bleve's BM25 weighs a term by
+// idf², over the visible chunks, once per occurrence in the query;
+// BM25STD weighs it by its idf over the whole index. So a term weighs
+// m·idf_visible²/idf_index: its candidates are ordered by the visible
+// IDF, and no hidden chunk's count decides which term dominates.
+// (BM25STD's own k1, b and length normalisation remain; the exact
+// re-scoring corrects them among the candidates.)
+func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
+	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
+	if err != nil {
+		return nil, nil, err
+	}
+	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
+	var terms []string
+	var weights []float64
+	for i, t := range uniq {
+		if vis[i] == 0 {
+			continue
+		}
+		vi := idf(v.s.n, vis[i])
+		terms = append(terms, t)
+		weights = append(weights, float64(mult[t])*vi*vi/idf(ix.st.Chunks, whole[i]))
+	}
+	return terms, weights, nil
+}
+
+// candidateDepth is how many BM25STD candidates the BM25 leg re-scores
+// for k results (ties past them included; see candidates): k and
+// overFetch × 10 more, + 16. BM25STD's k1, b and length normalisation
+// differ from bleve's, and its average length is the whole index's, so
+// it reads well past k: TestRestrictedAgreement measured the top-10
+// agreement with exhaustive exact scoring on SciFact with team ACLs at
+// k = 10 and 1, 2, 4 and 8 × k (+16), and the top 10 is what the
+// over-fetch protects (see docs/retrieval.md); a larger k reads k more.
+func candidateDepth(k int) int { return k + overFetch*10 + 16 }
+
+// overFetch is the BM25 leg's over-fetch factor (a variable for the
+// measurement).
+var overFetch = 8
+
+// vectorMargin is how many neighbours past k the vector leg reads.
+const vectorMargin = 16
+
+// vectorEF is the HNSW EF_RUNTIME of the vector leg (see
+// TestHNSWChoice): how many neighbours the graph walk keeps.
+const vectorEF = 100
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
@@ -503,14 +527,17 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	case k < 1:
 		return nil, backend.VectorStats{}, nil
 	}
-	// A principal who does not see every chunk gets exact distances over
-	// what it may see: an HNSW walk through hidden chunks' vectors would
-	// let them decide which visible neighbours are found.
-	exact := ix.m.Vector == HNSW && !ix.parts.Visible(f.Groups).All()
-	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, k, exact), &redis.FTSearchOptions{
+	// A few past k, so that chunks at the same distance (copies) are
+	// ordered by id, not by the graph's walk.
+	depth := k + vectorMargin
+	ef := 0
+	if ix.m.Vector == HNSW {
+		ef = max(vectorEF, depth)
+	}
+	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, depth, ef), &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
-		Limit:          k,
+		Limit:          depth,
 		Params:         map[string]any{"B": vectorBytes(vec)},
 		DialectVersion: 2,
 	}).Result()
@@ -526,11 +553,8 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 		}
 		hits = append(hits, backend.Hit{ChunkID: strings.TrimPrefix(d.ID, p), Score: 1 - dist})
 	}
-	method := "RediSearch " + ix.m.Vector + " KNN"
-	if exact {
-		method = "RediSearch exact KNN over the visible chunks"
-	}
-	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: method}, nil
+	hits = backend.SortHits(hits, k)
+	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
 }
 
 // vectorBytes is vec as little-endian FLOAT32, the VECTOR field's format.

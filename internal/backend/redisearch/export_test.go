@@ -1,0 +1,17 @@
+package redisearch
+
+// SetOverFetch sets the BM25 over-fetch factor for a
+// measurement and returns the previous one.
+func SetOverFetch(n int) int {
+	old := overFetch
+	overFetch = n
+	return old
+}
+
+// SetMaxPostings sets how many postings Holdings reads before it counts
+// combinations instead, and returns the previous bound.
+func SetMaxPostings(n int) int {
+	old := maxPostings
+	maxPostings = n
+	return old
+}

@@ -1,0 +1,358 @@
+package redisearch
+
+// Visible statistics, from the engine.
+//
+// A worker keeps no term table: everything BM25 and the checks need of a
+// principal's visible set is asked of Redis and kept in bounded caches
+// (statsCache), so a worker's memory does not grow with the corpus or
+// with the number of distinct ACLs.
+//
+//	N          FT.SEARCH "<acl filter>" LIMIT 0 0 → total
+//	df(t)      FT.SEARCH "@content:t <acl filter>" LIMIT 0 0, pipelined;
+//	           for a principal who sees every chunk, HMGET of the
+//	           whole-index table assay:N:vV:df (term → chunks)
+//	distinct   the number of distinct terms of the visible chunks, which
+//	           bleve's BM25 divides by the chunk count for its "average
+//	           length" (backend.VisibleSet.BleveAvgLen): exact for a
+//	           principal who sees every chunk (HLEN of the df table), else
+//	           PFCOUNT over one HyperLogLog per ACL group
+//	           (assay:N:vV:hll:<group>, the distinct terms of the chunks
+//	           that group may see), whose union is exactly the visible set
+//	           (standard error 0.81%, then rounded up to a whole average)
+//	empty      FT.SEARCH "@empty:{1} <acl filter>" LIMIT 0 0
+//
+// Every number comes from the visible chunks only: counts are taken
+// inside the ACL filter, and a group's HyperLogLog holds only the terms
+// of chunks that group may see.
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
+// Keys of the statistics a build writes beside the chunks.
+func dfKey(vn string) string         { return vn + ":df" }
+func hllKey(vn, group string) string { return vn + ":hll:" + group }
+
+func hllKeys(vn string, groups []string) []string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = hllKey(vn, g)
+	}
+	return out
+}
+
+// emptyClause matches the chunks with no text.
+const emptyClause = "@" + fieldEmpty + ":{1}"
+
+// indexStats is what a build stores in assay:N:vV:stats: whole-index
+// numbers only (a few bytes, whatever the corpus).
+type indexStats struct {
+	Chunks   int `json:"chunks"`
+	Distinct int `json:"distinct"` // distinct terms in the whole index
+	Empty    int `json:"empty"`    // chunks with no text
+}
+
+// Cache bounds: how many visible sets (distinct sorted group lists) and,
+// per set, how many terms' document frequencies a worker keeps. At their
+// bounds they take about 256 × 4,096 × ~60 bytes ≈ 60 MB.
+const (
+	maxVisibleSets = 256
+	maxSetTerms    = 4096
+	maxIndexTerms  = 65536 // whole-index df (the IDF-weighted embedder)
+)
+
+// statsTimeout bounds one statistics round trip made without a caller's
+// context (TermCounts.DocFreq takes none).
+const statsTimeout = 5 * time.Second
+
+// visibleStats is the statistics of one visible set, filled lazily.
+type visibleStats struct {
+	groups []string
+	filter string // the ACL clause
+	all    bool   // every chunk is visible
+	n      int
+	empty  int
+	// distinct is the visible set's distinct terms (exact when all,
+	// else estimated); fetched with the first BleveAvgLen.
+	distinctOnce sync.Once
+	distinct     int
+	df           *lru.Cache[string, int]
+}
+
+// statsCache holds the visible sets' statistics and the whole-index
+// document frequencies a worker has asked for.
+type statsCache struct {
+	sets  *lru.Cache[string, *visibleStats]
+	index *lru.Cache[string, int]
+	mu    sync.Mutex // serializes the first fetch of a set
+}
+
+func newStatsCache() statsCache {
+	sets, _ := lru.New[string, *visibleStats](maxVisibleSets)
+	index, _ := lru.New[string, int](maxIndexTerms)
+	return statsCache{sets: sets, index: index}
+}
+
+// setKey is a visible set's cache key: its groups, sorted.
+func setKey(groups []string) (string, []string) {
+	g := slices.Sorted(slices.Values(groups))
+	g = slices.Compact(g)
+	return strings.Join(g, "\x00"), g
+}
+
+// count is FT.SEARCH query LIMIT 0 0 in pipe: how many chunks match.
+func (ix *Index) count(ctx context.Context, pipe redis.Pipeliner, query string) *redis.FTSearchCmd {
+	return pipe.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{Verbatim: true, NoContent: true, LimitOffset: 0, Limit: 0, CountOnly: true, DialectVersion: 2})
+}
+
+// set returns the statistics of the chunks visible to groups, asking
+// Redis for N and the empty chunks on first use.
+func (ix *Index) set(ctx context.Context, groups []string) (*visibleStats, error) {
+	key, sorted := setKey(groups)
+	if s, ok := ix.stats.sets.Get(key); ok {
+		return s, nil
+	}
+	ix.stats.mu.Lock()
+	defer ix.stats.mu.Unlock()
+	if s, ok := ix.stats.sets.Get(key); ok {
+		return s, nil
+	}
+	s := &visibleStats{groups: sorted, filter: tagClause(fieldACL, sorted)}
+	s.df, _ = lru.New[string, int](maxSetTerms)
+	pipe := ix.rdb.Pipeline()
+	n := ix.count(ctx, pipe, s.filter)
+	empty := ix.count(ctx, pipe, emptyClause+" "+s.filter)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, ix.redisErr("redisearch.Visible", err)
+	}
+	s.n, s.empty = n.Val().Total, empty.Val().Total
+	s.all = s.n == ix.st.Chunks
+	if s.all {
+		s.distinctOnce.Do(func() { s.distinct = ix.st.Distinct })
+	}
+	ix.stats.sets.Add(key, s)
+	return s, nil
+}
+
+// docFreqs returns the visible document frequencies of terms, asking
+// Redis (one pipeline) for those not cached.
+func (ix *Index) docFreqs(ctx context.Context, s *visibleStats, terms []string) ([]int, error) {
+	out := make([]int, len(terms))
+	var miss []int
+	for i, t := range terms {
+		if df, ok := s.df.Get(t); ok {
+			out[i] = df
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	if s.all {
+		dfs, err := ix.indexDocFreqs(ctx, terms)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range miss {
+			out[i] = dfs[i]
+			s.df.Add(terms[i], dfs[i])
+		}
+		return out, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.FTSearchCmd, len(miss))
+	for j, i := range miss {
+		cmds[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, ix.redisErr("redisearch.Visible", err)
+	}
+	for j, i := range miss {
+		out[i] = cmds[j].Val().Total
+		s.df.Add(terms[i], out[i])
+	}
+	return out, nil
+}
+
+// bothDocFreqs returns the visible and the whole-index document
+// frequencies of terms, asking Redis for those not cached in one
+// pipeline (the count queries and one HMGET), so that a restricted
+// caller's query costs the round trips of a full-access one.
+func (ix *Index) bothDocFreqs(ctx context.Context, s *visibleStats, terms []string) (vis, whole []int, err error) {
+	if s.all {
+		vis, err = ix.docFreqs(ctx, s, terms)
+		return vis, vis, err
+	}
+	vis, whole = make([]int, len(terms)), make([]int, len(terms))
+	var visMiss, wholeMiss []int
+	for i, t := range terms {
+		var ok bool
+		if vis[i], ok = s.df.Get(t); !ok {
+			visMiss = append(visMiss, i)
+		}
+		if whole[i], ok = ix.stats.index.Get(t); !ok {
+			wholeMiss = append(wholeMiss, i)
+		}
+	}
+	if len(visMiss) == 0 && len(wholeMiss) == 0 {
+		return vis, whole, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	counts := make([]*redis.FTSearchCmd, len(visMiss))
+	for j, i := range visMiss {
+		counts[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
+	}
+	var hm *redis.SliceCmd
+	if len(wholeMiss) > 0 {
+		fields := make([]string, len(wholeMiss))
+		for j, i := range wholeMiss {
+			fields[j] = terms[i]
+		}
+		hm = pipe.HMGet(ctx, dfKey(ix.vn), fields...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, nil, ix.redisErr("redisearch.Visible", err)
+	}
+	for j, i := range visMiss {
+		vis[i] = counts[j].Val().Total
+		s.df.Add(terms[i], vis[i])
+	}
+	if hm != nil {
+		for j, v := range hm.Val() {
+			df := 0
+			if str, ok := v.(string); ok {
+				df, _ = strconv.Atoi(str)
+			}
+			whole[wholeMiss[j]] = df
+			ix.stats.index.Add(terms[wholeMiss[j]], df)
+		}
+	}
+	return vis, whole, nil
+}
+
+// indexDocFreqs returns the whole-index document frequencies of terms
+// from the stored table, caching them.
+func (ix *Index) indexDocFreqs(ctx context.Context, terms []string) ([]int, error) {
+	out := make([]int, len(terms))
+	var miss []string
+	var at []int
+	for i, t := range terms {
+		if df, ok := ix.stats.index.Get(t); ok {
+			out[i] = df
+		} else {
+			miss, at = append(miss, t), append(at, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	vals, err := ix.rdb.HMGet(ctx, dfKey(ix.vn), miss...).Result()
+	if err != nil {
+		return nil, ix.redisErr("redisearch.DocFreq", err)
+	}
+	for j, v := range vals {
+		df := 0
+		if s, ok := v.(string); ok {
+			df, _ = strconv.Atoi(s)
+		}
+		out[at[j]] = df
+		ix.stats.index.Add(miss[j], df)
+	}
+	return out, nil
+}
+
+// distinct returns the visible set's distinct terms: exact when every
+// chunk is visible, else PFCOUNT over its groups' HyperLogLogs.
+func (ix *Index) distinct(ctx context.Context, s *visibleStats) (int, error) {
+	var err error
+	s.distinctOnce.Do(func() {
+		var n int64
+		n, err = ix.rdb.PFCount(ctx, hllKeys(ix.vn, s.groups)...).Result()
+		s.distinct = int(n)
+	})
+	return s.distinct, err
+}
+
+// Vocabulary is term statistics over the chunks one principal may see,
+// asked of Redis and cached (see statsCache).
+type Vocabulary struct {
+	ix     *Index
+	groups []string
+	s      *visibleStats // nil when Redis did not answer: everything counts 0
+}
+
+var (
+	_ backend.Vocabulary = Vocabulary{}
+	_ backend.BM25Stats  = Vocabulary{}
+)
+
+// Visible returns the term statistics of the chunks visible to groups.
+func (ix *Index) Visible(groups []string) backend.Vocabulary {
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	return ix.visible(ctx, groups)
+}
+
+func (ix *Index) visible(ctx context.Context, groups []string) Vocabulary {
+	s, _ := ix.set(ctx, groups)
+	return Vocabulary{ix: ix, groups: groups, s: s}
+}
+
+// DocFreq is the number of visible chunks containing term (0 when Redis
+// does not answer).
+func (v Vocabulary) DocFreq(term string) int {
+	if v.s == nil {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	dfs, err := v.ix.docFreqs(ctx, v.s, []string{term})
+	if err != nil {
+		return 0
+	}
+	return dfs[0]
+}
+
+// Len is the number of visible chunks.
+func (v Vocabulary) Len() int {
+	if v.s == nil {
+		return 0
+	}
+	return v.s.n
+}
+
+// All reports whether every chunk is visible.
+func (v Vocabulary) All() bool { return v.s != nil && v.s.all }
+
+// BleveAvgLen is bleve's BM25 "average length" over the visible chunks:
+// their distinct terms over their number, rounded up (see
+// backend.VisibleSet.BleveAvgLen).
+func (v Vocabulary) BleveAvgLen() float64 {
+	if v.s == nil || v.s.n == 0 {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	d, _ := v.ix.distinct(ctx, v.s)
+	return math.Ceil(float64(d) / float64(v.s.n))
+}
+
+// emptyWarning says how many visible chunks have no text; nil when none.
+func (v Vocabulary) emptyWarning() []string {
+	if v.s == nil || v.s.empty == 0 {
+		return nil
+	}
+	return []string{strconv.Itoa(v.s.empty) + " chunks you can see have no text (an empty parse?)"}
+}
