@@ -204,19 +204,27 @@ func TestBrowserEncryptedHistoryInWebUI(t *testing.T) {
 		t.Fatalf("no answer: %+v", q)
 	}
 	page := fmt.Sprintf("http://127.0.0.1:%d/namespaces/default/workflows/%s", uiPort, id)
-	// The UI server answers a moment before it can serve a run's page
-	// (500 "Uh oh" meanwhile): reload until the question shows.
-	var shown bool
-	for deadline := time.Now().Add(60 * time.Second); !shown && time.Now().Before(deadline); {
-		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		_ = chromedp.Run(tctx, chromedp.Navigate(page),
-			chromedp.Poll(`document.body.innerText.includes("X300 Pro motor covered for")`, &shown, chromedp.WithPollingTimeout(10*time.Second)))
-		cancel()
-	}
+	shown := openUIPage(ctx, page, `document.body.innerText.includes("X300 Pro motor covered for")`)
 	screenshot(t, ctx, "webui-decoded")
 	if !shown {
 		var text string
 		_ = chromedp.Run(ctx, chromedp.Text("body", &text, chromedp.ByQuery))
 		t.Errorf("the Web UI at %s does not show the question; it shows:\n%.3000s", page, text)
 	}
+}
+
+// openUIPage opens a page of the Temporal Web UI and reloads it until the
+// JavaScript condition holds or a minute has passed. The UI server answers
+// a moment before it can serve a run's page, and on a loaded machine its
+// first loads can fail (500 "Uh oh" or "Internal Error"): a reload is
+// what an operator would do.
+func openUIPage(ctx context.Context, page, cond string) bool {
+	var shown bool
+	for deadline := time.Now().Add(60 * time.Second); !shown && time.Now().Before(deadline); {
+		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		_ = chromedp.Run(tctx, chromedp.Navigate(page),
+			chromedp.Poll(cond, &shown, chromedp.WithPollingTimeout(10*time.Second)))
+		cancel()
+	}
+	return shown
 }
