@@ -6,10 +6,8 @@ package stacktest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -31,21 +29,17 @@ func FreePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// Questions reads the questions of a JSONL question file (one
-// {"question": ...} object a line), such as testdata/hollin/questions.jsonl.
+// Questions reads the questions of a question file for a batch
+// (apiclient.ReadQuestions), such as testdata/hollin/questions.jsonl.
 func Questions(t testing.TB, path string) []string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	qs, err := apiclient.ReadQuestions(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
-		var q struct{ Question string }
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, q.Question)
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = q.Question
 	}
 	return out
 }
