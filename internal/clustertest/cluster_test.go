@@ -24,8 +24,8 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/redistest"
-	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestCluster brings the stack up on a fresh cluster while asking
@@ -46,28 +46,16 @@ func TestCluster(t *testing.T) {
 
 	var q02 string
 	t.Run("q02-answered", func(t *testing.T) {
-		id, q := ask(ctx, t, hc, "how many years is the X300 Pro motor covered for")
+		id, q := stacktest.Ask(ctx, t, hc, "how many years is the X300 Pro motor covered for")
 		q02 = id
-		if q.Status != api.Completed || q.StopReason != "answered" {
-			t.Fatalf("status %s, stop reason %s; want completed, answered\n%+v", q.Status, q.StopReason, q)
-		}
-		if !strings.Contains(q.Answer, "5 years") {
-			t.Errorf("answer %q does not contain the key fact %q", q.Answer, "5 years")
-		}
-		var cited []string
-		for _, ci := range q.Citations {
-			cited = append(cited, ci.DocID)
-		}
-		if !slices.Contains(cited, "pol-warranty-2026") {
-			t.Errorf("citations %v do not include pol-warranty-2026", cited)
-		}
+		stacktest.CheckWarrantyAnswered(t, q)
 		if body, status := sources(ctx, t, c, id); status != http.StatusOK {
 			t.Errorf("GET /v1/questions/%s/sources: %d %s, want 200", id, status, body)
 		}
 	})
 
 	t.Run("peru-stops", func(t *testing.T) {
-		_, q := ask(ctx, t, hc, "what is the capital of Peru")
+		_, q := stacktest.Ask(ctx, t, hc, "what is the capital of Peru")
 		if q.StopReason != "insufficient_context" || !strings.Contains(q.Answer, "could not find") || len(q.Citations) != 0 {
 			t.Fatalf("got stop %s, answer %q, %d citations; want insufficient_context with the not-found answer", q.StopReason, q.Answer, len(q.Citations))
 		}
@@ -111,7 +99,7 @@ func TestCluster(t *testing.T) {
 		t.Fatalf("count AnswerWorkflows: %v", err)
 	}
 	n := clusterN()
-	var clean map[string]outcome
+	var clean map[string]stacktest.Outcome
 	t.Run("batch", func(t *testing.T) {
 		phase := time.Now()
 		clean = runBatch(ctx, t, c, n, nil)
@@ -136,7 +124,7 @@ func TestCluster(t *testing.T) {
 				c.startWorker(0)
 			}
 		})
-		lost, differ := compare(t, "worker SIGKILL", clean, got)
+		lost, differ := stacktest.Compare(t, "worker SIGKILL", clean, got)
 		t.Logf("worker SIGKILL: %d tried, %d lost, %d differ, in %s", n, lost, differ, time.Since(phase).Round(time.Millisecond))
 		if !killed {
 			t.Errorf("the batch finished before the worker could be killed")
@@ -162,7 +150,7 @@ func TestCluster(t *testing.T) {
 				c.restartServer()
 			}
 		})
-		lost, differ := compare(t, "server SIGKILL", clean, got)
+		lost, differ := stacktest.Compare(t, "server SIGKILL", clean, got)
 		t.Logf("server SIGKILL: %d tried, %d lost, %d differ, in %s", n, lost, differ, time.Since(phase).Round(time.Millisecond))
 		if !restarted {
 			t.Errorf("the batch finished before the server could be killed")
@@ -204,7 +192,7 @@ func testRediSearch(ctx context.Context, t *testing.T, c *cluster) {
 		filepath.Join(repoRoot, "testdata/hollin/corpus.jsonl")}, shared...)...).CombinedOutput(); err != nil {
 		t.Fatalf("assay index: %v\n%s", err, out)
 	}
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	base := fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	var procs []*proc
 	for i := range 2 {
 		procs = append(procs, c.start("redisearch-worker-"+strconv.Itoa(i), nil, nil, c.assay,
@@ -222,7 +210,7 @@ func testRediSearch(ctx context.Context, t *testing.T, c *cluster) {
 	rc.waitReady(2 * time.Minute)
 	hc := &apiclient.Client{BaseURL: base}
 
-	_, q := ask(ctx, t, hc, "how many years is the X300 Pro motor covered for")
+	_, q := stacktest.Ask(ctx, t, hc, "how many years is the X300 Pro motor covered for")
 	var cited []string
 	for _, ci := range q.Citations {
 		cited = append(cited, ci.DocID)
@@ -230,7 +218,7 @@ func testRediSearch(ctx context.Context, t *testing.T, c *cluster) {
 	if q.StopReason != "answered" || !slices.Contains(cited, "pol-warranty-2026") {
 		t.Errorf("q02 on the shared index: stop %s, cited %v; want answered citing pol-warranty-2026", q.StopReason, cited)
 	}
-	_, q = ask(ctx, t, hc, "what is the capital of Peru")
+	_, q = stacktest.Ask(ctx, t, hc, "what is the capital of Peru")
 	if q.StopReason != "insufficient_context" {
 		t.Errorf("Peru on the shared index: stop %s, want insufficient_context", q.StopReason)
 	}
@@ -410,20 +398,6 @@ func testStartup(ctx context.Context, t *testing.T, c *cluster) {
 	c.waitReady(time.Minute)
 }
 
-// ask asks one question and waits for its end.
-func ask(ctx context.Context, t *testing.T, hc *apiclient.Client, question string) (string, api.QuestionResponse) {
-	t.Helper()
-	id, err := hc.Submit(ctx, api.QuestionRequest{Question: question})
-	if err != nil {
-		t.Fatalf("Submit(%q): %v", question, err)
-	}
-	q, err := hc.Wait(ctx, id, 50*time.Millisecond, nil)
-	if err != nil {
-		t.Fatalf("Wait(%s): %v", id, err)
-	}
-	return id, q
-}
-
 // listedIDs reads the workflow ids from `temporal workflow list -o json`
 // (a JSON array, or one object per line).
 func listedIDs(t *testing.T, out []byte) []string {
@@ -458,101 +432,12 @@ func clusterN() int {
 	return 60
 }
 
-// hollinQuestions are the benchmark's questions.
-func hollinQuestions(t *testing.T) []string {
+// runBatch runs n Hollin questions as one batch on c (see
+// stacktest.RunBatch) and returns their outcomes by question id.
+func runBatch(ctx context.Context, t *testing.T, c *cluster, n int, during func(done int)) map[string]stacktest.Outcome {
 	t.Helper()
-	b, err := os.ReadFile(repoRoot + "/testdata/hollin/questions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
-		var q struct{ Question string }
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, q.Question)
-	}
-	return out
-}
-
-// outcome is what a question of a batch ended with.
-type outcome struct {
-	stop   wire.StopReason
-	answer string
-}
-
-// runBatch runs n questions as one batch and returns their outcomes by
-// the client's question id. during is called with the number of
-// questions done each time the batch is polled; failed polls (the server
-// may be down) are retried.
-func runBatch(ctx context.Context, t *testing.T, c *cluster, n int, during func(done int)) map[string]outcome {
-	t.Helper()
-	hc := &apiclient.Client{BaseURL: c.base}
-	qs := hollinQuestions(t)
-	var req api.BatchRequest
-	for i := range n {
-		req.Questions = append(req.Questions, api.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
-	}
-	id, err := hc.SubmitBatch(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if ctx.Err() != nil {
-			t.Fatalf("batch %s did not finish: %v\n%s", id, ctx.Err(), c.logs())
-		}
-		b, err := hc.GetBatch(ctx, id)
-		if err == nil && b.Status != api.Running {
-			break
-		}
-		if err == nil && during != nil && b.Aggregate != nil {
-			during(b.Aggregate.Done)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	var items []api.BatchResultItem
-	for try := 0; ; try++ {
-		if items, err = hc.AllBatchResults(ctx, id); err == nil || try == 20 {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]outcome{}
-	for _, it := range items {
-		if _, dup := out[it.ID]; dup {
-			t.Errorf("question %s appears twice in the results", it.ID)
-		}
-		if it.Status != wire.ItemDone {
-			t.Errorf("question %s: status %s (%s), want done", it.ID, it.Status, it.Error)
-		}
-		out[it.ID] = outcome{it.StopReason, it.Answer}
-	}
-	return out
-}
-
-// compare checks that every question of a crashed run ended as in the
-// clean run, and returns how many were lost or differ.
-func compare(t *testing.T, label string, clean, got map[string]outcome) (lost, differ int) {
-	t.Helper()
-	for id, want := range clean {
-		g, ok := got[id]
-		switch {
-		case !ok:
-			lost++
-			t.Errorf("%s: question %s lost", label, id)
-		case g != want:
-			differ++
-			t.Errorf("%s: question %s ended %s %.80q, the clean run %s %.80q", label, id, g.stop, g.answer, want.stop, want.answer)
-		}
-	}
-	if len(got) != len(clean) {
-		t.Errorf("%s: %d results, the clean run had %d", label, len(got), len(clean))
-	}
-	return lost, differ
+	qs := stacktest.Questions(t, repoRoot+"/testdata/hollin/questions.jsonl")
+	return stacktest.RunBatch(ctx, t, &apiclient.Client{BaseURL: c.base}, qs, n, during, c.logs)
 }
 
 // TestClusterBench runs `assay bench` against two workers and a gateway

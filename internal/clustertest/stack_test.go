@@ -25,6 +25,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"github.com/assay-rag/assay/internal/devserver"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
 // repoRoot is the repository, two levels up from this package.
@@ -80,19 +81,9 @@ func pgMajor(dir string) int {
 	return n
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // serverPort is a free port for the Temporal server below 32768: the SQL
 // schema keeps membership ports as smallint, and the kernel's ephemeral
-// ports (freePort's) start at 32768.
+// ports (stacktest.FreePort's) start at 32768.
 func serverPort(t *testing.T) int {
 	t.Helper()
 	for range 200 {
@@ -213,11 +204,11 @@ func newCluster(t *testing.T) *cluster {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c.pgPort, c.temporalPort, c.httpPort = freePort(t), serverPort(t), serverPort(t)
+	c.pgPort, c.temporalPort, c.httpPort = stacktest.FreePort(t), serverPort(t), serverPort(t)
 	for range 7 {
 		c.internalPorts = append(c.internalPorts, serverPort(t))
 	}
-	c.base = fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	c.base = fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	start := time.Now()
 	c.startPostgres()
 	t.Logf("PostgreSQL up in %s (port %d)", time.Since(start).Round(time.Millisecond), c.pgPort)
@@ -242,7 +233,7 @@ func newExternalCluster(t *testing.T, addr string) *cluster {
 		taskQueue: fmt.Sprintf("assay-clustertest-%d", time.Now().UnixNano()), dynamicConfig: "(the cluster's own)"}
 	c.dir = t.TempDir()
 	t.Cleanup(c.cleanup)
-	c.base = fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	c.base = fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	t.Logf("on the Temporal cluster at %s, namespace %s, task queue %s", addr, c.namespace, c.taskQueue)
 	c.writeConfig()
 	return c
@@ -258,8 +249,8 @@ func newDevCluster(t *testing.T) *cluster {
 		dynamicConfig: "(the dev server's, internal/devserver)", namespace: "default", taskQueue: "assay"}
 	c.dir = t.TempDir()
 	t.Cleanup(c.cleanup)
-	c.temporalPort = freePort(t)
-	c.base = fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	c.temporalPort = stacktest.FreePort(t)
+	c.base = fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	srv, err := devserver.Start(context.Background(), devserver.Options{Bin: c.cli, DataDir: filepath.Join(c.dir, "temporal"),
 		Port: c.temporalPort, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -182,24 +183,6 @@ func (cc *canaryCorpus) probeQuestions(c string) []string {
 	}
 }
 
-// hollinQuestions are the labelled Hollin questions: canary-free probes.
-func hollinQuestions(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/hollin/questions.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
-		var q struct{ Question string }
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, q.Question)
-	}
-	return out
-}
-
 // probeEnv runs AnswerWorkflow in Temporal's test environment with the
 // real activities over a real index: the loop, the builtin models, the
 // trace and the not-found text exactly as a worker runs them.
@@ -285,7 +268,7 @@ func aclProbes(t *testing.T, redisAddr ...string) {
 	for _, c := range cc.ordered {
 		questions = append(questions, cc.probeQuestions(c)...)
 	}
-	questions = append(questions, hollinQuestions(t)...)
+	questions = append(questions, stacktest.Questions(t, "../../testdata/hollin/questions.jsonl")...)
 	tried, leaked, seen := 0, 0, 0
 	stops := map[wire.StopReason]int{}
 	start := time.Now()
@@ -599,7 +582,7 @@ func TestEndToEndACLProbes(t *testing.T) {
 		}
 	}
 	if full {
-		for _, q := range hollinQuestions(t) {
+		for _, q := range stacktest.Questions(t, "../../testdata/hollin/questions.jsonl") {
 			for p, groups := range probePrincipals {
 				probes = append(probes, probe{q, p, groups})
 			}

@@ -19,11 +19,10 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
-	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/devserver"
-	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
 // The crash tests run the real binary as separate processes — a Temporal
@@ -69,8 +68,8 @@ func newChaosStack(t *testing.T, extra ...string) *chaosStack {
 	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/assay").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	s := &chaosStack{t: t, exe: exe, bin: bin, dir: dir, temporalPort: freePort(t), logs: &syncBuffer{},
-		base: fmt.Sprintf("127.0.0.1:%d", freePort(t))}
+	s := &chaosStack{t: t, exe: exe, bin: bin, dir: dir, temporalPort: stacktest.FreePort(t), logs: &syncBuffer{},
+		base: fmt.Sprintf("127.0.0.1:%d", stacktest.FreePort(t))}
 	s.cfg = filepath.Join(dir, "assay.yaml")
 	body := fmt.Sprintf(`auth:
   keys:
@@ -170,99 +169,26 @@ func (s *chaosStack) stop() {
 	}
 }
 
-// outcome is what a question ended with.
-type outcome struct {
-	stop   wire.StopReason
-	answer string
-	run    string // the question's workflow id
-}
-
-// runBatch runs n questions as one batch and returns their outcomes by
-// the client's question id. during is called with the number of
-// questions done each time the batch is polled; polls that fail (the
-// server may be down) are retried.
-func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int)) map[string]outcome {
-	t := s.t
-	t.Helper()
+// runBatch runs n Hollin questions as one batch on the stack (see
+// stacktest.RunBatch) and returns their outcomes by question id.
+func (s *chaosStack) runBatch(ctx context.Context, n int, during func(done int)) map[string]stacktest.Outcome {
+	s.t.Helper()
 	c := &apiclient.Client{BaseURL: "http://" + s.base, APIKey: chaosKey}
-	qs := hollinQuestions(t)
-	var req api.BatchRequest
-	for i := range n {
-		req.Questions = append(req.Questions, api.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})
-	}
-	id, err := c.SubmitBatch(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if ctx.Err() != nil {
-			t.Fatalf("batch %s did not finish: %v\n%s", id, ctx.Err(), s.logs.String())
-		}
-		b, err := c.GetBatch(ctx, id)
-		if err == nil && b.Status != api.Running {
-			break
-		}
-		if err == nil && during != nil && b.Aggregate != nil {
-			during(b.Aggregate.Done)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	var items []api.BatchResultItem
-	for try := 0; ; try++ {
-		if items, err = c.AllBatchResults(ctx, id); err == nil || try == 20 {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]outcome{}
-	for _, it := range items {
-		if _, dup := out[it.ID]; dup {
-			t.Errorf("question %s appears twice in the results", it.ID)
-		}
-		if it.Status != wire.ItemDone {
-			t.Errorf("question %s: status %s (%s), want done", it.ID, it.Status, it.Error)
-		}
-		out[it.ID] = outcome{it.StopReason, it.Answer, it.QuestionID}
-	}
-	return out
-}
-
-// compare checks that every question of a crashed run ended as in the
-// clean run, and returns how many were lost or differ.
-func compare(t *testing.T, label string, clean, got map[string]outcome) (lost, differ int) {
-	t.Helper()
-	for id, want := range clean {
-		g, ok := got[id]
-		switch {
-		case !ok:
-			lost++
-			t.Errorf("%s: question %s lost", label, id)
-		case g.stop != want.stop || g.answer != want.answer:
-			differ++
-			t.Errorf("%s: question %s ended %s %.80q, the clean run %s %.80q", label, id, g.stop, g.answer, want.stop, want.answer)
-		}
-	}
-	if len(got) != len(clean) {
-		t.Errorf("%s: %d results, the clean run had %d", label, len(got), len(clean))
-	}
-	return lost, differ
+	return stacktest.RunBatch(ctx, s.t, c, stacktest.Questions(s.t, "../../testdata/hollin/questions.jsonl"), n, during, s.logs.String)
 }
 
 // interrupted counts, over the questions' histories, the tasks the crash
 // cut off: workflow and activity tasks that timed out or failed and were
 // run again. It shows the crash hit work in flight.
-func interrupted(ctx context.Context, t *testing.T, tc client.Client, got map[string]outcome) int {
+func interrupted(ctx context.Context, t *testing.T, tc client.Client, got map[string]stacktest.Outcome) int {
 	t.Helper()
 	n := 0
 	for _, o := range got {
-		it := tc.GetWorkflowHistory(ctx, o.run, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		it := tc.GetWorkflowHistory(ctx, o.Run, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for it.HasNext() {
 			ev, err := it.Next()
 			if err != nil {
-				t.Errorf("history of %s: %v", o.run, err)
+				t.Errorf("history of %s: %v", o.Run, err)
 				break
 			}
 			switch ev.GetEventType() {
@@ -326,7 +252,7 @@ func TestChaos(t *testing.T) {
 				s.startWorker(0)
 			}
 		})
-		lost, differ := compare(t, "worker SIGKILL", clean, got)
+		lost, differ := stacktest.Compare(t, "worker SIGKILL", clean, got)
 		t.Logf("worker SIGKILL: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
 			n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
 		if !killed {
@@ -350,7 +276,7 @@ func TestChaos(t *testing.T) {
 				s.startTemporal()
 			}
 		})
-		lost, differ := compare(t, "Temporal restart", clean, got)
+		lost, differ := stacktest.Compare(t, "Temporal restart", clean, got)
 		t.Logf("Temporal restart: %d tried, %d lost, %d differ, in %s; %d tasks cut off and run again",
 			n, lost, differ, time.Since(phase).Round(time.Millisecond), interrupted(ctx, t, tc, got))
 		if !restarted {

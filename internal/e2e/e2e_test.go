@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
 // temporalBin finds the pinned Temporal CLI. `make test` exports
@@ -39,16 +38,6 @@ func temporalBin(t *testing.T) string {
 		t.Skipf("SKIP end-to-end: no Temporal CLI at %s; run `make test` (it installs it)", p)
 	}
 	return p
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // waitGateway waits up to 30s for the gateway at base to answer
@@ -100,7 +89,7 @@ type devStack struct {
 func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	t.Helper()
 	bin := temporalBin(t)
-	httpPort, temporalPort := freePort(t), freePort(t)
+	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	s := &devStack{
 		URL:          fmt.Sprintf("http://127.0.0.1:%d", httpPort),
 		TemporalAddr: fmt.Sprintf("127.0.0.1:%d", temporalPort),
@@ -175,34 +164,13 @@ func (s *devStack) askID(t *testing.T, question string) (string, api.QuestionRes
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c := s.client()
-	id, err := c.Submit(ctx, api.QuestionRequest{Question: question})
-	if err != nil {
-		t.Fatalf("Submit(%q): %v", question, err)
-	}
-	q, err := c.Wait(ctx, id, 50*time.Millisecond, nil)
-	if err != nil {
-		t.Fatalf("Wait(%s): %v", id, err)
-	}
-	return id, q
+	return stacktest.Ask(ctx, t, s.client(), question)
 }
 
 func TestEndToEndAnswered(t *testing.T) {
 	s := startDev(t, t.TempDir())
 	q := s.ask(t, "how many years is the X300 Pro motor covered for")
-	if q.Status != api.Completed || q.StopReason != "answered" {
-		t.Fatalf("status %s, stop reason %s; want completed, answered\n%+v", q.Status, q.StopReason, q)
-	}
-	if !strings.Contains(q.Answer, "5 years") {
-		t.Errorf("answer %q does not contain the key fact %q", q.Answer, "5 years")
-	}
-	var cited []string
-	for _, c := range q.Citations {
-		cited = append(cited, c.DocID)
-	}
-	if !slices.Contains(cited, "pol-warranty-2026") {
-		t.Errorf("citations %v do not include pol-warranty-2026", cited)
-	}
+	stacktest.CheckWarrantyAnswered(t, q)
 	if !strings.Contains(s.stdout.String(), s.URL) {
 		t.Errorf("start-up output does not print the gateway URL %s:\n%s", s.URL, s.stdout.String())
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/payloadcodec"
 )
 
@@ -196,7 +197,7 @@ func leakedWindow(db []byte, text string) string {
 func TestBrowserEncryptedHistoryInWebUI(t *testing.T) {
 	ctx := newBrowser(t, 1400, 1000)
 	dir := t.TempDir()
-	uiPort := freePort(t)
+	uiPort := stacktest.FreePort(t)
 	s := startDev(t, filepath.Join(dir, "data"), "--config", encryptedConfig(t, dir, ""), "--ui-port", strconv.Itoa(uiPort))
 	const question = "how many years is the X300 Pro motor covered for"
 	id, q := s.askID(t, question)

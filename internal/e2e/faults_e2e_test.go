@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -111,7 +112,7 @@ batch:
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	c := &apiclient.Client{BaseURL: s.URL, APIKey: key}
-	qs := hollinQuestions(t)
+	qs := stacktest.Questions(t, "../../testdata/hollin/questions.jsonl")
 	var req api.BatchRequest
 	for i := range n {
 		req.Questions = append(req.Questions, api.BatchQuestion{ID: fmt.Sprintf("q%03d", i+1), Question: qs[i%len(qs)]})

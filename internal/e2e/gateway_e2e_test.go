@@ -29,6 +29,7 @@ import (
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/cli/clitest"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -560,7 +561,7 @@ func e2eCancel(ctx context.Context, t *testing.T, s *devStack, cfg string) {
 		}
 		return ""
 	}
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	base := fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	stderr := &syncBuffer{}
 	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
 	defer start("assay", "gateway", "--config", cfg, "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr)()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
 // TestDevPortInUse: a port already taken is a clear error naming it, and
@@ -27,9 +28,9 @@ func TestDevPortInUse(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"gateway", []string{"--http-addr", busy.Addr().String(), "--temporal-port", strconv.Itoa(freePort(t))},
+		{"gateway", []string{"--http-addr", busy.Addr().String(), "--temporal-port", strconv.Itoa(stacktest.FreePort(t))},
 			"listen on " + busy.Addr().String()},
-		{"temporal", []string{"--http-addr", "127.0.0.1:" + strconv.Itoa(freePort(t)), "--temporal-port", strconv.Itoa(busyPort)},
+		{"temporal", []string{"--http-addr", "127.0.0.1:" + strconv.Itoa(stacktest.FreePort(t)), "--temporal-port", strconv.Itoa(busyPort)},
 			"temporal frontend port " + strconv.Itoa(busyPort) + " on 127.0.0.1 is in use"},
 	}
 	for _, tt := range tests {

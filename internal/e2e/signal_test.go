@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
 // TestDevStopsOnSIGTERM runs the real binary, sends it SIGTERM once the
@@ -24,9 +26,9 @@ func TestDevStopsOnSIGTERM(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/assay").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	httpPort := freePort(t)
+	httpPort := stacktest.FreePort(t)
 	cmd := exec.Command(exe, "dev", "--data-dir", t.TempDir(), "--ui-port", "0", "--temporal-bin", bin,
-		"--http-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "--temporal-port", strconv.Itoa(freePort(t)),
+		"--http-addr", fmt.Sprintf("127.0.0.1:%d", httpPort), "--temporal-port", strconv.Itoa(stacktest.FreePort(t)),
 		"--corpus", "../../testdata/hollin/corpus.jsonl")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

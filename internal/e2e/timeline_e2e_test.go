@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
 
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 )
 
@@ -35,7 +36,7 @@ func timelineStack(t *testing.T) (s *devStack, uiPort int, id string) {
 	if err := os.WriteFile(cfg, []byte("llm:\n  base_url: "+srv.URL()+"\n  small_model: small-m\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	uiPort = freePort(t)
+	uiPort = stacktest.FreePort(t)
 	s = startDev(t, filepath.Join(dir, "data"), "--config", cfg, "--ui-port", strconv.Itoa(uiPort))
 	srv.Enqueue(assessment(0.3, false, "X300 Pro motor warranty years"), assessment(0.9, true, ""),
 		llmtest.Reply("Blender motors on the X200 and X300 Pro are covered for 5 years [1].", 500, 20))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/cli/clitest"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/llm/llmtest"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -38,7 +39,7 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	defer cancel()
 	stderr := &syncBuffer{}
 	start := func(args ...string) func() { return clitest.Start(ctx, t, env, stderr, args...) }
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	base := fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	// The gateway reads the worker's index: it checks that an answer's cited
 	// documents are still visible to the caller before it sends the result.
 	indexDir := filepath.Join(t.TempDir(), "index")

@@ -17,6 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/cli/clitest"
+	"github.com/assay-rag/assay/internal/e2e/stacktest"
 	"github.com/assay-rag/assay/internal/tracing"
 )
 
@@ -123,7 +124,7 @@ func TestTracingSpanTree(t *testing.T) {
 func TestTracingConsoleDev(t *testing.T) {
 	bin := temporalBin(t)
 	t.Setenv(tracing.EnvExporter, "console") // the dev server child sees it too
-	httpPort, temporalPort := freePort(t), freePort(t)
+	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
 	stderr := &syncBuffer{}
 	stop := clitest.Start(context.Background(), t, func(k string) string {
