@@ -24,6 +24,7 @@ type fakeEngine struct {
 	runs    map[string]*fakeRun
 	hold    bool
 	started int // runs created
+	counted int // calls of Running
 	// startDelay, when set, makes Start take this long (or until its
 	// context ends).
 	startDelay time.Duration
@@ -105,6 +106,7 @@ func (f *fakeEngine) Describe(_ context.Context, id string) (Run, error) {
 func (f *fakeEngine) Running(_ context.Context, principal string, kind Kind) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.counted++
 	if f.unavailable {
 		return 0, errDown
 	}

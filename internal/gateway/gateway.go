@@ -192,6 +192,7 @@ type Server struct {
 	metrics   *httpMetrics
 	hostCheck bool // answer only loopback and allowed Host names
 	costs     costLedger
+	inFlight  inFlightCounts
 	ready     readyCache
 }
 

@@ -125,3 +125,38 @@ func TestDailyCostQuota(t *testing.T) {
 		t.Errorf("the next day = %d %s", r.Status, r.Body)
 	}
 }
+
+// TestInFlightCountReused: well below the cap, a principal's count of runs
+// in flight is reused for a second (plus the runs admitted since), so a
+// start costs no visibility query; at the cap, and after the second, it is
+// counted again.
+func TestInFlightCountReused(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Quota = Quota{MaxQuestionsInFlight: 3} })
+	h.eng.hold = true
+	ask := func() resp { return h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`) }
+	counted := func() int { h.eng.mu.Lock(); defer h.eng.mu.Unlock(); return h.eng.counted }
+	for i := range 3 {
+		if r := ask(); r.Status != 202 {
+			t.Fatalf("question %d = %d %s", i, r.Status, r.Body)
+		}
+	}
+	if n := counted(); n != 1 {
+		t.Errorf("three starts below the cap counted runs %d times; want 1", n)
+	}
+	if r := ask(); r.Status != 429 {
+		t.Errorf("a fourth question = %d %s; want 429", r.Status, r.Body)
+	}
+	if n := counted(); n != 2 {
+		t.Errorf("a start at the cap counted runs %d times in all; want 2 (a refusal is decided on a fresh count)", n)
+	}
+	h.eng.release()
+	h.mu.Lock()
+	h.now = h.now.Add(inFlightFresh)
+	h.mu.Unlock()
+	if r := ask(); r.Status != 202 {
+		t.Errorf("after the runs ended = %d %s", r.Status, r.Body)
+	}
+	if n := counted(); n != 3 {
+		t.Errorf("a start after a second counted runs %d times in all; want 3", n)
+	}
+}
