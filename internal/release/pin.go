@@ -33,7 +33,8 @@ func (p *Pinner) Pin(ctx context.Context, workflowID string) (string, error) {
 	return a.Pick(workflowID), nil
 }
 
-// Active is the store's active set, at most TTL old.
+// Active is the store's active set, at most TTL old; when the store
+// cannot be read, the last stable release alone (see below).
 func (p *Pinner) Active(ctx context.Context) (Active, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -49,7 +50,15 @@ func (p *Pinner) Active(ctx context.Context) (Active, error) {
 	}
 	a, err := p.store.Active(ctx)
 	if err != nil {
-		return Active{}, err
+		if p.read.IsZero() {
+			return Active{}, err
+		}
+		// The store is unreachable (Redis down, say): new runs go to the
+		// last stable release read, never to a candidate whose canary
+		// may have been stopped meanwhile. A run then fails, or not, on
+		// its own terms (a search against a lost Redis stops
+		// search_error) instead of every start answering 503.
+		return Active{Stable: p.active.Stable}, nil
 	}
 	p.active, p.read = a, time.Now()
 	return a, nil
