@@ -149,7 +149,7 @@ func mustJSON(t *testing.T, v any) string {
 // TestQueryLinkWaitsForAClick: /?q= fills the question box and waits; it
 // does not ask (issue 21: a link on another site asked on opening, and so
 // spent a signed-in tab's key and budget). It runs app.js's route() in
-// node with a stub page and checks that nothing was posted.
+// node against a minimal fake of the page (its elements and fetch) and checks that nothing was posted.
 func TestQueryLinkWaitsForAClick(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
