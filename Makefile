@@ -245,6 +245,8 @@ SCALE_N ?= 5000 50000
 SCALE_OUT ?= $(CURDIR)/.assay/bench-scale
 LUCENE ?= ../shared/peers/lucene
 bench-scale: build $(BIN)/temporal
+	@test ! -f $(LUCENE)/run.sh || ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 || { echo "installing liblucene8-java (Debian) for the Lucene peer"; \
+		apt-get install -y liblucene8-java || { apt-get update && apt-get install -y liblucene8-java; }; }
 	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) \
 		$(if $(wildcard $(REDISEARCH)/redis-server),-redisearch $(REDISEARCH)) \
 		$(if $(wildcard $(LUCENE)/run.sh),-lucene $(LUCENE)/run.sh)
