@@ -1,0 +1,117 @@
+package eval
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/corpus"
+)
+
+// hollinSets are the labelled Hollin question sets the Makefile's eval
+// targets run, each with its key-facts file (paths from the repository
+// root).
+var hollinSets = []struct{ questions, keyFacts string }{
+	{"testdata/eval/hollin.jsonl", "testdata/hollin/key_facts.jsonl"},                  // make eval
+	{"testdata/eval/hollin-heldout.jsonl", "testdata/eval/hollin-heldout-facts.jsonl"}, // make eval-heldout
+	{"testdata/eval/hollin-fresh.jsonl", "testdata/eval/hollin-fresh-facts.jsonl"},     // make eval-fresh
+	{"testdata/eval/hollin-fresh2.jsonl", "testdata/eval/hollin-fresh2-facts.jsonl"},   // make eval-fresh2
+}
+
+const repoRoot = "../.."
+
+// TestHollinSetsLabels loads every Hollin question set with its key facts
+// and checks the labels against the corpus: each relevant document exists
+// and the asker can see it, each forbidden one exists and the asker cannot,
+// each answerable question has key facts, each found in one of its
+// relevant documents (an answer drawn from them can contain it), no
+// key facts belong to an unknown or unanswerable question, and no question
+// is asked in two sets (a set copied from another is not untouched).
+func TestHollinSetsLabels(t *testing.T) {
+	docs, err := corpus.LoadJSONL(filepath.Join(repoRoot, "testdata/hollin/corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*corpus.Document{}
+	for i := range docs {
+		byID[docs[i].ID] = &docs[i]
+	}
+	askedIn := map[string]string{} // normalized question -> file:id
+	for _, set := range hollinSets {
+		qs, err := LoadQuestions(filepath.Join(repoRoot, set.questions))
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts, err := LoadKeyFacts(filepath.Join(repoRoot, set.keyFacts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		answerable := map[string]bool{}
+		for _, q := range qs {
+			where := set.questions + ":" + q.ID
+			groups := q.Groups
+			if len(groups) == 0 {
+				groups = []string{corpus.PublicGroup}
+			}
+			for _, id := range q.Relevant {
+				switch d := byID[id]; {
+				case d == nil:
+					t.Errorf("%s: relevant document %q is not in the corpus", where, id)
+				case !d.VisibleTo(groups):
+					t.Errorf("%s: relevant document %q is not visible to %v", where, id, groups)
+				}
+			}
+			for _, id := range q.Forbidden {
+				switch d := byID[id]; {
+				case d == nil:
+					t.Errorf("%s: forbidden document %q is not in the corpus", where, id)
+				case d.VisibleTo(groups):
+					t.Errorf("%s: forbidden document %q is visible to %v", where, id, groups)
+				}
+			}
+			if len(q.Relevant) > 0 {
+				answerable[q.ID] = true
+				if len(facts[q.ID]) == 0 {
+					t.Errorf("%s: answerable, but %s has no key facts for it", where, set.keyFacts)
+				}
+				for _, f := range facts[q.ID] {
+					if !slices.ContainsFunc(q.Relevant, func(id string) bool {
+						d := byID[id]
+						return d != nil && strings.Contains(strings.ToLower(d.Text), strings.ToLower(f))
+					}) {
+						t.Errorf("%s: key fact %q is in none of its relevant documents", where, f)
+					}
+				}
+			}
+			norm := strings.ToLower(strings.Trim(q.Question, " ?.!"))
+			if first, dup := askedIn[norm]; dup {
+				t.Errorf("%s: question %q is already asked in %s", where, q.Question, first)
+			}
+			askedIn[norm] = where
+		}
+		for id := range facts {
+			if !answerable[id] {
+				t.Errorf("%s: key facts for %q, which is not an answerable question of %s", set.keyFacts, id, set.questions)
+			}
+		}
+	}
+}
+
+// TestHollinSetsListed fails when a question set in testdata/eval is
+// missing from hollinSets, so a new set is checked too.
+func TestHollinSetsListed(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(repoRoot, "testdata/eval/*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(repoRoot, f)
+		listed := slices.ContainsFunc(hollinSets, func(s struct{ questions, keyFacts string }) bool {
+			return s.questions == rel || s.keyFacts == rel
+		})
+		if !listed {
+			t.Errorf("%s is not in hollinSets", rel)
+		}
+	}
+}
