@@ -25,6 +25,9 @@ type fakeEngine struct {
 	hold    bool
 	started int // runs created
 	counted int // calls of Running
+	// countGate, when set, holds every call of Running until it is
+	// closed.
+	countGate chan struct{}
 	// startDelay, when set, makes Start take this long (or until its
 	// context ends).
 	startDelay time.Duration
@@ -105,8 +108,14 @@ func (f *fakeEngine) Describe(_ context.Context, id string) (Run, error) {
 
 func (f *fakeEngine) Running(_ context.Context, principal string, kind Kind) (int, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.counted++
+	gate := f.countGate
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.unavailable {
 		return 0, errDown
 	}

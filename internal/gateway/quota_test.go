@@ -160,3 +160,43 @@ func TestInFlightCountReused(t *testing.T) {
 		t.Errorf("a start after a second counted runs %d times in all; want 3", n)
 	}
 }
+
+// TestInFlightCountShared: starts that need a count at the same time wait
+// for one visibility query rather than each sending their own (on a
+// cluster the frontend rate-limits those queries, and 32 starts in flight
+// each counting took seconds).
+func TestInFlightCountShared(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.Quota = Quota{MaxQuestionsInFlight: 100} })
+	h.eng.hold = true
+	gate := make(chan struct{})
+	h.eng.mu.Lock()
+	h.eng.countGate = gate
+	h.eng.mu.Unlock()
+	counted := func() int { h.eng.mu.Lock(); defer h.eng.mu.Unlock(); return h.eng.counted }
+	const starts = 8
+	status := make(chan int, starts)
+	for range starts {
+		go func() {
+			status <- h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).Status
+		}()
+	}
+	for deadline := time.Now().Add(5 * time.Second); counted() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no start counted runs within 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the other starts reach the count
+	if n := counted(); n != 1 {
+		t.Errorf("%d starts at once sent %d counts; want 1 shared", starts, n)
+	}
+	close(gate)
+	for range starts {
+		if s := <-status; s != 202 {
+			t.Errorf("a start = %d; want 202", s)
+		}
+	}
+	if n := counted(); n != 1 {
+		t.Errorf("after the starts: %d counts; want 1", n)
+	}
+}
