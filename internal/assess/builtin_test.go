@@ -510,6 +510,8 @@ func TestAnswerType(t *testing.T) {
 		{ChunkID: "specs#0", Title: "Mixer specifications", Text: "The mixer has a steel bowl. Its top setting reaches 1,100 RPM."},
 		{ChunkID: "lid#0", Title: "Mixer lid", Text: "The mixer lid is made of glass and fits the bowl."},
 		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
+		{ChunkID: "codes#0", Title: "Mixer error codes", Text: "F2 means the bowl is not seated: turn the bowl until it locks. F9 means a sensor fault: contact the maker."},
+		{ChunkID: "belt#0", Title: "Mixer belt replacement", Text: "If the belt slips, replace the drive belt, part BLT-7. Allow 25 minutes of labour."},
 	}
 	var texts []string
 	for _, e := range ev {
@@ -531,6 +533,13 @@ func TestAnswerType(t *testing.T) {
 		// The words are there, the answer is not.
 		{"how many speeds does the mixer lid have", ev[3:4], false, []string{"asks for a count", "holds none near"}},
 		{"how much does the mixer lid cost", ev[3:4], false, []string{"an amount of money", "holds none"}},
+		// The instruction is in the clause after the colon.
+		{"what should I do if my mixer shows F9", ev[5:6], true, []string{"an instruction", `"contact the"`}},
+		{"what do I do when the mixer bowl is not seated", ev[5:6], true, []string{"an instruction", `"turn the"`}},
+		// "how much ... time" asks for a period, and "time" is frame.
+		{"how much labour time should a mixer belt replacement take", ev[6:7], true, []string{"a period of time", `"25 minutes"`}},
+		// A statement before the question: the clause after it asks.
+		{"my mixer filter is clogged: how often should I replace it", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
 	} {
