@@ -84,17 +84,22 @@ type Question struct {
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
 
-// periodVerbs only frame a question about a period ("how long does the
-// kettle take to boil", "how long does the battery last").
-var periodVerbs = set("take", "takes", "last", "lasts")
+// periodVerbs only frame a question about a period: they say that time
+// passes, not what passes it ("how long does the kettle take to boil",
+// "how long does the battery last", "how long should I leave it", "how
+// long do I have to wait").
+var periodVerbs = set("take", "takes", "took", "last", "lasts", "lasted", "wait", "waits", "waiting", "leave", "leaves",
+	"remain", "remains", "stay", "stays", "spend", "spends")
 
 // Classify reads the expected answer type from the opening words of the
-// clause that asks (see Asking); Frame also lists the asker's pronouns,
-// wherever in the question they are.
+// clause that asks (see Asking); Frame also lists the words of a request
+// around an embedded question ("can you tell me") and the asker's
+// pronouns, wherever in the question they are.
 func Classify(question string) Question {
-	q := classify(Asking(question))
-	for _, w := range words(question) {
-		if pronouns[w] || q.Type == Period && periodVerbs[w] {
+	text, request := asking(question)
+	q := classify(text)
+	for i, w := range append(request, words(question)...) {
+		if i < len(request) || pronouns[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}
@@ -199,8 +204,10 @@ func classify(question string) Question {
 	case "who", "whom", "whose":
 		return Question{Name, nil}
 	case "what", "which":
-		// "what should I do", "what do I do", "what can I do"
-		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" {
+		// "what should I do", "what do I do", "what can I do", and
+		// embedded "what to do", "what I should do"
+		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" || w(1) == "to" && w(2) == "do" ||
+			subjects[w(1)] && auxiliaries[w(2)] && w(3) == "do" {
 			return Question{Procedure, nil}
 		}
 		switch w(1) {
@@ -212,7 +219,7 @@ func classify(question string) Question {
 		}
 		return Question{}
 	}
-	if auxiliaries[w(0)] {
+	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string
 		for _, x := range words[1:] {
 			if lightVerbs[x] {
@@ -256,17 +263,64 @@ var subjectStarts = set("i", "we", "you", "they", "it", "he", "she", "this", "th
 // returned whole. A later clause opening with "which", "who" or "whose"
 // asks only when it ends with a question mark: after a comma they mostly
 // open a relative clause ("..., which is the main outcome").
+//
+// A question asked of the answerer inside a request ("can you tell me how
+// often ...", "I'd like to know where ...", "do you know if ...") asks
+// what the embedded question asks: Asking returns it, from its question
+// word ("if" read as "whether").
 func Asking(question string) string {
-	spans := clauseSpans(question)
-	if len(spans) < 2 || asks(question[spans[0][0]:spans[0][1]], true) {
-		return question
-	}
-	for _, sp := range spans[1:] {
-		if asks(question[sp[0]:sp[1]], false) {
-			return question[sp[0]:]
+	text, _ := asking(question)
+	return text
+}
+
+// asking is Asking, plus the words of the request around an embedded
+// question ("can you tell me"), which only frame it.
+func asking(question string) (string, []string) {
+	text := question
+	if spans := clauseSpans(question); len(spans) > 1 && !asks(question[spans[0][0]:spans[0][1]], true) {
+		for _, sp := range spans[1:] {
+			if asks(question[sp[0]:sp[1]], false) {
+				text = question[sp[0]:]
+				break
+			}
 		}
 	}
-	return question
+	return embedded(text)
+}
+
+// requestWords make up a request to be told something ("can you tell me",
+// "I'd like to know", "please explain"); requestVerbs are the verbs one of
+// them must have.
+var (
+	requestWords = set("can", "could", "would", "will", "do", "does", "please", "you", "me", "us", "i", "we", "i'd",
+		"we'd", "i'm", "id", "im", "like", "want", "wanted", "need", "to", "am", "was", "just", "kindly", "let",
+		"tell", "show", "explain", "know", "say", "wonder", "wondering", "ask", "asking", "remind", "advise")
+	requestVerbs = set("tell", "show", "explain", "know", "say", "wonder", "wondering", "ask", "asking", "remind", "advise")
+)
+
+// embedded returns the question a request embeds (see Asking) and the
+// request's words, or text itself when it embeds none.
+func embedded(text string) (string, []string) {
+	fields := strings.Fields(text)
+	var request []string
+	verb := false
+	for i, f := range fields {
+		w := words(f)
+		if len(w) != 1 {
+			break
+		}
+		switch {
+		case i > 0 && verb && (whWords[w[0]] || w[0] == "whether"):
+			return strings.Join(fields[i:], " "), request
+		case i > 0 && verb && w[0] == "if":
+			return "whether " + strings.Join(fields[i+1:], " "), request
+		case !requestWords[w[0]]:
+			return text, nil
+		}
+		verb = verb || requestVerbs[w[0]]
+		request = append(request, w[0])
+	}
+	return text, nil
 }
 
 // opening drops what may come before a clause's question word without

@@ -46,6 +46,17 @@ func TestClassify(t *testing.T) {
 		{"when does the offer end, and can I still order", Date, []string{"i"}},
 		{"my kettle is new, and how often should I descale it", Frequency, []string{"often", "my", "i"}},
 		{"The drug reduces mortality, which is the main outcome.", Description, nil},
+		// A question asked of the answerer inside a request ("can you
+		// tell me ...", "I'd like to know ..."): the embedded one asks.
+		{"can you tell me how often to descale the tank", Frequency, []string{"often", "can", "you", "tell", "me"}},
+		{"I'd like to know where to buy a new lid", Place, []string{"i'd", "like", "to", "know"}},
+		{"please tell me how fast the fan turns", Speed, []string{"fast", "please", "tell", "me"}},
+		{"could you tell me what to do when the light flashes", Procedure, []string{"could", "you", "tell", "me"}},
+		{"do you know if the lid can go in the oven", YesNo, []string{"go", "do", "you", "know"}},
+		{"can you descale the tank with vinegar", YesNo, []string{"you"}},
+		// Verbs that only frame a period ("how long should I leave it").
+		{"the oven shows F2. How long should I leave it?", Period, []string{"long", "i", "leave"}},
+		{"how long do I have to wait for a refund", Period, []string{"long", "i", "wait"}},
 		// A preposition before the question word ("for how long").
 		{"for how long is the lid guaranteed", Period, []string{"long"}},
 		{"within how many days must I return it", Period, []string{"i"}},

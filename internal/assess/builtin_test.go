@@ -540,6 +540,8 @@ func TestAnswerType(t *testing.T) {
 		{"how much labour time should a mixer belt replacement take", ev[6:7], true, []string{"a period of time", `"25 minutes"`}},
 		// A statement before the question: the clause after it asks.
 		{"my mixer filter is clogged: how often should I replace it", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		// A question embedded in a request: the request's words are frame.
+		{"can you tell me how often to replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
 	} {
