@@ -140,11 +140,15 @@ var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful
 	"deep", "far", "hot", "cold", "warm", "loud", "quiet", "bright", "thick", "thin", "full")
 
 // duration reports whether the noun phrase opening ws (up to the first
-// auxiliary or "to") holds a duration noun, and which of its words are
-// frame.
+// auxiliary, "to" or preposition; after "is" or "are" the one that
+// follows it: "how much is the delivery time") holds a duration noun, and
+// which of its words are frame.
 func duration(ws []string) (frame []string, ok bool) {
+	if len(ws) > 0 && (ws[0] == "is" || ws[0] == "are" || ws[0] == "was" || ws[0] == "were") {
+		ws = ws[1:]
+	}
 	for _, x := range ws {
-		if auxiliaries[x] || x == "to" {
+		if auxiliaries[x] || x == "to" || questionPrepositions[x] {
 			break
 		}
 		if durationNouns[x] {

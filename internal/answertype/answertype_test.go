@@ -66,6 +66,9 @@ func TestClassify(t *testing.T) {
 		{"how many working days does a refund take", Period, []string{"take"}},
 		{"how much longer will the sale run", Period, []string{"longer"}},
 		{"how much time do I have to pay the invoice", Period, []string{"time", "i"}},
+		{"how many hours of labour does a belt replacement take", Period, []string{"take"}},
+		{"how much is the delivery time for parts", Period, []string{"time"}},
+		{"how much is delivery on orders placed this week", Money, nil},
 	} {
 		got := Classify(c.q)
 		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
