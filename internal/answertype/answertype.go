@@ -426,7 +426,7 @@ const (
 	span = `(?:` + number + `|an?|several|a few)`
 	// numStart: a number not inside a code ("X200", "HL-X300-UK").
 	numStart  = `(?:^|[^\p{L}\d-])`
-	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?|months?|years?|yrs?)`
+	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
 	measUnit  = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
 	rateUnit  = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
 	monthName = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
@@ -436,7 +436,7 @@ const (
 var (
 	reDuration  = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
 	reDurNum    = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`) // a duration counted in numbers, not "a year"
-	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day)\b`)
+	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
 	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + measUnit + `)(?:[^\p{L}]|$)`)
