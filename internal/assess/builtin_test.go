@@ -269,6 +269,16 @@ func TestEntities(t *testing.T) {
 		{"WHAT DOES E4 MEAN", "E4"},
 		{"is the pump Z40-driven in the X200", "Z40|X200"},                   // a lower-case ending is not part of the name
 		{"does the filter stop hard-water damage on a PMP-X300", "PMP-X300"}, // nor a hyphenated word's
+		{"how big is the X200's jar", "X200"},                                // nor a possessive
+		{"what is Brook Street Repairs' labour rate", "Brook Street Repairs"},
+		{"is the K50’s lid covered", "K50"},
+	}
+	for _, q := range []string{"how big is the X200's jar", "is the K50’s lid covered"} {
+		for _, e := range Entities(an, q, vocab) {
+			if len(e.Terms) != 1 {
+				t.Errorf("Entities(%q): %q has terms %q, want one", q, e.Text, e.Terms)
+			}
+		}
 	}
 	for _, tt := range tests {
 		var got []string
