@@ -84,6 +84,13 @@ type Question struct {
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
 
+// hedges say how sure or how typical the asker means the answer to be,
+// not what it is about ("how long does a repair usually take"), and the
+// semi-modal "need" only says it is required ("does the kettle need
+// descaling", "what do I need to claim").
+var hedges = set("usually", "normally", "typically", "generally", "commonly", "roughly", "approximately",
+	"actually", "really", "exactly", "ever", "need", "needs", "needed")
+
 // periodVerbs only frame a question about a period: they say that time
 // passes, not what passes it ("how long does the kettle take to boil",
 // "how long does the battery last", "how long should I leave it", "how
@@ -93,13 +100,16 @@ var periodVerbs = set("take", "takes", "took", "last", "lasts", "lasted", "wait"
 
 // Classify reads the expected answer type from the opening words of the
 // clause that asks (see Asking); Frame also lists the words of a request
-// around an embedded question ("can you tell me") and the asker's
-// pronouns, wherever in the question they are.
+// around an embedded question ("can you tell me"), and the asker's
+// pronouns and the hedges (see hedges), wherever in the question they
+// are (the hedges only in a question: in a statement, "typically mild" is
+// what is claimed).
 func Classify(question string) Question {
 	text, request := asking(question)
 	q := classify(text)
+	asked := asks(text, true)
 	for i, w := range append(request, words(question)...) {
-		if i < len(request) || pronouns[w] || q.Type == Period && periodVerbs[w] {
+		if i < len(request) || pronouns[w] || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}

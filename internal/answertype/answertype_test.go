@@ -27,7 +27,7 @@ func TestClassify(t *testing.T) {
 		{"what should I do if the light flashes red", Procedure, []string{"i"}},
 		{"can the lid go in the oven", YesNo, []string{"go"}},
 		{"is it safe to use the toaster outdoors", YesNo, []string{"safe"}},
-		{"do I need a receipt", YesNo, []string{"i"}},
+		{"do I need a receipt", YesNo, []string{"i", "need"}},
 		{"where is the serial number", Place, nil},
 		{"when does the offer end", Date, nil},
 		{"who makes the motor", Name, nil},
@@ -42,7 +42,7 @@ func TestClassify(t *testing.T) {
 		{"my toaster smells of smoke; can I still use it", YesNo, []string{"my", "i"}},
 		{"I bought a Z10 last year. How long is it guaranteed for?", Period, []string{"long", "i", "last"}},
 		{"if the lid cracks, is the repair free", YesNo, nil},
-		{"when I descale the tank, how much vinegar do I need", Quantity, []string{"i"}},
+		{"when I descale the tank, how much vinegar do I need", Quantity, []string{"i", "need"}},
 		{"when does the offer end, and can I still order", Date, []string{"i"}},
 		{"my kettle is new, and how often should I descale it", Frequency, []string{"often", "my", "i"}},
 		{"The drug reduces mortality, which is the main outcome.", Description, nil},
@@ -57,6 +57,11 @@ func TestClassify(t *testing.T) {
 		// Verbs that only frame a period ("how long should I leave it").
 		{"the oven shows F2. How long should I leave it?", Period, []string{"long", "i", "leave"}},
 		{"how long do I have to wait for a refund", Period, []string{"long", "i", "wait"}},
+		// Hedges and the semi-modal "need" say nothing of the topic.
+		{"how long does a refund usually take", Period, []string{"long", "usually", "take"}},
+		{"how frequently does the tank need descaling", Frequency, []string{"frequently", "need"}},
+		{"what do I need to bring to the shop", Description, []string{"i", "need"}},
+		{"The infection is typically mild.", Description, nil}, // a statement's hedge is part of its claim
 		// A preposition before the question word ("for how long").
 		{"for how long is the lid guaranteed", Period, []string{"long"}},
 		{"within how many days must I return it", Period, []string{"i"}},

@@ -165,6 +165,25 @@ func TestRewriterSpelling(t *testing.T) {
 	}
 }
 
+// TestSpellKeepsFrame: the words that frame a question are English, not
+// the corpus's, and are never corrected into a corpus word; its content
+// words still are.
+func TestSpellKeepsFrame(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Send a deletion request by email.", "Descale the kettle every month.")
+	r := NewRewriter(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	for _, tt := range []struct{ text, want string }{
+		{"how frequently should I descale the kettel", "how frequently should I descale the kettl"},
+		{"can you tell me how frequently to descale", "can you tell me how frequently to descale"},
+		{"a deletion requst", "a deletion request"}, // a content word is
+	} {
+		if got, _ := r.Spell(tt.text, vocab); got != tt.want {
+			t.Errorf("Spell(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
