@@ -64,9 +64,9 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v4"
+	BuiltinAssessModel   = "builtin:coverage-v5"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v3"
+	BuiltinGenerateModel = "builtin:extractive-v4"
 )
 
 // PolicyVersion changes whenever the rules above change.

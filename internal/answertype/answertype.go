@@ -84,17 +84,32 @@ type Question struct {
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
 
-// periodVerbs only frame a question about a period ("how long does the
-// kettle take to boil", "how long does the battery last").
-var periodVerbs = set("take", "takes", "last", "lasts")
+// hedges say how sure or how typical the asker means the answer to be,
+// not what it is about ("how long does a repair usually take"), and the
+// semi-modal "need" only says it is required ("does the kettle need
+// descaling", "what do I need to claim").
+var hedges = set("usually", "normally", "typically", "generally", "commonly", "roughly", "approximately",
+	"actually", "really", "exactly", "ever", "need", "needs", "needed")
 
-// Classify reads the expected answer type from the question's opening
-// words (its first clause when it has several); Frame also lists the
-// asker's pronouns.
+// periodVerbs only frame a question about a period: they say that time
+// passes, not what passes it ("how long does the kettle take to boil",
+// "how long does the battery last", "how long should I leave it", "how
+// long do I have to wait").
+var periodVerbs = set("take", "takes", "took", "last", "lasts", "lasted", "wait", "waits", "waiting", "leave", "leaves",
+	"remain", "remains", "stay", "stays", "spend", "spends")
+
+// Classify reads the expected answer type from the opening words of the
+// clause that asks (see Asking); Frame also lists the words of a request
+// around an embedded question ("can you tell me"), and the asker's
+// pronouns and the hedges (see hedges), wherever in the question they
+// are (the hedges only in a question: in a statement, "typically mild" is
+// what is claimed).
 func Classify(question string) Question {
-	q := classify(question)
-	for _, w := range words(question) {
-		if pronouns[w] || q.Type == Period && periodVerbs[w] {
+	text, request := asking(question)
+	q := classify(text)
+	asked := asks(text, true)
+	for i, w := range append(request, words(question)...) {
+		if i < len(request) || pronouns[w] || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}
@@ -116,9 +131,16 @@ var lightVerbs = set("go", "goes", "ok", "okay", "allowed", "possible", "able", 
 // subjects follow "how do/can/should" in a question about a procedure.
 var subjects = set("i", "we", "you", "one", "they")
 
-// durationNouns after "how many" ask for a period.
-var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks",
-	"month", "months", "year", "years", "fortnight", "fortnights")
+// durationNouns in the noun phrase after "how much" or "how many" ask for
+// a period ("how many working days", "how much labour time").
+var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "night", "nights",
+	"week", "weeks", "month", "months", "year", "years", "fortnight", "fortnights", "decade", "decades",
+	"time", "while", "longer", "sooner")
+
+// timeFrame are the duration words that name no unit of the answer ("how
+// much time" is answered by "35 minutes"): frame, not content. A unit
+// ("how many days") stays content: the answer says it.
+var timeFrame = set("time", "while", "longer", "sooner")
 
 // moneyWords in a what/how-much question ask for an amount of money.
 var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees", "charge", "charges", "pay", "pays", "paid", "rate", "rates", "cheap", "expensive")
@@ -127,8 +149,30 @@ var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees"
 var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful", "strong", "tall", "high", "wide",
 	"deep", "far", "hot", "cold", "warm", "loud", "quiet", "bright", "thick", "thin", "full")
 
+// duration reports whether the noun phrase opening ws (up to the first
+// auxiliary, "to" or preposition; after "is" or "are" the one that
+// follows it: "how much is the delivery time") holds a duration noun, and
+// which of its words are frame.
+func duration(ws []string) (frame []string, ok bool) {
+	if len(ws) > 0 && (ws[0] == "is" || ws[0] == "are" || ws[0] == "was" || ws[0] == "were") {
+		ws = ws[1:]
+	}
+	for _, x := range ws {
+		if auxiliaries[x] || x == "to" || questionPrepositions[x] {
+			break
+		}
+		if durationNouns[x] {
+			ok = true
+			if timeFrame[x] {
+				frame = append(frame, x)
+			}
+		}
+	}
+	return frame, ok
+}
+
 func classify(question string) Question {
-	words := words(question)
+	words := opening(words(question))
 	if len(words) == 0 {
 		return Question{}
 	}
@@ -148,12 +192,13 @@ func classify(question string) Question {
 			return Question{Speed, []string{next}}
 		case next == "long" || next == "soon" || next == "old":
 			return Question{Period, []string{next}}
-		case next == "many":
-			if durationNouns[w(2)] {
-				return Question{Period, nil}
+		case next == "many" || next == "much":
+			if frame, ok := duration(words[2:]); ok {
+				return Question{Period, frame}
 			}
-			return Question{Count, nil}
-		case next == "much":
+			if next == "many" {
+				return Question{Count, nil}
+			}
 			if hasMoney || w(2) == "is" || w(2) == "are" || w(2) == "will" {
 				return Question{Money, nil}
 			}
@@ -173,8 +218,10 @@ func classify(question string) Question {
 	case "who", "whom", "whose":
 		return Question{Name, nil}
 	case "what", "which":
-		// "what should I do", "what do I do", "what can I do"
-		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" {
+		// "what should I do", "what do I do", "what can I do", and
+		// embedded "what to do", "what I should do"
+		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" || w(1) == "to" && w(2) == "do" ||
+			subjects[w(1)] && auxiliaries[w(2)] && w(3) == "do" {
 			return Question{Procedure, nil}
 		}
 		switch w(1) {
@@ -186,7 +233,7 @@ func classify(question string) Question {
 		}
 		return Question{}
 	}
-	if auxiliaries[w(0)] {
+	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string
 		for _, x := range words[1:] {
 			if lightVerbs[x] {
@@ -198,6 +245,164 @@ func classify(question string) Question {
 	// A statement or a list of keywords ("internal cost price of the X200
 	// jar", a claim to check) says nothing of its answer's form.
 	return Question{}
+}
+
+// whWords open a question ("how", "what", ...).
+var whWords = set("how", "what", "which", "who", "whom", "whose", "where", "when", "why")
+
+// questionPrepositions may come before a question word ("for how long",
+// "within how many days", "up to what weight").
+var questionPrepositions = set("for", "in", "within", "by", "until", "till", "after", "before", "at", "from", "to",
+	"on", "of", "about", "since", "over", "under", "above", "below", "up", "during", "with")
+
+// conjunctions may open a clause before its question word (", and how
+// often ...").
+var conjunctions = set("and", "but", "or", "so", "then", "also", "please", "now")
+
+// subjectStarts open a subject: a pronoun or a determiner.
+var subjectStarts = set("i", "we", "you", "they", "it", "he", "she", "this", "that", "these", "those", "there",
+	"the", "a", "an", "my", "our", "your", "its", "their", "his", "her", "some", "any")
+
+// Asking returns the part of a question its intent is in: from the first
+// clause that has the form of a question. Clauses end at a comma, a
+// semicolon, a colon, a dash or a sentence's end; a clause asks when it
+// opens (after a conjunction, or a preposition: "for how long") with
+// "how", with another question word followed by an auxiliary ("what
+// should", "where can", "when does"), or with an auxiliary followed by a
+// subject ("can I", "is the", "does it"). A statement that sets the scene
+// ("the kettle shows a red light: what should I do", "I bought a Z10 last
+// year. How long is it guaranteed for?") or a subordinate clause ("if the
+// lid cracks, is the repair free", "when I descale it, how much ...") is
+// passed over. When the first clause asks, or none does, the question is
+// returned whole. A later clause opening with "which", "who" or "whose"
+// asks only when it ends with a question mark: after a comma they mostly
+// open a relative clause ("..., which is the main outcome").
+//
+// A question asked of the answerer inside a request ("can you tell me how
+// often ...", "I'd like to know where ...", "do you know if ...") asks
+// what the embedded question asks: Asking returns it, from its question
+// word ("if" read as "whether").
+func Asking(question string) string {
+	text, _ := asking(question)
+	return text
+}
+
+// asking is Asking, plus the words of the request around an embedded
+// question ("can you tell me"), which only frame it.
+func asking(question string) (string, []string) {
+	text := question
+	if spans := clauseSpans(question); len(spans) > 1 && !asks(question[spans[0][0]:spans[0][1]], true) {
+		for _, sp := range spans[1:] {
+			if asks(question[sp[0]:sp[1]], false) {
+				text = question[sp[0]:]
+				break
+			}
+		}
+	}
+	return embedded(text)
+}
+
+// requestWords make up a request to be told something ("can you tell me",
+// "I'd like to know", "please explain"); requestVerbs are the verbs one of
+// them must have.
+var (
+	requestWords = set("can", "could", "would", "will", "do", "does", "please", "you", "me", "us", "i", "we", "i'd",
+		"we'd", "i'm", "id", "im", "like", "want", "wanted", "need", "to", "am", "was", "just", "kindly", "let",
+		"tell", "show", "explain", "know", "say", "wonder", "wondering", "ask", "asking", "remind", "advise")
+	requestVerbs = set("tell", "show", "explain", "know", "say", "wonder", "wondering", "ask", "asking", "remind", "advise")
+)
+
+// embedded returns the question a request embeds (see Asking) and the
+// request's words, or text itself when it embeds none.
+func embedded(text string) (string, []string) {
+	fields := strings.Fields(text)
+	var request []string
+	verb := false
+	for i, f := range fields {
+		w := words(f)
+		if len(w) != 1 {
+			break
+		}
+		switch {
+		case i > 0 && verb && (whWords[w[0]] || w[0] == "whether"):
+			return strings.Join(fields[i:], " "), request
+		case i > 0 && verb && w[0] == "if":
+			return "whether " + strings.Join(fields[i+1:], " "), request
+		case !requestWords[w[0]]:
+			return text, nil
+		}
+		verb = verb || requestVerbs[w[0]]
+		request = append(request, w[0])
+	}
+	return text, nil
+}
+
+// opening drops what may come before a clause's question word without
+// changing what is asked: conjunctions (", and how often"), and a
+// preposition ("for how long", "within how many days").
+func opening(ws []string) []string {
+	for len(ws) > 1 && (conjunctions[ws[0]] || questionPrepositions[ws[0]] && whWords[ws[1]]) {
+		ws = ws[1:]
+	}
+	return ws
+}
+
+// asks reports whether a clause has the form of a question (see Asking);
+// first is true for a question's first clause, where "which", "who" and
+// "whose" always ask.
+func asks(clause string, first bool) bool {
+	ws := opening(words(clause))
+	if len(ws) == 0 {
+		return false
+	}
+	at := func(i int) string {
+		if i < len(ws) {
+			return ws[i]
+		}
+		return ""
+	}
+	marked := strings.HasSuffix(strings.TrimSpace(clause), "?")
+	switch v := ws[0]; {
+	case v == "how":
+		return true
+	case v == "which" || v == "who" || v == "whom" || v == "whose":
+		return first || marked
+	case whWords[v]:
+		return first && v != "when" && v != "where" || auxiliaries[at(1)] || marked && len(ws) < 3
+	case auxiliaries[v]:
+		return subjectStarts[at(1)] || first
+	}
+	return false
+}
+
+// clauseSpans splits text at clause punctuation (, ; : ? ! . and a
+// spaced dash), returning each clause's start and end byte offsets. A
+// full stop inside a number or a web address ("1.5", "hollin.example")
+// does not end a clause.
+func clauseSpans(text string) [][2]int {
+	var out [][2]int
+	start := 0
+	flush := func(end, next int) {
+		if strings.TrimSpace(text[start:end]) != "" {
+			out = append(out, [2]int{start, end})
+		}
+		start = next
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == ',' || c == ';' || c == ':' || c == '?' || c == '!' || c == '.':
+			if (c == '.' || c == ',' || c == ':') && i+1 < len(text) && text[i+1] != ' ' {
+				continue // "1.5", "1,200", "hollin.example", "10:30"
+			}
+			flush(i+1, i+1)
+		case c == ' ' && i+2 < len(text) && (text[i+1] == '-' && text[i+2] == ' '):
+			flush(i, i+3)
+		case c == ' ' && strings.HasPrefix(text[i+1:], "– ") || c == ' ' && strings.HasPrefix(text[i+1:], "— "):
+			flush(i, i+1+len("– "))
+		}
+	}
+	flush(len(text), len(text))
+	return out
 }
 
 // words splits text into lower-case words, keeping apostrophes and
@@ -231,7 +436,7 @@ const (
 	span = `(?:` + number + `|an?|several|a few)`
 	// numStart: a number not inside a code ("X200", "HL-X300-UK").
 	numStart  = `(?:^|[^\p{L}\d-])`
-	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?|months?|years?|yrs?)`
+	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
 	measUnit  = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
 	rateUnit  = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
 	monthName = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
@@ -241,7 +446,7 @@ const (
 var (
 	reDuration  = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
 	reDurNum    = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`) // a duration counted in numbers, not "a year"
-	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day)\b`)
+	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
 	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + measUnit + `)(?:[^\p{L}]|$)`)
@@ -250,7 +455,7 @@ var (
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)
 	reRelative  = regexp.MustCompile(`(?i)\b((?:within|after|before|until|till|by|from|since|in|for|up to) (?:` + number + `[\s-]*(?:extra |working |business )?` + timeUnit + `|the (?:first|next|last|end)\b[^.,;]*))`)
 	reYesNo     = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
-	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom \p{Lu}\p{L}+)`)
+	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom (?-i:\p{Lu})\p{L}+)`)
 	reURL       = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
 	rePlace     = regexp.MustCompile(`(?:\b(?:at|in|on|from|to|into|inside|under|behind|beside|near|under|above|below|within) (?:the |a |an |your |our |its |their )?(\p{L}[\p{L}-]*))`)
 )
@@ -277,9 +482,17 @@ var functionWords = set("the", "a", "an", "this", "that", "these", "those", "som
 	"or", "but", "so", "there", "here", "what", "which", "who", "how", "is", "are", "was", "were", "be", "can", "may",
 	"will", "should", "must", "not", "one", "two", "three", "only", "also", "just", "about", "both", "either", "neither")
 
-// Imperative reports whether a sentence is an instruction (see imperative).
+// Imperative reports whether a sentence opens with an instruction: its
+// first clause up to a colon, a semicolon or a dash is one (see
+// imperative). "Unplug it: the motor is hot" opens with one; "E9 means a
+// sensor fault: contact support" holds one (Find finds it) but opens with
+// a condition.
 func Imperative(sentence string) bool {
-	_, ok := imperative(sentence)
+	cs := independentClauses(sentence)
+	if len(cs) == 0 {
+		return false
+	}
+	_, ok := imperativeClause(sentence[cs[0][0]:cs[0][1]])
 	return ok
 }
 
@@ -289,6 +502,36 @@ func Imperative(sentence string) bool {
 // function word, not an -ing or -ed form, followed by an object ("Descale
 // it", "Wash the jar").
 func imperative(sentence string) (string, bool) {
+	for _, sp := range independentClauses(sentence) {
+		if v, ok := imperativeClause(sentence[sp[0]:sp[1]]); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// independentClauses splits a sentence where a new clause may begin with
+// its own verb: at a colon, a semicolon or a spaced dash ("E9 means a
+// sensor fault: contact support", "The fuse has blown; replace it").
+func independentClauses(sentence string) [][2]int {
+	var out [][2]int
+	start := 0
+	for _, sp := range clauseSpans(sentence) {
+		end := strings.TrimRight(sentence[sp[0]:sp[1]], " ")
+		if strings.HasSuffix(end, ",") {
+			continue // a comma stays inside the clause (see imperativeClause)
+		}
+		out = append(out, [2]int{start, sp[1]})
+		start = sp[1]
+	}
+	if start < len(sentence) {
+		out = append(out, [2]int{start, len(sentence)})
+	}
+	return out
+}
+
+// imperativeClause is imperative for one clause.
+func imperativeClause(sentence string) (string, bool) {
 	clauses := []string{sentence}
 	opening, rest, fronted := strings.Cut(sentence, ", ")
 	if fronted {

@@ -27,7 +27,7 @@ func TestClassify(t *testing.T) {
 		{"what should I do if the light flashes red", Procedure, []string{"i"}},
 		{"can the lid go in the oven", YesNo, []string{"go"}},
 		{"is it safe to use the toaster outdoors", YesNo, []string{"safe"}},
-		{"do I need a receipt", YesNo, []string{"i"}},
+		{"do I need a receipt", YesNo, []string{"i", "need"}},
 		{"where is the serial number", Place, nil},
 		{"when does the offer end", Date, nil},
 		{"who makes the motor", Name, nil},
@@ -36,6 +36,44 @@ func TestClassify(t *testing.T) {
 		{"filter price", Description, nil},
 		{"Antiretroviral therapy reduces rates of tuberculosis.", Description, nil},
 		{"F3", Description, nil},
+		// The clause that asks: a statement before a colon, a semicolon or
+		// a comma sets the scene, the interrogative clause after it asks.
+		{"the kettle shows a red light: what should I do", Procedure, []string{"i"}},
+		{"my toaster smells of smoke; can I still use it", YesNo, []string{"my", "i"}},
+		{"I bought a Z10 last year. How long is it guaranteed for?", Period, []string{"long", "i", "last"}},
+		{"if the lid cracks, is the repair free", YesNo, nil},
+		{"when I descale the tank, how much vinegar do I need", Quantity, []string{"i", "need"}},
+		{"when does the offer end, and can I still order", Date, []string{"i"}},
+		{"my kettle is new, and how often should I descale it", Frequency, []string{"often", "my", "i"}},
+		{"The drug reduces mortality, which is the main outcome.", Description, nil},
+		// A question asked of the answerer inside a request ("can you
+		// tell me ...", "I'd like to know ..."): the embedded one asks.
+		{"can you tell me how often to descale the tank", Frequency, []string{"often", "can", "you", "tell", "me"}},
+		{"I'd like to know where to buy a new lid", Place, []string{"i'd", "like", "to", "know"}},
+		{"please tell me how fast the fan turns", Speed, []string{"fast", "please", "tell", "me"}},
+		{"could you tell me what to do when the light flashes", Procedure, []string{"could", "you", "tell", "me"}},
+		{"do you know if the lid can go in the oven", YesNo, []string{"go", "do", "you", "know"}},
+		{"can you descale the tank with vinegar", YesNo, []string{"you"}},
+		// Verbs that only frame a period ("how long should I leave it").
+		{"the oven shows F2. How long should I leave it?", Period, []string{"long", "i", "leave"}},
+		{"how long do I have to wait for a refund", Period, []string{"long", "i", "wait"}},
+		// Hedges and the semi-modal "need" say nothing of the topic.
+		{"how long does a refund usually take", Period, []string{"long", "usually", "take"}},
+		{"how frequently does the tank need descaling", Frequency, []string{"frequently", "need"}},
+		{"what do I need to bring to the shop", Description, []string{"i", "need"}},
+		{"The infection is typically mild.", Description, nil}, // a statement's hedge is part of its claim
+		// A preposition before the question word ("for how long").
+		{"for how long is the lid guaranteed", Period, []string{"long"}},
+		{"within how many days must I return it", Period, []string{"i"}},
+		// "how much/many" asking for time, whatever words come between.
+		{"how much time does a filter change take", Period, []string{"time", "take"}},
+		{"how much labour time should a belt replacement take", Period, []string{"time", "take"}},
+		{"how many working days does a refund take", Period, []string{"take"}},
+		{"how much longer will the sale run", Period, []string{"longer"}},
+		{"how much time do I have to pay the invoice", Period, []string{"time", "i"}},
+		{"how many hours of labour does a belt replacement take", Period, []string{"take"}},
+		{"how much is the delivery time for parts", Period, []string{"time"}},
+		{"how much is delivery on orders placed this week", Money, nil},
 	} {
 		got := Classify(c.q)
 		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
@@ -62,6 +100,11 @@ func TestFind(t *testing.T) {
 		{Period, "The battery lasts up to two hours.", "two hours"},
 		{Period, "It comes with a 3-year guarantee.", "3-year"},
 		{Period, "The Z10 model has a steel drum.", ""},
+		{Period, "A full charge lasts 36h.", "36h"},
+		{Period, "The battery lasts three nights.", "three nights"},
+		{Period, "The boiler has run for two decades.", "two decades"},
+		{Period, "The hinges carry a lifetime guarantee.", "lifetime"},
+		{Period, "Hot food keeps 2 hot plates busy.", ""},
 		{Count, "The mixer has eight speeds and a pulse button.", "eight speeds"},
 		{Count, "The R2D2 has a steel drum.", ""},
 		{Quantity, "It holds 1.5 litres of water.", "1.5 litres"},
@@ -83,6 +126,15 @@ func TestFind(t *testing.T) {
 		{Procedure, "In damp rooms, defrost freezers weekly.", "defrost freezers"},
 		{Procedure, "In damp rooms, freezers ice up.", ""},
 		{Procedure, "The fridge has a light.", ""},
+		// An instruction in a clause after a colon, a semicolon or a dash.
+		{Procedure, "F9 means a sensor fault: contact the maker.", "contact the"},
+		{Procedure, "F2 means the door is open: shut it firmly.", "shut it"},
+		{Procedure, "The fuse has blown; replace it with a new one.", "replace it"},
+		{Procedure, "The drum is stuck - rotate it by hand.", "rotate it"},
+		{Procedure, "Note: the drum is steel.", ""},
+		{Procedure, "Parts ship from Leeds.", "from Leeds"},
+		{Procedure, "The guarantee runs from the date of purchase.", ""},
+		{YesNo, "The door is open: shut it firmly.", "shut it"},
 		{Place, "Orders are placed at shop.example.", "shop.example"},
 		{Place, "The label is printed on the base of the bowl.", "base"},
 		{Name, "Fixes are done by Acme Repairs.", "Acme"},
@@ -93,6 +145,23 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%s, %q) = %q, want none", c.t, c.sentence, got)
 		case c.want != "" && !slices.ContainsFunc(got, func(s string) bool { return s == c.want || s == "" }):
 			t.Errorf("Find(%s, %q) = %q, want %q among them", c.t, c.sentence, got, c.want)
+		}
+	}
+}
+
+func TestImperative(t *testing.T) {
+	for _, c := range []struct {
+		sentence string
+		want     bool
+	}{
+		{"Unplug it: the motor is hot.", true},
+		{"In damp rooms, defrost freezers weekly.", true},
+		{"F9 means a sensor fault: contact the maker.", false}, // holds an instruction, opens with a condition
+		{"Note: the drum is steel.", false},
+		{"The fridge has a light.", false},
+	} {
+		if got := Imperative(c.sentence); got != c.want {
+			t.Errorf("Imperative(%q) = %v, want %v", c.sentence, got, c.want)
 		}
 	}
 }

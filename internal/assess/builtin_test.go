@@ -165,6 +165,25 @@ func TestRewriterSpelling(t *testing.T) {
 	}
 }
 
+// TestSpellKeepsFrame: the words that frame a question are English, not
+// the corpus's, and are never corrected into a corpus word; its content
+// words still are.
+func TestSpellKeepsFrame(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Send a deletion request by email.", "Descale the kettle every month.")
+	r := NewRewriter(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	for _, tt := range []struct{ text, want string }{
+		{"how frequently should I descale the kettel", "how frequently should I descale the kettl"},
+		{"can you tell me how frequently to descale", "can you tell me how frequently to descale"},
+		{"a deletion requst", "a deletion request"}, // a content word is
+	} {
+		if got, _ := r.Spell(tt.text, vocab); got != tt.want {
+			t.Errorf("Spell(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
@@ -269,6 +288,16 @@ func TestEntities(t *testing.T) {
 		{"WHAT DOES E4 MEAN", "E4"},
 		{"is the pump Z40-driven in the X200", "Z40|X200"},                   // a lower-case ending is not part of the name
 		{"does the filter stop hard-water damage on a PMP-X300", "PMP-X300"}, // nor a hyphenated word's
+		{"how big is the X200's jar", "X200"},                                // nor a possessive
+		{"what is Brook Street Repairs' labour rate", "Brook Street Repairs"},
+		{"is the K50’s lid covered", "K50"},
+	}
+	for _, q := range []string{"how big is the X200's jar", "is the K50’s lid covered"} {
+		for _, e := range Entities(an, q, vocab) {
+			if len(e.Terms) != 1 {
+				t.Errorf("Entities(%q): %q has terms %q, want one", q, e.Text, e.Terms)
+			}
+		}
 	}
 	for _, tt := range tests {
 		var got []string
@@ -510,6 +539,8 @@ func TestAnswerType(t *testing.T) {
 		{ChunkID: "specs#0", Title: "Mixer specifications", Text: "The mixer has a steel bowl. Its top setting reaches 1,100 RPM."},
 		{ChunkID: "lid#0", Title: "Mixer lid", Text: "The mixer lid is made of glass and fits the bowl."},
 		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
+		{ChunkID: "codes#0", Title: "Mixer error codes", Text: "F2 means the bowl is not seated: turn the bowl until it locks. F9 means a sensor fault: contact the maker."},
+		{ChunkID: "belt#0", Title: "Mixer belt replacement", Text: "If the belt slips, replace the drive belt, part BLT-7. Allow 25 minutes of labour."},
 	}
 	var texts []string
 	for _, e := range ev {
@@ -531,6 +562,15 @@ func TestAnswerType(t *testing.T) {
 		// The words are there, the answer is not.
 		{"how many speeds does the mixer lid have", ev[3:4], false, []string{"asks for a count", "holds none near"}},
 		{"how much does the mixer lid cost", ev[3:4], false, []string{"an amount of money", "holds none"}},
+		// The instruction is in the clause after the colon.
+		{"what should I do if my mixer shows F9", ev[5:6], true, []string{"an instruction", `"contact the"`}},
+		{"what do I do when the mixer bowl is not seated", ev[5:6], true, []string{"an instruction", `"turn the"`}},
+		// "how much ... time" asks for a period, and "time" is frame.
+		{"how much labour time should a mixer belt replacement take", ev[6:7], true, []string{"a period of time", `"25 minutes"`}},
+		// A statement before the question: the clause after it asks.
+		{"my mixer filter is clogged: how often should I replace it", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		// A question embedded in a request: the request's words are frame.
+		{"can you tell me how often to replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
 	} {

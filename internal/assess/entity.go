@@ -73,7 +73,7 @@ func Entities(an *terms.Analyzer, question string, vocab Vocabulary) []Entity {
 	sentenceStart := true
 	for _, raw := range words {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		w = dropModifier(w)
+		w = dropPossessive(dropModifier(w))
 		ends := strings.ContainsAny(raw[len(raw)-1:], ".?!;:")
 		isCode := isCodeWord(w)
 		isName := names && !isCode && isNameWord(w, sentenceStart)
@@ -115,6 +115,19 @@ func dropModifier(w string) string {
 		}
 		w = head
 	}
+}
+
+// dropPossessive cuts a possessive ending off a word: "X200's jar" names
+// the X200 (the analyzer would read "x200" and "s", two terms no passage
+// holds together). A plural possessive's apostrophe ("Repairs'") is cut
+// with the punctuation around the word.
+func dropPossessive(w string) string {
+	for _, suffix := range []string{"'s", "’s", "'S", "’S"} {
+		if strings.HasSuffix(w, suffix) {
+			return strings.TrimSuffix(w, suffix)
+		}
+	}
+	return w
 }
 
 func isCodeWord(w string) bool {

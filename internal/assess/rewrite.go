@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
@@ -331,10 +332,21 @@ const maxWiderK = 50
 
 // Spell corrects the words of text that vocab has never seen (see
 // Rewriter) into words it has, and lists the corrections as "typed→term".
+// The words that only frame what a question asks ("frequently" in "how
+// frequently", "tell" in "can you tell me", see answertype) are English,
+// not the corpus's: they are never corrected ("frequently" is not a
+// misspelt "request").
 func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
+	frame := map[string]bool{}
+	for _, w := range answertype.Classify(text).Frame {
+		frame[w] = true
+	}
 	words := strings.Fields(text)
 	var fixed []string
 	for i, w := range words {
+		if frame[strings.TrimFunc(strings.ToLower(w), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })] {
+			continue
+		}
 		if c, ok := r.correct(w, vocab); ok {
 			fixed = append(fixed, w+"→"+c)
 			words[i] = c

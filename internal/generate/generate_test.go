@@ -101,19 +101,24 @@ func TestExtractiveStaysOnQuestion(t *testing.T) {
 		sources  []Source
 		contains []string
 		cites    []string
+		lacks    []string
 	}{
 		{"no padding from sources naming the same product", "what does F5 mean on my Z9", []Source{errorsZ9, filter, recallZ9},
-			[]string{"F5 means the pump is blocked"}, []string{"1"}},
+			[]string{"F5 means the pump is blocked"}, []string{"1"}, nil},
 		{"another source's answer to the same question", "F2", []Source{errorsZ9, errorsZ5},
-			[]string{"door is open", "lid is open"}, []string{"1", "4"}},
+			[]string{"door is open", "lid is open"}, []string{"1", "4"}, nil},
 		{"the sentence holding the asked frequency", "how often should I clean the Z9 filter", []Source{errorsZ9, filter, recallZ9},
-			[]string{"once a month"}, []string{"2"}},
+			[]string{"once a month"}, []string{"2"}, nil},
 		{"the sentence holding the asked amount", "how much does a Z9 filter cost", []Source{filter, errorsZ9},
-			[]string{"£4"}, []string{"2"}},
+			[]string{"£4"}, []string{"2"}, nil},
 		{"a second source answering the other part", "is a warped Z9 door covered, and what if it is from batch 7741", []Source{recallZ9, warranty, filter},
-			[]string{"batch 7741", "does not cover warped doors"}, []string{"3", "5"}},
+			[]string{"batch 7741", "does not cover warped doors"}, []string{"3", "5"}, nil},
 		{"a second source saying more about the instruction", "how do I remove chalk from my washer", []Source{soft, descale},
-			[]string{"descale washers", "white vinegar"}, []string{"6", "7"}},
+			[]string{"descale washers", "white vinegar"}, []string{"6", "7"}, nil},
+		// The instruction follows the condition after a colon; the next
+		// code's condition and instruction are not an elaboration of it.
+		{"an instruction after a colon", "what do I do when the Z9 door is open", []Source{errorsZ9, recallZ9},
+			[]string{"close it firmly"}, []string{"1"}, []string{"F5"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
@@ -123,6 +128,11 @@ func TestExtractiveStaysOnQuestion(t *testing.T) {
 			for _, c := range tt.contains {
 				if !strings.Contains(got.Text, c) {
 					t.Errorf("Generate(%q) = %q, want it to contain %q", tt.question, got.Text, c)
+				}
+			}
+			for _, c := range tt.lacks {
+				if strings.Contains(got.Text, c) {
+					t.Errorf("Generate(%q) = %q, want it without %q", tt.question, got.Text, c)
 				}
 			}
 			var labels []string
