@@ -1,0 +1,106 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// info is a trimmed INFO commandstats, stats, cpu answer from Redis 7.4.
+func info(searchCalls, searchUS, in, out int, cpuUser, cpuSys float64) string {
+	return strings.Join([]string{
+		"# Commandstats",
+		"cmdstat_info:calls=9,usec=900,usec_per_call=100.00,rejected_calls=0,failed_calls=0",
+		"cmdstat_FT.SEARCH:calls=" + strconv.Itoa(searchCalls) + ",usec=" + strconv.Itoa(searchUS) + ",usec_per_call=1.00,rejected_calls=0,failed_calls=0",
+		"cmdstat_hmget:calls=40,usec=80,usec_per_call=2.00,rejected_calls=0,failed_calls=0",
+		"",
+		"# Stats",
+		"total_connections_received:3",
+		"total_net_input_bytes:" + strconv.Itoa(in),
+		"total_net_output_bytes:" + strconv.Itoa(out),
+		"",
+		"# CPU",
+		"used_cpu_sys:" + ftoa6(cpuSys),
+		"used_cpu_user:" + ftoa6(cpuUser),
+		"used_cpu_sys_children:7.000000",
+		"used_cpu_user_main_thread:1.000000",
+	}, "\r\n")
+}
+
+func ftoa6(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }
+
+func TestPerQuestionFromRedisInfo(t *testing.T) {
+	var before, after costCounters
+	if err := parseRedisInfo(info(100, 5000, 1000, 9000, 1.5, 0.5), &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := parseRedisInfo(info(140, 9000, 5000, 49000, 2.5, 0.7), &after); err != nil {
+		t.Fatal(err)
+	}
+	before.at, after.at = time.Unix(100, 0), time.Unix(110, 0)
+	before.assayCPU, after.assayCPU = 1, 1.4
+	before.temporal, after.temporal = 2, 3
+	before.temporalWriteBytes, after.temporalWriteBytes = 100, 40100
+	c := perQuestion(before, after, 20)
+	near := func(name string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	near("elapsed_s", c.ElapsedS, 10)
+	near("assay_cpu_ms", c.AssayCPUMS, 20)
+	near("temporal_cpu_ms", c.TemporalCPUMS, 50)
+	near("temporal_write_bytes", c.TemporalWriteBytes, 2000)
+	if c.Redis == nil {
+		t.Fatal("no Redis costs")
+	}
+	near("redis cpu_ms", c.Redis.CPUMS, 60) // (3.2 - 2.0) s / 20; children and main-thread lines not added
+	near("net_input_bytes", c.Redis.NetInBytes, 200)
+	near("net_output_bytes", c.Redis.NetOutBytes, 2000)
+	// hmget did not move and INFO is left out: FT.SEARCH alone.
+	if len(c.Redis.Commands) != 1 || c.Redis.Commands[0].Name != "FT.SEARCH" {
+		t.Fatalf("commands = %+v, want FT.SEARCH alone", c.Redis.Commands)
+	}
+	near("FT.SEARCH calls", c.Redis.Commands[0].Calls, 2)
+	near("FT.SEARCH usec", c.Redis.Commands[0].USec, 200)
+	near("calls", c.Redis.Calls, 2)
+	near("command_usec", c.Redis.CommandUSec, 200)
+}
+
+func TestParseRedisInfoWantsEveryCounter(t *testing.T) {
+	var c costCounters
+	err := parseRedisInfo("# Stats\r\ntotal_net_input_bytes:5\r\n", &c)
+	if err == nil || !strings.Contains(err.Error(), "used_cpu_user") {
+		t.Fatalf("err = %v, want one naming the missing counters", err)
+	}
+}
+
+func TestPerQuestionWithoutRedis(t *testing.T) {
+	c := perQuestion(costCounters{assayCPU: 1}, costCounters{assayCPU: 2}, 10)
+	if c.Redis != nil || c.AssayCPUMS != 100 {
+		t.Fatalf("costs = %+v, want no Redis and 100 ms assay CPU", c)
+	}
+}
+
+func TestMarkdownCostRows(t *testing.T) {
+	rep := sampleReport()
+	rep.Sizes[0].Backends[1].Costs = &Costs{Questions: 220, AssayCPUMS: 4.5, TemporalCPUMS: 11.25, TemporalWriteBytes: 3072,
+		Redis:   &RedisCosts{CPUMS: 2.5, Calls: 12, CommandUSec: 1800, NetInBytes: 2048, NetOutBytes: 40960, Commands: []CommandCost{{Name: "FT.SEARCH", Calls: 4, USec: 1500}, {Name: "hmget", Calls: 8, USec: 300}}},
+		History: &HistoryCosts{Sampled: 20, Events: 11, Bytes: 12345.6}}
+	var b strings.Builder
+	rep.markdown(&b)
+	md := b.String()
+	for _, want := range []string{
+		"| per question, end to end: CPU ms assay dev / Temporal dev server / redis-server | — | 4.50 / 11.25 / 2.50 (220 questions) | — | — |",
+		"| per question: Temporal history events / bytes (runs read) | — | 11.0 / 12,345 (20) | — | — |",
+		"| per question: Redis commands, µs in commands; network in / out, KiB | — | 12.0, 1800 µs; 2.0 / 40.0 | — | — |",
+		"| per question: Redis commands by time (calls, µs) | — | FT.SEARCH 4.0, 1500 µs; hmget 8.0, 300 µs | — | — |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+}
