@@ -90,10 +90,12 @@ func TestMarkdownCostRows(t *testing.T) {
 	rep.Sizes[0].Backends[1].Costs = &Costs{Questions: 220, AssayCPUMS: 4.5, TemporalCPUMS: 11.25, TemporalWriteBytes: 3072,
 		Redis:   &RedisCosts{CPUMS: 2.5, Calls: 12, CommandUSec: 1800, NetInBytes: 2048, NetOutBytes: 40960, Commands: []CommandCost{{Name: "FT.SEARCH", Calls: 4, USec: 1500}, {Name: "hmget", Calls: 8, USec: 300}}},
 		History: &HistoryCosts{Sampled: 20, Events: 11, Bytes: 12345.6}}
+	rep.Sizes[0].Backends[1].RedisMemory = map[string]float64{"used_memory": 6250 * 8000, "ft.total_index_memory_sz_mb": 25, "ft.vector_index_sz_mb": 20, "ft.inverted_sz_mb": 5}
 	var b strings.Builder
 	rep.markdown(&b)
 	md := b.String()
 	for _, want := range []string{
+		"| Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index | — | 8,000 / 4,194 / 3,355 / 838 | — | — |",
 		"| per question, end to end: CPU ms assay dev / Temporal dev server / redis-server | — | 4.50 / 11.25 / 2.50 (220 questions) | — | — |",
 		"| per question: Temporal history events / bytes (runs read) | — | 11.0 / 12,345 (20) | — | — |",
 		"| per question: Redis commands, µs in commands; network in / out, KiB | — | 12.0, 1800 µs; 2.0 / 40.0 | — | — |",

@@ -304,6 +304,11 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		if r.IndexBytes, err = redis.usedMemory(ctx); err != nil {
 			fail("used_memory", err)
 		}
+		if o.costs {
+			if r.RedisMemory, err = redis.memory(ctx, where[len(where)-1]); err != nil {
+				fail("redis memory", err)
+			}
+		}
 	}
 
 	// Retrieval, straight on the index (assay search, batch mode).

@@ -78,8 +78,10 @@ type Run struct {
 	Search    []Search `json:"search"`
 	E2E       []E2E    `json:"e2e"`
 	// Costs is what a question of the end-to-end run cost (-costs).
-	Costs  *Costs   `json:"costs,omitempty"`
-	Errors []string `json:"errors,omitempty"`
+	Costs *Costs `json:"costs,omitempty"`
+	// RedisMemory is where Redis's memory went after the build (-costs).
+	RedisMemory map[string]float64 `json:"redis_memory,omitempty"`
+	Errors      []string           `json:"errors,omitempty"`
 }
 
 // Search is one mode and caller over SciFact's test claims (assay search
