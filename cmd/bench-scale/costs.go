@@ -2,15 +2,20 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/procfs"
 	"github.com/redis/go-redis/v9"
 	"go.temporal.io/api/enums/v1"
@@ -23,6 +28,10 @@ import (
 
 // historySample is how many question runs' histories -costs reads.
 const historySample = 20
+
+// metricsSettle is how long -costs waits before reading the dev server's
+// /metrics (CPU, disk and Redis are read before it).
+const metricsSettle = 3 * time.Second
 
 // Costs is what the questions of the end-to-end run cost (-costs): the
 // differences of counters read just before and just after `assay bench`,
@@ -38,9 +47,13 @@ type Costs struct {
 	TemporalCPUMS float64 `json:"temporal_cpu_ms"`
 	// TemporalWriteBytes is the dev server's /proc/PID/io write_bytes
 	// per question: what its SQLite database sent to the disk.
-	TemporalWriteBytes float64       `json:"temporal_write_bytes"`
-	Redis              *RedisCosts   `json:"redis,omitempty"`
-	History            *HistoryCosts `json:"history,omitempty"`
+	TemporalWriteBytes float64 `json:"temporal_write_bytes"`
+	// TemporalPersistence is the dev server's requests to its store per
+	// question, by operation (persistence_requests; "visibility X" for
+	// visibility_persistence_requests), from its /metrics.
+	TemporalPersistence map[string]float64 `json:"temporal_persistence"`
+	Redis               *RedisCosts        `json:"redis,omitempty"`
+	History             *HistoryCosts      `json:"history,omitempty"`
 }
 
 // RedisCosts is the Redis server's share, per question.
@@ -81,6 +94,7 @@ type costProbe struct {
 	assayPID    int
 	redis       *redis.Client // nil in bleve mode
 	temporalPID int
+	metricsURL  string
 }
 
 // costCounters is one reading.
@@ -88,6 +102,7 @@ type costCounters struct {
 	at                  time.Time
 	assayCPU, temporal  float64 // seconds
 	temporalWriteBytes  uint64
+	persistence         map[string]float64
 	redisCPU            float64 // seconds
 	redisIn, redisOut   float64
 	redisCalls, redisUS map[string]float64
@@ -111,6 +126,9 @@ func newCostProbe(assayPID int, redisAddr string) (*costProbe, error) {
 	}
 	if p.temporalPID == 0 {
 		return nil, fmt.Errorf("assay dev (pid %d) has no child named temporal", assayPID)
+	}
+	if p.metricsURL, err = temporalMetricsURL(p.temporalPID); err != nil {
+		return nil, err
 	}
 	if redisAddr != "" {
 		p.redis = redis.NewClient(&redis.Options{Addr: redisAddr})
@@ -155,14 +173,26 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	if err != nil {
 		return c, fmt.Errorf("temporal dev server /proc/%d/io: %w", p.temporalPID, err)
 	}
-	if p.redis == nil {
-		return c, nil
+	if p.redis != nil {
+		info, err := p.redis.Info(ctx, "commandstats", "stats", "cpu").Result()
+		if err != nil {
+			return c, fmt.Errorf("redis INFO: %w", err)
+		}
+		if err := parseRedisInfo(info, &c); err != nil {
+			return c, err
+		}
 	}
-	info, err := p.redis.Info(ctx, "commandstats", "stats", "cpu").Result()
-	if err != nil {
-		return c, fmt.Errorf("redis INFO: %w", err)
+	// The server's counters reach /metrics when its metrics scope
+	// reports, about once a second: the last second's would be missed.
+	select {
+	case <-ctx.Done():
+		return c, ctx.Err()
+	case <-time.After(metricsSettle):
 	}
-	return c, parseRedisInfo(info, &c)
+	if c.persistence, err = persistenceRequests(p.metricsURL); err != nil {
+		return c, fmt.Errorf("temporal dev server metrics: %w", err)
+	}
+	return c, nil
 }
 
 // parseRedisInfo reads INFO's commandstats, network bytes and CPU into c.
@@ -227,6 +257,12 @@ func perQuestion(before, after costCounters, q int) Costs {
 		AssayCPUMS:         (after.assayCPU - before.assayCPU) * 1000 / n,
 		TemporalCPUMS:      (after.temporal - before.temporal) * 1000 / n,
 		TemporalWriteBytes: float64(after.temporalWriteBytes-before.temporalWriteBytes) / n,
+	}
+	c.TemporalPersistence = map[string]float64{}
+	for op, v := range after.persistence {
+		if d := v - before.persistence[op]; d > 0 {
+			c.TemporalPersistence[op] = d / n
+		}
 	}
 	if after.redisCalls == nil {
 		return c
@@ -347,6 +383,27 @@ func costRows(row func(name string, cell func(c column) string)) {
 	row("per question: Temporal dev server disk writes, KiB", costs(func(c *Costs) string {
 		return fmt.Sprintf("%.1f", c.TemporalWriteBytes/1024)
 	}))
+	row("per question: Temporal store requests, all (most frequent)", costs(func(c *Costs) string {
+		type op struct {
+			name string
+			n    float64
+		}
+		var ops []op
+		total := 0.0
+		for k, v := range c.TemporalPersistence {
+			ops = append(ops, op{k, v})
+			total += v
+		}
+		if len(ops) == 0 {
+			return "—"
+		}
+		slices.SortFunc(ops, func(a, b op) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.name, b.name)) })
+		var parts []string
+		for _, o := range ops[:min(3, len(ops))] {
+			parts = append(parts, fmt.Sprintf("%s %.1f", o.name, o.n))
+		}
+		return fmt.Sprintf("%.1f (%s)", total, strings.Join(parts, "; "))
+	}))
 	row("per question: Temporal history events / bytes (runs read)", costs(func(c *Costs) string {
 		if c.History == nil || c.History.Sampled == 0 {
 			return "—"
@@ -363,4 +420,94 @@ func costRows(row func(name string, cell func(c column) string)) {
 		}
 		return strings.Join(parts, "; ")
 	}))
+}
+
+// persistenceMetrics are the dev server's counters of requests to its
+// store, by operation: history and matching (persistence_requests) and
+// visibility (visibility_persistence_requests).
+var persistenceMetrics = map[string]string{"persistence_requests": "", "visibility_persistence_requests": "visibility "}
+
+// temporalMetricsURL finds the dev server's Prometheus endpoint: the
+// CLI's start-dev serves /metrics on a random port unless told one, so
+// each TCP port the process listens on is asked in turn.
+func temporalMetricsURL(pid int) (string, error) {
+	pr, err := procfs.NewProc(pid)
+	if err != nil {
+		return "", err
+	}
+	fds, err := pr.FileDescriptorTargets()
+	if err != nil {
+		return "", err
+	}
+	inodes := map[uint64]bool{}
+	for _, t := range fds {
+		var ino uint64
+		if _, err := fmt.Sscanf(t, "socket:[%d]", &ino); err == nil {
+			inodes[ino] = true
+		}
+	}
+	fs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return "", err
+	}
+	var lines procfs.NetTCP
+	for _, read := range []func() (procfs.NetTCP, error){fs.NetTCP, fs.NetTCP6} {
+		l, err := read()
+		if err == nil {
+			lines = append(lines, l...)
+		}
+	}
+	hc := http.Client{Timeout: 2 * time.Second}
+	const listen = 0x0A
+	for _, l := range lines {
+		if l.St != listen || !inodes[l.Inode] {
+			continue
+		}
+		url := fmt.Sprintf("http://127.0.0.1:%d/metrics", l.LocalPort)
+		resp, err := hc.Get(url)
+		if err != nil {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		resp.Body.Close()
+		if err == nil && resp.StatusCode == http.StatusOK && bytes.Contains(b, []byte("persistence_requests")) {
+			return url, nil
+		}
+	}
+	return "", fmt.Errorf("the Temporal dev server (pid %d) serves no /metrics with persistence_requests on any port it listens on", pid)
+}
+
+// persistenceRequests scrapes url and sums persistenceMetrics by
+// operation, keyed "Operation" or "visibility Operation".
+func persistenceRequests(url string) (map[string]float64, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", url, err)
+	}
+	out := map[string]float64{}
+	for name, prefix := range persistenceMetrics {
+		f, ok := families[name]
+		if !ok {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			op := ""
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "operation" {
+					op = l.GetValue()
+				}
+			}
+			out[prefix+op] += m.GetCounter().GetValue()
+		}
+	}
+	return out, nil
 }

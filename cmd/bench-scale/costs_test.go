@@ -1,7 +1,12 @@
 package main
 
 import (
+	"io"
+	"maps"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,8 +93,9 @@ func TestPerQuestionWithoutRedis(t *testing.T) {
 func TestMarkdownCostRows(t *testing.T) {
 	rep := sampleReport()
 	rep.Sizes[0].Backends[1].Costs = &Costs{Questions: 220, AssayCPUMS: 4.5, TemporalCPUMS: 11.25, TemporalWriteBytes: 3072,
-		Redis:   &RedisCosts{CPUMS: 2.5, Calls: 12, CommandUSec: 1800, NetInBytes: 2048, NetOutBytes: 40960, Commands: []CommandCost{{Name: "FT.SEARCH", Calls: 4, USec: 1500}, {Name: "hmget", Calls: 8, USec: 300}}},
-		History: &HistoryCosts{Sampled: 20, Events: 11, Bytes: 12345.6}}
+		Redis:               &RedisCosts{CPUMS: 2.5, Calls: 12, CommandUSec: 1800, NetInBytes: 2048, NetOutBytes: 40960, Commands: []CommandCost{{Name: "FT.SEARCH", Calls: 4, USec: 1500}, {Name: "hmget", Calls: 8, USec: 300}}},
+		History:             &HistoryCosts{Sampled: 20, Events: 11, Bytes: 12345.6},
+		TemporalPersistence: map[string]float64{"UpdateWorkflowExecution": 2, "CreateWorkflowExecution": 1, "visibility RecordWorkflowExecutionStarted": 1, "GetWorkflowExecution": 0.5}}
 	rep.Sizes[0].Backends[1].RedisMemory = map[string]float64{"used_memory": 6250 * 8000, "ft.total_index_memory_sz_mb": 25, "ft.vector_index_sz_mb": 20, "ft.inverted_sz_mb": 5}
 	var b strings.Builder
 	rep.markdown(&b)
@@ -97,6 +103,7 @@ func TestMarkdownCostRows(t *testing.T) {
 	for _, want := range []string{
 		"| Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index | — | 8,000 / 4,194 / 3,355 / 838 | — | — |",
 		"| per question, end to end: CPU ms assay dev / Temporal dev server / redis-server | — | 4.50 / 11.25 / 2.50 (220 questions) | — | — |",
+		"| per question: Temporal store requests, all (most frequent) | — | 4.5 (UpdateWorkflowExecution 2.0; CreateWorkflowExecution 1.0; visibility RecordWorkflowExecutionStarted 1.0) | — | — |",
 		"| per question: Temporal history events / bytes (runs read) | — | 11.0 / 12,345 (20) | — | — |",
 		"| per question: Redis commands, µs in commands; network in / out, KiB | — | 12.0, 1800 µs; 2.0 / 40.0 | — | — |",
 		"| per question: Redis commands by time (calls, µs) | — | FT.SEARCH 4.0, 1500 µs; hmget 8.0, 300 µs | — | — |",
@@ -104,5 +111,52 @@ func TestMarkdownCostRows(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// metricsText is a trimmed /metrics page of the Temporal dev server.
+const metricsText = `# HELP persistence_requests persistence_requests counter
+# TYPE persistence_requests counter
+persistence_requests{namespace="default",operation="UpdateWorkflowExecution",service_name="history"} 40
+persistence_requests{namespace="system",operation="UpdateWorkflowExecution",service_name="history"} 2
+persistence_requests{namespace="default",operation="CreateWorkflowExecution",service_name="history"} 20
+# HELP visibility_persistence_requests visibility_persistence_requests counter
+# TYPE visibility_persistence_requests counter
+visibility_persistence_requests{namespace="default",operation="RecordWorkflowExecutionStarted",service_name="history"} 20
+# HELP persistence_latency persistence_latency histogram
+# TYPE persistence_latency histogram
+persistence_latency_bucket{operation="UpdateWorkflowExecution",le="+Inf"} 42
+persistence_latency_sum{operation="UpdateWorkflowExecution"} 1
+persistence_latency_count{operation="UpdateWorkflowExecution"} 42
+`
+
+// TestTemporalMetrics finds a /metrics endpoint among the ports this test
+// process listens on, as -costs does for the dev server, and sums its
+// persistence requests by operation across namespaces.
+func TestTemporalMetrics(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, metricsText)
+	}))
+	defer srv.Close()
+	other := httptest.NewServer(http.NotFoundHandler()) // a port that serves no metrics
+	defer other.Close()
+	url, err := temporalMetricsURL(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url != srv.URL+"/metrics" {
+		t.Fatalf("found %s, want %s/metrics", url, srv.URL)
+	}
+	got, err := persistenceRequests(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"UpdateWorkflowExecution": 42, "CreateWorkflowExecution": 20, "visibility RecordWorkflowExecutionStarted": 20}
+	if !maps.Equal(got, want) {
+		t.Fatalf("requests = %v, want %v", got, want)
 	}
 }
