@@ -1,16 +1,27 @@
 package main
 
 import (
+	"context"
 	"io"
+	"log/slog"
 	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/assay-rag/assay/internal/devserver"
+	"github.com/assay-rag/assay/workflows"
 )
 
 // info is a trimmed INFO commandstats, stats, cpu answer from Redis 7.4.
@@ -154,5 +165,90 @@ func TestTemporalMetrics(t *testing.T) {
 	want := map[string]float64{"UpdateWorkflowExecution": 42, "CreateWorkflowExecution": 20, "visibility RecordWorkflowExecutionStarted": 20}
 	if !maps.Equal(got, want) {
 		t.Fatalf("requests = %v, want %v", got, want)
+	}
+}
+
+// temporalCLI is the pinned Temporal CLI (`make test` exports
+// ASSAY_DEV_TEMPORAL_BIN), or ../../bin/temporal; the test skips without it.
+func temporalCLI(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server: not in -short")
+	}
+	p := os.Getenv("ASSAY_DEV_TEMPORAL_BIN")
+	if p == "" {
+		p, _ = filepath.Abs("../../bin/temporal")
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("SKIP: no Temporal CLI at %s; run `make test` (it installs it)", p)
+	}
+	return p
+}
+
+// TestCostProbeOnDevServer reads the counters -costs reads from a real
+// dev server, this test process standing in for assay dev (the server is
+// its child), around three question-shaped runs.
+func TestCostProbeOnDevServer(t *testing.T) {
+	bin := temporalCLI(t)
+	ctx := context.Background()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(5 * time.Second)
+	probe, err := newCostProbe(os.Getpid(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.close()
+	tc, err := client.DialContext(ctx, client.Options{HostPort: srv.Address(), Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tc.Close()
+	w := worker.New(tc, "costs-test", worker.Options{})
+	w.RegisterWorkflowWithOptions(func(workflow.Context) (string, error) { return "ok", nil }, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+
+	before, err := probe.read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const runs = 3
+	for range runs {
+		run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "costs-test"}, workflows.AnswerWorkflowName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := probe.read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := perQuestion(before, after, runs)
+	if c.TemporalCPUMS <= 0 || c.Redis != nil {
+		t.Errorf("costs = %+v, want Temporal CPU and no Redis", c)
+	}
+	if got := c.TemporalPersistence["CreateWorkflowExecution"]; got != 1 {
+		t.Errorf("CreateWorkflowExecution per run = %v, want 1 (%v)", got, c.TemporalPersistence)
+	}
+	h, err := temporalHistory(ctx, srv.Address(), before.at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Started, task scheduled, started and completed, execution completed.
+	if h.RunsByType[workflows.AnswerWorkflowName] != runs || h.Sampled != runs || h.Events != 5 || h.Bytes <= 0 ||
+		h.EventTypes["WorkflowExecutionCompleted"] != 1 {
+		t.Errorf("history = %+v, want %d runs of 5 events each", h, runs)
 	}
 }
