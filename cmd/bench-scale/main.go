@@ -65,6 +65,8 @@ type options struct {
 	e2eN       int
 	e2eWarmup  int
 	e2eConc    string
+	search     bool
+	costs      bool
 }
 
 func main() {
@@ -93,6 +95,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.e2eN, "e2e-n", 200, "end to end: questions measured per concurrency level")
 	fs.IntVar(&o.e2eWarmup, "e2e-warmup", 20, "end to end: questions asked first, not measured")
 	fs.StringVar(&o.e2eConc, "e2e-concurrency", "1,8", "end to end: questions in flight, a comma-separated `list`")
+	fs.BoolVar(&o.search, "search", true, "measure retrieval with assay search (latency, nDCG); -search=false measures build and end to end only")
+	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs (CPU of assay dev, its Temporal dev server and redis-server; Redis commands and bytes; Temporal history), docs/capacity.md")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -266,6 +270,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 	// where are the flags that choose and address the index, per backend.
 	var where []string
 	var redis *redisServer
+	redisAddr := ""
 	switch backend {
 	case Bleve:
 		where = []string{"--index", filepath.Join(work, "index")}
@@ -277,6 +282,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 			return r
 		}
 		defer redis.stop()
+		redisAddr = redis.addr
 		where = []string{"--backend", "redisearch", "--redis-addr", redis.addr, "--name", fmt.Sprintf("scale%d", n)}
 	}
 
@@ -298,11 +304,19 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		if r.IndexBytes, err = redis.usedMemory(ctx); err != nil {
 			fail("used_memory", err)
 		}
+		if o.costs {
+			if r.RedisMemory, err = redis.memory(ctx, where[len(where)-1]); err != nil {
+				fail("redis memory", err)
+			}
+		}
 	}
 
 	// Retrieval, straight on the index (assay search, batch mode).
 	for _, m := range modes {
 		for _, caller := range o.callerNames() {
+			if !o.search {
+				break
+			}
 			s, err := measureSearch(ctx, o, where, data, work, m, caller, o.groups(caller), qrels, log)
 			if err != nil {
 				fail("search "+m+" "+caller, err)
@@ -314,7 +328,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 	}
 
 	// End to end: assay dev on the built index, assay bench against it.
-	if err := measureE2E(ctx, o, &r, where, corpusPath, data, work, log, stdout); err != nil {
+	if err := measureE2E(ctx, o, &r, where, redisAddr, corpusPath, data, work, log, stdout); err != nil {
 		fail("end to end", err)
 	}
 	return r
@@ -403,7 +417,7 @@ type benchReport struct {
 	} `json:"rows"`
 }
 
-func measureE2E(ctx context.Context, o options, r *Run, where []string, corpusPath, data, work string, log io.Writer, stdout io.Writer) error {
+func measureE2E(ctx context.Context, o options, r *Run, where []string, redisAddr, corpusPath, data, work string, log io.Writer, stdout io.Writer) error {
 	var ports [3]int
 	for i := range ports {
 		p, err := freePort()
@@ -430,10 +444,34 @@ func measureE2E(ctx context.Context, o options, r *Run, where []string, corpusPa
 		return err
 	}
 	fmt.Fprintf(stdout, "  assay dev ready: VmRSS %s\n", mib(r.WorkerRSS))
+	var probe *costProbe
+	var before costCounters
+	if o.costs {
+		if probe, err = newCostProbe(dev.cmd.Process.Pid, redisAddr); err != nil {
+			return err
+		}
+		defer probe.close()
+		if before, err = probe.read(ctx); err != nil {
+			return err
+		}
+	}
 	jsonOut := filepath.Join(work, "e2e.json")
 	if _, err := runChild(ctx, log, o.assay, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
 		"-concurrency", o.e2eConc, "-n", strconv.Itoa(o.e2eN), "-warmup", strconv.Itoa(o.e2eWarmup), "--json", jsonOut); err != nil {
 		return err
+	}
+	if probe != nil {
+		after, err := probe.read(ctx)
+		if err != nil {
+			return err
+		}
+		levels := len(strings.Split(o.e2eConc, ","))
+		c := perQuestion(before, after, (o.e2eWarmup+o.e2eN)*levels)
+		if c.History, err = temporalHistory(ctx, "127.0.0.1:"+strconv.Itoa(ports[1]), before.at); err != nil {
+			return err
+		}
+		r.Costs = &c
+		fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server\n", c.AssayCPUMS, c.TemporalCPUMS)
 	}
 	if _, r.WorkerHWM, err = dev.memory(); err != nil {
 		return err

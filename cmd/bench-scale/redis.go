@@ -65,3 +65,53 @@ func (r *redisServer) usedMemory(ctx context.Context) (int64, error) {
 	}
 	return 0, fmt.Errorf("INFO memory has no used_memory")
 }
+
+// memory is what holds Redis's memory after a build (-costs): INFO
+// memory's used_memory, used_memory_dataset and used_memory_overhead,
+// the key count (dbsize), and every numeric field of FT.INFO for the
+// index (inverted_sz_mb, vector_index_sz_mb, doc_table_size_mb, ...).
+func (r *redisServer) memory(ctx context.Context, index string) (map[string]float64, error) {
+	c := redis.NewClient(&redis.Options{Addr: r.addr, Protocol: 2})
+	defer c.Close()
+	out := map[string]float64{}
+	info, err := c.Info(ctx, "memory").Result()
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(info, "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		if k == "used_memory" || k == "used_memory_dataset" || k == "used_memory_overhead" {
+			if out[k], err = strconv.ParseFloat(v, 64); err != nil {
+				return nil, fmt.Errorf("INFO memory %s: %w", k, err)
+			}
+		}
+	}
+	keys, err := c.DBSize(ctx).Result()
+	if err != nil {
+		return nil, err
+	}
+	out["dbsize"] = float64(keys)
+	ft, err := c.Do(ctx, "FT.INFO", index).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("FT.INFO %s: %w", index, err)
+	}
+	for i := 0; i+1 < len(ft); i += 2 {
+		k, ok := ft[i].(string)
+		if !ok {
+			continue
+		}
+		var x float64
+		switch v := ft[i+1].(type) {
+		case int64:
+			x = float64(v)
+		case string:
+			if x, err = strconv.ParseFloat(v, 64); err != nil {
+				continue // a name or a flag, not a size
+			}
+		default:
+			continue
+		}
+		out["ft."+k] = x
+	}
+	return out, nil
+}

@@ -77,7 +77,11 @@ type Run struct {
 	WorkerHWM int64    `json:"worker_hwm_bytes"`
 	Search    []Search `json:"search"`
 	E2E       []E2E    `json:"e2e"`
-	Errors    []string `json:"errors,omitempty"`
+	// Costs is what a question of the end-to-end run cost (-costs).
+	Costs *Costs `json:"costs,omitempty"`
+	// RedisMemory is where Redis's memory went after the build (-costs).
+	RedisMemory map[string]float64 `json:"redis_memory,omitempty"`
+	Errors      []string           `json:"errors,omitempty"`
 }
 
 // Search is one mode and caller over SciFact's test claims (assay search
@@ -314,6 +318,9 @@ func (rep Report) markdown(w io.Writer) {
 			}
 			return s
 		})
+	}
+	if slices.ContainsFunc(cols, func(c column) bool { return c.run.Costs != nil }) {
+		costRows(row)
 	}
 	lucene := func(f func(l *Lucene) string) func(c column) string {
 		return func(c column) string {

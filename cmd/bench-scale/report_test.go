@@ -42,14 +42,20 @@ func TestMarkdownTable(t *testing.T) {
 			t.Errorf("row with %d cells, want 5: %s", n-1, r)
 		}
 	}
-	for _, want := range []string{
+	tableHas(t, md,
 		"| measure | 6,250 chunks, bleve | 6,250 chunks, redisearch | 51,000 chunks, bleve | 51,000 chunks, redisearch |",
 		"| bm25 p50, restricted ÷ full (team-07) | ×1.50 | ×1.50 | ×1.50 | — |",
 		"| bm25 p50 ÷ Lucene p50 (full access) | ×2.0 | ×4.0 | ×8.0 | — |",
 		"| end to end, anonymous, 8 in flight: q/s (p50 ms) | 60.0 (120), 2 errors |",
 		"| build, s (chunks/s) | 10.0 (625) |",
 		"- 51000 chunks, redisearch: build: boom",
-	} {
+	)
+}
+
+// tableHas fails t for each of wants that md does not contain.
+func tableHas(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
