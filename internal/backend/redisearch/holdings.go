@@ -3,6 +3,7 @@ package redisearch
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -10,34 +11,43 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 )
 
-// maxPostings is the most postings Holdings reads: while the visible
-// chunks holding the terms number at most this many in all, reading which
-// chunks hold each term is cheaper than counting combinations
-// (TestHoldingsCost, SciFact with team ACLs: 2.1 against 5.1 ms p50 for
-// a caller who sees half the corpus); past it, posting lists grow with
-// the corpus and counts do not.
+// maxPostings is the most postings Holdings reads: the rarest terms,
+// while the visible chunks holding them number at most this many in all,
+// are answered from which chunks hold them (reading them is cheaper than
+// counting their combinations: TestHoldingsCost, SciFact with team ACLs,
+// 2.1 against 5.1 ms p50 for a caller who sees half the corpus); the
+// other terms, whose posting lists grow with the corpus, are counted.
 var maxPostings = 4096
 
 // maxHoldingCounts bounds the count queries one Holdings may send: past
-// it (many question terms that many chunks hold together), it cannot
-// tell.
+// it (many common question terms that many chunks hold together), it
+// cannot tell.
 const maxHoldingCounts = 1024
 
 // Holdings counts the visible chunks that pass f (nil: all of them; its
 // groups are the vocabulary's, whatever f says) by which of terms they
 // hold (bit i: terms[i]), as the bleve backend does from its postings.
-// When the terms' visible document frequencies add up to at most
-// maxPostings, it reads which visible chunks hold each term (one
-// NOCONTENT search per term, the filter inside the query, in one
-// pipeline). Otherwise it reads no posting list: the engine counts the
-// chunks holding each combination of terms (FT.SEARCH LIMIT 0 0, the filter inside the
-// query), level by level — pairs only of terms some chunk holds, triples
-// only of pairs some chunk holds together, and so on, each level one
-// pipeline — and the counts of chunks holding exactly each combination
-// follow by inclusion and exclusion. It returns nil when it cannot tell:
-// more than backend.MaxHeld terms, more than maxHoldingCounts
-// combinations held together, or Redis did not answer (the assessor then
-// assumes a chunk that would suffice may exist).
+//
+// The terms are split by visible document frequency. The rarest, while
+// their frequencies add up to at most maxPostings, are read: which
+// visible chunks hold each (one NOCONTENT search per term, the filter
+// inside the query), and which of those hold each other term (one search
+// per other term, limited to chunks holding a rare one), all in one
+// pipeline; that gives every chunk holding a rare term its exact mask.
+// The chunks holding only common terms are counted by the engine
+// (FT.SEARCH LIMIT 0 0, the filter and "none of the rare terms" inside
+// the query) combination by combination of the common terms only, level
+// by level — pairs only of terms some chunk holds, triples only of pairs
+// some chunk holds together, and so on, each level one pipeline — and
+// the counts of chunks holding exactly each combination follow by
+// inclusion and exclusion. So the searches sent grow with the number of
+// terms and the combinations of the common ones (few: a question's
+// common words), not with those of every term.
+//
+// It returns nil when it cannot tell: more than backend.MaxHeld terms,
+// more than maxHoldingCounts combinations held together, partial results,
+// or Redis did not answer (the assessor then assumes a chunk that would
+// suffice may exist).
 func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) map[uint64]int {
 	if len(terms) > backend.MaxHeld || v.ix == nil {
 		return nil
@@ -47,24 +57,58 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		filter = *f
 	}
 	filter.Groups = v.groups
-	fq := FilterQuery(filter)
-	if v.s != nil {
+	var rare, common uint64 // term sets; terms no visible chunk holds are in neither
+	if v.s == nil {
+		common = 1<<len(terms) - 1
+	} else {
 		dfs, err := v.ix.docFreqs(ctx, v.s, terms)
 		if err != nil {
 			return nil
 		}
-		sum := 0
-		for _, n := range dfs {
-			sum += n
+		order := make([]int, len(terms))
+		for i := range order {
+			order[i] = i
 		}
-		if sum <= maxPostings {
-			return v.postings(ctx, terms, dfs, filter)
+		slices.SortStableFunc(order, func(a, b int) int { return dfs[a] - dfs[b] })
+		sum := 0
+		for _, i := range order {
+			switch {
+			case dfs[i] == 0:
+			case common == 0 && sum+dfs[i] <= maxPostings:
+				sum += dfs[i]
+				rare |= 1 << i
+			default:
+				common |= 1 << i
+			}
+		}
+		if rare != 0 {
+			out := v.postings(ctx, terms, rare, common, sum, filter)
+			if out == nil || common == 0 {
+				return out
+			}
+			counted := v.counts(ctx, terms, common, FilterQuery(filter)+" -@"+fieldContent+":("+union(terms, rare)+")")
+			if counted == nil {
+				return nil
+			}
+			for m, n := range counted {
+				out[m] += n
+			}
+			return out
 		}
 	}
+	return v.counts(ctx, terms, common, FilterQuery(filter))
+}
+
+// counts is Holdings over the chunks that pass fq, by which of the terms
+// of set they hold, from the engine's counts of combinations (see
+// Holdings); nil when it cannot tell.
+func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq string) map[uint64]int {
 	together := map[uint64]int{} // term set → chunks holding all of it
 	var level []uint64
 	for i := range terms {
-		level = append(level, 1<<i)
+		if set&(1<<i) != 0 {
+			level = append(level, 1<<i)
+		}
 	}
 	sent := 0
 	for len(level) > 0 {
@@ -73,17 +117,17 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		}
 		pipe := v.ix.rdb.Pipeline()
 		cmds := make([]*redis.FTSearchCmd, len(level))
-		for j, set := range level {
-			cmds[j] = v.ix.count(ctx, pipe, "@"+fieldContent+":("+termsOf(terms, set)+") "+fq)
+		for j, s := range level {
+			cmds[j] = v.ix.count(ctx, pipe, "@"+fieldContent+":("+termsOf(terms, s)+") "+fq)
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			return nil
 		}
 		var held []uint64
-		for j, set := range level {
+		for j, s := range level {
 			if n := cmds[j].Val().Total; n > 0 {
-				together[set] = n
-				held = append(held, set)
+				together[s] = n
+				held = append(held, s)
 			}
 		}
 		level = extend(held, together, len(terms))
@@ -145,22 +189,42 @@ func termsOf(terms []string, set uint64) string {
 	return b.String()
 }
 
-// postings is Holdings from the posting lists of terms (dfs their
-// visible document frequencies, an upper bound of what passes filter).
-func (v Vocabulary) postings(ctx context.Context, terms []string, dfs []int, filter backend.Filter) map[uint64]int {
+// union is the terms of set, escaped, as alternatives.
+func union(terms []string, set uint64) string {
+	var b strings.Builder
+	for i := range terms {
+		if set&(1<<i) != 0 {
+			if b.Len() > 0 {
+				b.WriteString(" | ")
+			}
+			b.WriteString(Escape(terms[i]))
+		}
+	}
+	return b.String()
+}
+
+// postings is Holdings over the visible chunks that pass filter and hold
+// a term of rare (sum: their visible document frequencies added, an upper
+// bound of those chunks), read from the rare terms' posting lists and,
+// for each term of common, the chunks holding it and a rare term.
+func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common uint64, sum int, filter backend.Filter) map[uint64]int {
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
+	anyRare := "@" + fieldContent + ":(" + union(terms, rare) + ")"
+	fq := FilterQuery(filter)
 	for i, t := range terms {
-		if dfs[i] == 0 {
+		var q string
+		switch {
+		case rare&(1<<i) != 0:
+			q = TextQuery([]string{t}, filter)
+		case common&(1<<i) != 0:
+			q = "@" + fieldContent + ":" + Escape(t) + " " + anyRare + " " + fq
+		default:
 			continue
 		}
-		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, TextQuery([]string{t}, filter), &redis.FTSearchOptions{
-			Verbatim: true, NoContent: true, Limit: dfs[i], DialectVersion: 2,
+		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, q, &redis.FTSearchOptions{
+			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2,
 		})
-	}
-	out := map[uint64]int{}
-	if pipe.Len() == 0 {
-		return out
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil
@@ -178,6 +242,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, dfs []int, fil
 			held[d.ID] |= 1 << i
 		}
 	}
+	out := map[uint64]int{}
 	for _, m := range held {
 		out[m]++
 	}

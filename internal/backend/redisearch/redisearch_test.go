@@ -383,7 +383,7 @@ func TestHoldingsMatchBleve(t *testing.T) {
 					bf = &c
 				}
 				want := bix.Visible(groups).Holdings(ctx, terms, bf)
-				for _, bound := range []int{4096, 0} { // postings, then counts
+				for _, bound := range []int{4096, 0, 2, 6} { // postings, counts, then both (rare terms read, common ones counted)
 					old := redisearch.SetMaxPostings(bound)
 					got := rix.Visible(groups).Holdings(ctx, terms, f)
 					redisearch.SetMaxPostings(old)

@@ -1,0 +1,106 @@
+package redisearch_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/redistest"
+)
+
+// searchCounter counts the FT.SEARCH commands a client sends, alone or
+// in pipelines.
+type searchCounter struct{ n atomic.Int64 }
+
+func (c *searchCounter) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+}
+
+func (c *searchCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.count(cmd)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			c.count(cmd)
+		}
+		return next(ctx, cmds)
+	}
+}
+
+func (c *searchCounter) count(cmd redis.Cmder) {
+	if strings.EqualFold(cmd.Name(), "ft.search") {
+		c.n.Add(1)
+	}
+}
+
+// coOccurring is a corpus where k rare terms all occur together in 5
+// chunks that also hold the common terms "kettle" and "water", which 40
+// more chunks hold without them (20 of those hold "kettle" alone): 2^k
+// combinations of terms are held together.
+func coOccurring(k int) (chunks []corpus.Chunk, terms []string) {
+	var rare []string
+	for i := range k {
+		rare = append(rare, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
+	}
+	add := func(id, text string) {
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "t", Text: text, Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	for i := range 5 {
+		add(fmt.Sprintf("r%d", i), strings.Join(rare, " ")+" kettle water")
+	}
+	for i := range 40 {
+		text := "kettle water"
+		if i%2 == 0 {
+			text = "kettle"
+		}
+		add(fmt.Sprintf("c%d", i), text)
+	}
+	// A staff chunk, so the public caller is a restricted one.
+	chunks = append(chunks, corpus.Chunk{ID: "s#0", DocID: "s", Title: "t", Text: "kettle " + strings.Join(rare, " "), Status: corpus.Current, Authority: 1, ACL: []string{"staff"}})
+	return chunks, append(rare, "kettl", "water")
+}
+
+// TestHoldingsSearchesDoNotGrowWithCombinations: when a question's rare
+// terms occur together, Holdings reads them instead of counting their
+// 2^k combinations: the searches it sends grow by one per term, not with
+// the combinations (here: one per rare term, one per common term for the
+// chunks holding it and a rare one, and the 3 combinations of the 2
+// common terms among the other chunks), and the counts stay exact.
+func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	for _, k := range []int{4, 8, 12} {
+		rdb := srv.Client(t) // a client of its own, counted from the Holdings below
+		chunks, terms := coOccurring(k)
+		ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
+		v := ix.Visible([]string{"public"})
+		want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
+		old := redisearch.SetMaxPostings(5 * k)
+		c := &searchCounter{}
+		rdb.AddHook(c)
+		got := v.Holdings(ctx, terms, nil)
+		n := c.n.Load()
+		redisearch.SetMaxPostings(old)
+		all := uint64(1<<(k+2) - 1)
+		exact := map[uint64]int{all: 5, 1 << k: 20, 1<<k | 1<<(k+1): 20}
+		if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(got) != fmt.Sprint(exact) {
+			t.Errorf("k=%d: Holdings read and counted %v, read %v; want %v", k, got, want, exact)
+		}
+		if max := int64(k + 2 + 3); n > max {
+			t.Errorf("k=%d rare terms held together: Holdings sent %d FT.SEARCH, want at most %d (one per term and the 3 combinations of the common ones)", k, n, max)
+		}
+		t.Logf("k=%d rare terms held together: %d FT.SEARCH", k, n)
+	}
+}
