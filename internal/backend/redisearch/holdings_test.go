@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,8 +13,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/terms"
 )
 
 // searchCounter counts the FT.SEARCH commands a client sends, alone or
@@ -102,5 +107,113 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 			t.Errorf("k=%d rare terms held together: Holdings sent %d FT.SEARCH, want at most %d (one per term and the 3 combinations of the common ones)", k, n, max)
 		}
 		t.Logf("k=%d rare terms held together: %d FT.SEARCH", k, n)
+	}
+}
+
+// BenchmarkHoldings measures Holdings for an anonymous (public) caller
+// over the content terms of each SciFact test question, on SciFact with
+// team ACLs (ASSAY_SCIFACT=1) or on a bench-scale corpus
+// (ASSAY_HOLDINGS_DIR=.../data/50000): FT.SEARCH commands and Redis CPU
+// ms per question. "counts" is what Holdings did before it read the rare
+// terms (every term counted whenever the postings exceed maxPostings).
+//
+//	ASSAY_TEST_REDISEARCH=../shared/redisearch ASSAY_HOLDINGS_DIR=/tmp/x/data/50000 \
+//	  go test ./internal/backend/redisearch/ -run '^$' -bench Holdings -benchtime 1x
+func BenchmarkHoldings(b *testing.B) {
+	var chunks []corpus.Chunk
+	qdir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir := os.Getenv("ASSAY_HOLDINGS_DIR"); dir != "" {
+		docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ch, _ := chunk.New(chunk.Default())
+		chunks, qdir = ch.SplitAll(docs), dir
+	} else {
+		chunks = scifactChunks(b)
+	}
+	ctx := context.Background()
+	ds, err := eval.LoadBEIR(qdir, eval.SplitTest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := redistest.Start(b)
+	rdb := srv.Client(b)
+	c := &searchCounter{}
+	rdb.AddHook(c)
+	name := redistest.Name("benchheld")
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	an := terms.New()
+	var questions [][]string
+	for _, q := range ds.Queries {
+		questions = append(questions, an.Content(q.Text))
+	}
+	v := ix.Visible([]string{"public"})
+	for _, q := range questions { // warm the visible document frequencies
+		v.DocFreq(q[0])
+		v.Holdings(ctx, q, nil)
+	}
+	cpu := func() float64 {
+		info, err := rdb.Info(ctx, "cpu").Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var sum float64
+		for _, l := range strings.Split(info, "\n") {
+			var x float64
+			if k, val, ok := strings.Cut(strings.TrimSpace(l), ":"); ok && (k == "used_cpu_sys" || k == "used_cpu_user") {
+				fmt.Sscan(val, &x)
+				sum += x
+			}
+		}
+		return sum * 1000
+	}
+	before := map[int]string{} // question → what "counts" answered, when it could tell
+	for _, mode := range []string{"counts", "read-rare"} {
+		b.Run(mode, func(b *testing.B) {
+			bound := redisearch.SetMaxPostings(0)
+			redisearch.SetMaxPostings(bound)
+			c.n.Store(0)
+			cannot, asked, differ := 0, 0, 0
+			cpu0 := cpu()
+			for b.Loop() {
+				for i, q := range questions {
+					if mode == "counts" {
+						// Before: every term read while their postings add
+						// up to at most the bound, else every term counted.
+						sum := 0
+						for _, t := range q {
+							sum += v.DocFreq(t)
+						}
+						if sum > bound {
+							redisearch.SetMaxPostings(0)
+						}
+					}
+					asked++
+					got := v.Holdings(ctx, q, nil)
+					switch {
+					case got == nil:
+						cannot++
+					case mode == "counts":
+						before[i] = fmt.Sprint(got)
+					case before[i] != "" && before[i] != fmt.Sprint(got):
+						differ++
+					}
+					redisearch.SetMaxPostings(bound)
+				}
+			}
+			b.ReportMetric(float64(c.n.Load())/float64(asked), "searches/question")
+			b.ReportMetric((cpu()-cpu0)/float64(asked), "redis-cpu-ms/question")
+			b.ReportMetric(float64(cannot)/float64(asked), "cannot-tell/question")
+			if mode != "counts" {
+				b.ReportMetric(float64(differ), "differ-from-counts")
+			}
+		})
 	}
 }
