@@ -15,3 +15,11 @@ func SetMaxPostings(n int) int {
 	maxPostings = n
 	return old
 }
+
+// SetKeepCounts sets whether Holdings keeps the engine's counts of
+// combinations for later questions, and returns the previous setting.
+func SetKeepCounts(on bool) bool {
+	old := keepCounts
+	keepCounts = on
+	return old
+}

@@ -24,6 +24,10 @@ var maxPostings = 4096
 // cannot tell.
 const maxHoldingCounts = 1024
 
+// keepCounts is whether Holdings keeps the engine's counts of common
+// terms' combinations for later questions (off: a measurement's baseline).
+var keepCounts = true
+
 // Holdings counts the visible chunks that pass f (nil: all of them; its
 // groups are the vocabulary's, whatever f says) by which of terms they
 // hold (bit i: terms[i]), as the bleve backend does from its postings.
@@ -34,15 +38,17 @@ const maxHoldingCounts = 1024
 // inside the query), and which of those hold each other term (one search
 // per other term, limited to chunks holding a rare one), all in one
 // pipeline; that gives every chunk holding a rare term its exact mask.
-// The chunks holding only common terms are counted by the engine
-// (FT.SEARCH LIMIT 0 0, the filter and "none of the rare terms" inside
-// the query) combination by combination of the common terms only, level
-// by level — pairs only of terms some chunk holds, triples only of pairs
-// some chunk holds together, and so on, each level one pipeline — and
-// the counts of chunks holding exactly each combination follow by
-// inclusion and exclusion. So the searches sent grow with the number of
-// terms and the combinations of the common ones (few: a question's
-// common words), not with those of every term.
+// The chunks holding only common terms are counted from the engine's
+// counts (FT.SEARCH LIMIT 0 0, the filter inside the query) of the chunks
+// holding each combination of the common terms, less those of the chunks
+// read above, level by level — pairs only of terms some chunk holds,
+// triples only of pairs some chunk holds together, and so on, each level
+// one pipeline — and the counts of chunks holding exactly each
+// combination follow by inclusion and exclusion. Those counts do not
+// depend on the question's other terms, so they are kept per visible set
+// and filter: common words recur across questions. So the searches sent
+// grow with the number of terms and the combinations of the common ones
+// not yet counted, not with the combinations of every term.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
@@ -58,6 +64,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	}
 	filter.Groups = v.groups
 	var rare, common uint64 // term sets; terms no visible chunk holds are in neither
+	sum := 0                // the rare terms' visible document frequencies
 	if v.s == nil {
 		common = 1<<len(terms) - 1
 	} else {
@@ -70,7 +77,6 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			order[i] = i
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return dfs[a] - dfs[b] })
-		sum := 0
 		for _, i := range order {
 			switch {
 			case dfs[i] == 0:
@@ -81,29 +87,38 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 				common |= 1 << i
 			}
 		}
-		if rare != 0 {
-			out := v.postings(ctx, terms, rare, common, sum, filter)
-			if out == nil || common == 0 {
-				return out
-			}
-			counted := v.counts(ctx, terms, common, FilterQuery(filter)+" -@"+fieldContent+":("+union(terms, rare)+")")
-			if counted == nil {
-				return nil
-			}
-			for m, n := range counted {
-				out[m] += n
-			}
+	}
+	fq := FilterQuery(filter)
+	if common == 0 && rare == 0 {
+		return map[uint64]int{}
+	}
+	var out map[uint64]int
+	if rare != 0 {
+		if out = v.postings(ctx, terms, rare, common, sum, filter); out == nil || common == 0 {
 			return out
 		}
 	}
-	return v.counts(ctx, terms, common, FilterQuery(filter))
+	counted := v.counts(ctx, terms, common, fq, out)
+	if counted == nil {
+		return nil
+	}
+	if out == nil {
+		return counted
+	}
+	for m, n := range counted {
+		out[m] += n
+	}
+	return out
 }
 
-// counts is Holdings over the chunks that pass fq, by which of the terms
-// of set they hold, from the engine's counts of combinations (see
-// Holdings); nil when it cannot tell.
-func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq string) map[uint64]int {
-	together := map[uint64]int{} // term set → chunks holding all of it
+// counts is Holdings over the visible chunks that pass fq and hold no
+// term of read (the chunks holding one counted by mask in read), by which
+// of the terms of set they hold, from the engine's counts of chunks
+// holding each combination (see Holdings) less those of read; nil when it
+// cannot tell. The engine's counts are kept per visible set, filter and
+// combination (a question's common words are other questions' too).
+func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq string, read map[uint64]int) map[uint64]int {
+	together := map[uint64]int{} // term set → chunks holding all of it, none of read's
 	var level []uint64
 	for i := range terms {
 		if set&(1<<i) != 0 {
@@ -112,21 +127,41 @@ func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq s
 	}
 	sent := 0
 	for len(level) > 0 {
-		if sent += len(level); sent > maxHoldingCounts {
-			return nil
-		}
+		ns := make([]int, len(level))
+		keys := make([]string, len(level))
 		pipe := v.ix.rdb.Pipeline()
 		cmds := make([]*redis.FTSearchCmd, len(level))
 		for j, s := range level {
+			keys[j] = fq + "\x00" + strings.Join(slices.Sorted(slices.Values(strings.Fields(termsOf(terms, s)))), " ")
+			if n, ok := v.cached(keys[j]); ok {
+				ns[j] = n
+				continue
+			}
+			if sent++; sent > maxHoldingCounts {
+				return nil
+			}
 			cmds[j] = v.ix.count(ctx, pipe, "@"+fieldContent+":("+termsOf(terms, s)+") "+fq)
 		}
-		if _, err := pipe.Exec(ctx); err != nil {
-			return nil
+		if pipe.Len() > 0 {
+			if _, err := pipe.Exec(ctx); err != nil {
+				return nil
+			}
 		}
 		var held []uint64
 		for j, s := range level {
-			if n := cmds[j].Val().Total; n > 0 {
-				together[s] = n
+			if cmds[j] != nil {
+				ns[j] = cmds[j].Val().Total
+				if v.s != nil {
+					v.s.together.Add(keys[j], ns[j])
+				}
+			}
+			for m, c := range read {
+				if m&s == s {
+					ns[j] -= c
+				}
+			}
+			if ns[j] > 0 {
+				together[s] = ns[j]
 				held = append(held, s)
 			}
 		}
@@ -149,6 +184,14 @@ func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq s
 		}
 	}
 	return out
+}
+
+// cached is the engine's count for key (see counts), if kept.
+func (v Vocabulary) cached(key string) (int, bool) {
+	if v.s == nil || !keepCounts {
+		return 0, false
+	}
+	return v.s.together.Get(key)
 }
 
 // extend returns the sets of one more term than those in held (all of
