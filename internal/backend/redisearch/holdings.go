@@ -132,7 +132,7 @@ func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq s
 		pipe := v.ix.rdb.Pipeline()
 		cmds := make([]*redis.FTSearchCmd, len(level))
 		for j, s := range level {
-			keys[j] = fq + "\x00" + strings.Join(slices.Sorted(slices.Values(strings.Fields(termsOf(terms, s)))), " ")
+			keys[j] = fq + "\x00" + strings.Join(slices.Sorted(slices.Values(strings.Fields(termsOf(terms, s)))), " ") // the same combination in any order
 			if n, ok := v.cached(keys[j]); ok {
 				ns[j] = n
 				continue
@@ -219,26 +219,18 @@ func extend(held []uint64, together map[uint64]int, n int) []uint64 {
 }
 
 // termsOf is the terms of set, escaped, space-separated: an intersection.
-func termsOf(terms []string, set uint64) string {
-	var b strings.Builder
-	for i := range terms {
-		if set&(1<<i) != 0 {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(Escape(terms[i]))
-		}
-	}
-	return b.String()
-}
+func termsOf(terms []string, set uint64) string { return joinSet(terms, set, " ") }
 
 // union is the terms of set, escaped, as alternatives.
-func union(terms []string, set uint64) string {
+func union(terms []string, set uint64) string { return joinSet(terms, set, " | ") }
+
+// joinSet is the terms of set, escaped, joined by sep.
+func joinSet(terms []string, set uint64, sep string) string {
 	var b strings.Builder
 	for i := range terms {
 		if set&(1<<i) != 0 {
 			if b.Len() > 0 {
-				b.WriteString(" | ")
+				b.WriteString(sep)
 			}
 			b.WriteString(Escape(terms[i]))
 		}
