@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -121,7 +122,8 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 // BenchmarkHoldings measures Holdings for an anonymous (public) caller
 // over the content terms of each SciFact test question, on SciFact with
 // team ACLs (ASSAY_SCIFACT=1) or on a bench-scale corpus
-// (ASSAY_HOLDINGS_DIR=.../data/50000): FT.SEARCH commands and Redis CPU
+// (ASSAY_HOLDINGS_DIR=.../data/50000; ASSAY_HOLDINGS_MAX_POSTINGS sets
+// the read bound): FT.SEARCH commands and Redis CPU
 // ms per question, and whether the answers differ from what Holdings
 // answered before it read the rare terms.
 //
@@ -139,6 +141,9 @@ func BenchmarkHoldings(b *testing.B) {
 		chunks, qdir = ch.SplitAll(docs), dir
 	} else {
 		chunks = scifactChunks(b)
+	}
+	if n, err := strconv.Atoi(os.Getenv("ASSAY_HOLDINGS_MAX_POSTINGS")); err == nil {
+		defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(n))
 	}
 	ctx := context.Background()
 	ds, err := eval.LoadBEIR(qdir, eval.SplitTest)
