@@ -215,8 +215,11 @@ func (s *Store) readVectors(ordinals []uint32, visit func(i uint32, v []float32)
 	bytes := unsafe.Slice((*byte)(unsafe.Pointer(&buf[0])), 4*len(buf))
 	for a := 0; a < len(ordinals); {
 		first := ordinals[a]
-		if int(first) >= s.n || (a > 0 && first <= ordinals[a-1]) {
-			return errs.FieldError(op, "ordinals", fmt.Sprintf("want increasing ordinals below %d, got %d after %d", s.n, first, ordinals[max(0, a-1)]))
+		switch {
+		case int(first) >= s.n:
+			return errs.FieldError(op, "ordinals", fmt.Sprintf("holds ordinal %d, the store has %d vectors", first, s.n))
+		case a > 0 && first <= ordinals[a-1]:
+			return errs.FieldError(op, "ordinals", fmt.Sprintf("want increasing ordinals, got %d after %d", first, ordinals[a-1]))
 		}
 		b := a + 1
 		for b < len(ordinals) && b-a < per && ordinals[b] == ordinals[b-1]+1 && int(ordinals[b]) < s.n {
