@@ -13,8 +13,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
-// The bleve backend's default parameters (internal/index DefaultBM25).
-var bm25 = Params{K1: 0.9, B: 0.4}
+// The default parameters (backend.DefaultBM25).
+var bm25 = Params{K1: 10, B: 0.4}
 
 type testDoc struct {
 	terms  []string
