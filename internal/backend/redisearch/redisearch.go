@@ -10,10 +10,11 @@
 //	assay:N:current        the version workers serve ("V")
 //	assay:N:seq            the last version number handed out
 //	assay:N:vV:manifest    JSON: how version V was built (backend.Manifest + version, vector algorithm)
-//	assay:N:vV:stats       JSON: whole-index counts (chunks, distinct terms, empty chunks)
+//	assay:N:vV:stats       JSON: whole-index counts (chunks, their tokens, empty chunks)
 //	assay:N:vV:df          HASH: term → chunks holding it, whole index (the IDF-weighted
 //	                       embedder and operators; never a principal's numbers)
-//	assay:N:vV:hll:<group> HyperLogLog: the distinct terms of the chunks group may see
+//	assay:N:vV:lens:<group> HASH: ACL part naming group (its groups joined by ",")
+//	                       → "chunks tokens": its chunks and their length in tokens
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
 //	                       products, updated, authority, ..., content (analyzed terms),
 //	                       empty ("1" for a chunk with no text), vec (FLOAT32 bytes),
@@ -56,7 +57,7 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (
@@ -404,7 +405,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if len(terms) == 0 {
 		return nil, nil // no visible chunk holds a query term
 	}
-	if _, err := ix.distinct(ctx, s); err != nil {
+	if _, err := ix.avgLen(ctx, s); err != nil {
 		return nil, ix.redisErr(op, err)
 	}
 	// A principal who sees every chunk needs no ACL clause: it would
