@@ -98,7 +98,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter(), Pin: releasePinner(cfg).Pin}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter()}
 	var gwCodec converter.PayloadCodec // stays a nil interface without keys: no /codec
 	if codec != nil {
 		gwCodec = codec
@@ -107,6 +107,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Engine:   engine,
 		Keyring:  keyring,
 		Template: cfg.Loop.Template(),
+		Releases: releasePinner(cfg),
 		Batch: gateway.BatchLimits{
 			Concurrency:   cfg.Batch.Concurrency,
 			ContinueAfter: cfg.Batch.ContinueAfter,
