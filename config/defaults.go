@@ -54,7 +54,7 @@ func Default() Config {
 			ContinueAfter: wire.DefaultContinueAfter,
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
-		Worker: Worker{LocalActivities: true},
+		Worker: Worker{LocalActivities: true, DeploymentName: "assay"},
 		Quota:  Quota{MaxQuestionsInFlight: 100, MaxBatchesInFlight: 4},
 	}
 }

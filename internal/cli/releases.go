@@ -8,7 +8,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -89,7 +88,7 @@ func (r *Root) registerReleases(ctx context.Context, w worker.Worker, c client.C
 	if fs, ok := store.(*release.FileStore); ok {
 		ra.Prune = fs.Prune
 	}
-	w.RegisterWorkflowWithOptions(workflows.ReleaseWorkflow, workflow.RegisterOptions{Name: workflows.ReleaseWorkflowName})
+	registerWorkflow(w, workflows.ReleaseWorkflow, workflows.ReleaseWorkflowName)
 	w.RegisterActivity(ra)
 	return nil
 }
