@@ -141,6 +141,12 @@ type HTTP struct {
 	// which decrypts any run's history: e.g. operators. Empty: any API
 	// key (anyone, on an anonymous gateway).
 	CodecGroup string `yaml:"codec_group"`
+	// ReleasesGroup is the group an API key needs to read the releases
+	// (GET /v1/releases and the web page's Releases view): operator
+	// data, every release's reason and the canary's rates over every
+	// caller's runs. Empty: nobody. An anonymous gateway's callers are in
+	// group public only.
+	ReleasesGroup string `yaml:"releases_group"`
 }
 
 // Quota bounds what one principal (one API key, or the anonymous

@@ -118,6 +118,11 @@ type Releases interface {
 	Defaults(ctx context.Context, name string) (in wire.AnswerInput, ok bool, err error)
 }
 
+// ReleaseBoard reads what GET /v1/releases shows.
+type ReleaseBoard interface {
+	Releases(ctx context.Context) (api.Releases, error)
+}
+
 // Engine runs questions and batches; *Temporal is the one in use.
 type Engine interface {
 	Runs
@@ -202,7 +207,13 @@ type Options struct {
 	CodecOrigin string
 	// CodecGroup, when set, is the group a caller needs to use /codec;
 	// empty: any authenticated caller.
-	CodecGroup string
+	CodecGroup string	// ReleaseBoard, when set, serves GET /v1/releases (rollout.Board);
+	// nil answers it 503.
+	ReleaseBoard ReleaseBoard
+	// ReleasesGroup is the group a caller needs to read GET /v1/releases:
+	// operator data (every release, canary rates over every caller's
+	// runs). Empty: nobody may.
+	ReleasesGroup string
 }
 
 // Server is the HTTP API.
@@ -310,6 +321,7 @@ func (s *Server) routes() {
 	v1.GET("/batches/:id/results", s.getBatchResults)
 	v1.POST("/chat/completions", s.postChat)
 	v1.GET("/models", s.getModels)
+	v1.GET("/releases", s.releasesGroup, s.getReleases)
 	s.codecRoutes()
 }
 

@@ -173,9 +173,12 @@ func (s *Server) deleteQuestion(c *gin.Context) {
 }
 
 func questionResponse(run Run, res *wire.AnswerResult) api.QuestionResponse {
-	out := api.QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []api.CitationResponse{}}
+	out := api.QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Release: run.Release, Citations: []api.CitationResponse{}}
 	if res == nil || run.Status != api.Completed {
 		return out
+	}
+	if res.Trace.Release != "" {
+		out.Release = res.Trace.Release
 	}
 	out.StopReason = res.StopReason
 	out.StopDetail = res.Trace.StopDetail

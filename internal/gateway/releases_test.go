@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -62,6 +63,11 @@ func TestReleaseLoopDefaults(t *testing.T) {
 		t.Errorf("run on release tight started with budget %+v threshold %v top-k %d release %q; want the release's %+v %v %d",
 			got.Budget, got.Threshold, got.TopK, got.Release, tight.Budget, tight.Threshold, tight.TopK)
 	}
+	var q api.QuestionResponse
+	h.call(http.MethodGet, "/v1/questions/"+first, keyPublic, "").decode(t, &q)
+	if q.Release != "tight" {
+		t.Errorf("question response release %q; want tight", q.Release)
+	}
 	if r := h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4","max_attempts":3}`); r.Status != http.StatusBadRequest || r.errorOf(t).Field != "max_attempts" {
 		t.Errorf("max_attempts 3 on a release allowing 2 = %d %s; want 400 on max_attempts", r.Status, r.Body)
 	}
@@ -99,5 +105,43 @@ func TestReleaseLoopDefaults(t *testing.T) {
 	h.allow5xx = true
 	if r := h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`); r.Status != http.StatusServiceUnavailable {
 		t.Errorf("start with the release store unreadable = %d %s; want 503", r.Status, r.Body)
+	}
+}
+
+// fakeBoard is a ReleaseBoard with fixed contents.
+type fakeBoard struct{ r api.Releases }
+
+func (f fakeBoard) Releases(context.Context) (api.Releases, error) { return f.r, nil }
+
+// TestReleasesACL: GET /v1/releases is operator data, readable only by a
+// key in Options.ReleasesGroup, by nobody when it is empty; a gateway
+// without a board answers 503.
+func TestReleasesACL(t *testing.T) {
+	board := fakeBoard{api.Releases{Stable: "initial", Candidate: "fixed", Share: 25, Releases: []api.ReleaseSummary{
+		{Name: "fixed", State: "canary", Share: 25, Digest: "d2", Index: "v2", CreatedAt: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)},
+		{Name: "initial", State: "promoted", Share: 100, Digest: "d1", Index: "v1", CreatedAt: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)},
+	}}}
+	h := newHarness(t, func(o *Options) { o.ReleaseBoard, o.ReleasesGroup = board, "partners" })
+	r := h.call(http.MethodGet, "/v1/releases", keyPartner, "")
+	var got api.Releases
+	r.decode(t, &got)
+	if r.Status != http.StatusOK || got.Candidate != "fixed" || got.Share != 25 || len(got.Releases) != 2 {
+		t.Errorf("releases as a key in the group = %d %s; want 200 and the board", r.Status, r.Body)
+	}
+	if r := h.call(http.MethodGet, "/v1/releases", keyPublic, ""); r.Status != http.StatusForbidden || strings.Contains(string(r.Body), "fixed") {
+		t.Errorf("releases as a key outside the group = %d %s; want 403 and nothing of them", r.Status, r.Body)
+	}
+	if r := h.call(http.MethodGet, "/v1/releases", "", ""); r.Status != http.StatusUnauthorized {
+		t.Errorf("releases without a key = %d; want 401", r.Status)
+	}
+
+	closed := newHarness(t, func(o *Options) { o.ReleaseBoard = board })
+	if r := closed.call(http.MethodGet, "/v1/releases", keyPartner, ""); r.Status != http.StatusForbidden {
+		t.Errorf("releases with no group configured = %d %s; want 403 for everyone", r.Status, r.Body)
+	}
+	none := newHarness(t, func(o *Options) { o.ReleasesGroup = "partners" })
+	none.allow5xx = true
+	if r := none.call(http.MethodGet, "/v1/releases", keyPartner, ""); r.Status != http.StatusServiceUnavailable {
+		t.Errorf("releases without a board = %d %s; want 503", r.Status, r.Body)
 	}
 }

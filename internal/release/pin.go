@@ -87,6 +87,16 @@ func (p *Pinner) Defaults(ctx context.Context, name string) (in wire.AnswerInput
 	return in, ok, nil
 }
 
+// Store is the store the pinner reads, opened on first use.
+func (p *Pinner) Store(ctx context.Context) (Store, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.open(ctx); err != nil {
+		return nil, err
+	}
+	return p.store, nil
+}
+
 // open opens the store unless it is open; p.mu is held.
 func (p *Pinner) open(ctx context.Context) error {
 	if p.store != nil {

@@ -2,7 +2,8 @@
 // gate questions on one release and judging them, reading a canary
 // window's runs from Temporal's visibility store, and moving a release
 // through its states in the release store (package release), where
-// every gateway reads which release new runs get.
+// every gateway reads which release new runs get. Board reads it all
+// back for the gateway's GET /v1/releases.
 package rollout
 
 import (
