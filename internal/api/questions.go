@@ -45,9 +45,9 @@ type QuestionResponse struct {
 	Model      string             `json:"model,omitempty"`
 	// Release is the release the run is pinned to (what shaped its
 	// answer); absent when none was.
-	Release  string `json:"release,omitempty"`
-	Attempts int    `json:"attempts,omitempty"`
-	Usage      *wire.Usage        `json:"usage,omitempty"`
+	Release  string      `json:"release,omitempty"`
+	Attempts int         `json:"attempts,omitempty"`
+	Usage    *wire.Usage `json:"usage,omitempty"`
 	// Progress is where a running question is; absent once it ended or
 	// when no worker answered the query.
 	Progress *wire.Progress `json:"progress,omitempty"`

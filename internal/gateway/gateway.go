@@ -207,7 +207,8 @@ type Options struct {
 	CodecOrigin string
 	// CodecGroup, when set, is the group a caller needs to use /codec;
 	// empty: any authenticated caller.
-	CodecGroup string	// ReleaseBoard, when set, serves GET /v1/releases (rollout.Board);
+	CodecGroup string
+	// ReleaseBoard, when set, serves GET /v1/releases (rollout.Board);
 	// nil answers it 503.
 	ReleaseBoard ReleaseBoard
 	// ReleasesGroup is the group a caller needs to read GET /v1/releases:
