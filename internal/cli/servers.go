@@ -167,6 +167,11 @@ func (r *Root) serveWorker(ctx context.Context) error {
 	}
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "index", live.Describe(cfg), "chunks", ix.Len())
+	if w := cfg.Worker; w.Versioning {
+		log.Info("worker versioning: this worker takes new runs once its build is the deployment's current version",
+			"deployment", w.DeploymentName, "build_id", buildID(w),
+			"make_current", fmt.Sprintf("temporal worker deployment set-current-version --deployment-name %s --build-id %s", w.DeploymentName, buildID(w)))
+	}
 	if metricsLn != nil {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()
