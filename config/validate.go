@@ -89,6 +89,9 @@ func (c Config) validateServers(p *problems) {
 	if c.Worker.MetricsAddr != "" {
 		p.hostPort("worker.metrics_addr", c.Worker.MetricsAddr)
 	}
+	if c.Worker.PprofAddr != "" {
+		p.hostPort("worker.pprof_addr", c.Worker.PprofAddr)
+	}
 	switch c.Index.Backend {
 	case BackendBleve:
 	case BackendRediSearch:
