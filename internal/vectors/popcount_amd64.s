@@ -2,21 +2,26 @@
 
 #include "textflag.h"
 
+// ARGS loads both kernels' arguments: SI, R12, R13 and DX point at planes
+// 0 to 3, DI at the code, CX is the word count and BX the word index (0).
+#define ARGS \
+	MOVQ planes+0(FP), SI \
+	MOVQ rec+8(FP), DI \
+	MOVQ words+16(FP), CX \
+	MOVQ CX, DX \
+	SHLQ $3, DX \
+	LEAQ (SI)(DX*1), R12 \
+	LEAQ (R12)(DX*1), R13 \
+	LEAQ (R13)(DX*1), DX \
+	XORQ BX, BX
+
 // func andPopcount4(planes *uint64, rec *uint64, words int) int
 //
 // Σ_k popcount(p0[k]&rec[k]) + 2·popcount(p1[k]&rec[k]) +
 // 4·popcount(p2[k]&rec[k]) + 8·popcount(p3[k]&rec[k]), where plane p is
 // planes[p*words : (p+1)*words]. Needs POPCNT; words ≥ 1.
 TEXT ·andPopcount4(SB), NOSPLIT, $0-32
-	MOVQ planes+0(FP), SI
-	MOVQ rec+8(FP), DI
-	MOVQ words+16(FP), CX
-	MOVQ CX, DX
-	SHLQ $3, DX
-	LEAQ (SI)(DX*1), R12  // plane 1
-	LEAQ (R12)(DX*1), R13 // plane 2
-	LEAQ (R13)(DX*1), DX  // plane 3
-	XORQ BX, BX
+	ARGS
 	XORQ R8, R8           // planes 0 and 2
 	XORQ R10, R10         // planes 1 and 3
 
@@ -51,15 +56,7 @@ loop:
 // andPopcount4 eight words at a time with AVX-512 VPOPCNTQ; words must be
 // a positive multiple of 8.
 TEXT ·andPopcount4AVX512(SB), NOSPLIT, $0-32
-	MOVQ planes+0(FP), SI
-	MOVQ rec+8(FP), DI
-	MOVQ words+16(FP), CX
-	MOVQ CX, DX
-	SHLQ $3, DX
-	LEAQ (SI)(DX*1), R12  // plane 1
-	LEAQ (R12)(DX*1), R13 // plane 2
-	LEAQ (R13)(DX*1), DX  // plane 3
-	XORQ BX, BX
+	ARGS
 	VPXORQ Z0, Z0, Z0
 
 loopz:
