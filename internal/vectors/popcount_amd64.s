@@ -2,6 +2,17 @@
 
 #include "textflag.h"
 
+// PREFETCH asks for the cache lines 2 KiB past the code: a scan visits
+// ordinals in increasing order, so the records about 15 codes ahead are
+// likely next, and a scan is bound by memory latency, not by the counting
+// (a caller who sees half of 500k chunks: vector leg p50 29–37 ms without,
+// 13–21 ms with, alternating rounds in one process). A prefetch past the
+// mapping is a hint and never faults.
+#define PREFETCH \
+	PREFETCHT0 2048(DI) \
+	PREFETCHT0 2112(DI) \
+	PREFETCHT0 2176(DI)
+
 // ARGS loads both kernels' arguments: SI, R12, R13 and DX point at planes
 // 0 to 3, DI at the code, CX is the word count and BX the word index (0).
 #define ARGS \
@@ -22,6 +33,7 @@
 // planes[p*words : (p+1)*words]. Needs POPCNT; words ≥ 1.
 TEXT ·andPopcount4(SB), NOSPLIT, $0-32
 	ARGS
+	PREFETCH
 	XORQ R8, R8           // planes 0 and 2
 	XORQ R10, R10         // planes 1 and 3
 
@@ -57,6 +69,7 @@ loop:
 // a positive multiple of 8.
 TEXT ·andPopcount4AVX512(SB), NOSPLIT, $0-32
 	ARGS
+	PREFETCH
 	VPXORQ Z0, Z0, Z0
 
 loopz:
