@@ -63,6 +63,11 @@ type Worker struct {
 	// MetricsAddr serves a standalone worker's Prometheus /metrics (runs by
 	// stop reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
 	MetricsAddr string `yaml:"metrics_addr" flag:"metrics-addr"`
+	// PprofAddr, when set, serves Go's profiler (net/http/pprof, under
+	// /debug/pprof/) for `assay dev` and `assay worker` on this address,
+	// e.g. 127.0.0.1:6060. Off by default; a debugging aid: it has no
+	// authentication, so keep it on a loopback address.
+	PprofAddr string `yaml:"pprof_addr" flag:"pprof-addr"`
 	// WorkflowPollers and ActivityPollers are how many long polls the
 	// worker keeps open per task queue; 0 is the SDK's default (2 each).
 	// The SDK needs at least 2 workflow pollers (one for its sticky queue).

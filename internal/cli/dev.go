@@ -20,5 +20,6 @@ func runDev(ctx context.Context, e env, args []string) error {
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` (default bin/temporal)")
 	indexSettings(f)
 	versioningSettings(f)
+	f.setting("pprof-addr", "worker.pprof_addr", "serve Go's profiler (/debug/pprof/) on this `address` (default: off)")
 	return withRoot(e, f, args, func(r *Root) error { return r.serveDev(ctx, e.stdout) })
 }

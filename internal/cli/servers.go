@@ -56,6 +56,9 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	}
 	defer ln.Close()
 
+	if err := startPprof(ctx, cfg.Worker.PprofAddr, log); err != nil {
+		return err
+	}
 	tel, err := r.Telemetry()
 	if err != nil {
 		return err
@@ -136,6 +139,9 @@ func (r *Root) serveWorker(ctx context.Context) error {
 			return fmt.Errorf("worker metrics: listen on %s: %w", cfg.Worker.MetricsAddr, err)
 		}
 		defer metricsLn.Close()
+	}
+	if err := startPprof(ctx, cfg.Worker.PprofAddr, log); err != nil {
+		return err
 	}
 	// The index before Temporal: a worker with neither an index nor a
 	// corpus to build one from fails at once, saying so.

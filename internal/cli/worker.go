@@ -12,5 +12,6 @@ func runWorker(ctx context.Context, e env, args []string) error {
 	indexSettings(f)
 	f.setting("metrics-addr", "worker.metrics_addr", "serve Prometheus /metrics on this `address` (default: off)")
 	versioningSettings(f)
+	f.setting("pprof-addr", "worker.pprof_addr", "serve Go's profiler (/debug/pprof/) on this `address` (default: off)")
 	return withRoot(e, f, args, func(r *Root) error { return r.serveWorker(ctx) })
 }
