@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/synth"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -68,6 +69,30 @@ func teamACL(id string) []string {
 		}
 	}
 	return acl
+}
+
+// synthChunks returns the chunks of the scale benchmark's synthetic corpus
+// of about n chunks (internal/synth, default seed) made from SciFact's
+// documents, with its ACLs (public, staff, team-NN).
+func synthChunks(t testing.TB, n int) []corpus.Chunk {
+	t.Helper()
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
+	}
+	src, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []corpus.Document
+	if _, err := synth.Generate(src, synth.Options{Chunks: n}, func(d corpus.Document) error {
+		docs = append(docs, d)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	return ch.SplitAll(docs)
 }
 
 // replicate makes n chunks from chunks, repeating them under new ids.
