@@ -117,12 +117,19 @@ func since(start time.Time) float64 { return float64(time.Since(start).Microseco
 
 // TestBuildRate measures the build rate at ASSAY_BUILD_CHUNKS chunks
 // (default 50,000) with the builtin embedder: SciFact's chunks repeated,
-// or with ASSAY_BUILD_SYNTH=1 the scale benchmark's synthetic corpus.
+// or with ASSAY_BUILD_SYNTH=1 the scale benchmark's synthetic corpus;
+// ASSAY_BUILD_HNSW=M/EF_CONSTRUCTION overrides the graph's parameters.
 func TestBuildRate(t *testing.T) {
 	chunks := scifactChunks(t)
 	n := 50000
 	if s := os.Getenv("ASSAY_BUILD_CHUNKS"); s != "" {
 		fmt.Sscan(s, &n)
+	}
+	if v := os.Getenv("ASSAY_BUILD_HNSW"); v != "" { // M/EF_CONSTRUCTION, e.g. 16/200 (RediSearch's defaults)
+		var m, efc int
+		fmt.Sscanf(strings.ReplaceAll(v, "/", " "), "%d %d", &m, &efc)
+		om, oc, oe := redisearch.SetHNSW(m, efc, 200)
+		t.Cleanup(func() { redisearch.SetHNSW(om, oc, oe) })
 	}
 	synthetic := os.Getenv("ASSAY_BUILD_SYNTH") == "1"
 	if synthetic {
