@@ -150,15 +150,7 @@ func TestHNSWChoice(t *testing.T) {
 	if len(variants) == 0 {
 		variants = []string{"FLOAT32/16/200", "FLOAT32/16/64", "FLOAT16/16/200", "FLOAT16/16/64"}
 	}
-	efs := []int{10, 50, 100}
-	if s := os.Getenv("ASSAY_HNSW_EF"); s != "" {
-		efs = nil
-		for _, f := range strings.Fields(s) {
-			var ef int
-			fmt.Sscan(f, &ef)
-			efs = append(efs, ef)
-		}
-	}
+	efs := envInts("ASSAY_HNSW_EF", []int{10, 50, 100})
 	for vi, v := range variants {
 		var typ string
 		var m, efc int

@@ -33,14 +33,7 @@ func scifactChunks(t testing.TB) []corpus.Chunk {
 	if os.Getenv("ASSAY_SCIFACT") != "1" {
 		t.Skip("SKIPPED: SciFact-scale measurement; set ASSAY_SCIFACT=1 (and ASSAY_SCIFACT_DIR)")
 	}
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
-	}
-	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := scifactDocs(t)
 	for i := range docs {
 		docs[i].ACL = teamACL(docs[i].ID)
 	}
@@ -76,14 +69,7 @@ func teamACL(id string) []string {
 // documents, with its ACLs (public, staff, team-NN).
 func synthChunks(t testing.TB, n int) []corpus.Chunk {
 	t.Helper()
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
-	}
-	src, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := scifactDocs(t)
 	var docs []corpus.Document
 	if _, err := synth.Generate(src, synth.Options{Chunks: n}, func(d corpus.Document) error {
 		docs = append(docs, d)
@@ -93,6 +79,37 @@ func synthChunks(t testing.TB, n int) []corpus.Chunk {
 	}
 	ch, _ := chunk.New(chunk.Default())
 	return ch.SplitAll(docs)
+}
+
+// scifactDocs loads SciFact's corpus from ASSAY_SCIFACT_DIR (default
+// ../shared/data/scifact beside the checkout).
+func scifactDocs(t testing.TB) []corpus.Document {
+	t.Helper()
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
+	}
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// envInts is the space-separated integers of the environment variable
+// name, or def when it is unset.
+func envInts(name string, def []int) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Fields(s) {
+		var n int
+		fmt.Sscan(f, &n)
+		out = append(out, n)
+	}
+	return out
 }
 
 // replicate makes n chunks from chunks, repeating them under new ids.
@@ -241,15 +258,7 @@ func TestRestrictedAgreement(t *testing.T) {
 		got := ix.Visible(c.groups).(interface{ BleveAvgLen() float64 }).BleveAvgLen()
 		t.Logf("%-14s N %d, bleve avgLen exact %.0f, from the engine %.0f", c.name, exact.Len(), exact.BleveAvgLen(), got)
 	}
-	factors := []int{1, 2, 4, 8}
-	if s := os.Getenv("ASSAY_OVERFETCH"); s != "" {
-		factors = nil
-		for _, f := range strings.Fields(s) {
-			var n int
-			fmt.Sscan(f, &n)
-			factors = append(factors, n)
-		}
-	}
+	factors := envInts("ASSAY_OVERFETCH", []int{1, 2, 4, 8})
 	for _, factor := range factors {
 		old := redisearch.SetOverFetch(factor)
 		for _, c := range callers {
