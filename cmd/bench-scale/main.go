@@ -57,6 +57,7 @@ type options struct {
 	scifact    string
 	sizes      []int
 	redisearch string
+	moduleArgs []string
 	backends   []string
 	lucene     string
 	out        string
@@ -85,6 +86,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.assay, "assay", "bin/assay", "the assay `binary` to measure")
 	fs.StringVar(&o.scifact, "scifact", "../shared/data/scifact", "SciFact BEIR `dir` (corpus.jsonl, queries.jsonl, qrels)")
 	fs.StringVar(&o.redisearch, "redisearch", "", "`dir` with redis-server and redisearch.so: also measure the RediSearch backend on a throwaway server")
+	moduleArgs := fs.String("redisearch-args", "", "module `arguments` for the RediSearch server, space-separated (e.g. \"WORKERS 4\" for a build with worker threads; the one in ../shared/redisearch takes none)")
 	backends := fs.String("backends", Bleve+","+RediSearch, "backends to measure, a comma-separated `list` of bleve and redisearch (redisearch only with -redisearch)")
 	fs.StringVar(&o.lucene, "lucene", "", "Lucene peer `script` (../shared/peers/lucene/run.sh): also measure Lucene's BM25")
 	fs.StringVar(&o.out, "out", ".assay/bench-scale", "output `dir`: report.md, report.json, scaling.svg, data/, work/, logs/")
@@ -99,6 +101,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	o.seed = *seed
+	o.moduleArgs = strings.Fields(*moduleArgs)
 	if *render != "" {
 		return rerender(*render, o.out, stdout)
 	}
@@ -281,7 +284,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		where = []string{"--index", filepath.Join(work, "index")}
 	case RediSearch:
 		var err error
-		redis, err = startRedis(o.redisearch, work, log)
+		redis, err = startRedis(o.redisearch, o.moduleArgs, work, log)
 		if err != nil {
 			fail("redis-server", err)
 			return r
