@@ -80,6 +80,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
+		if o.Vector == HNSW {
+			m.HNSWM, m.HNSWEFConstruction = hnswM, hnswEFConstruction
+		}
 	}
 
 	old := 0
@@ -385,7 +388,9 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		{FieldName: fieldEmpty, FieldType: redis.SearchFieldTypeTag},
 	}
 	if m.Embedder != "" {
-		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
+		// go-redis spells EF_CONSTRUCTION MaxAllowedEdgesPerNode.
+		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP",
+			MaxEdgesPerNode: m.HNSWM, MaxAllowedEdgesPerNode: m.HNSWEFConstruction}}
 		if m.Vector == FLAT {
 			va = &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
 		}

@@ -15,3 +15,11 @@ func SetMaxPostings(n int) int {
 	maxPostings = n
 	return old
 }
+
+// SetHNSW sets the HNSW graph's M and EF_CONSTRUCTION for later builds
+// and the vector leg's EF_RUNTIME, and returns the previous values.
+func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {
+	om, oc, or := hnswM, hnswEFConstruction, vectorEF
+	hnswM, hnswEFConstruction, vectorEF = m, efConstruction, efRuntime
+	return om, oc, or
+}

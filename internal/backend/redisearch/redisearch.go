@@ -87,6 +87,11 @@ type Manifest struct {
 	Version int `json:"version"`
 	// Vector is the vector algorithm (HNSW or FLAT); empty without vectors.
 	Vector string `json:"vector,omitempty"`
+	// HNSWM and HNSWEFConstruction are the HNSW graph's M and
+	// EF_CONSTRUCTION (zero in indexes built before they were recorded:
+	// RediSearch's defaults, 16 and 200).
+	HNSWM              int `json:"hnsw_m,omitempty"`
+	HNSWEFConstruction int `json:"hnsw_ef_construction,omitempty"`
 }
 
 func prefix(name string) string             { return "assay:" + name + ":" }
@@ -508,9 +513,18 @@ var overFetch = 8
 // vectorMargin is how many neighbours past k the vector leg reads.
 const vectorMargin = 16
 
-// vectorEF is the HNSW EF_RUNTIME of the vector leg (see
-// TestHNSWChoice): how many neighbours the graph walk keeps.
-const vectorEF = 100
+// The HNSW graph's parameters and the vector leg's EF_RUNTIME, chosen
+// together by measurement (TestHNSWChoice; docs/retrieval.md): Redis
+// inserts a vector into the graph on its one thread, and with
+// RediSearch's default EF_CONSTRUCTION (200) that was most of a build;
+// a lighter graph walked with a wider EF_RUNTIME keeps recall for a
+// fraction of the insertion time. Variables for the measurements.
+var (
+	hnswM              = 16
+	hnswEFConstruction = 32
+	// vectorEF is how many neighbours the graph walk keeps.
+	vectorEF = 200
+)
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,

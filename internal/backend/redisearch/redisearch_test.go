@@ -67,6 +67,16 @@ func TestBuildOpenSearch(t *testing.T) {
 	if st.Chunks != len(chunks) || st.Embedded != len(chunks) || m.Version != 1 || m.Vector != redisearch.HNSW {
 		t.Fatalf("Build = %+v, %+v; want %d chunks embedded, version 1, HNSW", m, st, len(chunks))
 	}
+	// The graph is built with the measured parameters, not RediSearch's
+	// defaults (M 16, EF_CONSTRUCTION 200: four to five times the
+	// insertion time; docs/retrieval.md), and the manifest says which.
+	if m.HNSWM != 16 || m.HNSWEFConstruction != 32 {
+		t.Errorf("manifest HNSW M %d, EF_CONSTRUCTION %d; want 16, 32", m.HNSWM, m.HNSWEFConstruction)
+	}
+	info, err := rdb.Do(ctx, "FT.INFO", name).Result()
+	if err != nil || !strings.Contains(fmt.Sprint(info), "algorithm HNSW data_type FLOAT32 dim 768 distance_metric IP M 16 ef_construction 32") {
+		t.Errorf("FT.INFO %s: want M 16, ef_construction 32 in the vector field; got %v, %v", name, info, err)
+	}
 	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/synth"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -32,14 +33,7 @@ func scifactChunks(t testing.TB) []corpus.Chunk {
 	if os.Getenv("ASSAY_SCIFACT") != "1" {
 		t.Skip("SKIPPED: SciFact-scale measurement; set ASSAY_SCIFACT=1 (and ASSAY_SCIFACT_DIR)")
 	}
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
-	}
-	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := scifactDocs(t)
 	for i := range docs {
 		docs[i].ACL = teamACL(docs[i].ID)
 	}
@@ -70,6 +64,54 @@ func teamACL(id string) []string {
 	return acl
 }
 
+// synthChunks returns the chunks of the scale benchmark's synthetic corpus
+// of about n chunks (internal/synth, default seed) made from SciFact's
+// documents, with its ACLs (public, staff, team-NN).
+func synthChunks(t testing.TB, n int) []corpus.Chunk {
+	t.Helper()
+	src := scifactDocs(t)
+	var docs []corpus.Document
+	if _, err := synth.Generate(src, synth.Options{Chunks: n}, func(d corpus.Document) error {
+		docs = append(docs, d)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	return ch.SplitAll(docs)
+}
+
+// scifactDocs loads SciFact's corpus from ASSAY_SCIFACT_DIR (default
+// ../shared/data/scifact beside the checkout).
+func scifactDocs(t testing.TB) []corpus.Document {
+	t.Helper()
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
+	}
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// envInts is the space-separated integers of the environment variable
+// name, or def when it is unset.
+func envInts(name string, def []int) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Fields(s) {
+		var n int
+		fmt.Sscan(f, &n)
+		out = append(out, n)
+	}
+	return out
+}
+
 // replicate makes n chunks from chunks, repeating them under new ids.
 func replicate(chunks []corpus.Chunk, n int) []corpus.Chunk {
 	out := make([]corpus.Chunk, 0, n)
@@ -91,14 +133,27 @@ func replicate(chunks []corpus.Chunk, n int) []corpus.Chunk {
 func since(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
 
 // TestBuildRate measures the build rate at ASSAY_BUILD_CHUNKS chunks
-// (default 50,000) with the builtin embedder.
+// (default 50,000) with the builtin embedder: SciFact's chunks repeated,
+// or with ASSAY_BUILD_SYNTH=1 the scale benchmark's synthetic corpus;
+// ASSAY_BUILD_HNSW=M/EF_CONSTRUCTION overrides the graph's parameters.
 func TestBuildRate(t *testing.T) {
 	chunks := scifactChunks(t)
 	n := 50000
 	if s := os.Getenv("ASSAY_BUILD_CHUNKS"); s != "" {
 		fmt.Sscan(s, &n)
 	}
-	chunks = replicate(chunks, n)
+	if v := os.Getenv("ASSAY_BUILD_HNSW"); v != "" { // M/EF_CONSTRUCTION, e.g. 16/200 (RediSearch's defaults)
+		var m, efc int
+		fmt.Sscanf(strings.ReplaceAll(v, "/", " "), "%d %d", &m, &efc)
+		om, oc, oe := redisearch.SetHNSW(m, efc, 200)
+		t.Cleanup(func() { redisearch.SetHNSW(om, oc, oe) })
+	}
+	synthetic := os.Getenv("ASSAY_BUILD_SYNTH") == "1"
+	if synthetic {
+		chunks = synthChunks(t, n) // distinct chunks, the scale benchmark's corpus
+	} else {
+		chunks = replicate(chunks, n)
+	}
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	var emb backend.Embedder
@@ -123,7 +178,9 @@ func TestBuildRate(t *testing.T) {
 		t.Logf("%s %s", k, v)
 	}
 	t.Logf("built %d chunks in %v: %.0f chunks/s (%+v); redis used_memory %s", st.Chunks, took.Round(time.Millisecond), float64(st.Chunks)/took.Seconds(), stages, mem["Memory"]["used_memory_human"])
-	workerMemory(t, rdb, name, chunks, emb)
+	if !synthetic { // its callers are SciFact's team ACLs
+		workerMemory(t, rdb, name, chunks, emb)
+	}
 }
 
 // exactTop is the exhaustive exact BM25 (bleve's formula) over the chunks
@@ -204,15 +261,7 @@ func TestRestrictedAgreement(t *testing.T) {
 			t.Errorf("%s: average length from the engine %v, exact %v", c.name, got, exact.AvgLen())
 		}
 	}
-	factors := []int{1, 2, 4, 8}
-	if s := os.Getenv("ASSAY_OVERFETCH"); s != "" {
-		factors = nil
-		for _, f := range strings.Fields(s) {
-			var n int
-			fmt.Sscan(f, &n)
-			factors = append(factors, n)
-		}
-	}
+	factors := envInts("ASSAY_OVERFETCH", []int{1, 2, 4, 8})
 	for _, factor := range factors {
 		old := redisearch.SetOverFetch(factor)
 		for _, c := range callers {
