@@ -311,7 +311,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	var best *judged
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
-		expr, typed := b.answerIn(asked.Type, e.Text, r, covers)
+		expr, typed := b.answerIn(asked, e.Text, r, covers)
 		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
 		j.ev, j.expr = e, expr
 		if best == nil || j.better(best) {
@@ -335,7 +335,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
 	if asked.Type != answertype.Description && best != nil && best.typed {
-		found = fmt.Sprintf(", and holds %s near it: %q", asked.Type.Describe(), best.expr)
+		found = fmt.Sprintf(", and holds %s near it: %q", asked.Describe(), best.expr)
 	}
 	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
@@ -352,7 +352,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	case a.Sufficient:
 		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q%s", best.ev.Title, pct(best.coverage), qterms[key].term, found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("the question asks for %s, and %q covers %.0f%% of its weight but holds none near %q", asked.Type.Describe(), best.ev.Title, pct(best.coverage), wordFor(b.an, question, qterms[key].term))
+		a.Reason = fmt.Sprintf("the question asks for %s, and %q covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.ev.Title, pct(best.coverage), wordFor(b.an, question, qterms[key].term))
 	case !hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", best.ev.Title, pct(best.coverage), qterms[key].term)
 	default:
@@ -565,8 +565,8 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 // content term of the question (or an entity's), or in the sentence before
 // or after one. It returns the first such expression; a question that
 // expects no particular type is answered by any chunk.
-func (b *Builtin) answerIn(t answertype.Type, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
-	if t == answertype.Description {
+func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
+	if t.Type == answertype.Description {
 		return "", true
 	}
 	sents := citation.Sentences(text)
@@ -591,7 +591,7 @@ func (b *Builtin) answerIn(t answertype.Type, text string, r *reading, covers fu
 			if j < 0 || j >= len(sents) {
 				continue
 			}
-			if ex := answertype.Find(t, sents[j]); len(ex) > 0 {
+			if ex := t.Find(sents[j]); len(ex) > 0 {
 				return ex[0], true
 			}
 		}

@@ -541,6 +541,7 @@ func TestAnswerType(t *testing.T) {
 		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
 		{ChunkID: "codes#0", Title: "Mixer error codes", Text: "F2 means the bowl is not seated: turn the bowl until it locks. F9 means a sensor fault: contact the maker."},
 		{ChunkID: "belt#0", Title: "Mixer belt replacement", Text: "If the belt slips, replace the drive belt, part BLT-7. Allow 25 minutes of labour."},
+		{ChunkID: "motor#0", Title: "Mixer motor", Text: "The mixer motor is rated at 800 W and holds 2 litres."},
 	}
 	var texts []string
 	for _, e := range ev {
@@ -571,6 +572,12 @@ func TestAnswerType(t *testing.T) {
 		{"my mixer filter is clogged: how often should I replace it", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		// A question embedded in a request: the request's words are frame.
 		{"can you tell me how often to replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		// A unit names the dimension: a volume does not answer "how many
+		// watts", a power does, written as a symbol.
+		{"how many watts is the mixer lid", ev[3:4], false, []string{"a measure of power", "holds none"}},
+		{"how many watts does the mixer motor draw", ev[7:8], true, []string{"a measure of power", `"800 W"`}},
+		// "when should I" is answered by the condition to act on.
+		{"when should I replace the mixer drive belt", ev[6:7], true, []string{"a time or condition", `"If the belt slips"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
 	} {
