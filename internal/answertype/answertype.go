@@ -115,6 +115,17 @@ func (q Question) Find(sentence string) []string {
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
 
+// placeNouns asked for by "which" or "what" are answered by a web or mail
+// address, codeNouns by a code.
+var (
+	placeNouns = set("website", "websites", "site", "url", "link", "email", "address")
+	codeNouns  = set("number", "code")
+)
+
+// partitives before "of" only measure out what follows ("a new set of
+// blades", "a pair of filters"): frame, not content.
+var partitives = set("set", "sets", "pair", "pairs", "pack", "packs", "kind", "kinds", "type", "types", "sort", "sorts", "piece", "pieces")
+
 // demonstratives before "one" make it a pronoun ("that one").
 var demonstratives = set("that", "this", "which", "each", "other", "another")
 
@@ -147,8 +158,10 @@ func Classify(question string) Question {
 		// "one" after a demonstrative stands for a thing named before
 		// ("and the X300 Pro's motor, how many watts is that one"): a
 		// pronoun, not the number.
-		prop := i >= len(request) && w == "one" && i > len(request) && demonstratives[all[i-len(request)-1]]
-		if i < len(request) || pronouns[w] || prop || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
+		j := i - len(request) // the word's index in all
+		prop := j > 0 && w == "one" && demonstratives[all[j-1]]
+		part := j >= 0 && j+1 < len(all) && partitives[w] && all[j+1] == "of"
+		if i < len(request) || pronouns[w] || prop || part || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}
@@ -222,7 +235,12 @@ func classify(question string) Question {
 		return ""
 	}
 	hasMoney := slices.ContainsFunc(words, func(s string) bool { return moneyWords[s] })
-	switch w(0) {
+	lead := w(0)
+	if lead == "what's" || lead == "which's" {
+		lead = "what"
+		words = append([]string{"what", "is"}, words[1:]...)
+	}
+	switch lead {
 	case "how":
 		switch next := w(1); {
 		case next == "often" || next == "frequently" || next == "regularly":
@@ -280,7 +298,31 @@ func classify(question string) Question {
 		if hasMoney {
 			return Question{Type: Money}
 		}
-		return Question{}
+		// "which website", "what's the part number": the noun asked
+		// for names the kind of answer (a web or mail address, a code),
+		// which the documents write as such ("hollin.example/repair",
+		// "BLD-X200"): it is frame, not content.
+		np := words[1:]
+		if len(np) > 0 && (np[0] == "is" || np[0] == "are") {
+			np = np[1:]
+		}
+		if len(np) > 0 && (np[0] == "the" || np[0] == "a" || np[0] == "an") {
+			np = np[1:]
+		}
+		var frame []string
+		kind := Description
+		for _, x := range np[:min(2, len(np))] {
+			switch {
+			case placeNouns[x] && kind != Name:
+				kind = Place
+			case codeNouns[x] && kind != Place:
+				kind = Name
+			default:
+				continue
+			}
+			frame = append(frame, x)
+		}
+		return Question{Type: kind, Frame: frame}
 	}
 	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string

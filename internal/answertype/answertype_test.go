@@ -232,3 +232,24 @@ func TestCondition(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedNoun: the noun "what" or "which" asks for names the kind of
+// answer, and is frame; a partitive before "of" is frame too.
+func TestAskedNoun(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		want  Type
+		frame []string
+	}{
+		{"what's the serial number on the drum", Name, []string{"number"}},
+		{"which error code means the door is open", Name, []string{"code"}},
+		{"which website do I order filters from", Place, []string{"website", "i"}},
+		{"what colour is the drum", Description, nil},
+		{"which drum fits a new pair of hinges", Description, []string{"pair"}},
+	} {
+		got := Classify(c.q)
+		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
+			t.Errorf("Classify(%q) = %q %q, want %q %q", c.q, got.Type, got.Frame, c.want, c.frame)
+		}
+	}
+}

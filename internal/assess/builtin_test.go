@@ -578,6 +578,9 @@ func TestAnswerType(t *testing.T) {
 		{"how many watts does the mixer motor draw", ev[7:8], true, []string{"a measure of power", `"800 W"`}},
 		// "when should I" is answered by the condition to act on.
 		{"when should I replace the mixer drive belt", ev[6:7], true, []string{"a time or condition", `"If the belt slips"`}},
+		// The noun asked for and a partitive are frame: the code near
+		// "belt" answers.
+		{"what's the part number for a new pair of mixer drive belts", ev[6:7], true, []string{"a name", `"BLT-7"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
 	} {
