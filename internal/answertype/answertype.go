@@ -115,6 +115,18 @@ func (q Question) Find(sentence string) []string {
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
 
+// comparatives say a question sets things side by side ("which has more
+// speeds, the X200 or the X300 Pro", "what did the 2024 terms cover that
+// the 2026 terms no longer do"): each may be answered by its own document.
+var comparatives = set("more", "less", "fewer", "than", "longer", "anymore", "differ", "differs", "different",
+	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed")
+
+// Compares reports whether the question compares: it holds a comparative
+// word (see comparatives).
+func Compares(question string) bool {
+	return slices.ContainsFunc(words(question), func(w string) bool { return comparatives[w] })
+}
+
 // placeNouns asked for by "which" or "what" are answered by a web or mail
 // address, codeNouns by a code.
 var (

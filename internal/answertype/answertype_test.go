@@ -253,3 +253,15 @@ func TestAskedNoun(t *testing.T) {
 		}
 	}
 }
+
+func TestCompares(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which has more slots, the Z10 or the Z20":          true,
+		"what did the 2019 terms cover that 2021 no longer": true,
+		"what does F9 mean on the Z20":                      false,
+	} {
+		if got := Compares(q); got != want {
+			t.Errorf("Compares(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -646,3 +646,39 @@ func TestEntityCoveredWhole(t *testing.T) {
 		t.Errorf("Assess = %+v, want insufficient, naming the X300 Pro", res.Assessment)
 	}
 }
+
+// TestComparisonAcrossChunks: a comparison of two entities is answered by
+// one chunk per entity, judged together; a question that does not compare
+// is not answered by two chunks each naming one of its entities.
+func TestComparisonAcrossChunks(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z10#0", Title: "Z10 toaster specifications", Text: "The Z10 toaster has two slots and a 900 W element."},
+		{ChunkID: "z20#0", Title: "Z20 toaster specifications", Text: "The Z20 toaster has four slots and a 1,400 W element."},
+		{ChunkID: "z10-codes#0", Title: "Z10 error codes", Text: "F9 means a sensor fault: contact the maker."},
+		{ChunkID: "care#0", Title: "Toaster care", Text: "Empty the crumb tray every week."},
+	}
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	b := NewBuiltin(an, newLexicon(an, texts...))
+	for _, tt := range []struct {
+		q          string
+		evidence   []Evidence
+		sufficient bool
+		reason     string
+	}{
+		{"which toaster has more slots, the Z10 or the Z20", ev[:2], true, `"Z10 toaster specifications" with "Z20 toaster specifications" covers`},
+		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, `does not mention "F9"`},
+		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, `mentions "Z30"`},
+	} {
+		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := res.Assessment; a.Sufficient != tt.sufficient || !strings.Contains(a.Reason, tt.reason) {
+			t.Errorf("Assess(%q) = %+v, want sufficient %v and a reason containing %q", tt.q, a, tt.sufficient, tt.reason)
+		}
+	}
+}
