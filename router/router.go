@@ -66,7 +66,7 @@ const (
 const (
 	BuiltinAssessModel   = "builtin:coverage-v6"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v4"
+	BuiltinGenerateModel = "builtin:extractive-v5"
 )
 
 // PolicyVersion changes whenever the rules above change.

@@ -108,7 +108,7 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v5+wordnet-3.0").
+// name when one is used ("builtin:coverage-v6+wordnet-3.0").
 func (b *Builtin) Model() string {
 	if b.Thesaurus == nil {
 		return BuiltinModel
