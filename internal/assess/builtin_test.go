@@ -543,17 +543,7 @@ func TestAnswerType(t *testing.T) {
 		{ChunkID: "belt#0", Title: "Mixer belt replacement", Text: "If the belt slips, replace the drive belt, part BLT-7. Allow 25 minutes of labour."},
 		{ChunkID: "motor#0", Title: "Mixer motor", Text: "The mixer motor is rated at 800 W and holds 2 litres."},
 	}
-	var texts []string
-	for _, e := range ev {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	b := NewBuiltin(an, newLexicon(an, texts...))
-	for _, tt := range []struct {
-		q          string
-		evidence   []Evidence
-		sufficient bool
-		reason     []string // substrings of the reason
-	}{
+	checkAssess(t, builtinOver(an, ev), []assessCase{
 		// "often" and "go" are frame: before, the chunk lacked them.
 		{"how often should I replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		{"can the mixer whisk go in the dishwasher", ev[:1], true, []string{"a yes/no statement"}},
@@ -583,7 +573,30 @@ func TestAnswerType(t *testing.T) {
 		{"what's the part number for a new pair of mixer drive belts", ev[6:7], true, []string{"a name", `"BLT-7"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
-	} {
+	})
+}
+
+// assessCase is a question, the evidence retrieved for it, and the
+// verdict expected: sufficient or not, and substrings of the reason.
+type assessCase struct {
+	q          string
+	evidence   []Evidence
+	sufficient bool
+	reason     []string
+}
+
+// builtinOver returns the builtin assessor over a corpus of ev alone.
+func builtinOver(an *terms.Analyzer, ev []Evidence) *Builtin {
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	return NewBuiltin(an, newLexicon(an, texts...))
+}
+
+func checkAssess(t *testing.T, b *Builtin, cases []assessCase) {
+	t.Helper()
+	for _, tt := range cases {
 		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -658,27 +671,9 @@ func TestComparisonAcrossChunks(t *testing.T) {
 		{ChunkID: "z10-codes#0", Title: "Z10 error codes", Text: "F9 means a sensor fault: contact the maker."},
 		{ChunkID: "care#0", Title: "Toaster care", Text: "Empty the crumb tray every week."},
 	}
-	var texts []string
-	for _, e := range ev {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	b := NewBuiltin(an, newLexicon(an, texts...))
-	for _, tt := range []struct {
-		q          string
-		evidence   []Evidence
-		sufficient bool
-		reason     string
-	}{
-		{"which toaster has more slots, the Z10 or the Z20", ev[:2], true, `"Z10 toaster specifications" with "Z20 toaster specifications" covers`},
-		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, `does not mention "F9"`},
-		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, `mentions "Z30"`},
-	} {
-		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a := res.Assessment; a.Sufficient != tt.sufficient || !strings.Contains(a.Reason, tt.reason) {
-			t.Errorf("Assess(%q) = %+v, want sufficient %v and a reason containing %q", tt.q, a, tt.sufficient, tt.reason)
-		}
-	}
+	checkAssess(t, builtinOver(an, ev), []assessCase{
+		{"which toaster has more slots, the Z10 or the Z20", ev[:2], true, []string{`"Z10 toaster specifications" with "Z20 toaster specifications" covers`}},
+		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, []string{`does not mention "F9"`}},
+		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, []string{`mentions "Z30"`}},
+	})
 }
