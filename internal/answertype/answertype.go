@@ -138,6 +138,17 @@ var (
 // blades", "a pair of filters"): frame, not content.
 var partitives = set("set", "sets", "pair", "pairs", "pack", "packs", "kind", "kinds", "type", "types", "sort", "sorts", "piece", "pieces")
 
+// determiners open the noun phrase of a partitive.
+var determiners = set("a", "an", "the", "one", "another", "this", "that", "each", "every", "any", "some", "what", "which")
+
+// quantified reports whether the words before a partitive end in a
+// determiner, or a determiner and one adjective ("a set of", "a new set
+// of"); "an immune cell type of" names a kind of cell, not a measure.
+func quantified(before []string) bool {
+	n := len(before)
+	return n > 0 && determiners[before[n-1]] || n > 1 && determiners[before[n-2]]
+}
+
 // demonstratives before "one" make it a pronoun ("that one").
 var demonstratives = set("that", "this", "which", "each", "other", "another")
 
@@ -172,7 +183,7 @@ func Classify(question string) Question {
 		// pronoun, not the number.
 		j := i - len(request) // the word's index in all
 		prop := j > 0 && w == "one" && demonstratives[all[j-1]]
-		part := j >= 0 && j+1 < len(all) && partitives[w] && all[j+1] == "of"
+		part := j >= 0 && j+1 < len(all) && partitives[w] && all[j+1] == "of" && quantified(all[:j])
 		if i < len(request) || pronouns[w] || prop || part || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)

@@ -246,6 +246,7 @@ func TestAskedNoun(t *testing.T) {
 		{"which website do I order filters from", Place, []string{"website", "i"}},
 		{"what colour is the drum", Description, nil},
 		{"which drum fits a new pair of hinges", Description, []string{"pair"}},
+		{"is the fuse the commonest fault type of the Z10", YesNo, nil},
 	} {
 		got := Classify(c.q)
 		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
