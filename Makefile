@@ -252,12 +252,15 @@ bench-e2e: build $(BIN)/temporal
 # and the scaling curve as SVG in SCALE_OUT. Not part of `make test`;
 # 500000 needs about 20 GB of RAM today.
 SCALE_N ?= 5000 50000
+# SCALE_BACKENDS=redisearch measures only RediSearch (and Lucene), e.g. when
+# bleve's numbers at that size are already in hand.
+SCALE_BACKENDS ?= bleve,redisearch
 SCALE_OUT ?= $(CURDIR)/.assay/bench-scale
 LUCENE ?= ../shared/peers/lucene
 bench-scale: build $(BIN)/temporal
 	@test ! -f $(LUCENE)/run.sh || ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 || { echo "installing liblucene8-java (Debian) for the Lucene peer"; \
 		apt-get install -y liblucene8-java || { apt-get update && apt-get install -y liblucene8-java; }; }
-	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) \
+	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) -backends $(SCALE_BACKENDS) \
 		$(if $(wildcard $(REDISEARCH)/redis-server),-redisearch $(REDISEARCH)) \
 		$(if $(wildcard $(LUCENE)/run.sh),-lucene $(LUCENE)/run.sh)
 

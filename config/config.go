@@ -63,6 +63,11 @@ type Worker struct {
 	// MetricsAddr serves a standalone worker's Prometheus /metrics (runs by
 	// stop reason, tokens, cost) when set, e.g. 0.0.0.0:9090.
 	MetricsAddr string `yaml:"metrics_addr" flag:"metrics-addr"`
+	// PprofAddr, when set, serves Go's profiler (net/http/pprof, under
+	// /debug/pprof/) for `assay dev` and `assay worker` on this address,
+	// e.g. 127.0.0.1:6060. Off by default; a debugging aid: it has no
+	// authentication, so keep it on a loopback address.
+	PprofAddr string `yaml:"pprof_addr" flag:"pprof-addr"`
 	// WorkflowPollers and ActivityPollers are how many long polls the
 	// worker keeps open per task queue; 0 is the SDK's default (2 each).
 	// The SDK needs at least 2 workflow pollers (one for its sticky queue).
@@ -82,6 +87,21 @@ type Worker struct {
 	// memory between their tasks, so a task need not replay the history;
 	// 0 is the SDK's default (10000). It is process-wide.
 	StickyCache int `yaml:"sticky_cache"`
+	// Versioning opts the worker into Temporal Worker Versioning: it
+	// polls as build BuildID of worker deployment DeploymentName, answer
+	// and batch runs stay on the build they started on (Pinned) and
+	// release runs move to the current build (AutoUpgrade). A versioned
+	// worker takes new runs only once its build is the deployment's
+	// current (or ramping) version: `temporal worker deployment
+	// set-current-version` (docs/releases.md); `assay dev` makes its own
+	// build current. Default false: workers are unversioned.
+	Versioning bool `yaml:"versioning" flag:"versioning"`
+	// DeploymentName is the worker deployment's name; default "assay".
+	DeploymentName string `yaml:"deployment_name" flag:"deployment-name"`
+	// BuildID names this worker's code within the deployment; empty is
+	// the binary's version (`make build` links it in), or its VCS
+	// revision when it was built without one.
+	BuildID string `yaml:"build_id" flag:"build-id"`
 }
 
 // HTTP configures the gateway.
@@ -126,6 +146,12 @@ type HTTP struct {
 	// which decrypts any run's history: e.g. operators. Empty: any API
 	// key (anyone, on an anonymous gateway).
 	CodecGroup string `yaml:"codec_group"`
+	// ReleasesGroup is the group an API key needs to read the releases
+	// (GET /v1/releases and the web page's Releases view): operator
+	// data, every release's reason and the canary's rates over every
+	// caller's runs. Empty: nobody. An anonymous gateway's callers are in
+	// group public only.
+	ReleasesGroup string `yaml:"releases_group"`
 }
 
 // Quota bounds what one principal (one API key, or the anonymous

@@ -19,6 +19,8 @@ func Default() Config {
 			ReadTimeout:  30 * time.Second,
 			WriteTimeout: 90 * time.Second,
 			IdleTimeout:  120 * time.Second,
+			// Operator data: a key must be in this group to read releases.
+			ReleasesGroup: "operators",
 		},
 		Temporal: Temporal{
 			Address:     "127.0.0.1:7233",
@@ -54,7 +56,7 @@ func Default() Config {
 			ContinueAfter: wire.DefaultContinueAfter,
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
-		Worker: Worker{LocalActivities: true},
+		Worker: Worker{LocalActivities: true, DeploymentName: "assay"},
 		Quota:  Quota{MaxQuestionsInFlight: 100, MaxBatchesInFlight: 4},
 	}
 }

@@ -89,6 +89,12 @@ func (c Config) validateServers(p *problems) {
 	if c.Worker.MetricsAddr != "" {
 		p.hostPort("worker.metrics_addr", c.Worker.MetricsAddr)
 	}
+	if c.Worker.Versioning {
+		p.notEmpty("worker.deployment_name", c.Worker.DeploymentName)
+	}
+	if c.Worker.PprofAddr != "" {
+		p.hostPort("worker.pprof_addr", c.Worker.PprofAddr)
+	}
 	switch c.Index.Backend {
 	case BackendBleve:
 	case BackendRediSearch:

@@ -8,7 +8,7 @@
 // run. It writes one table as Markdown and JSON and the scaling curve as
 // SVG.
 //
-//	go run ./cmd/bench-scale -assay bin/assay -scifact DIR [-n 5000,50000] [-redisearch DIR] [-lucene DIR/run.sh] [-out .assay/bench-scale]
+//	go run ./cmd/bench-scale -assay bin/assay -scifact DIR [-n 5000,50000] [-redisearch DIR] [-backends bleve,redisearch] [-lucene DIR/run.sh] [-out .assay/bench-scale]
 //
 // Every measurement runs the assay binary as a child process, so the
 // numbers are those of the shipped commands and a child's memory is its
@@ -57,6 +57,8 @@ type options struct {
 	scifact    string
 	sizes      []int
 	redisearch string
+	moduleArgs []string
+	backends   []string
 	lucene     string
 	out        string
 	team       string
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.assay, "assay", "bin/assay", "the assay `binary` to measure")
 	fs.StringVar(&o.scifact, "scifact", "../shared/data/scifact", "SciFact BEIR `dir` (corpus.jsonl, queries.jsonl, qrels)")
 	fs.StringVar(&o.redisearch, "redisearch", "", "`dir` with redis-server and redisearch.so: also measure the RediSearch backend on a throwaway server")
+	moduleArgs := fs.String("redisearch-args", "", "module `arguments` for the RediSearch server, space-separated (e.g. \"WORKERS 4\" for a build with worker threads; the one in ../shared/redisearch takes none)")
+	backends := fs.String("backends", Bleve+","+RediSearch, "backends to measure, a comma-separated `list` of bleve and redisearch (redisearch only with -redisearch)")
 	fs.StringVar(&o.lucene, "lucene", "", "Lucene peer `script` (../shared/peers/lucene/run.sh): also measure Lucene's BM25")
 	fs.StringVar(&o.out, "out", ".assay/bench-scale", "output `dir`: report.md, report.json, scaling.svg, data/, work/, logs/")
 	fs.StringVar(&o.team, "team", synth.TeamGroup(7), "the small restricted caller's one `group` (about 2% of the documents)")
@@ -101,6 +105,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	o.seed = *seed
+	o.moduleArgs = strings.Fields(*moduleArgs)
 	if *render != "" {
 		return rerender(*render, o.out, stdout)
 	}
@@ -113,6 +118,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if len(o.sizes) == 0 {
 		return fmt.Errorf("-n: no sizes given")
+	}
+	for _, b := range strings.FieldsFunc(*backends, func(r rune) bool { return r == ',' || r == ' ' }) {
+		switch {
+		case b != Bleve && b != RediSearch:
+			return fmt.Errorf("-backends: %q is not a backend (bleve, redisearch)", b)
+		case b == RediSearch && o.redisearch == "":
+			continue // measured only with -redisearch, as before
+		}
+		o.backends = append(o.backends, b)
+	}
+	if len(o.backends) == 0 {
+		return fmt.Errorf("-backends %q: nothing to measure (redisearch needs -redisearch)", *backends)
 	}
 	var err error
 	if o.assay, err = filepath.Abs(o.assay); err != nil {
@@ -214,11 +231,7 @@ func measureSize(ctx context.Context, o options, src *eval.Dataset, n int, log i
 		}
 		size.Lucene = &l
 	}
-	backends := []string{Bleve}
-	if o.redisearch != "" {
-		backends = append(backends, RediSearch)
-	}
-	for _, b := range backends {
+	for _, b := range o.backends {
 		fmt.Fprintf(stdout, "N=%d: %s\n", n, b)
 		r := measureBackend(ctx, o, b, n, data, qrels, log, stdout)
 		size.Backends = append(size.Backends, r)
@@ -276,7 +289,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		where = []string{"--index", filepath.Join(work, "index")}
 	case RediSearch:
 		var err error
-		redis, err = startRedis(o.redisearch, work, log)
+		redis, err = startRedis(o.redisearch, o.moduleArgs, work, log)
 		if err != nil {
 			fail("redis-server", err)
 			return r

@@ -19,7 +19,7 @@ type redisServer struct {
 	addr string
 }
 
-func startRedis(dir, work string, log io.Writer) (*redisServer, error) {
+func startRedis(dir string, moduleArgs []string, work string, log io.Writer) (*redisServer, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -28,8 +28,9 @@ func startRedis(dir, work string, log io.Writer) (*redisServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := startService(log, filepath.Join(abs, "redis-server"), "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", work, "--loadmodule", filepath.Join(abs, "redisearch.so"))
+	args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", work, "--loadmodule", filepath.Join(abs, "redisearch.so")}, moduleArgs...)
+	s, err := startService(log, filepath.Join(abs, "redis-server"), args...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/xml"
 	"io"
 	"strings"
@@ -90,6 +91,18 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 51641: "51,641", 500000: "500,000", 1234567: "1,234,567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestBackendsFlag(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"-backends lucene", `-backends: "lucene" is not a backend`},
+		{"-backends redisearch", "nothing to measure (redisearch needs -redisearch)"},
+	} {
+		err := run(context.Background(), strings.Fields(c.args), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error saying %q", c.args, err, c.want)
 		}
 	}
 }

@@ -33,6 +33,7 @@ const (
 	Quantity    Type = "quantity"  // how big, heavy, powerful; a measure with a unit
 	Money       Type = "money"     // how much does it cost, what is the price or fee
 	Date        Type = "date"      // when, what date
+	Condition   Type = "condition" // when should I (act): a time or the condition to act on
 	YesNo       Type = "yes/no"    // can I, is it, does it, do I have to
 	Procedure   Type = "procedure" // how do I, how can I, what should I do
 	Place       Type = "place"     // where
@@ -56,6 +57,8 @@ func (t Type) Describe() string {
 		return "an amount of money"
 	case Date:
 		return "a date or time"
+	case Condition:
+		return "a time or condition"
 	case YesNo:
 		return "a yes/no statement"
 	case Procedure:
@@ -78,11 +81,76 @@ type Question struct {
 	// "how long does it take", and the asker's own pronouns ("us", "our").
 	// They are not content to cover.
 	Frame []string
+	// Unit is the dimension a quantity question names by its unit
+	// ("power" for "how many watts"); its answer is a measure in a unit
+	// of that dimension, however the documents write it ("1,500 W").
+	// Empty: any unit.
+	Unit string
+}
+
+// Describe names what the question expects in the words a reason shows
+// the asker: its type, or the dimension of its unit.
+func (q Question) Describe() string {
+	if q.Type == Quantity && q.Unit != "" {
+		return "a measure of " + q.Unit
+	}
+	return q.Type.Describe()
+}
+
+// Find lists the expressions of the question's expected type in a
+// sentence (see Find), only those in a unit of its dimension when it
+// names one.
+func (q Question) Find(sentence string) []string {
+	if q.Type != Quantity || q.Unit == "" {
+		return Find(q.Type, sentence)
+	}
+	var out []string
+	for _, m := range dimensions[q.Unit].FindAllStringSubmatch(sentence, -1) {
+		out = append(out, strings.TrimSpace(m[1]))
+	}
+	return out
 }
 
 // pronouns stand for the asker or the one asked, never for what a question
 // is about ("what does Hollin pay us").
 var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "your", "yours")
+
+// comparatives say a question sets things side by side ("which has more
+// speeds, the X200 or the X300 Pro", "what did the 2024 terms cover that
+// the 2026 terms no longer do"): each may be answered by its own document.
+var comparatives = set("more", "less", "fewer", "than", "longer", "anymore", "differ", "differs", "different",
+	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed")
+
+// Compares reports whether the question compares: it holds a comparative
+// word (see comparatives).
+func Compares(question string) bool {
+	return slices.ContainsFunc(words(question), func(w string) bool { return comparatives[w] })
+}
+
+// placeNouns asked for by "which" or "what" are answered by a web or mail
+// address, codeNouns by a code.
+var (
+	placeNouns = set("website", "websites", "site", "url", "link", "email", "address")
+	codeNouns  = set("number", "code")
+)
+
+// partitives before "of" only measure out what follows ("a new set of
+// blades", "a pair of filters"): frame, not content.
+var partitives = set("set", "sets", "pair", "pairs", "pack", "packs", "kind", "kinds", "type", "types", "sort", "sorts", "piece", "pieces")
+
+// determiners open the noun phrase of a partitive.
+var determiners = set("a", "an", "the", "one", "another", "this", "that", "each", "every", "any", "some", "what", "which")
+
+// quantified reports whether the words before a partitive end in a
+// determiner, or a determiner and one adjective ("a set of", "a new set
+// of"); "an immune cell type of" names a kind of cell, not a measure.
+func quantified(before []string) bool {
+	n := len(before)
+	return n > 0 && determiners[before[n-1]] || n > 1 && determiners[before[n-2]]
+}
+
+// demonstratives before "one" make it a pronoun ("that one").
+var demonstratives = set("that", "this", "which", "each", "other", "another")
 
 // hedges say how sure or how typical the asker means the answer to be,
 // not what it is about ("how long does a repair usually take"), and the
@@ -108,8 +176,15 @@ func Classify(question string) Question {
 	text, request := asking(question)
 	q := classify(text)
 	asked := asks(text, true)
-	for i, w := range append(request, words(question)...) {
-		if i < len(request) || pronouns[w] || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
+	all := words(question)
+	for i, w := range append(request, all...) {
+		// "one" after a demonstrative stands for a thing named before
+		// ("and the X300 Pro's motor, how many watts is that one"): a
+		// pronoun, not the number.
+		j := i - len(request) // the word's index in all
+		prop := j > 0 && w == "one" && demonstratives[all[j-1]]
+		part := j >= 0 && j+1 < len(all) && partitives[w] && all[j+1] == "of" && quantified(all[:j])
+		if i < len(request) || pronouns[w] || prop || part || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}
@@ -183,55 +258,94 @@ func classify(question string) Question {
 		return ""
 	}
 	hasMoney := slices.ContainsFunc(words, func(s string) bool { return moneyWords[s] })
-	switch w(0) {
+	lead := w(0)
+	if lead == "what's" || lead == "which's" {
+		lead = "what"
+		words = append([]string{"what", "is"}, words[1:]...)
+	}
+	switch lead {
 	case "how":
 		switch next := w(1); {
 		case next == "often" || next == "frequently" || next == "regularly":
-			return Question{Frequency, []string{next}}
+			return Question{Type: Frequency, Frame: []string{next}}
 		case next == "fast" || next == "quickly" || next == "quick" || next == "rapidly" || next == "slow" || next == "slowly":
-			return Question{Speed, []string{next}}
+			return Question{Type: Speed, Frame: []string{next}}
 		case next == "long" || next == "soon" || next == "old":
-			return Question{Period, []string{next}}
+			return Question{Type: Period, Frame: []string{next}}
 		case next == "many" || next == "much":
 			if frame, ok := duration(words[2:]); ok {
-				return Question{Period, frame}
+				return Question{Type: Period, Frame: frame}
+			}
+			if dim, ok := unitWords[w(2)]; ok {
+				// "how many watts": the unit names the dimension of the
+				// answer, which may write it otherwise ("1,500 W").
+				return Question{Type: Quantity, Frame: []string{w(2)}, Unit: dim}
 			}
 			if next == "many" {
-				return Question{Count, nil}
+				return Question{Type: Count}
 			}
 			if hasMoney || w(2) == "is" || w(2) == "are" || w(2) == "will" {
-				return Question{Money, nil}
+				return Question{Type: Money}
 			}
-			return Question{Quantity, nil}
+			return Question{Type: Quantity}
 		case measureAdjectives[next]:
-			return Question{Quantity, []string{next}}
+			return Question{Type: Quantity, Frame: []string{next}}
 		case next == "to" || auxiliaries[next] && subjects[w(2)]:
-			return Question{Procedure, nil}
+			return Question{Type: Procedure}
 		case auxiliaries[next]:
-			return Question{Procedure, nil} // "how does the kettle switch off"
+			return Question{Type: Procedure} // "how does the kettle switch off"
 		}
 		return Question{}
 	case "where":
-		return Question{Place, nil}
+		return Question{Type: Place}
 	case "when":
-		return Question{Date, nil}
+		if auxiliaries[w(1)] && subjects[w(2)] {
+			// "when should we swap the pump": when to act, answered by
+			// a time or by the condition to act on ("if E12 returns").
+			return Question{Type: Condition}
+		}
+		return Question{Type: Date}
 	case "who", "whom", "whose":
-		return Question{Name, nil}
+		return Question{Type: Name}
 	case "what", "which":
 		// "what should I do", "what do I do", "what can I do", and
 		// embedded "what to do", "what I should do"
 		if auxiliaries[w(1)] && subjects[w(2)] && w(3) == "do" || w(1) == "to" && w(2) == "do" ||
 			subjects[w(1)] && auxiliaries[w(2)] && w(3) == "do" {
-			return Question{Procedure, nil}
+			return Question{Type: Procedure}
 		}
 		switch w(1) {
 		case "date", "day", "year", "month", "time":
-			return Question{Date, nil}
+			return Question{Type: Date}
 		}
 		if hasMoney {
-			return Question{Money, nil}
+			return Question{Type: Money}
 		}
-		return Question{}
+		// "which website", "what's the part number": the noun asked
+		// for names the kind of answer (a web or mail address, a code),
+		// which the documents write as such ("hollin.example/repair",
+		// "BLD-X200"): it is frame, not content.
+		np := words[1:]
+		if len(np) > 0 && (np[0] == "is" || np[0] == "are") {
+			np = np[1:]
+		}
+		if len(np) > 0 && (np[0] == "the" || np[0] == "a" || np[0] == "an") {
+			np = np[1:]
+		}
+		var frame []string
+		kind := Description
+		for _, x := range np[:min(2, len(np))] {
+			switch {
+			case placeNouns[x] && kind != Name:
+				kind = Place
+			case codeNouns[x] && kind != Place:
+				kind = Name
+			default:
+				continue
+			}
+			frame = append(frame, x)
+		}
+		return Question{Type: kind, Frame: frame}
 	}
 	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string
@@ -240,7 +354,7 @@ func classify(question string) Question {
 				frame = append(frame, x)
 			}
 		}
-		return Question{YesNo, frame}
+		return Question{Type: YesNo, Frame: frame}
 	}
 	// A statement or a list of keywords ("internal cost price of the X200
 	// jar", a claim to check) says nothing of its answer's form.
@@ -426,6 +540,38 @@ func set(ws ...string) map[string]bool {
 	return m
 }
 
+// unitWords are the unit names that, after "how many" or "how much",
+// name the dimension of a measure ("how many watts"), and dimensions the
+// patterns of a measure in each, with the symbols documents write.
+var unitWords = map[string]string{
+	"watts": "power", "watt": "power", "kilowatts": "power", "kw": "power",
+	"volts": "voltage", "volt": "voltage", "amps": "current", "amperes": "current",
+	"litres": "volume", "liters": "volume", "millilitres": "volume", "milliliters": "volume", "ml": "volume", "cups": "volume",
+	"kilos": "mass", "kilograms": "mass", "kg": "mass", "grams": "mass", "ounces": "mass", "lbs": "mass",
+	"centimetres": "length", "centimeters": "length", "metres": "length", "meters": "length", "millimetres": "length",
+	"millimeters": "length", "inches": "length", "feet": "length", "cm": "length", "mm": "length",
+	"degrees": "temperature", "rpm": "rotation speed", "revolutions": "rotation speed", "decibels": "loudness", "db": "loudness",
+}
+
+var dimensions = func() map[string]*regexp.Regexp {
+	units := map[string]string{
+		"power":          `(?:w|kw|watts?|kilowatts?)`,
+		"voltage":        `(?:v|volts?)`,
+		"current":        `(?:a|amps?|amperes?)`,
+		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?)`,
+		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|oz|ounces?)`,
+		"length":         `(?:cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot)`,
+		"temperature":    `(?:°c|°f|degrees?)`,
+		"rotation speed": `(?:rpm|revolutions?)`,
+		"loudness":       `(?:db|decibels?)`,
+	}
+	out := map[string]*regexp.Regexp{}
+	for dim, u := range units {
+		out[dim] = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + u + `)(?:[^\p{L}]|$)`)
+	}
+	return out
+}()
+
 // Expression patterns. Numbers are digits (with thousands separators and
 // decimals) or number words; a code such as "X200" is not a number.
 const (
@@ -454,6 +600,7 @@ var (
 	reCount     = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s+\p{L}+)`)
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)
 	reRelative  = regexp.MustCompile(`(?i)\b((?:within|after|before|until|till|by|from|since|in|for|up to) (?:` + number + `[\s-]*(?:extra |working |business )?` + timeUnit + `|the (?:first|next|last|end)\b[^.,;]*))`)
+	reCondition = regexp.MustCompile(`(?i)\b((?:if|once|whenever|as soon as|unless|in case)\s+[^,.;:]+)`)
 	reYesNo     = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
 	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom (?-i:\p{Lu})\p{L}+)`)
 	reURL       = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
@@ -628,6 +775,10 @@ func Find(t Type, sentence string) []string {
 	case Date:
 		add(reDate)
 		add(reRelative)
+	case Condition:
+		add(reDate)
+		add(reRelative)
+		add(reCondition)
 	case YesNo:
 		add(reYesNo)
 		if v, ok := imperative(sentence); ok {

@@ -165,3 +165,104 @@ func TestImperative(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitDimension: "how many watts" asks for a measure of power: the
+// unit word is frame (documents write "W"), and a measure in another
+// dimension ("1.7 litres") does not answer it.
+func TestUnitDimension(t *testing.T) {
+	q := Classify("how many watts is the toaster")
+	if q.Type != Quantity || q.Unit != "power" || !slices.Equal(q.Frame, []string{"watts"}) {
+		t.Fatalf("Classify(how many watts ...) = %+v, want a quantity of power framed by \"watts\"", q)
+	}
+	if q.Describe() != "a measure of power" {
+		t.Errorf("Describe() = %q", q.Describe())
+	}
+	for _, c := range []struct {
+		sentence string
+		want     string
+	}{
+		{"The toaster has a 900 W element.", "900 W"},
+		{"It draws 2 kW at full heat.", "2 kW"},
+		{"The toaster holds 1.7 litres.", ""},
+		{"It has four slots.", ""},
+	} {
+		got := q.Find(c.sentence)
+		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("Find(%q) = %q, want %q", c.sentence, got, c.want)
+		}
+	}
+	// Units that are counted things stay a count.
+	if q := Classify("how many speeds does the mixer have"); q.Type != Count || q.Unit != "" {
+		t.Errorf("how many speeds: %+v, want a count", q)
+	}
+}
+
+// TestPronounOne: "one" after a demonstrative stands for a thing named
+// before, so it is frame; the number "one" is not.
+func TestPronounOne(t *testing.T) {
+	if q := Classify("and the Z10 drum, how big is that one?"); !slices.Contains(q.Frame, "one") {
+		t.Errorf("Frame = %q, want \"one\" among them", q.Frame)
+	}
+	if q := Classify("is one filter enough"); slices.Contains(q.Frame, "one") {
+		t.Errorf("Frame = %q, want the number \"one\" left as content", q.Frame)
+	}
+}
+
+// TestCondition: "when should I ..." asks when to act, answered by a time
+// or by the condition to act on; "when does ..." still asks for a date.
+func TestCondition(t *testing.T) {
+	if q := Classify("when should we replace the drive belt"); q.Type != Condition {
+		t.Errorf("when should we: %q, want %q", q.Type, Condition)
+	}
+	if q := Classify("when does the offer end"); q.Type != Date {
+		t.Errorf("when does: %q, want %q", q.Type, Date)
+	}
+	for _, c := range []struct {
+		sentence string
+		want     string
+	}{
+		{"If the belt slips after tightening, replace it.", "If the belt slips after tightening"},
+		{"Replace the belt once it squeals.", "once it squeals"},
+		{"Replace the belt in March.", "in March"},
+		{"The belt is made of rubber.", ""},
+	} {
+		got := Find(Condition, c.sentence)
+		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("Find(condition, %q) = %q, want %q", c.sentence, got, c.want)
+		}
+	}
+}
+
+// TestAskedNoun: the noun "what" or "which" asks for names the kind of
+// answer, and is frame; a partitive before "of" is frame too.
+func TestAskedNoun(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		want  Type
+		frame []string
+	}{
+		{"what's the serial number on the drum", Name, []string{"number"}},
+		{"which error code means the door is open", Name, []string{"code"}},
+		{"which website do I order filters from", Place, []string{"website", "i"}},
+		{"what colour is the drum", Description, nil},
+		{"which drum fits a new pair of hinges", Description, []string{"pair"}},
+		{"is the fuse the commonest fault type of the Z10", YesNo, nil},
+	} {
+		got := Classify(c.q)
+		if got.Type != c.want || !slices.Equal(got.Frame, c.frame) {
+			t.Errorf("Classify(%q) = %q %q, want %q %q", c.q, got.Type, got.Frame, c.want, c.frame)
+		}
+	}
+}
+
+func TestCompares(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which has more slots, the Z10 or the Z20":          true,
+		"what did the 2019 terms cover that 2021 no longer": true,
+		"what does F9 mean on the Z20":                      false,
+	} {
+		if got := Compares(q); got != want {
+			t.Errorf("Compares(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -43,8 +43,11 @@ type QuestionResponse struct {
 	Answer     string             `json:"answer,omitempty"`
 	Citations  []CitationResponse `json:"citations"`
 	Model      string             `json:"model,omitempty"`
-	Attempts   int                `json:"attempts,omitempty"`
-	Usage      *wire.Usage        `json:"usage,omitempty"`
+	// Release is the release the run is pinned to (what shaped its
+	// answer); absent when none was.
+	Release  string      `json:"release,omitempty"`
+	Attempts int         `json:"attempts,omitempty"`
+	Usage    *wire.Usage `json:"usage,omitempty"`
 	// Progress is where a running question is; absent once it ended or
 	// when no worker answered the query.
 	Progress *wire.Progress `json:"progress,omitempty"`

@@ -108,7 +108,7 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v5+wordnet-3.0").
+// name when one is used ("builtin:coverage-v6+wordnet-3.0").
 func (b *Builtin) Model() string {
 	if b.Thesaurus == nil {
 		return BuiltinModel
@@ -206,6 +206,18 @@ type judged struct {
 	// that expects no particular type); expr is that expression.
 	typed bool
 	expr  string
+	// with are the other chunks judged together with ev, one per entity
+	// of a comparison (see compared).
+	with []*Evidence
+}
+
+// title names the chunk, or the chunks judged together, for a reason.
+func (j *judged) title() string {
+	s := fmt.Sprintf("%q", j.ev.Title)
+	for _, e := range j.with {
+		s += fmt.Sprintf(" with %q", e.Title)
+	}
+	return s
 }
 
 // better reports whether j beats k: a chunk that would suffice beats a
@@ -309,13 +321,20 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		unknown: unknown, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	var best *judged
+	all := make([]*judged, 0, len(req.Evidence))
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
-		expr, typed := b.answerIn(asked.Type, e.Text, r, covers)
+		expr, typed := b.answerIn(asked, e.Text, r, covers)
 		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
 		j.ev, j.expr = e, expr
+		all = append(all, j)
 		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
+		}
+	}
+	if best != nil && !best.fit && len(ents) > 1 && answertype.Compares(question) {
+		if j := r.compared(all, covers); j != nil && j.fit {
+			best = j
 		}
 	}
 	a := Assessment{}
@@ -335,7 +354,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
 	if asked.Type != answertype.Description && best != nil && best.typed {
-		found = fmt.Sprintf(", and holds %s near it: %q", asked.Type.Describe(), best.expr)
+		found = fmt.Sprintf(", and holds %s near it: %q", asked.Describe(), best.expr)
 	}
 	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
@@ -346,15 +365,15 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	case missingEntity != nil && !missingEntity.known(vocab):
 		a.Reason = fmt.Sprintf("no document you can see mentions %q", missingEntity.Text)
 	case missingEntity != nil:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.ev.Title, pct(best.coverage), missingEntity.Text)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%q covers every word of the question your documents use, including %q%s", best.ev.Title, qterms[key].term, found)
+		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use, including %q%s", best.title(), qterms[key].term, found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight, including %q%s", best.ev.Title, pct(best.coverage), qterms[key].term, found)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight, including %q%s", best.title(), pct(best.coverage), qterms[key].term, found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("the question asks for %s, and %q covers %.0f%% of its weight but holds none near %q", asked.Type.Describe(), best.ev.Title, pct(best.coverage), wordFor(b.an, question, qterms[key].term))
+		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
 	case !hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("%q covers %.0f%% of the question's weight but not its most specific term %q", best.ev.Title, pct(best.coverage), qterms[key].term)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[key].term)
 	default:
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage))
 	}
@@ -418,6 +437,49 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	}
 	res.Assessment = a
 	return res, nil
+}
+
+// compared judges a comparison across documents: for each entity of the
+// question, the retrieved chunk that mentions it and covers most of the
+// question, judged together as one (the union of what they hold; an
+// answer of the expected type in any of them). "Which has more speeds,
+// the X200 or the X300 Pro" is answered by two specification pages, one
+// per model, that no single chunk replaces. Nil when an entity is
+// mentioned by no chunk, or one chunk mentions them all (it was judged
+// alone).
+func (r *reading) compared(all []*judged, covers func(map[string]bool, string) bool) *judged {
+	var picked []*judged
+	for _, en := range r.ents {
+		var pick *judged
+		for _, j := range all {
+			if en.CoveredBy(j.have) && (pick == nil || j.coverage > pick.coverage) {
+				pick = j
+			}
+		}
+		if pick == nil {
+			return nil
+		}
+		if !slices.Contains(picked, pick) {
+			picked = append(picked, pick)
+		}
+	}
+	if len(picked) < 2 {
+		return nil
+	}
+	have := map[string]bool{}
+	typed, expr := false, ""
+	for _, j := range picked {
+		maps.Copy(have, j.have)
+		if j.typed && !typed {
+			typed, expr = true, j.expr
+		}
+	}
+	u := r.judge(have, covers, typed)
+	u.ev, u.expr = picked[0].ev, expr
+	for _, j := range picked[1:] {
+		u.with = append(u.with, j.ev)
+	}
+	return u
 }
 
 // HoldingVocabulary is a Vocabulary that can also tell which of a few
@@ -565,8 +627,8 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 // content term of the question (or an entity's), or in the sentence before
 // or after one. It returns the first such expression; a question that
 // expects no particular type is answered by any chunk.
-func (b *Builtin) answerIn(t answertype.Type, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
-	if t == answertype.Description {
+func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
+	if t.Type == answertype.Description {
 		return "", true
 	}
 	sents := citation.Sentences(text)
@@ -591,7 +653,7 @@ func (b *Builtin) answerIn(t answertype.Type, text string, r *reading, covers fu
 			if j < 0 || j >= len(sents) {
 				continue
 			}
-			if ex := answertype.Find(t, sents[j]); len(ex) > 0 {
+			if ex := t.Find(sents[j]); len(ex) > 0 {
 				return ex[0], true
 			}
 		}

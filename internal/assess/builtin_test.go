@@ -541,18 +541,9 @@ func TestAnswerType(t *testing.T) {
 		{ChunkID: "misc#0", Title: "Often asked", Text: "Customers often ask about colours. We ship fast."},
 		{ChunkID: "codes#0", Title: "Mixer error codes", Text: "F2 means the bowl is not seated: turn the bowl until it locks. F9 means a sensor fault: contact the maker."},
 		{ChunkID: "belt#0", Title: "Mixer belt replacement", Text: "If the belt slips, replace the drive belt, part BLT-7. Allow 25 minutes of labour."},
+		{ChunkID: "motor#0", Title: "Mixer motor", Text: "The mixer motor is rated at 800 W and holds 2 litres."},
 	}
-	var texts []string
-	for _, e := range ev {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	b := NewBuiltin(an, newLexicon(an, texts...))
-	for _, tt := range []struct {
-		q          string
-		evidence   []Evidence
-		sufficient bool
-		reason     []string // substrings of the reason
-	}{
+	checkAssess(t, builtinOver(an, ev), []assessCase{
 		// "often" and "go" are frame: before, the chunk lacked them.
 		{"how often should I replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		{"can the mixer whisk go in the dishwasher", ev[:1], true, []string{"a yes/no statement"}},
@@ -571,9 +562,41 @@ func TestAnswerType(t *testing.T) {
 		{"my mixer filter is clogged: how often should I replace it", ev[1:2], true, []string{"a frequency", `"every six months"`}},
 		// A question embedded in a request: the request's words are frame.
 		{"can you tell me how often to replace the mixer filter", ev[1:2], true, []string{"a frequency", `"every six months"`}},
+		// A unit names the dimension: a volume does not answer "how many
+		// watts", a power does, written as a symbol.
+		{"how many watts is the mixer lid", ev[3:4], false, []string{"a measure of power", "holds none"}},
+		{"how many watts does the mixer motor draw", ev[7:8], true, []string{"a measure of power", `"800 W"`}},
+		// "when should I" is answered by the condition to act on.
+		{"when should I replace the mixer drive belt", ev[6:7], true, []string{"a time or condition", `"If the belt slips"`}},
+		// The noun asked for and a partitive are frame: the code near
+		// "belt" answers.
+		{"what's the part number for a new pair of mixer drive belts", ev[6:7], true, []string{"a name", `"BLT-7"`}},
 		// A chunk that merely uses the frame word does not answer.
 		{"how often should I replace the mixer filter", ev[4:5], false, nil},
-	} {
+	})
+}
+
+// assessCase is a question, the evidence retrieved for it, and the
+// verdict expected: sufficient or not, and substrings of the reason.
+type assessCase struct {
+	q          string
+	evidence   []Evidence
+	sufficient bool
+	reason     []string
+}
+
+// builtinOver returns the builtin assessor over a corpus of ev alone.
+func builtinOver(an *terms.Analyzer, ev []Evidence) *Builtin {
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	return NewBuiltin(an, newLexicon(an, texts...))
+}
+
+func checkAssess(t *testing.T, b *Builtin, cases []assessCase) {
+	t.Helper()
+	for _, tt := range cases {
 		res, err := b.Assess(context.Background(), Request{Question: tt.q, Query: tt.q, Evidence: tt.evidence, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -635,4 +658,22 @@ func TestEntityCoveredWhole(t *testing.T) {
 	if res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, `"X300 Pro"`) {
 		t.Errorf("Assess = %+v, want insufficient, naming the X300 Pro", res.Assessment)
 	}
+}
+
+// TestComparisonAcrossChunks: a comparison of two entities is answered by
+// one chunk per entity, judged together; a question that does not compare
+// is not answered by two chunks each naming one of its entities.
+func TestComparisonAcrossChunks(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z10#0", Title: "Z10 toaster specifications", Text: "The Z10 toaster has two slots and a 900 W element."},
+		{ChunkID: "z20#0", Title: "Z20 toaster specifications", Text: "The Z20 toaster has four slots and a 1,400 W element."},
+		{ChunkID: "z10-codes#0", Title: "Z10 error codes", Text: "F9 means a sensor fault: contact the maker."},
+		{ChunkID: "care#0", Title: "Toaster care", Text: "Empty the crumb tray every week."},
+	}
+	checkAssess(t, builtinOver(an, ev), []assessCase{
+		{"which toaster has more slots, the Z10 or the Z20", ev[:2], true, []string{`"Z10 toaster specifications" with "Z20 toaster specifications" covers`}},
+		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, []string{`does not mention "F9"`}},
+		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, []string{`mentions "Z30"`}},
+	})
 }

@@ -16,7 +16,11 @@ import (
 //	idf² × queryNorm × √tf·k1 / (√tf + k1·(1 − b + b·len/avgLen))
 //
 // with idf = ln(1 + (N − df + 0.5)/(df + 0.5)), queryNorm = 1/√(Σ idf²),
-// coord the share of clauses matched, and avgLen bleve's (BleveAvgLen).
+// coord the share of clauses matched, len the chunk's length in tokens
+// (its analyzed terms, repeats included) and avgLen the visible chunks'
+// mean length in tokens (Lucene's definition; bleve divides by its
+// dictionary size over the chunk count instead, which tends to 1 as a
+// corpus grows and turns length normalisation off).
 type BM25Query struct {
 	// Terms are the query's analyzed terms, repeats included.
 	Terms []string
@@ -30,15 +34,14 @@ type BM25Query struct {
 // of one visible set (VisibleSet, or a backend's own source of them).
 type BM25Stats interface {
 	TermCounts
-	// BleveAvgLen is the "average length" bleve's BM25 divides by (see
-	// VisibleSet.BleveAvgLen).
-	BleveAvgLen() float64
+	// AvgLen is the mean length in tokens of the visible chunks.
+	AvgLen() float64
 }
 
 // NewBM25Query weighs query's terms with v's statistics and parameters p.
 func NewBM25Query(v BM25Stats, p BM25, query []string) BM25Query {
 	n := float64(v.Len())
-	q := BM25Query{Terms: query, idf: make([]float64, len(query)), norm: 1, avg: v.BleveAvgLen(), p: p}
+	q := BM25Query{Terms: query, idf: make([]float64, len(query)), norm: 1, avg: v.AvgLen(), p: p}
 	var sumSq float64
 	for i, t := range query {
 		df := float64(v.DocFreq(t))
@@ -54,7 +57,7 @@ func NewBM25Query(v BM25Stats, p BM25, query []string) BM25Query {
 // IDF is the inverse document frequency query term i is weighed with.
 func (q BM25Query) IDF(i int) float64 { return q.idf[i] }
 
-// Clause is what query term i contributes to a chunk of length terms
+// Clause is what query term i contributes to a chunk of length tokens
 // holding it tf times.
 func (q BM25Query) Clause(i, tf int, length float64) float64 {
 	lenNorm := 1.0

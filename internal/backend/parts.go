@@ -20,11 +20,8 @@ package backend
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/assay-rag/assay/internal/corpus"
 )
@@ -44,7 +41,6 @@ type Part struct {
 type Parts struct {
 	list  []*Part
 	byKey map[string]int
-	cards sync.Map // visible part set → distinct terms in it
 }
 
 // NewParts returns parts holding list (as stored; nil for none yet).
@@ -167,7 +163,8 @@ func (v VisibleSet) Len() int {
 	return n
 }
 
-// AvgLen is the mean number of analyzed terms of a visible chunk.
+// AvgLen is the mean length in tokens (analyzed terms, repeats included)
+// of a visible chunk: the average length BM25 divides by.
 func (v VisibleSet) AvgLen() float64 {
 	var n, l int64
 	for _, i := range v.idx {
@@ -178,47 +175,6 @@ func (v VisibleSet) AvgLen() float64 {
 		return 0
 	}
 	return float64(l) / float64(n)
-}
-
-// BleveAvgLen is the "average length" bleve's BM25 divides by: the number
-// of distinct terms over the number of chunks, rounded up (bleve takes
-// the field's dictionary size for its total length). The tuned k1 and b
-// assume it, so both backends score with it; for a principal who sees
-// every chunk it is bleve's own.
-func (v VisibleSet) BleveAvgLen() float64 {
-	n := v.Len()
-	if n == 0 {
-		return 0
-	}
-	return math.Ceil(float64(v.distinct()) / float64(n))
-}
-
-// distinct is the number of distinct terms of the visible chunks,
-// computed once per visible set.
-func (v VisibleSet) distinct() int {
-	var key strings.Builder
-	for _, i := range v.idx {
-		key.WriteString(strconv.Itoa(i) + ",")
-	}
-	if n, ok := v.ps.cards.Load(key.String()); ok {
-		return n.(int)
-	}
-	n := 0
-	switch len(v.idx) {
-	case 0:
-	case 1:
-		n = len(v.ps.list[v.idx[0]].DF)
-	default:
-		seen := map[string]struct{}{}
-		for _, i := range v.idx {
-			for t := range v.ps.list[i].DF {
-				seen[t] = struct{}{}
-			}
-		}
-		n = len(seen)
-	}
-	v.ps.cards.Store(key.String(), n)
-	return n
 }
 
 // EmptyWarning says how many visible chunks have no text; nil when none.

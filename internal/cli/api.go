@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/gateway"
+	"github.com/assay-rag/assay/internal/rollout"
 	"github.com/assay-rag/assay/internal/runmetrics"
 	"github.com/assay-rag/assay/internal/webui"
 )
@@ -98,7 +99,8 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter(), Pin: releasePinner(cfg).Pin}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter()}
+	pinner := releasePinner(cfg)
 	var gwCodec converter.PayloadCodec // stays a nil interface without keys: no /codec
 	if codec != nil {
 		gwCodec = codec
@@ -107,6 +109,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Engine:   engine,
 		Keyring:  keyring,
 		Template: cfg.Loop.Template(),
+		Releases: pinner,
 		Batch: gateway.BatchLimits{
 			Concurrency:   cfg.Batch.Concurrency,
 			ContinueAfter: cfg.Batch.ContinueAfter,
@@ -130,6 +133,8 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 		Codec:          gwCodec,
 		CodecOrigin:    webOrigin(cfg.HTTP.TemporalUIURL),
 		CodecGroup:     cfg.HTTP.CodecGroup,
+		ReleaseBoard:   &rollout.Board{Store: pinner.Store, Client: c},
+		ReleasesGroup:  cfg.HTTP.ReleasesGroup,
 	})
 }
 

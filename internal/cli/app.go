@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -111,8 +110,8 @@ func newWorker(c client.Client, cfg config.Config, acts *activities.Activities, 
 		worker.SetStickyWorkflowCacheSize(n)
 	}
 	w := worker.New(c, cfg.Temporal.TaskQueue, workerOptions(cfg.Worker, ics))
-	w.RegisterWorkflowWithOptions(workflows.AnswerWorkflow, workflow.RegisterOptions{Name: workflows.AnswerWorkflowName})
-	w.RegisterWorkflowWithOptions(workflows.BatchWorkflow, workflow.RegisterOptions{Name: workflows.BatchWorkflowName})
+	registerWorkflow(w, workflows.AnswerWorkflow, workflows.AnswerWorkflowName)
+	registerWorkflow(w, workflows.BatchWorkflow, workflows.BatchWorkflowName)
 	w.RegisterActivity(acts)
 	return w
 }
@@ -126,6 +125,7 @@ func workerOptions(w config.Worker, ics []interceptor.WorkerInterceptor) worker.
 		MaxConcurrentActivityTaskPollers:       w.ActivityPollers,
 		MaxConcurrentWorkflowTaskExecutionSize: w.MaxWorkflowTasks,
 		MaxConcurrentActivityExecutionSize:     w.MaxActivities,
+		DeploymentOptions:                      deploymentOptions(w),
 	}
 }
 

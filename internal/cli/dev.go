@@ -19,5 +19,7 @@ func runDev(ctx context.Context, e env, args []string) error {
 	f.setting("corpus", "index.corpus", "corpus `file` to index (default testdata/hollin/corpus.jsonl)")
 	f.setting("temporal-bin", "dev.temporal_bin", "Temporal CLI `path` (default bin/temporal)")
 	indexSettings(f)
+	versioningSettings(f)
+	f.setting("pprof-addr", "worker.pprof_addr", "serve Go's profiler (/debug/pprof/) on this `address` (default: off)")
 	return withRoot(e, f, args, func(r *Root) error { return r.serveDev(ctx, e.stdout) })
 }

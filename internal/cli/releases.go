@@ -8,7 +8,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -89,7 +88,7 @@ func (r *Root) registerReleases(ctx context.Context, w worker.Worker, c client.C
 	if fs, ok := store.(*release.FileStore); ok {
 		ra.Prune = fs.Prune
 	}
-	w.RegisterWorkflowWithOptions(workflows.ReleaseWorkflow, workflow.RegisterOptions{Name: workflows.ReleaseWorkflowName})
+	registerWorkflow(w, workflows.ReleaseWorkflow, workflows.ReleaseWorkflowName)
 	w.RegisterActivity(ra)
 	return nil
 }
@@ -104,8 +103,12 @@ func (r *Root) ensureInitialRelease(ctx context.Context) error {
 	}
 	defer store.Close()
 	a, err := store.Active(ctx)
-	if err != nil || a.Stable != "" {
+	if err != nil {
 		return err
+	}
+	if a.Stable != "" {
+		r.warnLoopDefaults(ctx, store, a.Stable)
+		return nil
 	}
 	acts, err := r.Activities(ctx)
 	if err != nil {
@@ -128,4 +131,18 @@ func (r *Root) ensureInitialRelease(ctx context.Context) error {
 	}
 	r.Log.Info("release initial created and promoted", "digest", m.Digest, "index", m.Index.Version)
 	return nil
+}
+
+// warnLoopDefaults says so when the stable release's loop defaults, which
+// its runs start from, differ from the configured loop.*: a changed
+// loop.max_attempts reaches runs through a new release, not a restart.
+func (r *Root) warnLoopDefaults(ctx context.Context, store release.Store, stable string) {
+	m, err := store.Get(ctx, stable)
+	if err != nil {
+		return
+	}
+	if cfg := release.LoopOf(r.Config.Loop); m.Loop != cfg && m.Loop != (release.Loop{}) {
+		r.Log.Warn("runs start from the stable release's loop defaults, not the configured loop.*: create and promote a release to change them",
+			"release", stable, "release_loop", fmt.Sprintf("%+v", m.Loop), "configured_loop", fmt.Sprintf("%+v", cfg))
+	}
 }

@@ -56,6 +56,9 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	}
 	defer ln.Close()
 
+	if err := startPprof(ctx, cfg.Worker.PprofAddr, log); err != nil {
+		return err
+	}
 	tel, err := r.Telemetry()
 	if err != nil {
 		return err
@@ -137,6 +140,9 @@ func (r *Root) serveWorker(ctx context.Context) error {
 		}
 		defer metricsLn.Close()
 	}
+	if err := startPprof(ctx, cfg.Worker.PprofAddr, log); err != nil {
+		return err
+	}
 	// The index before Temporal: a worker with neither an index nor a
 	// corpus to build one from fails at once, saying so.
 	// A shared RediSearch index is built by `assay index`, never by one
@@ -167,6 +173,11 @@ func (r *Root) serveWorker(ctx context.Context) error {
 	}
 	log.Info("worker running", "temporal", cfg.Temporal.Address, "namespace", cfg.Temporal.Namespace,
 		"task_queue", cfg.Temporal.TaskQueue, "index", live.Describe(cfg), "chunks", ix.Len())
+	if w := cfg.Worker; w.Versioning {
+		log.Info("worker versioning: this worker takes new runs once its build is the deployment's current version",
+			"deployment", w.DeploymentName, "build_id", buildID(w),
+			"make_current", fmt.Sprintf("temporal worker deployment set-current-version --deployment-name %s --build-id %s", w.DeploymentName, buildID(w)))
+	}
 	if metricsLn != nil {
 		log.Info("worker metrics", "url", "http://"+metricsLn.Addr().String()+"/metrics")
 		mux := http.NewServeMux()

@@ -47,6 +47,12 @@ func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerIntercep
 	if _, err := r.StartWorker(ctx, ics...); err != nil {
 		return nil, err
 	}
+	if r.Config.Worker.Versioning {
+		// The dev stack's one worker is its whole deployment.
+		if err := setCurrentBuild(ctx, c, r.Config.Worker); err != nil {
+			return nil, err
+		}
+	}
 	return srv, nil
 }
 

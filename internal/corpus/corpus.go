@@ -201,13 +201,25 @@ func (d *Document) Hash() string {
 
 // Checksum is a digest of a whole corpus, independent of document order.
 func Checksum(docs []Document) string {
-	hashes := make([]string, len(docs))
+	var d Digest
 	for i := range docs {
-		hashes[i] = docs[i].ID + " " + docs[i].Hash()
+		d.Add(&docs[i])
 	}
-	sort.Strings(hashes)
+	return d.Sum()
+}
+
+// Digest computes Checksum one document at a time (with Stream), keeping
+// each document's id and hash but not the document.
+type Digest struct{ lines []string }
+
+// Add adds d to the digest.
+func (g *Digest) Add(d *Document) { g.lines = append(g.lines, d.ID+" "+d.Hash()) }
+
+// Sum is the Checksum of the documents added.
+func (g *Digest) Sum() string {
+	sort.Strings(g.lines)
 	h := sha256.New()
-	for _, s := range hashes {
+	for _, s := range g.lines {
 		h.Write([]byte(s))
 		h.Write([]byte{'\n'})
 	}

@@ -63,10 +63,29 @@ func ReadJSONL(r io.Reader, name string) ([]Document, error) {
 
 // readJSONL is ReadJSONL that also returns each document's line number.
 func readJSONL(r io.Reader, name string) ([]Document, []int, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var docs []Document
 	var lines []int
+	err := eachJSONL(r, name, func(d *Document, line int) error {
+		docs = append(docs, *d)
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkUnique(docs, func(i int) (string, int) { return name, lines[i] }); err != nil {
+		return nil, nil, err
+	}
+	return docs, lines, nil
+}
+
+// eachJSONL parses the records of r one at a time and calls fn with each
+// and its line number, stopping at the first error. It does not check
+// that ids are unique.
+func eachJSONL(r io.Reader, name string, fn func(d *Document, line int) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	read := 0
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -74,21 +93,20 @@ func readJSONL(r io.Reader, name string) ([]Document, []int, error) {
 		}
 		d, err := parseRecord(line)
 		if err != nil {
-			return nil, nil, recordErr(name, n, err)
+			return recordErr(name, n, err)
 		}
-		docs = append(docs, d)
-		lines = append(lines, n)
+		read++
+		if err := fn(&d, n); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, nil, &RecordError{File: name, Line: len(lines) + 1, Reason: fmt.Sprintf("record longer than %d bytes", maxLine)}
+			return &RecordError{File: name, Line: read + 1, Reason: fmt.Sprintf("record longer than %d bytes", maxLine)}
 		}
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := checkUnique(docs, func(i int) (string, int) { return name, lines[i] }); err != nil {
-		return nil, nil, err
-	}
-	return docs, lines, nil
+	return nil
 }
 
 func parseRecord(line []byte) (Document, error) {

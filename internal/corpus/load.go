@@ -40,36 +40,17 @@ func Load(path string) ([]Document, error) {
 	}
 	var docs []Document
 	var where []string // file:line of each document, for duplicate reports
-	err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
+	err = walkDir(path, func(p string) error {
+		got, lines, err := loadJSONLLines(p)
 		if err != nil {
 			return err
 		}
-		if p != path && strings.HasPrefix(e.Name(), ".") {
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		for i := range got {
+			docs = append(docs, got[i])
+			where = append(where, fmt.Sprintf("%s:%d", p, lines[i]))
 		}
-		if e.IsDir() {
-			return nil
-		}
-		ext := strings.ToLower(filepath.Ext(p))
-		if _, ok := loaders[ext]; !ok && ext != ".jsonl" {
-			return nil
-		}
-		rel, _ := filepath.Rel(path, p)
-		id := filepath.ToSlash(strings.TrimSuffix(rel, filepath.Ext(rel)))
-		if ext == ".jsonl" {
-			got, lines, err := loadJSONLLines(p)
-			if err != nil {
-				return err
-			}
-			for i := range got {
-				docs = append(docs, got[i])
-				where = append(where, fmt.Sprintf("%s:%d", p, lines[i]))
-			}
-			return nil
-		}
+		return nil
+	}, func(p, id string) error {
 		got, err := loadFile(p, id)
 		if err != nil {
 			return err
@@ -90,6 +71,73 @@ func Load(path string) ([]Document, error) {
 		seen[docs[i].ID] = i
 	}
 	return docs, nil
+}
+
+// walkDir calls jsonl with each JSONL file under dir and file with every
+// other file Load reads (and the id a document without one gets), in
+// lexical order, skipping names that start with '.'.
+func walkDir(dir string, jsonl func(path string) error, file func(path, id string) error) error {
+	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != dir && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			return nil
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext == ".jsonl" {
+			return jsonl(p)
+		}
+		if _, ok := loaders[ext]; !ok {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		return file(p, filepath.ToSlash(strings.TrimSuffix(rel, filepath.Ext(rel))))
+	})
+}
+
+// Stream reads the corpus at path as Load does, in the same order, but
+// hands each document to fn in turn instead of keeping them all: a
+// caller that needs one pass (a Checksum) holds one document at a time,
+// not the corpus. Records are parsed and validated as Load does them;
+// unlike Load, Stream does not check that ids are unique, and it stops at
+// the first error, fn's included, after handing on the documents before
+// it.
+func Stream(path string, fn func(d *Document) error) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	jsonl := func(p string) error {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return eachJSONL(f, p, func(d *Document, _ int) error { return fn(d) })
+	}
+	file := func(p, id string) error {
+		docs, err := loadFile(p, id)
+		for i := range docs {
+			if err == nil {
+				err = fn(&docs[i])
+			}
+		}
+		return err
+	}
+	if st.IsDir() {
+		return walkDir(path, jsonl, file)
+	}
+	if strings.ToLower(filepath.Ext(path)) == ".jsonl" {
+		return jsonl(path)
+	}
+	return file(path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 }
 
 func loadFile(path, defaultID string) ([]Document, error) {

@@ -34,6 +34,7 @@ const (
 	uiKeyPublic  = "ui-public-key-0123456789"
 	uiKeyStaff   = "ui-staff-key-0123456789"
 	uiKeyLimited = "ui-limited-key-0123456789"
+	uiKeyOps     = "ui-operator-key-0123456789"
 )
 
 // chromiumPath finds a browser or skips loudly.
@@ -178,10 +179,13 @@ auth:
       sha256: %s
       groups: [public]
       rate_per_minute: 1
+    - name: ui-operator
+      sha256: %s
+      groups: [public, operators]
 batch:
   concurrency: 1
   continue_after: 1000
-`, auth.Hash(uiKeyPublic), auth.Hash(uiKeyStaff), auth.Hash(uiKeyLimited))
+`, auth.Hash(uiKeyPublic), auth.Hash(uiKeyStaff), auth.Hash(uiKeyLimited), auth.Hash(uiKeyOps))
 	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -208,6 +212,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("batch", func(t *testing.T) { browserBatch(t, ctx, s, dir) })
 	t.Run("errors in words", func(t *testing.T) { browserErrors(t, s) })
 	t.Run("narrow screen", func(t *testing.T) { browserNarrow(t, s) })
+	t.Run("releases", func(t *testing.T) { browserReleases(t, s) })
 
 	// The key lived in the tab's session storage and went out only in
 	// headers: no log line of the stack holds it.
@@ -219,7 +224,7 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(s.stderr.String(), "/v1/questions") {
 		t.Fatal("assay dev's access log is not in its stderr; the check below would prove nothing")
 	}
-	for _, k := range []string{uiKeyPublic, uiKeyStaff, uiKeyLimited} {
+	for _, k := range []string{uiKeyPublic, uiKeyStaff, uiKeyLimited, uiKeyOps} {
 		if strings.Contains(s.stderr.String(), k) || strings.Contains(s.stdout.String(), k) {
 			t.Errorf("assay dev's output holds the API key %q", k)
 		}
@@ -246,8 +251,8 @@ func browserAnswer(t *testing.T, ctx context.Context, s *devStack) {
 	if !strings.Contains(loc, "/ui/questions/") || strings.Contains(loc, uiKeyPublic) {
 		t.Errorf("address after asking = %q; want the run's page, without the key", loc)
 	}
-	if !strings.Contains(links, "Temporal Web UI") || !strings.Contains(facts, "attempts") || !strings.Contains(facts, "tokens") {
-		t.Errorf("links %q, facts %q; want the Temporal link, attempts and tokens", links, facts)
+	if !strings.Contains(links, "Temporal Web UI") || !strings.Contains(facts, "attempts") || !strings.Contains(facts, "tokens") || !strings.Contains(facts, "release") || !strings.Contains(facts, "initial") {
+		t.Errorf("links %q, facts %q; want the Temporal link, attempts, tokens and release initial", links, facts)
 	}
 	var href string
 	do(t, ctx, "read the Temporal link", chromedp.AttributeValue("#temporal-link", "href", &href, nil, chromedp.ByID))
@@ -592,6 +597,97 @@ func browserErrors(t *testing.T, s *devStack) {
 		t.Errorf("503: alert %q; want it in words with the gateway's message", alert)
 	}
 	screenshot(t, ctx, "error-503")
+}
+
+// browserReleases: the Releases view is operator data. A public key gets
+// the 403 in words and nothing of the releases; an operator's key sees
+// release initial stable and promoted. The live comparison of a canary
+// is checked against a stand-in API serving a fixed /v1/releases (a real
+// canary is what TestEndToEndReleases drives; here only the page's
+// rendering of it is under test).
+func browserReleases(t *testing.T, s *devStack) {
+	ctx := newBrowser(t, 1280, 1000)
+	useKey(t, ctx, s.URL, uiKeyPublic)
+	var status, alert, html string
+	do(t, ctx, "open the releases as a public key",
+		chromedp.Navigate(s.URL+"/ui/releases"),
+		chromedp.WaitVisible("#alert", chromedp.ByID),
+		chromedp.Text("#alert", &alert, chromedp.ByID),
+		chromedp.Text("#releases-status", &status, chromedp.ByID),
+		chromedp.OuterHTML("#view-releases", &html, chromedp.ByID),
+	)
+	if !strings.Contains(status, "operator data") || !strings.Contains(alert, "releases_group") || strings.Contains(html, "initial") {
+		t.Errorf("releases as a public key: status %q, alert %q; want the 403 in words and no release shown:\n%s", status, alert, html)
+	}
+	useKey(t, ctx, s.URL, uiKeyOps)
+	var active, hist string
+	do(t, ctx, "open the releases as an operator",
+		chromedp.Navigate(s.URL+"/ui/releases"),
+		chromedp.WaitVisible("#releases-history tbody td strong", chromedp.ByQuery),
+		chromedp.Text("#releases-active", &active, chromedp.ByID),
+		chromedp.Text("#releases-history", &hist, chromedp.ByID),
+		chromedp.Text("#releases-status", &status, chromedp.ByID),
+	)
+	if !strings.Contains(active, "initial") || !strings.Contains(hist, "initial (stable)") || !strings.Contains(hist, "promoted") ||
+		!strings.Contains(status, "Every new run is on initial") {
+		t.Errorf("releases as an operator: status %q, active %q, history %q; want initial stable and promoted", status, active, hist)
+	}
+	checkContrast(t, ctx, "the releases page")
+
+	stub := httptest.NewServer(releasesStub(webui.Handler(webui.Config{Namespace: "default"})))
+	defer stub.Close()
+	var steps, gate, state string
+	do(t, ctx, "open a canary's live comparison",
+		chromedp.Navigate(stub.URL+"/ui/releases"),
+		chromedp.WaitVisible("#releases-steps tbody tr", chromedp.ByQuery),
+		chromedp.Text("#releases-steps", &steps, chromedp.ByID),
+		chromedp.Text("#releases-gate", &gate, chromedp.ByID),
+		chromedp.Text("#releases-progress-state", &state, chromedp.ByID),
+		chromedp.Text("#releases-status", &status, chromedp.ByID),
+	)
+	for _, want := range []string{"50%", "candidate fixed", "stable initial", "9 (100%)", "0 (0%)", "rolled back"} {
+		if !strings.Contains(steps, want) {
+			t.Errorf("canary table lacks %q:\n%s", want, steps)
+		}
+	}
+	if !strings.Contains(gate, "83%") || !strings.Contains(state, "insufficient_context rate 1.00") || !strings.Contains(status, "fixed takes 50%") {
+		t.Errorf("gate %q, state %q, status %q; want the gate's rates, the rollback's reason and the share", gate, state, status)
+	}
+	checkContrast(t, ctx, "the canary comparison")
+	screenshot(t, ctx, "releases")
+	do(t, ctx, "measure at 360 px",
+		chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile),
+		chromedp.Navigate(stub.URL+"/ui/releases"),
+		chromedp.WaitVisible("#releases-steps tbody tr", chromedp.ByQuery),
+	)
+	var scrollW, clientW int
+	do(t, ctx, "read the widths",
+		chromedp.Evaluate(`document.documentElement.scrollWidth`, &scrollW),
+		chromedp.Evaluate(`document.documentElement.clientWidth`, &clientW),
+	)
+	if scrollW > clientW {
+		t.Errorf("at %d px wide the releases page is %d px: it scrolls sideways", clientW, scrollW)
+	}
+}
+
+// releasesStub serves the page and a fixed GET /v1/releases: candidate
+// fixed at 50%, its gate, and a canary step it failed.
+func releasesStub(page http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/releases" {
+			page.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"stable":"initial","candidate":"fixed","share":50,"releases":[
+ {"name":"fixed","state":"canary","share":50,"digest":"d2","index":"v2","created_at":"2026-12-01T10:00:00Z","note":"no warranty pages"},
+ {"name":"initial","state":"promoted","share":100,"digest":"d1","index":"v1","created_at":"2026-11-30T10:00:00Z"}],
+ "progress":{"release":"fixed","stable":"initial","state":"rolled_back","share":0,
+  "reason":"canary at 50%: insufficient_context rate 1.00 (9 of 9) > stable 0.00 (0 of 10) + 0.10",
+  "gate":[{"release":"fixed","questions":6,"right_source_cited":0.83,"no_answer_refusal":1,"citation_validity":1,"p95_ms":120},
+          {"release":"initial","questions":6,"right_source_cited":0.83,"no_answer_refusal":1,"citation_validity":1,"p95_ms":110}],
+  "steps":[{"share":50,"passed":false,"window":{"candidate":{"runs":9,"insufficient_context":9,"p95_ms":40},"stable":{"runs":10,"p95_ms":35}}}]}}`)
+	})
 }
 
 // stubAPI serves the page, and answers every /v1 call 503 as a gateway

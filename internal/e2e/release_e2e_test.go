@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -481,4 +482,67 @@ func recordHistory(t *testing.T, s *devStack, id, what string) {
 	}
 	defer c.Close()
 	writeHistory(t, c, id, filepath.Join(dir, what+"-"+strings.ToLower(id)+".json"))
+}
+
+// TestEndToEndReleaseLoopDefaults: a run starts from its release's loop
+// defaults, not the gateway's configuration: with a release recording
+// loop.max_attempts 1 promoted, a request asking for 2 attempts is
+// refused naming the release's bound, where on initial (the configured
+// defaults) it was accepted; rolled back, it is accepted again.
+func TestEndToEndReleaseLoopDefaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end")
+	}
+	dir := t.TempDir()
+	s := startDev(t, filepath.Join(dir, "data"))
+	cfg := filepath.Join(dir, "tight.yaml")
+	if err := os.WriteFile(cfg, []byte("loop:\n  max_attempts: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(body string) (int, string) {
+		code, _, b := httpCall(t, http.MethodPost, s.URL+"/v1/questions?wait=30s", "", "application/json", body)
+		return code, string(b)
+	}
+	twoAttempts := `{"question":"` + q02 + `","max_attempts":2}`
+	if code, body := ask(twoAttempts); code != http.StatusOK || !strings.Contains(body, `"release":"initial"`) {
+		t.Fatalf("2 attempts on initial = %d %s; want 200 on release initial", code, body)
+	}
+	if _, err := releaseCmd(t, s, "create", "tight", "--config", cfg, "--note", "one attempt"); err != nil {
+		t.Fatal(err)
+	}
+	if m := releaseManifestOf(t, s, "tight"); m.Loop.MaxAttempts != 1 {
+		t.Fatalf("release tight records loop %+v; want max_attempts 1 from its --config", m.Loop)
+	}
+	if _, err := releaseCmd(t, s, "promote", "tight"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * release.DefaultTTL) // the gateway's cache of the active set
+	if code, body := ask(twoAttempts); code != http.StatusBadRequest || !strings.Contains(body, "max_attempts") || !strings.Contains(body, "want 1..1") {
+		t.Errorf("2 attempts on tight = %d %s; want 400 on max_attempts, want 1..1", code, body)
+	}
+	if code, body := ask(`{"question":"` + q02 + `"}`); code != http.StatusOK || !strings.Contains(body, `"release":"tight"`) || !strings.Contains(body, `"attempts":1`) {
+		t.Errorf("a question on tight = %d %s; want 200 on release tight after one attempt", code, body)
+	}
+	if _, err := releaseCmd(t, s, "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * release.DefaultTTL)
+	if code, body := ask(twoAttempts); code != http.StatusOK || !strings.Contains(body, `"release":"initial"`) {
+		t.Errorf("2 attempts after the rollback = %d %s; want 200 on initial", code, body)
+	}
+}
+
+// releaseManifestOf reads release name's manifest from the dev stack's
+// store.
+func releaseManifestOf(t *testing.T, s *devStack, name string) release.Manifest {
+	t.Helper()
+	store, err := release.NewFileStore(filepath.Join(s.DataDir, "releases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := store.Get(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

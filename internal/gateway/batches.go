@@ -35,7 +35,8 @@ func (s *Server) postBatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	id, key, in, err := s.planRun(c, KindBatch, req.MaxAttempts, req.DeadlineMS, req.Filters, req.IdempotencyKey)
+	opts := runOptions{req.MaxAttempts, req.DeadlineMS, req.Filters}
+	id, key, in, err := s.planRun(c, KindBatch, opts, req.IdempotencyKey)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -78,7 +79,7 @@ func (s *Server) postBatch(c *gin.Context) {
 				Err: fmt.Errorf("was used before for a different batch")})
 			return
 		}
-		if run.Template != "" && run.Template != wire.TemplateDigest(in) {
+		if !s.sameOptions(ctx, run, in, opts) {
 			writeError(c, &errs.Error{Op: "gateway.postBatch", Kind: errs.Conflict, Field: "idempotency_key",
 				Err: fmt.Errorf("was used before for the same batch with a different budget or filters")})
 			return

@@ -71,7 +71,8 @@ func (s *Server) postChat(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	id, key, in, err := s.planRun(c, KindQuestion, req.MaxAttempts, req.DeadlineMS, req.Filters, "")
+	opts := runOptions{req.MaxAttempts, req.DeadlineMS, req.Filters}
+	id, key, in, err := s.planRun(c, KindQuestion, opts, "")
 	if err != nil {
 		writeError(c, err)
 		return
@@ -97,7 +98,7 @@ func (s *Server) postChat(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		if run.Kind != KindQuestion || run.Question != question || (run.Template != "" && run.Template != wire.TemplateDigest(in)) {
+		if run.Kind != KindQuestion || run.Question != question || !s.sameOptions(ctx, run, in, opts) {
 			writeError(c, &errs.Error{Op: op, Kind: errs.Conflict, Field: "Idempotency-Key",
 				Err: errors.New("was used before for a different question, budget or filters")})
 			return

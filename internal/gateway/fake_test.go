@@ -181,7 +181,7 @@ func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) 
 	}
 	f.started++
 	tpl, _ := workflows.StartOptions(id, "", in).Memo["template"].(string) // as Temporal's Describe reads it
-	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: api.Running, Principal: in.Principal.ID, Question: in.Question, Template: tpl},
+	r := &fakeRun{run: Run{ID: id, Kind: KindQuestion, Status: api.Running, Principal: in.Principal.ID, Question: in.Question, Template: tpl, Release: in.Release},
 		in: in, done: make(chan struct{}), progress: wire.Progress{Stage: "assess", Attempt: 1}}
 	f.runs[id] = r
 	if !f.hold {
@@ -297,7 +297,7 @@ func (f *fakeEngine) StartBatch(_ context.Context, id string, in workflows.Batch
 	memo := workflows.BatchStartOptions(id, "", in).Memo // as Temporal's Describe reads it
 	digest, _ := memo["digest"].(string)
 	tpl, _ := memo["template"].(string)
-	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: api.Running, Principal: in.Principal.ID, Digest: digest, Template: tpl}, batch: in, done: make(chan struct{})}
+	r := &fakeRun{run: Run{ID: id, Kind: KindBatch, Status: api.Running, Principal: in.Principal.ID, Digest: digest, Template: tpl, Release: in.Template.Release}, batch: in, done: make(chan struct{})}
 	r.bres = workflows.BatchResult{Status: workflows.BatchStatus{ID: id, State: workflows.BatchRunning, Runs: 1, Aggregate: workflows.Aggregate(items)}, Items: items}
 	if !f.hold {
 		r.bres.Status.State = workflows.BatchCompleted

@@ -58,6 +58,9 @@ type Run struct {
 	// Template is workflows.TemplateDigest of the run's budget and
 	// filters; empty for runs started before it was recorded.
 	Template string
+	// Release is the release the run is pinned to (AssayRelease); empty
+	// for none.
+	Release string
 }
 
 // Runs describes and cancels runs of either kind.
@@ -103,6 +106,23 @@ type Batches interface {
 	BatchResult(ctx context.Context, id string) (workflows.BatchResult, api.Status, error)
 }
 
+// Releases is what the gateway reads of releases (release.Pinner): which
+// one a new run is pinned to, and the loop defaults each answers with.
+type Releases interface {
+	// Pin names the release a new run with workflowID is pinned to; ""
+	// when none was ever promoted (the run uses what the workers serve).
+	Pin(ctx context.Context, workflowID string) (string, error)
+	// Defaults is the AnswerInput runs on release name start from, its
+	// recorded loop defaults (budget, threshold, top-k); ok is false
+	// when it records none.
+	Defaults(ctx context.Context, name string) (in wire.AnswerInput, ok bool, err error)
+}
+
+// ReleaseBoard reads what GET /v1/releases shows.
+type ReleaseBoard interface {
+	Releases(ctx context.Context) (api.Releases, error)
+}
+
 // Engine runs questions and batches; *Temporal is the one in use.
 type Engine interface {
 	Runs
@@ -124,9 +144,14 @@ type Options struct {
 	// access) must be chosen explicitly.
 	Keyring *auth.Keyring
 	// Template is the AnswerInput every run starts from (budget,
-	// threshold, top-k; config.Loop.Template builds it); requests may
-	// lower the budget, never raise it.
+	// threshold, top-k; config.Loop.Template builds it) unless its
+	// release records loop defaults of its own; requests may lower the
+	// budget, never raise it.
 	Template wire.AnswerInput
+	// Releases, when set, pins every new run to a release, recorded in
+	// its input, whose loop defaults it starts from; nil leaves runs
+	// unpinned.
+	Releases Releases
 	Batch    BatchLimits
 	// MaxBodyBytes bounds request bodies; default 1 MiB.
 	MaxBodyBytes int64
@@ -183,6 +208,13 @@ type Options struct {
 	// CodecGroup, when set, is the group a caller needs to use /codec;
 	// empty: any authenticated caller.
 	CodecGroup string
+	// ReleaseBoard, when set, serves GET /v1/releases (rollout.Board);
+	// nil answers it 503.
+	ReleaseBoard ReleaseBoard
+	// ReleasesGroup is the group a caller needs to read GET /v1/releases:
+	// operator data (every release, canary rates over every caller's
+	// runs). Empty: nobody may.
+	ReleasesGroup string
 }
 
 // Server is the HTTP API.
@@ -290,6 +322,7 @@ func (s *Server) routes() {
 	v1.GET("/batches/:id/results", s.getBatchResults)
 	v1.POST("/chat/completions", s.postChat)
 	v1.GET("/models", s.getModels)
+	v1.GET("/releases", s.releasesGroup, s.getReleases)
 	s.codecRoutes()
 }
 

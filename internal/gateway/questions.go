@@ -37,7 +37,8 @@ func (s *Server) postQuestion(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	id, key, in, err := s.planRun(c, KindQuestion, req.MaxAttempts, req.DeadlineMS, req.Filters, req.IdempotencyKey)
+	opts := runOptions{req.MaxAttempts, req.DeadlineMS, req.Filters}
+	id, key, in, err := s.planRun(c, KindQuestion, opts, req.IdempotencyKey)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -80,7 +81,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 				Err: fmt.Errorf("was used before for a different question")})
 			return
 		}
-		if run.Template != "" && run.Template != wire.TemplateDigest(in) {
+		if !s.sameOptions(ctx, run, in, opts) {
 			writeError(c, &errs.Error{Op: "gateway.postQuestion", Kind: errs.Conflict, Field: "idempotency_key",
 				Err: fmt.Errorf("was used before for the same question with a different budget or filters")})
 			return
@@ -172,9 +173,12 @@ func (s *Server) deleteQuestion(c *gin.Context) {
 }
 
 func questionResponse(run Run, res *wire.AnswerResult) api.QuestionResponse {
-	out := api.QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Citations: []api.CitationResponse{}}
+	out := api.QuestionResponse{ID: run.ID, Status: run.Status, Question: run.Question, Release: run.Release, Citations: []api.CitationResponse{}}
 	if res == nil || run.Status != api.Completed {
 		return out
+	}
+	if res.Trace.Release != "" {
+		out.Release = res.Trace.Release
 	}
 	out.StopReason = res.StopReason
 	out.StopDetail = res.Trace.StopDetail

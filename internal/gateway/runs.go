@@ -68,51 +68,104 @@ func (s *Server) ownRun(c *gin.Context, kind Kind) (Run, bool) {
 	return run, true
 }
 
-// planRun reads what both kinds of run take from a request: the budget
-// and filters (as an AnswerInput for the caller's principal), the
-// idempotency key, and the run id derived from them, which it records for
-// the access log.
-func (s *Server) planRun(c *gin.Context, kind Kind, maxAttempts *int, deadlineMS *int64, f *api.Filters, bodyKey string) (id, key string, in wire.AnswerInput, err error) {
-	if in, err = s.answerTemplate(maxAttempts, deadlineMS, f); err != nil {
-		return "", "", in, err
-	}
+// runOptions are what a request asks of its run's budget and filters.
+type runOptions struct {
+	maxAttempts *int
+	deadlineMS  *int64
+	filters     *api.Filters
+}
+
+// planRun reads what both kinds of run take from a request: the
+// idempotency key, the run id derived from it (recorded for the access
+// log), the release the run is pinned to (Options.Releases) and the
+// budget and filters, as an AnswerInput for the caller's principal
+// starting from that release's loop defaults.
+func (s *Server) planRun(c *gin.Context, kind Kind, o runOptions, bodyKey string) (id, key string, in wire.AnswerInput, err error) {
 	if key, err = idempotencyKey(c, bodyKey); err != nil {
 		return "", "", in, err
 	}
-	in.Principal = principal(c)
-	id = runID(kind, idempotencyScope(c, in.Principal), key)
+	p := principal(c)
+	id = runID(kind, idempotencyScope(c, p), key)
 	c.Set(ctxRunID, id)
+	release, err := s.pin(c.Request.Context(), id)
+	if err != nil {
+		return "", "", in, err
+	}
+	if in, err = s.answerTemplate(c.Request.Context(), release, o); err != nil {
+		return "", "", in, err
+	}
+	in.Principal = p
 	return id, key, in, nil
 }
 
-// answerTemplate builds the AnswerInput of a request from the defaults and
-// the request's own, lower, budget and filters. RequestID, Question and
-// Principal are the caller's to set.
-func (s *Server) answerTemplate(maxAttempts *int, deadlineMS *int64, f *api.Filters) (wire.AnswerInput, error) {
+// pin is the release run id is pinned to; "" without Options.Releases or
+// when no release was ever promoted. A store that cannot be read refuses
+// the start (503): a run must not start on a release nobody chose.
+func (s *Server) pin(ctx context.Context, id string) (string, error) {
+	if s.opts.Releases == nil {
+		return "", nil
+	}
+	r, err := s.opts.Releases.Pin(ctx, id)
+	if err != nil {
+		return "", errs.E("gateway.Start", errs.Unavailable, fmt.Errorf("read the active releases: %w", err))
+	}
+	return r, nil
+}
+
+// answerTemplate builds the AnswerInput of a request on release from the
+// release's loop defaults (the configured Template for none, or for a
+// release that records none) and the request's own, lower, budget and
+// filters. RequestID, Question and Principal are the caller's to set.
+func (s *Server) answerTemplate(ctx context.Context, release string, o runOptions) (wire.AnswerInput, error) {
 	const op = "gateway.options"
 	d := s.opts.Template
-	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK}
-	if maxAttempts != nil {
-		if n := *maxAttempts; n < 1 || n > d.Budget.MaxAttempts {
+	if release != "" && s.opts.Releases != nil {
+		t, ok, err := s.opts.Releases.Defaults(ctx, release)
+		if err != nil {
+			return wire.AnswerInput{}, errs.E("gateway.Start", errs.Unavailable, fmt.Errorf("read release %s: %w", release, err))
+		}
+		if ok {
+			d = t
+		}
+	}
+	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK, Release: release}
+	if o.maxAttempts != nil {
+		if n := *o.maxAttempts; n < 1 || n > d.Budget.MaxAttempts {
 			return in, errs.FieldError(op, "max_attempts", fmt.Sprintf("want 1..%d, got %d", d.Budget.MaxAttempts, n))
 		}
-		in.Budget.MaxAttempts = *maxAttempts
+		in.Budget.MaxAttempts = *o.maxAttempts
 	}
-	if deadlineMS != nil {
+	if o.deadlineMS != nil {
 		maxMS := d.Budget.Deadline.Milliseconds()
-		if ms := *deadlineMS; ms < 100 || ms > maxMS {
+		if ms := *o.deadlineMS; ms < 100 || ms > maxMS {
 			return in, errs.FieldError(op, "deadline_ms", fmt.Sprintf("want 100..%d, got %d", maxMS, ms))
 		}
-		in.Budget.Deadline = time.Duration(*deadlineMS) * time.Millisecond
+		in.Budget.Deadline = time.Duration(*o.deadlineMS) * time.Millisecond
 	}
-	if f != nil {
-		rf, err := retrievalFilters(f)
+	if o.filters != nil {
+		rf, err := retrievalFilters(o.filters)
 		if err != nil {
 			return in, err
 		}
 		in.Filters = rf
 	}
 	return in, nil
+}
+
+// sameOptions reports whether run, found under the id a request with an
+// idempotency key names, was started with the budget and filters the
+// request asks for (in, built by planRun). A run started on another
+// release before a promotion or rollback is compared with the request
+// built on its own release's defaults: the retry is the same request.
+func (s *Server) sameOptions(ctx context.Context, run Run, in wire.AnswerInput, o runOptions) bool {
+	if run.Template == "" || run.Template == wire.TemplateDigest(in) {
+		return true
+	}
+	if run.Release == in.Release {
+		return false
+	}
+	theirs, err := s.answerTemplate(ctx, run.Release, o)
+	return err == nil && run.Template == wire.TemplateDigest(theirs)
 }
 
 // idempotencyKey is the body's idempotency_key or the Idempotency-Key

@@ -30,10 +30,6 @@ type Temporal struct {
 	// the client's data converter, which decrypts them when
 	// temporal.payload_keys is set; nil is the SDK's default.
 	Converter converter.DataConverter
-	// Pin, when set, names the release a new run with a workflow id is
-	// pinned to (package release); a batch's questions all run on the
-	// batch's. nil leaves runs unpinned.
-	Pin func(ctx context.Context, workflowID string) (string, error)
 }
 
 // converter is the data converter of memos and history events.
@@ -96,6 +92,7 @@ func (t *Temporal) Describe(ctx context.Context, id string) (Run, error) {
 		run.Status = api.Failed
 	}
 	run.Principal, _ = d.TypedSearchAttributes.GetKeyword(workflows.PrincipalKey)
+	run.Release, _ = d.TypedSearchAttributes.GetKeyword(workflows.ReleaseKey)
 	if p := d.Memo.GetFields()["question"]; p != nil {
 		_ = t.converter().FromPayload(p, &run.Question)
 	}
@@ -126,9 +123,6 @@ func (t *Temporal) Cancel(ctx context.Context, id string) error {
 // starting an id twice starts one run. After that the refusal is
 // errs.Unavailable: 503 with Retry-After.
 func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) error {
-	if err := t.pin(ctx, id, &in.Release); err != nil {
-		return err
-	}
 	opts := workflows.StartOptions(id, t.TaskQueue, in)
 	opts.EnableEagerStart = true
 	return retryNotYet(ctx, func() error {
@@ -240,9 +234,6 @@ func (t *Temporal) Events(ctx context.Context, id string, after int64, emit func
 // StartBatch implements Batches; a start refused with "not yet" is
 // retried as Start's.
 func (t *Temporal) StartBatch(ctx context.Context, id string, in workflows.BatchInput) error {
-	if err := t.pin(ctx, id, &in.Template.Release); err != nil {
-		return err
-	}
 	return retryNotYet(ctx, func() error {
 		_, err := t.Client.ExecuteWorkflow(ctx, workflows.BatchStartOptions(id, t.TaskQueue, in), workflows.BatchWorkflow, in)
 		return temporalErr("gateway.StartBatch", err)
@@ -305,19 +296,4 @@ func temporalErr(op string, err error) error {
 		return errs.E(op, errs.Unavailable, err)
 	}
 	return errs.E(op, err)
-}
-
-// pin sets *release to the release run id is pinned to, unless it is set
-// already or there is no Pin. A store that cannot be read refuses the
-// start (503): a run must not start on a release nobody chose.
-func (t *Temporal) pin(ctx context.Context, id string, release *string) error {
-	if t.Pin == nil || *release != "" {
-		return nil
-	}
-	r, err := t.Pin(ctx, id)
-	if err != nil {
-		return errs.E("gateway.Start", errs.Unavailable, fmt.Errorf("read the active releases: %w", err))
-	}
-	*release = r
-	return nil
 }

@@ -52,7 +52,3 @@ func Unmap(m []byte) error {
 	}
 	return unix.Munmap(m)
 }
-
-// AdviseRandom tells the kernel that m is read at scattered places, so a
-// page fault reads that page and not its neighbours. Only a hint.
-func AdviseRandom(m []byte) { _ = unix.Madvise(m, unix.MADV_RANDOM) }

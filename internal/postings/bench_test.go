@@ -392,8 +392,7 @@ func exhaustive(v *Visible, qterms []string, allowed *roaring.Bitmap, k int) ([]
 			if !v.full && !cand.Contains(c.doc) {
 				continue
 			}
-			norm := v.ix.norm(c.doc)
-			length := 1 / (norm * norm)
+			length := v.ix.length(c.doc)
 			tf := math.Sqrt(float64(c.tf()))
 			if matched[c.doc] == 0 {
 				touched = append(touched, c.doc)

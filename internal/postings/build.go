@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,8 +25,8 @@ type Builder struct {
 	ids    map[string]uint32 // term → build-time id (first-seen order)
 	terms  []*building       // by build-time id
 	norms  []float32
-	groups map[string]*groupBuild
-	tf     map[uint32]uint32 // scratch: one chunk's term counts
+	groups map[string]*roaring.Bitmap // group → the chunks it may see
+	tf     map[uint32]uint32          // scratch: one chunk's term counts
 	done   bool
 }
 
@@ -40,20 +39,13 @@ type building struct {
 	enc  []byte
 }
 
-// groupBuild is one group's chunks and the terms they hold (a bitset over
-// build-time term ids).
-type groupBuild struct {
-	docs  *roaring.Bitmap
-	terms []uint64
-}
-
 // NewBuilder starts an index to be written into dir, which is created if
 // needed. Files of an earlier index in dir are replaced by Finish.
 func NewBuilder(dir string) (*Builder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, errs.E("postings.NewBuilder", err)
 	}
-	return &Builder{dir: dir, ids: map[string]uint32{}, groups: map[string]*groupBuild{}, tf: map[uint32]uint32{}}, nil
+	return &Builder{dir: dir, ids: map[string]uint32{}, groups: map[string]*roaring.Bitmap{}, tf: map[uint32]uint32{}}, nil
 }
 
 // Add appends the chunk with ordinal ord, which must be the number of chunks
@@ -94,22 +86,12 @@ func (b *Builder) Add(ord int, terms []string, groups []string) error {
 	// bleve keeps a field's length as a float32 1/√length.
 	b.norms = append(b.norms, float32(1/math.Sqrt(float64(len(terms)))))
 	for _, g := range groups {
-		gb := b.groups[g]
-		if gb == nil {
-			gb = &groupBuild{docs: roaring.New()}
-			b.groups[g] = gb
+		docs := b.groups[g]
+		if docs == nil {
+			docs = roaring.New()
+			b.groups[g] = docs
 		}
-		if gb.docs.Contains(b.n) {
-			continue // a group named twice in one ACL
-		}
-		gb.docs.Add(b.n)
-		for id := range b.tf {
-			w := int(id / 64)
-			if w >= len(gb.terms) {
-				gb.terms = slices.Grow(gb.terms, w+1-len(gb.terms))[:w+1]
-			}
-			gb.terms[w] |= 1 << (id % 64)
-		}
+		docs.Add(b.n) // a group named twice in one ACL adds it once
 	}
 	b.n++
 	return nil
@@ -137,10 +119,6 @@ func (b *Builder) Finish() error {
 		}
 		return 0
 	})
-	rank := make([]uint32, len(order)) // build-time id → final id
-	for r, id := range order {
-		rank[id] = uint32(r)
-	}
 	w, err := newFiles(b.dir)
 	if err != nil {
 		return errs.E(op, err)
@@ -214,32 +192,15 @@ func (b *Builder) Finish() error {
 		}
 	}
 	m := meta{Version: formatVersion, Chunks: b.n, Terms: uint32(len(order)), BlockSize: BlockSize}
-	all := roaring.New()
 	for _, name := range slices.Sorted(maps.Keys(b.groups)) {
-		g := b.groups[name]
-		g.docs.RunOptimize()
-		terms := roaring.New()
-		for wi, word := range g.terms {
-			for word != 0 {
-				bit := bits.TrailingZeros64(word)
-				word &^= 1 << bit
-				terms.Add(rank[wi*64+bit])
-			}
-		}
-		terms.RunOptimize()
-		all.Or(terms)
-		docOff, docLen, err := w.bitmap(g.docs)
+		docs := b.groups[name]
+		docs.RunOptimize()
+		off, n, err := w.bitmap(docs)
 		if err != nil {
 			return errs.E(op, err)
 		}
-		termOff, termLen, err := w.bitmap(terms)
-		if err != nil {
-			return errs.E(op, err)
-		}
-		m.Groups = append(m.Groups, groupMeta{Name: name, Docs: [2]uint64{docOff, docLen}, Terms: [2]uint64{termOff, termLen}})
+		m.Groups = append(m.Groups, groupMeta{Name: name, Docs: [2]uint64{off, n}})
 	}
-	// Full access: every term of the index (chunks with no group included).
-	m.DistinctTerms = uint64(len(order))
 	js, err := json.Marshal(m)
 	if err != nil {
 		return errs.E(op, err)

@@ -8,7 +8,7 @@ import (
 // The files of an index directory. All integers are little-endian.
 //
 //	meta.json      chunk and term counts, block size, and per group the
-//	               offsets of its two bitmaps in bitmaps.bin
+//	               offset of its chunk bitmap in bitmaps.bin
 //	terms.fst      vellum FST: term → term id (the term's rank in byte order)
 //	terms.bin      one 40-byte record per term id (termRecord)
 //	postings.bin   per term: its block table (one 20-byte blockRecord per
@@ -18,8 +18,13 @@ import (
 //	               frequencies as uvarints
 //	bitmaps.bin    roaring bitmaps (portable serialization, 8-byte aligned):
 //	               per term the chunks holding it; per group the chunks it
-//	               may see and the term ids those chunks hold
-//	norms.bin      per chunk a float32 1/√length, as bleve stores it
+//	               may see
+//	norms.bin      per chunk a float32 1/√length, as bleve stores it (the
+//	               length, in tokens, is recovered exactly: see lengthOf)
+//
+// Version 1 also stored, per group, the term ids its chunks hold and the
+// index's distinct terms (bleve's "average length" came from them); this
+// build reads version 1 and ignores them.
 const (
 	metaFile     = "meta.json"
 	fstFile      = "terms.fst"
@@ -28,7 +33,9 @@ const (
 	bitmapsFile  = "bitmaps.bin"
 	normsFile    = "norms.bin"
 
-	formatVersion = 1
+	formatVersion = 2
+	// oldestVersion is the oldest format Open reads.
+	oldestVersion = 1
 	// BlockSize is the number of postings per block; each block keeps the
 	// largest term frequency and smallest length in it, for block bounds.
 	BlockSize = 128
@@ -38,21 +45,17 @@ const (
 )
 
 type meta struct {
-	Version   int    `json:"version"`
-	Chunks    uint32 `json:"chunks"`
-	Terms     uint32 `json:"terms"`
-	BlockSize int    `json:"block_size"`
-	// DistinctTerms is the number of terms of all chunks: bleve's field
-	// cardinality, from which a full-access caller's average length comes.
-	DistinctTerms uint64      `json:"distinct_terms"`
-	Groups        []groupMeta `json:"groups"`
+	Version   int         `json:"version"`
+	Chunks    uint32      `json:"chunks"`
+	Terms     uint32      `json:"terms"`
+	BlockSize int         `json:"block_size"`
+	Groups    []groupMeta `json:"groups"`
 }
 
-// groupMeta locates one group's bitmaps in bitmaps.bin: [offset, length].
+// groupMeta locates one group's chunk bitmap in bitmaps.bin: [offset, length].
 type groupMeta struct {
-	Name  string    `json:"name"`
-	Docs  [2]uint64 `json:"docs"`
-	Terms [2]uint64 `json:"terms"`
+	Name string    `json:"name"`
+	Docs [2]uint64 `json:"docs"`
 }
 
 type termRecord struct {
@@ -97,12 +100,13 @@ func putBlock(p []byte, r blockRecord) {
 	le.PutUint32(p[16:], r.tfsOff)
 }
 
-// lengthOf is the length bleve recovers from a stored norm, rounded down
-// to an integer no larger than it (the smallest length in a block bounds
-// the BM25 term score from above; see blockBound).
+// lengthOf is the length, in tokens, of a chunk whose stored norm is norm
+// (1/√length in float32): 1/norm² is within 1e-6 of it in relative terms,
+// so rounding gives the integer back exactly for any chunk length an index
+// holds. Scores, block bounds and the average length all use this integer.
 func lengthOf(norm float32) uint32 {
 	n := float64(norm)
-	l := 1 / (n * n)
+	l := math.Round(1 / (n * n))
 	if math.IsInf(l, 0) || l > math.MaxUint32 {
 		return math.MaxUint32
 	}

@@ -4,12 +4,14 @@
 // Chunks are numbered by ordinal. A caller sees the chunks whose ACL shares
 // a group with its groups; every statistic it is scored with (chunk count,
 // document frequencies, average length) comes from that visible set only
-// (see internal/index/visible.go for the rule). Metadata filters arrive as
+// (see internal/backend/parts.go for the rule). Metadata filters arrive as
 // a bitmap of allowed ordinals and restrict candidates without changing
-// the statistics.
+// the statistics. The average length is the mean length in tokens of the
+// visible chunks (Lucene's definition), and a chunk's length in its BM25
+// norm is its length in tokens too.
 //
-// Scores are bleve's BM25 exactly as internal/index's searchVisible
-// computes them; top-k uses MaxScore with per-block bounds (blocks of
+// Scores are bleve's BM25 formula exactly as backend.BM25Query computes
+// it; top-k uses MaxScore with per-block bounds (blocks of
 // BlockSize postings), so a query neither scores every match nor decodes
 // every block, and its results equal exhaustive scoring (ties broken by
 // ordinal).
@@ -43,16 +45,13 @@ type Index struct {
 	post  []byte // postings.bin
 	bms   []byte // bitmaps.bin
 	norms []byte // norms.bin
-	// groups are the groups' chunk and term bitmaps, by name.
-	groups map[string]group
+	lens  lengths
+	// groups are the groups' chunk bitmaps, by name.
+	groups map[string]*roaring.Bitmap
 	all    *Visible
 	cache  *lru.Cache[string, *Visible]
 	masks  *sync.Pool // Holdings' per-chunk masks
 	closed sync.Once
-}
-
-type group struct {
-	docs, terms *roaring.Bitmap
 }
 
 // DefaultCacheSize is how many visible sets (one per distinct group set)
@@ -66,7 +65,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	if cacheSize <= 0 {
 		cacheSize = DefaultCacheSize
 	}
-	ix := &Index{dir: dir, groups: map[string]group{}}
+	ix := &Index{dir: dir, groups: map[string]*roaring.Bitmap{}}
 	js, err := os.ReadFile(filepath.Join(dir, metaFile))
 	if err != nil {
 		return nil, errs.E(op, err)
@@ -74,8 +73,8 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	if err := json.Unmarshal(js, &ix.meta); err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "%s: %s: %v", dir, metaFile, err)
 	}
-	if ix.meta.Version != formatVersion || ix.meta.BlockSize != BlockSize {
-		return nil, errs.Errorf(op, errs.Invalid, "%s: format version %d, block size %d; this build reads version %d, block size %d: rebuild it", dir, ix.meta.Version, ix.meta.BlockSize, formatVersion, BlockSize)
+	if ix.meta.Version < oldestVersion || ix.meta.Version > formatVersion || ix.meta.BlockSize != BlockSize {
+		return nil, errs.Errorf(op, errs.Invalid, "%s: format version %d, block size %d; this build reads versions %d to %d, block size %d: rebuild it", dir, ix.meta.Version, ix.meta.BlockSize, oldestVersion, formatVersion, BlockSize)
 	}
 	for _, f := range []struct {
 		p    *[]byte
@@ -104,11 +103,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 		if err != nil {
 			break
 		}
-		var gr group
-		if gr.docs, err = ix.bitmapAt(g.Docs[0], g.Docs[1]); err == nil {
-			gr.terms, err = ix.bitmapAt(g.Terms[0], g.Terms[1])
-		}
-		ix.groups[g.Name] = gr
+		ix.groups[g.Name], err = ix.bitmapAt(g.Docs[0], g.Docs[1])
 	}
 	if err != nil {
 		ix.Close()
@@ -116,7 +111,8 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	}
 	all := roaring.New()
 	all.AddRange(0, uint64(ix.meta.Chunks))
-	ix.all = &Visible{ix: ix, docs: all, full: true, n: int(ix.meta.Chunks), avgdl: avgLen(ix.meta.DistinctTerms, int(ix.meta.Chunks))}
+	ix.lens = readLengths(ix.norms, ix.Len())
+	ix.all = &Visible{ix: ix, docs: all, full: true, n: ix.Len(), avgdl: avgLen(ix.lens.total, ix.Len())}
 	ix.cache, _ = lru.New[string, *Visible](cacheSize) // errs only for a size ≤ 0
 	ix.masks = maskPool(ix.Len())
 	return ix, nil
@@ -178,11 +174,11 @@ func (ix *Index) termDocs(r termRecord) *roaring.Bitmap {
 	return bm
 }
 
-// norm is the stored 1/√length of chunk ord.
-func (ix *Index) norm(ord uint32) float64 {
+// length is chunk ord's length in tokens, from its stored norm.
+func (ix *Index) length(ord uint32) float64 {
 	i := int(ord) * 4
 	b := ix.norms[i : i+4]
-	return float64(math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24))
+	return float64(lengthOf(math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)))
 }
 
 // Visible is the set of chunks one group set may see and its statistics.
@@ -197,10 +193,9 @@ type Visible struct {
 
 // Visible returns the chunks visible to groups (those whose ACL shares a
 // group with them) and their statistics. Results are cached per distinct
-// group set. The average length, as bleve computes it, is the number of
-// distinct terms of the visible chunks over their count, rounded up; the
-// distinct terms are the union of the groups' term bitmaps, so no posting
-// list is read.
+// group set. The average length is the visible chunks' total length in
+// tokens (from the bit-sliced lengths, see lengths) over their count, so
+// no posting list is read and no pass is made over the chunks.
 func (ix *Index) Visible(groups []string) *Visible {
 	gs := slices.Sorted(slices.Values(groups))
 	gs = slices.Compact(gs)
@@ -215,31 +210,30 @@ func (ix *Index) Visible(groups []string) *Visible {
 
 // visible computes the visible set of sorted, distinct groups.
 func (ix *Index) visible(gs []string) *Visible {
-	var docs, terms []*roaring.Bitmap
+	var docs []*roaring.Bitmap
 	for _, g := range gs {
-		if gr, ok := ix.groups[g]; ok {
-			docs = append(docs, gr.docs)
-			terms = append(terms, gr.terms)
+		if d, ok := ix.groups[g]; ok {
+			docs = append(docs, d)
 		}
 	}
 	v := &Visible{ix: ix, docs: roaring.FastOr(docs...)}
 	v.n = int(v.docs.GetCardinality())
 	if v.n == ix.Len() {
-		v = ix.all
-	} else {
-		v.avgdl = avgLen(roaring.FastOr(terms...).GetCardinality(), v.n)
+		return ix.all
 	}
+	v.avgdl = avgLen(ix.lens.sum(v.docs), v.n)
 	return v
 }
 
 // All is the full-access set: every chunk, whatever its ACL.
 func (ix *Index) All() *Visible { return ix.all }
 
-func avgLen(distinct uint64, n int) float64 {
+// avgLen is the mean length of n chunks whose lengths sum to total.
+func avgLen(total uint64, n int) float64 {
 	if n == 0 {
 		return 0
 	}
-	return math.Ceil(float64(distinct) / float64(n))
+	return float64(total) / float64(n)
 }
 
 // Len is the number of visible chunks.
@@ -250,7 +244,8 @@ func (v *Visible) Len() int { return v.n }
 // intersects it with this set).
 func (v *Visible) Docs() *roaring.Bitmap { return v.docs }
 
-// AvgLen is the average length BM25 uses for this set.
+// AvgLen is the average length BM25 uses for this set: the mean length
+// in tokens of its chunks.
 func (v *Visible) AvgLen() float64 { return v.avgdl }
 
 // DocFreq is the number of visible chunks holding term: the stored count

@@ -13,8 +13,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
-// The bleve backend's default parameters (internal/index DefaultBM25).
-var bm25 = Params{K1: 0.9, B: 0.4}
+// The default parameters (backend.DefaultBM25).
+var bm25 = Params{K1: 10, B: 0.4}
 
 type testDoc struct {
 	terms  []string
@@ -74,17 +74,16 @@ func visibleTo(d testDoc, groups []string) bool {
 // formula (backend.BM25Query on main: the same operations in the same
 // order), written out independently of Search.
 func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []string, k int) []Hit {
-	n := 0
-	distinct := map[string]bool{}
+	n, total := 0, 0
 	df := map[string]int{}
 	for i, d := range docs {
 		if !see(i) {
 			continue
 		}
 		n++
+		total += len(d.terms)
 		seen := map[string]bool{}
 		for _, t := range d.terms {
-			distinct[t] = true
 			if !seen[t] {
 				seen[t] = true
 				df[t]++
@@ -94,7 +93,7 @@ func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []
 	if n == 0 || len(q) == 0 || k < 1 {
 		return nil
 	}
-	avgdl := math.Ceil(float64(len(distinct)) / float64(n))
+	avgdl := float64(total) / float64(n) // the visible chunks' mean length in tokens
 	idf := make([]float64, len(q))
 	var sumSq float64
 	for i, t := range q {
@@ -112,8 +111,7 @@ func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []
 		for _, t := range d.terms {
 			tfs[t]++
 		}
-		norm := float64(float32(1 / math.Sqrt(float64(len(d.terms)))))
-		length := 1 / (norm * norm)
+		length := float64(len(d.terms))
 		var score float64
 		matched := 0
 		for j, t := range q {
@@ -122,7 +120,11 @@ func bruteForce(docs []testDoc, see func(int) bool, allowed func(int) bool, q []
 			}
 			w := idf[j]
 			tf := math.Sqrt(float64(tfs[t]))
-			score += w * w * qnorm * tf * k1 / (tf + k1*(1-b+b*length/avgdl))
+			lenNorm := 1.0
+			if avgdl > 0 {
+				lenNorm = 1 - b + b*length/avgdl
+			}
+			score += w * w * qnorm * tf * k1 / (tf + k1*lenNorm)
 			matched++
 		}
 		if matched > 0 {
@@ -316,13 +318,14 @@ func TestStatisticsAndHoldings(t *testing.T) {
 			}
 		}
 		terms := []string{"t0", "t1", fmt.Sprintf("t%d", r.IntN(50)), "absent", fmt.Sprintf("t%d", 10+r.IntN(40))}
-		wantLen, wantDF := 0, map[string]int{}
+		wantLen, wantTokens, wantDF := 0, 0, map[string]int{}
 		want := map[uint64]int{}
 		for i, d := range docs {
 			if !visibleTo(d, gs) {
 				continue
 			}
 			wantLen++
+			wantTokens += len(d.terms)
 			var mask uint64
 			for j, t := range terms {
 				if slices.Contains(d.terms, t) {
@@ -341,6 +344,9 @@ func TestStatisticsAndHoldings(t *testing.T) {
 		if v.Len() != wantLen {
 			t.Fatalf("groups %v: Len = %d, want %d", gs, v.Len(), wantLen)
 		}
+		if want := float64(wantTokens) / float64(wantLen); v.AvgLen() != want {
+			t.Fatalf("groups %v: AvgLen = %g, want %g (mean tokens)", gs, v.AvgLen(), want)
+		}
 		for _, term := range terms {
 			if got := v.DocFreq(term); got != wantDF[term] {
 				t.Fatalf("groups %v: DocFreq(%s) = %d, want %d", gs, term, got, wantDF[term])
@@ -356,6 +362,47 @@ func TestStatisticsAndHoldings(t *testing.T) {
 	}
 	if got := ix.Visible(nil).Holdings(make([]string, MaxHeld+1), nil); got != nil {
 		t.Fatalf("Holdings of %d terms = %v, want nil", MaxHeld+1, got)
+	}
+}
+
+// TestAverageLengthIsMeanTokens checks the average length BM25 divides by
+// against the visible chunks' mean length in tokens, for lengths up to a
+// few thousand tokens (recovered from float32 norms) and empty chunks.
+func TestAverageLengthIsMeanTokens(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	groups := []string{"public", "staff", "a", "b", "c"}
+	docs := make([]testDoc, 3000)
+	for i := range docs {
+		n := r.IntN(300)
+		if i%10 == 0 {
+			n = r.IntN(5000)
+		}
+		if i%17 == 0 {
+			n = 0
+		}
+		docs[i].terms = make([]string, n)
+		for j := range docs[i].terms {
+			docs[i].terms[j] = fmt.Sprintf("t%d", r.IntN(40))
+		}
+		docs[i].groups = []string{groups[r.IntN(len(groups))], groups[r.IntN(len(groups))]}
+	}
+	ix := build(t, docs)
+	for _, gs := range [][]string{groups, {"public"}, {"a"}, {"b", "c"}, {"staff", "a", "c"}} {
+		n, tokens := 0, 0
+		for _, d := range docs {
+			if visibleTo(d, gs) {
+				n++
+				tokens += len(d.terms)
+			}
+		}
+		if got, want := ix.Visible(gs).AvgLen(), float64(tokens)/float64(n); got != want {
+			t.Errorf("groups %v: AvgLen = %g, want %g", gs, got, want)
+		}
+	}
+	for i, d := range docs {
+		if got := ix.length(uint32(i)); got != float64(len(d.terms)) {
+			t.Fatalf("chunk %d: length %g, want %d", i, got, len(d.terms))
+		}
 	}
 }
 

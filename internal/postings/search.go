@@ -127,25 +127,25 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 // an upper bound for any larger length or smaller frequency.
 func (q *query) termScore(tf, length float64) float64 {
 	s := math.Sqrt(tf)
-	return s * q.p.K1 / (s + q.p.K1*(1-q.p.B+q.p.B*length/q.avgdl))
+	return s * q.p.K1 / (s + q.p.K1*q.lenNorm(length))
 }
 
-// length is the chunk length bleve recovers from its stored norm.
-func (q *query) length(doc uint32) float64 {
-	norm := q.ix.norm(doc)
-	return 1 / (norm * norm)
+// lenNorm is BM25's length normalisation of a chunk of length tokens.
+func (q *query) lenNorm(length float64) float64 {
+	if q.avgdl <= 0 {
+		return 1
+	}
+	return 1 - q.p.B + q.p.B*length/q.avgdl
 }
+
+// length is a chunk's length in tokens.
+func (q *query) length(doc uint32) float64 { return q.ix.length(doc) }
 
 // hold records, for the chunk being scored (q.stamp), that it holds c's
 // term tf times.
 func (q *query) hold(c *cursor, tf uint32, length float64) {
-	k1, b := q.p.K1, q.p.B
-	lenNorm := 1.0
-	if q.avgdl > 0 {
-		lenNorm = 1 - b + b*length/q.avgdl
-	}
 	s := math.Sqrt(float64(tf))
-	c.hit, c.sqrtTF, c.den = q.stamp, s, s+k1*lenNorm
+	c.hit, c.sqrtTF, c.den = q.stamp, s, s+q.p.K1*q.lenNorm(length)
 }
 
 // held is the score of the chunk whose terms hold recorded: the clauses

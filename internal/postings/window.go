@@ -2,6 +2,8 @@ package postings
 
 import (
 	"context"
+	"iter"
+	"math/bits"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -59,10 +61,11 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 	nClauses := float64(len(q.clauses))
 	bound := func(raw float64, held int) float64 { return raw * float64(held) / nClauses }
 	// tfs[j*window+o]: essential term j's frequency in chunk start+o of
-	// the window (0: absent); seen marks the chunks in touched.
+	// the window (0: absent); bit o of seen marks chunk start+o as held
+	// by some essential term, so the chunks are visited in ordinal order
+	// without sorting them.
 	tfs := make([]uint32, m*window)
-	seen := make([]bool, window)
-	var touched []uint32
+	var seen [window / 64]uint64
 	var held []int      // the terms the chunk being scored holds, by index in cs
 	var heldTF []uint32 // and their frequencies
 	// For a sparse candidate set (a restricted caller, a narrow filter),
@@ -129,7 +132,6 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				inWindow[o/64] |= 1 << (o % 64)
 			}
 		}
-		touched = touched[:0]
 		for j, c := range cs[e:] {
 			j += e
 			if c.lazy {
@@ -140,16 +142,11 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
 					continue
 				}
-				if !seen[o] {
-					seen[o] = true
-					touched = append(touched, o)
-				}
+				seen[o/64] |= 1 << (o % 64)
 				tfs[j*window+int(o)] = c.tf()
 			}
 		}
-		slices.Sort(touched)
-		for _, o := range touched {
-			seen[o] = false
+		for o := range setBits(seen[:(w-start)/64+1]) {
 			doc := start + o
 			theta := top.threshold()
 			length := q.length(doc)
@@ -206,4 +203,24 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 		start = w + 1
 	}
 	return top.sorted(), nil
+}
+
+// setBits yields the positions of the set bits of words in increasing
+// order, clearing each word once it has been read.
+func setBits(words []uint64) iter.Seq[uint32] {
+	return func(yield func(uint32) bool) {
+		for i := range words {
+			x := words[i]
+			words[i] = 0
+			for x != 0 {
+				if !yield(uint32(i*64 + bits.TrailingZeros64(x))) {
+					for j := i + 1; j < len(words); j++ {
+						words[j] = 0
+					}
+					return
+				}
+				x &= x - 1
+			}
+		}
+	}
 }

@@ -8,7 +8,8 @@
 //   - Start (Redis with RediSearch; the redisearch backend's tests):
 //     ASSAY_TEST_REDISEARCH names a directory holding redis-server and
 //     redisearch.so (../shared/redisearch here) to start a throwaway
-//     server from, or ASSAY_TEST_REDIS_URL names a Redis 8 / Redis Stack.
+//     server from (ASSAY_TEST_REDISEARCH_ARGS: module arguments to load
+//     it with), or ASSAY_TEST_REDIS_URL names a Redis 8 / Redis Stack.
 //
 // Throwaway servers listen on a free loopback port, keep nothing on disk
 // and stop when the test ends.
@@ -22,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,7 +35,10 @@ import (
 const (
 	Env    = "ASSAY_TEST_REDIS"      // 1, or host:port: any Redis
 	DirEnv = "ASSAY_TEST_REDISEARCH" // a directory with redis-server and redisearch.so
-	URLEnv = "ASSAY_TEST_REDIS_URL"  // redis://... of a Redis with RediSearch
+	// ArgsEnv holds module arguments for a throwaway RediSearch server
+	// (space-separated, e.g. "WORKERS 4" for a build with worker threads).
+	ArgsEnv = "ASSAY_TEST_REDISEARCH_ARGS"
+	URLEnv  = "ASSAY_TEST_REDIS_URL" // redis://... of a Redis with RediSearch
 )
 
 // Server is a Redis a test may use.
@@ -102,7 +107,8 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return start(t, filepath.Join(dir, "redis-server"), "--loadmodule", filepath.Join(dir, "redisearch.so"))
+	args := append([]string{"--loadmodule", filepath.Join(dir, "redisearch.so")}, strings.Fields(os.Getenv(ArgsEnv))...)
+	return start(t, filepath.Join(dir, "redis-server"), args...)
 }
 
 // start runs bin on a free port until t ends and waits until it answers.

@@ -39,8 +39,7 @@ func Runtime(cfg config.Config, policy router.Policy) (Manifest, error) {
 		Assessor:  ModelRef{Model: router.BuiltinAssessModel},
 		Generator: ModelRef{Model: router.BuiltinGenerateModel},
 		Router:    router.PolicyVersion + "/" + pol,
-		Loop: Loop{MaxAttempts: cfg.Loop.MaxAttempts, Threshold: cfg.Loop.Threshold, MaxTokens: cfg.Loop.MaxTokens,
-			MaxCostUSD: cfg.Loop.MaxCostUSD, Deadline: cfg.Loop.Deadline, TopK: cfg.Loop.TopK},
+		Loop:      LoopOf(cfg.Loop),
 		Thesaurus: cfg.Loop.Thesaurus,
 	}
 	if cfg.LLM.BaseURL != "" {
@@ -48,6 +47,12 @@ func Runtime(cfg config.Config, policy router.Policy) (Manifest, error) {
 		m.Generator = ModelRef{Model: cfg.LLM.LargeModel, Prompt: prompt.Version()}
 	}
 	return m, nil
+}
+
+// LoopOf is the loop defaults configured in l, as a release records them.
+func LoopOf(l config.Loop) Loop {
+	return Loop{MaxAttempts: l.MaxAttempts, Threshold: l.Threshold, MaxTokens: l.MaxTokens,
+		MaxCostUSD: l.MaxCostUSD, Deadline: l.Deadline, TopK: l.TopK}
 }
 
 // Source says where a new release's index version comes from.

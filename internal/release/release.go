@@ -23,6 +23,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Manifest is one release: what it is called, when it was made, and
@@ -76,6 +77,21 @@ type Loop struct {
 	MaxCostUSD  float64       `json:"max_cost_usd"`
 	Deadline    time.Duration `json:"deadline"`
 	TopK        int           `json:"top_k"`
+}
+
+// Template is the AnswerInput a run pinned to a release with these loop
+// defaults starts from: its budget, threshold and top-k (a request may
+// lower the budget). ok is false when l records no defaults (no attempts):
+// runs then start from the gateway's configured ones.
+func (l Loop) Template() (in wire.AnswerInput, ok bool) {
+	if l.MaxAttempts <= 0 {
+		return wire.AnswerInput{}, false
+	}
+	return wire.AnswerInput{
+		Budget:    wire.Budget{MaxAttempts: l.MaxAttempts, MaxTokens: l.MaxTokens, MaxCostUSD: l.MaxCostUSD, Deadline: l.Deadline},
+		Threshold: l.Threshold,
+		TopK:      l.TopK,
+	}, true
 }
 
 // ContentDigest is the SHA-256 of everything in m that shapes an answer:

@@ -88,7 +88,8 @@ func (s *Set) For(ctx context.Context, name string) (*Served, error) {
 		return sv, nil
 	}
 	cfg := s.Cfg
-	cfg.Index.Corpus = "" // a release's index is never rebuilt
+	cfg.Index.Corpus = ""            // a release's index is never rebuilt
+	cfg.Loop.Thesaurus = m.Thesaurus // the builtin assessor's, as the release recorded it
 	switch m.Index.Backend {
 	case config.BackendRediSearch:
 		cfg.Index.Name = m.Index.Name

@@ -96,9 +96,15 @@ func (b *Builtin) features(q []string, idf []float64, total float64, c retrieval
 	if toks == nil {
 		toks = b.an.Terms(c.Title + "\n" + c.Text)
 	}
-	pos := map[string][]int{}
+	// Positions of the query's terms only: the features read no others.
+	pos := make(map[string][]int, len(q))
+	for _, t := range q {
+		pos[t] = nil
+	}
 	for i, t := range toks {
-		pos[t] = append(pos[t], i)
+		if p, ok := pos[t]; ok {
+			pos[t] = append(p, i)
+		}
 	}
 	var got float64
 	for i, t := range q {

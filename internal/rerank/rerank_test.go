@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +148,25 @@ func TestBuiltinUsesKeptTerms(t *testing.T) {
 	})
 	if got[0] != got[1] || got[0] == 0 {
 		t.Errorf("Rerank with text vs kept terms = %v, want equal and positive", got)
+	}
+}
+
+// BenchmarkBuiltin reranks 50 candidates of 250 words each (the loop's
+// rerank depth and chunk size) for a five-term query.
+func BenchmarkBuiltin(b *testing.B) {
+	words := strings.Fields("the motor of the washer is covered for ten years and the pump for two years after purchase while the drum bearing wear is excluded unless registered")
+	var cands []retrieval.Candidate
+	for i := range 50 {
+		var text []string
+		for j := range 250 {
+			text = append(text, words[(i*7+j*3)%len(words)])
+		}
+		cands = append(cands, retrieval.Candidate{Title: "chunk", Text: strings.Join(text, " "), BM25: float64(50 - i), Fused: float64(50 - i)})
+	}
+	r := NewBuiltin(terms.New(), DefaultWeights)
+	for b.Loop() {
+		if _, err := r.Rerank(context.Background(), "how many years is the washer motor covered", vocab{}, cands); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -2,7 +2,8 @@
 // gate questions on one release and judging them, reading a canary
 // window's runs from Temporal's visibility store, and moving a release
 // through its states in the release store (package release), where
-// every gateway reads which release new runs get.
+// every gateway reads which release new runs get. Board reads it all
+// back for the gateway's GET /v1/releases.
 package rollout
 
 import (
@@ -63,8 +64,10 @@ func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (w
 	if err != nil {
 		return workflows.GateSummary{}, err
 	}
-	tmpl := a.Template
-	tmpl.Release = in.Release
+	tmpl, err := a.template(ctx, in.Release)
+	if err != nil {
+		return workflows.GateSummary{}, err
+	}
 	r := &evalrun.Runner{
 		Client: a.Client, TaskQueue: a.TaskQueue, Questions: qs, Signer: a.Signer, Concurrency: a.Concurrency,
 		Progress: func(string, int) { activity.RecordHeartbeat(ctx) },
@@ -88,6 +91,24 @@ func (a *Activities) ReleaseGate(ctx context.Context, in workflows.GateInput) (w
 		RightSourceCited: s.RightSourceCited.Rate, Refusal: s.NoAnswerRefusal.Rate, CitationValidity: s.CitationValidity.Rate,
 		Leaks: s.ForbiddenLeaks, RunsFailed: s.RunsFailed, P95MS: s.LatencyP95MS,
 	}, nil
+}
+
+// template is the AnswerInput gate questions on release name start from:
+// the loop defaults the release records (Template when it records none),
+// as the gateway starts its runs, so the gate judges the release as it
+// will answer.
+func (a *Activities) template(ctx context.Context, name string) (wire.AnswerInput, error) {
+	m, err := a.Store.Get(ctx, name)
+	if err != nil {
+		return wire.AnswerInput{}, typed(err)
+	}
+	tmpl := a.Template
+	if t, ok := m.Loop.Template(); ok {
+		t.Filters = tmpl.Filters
+		tmpl = t
+	}
+	tmpl.Release = name
+	return tmpl, nil
 }
 
 // ReleaseState moves the candidate in the store: gating or canary at a

@@ -174,16 +174,19 @@ const queryBits = 4
 // bitEstimator estimates q·v ≈ q·mean + factor·(q'·sign(d)) for the
 // rotated query q', where q'·sign(d) = 2·Σ_{bit j set} q'[j] - Σ q'[j].
 type bitEstimator struct {
-	c          *bitCodes
+	c *bitCodes
+	// planes[p] is bit p of every u[j]; the planes are back to back in
+	// packed, the layout weightedPopcount reads.
 	planes     [queryBits][]uint64
+	packed     []uint64
 	lo, step   float32 // q'[j] ≈ lo + step·u[j]
 	qMean, sum float32 // q·mean, Σ q'[j]
 }
 
 func (c *bitCodes) estimator(q []float32) *bitEstimator {
-	e := &bitEstimator{c: c}
+	e := &bitEstimator{c: c, packed: make([]uint64, queryBits*c.words)}
 	for p := range e.planes {
-		e.planes[p] = make([]uint64, c.words)
+		e.planes[p] = e.packed[p*c.words : (p+1)*c.words]
 	}
 	for j, x := range q {
 		e.qMean += x * c.mean[j]
@@ -216,15 +219,21 @@ func (e *bitEstimator) score(i uint32) float32 {
 	rec := e.c.recs[int(i)*(1+w):][:1+w]
 	factor := math.Float32frombits(uint32(rec[0]))
 	ones := float32(rec[0] >> 32)
-	b := rec[1:]
-	p0, p1, p2, p3 := e.planes[0][:len(b)], e.planes[1][:len(b)], e.planes[2][:len(b)], e.planes[3][:len(b)]
+	setSum := e.lo*ones + e.step*float32(weightedPopcount(e.packed, rec[1:]))
+	return e.qMean + factor*(2*setSum-e.sum)
+}
+
+// weightedPopcountGo is weightedPopcount in Go, for machines without the
+// assembly (and to check it).
+func weightedPopcountGo(planes, rec []uint64) int {
+	w := len(rec)
+	p0, p1, p2, p3 := planes[:w], planes[w:2*w], planes[2*w:3*w], planes[3*w:4*w]
 	var c0, c1, c2, c3 int
-	for k, x := range b {
+	for k, x := range rec {
 		c0 += bits.OnesCount64(p0[k] & x)
 		c1 += bits.OnesCount64(p1[k] & x)
 		c2 += bits.OnesCount64(p2[k] & x)
 		c3 += bits.OnesCount64(p3[k] & x)
 	}
-	setSum := e.lo*ones + e.step*float32(c0+2*c1+4*c2+8*c3)
-	return e.qMean + factor*(2*setSum-e.sum)
+	return c0 + 2*c1 + 4*c2 + 8*c3
 }

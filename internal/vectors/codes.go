@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,28 +89,51 @@ func buildCodes(path string, dim int, scaling int8Scaling) error {
 	if dim < 1 {
 		return errs.FieldError(op, "dim", fmt.Sprintf("want ≥ 1, got %d", dim))
 	}
-	m, err := mmap.Map(path)
+	// The file is read twice, in order, with read(2) rather than through a
+	// mapping: its pages stay in the page cache but are not charged to the
+	// building process (1.4 GiB at 500k vectors of 768 dimensions).
+	f, err := os.Open(path)
 	if err != nil {
 		return errs.E(op, err)
 	}
-	defer mmap.Unmap(m)
-	if len(m)%(4*dim) != 0 {
-		return errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, len(m), dim)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return errs.E(op, err)
 	}
-	n := len(m) / (4 * dim)
+	if st.Size()%int64(4*dim) != 0 {
+		return errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, st.Size(), dim)
+	}
+	n := int(st.Size() / int64(4*dim))
+	var r *bufio.Reader
+	rewind := func() error {
+		_, err := f.Seek(0, io.SeekStart)
+		r = bufio.NewReaderSize(f, 1<<20)
+		return err
+	}
+	raw := make([]byte, 4*dim)
 	buf := make([]float32, dim)
-	vec := func(i int) []float32 { // valid until the next call
-		b := m[i*4*dim:]
-		for j := range buf {
-			buf[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+	next := func() ([]float32, error) { // valid until the next call
+		if _, err := io.ReadFull(r, raw); err != nil {
+			return nil, errs.Errorf(op, errs.Internal, "reading %s: %w", path, err)
 		}
-		return buf
+		for j := range buf {
+			buf[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+		}
+		return buf, nil
 	}
 	// One pass for the corpus statistics: mean, and range per dimension.
 	mean := make([]float64, dim)
 	lo, hi := make([]float32, dim), make([]float32, dim)
+	if err := rewind(); err != nil {
+		return errs.E(op, err)
+	}
 	for i := range n {
-		for j, x := range vec(i) {
+		v, err := next()
+		if err != nil {
+			return err
+		}
+		for j, x := range v {
 			mean[j] += float64(x)
 			if i == 0 || x < lo[j] {
 				lo[j] = x
@@ -163,8 +187,14 @@ func buildCodes(path string, dim int, scaling int8Scaling) error {
 
 	codes := make([]byte, dim)
 	rec := newBitRecord(rot, mean32)
-	for i := range n {
-		v := vec(i)
+	if err := rewind(); err != nil {
+		return errs.E(op, err)
+	}
+	for range n {
+		v, err := next()
+		if err != nil {
+			return err
+		}
 		// int8
 		vecScale := float32(1)
 		if scaling == perVector {

@@ -32,7 +32,7 @@ type Config struct {
 
 // views are the page's own addresses; each serves index.html and the
 // script shows the view.
-var views = regexp.MustCompile(`^/ui/(batch|questions/[A-Za-z0-9._:-]{1,200}|batches/[A-Za-z0-9._:-]{1,200})$`)
+var views = regexp.MustCompile(`^/ui/(batch|releases|questions/[A-Za-z0-9._:-]{1,200}|batches/[A-Za-z0-9._:-]{1,200})$`)
 
 // securityHeaders keep the page to its own origin: no inline script, no
 // third-party anything, no framing, and no Referer that could carry a

@@ -267,7 +267,9 @@ func bleveDoc(c *corpus.Chunk) map[string]any {
 }
 
 // embedAll writes vectors for chunks into tmp, reusing what the index in
-// oldDir already computed with the same model.
+// oldDir already computed with the same model. The vectors go to the file
+// window by window, in ordinal order, so a build holds a window's vectors
+// and not the corpus's (1.4 GiB at 500k chunks of 768 dimensions).
 func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, opts backend.BuildOptions, stats *backend.BuildStats) error {
 	const op = "index.Build"
 	e := opts.Embedder
@@ -277,42 +279,73 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 		defer old.Close()
 	}
 	keys := make([]string, len(chunks))
-	vecs := make([]float32, len(chunks)*dim)
-	var todo []int
+	todo := 0
 	for i := range chunks {
 		keys[i] = backend.CacheKey(e.ID(), backend.EmbedText(&chunks[i]))
-		if v, ok := cache[keys[i]]; ok {
-			copy(vecs[i*dim:], v)
-			stats.Reused++
-		} else {
-			todo = append(todo, i)
+		if _, ok := cache[keys[i]]; !ok {
+			todo++
 		}
-	}
-	const batch = 256
-	for s := 0; s < len(todo); s += batch {
-		part := todo[s:min(s+batch, len(todo))]
-		texts := make([]string, len(part))
-		for j, i := range part {
-			texts[j] = backend.EmbedText(&chunks[i])
-		}
-		got, err := e.Embed(ctx, texts)
-		if err != nil {
-			return errs.E(op, err)
-		}
-		if len(got) != len(part) {
-			return errs.Errorf(op, errs.Schema, "%s returned %d vectors for %d texts", e.ID(), len(got), len(part))
-		}
-		for j, i := range part {
-			if len(got[j]) != dim {
-				return errs.Errorf(op, errs.Schema, "%s returned a %d-dimensional vector, want %d", e.ID(), len(got[j]), dim)
-			}
-			copy(vecs[i*dim:], got[j])
-		}
-		stats.Embedded += len(part)
-		opts.Progress("embed", stats.Embedded, len(todo))
 	}
 	path := filepath.Join(tmp, vectorsFile)
-	if err := writeVectors(path, vecs); err != nil {
+	f, err := os.Create(path)
+	if err != nil {
+		return errs.E(op, err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	// A window ends after embedBatch chunks to embed or windowChunks
+	// chunks (about 8 MiB of vectors), whichever comes first.
+	const embedBatch = 256
+	windowChunks := max(embedBatch, (8<<20)/(4*dim))
+	window := make([]float32, 0, windowChunks*dim)
+	var part []int // the window's chunks to embed
+	var texts []string
+	for from := 0; from < len(chunks); {
+		if err := ctx.Err(); err != nil {
+			return errs.E(op, errs.Timeout, err)
+		}
+		window, part, texts = window[:0], part[:0], texts[:0]
+		to := from
+		for ; to < len(chunks) && to-from < windowChunks && len(part) < embedBatch; to++ {
+			window = window[:len(window)+dim]
+			o, ok := cache[keys[to]]
+			if !ok {
+				part = append(part, to)
+				texts = append(texts, backend.EmbedText(&chunks[to]))
+				continue
+			}
+			v := window[len(window)-dim:]
+			if err := old.ReadVectors([]uint32{o}, func(_ uint32, x []float32) { copy(v, x) }); err != nil {
+				return errs.E(op, err)
+			}
+			stats.Reused++
+		}
+		if len(part) > 0 {
+			got, err := e.Embed(ctx, texts)
+			if err != nil {
+				return errs.E(op, err)
+			}
+			if len(got) != len(part) {
+				return errs.Errorf(op, errs.Schema, "%s returned %d vectors for %d texts", e.ID(), len(got), len(part))
+			}
+			for j, i := range part {
+				if len(got[j]) != dim {
+					return errs.Errorf(op, errs.Schema, "%s returned a %d-dimensional vector, want %d", e.ID(), len(got[j]), dim)
+				}
+				copy(window[(i-from)*dim:], got[j])
+			}
+			stats.Embedded += len(part)
+			opts.Progress("embed", stats.Embedded, todo)
+		}
+		if err := writeFloats(w, window); err != nil {
+			return errs.E(op, err)
+		}
+		from = to
+	}
+	if err := w.Flush(); err != nil {
+		return errs.E(op, err)
+	}
+	if err := f.Close(); err != nil {
 		return errs.E(op, err)
 	}
 	if err := vectors.BuildCodes(path, dim); err != nil {
@@ -321,11 +354,11 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	return os.WriteFile(filepath.Join(tmp, keysFile), []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 
-// oldVectors maps the replaced index's vectors by cache key, when it was
-// built with the same model (whatever its schema version: the vector
-// files have not changed); anything unreadable just means no reuse. The
-// vectors are views into the store, valid until it is closed.
-func oldVectors(dir, model string, dim int) (map[string][]float32, *vectors.Store) {
+// oldVectors maps the replaced index's cache keys to their ordinals in
+// its vector store, when it was built with the same model (whatever its
+// schema version: the vector files have not changed); anything
+// unreadable just means no reuse. The store must be closed.
+func oldVectors(dir, model string, dim int) (map[string]uint32, *vectors.Store) {
 	var m backend.Manifest
 	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
 	if err != nil || json.Unmarshal(b, &m) != nil || m.Embedder != model || m.Dim != dim {
@@ -343,29 +376,23 @@ func oldVectors(dir, model string, dim int) (map[string][]float32, *vectors.Stor
 		s.Close()
 		return nil, nil
 	}
-	out := make(map[string][]float32, len(keys))
+	out := make(map[string]uint32, len(keys))
 	for i, k := range keys {
-		out[k] = s.Vector(i)
+		out[k] = uint32(i)
 	}
 	return out, s
 }
 
-func writeVectors(path string, vecs []float32) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
+// writeFloats writes xs little-endian.
+func writeFloats(w *bufio.Writer, xs []float32) error {
 	var buf [4]byte
-	for _, x := range vecs {
+	for _, x := range xs {
 		binary.LittleEndian.PutUint32(buf[:], math.Float32bits(x))
-		w.Write(buf[:])
+		if _, err := w.Write(buf[:]); err != nil {
+			return err
+		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // swapDir replaces dst with src: dst moves aside, src moves in, the old

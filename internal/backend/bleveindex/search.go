@@ -35,7 +35,9 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // SearchTextWeighted is SearchText with an explicit title boost. Without
 // one the postings serve it (MaxScore top-k over the visible chunks that
 // pass the filter's bitmaps); with one bleve scores it, which it can only
-// do with whole-index statistics.
+// do with whole-index statistics and its own average length (distinct
+// terms over chunks, not the mean length the postings use): its scores
+// are for measuring a title boost, not comparable with the default's.
 func (ix *Index) SearchTextWeighted(ctx context.Context, text string, titleBoost float64, f backend.Filter, k int) ([]backend.Hit, error) {
 	const op = "index.SearchText"
 	if len(f.Groups) == 0 {

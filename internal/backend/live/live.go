@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -96,6 +97,13 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passa
 	if err != nil {
 		src.Close()
 		return nil, err
+	}
+	if build {
+		// Checking the corpus against the index, or building it, left
+		// garbage the size of the corpus or more; `assay dev` runs with a
+		// GOGC of 400, so it would stay in this process's resident memory
+		// until the heap grew that large again. Give it back now.
+		debug.FreeOSMemory()
 	}
 	l := &Index{src: src, cfg: cfg, log: log}
 	if dir := cfg.Loop.Thesaurus; dir != "" && !passagesOnly {

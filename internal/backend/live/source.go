@@ -92,13 +92,13 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 		}
 		return ix, nil
 	}
-	docs, lerr := LoadCorpus(s.cfg.Index.Corpus, set.RequireACL)
+	sum, lerr := CorpusChecksum(s.cfg.Index.Corpus, set.RequireACL)
 	if lerr != nil {
 		return nil, lerr
 	}
 	if err == nil {
 		m := ix.Manifest()
-		if m.CorpusChecksum == corpus.Checksum(docs) && m.Chunking == set.Chunking.String() && set.builtBy(m) {
+		if m.CorpusChecksum == sum && m.Chunking == set.Chunking.String() && set.builtBy(m) {
 			return ix, nil
 		}
 		log.Info("corpus or index settings changed since the index was built; rebuilding", "corpus", s.cfg.Index.Corpus, "redis", s.cfg.Redis.Addr, "name", name)
@@ -230,6 +230,33 @@ func LoadCorpus(path string, requireACL bool) ([]corpus.Document, error) {
 	return docs, nil
 }
 
+// CorpusChecksum is the corpus.Checksum of the corpus at path, read in
+// one pass (corpus.Stream) so that only ids and hashes are held, not the
+// documents: checking a 500,000-chunk corpus against its index's
+// manifest at start held about 780 MiB when it loaded the corpus. Its
+// errors are LoadCorpus's.
+func CorpusChecksum(path string, requireACL bool) (string, error) {
+	var g corpus.Digest
+	err := corpus.Stream(path, func(d *corpus.Document) error {
+		if requireACL {
+			if err := corpus.RequireACL([]corpus.Document{*d}); err != nil {
+				return err
+			}
+		}
+		g.Add(d)
+		return nil
+	})
+	if err != nil {
+		// Load's error, the one a build of this corpus reports (Load
+		// also checks that ids are unique).
+		if _, lerr := LoadCorpus(path, requireACL); lerr != nil {
+			return "", lerr
+		}
+		return "", fmt.Errorf("corpus: %w", err)
+	}
+	return g.Sum(), nil
+}
+
 // builtBy reports whether an index built with manifest m matches the
 // embedder settings s would build with.
 func (s BuildSettings) builtBy(m backend.Manifest) bool {
@@ -275,7 +302,7 @@ func openBleve(ctx context.Context, cfg config.Config, log *slog.Logger) (*bleve
 		}
 		return nil, serr
 	}
-	docs, lerr := LoadCorpus(cfg.Index.Corpus, set.RequireACL)
+	sum, lerr := CorpusChecksum(cfg.Index.Corpus, set.RequireACL)
 	if lerr != nil {
 		if ix != nil {
 			ix.Close()
@@ -284,7 +311,7 @@ func openBleve(ctx context.Context, cfg config.Config, log *slog.Logger) (*bleve
 	}
 	if err == nil {
 		m := ix.Manifest()
-		if m.CorpusChecksum == corpus.Checksum(docs) && m.Chunking == set.Chunking.String() && set.builtBy(m) {
+		if m.CorpusChecksum == sum && m.Chunking == set.Chunking.String() && set.builtBy(m) {
 			return ix, nil
 		}
 		ix.Close()

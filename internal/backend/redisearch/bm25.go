@@ -61,32 +61,51 @@ func escapeTerms(ts []string) string {
 	return b.String()
 }
 
-// unescapeTerms inverts escapeTerms.
+// unescapeTerms inverts escapeTerms. The terms are substrings of one
+// string (two allocations a chunk, not one or more a term): cached
+// chunks hold their terms, and per-term strings were most of a worker's
+// heap (TestUnescapeTermsAllocations).
 func unescapeTerms(s string) []string {
 	if s == "" {
 		return nil
 	}
 	out := make([]string, 0, strings.Count(s, " ")+1)
-	var b strings.Builder
+	// '\' and ' ' are ASCII, never part of a multi-byte rune, so the
+	// escapes can be undone byte by byte.
+	if strings.IndexByte(s, '\\') < 0 {
+		for t := range strings.SplitSeq(s, " ") {
+			if t != "" {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	buf := make([]byte, 0, len(s))
+	ends := make([]int, 0, cap(out))
 	esc := false
-	for _, r := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case esc:
-			b.WriteRune(r)
+			buf = append(buf, c)
 			esc = false
-		case r == '\\':
+		case c == '\\':
 			esc = true
-		case r == ' ':
-			if b.Len() > 0 {
-				out = append(out, b.String())
-				b.Reset()
+		case c == ' ':
+			if len(ends) == 0 && len(buf) > 0 || len(ends) > 0 && len(buf) > ends[len(ends)-1] {
+				ends = append(ends, len(buf))
 			}
 		default:
-			b.WriteRune(r)
+			buf = append(buf, c)
 		}
 	}
-	if b.Len() > 0 {
-		out = append(out, b.String())
+	if len(ends) == 0 && len(buf) > 0 || len(ends) > 0 && len(buf) > ends[len(ends)-1] {
+		ends = append(ends, len(buf))
+	}
+	all, from := string(buf), 0
+	for _, e := range ends {
+		out = append(out, all[from:e])
+		from = e
 	}
 	return out
 }

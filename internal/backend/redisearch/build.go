@@ -80,6 +80,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
+		if o.Vector == HNSW {
+			m.HNSWM, m.HNSWEFConstruction = hnswM, hnswEFConstruction
+		}
 	}
 
 	old := 0
@@ -108,8 +111,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 
 	an := terms.New()
 	df := map[string]int{}
+	parts := map[string]partLen{} // ACL part → its chunks and tokens
 	st := indexStats{Chunks: len(chunks)}
-	var mu sync.Mutex // guards df, st, stats and done
+	var mu sync.Mutex // guards df, parts, st, stats and done
 	done := 0
 	// The batches' pipelines go through a client of their own whose reads
 	// may take a minute: a server busy indexing (HNSW insertion) answers
@@ -134,6 +138,13 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			for t, n := range w.df {
 				df[t] += n
 			}
+			for k, p := range w.parts {
+				sum := parts[k]
+				sum.chunks += p.chunks
+				sum.tokens += p.tokens
+				parts[k] = sum
+				st.Tokens += p.tokens
+			}
 			st.Empty += w.empty
 			stats.Embedded += w.st.Embedded
 			stats.Reused += w.st.Reused
@@ -156,7 +167,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if err := writeDocFreqs(ctx, rdb, vn, df); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
 	}
-	st.Distinct = len(df)
+	if err := writeLengths(ctx, rdb, vn, parts); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
 	m.BuiltAt = time.Now().UTC()
 	mj, _ := json.Marshal(m)
 	sj, _ := json.Marshal(st)
@@ -192,15 +205,15 @@ const writers = 2
 // written is what writeBatch counted of one batch.
 type written struct {
 	df    map[string]int
+	parts map[string]partLen // ACL part → its chunks and tokens
 	empty int
 	st    backend.BuildStats // Embedded and Reused
 }
 
 // writeBatch embeds one batch (or reuses the old version's vectors) and
-// writes its chunks, and their terms to their groups' HyperLogLogs, in
-// one pipeline.
+// writes its chunks in one pipeline.
 func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
-	w := written{df: map[string]int{}}
+	w := written{df: map[string]int{}, parts: map[string]partLen{}}
 	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
 	if err != nil {
 		return w, err
@@ -223,15 +236,11 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 		if c.Text == "" {
 			w.empty++
 		}
-		if len(distinct) > 0 {
-			els := make([]any, len(distinct))
-			for j, t := range distinct {
-				els[j] = t
-			}
-			for _, g := range c.ACL {
-				pipe.PFAdd(ctx, hllKey(vn, g), els...)
-			}
-		}
+		part := partKey(c.ACL)
+		p := w.parts[part]
+		p.chunks++
+		p.tokens += int64(len(all))
+		w.parts[part] = p
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return w, errs.E("redisearch.Build", errs.Unavailable, err)
@@ -270,11 +279,37 @@ func writeDocFreqs(ctx context.Context, rdb *redis.Client, vn string, df map[str
 	return flush()
 }
 
+// writeLengths writes, per group, the length table of the ACL parts
+// naming it (see stats.go), in pipelines of about 4,096 fields.
+func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[string]partLen) error {
+	const batch = 4096
+	pipe := rdb.Pipeline()
+	n := 0
+	for part, p := range parts {
+		for _, g := range strings.Split(part, ",") {
+			pipe.HSet(ctx, lensKey(vn, g), part, p.String())
+			n++
+		}
+		if n >= batch {
+			if _, err := pipe.Exec(ctx); err != nil {
+				return errs.E("redisearch.Build", errs.Unavailable, err)
+			}
+			n = 0
+		}
+	}
+	if n > 0 {
+		if _, err := pipe.Exec(ctx); err != nil {
+			return errs.E("redisearch.Build", errs.Unavailable, err)
+		}
+	}
+	return nil
+}
+
 // dropStats deletes version vn's manifest and statistics (its chunks go
 // with its FT index).
 func dropStats(ctx context.Context, rdb *redis.Client, vn string) {
 	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn)}
-	iter := rdb.Scan(ctx, 0, escapeGlob(hllKey(vn, ""))+"*", 1000).Iterator()
+	iter := rdb.Scan(ctx, 0, escapeGlob(lensKey(vn, ""))+"*", 1000).Iterator()
 	for iter.Next(ctx) {
 		keys = append(keys, iter.Val())
 	}
@@ -353,7 +388,9 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		{FieldName: fieldEmpty, FieldType: redis.SearchFieldTypeTag},
 	}
 	if m.Embedder != "" {
-		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
+		// go-redis spells EF_CONSTRUCTION MaxAllowedEdgesPerNode.
+		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP",
+			MaxEdgesPerNode: m.HNSWM, MaxAllowedEdgesPerNode: m.HNSWEFConstruction}}
 		if m.Vector == FLAT {
 			va = &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
 		}

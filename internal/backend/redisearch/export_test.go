@@ -23,3 +23,11 @@ func SetKeepCounts(on bool) bool {
 	keepCounts = on
 	return old
 }
+
+// SetHNSW sets the HNSW graph's M and EF_CONSTRUCTION for later builds
+// and the vector leg's EF_RUNTIME, and returns the previous values.
+func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {
+	om, oc, or := hnswM, hnswEFConstruction, vectorEF
+	hnswM, hnswEFConstruction, vectorEF = m, efConstruction, efRuntime
+	return om, oc, or
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/synth"
 )
 
 func f32bytes(v []float32) []byte {
@@ -75,11 +76,21 @@ func dot(a, b []float32) float64 {
 }
 
 // TestHNSWChoice measures vector index variants on SciFact's chunks
-// (ASSAY_SCIFACT=1): insert rate, memory, and recall@10 of KNN against
+// (ASSAY_SCIFACT=1), or on the scale benchmark's synthetic corpus of
+// ASSAY_HNSW_CHUNKS chunks made from them (internal/synth): insert rate
+// (and Redis's own time per HSET), memory, and recall@10 of KNN against
 // exact inner products, for a full-access caller and for restricted ones
 // (the ACL filter inside the KNN query), per EF_RUNTIME.
+// ASSAY_HNSW_VARIANTS lists TYPE/M/EF_CONSTRUCTION, or FLAT.
 func TestHNSWChoice(t *testing.T) {
 	chunks := scifactChunks(t)
+	team := func(i int) string { return fmt.Sprintf("team%02d", i) }
+	if s := os.Getenv("ASSAY_HNSW_CHUNKS"); s != "" {
+		var n int
+		fmt.Sscan(s, &n)
+		chunks = synthChunks(t, n)
+		team = synth.TeamGroup
+	}
 	ctx := context.Background()
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
 	texts := make([]string, len(chunks))
@@ -105,11 +116,12 @@ func TestHNSWChoice(t *testing.T) {
 		qtexts = append(qtexts, q.Text)
 	}
 	qvecs, _ := emb.Embed(ctx, qtexts)
-	callers := map[string][]string{"all": nil, "public+team07": {"public", "team07"}, "team07": {"team07"}, "team07+team42": {"team07", "team42"}}
+	t7, t42 := team(7), team(42)
+	callers := map[string][]string{"all": nil, "public+" + t7: {"public", t7}, t7: {t7}, t7 + "+" + t42: {t7, t42}}
 	for g := range 100 {
-		callers["all"] = append(callers["all"], fmt.Sprintf("team%02d", g))
+		callers["all"] = append(callers["all"], team(g))
 	}
-	callers["all"] = append(callers["all"], "public")
+	callers["all"] = append(callers["all"], "public", synth.StaffGroup)
 	exact := func(groups []string, q []float32, k int) []int {
 		var idx []int
 		for i := range chunks {
@@ -117,31 +129,42 @@ func TestHNSWChoice(t *testing.T) {
 				idx = append(idx, i)
 			}
 		}
-		sort.Slice(idx, func(a, b int) bool { return dot(q, vecs[idx[a]]) > dot(q, vecs[idx[b]]) })
+		score := make([]float64, len(chunks))
+		for _, i := range idx {
+			score[i] = dot(q, vecs[i])
+		}
+		sort.Slice(idx, func(a, b int) bool { return score[idx[a]] > score[idx[b]] })
 		return idx[:min(k, len(idx))]
 	}
-	order := []string{"all", "public+team07", "team07+team42", "team07"}
+	order := []string{"all", "public+" + t7, t7 + "+" + t42, t7}
 	want := map[string][][]int{}
 	for _, who := range order {
 		for _, q := range qvecs {
 			want[who] = append(want[who], exact(callers[who], q, 10))
 		}
 	}
+	t.Logf("exact top 10 of %d queries for %d callers in %v", len(qvecs), len(order), time.Since(start).Round(time.Millisecond))
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	variants := strings.Fields(os.Getenv("ASSAY_HNSW_VARIANTS"))
 	if len(variants) == 0 {
 		variants = []string{"FLOAT32/16/200", "FLOAT32/16/64", "FLOAT16/16/200", "FLOAT16/16/64"}
 	}
+	efs := envInts("ASSAY_HNSW_EF", []int{10, 50, 100})
 	for vi, v := range variants {
 		var typ string
 		var m, efc int
 		fmt.Sscanf(strings.ReplaceAll(v, "/", " "), "%s %d %d", &typ, &m, &efc)
 		name := fmt.Sprintf("hnsw%d", vi)
 		rdb.FlushAll(ctx)
+		rdb.ConfigResetStat(ctx)
 		before, _ := rdb.InfoMap(ctx, "memory").Result()
-		if err := rdb.Do(ctx, "FT.CREATE", name, "ON", "HASH", "PREFIX", "1", name+":", "SCHEMA", "acl", "TAG", "SEPARATOR", ",", "CASESENSITIVE",
-			"vec", "VECTOR", "HNSW", "10", "TYPE", typ, "DIM", emb.Dim(), "DISTANCE_METRIC", "IP", "M", m, "EF_CONSTRUCTION", efc).Err(); err != nil {
+		vec := []any{"vec", "VECTOR", "HNSW", "10", "TYPE", typ, "DIM", emb.Dim(), "DISTANCE_METRIC", "IP", "M", m, "EF_CONSTRUCTION", efc}
+		if typ == "FLAT" {
+			typ = "FLOAT32"
+			vec = []any{"vec", "VECTOR", "FLAT", "6", "TYPE", typ, "DIM", emb.Dim(), "DISTANCE_METRIC", "IP"}
+		}
+		if err := rdb.Do(ctx, append([]any{"FT.CREATE", name, "ON", "HASH", "PREFIX", "1", name + ":", "SCHEMA", "acl", "TAG", "SEPARATOR", ",", "CASESENSITIVE"}, vec...)...).Err(); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -163,10 +186,11 @@ func TestHNSWChoice(t *testing.T) {
 		var mb, ma float64
 		fmt.Sscan(before["Memory"]["used_memory"], &mb)
 		fmt.Sscan(after["Memory"]["used_memory"], &ma)
-		t.Logf("%s: inserted %d in %v (%.0f/s), used_memory +%.1f MB", v, len(chunks), took.Round(time.Millisecond), float64(len(chunks))/took.Seconds(), (ma-mb)/1e6)
+		cs, _ := rdb.InfoMap(ctx, "commandstats").Result()
+		t.Logf("%s: inserted %d in %v (%.0f/s), used_memory +%.1f MB; redis %s", v, len(chunks), took.Round(time.Millisecond), float64(len(chunks))/took.Seconds(), (ma-mb)/1e6, cs["Commandstats"]["cmdstat_hset"])
 		for _, who := range order {
 			groups := callers[who]
-			for _, ef := range []int{10, 50, 100} {
+			for _, ef := range efs {
 				var recall float64
 				var lat []time.Duration
 				for qi, q := range qvecs {
@@ -177,11 +201,15 @@ func TestHNSWChoice(t *testing.T) {
 					}
 					tags := make([]string, len(groups))
 					for i, g := range groups {
-						tags[i] = g
+						tags[i] = strings.ReplaceAll(g, "-", `\-`)
 					}
-					query := "(@acl:{" + strings.Join(tags, " | ") + "})=>[KNN 10 @vec $B EF_RUNTIME " + fmt.Sprint(ef) + " AS d]"
+					knn := "=>[KNN 10 @vec $B EF_RUNTIME " + fmt.Sprint(ef) + " AS d]"
+					if strings.HasPrefix(v, "FLAT") {
+						knn = "=>[KNN 10 @vec $B AS d]"
+					}
+					query := "(@acl:{" + strings.Join(tags, " | ") + "})" + knn
 					if who == "all" {
-						query = "*=>[KNN 10 @vec $B EF_RUNTIME " + fmt.Sprint(ef) + " AS d]"
+						query = "*" + knn
 					}
 					st := time.Now()
 					res, err := rdb.FTSearchWithArgs(ctx, name, query, &redis.FTSearchOptions{NoContent: true, SortBy: []redis.FTSearchSortBy{{FieldName: "d", Asc: true}}, Limit: 10, Params: map[string]any{"B": qb}, DialectVersion: 2}).Result()

@@ -10,10 +10,11 @@
 //	assay:N:current        the version workers serve ("V")
 //	assay:N:seq            the last version number handed out
 //	assay:N:vV:manifest    JSON: how version V was built (backend.Manifest + version, vector algorithm)
-//	assay:N:vV:stats       JSON: whole-index counts (chunks, distinct terms, empty chunks)
+//	assay:N:vV:stats       JSON: whole-index counts (chunks, their tokens, empty chunks)
 //	assay:N:vV:df          HASH: term → chunks holding it, whole index (the IDF-weighted
 //	                       embedder and operators; never a principal's numbers)
-//	assay:N:vV:hll:<group> HyperLogLog: the distinct terms of the chunks group may see
+//	assay:N:vV:lens:<group> HASH: ACL part naming group (its groups joined by ",")
+//	                       → "chunks tokens": its chunks and their length in tokens
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
 //	                       products, updated, authority, ..., content (analyzed terms),
 //	                       empty ("1" for a chunk with no text), vec (FLOAT32 bytes),
@@ -56,7 +57,7 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (
@@ -86,6 +87,11 @@ type Manifest struct {
 	Version int `json:"version"`
 	// Vector is the vector algorithm (HNSW or FLAT); empty without vectors.
 	Vector string `json:"vector,omitempty"`
+	// HNSWM and HNSWEFConstruction are the HNSW graph's M and
+	// EF_CONSTRUCTION (zero in indexes built before they were recorded:
+	// RediSearch's defaults, 16 and 200).
+	HNSWM              int `json:"hnsw_m,omitempty"`
+	HNSWEFConstruction int `json:"hnsw_ef_construction,omitempty"`
 }
 
 func prefix(name string) string             { return "assay:" + name + ":" }
@@ -404,7 +410,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if len(terms) == 0 {
 		return nil, nil // no visible chunk holds a query term
 	}
-	if _, err := ix.distinct(ctx, s); err != nil {
+	if _, err := ix.avgLen(ctx, s); err != nil {
 		return nil, ix.redisErr(op, err)
 	}
 	// A principal who sees every chunk needs no ACL clause: it would
@@ -507,9 +513,18 @@ var overFetch = 8
 // vectorMargin is how many neighbours past k the vector leg reads.
 const vectorMargin = 16
 
-// vectorEF is the HNSW EF_RUNTIME of the vector leg (see
-// TestHNSWChoice): how many neighbours the graph walk keeps.
-const vectorEF = 100
+// The HNSW graph's parameters and the vector leg's EF_RUNTIME, chosen
+// together by measurement (TestHNSWChoice; docs/retrieval.md): Redis
+// inserts a vector into the graph on its one thread, and with
+// RediSearch's default EF_CONSTRUCTION (200) that was most of a build;
+// a lighter graph walked with a wider EF_RUNTIME keeps recall for a
+// fraction of the insertion time. Variables for the measurements.
+var (
+	hnswM              = 16
+	hnswEFConstruction = 32
+	// vectorEF is how many neighbours the graph walk keeps.
+	vectorEF = 200
+)
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,

@@ -18,6 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/terms"
 )
 
 func hollinChunks(t testing.TB) ([]corpus.Chunk, string) {
@@ -65,6 +66,16 @@ func TestBuildOpenSearch(t *testing.T) {
 	}
 	if st.Chunks != len(chunks) || st.Embedded != len(chunks) || m.Version != 1 || m.Vector != redisearch.HNSW {
 		t.Fatalf("Build = %+v, %+v; want %d chunks embedded, version 1, HNSW", m, st, len(chunks))
+	}
+	// The graph is built with the measured parameters, not RediSearch's
+	// defaults (M 16, EF_CONSTRUCTION 200: four to five times the
+	// insertion time; docs/retrieval.md), and the manifest says which.
+	if m.HNSWM != 16 || m.HNSWEFConstruction != 32 {
+		t.Errorf("manifest HNSW M %d, EF_CONSTRUCTION %d; want 16, 32", m.HNSWM, m.HNSWEFConstruction)
+	}
+	info, err := rdb.Do(ctx, "FT.INFO", name).Result()
+	if err != nil || !strings.Contains(fmt.Sprint(info), "algorithm HNSW data_type FLOAT32 dim 768 distance_metric IP M 16 ef_construction 32") {
+		t.Errorf("FT.INFO %s: want M 16, ef_construction 32 in the vector field; got %v, %v", name, info, err)
 	}
 	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 	if err != nil {
@@ -392,6 +403,35 @@ func TestHoldingsMatchBleve(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestAverageLengthIsTheVisibleMean: the average length BM25 divides by
+// is the mean length in tokens of the chunks a principal may see, each
+// counted once however many of its groups its ACL names, whatever hidden
+// chunks hold; it is what backend.Parts counts.
+func TestAverageLengthIsTheVisibleMean(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	chunks := []corpus.Chunk{
+		{ID: "a#0", DocID: "a", ACL: []string{"public"}, Text: "kettle descale kettle", Status: corpus.Current},
+		{ID: "b#0", DocID: "b", ACL: []string{"team-a", "team-b"}, Title: "Rates", Text: "calder rates for the north region", Status: corpus.Current},
+		{ID: "c#0", DocID: "c", ACL: []string{"team-b", "team-a", "team-b"}, Text: "brook street", Status: corpus.Current},
+		{ID: "d#0", DocID: "d", ACL: []string{"team-b"}, Text: "quoxil quoxil quoxil quoxil quoxil quoxil quoxil", Status: corpus.Current},
+		{ID: "e#0", DocID: "e", ACL: []string{"finance"}, Text: strings.Repeat("ledger ", 200), Status: corpus.Current},
+		{ID: "f#0", DocID: "f", ACL: []string{"public"}, Status: corpus.Current},
+	}
+	ix := buildOpen(t, rdb, redistest.Name("avglen"), chunks, redisearch.BuildOptions{})
+	parts := backend.NewParts(nil)
+	an := terms.New()
+	for i := range chunks {
+		parts.Add(&chunks[i], append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...))
+	}
+	for _, groups := range [][]string{{"public"}, {"team-a"}, {"team-a", "team-b"}, {"team-b", "public"}, {"finance", "public", "team-a", "team-b"}, {"nobody"}} {
+		got := ix.Visible(groups).(interface{ AvgLen() float64 }).AvgLen()
+		if want := parts.Visible(groups).AvgLen(); got != want {
+			t.Errorf("groups %v: average length %v, want %v", groups, got, want)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/synth"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -32,14 +33,7 @@ func scifactChunks(t testing.TB) []corpus.Chunk {
 	if os.Getenv("ASSAY_SCIFACT") != "1" {
 		t.Skip("SKIPPED: SciFact-scale measurement; set ASSAY_SCIFACT=1 (and ASSAY_SCIFACT_DIR)")
 	}
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
-	}
-	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := scifactDocs(t)
 	for i := range docs {
 		docs[i].ACL = teamACL(docs[i].ID)
 	}
@@ -70,6 +64,54 @@ func teamACL(id string) []string {
 	return acl
 }
 
+// synthChunks returns the chunks of the scale benchmark's synthetic corpus
+// of about n chunks (internal/synth, default seed) made from SciFact's
+// documents, with its ACLs (public, staff, team-NN).
+func synthChunks(t testing.TB, n int) []corpus.Chunk {
+	t.Helper()
+	src := scifactDocs(t)
+	var docs []corpus.Document
+	if _, err := synth.Generate(src, synth.Options{Chunks: n}, func(d corpus.Document) error {
+		docs = append(docs, d)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	return ch.SplitAll(docs)
+}
+
+// scifactDocs loads SciFact's corpus from ASSAY_SCIFACT_DIR (default
+// ../shared/data/scifact beside the checkout).
+func scifactDocs(t testing.TB) []corpus.Document {
+	t.Helper()
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "..", "shared", "data", "scifact")
+	}
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// envInts is the space-separated integers of the environment variable
+// name, or def when it is unset.
+func envInts(name string, def []int) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Fields(s) {
+		var n int
+		fmt.Sscan(f, &n)
+		out = append(out, n)
+	}
+	return out
+}
+
 // replicate makes n chunks from chunks, repeating them under new ids.
 func replicate(chunks []corpus.Chunk, n int) []corpus.Chunk {
 	out := make([]corpus.Chunk, 0, n)
@@ -91,14 +133,27 @@ func replicate(chunks []corpus.Chunk, n int) []corpus.Chunk {
 func since(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
 
 // TestBuildRate measures the build rate at ASSAY_BUILD_CHUNKS chunks
-// (default 50,000) with the builtin embedder.
+// (default 50,000) with the builtin embedder: SciFact's chunks repeated,
+// or with ASSAY_BUILD_SYNTH=1 the scale benchmark's synthetic corpus;
+// ASSAY_BUILD_HNSW=M/EF_CONSTRUCTION overrides the graph's parameters.
 func TestBuildRate(t *testing.T) {
 	chunks := scifactChunks(t)
 	n := 50000
 	if s := os.Getenv("ASSAY_BUILD_CHUNKS"); s != "" {
 		fmt.Sscan(s, &n)
 	}
-	chunks = replicate(chunks, n)
+	if v := os.Getenv("ASSAY_BUILD_HNSW"); v != "" { // M/EF_CONSTRUCTION, e.g. 16/200 (RediSearch's defaults)
+		var m, efc int
+		fmt.Sscanf(strings.ReplaceAll(v, "/", " "), "%d %d", &m, &efc)
+		om, oc, oe := redisearch.SetHNSW(m, efc, 200)
+		t.Cleanup(func() { redisearch.SetHNSW(om, oc, oe) })
+	}
+	synthetic := os.Getenv("ASSAY_BUILD_SYNTH") == "1"
+	if synthetic {
+		chunks = synthChunks(t, n) // distinct chunks, the scale benchmark's corpus
+	} else {
+		chunks = replicate(chunks, n)
+	}
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	var emb backend.Embedder
@@ -123,7 +178,9 @@ func TestBuildRate(t *testing.T) {
 		t.Logf("%s %s", k, v)
 	}
 	t.Logf("built %d chunks in %v: %.0f chunks/s (%+v); redis used_memory %s", st.Chunks, took.Round(time.Millisecond), float64(st.Chunks)/took.Seconds(), stages, mem["Memory"]["used_memory_human"])
-	workerMemory(t, rdb, name, chunks, emb)
+	if !synthetic { // its callers are SciFact's team ACLs
+		workerMemory(t, rdb, name, chunks, emb)
+	}
 }
 
 // exactTop is the exhaustive exact BM25 (bleve's formula) over the chunks
@@ -159,8 +216,8 @@ func exactTop(parts *backend.Parts, an *terms.Analyzer, chunks []corpus.Chunk, c
 // TestRestrictedAgreement measures, on SciFact with team ACLs
 // (ASSAY_SCIFACT=1), the BM25 leg's top-10 agreement with exhaustive exact
 // scoring over the visible chunks, per caller and over-fetch factor, and
-// its latency; and how often the HyperLogLog estimate of a visible set's
-// distinct terms changes bleve's rounded-up average length.
+// its latency; and that the engine's average length of each caller's
+// visible set (from the per-group length tables) is the exact mean.
 func TestRestrictedAgreement(t *testing.T) {
 	chunks := scifactChunks(t)
 	ctx := context.Background()
@@ -198,18 +255,13 @@ func TestRestrictedAgreement(t *testing.T) {
 	}{{"all", all}, {"public+team07", []string{"public", "team07"}}, {"team07+team42", []string{"team07", "team42"}}, {"team07", []string{"team07"}}, {"5 teams", []string{"team01", "team02", "team03", "team04", "team05"}}}
 	for _, c := range callers {
 		exact := parts.Visible(c.groups)
-		got := ix.Visible(c.groups).(interface{ BleveAvgLen() float64 }).BleveAvgLen()
-		t.Logf("%-14s N %d, bleve avgLen exact %.0f, from the engine %.0f", c.name, exact.Len(), exact.BleveAvgLen(), got)
-	}
-	factors := []int{1, 2, 4, 8}
-	if s := os.Getenv("ASSAY_OVERFETCH"); s != "" {
-		factors = nil
-		for _, f := range strings.Fields(s) {
-			var n int
-			fmt.Sscan(f, &n)
-			factors = append(factors, n)
+		got := ix.Visible(c.groups).(interface{ AvgLen() float64 }).AvgLen()
+		t.Logf("%-14s N %d, average length %.3f tokens (from the engine %.3f)", c.name, exact.Len(), exact.AvgLen(), got)
+		if got != exact.AvgLen() {
+			t.Errorf("%s: average length from the engine %v, exact %v", c.name, got, exact.AvgLen())
 		}
 	}
+	factors := envInts("ASSAY_OVERFETCH", []int{1, 2, 4, 8})
 	for _, factor := range factors {
 		old := redisearch.SetOverFetch(factor)
 		for _, c := range callers {

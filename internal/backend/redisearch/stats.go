@@ -11,23 +11,25 @@ package redisearch
 //	df(t)      FT.SEARCH "@content:t <acl filter>" LIMIT 0 0, pipelined;
 //	           for a principal who sees every chunk, HMGET of the
 //	           whole-index table assay:N:vV:df (term → chunks)
-//	distinct   the number of distinct terms of the visible chunks, which
-//	           bleve's BM25 divides by the chunk count for its "average
-//	           length" (backend.VisibleSet.BleveAvgLen): exact for a
-//	           principal who sees every chunk (HLEN of the df table), else
-//	           PFCOUNT over one HyperLogLog per ACL group
-//	           (assay:N:vV:hll:<group>, the distinct terms of the chunks
-//	           that group may see), whose union is exactly the visible set
-//	           (standard error 0.81%, then rounded up to a whole average)
+//	avgLen     the visible chunks' mean length in tokens, which BM25
+//	           divides by (backend.BM25Stats.AvgLen): for a principal
+//	           who sees every chunk, the index's tokens over its chunks
+//	           (stored at build); else from the per-group tables
+//	           assay:N:vV:lens:<group> (ACL part → "chunks tokens", the
+//	           parts whose ACL names the group), HGETALL for each of the
+//	           principal's groups, one pipeline: the union of those parts
+//	           is exactly the visible set, each counted once, so the mean
+//	           is exact. Their size grows with the distinct ACLs naming a
+//	           group, not with its chunks.
 //	empty      FT.SEARCH "@empty:{1} <acl filter>" LIMIT 0 0
 //
 // Every number comes from the visible chunks only: counts are taken
-// inside the ACL filter, and a group's HyperLogLog holds only the terms
-// of chunks that group may see.
+// inside the ACL filter, and a group's length table holds only the parts
+// that group may see.
 
 import (
 	"context"
-	"math"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,15 +43,25 @@ import (
 )
 
 // Keys of the statistics a build writes beside the chunks.
-func dfKey(vn string) string         { return vn + ":df" }
-func hllKey(vn, group string) string { return vn + ":hll:" + group }
+func dfKey(vn string) string          { return vn + ":df" }
+func lensKey(vn, group string) string { return vn + ":lens:" + group }
 
-func hllKeys(vn string, groups []string) []string {
-	out := make([]string, len(groups))
-	for i, g := range groups {
-		out[i] = hllKey(vn, g)
-	}
-	return out
+// partKey names an ACL part in the length tables: its groups, sorted
+// and without repeats, joined by commas (Build refuses groups with one).
+func partKey(acl []string) string {
+	return strings.Join(slices.Compact(slices.Sorted(slices.Values(acl))), ",")
+}
+
+// partLen is one ACL part's chunks and their total length in tokens, as
+// a length table stores it: "chunks tokens".
+type partLen struct{ chunks, tokens int64 }
+
+func (p partLen) String() string { return fmt.Sprintf("%d %d", p.chunks, p.tokens) }
+
+func parsePartLen(s string) (partLen, error) {
+	var p partLen
+	_, err := fmt.Sscanf(s, "%d %d", &p.chunks, &p.tokens)
+	return p, err
 }
 
 // emptyClause matches the chunks with no text.
@@ -58,9 +70,9 @@ const emptyClause = "@" + fieldEmpty + ":{1}"
 // indexStats is what a build stores in assay:N:vV:stats: whole-index
 // numbers only (a few bytes, whatever the corpus).
 type indexStats struct {
-	Chunks   int `json:"chunks"`
-	Distinct int `json:"distinct"` // distinct terms in the whole index
-	Empty    int `json:"empty"`    // chunks with no text
+	Chunks int   `json:"chunks"`
+	Tokens int64 `json:"tokens"` // the chunks' total length in tokens
+	Empty  int   `json:"empty"`  // chunks with no text
 }
 
 // Cache bounds: how many visible sets (distinct sorted group lists) and,
@@ -85,11 +97,13 @@ type visibleStats struct {
 	all    bool   // every chunk is visible
 	n      int
 	empty  int
-	// distinct is the visible set's distinct terms (exact when all,
-	// else estimated); fetched with the first BleveAvgLen.
-	distinctOnce sync.Once
-	distinct     int
-	df           *lru.Cache[string, int]
+	// avgLen is the visible chunks' mean length in tokens; set with
+	// the set when all, else fetched with the first AvgLen (avgKnown,
+	// under avgMu: a failed fetch is tried again).
+	avgMu    sync.Mutex
+	avgKnown bool
+	avgLen   float64
+	df       *lru.Cache[string, int]
 	// together is how many visible chunks hold a combination of common
 	// terms and pass a filter (Holdings), by filter and sorted terms.
 	together *lru.Cache[string, int]
@@ -145,7 +159,7 @@ func (ix *Index) set(ctx context.Context, groups []string) (*visibleStats, error
 	s.n, s.empty = n.Val().Total, empty.Val().Total
 	s.all = s.n == ix.st.Chunks
 	if s.all {
-		s.distinctOnce.Do(func() { s.distinct = ix.st.Distinct })
+		s.avgLen, s.avgKnown = meanLen(ix.st.Tokens, int64(ix.st.Chunks)), true
 	}
 	ix.stats.sets.Add(key, s)
 	return s, nil
@@ -279,16 +293,50 @@ func (ix *Index) indexDocFreqs(ctx context.Context, terms []string) ([]int, erro
 	return out, nil
 }
 
-// distinct returns the visible set's distinct terms: exact when every
-// chunk is visible, else PFCOUNT over its groups' HyperLogLogs.
-func (ix *Index) distinct(ctx context.Context, s *visibleStats) (int, error) {
-	var err error
-	s.distinctOnce.Do(func() {
-		var n int64
-		n, err = ix.rdb.PFCount(ctx, hllKeys(ix.vn, s.groups)...).Result()
-		s.distinct = int(n)
-	})
-	return s.distinct, err
+// avgLen returns the visible chunks' mean length in tokens: stored for a
+// principal who sees every chunk, else summed over the ACL parts in its
+// groups' length tables (each part once: a part naming two of the groups
+// is in both tables).
+func (ix *Index) avgLen(ctx context.Context, s *visibleStats) (float64, error) {
+	s.avgMu.Lock()
+	defer s.avgMu.Unlock()
+	if s.avgKnown {
+		return s.avgLen, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, len(s.groups))
+	for i, g := range s.groups {
+		cmds[i] = pipe.HGetAll(ctx, lensKey(ix.vn, g))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	var chunks, tokens int64
+	for _, c := range cmds {
+		for part, v := range c.Val() {
+			if seen[part] {
+				continue
+			}
+			seen[part] = true
+			p, err := parsePartLen(v)
+			if err != nil {
+				return 0, fmt.Errorf("index %s: length table: ACL part %q holds %q, want \"chunks tokens\": %w", ix.vn, part, v, err)
+			}
+			chunks += p.chunks
+			tokens += p.tokens
+		}
+	}
+	s.avgLen, s.avgKnown = meanLen(tokens, chunks), true
+	return s.avgLen, nil
+}
+
+// meanLen is the mean length of chunks whose lengths sum to tokens.
+func meanLen(tokens, chunks int64) float64 {
+	if chunks == 0 {
+		return 0
+	}
+	return float64(tokens) / float64(chunks)
 }
 
 // Vocabulary is term statistics over the chunks one principal may see,
@@ -342,17 +390,16 @@ func (v Vocabulary) Len() int {
 // All reports whether every chunk is visible.
 func (v Vocabulary) All() bool { return v.s != nil && v.s.all }
 
-// BleveAvgLen is bleve's BM25 "average length" over the visible chunks:
-// their distinct terms over their number, rounded up (see
-// backend.VisibleSet.BleveAvgLen).
-func (v Vocabulary) BleveAvgLen() float64 {
+// AvgLen is the visible chunks' mean length in tokens, the average
+// length BM25 divides by (0 when Redis does not answer).
+func (v Vocabulary) AvgLen() float64 {
 	if v.s == nil || v.s.n == 0 {
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
 	defer cancel()
-	d, _ := v.ix.distinct(ctx, v.s)
-	return math.Ceil(float64(d) / float64(v.s.n))
+	a, _ := v.ix.avgLen(ctx, v.s)
+	return a
 }
 
 // emptyWarning says how many visible chunks have no text; nil when none.

@@ -146,7 +146,8 @@
     let view = "ask";
     let m;
     if (p === "/ui/batch" || p.startsWith("/ui/batches/")) view = "batch";
-    for (const v of ["ask", "batch"]) $("view-" + v).hidden = v !== view;
+    if (p === "/ui/releases") view = "releases";
+    for (const v of ["ask", "batch", "releases"]) $("view-" + v).hidden = v !== view;
     document.querySelectorAll("nav a[data-view]").forEach((a) => {
       if (a.dataset.view === view) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
     });
@@ -154,6 +155,8 @@
       openQuestion(decodeURIComponent(m[1]), sig);
     } else if ((m = p.match(/^\/ui\/batches\/([^/]+)$/))) {
       openBatch(decodeURIComponent(m[1]), sig);
+    } else if (view === "releases") {
+      openReleases(sig);
     } else if (view === "batch") {
       $("batch").hidden = true;
       document.title = "assay · batch";
@@ -437,6 +440,8 @@
     add("tokens", (u.tokens_in || 0) + " in, " + (u.tokens_out || 0) + " out");
     add("cost", fmtCost(u.cost_usd));
     if (q.model) add("model", q.model);
+    const rel = q.release || (trace && trace.release);
+    if (rel) add("release", rel);
     const links = clear($("links"));
     if (config.temporal_ui_url) {
       links.append(el("a", {
@@ -757,6 +762,96 @@
       $("batch-status").textContent = "Cancelling…";
     } catch (e) {
       showError(e);
+    }
+  }
+
+  // ---- releases ----------------------------------------------------------
+
+  async function openReleases(sig) {
+    document.title = "assay · releases";
+    $("releases-status").textContent = "Reading the releases…";
+    while (!sig.aborted) {
+      let r;
+      try {
+        r = await api("/v1/releases", { signal: sig });
+      } catch (e) {
+        if (sig.aborted) return;
+        $("releases").hidden = true;
+        $("releases-status").textContent = e.status === 403
+          ? "This key may not read the releases (403): they are operator data, for keys in the gateway's releases group."
+          : "The releases could not be read.";
+        showError(e);
+        if (e.status === 401 || e.status === 403) return;
+        await sleep((e.retryAfter || 3) * 1000, sig);
+        continue;
+      }
+      hideError();
+      renderReleases(r);
+      await sleep(2000, sig);
+    }
+  }
+
+  const pct = (x) => (typeof x === "number" ? Math.round(x * 100) + "%" : "");
+  const rate = (n, runs) => (runs ? n + " (" + pct(n / runs) + ")" : String(n || 0));
+  const when = (t) => (t ? new Date(t).toLocaleString() : "");
+
+  function renderReleases(r) {
+    $("releases").hidden = false;
+    const rs = r.releases || [];
+    $("releases-status").textContent = r.candidate
+      ? "Canary: " + r.candidate + " takes " + r.share + "% of new runs, " + r.stable + " the rest."
+      : r.stable ? "Every new run is on " + r.stable + "." : "No release was promoted yet: runs use what the workers serve.";
+    const f = clear($("releases-active"));
+    const add = (k, v) => f.append(el("div", {}, el("dt", { text: k }), el("dd", { text: v })));
+    add("stable", r.stable || "none");
+    add("candidate", r.candidate ? r.candidate + " at " + r.share + "%" : "none (no canary)");
+    if ((r.previous || []).length) add("rollback returns to", r.previous[0]);
+    add("releases", String(rs.length));
+
+    const p = r.progress;
+    $("releases-progress").hidden = !p;
+    if (p) {
+      $("releases-progress-state").textContent = p.release + " against " + p.stable + ": " + p.state +
+        (p.state === "canary" ? " at " + p.share + "%" : "") + (p.paused ? ", paused" : "") +
+        (p.waiting ? ", waiting for " + p.waiting : "") + (p.reason ? ". " + p.reason : "");
+      const gate = $("releases-gate");
+      gate.hidden = !(p.gate || []).length;
+      const gb = clear(gate.tBodies[0]);
+      for (const g of p.gate || []) {
+        gb.append(el("tr", {}, el("td", { text: g.release }), el("td", { text: String(g.questions || 0) }),
+          el("td", { text: pct(g.right_source_cited) }), el("td", { text: pct(g.no_answer_refusal) }),
+          el("td", { text: pct(g.citation_validity) }), el("td", { text: String(g.leaks || 0) }),
+          el("td", { text: String(g.runs_failed || 0) }), el("td", { text: fmtMS(g.p95_ms || 0) })));
+      }
+      const steps = $("releases-steps");
+      steps.hidden = !(p.steps || []).length;
+      const sb = clear(steps.tBodies[0]);
+      (p.steps || []).forEach((st, i) => {
+        const last = i === p.steps.length - 1;
+        const verdict = st.passed ? "passed" : last && p.state === "rolled_back" ? "rolled back" : last ? "in progress" : "";
+        const row = (name, w, first) => {
+          w = w || {};
+          const tr = el("tr", {});
+          if (first) tr.append(el("td", { rowspan: "2", text: st.share + "%" }));
+          tr.append(el("td", { text: name }), el("td", { text: String(w.runs || 0) }),
+            el("td", { text: rate(w.errors || 0, w.runs) }), el("td", { text: rate(w.refused || 0, w.runs) }),
+            el("td", { text: rate(w.insufficient_context || 0, w.runs) }), el("td", { text: fmtMS(w.p95_ms || 0) }),
+            el("td", { text: w.cost_runs ? fmtCost(w.cost_usd / w.cost_runs) : "" }));
+          if (first) tr.append(el("td", { rowspan: "2", text: verdict }));
+          return tr;
+        };
+        const w = st.window || {};
+        sb.append(row("candidate " + p.release, w.candidate, true), row("stable " + p.stable, w.stable, false));
+      });
+    }
+
+    const hb = clear($("releases-history").tBodies[0]);
+    if (!rs.length) hb.append(el("tr", {}, el("td", { colspan: "7", text: "No release yet." })));
+    for (const x of rs) {
+      const tag = x.name === r.stable ? " (stable)" : x.name === r.candidate ? " (candidate)" : "";
+      hb.append(el("tr", {}, el("td", {}, el("strong", { text: x.name }), tag), el("td", {}, el("code", { text: x.state })),
+        el("td", { text: x.share + "%" }), el("td", { text: x.reason || "" }), el("td", { text: x.index || "" }),
+        el("td", { text: when(x.created_at) }), el("td", { text: x.note || "" })));
     }
   }
 

@@ -1,0 +1,40 @@
+//go:build !purego
+
+package vectors
+
+import "golang.org/x/sys/cpu"
+
+// The 1-bit scan's inner loop (bitEstimator.score) in assembly: Go's
+// bits.OnesCount64 checks for POPCNT at every call unless the binary is
+// built for x86-64-v2 or later, and the fallback call around it makes the
+// compiler spill the loop's registers: 70 ns a 768-dimension code against
+// 24 ns with the instruction alone (BenchmarkScore/bit). The sums are the
+// same integers whichever way they are counted, so scores are identical.
+
+//go:noescape
+func andPopcount4(planes *uint64, rec *uint64, words int) int
+
+//go:noescape
+func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
+
+var (
+	hasPOPCNT       = cpu.X86.HasPOPCNT
+	hasAVX512POPCNT = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
+)
+
+// weightedPopcount is Σ_p 2^p·popcount(planes[p]&rec) over 4 bit planes of
+// len(rec) words each, laid out back to back in planes.
+func weightedPopcount(planes, rec []uint64) int {
+	w := len(rec)
+	switch {
+	case w == 0:
+		return 0
+	case hasAVX512POPCNT && w%8 == 0:
+		_ = planes[4*w-1]
+		return andPopcount4AVX512(&planes[0], &rec[0], w)
+	case hasPOPCNT:
+		_ = planes[4*w-1]
+		return andPopcount4(&planes[0], &rec[0], w)
+	}
+	return weightedPopcountGo(planes, rec)
+}

@@ -1,0 +1,105 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// PREFETCH asks for the cache lines 2 KiB past the code: a scan visits
+// ordinals in increasing order, so the records about 15 codes ahead are
+// likely next, and a scan is bound by memory latency, not by the counting
+// (a caller who sees half of 500k chunks: vector leg p50 29–37 ms without,
+// 13–21 ms with, alternating rounds in one process). A prefetch past the
+// mapping is a hint and never faults.
+#define PREFETCH \
+	PREFETCHT0 2048(DI) \
+	PREFETCHT0 2112(DI) \
+	PREFETCHT0 2176(DI)
+
+// ARGS loads both kernels' arguments: SI, R12, R13 and DX point at planes
+// 0 to 3, DI at the code, CX is the word count and BX the word index (0).
+#define ARGS \
+	MOVQ planes+0(FP), SI \
+	MOVQ rec+8(FP), DI \
+	MOVQ words+16(FP), CX \
+	MOVQ CX, DX \
+	SHLQ $3, DX \
+	LEAQ (SI)(DX*1), R12 \
+	LEAQ (R12)(DX*1), R13 \
+	LEAQ (R13)(DX*1), DX \
+	XORQ BX, BX
+
+// func andPopcount4(planes *uint64, rec *uint64, words int) int
+//
+// Σ_k popcount(p0[k]&rec[k]) + 2·popcount(p1[k]&rec[k]) +
+// 4·popcount(p2[k]&rec[k]) + 8·popcount(p3[k]&rec[k]), where plane p is
+// planes[p*words : (p+1)*words]. Needs POPCNT; words ≥ 1.
+TEXT ·andPopcount4(SB), NOSPLIT, $0-32
+	ARGS
+	PREFETCH
+	XORQ R8, R8           // planes 0 and 2
+	XORQ R10, R10         // planes 1 and 3
+
+loop:
+	MOVQ    (DI)(BX*8), AX
+	MOVQ    (SI)(BX*8), R9
+	ANDQ    AX, R9
+	POPCNTQ R9, R9
+	ADDQ    R9, R8
+	MOVQ    (R12)(BX*8), R11
+	ANDQ    AX, R11
+	POPCNTQ R11, R11
+	LEAQ    (R10)(R11*2), R10
+	MOVQ    (R13)(BX*8), R9
+	ANDQ    AX, R9
+	POPCNTQ R9, R9
+	LEAQ    (R8)(R9*4), R8
+	MOVQ    (DX)(BX*8), R11
+	ANDQ    AX, R11
+	POPCNTQ R11, R11
+	LEAQ    (R10)(R11*8), R10
+	INCQ    BX
+	CMPQ    BX, CX
+	JLT     loop
+
+	ADDQ R10, R8
+	MOVQ R8, ret+24(FP)
+	RET
+
+// func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
+//
+// andPopcount4 eight words at a time with AVX-512 VPOPCNTQ; words must be
+// a positive multiple of 8.
+TEXT ·andPopcount4AVX512(SB), NOSPLIT, $0-32
+	ARGS
+	PREFETCH
+	VPXORQ Z0, Z0, Z0
+
+loopz:
+	VMOVDQU64 (DI)(BX*8), Z1
+	VPANDQ    (SI)(BX*8), Z1, Z2
+	VPOPCNTQ  Z2, Z2
+	VPADDQ    Z2, Z0, Z0
+	VPANDQ    (R12)(BX*8), Z1, Z3
+	VPOPCNTQ  Z3, Z3
+	VPSLLQ    $1, Z3, Z3
+	VPADDQ    Z3, Z0, Z0
+	VPANDQ    (R13)(BX*8), Z1, Z4
+	VPOPCNTQ  Z4, Z4
+	VPSLLQ    $2, Z4, Z4
+	VPADDQ    Z4, Z0, Z0
+	VPANDQ    (DX)(BX*8), Z1, Z5
+	VPOPCNTQ  Z5, Z5
+	VPSLLQ    $3, Z5, Z5
+	VPADDQ    Z5, Z0, Z0
+	ADDQ      $8, BX
+	CMPQ      BX, CX
+	JLT       loopz
+
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $1, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+24(FP)
+	RET
