@@ -18,27 +18,45 @@ import (
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
-// TestScaleMemory is a diagnostic for issue 20's memory target, not a CI
-// test: with ASSAY_SCALE_INDEX (a bleve index directory) and
-// ASSAY_SCALE_CORPUS (the corpus it was built from) set, it opens the
-// index as `assay dev`'s worker does (the corpus checked against the
-// index's manifest, nothing rebuilt), searches it hybrid+rerank as the
-// anonymous caller for every question in ASSAY_SCALE_QUESTIONS (a
-// questions.jsonl; optional), and reports the Go heap in use and the
-// process's RssAnon and RssFile after opening and after searching. With
-// ASSAY_HEAP_PROFILE it writes a heap profile there (go tool pprof).
+// TestScaleMemory is a diagnostic for issue 20's memory targets, not a CI
+// test. It opens a large index as `assay dev`'s worker does (with
+// ASSAY_SCALE_CORPUS, the corpus it was built from, checked against the
+// index's manifest; nothing rebuilt), searches it as the anonymous caller
+// for every question in ASSAY_SCALE_QUESTIONS (a questions.jsonl;
+// optional), and reports the Go heap in use and the process's resident
+// memory (VmRSS, RssAnon, RssFile, VmHWM) after opening and after
+// searching. With ASSAY_HEAP_PROFILE it writes a heap profile there (go
+// tool pprof). The index is either
 //
-//	ASSAY_SCALE_INDEX=.../index ASSAY_SCALE_CORPUS=.../corpus.jsonl \
-//	ASSAY_SCALE_QUESTIONS=.../questions.jsonl go test ./internal/backend/live -run TestScaleMemory -v
+//   - bleve: ASSAY_SCALE_INDEX, the index directory; or
+//
+//   - RediSearch: ASSAY_SCALE_REDIS (host:port) and ASSAY_SCALE_NAME (the
+//     index name), built with ASSAY_SCALE_EMBEDDER (default builtin; none
+//     searches bm25).
+//
+//     ASSAY_SCALE_INDEX=.../index ASSAY_SCALE_CORPUS=.../corpus.jsonl \
+//     ASSAY_SCALE_QUESTIONS=.../questions.jsonl go test ./internal/backend/live -run TestScaleMemory -v
 func TestScaleMemory(t *testing.T) {
-	dir, corpusPath := os.Getenv("ASSAY_SCALE_INDEX"), os.Getenv("ASSAY_SCALE_CORPUS")
-	if dir == "" || corpusPath == "" {
-		t.Skip("set ASSAY_SCALE_INDEX and ASSAY_SCALE_CORPUS")
-	}
 	cfg := config.Default()
-	cfg.Index.Dir, cfg.Index.Corpus = dir, corpusPath
+	cfg.Index.Corpus = os.Getenv("ASSAY_SCALE_CORPUS")
+	switch dir, addr, name := os.Getenv("ASSAY_SCALE_INDEX"), os.Getenv("ASSAY_SCALE_REDIS"), os.Getenv("ASSAY_SCALE_NAME"); {
+	case addr != "" && name != "":
+		cfg.Index.Backend, cfg.Redis.Addr, cfg.Index.Name = config.BackendRediSearch, addr, name
+		if e := os.Getenv("ASSAY_SCALE_EMBEDDER"); e != "" {
+			cfg.Embed.Provider = e
+		}
+	case dir != "" && cfg.Index.Corpus != "":
+		cfg.Index.Dir = dir
+	default:
+		t.Skip("SKIPPED: diagnostic; set ASSAY_SCALE_INDEX and ASSAY_SCALE_CORPUS (bleve) or ASSAY_SCALE_REDIS and ASSAY_SCALE_NAME (RediSearch)")
+	}
+	mode := retrieval.HybridRerank
+	if cfg.Embed.Provider == config.EmbedNone {
+		mode = retrieval.BM25
+	}
+	t.Logf("before open: %s", memoryNow(t))
 	start := time.Now()
-	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg.Index.Corpus != "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +83,7 @@ func TestScaleMemory(t *testing.T) {
 	}
 	start = time.Now()
 	for _, q := range questions {
-		res, err := l.Search(context.Background(), retrieval.Request{Query: q, Groups: []string{"public"}, K: 10, Mode: retrieval.HybridRerank})
+		res, err := l.Search(context.Background(), retrieval.Request{Query: q, Groups: []string{"public"}, K: 10, Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
