@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"io"
 	"log/slog"
 	"maps"
@@ -9,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,28 +168,11 @@ func TestTemporalMetrics(t *testing.T) {
 	}
 }
 
-// temporalCLI is the pinned Temporal CLI (`make test` exports
-// ASSAY_DEV_TEMPORAL_BIN), or ../../bin/temporal; the test skips without it.
-func temporalCLI(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a Temporal dev server: not in -short")
-	}
-	p := os.Getenv("ASSAY_DEV_TEMPORAL_BIN")
-	if p == "" {
-		p, _ = filepath.Abs("../../bin/temporal")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("SKIP: no Temporal CLI at %s; run `make test` (it installs it)", p)
-	}
-	return p
-}
-
 // TestCostProbeOnDevServer reads the counters -costs reads from a real
 // dev server, this test process standing in for assay dev (the server is
 // its child), around three question-shaped runs.
 func TestCostProbeOnDevServer(t *testing.T) {
-	bin := temporalCLI(t)
+	bin := devservertest.Binary(t)
 	ctx := context.Background()
 	port, err := freePort()
 	if err != nil {

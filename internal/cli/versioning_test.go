@@ -2,9 +2,8 @@ package cli
 
 import (
 	"context"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -61,7 +60,7 @@ func TestVersioningBehaviors(t *testing.T) {
 //   - the ReleaseWorkflow run (AutoUpgrade) runs the second on B;
 //   - an AnswerWorkflow run started after the switch runs on B.
 func TestWorkerVersioningPinned(t *testing.T) {
-	bin := temporalBinForTest(t)
+	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	port, err := freeTCPPort()
@@ -173,22 +172,4 @@ func waitFirstBuild(ctx context.Context, t *testing.T, c client.Client, id strin
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// temporalBinForTest is the pinned Temporal CLI (ASSAY_DEV_TEMPORAL_BIN,
-// which `make test` sets, else ../../bin/temporal); the test skips
-// without one, and in -short.
-func temporalBinForTest(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("SKIP: starts a Temporal dev server")
-	}
-	p := os.Getenv("ASSAY_DEV_TEMPORAL_BIN")
-	if p == "" {
-		p, _ = filepath.Abs("../../bin/temporal")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("SKIP: no Temporal CLI at %s; run `make test` (it installs it)", p)
-	}
-	return p
 }

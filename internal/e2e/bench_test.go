@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // TestEndToEndBench runs `assay bench --embedded` with two concurrency
 // levels and a batch, and reads back its --json report.
 func TestEndToEndBench(t *testing.T) {
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	file := filepath.Join(t.TempDir(), "bench.json")
 	out, errOut, err := clitest.Run(t, "bench", "--embedded", "--temporal-bin", bin,
 		"--corpus", "../../testdata/hollin/corpus.jsonl", "--questions", "../../testdata/hollin/questions.jsonl",

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"log/slog"
 	"net/http"
 	"os"
@@ -62,7 +63,7 @@ type chaosStack struct {
 // file (YAML).
 func newChaosStack(t *testing.T, extra ...string) *chaosStack {
 	t.Helper()
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "assay")
 	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/assay").CombinedOutput(); err != nil {

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,27 +17,6 @@ import (
 	"github.com/assay-rag/assay/internal/cli"
 	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
-
-// temporalBin finds the pinned Temporal CLI. `make test` exports
-// ASSAY_DEV_TEMPORAL_BIN; when it is set the binary must exist. Without it
-// the test looks in ../../bin and skips, loudly, when nothing is there.
-func temporalBin(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("SKIP end-to-end: -short")
-	}
-	if p := os.Getenv("ASSAY_DEV_TEMPORAL_BIN"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("ASSAY_DEV_TEMPORAL_BIN=%s: %v", p, err)
-		}
-		return p
-	}
-	p, _ := filepath.Abs("../../bin/temporal")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("SKIP end-to-end: no Temporal CLI at %s; run `make test` (it installs it)", p)
-	}
-	return p
-}
 
 // waitGateway waits up to 30s for the gateway at base to answer
 // /healthz, failing t with what the processes printed (logs) when it
@@ -88,7 +66,7 @@ type devStack struct {
 
 func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	t.Helper()
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	s := &devStack{
 		URL:          fmt.Sprintf("http://127.0.0.1:%d", httpPort),

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"net/http"
 	"os"
 	"os/exec"
@@ -90,7 +91,7 @@ func TestEndToEndEncryptedHistories(t *testing.T) {
 		secrets[fmt.Sprintf("passage %d", i)] = p.Text
 	}
 
-	temporal := temporalBin(t)
+	temporal := devservertest.Binary(t)
 	show := func(extra ...string) (string, error) {
 		args := append([]string{"workflow", "show", "--address", s.TemporalAddr, "--workflow-id", q.ID, "--output", "json"}, extra...)
 		out, err := exec.Command(temporal, args...).CombinedOutput()

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,7 +90,7 @@ func checkEvalReport(t *testing.T, rep judge.AnswersReport) {
 // does, with no Temporal running: it must start its own temporary stack,
 // run both batches, write the three reports and stop the stack.
 func TestEvalAnswersEmbedded(t *testing.T) {
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	out := t.TempDir()
 	stdout, stderr, err := clitest.Eval(t, "answers", "--quiet",
 		"--questions", evalQuestions(t, e2eEvalIDs...),

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"net"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // TestDevPortInUse: a port already taken is a clear error naming it, and
 // nothing is left running.
 func TestDevPortInUse(t *testing.T) {
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

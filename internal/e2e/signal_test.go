@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"fmt"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"io"
 	"net/http"
 	"os/exec"
@@ -21,7 +22,7 @@ import (
 // gateway answers, and checks that the process exits cleanly and takes the
 // Temporal dev server with it: no orphan.
 func TestDevStopsOnSIGTERM(t *testing.T) {
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	exe := filepath.Join(t.TempDir(), "assay")
 	if out, err := exec.Command("go", "build", "-o", exe, "../../cmd/assay").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

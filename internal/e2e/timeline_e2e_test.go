@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -127,7 +128,7 @@ func TestTimeline(t *testing.T) {
 	}
 
 	// The Temporal CLI shows the same.
-	out, err := exec.CommandContext(ctx, temporalBin(t), "workflow", "describe", "--address", s.TemporalAddr, "-w", id).CombinedOutput()
+	out, err := exec.CommandContext(ctx, devservertest.Binary(t), "workflow", "describe", "--address", s.TemporalAddr, "-w", id).CombinedOutput()
 	if err != nil {
 		t.Fatalf("temporal workflow describe: %v\n%s", err, out)
 	}

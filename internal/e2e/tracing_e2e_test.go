@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,7 +123,7 @@ func TestTracingSpanTree(t *testing.T) {
 // of `assay dev`, whose embedded Temporal server (which refuses that
 // value) still starts.
 func TestTracingConsoleDev(t *testing.T) {
-	bin := temporalBin(t)
+	bin := devservertest.Binary(t)
 	t.Setenv(tracing.EnvExporter, "console") // the dev server child sees it too
 	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", httpPort)
