@@ -253,6 +253,8 @@ func TestSearchTimeBreakdown(t *testing.T) {
 							}
 						}
 						try("MaxScore essential terms only", textQuery(et, filter, ew), depth)
+						try("MaxScore essential, LIMIT 2×depth", textQuery(et, filter, ew), 2*depth)
+						try("MaxScore essential, LIMIT 5×depth", textQuery(et, filter, ew), 5*depth)
 					}
 				}
 			}
