@@ -31,3 +31,11 @@ func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {
 	hnswM, hnswEFConstruction, vectorEF = m, efConstruction, efRuntime
 	return om, oc, or
 }
+
+// SetTieMargin sets how many chunks past the depth the BM25 leg's read
+// asks for, and returns the previous margin.
+func SetTieMargin(n int) int {
+	old := tieMargin
+	tieMargin = n
+	return old
+}

@@ -434,15 +434,23 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // BM25STD, and past them every chunk that ties the last one's score: the
 // engine orders ties arbitrarily, and the exact re-scoring must see all
 // of a tie to break it by chunk id as bleve does.
+//
+// One read asks for tieMargin chunks past depth, so the ties come with
+// the candidates: RediSearch evaluates the whole query again for every
+// page (it has no cursor over a scored union), and a second page only
+// to look past the depth-th score cost as much as the first (30 ms of
+// Redis's one thread at 500,000 chunks, docs/performance-scale.md). A
+// tie longer than the margin still reads on.
 func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]string, error) {
 	p := chunkPrefix(ix.vn)
+	page := depth + tieMargin
 	var ids []string
-	last := math.Inf(1)
-	for offset := 0; ; offset += depth {
+	cut := math.Inf(-1) // the depth-th score, once read
+	for offset := 0; ; offset += page {
 		// go-redis misreads WITHSCORES with NOCONTENT: the reply is
 		// [total, id, score, id, score, ...].
 		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
-			"LIMIT", offset, depth, "DIALECT", 2).Slice()
+			"LIMIT", offset, page, "DIALECT", 2).Slice()
 		if err != nil {
 			return nil, err
 		}
@@ -457,17 +465,23 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 			if sv, ok := raw[2+2*i].(string); ok {
 				score, _ = strconv.ParseFloat(sv, 64)
 			}
-			if offset > 0 && score < last {
+			if len(ids) >= depth && score < cut {
 				return ids, nil
 			}
 			ids = append(ids, strings.TrimPrefix(id, p))
-			last = score
+			if len(ids) == depth {
+				cut = score
+			}
 		}
-		if n < depth || int64(offset+depth) >= total {
+		if n < page || int64(offset+page) >= total {
 			return ids, nil
 		}
 	}
 }
+
+// tieMargin is how many chunks past the depth the candidates' read also
+// asks for, to see the depth-th score's ties in the same read.
+var tieMargin = 32
 
 // termWeights returns the query terms some visible chunk holds and the
 // $weight of each in the BM25STD query. bleve's BM25 weighs a term by

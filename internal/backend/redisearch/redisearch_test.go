@@ -435,3 +435,53 @@ func TestAverageLengthIsTheVisibleMean(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesKeepEveryTieInOneRead: the BM25 leg re-scores every chunk
+// tying the depth-th BM25STD score (the engine orders ties arbitrarily),
+// and reads them with the candidates in one FT.SEARCH when the tie fits
+// in the margin: a second page evaluates the whole query again.
+func TestCandidatesKeepEveryTieInOneRead(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	name := redistest.Name("ties")
+	var chunks []corpus.Chunk
+	// 150 chunks that tie, written in an order unlike their ids'.
+	for i := range 150 {
+		id := fmt.Sprintf("a%03d", (i*67)%150)
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle", Text: "The kettle boils water.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	for _, id := range []string{"zy", "zz"} {
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "Kettle care", Text: "Descale the kettle.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
+	f := backend.Filter{Groups: []string{"public"}}
+	want := []string{"zy#0", "zz#0", "a000#0", "a001#0", "a002#0"}
+	for _, margin := range []int{0, 1, 32, 200} {
+		old := redisearch.SetTieMargin(margin)
+		hits, err := ix.SearchText(ctx, "kettle descale", f, 5)
+		redisearch.SetTieMargin(old)
+		if err != nil || !slices.Equal(ids(hits), want) {
+			t.Errorf("margin %d: SearchText = %v, %v; want %v (ties broken by chunk id)", margin, ids(hits), err, want)
+		}
+	}
+	// k 40: depth 40+96 = 136 of the 150 tying chunks; the margin (32)
+	// covers the rest, so one FT.SEARCH reads the candidates.
+	if _, err := ix.SearchText(ctx, "kettle descale", f, 40); err != nil { // statistics cached
+		t.Fatal(err)
+	}
+	if err := rdb.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := ix.SearchText(ctx, "kettle descale", f, 40)
+	if err != nil || len(hits) != 40 || hits[39].ChunkID != "a037#0" {
+		t.Fatalf("SearchText k 40 = %d hits (last %v), %v; want 40, the last a037#0", len(hits), hits[len(hits)-1:], err)
+	}
+	info, err := rdb.Info(ctx, "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(info, "cmdstat_FT.SEARCH:calls=1,") {
+		t.Errorf("one search sent other than one FT.SEARCH:\n%s", info)
+	}
+}
