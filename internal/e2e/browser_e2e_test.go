@@ -551,7 +551,7 @@ func writeLines(t *testing.T, path string, lines []string) {
 
 // browserErrors checks the page names API errors in words: a wrong key
 // (401) against the real gateway, a spent rate limit (429 with
-// Retry-After) and an unavailable service (503) against a stub API that
+// Retry-After) and an unavailable service (503) against a fake API that
 // answers only with those errors.
 func browserErrors(t *testing.T, s *devStack) {
 	ctx := newBrowser(t, 1000, 800)
@@ -584,11 +584,12 @@ func browserErrors(t *testing.T, s *devStack) {
 		t.Errorf("rate limited: alert %q; want the 429 with Retry-After's seconds", alert)
 	}
 
-	// A gateway whose back end is down answers 503.
-	stub := httptest.NewServer(stubAPI(webui.Handler(webui.Config{Namespace: "default"})))
-	defer stub.Close()
+	// A gateway whose back end is down answers every /v1 call 503.
+	down := fakeAPI(webui.Handler(webui.Config{Namespace: "default"}), "/v1/", http.StatusServiceUnavailable,
+		`{"error":{"code":"unavailable","message":"temporal is down","request_id":"fake"}}`)
+	defer down.Close()
 	do(t, ctx, "ask while the service is down",
-		chromedp.Navigate(stub.URL+"/?q=E4"),
+		chromedp.Navigate(down.URL+"/?q=E4"),
 		chromedp.Click("#ask-button", chromedp.ByID), // /?q= fills the box; asking takes a click
 		chromedp.WaitVisible("#alert", chromedp.ByID),
 		chromedp.Text("#alert", &alert, chromedp.ByID),
@@ -634,11 +635,11 @@ func browserReleases(t *testing.T, s *devStack) {
 	}
 	checkContrast(t, ctx, "the releases page")
 
-	stub := httptest.NewServer(releasesStub(webui.Handler(webui.Config{Namespace: "default"})))
-	defer stub.Close()
+	canary := fakeAPI(webui.Handler(webui.Config{Namespace: "default"}), "/v1/releases", http.StatusOK, releasesJSON)
+	defer canary.Close()
 	var steps, gate, state string
 	do(t, ctx, "open a canary's live comparison",
-		chromedp.Navigate(stub.URL+"/ui/releases"),
+		chromedp.Navigate(canary.URL+"/ui/releases"),
 		chromedp.WaitVisible("#releases-steps tbody tr", chromedp.ByQuery),
 		chromedp.Text("#releases-steps", &steps, chromedp.ByID),
 		chromedp.Text("#releases-gate", &gate, chromedp.ByID),
@@ -657,7 +658,7 @@ func browserReleases(t *testing.T, s *devStack) {
 	screenshot(t, ctx, "releases")
 	do(t, ctx, "measure at 360 px",
 		chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile),
-		chromedp.Navigate(stub.URL+"/ui/releases"),
+		chromedp.Navigate(canary.URL+"/ui/releases"),
 		chromedp.WaitVisible("#releases-steps tbody tr", chromedp.ByQuery),
 	)
 	var scrollW, clientW int
@@ -670,38 +671,30 @@ func browserReleases(t *testing.T, s *devStack) {
 	}
 }
 
-// releasesStub serves the page and a fixed GET /v1/releases: candidate
-// fixed at 50%, its gate, and a canary step it failed.
-func releasesStub(page http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/releases" {
-			page.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"stable":"initial","candidate":"fixed","share":50,"releases":[
+// releasesJSON is a fixed GET /v1/releases: candidate fixed at 50%, its
+// gate, and a canary step it failed.
+const releasesJSON = `{"stable":"initial","candidate":"fixed","share":50,"releases":[
  {"name":"fixed","state":"canary","share":50,"digest":"d2","index":"v2","created_at":"2026-12-01T10:00:00Z","note":"no warranty pages"},
  {"name":"initial","state":"promoted","share":100,"digest":"d1","index":"v1","created_at":"2026-11-30T10:00:00Z"}],
  "progress":{"release":"fixed","stable":"initial","state":"rolled_back","share":0,
   "reason":"canary at 50%: insufficient_context rate 1.00 (9 of 9) > stable 0.00 (0 of 10) + 0.10",
   "gate":[{"release":"fixed","questions":6,"right_source_cited":0.83,"no_answer_refusal":1,"citation_validity":1,"p95_ms":120},
           {"release":"initial","questions":6,"right_source_cited":0.83,"no_answer_refusal":1,"citation_validity":1,"p95_ms":110}],
-  "steps":[{"share":50,"passed":false,"window":{"candidate":{"runs":9,"insufficient_context":9,"p95_ms":40},"stable":{"runs":10,"p95_ms":35}}}]}}`)
-	})
-}
+  "steps":[{"share":50,"passed":false,"window":{"candidate":{"runs":9,"insufficient_context":9,"p95_ms":40},"stable":{"runs":10,"p95_ms":35}}}]}}`
 
-// stubAPI serves the page, and answers every /v1 call 503 as a gateway
-// whose Temporal is down would. It is a stand-in for the error path only.
-func stubAPI(page http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/v1/") {
+// fakeAPI is a test double of the gateway: it serves the page, and answers
+// every request whose path starts with prefix with status and the fixed
+// JSON body, whatever was asked.
+func fakeAPI(page http.Handler, prefix string, status int, body string) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, prefix) {
 			page.ServeHTTP(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprint(w, `{"error":{"code":"unavailable","message":"temporal is down","request_id":"stub"}}`)
-	})
+		w.WriteHeader(status)
+		fmt.Fprint(w, body)
+	}))
 }
 
 // browserNarrow checks the answer view fits a 360 px wide phone.
