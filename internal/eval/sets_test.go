@@ -17,6 +17,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-heldout.jsonl", "testdata/eval/hollin-heldout-facts.jsonl"}, // make eval-heldout
 	{"testdata/eval/hollin-fresh.jsonl", "testdata/eval/hollin-fresh-facts.jsonl"},     // make eval-fresh
 	{"testdata/eval/hollin-fresh2.jsonl", "testdata/eval/hollin-fresh2-facts.jsonl"},   // make eval-fresh2
+	{"testdata/eval/hollin-fresh3.jsonl", "testdata/eval/hollin-fresh3-facts.jsonl"},   // make eval-fresh3
 }
 
 const repoRoot = "../.."
