@@ -120,7 +120,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 					t.Fatal(err)
 				}
 				v := Vocabulary{ix: ix, groups: c.groups, s: s}
-				terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
+				terms, weights, _, err := ix.termWeights(ctx, v, uniq, mult)
 				if err != nil {
 					t.Fatal(err)
 				}

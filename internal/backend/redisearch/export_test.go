@@ -39,3 +39,18 @@ func SetTieMargin(n int) int {
 	tieMargin = n
 	return old
 }
+
+// SetMaxScore sets the share of visible chunks above which a query term
+// is left out of the essential read, and the essential read's depth
+// factor, and returns the previous ones (share > 1: never).
+func SetMaxScore(share float64, factor int) (float64, int) {
+	oldS, oldF := maxScoreShare, maxScoreFactor
+	maxScoreShare, maxScoreFactor = share, factor
+	return oldS, oldF
+}
+
+// MaxScoreCounts returns how many BM25 searches made the essential read
+// and how many kept its answer.
+func (ix *Index) MaxScoreCounts() (tried, accepted int64) {
+	return ix.msTried.Load(), ix.msAccepted.Load()
+}
