@@ -259,6 +259,41 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				}
 			}
 		}
+		// SearchText as shipped, without MaxScore (no term is left out)
+		// and with it, statistics cached by the passes above, alternated
+		// query by query; and the top-10 agreement of the two.
+		var off, on []float64
+		agree := 0.0
+		tried0, kept0 := ix.msTried.Load(), ix.msAccepted.Load()
+		for _, text := range queries {
+			fl := backend.Filter{Groups: c.groups}
+			share := maxScoreShare
+			maxScoreShare = 2
+			st := time.Now()
+			full, err := ix.SearchText(ctx, text, fl, k)
+			off = append(off, ms(time.Since(st)))
+			maxScoreShare = share
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = time.Now()
+			got, err := ix.SearchText(ctx, text, fl, k)
+			on = append(on, ms(time.Since(st)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, want := 0, min(10, len(full))
+			for _, h := range got[:min(10, len(got))] {
+				if slices.ContainsFunc(full[:want], func(x backend.Hit) bool { return x.ChunkID == h.ChunkID }) {
+					in++
+				}
+			}
+			if want > 0 {
+				agree += float64(in) / float64(want)
+			}
+		}
+		t.Logf("caller %s: SearchText p50 %.2f ms without MaxScore, %.2f ms with (essential reads %d, kept %d of %d searches); top-10 agreement with the full union's %.4f",
+			c.name, p50(off), p50(on), ix.msTried.Load()-tried0, ix.msAccepted.Load()-kept0, len(queries), agree/float64(len(queries)))
 		t.Logf("caller %s (%d queries): terms p50 %.0f, matches p50 %.0f", c.name, len(total), p50(nterms), p50(matches))
 		np := 0
 		for _, x := range prunable {

@@ -40,13 +40,13 @@ func SetTieMargin(n int) int {
 	return old
 }
 
-// SetMaxScore sets the share of visible chunks above which a query term
-// is left out of the essential read, and the essential read's depth
-// factor, and returns the previous ones (share > 1: never).
-func SetMaxScore(share float64, factor int) (float64, int) {
-	oldS, oldF := maxScoreShare, maxScoreFactor
-	maxScoreShare, maxScoreFactor = share, factor
-	return oldS, oldF
+// SetMaxScore sets the share of visible chunks and the count above which
+// a query term is left out of the essential read, and the essential
+// read's depth factor, and returns the previous ones (share > 1: never).
+func SetMaxScore(share float64, minDF, factor int) (float64, int, int) {
+	oldS, oldM, oldF := maxScoreShare, maxScoreMinDF, maxScoreFactor
+	maxScoreShare, maxScoreMinDF, maxScoreFactor = share, minDF, factor
+	return oldS, oldM, oldF
 }
 
 // MaxScoreCounts returns how many BM25 searches made the essential read

@@ -51,10 +51,16 @@ import (
 // chunks read are checked against their terms (maxScoreConsistent); any
 // difference (a term the engine tokenizes otherwise) also falls back.
 
-// maxScoreShare: query terms held by more than this share of the visible
-// chunks are non-essential (left out of the essential read) — the terms
-// whose postings made most of a search's time at 500,000 chunks.
-var maxScoreShare = 0.05
+// maxScoreShare and maxScoreMinDF: query terms held by more than this
+// share of the visible chunks, and by more than maxScoreMinDF of them,
+// are non-essential (left out of the essential read) — the terms whose
+// postings made most of a search's time at 500,000 chunks. A union of
+// fewer postings costs less than the essential read and the bound's risk
+// of a second read.
+var (
+	maxScoreShare = 0.05
+	maxScoreMinDF = 10_000
+)
 
 // maxScoreFactor: the essential read asks for this many times the full
 // read's depth (candidateDepth).
@@ -71,8 +77,8 @@ type msTerm struct {
 
 // maxScorePlan splits the visible query terms into essential and
 // non-essential ones: the commonest by visible df are left out while they
-// are held by more than maxScoreShare of the visible chunks, keeping at
-// least one term. ok is false when nothing would be left out.
+// are held by more than maxScoreShare of the visible chunks and more than
+// maxScoreMinDF, keeping at least one term. ok is false when nothing would be left out.
 func maxScorePlan(q backend.BM25Query, uniq []string, mult map[string]int, vis []int, n int) (plan []msTerm, ok bool) {
 	idf := map[string]float64{}
 	for i, t := range q.Terms {
@@ -94,7 +100,7 @@ func maxScorePlan(q backend.BM25Query, uniq []string, mult map[string]int, vis [
 	})
 	dropped := 0
 	for _, i := range order[:len(order)-1] {
-		if float64(vis[i]) <= maxScoreShare*float64(n) {
+		if float64(vis[i]) <= maxScoreShare*float64(n) || vis[i] <= maxScoreMinDF {
 			break
 		}
 		dropped++
