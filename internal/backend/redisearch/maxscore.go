@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -124,24 +125,68 @@ func maxScorePlan(q backend.BM25Query, uniq []string, mult map[string]int, vis [
 
 // maxScoreBound is the best score a chunk not read can have (see the
 // package comment above): cut is the last score the essential read
-// returned, 0 when it returned every match.
-func maxScoreBound(q backend.BM25Query, p backend.BM25, avg float64, plan []msTerm, cut float64) float64 {
-	var sum float64
+// returned, 0 when it returned every match; maxTF, when it has a term,
+// the most times any visible chunk holds it.
+func maxScoreBound(q backend.BM25Query, p backend.BM25, avg float64, plan []msTerm, cut float64, maxTF map[string]int) float64 {
+	caps := make([]float64, len(plan))
+	a := make([]float64, len(plan)) // m_t·idf_t², queryNorm apart
+	var perTerm float64
 	held := 0
-	for _, t := range plan {
+	for i, t := range plan {
 		capTF := math.Inf(1)
 		if t.essential {
 			// A hair over cut/w: the quotient of the engine's product
 			// must not round below a tf it holds.
 			capTF = math.Floor(cut/t.weight*(1+1e-9) + 1e-9)
 		}
+		if m, ok := maxTF[t.term]; ok {
+			capTF = math.Min(capTF, float64(m))
+		}
+		caps[i] = capTF
 		if capTF < 1 {
 			continue
 		}
 		held += t.mult
-		sum += float64(t.mult) * t.idf * t.idf * maxClauseTF(p, avg, capTF)
+		a[i] = float64(t.mult) * t.idf * t.idf
+		perTerm += a[i] * maxClauseTF(p, avg, capTF)
 	}
-	return sum * queryNorm(q) * float64(held) / float64(len(q.Terms))
+	best := math.Min(perTerm, sharedLength(p, avg, a, caps))
+	return best * queryNorm(q) * float64(held) / float64(len(q.Terms))
+}
+
+// sharedLength bounds Σ a_t·g(tf_t, ℓ) over every length ℓ ≥ 1 and
+// 1 ≤ tf_t ≤ min(caps_t, ℓ) (terms with a_t = 0 left out): the terms of
+// one chunk share its length, so they cannot all peak at the length
+// that suits each (maxClauseTF's bound, term by term). Over ℓ in
+// [lo, hi] a term gives at most g(min(cap, hi), lo) (g rises with tf and
+// falls with ℓ); the intervals grow by 2% up to 10⁸ tokens, and past that
+// g(tf, ℓ) ≤ g(ℓ, ℓ) < avg/(b·√ℓ). +Inf without length normalisation.
+func sharedLength(p backend.BM25, avg float64, a, caps []float64) float64 {
+	if p.B <= 0 || avg <= 0 {
+		return math.Inf(1)
+	}
+	g := func(tf, l float64) float64 {
+		s := math.Sqrt(tf)
+		return s * p.K1 / (s + p.K1*(1-p.B+p.B*l/avg))
+	}
+	const top = 1e8
+	var best float64
+	for lo := 1.0; lo < top; {
+		hi := math.Max(lo+1, math.Ceil(lo*1.02))
+		var sum float64
+		for i, c := range caps {
+			if a[i] > 0 {
+				sum += a[i] * g(math.Min(c, hi), lo)
+			}
+		}
+		best = math.Max(best, sum)
+		lo = hi
+	}
+	var sum float64
+	for i := range caps {
+		sum += a[i] * math.Min(p.K1, avg/(p.B*math.Sqrt(top)))
+	}
+	return math.Max(best, sum)
 }
 
 // queryNorm is q's queryNorm, 1/√(Σ idf²) over its clauses (1 without
@@ -217,6 +262,10 @@ func maxScoreConsistent(plan []msTerm, cands []candidate, scores []float64) bool
 // searchEssential runs the essential read for plan and returns the exact
 // top k when the bound proves it; ok false means: read the full union.
 func (ix *Index) searchEssential(ctx context.Context, v Vocabulary, qterms []string, plan []msTerm, filter string, k int) (hits []backend.Hit, ok bool, err error) {
+	var tr msTrace
+	if maxScoreTrace != nil {
+		defer func() { tr.kept = ok; maxScoreTrace(tr) }()
+	}
 	var terms []string
 	var weights []float64
 	for _, t := range plan {
@@ -225,16 +274,21 @@ func (ix *Index) searchEssential(ctx context.Context, v Vocabulary, qterms []str
 			weights = append(weights, t.weight)
 		}
 	}
+	tr.terms, tr.essential = len(plan), len(terms)
 	depth := maxScoreFactor * candidateDepth(k)
+	t0 := time.Now()
 	ids, scores, all, err := ix.readScored(ctx, textQuery(terms, filter, weights), "DISMAX", depth)
 	if err != nil {
 		return nil, false, err
 	}
+	t1 := time.Now()
 	cands, err := ix.loadTerms(ctx, ids)
 	if err != nil {
 		return nil, false, err
 	}
+	tr.read, tr.all, tr.readTook, tr.loadTook = len(ids), all, t1.Sub(t0), time.Since(t1)
 	if !maxScoreConsistent(plan, cands, scores) {
+		tr.inconsistent = true
 		return nil, false, nil
 	}
 	cut := 0.0
@@ -245,12 +299,86 @@ func (ix *Index) searchEssential(ctx context.Context, v Vocabulary, qterms []str
 	if len(hits) < k {
 		return nil, false, nil // a chunk holding only dropped terms could rank
 	}
+	maxTF, err := ix.maxTFs(ctx, v.s, plan)
+	if err != nil {
+		return nil, false, err
+	}
 	q := backend.NewBM25Query(v, ix.m.BM25, qterms)
-	if maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, cut) >= hits[k-1].Score {
+	tr.bound, tr.kth = maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, cut, maxTF), hits[k-1].Score
+	if tr.bound >= tr.kth {
 		return nil, false, nil
 	}
 	return hits, true, nil
 }
+
+// maxTFs returns, for the non-essential terms of plan, the most times a
+// chunk visible to s holds each: DISMAX with weight 1 scores a chunk by
+// the term's frequency, so the first of its matches has the largest (one
+// FT.SEARCH each, pipelined, for the terms not cached; it reads the
+// term's postings once per worker and visible set).
+func (ix *Index) maxTFs(ctx context.Context, s *visibleStats, plan []msTerm) (map[string]int, error) {
+	key, _ := setKey(s.groups)
+	out := map[string]int{}
+	var miss []string
+	for _, t := range plan {
+		if t.essential {
+			continue
+		}
+		if m, ok := ix.maxTF.Get(key + "\x00\x00" + t.term); ok {
+			out[t.term] = m
+		} else {
+			miss = append(miss, t.term)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	filter := ""
+	if !s.all {
+		filter = s.filter
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.Cmd, len(miss))
+	for i, t := range miss {
+		cmds[i] = pipe.Do(ctx, "FT.SEARCH", ix.vn, textQuery([]string{t}, filter, nil), "NOCONTENT", "VERBATIM", "WITHSCORES",
+			"SCORER", "DISMAX", "LIMIT", 0, 1, "DIALECT", 2)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, err
+	}
+	for i, t := range miss {
+		raw, err := cmds[i].Slice()
+		if err != nil {
+			return nil, err
+		}
+		_, _, scores, err := parseScored(raw, "")
+		if err != nil {
+			return nil, err
+		}
+		m := 0
+		if len(scores) > 0 {
+			if math.IsInf(scores[0], 0) || math.IsNaN(scores[0]) {
+				continue // unreadable: no cap
+			}
+			m = int(math.Ceil(scores[0] - 1e-9))
+		}
+		out[t] = m
+		ix.maxTF.Add(key+"\x00\x00"+t, m)
+	}
+	return out, nil
+}
+
+// msTrace is what one essential read did, for the diagnostics.
+type msTrace struct {
+	terms, essential, read  int
+	all, inconsistent, kept bool
+	bound, kth              float64
+	readTook, loadTook      time.Duration
+}
+
+// maxScoreTrace, when set (diagnostics only), is called after every
+// essential read.
+var maxScoreTrace func(msTrace)
 
 // readScored is one FT.SEARCH of query with scorer, the first n chunks
 // with their scores; all reports whether they are every match.

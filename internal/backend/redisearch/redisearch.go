@@ -48,6 +48,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -133,6 +134,9 @@ type Index struct {
 	// msTried and msAccepted count the BM25 searches that made the
 	// essential read (maxscore.go) and those that kept its answer.
 	msTried, msAccepted atomic.Int64
+	// maxTF caches, by visible set and term, the most times a visible
+	// chunk holds a non-essential term (maxscore.go).
+	maxTF *lru.Cache[string, int]
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -190,6 +194,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	}
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
 		cache: newChunkCache(o.CacheChunks)}
+	ix.maxTF, _ = lru.New[string, int](maxSetTerms)
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
