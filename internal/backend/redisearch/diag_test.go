@@ -269,18 +269,19 @@ func TestSearchTimeBreakdown(t *testing.T) {
 		maxScoreTrace = func(tr msTrace) { traces = append(traces, tr) }
 		for _, text := range queries {
 			fl := backend.Filter{Groups: c.groups}
-			share := maxScoreShare
-			maxScoreShare = 2
+			was := maxScoreOn
+			maxScoreOn = false
 			st := time.Now()
 			full, err := ix.SearchText(ctx, text, fl, k)
 			off = append(off, ms(time.Since(st)))
-			maxScoreShare = share
+			maxScoreOn = true
 			if err != nil {
 				t.Fatal(err)
 			}
 			st = time.Now()
 			got, err := ix.SearchText(ctx, text, fl, k)
 			on = append(on, ms(time.Since(st)))
+			maxScoreOn = was
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,13 +40,13 @@ func SetTieMargin(n int) int {
 	return old
 }
 
-// SetMaxScore sets the share of visible chunks and the count above which
-// a query term is left out of the essential read, and the essential
-// read's depth factor, and returns the previous ones (share > 1: never).
-func SetMaxScore(share float64, minDF, factor int) (float64, int, int) {
-	oldS, oldM, oldF := maxScoreShare, maxScoreMinDF, maxScoreFactor
-	maxScoreShare, maxScoreMinDF, maxScoreFactor = share, minDF, factor
-	return oldS, oldM, oldF
+// SetMaxScore turns the essential read on or off and sets the share of
+// visible chunks and the count above which a query term is left out of
+// it, and its depth factor; it returns a function that restores them.
+func SetMaxScore(on bool, share float64, minDF, factor int) (restore func()) {
+	o, s, m, f := maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor
+	maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor = on, share, minDF, factor
+	return func() { maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor = o, s, m, f }
 }
 
 // MaxScoreCounts returns how many BM25 searches made the essential read

@@ -52,6 +52,13 @@ import (
 // chunks read are checked against their terms (maxScoreConsistent); any
 // difference (a term the engine tokenizes otherwise) also falls back.
 
+// maxScoreOn turns the essential read on. Off by default: at 500,000
+// chunks the bound proved the essential read's answer for about one claim
+// in ten (bleve's k1 of 10 hardly saturates a term's frequency, and coord
+// multiplies), and a read that falls back costs more than it saves
+// (docs/performance-scale.md, "RediSearch: MaxScore on the worker's side").
+var maxScoreOn = false
+
 // maxScoreShare and maxScoreMinDF: query terms held by more than this
 // share of the visible chunks, and by more than maxScoreMinDF of them,
 // are non-essential (left out of the essential read) — the terms whose

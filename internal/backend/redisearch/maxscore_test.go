@@ -87,8 +87,7 @@ func sameHits(t *testing.T, got, want []backend.Hit) {
 // all three terms): the answer is the essential read's, and exact.
 func TestMaxScoreKeepsTheEssentialRead(t *testing.T) {
 	defer redisearch.SetOverFetch(redisearch.SetOverFetch(0))
-	s, m, f := redisearch.SetMaxScore(0.3, 0, 1) // depth (3 + 16) × 1 = 19
-	defer redisearch.SetMaxScore(s, m, f)
+	defer redisearch.SetMaxScore(true, 0.3, 0, 1)() // depth (3 + 16) × 1 = 19
 	srv := redistest.Start(t)
 	chunks := maxScoreCorpus()
 	ix := buildOpen(t, srv.Client(t), redistest.Name("ms"), chunks, redisearch.BuildOptions{})
@@ -103,8 +102,7 @@ func TestMaxScoreKeepsTheEssentialRead(t *testing.T) {
 // term (yankee): a chunk holding only alpha could be 11th, so the full
 // union is read.
 func TestMaxScoreFallsBack(t *testing.T) {
-	s, m, f := redisearch.SetMaxScore(0.3, 0, 1)
-	defer redisearch.SetMaxScore(s, m, f)
+	defer redisearch.SetMaxScore(true, 0.3, 0, 1)()
 	srv := redistest.Start(t)
 	chunks := maxScoreCorpus()
 	ix := buildOpen(t, srv.Client(t), redistest.Name("ms"), chunks, redisearch.BuildOptions{})
@@ -127,8 +125,7 @@ func TestMaxScoreFallsBack(t *testing.T) {
 // union. Fails with a bound that leaves them out, and with one that
 // counts them at tf 1 only.
 func TestMaxScoreBoundCountsCommonTerms(t *testing.T) {
-	s, m, f := redisearch.SetMaxScore(0.3, 0, 1)
-	defer redisearch.SetMaxScore(s, m, f)
+	defer redisearch.SetMaxScore(true, 0.3, 0, 1)()
 	srv := redistest.Start(t)
 	long := strings.Repeat("ipsum ", 150)
 	var chunks []corpus.Chunk
@@ -161,8 +158,7 @@ func TestMaxScoreBoundCountsCommonTerms(t *testing.T) {
 // (at most cut/weight times) keeps the read's answer and misses them.
 func TestMaxScoreBoundCountsUnreadEssentialTerms(t *testing.T) {
 	defer redisearch.SetOverFetch(redisearch.SetOverFetch(0))
-	s, m, f := redisearch.SetMaxScore(0.3, 0, 1)
-	defer redisearch.SetMaxScore(s, m, f)
+	defer redisearch.SetMaxScore(true, 0.3, 0, 1)()
 	srv := redistest.Start(t)
 	chunks := maxScoreCorpus()
 	for i := range chunks {

@@ -425,7 +425,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
-	if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); ok {
+	if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); maxScoreOn && ok {
 		ix.msTried.Add(1)
 		hits, ok, err := ix.searchEssential(ctx, v, qterms, plan, filter, k)
 		if err != nil {

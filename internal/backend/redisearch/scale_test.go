@@ -261,12 +261,12 @@ func TestRestrictedAgreement(t *testing.T) {
 			t.Errorf("%s: average length from the engine %v, exact %v", c.name, got, exact.AvgLen())
 		}
 	}
-	// Every term held by more than 5% of a caller's visible chunks is left
+	// MaxScore on (it is off by default); every term held by more than 5%
+	// of a caller's visible chunks is left
 	// out of an essential read, however few chunks that is (the shipped
 	// minimum count would leave SciFact's terms all in): each answer kept
 	// from an essential read must be exhaustive exact scoring's.
-	s, m, f := redisearch.SetMaxScore(0.05, 0, 5)
-	defer redisearch.SetMaxScore(s, m, f)
+	defer redisearch.SetMaxScore(true, 0.05, 0, 5)()
 	factors := envInts("ASSAY_OVERFETCH", []int{1, 2, 4, 8})
 	for _, factor := range factors {
 		old := redisearch.SetOverFetch(factor)
