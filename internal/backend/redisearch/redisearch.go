@@ -48,6 +48,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -129,6 +130,13 @@ type Index struct {
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
 	stale     atomic.Bool
+
+	// msTried and msAccepted count the BM25 searches that made the
+	// essential read (maxscore.go) and those that kept its answer.
+	msTried, msAccepted atomic.Int64
+	// maxTF caches, by visible set and term, the most times a visible
+	// chunk holds a non-essential term (maxscore.go).
+	maxTF *lru.Cache[string, int]
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -186,6 +194,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	}
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
 		cache: newChunkCache(o.CacheChunks)}
+	ix.maxTF, _ = lru.New[string, int](maxSetTerms)
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
@@ -403,7 +412,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		return nil, err
 	}
 	v := Vocabulary{ix: ix, groups: f.Groups, s: s}
-	terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
+	terms, weights, vis, err := ix.termWeights(ctx, v, uniq, mult)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +424,19 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	}
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
-	ids, err := ix.candidates(ctx, textQuery(terms, filterQuery(f, !s.all), weights), candidateDepth(k))
+	filter := filterQuery(f, !s.all)
+	if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); maxScoreOn && ok {
+		ix.msTried.Add(1)
+		hits, ok, err := ix.searchEssential(ctx, v, qterms, plan, filter, k)
+		if err != nil {
+			return nil, ix.redisErr(op, err)
+		}
+		if ok {
+			ix.msAccepted.Add(1)
+			return hits, nil
+		}
+	}
+	ids, err := ix.candidates(ctx, textQuery(terms, filter, weights), candidateDepth(k))
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
@@ -447,28 +468,22 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 	var ids []string
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
-		// go-redis misreads WITHSCORES with NOCONTENT: the reply is
-		// [total, id, score, id, score, ...].
 		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 			"LIMIT", offset, page, "DIALECT", 2).Slice()
 		if err != nil {
 			return nil, err
 		}
-		if len(raw) == 0 || len(raw)%2 != 1 {
-			return nil, fmt.Errorf("FT.SEARCH WITHSCORES: a reply of %d elements", len(raw))
+		total, got, scores, err := parseScored(raw, p)
+		if err != nil {
+			return nil, err
 		}
-		total, _ := raw[0].(int64)
-		n := (len(raw) - 1) / 2
-		for i := range n {
-			id, _ := raw[1+2*i].(string)
-			score := math.Inf(-1)
-			if sv, ok := raw[2+2*i].(string); ok {
-				score, _ = strconv.ParseFloat(sv, 64)
-			}
+		n := len(got)
+		for i, id := range got {
+			score := scores[i]
 			if len(ids) >= depth && score < cut {
 				return ids, nil
 			}
-			ids = append(ids, strings.TrimPrefix(id, p))
+			ids = append(ids, id)
 			if len(ids) == depth {
 				cut = score
 			}
@@ -479,11 +494,34 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 	}
 }
 
+// parseScored reads an FT.SEARCH NOCONTENT WITHSCORES reply: the total
+// matches, the ids without prefix p and their scores (-Inf when
+// unreadable). go-redis misreads WITHSCORES with NOCONTENT: the reply is
+// [total, id, score, id, score, ...].
+func parseScored(raw []any, p string) (total int64, ids []string, scores []float64, err error) {
+	if len(raw) == 0 || len(raw)%2 != 1 {
+		return 0, nil, nil, fmt.Errorf("FT.SEARCH WITHSCORES: a reply of %d elements", len(raw))
+	}
+	total, _ = raw[0].(int64)
+	n := (len(raw) - 1) / 2
+	ids, scores = make([]string, n), make([]float64, n)
+	for i := range n {
+		id, _ := raw[1+2*i].(string)
+		ids[i] = strings.TrimPrefix(id, p)
+		scores[i] = math.Inf(-1)
+		if sv, ok := raw[2+2*i].(string); ok {
+			scores[i], _ = strconv.ParseFloat(sv, 64)
+		}
+	}
+	return total, ids, scores, nil
+}
+
 // tieMargin is how many chunks past the depth the candidates' read also
 // asks for, to see the depth-th score's ties in the same read.
 var tieMargin = 32
 
-// termWeights returns the query terms some visible chunk holds and the
+// termWeights returns the query terms some visible chunk holds, their visible
+// document frequencies and the
 // $weight of each in the BM25STD query. bleve's BM25 weighs a term by
 // idf², over the visible chunks, once per occurrence in the query;
 // BM25STD weighs it by its idf over the whole index. So a term weighs
@@ -491,11 +529,12 @@ var tieMargin = 32
 // IDF, and no hidden chunk's count decides which term dominates.
 // (BM25STD's own k1, b and length normalisation remain; the exact
 // re-scoring corrects them among the candidates.)
-func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
+func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, []int, error) {
 	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var visible []int
 	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
 	var terms []string
 	var weights []float64
@@ -505,9 +544,10 @@ func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, m
 		}
 		vi := idf(v.s.n, vis[i])
 		terms = append(terms, t)
+		visible = append(visible, vis[i])
 		weights = append(weights, float64(mult[t])*vi*vi/idf(ix.st.Chunks, whole[i]))
 	}
-	return terms, weights, nil
+	return terms, weights, visible, nil
 }
 
 // candidateDepth is how many BM25STD candidates the BM25 leg re-scores
