@@ -351,11 +351,6 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	if err := vectors.BuildCodes(path, dim); err != nil {
 		return errs.E(op, err)
 	}
-	if n := len(keys); n >= ivfMinChunks {
-		if err := vectors.BuildIVF(path, dim, vectors.IVFLists(n)); err != nil {
-			return errs.E(op, err)
-		}
-	}
 	return os.WriteFile(filepath.Join(tmp, keysFile), []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 

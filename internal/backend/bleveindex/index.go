@@ -18,9 +18,7 @@
 //	chunks.ids      (see store.go)
 //	filters.json    the metadata filters' bitmaps (see filters.go)
 //	vectors.f32     one little-endian float32 vector per chunk, same order
-//	vectors.f32.*   their int8 and 1-bit codes and, from
-//	                vectors.IVFMinVectors chunks, an inverted file over the
-//	                1-bit codes (package vectors)
+//	vectors.f32.*   their int8 and 1-bit codes (package vectors)
 //	vectors.keys    per chunk, the embedding cache key (model + text hash)
 //
 // Build writes a complete new directory beside the target and swaps it in
@@ -58,9 +56,8 @@ import (
 )
 
 // SchemaVersion changes whenever the on-disk layout or mapping changes; an
-// index with another version must be rebuilt. 4: the vectors' inverted
-// file (vectors.ivf) from vectors.IVFMinVectors chunks.
-const SchemaVersion = 4
+// index with another version must be rebuilt.
+const SchemaVersion = 3
 
 // Files inside an index directory.
 const (
@@ -70,15 +67,6 @@ const (
 	manifestFile = "manifest.json"
 	vectorsFile  = "vectors.f32"
 	keysFile     = "vectors.keys"
-)
-
-// ivfMinChunks is the fewest chunks for which a build writes the inverted
-// file over the vector codes, and ivfMinVisible the fewest visible chunks
-// for which a vector search probes it; below them the 1-bit scan of every
-// visible code is cheap. Variables so that tests can lower them.
-var (
-	ivfMinChunks  = vectors.IVFMinVectors
-	ivfMinVisible = vectors.IVFMinVisible
 )
 
 // Index is an open index. It is safe for concurrent use.
@@ -91,10 +79,7 @@ type Index struct {
 	post     *postings.Index
 	filt     *filters
 	vecs     *vectors.Store // nil without an embedder
-	// probeOverride replaces the inverted file's probes when not 0; < 0
-	// scans every visible code. For tests measuring recall.
-	probeOverride int
-	checks        []string // what Check reports, computed at Open
+	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
 	built        os.FileInfo // manifest.json as opened, for Stale
@@ -164,9 +149,6 @@ func Open(dir string) (*Index, error) {
 		}
 		if ix.vecs.Len() != m.Chunks {
 			return fail(fmt.Errorf("manifest says %d chunks, %s holds %d vectors: rebuild it", m.Chunks, vectorsFile, ix.vecs.Len()))
-		}
-		if m.Chunks >= ivfMinChunks && ix.vecs.Has(vectors.Bit) && !ix.vecs.HasIVF() {
-			return fail(fmt.Errorf("%d chunks and no inverted file beside %s: rebuild it", m.Chunks, vectorsFile))
 		}
 	}
 	if err := setBM25(m.BM25); err != nil {

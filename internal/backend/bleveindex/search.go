@@ -3,7 +3,6 @@ package bleveindex
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -162,20 +161,12 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	if ix.vecs.Has(vectors.DefaultType) {
 		typ, over = vectors.DefaultType, vectors.DefaultOverfetch(k)
 	}
-	var got []vectors.Hit
-	var err error
-	switch probes := ix.probes(); {
-	case typ == vectors.Float32 || k*over >= st.Allowed:
+	if typ == vectors.Float32 || k*over >= st.Allowed {
 		st.Method = fmt.Sprintf("exact float32 scan of %d chunks", st.Allowed)
-		got, err = ix.vecs.Search(ctx, vec, allowed, k, typ, over)
-	case probes > 0 && st.Allowed >= ivfMinVisible:
-		st.Method = fmt.Sprintf("%s codes of %d chunks in the %d nearest of %d lists (or more), the best %d re-ranked in float32,",
-			typ, st.Allowed, probes, ix.vecs.IVFListCount(), k*over)
-		got, err = ix.vecs.SearchIVF(ctx, vec, allowed, k, over, probes)
-	default:
+	} else {
 		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d re-ranked in float32,", typ, st.Allowed, k*over)
-		got, err = ix.vecs.Search(ctx, vec, allowed, k, typ, over)
 	}
+	got, err := ix.vecs.Search(ctx, vec, allowed, k, typ, over)
 	if err != nil {
 		return nil, st, errs.E(op, err)
 	}
@@ -185,42 +176,6 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	}
 	st.Took = time.Since(start)
 	return out, st, nil
-}
-
-// IVFProbeShare is the share of the inverted file's lists a vector search
-// probes first (vectors.SearchIVF goes on to further lists until it has
-// its candidates). Measured at 500k chunks against the exact 1-bit scan
-// (docs/performance-scale.md, "bleve's vector leg: an inverted file").
-const IVFProbeShare = 1.0 / 16
-
-// SetVectorProbes replaces how many of the inverted file's lists a vector
-// search probes first: n > 0 probes n, n < 0 scans every visible code (the
-// exact 1-bit leg), 0 restores IVFProbeShare of the lists. It is for
-// measuring the inverted file's recall; call it before searching, not
-// during searches.
-func (ix *Index) SetVectorProbes(n int) { ix.probeOverride = n }
-
-// probes is how many of the inverted file's lists a vector search probes
-// first: 0 without an inverted file (the search scans every visible
-// code).
-func (ix *Index) probes() int {
-	lists := ix.vecs.IVFListCount()
-	switch {
-	case lists == 0:
-		return 0
-	case ix.probeOverride != 0:
-		return max(0, ix.probeOverride)
-	}
-	return max(1, int(math.Ceil(IVFProbeShare*float64(lists))))
-}
-
-// VectorLists is the number of lists in the index's inverted file over
-// its vector codes, 0 without one.
-func (ix *Index) VectorLists() int {
-	if ix.vecs == nil {
-		return 0
-	}
-	return ix.vecs.IVFListCount()
 }
 
 // candidates is the bitmap of the chunks visible to f.Groups that pass
