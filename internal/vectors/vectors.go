@@ -281,8 +281,10 @@ const checkEvery = 4096
 // query, best first, ties towards the lower ordinal, each with its exact
 // float32 score. allowed holds the ordinals the caller may see (nil: all);
 // only those are read. With t Int8 or Bit the codes pick the best
-// k×overfetch candidates, which are then re-scored exactly; when that is
-// every allowed vector the search is exact. overfetch is ignored for
+// k×overfetch candidates, which are then re-scored exactly (a Bit search
+// over a store with int8 codes first narrows them to the best
+// k×Int8Narrow by those codes); when that is every allowed vector the
+// search is exact. overfetch is ignored for
 // Float32.
 //
 // Float32 scans the float32 file through its mapping, in order; the
@@ -355,15 +357,15 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 	for j, c := range cand.items {
 		ords[j] = c.i
 	}
-	if t == Bit && s.i8 != nil && len(ords) > k*int8Narrow {
-		ords = s.narrowInt8(query, ords, k*int8Narrow)
+	if t == Bit && s.i8 != nil && len(ords) > k*Int8Narrow {
+		ords = s.narrowInt8(query, ords, k*Int8Narrow)
 	}
 	slices.Sort(ords)
 	return s.rescore(query, ords, k)
 }
 
-// int8Narrow: when the int8 codes exist, a Bit search re-scores its
-// k×overfetch candidates with them and reads only the best k×int8Narrow
+// Int8Narrow: when the int8 codes exist, a Bit search re-scores its
+// k×overfetch candidates with them and reads only the best k×Int8Narrow
 // as float32. Each float32 vector re-ranked is a pread (3 KiB at 768
 // dimensions): at 500k chunks the 2,000 of a k = 100 search were 35% of
 // the worker's CPU in system calls (BenchmarkLoop's profile); the int8
@@ -371,7 +373,7 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 // 500k) and score 2,000 candidates in about a millisecond. The int8
 // codes' recall@100 at ×2 is 1.000 on SciFact's vectors (TestInt8Scaling,
 // recallFloors), so ×3 keeps the float32 top k nearly always.
-const int8Narrow = 3
+const Int8Narrow = 3
 
 // narrowInt8 is the keep of ords with the highest int8 estimate.
 func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {

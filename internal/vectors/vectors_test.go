@@ -642,7 +642,7 @@ func TestDefaultOverfetch(t *testing.T) {
 	}
 }
 
-// A Bit search over a store with int8 codes reads k×int8Narrow float32
+// A Bit search over a store with int8 codes reads k×Int8Narrow float32
 // vectors, not its k×overfetch candidates, and finds the same results on
 // structured vectors.
 func TestBitSearchNarrowsWithInt8(t *testing.T) {
@@ -670,8 +670,8 @@ func TestBitSearchNarrowsWithInt8(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if read := withI8.reranked.Load() - before; read != k*int8Narrow {
-			t.Fatalf("a Bit search with int8 codes read %d float32 vectors, want %d", read, k*int8Narrow)
+		if read := withI8.reranked.Load() - before; read != k*Int8Narrow {
+			t.Fatalf("a Bit search with int8 codes read %d float32 vectors, want %d", read, k*Int8Narrow)
 		}
 		before = bitOnly.reranked.Load()
 		want, err := bitOnly.Search(ctx, q, nil, k, Bit, over)
