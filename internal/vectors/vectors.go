@@ -62,7 +62,8 @@ const (
 // re-ranking DefaultOverfetch's candidates keeps recall@100 at 0.985
 // (0.998 for a caller who sees 5%); at 50k it is 0.997. The int8 codes
 // recall more (1.000 at ×2) but, scored in pure Go without SIMD, cost
-// more CPU than float32 (175 ms at 500k): they only save memory.
+// more CPU than float32 (175 ms at 500k) as a scan; a 1-bit search uses
+// them to narrow its candidates before reading float32 (Int8Narrow).
 const DefaultType = Bit
 
 // DefaultOverfetch is the over-fetch DefaultType is measured with for k
