@@ -261,7 +261,7 @@ func normalize(v []float32) {
 // each, waiting for all. Each index is computed by exactly one call, so
 // results written per index do not depend on the number of CPUs.
 func parallel(n int, work func(from, to int)) {
-	p := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	p := min(runtime.GOMAXPROCS(0), n)
 	var wg sync.WaitGroup
 	for w := range p {
 		from, to := n*w/p, n*(w+1)/p
