@@ -154,5 +154,18 @@ func BenchmarkRerank(b *testing.B) {
 		}
 		b.ReportMetric(float64(rssFile(b)-before)/(1<<20), "RssFile-MiB")
 	})
+	// The candidates narrowed by their int8 codes to 300 first (what a
+	// Bit search with k = 100 reads since Int8Narrow), then those read.
+	b.Run("int8-narrowed", func(b *testing.B) {
+		before := rssFile(b)
+		for i := 0; i < b.N; i++ {
+			ords := s.narrowInt8(q, pick(), 100*Int8Narrow)
+			slices.Sort(ords)
+			if err := s.ReadVectors(ords, func(_ uint32, v []float32) { sink += dot(q, v) }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(rssFile(b)-before)/(1<<20), "RssFile-MiB")
+	})
 	_ = sink
 }

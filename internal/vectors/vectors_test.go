@@ -641,3 +641,52 @@ func TestDefaultOverfetch(t *testing.T) {
 		}
 	}
 }
+
+// A Bit search over a store with int8 codes reads k×Int8Narrow float32
+// vectors, not its k×overfetch candidates, and finds the same results on
+// structured vectors.
+func TestBitSearchNarrowsWithInt8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	const dim, n, k, over = 96, 20000, 10, 20
+	vecs := clusteredVectors(rng, n, dim, 300, 0.05)
+	withI8 := openWithCodes(t, vecs, defaultInt8Scaling)
+	path := writeVectors(t, t.TempDir(), vecs)
+	if err := buildCodes(path, dim, defaultInt8Scaling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(Int8Path(path)); err != nil {
+		t.Fatal(err)
+	}
+	bitOnly, err := Open(path, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bitOnly.Close()
+	var same int
+	queries := clusteredVectors(rng, 50, dim, 300, 0.05)
+	for _, q := range queries {
+		before := withI8.reranked.Load()
+		got, err := withI8.Search(ctx, q, nil, k, Bit, over)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read := withI8.reranked.Load() - before; read != k*Int8Narrow {
+			t.Fatalf("a Bit search with int8 codes read %d float32 vectors, want %d", read, k*Int8Narrow)
+		}
+		before = bitOnly.reranked.Load()
+		want, err := bitOnly.Search(ctx, q, nil, k, Bit, over)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read := bitOnly.reranked.Load() - before; read != k*over {
+			t.Fatalf("a Bit search without int8 codes read %d float32 vectors, want %d", read, k*over)
+		}
+		if slices.Equal(got, want) {
+			same++
+		}
+	}
+	t.Logf("int8-narrowed results equal to the 1-bit leg's for %d of %d queries", same, len(queries))
+	if same < len(queries)*9/10 {
+		t.Errorf("int8-narrowed results equal for %d of %d queries, want ≥ 90%%", same, len(queries))
+	}
+}

@@ -163,6 +163,9 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	}
 	if typ == vectors.Float32 || k*over >= st.Allowed {
 		st.Method = fmt.Sprintf("exact float32 scan of %d chunks", st.Allowed)
+	} else if typ == vectors.Bit && ix.vecs.Has(vectors.Int8) && k*over > k*vectors.Int8Narrow {
+		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d narrowed to %d by their int8 codes and re-ranked in float32,",
+			typ, st.Allowed, k*over, k*vectors.Int8Narrow)
 	} else {
 		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d re-ranked in float32,", typ, st.Allowed, k*over)
 	}
