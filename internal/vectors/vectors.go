@@ -106,7 +106,6 @@ type Store struct {
 	vecs   []float32 // view of f32map
 	i8     *int8Codes
 	bits   *bitCodes
-	ivf    *ivfLists // nil without an inverted file (ivf.go)
 
 	// reranked counts the float32 vectors searches have re-scored, for
 	// tests of how many a search reads.
@@ -148,12 +147,6 @@ func Open(path string, dim int) (*Store, error) {
 	if s.bits, err = openBits(BitPath(path), dim, s.n); err != nil {
 		s.Close()
 		return nil, errs.E(op, err)
-	}
-	if s.bits != nil {
-		if s.ivf, err = openIVF(IVFPath(path), dim, s.n, s.bits.words); err != nil {
-			s.Close()
-			return nil, errs.E(op, err)
-		}
 	}
 	return s, nil
 }
@@ -260,7 +253,7 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	var first error
-	for _, m := range [][]byte{s.f32map, s.i8.mapped(), s.bits.mapped(), s.ivf.mapped()} {
+	for _, m := range [][]byte{s.f32map, s.i8.mapped(), s.bits.mapped()} {
 		if err := mmap.Unmap(m); err != nil && first == nil {
 			first = errs.E("vectors.Close", err)
 		}
@@ -270,7 +263,7 @@ func (s *Store) Close() error {
 			first = errs.E("vectors.Close", err)
 		}
 	}
-	s.vecs, s.f32map, s.f32, s.i8, s.bits, s.ivf = nil, nil, nil, nil, nil, nil
+	s.vecs, s.f32map, s.f32, s.i8, s.bits = nil, nil, nil, nil, nil
 	return first
 }
 

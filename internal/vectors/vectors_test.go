@@ -690,3 +690,20 @@ func TestBitSearchNarrowsWithInt8(t *testing.T) {
 		t.Errorf("int8-narrowed results equal for %d of %d queries, want ≥ 90%%", same, len(queries))
 	}
 }
+
+// clusteredVectors returns n unit vectors around centres random centres,
+// each a centre plus Gaussian noise of the given spread: the structure of
+// embeddings of texts on shared topics.
+func clusteredVectors(rng *rand.Rand, n, dim, centres int, spread float64) [][]float32 {
+	cs := randomVectors(rng, centres, dim)
+	out := make([][]float32, n)
+	for i := range out {
+		c := cs[rng.IntN(centres)]
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = c[j] + float32(spread*rng.NormFloat64())
+		}
+		out[i] = unit(v)
+	}
+	return out
+}
