@@ -266,3 +266,27 @@ func TestCompares(t *testing.T) {
 		}
 	}
 }
+
+func TestVerbs(t *testing.T) {
+	tests := []struct {
+		question     string
+		asked, scene []string
+	}{
+		{"my X200 is showing E9 - can I fix that myself?", []string{"fix"}, []string{"showing"}},
+		{"how long do I press the temperature dial for when pairing the kettle", []string{"press", "pairing"}, nil},
+		{"I ran my kettle off a converter. Will the warranty pay for it?", nil, []string{"ran"}},
+		{"which website do I use to book a repair", []string{"use", "book"}, nil},
+		{"what reference do we have to put on a claim", []string{"put"}, nil},
+		{"what is the way to the shop", nil, nil},
+		{"how do I descale the X300 Pro", []string{"descale"}, nil},
+		{"how many speeds does the X200 have", nil, nil},
+		{"what is the price of a jar", nil, nil},
+		{"should I usually descale it", []string{"descale"}, nil},
+	}
+	for _, tt := range tests {
+		asked, scene := Verbs(tt.question)
+		if !slices.Equal(asked, tt.asked) || !slices.Equal(scene, tt.scene) {
+			t.Errorf("Verbs(%q) = %q, %q; want %q, %q", tt.question, asked, scene, tt.asked, tt.scene)
+		}
+	}
+}
