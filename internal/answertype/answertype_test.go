@@ -290,3 +290,19 @@ func TestVerbs(t *testing.T) {
 		}
 	}
 }
+
+func TestWebAddress(t *testing.T) {
+	q := Classify("which website do I use to book a repair")
+	if q.Type != Place || !q.Web {
+		t.Fatalf("Classify = %+v, want a place asking for a web address", q)
+	}
+	if got := q.Find("A repair shows as Booked, In workshop, then Dispatched."); len(got) != 0 {
+		t.Errorf("Find = %q, want no web address", got)
+	}
+	if got := q.Find("Book a repair at fixit.example/book today."); len(got) != 1 || got[0] != "fixit.example/book" {
+		t.Errorf("Find = %q, want the address", got)
+	}
+	if q := Classify("where is the repair centre"); q.Web {
+		t.Errorf("Classify(where) = %+v, want any place", q)
+	}
+}
