@@ -235,9 +235,7 @@ func (j *judged) better(k *judged) bool {
 type reading struct {
 	qterms            []weighted
 	ents              []Entity
-	key               int // the most specific known term, -1 when none
-	total, knownTotal float64
-	unknown           int     // content terms no visible chunk has
+	key               int     // the most specific known term, -1 when none (a chunk is judged on its own: judged.key)
 	share, typedShare float64 // the largest unknown share tolerated without and with the expected type found
 	expects           bool    // the question expects a particular answer type (answertype)
 	min               float64
@@ -391,22 +389,13 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
 	}
-	var total, knownTotal float64
-	unknown := 0
 	key := -1 // the most specific known term
 	for i, q := range qterms {
-		total += q.weight
-		if q.known {
-			knownTotal += q.weight
-		} else {
-			unknown++
-		}
 		if q.known && (key < 0 || q.weight > qterms[key].weight) {
 			key = i
 		}
 	}
-	r := &reading{qterms: qterms, ents: ents, key: key, total: total, knownTotal: knownTotal,
-		unknown: unknown, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
+	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
