@@ -64,9 +64,9 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v6"
+	BuiltinAssessModel   = "builtin:coverage-v7"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v5"
+	BuiltinGenerateModel = "builtin:extractive-v6"
 )
 
 // PolicyVersion changes whenever the rules above change.

@@ -24,8 +24,8 @@ func TestTimelineLines(t *testing.T) {
 	if got := assessLine(rej); got != `assess 0.40 rejected → propose "x200 warranty period" (expand)` {
 		t.Errorf("assessLine(rejected) = %s", got)
 	}
-	a := wire.Answer{Model: "builtin:extractive-v5", Citations: make([]wire.Citation, 2), FinishReason: "stop"}
-	if got := generateLine(a); got != "generate 2 citations (builtin:extractive-v5), stop" {
+	a := wire.Answer{Model: "builtin:extractive-v6", Citations: make([]wire.Citation, 2), FinishReason: "stop"}
+	if got := generateLine(a); got != "generate 2 citations (builtin:extractive-v6), stop" {
 		t.Errorf("generateLine = %s", got)
 	}
 	if got := quoted("see [here](http://x) <b>!</b>"); got != `"see \[here\](http://x) \<b\>\!\</b\>"` {

@@ -86,6 +86,10 @@ type Question struct {
 	// of that dimension, however the documents write it ("1,500 W").
 	// Empty: any unit.
 	Unit string
+	// Web is true when a place question asks for a web or mail address by
+	// name ("which website", "what email"): only an address answers it,
+	// not a place in words ("in the workshop").
+	Web bool
 }
 
 // Describe names what the question expects in the words a reason shows
@@ -99,8 +103,15 @@ func (q Question) Describe() string {
 
 // Find lists the expressions of the question's expected type in a
 // sentence (see Find), only those in a unit of its dimension when it
-// names one.
+// names one, and only web or mail addresses when it asks for one (Web).
 func (q Question) Find(sentence string) []string {
+	if q.Type == Place && q.Web {
+		var out []string
+		for _, m := range reURL.FindAllStringSubmatch(sentence, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
 	if q.Type != Quantity || q.Unit == "" {
 		return Find(q.Type, sentence)
 	}
@@ -132,6 +143,8 @@ func Compares(question string) bool {
 var (
 	placeNouns = set("website", "websites", "site", "url", "link", "email", "address")
 	codeNouns  = set("number", "code")
+	// webNouns of them ask for a web or mail address only.
+	webNouns = set("website", "websites", "site", "url", "link", "email")
 )
 
 // partitives before "of" only measure out what follows ("a new set of
@@ -333,11 +346,11 @@ func classify(question string) Question {
 			np = np[1:]
 		}
 		var frame []string
-		kind := Description
+		kind, web := Description, false
 		for _, x := range np[:min(2, len(np))] {
 			switch {
 			case placeNouns[x] && kind != Name:
-				kind = Place
+				kind, web = Place, web || webNouns[x]
 			case codeNouns[x] && kind != Place:
 				kind = Name
 			default:
@@ -345,7 +358,7 @@ func classify(question string) Question {
 			}
 			frame = append(frame, x)
 		}
-		return Question{Type: kind, Frame: frame}
+		return Question{Type: kind, Frame: frame, Web: web}
 	}
 	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string
@@ -814,6 +827,74 @@ func names(sentence string) []string {
 		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
 		hasLetter := strings.IndexFunc(w, unicode.IsLetter) >= 0
 		if hasDigit && hasLetter || i > 0 && unicode.IsUpper(rs[0]) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// beForms are the forms of "be" before a verb's -ing form ("is showing").
+var beForms = set("is", "are", "was", "were", "am", "be", "been", "being", "isn't", "aren't", "wasn't", "weren't")
+
+// ingOpeners put a verb's -ing form at the start of a clause of time or
+// means ("when pairing the kettle", "by holding the dial").
+var ingOpeners = set("when", "while", "whilst", "before", "after", "by", "without", "since")
+
+// Verbs lists the words of a question that it uses as verbs, read from
+// where they stand (no part-of-speech lexicon; lower case, as typed):
+// scene verbs are those of the statement before the clause that asks (see
+// Asking: "my X200 is showing E9", "I ran my kettle off a converter"),
+// asked verbs those of the clause that asks ("can I fix that", "how long
+// do I press the dial").
+//
+// A word is a verb when it follows an auxiliary and a subject pronoun ("do
+// I press", "should we swap", "can it go"); when it follows "to" after an
+// auxiliary, a hedge, a verb or a word that takes an infinitive ("have to
+// put", "need to claim", "use to book", "how to pair"); when it is an -ing form after
+// a form of "be" or after a word opening a clause of time or means ("is
+// showing", "when pairing"); and, in a scene, when it follows a subject
+// pronoun that opens its clause ("I ran", "we bought"). Adverbs between
+// are passed over ("should I usually descale"). A function word,
+// an auxiliary or a hedge is never one.
+func Verbs(question string) (asked, scene []string) {
+	text, _ := asking(question)
+	head := ""
+	if strings.HasSuffix(question, text) {
+		head = question[:len(question)-len(text)]
+	}
+	for _, sp := range clauseSpans(head) {
+		scene = append(scene, clauseVerbs(head[sp[0]:sp[1]], true)...)
+	}
+	for _, sp := range clauseSpans(text) {
+		asked = append(asked, clauseVerbs(text[sp[0]:sp[1]], false)...)
+	}
+	return asked, scene
+}
+
+// toVerbs take a verb after "to" ("want to book", "how to claim").
+var toVerbs = set("how", "what", "where", "when", "which", "want", "wants", "like", "able", "going", "try", "trying", "allowed", "supposed", "got", "ought")
+
+// verbSubjects are the subject pronouns a verb follows.
+var verbSubjects = set("i", "we", "you", "they", "it", "he", "she")
+
+// clauseVerbs is Verbs for one clause; in a scene, a verb may follow the
+// clause's opening pronoun.
+func clauseVerbs(clause string, scene bool) []string {
+	ws := words(clause)
+	var out []string
+	for i, w := range ws {
+		if functionWords[w] || auxiliaries[w] || hedges[w] || whWords[w] || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			continue
+		}
+		j := i - 1 // past the adverbs before it ("should I usually descale")
+		for j >= 0 && (hedges[ws[j]] || strings.HasSuffix(ws[j], "ly") || ws[j] == "just" || ws[j] == "also") {
+			j--
+		}
+		verb := j >= 1 && auxiliaries[ws[j-1]] && verbSubjects[ws[j]] ||
+			i >= 2 && ws[i-1] == "to" && (auxiliaries[ws[i-2]] || hedges[ws[i-2]] || toVerbs[ws[i-2]] || slices.Contains(out, ws[i-2])) ||
+			i >= 1 && len(w) > 5 && strings.HasSuffix(w, "ing") && (beForms[ws[i-1]] || ingOpeners[ws[i-1]]) ||
+			scene && i == 1 && verbSubjects[ws[0]]
+		if verb && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}

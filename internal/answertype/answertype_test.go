@@ -266,3 +266,43 @@ func TestCompares(t *testing.T) {
 		}
 	}
 }
+
+func TestVerbs(t *testing.T) {
+	tests := []struct {
+		question     string
+		asked, scene []string
+	}{
+		{"my X200 is showing E9 - can I fix that myself?", []string{"fix"}, []string{"showing"}},
+		{"how long do I press the temperature dial for when pairing the kettle", []string{"press", "pairing"}, nil},
+		{"I ran my kettle off a converter. Will the warranty pay for it?", nil, []string{"ran"}},
+		{"which website do I use to book a repair", []string{"use", "book"}, nil},
+		{"what reference do we have to put on a claim", []string{"put"}, nil},
+		{"what is the way to the shop", nil, nil},
+		{"how do I descale the X300 Pro", []string{"descale"}, nil},
+		{"how many speeds does the X200 have", nil, nil},
+		{"what is the price of a jar", nil, nil},
+		{"should I usually descale it", []string{"descale"}, nil},
+	}
+	for _, tt := range tests {
+		asked, scene := Verbs(tt.question)
+		if !slices.Equal(asked, tt.asked) || !slices.Equal(scene, tt.scene) {
+			t.Errorf("Verbs(%q) = %q, %q; want %q, %q", tt.question, asked, scene, tt.asked, tt.scene)
+		}
+	}
+}
+
+func TestWebAddress(t *testing.T) {
+	q := Classify("which website do I use to book a repair")
+	if q.Type != Place || !q.Web {
+		t.Fatalf("Classify = %+v, want a place asking for a web address", q)
+	}
+	if got := q.Find("A repair shows as Booked, In workshop, then Dispatched."); len(got) != 0 {
+		t.Errorf("Find = %q, want no web address", got)
+	}
+	if got := q.Find("Book a repair at fixit.example/book today."); len(got) != 1 || got[0] != "fixit.example/book" {
+		t.Errorf("Find = %q, want the address", got)
+	}
+	if q := Classify("where is the repair centre"); q.Web {
+		t.Errorf("Classify(where) = %+v, want any place", q)
+	}
+}

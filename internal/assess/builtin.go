@@ -108,7 +108,7 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v6+wordnet-3.0").
+// name when one is used ("builtin:coverage-v7+wordnet-3.0").
 func (b *Builtin) Model() string {
 	if b.Thesaurus == nil {
 		return BuiltinModel
@@ -209,6 +209,11 @@ type judged struct {
 	// with are the other chunks judged together with ev, one per entity
 	// of a comparison (see compared).
 	with []*Evidence
+	// dropped are the question's verbs left out of its weight (see
+	// reading.dropped); key is the most specific known term it was judged
+	// on (an index into the reading's terms, -1 when none).
+	dropped map[string]bool
+	key     int
 }
 
 // title names the chunk, or the chunks judged together, for a reason.
@@ -230,32 +235,107 @@ func (j *judged) better(k *judged) bool {
 type reading struct {
 	qterms            []weighted
 	ents              []Entity
-	key               int // the most specific known term, -1 when none
-	total, knownTotal float64
-	unknown           int     // content terms no visible chunk has
+	key               int     // the most specific known term, -1 when none (a chunk is judged on its own: judged.key)
 	share, typedShare float64 // the largest unknown share tolerated without and with the expected type found
 	expects           bool    // the question expects a particular answer type (answertype)
 	min               float64
+	// askedVerbs and sceneVerbs are the terms of the question's verbs
+	// (answertype.Verbs) that are content terms, in the clause that asks
+	// and in the statement before it.
+	askedVerbs, sceneVerbs map[string]bool
+	// kinds are the question's nouns restricted by a word no visible chunk
+	// holds (see restricted).
+	kinds []kind
+	// value is true when the question asks for a value (any expected type
+	// but a procedure or a yes/no decision).
+	value bool
 }
 
 // tolerant reports whether the paraphrase tolerance may apply to a chunk
-// (see Builtin): at most share of the question's content terms unknown,
-// or typedShare when the chunk holds an answer of the expected type.
-func (r *reading) tolerant(typed bool) bool {
+// (see Builtin): at most share of the n content terms it is judged on
+// unknown, or typedShare when the chunk holds an answer of the expected
+// type.
+func (r *reading) tolerant(typed bool, unknown, n int) bool {
 	share := r.share
 	if typed && r.expects {
 		share = r.typedShare
 	}
-	return r.unknown > 0 && float64(r.unknown) <= share*float64(len(r.qterms))
+	return unknown > 0 && float64(unknown) <= share*float64(n)
+}
+
+// dropped lists the question's verbs a chunk need not hold (see Builtin):
+// none unless the chunk holds an answer of the expected type near the
+// question's words and mentions every entity. Then a scene verb it lacks
+// is left out ("my X200 is showing E9": the question is about the X200 and
+// E9, however the documents say they appear), and so is a verb of the
+// clause that asks when the chunk holds another known content word of the
+// question, one that is no entity's and no verb (the verb's object or
+// topic: "how long do I press the temperature dial" against "hold the
+// temperature dial down for 5 seconds"), and the question asks for a value
+// (a period, a place, an amount, ...) rather than a procedure or a yes/no
+// decision, whose verb is the very thing asked about ("how do I descale
+// the X300 Pro": a page on the X300 Pro that never says "descale" says
+// nothing about descaling it).
+func (r *reading) dropped(have map[string]bool, covers func(map[string]bool, string) bool, typed bool) map[string]bool {
+	if !typed || !r.expects || len(r.askedVerbs)+len(r.sceneVerbs) == 0 {
+		return nil
+	}
+	askedToo := r.value // a procedure's or a decision's verb is what it asks about
+	inEntity := map[string]bool{}
+	for _, en := range r.ents {
+		if !en.CoveredBy(have) {
+			return nil
+		}
+		for _, t := range en.Terms {
+			inEntity[t] = true
+		}
+	}
+	object := false
+	for _, q := range r.qterms {
+		if askedToo && q.known && !inEntity[q.term] && !r.askedVerbs[q.term] && !r.sceneVerbs[q.term] && covers(have, q.term) {
+			object = true
+		}
+	}
+	var out map[string]bool
+	for _, q := range r.qterms {
+		if inEntity[q.term] || covers(have, q.term) || !(r.sceneVerbs[q.term] || object && r.askedVerbs[q.term]) {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[q.term] = true
+	}
+	if len(out) == len(r.qterms) {
+		return nil
+	}
+	return out
 }
 
 // judge scores a chunk holding the terms have; covers tells whether it
 // covers a question term (have it, or a substitute for it); typed whether
-// it holds an answer of the expected type near the question's words.
+// it holds an answer of the expected type near the question's words. The
+// verbs it may lack (see dropped) are left out of the question's weight
+// and of its most specific term.
 func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, t string) bool, typed bool) *judged {
-	j := &judged{have: have, typed: typed}
-	var got, knownGot float64
-	for _, q := range r.qterms {
+	j := &judged{have: have, typed: typed, key: -1}
+	j.dropped = r.dropped(have, covers, typed)
+	var total, knownTotal, got, knownGot float64
+	n, unknown := 0, 0
+	for i, q := range r.qterms {
+		if j.dropped[q.term] {
+			continue
+		}
+		n++
+		total += q.weight
+		if q.known {
+			knownTotal += q.weight
+			if j.key < 0 || q.weight > r.qterms[j.key].weight {
+				j.key = i
+			}
+		} else {
+			unknown++
+		}
 		if covers(have, q.term) {
 			got += q.weight
 			if q.known {
@@ -263,22 +343,28 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 			}
 		}
 	}
-	j.coverage = got / r.total
+	j.coverage = got / total
 	for _, en := range r.ents {
 		if en.CoveredBy(have) {
 			j.entities++
 		}
 	}
-	j.allKnown = knownGot >= r.knownTotal
-	if r.tolerant(typed) && j.entities == len(r.ents) && j.allKnown {
+	j.allKnown = knownGot >= knownTotal
+	if r.tolerant(typed, unknown, n) && j.entities == len(r.ents) && j.allKnown {
 		j.coverage, j.paraphrase = 1, true
 	}
 	j.score = j.coverage
 	if len(r.ents) > 0 {
 		j.score *= float64(j.entities) / float64(len(r.ents))
 	}
-	j.fit = j.entities == len(r.ents) && r.key >= 0 && covers(have, r.qterms[r.key].term) && j.coverage >= r.min && typed
+	j.fit = j.entities == len(r.ents) && j.hasKey(r, covers) && j.coverage >= r.min && typed
 	return j
+}
+
+// hasKey reports whether j covers the most specific known term it was
+// judged on.
+func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) bool {
+	return j.key >= 0 && covers(j.have, r.qterms[j.key].term)
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -303,23 +389,19 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
 	}
-	var total, knownTotal float64
-	unknown := 0
 	key := -1 // the most specific known term
 	for i, q := range qterms {
-		total += q.weight
-		if q.known {
-			knownTotal += q.weight
-		} else {
-			unknown++
-		}
 		if q.known && (key < 0 || q.weight > qterms[key].weight) {
 			key = i
 		}
 	}
-	r := &reading{qterms: qterms, ents: ents, key: key, total: total, knownTotal: knownTotal,
-		unknown: unknown, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
+	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
+	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
+	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
+	if r.expects {
+		r.kinds = b.restricted(question, vocab, ents, r)
+	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
 	for i := range req.Evidence {
@@ -342,7 +424,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	hasKey := false
 	if best != nil {
 		a.Score = math.Round(best.score*1000) / 1000
-		hasKey = key >= 0 && covers(best.have, qterms[key].term)
+		hasKey = best.hasKey(r, covers)
 		for i := range ents {
 			if !ents[i].CoveredBy(best.have) {
 				missingEntity = &ents[i]
@@ -367,13 +449,13 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use, including %q%s", best.title(), qterms[key].term, found)
+		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s, including %q%s", best.title(), b.without(question, best), qterms[best.key].term, found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight, including %q%s", best.title(), pct(best.coverage), qterms[key].term, found)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), qterms[best.key].term, found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
-	case !hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[key].term)
+	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[best.key].term)
 	default:
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage))
 	}
@@ -547,9 +629,116 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 		if j.better(closest) {
 			closest = j
 		}
-		together = together || j.entities == len(r.ents) && covers(have, r.qterms[r.key].term)
+		together = together || j.entities == len(r.ents) && j.hasKey(r, covers)
 	}
 	return closest, together, true
+}
+
+// verbTerms returns the terms of the question's verbs (answertype.Verbs)
+// that are among its content terms, in the clause that asks and in the
+// statement before it.
+func (b *Builtin) verbTerms(question string, qterms []weighted) (asked, scene map[string]bool) {
+	content := map[string]bool{}
+	for _, q := range qterms {
+		content[q.term] = true
+	}
+	pick := func(ws []string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range ws {
+			if ts := b.an.Terms(w); len(ts) == 1 && content[ts[0]] {
+				out[ts[0]] = true
+			}
+		}
+		return out
+	}
+	av, sv := answertype.Verbs(question)
+	return pick(av), pick(sv)
+}
+
+// without names, for a reason, the question's verbs a chunk was judged
+// without (see reading.dropped), as the asker typed them.
+func (b *Builtin) without(question string, j *judged) string {
+	if len(j.dropped) == 0 {
+		return ""
+	}
+	var ws []string
+	for _, t := range slices.Sorted(maps.Keys(j.dropped)) {
+		ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+	}
+	return fmt.Sprintf(" (leaving out %s: the question's verbs, which it may say in other words)", strings.Join(ws, ", "))
+}
+
+// A kind is a noun of the question restricted by a modifier before it
+// that no visible chunk holds ("express delivery").
+type kind struct {
+	mod, head string // terms
+}
+
+// restricted lists the kinds the clause that asks names (see kind): a word
+// unknown to the visible corpus right before a known content term of the
+// question, in the same clause, the word being no entity's, no verb, no
+// frame word and no number. "How long does express delivery take" asks
+// about express delivery, which the documents never name; their "Standard
+// delivery takes 3 to 5 working days" is about another kind (see
+// otherKind).
+func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r *reading) []kind {
+	inEntity := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			inEntity[t] = true
+		}
+	}
+	content := map[string]bool{}
+	for _, q := range r.qterms {
+		content[q.term] = q.known
+	}
+	var out []kind
+	fields := strings.Fields(answertype.Asking(question))
+	for i := 0; i+1 < len(fields); i++ {
+		if strings.ContainsAny(fields[i], ",.;:?!") || strings.ContainsFunc(fields[i], unicode.IsDigit) {
+			continue
+		}
+		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
+		if len(m) != 1 || len(h) != 1 || vocab.DocFreq(m[0]) > 0 || inEntity[m[0]] || inEntity[h[0]] ||
+			!content[h[0]] || r.askedVerbs[m[0]] || r.sceneVerbs[m[0]] {
+			continue
+		}
+		if _, ok := content[m[0]]; !ok {
+			continue // a frame word
+		}
+		out = append(out, kind{mod: m[0], head: h[0]})
+	}
+	return out
+}
+
+// otherKind reports whether a sentence names the head of one of kinds
+// only with another modifier before it ("Standard delivery" for "express
+// delivery"): what it says is about that other kind.
+func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
+	if len(kinds) == 0 {
+		return false
+	}
+	fields := strings.Fields(sentence)
+	for _, k := range kinds {
+		seen, other := false, true
+		for i, f := range fields {
+			if ts := b.an.Terms(f); len(ts) != 1 || ts[0] != k.head {
+				continue
+			}
+			seen = true
+			var prev []string
+			if i > 0 && !strings.ContainsAny(fields[i-1], ",.;:?!") {
+				prev = b.an.Terms(fields[i-1])
+			}
+			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) {
+				other = false
+			}
+		}
+		if seen && other {
+			return true
+		}
+	}
+	return false
 }
 
 // wordFor returns the word of text whose analyzed term is term, as typed,
@@ -650,7 +839,7 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 			continue
 		}
 		for _, j := range []int{i, i - 1, i + 1} {
-			if j < 0 || j >= len(sents) {
+			if j < 0 || j >= len(sents) || b.otherKind(sents[j], r.kinds) {
 				continue
 			}
 			if ex := t.Find(sents[j]); len(ex) > 0 {

@@ -677,3 +677,52 @@ func TestComparisonAcrossChunks(t *testing.T) {
 		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, []string{`mentions "Z30"`}},
 	})
 }
+
+// TestVerbsSaidOtherwise: a chunk holding an answer of the expected type
+// about the question's other words may say its verbs in other words; a
+// procedure's or a decision's own verb it must hold. Sentences invented
+// for the test (issue 24, round 4).
+func TestVerbsSaidOtherwise(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "pair#0", Title: "Pairing the Q7 with the app", Text: "To pair the Q7 with the app, hold the power knob down for 3 seconds until the lamp blinks."},
+		{ChunkID: "codes#0", Title: "Q7 error codes", Text: "F2 means the door is open: close it. F9 means a sensor fault: contact the maker."},
+		{ChunkID: "order#0", Title: "Ordering a repair", Text: "Order a repair at fixit.example/order with your receipt."},
+		{ChunkID: "knob#0", Title: "Q7 controls", Text: "The Q7 has a power knob and a lamp. Turn the knob to start."},
+		{ChunkID: "descale#0", Title: "Descaling the K2", Text: "Descale the K2 once a month."},
+	}
+	checkAssess(t, builtinOver(an, ev), []assessCase{
+		// "press" is the asked verb, the page says "hold": the period
+		// near "power knob" and "pair" answers.
+		{"how long do I press the power knob for when pairing the Q7", ev[:1], true, []string{"a period of time", `leaving out "press"`}},
+		// "showing" sets the scene: the question is about the Q7 and F9.
+		{"my Q7 is showing F9 - can I repair that myself?", ev[1:2], true, []string{`leaving out "showing"`, "a yes/no statement"}},
+		// "use" relates the asker to the website asked for.
+		{"which website do I use to order a repair", ev[2:3], true, []string{"a place", `"fixit.example/order"`}},
+		// A procedure's verb is what it asks about: a page on the Q7 that
+		// never says "descale" is no answer (and "descale" is a word the
+		// corpus has).
+		{"how do I descale the Q7", ev[3:4], false, nil},
+		// A yes/no decision about an action the page does not name.
+		{"can I descale the Q7 knob", ev[3:4], false, nil},
+	})
+}
+
+// TestOtherKind: a noun the question restricts by a word no visible
+// document has ("express delivery") is not answered by a sentence about
+// another kind of it ("Standard delivery takes ..."), and is by one that
+// names it bare. Sentences invented for the test (issue 24, round 4).
+func TestOtherKind(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "parts#0", Title: "Ordering parts", Text: "Parts are sold online. Standard shipping takes 2 to 4 days and costs £3."},
+		{ChunkID: "parts2#0", Title: "Parts shipping", Text: "Parts are sold online. Shipping takes 2 to 4 days."},
+	}
+	b := builtinOver(an, ev)
+	checkAssess(t, b, []assessCase{
+		{"how long does overnight shipping of parts take", ev[:1], false, []string{"a period of time", "holds none"}},
+		{"how long does shipping of parts take", ev[:1], true, []string{`"2 to 4 days"`}},
+		{"how long does standard shipping of parts take", ev[:1], true, []string{`"2 to 4 days"`}},
+		{"how long does overnight shipping of parts take", ev[1:2], true, []string{`"2 to 4 days"`}},
+	})
+}

@@ -40,7 +40,10 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //  2. The answer opens with the best-scoring sentence that holds an
 //     expression of the expected type and a content word; when none does,
 //     with the best-scoring sentence, and then the next or previous
-//     sentence of its source too when that one holds the expression.
+//     sentence of its source too when that one holds the expression. For a
+//     yes/no question the typed sentence must score at least MinRatio of
+//     the best: a statement on the asked action decides it, a "not" or
+//     "can" on something else does not.
 //  3. A further sentence (up to MaxSentences in all, best first) is taken
 //     only when it adds to the answer. From a source already cited, it
 //     must hold a content word and score at least MinRatio of the best.
@@ -49,10 +52,12 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     - hold a content word the chosen sentences and their titles do not,
 //     with OnShare of the weight of the question, or of one of its parts
 //     ("is a cracked jar covered, and what if it is from batch B-2291"
-//     asks two things), scoring at least AddRatio of the best;
-//     - or hold every content word the best sentence holds (another
-//     source's answer to the same question: "E4" on two manuals), scoring
-//     at least MinRatio of the best;
+//     asks two things), scoring at least AddRatio of the best; the
+//     question's verbs (answertype.Verbs) count for neither ("Stop using
+//     the jar" adds nothing to "which website do I use");
+//     - or hold, with its title, every content word the best sentence and
+//     its title hold (another source's answer to the same question: "E4"
+//     on two manuals), scoring at least MinRatio of the best;
 //     - or, for a procedure, be an instruction sharing a rare word with
 //     the best sentence (see elaborates).
 //     A sentence that only repeats what the opening source is about (its
@@ -133,7 +138,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		return Answer{}, errs.FieldError(op, "sources", "the sources have no text")
 	}
 	content := g.content(req.Question, asked)
-	idf := g.score(req, all, content, asked.Type)
+	verbs := g.verbs(req.Question)
+	idf := g.score(req, all, content, asked)
 	titles := make([]map[string]bool, len(req.Sources))
 	for i, src := range req.Sources {
 		titles[i] = g.an.Set(src.Title)
@@ -149,14 +155,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			bestTyped = s
 		}
 	}
-	if bestTyped != nil {
+	// A yes/no question is decided by what the sources say of the asked
+	// action; a polarity or modal word ("not", "can") elsewhere decides
+	// nothing about it, so the typed sentence opens only when it is on the
+	// question about as much as the best ("does the 5-year motor cover
+	// apply to the X200": "Blender motors on the X200 and X300 Pro are
+	// covered for 5 years" says yes without a yes/no word).
+	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
 		best = bestTyped
 	}
 	chosen := []*sentence{best}
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
-			if p >= 0 && p < len(sents) && len(answertype.Find(asked.Type, sents[p].text)) > 0 {
+			if p >= 0 && p < len(sents) && len(asked.Find(sents[p].text)) > 0 {
 				chosen = append(chosen, &sents[p])
 				break
 			}
@@ -217,12 +229,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			// Another source: it must answer too (hold the expected type)
 			// and add to the answer.
-			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked.Type) {
+			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked) {
 				continue
 			}
+			// The question's verbs neither add nor put a source on the
+			// question: "Stop using the jar" is not about "which website
+			// do I use".
 			adds, complete := false, len(s.own) > 0
 			for t := range s.own {
-				adds = adds || !covered[t]
+				adds = adds || !covered[t] && !verbs[t]
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -232,15 +247,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				for t, w := range idf {
 					if part[t] {
 						of += w
-						if s.own[t] || titles[s.source][t] {
+						if (s.own[t] || titles[s.source][t]) && !verbs[t] {
 							held += w
 						}
 					}
 				}
 				on = on || of > 0 && held >= g.OnShare*of
 			}
+			// complete: it (or its title) holds every content word the
+			// best sentence and its title hold.
 			for t := range best.own {
 				complete = complete && s.own[t]
+			}
+			for _, t := range content {
+				complete = complete && (!titles[best.source][t] || s.own[t] || titles[s.source][t])
 			}
 			switch {
 			case adds && on && s.score >= g.AddRatio*best.score,
@@ -319,13 +339,25 @@ func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, idf map[
 
 // typedNear reports whether sentence pos of a source, or the one before
 // or after it, holds an expression of type t.
-func (g *Extractive) typedNear(sents []sentence, pos int, t answertype.Type) bool {
+func (g *Extractive) typedNear(sents []sentence, pos int, t answertype.Question) bool {
 	for _, p := range []int{pos, pos - 1, pos + 1} {
-		if p >= 0 && p < len(sents) && len(answertype.Find(t, sents[p].text)) > 0 {
+		if p >= 0 && p < len(sents) && len(t.Find(sents[p].text)) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// verbs returns the terms of the question's verbs (answertype.Verbs).
+func (g *Extractive) verbs(question string) map[string]bool {
+	asked, scene := answertype.Verbs(question)
+	out := map[string]bool{}
+	for _, w := range append(asked, scene...) {
+		if ts := g.an.Terms(w); len(ts) == 1 {
+			out[ts[0]] = true
+		}
+	}
+	return out
 }
 
 // content lists the question's content words: its terms without question
@@ -343,7 +375,7 @@ func (g *Extractive) content(question string, asked answertype.Question) []strin
 
 // score sets each sentence's content words, score and whether it holds an
 // expression of type t, and returns the content words' IDF.
-func (g *Extractive) score(req Request, all []*sentence, content []string, t answertype.Type) map[string]float64 {
+func (g *Extractive) score(req Request, all []*sentence, content []string, t answertype.Question) map[string]float64 {
 	df := map[string]int{}
 	for _, s := range all {
 		set := g.an.Set(s.text)
@@ -354,7 +386,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 				df[q]++
 			}
 		}
-		s.typed = t != answertype.Description && len(answertype.Find(t, s.text)) > 0
+		s.typed = t.Type != answertype.Description && len(t.Find(s.text)) > 0
 	}
 	n := float64(len(all))
 	idf := map[string]float64{}

@@ -406,3 +406,40 @@ func TestLLMErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestExtractiveRound4: a yes/no question opened by the statement on the
+// asked action, not by a "not" elsewhere; the question's verbs add no
+// second source; another source's "same answer" must hold the best's
+// title words too. Sentences invented for the test (issue 24, round 4).
+func TestExtractiveRound4(t *testing.T) {
+	g := NewExtractive(terms.New())
+	cover := src("1", "cover", "current", 1, "Every appliance has a 1-year warranty. Pump motors on the Z9 and Z5 are covered for 4 years.")
+	belt := src("2", "z5-belt", "current", 0.9, "Replace the Z5 belt, part BLT-Z5, about once a year.")
+	book := src("3", "booking", "current", 0.9, "Book a repair at fixit.example/book with your receipt.")
+	recall := src("4", "recall", "current", 0.9, "Stop using the door and order a free one at fixit.example/recall.")
+	care := src("5", "z9-care", "current", 0.9, "Never put the motor base in water; wipe it with a damp cloth.")
+	specs := src("6", "z9-specs", "current", 0.9, "The Z9 washer has a 900 W motor and a steel drum.")
+	cover.Title, belt.Title, book.Title, recall.Title, care.Title, specs.Title = "Warranty terms", "Z5 belt", "How do I book a repair?", "Door recall", "Z9 cleaning and care", "Z9 specifications"
+	for _, tt := range []struct {
+		question string
+		sources  []Source
+		contains string
+		cites    []string
+	}{
+		{"does the 4-year motor cover apply to the Z5 as well", []Source{cover, belt}, "covered for 4 years", []string{"1"}},
+		{"which website do I use to book a repair", []Source{book, recall}, "fixit.example/book", []string{"3"}},
+		{"what should I clean the Z9 motor unit with", []Source{care, specs}, "damp cloth", []string{"5"}},
+	} {
+		got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var labels []string
+		for _, c := range got.Citations {
+			labels = append(labels, c.Label)
+		}
+		if !strings.Contains(got.Text, tt.contains) || !cmp.Equal(labels, tt.cites) {
+			t.Errorf("Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
+		}
+	}
+}

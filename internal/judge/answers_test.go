@@ -95,7 +95,7 @@ func attempt(n int, accepted bool, bm25 []string, docs ...string) wire.Attempt {
 // labels 1, 2, ... and whose answer cites the given labels.
 func answered(text string, cite []string, atts ...wire.Attempt) wire.AnswerResult {
 	last := atts[len(atts)-1]
-	g := &wire.Generation{Model: "builtin:extractive-v5"}
+	g := &wire.Generation{Model: "builtin:extractive-v6"}
 	for i, h := range last.Hits {
 		g.Sources = append(g.Sources, wire.LabelledChunk{Label: wire.Label(i), ChunkID: h.ChunkID})
 	}
