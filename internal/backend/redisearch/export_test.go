@@ -39,3 +39,12 @@ func SetTieMargin(n int) int {
 	tieMargin = n
 	return old
 }
+
+// SetCountCombos sets whether Holdings counts the combinations of common
+// terms (the path before existence checks) and returns the previous
+// setting.
+func SetCountCombos(on bool) bool {
+	old := countCombos
+	countCombos = on
+	return old
+}
