@@ -153,7 +153,8 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 // (ASSAY_HOLDINGS_DIR=.../data/50000; ASSAY_HOLDINGS_MAX_POSTINGS sets
 // the read bound): FT.SEARCH commands and Redis CPU
 // ms per question, and whether the answers differ from what Holdings
-// answered before it read the rare terms.
+// answered before it read the rare terms (for exists: whether its term
+// sets differ from kept's, the counting path's).
 //
 //	ASSAY_TEST_REDISEARCH=../shared/redisearch ASSAY_HOLDINGS_DIR=/tmp/x/data/50000 \
 //	  go test ./internal/backend/redisearch/ -run '^$' -bench Holdings -benchtime 1x
@@ -214,7 +215,12 @@ func BenchmarkHoldings(b *testing.B) {
 	// also kept for later questions. Each starts with nothing kept but the
 	// questions' document frequencies (the assessor asks those first), and
 	// asks each question once.
-	for _, mode := range []string{"before", "read-rare", "kept"} {
+	//
+	// exists: the rare terms read, which combinations of the common ones
+	// chunks hold checked for existence (the default); kept's answers
+	// are its reference, by term sets (keys).
+	kept := map[int]string{}
+	for _, mode := range []string{"before", "read-rare", "kept", "exists"} {
 		b.Run(mode, func(b *testing.B) {
 			ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 			if err != nil {
@@ -227,6 +233,7 @@ func BenchmarkHoldings(b *testing.B) {
 				}
 			}
 			defer redisearch.SetKeepCounts(redisearch.SetKeepCounts(mode == "kept"))
+			defer redisearch.SetCountCombos(redisearch.SetCountCombos(mode != "exists"))
 			bound := redisearch.SetMaxPostings(0)
 			redisearch.SetMaxPostings(bound)
 			c.n.Store(0)
@@ -252,8 +259,15 @@ func BenchmarkHoldings(b *testing.B) {
 						cannot++
 					case mode == "before":
 						before[i] = fmt.Sprint(got)
+					case mode == "exists":
+						if kept[i] != "" && kept[i] != heldSets(got) {
+							differ++
+						}
 					case before[i] != "" && before[i] != fmt.Sprint(got):
 						differ++
+					}
+					if mode == "kept" && got != nil {
+						kept[i] = heldSets(got)
 					}
 					redisearch.SetMaxPostings(bound)
 				}
