@@ -51,12 +51,15 @@ type TermCounts interface {
 // and which of them hold which terms.
 type Vocabulary interface {
 	TermCounts
-	// Holdings counts the visible chunks that pass f (nil: all of them;
-	// callers give f the vocabulary's groups) by which of
-	// terms they hold: bit i of a key is set when the chunks hold
-	// terms[i]. Chunks holding none of terms are not counted. It returns
-	// nil when it cannot tell: more than MaxHeld terms, or a server that
-	// did not answer in full.
+	// Holdings reports which sets of terms the visible chunks that pass
+	// f (nil: all of them; callers give f the vocabulary's groups) hold:
+	// a key is the set of terms some chunk holds exactly, bit i set when
+	// it holds terms[i]; chunks holding none of terms give no key. A
+	// key's value is positive and at most the number of chunks holding
+	// exactly that set: bleve counts them exactly, RediSearch counts
+	// those it reads and gives 1 for the sets it only checks exist (the
+	// assessor reads only the keys). It returns nil when it cannot tell:
+	// more than MaxHeld terms, or a server that did not answer in full.
 	Holdings(ctx context.Context, terms []string, f *Filter) map[uint64]int
 }
 

@@ -111,9 +111,10 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 
 	an := terms.New()
 	df := map[string]int{}
-	parts := map[string]partLen{} // ACL part → its chunks and tokens
+	gdf := map[string]map[string]int{} // group → term → chunks naming the group that hold it
+	parts := map[string]partLen{}      // ACL part → its chunks and tokens
 	st := indexStats{Chunks: len(chunks)}
-	var mu sync.Mutex // guards df, parts, st, stats and done
+	var mu sync.Mutex // guards df, gdf, parts, st, stats and done
 	done := 0
 	// The batches' pipelines go through a client of their own whose reads
 	// may take a minute: a server busy indexing (HNSW insertion) answers
@@ -137,6 +138,16 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			defer mu.Unlock()
 			for t, n := range w.df {
 				df[t] += n
+			}
+			for g, w := range w.gdf {
+				sum := gdf[g]
+				if sum == nil {
+					sum = make(map[string]int, len(w))
+					gdf[g] = sum
+				}
+				for t, n := range w {
+					sum[t] += n
+				}
 			}
 			for k, p := range w.parts {
 				sum := parts[k]
@@ -164,8 +175,13 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			return Manifest{}, backend.BuildStats{}, err
 		}
 	}
-	if err := writeDocFreqs(ctx, rdb, vn, df); err != nil {
+	if err := writeDocFreqs(ctx, rdb, dfKey(vn), df); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
+	}
+	for g, df := range gdf {
+		if err := writeDocFreqs(ctx, rdb, groupDFKey(vn, g), df); err != nil {
+			return Manifest{}, backend.BuildStats{}, err
+		}
 	}
 	if err := writeLengths(ctx, rdb, vn, parts); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
@@ -205,7 +221,8 @@ const writers = 2
 // written is what writeBatch counted of one batch.
 type written struct {
 	df    map[string]int
-	parts map[string]partLen // ACL part → its chunks and tokens
+	gdf   map[string]map[string]int // group → term → chunks naming the group that hold it
+	parts map[string]partLen        // ACL part → its chunks and tokens
 	empty int
 	st    backend.BuildStats // Embedded and Reused
 }
@@ -213,7 +230,7 @@ type written struct {
 // writeBatch embeds one batch (or reuses the old version's vectors) and
 // writes its chunks in one pipeline.
 func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
-	w := written{df: map[string]int{}, parts: map[string]partLen{}}
+	w := written{df: map[string]int{}, gdf: map[string]map[string]int{}, parts: map[string]partLen{}}
 	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
 	if err != nil {
 		return w, err
@@ -237,6 +254,16 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 			w.empty++
 		}
 		part := partKey(c.ACL)
+		for _, g := range strings.Split(part, ",") { // each group once, however often the ACL names it
+			gdf := w.gdf[g]
+			if gdf == nil {
+				gdf = map[string]int{}
+				w.gdf[g] = gdf
+			}
+			for _, t := range distinct {
+				gdf[t]++
+			}
+		}
 		p := w.parts[part]
 		p.chunks++
 		p.tokens += int64(len(all))
@@ -248,15 +275,16 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 	return w, nil
 }
 
-// writeDocFreqs writes the whole-index document frequencies (HSET in
-// pipelines of dfBatch fields).
-func writeDocFreqs(ctx context.Context, rdb *redis.Client, vn string, df map[string]int) error {
+// writeDocFreqs writes document frequencies to the HASH key: the whole
+// index's (dfKey) or one group's (groupDFKey), HSET in pipelines of
+// dfBatch fields.
+func writeDocFreqs(ctx context.Context, rdb *redis.Client, key string, df map[string]int) error {
 	const dfBatch = 4096
 	pipe := rdb.Pipeline()
 	fields := make([]any, 0, 2*dfBatch)
 	flush := func() error {
 		if len(fields) > 0 {
-			pipe.HSet(ctx, dfKey(vn), fields...)
+			pipe.HSet(ctx, key, fields...)
 			fields = fields[:0]
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
@@ -267,7 +295,7 @@ func writeDocFreqs(ctx context.Context, rdb *redis.Client, vn string, df map[str
 	for t, n := range df {
 		fields = append(fields, t, n)
 		if len(fields) == 2*dfBatch {
-			pipe.HSet(ctx, dfKey(vn), fields...)
+			pipe.HSet(ctx, key, fields...)
 			fields = make([]any, 0, 2*dfBatch)
 			if pipe.Len() >= 16 {
 				if err := flush(); err != nil {
@@ -309,9 +337,11 @@ func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[s
 // with its FT index).
 func dropStats(ctx context.Context, rdb *redis.Client, vn string) {
 	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn)}
-	iter := rdb.Scan(ctx, 0, escapeGlob(lensKey(vn, ""))+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
+	for _, p := range []string{lensKey(vn, ""), groupDFKey(vn, "")} {
+		iter := rdb.Scan(ctx, 0, escapeGlob(p)+"*", 1000).Iterator()
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
 	}
 	for s := 0; s < len(keys); s += 1000 {
 		rdb.Unlink(ctx, keys[s:min(s+1000, len(keys))]...)

@@ -54,3 +54,12 @@ func SetMaxScore(on bool, share float64, minDF, factor int) (restore func()) {
 func (ix *Index) MaxScoreCounts() (tried, accepted int64) {
 	return ix.msTried.Load(), ix.msAccepted.Load()
 }
+
+// SetCountCombos sets whether Holdings counts the combinations of common
+// terms (the path before existence checks) and returns the previous
+// setting.
+func SetCountCombos(on bool) bool {
+	old := countCombos
+	countCombos = on
+	return old
+}

@@ -2,6 +2,7 @@ package redisearch
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -25,12 +26,24 @@ var maxPostings = 4096
 const maxHoldingCounts = 1024
 
 // keepCounts is whether Holdings keeps the engine's counts of common
-// terms' combinations for later questions (off: a measurement's baseline).
+// terms' combinations for later questions (off: a measurement's baseline;
+// only when countCombos is on).
 var keepCounts = true
 
-// Holdings counts the visible chunks that pass f (nil: all of them; its
-// groups are the vocabulary's, whatever f says) by which of terms they
-// hold (bit i: terms[i]), as the bleve backend does from its postings.
+// countCombos is whether Holdings counts the chunks holding each
+// combination of common terms (FT.SEARCH LIMIT 0 0) and finds which
+// combinations chunks hold exactly by inclusion and exclusion, as it did
+// before it checked existence instead (off, the default; on: a
+// measurement's baseline).
+var countCombos = false
+
+// Holdings reports which sets of terms (bit i: terms[i]) the visible
+// chunks that pass f (nil: all of them; its groups are the vocabulary's,
+// whatever f says) hold, as the bleve backend does from its postings:
+// the keys are the same; a key's value is the exact number of chunks for
+// a set holding a rare term (read, below) and 1 for a set of common terms
+// only, which is checked for existence, not counted (backend.Vocabulary
+// allows it: the assessor reads only the keys).
 //
 // The terms are split by visible document frequency. The rarest, while
 // their frequencies add up to at most maxPostings, are read: which
@@ -38,17 +51,18 @@ var keepCounts = true
 // inside the query), and which of those hold each other term (one search
 // per other term, limited to chunks holding a rare one), all in one
 // pipeline; that gives every chunk holding a rare term its exact mask.
-// The chunks holding only common terms are counted from the engine's
-// counts (FT.SEARCH LIMIT 0 0, the filter inside the query) of the chunks
-// holding each combination of the common terms, less those of the chunks
-// read above, level by level — pairs only of terms some chunk holds,
-// triples only of pairs some chunk holds together, and so on, each level
-// one pipeline — and the counts of chunks holding exactly each
-// combination follow by inclusion and exclusion. Those counts do not
-// depend on the question's other terms, so they are kept per visible set
-// and filter: common words recur across questions. So the searches sent
-// grow with the number of terms and the combinations of the common ones
-// not yet counted, not with the combinations of every term.
+// For the chunks holding only common terms it asks which combinations
+// of the common terms some such chunk holds (see exists): level by level
+// — pairs only of terms some chunk holds, triples only of pairs some
+// chunk holds together, and so on, each level one pipeline — each an
+// existence check that stops at the first chunk (FT.AGGREGATE LIMIT 0 1,
+// the filter inside the query, chunks holding a rare term left out),
+// then, for a combination some chunk holds with more of the common
+// terms, whether a chunk holds it and none of the others. So the
+// searches sent grow with the number of terms and the combinations of
+// the common ones held together, not with the combinations of every
+// term, and each common combination costs the engine up to its first
+// chunk, not a count of all of them.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
@@ -98,7 +112,12 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			return out
 		}
 	}
-	counted := v.counts(ctx, terms, common, fq, out)
+	var counted map[uint64]int
+	if countCombos {
+		counted = v.counts(ctx, terms, common, fq, out)
+	} else {
+		counted = v.exists(ctx, terms, common, rare, fq)
+	}
 	if counted == nil {
 		return nil
 	}
@@ -184,6 +203,111 @@ func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq s
 		}
 	}
 	return out
+}
+
+// exists is Holdings over the visible chunks that pass fq and hold no
+// term of rare but some of set: the sets of terms of set they hold, each
+// with the value 1 (see Holdings); nil when it cannot tell. A
+// combination is held (some such chunk holds all of its terms) when
+// FT.AGGREGATE finds a first chunk; a held combination none of whose
+// extensions by one more term of set is held is some chunk's exact set,
+// and one that has a held extension is asked again with the other terms
+// of set excluded.
+func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare uint64, fq string) map[uint64]int {
+	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
+		if s == 0 {
+			return ""
+		}
+		return " -@" + fieldContent + ":(" + union(terms, s) + ")"
+	}
+	check := func(pipe redis.Pipeliner, s, out uint64) *redis.Cmd {
+		q := "@" + fieldContent + ":(" + termsOf(terms, s) + ")" + without(out) + " " + fq
+		return pipe.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "DIALECT", 2)
+	}
+	together := map[uint64]int{} // term set → 1 when some chunk holds all of it (and no rare term)
+	var level, all []uint64
+	for i := range terms {
+		if set&(1<<i) != 0 {
+			level = append(level, 1<<i)
+		}
+	}
+	sent := 0
+	for len(level) > 0 {
+		if sent += len(level); sent > maxHoldingCounts {
+			return nil
+		}
+		pipe := v.ix.rdb.Pipeline()
+		cmds := make([]*redis.Cmd, len(level))
+		for j, s := range level {
+			cmds[j] = check(pipe, s, rare)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return nil
+		}
+		var held []uint64
+		for j, s := range level {
+			ok, err := found(cmds[j])
+			if err != nil {
+				return nil
+			}
+			if ok {
+				together[s] = 1
+				held = append(held, s)
+			}
+		}
+		all = append(all, held...)
+		level = extend(held, together, len(terms))
+	}
+	out := map[uint64]int{}
+	var ask []uint64
+	for _, s := range all {
+		extended := false
+		for rest := set &^ s; rest != 0; rest &= rest - 1 {
+			if together[s|rest&-rest] != 0 {
+				extended = true
+				break
+			}
+		}
+		if extended {
+			ask = append(ask, s)
+		} else {
+			out[s] = 1 // every chunk holding s holds no other term of set
+		}
+	}
+	if len(ask) == 0 {
+		return out
+	}
+	pipe := v.ix.rdb.Pipeline()
+	cmds := make([]*redis.Cmd, len(ask))
+	for j, s := range ask {
+		cmds[j] = check(pipe, s, rare|set&^s)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil
+	}
+	for j, s := range ask {
+		ok, err := found(cmds[j])
+		if err != nil {
+			return nil
+		}
+		if ok {
+			out[s] = 1
+		}
+	}
+	return out
+}
+
+// found reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
+// results, then one row per result): whether it found a chunk.
+func found(cmd *redis.Cmd) (bool, error) {
+	res, err := cmd.Slice()
+	if err != nil {
+		return false, err
+	}
+	if len(res) == 0 {
+		return false, fmt.Errorf("FT.AGGREGATE: empty reply")
+	}
+	return len(res) > 1, nil
 }
 
 // cached is the engine's count for key (see counts), if kept.

@@ -3,9 +3,12 @@ package redisearch_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -21,7 +25,7 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// searchCounter counts the FT.SEARCH commands a client sends, alone or
+// searchCounter counts the FT.SEARCH and FT.AGGREGATE commands a client sends, alone or
 // in pipelines.
 type searchCounter struct{ n atomic.Int64 }
 
@@ -46,9 +50,18 @@ func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redi
 }
 
 func (c *searchCounter) count(cmd redis.Cmder) {
-	if strings.EqualFold(cmd.Name(), "ft.search") {
+	if strings.EqualFold(cmd.Name(), "ft.search") || strings.EqualFold(cmd.Name(), "ft.aggregate") {
 		c.n.Add(1)
 	}
+}
+
+// heldSets is the keys of a Holdings answer, sorted: the term sets the
+// chunks hold (what the assessor reads); "<nil>" when it cannot tell.
+func heldSets(m map[uint64]int) string {
+	if m == nil {
+		return "<nil>"
+	}
+	return fmt.Sprint(slices.Sorted(maps.Keys(m)))
 }
 
 // coOccurring is a corpus where k rare terms all occur together in 5
@@ -79,42 +92,57 @@ func coOccurring(k int) (chunks []corpus.Chunk, terms []string) {
 }
 
 // TestHoldingsSearchesDoNotGrowWithCombinations: when a question's rare
-// terms occur together, Holdings reads them instead of counting their
-// 2^k combinations: the searches it sends grow by one per term, not with
-// the combinations (here: one per rare term, one per common term for the
-// chunks holding it and a rare one, and the 3 combinations of the 2
-// common terms among the other chunks), and the counts stay exact.
+// terms occur together, Holdings reads them instead of asking about
+// their 2^k combinations: the searches it sends grow by one per term, not
+// with the combinations (here: one per rare term, one per common term for
+// the chunks holding it and a rare one, and for the 2 common terms among
+// the other chunks: 3 existence checks of their combinations and 2 of
+// which the chunks hold alone, or, counting, the 3 counts of their
+// combinations), and the term sets stay exact.
 func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	for _, k := range []int{4, 8, 12} {
-		rdb := srv.Client(t) // a client of its own, counted from the Holdings below
-		chunks, terms := coOccurring(k)
-		ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
-		v := ix.Visible([]string{"public"})
-		want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
-		old := redisearch.SetMaxPostings(5 * k)
-		c := &searchCounter{}
-		rdb.AddHook(c)
-		got := v.Holdings(ctx, terms, nil)
-		n := c.n.Load()
-		redisearch.SetMaxPostings(old)
-		all := uint64(1<<(k+2) - 1)
-		exact := map[uint64]int{all: 5, 1 << k: 20, 1<<k | 1<<(k+1): 20}
-		if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(got) != fmt.Sprint(exact) {
-			t.Errorf("k=%d: Holdings read and counted %v, read %v; want %v", k, got, want, exact)
-		}
-		if max := int64(k + 2 + 3); n > max {
-			t.Errorf("k=%d rare terms held together: Holdings sent %d FT.SEARCH, want at most %d (one per term and the 3 combinations of the common ones)", k, n, max)
-		}
-		t.Logf("k=%d rare terms held together: %d FT.SEARCH", k, n)
-		// Asked again (another question with the same common words): the
-		// common terms' counts are kept, only the reads are sent.
-		redisearch.SetMaxPostings(5 * k)
-		again := v.Holdings(ctx, terms, nil)
-		redisearch.SetMaxPostings(old)
-		if m := c.n.Load() - n; fmt.Sprint(again) != fmt.Sprint(exact) || m != int64(k+2) {
-			t.Errorf("k=%d, asked again: %v in %d FT.SEARCH; want %v in %d (the common terms' counts kept)", k, again, m, exact, k+2)
+	for _, count := range []bool{false, true} {
+		defer redisearch.SetCountCombos(redisearch.SetCountCombos(count))
+		for _, k := range []int{4, 8, 12} {
+			rdb := srv.Client(t) // a client of its own, counted from the Holdings below
+			chunks, terms := coOccurring(k)
+			ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
+			v := ix.Visible([]string{"public"})
+			want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
+			old := redisearch.SetMaxPostings(5 * k)
+			c := &searchCounter{}
+			rdb.AddHook(c)
+			got := v.Holdings(ctx, terms, nil)
+			n := c.n.Load()
+			redisearch.SetMaxPostings(old)
+			all := uint64(1<<(k+2) - 1)
+			exact := map[uint64]int{all: 5, 1 << k: 20, 1<<k | 1<<(k+1): 20}
+			max := int64(k + 2 + 5)
+			if count {
+				max = int64(k + 2 + 3)
+				if fmt.Sprint(got) != fmt.Sprint(exact) {
+					t.Errorf("k=%d, counting: Holdings read and counted %v; want %v", k, got, exact)
+				}
+			}
+			if heldSets(got) != heldSets(want) || heldSets(got) != heldSets(exact) || got[all] != 5 {
+				t.Errorf("k=%d, counting %v: Holdings read and checked %v, read %v; want the sets of %v (5 chunks holding every term)", k, count, got, want, exact)
+			}
+			if n > max {
+				t.Errorf("k=%d rare terms held together, counting %v: Holdings sent %d searches, want at most %d", k, count, n, max)
+			}
+			t.Logf("k=%d rare terms held together, counting %v: %d searches", k, count, n)
+			if !count {
+				continue
+			}
+			// Asked again (another question with the same common words): the
+			// common terms' counts are kept, only the reads are sent.
+			redisearch.SetMaxPostings(5 * k)
+			again := v.Holdings(ctx, terms, nil)
+			redisearch.SetMaxPostings(old)
+			if m := c.n.Load() - n; fmt.Sprint(again) != fmt.Sprint(exact) || m != int64(k+2) {
+				t.Errorf("k=%d, asked again: %v in %d FT.SEARCH; want %v in %d (the common terms' counts kept)", k, again, m, exact, k+2)
+			}
 		}
 	}
 }
@@ -125,7 +153,8 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 // (ASSAY_HOLDINGS_DIR=.../data/50000; ASSAY_HOLDINGS_MAX_POSTINGS sets
 // the read bound): FT.SEARCH commands and Redis CPU
 // ms per question, and whether the answers differ from what Holdings
-// answered before it read the rare terms.
+// answered before it read the rare terms (for exists: whether its term
+// sets differ from kept's, the counting path's).
 //
 //	ASSAY_TEST_REDISEARCH=../shared/redisearch ASSAY_HOLDINGS_DIR=/tmp/x/data/50000 \
 //	  go test ./internal/backend/redisearch/ -run '^$' -bench Holdings -benchtime 1x
@@ -186,7 +215,12 @@ func BenchmarkHoldings(b *testing.B) {
 	// also kept for later questions. Each starts with nothing kept but the
 	// questions' document frequencies (the assessor asks those first), and
 	// asks each question once.
-	for _, mode := range []string{"before", "read-rare", "kept"} {
+	//
+	// exists: the rare terms read, which combinations of the common ones
+	// chunks hold checked for existence (the default); kept's answers
+	// are its reference, by term sets (keys).
+	kept := map[int]string{}
+	for _, mode := range []string{"before", "read-rare", "kept", "exists"} {
 		b.Run(mode, func(b *testing.B) {
 			ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 			if err != nil {
@@ -199,6 +233,7 @@ func BenchmarkHoldings(b *testing.B) {
 				}
 			}
 			defer redisearch.SetKeepCounts(redisearch.SetKeepCounts(mode == "kept"))
+			defer redisearch.SetCountCombos(redisearch.SetCountCombos(mode != "exists"))
 			bound := redisearch.SetMaxPostings(0)
 			redisearch.SetMaxPostings(bound)
 			c.n.Store(0)
@@ -224,8 +259,15 @@ func BenchmarkHoldings(b *testing.B) {
 						cannot++
 					case mode == "before":
 						before[i] = fmt.Sprint(got)
+					case mode == "exists":
+						if kept[i] != "" && kept[i] != heldSets(got) {
+							differ++
+						}
 					case before[i] != "" && before[i] != fmt.Sprint(got):
 						differ++
+					}
+					if mode == "kept" && got != nil {
+						kept[i] = heldSets(got)
 					}
 					redisearch.SetMaxPostings(bound)
 				}
@@ -237,5 +279,69 @@ func BenchmarkHoldings(b *testing.B) {
 				b.ReportMetric(float64(differ), "differ-from-before")
 			}
 		})
+	}
+}
+
+// TestHoldingsSetsOnGeneratedCorpora: on generated corpora whose chunks
+// hold random subsets of a few terms (so that most combinations are held
+// by some chunk, many only together with others), for callers of one
+// group and of several, with and without a filter, and at read bounds
+// that make every term rare, every term common, or some of each, the
+// term sets Holdings reports from existence checks are those the counts
+// gave (the old path), chunk by chunk: a combination wrongly taken for
+// some chunk's exact set (or missed) fails.
+func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	for _, seed := range []uint64{3, 11} {
+		chunks := overlappingACLs(seed, 400)
+		ix := buildOpen(t, rdb, redistest.Name("heldgen"), chunks, redisearch.BuildOptions{})
+		an := terms.New()
+		r := rand.New(rand.NewPCG(seed, 2))
+		vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region quoxil nosuchterm")
+		for range 12 {
+			var ts []string
+			for _, i := range r.Perm(len(vocab))[:3+r.IntN(6)] {
+				ts = append(ts, vocab[i])
+			}
+			for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
+				for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
+					// What every chunk holds, counted here: the answer.
+					want := map[uint64]int{}
+					for i := range chunks {
+						c := &chunks[i]
+						if !corpus.Visible(c.ACL, groups) {
+							continue
+						}
+						have := an.Set(c.Title + " " + c.Text)
+						var m uint64
+						for j, term := range ts {
+							if have[term] {
+								m |= 1 << j
+							}
+						}
+						if m != 0 {
+							want[m]++
+						}
+					}
+					for _, bound := range []int{0, 30, 4096} {
+						old := redisearch.SetMaxPostings(bound)
+						counted := func() map[uint64]int {
+							defer redisearch.SetCountCombos(redisearch.SetCountCombos(true))
+							return ix.Visible(groups).Holdings(ctx, ts, f)
+						}()
+						checked := ix.Visible(groups).Holdings(ctx, ts, f)
+						redisearch.SetMaxPostings(old)
+						if fmt.Sprint(counted) != fmt.Sprint(want) {
+							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: counted %v, want %v", seed, groups, ts, f, bound, counted, want)
+						}
+						if heldSets(checked) != heldSets(want) {
+							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: checked %v, want the sets of %v", seed, groups, ts, f, bound, checked, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -13,6 +13,8 @@
 //	assay:N:vV:stats       JSON: whole-index counts (chunks, their tokens, empty chunks)
 //	assay:N:vV:df          HASH: term → chunks holding it, whole index (the IDF-weighted
 //	                       embedder and operators; never a principal's numbers)
+//	assay:N:vV:df:<group>  HASH: term → chunks whose ACL names group holding it (a
+//	                       one-group caller's exact document frequencies; schema 4)
 //	assay:N:vV:lens:<group> HASH: ACL part naming group (its groups joined by ",")
 //	                       → "chunks tokens": its chunks and their length in tokens
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
@@ -58,7 +60,7 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (

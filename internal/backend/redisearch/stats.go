@@ -8,9 +8,17 @@ package redisearch
 // with the number of distinct ACLs.
 //
 //	N          FT.SEARCH "<acl filter>" LIMIT 0 0 → total
-//	df(t)      FT.SEARCH "@content:t <acl filter>" LIMIT 0 0, pipelined;
-//	           for a principal who sees every chunk, HMGET of the
-//	           whole-index table assay:N:vV:df (term → chunks)
+//	df(t)      for a principal who sees every chunk, HMGET of the
+//	           whole-index table assay:N:vV:df (term → chunks); for one
+//	           whose groups are a single group g (the anonymous caller:
+//	           public), HMGET of g's table assay:N:vV:df:<g> (term →
+//	           chunks whose ACL names g), exact since each chunk counts
+//	           once in it; for anyone else FT.SEARCH
+//	           "@content:t <acl filter>" LIMIT 0 0, pipelined (the group
+//	           tables would count a chunk once per group of theirs its
+//	           ACL names, and taking those overlaps out needs term counts
+//	           per ACL part: as many as the postings, see
+//	           docs/performance-scale.md)
 //	avgLen     the visible chunks' mean length in tokens, which BM25
 //	           divides by (backend.BM25Stats.AvgLen): for a principal
 //	           who sees every chunk, the index's tokens over its chunks
@@ -24,8 +32,8 @@ package redisearch
 //	empty      FT.SEARCH "@empty:{1} <acl filter>" LIMIT 0 0
 //
 // Every number comes from the visible chunks only: counts are taken
-// inside the ACL filter, and a group's length table holds only the parts
-// that group may see.
+// inside the ACL filter, and a group's length and df tables hold only
+// the parts and chunks that group may see.
 
 import (
 	"context"
@@ -43,8 +51,9 @@ import (
 )
 
 // Keys of the statistics a build writes beside the chunks.
-func dfKey(vn string) string          { return vn + ":df" }
-func lensKey(vn, group string) string { return vn + ":lens:" + group }
+func dfKey(vn string) string             { return vn + ":df" }
+func groupDFKey(vn, group string) string { return vn + ":df:" + group }
+func lensKey(vn, group string) string    { return vn + ":lens:" + group }
 
 // partKey names an ACL part in the length tables: its groups, sorted
 // and without repeats, joined by commas (Build refuses groups with one).
@@ -168,19 +177,19 @@ func (ix *Index) set(ctx context.Context, groups []string) (*visibleStats, error
 // docFreqs returns the visible document frequencies of terms, asking
 // Redis (one pipeline) for those not cached.
 func (ix *Index) docFreqs(ctx context.Context, s *visibleStats, terms []string) ([]int, error) {
-	out := make([]int, len(terms))
-	var miss []int
-	for i, t := range terms {
-		if df, ok := s.df.Get(t); ok {
-			out[i] = df
-		} else {
-			miss = append(miss, i)
-		}
-	}
-	if len(miss) == 0 {
-		return out, nil
-	}
 	if s.all {
+		out := make([]int, len(terms))
+		var miss []int
+		for i, t := range terms {
+			if df, ok := s.df.Get(t); ok {
+				out[i] = df
+			} else {
+				miss = append(miss, i)
+			}
+		}
+		if len(miss) == 0 {
+			return out, nil
+		}
 		dfs, err := ix.indexDocFreqs(ctx, terms)
 		if err != nil {
 			return nil, err
@@ -191,75 +200,101 @@ func (ix *Index) docFreqs(ctx context.Context, s *visibleStats, terms []string) 
 		}
 		return out, nil
 	}
-	pipe := ix.rdb.Pipeline()
-	cmds := make([]*redis.FTSearchCmd, len(miss))
-	for j, i := range miss {
-		cmds[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, ix.redisErr("redisearch.Visible", err)
-	}
-	for j, i := range miss {
-		out[i] = cmds[j].Val().Total
-		s.df.Add(terms[i], out[i])
-	}
-	return out, nil
+	vis, _, err := ix.visibleDocFreqs(ctx, s, terms, false)
+	return vis, err
 }
 
 // bothDocFreqs returns the visible and the whole-index document
 // frequencies of terms, asking Redis for those not cached in one
-// pipeline (the count queries and one HMGET), so that a restricted
-// caller's query costs the round trips of a full-access one.
+// pipeline, so that a restricted caller's query costs the round trips of
+// a full-access one.
 func (ix *Index) bothDocFreqs(ctx context.Context, s *visibleStats, terms []string) (vis, whole []int, err error) {
 	if s.all {
 		vis, err = ix.docFreqs(ctx, s, terms)
 		return vis, vis, err
 	}
-	vis, whole = make([]int, len(terms)), make([]int, len(terms))
+	return ix.visibleDocFreqs(ctx, s, terms, true)
+}
+
+// visibleDocFreqs returns the document frequencies of terms in s, a
+// visible set that is not every chunk, and when whole is set the
+// whole-index ones, asking Redis in one pipeline for those not cached:
+// one HMGET of the group's df table for a set of one group, else one
+// count per term (see the top of this file), and one HMGET of the
+// whole-index table.
+func (ix *Index) visibleDocFreqs(ctx context.Context, s *visibleStats, terms []string, whole bool) (vis, all []int, err error) {
+	vis = make([]int, len(terms))
 	var visMiss, wholeMiss []int
 	for i, t := range terms {
 		var ok bool
 		if vis[i], ok = s.df.Get(t); !ok {
 			visMiss = append(visMiss, i)
 		}
-		if whole[i], ok = ix.stats.index.Get(t); !ok {
-			wholeMiss = append(wholeMiss, i)
+	}
+	if whole {
+		all = make([]int, len(terms))
+		for i, t := range terms {
+			var ok bool
+			if all[i], ok = ix.stats.index.Get(t); !ok {
+				wholeMiss = append(wholeMiss, i)
+			}
 		}
 	}
 	if len(visMiss) == 0 && len(wholeMiss) == 0 {
-		return vis, whole, nil
+		return vis, all, nil
 	}
 	pipe := ix.rdb.Pipeline()
-	counts := make([]*redis.FTSearchCmd, len(visMiss))
-	for j, i := range visMiss {
-		counts[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
-	}
-	var hm *redis.SliceCmd
-	if len(wholeMiss) > 0 {
-		fields := make([]string, len(wholeMiss))
-		for j, i := range wholeMiss {
-			fields[j] = terms[i]
+	var counts []*redis.FTSearchCmd
+	var table, hm *redis.SliceCmd
+	switch {
+	case len(visMiss) == 0:
+	case len(s.groups) == 1:
+		table = pipe.HMGet(ctx, groupDFKey(ix.vn, s.groups[0]), pick(terms, visMiss)...)
+	default:
+		counts = make([]*redis.FTSearchCmd, len(visMiss))
+		for j, i := range visMiss {
+			counts[j] = ix.count(ctx, pipe, "@"+fieldContent+":"+Escape(terms[i])+" "+s.filter)
 		}
-		hm = pipe.HMGet(ctx, dfKey(ix.vn), fields...)
+	}
+	if len(wholeMiss) > 0 {
+		hm = pipe.HMGet(ctx, dfKey(ix.vn), pick(terms, wholeMiss)...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, nil, ix.redisErr("redisearch.Visible", err)
 	}
 	for j, i := range visMiss {
-		vis[i] = counts[j].Val().Total
+		if table != nil {
+			vis[i] = atoi(table.Val()[j])
+		} else {
+			vis[i] = counts[j].Val().Total
+		}
 		s.df.Add(terms[i], vis[i])
 	}
 	if hm != nil {
 		for j, v := range hm.Val() {
-			df := 0
-			if str, ok := v.(string); ok {
-				df, _ = strconv.Atoi(str)
-			}
-			whole[wholeMiss[j]] = df
-			ix.stats.index.Add(terms[wholeMiss[j]], df)
+			all[wholeMiss[j]] = atoi(v)
+			ix.stats.index.Add(terms[wholeMiss[j]], all[wholeMiss[j]])
 		}
 	}
-	return vis, whole, nil
+	return vis, all, nil
+}
+
+// pick is terms[i] for each i of at.
+func pick(terms []string, at []int) []string {
+	out := make([]string, len(at))
+	for j, i := range at {
+		out[j] = terms[i]
+	}
+	return out
+}
+
+// atoi is an HMGET value as a count: a missing field (nil) is 0.
+func atoi(v any) int {
+	n := 0
+	if s, ok := v.(string); ok {
+		n, _ = strconv.Atoi(s)
+	}
+	return n
 }
 
 // indexDocFreqs returns the whole-index document frequencies of terms
@@ -283,10 +318,7 @@ func (ix *Index) indexDocFreqs(ctx context.Context, terms []string) ([]int, erro
 		return nil, ix.redisErr("redisearch.DocFreq", err)
 	}
 	for j, v := range vals {
-		df := 0
-		if s, ok := v.(string); ok {
-			df, _ = strconv.Atoi(s)
-		}
+		df := atoi(v)
 		out[at[j]] = df
 		ix.stats.index.Add(miss[j], df)
 	}
