@@ -249,18 +249,9 @@ func TestSciFactTune(t *testing.T) {
 			}
 		}
 	case "rerank":
-		ws := []rerank.Weights{
-			rerank.DefaultWeights,
-			{Coverage: 0.2, Proximity: 0.2, BM25: 0.6},
-			{Coverage: 0.1, Proximity: 0.3, BM25: 0.6},
-			{Coverage: 0.3, Proximity: 0.1, BM25: 0.6},
-			{Coverage: 0.2, Proximity: 0.2, BM25: 0.4, Fused: 0.2},
-			{Coverage: 0.3, Proximity: 0.3, BM25: 0.4},
-		}
-		for _, w := range ws {
-			weights = w
-			measure(fmt.Sprintf("%+v", w), base, retrieval.Options{}, retrieval.HybridRerank)
-		}
+		// Fusion, rerank depth and the reranker's weights, replayed from
+		// recorded features (rerankfit_test.go).
+		tuneRerank(t, dir, ds)
 	default:
 		t.Fatalf("ASSAY_SCIFACT_TUNE=%q: want bm25, analyzer, chunk, dim, fusion or rerank", what)
 	}
