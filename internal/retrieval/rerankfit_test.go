@@ -241,7 +241,7 @@ func tuneRerank(t *testing.T, dir string, ds *eval.Dataset) {
 	for _, k := range []float64{60, 20} { // the default first: its check (below) fails early
 		for _, vw := range []float64{0.5, 0.25, 1} {
 			o := retrieval.Options{RRFK: k, VectorWeight: vw}
-			recs := recordRerank(t, ix, emb, o, ds.Queries, nil, depths)
+			recs := recordRerank(t, ix, emb, o, ds.Queries, []string{corpus.PublicGroup}, depths)
 			var recs50k []rerankRecord
 			if ix50k != nil {
 				recs50k = recordRerank(t, ix50k, emb, o, ds.Queries, groups50k, depths)
