@@ -217,7 +217,9 @@ func (p fitPoint) String() string {
 // bleve index of the 50k synthetic corpus (cmd/bench-scale's
 // work/bleve-50000/index), on SciFact's train queries over that corpus as
 // a principal in every group. The choice: the best SciFact train among
-// the points whose 50k train is not below the current default's.
+// the points whose 50k train is not below the current default's (ties:
+// the first in the sweep's order). ASSAY_SCIFACT_TUNE_TEST=1 then
+// searches the test split once for the current default and the choice.
 func tuneRerank(t *testing.T, dir string, ds *eval.Dataset) {
 	ix, emb := buildSciFact(t, dir, defaultScifactBuild())
 	defer ix.Close()
