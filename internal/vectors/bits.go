@@ -216,12 +216,7 @@ func (c *bitCodes) estimator(q []float32) *bitEstimator {
 
 func (e *bitEstimator) score(i uint32) float32 {
 	w := e.c.words
-	return e.scoreRecord(e.c.recs[int(i)*(1+w):][:1+w])
-}
-
-// scoreRecord is score of a record (1+words uint64s) held elsewhere: the
-// inverted file's copies.
-func (e *bitEstimator) scoreRecord(rec []uint64) float32 {
+	rec := e.c.recs[int(i)*(1+w):][:1+w]
 	factor := math.Float32frombits(uint32(rec[0]))
 	ones := float32(rec[0] >> 32)
 	setSum := e.lo*ones + e.step*float32(weightedPopcount(e.packed, rec[1:]))
