@@ -191,14 +191,20 @@ eval: build $(BIN)/temporal eval-thesaurus
 eval-baseline: build $(BIN)/temporal eval-thesaurus
 	$(EVAL_ENV) $(BIN)/assay eval answers $(EVAL_ARGS) --json $(EVAL_BASELINE)
 
+# eval_hollin asks one Hollin question set, testdata/eval/hollin-$(1).jsonl
+# with its key facts, and writes $(EVAL_OUT)/$(1).json and .md: the command
+# of eval-heldout and the eval-fresh* targets.
+eval_hollin = $(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-$(1).jsonl \
+	--key-facts testdata/eval/hollin-$(1)-facts.jsonl --corpus testdata/hollin/corpus.jsonl \
+	--json $(EVAL_OUT)/$(1).json --md $(EVAL_OUT)/$(1).md
+
 # The held-out Hollin questions (testdata/eval/hollin-heldout.jsonl), written
 # before the loop's rules were tuned (their traces were read in issue 14's
 # round 3 and issue 24, see docs/history.md): a check for overfitting.
 # Prints the same summary; no baseline.
 eval-heldout: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-heldout.jsonl --key-facts testdata/eval/hollin-heldout-facts.jsonl \
-		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/heldout.json --md $(EVAL_OUT)/heldout.md
+	$(call eval_hollin,heldout)
 
 # The fresh Hollin questions (testdata/eval/hollin-fresh.jsonl), written for
 # issue 24 before its answer-type check and extractive generator were
@@ -207,8 +213,7 @@ eval-heldout: build $(BIN)/temporal eval-thesaurus
 # baseline.
 eval-fresh: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-fresh.jsonl --key-facts testdata/eval/hollin-fresh-facts.jsonl \
-		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/fresh.json --md $(EVAL_OUT)/fresh.md
+	$(call eval_hollin,fresh)
 
 # The second fresh Hollin set (testdata/eval/hollin-fresh2.jsonl), written on
 # 2026-12-01 by a session that did not see the builtin models' rules, after
@@ -216,8 +221,7 @@ eval-fresh: build $(BIN)/temporal eval-thesaurus
 # baseline.
 eval-fresh2: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-fresh2.jsonl --key-facts testdata/eval/hollin-fresh2-facts.jsonl \
-		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/fresh2.json --md $(EVAL_OUT)/fresh2.md
+	$(call eval_hollin,fresh2)
 
 # The third fresh Hollin set (testdata/eval/hollin-fresh3.jsonl), written on
 # 2026-12-01 by a session that read only the corpus and the set format (not
@@ -225,8 +229,7 @@ eval-fresh2: build $(BIN)/temporal eval-thesaurus
 # summary; no baseline.
 eval-fresh3: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-fresh3.jsonl --key-facts testdata/eval/hollin-fresh3-facts.jsonl \
-		--corpus testdata/hollin/corpus.jsonl --json $(EVAL_OUT)/fresh3.json --md $(EVAL_OUT)/fresh3.md
+	$(call eval_hollin,fresh3)
 
 # SciFact's 300 test claims asked as questions (`assay eval answers
 # --beir`): loop vs one-pass on text nobody tuned the loop on. Right source
