@@ -427,15 +427,17 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
-	if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); maxScoreOn && ok {
-		ix.msTried.Add(1)
-		hits, ok, err := ix.searchEssential(ctx, v, qterms, plan, filter, k)
-		if err != nil {
-			return nil, ix.redisErr(op, err)
-		}
-		if ok {
-			ix.msAccepted.Add(1)
-			return hits, nil
+	if maxScoreOn {
+		if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); ok {
+			ix.msTried.Add(1)
+			hits, ok, err := ix.searchEssential(ctx, v, qterms, plan, filter, k)
+			if err != nil {
+				return nil, ix.redisErr(op, err)
+			}
+			if ok {
+				ix.msAccepted.Add(1)
+				return hits, nil
+			}
 		}
 	}
 	ids, err := ix.candidates(ctx, textQuery(terms, filter, weights), candidateDepth(k))
