@@ -50,9 +50,7 @@ type TermCounts interface {
 // Vocabulary is term statistics over the chunks one principal may see,
 // and which of them hold which terms.
 type Vocabulary interface {
-	// BM25Stats: the counts and the visible chunks' mean length, which
-	// BM25 divides by (rerankers recompute BM25 with it).
-	BM25Stats
+	TermCounts
 	// Holdings reports which sets of terms the visible chunks that pass
 	// f (nil: all of them; callers give f the vocabulary's groups) hold:
 	// a key is the set of terms some chunk holds exactly, bit i set when

@@ -8,7 +8,6 @@ import (
 	"context"
 	"math"
 
-	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -30,19 +29,7 @@ type Weights struct {
 	Cosine float64 `json:"cosine"`
 	// Fused is the candidate's fused score over the best in the list.
 	Fused float64 `json:"fused"`
-	// Length is the candidate's BM25 recomputed by the reranker from its
-	// terms with LengthBM25 (a stronger length normalisation than the
-	// index's), over the best in the list; every candidate has one, the
-	// vector leg's too.
-	Length float64 `json:"length"`
 }
-
-// LengthBM25 are the parameters of the Length feature. The first stage's
-// BM25 (backend.DefaultBM25, b 0.4) normalises length weakly, which
-// large corpora need for recall; over a short list, the reranker can
-// prefer the candidates that say more of the query in fewer words. See
-// docs/retrieval.md, "SciFact hybrid+rerank: where 0.6920 went".
-var LengthBM25 = backend.BM25{K1: 10, B: 0.9}
 
 // DefaultWeights were fitted on the SciFact train split and SciFact's
 // train queries over the 50k synthetic corpus, with the retrieval
@@ -87,10 +74,6 @@ func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabu
 		maxBM25 = max(maxBM25, c.BM25)
 		maxFused = max(maxFused, c.Fused)
 	}
-	var length []float64
-	if b.w.Length != 0 {
-		length = b.lengthBM25(query, vocab, cands)
-	}
 	out := make([]float64, len(cands))
 	for i, c := range cands {
 		f := b.features(q, idf, total, c)
@@ -101,56 +84,10 @@ func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabu
 			f.Fused = c.Fused / maxFused
 		}
 		f.Cosine = max(c.Cosine, 0)
-		if length != nil {
-			f.Length = length[i]
-		}
 		out[i] = b.w.Coverage*f.Coverage + b.w.Proximity*f.Proximity + b.w.BM25*f.BM25 +
-			b.w.Cosine*f.Cosine + b.w.Fused*f.Fused + b.w.Length*f.Length
+			b.w.Cosine*f.Cosine + b.w.Fused*f.Fused
 	}
 	return out, nil
-}
-
-// lengthBM25 is each candidate's BM25 with LengthBM25 over the best in
-// cands: the index's formula (backend.BM25Query: the query's analyzed
-// terms, repeats kept; a chunk's length its terms' count), weighed with
-// vocab, the statistics of the chunks the principal may see.
-func (b *Builtin) lengthBM25(query string, vocab retrieval.Vocabulary, cands []retrieval.Candidate) []float64 {
-	qt := b.an.Terms(query)
-	bq := backend.NewBM25Query(vocab, LengthBM25, qt)
-	out := make([]float64, len(cands))
-	tf := make(map[string]int, len(qt))
-	var best float64
-	for i, c := range cands {
-		toks := c.Terms
-		if toks == nil {
-			toks = b.an.Terms(c.Title + "\n" + c.Text)
-		}
-		clear(tf)
-		for _, t := range qt {
-			tf[t] = 0
-		}
-		for _, t := range toks {
-			if n, ok := tf[t]; ok {
-				tf[t] = n + 1
-			}
-		}
-		var sum float64
-		var matched int
-		for j, t := range qt {
-			if n := tf[t]; n > 0 {
-				sum += bq.Clause(j, n, float64(len(toks)))
-				matched++
-			}
-		}
-		out[i] = bq.Score(sum, matched)
-		best = max(best, out[i])
-	}
-	if best > 0 {
-		for i := range out {
-			out[i] /= best
-		}
-	}
-	return out
 }
 
 // features computes the candidate's text features (coverage, proximity);

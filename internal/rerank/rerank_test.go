@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -20,7 +19,6 @@ type vocab struct{}
 
 func (vocab) DocFreq(string) int { return 1 }
 func (vocab) Len() int           { return 10 }
-func (vocab) AvgLen() float64    { return 4 }
 
 func TestBuiltinFeatures(t *testing.T) {
 	b := NewBuiltin(terms.New(), Weights{Coverage: 0.5, Proximity: 0.5})
@@ -170,28 +168,5 @@ func BenchmarkBuiltin(b *testing.B) {
 		if _, err := r.Rerank(context.Background(), "how many years is the washer motor covered", vocab{}, cands); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func TestBuiltinLength(t *testing.T) {
-	b := NewBuiltin(terms.New(), Weights{Length: 1})
-	cands := []retrieval.Candidate{
-		{ChunkID: "long", Text: "motor overheating and a great many other words about warranties, shipping, invoices, returns and repairs"},
-		{ChunkID: "short", Text: "motor overheating", Cosine: 0.9}, // from the vector leg only: no first-stage BM25
-		{ChunkID: "none", Text: "nothing relevant here"},
-	}
-	got, err := b.Rerank(context.Background(), "motor overheating", vocab{}, cands)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(got[1] == 1 && got[0] > 0 && got[0] < got[1] && got[2] == 0) {
-		t.Errorf("Rerank by length-normalised BM25 = %v, want short 1 > long > none 0", got)
-	}
-	// With b 0 the feature ignores length: both matching chunks score the same.
-	defer func(p backend.BM25) { LengthBM25 = p }(LengthBM25)
-	LengthBM25 = backend.BM25{K1: LengthBM25.K1, B: 0}
-	got, _ = b.Rerank(context.Background(), "motor overheating", vocab{}, cands)
-	if got[0] != got[1] {
-		t.Errorf("Rerank by BM25 with b 0 = %v, want long = short", got)
 	}
 }

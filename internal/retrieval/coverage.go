@@ -8,8 +8,8 @@ import (
 )
 
 // Vocabulary is term statistics over the chunks one principal may see
-// (backend.Searcher.Visible): counts and the mean length in tokens.
-type Vocabulary = backend.BM25Stats
+// (backend.Searcher.Visible).
+type Vocabulary = backend.TermCounts
 
 // Coverage is the share of the query's term weight (BM25 IDF over v's
 // chunks: those the principal may see) that text contains: 1 when every query term is there,
