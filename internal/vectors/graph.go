@@ -55,8 +55,8 @@ const (
 // Hamming distance between the 1-bit codes (Vamana's rule; values
 // measured on the scale benchmark's corpus, docs/performance-scale.md).
 const (
-	GraphDegree    = 48
-	GraphBuildBeam = 128
+	GraphDegree    = 32
+	GraphBuildBeam = 64
 	graphAlpha     = 1.2
 )
 
@@ -518,20 +518,14 @@ func buildGraph(path string, dim, R, buildBeam int) error {
 					est := s.bits.estimator(q)
 					// Seeds: the entry point and a sample of up to
 					// graphBuildSeeds vectors inserted so far.
-					seeds := []scored{{entry, est.score(entry)}}
+					seeds := newTopK(buildBeam)
+					seeds.offer(entry, est.score(entry))
 					step := max(1, inserted/graphBuildSeeds)
 					for t := 1; t < inserted; t += step {
 						u := order[t]
-						seeds = append(seeds, scored{u, est.score(u)})
+						seeds.offer(u, est.score(u))
 					}
-					slices.SortFunc(seeds, func(a, b scored) int {
-						if better(a, b) {
-							return -1
-						}
-						return 1
-					})
-					seeds = seeds[:min(len(seeds), buildBeam)]
-					found, _, err := beamSearch(context.Background(), seeds, buildBeam, est.score, neighbours, n, nil, nil, nil)
+					found, _, err := beamSearch(context.Background(), seeds.items, buildBeam, est.score, neighbours, n, nil, nil, nil)
 					if err != nil {
 						errMu.Lock()
 						firstErr = err
