@@ -318,6 +318,10 @@ func beamSearch(ctx context.Context, seeds []scored, beam int, score func(uint32
 	return out, scoredN, nil
 }
 
+// graphWalkInt8 scores a graph search's walk with the int8 codes instead
+// of the 1-bit ones (an experiment; see docs/performance-scale.md).
+var graphWalkInt8 = false
+
 // HasGraph reports whether the store has a graph index (GraphPath).
 func (s *Store) HasGraph() bool { return s.g != nil }
 
@@ -352,7 +356,10 @@ func (s *Store) SearchGraph(ctx context.Context, query []float32, allowed *roari
 	case k < 1 || s.n == 0:
 		return nil, nil
 	}
-	est := s.bits.estimator(query)
+	score := s.bits.estimator(query).score
+	if graphWalkInt8 && s.i8 != nil {
+		score = s.i8.estimator(query).score
+	}
 	keep := func(uint32) bool { return true }
 	if allowed != nil {
 		keep = allowed.Contains
@@ -366,14 +373,14 @@ func (s *Store) SearchGraph(ctx context.Context, query []float32, allowed *roari
 		if i%(checkEvery*stride) == 0 && ctx.Err() != nil {
 			return nil, errs.E(op, errs.Timeout, ctx.Err())
 		}
-		x := est.score(i)
+		x := score(i)
 		seeds.offer(i, x)
 		if keep(i) {
 			cand.offer(i, x)
 		}
 	}
 	sampled := func(u uint32) bool { return u%stride == 0 }
-	_, _, err := beamSearch(ctx, seeds.items, beam, est.score, s.g.neighbours, s.n, sampled, keep, cand)
+	_, _, err := beamSearch(ctx, seeds.items, beam, score, s.g.neighbours, s.n, sampled, keep, cand)
 	if err != nil {
 		return nil, errs.E(op, err)
 	}

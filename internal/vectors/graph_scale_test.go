@@ -32,6 +32,7 @@ func TestGraphAtScale(t *testing.T) {
 		t.Skip("set ASSAY_GRAPH_VECTORS to a vector file with its codes beside it")
 	}
 	_, queries := scifact(t)
+	shares := []float64{1, 0.5, 0.25, 0.1}
 	queries = queries[:min(300, len(queries))]
 	dim := len(queries[0])
 	if _, err := os.Stat(BitPath(path)); err != nil {
@@ -62,6 +63,21 @@ func TestGraphAtScale(t *testing.T) {
 	if !s.HasGraph() {
 		t.Fatal("no graph")
 	}
+	if os.Getenv("ASSAY_GRAPH_WALK") == "int8" {
+		graphWalkInt8 = true
+		defer func() { graphWalkInt8 = false }()
+		t.Log("walking with the int8 codes")
+	}
+	if x := os.Getenv("ASSAY_GRAPH_SHARES"); x != "" {
+		shares = nil
+		for _, f := range strings.Split(x, ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shares = append(shares, v)
+		}
+	}
 	beams := []int{64, 128, 256, 512}
 	if b := os.Getenv("ASSAY_GRAPH_BEAMS"); b != "" {
 		beams = nil
@@ -76,7 +92,7 @@ func TestGraphAtScale(t *testing.T) {
 	const k = 100
 	over := DefaultOverfetch(k)
 	rng := rand.New(rand.NewPCG(20, 21))
-	for _, share := range []float64{1, 0.5, 0.25, 0.1} {
+	for _, share := range shares {
 		var allowed *roaring.Bitmap
 		if share < 1 {
 			allowed = randomSubset(rng, s.Len(), share)
@@ -100,6 +116,23 @@ func TestGraphAtScale(t *testing.T) {
 			}
 		}
 		nq := float64(len(exact))
+		if share == 1 {
+			// Are a query's nearest vectors near one another? The mean
+			// dot product of the exact top 10 with each other, against
+			// theirs with the query and a random pair's.
+			var pair, rnd float64
+			var np int
+			for _, h := range exact {
+				for a := 0; a < 10 && a < len(h); a++ {
+					for b := a + 1; b < 10 && b < len(h); b++ {
+						pair += float64(dot(s.Vector(int(h[a].Ordinal)), s.Vector(int(h[b].Ordinal))))
+						rnd += float64(dot(s.Vector(rng.IntN(s.Len())), s.Vector(rng.IntN(s.Len()))))
+						np++
+					}
+				}
+			}
+			t.Logf("mean dot product among a query's exact top 10: %.3f; of a random pair: %.3f", pair/float64(np), rnd/float64(np))
+		}
 		t.Logf("%s visible, exact 1-bit leg: p50 %.2f ms; mean score at rank 1 %.3f, 10 %.3f, 100 %.3f", name, msOf(percentile.NearestRank(took, 50)), s1/nq, s10/nq, s100/nq)
 		for _, beam := range beams {
 			var sum, sum10 float64

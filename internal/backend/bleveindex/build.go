@@ -351,7 +351,7 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	if err := vectors.BuildCodes(path, dim); err != nil {
 		return errs.E(op, err)
 	}
-	if len(keys) >= graphMinChunks {
+	if graphOn && len(keys) >= graphMinChunks {
 		opts.Progress("graph", 0, len(keys))
 		if err := vectors.BuildGraph(path, dim); err != nil {
 			return errs.E(op, err)

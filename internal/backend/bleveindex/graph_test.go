@@ -37,14 +37,17 @@ func graphCorpus(n int) []corpus.Chunk {
 	return wholeChunks(docs)
 }
 
-// TestVectorGraph: an index built past graphMinChunks has a graph; a
-// vector search walking it with a beam as large as the index finds what
-// the scan finds, a restricted caller gets only chunks it may see, an
-// index without the graph scans, and a damaged graph is refused at Open.
+// TestVectorGraph: with the graph switched on, an index built past
+// graphMinChunks has a graph; a vector search walking it with a beam as
+// large as the index finds what the scan finds, a restricted caller gets
+// only chunks it may see; switched off, or without the graph file, the
+// search scans; a damaged graph is refused at Open.
 func TestVectorGraph(t *testing.T) {
-	oldChunks, oldVisible, oldShare := graphMinChunks, graphMinVisible, graphMinShare
-	graphMinChunks, graphMinVisible, graphMinShare = 1000, 0, 0
-	t.Cleanup(func() { graphMinChunks, graphMinVisible, graphMinShare = oldChunks, oldVisible, oldShare })
+	oldOn, oldChunks, oldVisible, oldShare := graphOn, graphMinChunks, graphMinVisible, graphMinShare
+	graphOn, graphMinChunks, graphMinVisible, graphMinShare = true, 1000, 0, 0
+	t.Cleanup(func() {
+		graphOn, graphMinChunks, graphMinVisible, graphMinShare = oldOn, oldChunks, oldVisible, oldShare
+	})
 	const n = 2400
 	chunks := graphCorpus(n)
 	dir := filepath.Join(t.TempDir(), "ix")
@@ -104,6 +107,12 @@ func TestVectorGraph(t *testing.T) {
 		}
 	}
 	ix.SetVectorGraphBeam(0)
+	// Switched off, an index with a graph scans.
+	graphOn = false
+	if _, st, err := ix.SearchVector(ctx, qs[0], backend.Filter{Groups: []string{"public"}}, 1); err != nil || strings.Contains(st.Method, "graph") {
+		t.Errorf("graph switched off: %q, %v", st.Method, err)
+	}
+	graphOn = true
 	ix.Close()
 
 	// Without the graph (an older index) the search scans.
