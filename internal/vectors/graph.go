@@ -24,15 +24,20 @@ import (
 // reads the codes of a few thousand vectors near the query instead of
 // every visible code.
 //
-// Why not github.com/coder/hnsw: it keeps every vector (and the graph) in
-// the Go heap — at 500k vectors of 768 dimensions that is another 1.5 GB
-// per worker, against a 1.5 GB budget for the whole worker — it cannot
-// be memory-mapped, it has no filter (a caller's visible set), and its
-// builds depend on insertion timing. This graph stores only adjacency
-// (count × GraphDegree uint32s, 64 MB at 500k), is mapped read-only like
-// the codes, scores its traversal with the 1-bit codes already mapped
-// for the scan, filters by the caller's visible set, and is built
-// deterministically.
+// Why not github.com/coder/hnsw (v0.6.1): its graph operations are all
+// in memory, each node holding its vector — at 500k vectors of 768
+// dimensions another 1.5 GB per worker, against a 1.5 GB budget for the
+// whole worker — so nothing can be memory-mapped; its Search takes no
+// filter for a caller's visible set; and its layers are drawn at random,
+// where an index build must give the same bytes from the same corpus.
+// This graph stores only adjacency (count × GraphDegree uint32s, 64 MB
+// at 500k), is mapped read-only like the codes, scores its walk with the
+// 1-bit codes already mapped for the scan, filters by the caller's
+// visible set, and is built deterministically.
+//
+// On the scale benchmark's corpus its recall is too low to use (see
+// docs/performance-scale.md, "bleve's vector leg: a graph index"), and
+// the bleve index does not build or walk it.
 //
 // vectors.g1, all numbers little-endian:
 //
@@ -60,9 +65,11 @@ const (
 	graphAlpha     = 1.2
 )
 
-// DefaultGraphBeam is the search-time beam width a graph search uses:
-// see docs/performance-scale.md ("a graph index") for the curve of beam
-// width against recall@100 and time it was chosen from.
+// DefaultGraphBeam is the search-time beam width of a graph search when
+// the bleve index walks the graph (switched off). No width measured
+// reaches the recall@100 of 0.95 aimed at on the scale benchmark's corpus
+// (0.38 at 256, 0.57 at 2,048, 500k vectors; docs/performance-scale.md,
+// "a graph index"); at 256 the walk took about half the scan's time.
 const DefaultGraphBeam = 256
 
 // graphSeedStride: a graph search first scores every graphSeedStride-th
