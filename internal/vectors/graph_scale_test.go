@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,15 @@ func TestGraphAtScale(t *testing.T) {
 			}
 			shares = append(shares, v)
 		}
+	}
+	if os.Getenv("ASSAY_GRAPH_QUERIES") == "chunks" {
+		// In-distribution queries: 300 stored vectors, to tell the
+		// graph's quality from the claims' shape.
+		qr := rand.New(rand.NewPCG(30, 31))
+		for i := range queries {
+			queries[i] = slices.Clone(s.Vector(qr.IntN(s.Len())))
+		}
+		t.Log("queries: 300 of the stored vectors")
 	}
 	beams := []int{64, 128, 256, 512}
 	if b := os.Getenv("ASSAY_GRAPH_BEAMS"); b != "" {
