@@ -78,8 +78,7 @@ const defaultInt8Scaling = perVector
 
 // BuildCodes reads the float32 vector file at path (dim float32s per
 // vector) and writes its int8 and 1-bit codes beside it (Int8Path,
-// BitPath), replacing older ones and removing a graph built over them
-// (GraphPath). Each file is written under a temporary
+// BitPath), replacing older ones. Each file is written under a temporary
 // name and renamed when complete.
 func BuildCodes(path string, dim int) error {
 	return buildCodes(path, dim, defaultInt8Scaling)
@@ -225,10 +224,6 @@ func buildCodes(path string, dim int, scaling int8Scaling) error {
 		return errs.E(op, err)
 	}
 	if err := b1.commit(); err != nil {
-		return errs.E(op, err)
-	}
-	// A graph over the old codes no longer matches them.
-	if err := removeGraph(path); err != nil {
 		return errs.E(op, err)
 	}
 	return nil

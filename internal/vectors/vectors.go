@@ -106,7 +106,6 @@ type Store struct {
 	vecs   []float32 // view of f32map
 	i8     *int8Codes
 	bits   *bitCodes
-	g      *graph // the graph index over the codes, or nil
 
 	// reranked counts the float32 vectors searches have re-scored, for
 	// tests of how many a search reads.
@@ -114,11 +113,9 @@ type Store struct {
 }
 
 // Open maps the float32 vector file at path (dim float32s per vector) and
-// the int8 and 1-bit code files and the graph index beside it, when they
-// exist. Codes or a graph that exist but do not match the vector file
-// (another dimension or count, or a graph over other codes) or are
-// damaged are an error: they must be rebuilt with BuildCodes and
-// BuildGraph.
+// the int8 and 1-bit code files beside it, when they exist. Codes that
+// exist but do not match the vector file (another dimension or count) are
+// an error: they are stale and must be rebuilt with BuildCodes.
 func Open(path string, dim int) (*Store, error) {
 	const op = "vectors.Open"
 	if dim < 1 {
@@ -148,10 +145,6 @@ func Open(path string, dim int) (*Store, error) {
 		return nil, errs.E(op, err)
 	}
 	if s.bits, err = openBits(BitPath(path), dim, s.n); err != nil {
-		s.Close()
-		return nil, errs.E(op, err)
-	}
-	if s.g, err = openGraph(GraphPath(path), s.n, s.bits); err != nil {
 		s.Close()
 		return nil, errs.E(op, err)
 	}
@@ -260,7 +253,7 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	var first error
-	for _, m := range [][]byte{s.f32map, s.i8.mapped(), s.bits.mapped(), s.g.mapped()} {
+	for _, m := range [][]byte{s.f32map, s.i8.mapped(), s.bits.mapped()} {
 		if err := mmap.Unmap(m); err != nil && first == nil {
 			first = errs.E("vectors.Close", err)
 		}
@@ -270,7 +263,7 @@ func (s *Store) Close() error {
 			first = errs.E("vectors.Close", err)
 		}
 	}
-	s.vecs, s.f32map, s.f32, s.i8, s.bits, s.g = nil, nil, nil, nil, nil, nil
+	s.vecs, s.f32map, s.f32, s.i8, s.bits = nil, nil, nil, nil, nil
 	return first
 }
 
@@ -353,12 +346,12 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 	if err != nil {
 		return nil, errs.E(op, err)
 	}
-	if t == Bit {
-		return s.finish(query, cand, k)
-	}
 	ords := make([]uint32, len(cand.items))
 	for j, c := range cand.items {
 		ords[j] = c.i
+	}
+	if t == Bit && s.i8 != nil && len(ords) > k*Int8Narrow {
+		ords = s.narrowInt8(query, ords, k*Int8Narrow)
 	}
 	slices.Sort(ords)
 	return s.rescore(query, ords, k)

@@ -351,13 +351,6 @@ func embedAll(ctx context.Context, oldDir, tmp string, chunks []corpus.Chunk, op
 	if err := vectors.BuildCodes(path, dim); err != nil {
 		return errs.E(op, err)
 	}
-	if graphOn && len(keys) >= graphMinChunks {
-		opts.Progress("graph", 0, len(keys))
-		if err := vectors.BuildGraph(path, dim); err != nil {
-			return errs.E(op, err)
-		}
-		opts.Progress("graph", len(keys), len(keys))
-	}
 	return os.WriteFile(filepath.Join(tmp, keysFile), []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 

@@ -18,9 +18,7 @@
 //	chunks.ids      (see store.go)
 //	filters.json    the metadata filters' bitmaps (see filters.go)
 //	vectors.f32     one little-endian float32 vector per chunk, same order
-//	vectors.f32.*   their int8 and 1-bit codes (package vectors) and, from
-//	                graphMinChunks chunks, a graph index over them
-//	                (vectors.g1; an index without it scans the codes)
+//	vectors.f32.*   their int8 and 1-bit codes (package vectors)
 //	vectors.keys    per chunk, the embedding cache key (model + text hash)
 //
 // Build writes a complete new directory beside the target and swaps it in
@@ -81,10 +79,7 @@ type Index struct {
 	post     *postings.Index
 	filt     *filters
 	vecs     *vectors.Store // nil without an embedder
-	// graphBeam replaces the graph search's beam width when not 0; < 0
-	// scans every visible code even with a graph. For measuring recall.
-	graphBeam int
-	checks    []string // what Check reports, computed at Open
+	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
 	built        os.FileInfo // manifest.json as opened, for Stale

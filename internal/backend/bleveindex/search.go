@@ -161,24 +161,15 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	if ix.vecs.Has(vectors.DefaultType) {
 		typ, over = vectors.DefaultType, vectors.DefaultOverfetch(k)
 	}
-	narrow := ""
-	if typ == vectors.Bit && ix.vecs.Has(vectors.Int8) && k*over > k*vectors.Int8Narrow {
-		narrow = fmt.Sprintf(" narrowed to %d by their int8 codes and", k*vectors.Int8Narrow)
-	}
-	var got []vectors.Hit
-	var err error
-	switch beam := ix.vectorGraphBeam(); {
-	case typ == vectors.Float32 || k*over >= st.Allowed:
+	if typ == vectors.Float32 || k*over >= st.Allowed {
 		st.Method = fmt.Sprintf("exact float32 scan of %d chunks", st.Allowed)
-		got, err = ix.vecs.Search(ctx, vec, allowed, k, typ, over)
-	case typ == vectors.Bit && beam > 0 && useGraph(st.Allowed, ix.Len()):
-		st.Method = fmt.Sprintf("graph walk (beam %d) over the %s codes for %d visible chunks, the best %d%s re-ranked in float32,",
-			beam, typ, st.Allowed, k*over, narrow)
-		got, err = ix.vecs.SearchGraph(ctx, vec, allowed, k, over, beam)
-	default:
-		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d%s re-ranked in float32,", typ, st.Allowed, k*over, narrow)
-		got, err = ix.vecs.Search(ctx, vec, allowed, k, typ, over)
+	} else if typ == vectors.Bit && ix.vecs.Has(vectors.Int8) && k*over > k*vectors.Int8Narrow {
+		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d narrowed to %d by their int8 codes and re-ranked in float32,",
+			typ, st.Allowed, k*over, k*vectors.Int8Narrow)
+	} else {
+		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d re-ranked in float32,", typ, st.Allowed, k*over)
 	}
+	got, err := ix.vecs.Search(ctx, vec, allowed, k, typ, over)
 	if err != nil {
 		return nil, st, errs.E(op, err)
 	}
@@ -189,53 +180,6 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	st.Took = time.Since(start)
 	return out, st, nil
 }
-
-// The graph index over the vector codes (vectors.BuildGraph) is switched
-// off: on the scale benchmark's corpus its recall@100 against the scan
-// of every visible code is 0.38 at beam 256 and 0.57 at beam 2,048 (500k
-// chunks), where the scan is exact and, at that beam, no slower
-// (docs/performance-scale.md, "bleve's vector leg: a graph index").
-// With graphOn a build writes it from graphMinChunks chunks, and a
-// search that sees at least graphMinVisible chunks and graphMinShare of
-// the index walks it with beam defaultGraphBeam; a caller who sees less
-// scans its visible codes, which is cheap there and exact. An index
-// that has the file is searched with it only when graphOn too; one
-// without it scans. Variables so that tests can switch it on.
-var (
-	graphOn          = false
-	graphMinChunks   = 200_000
-	graphMinVisible  = 100_000
-	graphMinShare    = 0.25
-	defaultGraphBeam = vectors.DefaultGraphBeam
-)
-
-func useGraph(visible, n int) bool {
-	return visible >= graphMinVisible && float64(visible) >= graphMinShare*float64(n)
-}
-
-// SetVectorGraphBeam replaces the graph search's beam width: n > 0 walks
-// the graph with beam n (even while graphOn is false), n < 0 scans every
-// visible code (the exact 1-bit leg), 0 restores the default. It is for
-// measuring the graph's recall; call it before searching, not during
-// searches.
-func (ix *Index) SetVectorGraphBeam(n int) { ix.graphBeam = n }
-
-// vectorGraphBeam is the beam width of a graph search, 0 for none.
-func (ix *Index) vectorGraphBeam() int {
-	switch {
-	case ix.vecs == nil || !ix.vecs.HasGraph():
-		return 0
-	case !graphOn && ix.graphBeam == 0:
-		return 0
-	case ix.graphBeam != 0:
-		return max(0, ix.graphBeam)
-	}
-	return defaultGraphBeam
-}
-
-// HasVectorGraph reports whether the index has a graph over its vector
-// codes.
-func (ix *Index) HasVectorGraph() bool { return ix.vecs != nil && ix.vecs.HasGraph() }
 
 // candidates is the bitmap of the chunks visible to f.Groups that pass
 // f's other conditions; nil when that is every chunk.
