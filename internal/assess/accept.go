@@ -290,4 +290,3 @@ func (b *Builtin) Candidates(req Request) []Candidate {
 	c, _ := b.candidates(p, req, b.judgeAll(p, req))
 	return c
 }
-

@@ -130,7 +130,6 @@ func (b *Builtin) Model() string {
 	return m + "+" + b.Thesaurus.Name()
 }
 
-
 // related maps each question term to the words the thesaurus relates to
 // the word it came from and the principal's visible vocabulary has, most
 // used first. Entity words are left out: a name has no synonyms.
