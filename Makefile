@@ -225,8 +225,9 @@ eval-fresh2: build $(BIN)/temporal eval-thesaurus
 
 # The third fresh Hollin set (testdata/eval/hollin-fresh3.jsonl), written on
 # 2026-12-01 by a session that read only the corpus and the set format (not
-# the builtin models' rules nor the other sets' questions). Prints the same
-# summary; no baseline.
+# the builtin models' rules nor the other sets' questions); run once after
+# issue 24's round 4, a development set since round 5 (fitted on, see
+# docs/evaluation.md). Prints the same summary; no baseline.
 eval-fresh3: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
 	$(call eval_hollin,fresh3)
