@@ -92,16 +92,6 @@ type Builtin struct {
 	// answertype): the answer's presence is evidence the unknown words are
 	// a paraphrase.
 	MaxUnknownShareTyped float64
-	// Accept, when set, is a fitted acceptance model (see Acceptance;
-	// DefaultAcceptance is the committed one, builtin:coverage-v8): the
-	// evidence is sufficient when a candidate naming every entity of the
-	// question whole reaches probability one half, and the score is the
-	// best candidate's probability. Nil, the default: the rules of
-	// builtin:coverage-v7 (entities, most specific term, MinCoverage, an
-	// answer of the expected type) decide. The fitted model is off: it did
-	// not beat the rules under leave-one-set-out cross-validation
-	// (docs/evaluation.md).
-	Accept *Acceptance
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
@@ -120,14 +110,10 @@ type Thesaurus interface {
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
 // name when one is used ("builtin:coverage-v7+wordnet-3.0").
 func (b *Builtin) Model() string {
-	m := BuiltinModel
-	if b.Accept != nil {
-		m = b.Accept.Model
-	}
 	if b.Thesaurus == nil {
-		return m
+		return BuiltinModel
 	}
-	return m + "+" + b.Thesaurus.Name()
+	return BuiltinModel + "+" + b.Thesaurus.Name()
 }
 
 // related maps each question term to the words the thesaurus relates to
@@ -381,109 +367,49 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 	return j.key >= 0 && covers(j.have, r.qterms[j.key].term)
 }
 
-// prep is a request's question as the assessor reads it.
-type prep struct {
-	question string
-	asked    answertype.Question
-	ents     []Entity
-	related  map[string][]synonym
-	covers   func(have map[string]bool, t string) bool
-	vocab    Vocabulary
-	r        *reading // nil when the question has no content terms
-	key      int      // the most specific known term, -1 when none
-}
-
-// prepare reads req's question: spelling corrected when a rewriter is
-// set, classified, weighed over the asker's visible vocabulary.
-func (b *Builtin) prepare(req Request) *prep {
+// Assess implements Assessor. The question is judged as the corpus would
+// spell it: with a rewriter, its misspellings are corrected first, so a
+// rewrite that fixes them can find evidence that counts.
+func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
 		question, _ = b.Rewriter.Spell(question, vocab)
 	}
-	p := &prep{question: question, vocab: vocab, key: -1}
-	p.asked = answertype.Classify(question)
-	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(p.asked.Frame, " ")))
-	p.ents = Entities(b.an, question, vocab)
-	p.related = b.related(question, p.ents, vocab)
-	subs := b.substitutes(question, req.Query, p.related)
-	p.covers = func(have map[string]bool, t string) bool {
+	asked := answertype.Classify(question)
+	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
+	ents := Entities(b.an, question, vocab)
+	res := Result{Usage: wire.Spent{Model: b.Model()}}
+	related := b.related(question, ents, vocab)
+	subs := b.substitutes(question, req.Query, related)
+	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
 	}
 	if len(qterms) == 0 {
-		return p
-	}
-	for i, q := range qterms {
-		if q.known && (p.key < 0 || q.weight > qterms[p.key].weight) {
-			p.key = i
-		}
-	}
-	r := &reading{qterms: qterms, ents: p.ents, key: p.key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
-		expects: p.asked.Type != answertype.Description}
-	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
-	r.value = r.expects && p.asked.Type != answertype.Procedure && p.asked.Type != answertype.YesNo
-	if r.expects {
-		r.kinds = b.restricted(question, vocab, p.ents, r)
-	}
-	p.r = r
-	return p
-}
-
-// judgeAll judges each chunk of req's evidence, in order.
-func (b *Builtin) judgeAll(p *prep, req Request) []*judged {
-	all := make([]*judged, 0, len(req.Evidence))
-	for i := range req.Evidence {
-		e := &req.Evidence[i]
-		expr, typed := b.answerIn(p.asked, e.Text, p.r, p.covers)
-		j := p.r.judge(Mentions(b.an, e.Title, e.Text), p.covers, typed)
-		j.ev, j.expr = e, expr
-		all = append(all, j)
-	}
-	return all
-}
-
-// acceptReason is the fitted model's reason: the candidate, its
-// acceptance, the share of the question it covers, the most specific
-// word it holds or lacks, and the answer type expected and what was found
-// of it, in the words of the question and of the asker's documents.
-func (b *Builtin) acceptReason(p *prep, best *judged, prob float64, ok bool) string {
-	verdict := "accepted"
-	if !ok {
-		verdict = "not enough"
-	}
-	s := fmt.Sprintf("%s: acceptance %.2f, %s (fitted model, threshold 0.50); it covers %.0f%% of the question's weight", best.title(), prob, verdict, math.Round(100*best.coverage))
-	if p.key >= 0 {
-		w := wordFor(b.an, p.question, p.r.qterms[p.key].term)
-		if p.covers(best.have, p.r.qterms[p.key].term) {
-			s += fmt.Sprintf(", including %q", w)
-		} else {
-			s += fmt.Sprintf(" but not %q", w)
-		}
-	}
-	if p.r.expects {
-		if best.typed {
-			s += fmt.Sprintf("; the question asks for %s and it holds one near its words: %q", p.asked.Describe(), best.expr)
-		} else {
-			s += fmt.Sprintf("; the question asks for %s and it holds none near its words", p.asked.Describe())
-		}
-	}
-	return s
-}
-
-// Assess implements Assessor. The question is judged as the corpus would
-// spell it: with a rewriter, its misspellings are corrected first, so a
-// rewrite that fixes them can find evidence that counts.
-func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
-	res := Result{Usage: wire.Spent{Model: b.Model()}}
-	p := b.prepare(req)
-	if p.r == nil {
 		res.Assessment = Assessment{Reason: "the question has no searchable terms"}
 		return res, nil
 	}
-	question, asked, qterms, ents, related, covers, vocab, r, key := p.question, p.asked, p.r.qterms, p.ents, p.related, p.covers, p.vocab, p.r, p.key
-	all := b.judgeAll(p, req)
+	key := -1 // the most specific known term
+	for i, q := range qterms {
+		if q.known && (key < 0 || q.weight > qterms[key].weight) {
+			key = i
+		}
+	}
+	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
+		expects: asked.Type != answertype.Description}
+	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
+	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
+	if r.expects {
+		r.kinds = b.restricted(question, vocab, ents, r)
+	}
 	var best *judged
-	for _, j := range all {
+	all := make([]*judged, 0, len(req.Evidence))
+	for i := range req.Evidence {
+		e := &req.Evidence[i]
+		expr, typed := b.answerIn(asked, e.Text, r, covers)
+		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
+		j.ev, j.expr = e, expr
+		all = append(all, j)
 		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
@@ -491,27 +417,6 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	if best != nil && !best.fit && len(ents) > 1 && answertype.Compares(question) {
 		if j := r.compared(all, covers); j != nil && j.fit {
 			best = j
-		}
-	}
-	var accepted *Candidate // the fitted model's pick (Accept set)
-	var prob float64
-	if b.Accept != nil && len(all) > 0 {
-		cands, js := b.candidates(p, req, all)
-		pick := -1
-		for i := range cands {
-			pr := b.Accept.Probability(cands[i].Features)
-			if !cands[i].Entities {
-				// A candidate missing an entity is never accepted; its
-				// score is scaled by the share of entities it names.
-				pr *= float64(js[i].entities) / float64(len(ents))
-			}
-			if pick < 0 || pr > prob {
-				pick, prob = i, pr
-			}
-		}
-		best = js[pick]
-		if cands[pick].Entities {
-			accepted = &cands[pick]
 		}
 	}
 	a := Assessment{}
@@ -527,10 +432,6 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			}
 		}
 		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage && best.typed
-		if b.Accept != nil {
-			a.Score = math.Round(prob*1000) / 1000
-			a.Sufficient = accepted != nil && prob >= 0.5
-		}
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
@@ -547,8 +448,6 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		a.Reason = fmt.Sprintf("no document you can see mentions %q", missingEntity.Text)
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
-	case b.Accept != nil:
-		a.Reason = b.acceptReason(p, best, prob, a.Sufficient)
 	case a.Sufficient && best.paraphrase:
 		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s, including %q%s", best.title(), b.without(question, best), qterms[best.key].term, found)
 	case a.Sufficient:
