@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -231,6 +231,14 @@ eval-fresh2: build $(BIN)/temporal eval-thesaurus
 eval-fresh3: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
 	$(call eval_hollin,fresh3)
+
+# The fourth fresh Hollin set (testdata/eval/hollin-fresh4.jsonl), written on
+# 2026-12-01 by a session that read only the corpus and the set format (not
+# the builtin models' rules nor the other sets' questions). Prints the same
+# summary; no baseline.
+eval-fresh4: build $(BIN)/temporal eval-thesaurus
+	@mkdir -p $(EVAL_OUT)
+	$(call eval_hollin,fresh4)
 
 # SciFact's 300 test claims asked as questions (`assay eval answers
 # --beir`): loop vs one-pass on text nobody tuned the loop on. Right source

@@ -18,6 +18,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh.jsonl", "testdata/eval/hollin-fresh-facts.jsonl"},     // make eval-fresh
 	{"testdata/eval/hollin-fresh2.jsonl", "testdata/eval/hollin-fresh2-facts.jsonl"},   // make eval-fresh2
 	{"testdata/eval/hollin-fresh3.jsonl", "testdata/eval/hollin-fresh3-facts.jsonl"},   // make eval-fresh3
+	{"testdata/eval/hollin-fresh4.jsonl", "testdata/eval/hollin-fresh4-facts.jsonl"},   // make eval-fresh4
 }
 
 const repoRoot = "../.."
