@@ -120,14 +120,35 @@ func textQuery(terms []string, filter string, weights []float64) string {
 // that pass the filter (a pre-filter, not a post-filter), through the
 // HNSW graph with EF_RUNTIME ef (0: the index's default). RediSearch
 // chooses per query between walking the graph in batches, checking the
-// filter as it goes, and, for a filter that passes few chunks, computing
-// their distances directly (its HYBRID_POLICY ADHOC_BF).
+// filter as it goes, and computing the distances of every chunk that
+// passes the filter (its HYBRID_POLICY ADHOC_BF); SearchVector uses
+// vectorQuery, which makes that choice itself when it knows the visible
+// share.
 func VectorQuery(f backend.Filter, k, ef int) string {
-	opts := ""
-	if ef > 0 {
-		opts = " EF_RUNTIME " + strconv.Itoa(ef)
+	return vectorQuery(FilterQuery(f), k, ef, 0)
+}
+
+// vectorQuery is the KNN query over the chunks that pass filter (every
+// chunk when filter is empty). batch > 0 asks for HYBRID_POLICY BATCHES
+// with that BATCH_SIZE: the graph walked in batches of that many
+// neighbours, each intersected with the filter, instead of the engine's
+// own choice.
+func vectorQuery(filter string, k, ef, batch int) string {
+	var b strings.Builder
+	if filter == "" {
+		b.WriteString("*")
+	} else {
+		b.WriteString("(" + filter + ")")
 	}
-	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
+	b.WriteString("=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B")
+	if batch > 0 {
+		b.WriteString(" HYBRID_POLICY BATCHES BATCH_SIZE " + strconv.Itoa(batch))
+	}
+	if ef > 0 {
+		b.WriteString(" EF_RUNTIME " + strconv.Itoa(ef))
+	}
+	b.WriteString(" AS " + fieldDistance + "]")
+	return b.String()
 }
 
 // dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field
