@@ -123,7 +123,7 @@ func TestKNNLegForms(t *testing.T) {
 			Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 			SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 			Limit:          n,
-			Params:         map[string]any{"B": vectorBytes(vec)},
+			Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
 			DialectVersion: 2,
 		}).Result()
 		if err != nil {
