@@ -116,23 +116,15 @@ func textQuery(terms []string, filter string, weights []float64) string {
 	return b.String()
 }
 
-// VectorQuery is the vector leg's query: the k nearest chunks among those
-// that pass the filter (a pre-filter, not a post-filter), through the
-// HNSW graph with EF_RUNTIME ef (0: the index's default). RediSearch
-// chooses per query between walking the graph in batches, checking the
-// filter as it goes, and computing the distances of every chunk that
-// passes the filter (its HYBRID_POLICY ADHOC_BF); SearchVector uses
-// vectorQuery, which makes that choice itself when it knows the visible
-// share.
-func VectorQuery(f backend.Filter, k, ef int) string {
-	return vectorQuery(FilterQuery(f), k, ef, 0)
-}
-
-// vectorQuery is the KNN query over the chunks that pass filter (every
-// chunk when filter is empty). batch > 0 asks for HYBRID_POLICY BATCHES
-// with that BATCH_SIZE: the graph walked in batches of that many
-// neighbours, each intersected with the filter, instead of the engine's
-// own choice.
+// vectorQuery is the vector leg's query: the k nearest chunks among those
+// that pass filter (a pre-filter, not a post-filter; every chunk when
+// filter is empty), through the HNSW graph with EF_RUNTIME ef (0: the
+// index's default). batch > 0 asks for HYBRID_POLICY BATCHES with that
+// BATCH_SIZE: the graph walked in batches of that many neighbours, each
+// intersected with the filter. Otherwise RediSearch chooses per query
+// between that and computing the distance of every chunk that passes the
+// filter (HYBRID_ADHOC_BF); vectorForm makes the choice when it knows the
+// caller's visible share.
 func vectorQuery(filter string, k, ef, batch int) string {
 	var b strings.Builder
 	if filter == "" {
