@@ -45,6 +45,14 @@ func TestKNNLegForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// ASSAY_KNN_EXACT names another index of the same chunks whose exact
+	// ranking is the reference (a FLOAT32 index for a BFLOAT16 one).
+	ref := ix
+	if e := os.Getenv("ASSAY_KNN_EXACT"); e != "" {
+		if ref, err = Open(ctx, rdb, e, Options{CacheChunks: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	qs, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +125,7 @@ func TestKNNLegForms(t *testing.T) {
 		want := strings.Split(s, ",")
 		forms = slices.DeleteFunc(forms, func(f form) bool { return !slices.Contains(want, f.name) })
 	}
-	run := func(q string, vec []float32, n int) ([]string, time.Duration, error) {
+	runOn := func(ix *Index, q string, vec []float32, n int) ([]string, time.Duration, error) {
 		start := time.Now()
 		res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, q, &redis.FTSearchOptions{
 			Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
@@ -131,9 +139,12 @@ func TestKNNLegForms(t *testing.T) {
 		}
 		ids := make([]string, len(res.Docs))
 		for i, d := range res.Docs {
-			ids[i] = d.ID
+			ids[i] = strings.TrimPrefix(d.ID, chunkPrefix(ix.vn))
 		}
 		return ids, time.Since(start), nil
+	}
+	run := func(q string, vec []float32, n int) ([]string, time.Duration, error) {
+		return runOn(ix, q, vec, n)
 	}
 	searchUsec := func() (calls, usec float64) {
 		info, err := ix.rdb.Info(ctx, "commandstats").Result()
@@ -162,7 +173,7 @@ func TestKNNLegForms(t *testing.T) {
 		var ex []time.Duration
 		c0, u0 := searchUsec()
 		for i, v := range qvecs {
-			ids, d, err := run(exactForm, v, k)
+			ids, d, err := runOn(ref, exactForm, v, k)
 			if err != nil {
 				t.Fatalf("%s exact: %v", c.name, err)
 			}
