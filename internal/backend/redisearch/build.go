@@ -2,9 +2,11 @@ package redisearch
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,8 +82,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
+		m.VectorType = Float32
 		if o.Vector == HNSW {
-			m.HNSWM, m.HNSWEFConstruction = hnswM, hnswEFConstruction
+			m.HNSWM, m.HNSWEFConstruction, m.VectorType = hnswM, hnswEFConstruction, hnswType
 		}
 	}
 
@@ -242,7 +245,7 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 		all := append(slices.Clip(title), text...)
 		fields := chunkHash(c, all, backend.Fingerprint(text))
 		if vecs != nil {
-			fields[fieldVector] = vectorBytes(vecs[i])
+			fields[fieldVector] = vectorBytes(vecs[i], m.vectorType())
 			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
 		}
 		pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
@@ -419,7 +422,7 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 	}
 	if m.Embedder != "" {
 		// go-redis spells EF_CONSTRUCTION MaxAllowedEdgesPerNode.
-		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP",
+		va := &redis.FTVectorArgs{HNSWOptions: &redis.FTHNSWOptions{Type: m.vectorType(), Dim: m.Dim, DistanceMetric: "IP",
 			MaxEdgesPerNode: m.HNSWM, MaxAllowedEdgesPerNode: m.HNSWEFConstruction}}
 		if m.Vector == FLAT {
 			va = &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: "FLOAT32", Dim: m.Dim, DistanceMetric: "IP"}}
@@ -466,8 +469,8 @@ func vectors(ctx context.Context, rdb *redis.Client, name string, old int, m Man
 			if len(vals) != 2 || vals[0] != keys[i] {
 				continue
 			}
-			if raw, ok := vals[1].(string); ok && len(raw) == 4*m.Dim {
-				out[i] = floats([]byte(raw))
+			if raw, ok := vals[1].(string); ok && (len(raw) == 4*m.Dim || len(raw) == 2*m.Dim) {
+				out[i] = floats([]byte(raw), m.Dim)
 				st.Reused++
 			}
 		}
@@ -549,9 +552,17 @@ func escapeGlob(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `]`, `\]`).Replace(s)
 }
 
-// floats decodes little-endian FLOAT32 bytes.
-func floats(b []byte) []float32 {
-	out := make([]float32, len(b)/4)
+// floats decodes a stored vector of dim elements: little-endian FLOAT32
+// (4·dim bytes) or BFLOAT16 (2·dim bytes; an older version's vectors
+// are reused whatever their type).
+func floats(b []byte, dim int) []float32 {
+	out := make([]float32, dim)
+	if len(b) == 2*dim {
+		for i := range out {
+			out[i] = math.Float32frombits(uint32(binary.LittleEndian.Uint16(b[2*i:])) << 16)
+		}
+		return out
+	}
 	for i := range out {
 		out[i] = float32frombits(b[4*i:])
 	}

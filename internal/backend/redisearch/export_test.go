@@ -63,3 +63,11 @@ func SetCountCombos(on bool) bool {
 	countCombos = on
 	return old
 }
+
+// SetHNSWType sets the HNSW vectors' element type for later builds and
+// returns the previous one.
+func SetHNSWType(typ string) string {
+	old := hnswType
+	hnswType = typ
+	return old
+}

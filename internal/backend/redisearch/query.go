@@ -116,18 +116,31 @@ func textQuery(terms []string, filter string, weights []float64) string {
 	return b.String()
 }
 
-// VectorQuery is the vector leg's query: the k nearest chunks among those
-// that pass the filter (a pre-filter, not a post-filter), through the
-// HNSW graph with EF_RUNTIME ef (0: the index's default). RediSearch
-// chooses per query between walking the graph in batches, checking the
-// filter as it goes, and, for a filter that passes few chunks, computing
-// their distances directly (its HYBRID_POLICY ADHOC_BF).
-func VectorQuery(f backend.Filter, k, ef int) string {
-	opts := ""
-	if ef > 0 {
-		opts = " EF_RUNTIME " + strconv.Itoa(ef)
+// vectorQuery is the vector leg's query: the k nearest chunks among those
+// that pass filter (a pre-filter, not a post-filter; every chunk when
+// filter is empty), through the HNSW graph with EF_RUNTIME ef (0: the
+// index's default). batch > 0 asks for HYBRID_POLICY BATCHES with that
+// BATCH_SIZE: the graph walked in batches of that many neighbours, each
+// intersected with the filter. Otherwise RediSearch chooses per query
+// between that and computing the distance of every chunk that passes the
+// filter (HYBRID_ADHOC_BF); vectorForm makes the choice when it knows the
+// caller's visible share.
+func vectorQuery(filter string, k, ef, batch int) string {
+	var b strings.Builder
+	if filter == "" {
+		b.WriteString("*")
+	} else {
+		b.WriteString("(" + filter + ")")
 	}
-	return "(" + FilterQuery(f) + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
+	b.WriteString("=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B")
+	if batch > 0 {
+		b.WriteString(" HYBRID_POLICY BATCHES BATCH_SIZE " + strconv.Itoa(batch))
+	}
+	if ef > 0 {
+		b.WriteString(" EF_RUNTIME " + strconv.Itoa(ef))
+	}
+	b.WriteString(" AS " + fieldDistance + "]")
+	return b.String()
 }
 
 // dateNumber turns YYYY-MM-DD into the number YYYYMMDD the NUMERIC field

@@ -60,7 +60,13 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 4
+// Version 5 stores HNSW vectors as BFLOAT16 (the manifest's vector_type);
+// this assay still reads version 4, whose vectors are FLOAT32, and
+// refuses anything older.
+const SchemaVersion = 5
+
+// oldestSchema is the oldest schema version Open still reads.
+const oldestSchema = 4
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (
@@ -95,6 +101,24 @@ type Manifest struct {
 	// RediSearch's defaults, 16 and 200).
 	HNSWM              int `json:"hnsw_m,omitempty"`
 	HNSWEFConstruction int `json:"hnsw_ef_construction,omitempty"`
+	// VectorType is the VECTOR field's element type, FLOAT32 or
+	// BFLOAT16; empty in indexes built before it was recorded (schema
+	// 4), whose vectors are FLOAT32.
+	VectorType string `json:"vector_type,omitempty"`
+}
+
+// Vector element types.
+const (
+	Float32  = "FLOAT32"
+	BFloat16 = "BFLOAT16"
+)
+
+// vectorType is m's VECTOR field element type.
+func (m Manifest) vectorType() string {
+	if m.VectorType == "" {
+		return Float32
+	}
+	return m.VectorType
 }
 
 func prefix(name string) string             { return "assay:" + name + ":" }
@@ -217,8 +241,13 @@ func readManifest(ctx context.Context, rdb *redis.Client, vn string) (Manifest, 
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return m, errs.Errorf(op, errs.Invalid, "index %s: bad manifest: %v", vn, err)
 	}
-	if m.SchemaVersion != SchemaVersion {
-		return m, errs.Errorf(op, errs.Invalid, "index %s: schema version %d, this assay reads %d: rebuild it", vn, m.SchemaVersion, SchemaVersion)
+	if m.SchemaVersion < oldestSchema || m.SchemaVersion > SchemaVersion {
+		return m, errs.Errorf(op, errs.Invalid, "index %s: schema version %d, this assay reads %d to %d: rebuild it", vn, m.SchemaVersion, oldestSchema, SchemaVersion)
+	}
+	switch m.vectorType() {
+	case Float32, BFloat16:
+	default:
+		return m, errs.Errorf(op, errs.Invalid, "index %s: vector type %q, this assay reads FLOAT32 and BFLOAT16: rebuild it", vn, m.VectorType)
 	}
 	return m, nil
 }
@@ -572,21 +601,55 @@ var overFetch = 8
 const vectorMargin = 16
 
 // The HNSW graph's parameters and the vector leg's EF_RUNTIME, chosen
-// together by measurement (TestHNSWChoice; docs/retrieval.md): Redis
-// inserts a vector into the graph on its one thread, and with
-// RediSearch's default EF_CONSTRUCTION (200) that was most of a build;
-// a lighter graph walked with a wider EF_RUNTIME keeps recall for a
-// fraction of the insertion time. Variables for the measurements.
+// together by measurement (TestHNSWChoice, TestKNNLegForms;
+// docs/retrieval.md, docs/performance-scale.md): Redis inserts a vector
+// into the graph on its one thread, and with RediSearch's default
+// EF_CONSTRUCTION (200) that was most of a build; a lighter graph walked
+// with a wider EF_RUNTIME keeps recall for a fraction of the insertion
+// time. Variables for the measurements.
 var (
 	hnswM              = 16
 	hnswEFConstruction = 32
-	// vectorEF is how many neighbours the graph walk keeps.
-	vectorEF = 200
+	// hnswType is the HNSW vectors' element type for new builds:
+	// BFLOAT16 took Redis 0.55× FLOAT32's time per insertion with the
+	// same recall against exact FLOAT32 inner products, and half the
+	// memory (docs/performance-scale.md, "the vector leg and the build
+	// rate"). FLAT indexes stay FLOAT32: they are the exact option.
+	hnswType = BFloat16
+	// vectorEF is how many neighbours the graph walk keeps: 800 recalls
+	// 0.78 of the exact top 100 at 50,000 chunks (200: 0.54) for 4.5 ms
+	// of Redis's time against 1.8.
+	vectorEF = 800
+	// batchesShare: a caller who sees at least 1/batchesShare of the
+	// chunks (and not all of them) gets the graph walked in batches
+	// (HYBRID_POLICY BATCHES), one who sees fewer the engine's own
+	// choice, which for a small share computes every visible chunk's
+	// distance. Left to itself the engine computed every visible
+	// distance for `public` (half the chunks): 35-40 ms of Redis's
+	// thread at 50,000 chunks against 2-9 ms in batches.
+	batchesShare = 4
+	// batchFactor: a batch is batchFactor × the leg's depth neighbours.
+	batchFactor = 2
 )
+
+// vectorForm returns the vector leg's query, depth neighbours deep, for a
+// caller whose visible set is s and whose filter is f, in an index of
+// indexChunks chunks: no ACL clause for a caller who sees every chunk
+// (the plain graph walk), the graph walked in batches for one who sees a
+// large share and has no other condition, and the engine's choice for
+// the rest (with other conditions the share that passes is unknown).
+func vectorForm(s *visibleStats, indexChunks int, f backend.Filter, depth, ef int) string {
+	filter := filterQuery(f, !s.all)
+	aclOnly := len(f.Conditions()) == 1
+	if aclOnly && !s.all && ef > 0 && s.n*batchesShare >= indexChunks {
+		return vectorQuery(filter, depth, ef, batchFactor*depth)
+	}
+	return vectorQuery(filter, depth, ef, 0)
+}
 
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
-// by a KNN query with the filter inside it.
+// by a KNN query with the filter inside it (vectorForm).
 func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filter, k int) ([]backend.Hit, backend.VectorStats, error) {
 	const op = "redisearch.SearchVector"
 	start := time.Now()
@@ -600,6 +663,10 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	case k < 1:
 		return nil, backend.VectorStats{}, nil
 	}
+	s, err := ix.set(ctx, f.Groups)
+	if err != nil {
+		return nil, backend.VectorStats{}, err
+	}
 	// A few past k, so that chunks at the same distance (copies) are
 	// ordered by id, not by the graph's walk.
 	depth := k + vectorMargin
@@ -607,11 +674,12 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	if ix.m.Vector == HNSW {
 		ef = max(vectorEF, depth)
 	}
-	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, VectorQuery(f, depth, ef), &redis.FTSearchOptions{
+	query := vectorForm(s, ix.st.Chunks, f, depth, ef)
+	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 		Limit:          depth,
-		Params:         map[string]any{"B": vectorBytes(vec)},
+		Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
 		DialectVersion: 2,
 	}).Result()
 	if err != nil {
@@ -630,8 +698,18 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
 }
 
-// vectorBytes is vec as little-endian FLOAT32, the VECTOR field's format.
-func vectorBytes(vec []float32) []byte {
+// vectorBytes is vec in the VECTOR field's format: little-endian FLOAT32,
+// or BFLOAT16 (a float32's top 16 bits, rounded to nearest even).
+func vectorBytes(vec []float32, typ string) []byte {
+	if typ == BFloat16 {
+		b := make([]byte, 2*len(vec))
+		for i, x := range vec {
+			u := math.Float32bits(x)
+			u += 0x7fff + (u>>16)&1
+			binary.LittleEndian.PutUint16(b[2*i:], uint16(u>>16))
+		}
+		return b
+	}
 	b := make([]byte, 4*len(vec))
 	for i, x := range vec {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))

@@ -70,12 +70,12 @@ func TestBuildOpenSearch(t *testing.T) {
 	// The graph is built with the measured parameters, not RediSearch's
 	// defaults (M 16, EF_CONSTRUCTION 200: four to five times the
 	// insertion time; docs/retrieval.md), and the manifest says which.
-	if m.HNSWM != 16 || m.HNSWEFConstruction != 32 {
-		t.Errorf("manifest HNSW M %d, EF_CONSTRUCTION %d; want 16, 32", m.HNSWM, m.HNSWEFConstruction)
+	if m.HNSWM != 16 || m.HNSWEFConstruction != 32 || m.VectorType != redisearch.BFloat16 {
+		t.Errorf("manifest HNSW M %d, EF_CONSTRUCTION %d, type %q; want 16, 32, BFLOAT16", m.HNSWM, m.HNSWEFConstruction, m.VectorType)
 	}
 	info, err := rdb.Do(ctx, "FT.INFO", name).Result()
-	if err != nil || !strings.Contains(fmt.Sprint(info), "algorithm HNSW data_type FLOAT32 dim 768 distance_metric IP M 16 ef_construction 32") {
-		t.Errorf("FT.INFO %s: want M 16, ef_construction 32 in the vector field; got %v, %v", name, info, err)
+	if err != nil || !strings.Contains(fmt.Sprint(info), "algorithm HNSW data_type BFLOAT16 dim 768 distance_metric IP M 16 ef_construction 32") {
+		t.Errorf("FT.INFO %s: want BFLOAT16, M 16, ef_construction 32 in the vector field; got %v, %v", name, info, err)
 	}
 	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 	if err != nil {

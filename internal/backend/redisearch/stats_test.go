@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/terms"
@@ -156,5 +158,60 @@ func TestOpenRefusesAnOlderSchema(t *testing.T) {
 	_, err = redisearch.Open(ctx, rdb, name, redisearch.Options{})
 	if !errs.Is(errs.Invalid, err) || !strings.Contains(err.Error(), "schema version 3") || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("Open of a schema-3 index: %v; want invalid, naming schema version 3 and asking for a rebuild", err)
+	}
+}
+
+// TestOpenReadsSchema4FLOAT32: an index of schema 4 (FLOAT32 vectors, no
+// vector_type in its manifest) still opens, and its vector leg sends
+// FLOAT32 query vectors (a BFLOAT16 blob would be refused by the engine
+// as the wrong size); the same index built now is BFLOAT16 and finds the
+// same nearest chunk.
+func TestOpenReadsSchema4FLOAT32(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	chunks := overlappingACLs(1, 40)
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	q, err := emb.Embed(ctx, []string{backend.EmbedText(&chunks[3])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := backend.Filter{Groups: []string{"public", "staff", "team-a", "team-b", "team-c", "team-d"}}
+	nearest := map[string]string{}
+	for _, typ := range []string{redisearch.Float32, redisearch.BFloat16} {
+		old := redisearch.SetHNSWType(typ)
+		name := redistest.Name("schema4")
+		m, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Embedder: emb})
+		redisearch.SetHNSWType(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if typ == redisearch.Float32 { // make it what a schema-4 build wrote
+			key := fmt.Sprintf("assay:%s:v%d:manifest", name, m.Version)
+			raw, err := rdb.Get(ctx, key).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw = strings.Replace(raw, fmt.Sprintf(`"schema_version":%d`, redisearch.SchemaVersion), `"schema_version":4`, 1)
+			raw = strings.Replace(raw, `,"vector_type":"FLOAT32"`, "", 1)
+			if strings.Contains(raw, "vector_type") || !strings.Contains(raw, `"schema_version":4`) {
+				t.Fatalf("manifest not made schema 4: %s", raw)
+			}
+			if err := rdb.Set(ctx, key, raw, 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+		if err != nil {
+			t.Fatalf("Open of a %s index: %v", typ, err)
+		}
+		hits, _, err := ix.SearchVector(ctx, q[0], f, 3)
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("%s: SearchVector = %v, %v", typ, hits, err)
+		}
+		nearest[typ] = hits[0].ChunkID
+	}
+	if nearest[redisearch.Float32] != chunks[3].ID || nearest[redisearch.BFloat16] != chunks[3].ID {
+		t.Errorf("nearest chunk to chunk %s's own vector: FLOAT32 (schema 4) %s, BFLOAT16 %s", chunks[3].ID, nearest[redisearch.Float32], nearest[redisearch.BFloat16])
 	}
 }

@@ -1,0 +1,233 @@
+package redisearch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/eval"
+)
+
+// TestKNNLegForms measures the vector leg's KNN on an index already built
+// in a running server (docs/performance-scale.md, "RediSearch: the vector
+// leg and the build rate"): for the caller who sees every group, `public`
+// and one team, each query form's Redis time per FT.SEARCH (INFO
+// commandstats), client p50, and recall@k against the exact top k over
+// the caller's visible chunks (HYBRID_POLICY ADHOC_BF, which computes
+// every visible chunk's distance). ASSAY_KNN_REDIS=host:port
+// ASSAY_KNN_NAME=index ASSAY_KNN_DATA=<bench-scale data dir of one size>
+// [ASSAY_KNN_EVERY=3] [ASSAY_KNN_FORMS=name,...].
+func TestKNNLegForms(t *testing.T) {
+	addr, name, dir := os.Getenv("ASSAY_KNN_REDIS"), os.Getenv("ASSAY_KNN_NAME"), os.Getenv("ASSAY_KNN_DATA")
+	if addr == "" || name == "" || dir == "" {
+		t.Skip("SKIPPED: measurement on a built index; set ASSAY_KNN_REDIS, ASSAY_KNN_NAME, ASSAY_KNN_DATA")
+	}
+	every, k := 3, 100
+	if s := os.Getenv("ASSAY_KNN_EVERY"); s != "" {
+		every, _ = strconv.Atoi(s)
+	}
+	ctx := context.Background()
+	rdb := NewClient(addr, "")
+	defer rdb.Close()
+	ix, err := Open(ctx, rdb, name, Options{CacheChunks: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ASSAY_KNN_EXACT names another index of the same chunks whose exact
+	// ranking is the reference (a FLOAT32 index for a BFLOAT16 one).
+	ref := ix
+	if e := os.Getenv("ASSAY_KNN_EXACT"); e != "" {
+		if ref, err = Open(ctx, rdb, e, Options{CacheChunks: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qs, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for i, q := range qs {
+		if i%every == 0 {
+			texts = append(texts, q.Text)
+		}
+	}
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	qvecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Groups map[string]int `json:"group_documents"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "synth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for g := range st.Groups {
+		all = append(all, g)
+	}
+	sort.Strings(all)
+	callers := []struct {
+		name   string
+		groups []string
+	}{{"all", all}, {"public", []string{"public"}}, {"team-07", []string{"team-07"}}}
+	depth := k + vectorMargin
+	ef := max(vectorEF, depth)
+	type form struct {
+		name string
+		knn  func(filter string) string // the query
+	}
+	knn := func(opts string) func(string) string {
+		return func(filter string) string {
+			return "(" + filter + ")=>[KNN " + strconv.Itoa(depth) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
+		}
+	}
+	efs := func(ef int) string { return " EF_RUNTIME " + strconv.Itoa(ef) }
+	batches := func(b, ef int) func(string) string {
+		return knn(" HYBRID_POLICY BATCHES BATCH_SIZE " + strconv.Itoa(b) + efs(ef))
+	}
+	nofilter := func(ef int) func(string) string {
+		return func(string) string {
+			return "*=>[KNN " + strconv.Itoa(depth) + " @" + fieldVector + " $B" + efs(ef) + " AS " + fieldDistance + "]"
+		}
+	}
+	forms := []form{
+		{"default", knn(efs(ef))},
+		{"batches-auto", knn(" HYBRID_POLICY BATCHES" + efs(ef))},
+		{"batches-232", batches(2*depth, ef)},
+		{"batches-464", batches(4*depth, ef)},
+		{"batches-232-ef400", batches(2*depth, 400)},
+		{"batches-232-ef800", batches(2*depth, 800)},
+		{"batches-464-ef800", batches(4*depth, 800)},
+		{"batches-232-ef1600", batches(2*depth, 1600)},
+		{"nofilter", nofilter(ef)},
+		{"nofilter-ef400", nofilter(400)},
+		{"nofilter-ef800", nofilter(800)},
+		{"nofilter-ef1600", nofilter(1600)},
+	}
+	if s := os.Getenv("ASSAY_KNN_FORMS"); s != "" {
+		want := strings.Split(s, ",")
+		forms = slices.DeleteFunc(forms, func(f form) bool { return !slices.Contains(want, f.name) })
+	}
+	runOn := func(ix *Index, q string, vec []float32, n int) ([]string, time.Duration, error) {
+		start := time.Now()
+		res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, q, &redis.FTSearchOptions{
+			Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
+			SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
+			Limit:          n,
+			Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
+			DialectVersion: 2,
+		}).Result()
+		if err != nil {
+			return nil, 0, err
+		}
+		ids := make([]string, len(res.Docs))
+		for i, d := range res.Docs {
+			ids[i] = strings.TrimPrefix(d.ID, chunkPrefix(ix.vn))
+		}
+		return ids, time.Since(start), nil
+	}
+	run := func(q string, vec []float32, n int) ([]string, time.Duration, error) {
+		return runOn(ix, q, vec, n)
+	}
+	searchUsec := func() (calls, usec float64) {
+		info, err := ix.rdb.Info(ctx, "commandstats").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(info, "\n") {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "cmdstat_FT.SEARCH:"); ok {
+				for _, kv := range strings.Split(rest, ",") {
+					kk, v, _ := strings.Cut(kv, "=")
+					switch kk {
+					case "calls":
+						calls, _ = strconv.ParseFloat(v, 64)
+					case "usec":
+						usec, _ = strconv.ParseFloat(v, 64)
+					}
+				}
+			}
+		}
+		return calls, usec
+	}
+	for _, c := range callers {
+		filter := FilterQuery(backend.Filter{Groups: c.groups})
+		exact := make([][]string, len(qvecs))
+		exactForm := "(" + filter + ")=>[KNN " + strconv.Itoa(k) + " @" + fieldVector + " $B HYBRID_POLICY ADHOC_BF AS " + fieldDistance + "]"
+		var ex []time.Duration
+		c0, u0 := searchUsec()
+		for i, v := range qvecs {
+			ids, d, err := runOn(ref, exactForm, v, k)
+			if err != nil {
+				t.Fatalf("%s exact: %v", c.name, err)
+			}
+			exact[i], ex = ids, append(ex, d)
+		}
+		c1, u1 := searchUsec()
+		t.Logf("%-8s %-20s redis %7.2f ms/search  client p50 %7.2f ms  recall@%d 1 (the reference)", c.name, "exact (ADHOC_BF)", (u1-u0)/(c1-c0)/1000, p50ms(ex), k)
+		for _, f := range forms {
+			if strings.HasPrefix(f.name, "nofilter") && c.name != "all" {
+				continue
+			}
+			var ds []time.Duration
+			var recall, recall10 float64
+			c0, u0 := searchUsec()
+			for i, v := range qvecs {
+				ids, d, err := run(f.knn(filter), v, depth)
+				if err != nil {
+					t.Fatalf("%s %s: %v", c.name, f.name, err)
+				}
+				ds = append(ds, d)
+				ids = ids[:min(k, len(ids))]
+				hit := 0
+				for _, id := range exact[i] {
+					if slices.Contains(ids, id) {
+						hit++
+					}
+				}
+				if len(exact[i]) > 0 {
+					recall += float64(hit) / float64(len(exact[i]))
+				} else {
+					recall++
+				}
+				top := exact[i][:min(10, len(exact[i]))]
+				hit10 := 0
+				for _, id := range top {
+					if slices.Contains(ids[:min(10, len(ids))], id) {
+						hit10++
+					}
+				}
+				if len(top) > 0 {
+					recall10 += float64(hit10) / float64(len(top))
+				} else {
+					recall10++
+				}
+			}
+			c1, u1 := searchUsec()
+			t.Logf("%-8s %-20s redis %7.2f ms/search  client p50 %7.2f ms  recall@%d %.4f  recall@10 %.4f", c.name, f.name, (u1-u0)/(c1-c0)/1000, p50ms(ds), k, recall/float64(len(qvecs)), recall10/float64(len(qvecs)))
+		}
+	}
+	fmt.Fprintln(os.Stderr, "queries:", len(qvecs))
+}
+
+func p50ms(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2].Microseconds()) / 1000
+}
