@@ -112,9 +112,10 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	an := terms.New()
 	df := map[string]int{}
 	gdf := map[string]map[string]int{} // group → term → chunks naming the group that hold it
+	imp := map[string]frontier{}       // term → its (tf, length) frontier
 	parts := map[string]partLen{}      // ACL part → its chunks and tokens
 	st := indexStats{Chunks: len(chunks)}
-	var mu sync.Mutex // guards df, gdf, parts, st, stats and done
+	var mu sync.Mutex // guards df, gdf, imp, parts, st, stats and done
 	done := 0
 	// The batches' pipelines go through a client of their own whose reads
 	// may take a minute: a server busy indexing (HNSW insertion) answers
@@ -138,6 +139,13 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			defer mu.Unlock()
 			for t, n := range w.df {
 				df[t] += n
+			}
+			for t, f := range w.imp {
+				sum := imp[t]
+				for _, p := range f {
+					sum = sum.add(p.tf, p.n)
+				}
+				imp[t] = sum
 			}
 			for g, w := range w.gdf {
 				sum := gdf[g]
@@ -186,6 +194,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if err := writeLengths(ctx, rdb, vn, parts); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
 	}
+	if err := writeImpacts(ctx, rdb, vn, imp); err != nil {
+		return Manifest{}, backend.BuildStats{}, err
+	}
 	m.BuiltAt = time.Now().UTC()
 	mj, _ := json.Marshal(m)
 	sj, _ := json.Marshal(st)
@@ -223,6 +234,7 @@ type written struct {
 	df    map[string]int
 	gdf   map[string]map[string]int // group → term → chunks naming the group that hold it
 	parts map[string]partLen        // ACL part → its chunks and tokens
+	imp   map[string]frontier       // term → its (tf, length) frontier (impact.go)
 	empty int
 	st    backend.BuildStats // Embedded and Reused
 }
@@ -230,7 +242,7 @@ type written struct {
 // writeBatch embeds one batch (or reuses the old version's vectors) and
 // writes its chunks in one pipeline.
 func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
-	w := written{df: map[string]int{}, gdf: map[string]map[string]int{}, parts: map[string]partLen{}}
+	w := written{df: map[string]int{}, gdf: map[string]map[string]int{}, parts: map[string]partLen{}, imp: map[string]frontier{}}
 	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
 	if err != nil {
 		return w, err
@@ -246,7 +258,16 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
 		}
 		pipe.HSet(ctx, chunkPrefix(vn)+c.ID, fields)
-		distinct := slices.Compact(slices.Sorted(slices.Values(all)))
+		sorted := slices.Sorted(slices.Values(all))
+		for i := 0; i < len(sorted); {
+			j := i + 1
+			for j < len(sorted) && sorted[j] == sorted[i] {
+				j++
+			}
+			w.imp[sorted[i]] = w.imp[sorted[i]].add(j-i, len(all))
+			i = j
+		}
+		distinct := slices.Compact(sorted)
 		for _, t := range distinct {
 			w.df[t]++
 		}
@@ -276,9 +297,14 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 }
 
 // writeDocFreqs writes document frequencies to the HASH key: the whole
-// index's (dfKey) or one group's (groupDFKey), HSET in pipelines of
-// dfBatch fields.
+// index's (dfKey) or one group's (groupDFKey).
 func writeDocFreqs(ctx context.Context, rdb *redis.Client, key string, df map[string]int) error {
+	return writeTable(ctx, rdb, key, df)
+}
+
+// writeTable writes a term table to the HASH key, HSET in pipelines of
+// dfBatch fields.
+func writeTable[V any](ctx context.Context, rdb *redis.Client, key string, df map[string]V) error {
 	const dfBatch = 4096
 	pipe := rdb.Pipeline()
 	fields := make([]any, 0, 2*dfBatch)
@@ -336,7 +362,7 @@ func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[s
 // dropStats deletes version vn's manifest and statistics (its chunks go
 // with its FT index).
 func dropStats(ctx context.Context, rdb *redis.Client, vn string) {
-	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn)}
+	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn), impactKey(vn)}
 	for _, p := range []string{lensKey(vn, ""), groupDFKey(vn, "")} {
 		iter := rdb.Scan(ctx, 0, escapeGlob(p)+"*", 1000).Iterator()
 		for iter.Next(ctx) {

@@ -33,6 +33,12 @@ func TestSearchTimeBreakdown(t *testing.T) {
 	if s := os.Getenv("ASSAY_DIAG_K"); s != "" {
 		fmt.Sscan(s, &k)
 	}
+	// MaxScore's plan and depth (ASSAY_DIAG_MS="share minDF factor").
+	if s := os.Getenv("ASSAY_DIAG_MS"); s != "" {
+		o1, o2, o3 := maxScoreShare, maxScoreMinDF, maxScoreFactor
+		fmt.Sscan(s, &maxScoreShare, &maxScoreMinDF, &maxScoreFactor)
+		defer func() { maxScoreShare, maxScoreMinDF, maxScoreFactor = o1, o2, o3 }()
+	}
 	ctx := context.Background()
 	rdb := NewClient(addr, "")
 	defer rdb.Close()
@@ -75,6 +81,14 @@ func TestSearchTimeBreakdown(t *testing.T) {
 			return math.NaN()
 		}
 		return s[len(s)/2]
+	}
+	pct := func(xs []float64, q float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		if len(s) == 0 {
+			return math.NaN()
+		}
+		return s[int(q*float64(len(s)-1))]
 	}
 	mean := func(xs []float64) float64 {
 		var s float64
@@ -296,17 +310,24 @@ func TestSearchTimeBreakdown(t *testing.T) {
 			}
 		}
 		maxScoreTrace = nil
-		var readMS, loadMS, ratio []float64
+		var readMS, loadMS, ratio, ratioTF []float64
+		heldTF := 0
 		for _, tr := range traces {
 			readMS, loadMS = append(readMS, ms(tr.readTook)), append(loadMS, ms(tr.loadTook))
 			if tr.kth > 0 {
 				ratio = append(ratio, tr.bound/tr.kth)
+				ratioTF = append(ratioTF, tr.maxTFBound/tr.kth)
+				if tr.maxTFBound < tr.kth {
+					heldTF++
+				}
 			}
 			if os.Getenv("ASSAY_DIAG_VERBOSE") != "" {
-				t.Logf("    essential %d of %d terms, read %d (all %v, consistent %v), bound %.4f vs k-th %.4f, kept %v, read %.2f ms, load %.2f ms",
-					tr.essential, tr.terms, tr.read, tr.all, !tr.inconsistent, tr.bound, tr.kth, tr.kept, ms(tr.readTook), ms(tr.loadTook))
+				t.Logf("    essential %d of %d terms, read %d (all %v, consistent %v), bound %.4f (max tf only %.4f, read exhaustive %.4f) vs k-th %.4f, kept %v, read %.2f ms, load %.2f ms",
+					tr.essential, tr.terms, tr.read, tr.all, !tr.inconsistent, tr.bound, tr.maxTFBound, tr.droppedBound, tr.kth, tr.kept, ms(tr.readTook), ms(tr.loadTook))
 			}
 		}
+		t.Logf("caller %s: bound ÷ k-th p10/p50 with impacts %.3f / %.3f, max tf only %.3f / %.3f; max-tf bound would hold %d of %d",
+			c.name, pct(ratio, 0.1), p50(ratio), pct(ratioTF, 0.1), p50(ratioTF), heldTF, len(ratioTF))
 		t.Logf("caller %s: essential read p50 %.2f ms, loading its terms p50 %.2f ms, bound ÷ k-th score p50 %.3f", c.name, p50(readMS), p50(loadMS), p50(ratio))
 		t.Logf("caller %s: SearchText p50 %.2f ms without MaxScore, %.2f ms with (essential reads %d, kept %d of %d searches); top-10 agreement with the full union's %.4f",
 			c.name, p50(off), p50(on), ix.msTried.Load()-tried0, ix.msAccepted.Load()-kept0, len(queries), agree/float64(len(queries)))

@@ -63,3 +63,11 @@ func SetCountCombos(on bool) bool {
 	countCombos = on
 	return old
 }
+
+// SetMaxScoreImpacts sets whether MaxScore's bound reads the impact
+// table, and returns the previous setting.
+func SetMaxScoreImpacts(on bool) bool {
+	old := maxScoreImpacts
+	maxScoreImpacts = on
+	return old
+}

@@ -59,6 +59,11 @@ import (
 // (docs/performance-scale.md, "RediSearch: MaxScore on the worker's side").
 var maxScoreOn = false
 
+// maxScoreImpacts: the bound reads the index's (tf, length) frontiers
+// (impact.go); off, it has only the visible max tfs (r3-maxscore's bound),
+// for measurements.
+var maxScoreImpacts = true
+
 // maxScoreShare and maxScoreMinDF: query terms held by more than this
 // share of the visible chunks, and by more than maxScoreMinDF of them,
 // are non-essential (left out of the essential read) — the terms whose
@@ -133,10 +138,13 @@ func maxScorePlan(q backend.BM25Query, uniq []string, mult map[string]int, vis [
 // maxScoreBound is the best score a chunk not read can have (see the
 // package comment above): cut is the last score the essential read
 // returned, 0 when it returned every match; maxTF, when it has a term,
-// the most times any visible chunk holds it.
-func maxScoreBound(q backend.BM25Query, p backend.BM25, avg float64, plan []msTerm, cut float64, maxTF map[string]int) float64 {
+// the most times any visible chunk holds it; imp, when it has a term,
+// its (tf, length) frontier over the index (impact.go), which bounds its
+// clause at each length by the chunks that really hold it.
+func maxScoreBound(q backend.BM25Query, p backend.BM25, avg float64, plan []msTerm, cut float64, maxTF map[string]int, imp map[string]frontier) float64 {
 	caps := make([]float64, len(plan))
 	a := make([]float64, len(plan)) // m_t·idf_t², queryNorm apart
+	fs := make([]frontier, len(plan))
 	var perTerm float64
 	held := 0
 	for i, t := range plan {
@@ -149,51 +157,78 @@ func maxScoreBound(q backend.BM25Query, p backend.BM25, avg float64, plan []msTe
 		if m, ok := maxTF[t.term]; ok {
 			capTF = math.Min(capTF, float64(m))
 		}
+		g := 0.0
+		if f, ok := imp[t.term]; ok {
+			fs[i] = f
+			var any bool
+			if g, any = impactClause(p.K1, p.B, avg, f, capTF, 1, 0); !any {
+				capTF = 0 // no chunk holds it within the cap
+			}
+		}
 		caps[i] = capTF
 		if capTF < 1 {
 			continue
 		}
+		if fs[i] == nil {
+			g = maxClauseTF(p, avg, capTF)
+		} else {
+			g = math.Min(g, maxClauseTF(p, avg, capTF))
+		}
 		held += t.mult
 		a[i] = float64(t.mult) * t.idf * t.idf
-		perTerm += a[i] * maxClauseTF(p, avg, capTF)
+		perTerm += a[i] * g
 	}
-	best := math.Min(perTerm, sharedLength(p, avg, a, caps))
-	return best * queryNorm(q) * float64(held) / float64(len(q.Terms))
+	best := math.Min(perTerm*float64(held), sharedLength(p, avg, plan, a, caps, fs))
+	return best * queryNorm(q) / float64(len(q.Terms))
 }
 
-// sharedLength bounds Σ a_t·g(tf_t, ℓ) over every length ℓ ≥ 1 and
-// 1 ≤ tf_t ≤ min(caps_t, ℓ) (terms with a_t = 0 left out): the terms of
-// one chunk share its length, so they cannot all peak at the length
-// that suits each (maxClauseTF's bound, term by term). Over ℓ in
-// [lo, hi] a term gives at most g(min(cap, hi), lo) (g rises with tf and
-// falls with ℓ); the intervals grow by 2% up to 10⁸ tokens, and past that
-// g(tf, ℓ) ≤ g(ℓ, ℓ) < avg/(b·√ℓ). +Inf without length normalisation.
-func sharedLength(p backend.BM25, avg float64, a, caps []float64) float64 {
+// sharedLength bounds (Σ a_t·g(tf_t, ℓ)) × (Σ m_t over the terms held)
+// over every length ℓ ≥ 1 and 1 ≤ tf_t ≤ min(caps_t, ℓ) (terms with
+// a_t = 0 left out): the terms of one chunk share its length, so they
+// cannot all peak at the length that suits each (the term-by-term
+// bound). Over ℓ in [lo, hi] a term gives at most g(min(cap, hi), lo)
+// (g rises with tf and falls with ℓ), or with a frontier the most its
+// points no longer than hi give at ℓ ≥ lo (none: the term is not held at
+// those lengths, and does not count in coord); the intervals grow by 2%
+// up to 10⁸ tokens, and past that g(tf, ℓ) ≤ g(ℓ, ℓ) < avg/(b·√ℓ). +Inf
+// without length normalisation.
+func sharedLength(p backend.BM25, avg float64, plan []msTerm, a, caps []float64, fs []frontier) float64 {
 	if p.B <= 0 || avg <= 0 {
 		return math.Inf(1)
-	}
-	g := func(tf, l float64) float64 {
-		s := math.Sqrt(tf)
-		return s * p.K1 / (s + p.K1*(1-p.B+p.B*l/avg))
 	}
 	const top = 1e8
 	var best float64
 	for lo := 1.0; lo < top; {
 		hi := math.Max(lo+1, math.Ceil(lo*1.02))
 		var sum float64
+		held := 0
 		for i, c := range caps {
-			if a[i] > 0 {
-				sum += a[i] * g(math.Min(c, hi), lo)
+			if a[i] <= 0 {
+				continue
 			}
+			if fs[i] != nil {
+				g, ok := impactClause(p.K1, p.B, avg, fs[i], c, lo, hi)
+				if !ok {
+					continue
+				}
+				sum += a[i] * g
+			} else {
+				sum += a[i] * clauseG(p.K1, p.B, avg, math.Min(c, hi), lo)
+			}
+			held += plan[i].mult
 		}
-		best = math.Max(best, sum)
+		best = math.Max(best, sum*float64(held))
 		lo = hi
 	}
 	var sum float64
+	held := 0
 	for i := range caps {
-		sum += a[i] * math.Min(p.K1, avg/(p.B*math.Sqrt(top)))
+		if a[i] > 0 {
+			sum += a[i] * math.Min(p.K1, avg/(p.B*math.Sqrt(top)))
+			held += plan[i].mult
+		}
 	}
-	return math.Max(best, sum)
+	return math.Max(best, sum*float64(held))
 }
 
 // queryNorm is q's queryNorm, 1/√(Σ idf²) over its clauses (1 without
@@ -310,12 +345,31 @@ func (ix *Index) searchEssential(ctx context.Context, v Vocabulary, qterms []str
 	if err != nil {
 		return nil, false, err
 	}
+	var imp map[string]frontier
+	if maxScoreImpacts {
+		if imp, err = ix.impacts(ctx, planTerms(plan)); err != nil {
+			return nil, false, err
+		}
+	}
 	q := backend.NewBM25Query(v, ix.m.BM25, qterms)
-	tr.bound, tr.kth = maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, cut, maxTF), hits[k-1].Score
+	tr.bound, tr.kth = maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, cut, maxTF, imp), hits[k-1].Score
+	if maxScoreTrace != nil {
+		tr.maxTFBound = maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, cut, maxTF, nil)
+		tr.droppedBound = maxScoreBound(q, ix.m.BM25, v.AvgLen(), plan, 0, maxTF, imp)
+	}
 	if tr.bound >= tr.kth {
 		return nil, false, nil
 	}
 	return hits, true, nil
+}
+
+// planTerms are plan's terms.
+func planTerms(plan []msTerm) []string {
+	out := make([]string, len(plan))
+	for i, t := range plan {
+		out[i] = t.term
+	}
+	return out
 }
 
 // maxTFs returns, for the non-essential terms of plan, the most times a
@@ -380,6 +434,8 @@ type msTrace struct {
 	terms, essential, read  int
 	all, inconsistent, kept bool
 	bound, kth              float64
+	maxTFBound              float64 // the bound without impacts (r3-maxscore's)
+	droppedBound            float64 // the bound were the read exhaustive (cut 0)
 	readTook, loadTook      time.Duration
 }
 

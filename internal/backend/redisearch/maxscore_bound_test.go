@@ -3,6 +3,7 @@ package redisearch
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -24,10 +25,24 @@ func (f fakeStats) AvgLen() float64      { return f.avg }
 // term held at most cut/weight times, every term at most its max tf, any
 // length) scores above maxScoreBound: every such chunk up to 40 tokens is
 // scored exactly and compared.
-func TestMaxScoreBoundHolds(t *testing.T) {
+func TestMaxScoreBoundHolds(t *testing.T) { testMaxScoreBound(t, false) }
+
+// TestMaxScoreBoundHoldsWithImpacts: the same with (tf, length)
+// frontiers for most terms (impact.go): only chunks that lie under their
+// terms' frontiers could exist, and none of them may score above the
+// bound. Fails if the bound takes a frontier point at a length above the
+// interval's low end, drops a point, or counts a term not held at a
+// length in coord there as held elsewhere.
+func TestMaxScoreBoundHoldsWithImpacts(t *testing.T) { testMaxScoreBound(t, true) }
+
+func testMaxScoreBound(t *testing.T, withImpacts bool) {
 	rng := rand.New(rand.NewPCG(20, 1))
 	params := []backend.BM25{{K1: 10, B: 0.4}, {K1: 1.2, B: 0.75}, {K1: 0.9, B: 0.4}, {K1: 1.2, B: 0}, {K1: 2, B: 1}}
-	for trial := range 400 {
+	trials := 400
+	if withImpacts {
+		trials = 1500
+	}
+	for trial := range trials {
 		p := params[trial%len(params)]
 		st := fakeStats{n: 1000, df: map[string]int{}, avg: []float64{0, 3, 12, 150}[rng.IntN(4)]}
 		nt := 1 + rng.IntN(3)
@@ -70,7 +85,21 @@ func TestMaxScoreBoundHolds(t *testing.T) {
 				maxTF[term] = rng.IntN(6)
 			}
 		}
-		bound := maxScoreBound(q, p, st.avg, plan, cut, maxTF)
+		var imp map[string]frontier
+		if withImpacts {
+			imp = map[string]frontier{}
+			for _, term := range uniq {
+				if rng.IntN(4) > 0 {
+					var f frontier
+					for range 1 + rng.IntN(4) {
+						tf := 1 + rng.IntN(6)
+						f = f.add(tf, tf+rng.IntN(41-tf))
+					}
+					imp[term] = f
+				}
+			}
+		}
+		bound := maxScoreBound(q, p, st.avg, plan, cut, maxTF, imp)
 		// Every chunk of length ℓ ≤ 40 that could have stayed unread.
 		caps := make([]int, len(plan))
 		for i, mt := range plan {
@@ -90,7 +119,13 @@ func TestMaxScoreBoundHolds(t *testing.T) {
 				if used == 0 {
 					return
 				}
+			lengths:
 				for l := used; l <= 40; l++ {
+					for k, mt := range plan {
+						if f, ok := imp[mt.term]; ok && tf[k] > 0 && !slices.ContainsFunc(f, func(p tfLen) bool { return p.tf >= tf[k] && p.n <= l }) {
+							continue lengths // no chunk of the index is like this one
+						}
+					}
 					var sum float64
 					matched := 0
 					for j, pos := range query {

@@ -181,3 +181,103 @@ func TestMaxScoreBoundCountsUnreadEssentialTerms(t *testing.T) {
 	}
 	sameHits(t, hits, want)
 }
+
+// TestMaxScoreBoundReadsImpacts: "alpha yankee", k = 10; alpha (in 91
+// of 311 chunks) is left out, and the ten yankee chunks, all read, are
+// long (301 tokens). alpha's most frequent chunk holds it 60 times in
+// 6,061 tokens; every other holds it once in a short chunk. With its
+// max tf only, the bound must assume a chunk of 60 tokens holding it 60
+// times, above the tenth score, and the search falls back; with the
+// impact table the bound knows that chunk is long and keeps the essential
+// read's answer, which is exact.
+func TestMaxScoreBoundReadsImpacts(t *testing.T) {
+	defer redisearch.SetOverFetch(redisearch.SetOverFetch(0))
+	defer redisearch.SetMaxScore(true, 0.2, 0, 1)()
+	srv := redistest.Start(t)
+	var chunks []corpus.Chunk
+	add := func(text string) {
+		id := fmt.Sprintf("i%03d", len(chunks))
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "t", Text: text, Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	for i := range 300 {
+		text := strings.Repeat("lorem ", 5+i%10)
+		if i%10 < 3 {
+			text = "alpha " + text
+		}
+		add(text)
+	}
+	for range 10 {
+		add("yankee " + strings.Repeat("ipsum ", 300))
+	}
+	add(strings.Repeat("alpha ", 60) + strings.Repeat("ipsum ", 6000))
+	const query = "alpha yankee"
+	want := exactOf(chunks, query, 10)
+	ix := buildOpen(t, srv.Client(t), redistest.Name("ms"), chunks, redisearch.BuildOptions{})
+	old := redisearch.SetMaxScoreImpacts(false)
+	hits, tried, kept := maxScoreSearch(t, ix, query, 10)
+	redisearch.SetMaxScoreImpacts(old)
+	if !tried || kept {
+		t.Fatalf("max tf only: essential read made %v, kept %v: want made, not kept", tried, kept)
+	}
+	sameHits(t, hits, want)
+	hits, tried, kept = maxScoreSearch(t, ix, query, 10)
+	if !tried || !kept {
+		t.Fatalf("with impacts: essential read made %v, kept %v: want both", tried, kept)
+	}
+	sameHits(t, hits, want)
+	for _, h := range want {
+		if !strings.HasPrefix(h.ChunkID, "i30") && !strings.HasPrefix(h.ChunkID, "i31") {
+			t.Fatalf("test corpus: exact top 10 %v, want the yankee chunks", ids(want))
+		}
+	}
+}
+
+// TestImpactTableIsExact: the build's impact table holds, for every
+// term, the Pareto frontier of (tf, length) over the chunks holding it,
+// counted chunk by chunk here.
+func TestImpactTableIsExact(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	chunks := maxScoreCorpus("alpha alpha bravo", strings.Repeat("alpha ", 7)+strings.Repeat("ipsum ", 40), "zulu zulu zulu")
+	name := redistest.Name("imp")
+	m, _, err := redisearch.Build(context.Background(), rdb, name, chunks, redisearch.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := terms.New()
+	type pt struct{ tf, n int }
+	pts := map[string][]pt{}
+	for i := range chunks {
+		all := append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...)
+		tf := map[string]int{}
+		for _, w := range all {
+			tf[w]++
+		}
+		for w, f := range tf {
+			pts[w] = append(pts[w], pt{f, len(all)})
+		}
+	}
+	got, err := rdb.HGetAll(context.Background(), fmt.Sprintf("assay:%s:v%d:imp", name, m.Version)).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(pts) {
+		t.Errorf("impact table has %d terms, the chunks %d", len(got), len(pts))
+	}
+	for w, ps := range pts {
+		var front []pt
+		for _, p := range ps {
+			if !slices.ContainsFunc(ps, func(q pt) bool { return q != p && q.tf >= p.tf && q.n <= p.n }) && !slices.Contains(front, p) {
+				front = append(front, p)
+			}
+		}
+		slices.SortFunc(front, func(a, b pt) int { return a.tf - b.tf })
+		var s []string
+		for _, p := range front {
+			s = append(s, fmt.Sprintf("%d:%d", p.tf, p.n))
+		}
+		if want := strings.Join(s, " "); got[w] != want {
+			t.Errorf("term %q: impact %q, want %q", w, got[w], want)
+		}
+	}
+}

@@ -15,6 +15,8 @@
 //	                       embedder and operators; never a principal's numbers)
 //	assay:N:vV:df:<group>  HASH: term → chunks whose ACL names group holding it (a
 //	                       one-group caller's exact document frequencies; schema 4)
+//	assay:N:vV:imp         HASH: term → its (tf, length) Pareto frontier over the
+//	                       whole index, "tf:len …" (MaxScore's bound, impact.go; schema 5)
 //	assay:N:vV:lens:<group> HASH: ACL part naming group (its groups joined by ",")
 //	                       → "chunks tokens": its chunks and their length in tokens
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
@@ -60,7 +62,7 @@ import (
 )
 
 // SchemaVersion changes whenever the key layout or the FT schema changes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Field names of a chunk's HASH that the FT schema indexes.
 const (
@@ -139,6 +141,9 @@ type Index struct {
 	// maxTF caches, by visible set and term, the most times a visible
 	// chunk holds a non-essential term (maxscore.go).
 	maxTF *lru.Cache[string, int]
+	// impact caches the impact table's frontiers by term (nil: the
+	// term has none).
+	impact *lru.Cache[string, frontier]
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -197,6 +202,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
 		cache: newChunkCache(o.CacheChunks)}
 	ix.maxTF, _ = lru.New[string, int](maxSetTerms)
+	ix.impact, _ = lru.New[string, frontier](maxSetTerms)
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err

@@ -150,11 +150,11 @@ func TestOpenRefusesAnOlderSchema(t *testing.T) {
 	if !strings.Contains(raw, want) {
 		t.Fatalf("manifest %s lacks %s", raw, want)
 	}
-	if err := rdb.Set(ctx, key, strings.Replace(raw, want, `"schema_version":3`, 1), 0).Err(); err != nil {
+	if err := rdb.Set(ctx, key, strings.Replace(raw, want, `"schema_version":4`, 1), 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	_, err = redisearch.Open(ctx, rdb, name, redisearch.Options{})
-	if !errs.Is(errs.Invalid, err) || !strings.Contains(err.Error(), "schema version 3") || !strings.Contains(err.Error(), "rebuild") {
-		t.Errorf("Open of a schema-3 index: %v; want invalid, naming schema version 3 and asking for a rebuild", err)
+	if !errs.Is(errs.Invalid, err) || !strings.Contains(err.Error(), "schema version 4") || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("Open of a schema-4 index: %v; want invalid, naming schema version 4 and asking for a rebuild", err)
 	}
 }
