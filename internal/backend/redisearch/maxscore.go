@@ -53,10 +53,12 @@ import (
 // difference (a term the engine tokenizes otherwise) also falls back.
 
 // maxScoreOn turns the essential read on. Off by default: at 500,000
-// chunks the bound proved the essential read's answer for about one claim
-// in ten (bleve's k1 of 10 hardly saturates a term's frequency, and coord
-// multiplies), and a read that falls back costs more than it saves
-// (docs/performance-scale.md, "RediSearch: MaxScore on the worker's side").
+// chunks the bound proved the essential read's answer for 1 or 2 claims
+// in 30, with the impact table as without it (a read cut inside the
+// essential terms' postings lets an unread chunk hold all of them, and
+// coord multiplies), and a read that falls back costs more than it saves
+// (docs/performance-scale.md, "RediSearch: MaxScore on the worker's side"
+// and "a tight MaxScore bound from impact data").
 var maxScoreOn = false
 
 // maxScoreImpacts: the bound reads the index's (tf, length) frontiers
