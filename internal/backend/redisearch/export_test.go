@@ -40,21 +40,6 @@ func SetTieMargin(n int) int {
 	return old
 }
 
-// SetMaxScore turns the essential read on or off and sets the share of
-// visible chunks and the count above which a query term is left out of
-// it, and its depth factor; it returns a function that restores them.
-func SetMaxScore(on bool, share float64, minDF, factor int) (restore func()) {
-	o, s, m, f := maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor
-	maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor = on, share, minDF, factor
-	return func() { maxScoreOn, maxScoreShare, maxScoreMinDF, maxScoreFactor = o, s, m, f }
-}
-
-// MaxScoreCounts returns how many BM25 searches made the essential read
-// and how many kept its answer.
-func (ix *Index) MaxScoreCounts() (tried, accepted int64) {
-	return ix.msTried.Load(), ix.msAccepted.Load()
-}
-
 // SetCountCombos sets whether Holdings counts the combinations of common
 // terms (the path before existence checks) and returns the previous
 // setting.
