@@ -8,19 +8,11 @@ func SetOverFetch(n int) int {
 	return old
 }
 
-// SetMaxPostings sets how many postings Holdings reads before it counts
-// combinations instead, and returns the previous bound.
+// SetMaxPostings sets how many postings Holdings reads before it checks
+// which combinations are held instead, and returns the previous bound.
 func SetMaxPostings(n int) int {
 	old := maxPostings
 	maxPostings = n
-	return old
-}
-
-// SetKeepCounts sets whether Holdings keeps the engine's counts of
-// combinations for later questions, and returns the previous setting.
-func SetKeepCounts(on bool) bool {
-	old := keepCounts
-	keepCounts = on
 	return old
 }
 
@@ -37,15 +29,6 @@ func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {
 func SetTieMargin(n int) int {
 	old := tieMargin
 	tieMargin = n
-	return old
-}
-
-// SetCountCombos sets whether Holdings counts the combinations of common
-// terms (the path before existence checks) and returns the previous
-// setting.
-func SetCountCombos(on bool) bool {
-	old := countCombos
-	countCombos = on
 	return old
 }
 
