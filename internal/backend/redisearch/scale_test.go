@@ -352,9 +352,10 @@ func workerMemory(t *testing.T, rdb *redis.Client, name string, chunks []corpus.
 }
 
 // TestHoldingsCost compares, on SciFact with team ACLs (ASSAY_SCIFACT=1),
-// Holdings (engine counts per term combination) with reading every
-// visible posting of each term (NOCONTENT searches, what it did before),
-// for the test queries' terms: agreement and p50 latency.
+// Holdings as shipped (the rare terms' postings read, the common terms'
+// combinations checked for existence) with reading every visible posting
+// of each term (NOCONTENT searches), for the test queries' terms:
+// agreement of the held term sets and p50 latency.
 func TestHoldingsCost(t *testing.T) {
 	chunks := scifactChunks(t)
 	ctx := context.Background()
@@ -413,12 +414,12 @@ func TestHoldingsCost(t *testing.T) {
 			switch {
 			case got == nil:
 				cannot++
-			case fmt.Sprint(got) == fmt.Sprint(want):
+			case heldSets(got) == heldSets(want): // the values of checked sets are 1, not counts
 				same++
 			}
 		}
 		slices.Sort(a)
 		slices.Sort(b)
-		t.Logf("%v: Holdings by counts p50 %.2f ms p99 %.2f ms; by postings p50 %.2f ms p99 %.2f ms; %d/%d the same, %d cannot tell", groups, a[len(a)/2], a[len(a)*99/100], b[len(b)/2], b[len(b)*99/100], same, n, cannot)
+		t.Logf("%v: Holdings p50 %.2f ms p99 %.2f ms; by postings p50 %.2f ms p99 %.2f ms; %d/%d the same, %d cannot tell", groups, a[len(a)/2], a[len(a)*99/100], b[len(b)/2], b[len(b)*99/100], same, n, cannot)
 	}
 }
