@@ -1,12 +1,9 @@
 package redisearch
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/assay-rag/assay/internal/backend"
 )
 
 func TestUnescapeTerms(t *testing.T) {
@@ -44,29 +41,5 @@ func BenchmarkUnescapeTerms(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		unescapeTerms(s)
-	}
-}
-
-// TestMaxClauseTF: the closed form of the most a term held at most cap
-// times gives (maxClauseTF) is the brute-force maximum over tf ≤ cap of
-// the clause at length tf, the shortest chunk that holds it tf times.
-func TestMaxClauseTF(t *testing.T) {
-	for _, p := range []backend.BM25{{K1: 10, B: 0.4}, {K1: 1.2, B: 0.75}, {K1: 0.9, B: 0.4}, {K1: 1.2, B: 0}, {K1: 1.2, B: 1}} {
-		for _, avg := range []float64{0, 1, 7.5, 150} {
-			for _, capTF := range []float64{1, 2, 3, 10, 57, 200, 5000} {
-				var want float64
-				for tf := 1.0; tf <= capTF; tf++ {
-					s := math.Sqrt(tf)
-					ln := 1.0
-					if avg > 0 {
-						ln = 1 - p.B + p.B*tf/avg
-					}
-					want = math.Max(want, s*p.K1/(s+p.K1*ln))
-				}
-				if got := maxClauseTF(p, avg, capTF); math.Abs(got-want) > 1e-12 {
-					t.Errorf("k1 %v b %v avg %v cap %v: %v, brute force %v", p.K1, p.B, avg, capTF, got, want)
-				}
-			}
-		}
 	}
 }

@@ -120,7 +120,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 					t.Fatal(err)
 				}
 				v := Vocabulary{ix: ix, groups: c.groups, s: s}
-				terms, weights, _, err := ix.termWeights(ctx, v, uniq, mult)
+				terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -259,57 +259,6 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				}
 			}
 		}
-		// SearchText as shipped, without MaxScore (no term is left out)
-		// and with it, statistics cached by the passes above, alternated
-		// query by query; and the top-10 agreement of the two.
-		var off, on []float64
-		agree := 0.0
-		tried0, kept0 := ix.msTried.Load(), ix.msAccepted.Load()
-		var traces []msTrace
-		maxScoreTrace = func(tr msTrace) { traces = append(traces, tr) }
-		for _, text := range queries {
-			fl := backend.Filter{Groups: c.groups}
-			was := maxScoreOn
-			maxScoreOn = false
-			st := time.Now()
-			full, err := ix.SearchText(ctx, text, fl, k)
-			off = append(off, ms(time.Since(st)))
-			maxScoreOn = true
-			if err != nil {
-				t.Fatal(err)
-			}
-			st = time.Now()
-			got, err := ix.SearchText(ctx, text, fl, k)
-			on = append(on, ms(time.Since(st)))
-			maxScoreOn = was
-			if err != nil {
-				t.Fatal(err)
-			}
-			in, want := 0, min(10, len(full))
-			for _, h := range got[:min(10, len(got))] {
-				if slices.ContainsFunc(full[:want], func(x backend.Hit) bool { return x.ChunkID == h.ChunkID }) {
-					in++
-				}
-			}
-			if want > 0 {
-				agree += float64(in) / float64(want)
-			}
-		}
-		maxScoreTrace = nil
-		var readMS, loadMS, ratio []float64
-		for _, tr := range traces {
-			readMS, loadMS = append(readMS, ms(tr.readTook)), append(loadMS, ms(tr.loadTook))
-			if tr.kth > 0 {
-				ratio = append(ratio, tr.bound/tr.kth)
-			}
-			if os.Getenv("ASSAY_DIAG_VERBOSE") != "" {
-				t.Logf("    essential %d of %d terms, read %d (all %v, consistent %v), bound %.4f vs k-th %.4f, kept %v, read %.2f ms, load %.2f ms",
-					tr.essential, tr.terms, tr.read, tr.all, !tr.inconsistent, tr.bound, tr.kth, tr.kept, ms(tr.readTook), ms(tr.loadTook))
-			}
-		}
-		t.Logf("caller %s: essential read p50 %.2f ms, loading its terms p50 %.2f ms, bound ÷ k-th score p50 %.3f", c.name, p50(readMS), p50(loadMS), p50(ratio))
-		t.Logf("caller %s: SearchText p50 %.2f ms without MaxScore, %.2f ms with (essential reads %d, kept %d of %d searches); top-10 agreement with the full union's %.4f",
-			c.name, p50(off), p50(on), ix.msTried.Load()-tried0, ix.msAccepted.Load()-kept0, len(queries), agree/float64(len(queries)))
 		t.Logf("caller %s (%d queries): terms p50 %.0f, matches p50 %.0f", c.name, len(total), p50(nterms), p50(matches))
 		np := 0
 		for _, x := range prunable {

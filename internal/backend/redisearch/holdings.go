@@ -17,25 +17,14 @@ import (
 // are answered from which chunks hold them (reading them is cheaper than
 // counting their combinations: TestHoldingsCost, SciFact with team ACLs,
 // 2.1 against 5.1 ms p50 for a caller who sees half the corpus); the
-// other terms, whose posting lists grow with the corpus, are counted.
+// other terms, whose posting lists grow with the corpus, are not read:
+// which of their combinations chunks hold is checked (see exists).
 var maxPostings = 4096
 
-// maxHoldingCounts bounds the count queries one Holdings may send: past
-// it (many common question terms that many chunks hold together), it
-// cannot tell.
+// maxHoldingCounts bounds the existence checks one Holdings may send:
+// past it (many common question terms that many chunks hold together),
+// it cannot tell.
 const maxHoldingCounts = 1024
-
-// keepCounts is whether Holdings keeps the engine's counts of common
-// terms' combinations for later questions (off: a measurement's baseline;
-// only when countCombos is on).
-var keepCounts = true
-
-// countCombos is whether Holdings counts the chunks holding each
-// combination of common terms (FT.SEARCH LIMIT 0 0) and finds which
-// combinations chunks hold exactly by inclusion and exclusion, as it did
-// before it checked existence instead (off, the default; on: a
-// measurement's baseline).
-var countCombos = false
 
 // Holdings reports which sets of terms (bit i: terms[i]) the visible
 // chunks that pass f (nil: all of them; its groups are the vocabulary's,
@@ -112,95 +101,15 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			return out
 		}
 	}
-	var counted map[uint64]int
-	if countCombos {
-		counted = v.counts(ctx, terms, common, fq, out)
-	} else {
-		counted = v.exists(ctx, terms, common, rare, fq)
-	}
-	if counted == nil {
+	checked := v.exists(ctx, terms, common, rare, fq)
+	if checked == nil {
 		return nil
 	}
 	if out == nil {
-		return counted
+		return checked
 	}
-	for m, n := range counted {
+	for m, n := range checked {
 		out[m] += n
-	}
-	return out
-}
-
-// counts is Holdings over the visible chunks that pass fq and hold no
-// term of read (the chunks holding one counted by mask in read), by which
-// of the terms of set they hold, from the engine's counts of chunks
-// holding each combination (see Holdings) less those of read; nil when it
-// cannot tell. The engine's counts are kept per visible set, filter and
-// combination (a question's common words are other questions' too).
-func (v Vocabulary) counts(ctx context.Context, terms []string, set uint64, fq string, read map[uint64]int) map[uint64]int {
-	together := map[uint64]int{} // term set → chunks holding all of it, none of read's
-	var level []uint64
-	for i := range terms {
-		if set&(1<<i) != 0 {
-			level = append(level, 1<<i)
-		}
-	}
-	sent := 0
-	for len(level) > 0 {
-		ns := make([]int, len(level))
-		keys := make([]string, len(level))
-		pipe := v.ix.rdb.Pipeline()
-		cmds := make([]*redis.FTSearchCmd, len(level))
-		for j, s := range level {
-			keys[j] = fq + "\x00" + strings.Join(slices.Sorted(slices.Values(strings.Fields(termsOf(terms, s)))), " ") // the same combination in any order
-			if n, ok := v.cached(keys[j]); ok {
-				ns[j] = n
-				continue
-			}
-			if sent++; sent > maxHoldingCounts {
-				return nil
-			}
-			cmds[j] = v.ix.count(ctx, pipe, "@"+fieldContent+":("+termsOf(terms, s)+") "+fq)
-		}
-		if pipe.Len() > 0 {
-			if _, err := pipe.Exec(ctx); err != nil {
-				return nil
-			}
-		}
-		var held []uint64
-		for j, s := range level {
-			if cmds[j] != nil {
-				ns[j] = cmds[j].Val().Total
-				if v.s != nil {
-					v.s.together.Add(keys[j], ns[j])
-				}
-			}
-			for m, c := range read {
-				if m&s == s {
-					ns[j] -= c
-				}
-			}
-			if ns[j] > 0 {
-				together[s] = ns[j]
-				held = append(held, s)
-			}
-		}
-		level = extend(held, together, len(terms))
-	}
-	out := map[uint64]int{}
-	for set := range together {
-		n := 0
-		for sup, c := range together {
-			if sup&set == set {
-				if bits.OnesCount64(sup^set)%2 == 0 {
-					n += c
-				} else {
-					n -= c
-				}
-			}
-		}
-		if n > 0 {
-			out[set] = n
-		}
 	}
 	return out
 }
@@ -308,14 +217,6 @@ func found(cmd *redis.Cmd) (bool, error) {
 		return false, fmt.Errorf("FT.AGGREGATE: empty reply")
 	}
 	return len(res) > 1, nil
-}
-
-// cached is the engine's count for key (see counts), if kept.
-func (v Vocabulary) cached(key string) (int, bool) {
-	if v.s == nil || !keepCounts {
-		return 0, false
-	}
-	return v.s.together.Get(key)
 }
 
 // extend returns the sets of one more term than those in held (all of

@@ -97,53 +97,32 @@ func coOccurring(k int) (chunks []corpus.Chunk, terms []string) {
 // with the combinations (here: one per rare term, one per common term for
 // the chunks holding it and a rare one, and for the 2 common terms among
 // the other chunks: 3 existence checks of their combinations and 2 of
-// which the chunks hold alone, or, counting, the 3 counts of their
-// combinations), and the term sets stay exact.
+// which the chunks hold alone), and the term sets stay exact.
 func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	for _, count := range []bool{false, true} {
-		defer redisearch.SetCountCombos(redisearch.SetCountCombos(count))
-		for _, k := range []int{4, 8, 12} {
-			rdb := srv.Client(t) // a client of its own, counted from the Holdings below
-			chunks, terms := coOccurring(k)
-			ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
-			v := ix.Visible([]string{"public"})
-			want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
-			old := redisearch.SetMaxPostings(5 * k)
-			c := &searchCounter{}
-			rdb.AddHook(c)
-			got := v.Holdings(ctx, terms, nil)
-			n := c.n.Load()
-			redisearch.SetMaxPostings(old)
-			all := uint64(1<<(k+2) - 1)
-			exact := map[uint64]int{all: 5, 1 << k: 20, 1<<k | 1<<(k+1): 20}
-			max := int64(k + 2 + 5)
-			if count {
-				max = int64(k + 2 + 3)
-				if fmt.Sprint(got) != fmt.Sprint(exact) {
-					t.Errorf("k=%d, counting: Holdings read and counted %v; want %v", k, got, exact)
-				}
-			}
-			if heldSets(got) != heldSets(want) || heldSets(got) != heldSets(exact) || got[all] != 5 {
-				t.Errorf("k=%d, counting %v: Holdings read and checked %v, read %v; want the sets of %v (5 chunks holding every term)", k, count, got, want, exact)
-			}
-			if n > max {
-				t.Errorf("k=%d rare terms held together, counting %v: Holdings sent %d searches, want at most %d", k, count, n, max)
-			}
-			t.Logf("k=%d rare terms held together, counting %v: %d searches", k, count, n)
-			if !count {
-				continue
-			}
-			// Asked again (another question with the same common words): the
-			// common terms' counts are kept, only the reads are sent.
-			redisearch.SetMaxPostings(5 * k)
-			again := v.Holdings(ctx, terms, nil)
-			redisearch.SetMaxPostings(old)
-			if m := c.n.Load() - n; fmt.Sprint(again) != fmt.Sprint(exact) || m != int64(k+2) {
-				t.Errorf("k=%d, asked again: %v in %d FT.SEARCH; want %v in %d (the common terms' counts kept)", k, again, m, exact, k+2)
-			}
+	for _, k := range []int{4, 8, 12} {
+		rdb := srv.Client(t) // a client of its own, counted from the Holdings below
+		chunks, terms := coOccurring(k)
+		ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
+		v := ix.Visible([]string{"public"})
+		want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
+		old := redisearch.SetMaxPostings(5 * k)
+		c := &searchCounter{}
+		rdb.AddHook(c)
+		got := v.Holdings(ctx, terms, nil)
+		n := c.n.Load()
+		redisearch.SetMaxPostings(old)
+		all := uint64(1<<(k+2) - 1)
+		exact := map[uint64]int{all: 5, 1 << k: 20, 1<<k | 1<<(k+1): 20}
+		max := int64(k + 2 + 5)
+		if heldSets(got) != heldSets(want) || heldSets(got) != heldSets(exact) || got[all] != 5 {
+			t.Errorf("k=%d: Holdings read and checked %v, read %v; want the sets of %v (5 chunks holding every term)", k, got, want, exact)
 		}
+		if n > max {
+			t.Errorf("k=%d rare terms held together: Holdings sent %d searches, want at most %d", k, n, max)
+		}
+		t.Logf("k=%d rare terms held together: %d searches", k, n)
 	}
 }
 
@@ -151,10 +130,11 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 // over the content terms of each SciFact test question, on SciFact with
 // team ACLs (ASSAY_SCIFACT=1) or on a bench-scale corpus
 // (ASSAY_HOLDINGS_DIR=.../data/50000; ASSAY_HOLDINGS_MAX_POSTINGS sets
-// the read bound): FT.SEARCH commands and Redis CPU
-// ms per question, and whether the answers differ from what Holdings
-// answered before it read the rare terms (for exists: whether its term
-// sets differ from kept's, the counting path's).
+// the read bound): FT.SEARCH and FT.AGGREGATE commands, Redis CPU ms and
+// "cannot tell" answers per question, each question asked once an
+// iteration, its document frequencies cached first (the assessor asks
+// those first). The counting path it once compared with is in history
+// (docs/performance-scale.md).
 //
 //	ASSAY_TEST_REDISEARCH=../shared/redisearch ASSAY_HOLDINGS_DIR=/tmp/x/data/50000 \
 //	  go test ./internal/backend/redisearch/ -run '^$' -bench Holdings -benchtime 1x
@@ -207,79 +187,30 @@ func BenchmarkHoldings(b *testing.B) {
 		}
 		return sum * 1000
 	}
-	before := map[int]string{} // question → what "before" answered, when it could tell
-	// before: every term read while their postings add up to at most
-	// maxPostings, else every combination counted, nothing kept (what
-	// Holdings did until it read the rare terms); read-rare: the rare
-	// terms read, the common ones' combinations counted; kept: the counts
-	// also kept for later questions. Each starts with nothing kept but the
-	// questions' document frequencies (the assessor asks those first), and
-	// asks each question once.
-	//
-	// exists: the rare terms read, which combinations of the common ones
-	// chunks hold checked for existence (the default); kept's answers
-	// are its reference, by term sets (keys).
-	kept := map[int]string{}
-	for _, mode := range []string{"before", "read-rare", "kept", "exists"} {
-		b.Run(mode, func(b *testing.B) {
-			ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			v := ix.Visible([]string{"public"})
-			for _, q := range questions {
-				for _, t := range q {
-					v.DocFreq(t)
-				}
-			}
-			defer redisearch.SetKeepCounts(redisearch.SetKeepCounts(mode == "kept"))
-			defer redisearch.SetCountCombos(redisearch.SetCountCombos(mode != "exists"))
-			bound := redisearch.SetMaxPostings(0)
-			redisearch.SetMaxPostings(bound)
-			c.n.Store(0)
-			cannot, asked, differ := 0, 0, 0
-			cpu0 := cpu()
-			for b.Loop() {
-				for i, q := range questions {
-					if mode == "before" {
-						// Before: every term read while their postings add
-						// up to at most the bound, else every term counted.
-						sum := 0
-						for _, t := range q {
-							sum += v.DocFreq(t)
-						}
-						if sum > bound {
-							redisearch.SetMaxPostings(0)
-						}
-					}
-					asked++
-					got := v.Holdings(ctx, q, nil)
-					switch {
-					case got == nil:
-						cannot++
-					case mode == "before":
-						before[i] = fmt.Sprint(got)
-					case mode == "exists":
-						if kept[i] != "" && kept[i] != heldSets(got) {
-							differ++
-						}
-					case before[i] != "" && before[i] != fmt.Sprint(got):
-						differ++
-					}
-					if mode == "kept" && got != nil {
-						kept[i] = heldSets(got)
-					}
-					redisearch.SetMaxPostings(bound)
-				}
-			}
-			b.ReportMetric(float64(c.n.Load())/float64(asked), "searches/question")
-			b.ReportMetric((cpu()-cpu0)/float64(asked), "redis-cpu-ms/question")
-			b.ReportMetric(float64(cannot)/float64(asked), "cannot-tell/question")
-			if mode != "before" {
-				b.ReportMetric(float64(differ), "differ-from-before")
-			}
-		})
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		b.Fatal(err)
 	}
+	v := ix.Visible([]string{"public"})
+	for _, q := range questions {
+		for _, t := range q {
+			v.DocFreq(t)
+		}
+	}
+	c.n.Store(0)
+	cannot, asked := 0, 0
+	cpu0 := cpu()
+	for b.Loop() {
+		for _, q := range questions {
+			asked++
+			if v.Holdings(ctx, q, nil) == nil {
+				cannot++
+			}
+		}
+	}
+	b.ReportMetric(float64(c.n.Load())/float64(asked), "searches/question")
+	b.ReportMetric((cpu()-cpu0)/float64(asked), "redis-cpu-ms/question")
+	b.ReportMetric(float64(cannot)/float64(asked), "cannot-tell/question")
 }
 
 // TestHoldingsSetsOnGeneratedCorpora: on generated corpora whose chunks
@@ -287,8 +218,8 @@ func BenchmarkHoldings(b *testing.B) {
 // by some chunk, many only together with others), for callers of one
 // group and of several, with and without a filter, and at read bounds
 // that make every term rare, every term common, or some of each, the
-// term sets Holdings reports from existence checks are those the counts
-// gave (the old path), chunk by chunk: a combination wrongly taken for
+// term sets Holdings reports (postings read, existence checked) are
+// those a chunk-by-chunk count gives: a combination wrongly taken for
 // some chunk's exact set (or missed) fails.
 func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 	srv := redistest.Start(t)
@@ -327,15 +258,8 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 					}
 					for _, bound := range []int{0, 30, 4096} {
 						old := redisearch.SetMaxPostings(bound)
-						counted := func() map[uint64]int {
-							defer redisearch.SetCountCombos(redisearch.SetCountCombos(true))
-							return ix.Visible(groups).Holdings(ctx, ts, f)
-						}()
 						checked := ix.Visible(groups).Holdings(ctx, ts, f)
 						redisearch.SetMaxPostings(old)
-						if fmt.Sprint(counted) != fmt.Sprint(want) {
-							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: counted %v, want %v", seed, groups, ts, f, bound, counted, want)
-						}
 						if heldSets(checked) != heldSets(want) {
 							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: checked %v, want the sets of %v", seed, groups, ts, f, bound, checked, want)
 						}

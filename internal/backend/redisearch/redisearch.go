@@ -50,7 +50,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -156,13 +155,6 @@ type Index struct {
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
 	stale     atomic.Bool
-
-	// msTried and msAccepted count the BM25 searches that made the
-	// essential read (maxscore.go) and those that kept its answer.
-	msTried, msAccepted atomic.Int64
-	// maxTF caches, by visible set and term, the most times a visible
-	// chunk holds a non-essential term (maxscore.go).
-	maxTF *lru.Cache[string, int]
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -220,7 +212,6 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	}
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
 		cache: newChunkCache(o.CacheChunks)}
-	ix.maxTF, _ = lru.New[string, int](maxSetTerms)
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
@@ -443,7 +434,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		return nil, err
 	}
 	v := Vocabulary{ix: ix, groups: f.Groups, s: s}
-	terms, weights, vis, err := ix.termWeights(ctx, v, uniq, mult)
+	terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
 	if err != nil {
 		return nil, err
 	}
@@ -456,19 +447,6 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
-	if maxScoreOn {
-		if plan, ok := maxScorePlan(backend.NewBM25Query(v, ix.m.BM25, qterms), terms, mult, vis, s.n); ok {
-			ix.msTried.Add(1)
-			hits, ok, err := ix.searchEssential(ctx, v, qterms, plan, filter, k)
-			if err != nil {
-				return nil, ix.redisErr(op, err)
-			}
-			if ok {
-				ix.msAccepted.Add(1)
-				return hits, nil
-			}
-		}
-	}
 	ids, err := ix.candidates(ctx, textQuery(terms, filter, weights), candidateDepth(k))
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -553,8 +531,7 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 // asks for, to see the depth-th score's ties in the same read.
 var tieMargin = 32
 
-// termWeights returns the query terms some visible chunk holds, their visible
-// document frequencies and the
+// termWeights returns the query terms some visible chunk holds and the
 // $weight of each in the BM25STD query. bleve's BM25 weighs a term by
 // idf², over the visible chunks, once per occurrence in the query;
 // BM25STD weighs it by its idf over the whole index. So a term weighs
@@ -562,12 +539,11 @@ var tieMargin = 32
 // IDF, and no hidden chunk's count decides which term dominates.
 // (BM25STD's own k1, b and length normalisation remain; the exact
 // re-scoring corrects them among the candidates.)
-func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, []int, error) {
+func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
 	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	var visible []int
 	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
 	var terms []string
 	var weights []float64
@@ -577,10 +553,9 @@ func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, m
 		}
 		vi := idf(v.s.n, vis[i])
 		terms = append(terms, t)
-		visible = append(visible, vis[i])
 		weights = append(weights, float64(mult[t])*vi*vi/idf(ix.st.Chunks, whole[i]))
 	}
-	return terms, weights, visible, nil
+	return terms, weights, nil
 }
 
 // candidateDepth is how many BM25STD candidates the BM25 leg re-scores

@@ -85,13 +85,11 @@ type indexStats struct {
 }
 
 // Cache bounds: how many visible sets (distinct sorted group lists) and,
-// per set, how many terms' document frequencies and common-term
-// combinations' counts (Holdings) a worker keeps. At their bounds they
-// take about 256 × (4,096 × ~60 + 1,024 × ~120) bytes ≈ 90 MB.
+// per set, how many terms' document frequencies a worker keeps. At their
+// bounds they take about 256 × 4,096 × ~60 bytes ≈ 63 MB.
 const (
 	maxVisibleSets = 256
 	maxSetTerms    = 4096
-	maxSetCombos   = 1024
 	maxIndexTerms  = 65536 // whole-index df (the IDF-weighted embedder)
 )
 
@@ -113,9 +111,6 @@ type visibleStats struct {
 	avgKnown bool
 	avgLen   float64
 	df       *lru.Cache[string, int]
-	// together is how many visible chunks hold a combination of common
-	// terms and pass a filter (Holdings), by filter and sorted terms.
-	together *lru.Cache[string, int]
 }
 
 // statsCache holds the visible sets' statistics and the whole-index
@@ -158,7 +153,6 @@ func (ix *Index) set(ctx context.Context, groups []string) (*visibleStats, error
 	}
 	s := &visibleStats{groups: sorted, filter: tagClause(fieldACL, sorted)}
 	s.df, _ = lru.New[string, int](maxSetTerms)
-	s.together, _ = lru.New[string, int](maxSetCombos)
 	pipe := ix.rdb.Pipeline()
 	n := ix.count(ctx, pipe, s.filter)
 	empty := ix.count(ctx, pipe, emptyClause+" "+s.filter)
