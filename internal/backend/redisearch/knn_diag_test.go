@@ -18,6 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/percentile"
 )
 
 // TestKNNLegForms measures the vector leg's KNN on an index already built
@@ -93,23 +94,20 @@ func TestKNNLegForms(t *testing.T) {
 		name string
 		knn  func(filter string) string // the query
 	}
-	knn := func(opts string) func(string) string {
-		return func(filter string) string {
-			return "(" + filter + ")=>[KNN " + strconv.Itoa(depth) + " @" + fieldVector + " $B" + opts + " AS " + fieldDistance + "]"
-		}
+	// Every form but batches-auto is one vectorForm can choose; they are
+	// written with the same vectorQuery.
+	with := func(ef, batch int) func(string) string {
+		return func(filter string) string { return vectorQuery(filter, depth, ef, batch) }
 	}
-	efs := func(ef int) string { return " EF_RUNTIME " + strconv.Itoa(ef) }
-	batches := func(b, ef int) func(string) string {
-		return knn(" HYBRID_POLICY BATCHES BATCH_SIZE " + strconv.Itoa(b) + efs(ef))
-	}
+	batches := func(b, ef int) func(string) string { return with(ef, b) }
 	nofilter := func(ef int) func(string) string {
-		return func(string) string {
-			return "*=>[KNN " + strconv.Itoa(depth) + " @" + fieldVector + " $B" + efs(ef) + " AS " + fieldDistance + "]"
-		}
+		return func(string) string { return vectorQuery("", depth, ef, 0) }
 	}
 	forms := []form{
-		{"default", knn(efs(ef))},
-		{"batches-auto", knn(" HYBRID_POLICY BATCHES" + efs(ef))},
+		{"default", with(ef, 0)},
+		{"batches-auto", func(filter string) string { // BATCHES with the engine's batch size
+			return strings.Replace(vectorQuery(filter, depth, ef, 0), " EF_RUNTIME", " HYBRID_POLICY BATCHES EF_RUNTIME", 1)
+		}},
 		{"batches-232", batches(2*depth, ef)},
 		{"batches-464", batches(4*depth, ef)},
 		{"batches-232-ef400", batches(2*depth, 400)},
@@ -194,30 +192,8 @@ func TestKNNLegForms(t *testing.T) {
 					t.Fatalf("%s %s: %v", c.name, f.name, err)
 				}
 				ds = append(ds, d)
-				ids = ids[:min(k, len(ids))]
-				hit := 0
-				for _, id := range exact[i] {
-					if slices.Contains(ids, id) {
-						hit++
-					}
-				}
-				if len(exact[i]) > 0 {
-					recall += float64(hit) / float64(len(exact[i]))
-				} else {
-					recall++
-				}
-				top := exact[i][:min(10, len(exact[i]))]
-				hit10 := 0
-				for _, id := range top {
-					if slices.Contains(ids[:min(10, len(ids))], id) {
-						hit10++
-					}
-				}
-				if len(top) > 0 {
-					recall10 += float64(hit10) / float64(len(top))
-				} else {
-					recall10++
-				}
+				recall += recallAt(exact[i], ids, k)
+				recall10 += recallAt(exact[i], ids, 10)
 			}
 			c1, u1 := searchUsec()
 			t.Logf("%-8s %-20s redis %7.2f ms/search  client p50 %7.2f ms  recall@%d %.4f  recall@10 %.4f", c.name, f.name, (u1-u0)/(c1-c0)/1000, p50ms(ds), k, recall/float64(len(qvecs)), recall10/float64(len(qvecs)))
@@ -226,8 +202,23 @@ func TestKNNLegForms(t *testing.T) {
 	fmt.Fprintln(os.Stderr, "queries:", len(qvecs))
 }
 
+// p50ms is the nearest-rank median of ds in milliseconds.
 func p50ms(ds []time.Duration) float64 {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return float64(s[len(s)/2].Microseconds()) / 1000
+	return float64(percentile.NearestRank(ds, 50).Microseconds()) / 1000
+}
+
+// recallAt is the share of exact's first n ids among got's first n (1
+// when exact is empty).
+func recallAt(exact, got []string, n int) float64 {
+	exact, got = exact[:min(n, len(exact))], got[:min(n, len(got))]
+	if len(exact) == 0 {
+		return 1
+	}
+	hit := 0
+	for _, id := range exact {
+		if slices.Contains(got, id) {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(exact))
 }
