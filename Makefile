@@ -191,54 +191,31 @@ eval: build $(BIN)/temporal eval-thesaurus
 eval-baseline: build $(BIN)/temporal eval-thesaurus
 	$(EVAL_ENV) $(BIN)/assay eval answers $(EVAL_ARGS) --json $(EVAL_BASELINE)
 
-# eval_hollin asks one Hollin question set, testdata/eval/hollin-$(1).jsonl
-# with its key facts, and writes $(EVAL_OUT)/$(1).json and .md: the command
-# of eval-heldout and the eval-fresh* targets.
-eval_hollin = $(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-$(1).jsonl \
-	--key-facts testdata/eval/hollin-$(1)-facts.jsonl --corpus testdata/hollin/corpus.jsonl \
-	--json $(EVAL_OUT)/$(1).json --md $(EVAL_OUT)/$(1).md
+# The Hollin question sets besides the development set, each printing the
+# same summary with no baseline; `make eval-<set>` asks
+# testdata/eval/hollin-<set>.jsonl with its key facts and writes
+# $(EVAL_OUT)/<set>.json and .md (their histories: docs/evaluation.md):
+#   heldout  written before the loop's rules were tuned (their traces were
+#            read in issue 14's round 3 and issue 24, see docs/history.md):
+#            a check for overfitting.
+#   fresh    written for issue 24 before its answer-type check and
+#            extractive generator were designed; its misses were read in
+#            issue 24's second round, so it is a development set now.
+#   fresh2   written on 2026-12-01 by a session that did not see the builtin
+#            models' rules, after hollin-fresh.jsonl had been run and read.
+#   fresh3   written on 2026-12-01 by a session that read only the corpus and
+#            the set format (not the builtin models' rules nor the other
+#            sets' questions); run once after issue 24's round 4, a
+#            development set since round 5 (fitted on).
+#   fresh4   written the same way on 2026-12-01; blind: kept for judging the
+#            next change to the builtin models (one summary-only run so far).
+HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4
 
-# The held-out Hollin questions (testdata/eval/hollin-heldout.jsonl), written
-# before the loop's rules were tuned (their traces were read in issue 14's
-# round 3 and issue 24, see docs/history.md): a check for overfitting.
-# Prints the same summary; no baseline.
-eval-heldout: build $(BIN)/temporal eval-thesaurus
+$(addprefix eval-,$(HOLLIN_SETS)): eval-%: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
-	$(call eval_hollin,heldout)
-
-# The fresh Hollin questions (testdata/eval/hollin-fresh.jsonl), written for
-# issue 24 before its answer-type check and extractive generator were
-# designed; their misses were read in issue 24's second round, so it is a
-# development set now (see docs/history.md). Prints the same summary; no
-# baseline.
-eval-fresh: build $(BIN)/temporal eval-thesaurus
-	@mkdir -p $(EVAL_OUT)
-	$(call eval_hollin,fresh)
-
-# The second fresh Hollin set (testdata/eval/hollin-fresh2.jsonl), written on
-# 2026-12-01 by a session that did not see the builtin models' rules, after
-# hollin-fresh.jsonl had been run and read. Prints the same summary; no
-# baseline.
-eval-fresh2: build $(BIN)/temporal eval-thesaurus
-	@mkdir -p $(EVAL_OUT)
-	$(call eval_hollin,fresh2)
-
-# The third fresh Hollin set (testdata/eval/hollin-fresh3.jsonl), written on
-# 2026-12-01 by a session that read only the corpus and the set format (not
-# the builtin models' rules nor the other sets' questions); run once after
-# issue 24's round 4, a development set since round 5 (fitted on, see
-# docs/evaluation.md). Prints the same summary; no baseline.
-eval-fresh3: build $(BIN)/temporal eval-thesaurus
-	@mkdir -p $(EVAL_OUT)
-	$(call eval_hollin,fresh3)
-
-# The fourth fresh Hollin set (testdata/eval/hollin-fresh4.jsonl), written on
-# 2026-12-01 by a session that read only the corpus and the set format (not
-# the builtin models' rules nor the other sets' questions). Prints the same
-# summary; no baseline.
-eval-fresh4: build $(BIN)/temporal eval-thesaurus
-	@mkdir -p $(EVAL_OUT)
-	$(call eval_hollin,fresh4)
+	$(EVAL_ENV) $(BIN)/assay eval answers --questions testdata/eval/hollin-$*.jsonl \
+		--key-facts testdata/eval/hollin-$*-facts.jsonl --corpus testdata/hollin/corpus.jsonl \
+		--json $(EVAL_OUT)/$*.json --md $(EVAL_OUT)/$*.md
 
 # SciFact's 300 test claims asked as questions (`assay eval answers
 # --beir`): loop vs one-pass on text nobody tuned the loop on. Right source
