@@ -1,9 +1,7 @@
 package redisearch
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/eval"
 )
 
 // TestSearchTimeBreakdown measures where a BM25 search's time goes on an
@@ -34,30 +33,9 @@ func TestSearchTimeBreakdown(t *testing.T) {
 		fmt.Sscan(s, &k)
 	}
 	ctx := context.Background()
-	rdb := NewClient(addr, "")
-	defer rdb.Close()
-	ix, err := Open(ctx, rdb, name, Options{CacheChunks: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(qpath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var queries []string
-	sc := bufio.NewScanner(f)
-	for i := 0; sc.Scan(); i++ {
-		var q struct {
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			t.Fatal(err)
-		}
-		if i%every == 0 {
-			queries = append(queries, q.Text)
-		}
-	}
-	f.Close()
+	ix := openBuilt(t, addr, name)
+	rdb := ix.rdb
+	queries := sampleQueries(t, qpath, every)
 	all := []string{"public", "staff"}
 	for i := range 100 {
 		all = append(all, fmt.Sprintf("team-%02d", i))
@@ -278,4 +256,34 @@ func TestSearchTimeBreakdown(t *testing.T) {
 			t.Logf("  FT.SEARCH %-36s p50 %.2f ms (n %d), top-10 agreement with SearchText mean %.4f", l, p50(variants[l]), len(variants[l]), mean(overlap[l]))
 		}
 	}
+}
+
+// openBuilt opens index name, built beforehand in the server at addr, for
+// a diagnostic that measures it; the client closes when the test ends.
+func openBuilt(t *testing.T, addr, name string) *Index {
+	t.Helper()
+	rdb := NewClient(addr, "")
+	t.Cleanup(func() { rdb.Close() })
+	ix, err := Open(context.Background(), rdb, name, Options{CacheChunks: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// sampleQueries is the text of every every-th query of a BEIR queries
+// file (bench-scale's queries.jsonl).
+func sampleQueries(t *testing.T, path string, every int) []string {
+	t.Helper()
+	qs, err := eval.LoadQueries(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for i, q := range qs {
+		if i%every == 0 {
+			texts = append(texts, q.Text)
+		}
+	}
+	return texts
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/embed"
-	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/percentile"
 )
 
@@ -40,30 +39,14 @@ func TestKNNLegForms(t *testing.T) {
 		every, _ = strconv.Atoi(s)
 	}
 	ctx := context.Background()
-	rdb := NewClient(addr, "")
-	defer rdb.Close()
-	ix, err := Open(ctx, rdb, name, Options{CacheChunks: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := openBuilt(t, addr, name)
 	// ASSAY_KNN_EXACT names another index of the same chunks whose exact
 	// ranking is the reference (a FLOAT32 index for a BFLOAT16 one).
 	ref := ix
 	if e := os.Getenv("ASSAY_KNN_EXACT"); e != "" {
-		if ref, err = Open(ctx, rdb, e, Options{CacheChunks: -1}); err != nil {
-			t.Fatal(err)
-		}
+		ref = openBuilt(t, addr, e)
 	}
-	qs, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var texts []string
-	for i, q := range qs {
-		if i%every == 0 {
-			texts = append(texts, q.Text)
-		}
-	}
+	texts := sampleQueries(t, filepath.Join(dir, "queries.jsonl"), every)
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
 	qvecs, err := emb.Embed(ctx, texts)
 	if err != nil {
