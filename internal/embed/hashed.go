@@ -9,7 +9,8 @@
 //     trick"), so texts that share rare-looking words and word pieces land
 //     close together. It captures spelling variants and word pieces that
 //     BM25's whole-term match misses, and no meaning beyond that. Its id
-//     says so: "builtin:hashed-ngrams-v1".
+//     says so: "builtin:hashed-ngrams-v2". A text's vector is fixed to
+//     the last bit (features are summed in the order they first occur).
 //   - OpenAI calls any OpenAI-compatible /v1/embeddings endpoint (OpenAI,
 //     Ollama, vLLM, TEI) through go-openai, in batches, with retries and a
 //     dimension check.
