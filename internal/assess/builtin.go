@@ -36,6 +36,10 @@ type Corpus interface {
 // the router routes to.
 const BuiltinModel = router.BuiltinAssessModel
 
+// PreviousModel names the builtin assessor with the focus reading off
+// (Builtin.Focus): the coverage rules alone.
+const PreviousModel = "builtin:coverage-v7"
+
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the principal's visible
 // corpus and scores each retrieved chunk by the share of that weight it
@@ -92,11 +96,19 @@ type Builtin struct {
 	// answertype): the answer's presence is evidence the unknown words are
 	// a paraphrase.
 	MaxUnknownShareTyped float64
+	// Focus turns on the focus reading (see focus): a chunk the coverage
+	// rules refuse is accepted when, among the first FocusRank+1
+	// retrieved, it covers FocusCoverage of the clause that asks. Off, the
+	// assessor is builtin:coverage-v7.
+	Focus         bool
+	FocusCoverage float64
+	FocusRank     int
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
-	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5}
+	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
+		Focus: true, FocusCoverage: 1, FocusRank: 0}
 }
 
 // Thesaurus relates words (see internal/thesaurus).
@@ -110,10 +122,14 @@ type Thesaurus interface {
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
 // name when one is used ("builtin:coverage-v7+wordnet-3.0").
 func (b *Builtin) Model() string {
-	if b.Thesaurus == nil {
-		return BuiltinModel
+	m := BuiltinModel
+	if !b.Focus {
+		m = PreviousModel
 	}
-	return BuiltinModel + "+" + b.Thesaurus.Name()
+	if b.Thesaurus == nil {
+		return m
+	}
+	return m + "+" + b.Thesaurus.Name()
 }
 
 // related maps each question term to the words the thesaurus relates to
@@ -432,6 +448,16 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			}
 		}
 		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage && best.typed
+	}
+	if b.Focus && !a.Sufficient && best != nil {
+		// The question as asked, not as spelling corrected: a word the
+		// corpus does not use is left out rather than read as another.
+		fasked := answertype.Classify(req.Question)
+		f := b.readFocus(req.Question, fasked, ents, vocab)
+		if j, cov := b.focused(f, fasked, r, all, covers); j != nil {
+			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
+			return res, nil
+		}
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
