@@ -454,7 +454,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		// corpus does not use is left out rather than read as another.
 		fasked := answertype.Classify(req.Question)
 		f := b.readFocus(req.Question, fasked, ents, vocab)
-		if j, cov := b.focused(f, fasked, r, all, covers); j != nil {
+		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
 			return res, nil
 		}

@@ -2,8 +2,8 @@ package assess
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -93,17 +93,12 @@ func (f *focus) coverage(have map[string]bool, covers func(map[string]bool, stri
 
 // focused picks the chunk the focus reading accepts among all (in
 // retrieval order), or nil; see focus.
-func (b *Builtin) focused(f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
+func (b *Builtin) focused(question string, f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
 	if len(f.words) == 0 || asked.Type == answertype.Description && len(f.unknown) > 0 {
 		return nil, 0
 	}
 	var pick *judged
 	best := 0.0
-	if debugFocus {
-		for i, j := range all {
-			fmt.Println("DBG", i, j.typed, f.coverage(j.have, covers), len(f.ents), f.words, f.unknown)
-		}
-	}
 	for i, j := range all {
 		if i > b.FocusRank || j.with != nil {
 			continue
@@ -120,7 +115,45 @@ func (b *Builtin) focused(f *focus, asked answertype.Question, r *reading, all [
 			pick.expr = expr
 		}
 	}
+	if pick == nil && len(f.ents) > 1 && answertype.Compares(question) {
+		return b.focusCompared(f, asked, r, all, covers)
+	}
 	return pick, best
+}
+
+// focusCompared judges a comparison the focus way (see compared): for each
+// entity the first retrieved chunk naming it whole, judged together (the
+// union of what they hold, an answer of the expected type in any).
+func (b *Builtin) focusCompared(f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
+	var picked []*judged
+	for _, en := range f.ents {
+		i := slices.IndexFunc(all, func(j *judged) bool { return j.with == nil && en.CoveredBy(j.have) })
+		if i < 0 {
+			return nil, 0
+		}
+		if !slices.Contains(picked, all[i]) {
+			picked = append(picked, all[i])
+		}
+	}
+	if len(picked) < 2 {
+		return nil, 0
+	}
+	u := &judged{have: map[string]bool{}, ev: picked[0].ev}
+	typed := false
+	for _, j := range picked {
+		maps.Copy(u.have, j.have)
+		if expr, ok := b.answerIn(asked, j.ev.Text, r, covers); ok && !typed {
+			typed, u.expr = true, expr
+		}
+	}
+	for _, j := range picked[1:] {
+		u.with = append(u.with, j.ev)
+	}
+	c := f.coverage(u.have, covers)
+	if !typed || c < b.FocusCoverage {
+		return nil, 0
+	}
+	return u, c
 }
 
 // focusReason is the trace's reason for a chunk the focus reading
@@ -139,5 +172,3 @@ func (b *Builtin) focusReason(question string, asked answertype.Question, f *foc
 	}
 	return s
 }
-
-var debugFocus = os.Getenv("FOCUSDBG") != ""
