@@ -500,10 +500,11 @@ func embedded(text string) (string, []string) {
 }
 
 // opening drops what may come before a clause's question word without
-// changing what is asked: conjunctions (", and how often"), and a
-// preposition ("for how long", "within how many days").
+// changing what is asked: conjunctions (", and how often"), a
+// preposition ("for how long", "within how many days") and a hedge
+// ("roughly how quick").
 func opening(ws []string) []string {
-	for len(ws) > 1 && (conjunctions[ws[0]] || questionPrepositions[ws[0]] && whWords[ws[1]]) {
+	for len(ws) > 1 && (conjunctions[ws[0]] || (questionPrepositions[ws[0]] || hedges[ws[0]]) && whWords[ws[1]]) {
 		ws = ws[1:]
 	}
 	return ws

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -24,9 +25,13 @@ import (
 //     and whether the chunk answers is left to the answer-type check;
 //     frame words ("how often", "can ... go in") never count;
 //   - every entity must be named whole, as in the coverage rules, except
-//     a name or code that only the scene mentions and that no visible
-//     document mentions ("We're moving to Spain."): nothing could be
-//     about it, and the question does not ask about it;
+//     a name (not a code) that only the scene mentions and that no
+//     visible document mentions ("We're moving to Spain."): nothing could
+//     be about it, and the question does not ask about it; a code the
+//     scene names ("my K50 shows E3") is what the question is about;
+//   - when the clause that asks holds no word the documents use ("how
+//     long do I leave it?", "what does that mean?"), the entities' words
+//     are its words;
 //   - the chunk must hold an expression of the question's expected answer
 //     type near its words, as in the coverage rules; a question that
 //     expects no particular type and holds, in the clause that asks, a
@@ -68,8 +73,21 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 	inAsk := b.an.Set(text)
 	for _, e := range ents {
 		asking := !slices.ContainsFunc(e.Terms, func(t string) bool { return !inAsk[t] })
-		if asking || e.known(vocab) {
+		if asking || e.Code || e.known(vocab) {
 			f.ents = append(f.ents, e)
+		}
+	}
+	if len(f.words) == 0 {
+		// The clause that asks holds no word the documents use ("how long
+		// do I leave it", "what is it?"): it asks about what the scene
+		// named, its entities.
+		for _, e := range f.ents {
+			for _, t := range e.Terms {
+				if df := vocab.DocFreq(t); df > 0 && !seen[t] {
+					seen[t] = true
+					f.words = append(f.words, weighted{term: t, known: true, weight: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))})
+				}
+			}
 		}
 	}
 	return f
@@ -99,6 +117,24 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	}
 	var pick *judged
 	best := 0.0
+	if os.Getenv("FOCUSDBG") != "" {
+		for i, j := range all {
+			_, typed := b.answerIn(asked, j.ev.Text, r, covers)
+			var miss []string
+			for _, w := range f.words {
+				if !covers(j.have, w.term) {
+					miss = append(miss, w.term)
+				}
+			}
+			var me []string
+			for _, e := range f.ents {
+				if !e.CoveredBy(j.have) {
+					me = append(me, e.Text)
+				}
+			}
+			fmt.Printf("   FOCUS %d %s type=%s typed=%v cov=%.2f miss=%v missEnt=%v unknown=%v\n", i, j.ev.ChunkID, asked.Type, typed, f.coverage(j.have, covers), miss, me, f.unknown)
+		}
+	}
 	for i, j := range all {
 		if i > b.FocusRank || j.with != nil {
 			continue

@@ -131,6 +131,9 @@ func TestDump(t *testing.T) {
 				rel := slices.Contains(q.Relevant, c.DocID)
 				fmt.Fprintf(feat, "%s\t%s\t%v\t%d\t%v\t%.3f\t%v\t%v\t%v\n", s, q.ID, answerable, i, rel, fc.askCov, fc.entities, fc.typed, ok)
 			}
+			if os.Getenv("FOCUSDBG") != "" {
+				fmt.Printf("Q %s %s %s rank=%d %q\n", s, q.ID, verdict, rank, q.Question)
+			}
 			fmt.Fprintf(out, "%s %s %s rank=%d score=%.3f q=%q\n   reason: %s\n   docs: %s\n", s, q.ID, verdict, rank, r.Assessment.Score, q.Question, r.Assessment.Reason, strings.Join(docs, " "))
 			if verbose {
 				vocab := corpusOf{d.Index}.Visible(groups)
