@@ -108,7 +108,7 @@ type Builtin struct {
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 1, FocusRank: 0}
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0}
 }
 
 // Thesaurus relates words (see internal/thesaurus).

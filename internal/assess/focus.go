@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -117,24 +116,6 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	}
 	var pick *judged
 	best := 0.0
-	if os.Getenv("FOCUSDBG") != "" {
-		for i, j := range all {
-			_, typed := b.answerIn(asked, j.ev.Text, r, covers)
-			var miss []string
-			for _, w := range f.words {
-				if !covers(j.have, w.term) {
-					miss = append(miss, w.term)
-				}
-			}
-			var me []string
-			for _, e := range f.ents {
-				if !e.CoveredBy(j.have) {
-					me = append(me, e.Text)
-				}
-			}
-			fmt.Printf("   FOCUS %d %s type=%s typed=%v cov=%.2f miss=%v missEnt=%v unknown=%v\n", i, j.ev.ChunkID, asked.Type, typed, f.coverage(j.have, covers), miss, me, f.unknown)
-		}
-	}
 	for i, j := range all {
 		if i > b.FocusRank || j.with != nil {
 			continue
