@@ -36,9 +36,11 @@ type Corpus interface {
 // the router routes to.
 const BuiltinModel = router.BuiltinAssessModel
 
-// PreviousModel names the builtin assessor with the focus reading off
-// (Builtin.Focus): the coverage rules alone.
-const PreviousModel = "builtin:coverage-v7"
+// NoFocusModel names the builtin assessor with the focus reading off
+// (Builtin.Focus): the coverage rules alone, which are builtin:coverage-v7's
+// with v8's reading of answer types (a unit named anywhere in the clause
+// that asks, a hedge before the question word).
+const NoFocusModel = BuiltinModel + "-nofocus"
 
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the principal's visible
@@ -70,6 +72,11 @@ const PreviousModel = "builtin:coverage-v7"
 // without such a relation prove nothing, and entities are always the
 // question's.
 //
+// When these rules refuse, the focus reading (builtin:coverage-v8, see
+// focus) may still accept a chunk: one judged only on the words of the
+// clause that asks that the visible corpus uses, with its entities and an
+// answer of the expected type.
+//
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
@@ -99,7 +106,7 @@ type Builtin struct {
 	// Focus turns on the focus reading (see focus): a chunk the coverage
 	// rules refuse is accepted when, among the first FocusRank+1
 	// retrieved, it covers FocusCoverage of the clause that asks. Off, the
-	// assessor is builtin:coverage-v7.
+	// coverage rules alone decide (NoFocusModel).
 	Focus         bool
 	FocusCoverage float64
 	FocusRank     int
@@ -120,11 +127,11 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v7+wordnet-3.0").
+// name when one is used ("builtin:coverage-v8+wordnet-3.0").
 func (b *Builtin) Model() string {
 	m := BuiltinModel
 	if !b.Focus {
-		m = PreviousModel
+		m = NoFocusModel
 	}
 	if b.Thesaurus == nil {
 		return m

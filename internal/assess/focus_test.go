@@ -54,8 +54,8 @@ func TestFocusReading(t *testing.T) {
 			if res.Assessment.Sufficient {
 				t.Errorf("with the focus reading off, %q is accepted too (%s): the case does not test it", tt.question, res.Assessment.Reason)
 			}
-			if res.Usage.Model != PreviousModel {
-				t.Errorf("model %q with the focus reading off, want %q", res.Usage.Model, PreviousModel)
+			if res.Usage.Model != NoFocusModel {
+				t.Errorf("model %q with the focus reading off, want %q", res.Usage.Model, NoFocusModel)
 			}
 		})
 	}
