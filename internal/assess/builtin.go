@@ -826,7 +826,7 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		df := vocab.DocFreq(t)
 		w := weighted{term: t, known: df > 0}
 		if w.known {
-			w.weight = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+			w.weight = idf(n, df)
 			sum += w.weight
 			known++
 		}
@@ -842,6 +842,12 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		}
 	}
 	return out
+}
+
+// idf is a term's weight: its BM25 inverse document frequency among n
+// visible chunks, df of which hold it.
+func idf(n float64, df int) float64 {
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // answerIn looks in a chunk's text for an expression of the expected

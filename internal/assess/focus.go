@@ -67,7 +67,7 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			f.unknown = append(f.unknown, t)
 			continue
 		}
-		f.words = append(f.words, weighted{term: t, known: true, weight: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))})
+		f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
 	}
 	inAsk := b.an.Set(text)
 	for _, e := range ents {
@@ -84,7 +84,7 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			for _, t := range e.Terms {
 				if df := vocab.DocFreq(t); df > 0 && !seen[t] {
 					seen[t] = true
-					f.words = append(f.words, weighted{term: t, known: true, weight: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))})
+					f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
 				}
 			}
 		}
