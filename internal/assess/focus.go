@@ -36,7 +36,10 @@ import (
 //     expects no particular type and holds, in the clause that asks, a
 //     word no visible chunk holds ("which firmware version", "what
 //     wattage") is never accepted this way: nothing else says the chunk
-//     answers it.
+//     answers it;
+//   - a comparison (two or more entities and a comparative word, see
+//     answertype.Compares) is judged on the first retrieved chunk naming
+//     each entity, together (focusCompared).
 //
 // A chunk is accepted when it covers at least Builtin.FocusCoverage of the
 // IDF weight of the known words of the clause that asks, and it is among
