@@ -187,7 +187,7 @@ var periodVerbs = set("take", "takes", "took", "last", "lasts", "lasted", "wait"
 // what is claimed).
 func Classify(question string) Question {
 	text, request := asking(question)
-	q := classify(text)
+	q := united(classify(text), text)
 	asked := asks(text, true)
 	all := words(question)
 	for i, w := range append(request, all...) {
@@ -200,6 +200,41 @@ func Classify(question string) Question {
 		if i < len(request) || pronouns[w] || prop || part || asked && hedges[w] || q.Type == Period && periodVerbs[w] {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
+			}
+		}
+	}
+	return q
+}
+
+// united gives a question the dimension of the unit its clause that asks
+// names anywhere ("how much does it weigh in kilos", "how loud is it, in
+// decibels"), when it asks for a measure in no unit yet; and reads "what
+// wattage" or "which voltage" (a unit's noun right after the question
+// word, or after "is the") as asking for a measure in that unit. The unit's
+// word is frame: the answer says it its own way ("1,500 W").
+func united(q Question, text string) Question {
+	ws := words(text)
+	switch {
+	case q.Type == Quantity && q.Unit == "":
+		for _, w := range ws {
+			if dim, ok := unitWords[w]; ok {
+				q.Unit = dim
+				q.Frame = append(q.Frame, w)
+				return q
+			}
+		}
+	case q.Type == Description:
+		ws = opening(ws)
+		if len(ws) < 2 || ws[0] != "what" && ws[0] != "which" && ws[0] != "what's" {
+			return q
+		}
+		np := ws[1:]
+		for len(np) > 0 && (np[0] == "is" || np[0] == "the" || np[0] == "a") {
+			np = np[1:]
+		}
+		if len(np) > 0 {
+			if dim, ok := unitWords[np[0]]; ok {
+				return Question{Type: Quantity, Unit: dim, Frame: append(q.Frame, np[0])}
 			}
 		}
 	}
@@ -465,10 +500,11 @@ func embedded(text string) (string, []string) {
 }
 
 // opening drops what may come before a clause's question word without
-// changing what is asked: conjunctions (", and how often"), and a
-// preposition ("for how long", "within how many days").
+// changing what is asked: conjunctions (", and how often"), a
+// preposition ("for how long", "within how many days") and a hedge
+// ("roughly how quick").
 func opening(ws []string) []string {
-	for len(ws) > 1 && (conjunctions[ws[0]] || questionPrepositions[ws[0]] && whWords[ws[1]]) {
+	for len(ws) > 1 && (conjunctions[ws[0]] || (questionPrepositions[ws[0]] || hedges[ws[0]]) && whWords[ws[1]]) {
 		ws = ws[1:]
 	}
 	return ws
@@ -557,7 +593,7 @@ func set(ws ...string) map[string]bool {
 // name the dimension of a measure ("how many watts"), and dimensions the
 // patterns of a measure in each, with the symbols documents write.
 var unitWords = map[string]string{
-	"watts": "power", "watt": "power", "kilowatts": "power", "kw": "power",
+	"watts": "power", "watt": "power", "wattage": "power", "voltage": "voltage", "kilowatts": "power", "kw": "power",
 	"volts": "voltage", "volt": "voltage", "amps": "current", "amperes": "current",
 	"litres": "volume", "liters": "volume", "millilitres": "volume", "milliliters": "volume", "ml": "volume", "cups": "volume",
 	"kilos": "mass", "kilograms": "mass", "kg": "mass", "grams": "mass", "ounces": "mass", "lbs": "mass",

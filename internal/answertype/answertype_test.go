@@ -306,3 +306,30 @@ func TestWebAddress(t *testing.T) {
 		t.Errorf("Classify(where) = %+v, want any place", q)
 	}
 }
+
+// TestClassifyUnitAnywhere: a unit named anywhere in the clause that asks
+// for a measure fixes its dimension, and "what wattage" asks for a measure
+// of power (v8; before, "how heavy is it in kilos" took any unit and
+// "what wattage" no type at all).
+func TestClassifyUnitAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		q          string
+		want       Type
+		unit, find string
+	}{
+		{"how heavy is the mixer in kilos", Quantity, "mass", ""},
+		{"how loud is the X300 Pro on full speed, in decibels?", Quantity, "loudness", ""},
+		{"what wattage is the K50 kettle?", Quantity, "power", "3,000 W"},
+		{"which voltage does it take", Quantity, "voltage", "230 V"},
+		{"how much water does the tank hold", Quantity, "", "1.7 litres"},
+	} {
+		q := Classify(c.q)
+		if q.Type != c.want || q.Unit != c.unit {
+			t.Errorf("Classify(%q) = %+v, want %s in %q", c.q, q, c.want, c.unit)
+		}
+		got := q.Find("It holds 1.7 litres, draws 3,000 W and runs on 230 V.")
+		if c.find != "" && !slices.Contains(got, c.find) || c.find == "" && len(got) > 0 {
+			t.Errorf("Classify(%q).Find = %q, want %q", c.q, got, c.find)
+		}
+	}
+}

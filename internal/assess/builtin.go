@@ -36,6 +36,12 @@ type Corpus interface {
 // the router routes to.
 const BuiltinModel = router.BuiltinAssessModel
 
+// NoFocusModel names the builtin assessor with the focus reading off
+// (Builtin.Focus): the coverage rules alone, which are builtin:coverage-v7's
+// with v8's reading of answer types (a unit named anywhere in the clause
+// that asks, a hedge before the question word).
+const NoFocusModel = BuiltinModel + "-nofocus"
+
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the principal's visible
 // corpus and scores each retrieved chunk by the share of that weight it
@@ -66,6 +72,11 @@ const BuiltinModel = router.BuiltinAssessModel
 // without such a relation prove nothing, and entities are always the
 // question's.
 //
+// When these rules refuse, the focus reading (builtin:coverage-v8, see
+// focus) may still accept a chunk: one judged only on the words of the
+// clause that asks that the visible corpus uses, with its entities and an
+// answer of the expected type.
+//
 // It is a retrieval-signal heuristic, not a reader: it cannot tell a chunk
 // that mentions the right words from one that answers.
 type Builtin struct {
@@ -92,11 +103,19 @@ type Builtin struct {
 	// answertype): the answer's presence is evidence the unknown words are
 	// a paraphrase.
 	MaxUnknownShareTyped float64
+	// Focus turns on the focus reading (see focus): a chunk the coverage
+	// rules refuse is accepted when, among the first FocusRank+1
+	// retrieved, it covers FocusCoverage of the clause that asks. Off, the
+	// coverage rules alone decide (NoFocusModel).
+	Focus         bool
+	FocusCoverage float64
+	FocusRank     int
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
-	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5}
+	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0}
 }
 
 // Thesaurus relates words (see internal/thesaurus).
@@ -108,12 +127,16 @@ type Thesaurus interface {
 }
 
 // Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v7+wordnet-3.0").
+// name when one is used ("builtin:coverage-v8+wordnet-3.0").
 func (b *Builtin) Model() string {
-	if b.Thesaurus == nil {
-		return BuiltinModel
+	m := BuiltinModel
+	if !b.Focus {
+		m = NoFocusModel
 	}
-	return BuiltinModel + "+" + b.Thesaurus.Name()
+	if b.Thesaurus == nil {
+		return m
+	}
+	return m + "+" + b.Thesaurus.Name()
 }
 
 // related maps each question term to the words the thesaurus relates to
@@ -432,6 +455,16 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			}
 		}
 		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage && best.typed
+	}
+	if b.Focus && !a.Sufficient && best != nil {
+		// The question as asked, not as spelling corrected: a word the
+		// corpus does not use is left out rather than read as another.
+		fasked := answertype.Classify(req.Question)
+		f := b.readFocus(req.Question, fasked, ents, vocab)
+		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
+			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
+			return res, nil
+		}
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
@@ -793,7 +826,7 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		df := vocab.DocFreq(t)
 		w := weighted{term: t, known: df > 0}
 		if w.known {
-			w.weight = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+			w.weight = idf(n, df)
 			sum += w.weight
 			known++
 		}
@@ -809,6 +842,12 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		}
 	}
 	return out
+}
+
+// idf is a term's weight: its BM25 inverse document frequency among n
+// visible chunks, df of which hold it.
+func idf(n float64, df int) float64 {
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // answerIn looks in a chunk's text for an expression of the expected

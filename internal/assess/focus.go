@@ -1,0 +1,194 @@
+package assess
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// The focus reading (builtin:coverage-v8) is a second way for the builtin
+// assessor to accept a chunk, tried when the coverage rules (see Builtin)
+// refuse. It judges a chunk on what the question asks rather than on
+// everything the asker wrote:
+//
+//   - only the clause that asks counts (answertype.Asking): the statement
+//     before it ("I make a smoothie every morning - how often ...") sets a
+//     scene the documents need not describe;
+//   - only words the visible corpus uses count: a word no visible chunk
+//     holds ("swap", "dunk", "jug") cannot tell one chunk from another,
+//     and whether the chunk answers is left to the answer-type check;
+//     frame words ("how often", "can ... go in") never count;
+//   - every entity must be named whole, as in the coverage rules, except
+//     a name (not a code) that only the scene mentions and that no
+//     visible document mentions ("We're moving to Spain."): nothing could
+//     be about it, and the question does not ask about it; a code the
+//     scene names ("my K50 shows E3") is what the question is about;
+//   - when the clause that asks holds no word the documents use ("how
+//     long do I leave it?", "what does that mean?"), the entities' words
+//     are its words;
+//   - the chunk must hold an expression of the question's expected answer
+//     type near its words, as in the coverage rules; a question that
+//     expects no particular type and holds, in the clause that asks, a
+//     word no visible chunk holds ("which firmware version", "what
+//     wattage") is never accepted this way: nothing else says the chunk
+//     answers it;
+//   - a comparison (two or more entities and a comparative word, see
+//     answertype.Compares) is judged on the first retrieved chunk naming
+//     each entity, together (focusCompared).
+//
+// A chunk is accepted when it covers at least Builtin.FocusCoverage of the
+// IDF weight of the known words of the clause that asks, and it is among
+// the first FocusRank+1 retrieved. The words the visible corpus uses
+// elsewhere but the chunk lacks are the refusal signal: "how do I descale
+// the X300 Pro" against a page on the X300 Pro that never says descale.
+type focus struct {
+	words   []weighted // known content terms of the clause that asks
+	ents    []Entity   // entities the chunk must name whole
+	unknown []string   // content terms of the clause that asks no visible chunk holds
+}
+
+// readFocus reads the question the focus way (see focus); ents are the
+// question's entities.
+func (b *Builtin) readFocus(question string, asked answertype.Question, ents []Entity, vocab Vocabulary) *focus {
+	text := answertype.Asking(question)
+	frame := b.an.Set(strings.Join(asked.Frame, " "))
+	f := &focus{}
+	n := float64(vocab.Len())
+	seen := map[string]bool{}
+	for _, t := range b.an.Content(text) {
+		if frame[t] || terms.IsQuestionWord(t) || seen[t] {
+			continue
+		}
+		seen[t] = true
+		df := vocab.DocFreq(t)
+		if df == 0 {
+			f.unknown = append(f.unknown, t)
+			continue
+		}
+		f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
+	}
+	inAsk := b.an.Set(text)
+	for _, e := range ents {
+		asking := !slices.ContainsFunc(e.Terms, func(t string) bool { return !inAsk[t] })
+		if asking || e.Code || e.known(vocab) {
+			f.ents = append(f.ents, e)
+		}
+	}
+	if len(f.words) == 0 {
+		// The clause that asks holds no word the documents use ("how long
+		// do I leave it", "what is it?"): it asks about what the scene
+		// named, its entities.
+		for _, e := range f.ents {
+			for _, t := range e.Terms {
+				if df := vocab.DocFreq(t); df > 0 && !seen[t] {
+					seen[t] = true
+					f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
+				}
+			}
+		}
+	}
+	return f
+}
+
+// coverage is the share of the focus words' weight a chunk holding have
+// covers; 0 when the clause that asks has no known word.
+func (f *focus) coverage(have map[string]bool, covers func(map[string]bool, string) bool) float64 {
+	var total, got float64
+	for _, w := range f.words {
+		total += w.weight
+		if covers(have, w.term) {
+			got += w.weight
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return got / total
+}
+
+// focused picks the chunk the focus reading accepts among all (in
+// retrieval order), or nil; see focus.
+func (b *Builtin) focused(question string, f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
+	if len(f.words) == 0 || asked.Type == answertype.Description && len(f.unknown) > 0 {
+		return nil, 0
+	}
+	var pick *judged
+	best := 0.0
+	for i, j := range all {
+		if i > b.FocusRank || j.with != nil {
+			continue
+		}
+		expr, typed := b.answerIn(asked, j.ev.Text, r, covers)
+		if !typed {
+			continue
+		}
+		if slices.ContainsFunc(f.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
+			continue
+		}
+		if c := f.coverage(j.have, covers); c >= b.FocusCoverage && (pick == nil || c > best) {
+			pick, best = j, c
+			pick.expr = expr
+		}
+	}
+	if pick == nil && len(f.ents) > 1 && answertype.Compares(question) {
+		return b.focusCompared(f, asked, r, all, covers)
+	}
+	return pick, best
+}
+
+// focusCompared judges a comparison the focus way (see compared): for each
+// entity the first retrieved chunk naming it whole, judged together (the
+// union of what they hold, an answer of the expected type in any).
+func (b *Builtin) focusCompared(f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
+	var picked []*judged
+	for _, en := range f.ents {
+		i := slices.IndexFunc(all, func(j *judged) bool { return j.with == nil && en.CoveredBy(j.have) })
+		if i < 0 {
+			return nil, 0
+		}
+		if !slices.Contains(picked, all[i]) {
+			picked = append(picked, all[i])
+		}
+	}
+	if len(picked) < 2 {
+		return nil, 0
+	}
+	u := &judged{have: map[string]bool{}, ev: picked[0].ev}
+	typed := false
+	for _, j := range picked {
+		maps.Copy(u.have, j.have)
+		if expr, ok := b.answerIn(asked, j.ev.Text, r, covers); ok && !typed {
+			typed, u.expr = true, expr
+		}
+	}
+	for _, j := range picked[1:] {
+		u.with = append(u.with, j.ev)
+	}
+	c := f.coverage(u.have, covers)
+	if !typed || c < b.FocusCoverage {
+		return nil, 0
+	}
+	return u, c
+}
+
+// focusReason is the trace's reason for a chunk the focus reading
+// accepted, in the asker's words.
+func (b *Builtin) focusReason(question string, asked answertype.Question, f *focus, j *judged, cov float64) string {
+	s := fmt.Sprintf("%s covers %.0f%% of the weight of the words the clause that asks shares with your documents", j.title(), math.Round(100*cov))
+	if len(f.unknown) > 0 {
+		var ws []string
+		for _, t := range f.unknown {
+			ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+		}
+		s += fmt.Sprintf(" (no document you can see uses %s)", strings.Join(ws, ", "))
+	}
+	if asked.Type != answertype.Description {
+		s += fmt.Sprintf(", and holds %s near them: %q", asked.Describe(), j.expr)
+	}
+	return s
+}
