@@ -45,6 +45,31 @@ func TestBuiltinFeatures(t *testing.T) {
 	}
 }
 
+// TestBuiltinTitle: the Title feature is retrieval.Coverage of the title
+// alone, whatever the text holds, and a candidate without a title scores 0.
+func TestBuiltinTitle(t *testing.T) {
+	an := terms.New()
+	b := NewBuiltin(an, Weights{Title: 1})
+	cands := []retrieval.Candidate{
+		{Title: "Motor overheating", Text: "nothing relevant here"},
+		{Title: "Warranty", Text: "motor overheating: unplug it"},
+		{Title: "Motor warranty", Text: "the drum"},
+		{Text: "motor overheating"},
+	}
+	got, err := b.Rerank(context.Background(), "motor overheating", vocab{}, cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cands {
+		if want := retrieval.Coverage(an, vocab{}, "motor overheating", c.Title); got[i] != want {
+			t.Errorf("Title feature of %q = %v, want retrieval.Coverage of the title %v", c.Title, got[i], want)
+		}
+	}
+	if !(got[0] == 1 && got[2] == 0.5 && got[1] == 0 && got[3] == 0) {
+		t.Errorf("Rerank(motor overheating) by title = %v, want [1 0 0.5 0]", got)
+	}
+}
+
 func TestNear(t *testing.T) {
 	tests := []struct {
 		a, b []int

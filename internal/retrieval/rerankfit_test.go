@@ -23,7 +23,7 @@ import (
 )
 
 // The builtin reranker's score is linear in its weights: Σ w_f·f over the
-// features coverage, proximity, BM25, cosine and fused. So one pass of
+// features coverage, proximity, BM25, cosine, fused and title. So one pass of
 // the queries, scoring each candidate list once per feature with that
 // feature's weight 1 and the others 0, gives every feature value the
 // reranker computes; any weight vector's ranking is then a dot product
@@ -31,8 +31,8 @@ import (
 // summed in the same order). TestSciFactTune's "rerank" sweep uses this
 // to search a weight grid that a pass per point could not afford.
 
-// rerankFeatures are the five features, in Builtin's summing order.
-const rerankFeatures = 5
+// rerankFeatures are the six features, in Builtin's summing order.
+const rerankFeatures = 6
 
 // oneHot is the weight vector with feature f weighted 1.
 func oneHot(f int) rerank.Weights {
@@ -42,7 +42,7 @@ func oneHot(f int) rerank.Weights {
 }
 
 func featureWeight(w *rerank.Weights, f int) *float64 {
-	return [rerankFeatures]*float64{&w.Coverage, &w.Proximity, &w.BM25, &w.Cosine, &w.Fused}[f]
+	return [rerankFeatures]*float64{&w.Coverage, &w.Proximity, &w.BM25, &w.Cosine, &w.Fused, &w.Title}[f]
 }
 
 // rerankRecord is one query's candidate list as the reranker saw it, in
@@ -207,8 +207,8 @@ type fitPoint struct {
 }
 
 func (p fitPoint) String() string {
-	return fmt.Sprintf("rrf k %-3g vw %-4g depth %-3d cov %.1f prox %.1f bm25 %.1f cos %.1f fused %.1f: SciFact train %.4f, 50k train %.4f",
-		p.rrfK, p.vectorWeight, p.depth, p.w.Coverage, p.w.Proximity, p.w.BM25, p.w.Cosine, p.w.Fused, p.scifact, p.synth50k)
+	return fmt.Sprintf("rrf k %-3g vw %-4g depth %-3d cov %.2f prox %.2f bm25 %.2f cos %.2f fused %.2f title %.2f: SciFact train %.4f, 50k train %.4f",
+		p.rrfK, p.vectorWeight, p.depth, p.w.Coverage, p.w.Proximity, p.w.BM25, p.w.Cosine, p.w.Fused, p.w.Title, p.scifact, p.synth50k)
 }
 
 // tuneRerank is TestSciFactTune's "rerank" sweep: fusion (rrf k, vector
