@@ -300,7 +300,7 @@ func BenchmarkSearchSketch(b *testing.B) {
 		name    string
 		allowed *roaring.Bitmap
 	}{{"all", nil}, {"half", half}} {
-		for _, words := range []int{0, 2, 4} {
+		for _, words := range []int{0, 4, 8} {
 			b.Run(fmt.Sprintf("allowed=%s/sketch=%d", v.name, words), func(b *testing.B) {
 				s.SetSketch(words, SketchKeep, 0)
 				defer s.SetSketch(0, 0, 0)

@@ -37,7 +37,7 @@ type sketchState struct {
 // SketchWords, SketchKeep and SketchMinVisible are the sketch stage's
 // defaults: see the measurements in docs/performance-scale.md.
 const (
-	SketchWords      = 4
+	SketchWords      = 8
 	SketchKeep       = 4
 	SketchMinVisible = 100_000
 )
