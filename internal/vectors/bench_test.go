@@ -272,50 +272,7 @@ func BenchmarkScore(b *testing.B) {
 			sink += e.score(uint32(i % n))
 		}
 	})
-	for _, words := range []int{2, 4} {
-		b.Run(fmt.Sprintf("sketch-%d", words), func(b *testing.B) {
-			e := s.bits.sketch(words, n).estimator(s.bits.estimator(q))
-			for i := 0; i < b.N; i++ {
-				sink += e.score(uint32(i % n))
-			}
-		})
-	}
 	_ = sink
-}
-
-// BenchmarkSearchSketch is the 1-bit leg as hybrid retrieval runs it (k =
-// 100, DefaultOverfetch, int8 narrowing, float32 re-rank) over 200k
-// random vectors of the builtin embedder's dimension, every one and half
-// of them visible, without and with the sketch stage: what the stage
-// saves once the codes are in the page cache.
-//
-//	go test ./internal/vectors -run '^$' -bench SearchSketch -benchtime 100x
-func BenchmarkSearchSketch(b *testing.B) {
-	rng := rand.New(rand.NewPCG(61, 62))
-	const n, dim, k = 200_000, 768, 100
-	s := openWithCodes(b, randomVectors(rng, n, dim), defaultInt8Scaling)
-	queries := randomVectors(rng, 50, dim)
-	half := randomSubset(rng, n, 0.5)
-	for _, v := range []struct {
-		name    string
-		allowed *roaring.Bitmap
-	}{{"all", nil}, {"half", half}} {
-		for _, words := range []int{0, 4, 8} {
-			b.Run(fmt.Sprintf("allowed=%s/sketch=%d", v.name, words), func(b *testing.B) {
-				s.SetSketch(words, SketchKeep, 0)
-				defer s.SetSketch(0, 0, 0)
-				if _, err := s.Search(ctx, queries[0], v.allowed, k, Bit, DefaultOverfetch(k)); err != nil {
-					b.Fatal(err) // builds the sketch outside the timing
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					if _, err := s.Search(ctx, queries[i%len(queries)], v.allowed, k, Bit, DefaultOverfetch(k)); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
 }
 
 // BenchmarkBuildCodes is the cost of writing both code files for 50k

@@ -106,7 +106,6 @@ type Store struct {
 	vecs   []float32 // view of f32map
 	i8     *int8Codes
 	bits   *bitCodes
-	sk     sketchState
 
 	// reranked counts the float32 vectors searches have re-scored, for
 	// tests of how many a search reads.
@@ -134,7 +133,6 @@ func Open(path string, dim int) (*Store, error) {
 		return nil, errs.Errorf(op, errs.Invalid, "%s has %d bytes, not a whole number of %d-dimension float32 vectors", path, len(m), dim)
 	}
 	s := &Store{path: path, dim: dim, n: len(m) / (4 * dim), f32map: m}
-	s.sk.words, s.sk.keep, s.sk.min = SketchWords, SketchKeep, SketchMinVisible
 	if len(m) > 0 {
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&m[0])), len(m)/4)
 	}
@@ -343,17 +341,6 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
 	case Bit:
 		est := s.bits.estimator(query)
-		if sk, keep := s.sketchFor(visible); sk != nil && uint64(k*overfetch*keep) < visible {
-			// The sketch picks k×overfetch×keep; their full codes pick
-			// the k×overfetch candidates.
-			se := sk.estimator(est)
-			pre := newTopK(k * overfetch * keep)
-			err = s.scan(ctx, allowed, func(i uint32) { pre.offer(i, se.score(i)) })
-			for _, c := range pre.items {
-				cand.offer(c.i, est.score(c.i))
-			}
-			break
-		}
 		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
 	}
 	if err != nil {

@@ -41,7 +41,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -80,10 +79,7 @@ type Index struct {
 	post     *postings.Index
 	filt     *filters
 	vecs     *vectors.Store // nil without an embedder
-	// exactVectors makes SearchVector an exact float32 scan: a reference
-	// for measuring the approximate leg's recall (SetVectorExact).
-	exactVectors atomic.Bool
-	checks       []string // what Check reports, computed at Open
+	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
 	built        os.FileInfo // manifest.json as opened, for Stale

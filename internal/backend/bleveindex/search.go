@@ -158,7 +158,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 		st.Allowed = int(allowed.GetCardinality())
 	}
 	typ, over := vectors.Float32, 1
-	if ix.vecs.Has(vectors.DefaultType) && !ix.exactVectors.Load() {
+	if ix.vecs.Has(vectors.DefaultType) {
 		typ, over = vectors.DefaultType, vectors.DefaultOverfetch(k)
 	}
 	if typ == vectors.Float32 || k*over >= st.Allowed {
@@ -195,17 +195,3 @@ func (ix *Index) candidates(f backend.Filter) *roaring.Bitmap {
 	allowed.And(vis.Docs())
 	return allowed
 }
-
-// SetVectorSketch sets the 1-bit vector leg's sketch stage
-// (vectors.Store.SetSketch; words 0: off). For measurements: a worker
-// uses the package's defaults.
-func (ix *Index) SetVectorSketch(words, keep, minVisible int) {
-	if ix.vecs != nil {
-		ix.vecs.SetSketch(words, keep, minVisible)
-	}
-}
-
-// SetVectorExact makes the vector leg an exact float32 scan of every
-// visible vector (on) or the default search (off): the reference for
-// measuring the default leg's recall.
-func (ix *Index) SetVectorExact(on bool) { ix.exactVectors.Store(on) }
