@@ -340,8 +340,7 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 		est := s.i8.estimator(query)
 		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
 	case Bit:
-		est := s.bits.estimator(query)
-		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
+		err = s.scanBits(ctx, allowed, s.bits.estimator(query), cand)
 	}
 	if err != nil {
 		return nil, errs.E(op, err)
@@ -418,6 +417,60 @@ func (s *Store) scan(ctx context.Context, allowed *roaring.Bitmap, visit func(ui
 		for _, i := range buf[:got] {
 			visit(i)
 		}
+	}
+}
+
+// scanBits offers every allowed vector's 1-bit estimate to top, as
+// s.scan(ctx, allowed, func(i uint32) { top.offer(i, est.score(i)) })
+// does, with the estimate computed in the loop (the same expression, so
+// the same scores) and, once top is full, an estimate no better than its
+// worst dropped before the offer's call: ordinals come in increasing
+// order, so an equal score is never better than one already kept. The
+// closure, estimator and offer calls per code were most of the scan's
+// cost beside the popcount kernel (docs/performance-scale.md, "bleve end
+// to end at 500k").
+func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitEstimator, top *topK) error {
+	w := est.c.words
+	stride := 1 + w
+	recs, packed := est.c.recs, est.packed
+	qMean, lo, step, sum := est.qMean, est.lo, est.step, est.sum
+	visit := func(batch []uint32) {
+		for _, i := range batch {
+			rec := recs[int(i)*stride:][:stride]
+			factor := math.Float32frombits(uint32(rec[0]))
+			ones := float32(rec[0] >> 32)
+			setSum := lo*ones + step*float32(weightedPopcount(packed, rec[1:]))
+			score := qMean + factor*(2*setSum-sum)
+			if len(top.items) == top.k && score <= top.items[0].score {
+				continue
+			}
+			top.offer(i, score)
+		}
+	}
+	buf := make([]uint32, checkEvery)
+	if allowed == nil {
+		for from := 0; from < s.n; from += checkEvery {
+			if ctx.Err() != nil {
+				return errs.E(errs.Timeout, ctx.Err())
+			}
+			batch := buf[:min(checkEvery, s.n-from)]
+			for j := range batch {
+				batch[j] = uint32(from + j)
+			}
+			visit(batch)
+		}
+		return nil
+	}
+	it := allowed.ManyIterator()
+	for {
+		if ctx.Err() != nil {
+			return errs.E(errs.Timeout, ctx.Err())
+		}
+		got := it.NextMany(buf)
+		if got == 0 {
+			return nil
+		}
+		visit(buf[:got])
 	}
 }
 
