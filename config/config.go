@@ -208,6 +208,16 @@ type Index struct {
 	// set it to false only for a corpus meant to be wholly public, such
 	// as a BEIR data set. A present but empty acl is an error either way.
 	RequireACL bool `yaml:"require_acl"`
+	// ExactCandidates (redisearch backend only) makes the BM25 leg read
+	// every query term's postings for its candidates. Off by default: the
+	// commonest terms of a long query (held by more than 5% of the
+	// caller's visible chunks and carrying at most a share of the query's
+	// weight) only add to the score of chunks holding a rarer term, which
+	// reads far fewer postings; its top 10 agreed with the exact form's on
+	// 0.99 or more of SciFact's claims at 50k and 500k chunks
+	// (docs/performance-scale.md, "RediSearch: rare terms match, common
+	// terms only score").
+	ExactCandidates bool `yaml:"exact_candidates"`
 }
 
 // ACLPolicy says in one line what index.require_acl means for the corpus
