@@ -36,6 +36,8 @@ type rareRule struct {
 	MassShare float64
 	MinTerms  int
 	MinDF     int
+	// Deeper multiplies the candidates' depth of a split query.
+	Deeper int
 }
 
 // String names the rule for diagnostics.
@@ -44,7 +46,7 @@ func (r rareRule) String() string {
 		return "exact"
 	}
 	return "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
-		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF)
+		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.Itoa(max(1, r.Deeper))
 }
 
 // split returns whether each term is common (true) under r, for terms
@@ -141,4 +143,4 @@ func rareQuery(terms []string, weights []float64, common []bool, filter string) 
 // 50,000 and 500,000 chunks, checked on its test claims
 // (docs/performance-scale.md, "RediSearch: rare terms match, common terms
 // only score"); TestRareRuleAgreement measures any other.
-var defaultRare = rareRule{On: true, DFShare: 0.05, MassShare: 0.5, MinTerms: 4, MinDF: 1000}
+var defaultRare = rareRule{On: true, DFShare: 0.05, MassShare: 0.5, MinTerms: 4, MinDF: 1000, Deeper: 2}

@@ -21,7 +21,7 @@ import (
 // rare terms match, common terms only score").
 //
 //	ASSAY_RARE_REDIS=host:port ASSAY_RARE_NAME=index ASSAY_RARE_QUERIES=queries.jsonl
-//	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF)
+//	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF:deeper)
 //	[ASSAY_RARE_CALLERS=all,public,team-07]
 func TestRareRuleAgreement(t *testing.T) {
 	addr, name, qpath := os.Getenv("ASSAY_RARE_REDIS"), os.Getenv("ASSAY_RARE_NAME"), os.Getenv("ASSAY_RARE_QUERIES")
@@ -33,13 +33,17 @@ func TestRareRuleAgreement(t *testing.T) {
 		fmt.Sscan(s, &every)
 	}
 	rules := []rareRule{{}}
+	refOF := 0 // ASSAY_RARE_REFOF: compare with the exact form at this over-fetch factor instead
+	if s := os.Getenv("ASSAY_RARE_REFOF"); s != "" {
+		fmt.Sscan(s, &refOF)
+	}
 	spec := os.Getenv("ASSAY_RARE_RULES")
 	if spec == "" {
-		spec = "0.01:0.3:4:1000 0.05:0.5:4:1000"
+		spec = "0.05:0.5:4:1000:1 0.05:0.5:4:1000:2"
 	}
 	for _, f := range strings.Fields(spec) {
 		r := rareRule{On: true}
-		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF); err != nil {
+		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
 			t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
 		}
 		rules = append(rules, r)
@@ -114,10 +118,24 @@ func TestRareRuleAgreement(t *testing.T) {
 				got[ri] = hits
 			}
 			exact := got[0]
+			if refOF > 0 {
+				// The reference: the exact form read refOF times deeper.
+				ix.rare = rareRule{}
+				old := overFetch
+				overFetch = refOF
+				ref, err := ix.SearchText(ctx, q, f, k)
+				overFetch = old
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = ref
+				a10[0] = append(a10[0], agree(exact, got[0], 10))
+				a100[0] = append(a100[0], agree(exact, got[0], 100))
+			}
 			for ri := 1; ri < len(rules); ri++ {
 				a10[ri] = append(a10[ri], agree(exact, got[ri], 10))
 				a100[ri] = append(a100[ri], agree(exact, got[ri], 100))
-				if a10[ri][len(a10[ri])-1] < 1 && ri == 1 {
+				if a10[ri][len(a10[ri])-1] < 1 && ri == 1 && os.Getenv("ASSAY_RARE_VERBOSE") != "" {
 					worst = append(worst, fmt.Sprintf("%.1f %q", a10[ri][len(a10[ri])-1], q))
 				}
 			}
@@ -155,7 +173,7 @@ func TestRareRuleAgreement(t *testing.T) {
 		min := func(xs []float64) float64 { return slices.Min(xs) }
 		t.Logf("%s: %d queries", cn, len(queries))
 		for ri, r := range rules {
-			if ri == 0 {
+			if ri == 0 && refOF == 0 {
 				t.Logf("  %-24s SearchText p50 %6.2f p99 %6.2f ms", r, pct(times[ri], 0.5), pct(times[ri], 0.99))
 				continue
 			}

@@ -460,7 +460,8 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	var ids []string
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
-		ids, total, err = ix.candidatesTotal(ctx, rareQuery(qt.terms, qt.weights, common, filter), depth)
+		rd := depth * max(1, ix.rare.Deeper)
+		ids, total, err = ix.candidatesTotal(ctx, rareQuery(qt.terms, qt.weights, common, filter), rd)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
