@@ -209,14 +209,12 @@ type Index struct {
 	// as a BEIR data set. A present but empty acl is an error either way.
 	RequireACL bool `yaml:"require_acl"`
 	// ExactCandidates (redisearch backend only) makes the BM25 leg read
-	// every query term's postings for its candidates. Off by default: the
-	// commonest terms of a long query (held by more than 5% of the
-	// caller's visible chunks and carrying at most a share of the query's
-	// weight) only add to the score of chunks holding a rarer term, which
-	// reads far fewer postings; its top 10 agreed with the exact form's on
-	// 0.99 or more of SciFact's claims at 50k and 500k chunks
-	// (docs/performance-scale.md, "RediSearch: rare terms match, common
-	// terms only score").
+	// every query term's postings for its candidates. Off by default: in
+	// a query of 4 or more terms, the commonest (held by more than 5% and
+	// 1,000 of the caller's visible chunks, carrying at most 30% of the
+	// query's weight) only add to the score of chunks that hold a rarer
+	// term, which reads far fewer postings (docs/performance-scale.md,
+	// "RediSearch: rare terms match, common terms only score").
 	ExactCandidates bool `yaml:"exact_candidates"`
 }
 

@@ -49,9 +49,9 @@ func SetHNSWType(typ string) string {
 // SetRareRule sets the BM25 leg's rare-term rule for indexes opened
 // afterwards (on: common terms only score; see rare.go) and returns a
 // function that restores the previous rule.
-func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF int) func() {
+func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int) func() {
 	old := defaultRare
-	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF}
+	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper}
 	return func() { defaultRare = old }
 }
 
