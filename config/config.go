@@ -208,6 +208,14 @@ type Index struct {
 	// set it to false only for a corpus meant to be wholly public, such
 	// as a BEIR data set. A present but empty acl is an error either way.
 	RequireACL bool `yaml:"require_acl"`
+	// ExactCandidates (redisearch backend only) makes the BM25 leg read
+	// every query term's postings for its candidates. Off by default: in
+	// a query of 4 or more terms, the commonest (held by more than 5% and
+	// 1,000 of the caller's visible chunks, carrying at most 30% of the
+	// query's weight) only add to the score of chunks that hold a rarer
+	// term, which reads far fewer postings (docs/performance-scale.md,
+	// "RediSearch: rare terms match, common terms only score").
+	ExactCandidates bool `yaml:"exact_candidates"`
 }
 
 // ACLPolicy says in one line what index.require_acl means for the corpus

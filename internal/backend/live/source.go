@@ -72,9 +72,9 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 	}
 	name := s.cfg.Index.Name
 	if s.passagesOnly {
-		return redisearch.Open(ctx, s.rdb, name, redisearch.Options{})
+		return redisearch.Open(ctx, s.rdb, name, redisearch.Options{ExactCandidates: s.cfg.Index.ExactCandidates})
 	}
-	ix, err := redisearch.Open(ctx, s.rdb, name, redisearch.Options{})
+	ix, err := redisearch.Open(ctx, s.rdb, name, redisearch.Options{ExactCandidates: s.cfg.Index.ExactCandidates})
 	if err != nil && !errs.Is(errs.NotFound, err) && !errs.Is(errs.Invalid, err) {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 	}
 	log.Info("index built in Redis", "redis", s.cfg.Redis.Addr, "name", name, "documents", st.Documents, "chunks", st.Chunks,
 		"embedded", st.Embedded, "reused", st.Reused, "removed", st.Removed, "took", st.Took.Round(time.Millisecond))
-	return redisearch.Open(ctx, s.rdb, name, redisearch.Options{})
+	return redisearch.Open(ctx, s.rdb, name, redisearch.Options{ExactCandidates: s.cfg.Index.ExactCandidates})
 }
 
 // BuildRediSearch loads, chunks and builds the corpus at corpusPath into

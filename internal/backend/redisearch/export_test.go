@@ -1,5 +1,11 @@
 package redisearch
 
+import (
+	"context"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
 // SetOverFetch sets the BM25 over-fetch factor for a
 // measurement and returns the previous one.
 func SetOverFetch(n int) int {
@@ -38,4 +44,52 @@ func SetHNSWType(typ string) string {
 	old := hnswType
 	hnswType = typ
 	return old
+}
+
+// SetRareRule sets the BM25 leg's rare-term rule for indexes opened
+// afterwards (on: common terms only score; see rare.go) and returns a
+// function that restores the previous rule.
+func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int) func() {
+	old := defaultRare
+	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper}
+	return func() { defaultRare = old }
+}
+
+// RareSplits reports whether the index's rule sends text, searched by a
+// principal of groups, as rare terms with common ones only scoring.
+func (ix *Index) RareSplits(ctx context.Context, text string, groups []string) (bool, error) {
+	uniq, mult := []string{}, map[string]int{}
+	for _, t := range ix.an.Terms(text) {
+		if mult[t] == 0 {
+			uniq = append(uniq, t)
+		}
+		mult[t]++
+	}
+	s, err := ix.set(ctx, groups)
+	if err != nil {
+		return false, err
+	}
+	qt, err := ix.queryTerms(ctx, Vocabulary{ix: ix, groups: groups, s: s}, uniq, mult)
+	if err != nil {
+		return false, err
+	}
+	return ix.rare.split(qt.vdf, qt.mass, s.n) != nil, nil
+}
+
+// RareCandidates sends the rare-term form of terms (common[i]: the term
+// only scores), filtered to groups, and returns the candidates' ids, their
+// BM25STD scores in read order and the number of chunks matched.
+func (ix *Index) RareCandidates(ctx context.Context, terms []string, common []bool, groups []string, depth int) ([]string, []float64, int64, error) {
+	weights := make([]float64, len(terms))
+	for i := range weights {
+		weights[i] = 1
+	}
+	q := rareQuery(terms, weights, common, FilterQuery(backend.Filter{Groups: groups}))
+	raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, q, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
+		"LIMIT", 0, depth, "DIALECT", 2).Slice()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	total, ids, scores, err := parseScored(raw, chunkPrefix(ix.vn))
+	return ids, scores, total, err
 }

@@ -137,6 +137,10 @@ type Options struct {
 	// the Index keeps in memory once read (default DefaultCacheChunks;
 	// negative: none, every search reads its candidates from Redis).
 	CacheChunks int
+	// ExactCandidates makes the BM25 leg read every query term's postings
+	// (index.exact_candidates); otherwise a long query's commonest terms
+	// only score (rare.go).
+	ExactCandidates bool
 }
 
 // Index is one version of a Redis index, open for searching. It is safe
@@ -151,6 +155,7 @@ type Index struct {
 	an     *terms.Analyzer
 	checks []string
 	cache  *chunkCache
+	rare   rareRule // the BM25 leg's candidate form (rare.go)
 
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
@@ -211,7 +216,10 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 		o.CacheChunks = DefaultCacheChunks
 	}
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
-		cache: newChunkCache(o.CacheChunks)}
+		cache: newChunkCache(o.CacheChunks), rare: defaultRare}
+	if o.ExactCandidates {
+		ix.rare = rareRule{}
+	}
 	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
@@ -434,11 +442,11 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		return nil, err
 	}
 	v := Vocabulary{ix: ix, groups: f.Groups, s: s}
-	terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
+	qt, err := ix.queryTerms(ctx, v, uniq, mult)
 	if err != nil {
 		return nil, err
 	}
-	if len(terms) == 0 {
+	if len(qt.terms) == 0 {
 		return nil, nil // no visible chunk holds a query term
 	}
 	if _, err := ix.avgLen(ctx, s); err != nil {
@@ -447,7 +455,22 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
-	ids, err := ix.candidates(ctx, textQuery(terms, filter, weights), candidateDepth(k))
+	depth := candidateDepth(k)
+	exact := textQuery(qt.terms, filter, qt.weights)
+	var ids []string
+	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
+		var total int64
+		rd := depth * max(1, ix.rare.Deeper)
+		ids, total, err = ix.candidatesTotal(ctx, rareQuery(qt.terms, qt.weights, common, filter), rd)
+		if err == nil && total < int64(depth) {
+			// The rare terms hold fewer chunks than the depth: the
+			// common ones would add candidates, so read every term.
+			ids = nil
+		}
+	}
+	if ids == nil && err == nil {
+		ids, err = ix.candidates(ctx, exact, depth)
+	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
@@ -474,6 +497,12 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // Redis's one thread at 500,000 chunks, docs/performance-scale.md). A
 // tie longer than the margin still reads on.
 func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]string, error) {
+	ids, _, err := ix.candidatesTotal(ctx, query, depth)
+	return ids, err
+}
+
+// candidatesTotal is candidates with the number of chunks query matched.
+func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int) ([]string, int64, error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	var ids []string
@@ -482,17 +511,17 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 			"LIMIT", offset, page, "DIALECT", 2).Slice()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		total, got, scores, err := parseScored(raw, p)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		n := len(got)
 		for i, id := range got {
 			score := scores[i]
 			if len(ids) >= depth && score < cut {
-				return ids, nil
+				return ids, total, nil
 			}
 			ids = append(ids, id)
 			if len(ids) == depth {
@@ -500,7 +529,7 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 			}
 		}
 		if n < page || int64(offset+page) >= total {
-			return ids, nil
+			return ids, total, nil
 		}
 	}
 }
@@ -540,22 +569,42 @@ var tieMargin = 32
 // (BM25STD's own k1, b and length normalisation remain; the exact
 // re-scoring corrects them among the candidates.)
 func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
-	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
+	qt, err := ix.queryTerms(ctx, v, uniq, mult)
 	if err != nil {
 		return nil, nil, err
 	}
+	return qt.terms, qt.weights, nil
+}
+
+// queryTerms are a query's terms that some visible chunk holds, with
+// their BM25STD weights (termWeights), visible document frequencies and
+// masses m·idf² (bleve's weight of the term, visible idf).
+type queryTerms struct {
+	terms   []string
+	weights []float64
+	vdf     []int
+	mass    []float64
+}
+
+// queryTerms is termWeights with each term's visible df and mass.
+func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) (queryTerms, error) {
+	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
+	if err != nil {
+		return queryTerms{}, err
+	}
 	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
-	var terms []string
-	var weights []float64
+	var q queryTerms
 	for i, t := range uniq {
 		if vis[i] == 0 {
 			continue
 		}
 		vi := idf(v.s.n, vis[i])
-		terms = append(terms, t)
-		weights = append(weights, float64(mult[t])*vi*vi/idf(ix.st.Chunks, whole[i]))
+		q.terms = append(q.terms, t)
+		q.weights = append(q.weights, float64(mult[t])*vi*vi/idf(ix.st.Chunks, whole[i]))
+		q.vdf = append(q.vdf, vis[i])
+		q.mass = append(q.mass, float64(mult[t])*vi*vi)
 	}
-	return terms, weights, nil
+	return q, nil
 }
 
 // candidateDepth is how many BM25STD candidates the BM25 leg re-scores

@@ -1,0 +1,149 @@
+package redisearch
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// rareRule splits a query's terms into rare ones, whose postings
+// RediSearch reads (the candidates are the visible chunks holding one of
+// them), and common ones, which only add to the BM25STD score of a
+// candidate that holds them (RediSearch's optional operator `~`: an
+// OPTIONAL iterator that is skipped to each candidate, never read
+// through). RediSearch 2.10 has no dynamic pruning, so a union of every
+// term reads and scores every chunk holding any of them; at 500,000
+// chunks a claim's two or three commonest terms are most of that work
+// (docs/performance-scale.md, "RediSearch at 500k: where a bm25 search's
+// time goes").
+//
+// The split is approximate: a chunk that holds only common terms is never
+// a candidate. The common terms are therefore the commonest ones only
+// while they carry a small share of the query's weight: a term is common
+// when more than DFShare of the visible chunks hold it and the common
+// terms together carry at most MassShare of the query's Σ m·idf² (bleve's
+// BM25 weighs a term by its visible idf², once per occurrence in the
+// query; coord further lowers a chunk that holds few of the terms). At
+// least one term stays rare, and a query of fewer than MinTerms terms is
+// sent whole. The rule depends only on the visible document frequencies,
+// never on a query's results; its agreement with exact scoring is
+// measured in docs/performance-scale.md ("RediSearch: rare terms match,
+// common terms only score").
+type rareRule struct {
+	On        bool
+	DFShare   float64
+	MassShare float64
+	MinTerms  int
+	MinDF     int
+	// Deeper multiplies the candidates' depth of a split query.
+	Deeper int
+}
+
+// String names the rule for diagnostics.
+func (r rareRule) String() string {
+	if !r.On {
+		return "exact"
+	}
+	return "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
+		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.Itoa(max(1, r.Deeper))
+}
+
+// split returns whether each term is common (true) under r, for terms
+// held by vdf[i] of the n visible chunks and weighing mass[i] (m·idf²).
+// nil means no term is common: send the query whole.
+func (r rareRule) split(vdf []int, mass []float64, n int) []bool {
+	if !r.On || len(vdf) < max(r.MinTerms, 2) || n <= 0 {
+		return nil
+	}
+	var total float64
+	for _, m := range mass {
+		total += m
+	}
+	order := make([]int, len(vdf))
+	for i := range order {
+		order[i] = i
+	}
+	// Commonest first; ties by position, so the split is deterministic.
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vdf[b], vdf[a]) })
+	common := make([]bool, len(vdf))
+	var mc float64
+	nc := 0
+	for _, i := range order[:len(order)-1] { // the rarest term always stays rare
+		if float64(vdf[i]) <= r.DFShare*float64(n) || vdf[i] < r.MinDF || mc+mass[i] > r.MassShare*total {
+			break
+		}
+		mc += mass[i]
+		common[i] = true
+		nc++
+	}
+	if nc == 0 {
+		return nil
+	}
+	return common
+}
+
+// rareQuery is the BM25 leg's query when some terms are common: one
+// branch per rare term, as textQuery writes them (the term intersected
+// with the filter), each also intersected with one optional clause per
+// common term, `(~@content:c)=>{$weight: w}`:
+//
+//	((@content:r1)=>{$weight: w1} F (~@content:c1)=>{$weight: w} ...) | ((@content:r2)=>... F ...) | ...
+//
+// The union stays the top node, read in full: RediSearch 2.10 scores a
+// union inside an intersection, `(r1 | r2) ~c1`, with only one of its
+// terms for some chunks (measured: a chunk holding perinat and mortal
+// scored without mortal), as textQuery's comment says of a union skipped
+// through by a filter. A chunk holding several rare terms counts each
+// common term once per such branch; BM25STD's order is only the
+// candidates' (the worker re-scores them exactly), and a chunk holding
+// more of the query ranks higher under coord too. The filter is not
+// repeated on the optional clauses: they never add a chunk. (The weight
+// must be on the OPTIONAL node: RediSearch 2.10 ignores one on the term
+// inside `~`.)
+func rareQuery(terms []string, weights []float64, common []bool, filter string) string {
+	var opt strings.Builder
+	for i, t := range terms {
+		if !common[i] {
+			continue
+		}
+		opt.WriteString(" (~@" + fieldContent + ":" + Escape(t) + ")")
+		if i < len(weights) {
+			opt.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
+		}
+	}
+	if filter != "" {
+		filter = " (" + filter + ")=>{$weight: 0}"
+	}
+	var b strings.Builder
+	first := true
+	for i, t := range terms {
+		if common[i] {
+			continue
+		}
+		if !first {
+			b.WriteString(" | ")
+		}
+		first = false
+		// The rare term's weight is on the term, not on the branch: a
+		// branch's weight would scale its optional clauses too.
+		b.WriteString("((@" + fieldContent + ":" + Escape(t) + ")")
+		if i < len(weights) {
+			b.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
+		}
+		b.WriteString(filter + opt.String() + ")")
+	}
+	return b.String()
+}
+
+// defaultRare is the rule an Index opens with (index.exact_candidates
+// turns it off): in a query of at least 4 terms, a term is common when
+// more than 5% and at least 1,000 of the caller's visible chunks hold it,
+// the commonest first while the common terms carry at most 30% of the
+// query's Σ m·idf²; a split query reads twice the candidates. Chosen on
+// SciFact's train claims at 50,000 and 500,000 chunks and on a generated
+// Zipf corpus (TestRareTermsAgreeWithExactScoring, where half the weight
+// lost 1.25% of the top 10), checked on SciFact's test claims
+// (docs/performance-scale.md, "RediSearch: rare terms match, common terms
+// only score"); TestRareRuleAgreement measures any other rule.
+var defaultRare = rareRule{On: true, DFShare: 0.05, MassShare: 0.3, MinTerms: 4, MinDF: 1000, Deeper: 2}

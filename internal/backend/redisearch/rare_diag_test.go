@@ -1,0 +1,189 @@
+package redisearch
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
+// TestRareRuleAgreement measures, on an index already built in a running
+// server, the BM25 leg with rare-term candidates (rare.go) under several
+// split rules against the exact form (every term read): top-10 and
+// top-100 agreement of SearchText's hits and SearchText's time, per
+// caller, rules alternated per query (docs/performance-scale.md, "RediSearch:
+// rare terms match, common terms only score").
+//
+//	ASSAY_RARE_REDIS=host:port ASSAY_RARE_NAME=index ASSAY_RARE_QUERIES=queries.jsonl
+//	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF:deeper)
+//	[ASSAY_RARE_CALLERS=all,public,team-07]
+func TestRareRuleAgreement(t *testing.T) {
+	addr, name, qpath := os.Getenv("ASSAY_RARE_REDIS"), os.Getenv("ASSAY_RARE_NAME"), os.Getenv("ASSAY_RARE_QUERIES")
+	if addr == "" || name == "" || qpath == "" {
+		t.Skip("SKIPPED: measurement on a built index; set ASSAY_RARE_REDIS, ASSAY_RARE_NAME, ASSAY_RARE_QUERIES")
+	}
+	every, k := 1, 100
+	if s := os.Getenv("ASSAY_RARE_EVERY"); s != "" {
+		fmt.Sscan(s, &every)
+	}
+	rules := []rareRule{{}}
+	refOF := 0 // ASSAY_RARE_REFOF: compare with the exact form at this over-fetch factor instead
+	if s := os.Getenv("ASSAY_RARE_REFOF"); s != "" {
+		fmt.Sscan(s, &refOF)
+	}
+	spec := os.Getenv("ASSAY_RARE_RULES")
+	if spec == "" {
+		spec = "0.05:0.5:4:1000:1 0.05:0.5:4:1000:2"
+	}
+	for _, f := range strings.Fields(spec) {
+		r := rareRule{On: true}
+		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
+			t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
+		}
+		rules = append(rules, r)
+	}
+	all := []string{"public", "staff"}
+	for i := range 100 {
+		all = append(all, fmt.Sprintf("team-%02d", i))
+	}
+	callers := map[string][]string{"all": all, "public": {"public"}, "team-07": {"team-07"}}
+	names := []string{"all", "public", "team-07"}
+	if s := os.Getenv("ASSAY_RARE_CALLERS"); s != "" {
+		names = strings.Split(s, ",")
+	}
+	ctx := context.Background()
+	ix := openBuilt(t, addr, name)
+	queries := sampleQueries(t, qpath, every)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	pct := func(xs []float64, p float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		if len(s) == 0 {
+			return math.NaN()
+		}
+		return s[min(len(s)-1, int(p*float64(len(s))))]
+	}
+	agree := func(exact, got []backend.Hit, n int) float64 {
+		n = min(n, len(exact))
+		if n == 0 {
+			return 1
+		}
+		in := map[string]bool{}
+		for _, h := range got[:min(n, len(got))] {
+			in[h.ChunkID] = true
+		}
+		c := 0
+		for _, h := range exact[:n] {
+			if in[h.ChunkID] {
+				c++
+			}
+		}
+		return float64(c) / float64(n)
+	}
+	for _, cn := range names {
+		groups := callers[cn]
+		if groups == nil {
+			groups = []string{cn}
+		}
+		f := backend.Filter{Groups: groups}
+		// Warm the statistics caches (visible dfs, lengths) once.
+		for _, q := range queries {
+			if _, err := ix.SearchText(ctx, q, f, k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		times := make([][]float64, len(rules))
+		a10 := make([][]float64, len(rules))
+		a100 := make([][]float64, len(rules))
+		split := make([]int, len(rules))
+		var worst []string
+		for qi, q := range queries {
+			got := make([][]backend.Hit, len(rules))
+			for j := range rules {
+				ri := (j + qi) % len(rules) // alternate which form runs first
+				ix.rare = rules[ri]
+				start := time.Now()
+				hits, err := ix.SearchText(ctx, q, f, k)
+				took := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				times[ri] = append(times[ri], ms(took))
+				got[ri] = hits
+			}
+			exact := got[0]
+			if refOF > 0 {
+				// The reference: the exact form read refOF times deeper.
+				ix.rare = rareRule{}
+				old := overFetch
+				overFetch = refOF
+				ref, err := ix.SearchText(ctx, q, f, k)
+				overFetch = old
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = ref
+				a10[0] = append(a10[0], agree(exact, got[0], 10))
+				a100[0] = append(a100[0], agree(exact, got[0], 100))
+			}
+			for ri := 1; ri < len(rules); ri++ {
+				a10[ri] = append(a10[ri], agree(exact, got[ri], 10))
+				a100[ri] = append(a100[ri], agree(exact, got[ri], 100))
+				if a10[ri][len(a10[ri])-1] < 1 && ri == 1 && os.Getenv("ASSAY_RARE_VERBOSE") != "" {
+					worst = append(worst, fmt.Sprintf("%.1f %q", a10[ri][len(a10[ri])-1], q))
+				}
+			}
+			// How many queries each rule splits.
+			qterms := ix.an.Terms(q)
+			uniq, mult := []string{}, map[string]int{}
+			for _, x := range qterms {
+				if mult[x] == 0 {
+					uniq = append(uniq, x)
+				}
+				mult[x]++
+			}
+			s, err := ix.set(ctx, groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qt, err := ix.queryTerms(ctx, Vocabulary{ix: ix, groups: groups, s: s}, uniq, mult)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ri, r := range rules {
+				if r.split(qt.vdf, qt.mass, s.n) != nil {
+					split[ri]++
+				}
+			}
+		}
+		ix.rare = rareRule{}
+		mean := func(xs []float64) float64 {
+			var s float64
+			for _, x := range xs {
+				s += x
+			}
+			return s / float64(len(xs))
+		}
+		min := func(xs []float64) float64 { return slices.Min(xs) }
+		t.Logf("%s: %d queries", cn, len(queries))
+		for ri, r := range rules {
+			if ri == 0 && refOF == 0 {
+				t.Logf("  %-24s SearchText p50 %6.2f p99 %6.2f ms", r, pct(times[ri], 0.5), pct(times[ri], 0.99))
+				continue
+			}
+			t.Logf("  %-24s SearchText p50 %6.2f p99 %6.2f ms  split %3d  top-10 agreement mean %.4f (min %.1f)  top-100 mean %.4f",
+				r, pct(times[ri], 0.5), pct(times[ri], 0.99), split[ri], mean(a10[ri]), min(a10[ri]), mean(a100[ri]))
+		}
+		if os.Getenv("ASSAY_RARE_VERBOSE") != "" {
+			for _, w := range worst {
+				t.Logf("    below 1 (first rule): %s", w)
+			}
+		}
+	}
+}
