@@ -161,11 +161,33 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// question about as much as the best ("does the 5-year motor cover
 	// apply to the X200": "Blender motors on the X200 and X300 Pro are
 	// covered for 5 years" says yes without a yes/no word).
-	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
+	// v7: the best sentence's source, ranked above the typed one's, is
+	// on the question more: when it holds an expression of the expected
+	// type itself (in a sentence with no question word: "High speed
+	// reaches 1,400 RPM" under "Z9 specifications"), that sentence answers
+	// rather than a lower source's ("covered for 4 years"). Not for a
+	// procedure, whose type is any instruction.
+	var own *sentence
+	if bestTyped != nil && bestTyped.source > best.source && best.score > 0 && asked.Type != answertype.Procedure {
+		for i := range bySource[best.source] {
+			if s := &bySource[best.source][i]; s.typed {
+				own = s
+				break
+			}
+		}
+	}
+	// A typed sentence of a lower source barely on the question ("Pump
+	// motors on the Z9 are covered for 4 years" for "how many error codes
+	// can a Z9 show") needs MinRatio of the best's score, as for yes/no.
+	if own == nil && bestTyped != nil && (bestTyped.score >= g.MinRatio*best.score ||
+		asked.Type != answertype.YesNo && (bestTyped.source <= best.source || asked.Type == answertype.Procedure)) {
 		best = bestTyped
 	}
 	chosen := []*sentence{best}
-	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
+	if own != nil && own != best {
+		chosen = append(chosen, own)
+	}
+	if own == nil && asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
 			if p >= 0 && p < len(sents) && len(asked.Find(sents[p].text)) > 0 {
@@ -211,6 +233,29 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 		bestWords := g.an.Set(best.text)
+		// v7: another source is cited only for a word of the clause that
+		// asks (answertype.Asking; the whole question when that clause
+		// has no content word) that no sentence nor the title of the
+		// opening source holds: a word of the scene ("If I order a new
+		// blade today, how many days ...") does not make a source on the
+		// question, and what the opening source says elsewhere is its
+		// answer, not a gap.
+		askingWords := g.an.Set(answertype.Asking(req.Question))
+		if !slices.ContainsFunc(content, func(t string) bool { return askingWords[t] }) {
+			askingWords = map[string]bool{}
+			for _, t := range content {
+				askingWords[t] = true
+			}
+		}
+		opened := map[string]bool{}
+		for _, t := range content {
+			opened[t] = titles[best.source][t]
+		}
+		for _, o := range bySource[best.source] {
+			for t := range o.own {
+				opened[t] = true
+			}
+		}
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -237,7 +282,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// do I use".
 			adds, complete := false, len(s.own) > 0
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t]
+				adds = adds || !covered[t] && !verbs[t] && askingWords[t] && !opened[t]
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -255,7 +300,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				on = on || of > 0 && held >= g.OnShare*of
 			}
 			// complete: it (or its title) holds every content word the
-			// best sentence and its title hold.
+			// best sentence and its title hold, and the best sentence
+			// holds one its title does not (v7: a sentence that only names
+			// its source's subject is no answer to repeat).
+			complete = complete && slices.ContainsFunc(content, func(t string) bool { return best.own[t] && !titles[best.source][t] })
 			for t := range best.own {
 				complete = complete && s.own[t]
 			}
