@@ -43,21 +43,27 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     sentence of its source too when that one holds the expression. For a
 //     yes/no question the typed sentence must score at least MinRatio of
 //     the best: a statement on the asked action decides it, a "not" or
-//     "can" on something else does not.
+//     "can" on something else does not. So must a typed sentence of a
+//     source ranked below the best's (not for a procedure); and when the
+//     best's source holds a typed sentence itself, that one answers with
+//     the best instead.
 //  3. A further sentence (up to MaxSentences in all, best first) is taken
 //     only when it adds to the answer. From a source already cited, it
 //     must hold a content word and score at least MinRatio of the best.
 //     From another source, it (or its neighbour) must hold an expression
 //     of the expected type, and either
 //     - hold a content word the chosen sentences and their titles do not,
+//     that is a word of the clause that asks (answertype.Asking) and that
+//     no sentence nor the title of the opening source holds,
 //     with OnShare of the weight of the question, or of one of its parts
 //     ("is a cracked jar covered, and what if it is from batch B-2291"
 //     asks two things), scoring at least AddRatio of the best; the
 //     question's verbs (answertype.Verbs) count for neither ("Stop using
 //     the jar" adds nothing to "which website do I use");
 //     - or hold, with its title, every content word the best sentence and
-//     its title hold (another source's answer to the same question: "E4"
-//     on two manuals), scoring at least MinRatio of the best;
+//     its title hold, the best sentence holding one its title does not
+//     (another source's answer to the same question: "E4" on two
+//     manuals), scoring at least MinRatio of the best;
 //     - or, for a procedure, be an instruction sharing a rare word with
 //     the best sentence (see elaborates).
 //     A sentence that only repeats what the opening source is about (its
