@@ -167,14 +167,21 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// question about as much as the best ("does the 5-year motor cover
 	// apply to the X200": "Blender motors on the X200 and X300 Pro are
 	// covered for 5 years" says yes without a yes/no word).
-	// v7: the best sentence's source, ranked above the typed one's, is
-	// on the question more: when it holds an expression of the expected
-	// type itself (in a sentence with no question word: "High speed
-	// reaches 1,400 RPM" under "Z9 specifications"), that sentence answers
-	// rather than a lower source's ("covered for 4 years"). Not for a
-	// procedure, whose type is any instruction.
+	// v7: a typed sentence of a source ranked below the best's whose
+	// question words are all in the best source's title ("Pump motors on
+	// the Z9 are covered for 4 years" under "Z9 specifications") only
+	// names what the best source is about: the best source answers, with
+	// its own typed sentence when it has one ("High speed reaches 1,400
+	// RPM", which holds no question word). Not for a procedure, whose
+	// type is any instruction.
 	var own *sentence
-	if bestTyped != nil && bestTyped.source > best.source && best.score > 0 && asked.Type != answertype.Procedure {
+	named := bestTyped != nil && bestTyped.source > best.source && best.score > 0 && asked.Type != answertype.Procedure
+	if named {
+		for t := range bestTyped.own {
+			named = named && titles[best.source][t]
+		}
+	}
+	if named {
 		for i := range bySource[best.source] {
 			if s := &bySource[best.source][i]; s.typed {
 				own = s
@@ -182,11 +189,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 	}
-	// A typed sentence of a lower source barely on the question ("Pump
-	// motors on the Z9 are covered for 4 years" for "how many error codes
-	// can a Z9 show") needs MinRatio of the best's score, as for yes/no.
-	if own == nil && bestTyped != nil && (bestTyped.score >= g.MinRatio*best.score ||
-		asked.Type != answertype.YesNo && (bestTyped.source <= best.source || asked.Type == answertype.Procedure)) {
+	if !named && bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
 		best = bestTyped
 	}
 	chosen := []*sentence{best}
