@@ -43,10 +43,7 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     sentence of its source too when that one holds the expression. For a
 //     yes/no question the typed sentence must score at least MinRatio of
 //     the best: a statement on the asked action decides it, a "not" or
-//     "can" on something else does not. So must a typed sentence of a
-//     source ranked below the best's (not for a procedure); and when the
-//     best's source holds a typed sentence itself, that one answers with
-//     the best instead.
+//     "can" on something else does not.
 //  3. A further sentence (up to MaxSentences in all, best first) is taken
 //     only when it adds to the answer. From a source already cited, it
 //     must hold a content word and score at least MinRatio of the best.
@@ -167,36 +164,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// question about as much as the best ("does the 5-year motor cover
 	// apply to the X200": "Blender motors on the X200 and X300 Pro are
 	// covered for 5 years" says yes without a yes/no word).
-	// v7: a typed sentence of a source ranked below the best's whose
-	// question words are all in the best source's title ("Pump motors on
-	// the Z9 are covered for 4 years" under "Z9 specifications") only
-	// names what the best source is about: the best source answers, with
-	// its own typed sentence when it has one ("High speed reaches 1,400
-	// RPM", which holds no question word). Not for a procedure, whose
-	// type is any instruction.
-	var own *sentence
-	named := bestTyped != nil && bestTyped.source > best.source && best.score > 0 && asked.Type != answertype.Procedure
-	if named {
-		for t := range bestTyped.own {
-			named = named && titles[best.source][t]
-		}
-	}
-	if named {
-		for i := range bySource[best.source] {
-			if s := &bySource[best.source][i]; s.typed {
-				own = s
-				break
-			}
-		}
-	}
-	if !named && bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
+	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
 		best = bestTyped
 	}
 	chosen := []*sentence{best}
-	if own != nil && own != best {
-		chosen = append(chosen, own)
-	}
-	if own == nil && asked.Type != answertype.Description && !best.typed && best.score > 0 {
+	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
 			if p >= 0 && p < len(sents) && len(asked.Find(sents[p].text)) > 0 {
@@ -248,7 +220,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// opening source holds: a word of the scene ("If I order a new
 		// blade today, how many days ...") does not make a source on the
 		// question, and what the opening source says elsewhere is its
-		// answer, not a gap.
+		// answer, not a gap. A source ranked above the opening one may add
+		// a scene word: the ranking judged it on the whole question.
 		askingWords := g.an.Set(answertype.Asking(req.Question))
 		if !slices.ContainsFunc(content, func(t string) bool { return askingWords[t] }) {
 			askingWords = map[string]bool{}
@@ -291,7 +264,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// do I use".
 			adds, complete := false, len(s.own) > 0
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t] && askingWords[t] && !opened[t]
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source) && !opened[t]
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.

@@ -446,16 +446,12 @@ func TestExtractiveRound4(t *testing.T) {
 
 // TestExtractiveSecondSource is issue 24's round 6 (builtin:extractive-v7):
 // another source is cited only when it answers a word of the clause that
-// asks that the opening source does not hold, and a typed sentence of a
-// source barely on the question does not open the answer.
+// asks that the opening source does not hold.
 func TestExtractiveSecondSource(t *testing.T) {
 	g := NewExtractive(terms.New())
 	parts := src("1", "parts", "current", 1, "Spare parts are sold at fixit.example. Standard delivery takes 3 to 5 working days and costs £3.95.")
 	belt := src("2", "z5-belt", "current", 0.9, "A squeal usually means the belt is worn. Replace the Z5 belt, part BLT-Z5, about once a year with daily use.")
-	specs := src("1", "z9-specs", "current", 0.9, "The Z9 washer has a 900 W motor and a steel drum. High speed reaches 1,400 RPM. Model number FX-Z9-UK.")
-	cover := src("2", "cover", "current", 1, "Every appliance has a 1-year warranty. Pump motors on the Z9 and Z5 are covered for 4 years.")
-	codes := src("1", "z9-errors", "current", 0.9, "A Z9 shows E4 when the door is open: close it until it clicks. It shows E7 when the pump is blocked: clean the filter.")
-	parts.Title, belt.Title, specs.Title, cover.Title, codes.Title = "Ordering spare parts", "Z5 belt", "Z9 specifications", "Warranty terms", "Z9 error codes"
+	parts.Title, belt.Title = "Ordering spare parts", "Z5 belt"
 	for _, tt := range []struct {
 		name, question string
 		sources        []Source
@@ -464,10 +460,6 @@ func TestExtractiveSecondSource(t *testing.T) {
 	}{
 		{"a scene word does not bring a second source", "If I order a new belt today, how many days until it turns up?",
 			[]Source{parts, belt}, "3 to 5 working days", []string{"1"}},
-		{"a title alone is not an answer to repeat", "How fast does the Z9 actually spin at full whack?",
-			[]Source{specs, cover}, "1,400 RPM", []string{"1"}},
-		{"a number barely on the question does not open", "how many error codes can a Z9 show, and what are they?",
-			[]Source{codes, cover}, "shows E4", []string{"1"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
