@@ -50,8 +50,9 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     From another source, it (or its neighbour) must hold an expression
 //     of the expected type, and either
 //     - hold a content word the chosen sentences and their titles do not,
-//     that is a word of the clause that asks (answertype.Asking) and that
-//     no sentence nor the title of the opening source holds,
+//     that is a word of the clause that asks (answertype.Asking; any
+//     word for a source ranked above the opening one) and that no
+//     sentence nor the title of the opening source holds,
 //     with OnShare of the weight of the question, or of one of its parts
 //     ("is a cracked jar covered, and what if it is from batch B-2291"
 //     asks two things), scoring at least AddRatio of the best; the
