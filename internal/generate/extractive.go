@@ -51,8 +51,7 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     of the expected type, and either
 //     - hold a content word the chosen sentences and their titles do not,
 //     that is a word of the clause that asks (answertype.Asking; any
-//     word for a source ranked above the opening one) and that no
-//     sentence nor the title of the opening source holds,
+//     word for a source ranked above the opening one),
 //     with OnShare of the weight of the question, or of one of its parts
 //     ("is a cracked jar covered, and what if it is from batch B-2291"
 //     asks two things), scoring at least AddRatio of the best; the
@@ -217,26 +216,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		bestWords := g.an.Set(best.text)
 		// v7: another source is cited only for a word of the clause that
 		// asks (answertype.Asking; the whole question when that clause
-		// has no content word) that no sentence nor the title of the
-		// opening source holds: a word of the scene ("If I order a new
+		// has no content word): a word of the scene ("If I order a new
 		// blade today, how many days ...") does not make a source on the
-		// question, and what the opening source says elsewhere is its
-		// answer, not a gap. A source ranked above the opening one may add
-		// a scene word: the ranking judged it on the whole question.
+		// question. A source ranked above the opening one may add a scene
+		// word: the ranking judged it on the whole question.
 		askingWords := g.an.Set(answertype.Asking(req.Question))
 		if !slices.ContainsFunc(content, func(t string) bool { return askingWords[t] }) {
 			askingWords = map[string]bool{}
 			for _, t := range content {
 				askingWords[t] = true
-			}
-		}
-		opened := map[string]bool{}
-		for _, t := range content {
-			opened[t] = titles[best.source][t]
-		}
-		for _, o := range bySource[best.source] {
-			for t := range o.own {
-				opened[t] = true
 			}
 		}
 		for _, s := range ranked {
@@ -265,7 +253,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// do I use".
 			adds, complete := false, len(s.own) > 0
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source) && !opened[t]
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source)
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
