@@ -50,14 +50,17 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     From another source, it (or its neighbour) must hold an expression
 //     of the expected type, and either
 //     - hold a content word the chosen sentences and their titles do not,
+//     that is a word of the clause that asks (answertype.Asking; any
+//     word for a source ranked above the opening one),
 //     with OnShare of the weight of the question, or of one of its parts
 //     ("is a cracked jar covered, and what if it is from batch B-2291"
 //     asks two things), scoring at least AddRatio of the best; the
 //     question's verbs (answertype.Verbs) count for neither ("Stop using
 //     the jar" adds nothing to "which website do I use");
 //     - or hold, with its title, every content word the best sentence and
-//     its title hold (another source's answer to the same question: "E4"
-//     on two manuals), scoring at least MinRatio of the best;
+//     its title hold, the best sentence holding one its title does not
+//     (another source's answer to the same question: "E4" on two
+//     manuals), scoring at least MinRatio of the best;
 //     - or, for a procedure, be an instruction sharing a rare word with
 //     the best sentence (see elaborates).
 //     A sentence that only repeats what the opening source is about (its
@@ -211,6 +214,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 		bestWords := g.an.Set(best.text)
+		// v7: another source is cited only for a word of the clause that
+		// asks (answertype.Asking; the whole question when that clause
+		// has no content word): a word of the scene ("If I order a new
+		// blade today, how many days ...") does not make a source on the
+		// question. A source ranked above the opening one may add a scene
+		// word: the ranking judged it on the whole question.
+		askingWords := g.an.Set(answertype.Asking(req.Question))
+		if !slices.ContainsFunc(content, func(t string) bool { return askingWords[t] }) {
+			askingWords = map[string]bool{}
+			for _, t := range content {
+				askingWords[t] = true
+			}
+		}
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -237,7 +253,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// do I use".
 			adds, complete := false, len(s.own) > 0
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t]
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source)
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -255,7 +271,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				on = on || of > 0 && held >= g.OnShare*of
 			}
 			// complete: it (or its title) holds every content word the
-			// best sentence and its title hold.
+			// best sentence and its title hold, and the best sentence
+			// holds one its title does not (v7: a sentence that only names
+			// its source's subject is no answer to repeat).
+			complete = complete && slices.ContainsFunc(content, func(t string) bool { return best.own[t] && !titles[best.source][t] })
 			for t := range best.own {
 				complete = complete && s.own[t]
 			}

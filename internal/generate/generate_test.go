@@ -443,3 +443,36 @@ func TestExtractiveRound4(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractiveSecondSource is issue 24's round 6 (builtin:extractive-v7):
+// another source is cited only when it answers a word of the clause that
+// asks that the opening source does not hold.
+func TestExtractiveSecondSource(t *testing.T) {
+	g := NewExtractive(terms.New())
+	parts := src("1", "parts", "current", 1, "Spare parts are sold at fixit.example. Standard delivery takes 3 to 5 working days and costs £3.95.")
+	belt := src("2", "z5-belt", "current", 0.9, "A squeal usually means the belt is worn. Replace the Z5 belt, part BLT-Z5, about once a year with daily use.")
+	parts.Title, belt.Title = "Ordering spare parts", "Z5 belt"
+	for _, tt := range []struct {
+		name, question string
+		sources        []Source
+		contains       string
+		cites          []string
+	}{
+		{"a scene word does not bring a second source", "If I order a new belt today, how many days until it turns up?",
+			[]Source{parts, belt}, "3 to 5 working days", []string{"1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var labels []string
+			for _, c := range got.Citations {
+				labels = append(labels, c.Label)
+			}
+			if !strings.Contains(got.Text, tt.contains) || !cmp.Equal(labels, tt.cites) {
+				t.Errorf("Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
+			}
+		})
+	}
+}
