@@ -395,17 +395,31 @@ func (s *Store) rescore(query []float32, ordinals []uint32, k int) ([]Hit, error
 // scan calls visit for every allowed ordinal in increasing order, looking
 // at ctx every checkEvery ordinals.
 func (s *Store) scan(ctx context.Context, allowed *roaring.Bitmap, visit func(uint32)) error {
+	return s.scanBatches(ctx, allowed, func(batch []uint32) {
+		for _, i := range batch {
+			visit(i)
+		}
+	})
+}
+
+// scanBatches calls visit with every allowed ordinal in increasing order,
+// in batches of at most checkEvery, looking at ctx before each batch.
+func (s *Store) scanBatches(ctx context.Context, allowed *roaring.Bitmap, visit func([]uint32)) error {
+	buf := make([]uint32, checkEvery)
 	if allowed == nil {
-		for i := 0; i < s.n; i++ {
-			if i%checkEvery == 0 && ctx.Err() != nil {
+		for from := 0; from < s.n; from += checkEvery {
+			if ctx.Err() != nil {
 				return errs.E(errs.Timeout, ctx.Err())
 			}
-			visit(uint32(i))
+			batch := buf[:min(checkEvery, s.n-from)]
+			for j := range batch {
+				batch[j] = uint32(from + j)
+			}
+			visit(batch)
 		}
 		return nil
 	}
 	it := allowed.ManyIterator()
-	buf := make([]uint32, checkEvery)
 	for {
 		if ctx.Err() != nil {
 			return errs.E(errs.Timeout, ctx.Err())
@@ -414,9 +428,7 @@ func (s *Store) scan(ctx context.Context, allowed *roaring.Bitmap, visit func(ui
 		if got == 0 {
 			return nil
 		}
-		for _, i := range buf[:got] {
-			visit(i)
-		}
+		visit(buf[:got])
 	}
 }
 
@@ -447,31 +459,7 @@ func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitE
 			top.offer(i, score)
 		}
 	}
-	buf := make([]uint32, checkEvery)
-	if allowed == nil {
-		for from := 0; from < s.n; from += checkEvery {
-			if ctx.Err() != nil {
-				return errs.E(errs.Timeout, ctx.Err())
-			}
-			batch := buf[:min(checkEvery, s.n-from)]
-			for j := range batch {
-				batch[j] = uint32(from + j)
-			}
-			visit(batch)
-		}
-		return nil
-	}
-	it := allowed.ManyIterator()
-	for {
-		if ctx.Err() != nil {
-			return errs.E(errs.Timeout, ctx.Err())
-		}
-		got := it.NextMany(buf)
-		if got == 0 {
-			return nil
-		}
-		visit(buf[:got])
-	}
+	return s.scanBatches(ctx, allowed, visit)
 }
 
 func finite(v []float32) bool {
