@@ -229,11 +229,11 @@ func united(q Question, text string) Question {
 			return q
 		}
 		np := ws[1:]
-		for len(np) > 0 && (np[0] == "is" || np[0] == "the" || np[0] == "a") {
+		for len(np) > 0 && (np[0] == "is" || np[0] == "the") {
 			np = np[1:]
 		}
 		if len(np) > 0 {
-			if dim, ok := unitWords[np[0]]; ok {
+			if dim, ok := dimensionNouns[np[0]]; ok {
 				return Question{Type: Quantity, Unit: dim, Frame: append(q.Frame, np[0])}
 			}
 		}
@@ -588,6 +588,11 @@ func set(ws ...string) map[string]bool {
 	}
 	return m
 }
+
+// dimensionNouns name a measure's dimension rather than a unit: "what
+// wattage" asks for a measure in watts, while "what is a watt" asks what
+// the unit is.
+var dimensionNouns = map[string]string{"wattage": "power", "voltage": "voltage"}
 
 // unitWords are the unit names that, after "how many" or "how much",
 // name the dimension of a measure ("how many watts"), and dimensions the

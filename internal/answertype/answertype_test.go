@@ -322,6 +322,9 @@ func TestClassifyUnitAnywhere(t *testing.T) {
 		{"what wattage is the K50 kettle?", Quantity, "power", "3,000 W"},
 		{"which voltage does it take", Quantity, "voltage", "230 V"},
 		{"how much water does the tank hold", Quantity, "", "1.7 litres"},
+		// A unit's own name asks what the unit is, not for a measure in it.
+		{"what is a watt?", Description, "", ""},
+		{"what kg", Description, "", ""},
 	} {
 		q := Classify(c.q)
 		if q.Type != c.want || q.Unit != c.unit {
