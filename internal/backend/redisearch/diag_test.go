@@ -98,10 +98,11 @@ func TestSearchTimeBreakdown(t *testing.T) {
 					t.Fatal(err)
 				}
 				v := Vocabulary{ix: ix, groups: c.groups, s: s}
-				terms, weights, err := ix.termWeights(ctx, v, uniq, mult)
+				qt, err := ix.queryTerms(ctx, v, uniq, mult)
 				if err != nil {
 					t.Fatal(err)
 				}
+				terms, weights := qt.terms, qt.weights
 				if len(terms) == 0 {
 					continue
 				}

@@ -417,7 +417,7 @@ func (ix *Index) redisErr(op string, err error) error {
 
 // SearchText runs the BM25 leg among the chunks that pass f: RediSearch
 // finds candidates by BM25STD, each query term weighted so that it counts
-// with the visible set's IDF (see termWeights), then the candidates are
+// with the visible set's IDF (see queryTerms), then the candidates are
 // re-scored with the index's BM25 (bleve's formula) over the principal's
 // visible statistics, and the best k are returned.
 func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
@@ -456,7 +456,6 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
 	depth := candidateDepth(k)
-	exact := textQuery(qt.terms, filter, qt.weights)
 	var ids []string
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
@@ -469,7 +468,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, err = ix.candidates(ctx, exact, depth)
+		ids, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -560,25 +559,16 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 // asks for, to see the depth-th score's ties in the same read.
 var tieMargin = 32
 
-// termWeights returns the query terms some visible chunk holds and the
-// $weight of each in the BM25STD query. bleve's BM25 weighs a term by
-// idf², over the visible chunks, once per occurrence in the query;
-// BM25STD weighs it by its idf over the whole index. So a term weighs
-// m·idf_visible²/idf_index: its candidates are ordered by the visible
-// IDF, and no hidden chunk's count decides which term dominates.
-// (BM25STD's own k1, b and length normalisation remain; the exact
-// re-scoring corrects them among the candidates.)
-func (ix *Index) termWeights(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) ([]string, []float64, error) {
-	qt, err := ix.queryTerms(ctx, v, uniq, mult)
-	if err != nil {
-		return nil, nil, err
-	}
-	return qt.terms, qt.weights, nil
-}
-
 // queryTerms are a query's terms that some visible chunk holds, with
-// their BM25STD weights (termWeights), visible document frequencies and
+// their $weights in the BM25STD query, visible document frequencies and
 // masses m·idf² (bleve's weight of the term, visible idf).
+//
+// bleve's BM25 weighs a term by idf², over the visible chunks, once per
+// occurrence in the query; BM25STD weighs it by its idf over the whole
+// index. So a term weighs m·idf_visible²/idf_index: its candidates are
+// ordered by the visible IDF, and no hidden chunk's count decides which
+// term dominates. (BM25STD's own k1, b and length normalisation remain;
+// the exact re-scoring corrects them among the candidates.)
 type queryTerms struct {
 	terms   []string
 	weights []float64
@@ -586,7 +576,8 @@ type queryTerms struct {
 	mass    []float64
 }
 
-// queryTerms is termWeights with each term's visible df and mass.
+// queryTerms reads the visible and whole-index document frequencies of
+// uniq and weighs each term that some visible chunk holds.
 func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mult map[string]int) (queryTerms, error) {
 	vis, whole, err := ix.bothDocFreqs(ctx, v.s, uniq)
 	if err != nil {
