@@ -118,9 +118,10 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		return nil, 0
 	}
 	var pick *judged
+	var pickExpr string
 	best := 0.0
-	for i, j := range all {
-		if i > b.FocusRank || j.with != nil {
+	for _, j := range all[:max(0, min(len(all), b.FocusRank+1))] {
+		if j.with != nil {
 			continue
 		}
 		expr, typed := b.answerIn(asked, j.ev.Text, r, covers)
@@ -131,12 +132,14 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			continue
 		}
 		if c := f.coverage(j.have, covers); c >= b.FocusCoverage && (pick == nil || c > best) {
-			pick, best = j, c
-			pick.expr = expr
+			pick, pickExpr, best = j, expr, c
 		}
 	}
 	if pick == nil && len(f.ents) > 1 && answertype.Compares(question) {
 		return b.focusCompared(f, asked, r, all, covers)
+	}
+	if pick != nil {
+		pick.expr = pickExpr
 	}
 	return pick, best
 }
