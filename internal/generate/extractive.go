@@ -227,6 +227,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				askingWords[t] = true
 			}
 		}
+		// Whether the best sentence holds a content word its title does
+		// not (v7: a sentence that only names its source's subject is no
+		// answer to repeat); the same for every sentence below.
+		bestBeyondTitle := slices.ContainsFunc(content, func(t string) bool { return best.own[t] && !titles[best.source][t] })
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -251,7 +255,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// The question's verbs neither add nor put a source on the
 			// question: "Stop using the jar" is not about "which website
 			// do I use".
-			adds, complete := false, len(s.own) > 0
+			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source)
 			}
@@ -272,9 +276,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			// complete: it (or its title) holds every content word the
 			// best sentence and its title hold, and the best sentence
-			// holds one its title does not (v7: a sentence that only names
-			// its source's subject is no answer to repeat).
-			complete = complete && slices.ContainsFunc(content, func(t string) bool { return best.own[t] && !titles[best.source][t] })
+			// holds one its title does not (bestBeyondTitle).
 			for t := range best.own {
 				complete = complete && s.own[t]
 			}
