@@ -157,12 +157,7 @@ func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 20))
 	chunks, query := rareCorpus(rng, 3000)
 	an := terms.New()
-	parts := backend.NewParts(nil)
-	chunkTerms := make([][]string, len(chunks))
-	for i := range chunks {
-		chunkTerms[i] = append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...)
-		parts.Add(&chunks[i], chunkTerms[i])
-	}
+	parts, chunkTerms := analyzedParts(an, chunks)
 	ix := buildOpen(t, rdb, redistest.Name("rare"), chunks, redisearch.BuildOptions{})
 	queries := make([]string, 80)
 	for i := range queries {

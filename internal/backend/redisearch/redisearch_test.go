@@ -425,11 +425,7 @@ func TestAverageLengthIsTheVisibleMean(t *testing.T) {
 		{ID: "f#0", DocID: "f", ACL: []string{"public"}, Status: corpus.Current},
 	}
 	ix := buildOpen(t, rdb, redistest.Name("avglen"), chunks, redisearch.BuildOptions{})
-	parts := backend.NewParts(nil)
-	an := terms.New()
-	for i := range chunks {
-		parts.Add(&chunks[i], append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...))
-	}
+	parts, _ := analyzedParts(terms.New(), chunks)
 	for _, groups := range [][]string{{"public"}, {"team-a"}, {"team-a", "team-b"}, {"team-b", "public"}, {"finance", "public", "team-a", "team-b"}, {"nobody"}} {
 		got := ix.Visible(groups).(interface{ AvgLen() float64 }).AvgLen()
 		if want := parts.Visible(groups).AvgLen(); got != want {

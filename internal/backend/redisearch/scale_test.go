@@ -183,6 +183,19 @@ func TestBuildRate(t *testing.T) {
 	}
 }
 
+// analyzedParts analyzes every chunk's title and text as the index does
+// and returns the statistics of those terms with each chunk's terms: the
+// exact scoring the tests compare the engine against.
+func analyzedParts(an *terms.Analyzer, chunks []corpus.Chunk) (*backend.Parts, [][]string) {
+	parts := backend.NewParts(nil)
+	chunkTerms := make([][]string, len(chunks))
+	for i := range chunks {
+		chunkTerms[i] = append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...)
+		parts.Add(&chunks[i], chunkTerms[i])
+	}
+	return parts, chunkTerms
+}
+
 // exactTop is the exhaustive exact BM25 (bleve's formula) over the chunks
 // visible to groups, with their exact statistics: what the BM25 leg's
 // over-fetch must agree with.
@@ -227,12 +240,7 @@ func TestRestrictedAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	an := terms.New()
-	parts := backend.NewParts(nil)
-	chunkTerms := make([][]string, len(chunks))
-	for i := range chunks {
-		chunkTerms[i] = append(an.Terms(chunks[i].Title), an.Terms(chunks[i].Text)...)
-		parts.Add(&chunks[i], chunkTerms[i])
-	}
+	parts, chunkTerms := analyzedParts(an, chunks)
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	name := redistest.Name("agree")
