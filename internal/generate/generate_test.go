@@ -135,10 +135,7 @@ func TestExtractiveStaysOnQuestion(t *testing.T) {
 					t.Errorf("Generate(%q) = %q, want it without %q", tt.question, got.Text, c)
 				}
 			}
-			var labels []string
-			for _, c := range got.Citations {
-				labels = append(labels, c.Label)
-			}
+			labels := citedLabels(got)
 			if !cmp.Equal(labels, tt.cites) {
 				t.Errorf("Generate(%q) = %q cites %v, want %v", tt.question, got.Text, labels, tt.cites)
 			}
@@ -434,10 +431,7 @@ func TestExtractiveRound4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var labels []string
-		for _, c := range got.Citations {
-			labels = append(labels, c.Label)
-		}
+		labels := citedLabels(got)
 		if !strings.Contains(got.Text, tt.contains) || !cmp.Equal(labels, tt.cites) {
 			t.Errorf("Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
 		}
@@ -466,13 +460,19 @@ func TestExtractiveSecondSource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var labels []string
-			for _, c := range got.Citations {
-				labels = append(labels, c.Label)
-			}
+			labels := citedLabels(got)
 			if !strings.Contains(got.Text, tt.contains) || !cmp.Equal(labels, tt.cites) {
 				t.Errorf("Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
 			}
 		})
 	}
+}
+
+// citedLabels are the labels an answer cites, in order.
+func citedLabels(a Answer) []string {
+	var labels []string
+	for _, c := range a.Citations {
+		labels = append(labels, c.Label)
+	}
+	return labels
 }
