@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -79,23 +78,6 @@ func postgresBin(t *testing.T) string {
 func pgMajor(dir string) int {
 	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
 	return n
-}
-
-// serverPort is a free port for the Temporal server below 32768: the SQL
-// schema keeps membership ports as smallint, and the kernel's ephemeral
-// ports (stacktest.FreePort's) start at 32768.
-func serverPort(t *testing.T) int {
-	t.Helper()
-	for range 200 {
-		p := 20000 + rand.IntN(12000)
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
-		if err == nil {
-			ln.Close()
-			return p
-		}
-	}
-	t.Fatal("no free port between 20000 and 32000")
-	return 0
 }
 
 // proc is one child process; its output goes to a log file. done is
@@ -204,9 +186,9 @@ func newCluster(t *testing.T) *cluster {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c.pgPort, c.temporalPort, c.httpPort = stacktest.FreePort(t), serverPort(t), serverPort(t)
+	c.pgPort, c.temporalPort, c.httpPort = stacktest.FreePort(t), stacktest.FreePort(t), stacktest.FreePort(t)
 	for range 7 {
-		c.internalPorts = append(c.internalPorts, serverPort(t))
+		c.internalPorts = append(c.internalPorts, stacktest.FreePort(t))
 	}
 	c.base = fmt.Sprintf("http://127.0.0.1:%d", stacktest.FreePort(t))
 	start := time.Now()

@@ -113,13 +113,59 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	} else {
 		args = append(args, "--headless")
 	}
+	for attempt := 1; ; attempt++ {
+		s, err := launch(ctx, opts, args, logFile, logPath)
+		if err == nil {
+			return s, nil
+		}
+		var busy *portRaceError
+		if !errors.As(err, &busy) || attempt == startAttempts {
+			logFile.Close()
+			return nil, err
+		}
+		opts.Logger.Warn("temporal dev server lost a port during start-up; starting it again", "attempt", attempt, "error", busy.line)
+		select {
+		case <-ctx.Done():
+			logFile.Close()
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt) * 300 * time.Millisecond):
+		}
+	}
+}
+
+// startAttempts bounds how often Start launches the server when it exits
+// during start-up because a port it was binding was taken. The CLI picks
+// the ports of its internal services (history, matching, worker, the
+// frontend's HTTP port, metrics) itself, by asking the kernel for a free
+// one and binding it later; another process may take the port in between
+// (an outgoing connection's source port, say), and the server then exits.
+// A second launch picks new ports. The ports assay passes (the frontend's,
+// the UI's) were checked free above and are retried as they are.
+const startAttempts = 3
+
+// portRaceError is a start-up exit whose log says a port was in use.
+type portRaceError struct {
+	err  error
+	line string // the log line naming the port
+}
+
+func (e *portRaceError) Error() string { return e.err.Error() }
+func (e *portRaceError) Unwrap() error { return e.err }
+
+// launch runs the server once and waits for it to be ready. A server that
+// exits during start-up because a port was in use comes back as a
+// *portRaceError.
+func launch(ctx context.Context, opts Options, args []string, logFile *os.File, logPath string) (*Server, error) {
+	var from int64
+	if fi, err := logFile.Stat(); err == nil {
+		from = fi.Size()
+	}
 	cmd := exec.Command(opts.Bin, args...)
 	cmd.Env = serverEnv(os.Environ())
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", opts.Bin, err)
 	}
 	s := &Server{cmd: cmd, log: logFile, logPath: logPath, done: make(chan struct{}), opts: opts}
@@ -128,11 +174,34 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		close(s.done)
 	}()
 	opts.Logger.Info("temporal dev server starting", "pid", cmd.Process.Pid, "address", s.Address(), "log", logPath)
-	if err := s.waitReady(ctx); err != nil {
-		s.Stop(5 * time.Second)
-		return nil, err
+	err := s.waitReady(ctx)
+	if err == nil {
+		return s, nil
 	}
-	return s, nil
+	s.stop(5 * time.Second)
+	select {
+	case <-s.done:
+		if line := lineWith(logPath, from, "address already in use"); line != "" {
+			return nil, &portRaceError{err: fmt.Errorf("%w\n%s", err, line), line: line}
+		}
+	default:
+	}
+	return nil, err
+}
+
+// lineWith is the first line of the file at path, from byte offset from
+// on, that contains substr, or "".
+func lineWith(path string, from int64, substr string) string {
+	b, err := os.ReadFile(path)
+	if err != nil || from > int64(len(b)) {
+		return ""
+	}
+	for _, line := range strings.Split(string(b[from:]), "\n") {
+		if strings.Contains(line, substr) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
 
 // dispatchArgs tune how the dev server hands tasks to workers. They change
@@ -247,6 +316,11 @@ func (s *Server) waitReady(ctx context.Context) error {
 // its whole process group.
 func (s *Server) Stop(grace time.Duration) error {
 	defer s.log.Close()
+	return s.stop(grace)
+}
+
+// stop is Stop without closing the log file.
+func (s *Server) stop(grace time.Duration) error {
 	select {
 	case <-s.done:
 		return nil

@@ -1,7 +1,12 @@
 package devserver
 
 import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +44,68 @@ func TestDispatchArgs(t *testing.T) {
 			t.Errorf("dispatchArgs lack --dynamic-config-value %s: %v", want, dispatchArgs)
 		}
 	}
+}
+
+// fakeCLI writes an executable standing in for the Temporal CLI: each run
+// appends a line to the file named by $FAKE_TEMPORAL_RUNS, prints out and
+// exits 2, as the CLI does when it panics during start-up.
+func fakeCLI(t *testing.T, out string) (bin, runs string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin, runs = filepath.Join(dir, "temporal"), filepath.Join(dir, "runs")
+	script := "#!/bin/sh\necho run >> \"$FAKE_TEMPORAL_RUNS\"\necho '" + out + "'\nexit 2\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FAKE_TEMPORAL_RUNS", runs)
+	return bin, runs
+}
+
+func launches(t *testing.T, runs string) int {
+	t.Helper()
+	b, err := os.ReadFile(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "run\n")
+}
+
+// A server that exits during start-up because one of its ports was taken
+// in the meantime is launched again (the CLI picks new internal ports),
+// up to startAttempts times; the error names the port line from its log.
+func TestStartRetriesPortRace(t *testing.T) {
+	const line = `panic: listen tcp 127.0.0.1:41947: bind: address already in use`
+	bin, runs := fakeCLI(t, line)
+	_, err := Start(context.Background(), Options{Bin: bin, DataDir: t.TempDir(), Port: freePort(t)})
+	if err == nil {
+		t.Fatal("Start succeeded with a server that always exits")
+	}
+	if n := launches(t, runs); n != startAttempts {
+		t.Errorf("launched %d times, want %d", n, startAttempts)
+	}
+	if !strings.Contains(err.Error(), "address already in use") {
+		t.Errorf("error %q does not name the port in use", err)
+	}
+}
+
+// Any other start-up exit is reported at once, not retried.
+func TestStartDoesNotRetryOtherExits(t *testing.T) {
+	bin, runs := fakeCLI(t, "Error: unknown flag: --sqlite-pragma")
+	_, err := Start(context.Background(), Options{Bin: bin, DataDir: t.TempDir(), Port: freePort(t)})
+	if err == nil || !strings.Contains(err.Error(), "exited during start-up") {
+		t.Fatalf("Start error = %v, want exited during start-up", err)
+	}
+	if n := launches(t, runs); n != 1 {
+		t.Errorf("launched %d times, want 1", n)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }

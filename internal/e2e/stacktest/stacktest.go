@@ -7,6 +7,7 @@ package stacktest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"slices"
 	"strings"
@@ -18,15 +19,24 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// FreePort is a TCP port free on 127.0.0.1 when it is asked for.
+// FreePort is a TCP port free on 127.0.0.1 when it is asked for, chosen
+// at random between 20000 and 32000: below the kernel's ephemeral range
+// (32768 on), so no outgoing connection's source port and no port a
+// server asks the kernel for takes it between now and the moment the
+// test's server binds it. (A port from the ephemeral range once did: the
+// Temporal Web UI of a test lost its port and the dev server exited.) The
+// range also fits the Temporal SQL schema's membership ports (smallint).
 func FreePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 200 {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000)))
+		if err == nil {
+			defer ln.Close()
+			return ln.Addr().(*net.TCPAddr).Port
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	t.Fatal("no free port between 20000 and 32000 on 127.0.0.1")
+	return 0
 }
 
 // Questions reads the questions of a question file for a batch
