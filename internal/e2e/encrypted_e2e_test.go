@@ -216,13 +216,14 @@ func TestBrowserEncryptedHistoryInWebUI(t *testing.T) {
 }
 
 // openUIPage opens a page of the Temporal Web UI and reloads it until the
-// JavaScript condition holds or a minute has passed. The UI server answers
-// a moment before it can serve a run's page, and on a loaded machine its
-// first loads can fail (500 "Uh oh" or "Internal Error"): a reload is
-// what an operator would do.
+// JavaScript condition holds or two minutes have passed. The UI server
+// answers a moment before it can serve a run's page, and on a loaded
+// machine its first loads can fail (500 "Uh oh" or "Internal Error"): a
+// reload is what an operator would do. (At load 13 a run's page once took
+// over a minute to show its decoded input.)
 func openUIPage(ctx context.Context, page, cond string) bool {
 	var shown bool
-	for deadline := time.Now().Add(60 * time.Second); !shown && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Minute); !shown && time.Now().Before(deadline); {
 		tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		_ = chromedp.Run(tctx, chromedp.Navigate(page),
 			chromedp.Poll(cond, &shown, chromedp.WithPollingTimeout(10*time.Second)))
