@@ -6,8 +6,8 @@ package rerank
 
 import (
 	"context"
-	"math"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -69,11 +69,10 @@ func (b *Builtin) ID() string { return BuiltinID }
 func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabulary, cands []retrieval.Candidate) ([]float64, error) {
 	q := b.an.Content(query)
 	idf := make([]float64, len(q))
-	n := float64(vocab.Len())
+	n := vocab.Len()
 	var total float64
 	for i, t := range q {
-		df := float64(vocab.DocFreq(t))
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf[i] = backend.IDF(n, vocab.DocFreq(t))
 		total += idf[i]
 	}
 	var maxBM25, maxFused float64

@@ -1,8 +1,6 @@
 package retrieval
 
 import (
-	"math"
-
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -16,11 +14,10 @@ type Vocabulary = backend.TermCounts
 // 0 when none is. A query with no searchable terms covers 0.
 func Coverage(an *terms.Analyzer, v Vocabulary, query, text string) float64 {
 	have := an.Set(text)
-	n := float64(v.Len())
+	n := v.Len()
 	var total, got float64
 	for _, t := range an.Content(query) {
-		df := float64(v.DocFreq(t))
-		w := math.Log(1 + (n-df+0.5)/(df+0.5))
+		w := backend.IDF(n, v.DocFreq(t))
 		total += w
 		if have[t] {
 			got += w

@@ -583,7 +583,9 @@ func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mu
 	if err != nil {
 		return queryTerms{}, err
 	}
-	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
+	// BM25STD's idf is backend.IDF's formula (RediSearch 2.8+ computes
+	// log(1 + (N − df + 0.5)/(df + 0.5))), over the whole index.
+	idf := backend.IDF
 	var q queryTerms
 	for i, t := range uniq {
 		if vis[i] == 0 {
