@@ -583,8 +583,10 @@ func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mu
 	if err != nil {
 		return queryTerms{}, err
 	}
-	// BM25STD's idf is backend.IDF's formula (RediSearch 2.8+ computes
-	// log(1 + (N − df + 0.5)/(df + 0.5))), over the whole index.
+	// BM25STD's idf is backend.IDF's formula over the whole index
+	// (RediSearch computes log(1 + (N − df + 0.5)/(df + 0.5)) with the
+	// ratio in single precision: dividing by this one cancels it but for
+	// float32 rounding).
 	idf := backend.IDF
 	var q queryTerms
 	for i, t := range uniq {
