@@ -214,7 +214,9 @@ type Index struct {
 	// 1,000 of the caller's visible chunks, carrying at most 30% of the
 	// query's weight) only add to the score of chunks that hold a rarer
 	// term, which reads far fewer postings (docs/performance-scale.md,
-	// "RediSearch: rare terms match, common terms only score").
+	// "RediSearch: rare terms match, common terms only score"). Setting
+	// it with the bleve backend, whose BM25 results are always exact, is
+	// a configuration error.
 	ExactCandidates bool `yaml:"exact_candidates"`
 }
 

@@ -309,3 +309,25 @@ func TestPayloadKeys(t *testing.T) {
 		t.Errorf("default: %v, %v; want no encryption", c, err)
 	}
 }
+
+// TestExactCandidatesRediSearchOnly: index.exact_candidates changes only
+// the redisearch backend's BM25 leg (the bleve backend is always exact),
+// so setting it with bleve is an error naming the key and the backend
+// rather than a setting silently ignored.
+func TestExactCandidatesRediSearchOnly(t *testing.T) {
+	_, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_INDEX_EXACT_CANDIDATES": "true"})})
+	if err == nil || !strings.Contains(err.Error(), "index.exact_candidates:") || !strings.Contains(err.Error(), "index.backend redisearch") {
+		t.Errorf("exact_candidates with the bleve backend: Load = %v, want an error naming index.exact_candidates and the redisearch backend", err)
+	}
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{
+		"ASSAY_INDEX_EXACT_CANDIDATES": "true",
+		"ASSAY_INDEX_BACKEND":          "redisearch",
+		"ASSAY_REDIS_ADDR":             "127.0.0.1:6379",
+	})})
+	if err != nil || !cfg.Index.ExactCandidates {
+		t.Errorf("exact_candidates with the redisearch backend: Load = %+v, %v", cfg.Index, err)
+	}
+	if _, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_INDEX_EXACT_CANDIDATES": "false"})}); err != nil {
+		t.Errorf("exact_candidates false with the bleve backend: %v", err)
+	}
+}

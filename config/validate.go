@@ -97,6 +97,11 @@ func (c Config) validateServers(p *problems) {
 	}
 	switch c.Index.Backend {
 	case BackendBleve:
+		if c.Index.ExactCandidates {
+			// An error, not a warning, as for quota.max_cost_per_day_usd
+			// without loop.max_cost_usd: a set key that cannot take effect.
+			p.add("index.exact_candidates", "applies only to index.backend redisearch; the bleve backend's BM25 results are always exact: remove it (%s) or set index.backend: redisearch", EnvName("index.exact_candidates"))
+		}
 	case BackendRediSearch:
 		if c.Redis.Addr == "" {
 			p.add("redis.addr", "index.backend redisearch needs the Redis address (%s)", EnvName("redis.addr"))

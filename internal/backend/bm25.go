@@ -38,14 +38,34 @@ type BM25Stats interface {
 	AvgLen() float64
 }
 
+// IDF is BM25's inverse document frequency of a term that df of n chunks
+// hold: ln(1 + (n − df + 0.5)/(df + 0.5)), Lucene's and bleve's form
+// (never negative; a term no chunk holds weighs the most). It is the one
+// BM25 term weight: the scorers (BM25Query, package postings, the
+// redisearch backend's query weights), retrieval's coverage, the builtin
+// reranker and the IDF-weighted embedder call it, each with the
+// statistics of the chunks the caller may see.
+func IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
+}
+
+// LenNorm is BM25's length normalisation of a chunk of length tokens
+// when the mean length is avgLen: 1 − b + b·length/avgLen, or 1 when
+// avgLen is not positive (no chunks).
+func (p BM25) LenNorm(length, avgLen float64) float64 {
+	if avgLen <= 0 {
+		return 1
+	}
+	return 1 - p.B + p.B*length/avgLen
+}
+
 // NewBM25Query weighs query's terms with v's statistics and parameters p.
 func NewBM25Query(v BM25Stats, p BM25, query []string) BM25Query {
-	n := float64(v.Len())
+	n := v.Len()
 	q := BM25Query{Terms: query, idf: make([]float64, len(query)), norm: 1, avg: v.AvgLen(), p: p}
 	var sumSq float64
 	for i, t := range query {
-		df := float64(v.DocFreq(t))
-		q.idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		q.idf[i] = IDF(n, v.DocFreq(t))
 		sumSq += q.idf[i] * q.idf[i]
 	}
 	if sumSq > 0 {
@@ -60,13 +80,9 @@ func (q BM25Query) IDF(i int) float64 { return q.idf[i] }
 // Clause is what query term i contributes to a chunk of length tokens
 // holding it tf times.
 func (q BM25Query) Clause(i, tf int, length float64) float64 {
-	lenNorm := 1.0
-	if q.avg > 0 {
-		lenNorm = 1 - q.p.B + q.p.B*length/q.avg
-	}
 	s := math.Sqrt(float64(tf))
 	w := q.idf[i]
-	return w * w * q.norm * s * q.p.K1 / (s + q.p.K1*lenNorm)
+	return w * w * q.norm * s * q.p.K1 / (s + q.p.K1*q.p.LenNorm(length, q.avg))
 }
 
 // Score is a chunk's score from the sum of its clauses and how many of

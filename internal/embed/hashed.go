@@ -32,6 +32,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/go-porterstemmer"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/errs"
 )
 
@@ -415,8 +416,7 @@ func (h *Hashed) idf(t string) float64 {
 	if h.vocab == nil {
 		return 1
 	}
-	n, df := float64(h.vocab.Len()), float64(h.vocab.DocFreq(t))
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+	return backend.IDF(h.vocab.Len(), h.vocab.DocFreq(t))
 }
 
 // isStop reports whether w is an English stop word.

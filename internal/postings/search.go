@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/assay-rag/assay/internal/backend"
 )
 
 // Params are BM25's parameters.
@@ -87,14 +89,14 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 	q := &query{ix: v.ix, p: p, avgdl: v.avgdl, clauses: make([]int, len(qterms)), w: make([]float64, len(qterms))}
 	idf := make([]float64, len(qterms))
 	byTerm := map[string]int{}
-	dfs := map[string]float64{}
+	dfs := map[string]int{}
 	var sumSq float64
 	for i, t := range qterms {
 		df, seen := dfs[t]
 		if !seen {
 			u := -1
 			if r, ok := v.ix.term(t); ok {
-				df = float64(v.docFreq(r))
+				df = v.docFreq(r)
 				if df > 0 {
 					u = len(q.terms)
 					q.terms = append(q.terms, newCursor(v.ix, r))
@@ -103,7 +105,7 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 			dfs[t], byTerm[t] = df, u
 		}
 		q.clauses[i] = byTerm[t]
-		idf[i] = math.Log(1 + (float64(v.n)-df+0.5)/(df+0.5))
+		idf[i] = backend.IDF(v.n, df)
 		sumSq += idf[i] * idf[i]
 	}
 	qnorm := 1.0
@@ -132,10 +134,7 @@ func (q *query) termScore(tf, length float64) float64 {
 
 // lenNorm is BM25's length normalisation of a chunk of length tokens.
 func (q *query) lenNorm(length float64) float64 {
-	if q.avgdl <= 0 {
-		return 1
-	}
-	return 1 - q.p.B + q.p.B*length/q.avgdl
+	return backend.BM25(q.p).LenNorm(length, q.avgdl)
 }
 
 // length is a chunk's length in tokens.

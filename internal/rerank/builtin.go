@@ -6,7 +6,6 @@ package rerank
 
 import (
 	"context"
-	"math"
 
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -67,15 +66,7 @@ func (b *Builtin) ID() string { return BuiltinID }
 
 // Rerank implements retrieval.Reranker.
 func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabulary, cands []retrieval.Candidate) ([]float64, error) {
-	q := b.an.Content(query)
-	idf := make([]float64, len(q))
-	n := float64(vocab.Len())
-	var total float64
-	for i, t := range q {
-		df := float64(vocab.DocFreq(t))
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
-		total += idf[i]
-	}
+	q := retrieval.WeighQuery(b.an, vocab, query)
 	var maxBM25, maxFused float64
 	for _, c := range cands {
 		maxBM25 = max(maxBM25, c.BM25)
@@ -83,7 +74,7 @@ func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabu
 	}
 	out := make([]float64, len(cands))
 	for i, c := range cands {
-		f := b.features(q, idf, total, c)
+		f := b.features(q, c)
 		if maxBM25 > 0 {
 			f.BM25 = c.BM25 / maxBM25
 		}
@@ -99,26 +90,20 @@ func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabu
 
 // features computes the candidate's text features (coverage, proximity,
 // title); Rerank fills in the score features.
-func (b *Builtin) features(q []string, idf []float64, total float64, c retrieval.Candidate) Weights {
+func (b *Builtin) features(qw retrieval.QueryWeights, c retrieval.Candidate) Weights {
 	var f Weights
-	if total == 0 {
+	if qw.Total == 0 {
 		return f
 	}
 	if b.w.Title != 0 && c.Title != "" {
-		// As retrieval.Coverage(title): the same terms, weights and sums.
 		inTitle := b.an.Set(c.Title)
-		var got float64
-		for i, t := range q {
-			if inTitle[t] {
-				got += idf[i]
-			}
-		}
-		f.Title = got / total
+		f.Title = qw.Covered(func(t string) bool { return inTitle[t] })
 	}
 	toks := c.Terms
 	if toks == nil {
 		toks = b.an.Terms(c.Title + "\n" + c.Text)
 	}
+	q, idf := qw.Terms, qw.IDF
 	// Positions of the query's terms only: the features read no others.
 	pos := make(map[string][]int, len(q))
 	for _, t := range q {
@@ -129,13 +114,7 @@ func (b *Builtin) features(q []string, idf []float64, total float64, c retrieval
 			pos[t] = append(p, i)
 		}
 	}
-	var got float64
-	for i, t := range q {
-		if len(pos[t]) > 0 {
-			got += idf[i]
-		}
-	}
-	f.Coverage = got / total
+	f.Coverage = qw.Covered(func(t string) bool { return len(pos[t]) > 0 })
 	if len(q) < 2 {
 		f.Proximity = f.Coverage
 		return f

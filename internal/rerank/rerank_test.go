@@ -70,6 +70,45 @@ func TestBuiltinTitle(t *testing.T) {
 	}
 }
 
+// dfVocab has a document frequency of its own for each term, so terms
+// weigh differently.
+type dfVocab map[string]int
+
+func (v dfVocab) DocFreq(t string) int { return v[t] }
+func (dfVocab) Len() int               { return 100 }
+
+// TestBuiltinTitleIsCoverage: with terms of different weights, repeated
+// query terms and words the analyzer folds (plural, case, stop words), the
+// Title feature is still exactly retrieval.Coverage of the title, and the
+// Coverage feature exactly retrieval.Coverage of title and text.
+func TestBuiltinTitleIsCoverage(t *testing.T) {
+	an := terms.New()
+	v := dfVocab{"motor": 40, "overheat": 2, "drum": 9, "warranti": 70}
+	const query = "Is the motor overheating? motor drums and the warranty"
+	cands := []retrieval.Candidate{
+		{Title: "Motors overheat", Text: "nothing relevant here"},
+		{Title: "The warranty", Text: "motor overheating: unplug it"},
+		{Title: "Drum and motor", Text: "the warranty"},
+		{Title: "overheating", Text: "drum"},
+		{Text: "motor overheating"},
+	}
+	for _, w := range []Weights{{Title: 1}, {Coverage: 1}} {
+		got, err := NewBuiltin(an, w).Rerank(context.Background(), query, v, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cands {
+			text := c.Title
+			if w.Coverage != 0 {
+				text = c.Title + "\n" + c.Text
+			}
+			if want := retrieval.Coverage(an, v, query, text); got[i] != want {
+				t.Errorf("%+v: feature of %q = %v, want retrieval.Coverage %v", w, text, got[i], want)
+			}
+		}
+	}
+}
+
 func TestNear(t *testing.T) {
 	tests := []struct {
 		a, b []int

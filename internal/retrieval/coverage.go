@@ -1,8 +1,6 @@
 package retrieval
 
 import (
-	"math"
-
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -16,18 +14,45 @@ type Vocabulary = backend.TermCounts
 // 0 when none is. A query with no searchable terms covers 0.
 func Coverage(an *terms.Analyzer, v Vocabulary, query, text string) float64 {
 	have := an.Set(text)
-	n := float64(v.Len())
-	var total, got float64
-	for _, t := range an.Content(query) {
-		df := float64(v.DocFreq(t))
-		w := math.Log(1 + (n-df+0.5)/(df+0.5))
-		total += w
-		if have[t] {
-			got += w
-		}
+	return WeighQuery(an, v, query).Covered(func(t string) bool { return have[t] })
+}
+
+// QueryWeights are a query's content terms weighed as Coverage weighs
+// them, for a caller that measures the coverage of many texts (the
+// builtin reranker) without weighing the query again for each.
+type QueryWeights struct {
+	// Terms are the query's content terms (terms.Analyzer.Content),
+	// repeats included.
+	Terms []string
+	// IDF[i] is Terms[i]'s BM25 IDF over the vocabulary's chunks.
+	IDF []float64
+	// Total is the sum of IDF.
+	Total float64
+}
+
+// WeighQuery weighs query's content terms by BM25 IDF over v's chunks.
+func WeighQuery(an *terms.Analyzer, v Vocabulary, query string) QueryWeights {
+	q := QueryWeights{Terms: an.Content(query)}
+	q.IDF = make([]float64, len(q.Terms))
+	n := v.Len()
+	for i, t := range q.Terms {
+		q.IDF[i] = backend.IDF(n, v.DocFreq(t))
+		q.Total += q.IDF[i]
 	}
-	if total == 0 {
+	return q
+}
+
+// Covered is the share of Total that the terms has reports present
+// weigh: Coverage of the text has describes; 0 when Total is 0.
+func (q QueryWeights) Covered(has func(term string) bool) float64 {
+	if q.Total == 0 {
 		return 0
 	}
-	return got / total
+	var got float64
+	for i, t := range q.Terms {
+		if has(t) {
+			got += q.IDF[i]
+		}
+	}
+	return got / q.Total
 }

@@ -177,10 +177,27 @@ type bitEstimator struct {
 	c *bitCodes
 	// planes[p] is bit p of every u[j]; the planes are back to back in
 	// packed, the layout weightedPopcount reads.
-	planes     [queryBits][]uint64
-	packed     []uint64
+	planes [queryBits][]uint64
+	packed []uint64
+	bitQuery
+}
+
+// bitQuery is the query's part of the 1-bit estimate: four numbers, so a
+// copy of it lives in registers in scanBits' loop.
+type bitQuery struct {
 	lo, step   float32 // q'[j] ≈ lo + step·u[j]
 	qMean, sum float32 // q·mean, Σ q'[j]
+}
+
+// estimate is the estimate for a code whose record starts with head
+// (factor's bits, and the code's count of set bits above them) and whose
+// set bits weigh pop = Σ_{bit j set} u[j] (weightedPopcount). score and
+// scanBits both call it, so their scores are the same.
+func (q bitQuery) estimate(head uint64, pop int) float32 {
+	factor := math.Float32frombits(uint32(head))
+	ones := float32(head >> 32)
+	setSum := q.lo*ones + q.step*float32(pop)
+	return q.qMean + factor*(2*setSum-q.sum)
 }
 
 func (c *bitCodes) estimator(q []float32) *bitEstimator {
@@ -217,10 +234,7 @@ func (c *bitCodes) estimator(q []float32) *bitEstimator {
 func (e *bitEstimator) score(i uint32) float32 {
 	w := e.c.words
 	rec := e.c.recs[int(i)*(1+w):][:1+w]
-	factor := math.Float32frombits(uint32(rec[0]))
-	ones := float32(rec[0] >> 32)
-	setSum := e.lo*ones + e.step*float32(weightedPopcount(e.packed, rec[1:]))
-	return e.qMean + factor*(2*setSum-e.sum)
+	return e.estimate(rec[0], weightedPopcount(e.packed, rec[1:]))
 }
 
 // weightedPopcountGo is weightedPopcount in Go, for machines without the

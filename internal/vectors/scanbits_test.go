@@ -2,6 +2,7 @@ package vectors
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -80,5 +81,25 @@ func BenchmarkScanBits(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestBitEstimate pins the 1-bit estimate's formula, which score and
+// scanBits share (TestScanBitsEqualsTheClosureScan cannot notice a change
+// to it): q·mean + factor·(2·(lo·ones + step·pop) − Σq'), on numbers
+// exact in float32, for a hand-made code read through score.
+func TestBitEstimate(t *testing.T) {
+	q := bitQuery{lo: -0.5, step: 0.25, qMean: 1.5, sum: 3}
+	head := uint64(math.Float32bits(2)) | 6<<32 // factor 2, 6 bits set
+	// setSum = -0.5·6 + 0.25·20 = 2; 1.5 + 2·(2·2 − 3) = 3.5
+	if got := q.estimate(head, 20); got != 3.5 {
+		t.Errorf("estimate(factor 2, ones 6, pop 20) = %v, want 3.5", got)
+	}
+	// One word: the code's bits 0..5 set; the query's u = 1, 2, 3, 4, 5, 5
+	// on them (planes 0..2), so pop = 20 again.
+	c := &bitCodes{words: 1, recs: []uint64{0, 0, head, 0b111111}}
+	e := &bitEstimator{c: c, packed: []uint64{0b110101, 0b000110, 0b111000, 0}, bitQuery: q}
+	if got := e.score(1); got != 3.5 {
+		t.Errorf("score of the hand-made code = %v, want 3.5", got)
 	}
 }

@@ -434,10 +434,11 @@ func (s *Store) scanBatches(ctx context.Context, allowed *roaring.Bitmap, visit 
 
 // scanBits offers every allowed vector's 1-bit estimate to top, as
 // s.scan(ctx, allowed, func(i uint32) { top.offer(i, est.score(i)) })
-// does, with the estimate computed in the loop (the same expression, so
-// the same scores) and, once top is full, an estimate no better than its
-// worst dropped before the offer's call: ordinals come in increasing
-// order, so an equal score is never better than one already kept. The
+// does, with the estimate computed in the loop (score's bitQuery.estimate,
+// inlined on a copy of the query's numbers) and, once top is full, an
+// estimate no better than its worst dropped before the offer's call:
+// ordinals come in increasing order, so an equal score is never better
+// than one already kept. The
 // closure, estimator and offer calls per code were most of the scan's
 // cost beside the popcount kernel (docs/performance-scale.md, "bleve end
 // to end at 500k").
@@ -445,14 +446,11 @@ func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitE
 	w := est.c.words
 	stride := 1 + w
 	recs, packed := est.c.recs, est.packed
-	qMean, lo, step, sum := est.qMean, est.lo, est.step, est.sum
+	q := est.bitQuery
 	visit := func(batch []uint32) {
 		for _, i := range batch {
 			rec := recs[int(i)*stride:][:stride]
-			factor := math.Float32frombits(uint32(rec[0]))
-			ones := float32(rec[0] >> 32)
-			setSum := lo*ones + step*float32(weightedPopcount(packed, rec[1:]))
-			score := qMean + factor*(2*setSum-sum)
+			score := q.estimate(rec[0], weightedPopcount(packed, rec[1:]))
 			if len(top.items) == top.k && score <= top.items[0].score {
 				continue
 			}

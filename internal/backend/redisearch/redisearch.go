@@ -583,7 +583,11 @@ func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mu
 	if err != nil {
 		return queryTerms{}, err
 	}
-	idf := func(n, df int) float64 { return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5)) }
+	// BM25STD's idf is backend.IDF's formula over the whole index
+	// (RediSearch computes log(1 + (N − df + 0.5)/(df + 0.5)) with the
+	// ratio in single precision: dividing by this one cancels it but for
+	// float32 rounding).
+	idf := backend.IDF
 	var q queryTerms
 	for i, t := range uniq {
 		if vis[i] == 0 {
