@@ -79,6 +79,7 @@ type Index struct {
 	post     *postings.Index
 	filt     *filters
 	vecs     *vectors.Store // nil without an embedder
+	codes    subsets        // copies of visible sets' 1-bit codes (subsets.go)
 	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
