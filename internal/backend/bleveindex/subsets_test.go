@@ -11,6 +11,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/vectors"
 )
 
@@ -137,5 +138,37 @@ func TestVectorSubsetBudget(t *testing.T) {
 	}
 	if got := search("public"); !slices.Equal(got, first) {
 		t.Errorf("public after eviction: %v, before %v", got, first)
+	}
+}
+
+// TestChunkMeta: the metadata table built at Open says what the chunks
+// say (status, authority) and visibility is the ACL's, for every Hollin
+// chunk and principal; an unknown id is not found.
+func TestChunkMeta(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, newCounting(t))
+	ix := open(t, dir)
+	if ix.meta == nil {
+		t.Fatal("no metadata table at Open")
+	}
+	ids := make([]string, len(chunks))
+	for i := range chunks {
+		ids[i] = chunks[i].ID
+	}
+	for _, groups := range [][]string{{"public"}, {"staff"}, {"partner:brook-street", "finance"}, {"nobody"}, nil} {
+		metas, err := ix.ChunkMeta(ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range metas {
+			c := chunks[i]
+			if m.Status != c.Status || m.Authority != c.Authority || m.Visible != (len(groups) > 0 && c.VisibleTo(groups)) {
+				t.Errorf("%s as %v: %+v, the chunk says status %s authority %g acl %v", c.ID, groups, m, c.Status, c.Authority, c.ACL)
+			}
+		}
+	}
+	if _, err := ix.ChunkMeta([]string{"no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
+		t.Errorf("unknown id: %v", err)
 	}
 }
