@@ -112,7 +112,7 @@ func (r *run) loop(ctx workflow.Context) wire.AnswerResult {
 	}
 	// The principal's groups decide what the run may read: before any
 	// search, they must be the ones a gateway signed for this run.
-	if reason, ok, err := verifyPrincipal(ctx, r.in.Principal, r.in.Signature, auth.ConversationDigest(r.in.Question, r.in.History)); err != nil {
+	if reason, ok, err := verifyPrincipal(ctx, r.in.Revision, r.in.Principal, r.in.Signature, auth.ConversationDigest(r.in.Question, r.in.History)); err != nil {
 		return r.finish(ctx, r.failed(ctx, err, wire.Unauthorized, "verify principal"))
 	} else if !ok {
 		return r.finish(ctx, stop{wire.Unauthorized, reason})

@@ -216,7 +216,7 @@ func BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchResult, error) {
 			fmt.Sprintf("batch %s: %d questions, %d items", in.BatchID, len(in.Questions), len(in.Items)),
 			errs.Invalid.TemporalType(), nil)
 	}
-	if reason, ok, err := verifyPrincipal(ctx, in.Principal, in.Signature, BatchDigest(in.Questions)); err != nil {
+	if reason, ok, err := verifyPrincipal(ctx, 0, in.Principal, in.Signature, BatchDigest(in.Questions)); err != nil {
 		return BatchResult{}, err
 	} else if !ok {
 		return BatchResult{}, temporal.NewNonRetryableApplicationError(

@@ -14,12 +14,29 @@ import (
 // DefaultVersion for them), new runs check before anything else.
 const principalCheck = "verify-principal"
 
+// AnswerRevision is the revision of AnswerWorkflow's input a starter
+// writes (wire.AnswerInput.Revision).
+//
+// Revision 1: the principal check needs no version marker. GetVersion
+// records a marker and, with it, upserts the TemporalChangeVersion search
+// attribute: two of a question's 14 history events, and one of its four
+// visibility writes on the Temporal server, for a gate that only old
+// histories need. A run whose input says revision ≥ 1 was started after
+// the check existed, so it checks without asking GetVersion; a run
+// without it (recorded before revisions, or started by a starter that
+// does not set it) asks GetVersion as before, which for a new run
+// answers 1: leaving the field out cannot skip the check. A marker
+// recorded by an older worker for a revision-1 run replays too: the SDK
+// skips version markers and their upserts when matching commands.
+const AnswerRevision = 1
+
 // verifyPrincipal asks the worker (the VerifyPrincipal local activity,
 // whose verdict is recorded in the history) whether the principal of the
 // run was signed by a gateway for this run and digest. It returns the
 // reason when it was not; ok is true for runs recorded before the check.
-func verifyPrincipal(ctx workflow.Context, p wire.Principal, sig *wire.Signature, digest string) (reason string, ok bool, err error) {
-	if workflow.GetVersion(ctx, principalCheck, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+// revision is the run's input revision (AnswerRevision).
+func verifyPrincipal(ctx workflow.Context, revision int, p wire.Principal, sig *wire.Signature, digest string) (reason string, ok bool, err error) {
+	if revision < 1 && workflow.GetVersion(ctx, principalCheck, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return "", true, nil
 	}
 	info := workflow.GetInfo(ctx)

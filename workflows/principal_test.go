@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/internal/auth"
@@ -63,25 +64,71 @@ func TestUnsignedPrincipalRefused(t *testing.T) {
 			return in
 		}(), wire.Unauthorized},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newLoopEnv(t, router.DefaultPolicy("", ""))
-			e.acts.Signer = s
-			searched := 0
-			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(func(_ context.Context, _ wire.SearchInput) (wire.SearchOutput, error) {
-				searched++
-				return hits("pol-warranty-2026"), nil
-			}).Maybe()
-			e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil).Maybe()
-			e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Maybe()
-			res := e.run(t, tt.in)
-			if res.StopReason != tt.want {
-				t.Fatalf("stop %s (%s), want %s", res.StopReason, res.Trace.StopDetail, tt.want)
-			}
-			if tt.want == wire.Unauthorized && (searched != 0 || res.Answer != "") {
-				t.Errorf("an unauthorized run searched %d times, answered %q", searched, res.Answer)
-			}
-		})
+	for _, rev := range []int{0, AnswerRevision} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("revision %d/%s", rev, tt.name), func(t *testing.T) {
+				tt.in.Revision = rev
+				runPrincipalCase(t, s, tt.in, tt.want)
+			})
+		}
+	}
+}
+
+func runPrincipalCase(t *testing.T, s *auth.Signer, in wire.AnswerInput, want wire.StopReason) {
+	t.Helper()
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.acts.Signer = s
+	searched := 0
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(func(_ context.Context, _ wire.SearchInput) (wire.SearchOutput, error) {
+		searched++
+		return hits("pol-warranty-2026"), nil
+	}).Maybe()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil).Maybe()
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Maybe()
+	res := e.run(t, in)
+	if res.StopReason != want {
+		t.Fatalf("stop %s (%s), want %s", res.StopReason, res.Trace.StopDetail, want)
+	}
+	if want == wire.Unauthorized && (searched != 0 || res.Answer != "") {
+		t.Errorf("an unauthorized run searched %d times, answered %q", searched, res.Answer)
+	}
+}
+
+// TestRevisionChecksWithoutVersion: a run whose input says revision 1
+// checks its principal without asking GetVersion, so it records no
+// version marker (nor the TemporalChangeVersion upsert that comes with
+// one); a run without a revision asks, and a history recorded before the
+// check (GetVersion answers DefaultVersion) replays without it.
+func TestRevisionChecksWithoutVersion(t *testing.T) {
+	s := testSigner(t)
+	unsigned := testInput()
+	unsigned.Principal.Groups = append(unsigned.Principal.Groups, "staff")
+	for _, tt := range []struct {
+		rev  int
+		want wire.StopReason
+	}{
+		{0, wire.Answered}, // an old history: the check did not exist
+		{AnswerRevision, wire.Unauthorized},
+	} {
+		e := newLoopEnv(t, router.DefaultPolicy("", ""))
+		e.acts.Signer = s
+		asked := 0
+		e.OnGetVersion(principalCheck, workflow.DefaultVersion, 1).Return(func(string, workflow.Version, workflow.Version) workflow.Version {
+			asked++
+			return workflow.DefaultVersion
+		}).Maybe()
+		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil).Maybe()
+		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil).Maybe()
+		e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Maybe()
+		in := unsigned
+		in.Revision = tt.rev
+		res := e.run(t, in)
+		if res.StopReason != tt.want {
+			t.Errorf("revision %d: stop %s (%s), want %s", tt.rev, res.StopReason, res.Trace.StopDetail, tt.want)
+		}
+		if wantAsked := map[bool]int{true: 1, false: 0}[tt.rev == 0]; asked != wantAsked {
+			t.Errorf("revision %d: GetVersion asked %d times, want %d", tt.rev, asked, wantAsked)
+		}
 	}
 }
 

@@ -32,6 +32,10 @@ var (
 	ReleaseKey = temporal.NewSearchAttributeKeyKeyword("AssayRelease")
 )
 
+// SearchAttributeTypes lists every assay search attribute and its type
+// (a new map each call).
+func SearchAttributeTypes() map[string]enumspb.IndexedValueType { return searchAttributeTypes() }
+
 // searchAttributeTypes lists every assay search attribute and its type.
 func searchAttributeTypes() map[string]enumspb.IndexedValueType {
 	return map[string]enumspb.IndexedValueType{

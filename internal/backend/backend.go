@@ -103,6 +103,25 @@ type Index interface {
 	Close() error
 }
 
+// MetaSource is an optional Searcher capability: what ranking needs of
+// a candidate besides its text — whether the groups may see it, its
+// status and authority — without reading the chunk. Retrieval reads the
+// texts of the candidates the reranker and the results need, and only
+// this of the others.
+type MetaSource interface {
+	// ChunkMeta returns the metadata of each id, in order; an unknown id
+	// is an errs.NotFound error.
+	ChunkMeta(ids []string, groups []string) ([]ChunkMeta, error)
+}
+
+// ChunkMeta is a chunk's metadata as MetaSource returns it.
+type ChunkMeta struct {
+	// Visible: the chunk's ACL shares a group with the groups asked.
+	Visible   bool
+	Status    corpus.Status
+	Authority float64
+}
+
 // TermSource is an optional Searcher capability: the analyzed terms of a
 // chunk's title and text, kept so rerankers need not analyze them again.
 // The slice is shared: callers must not modify it.

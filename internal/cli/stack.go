@@ -30,7 +30,8 @@ func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerIntercep
 		Logger:    r.Log,
 		// With encrypted payloads the Web UI decodes them through the
 		// gateway's codec endpoint, when there is a gateway.
-		CodecEndpoint: r.codecEndpoint,
+		CodecEndpoint:    r.codecEndpoint,
+		SearchAttributes: workflows.SearchAttributeTypes(),
 	})
 	if err != nil {
 		return nil, err

@@ -10,15 +10,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 )
@@ -40,6 +43,12 @@ type Options struct {
 	// CodecEndpoint is the remote payload codec the Web UI decodes
 	// encrypted payloads with (--ui-codec-endpoint); empty: none.
 	CodecEndpoint string
+	// SearchAttributes are registered with the namespace when the
+	// server creates it (--search-attribute), so a fresh server accepts
+	// them at once: the server reads its search attributes from caches
+	// (see cacheArgs), which learn of attributes added later only when
+	// they refresh.
+	SearchAttributes map[string]enumspb.IndexedValueType
 }
 
 // Server is a running dev server.
@@ -105,6 +114,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		"--sqlite-pragma", "synchronous=normal",
 	}
 	args = append(args, dispatchArgs...)
+	args = append(args, cacheArgs...)
+	for _, name := range slices.Sorted(maps.Keys(opts.SearchAttributes)) {
+		typ, ok := searchAttributeTypeNames[opts.SearchAttributes[name]]
+		if !ok {
+			logFile.Close()
+			return nil, fmt.Errorf("search attribute %s: the dev server cannot register type %s", name, opts.SearchAttributes[name])
+		}
+		args = append(args, "--search-attribute", name+"="+typ)
+	}
 	if opts.UIPort != 0 {
 		args = append(args, "--ui-port", strconv.Itoa(opts.UIPort))
 		if opts.CodecEndpoint != "" {
@@ -226,6 +244,32 @@ var dispatchArgs = []string{
 	// returns the activity task in its reply instead of queueing it for a
 	// poll. The SDK asks for it by default; the server's default is off.
 	"--dynamic-config-value", "system.enableActivityEagerExecution=true",
+}
+
+// cacheArgs undo a default of the CLI's dev server that costs CPU on
+// every question: it re-reads its search attributes from the database at
+// every use (system.forceSearchAttributesCacheRefreshOnRead, so that an
+// attribute added a moment ago is known at once). With SQLite each use
+// reads the namespace's record under a lock shared by every request that
+// maps a search attribute: a start, each upsert, each visibility write,
+// each count (docs/performance-scale.md, "Round 6"). Off, the server refreshes
+// its namespaces every few seconds (system.namespaceCacheRefreshInterval,
+// 2 s here; 10 s by default) and its attribute types every minute: an
+// attribute added at run time is accepted within seconds, which
+// workflows.AwaitSearchAttributes waits for; assay's own are registered
+// when the server creates the namespace (Options.SearchAttributes).
+var cacheArgs = []string{
+	"--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false",
+	"--dynamic-config-value", `system.namespaceCacheRefreshInterval="2s"`,
+}
+
+// searchAttributeTypeNames are the CLI's names of the search attribute
+// types (--search-attribute).
+var searchAttributeTypeNames = map[enumspb.IndexedValueType]string{
+	enumspb.INDEXED_VALUE_TYPE_TEXT: "Text", enumspb.INDEXED_VALUE_TYPE_KEYWORD: "Keyword",
+	enumspb.INDEXED_VALUE_TYPE_INT: "Int", enumspb.INDEXED_VALUE_TYPE_DOUBLE: "Double",
+	enumspb.INDEXED_VALUE_TYPE_BOOL: "Bool", enumspb.INDEXED_VALUE_TYPE_DATETIME: "Datetime",
+	enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST: "KeywordList",
 }
 
 // GCPercent is the Go garbage collector's target the dev server runs with

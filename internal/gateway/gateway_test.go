@@ -16,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/workflows"
 )
 
 // TestBadInput is the bad-input table of POST /v1/questions: each case
@@ -111,7 +112,7 @@ func TestAskAndGet(t *testing.T) {
 		RequestID: acc.ID, Question: "how many years is the X300 Pro motor covered for",
 		Principal: auth.Principal{ID: "reader", Groups: []string{"public"}},
 		Budget:    wire.Budget{MaxAttempts: 2, Deadline: 30 * time.Second},
-		Threshold: 0.5, TopK: 5,
+		Threshold: 0.5, TopK: 5, Revision: workflows.AnswerRevision,
 	}
 	want.Filters.Statuses = []corpus.Status{corpus.Current}
 	if diff := cmp.Diff(want, in); diff != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/workflows"
 )
 
 // cancelRun asks a running run of kind to cancel: 202 while it winds
@@ -128,7 +129,7 @@ func (s *Server) answerTemplate(ctx context.Context, release string, o runOption
 			d = t
 		}
 	}
-	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK, Release: release}
+	in := wire.AnswerInput{Budget: d.Budget, Threshold: d.Threshold, TopK: d.TopK, Release: release, Revision: workflows.AnswerRevision}
 	if o.maxAttempts != nil {
 		if n := *o.maxAttempts; n < 1 || n > d.Budget.MaxAttempts {
 			return in, errs.FieldError(op, "max_attempts", fmt.Sprintf("want 1..%d, got %d", d.Budget.MaxAttempts, n))

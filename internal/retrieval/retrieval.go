@@ -177,6 +177,9 @@ type search struct {
 	res    Result
 	cands  []*Candidate
 	chunks map[string]*corpus.Chunk
+	// read holds the ids whose chunk was read whole; the others' chunks
+	// hold only what backend.MetaSource says (status, authority).
+	read map[string]bool
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
@@ -193,17 +196,29 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 		}
 	}
 	s.fuse(mode, lex, vec)
-	if err := s.load(ctx); err != nil {
+	// Every candidate's status and authority (for dedup and the prior);
+	// texts only for the candidates the reranker reads and the results.
+	if ms, ok := s.r.b.(backend.MetaSource); ok {
+		if err := s.meta(ms); err != nil {
+			return err
+		}
+	} else if err := s.load(ctx, s.ids()); err != nil {
 		return err
 	}
 	s.dedup()
 	if mode == HybridRerank {
+		if err := s.load(ctx, s.ids()[:min(len(s.cands), s.r.o.RerankDepth)]); err != nil {
+			return err
+		}
 		if err := s.rerank(ctx); err != nil {
 			return err
 		}
 	}
 	if s.r.o.Prior == StatusPrior {
 		s.prior()
+	}
+	if err := s.load(ctx, s.ids()[:min(len(s.cands), s.req.K)]); err != nil {
+		return err
 	}
 	s.finish()
 	return nil

@@ -77,14 +77,34 @@ func (s *search) fuse(mode Mode, lex, vec []backend.Hit) {
 	s.stage("fuse", start, len(s.cands), s.ids(), fmt.Sprintf("rrf k=%g, vector weight %g", k, s.r.o.VectorWeight))
 }
 
-// load fetches the candidates' chunks: metadata for hits and the prior,
-// texts for the reranker and the empty-chunk check.
-func (s *search) load(ctx context.Context) error {
-	chunks, err := s.r.b.Chunks(ctx, s.ids())
+// load reads the chunks of ids not read yet: metadata for hits and the
+// prior, texts for the reranker and the empty-chunk check.
+func (s *search) load(ctx context.Context, ids []string) error {
+	if s.chunks == nil {
+		s.chunks = make(map[string]*corpus.Chunk, len(s.cands))
+		s.read = make(map[string]bool, len(s.cands))
+	}
+	var missing []string
+	for _, id := range ids {
+		if !s.read[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	chunks, err := s.r.b.Chunks(ctx, missing)
 	if err != nil {
 		return err
 	}
-	s.chunks = make(map[string]*corpus.Chunk, len(chunks))
+	if len(chunks) != len(missing) {
+		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned %d chunks for %d ids", len(chunks), len(missing))
+	}
+	byID := make(map[string]*Candidate, len(s.cands))
+	for _, c := range s.cands {
+		byID[c.ChunkID] = c
+	}
+	ts, terms := s.r.b.(backend.TermSource)
 	for i := range chunks {
 		c := &chunks[i]
 		if !c.VisibleTo(s.req.Groups) {
@@ -92,11 +112,34 @@ func (s *search) load(ctx context.Context) error {
 			// and it must not leak.
 			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", c.ID)
 		}
-		s.chunks[c.ID] = c
-		s.cands[i].Title, s.cands[i].Text = c.Title, c.Text
-		if ts, ok := s.r.b.(backend.TermSource); ok {
-			s.cands[i].Terms = ts.Terms(c.ID)
+		s.chunks[c.ID], s.read[c.ID] = c, true
+		cand := byID[c.ID]
+		cand.Title, cand.Text = c.Title, c.Text
+		if terms {
+			cand.Terms = ts.Terms(c.ID)
 		}
+	}
+	return nil
+}
+
+// meta records every candidate's status and authority from ms, without
+// reading the chunks, and checks that the principal may see each.
+func (s *search) meta(ms backend.MetaSource) error {
+	ids := s.ids()
+	metas, err := ms.ChunkMeta(ids, s.req.Groups)
+	if err != nil {
+		return err
+	}
+	if len(metas) != len(ids) {
+		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned metadata of %d chunks for %d ids", len(metas), len(ids))
+	}
+	s.chunks = make(map[string]*corpus.Chunk, len(ids))
+	s.read = make(map[string]bool, len(ids))
+	for i, m := range metas {
+		if !m.Visible {
+			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", ids[i])
+		}
+		s.chunks[ids[i]] = &corpus.Chunk{ID: ids[i], Status: m.Status, Authority: m.Authority}
 	}
 	return nil
 }

@@ -285,6 +285,12 @@ const checkEvery = 4096
 // (ReadVectors), so a search adds nothing to the process's resident
 // memory but its buffers.
 func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bitmap, k int, t Type, overfetch int) ([]Hit, error) {
+	return s.search(ctx, query, allowed, nil, k, t, overfetch)
+}
+
+// search is Search; a Bit search scans sub's records when sub is not nil
+// (sub.allowed is allowed).
+func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bitmap, sub *Subset, k int, t Type, overfetch int) ([]Hit, error) {
 	const op = "vectors.Search"
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -340,7 +346,11 @@ func (s *Store) Search(ctx context.Context, query []float32, allowed *roaring.Bi
 		est := s.i8.estimator(query)
 		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
 	case Bit:
-		err = s.scanBits(ctx, allowed, s.bits.estimator(query), cand)
+		if sub != nil {
+			err = s.scanSubset(ctx, sub, s.bits.estimator(query), cand)
+		} else {
+			err = s.scanBits(ctx, allowed, s.bits.estimator(query), cand)
+		}
 	}
 	if err != nil {
 		return nil, errs.E(op, err)

@@ -66,6 +66,13 @@ type AnswerInput struct {
 	// (release.Active.Pick) and kept for every attempt; empty in runs
 	// recorded before releases existed, and when none was ever promoted.
 	Release string `json:"release,omitempty"`
+	// Revision is the revision of AnswerWorkflow the starter wrote this
+	// input for (workflows.AnswerRevision). From revision 1 on, a run
+	// checks its principal without recording a version marker
+	// (workflows/principal.go). Zero in runs started before revisions
+	// existed, and by starters that do not set it: those decide by
+	// workflow.GetVersion, as before.
+	Revision int `json:"revision,omitempty"`
 }
 
 // Signature binds a principal to the run it was issued for, so whoever

@@ -79,6 +79,8 @@ type Index struct {
 	post     *postings.Index
 	filt     *filters
 	vecs     *vectors.Store // nil without an embedder
+	codes    subsets        // copies of visible sets' 1-bit codes (subsets.go)
+	meta     *chunkMeta     // status and authority by ordinal (meta.go); nil: read the chunks
 	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
@@ -143,6 +145,7 @@ func Open(dir string) (*Index, error) {
 	if ix.filt, err = readFilters(dir); err != nil {
 		return fail(fmt.Errorf("%s: %w", filtersFile, err))
 	}
+	ix.meta = newChunkMeta(ix.filt, m.Chunks)
 	if m.Embedder != "" {
 		if ix.vecs, err = vectors.Open(filepath.Join(dir, vectorsFile), m.Dim); err != nil {
 			return fail(err)

@@ -169,7 +169,13 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	} else {
 		st.Method = fmt.Sprintf("%s codes of %d chunks, the best %d re-ranked in float32,", typ, st.Allowed, k*over)
 	}
-	got, err := ix.vecs.Search(ctx, vec, allowed, k, typ, over)
+	var got []vectors.Hit
+	var err error
+	if sub := ix.subset(f, allowed, typ); sub != nil {
+		got, err = ix.vecs.SearchSubset(ctx, vec, sub, k, typ, over)
+	} else {
+		got, err = ix.vecs.Search(ctx, vec, allowed, k, typ, over)
+	}
 	if err != nil {
 		return nil, st, errs.E(op, err)
 	}
@@ -179,6 +185,16 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	}
 	st.Took = time.Since(start)
 	return out, st, nil
+}
+
+// subset is the contiguous copy of the 1-bit codes of allowed (subsets.go)
+// when allowed is exactly what f.Groups may see, a Bit search scans it,
+// and the set has one; nil otherwise.
+func (ix *Index) subset(f backend.Filter, allowed *roaring.Bitmap, typ vectors.Type) *vectors.Subset {
+	if allowed == nil || typ != vectors.Bit || allowed != ix.post.Visible(f.Groups).Docs() {
+		return nil
+	}
+	return ix.codes.get(ix.vecs, allowed, ix.Len())
 }
 
 // candidates is the bitmap of the chunks visible to f.Groups that pass

@@ -1,0 +1,140 @@
+package bleveindex
+
+import (
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/assay-rag/assay/internal/vectors"
+)
+
+// The vector leg's codes, copied per visible set.
+//
+// A caller who sees part of the corpus scans the 1-bit codes of its
+// visible chunks, scattered through the mapped file: for the anonymous
+// caller of the scale benchmark (half of the chunks) that cost about
+// what a scan of every code costs, bound by reaching the records and not
+// by scoring them. A visible set searched again gets a contiguous copy of
+// its codes (vectors.Subset), scanned in order: the same scores, offered
+// in the same order, so the same hits. The copies live in the heap
+// (136 bytes a chunk at 768 dimensions: 34 MB for half of 500k chunks),
+// bounded by subsetBudget, least recently used first out.
+
+const (
+	// subsetBudget bounds the heap the copies hold together; a set whose
+	// copy alone would pass it is never copied.
+	subsetBudget = 256 << 20
+	// subsetMinShare: a set smaller than this share of the index is
+	// scanned in place (few records to reach; not worth a copy).
+	subsetMinShare = 16
+	// subsetAfter is the search of a set that copies its codes: a set
+	// searched once is not copied, so many one-off group sets do not
+	// evict each other's copies.
+	subsetAfter = 2
+)
+
+// subsets is the cache of copies, keyed by the visible set's bitmap (the
+// postings index caches one immutable bitmap per group set).
+type subsets struct {
+	mu      sync.Mutex
+	entries map[*roaring.Bitmap]*subsetEntry
+	tick    uint64 // orders uses, for eviction
+	bytes   int
+	budget  int // 0: subsetBudget (tests set less)
+}
+
+type subsetEntry struct {
+	searches int
+	used     uint64
+	sub      *vectors.Subset // nil until copied
+	building bool
+}
+
+// get returns the copy of docs' codes, or nil when docs has none (yet):
+// the caller then scans docs in place. The search that copies does so
+// outside the lock; searches meanwhile scan in place.
+func (c *subsets) get(vecs *vectors.Store, docs *roaring.Bitmap, total int) *vectors.Subset {
+	n := int(docs.GetCardinality())
+	if n*subsetMinShare < total || n >= total {
+		return nil
+	}
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[*roaring.Bitmap]*subsetEntry{}
+	}
+	e := c.entries[docs]
+	if e == nil {
+		e = &subsetEntry{}
+		c.entries[docs] = e
+		c.trimEntries()
+	}
+	c.tick++
+	e.used = c.tick
+	e.searches++
+	if e.sub != nil || e.building || e.searches < subsetAfter {
+		sub := e.sub
+		c.mu.Unlock()
+		return sub
+	}
+	e.building = true
+	c.mu.Unlock()
+
+	sub, err := vecs.NewSubset(docs)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.building = false
+	budget := c.budget
+	if budget == 0 {
+		budget = subsetBudget
+	}
+	if err != nil || sub.Bytes() > budget {
+		return nil // no codes, or a closed store: the search reports that
+	}
+	for c.bytes+sub.Bytes() > budget && c.evict(e) {
+	}
+	if c.bytes+sub.Bytes() > budget {
+		return sub // used once, not kept
+	}
+	e.sub = sub
+	c.bytes += sub.Bytes()
+	return sub
+}
+
+// evict drops the least recently used copy other than keep's; false when
+// there is none.
+func (c *subsets) evict(keep *subsetEntry) bool {
+	var victim *roaring.Bitmap
+	var oldest uint64
+	for docs, e := range c.entries {
+		if e != keep && e.sub != nil && (victim == nil || e.used < oldest) {
+			victim, oldest = docs, e.used
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	c.bytes -= c.entries[victim].sub.Bytes()
+	c.entries[victim].sub = nil
+	return true
+}
+
+// maxSubsetEntries bounds the sets whose searches are counted.
+const maxSubsetEntries = 256
+
+// trimEntries forgets the least recently used sets without a copy once
+// more than maxSubsetEntries are counted.
+func (c *subsets) trimEntries() {
+	for len(c.entries) > maxSubsetEntries {
+		var victim *roaring.Bitmap
+		var oldest uint64
+		for docs, e := range c.entries {
+			if e.sub == nil && !e.building && e.searches > 0 && (victim == nil || e.used < oldest) {
+				victim, oldest = docs, e.used
+			}
+		}
+		if victim == nil {
+			return
+		}
+		delete(c.entries, victim)
+	}
+}

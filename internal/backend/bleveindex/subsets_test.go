@@ -1,0 +1,174 @@
+package bleveindex
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/vectors"
+)
+
+// generatedChunks are n chunks of random words, every other one public,
+// one in 32 also visible to "team".
+func generatedChunks(n int) []corpus.Chunk {
+	rng := rand.New(rand.NewPCG(91, 92))
+	docs := make([]corpus.Document, n)
+	for i := range docs {
+		words := make([]string, 12)
+		for j := range words {
+			words[j] = fmt.Sprintf("w%d", rng.IntN(400))
+		}
+		acl := []string{"staff"}
+		if i%2 == 0 {
+			acl = []string{"public"}
+		}
+		if i%32 == 1 {
+			acl = append(acl, "team")
+		}
+		docs[i] = corpus.Document{ID: fmt.Sprintf("d%05d", i), Title: "t", Text: strings.Join(words, " "), ACL: acl, Authority: 1, Status: corpus.Current}
+	}
+	return wholeChunks(docs)
+}
+
+// TestVectorSubsetSameHits: a caller's second search copies the codes of
+// its visible set and later searches scan the copy; every search returns
+// what the scan of the mapped codes through the visible bitmap returns.
+// A set below subsetMinShare of the index and full access are never
+// copied, and a filtered search scans in place.
+func TestVectorSubsetSameHits(t *testing.T) {
+	chunks := generatedChunks(3000)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	ix := open(t, dir)
+	queries, err := e.Embed(context.Background(), []string{"w1 w2 w3", "w17 w300", "w99 w5 w250 w8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	callers := []backend.Filter{
+		{Groups: []string{"public"}},
+		{Groups: []string{"public", "staff"}},
+		{Groups: []string{"public"}, Statuses: []corpus.Status{corpus.Current}},
+	}
+	for round := 1; round <= 3; round++ {
+		for _, f := range callers {
+			for qi, q := range queries {
+				got, st, err := ix.SearchVector(context.Background(), q, f, 5)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(st.Method, "bit codes") {
+					t.Fatalf("%v: method %q, want the 1-bit scan (the test needs more chunks)", f.Groups, st.Method)
+				}
+				raw, err := ix.vecs.Search(context.Background(), q, ix.candidates(f), 5, vectors.Bit, vectors.DefaultOverfetch(5))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := make([]backend.Hit, len(raw))
+				for i, h := range raw {
+					want[i] = backend.Hit{ChunkID: ix.store.id(int(h.Ordinal)), Score: float64(h.Score)}
+				}
+				if !slices.Equal(got, want) || len(got) != 5 {
+					t.Fatalf("round %d %+v query %d: %v, the scan in place %v", round, f, qi, got, want)
+				}
+			}
+		}
+	}
+	copied := map[string]bool{}
+	for docs, e := range ix.codes.entries {
+		if e.sub != nil {
+			copied[fmt.Sprint(docs.GetCardinality())] = true
+		}
+	}
+	public := fmt.Sprint(ix.post.Visible([]string{"public"}).Len())
+	if len(copied) != 1 || !copied[public] {
+		t.Errorf("copied sets of sizes %v, want only public's (%s chunks)", copied, public)
+	}
+	if ix.codes.bytes != 1500*(4+8*(1+1)) {
+		t.Errorf("copies hold %d bytes, want %d", ix.codes.bytes, 1500*(4+8*2))
+	}
+	team := ix.post.Visible([]string{"team"}).Docs()
+	for range 3 {
+		if sub := ix.codes.get(ix.vecs, team, ix.Len()); sub != nil || ix.codes.entries[team] != nil {
+			t.Fatalf("a set of %d of %d chunks was copied or counted", team.GetCardinality(), ix.Len())
+		}
+	}
+}
+
+// TestVectorSubsetBudget: copies beyond the budget evict the least
+// recently used one, and the searches keep their hits.
+func TestVectorSubsetBudget(t *testing.T) {
+	chunks := generatedChunks(3000)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	ix := open(t, dir)
+	ix.codes.budget = 1500 * (4 + 8*2) // one copy
+	q, err := e.Embed(context.Background(), []string{"w1 w2 w3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(group string) []backend.Hit {
+		hits, _, err := ix.SearchVector(context.Background(), q[0], backend.Filter{Groups: []string{group}}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	copied := func(group string) bool {
+		e := ix.codes.entries[ix.post.Visible([]string{group}).Docs()]
+		return e != nil && e.sub != nil
+	}
+	first := search("public")
+	search("public")
+	if !copied("public") {
+		t.Fatal("public's codes were not copied at its second search")
+	}
+	search("staff")
+	search("staff")
+	if copied("public") || !copied("staff") || ix.codes.bytes != ix.codes.budget {
+		t.Errorf("after staff's second search: public copied %v, staff %v, %d bytes", copied("public"), copied("staff"), ix.codes.bytes)
+	}
+	if got := search("public"); !slices.Equal(got, first) {
+		t.Errorf("public after eviction: %v, before %v", got, first)
+	}
+}
+
+// TestChunkMeta: the metadata table built at Open says what the chunks
+// say (status, authority) and visibility is the ACL's, for every Hollin
+// chunk and principal; an unknown id is not found.
+func TestChunkMeta(t *testing.T) {
+	_, chunks := hollinChunks(t)
+	dir := filepath.Join(t.TempDir(), "ix")
+	build(t, dir, chunks, newCounting(t))
+	ix := open(t, dir)
+	if ix.meta == nil {
+		t.Fatal("no metadata table at Open")
+	}
+	ids := make([]string, len(chunks))
+	for i := range chunks {
+		ids[i] = chunks[i].ID
+	}
+	for _, groups := range [][]string{{"public"}, {"staff"}, {"partner:brook-street", "finance"}, {"nobody"}, nil} {
+		metas, err := ix.ChunkMeta(ids, groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range metas {
+			c := chunks[i]
+			if m.Status != c.Status || m.Authority != c.Authority || m.Visible != (len(groups) > 0 && c.VisibleTo(groups)) {
+				t.Errorf("%s as %v: %+v, the chunk says status %s authority %g acl %v", c.ID, groups, m, c.Status, c.Authority, c.ACL)
+			}
+		}
+	}
+	if _, err := ix.ChunkMeta([]string{"no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
+		t.Errorf("unknown id: %v", err)
+	}
+}

@@ -1,0 +1,99 @@
+package retrieval_test
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/rerank"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// countingSearcher is a backend without MetaSource (its Searcher methods
+// only) that counts the chunks it reads.
+type countingSearcher struct {
+	backend.Searcher
+	read int
+}
+
+func (c *countingSearcher) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
+	c.read += len(ids)
+	return c.Searcher.Chunks(ctx, ids)
+}
+
+// metaCounting is countingSearcher with the backend's MetaSource.
+type metaCounting struct {
+	*countingSearcher
+	backend.MetaSource
+}
+
+// TestMetaReadsOnlyWhatRanks: with backend.MetaSource a search reads the
+// chunks of the candidates the reranker reads and of the results only,
+// and returns exactly what it returns reading every candidate: hits,
+// scores, warnings and stages, for every mode and principal, with the
+// Hollin corpus's archived and withdrawn sources and authorities under
+// the status prior (a small rerank depth puts most candidates in the
+// tail).
+func TestMetaReadsOnlyWhatRanks(t *testing.T) {
+	_, ix := hollin(t)
+	emb, err := embed.NewHashed(embed.DefaultHashedDim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := eval.LoadQuestions(filepath.Join(hollinDir, "questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{3, retrieval.DefaultRerankDepth} {
+		whole := &countingSearcher{Searcher: ix}
+		meta := &metaCounting{countingSearcher: &countingSearcher{Searcher: ix}, MetaSource: ix}
+		var rs [2]*retrieval.Retriever
+		for i, b := range []backend.Searcher{whole, meta} {
+			r, err := retrieval.NewWithOptions(b, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights), RerankDepth: depth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs[i] = r
+		}
+		searches := 0
+		for _, q := range qs {
+			for _, groups := range principals {
+				for _, mode := range retrieval.Modes {
+					req := retrieval.Request{Query: q.Question, Groups: groups, K: 5, Mode: mode}
+					w0, m0 := whole.read, meta.read
+					want, err := rs[0].Search(context.Background(), req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := rs[1].Search(context.Background(), req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					searches++
+					for i := range got.Stages {
+						got.Stages[i].Millis, want.Stages[i].Millis = 0, 0
+					}
+					if !reflect.DeepEqual(got.Hits, want.Hits) || !reflect.DeepEqual(got.Warnings, want.Warnings) || !reflect.DeepEqual(got.Stages, want.Stages) {
+						t.Fatalf("depth %d %q as %v in %s: with metadata\n%+v\nreading every candidate\n%+v", depth, q.Question, groups, mode, got, want)
+					}
+					limit := 5
+					if mode == retrieval.HybridRerank {
+						limit += depth
+					}
+					if n := meta.read - m0; n > limit || (whole.read-w0 > limit && n >= whole.read-w0) {
+						t.Fatalf("depth %d %q in %s: read %d chunks with metadata (reading every candidate %d), want at most %d", depth, q.Question, mode, n, whole.read-w0, limit)
+					}
+				}
+			}
+		}
+		if whole.read <= meta.read*2 {
+			t.Errorf("depth %d: %d searches read %d chunks with metadata, %d without: the test does not exercise the tail", depth, searches, meta.read, whole.read)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package vectors
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// Subset is the 1-bit records of a fixed set of ordinals, copied back to
+// back into the heap in increasing ordinal order. A caller who sees part
+// of the corpus scans codes scattered through the mapped file: for the
+// anonymous caller of the scale benchmark (half of the corpus) that
+// costs about what scanning all of them does, bound by reaching the
+// records rather than by scoring them (docs/performance-scale.md, "bleve
+// end to end at 500k"). Over a Subset the same records are read in
+// order. A Bit search over a Subset scores the same records with the same
+// expression and offers them in the same order as one over its bitmap,
+// so it returns the same hits.
+//
+// A Subset is immutable and safe for concurrent use. It belongs to the
+// Store that made it.
+type Subset struct {
+	s       *Store
+	allowed *roaring.Bitmap
+	ords    []uint32
+	recs    []uint64 // len(ords) records of 1+words words
+}
+
+// NewSubset copies the 1-bit records of the ordinals in allowed, which
+// the caller must not modify afterwards (the Subset keeps it for the
+// searches that do not use the codes). It fails with errs.Unsupported
+// when the store has no 1-bit codes.
+func (s *Store) NewSubset(allowed *roaring.Bitmap) (*Subset, error) {
+	const op = "vectors.NewSubset"
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	switch {
+	case s.closed:
+		return nil, errs.Errorf(op, errs.Invalid, "the store for %s is closed", s.path)
+	case s.bits == nil:
+		return nil, errs.Errorf(op, errs.Unsupported, "no bit codes beside %s: build them with BuildCodes", s.path)
+	case allowed == nil:
+		return nil, errs.FieldError(op, "allowed", "must not be nil: a search of every vector reads the codes in order already")
+	case !allowed.IsEmpty() && int(allowed.Maximum()) >= s.n:
+		return nil, errs.FieldError(op, "allowed", fmt.Sprintf("holds ordinal %d, the store has %d vectors", allowed.Maximum(), s.n))
+	}
+	stride := 1 + s.bits.words
+	n := int(allowed.GetCardinality())
+	sub := &Subset{s: s, allowed: allowed, ords: allowed.ToArray(), recs: make([]uint64, n*stride)}
+	for j, i := range sub.ords {
+		copy(sub.recs[j*stride:(j+1)*stride], s.bits.recs[int(i)*stride:])
+	}
+	return sub, nil
+}
+
+// Len is the number of ordinals in the subset.
+func (sub *Subset) Len() int { return len(sub.ords) }
+
+// Bytes is the heap the subset holds.
+func (sub *Subset) Bytes() int { return 4*len(sub.ords) + 8*len(sub.recs) }
+
+// Allowed is the subset's ordinals, as NewSubset was given them; the
+// caller must not modify it.
+func (sub *Subset) Allowed() *roaring.Bitmap { return sub.allowed }
+
+// SearchSubset is Search over the ordinals of sub, with the same results:
+// a Bit search scans sub's contiguous records instead of reaching each
+// allowed record in the mapped file; other types search sub's bitmap.
+func (s *Store) SearchSubset(ctx context.Context, query []float32, sub *Subset, k int, t Type, overfetch int) ([]Hit, error) {
+	if sub == nil || sub.s != s {
+		return nil, errs.FieldError("vectors.SearchSubset", "subset", "must be made by this store (NewSubset)")
+	}
+	return s.search(ctx, query, sub.allowed, sub, k, t, overfetch)
+}
+
+// scanSubset is scanBits over sub's records: the same estimate of the
+// same record, offered in the same (increasing ordinal) order, with the
+// context checked every checkEvery records.
+func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, top *topK) error {
+	w := est.c.words
+	stride := 1 + w
+	packed := est.packed
+	qMean, lo, step, sum := est.qMean, est.lo, est.step, est.sum
+	for from := 0; from < len(sub.ords); from += checkEvery {
+		if ctx.Err() != nil {
+			return errs.E(errs.Timeout, ctx.Err())
+		}
+		to := min(from+checkEvery, len(sub.ords))
+		ords := sub.ords[from:to]
+		recs := sub.recs[from*stride : to*stride]
+		for j, i := range ords {
+			rec := recs[j*stride:][:stride]
+			factor := math.Float32frombits(uint32(rec[0]))
+			ones := float32(rec[0] >> 32)
+			setSum := lo*ones + step*float32(weightedPopcount(packed, rec[1:]))
+			score := qMean + factor*(2*setSum-sum)
+			if len(top.items) == top.k && score <= top.items[0].score {
+				continue
+			}
+			top.offer(i, score)
+		}
+	}
+	return nil
+}
