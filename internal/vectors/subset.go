@@ -3,7 +3,6 @@ package vectors
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -77,14 +76,14 @@ func (s *Store) SearchSubset(ctx context.Context, query []float32, sub *Subset, 
 	return s.search(ctx, query, sub.allowed, sub, k, t, overfetch)
 }
 
-// scanSubset is scanBits over sub's records: the same estimate of the
-// same record, offered in the same (increasing ordinal) order, with the
+// scanSubset is scanBits over sub's records: the same estimate
+// (bitQuery.estimate) of the same record, offered in the same (increasing ordinal) order, with the
 // context checked every checkEvery records.
 func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, top *topK) error {
 	w := est.c.words
 	stride := 1 + w
 	packed := est.packed
-	qMean, lo, step, sum := est.qMean, est.lo, est.step, est.sum
+	q := est.bitQuery
 	for from := 0; from < len(sub.ords); from += checkEvery {
 		if ctx.Err() != nil {
 			return errs.E(errs.Timeout, ctx.Err())
@@ -94,10 +93,7 @@ func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, 
 		recs := sub.recs[from*stride : to*stride]
 		for j, i := range ords {
 			rec := recs[j*stride:][:stride]
-			factor := math.Float32frombits(uint32(rec[0]))
-			ones := float32(rec[0] >> 32)
-			setSum := lo*ones + step*float32(weightedPopcount(packed, rec[1:]))
-			score := qMean + factor*(2*setSum-sum)
+			score := q.estimate(rec[0], weightedPopcount(packed, rec[1:]))
 			if len(top.items) == top.k && score <= top.items[0].score {
 				continue
 			}
