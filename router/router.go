@@ -66,7 +66,7 @@ const (
 const (
 	BuiltinAssessModel   = "builtin:coverage-v8"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v7"
+	BuiltinGenerateModel = "builtin:extractive-v8"
 )
 
 // PolicyVersion changes whenever the rules above change.

@@ -130,7 +130,12 @@ var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "y
 // speeds, the X200 or the X300 Pro", "what did the 2024 terms cover that
 // the 2026 terms no longer do"): each may be answered by its own document.
 var comparatives = set("more", "less", "fewer", "than", "longer", "anymore", "differ", "differs", "different",
-	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed")
+	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed",
+	// the comparative forms of the adjectives that ask for a measure or a
+	// speed ("which one's faster, the Z10 or the Z20")
+	"faster", "quicker", "slower", "bigger", "larger", "smaller", "heavier", "lighter", "stronger", "weaker",
+	"taller", "higher", "lower", "wider", "deeper", "hotter", "colder", "warmer", "louder", "quieter",
+	"cheaper", "dearer", "costlier", "better", "worse")
 
 // Compares reports whether the question compares: it holds a comparative
 // word (see comparatives).
@@ -157,9 +162,10 @@ var (
 	procedureNouns = set("steps", "process", "procedure", "way", "method", "fix", "remedy")
 	// speedSuperlatives and measureSuperlatives ask for a speed or a
 	// measure ("what's the fastest it spins", "what's the biggest jar").
-	speedSuperlatives   = set("fastest", "quickest", "slowest")
+	speedSuperlatives   = set("fastest", "quickest", "slowest", "faster", "quicker", "slower")
 	measureSuperlatives = set("biggest", "largest", "smallest", "heaviest", "lightest", "highest", "longest",
-		"widest", "hottest", "loudest", "quietest", "most", "least", "maximum", "minimum", "max", "min")
+		"widest", "hottest", "loudest", "quietest", "most", "least", "maximum", "minimum", "max", "min",
+		"bigger", "larger", "smaller", "heavier", "lighter", "stronger", "taller", "wider", "louder", "quieter")
 )
 
 // capacityVerbs measure what a thing takes or weighs ("how much will the
