@@ -22,7 +22,7 @@ const ExtractiveModel = router.BuiltinGenerateModel
 
 // ExtractiveV7Model names the previous version, still selectable
 // (NewExtractiveV7).
-const ExtractiveV7Model = "builtin:extractive-v7"
+const ExtractiveV7Model = router.BuiltinGenerateModelV7
 
 // Extractive is the offline generator: it answers with sentences copied
 // from the sources, each followed by its source's label. It never writes a
