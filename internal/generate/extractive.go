@@ -611,10 +611,22 @@ func (noVocabulary) DocFreq(string) int { return 0 }
 func (noVocabulary) Len() int           { return 0 }
 
 // namesNew reports whether sentence s names, whole, an entity of the
-// question that no chosen sentence's source mentions.
+// question that no chosen sentence's source mentions. An entity more than
+// half of the given sources mention is background there (the corpus
+// owner's name, "Hollin"), as the assessor drops names most visible
+// chunks hold: it tells no source from another.
 func (g *Extractive) namesNew(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool) bool {
 	own := assess.Mentions(g.an, s.text)
 	for _, e := range ents {
+		n := 0
+		for _, m := range mentions {
+			if e.CoveredBy(m) {
+				n++
+			}
+		}
+		if 2*n > len(mentions) {
+			continue
+		}
 		if e.CoveredBy(own) && !slices.ContainsFunc(chosen, func(c *sentence) bool { return e.CoveredBy(mentions[c.source]) }) {
 			return true
 		}

@@ -491,6 +491,11 @@ func TestExtractiveV8(t *testing.T) {
 	chalk := src("4", "chalk", "current", 0.7, "In chalky areas, descale washers more often. Scale damage is not covered by the guarantee.")
 	z9care := src("5", "z9-care", "current", 0.9, "The Z9 washer holds 8 kg of laundry and uses cold water. Descale it every month with white vinegar.")
 	guarantee := src("6", "guarantee", "current", 1, "Every appliance has a 2-year guarantee from the date of purchase.")
+	depot := src("7", "depot-move", "current", 1, "Our depot is moving from Leeds to York in May.")
+	app := src("8", "z9-app", "current", 0.9, "Pair the Z9 with the Acme Home app: hold the dial in the app menu.")
+	acmeCover := src("9", "acme-cover", "current", 1, "Every Acme appliance has a 2-year guarantee.")
+	leak := src("10", "acme-recall", "current", 1, "Acme kettles from batch 12 may leak.")
+	depot.Title, app.Title, acmeCover.Title, leak.Title = "Depot move", "Acme Home app", "Acme guarantee", "Kettle recall"
 	z9.Title, z5.Title, cover.Title, chalk.Title, z9care.Title, guarantee.Title = "Z9 specifications", "Z5 specifications", "Motor cover", "Scale", "Z9 care", "Guarantee terms"
 	for _, tt := range []struct {
 		name, question string
@@ -507,6 +512,8 @@ func TestExtractiveV8(t *testing.T) {
 			[]Source{chalk, z9care}, []string{"not covered"}, []string{"4"}, false},
 		{"the asked value beside a word the opening source lacks", "how long is the guarantee on a washer",
 			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
+		{"a name most sources mention is no entity to add", "Which town is Acme's depot in these days?",
+			[]Source{depot, app, acmeCover, leak}, []string{"York"}, []string{"7"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV7(an)} {
