@@ -350,7 +350,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// source does not hold anywhere ("how long is the warranty on
 			// a kettle": a warranty page's "2-year" beside a kettle
 			// manual).
-			bearsOn := g.Version < 8 || bears(bear, s.source, best.source, g.BearRatio) ||
+			// A source ranked above the opening one is not checked: the
+			// ranking judged it on the whole question (as for rule 3's
+			// scene words).
+			bearsOn := g.Version < 8 || s.source < best.source || bears(bear, s.source, best.source, g.BearRatio) ||
 				g.namesNew(s, ents, chosen, mentions) ||
 				s.typed && valueTypes[asked.Type] && slices.ContainsFunc(content, func(t string) bool {
 					return s.own[t] && askingWords[t] && !verbs[t] && !mentions[best.source][t]
