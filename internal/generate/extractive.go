@@ -79,6 +79,19 @@ const ExtractiveV7Model = router.BuiltinGenerateModelV7
 //     jar...", "Unplug..."): in support text the action usually follows the
 //     condition it answers.
 //
+// v8 (ExtractiveModel; v7 is ExtractiveV7Model) changes what it cites:
+//
+//   - rule 2a: a comparison (answertype.Compares) of two or more entities
+//     that some but not all sources mention is answered by each entity's
+//     deciding fact, from a source naming it (see compare);
+//   - in rule 3, a sentence of another source is added for a word it
+//     adds, or as an equally complete answer, only when that source bears
+//     on (a part of) the question at least BearRatio as much as the
+//     opening source (see bearing), is ranked above it, names an entity
+//     no chosen source mentions (see namesNew), or holds a value of the
+//     asked kind beside a word of the clause that asks the opening source
+//     holds nowhere.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
