@@ -24,6 +24,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/auth"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
 // EnvPrefix starts every environment variable assay reads.
@@ -307,6 +308,18 @@ type Loop struct {
 	// rewriter uses to put question words into the words the asker's
 	// documents use (the translate strategy). Empty, the default: none.
 	Thesaurus string `yaml:"thesaurus"`
+	// Generator is the builtin extractive generator's model id:
+	// builtin:extractive-v8 (empty, the default) or the previous
+	// builtin:extractive-v7. Runs, traces and releases record which.
+	Generator string `yaml:"generator"`
+}
+
+// GeneratorModel is the builtin generator's model id (see Generator).
+func (l Loop) GeneratorModel() string {
+	if l.Generator == "" {
+		return router.BuiltinGenerateModel
+	}
+	return l.Generator
 }
 
 // Template is the AnswerInput every run starts from: the budget, the

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/payloadcodec"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
 // Validate reports every invalid field, each named by its YAML path.
@@ -239,6 +240,11 @@ func (c Config) validateLoop(p *problems) {
 	p.notNegative("loop.max_cost_usd", c.Loop.MaxCostUSD)
 	p.positive("loop.deadline", c.Loop.Deadline)
 	p.inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
+	switch c.Loop.Generator {
+	case "", router.BuiltinGenerateModel, router.BuiltinGenerateModelV7:
+	default:
+		p.add("loop.generator", "want %s (the default) or %s, got %q", router.BuiltinGenerateModel, router.BuiltinGenerateModelV7, c.Loop.Generator)
+	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {
 		p.add("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)

@@ -66,7 +66,10 @@ const (
 const (
 	BuiltinAssessModel   = "builtin:coverage-v8"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v7"
+	BuiltinGenerateModel = "builtin:extractive-v8"
+	// BuiltinGenerateModelV7 is the previous builtin generator, selectable
+	// with loop.generator (Policy.BuiltinGenerate).
+	BuiltinGenerateModelV7 = "builtin:extractive-v7"
 )
 
 // PolicyVersion changes whenever the rules above change.
@@ -92,6 +95,10 @@ type Policy struct {
 	// endpoint is unavailable (llm.fallback: builtin). Off, an
 	// unavailable endpoint ends the run with the stage's error.
 	FallbackBuiltin bool `json:"fallback_builtin,omitempty"`
+	// BuiltinGenerate is the builtin generator's model id when it is not
+	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV7);
+	// empty for the default.
+	BuiltinGenerate string `json:"builtin_generate,omitempty"`
 }
 
 // Escalates reports whether a try that failed with f gets another route
@@ -166,14 +173,17 @@ type Decision struct {
 // IsBuiltin reports whether the decision routes to a builtin model.
 func (d Decision) IsBuiltin() bool { return d.Route == Builtin }
 
-// builtinModel returns the builtin model for a task.
-func builtinModel(t Task) string {
+// builtinModel returns the builtin model for a task under p.
+func builtinModel(p Policy, t Task) string {
 	switch t {
 	case Assess:
 		return BuiltinAssessModel
 	case Rewrite:
 		return BuiltinRewriteModel
 	default:
+		if p.BuiltinGenerate != "" {
+			return p.BuiltinGenerate
+		}
 		return BuiltinGenerateModel
 	}
 }
@@ -186,7 +196,7 @@ func Route(p Policy, req Request) Decision {
 	d := Decision{Task: req.Task, PolicyVersion: PolicyVersion, PromptVersion: p.PromptVersions[req.Task]}
 	small, large := p.SmallModel, p.LargeModel
 	builtin := func(rule, reason string) Decision {
-		d.Route, d.Model, d.Rule, d.Reason = Builtin, builtinModel(req.Task), rule, reason
+		d.Route, d.Model, d.Rule, d.Reason = Builtin, builtinModel(p, req.Task), rule, reason
 		d.TokenBudget, d.LatencyBudgetMS = p.LargeTokenBudget, p.SmallLatencyMS
 		d.PromptVersion = "" // builtin models take no prompt
 		d.FallbackModel = ""
@@ -201,7 +211,7 @@ func Route(p Policy, req Request) Decision {
 			d.Model, d.TokenBudget, d.LatencyBudgetMS = large, p.LargeTokenBudget, p.LargeLatencyMS
 		}
 		if d.FallbackModel == "" || d.FallbackModel == d.Model {
-			d.FallbackModel = builtinModel(req.Task)
+			d.FallbackModel = builtinModel(p, req.Task)
 		}
 		return d
 	}

@@ -129,3 +129,23 @@ func TestEscalates(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinGenerateSelected: loop.generator's choice of builtin
+// generator is the model a builtin generate route names, first or as a
+// fallback.
+func TestBuiltinGenerateSelected(t *testing.T) {
+	p := DefaultPolicy("", "")
+	p.BuiltinGenerate = BuiltinGenerateModelV7
+	if d := Route(p, Request{Task: Generate}); d.Model != BuiltinGenerateModelV7 {
+		t.Errorf("builtin route: model %q, want %q", d.Model, BuiltinGenerateModelV7)
+	}
+	if d := Route(p, Request{Task: Assess}); d.Model != BuiltinAssessModel {
+		t.Errorf("assess route: model %q, want %q", d.Model, BuiltinAssessModel)
+	}
+	p = DefaultPolicy("small-m", "large-m")
+	p.BuiltinGenerate = BuiltinGenerateModelV7
+	p.FallbackBuiltin = true
+	if d := Route(p, Request{Task: Generate, Failure: Unavailable, Previous: "large-m"}); d.Model != BuiltinGenerateModelV7 {
+		t.Errorf("fallback route: model %q, want %q", d.Model, BuiltinGenerateModelV7)
+	}
+}

@@ -130,7 +130,12 @@ var pronouns = set("i", "me", "my", "mine", "we", "us", "our", "ours", "you", "y
 // speeds, the X200 or the X300 Pro", "what did the 2024 terms cover that
 // the 2026 terms no longer do"): each may be answered by its own document.
 var comparatives = set("more", "less", "fewer", "than", "longer", "anymore", "differ", "differs", "different",
-	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed")
+	"difference", "differences", "compare", "compared", "comparison", "versus", "vs", "both", "change", "changed",
+	// the comparative forms of the adjectives that ask for a measure or a
+	// speed ("which one's faster, the Z10 or the Z20")
+	"faster", "quicker", "slower", "bigger", "larger", "smaller", "heavier", "lighter", "stronger", "weaker",
+	"taller", "higher", "lower", "wider", "deeper", "hotter", "colder", "warmer", "louder", "quieter",
+	"cheaper", "dearer", "costlier", "better", "worse")
 
 // Compares reports whether the question compares: it holds a comparative
 // word (see comparatives).
@@ -141,10 +146,33 @@ func Compares(question string) bool {
 // placeNouns asked for by "which" or "what" are answered by a web or mail
 // address, codeNouns by a code.
 var (
-	placeNouns = set("website", "websites", "site", "url", "link", "email", "address")
-	codeNouns  = set("number", "code")
+	placeNouns = set("website", "websites", "site", "url", "link", "email", "address", "web", "webpage",
+		"town", "city", "country", "location", "county", "postcode")
+	codeNouns = set("number", "code")
 	// webNouns of them ask for a web or mail address only.
-	webNouns = set("website", "websites", "site", "url", "link", "email")
+	webNouns = set("website", "websites", "site", "url", "link", "email", "web", "webpage")
+	// nameNouns ask for a name.
+	nameNouns = set("name", "names")
+	// personNouns asked for by "which" are answered by a name ("which
+	// customer", "which company"); the noun stays content.
+	personNouns = set("customer", "customers", "person", "people", "company", "companies", "firm", "engineer",
+		"technician", "agent", "manufacturer", "supplier", "retailer", "courier", "brand")
+	// procedureNouns ask for an instruction ("what are the steps", "what's
+	// the best way to").
+	procedureNouns = set("steps", "process", "procedure", "way", "method", "fix", "remedy")
+	// speedSuperlatives and measureSuperlatives ask for a speed or a
+	// measure ("what's the fastest it spins", "what's the biggest jar").
+	speedSuperlatives   = set("fastest", "quickest", "slowest", "faster", "quicker", "slower")
+	measureSuperlatives = set("biggest", "largest", "smallest", "heaviest", "lightest", "highest", "longest",
+		"widest", "hottest", "loudest", "quietest", "most", "least", "maximum", "minimum", "max", "min",
+		"bigger", "larger", "smaller", "heavier", "lighter", "stronger", "taller", "wider", "louder", "quieter")
+)
+
+// capacityVerbs measure what a thing takes or weighs ("how much will the
+// jug take"); moneyVerbs what one spends or gets ("how much do I spend").
+var (
+	capacityVerbs = set("hold", "holds", "take", "takes", "fit", "fits", "contain", "contains", "carry", "carries", "weigh", "weighs")
+	moneyVerbs    = set("spend", "spent", "get", "earn", "earns", "owe", "owes", "save", "saves", "refund", "refunded")
 )
 
 // partitives before "of" only measure out what follows ("a new set of
@@ -188,6 +216,9 @@ var periodVerbs = set("take", "takes", "took", "last", "lasts", "lasted", "wait"
 func Classify(question string) Question {
 	text, request := asking(question)
 	q := united(classify(text), text)
+	if q.Type == Description && strings.HasSuffix(question, text) {
+		q = pointing(q, text, question[:len(question)-len(text)])
+	}
 	asked := asks(text, true)
 	all := words(question)
 	for i, w := range append(request, all...) {
@@ -201,6 +232,26 @@ func Classify(question string) Question {
 			if !slices.Contains(q.Frame, w) {
 				q.Frame = append(q.Frame, w)
 			}
+		}
+	}
+	return q
+}
+
+// pointing reads a clause that asks only "what is it" ("the repair form
+// wants the model number of my Z10 - what is it?") by the noun the scene
+// before it names: the pronoun points back to it, so the kind of answer
+// is the kind that noun asks for (see askedNoun).
+func pointing(q Question, text, scene string) Question {
+	ws := contracted(opening(words(text)))
+	if len(ws) != 3 || ws[0] != "what" && ws[0] != "which" || !beForms[ws[1]] ||
+		ws[2] != "it" && ws[2] != "that" && ws[2] != "this" && ws[2] != "they" {
+		return q
+	}
+	for _, w := range words(scene) {
+		if placeNouns[w] || codeNouns[w] || nameNouns[w] {
+			got := askedNoun([]string{w})
+			got.Frame = append(q.Frame, got.Frame...)
+			return got
 		}
 	}
 	return q
@@ -266,7 +317,7 @@ var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours
 var timeFrame = set("time", "while", "longer", "sooner")
 
 // moneyWords in a what/how-much question ask for an amount of money.
-var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees", "charge", "charges", "pay", "pays", "paid", "rate", "rates", "cheap", "expensive")
+var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees", "charge", "charges", "pay", "pays", "paid", "rate", "rates", "cheap", "expensive", "postage")
 
 // measureAdjectives after "how" ask for a measure.
 var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful", "strong", "tall", "high", "wide",
@@ -295,7 +346,7 @@ func duration(ws []string) (frame []string, ok bool) {
 }
 
 func classify(question string) Question {
-	words := opening(words(question))
+	words := contracted(opening(words(question)))
 	if len(words) == 0 {
 		return Question{}
 	}
@@ -307,10 +358,6 @@ func classify(question string) Question {
 	}
 	hasMoney := slices.ContainsFunc(words, func(s string) bool { return moneyWords[s] })
 	lead := w(0)
-	if lead == "what's" || lead == "which's" {
-		lead = "what"
-		words = append([]string{"what", "is"}, words[1:]...)
-	}
 	switch lead {
 	case "how":
 		switch next := w(1); {
@@ -332,7 +379,22 @@ func classify(question string) Question {
 			if next == "many" {
 				return Question{Type: Count}
 			}
-			if hasMoney || w(2) == "is" || w(2) == "are" || w(2) == "will" {
+			// "how much" before an auxiliary asks how much of the thing
+			// the clause's verb measures: what a container takes or holds
+			// is a quantity ("how much will the jug take"), what one
+			// spends, gets or owes is money ("how much do I have to spend",
+			// "how much do we get for a visit"), as is "how much is it".
+			if auxiliaries[w(2)] {
+				if slices.ContainsFunc(words, func(s string) bool { return capacityVerbs[s] }) {
+					return Question{Type: Quantity}
+				}
+				if hasMoney || w(2) == "is" || w(2) == "are" || w(2) == "will" ||
+					slices.ContainsFunc(words, func(s string) bool { return moneyVerbs[s] }) {
+					return Question{Type: Money}
+				}
+				return Question{Type: Quantity}
+			}
+			if hasMoney {
 				return Question{Type: Money}
 			}
 			return Question{Type: Quantity}
@@ -365,6 +427,10 @@ func classify(question string) Question {
 		switch w(1) {
 		case "date", "day", "year", "month", "time":
 			return Question{Type: Date}
+		case "point", "stage", "moment":
+			// "at what point do I get a link": when something happens,
+			// a time or the condition it follows.
+			return Question{Type: Condition}
 		}
 		if hasMoney {
 			return Question{Type: Money}
@@ -374,26 +440,17 @@ func classify(question string) Question {
 		// which the documents write as such ("hollin.example/repair",
 		// "BLD-X200"): it is frame, not content.
 		np := words[1:]
-		if len(np) > 0 && (np[0] == "is" || np[0] == "are") {
+		if len(np) > 0 && (np[0] == "is" || np[0] == "are" || np[0] == "was" || np[0] == "were") {
 			np = np[1:]
 		}
 		if len(np) > 0 && (np[0] == "the" || np[0] == "a" || np[0] == "an") {
 			np = np[1:]
 		}
-		var frame []string
-		kind, web := Description, false
-		for _, x := range np[:min(2, len(np))] {
-			switch {
-			case placeNouns[x] && kind != Name:
-				kind, web = Place, web || webNouns[x]
-			case codeNouns[x] && kind != Place:
-				kind = Name
-			default:
-				continue
-			}
-			frame = append(frame, x)
+		if len(np) > 0 && words[len(words)-1] == "called" {
+			// "what is the part called": a name.
+			return Question{Type: Name, Frame: []string{"called"}}
 		}
-		return Question{Type: kind, Frame: frame, Web: web}
+		return askedNoun(np[:min(2, len(np))])
 	}
 	if auxiliaries[w(0)] || w(0) == "whether" {
 		var frame []string
@@ -407,6 +464,54 @@ func classify(question string) Question {
 	// A statement or a list of keywords ("internal cost price of the X200
 	// jar", a claim to check) says nothing of its answer's form.
 	return Question{}
+}
+
+// askedNoun reads the kind of answer from the noun "what" or "which" asks
+// for (the first two words of its noun phrase): a web or mail address or
+// a place ("which website", "which town"), a code or a name ("what's the
+// part number", "what is the name of", "which customer"), an instruction
+// ("what are the steps", "what's the best way"), a speed or a measure by
+// a superlative ("what's the fastest it spins"). The noun is frame: the
+// answer says it its own way. Description when none does.
+func askedNoun(np []string) Question {
+	var frame []string
+	kind, web := Description, false
+	for _, x := range np {
+		switch {
+		case placeNouns[x] && kind != Name:
+			kind, web = Place, web || webNouns[x]
+		case (codeNouns[x] || nameNouns[x]) && kind != Place:
+			kind = Name
+		case personNouns[x] && kind == Description:
+			return Question{Type: Name} // the person is content: "which customer" is answered by one
+		case procedureNouns[x] && kind == Description:
+			return Question{Type: Procedure, Frame: []string{x}}
+		case speedSuperlatives[x] && kind == Description:
+			return Question{Type: Speed, Frame: []string{x}}
+		case measureSuperlatives[x] && kind == Description:
+			return Question{Type: Quantity, Frame: []string{x}}
+		default:
+			continue
+		}
+		frame = append(frame, x)
+	}
+	return Question{Type: kind, Frame: frame, Web: web}
+}
+
+// contracted expands a question word contracted with "is" that opens ws
+// ("what's", "whats", "where's") into the two words.
+func contracted(ws []string) []string {
+	if len(ws) == 0 {
+		return ws
+	}
+	w, ok := strings.CutSuffix(ws[0], "'s")
+	if !ok {
+		w, ok = strings.CutSuffix(ws[0], "s")
+	}
+	if !ok || !whWords[w] || w == "whose" {
+		return ws
+	}
+	return append([]string{w, "is"}, ws[1:]...)
 }
 
 // whWords open a question ("how", "what", ...).
@@ -514,7 +619,7 @@ func opening(ws []string) []string {
 // first is true for a question's first clause, where "which", "who" and
 // "whose" always ask.
 func asks(clause string, first bool) bool {
-	ws := opening(words(clause))
+	ws := contracted(opening(words(clause)))
 	if len(ws) == 0 {
 		return false
 	}
@@ -533,7 +638,9 @@ func asks(clause string, first bool) bool {
 	case whWords[v]:
 		return first && v != "when" && v != "where" || auxiliaries[at(1)] || marked && len(ws) < 3
 	case auxiliaries[v]:
-		return subjectStarts[at(1)] || first
+		// "will Hollin fix it under the guarantee?": a name may follow;
+		// the question mark says it asks.
+		return subjectStarts[at(1)] || first || marked
 	}
 	return false
 }
@@ -635,7 +742,9 @@ const (
 	// span: a number, or "a"/"an" as one of a unit ("an hour", "a year").
 	span = `(?:` + number + `|an?|several|a few)`
 	// numStart: a number not inside a code ("X200", "HL-X300-UK").
-	numStart  = `(?:^|[^\p{L}\d-])`
+	// A number after a slash is a fraction's or a rating's ("4/5"), not
+	// the start of a measure.
+	numStart  = `(?:^|[^\p{L}\d/-])`
 	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
 	measUnit  = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
 	rateUnit  = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
@@ -644,8 +753,12 @@ const (
 )
 
 var (
-	reDuration  = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
-	reDurNum    = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`) // a duration counted in numbers, not "a year"
+	reDuration = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
+	// reSpeedTime is a speed given as the time something takes: a
+	// duration counted in numbers, not "a year", after "in", "within" or
+	// a form of "take" ("boils in about four minutes"); "covered for 5
+	// years" is a period, not how fast anything is.
+	reSpeedTime = regexp.MustCompile(`(?i)\b(?:in|within|under|takes?|took|taking)\s+(?:about |around |roughly |approximately |under |less than |just |only )?(` + number + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*` + timeUnit + `)\b`)
 	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
@@ -821,7 +934,7 @@ func Find(t Type, sentence string) []string {
 		add(reFrequency)
 	case Speed:
 		add(reRate)
-		add(reDurNum) // "boils in about four minutes"
+		add(reSpeedTime) // "boils in about four minutes"
 	case Quantity:
 		add(reMeasure)
 	case Money:

@@ -47,7 +47,11 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	}
 	an := terms.New()
 	models.BuiltinAssessor = ix
-	models.BuiltinGenerator = generate.NewExtractive(an)
+	gen, err := generate.NewExtractiveModel(an, cfg.Loop.Generator)
+	if err != nil {
+		return nil, err
+	}
+	models.BuiltinGenerator = gen
 	signer, err := cfg.PrincipalSigner()
 	if err != nil {
 		return nil, err

@@ -21,7 +21,9 @@ func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, rou
 	if cfg.LLM.BaseURL == "" {
 		log.Info("models: builtin only (set ASSAY_LLM_BASE_URL to use an OpenAI-compatible endpoint)",
 			"assess", router.BuiltinAssessModel, "generate", router.BuiltinGenerateModel)
-		return activities.Models{}, router.DefaultPolicy("", ""), nil
+		policy := router.DefaultPolicy("", "")
+		policy.BuiltinGenerate = builtinGenerate(cfg)
+		return activities.Models{}, policy, nil
 	}
 	prices := llm.Prices{}
 	for model, p := range cfg.LLM.Prices {
@@ -48,6 +50,7 @@ func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, rou
 		router.Generate: prompt.Version(),
 	}
 	policy.FallbackBuiltin = cfg.LLM.Fallback == config.LLMFallbackBuiltin
+	policy.BuiltinGenerate = builtinGenerate(cfg)
 	models := activities.Models{
 		Assessor: func(d router.Decision) (assess.Assessor, error) {
 			return assess.NewLLM(client, tok, d.Model, contextTokens(d))
@@ -75,4 +78,13 @@ func endpointModels(cfg config.Config, log *slog.Logger) (activities.Models, rou
 // the rest is for the instructions, the question and the reply.
 func contextTokens(d router.Decision) int {
 	return max(d.TokenBudget-1500, 500)
+}
+
+// builtinGenerate is the policy's builtin generator (loop.generator):
+// empty for the default, so default policies stay as they were recorded.
+func builtinGenerate(cfg config.Config) string {
+	if m := cfg.Loop.GeneratorModel(); m != router.BuiltinGenerateModel {
+		return m
+	}
+	return ""
 }

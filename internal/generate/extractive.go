@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
@@ -18,6 +19,10 @@ import (
 // the version (declared in router, which routes to it) changes whenever
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
+
+// ExtractiveV7Model names the previous version, still selectable
+// (NewExtractiveV7).
+const ExtractiveV7Model = router.BuiltinGenerateModelV7
 
 // Extractive is the offline generator: it answers with sentences copied
 // from the sources, each followed by its source's label. It never writes a
@@ -74,6 +79,19 @@ const ExtractiveModel = router.BuiltinGenerateModel
 //     jar...", "Unplug..."): in support text the action usually follows the
 //     condition it answers.
 //
+// v8 (ExtractiveModel; v7 is ExtractiveV7Model) changes what it cites:
+//
+//   - rule 2a: a comparison (answertype.Compares) of two or more entities
+//     that some but not all sources mention is answered by each entity's
+//     deciding fact, from a source naming it (see compare);
+//   - in rule 3, a sentence of another source is added for a word it
+//     adds, or as an equally complete answer, only when that source bears
+//     on (a part of) the question at least BearRatio as much as the
+//     opening source (see bearing), is ranked above it, names an entity
+//     no chosen source mentions (see namesNew), or holds a value of the
+//     asked kind beside a word of the clause that asks the opening source
+//     holds nowhere.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -99,11 +117,47 @@ type Extractive struct {
 	// sentence of another source, or its title, must hold for it to add a
 	// word to the answer (rule 3).
 	OnShare float64
+	// BearRatio is the share of the opening source's bearing on the
+	// question (the weight of the question's words its title and text
+	// hold) another source needs before a sentence of it is cited for a
+	// word it adds (v8, rule 3).
+	BearRatio float64
+	// Version is 8 (ExtractiveModel) or 7 (ExtractiveV7Model, without
+	// v8's rules).
+	Version int
 }
 
-// NewExtractive returns the extractive generator with its defaults.
+// NewExtractive returns the extractive generator (ExtractiveModel) with
+// its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3}
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, Version: 8}
+}
+
+// NewExtractiveV7 returns the previous version (ExtractiveV7Model).
+func NewExtractiveV7(an *terms.Analyzer) *Extractive {
+	g := NewExtractive(an)
+	g.Version = 7
+	return g
+}
+
+// NewExtractiveModel returns the builtin extractive generator a model id
+// names: ExtractiveModel (also for ""), or ExtractiveV7Model.
+func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
+	switch model {
+	case "", ExtractiveModel:
+		return NewExtractive(an), nil
+	case ExtractiveV7Model:
+		return NewExtractiveV7(an), nil
+	}
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+" or "+ExtractiveV7Model+", got "+model)
+}
+
+// Model is the generator's model id.
+func (g *Extractive) Model() string {
+	if g.Version == 7 {
+		return ExtractiveV7Model
+	}
+	return ExtractiveModel
 }
 
 // sentence is one source sentence and its score.
@@ -147,6 +201,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	for i, src := range req.Sources {
 		titles[i] = g.an.Set(src.Title)
 	}
+	var (
+		ents     []assess.Entity
+		mentions []map[string]bool // per source: what its title and text mention (assess.Mentions)
+		bear     [][]float64       // per part of the question and source: its bearing (see bearing)
+	)
+	if g.Version >= 8 {
+		ents = assess.Entities(g.an, req.Question, noVocabulary{})
+		for _, src := range req.Sources {
+			mentions = append(mentions, assess.Mentions(g.an, src.Title, src.Text))
+		}
+		bear = g.bearing(req, g.parts(req.Question), idf, verbs)
+	}
 
 	// Rule 2: the opening sentence.
 	var best, bestTyped *sentence
@@ -178,8 +244,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 
+	// v8, rule 2a: a comparison of two or more entities ("is the Z20's
+	// motor stronger than the Z10's") is answered by each entity's own
+	// deciding fact, cited to a source that names it.
+	compared := false
+	if g.Version >= 8 && answertype.Compares(req.Question) {
+		if picks := g.compare(bySource, ents, mentions, asked); len(picks) > 1 {
+			chosen, best, compared = picks, picks[0], true
+		}
+	}
+
 	// Rule 3: further sentences that add to the answer.
-	if best.score > 0 {
+	if best.score > 0 && !compared {
 		covered := map[string]bool{}
 		cover := func(s *sentence) {
 			for t := range s.own {
@@ -207,12 +283,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// The question's parts ("is a cracked jar covered, and what if it
 		// is from batch B-2291" asks two things): a source on one of them
 		// is on the question.
-		var parts []map[string]bool
-		for _, p := range strings.FieldsFunc(req.Question, func(r rune) bool { return r == ',' || r == ';' || r == '?' }) {
-			if set := g.an.Set(p); len(set) > 0 {
-				parts = append(parts, set)
-			}
-		}
+		parts := g.parts(req.Question)
 		bestWords := g.an.Set(best.text)
 		// v7: another source is cited only for a word of the clause that
 		// asks (answertype.Asking; the whole question when that clause
@@ -283,9 +354,26 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			for _, t := range content {
 				complete = complete && (!titles[best.source][t] || s.own[t] || titles[s.source][t])
 			}
+			// v8: another source must bear on the question about as much as
+			// the opening one, unless it names an entity of the question
+			// no chosen source does ("what if it is from batch B-2291"),
+			// or, for a question asking for a value (a count, a period, a
+			// frequency, a speed, a measure, money, a date), holds the
+			// value beside a word of the clause that asks the opening
+			// source does not hold anywhere ("how long is the warranty on
+			// a kettle": a warranty page's "2-year" beside a kettle
+			// manual).
+			// A source ranked above the opening one is not checked: the
+			// ranking judged it on the whole question (as for rule 3's
+			// scene words).
+			bearsOn := g.Version < 8 || s.source < best.source || bears(bear, s.source, best.source, g.BearRatio) ||
+				g.namesNew(s, ents, chosen, mentions) ||
+				s.typed && valueTypes[asked.Type] && slices.ContainsFunc(content, func(t string) bool {
+					return s.own[t] && askingWords[t] && !verbs[t] && !mentions[best.source][t]
+				})
 			switch {
-			case adds && on && s.score >= g.AddRatio*best.score,
-				complete && s.score >= g.MinRatio*best.score,
+			case bearsOn && adds && on && s.score >= g.AddRatio*best.score,
+				bearsOn && complete && s.score >= g.MinRatio*best.score,
 				asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
 				chosen = append(chosen, s)
 				cover(s)
@@ -330,7 +418,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			cited = append(cited, Citation{Label: src.Label, ChunkID: src.ID, DocID: src.DocID, Title: src.Title, URL: src.URL})
 		}
 	}
-	return Answer{Text: b.String(), Citations: cited, Model: ExtractiveModel, FinishReason: "stop"}, nil
+	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
 }
 
 // elaborates reports whether s, an instruction answering a question about
@@ -456,4 +544,198 @@ func addOnce(list []*sentence, s *sentence) []*sentence {
 		return list
 	}
 	return append(list, s)
+}
+
+// bearing returns, for each part of the question (see parts) and each
+// source, the share of the part's weight (its content words' IDF, verbs
+// left out) the source's title and text hold: how much the source as a
+// whole bears on that part of the question (v8).
+func (g *Extractive) bearing(req Request, parts []map[string]bool, idf map[string]float64, verbs map[string]bool) [][]float64 {
+	sets := make([]map[string]bool, len(req.Sources))
+	for i, src := range req.Sources {
+		sets[i] = g.an.Set(src.Title + "\n" + src.Text)
+	}
+	out := make([][]float64, len(parts))
+	for pi, part := range parts {
+		out[pi] = make([]float64, len(req.Sources))
+		var of float64
+		for t, w := range idf {
+			if part[t] && !verbs[t] {
+				of += w
+			}
+		}
+		if of == 0 {
+			continue
+		}
+		for i := range req.Sources {
+			var held float64
+			for t, w := range idf {
+				if part[t] && !verbs[t] && sets[i][t] {
+					held += w
+				}
+			}
+			out[pi][i] = held / of
+		}
+	}
+	return out
+}
+
+// bears reports whether source s bears on some part of the question at
+// least ratio times as much as source first does (see bearing).
+func bears(bear [][]float64, s, first int, ratio float64) bool {
+	for _, b := range bear {
+		if b[first] > 0 && b[s] >= ratio*b[first] {
+			return true
+		}
+	}
+	return false
+}
+
+// parts splits a question at commas, semicolons and question marks into
+// the term sets of its parts ("is a cracked jar covered, and what if it is
+// from batch B-2291" asks two things).
+func (g *Extractive) parts(question string) []map[string]bool {
+	var out []map[string]bool
+	for _, p := range strings.FieldsFunc(question, func(r rune) bool { return r == ',' || r == ';' || r == '?' }) {
+		if set := g.an.Set(p); len(set) > 0 {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// Bearing is bearing for a question's whole: a development aid.
+func (g *Extractive) Bearing(req Request) []float64 {
+	asked := answertype.Classify(req.Question)
+	var all []*sentence
+	for si, src := range req.Sources {
+		for pi, text := range citation.Sentences(src.Text) {
+			all = append(all, &sentence{source: si, pos: pi, text: text})
+		}
+	}
+	content := g.content(req.Question, asked)
+	idf := g.score(req, all, content, asked)
+	return g.bearing(req, []map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question))[0]
+}
+
+// noVocabulary is the empty vocabulary: the generator finds a question's
+// entities by their shape alone (assess.Entities), with no statistics to
+// call a name background.
+type noVocabulary struct{}
+
+func (noVocabulary) DocFreq(string) int { return 0 }
+func (noVocabulary) Len() int           { return 0 }
+
+// namesNew reports whether sentence s names, whole, an entity of the
+// question that no chosen sentence's source mentions. An entity more than
+// half of the given sources mention is background there (the corpus
+// owner's name, "Hollin"), as the assessor drops names most visible
+// chunks hold: it tells no source from another.
+func (g *Extractive) namesNew(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool) bool {
+	own := assess.Mentions(g.an, s.text)
+	for _, e := range ents {
+		n := 0
+		for _, m := range mentions {
+			if e.CoveredBy(m) {
+				n++
+			}
+		}
+		if 2*n > len(mentions) {
+			continue
+		}
+		if e.CoveredBy(own) && !slices.ContainsFunc(chosen, func(c *sentence) bool { return e.CoveredBy(mentions[c.source]) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// compare picks, for a question comparing entities, one sentence per
+// entity that some but not every source mentions: the best-scoring
+// sentence, in a source mentioning that entity (one mentioning none of the
+// other compared entities when there is such a source with a sentence on
+// the question), that holds a content word besides the entity's own and
+// a deciding fact: an expression of the expected type, or for a yes/no
+// or open question a number ("1,500 W" against "1,200 W"). Each pick
+// comes from another source; none when fewer than two entities can be
+// answered so.
+func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question) []*sentence {
+	var compared []assess.Entity
+	for _, e := range ents {
+		n := 0
+		for _, m := range mentions {
+			if e.CoveredBy(m) {
+				n++
+			}
+		}
+		if n > 0 && n < len(mentions) {
+			compared = append(compared, e)
+		}
+	}
+	if len(compared) < 2 {
+		return nil
+	}
+	deciding := func(s *sentence) bool {
+		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
+			return strings.ContainsAny(s.text, "0123456789") && len(answertype.Find(answertype.Quantity, s.text))+
+				len(answertype.Find(answertype.Count, s.text))+len(answertype.Find(answertype.Money, s.text))+
+				len(answertype.Find(answertype.Period, s.text)) > 0
+		}
+		return s.typed
+	}
+	var picks []*sentence
+	for _, e := range compared {
+		taken := func(si int) bool { return slices.ContainsFunc(picks, func(p *sentence) bool { return p.source == si }) }
+		own := map[string]bool{}
+		for _, t := range e.Terms {
+			own[t] = true
+		}
+		var pick *sentence
+		pickOnly := false
+		for si, sents := range bySource {
+			if !e.CoveredBy(mentions[si]) || taken(si) {
+				continue
+			}
+			only := !slices.ContainsFunc(compared, func(o assess.Entity) bool { return o.Text != e.Text && o.CoveredBy(mentions[si]) })
+			for pi := range sents {
+				s := &sents[pi]
+				beyond := false
+				for t := range s.own {
+					beyond = beyond || !own[t]
+				}
+				// A value of the asked kind decides by itself ("which is
+				// faster": "22,000 RPM"), whatever words it says it with.
+				if !deciding(s) || (s.score <= 0 || !beyond) && !(valueTypes[asked.Type] && s.typed) {
+					continue
+				}
+				if pick == nil || only && !pickOnly || only == pickOnly && s.score > pick.score {
+					pick, pickOnly = s, only
+				}
+			}
+		}
+		if pick == nil {
+			continue
+		}
+		picks = append(picks, pick)
+		// A fact that does not name its entity ("High speed reaches
+		// 30,000 RPM.") comes with its source's first sentence that does.
+		if !e.CoveredBy(assess.Mentions(g.an, pick.text)) {
+			sents := bySource[pick.source]
+			if i := slices.IndexFunc(sents, func(s sentence) bool { return e.CoveredBy(assess.Mentions(g.an, s.text)) }); i >= 0 {
+				picks = append(picks, &sents[i])
+			}
+		}
+	}
+	if slices.ContainsFunc(picks, func(p *sentence) bool { return p.source != picks[0].source }) {
+		return picks
+	}
+	return nil
+}
+
+// valueTypes are the answer types whose expressions are values checked
+// strictly (see answertype: a number with a unit, a date), unlike an
+// instruction, a yes/no statement or a name.
+var valueTypes = map[answertype.Type]bool{
+	answertype.Count: true, answertype.Period: true, answertype.Frequency: true, answertype.Speed: true,
+	answertype.Quantity: true, answertype.Money: true, answertype.Date: true,
 }

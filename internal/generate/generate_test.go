@@ -476,3 +476,75 @@ func citedLabels(a Answer) []string {
 	}
 	return labels
 }
+
+// TestExtractiveV8 is issue 24's round 7 (builtin:extractive-v8), each
+// case asked of v8 and of v7, which gets it wrong: a comparison is
+// answered by each entity's deciding fact from its own page; another
+// source is cited only when it bears on the question about as much as the
+// opening one (or names an entity, or holds the asked value beside a word
+// the opening source lacks).
+func TestExtractiveV8(t *testing.T) {
+	an := terms.New()
+	z9 := src("1", "z9-specs", "current", 0.9, "The Z9 washer has a 900 W motor, a steel drum and eight programmes. Top spin reaches 1,400 RPM.")
+	z5 := src("2", "z5-specs", "current", 0.9, "The Z5 washer has a 700 W motor, a plastic drum and six programmes. Top spin reaches 1,200 RPM.")
+	cover := src("3", "cover", "current", 1, "Washer motors on the Z5 and Z9 are covered for 4 years.")
+	chalk := src("4", "chalk", "current", 0.7, "In chalky areas, descale washers more often. Scale damage is not covered by the guarantee.")
+	z9care := src("5", "z9-care", "current", 0.9, "The Z9 washer holds 8 kg of laundry and uses cold water. Descale it every month with white vinegar.")
+	guarantee := src("6", "guarantee", "current", 1, "Every appliance has a 2-year guarantee from the date of purchase.")
+	depot := src("7", "depot-move", "current", 1, "Our depot is moving from Leeds to York in May.")
+	app := src("8", "z9-app", "current", 0.9, "Pair the Z9 with the Acme Home app: hold the dial in the app menu.")
+	acmeCover := src("9", "acme-cover", "current", 1, "Every Acme appliance has a 2-year guarantee.")
+	leak := src("10", "acme-recall", "current", 1, "Acme kettles from batch 12 may leak.")
+	depot.Title, app.Title, acmeCover.Title, leak.Title = "Depot move", "Acme Home app", "Acme guarantee", "Kettle recall"
+	z9.Title, z5.Title, cover.Title, chalk.Title, z9care.Title, guarantee.Title = "Z9 specifications", "Z5 specifications", "Motor cover", "Scale", "Z9 care", "Guarantee terms"
+	for _, tt := range []struct {
+		name, question string
+		sources        []Source
+		contains       []string
+		cites          []string
+		both           bool // v7 answers it so too: v8 must keep it
+	}{
+		{"a yes/no comparison cites both pages with their facts", "is the Z9's motor much stronger than the Z5's?",
+			[]Source{cover, z9, z5}, []string{"900 W", "700 W"}, []string{"1", "2"}, false},
+		{"which is faster: each page's speed", "Which one's faster, the Z9 or the Z5?",
+			[]Source{cover, z9, z5}, []string{"1,400 RPM", "1,200 RPM"}, []string{"1", "2"}, false},
+		{"a source that bears on the question less adds nothing", "what happens if my washer is damaged by chalky water",
+			[]Source{chalk, z9care}, []string{"not covered"}, []string{"4"}, false},
+		{"the asked value beside a word the opening source lacks", "how long is the guarantee on a washer",
+			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
+		{"a name most sources mention is no entity to add", "Which town is Acme's depot in these days?",
+			[]Source{depot, app, acmeCover, leak}, []string{"York"}, []string{"7"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV7(an)} {
+				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+				if err != nil {
+					t.Fatal(err)
+				}
+				labels := citedLabels(got)
+				ok := tt.cites == nil || cmp.Equal(labels, tt.cites)
+				for _, c := range tt.contains {
+					ok = ok && strings.Contains(got.Text, c)
+				}
+				if g.Version == 8 && !ok {
+					t.Errorf("v8: Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
+				}
+				if g.Version == 7 && ok != tt.both {
+					t.Errorf("v7: Generate(%q) = %q citing %v; as v8 should: %v", tt.question, got.Text, labels, tt.both)
+				}
+			}
+		})
+	}
+}
+
+func TestNewExtractiveModel(t *testing.T) {
+	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV7Model: ExtractiveV7Model} {
+		g, err := NewExtractiveModel(terms.New(), model)
+		if err != nil || g.Model() != want {
+			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)
+		}
+	}
+	if _, err := NewExtractiveModel(terms.New(), "builtin:extractive-v1"); err == nil || !strings.Contains(err.Error(), "model") {
+		t.Errorf("an unknown model: err = %v, want one naming the field", err)
+	}
+}

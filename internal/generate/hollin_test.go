@@ -109,8 +109,17 @@ func (f *hollinFixture) groups(q hollinQuestion) []string {
 // Generate activity does.
 func (f *hollinFixture) request(t testing.TB, q hollinQuestion, k int) Request {
 	t.Helper()
+	return f.requestAs(t, q, f.groups(q), k)
+}
+
+// requestAs is request for a principal of the given groups (and public).
+func (f *hollinFixture) requestAs(t testing.TB, q hollinQuestion, groups []string, k int) Request {
+	t.Helper()
 	ctx := context.Background()
-	res, err := f.retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: f.groups(q), K: k})
+	if !slices.Contains(groups, corpus.PublicGroup) {
+		groups = append([]string{corpus.PublicGroup}, groups...)
+	}
+	res, err := f.retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups, K: k})
 	if err != nil {
 		t.Fatalf("%s: Search: %v", q.ID, err)
 	}

@@ -37,7 +37,7 @@ func Runtime(cfg config.Config, policy router.Policy) (Manifest, error) {
 		Index:     IndexRef{Backend: backendName},
 		Reranker:  "builtin/" + rr,
 		Assessor:  ModelRef{Model: router.BuiltinAssessModel},
-		Generator: ModelRef{Model: router.BuiltinGenerateModel},
+		Generator: ModelRef{Model: cfg.Loop.GeneratorModel()},
 		Router:    router.PolicyVersion + "/" + pol,
 		Loop:      LoopOf(cfg.Loop),
 		Thesaurus: cfg.Loop.Thesaurus,

@@ -1,0 +1,104 @@
+package generate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// devSets are the development question sets with their key facts (never a
+// blind set).
+var devSets = [][2]string{
+	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
+	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
+	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""},
+}
+
+// TestDevSets compares the builtin extractive generators on every
+// development set's answerable questions, each given the top
+// wire.DefaultTopK chunks the retriever finds for a principal of the
+// question's groups (no assessor: every question is answered), and prints
+// key facts and cited-document precision per set and each question whose
+// answer differs (GENERATEDEV=1 go test ./internal/generate -run
+// TestDevSets -v). A reading aid: it asserts nothing.
+func TestDevSets(t *testing.T) {
+	if os.Getenv("GENERATEDEV") == "" {
+		t.Skip("GENERATEDEV=1 compares the generators on the development sets")
+	}
+	f := newHollinFixture(t)
+	an := terms.New()
+	gens := []*Extractive{NewExtractiveV7(an), NewExtractive(an)}
+	chk := NewChecker(an)
+	type q struct {
+		hollinQuestion
+		Groups []string `json:"groups"`
+	}
+	for _, set := range devSets {
+		qs := readJSONL[q](t, filepath.Join("..", "..", "testdata", "eval", set[0]+".jsonl"))
+		factsPath := set[1]
+		if factsPath == "" {
+			factsPath = filepath.Join("..", "..", "testdata", "eval", set[0]+"-facts.jsonl")
+		}
+		facts := map[string][]string{}
+		for _, kf := range readJSONL[struct {
+			ID    string   `json:"id"`
+			Facts []string `json:"facts"`
+		}](t, factsPath) {
+			facts[kf.ID] = kf.Facts
+		}
+		type tally struct{ hits, n, cited, relevant int }
+		tallies := make([]tally, len(gens))
+		for _, qq := range qs {
+			if len(qq.Relevant) == 0 {
+				continue
+			}
+			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
+			var texts []string
+			for gi, g := range gens {
+				ans, err := g.Generate(context.Background(), req)
+				if err == nil {
+					ans, err = chk.Check(req, ans)
+				}
+				if err != nil {
+					t.Errorf("%s %s: %v", set[0], qq.ID, err)
+					continue
+				}
+				tl := &tallies[gi]
+				tl.n++
+				if len(missingFacts(ans.Text, facts[qq.ID])) == 0 {
+					tl.hits++
+				}
+				var cited []string
+				for _, c := range ans.Citations {
+					tl.cited++
+					mark := "-"
+					if slices.Contains(qq.Relevant, c.DocID) {
+						tl.relevant++
+						mark = "+"
+					}
+					cited = append(cited, mark+c.DocID)
+				}
+				var bear []string
+				b := g.Bearing(req)
+				for i, src := range req.Sources {
+					bear = append(bear, fmt.Sprintf("%s=%.2f", src.DocID, b[i]))
+				}
+				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text+"\n\t\tbearing "+strings.Join(bear, " "))
+			}
+			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "all" && strings.Contains(texts[0], "-")) {
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv7: %s\n\tv8: %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1])
+			}
+		}
+		for gi, g := range gens {
+			tl := tallies[gi]
+			t.Logf("%s %s: key facts %d/%d, cited relevant %d/%d", set[0], g.Model(), tl.hits, tl.n, tl.relevant, tl.cited)
+		}
+	}
+}
