@@ -180,17 +180,9 @@ type search struct {
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
-	var lex, vec []backend.Hit
-	var err error
-	if mode != Vector {
-		if lex, err = s.bm25(ctx); err != nil {
-			return err
-		}
-	}
-	if mode != BM25 {
-		if vec, err = s.vector(ctx); err != nil {
-			return err
-		}
+	lex, vec, err := s.legs(ctx, mode)
+	if err != nil {
+		return err
 	}
 	s.fuse(mode, lex, vec)
 	if err := s.load(ctx); err != nil {
