@@ -211,7 +211,7 @@ type Index struct {
 	RequireACL bool `yaml:"require_acl"`
 	// ExactCandidates (redisearch backend only) makes the BM25 leg read
 	// every query term's postings for its candidates. Off by default: in
-	// a query of 4 or more terms, the commonest (held by more than 5% and
+	// a query of 4 or more terms, the commonest (held by more than 1% and
 	// 1,000 of the caller's visible chunks, carrying at most 30% of the
 	// query's weight) only add to the score of chunks that hold a rarer
 	// term, which reads far fewer postings (docs/performance-scale.md,

@@ -183,17 +183,9 @@ type search struct {
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
-	var lex, vec []backend.Hit
-	var err error
-	if mode != Vector {
-		if lex, err = s.bm25(ctx); err != nil {
-			return err
-		}
-	}
-	if mode != BM25 {
-		if vec, err = s.vector(ctx); err != nil {
-			return err
-		}
+	lex, vec, err := s.legs(ctx, mode)
+	if err != nil {
+		return err
 	}
 	s.fuse(mode, lex, vec)
 	// Every candidate's status and authority (for dedup and the prior);

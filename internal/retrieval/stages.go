@@ -9,50 +9,91 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
 
 func (s *search) stage(name string, start time.Time, n int, ids []string, note string) {
+	s.res.Stages = append(s.res.Stages, newStage(name, start, n, ids, note))
+}
+
+func newStage(name string, start time.Time, n int, ids []string, note string) Stage {
 	if len(ids) > TraceTop {
 		ids = ids[:TraceTop]
 	}
-	s.res.Stages = append(s.res.Stages, Stage{Name: name, Millis: millisSince(start), Candidates: n, Top: slices.Clone(ids), Note: note})
+	return Stage{Name: name, Millis: millisSince(start), Candidates: n, Top: slices.Clone(ids), Note: note}
 }
 
-func (s *search) bm25(ctx context.Context) ([]backend.Hit, error) {
+// bm25 runs the BM25 leg; its stage is returned, not recorded, so that it
+// may run beside the vector leg (run records both in a fixed order).
+func (s *search) bm25(ctx context.Context) ([]backend.Hit, []Stage, error) {
 	start := time.Now()
 	hits, err := s.r.b.SearchText(ctx, s.req.Query, s.filter, s.fetch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s.stage("bm25", start, len(hits), hitIDs(hits), "")
-	return hits, nil
+	return hits, []Stage{newStage("bm25", start, len(hits), hitIDs(hits), "")}, nil
 }
 
-func (s *search) vector(ctx context.Context) ([]backend.Hit, error) {
+// vector runs the vector leg (the query's embedding, then the search);
+// its stages are returned, as bm25's.
+func (s *search) vector(ctx context.Context) ([]backend.Hit, []Stage, error) {
 	start := time.Now()
 	e := s.r.o.Embedder
 	vecs, err := e.Embed(ctx, []string{s.req.Query})
 	if err != nil {
-		return nil, errs.E("retrieval.embed", err)
+		return nil, nil, errs.E("retrieval.embed", err)
 	}
 	if len(vecs) != 1 || len(vecs[0]) != e.Dim() {
-		return nil, errs.Errorf("retrieval.embed", errs.Schema, "%s returned no query vector of dimension %d", e.ID(), e.Dim())
+		return nil, nil, errs.Errorf("retrieval.embed", errs.Schema, "%s returned no query vector of dimension %d", e.ID(), e.Dim())
 	}
-	s.stage("embed", start, 1, nil, e.ID())
+	stages := []Stage{newStage("embed", start, 1, nil, e.ID())}
 	start = time.Now()
 	hits, st, err := s.r.b.SearchVector(ctx, vecs[0], s.filter, s.fetch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	note := fmt.Sprintf("exact scan of %d chunks that pass the filter", st.Allowed)
 	if st.Method != "" {
 		note = st.Method + " with the filter inside the query"
 	}
-	s.stage("vector", start, len(hits), hitIDs(hits), note)
-	return hits, nil
+	return hits, append(stages, newStage("vector", start, len(hits), hitIDs(hits), note)), nil
+}
+
+// legs runs the first-stage retrievers mode needs. With both, they run
+// at once: each waits on its backend (on RediSearch, a round trip and
+// the server's time) while the other decodes and re-scores, and neither
+// reads the other's results. Their stages are recorded bm25 first, as
+// when they ran one after the other.
+func (s *search) legs(ctx context.Context, mode Mode) (lex, vec []backend.Hit, err error) {
+	var lexStages, vecStages []Stage
+	switch mode {
+	case BM25:
+		lex, lexStages, err = s.bm25(ctx)
+	case Vector:
+		vec, vecStages, err = s.vector(ctx)
+	default:
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() error {
+			var err error
+			vec, vecStages, err = s.vector(gctx)
+			return err
+		})
+		g.Go(func() error {
+			var err error
+			lex, lexStages, err = s.bm25(gctx)
+			return err
+		})
+		err = g.Wait()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	s.res.Stages = append(append(s.res.Stages, lexStages...), vecStages...)
+	return lex, vec, nil
 }
 
 // fuse merges the first-stage lists into candidates (Fuse). With one list

@@ -99,6 +99,47 @@ func (ix *Index) load(ctx context.Context, ids []string) ([]*cachedChunk, error)
 	return out, nil
 }
 
+// candidateTerms returns the chunks with the given ids, in order, with
+// their analyzed terms, all the BM25 leg's re-scoring needs: from the
+// cache, or (in one pipeline) the content field alone from Redis. The
+// other fields (text, title, metadata; 60% of a chunk's bytes) are read
+// only for the few candidates a search returns (retrieval loads them),
+// and these chunks are not cached. An unknown id is an errs.NotFound
+// error.
+func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate, error) {
+	const op = "redisearch.SearchText"
+	out := make([]candidate, len(ids))
+	var miss []int
+	for i, id := range ids {
+		out[i].id = id
+		if c := ix.cache.get(id); c != nil {
+			out[i].terms = c.terms
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.SliceCmd, len(miss))
+	for j, i := range miss {
+		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], fieldContent)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, ix.redisErr(op, err)
+	}
+	for j, i := range miss {
+		vals := cmds[j].Val()
+		if len(vals) != 1 || vals[0] == nil {
+			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", ids[i])
+		}
+		content, _ := vals[0].(string)
+		out[i].terms = unescapeTerms(content)
+	}
+	return out, nil
+}
+
 // decodeChunk reads HMGET's values of chunkFields.
 func decodeChunk(vals []any) *cachedChunk {
 	s := func(j int) string {

@@ -38,6 +38,29 @@ type rareRule struct {
 	MinDF     int
 	// Deeper multiplies the candidates' depth of a split query.
 	Deeper int
+	// Unscored leaves the common terms out of the query altogether (a
+	// measured alternative, off by default): the candidates are then
+	// ordered by their rare terms only.
+	Unscored bool
+}
+
+// query is the split query of terms under r (rareQuery; without the
+// common terms when r.Unscored).
+func (r rareRule) query(terms []string, weights []float64, common []bool, filter string) string {
+	if !r.Unscored {
+		return rareQuery(terms, weights, common, filter)
+	}
+	var rt []string
+	var rw []float64
+	for i, t := range terms {
+		if !common[i] {
+			rt = append(rt, t)
+			if i < len(weights) {
+				rw = append(rw, weights[i])
+			}
+		}
+	}
+	return textQuery(rt, filter, rw)
 }
 
 // String names the rule for diagnostics.
@@ -45,8 +68,12 @@ func (r rareRule) String() string {
 	if !r.On {
 		return "exact"
 	}
-	return "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
+	s := "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
 		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.Itoa(max(1, r.Deeper))
+	if r.Unscored {
+		s += ",unscored"
+	}
+	return s
 }
 
 // split returns whether each term is common (true) under r, for terms
@@ -138,12 +165,15 @@ func rareQuery(terms []string, weights []float64, common []bool, filter string) 
 
 // defaultRare is the rule an Index opens with (index.exact_candidates
 // turns it off): in a query of at least 4 terms, a term is common when
-// more than 5% and at least 1,000 of the caller's visible chunks hold it,
+// more than 1% and at least 1,000 of the caller's visible chunks hold it,
 // the commonest first while the common terms carry at most 30% of the
-// query's Σ m·idf²; a split query reads twice the candidates. Chosen on
-// SciFact's train claims at 50,000 and 500,000 chunks and on a generated
-// Zipf corpus (TestRareTermsAgreeWithExactScoring, where half the weight
-// lost 1.25% of the top 10), checked on SciFact's test claims
-// (docs/performance-scale.md, "RediSearch: rare terms match, common terms
-// only score"); TestRareRuleAgreement measures any other rule.
-var defaultRare = rareRule{On: true, DFShare: 0.05, MassShare: 0.3, MinTerms: 4, MinDF: 1000, Deeper: 2}
+// query's Σ m·idf²; a split query reads twice the candidates. The shares
+// were chosen on SciFact's train claims at 50,000 and 500,000 chunks and
+// on a generated Zipf corpus (TestRareTermsAgreeWithExactScoring, where
+// half the weight lost 1.25% of the top 10), checked on SciFact's test
+// claims (docs/performance-scale.md, "RediSearch: rare terms match,
+// common terms only score"); the df share was 5% until the 500k train
+// claims showed 1% as close to a deep exact read for a quarter less time
+// ("Round 6: RediSearch latency at 500k"). TestRareRuleAgreement
+// measures any other rule.
+var defaultRare = rareRule{On: true, DFShare: 0.01, MassShare: 0.3, MinTerms: 4, MinDF: 1000, Deeper: 2}

@@ -21,7 +21,7 @@ import (
 // rare terms match, common terms only score").
 //
 //	ASSAY_RARE_REDIS=host:port ASSAY_RARE_NAME=index ASSAY_RARE_QUERIES=queries.jsonl
-//	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF:deeper)
+//	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF:deeper[:u], u: common terms left out)
 //	[ASSAY_RARE_CALLERS=all,public,team-07]
 func TestRareRuleAgreement(t *testing.T) {
 	addr, name, qpath := os.Getenv("ASSAY_RARE_REDIS"), os.Getenv("ASSAY_RARE_NAME"), os.Getenv("ASSAY_RARE_QUERIES")
@@ -43,6 +43,7 @@ func TestRareRuleAgreement(t *testing.T) {
 	}
 	for _, f := range strings.Fields(spec) {
 		r := rareRule{On: true}
+		f, r.Unscored = strings.CutSuffix(f, ":u") // the common terms left out of the query
 		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
 			t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
 		}

@@ -460,7 +460,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, total, err = ix.candidatesTotal(ctx, rareQuery(qt.terms, qt.weights, common, filter), rd)
+		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, common, filter), rd)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -473,13 +473,9 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
-	got, err := ix.load(ctx, ids)
+	cands, err := ix.candidateTerms(ctx, ids)
 	if err != nil {
 		return nil, err
-	}
-	cands := make([]candidate, len(got))
-	for i, c := range got {
-		cands[i] = candidate{id: c.chunk.ID, terms: c.terms}
 	}
 	return rescore(v, ix.m.BM25, qterms, cands, k), nil
 }
