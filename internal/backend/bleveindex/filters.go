@@ -103,14 +103,17 @@ func readFilters(dir string) (*filters, error) {
 		return nil, err
 	}
 	fs := &filters{fields: map[backend.Field]map[string]*roaring.Bitmap{}, authority: map[string]float64{}, empty: roaring.New()}
-	if _, err := fs.empty.FromBuffer(ff.Empty); err != nil {
+	// UnmarshalBinary copies: FromBuffer would alias the decoded bytes at
+	// whatever alignment JSON left them, which checkptr (go test -race)
+	// rejects.
+	if err := fs.empty.UnmarshalBinary(ff.Empty); err != nil {
 		return nil, err
 	}
 	for f, name := range filterNames {
 		m := map[string]*roaring.Bitmap{}
 		for v, data := range ff.Fields[name] {
 			bm := roaring.New()
-			if _, err := bm.FromBuffer(data); err != nil {
+			if err := bm.UnmarshalBinary(data); err != nil {
 				return nil, err
 			}
 			m[v] = bm
