@@ -26,6 +26,14 @@ import (
 //     namesCode): an error code in a page that never says "part" is no
 //     part number. A word no visible chunk uses asks nothing a chunk
 //     could be checked against and is left out.
+//   - a spelling correction counts only once the run searched for it
+//     (queried): on the first attempt the question is judged as typed,
+//     and a word the visible corpus does not use weighs as an unknown
+//     word (the paraphrase tolerance), rather than as the corpus word
+//     nearest in spelling ("point" read as "print", "packs" as "back",
+//     "spend" as "speed", which a chunk then had to hold); after the
+//     spelling strategy rewrote the query, the corrections its query
+//     carries are the question's words, as in v8.
 //   - a question whether something exists ("is there a firmware update
 //     that sorts it?", "are there any discounts") asks about the thing
 //     after "there": when no word of it is one a visible chunk uses, no
@@ -158,4 +166,27 @@ func (b *Builtin) absentThing(question string, vocab Vocabulary) string {
 		return ""
 	}
 	return ""
+}
+
+// queried returns the question with the spelling corrections of spelled
+// (Rewriter.Spell's, word for word) that the attempt's query carries;
+// the others are left as typed (see answers.go).
+func (b *Builtin) queried(question, spelled, query string) string {
+	if spelled == question {
+		return question
+	}
+	ws, ss := strings.Fields(question), strings.Fields(spelled)
+	if len(ws) != len(ss) {
+		return spelled
+	}
+	inQuery := b.an.Set(query)
+	for i := range ws {
+		if ws[i] == ss[i] {
+			continue
+		}
+		if ts := b.an.Terms(ss[i]); len(ts) == 1 && inQuery[ts[0]] {
+			ws[i] = ss[i]
+		}
+	}
+	return strings.Join(ws, " ")
 }

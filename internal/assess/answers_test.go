@@ -148,3 +148,23 @@ func TestRepeats(t *testing.T) {
 		t.Errorf("codeNouns = %v, want [part]", got)
 	}
 }
+
+// TestQueried: a spelling correction counts for judging only once the
+// attempt's query carries it.
+func TestQueried(t *testing.T) {
+	b := newAnswersAssessor()
+	q := "how often should I descael the K50"
+	spelled, fixed := b.Rewriter.Spell(q, b.corpus.Visible([]string{"public"}))
+	if len(fixed) == 0 {
+		t.Fatalf("Spell(%q) corrects nothing: the test needs a correction", q)
+	}
+	if got := b.queried(q, spelled, q); got != q {
+		t.Errorf("first attempt: queried = %q, want the question as typed", got)
+	}
+	if got := b.queried(q, spelled, spelled); got != spelled {
+		t.Errorf("after the spelling rewrite: queried = %q, want %q", got, spelled)
+	}
+	if got := b.queried(q, spelled, "K50 descale monthly"); got != spelled {
+		t.Errorf("a query carrying the correction: queried = %q, want %q", got, spelled)
+	}
+}

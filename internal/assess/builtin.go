@@ -426,7 +426,11 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		question, _ = b.Rewriter.Spell(question, vocab)
+		spelled, _ := b.Rewriter.Spell(question, vocab)
+		question = spelled
+		if b.Answers {
+			question = b.queried(req.Question, spelled, req.Query)
+		}
 	}
 	asked := answertype.Classify(question)
 	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
