@@ -1,7 +1,6 @@
 package assess
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -55,13 +54,7 @@ func TestAnswersChecks(t *testing.T) {
 				b, _ = newTestAssessor()
 			}
 			req := Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence, Groups: []string{"public"}}
-			res, err := b.Assess(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := res.Assessment.Check(); err != nil {
-				t.Errorf("assessment fails its own check: %v", err)
-			}
+			res := assessChecked(t, b, req)
 			if res.Assessment.Sufficient != tt.want {
 				t.Fatalf("Assess(%q) = %+v, want sufficient %v", tt.question, res.Assessment, tt.want)
 			}
@@ -81,10 +74,7 @@ func TestAnswersChecks(t *testing.T) {
 				return
 			}
 			b.Answers = false
-			res, err = b.Assess(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res = assessChecked(t, b, req)
 			if !res.Assessment.Sufficient {
 				t.Errorf("builtin:coverage-v8 refuses %q too (%s): the case does not test v9", tt.question, res.Assessment.Reason)
 			}
