@@ -26,14 +26,14 @@ import (
 //     namesCode): an error code in a page that never says "part" is no
 //     part number. A word no visible chunk uses asks nothing a chunk
 //     could be checked against and is left out.
-//   - a spelling correction counts only once the run searched for it
-//     (queried): on the first attempt the question is judged as typed,
-//     and a word the visible corpus does not use weighs as an unknown
-//     word (the paraphrase tolerance), rather than as the corpus word
-//     nearest in spelling ("point" read as "print", "packs" as "back",
-//     "spend" as "speed", which a chunk then had to hold); after the
-//     spelling strategy rewrote the query, the corrections its query
-//     carries are the question's words, as in v8.
+//   - the question is also judged as typed, with only the spelling
+//     corrections the attempt's query carries (queried), and that reading
+//     is taken when it accepts: a word the visible corpus does not use
+//     then weighs as an unknown word (the paraphrase tolerance) rather
+//     than as the corpus word nearest in spelling ("point" read as
+//     "print", "packs" as "back", which a chunk then had to hold). When
+//     it refuses, the corrected reading decides, as in v8: a real typo
+//     ("baise pairs") is still read as the corpus word.
 //   - a question whether something exists ("is there a firmware update
 //     that sorts it?", "are there any discounts") asks about the thing
 //     after "there": when no word of it is one a visible chunk uses, no

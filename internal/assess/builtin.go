@@ -422,16 +422,31 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // Assess implements Assessor. The question is judged as the corpus would
 // spell it: with a rewriter, its misspellings are corrected first, so a
 // rewrite that fixes them can find evidence that counts.
+//
+// builtin:coverage-v9 (Answers) judges the question as typed too, with
+// only the corrections the attempt's query carries (queried), and takes
+// that reading when it accepts: a correction may turn a word the asker
+// spelled right into a corpus word ("point" into "print"), and a chunk
+// should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		spelled, _ := b.Rewriter.Spell(question, vocab)
-		question = spelled
-		if b.Answers {
-			question = b.queried(req.Question, spelled, req.Query)
+		question, _ = b.Rewriter.Spell(question, vocab)
+	}
+	if b.Answers && question != req.Question {
+		if typed := b.queried(req.Question, question, req.Query); typed != question {
+			if res, err := b.assess(ctx, req, vocab, typed); err != nil || res.Assessment.Sufficient {
+				return res, err
+			}
 		}
 	}
+	return b.assess(ctx, req, vocab, question)
+}
+
+// assess judges req's evidence on question, the question as read (see
+// Assess).
+func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, error) {
 	asked := answertype.Classify(question)
 	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
 	ents := Entities(b.an, question, vocab)
