@@ -60,6 +60,10 @@ type Result struct {
 	// the first is the assessment's Rewrite. A model's single rewrite is
 	// one proposal of StrategyModel (see Proposals).
 	Proposals []Proposal `json:"proposals,omitempty"`
+	// Accepted are the chunks a sufficient assessment rests on (ids of
+	// Request.Evidence: the one that answers, then any judged with it);
+	// empty when the assessor does not say (a model) or refused.
+	Accepted []string `json:"accepted,omitempty"`
 }
 
 // ProposalList returns res's proposals, or its assessment's rewrite as the

@@ -40,7 +40,11 @@ const BuiltinModel = router.BuiltinAssessModel
 // (Builtin.Focus): the coverage rules alone, which are builtin:coverage-v7's
 // with v8's reading of answer types (a unit named anywhere in the clause
 // that asks, a hedge before the question word).
-const NoFocusModel = BuiltinModel + "-nofocus"
+const NoFocusModel = V8Model + "-nofocus"
+
+// V8Model names the builtin assessor with v9's answer checks off
+// (Builtin.Answers): builtin:coverage-v8, kept selectable.
+const V8Model = "builtin:coverage-v8"
 
 // Builtin is an offline assessor that needs no model. It weighs each
 // content term of the question by its IDF in the principal's visible
@@ -110,12 +114,19 @@ type Builtin struct {
 	Focus         bool
 	FocusCoverage float64
 	FocusRank     int
+	// Answers turns on builtin:coverage-v9's checks that a chunk answers
+	// (see answers.go): an answer that only repeats what the question
+	// names is none, a code asked for by its noun ("the part number") is
+	// given only by a chunk naming that kind of code, and nothing answers
+	// whether there is a thing no visible document mentions. Off:
+	// builtin:coverage-v8.
+	Answers bool
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 0.7, FocusRank: 0}
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true}
 }
 
 // Thesaurus relates words (see internal/thesaurus).
@@ -130,8 +141,11 @@ type Thesaurus interface {
 // name when one is used ("builtin:coverage-v8+wordnet-3.0").
 func (b *Builtin) Model() string {
 	m := BuiltinModel
-	if !b.Focus {
+	switch {
+	case !b.Focus:
 		m = NoFocusModel
+	case !b.Answers:
+		m = V8Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -248,6 +262,15 @@ func (j *judged) title() string {
 	return s
 }
 
+// ids are the chunk ids of the chunk, or the chunks judged together.
+func (j *judged) ids() []string {
+	out := []string{j.ev.ChunkID}
+	for _, e := range j.with {
+		out = append(out, e.ChunkID)
+	}
+	return out
+}
+
 // better reports whether j beats k: a chunk that would suffice beats a
 // higher score that would not.
 func (j *judged) better(k *judged) bool {
@@ -272,6 +295,12 @@ type reading struct {
 	// value is true when the question asks for a value (any expected type
 	// but a procedure or a yes/no decision).
 	value bool
+	// named is the question's own text, normalised (see namedIn), when
+	// an answer that repeats it does not count (Builtin.Answers); codeNouns
+	// are the nouns of a "what's the part number" question that the
+	// visible corpus uses, one of which a chunk must hold to answer.
+	named     string
+	codeNouns []string
 }
 
 // tolerant reports whether the paraphrase tolerance may apply to a chunk
@@ -393,12 +422,31 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // Assess implements Assessor. The question is judged as the corpus would
 // spell it: with a rewriter, its misspellings are corrected first, so a
 // rewrite that fixes them can find evidence that counts.
+//
+// builtin:coverage-v9 (Answers) judges the question as typed too, with
+// only the corrections the attempt's query carries (queried), and takes
+// that reading when it accepts: a correction may turn a word the asker
+// spelled right into a corpus word ("point" into "print"), and a chunk
+// should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
 		question, _ = b.Rewriter.Spell(question, vocab)
 	}
+	if b.Answers && question != req.Question {
+		if typed := b.queried(req.Question, question, req.Query); typed != question {
+			if res, err := b.assess(ctx, req, vocab, typed); err != nil || res.Assessment.Sufficient {
+				return res, err
+			}
+		}
+	}
+	return b.assess(ctx, req, vocab, question)
+}
+
+// assess judges req's evidence on question, the question as read (see
+// Assess).
+func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, error) {
 	asked := answertype.Classify(question)
 	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
 	ents := Entities(b.an, question, vocab)
@@ -425,12 +473,18 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
 	}
+	if b.Answers {
+		r.named = normalised(question)
+		r.codeNouns = b.codeNouns(question, asked, vocab)
+	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e.Text, r, covers)
-		j := r.judge(Mentions(b.an, e.Title, e.Text), covers, typed)
+		have := Mentions(b.an, e.Title, e.Text)
+		typed = typed && r.namesCode(have)
+		j := r.judge(have, covers, typed)
 		j.ev, j.expr = e, expr
 		all = append(all, j)
 		if best == nil || j.better(best) {
@@ -456,13 +510,19 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		}
 		a.Sufficient = missingEntity == nil && hasKey && best.coverage >= b.MinCoverage && best.typed
 	}
-	if b.Focus && !a.Sufficient && best != nil {
+	absent := ""
+	if b.Answers {
+		absent = b.absentThing(req.Question, vocab)
+		a.Sufficient = a.Sufficient && absent == ""
+	}
+	if b.Focus && !a.Sufficient && best != nil && absent == "" {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
 		fasked := answertype.Classify(req.Question)
 		f := b.readFocus(req.Question, fasked, ents, vocab)
 		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
+			res.Accepted = j.ids()
 			return res, nil
 		}
 	}
@@ -477,6 +537,8 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		a.Reason = "no word of the question occurs in the documents you can see"
 	case best == nil:
 		a.Reason = "no evidence was retrieved"
+	case absent != "":
+		a.Reason = fmt.Sprintf("the question asks whether there is %q, which no document you can see mentions", absent)
 	case missingEntity != nil && !missingEntity.known(vocab):
 		a.Reason = fmt.Sprintf("no document you can see mentions %q", missingEntity.Text)
 	case missingEntity != nil:
@@ -506,7 +568,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			translatable[q.term] = related[q.term]
 		}
 	}
-	hopeless := key < 0 || missingEntity != nil && !missingEntity.known(vocab) ||
+	hopeless := key < 0 || absent != "" || missingEntity != nil && !missingEntity.known(vocab) ||
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
@@ -551,6 +613,9 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	res.Assessment = a
+	if a.Sufficient {
+		res.Accepted = best.ids()
+	}
 	return res, nil
 }
 
@@ -881,8 +946,10 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 			if j < 0 || j >= len(sents) || b.otherKind(sents[j], r.kinds) {
 				continue
 			}
-			if ex := t.Find(sents[j]); len(ex) > 0 {
-				return ex[0], true
+			for _, ex := range t.Find(sents[j]) {
+				if !r.repeats(t, ex) {
+					return ex, true
+				}
 			}
 		}
 	}

@@ -125,7 +125,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			continue
 		}
 		expr, typed := b.answerIn(asked, j.ev.Text, r, covers)
-		if !typed {
+		if !typed || !r.namesCode(j.have) {
 			continue
 		}
 		if slices.ContainsFunc(f.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {

@@ -33,13 +33,7 @@ func TestFocusReading(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, _ := newTestAssessor()
 			req := Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence, Groups: []string{"public"}}
-			res, err := b.Assess(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := res.Assessment.Check(); err != nil {
-				t.Errorf("assessment fails its own check: %v", err)
-			}
+			res := assessChecked(t, b, req)
 			if res.Assessment.Sufficient != tt.want {
 				t.Errorf("Assess(%q) = %+v, want sufficient %v", tt.question, res.Assessment, tt.want)
 			}
@@ -47,10 +41,7 @@ func TestFocusReading(t *testing.T) {
 				t.Errorf("reason %q does not say the focus reading accepted", res.Assessment.Reason)
 			}
 			b.Focus = false
-			res, err = b.Assess(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res = assessChecked(t, b, req)
 			if res.Assessment.Sufficient {
 				t.Errorf("with the focus reading off, %q is accepted too (%s): the case does not test it", tt.question, res.Assessment.Reason)
 			}
@@ -84,4 +75,18 @@ func TestFocusComparison(t *testing.T) {
 	if res.Assessment.Sufficient {
 		t.Errorf("Assess(%q) on the X300 Pro's codes alone = %+v, want refused", q, res.Assessment)
 	}
+}
+
+// assessChecked assesses req with b, failing the test on an error and
+// reporting an assessment that fails its own check.
+func assessChecked(t *testing.T, b *Builtin, req Request) Result {
+	t.Helper()
+	res, err := b.Assess(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Assessment.Check(); err != nil {
+		t.Errorf("assessment fails its own check: %v", err)
+	}
+	return res
 }
