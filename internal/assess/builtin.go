@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
@@ -880,7 +881,7 @@ func lacking(qterms []weighted, ents []Entity, have map[string]bool) []string {
 // it may be a synonym the corpus words differently ("sink" for "water"), so
 // it counts, but it must not outweigh everything the corpus does say.
 func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []weighted {
-	n := float64(vocab.Len())
+	n := vocab.Len()
 	var out []weighted
 	var sum float64
 	var known int
@@ -891,13 +892,13 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		df := vocab.DocFreq(t)
 		w := weighted{term: t, known: df > 0}
 		if w.known {
-			w.weight = idf(n, df)
+			w.weight = backend.IDF(n, df)
 			sum += w.weight
 			known++
 		}
 		out = append(out, w)
 	}
-	unknown := math.Log(1 + (n+0.5)/0.5) // as rare as can be
+	unknown := backend.IDF(n, 0) // as rare as can be
 	if known > 0 {
 		unknown = sum / float64(known)
 	}
@@ -907,12 +908,6 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 		}
 	}
 	return out
-}
-
-// idf is a term's weight: its BM25 inverse document frequency among n
-// visible chunks, df of which hold it.
-func idf(n float64, df int) float64 {
-	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // answerIn looks in a chunk's text for an expression of the expected

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -58,7 +59,7 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 	text := answertype.Asking(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	f := &focus{}
-	n := float64(vocab.Len())
+	n := vocab.Len()
 	seen := map[string]bool{}
 	for _, t := range b.an.Content(text) {
 		if frame[t] || terms.IsQuestionWord(t) || seen[t] {
@@ -70,7 +71,7 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			f.unknown = append(f.unknown, t)
 			continue
 		}
-		f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
+		f.words = append(f.words, weighted{term: t, known: true, weight: backend.IDF(n, df)})
 	}
 	inAsk := b.an.Set(text)
 	for _, e := range ents {
@@ -87,7 +88,7 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			for _, t := range e.Terms {
 				if df := vocab.DocFreq(t); df > 0 && !seen[t] {
 					seen[t] = true
-					f.words = append(f.words, weighted{term: t, known: true, weight: idf(n, df)})
+					f.words = append(f.words, weighted{term: t, known: true, weight: backend.IDF(n, df)})
 				}
 			}
 		}

@@ -2,13 +2,13 @@ package assess
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
@@ -447,7 +447,7 @@ func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max i
 			}
 		}
 	}
-	n := float64(vocab.Len())
+	n := vocab.Len()
 	type cand struct {
 		t string
 		w float64
@@ -457,8 +457,7 @@ func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max i
 		if c*2 <= len(top) {
 			continue // not shared by most of the top chunks
 		}
-		df := float64(vocab.DocFreq(t))
-		cands = append(cands, cand{t, float64(c) * math.Log(1+(n-df+0.5)/(df+0.5))})
+		cands = append(cands, cand{t, float64(c) * backend.IDF(n, vocab.DocFreq(t))})
 	}
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].w != cands[j].w {
