@@ -207,8 +207,8 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #            the set format (not the builtin models' rules nor the other
 #            sets' questions); run once after issue 24's round 4, a
 #            development set since round 5 (fitted on).
-#   fresh4   written the same way on 2026-12-01; blind: kept for judging the
-#            next change to the builtin models (one summary-only run so far).
+#   fresh4   written the same way on 2026-12-01; run once after issue 24's round 5
+#            start (summary only), a development set since round 6 (fitted on).
 #   fresh5   written the same way on 2026-12-01 (issue 24); run once at round 5's end, a development set since round 7 (fitted on).
 #   fresh6   written the same way on 2026-12-02; blind and unrun.
 HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6
