@@ -62,6 +62,17 @@ func (sub *Subset) Len() int { return len(sub.ords) }
 // Bytes is the heap the subset holds.
 func (sub *Subset) Bytes() int { return 4*len(sub.ords) + 8*len(sub.recs) }
 
+// SubsetBytes is the heap a subset of n ordinals would hold (its Bytes),
+// known before it is made; 0 for a store without bit codes.
+func (s *Store) SubsetBytes(n int) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.bits == nil {
+		return 0
+	}
+	return 4*n + 8*n*(1+s.bits.words)
+}
+
 // Allowed is the subset's ordinals, as NewSubset was given them; the
 // caller must not modify it.
 func (sub *Subset) Allowed() *roaring.Bitmap { return sub.allowed }

@@ -313,6 +313,7 @@ func (ix *Index) Dir() string { return ix.dir }
 func (ix *Index) Close() error {
 	var err error
 	ix.closed.Do(func() {
+		ix.codes.close()
 		if ix.text != nil {
 			releaseBM25()
 			err = ix.text.Close()

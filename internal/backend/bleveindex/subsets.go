@@ -18,11 +18,15 @@ import (
 // its codes (vectors.Subset), scanned in order: the same scores, offered
 // in the same order, so the same hits. The copies live in the heap
 // (136 bytes a chunk at 768 dimensions: 34 MB for half of 500k chunks),
-// bounded by subsetBudget, least recently used first out.
+// bounded by subsetBudget per index. When the copies fill the budget, a
+// set searched more often than a copied one takes its place (the least
+// recently used of those), so sets searched in turn do not copy on every
+// search; search counts halve every ageEvery searches, so a set that was
+// busy once does not hold its copy for ever.
 
 const (
-	// subsetBudget bounds the heap the copies hold together; a set whose
-	// copy alone would pass it is never copied.
+	// subsetBudget bounds the heap an index's copies hold together; a set
+	// whose copy alone would pass it is never copied.
 	subsetBudget = 256 << 20
 	// subsetMinShare: a set smaller than this share of the index is
 	// scanned in place (few records to reach; not worth a copy).
@@ -31,6 +35,8 @@ const (
 	// searched once is not copied, so many one-off group sets do not
 	// evict each other's copies.
 	subsetAfter = 2
+	// ageEvery is how many searches pass between halvings of the counts.
+	ageEvery = 1024
 )
 
 // subsets is the cache of copies, keyed by the visible set's bitmap (the
@@ -41,6 +47,8 @@ type subsets struct {
 	tick    uint64 // orders uses, for eviction
 	bytes   int
 	budget  int // 0: subsetBudget (tests set less)
+	closed  bool
+	made    int // copies made, kept or not (tests read it)
 }
 
 type subsetEntry struct {
@@ -48,6 +56,7 @@ type subsetEntry struct {
 	used     uint64
 	sub      *vectors.Subset // nil until copied
 	building bool
+	never    bool // too big for the budget, or the store has no codes
 }
 
 // get returns the copy of docs' codes, or nil when docs has none (yet):
@@ -59,6 +68,10 @@ func (c *subsets) get(vecs *vectors.Store, docs *roaring.Bitmap, total int) *vec
 		return nil
 	}
 	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
 	if c.entries == nil {
 		c.entries = map[*roaring.Bitmap]*subsetEntry{}
 	}
@@ -69,12 +82,31 @@ func (c *subsets) get(vecs *vectors.Store, docs *roaring.Bitmap, total int) *vec
 		c.trimEntries()
 	}
 	c.tick++
+	if c.tick%ageEvery == 0 {
+		for _, x := range c.entries {
+			x.searches /= 2
+		}
+	}
 	e.used = c.tick
 	e.searches++
-	if e.sub != nil || e.building || e.searches < subsetAfter {
+	if e.sub != nil || e.building || e.never || e.searches < subsetAfter {
 		sub := e.sub
 		c.mu.Unlock()
 		return sub
+	}
+	budget := c.budget
+	if budget == 0 {
+		budget = subsetBudget
+	}
+	size := vecs.SubsetBytes(n)
+	if size == 0 || size > budget {
+		e.never = true
+		c.mu.Unlock()
+		return nil
+	}
+	if c.bytes+size-c.evictable(e) > budget {
+		c.mu.Unlock()
+		return nil // the copies held are searched at least as often
 	}
 	e.building = true
 	c.mu.Unlock()
@@ -83,30 +115,40 @@ func (c *subsets) get(vecs *vectors.Store, docs *roaring.Bitmap, total int) *vec
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.building = false
-	budget := c.budget
-	if budget == 0 {
-		budget = subsetBudget
-	}
-	if err != nil || sub.Bytes() > budget {
+	c.made++
+	if err != nil {
+		e.never = true
 		return nil // no codes, or a closed store: the search reports that
 	}
 	for c.bytes+sub.Bytes() > budget && c.evict(e) {
 	}
-	if c.bytes+sub.Bytes() > budget {
-		return sub // used once, not kept
+	if c.bytes+sub.Bytes() > budget || c.closed {
+		return sub // used once, not kept (others were copied meanwhile, or the index closed)
 	}
 	e.sub = sub
 	c.bytes += sub.Bytes()
 	return sub
 }
 
-// evict drops the least recently used copy other than keep's; false when
-// there is none.
+// evictable is the heap held by copies e may take the place of: those of
+// sets searched less often than e's.
+func (c *subsets) evictable(e *subsetEntry) int {
+	b := 0
+	for _, x := range c.entries {
+		if x != e && x.sub != nil && x.searches < e.searches {
+			b += x.sub.Bytes()
+		}
+	}
+	return b
+}
+
+// evict drops the least recently used copy of a set searched less often
+// than keep's; false when there is none.
 func (c *subsets) evict(keep *subsetEntry) bool {
 	var victim *roaring.Bitmap
 	var oldest uint64
 	for docs, e := range c.entries {
-		if e != keep && e.sub != nil && (victim == nil || e.used < oldest) {
+		if e != keep && e.sub != nil && e.searches < keep.searches && (victim == nil || e.used < oldest) {
 			victim, oldest = docs, e.used
 		}
 	}
@@ -116,6 +158,14 @@ func (c *subsets) evict(keep *subsetEntry) bool {
 	c.bytes -= c.entries[victim].sub.Bytes()
 	c.entries[victim].sub = nil
 	return true
+}
+
+// close drops every copy (Index.Close): a closed index's copies are
+// garbage, and a search racing the close copies nothing more.
+func (c *subsets) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries, c.bytes, c.closed = nil, 0, true
 }
 
 // maxSubsetEntries bounds the sets whose searches are counted.

@@ -131,13 +131,58 @@ func TestVectorSubsetBudget(t *testing.T) {
 	if !copied("public") {
 		t.Fatal("public's codes were not copied at its second search")
 	}
+	// staff, searched as often as public, does not take its place: sets
+	// searched in turn would copy at every search.
 	search("staff")
 	search("staff")
+	if !copied("public") || copied("staff") || ix.codes.made != 1 {
+		t.Errorf("after staff's second search: public copied %v, staff %v, %d copies made", copied("public"), copied("staff"), ix.codes.made)
+	}
+	for range 10 {
+		search("public")
+		search("staff")
+	}
+	if made := ix.codes.made; made > 2 {
+		t.Errorf("public and staff searched in turn 10 times: %d copies made, want at most 2", made)
+	}
+	// Searched more often than public, staff takes its place.
+	for range 30 {
+		search("staff")
+	}
 	if copied("public") || !copied("staff") || ix.codes.bytes != ix.codes.budget {
-		t.Errorf("after staff's second search: public copied %v, staff %v, %d bytes", copied("public"), copied("staff"), ix.codes.bytes)
+		t.Errorf("after staff's searches: public copied %v, staff %v, %d bytes", copied("public"), copied("staff"), ix.codes.bytes)
 	}
 	if got := search("public"); !slices.Equal(got, first) {
 		t.Errorf("public after eviction: %v, before %v", got, first)
+	}
+}
+
+// A set whose copy alone passes the budget is never copied, however often
+// it is searched; a closed index copies nothing.
+func TestVectorSubsetTooBig(t *testing.T) {
+	chunks := generatedChunks(3000)
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, chunks, e)
+	ix := open(t, dir)
+	ix.codes.budget = 100
+	q, err := e.Embed(context.Background(), []string{"w1 w2 w3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, _, err := ix.SearchVector(context.Background(), q[0], backend.Filter{Groups: []string{"public"}}, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.codes.made != 0 || ix.codes.bytes != 0 {
+		t.Errorf("a set too big for the budget: %d copies made, %d bytes held", ix.codes.made, ix.codes.bytes)
+	}
+	ix.codes.budget = 0
+	delete(ix.codes.entries, ix.post.Visible([]string{"public"}).Docs())
+	ix.codes.close()
+	if sub := ix.codes.get(ix.vecs, ix.post.Visible([]string{"public"}).Docs(), ix.Len()); sub != nil || ix.codes.made != 0 {
+		t.Errorf("after close: a copy (%v), %d made", sub != nil, ix.codes.made)
 	}
 }
 
