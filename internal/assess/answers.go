@@ -129,7 +129,8 @@ var thingEnds = map[string]bool{"that": true, "which": true, "for": true, "to": 
 // thingStarts may open it and say nothing of the thing.
 var thingStarts = map[string]bool{"a": true, "an": true, "any": true, "some": true, "anything": true, "another": true, "the": true}
 
-// absentThing returns, as typed, the thing a question asks whether there
+// absentThing returns, as the reading judged has it (spelling corrected
+// or as typed), the thing a question asks whether there
 // is ("a firmware update" in "is there a firmware update that sorts
 // it?") when the visible corpus uses none of its words; "" when the
 // question asks no such thing or a visible chunk uses a word of it (see

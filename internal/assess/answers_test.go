@@ -158,3 +158,15 @@ func TestQueried(t *testing.T) {
 		t.Errorf("a query carrying the correction: queried = %q, want %q", got, spelled)
 	}
 }
+
+// A misspelt thing is not absent: the spelling-corrected reading finds
+// the word the visible corpus uses, so the reason does not say no
+// document mentions it, and a rewrite is still proposed.
+func TestAbsentThingMisspelt(t *testing.T) {
+	b := newAnswersAssessor()
+	b.Answers = true
+	res := assessChecked(t, b, Request{Question: "Is there a vaccum on the X300 Pro?", Query: "Is there a vaccum on the X300 Pro?", Groups: []string{"public"}, Evidence: hollinLike[1:2]})
+	if strings.Contains(res.Assessment.Reason, "which no document you can see mentions") {
+		t.Errorf("a misspelt word read as absent: %q", res.Assessment.Reason)
+	}
+}

@@ -513,7 +513,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	absent := ""
 	if b.Answers {
-		absent = b.absentThing(req.Question, vocab)
+		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
