@@ -43,8 +43,10 @@ type BM25Stats interface {
 // (never negative; a term no chunk holds weighs the most). It is the one
 // BM25 term weight: the scorers (BM25Query, package postings, the
 // redisearch backend's query weights), retrieval's coverage, the builtin
-// reranker and the IDF-weighted embedder call it, each with the
-// statistics of the chunks the caller may see.
+// reranker and the IDF-weighted embedder call it. The scorers, coverage
+// and the reranker pass the statistics of the chunks the caller may see;
+// the embedder passes the whole index's, by design: a chunk's vector is
+// built once for every caller, and a query's must be built the same way.
 func IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
 }

@@ -154,7 +154,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 
 // Model is the generator's model id.
 func (g *Extractive) Model() string {
-	if g.Version == 7 {
+	if g.Version < 8 {
 		return ExtractiveV7Model
 	}
 	return ExtractiveModel
