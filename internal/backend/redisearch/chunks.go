@@ -80,23 +80,37 @@ func (ix *Index) load(ctx context.Context, ids []string) ([]*cachedChunk, error)
 	if len(miss) == 0 {
 		return out, nil
 	}
+	vals, err := ix.fields(ctx, op, ids, miss, chunkFields...)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range miss {
+		out[i] = decodeChunk(vals[j])
+		ix.cache.put(out[i])
+	}
+	return out, nil
+}
+
+// fields reads the named fields of the chunks ids[i] for each i of miss,
+// in one pipeline: the values of miss[j]'s chunk are vals[j]. A chunk
+// whose first field is absent is an errs.NotFound error naming it.
+func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int, fields ...string) ([][]any, error) {
 	pipe := ix.rdb.Pipeline()
 	cmds := make([]*redis.SliceCmd, len(miss))
 	for j, i := range miss {
-		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], chunkFields...)
+		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], fields...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, ix.redisErr(op, err)
 	}
+	vals := make([][]any, len(miss))
 	for j, i := range miss {
-		vals := cmds[j].Val()
-		if len(vals) != len(chunkFields) || vals[0] == nil {
+		vals[j] = cmds[j].Val()
+		if len(vals[j]) != len(fields) || vals[j][0] == nil {
 			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", ids[i])
 		}
-		out[i] = decodeChunk(vals)
-		ix.cache.put(out[i])
 	}
-	return out, nil
+	return vals, nil
 }
 
 // candidateTerms returns the chunks with the given ids, in order, with
@@ -121,20 +135,12 @@ func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate,
 	if len(miss) == 0 {
 		return out, nil
 	}
-	pipe := ix.rdb.Pipeline()
-	cmds := make([]*redis.SliceCmd, len(miss))
-	for j, i := range miss {
-		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], fieldContent)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, ix.redisErr(op, err)
+	vals, err := ix.fields(ctx, op, ids, miss, fieldContent)
+	if err != nil {
+		return nil, err
 	}
 	for j, i := range miss {
-		vals := cmds[j].Val()
-		if len(vals) != 1 || vals[0] == nil {
-			return nil, errs.Errorf(op, errs.NotFound, "no chunk %q", ids[i])
-		}
-		content, _ := vals[0].(string)
+		content, _ := vals[j][0].(string)
 		out[i].terms = unescapeTerms(content)
 	}
 	return out, nil
