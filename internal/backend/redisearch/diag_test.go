@@ -21,14 +21,8 @@ import (
 // written other ways. ASSAY_DIAG_REDIS=host:port ASSAY_DIAG_NAME=index
 // ASSAY_DIAG_QUERIES=queries.jsonl [ASSAY_DIAG_EVERY=5].
 func TestSearchTimeBreakdown(t *testing.T) {
-	addr, name, qpath := os.Getenv("ASSAY_DIAG_REDIS"), os.Getenv("ASSAY_DIAG_NAME"), os.Getenv("ASSAY_DIAG_QUERIES")
-	if addr == "" || name == "" || qpath == "" {
-		t.Skip("SKIPPED: measurement on a built index; set ASSAY_DIAG_REDIS, ASSAY_DIAG_NAME, ASSAY_DIAG_QUERIES")
-	}
-	every, k := 5, 100 // the scale benchmark's k
-	if s := os.Getenv("ASSAY_DIAG_EVERY"); s != "" {
-		fmt.Sscan(s, &every)
-	}
+	addr, name, qpath, every := measureEnv(t, "DIAG", "QUERIES", 5)
+	k := 100 // the scale benchmark's k
 	if s := os.Getenv("ASSAY_DIAG_K"); s != "" {
 		fmt.Sscan(s, &k)
 	}
@@ -287,4 +281,25 @@ func sampleQueries(t *testing.T, path string, every int) []string {
 		}
 	}
 	return texts
+}
+
+// measureEnv reads the settings of a measurement on an index already
+// built in a running server, ASSAY_<what>_REDIS (host:port),
+// ASSAY_<what>_NAME (the index) and ASSAY_<what>_<input> (its queries or
+// data), and ASSAY_<what>_EVERY (every how many queries to take; every
+// when unset), and skips the test, loudly, when one of the first three
+// is unset.
+func measureEnv(t *testing.T, what, input string, every int) (addr, name, in string, n int) {
+	t.Helper()
+	v := func(s string) string { return os.Getenv("ASSAY_" + what + "_" + s) }
+	addr, name, in = v("REDIS"), v("NAME"), v(input)
+	if addr == "" || name == "" || in == "" {
+		t.Skipf("SKIPPED: measurement on a built index; set ASSAY_%[1]s_REDIS, ASSAY_%[1]s_NAME, ASSAY_%[1]s_%[2]s", what, input)
+	}
+	if s := v("EVERY"); s != "" {
+		if _, err := fmt.Sscan(s, &every); err != nil || every < 1 {
+			t.Fatalf("ASSAY_%s_EVERY: want a count ≥ 1, got %q", what, s)
+		}
+	}
+	return addr, name, in, every
 }

@@ -30,14 +30,8 @@ import (
 // ASSAY_KNN_NAME=index ASSAY_KNN_DATA=<bench-scale data dir of one size>
 // [ASSAY_KNN_EVERY=3] [ASSAY_KNN_FORMS=name,...].
 func TestKNNLegForms(t *testing.T) {
-	addr, name, dir := os.Getenv("ASSAY_KNN_REDIS"), os.Getenv("ASSAY_KNN_NAME"), os.Getenv("ASSAY_KNN_DATA")
-	if addr == "" || name == "" || dir == "" {
-		t.Skip("SKIPPED: measurement on a built index; set ASSAY_KNN_REDIS, ASSAY_KNN_NAME, ASSAY_KNN_DATA")
-	}
-	every, k := 3, 100
-	if s := os.Getenv("ASSAY_KNN_EVERY"); s != "" {
-		every, _ = strconv.Atoi(s)
-	}
+	addr, name, dir, every := measureEnv(t, "KNN", "DATA", 3)
+	k := 100
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
 	// ASSAY_KNN_EXACT names another index of the same chunks whose exact

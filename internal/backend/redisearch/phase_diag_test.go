@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -24,14 +23,8 @@ import (
 //
 //	ASSAY_PHASE_REDIS=host:port ASSAY_PHASE_NAME=index ASSAY_PHASE_QUERIES=queries.jsonl [ASSAY_PHASE_EVERY=10]
 func TestSearchPhases(t *testing.T) {
-	addr, name, qpath := os.Getenv("ASSAY_PHASE_REDIS"), os.Getenv("ASSAY_PHASE_NAME"), os.Getenv("ASSAY_PHASE_QUERIES")
-	if addr == "" || name == "" || qpath == "" {
-		t.Skip("SKIPPED: measurement on a built index; set ASSAY_PHASE_REDIS, ASSAY_PHASE_NAME, ASSAY_PHASE_QUERIES")
-	}
-	every, k := 10, 100
-	if s := os.Getenv("ASSAY_PHASE_EVERY"); s != "" {
-		fmt.Sscan(s, &every)
-	}
+	addr, name, qpath, every := measureEnv(t, "PHASE", "QUERIES", 10)
+	k := 100
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
 	rdb := ix.rdb

@@ -24,14 +24,8 @@ import (
 //	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4 0.02:0.5:4"] (dfShare:massShare:minTerms:minDF:deeper[:u], u: common terms left out)
 //	[ASSAY_RARE_CALLERS=all,public,team-07]
 func TestRareRuleAgreement(t *testing.T) {
-	addr, name, qpath := os.Getenv("ASSAY_RARE_REDIS"), os.Getenv("ASSAY_RARE_NAME"), os.Getenv("ASSAY_RARE_QUERIES")
-	if addr == "" || name == "" || qpath == "" {
-		t.Skip("SKIPPED: measurement on a built index; set ASSAY_RARE_REDIS, ASSAY_RARE_NAME, ASSAY_RARE_QUERIES")
-	}
-	every, k := 1, 100
-	if s := os.Getenv("ASSAY_RARE_EVERY"); s != "" {
-		fmt.Sscan(s, &every)
-	}
+	addr, name, qpath, every := measureEnv(t, "RARE", "QUERIES", 1)
+	k := 100
 	rules := []rareRule{{}}
 	refOF := 0 // ASSAY_RARE_REFOF: compare with the exact form at this over-fetch factor instead
 	if s := os.Getenv("ASSAY_RARE_REFOF"); s != "" {
