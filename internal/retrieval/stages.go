@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -76,18 +77,26 @@ func (s *search) legs(ctx context.Context, mode Mode) (lex, vec []backend.Hit, e
 	case Vector:
 		vec, vecStages, err = s.vector(ctx)
 	default:
+		// The first failure cancels the other leg. Of two failures the
+		// BM25 leg's is reported, as when the legs ran in turn, unless it
+		// is only the cancellation the vector leg's failure caused.
+		var lexErr, vecErr error
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
-			var err error
-			vec, vecStages, err = s.vector(gctx)
-			return err
+			vec, vecStages, vecErr = s.vector(gctx)
+			return vecErr
 		})
 		g.Go(func() error {
-			var err error
-			lex, lexStages, err = s.bm25(gctx)
-			return err
+			lex, lexStages, lexErr = s.bm25(gctx)
+			return lexErr
 		})
-		err = g.Wait()
+		g.Wait()
+		switch {
+		case lexErr != nil && (vecErr == nil || ctx.Err() != nil || !errors.Is(lexErr, context.Canceled)):
+			err = lexErr
+		default:
+			err = vecErr
+		}
 	}
 	if err != nil {
 		return nil, nil, err
