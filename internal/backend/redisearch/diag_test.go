@@ -80,22 +80,11 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				fl := backend.Filter{Groups: c.groups}
 				t0 := time.Now()
 				qterms := ix.an.Terms(text)
-				uniq, mult := []string{}, map[string]int{}
-				for _, q := range qterms {
-					if mult[q] == 0 {
-						uniq = append(uniq, q)
-					}
-					mult[q]++
-				}
-				s, err := ix.set(ctx, c.groups)
+				qt, v, err := ix.weigh(ctx, qterms, c.groups)
 				if err != nil {
 					t.Fatal(err)
 				}
-				v := Vocabulary{ix: ix, groups: c.groups, s: s}
-				qt, err := ix.queryTerms(ctx, v, uniq, mult)
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := v.s
 				terms, weights := qt.terms, qt.weights
 				if len(terms) == 0 {
 					continue

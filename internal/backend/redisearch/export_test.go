@@ -58,22 +58,11 @@ func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper in
 // RareSplits reports whether the index's rule sends text, searched by a
 // principal of groups, as rare terms with common ones only scoring.
 func (ix *Index) RareSplits(ctx context.Context, text string, groups []string) (bool, error) {
-	uniq, mult := []string{}, map[string]int{}
-	for _, t := range ix.an.Terms(text) {
-		if mult[t] == 0 {
-			uniq = append(uniq, t)
-		}
-		mult[t]++
-	}
-	s, err := ix.set(ctx, groups)
+	qt, v, err := ix.weigh(ctx, ix.an.Terms(text), groups)
 	if err != nil {
 		return false, err
 	}
-	qt, err := ix.queryTerms(ctx, Vocabulary{ix: ix, groups: groups, s: s}, uniq, mult)
-	if err != nil {
-		return false, err
-	}
-	return ix.rare.split(qt.vdf, qt.mass, s.n) != nil, nil
+	return ix.rare.split(qt.vdf, qt.mass, v.s.n) != nil, nil
 }
 
 // RareCandidates sends the rare-term form of terms (common[i]: the term

@@ -135,24 +135,12 @@ func TestRareRuleAgreement(t *testing.T) {
 				}
 			}
 			// How many queries each rule splits.
-			qterms := ix.an.Terms(q)
-			uniq, mult := []string{}, map[string]int{}
-			for _, x := range qterms {
-				if mult[x] == 0 {
-					uniq = append(uniq, x)
-				}
-				mult[x]++
-			}
-			s, err := ix.set(ctx, groups)
-			if err != nil {
-				t.Fatal(err)
-			}
-			qt, err := ix.queryTerms(ctx, Vocabulary{ix: ix, groups: groups, s: s}, uniq, mult)
+			qt, v, err := ix.weigh(ctx, ix.an.Terms(q), groups)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for ri, r := range rules {
-				if r.split(qt.vdf, qt.mass, s.n) != nil {
+				if r.split(qt.vdf, qt.mass, v.s.n) != nil {
 					split[ri]++
 				}
 			}

@@ -429,23 +429,11 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if len(qterms) == 0 || k < 1 {
 		return nil, nil
 	}
-	uniq := make([]string, 0, len(qterms))
-	mult := map[string]int{}
-	for _, t := range qterms {
-		if mult[t] == 0 {
-			uniq = append(uniq, t)
-		}
-		mult[t]++
-	}
-	s, err := ix.set(ctx, f.Groups)
+	qt, v, err := ix.weigh(ctx, qterms, f.Groups)
 	if err != nil {
 		return nil, err
 	}
-	v := Vocabulary{ix: ix, groups: f.Groups, s: s}
-	qt, err := ix.queryTerms(ctx, v, uniq, mult)
-	if err != nil {
-		return nil, err
-	}
+	s := v.s
 	if len(qt.terms) == 0 {
 		return nil, nil // no visible chunk holds a query term
 	}
@@ -570,6 +558,27 @@ type queryTerms struct {
 	weights []float64
 	vdf     []int
 	mass    []float64
+}
+
+// weigh weighs the query terms qterms (repeats counted) with the
+// statistics of the chunks groups may see (queryTerms), as SearchText
+// sends them; v is those statistics.
+func (ix *Index) weigh(ctx context.Context, qterms, groups []string) (qt queryTerms, v Vocabulary, err error) {
+	uniq := make([]string, 0, len(qterms))
+	mult := map[string]int{}
+	for _, t := range qterms {
+		if mult[t] == 0 {
+			uniq = append(uniq, t)
+		}
+		mult[t]++
+	}
+	s, err := ix.set(ctx, groups)
+	if err != nil {
+		return queryTerms{}, Vocabulary{}, err
+	}
+	v = Vocabulary{ix: ix, groups: groups, s: s}
+	qt, err = ix.queryTerms(ctx, v, uniq, mult)
+	return qt, v, err
 }
 
 // queryTerms reads the visible and whole-index document frequencies of
