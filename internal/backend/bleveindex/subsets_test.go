@@ -37,21 +37,27 @@ func generatedChunks(n int) []corpus.Chunk {
 	return wholeChunks(docs)
 }
 
+// subsetIndex opens an index of 3,000 generated chunks and embeds the
+// queries with its embedder.
+func subsetIndex(t *testing.T, queries ...string) (*Index, [][]float32) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ix")
+	e := newCounting(t)
+	build(t, dir, generatedChunks(3000), e)
+	vecs, err := e.Embed(context.Background(), queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return open(t, dir), vecs
+}
+
 // TestVectorSubsetSameHits: a caller's second search copies the codes of
 // its visible set and later searches scan the copy; every search returns
 // what the scan of the mapped codes through the visible bitmap returns.
 // A set below subsetMinShare of the index and full access are never
 // copied, and a filtered search scans in place.
 func TestVectorSubsetSameHits(t *testing.T) {
-	chunks := generatedChunks(3000)
-	dir := filepath.Join(t.TempDir(), "ix")
-	e := newCounting(t)
-	build(t, dir, chunks, e)
-	ix := open(t, dir)
-	queries, err := e.Embed(context.Background(), []string{"w1 w2 w3", "w17 w300", "w99 w5 w250 w8"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix, queries := subsetIndex(t, "w1 w2 w3", "w17 w300", "w99 w5 w250 w8")
 	callers := []backend.Filter{
 		{Groups: []string{"public"}},
 		{Groups: []string{"public", "staff"}},
@@ -105,16 +111,8 @@ func TestVectorSubsetSameHits(t *testing.T) {
 // TestVectorSubsetBudget: copies beyond the budget evict the least
 // recently used one, and the searches keep their hits.
 func TestVectorSubsetBudget(t *testing.T) {
-	chunks := generatedChunks(3000)
-	dir := filepath.Join(t.TempDir(), "ix")
-	e := newCounting(t)
-	build(t, dir, chunks, e)
-	ix := open(t, dir)
+	ix, q := subsetIndex(t, "w1 w2 w3")
 	ix.codes.budget = 1500 * (4 + 8*2) // one copy
-	q, err := e.Embed(context.Background(), []string{"w1 w2 w3"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	search := func(group string) []backend.Hit {
 		hits, _, err := ix.SearchVector(context.Background(), q[0], backend.Filter{Groups: []string{group}}, 5)
 		if err != nil {
@@ -160,16 +158,8 @@ func TestVectorSubsetBudget(t *testing.T) {
 // A set whose copy alone passes the budget is never copied, however often
 // it is searched; a closed index copies nothing.
 func TestVectorSubsetTooBig(t *testing.T) {
-	chunks := generatedChunks(3000)
-	dir := filepath.Join(t.TempDir(), "ix")
-	e := newCounting(t)
-	build(t, dir, chunks, e)
-	ix := open(t, dir)
+	ix, q := subsetIndex(t, "w1 w2 w3")
 	ix.codes.budget = 100
-	q, err := e.Embed(context.Background(), []string{"w1 w2 w3"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for range 5 {
 		if _, _, err := ix.SearchVector(context.Background(), q[0], backend.Filter{Groups: []string{"public"}}, 5); err != nil {
 			t.Fatal(err)
