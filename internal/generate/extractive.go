@@ -359,7 +359,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
 				if g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score || g.complete(s, best, content, titles, bestBeyondTitle) && s.score >= g.MinRatio*best.score ||
-					asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles) && g.holdsAsked(req.Sources[s.source], askingWords, verbs) {
+					asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles) {
 					chosen = append(chosen, s)
 					cover(s)
 				}
@@ -450,19 +450,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
-}
-
-// holdsAsked reports whether a source's title or text holds a content
-// word of the clause that asks (askingWords, verbs left out): an
-// instruction of a source that holds none elaborates on something else
-// (v9).
-func (g *Extractive) holdsAsked(src Source, askingWords, verbs map[string]bool) bool {
-	for t := range g.an.Set(src.Title + "\n" + src.Text) {
-		if askingWords[t] && !verbs[t] {
-			return true
-		}
-	}
-	return false
 }
 
 // complete reports whether s (or its title) holds every content word the
