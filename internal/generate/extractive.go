@@ -95,6 +95,22 @@ const (
 //     asked kind beside a word of the clause that asks the opening source
 //     holds nowhere.
 //
+// v9 (ExtractiveModel; v8 is ExtractiveV8Model) cites one source when one
+// answers:
+//
+//   - in rule 3, when the question asks one thing (no comma, semicolon or
+//     second question mark) and the opening source answers it (see
+//     answers: a chosen sentence of it holds an expression of the expected
+//     type, and its chosen sentences and title hold AnswerShare of the
+//     weight of the clause that asks), a source ranked below it is cited
+//     only when it names an entity of the question no chosen source does,
+//     answers the same question as completely (rule 3's "complete"), or
+//     elaborates a procedure's instruction; a word it adds is not enough
+//     ("Book a repair ... with your model number" beside "Model number
+//     HL-X300-UK.");
+//   - rule 2a keeps to MaxSentences: a compared entity beyond the first
+//     two is answered only while its sentences fit.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
