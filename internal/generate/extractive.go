@@ -374,7 +374,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if answered && s.source > best.source {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
-				if g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score || g.complete(s, best, content, titles, bestBeyondTitle) && s.score >= g.MinRatio*best.score ||
+				if g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score ||
+					g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score ||
 					asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles) {
 					chosen = append(chosen, s)
 					cover(s)
@@ -466,6 +467,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// sameEntity reports whether sentences a and b both name, whole, an
+// entity of the question (a code, a model): two sources' answers about the
+// same named thing ("E4" on two manuals), not two sentences sharing a
+// common word ("base") (v9).
+func (g *Extractive) sameEntity(a, b *sentence, ents []assess.Entity) bool {
+	ma, mb := assess.Mentions(g.an, a.text), assess.Mentions(g.an, b.text)
+	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.CoveredBy(ma) && e.CoveredBy(mb) })
 }
 
 // complete reports whether s (or its title) holds every content word the
