@@ -104,8 +104,9 @@ const (
 //     type, and its chosen sentences and title hold AnswerShare of the
 //     weight of the clause that asks), a source ranked below it is cited
 //     only when it names an entity of the question no chosen source does,
-//     answers the same question as completely (rule 3's "complete"), or
-//     elaborates a procedure's instruction; a word it adds is not enough
+//     answers the same question as completely (rule 3's "complete") with
+//     both sentences naming an entity of the question (see sameEntity),
+//     or elaborates a procedure's instruction; a word it adds is not enough
 //     ("Book a repair ... with your model number" beside "Model number
 //     HL-X300-UK.");
 //   - rule 2a keeps to MaxSentences: a compared entity beyond the first

@@ -224,7 +224,7 @@ func TestExtractiveHollin(t *testing.T) {
 }
 
 // TestExtractiveV9Hollin asks v9 and v8 development questions (fresh4 h63
-// h67, fresh5 k59) from the top wire.DefaultTopK chunks, as the
+// h67, fresh5 k59 k12 k22) from the top wire.DefaultTopK chunks, as the
 // GENERATEDEV harness does: the opening source holds the asked value (a
 // model number, a cost) and most of the weight of the clause that asks, so
 // v9 cites it alone, where v8 adds a source for a scene word ("repair" of
@@ -240,6 +240,11 @@ func TestExtractiveV9Hollin(t *testing.T) {
 		{hollinQuestion{ID: "h63", Question: "The online repair form wants the model number of my X300 Pro - what is it?", Relevant: []string{"man-x300-specs"}}, "HL-X300-UK"},
 		{hollinQuestion{ID: "h67", Question: "For the margin report: what's our cost on a replacement X200 jar?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
 		{hollinQuestion{ID: "k59", Question: "What does a replacement X200 jug cost us internally?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
+		// Another source's "complete" answer sharing only a common word
+		// ("base" of the jar) with the opening sentence names no entity
+		// of the question in both.
+		{hollinQuestion{ID: "k12", Question: "Can I just rinse the X200 base under the tap when it gets sticky?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
+		{hollinQuestion{ID: "k22", Question: "We've just moved somewhere with really chalky water. Should I be doing anything differently with my kettle?", Relevant: []string{"faq-hard-water"}}, "more often"},
 	} {
 		groups := []string{corpus.PublicGroup}
 		if tt.q.Relevant[0] == "int-parts-cost" {
