@@ -100,9 +100,9 @@ const (
 //
 //   - in rule 3, when the question asks one thing (no comma, semicolon or
 //     second question mark) and the opening source answers it (see
-//     answers: a chosen sentence of it holds an expression of the expected
-//     type, and its chosen sentences and title hold AnswerShare of the
-//     weight of the clause that asks), a source ranked below it is cited
+//     answers: the question expects a type of answer, a chosen sentence
+//     of it holds an expression of that type, and its chosen sentences and
+//     title hold AnswerShare of the weight of the clause that asks), a source ranked below it is cited
 //     only when it names an entity of the question no chosen source does,
 //     answers the same question as completely (rule 3's "complete") with
 //     both sentences naming an entity of the question (see sameEntity),
@@ -501,16 +501,20 @@ func (g *Extractive) complete(s, best *sentence, content []string, titles []map[
 }
 
 // answers reports whether the opening source (index first) answers the
-// question by itself (v9): a chosen sentence of it holds an expression of
-// the expected type (for a description, a content word of the question),
-// and its chosen sentences and title hold at least AnswerShare of the
+// question by itself (v9): the question expects a type of answer (not a
+// description), a chosen sentence of the source holds an expression of
+// it, and its chosen sentences and title hold at least AnswerShare of the
 // weight (IDF over the given sources) of the content words of the clause
 // that asks (askingWords, the question's verbs left out) that any given
 // source holds.
 func (g *Extractive) answers(chosen []*sentence, first int, title, askingWords, verbs map[string]bool, idf map[string]float64, asked answertype.Question) bool {
-	typed := slices.ContainsFunc(chosen, func(c *sentence) bool {
-		return c.source == first && (c.typed || asked.Type == answertype.Description && len(c.own) > 0)
-	})
+	// An open question or a claim ("Statins decrease blood cholesterol.")
+	// expects no type of answer to find: nothing tells that one source
+	// says all of it.
+	if asked.Type == answertype.Description {
+		return false
+	}
+	typed := slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == first && c.typed })
 	var held, of float64
 	for t, w := range idf {
 		if !askingWords[t] || verbs[t] {
