@@ -20,9 +20,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV7Model names the previous version, still selectable
-// (NewExtractiveV7).
-const ExtractiveV7Model = router.BuiltinGenerateModelV7
+// ExtractiveV8Model and ExtractiveV7Model name the previous versions,
+// still selectable (NewExtractiveV8, NewExtractiveV7).
+const (
+	ExtractiveV8Model = router.BuiltinGenerateModelV8
+	ExtractiveV7Model = router.BuiltinGenerateModelV7
+)
 
 // Extractive is the offline generator: it answers with sentences copied
 // from the sources, each followed by its source's label. It never writes a
@@ -92,6 +95,23 @@ const ExtractiveV7Model = router.BuiltinGenerateModelV7
 //     asked kind beside a word of the clause that asks the opening source
 //     holds nowhere.
 //
+// v9 (ExtractiveModel; v8 is ExtractiveV8Model) cites one source when one
+// answers:
+//
+//   - in rule 3, when the question asks one thing (no comma, semicolon or
+//     second question mark) and the opening source answers it (see
+//     answers: the question expects a type of answer, a chosen sentence
+//     of it holds an expression of that type, and its chosen sentences and
+//     title hold AnswerShare of the weight of the clause that asks), a source ranked below it is cited
+//     only when it names an entity of the question no chosen source does,
+//     answers the same question as completely (rule 3's "complete") with
+//     both sentences naming an entity of the question (see sameEntity),
+//     or elaborates a procedure's instruction; a word it adds is not enough
+//     ("Book a repair ... with your model number" beside "Model number
+//     HL-X300-UK.");
+//   - rule 2a keeps to MaxSentences: a compared entity beyond the first
+//     two is answered only while its sentences fit.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -122,40 +142,61 @@ type Extractive struct {
 	// hold) another source needs before a sentence of it is cited for a
 	// word it adds (v8, rule 3).
 	BearRatio float64
-	// Version is 8 (ExtractiveModel) or 7 (ExtractiveV7Model, without
-	// v8's rules).
+	// AnswerShare is the share of the weight of the clause that asks an
+	// opening source must hold to answer by itself (v9, see answers).
+	AnswerShare float64
+	// Version is 9 (ExtractiveModel), 8 (ExtractiveV8Model, without v9's
+	// rules) or 7 (ExtractiveV7Model, without v8's).
 	Version int
 }
 
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, Version: 8}
+	return NewExtractiveV9(an)
 }
 
-// NewExtractiveV7 returns the previous version (ExtractiveV7Model).
+// NewExtractiveV9 returns version 9 (ExtractiveModel).
+func NewExtractiveV9(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 9}
+}
+
+// NewExtractiveV8 returns version 8 (ExtractiveV8Model).
+func NewExtractiveV8(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV9(an)
+	g.Version = 8
+	return g
+}
+
+// NewExtractiveV7 returns version 7 (ExtractiveV7Model).
 func NewExtractiveV7(an *terms.Analyzer) *Extractive {
-	g := NewExtractive(an)
+	g := NewExtractiveV9(an)
 	g.Version = 7
 	return g
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), or ExtractiveV7Model.
+// names: ExtractiveModel (also for ""), ExtractiveV8Model or
+// ExtractiveV7Model.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV8Model:
+		return NewExtractiveV8(an), nil
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
 }
 
 // Model is the generator's model id.
 func (g *Extractive) Model() string {
-	if g.Version < 8 {
+	switch {
+	case g.Version < 8:
 		return ExtractiveV7Model
+	case g.Version == 8:
+		return ExtractiveV8Model
 	}
 	return ExtractiveModel
 }
@@ -302,6 +343,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// not (v7: a sentence that only names its source's subject is no
 		// answer to repeat); the same for every sentence below.
 		bestBeyondTitle := slices.ContainsFunc(content, func(t string) bool { return best.own[t] && !titles[best.source][t] })
+		// v9: what the opening source already holds of the question (its
+		// title and text), and whether it answers (see answers): a source
+		// that answers is cited alone unless another names an entity of
+		// the question it does not.
+		answered := g.Version >= 9 && len(parts) == 1 && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -326,6 +372,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// The question's verbs neither add nor put a source on the
 			// question: "Stop using the jar" is not about "which website
 			// do I use".
+			if answered && s.source > best.source {
+				// v9: the opening source answers; another source is cited
+				// only for an entity of the question it does not name.
+				if g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score ||
+					g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score ||
+					asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles) {
+					chosen = append(chosen, s)
+					cover(s)
+				}
+				continue
+			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source)
@@ -345,15 +402,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 				on = on || of > 0 && held >= g.OnShare*of
 			}
-			// complete: it (or its title) holds every content word the
-			// best sentence and its title hold, and the best sentence
-			// holds one its title does not (bestBeyondTitle).
-			for t := range best.own {
-				complete = complete && s.own[t]
-			}
-			for _, t := range content {
-				complete = complete && (!titles[best.source][t] || s.own[t] || titles[s.source][t])
-			}
+			complete = complete && g.complete(s, best, content, titles, bestBeyondTitle)
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
 			// no chosen source does ("what if it is from batch B-2291"),
@@ -419,6 +468,64 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// sameEntity reports whether sentences a and b both name, whole, an
+// entity of the question (a code, a model): two sources' answers about the
+// same named thing ("E4" on two manuals), not two sentences sharing a
+// common word ("base") (v9).
+func (g *Extractive) sameEntity(a, b *sentence, ents []assess.Entity) bool {
+	ma, mb := assess.Mentions(g.an, a.text), assess.Mentions(g.an, b.text)
+	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.CoveredBy(ma) && e.CoveredBy(mb) })
+}
+
+// complete reports whether s (or its title) holds every content word the
+// best sentence and its title hold, the best sentence holding one its
+// title does not (bestBeyondTitle): another source's answer to the same
+// question ("E4" on two manuals).
+func (g *Extractive) complete(s, best *sentence, content []string, titles []map[string]bool, bestBeyondTitle bool) bool {
+	if len(s.own) == 0 || !bestBeyondTitle {
+		return false
+	}
+	for t := range best.own {
+		if !s.own[t] {
+			return false
+		}
+	}
+	for _, t := range content {
+		if titles[best.source][t] && !s.own[t] && !titles[s.source][t] {
+			return false
+		}
+	}
+	return true
+}
+
+// answers reports whether the opening source (index first) answers the
+// question by itself (v9): the question expects a type of answer (not a
+// description), a chosen sentence of the source holds an expression of
+// it, and its chosen sentences and title hold at least AnswerShare of the
+// weight (IDF over the given sources) of the content words of the clause
+// that asks (askingWords, the question's verbs left out) that any given
+// source holds.
+func (g *Extractive) answers(chosen []*sentence, first int, title, askingWords, verbs map[string]bool, idf map[string]float64, asked answertype.Question) bool {
+	// An open question or a claim ("Statins decrease blood cholesterol.")
+	// expects no type of answer to find: nothing tells that one source
+	// says all of it.
+	if asked.Type == answertype.Description {
+		return false
+	}
+	typed := slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == first && c.typed })
+	var held, of float64
+	for t, w := range idf {
+		if !askingWords[t] || verbs[t] {
+			continue
+		}
+		of += w
+		if title[t] || slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == first && c.own[t] }) {
+			held += w
+		}
+	}
+	return typed && of > 0 && held >= g.AnswerShare*of
 }
 
 // elaborates reports whether s, an instruction answering a question about
@@ -684,6 +791,7 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 		return s.typed
 	}
 	var picks []*sentence
+	sides := 0 // the entities answered
 	for _, e := range compared {
 		taken := func(si int) bool { return slices.ContainsFunc(picks, func(p *sentence) bool { return p.source == si }) }
 		own := map[string]bool{}
@@ -716,15 +824,22 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 		if pick == nil {
 			continue
 		}
-		picks = append(picks, pick)
+		side := []*sentence{pick}
 		// A fact that does not name its entity ("High speed reaches
 		// 30,000 RPM.") comes with its source's first sentence that does.
 		if !e.CoveredBy(assess.Mentions(g.an, pick.text)) {
 			sents := bySource[pick.source]
 			if i := slices.IndexFunc(sents, func(s sentence) bool { return e.CoveredBy(assess.Mentions(g.an, s.text)) }); i >= 0 {
-				picks = append(picks, &sents[i])
+				side = append(side, &sents[i])
 			}
 		}
+		// v9: MaxSentences bounds the answer: a side beyond the first two
+		// (a comparison needs two) is answered only while it fits.
+		if g.Version >= 9 && sides >= 2 && len(picks)+len(side) > g.MaxSentences {
+			break
+		}
+		picks = append(picks, side...)
+		sides++
 	}
 	if slices.ContainsFunc(picks, func(p *sentence) bool { return p.source != picks[0].source }) {
 		return picks

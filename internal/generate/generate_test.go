@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -516,7 +517,7 @@ func TestExtractiveV8(t *testing.T) {
 			[]Source{depot, app, acmeCover, leak}, []string{"York"}, []string{"7"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV7(an)} {
+			for _, g := range []*Extractive{NewExtractiveV8(an), NewExtractiveV7(an)} {
 				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
 				if err != nil {
 					t.Fatal(err)
@@ -538,7 +539,7 @@ func TestExtractiveV8(t *testing.T) {
 }
 
 func TestNewExtractiveModel(t *testing.T) {
-	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV7Model: ExtractiveV7Model} {
+	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
 		g, err := NewExtractiveModel(terms.New(), model)
 		if err != nil || g.Model() != want {
 			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)
@@ -547,4 +548,67 @@ func TestNewExtractiveModel(t *testing.T) {
 	if _, err := NewExtractiveModel(terms.New(), "builtin:extractive-v1"); err == nil || !strings.Contains(err.Error(), "model") {
 		t.Errorf("an unknown model: err = %v, want one naming the field", err)
 	}
+}
+
+// TestExtractiveV9 is issue 24's round 8 (builtin:extractive-v9), each
+// case asked of v9 and of v8: another source still comes when the opening
+// one lacks the asked word; a comparison of more than two entities keeps
+// to MaxSentences (v8 answers each). TestExtractiveV9Hollin has the
+// opening source that answers alone.
+func TestExtractiveV9(t *testing.T) {
+	an := terms.New()
+	chalk := src("1", "chalk", "current", 1, "In chalky areas, descale washers more often. Scale damage is not covered.")
+	z9care := src("2", "z9-care", "current", 0.9, "The Z9 washer holds 8 kg of laundry. Descale it every month with white vinegar.")
+	guarantee := src("3", "guarantee", "current", 0.9, "Every washer has a 2-year guarantee from the date of purchase.")
+	chalk.Title, z9care.Title, guarantee.Title = "Scale", "Z9 care", "Guarantee terms"
+	var sides []Source
+	for i, w := range []string{"Z1 700", "Z2 800", "Z3 900", "Z4 1,000"} {
+		name, watts, _ := strings.Cut(w, " ")
+		s := src(fmt.Sprint(i+1), strings.ToLower(name)+"-specs", "current", 0.9, "The "+name+" washer has a "+watts+" W motor.")
+		s.Title = name + " specifications"
+		sides = append(sides, s)
+	}
+	for _, tt := range []struct {
+		name, question string
+		sources        []Source
+		contains       []string
+		cites          []string
+		both           bool // v8 answers it so too: v9 must keep it
+	}{
+		{"the asked word the opening source lacks still brings its source", "how long is the guarantee on a washer",
+			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+				if err != nil {
+					t.Fatal(err)
+				}
+				labels := citedLabels(got)
+				ok := tt.cites == nil || cmp.Equal(labels, tt.cites)
+				for _, c := range tt.contains {
+					ok = ok && strings.Contains(got.Text, c)
+				}
+				if g.Version == 9 && !ok {
+					t.Errorf("v9: Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
+				}
+				if g.Version == 8 && ok != tt.both {
+					t.Errorf("v8: Generate(%q) = %q citing %v; as v9 should: %v", tt.question, got.Text, labels, tt.both)
+				}
+			}
+		})
+	}
+	t.Run("a comparison of four keeps to MaxSentences", func(t *testing.T) {
+		q := "Is the Z1's motor stronger than the Z2's, the Z3's and the Z4's?"
+		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+			got, err := g.Generate(context.Background(), Request{Question: q, Sources: sides})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := strings.Count(got.Text, "[")
+			if over := n > g.MaxSentences; over != (g.Version == 8) {
+				t.Errorf("%s: %d sentences (MaxSentences %d): %q", g.Model(), n, g.MaxSentences, got.Text)
+			}
+		}
+	})
 }

@@ -222,3 +222,48 @@ func TestExtractiveHollin(t *testing.T) {
 		t.Errorf("extractive answers with every key fact = %d of %d, want at least %d", hits, total, hollinMinHits)
 	}
 }
+
+// TestExtractiveV9Hollin asks v9 and v8 development questions (fresh4 h63
+// h67, fresh5 k59 k12 k22) from the top wire.DefaultTopK chunks, as the
+// GENERATEDEV harness does: the opening source holds the asked value (a
+// model number, a cost) and most of the weight of the clause that asks, so
+// v9 cites it alone, where v8 adds a source for a scene word ("repair" of
+// "the online repair form") or a word of the thing asked about
+// ("replacement" from the recall notice). Each answer keeps its key fact.
+func TestExtractiveV9Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	for _, tt := range []struct {
+		q    hollinQuestion
+		fact string
+	}{
+		{hollinQuestion{ID: "h63", Question: "The online repair form wants the model number of my X300 Pro - what is it?", Relevant: []string{"man-x300-specs"}}, "HL-X300-UK"},
+		{hollinQuestion{ID: "h67", Question: "For the margin report: what's our cost on a replacement X200 jar?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
+		{hollinQuestion{ID: "k59", Question: "What does a replacement X200 jug cost us internally?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
+		// Another source's "complete" answer sharing only a common word
+		// ("base" of the jar) with the opening sentence names no entity
+		// of the question in both.
+		{hollinQuestion{ID: "k12", Question: "Can I just rinse the X200 base under the tap when it gets sticky?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
+		{hollinQuestion{ID: "k22", Question: "We've just moved somewhere with really chalky water. Should I be doing anything differently with my kettle?", Relevant: []string{"faq-hard-water"}}, "more often"},
+	} {
+		groups := []string{corpus.PublicGroup}
+		if tt.q.Relevant[0] == "int-parts-cost" {
+			groups = []string{"finance"}
+		}
+		req := f.requestAs(t, tt.q, groups, wire.DefaultTopK)
+		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+			ans, err := g.Generate(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var docs []string
+			for _, c := range ans.Citations {
+				docs = append(docs, c.DocID)
+			}
+			alone := slices.Equal(docs, tt.q.Relevant) && strings.Contains(ans.Text, tt.fact)
+			if alone != (g.Version == 9) {
+				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == 9)
+			}
+		}
+	}
+}
