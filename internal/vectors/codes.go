@@ -414,10 +414,11 @@ func (e *int8Estimator) score(i uint32) float32 {
 	return e.shift + vecScale*e.scale*float32(dotInt8(e.w, codes))
 }
 
-// dotInt8 is the integer dot product of w and c (equal lengths), eight
+// dotInt8Go is the integer dot product of w and c (equal lengths), eight
 // at a time into four int32 sums; int8Estimator bounds w so they cannot
-// overflow.
-func dotInt8(w []int16, c []int8) int64 {
+// overflow. dotInt8 (dotint8_*.go) is this sum, with an AVX-512 kernel
+// where the CPU has one.
+func dotInt8Go(w []int16, c []int8) int64 {
 	c = c[:len(w)]
 	var s0, s1, s2, s3 int32
 	for len(w) >= 8 {

@@ -377,11 +377,25 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 // recallFloors), so ×3 keeps the float32 top k nearly always.
 const Int8Narrow = 3
 
-// narrowInt8 is the keep of ords with the highest int8 estimate.
+// narrowAhead is how many candidates ahead narrowInt8 prefetches.
+const narrowAhead = 8
+
+// narrowInt8 is the keep of ords with the highest int8 estimate. It
+// sorts ords and scores them in increasing order, asking for the record
+// narrowAhead candidates on before each score: the 2,000 candidates'
+// records are scattered through the mapped file, and reaching each one,
+// not the arithmetic, was most of the narrowing's time. Which candidates
+// are kept does not depend on the order of the offers (better is a total
+// order), so the result is the same.
 func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
 	est := s.i8.estimator(query)
 	top := newTopK(keep)
-	for _, i := range ords {
+	slices.Sort(ords)
+	stride := s.i8.stride
+	for j, i := range ords {
+		if a := j + narrowAhead; a < len(ords) {
+			prefetch(s.i8.recs[int(ords[a])*stride:][:stride])
+		}
 		top.offer(i, est.score(i))
 	}
 	out := make([]uint32, len(top.items))
