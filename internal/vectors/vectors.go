@@ -360,7 +360,8 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 		ords[j] = c.i
 	}
 	if t == Bit && s.i8 != nil && len(ords) > k*Int8Narrow {
-		ords = s.narrowInt8(query, ords, k*Int8Narrow)
+		est := s.i8.estimator(query)
+		return s.rescoreNarrowed(query, est, s.narrowScored(est, ords, k*Int8Narrow), k)
 	}
 	slices.Sort(ords)
 	return s.rescore(query, ords, k)
@@ -388,7 +389,17 @@ const narrowAhead = 8
 // are kept does not depend on the order of the offers (better is a total
 // order), so the result is the same.
 func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
-	est := s.i8.estimator(query)
+	kept := s.narrowScored(s.i8.estimator(query), ords, keep)
+	out := make([]uint32, len(kept))
+	for j, c := range kept {
+		out[j] = c.i
+	}
+	return out
+}
+
+// narrowScored is narrowInt8 with est, each kept ordinal with its
+// estimate, in no particular order.
+func (s *Store) narrowScored(est *int8Estimator, ords []uint32, keep int) []scored {
 	top := newTopK(keep)
 	slices.Sort(ords)
 	stride := s.i8.stride
@@ -398,11 +409,55 @@ func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
 		}
 		top.offer(i, est.score(i))
 	}
-	out := make([]uint32, len(top.items))
-	for j, c := range top.items {
-		out[j] = c.i
+	return top.items
+}
+
+// rescoreNarrowed is rescore of the narrowed candidates, reading only
+// those whose vector could be among the best k: it reads the k with the
+// best estimates, and then only the others whose estimate plus its error
+// bound (int8Estimator.bound) reaches the worst exact score of those k. A
+// candidate below that is below the k-th best exact score, which only
+// rises as more are read, so the hits are rescore's over every candidate
+// (TestRescoreNarrowedEqualsRescore).
+func (s *Store) rescoreNarrowed(query []float32, est *int8Estimator, kept []scored, k int) ([]Hit, error) {
+	ords := make([]uint32, len(kept))
+	if len(kept) <= k {
+		for j, c := range kept {
+			ords[j] = c.i
+		}
+		slices.Sort(ords)
+		return s.rescore(query, ords, k)
 	}
-	return out
+	slices.SortFunc(kept, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	for j, c := range kept[:k] {
+		ords[j] = c.i
+	}
+	first := ords[:k]
+	slices.Sort(first)
+	top := newTopK(k)
+	offer := func(i uint32, v []float32) { top.offer(i, dot(query, v)) }
+	if err := s.readVectors(first, offer); err != nil {
+		return nil, errs.E("vectors.Search", err)
+	}
+	theta := float64(top.items[0].score) // the worst of the k: top is full
+	rest := ords[k:k]
+	for _, c := range kept[k:] {
+		if float64(c.score)+est.bound(c.i) < theta {
+			continue
+		}
+		rest = append(rest, c.i)
+	}
+	slices.Sort(rest)
+	if err := s.readVectors(rest, offer); err != nil {
+		return nil, errs.E("vectors.Search", err)
+	}
+	s.reranked.Add(int64(k + len(rest)))
+	return top.sorted(), nil
 }
 
 // rescore returns the k of the increasing ordinals whose vectors have
