@@ -277,8 +277,9 @@ const checkEvery = 4096
 // only those are read. With t Int8 or Bit the codes pick the best
 // k×overfetch candidates, which are then re-scored exactly (a Bit search
 // over a store with int8 codes first narrows them to the best
-// k×Int8Narrow by those codes); when that is every allowed vector the
-// search is exact. overfetch is ignored for Float32.
+// k×Int8Narrow by those codes, and reads only those of them that can be
+// among the k best: rescoreNarrowed); when that is every allowed vector
+// the search is exact. overfetch is ignored for Float32.
 //
 // Float32 scans the float32 file through its mapping, in order; the
 // other types read only the vectors they re-score, with pread
@@ -368,8 +369,9 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 }
 
 // Int8Narrow: when the int8 codes exist, a Bit search re-scores its
-// k×overfetch candidates with them and reads only the best k×Int8Narrow
-// as float32. Each float32 vector re-ranked is a pread (3 KiB at 768
+// k×overfetch candidates with them and reads at most the best
+// k×Int8Narrow as float32 (rescoreNarrowed skips those whose error bound
+// rules them out). Each float32 vector re-ranked is a pread (3 KiB at 768
 // dimensions): at 500k chunks the 2,000 of a k = 100 search put 18-35%
 // of the worker's CPU in system calls (BenchmarkLoop's profile); the int8
 // codes are read through their mapping (0.77 KiB a vector, 386 MB at
