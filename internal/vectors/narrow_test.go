@@ -8,6 +8,15 @@ import (
 	"testing"
 )
 
+// candidates are m distinct random ordinals below n, in random order.
+func candidates(rng *rand.Rand, n, m int) []uint32 {
+	ords := make([]uint32, m)
+	for j, i := range rng.Perm(n)[:m] {
+		ords[j] = uint32(i)
+	}
+	return ords
+}
+
 // TestNarrowInt8KeepsTheBest checks narrowInt8, which sorts its
 // candidates and scores them with dotInt8, against the narrowing as it was
 // written before: the candidates offered in the order given, each scored
@@ -26,10 +35,7 @@ func TestNarrowInt8KeepsTheBest(t *testing.T) {
 		if trial%2 == 1 {
 			q = vecs[rng.IntN(n)]
 		}
-		ords := make([]uint32, 0, 2000)
-		for _, i := range rng.Perm(n)[:2000] {
-			ords = append(ords, uint32(i))
-		}
+		ords := candidates(rng, n, 2000)
 		for _, keep := range []int{1, 300, 1999} {
 			est := s.i8.estimator(q)
 			top := newTopK(keep)
@@ -133,10 +139,7 @@ func TestRescoreNarrowedEqualsRescore(t *testing.T) {
 			if trial%3 == 0 {
 				q = vecs[rng.IntN(n)]
 			}
-			ords := make([]uint32, 0, 1000)
-			for _, i := range rng.Perm(n)[:1000] {
-				ords = append(ords, uint32(i))
-			}
+			ords := candidates(rng, n, 1000)
 			for _, k := range []int{1, 10, 100} {
 				est := s.i8.estimator(q)
 				kept := s.narrowScored(est, slices.Clone(ords), 3*k)
