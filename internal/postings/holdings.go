@@ -42,24 +42,59 @@ func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]i
 	masks := v.ix.masks.Get().(*[]uint64)
 	defer v.ix.masks.Put(masks)
 	held := *masks
+	// With at most denseHeld terms found, a chunk's mask is built from
+	// their positions in holding and counted in an array indexed by it
+	// (a map increment per chunk was 37% of the call at 500k); the
+	// array's masks are translated back to terms' bits at the end.
+	dense := len(holding) <= denseHeld
 	var buf [256]uint32
 	for i, bm := range holding {
+		b := bit[i]
+		if dense {
+			b = 1 << i
+		}
 		it := bm.ManyIterator()
 		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
 			for _, d := range buf[:n] {
-				held[d] |= bit[i]
+				held[d] |= b
 			}
 		}
 	}
 	it := roaring.FastOr(holding...).ManyIterator()
+	if !dense {
+		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+			for _, d := range buf[:n] {
+				out[held[d]]++
+				held[d] = 0 // the pool's masks are kept zero
+			}
+		}
+		return out
+	}
+	counts := make([]int32, 1<<len(holding))
 	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
 		for _, d := range buf[:n] {
-			out[held[d]]++
-			held[d] = 0 // the pool's masks are kept zero
+			counts[held[d]]++
+			held[d] = 0
 		}
+	}
+	for m, c := range counts {
+		if c == 0 {
+			continue
+		}
+		var key uint64
+		for i := range holding {
+			if m&(1<<i) != 0 {
+				key |= bit[i]
+			}
+		}
+		out[key] = int(c)
 	}
 	return out
 }
+
+// denseHeld is the most terms found for which Holdings counts masks in an
+// array (2^denseHeld int32s: 256 KiB at 16) rather than a map.
+const denseHeld = 16
 
 // maskPool hands out zeroed per-chunk masks for Holdings.
 func maskPool(n int) *sync.Pool {

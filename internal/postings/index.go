@@ -19,7 +19,6 @@ package postings
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -174,12 +173,9 @@ func (ix *Index) termDocs(r termRecord) *roaring.Bitmap {
 	return bm
 }
 
-// length is chunk ord's length in tokens, from its stored norm.
-func (ix *Index) length(ord uint32) float64 {
-	i := int(ord) * 4
-	b := ix.norms[i : i+4]
-	return float64(lengthOf(math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)))
-}
+// length is chunk ord's length in tokens, from its stored norm (decoded
+// at Open).
+func (ix *Index) length(ord uint32) float64 { return float64(ix.lens.of[ord]) }
 
 // Visible is the set of chunks one group set may see and its statistics.
 // It is immutable and shared between callers with the same groups.

@@ -14,18 +14,22 @@ import (
 // dozen bitmap intersections counted container by container (never a
 // pass over the chunks), and is how a caller's average length comes from
 // its visible chunks alone. Built at Open from norms.bin, so nothing new
-// is stored.
+// is stored. of holds each chunk's length decoded (4 bytes a chunk), so
+// scoring reads it instead of converting its norm again: decoding was
+// about a fifth of the BM25 leg's per-chunk scoring at 500k.
 type lengths struct {
 	slices []*roaring.Bitmap
-	total  uint64 // every chunk's
+	total  uint64   // every chunk's
+	of     []uint32 // by ordinal
 }
 
 // readLengths builds the bit slices of the n lengths stored as norms.
 func readLengths(norms []byte, n int) lengths {
 	var ords [32][]uint32
-	var l lengths
+	l := lengths{of: make([]uint32, n)}
 	for ord := range n {
 		x := lengthOf(math.Float32frombits(binary.LittleEndian.Uint32(norms[ord*4:])))
+		l.of[ord] = x
 		l.total += uint64(x)
 		for x != 0 {
 			i := bits.TrailingZeros32(x)

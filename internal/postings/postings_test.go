@@ -365,6 +365,45 @@ func TestStatisticsAndHoldings(t *testing.T) {
 	}
 }
 
+// TestHoldingsManyTerms checks Holdings against counting chunk by chunk
+// for as many terms as the dense count takes (denseHeld) and more, where
+// it counts in a map, with some terms absent so found terms' positions
+// differ from their bits.
+func TestHoldingsManyTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	groups := []string{"public", "staff", "a", "b"}
+	docs := randomCorpus(r, 3000, 50, groups)
+	ix := build(t, docs)
+	for _, nt := range []int{1, 2, denseHeld - 1, denseHeld, denseHeld + 1, 40, MaxHeld} {
+		gs := []string{groups[r.IntN(4)], groups[r.IntN(4)]}
+		terms := make([]string, nt)
+		for j := range terms {
+			terms[j] = fmt.Sprintf("t%d", r.IntN(50))
+			if r.IntN(5) == 0 {
+				terms[j] = fmt.Sprintf("absent%d", j)
+			}
+		}
+		want := map[uint64]int{}
+		for _, d := range docs {
+			if !visibleTo(d, gs) {
+				continue
+			}
+			var mask uint64
+			for j, t := range terms {
+				if slices.Contains(d.terms, t) {
+					mask |= 1 << j
+				}
+			}
+			if mask != 0 {
+				want[mask]++
+			}
+		}
+		if got := ix.Visible(gs).Holdings(terms, nil); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%d terms, groups %v: Holdings = %v, want %v", nt, gs, got, want)
+		}
+	}
+}
+
 // TestAverageLengthIsMeanTokens checks the average length BM25 divides by
 // against the visible chunks' mean length in tokens, for lengths up to a
 // few thousand tokens (recovered from float32 norms) and empty chunks.

@@ -381,6 +381,9 @@ type int8Estimator struct {
 	w     []int16
 	scale float32 // of w
 	shift float32 // q·dimShift
+	// the error bound (bound): errPerScale per unit of a record's
+	// vecScale, errFixed for every record
+	errPerScale, errFixed float64
 }
 
 func (c *int8Codes) estimator(q []float32) *int8Estimator {
@@ -390,13 +393,13 @@ func (c *int8Codes) estimator(q []float32) *int8Estimator {
 		wmax = max(wmax, float32(math.Abs(float64(x*c.dimScale[j]))))
 		e.shift += x * c.dimShift[j]
 	}
-	if wmax == 0 {
-		return e
+	if wmax != 0 {
+		e.scale = wmax / float32(queryMax(len(q)))
+		for j, x := range q {
+			e.w[j] = int16(math.Round(float64(x * c.dimScale[j] / e.scale)))
+		}
 	}
-	e.scale = wmax / float32(queryMax(len(q)))
-	for j, x := range q {
-		e.w[j] = int16(math.Round(float64(x * c.dimScale[j] / e.scale)))
-	}
+	e.errorBound(q)
 	return e
 }
 
@@ -407,6 +410,38 @@ func queryMax(dim int) int {
 	return min(math.MaxInt16, math.MaxInt32/(127*(dim/4+8)))
 }
 
+// errorBound returns the two numbers of bound for query q (the one the
+// estimator was made for).
+func (e *int8Estimator) errorBound(q []float32) {
+	c := e.c
+	var a, s1, s2 float64
+	for j, x := range q {
+		ax := math.Abs(float64(x))
+		a += ax * float64(c.dimScale[j])
+		s1 += ax * math.Abs(float64(c.dimShift[j]))
+	}
+	s2 = 127.5 * a
+	// |q·v − the estimate|, for v's codes with scale vs, is at most
+	// vs·Σ|q_j|·dimScale_j·½ (each code is v's component rounded to a
+	// step of vs·dimScale_j; 0.5001 covers the float32 arithmetic that
+	// made the step and the code) plus vs·(scale/2)·127·dim (the query's
+	// weights rounded to steps of scale, times codes of at most 127).
+	// The float32 sums of the estimate and of the exact dot product each
+	// differ from their real values by at most (dim+8)·2⁻²⁴ times the sum
+	// of the absolute products, which Σ|q_j|·(|dimShift_j| +
+	// 127.5·vs·dimScale_j) bounds.
+	g := 2 * float64(len(q)+8) / (1 << 24)
+	e.errPerScale = (0.5001*a + float64(e.scale)/2*127*float64(len(q)) + g*s2) * 1.01
+	e.errFixed = g * s1 * 1.01
+}
+
+// bound is at least |dot(q, v) − score(i)|, dot(q, v) the float32 dot
+// product the re-rank computes, for record i.
+func (e *int8Estimator) bound(i uint32) float64 {
+	vecScale := math.Float32frombits(binary.LittleEndian.Uint32(e.c.recs[int(i)*e.c.stride:]))
+	return float64(vecScale)*e.errPerScale + e.errFixed
+}
+
 func (e *int8Estimator) score(i uint32) float32 {
 	rec := e.c.recs[int(i)*e.c.stride:][:e.c.stride]
 	vecScale := math.Float32frombits(binary.LittleEndian.Uint32(rec))
@@ -414,10 +449,11 @@ func (e *int8Estimator) score(i uint32) float32 {
 	return e.shift + vecScale*e.scale*float32(dotInt8(e.w, codes))
 }
 
-// dotInt8 is the integer dot product of w and c (equal lengths), eight
+// dotInt8Go is the integer dot product of w and c (equal lengths), eight
 // at a time into four int32 sums; int8Estimator bounds w so they cannot
-// overflow.
-func dotInt8(w []int16, c []int8) int64 {
+// overflow. dotInt8 (dotint8_*.go) is this sum, with an AVX-512 kernel
+// where the CPU has one.
+func dotInt8Go(w []int16, c []int8) int64 {
 	c = c[:len(w)]
 	var s0, s1, s2, s3 int32
 	for len(w) >= 8 {

@@ -277,8 +277,9 @@ const checkEvery = 4096
 // only those are read. With t Int8 or Bit the codes pick the best
 // k×overfetch candidates, which are then re-scored exactly (a Bit search
 // over a store with int8 codes first narrows them to the best
-// k×Int8Narrow by those codes); when that is every allowed vector the
-// search is exact. overfetch is ignored for Float32.
+// k×Int8Narrow by those codes, and reads only those of them that can be
+// among the k best: rescoreNarrowed); when that is every allowed vector
+// the search is exact. overfetch is ignored for Float32.
 //
 // Float32 scans the float32 file through its mapping, in order; the
 // other types read only the vectors they re-score, with pread
@@ -360,15 +361,17 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 		ords[j] = c.i
 	}
 	if t == Bit && s.i8 != nil && len(ords) > k*Int8Narrow {
-		ords = s.narrowInt8(query, ords, k*Int8Narrow)
+		est := s.i8.estimator(query)
+		return s.rescoreNarrowed(query, est, s.narrowScored(est, ords, k*Int8Narrow), k)
 	}
 	slices.Sort(ords)
 	return s.rescore(query, ords, k)
 }
 
 // Int8Narrow: when the int8 codes exist, a Bit search re-scores its
-// k×overfetch candidates with them and reads only the best k×Int8Narrow
-// as float32. Each float32 vector re-ranked is a pread (3 KiB at 768
+// k×overfetch candidates with them and reads at most the best
+// k×Int8Narrow as float32 (rescoreNarrowed skips those whose error bound
+// rules them out). Each float32 vector re-ranked is a pread (3 KiB at 768
 // dimensions): at 500k chunks the 2,000 of a k = 100 search put 18-35%
 // of the worker's CPU in system calls (BenchmarkLoop's profile); the int8
 // codes are read through their mapping (0.77 KiB a vector, 386 MB at
@@ -377,18 +380,86 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 // recallFloors), so ×3 keeps the float32 top k nearly always.
 const Int8Narrow = 3
 
-// narrowInt8 is the keep of ords with the highest int8 estimate.
+// narrowAhead is how many candidates ahead narrowInt8 prefetches.
+const narrowAhead = 8
+
+// narrowInt8 is the keep of ords with the highest int8 estimate. It
+// sorts ords and scores them in increasing order, asking for the record
+// narrowAhead candidates on before each score: the 2,000 candidates'
+// records are scattered through the mapped file, and reaching each one,
+// not the arithmetic, was most of the narrowing's time. Which candidates
+// are kept does not depend on the order of the offers (better is a total
+// order), so the result is the same.
 func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
-	est := s.i8.estimator(query)
-	top := newTopK(keep)
-	for _, i := range ords {
-		top.offer(i, est.score(i))
-	}
-	out := make([]uint32, len(top.items))
-	for j, c := range top.items {
+	kept := s.narrowScored(s.i8.estimator(query), ords, keep)
+	out := make([]uint32, len(kept))
+	for j, c := range kept {
 		out[j] = c.i
 	}
 	return out
+}
+
+// narrowScored is narrowInt8 with est, each kept ordinal with its
+// estimate, in no particular order.
+func (s *Store) narrowScored(est *int8Estimator, ords []uint32, keep int) []scored {
+	top := newTopK(keep)
+	slices.Sort(ords)
+	stride := s.i8.stride
+	for j, i := range ords {
+		if a := j + narrowAhead; a < len(ords) {
+			prefetch(s.i8.recs[int(ords[a])*stride:][:stride])
+		}
+		top.offer(i, est.score(i))
+	}
+	return top.items
+}
+
+// rescoreNarrowed is rescore of the narrowed candidates, reading only
+// those whose vector could be among the best k: it reads the k with the
+// best estimates, and then only the others whose estimate plus its error
+// bound (int8Estimator.bound) reaches the worst exact score of those k. A
+// candidate below that is below the k-th best exact score, which only
+// rises as more are read, so the hits are rescore's over every candidate
+// (TestRescoreNarrowedEqualsRescore).
+func (s *Store) rescoreNarrowed(query []float32, est *int8Estimator, kept []scored, k int) ([]Hit, error) {
+	ords := make([]uint32, len(kept))
+	if len(kept) <= k {
+		for j, c := range kept {
+			ords[j] = c.i
+		}
+		slices.Sort(ords)
+		return s.rescore(query, ords, k)
+	}
+	slices.SortFunc(kept, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	for j, c := range kept[:k] {
+		ords[j] = c.i
+	}
+	first := ords[:k]
+	slices.Sort(first)
+	top := newTopK(k)
+	offer := func(i uint32, v []float32) { top.offer(i, dot(query, v)) }
+	if err := s.readVectors(first, offer); err != nil {
+		return nil, errs.E("vectors.Search", err)
+	}
+	theta := float64(top.items[0].score) // the worst of the k: top is full
+	rest := ords[k:k]
+	for _, c := range kept[k:] {
+		if float64(c.score)+est.bound(c.i) < theta {
+			continue
+		}
+		rest = append(rest, c.i)
+	}
+	slices.Sort(rest)
+	if err := s.readVectors(rest, offer); err != nil {
+		return nil, errs.E("vectors.Search", err)
+	}
+	s.reranked.Add(int64(k + len(rest)))
+	return top.sorted(), nil
 }
 
 // rescore returns the k of the increasing ordinals whose vectors have

@@ -642,9 +642,10 @@ func TestDefaultOverfetch(t *testing.T) {
 	}
 }
 
-// A Bit search over a store with int8 codes reads k×Int8Narrow float32
-// vectors, not its k×overfetch candidates, and finds the same results on
-// structured vectors.
+// A Bit search over a store with int8 codes reads at most k×Int8Narrow
+// float32 vectors (fewer when their error bounds rule some out), not its
+// k×overfetch candidates, and finds the same results on structured
+// vectors.
 func TestBitSearchNarrowsWithInt8(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	const dim, n, k, over = 96, 20000, 10, 20
@@ -670,8 +671,8 @@ func TestBitSearchNarrowsWithInt8(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if read := withI8.reranked.Load() - before; read != k*Int8Narrow {
-			t.Fatalf("a Bit search with int8 codes read %d float32 vectors, want %d", read, k*Int8Narrow)
+		if read := withI8.reranked.Load() - before; read < k || read > k*Int8Narrow {
+			t.Fatalf("a Bit search with int8 codes read %d float32 vectors, want %d to %d", read, k, k*Int8Narrow)
 		}
 		before = bitOnly.reranked.Load()
 		want, err := bitOnly.Search(ctx, q, nil, k, Bit, over)

@@ -1,0 +1,43 @@
+//go:build !purego
+
+package vectors
+
+import "golang.org/x/sys/cpu"
+
+// The int8 narrowing's inner loop (int8Estimator.score) in assembly: 64
+// codes an iteration, sign-extended to int16 and multiplied with the
+// query's int16 weights by VPMADDWD into int32 lanes. Every product and
+// partial sum is an integer that cannot overflow (each lane adds at most
+// dim/32 products; int8Estimator bounds the weights for dim/4+8), so the
+// sum is the same integer dotInt8Go computes and the narrowing keeps the
+// same candidates (TestDotInt8).
+
+//go:noescape
+func dotInt8AVX512(w *int16, c *int8, n int) int64
+
+//go:noescape
+func prefetchLines(p *byte, n int)
+
+// prefetch asks for the cache lines of b; a hint that never faults (a
+// page not yet mapped into the process is not fetched).
+func prefetch(b []byte) {
+	if len(b) > 0 {
+		prefetchLines(&b[0], len(b))
+	}
+}
+
+var hasAVX512BW = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+
+// dotInt8 is the integer dot product of w and c (equal lengths).
+func dotInt8(w []int16, c []int8) int64 {
+	n := len(w) &^ 63
+	if !hasAVX512BW || n == 0 {
+		return dotInt8Go(w, c)
+	}
+	c = c[:len(w)]
+	s := dotInt8AVX512(&w[0], &c[0], n)
+	if n < len(w) {
+		s += dotInt8Go(w[n:], c[n:])
+	}
+	return s
+}
