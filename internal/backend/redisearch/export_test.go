@@ -49,9 +49,9 @@ func SetHNSWType(typ string) string {
 // SetRareRule sets the BM25 leg's rare-term rule for indexes opened
 // afterwards (on: common terms only score; see rare.go) and returns a
 // function that restores the previous rule.
-func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int, optShare float64) func() {
+func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int) func() {
 	old := defaultRare
-	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper, OptShare: optShare}
+	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper}
 	return func() { defaultRare = old }
 }
 
@@ -66,29 +66,14 @@ func (ix *Index) RareSplits(ctx context.Context, text string, groups []string) (
 }
 
 // RareCandidates sends the rare-term form of terms (common[i]: the term
-// only scores; scored[i]: rare term i's branch has the common terms'
-// optional clauses, nil: every branch), filtered to groups, and returns
-// the candidates' ids, their BM25STD scores in read order and the number
-// of chunks matched.
-func (ix *Index) RareCandidates(ctx context.Context, terms []string, common, scored []bool, groups []string, depth int) ([]string, []float64, int64, error) {
+// only scores), filtered to groups, and returns the candidates' ids, their
+// BM25STD scores in read order and the number of chunks matched.
+func (ix *Index) RareCandidates(ctx context.Context, terms []string, common []bool, groups []string, depth int) ([]string, []float64, int64, error) {
 	weights := make([]float64, len(terms))
 	for i := range weights {
 		weights[i] = 1
 	}
-	return ix.scoredCandidates(ctx, rareQuery(terms, weights, common, scored, FilterQuery(backend.Filter{Groups: groups})), depth)
-}
-
-// OnceCandidates is RareCandidates in onceQuery's form (the common terms
-// scored once).
-func (ix *Index) OnceCandidates(ctx context.Context, terms []string, common []bool, groups []string, depth int) ([]string, []float64, int64, error) {
-	weights := make([]float64, len(terms))
-	for i := range weights {
-		weights[i] = 1
-	}
-	return ix.scoredCandidates(ctx, onceQuery(terms, weights, common, FilterQuery(backend.Filter{Groups: groups})), depth)
-}
-
-func (ix *Index) scoredCandidates(ctx context.Context, q string, depth int) ([]string, []float64, int64, error) {
+	q := rareQuery(terms, weights, common, FilterQuery(backend.Filter{Groups: groups}))
 	raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, q, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 		"LIMIT", 0, depth, "DIALECT", 2).Slice()
 	if err != nil {
@@ -97,12 +82,3 @@ func (ix *Index) scoredCandidates(ctx context.Context, q string, depth int) ([]s
 	total, ids, scores, err := parseScored(raw, chunkPrefix(ix.vn))
 	return ids, scores, total, err
 }
-
-// RareScored returns which rare terms' branches carry the optional
-// clauses under the rule with OptShare share (rareRule.scored).
-func RareScored(share float64, vdf []int, n int, common []bool) []bool {
-	return rareRule{OptShare: share}.scored(vdf, n, common)
-}
-
-// DefaultRareOptShare is the shipped rule's OptShare.
-var DefaultRareOptShare = defaultRare.OptShare

@@ -125,26 +125,7 @@ func TestKNNLegForms(t *testing.T) {
 	run := func(q string, vec []float32, n int) ([]string, time.Duration, error) {
 		return runOn(ix, q, vec, n)
 	}
-	searchUsec := func() (calls, usec float64) {
-		info, err := ix.rdb.Info(ctx, "commandstats").Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(info, "\n") {
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "cmdstat_FT.SEARCH:"); ok {
-				for _, kv := range strings.Split(rest, ",") {
-					kk, v, _ := strings.Cut(kv, "=")
-					switch kk {
-					case "calls":
-						calls, _ = strconv.ParseFloat(v, 64)
-					case "usec":
-						usec, _ = strconv.ParseFloat(v, 64)
-					}
-				}
-			}
-		}
-		return calls, usec
-	}
+	searchUsec := func() (calls, usec float64) { return redisUsec(t, ix, "FT.SEARCH") }
 	for _, c := range callers {
 		filter := FilterQuery(backend.Filter{Groups: c.groups})
 		exact := make([][]string, len(qvecs))

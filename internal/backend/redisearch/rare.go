@@ -42,29 +42,13 @@ type rareRule struct {
 	// measured alternative, off by default): the candidates are then
 	// ordered by their rare terms only.
 	Unscored bool
-	// OptShare, when positive, puts the optional clauses on the branches
-	// of the rarest terms only: rising visible df, while those terms'
-	// visible dfs add up to at most OptShare of the visible chunks (the
-	// rarest term's branch always has them). Every optional clause is
-	// skipped to each posting of its branch's rare term, so the branches
-	// of the commoner rare terms were most of a split query's time
-	// (docs/performance-scale.md, "Round 8"). Zero: every branch.
-	OptShare float64
-	// Once scores the common terms once, in one branch over the union of
-	// the rare terms (weighing 0), beside one bare branch per rare term
-	// (onceQuery): the optional clauses are skipped through once, not
-	// once per rare term.
-	Once bool
 }
 
 // query is the split query of terms under r (rareQuery; without the
 // common terms when r.Unscored).
-func (r rareRule) query(terms []string, weights []float64, vdf []int, n int, common []bool, filter string) string {
-	if r.Once {
-		return onceQuery(terms, weights, common, filter)
-	}
+func (r rareRule) query(terms []string, weights []float64, common []bool, filter string) string {
 	if !r.Unscored {
-		return rareQuery(terms, weights, common, r.scored(vdf, n, common), filter)
+		return rareQuery(terms, weights, common, filter)
 	}
 	var rt []string
 	var rw []float64
@@ -89,40 +73,7 @@ func (r rareRule) String() string {
 	if r.Unscored {
 		s += ",unscored"
 	}
-	if r.Once {
-		s += ",once"
-	}
-	if r.OptShare > 0 {
-		s += ",opt<=" + strconv.FormatFloat(r.OptShare, 'g', -1, 64)
-	}
 	return s
-}
-
-// scored returns which rare terms' branches carry the optional clauses
-// of the common terms under r (see OptShare), for terms held by vdf[i]
-// of the n visible chunks; nil means every branch.
-func (r rareRule) scored(vdf []int, n int, common []bool) []bool {
-	if r.OptShare <= 0 {
-		return nil
-	}
-	var order []int
-	for i := range vdf {
-		if !common[i] {
-			order = append(order, i)
-		}
-	}
-	// Rarest first; ties by position, so the choice is deterministic.
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(vdf[a], vdf[b]) })
-	out := make([]bool, len(vdf))
-	sum := 0
-	for j, i := range order {
-		if j > 0 && float64(sum+vdf[i]) > r.OptShare*float64(n) {
-			break
-		}
-		sum += vdf[i]
-		out[i] = true
-	}
-	return out
 }
 
 // split returns whether each term is common (true) under r, for terms
@@ -162,8 +113,7 @@ func (r rareRule) split(vdf []int, mass []float64, n int) []bool {
 // rareQuery is the BM25 leg's query when some terms are common: one
 // branch per rare term, as textQuery writes them (the term intersected
 // with the filter), each also intersected with one optional clause per
-// common term, `(~@content:c)=>{$weight: w}` (only the branches of the
-// rare terms i with scored[i], when scored is not nil):
+// common term, `(~@content:c)=>{$weight: w}`:
 //
 //	((@content:r1)=>{$weight: w1} F (~@content:c1)=>{$weight: w} ...) | ((@content:r2)=>... F ...) | ...
 //
@@ -178,7 +128,7 @@ func (r rareRule) split(vdf []int, mass []float64, n int) []bool {
 // repeated on the optional clauses: they never add a chunk. (The weight
 // must be on the OPTIONAL node: RediSearch 2.10 ignores one on the term
 // inside `~`.)
-func rareQuery(terms []string, weights []float64, common, scored []bool, filter string) string {
+func rareQuery(terms []string, weights []float64, common []bool, filter string) string {
 	var opt strings.Builder
 	for i, t := range terms {
 		if !common[i] {
@@ -208,48 +158,9 @@ func rareQuery(terms []string, weights []float64, common, scored []bool, filter 
 		if i < len(weights) {
 			b.WriteString("=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}")
 		}
-		b.WriteString(filter)
-		if scored == nil || scored[i] {
-			b.WriteString(opt.String())
-		}
-		b.WriteString(")")
+		b.WriteString(filter + opt.String() + ")")
 	}
 	return b.String()
-}
-
-// onceQuery is the BM25 leg's query with the common terms scored once: a
-// branch of the union of the rare terms, weighing 0, intersected with the
-// filter and with one optional clause per common term, and one bare
-// branch per rare term (the term and the filter, as textQuery writes it):
-//
-//	((@content:(r1 | r2 ...))=>{$weight: 0} F (~@content:c1)=>{$weight: w} ...) | ((@content:r1)=>{$weight: w1} F) | ...
-//
-// A candidate's BM25STD score is then its rare terms' clauses plus its
-// common terms' clauses, each once. The union inside the first branch's
-// intersection may be scored with one of its terms only (rareQuery's
-// comment); it weighs 0, so that does not count: its only job is to
-// drive the optional clauses over every chunk holding a rare term.
-func onceQuery(terms []string, weights []float64, common []bool, filter string) string {
-	if filter != "" {
-		filter = " (" + filter + ")=>{$weight: 0}"
-	}
-	var rare, opt, bare strings.Builder
-	for i, t := range terms {
-		w := ""
-		if i < len(weights) {
-			w = "=>{$weight: " + strconv.FormatFloat(weights[i], 'g', 6, 64) + "}"
-		}
-		if common[i] {
-			opt.WriteString(" (~@" + fieldContent + ":" + Escape(t) + ")" + w)
-			continue
-		}
-		if rare.Len() > 0 {
-			rare.WriteString(" | ")
-		}
-		rare.WriteString(Escape(t))
-		bare.WriteString(" | ((@" + fieldContent + ":" + Escape(t) + ")" + w + filter + ")")
-	}
-	return "((@" + fieldContent + ":(" + rare.String() + "))=>{$weight: 0}" + filter + opt.String() + ")" + bare.String()
 }
 
 // defaultRare is the rule an Index opens with (index.exact_candidates

@@ -40,7 +40,7 @@ func TestRareQueryForm(t *testing.T) {
 		chunks = append(chunks, chunk(fmt.Sprintf("q%02d", i), fmt.Sprintf("commonq fill%02da fill%02db fill%02dc fill%02dd fill%02de", i, i, i, i, i), "public"))
 	}
 	ix := buildOpen(t, rdb, redistest.Name("rareform"), chunks, redisearch.BuildOptions{})
-	got, scores, total, err := ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, nil, []string{"public"}, 50)
+	got, scores, total, err := ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []string{"public"}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,24 +57,6 @@ func TestRareQueryForm(t *testing.T) {
 	}
 	if !(score["c#0"] > score["b#0"]) {
 		t.Errorf("c (rarex rarez) scored %v, b (rarex) %v: both rare terms must be scored", score["c#0"], score["b#0"])
-	}
-	// With the optional clause on rarex's branch only (rareRule.OptShare),
-	// the candidates are the same; commonq still adds to a chunk holding
-	// rarex (a), and rarez's branch reads rarez alone.
-	got, scores, total, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []bool{true, false, false}, []string{"public"}, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clear(score)
-	for i, id := range got {
-		score[id] = scores[i]
-	}
-	slices.Sort(got)
-	if total != 4 || !slices.Equal(got, []string{"a#0", "b#0", "c#0", "d#0"}) {
-		t.Fatalf("rarex's branch scored only: candidates %v (%d matched), want a, b, c, d", got, total)
-	}
-	if !(score["a#0"] > score["b#0"] && score["c#0"] > score["b#0"]) {
-		t.Errorf("rarex's branch scored only: a %v, b %v, c %v: commonq and rarez must add to a chunk holding rarex", score["a#0"], score["b#0"], score["c#0"])
 	}
 
 	// 800 chunks of six tokens, each term at most once: chunks holding
@@ -100,7 +82,7 @@ func TestRareQueryForm(t *testing.T) {
 		chunks = append(chunks, chunk(id, strings.Join(ws, " "), "public"))
 	}
 	ix = buildOpen(t, rdb, redistest.Name("rareform"), chunks, redisearch.BuildOptions{})
-	got, scores, _, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, nil, []string{"public"}, 1000)
+	got, scores, _, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []string{"public"}, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,84 +99,6 @@ func TestRareQueryForm(t *testing.T) {
 	}
 	if !(byKey["rarex rarez "] > byKey["rarex "] && byKey["rarex rarez commonq "] > byKey["rarex rarez "] && byKey["rarex commonq "] > byKey["rarex "]) {
 		t.Errorf("scores by terms held %v: every term held must add", byKey)
-	}
-}
-
-// TestOnceQueryForm: in onceQuery's form the candidates are exactly the
-// visible chunks holding a rare term, and a candidate's BM25STD score is
-// its terms' clauses, each once: chunks holding the same query terms
-// score the same (the weight-0 union inside the first branch must not
-// count, whichever of its terms the engine scores it with), a chunk
-// holding two rare terms scores more than one holding one, and a common
-// term adds to a candidate, counted once whatever the rare terms held.
-func TestOnceQueryForm(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	ctx := context.Background()
-	chunk := func(id, text string, acl ...string) corpus.Chunk {
-		return corpus.Chunk{ID: id + "#0", DocID: id, Title: "", Text: text, Status: corpus.Current, Authority: 1, ACL: acl}
-	}
-	var chunks []corpus.Chunk
-	holds := map[string]string{}
-	for i := range 800 {
-		ws := []string{}
-		key := ""
-		for j, w := range []string{"rarex", "rarez", "commonq"} {
-			if (i>>j)&1 == 1 || (j == 2 && i%5 == 0) {
-				ws = append(ws, w)
-				key += w + " "
-			}
-		}
-		for len(ws) < 6 {
-			ws = append(ws, fmt.Sprintf("pad%03dx%d", i, len(ws)))
-		}
-		id := fmt.Sprintf("m%03d", i)
-		acl := "public"
-		if i%7 == 3 {
-			acl = "staff"
-		}
-		if acl == "public" {
-			holds[id+"#0"] = key
-		}
-		chunks = append(chunks, chunk(id, strings.Join(ws, " "), acl))
-	}
-	ix := buildOpen(t, rdb, redistest.Name("onceform"), chunks, redisearch.BuildOptions{})
-	got, scores, total, err := ix.OnceCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []string{"public"}, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := 0
-	for _, k := range holds {
-		if strings.Contains(k, "rare") {
-			want++
-		}
-	}
-	if int(total) != want || len(got) != want {
-		t.Fatalf("%d candidates (%d matched), want the %d public chunks holding a rare term", len(got), total, want)
-	}
-	byKey := map[string]float64{}
-	for i, id := range got {
-		k, ok := holds[id]
-		if !ok {
-			t.Fatalf("candidate %s is not a public chunk", id)
-		}
-		if !strings.Contains(k, "rare") {
-			t.Fatalf("candidate %s holds no rare term (%q)", id, k)
-		}
-		if s, ok := byKey[k]; ok && math.Abs(s-scores[i]) > 1e-9*s {
-			t.Fatalf("chunks holding %q scored %v and %v: a term was left out of one, or the union counted", k, s, scores[i])
-		}
-		byKey[k] = scores[i]
-	}
-	x, z, xz := byKey["rarex "], byKey["rarez "], byKey["rarex rarez "]
-	if !(xz > x && xz > z && byKey["rarex commonq "] > x && byKey["rarez commonq "] > z) {
-		t.Fatalf("scores by terms held %v: every term held must add", byKey)
-	}
-	// commonq adds the same to a chunk holding one rare term or both.
-	addX := byKey["rarex commonq "] - x
-	addXZ := byKey["rarex rarez commonq "] - xz
-	if math.Abs(addX-addXZ) > 1e-6*addX {
-		t.Errorf("commonq added %v to a chunk holding rarex and %v to one holding rarex and rarez: it must count once", addX, addXZ)
 	}
 }
 
@@ -246,7 +150,7 @@ func rareCorpus(rng *rand.Rand, n int) ([]corpus.Chunk, func() string) {
 func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 	// The shipped rule, but for a corpus of 3,000 chunks: a common term
 	// needs 40 visible chunks, not 1,000.
-	defer redisearch.SetRareRule(true, 0.01, 0.3, 4, 40, 2, redisearch.DefaultRareOptShare)()
+	defer redisearch.SetRareRule(true, 0.01, 0.3, 4, 40, 2)()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
@@ -331,31 +235,6 @@ func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 		}
 		if !slices.Equal(a, b) {
 			t.Errorf("public hits for %q:\nwithout the hidden chunks %v\nwith them %v", q, a, b)
-		}
-	}
-}
-
-// TestRareScoredBranches: the optional clauses go on the branches of the
-// rarest terms while their visible dfs add up to at most the share of
-// the visible chunks, the rarest always; common terms never have a
-// branch; share 0 means every branch (nil).
-func TestRareScoredBranches(t *testing.T) {
-	//             0     1      2    3     4
-	vdf := []int{900, 50000, 100, 300, 60000}
-	common := []bool{false, true, false, false, true}
-	for _, c := range []struct {
-		share float64
-		want  []bool
-	}{
-		{0, nil},
-		{0.0001, []bool{false, false, true, false, false}}, // budget 10: the rarest alone
-		{0.004, []bool{false, false, true, true, false}},   // budget 400: 100 + 300
-		{0.013, []bool{true, false, true, true, false}},    // budget 1,300: all three rare
-		{1, []bool{true, false, true, true, false}},
-	} {
-		got := redisearch.RareScored(c.share, vdf, 100000, common)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("share %v: scored %v, want %v", c.share, got, c.want)
 		}
 	}
 }
