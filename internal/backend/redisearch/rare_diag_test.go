@@ -44,7 +44,7 @@ func TestRareRuleAgreement(t *testing.T) {
 	for _, f := range strings.Fields(spec) {
 		r := rareRule{On: true}
 		f, r.Unscored = strings.CutSuffix(f, ":u") // the common terms left out of the query
-		if i := strings.Index(f, ":k"); i >= 0 { // with :o, the heaviest common terms' clauses kept on the other branches
+		if i := strings.Index(f, ":k"); i >= 0 {   // with :o, the heaviest common terms' clauses kept on the other branches
 			if _, err := fmt.Sscan(f[i+2:], &r.OptKeep); err != nil {
 				t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
 			}
