@@ -23,7 +23,8 @@ import (
 //
 //	ASSAY_RARE_REDIS=host:port ASSAY_RARE_NAME=index ASSAY_RARE_QUERIES=queries.jsonl
 //	[ASSAY_RARE_EVERY=1] [ASSAY_RARE_RULES="0.01:0.3:4:1000:2 0.01:0.3:4:1000:1"]
-//	(dfShare:massShare:minTerms:minDF:deeper[:u], u: common terms left out)
+//	(dfShare:massShare:minTerms:minDF:deeper[:oSHARE[:kN]][:u]; oSHARE, kN: rareRule.OptShare,
+//	OptKeep; u: common terms left out)
 //	[ASSAY_RARE_CALLERS=all,public,team-07]
 //
 // Besides SearchText's time it reports Redis's own time per search
