@@ -258,8 +258,9 @@ func rareQuery(terms []string, weights []float64, common, scored, kept []bool, f
 // The common terms' optional clauses go on every branch only for the
 // rarest rare terms (their visible dfs adding up to at most 0.5% of the
 // visible chunks); the other branches carry the three heaviest common
-// terms' clauses: at 500,000 chunks about a tenth to a fifth less of
-// Redis's time per search, for top-10 agreement with a deep exact read
-// of 0.994 / 0.996 / 1.000 (all / public / team-07, SciFact test claims;
-// 0.995 / 0.998 / 1.000 with every clause on every branch) ("Round 8").
+// terms' clauses: at 500,000 chunks a fifth to a third less of the
+// FT.SEARCH's time (an A/B of the 300 SciFact test claims), for top-10
+// agreement with a deep exact read of 0.994 / 0.996 / 1.000 (all /
+// public / team-07, SciFact test claims; 0.995 / 0.998 / 1.000 with
+// every clause on every branch) ("Round 8").
 var defaultRare = rareRule{On: true, DFShare: 0.01, MassShare: 0.3, MinTerms: 4, MinDF: 1000, Deeper: 2, OptShare: 0.005, OptKeep: 3}
