@@ -221,3 +221,98 @@ func redisUsec(t *testing.T, ix *Index, cmds ...string) (calls, usec float64) {
 	}
 	return calls, usec
 }
+
+// TestRareRuleWork counts, on an index already built in a running server,
+// the work RediSearch does for each claim's split query under the
+// shipped rule and under the rule with every optional clause on every
+// branch (OptShare 0): the reading operations of every iterator and the
+// total time FT.PROFILE reports, per caller. The counts do not depend on
+// the machine's load, unlike the times.
+//
+//	ASSAY_WORK_REDIS=host:port ASSAY_WORK_NAME=index ASSAY_WORK_QUERIES=queries.jsonl [ASSAY_WORK_EVERY=10]
+func TestRareRuleWork(t *testing.T) {
+	addr, name, qpath, every := measureEnv(t, "WORK", "QUERIES", 10)
+	ctx := context.Background()
+	ix := openBuilt(t, addr, name)
+	queries := sampleQueries(t, qpath, every)
+	all := []string{"public", "staff"}
+	for i := range 100 {
+		all = append(all, fmt.Sprintf("team-%02d", i))
+	}
+	every0 := defaultRare
+	every0.OptShare, every0.OptKeep = 0, 0
+	rules := []rareRule{every0, defaultRare}
+	// reads sums the integers that follow "Number of reading operations"
+	// anywhere in an FT.PROFILE reply; total is "Total profile time".
+	var reads func(v any) int64
+	reads = func(v any) int64 {
+		xs, ok := v.([]any)
+		if !ok {
+			return 0
+		}
+		var n int64
+		for i, x := range xs {
+			if s, ok := x.(string); ok && s == "Number of reading operations" && i+1 < len(xs) {
+				if c, ok := xs[i+1].(int64); ok {
+					n += c
+				}
+			}
+			n += reads(x)
+		}
+		return n
+	}
+	var total func(v any) float64
+	total = func(v any) float64 {
+		xs, ok := v.([]any)
+		if !ok {
+			return 0
+		}
+		for i, x := range xs {
+			if s, ok := x.(string); ok && s == "Total profile time" && i+1 < len(xs) {
+				f, _ := strconv.ParseFloat(fmt.Sprint(xs[i+1]), 64)
+				return f
+			}
+			if f := total(x); f > 0 {
+				return f
+			}
+		}
+		return 0
+	}
+	for _, c := range []struct {
+		name   string
+		groups []string
+	}{{"all", all}, {"public", []string{"public"}}, {"team-07", []string{"team-07"}}} {
+		f := backend.Filter{Groups: c.groups}
+		sumReads := make([]int64, len(rules))
+		sumMS := make([]float64, len(rules))
+		n := 0
+		for qi, q := range queries {
+			qt, v, err := ix.weigh(ctx, ix.an.Terms(q), c.groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			common := defaultRare.split(qt.vdf, qt.mass, v.s.n)
+			if common == nil {
+				continue
+			}
+			n++
+			filter := filterQuery(f, !v.s.all)
+			depth := candidateDepth(100) * max(1, defaultRare.Deeper)
+			for j := range rules {
+				ri := (j + qi) % len(rules)
+				query := rules[ri].query(qt.terms, qt.weights, qt.vdf, v.s.n, common, filter)
+				raw, err := ix.rdb.Do(ctx, "FT.PROFILE", ix.vn, "SEARCH", "QUERY", query, "NOCONTENT", "VERBATIM", "WITHSCORES",
+					"SCORER", "BM25STD", "LIMIT", 0, depth+tieMargin, "DIALECT", 2).Slice()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sumReads[ri] += reads(raw[len(raw)-1])
+				sumMS[ri] += total(raw[len(raw)-1])
+			}
+		}
+		for ri, r := range rules {
+			t.Logf("%-8s %-50s %d split claims: reading operations mean %9.0f, FT.PROFILE total mean %7.2f ms",
+				c.name, r, n, float64(sumReads[ri])/float64(max(n, 1)), sumMS[ri]/float64(max(n, 1)))
+		}
+	}
+}
