@@ -49,9 +49,9 @@ func SetHNSWType(typ string) string {
 // SetRareRule sets the BM25 leg's rare-term rule for indexes opened
 // afterwards (on: common terms only score; see rare.go) and returns a
 // function that restores the previous rule.
-func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int) func() {
+func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int, optShare float64, optKeep int) func() {
 	old := defaultRare
-	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper}
+	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper, OptShare: optShare, OptKeep: optKeep}
 	return func() { defaultRare = old }
 }
 
@@ -66,14 +66,19 @@ func (ix *Index) RareSplits(ctx context.Context, text string, groups []string) (
 }
 
 // RareCandidates sends the rare-term form of terms (common[i]: the term
-// only scores), filtered to groups, and returns the candidates' ids, their
-// BM25STD scores in read order and the number of chunks matched.
-func (ix *Index) RareCandidates(ctx context.Context, terms []string, common []bool, groups []string, depth int) ([]string, []float64, int64, error) {
+// only scores; scored[i]: rare term i's branch has the common terms'
+// optional clauses, nil: every branch), filtered to groups, and returns
+// the candidates' ids, their BM25STD scores in read order and the number
+// of chunks matched.
+func (ix *Index) RareCandidates(ctx context.Context, terms []string, common, scored []bool, groups []string, depth int) ([]string, []float64, int64, error) {
 	weights := make([]float64, len(terms))
 	for i := range weights {
 		weights[i] = 1
 	}
-	q := rareQuery(terms, weights, common, FilterQuery(backend.Filter{Groups: groups}))
+	return ix.scoredCandidates(ctx, rareQuery(terms, weights, common, scored, nil, FilterQuery(backend.Filter{Groups: groups})), depth)
+}
+
+func (ix *Index) scoredCandidates(ctx context.Context, q string, depth int) ([]string, []float64, int64, error) {
 	raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, q, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 		"LIMIT", 0, depth, "DIALECT", 2).Slice()
 	if err != nil {
@@ -82,3 +87,27 @@ func (ix *Index) RareCandidates(ctx context.Context, terms []string, common []bo
 	total, ids, scores, err := parseScored(raw, chunkPrefix(ix.vn))
 	return ids, scores, total, err
 }
+
+// RareScored returns which rare terms' branches carry the optional
+// clauses under the rule with OptShare share (rareRule.scored).
+func RareScored(share float64, vdf []int, n int, common []bool) []bool {
+	return rareRule{OptShare: share}.scored(vdf, n, common)
+}
+
+// RareKept returns which common terms keep their clauses on the other
+// branches under the rule with OptShare share and OptKeep keep.
+func RareKept(share float64, keep int, weights []float64, common []bool) []bool {
+	return rareRule{OptShare: share, OptKeep: keep}.kept(weights, common)
+}
+
+// RareQuery is rareQuery with every weight 1 and no filter.
+func RareQuery(terms []string, common, scored, kept []bool) string {
+	weights := make([]float64, len(terms))
+	for i := range weights {
+		weights[i] = 1
+	}
+	return rareQuery(terms, weights, common, scored, kept, "")
+}
+
+// DefaultRareOpt is the shipped rule's OptShare and OptKeep.
+var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.OptKeep

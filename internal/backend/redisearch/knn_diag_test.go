@@ -87,11 +87,15 @@ func TestKNNLegForms(t *testing.T) {
 		}},
 		{"batches-232", batches(2*depth, ef)},
 		{"batches-464", batches(4*depth, ef)},
+		{"batches-232-ef200", batches(2*depth, 200)},
+		{"batches-232-ef300", batches(2*depth, 300)},
 		{"batches-232-ef400", batches(2*depth, 400)},
 		{"batches-232-ef800", batches(2*depth, 800)},
 		{"batches-464-ef800", batches(4*depth, 800)},
 		{"batches-232-ef1600", batches(2*depth, 1600)},
 		{"nofilter", nofilter(ef)},
+		{"nofilter-ef200", nofilter(200)},
+		{"nofilter-ef300", nofilter(300)},
 		{"nofilter-ef400", nofilter(400)},
 		{"nofilter-ef800", nofilter(800)},
 		{"nofilter-ef1600", nofilter(1600)},
@@ -121,26 +125,7 @@ func TestKNNLegForms(t *testing.T) {
 	run := func(q string, vec []float32, n int) ([]string, time.Duration, error) {
 		return runOn(ix, q, vec, n)
 	}
-	searchUsec := func() (calls, usec float64) {
-		info, err := ix.rdb.Info(ctx, "commandstats").Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(info, "\n") {
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "cmdstat_FT.SEARCH:"); ok {
-				for _, kv := range strings.Split(rest, ",") {
-					kk, v, _ := strings.Cut(kv, "=")
-					switch kk {
-					case "calls":
-						calls, _ = strconv.ParseFloat(v, 64)
-					case "usec":
-						usec, _ = strconv.ParseFloat(v, 64)
-					}
-				}
-			}
-		}
-		return calls, usec
-	}
+	searchUsec := func() (calls, usec float64) { return redisUsec(t, ix, "FT.SEARCH") }
 	for _, c := range callers {
 		filter := FilterQuery(backend.Filter{Groups: c.groups})
 		exact := make([][]string, len(qvecs))

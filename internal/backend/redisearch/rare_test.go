@@ -40,7 +40,7 @@ func TestRareQueryForm(t *testing.T) {
 		chunks = append(chunks, chunk(fmt.Sprintf("q%02d", i), fmt.Sprintf("commonq fill%02da fill%02db fill%02dc fill%02dd fill%02de", i, i, i, i, i), "public"))
 	}
 	ix := buildOpen(t, rdb, redistest.Name("rareform"), chunks, redisearch.BuildOptions{})
-	got, scores, total, err := ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []string{"public"}, 50)
+	got, scores, total, err := ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, nil, []string{"public"}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +57,24 @@ func TestRareQueryForm(t *testing.T) {
 	}
 	if !(score["c#0"] > score["b#0"]) {
 		t.Errorf("c (rarex rarez) scored %v, b (rarex) %v: both rare terms must be scored", score["c#0"], score["b#0"])
+	}
+	// With the optional clause on rarex's branch only (rareRule.OptShare),
+	// the candidates are the same; commonq still adds to a chunk holding
+	// rarex (a), and rarez's branch reads rarez alone.
+	got, scores, total, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []bool{true, false, false}, []string{"public"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(score)
+	for i, id := range got {
+		score[id] = scores[i]
+	}
+	slices.Sort(got)
+	if total != 4 || !slices.Equal(got, []string{"a#0", "b#0", "c#0", "d#0"}) {
+		t.Fatalf("rarex's branch scored only: candidates %v (%d matched), want a, b, c, d", got, total)
+	}
+	if !(score["a#0"] > score["b#0"] && score["c#0"] > score["b#0"]) {
+		t.Errorf("rarex's branch scored only: a %v, b %v, c %v: commonq and rarez must add to a chunk holding rarex", score["a#0"], score["b#0"], score["c#0"])
 	}
 
 	// 800 chunks of six tokens, each term at most once: chunks holding
@@ -82,7 +100,7 @@ func TestRareQueryForm(t *testing.T) {
 		chunks = append(chunks, chunk(id, strings.Join(ws, " "), "public"))
 	}
 	ix = buildOpen(t, rdb, redistest.Name("rareform"), chunks, redisearch.BuildOptions{})
-	got, scores, _, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, []string{"public"}, 1000)
+	got, scores, _, err = ix.RareCandidates(ctx, []string{"rarex", "commonq", "rarez"}, []bool{false, true, false}, nil, []string{"public"}, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +168,7 @@ func rareCorpus(rng *rand.Rand, n int) ([]corpus.Chunk, func() string) {
 func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 	// The shipped rule, but for a corpus of 3,000 chunks: a common term
 	// needs 40 visible chunks, not 1,000.
-	defer redisearch.SetRareRule(true, 0.01, 0.3, 4, 40, 2)()
+	defer redisearch.SetRareRule(true, 0.01, 0.3, 4, 40, 2, redisearch.DefaultRareOptShare, redisearch.DefaultRareOptKeep)()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
@@ -236,5 +254,52 @@ func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 		if !slices.Equal(a, b) {
 			t.Errorf("public hits for %q:\nwithout the hidden chunks %v\nwith them %v", q, a, b)
 		}
+	}
+}
+
+// TestRareScoredBranches: the optional clauses go on the branches of the
+// rarest terms while their visible dfs add up to at most the share of
+// the visible chunks, the rarest always; common terms never have a
+// branch; share 0 means every branch (nil).
+func TestRareScoredBranches(t *testing.T) {
+	//             0     1      2    3     4
+	vdf := []int{900, 50000, 100, 300, 60000}
+	common := []bool{false, true, false, false, true}
+	for _, c := range []struct {
+		share float64
+		want  []bool
+	}{
+		{0, nil},
+		{0.0001, []bool{false, false, true, false, false}}, // budget 10: the rarest alone
+		{0.004, []bool{false, false, true, true, false}},   // budget 400: 100 + 300
+		{0.013, []bool{true, false, true, true, false}},    // budget 1,300: all three rare
+		{1, []bool{true, false, true, true, false}},
+	} {
+		got := redisearch.RareScored(c.share, vdf, 100000, common)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("share %v: scored %v, want %v", c.share, got, c.want)
+		}
+	}
+}
+
+// TestRareKeptClauses: the branches left without every optional clause
+// keep those of the heaviest common terms (by weight), and the rarest
+// branches carry all of them.
+func TestRareKeptClauses(t *testing.T) {
+	weights := []float64{5, 0.4, 3, 0.9, 0.2}
+	common := []bool{false, true, false, true, true}
+	// The common terms weigh 0.4, 0.9 and 0.2: the two heaviest are 3 and 1.
+	if got, want := redisearch.RareKept(0.01, 2, weights, common), []bool{false, true, false, true, false}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v (the two heaviest common terms)", got, want)
+	}
+	if got := redisearch.RareKept(0, 2, weights, common); got != nil {
+		t.Errorf("kept %v without OptShare, want nil", got)
+	}
+	terms := []string{"ra", "ca", "rb", "cb", "cc"}
+	q := redisearch.RareQuery(terms, common, []bool{true, false, false, false, false}, []bool{false, true, false, true, false})
+	want := "((@content:ra)=>{$weight: 1} (~@content:ca)=>{$weight: 1} (~@content:cb)=>{$weight: 1} (~@content:cc)=>{$weight: 1}) | " +
+		"((@content:rb)=>{$weight: 1} (~@content:ca)=>{$weight: 1} (~@content:cb)=>{$weight: 1})"
+	if q != want {
+		t.Errorf("query\n%s\nwant\n%s", q, want)
 	}
 }
