@@ -2,7 +2,6 @@ package devserver
 
 import (
 	"context"
-	"net"
 	"slices"
 	"testing"
 	"time"
@@ -52,13 +51,7 @@ func TestVisibilityWithReadsOncePerSecond(t *testing.T) {
 	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	srv, err := Start(ctx, Options{Bin: bin, DataDir: t.TempDir(), Port: port,
+	srv, err := Start(ctx, Options{Bin: bin, DataDir: t.TempDir(), Port: freePort(t),
 		SearchAttributes: map[string]enumspb.IndexedValueType{visStatus.GetName(): enumspb.INDEXED_VALUE_TYPE_KEYWORD}})
 	if err != nil {
 		t.Fatal(err)
