@@ -115,6 +115,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	args = append(args, dispatchArgs...)
 	args = append(args, cacheArgs...)
+	args = append(args, visibilityArgs...)
 	for _, name := range slices.Sorted(maps.Keys(opts.SearchAttributes)) {
 		typ, ok := searchAttributeTypeNames[opts.SearchAttributes[name]]
 		if !ok {
@@ -261,6 +262,30 @@ var dispatchArgs = []string{
 var cacheArgs = []string{
 	"--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false",
 	"--dynamic-config-value", `system.namespaceCacheRefreshInterval="2s"`,
+}
+
+// visibilityArgs make the dev server write a question's visibility record
+// once instead of twice. Every run queues a start record and a close
+// record for the visibility store (SQLite's executions_visibility, one
+// wide REPLACE each, parsed anew each time: the two were a third of the
+// server's CPU, docs/performance-scale.md "Round 6"); the server skips a
+// start record when the run has already closed by the time it reads the
+// task, and writes the close record in full. By default it reads that
+// queue whenever a task is added (at most 20 times a second), so a
+// question that takes 50-500 ms gets both. Read once a second, the start
+// record of a run shorter than the wait is skipped; a run still going
+// gets it, up to a second late.
+//
+// What it trades: the Web UI's list and visibility queries (the gateway's
+// in-flight count, a release's window) see a run up to a second later,
+// at its start and at its close. Histories, the trace and durability are
+// untouched: the tasks are in the same transaction as before, only read
+// later. One read takes up to 1,000 tasks (the default 100 would bound
+// the store at 100 visibility writes a second), so a busy second's tasks
+// are all read at once.
+var visibilityArgs = []string{
+	"--dynamic-config-value", "history.visibilityProcessorMaxPollRPS=1",
+	"--dynamic-config-value", "history.visibilityTaskBatchSize=1000",
 }
 
 // searchAttributeTypeNames are the CLI's names of the search attribute

@@ -516,17 +516,26 @@ func e2eMetrics(ctx context.Context, t *testing.T, s *devStack) {
 		t.Fatal(err)
 	}
 	defer tc.Close()
-	count, err := tc.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{
-		Query: "WorkflowType = 'AnswerWorkflow' AND ExecutionStatus = 'Completed'"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, _, body := httpCall(t, http.MethodGet, s.URL+"/metrics", e2eKeyReader, "", "") // a keyed gateway's /metrics needs a key
 	// Every run counts once, whatever its stop: at least the batch's 200.
 	total := 0
 	for _, m := range regexp.MustCompile(`(?m)^assay_runs_total\{stop_reason="[a-z_]+"\} (\d+)$`).FindAllSubmatch(body, -1) {
 		n, _ := strconv.Atoi(string(m[1]))
 		total += n
+	}
+	// Visibility trails a close by up to a second (the dev server reads
+	// its visibility tasks once a second, internal/devserver): poll.
+	var count *workflowservice.CountWorkflowExecutionsResponse
+	for range 50 {
+		count, err = tc.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{
+			Query: "WorkflowType = 'AnswerWorkflow' AND ExecutionStatus = 'Completed'"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count.GetCount() >= int64(total) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	if total < 200 || int64(total) != count.GetCount() {
 		t.Errorf("assay_runs_total sums to %d; Temporal has %d completed answer runs (at least the batch's 200): each must count once", total, count.GetCount())

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/errs"
@@ -180,16 +180,51 @@ func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, ap
 
 // result waits for run id's result, following continue-as-new. A run that
 // failed, was terminated, cancelled or timed out is Failed, not an error.
+//
+// It long-polls the run's history for its close event and decodes that
+// event's result itself. The SDK's WorkflowRun.Get, given no run id, would
+// first ask DescribeWorkflowExecution for one: a round trip more per
+// question, and the server loading the run's state to answer it
+// (docs/performance-scale.md, "Round 8"). Without a run id the server
+// reads the current run's history, which is the run the id names until it
+// continues as new; a continued run's close event names the next run.
 func (t *Temporal) result(ctx context.Context, op, id string, out any) (api.Status, error) {
-	err := t.Client.GetWorkflow(ctx, id, "").Get(ctx, out)
-	var failed *temporal.WorkflowExecutionError
-	switch {
-	case err == nil:
-		return api.Completed, nil
-	case errors.As(err, &failed):
-		return api.Failed, nil
+	runID := ""
+	for {
+		closed, err := t.closeEvent(ctx, id, runID)
+		if err != nil {
+			return "", temporalErr(op, err)
+		}
+		switch closed.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+			if err := t.converter().FromPayloads(closed.GetWorkflowExecutionCompletedEventAttributes().GetResult(), out); err != nil {
+				return "", errs.E(op, errs.Internal, fmt.Errorf("decode the result of %s: %w", id, err))
+			}
+			return api.Completed, nil
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+			runID = closed.GetWorkflowExecutionContinuedAsNewEventAttributes().GetNewExecutionRunId()
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+			return api.Failed, nil
+		default:
+			return "", errs.Errorf(op, errs.Internal, "the history of %s ended without a close event (last: %s)", id, closed.GetEventType())
+		}
 	}
-	return "", temporalErr(op, err)
+}
+
+// closeEvent waits for the close event of run runID of workflow id (the
+// current run when runID is empty).
+func (t *Temporal) closeEvent(ctx context.Context, id, runID string) (*historypb.HistoryEvent, error) {
+	it := t.Client.GetWorkflowHistory(ctx, id, runID, true, enumspb.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT)
+	var last *historypb.HistoryEvent
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		last = e
+	}
+	return last, nil
 }
 
 // Progress implements Questions.

@@ -1,0 +1,132 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"google.golang.org/grpc"
+
+	"github.com/assay-rag/assay/internal/api"
+	"github.com/assay-rag/assay/internal/devserver"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
+	"github.com/assay-rag/assay/internal/errs"
+)
+
+// rpcCounter counts the gRPC methods a client calls, by their last path
+// element ("DescribeWorkflowExecution").
+type rpcCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *rpcCounter) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	c.mu.Lock()
+	c.n[method[strings.LastIndex(method, "/")+1:]]++
+	c.mu.Unlock()
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+func (c *rpcCounter) get(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[method]
+}
+
+func (c *rpcCounter) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n = map[string]int{}
+}
+
+// resultWorkflow returns "done: "+in, fails when in is "fail", and
+// continues as new once when in is "continue".
+func resultWorkflow(ctx workflow.Context, in string) (string, error) {
+	switch in {
+	case "fail":
+		return "", errors.New("failed on purpose")
+	case "continue":
+		return "", workflow.NewContinueAsNewError(ctx, resultWorkflow, "continued")
+	}
+	return "done: " + in, nil
+}
+
+// TestResultReadsTheCloseEvent runs workflows on a dev server and reads
+// their results through Temporal.result: a completed run's value, a
+// failed run as Failed, a run that continued as new followed to its
+// successor's value, an unknown id as NotFound. Each result is one
+// history long poll (per run): no DescribeWorkflowExecution, which the
+// SDK's WorkflowRun.Get sends first to learn the run id.
+func TestResultReadsTheCloseEvent(t *testing.T) {
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(10 * time.Second)
+	rpcs := &rpcCounter{n: map[string]int{}}
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:          srv.Address(),
+		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(rpcs.intercept)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const queue = "result-test"
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(resultWorkflow)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	eng := &Temporal{Client: c, TaskQueue: queue}
+
+	for _, tc := range []struct {
+		in     string
+		status api.Status
+		want   string
+		polls  int // history long polls: one per run read
+	}{
+		{"x", api.Completed, "done: x", 1},
+		{"fail", api.Failed, "", 1},
+		{"continue", api.Completed, "done: continued", 2},
+	} {
+		id := "result-" + tc.in
+		if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, resultWorkflow, tc.in); err != nil {
+			t.Fatal(err)
+		}
+		rpcs.reset()
+		var got string
+		st, err := eng.result(ctx, "test", id, &got)
+		if err != nil || st != tc.status || got != tc.want {
+			t.Errorf("%s: result = %q, %s, %v; want %q, %s", tc.in, got, st, err, tc.want, tc.status)
+		}
+		if n := rpcs.get("DescribeWorkflowExecution"); n != 0 {
+			t.Errorf("%s: %d DescribeWorkflowExecution calls, want none", tc.in, n)
+		}
+		if n := rpcs.get("GetWorkflowExecutionHistory"); n != tc.polls {
+			t.Errorf("%s: %d history polls, want %d", tc.in, n, tc.polls)
+		}
+	}
+
+	var got string
+	if _, err := eng.result(ctx, "test", "result-no-such-run", &got); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("unknown id: error %v (%s), want NotFound", err, errs.KindOf(err))
+	}
+}
