@@ -44,8 +44,13 @@ var _ Engine = (*Temporal)(nil)
 
 // Running implements Runs from Temporal's visibility store: the
 // principal's running workflows of the kind's type. Visibility trails a
-// start by a moment, so runs started at the same instant may pass a cap
-// together.
+// start and a close: by a moment on a cluster on PostgreSQL, by up to
+// about a second on Elasticsearch (its refresh interval) and on the
+// embedded dev server (devserver's visibilityArgs; a run shorter than
+// that is never listed as running). So runs started within that lag may
+// pass a cap together, and a long run that just ended may hold its place
+// for that long; inFlightCounts adds the runs this gateway admitted
+// since its last count.
 func (t *Temporal) Running(ctx context.Context, principal string, kind Kind) (int, error) {
 	typ := workflows.AnswerWorkflowName
 	if kind == KindBatch {
