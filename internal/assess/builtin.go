@@ -451,17 +451,21 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	}
 	if b.Answers && question != req.Question {
 		if typed := b.queried(req.Question, question, req.Query); typed != question {
-			if res, err := b.assess(ctx, req, vocab, typed); err != nil || res.Assessment.Sufficient {
+			// Judged only: its refusal is never returned, so the reach
+			// check and the rewrite proposals (a search per term on
+			// RediSearch) are left to the corrected reading.
+			if res, err := b.assess(ctx, req, vocab, typed, true); err != nil || res.Assessment.Sufficient {
 				return res, err
 			}
 		}
 	}
-	return b.assess(ctx, req, vocab, question)
+	return b.assess(ctx, req, vocab, question, false)
 }
 
 // assess judges req's evidence on question, the question as read (see
-// Assess).
-func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, error) {
+// Assess). judgeOnly skips what only a refusal needs: the reach check and
+// the rewrite proposals.
+func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
 	asked := answertype.Classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	if b.Read {
@@ -599,7 +603,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
-	if !a.Sufficient && !hopeless && b.Rewriter != nil {
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
@@ -624,7 +628,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))
 		}
 	}
-	if !a.Sufficient && b.Rewriter != nil && !hopeless {
+	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
