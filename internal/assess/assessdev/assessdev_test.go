@@ -183,17 +183,18 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v9 (the default), v8 (answer checks off)
-// and v8 with the focus reading off; ASSESSDEV_OUT receives v9's, and
+// reason, with builtin:coverage-v10 (the default), v9 (the wide reading
+// off), v8 (answer checks off too) and v8 with the focus reading off;
+// ASSESSDEV_OUT receives v10's, ASSESSDEV_OUT_V9 v9's and
 // ASSESSDEV_OUT_V8 v8's.
 func TestDump(t *testing.T) {
 	b, qs := collect(t)
 	for _, m := range []struct {
-		name           string
-		answers, focus bool
-		out            string
-	}{{"v9", true, true, "ASSESSDEV_OUT"}, {"v8", false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, ""}} {
-		b.Answers, b.Focus = m.answers, m.focus
+		name                 string
+		read, answers, focus bool
+		out                  string
+	}{{"v10", true, true, true, "ASSESSDEV_OUT"}, {"v9", false, true, true, "ASSESSDEV_OUT_V9"}, {"v8", false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, ""}} {
+		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
 		for _, s := range sets {
 			t.Logf("%-10s %-8s %s", m.name, s, res[s])
@@ -217,6 +218,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
+	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
 		b.Answers = on
 		t.Logf("answer checks (v9) %v:", on)
