@@ -55,14 +55,16 @@ const V9Model = "builtin:coverage-v9"
 
 // genericWords are English words too general to tell what a question is
 // about, as the analyzer spells them: light verbs, vague nouns, and
-// adverbs of degree and time. Stored as typed; see genericTerms.
+// adverbs of degree and time. Stored as typed; see genericTerms. A word
+// whose stem a content word shares is left out ("us", stemmed as "use"
+// and "used" are).
 var genericWords = []string{
 	"new", "one", "ones", "thing", "things", "something", "anything", "stuff", "bit", "lot", "way", "kind", "sort",
 	"put", "get", "got", "go", "goes", "going", "gone", "went", "come", "came", "make", "made", "take", "took",
 	"want", "need", "give", "let", "keep", "try", "tell", "say", "says", "said", "know", "think", "see", "look",
 	"still", "just", "really", "actually", "even", "also", "ever", "now", "then", "will", "would", "should",
 	"could", "might", "must", "shall", "sure", "right", "wrong", "good", "bad", "ok", "okay", "please", "thanks",
-	"us", "me", "you", "we", "they", "them", "someone", "anyone", "people", "time", "times",
+	"me", "you", "we", "they", "them", "someone", "anyone", "people", "time", "times",
 }
 
 // genericTerms returns the analyzed terms of genericWords.
