@@ -64,7 +64,7 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v9"
+	BuiltinAssessModel   = "builtin:coverage-v10"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
 	BuiltinGenerateModel = "builtin:extractive-v9"
 	// BuiltinGenerateModelV8 and BuiltinGenerateModelV7 are the previous

@@ -122,12 +122,24 @@ type Builtin struct {
 	// whether there is a thing no visible document mentions. Off:
 	// builtin:coverage-v8.
 	Answers bool
+	// Read turns on builtin:coverage-v10's wide reading (see read.go): a
+	// chunk the coverage rules and the focus reading refuse is accepted
+	// when, among the first ReadRank+1 retrieved, it covers ReadCoverage
+	// of the weight of the question's words the visible corpus uses (in
+	// any of their forms, generic words left out). Off:
+	// builtin:coverage-v9.
+	Read         bool
+	ReadCoverage float64
+	ReadRank     int
+	generic      map[string]bool // genericTerms, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
-	return &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true}
+	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0}
+	b.generic = b.genericTerms()
+	return b
 }
 
 // Thesaurus relates words (see internal/thesaurus).
@@ -147,6 +159,8 @@ func (b *Builtin) Model() string {
 		m = NoFocusModel
 	case !b.Answers:
 		m = V8Model
+	case !b.Read:
+		m = V9Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -437,19 +451,27 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	}
 	if b.Answers && question != req.Question {
 		if typed := b.queried(req.Question, question, req.Query); typed != question {
-			if res, err := b.assess(ctx, req, vocab, typed); err != nil || res.Assessment.Sufficient {
+			// Judged only: its refusal is never returned, so the reach
+			// check and the rewrite proposals (a search per term on
+			// RediSearch) are left to the corrected reading.
+			if res, err := b.assess(ctx, req, vocab, typed, true); err != nil || res.Assessment.Sufficient {
 				return res, err
 			}
 		}
 	}
-	return b.assess(ctx, req, vocab, question)
+	return b.assess(ctx, req, vocab, question, false)
 }
 
 // assess judges req's evidence on question, the question as read (see
-// Assess).
-func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, error) {
+// Assess). judgeOnly skips what only a refusal needs: the reach check and
+// the rewrite proposals.
+func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
 	asked := answertype.Classify(question)
-	qterms := b.weigh(question, vocab, b.an.Set(strings.Join(asked.Frame, " ")))
+	frame := b.an.Set(strings.Join(asked.Frame, " "))
+	if b.Read {
+		maps.Copy(frame, b.genericTerms()) // v10: generic words never count (see read.go)
+	}
+	qterms := b.weigh(question, vocab, frame)
 	ents := Entities(b.an, question, vocab)
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
@@ -526,6 +548,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			res.Accepted = j.ids()
 			return res, nil
 		}
+		if b.Read && b.Answers {
+			w := b.readWide(req.Question, fasked, f, vocab)
+			if j, cov := b.readWidely(fasked, w, r, all, covers); j != nil {
+				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov)}
+				res.Accepted = j.ids()
+				return res, nil
+			}
+		}
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
@@ -573,7 +603,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
-	if !a.Sufficient && !hopeless && b.Rewriter != nil {
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
@@ -598,7 +628,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))
 		}
 	}
-	if !a.Sufficient && b.Rewriter != nil && !hopeless {
+	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev

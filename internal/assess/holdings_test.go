@@ -89,3 +89,59 @@ func TestAssessReadsOnlyWhichSetsAreHeld(t *testing.T) {
 	}
 	t.Logf("%d of 300 questions decided by the visible-chunk check", checked)
 }
+
+// countingLexicon counts the Holdings calls of its vocabularies: on
+// RediSearch each is a search per term.
+type countingLexicon struct {
+	*lexicon
+	calls *int
+}
+
+func (l countingLexicon) Visible(groups []string) Vocabulary {
+	return countingVocab{l.lexicon.Visible(groups).(*lexVocab), l.calls}
+}
+
+type countingVocab struct {
+	*lexVocab
+	calls *int
+}
+
+func (v countingVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) map[uint64]int {
+	*v.calls++
+	return v.lexVocab.Holdings(ctx, ts, f)
+}
+
+// TestAsTypedPassJudgesOnly: when a spelling correction applies and the
+// question as typed is judged first (Assess), that pass only judges: a
+// refusal asks the backend which chunks hold the question's terms (reach)
+// once, for the corrected reading, not once per reading; the answer is
+// the same.
+func TestAsTypedPassJudgesOnly(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	for _, e := range hollinLike {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	calls := 0
+	lex := countingLexicon{newLexicon(an, texts...), &calls}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	q := "how often should I descael the K50 with vinegar"
+	if spelled, _ := b.Rewriter.Spell(q, lex.Visible([]string{"public"})); spelled == q || b.queried(q, spelled, q) == spelled {
+		t.Fatalf("the test needs a correction the first attempt's query does not carry (spelled %q)", spelled)
+	}
+	calls = 0
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[:2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assessment.Sufficient {
+		t.Fatalf("accepted: %s (the test needs a refusal)", res.Assessment.Reason)
+	}
+	if calls != 1 {
+		t.Errorf("Holdings called %d times for one assessment, want 1 (reason %q)", calls, res.Assessment.Reason)
+	}
+	if res.Assessment.Rewrite == "" {
+		t.Errorf("no rewrite proposed: %q", res.Assessment.Reason)
+	}
+}

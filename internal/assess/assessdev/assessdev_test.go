@@ -36,11 +36,14 @@ import (
 
 type corpusOf struct{ backend.Index }
 
+// devCorpus is the corpus collect built, for diagnostics.
+var devCorpus corpusOf
+
 func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
 
 // sets are the development sets: every Hollin set whose results have been
 // read.
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"}
+var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}
 
 func path(s string) string {
 	if s == "hollin" {
@@ -75,6 +78,7 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 	}
 	t.Cleanup(func() { d.Close() })
 	an := terms.New()
+	devCorpus = corpusOf{d.Index}
 	b := assess.NewBuiltin(an, corpusOf{d.Index})
 	b.Rewriter = assess.NewRewriter(an, corpusOf{d.Index}) // spelling, as the service judges
 	var out []asked
@@ -179,17 +183,18 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v9 (the default), v8 (answer checks off)
-// and v8 with the focus reading off; ASSESSDEV_OUT receives v9's, and
+// reason, with builtin:coverage-v10 (the default), v9 (the wide reading
+// off), v8 (answer checks off too) and v8 with the focus reading off;
+// ASSESSDEV_OUT receives v10's, ASSESSDEV_OUT_V9 v9's and
 // ASSESSDEV_OUT_V8 v8's.
 func TestDump(t *testing.T) {
 	b, qs := collect(t)
 	for _, m := range []struct {
-		name           string
-		answers, focus bool
-		out            string
-	}{{"v9", true, true, "ASSESSDEV_OUT"}, {"v8", false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, ""}} {
-		b.Answers, b.Focus = m.answers, m.focus
+		name                 string
+		read, answers, focus bool
+		out                  string
+	}{{"v10", true, true, true, "ASSESSDEV_OUT"}, {"v9", false, true, true, "ASSESSDEV_OUT_V9"}, {"v8", false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, ""}} {
+		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
 		for _, s := range sets {
 			t.Logf("%-10s %-8s %s", m.name, s, res[s])
@@ -213,6 +218,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
+	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
 		b.Answers = on
 		t.Logf("answer checks (v9) %v:", on)
@@ -274,4 +280,73 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 		total.accepted += r.accepted
 	}
 	t.Logf("leave-one-set-out total: %s", total)
+}
+
+// TestLeaveOneSetOutV10 chooses builtin:coverage-v10's wide reading's two
+// settings (ReadCoverage, ReadRank) on all development sets but one and
+// scores the one left out against builtin:coverage-v9 (the wide reading
+// off), for each set. A setting qualifies when no training set's
+// no-answer refusal falls below v9's; among those, the most right on the
+// training sets wins, ties going to the higher coverage, then the lower
+// rank. The focus reading keeps its defaults.
+func TestLeaveOneSetOutV10(t *testing.T) {
+	b, qs := collect(t)
+	b.Read = false
+	v9, _ := judge(t, b, qs)
+	b.Read = true
+	type setting struct {
+		cov  float64
+		rank int
+		res  map[string]*score
+	}
+	var grid []setting
+	for _, cov := range []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4} {
+		for _, rank := range []int{0, 1} {
+			b.ReadCoverage, b.ReadRank = cov, rank
+			res, _ := judge(t, b, qs)
+			grid = append(grid, setting{cov, rank, res})
+			var cells []string
+			for _, s := range sets {
+				cells = append(cells, fmt.Sprintf("%s %d/%d r%d/%d on%d/%d", s, res[s].right, res[s].answerable, res[s].refused, res[s].noAnswer, res[s].on, res[s].accepted))
+			}
+			t.Logf("coverage %.1f rank %d: %s", cov, rank, strings.Join(cells, "; "))
+		}
+	}
+	var total9, total10 score
+	add := func(to *score, r *score) {
+		to.right += r.right
+		to.answerable += r.answerable
+		to.refused += r.refused
+		to.noAnswer += r.noAnswer
+		to.on += r.on
+		to.accepted += r.accepted
+	}
+	for _, held := range sets {
+		var pick *setting
+		pickRight := -1
+		for i := range grid {
+			g := &grid[i]
+			right, ok := 0, true
+			for _, s := range sets {
+				if s == held {
+					continue
+				}
+				right += g.res[s].right
+				ok = ok && g.res[s].refused >= v9[s].refused
+			}
+			if ok && right > pickRight {
+				pick, pickRight = g, right
+			}
+		}
+		if pick == nil {
+			t.Logf("left out %-8s no setting keeps every training set's refusal: v10 is v9 there: %s", held, v9[held])
+			add(&total9, v9[held])
+			add(&total10, v9[held])
+			continue
+		}
+		t.Logf("left out %-8s chosen coverage %.1f rank %d (training right %d): v9 %s | v10 %s", held, pick.cov, pick.rank, pickRight, v9[held], pick.res[held])
+		add(&total9, v9[held])
+		add(&total10, pick.res[held])
+	}
+	t.Logf("leave-one-set-out total: v9 %s | v10 %s", total9, total10)
 }

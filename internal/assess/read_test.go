@@ -1,0 +1,130 @@
+package assess
+
+import (
+	"context"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// TestAkin: derivations and British/American spellings of a stem are one
+// word; short stems and other words are not.
+func TestAkin(t *testing.T) {
+	an := terms.New()
+	term := func(w string) string { return an.Terms(w)[0] }
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"monthly", "month", true},
+		{"warranted", "warranty", true},
+		{"organise", "organize", true},
+		{"colour", "color", true},
+		{"centre", "center", true},
+		{"catalogue", "catalog", true},
+		{"parts", "party", false}, // a four-letter stem is too often another word's start
+		{"month", "monster", false},
+		{"descale", "describe", false},
+	} {
+		if got := akin(term(c.a), term(c.b)); got != c.want {
+			t.Errorf("akin(%q→%q, %q→%q) = %v, want %v", c.a, term(c.a), c.b, term(c.b), got, c.want)
+		}
+	}
+}
+
+// wideQuestion is an asker's question in many words no visible document
+// uses: builtin:coverage-v9 weighs each of them as much as a known word
+// and refuses the chunk that answers it.
+const wideQuestion = "Our office kitchen has one K50 smart kettle and twelve thirsty colleagues who boil it constantly. How often does the warranty say to descale it?"
+
+func assessAs(t *testing.T, b *Builtin, read bool, q string, ev []Evidence) Result {
+	t.Helper()
+	b.Read = read
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestWideReading: v10's wide reading accepts the chunk that answers a
+// question asked in many words the documents never use, judged on every
+// word of the question they do use; v9 refuses it. Only the first
+// retrieved chunk is read so (ReadRank 0), and a question whose clause
+// that asks names a thing no document mentions, with no particular answer
+// type to look for, is still refused.
+func TestWideReading(t *testing.T) {
+	b, _ := newTestAssessor()
+	k50First := []Evidence{hollinLike[2], hollinLike[0], hollinLike[1]}
+	if res := assessAs(t, b, false, wideQuestion, k50First); res.Assessment.Sufficient {
+		t.Fatalf("v9 accepted %q: %s (the test no longer shows the wide reading)", wideQuestion, res.Assessment.Reason)
+	}
+	res := assessAs(t, b, true, wideQuestion, k50First)
+	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
+		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
+	}
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v10" {
+		t.Errorf("model %q, want builtin:coverage-v10", b.Model())
+	}
+	b.Read = false
+	if b.Model() != V9Model {
+		t.Errorf("model with Read off %q, want %q", b.Model(), V9Model)
+	}
+	// The K50 page second: the warranty page first covers too little.
+	if res := assessAs(t, b, true, wideQuestion, []Evidence{hollinLike[0], hollinLike[2]}); res.Assessment.Sufficient {
+		t.Errorf("v10 accepted the K50 page read second: %s", res.Assessment.Reason)
+	}
+	q := "Our office kitchen has one K50 smart kettle and twelve thirsty colleagues who boil it constantly. Which firmware release does it run?"
+	if res := assessAs(t, b, true, q, k50First); res.Assessment.Sufficient {
+		t.Errorf("v10 accepted %q: %s", q, res.Assessment.Reason)
+	}
+}
+
+// TestWideReadingAkin: a question word the relevant chunk holds only in
+// another form ("monthly" against "once a month") counts as held, so the
+// chunk covers all the weight; a word of no such kinship ("weekly") does
+// not.
+func TestWideReadingAkin(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	for _, e := range hollinLike {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	texts = append(texts, "Monthly and weekly offers on spare parts", "Weekly deals")
+	lex := newLexicon(an, texts...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	k50First := []Evidence{hollinLike[2], hollinLike[0]}
+	q := "Our office kitchen has one K50 smart kettle and twelve thirsty colleagues who boil it constantly. How often does it want descaling, monthly?"
+	if res := assessAs(t, b, false, q, k50First); res.Assessment.Sufficient {
+		t.Fatalf("v9 accepted %q: %s", q, res.Assessment.Reason)
+	}
+	if res := assessAs(t, b, true, q, k50First); !res.Assessment.Sufficient || res.Assessment.Score != 1 {
+		t.Errorf("v10 on %q: score %v, %s; want accepted covering all of it", q, res.Assessment.Score, res.Assessment.Reason)
+	}
+	q = "Our office kitchen has one K50 smart kettle and twelve thirsty colleagues who boil it constantly. How often does it want descaling, weekly?"
+	if res := assessAs(t, b, true, q, k50First); res.Assessment.Score >= 1 {
+		t.Errorf("v10 on %q: score %v, %s; want \"weekly\" uncovered", q, res.Assessment.Score, res.Assessment.Reason)
+	}
+}
+
+// TestGenericWordsLeftOut: v10 leaves generic words ("keeps", "thing",
+// "making") out of the question's weight in every reading, so they no
+// longer sink a chunk that answers; v9 counts them.
+func TestGenericWordsLeftOut(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "the X300 Pro keeps showing E12 and the pump thing is making a noise. what does E12 mean?"
+	if res := assessAs(t, b, false, q, hollinLike); res.Assessment.Sufficient {
+		t.Fatalf("v9 accepted %q: %s", q, res.Assessment.Reason)
+	}
+	res := assessAs(t, b, true, q, hollinLike)
+	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-x300-errors#0" {
+		t.Errorf("v10 on %q = %+v, want accepted on the error codes page", q, res)
+	}
+	generic := b.genericTerms()
+	for _, w := range []string{"keeps", "thing", "making", "new", "one"} {
+		if ts := b.an.Terms(w); len(ts) != 1 || !generic[ts[0]] {
+			t.Errorf("%q (%v) is not a generic term", w, ts)
+		}
+	}
+}
