@@ -21,6 +21,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh4.jsonl", "testdata/eval/hollin-fresh4-facts.jsonl"},   // make eval-fresh4
 	{"testdata/eval/hollin-fresh5.jsonl", "testdata/eval/hollin-fresh5-facts.jsonl"},   // make eval-fresh5
 	{"testdata/eval/hollin-fresh6.jsonl", "testdata/eval/hollin-fresh6-facts.jsonl"},   // make eval-fresh6
+	{"testdata/eval/hollin-fresh7.jsonl", "testdata/eval/hollin-fresh7-facts.jsonl"},   // make eval-fresh7
 }
 
 const repoRoot = "../.."
