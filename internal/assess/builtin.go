@@ -468,7 +468,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
 	asked := answertype.Classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
-	if b.Read {
+	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
 		maps.Copy(frame, b.genericTerms()) // v10: generic words never count (see read.go)
 	}
 	qterms := b.weigh(question, vocab, frame)
