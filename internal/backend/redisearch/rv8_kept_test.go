@@ -21,12 +21,13 @@ func TestRareKeptIgnoresHiddenChunks(t *testing.T) {
 	common := []bool{false, false, true, true, true, true}
 	const n = 100000 // visible chunks, the same in both indexes
 	lite := func(whole []int, chunks int) []string {
-		var weights []float64
+		var weights, mass []float64
 		for i := range terms { // as queryTerms weighs them, every term once
 			vi := backend.IDF(n, vdf[i])
 			weights = append(weights, vi*vi/backend.IDF(chunks, whole[i]))
+			mass = append(mass, vi*vi)
 		}
-		q := defaultRare.query(terms, weights, vdf, n, common, "")
+		q := defaultRare.query(terms, weights, mass, vdf, n, common, "")
 		branches := strings.Split(q, " | ")
 		if len(branches) != 2 {
 			t.Fatalf("query %q: want two branches", q)
