@@ -36,3 +36,18 @@ func TestModelIDNamesTheBehaviour(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericWordsDoNotLeaveOnlyTheEntity (rv8): v10 strips generic words
+// from the coverage rules' weight too, with none of the wide reading's
+// minTopic: a question whose only other words are generic ("what is the
+// new thing on the X300 Pro?") is judged as the bare entity, and any chunk
+// naming it covers 100% — here the warranty terms. v9 refused (50%).
+func TestGenericWordsDoNotLeaveOnlyTheEntity(t *testing.T) {
+	b, _ := newTestAssessor()
+	for _, q := range []string{"what is the new thing on the X300 Pro?", "the X300 Pro: anything new?"} {
+		res := assessAs(t, b, true, q, hollinLike)
+		if res.Assessment.Sufficient {
+			t.Errorf("v10 accepted %q on %v: %s", q, res.Accepted, res.Assessment.Reason)
+		}
+	}
+}
