@@ -468,11 +468,21 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
 	asked := answertype.Classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
-	if b.Read {
-		maps.Copy(frame, b.genericTerms()) // v10: generic words never count (see read.go)
-	}
-	qterms := b.weigh(question, vocab, frame)
 	ents := Entities(b.an, question, vocab)
+	var qterms []weighted
+	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
+		// v10: generic words never count (see read.go), unless leaving
+		// them out leaves no word besides the entities' to judge on.
+		wide := maps.Clone(frame)
+		maps.Copy(wide, b.genericTerms())
+		qterms = b.weigh(question, vocab, wide)
+		if !slices.ContainsFunc(qterms, func(q weighted) bool { return !entityTerm(ents, q.term) }) {
+			qterms = nil
+		}
+	}
+	if qterms == nil {
+		qterms = b.weigh(question, vocab, frame)
+	}
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
 	subs := b.substitutes(question, req.Query, related)
@@ -979,4 +989,9 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 		}
 	}
 	return "", false
+}
+
+// entityTerm reports whether t is a term of one of ents.
+func entityTerm(ents []Entity, t string) bool {
+	return slices.ContainsFunc(ents, func(e Entity) bool { return slices.Contains(e.Terms, t) })
 }

@@ -96,8 +96,8 @@ func RareScored(share float64, vdf []int, n int, common []bool) []bool {
 
 // RareKept returns which common terms keep their clauses on the other
 // branches under the rule with OptShare share and OptKeep keep.
-func RareKept(share float64, keep int, weights []float64, common []bool) []bool {
-	return rareRule{OptShare: share, OptKeep: keep}.kept(weights, common)
+func RareKept(share float64, keep int, mass []float64, common []bool) []bool {
+	return rareRule{OptShare: share, OptKeep: keep}.kept(mass, common)
 }
 
 // RareQuery is rareQuery with every weight 1 and no filter.

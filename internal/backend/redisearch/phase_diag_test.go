@@ -77,13 +77,13 @@ func TestSearchPhases(t *testing.T) {
 				split := false
 				q, rd := textQuery(qt.terms, filter, qt.weights), depth
 				if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
-					ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper))
+					ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper))
 					if err == nil && total < int64(depth) {
 						ids = nil
 					}
 					split = ids != nil
 					if split {
-						q, rd = ix.rare.query(qt.terms, qt.weights, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper)
+						q, rd = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper)
 					}
 				}
 				if ids == nil && err == nil {

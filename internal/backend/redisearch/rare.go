@@ -61,9 +61,9 @@ type rareRule struct {
 
 // query is the split query of terms under r (rareQuery; without the
 // common terms when r.Unscored).
-func (r rareRule) query(terms []string, weights []float64, vdf []int, n int, common []bool, filter string) string {
+func (r rareRule) query(terms []string, weights, mass []float64, vdf []int, n int, common []bool, filter string) string {
 	if !r.Unscored {
-		return rareQuery(terms, weights, common, r.scored(vdf, n, common), r.kept(weights, common), filter)
+		return rareQuery(terms, weights, common, r.scored(vdf, n, common), r.kept(mass, common), filter)
 	}
 	var rt []string
 	var rw []float64
@@ -95,19 +95,20 @@ func (r rareRule) String() string {
 }
 
 // kept returns which common terms keep their optional clauses on the
-// branches scored leaves out: the OptKeep heaviest by $weight (ties by
-// position); nil: none.
-func (r rareRule) kept(weights []float64, common []bool) []bool {
+// branches scored leaves out: the OptKeep heaviest by mass (m·idf² over
+// the visible chunks, as split weighs them; not by $weight, whose divisor
+// counts hidden chunks), ties by position; nil: none.
+func (r rareRule) kept(mass []float64, common []bool) []bool {
 	if r.OptKeep <= 0 || r.OptShare <= 0 {
 		return nil
 	}
 	var order []int
 	for i := range common {
-		if common[i] && i < len(weights) {
+		if common[i] && i < len(mass) {
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(mass[b], mass[a]) })
 	out := make([]bool, len(common))
 	for _, i := range order[:min(len(order), r.OptKeep)] {
 		out[i] = true

@@ -300,7 +300,7 @@ func TestRareRuleWork(t *testing.T) {
 			depth := candidateDepth(100) * max(1, defaultRare.Deeper)
 			for j := range rules {
 				ri := (j + qi) % len(rules)
-				query := rules[ri].query(qt.terms, qt.weights, qt.vdf, v.s.n, common, filter)
+				query := rules[ri].query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter)
 				raw, err := ix.rdb.Do(ctx, "FT.PROFILE", ix.vn, "SEARCH", "QUERY", query, "NOCONTENT", "VERBATIM", "WITHSCORES",
 					"SCORER", "BM25STD", "LIMIT", 0, depth+tieMargin, "DIALECT", 2).Slice()
 				if err != nil {

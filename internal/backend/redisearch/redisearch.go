@@ -448,7 +448,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.vdf, s.n, common, filter), rd)
+		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
