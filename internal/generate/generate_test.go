@@ -483,6 +483,31 @@ func citedLabels(a Answer) []string {
 // answered by each entity's deciding fact from its own page; another
 // source is cited only when it bears on the question about as much as the
 // opening one (or names an entity, or holds the asked value beside a word
+
+// againstPrevious asks a question of a generator version and of the one
+// before it: the newer must answer with every string of contains, citing
+// cites (nil: any), and the older must answer so exactly when both.
+func againstPrevious(t *testing.T, newer, older *Extractive, question string, sources []Source, contains, cites []string, both bool) {
+	t.Helper()
+	for _, g := range []*Extractive{newer, older} {
+		got, err := g.Generate(context.Background(), Request{Question: question, Sources: sources})
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := citedLabels(got)
+		ok := cites == nil || cmp.Equal(labels, cites)
+		for _, c := range contains {
+			ok = ok && strings.Contains(got.Text, c)
+		}
+		if g == newer && !ok {
+			t.Errorf("%s: Generate(%q) = %q citing %v, want %q citing %v", g.Model(), question, got.Text, labels, contains, cites)
+		}
+		if g == older && ok != both {
+			t.Errorf("%s: Generate(%q) = %q citing %v; as %s should: %v", g.Model(), question, got.Text, labels, newer.Model(), both)
+		}
+	}
+}
+
 // the opening source lacks).
 func TestExtractiveV8(t *testing.T) {
 	an := terms.New()
@@ -517,23 +542,7 @@ func TestExtractiveV8(t *testing.T) {
 			[]Source{depot, app, acmeCover, leak}, []string{"York"}, []string{"7"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, g := range []*Extractive{NewExtractiveV8(an), NewExtractiveV7(an)} {
-				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
-				if err != nil {
-					t.Fatal(err)
-				}
-				labels := citedLabels(got)
-				ok := tt.cites == nil || cmp.Equal(labels, tt.cites)
-				for _, c := range tt.contains {
-					ok = ok && strings.Contains(got.Text, c)
-				}
-				if g.Version == 8 && !ok {
-					t.Errorf("v8: Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
-				}
-				if g.Version == 7 && ok != tt.both {
-					t.Errorf("v7: Generate(%q) = %q citing %v; as v8 should: %v", tt.question, got.Text, labels, tt.both)
-				}
-			}
+			againstPrevious(t, NewExtractiveV8(an), NewExtractiveV7(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
 		})
 	}
 }
@@ -579,23 +588,7 @@ func TestExtractiveV9(t *testing.T) {
 			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
-				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
-				if err != nil {
-					t.Fatal(err)
-				}
-				labels := citedLabels(got)
-				ok := tt.cites == nil || cmp.Equal(labels, tt.cites)
-				for _, c := range tt.contains {
-					ok = ok && strings.Contains(got.Text, c)
-				}
-				if g.Version == 9 && !ok {
-					t.Errorf("v9: Generate(%q) = %q citing %v, want %q citing %v", tt.question, got.Text, labels, tt.contains, tt.cites)
-				}
-				if g.Version == 8 && ok != tt.both {
-					t.Errorf("v8: Generate(%q) = %q citing %v; as v9 should: %v", tt.question, got.Text, labels, tt.both)
-				}
-			}
+			againstPrevious(t, NewExtractive(an), NewExtractiveV8(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
 		})
 	}
 	t.Run("a comparison of four keeps to MaxSentences", func(t *testing.T) {
