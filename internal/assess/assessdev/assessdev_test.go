@@ -125,6 +125,16 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 // chunk that was accepted.
 type score struct{ right, answerable, refused, noAnswer, on, accepted int }
 
+// add adds r's counts to s.
+func (s *score) add(r *score) {
+	s.right += r.right
+	s.answerable += r.answerable
+	s.refused += r.refused
+	s.noAnswer += r.noAnswer
+	s.on += r.on
+	s.accepted += r.accepted
+}
+
 func (s score) String() string {
 	return fmt.Sprintf("%d/%d, refusal %d/%d, accepted on a relevant chunk %d/%d", s.right, s.answerable, s.refused, s.noAnswer, s.on, s.accepted)
 }
@@ -231,53 +241,18 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 	// harness at main a5a2b3a (the same as its eval's one-pass column);
 	// fresh5 was not a development set then and asks none.
 	v7 := map[string]int{"hollin": 6, "heldout": 5, "fresh": 7, "fresh2": 7, "fresh3": 7, "fresh4": 12}
-	type setting struct {
-		cov  float64
-		rank int
-		res  map[string]*score
-	}
-	var grid []setting
-	for _, cov := range []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5} {
-		for _, rank := range []int{0, 1, 4} {
-			b.FocusCoverage, b.FocusRank = cov, rank
-			res, _ := judge(t, b, qs)
-			grid = append(grid, setting{cov, rank, res})
-			var cells []string
-			for _, s := range sets {
-				cells = append(cells, fmt.Sprintf("%s %s", s, res[s]))
-			}
-			t.Logf("coverage %.1f rank %d: %s", cov, rank, strings.Join(cells, "; "))
-		}
-	}
+	grid := gridOf(t, b, qs, []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5}, []int{0, 1, 4}, func(cov float64, rank int) {
+		b.FocusCoverage, b.FocusRank = cov, rank
+	})
 	var total score
 	for _, held := range sets {
-		var pick *setting
-		pickRight := -1
-		for i := range grid {
-			g := &grid[i]
-			right, ok := 0, true
-			for _, s := range sets {
-				if s == held {
-					continue
-				}
-				right += g.res[s].right
-				ok = ok && g.res[s].refused >= v7[s]
-			}
-			if ok && right > pickRight { // grid order: higher coverage, lower rank first
-				pick, pickRight = g, right
-			}
-		}
+		pick, pickRight := choose(grid, held, func(s string) int { return v7[s] })
 		if pick == nil {
 			t.Fatalf("%s: no setting keeps every training set's refusal", held)
 		}
 		r := pick.res[held]
 		t.Logf("left out %-8s chosen coverage %.1f rank %d (training right %d): %s", held, pick.cov, pick.rank, pickRight, r)
-		total.right += r.right
-		total.answerable += r.answerable
-		total.refused += r.refused
-		total.noAnswer += r.noAnswer
-		total.on += r.on
-		total.accepted += r.accepted
+		total.add(r)
 	}
 	t.Logf("leave-one-set-out total: %s", total)
 }
@@ -294,59 +269,72 @@ func TestLeaveOneSetOutV10(t *testing.T) {
 	b.Read = false
 	v9, _ := judge(t, b, qs)
 	b.Read = true
-	type setting struct {
-		cov  float64
-		rank int
-		res  map[string]*score
+	grid := gridOf(t, b, qs, []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4}, []int{0, 1}, func(cov float64, rank int) {
+		b.ReadCoverage, b.ReadRank = cov, rank
+	})
+	var total9, total10 score
+	for _, held := range sets {
+		pick, pickRight := choose(grid, held, func(s string) int { return v9[s].refused })
+		if pick == nil {
+			t.Logf("left out %-8s no setting keeps every training set's refusal: v10 is v9 there: %s", held, v9[held])
+			total9.add(v9[held])
+			total10.add(v9[held])
+			continue
+		}
+		t.Logf("left out %-8s chosen coverage %.1f rank %d (training right %d): v9 %s | v10 %s", held, pick.cov, pick.rank, pickRight, v9[held], pick.res[held])
+		total9.add(v9[held])
+		total10.add(pick.res[held])
 	}
+	t.Logf("leave-one-set-out total: v9 %s | v10 %s", total9, total10)
+}
+
+// setting is one point of a leave-one-set-out grid: a reading's coverage
+// and rank, and the harness's score on every set with them.
+type setting struct {
+	cov  float64
+	rank int
+	res  map[string]*score
+}
+
+// gridOf judges every set at each coverage and rank, set applying them to
+// the assessor, and logs each point.
+func gridOf(t *testing.T, b *assess.Builtin, qs []asked, covs []float64, ranks []int, set func(cov float64, rank int)) []setting {
 	var grid []setting
-	for _, cov := range []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4} {
-		for _, rank := range []int{0, 1} {
-			b.ReadCoverage, b.ReadRank = cov, rank
+	for _, cov := range covs {
+		for _, rank := range ranks {
+			set(cov, rank)
 			res, _ := judge(t, b, qs)
 			grid = append(grid, setting{cov, rank, res})
 			var cells []string
 			for _, s := range sets {
-				cells = append(cells, fmt.Sprintf("%s %d/%d r%d/%d on%d/%d", s, res[s].right, res[s].answerable, res[s].refused, res[s].noAnswer, res[s].on, res[s].accepted))
+				cells = append(cells, fmt.Sprintf("%s %s", s, res[s]))
 			}
 			t.Logf("coverage %.1f rank %d: %s", cov, rank, strings.Join(cells, "; "))
 		}
 	}
-	var total9, total10 score
-	add := func(to *score, r *score) {
-		to.right += r.right
-		to.answerable += r.answerable
-		to.refused += r.refused
-		to.noAnswer += r.noAnswer
-		to.on += r.on
-		to.accepted += r.accepted
-	}
-	for _, held := range sets {
-		var pick *setting
-		pickRight := -1
-		for i := range grid {
-			g := &grid[i]
-			right, ok := 0, true
-			for _, s := range sets {
-				if s == held {
-					continue
-				}
-				right += g.res[s].right
-				ok = ok && g.res[s].refused >= v9[s].refused
+	return grid
+}
+
+// choose picks, with held left out, the grid's setting that is right most
+// often on the other sets while no other set's no-answer refusal falls
+// below floor's; ties go to the earlier point (higher coverage, lower
+// rank). It returns nil when no setting qualifies.
+func choose(grid []setting, held string, floor func(set string) int) (*setting, int) {
+	var pick *setting
+	pickRight := -1
+	for i := range grid {
+		g := &grid[i]
+		right, ok := 0, true
+		for _, s := range sets {
+			if s == held {
+				continue
 			}
-			if ok && right > pickRight {
-				pick, pickRight = g, right
-			}
+			right += g.res[s].right
+			ok = ok && g.res[s].refused >= floor(s)
 		}
-		if pick == nil {
-			t.Logf("left out %-8s no setting keeps every training set's refusal: v10 is v9 there: %s", held, v9[held])
-			add(&total9, v9[held])
-			add(&total10, v9[held])
-			continue
+		if ok && right > pickRight {
+			pick, pickRight = g, right
 		}
-		t.Logf("left out %-8s chosen coverage %.1f rank %d (training right %d): v9 %s | v10 %s", held, pick.cov, pick.rank, pickRight, v9[held], pick.res[held])
-		add(&total9, v9[held])
-		add(&total10, pick.res[held])
 	}
-	t.Logf("leave-one-set-out total: v9 %s | v10 %s", total9, total10)
+	return pick, pickRight
 }
