@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"math"
+	"maps"
 	"slices"
 	"strings"
 
@@ -516,7 +517,10 @@ func (g *Extractive) answers(chosen []*sentence, first int, title, askingWords, 
 	}
 	typed := slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == first && c.typed })
 	var held, of float64
-	for t, w := range idf {
+	// In the words' order: a float sum in map order may differ in its
+	// last bit from run to run, and with it a share at the threshold.
+	for _, t := range slices.Sorted(maps.Keys(idf)) {
+		w := idf[t]
 		if !askingWords[t] || verbs[t] {
 			continue
 		}
