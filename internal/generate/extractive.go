@@ -2,8 +2,8 @@ package generate
 
 import (
 	"context"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
