@@ -430,12 +430,7 @@ func (s *Store) rescoreNarrowed(query []float32, est *int8Estimator, kept []scor
 		slices.Sort(ords)
 		return s.rescore(query, ords, k)
 	}
-	slices.SortFunc(kept, func(a, b scored) int {
-		if better(a, b) {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(kept, bestFirst)
 	for j, c := range kept[:k] {
 		ords[j] = c.i
 	}
@@ -633,15 +628,19 @@ func (t *topK) offer(i uint32, score float32) {
 	}
 }
 
+// bestFirst orders scored results best first (better is a total order:
+// no two offers share an ordinal).
+func bestFirst(a, b scored) int {
+	if better(a, b) {
+		return -1
+	}
+	return 1
+}
+
 // sorted returns the kept results, best first.
 func (t *topK) sorted() []Hit {
 	items := slices.Clone(t.items)
-	slices.SortFunc(items, func(a, b scored) int {
-		if better(a, b) {
-			return -1
-		}
-		return 1 // no two offers share an ordinal
-	})
+	slices.SortFunc(items, bestFirst)
 	out := make([]Hit, len(items))
 	for i, x := range items {
 		out[i] = Hit{Ordinal: x.i, Score: x.score}
