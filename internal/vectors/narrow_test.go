@@ -17,6 +17,17 @@ func candidates(rng *rand.Rand, n, m int) []uint32 {
 	return ords
 }
 
+// narrowInt8 is narrowScored under the query's estimator, the kept
+// ordinals only: what the narrowing tests and benchmarks compare.
+func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
+	kept := s.narrowScored(s.i8.estimator(query), ords, keep)
+	out := make([]uint32, len(kept))
+	for j, c := range kept {
+		out[j] = c.i
+	}
+	return out
+}
+
 // TestNarrowInt8KeepsTheBest checks narrowInt8, which sorts its
 // candidates and scores them with dotInt8, against the narrowing as it was
 // written before: the candidates offered in the order given, each scored

@@ -380,27 +380,17 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 // recallFloors), so ×3 keeps the float32 top k nearly always.
 const Int8Narrow = 3
 
-// narrowAhead is how many candidates ahead narrowInt8 prefetches.
+// narrowAhead is how many candidates ahead narrowScored prefetches.
 const narrowAhead = 8
 
-// narrowInt8 is the keep of ords with the highest int8 estimate. It
-// sorts ords and scores them in increasing order, asking for the record
+// narrowScored is the keep of ords with the highest int8 estimate
+// under est, each with its estimate, in no particular order. It sorts
+// ords and scores them in increasing order, asking for the record
 // narrowAhead candidates on before each score: the 2,000 candidates'
 // records are scattered through the mapped file, and reaching each one,
 // not the arithmetic, was most of the narrowing's time. Which candidates
 // are kept does not depend on the order of the offers (better is a total
 // order), so the result is the same.
-func (s *Store) narrowInt8(query []float32, ords []uint32, keep int) []uint32 {
-	kept := s.narrowScored(s.i8.estimator(query), ords, keep)
-	out := make([]uint32, len(kept))
-	for j, c := range kept {
-		out[j] = c.i
-	}
-	return out
-}
-
-// narrowScored is narrowInt8 with est, each kept ordinal with its
-// estimate, in no particular order.
 func (s *Store) narrowScored(est *int8Estimator, ords []uint32, keep int) []scored {
 	top := newTopK(keep)
 	slices.Sort(ords)
