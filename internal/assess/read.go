@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -212,15 +213,7 @@ func (b *Builtin) readWide(question string, asked answertype.Question, f *focus,
 		}
 		w.words = append(w.words, weighted{term: t, known: true, weight: backend.IDF(n, df)})
 	}
-	slices.SortStableFunc(w.words, func(a, b weighted) int {
-		switch {
-		case a.weight > b.weight:
-			return -1
-		case a.weight < b.weight:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(w.words, func(a, b weighted) int { return cmp.Compare(b.weight, a.weight) })
 	return w
 }
 
