@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -21,17 +24,28 @@ import (
 )
 
 // rpcCounter counts the gRPC methods a client calls, by their last path
-// element ("DescribeWorkflowExecution").
+// element ("DescribeWorkflowExecution"), and keeps the run ids the history
+// polls named.
 type rpcCounter struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu       sync.Mutex
+	n        map[string]int
+	pollRuns []string
 }
 
 func (c *rpcCounter) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	c.mu.Lock()
 	c.n[method[strings.LastIndex(method, "/")+1:]]++
+	if r, ok := req.(*workflowservice.GetWorkflowExecutionHistoryRequest); ok {
+		c.pollRuns = append(c.pollRuns, r.GetExecution().GetRunId())
+	}
 	c.mu.Unlock()
 	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+func (c *rpcCounter) runs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.pollRuns)
 }
 
 func (c *rpcCounter) get(method string) int {
@@ -44,6 +58,7 @@ func (c *rpcCounter) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n = map[string]int{}
+	c.pollRuns = nil
 }
 
 // resultWorkflow returns "done: "+in, fails when in is "fail", and
@@ -113,7 +128,7 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 		}
 		rpcs.reset()
 		var got string
-		st, err := eng.result(ctx, "test", id, &got)
+		st, err := eng.result(ctx, "test", id, "", &got)
 		if err != nil || st != tc.status || got != tc.want {
 			t.Errorf("%s: result = %q, %s, %v; want %q, %s", tc.in, got, st, err, tc.want, tc.status)
 		}
@@ -126,7 +141,34 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	}
 
 	var got string
-	if _, err := eng.result(ctx, "test", "result-no-such-run", &got); errs.KindOf(err) != errs.NotFound {
+	if _, err := eng.result(ctx, "test", "result-no-such-run", "", &got); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("unknown id: error %v (%s), want NotFound", err, errs.KindOf(err))
+	}
+
+	// Given the run id Start returned, the poll names that run (the
+	// server then skips looking up the id's current run) and reads that
+	// run's result even when the id has a newer run; a continued run is
+	// followed from it.
+	for _, tc := range []struct{ in, want string }{{"first", "done: first"}, {"continue", "done: continued"}} {
+		id := "result-run-" + tc.in
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, resultWorkflow, tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE}, resultWorkflow, "second"); err != nil {
+			t.Fatal(err)
+		}
+		rpcs.reset()
+		got = ""
+		if st, err := eng.result(ctx, "test", id, run.GetRunID(), &got); err != nil || st != api.Completed || got != tc.want {
+			t.Errorf("%s with its run id: result = %q, %s, %v; want %q", tc.in, got, st, err, tc.want)
+		}
+		if runs := rpcs.runs(); len(runs) == 0 || runs[0] != run.GetRunID() {
+			t.Errorf("%s: the history polls named runs %q, want %q first", tc.in, runs, run.GetRunID())
+		}
 	}
 }
