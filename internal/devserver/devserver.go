@@ -230,19 +230,19 @@ var sqliteArgs = []string{
 	"--sqlite-pragma", "journal_mode=wal",
 	"--sqlite-pragma", "synchronous=normal",
 	// A 64 MiB page cache instead of SQLite's 2 MiB: a question's
-	// visibility record alone updates 46 indexes of executions_visibility
-	// (the page of each that the new row goes to), and the 2 MiB cache
-	// read them back from the file. The server keeps one connection, so
-	// this bounds the cache at 64 MiB.
+	// visibility record alone updates 46 indexes of executions_visibility,
+	// and with 2 MiB the server read about twice as much back from the
+	// file a question (docs/performance-scale.md, "Round 9"). The server
+	// keeps one connection, so this bounds the cache at 64 MiB.
 	"--sqlite-pragma", "cache_size=-65536",
 	// Copy the write-ahead log into the database every 10,000 pages
 	// (about 40 MiB) instead of every 1,000: those 46 index pages are
 	// written again by every question, and a checkpoint copies each page
 	// once however often it changed since the last. With normal syncs
 	// the log is synced at a checkpoint, so a power cut (not a crash) can
-	// lose up to that many pages of the latest transactions: about 200
-	// questions' worth instead of about 20 (docs/performance-scale.md,
-	// "Round 9").
+	// lose up to that many pages of the latest transactions: a question
+	// writes about 150-180 log pages, so roughly the last 60 questions
+	// instead of the last 6 (docs/performance-scale.md, "Round 9").
 	"--sqlite-pragma", "wal_autocheckpoint=10000",
 }
 
