@@ -331,11 +331,12 @@ const GCPercent = 400
 // serverProcs is the number of threads running the dev server's Go code
 // at once (GOMAXPROCS) on a machine of cpus CPUs: half of them, at least
 // one. The dev server shares the machine with the worker in the same
-// `assay dev`, which spends about twice its CPU on a question; on the
-// 2-core machine, one thread instead of two cost the server about a fifth
-// less CPU a question (fewer wake-ups of idle threads across CPUs and
-// fewer cross-CPU TLB flushes when SQLite's allocator unmaps memory:
-// docs/performance-scale.md, "Round 9").
+// `assay dev`, which spends about twice its CPU on a question. On the
+// 2-core machine one thread instead of two took most of the Go
+// scheduler's spinning for work and of the futex wake-ups between its
+// threads out of the server's profile (docs/performance-scale.md,
+// "Round 9"); the server's work is one SQLite connection and short
+// requests, which one thread keeps up with at these rates.
 func serverProcs(cpus int) int { return max(1, cpus/2) }
 
 // serverEnv is env without the OpenTelemetry variables (OTEL_*), with
