@@ -214,8 +214,16 @@ func (t *Temporal) result(ctx context.Context, op, id, runID string, out any) (a
 			return api.Completed, nil
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
 			runID = closed.GetWorkflowExecutionContinuedAsNewEventAttributes().GetNewExecutionRunId()
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+			// A reset terminates the run and goes on in a new one, which
+			// the id then names: read the id's current run, as a wait
+			// without a run id does. When that is this run, it ends here.
+			if runID == "" {
+				return api.Failed, nil
+			}
+			runID = ""
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
-			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
 			return api.Failed, nil
 		default:
 			return "", errs.Errorf(op, errs.Internal, "the history of %s ended without a close event (last: %s)", id, closed.GetEventType())

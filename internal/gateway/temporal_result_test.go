@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -61,10 +62,15 @@ func (c *rpcCounter) reset() {
 	c.pollRuns = nil
 }
 
-// resultWorkflow returns "done: "+in, fails when in is "fail", and
-// continues as new once when in is "continue".
+// resultWorkflow returns "done: "+in, fails when in is "fail", continues
+// as new once when in is "continue", and when in is "block" waits for the
+// signal "go" and returns "done: "+its value.
 func resultWorkflow(ctx workflow.Context, in string) (string, error) {
 	switch in {
+	case "block":
+		var v string
+		workflow.GetSignalChannel(ctx, "go").Receive(ctx, &v)
+		return "done: " + v, nil
 	case "fail":
 		return "", errors.New("failed on purpose")
 	case "continue":
@@ -170,5 +176,51 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 		if runs := rpcs.runs(); len(runs) == 0 || runs[0] != run.GetRunID() {
 			t.Errorf("%s: the history polls named runs %q, want %q first", tc.in, runs, run.GetRunID())
 		}
+	}
+
+	// A run reset while the gateway waits on it is terminated and goes on
+	// in a new run: the wait reads the new run's result, as a wait without
+	// a run id (the id's current run) did.
+	id := "result-reset"
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, resultWorkflow, "block")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for { // the first workflow task completed: the run waits for its signal
+		d, err := c.DescribeWorkflowExecution(ctx, id, run.GetRunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.GetWorkflowExecutionInfo().GetHistoryLength() >= 4 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	type waited struct {
+		got string
+		st  api.Status
+		err error
+	}
+	done := make(chan waited, 1)
+	go func() {
+		var w waited
+		w.st, w.err = eng.result(ctx, "test", id, run.GetRunID(), &w.got)
+		done <- w
+	}()
+	reset, err := c.ResetWorkflowExecution(ctx, &workflowservice.ResetWorkflowExecutionRequest{
+		Namespace:                 "default",
+		WorkflowExecution:         &commonpb.WorkflowExecution{WorkflowId: id, RunId: run.GetRunID()},
+		Reason:                    "test",
+		WorkflowTaskFinishEventId: 4,
+		RequestId:                 "result-reset-1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SignalWorkflow(ctx, id, reset.GetRunId(), "go", "after the reset"); err != nil {
+		t.Fatal(err)
+	}
+	if w := <-done; w.err != nil || w.st != api.Completed || w.got != "done: after the reset" {
+		t.Errorf("reset run: result = %q, %s, %v; want %q, completed", w.got, w.st, w.err, "done: after the reset")
 	}
 }
