@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,13 +107,8 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		"--log-format", "json",
 		// The server would otherwise phone home for a version check.
 		"--dynamic-config-value", "frontend.enableServerVersionCheck=false",
-		// Write-ahead logging with normal syncs: about 2.2 times the
-		// throughput of SQLite's defaults here (assay bench, 200 questions
-		// at concurrency 8: 11.3 against 5.2 questions/s). A power cut may
-		// lose the last transactions; it does not corrupt the database.
-		"--sqlite-pragma", "journal_mode=wal",
-		"--sqlite-pragma", "synchronous=normal",
 	}
+	args = append(args, sqliteArgs...)
 	args = append(args, dispatchArgs...)
 	args = append(args, cacheArgs...)
 	args = append(args, visibilityArgs...)
@@ -180,7 +176,7 @@ func launch(ctx context.Context, opts Options, args []string, logFile *os.File, 
 		from = fi.Size()
 	}
 	cmd := exec.Command(opts.Bin, args...)
-	cmd.Env = serverEnv(os.Environ())
+	cmd.Env = serverEnv(os.Environ(), runtime.NumCPU())
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = sysProcAttr()
@@ -221,6 +217,33 @@ func lineWith(path string, from int64, substr string) string {
 		}
 	}
 	return ""
+}
+
+// sqliteArgs set the pragmas of the dev server's SQLite connection (the
+// CLI passes every --sqlite-pragma to SQLite as it is).
+var sqliteArgs = []string{
+	// Write-ahead logging with normal syncs: about 2.2 times the
+	// throughput of SQLite's defaults here (assay bench, 200 questions at
+	// concurrency 8: 11.3 against 5.2 questions/s). A power cut may lose
+	// the transactions since the last checkpoint (below); it does not
+	// corrupt the database, and a crash of the processes loses nothing.
+	"--sqlite-pragma", "journal_mode=wal",
+	"--sqlite-pragma", "synchronous=normal",
+	// A 64 MiB page cache instead of SQLite's 2 MiB: a question's
+	// visibility record alone updates 46 indexes of executions_visibility,
+	// and with 2 MiB the server read about twice as much back from the
+	// file a question (docs/performance-scale.md, "Round 9"). The server
+	// keeps one connection, so this bounds the cache at 64 MiB.
+	"--sqlite-pragma", "cache_size=-65536",
+	// Copy the write-ahead log into the database every 10,000 pages
+	// (about 40 MiB) instead of every 1,000: those 46 index pages are
+	// written again by every question, and a checkpoint copies each page
+	// once however often it changed since the last. With normal syncs
+	// the log is synced at a checkpoint, so a power cut (not a crash) can
+	// lose up to that many pages of the latest transactions: a question
+	// writes about 150-180 log pages, so roughly the last 60 questions
+	// instead of the last 6 (docs/performance-scale.md, "Round 9").
+	"--sqlite-pragma", "wal_autocheckpoint=10000",
 }
 
 // dispatchArgs tune how the dev server hands tasks to workers. They change
@@ -305,24 +328,40 @@ var searchAttributeTypeNames = map[enumspb.IndexedValueType]string{
 // against 345 MB resident).
 const GCPercent = 400
 
+// serverProcs is the number of threads running the dev server's Go code
+// at once (GOMAXPROCS) on a machine of cpus CPUs: half of them, at least
+// one. The dev server shares the machine with the worker in the same
+// `assay dev`, which spends about twice its CPU on a question. On the
+// 2-core machine one thread instead of two took most of the Go
+// scheduler's spinning for work and of the futex wake-ups between its
+// threads out of the server's profile (docs/performance-scale.md,
+// "Round 9"); the server's work is one SQLite connection and short
+// requests, which one thread keeps up with at these rates.
+func serverProcs(cpus int) int { return max(1, cpus/2) }
+
 // serverEnv is env without the OpenTelemetry variables (OTEL_*), with
-// GOGC=GCPercent added when env has no GOGC. The OTEL_* variables
-// configure assay's own traces; the Temporal server reads the same names
-// and refuses to start on values it does not support (for example
-// OTEL_TRACES_EXPORTER=console, "unsupported OTEL exporter"), and a local
-// dev server's own spans are not what an operator traces.
-func serverEnv(env []string) []string {
-	out := make([]string, 0, len(env)+1)
-	gogc := false
+// GOGC=GCPercent added when env has no GOGC and
+// GOMAXPROCS=serverProcs(cpus) when env has no GOMAXPROCS. The OTEL_*
+// variables configure assay's own traces; the Temporal server reads the
+// same names and refuses to start on values it does not support (for
+// example OTEL_TRACES_EXPORTER=console, "unsupported OTEL exporter"), and
+// a local dev server's own spans are not what an operator traces.
+func serverEnv(env []string, cpus int) []string {
+	out := make([]string, 0, len(env)+2)
+	gogc, procs := false, false
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "OTEL_") {
 			continue
 		}
 		gogc = gogc || strings.HasPrefix(kv, "GOGC=")
+		procs = procs || strings.HasPrefix(kv, "GOMAXPROCS=")
 		out = append(out, kv)
 	}
 	if !gogc {
 		out = append(out, "GOGC="+strconv.Itoa(GCPercent))
+	}
+	if !procs {
+		out = append(out, "GOMAXPROCS="+strconv.Itoa(serverProcs(cpus)))
 	}
 	return out
 }

@@ -11,21 +11,26 @@ import (
 )
 
 func TestServerEnv(t *testing.T) {
-	got := serverEnv([]string{"HOME=/root"})
-	if !slices.Contains(got, "GOGC=400") || !slices.Contains(got, "HOME=/root") {
-		t.Errorf("serverEnv without GOGC = %v, want GOGC=400 added", got)
+	got := serverEnv([]string{"HOME=/root"}, 2)
+	if !slices.Contains(got, "GOGC=400") || !slices.Contains(got, "HOME=/root") || !slices.Contains(got, "GOMAXPROCS=1") {
+		t.Errorf("serverEnv without GOGC or GOMAXPROCS on 2 CPUs = %v, want GOGC=400 and GOMAXPROCS=1 added", got)
 	}
-	got = serverEnv([]string{"GOGC=50", "HOME=/root"})
-	if slices.Contains(got, "GOGC=400") || len(got) != 2 {
-		t.Errorf("serverEnv with GOGC=50 = %v, want it kept", got)
+	got = serverEnv([]string{"GOGC=50", "GOMAXPROCS=3", "HOME=/root"}, 2)
+	if want := []string{"GOGC=50", "GOMAXPROCS=3", "HOME=/root"}; !slices.Equal(got, want) {
+		t.Errorf("serverEnv with GOGC=50 and GOMAXPROCS=3 = %v, want them kept: %v", got, want)
+	}
+	for cpus, want := range map[int]int{1: 1, 2: 1, 3: 1, 8: 4} {
+		if got := serverProcs(cpus); got != want {
+			t.Errorf("serverProcs(%d) = %d, want %d", cpus, got, want)
+		}
 	}
 }
 
 // OTEL_* configure assay's traces; the Temporal server refuses some of
 // their values (OTEL_TRACES_EXPORTER=console), so it never sees them.
 func TestServerEnvDropsOTEL(t *testing.T) {
-	got := serverEnv([]string{"HOME=/root", "OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://x:4318", "GOGC=50"})
-	want := []string{"HOME=/root", "GOGC=50"}
+	got := serverEnv([]string{"HOME=/root", "OTEL_TRACES_EXPORTER=console", "OTEL_EXPORTER_OTLP_ENDPOINT=http://x:4318", "GOGC=50", "GOMAXPROCS=2"}, 4)
+	want := []string{"HOME=/root", "GOGC=50", "GOMAXPROCS=2"}
 	if !slices.Equal(got, want) {
 		t.Errorf("serverEnv = %v, want %v", got, want)
 	}
@@ -42,6 +47,18 @@ func TestDispatchArgs(t *testing.T) {
 		i := slices.Index(dispatchArgs, want)
 		if i < 1 || dispatchArgs[i-1] != "--dynamic-config-value" {
 			t.Errorf("dispatchArgs lack --dynamic-config-value %s: %v", want, dispatchArgs)
+		}
+	}
+}
+
+// The SQLite pragmas are what the Round 9 measurements rely on; journal
+// mode and syncs keep their meaning (docs/operations.md's durability
+// note).
+func TestSQLiteArgs(t *testing.T) {
+	for _, want := range []string{"journal_mode=wal", "synchronous=normal", "cache_size=-65536", "wal_autocheckpoint=10000"} {
+		i := slices.Index(sqliteArgs, want)
+		if i < 1 || sqliteArgs[i-1] != "--sqlite-pragma" {
+			t.Errorf("sqliteArgs lack --sqlite-pragma %s: %v", want, sqliteArgs)
 		}
 	}
 }

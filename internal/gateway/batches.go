@@ -282,7 +282,7 @@ func (s *Server) fillAnswers(ctx context.Context, groups []string, items []api.B
 			continue
 		}
 		g.Go(func() error {
-			res, st, err := s.opts.Engine.Result(ctx, it.QuestionID)
+			res, st, err := s.opts.Engine.Result(ctx, it.QuestionID, "")
 			if err != nil {
 				return err
 			}

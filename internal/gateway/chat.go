@@ -85,7 +85,8 @@ func (s *Server) postChat(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+	runID, err := s.opts.Engine.Start(ctx, id, in)
+	if err != nil {
 		release()
 		writeError(c, err)
 		return
@@ -110,7 +111,7 @@ func (s *Server) postChat(c *gin.Context) {
 		s.streamChat(ctx, c, id, in.Principal.Groups, created, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
 		return
 	}
-	res, st, err := s.opts.Engine.Result(ctx, id)
+	res, st, err := s.opts.Engine.Result(ctx, id, runID)
 	if err != nil {
 		if ctx.Err() != nil && c.Request.Context().Err() == nil {
 			err = errs.Errorf(op, errs.Timeout, "the run has not ended; GET /v1/questions/%s has it when it does", id)

@@ -160,7 +160,7 @@ func (f *fakeEngine) release() {
 	}
 }
 
-func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) error {
+func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) (string, error) {
 	if f.panicOnStart {
 		panic("fake engine: panicOnStart")
 	}
@@ -168,16 +168,16 @@ func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) 
 		select {
 		case <-time.After(f.startDelay):
 		case <-ctx.Done():
-			return errs.E("fake", errs.Unavailable, ctx.Err())
+			return "", errs.E("fake", errs.Unavailable, ctx.Err())
 		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.unavailable {
-		return errDown
+		return "", errDown
 	}
 	if f.runs[id] != nil {
-		return nil
+		return "", nil
 	}
 	f.started++
 	tpl, _ := workflows.StartOptions(id, "", in).Memo["template"].(string) // as Temporal's Describe reads it
@@ -188,10 +188,10 @@ func (f *fakeEngine) Start(ctx context.Context, id string, in wire.AnswerInput) 
 		r.res = answerFor(in)
 		f.finish(r)
 	}
-	return nil
+	return "", nil
 }
 
-func (f *fakeEngine) Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error) {
+func (f *fakeEngine) Result(ctx context.Context, id, _ string) (wire.AnswerResult, api.Status, error) {
 	f.mu.Lock()
 	r, err := f.get(id)
 	f.mu.Unlock()
@@ -262,7 +262,7 @@ func (f *fakeEngine) Events(ctx context.Context, id string, after int64, emit fu
 			return err
 		}
 	}
-	res, st, err := f.Result(ctx, id)
+	res, st, err := f.Result(ctx, id, "")
 	if err != nil {
 		return err
 	}

@@ -77,13 +77,17 @@ type Runs interface {
 // Questions starts and reads answer runs.
 type Questions interface {
 	// Start starts the answer run id. Starting an id that exists is not
-	// an error and does not start a second run.
-	Start(ctx context.Context, id string, in wire.AnswerInput) error
+	// an error and does not start a second run. It returns the run id of
+	// the run it started or found ("" when the engine does not know it),
+	// for Result.
+	Start(ctx context.Context, id string, in wire.AnswerInput) (runID string, err error)
 	// Result waits until run id has ended and returns its result and
 	// Completed, or Failed (and no result) when the workflow failed
 	// rather than ended with a stop reason. It returns an error if ctx
-	// ends first.
-	Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error)
+	// ends first. runID, when not "", is the run Start returned, which
+	// saves Temporal looking up the id's current run; "" reads the
+	// current run.
+	Result(ctx context.Context, id, runID string) (wire.AnswerResult, api.Status, error)
 	// Progress and Trace ask a running run where it is.
 	Progress(ctx context.Context, id string) (wire.Progress, error)
 	Trace(ctx context.Context, id string) (wire.Trace, error)

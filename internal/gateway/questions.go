@@ -64,7 +64,8 @@ func (s *Server) postQuestion(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if err := s.opts.Engine.Start(ctx, id, in); err != nil {
+	runID, err := s.opts.Engine.Start(ctx, id, in)
+	if err != nil {
 		release()
 		writeError(c, waitSpent(err))
 		return
@@ -90,7 +91,7 @@ func (s *Server) postQuestion(c *gin.Context) {
 	}
 	c.Header("Location", "/v1/questions/"+id)
 	if wait > 0 {
-		res, st, err := s.opts.Engine.Result(ctx, id)
+		res, st, err := s.opts.Engine.Result(ctx, id, runID)
 		if err == nil {
 			err = s.checkCited(reqCtx, in.Principal.Groups, &res)
 			if err != nil {
@@ -129,7 +130,7 @@ func (s *Server) getQuestion(c *gin.Context) {
 		c.JSON(http.StatusOK, resp)
 		return
 	}
-	res, st, err := s.opts.Engine.Result(ctx, run.ID)
+	res, st, err := s.opts.Engine.Result(ctx, run.ID, "")
 	if err == nil {
 		err = s.checkCited(ctx, principal(c).Groups, &res)
 	}
@@ -149,7 +150,7 @@ func (s *Server) getTrace(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
 	defer cancel()
 	if run.Status == api.Completed {
-		res, _, err := s.opts.Engine.Result(ctx, run.ID)
+		res, _, err := s.opts.Engine.Result(ctx, run.ID, "")
 		if err != nil {
 			writeError(c, err)
 			return

@@ -39,7 +39,7 @@ func (s *Server) getSources(c *gin.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), readTimeout)
 	defer cancel()
-	res, st, err := s.opts.Engine.Result(ctx, run.ID)
+	res, st, err := s.opts.Engine.Result(ctx, run.ID, "")
 	if err != nil {
 		writeError(c, err)
 		return

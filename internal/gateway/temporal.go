@@ -127,13 +127,18 @@ func (t *Temporal) Cancel(ctx context.Context, id string) error {
 // for up to startRetryFor, which covers a new cluster's first seconds;
 // starting an id twice starts one run. After that the refusal is
 // errs.Unavailable: 503 with Retry-After.
-func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) error {
+func (t *Temporal) Start(ctx context.Context, id string, in wire.AnswerInput) (string, error) {
 	opts := workflows.StartOptions(id, t.TaskQueue, in)
 	opts.EnableEagerStart = true
-	return retryNotYet(ctx, func() error {
-		_, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
+	var runID string
+	err := retryNotYet(ctx, func() error {
+		run, err := t.Client.ExecuteWorkflow(ctx, opts, workflows.AnswerWorkflow, in)
+		if err == nil && run != nil {
+			runID = run.GetRunID()
+		}
 		return temporalErr("gateway.Start", err)
 	})
+	return runID, err
 }
 
 // startRetryFor bounds how long a start refused with "not yet" is retried.
@@ -177,9 +182,9 @@ func (t *Temporal) SearchAttributesCheck(namespace string) Check {
 }
 
 // Result implements Questions.
-func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, api.Status, error) {
+func (t *Temporal) Result(ctx context.Context, id, runID string) (wire.AnswerResult, api.Status, error) {
 	var res wire.AnswerResult
-	st, err := t.result(ctx, "gateway.Result", id, &res)
+	st, err := t.result(ctx, "gateway.Result", id, runID, &res)
 	return res, st, err
 }
 
@@ -190,11 +195,12 @@ func (t *Temporal) Result(ctx context.Context, id string) (wire.AnswerResult, ap
 // event's result itself. The SDK's WorkflowRun.Get, given no run id, would
 // first ask DescribeWorkflowExecution for one: a round trip more per
 // question, and the server loading the run's state to answer it
-// (docs/performance-scale.md, "Round 8"). Without a run id the server
-// reads the current run's history, which is the run the id names until it
-// continues as new; a continued run's close event names the next run.
-func (t *Temporal) result(ctx context.Context, op, id string, out any) (api.Status, error) {
-	runID := ""
+// (docs/performance-scale.md, "Round 8"). With runID (the run Start
+// began or found) the poll names that run, and the server skips looking
+// up the id's current run (a store read a question, "Round 9"); with ""
+// it reads the current run's history, which is the run the id names until
+// it continues as new. A continued run's close event names the next run.
+func (t *Temporal) result(ctx context.Context, op, id, runID string, out any) (api.Status, error) {
 	for {
 		closed, err := t.closeEvent(ctx, id, runID)
 		if err != nil {
@@ -208,8 +214,16 @@ func (t *Temporal) result(ctx context.Context, op, id string, out any) (api.Stat
 			return api.Completed, nil
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
 			runID = closed.GetWorkflowExecutionContinuedAsNewEventAttributes().GetNewExecutionRunId()
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+			// A reset terminates the run and goes on in a new one, which
+			// the id then names: read the id's current run, as a wait
+			// without a run id does. When that is this run, it ends here.
+			if runID == "" {
+				return api.Failed, nil
+			}
+			runID = ""
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
-			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+			enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
 			return api.Failed, nil
 		default:
 			return "", errs.Errorf(op, errs.Internal, "the history of %s ended without a close event (last: %s)", id, closed.GetEventType())
@@ -295,7 +309,7 @@ func (t *Temporal) BatchItems(ctx context.Context, id string, offset, limit int)
 // BatchResult implements Batches.
 func (t *Temporal) BatchResult(ctx context.Context, id string) (workflows.BatchResult, api.Status, error) {
 	var res workflows.BatchResult
-	st, err := t.result(ctx, "gateway.BatchResult", id, &res)
+	st, err := t.result(ctx, "gateway.BatchResult", id, "", &res)
 	return res, st, err
 }
 

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -21,17 +25,28 @@ import (
 )
 
 // rpcCounter counts the gRPC methods a client calls, by their last path
-// element ("DescribeWorkflowExecution").
+// element ("DescribeWorkflowExecution"), and keeps the run ids the history
+// polls named.
 type rpcCounter struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu       sync.Mutex
+	n        map[string]int
+	pollRuns []string
 }
 
 func (c *rpcCounter) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	c.mu.Lock()
 	c.n[method[strings.LastIndex(method, "/")+1:]]++
+	if r, ok := req.(*workflowservice.GetWorkflowExecutionHistoryRequest); ok {
+		c.pollRuns = append(c.pollRuns, r.GetExecution().GetRunId())
+	}
 	c.mu.Unlock()
 	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+func (c *rpcCounter) runs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.pollRuns)
 }
 
 func (c *rpcCounter) get(method string) int {
@@ -44,12 +59,18 @@ func (c *rpcCounter) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.n = map[string]int{}
+	c.pollRuns = nil
 }
 
-// resultWorkflow returns "done: "+in, fails when in is "fail", and
-// continues as new once when in is "continue".
+// resultWorkflow returns "done: "+in, fails when in is "fail", continues
+// as new once when in is "continue", and when in is "block" waits for the
+// signal "go" and returns "done: "+its value.
 func resultWorkflow(ctx workflow.Context, in string) (string, error) {
 	switch in {
+	case "block":
+		var v string
+		workflow.GetSignalChannel(ctx, "go").Receive(ctx, &v)
+		return "done: " + v, nil
 	case "fail":
 		return "", errors.New("failed on purpose")
 	case "continue":
@@ -113,7 +134,7 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 		}
 		rpcs.reset()
 		var got string
-		st, err := eng.result(ctx, "test", id, &got)
+		st, err := eng.result(ctx, "test", id, "", &got)
 		if err != nil || st != tc.status || got != tc.want {
 			t.Errorf("%s: result = %q, %s, %v; want %q, %s", tc.in, got, st, err, tc.want, tc.status)
 		}
@@ -126,7 +147,80 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	}
 
 	var got string
-	if _, err := eng.result(ctx, "test", "result-no-such-run", &got); errs.KindOf(err) != errs.NotFound {
+	if _, err := eng.result(ctx, "test", "result-no-such-run", "", &got); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("unknown id: error %v (%s), want NotFound", err, errs.KindOf(err))
+	}
+
+	// Given the run id Start returned, the poll names that run (the
+	// server then skips looking up the id's current run) and reads that
+	// run's result even when the id has a newer run; a continued run is
+	// followed from it.
+	for _, tc := range []struct{ in, want string }{{"first", "done: first"}, {"continue", "done: continued"}} {
+		id := "result-run-" + tc.in
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, resultWorkflow, tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE}, resultWorkflow, "second"); err != nil {
+			t.Fatal(err)
+		}
+		rpcs.reset()
+		got = ""
+		if st, err := eng.result(ctx, "test", id, run.GetRunID(), &got); err != nil || st != api.Completed || got != tc.want {
+			t.Errorf("%s with its run id: result = %q, %s, %v; want %q", tc.in, got, st, err, tc.want)
+		}
+		if runs := rpcs.runs(); len(runs) == 0 || runs[0] != run.GetRunID() {
+			t.Errorf("%s: the history polls named runs %q, want %q first", tc.in, runs, run.GetRunID())
+		}
+	}
+
+	// A run reset while the gateway waits on it is terminated and goes on
+	// in a new run: the wait reads the new run's result, as a wait without
+	// a run id (the id's current run) did.
+	id := "result-reset"
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, resultWorkflow, "block")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for { // the first workflow task completed: the run waits for its signal
+		d, err := c.DescribeWorkflowExecution(ctx, id, run.GetRunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.GetWorkflowExecutionInfo().GetHistoryLength() >= 4 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	type waited struct {
+		got string
+		st  api.Status
+		err error
+	}
+	done := make(chan waited, 1)
+	go func() {
+		var w waited
+		w.st, w.err = eng.result(ctx, "test", id, run.GetRunID(), &w.got)
+		done <- w
+	}()
+	reset, err := c.ResetWorkflowExecution(ctx, &workflowservice.ResetWorkflowExecutionRequest{
+		Namespace:                 "default",
+		WorkflowExecution:         &commonpb.WorkflowExecution{WorkflowId: id, RunId: run.GetRunID()},
+		Reason:                    "test",
+		WorkflowTaskFinishEventId: 4,
+		RequestId:                 "result-reset-1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SignalWorkflow(ctx, id, reset.GetRunId(), "go", "after the reset"); err != nil {
+		t.Fatal(err)
+	}
+	if w := <-done; w.err != nil || w.st != api.Completed || w.got != "done: after the reset" {
+		t.Errorf("reset run: result = %q, %s, %v; want %q, completed", w.got, w.st, w.err, "done: after the reset")
 	}
 }

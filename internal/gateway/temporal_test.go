@@ -71,7 +71,7 @@ func TestStartRetriesNotYet(t *testing.T) {
 		serviceerror.NewUnavailable("frontend starting"),
 	}}
 	tm := &Temporal{Client: c, TaskQueue: "assay"}
-	if err := tm.Start(context.Background(), "id-1", in); err != nil {
+	if _, err := tm.Start(context.Background(), "id-1", in); err != nil {
 		t.Fatalf("Start: %v, want success on the third try", err)
 	}
 	if c.calls != 3 {
@@ -80,7 +80,7 @@ func TestStartRetriesNotYet(t *testing.T) {
 
 	c = &startClient{errs: []error{serviceerror.NewInvalidArgument("WorkflowId is not set")}}
 	tm.Client = c
-	if err := tm.Start(context.Background(), "id-2", in); errs.KindOf(err) != errs.Internal {
+	if _, err := tm.Start(context.Background(), "id-2", in); errs.KindOf(err) != errs.Internal {
 		t.Errorf("Start: %v (%s), want an internal error", err, errs.KindOf(err))
 	}
 	if c.calls != 1 {
@@ -93,7 +93,7 @@ func TestStartRetriesNotYet(t *testing.T) {
 	down := serviceerror.NewUnavailable("down")
 	c = &startClient{errs: []error{down, down, down, down, down, down, down, down}}
 	tm.Client = c
-	if err := tm.Start(ctx, "id-3", in); statusOf[errs.KindOf(err)] != http.StatusServiceUnavailable {
+	if _, err := tm.Start(ctx, "id-3", in); statusOf[errs.KindOf(err)] != http.StatusServiceUnavailable {
 		t.Errorf("Start: %v (%s), want unavailable", err, errs.KindOf(err))
 	}
 }
