@@ -38,14 +38,6 @@ func SetTieMargin(n int) int {
 	return old
 }
 
-// SetSampleRows sets how many chunks Holdings' sampled reads ask for (0:
-// none), and returns the previous number.
-func SetSampleRows(n int) int {
-	old := sampleRows
-	sampleRows = n
-	return old
-}
-
 // SetReadContent sets whether the BM25 leg's candidates' search returns
 // their content (else one HMGET each), and returns the previous setting.
 func SetReadContent(on bool) bool {

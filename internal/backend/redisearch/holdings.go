@@ -153,11 +153,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		q := "@" + fieldContent + ":(" + termsOf(terms, s) + ")" + without(out) + " " + fq
 		return pipe.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "DIALECT", 2)
 	}
-	together := map[uint64]int{}  // term set → 1 when some chunk holds all of it (and no rare term)
-	var seen []uint64             // the exact sets (terms of set) of the chunks sampled
-	held := func(c uint64) bool { // some sampled chunk holds all of c
-		return slices.ContainsFunc(seen, func(m uint64) bool { return m&c == c })
-	}
+	together := map[uint64]int{} // term set → 1 when some chunk holds all of it (and no rare term)
 	var level, all []uint64
 	for i := range terms {
 		if set&(1<<i) != 0 {
@@ -169,69 +165,36 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		if sent += len(level); sent > maxHoldingCounts {
 			return nil
 		}
-		known := map[uint64]bool{} // combinations of this level answered without their own check
-		var open []uint64
-		for _, s := range level {
-			switch {
-			case s&^surely == 0 && bits.OnesCount64(s) == 1, held(s):
-				known[s] = true
-			default:
-				open = append(open, s)
-			}
-		}
-		if len(open) > 1 && sampleRows > 0 {
-			// One read of up to sampleRows chunks holding any open
-			// combination: each is held that a chunk read holds, and
-			// when fewer came back than asked, they are every such
-			// chunk: the others are held by none.
-			branches := make([]string, len(open))
-			for j, s := range open {
-				branches[j] = "@" + fieldContent + ":(" + termsOf(terms, s) + ")"
-			}
-			masks, every, err := v.sample(ctx, terms, set, "("+strings.Join(branches, " | ")+")"+without(rare)+" "+fq)
-			if err != nil {
-				return nil
-			}
-			seen = append(seen, masks...)
-			var still []uint64
-			for _, s := range open {
-				switch {
-				case held(s):
-					known[s] = true
-				case every:
-					known[s] = false
-				default:
-					still = append(still, s)
-				}
-			}
-			open = still
-		}
 		pipe := v.ix.rdb.Pipeline()
-		cmds := make(map[uint64]*redis.Cmd, len(open))
-		for _, s := range open {
-			cmds[s] = check(pipe, s, rare)
+		cmds := make([]*redis.Cmd, len(level))
+		asked := 0
+		for j, s := range level {
+			if s&^surely != 0 || bits.OnesCount64(s) != 1 {
+				cmds[j] = check(pipe, s, rare)
+				asked++
+			}
 		}
-		if len(open) > 0 {
+		if asked > 0 {
 			if _, err := pipe.Exec(ctx); err != nil {
 				return nil
 			}
 		}
-		var heldHere []uint64
-		for _, s := range level {
-			ok := known[s]
-			if cmd := cmds[s]; cmd != nil {
+		var held []uint64
+		for j, s := range level {
+			ok := cmds[j] == nil // a term of surely, alone
+			if !ok {
 				var err error
-				if ok, err = found(cmd); err != nil {
+				if ok, err = found(cmds[j]); err != nil {
 					return nil
 				}
 			}
 			if ok {
 				together[s] = 1
-				heldHere = append(heldHere, s)
+				held = append(held, s)
 			}
 		}
-		all = append(all, heldHere...)
-		level = extend(heldHere, together, len(terms))
+		all = append(all, held...)
+		level = extend(held, together, len(terms))
 	}
 	out := map[uint64]int{}
 	var ask []uint64
@@ -243,42 +206,11 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 				break
 			}
 		}
-		switch {
-		case !extended:
-			out[s] = 1 // every chunk holding s holds no other term of set
-		case slices.Contains(seen, s):
-			out[s] = 1 // a chunk read holds exactly s
-		default:
+		if extended {
 			ask = append(ask, s)
+		} else {
+			out[s] = 1 // every chunk holding s holds no other term of set
 		}
-	}
-	if len(ask) > 1 && sampleRows > 0 {
-		// As for the levels: one read of chunks holding one of the sets
-		// asked; a chunk read whose exact set is one of them answers it,
-		// and when every such chunk came back, the sets none holds
-		// exactly are held by no chunk. (Each set with the others
-		// excluded, as a union of such clauses, would read fewer chunks;
-		// but RediSearch 2.10 misses chunks of a union whose branches
-		// hold a negation: on Hollin, 1 chunk of the 8 it should find.)
-		branches := make([]string, len(ask))
-		for j, s := range ask {
-			branches[j] = "@" + fieldContent + ":(" + termsOf(terms, s) + ")"
-		}
-		masks, every, err := v.sample(ctx, terms, set, "("+strings.Join(branches, " | ")+")"+without(rare)+" "+fq)
-		if err != nil {
-			return nil
-		}
-		var still []uint64
-		for _, s := range ask {
-			switch {
-			case slices.Contains(masks, s):
-				out[s] = 1
-			case every: // no chunk holds exactly s
-			default:
-				still = append(still, s)
-			}
-		}
-		ask = still
 	}
 	if len(ask) == 0 {
 		return out
@@ -301,51 +233,6 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		}
 	}
 	return out
-}
-
-// sampleRows is how many chunks one sampled read (see exists) asks for;
-// 0: none, every combination is checked alone.
-var sampleRows = 128
-
-// sample reads up to sampleRows chunks matching q (FT.AGGREGATE, which
-// stops at the last one asked for: no scoring, no sorting) and returns
-// which terms of set each holds (its content field, the analyzed terms),
-// and whether they are every chunk matching q (fewer came back than
-// asked for).
-func (v Vocabulary) sample(ctx context.Context, terms []string, set uint64, q string) (masks []uint64, every bool, err error) {
-	res, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LOAD", 1, "@"+fieldContent,
-		"LIMIT", 0, sampleRows, "DIALECT", 2).Slice()
-	if err != nil {
-		return nil, false, err
-	}
-	if len(res) == 0 {
-		return nil, false, fmt.Errorf("FT.AGGREGATE: empty reply")
-	}
-	want := map[string]uint64{}
-	for i, t := range terms {
-		if set&(1<<i) != 0 {
-			want[t] |= 1 << i
-		}
-	}
-	for _, row := range res[1:] {
-		kv, _ := row.([]any)
-		var m uint64
-		for j := 0; j+1 < len(kv); j += 2 {
-			if name, _ := kv[j].(string); name == fieldContent {
-				content, _ := kv[j+1].(string)
-				for _, t := range unescapeTerms(content) {
-					m |= want[t]
-				}
-			}
-		}
-		if m == 0 {
-			return nil, false, fmt.Errorf("FT.AGGREGATE: a chunk matching %q holds none of its terms", q)
-		}
-		if !slices.Contains(masks, m) {
-			masks = append(masks, m)
-		}
-	}
-	return masks, len(res)-1 < sampleRows, nil
 }
 
 // found reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of

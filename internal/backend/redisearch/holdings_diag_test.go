@@ -22,27 +22,20 @@ import (
 // (Holdings is exact at any bound: the keys must agree).
 //
 //	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
-//	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384 4096:0"] [ASSAY_HOLD_GROUPS=public]
-//
-// A bound "B:R" also sets the sampled reads' rows (sampleRows) to R.
+//	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384"] [ASSAY_HOLD_GROUPS=public]
 func TestHoldingsOnBuilt(t *testing.T) {
 	addr, name, qpath, every := measureEnv(t, "HOLD", "QUERIES", 10)
-	bounds, rows := []int{4096, 16384}, []int{sampleRows, sampleRows}
+	bounds := []int{4096, 16384}
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
-		bounds, rows = nil, nil
+		bounds = nil
 		for f := range strings.FieldsSeq(s) {
-			b, r, hasRows := strings.Cut(f, ":")
-			n, m := 0, sampleRows
-			if _, err := fmt.Sscan(b, &n); err != nil {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err != nil {
 				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
 			}
-			if _, err := fmt.Sscan(r, &m); hasRows && err != nil {
-				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
-			}
-			bounds, rows = append(bounds, n), append(rows, m)
+			bounds = append(bounds, n)
 		}
 	}
-	defer func(old int) { sampleRows = old }(sampleRows)
 	groups := []string{"public"}
 	if s := os.Getenv("ASSAY_HOLD_GROUPS"); s != "" {
 		groups = strings.Split(s, ",")
@@ -73,7 +66,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 		got := make([]string, len(bounds))
 		for j := range bounds {
 			bi := (j + qi) % len(bounds)
-			maxPostings, sampleRows = bounds[bi], rows[bi]
+			maxPostings = bounds[bi]
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
 			h := v.Holdings(ctx, ts, nil)
@@ -106,7 +99,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	}
 	t.Logf("%v, %d queries", groups, len(queries))
 	for bi, b := range bounds {
-		t.Logf("  maxPostings %6d, sampled rows %4d: Redis p50 %6.2f mean %6.2f ms, wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
-			b, rows[bi], p50(redis[bi]), mean(redis[bi]), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+		t.Logf("  maxPostings %6d: Redis p50 %6.2f mean %6.2f ms, wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
+			b, p50(redis[bi]), mean(redis[bi]), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
 	}
 }

@@ -258,16 +258,11 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 						}
 					}
 					for _, bound := range []int{0, 30, 4096} {
-						// Sampled reads of 3 chunks (the others checked one
-						// by one), of 128 (most answered by them), none.
-						for _, rows := range []int{0, 3, 128} {
-							old, oldRows := redisearch.SetMaxPostings(bound), redisearch.SetSampleRows(rows)
-							checked := ix.Visible(groups).Holdings(ctx, ts, f)
-							redisearch.SetMaxPostings(old)
-							redisearch.SetSampleRows(oldRows)
-							if heldSets(checked) != heldSets(want) {
-								t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d, sampled reads of %d: checked %v, want the sets of %v", seed, groups, ts, f, bound, rows, checked, want)
-							}
+						old := redisearch.SetMaxPostings(bound)
+						checked := ix.Visible(groups).Holdings(ctx, ts, f)
+						redisearch.SetMaxPostings(old)
+						if heldSets(checked) != heldSets(want) {
+							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: checked %v, want the sets of %v", seed, groups, ts, f, bound, checked, want)
 						}
 					}
 				}
@@ -311,7 +306,6 @@ func TestHoldingsSkipsChecksItsCountsAnswer(t *testing.T) {
 	v := ix.Visible([]string{"public"})
 	old := redisearch.SetMaxPostings(20)
 	defer redisearch.SetMaxPostings(old)
-	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0)) // checks one by one: a sampled read would answer these too
 	alone := func(qs []string) (n int) {
 		for _, q := range qs {
 			// The one-term checks (the rare terms left out), not the

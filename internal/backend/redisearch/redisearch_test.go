@@ -395,16 +395,13 @@ func TestHoldingsMatchBleve(t *testing.T) {
 				}
 				want := bix.Visible(groups).Holdings(ctx, terms, bf)
 				for _, bound := range []int{4096, 0, 2, 6} { // postings, existence checks, then both (rare terms read, common ones checked)
-					for _, rows := range []int{128, 2, 0} { // Holdings' sampled reads: answering most, some, none
-						old, oldRows := redisearch.SetMaxPostings(bound), redisearch.SetSampleRows(rows)
-						got := rix.Visible(groups).Holdings(ctx, terms, f)
-						redisearch.SetMaxPostings(old)
-						redisearch.SetSampleRows(oldRows)
-						// Checking existence gives bleve's term sets (nil is
-						// "cannot tell").
-						if got == nil || heldSets(got) != heldSets(want) {
-							t.Errorf("groups %v, terms %v, filter %+v, postings up to %d, sampled reads of %d: RediSearch %v, bleve %v", groups, terms, f, bound, rows, got, want)
-						}
+					old := redisearch.SetMaxPostings(bound)
+					got := rix.Visible(groups).Holdings(ctx, terms, f)
+					redisearch.SetMaxPostings(old)
+					// Checking existence gives bleve's term sets (nil is
+					// "cannot tell").
+					if got == nil || heldSets(got) != heldSets(want) {
+						t.Errorf("groups %v, terms %v, filter %+v, postings up to %d: RediSearch %v, bleve %v", groups, terms, f, bound, got, want)
 					}
 				}
 			}
