@@ -51,13 +51,9 @@ const maxHoldingCounts = 1024
 // searches sent grow with the number of terms and the combinations of
 // the common ones held together, not with the combinations of every
 // term, and each common combination costs the engine up to its first
-// chunk, not a count of all of them. Most of those checks are answered
-// without being sent: a common term more visible chunks hold than hold a
-// rare term is held alone; and before each level's checks one read of
-// up to sampleRows chunks holding any of the level's combinations (their
-// content, the analyzed terms) shows which combinations those chunks
-// hold, and, when fewer came back than asked for, that no chunk holds
-// the others (see exists).
+// chunk, not a count of all of them. A common term more visible chunks
+// hold than hold a rare term is held alone by some chunk: that check is
+// not sent.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
