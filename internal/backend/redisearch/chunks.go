@@ -115,24 +115,20 @@ func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int
 
 // candidateTerms returns the chunks with the given ids, in order, with
 // their analyzed terms, all the BM25 leg's re-scoring needs: from the
-// cache, from contents (the content field the candidates' search
-// returned, beside ids; "" or nil: not returned), or (in one pipeline)
-// the content field alone from Redis. The other fields (text, title,
-// metadata; 60% of a chunk's bytes) are read only for the few candidates
-// a search returns (retrieval loads them), and these chunks are not
-// cached. An unknown id is an errs.NotFound error.
-func (ix *Index) candidateTerms(ctx context.Context, ids, contents []string) ([]candidate, error) {
+// cache, or (in one pipeline) the content field alone from Redis. The
+// other fields (text, title, metadata; 60% of a chunk's bytes) are read
+// only for the few candidates a search returns (retrieval loads them),
+// and these chunks are not cached. An unknown id is an errs.NotFound
+// error.
+func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate, error) {
 	const op = "redisearch.SearchText"
 	out := make([]candidate, len(ids))
 	var miss []int
 	for i, id := range ids {
 		out[i].id = id
-		switch c := ix.cache.get(id); {
-		case c != nil:
+		if c := ix.cache.get(id); c != nil {
 			out[i].terms = c.terms
-		case i < len(contents) && contents[i] != "":
-			out[i].terms = unescapeTerms(contents[i])
-		default:
+		} else {
 			miss = append(miss, i)
 		}
 	}

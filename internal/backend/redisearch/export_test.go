@@ -38,14 +38,6 @@ func SetTieMargin(n int) int {
 	return old
 }
 
-// SetReadContent sets whether the BM25 leg's candidates' search returns
-// their content (else one HMGET each), and returns the previous setting.
-func SetReadContent(on bool) bool {
-	old := readContent
-	readContent = on
-	return old
-}
-
 // SetHNSWType sets the HNSW vectors' element type for later builds and
 // returns the previous one.
 func SetHNSWType(typ string) string {

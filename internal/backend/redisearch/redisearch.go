@@ -444,11 +444,11 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
 	depth := candidateDepth(k)
-	var ids, contents []string
+	var ids []string
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, contents, total, err = ix.read(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
+		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -456,12 +456,12 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, contents, _, err = ix.read(ctx, textQuery(qt.terms, filter, qt.weights), depth, readContent)
+		ids, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
-	cands, err := ix.candidateTerms(ctx, ids, contents)
+	cands, err := ix.candidateTerms(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -486,84 +486,35 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]str
 
 // candidatesTotal is candidates with the number of chunks query matched.
 func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int) ([]string, int64, error) {
-	ids, _, total, err := ix.read(ctx, query, depth, false)
-	return ids, total, err
-}
-
-// read is candidatesTotal; with content, the same FT.SEARCH also returns
-// each candidate's content field (its analyzed terms, all the
-// re-scoring needs), in contents beside ids: one command instead of one
-// HMGET per candidate after it (at 500,000 chunks, 424 HMGETs a search,
-// about 12 µs of Redis's one thread each; docs/performance-scale.md,
-// round 9).
-func (ix *Index) read(ctx context.Context, query string, depth int, content bool) (ids, contents []string, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
+	var ids []string
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
-		args := []any{"FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
-			"LIMIT", offset, page, "DIALECT", 2}
-		if content {
-			args[3] = "RETURN"
-			args = slices.Insert(args, 4, any(1), any(fieldContent))
-		}
-		raw, err := ix.rdb.Do(ctx, args...).Slice()
+		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
+			"LIMIT", offset, page, "DIALECT", 2).Slice()
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, 0, err
 		}
-		var got, texts []string
-		var scores []float64
-		if content {
-			total, got, scores, texts, err = parseScoredContent(raw, p)
-		} else {
-			total, got, scores, err = parseScored(raw, p)
-		}
+		total, got, scores, err := parseScored(raw, p)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, 0, err
 		}
 		n := len(got)
 		for i, id := range got {
 			score := scores[i]
 			if len(ids) >= depth && score < cut {
-				return ids, contents, total, nil
+				return ids, total, nil
 			}
 			ids = append(ids, id)
-			if content {
-				contents = append(contents, texts[i])
-			}
 			if len(ids) == depth {
 				cut = score
 			}
 		}
 		if n < page || int64(offset+page) >= total {
-			return ids, contents, total, nil
+			return ids, total, nil
 		}
 	}
-}
-
-// parseScoredContent reads an FT.SEARCH WITHSCORES RETURN 1 content
-// reply, [total, id, score, [content, value], ...]: the total matches,
-// the ids without prefix p, their scores (-Inf when unreadable) and
-// contents ("" when the chunk has none: the caller reads it again).
-func parseScoredContent(raw []any, p string) (total int64, ids []string, scores []float64, contents []string, err error) {
-	if len(raw) == 0 || len(raw)%3 != 1 {
-		return 0, nil, nil, nil, fmt.Errorf("FT.SEARCH WITHSCORES RETURN: a reply of %d elements", len(raw))
-	}
-	total, _ = raw[0].(int64)
-	n := (len(raw) - 1) / 3
-	ids, scores, contents = make([]string, n), make([]float64, n), make([]string, n)
-	for i := range n {
-		id, _ := raw[1+3*i].(string)
-		ids[i] = strings.TrimPrefix(id, p)
-		scores[i] = math.Inf(-1)
-		if sv, ok := raw[2+3*i].(string); ok {
-			scores[i], _ = strconv.ParseFloat(sv, 64)
-		}
-		if kv, ok := raw[3+3*i].([]any); ok && len(kv) == 2 {
-			contents[i], _ = kv[1].(string)
-		}
-	}
-	return total, ids, scores, contents, nil
 }
 
 // parseScored reads an FT.SEARCH NOCONTENT WITHSCORES reply: the total
@@ -591,11 +542,6 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 // tieMargin is how many chunks past the depth the candidates' read also
 // asks for, to see the depth-th score's ties in the same read.
 var tieMargin = 32
-
-// readContent makes the BM25 leg's candidates' read return their content
-// field (read); false, one HMGET per candidate after it, as before round
-// 9 (kept for the test comparing both).
-var readContent = true
 
 // queryTerms are a query's terms that some visible chunk holds, with
 // their $weights in the BM25STD query, visible document frequencies and
