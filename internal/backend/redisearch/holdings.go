@@ -51,9 +51,9 @@ const maxHoldingCounts = 1024
 // searches sent grow with the number of terms and the combinations of
 // the common ones held together, not with the combinations of every
 // term, and each common combination costs the engine up to its first
-// chunk, not a count of all of them. A common term more visible chunks
-// hold than hold a rare term is held alone by some chunk: that check is
-// not sent.
+// chunk, not a count of all of them. A common term that more visible
+// chunks hold than hold any rare term is held by some chunk holding no
+// rare term: its one-term check is not sent.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
