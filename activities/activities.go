@@ -17,6 +17,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/auth"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/generate"
@@ -174,6 +175,13 @@ func (a *Activities) Search(ctx context.Context, in wire.SearchInput) (wire.Sear
 // Assess judges one attempt's evidence.
 func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.AssessOutput, error) {
 	ctx = release.WithName(ctx, in.Release)
+	if activity.IsActivity(ctx) {
+		// The assessor's visible-chunk check asks the same at every
+		// attempt of a question: its answer is kept for this question's
+		// later attempts (internal/backend/live).
+		we := activity.GetInfo(ctx).WorkflowExecution
+		ctx = backend.WithQuestion(ctx, we.ID+"/"+we.RunID)
+	}
 	chunks, err := a.visibleChunks(ctx, in.ChunkIDs, in.Groups)
 	if err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err)

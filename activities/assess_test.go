@@ -3,12 +3,14 @@ package activities
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/wire"
@@ -22,11 +24,14 @@ type scriptedAssessor struct {
 	err   error
 	got   *assess.Request
 	calls int
+	// question is the question the context named (backend.QuestionOf).
+	question string
 }
 
-func (s *scriptedAssessor) Assess(_ context.Context, req assess.Request) (assess.Result, error) {
+func (s *scriptedAssessor) Assess(ctx context.Context, req assess.Request) (assess.Result, error) {
 	s.calls++
 	s.got = &req
+	s.question = backend.QuestionOf(ctx)
 	return s.res, s.err
 }
 
@@ -69,6 +74,20 @@ func spentOf(t *testing.T, err error) (*temporal.ApplicationError, wire.Spent) {
 		}
 	}
 	return app, s
+}
+
+// TestAssessNamesItsQuestion: the assessor's context names the question
+// (its workflow run) it serves, so a vocabulary may keep its Holdings
+// answers for that question's later attempts (internal/backend/live).
+func TestAssessNamesItsQuestion(t *testing.T) {
+	as := &scriptedAssessor{res: assess.Result{Assessment: wire.Assessment{Score: 0.9, Sufficient: true, Reason: "covered"}}}
+	a := assessActivities(as)
+	if _, err := execute[wire.AssessOutput](t, a, a.Assess, assessIn); err != nil {
+		t.Fatalf("Assess: %v", err)
+	}
+	if as.question == "" || !strings.Contains(as.question, "/") {
+		t.Errorf("the assessor's context names question %q, want its workflow id and run", as.question)
+	}
 }
 
 // TestAssessEvidence: the assessor sees the chunks in rank order with

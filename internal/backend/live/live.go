@@ -23,22 +23,27 @@ import (
 // as one principal may see them, with the run's filters for Holdings
 // (assess.HoldingVocabulary: without it the assessor's visible-chunk
 // check would be skipped, silently).
-type lexicon struct{ backend.Index }
+// Its Holdings answers are kept per question (heldMemo).
+type lexicon struct {
+	backend.Index
+	held *heldMemo
+}
 
 func (l lexicon) Visible(groups []string) assess.Vocabulary {
-	return filteredVocabulary{l.Index.Visible(groups), groups}
+	return filteredVocabulary{l.Index.Visible(groups), groups, l.held}
 }
 
 type filteredVocabulary struct {
 	backend.Vocabulary
 	groups []string
+	held   *heldMemo
 }
 
 var _ assess.HoldingVocabulary = filteredVocabulary{}
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
 	ixf := retrieval.IndexFilter(v.groups, f)
-	return v.Vocabulary.Holdings(ctx, terms, &ixf)
+	return v.held.holdings(ctx, v.Vocabulary, terms, &ixf)
 }
 
 // generation is one index version with everything wired to it.
@@ -143,8 +148,9 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
 	an := terms.New()
-	a := assess.NewBuiltin(an, lexicon{ix})
-	a.Rewriter = assess.NewRewriter(an, lexicon{ix})
+	lex := lexicon{ix, newHeldMemo()}
+	a := assess.NewBuiltin(an, lex)
+	a.Rewriter = assess.NewRewriter(an, lex)
 	if l.thes != nil {
 		a.Thesaurus = l.thes
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())

@@ -51,7 +51,9 @@ const maxHoldingCounts = 1024
 // searches sent grow with the number of terms and the combinations of
 // the common ones held together, not with the combinations of every
 // term, and each common combination costs the engine up to its first
-// chunk, not a count of all of them.
+// chunk, not a count of all of them. A common term that more visible
+// chunks hold than hold any rare term is held by some chunk holding no
+// rare term: its one-term check is not sent.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
@@ -68,11 +70,12 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	filter.Groups = v.groups
 	var rare, common uint64 // term sets; terms no visible chunk holds are in neither
 	sum := 0                // the rare terms' visible document frequencies
+	var dfs []int           // visible document frequencies (nil when unknown)
 	if v.s == nil {
 		common = 1<<len(terms) - 1
 	} else {
-		dfs, err := v.ix.docFreqs(ctx, v.s, terms)
-		if err != nil {
+		var err error
+		if dfs, err = v.ix.docFreqs(ctx, v.s, terms); err != nil {
 			return nil
 		}
 		order := make([]int, len(terms))
@@ -101,7 +104,19 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			return out
 		}
 	}
-	checked := v.exists(ctx, terms, common, rare, fq)
+	// A common term more visible chunks hold than hold a rare term (at
+	// most sum) is held by some visible chunk holding no rare term: its
+	// existence check is known without asking. Only when the filter is
+	// the groups alone, since dfs count every visible chunk.
+	var surely uint64
+	if dfs != nil && filterQuery(filter, false) == "" {
+		for i := range terms {
+			if common&(1<<i) != 0 && dfs[i] > sum {
+				surely |= 1 << i
+			}
+		}
+	}
+	checked := v.exists(ctx, terms, common, rare, surely, fq)
 	if checked == nil {
 		return nil
 	}
@@ -121,8 +136,9 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 // FT.AGGREGATE finds a first chunk; a held combination none of whose
 // extensions by one more term of set is held is some chunk's exact set,
 // and one that has a held extension is asked again with the other terms
-// of set excluded.
-func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare uint64, fq string) map[uint64]int {
+// of set excluded. The terms of surely (a subset of set) are known to be
+// held alone by such a chunk: their one-term checks are not sent.
+func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, fq string) map[uint64]int {
 	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
 		if s == 0 {
 			return ""
@@ -147,17 +163,26 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare uint64
 		}
 		pipe := v.ix.rdb.Pipeline()
 		cmds := make([]*redis.Cmd, len(level))
+		asked := 0
 		for j, s := range level {
-			cmds[j] = check(pipe, s, rare)
+			if s&^surely != 0 || bits.OnesCount64(s) != 1 {
+				cmds[j] = check(pipe, s, rare)
+				asked++
+			}
 		}
-		if _, err := pipe.Exec(ctx); err != nil {
-			return nil
+		if asked > 0 {
+			if _, err := pipe.Exec(ctx); err != nil {
+				return nil
+			}
 		}
 		var held []uint64
 		for j, s := range level {
-			ok, err := found(cmds[j])
-			if err != nil {
-				return nil
+			ok := cmds[j] == nil // a term of surely, alone
+			if !ok {
+				var err error
+				if ok, err = found(cmds[j]); err != nil {
+					return nil
+				}
 			}
 			if ok {
 				together[s] = 1

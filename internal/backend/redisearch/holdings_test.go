@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -266,6 +267,73 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// aggregateRecorder keeps the queries of the FT.AGGREGATE commands a
+// client sends, alone or in pipelines.
+type aggregateRecorder struct {
+	searchCounter
+	mu      sync.Mutex
+	queries []string
+}
+
+func (c *aggregateRecorder) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			if args := cmd.Args(); len(args) > 2 && strings.EqualFold(cmd.Name(), "ft.aggregate") {
+				c.mu.Lock()
+				c.queries = append(c.queries, fmt.Sprint(args[2]))
+				c.mu.Unlock()
+			}
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// TestHoldingsSkipsChecksItsCountsAnswer: a common term more visible
+// chunks hold than hold any rare term is held by a chunk holding no rare
+// term, so Holdings sends no existence check of it alone; the held sets
+// stay exact; and with a filter beyond the groups (the counts no longer
+// bound the filtered chunks) the checks are sent.
+func TestHoldingsSkipsChecksItsCountsAnswer(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	rdb := srv.Client(t)
+	chunks, ts := coOccurring(4) // 4 rare terms in 5 chunks (Σ df 20); kettl in 45 public chunks, water in 25
+	ix := buildOpen(t, rdb, redistest.Name("surely"), chunks, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	old := redisearch.SetMaxPostings(20)
+	defer redisearch.SetMaxPostings(old)
+	alone := func(qs []string) (n int) {
+		for _, q := range qs {
+			// The one-term checks (the rare terms left out), not the
+			// later ones leaving out the other common term too.
+			if strings.HasPrefix(q, "@content:(kettl) ") && !strings.Contains(q, "water") ||
+				strings.HasPrefix(q, "@content:(water) ") && !strings.Contains(q, "kettl") {
+				n++
+			}
+		}
+		return n
+	}
+	exact := map[uint64]int{1<<6 - 1: 5, 1 << 4: 20, 1<<4 | 1<<5: 20}
+	for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
+		c := &aggregateRecorder{}
+		rdb.AddHook(c)
+		got := v.Holdings(ctx, ts, f)
+		qs := slices.Clone(c.queries)
+		c.mu.Lock()
+		c.queries = nil
+		c.mu.Unlock()
+		if heldSets(got) != heldSets(exact) {
+			t.Errorf("filter %v: Holdings %v, want the sets of %v", f, got, exact)
+		}
+		switch n := alone(qs); {
+		case f == nil && n != 0:
+			t.Errorf("no filter: %d existence checks of a common term alone sent, want 0 (its visible count answers them): %q", n, qs)
+		case f != nil && n != 2:
+			t.Errorf("filter %v: %d existence checks of a common term alone, want 2 (the counts do not bound the filtered chunks): %q", f, n, qs)
 		}
 	}
 }

@@ -1,0 +1,64 @@
+package live
+
+import (
+	"context"
+	"maps"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
+// countingVocabulary answers Holdings with answer and counts the calls.
+type countingVocabulary struct {
+	backend.Vocabulary
+	calls  *int
+	answer map[uint64]int
+}
+
+func (v countingVocabulary) Holdings(context.Context, []string, *backend.Filter) map[uint64]int {
+	*v.calls++
+	return maps.Clone(v.answer)
+}
+
+// TestHeldMemoKeepsAnswersPerQuestion: a question's later attempts get
+// its first Holdings answer without asking the index again; another
+// question, other terms, another filter, or no question at all ask
+// again; an answer that cannot tell (nil) is not kept; and the caller
+// may change what it gets without changing what is kept.
+func TestHeldMemoKeepsAnswersPerQuestion(t *testing.T) {
+	calls := 0
+	v := countingVocabulary{calls: &calls, answer: map[uint64]int{1: 2, 3: 1}}
+	m := newHeldMemo()
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	q2 := backend.WithQuestion(context.Background(), "q2/run")
+	pub := &backend.Filter{Groups: []string{"public"}}
+	staff := &backend.Filter{Groups: []string{"public", "staff"}}
+	ask := func(ctx context.Context, terms []string, f *backend.Filter, want int) {
+		t.Helper()
+		got := m.holdings(ctx, v, terms, f)
+		if len(got) != 2 || got[1] != 2 || got[3] != 1 {
+			t.Errorf("holdings %v, want %v", got, v.answer)
+		}
+		got[1] = 99 // the caller's copy
+		if calls != want {
+			t.Errorf("after asking %v with %v for %q: %d calls to the index, want %d", terms, f, backend.QuestionOf(ctx), calls, want)
+		}
+	}
+	ask(q1, []string{"kettl", "water"}, pub, 1)
+	ask(q1, []string{"kettl", "water"}, pub, 1) // the same question's next attempt
+	ask(q2, []string{"kettl", "water"}, pub, 2) // another question
+	ask(q1, []string{"kettl", "descal"}, pub, 3)
+	ask(q1, []string{"kettl", "water"}, staff, 4)
+	ask(context.Background(), []string{"kettl", "water"}, pub, 5) // no question named
+	ask(context.Background(), []string{"kettl", "water"}, pub, 6)
+
+	v.answer = nil // cannot tell: asked again next time
+	for i, want := range []int{7, 8} {
+		if got := m.holdings(backend.WithQuestion(context.Background(), "q3/run"), v, []string{"a"}, pub); got != nil {
+			t.Errorf("ask %d: %v, want nil", i, got)
+		}
+		if calls != want {
+			t.Errorf("ask %d of an answer that cannot tell: %d calls, want %d", i, calls, want)
+		}
+	}
+}
