@@ -145,7 +145,7 @@ type Builtin struct {
 	// judgement (the development harness fits the scorer from them); nil
 	// in the service.
 	Observe func([]ChunkFeatures)
-	generic      map[string]bool // genericTerms, computed once by NewBuiltin
+	generic map[string]bool // genericTerms, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
