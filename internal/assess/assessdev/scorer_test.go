@@ -52,6 +52,12 @@ func examples(t *testing.T, b *assess.Builtin, qs []asked) []example {
 	return out
 }
 
+// questionLabels (ASSESSDEV_FIT=question) labels every chunk of a
+// question by whether accepting the question is right (it is answerable
+// and a relevant document was retrieved) instead of by the chunk's own
+// document: the decision the scorer makes. Measured; not what is frozen.
+var questionLabels = os.Getenv("ASSESSDEV_FIT") == "question"
+
 // fit fits a logistic regression (intercept first) on the eligible chunks
 // of the examples whose set is not held, by full-batch gradient descent
 // with a small L2 penalty; deterministic.
@@ -65,7 +71,11 @@ func fit(exs []example, held string) []float64 {
 		for i, f := range e.feats {
 			if f.Eligible {
 				xs = append(xs, f.X)
-				ys = append(ys, map[bool]float64{true: 1, false: 0}[e.relevant[i]])
+				y := e.relevant[i]
+				if questionLabels {
+					y = e.a.answerable && e.a.retrieved
+				}
+				ys = append(ys, map[bool]float64{true: 1, false: 0}[y])
 			}
 		}
 	}
