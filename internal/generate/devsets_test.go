@@ -18,7 +18,7 @@ import (
 var devSets = [][2]string{
 	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
-	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
+	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""}, {"hollin-fresh7", ""},
 }
 
 // TestDevSets compares the builtin extractive generators on every
