@@ -131,28 +131,13 @@ type Builtin struct {
 	Read         bool
 	ReadCoverage float64
 	ReadRank     int
-	// Scorer turns on builtin:coverage-v11's chunk scorer (see
-	// scorer.go): a chunk the other readings refuse is accepted when a
-	// fitted linear model over its features, judged against the other
-	// chunks retrieved, gives it ScorerThreshold or more and it passes
-	// the checks every reading keeps. Off (the default, BuiltinModel):
-	// builtin:coverage-v10; on the leave-one-set-out it accepted nothing
-	// v10 refuses (docs/evaluation.md, round 9).
-	Scorer          bool
-	ScorerWeights   []float64
-	ScorerThreshold float64
-	// Observe, when set, receives every chunk's scorer features on each
-	// judgement (the development harness fits the scorer from them); nil
-	// in the service.
-	Observe func([]ChunkFeatures)
-	generic map[string]bool // genericTerms, computed once by NewBuiltin
+	generic      map[string]bool // genericTerms, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
-		Scorer: false, ScorerWeights: slices.Clone(scorerWeights), ScorerThreshold: scorerThreshold}
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -176,8 +161,6 @@ func (b *Builtin) Model() string {
 		m = V8Model
 	case !b.Read:
 		m = V9Model
-	case b.Scorer:
-		m = V11Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -565,54 +548,22 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
-	// The question as asked, not as spelling corrected: a word the
-	// corpus does not use is left out rather than read as another.
-	fasked := answertype.Classify(req.Question)
-	var f *focus
-	var w *wide
-	var feats [][]float64
-	var eligible []bool
-	if b.Focus && best != nil && (b.Observe != nil || b.Scorer && !a.Sufficient && absent == "") {
-		f = b.readFocus(req.Question, fasked, ents, vocab)
-		w = b.readWide(req.Question, fasked, f, vocab)
-		var typed []bool
-		feats, typed = b.chunkFeatures(fasked, r, f, w, all, covers)
-		eligible = b.eligibility(fasked, r, f, w, all, typed, absent)
-		if b.Observe != nil {
-			obs := make([]ChunkFeatures, len(all))
-			for i, j := range all {
-				obs[i] = ChunkFeatures{ChunkID: j.ev.ChunkID, X: feats[i], Eligible: eligible[i]}
-			}
-			b.Observe(obs)
-		}
-	}
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
-		if f == nil {
-			f = b.readFocus(req.Question, fasked, ents, vocab)
-		}
+		// The question as asked, not as spelling corrected: a word the
+		// corpus does not use is left out rather than read as another.
+		fasked := answertype.Classify(req.Question)
+		f := b.readFocus(req.Question, fasked, ents, vocab)
 		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
 			res.Accepted = j.ids()
 			return res, nil
 		}
 		if b.Read && b.Answers {
-			if w == nil {
-				w = b.readWide(req.Question, fasked, f, vocab)
-			}
+			w := b.readWide(req.Question, fasked, f, vocab)
 			if j, cov := b.readWidely(fasked, w, r, all, covers); j != nil {
 				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov)}
 				res.Accepted = j.ids()
 				return res, nil
-			}
-			if b.Scorer && feats != nil {
-				if j, p := scored(b.ScorerWeights, b.ScorerThreshold, feats, eligible, all); j != nil {
-					x := feats[slices.Index(all, j)]
-					akinCovers := func(have map[string]bool, t string) bool { return covers(have, t) || holdsAkin(have, t) }
-					j.expr, _ = b.answerIn(fasked, j.ev.Text, r, akinCovers)
-					res.Assessment = Assessment{Sufficient: true, Score: math.Round(p*1000) / 1000, Reason: b.scorerReason(req.Question, fasked, w, j, x, p, akinCovers)}
-					res.Accepted = j.ids()
-					return res, nil
-				}
 			}
 		}
 	}
