@@ -215,15 +215,27 @@ const maxRun = 4
 // index leaves them) joined by runSeparator. Every plain term is in it, so
 // it serves as the texts' term set too.
 func Mentions(an *terms.Analyzer, texts ...string) map[string]bool {
-	out := map[string]bool{}
+	var out map[string]bool
+	var run []byte // a run's key, built in place
 	for _, text := range texts {
 		ts := an.Terms(text)
+		if out == nil {
+			out = make(map[string]bool, maxRun*len(ts))
+		}
 		for i := range ts {
 			out[ts[i]] = true
+			run = append(run[:0], ts[i]...)
 			for n := 2; n <= maxRun && i+n <= len(ts); n++ {
-				out[strings.Join(ts[i:i+n], runSeparator)] = true
+				run = append(append(run, runSeparator...), ts[i+n-1]...)
+				// A run already held costs no new key.
+				if !out[string(run)] {
+					out[string(run)] = true
+				}
 			}
 		}
+	}
+	if out == nil {
+		out = map[string]bool{}
 	}
 	return out
 }

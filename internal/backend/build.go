@@ -119,7 +119,7 @@ type Stats struct {
 
 // NewStats counts the analyzed terms of chunks' titles and texts.
 func NewStats(chunks []corpus.Chunk) *Stats {
-	an := terms.New()
+	an := terms.NewUncached()
 	df := map[string]int{}
 	for i := range chunks {
 		for t := range an.Set(chunks[i].Title + "\n" + chunks[i].Text) {

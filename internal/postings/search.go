@@ -128,8 +128,22 @@ func (v *Visible) prepare(qterms []string, p Params) *query {
 // termScore is BM25's saturation of a term frequency for a chunk length,
 // an upper bound for any larger length or smaller frequency.
 func (q *query) termScore(tf, length float64) float64 {
+	return q.saturate(tf, q.kLen(length))
+}
+
+// kLen is K1 times a chunk's length normalisation: the part of every
+// clause's denominator that depends on the chunk only, computed once a
+// chunk (a division) instead of once a term. The conversion rounds it as
+// the expression inside the denominator is rounded, so the clauses are
+// bit-identical to backend.BM25Query.Clause's.
+func (q *query) kLen(length float64) float64 {
+	return float64(q.p.K1 * q.lenNorm(length))
+}
+
+// saturate is termScore for a chunk whose kLen is kl.
+func (q *query) saturate(tf, kl float64) float64 {
 	s := math.Sqrt(tf)
-	return s * q.p.K1 / (s + q.p.K1*q.lenNorm(length))
+	return s * q.p.K1 / (s + kl)
 }
 
 // lenNorm is BM25's length normalisation of a chunk of length tokens.
@@ -140,11 +154,11 @@ func (q *query) lenNorm(length float64) float64 {
 // length is a chunk's length in tokens.
 func (q *query) length(doc uint32) float64 { return q.ix.length(doc) }
 
-// hold records, for the chunk being scored (q.stamp), that it holds c's
-// term tf times.
-func (q *query) hold(c *cursor, tf uint32, length float64) {
+// hold records, for the chunk being scored (q.stamp), whose kLen is kl,
+// that it holds c's term tf times.
+func (q *query) hold(c *cursor, tf uint32, kl float64) {
 	s := math.Sqrt(float64(tf))
-	c.hit, c.sqrtTF, c.den = q.stamp, s, s+q.p.K1*q.lenNorm(length)
+	c.hit, c.sqrtTF, c.den = q.stamp, s, s+kl
 }
 
 // held is the score of the chunk whose terms hold recorded: the clauses

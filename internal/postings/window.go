@@ -149,14 +149,14 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 		for o := range setBits(seen[:(w-start)/64+1]) {
 			doc := start + o
 			theta := top.threshold()
-			length := q.length(doc)
+			kl := q.kLen(q.length(doc))
 			raw, nheld := 0.0, 0
 			held, heldTF = held[:0], heldTF[:0]
 			for j := e; j < m; j++ {
 				if tf := tfs[j*window+int(o)]; tf != 0 {
 					tfs[j*window+int(o)] = 0
 					c := cs[j]
-					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
+					raw += c.weight * q.saturate(float64(tf), kl) * boundSlack
 					nheld += c.clauses
 					held, heldTF = append(held, j), append(heldTF, tf)
 				}
@@ -185,7 +185,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				}
 				if c.doc == doc {
 					tf := c.tf()
-					raw += c.weight * q.termScore(float64(tf), length) * boundSlack
+					raw += c.weight * q.saturate(float64(tf), kl) * boundSlack
 					nheld += c.clauses
 					held, heldTF = append(held, i), append(heldTF, tf)
 				}
@@ -195,7 +195,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 			}
 			q.stamp++
 			for x, j := range held {
-				q.hold(cs[j], heldTF[x], length)
+				q.hold(cs[j], heldTF[x], kl)
 			}
 			top.push(doc, q.held())
 			q.work.scored++

@@ -12,35 +12,68 @@ import (
 )
 
 // Analyzer is a reusable English analyzer. The zero value is not usable;
-// call New. Safe for concurrent use.
+// call New or NewUncached. Safe for concurrent use.
 type Analyzer struct {
-	a analysis.Analyzer
+	a     analysis.Analyzer
+	cache *cache // nil: every text analysed
 }
 
-// New builds the analyzer.
+// New builds the analyzer for serving questions: it shares the process's
+// bounded cache of analysed texts (cache.go), so a text analysed by one
+// stage of a question is not analysed again by the next.
 func New() *Analyzer {
+	return &Analyzer{a: english(), cache: shared}
+}
+
+// NewUncached builds an analyzer without the cache, for index builds,
+// which analyse each chunk once: caching them would only push out the
+// texts of the questions being served.
+func NewUncached() *Analyzer {
+	return &Analyzer{a: english()}
+}
+
+func english() analysis.Analyzer {
 	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
 	if err != nil {
 		// The en analyzer is compiled into bleve; failing here is a build bug.
 		panic("terms: bleve's English analyzer is missing: " + err.Error())
 	}
-	return &Analyzer{a: a}
+	return a
 }
 
 // Terms returns text's terms in order, repeats included.
 func (a *Analyzer) Terms(text string) []string {
+	ts := a.terms(text)
+	if a.cache == nil {
+		return ts // terms' own slice when uncached
+	}
+	return append(make([]string, 0, len(ts)), ts...)
+}
+
+// terms is Terms without the copy: with the cache, the slice is the
+// cache's, read only.
+func (a *Analyzer) terms(text string) []string {
+	if a.cache != nil {
+		if ts, ok := a.cache.get(text); ok {
+			return ts
+		}
+	}
 	stream := a.a.Analyze([]byte(text))
 	out := make([]string, 0, len(stream))
 	for _, tok := range stream {
 		out = append(out, string(tok.Term))
+	}
+	if a.cache != nil {
+		a.cache.put(text, out)
 	}
 	return out
 }
 
 // Set returns text's distinct terms.
 func (a *Analyzer) Set(text string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range a.Terms(text) {
+	ts := a.terms(text)
+	set := make(map[string]bool, len(ts))
+	for _, t := range ts {
 		set[t] = true
 	}
 	return set
@@ -59,7 +92,7 @@ var questionWords = map[string]bool{
 func (a *Analyzer) Content(text string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range a.Terms(text) {
+	for _, t := range a.terms(text) {
 		if !questionWords[t] && !seen[t] {
 			seen[t] = true
 			out = append(out, t)

@@ -235,7 +235,7 @@ func writePostings(ctx context.Context, dir string, chunks []corpus.Chunk, opts 
 	if err != nil {
 		return nil, errs.E(op, err)
 	}
-	fp := terms.New()
+	fp := terms.NewUncached()
 	prints := make([]uint64, len(chunks))
 	for i := range chunks {
 		if i%4096 == 0 && ctx.Err() != nil {

@@ -112,7 +112,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 		}
 	}()
 
-	an := terms.New()
+	an := terms.NewUncached()
 	df := map[string]int{}
 	gdf := map[string]map[string]int{} // group → term → chunks naming the group that hold it
 	parts := map[string]partLen{}      // ACL part → its chunks and tokens

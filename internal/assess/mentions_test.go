@@ -1,0 +1,67 @@
+package assess
+
+import (
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// mentionsJoined is Mentions as first written (each run joined with
+// strings.Join), the reference the in-place version must equal.
+func mentionsJoined(an *terms.Analyzer, texts ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, text := range texts {
+		ts := an.Terms(text)
+		for i := range ts {
+			out[ts[i]] = true
+			for n := 2; n <= maxRun && i+n <= len(ts); n++ {
+				out[strings.Join(ts[i:i+n], runSeparator)] = true
+			}
+		}
+	}
+	return out
+}
+
+var mentionTexts = [][]string{
+	{},
+	{""},
+	{"the of"},
+	{"E4"},
+	{"X300 Pro error codes", "E4 means the lid is loose."},
+	{"Errors of the X300", "Pro users: E4 means the lid is loose. The lid, the lid, the lid is loose."},
+	{"", "Vitamin B12 deficiency increases blood levels of homocysteine", "homocysteine levels"},
+	{"a b c d e f g a b c d e f g"},
+}
+
+func TestMentionsEqualsJoined(t *testing.T) {
+	an := terms.New()
+	for _, texts := range mentionTexts {
+		got, want := Mentions(an, texts...), mentionsJoined(an, texts...)
+		if !maps.Equal(got, want) {
+			t.Errorf("%q:\n got %v\nwant %v", texts, got, want)
+		}
+		if got == nil {
+			t.Errorf("%q: nil map", texts)
+		}
+	}
+}
+
+// BenchmarkMentions: a chunk-length title and text (the analysis cached
+// after the first op, as in a question's later stages).
+func BenchmarkMentions(b *testing.B) {
+	an := terms.New()
+	title := "Homocysteine and vitamin B12 in older adults"
+	text := strings.Repeat("Vitamin B12 deficiency increases blood levels of homocysteine in older adults, and low folate does too. ", 10)
+	b.Run("in-place", func(b *testing.B) {
+		for b.Loop() {
+			Mentions(an, title, text)
+		}
+	})
+	b.Run("joined", func(b *testing.B) {
+		for b.Loop() {
+			mentionsJoined(an, title, text)
+		}
+	})
+}
