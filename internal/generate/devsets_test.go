@@ -19,6 +19,7 @@ var devSets = [][2]string{
 	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
 	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
+	{"hollin-fresh7", ""},
 }
 
 // TestDevSets compares the builtin extractive generators on every
@@ -34,7 +35,11 @@ func TestDevSets(t *testing.T) {
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV8(an), NewExtractiveV9(an)}
+	gens := []*Extractive{NewExtractiveV9(an), NewExtractiveV10(an)}
+	var why []string
+	gens[1].explain = func(source int, text, rule string) {
+		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
+	}
 	if v := os.Getenv("GENERATEDEV_SHARE"); v != "" {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}
@@ -63,6 +68,7 @@ func TestDevSets(t *testing.T) {
 				continue
 			}
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
+			why = why[:0]
 			var texts []string
 			for gi, g := range gens {
 				ans, err := g.Generate(context.Background(), req)
@@ -95,8 +101,8 @@ func TestDevSets(t *testing.T) {
 				}
 				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text+"\n\t\tbearing "+strings.Join(bear, " "))
 			}
-			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[0], " -") || strings.HasPrefix(texts[0], "-"))) {
-				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv8: %s\n\tv9: %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1])
+			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "every" || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[0], " -") || strings.HasPrefix(texts[0], "-"))) {
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv9: %s\n\tv10: %s\n\t\twhy %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {

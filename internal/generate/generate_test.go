@@ -548,7 +548,7 @@ func TestExtractiveV8(t *testing.T) {
 }
 
 func TestNewExtractiveModel(t *testing.T) {
-	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
+	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV9Model: ExtractiveV9Model, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
 		g, err := NewExtractiveModel(terms.New(), model)
 		if err != nil || g.Model() != want {
 			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)
@@ -588,12 +588,12 @@ func TestExtractiveV9(t *testing.T) {
 			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			againstPrevious(t, NewExtractive(an), NewExtractiveV8(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
+			againstPrevious(t, NewExtractiveV9(an), NewExtractiveV8(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
 		})
 	}
 	t.Run("a comparison of four keeps to MaxSentences", func(t *testing.T) {
 		q := "Is the Z1's motor stronger than the Z2's, the Z3's and the Z4's?"
-		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+		for _, g := range []*Extractive{NewExtractiveV9(an), NewExtractiveV8(an)} {
 			got, err := g.Generate(context.Background(), Request{Question: q, Sources: sides})
 			if err != nil {
 				t.Fatal(err)

@@ -251,7 +251,7 @@ func TestExtractiveV9Hollin(t *testing.T) {
 			groups = []string{"finance"}
 		}
 		req := f.requestAs(t, tt.q, groups, wire.DefaultTopK)
-		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+		for _, g := range []*Extractive{NewExtractiveV9(an), NewExtractiveV8(an)} {
 			ans, err := g.Generate(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -263,6 +263,45 @@ func TestExtractiveV9Hollin(t *testing.T) {
 			alone := slices.Equal(docs, tt.q.Relevant) && strings.Contains(ans.Text, tt.fact)
 			if alone != (g.Version == 9) {
 				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == 9)
+			}
+		}
+	}
+}
+
+// TestExtractiveV10Hollin asks development questions (fresh7 n16, fresh4
+// h61, fresh5 k47, fresh6 m22) of v10 and v9 from the top
+// wire.DefaultTopK chunks, as the GENERATEDEV harness does. v9 adds a
+// second source for a word of the question it adds ("Settings, then
+// Privacy" for "speed settings"; the X300 Pro's specifications for "vacuum
+// mode"; the registration page's "hollin.example" address) or as an
+// equally complete answer sharing common words ("motor base", "water");
+// v10 cites only the source naming the question's entity (the X200, the
+// X300 Pro, VAT), with its key fact.
+func TestExtractiveV10Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	for _, tt := range []struct {
+		q    hollinQuestion
+		fact string
+	}{
+		{hollinQuestion{ID: "n16", Question: "how many speed settings has the x200 got", Relevant: []string{"man-x200-specs"}}, "three speeds"},
+		{hollinQuestion{ID: "h61", Question: "My X300 Pro keeps throwing up E12 and the vacuum mode doesn't seem to do anything any more. What's that mean?", Relevant: []string{"man-x300-errors"}}, "vacuum pump"},
+		{hollinQuestion{ID: "k47", Question: "I run a little café and need a proper VAT receipt for the parts I bought. How do I get one?", Relevant: []string{"faq-vat-invoice"}}, "VAT number"},
+		{hollinQuestion{ID: "m22", Question: "the bottom half of my X200 with the motor in is all sticky, can I rinse it under the tap?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
+	} {
+		req := f.requestAs(t, tt.q, []string{corpus.PublicGroup}, wire.DefaultTopK)
+		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV9(an)} {
+			ans, err := g.Generate(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var docs []string
+			for _, c := range ans.Citations {
+				docs = append(docs, c.DocID)
+			}
+			alone := slices.Equal(docs, tt.q.Relevant) && strings.Contains(ans.Text, tt.fact)
+			if alone != (g.Version == 10) {
+				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == 10)
 			}
 		}
 	}
