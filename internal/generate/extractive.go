@@ -115,6 +115,22 @@ const (
 //   - rule 2a keeps to MaxSentences: a compared entity beyond the first
 //     two is answered only while its sentences fit.
 //
+// v10 (ExtractiveModel; v9 is ExtractiveV9Model) keeps another source
+// out unless it is about what the question names:
+//
+//   - in rule 3, when the question asks one thing, a sentence of another
+//     source is not cited when that source (title and text) fails to
+//     mention, whole, an entity of the question (a code such as "X200" or
+//     "E12", or a name such as "VAT" that at most half of the given
+//     sources mention) that the opening source mentions (see
+//     lacksEntity): "Settings, then Privacy" adds "settings" to "how many
+//     speed settings has the X200 got" but is not about the X200;
+//   - in rule 3's v8 path, another source's equally complete answer needs
+//     an entity of the question in both sentences (v9's sameEntity,
+//     which v9 asked only of an answering opening source) whenever the
+//     question names one: "Never put the motor base in water" and another
+//     page's "base of the jar" share words, not a subject.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -537,8 +553,9 @@ func (g *Extractive) askingTerms(question string, content []string) map[string]b
 // of the question that source first mentions (v10): a page that never
 // names the X200 does not answer "how many speed settings has the X200
 // got" beside the X200's specifications, whatever word it adds
-// ("Settings, then Privacy"). An entity more than half of the given
-// sources mention is background (see namesNew) and not asked of it.
+// ("Settings, then Privacy"). A name more than half of the given sources
+// mention is background (see namesNew) and not asked of it; a code
+// ("X200") names one thing however many sources mention it.
 func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []map[string]bool) bool {
 	for _, e := range ents {
 		n := 0
