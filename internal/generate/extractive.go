@@ -12,6 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
 )
@@ -291,6 +292,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		titles[i] = g.an.Set(src.Title)
 	}
 
+	// v10, rule 1a: a question asking for a value that no sentence on
+	// the question holds, nor its neighbour, is not answered (see
+	// valueMissing): the generator says the sources do not answer
+	// (prompt.NotFoundReply, as a model is told to), which Check turns
+	// into a refusal, rather than quote a sentence that answers something
+	// else.
+	if g.Version >= 10 && g.valueMissing(bySource, all, asked) {
+		g.why(all[0], "not-found")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
+	}
+
 	// Rule 2: the opening sentence.
 	var best, bestTyped *sentence
 	for _, s := range all {
@@ -533,6 +545,29 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// valueMissing reports whether the question asks for a value
+// (valueTypes: a count, period, frequency, speed, measure, amount of money
+// or date) and no sentence that holds a content word and speaks to the
+// question (a score above zero: not a silenced superseded source) holds an
+// expression of that type, itself or in the sentence before or after it
+// (v10). A date is also answered by a period ("when should it turn up":
+// "Standard delivery takes 3 to 5 working days").
+func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
+	if !valueTypes[asked.Type] {
+		return false
+	}
+	period := answertype.Question{Type: answertype.Period}
+	for _, s := range all {
+		if len(s.own) == 0 || s.score <= 0 {
+			continue
+		}
+		if g.typedNear(bySource[s.source], s.pos, asked) || asked.Type == answertype.Date && g.typedNear(bySource[s.source], s.pos, period) {
+			return false
+		}
+	}
+	return true
 }
 
 // askingTerms returns the terms of the clause that asks

@@ -605,3 +605,46 @@ func TestExtractiveV9(t *testing.T) {
 		}
 	})
 }
+
+// TestExtractiveV10 is issue 24's round 9 (builtin:extractive-v10): a
+// question asking for a value no sentence on the question holds (nor its
+// neighbour) is not answered — v10 replies prompt.NotFoundReply, which
+// Check refuses, where v9 quotes what it has — and a "when" question is
+// answered by a period as well as by a date.
+func TestExtractiveV10(t *testing.T) {
+	an := terms.New()
+	specs := src("1", "z9-specs", "current", 1, "The Z9 washer has a 1,400 rpm spin and a 9 kg drum. It has 12 programmes.")
+	care := src("2", "z9-care", "current", 0.9, "Clean the Z9 washer's filter every month. Run an empty hot wash to clean the drum.")
+	delivery := src("1", "delivery", "current", 1, "Spare parts for the Z9 washer are sold at parts.example. Standard delivery takes 3 to 5 working days.")
+	for _, tt := range []struct {
+		name, question string
+		sources        []Source
+		refuse         bool // v10 says the sources hold no answer
+		contains       string
+	}{
+		{"a value of the asked kind nowhere: not found", "how many watts does the Z9 washer use?", []Source{specs, care}, true, ""},
+		{"a value of the asked kind held: answered", "how fast does the Z9 washer spin?", []Source{specs, care}, false, "1,400 rpm"},
+		{"a when question answered by a period", "I ordered a spare part for my Z9 washer today, when should it arrive?", []Source{delivery}, false, "parts.example"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV9(an)} {
+				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+				if err != nil {
+					t.Fatal(err)
+				}
+				refused := got.Text == prompt.NotFoundReply
+				if refused != (tt.refuse && g.Version == 10) {
+					t.Errorf("%s: %q; want refused %v", g.Model(), got.Text, tt.refuse && g.Version == 10)
+				}
+				if !refused && !strings.Contains(got.Text, tt.contains) {
+					t.Errorf("%s: %q; want it to contain %q", g.Model(), got.Text, tt.contains)
+				}
+				if refused {
+					if _, err := NewChecker(an).Check(Request{Question: tt.question, Sources: tt.sources}, got); !errs.Is(errs.Refused, err) {
+						t.Errorf("%s: Check(%q) = %v; want a refusal", g.Model(), got.Text, err)
+					}
+				}
+			}
+		})
+	}
+}
