@@ -116,9 +116,13 @@ const (
 //   - rule 2a keeps to MaxSentences: a compared entity beyond the first
 //     two is answered only while its sentences fit.
 //
-// v10 (ExtractiveModel; v9 is ExtractiveV9Model) keeps another source
-// out unless it is about what the question names:
+// v10 (ExtractiveModel; v9 is ExtractiveV9Model) says when the sources
+// hold no answer of the asked kind, and keeps another source out unless
+// it is about what the question names:
 //
+//   - rule 1a: a question asking for a value (valueTypes) that no
+//     sentence on the question holds, nor its neighbour, is answered
+//     prompt.NotFoundReply (see valueMissing), which Check refuses;
 //   - in rule 3, when the question asks one thing, a sentence of another
 //     source is not cited when that source (title and text) fails to
 //     mention, whole, an entity of the question (a code such as "X200" or
