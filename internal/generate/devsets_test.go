@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -18,23 +19,31 @@ import (
 var devSets = [][2]string{
 	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
-	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""}, {"hollin-fresh7", ""},
+	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
+	{"hollin-fresh7", ""},
 }
 
-// TestDevSets compares the builtin extractive generators on every
-// development set's answerable questions, each given the top
-// wire.DefaultTopK chunks the retriever finds for a principal of the
-// question's groups (no assessor: every question is answered), and prints
-// key facts and cited-document precision per set and each question whose
-// answer differs (GENERATEDEV=1 go test ./internal/generate -run
-// TestDevSets -v). A reading aid: it asserts nothing.
+// TestDevSets compares the builtin extractive generators (v9, v10) on
+// every development set's questions, each given the top wire.DefaultTopK
+// chunks the retriever finds for a principal of the question's groups (no
+// assessor: every question reaches the generator), and prints key facts,
+// cited-document precision and the answerable questions refused per set,
+// the no-answer questions refused (v10 says when the sources hold no answer
+// of the asked kind), and each question whose answer differs, with the
+// rule that chose each of v10's sentences (GENERATEDEV=1 go test
+// ./internal/generate -run TestDevSets -v; GENERATEDEV=every prints every
+// answerable question). A reading aid: it asserts nothing.
 func TestDevSets(t *testing.T) {
 	if os.Getenv("GENERATEDEV") == "" {
 		t.Skip("GENERATEDEV=1 compares the generators on the development sets")
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV8(an), NewExtractiveV9(an)}
+	gens := []*Extractive{NewExtractiveV9(an), NewExtractiveV10(an)}
+	var why []string
+	gens[1].explain = func(source int, text, rule string) {
+		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
+	}
 	if v := os.Getenv("GENERATEDEV_SHARE"); v != "" {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}
@@ -56,17 +65,21 @@ func TestDevSets(t *testing.T) {
 		}](t, factsPath) {
 			facts[kf.ID] = kf.Facts
 		}
-		type tally struct{ hits, n, cited, relevant int }
+		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused int }
 		tallies := make([]tally, len(gens))
 		for _, qq := range qs {
-			if len(qq.Relevant) == 0 {
-				continue
-			}
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
+			if len(req.Sources) == 0 {
+				continue // nothing visible: the loop never reaches the generator
+			}
+			why = why[:0]
 			var texts []string
 			for gi, g := range gens {
 				ans, err := g.Generate(context.Background(), req)
-				if err == nil {
+				// v10 says when the sources hold no answer of the asked
+				// kind (prompt.NotFoundReply), which Check refuses.
+				refused := err == nil && ans.Text == prompt.NotFoundReply
+				if err == nil && !refused {
 					ans, err = chk.Check(req, ans)
 				}
 				if err != nil {
@@ -74,7 +87,19 @@ func TestDevSets(t *testing.T) {
 					continue
 				}
 				tl := &tallies[gi]
+				if len(qq.Relevant) == 0 {
+					tl.noAnswer++
+					if refused {
+						tl.noAnswerRefused++
+					}
+					continue
+				}
 				tl.n++
+				if refused {
+					tl.refused++
+					texts = append(texts, "refused")
+					continue
+				}
 				if len(missingFacts(ans.Text, facts[qq.ID])) == 0 {
 					tl.hits++
 				}
@@ -95,13 +120,13 @@ func TestDevSets(t *testing.T) {
 				}
 				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text+"\n\t\tbearing "+strings.Join(bear, " "))
 			}
-			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[0], " -") || strings.HasPrefix(texts[0], "-"))) {
-				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv8: %s\n\tv9: %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1])
+			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "every" || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[0], " -") || strings.HasPrefix(texts[0], "-"))) {
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv9: %s\n\tv10: %s\n\t\twhy %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
-			t.Logf("%s %s: key facts %d/%d, cited relevant %d/%d", set[0], g.Model(), tl.hits, tl.n, tl.relevant, tl.cited)
+			t.Logf("%s %s: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d", set[0], g.Model(), tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer)
 		}
 	}
 }

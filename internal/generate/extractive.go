@@ -12,6 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/router"
 )
@@ -21,9 +22,11 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV8Model and ExtractiveV7Model name the previous versions,
-// still selectable (NewExtractiveV8, NewExtractiveV7).
+// ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
+// previous versions, still selectable (NewExtractiveV9, NewExtractiveV8,
+// NewExtractiveV7).
 const (
+	ExtractiveV9Model = router.BuiltinGenerateModelV9
 	ExtractiveV8Model = router.BuiltinGenerateModelV8
 	ExtractiveV7Model = router.BuiltinGenerateModelV7
 )
@@ -113,6 +116,26 @@ const (
 //   - rule 2a keeps to MaxSentences: a compared entity beyond the first
 //     two is answered only while its sentences fit.
 //
+// v10 (ExtractiveModel; v9 is ExtractiveV9Model) says when the sources
+// hold no answer of the asked kind, and keeps another source out unless
+// it is about what the question names:
+//
+//   - rule 1a: a question asking for a value (valueTypes) that no
+//     sentence on the question holds, nor its neighbour, is answered
+//     prompt.NotFoundReply (see valueMissing), which Check refuses;
+//   - in rule 3, when the question asks one thing, a sentence of another
+//     source is not cited when that source (title and text) fails to
+//     mention, whole, an entity of the question (a code such as "X200" or
+//     "E12", or a name such as "VAT" that at most half of the given
+//     sources mention) that the opening source mentions (see
+//     lacksEntity): "Settings, then Privacy" adds "settings" to "how many
+//     speed settings has the X200 got" but is not about the X200;
+//   - in rule 3's v8 path, another source's equally complete answer needs
+//     an entity of the question in both sentences (v9's sameEntity,
+//     which v9 asked only of an answering opening source) whenever the
+//     question names one: "Never put the motor base in water" and another
+//     page's "base of the jar" share words, not a subject.
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -146,49 +169,62 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 9 (ExtractiveModel), 8 (ExtractiveV8Model, without v9's
-	// rules) or 7 (ExtractiveV7Model, without v8's).
+	// Version is 10 (ExtractiveModel), 9 (ExtractiveV9Model, without
+	// v10's rules), 8 (ExtractiveV8Model, without v9's) or 7
+	// (ExtractiveV7Model, without v8's).
 	Version int
+	// explain, when set (the development harness), hears why each
+	// sentence was chosen.
+	explain func(source int, text, rule string)
 }
 
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV9(an)
+	return NewExtractiveV10(an)
 }
 
-// NewExtractiveV9 returns version 9 (ExtractiveModel).
+// NewExtractiveV10 returns version 10 (ExtractiveModel).
+func NewExtractiveV10(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 10}
+}
+
+// NewExtractiveV9 returns version 9 (ExtractiveV9Model).
 func NewExtractiveV9(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 9}
+	g := NewExtractiveV10(an)
+	g.Version = 9
+	return g
 }
 
 // NewExtractiveV8 returns version 8 (ExtractiveV8Model).
 func NewExtractiveV8(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV9(an)
+	g := NewExtractiveV10(an)
 	g.Version = 8
 	return g
 }
 
 // NewExtractiveV7 returns version 7 (ExtractiveV7Model).
 func NewExtractiveV7(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV9(an)
+	g := NewExtractiveV10(an)
 	g.Version = 7
 	return g
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV8Model or
-// ExtractiveV7Model.
+// names: ExtractiveModel (also for ""), ExtractiveV9Model,
+// ExtractiveV8Model or ExtractiveV7Model.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV9Model:
+		return NewExtractiveV9(an), nil
 	case ExtractiveV8Model:
 		return NewExtractiveV8(an), nil
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
 }
 
 // Model is the generator's model id.
@@ -198,6 +234,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV7Model
 	case g.Version == 8:
 		return ExtractiveV8Model
+	case g.Version == 9:
+		return ExtractiveV9Model
 	}
 	return ExtractiveModel
 }
@@ -238,11 +276,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 	content := g.content(req.Question, asked)
 	verbs := g.verbs(req.Question)
-	idf := g.score(req, all, content, asked)
-	titles := make([]map[string]bool, len(req.Sources))
-	for i, src := range req.Sources {
-		titles[i] = g.an.Set(src.Title)
-	}
 	var (
 		ents     []assess.Entity
 		mentions []map[string]bool // per source: what its title and text mention (assess.Mentions)
@@ -253,7 +286,25 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		for _, src := range req.Sources {
 			mentions = append(mentions, assess.Mentions(g.an, src.Title, src.Text))
 		}
+	}
+	idf := g.score(req, all, content, asked)
+	if g.Version >= 8 {
 		bear = g.bearing(req, g.parts(req.Question), idf, verbs)
+	}
+	titles := make([]map[string]bool, len(req.Sources))
+	for i, src := range req.Sources {
+		titles[i] = g.an.Set(src.Title)
+	}
+
+	// v10, rule 1a: a question asking for a value that no sentence on
+	// the question holds, nor its neighbour, is not answered (see
+	// valueMissing): the generator says the sources do not answer
+	// (prompt.NotFoundReply, as a model is told to), which Check turns
+	// into a refusal, rather than quote a sentence that answers something
+	// else.
+	if g.Version >= 10 && g.valueMissing(bySource, all, asked) {
+		g.why(all[0], "not-found")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 
 	// Rule 2: the opening sentence.
@@ -276,11 +327,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		best = bestTyped
 	}
 	chosen := []*sentence{best}
+	g.why(best, "opening")
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
 			if p >= 0 && p < len(sents) && len(asked.Find(sents[p].text)) > 0 {
 				chosen = append(chosen, &sents[p])
+				g.why(&sents[p], "opening-neighbour")
 				break
 			}
 		}
@@ -293,6 +346,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 8 && answertype.Compares(req.Question) {
 		if picks := g.compare(bySource, ents, mentions, asked); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "compare")
+			}
 		}
 	}
 
@@ -333,13 +389,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// blade today, how many days ...") does not make a source on the
 		// question. A source ranked above the opening one may add a scene
 		// word: the ranking judged it on the whole question.
-		askingWords := g.an.Set(answertype.Asking(req.Question))
-		if !slices.ContainsFunc(content, func(t string) bool { return askingWords[t] }) {
-			askingWords = map[string]bool{}
-			for _, t := range content {
-				askingWords[t] = true
-			}
-		}
+		askingWords := g.askingTerms(req.Question, content)
 		// Whether the best sentence holds a content word its title does
 		// not (v7: a sentence that only names its source's subject is no
 		// answer to repeat); the same for every sentence below.
@@ -360,6 +410,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// A source already cited: its sentences on the question
 				// complete what it says.
 				if len(s.own) > 0 && s.score >= g.MinRatio*best.score {
+					g.why(s, "same-source")
 					chosen = append(chosen, s)
 					cover(s)
 				}
@@ -367,6 +418,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			// Another source: it must answer too (hold the expected type)
 			// and add to the answer.
+			if g.Version >= 10 && len(parts) == 1 && g.lacksEntity(s.source, best.source, ents, mentions) {
+				continue
+			}
 			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked) {
 				continue
 			}
@@ -376,12 +430,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if answered && s.source > best.source {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
-				if g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score ||
-					g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score ||
-					asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles) {
-					chosen = append(chosen, s)
-					cover(s)
+				switch {
+				case g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score:
+					g.why(s, "v9-names-new")
+				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
+					g.why(s, "v9-complete")
+				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+					g.why(s, "v9-elaborates")
+				default:
+					continue
 				}
+				chosen = append(chosen, s)
+				cover(s)
 				continue
 			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
@@ -404,6 +464,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				on = on || of > 0 && held >= g.OnShare*of
 			}
 			complete = complete && g.complete(s, best, content, titles, bestBeyondTitle)
+			// v10: as for an answering source (v9), an equally complete
+			// answer is another source's answer about the same named
+			// thing, not two sentences sharing common words ("descale",
+			// "kettle").
+			if g.Version >= 10 {
+				complete = complete && (len(ents) == 0 || g.sameEntity(s, best, ents))
+			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
 			// no chosen source does ("what if it is from batch B-2291"),
@@ -421,10 +488,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				s.typed && valueTypes[asked.Type] && slices.ContainsFunc(content, func(t string) bool {
 					return s.own[t] && askingWords[t] && !verbs[t] && !mentions[best.source][t]
 				})
+			why := ""
 			switch {
-			case bearsOn && adds && on && s.score >= g.AddRatio*best.score,
-				bearsOn && complete && s.score >= g.MinRatio*best.score,
-				asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+			case bearsOn && adds && on && s.score >= g.AddRatio*best.score:
+				why = "adds"
+			case bearsOn && complete && s.score >= g.MinRatio*best.score:
+				why = "complete"
+			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+				why = "elaborates"
+			}
+			if why != "" {
+				g.why(s, why)
 				chosen = append(chosen, s)
 				cover(s)
 			}
@@ -438,11 +512,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		sents := bySource[s.source]
 		if len(strings.Fields(s.text)) < g.ThinWords {
 			for i := range sents {
+				if !slices.Contains(chosen, &sents[i]) {
+					g.why(&sents[i], "thin")
+				}
 				chosen = addOnce(chosen, &sents[i])
 			}
 			continue
 		}
 		if next := s.pos + 1; next < len(sents) && answertype.Imperative(sents[next].text) {
+			if !slices.Contains(chosen, &sents[next]) {
+				g.why(&sents[next], "imperative")
+			}
 			chosen = addOnce(chosen, &sents[next])
 		}
 	}
@@ -469,6 +549,75 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// valueMissing reports whether the question asks for a value
+// (valueTypes: a count, period, frequency, speed, measure, amount of money
+// or date) and no sentence that holds a content word and speaks to the
+// question (a score above zero: not a silenced superseded source) holds an
+// expression of that type, itself or in the sentence before or after it
+// (v10). A date is also answered by a period ("when should it turn up":
+// "Standard delivery takes 3 to 5 working days").
+func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
+	if !valueTypes[asked.Type] {
+		return false
+	}
+	period := answertype.Question{Type: answertype.Period}
+	for _, s := range all {
+		if len(s.own) == 0 || s.score <= 0 {
+			continue
+		}
+		if g.typedNear(bySource[s.source], s.pos, asked) || asked.Type == answertype.Date && g.typedNear(bySource[s.source], s.pos, period) {
+			return false
+		}
+	}
+	return true
+}
+
+// askingTerms returns the terms of the clause that asks
+// (answertype.Asking) among the question's content words, or all of
+// them when that clause holds none (v7).
+func (g *Extractive) askingTerms(question string, content []string) map[string]bool {
+	words := g.an.Set(answertype.Asking(question))
+	if !slices.ContainsFunc(content, func(t string) bool { return words[t] }) {
+		words = map[string]bool{}
+		for _, t := range content {
+			words[t] = true
+		}
+	}
+	return words
+}
+
+// lacksEntity reports whether source s fails to mention, whole, an entity
+// of the question that source first mentions (v10): a page that never
+// names the X200 does not answer "how many speed settings has the X200
+// got" beside the X200's specifications, whatever word it adds
+// ("Settings, then Privacy"). A name more than half of the given sources
+// mention is background (see namesNew) and not asked of it; a code
+// ("X200") names one thing however many sources mention it.
+func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []map[string]bool) bool {
+	for _, e := range ents {
+		n := 0
+		for _, m := range mentions {
+			if e.CoveredBy(m) {
+				n++
+			}
+		}
+		if !e.Code && 2*n > len(mentions) {
+			continue
+		}
+		if e.CoveredBy(mentions[first]) && !e.CoveredBy(mentions[s]) {
+			return true
+		}
+	}
+	return false
+}
+
+// why tells the development harness's explain hook why s was chosen.
+func (g *Extractive) why(s *sentence, rule string) {
+	if g.explain != nil {
+		g.explain(s.source, s.text, rule)
+	}
 }
 
 // sameEntity reports whether sentences a and b both name, whole, an

@@ -548,7 +548,7 @@ func TestExtractiveV8(t *testing.T) {
 }
 
 func TestNewExtractiveModel(t *testing.T) {
-	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
+	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV9Model: ExtractiveV9Model, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
 		g, err := NewExtractiveModel(terms.New(), model)
 		if err != nil || g.Model() != want {
 			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)
@@ -588,12 +588,12 @@ func TestExtractiveV9(t *testing.T) {
 			[]Source{chalk, z9care, guarantee}, []string{"2-year guarantee"}, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			againstPrevious(t, NewExtractive(an), NewExtractiveV8(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
+			againstPrevious(t, NewExtractiveV9(an), NewExtractiveV8(an), tt.question, tt.sources, tt.contains, tt.cites, tt.both)
 		})
 	}
 	t.Run("a comparison of four keeps to MaxSentences", func(t *testing.T) {
 		q := "Is the Z1's motor stronger than the Z2's, the Z3's and the Z4's?"
-		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+		for _, g := range []*Extractive{NewExtractiveV9(an), NewExtractiveV8(an)} {
 			got, err := g.Generate(context.Background(), Request{Question: q, Sources: sides})
 			if err != nil {
 				t.Fatal(err)
@@ -604,4 +604,47 @@ func TestExtractiveV9(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExtractiveV10 is issue 24's round 9 (builtin:extractive-v10): a
+// question asking for a value no sentence on the question holds (nor its
+// neighbour) is not answered — v10 replies prompt.NotFoundReply, which
+// Check refuses, where v9 quotes what it has — and a "when" question is
+// answered by a period as well as by a date.
+func TestExtractiveV10(t *testing.T) {
+	an := terms.New()
+	specs := src("1", "z9-specs", "current", 1, "The Z9 washer has a 1,400 rpm spin and a 9 kg drum. It has 12 programmes.")
+	care := src("2", "z9-care", "current", 0.9, "Clean the Z9 washer's filter every month. Run an empty hot wash to clean the drum.")
+	delivery := src("1", "delivery", "current", 1, "Spare parts for the Z9 washer are sold at parts.example. Standard delivery takes 3 to 5 working days.")
+	for _, tt := range []struct {
+		name, question string
+		sources        []Source
+		refuse         bool // v10 says the sources hold no answer
+		contains       string
+	}{
+		{"a value of the asked kind nowhere: not found", "how many watts does the Z9 washer use?", []Source{specs, care}, true, ""},
+		{"a value of the asked kind held: answered", "how fast does the Z9 washer spin?", []Source{specs, care}, false, "1,400 rpm"},
+		{"a when question answered by a period", "I ordered a spare part for my Z9 washer today, when should it arrive?", []Source{delivery}, false, "parts.example"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV9(an)} {
+				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
+				if err != nil {
+					t.Fatal(err)
+				}
+				refused := got.Text == prompt.NotFoundReply
+				if refused != (tt.refuse && g.Version == 10) {
+					t.Errorf("%s: %q; want refused %v", g.Model(), got.Text, tt.refuse && g.Version == 10)
+				}
+				if !refused && !strings.Contains(got.Text, tt.contains) {
+					t.Errorf("%s: %q; want it to contain %q", g.Model(), got.Text, tt.contains)
+				}
+				if refused {
+					if _, err := NewChecker(an).Check(Request{Question: tt.question, Sources: tt.sources}, got); !errs.Is(errs.Refused, err) {
+						t.Errorf("%s: Check(%q) = %v; want a refusal", g.Model(), got.Text, err)
+					}
+				}
+			}
+		})
+	}
 }

@@ -233,10 +233,7 @@ func TestExtractiveHollin(t *testing.T) {
 func TestExtractiveV9Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	for _, tt := range []struct {
-		q    hollinQuestion
-		fact string
-	}{
+	citesAlone(t, f, []*Extractive{NewExtractiveV9(an), NewExtractiveV8(an)}, 9, []aloneCase{
 		{hollinQuestion{ID: "h63", Question: "The online repair form wants the model number of my X300 Pro - what is it?", Relevant: []string{"man-x300-specs"}}, "HL-X300-UK"},
 		{hollinQuestion{ID: "h67", Question: "For the margin report: what's our cost on a replacement X200 jar?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
 		{hollinQuestion{ID: "k59", Question: "What does a replacement X200 jug cost us internally?", Relevant: []string{"int-parts-cost"}}, "£6.10"},
@@ -245,13 +242,30 @@ func TestExtractiveV9Hollin(t *testing.T) {
 		// of the question in both.
 		{hollinQuestion{ID: "k12", Question: "Can I just rinse the X200 base under the tap when it gets sticky?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
 		{hollinQuestion{ID: "k22", Question: "We've just moved somewhere with really chalky water. Should I be doing anything differently with my kettle?", Relevant: []string{"faq-hard-water"}}, "more often"},
-	} {
+	})
+}
+
+// aloneCase is a development question and a key fact its relevant
+// document holds.
+type aloneCase struct {
+	q    hollinQuestion
+	fact string
+}
+
+// citesAlone asks each case of every generator from the top
+// wire.DefaultTopK chunks the asker finds (the finance group for the
+// internal cost list, the public otherwise) and checks that the answer
+// cites only the relevant document, with the key fact, exactly when the
+// generator's version is version.
+func citesAlone(t *testing.T, f *hollinFixture, gens []*Extractive, version int, cases []aloneCase) {
+	t.Helper()
+	for _, tt := range cases {
 		groups := []string{corpus.PublicGroup}
 		if tt.q.Relevant[0] == "int-parts-cost" {
 			groups = []string{"finance"}
 		}
 		req := f.requestAs(t, tt.q, groups, wire.DefaultTopK)
-		for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV8(an)} {
+		for _, g := range gens {
 			ans, err := g.Generate(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -261,9 +275,29 @@ func TestExtractiveV9Hollin(t *testing.T) {
 				docs = append(docs, c.DocID)
 			}
 			alone := slices.Equal(docs, tt.q.Relevant) && strings.Contains(ans.Text, tt.fact)
-			if alone != (g.Version == 9) {
-				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == 9)
+			if alone != (g.Version == version) {
+				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == version)
 			}
 		}
 	}
+}
+
+// TestExtractiveV10Hollin asks development questions (fresh7 n16, fresh4
+// h61, fresh5 k47, fresh6 m22) of v10 and v9 from the top
+// wire.DefaultTopK chunks, as the GENERATEDEV harness does. v9 adds a
+// second source for a word of the question it adds ("Settings, then
+// Privacy" for "speed settings"; the X300 Pro's specifications for "vacuum
+// mode"; the registration page's "hollin.example" address) or as an
+// equally complete answer sharing common words ("motor base", "water");
+// v10 cites only the source naming the question's entity (the X200, the
+// X300 Pro, VAT), with its key fact.
+func TestExtractiveV10Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	citesAlone(t, f, []*Extractive{NewExtractive(an), NewExtractiveV9(an)}, 10, []aloneCase{
+		{hollinQuestion{ID: "n16", Question: "how many speed settings has the x200 got", Relevant: []string{"man-x200-specs"}}, "three speeds"},
+		{hollinQuestion{ID: "h61", Question: "My X300 Pro keeps throwing up E12 and the vacuum mode doesn't seem to do anything any more. What's that mean?", Relevant: []string{"man-x300-errors"}}, "vacuum pump"},
+		{hollinQuestion{ID: "k47", Question: "I run a little café and need a proper VAT receipt for the parts I bought. How do I get one?", Relevant: []string{"faq-vat-invoice"}}, "VAT number"},
+		{hollinQuestion{ID: "m22", Question: "the bottom half of my X200 with the motor in is all sticky, can I rinse it under the tap?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
+	})
 }
