@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4 eval-fresh5 eval-fresh6 eval-fresh7
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4 eval-fresh5 eval-fresh6 eval-fresh7 eval-fresh8
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -212,7 +212,8 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #   fresh5   written the same way on 2026-12-01 (issue 24); run once at round 5's end, a development set since round 7 (fitted on).
 #   fresh6   written the same way on 2026-12-02; run once at round 7's end, a development set since round 8 (fitted on).
 #   fresh7   written the same way on 2026-12-02; run once at round 8's end (a development set from round 9).
-HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7
+#   fresh8   written the same way on 2026-12-02; unrun.
+HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8
 
 $(addprefix eval-,$(HOLLIN_SETS)): eval-%: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)

@@ -22,6 +22,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh5.jsonl", "testdata/eval/hollin-fresh5-facts.jsonl"},   // make eval-fresh5
 	{"testdata/eval/hollin-fresh6.jsonl", "testdata/eval/hollin-fresh6-facts.jsonl"},   // make eval-fresh6
 	{"testdata/eval/hollin-fresh7.jsonl", "testdata/eval/hollin-fresh7-facts.jsonl"},   // make eval-fresh7
+	{"testdata/eval/hollin-fresh8.jsonl", "testdata/eval/hollin-fresh8-facts.jsonl"},   // make eval-fresh8
 }
 
 const repoRoot = "../.."
