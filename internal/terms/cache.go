@@ -75,7 +75,10 @@ func (c *cache) get(text string) ([]string, bool) {
 
 // put records text's terms; ts must not be changed afterwards.
 func (c *cache) put(text string, ts []string) {
-	if len(text) > cacheTextMax {
+	// An entry larger than a shard's generation would hold the shard
+	// past its share of cacheBytes (a dense text: thousands of one-byte
+	// terms, each with a string header), so it is not kept either.
+	if len(text) > cacheTextMax || size(text, ts) > cacheBytes/cacheShards/2 {
 		return
 	}
 	s := c.shard(text)

@@ -141,3 +141,35 @@ func BenchmarkTerms(b *testing.B) {
 		}
 	})
 }
+
+// The bound holds for texts whose terms outweigh the text: a 16 KiB text
+// of one-character words (under cacheTextMax) has thousands of terms, each
+// a string header more than its byte, and an entry larger than a shard's
+// generation must not be kept past the bound.
+func TestCacheBoundedDenseTexts(t *testing.T) {
+	c := newCache()
+	a := &Analyzer{a: english(), cache: c}
+	var b strings.Builder
+	for b.Len() < cacheTextMax-16 {
+		fmt.Fprintf(&b, "%d ", b.Len()%10)
+	}
+	dense := b.String()
+	if n := len(a.Terms(dense)); n < 4000 {
+		t.Fatalf("the dense text has %d terms, want thousands", n)
+	}
+	for i := range 200 {
+		a.Terms(fmt.Sprintf("%d %s", i, dense)[:len(dense)])
+	}
+	total := 0
+	for i := range c.shards {
+		s := &c.shards[i]
+		for _, m := range []map[string][]string{s.cur, s.old} {
+			for k, v := range m {
+				total += size(k, v)
+			}
+		}
+	}
+	if total > cacheBytes {
+		t.Fatalf("cache holds %d bytes, bound %d", total, cacheBytes)
+	}
+}
