@@ -569,6 +569,29 @@ func asking(question string) (string, []string) {
 	return embedded(text)
 }
 
+// AskingClauses counts the parts of question that ask (see Asking): its
+// clauses, and within a clause each part a conjunction opens ("how many
+// watts does it use and how do I clean its filter" asks twice), that have
+// the form of a question. A lead-in ("Hi,", "I bought a Z10 last year.")
+// or a subordinate clause ("if the lid cracks,") does not ask; a list
+// ("the jug and lid") opens no part.
+func AskingClauses(question string) int {
+	n := 0
+	for i, sp := range clauseSpans(question) {
+		clause := question[sp[0]:sp[1]]
+		if asks(clause, i == 0) {
+			n++
+		}
+		ws := strings.Fields(clause)
+		for j := 1; j < len(ws)-1; j++ {
+			if w := words(ws[j]); len(w) == 1 && conjunctions[w[0]] && asks(strings.Join(ws[j:], " "), false) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // requestWords make up a request to be told something ("can you tell me",
 // "I'd like to know", "please explain"); requestVerbs are the verbs one of
 // them must have.

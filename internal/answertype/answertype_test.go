@@ -409,3 +409,25 @@ func TestFractionIsNoMeasure(t *testing.T) {
 		}
 	}
 }
+
+func TestAskingClauses(t *testing.T) {
+	for _, tt := range []struct {
+		question string
+		want     int
+	}{
+		{"how many watts does the Z9 washer use?", 1},
+		{"how many watts does the Z9 washer use, and how do I clean its filter?", 2},
+		{"how many watts does the Z9 washer use and how do I clean its filter?", 2},
+		{"how often should I descale it and is vinegar ok?", 2},
+		{"Hi, how many watts does the Z9 washer use?", 1},
+		{"I bought a Z10 last year. How long is it guaranteed for?", 1},
+		{"if the lid cracks, is the repair free", 1},
+		{"can you tell me how often to descale the kettle", 1},
+		{"how do I clean the jug and lid?", 1},
+		{"is the X200 or the X300 Pro quieter?", 1},
+	} {
+		if got := AskingClauses(tt.question); got != tt.want {
+			t.Errorf("AskingClauses(%q) = %d; want %d", tt.question, got, tt.want)
+		}
+	}
+}

@@ -301,8 +301,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// valueMissing): the generator says the sources do not answer
 	// (prompt.NotFoundReply, as a model is told to), which Check turns
 	// into a refusal, rather than quote a sentence that answers something
-	// else.
-	if g.Version >= 10 && g.valueMissing(bySource, all, asked) {
+	// else. A question that asks more than one thing ("how many watts
+	// does it use, and how do I clean its filter?") is answered as
+	// before: one part without a value does not refuse the others.
+	if g.Version >= 10 && answertype.AskingClauses(req.Question) <= 1 && g.valueMissing(bySource, all, asked) {
 		g.why(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}

@@ -624,6 +624,7 @@ func TestExtractiveV10(t *testing.T) {
 	}{
 		{"a value of the asked kind nowhere: not found", "how many watts does the Z9 washer use?", []Source{specs, care}, true, ""},
 		{"a value of the asked kind held: answered", "how fast does the Z9 washer spin?", []Source{specs, care}, false, "1,400 rpm"},
+		{"a second part without a value: answered", "how many watts does the Z9 washer use, and how do I clean its filter?", []Source{care, specs}, false, "filter"},
 		{"a when question answered by a period", "I ordered a spare part for my Z9 washer today, when should it arrive?", []Source{delivery}, false, "parts.example"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
