@@ -304,7 +304,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// else. A question that asks more than one thing ("how many watts
 	// does it use, and how do I clean its filter?") is answered as
 	// before: one part without a value does not refuse the others.
-	if g.Version >= 10 && answertype.AskingClauses(req.Question) <= 1 && g.valueMissing(bySource, all, asked) {
+	if g.Version >= 10 && g.valueMissing(bySource, all, asked) && answertype.AskingClauses(req.Question) <= 1 {
 		g.why(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
