@@ -294,7 +294,7 @@ func citesAlone(t *testing.T, f *hollinFixture, gens []*Extractive, version int,
 func TestExtractiveV10Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	citesAlone(t, f, []*Extractive{NewExtractive(an), NewExtractiveV9(an)}, 10, []aloneCase{
+	citesAlone(t, f, []*Extractive{NewExtractiveV10(an), NewExtractiveV9(an)}, 10, []aloneCase{
 		{hollinQuestion{ID: "n16", Question: "how many speed settings has the x200 got", Relevant: []string{"man-x200-specs"}}, "three speeds"},
 		{hollinQuestion{ID: "h61", Question: "My X300 Pro keeps throwing up E12 and the vacuum mode doesn't seem to do anything any more. What's that mean?", Relevant: []string{"man-x300-errors"}}, "vacuum pump"},
 		{hollinQuestion{ID: "k47", Question: "I run a little café and need a proper VAT receipt for the parts I bought. How do I get one?", Relevant: []string{"faq-vat-invoice"}}, "VAT number"},
