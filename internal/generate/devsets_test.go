@@ -60,11 +60,6 @@ func TestDevSets(t *testing.T) {
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
 	}
-	if v := os.Getenv("GENERATEDEV_V11"); v != "" {
-		gens[1].gate = strings.Contains(v, "gate")
-		gens[1].openAccepted = strings.Contains(v, "open")
-		gens[1].gateOpen = strings.Contains(v, "onlyopen")
-	}
 	if v := os.Getenv("GENERATEDEV_SHARE"); v != "" {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}

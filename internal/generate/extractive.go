@@ -174,7 +174,6 @@ type Extractive struct {
 	// v10's rules), 8 (ExtractiveV8Model, without v9's) or 7
 	// (ExtractiveV7Model, without v8's).
 	Version                      int
-	gate, openAccepted, gateOpen bool
 	// explain, when set (the development harness), hears why each
 	// sentence was chosen.
 	explain func(source int, text, rule string)
@@ -188,7 +187,7 @@ func NewExtractive(an *terms.Analyzer) *Extractive {
 
 // NewExtractiveV11 returns version 11 (ExtractiveModel).
 func NewExtractiveV11(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 11, gate: true, openAccepted: true}
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 11}
 }
 
 // NewExtractiveV10 returns version 10 (ExtractiveV10Model).
@@ -462,7 +461,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// source adds to the answer only with an expression of that
 			// type about a word of the clause that asks that no chosen
 			// sentence holds an expression beside (see addsTyped).
-			if g.Version >= 11 && g.gate && (!g.gateOpen || best.source == open) && onePart && !g.addsTyped(s, chosen, askingWords, verbs, asked, above) &&
+			if g.Version >= 11 && best.source == open && onePart && !g.addsTyped(s, chosen, askingWords, verbs, asked, above) &&
 				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles)) {
 				continue
 			}
@@ -624,7 +623,7 @@ func (g *Extractive) opening(all []*sentence, asked answertype.Question, source 
 // the accepted source says nothing the generator can quote on the
 // question.
 func (g *Extractive) accepted(req Request, all []*sentence) int {
-	if g.Version < 11 || !g.openAccepted || len(req.Accepted) == 0 {
+	if g.Version < 11 || len(req.Accepted) == 0 {
 		return -1
 	}
 	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
