@@ -28,8 +28,8 @@ const ExtractiveModel = router.BuiltinGenerateModel
 const (
 	ExtractiveV10Model = router.BuiltinGenerateModelV10
 	ExtractiveV9Model  = router.BuiltinGenerateModelV9
-	ExtractiveV8Model = router.BuiltinGenerateModelV8
-	ExtractiveV7Model = router.BuiltinGenerateModelV7
+	ExtractiveV8Model  = router.BuiltinGenerateModelV8
+	ExtractiveV7Model  = router.BuiltinGenerateModelV7
 )
 
 // Extractive is the offline generator: it answers with sentences copied
@@ -173,7 +173,7 @@ type Extractive struct {
 	// Version is 10 (ExtractiveModel), 9 (ExtractiveV9Model, without
 	// v10's rules), 8 (ExtractiveV8Model, without v9's) or 7
 	// (ExtractiveV7Model, without v8's).
-	Version                      int
+	Version int
 	// explain, when set (the development harness), hears why each
 	// sentence was chosen.
 	explain func(source int, text, rule string)
