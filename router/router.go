@@ -73,8 +73,8 @@ const (
 	// (Policy.BuiltinGenerate).
 	BuiltinGenerateModelV10 = "builtin:extractive-v10"
 	BuiltinGenerateModelV9  = "builtin:extractive-v9"
-	BuiltinGenerateModelV8 = "builtin:extractive-v8"
-	BuiltinGenerateModelV7 = "builtin:extractive-v7"
+	BuiltinGenerateModelV8  = "builtin:extractive-v8"
+	BuiltinGenerateModelV7  = "builtin:extractive-v7"
 )
 
 // PolicyVersion changes whenever the rules above change.
