@@ -137,6 +137,22 @@ const (
 //     question names one: "Never put the motor base in water" and another
 //     page's "base of the jar" share words, not a subject.
 //
+// v11 (ExtractiveModel; v10 is ExtractiveV10Model) reads which chunk the
+// assessor accepted (Request.Accepted; none: as v10):
+//
+//   - in rule 2, when the accepted source is not the opening sentence's,
+//     has a sentence on the question, and bears on the whole question
+//     more than the opening sentence's source (see bearing), the opening
+//     sentence is chosen again from the accepted source alone (see
+//     accepted); sources ranked above an accepted opening source lose
+//     rule 3's pass for rank;
+//   - in rule 3, after an accepted opening, when the question asks one
+//     thing, another source's sentence must also add an answer of the
+//     expected type (see addsTyped), unless it elaborates a procedure;
+//   - "asks one thing" is answertype.AskingClauses at most 1 everywhere
+//     (v8–v10's rule 3 split the question at commas, semicolons and
+//     question marks; see parts).
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -170,9 +186,10 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 10 (ExtractiveModel), 9 (ExtractiveV9Model, without
-	// v10's rules), 8 (ExtractiveV8Model, without v9's) or 7
-	// (ExtractiveV7Model, without v8's).
+	// Version is 11 (ExtractiveModel), 10 (ExtractiveV10Model, without
+	// v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
+	// v8's).
 	Version int
 	// explain, when set (the development harness), hears why each
 	// sentence was chosen.
