@@ -360,7 +360,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// replacement blade") can open from a source that says less of it.
 	// When the two bear on it alike, the sentence scores decide, as
 	// before.
-	open := g.accepted(req, all)
+	open := g.accepted(req, all, asked)
 	if open >= 0 && open != best.source {
 		whole := g.bearing(req, []map[string]bool{g.an.Set(req.Question)}, idf, verbs)[0]
 		// (bearing sums in map order: equal shares may differ in their
@@ -636,11 +636,13 @@ func (g *Extractive) opening(all []*sentence, asked answertype.Question, source 
 
 // accepted returns the index of the source the assessor accepted first
 // (Request.Accepted) when it has a sentence on the question (a score above
-// zero), or -1: before v11, without an accepting assessor's word, or when
+// zero), or -1: before v11, without an accepting assessor's word, when
 // the accepted source says nothing the generator can quote on the
-// question.
-func (g *Extractive) accepted(req Request, all []*sentence) int {
-	if g.Version < 11 || len(req.Accepted) == 0 {
+// question, or when the question expects no type of answer (an open
+// question, a claim): its opening is the best-scoring sentence, which no
+// typed sentence holding one weak word displaces.
+func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Question) int {
+	if g.Version < 11 || len(req.Accepted) == 0 || asked.Type == answertype.Description {
 		return -1
 	}
 	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
