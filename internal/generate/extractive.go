@@ -140,12 +140,13 @@ const (
 // v11 (ExtractiveModel; v10 is ExtractiveV10Model) reads which chunk the
 // assessor accepted (Request.Accepted; none: as v10):
 //
-//   - in rule 2, when the accepted source is not the opening sentence's,
-//     has a sentence on the question, and bears on the whole question
-//     more than the opening sentence's source (see bearing), the opening
-//     sentence is chosen again from the accepted source alone (see
-//     accepted); sources ranked above an accepted opening source lose
-//     rule 3's pass for rank;
+//   - in rule 2, for a question expecting a type of answer, when the
+//     accepted source is not the opening sentence's, has a sentence on
+//     the question, and bears on the whole question more than the
+//     opening sentence's source (see bearing), the opening sentence is
+//     chosen again from the accepted source alone (see accepted); sources
+//     ranked above an accepted opening source lose rule 3's pass for
+//     rank;
 //   - in rule 3, after an accepted opening, when the question asks one
 //     thing, another source's sentence must also add an answer of the
 //     expected type (see addsTyped), unless it elaborates a procedure;
