@@ -109,7 +109,9 @@ type costCounters struct {
 }
 
 // newCostProbe finds assay dev's Temporal dev server (its child process).
-func newCostProbe(assayPID int, redisAddr string) (*costProbe, error) {
+// Without metrics it reads CPU and disk only: no /metrics scrape (and no
+// settling wait for it) and no Redis.
+func newCostProbe(assayPID int, redisAddr string, metrics bool) (*costProbe, error) {
 	procs, err := procfs.AllProcs()
 	if err != nil {
 		return nil, err
@@ -126,6 +128,9 @@ func newCostProbe(assayPID int, redisAddr string) (*costProbe, error) {
 	}
 	if p.temporalPID == 0 {
 		return nil, fmt.Errorf("assay dev (pid %d) has no child named temporal", assayPID)
+	}
+	if !metrics {
+		return p, nil
 	}
 	if p.metricsURL, err = temporalMetricsURL(p.temporalPID); err != nil {
 		return nil, err
@@ -181,6 +186,9 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 		if err := parseRedisInfo(info, &c); err != nil {
 			return c, err
 		}
+	}
+	if p.metricsURL == "" {
+		return c, nil
 	}
 	// The server's counters reach /metrics when its metrics scope
 	// reports, about once a second: the last second's would be missed.

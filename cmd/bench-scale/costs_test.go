@@ -183,7 +183,7 @@ func TestCostProbeOnDevServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(5 * time.Second)
-	probe, err := newCostProbe(os.Getpid(), "")
+	probe, err := newCostProbe(os.Getpid(), "", true)
 	if err != nil {
 		t.Fatal(err)
 	}

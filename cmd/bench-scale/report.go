@@ -165,21 +165,27 @@ func loadAvg() string {
 }
 
 func (rep Report) write(dir string) error {
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	var md strings.Builder
-	rep.markdown(&md)
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644); err != nil {
+	if err := writeReport(dir, "report", rep, rep.markdown); err != nil {
 		return err
 	}
 	var svg strings.Builder
 	rep.svg(&svg)
 	return os.WriteFile(filepath.Join(dir, "scaling.svg"), []byte(svg.String()), 0o644)
+}
+
+// writeReport writes v as dir/name.json and what markdown writes as
+// dir/name.md.
+func writeReport(dir, name string, v any, markdown func(io.Writer)) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	var md strings.Builder
+	markdown(&md)
+	return os.WriteFile(filepath.Join(dir, name+".md"), []byte(md.String()), 0o644)
 }
 
 func mib(b int64) string {
