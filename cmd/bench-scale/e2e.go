@@ -325,6 +325,18 @@ func (rep E2EReport) markdown(w io.Writer) {
 	row("CPU a question, assay dev, ms", "%.1f", cpu(func(c *Costs) float64 { return c.AssayCPUMS }))
 	row("CPU a question, Temporal dev server, ms", "%.1f", cpu(func(c *Costs) float64 { return c.TemporalCPUMS }))
 	row("CPU a question, both, ms", "%.1f", cpu(func(c *Costs) float64 { return c.AssayCPUMS + c.TemporalCPUMS }))
+	row("index in page cache when measuring began, %", "%.0f", func(r Run) (float64, bool) {
+		if r.E2EStart == nil || r.E2EStart.IndexBytes == 0 {
+			return 0, false
+		}
+		return 100 * float64(r.E2EStart.IndexCached) / float64(r.E2EStart.IndexBytes), true
+	})
+	row("dirty + writeback when measuring began, MiB", "%.0f", func(r Run) (float64, bool) {
+		if r.E2EStart == nil {
+			return 0, false
+		}
+		return float64(r.E2EStart.DirtyBytes) / (1 << 20), true
+	})
 	row("assay dev peak resident (VmHWM), MiB", "%.0f", func(r Run) (float64, bool) {
 		return float64(r.WorkerHWM) / (1 << 20), r.WorkerHWM > 0
 	})

@@ -175,7 +175,7 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 	src := sourceBEIR(t, 40)
 	out := t.TempDir()
 	ctx := context.Background()
-	small := []string{"-e2e-n", "6", "-e2e-warmup", "2", "-e2e-concurrency", "1,2", "-temporal-bin", temporal, "-out", out}
+	small := []string{"-e2e-settle", "5s", "-e2e-n", "6", "-e2e-warmup", "2", "-e2e-concurrency", "1,2", "-temporal-bin", temporal, "-out", out}
 	if err := run(ctx, append([]string{"-assay", bin, "-scifact", src, "-n", "200", "-backends", "bleve", "-search=false"}, small...), io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +207,8 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 			t.Fatalf("trial %d of binary %d failed: %v", tr.Round, tr.Binary, r.Errors)
 		}
 		if len(r.E2E) != 2 || r.E2E[0].Completed != 6 || r.E2E[1].Concurrency != 2 || r.Costs == nil || r.Costs.AssayCPUMS <= 0 ||
-			r.Costs.TemporalCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 {
-			t.Errorf("trial %+v: want two levels of 6 questions, CPU a question over 16 and a peak RSS", tr)
+			r.Costs.TemporalCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 || r.E2EStart == nil || r.E2EStart.IndexCached <= 0 {
+			t.Errorf("trial %+v: want two levels of 6 questions, CPU a question over 16, a peak RSS and the index in the page cache", tr)
 		}
 	}
 	if fmt.Sprint(order) != "[0 1 0 1]" {
@@ -254,5 +254,37 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// TestPageState reads what bench-scale reports of an index when the
+// end-to-end window opens: files just written are in the page cache, and
+// vectors.f32 is counted apart; a symlink to the index is followed.
+func TestPageState(t *testing.T) {
+	dir := t.TempDir()
+	idx := filepath.Join(dir, "index")
+	if err := os.MkdirAll(filepath.Join(idx, "bleve"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int{"vectors.f32": 3*os.Getpagesize() + 100, "bleve/store": 5000, "manifest.json": 10, "empty": 0}
+	for name, n := range files {
+		if err := os.WriteFile(filepath.Join(idx, name), bytes.Repeat([]byte{7}, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(idx, link); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := readPageState(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := int64(3*os.Getpagesize() + 100 + 5000 + 10)
+	if ps.IndexBytes != total || ps.IndexCached != total || ps.VectorsBytes != int64(files["vectors.f32"]) || ps.VectorsCache != ps.VectorsBytes || ps.DirtyBytes < 0 {
+		t.Errorf("page state = %+v, want %d bytes, all cached, vectors %d", ps, total, files["vectors.f32"])
+	}
+	if got := (&PageState{IndexBytes: 200, IndexCached: 50, VectorsBytes: 100, VectorsCache: 100, DirtyBytes: 3 << 20}).String(); got != "25% (100%); 3 MiB" {
+		t.Errorf("String() = %q", got)
 	}
 }

@@ -50,6 +50,9 @@ const (
 	RediSearch = "redisearch"
 )
 
+// settleLimit is the dirty and under-writeback bytes -e2e-settle waits for.
+const settleLimit = 64 << 20
+
 // Modes and callers of the retrieval measurements.
 var modes = []string{"bm25", "hybrid+rerank"}
 
@@ -79,6 +82,7 @@ type options struct {
 	costs      bool
 	// End to end (both modes).
 	e2ePrewarm   int
+	e2eSettle    time.Duration
 	temporalBin  string
 	profile      time.Duration
 	profileDelay time.Duration
@@ -120,6 +124,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.BoolVar(&o.search, "search", true, "measure retrieval with assay search (latency, nDCG); -search=false measures build and end to end only")
 	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs beyond CPU (Temporal store requests and history, Redis commands, bytes and CPU), docs/capacity.md; the CPU of assay dev and its Temporal dev server a question is always read")
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
+	fs.DurationVar(&o.e2eSettle, "e2e-settle", 0, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
 	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
 	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof")
 	fs.DurationVar(&o.profileDelay, "profile-delay", 6*time.Second, "end to end: how long into assay bench the -profile starts")
@@ -142,8 +147,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("-assay: no binary given")
 	}
 	o.assay = o.assays[0]
-	if o.e2ePrewarm < 0 || o.profile < 0 || o.profileDelay < 0 {
-		return fmt.Errorf("-e2e-prewarm, -profile and -profile-delay must not be negative")
+	if o.e2ePrewarm < 0 || o.e2eSettle < 0 || o.profile < 0 || o.profileDelay < 0 {
+		return fmt.Errorf("-e2e-prewarm, -e2e-settle, -profile and -profile-delay must not be negative")
 	}
 	if o.e2eOnly {
 		return runE2EOnly(ctx, fs, o, stdout)
@@ -499,6 +504,13 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		}
 		ports[i] = p
 	}
+	if o.e2eSettle > 0 {
+		took, left, err := settleWriteback(ctx, settleLimit, o.e2eSettle)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "  sync: %.1fs, %.0f MiB left dirty or under writeback\n", took.Seconds(), float64(left)/(1<<20))
+	}
 	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
 	args := []string{"dev", "--data-dir", work, "--corpus", corpusPath, "--http-addr", addr,
 		"--temporal-port", strconv.Itoa(ports[1]), "--ui-port", strconv.Itoa(ports[2])}
@@ -536,6 +548,14 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		if err := bench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
 			return fmt.Errorf("pre-warm: %w", err)
 		}
+	}
+	if where[0] == "--index" {
+		ps, err := readPageState(filepath.Join(work, "index"))
+		if err != nil {
+			return err
+		}
+		r.E2EStart = &ps
+		fmt.Fprintf(stdout, "  index in page cache (vectors.f32); dirty + writeback: %s\n", ps.String())
 	}
 	probe, err := newCostProbe(dev.cmd.Process.Pid, redisAddr, o.costs)
 	if err != nil {
