@@ -45,6 +45,16 @@ type Costs struct {
 	AssayCPUMS float64 `json:"assay_cpu_ms"`
 	// TemporalCPUMS is the Temporal dev server's (assay dev's child).
 	TemporalCPUMS float64 `json:"temporal_cpu_ms"`
+	// MachineCPUMS is the whole machine's busy CPU per question
+	// (/proc/stat: all but idle and iowait), StealMS the time the
+	// hypervisor ran something else while this machine had work.
+	MachineCPUMS float64 `json:"machine_cpu_ms"`
+	StealMS      float64 `json:"steal_ms"`
+	// BenchCPUMS is the assay bench client's, OtherCPUMS the machine's
+	// busy CPU less assay dev's, the dev server's and the client's: other
+	// work sharing the cores while the questions ran.
+	BenchCPUMS float64 `json:"bench_cpu_ms"`
+	OtherCPUMS float64 `json:"other_cpu_ms"`
 	// TemporalWriteBytes is the dev server's /proc/PID/io write_bytes
 	// per question: what its SQLite database sent to the disk.
 	TemporalWriteBytes float64 `json:"temporal_write_bytes"`
@@ -101,6 +111,7 @@ type costProbe struct {
 type costCounters struct {
 	at                  time.Time
 	assayCPU, temporal  float64 // seconds
+	machineBusy, steal  float64 // seconds, every CPU
 	temporalWriteBytes  uint64
 	persistence         map[string]float64
 	redisCPU            float64 // seconds
@@ -159,6 +170,28 @@ func cpuSeconds(pid int) (float64, error) {
 	return st.CPUTime(), nil
 }
 
+// machineCPU is /proc/stat's busy time of every CPU (all but idle and
+// iowait; guest time is inside user) and its steal time, in seconds.
+func machineCPU() (busy, steal float64, err error) {
+	pfs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return 0, 0, err
+	}
+	st, err := pfs.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	t := st.CPUTotal
+	return t.User + t.Nice + t.System + t.IRQ + t.SoftIRQ + t.Steal, t.Steal, nil
+}
+
+// attribute splits the machine's CPU a question: the bench client's
+// (cpu over the q questions) and the rest's.
+func (c *Costs) attribute(bench time.Duration) {
+	c.BenchCPUMS = bench.Seconds() * 1000 / float64(c.Questions)
+	c.OtherCPUMS = c.MachineCPUMS - c.StealMS - c.AssayCPUMS - c.TemporalCPUMS - c.BenchCPUMS
+}
+
 func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	c := costCounters{at: time.Now()}
 	var err error
@@ -167,6 +200,9 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	}
 	if c.temporal, err = cpuSeconds(p.temporalPID); err != nil {
 		return c, fmt.Errorf("temporal dev server CPU: %w", err)
+	}
+	if c.machineBusy, c.steal, err = machineCPU(); err != nil {
+		return c, fmt.Errorf("/proc/stat: %w", err)
 	}
 	pr, err := procfs.NewProc(p.temporalPID)
 	if err == nil {
@@ -264,6 +300,8 @@ func perQuestion(before, after costCounters, q int) Costs {
 		ElapsedS:           after.at.Sub(before.at).Seconds(),
 		AssayCPUMS:         (after.assayCPU - before.assayCPU) * 1000 / n,
 		TemporalCPUMS:      (after.temporal - before.temporal) * 1000 / n,
+		MachineCPUMS:       (after.machineBusy - before.machineBusy) * 1000 / n,
+		StealMS:            (after.steal - before.steal) * 1000 / n,
 		TemporalWriteBytes: float64(after.temporalWriteBytes-before.temporalWriteBytes) / n,
 	}
 	c.TemporalPersistence = map[string]float64{}
@@ -387,6 +425,9 @@ func costRows(row func(name string, cell func(c column) string)) {
 			r = fmt.Sprintf("%.2f", c.Redis.CPUMS)
 		}
 		return fmt.Sprintf("%.2f / %.2f / %s (%d questions)", c.AssayCPUMS, c.TemporalCPUMS, r, c.Questions)
+	}))
+	row("per question, end to end: CPU ms assay bench client / other work on the machine / steal", costs(func(c *Costs) string {
+		return fmt.Sprintf("%.2f / %.2f / %.2f", c.BenchCPUMS, c.OtherCPUMS, c.StealMS)
 	}))
 	row("per question: Temporal dev server disk writes, KiB", costs(func(c *Costs) string {
 		return fmt.Sprintf("%.1f", c.TemporalWriteBytes/1024)

@@ -235,3 +235,24 @@ func TestCostProbeOnDevServer(t *testing.T) {
 		t.Errorf("history = %+v, want %d runs of 5 events each", h, runs)
 	}
 }
+
+// TestAttributeMachineCPU splits the machine's busy CPU a question into
+// the bench client's and the rest's (steal apart).
+func TestAttributeMachineCPU(t *testing.T) {
+	before := costCounters{assayCPU: 10, temporal: 5, machineBusy: 100, steal: 1}
+	after := costCounters{assayCPU: 12, temporal: 6, machineBusy: 106, steal: 1.5}
+	c := perQuestion(before, after, 100)
+	c.attribute(400 * time.Millisecond)
+	for name, got := range map[string][2]float64{
+		"machine": {c.MachineCPUMS, 60}, "steal": {c.StealMS, 5}, "assay": {c.AssayCPUMS, 20}, "temporal": {c.TemporalCPUMS, 10},
+		"bench": {c.BenchCPUMS, 4}, "other": {c.OtherCPUMS, 21}, // 60 - 5 - 20 - 10 - 4
+	} {
+		if math.Abs(got[0]-got[1]) > 1e-9 {
+			t.Errorf("%s = %v, want %v", name, got[0], got[1])
+		}
+	}
+	busy, steal, err := machineCPU()
+	if err != nil || busy <= 0 || steal < 0 || steal > busy {
+		t.Errorf("machineCPU() = %v, %v, %v: want busy > 0 and 0 ≤ steal ≤ busy", busy, steal, err)
+	}
+}

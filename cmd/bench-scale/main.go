@@ -539,13 +539,12 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 	if err := o.checkServed(work); err != nil {
 		return err
 	}
-	bench := func(conc string, n, warmup int, jsonOut string) error {
-		_, err := runChild(ctx, log, bin, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
+	bench := func(conc string, n, warmup int, jsonOut string) (child, error) {
+		return runChild(ctx, log, bin, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
 			"-concurrency", conc, "-n", strconv.Itoa(n), "-warmup", strconv.Itoa(warmup), "--json", jsonOut)
-		return err
 	}
 	if o.e2ePrewarm > 0 {
-		if err := bench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
+		if _, err := bench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
 			return fmt.Errorf("pre-warm: %w", err)
 		}
 	}
@@ -573,7 +572,8 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		}()
 	}
 	jsonOut := filepath.Join(work, "e2e.json")
-	if err := bench(o.e2eConc, o.e2eN, o.e2eWarmup, jsonOut); err != nil {
+	client, err := bench(o.e2eConc, o.e2eN, o.e2eWarmup, jsonOut)
+	if err != nil {
 		return err
 	}
 	after, err := probe.read(ctx)
@@ -587,13 +587,15 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 	}
 	levels := len(strings.Split(o.e2eConc, ","))
 	c := perQuestion(before, after, (o.e2eWarmup+o.e2eN)*levels)
+	c.attribute(client.cpu)
 	if o.costs {
 		if c.History, err = temporalHistory(ctx, "127.0.0.1:"+strconv.Itoa(ports[1]), before.at); err != nil {
 			return err
 		}
 	}
 	r.Costs = &c
-	fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server\n", c.AssayCPUMS, c.TemporalCPUMS)
+	fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server, %.1f ms assay bench, %.1f ms other work on the machine, %.1f ms steal\n",
+		c.AssayCPUMS, c.TemporalCPUMS, c.BenchCPUMS, c.OtherCPUMS, c.StealMS)
 	if _, r.WorkerHWM, err = dev.memory(); err != nil {
 		return err
 	}

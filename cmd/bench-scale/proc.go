@@ -27,7 +27,8 @@ import (
 type child struct {
 	out     string
 	took    time.Duration
-	peakRSS int64 // bytes
+	peakRSS int64         // bytes
+	cpu     time.Duration // user + system
 }
 
 // runChild runs name with args, its output copied into log, and fails
@@ -42,6 +43,7 @@ func runChild(ctx context.Context, log io.Writer, name string, args ...string) (
 	err := cmd.Run()
 	c := child{out: buf.String(), took: time.Since(start)}
 	if cmd.ProcessState != nil {
+		c.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			c.peakRSS = ru.Maxrss * 1024 // kilobytes on Linux
 		}
