@@ -124,7 +124,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.BoolVar(&o.search, "search", true, "measure retrieval with assay search (latency, nDCG); -search=false measures build and end to end only")
 	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs beyond CPU (Temporal store requests and history, Redis commands, bytes and CPU), docs/capacity.md; the CPU of assay dev and its Temporal dev server a question is always read")
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
-	fs.DurationVar(&o.e2eSettle, "e2e-settle", 0, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
+	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
 	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
 	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof")
 	fs.DurationVar(&o.profileDelay, "profile-delay", 6*time.Second, "end to end: how long into assay bench the -profile starts")
