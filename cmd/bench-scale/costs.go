@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +56,9 @@ type Costs struct {
 	// work sharing the cores while the questions ran.
 	BenchCPUMS float64 `json:"bench_cpu_ms"`
 	OtherCPUMS float64 `json:"other_cpu_ms"`
+	// DiskReadKiB is what the machine read from its disks per question
+	// (/proc/vmstat pgpgin): pages of the index not in the page cache.
+	DiskReadKiB float64 `json:"disk_read_kib"`
 	// TemporalWriteBytes is the dev server's /proc/PID/io write_bytes
 	// per question: what its SQLite database sent to the disk.
 	TemporalWriteBytes float64 `json:"temporal_write_bytes"`
@@ -112,6 +116,7 @@ type costCounters struct {
 	at                  time.Time
 	assayCPU, temporal  float64 // seconds
 	machineBusy, steal  float64 // seconds, every CPU
+	pgpgin              float64 // KiB read from disks, the whole machine
 	temporalWriteBytes  uint64
 	persistence         map[string]float64
 	redisCPU            float64 // seconds
@@ -185,6 +190,20 @@ func machineCPU() (busy, steal float64, err error) {
 	return t.User + t.Nice + t.System + t.IRQ + t.SoftIRQ + t.Steal, t.Steal, nil
 }
 
+// vmstat is one counter of /proc/vmstat.
+func vmstat(name string) (float64, error) {
+	b, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, " "); ok && k == name {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return 0, fmt.Errorf("/proc/vmstat: no %s", name)
+}
+
 // attribute splits the machine's CPU a question: the bench client's
 // (cpu over the q questions) and the rest's.
 func (c *Costs) attribute(bench time.Duration) {
@@ -203,6 +222,9 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	}
 	if c.machineBusy, c.steal, err = machineCPU(); err != nil {
 		return c, fmt.Errorf("/proc/stat: %w", err)
+	}
+	if c.pgpgin, err = vmstat("pgpgin"); err != nil {
+		return c, err
 	}
 	pr, err := procfs.NewProc(p.temporalPID)
 	if err == nil {
@@ -302,6 +324,7 @@ func perQuestion(before, after costCounters, q int) Costs {
 		TemporalCPUMS:      (after.temporal - before.temporal) * 1000 / n,
 		MachineCPUMS:       (after.machineBusy - before.machineBusy) * 1000 / n,
 		StealMS:            (after.steal - before.steal) * 1000 / n,
+		DiskReadKiB:        (after.pgpgin - before.pgpgin) / n,
 		TemporalWriteBytes: float64(after.temporalWriteBytes-before.temporalWriteBytes) / n,
 	}
 	c.TemporalPersistence = map[string]float64{}
@@ -426,8 +449,8 @@ func costRows(row func(name string, cell func(c column) string)) {
 		}
 		return fmt.Sprintf("%.2f / %.2f / %s (%d questions)", c.AssayCPUMS, c.TemporalCPUMS, r, c.Questions)
 	}))
-	row("per question, end to end: CPU ms assay bench client / other work on the machine / steal", costs(func(c *Costs) string {
-		return fmt.Sprintf("%.2f / %.2f / %.2f", c.BenchCPUMS, c.OtherCPUMS, c.StealMS)
+	row("per question, end to end: CPU ms assay bench client / other work on the machine / steal; disk reads KiB", costs(func(c *Costs) string {
+		return fmt.Sprintf("%.2f / %.2f / %.2f; %.1f", c.BenchCPUMS, c.OtherCPUMS, c.StealMS, c.DiskReadKiB)
 	}))
 	row("per question: Temporal dev server disk writes, KiB", costs(func(c *Costs) string {
 		return fmt.Sprintf("%.1f", c.TemporalWriteBytes/1024)

@@ -251,6 +251,12 @@ func TestAttributeMachineCPU(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, got[0], got[1])
 		}
 	}
+	if in, err := vmstat("pgpgin"); err != nil || in < 0 {
+		t.Errorf("vmstat(pgpgin) = %v, %v", in, err)
+	}
+	if _, err := vmstat("no_such_counter"); err == nil {
+		t.Error("vmstat(no_such_counter): no error")
+	}
 	busy, steal, err := machineCPU()
 	if err != nil || busy <= 0 || steal < 0 || steal > busy {
 		t.Errorf("machineCPU() = %v, %v, %v: want busy > 0 and 0 ≤ steal ≤ busy", busy, steal, err)

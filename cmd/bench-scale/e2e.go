@@ -327,6 +327,7 @@ func (rep E2EReport) markdown(w io.Writer) {
 	row("CPU a question, both, ms", "%.1f", cpu(func(c *Costs) float64 { return c.AssayCPUMS + c.TemporalCPUMS }))
 	row("CPU a question, assay bench client, ms", "%.1f", cpu(func(c *Costs) float64 { return c.BenchCPUMS }))
 	row("CPU a question, other work on the machine (and steal), ms", "%.1f", cpu(func(c *Costs) float64 { return c.OtherCPUMS + c.StealMS }))
+	row("disk reads a question (the machine's), KiB", "%.1f", cpu(func(c *Costs) float64 { return c.DiskReadKiB }))
 	row("index in page cache when measuring began, %", "%.0f", func(r Run) (float64, bool) {
 		if r.E2EStart == nil || r.E2EStart.IndexBytes == 0 {
 			return 0, false

@@ -594,8 +594,8 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		}
 	}
 	r.Costs = &c
-	fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server, %.1f ms assay bench, %.1f ms other work on the machine, %.1f ms steal\n",
-		c.AssayCPUMS, c.TemporalCPUMS, c.BenchCPUMS, c.OtherCPUMS, c.StealMS)
+	fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server, %.1f ms assay bench, %.1f ms other work on the machine, %.1f ms steal; disk reads %.1f KiB\n",
+		c.AssayCPUMS, c.TemporalCPUMS, c.BenchCPUMS, c.OtherCPUMS, c.StealMS, c.DiskReadKiB)
 	if _, r.WorkerHWM, err = dev.memory(); err != nil {
 		return err
 	}
