@@ -191,7 +191,7 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 	}
 
 	var stdout strings.Builder
-	if err := run(ctx, append([]string{"-e2e-only", "-index", index, "-assay", bin + "," + other, "-rounds", "2", "-e2e-prewarm", "3"}, small...), &stdout); err != nil {
+	if err := run(ctx, append([]string{"-e2e-only", "-index", index, "-assay", bin + "," + other, "-rounds", "2", "-e2e-prewarm", "3", "-profile", "1s", "-profile-delay", "0s"}, small...), &stdout); err != nil {
 		t.Fatal(err)
 	}
 	var rep E2EReport
@@ -205,6 +205,9 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 		r := tr.Run
 		if len(r.Errors) > 0 {
 			t.Fatalf("trial %d of binary %d failed: %v", tr.Round, tr.Binary, r.Errors)
+		}
+		if fi, err := os.Stat(tr.Profile); err != nil || fi.Size() == 0 {
+			t.Errorf("trial %d of binary %d: profile %q: %v", tr.Round, tr.Binary, tr.Profile, err)
 		}
 		if len(r.E2E) != 2 || r.E2E[0].Completed != 6 || r.E2E[1].Concurrency != 2 || r.Costs == nil || r.Costs.AssayCPUMS <= 0 ||
 			r.Costs.TemporalCPUMS <= 0 || r.Costs.BenchCPUMS <= 0 || r.Costs.MachineCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 || r.E2EStart == nil || r.E2EStart.IndexCached <= 0 {
