@@ -259,7 +259,8 @@ func (rep E2EReport) markdown(w io.Writer) {
 	}
 	fmt.Fprint(w, ".\n\n| measure |")
 	for bi, b := range rep.Binaries {
-		fmt.Fprintf(w, " %s (%d runs) |", b.Label, rep.runs(bi))
+		n := rep.runs(bi)
+		fmt.Fprintf(w, " %s (%d run%s) |", b.Label, n, map[bool]string{true: "s"}[n != 1])
 	}
 	for _, b := range rep.Binaries[1:] {
 		fmt.Fprintf(w, " %s ÷ %s, ratio of means |", firstWord(strings.Fields(b.Label)), firstWord(strings.Fields(rep.Binaries[0].Label)))
