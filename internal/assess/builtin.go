@@ -131,13 +131,25 @@ type Builtin struct {
 	Read         bool
 	ReadCoverage float64
 	ReadRank     int
+	// Sentence turns on builtin:coverage-v12's sentence reading (see
+	// sentence.go): a chunk the other readings refuse is accepted when,
+	// among the first SentenceRank+1 retrieved, one of its sentences
+	// states a value of the numeric type the question asks for together
+	// with the clause that asks's topic words (its heaviest only, with
+	// SentenceKey; all of them, with SentenceAll). Off:
+	// builtin:coverage-v10.
+	Sentence     bool
+	SentenceRank int
+	SentenceKey  bool
+	SentenceAll  bool
 	generic      map[string]bool // genericTerms, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0}
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
+		SentenceRank: 4, SentenceKey: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -161,6 +173,10 @@ func (b *Builtin) Model() string {
 		m = V8Model
 	case !b.Read:
 		m = V9Model
+	case !b.Sentence:
+		m = V10Model
+	default:
+		m = V12Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -564,6 +580,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov)}
 				res.Accepted = j.ids()
 				return res, nil
+			}
+			if b.Sentence {
+				if j, word, expr := b.readSentences(fasked, f, r, all, covers); j != nil {
+					res.Assessment = Assessment{Sufficient: true, Score: math.Round(j.score*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}
+					res.Accepted = j.ids()
+					return res, nil
+				}
 			}
 		}
 	}
