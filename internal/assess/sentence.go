@@ -35,7 +35,10 @@ const V12Model = "builtin:coverage-v12"
 //   - the thing asked is the clause that asks's words the visible corpus
 //     uses, less its entities, numbers, frame and generic words (its
 //     topic words); a question whose clause that asks has none is never
-//     accepted this way;
+//     accepted this way, nor a question for an amount of money whose only
+//     topic words ask for one ("what does it cost just to have someone
+//     look at it": "cost" says what kind of answer is wanted, not what it
+//     is for; answertype.NamesMoney);
 //   - one sentence of the chunk must hold both an expression of the
 //     expected type (in the unit of the dimension the question names, if
 //     it names one; not one the question itself states) and its topic
@@ -88,12 +91,14 @@ func (b *Builtin) sentenceTopic(f *focus) []weighted {
 // expression that answers, or nil; see the sentence reading. A sentence
 // naming the thing asked only as another kind of it ("standard delivery"
 // for "express delivery", see otherKind) is not read.
-func (b *Builtin) readSentences(asked answertype.Question, f *focus, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, string) {
+func (b *Builtin) readSentences(question string, asked answertype.Question, f *focus, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, string) {
 	if !numeric(asked.Type) {
 		return nil, "", ""
 	}
 	topic := b.sentenceTopic(f)
-	if len(topic) == 0 {
+	if len(topic) == 0 || asked.Type == answertype.Money && !slices.ContainsFunc(topic, func(w weighted) bool {
+		return !answertype.NamesMoney(wordFor(b.an, question, w.term))
+	}) {
 		return nil, "", ""
 	}
 	if b.SentenceKey {

@@ -96,6 +96,7 @@ func TestSentenceReadingColocation(t *testing.T) {
 // that asks.
 func TestSentenceReadingOtherKind(t *testing.T) {
 	b := newSentenceAssessor(t)
+	b.SentenceAll = false // any topic word: only the kind decides
 	q := "my nephew wants a replacement - how long does zippy delivery of spare parts take?"
 	if res := assessSentence(t, b, true, q, sentenceCorpus[0], sentenceCorpus[3]); res.Assessment.Sufficient {
 		t.Errorf("v12 accepted standard delivery for %q: %s", q, res.Assessment.Reason)
@@ -108,5 +109,52 @@ func TestSentenceReadingOtherKind(t *testing.T) {
 	b.SentenceAll, b.SentenceKey = true, false // any topic word would do without SentenceAll
 	if res := assessSentence(t, b, true, q, sentenceCorpus[0], sentenceCorpus[3]); res.Assessment.Sufficient {
 		t.Errorf("v12 with SentenceAll accepted %q (no sentence names the courier and a period): %s", q, res.Assessment.Reason)
+	}
+}
+
+// TestAskedDimensionRefuses: v12 reads "how heavy" as asking for a mass, so the
+// X300 Pro's specification page, whose only measure is its motor's
+// wattage, does not answer it; v10 accepts the watts. "How powerful" asks
+// for a power, which the page states.
+func TestAskedDimensionRefuses(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "How heavy is the X300 Pro?"
+	ev := hollinLike[1:2]
+	b.Dimensions = false
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}); !res.Assessment.Sufficient {
+		t.Fatalf("v10 refused %q: %s (the test no longer shows the dimension)", q, res.Assessment.Reason)
+	}
+	b.Dimensions = true
+	res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev})
+	if res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "a measure of mass") {
+		t.Errorf("v12 on %q = %+v, want refused for want of a mass", q, res.Assessment)
+	}
+	q = "How powerful is the X300 Pro?"
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}); !res.Assessment.Sufficient {
+		t.Errorf("v12 refused %q: %s", q, res.Assessment.Reason)
+	}
+}
+
+// TestTopical: the paraphrase tolerance no longer accepts a chunk that
+// covers only the question's entities: "how long is the power cable on
+// the X300 Pro" (no document uses "power" or "cable") is not answered by
+// the warranty page naming the X300 Pro and a period of something else;
+// a question whose known word besides the entities is covered too
+// ("motors") still is.
+func TestTopical(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "How long is the power cable on the X300 Pro?"
+	ev := []Evidence{hollinLike[1], hollinLike[0]} // the specification page first, as retrieved
+	b.Topical = false
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}); !res.Assessment.Sufficient {
+		t.Fatalf("v10 refused %q: %s (the test no longer shows the tolerance)", q, res.Assessment.Reason)
+	}
+	b.Topical = true
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}); res.Assessment.Sufficient {
+		t.Errorf("v12 accepted %q on the entities alone: %s", q, res.Assessment.Reason)
+	}
+	q = "How long are grotty motors on the X300 Pro covered?"
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}); !res.Assessment.Sufficient {
+		t.Errorf("v12 refused %q: %s", q, res.Assessment.Reason)
 	}
 }

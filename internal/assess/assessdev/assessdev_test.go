@@ -193,17 +193,20 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v10 (the default), v9 (the wide reading
-// off), v8 (answer checks off too) and v8 with the focus reading off;
-// ASSESSDEV_OUT receives v10's, ASSESSDEV_OUT_V9 v9's and
+// reason, with builtin:coverage-v12 (the default), v10 (v12's sentence
+// reading and refusal rules off), v9 (the wide reading off too), v8
+// (answer checks off too) and v8 with the focus reading off; ASSESSDEV_OUT
+// receives v12's, ASSESSDEV_OUT_V10 v10's, ASSESSDEV_OUT_V9 v9's and
 // ASSESSDEV_OUT_V8 v8's.
 func TestDump(t *testing.T) {
 	b, qs := collect(t)
 	for _, m := range []struct {
-		name                 string
-		read, answers, focus bool
-		out                  string
-	}{{"v10", true, true, true, "ASSESSDEV_OUT"}, {"v9", false, true, true, "ASSESSDEV_OUT_V9"}, {"v8", false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, ""}} {
+		name                      string
+		v12, read, answers, focus bool
+		out                       string
+	}{{"v12", true, true, true, true, "ASSESSDEV_OUT"}, {"v10", false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, true, true, "ASSESSDEV_OUT_V9"},
+		{"v8", false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, ""}} {
+		b.Sentence, b.Dimensions, b.Topical = m.v12, m.v12, m.v12
 		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
 		for _, s := range sets {
@@ -228,6 +231,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
+	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
 		b.Answers = on
@@ -266,6 +270,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
+	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
 	b.Read = true
@@ -352,8 +357,35 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
-	b.Sentence = false
+	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
+	// v12's two refusal rules have no setting: each is scored on every
+	// set, then both are on for the sentence reading's grid.
+	for _, m := range []struct {
+		name                string
+		dimensions, topical bool
+	}{{"dimensions", true, false}, {"topical", false, true}, {"both", true, true}} {
+		b.Dimensions, b.Topical = m.dimensions, m.topical
+		res, lines := judge(t, b, qs)
+		var cells []string
+		var tot score
+		for _, s := range sets {
+			cells = append(cells, fmt.Sprintf("%s %s", s, res[s]))
+			tot.add(res[s])
+		}
+		t.Logf("refusal rules %s: %s; total %s", m.name, strings.Join(cells, "; "), tot)
+		for i := range lines {
+			if lines[i] != base[i] {
+				t.Logf("refusal rules %s change %s", m.name, strings.ReplaceAll(lines[i], "\n", " |"))
+			}
+		}
+	}
+	var tot10 score
+	for _, s := range sets {
+		tot10.add(v10[s])
+	}
+	t.Logf("v10 total %s", tot10)
+	v10, base = judge(t, b, qs) // both refusal rules on: the sentence reading's baseline
 	b.Sentence = true
 	grid := gridOf(t, b, qs, []float64{2, 1, 0}, []int{0, 1, 2, 4}, func(key float64, rank int) {
 		b.SentenceAll, b.SentenceKey, b.SentenceRank = key == 2, key == 1, rank
