@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -74,15 +75,7 @@ func (b *Builtin) sentenceTopic(f *focus) []weighted {
 		}
 		out = append(out, w)
 	}
-	slices.SortStableFunc(out, func(a, b weighted) int {
-		switch {
-		case a.weight > b.weight:
-			return -1
-		case a.weight < b.weight:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b weighted) int { return cmp.Compare(b.weight, a.weight) })
 	return out
 }
 
