@@ -617,8 +617,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				return res, nil
 			}
 			if b.Sentence {
-				if j, word, expr := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
-					res.Assessment = Assessment{Sufficient: true, Score: math.Round(j.score*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}
+				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
+					res.Assessment = Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}
 					res.Accepted = j.ids()
 					return res, nil
 				}

@@ -80,19 +80,19 @@ func (b *Builtin) sentenceTopic(f *focus) []weighted {
 }
 
 // readSentences picks the chunk the sentence reading accepts among all (in
-// retrieval order), with the topic word its sentence holds and the
-// expression that answers, or nil; see the sentence reading. A sentence
+// retrieval order), with the topic word its sentence holds, the
+// expression that answers and the score (sentenceShare), or nil; see the sentence reading. A sentence
 // naming the thing asked only as another kind of it ("standard delivery"
 // for "express delivery", see otherKind) is not read.
-func (b *Builtin) readSentences(question string, asked answertype.Question, f *focus, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, string) {
+func (b *Builtin) readSentences(question string, asked answertype.Question, f *focus, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, string, float64) {
 	if !numeric(asked.Type) {
-		return nil, "", ""
+		return nil, "", "", 0
 	}
 	topic := b.sentenceTopic(f)
 	if len(topic) == 0 || asked.Type == answertype.Money && !slices.ContainsFunc(topic, func(w weighted) bool {
 		return !answertype.NamesMoney(wordFor(b.an, question, w.term))
 	}) {
-		return nil, "", ""
+		return nil, "", "", 0
 	}
 	if b.SentenceKey {
 		topic = topic[:1]
@@ -116,12 +116,28 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 			}
 			for _, ex := range asked.Find(s) {
 				if !r.repeats(asked, ex) {
-					return j, topic[i].term, ex
+					return j, topic[i].term, ex, sentenceShare(topic, held)
 				}
 			}
 		}
 	}
-	return nil, "", ""
+	return nil, "", "", 0
+}
+
+// sentenceShare is the share of the topic words' weight a sentence holds
+// (held): the sentence reading's score, 1 when it must hold them all
+// (SentenceAll). The loop accepts a sufficient assessment only at a
+// score of at least its threshold, as for the other readings, whose
+// scores are their coverages.
+func sentenceShare(topic []weighted, held func(weighted) bool) float64 {
+	var total, got float64
+	for _, w := range topic {
+		total += w.weight
+		if held(w) {
+			got += w.weight
+		}
+	}
+	return got / total
 }
 
 // sentenceReason is the trace's reason for a chunk the sentence reading

@@ -60,6 +60,12 @@ func TestSentenceReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-x200-blades#0" {
 		t.Fatalf("v12 on %q = %+v, want accepted on the blade page", q, res)
 	}
+	// The loop accepts a sufficient assessment only at a score of at
+	// least its threshold (0.5 by default): the score is the share of the
+	// topic words' weight the sentence holds, all of them here.
+	if res.Assessment.Score != 1 {
+		t.Errorf("v12's score %v, want 1 (the sentence holds every topic word)", res.Assessment.Score)
+	}
 	if b.Model() != V12Model {
 		t.Errorf("model %q, want %q", b.Model(), V12Model)
 	}

@@ -139,6 +139,10 @@ func (s score) String() string {
 	return fmt.Sprintf("%d/%d, refusal %d/%d, accepted on a relevant chunk %d/%d", s.right, s.answerable, s.refused, s.noAnswer, s.on, s.accepted)
 }
 
+// threshold is the loop's default acceptance threshold: a sufficient
+// assessment is accepted only at a score of at least it.
+const threshold = 0.5
+
 func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []string) {
 	t.Helper()
 	out := map[string]*score{}
@@ -153,7 +157,7 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 			sc = &score{}
 			out[a.set] = sc
 		}
-		ok := r.Assessment.Sufficient
+		ok := r.Assessment.Sufficient && r.Assessment.Score >= threshold // as the loop accepts (workflows/answer.go)
 		on := ""
 		if ok {
 			sc.accepted++
