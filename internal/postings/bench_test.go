@@ -305,7 +305,6 @@ func BenchmarkSearch(b *testing.B) {
 							if method != "exhaustive" {
 								_, qw, _ := v.search(context.Background(), q, nil, k, bm25)
 								w.examined += qw.examined
-								w.lengths += qw.lengths
 								w.scored += qw.scored
 								w.decoded += qw.decoded
 							} else {
@@ -325,7 +324,6 @@ func BenchmarkSearch(b *testing.B) {
 					b.ReportMetric(ms(cpu[len(cpu)/2]), "cpu-p50-ms")
 					b.ReportMetric(ms(cpu[len(cpu)*99/100]), "cpu-p99-ms")
 					b.ReportMetric(float64(w.examined)/float64(len(s.queries)), "examined/q")
-					b.ReportMetric(float64(w.lengths)/float64(len(s.queries)), "lengths/q")
 					b.ReportMetric(float64(w.scored)/float64(len(s.queries)), "scored/q")
 					b.ReportMetric(float64(w.decoded)/float64(len(s.queries)), "blocks/q")
 					b.ReportMetric(float64(v.Len()), "visible")

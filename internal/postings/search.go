@@ -48,7 +48,6 @@ func (v *Visible) Search(ctx context.Context, qterms []string, allowed *roaring.
 // work counts what one search did, for benchmarks.
 type work struct {
 	examined int // chunks whose essential terms' contribution was summed
-	lengths  int // of which those whose length was read (the window's bound did not prune them)
 	scored   int // chunks scored exactly
 	decoded  int // posting blocks decoded
 }

@@ -14,10 +14,6 @@ import (
 // window is the most chunks maxScoreWindows accumulates at once.
 const window = 1024
 
-// tabTF bounds the term frequencies whose per-window contribution bounds
-// maxScoreWindows tabulates (1 to tabTF-1; most postings' tf is 1 or 2).
-const tabTF = 8
-
 // byBound returns the query's cursors by ascending bound, with the prefix
 // sums of their bounds and clause counts.
 func (q *query) byBound() (cs []*cursor, cumUB []float64, cumClauses []int) {
@@ -75,8 +71,6 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 	// without sorting them.
 	tfs := make([]uint32, m*window)
 	var seen [window / 64]uint64
-	ubTF := make([]float64, m*tabTF) // see the window loop
-	klMin := make([]float64, m)
 	var held []int      // the terms the chunk being scored holds, by index in cs
 	var heldTF []uint32 // and their frequencies
 	// For a sparse candidate set (a restricted caller, a narrow filter),
@@ -136,20 +130,6 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			start = w + 1
 			continue
 		}
-		// ubTF[j*tabTF+tf]: essential term j's contribution bound for a
-		// chunk of this window holding it tf times: its current block
-		// (the one holding its postings in the window) bounds the
-		// chunk's length from below. Larger tfs are computed when met.
-		for j := e; j < m; j++ {
-			c := cs[j]
-			if c.doc == end {
-				continue
-			}
-			klMin[j] = q.kLen(float64(c.blockField(c.blk, 2)))
-			for tf := 1; tf < tabTF; tf++ {
-				ubTF[j*tabTF+tf] = c.weight * q.saturate(float64(tf), klMin[j]) * boundSlack
-			}
-		}
 		if sparse {
 			inWindow = [window / 64]uint64{}
 			for candIt.HasNext() && candIt.PeekNext() <= w {
@@ -178,33 +158,17 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			doc := start + o
 			theta := top.threshold()
 			q.work.examined++
-			// First a bound from the window's shortest lengths: the
-			// same sum, term by term no smaller (saturation falls as
-			// the length grows, and every step rounds monotonically),
-			// so a chunk it prunes the exact sum prunes too.
-			ub, nheld := 0.0, 0
+			kl := q.kLen(q.length(doc))
+			raw, nheld := 0.0, 0
 			held, heldTF = held[:0], heldTF[:0]
 			for j := e; j < m; j++ {
 				if tf := tfs[j*window+int(o)]; tf != 0 {
 					tfs[j*window+int(o)] = 0
 					c := cs[j]
-					if tf < tabTF {
-						ub += ubTF[j*tabTF+int(tf)]
-					} else {
-						ub += c.weight * q.saturate(float64(tf), klMin[j]) * boundSlack
-					}
+					raw += c.weight * q.saturate(float64(tf), kl) * boundSlack
 					nheld += c.clauses
 					held, heldTF = append(held, j), append(heldTF, tf)
 				}
-			}
-			if bound(ub+cumUB[e], nheld+cumClauses[e]) <= theta {
-				continue
-			}
-			q.work.lengths++
-			kl := q.kLen(q.length(doc))
-			raw := 0.0
-			for x, j := range held {
-				raw += cs[j].weight * q.saturate(float64(heldTF[x]), kl) * boundSlack
 			}
 			if bound(raw+cumUB[e], nheld+cumClauses[e]) <= theta {
 				continue
