@@ -507,7 +507,7 @@ func TestOnlyCandidatesExamined(t *testing.T) {
 	}
 	ix := build(t, docs)
 	v := ix.Visible([]string{"public"})
-	if sparse(v.Docs(), ix.Len()) {
+	if sparseCand(v.Docs(), ix.Len()) {
 		t.Fatal("half the corpus must not be sparse")
 	}
 	allowed := roaring.New()

@@ -66,7 +66,7 @@ func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.
 	}
 	everyDoc := v.full && allowed == nil
 	var dense []uint64
-	if !everyDoc && !sparse(cand, v.ix.Len()) {
+	if !everyDoc && !sparseCand(cand, v.ix.Len()) {
 		if allowed == nil {
 			dense = v.denseDocs()
 		} else {

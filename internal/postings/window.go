@@ -211,10 +211,10 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 	return top.sorted(), nil
 }
 
-// sparse reports whether a search of the candidates cand among n chunks
+// sparseCand reports whether a search of the candidates cand among n chunks
 // reads them window by window from the bitmap (under 1/8 of the chunks)
 // rather than testing each posting against a bitset of them.
-func sparse(cand *roaring.Bitmap, n int) bool {
+func sparseCand(cand *roaring.Bitmap, n int) bool {
 	return cand.GetCardinality()*8 < uint64(n)
 }
 
