@@ -566,7 +566,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e.Text, r, covers)
-		have := Mentions(b.an, e.Title, e.Text)
+		have := TitledMentions(b.an, e.Title, e.Text)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
 		j.ev, j.expr = e, expr
