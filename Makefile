@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4 eval-fresh5 eval-fresh6 eval-fresh7 eval-fresh8
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale bench-scale-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4 eval-fresh5 eval-fresh6 eval-fresh7 eval-fresh8
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -265,6 +265,22 @@ bench-scale: build $(BIN)/temporal
 	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) -backends $(SCALE_BACKENDS) \
 		$(if $(wildcard $(REDISEARCH)/redis-server),-redisearch $(REDISEARCH)) \
 		$(if $(wildcard $(LUCENE)/run.sh),-lucene $(LUCENE)/run.sh)
+
+# The scale benchmark's end-to-end phase alone, on a bleve index it built
+# before (E2E_INDEX, read-only, never rebuilt), the binaries of E2E_ASSAY
+# (comma-separated; the first is the baseline) alternated E2E_ROUNDS times
+# in one sitting: questions/s, CPU a question of assay dev and its Temporal
+# dev server, peak memory, ratios of means. Writes e2e.md and e2e.json in
+# E2E_OUT. Run it under the benchmark lock on a shared machine, e.g.
+#   flock -o /work/notes/bench.lock make bench-scale-e2e E2E_ASSAY=/tmp/assay-main,bin/assay
+# (-o: the lock's descriptor is not inherited, so a child left running cannot hold it)
+E2E_INDEX ?= $(SCALE_OUT)/work/bleve-500000/index
+E2E_ASSAY ?= $(BIN)/assay
+E2E_ROUNDS ?= 3
+E2E_OUT ?= $(CURDIR)/.assay/bench-scale-e2e
+E2E_FLAGS ?=
+bench-scale-e2e: build $(BIN)/temporal
+	$(GO) run ./cmd/bench-scale -e2e-only -index $(E2E_INDEX) -assay $(E2E_ASSAY) -rounds $(E2E_ROUNDS) -out $(E2E_OUT) $(E2E_FLAGS)
 
 clean:
 	rm -rf $(BIN)/assay .assay

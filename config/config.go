@@ -84,6 +84,14 @@ type Worker struct {
 	// route — as local activities inside the workflow task, not as
 	// activity tasks through the server (docs/performance.md). Default true.
 	LocalActivities bool `yaml:"local_activities"`
+	// LocalRedisSearch also runs Search as a local activity when its one
+	// dependency is Redis (the redisearch backend with a builtin
+	// embedder): a few Redis round trips, retried by the worker, with a
+	// per-attempt timeout shorter than the workflow task's (docs/loop.md,
+	// "Local activities: what changes"). It needs local_activities.
+	// Default true. A searcher that calls an embedding endpoint always
+	// runs Search as an activity.
+	LocalRedisSearch bool `yaml:"local_redis_search"`
 	// StickyCache is how many workflow executions the worker keeps in
 	// memory between their tasks, so a task need not replay the history;
 	// 0 is the SDK's default (10000). It is process-wide.

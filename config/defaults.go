@@ -56,7 +56,7 @@ func Default() Config {
 			ContinueAfter: wire.DefaultContinueAfter,
 			MaxQuestions:  wire.DefaultMaxQuestions,
 		},
-		Worker: Worker{LocalActivities: true, DeploymentName: "assay"},
+		Worker: Worker{LocalActivities: true, LocalRedisSearch: true, DeploymentName: "assay"},
 		Quota:  Quota{MaxQuestionsInFlight: 100, MaxBatchesInFlight: 4},
 	}
 }

@@ -512,15 +512,28 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 	return r.in.Budget.Deadline - workflow.Now(ctx).Sub(r.start)
 }
 
+// localAttemptTimeout bounds one attempt of a stage run as a local
+// activity: shorter than the workflow task timeout (10 s), so a stage
+// that waits on Redis (a RediSearch search, the builtin assessor's
+// visible-chunk check) fails its attempt and is retried by the worker
+// while the workflow task that holds it is still alive. Local activity
+// options are not recorded in the history; changing them replays.
+const localAttemptTimeout = 5 * time.Second
+
 // exec runs a stage: as a local activity when local, otherwise as an
-// activity, with the timeouts and retry policy of o either way and its
+// activity, with the retry policy of o either way and its
 // schedule-to-close time bounded by the remaining deadline, so no step
-// outlives the run's budget. A local activity runs in the worker that
-// holds the workflow task and its result is recorded as a marker when
-// that task completes; a worker lost before then means the task is
-// retried and the stage runs again (docs/loop.md, "Local activities").
+// outlives the run's budget. An activity's attempt has o's start-to-close
+// timeout; a local activity's at most localAttemptTimeout. A local
+// activity runs in the worker that holds the workflow task and its result
+// is recorded as a marker when that task completes; a worker lost before
+// then means the task is retried and the stage runs again (docs/loop.md,
+// "Local activities").
 func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, activity string, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
+	if local && o.StartToCloseTimeout > localAttemptTimeout {
+		o.StartToCloseTimeout = localAttemptTimeout
+	}
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}

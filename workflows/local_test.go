@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
@@ -78,5 +79,58 @@ func TestLocalStagesOnlyBuiltinModels(t *testing.T) {
 	want := []string{"Search:activity", "Assess:activity", "Assess:local", "Generate:activity"}
 	if !slices.Equal(*kinds, want) {
 		t.Errorf("stages ran as %v, want %v", *kinds, want)
+	}
+}
+
+// A Search that waits on Redis runs locally too (worker.local_redis_search).
+// When Redis is down each attempt fails at once as unavailable, or, when
+// it stops answering, times out after localAttemptTimeout, shorter than the
+// workflow task timeout; the worker retries both as the activity's
+// retry policy says (3 attempts) and the run then stops search_error,
+// naming only the error's kind. It neither hangs nor reaches Assess.
+func TestLocalSearchRedisDown(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		search func(context.Context, wire.SearchInput) (wire.SearchOutput, error)
+		detail string
+	}{
+		{"refused", func(context.Context, wire.SearchInput) (wire.SearchOutput, error) {
+			return wire.SearchOutput{}, temporal.NewApplicationError("Search: dial tcp 127.0.0.1:6390: connection refused", errs.Unavailable.TemporalType())
+		}, "search failed: unavailable"},
+		{"hung", func(ctx context.Context, _ wire.SearchInput) (wire.SearchOutput, error) {
+			<-ctx.Done() // Redis never answers
+			return wire.SearchOutput{}, ctx.Err()
+		}, "search failed: timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newLoopEnv(t, router.DefaultPolicy("", ""))
+			e.SetTestTimeout(time.Minute) // a hung attempt waits out its real timeout
+			e.acts.Local = wire.Local{Search: true, Builtin: true}
+			kinds := stageKinds(e)
+			var budgets []time.Duration
+			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(
+				func(ctx context.Context, in wire.SearchInput) (wire.SearchOutput, error) {
+					if d, ok := ctx.Deadline(); ok {
+						budgets = append(budgets, time.Until(d))
+					}
+					return tc.search(ctx, in)
+				})
+			res := e.run(t, testInput())
+			if res.StopReason != wire.SearchError || res.Trace.StopDetail != tc.detail {
+				t.Fatalf("stop %s (%q), want %s (%q)", res.StopReason, res.Trace.StopDetail, wire.SearchError, tc.detail)
+			}
+			want := []string{"Search:local", "Search:local", "Search:local"}
+			if !slices.Equal(*kinds, want) {
+				t.Errorf("stages ran as %v, want %v (three local attempts, no assessment)", *kinds, want)
+			}
+			for i, b := range budgets {
+				if b <= 0 || b > localAttemptTimeout {
+					t.Errorf("attempt %d had %s to run, want at most %s (below the workflow task timeout)", i+1, b, localAttemptTimeout)
+				}
+			}
+			if len(budgets) != 3 {
+				t.Errorf("%d attempts had a deadline, want 3", len(budgets))
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +46,19 @@ type Costs struct {
 	AssayCPUMS float64 `json:"assay_cpu_ms"`
 	// TemporalCPUMS is the Temporal dev server's (assay dev's child).
 	TemporalCPUMS float64 `json:"temporal_cpu_ms"`
+	// MachineCPUMS is the whole machine's busy CPU per question
+	// (/proc/stat: all but idle and iowait), StealMS the time the
+	// hypervisor ran something else while this machine had work.
+	MachineCPUMS float64 `json:"machine_cpu_ms"`
+	StealMS      float64 `json:"steal_ms"`
+	// BenchCPUMS is the assay bench client's, OtherCPUMS the machine's
+	// busy CPU less assay dev's, the dev server's and the client's: other
+	// work sharing the cores while the questions ran.
+	BenchCPUMS float64 `json:"bench_cpu_ms"`
+	OtherCPUMS float64 `json:"other_cpu_ms"`
+	// DiskReadKiB is what the machine read from its disks per question
+	// (/proc/vmstat pgpgin): pages of the index not in the page cache.
+	DiskReadKiB float64 `json:"disk_read_kib"`
 	// TemporalWriteBytes is the dev server's /proc/PID/io write_bytes
 	// per question: what its SQLite database sent to the disk.
 	TemporalWriteBytes float64 `json:"temporal_write_bytes"`
@@ -101,6 +115,8 @@ type costProbe struct {
 type costCounters struct {
 	at                  time.Time
 	assayCPU, temporal  float64 // seconds
+	machineBusy, steal  float64 // seconds, every CPU
+	pgpgin              float64 // KiB read from disks, the whole machine
 	temporalWriteBytes  uint64
 	persistence         map[string]float64
 	redisCPU            float64 // seconds
@@ -109,7 +125,9 @@ type costCounters struct {
 }
 
 // newCostProbe finds assay dev's Temporal dev server (its child process).
-func newCostProbe(assayPID int, redisAddr string) (*costProbe, error) {
+// Without metrics it reads CPU and disk only: no /metrics scrape (and no
+// settling wait for it) and no Redis.
+func newCostProbe(assayPID int, redisAddr string, metrics bool) (*costProbe, error) {
 	procs, err := procfs.AllProcs()
 	if err != nil {
 		return nil, err
@@ -126,6 +144,9 @@ func newCostProbe(assayPID int, redisAddr string) (*costProbe, error) {
 	}
 	if p.temporalPID == 0 {
 		return nil, fmt.Errorf("assay dev (pid %d) has no child named temporal", assayPID)
+	}
+	if !metrics {
+		return p, nil
 	}
 	if p.metricsURL, err = temporalMetricsURL(p.temporalPID); err != nil {
 		return nil, err
@@ -154,6 +175,42 @@ func cpuSeconds(pid int) (float64, error) {
 	return st.CPUTime(), nil
 }
 
+// machineCPU is /proc/stat's busy time of every CPU (all but idle and
+// iowait; guest time is inside user) and its steal time, in seconds.
+func machineCPU() (busy, steal float64, err error) {
+	pfs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return 0, 0, err
+	}
+	st, err := pfs.Stat()
+	if err != nil {
+		return 0, 0, err
+	}
+	t := st.CPUTotal
+	return t.User + t.Nice + t.System + t.IRQ + t.SoftIRQ + t.Steal, t.Steal, nil
+}
+
+// vmstat is one counter of /proc/vmstat.
+func vmstat(name string) (float64, error) {
+	b, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, " "); ok && k == name {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return 0, fmt.Errorf("/proc/vmstat: no %s", name)
+}
+
+// attribute splits the machine's CPU a question: the bench client's
+// (cpu over the q questions) and the rest's.
+func (c *Costs) attribute(bench time.Duration) {
+	c.BenchCPUMS = bench.Seconds() * 1000 / float64(c.Questions)
+	c.OtherCPUMS = c.MachineCPUMS - c.StealMS - c.AssayCPUMS - c.TemporalCPUMS - c.BenchCPUMS
+}
+
 func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	c := costCounters{at: time.Now()}
 	var err error
@@ -162,6 +219,12 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 	}
 	if c.temporal, err = cpuSeconds(p.temporalPID); err != nil {
 		return c, fmt.Errorf("temporal dev server CPU: %w", err)
+	}
+	if c.machineBusy, c.steal, err = machineCPU(); err != nil {
+		return c, fmt.Errorf("/proc/stat: %w", err)
+	}
+	if c.pgpgin, err = vmstat("pgpgin"); err != nil {
+		return c, err
 	}
 	pr, err := procfs.NewProc(p.temporalPID)
 	if err == nil {
@@ -181,6 +244,9 @@ func (p *costProbe) read(ctx context.Context) (costCounters, error) {
 		if err := parseRedisInfo(info, &c); err != nil {
 			return c, err
 		}
+	}
+	if p.metricsURL == "" {
+		return c, nil
 	}
 	// The server's counters reach /metrics when its metrics scope
 	// reports, about once a second: the last second's would be missed.
@@ -256,6 +322,9 @@ func perQuestion(before, after costCounters, q int) Costs {
 		ElapsedS:           after.at.Sub(before.at).Seconds(),
 		AssayCPUMS:         (after.assayCPU - before.assayCPU) * 1000 / n,
 		TemporalCPUMS:      (after.temporal - before.temporal) * 1000 / n,
+		MachineCPUMS:       (after.machineBusy - before.machineBusy) * 1000 / n,
+		StealMS:            (after.steal - before.steal) * 1000 / n,
+		DiskReadKiB:        (after.pgpgin - before.pgpgin) / n,
 		TemporalWriteBytes: float64(after.temporalWriteBytes-before.temporalWriteBytes) / n,
 	}
 	c.TemporalPersistence = map[string]float64{}
@@ -379,6 +448,9 @@ func costRows(row func(name string, cell func(c column) string)) {
 			r = fmt.Sprintf("%.2f", c.Redis.CPUMS)
 		}
 		return fmt.Sprintf("%.2f / %.2f / %s (%d questions)", c.AssayCPUMS, c.TemporalCPUMS, r, c.Questions)
+	}))
+	row("per question, end to end: CPU ms assay bench client / other work on the machine / steal; disk reads KiB", costs(func(c *Costs) string {
+		return fmt.Sprintf("%.2f / %.2f / %.2f; %.1f", c.BenchCPUMS, c.OtherCPUMS, c.StealMS, c.DiskReadKiB)
 	}))
 	row("per question: Temporal dev server disk writes, KiB", costs(func(c *Costs) string {
 		return fmt.Sprintf("%.1f", c.TemporalWriteBytes/1024)

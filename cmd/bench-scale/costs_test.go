@@ -183,7 +183,7 @@ func TestCostProbeOnDevServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(5 * time.Second)
-	probe, err := newCostProbe(os.Getpid(), "")
+	probe, err := newCostProbe(os.Getpid(), "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,5 +233,32 @@ func TestCostProbeOnDevServer(t *testing.T) {
 	if h.RunsByType[workflows.AnswerWorkflowName] != runs || h.Sampled != runs || h.Events != 5 || h.Bytes <= 0 ||
 		h.EventTypes["WorkflowExecutionCompleted"] != 1 {
 		t.Errorf("history = %+v, want %d runs of 5 events each", h, runs)
+	}
+}
+
+// TestAttributeMachineCPU splits the machine's busy CPU a question into
+// the bench client's and the rest's (steal apart).
+func TestAttributeMachineCPU(t *testing.T) {
+	before := costCounters{assayCPU: 10, temporal: 5, machineBusy: 100, steal: 1}
+	after := costCounters{assayCPU: 12, temporal: 6, machineBusy: 106, steal: 1.5}
+	c := perQuestion(before, after, 100)
+	c.attribute(400 * time.Millisecond)
+	for name, got := range map[string][2]float64{
+		"machine": {c.MachineCPUMS, 60}, "steal": {c.StealMS, 5}, "assay": {c.AssayCPUMS, 20}, "temporal": {c.TemporalCPUMS, 10},
+		"bench": {c.BenchCPUMS, 4}, "other": {c.OtherCPUMS, 21}, // 60 - 5 - 20 - 10 - 4
+	} {
+		if math.Abs(got[0]-got[1]) > 1e-9 {
+			t.Errorf("%s = %v, want %v", name, got[0], got[1])
+		}
+	}
+	if in, err := vmstat("pgpgin"); err != nil || in < 0 {
+		t.Errorf("vmstat(pgpgin) = %v, %v", in, err)
+	}
+	if _, err := vmstat("no_such_counter"); err == nil {
+		t.Error("vmstat(no_such_counter): no error")
+	}
+	busy, steal, err := machineCPU()
+	if err != nil || busy <= 0 || steal < 0 || steal > busy {
+		t.Errorf("machineCPU() = %v, %v, %v: want busy > 0 and 0 ≤ steal ≤ busy", busy, steal, err)
 	}
 }

@@ -10,6 +10,12 @@
 //
 //	go run ./cmd/bench-scale -assay bin/assay -scifact DIR [-n 5000,50000] [-redisearch DIR] [-backends bleve,redisearch] [-lucene DIR/run.sh] [-out .assay/bench-scale]
 //
+// With -e2e-only it measures the end-to-end phase alone, on a bleve index
+// built before (-index), and alternates binaries in one sitting (an A/B
+// harness, e2e.go):
+//
+//	go run ./cmd/bench-scale -e2e-only -index OUT/work/bleve-N/index -assay base,new [-rounds 3] [-profile 20s] [-out DIR]
+//
 // Every measurement runs the assay binary as a child process, so the
 // numbers are those of the shipped commands and a child's memory is its
 // own.
@@ -21,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -43,6 +50,9 @@ const (
 	RediSearch = "redisearch"
 )
 
+// settleLimit is the dirty and under-writeback bytes -e2e-settle waits for.
+const settleLimit = 64 << 20
+
 // Modes and callers of the retrieval measurements.
 var modes = []string{"bm25", "hybrid+rerank"}
 
@@ -53,7 +63,8 @@ const (
 )
 
 type options struct {
-	assay      string
+	assay      string   // the binary measured (the first of assays)
+	assays     []string // -assay's binaries; several only with -e2e-only
 	scifact    string
 	sizes      []int
 	redisearch string
@@ -69,6 +80,17 @@ type options struct {
 	e2eConc    string
 	search     bool
 	costs      bool
+	// End to end (both modes).
+	e2ePrewarm   int
+	e2eSettle    time.Duration
+	temporalBin  string
+	profile      time.Duration
+	profileDelay time.Duration
+	// -e2e-only.
+	e2eOnly bool
+	index   string
+	data    string
+	rounds  int
 }
 
 func main() {
@@ -85,7 +107,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench-scale", flag.ContinueOnError)
 	var o options
 	sizes := fs.String("n", "5000,50000", "corpus `sizes` in chunks, comma- or space-separated")
-	fs.StringVar(&o.assay, "assay", "bin/assay", "the assay `binary` to measure")
+	assays := fs.String("assay", "bin/assay", "the assay `binary` to measure; with -e2e-only a comma-separated list, alternated (the first is the baseline of the ratios)")
 	fs.StringVar(&o.scifact, "scifact", "../shared/data/scifact", "SciFact BEIR `dir` (corpus.jsonl, queries.jsonl, qrels)")
 	fs.StringVar(&o.redisearch, "redisearch", "", "`dir` with redis-server and redisearch.so: also measure the RediSearch backend on a throwaway server")
 	moduleArgs := fs.String("redisearch-args", "", "module `arguments` for the RediSearch server, space-separated (e.g. \"WORKERS 4\" for a build with worker threads; the one in ../shared/redisearch takes none)")
@@ -100,9 +122,48 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.e2eWarmup, "e2e-warmup", 20, "end to end: questions asked first, not measured")
 	fs.StringVar(&o.e2eConc, "e2e-concurrency", "1,8", "end to end: questions in flight, a comma-separated `list`")
 	fs.BoolVar(&o.search, "search", true, "measure retrieval with assay search (latency, nDCG); -search=false measures build and end to end only")
-	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs (CPU of assay dev, its Temporal dev server and redis-server; Redis commands and bytes; Temporal history), docs/capacity.md")
+	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs beyond CPU (Temporal store requests and history, Redis commands, bytes and CPU), docs/capacity.md; the CPU of assay dev and its Temporal dev server a question is always read")
+	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
+	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
+	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
+	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof")
+	fs.DurationVar(&o.profileDelay, "profile-delay", 6*time.Second, "end to end: how long into assay bench the -profile starts")
+	fs.BoolVar(&o.e2eOnly, "e2e-only", false, "measure end to end only, on a bleve index built before (-index): no corpus generation, build, retrieval or Lucene; the -assay binaries alternate -rounds times; writes e2e.md and e2e.json in -out")
+	fs.StringVar(&o.index, "index", "", "with -e2e-only: the bleve index `dir` to serve (as bench-scale leaves it, OUT/work/bleve-N/index); assay dev opens it read-only through a symlink and is stopped if it would rebuild it")
+	fs.StringVar(&o.data, "data", "", "with -e2e-only: the corpus `dir` the index was built from (corpus.jsonl, questions.jsonl); default OUT/data/N beside an -index at OUT/work/bleve-N/index")
+	fs.IntVar(&o.rounds, "rounds", 1, "with -e2e-only: `runs` of each binary, alternated in one sitting")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (flags only)", fs.Args())
+	}
+	for _, a := range strings.Split(*assays, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			o.assays = append(o.assays, a)
+		}
+	}
+	if len(o.assays) == 0 {
+		return fmt.Errorf("-assay: no binary given")
+	}
+	o.assay = o.assays[0]
+	if o.e2ePrewarm < 0 || o.e2eSettle < 0 || o.profile < 0 || o.profileDelay < 0 {
+		return fmt.Errorf("-e2e-prewarm, -e2e-settle, -profile and -profile-delay must not be negative")
+	}
+	if o.e2eOnly {
+		return runE2EOnly(ctx, fs, o, stdout)
+	}
+	var e2eOnlyFlags []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "index" || f.Name == "data" || f.Name == "rounds" {
+			e2eOnlyFlags = append(e2eOnlyFlags, "-"+f.Name)
+		}
+	})
+	if len(e2eOnlyFlags) > 0 {
+		return fmt.Errorf("%s: only with -e2e-only (end to end on an index built before)", strings.Join(e2eOnlyFlags, ", "))
+	}
+	if len(o.assays) > 1 {
+		return fmt.Errorf("-assay: several binaries (%s) only with -e2e-only, which alternates them", strings.Join(o.assays, ", "))
 	}
 	o.seed = *seed
 	o.moduleArgs = strings.Fields(*moduleArgs)
@@ -341,7 +402,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 	}
 
 	// End to end: assay dev on the built index, assay bench against it.
-	if err := measureE2E(ctx, o, &r, where, redisAddr, corpusPath, data, work, log, stdout); err != nil {
+	if err := measureE2E(ctx, o, o.assay, &r, where, redisAddr, corpusPath, data, work, log, stdout); err != nil {
 		fail("end to end", err)
 	}
 	return r
@@ -430,8 +491,12 @@ type benchReport struct {
 	} `json:"rows"`
 }
 
-func measureE2E(ctx context.Context, o options, r *Run, where []string, redisAddr, corpusPath, data, work string, log io.Writer, stdout io.Writer) error {
-	var ports [3]int
+// measureE2E starts bin's assay dev on the index that where names (bleve:
+// <work>/index, the data dir's) and runs assay bench against it: r gets
+// the rows, assay dev's memory and what a question cost (CPU always; the
+// rest with -costs).
+func measureE2E(ctx context.Context, o options, bin string, r *Run, where []string, redisAddr, corpusPath, data, work string, log io.Writer, stdout io.Writer) error {
+	var ports [4]int
 	for i := range ports {
 		p, err := freePort()
 		if err != nil {
@@ -439,13 +504,27 @@ func measureE2E(ctx context.Context, o options, r *Run, where []string, redisAdd
 		}
 		ports[i] = p
 	}
+	if o.e2eSettle > 0 {
+		took, left, err := settleWriteback(ctx, settleLimit, o.e2eSettle)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "  sync: %.1fs, %.0f MiB left dirty or under writeback\n", took.Seconds(), float64(left)/(1<<20))
+	}
 	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
 	args := []string{"dev", "--data-dir", work, "--corpus", corpusPath, "--http-addr", addr,
 		"--temporal-port", strconv.Itoa(ports[1]), "--ui-port", strconv.Itoa(ports[2])}
 	if where[0] != "--index" { // bleve's index is <data-dir>/index, where it was built
 		args = append(args, where...)
 	}
-	dev, err := startService(log, o.assay, args...)
+	if o.temporalBin != "" {
+		args = append(args, "--temporal-bin", o.temporalBin)
+	}
+	pprofAddr := "127.0.0.1:" + strconv.Itoa(ports[3])
+	if o.profile > 0 {
+		args = append(args, "--pprof-addr", pprofAddr)
+	}
+	dev, err := startService(log, bin, args...)
 	if err != nil {
 		return err
 	}
@@ -457,35 +536,66 @@ func measureE2E(ctx context.Context, o options, r *Run, where []string, redisAdd
 		return err
 	}
 	fmt.Fprintf(stdout, "  assay dev ready: VmRSS %s\n", mib(r.WorkerRSS))
-	var probe *costProbe
-	var before costCounters
-	if o.costs {
-		if probe, err = newCostProbe(dev.cmd.Process.Pid, redisAddr); err != nil {
-			return err
-		}
-		defer probe.close()
-		if before, err = probe.read(ctx); err != nil {
-			return err
-		}
-	}
-	jsonOut := filepath.Join(work, "e2e.json")
-	if _, err := runChild(ctx, log, o.assay, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
-		"-concurrency", o.e2eConc, "-n", strconv.Itoa(o.e2eN), "-warmup", strconv.Itoa(o.e2eWarmup), "--json", jsonOut); err != nil {
+	if err := o.checkServed(work); err != nil {
 		return err
 	}
-	if probe != nil {
-		after, err := probe.read(ctx)
+	bench := func(conc string, n, warmup int, jsonOut string) (child, error) {
+		return runChild(ctx, log, bin, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
+			"-concurrency", conc, "-n", strconv.Itoa(n), "-warmup", strconv.Itoa(warmup), "--json", jsonOut)
+	}
+	if o.e2ePrewarm > 0 {
+		if _, err := bench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
+			return fmt.Errorf("pre-warm: %w", err)
+		}
+	}
+	if where[0] == "--index" {
+		ps, err := readPageState(filepath.Join(work, "index"))
 		if err != nil {
 			return err
 		}
-		levels := len(strings.Split(o.e2eConc, ","))
-		c := perQuestion(before, after, (o.e2eWarmup+o.e2eN)*levels)
+		r.E2EStart = &ps
+		fmt.Fprintf(stdout, "  index in page cache (vectors.f32); dirty + writeback: %s\n", ps.String())
+	}
+	probe, err := newCostProbe(dev.cmd.Process.Pid, redisAddr, o.costs)
+	if err != nil {
+		return err
+	}
+	defer probe.close()
+	before, err := probe.read(ctx)
+	if err != nil {
+		return err
+	}
+	profiled := make(chan error, 1)
+	if o.profile > 0 {
+		go func() {
+			profiled <- takeProfile(ctx, "http://"+pprofAddr, o.profileDelay, o.profile, filepath.Join(work, "assay-dev.pprof"))
+		}()
+	}
+	jsonOut := filepath.Join(work, "e2e.json")
+	client, err := bench(o.e2eConc, o.e2eN, o.e2eWarmup, jsonOut)
+	if err != nil {
+		return err
+	}
+	after, err := probe.read(ctx)
+	if err != nil {
+		return err
+	}
+	if o.profile > 0 {
+		if err := <-profiled; err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+	}
+	levels := len(strings.Split(o.e2eConc, ","))
+	c := perQuestion(before, after, (o.e2eWarmup+o.e2eN)*levels)
+	c.attribute(client.cpu)
+	if o.costs {
 		if c.History, err = temporalHistory(ctx, "127.0.0.1:"+strconv.Itoa(ports[1]), before.at); err != nil {
 			return err
 		}
-		r.Costs = &c
-		fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server\n", c.AssayCPUMS, c.TemporalCPUMS)
 	}
+	r.Costs = &c
+	fmt.Fprintf(stdout, "  per question: CPU %.1f ms assay dev, %.1f ms Temporal dev server, %.1f ms assay bench, %.1f ms other work on the machine, %.1f ms steal; disk reads %.1f KiB\n",
+		c.AssayCPUMS, c.TemporalCPUMS, c.BenchCPUMS, c.OtherCPUMS, c.StealMS, c.DiskReadKiB)
 	if _, r.WorkerHWM, err = dev.memory(); err != nil {
 		return err
 	}
@@ -506,4 +616,32 @@ func measureE2E(ctx context.Context, o options, r *Run, where []string, redisAdd
 		fmt.Fprintf(stdout, "  end to end, %d in flight: %.1f q/s, p50 %.0fms\n", row.Concurrency, row.PerSecond, row.P50MS)
 	}
 	return nil
+}
+
+// takeProfile waits delay, then saves a CPU profile of seconds from the
+// pprof server at base into path.
+func takeProfile(ctx context.Context, base string, delay, d time.Duration, path string) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(delay):
+	}
+	secs := max(1, int(d.Round(time.Second)/time.Second))
+	resp, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", base, resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

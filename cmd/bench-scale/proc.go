@@ -16,6 +16,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
+
+	"github.com/prometheus/procfs"
 )
 
 // child is one finished child process: what it printed, how long it ran
@@ -24,7 +27,8 @@ import (
 type child struct {
 	out     string
 	took    time.Duration
-	peakRSS int64 // bytes
+	peakRSS int64         // bytes
+	cpu     time.Duration // user + system
 }
 
 // runChild runs name with args, its output copied into log, and fails
@@ -39,6 +43,7 @@ func runChild(ctx context.Context, log io.Writer, name string, args ...string) (
 	err := cmd.Run()
 	c := child{out: buf.String(), took: time.Since(start)}
 	if cmd.ProcessState != nil {
+		c.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			c.peakRSS = ru.Maxrss * 1024 // kilobytes on Linux
 		}
@@ -192,4 +197,113 @@ func dirSize(dir string) (int64, error) {
 		return nil
 	})
 	return n, err
+}
+
+// PageState is what the kernel holds of an index when the end-to-end
+// window opens: the index files' bytes in the page cache (mincore) and
+// the machine's dirty and under-writeback bytes (/proc/meminfo). A fresh
+// build leaves gigabytes to write back; a cold page cache makes the
+// first questions read the disk.
+type PageState struct {
+	IndexBytes   int64 `json:"index_bytes"`
+	IndexCached  int64 `json:"index_cached_bytes"`
+	VectorsBytes int64 `json:"vectors_bytes"` // vectors.f32, the re-rank's reads
+	VectorsCache int64 `json:"vectors_cached_bytes"`
+	DirtyBytes   int64 `json:"dirty_bytes"` // Dirty + Writeback
+}
+
+// readPageState measures the files under index (followed if a symlink).
+func readPageState(index string) (PageState, error) {
+	var ps PageState
+	var err error
+	if ps.DirtyBytes, err = dirtyBytes(); err != nil {
+		return ps, err
+	}
+	root, err := filepath.EvalSymlinks(index)
+	if err != nil {
+		return ps, err
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		size, cached, err := fileCached(path)
+		if err != nil {
+			return err
+		}
+		ps.IndexBytes += size
+		ps.IndexCached += cached
+		if d.Name() == "vectors.f32" {
+			ps.VectorsBytes += size
+			ps.VectorsCache += cached
+		}
+		return nil
+	})
+	return ps, err
+}
+
+// fileCached is a file's size and how many of its bytes are in the page
+// cache, by mincore over a read-only mapping (which reads nothing).
+func fileCached(path string) (size, cached int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return 0, 0, err
+	}
+	size = fi.Size()
+	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return size, 0, fmt.Errorf("mmap %s: %w", path, err)
+	}
+	defer syscall.Munmap(m)
+	page := int64(os.Getpagesize())
+	vec := make([]byte, (size+page-1)/page)
+	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(size), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+		return size, 0, fmt.Errorf("mincore %s: %w", path, e)
+	}
+	for i, v := range vec {
+		if v&1 != 0 {
+			cached += min(page, size-int64(i)*page)
+		}
+	}
+	return size, cached, nil
+}
+
+// dirtyBytes is /proc/meminfo's Dirty + Writeback.
+func dirtyBytes() (int64, error) {
+	pfs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return 0, err
+	}
+	mi, err := pfs.Meminfo()
+	if err != nil {
+		return 0, err
+	}
+	if mi.DirtyBytes == nil || mi.WritebackBytes == nil {
+		return 0, fmt.Errorf("/proc/meminfo: no Dirty or Writeback")
+	}
+	return int64(*mi.DirtyBytes + *mi.WritebackBytes), nil
+}
+
+// settleWriteback syncs the file systems and waits until at most limit
+// bytes are dirty or under writeback, or timeout passes; it returns how
+// long it took and what was left.
+func settleWriteback(ctx context.Context, limit int64, timeout time.Duration) (time.Duration, int64, error) {
+	start := time.Now()
+	syscall.Sync()
+	for {
+		d, err := dirtyBytes()
+		if err != nil || d <= limit || time.Since(start) >= timeout {
+			return time.Since(start), d, err
+		}
+		select {
+		case <-ctx.Done():
+			return time.Since(start), d, ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
 }

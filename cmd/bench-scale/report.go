@@ -77,8 +77,12 @@ type Run struct {
 	WorkerHWM int64    `json:"worker_hwm_bytes"`
 	Search    []Search `json:"search"`
 	E2E       []E2E    `json:"e2e"`
-	// Costs is what a question of the end-to-end run cost (-costs).
+	// Costs is what a question of the end-to-end run cost: CPU always,
+	// the rest with -costs.
 	Costs *Costs `json:"costs,omitempty"`
+	// E2EStart is the page cache and writeback when the end-to-end
+	// window opened (bleve).
+	E2EStart *PageState `json:"e2e_start,omitempty"`
 	// RedisMemory is where Redis's memory went after the build (-costs).
 	RedisMemory map[string]float64 `json:"redis_memory,omitempty"`
 	Errors      []string           `json:"errors,omitempty"`
@@ -165,21 +169,41 @@ func loadAvg() string {
 }
 
 func (rep Report) write(dir string) error {
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	var md strings.Builder
-	rep.markdown(&md)
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644); err != nil {
+	if err := writeReport(dir, "report", rep, rep.markdown); err != nil {
 		return err
 	}
 	var svg strings.Builder
 	rep.svg(&svg)
 	return os.WriteFile(filepath.Join(dir, "scaling.svg"), []byte(svg.String()), 0o644)
+}
+
+// String is "82% (64%); 12 MiB".
+func (ps *PageState) String() string {
+	if ps == nil {
+		return "—"
+	}
+	pct := func(part, whole int64) string {
+		if whole == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(part)/float64(whole))
+	}
+	return fmt.Sprintf("%s (%s); %.0f MiB", pct(ps.IndexCached, ps.IndexBytes), pct(ps.VectorsCache, ps.VectorsBytes), float64(ps.DirtyBytes)/(1<<20))
+}
+
+// writeReport writes v as dir/name.json and what markdown writes as
+// dir/name.md.
+func writeReport(dir, name string, v any, markdown func(io.Writer)) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	var md strings.Builder
+	markdown(&md)
+	return os.WriteFile(filepath.Join(dir, name+".md"), []byte(md.String()), 0o644)
 }
 
 func mib(b int64) string {
@@ -317,6 +341,11 @@ func (rep Report) markdown(w io.Writer) {
 				s += fmt.Sprintf(", %d errors", e.Errors)
 			}
 			return s
+		})
+	}
+	if slices.ContainsFunc(cols, func(c column) bool { return c.run.E2EStart != nil }) {
+		row("end to end, when measuring began: index in page cache (vectors.f32); dirty + writeback", func(c column) string {
+			return c.run.E2EStart.String()
 		})
 	}
 	if slices.ContainsFunc(cols, func(c column) bool { return c.run.Costs != nil }) {

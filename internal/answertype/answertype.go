@@ -316,8 +316,41 @@ var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours
 // ("how many days") stays content: the answer says it.
 var timeFrame = set("time", "while", "longer", "sooner")
 
+// NamesMoney reports whether word (as typed) is one that asks for an
+// amount of money ("cost", "price", "fee", "pay"): in a question for an
+// amount it names the kind of answer wanted.
+func NamesMoney(word string) bool { return moneyWords[strings.ToLower(word)] }
+
 // moneyWords in a what/how-much question ask for an amount of money.
 var moneyWords = set("cost", "costs", "price", "prices", "priced", "fee", "fees", "charge", "charges", "pay", "pays", "paid", "rate", "rates", "cheap", "expensive", "postage")
+
+// adjectiveDimensions are the dimensions some measure adjectives ask for
+// ("how heavy": a mass, "how loud": a loudness); those that ask for more
+// than one ("big", "high", "strong", "full") name none.
+var adjectiveDimensions = map[string]string{"heavy": "mass", "light": "mass", "tall": "length", "wide": "length",
+	"deep": "length", "far": "length", "thick": "length", "thin": "length", "hot": "temperature", "cold": "temperature",
+	"warm": "temperature", "loud": "loudness", "quiet": "loudness", "powerful": "power"}
+
+// AskedDimension is the dimension of the measure a question asks for by
+// its adjective ("how heavy is the X300 Pro": "mass"; see Question.Unit),
+// or "" when it asks for no measure that way, names its unit, or its
+// adjective may ask for more than one ("how big"). Only the first word
+// after "how" in the clause that asks is read, as Classify reads it.
+// (Classify leaves Unit empty for these; this is an addition for callers
+// that want the stricter reading.)
+func AskedDimension(question string) string {
+	q := Classify(question)
+	if q.Type != Quantity || q.Unit != "" {
+		return ""
+	}
+	ws := words(Asking(question))
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "how" {
+			return adjectiveDimensions[ws[i+1]]
+		}
+	}
+	return ""
+}
 
 // measureAdjectives after "how" ask for a measure.
 var measureAdjectives = set("big", "large", "small", "heavy", "light", "powerful", "strong", "tall", "high", "wide",

@@ -436,3 +436,25 @@ func TestAskingClauses(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedDimension: "how heavy" asks for a mass, so a measure in watts
+// does not answer it; an adjective of more than one dimension ("how big")
+// or a question naming its unit names none here.
+func TestAskedDimension(t *testing.T) {
+	for q, want := range map[string]string{
+		"How heavy is the X300 Pro?":                         "mass",
+		"how powerful is the motor in the pro blender?":      "power",
+		"We want a quiet one. How loud is the X200 at full?": "loudness",
+		"how big is the jug on the X200":                     "",
+		"How loud is the X300 Pro flat out, in decibels?":    "",
+		"how long does descaling take":                       "",
+	} {
+		if got := AskedDimension(q); got != want {
+			t.Errorf("AskedDimension(%q) = %q, want %q", q, got, want)
+		}
+	}
+	q := Question{Type: Quantity, Unit: AskedDimension("How heavy is the X300 Pro?")}
+	if got := q.Find("The X300 Pro has a 1,500 W motor and weighs 4.2 kg."); len(got) != 1 || got[0] != "4.2 kg" {
+		t.Errorf("a mass question finds %q, want only the mass", got)
+	}
+}

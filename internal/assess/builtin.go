@@ -131,13 +131,38 @@ type Builtin struct {
 	Read         bool
 	ReadCoverage float64
 	ReadRank     int
-	generic      map[string]bool // genericTerms, computed once by NewBuiltin
+	// Sentence turns on builtin:coverage-v12's sentence reading (see
+	// sentence.go): a chunk the other readings refuse is accepted when,
+	// among the first SentenceRank+1 retrieved, one of its sentences
+	// states a value of the numeric type the question asks for together
+	// with the clause that asks's topic words (its heaviest only, with
+	// SentenceKey; all of them, with SentenceAll). Off:
+	// builtin:coverage-v10.
+	Sentence     bool
+	SentenceRank int
+	SentenceKey  bool
+	SentenceAll  bool
+	// Dimensions (builtin:coverage-v12) reads a measure adjective's
+	// dimension into the expected type ("how heavy": a mass;
+	// answertype.AskedDimension): a measure in another unit ("1,500 W")
+	// answers nothing.
+	Dimensions bool
+	// Topical (builtin:coverage-v12) lets the coverage rules' paraphrase
+	// tolerance apply only to a chunk that covers a known word of the
+	// question that is no entity's and no number: a chunk naming only the
+	// question's entities ("the X300 Pro" for "how long is the power cable
+	// on the X300 Pro", where no document uses "cable") says nothing of
+	// what is asked, however few words the documents know (the wide
+	// reading's minTopic, applied to the tolerance).
+	Topical bool
+	generic map[string]bool // genericTerms, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
-		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0}
+		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
+		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -161,6 +186,10 @@ func (b *Builtin) Model() string {
 		m = V8Model
 	case !b.Read:
 		m = V9Model
+	case !b.Sentence || !b.Dimensions || !b.Topical:
+		m = V10Model
+	default:
+		m = V12Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -316,6 +345,27 @@ type reading struct {
 	// visible corpus uses, one of which a chunk must hold to answer.
 	named     string
 	codeNouns []string
+	// topical is Builtin.Topical: the paraphrase tolerance needs a
+	// covered topic word (holdsTopic).
+	topical bool
+}
+
+// holdsTopic reports whether a chunk holding have covers a known word of
+// the question that is no entity's and no number.
+func (r *reading) holdsTopic(have map[string]bool, covers func(map[string]bool, string) bool) bool {
+	return slices.ContainsFunc(r.qterms, func(q weighted) bool {
+		return q.known && !entityTerm(r.ents, q.term) && !strings.ContainsFunc(q.term, unicode.IsDigit) && covers(have, q.term)
+	})
+}
+
+// classify is the question's expected answer type (answertype.Classify),
+// with the dimension its measure adjective asks for when Dimensions is on.
+func (b *Builtin) classify(question string) answertype.Question {
+	q := answertype.Classify(question)
+	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
+		q.Unit = answertype.AskedDimension(question)
+	}
+	return q
 }
 
 // tolerant reports whether the paraphrase tolerance may apply to a chunk
@@ -417,7 +467,7 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 		}
 	}
 	j.allKnown = knownGot >= knownTotal
-	if r.tolerant(typed, unknown, n) && j.entities == len(r.ents) && j.allKnown {
+	if r.tolerant(typed, unknown, n) && j.entities == len(r.ents) && j.allKnown && (!r.topical || r.holdsTopic(have, covers)) {
 		j.coverage, j.paraphrase = 1, true
 	}
 	j.score = j.coverage
@@ -466,7 +516,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 // Assess). judgeOnly skips what only a refusal needs: the reach check and
 // the rewrite proposals.
 func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
-	asked := answertype.Classify(question)
+	asked := b.classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	ents := Entities(b.an, question, vocab)
 	var qterms []weighted
@@ -501,6 +551,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
+	r.topical = b.Topical
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
@@ -515,7 +566,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e.Text, r, covers)
-		have := Mentions(b.an, e.Title, e.Text)
+		have := TitledMentions(b.an, e.Title, e.Text)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
 		j.ev, j.expr = e, expr
@@ -551,7 +602,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
-		fasked := answertype.Classify(req.Question)
+		fasked := b.classify(req.Question)
 		f := b.readFocus(req.Question, fasked, ents, vocab)
 		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
@@ -564,6 +615,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov)}
 				res.Accepted = j.ids()
 				return res, nil
+			}
+			if b.Sentence {
+				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
+					res.Assessment = Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}
+					res.Accepted = j.ids()
+					return res, nil
+				}
 			}
 		}
 	}

@@ -215,10 +215,26 @@ const maxRun = 4
 // index leaves them) joined by runSeparator. Every plain term is in it, so
 // it serves as the texts' term set too.
 func Mentions(an *terms.Analyzer, texts ...string) map[string]bool {
+	lists := make([][]string, len(texts))
+	for i, text := range texts {
+		lists[i] = an.Terms(text)
+	}
+	return mentionsOf(lists)
+}
+
+// TitledMentions is Mentions(an, title, text), with text's terms read
+// from the analysis of the chunk as the reranker read it when the cache
+// holds it (terms.Analyzer.Titled).
+func TitledMentions(an *terms.Analyzer, title, text string) map[string]bool {
+	tt, xt := an.Titled(title, text)
+	return mentionsOf([][]string{tt, xt})
+}
+
+// mentionsOf is Mentions over texts already analysed.
+func mentionsOf(lists [][]string) map[string]bool {
 	var out map[string]bool
 	var run []byte // a run's key, built in place
-	for _, text := range texts {
-		ts := an.Terms(text)
+	for _, ts := range lists {
 		if out == nil {
 			out = make(map[string]bool, maxRun*len(ts))
 		}

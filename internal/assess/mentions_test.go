@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -48,6 +49,30 @@ func TestMentionsEqualsJoined(t *testing.T) {
 	}
 }
 
+// TestTitledMentionsEqualsMentions: TitledMentions of a title and a text
+// is Mentions of the two, whether or not the joined text was analysed
+// before (by the reranker).
+func TestTitledMentionsEqualsMentions(t *testing.T) {
+	an := terms.New()
+	for i, texts := range mentionTexts {
+		if len(texts) != 2 {
+			continue
+		}
+		title, text := texts[0], texts[1]
+		if i%2 == 0 {
+			an.Terms(title + "\n" + text)
+		}
+		got, want := TitledMentions(an, title, text), mentionsJoined(an, title, text)
+		if !maps.Equal(got, want) {
+			t.Errorf("%q:\n got %v\nwant %v", texts, got, want)
+		}
+		an.Terms(title + "\n" + text)
+		if got := TitledMentions(an, title, text); !maps.Equal(got, want) {
+			t.Errorf("%q, joined text analysed:\n got %v\nwant %v", texts, got, want)
+		}
+	}
+}
+
 // BenchmarkMentions: a chunk-length title and text (the analysis cached
 // after the first op, as in a question's later stages).
 func BenchmarkMentions(b *testing.B) {
@@ -64,4 +89,27 @@ func BenchmarkMentions(b *testing.B) {
 			mentionsJoined(an, title, text)
 		}
 	})
+	// A result the reranker read (title + "\n" + text analysed and
+	// cached), its text new to the cache otherwise, as in a question:
+	// Mentions analyses the text again, TitledMentions splits the
+	// reranker's analysis. The reranker's analysis is in both.
+	texts := make([]string, 4096) // more than the cache holds
+	for i := range texts {
+		texts[i] = fmt.Sprint(i, " ", text)
+	}
+	for _, titled := range []bool{false, true} {
+		b.Run(fmt.Sprintf("reranked/titled=%v", titled), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				x := texts[i%len(texts)]
+				an.Terms(title + "\n" + x)
+				if titled {
+					TitledMentions(an, title, x)
+				} else {
+					Mentions(an, title, x)
+				}
+			}
+		})
+	}
 }

@@ -59,7 +59,7 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	acts := &activities.Activities{
 		Signer:   signer,
 		Searcher: ix,
-		Local:    wire.Local{Search: ix.InProcess() && cfg.Worker.LocalActivities, Builtin: cfg.Worker.LocalActivities},
+		Local:    localStages(ix.InProcess(), ix.RedisOnly(), cfg.Worker),
 		Chunks:   ix,
 		Models:   models,
 		Checker:  generate.NewChecker(an),
@@ -70,6 +70,18 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 		return nil, err
 	}
 	return acts, nil
+}
+
+// localStages says which stages this worker's runs execute as local
+// activities (docs/loop.md, "Local activities: what changes"): with
+// worker.local_activities, the builtin models, and Search when it runs in
+// process or, with worker.local_redis_search, when Redis is all it calls.
+// A search that calls an embedding endpoint stays an activity.
+func localStages(inProcess, redisOnly bool, w config.Worker) wire.Local {
+	return wire.Local{
+		Search:  w.LocalActivities && (inProcess || redisOnly && w.LocalRedisSearch),
+		Builtin: w.LocalActivities,
+	}
 }
 
 // dialTemporal connects to the configured frontend. sdkLog should be at

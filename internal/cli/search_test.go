@@ -13,8 +13,13 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 func runCmd(t *testing.T, args ...string) (string, string, error) {
@@ -158,5 +163,68 @@ func TestBuildActivities(t *testing.T) {
 	acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
 		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
+	}
+}
+
+// TestLocalStages: Search runs as a local activity when it runs in
+// process, or when Redis is all it calls and worker.local_redis_search
+// allows it; worker.local_activities=false runs every stage as an
+// activity.
+func TestLocalStages(t *testing.T) {
+	on := config.Default().Worker
+	noRedis := on
+	noRedis.LocalRedisSearch = false
+	off := on
+	off.LocalActivities = false
+	for _, tc := range []struct {
+		name                 string
+		inProcess, redisOnly bool
+		w                    config.Worker
+		want                 wire.Local
+	}{
+		{"bleve", true, false, on, wire.Local{Search: true, Builtin: true}},
+		{"redisearch", false, true, on, wire.Local{Search: true, Builtin: true}},
+		{"redisearch, local_redis_search off", false, true, noRedis, wire.Local{Builtin: true}},
+		{"bleve, local_redis_search off", true, false, noRedis, wire.Local{Search: true, Builtin: true}},
+		{"an embedding endpoint", false, false, on, wire.Local{Builtin: true}},
+		{"local_activities off", false, true, off, wire.Local{}},
+		{"local_activities off, bleve", true, false, off, wire.Local{}},
+	} {
+		if got := localStages(tc.inProcess, tc.redisOnly, tc.w); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBuildActivitiesRediSearchSearchesLocally: a worker on a RediSearch
+// index with the builtin embedder runs Search as a local activity by
+// default, and as an activity with worker.local_redis_search off.
+func TestBuildActivitiesRediSearchSearchesLocally(t *testing.T) {
+	srv := redistest.Start(t)
+	name := redistest.Name("local")
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "kettle descaling", Status: corpus.Current, ACL: []string{"public"}}}
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	if _, _, err := redisearch.Build(context.Background(), srv.Client(t), name, c, redisearch.BuildOptions{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := redistest.IndexConfig(t, srv.Addr, name)
+	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.InProcess() || !ix.RedisOnly() {
+		t.Fatalf("RediSearch index: InProcess %v, RedisOnly %v; want false, true", ix.InProcess(), ix.RedisOnly())
+	}
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (wire.Local{Search: true, Builtin: true}); acts.Local != want {
+		t.Errorf("RediSearch worker, defaults: local stages %+v, want %+v", acts.Local, want)
+	}
+	cfg.Worker.LocalRedisSearch = false
+	if acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler)); err != nil || acts.Local.Search {
+		t.Errorf("with worker.local_redis_search false: local stages %+v (err %v), want Search as an activity", acts.Local, err)
 	}
 }

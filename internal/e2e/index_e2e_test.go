@@ -3,13 +3,20 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	tlog "go.temporal.io/sdk/log"
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/backend"
@@ -149,6 +156,11 @@ func TestEndToEndRediSearch(t *testing.T) {
 	if v := indexStage(t, s, id); !strings.Contains(v, "redisearch assay:"+name+":v1") {
 		t.Errorf("trace names index %q, want version 1 of %s", v, name)
 	}
+	// Redis is all the search calls: it ran as a local activity
+	// (worker.local_redis_search), a marker in the history, no activity task.
+	if got := devScheduled(t, s, id); got["Search"] != "local" {
+		t.Errorf("Search ran as %q, want local (worker.local_redis_search defaults to true)", got["Search"])
+	}
 	for _, question := range []string{"case 30455", "K50 will not pair with an older Android phone", "what did the staff ticket 30455 say"} {
 		id, q := s.askID(t, question)
 		if slices.Contains(cited(q), "tkt-30455") || traceMentions(t, s, id, "tkt-30455") {
@@ -180,12 +192,58 @@ func TestEndToEndRediSearch(t *testing.T) {
 	if srv.Cmd == nil {
 		t.Skip("SKIPPED the lost-Redis part: the server comes from ASSAY_TEST_REDIS_URL and is not ours to kill")
 	}
+	// Redis that stops answering (a paused process: connections are
+	// accepted, nothing replies): each local attempt ends at its timeout,
+	// shorter than the workflow task's, and the run stops search_error.
+	srv.Cmd.Process.Signal(syscall.SIGSTOP)
+	start := time.Now()
+	_, q = s.askID(t, "E12")
+	if q.StopReason != "search_error" || strings.Contains(q.StopDetail, srv.Addr) {
+		t.Errorf("with Redis paused: stop %s, detail %q; want search_error naming no host", q.StopReason, q.StopDetail)
+	}
+	t.Logf("with Redis paused the run stopped %s (%s) after %s", q.StopReason, q.StopDetail, time.Since(start).Round(time.Millisecond))
 	srv.Cmd.Process.Kill()
 	srv.Cmd.Wait()
-	start := time.Now()
+	start = time.Now()
 	_, q = s.askID(t, "E12")
 	if q.StopReason != "search_error" || q.StopDetail != "search failed: unavailable" || strings.Contains(q.StopDetail, srv.Addr) {
 		t.Errorf("with Redis gone: stop %s, detail %q; want search_error, \"search failed: unavailable\"", q.StopReason, q.StopDetail)
 	}
 	t.Logf("with Redis gone the run stopped %s after %s", q.StopReason, time.Since(start).Round(time.Millisecond))
+}
+
+// devScheduled says how run id's activities ran, by type: "activity"
+// (an activity task), "local" (a LocalActivity marker) or "both".
+func devScheduled(t *testing.T, s *devStack, id string) map[string]string {
+	t.Helper()
+	c, err := client.Dial(client.Options{HostPort: s.TemporalAddr, Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	out := map[string]string{}
+	add := func(name, kind string) {
+		if k := out[name]; k != "" && k != kind {
+			kind = "both"
+		}
+		out[name] = kind
+	}
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			add(a.GetActivityType().GetName(), "activity")
+		}
+		if m := ev.GetMarkerRecordedEventAttributes(); m.GetMarkerName() == "LocalActivity" {
+			var data struct{ ActivityType string }
+			if err := converter.GetDefaultDataConverter().FromPayloads(m.GetDetails()["data"], &data); err != nil {
+				t.Fatal(err)
+			}
+			add(data.ActivityType, "local")
+		}
+	}
+	return out
 }

@@ -314,7 +314,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 8 {
 		ents = assess.Entities(g.an, req.Question, noVocabulary{})
 		for _, src := range req.Sources {
-			mentions = append(mentions, assess.Mentions(g.an, src.Title, src.Text))
+			mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
 		}
 	}
 	idf := g.score(req, all, content, asked)

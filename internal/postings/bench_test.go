@@ -304,6 +304,7 @@ func BenchmarkSearch(b *testing.B) {
 							t0, c0 := time.Now(), threadCPU()
 							if method != "exhaustive" {
 								_, qw, _ := v.search(context.Background(), q, nil, k, bm25)
+								w.examined += qw.examined
 								w.scored += qw.scored
 								w.decoded += qw.decoded
 							} else {
@@ -322,6 +323,7 @@ func BenchmarkSearch(b *testing.B) {
 					b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
 					b.ReportMetric(ms(cpu[len(cpu)/2]), "cpu-p50-ms")
 					b.ReportMetric(ms(cpu[len(cpu)*99/100]), "cpu-p99-ms")
+					b.ReportMetric(float64(w.examined)/float64(len(s.queries)), "examined/q")
 					b.ReportMetric(float64(w.scored)/float64(len(s.queries)), "scored/q")
 					b.ReportMetric(float64(w.decoded)/float64(len(s.queries)), "blocks/q")
 					b.ReportMetric(float64(v.Len()), "visible")

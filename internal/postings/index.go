@@ -185,6 +185,9 @@ type Visible struct {
 	full  bool // every chunk: use the statistics stored at build
 	n     int
 	avgdl float64
+
+	denseOnce sync.Once
+	dense     []uint64 // docs as a bitset of the index's length, made at the first search that reads it
 }
 
 // Visible returns the chunks visible to groups (those whose ACL shares a
@@ -219,6 +222,24 @@ func (ix *Index) visible(gs []string) *Visible {
 	}
 	v.avgdl = avgLen(ix.lens.sum(v.docs), v.n)
 	return v
+}
+
+// denseDocs is docs as a bitset over the whole index (bit i of word i/64:
+// chunk i is visible), made once: a search that scores most visible
+// chunks tests each posting against it (maxScoreWindows) instead of
+// probing the bitmap for each chunk it scores.
+func (v *Visible) denseDocs() []uint64 {
+	v.denseOnce.Do(func() { v.dense = denseOf(v.docs, v.ix.Len()) })
+	return v.dense
+}
+
+// denseOf is b as a bitset covering ordinals below n.
+func denseOf(b *roaring.Bitmap, n int) []uint64 {
+	d := make([]uint64, (n+63)/64)
+	if !b.IsEmpty() {
+		b.WriteDenseTo(d)
+	}
+	return d
 }
 
 // All is the full-access set: every chunk, whatever its ACL.

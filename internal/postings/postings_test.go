@@ -488,3 +488,45 @@ func TestEachTerm(t *testing.T) {
 		t.Errorf("EachTerm = %v, want %v", got, want)
 	}
 }
+
+// TestOnlyCandidatesExamined checks that a search for a caller who sees
+// part of the corpus, too much of it to read the candidates window by
+// window, examines only candidates: with k as large as the corpus
+// nothing is pruned, so every candidate holding a query term is examined
+// and no other chunk may be. With or without a filter.
+func TestOnlyCandidatesExamined(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	const n = 5000
+	docs := randomCorpus(r, n, 30, []string{"public"})
+	for i := range docs {
+		docs[i].groups = nil
+		if i%2 == 0 {
+			docs[i].groups = []string{"public"}
+		}
+		docs[i].terms = append(docs[i].terms, "t0", "t1") // every chunk holds the query
+	}
+	ix := build(t, docs)
+	v := ix.Visible([]string{"public"})
+	if sparseCand(v.Docs(), ix.Len()) {
+		t.Fatal("half the corpus must not be sparse")
+	}
+	allowed := roaring.New()
+	for i := range n {
+		if i%3 != 0 {
+			allowed.Add(uint32(i))
+		}
+	}
+	for _, a := range []*roaring.Bitmap{nil, allowed} {
+		hits, w, err := v.search(context.Background(), []string{"t0", "t1"}, a, n, bm25)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := n / 2
+		if a != nil {
+			want = int(roaring.And(v.Docs(), a).GetCardinality())
+		}
+		if w.examined != want || len(hits) != want {
+			t.Errorf("filter %v: examined %d chunks and found %d, want %d candidates (of %d chunks)", a != nil, w.examined, len(hits), want, n)
+		}
+	}
+}

@@ -47,8 +47,9 @@ func (v *Visible) Search(ctx context.Context, qterms []string, allowed *roaring.
 
 // work counts what one search did, for benchmarks.
 type work struct {
-	scored  int // chunks scored exactly
-	decoded int // posting blocks decoded
+	examined int // chunks whose essential terms' contribution was summed
+	scored   int // chunks scored exactly
+	decoded  int // posting blocks decoded
 }
 
 func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.Bitmap, k int, p Params) ([]Hit, work, error) {
@@ -63,7 +64,16 @@ func (v *Visible) search(ctx context.Context, qterms []string, allowed *roaring.
 	if cand.IsEmpty() {
 		return nil, work{}, nil
 	}
-	hits, err := q.maxScoreWindows(ctx, cand, v.full && allowed == nil, k)
+	everyDoc := v.full && allowed == nil
+	var dense []uint64
+	if !everyDoc && !sparseCand(cand, v.ix.Len()) {
+		if allowed == nil {
+			dense = v.denseDocs()
+		} else {
+			dense = denseOf(cand, v.ix.Len())
+		}
+	}
+	hits, err := q.maxScoreWindows(ctx, cand, dense, everyDoc, k)
 	for _, c := range q.terms {
 		q.work.decoded += c.decoded
 	}

@@ -54,7 +54,12 @@ func (q *query) byBound() (cs []*cursor, cumUB []float64, cumClauses []int) {
 // Bounds include the coordination factor: a chunk holding the terms of a
 // set of clauses scores at most the sum of their bounds times their share
 // of the query's clauses.
-func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, everyDoc bool, k int) ([]Hit, error) {
+//
+// Candidates: every chunk (everyDoc), or, for a sparse set, those of
+// cand read window by window from its bitmap; otherwise dense is cand as a
+// bitset and a posting of a chunk outside it is not accumulated, so only
+// candidates are scored.
+func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense []uint64, everyDoc bool, k int) ([]Hit, error) {
 	m := len(q.terms)
 	top := newTopK(k)
 	cs, cumUB, cumClauses := q.byBound()
@@ -71,7 +76,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 	// For a sparse candidate set (a restricted caller, a narrow filter),
 	// windows without candidates are skipped and postings of chunks that
 	// are not candidates are not accumulated.
-	sparse := !everyDoc && cand.GetCardinality()*8 < uint64(q.ix.Len())
+	sparse := !everyDoc && dense == nil
 	var inWindow [window / 64]uint64
 	candIt := cand.Iterator()
 	for _, c := range cs {
@@ -142,6 +147,9 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
 					continue
 				}
+				if dense != nil && dense[c.doc/64]&(1<<(c.doc%64)) == 0 {
+					continue
+				}
 				seen[o/64] |= 1 << (o % 64)
 				tfs[j*window+int(o)] = c.tf()
 			}
@@ -149,6 +157,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 		for o := range setBits(seen[:(w-start)/64+1]) {
 			doc := start + o
 			theta := top.threshold()
+			q.work.examined++
 			kl := q.kLen(q.length(doc))
 			raw, nheld := 0.0, 0
 			held, heldTF = held[:0], heldTF[:0]
@@ -162,9 +171,6 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 				}
 			}
 			if bound(raw+cumUB[e], nheld+cumClauses[e]) <= theta {
-				continue
-			}
-			if !everyDoc && !sparse && !cand.Contains(doc) {
 				continue
 			}
 			// Probe the non-essential terms, highest bound first.
@@ -203,6 +209,13 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, every
 		start = w + 1
 	}
 	return top.sorted(), nil
+}
+
+// sparseCand reports whether a search of the candidates cand among n chunks
+// reads them window by window from the bitmap (under 1/8 of the chunks)
+// rather than testing each posting against a bitset of them.
+func sparseCand(cand *roaring.Bitmap, n int) bool {
+	return cand.GetCardinality()*8 < uint64(n)
 }
 
 // setBits yields the positions of the set bits of words in increasing

@@ -6,6 +6,8 @@
 package terms
 
 import (
+	"slices"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -67,6 +69,30 @@ func (a *Analyzer) terms(text string) []string {
 		a.cache.put(text, out)
 	}
 	return out
+}
+
+// Titled returns Terms(title) and Terms(text). When the cache holds the
+// analysis of title + "\n" + text (the key the reranker analyses a chunk
+// under) and it begins with title's terms, text's terms are the rest of
+// it: a newline always ends a word (Unicode word boundaries, rules
+// WB3a/WB3b), so the two texts' words are those of the joined text, and
+// every filter after the tokenizer reads one token at a time. Otherwise
+// text is analysed (or found) on its own.
+func (a *Analyzer) Titled(title, text string) (titleTerms, textTerms []string) {
+	tt := a.terms(title)
+	var xt []string
+	if a.cache != nil {
+		if both, ok := a.cache.get(title + "\n" + text); ok && len(both) >= len(tt) && slices.Equal(both[:len(tt)], tt) {
+			xt = both[len(tt):]
+		}
+	}
+	if xt == nil {
+		xt = a.terms(text)
+	}
+	if a.cache == nil {
+		return tt, xt
+	}
+	return slices.Clone(tt), slices.Clone(xt)
 }
 
 // Set returns text's distinct terms.

@@ -17,6 +17,9 @@ func andPopcount4(planes *uint64, rec *uint64, words int) int
 //go:noescape
 func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
 
+//go:noescape
+func andPopcount4AVX512Many(planes *uint64, recs *uint64, words, n int, out *int64)
+
 var (
 	hasPOPCNT       = cpu.X86.HasPOPCNT
 	hasAVX512POPCNT = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
@@ -37,4 +40,23 @@ func weightedPopcount(planes, rec []uint64) int {
 		return andPopcount4(&planes[0], &rec[0], w)
 	}
 	return weightedPopcountGo(planes, rec)
+}
+
+// weightedPopcounts sets out[i] to weightedPopcount(planes, code of record
+// i) for the len(out) records of recs, each a header word and w code
+// words, in one call when the AVX-512 kernel applies.
+func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
+	n := len(out)
+	if n == 0 {
+		return
+	}
+	_ = recs[n*(1+w)-1]
+	if hasAVX512POPCNT && w > 0 && w%8 == 0 {
+		_ = planes[4*w-1]
+		andPopcount4AVX512Many(&planes[0], &recs[0], w, n, &out[0])
+		return
+	}
+	for j := range out {
+		out[j] = int64(weightedPopcount(planes, recs[j*(1+w)+1:][:w]))
+	}
 }

@@ -63,6 +63,40 @@ loop:
 	MOVQ R8, ret+24(FP)
 	RET
 
+// WEIGHTEDZ leaves in X0's low quadword the weighted count of the code at
+// DI over the planes at SI, R12, R13 and DX, CX words (a positive multiple
+// of 8), eight words at a time; it uses BX, Z0-Z5. The loop's label is
+// local to the function that uses the macro.
+#define WEIGHTEDZ \
+	VPXORQ Z0, Z0, Z0 \
+	XORQ   BX, BX \
+loopz: \
+	VMOVDQU64 (DI)(BX*8), Z1 \
+	VPANDQ    (SI)(BX*8), Z1, Z2 \
+	VPOPCNTQ  Z2, Z2 \
+	VPADDQ    Z2, Z0, Z0 \
+	VPANDQ    (R12)(BX*8), Z1, Z3 \
+	VPOPCNTQ  Z3, Z3 \
+	VPSLLQ    $1, Z3, Z3 \
+	VPADDQ    Z3, Z0, Z0 \
+	VPANDQ    (R13)(BX*8), Z1, Z4 \
+	VPOPCNTQ  Z4, Z4 \
+	VPSLLQ    $2, Z4, Z4 \
+	VPADDQ    Z4, Z0, Z0 \
+	VPANDQ    (DX)(BX*8), Z1, Z5 \
+	VPOPCNTQ  Z5, Z5 \
+	VPSLLQ    $3, Z5, Z5 \
+	VPADDQ    Z5, Z0, Z0 \
+	ADDQ      $8, BX \
+	CMPQ      BX, CX \
+	JLT       loopz \
+	VEXTRACTI64X4 $1, Z0, Y1 \
+	VPADDQ        Y1, Y0, Y0 \
+	VEXTRACTI128  $1, Y0, X1 \
+	VPADDQ        X1, X0, X0 \
+	VPSHUFD       $0x4e, X0, X1 \
+	VPADDQ        X1, X0, X0
+
 // func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
 //
 // andPopcount4 eight words at a time with AVX-512 VPOPCNTQ; words must be
@@ -70,36 +104,41 @@ loop:
 TEXT ·andPopcount4AVX512(SB), NOSPLIT, $0-32
 	ARGS
 	PREFETCH
-	VPXORQ Z0, Z0, Z0
-
-loopz:
-	VMOVDQU64 (DI)(BX*8), Z1
-	VPANDQ    (SI)(BX*8), Z1, Z2
-	VPOPCNTQ  Z2, Z2
-	VPADDQ    Z2, Z0, Z0
-	VPANDQ    (R12)(BX*8), Z1, Z3
-	VPOPCNTQ  Z3, Z3
-	VPSLLQ    $1, Z3, Z3
-	VPADDQ    Z3, Z0, Z0
-	VPANDQ    (R13)(BX*8), Z1, Z4
-	VPOPCNTQ  Z4, Z4
-	VPSLLQ    $2, Z4, Z4
-	VPADDQ    Z4, Z0, Z0
-	VPANDQ    (DX)(BX*8), Z1, Z5
-	VPOPCNTQ  Z5, Z5
-	VPSLLQ    $3, Z5, Z5
-	VPADDQ    Z5, Z0, Z0
-	ADDQ      $8, BX
-	CMPQ      BX, CX
-	JLT       loopz
-
-	VEXTRACTI64X4 $1, Z0, Y1
-	VPADDQ        Y1, Y0, Y0
-	VEXTRACTI128  $1, Y0, X1
-	VPADDQ        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDQ        X1, X0, X0
-	VMOVQ         X0, AX
+	WEIGHTEDZ
+	VMOVQ X0, AX
 	VZEROUPPER
-	MOVQ          AX, ret+24(FP)
+	MOVQ  AX, ret+24(FP)
+	RET
+
+// func andPopcount4AVX512Many(planes *uint64, recs *uint64, words, n int, out *int64)
+//
+// andPopcount4AVX512 of n records laid out back to back, each a header
+// word followed by its words code words (recs points at the first
+// record's header): out[i] is record i's sum. One call for a batch
+// instead of one a record; the same integers. words must be a positive
+// multiple of 8, n ≥ 1.
+TEXT ·andPopcount4AVX512Many(SB), NOSPLIT, $0-40
+	MOVQ planes+0(FP), SI
+	MOVQ recs+8(FP), DI
+	MOVQ words+16(FP), CX
+	MOVQ n+24(FP), R10
+	MOVQ out+32(FP), R11
+	MOVQ CX, DX
+	SHLQ $3, DX
+	LEAQ (SI)(DX*1), R12
+	LEAQ (R12)(DX*1), R13
+	LEAQ 8(DX), R9        // a record's bytes: header and code
+	LEAQ (R13)(DX*1), DX
+	ADDQ $8, DI           // the first record's code
+
+recm:
+	PREFETCH
+	WEIGHTEDZ
+	VMOVQ X0, (R11)
+	ADDQ  $8, R11
+	ADDQ  R9, DI
+	DECQ  R10
+	JNZ   recm
+
+	VZEROUPPER
 	RET

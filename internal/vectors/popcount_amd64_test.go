@@ -45,6 +45,36 @@ func TestAndPopcount4(t *testing.T) {
 	}
 }
 
+// TestWeightedPopcounts checks the batched kernel against the Go loop,
+// record by record, for batches of 1 to 300 records with headers of every
+// bit pattern (the kernel must skip them) and each width a dimension can
+// give (the Go fallback for widths it does not take).
+func TestWeightedPopcounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 22))
+	for _, w := range []int{1, 8, 12, 16, 32, 64} {
+		for _, n := range []int{1, 2, 7, 256, 300} {
+			planes := make([]uint64, 4*w)
+			for i := range planes {
+				planes[i] = rng.Uint64() & rng.Uint64()
+			}
+			recs := make([]uint64, n*(1+w))
+			for i := range recs {
+				recs[i] = rng.Uint64()
+			}
+			out := make([]int64, n)
+			weightedPopcounts(planes, recs, w, out)
+			for j := range n {
+				if want := weightedPopcountGo(planes, recs[j*(1+w)+1:][:w]); out[j] != int64(want) {
+					t.Fatalf("words %d, %d records: record %d counted %d, want %d", w, n, j, out[j], want)
+				}
+			}
+		}
+	}
+	if !hasAVX512POPCNT {
+		t.Log("no AVX-512 VPOPCNTQ on this CPU: only the fallback was checked")
+	}
+}
+
 // BenchmarkAndPopcount4 is the 1-bit scan's inner loop for one code of
 // the builtin embedder's 768 dimensions (1,024 rotated bits, 16 words):
 // the Go loop against each assembly kernel.

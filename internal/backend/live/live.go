@@ -54,6 +54,10 @@ type generation struct {
 	// inProcess: searching needs nothing outside this process (bleve and
 	// a builtin embedder), so Search may run as a local activity.
 	inProcess bool
+	// redisOnly: searching needs Redis and nothing else (the redisearch
+	// backend with a builtin embedder), so Search may run as a local
+	// activity when the worker allows it (worker.local_redis_search).
+	redisOnly bool
 }
 
 // Index serves the current version of the configured index. Between
@@ -137,13 +141,15 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		return &generation{ix: ix}, nil
 	}
 	var s *retrieval.Retriever
-	inProcess := false
+	inProcess, redisOnly := false, false
 	if l.cfg.Index.Backend == config.BackendRediSearch {
 		r, err := NewRetriever(ix, l.cfg)
 		if err != nil {
 			return nil, err
 		}
-		s = r // every search is a Redis round trip: never in process
+		// Every search is a Redis round trip: never in process, and
+		// Redis's alone unless queries are embedded by an endpoint.
+		s, redisOnly = r, !embedsByEndpoint(ix)
 	} else {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
@@ -155,7 +161,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		a.Thesaurus = l.thes
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
-	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess}, nil
+	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
 }
 
 // current returns the generation to use, swapping first when the index
@@ -255,6 +261,10 @@ func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, 
 // InProcess reports whether searching the version served needs nothing
 // outside this process, so the Search activity may run locally.
 func (l *Index) InProcess() bool { return l.cur.Load().inProcess }
+
+// RedisOnly reports whether searching the version served needs Redis and
+// nothing else: the redisearch backend with a builtin embedder (or none).
+func (l *Index) RedisOnly() bool { return l.cur.Load().redisOnly }
 
 // Len is the number of chunks of the version served.
 func (l *Index) Len() int { return l.cur.Load().ix.Len() }

@@ -371,7 +371,13 @@ func searcherFor(ix backend.Index, cfg config.Config, log *slog.Logger) (s *retr
 		log.Warn("searching by BM25 alone", "reason", err)
 		return retrieval.New(ix), true
 	}
-	return r, !strings.HasPrefix(ix.Manifest().Embedder, "openai:")
+	return r, !embedsByEndpoint(ix)
+}
+
+// embedsByEndpoint reports whether ix's queries are embedded by calling
+// an embedding endpoint (openai), not in this process.
+func embedsByEndpoint(ix backend.Index) bool {
+	return strings.HasPrefix(ix.Manifest().Embedder, "openai:")
 }
 
 // EmbedderFor builds the configured embedder. The IDF-weighted builtin is

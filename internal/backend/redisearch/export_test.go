@@ -111,3 +111,11 @@ func RareQuery(terms []string, common, scored, kept []bool) string {
 
 // DefaultRareOpt is the shipped rule's OptShare and OptKeep.
 var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.OptKeep
+
+// SetPostingsScorer sets the scorer of Holdings' postings reads ("": the
+// engine's default) and returns the previous one.
+func SetPostingsScorer(s string) string {
+	old := postingsScorer
+	postingsScorer = s
+	return old
+}

@@ -21,6 +21,15 @@ import (
 // which of their combinations chunks hold is checked (see exists).
 var maxPostings = 4096
 
+// postingsScorer is the scorer of postings' reads. Every match is read
+// and only which chunks match counts, so no score is needed: DOCSCORE
+// (the document's stored score, a constant here) spares the engine
+// TFIDF, its default, for every posting read. Measured at 50,000 chunks
+// (TestHoldingsOnBuilt, 300 queries, public): FT.SEARCH reads 8.8–9.2 →
+// 8.3–8.7 ms a Holdings, the same held sets (docs/performance-scale.md,
+// Round 10). "" is the engine's default.
+var postingsScorer = "DOCSCORE"
+
 // maxHoldingCounts bounds the existence checks one Holdings may send:
 // past it (many common question terms that many chunks hold together),
 // it cannot tell.
@@ -308,7 +317,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 			continue
 		}
 		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, q, &redis.FTSearchOptions{
-			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2,
+			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2, Scorer: postingsScorer,
 		})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {

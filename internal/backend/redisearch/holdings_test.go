@@ -337,3 +337,85 @@ func TestHoldingsSkipsChecksItsCountsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// searchRecorder records the arguments of every FT.SEARCH sent.
+type searchRecorder struct {
+	searchCounter
+	mu   sync.Mutex
+	args [][]any
+}
+
+func (c *searchRecorder) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			if strings.EqualFold(cmd.Name(), "ft.search") {
+				c.mu.Lock()
+				c.args = append(c.args, cmd.Args())
+				c.mu.Unlock()
+			}
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// TestHoldingsReadsPostingsUnscored: Holdings reads postings without
+// scoring them (SCORER DOCSCORE: only which chunks match counts), and its
+// answers, counts included, are those of reads scored by the engine's
+// default.
+func TestHoldingsReadsPostingsUnscored(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	chunks := overlappingACLs(5, 400)
+	ix := buildOpen(t, rdb, redistest.Name("unscored"), chunks, redisearch.BuildOptions{})
+	rec := &searchRecorder{}
+	rdb.AddHook(rec)
+	vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region")
+	r := rand.New(rand.NewPCG(5, 7))
+	reads := 0
+	for range 12 {
+		var ts []string
+		for _, i := range r.Perm(len(vocab))[:3+r.IntN(6)] {
+			ts = append(ts, vocab[i])
+		}
+		for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}} {
+			v := ix.Visible(groups)
+			rec.mu.Lock()
+			rec.args = nil
+			rec.mu.Unlock()
+			got := v.Holdings(ctx, ts, nil)
+			rec.mu.Lock()
+			sent := rec.args
+			rec.mu.Unlock()
+			for _, a := range sent {
+				if !postingsRead(a) {
+					continue // a count (LIMIT 0 0): the statistics
+				}
+				reads++
+				if s := fmt.Sprint(a); !strings.Contains(s, "SCORER DOCSCORE") {
+					t.Errorf("terms %v: a postings read without SCORER DOCSCORE: %s", ts, s)
+				}
+			}
+			old := redisearch.SetPostingsScorer("")
+			scored := v.Holdings(ctx, ts, nil)
+			redisearch.SetPostingsScorer(old)
+			if !maps.Equal(got, scored) {
+				t.Errorf("groups %v, terms %v: unscored reads give %v, scored %v", groups, ts, got, scored)
+			}
+		}
+	}
+	if reads == 0 {
+		t.Fatal("no postings were read: the test checks nothing")
+	}
+}
+
+// postingsRead reports whether FT.SEARCH arguments ask for matches
+// (LIMIT 0 n, n > 0), not only their count.
+func postingsRead(args []any) bool {
+	for i, a := range args {
+		if s, ok := a.(string); ok && s == "LIMIT" && i+2 < len(args) {
+			return fmt.Sprint(args[i+2]) != "0"
+		}
+	}
+	return false
+}
