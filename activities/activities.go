@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -216,7 +217,7 @@ func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.Asse
 	if err := res.Assessment.Check(); err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err, spent)
 	}
-	return wire.AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Proposals: res.ProposalList(), Flags: flags}, nil
+	return wire.AssessOutput{Assessment: res.Assessment, Usage: res.Usage, Proposals: res.ProposalList(), Flags: flags, Accepted: res.Accepted}, nil
 }
 
 // Generate writes the answer from accepted evidence.
@@ -232,6 +233,11 @@ func (a *Activities) Generate(ctx context.Context, in wire.GenerateInput) (wire.
 	req := generate.Request{Question: in.Question}
 	for i, c := range chunks {
 		req.Sources = append(req.Sources, generate.Source{Label: wire.Label(i), Chunk: c})
+	}
+	for _, id := range in.Accepted {
+		if slices.Contains(in.ChunkIDs, id) {
+			req.Accepted = append(req.Accepted, id)
+		}
 	}
 	gen, err := a.Models.generator(in.Route)
 	if err != nil {

@@ -186,3 +186,20 @@ func TestAssessSpentFailureNotRetried(t *testing.T) {
 		t.Errorf("a timeout that cost nothing is non-retryable; want it retried")
 	}
 }
+
+// TestAssessSaysWhatItAccepted: the chunks a sufficient assessment rests
+// on travel in the output, for the generator (GenerateInput.Accepted).
+func TestAssessSaysWhatItAccepted(t *testing.T) {
+	as := &scriptedAssessor{res: assess.Result{
+		Assessment: wire.Assessment{Score: 0.9, Sufficient: true, Reason: "covered"},
+		Accepted:   []string{"pol-warranty-2026#0"},
+	}}
+	a := assessActivities(as)
+	out, err := execute[wire.AssessOutput](t, a, a.Assess, assessIn)
+	if err != nil {
+		t.Fatalf("Assess: %v", err)
+	}
+	if diff := cmp.Diff([]string{"pol-warranty-2026#0"}, out.Accepted); diff != "" {
+		t.Errorf("Accepted (-want +got):\n%s", diff)
+	}
+}

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,43 @@ func TestGenerateRejectionIsFinal(t *testing.T) {
 		}
 		if appErr.Type() != tt.wantType || !appErr.NonRetryable() {
 			t.Errorf("Generate(reply %q) error type %q non-retryable %v, want %q non-retryable", tt.reply, appErr.Type(), appErr.NonRetryable(), tt.wantType)
+		}
+	}
+}
+
+// recordingGenerator answers with a fixed text and records the request.
+type recordingGenerator struct {
+	reply string
+	got   *generate.Request
+}
+
+func (g *recordingGenerator) Generate(_ context.Context, req generate.Request) (generate.Answer, error) {
+	g.got = &req
+	return generate.Answer{Text: g.reply, Model: "scripted"}, nil
+}
+
+// TestGenerateGetsWhatWasAccepted: the generator hears which of its
+// sources the assessor accepted, first the one that answers; an id that
+// is not among the sources is dropped, and a run recorded before the field
+// (none) gives it none.
+func TestGenerateGetsWhatWasAccepted(t *testing.T) {
+	for _, tt := range []struct {
+		accepted, want []string
+	}{
+		{[]string{"pol-repairs#0", "pol-warranty-2026#0"}, []string{"pol-repairs#0", "pol-warranty-2026#0"}},
+		{[]string{"other#0", "pol-repairs#0"}, []string{"pol-repairs#0"}},
+		{nil, nil},
+	} {
+		a := generateActivities("")
+		g := &recordingGenerator{reply: "We aim to repair and return an appliance within 10 working days. [2]"}
+		a.Models.BuiltinGenerator = g
+		in := generateIn
+		in.Accepted = tt.accepted
+		if _, err := execute[wire.GenerateOutput](t, a, a.Generate, in); err != nil {
+			t.Fatalf("Generate: %v", err)
+		}
+		if !slices.Equal(g.got.Accepted, tt.want) {
+			t.Errorf("accepted %v: the generator got %v, want %v", tt.accepted, g.got.Accepted, tt.want)
 		}
 	}
 }

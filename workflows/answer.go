@@ -94,6 +94,9 @@ type run struct {
 	route    router.Class // the route of the last model call, for AssayRoute
 	seenQ    []string     // normalized queries tried
 	seenSets []string     // result sets seen, as sorted joined chunk ids
+	// accepted are the chunks the accepting assessment rests on
+	// (AssessOutput.Accepted), for the generator.
+	accepted []string
 	// timeline holds the lines of the run's current details, and
 	// detailsHead the line above them (timeline.go).
 	timeline    []string
@@ -264,7 +267,9 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	as := aout.Assessment
 	att.Assessment = &as
 	att.Accepted = as.Sufficient && as.Score >= r.in.Threshold && len(sout.Hits) > 0
-	if !att.Accepted {
+	if att.Accepted {
+		r.accepted = aout.Accepted
+	} else {
 		att.Proposals = aout.Proposals
 		if len(att.Proposals) == 0 && strings.TrimSpace(as.Rewrite) != "" {
 			// An assessor that lists no proposals (and histories recorded
@@ -363,6 +368,7 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	err := r.routed(ctx, 0, router.Generate, func(d router.Decision) error {
 		return r.exec(ctx, r.local(d), withSummary(generateOptions, generateSummary(len(hits), d.Model)), wire.GenerateActivity, wire.GenerateInput{
 			Question: r.in.Question, ChunkIDs: chunkIDs(hits), Groups: r.in.Principal.Groups, Route: d, Release: r.in.Release,
+			Accepted: r.accepted,
 		}).Get(ctx, &r.answer)
 	})
 	r.trace.GenerateMS = msSince(ctx, t0)

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,5 +90,40 @@ func TestNoHistoryNoCondense(t *testing.T) {
 	e.AssertActivityNumberOfCalls(t, wire.CondenseActivity, 0)
 	if res.Trace.Condensed != nil {
 		t.Errorf("condensed = %+v without history", res.Trace.Condensed)
+	}
+}
+
+// TestGenerateHearsWhatWasAccepted: the generator is told which chunks the
+// accepting assessment rested on (AssessOutput.Accepted), not what an
+// earlier, refusing one named; an assessor that names none (and histories
+// recorded before the field) sends none.
+func TestGenerateHearsWhatWasAccepted(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		said []string
+	}{
+		{"named", []string{"b#0"}},
+		{"none named", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newLoopEnv(t, router.DefaultPolicy("", ""))
+			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
+			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("c", "b"), nil).Once()
+			weak := verdict(0.4, false, "rewrite one")
+			weak.Accepted = []string{"a#0"}
+			good := verdict(0.9, true, "")
+			good.Accepted = tt.said
+			e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+			e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(good, nil).Once()
+			var got wire.GenerateInput
+			e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(func(_ context.Context, in wire.GenerateInput) (wire.GenerateOutput, error) {
+				got = in
+				return answer(), nil
+			})
+			res := e.run(t, testInput())
+			if res.StopReason != wire.Answered || !slices.Equal(got.Accepted, tt.said) || !slices.Equal(got.ChunkIDs, []string{"c#0", "b#0"}) {
+				t.Errorf("stop %s; the generator got chunks %v accepted %v, want %v", res.StopReason, got.ChunkIDs, got.Accepted, tt.said)
+			}
+		})
 	}
 }

@@ -608,21 +608,32 @@ func asking(question string) (string, []string) {
 // the form of a question. A lead-in ("Hi,", "I bought a Z10 last year.")
 // or a subordinate clause ("if the lid cracks,") does not ask; a list
 // ("the jug and lid") opens no part.
+//
+// A follow-up ("..., and what if it is from batch B-2291", "what about the
+// X300?") asks too: a question word followed by "if" or "about" asks
+// about another case of the same question wherever it stands.
 func AskingClauses(question string) int {
 	n := 0
 	for i, sp := range clauseSpans(question) {
 		clause := question[sp[0]:sp[1]]
-		if asks(clause, i == 0) {
+		if asks(clause, i == 0) || followUp(clause) {
 			n++
 		}
 		ws := strings.Fields(clause)
 		for j := 1; j < len(ws)-1; j++ {
-			if w := words(ws[j]); len(w) == 1 && conjunctions[w[0]] && asks(strings.Join(ws[j:], " "), false) {
+			if w := words(ws[j]); len(w) == 1 && conjunctions[w[0]] && (asks(strings.Join(ws[j:], " "), false) || followUp(strings.Join(ws[j+1:], " "))) {
 				n++
 			}
 		}
 	}
 	return n
+}
+
+// followUp reports whether clause opens with a question word followed by
+// "if" or "about" ("what if ...", "what about ...").
+func followUp(clause string) bool {
+	ws := contracted(opening(words(clause)))
+	return len(ws) > 1 && whWords[ws[0]] && (ws[1] == "if" || ws[1] == "about")
 }
 
 // requestWords make up a request to be told something ("can you tell me",

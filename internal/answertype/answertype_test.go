@@ -425,6 +425,11 @@ func TestAskingClauses(t *testing.T) {
 		{"can you tell me how often to descale the kettle", 1},
 		{"how do I clean the jug and lid?", 1},
 		{"is the X200 or the X300 Pro quieter?", 1},
+		// A follow-up asks about another case of the question.
+		{"is a cracked Z9 drum covered, and what if it is from batch C-17", 2},
+		{"is a cracked Z9 drum covered and what about the Z10?", 2},
+		{"what if my drum is from batch C-17?", 1},
+		{"I know what it is about, but how long does it last?", 1},
 	} {
 		if got := AskingClauses(tt.question); got != tt.want {
 			t.Errorf("AskingClauses(%q) = %d; want %d", tt.question, got, tt.want)

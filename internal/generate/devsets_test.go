@@ -2,7 +2,11 @@ package generate
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/corpus"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +24,7 @@ var devSets = [][2]string{
 	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
 	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
-	{"hollin-fresh7", ""},
+	{"hollin-fresh7", ""}, {"hollin-fresh8", ""},
 }
 
 // TestDevSets compares the builtin extractive generators (v9, v10) on
@@ -39,8 +43,20 @@ func TestDevSets(t *testing.T) {
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV9(an), NewExtractiveV10(an)}
-	var why []string
+	gens := []*Extractive{NewExtractiveV10(an), NewExtractiveV11(an)}
+	// GENERATEDEV_ASSESS=1: only the questions the builtin assessor
+	// accepts on their first attempt reach the generators, each with the
+	// chunks it accepted (Request.Accepted), as the one-pass baseline
+	// runs them (no thesaurus).
+	var judge *assess.Builtin
+	if os.Getenv("GENERATEDEV_ASSESS") != "" {
+		judge = assess.NewBuiltin(an, visibleOf{f.ix})
+		judge.Rewriter = assess.NewRewriter(an, visibleOf{f.ix})
+	}
+	var why, why10 []string
+	gens[0].explain = func(source int, text, rule string) {
+		why10 = append(why10, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
+	}
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
 	}
@@ -65,14 +81,37 @@ func TestDevSets(t *testing.T) {
 		}](t, factsPath) {
 			facts[kf.ID] = kf.Facts
 		}
-		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused int }
+		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused, rejected int }
 		tallies := make([]tally, len(gens))
 		for _, qq := range qs {
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
 			if len(req.Sources) == 0 {
 				continue // nothing visible: the loop never reaches the generator
 			}
-			why = why[:0]
+			if judge != nil {
+				ar := assess.Request{Question: qq.Question, Query: qq.Question, Groups: qq.Groups, K: wire.DefaultTopK}
+				if !slices.Contains(ar.Groups, corpus.PublicGroup) {
+					ar.Groups = append([]string{corpus.PublicGroup}, ar.Groups...)
+				}
+				for _, src := range req.Sources {
+					ar.Evidence = append(ar.Evidence, assess.Evidence{ChunkID: src.ID, Title: src.Title, Text: src.Text})
+				}
+				res, err := judge.Assess(context.Background(), ar)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Assessment.Sufficient {
+					for gi := range gens {
+						tallies[gi].rejected++
+					}
+					continue
+				}
+				req.Accepted = res.Accepted
+				if os.Getenv("GENERATEDEV_REASON") != "" {
+					t.Logf("%s %s accepted %v: %s", set[0], qq.ID, res.Accepted, res.Assessment.Reason)
+				}
+			}
+			why, why10 = why[:0], why10[:0]
 			var texts []string
 			for gi, g := range gens {
 				ans, err := g.Generate(context.Background(), req)
@@ -121,12 +160,19 @@ func TestDevSets(t *testing.T) {
 				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text+"\n\t\tbearing "+strings.Join(bear, " "))
 			}
 			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "every" || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[0], " -") || strings.HasPrefix(texts[0], "-"))) {
-				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv9: %s\n\tv10: %s\n\t\twhy %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], texts[1], strings.Join(why, " "))
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tv10: %s\n\t\twhy %s\n\tv11: %s\n\t\twhy %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], texts[0], strings.Join(why10, " "), texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
-			t.Logf("%s %s: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d", set[0], g.Model(), tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer)
+			t.Logf("%s v%d: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d (assessor refused %d)", set[0], g.Version, tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.rejected)
 		}
 	}
 }
+
+// visibleOf is the fixture's index as the assessor's corpus.
+type visibleOf struct{ ix *bleveindex.Index }
+
+func (v visibleOf) Visible(groups []string) assess.Vocabulary { return v.ix.Visible(groups) }
+
+func (v visibleOf) EachTerm(fn func(term string, df int)) { v.ix.EachTerm(fn) }

@@ -22,13 +22,14 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV9, NewExtractiveV8,
-// NewExtractiveV7).
+// ExtractiveV10Model, ExtractiveV9Model, ExtractiveV8Model and
+// ExtractiveV7Model name the previous versions, still selectable
+// (NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
-	ExtractiveV9Model = router.BuiltinGenerateModelV9
-	ExtractiveV8Model = router.BuiltinGenerateModelV8
-	ExtractiveV7Model = router.BuiltinGenerateModelV7
+	ExtractiveV10Model = router.BuiltinGenerateModelV10
+	ExtractiveV9Model  = router.BuiltinGenerateModelV9
+	ExtractiveV8Model  = router.BuiltinGenerateModelV8
+	ExtractiveV7Model  = router.BuiltinGenerateModelV7
 )
 
 // Extractive is the offline generator: it answers with sentences copied
@@ -136,6 +137,23 @@ const (
 //     question names one: "Never put the motor base in water" and another
 //     page's "base of the jar" share words, not a subject.
 //
+// v11 (ExtractiveModel; v10 is ExtractiveV10Model) reads which chunk the
+// assessor accepted (Request.Accepted; none: as v10):
+//
+//   - in rule 2, for a question expecting a type of answer, when the
+//     accepted source is not the opening sentence's, has a sentence on
+//     the question, and bears on the whole question more than the
+//     opening sentence's source (see bearing), the opening sentence is
+//     chosen again from the accepted source alone (see accepted); sources
+//     ranked above an accepted opening source lose rule 3's pass for
+//     rank;
+//   - in rule 3, after an accepted opening, when the question asks one
+//     thing, another source's sentence must also add an answer of the
+//     expected type (see addsTyped), unless it elaborates a procedure;
+//   - "asks one thing" is answertype.AskingClauses at most 1 everywhere
+//     (v8–v10's rule 3 split the question at commas, semicolons and
+//     question marks; see parts).
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -169,9 +187,10 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 10 (ExtractiveModel), 9 (ExtractiveV9Model, without
-	// v10's rules), 8 (ExtractiveV8Model, without v9's) or 7
-	// (ExtractiveV7Model, without v8's).
+	// Version is 11 (ExtractiveModel), 10 (ExtractiveV10Model, without
+	// v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
+	// v8's).
 	Version int
 	// explain, when set (the development harness), hears why each
 	// sentence was chosen.
@@ -181,12 +200,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV10(an)
+	return NewExtractiveV11(an)
 }
 
-// NewExtractiveV10 returns version 10 (ExtractiveModel).
+// NewExtractiveV11 returns version 11 (ExtractiveModel).
+func NewExtractiveV11(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 11}
+}
+
+// NewExtractiveV10 returns version 10 (ExtractiveV10Model).
 func NewExtractiveV10(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 10}
+	g := NewExtractiveV11(an)
+	g.Version = 10
+	return g
 }
 
 // NewExtractiveV9 returns version 9 (ExtractiveV9Model).
@@ -211,12 +237,14 @@ func NewExtractiveV7(an *terms.Analyzer) *Extractive {
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV9Model,
-// ExtractiveV8Model or ExtractiveV7Model.
+// names: ExtractiveModel (also for ""), ExtractiveV10Model,
+// ExtractiveV9Model, ExtractiveV8Model or ExtractiveV7Model.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV10Model:
+		return NewExtractiveV10(an), nil
 	case ExtractiveV9Model:
 		return NewExtractiveV9(an), nil
 	case ExtractiveV8Model:
@@ -224,7 +252,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
 }
 
 // Model is the generator's model id.
@@ -236,6 +264,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV8Model
 	case g.Version == 9:
 		return ExtractiveV9Model
+	case g.Version == 10:
+		return ExtractiveV10Model
 	}
 	return ExtractiveModel
 }
@@ -296,6 +326,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		titles[i] = g.an.Set(src.Title)
 	}
 
+	// Whether the question asks one thing. v8–v10 split it at commas,
+	// semicolons and question marks (see parts) for rule 3's gates; v11
+	// counts the clauses that ask (answertype.AskingClauses), as rule 1a
+	// does: "Hi, how long is the warranty" asks once, "how many watts
+	// does it use and how do I clean its filter" twice.
+	onePart := len(g.parts(req.Question)) == 1
+	if g.Version >= 11 {
+		onePart = answertype.AskingClauses(req.Question) <= 1
+	}
+
 	// v10, rule 1a: a question asking for a value that no sentence on
 	// the question holds, nor its neighbour, is not answered (see
 	// valueMissing): the generator says the sources do not answer
@@ -310,23 +350,25 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 
 	// Rule 2: the opening sentence.
-	var best, bestTyped *sentence
-	for _, s := range all {
-		if best == nil || s.score > best.score { // ties keep the earlier: rank, then position
-			best = s
+	best := g.opening(all, asked, -1)
+	// v11: the answer opens with the source the assessor accepted
+	// (Request.Accepted's first) instead, when that source bears on the
+	// question more than the one the opening sentence is from (see
+	// bearing: the share of the question's weight its title and text
+	// hold) and has a sentence on it: the assessor judged each chunk
+	// against the whole question, and a typed sentence holding one of its
+	// words ("order a free replacement" for "where can I buy a
+	// replacement blade") can open from a source that says less of it.
+	// When the two bear on it alike, the sentence scores decide, as
+	// before.
+	open := g.accepted(req, all, asked)
+	if open >= 0 && open != best.source {
+		whole := g.bearing(req, []map[string]bool{g.an.Set(req.Question)}, idf, verbs)[0]
+		// (bearing sums in map order: equal shares may differ in their
+		// last bits)
+		if whole[open] > whole[best.source]+1e-9 {
+			best = g.opening(all, asked, open)
 		}
-		if s.typed && len(s.own) > 0 && (bestTyped == nil || s.score > bestTyped.score) {
-			bestTyped = s
-		}
-	}
-	// A yes/no question is decided by what the sources say of the asked
-	// action; a polarity or modal word ("not", "can") elsewhere decides
-	// nothing about it, so the typed sentence opens only when it is on the
-	// question about as much as the best ("does the 5-year motor cover
-	// apply to the X200": "Blender motors on the X200 and X300 Pro are
-	// covered for 5 years" says yes without a yes/no word).
-	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
-		best = bestTyped
 	}
 	chosen := []*sentence{best}
 	g.why(best, "opening")
@@ -400,7 +442,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// title and text), and whether it answers (see answers): a source
 		// that answers is cited alone unless another names an entity of
 		// the question it does not.
-		answered := g.Version >= 9 && len(parts) == 1 && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
+		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -420,7 +462,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			// Another source: it must answer too (hold the expected type)
 			// and add to the answer.
-			if g.Version >= 10 && len(parts) == 1 && g.lacksEntity(s.source, best.source, ents, mentions) {
+			if g.Version >= 10 && onePart && g.lacksEntity(s.source, best.source, ents, mentions) {
 				continue
 			}
 			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked) {
@@ -429,7 +471,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// The question's verbs neither add nor put a source on the
 			// question: "Stop using the jar" is not about "which website
 			// do I use".
-			if answered && s.source > best.source {
+			// v11: a source ranked above an accepted opening source was
+			// judged by the assessor and not accepted: it gets no pass for
+			// its rank.
+			above := s.source < best.source && best.source != open
+			// v11: for a question expecting a type of answer, another
+			// source adds to the answer only with an expression of that
+			// type about a word of the clause that asks that no chosen
+			// sentence holds an expression beside (see addsTyped).
+			if g.Version >= 11 && best.source == open && onePart && !g.addsTyped(s, chosen, askingWords, verbs, asked, above) &&
+				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles)) {
+				continue
+			}
+			if answered && !above {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
 				switch {
@@ -448,7 +502,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || s.source < best.source)
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -485,7 +539,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// A source ranked above the opening one is not checked: the
 			// ranking judged it on the whole question (as for rule 3's
 			// scene words).
-			bearsOn := g.Version < 8 || s.source < best.source || bears(bear, s.source, best.source, g.BearRatio) ||
+			bearsOn := g.Version < 8 || above || bears(bear, s.source, best.source, g.BearRatio) ||
 				g.namesNew(s, ents, chosen, mentions) ||
 				s.typed && valueTypes[asked.Type] && slices.ContainsFunc(content, func(t string) bool {
 					return s.own[t] && askingWords[t] && !verbs[t] && !mentions[best.source][t]
@@ -551,6 +605,76 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// opening returns the opening sentence (rule 2): the best-scoring
+// sentence, or the best-scoring one holding an expression of the expected
+// type and a content word; only source's sentences when source is not -1.
+func (g *Extractive) opening(all []*sentence, asked answertype.Question, source int) *sentence {
+	var best, bestTyped *sentence
+	for _, s := range all {
+		if source >= 0 && s.source != source {
+			continue
+		}
+		if best == nil || s.score > best.score { // ties keep the earlier: rank, then position
+			best = s
+		}
+		if s.typed && len(s.own) > 0 && (bestTyped == nil || s.score > bestTyped.score) {
+			bestTyped = s
+		}
+	}
+	// A yes/no question is decided by what the sources say of the asked
+	// action; a polarity or modal word ("not", "can") elsewhere decides
+	// nothing about it, so the typed sentence opens only when it is on the
+	// question about as much as the best ("does the 5-year motor cover
+	// apply to the X200": "Blender motors on the X200 and X300 Pro are
+	// covered for 5 years" says yes without a yes/no word).
+	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
+		best = bestTyped
+	}
+	return best
+}
+
+// accepted returns the index of the source the assessor accepted first
+// (Request.Accepted) when it has a sentence on the question (a score above
+// zero), or -1: before v11, without an accepting assessor's word, when
+// the accepted source says nothing the generator can quote on the
+// question, or when the question expects no type of answer (an open
+// question, a claim): its opening is the best-scoring sentence, which no
+// typed sentence holding one weak word displaces.
+func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Question) int {
+	if g.Version < 11 || len(req.Accepted) == 0 || asked.Type == answertype.Description {
+		return -1
+	}
+	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
+	if i < 0 || !slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && s.score > 0 }) {
+		return -1
+	}
+	return i
+}
+
+// addsTyped reports whether sentence s of a source not yet cited adds an
+// answer to the answer (v11): for a question expecting a type of answer,
+// s holds an expression of that type and a content word of the clause
+// that asks (not a verb of the question) that no chosen sentence holding
+// such an expression holds. A second source brings what the first did
+// not answer ("what if it is from batch B-2291" beside the warranty's
+// term), not a second wording of the same answer, nor a word of the
+// question said beside nothing of the asked kind. A question expecting no
+// type (an open question, a claim) is not gated.
+func (g *Extractive) addsTyped(s *sentence, chosen []*sentence, askingWords, verbs map[string]bool, asked answertype.Question, above bool) bool {
+	if asked.Type == answertype.Description {
+		return true
+	}
+	if !s.typed {
+		return false
+	}
+	for t := range s.own {
+		if (askingWords[t] || above) && !verbs[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && c.own[t] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // valueMissing reports whether the question asks for a value

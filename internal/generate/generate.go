@@ -32,6 +32,11 @@ type Request struct {
 	Question string
 	// Sources are ranked, best first; each carries its label.
 	Sources []Source
+	// Accepted are the ids of the sources the assessor accepted, the one
+	// that answers first (assess.Result.Accepted), when it said; empty
+	// leaves the generator to judge the sources alone. The builtin
+	// generator from v11 opens its answer with the first.
+	Accepted []string
 	// OnToken, when set, receives the answer's text piece by piece as a
 	// model streams it (for server-sent events). The pieces are raw:
 	// citation markers are checked only once the answer is complete, so a

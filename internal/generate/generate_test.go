@@ -628,7 +628,7 @@ func TestExtractiveV10(t *testing.T) {
 		{"a when question answered by a period", "I ordered a spare part for my Z9 washer today, when should it arrive?", []Source{delivery}, false, "parts.example"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV9(an)} {
+			for _, g := range []*Extractive{NewExtractiveV10(an), NewExtractiveV9(an)} {
 				got, err := g.Generate(context.Background(), Request{Question: tt.question, Sources: tt.sources})
 				if err != nil {
 					t.Fatal(err)

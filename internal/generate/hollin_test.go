@@ -294,10 +294,77 @@ func citesAlone(t *testing.T, f *hollinFixture, gens []*Extractive, version int,
 func TestExtractiveV10Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	citesAlone(t, f, []*Extractive{NewExtractive(an), NewExtractiveV9(an)}, 10, []aloneCase{
+	citesAlone(t, f, []*Extractive{NewExtractiveV10(an), NewExtractiveV9(an)}, 10, []aloneCase{
 		{hollinQuestion{ID: "n16", Question: "how many speed settings has the x200 got", Relevant: []string{"man-x200-specs"}}, "three speeds"},
 		{hollinQuestion{ID: "h61", Question: "My X300 Pro keeps throwing up E12 and the vacuum mode doesn't seem to do anything any more. What's that mean?", Relevant: []string{"man-x300-errors"}}, "vacuum pump"},
 		{hollinQuestion{ID: "k47", Question: "I run a little café and need a proper VAT receipt for the parts I bought. How do I get one?", Relevant: []string{"faq-vat-invoice"}}, "VAT number"},
 		{hollinQuestion{ID: "m22", Question: "the bottom half of my X200 with the motor in is all sticky, can I rinse it under the tap?", Relevant: []string{"man-x200-cleaning"}}, "damp cloth"},
 	})
+}
+
+// TestExtractiveV11Hollin asks development questions (fresh6 m34 m47,
+// fresh7 n48 n60, fresh8 p44 p80) of v11 and v10 from the top
+// wire.DefaultTopK chunks their asker finds, with the chunk the builtin
+// assessor accepts on them (the relevant document's, Request.Accepted), as
+// the loop's first attempt runs them. v10, which does not read it, opens
+// with a typed sentence of a source that bears less on the question ("Add
+// your VAT number" for a receipt question, "Register your appliance" for
+// the courier) or cites one beside the accepted source ("Register your
+// appliance" beside the VAT invoice page); v11 opens with the accepted
+// source and cites it alone, with its key fact. Without an accepted chunk
+// v11 answers as v10, except that it counts a question's parts as rule 1a
+// does (p44's comma opens no second question: v11 cites the VAT page
+// alone there too); with an accepted chunk that bears on the question
+// no more than v10's opening source (Hollin q21: the K50 manual against
+// the app page), the sentence scores still choose.
+func TestExtractiveV11Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	v11, v10 := NewExtractive(an), NewExtractiveV10(an)
+	for _, tt := range []struct {
+		id, question string
+		groups       []string
+		relevant     string
+		accepted     string // the assessor's accepted document
+		fact         string
+		v10alone     bool // v10 cites the relevant document alone too
+	}{
+		{"m34", "I binned the paper receipt but I've still got the order email from the shop. Will that do for a claim?", nil, "faq-proof-of-purchase", "faq-proof-of-purchase", "order confirmation email", false},
+		{"m47", "how do I tell which batch my blender jug is from - where's the number?", nil, "ntc-x200-recall", "ntc-x200-recall", "base of the jar", false},
+		{"n48", "how will I know when the courier has actually taken my appliance away?", nil, "faq-repair-tracking", "faq-repair-tracking", "tracking link", false},
+		{"n60", "customers saying their K50 turns off before it boils - what's the fix?", []string{"staff"}, "sb-114", "sb-114", "2.3", false},
+		{"p44", "I run a café and need a VAT invoice for the parts I bought, how do I get one?", nil, "faq-vat-invoice", "faq-vat-invoice", "parts@hollin.example", false},
+		{"p80", "Can I send the parts cost price list to one of our repair partners?", []string{"finance"}, "int-parts-cost", "int-parts-cost", "Do not share outside Finance", false},
+		{"q21", "how do I connect the K50 to my phone", nil, "man-k50-app", "man-k50-kettle", "5 seconds", true},
+	} {
+		q := hollinQuestion{ID: tt.id, Question: tt.question, Relevant: []string{tt.relevant}}
+		req := f.requestAs(t, q, tt.groups, wire.DefaultTopK)
+		plain := req
+		for _, s := range req.Sources {
+			if s.DocID == tt.accepted {
+				req.Accepted = []string{s.ID}
+			}
+		}
+		if req.Accepted == nil {
+			t.Fatalf("%s: %s not among the top %d", tt.id, tt.accepted, wire.DefaultTopK)
+		}
+		alone := func(g *Extractive, req Request) (bool, Answer) {
+			ans, err := g.Generate(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(ans.Citations) == 1 && ans.Citations[0].DocID == tt.relevant && strings.Contains(ans.Text, tt.fact), ans
+		}
+		if ok, ans := alone(v11, req); !ok {
+			t.Errorf("v11 %s: %q cites %v; want only %s, with %q", tt.id, ans.Text, ans.Citations, tt.relevant, tt.fact)
+		}
+		if ok, ans := alone(v10, req); ok != tt.v10alone {
+			t.Errorf("v10 %s: %q cites %v; alone %v, want %v", tt.id, ans.Text, ans.Citations, ok, tt.v10alone)
+		}
+		a, _ := v11.Generate(context.Background(), plain)
+		b, _ := v10.Generate(context.Background(), plain)
+		if (a.Text == b.Text) != (tt.id != "p44") {
+			t.Errorf("%s without an accepted chunk: v11 %q, v10 %q; want the same unless p44", tt.id, a.Text, b.Text)
+		}
+	}
 }

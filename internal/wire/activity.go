@@ -129,6 +129,11 @@ type AssessOutput struct {
 	// Flags are suspected prompt injections in the evidence. They change
 	// nothing; they are there for the trace.
 	Flags []InjectionFlag `json:"flags,omitempty"`
+	// Accepted are the chunks a sufficient assessment rests on, among
+	// ChunkIDs: the one that answers first, then any judged with it. Empty
+	// when the assessor does not say (a model), refused, or the history
+	// was recorded before the field existed.
+	Accepted []string `json:"accepted,omitempty"`
 }
 
 // GenerateInput is the input of Generate: the accepted chunk ids in rank
@@ -141,6 +146,11 @@ type GenerateInput struct {
 	// Release is the release the run is pinned to (package release);
 	// empty in runs recorded before releases: what the worker serves.
 	Release string `json:"release,omitempty"`
+	// Accepted are the chunks, among ChunkIDs, the accepting assessment
+	// rests on (AssessOutput.Accepted), the one that answers first. Empty
+	// (runs recorded before the field, or an assessor that does not say)
+	// leaves the generator to judge all of ChunkIDs alone.
+	Accepted []string `json:"accepted,omitempty"`
 }
 
 // GenerateOutput is the output of Generate.
