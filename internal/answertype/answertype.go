@@ -787,7 +787,7 @@ var dimensions = func() map[string]*regexp.Regexp {
 		"voltage":        `(?:v|volts?)`,
 		"current":        `(?:a|amps?|amperes?)`,
 		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?)`,
-		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|oz|ounces?)`,
+		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?)`,
 		"length":         `(?:cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot)`,
 		"temperature":    `(?:°c|°f|degrees?)`,
 		"rotation speed": `(?:rpm|revolutions?)`,

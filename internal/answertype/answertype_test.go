@@ -458,3 +458,26 @@ func TestAskedDimension(t *testing.T) {
 		t.Errorf("a mass question finds %q, want only the mass", got)
 	}
 }
+
+// TestAskedDimensionUnits: every dimension a measure adjective asks for
+// has units (Question.Find indexes dimensions by it), and a measure the
+// generic reading finds in a unit of that dimension is found when the
+// question asks by its adjective ("how heavy": "12 pounds" as "5.4 kg").
+func TestAskedDimensionUnits(t *testing.T) {
+	for adj, dim := range adjectiveDimensions {
+		if dimensions[dim] == nil {
+			t.Errorf("how %s asks for %q, which has no units", adj, dim)
+		}
+	}
+	for q, s := range map[string]string{
+		"How heavy is the X300 Pro?":      "The X300 Pro weighs 12 pounds without the jar.",
+		"How light is the travel kettle?": "The travel kettle weighs 1 pound.",
+		"How heavy is the X200?":          "The X200 weighs 9 lbs.",
+	} {
+		generic := Classify(q)
+		asked := Question{Type: Quantity, Unit: AskedDimension(q)}
+		if g, a := generic.Find(s), asked.Find(s); len(a) != 1 || len(g) > 0 && g[0] != a[0] {
+			t.Errorf("%q in %q: the generic reading finds %q, the %s reading %q", q, s, g, asked.Unit, a)
+		}
+	}
+}
