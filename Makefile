@@ -273,7 +273,7 @@ bench-scale: build $(BIN)/temporal
 # in one sitting: questions/s, CPU a question of assay dev and its Temporal
 # dev server, peak memory, ratios of means. Writes e2e.md and e2e.json in
 # E2E_OUT. Run it under the benchmark lock on a shared machine, e.g.
-#   flock -o /work/notes/bench.lock make bench-scale-e2e E2E_ASSAY=/tmp/assay-main,bin/assay
+#   flock -o /tmp/assay-bench.lock make bench-scale-e2e E2E_ASSAY=/tmp/assay-main,bin/assay
 # (-o: the lock's descriptor is not inherited, so a child left running cannot hold it)
 E2E_INDEX ?= $(SCALE_OUT)/work/bleve-500000/index
 E2E_ASSAY ?= $(BIN)/assay
