@@ -19,6 +19,8 @@ import (
 	"unsafe"
 
 	"github.com/prometheus/procfs"
+
+	"github.com/assay-rag/assay/internal/mmap"
 )
 
 // child is one finished child process: what it printed, how long it ran
@@ -245,21 +247,12 @@ func readPageState(index string) (PageState, error) {
 // fileCached is a file's size and how many of its bytes are in the page
 // cache, by mincore over a read-only mapping (which reads nothing).
 func fileCached(path string) (size, cached int64, err error) {
-	f, err := os.Open(path)
-	if err != nil {
+	m, err := mmap.Map(path)
+	if err != nil || len(m) == 0 {
 		return 0, 0, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
-		return 0, 0, err
-	}
-	size = fi.Size()
-	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return size, 0, fmt.Errorf("mmap %s: %w", path, err)
-	}
-	defer syscall.Munmap(m)
+	defer mmap.Unmap(m)
+	size = int64(len(m))
 	page := int64(os.Getpagesize())
 	vec := make([]byte, (size+page-1)/page)
 	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(size), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {

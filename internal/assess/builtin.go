@@ -188,8 +188,6 @@ func (b *Builtin) Model() string {
 		m = V9Model
 	case !b.Sentence || !b.Dimensions || !b.Topical:
 		m = V10Model
-	default:
-		m = V12Model
 	}
 	if b.Thesaurus == nil {
 		return m

@@ -15,9 +15,6 @@ import (
 // (Builtin.Sentence): builtin:coverage-v10, kept selectable.
 const V10Model = "builtin:coverage-v10"
 
-// V12Model names the builtin assessor with the sentence reading on.
-const V12Model = "builtin:coverage-v12"
-
 // The sentence reading (builtin:coverage-v12, Builtin.Sentence) is a
 // fourth way for the builtin assessor to accept a chunk, tried when the
 // coverage rules, the focus reading and the wide reading refuse. The

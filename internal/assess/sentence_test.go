@@ -66,8 +66,8 @@ func TestSentenceReading(t *testing.T) {
 	if res.Assessment.Score != 1 {
 		t.Errorf("v12's score %v, want 1 (the sentence holds every topic word)", res.Assessment.Score)
 	}
-	if b.Model() != V12Model {
-		t.Errorf("model %q, want %q", b.Model(), V12Model)
+	if b.Model() != BuiltinModel {
+		t.Errorf("model %q, want %q", b.Model(), BuiltinModel)
 	}
 	for _, want := range []string{"a frequency", `"blades"`, "once a year"} {
 		if !strings.Contains(res.Assessment.Reason, want) {

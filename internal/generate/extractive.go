@@ -318,8 +318,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	idf := g.score(req, all, content, asked)
+	// The question's parts ("is a cracked jar covered, and what if it
+	// is from batch B-2291" asks two things): a source on one of them
+	// is on the question.
+	parts := g.parts(req.Question)
 	if g.Version >= 8 {
-		bear = g.bearing(req, g.parts(req.Question), idf, verbs)
+		bear = g.bearing(req, parts, idf, verbs)
 	}
 	titles := make([]map[string]bool, len(req.Sources))
 	for i, src := range req.Sources {
@@ -331,9 +335,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// counts the clauses that ask (answertype.AskingClauses), as rule 1a
 	// does: "Hi, how long is the warranty" asks once, "how many watts
 	// does it use and how do I clean its filter" twice.
-	onePart := len(g.parts(req.Question)) == 1
+	asksOnce := answertype.AskingClauses(req.Question) <= 1
+	onePart := len(parts) == 1
 	if g.Version >= 11 {
-		onePart = answertype.AskingClauses(req.Question) <= 1
+		onePart = asksOnce
 	}
 
 	// v10, rule 1a: a question asking for a value that no sentence on
@@ -344,7 +349,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// else. A question that asks more than one thing ("how many watts
 	// does it use, and how do I clean its filter?") is answered as
 	// before: one part without a value does not refuse the others.
-	if g.Version >= 10 && g.valueMissing(bySource, all, asked) && answertype.AskingClauses(req.Question) <= 1 {
+	if g.Version >= 10 && asksOnce && g.valueMissing(bySource, all, asked) {
 		g.why(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
@@ -422,10 +427,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			return 0
 		})
-		// The question's parts ("is a cracked jar covered, and what if it
-		// is from batch B-2291" asks two things): a source on one of them
-		// is on the question.
-		parts := g.parts(req.Question)
 		bestWords := g.an.Set(best.text)
 		// v7: another source is cited only for a word of the clause that
 		// asks (answertype.Asking; the whole question when that clause
