@@ -352,7 +352,7 @@ type reading struct {
 // the question that is no entity's and no number.
 func (r *reading) holdsTopic(have map[string]bool, covers func(map[string]bool, string) bool) bool {
 	return slices.ContainsFunc(r.qterms, func(q weighted) bool {
-		return q.known && !entityTerm(r.ents, q.term) && !strings.ContainsFunc(q.term, unicode.IsDigit) && covers(have, q.term)
+		return q.known && topicTerm(r.ents, q.term) && covers(have, q.term)
 	})
 }
 
@@ -1050,4 +1050,10 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 // entityTerm reports whether t is a term of one of ents.
 func entityTerm(ents []Entity, t string) bool {
 	return slices.ContainsFunc(ents, func(e Entity) bool { return slices.Contains(e.Terms, t) })
+}
+
+// topicTerm reports whether t can be a topic word of the question: a term
+// of no entity of ents, and no number.
+func topicTerm(ents []Entity, t string) bool {
+	return !entityTerm(ents, t) && !strings.ContainsFunc(t, unicode.IsDigit)
 }

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/citation"
@@ -67,7 +65,7 @@ func (b *Builtin) sentenceTopic(f *focus) []weighted {
 	generic := b.genericTerms()
 	var out []weighted
 	for _, w := range f.words {
-		if generic[w.term] || entityTerm(f.ents, w.term) || strings.ContainsFunc(w.term, unicode.IsDigit) {
+		if generic[w.term] || !topicTerm(f.ents, w.term) {
 			continue
 		}
 		out = append(out, w)
