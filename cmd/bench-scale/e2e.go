@@ -125,7 +125,12 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 		}
 		bins = append(bins, Binary{Path: p})
 	}
+	machine := describeMachine(bins[0].Path)
 	for i := range bins {
+		if i == 0 {
+			bins[i].Version = machine.Assay
+			continue
+		}
 		bins[i].Version = describeMachine(bins[i].Path).Assay
 	}
 	labelBinaries(bins)
@@ -138,7 +143,7 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 	}
 	defer logf.Close()
 
-	rep := E2EReport{Schema: E2ESchema, Started: time.Now().UTC(), Machine: describeMachine(bins[0].Path), Index: o.index, Data: o.data,
+	rep := E2EReport{Schema: E2ESchema, Started: time.Now().UTC(), Machine: machine, Index: o.index, Data: o.data,
 		Concurrency: concs, N: o.e2eN, Warmup: o.e2eWarmup, Prewarm: o.e2ePrewarm, Binaries: bins}
 	if st, err := os.ReadFile(filepath.Join(o.data, synth.StatsFile)); err == nil {
 		var s struct{ Chunks int }
