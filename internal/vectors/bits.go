@@ -237,6 +237,14 @@ func (e *bitEstimator) score(i uint32) float32 {
 	return e.estimate(rec[0], weightedPopcount(e.packed, rec[1:]))
 }
 
+// weightedPopcountsEach is weightedPopcounts one record at a time through
+// weightedPopcount: the whole of it where the batch kernel is missing.
+func weightedPopcountsEach(planes, recs []uint64, w int, out []int64) {
+	for j := range out {
+		out[j] = int64(weightedPopcount(planes, recs[j*(1+w)+1:][:w]))
+	}
+}
+
 // weightedPopcountGo is weightedPopcount in Go, for machines without the
 // assembly (and to check it).
 func weightedPopcountGo(planes, rec []uint64) int {

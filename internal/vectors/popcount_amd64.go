@@ -56,7 +56,5 @@ func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 		andPopcount4AVX512Many(&planes[0], &recs[0], w, n, &out[0])
 		return
 	}
-	for j := range out {
-		out[j] = int64(weightedPopcount(planes, recs[j*(1+w)+1:][:w]))
-	}
+	weightedPopcountsEach(planes, recs, w, out)
 }

@@ -10,7 +10,5 @@ func weightedPopcount(planes, rec []uint64) int { return weightedPopcountGo(plan
 // i) for the len(out) records of recs, each a header word and w code
 // words.
 func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
-	for j := range out {
-		out[j] = int64(weightedPopcount(planes, recs[j*(1+w)+1:][:w]))
-	}
+	weightedPopcountsEach(planes, recs, w, out)
 }

@@ -95,24 +95,21 @@ func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, 
 	stride := 1 + w
 	packed := est.packed
 	q := est.bitQuery
-	var pops [256]int64 // a batch's sums, counted in one kernel call
-	for from := 0; from < len(sub.ords); from += checkEvery {
-		if ctx.Err() != nil {
+	var pops [256]int64 // a batch's sums, counted in one kernel call (checkEvery is a multiple of its size)
+	for b := 0; b < len(sub.ords); b += len(pops) {
+		if b%checkEvery == 0 && ctx.Err() != nil {
 			return errs.E(errs.Timeout, ctx.Err())
 		}
-		to := min(from+checkEvery, len(sub.ords))
-		for b := from; b < to; b += len(pops) {
-			ords := sub.ords[b:min(b+len(pops), to)]
-			recs := sub.recs[b*stride : (b+len(ords))*stride]
-			counts := pops[:len(ords)]
-			weightedPopcounts(packed, recs, w, counts)
-			for j, i := range ords {
-				score := q.estimate(recs[j*stride], int(counts[j]))
-				if len(top.items) == top.k && score <= top.items[0].score {
-					continue
-				}
-				top.offer(i, score)
+		ords := sub.ords[b:min(b+len(pops), len(sub.ords))]
+		recs := sub.recs[b*stride : (b+len(ords))*stride]
+		counts := pops[:len(ords)]
+		weightedPopcounts(packed, recs, w, counts)
+		for j, i := range ords {
+			score := q.estimate(recs[j*stride], int(counts[j]))
+			if len(top.items) == top.k && score <= top.items[0].score {
+				continue
 			}
+			top.offer(i, score)
 		}
 	}
 	return nil
