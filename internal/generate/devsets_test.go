@@ -15,6 +15,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -52,6 +53,15 @@ func TestDevSets(t *testing.T) {
 	if os.Getenv("GENERATEDEV_ASSESS") != "" {
 		judge = assess.NewBuiltin(an, visibleOf{f.ix})
 		judge.Rewriter = assess.NewRewriter(an, visibleOf{f.ix})
+		// GENERATEDEV_THESAURUS=/usr/share/wordnet: the assessor with
+		// WordNet, as make eval runs it.
+		if dir := os.Getenv("GENERATEDEV_THESAURUS"); dir != "" {
+			wn, err := thesaurus.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			judge.Thesaurus = wn
+		}
 	}
 	var why, whyOld []string
 	gens[0].explain = func(source int, text, rule string) {

@@ -140,7 +140,7 @@ const (
 //     question names one: "Never put the motor base in water" and another
 //     page's "base of the jar" share words, not a subject.
 //
-// v11 (ExtractiveModel; v10 is ExtractiveV10Model) reads which chunk the
+// v11 (ExtractiveV11Model; v10 is ExtractiveV10Model) reads which chunk the
 // assessor accepted (Request.Accepted; none: as v10):
 //
 //   - in rule 2, for a question expecting a type of answer, when the
@@ -156,6 +156,22 @@ const (
 //   - "asks one thing" is answertype.AskingClauses at most 1 everywhere
 //     (v8–v10's rule 3 split the question at commas, semicolons and
 //     question marks; see parts).
+//
+// v12 (ExtractiveModel; v11 is ExtractiveV11Model) cites fewer documents
+// beside the answer:
+//
+//   - "one" and "go" are not content words (see propWords): "a new one"
+//     does not tie "Using one with a voltage converter abroad" to a
+//     warranty question, nor "go through" "if you go ahead" to a repair's
+//     stages;
+//   - a name asked for by "number" or "code" ("what model number") is a
+//     code, a word of letters and digits (see holds): "Book a repair at
+//     hollin.example/repair with your model number" does not answer it;
+//   - in rule 3, after an opening source that answers (v9), a sentence
+//     cited for naming an entity of the question no chosen source
+//     mentions must, when the entity is a name rather than a code, also
+//     hold a word of the clause that asks the answer does not (see
+//     saysOfEntity): "Hollin" is said of many things.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -542,6 +558,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// "kettle").
 			if g.Version >= 10 {
 				complete = complete && (len(ents) == 0 || g.sameEntity(s, best, ents))
+			}
+			// v12: nor, when the question names no entity, two sentences
+			// sharing the one question word the opening sentence holds
+			// ("blender" in "why would I bother telling you I've bought
+			// one of your blenders": the X200's and X300 Pro's
+			// specifications beside the warranty's motor cover).
+			if g.Version >= 12 && len(ents) == 0 {
+				complete = complete && len(best.own) >= 2
 			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question

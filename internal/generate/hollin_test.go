@@ -377,7 +377,12 @@ func TestExtractiveV11Hollin(t *testing.T) {
 // document v11 cites beside the answer:
 //   - "one" and "go" are no content: "a new one" no longer ties "Using one
 //     with a voltage converter abroad" to a warranty question (fresh4 h37,
-//     fresh6 m54) (see also TestPropWords);
+//     fresh6 m54), nor "go through" "if you go ahead" to a repair's stages
+//     (fresh2 g10; see also TestPropWords);
+//   - when the question names no entity, another source's "equally
+//     complete" answer must share more than one question word with the
+//     opening sentence: "descale kettles more often" is no second answer
+//     to what the K50 is descaled with (fresh7 n36);
 //   - a name asked for by "model number" is a code: "Book a repair at
 //     hollin.example/repair with your model number" no longer opens the
 //     answer to r20 beside "Model number HL-X200-UK." (fresh9 r20);
@@ -401,6 +406,10 @@ func TestExtractiveV12Hollin(t *testing.T) {
 			[]string{"pol-warranty-2026"}, "cracked jars", []string{"pol-warranty-2026", "faq-abroad"}},
 		{"m54", "did the old 2024 warranty pay out for a cracked jug? does the current one?", nil, "pol-warranty-2024",
 			[]string{"pol-warranty-2026"}, "cracked jars", []string{"faq-abroad", "pol-warranty-2026"}},
+		{"g10", "what stages does my repair go through before it comes back", nil, "faq-repair-tracking",
+			[]string{"faq-repair-tracking"}, "tracking link", []string{"pol-repairs", "faq-repair-tracking"}},
+		{"n36", "what should I descale the hollin kettle with - is vinegar ok?", nil, "man-k50-kettle",
+			[]string{"man-k50-kettle"}, "citric acid", []string{"man-k50-kettle", "faq-hard-water"}},
 		{"r20", "What model number should I give for my X200 when I book it in?", nil, "man-x200-specs",
 			[]string{"man-x200-specs"}, "HL-X200-UK", []string{"faq-warranty-claim", "man-x200-specs"}},
 		{"r90", "Do we get a bonus from Hollin for turning a repair round inside 10 days?", []string{"partners", "partner:brook-street"}, "pol-repairs",
