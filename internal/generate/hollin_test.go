@@ -303,6 +303,19 @@ func TestExtractiveV10Hollin(t *testing.T) {
 	})
 }
 
+// acceptedChunk returns, as Request.Accepted, the id of the chunk of
+// document doc among req's sources (the assessor's accepted chunk).
+func acceptedChunk(t *testing.T, id string, req Request, doc string) []string {
+	t.Helper()
+	for _, s := range req.Sources {
+		if s.DocID == doc {
+			return []string{s.ID}
+		}
+	}
+	t.Fatalf("%s: %s not among the top %d", id, doc, wire.DefaultTopK)
+	return nil
+}
+
 // TestExtractiveV11Hollin asks development questions (fresh6 m34 m47,
 // fresh7 n48 n60, fresh8 p44 p80) of v11 and v10 from the top
 // wire.DefaultTopK chunks their asker finds, with the chunk the builtin
@@ -341,14 +354,7 @@ func TestExtractiveV11Hollin(t *testing.T) {
 		q := hollinQuestion{ID: tt.id, Question: tt.question, Relevant: []string{tt.relevant}}
 		req := f.requestAs(t, q, tt.groups, wire.DefaultTopK)
 		plain := req
-		for _, s := range req.Sources {
-			if s.DocID == tt.accepted {
-				req.Accepted = []string{s.ID}
-			}
-		}
-		if req.Accepted == nil {
-			t.Fatalf("%s: %s not among the top %d", tt.id, tt.accepted, wire.DefaultTopK)
-		}
+		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
 		alone := func(g *Extractive, req Request) (bool, Answer) {
 			ans, err := g.Generate(context.Background(), req)
 			if err != nil {
@@ -419,14 +425,7 @@ func TestExtractiveV12Hollin(t *testing.T) {
 	} {
 		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
 		if tt.accepted != "" {
-			for _, s := range req.Sources {
-				if s.DocID == tt.accepted {
-					req.Accepted = []string{s.ID}
-				}
-			}
-			if req.Accepted == nil {
-				t.Fatalf("%s: %s not among the top %d", tt.id, tt.accepted, wire.DefaultTopK)
-			}
+			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
 		}
 		cites := func(g *Extractive) ([]string, Answer) {
 			ans, err := g.Generate(context.Background(), req)
