@@ -951,8 +951,15 @@ func (g *Extractive) verbs(question string) map[string]bool {
 func (g *Extractive) content(question string, asked answertype.Question) []string {
 	frame := g.an.Set(strings.Join(asked.Frame, " "))
 	if g.Version >= 12 {
-		for t := range g.an.Set(strings.Join(propWords, " ")) {
-			frame[t] = true
+		// Only a prop word standing alone: in a compound ("the
+		// one-child policy") it is part of what is named.
+		for _, w := range strings.Fields(strings.ToLower(question)) {
+			w, _, _ = strings.Cut(strings.ReplaceAll(w, "’", "'"), "'") // "one's"
+			if w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }); slices.Contains(propWords, w) {
+				for _, t := range g.an.Terms(w) {
+					frame[t] = true
+				}
+			}
 		}
 	}
 	var out []string
@@ -970,7 +977,8 @@ func (g *Extractive) content(question string, asked answertype.Question) []strin
 // and "go" only moves ("where's it going", "what stages does it go
 // through", "in one go"). Held by a sentence, they tie it to the
 // question by a word of no content ("Using one with a voltage converter",
-// "if you go ahead").
+// "if you go ahead"). A compound holding one ("the one-child policy")
+// keeps it.
 var propWords = []string{"one", "ones", "go", "goes", "going", "gone", "went"}
 
 // score sets each sentence's content words, score and whether it holds an

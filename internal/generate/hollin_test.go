@@ -460,3 +460,15 @@ func TestPropWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPropWordsInCompounds: a prop word inside a compound stays content
+// ("The one-child policy has been successful in lowering population
+// growth.", SciFact claim 1245).
+func TestPropWordsInCompounds(t *testing.T) {
+	an := terms.New()
+	q := "The one-child policy has been successful in lowering population growth."
+	prop := an.Set("one")
+	if got := NewExtractive(an).content(q, answertype.Classify(q)); !slices.ContainsFunc(got, func(t string) bool { return prop[t] }) {
+		t.Errorf("%q: content %v; want %v kept", q, got, prop)
+	}
+}
