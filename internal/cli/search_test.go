@@ -150,20 +150,12 @@ func TestBuildActivities(t *testing.T) {
 	cfg := config.Default()
 	cfg.Embed.Provider = config.EmbedNone
 	cfg.Index.Dir = dir
-	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatalf("buildActivities: %v", err)
-	}
+	ix, acts := workerOn(t, cfg)
 	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
 		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
 	}
 	cfg.LLM.BaseURL, cfg.LLM.SmallModel = "http://127.0.0.1:1/v1", "small-m"
-	acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
 		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
 	}
@@ -232,6 +224,22 @@ func TestBuildActivitiesRediSearchSearchesLocally(t *testing.T) {
 	}
 }
 
+// workerOn opens cfg's index as a worker does and builds its activities;
+// the index is closed when t ends.
+func workerOn(t *testing.T, cfg config.Config) (*live.Index, *activities.Activities) {
+	t.Helper()
+	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("buildActivities: %v", err)
+	}
+	return ix, acts
+}
+
 // localOf is what a run starting now learns from the worker's
 // RoutingPolicy: which stages it may run as local activities.
 func localOf(t *testing.T, acts *activities.Activities) wire.Local {
@@ -271,15 +279,7 @@ func TestLocalSearchFollowsTheVersionServed(t *testing.T) {
 	cfg.Index.Dir = dir
 	cfg.Embed.Provider, cfg.Embed.Model, cfg.Embed.Dim = config.EmbedOpenAI, "emb-m", 64
 	cfg.Embed.BaseURL = "http://127.0.0.1:1/v1" // never called: the searches below are not run
-	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix, acts := workerOn(t, cfg)
 	if got, want := localOf(t, acts), (wire.Local{Search: true, Builtin: true}); got != want {
 		t.Fatalf("serving a builtin-embedded bleve index (%s): local stages %+v, want %+v", ix.Version(), got, want)
 	}
