@@ -30,23 +30,33 @@ type cachedChunk struct {
 // chunkCache keeps the chunks read most recently. A version's chunks
 // never change (a rebuild writes a new version, and a new Index), so
 // entries never go stale.
-// Fingerprints are kept apart, for more chunks (maxPrints, about 6 MB),
-// and even without a chunk cache: deduplication asks for those of the
-// candidates a search has just read.
+// What ranking needs of a chunk besides its text (its metadata: ACL,
+// status, authority, fingerprint) is kept apart, for more chunks
+// (maxMetas, about 10 MB), and even without a chunk cache: ChunkMeta and
+// deduplication ask for it for every candidate, most of which are never
+// read whole.
 type chunkCache struct {
-	lru    *lru.Cache[string, *cachedChunk] // nil: no cache
-	prints *lru.Cache[string, uint64]
+	lru   *lru.Cache[string, *cachedChunk] // nil: no cache
+	metas *lru.Cache[string, chunkMeta]
 }
 
-const maxPrints = 65536
+// chunkMeta is what ChunkMeta and Fingerprints read of a chunk.
+type chunkMeta struct {
+	acl       []string
+	status    corpus.Status
+	authority float64
+	fp        uint64
+}
+
+const maxMetas = 65536
 
 func newChunkCache(size int) *chunkCache {
-	prints, _ := lru.New[string, uint64](maxPrints)
+	metas, _ := lru.New[string, chunkMeta](maxMetas)
 	if size <= 0 {
-		return &chunkCache{prints: prints}
+		return &chunkCache{metas: metas}
 	}
 	c, _ := lru.New[string, *cachedChunk](size)
-	return &chunkCache{lru: c, prints: prints}
+	return &chunkCache{lru: c, metas: metas}
 }
 
 func (c *chunkCache) get(id string) *cachedChunk {
@@ -58,7 +68,7 @@ func (c *chunkCache) get(id string) *cachedChunk {
 }
 
 func (c *chunkCache) put(cc *cachedChunk) {
-	c.prints.Add(cc.chunk.ID, cc.fp)
+	c.metas.Add(cc.chunk.ID, chunkMeta{acl: cc.chunk.ACL, status: cc.chunk.Status, authority: cc.chunk.Authority, fp: cc.fp})
 	if c.lru != nil {
 		c.lru.Add(cc.chunk.ID, cc)
 	}
@@ -196,17 +206,17 @@ var metaFields = []string{"id", "acl", "status", "authority", "fp"}
 // ChunkMeta implements backend.MetaSource: whether groups may see each
 // chunk, its status and authority, from the cache or (in one pipeline)
 // five short fields of its hash, not the whole chunk (its text, title
-// and analyzed terms are most of its 1.7 KiB). The fingerprints read are
-// kept for Fingerprints, which deduplication asks for next. Retrieval
-// then reads whole only the candidates the reranker and the results
-// need.
+// and analyzed terms are most of its 1.7 KiB). What it reads is kept
+// (chunkCache.metas), for Fingerprints, which deduplication asks for
+// next, and later searches. Retrieval then reads whole only the
+// candidates the reranker and the results need.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	const op = "redisearch.ChunkMeta"
 	out := make([]backend.ChunkMeta, len(ids))
 	var miss []int
 	for i, id := range ids {
-		if c := ix.cache.get(id); c != nil {
-			out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
+		if m, ok := ix.cache.metas.Get(id); ok {
+			out[i] = backend.ChunkMeta{Visible: corpus.Visible(m.acl, groups), Status: m.status, Authority: m.authority}
 		} else {
 			miss = append(miss, i)
 		}
@@ -220,15 +230,15 @@ func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) (
 	}
 	for j, i := range miss {
 		s := func(f int) string { v, _ := vals[j][f].(string); return v }
-		var acl []string
+		var m chunkMeta
 		if a := s(1); a != "" {
-			acl = strings.Split(a, tagSeparator)
+			m.acl = strings.Split(a, tagSeparator)
 		}
-		authority, _ := strconv.ParseFloat(s(3), 64)
-		out[i] = backend.ChunkMeta{Visible: corpus.Visible(acl, groups), Status: corpus.Status(s(2)), Authority: authority}
-		if fp, err := strconv.ParseUint(s(4), 10, 64); err == nil {
-			ix.cache.prints.Add(ids[i], fp)
-		}
+		m.status = corpus.Status(s(2))
+		m.authority, _ = strconv.ParseFloat(s(3), 64)
+		m.fp, _ = strconv.ParseUint(s(4), 10, 64)
+		ix.cache.metas.Add(ids[i], m)
+		out[i] = backend.ChunkMeta{Visible: corpus.Visible(m.acl, groups), Status: m.status, Authority: m.authority}
 	}
 	return out, nil
 }
@@ -240,7 +250,8 @@ func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) (
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
-		out[i], _ = ix.cache.prints.Get(id)
+		m, _ := ix.cache.metas.Get(id)
+		out[i] = m.fp
 	}
 	return out
 }
