@@ -30,33 +30,23 @@ type cachedChunk struct {
 // chunkCache keeps the chunks read most recently. A version's chunks
 // never change (a rebuild writes a new version, and a new Index), so
 // entries never go stale.
-// What ranking needs of a chunk besides its text (its metadata: ACL,
-// status, authority, fingerprint) is kept apart, for more chunks
-// (maxMetas, about 10 MB), and even without a chunk cache: ChunkMeta and
-// deduplication ask for it for every candidate, most of which are never
-// read whole.
+// Fingerprints are kept apart, for more chunks (maxPrints, about 6 MB),
+// and even without a chunk cache: deduplication asks for those of the
+// candidates a search has just read.
 type chunkCache struct {
-	lru   *lru.Cache[string, *cachedChunk] // nil: no cache
-	metas *lru.Cache[string, chunkMeta]
+	lru    *lru.Cache[string, *cachedChunk] // nil: no cache
+	prints *lru.Cache[string, uint64]
 }
 
-// chunkMeta is what ChunkMeta and Fingerprints read of a chunk.
-type chunkMeta struct {
-	acl       []string
-	status    corpus.Status
-	authority float64
-	fp        uint64
-}
-
-const maxMetas = 65536
+const maxPrints = 65536
 
 func newChunkCache(size int) *chunkCache {
-	metas, _ := lru.New[string, chunkMeta](maxMetas)
+	prints, _ := lru.New[string, uint64](maxPrints)
 	if size <= 0 {
-		return &chunkCache{metas: metas}
+		return &chunkCache{prints: prints}
 	}
 	c, _ := lru.New[string, *cachedChunk](size)
-	return &chunkCache{lru: c, metas: metas}
+	return &chunkCache{lru: c, prints: prints}
 }
 
 func (c *chunkCache) get(id string) *cachedChunk {
@@ -68,7 +58,7 @@ func (c *chunkCache) get(id string) *cachedChunk {
 }
 
 func (c *chunkCache) put(cc *cachedChunk) {
-	c.metas.Add(cc.chunk.ID, chunkMeta{acl: cc.chunk.ACL, status: cc.chunk.Status, authority: cc.chunk.Authority, fp: cc.fp})
+	c.prints.Add(cc.chunk.ID, cc.fp)
 	if c.lru != nil {
 		c.lru.Add(cc.chunk.ID, cc)
 	}
@@ -206,17 +196,17 @@ var metaFields = []string{"id", "acl", "status", "authority", "fp"}
 // ChunkMeta implements backend.MetaSource: whether groups may see each
 // chunk, its status and authority, from the cache or (in one pipeline)
 // five short fields of its hash, not the whole chunk (its text, title
-// and analyzed terms are most of its 1.7 KiB). What it reads is kept
-// (chunkCache.metas), for Fingerprints, which deduplication asks for
-// next, and later searches. Retrieval then reads whole only the
-// candidates the reranker and the results need.
+// and analyzed terms are most of its 1.7 KiB). The fingerprints read are
+// kept for Fingerprints, which deduplication asks for next. Retrieval
+// then reads whole only the candidates the reranker and the results
+// need.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	const op = "redisearch.ChunkMeta"
 	out := make([]backend.ChunkMeta, len(ids))
 	var miss []int
 	for i, id := range ids {
-		if m, ok := ix.cache.metas.Get(id); ok {
-			out[i] = backend.ChunkMeta{Visible: corpus.Visible(m.acl, groups), Status: m.status, Authority: m.authority}
+		if c := ix.cache.get(id); c != nil {
+			out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
 		} else {
 			miss = append(miss, i)
 		}
@@ -230,15 +220,15 @@ func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) (
 	}
 	for j, i := range miss {
 		s := func(f int) string { v, _ := vals[j][f].(string); return v }
-		var m chunkMeta
+		var acl []string
 		if a := s(1); a != "" {
-			m.acl = strings.Split(a, tagSeparator)
+			acl = strings.Split(a, tagSeparator)
 		}
-		m.status = corpus.Status(s(2))
-		m.authority, _ = strconv.ParseFloat(s(3), 64)
-		m.fp, _ = strconv.ParseUint(s(4), 10, 64)
-		ix.cache.metas.Add(ids[i], m)
-		out[i] = backend.ChunkMeta{Visible: corpus.Visible(m.acl, groups), Status: m.status, Authority: m.authority}
+		authority, _ := strconv.ParseFloat(s(3), 64)
+		out[i] = backend.ChunkMeta{Visible: corpus.Visible(acl, groups), Status: corpus.Status(s(2)), Authority: authority}
+		if fp, err := strconv.ParseUint(s(4), 10, 64); err == nil {
+			ix.cache.prints.Add(ids[i], fp)
+		}
 	}
 	return out, nil
 }
@@ -250,8 +240,7 @@ func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) (
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
-		m, _ := ix.cache.metas.Get(id)
-		out[i] = m.fp
+		out[i], _ = ix.cache.prints.Get(id)
 	}
 	return out
 }
