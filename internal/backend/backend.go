@@ -111,7 +111,7 @@ type Index interface {
 type MetaSource interface {
 	// ChunkMeta returns the metadata of each id, in order; an unknown id
 	// is an errs.NotFound error.
-	ChunkMeta(ctx context.Context, ids []string, groups []string) ([]ChunkMeta, error)
+	ChunkMeta(ids []string, groups []string) ([]ChunkMeta, error)
 }
 
 // ChunkMeta is a chunk's metadata as MetaSource returns it.

@@ -35,12 +35,6 @@ func eachBackend(t *testing.T, fn func(t *testing.T, which string)) {
 // and returns it.
 func build(t testing.TB, which string, chunks []corpus.Chunk, sum string) backend.Searcher {
 	t.Helper()
-	return buildWith(t, which, chunks, sum, redisearch.Options{})
-}
-
-// buildWith is build, a RediSearch index opened with ro.
-func buildWith(t testing.TB, which string, chunks []corpus.Chunk, sum string, ro redisearch.Options) backend.Searcher {
-	t.Helper()
 	ctx := context.Background()
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
@@ -65,7 +59,7 @@ func buildWith(t testing.TB, which string, chunks []corpus.Chunk, sum string, ro
 		if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Checksum: sum, Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
 			t.Fatal(err)
 		}
-		ix, err := redisearch.Open(ctx, rdb, name, ro)
+		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
-	"github.com/assay-rag/assay/internal/backend/redisearch"
-	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
@@ -41,35 +39,9 @@ type metaCounting struct {
 // scores, warnings and stages, for every mode and principal, with the
 // Hollin corpus's archived and withdrawn sources and authorities under
 // the status prior (a small rerank depth puts most candidates in the
-// tail). On both backends, each side on an index of its own (built from
-// the same chunks): RediSearch keeps the fingerprints of the chunks it
-// read, so the metadata side must not see the other side's reads; and
-// without a chunk cache, so its metadata comes from Redis at every
-// search.
+// tail).
 func TestMetaReadsOnlyWhatRanks(t *testing.T) {
-	eachBackend(t, testMetaReadsOnlyWhatRanks)
-}
-
-func testMetaReadsOnlyWhatRanks(t *testing.T, which string) {
-	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, _ := chunk.New(chunk.Default())
-	var ixs [2]interface {
-		backend.Searcher
-		backend.MetaSource
-	}
-	for i := range ixs {
-		b := buildWith(t, which, ch.SplitAll(docs), corpus.Checksum(docs), redisearch.Options{CacheChunks: -1})
-		var ok bool
-		if ixs[i], ok = b.(interface {
-			backend.Searcher
-			backend.MetaSource
-		}); !ok {
-			t.Fatalf("the %s backend is not a backend.MetaSource", which)
-		}
-	}
+	_, ix := hollin(t)
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
 		t.Fatal(err)
@@ -79,8 +51,8 @@ func testMetaReadsOnlyWhatRanks(t *testing.T, which string) {
 		t.Fatal(err)
 	}
 	for _, depth := range []int{3, retrieval.DefaultRerankDepth} {
-		whole := &countingSearcher{Searcher: ixs[0]}
-		meta := &metaCounting{countingSearcher: &countingSearcher{Searcher: ixs[1]}, MetaSource: ixs[1]}
+		whole := &countingSearcher{Searcher: ix}
+		meta := &metaCounting{countingSearcher: &countingSearcher{Searcher: ix}, MetaSource: ix}
 		var rs [2]*retrieval.Retriever
 		for i, b := range []backend.Searcher{whole, meta} {
 			r, err := retrieval.NewWithOptions(b, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights), RerankDepth: depth})

@@ -191,7 +191,7 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	// Every candidate's status and authority (for dedup and the prior);
 	// texts only for the candidates the reranker reads and the results.
 	if ms, ok := s.r.b.(backend.MetaSource); ok {
-		if err := s.meta(ctx, ms); err != nil {
+		if err := s.meta(ms); err != nil {
 			return err
 		}
 	} else if err := s.load(ctx, s.ids()); err != nil {

@@ -8,7 +8,6 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -189,54 +188,9 @@ func (ix *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, erro
 	return out, nil
 }
 
-// metaFields are the HASH fields ChunkMeta reads, "id" first (fields
-// takes a chunk whose first field is absent for an unknown id).
-var metaFields = []string{"id", "acl", "status", "authority", "fp"}
-
-// ChunkMeta implements backend.MetaSource: whether groups may see each
-// chunk, its status and authority, from the cache or (in one pipeline)
-// five short fields of its hash, not the whole chunk (its text, title
-// and analyzed terms are most of its 1.7 KiB). The fingerprints read are
-// kept for Fingerprints, which deduplication asks for next. Retrieval
-// then reads whole only the candidates the reranker and the results
-// need.
-func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
-	const op = "redisearch.ChunkMeta"
-	out := make([]backend.ChunkMeta, len(ids))
-	var miss []int
-	for i, id := range ids {
-		if c := ix.cache.get(id); c != nil {
-			out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
-		} else {
-			miss = append(miss, i)
-		}
-	}
-	if len(miss) == 0 {
-		return out, nil
-	}
-	vals, err := ix.fields(ctx, op, ids, miss, metaFields...)
-	if err != nil {
-		return nil, err
-	}
-	for j, i := range miss {
-		s := func(f int) string { v, _ := vals[j][f].(string); return v }
-		var acl []string
-		if a := s(1); a != "" {
-			acl = strings.Split(a, tagSeparator)
-		}
-		authority, _ := strconv.ParseFloat(s(3), 64)
-		out[i] = backend.ChunkMeta{Visible: corpus.Visible(acl, groups), Status: corpus.Status(s(2)), Authority: authority}
-		if fp, err := strconv.ParseUint(s(4), 10, 64); err == nil {
-			ix.cache.prints.Add(ids[i], fp)
-		}
-	}
-	return out, nil
-}
-
 // Fingerprints returns the text fingerprints of the chunks with the given
-// ids, in order, for chunks this Index has read recently, whole or their
-// metadata (retrieval reads one or the other of every candidate before it
-// deduplicates them); 0 otherwise.
+// ids, in order, for chunks this Index has read recently (retrieval always loads
+// its candidates before it deduplicates them); 0 otherwise.
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
