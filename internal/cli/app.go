@@ -39,7 +39,8 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 // generator, the configured model endpoint and the routing policy that
 // goes with it (builtin routes only without an endpoint), tok for a
 // streaming model's answer tokens (nil: none), and which stages may run
-// as local activities. What it returns is complete and valid.
+// as local activities, decided at every run's start from the index
+// version served then. What it returns is complete and valid.
 func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
 	models, routing, err := endpointModels(cfg, log)
 	if err != nil {
@@ -59,12 +60,15 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	acts := &activities.Activities{
 		Signer:   signer,
 		Searcher: ix,
-		Local:    localStages(ix.InProcess(), ix.RedisOnly(), cfg.Worker),
-		Chunks:   ix,
-		Models:   models,
-		Checker:  generate.NewChecker(an),
-		Routing:  routing,
-		Tokens:   tok,
+		LocalNow: func(ctx context.Context) wire.Local {
+			inProcess, redisOnly := ix.Searching(ctx)
+			return localStages(inProcess, redisOnly, cfg.Worker)
+		},
+		Chunks:  ix,
+		Models:  models,
+		Checker: generate.NewChecker(an),
+		Routing: routing,
+		Tokens:  tok,
 	}
 	if err := activities.Validate(acts); err != nil {
 		return nil, err
