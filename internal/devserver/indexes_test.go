@@ -12,7 +12,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/assay-rag/assay/internal/devserver/devservertest"
 )
@@ -126,17 +125,9 @@ func TestTrimVisibilityIndexes(t *testing.T) {
 
 	// Queries answer as before: on an attribute (its index), on a column
 	// whose index was dropped (a scan).
-	c, err := client.DialContext(ctx, client.Options{HostPort: srv.Address()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	const queue = "trim-test"
-	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflow(visWorkflow)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, w := visClientWorker(ctx, t, srv, queue)
+	defer c.Close()
 	for i := range 3 {
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "trim-" + string(rune('a'+i)), TaskQueue: queue,
 			TypedSearchAttributes: temporal.NewSearchAttributes(visAttempts.ValueSet(int64(i)))}, visWorkflow, time.Duration(0))
