@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
+	"google.golang.org/grpc"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -92,7 +93,7 @@ func localStages(inProcess, redisOnly bool, w config.Worker) wire.Local {
 // warning level: the SDK logs every poll at info. With
 // temporal.payload_keys the client, and every worker built on it,
 // encrypts what it hands Temporal (package payloadcodec).
-func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger, unary ...grpc.UnaryClientInterceptor) (client.Client, error) {
 	tlsCfg, err := cfg.Temporal.TLSConfig()
 	if err != nil {
 		return nil, err
@@ -109,6 +110,9 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
+	}
+	if len(unary) > 0 {
+		opts.ConnectionOptions.DialOptions = append(opts.ConnectionOptions.DialOptions, grpc.WithChainUnaryInterceptor(unary...))
 	}
 	if opts.Interceptors, err = tracing.ClientInterceptors(); err != nil {
 		return nil, err
