@@ -106,6 +106,16 @@ func BenchmarkTerms(b *testing.B) {
 			a.Terms(many[i%len(many)])
 		}
 	})
+	// bleve's analyzer without the words memo (words.go): what
+	// "uncached" was before it.
+	b.Run("uncached/bleve", func(b *testing.B) {
+		a := &Analyzer{a: english()}
+		i := 0
+		for b.Loop() {
+			i++
+			a.Terms(many[i%len(many)])
+		}
+	})
 	b.Run("hit", func(b *testing.B) {
 		a := &Analyzer{a: english(), cache: newCache()}
 		for b.Loop() {

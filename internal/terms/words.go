@@ -1,0 +1,159 @@
+package terms
+
+import (
+	"hash/maphash"
+	"sync"
+	"unsafe"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/segment"
+)
+
+// words is the English analyzer's work done once per distinct word rather
+// than once per occurrence. bleve's DefaultAnalyzer tokenizes (Unicode
+// word segmentation, one Token struct per word) and then passes the whole
+// stream through each token filter in turn; every filter of the English
+// analyzer (possessive, lower case, stop words, Porter stem) reads and
+// writes one token at a time, independently of its neighbours, its
+// position and its type. So a word's term (or its removal) depends on the
+// word's bytes alone, and words runs the segmenter itself and looks each
+// word up in a bounded memo of word → term, running the filters on a
+// one-token stream only on a miss. The terms are the same, in the same
+// order (TestWordsEqualAnalyze); what goes is the Token structs, the
+// filters' passes and a string per term (a memo's term is shared by every
+// text that holds the word).
+//
+// Most of a question's analysis is of chunks and sentences of ordinary
+// prose, whose words repeat across texts: the memo holds the words of
+// recent texts, not a vocabulary.
+type words struct {
+	filters []analysis.TokenFilter
+	seed    maphash.Seed
+	shards  [wordShards]wordShard
+}
+
+const (
+	wordShards = 16
+	// wordsPerGeneration bounds a shard: two generations of at most this
+	// many words, 2 × 16 × 4,096 = 131,072 words in all (a few MB).
+	wordsPerGeneration = 4096
+	// wordMax: a longer word is analysed every time, not kept.
+	wordMax = 64
+)
+
+type wordShard struct {
+	mu       sync.Mutex
+	cur, old map[string]wordTerm
+	_        [40]byte
+}
+
+// wordTerm is what the filters make of a word: no term (a stop word),
+// one (term), or, for a filter that split tokens, which the English
+// analyzer's do not, term and then more.
+type wordTerm struct {
+	term string
+	keep bool
+	more []string
+}
+
+// newWords returns the memoised analysis of a, or nil when a is not a
+// DefaultAnalyzer with the Unicode tokenizer and no char filters (words
+// only reproduces that one).
+func newWords(a analysis.Analyzer) *words {
+	d, ok := a.(*analysis.DefaultAnalyzer)
+	if !ok || len(d.CharFilters) > 0 {
+		return nil
+	}
+	if _, ok := d.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
+		return nil
+	}
+	w := &words{filters: d.TokenFilters, seed: maphash.MakeSeed()}
+	for i := range w.shards {
+		w.shards[i].cur = make(map[string]wordTerm)
+	}
+	return w
+}
+
+// analyze appends text's terms to out: what the analyzer's Analyze
+// returns, as strings.
+func (w *words) analyze(text string, out []string) []string {
+	if text == "" {
+		return out
+	}
+	// The segmenter only reads its input, and each word is copied before
+	// a filter sees it (the lower-case filter writes in place).
+	seg := segment.NewWordSegmenterDirect(unsafe.Slice(unsafe.StringData(text), len(text)))
+	for seg.Segment() {
+		typ := seg.Type()
+		if typ == segment.None {
+			continue
+		}
+		if t := w.term(seg.Bytes(), typ); t.keep {
+			out = append(out, t.term)
+			out = append(out, t.more...)
+		}
+	}
+	return out
+}
+
+// term is word's term, from the memo or by running the filters.
+func (w *words) term(word []byte, typ int) wordTerm {
+	if len(word) > wordMax {
+		return w.filter(word, typ)
+	}
+	s := &w.shards[maphash.Bytes(w.seed, word)%wordShards]
+	s.mu.Lock()
+	t, ok := s.cur[string(word)]
+	if !ok {
+		if t, ok = s.old[string(word)]; ok {
+			s.insert(string(word), t)
+		}
+	}
+	s.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = w.filter(word, typ)
+	s.mu.Lock()
+	s.insert(string(word), t)
+	s.mu.Unlock()
+	return t
+}
+
+func (s *wordShard) insert(word string, t wordTerm) {
+	if len(s.cur) >= wordsPerGeneration {
+		s.old, s.cur = s.cur, make(map[string]wordTerm, wordsPerGeneration)
+	}
+	s.cur[word] = t
+}
+
+// filter runs the analyzer's filters on word alone, as the tokenizer
+// would have given it to them (its type as bleve's Unicode tokenizer
+// sets it; no filter of the English analyzer reads it).
+func (w *words) filter(word []byte, typ int) wordTerm {
+	tok := &analysis.Token{Term: append([]byte(nil), word...), Start: 0, End: len(word), Position: 1, Type: tokenType(typ)}
+	stream := analysis.TokenStream{tok}
+	for _, f := range w.filters {
+		stream = f.Filter(stream)
+	}
+	if len(stream) == 0 {
+		return wordTerm{}
+	}
+	t := wordTerm{term: string(stream[0].Term), keep: true}
+	for _, tok := range stream[1:] {
+		t.more = append(t.more, string(tok.Term))
+	}
+	return t
+}
+
+// tokenType is bleve's Unicode tokenizer's convertType.
+func tokenType(segmentType int) analysis.TokenType {
+	switch segmentType {
+	case segment.Ideo, segment.Kana:
+		return analysis.Ideographic
+	case segment.Number:
+		return analysis.Numeric
+	}
+	return analysis.AlphaNumeric
+}

@@ -1,0 +1,115 @@
+package terms
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// bleveTerms is what bleve's English analyzer makes of text, token by
+// token: the reference words must reproduce.
+func bleveTerms(text string) []string {
+	var out []string
+	for _, tok := range english().Analyze([]byte(text)) {
+		out = append(out, string(tok.Term))
+	}
+	return out
+}
+
+// wordTexts are texts for the words memo: the cases of the other tests,
+// the Hollin corpus (titles and texts), SciFact's abstracts when
+// ASSAY_SCIFACT_DIR is set, and random texts over characters that join,
+// split, case-fold (some to another length) and stem words.
+func wordTexts(t *testing.T) []string {
+	out := slices.Clone(texts)
+	for _, p := range titledCases {
+		out = append(out, p[0], p[1], p[0]+"\n"+p[1])
+	}
+	pairs := corpusPairs(t, filepath.Join("..", "..", "testdata", "hollin", "corpus.jsonl"), 0)
+	if dir := os.Getenv("ASSAY_SCIFACT_DIR"); dir != "" {
+		pairs = append(pairs, corpusPairs(t, filepath.Join(dir, "corpus.jsonl"), 2000)...)
+	}
+	for _, p := range pairs {
+		out = append(out, p[0], p[1], p[0]+"\n"+p[1])
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []string{"a", "B", "S", "s", "3", ".", ",", "'", "’", "＇", "-", " ", " ", "\u0301", "\u200d", "_", ":",
+		"ing", "ies", "ational", "the", "The", "AND", "日", "カ", "\n", "\r", "İ", "ẞ", "Σ", "ǅ", "Ω", "😀", "\u00ad", "ﬁ", "K", "ı"}
+	for range 5000 {
+		var b strings.Builder
+		for range 1 + r.IntN(30) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// TestWordsEqualAnalyze: the memoised analysis gives bleve's terms for
+// every text, on first sight of its words and on every later one, and
+// leaves the text as it was (the lower-case filter writes into its
+// input).
+func TestWordsEqualAnalyze(t *testing.T) {
+	w := newWords(english())
+	if w == nil {
+		t.Fatal("newWords does not take the English analyzer")
+	}
+	all := wordTexts(t)
+	for round := range 2 {
+		for _, text := range all {
+			before := strings.Clone(text)
+			got, want := w.analyze(text, nil), bleveTerms(text)
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, %q:\n got %q\nwant %q", round, text, got, want)
+			}
+			if text != before {
+				t.Fatalf("analysing %q changed it to %q", before, text)
+			}
+		}
+	}
+	// And through the Analyzer, cached and not.
+	for _, an := range []*Analyzer{New(), NewUncached()} {
+		for _, text := range all {
+			if got, want := an.Terms(text), bleveTerms(text); !slices.Equal(got, want) && (len(got) > 0 || len(want) > 0) {
+				t.Fatalf("Terms(%q) = %q, want %q", text, got, want)
+			}
+		}
+	}
+	t.Logf("%d texts", len(all))
+}
+
+// The memo holds at most two generations of wordsPerGeneration words a
+// shard, and still answers right once it has evicted.
+func TestWordsBounded(t *testing.T) {
+	w := newWords(english())
+	const n = 3 * wordShards * wordsPerGeneration
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "w%dx ", i)
+	}
+	text := b.String()
+	for range 2 {
+		if got, want := w.analyze(text, nil), bleveTerms(text); !slices.Equal(got, want) {
+			t.Fatal("terms differ after eviction")
+		}
+	}
+	held := 0
+	for i := range w.shards {
+		s := &w.shards[i]
+		if len(s.cur) > wordsPerGeneration || len(s.old) > wordsPerGeneration {
+			t.Fatalf("shard %d holds %d + %d words, bound %d each", i, len(s.cur), len(s.old), wordsPerGeneration)
+		}
+		held += len(s.cur) + len(s.old)
+	}
+	if held < wordShards*wordsPerGeneration {
+		t.Fatalf("memo holds %d words of %d: evicting too early", held, 2*wordShards*wordsPerGeneration)
+	}
+	long := strings.Repeat("x", wordMax+1)
+	if got, want := w.analyze(long, nil), bleveTerms(long); !slices.Equal(got, want) {
+		t.Fatalf("a word over wordMax: %q, want %q", got, want)
+	}
+}
