@@ -66,17 +66,21 @@ func (a *Analyzer) terms(text string) []string {
 		}
 	}
 	var out []string
+	ok := false
 	if a.words != nil {
 		sp, _ := scratch.Get().(*[]string)
 		if sp == nil {
 			sp = new([]string)
 		}
-		buf := a.words.analyze(text, (*sp)[:0])
-		out = append(make([]string, 0, len(buf)), buf...)
+		var buf []string
+		if buf, ok = a.words.analyze(text, (*sp)[:0]); ok {
+			out = append(make([]string, 0, len(buf)), buf...)
+		}
 		clear(buf) // the pool must not keep the terms alive
 		*sp = buf[:0]
 		scratch.Put(sp)
-	} else {
+	}
+	if !ok {
 		stream := a.a.Analyze([]byte(text))
 		out = make([]string, 0, len(stream))
 		for _, tok := range stream {

@@ -36,8 +36,9 @@ type words struct {
 const (
 	wordShards = 16
 	// wordsPerGeneration bounds a shard: two generations of at most this
-	// many words, 2 × 16 × 4,096 = 131,072 words in all (a few MB).
-	wordsPerGeneration = 4096
+	// many words, 2 × 16 × 2,048 = 65,536 words in all (about 10 MB of
+	// heap when every one is 16 bytes long: TestWordsBounded).
+	wordsPerGeneration = 2048
 	// wordMax: a longer word is analysed every time, not kept.
 	wordMax = 64
 )
@@ -48,13 +49,14 @@ type wordShard struct {
 	_        [40]byte
 }
 
-// wordTerm is what the filters make of a word: no term (a stop word),
-// one (term), or, for a filter that split tokens, which the English
-// analyzer's do not, term and then more.
+// wordTerm is what the filters make of a word: no term (a stop word) or
+// one. split marks a word a filter turned into several tokens, which no
+// filter of the English analyzer does: analyze then gives up and the text
+// is analysed by bleve as a whole.
 type wordTerm struct {
-	term string
-	keep bool
-	more []string
+	term  string
+	keep  bool
+	split bool
 }
 
 // newWords returns the memoised analysis of a, or nil when a is not a
@@ -76,10 +78,11 @@ func newWords(a analysis.Analyzer) *words {
 }
 
 // analyze appends text's terms to out: what the analyzer's Analyze
-// returns, as strings.
-func (w *words) analyze(text string, out []string) []string {
+// returns, as strings. ok is false when a word's filters split it (out
+// then holds part of the terms).
+func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
 	if text == "" {
-		return out
+		return out, true
 	}
 	// The segmenter only reads its input, and each word is copied before
 	// a filter sees it (the lower-case filter writes in place).
@@ -89,12 +92,14 @@ func (w *words) analyze(text string, out []string) []string {
 		if typ == segment.None {
 			continue
 		}
-		if t := w.term(seg.Bytes(), typ); t.keep {
+		switch t := w.term(seg.Bytes(), typ); {
+		case t.split:
+			return out, false
+		case t.keep:
 			out = append(out, t.term)
-			out = append(out, t.more...)
 		}
 	}
-	return out
+	return out, true
 }
 
 // term is word's term, from the memo or by running the filters.
@@ -137,14 +142,13 @@ func (w *words) filter(word []byte, typ int) wordTerm {
 	for _, f := range w.filters {
 		stream = f.Filter(stream)
 	}
-	if len(stream) == 0 {
+	switch len(stream) {
+	case 0:
 		return wordTerm{}
+	case 1:
+		return wordTerm{term: string(stream[0].Term), keep: true}
 	}
-	t := wordTerm{term: string(stream[0].Term), keep: true}
-	for _, tok := range stream[1:] {
-		t.more = append(t.more, string(tok.Term))
-	}
-	return t
+	return wordTerm{split: true}
 }
 
 // tokenType is bleve's Unicode tokenizer's convertType.

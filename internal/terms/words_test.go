@@ -5,9 +5,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 )
 
 // bleveTerms is what bleve's English analyzer makes of text, token by
@@ -62,9 +65,9 @@ func TestWordsEqualAnalyze(t *testing.T) {
 	for round := range 2 {
 		for _, text := range all {
 			before := strings.Clone(text)
-			got, want := w.analyze(text, nil), bleveTerms(text)
-			if !slices.Equal(got, want) {
-				t.Fatalf("round %d, %q:\n got %q\nwant %q", round, text, got, want)
+			got, ok := w.analyze(text, nil)
+			if want := bleveTerms(text); !ok || !slices.Equal(got, want) {
+				t.Fatalf("round %d, %q:\n got %q (%v)\nwant %q", round, text, got, ok, want)
 			}
 			if text != before {
 				t.Fatalf("analysing %q changed it to %q", before, text)
@@ -93,7 +96,7 @@ func TestWordsBounded(t *testing.T) {
 	}
 	text := b.String()
 	for range 2 {
-		if got, want := w.analyze(text, nil), bleveTerms(text); !slices.Equal(got, want) {
+		if got, ok := w.analyze(text, nil); !ok || !slices.Equal(got, bleveTerms(text)) {
 			t.Fatal("terms differ after eviction")
 		}
 	}
@@ -109,7 +112,59 @@ func TestWordsBounded(t *testing.T) {
 		t.Fatalf("memo holds %d words of %d: evicting too early", held, 2*wordShards*wordsPerGeneration)
 	}
 	long := strings.Repeat("x", wordMax+1)
-	if got, want := w.analyze(long, nil), bleveTerms(long); !slices.Equal(got, want) {
-		t.Fatalf("a word over wordMax: %q, want %q", got, want)
+	if got, ok := w.analyze(long, nil); !ok || !slices.Equal(got, bleveTerms(long)) {
+		t.Fatalf("a word over wordMax: %q", got)
 	}
+}
+
+// splitter is a token filter that turns "ab" into "a", "b": not per word.
+type splitter struct{}
+
+func (splitter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	var out analysis.TokenStream
+	for _, tok := range in {
+		if string(tok.Term) == "ab" {
+			out = append(out, &analysis.Token{Term: []byte("a")}, &analysis.Token{Term: []byte("b")})
+			continue
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// A filter that splits a word is not one words can memoise: analyze says
+// so, and the Analyzer falls back to analysing the text as a whole.
+func TestWordsSplitFallsBack(t *testing.T) {
+	d := english().(*analysis.DefaultAnalyzer)
+	a := &analysis.DefaultAnalyzer{Tokenizer: d.Tokenizer, TokenFilters: append(slices.Clone(d.TokenFilters), splitter{})}
+	w := newWords(a)
+	if _, ok := w.analyze("x ab y", nil); ok {
+		t.Fatal("analyze memoised a word the filters split")
+	}
+	an := &Analyzer{a: a, words: w}
+	if got, want := an.Terms("x ab y"), []string{"x", "a", "b", "y"}; !slices.Equal(got, want) {
+		t.Fatalf("Terms = %q, want %q", got, want)
+	}
+}
+
+// The memo's heap when full, and its bound in words: about 10 MB.
+func TestWordsHeap(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 * wordShards * wordsPerGeneration {
+		fmt.Fprintf(&b, "wordnumber%dx ", i) // 16-byte words
+	}
+	text := b.String()
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	w := newWords(english())
+	w.analyze(text, nil)
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
+	t.Logf("a full memo of 16-byte words: %.1f MB of heap", heap/1e6)
+	if heap > 16e6 {
+		t.Errorf("a full memo holds %.1f MB, want at most 16", heap/1e6)
+	}
+	runtime.KeepAlive(w)
 }
