@@ -116,6 +116,22 @@ func BenchmarkTerms(b *testing.B) {
 			a.Terms(many[i%len(many)])
 		}
 	})
+	// Both cores analysing at once (the words memo is per analysis).
+	for _, name := range []string{"parallel", "parallel/bleve"} {
+		b.Run(name, func(b *testing.B) {
+			a := NewUncached()
+			if name == "parallel/bleve" {
+				a = &Analyzer{a: english()}
+			}
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					i++
+					a.Terms(many[i%len(many)])
+				}
+			})
+		})
+	}
 	b.Run("hit", func(b *testing.B) {
 		a := &Analyzer{a: english(), cache: newCache()}
 		for b.Loop() {

@@ -1,7 +1,6 @@
 package terms
 
 import (
-	"hash/maphash"
 	"sync"
 	"unsafe"
 
@@ -26,28 +25,26 @@ import (
 //
 // Most of a question's analysis is of chunks and sentences of ordinary
 // prose, whose words repeat across texts: the memo holds the words of
-// recent texts, not a vocabulary.
+// recent texts, not a vocabulary. It is one map per analysis running at a
+// time, from a sync.Pool (per P, so no lock and no contention: a sharded
+// map behind mutexes cost as much as the segmenter under 8 questions in
+// flight), each emptied when it reaches memoWords; the pool drops them
+// at garbage collections and they fill again.
 type words struct {
 	filters []analysis.TokenFilter
-	seed    maphash.Seed
-	shards  [wordShards]wordShard
+	memos   sync.Pool // of *memo
 }
 
+// memo is one map of word → term.
+type memo map[string]wordTerm
+
 const (
-	wordShards = 16
-	// wordsPerGeneration bounds a shard: two generations of at most this
-	// many words, 2 × 16 × 2,048 = 65,536 words in all (about 10 MB of
-	// heap when every one is 16 bytes long: TestWordsBounded).
-	wordsPerGeneration = 2048
+	// memoWords bounds a memo: about 1.5 MB at 16-byte words
+	// (TestWordsHeap), one per analysis running at once.
+	memoWords = 16384
 	// wordMax: a longer word is analysed every time, not kept.
 	wordMax = 64
 )
-
-type wordShard struct {
-	mu       sync.Mutex
-	cur, old map[string]wordTerm
-	_        [40]byte
-}
 
 // wordTerm is what the filters make of a word: no term (a stop word) or
 // one. split marks a word a filter turned into several tokens, which no
@@ -70,10 +67,8 @@ func newWords(a analysis.Analyzer) *words {
 	if _, ok := d.Tokenizer.(*unicode.UnicodeTokenizer); !ok {
 		return nil
 	}
-	w := &words{filters: d.TokenFilters, seed: maphash.MakeSeed()}
-	for i := range w.shards {
-		w.shards[i].cur = make(map[string]wordTerm)
-	}
+	w := &words{filters: d.TokenFilters}
+	w.memos.New = func() any { return &memo{} }
 	return w
 }
 
@@ -84,6 +79,13 @@ func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
 	if text == "" {
 		return out, true
 	}
+	m := w.memos.Get().(*memo)
+	defer w.memos.Put(m)
+	return w.analyzeWith(*m, text, out)
+}
+
+// analyzeWith is analyze with the memo m.
+func (w *words) analyzeWith(m memo, text string, out []string) (_ []string, ok bool) {
 	// The segmenter only reads its input, and each word is copied before
 	// a filter sees it (the lower-case filter writes in place).
 	seg := segment.NewWordSegmenterDirect(unsafe.Slice(unsafe.StringData(text), len(text)))
@@ -92,7 +94,18 @@ func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
 		if typ == segment.None {
 			continue
 		}
-		switch t := w.term(seg.Bytes(), typ); {
+		word := seg.Bytes()
+		t, hit := m[string(word)]
+		if !hit {
+			t = w.filter(word, typ)
+			if len(word) <= wordMax {
+				if len(m) >= memoWords {
+					clear(m)
+				}
+				m[string(word)] = t
+			}
+		}
+		switch {
 		case t.split:
 			return out, false
 		case t.keep:
@@ -100,37 +113,6 @@ func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
 		}
 	}
 	return out, true
-}
-
-// term is word's term, from the memo or by running the filters.
-func (w *words) term(word []byte, typ int) wordTerm {
-	if len(word) > wordMax {
-		return w.filter(word, typ)
-	}
-	s := &w.shards[maphash.Bytes(w.seed, word)%wordShards]
-	s.mu.Lock()
-	t, ok := s.cur[string(word)]
-	if !ok {
-		if t, ok = s.old[string(word)]; ok {
-			s.insert(string(word), t)
-		}
-	}
-	s.mu.Unlock()
-	if ok {
-		return t
-	}
-	t = w.filter(word, typ)
-	s.mu.Lock()
-	s.insert(string(word), t)
-	s.mu.Unlock()
-	return t
-}
-
-func (s *wordShard) insert(word string, t wordTerm) {
-	if len(s.cur) >= wordsPerGeneration {
-		s.old, s.cur = s.cur, make(map[string]wordTerm, wordsPerGeneration)
-	}
-	s.cur[word] = t
 }
 
 // filter runs the analyzer's filters on word alone, as the tokenizer

@@ -85,31 +85,23 @@ func TestWordsEqualAnalyze(t *testing.T) {
 	t.Logf("%d texts", len(all))
 }
 
-// The memo holds at most two generations of wordsPerGeneration words a
-// shard, and still answers right once it has evicted.
+// A memo holds at most memoWords words, and the terms stay right once it
+// has been emptied.
 func TestWordsBounded(t *testing.T) {
 	w := newWords(english())
-	const n = 3 * wordShards * wordsPerGeneration
 	var b strings.Builder
-	for i := range n {
+	for i := range 3 * memoWords {
 		fmt.Fprintf(&b, "w%dx ", i)
 	}
 	text := b.String()
+	m := memo{}
 	for range 2 {
-		if got, ok := w.analyze(text, nil); !ok || !slices.Equal(got, bleveTerms(text)) {
-			t.Fatal("terms differ after eviction")
+		if got, ok := w.analyzeWith(m, text, nil); !ok || !slices.Equal(got, bleveTerms(text)) {
+			t.Fatal("terms differ after the memo was emptied")
 		}
-	}
-	held := 0
-	for i := range w.shards {
-		s := &w.shards[i]
-		if len(s.cur) > wordsPerGeneration || len(s.old) > wordsPerGeneration {
-			t.Fatalf("shard %d holds %d + %d words, bound %d each", i, len(s.cur), len(s.old), wordsPerGeneration)
+		if len(m) > memoWords || len(m) == 0 {
+			t.Fatalf("the memo holds %d words, bound %d", len(m), memoWords)
 		}
-		held += len(s.cur) + len(s.old)
-	}
-	if held < wordShards*wordsPerGeneration {
-		t.Fatalf("memo holds %d words of %d: evicting too early", held, 2*wordShards*wordsPerGeneration)
 	}
 	long := strings.Repeat("x", wordMax+1)
 	if got, ok := w.analyze(long, nil); !ok || !slices.Equal(got, bleveTerms(long)) {
@@ -147,24 +139,25 @@ func TestWordsSplitFallsBack(t *testing.T) {
 	}
 }
 
-// The memo's heap when full, and its bound in words: about 10 MB.
+// A full memo's heap: about 1.5 MB.
 func TestWordsHeap(t *testing.T) {
 	var b strings.Builder
-	for i := range 3 * wordShards * wordsPerGeneration {
-		fmt.Fprintf(&b, "wordnumber%dx ", i) // 16-byte words
+	for i := range memoWords {
+		fmt.Fprintf(&b, "wordnumber%dx ", 100000+i) // 16-byte words
 	}
 	text := b.String()
 	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	w := newWords(english())
-	w.analyze(text, nil)
+	m := memo{}
+	w.analyzeWith(m, text, nil)
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	heap := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
 	t.Logf("a full memo of 16-byte words: %.1f MB of heap", heap/1e6)
-	if heap > 16e6 {
-		t.Errorf("a full memo holds %.1f MB, want at most 16", heap/1e6)
+	if heap > 4e6 {
+		t.Errorf("a full memo holds %.1f MB, want at most 4", heap/1e6)
 	}
-	runtime.KeepAlive(w)
+	runtime.KeepAlive(m)
 }
