@@ -35,8 +35,15 @@ type words struct {
 	memos   sync.Pool // of *memo
 }
 
-// memo is one map of word → term.
-type memo map[string]wordTerm
+// memo is one analysis's map of word → term, with the segmenter's
+// buffers.
+type memo struct {
+	m     map[string]wordTerm
+	segs  [][]byte
+	types []int
+}
+
+func newMemo() *memo { return &memo{m: map[string]wordTerm{}} }
 
 const (
 	// memoWords bounds a memo: about 1.5 MB at 16-byte words
@@ -68,7 +75,7 @@ func newWords(a analysis.Analyzer) *words {
 		return nil
 	}
 	w := &words{filters: d.TokenFilters}
-	w.memos.New = func() any { return &memo{} }
+	w.memos.New = func() any { return newMemo() }
 	return w
 }
 
@@ -81,20 +88,31 @@ func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
 	}
 	m := w.memos.Get().(*memo)
 	defer w.memos.Put(m)
-	return w.analyzeWith(*m, text, out)
+	return w.analyzeWith(m, text, out)
 }
 
-// analyzeWith is analyze with the memo m.
-func (w *words) analyzeWith(m memo, text string, out []string) (_ []string, ok bool) {
+// analyzeWith is analyze with the memo mm.
+func (w *words) analyzeWith(mm *memo, text string, out []string) (_ []string, ok bool) {
 	// The segmenter only reads its input, and each word is copied before
-	// a filter sees it (the lower-case filter writes in place).
-	seg := segment.NewWordSegmenterDirect(unsafe.Slice(unsafe.StringData(text), len(text)))
-	for seg.Segment() {
-		typ := seg.Type()
+	// a filter sees it (the lower-case filter writes in place). The whole
+	// text is segmented in one call (bleve's tokenizer asks for one word
+	// at a time, which restarts the segmenter's machine at each); a text
+	// the segmenter cannot take whole is left to bleve.
+	data := unsafe.Slice(unsafe.StringData(text), len(text))
+	segs, types, used, err := segment.SegmentWordsDirect(data, mm.segs[:0], mm.types[:0])
+	defer func() {
+		clear(segs) // the pool must not keep the text alive
+		mm.segs, mm.types = segs[:0], types[:0]
+	}()
+	if err != nil || used != len(data) {
+		return out, false
+	}
+	m := mm.m
+	for i, word := range segs {
+		typ := types[i]
 		if typ == segment.None {
 			continue
 		}
-		word := seg.Bytes()
 		t, hit := m[string(word)]
 		if !hit {
 			t = w.filter(word, typ)
