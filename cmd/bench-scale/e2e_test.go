@@ -236,6 +236,12 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 		if fi, err := os.Stat(tr.Profile); err != nil || fi.Size() == 0 {
 			t.Errorf("trial %d of binary %d: profile %q: %v", tr.Round, tr.Binary, tr.Profile, err)
 		}
+		for _, end := range []string{"start", "end"} {
+			p := strings.TrimSuffix(tr.Profile, ".pprof") + ".allocs-" + end + ".pprof"
+			if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+				t.Errorf("trial %d of binary %d: allocation profile %q: %v", tr.Round, tr.Binary, p, err)
+			}
+		}
 		if len(r.E2E) != 2 || r.E2E[0].Completed != 6 || r.E2E[1].Concurrency != 2 || r.Costs == nil || r.Costs.AssayCPUMS <= 0 ||
 			r.Costs.TemporalCPUMS <= 0 || r.Costs.BenchCPUMS <= 0 || r.Costs.MachineCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 || r.E2EStart == nil || r.E2EStart.IndexCached <= 0 {
 			t.Errorf("trial %+v: want two levels of 6 questions, CPU a question over 16, a peak RSS and the index in the page cache", tr)

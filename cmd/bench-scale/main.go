@@ -136,7 +136,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
 	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
 	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
-	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof")
+	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof, with the allocation profiles at its start and end (assay-dev.allocs-{start,end}.pprof; go tool pprof -base start end)")
 	fs.DurationVar(&o.profileDelay, "profile-delay", 6*time.Second, "end to end: how long into assay bench the -profile starts")
 	fs.BoolVar(&o.e2eOnly, "e2e-only", false, "measure end to end only, on one index: a bleve index built before (-index), or a RediSearch index built once by the first binary into a throwaway server (-redisearch, -data) or already built in a server (-redis-addr, -index); no corpus generation, retrieval or Lucene; the -assay binaries alternate -rounds times; writes e2e.md and e2e.json in -out")
 	fs.StringVar(&o.index, "index", "", "with -e2e-only: the bleve index `dir` to serve (as bench-scale leaves it, OUT/work/bleve-N/index; assay dev opens it read-only through a symlink), or with -redis-addr the RediSearch index's name; a trial whose assay dev rebuilds it fails")
@@ -653,13 +653,27 @@ func takeProfile(ctx context.Context, base string, delay, d time.Duration, path 
 	case <-time.After(delay):
 	}
 	secs := max(1, int(d.Round(time.Second)/time.Second))
-	resp, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs))
+	allocs := strings.TrimSuffix(path, ".pprof") + ".allocs"
+	if err := savePprof(base+"/debug/pprof/allocs", allocs+"-start.pprof"); err != nil {
+		return err
+	}
+	if err := savePprof(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs), path); err != nil {
+		return err
+	}
+	return savePprof(base+"/debug/pprof/allocs", allocs+"-end.pprof")
+}
+
+// savePprof saves what the pprof endpoint url answers into path. takeProfile
+// saves the allocation profile (counted since assay dev started) at the CPU
+// profile's start and end: go tool pprof -base START END is the window's.
+func savePprof(url, path string) error {
+	resp, err := http.Get(url)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", base, resp.Status)
+		return fmt.Errorf("%s: %s", url, resp.Status)
 	}
 	f, err := os.Create(path)
 	if err != nil {
