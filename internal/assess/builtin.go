@@ -361,7 +361,7 @@ func (r *reading) holdsTopic(have map[string]bool, covers func(map[string]bool, 
 func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
-		q.Unit = answertype.AskedDimension(question)
+		q.Unit = q.Dimension(question)
 	}
 	return q
 }
@@ -600,7 +600,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
-		fasked := b.classify(req.Question)
+		fasked := asked
+		if question != req.Question {
+			fasked = b.classify(req.Question)
+		}
 		f := b.readFocus(req.Question, fasked, ents, vocab)
 		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}

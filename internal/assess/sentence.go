@@ -92,13 +92,7 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 	if b.SentenceKey {
 		topic = topic[:1]
 	}
-	for _, j := range all[:max(0, min(len(all), b.SentenceRank+1))] {
-		if j.with != nil || !r.namesCode(j.have) {
-			continue
-		}
-		if slices.ContainsFunc(f.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
-			continue
-		}
+	for j := range candidates(all, b.SentenceRank, f.ents, r) {
 		for _, s := range citation.Sentences(j.ev.Text) {
 			if b.otherKind(s, r.kinds) {
 				continue // about another kind of the thing asked ("standard delivery")
