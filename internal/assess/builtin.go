@@ -142,6 +142,15 @@ type Builtin struct {
 	SentenceRank int
 	SentenceKey  bool
 	SentenceAll  bool
+	// SentenceTypes (experiment): 0 numeric types only (v12), 1 every
+	// expected type, 2 also a question expecting no particular type.
+	SentenceTypes     int
+	Plain             bool
+	PlainMonths       bool
+	PlainWeekdays     bool
+	FocusGeneric      int
+	SentenceMinLoose  int
+	SentenceRankLoose int
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -517,6 +526,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	asked := b.classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	ents := Entities(b.an, question, vocab)
+	if b.Plain {
+		ents = b.plainEntities(ents, frame)
+	}
 	var qterms []weighted
 	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
 		// v10: generic words never count (see read.go), unless leaving

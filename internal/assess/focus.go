@@ -62,8 +62,12 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 	f := &focus{}
 	n := vocab.Len()
 	seen := map[string]bool{}
+	var generic map[string]bool
+	if b.FocusGeneric > 0 {
+		generic = b.genericTerms()
+	}
 	for _, t := range b.an.Content(text) {
-		if frame[t] || terms.IsQuestionWord(t) || seen[t] {
+		if frame[t] || b.FocusGeneric == 2 && generic[t] || terms.IsQuestionWord(t) || seen[t] {
 			continue
 		}
 		seen[t] = true
@@ -80,6 +84,9 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 		if asking || e.Code || e.known(vocab) {
 			f.ents = append(f.ents, e)
 		}
+	}
+	if b.FocusGeneric == 1 && !slices.ContainsFunc(f.words, func(w weighted) bool { return !generic[w.term] }) {
+		f.words = nil // only generic words ("how do I get one?"): as if none
 	}
 	if len(f.words) == 0 {
 		// The clause that asks holds no word the documents use ("how long
