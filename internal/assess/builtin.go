@@ -142,15 +142,24 @@ type Builtin struct {
 	SentenceRank int
 	SentenceKey  bool
 	SentenceAll  bool
-	// SentenceTypes (experiment): 0 numeric types only (v12), 1 every
-	// expected type, 2 also a question expecting no particular type.
-	SentenceTypes     int
-	Plain             bool
-	PlainMonths       bool
-	PlainWeekdays     bool
-	FocusGeneric      int
-	SentenceMinLoose  int
-	SentenceRankLoose int
+	// Plain (builtin:coverage-v13, see plain.go) drops the entities that
+	// only have the shape of a name or a code: a word in capitals that is
+	// one of the question's frame words ("OK"), an ordinal ("5th"), a
+	// number with a thousands separator ("25,000"), and, with PlainMonths
+	// (PlainWeekdays), a date written with a month's (a weekday's) name
+	// ("back in September", "January 2025"). Their words stay content
+	// words; no chunk must name them whole.
+	Plain         bool
+	PlainMonths   bool
+	PlainWeekdays bool
+	// FocusGeneric (builtin:coverage-v13) leaves generic words (see
+	// read.go) out of the focus reading, as the other readings do: 1 (the
+	// default) only when they are all the known words of the clause that
+	// asks ("how do I get one?": then it asks about the entities, as when
+	// it holds no known word), 2 whenever another word is left, 0 never
+	// (v12). A question that expects no particular type keeps them rather
+	// than be judged on its entities alone ("the X300 Pro: anything new?").
+	FocusGeneric int
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -171,7 +180,8 @@ type Builtin struct {
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
-		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true}
+		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
+		Plain: true, PlainMonths: true, FocusGeneric: 1}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -197,6 +207,8 @@ func (b *Builtin) Model() string {
 		m = V9Model
 	case !b.Sentence || !b.Dimensions || !b.Topical:
 		m = V10Model
+	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1:
+		m = V12Model
 	}
 	if b.Thesaurus == nil {
 		return m

@@ -62,12 +62,8 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 	f := &focus{}
 	n := vocab.Len()
 	seen := map[string]bool{}
-	var generic map[string]bool
-	if b.FocusGeneric > 0 {
-		generic = b.genericTerms()
-	}
 	for _, t := range b.an.Content(text) {
-		if frame[t] || b.FocusGeneric == 2 && generic[t] || terms.IsQuestionWord(t) || seen[t] {
+		if frame[t] || terms.IsQuestionWord(t) || seen[t] {
 			continue
 		}
 		seen[t] = true
@@ -85,8 +81,16 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			f.ents = append(f.ents, e)
 		}
 	}
-	if b.FocusGeneric == 1 && !slices.ContainsFunc(f.words, func(w weighted) bool { return !generic[w.term] }) {
-		f.words = nil // only generic words ("how do I get one?"): as if none
+	if b.FocusGeneric > 0 {
+		// Generic words leave the reading (v13), when it keeps some word
+		// (2) or only when they are all its words (1); a question that
+		// expects no particular type keeps them rather than be judged on
+		// its entities alone ("the X300 Pro: anything new?").
+		generic := b.genericTerms()
+		rest := slices.DeleteFunc(slices.Clone(f.words), func(w weighted) bool { return generic[w.term] })
+		if len(rest) > 0 && b.FocusGeneric == 2 || len(rest) == 0 && asked.Type != answertype.Description {
+			f.words = rest
+		}
 	}
 	if len(f.words) == 0 {
 		// The clause that asks holds no word the documents use ("how long

@@ -7,6 +7,11 @@ import (
 	"unicode"
 )
 
+// V12Model names the builtin assessor with v13's plain entities and its
+// focus reading's generic words off (Builtin.Plain, PlainMonths,
+// FocusGeneric): builtin:coverage-v12, kept selectable.
+const V12Model = "builtin:coverage-v12"
+
 // Plain entities (builtin:coverage-v13, Builtin.Plain). Entities finds
 // names and codes by their shape, and some words have the shape without
 // naming anything a document must mention:

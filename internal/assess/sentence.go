@@ -80,11 +80,7 @@ func (b *Builtin) sentenceTopic(f *focus) []weighted {
 // naming the thing asked only as another kind of it ("standard delivery"
 // for "express delivery", see otherKind) is not read.
 func (b *Builtin) readSentences(question string, asked answertype.Question, f *focus, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, string, float64) {
-	switch {
-	case numeric(asked.Type):
-	case asked.Type == answertype.Description && b.SentenceTypes >= 2:
-	case asked.Type != answertype.Description && b.SentenceTypes >= 1:
-	default:
+	if !numeric(asked.Type) {
 		return nil, "", "", 0
 	}
 	topic := b.sentenceTopic(f)
@@ -96,14 +92,7 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 	if b.SentenceKey {
 		topic = topic[:1]
 	}
-	rank := b.SentenceRank
-	if !numeric(asked.Type) {
-		if len(topic) < b.SentenceMinLoose {
-			return nil, "", "", 0
-		}
-		rank = b.SentenceRankLoose
-	}
-	for j := range candidates(all, rank, f.ents, r) {
+	for j := range candidates(all, b.SentenceRank, f.ents, r) {
 		for _, s := range citation.Sentences(j.ev.Text) {
 			if b.otherKind(s, r.kinds) {
 				continue // about another kind of the thing asked ("standard delivery")
@@ -113,9 +102,6 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 			i := slices.IndexFunc(topic, held)
 			if i < 0 || b.SentenceAll && slices.ContainsFunc(topic, func(w weighted) bool { return !held(w) }) {
 				continue
-			}
-			if asked.Type == answertype.Description {
-				return j, topic[i].term, s, sentenceShare(topic, held)
 			}
 			for _, ex := range asked.Find(s) {
 				if !r.repeats(asked, ex) {

@@ -197,19 +197,25 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v12 (the default), v10 (v12's sentence
-// reading and refusal rules off), v9 (the wide reading off too), v8
-// (answer checks off too) and v8 with the focus reading off; ASSESSDEV_OUT
-// receives v12's, ASSESSDEV_OUT_V10 v10's, ASSESSDEV_OUT_V9 v9's and
-// ASSESSDEV_OUT_V8 v8's.
+// reason, with builtin:coverage-v13 (the default), v12 (v13's plain
+// entities and generic focus words off), v10 (v12's sentence reading and
+// refusal rules off too), v9 (the wide reading off too), v8 (answer checks
+// off too) and v8 with the focus reading off; ASSESSDEV_OUT receives
+// v13's, ASSESSDEV_OUT_V12 v12's, ASSESSDEV_OUT_V10 v10's,
+// ASSESSDEV_OUT_V9 v9's and ASSESSDEV_OUT_V8 v8's.
 func TestDump(t *testing.T) {
 	b, qs := collect(t)
 	for _, m := range []struct {
-		name                      string
-		v12, read, answers, focus bool
-		out                       string
-	}{{"v12", true, true, true, true, "ASSESSDEV_OUT"}, {"v10", false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, true, true, "ASSESSDEV_OUT_V9"},
-		{"v8", false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, ""}} {
+		name                           string
+		v13, v12, read, answers, focus bool
+		out                            string
+	}{{"v13", true, true, true, true, true, "ASSESSDEV_OUT"}, {"v12", false, true, true, true, true, "ASSESSDEV_OUT_V12"},
+		{"v10", false, false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, false, true, true, "ASSESSDEV_OUT_V9"},
+		{"v8", false, false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, false, ""}} {
+		b.Plain, b.PlainMonths, b.FocusGeneric = m.v13, m.v13, 0
+		if m.v13 {
+			b.FocusGeneric = 1
+		}
 		b.Sentence, b.Dimensions, b.Topical = m.v12, m.v12, m.v12
 		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
@@ -235,6 +241,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
@@ -274,6 +281,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
@@ -361,6 +369,7 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
 	// v12's two refusal rules have no setting: each is scored on every
@@ -451,27 +460,23 @@ func TestLeaveOneSetOutV12(t *testing.T) {
 type v13Point struct {
 	plain        int // 0 off, 1 frame words, ordinals and thousands, 2 and months, 3 and weekdays
 	focusGeneric int // 0 generic words count in the focus reading (v12), 1 not when they are all its words, 2 never
-	loose        int // the sentence reading: 0 numeric types only (v12), 1 every expected type, 2 and no particular type
 	res          map[string]*score
 }
 
 func (p v13Point) String() string {
-	return fmt.Sprintf("plain %d, generic words out of the focus reading %d, sentence reading of loose types %d", p.plain, p.focusGeneric, p.loose)
+	return fmt.Sprintf("plain %d, generic words out of the focus reading %d", p.plain, p.focusGeneric)
 }
 
 // apply sets p on b.
 func (p v13Point) apply(b *assess.Builtin) {
 	b.Plain, b.PlainMonths, b.PlainWeekdays = p.plain >= 1, p.plain >= 2, p.plain >= 3
 	b.FocusGeneric = p.focusGeneric
-	b.SentenceTypes, b.SentenceMinLoose, b.SentenceRankLoose = p.loose, 2, 0
 }
 
 // TestLeaveOneSetOutV13 chooses builtin:coverage-v13's settings — which
 // entity shapes are read as plain words (Builtin.Plain, PlainMonths,
-// PlainWeekdays), whether generic words leave the focus reading
-// (FocusGeneric), and which answer types the sentence reading judges
-// beyond the numeric ones (SentenceTypes, with at least SentenceMinLoose 2
-// topic words, on the first chunk) — on all development sets but one and
+// PlainWeekdays) and whether generic words leave the focus reading
+// (FocusGeneric) — on all development sets but one and
 // scores the one left out against builtin:coverage-v12, for each set, with
 // TestLeaveOneSetOutV12's rule: a setting qualifies when no training set's
 // no-answer refusal falls below v12's and the share of the training sets'
@@ -486,19 +491,17 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 	off.apply(b)
 	v12, base := judge(t, b, qs)
 	var grid []v13Point
-	for _, loose := range []int{0, 1, 2} {
-		for gen := range 3 {
-			for plain := range 4 {
-				p := v13Point{plain: plain, focusGeneric: gen, loose: loose}
-				p.apply(b)
-				p.res, _ = judge(t, b, qs)
-				var tot score
-				for _, s := range sets {
-					tot.add(p.res[s])
-				}
-				t.Logf("%s: total %s", p, tot)
-				grid = append(grid, p)
+	for gen := range 3 {
+		for plain := range 4 {
+			p := v13Point{plain: plain, focusGeneric: gen}
+			p.apply(b)
+			p.res, _ = judge(t, b, qs)
+			var tot score
+			for _, s := range sets {
+				tot.add(p.res[s])
 			}
+			t.Logf("%s: total %s", p, tot)
+			grid = append(grid, p)
 		}
 	}
 	var total12, total13 score
