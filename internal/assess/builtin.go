@@ -160,6 +160,13 @@ type Builtin struct {
 	// (v12). A question that expects no particular type keeps them rather
 	// than be judged on its entities alone ("the X300 Pro: anything new?").
 	FocusGeneric int
+	// Counted (builtin:coverage-v13) lets the sentence reading take a
+	// count of one word of the phrase a count question counts ("ten
+	// speeds" for "how many different speed settings";
+	// answertype.CountedPhrase) as holding the whole phrase; and a number
+	// in words before a noun ("ten speeds") counts it rather than naming
+	// another kind of it (otherKind), as a number in digits does.
+	Counted bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -181,7 +188,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
-		Plain: true, PlainMonths: true, FocusGeneric: 1}
+		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -207,7 +214,7 @@ func (b *Builtin) Model() string {
 		m = V9Model
 	case !b.Sentence || !b.Dimensions || !b.Topical:
 		m = V10Model
-	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1:
+	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted:
 		m = V12Model
 	}
 	if b.Thesaurus == nil {
@@ -952,7 +959,8 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 			if i > 0 && !strings.ContainsAny(fields[i-1], ",.;:?!") {
 				prev = b.an.Terms(fields[i-1])
 			}
-			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) {
+			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'(")) // "ten speeds" counts, names no kind
+			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false
 			}
 		}

@@ -95,3 +95,36 @@ func TestFocusGenericWords(t *testing.T) {
 		t.Errorf("v13 on %q = %+v, want accepted on the VAT page", q, res)
 	}
 }
+
+// TestCountedPhrase: "how many different speed settings" is answered by a
+// sentence counting "ten speeds" (v13, Counted): the count names one word
+// of the counted phrase, and "ten" before "speeds" counts them rather than
+// naming another kind of speed than a "different" one. v12 refuses: no
+// chunk holds "settings", which one other document uses.
+func TestCountedPhrase(t *testing.T) {
+	an := terms.New()
+	ev := append(slices.Clone(hollinLike), Evidence{ChunkID: "pol-parts#0", Title: "Spare parts", Text: "A blade set costs £24."})
+	var texts []string
+	for _, e := range ev {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	q := "How many different speed settings can I pick from on the X300 Pro?"
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: []Evidence{hollinLike[1], hollinLike[0], ev[5]}}
+	b.Counted = false
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Fatalf("v12 accepted %q: %s (the test no longer shows the counted phrase)", q, res.Assessment.Reason)
+	}
+	b.Counted = true
+	res := assessChecked(t, b, req)
+	if !res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, `"ten speeds"`) {
+		t.Errorf("v13 on %q = %+v, want accepted on \"ten speeds\"", q, res.Assessment)
+	}
+	q = "How many different speed settings can I pick from on the K50?"
+	req.Question, req.Query = q, q
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Errorf("v13 accepted %q: %s", q, res.Assessment.Reason)
+	}
+}

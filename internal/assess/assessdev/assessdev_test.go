@@ -212,7 +212,7 @@ func TestDump(t *testing.T) {
 	}{{"v13", true, true, true, true, true, "ASSESSDEV_OUT"}, {"v12", false, true, true, true, true, "ASSESSDEV_OUT_V12"},
 		{"v10", false, false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, false, true, true, "ASSESSDEV_OUT_V9"},
 		{"v8", false, false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, false, ""}} {
-		b.Plain, b.PlainMonths, b.FocusGeneric = m.v13, m.v13, 0
+		b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = m.v13, m.v13, m.v13, 0
 		if m.v13 {
 			b.FocusGeneric = 1
 		}
@@ -241,7 +241,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
@@ -281,7 +281,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
@@ -369,7 +369,7 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.FocusGeneric = false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
 	// v12's two refusal rules have no setting: each is scored on every
@@ -460,23 +460,25 @@ func TestLeaveOneSetOutV12(t *testing.T) {
 type v13Point struct {
 	plain        int // 0 off, 1 frame words, ordinals and thousands, 2 and months, 3 and weekdays
 	focusGeneric int // 0 generic words count in the focus reading (v12), 1 not when they are all its words, 2 never
+	counted      bool
 	res          map[string]*score
 }
 
 func (p v13Point) String() string {
-	return fmt.Sprintf("plain %d, generic words out of the focus reading %d", p.plain, p.focusGeneric)
+	return fmt.Sprintf("plain %d, generic words out of the focus reading %d, counted phrase %v", p.plain, p.focusGeneric, p.counted)
 }
 
 // apply sets p on b.
 func (p v13Point) apply(b *assess.Builtin) {
 	b.Plain, b.PlainMonths, b.PlainWeekdays = p.plain >= 1, p.plain >= 2, p.plain >= 3
-	b.FocusGeneric = p.focusGeneric
+	b.FocusGeneric, b.Counted = p.focusGeneric, p.counted
 }
 
 // TestLeaveOneSetOutV13 chooses builtin:coverage-v13's settings — which
 // entity shapes are read as plain words (Builtin.Plain, PlainMonths,
-// PlainWeekdays) and whether generic words leave the focus reading
-// (FocusGeneric) — on all development sets but one and
+// PlainWeekdays), whether generic words leave the focus reading
+// (FocusGeneric) and whether the sentence reading takes a count of one
+// word of the counted phrase for the phrase (Counted) — on all development sets but one and
 // scores the one left out against builtin:coverage-v12, for each set, with
 // TestLeaveOneSetOutV12's rule: a setting qualifies when no training set's
 // no-answer refusal falls below v12's and the share of the training sets'
@@ -491,17 +493,19 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 	off.apply(b)
 	v12, base := judge(t, b, qs)
 	var grid []v13Point
-	for gen := range 3 {
-		for plain := range 4 {
-			p := v13Point{plain: plain, focusGeneric: gen}
-			p.apply(b)
-			p.res, _ = judge(t, b, qs)
-			var tot score
-			for _, s := range sets {
-				tot.add(p.res[s])
+	for _, counted := range []bool{false, true} {
+		for gen := range 3 {
+			for plain := range 4 {
+				p := v13Point{plain: plain, focusGeneric: gen, counted: counted}
+				p.apply(b)
+				p.res, _ = judge(t, b, qs)
+				var tot score
+				for _, s := range sets {
+					tot.add(p.res[s])
+				}
+				t.Logf("%s: total %s", p, tot)
+				grid = append(grid, p)
 			}
-			t.Logf("%s: total %s", p, tot)
-			grid = append(grid, p)
 		}
 	}
 	var total12, total13 score
