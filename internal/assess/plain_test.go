@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // TestPlainEntities: v13 reads as plain words the entities that only have
@@ -70,19 +69,12 @@ func TestPlainEntitiesAccept(t *testing.T) {
 // refused the page that answers. A question that expects no particular
 // type keeps its generic words (TestGenericWordsDoNotLeaveOnlyTheEntity).
 func TestFocusGenericWords(t *testing.T) {
-	an := terms.New()
 	ev := []Evidence{
 		{ChunkID: "faq-vat#0", Title: "VAT invoices for spare parts", Text: "Spare parts orders come with a receipt. For a VAT invoice, email your order number to the parts team."},
 		{ChunkID: "pol-parts#0", Title: "Spare parts", Text: "Order spare parts at hollin.example/parts. Delivery is free over £30; one order can hold many parts."},
 		{ChunkID: "man-k50#0", Title: "K50 Smart Kettle", Text: "Get the most from your kettle: keep one litre in it and descale monthly."},
 	}
-	var texts []string
-	for _, e := range append(slices.Clone(ev), hollinLike...) { // VAT in one chunk of eight: not background
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b, _ := assessorOver(append(slices.Clone(ev), hollinLike...)) // VAT in one chunk of eight: not background
 	q := "I descale the kettle at my cafe monthly and need a VAT receipt for it. How do I get one?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}
 	b.FocusGeneric = 0
@@ -102,15 +94,8 @@ func TestFocusGenericWords(t *testing.T) {
 // naming another kind of speed than a "different" one. v12 refuses: no
 // chunk holds "settings", which one other document uses.
 func TestCountedPhrase(t *testing.T) {
-	an := terms.New()
 	ev := append(slices.Clone(hollinLike), Evidence{ChunkID: "pol-parts#0", Title: "Spare parts", Text: "A blade set costs £24."})
-	var texts []string
-	for _, e := range ev {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b, _ := assessorOver(ev)
 	q := "How many different speed settings can I pick from on the X300 Pro?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: []Evidence{hollinLike[1], hollinLike[0], ev[5]}}
 	b.Counted = false
