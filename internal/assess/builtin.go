@@ -167,6 +167,13 @@ type Builtin struct {
 	// in words before a noun ("ten speeds") counts it rather than naming
 	// another kind of it (otherKind), as a number in digits does.
 	Counted bool
+	// Stated (builtin:coverage-v13): a yes/no question that states a
+	// value of a numeric type (a period, a frequency, a speed, a measure,
+	// an amount of money, a date: "the motor only has 2 years' cover. Was
+	// that right?") is decided by a sentence near its words stating a
+	// value of that type ("the current cover is 5 years"), as by a
+	// negation or a modal: the value says yes or no.
+	Stated bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -188,7 +195,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
-		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true}
+		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -214,7 +221,7 @@ func (b *Builtin) Model() string {
 		m = V9Model
 	case !b.Sentence || !b.Dimensions || !b.Topical:
 		m = V10Model
-	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted:
+	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
 		m = V12Model
 	}
 	if b.Thesaurus == nil {
@@ -374,6 +381,9 @@ type reading struct {
 	// topical is Builtin.Topical: the paraphrase tolerance needs a
 	// covered topic word (holdsTopic).
 	topical bool
+	// stated are the numeric types of the values a yes/no question states
+	// (Builtin.Stated): a value of the same type decides it.
+	stated []answertype.Type
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -581,6 +591,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.topical = b.Topical
+	if b.Stated && asked.Type == answertype.YesNo {
+		for _, st := range []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date} {
+			if len(answertype.Find(st, question)) > 0 {
+				r.stated = append(r.stated, st)
+			}
+		}
+	}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
@@ -1075,6 +1092,13 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 			for _, ex := range t.Find(sents[j]) {
 				if !r.repeats(t, ex) {
 					return ex, true
+				}
+			}
+			for _, st := range r.stated {
+				for _, ex := range answertype.Find(st, sents[j]) {
+					if !r.repeats(answertype.Question{Type: st}, ex) {
+						return ex, true // "the current cover is 5 years" decides "2 years' cover, was that right?"
+					}
 				}
 			}
 		}

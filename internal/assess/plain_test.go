@@ -113,3 +113,27 @@ func TestCountedPhrase(t *testing.T) {
 		t.Errorf("v13 accepted %q: %s", q, res.Assessment.Reason)
 	}
 }
+
+// TestStatedValueDecides: "the motor only has 2 years' cover. Was that
+// right?" is decided by a page stating the cover's period (v13, Stated);
+// v12 found no negation, modal or instruction near the question's words
+// and refused. The value the question itself states does not decide it.
+func TestStatedValueDecides(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "Someone told me the X300 Pro motor only has 2 years of cover. Was that right?"
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[:2]}
+	b.Stated = false
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Fatalf("v12 accepted %q: %s (the test no longer shows the stated value)", q, res.Assessment.Reason)
+	}
+	b.Stated = true
+	res := assessChecked(t, b, req)
+	if !res.Assessment.Sufficient || strings.Contains(res.Assessment.Reason, `"2 years"`) {
+		t.Errorf("v13 on %q = %+v, want accepted on the page's own period", q, res.Assessment)
+	}
+	only := []Evidence{{ChunkID: "tkt#0", Title: "Case note", Text: "The agent said the X300 Pro motor has 2 years of cover."}}
+	req.Evidence = only
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Errorf("v13 accepted %q on the claim repeated: %s", q, res.Assessment.Reason)
+	}
+}

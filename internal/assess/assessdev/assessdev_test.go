@@ -212,7 +212,7 @@ func TestDump(t *testing.T) {
 	}{{"v13", true, true, true, true, true, "ASSESSDEV_OUT"}, {"v12", false, true, true, true, true, "ASSESSDEV_OUT_V12"},
 		{"v10", false, false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, false, true, true, "ASSESSDEV_OUT_V9"},
 		{"v8", false, false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, false, ""}} {
-		b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = m.v13, m.v13, m.v13, 0
+		b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = m.v13, m.v13, m.v13, m.v13, 0
 		if m.v13 {
 			b.FocusGeneric = 1
 		}
@@ -241,7 +241,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
@@ -281,7 +281,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
@@ -369,7 +369,7 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.FocusGeneric = false, false, false, 0 // v13 off
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
 	// v12's two refusal rules have no setting: each is scored on every
@@ -461,17 +461,18 @@ type v13Point struct {
 	plain        int // 0 off, 1 frame words, ordinals and thousands, 2 and months, 3 and weekdays
 	focusGeneric int // 0 generic words count in the focus reading (v12), 1 not when they are all its words, 2 never
 	counted      bool
+	stated       bool
 	res          map[string]*score
 }
 
 func (p v13Point) String() string {
-	return fmt.Sprintf("plain %d, generic words out of the focus reading %d, counted phrase %v", p.plain, p.focusGeneric, p.counted)
+	return fmt.Sprintf("plain %d, generic words out of the focus reading %d, counted phrase %v, stated %v", p.plain, p.focusGeneric, p.counted, p.stated)
 }
 
 // apply sets p on b.
 func (p v13Point) apply(b *assess.Builtin) {
 	b.Plain, b.PlainMonths, b.PlainWeekdays = p.plain >= 1, p.plain >= 2, p.plain >= 3
-	b.FocusGeneric, b.Counted = p.focusGeneric, p.counted
+	b.FocusGeneric, b.Counted, b.Stated = p.focusGeneric, p.counted, p.stated
 }
 
 // TestLeaveOneSetOutV13 chooses builtin:coverage-v13's settings — which
@@ -493,18 +494,20 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 	off.apply(b)
 	v12, base := judge(t, b, qs)
 	var grid []v13Point
-	for _, counted := range []bool{false, true} {
-		for gen := range 3 {
-			for plain := range 4 {
-				p := v13Point{plain: plain, focusGeneric: gen, counted: counted}
-				p.apply(b)
-				p.res, _ = judge(t, b, qs)
-				var tot score
-				for _, s := range sets {
-					tot.add(p.res[s])
+	for _, stated := range []bool{false, true} {
+		for _, counted := range []bool{false, true} {
+			for gen := range 3 {
+				for plain := range 4 {
+					p := v13Point{plain: plain, focusGeneric: gen, counted: counted, stated: stated}
+					p.apply(b)
+					p.res, _ = judge(t, b, qs)
+					var tot score
+					for _, s := range sets {
+						tot.add(p.res[s])
+					}
+					t.Logf("%s: total %s", p, tot)
+					grid = append(grid, p)
 				}
-				t.Logf("%s: total %s", p, tot)
-				grid = append(grid, p)
 			}
 		}
 	}
