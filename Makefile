@@ -283,5 +283,12 @@ E2E_FLAGS ?=
 bench-scale-e2e: build $(BIN)/temporal
 	$(GO) run ./cmd/bench-scale -e2e-only -index $(E2E_INDEX) -assay $(E2E_ASSAY) -rounds $(E2E_ROUNDS) -out $(E2E_OUT) $(E2E_FLAGS)
 
+# The same on RediSearch: E2E_DATA's corpus (a bench-scale data dir) built
+# once by the first binary into a throwaway server from REDISEARCH, then the
+# binaries alternated on that index (docs/performance-scale.md, "Run it").
+E2E_DATA ?= $(SCALE_OUT)/data/500000
+bench-scale-e2e-redis: build $(BIN)/temporal
+	$(GO) run ./cmd/bench-scale -e2e-only -redisearch $(REDISEARCH) -data $(E2E_DATA) -assay $(E2E_ASSAY) -rounds $(E2E_ROUNDS) -out $(E2E_OUT) $(E2E_FLAGS)
+
 clean:
 	rm -rf $(BIN)/assay .assay

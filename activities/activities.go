@@ -85,6 +85,11 @@ type Activities struct {
 	// Local says which stages the worker runs in its own process and lets
 	// runs execute as local activities; it travels with Routing.
 	Local wire.Local
+	// LocalNow, when set, is asked instead of Local at every
+	// RoutingPolicy call, that is at every run's start: whether Search
+	// may run locally depends on the index version served then, which a
+	// rebuild can replace by one whose queries an endpoint embeds.
+	LocalNow func(context.Context) wire.Local
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
 	Tokens TokenPublisher
@@ -156,9 +161,14 @@ func (a *Activities) VerifyPrincipal(_ context.Context, in wire.VerifyInput) (wi
 	return wire.VerifyOutput{OK: true}, nil
 }
 
-// RoutingPolicy returns the worker's routing policy and local stages.
-func (a *Activities) RoutingPolicy(context.Context) (wire.WorkerPolicy, error) {
-	return wire.WorkerPolicy{Policy: a.Routing, Local: a.Local}, nil
+// RoutingPolicy returns the worker's routing policy and local stages
+// (LocalNow's answer when set).
+func (a *Activities) RoutingPolicy(ctx context.Context) (wire.WorkerPolicy, error) {
+	local := a.Local
+	if a.LocalNow != nil {
+		local = a.LocalNow(ctx)
+	}
+	return wire.WorkerPolicy{Policy: a.Routing, Local: local}, nil
 }
 
 // Search runs retrieval for one attempt.

@@ -231,7 +231,11 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	var sout wire.SearchOutput
 	t0 := workflow.Now(ctx)
 	summary := searchSummary(p.Query, k)
-	err := r.exec(ctx, r.policy.Local.Search, withSummary(searchOptions, summary), wire.SearchActivity, wire.SearchInput{
+	o := withSummary(searchOptions, summary)
+	if r.policy.Local.Search {
+		o.StartToCloseTimeout = localSearchTimeout
+	}
+	err := r.exec(ctx, r.policy.Local.Search, o, wire.SearchActivity, wire.SearchInput{
 		Query: p.Query, Groups: r.in.Principal.Groups, Filters: r.in.Filters, K: k, Release: r.in.Release,
 	}).Get(ctx, &sout)
 	att.SearchMS = msSince(ctx, t0)
@@ -512,28 +516,27 @@ func (r *run) remaining(ctx workflow.Context) time.Duration {
 	return r.in.Budget.Deadline - workflow.Now(ctx).Sub(r.start)
 }
 
-// localAttemptTimeout bounds one attempt of a stage run as a local
-// activity: shorter than the workflow task timeout (10 s), so a stage
-// that waits on Redis (a RediSearch search, the builtin assessor's
-// visible-chunk check) fails its attempt and is retried by the worker
-// while the workflow task that holds it is still alive. Local activity
-// options are not recorded in the history; changing them replays.
-const localAttemptTimeout = 5 * time.Second
+// localSearchTimeout bounds one attempt of a Search run as a local
+// activity (a RediSearch search, worker.local_redis_search): shorter than
+// the workflow task timeout (10 s), so a search that waits on a Redis
+// that stopped answering fails its attempt and is retried by the worker
+// while the workflow task that holds it is still alive. The builtin
+// models keep their stage's timeout when they run locally, as they did
+// before Search could: their work is this process's CPU, and a long
+// answer on a loaded machine must not be cut off and retried. Local
+// activity options are not recorded in the history; changing them
+// replays.
+const localSearchTimeout = 5 * time.Second
 
 // exec runs a stage: as a local activity when local, otherwise as an
-// activity, with the retry policy of o either way and its
+// activity, with the timeouts and retry policy of o either way and its
 // schedule-to-close time bounded by the remaining deadline, so no step
-// outlives the run's budget. An activity's attempt has o's start-to-close
-// timeout; a local activity's at most localAttemptTimeout. A local
-// activity runs in the worker that holds the workflow task and its result
-// is recorded as a marker when that task completes; a worker lost before
-// then means the task is retried and the stage runs again (docs/loop.md,
-// "Local activities").
+// outlives the run's budget. A local activity runs in the worker that
+// holds the workflow task and its result is recorded as a marker when
+// that task completes; a worker lost before then means the task is
+// retried and the stage runs again (docs/loop.md, "Local activities").
 func (r *run) exec(ctx workflow.Context, local bool, o workflow.ActivityOptions, activity string, in any) workflow.Future {
 	o.ScheduleToCloseTimeout = r.remaining(ctx)
-	if local && o.StartToCloseTimeout > localAttemptTimeout {
-		o.StartToCloseTimeout = localAttemptTimeout
-	}
 	if o.StartToCloseTimeout > o.ScheduleToCloseTimeout {
 		o.StartToCloseTimeout = o.ScheduleToCloseTimeout
 	}

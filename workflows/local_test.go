@@ -84,7 +84,7 @@ func TestLocalStagesOnlyBuiltinModels(t *testing.T) {
 
 // A Search that waits on Redis runs locally too (worker.local_redis_search).
 // When Redis is down each attempt fails at once as unavailable, or, when
-// it stops answering, times out after localAttemptTimeout, shorter than the
+// it stops answering, times out after localSearchTimeout, shorter than the
 // workflow task timeout; the worker retries both as the activity's
 // retry policy says (3 attempts) and the run then stops search_error,
 // naming only the error's kind. It neither hangs nor reaches Assess.
@@ -124,13 +124,59 @@ func TestLocalSearchRedisDown(t *testing.T) {
 				t.Errorf("stages ran as %v, want %v (three local attempts, no assessment)", *kinds, want)
 			}
 			for i, b := range budgets {
-				if b <= 0 || b > localAttemptTimeout {
-					t.Errorf("attempt %d had %s to run, want at most %s (below the workflow task timeout)", i+1, b, localAttemptTimeout)
+				if b <= 0 || b > localSearchTimeout {
+					t.Errorf("attempt %d had %s to run, want at most %s (below the workflow task timeout)", i+1, b, localSearchTimeout)
 				}
 			}
 			if len(budgets) != 3 {
 				t.Errorf("%d attempts had a deadline, want 3", len(budgets))
 			}
 		})
+	}
+}
+
+// Only a local Search has its attempt cut to localSearchTimeout: the
+// builtin assessor and generator, local too, keep their stage's
+// start-to-close timeout (bounded by the run's deadline), as they did
+// before Search could run locally, so a long assessment or answer on a
+// loaded machine is not abandoned and retried.
+func TestLocalAttemptTimeouts(t *testing.T) {
+	e := newLoopEnv(t, router.DefaultPolicy("", ""))
+	e.acts.Local = wire.Local{Search: true, Builtin: true}
+	budget := map[string]time.Duration{}
+	deadline := func(stage string, ctx context.Context) {
+		if d, ok := ctx.Deadline(); ok {
+			budget[stage] = time.Until(d)
+		}
+	}
+	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, _ wire.SearchInput) (wire.SearchOutput, error) {
+			deadline("Search", ctx)
+			return hits("pol-warranty-2026"), nil
+		})
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, _ wire.AssessInput) (wire.AssessOutput, error) {
+			deadline("Assess", ctx)
+			return verdict(1, true, ""), nil
+		})
+	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, _ wire.GenerateInput) (wire.GenerateOutput, error) {
+			deadline("Generate", ctx)
+			return answer(), nil
+		})
+	in := testInput()
+	if res := e.run(t, in); res.StopReason != wire.Answered {
+		t.Fatalf("stop %s, want answered", res.StopReason)
+	}
+	if b, ok := budget["Search"]; !ok || b <= 0 || b > localSearchTimeout {
+		t.Errorf("local Search: an attempt had %s to run (deadline set: %v), want at most %s", b, ok, localSearchTimeout)
+	}
+	// The run's deadline (a minute) is shorter than either stage's own
+	// timeout, so it bounds their attempts: far above the Search cap.
+	for _, stage := range []string{"Assess", "Generate"} {
+		if b, ok := budget[stage]; !ok || b <= 2*localSearchTimeout || b > in.Budget.Deadline {
+			t.Errorf("local builtin %s: an attempt had %s to run (deadline set: %v), want its stage timeout bounded by the run's %s deadline, not %s",
+				stage, b, ok, in.Budget.Deadline, localSearchTimeout)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/synth"
 )
 
@@ -27,8 +29,15 @@ type E2EReport struct {
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished,omitzero"`
 	Machine  Machine   `json:"machine"` // assay_version: the first binary's
-	Index    string    `json:"index"`
-	Data     string    `json:"data"`
+	// Backend is the index's: bleve or redisearch.
+	Backend string `json:"backend"`
+	// Index is the bleve index's dir, or the RediSearch version served
+	// and its server.
+	Index string `json:"index"`
+	Data  string `json:"data"`
+	// BuildS is how long the first binary took to build the RediSearch
+	// index into the throwaway server (-redisearch); 0 otherwise.
+	BuildS float64 `json:"build_s,omitempty"`
 	// Chunks is the corpus's size as synth.json gives it (0 when absent).
 	Chunks      int      `json:"chunks"`
 	Concurrency []int    `json:"concurrency"`
@@ -61,7 +70,7 @@ type Trial struct {
 }
 
 // e2eOnlyExcluded are flags of the whole benchmark that -e2e-only does not use.
-var e2eOnlyExcluded = []string{"n", "scifact", "redisearch", "redisearch-args", "backends", "lucene", "team", "partial", "seed", "render", "search"}
+var e2eOnlyExcluded = []string{"n", "scifact", "backends", "lucene", "team", "partial", "seed", "render", "search"}
 
 // indexLayout is where bench-scale leaves a bleve index: OUT/work/bleve-N/index.
 var indexLayout = regexp.MustCompile(`^bleve-(\d+)$`)
@@ -80,23 +89,42 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 	if o.rounds < 1 {
 		return fmt.Errorf("-rounds: want at least 1, got %d", o.rounds)
 	}
-	if o.index == "" {
-		return fmt.Errorf("-e2e-only needs -index, the bleve index dir to serve (e.g. OUT/work/bleve-500000/index of an earlier bench-scale run)")
-	}
 	var err error
-	if o.index, err = filepath.Abs(o.index); err != nil {
-		return err
-	}
-	if _, err := os.Stat(filepath.Join(o.index, "manifest.json")); err != nil {
-		return fmt.Errorf("-index %s: no manifest.json, not an index `assay index` built: %w", o.index, err)
+	switch {
+	case o.redisearch != "" && o.redisAddr != "":
+		return fmt.Errorf("-e2e-only: -redisearch (a throwaway server, built here) or -redis-addr (an index built before), not both")
+	case o.redisearch != "":
+		if o.index != "" {
+			return fmt.Errorf("-e2e-only -redisearch builds -data's corpus into a throwaway server: -index does not apply (an index built before: -redis-addr and -index NAME)")
+		}
+		if _, err := os.Stat(filepath.Join(o.redisearch, "redis-server")); err != nil {
+			return fmt.Errorf("-redisearch: %w", err)
+		}
+	case o.redisAddr != "":
+		if o.index == "" {
+			return fmt.Errorf("-e2e-only -redis-addr needs -index, the name of the RediSearch index to serve")
+		}
+	default:
+		if o.index == "" {
+			return fmt.Errorf("-e2e-only needs -index, the bleve index dir to serve (e.g. OUT/work/bleve-500000/index of an earlier bench-scale run), or -redisearch or -redis-addr")
+		}
+		if o.index, err = filepath.Abs(o.index); err != nil {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(o.index, "manifest.json")); err != nil {
+			return fmt.Errorf("-index %s: no manifest.json, not an index `assay index` built: %w", o.index, err)
+		}
+		if o.data == "" {
+			parent := filepath.Dir(o.index) // OUT/work/bleve-N
+			m := indexLayout.FindStringSubmatch(filepath.Base(parent))
+			if filepath.Base(o.index) != "index" || m == nil || filepath.Base(filepath.Dir(parent)) != "work" {
+				return fmt.Errorf("-index %s is not at OUT/work/bleve-N/index: say where its corpus is with -data", o.index)
+			}
+			o.data = filepath.Join(filepath.Dir(filepath.Dir(parent)), "data", m[1])
+		}
 	}
 	if o.data == "" {
-		parent := filepath.Dir(o.index) // OUT/work/bleve-N
-		m := indexLayout.FindStringSubmatch(filepath.Base(parent))
-		if filepath.Base(o.index) != "index" || m == nil || filepath.Base(filepath.Dir(parent)) != "work" {
-			return fmt.Errorf("-index %s is not at OUT/work/bleve-N/index: say where its corpus is with -data", o.index)
-		}
-		o.data = filepath.Join(filepath.Dir(filepath.Dir(parent)), "data", m[1])
+		return fmt.Errorf("-e2e-only on RediSearch needs -data, the corpus dir the index is (or is to be) built from (OUT/data/N of a bench-scale run)")
 	}
 	if o.data, err = filepath.Abs(o.data); err != nil {
 		return err
@@ -143,7 +171,7 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 	}
 	defer logf.Close()
 
-	rep := E2EReport{Schema: E2ESchema, Started: time.Now().UTC(), Machine: machine, Index: o.index, Data: o.data,
+	rep := E2EReport{Schema: E2ESchema, Started: time.Now().UTC(), Machine: machine, Data: o.data,
 		Concurrency: concs, N: o.e2eN, Warmup: o.e2eWarmup, Prewarm: o.e2ePrewarm, Binaries: bins}
 	if st, err := os.ReadFile(filepath.Join(o.data, synth.StatsFile)); err == nil {
 		var s struct{ Chunks int }
@@ -151,6 +179,13 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 			rep.Chunks = s.Chunks
 		}
 	}
+	served, buildS, stop, err := o.serve(ctx, bins[0], rep.Chunks, logf, stdout)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	o.served = &served
+	rep.Backend, rep.Index, rep.BuildS = served.backend, served.String(), buildS
 	for round := 1; round <= o.rounds; round++ {
 		for i, b := range bins {
 			t := runTrial(ctx, o, b, i, round, logf, stdout)
@@ -193,7 +228,7 @@ func labelBinaries(bins []Binary) {
 // (OUT/work/e2e/NN-X: the index a symlink, the Temporal database fresh)
 // and measures it. A failure is recorded in the trial's run.
 func runTrial(ctx context.Context, o options, b Binary, i, round int, log io.Writer, stdout io.Writer) Trial {
-	t := Trial{Binary: i, Round: round, Started: time.Now().UTC(), Run: Run{Backend: Bleve}}
+	t := Trial{Binary: i, Round: round, Started: time.Now().UTC(), Run: Run{Backend: o.served.backend}}
 	t.LoadAvg[0] = loadAvg()
 	fmt.Fprintf(stdout, "round %d, %s (%s), load %s\n", round, b.Label, t.Started.Format("15:04:05 MST"), t.LoadAvg[0])
 	work := filepath.Join(o.out, "work", "e2e", fmt.Sprintf("%02d-%c", (round-1)*len(o.assays)+i+1, 'A'+i%26))
@@ -201,11 +236,12 @@ func runTrial(ctx context.Context, o options, b Binary, i, round int, log io.Wri
 	if err == nil {
 		err = os.MkdirAll(work, 0o755)
 	}
+	var where []string
 	if err == nil {
-		err = os.Symlink(o.index, filepath.Join(work, "index"))
+		where, err = o.served.where(work)
 	}
 	if err == nil {
-		err = measureE2E(ctx, o, b.Path, &t.Run, []string{"--index", filepath.Join(work, "index")}, "",
+		err = measureE2E(ctx, o, b.Path, &t.Run, where, o.served.redisAddr,
 			filepath.Join(o.data, synth.CorpusFile), o.data, work, log, stdout)
 	}
 	if err != nil {
@@ -227,13 +263,89 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// checkServed fails when assay dev replaced -e2e-only's index symlink in
-// work: it rebuilt the index (the corpus or the binary's index settings
-// differ from those it was built with), so it measured something else.
-// The index itself is untouched: a rebuild swaps the symlink, not its
-// target.
-func (o options) checkServed(work string) error {
-	if !o.e2eOnly {
+// servedIndex is the index every -e2e-only trial serves.
+type servedIndex struct {
+	backend string
+	// dir is bleve's index, linked into each trial's data dir.
+	dir string
+	// redisAddr and name address the RediSearch index; version is the
+	// version every trial must serve (redisearch.Current's description).
+	redisAddr, name, version string
+}
+
+// serve readies -e2e-only's index: bleve's -index as it is; on
+// RediSearch the index -redis-addr holds, or -data's corpus built by bin
+// into a throwaway server that stop stops (buildS is the build's time).
+func (o options) serve(ctx context.Context, bin Binary, chunks int, log io.Writer, stdout io.Writer) (s servedIndex, buildS float64, stop func(), err error) {
+	stop = func() {}
+	switch {
+	case o.redisearch != "":
+		work := filepath.Join(o.out, "work", "e2e-redis")
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			return s, 0, stop, err
+		}
+		srv, err := startRedis(o.redisearch, o.moduleArgs, work, log)
+		if err != nil {
+			return s, 0, stop, fmt.Errorf("redis-server: %w", err)
+		}
+		s = servedIndex{backend: RediSearch, redisAddr: srv.addr, name: fmt.Sprintf("scale%d", chunks)}
+		fmt.Fprintf(stdout, "building %s into a throwaway Redis at %s with %s\n", o.data, srv.addr, bin.Label)
+		c, err := buildIndex(ctx, log, bin.Path, redisWhere(s.redisAddr, s.name), filepath.Join(o.data, synth.CorpusFile))
+		if err != nil {
+			srv.stop()
+			return s, 0, stop, fmt.Errorf("build: %w", err)
+		}
+		buildS, stop = c.took.Seconds(), func() { srv.stop() }
+		fmt.Fprintf(stdout, "  built in %.1fs\n", buildS)
+	case o.redisAddr != "":
+		s = servedIndex{backend: RediSearch, redisAddr: o.redisAddr, name: o.index}
+	default:
+		return servedIndex{backend: Bleve, dir: o.index}, 0, stop, nil
+	}
+	c := redisearch.NewClient(s.redisAddr, "")
+	defer c.Close()
+	if s.version, err = redisearch.Current(ctx, c, s.name); err != nil {
+		stop()
+		return s, 0, func() {}, err
+	}
+	return s, buildS, stop, nil
+}
+
+func (s servedIndex) String() string {
+	if s.backend == RediSearch {
+		return fmt.Sprintf("%s, Redis at %s", s.version, s.redisAddr)
+	}
+	return s.dir
+}
+
+// where readies a trial's data dir work and returns the flags that give
+// its assay dev the index: bleve's linked in as work/index, RediSearch's
+// by address and name.
+func (s servedIndex) where(work string) ([]string, error) {
+	if s.backend == RediSearch {
+		return redisWhere(s.redisAddr, s.name), nil
+	}
+	link := filepath.Join(work, "index")
+	return []string{"--index", link}, os.Symlink(s.dir, link)
+}
+
+// check fails when a trial's assay dev serves another index than s: it
+// rebuilt it (the corpus or the binary's index settings differ from those
+// it was built with), so it measured something else. A bleve index is
+// untouched (a rebuild swaps the trial's symlink, not its target); a
+// RediSearch rebuild made a new version, which later trials, checked
+// against the first, refuse too.
+func (s servedIndex) check(ctx context.Context, work string) error {
+	if s.backend == RediSearch {
+		c := redisearch.NewClient(s.redisAddr, "")
+		defer c.Close()
+		v, err := redisearch.Current(ctx, c, s.name)
+		if err != nil {
+			return err
+		}
+		if v != s.version {
+			return fmt.Errorf("assay dev rebuilt the index instead of serving %s (now %s; corpus or index settings differ from the build's); not measured", s.version, v)
+		}
 		return nil
 	}
 	fi, err := os.Lstat(filepath.Join(work, "index"))
@@ -241,7 +353,7 @@ func (o options) checkServed(work string) error {
 		return err
 	}
 	if fi.Mode()&os.ModeSymlink == 0 {
-		return fmt.Errorf("assay dev rebuilt the index instead of serving %s (corpus or index settings differ from the build's); not measured", o.index)
+		return fmt.Errorf("assay dev rebuilt the index instead of serving %s (corpus or index settings differ from the build's); not measured", s.dir)
 	}
 	return nil
 }
@@ -256,8 +368,15 @@ func (rep E2EReport) markdown(w io.Writer) {
 	if rep.Chunks > 0 {
 		chunks = thousands(rep.Chunks)
 	}
+	index := rep.Index
+	if rep.Backend == RediSearch {
+		index = "RediSearch " + index
+		if rep.BuildS > 0 {
+			index += fmt.Sprintf(" (built in %.1f s by %s)", rep.BuildS, rep.Binaries[0].Label)
+		}
+	}
 	fmt.Fprintf(w, "End to end (%s), %s; %d CPUs (%s); %s chunks, index %s; assay bench -concurrency %s -n %d -warmup %d",
-		E2ESchema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, chunks, rep.Index,
+		E2ESchema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, chunks, index,
 		joinInts(rep.Concurrency), rep.N, rep.Warmup)
 	if rep.Prewarm > 0 {
 		fmt.Fprintf(w, " after %d pre-warm questions", rep.Prewarm)
@@ -356,6 +475,11 @@ func (rep E2EReport) markdown(w io.Writer) {
 		if t.Profile != "" {
 			fmt.Fprintf(w, "; profile %s", t.Profile)
 		}
+		for _, e := range t.Run.E2E {
+			if len(e.StopReasons) > 0 {
+				fmt.Fprintf(w, "; stops at %d in flight: %s", e.Concurrency, stopReasons(e.StopReasons))
+			}
+		}
 		for _, e := range t.Run.Errors {
 			fmt.Fprintf(w, "; **failed**: %s", e)
 		}
@@ -365,6 +489,22 @@ func (rep E2EReport) markdown(w io.Writer) {
 	for _, b := range rep.Binaries {
 		fmt.Fprintf(w, "- %s: %s (%s)\n", b.Label, b.Path, b.Version)
 	}
+}
+
+// stopReasons lists counts by stop reason, most first (then by name).
+func stopReasons(m map[string]int) string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // runs counts binary bi's trials.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/synth"
 )
 
@@ -67,6 +68,13 @@ func TestE2EOnlyFlags(t *testing.T) {
 		{[]string{"-assay", ","}, "-assay: no binary given"},
 		{[]string{"-e2e-prewarm", "-1"}, "must not be negative"},
 		{[]string{"-e2e-only", "extra"}, `unexpected arguments ["extra"]`},
+		{[]string{"-e2e-only", "-redisearch", out, "-redis-addr", "127.0.0.1:1"}, "-redisearch (a throwaway server, built here) or -redis-addr (an index built before), not both"},
+		{[]string{"-e2e-only", "-redisearch", out}, "-redisearch: stat " + filepath.Join(out, "redis-server")},
+		{[]string{"-e2e-only", "-redisearch", out, "-index", index}, "-index does not apply"},
+		{[]string{"-e2e-only", "-redis-addr", "127.0.0.1:1"}, "-e2e-only -redis-addr needs -index, the name"},
+		{[]string{"-e2e-only", "-redis-addr", "127.0.0.1:1", "-index", "scale1"}, "-e2e-only on RediSearch needs -data"},
+		{[]string{"-e2e-only", "-redis-addr", "127.0.0.1:1", "-index", "scale1", "-data", t.TempDir()}, "corpus.jsonl: no such file"},
+		{[]string{"-redis-addr", "127.0.0.1:1"}, "-redis-addr: only with -e2e-only"},
 	} {
 		err := run(context.Background(), c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -100,7 +108,7 @@ func sampleE2E() E2EReport {
 	}
 	failed := run(99, 99, 99, 99, 999)
 	failed.Errors = []string{"assay dev: exited"}
-	return E2EReport{Schema: E2ESchema, Chunks: 500000, Index: "/x/index", Concurrency: []int{1, 8}, N: 200, Warmup: 20,
+	return E2EReport{Schema: E2ESchema, Backend: Bleve, Chunks: 500000, Index: "/x/index", Concurrency: []int{1, 8}, N: 200, Warmup: 20,
 		Binaries: []Binary{{Label: "A assay-main", Path: "/s/assay-main"}, {Label: "B assay", Path: "/w/bin/assay"}},
 		Trials: []Trial{
 			trial(0, 1, run(20, 40, 30, 15, 880)),
@@ -127,6 +135,17 @@ func TestE2EMarkdown(t *testing.T) {
 		"1. 10:01:00–10:01:50 UTC, load 1.00 0.50 0.20 → 1.50 0.60 0.20: A assay-main, round 1",
 		"4. 10:04:00–10:04:50 UTC, load 1.00 0.50 0.20 → 1.50 0.60 0.20: B assay, round 2; **failed**: assay dev: exited",
 		"- B assay: /w/bin/assay",
+	)
+
+	// RediSearch, built by the first binary; stop reasons per level.
+	rep := sampleE2E()
+	rep.Backend, rep.Index, rep.BuildS = RediSearch, "redisearch assay:scale500000:v1 (alias scale500000, built 2026-12-02T13:00:00Z), Redis at 127.0.0.1:6400", 312.4
+	rep.Trials[0].Run.E2E[1].StopReasons = map[string]int{"answered": 110, "insufficient_context": 89, "budget_exhausted": 1}
+	b.Reset()
+	rep.markdown(&b)
+	tableHas(t, b.String(),
+		"500,000 chunks, index RediSearch redisearch assay:scale500000:v1 (alias scale500000, built 2026-12-02T13:00:00Z), Redis at 127.0.0.1:6400 (built in 312.4 s by A assay-main); assay bench",
+		"1. 10:01:00–10:01:50 UTC, load 1.00 0.50 0.20 → 1.50 0.60 0.20: A assay-main, round 1; stops at 8 in flight: answered 110, insufficient_context 89, budget_exhausted 1",
 	)
 }
 
@@ -157,21 +176,29 @@ func sourceBEIR(t *testing.T, docs int) string {
 	return dir
 }
 
+// twoBinaries builds assay and links it under a second name (two binaries
+// to alternate), and finds the Temporal CLI.
+func twoBinaries(t *testing.T) (temporal, bin, other string) {
+	t.Helper()
+	temporal = devservertest.Binary(t)
+	bin = filepath.Join(t.TempDir(), "assay")
+	if out, err := exec.Command("go", "build", "-o", bin, "../assay").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	other = filepath.Join(t.TempDir(), "assay-b")
+	if err := os.Symlink(bin, other); err != nil {
+		t.Fatal(err)
+	}
+	return temporal, bin, other
+}
+
 // TestE2EOnlyOnBuiltIndex runs the whole benchmark on a small generated
 // corpus (build and end to end), then -e2e-only on the index it left,
 // with two binaries (the same one under two names) alternated twice; then
 // against another corpus, which assay dev would rebuild the index for:
 // that run fails and the index stays as it was.
 func TestE2EOnlyOnBuiltIndex(t *testing.T) {
-	temporal := devservertest.Binary(t)
-	bin := filepath.Join(t.TempDir(), "assay")
-	if out, err := exec.Command("go", "build", "-o", bin, "../assay").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	other := filepath.Join(t.TempDir(), "assay-b")
-	if err := os.Symlink(bin, other); err != nil {
-		t.Fatal(err)
-	}
+	temporal, bin, other := twoBinaries(t)
 	src := sourceBEIR(t, 40)
 	out := t.TempDir()
 	ctx := context.Background()
@@ -208,6 +235,12 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 		}
 		if fi, err := os.Stat(tr.Profile); err != nil || fi.Size() == 0 {
 			t.Errorf("trial %d of binary %d: profile %q: %v", tr.Round, tr.Binary, tr.Profile, err)
+		}
+		for _, end := range []string{"start", "end"} {
+			p := strings.TrimSuffix(tr.Profile, ".pprof") + ".allocs-" + end + ".pprof"
+			if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+				t.Errorf("trial %d of binary %d: allocation profile %q: %v", tr.Round, tr.Binary, p, err)
+			}
 		}
 		if len(r.E2E) != 2 || r.E2E[0].Completed != 6 || r.E2E[1].Concurrency != 2 || r.Costs == nil || r.Costs.AssayCPUMS <= 0 ||
 			r.Costs.TemporalCPUMS <= 0 || r.Costs.BenchCPUMS <= 0 || r.Costs.MachineCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 || r.E2EStart == nil || r.E2EStart.IndexCached <= 0 {
@@ -289,5 +322,85 @@ func TestPageState(t *testing.T) {
 	}
 	if got := (&PageState{IndexBytes: 200, IndexCached: 50, VectorsBytes: 100, VectorsCache: 100, DirtyBytes: 3 << 20}).String(); got != "25% (100%); 3 MiB" {
 		t.Errorf("String() = %q", got)
+	}
+}
+
+// TestE2EOnlyRediSearch: -e2e-only on RediSearch, both ways. With
+// -redisearch the first binary builds the generated corpus into a
+// throwaway server once and the binaries alternate on it, Redis's costs
+// read (-costs); with -redis-addr an index built before is served as it
+// is, and a corpus assay dev would rebuild it for fails the trial. Needs
+// ASSAY_TEST_REDISEARCH (a directory with redis-server and
+// redisearch.so).
+func TestE2EOnlyRediSearch(t *testing.T) {
+	dir := os.Getenv(redistest.DirEnv)
+	if dir == "" {
+		t.Skipf("SKIPPED: set %s to a directory with redis-server and redisearch.so (e.g. ../shared/redisearch)", redistest.DirEnv)
+	}
+	temporal, bin, other := twoBinaries(t)
+	ds, err := eval.LoadBEIR(sourceBEIR(t, 40), eval.SplitTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	if _, err := synth.WriteDataset(data, ds, synth.Options{Chunks: 200, Seed: synth.DefaultSeed}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	small := []string{"-e2e-settle", "0", "-e2e-n", "6", "-e2e-warmup", "2", "-e2e-concurrency", "1,2", "-temporal-bin", temporal}
+
+	out := t.TempDir()
+	var stdout strings.Builder
+	if err := run(ctx, append([]string{"-e2e-only", "-redisearch", dir, "-data", data, "-assay", bin + "," + other, "-costs", "-out", out}, small...), &stdout); err != nil {
+		t.Fatal(err)
+	}
+	var rep E2EReport
+	readJSON(t, filepath.Join(out, "e2e.json"), &rep)
+	if rep.Backend != RediSearch || rep.BuildS <= 0 || !strings.Contains(rep.Index, "redisearch ") || !strings.Contains(rep.Index, "Redis at 127.0.0.1:") || len(rep.Trials) != 2 {
+		t.Fatalf("report: backend %q, build %.1fs, index %q, %d trials; want RediSearch built once, two trials", rep.Backend, rep.BuildS, rep.Index, len(rep.Trials))
+	}
+	for _, tr := range rep.Trials {
+		r := tr.Run
+		if len(r.Errors) > 0 {
+			t.Fatalf("trial of binary %d failed: %v", tr.Binary, r.Errors)
+		}
+		stops := 0
+		for _, n := range r.E2E[0].StopReasons {
+			stops += n
+		}
+		if r.Backend != RediSearch || len(r.E2E) != 2 || r.E2E[0].Completed != 6 || stops != 6 || r.Costs == nil || r.Costs.Redis == nil || r.Costs.Redis.Calls <= 0 || r.E2EStart != nil {
+			t.Errorf("trial %+v: want two levels of 6 questions with their stop reasons, Redis's commands a question, no page-cache reading", tr)
+		}
+	}
+	tableHas(t, stdout.String(), "index RediSearch redisearch ", "| measure | A assay (1 run) | B assay-b (1 run) | B ÷ A, ratio of means |", "; stops at 1 in flight: ")
+
+	// An index built before, in a server of the test's; then a corpus
+	// assay dev would rebuild it for.
+	srv := redistest.Start(t)
+	name := redistest.Name("e2e")
+	if out, err := exec.Command(bin, append(append([]string{"index"}, redisWhere(srv.Addr, name)...), "--corpus", filepath.Join(data, synth.CorpusFile), "--quiet")...).CombinedOutput(); err != nil {
+		t.Fatalf("assay index: %v\n%s", err, out)
+	}
+	out2 := t.TempDir()
+	if err := run(ctx, append([]string{"-e2e-only", "-redis-addr", srv.Addr, "-index", name, "-data", data, "-assay", bin, "-out", out2}, small...), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var rep2 E2EReport
+	readJSON(t, filepath.Join(out2, "e2e.json"), &rep2)
+	if rep2.BuildS != 0 || len(rep2.Trials) != 1 || len(rep2.Trials[0].Run.Errors) > 0 || len(rep2.Trials[0].Run.E2E) != 2 {
+		t.Fatalf("served as built: build %.1fs, trials %+v; want no build and one trial measured", rep2.BuildS, rep2.Trials)
+	}
+	data2 := filepath.Join(t.TempDir(), "data")
+	if _, err := synth.WriteDataset(data2, ds, synth.Options{Chunks: 200, Seed: 99}); err != nil {
+		t.Fatal(err)
+	}
+	out3 := t.TempDir()
+	if err := run(ctx, append([]string{"-e2e-only", "-redis-addr", srv.Addr, "-index", name, "-data", data2, "-assay", bin, "-out", out3}, small...), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var rep3 E2EReport
+	readJSON(t, filepath.Join(out3, "e2e.json"), &rep3)
+	if errs := rep3.Trials[0].Run.Errors; len(errs) != 1 || !strings.Contains(errs[0], "rebuilt the index instead of serving "+rep2.Index[:strings.Index(rep2.Index, ", Redis at")]) {
+		t.Errorf("errors = %q, want the rebuild refused", errs)
 	}
 }

@@ -16,6 +16,13 @@
 //
 //	go run ./cmd/bench-scale -e2e-only -index OUT/work/bleve-N/index -assay base,new [-rounds 3] [-profile 20s] [-out DIR]
 //
+// or on RediSearch: built once into a throwaway server (-redisearch DIR)
+// by the first binary, or already built in a server (-redis-addr, -index
+// NAME):
+//
+//	go run ./cmd/bench-scale -e2e-only -redisearch DIR -data OUT/data/N -assay base,new [-rounds 3] [-costs]
+//	go run ./cmd/bench-scale -e2e-only -redis-addr HOST:PORT -index NAME -data OUT/data/N -assay base,new
+//
 // Every measurement runs the assay binary as a child process, so the
 // numbers are those of the shipped commands and a child's memory is its
 // own.
@@ -87,10 +94,13 @@ type options struct {
 	profile      time.Duration
 	profileDelay time.Duration
 	// -e2e-only.
-	e2eOnly bool
-	index   string
-	data    string
-	rounds  int
+	e2eOnly   bool
+	index     string
+	data      string
+	rounds    int
+	redisAddr string
+	// served is the index every -e2e-only trial serves (set by runE2EOnly).
+	served *servedIndex
 }
 
 func main() {
@@ -126,11 +136,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
 	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
 	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
-	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof")
+	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof, with the allocation profiles at its start and end (assay-dev.allocs-{start,end}.pprof; go tool pprof -base start end)")
 	fs.DurationVar(&o.profileDelay, "profile-delay", 6*time.Second, "end to end: how long into assay bench the -profile starts")
-	fs.BoolVar(&o.e2eOnly, "e2e-only", false, "measure end to end only, on a bleve index built before (-index): no corpus generation, build, retrieval or Lucene; the -assay binaries alternate -rounds times; writes e2e.md and e2e.json in -out")
-	fs.StringVar(&o.index, "index", "", "with -e2e-only: the bleve index `dir` to serve (as bench-scale leaves it, OUT/work/bleve-N/index); assay dev opens it read-only through a symlink and is stopped if it would rebuild it")
-	fs.StringVar(&o.data, "data", "", "with -e2e-only: the corpus `dir` the index was built from (corpus.jsonl, questions.jsonl); default OUT/data/N beside an -index at OUT/work/bleve-N/index")
+	fs.BoolVar(&o.e2eOnly, "e2e-only", false, "measure end to end only, on one index: a bleve index built before (-index), or a RediSearch index built once by the first binary into a throwaway server (-redisearch, -data) or already built in a server (-redis-addr, -index); no corpus generation, retrieval or Lucene; the -assay binaries alternate -rounds times; writes e2e.md and e2e.json in -out")
+	fs.StringVar(&o.index, "index", "", "with -e2e-only: the bleve index `dir` to serve (as bench-scale leaves it, OUT/work/bleve-N/index; assay dev opens it read-only through a symlink), or with -redis-addr the RediSearch index's name; a trial whose assay dev rebuilds it fails")
+	fs.StringVar(&o.data, "data", "", "with -e2e-only: the corpus `dir` the index was built from (corpus.jsonl, questions.jsonl); default OUT/data/N beside an -index at OUT/work/bleve-N/index; required on RediSearch")
+	fs.StringVar(&o.redisAddr, "redis-addr", "", "with -e2e-only: serve the RediSearch index -index already built in the Redis at this `address` (host:port; no password)")
 	fs.IntVar(&o.rounds, "rounds", 1, "with -e2e-only: `runs` of each binary, alternated in one sitting")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -155,7 +166,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var e2eOnlyFlags []string
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "index" || f.Name == "data" || f.Name == "rounds" {
+		if f.Name == "index" || f.Name == "data" || f.Name == "rounds" || f.Name == "redis-addr" {
 			e2eOnlyFlags = append(e2eOnlyFlags, "-"+f.Name)
 		}
 	})
@@ -357,11 +368,11 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		}
 		defer redis.stop()
 		redisAddr = redis.addr
-		where = []string{"--backend", "redisearch", "--redis-addr", redis.addr, "--name", fmt.Sprintf("scale%d", n)}
+		where = redisWhere(redis.addr, fmt.Sprintf("scale%d", n))
 	}
 
 	// Build.
-	c, err := runChild(ctx, log, o.assay, append(append([]string{"index"}, where...), "--corpus", corpusPath, "--quiet")...)
+	c, err := buildIndex(ctx, log, o.assay, where, corpusPath)
 	if err != nil {
 		fail("build", err)
 		return r
@@ -406,6 +417,18 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 		fail("end to end", err)
 	}
 	return r
+}
+
+// redisWhere are the flags that give assay the RediSearch index name in
+// the Redis at addr.
+func redisWhere(addr, name string) []string {
+	return []string{"--backend", "redisearch", "--redis-addr", addr, "--name", name}
+}
+
+// buildIndex builds the corpus at corpusPath into the index where names
+// with bin (assay index).
+func buildIndex(ctx context.Context, log io.Writer, bin string, where []string, corpusPath string) (child, error) {
+	return runChild(ctx, log, bin, append(append([]string{"index"}, where...), "--corpus", corpusPath, "--quiet")...)
 }
 
 // callerNames are the callers searched: callerAll (every group), then the
@@ -480,14 +503,15 @@ func ndcg(runFile string, qrels eval.Qrels) (float64, error) {
 type benchReport struct {
 	Schema string `json:"schema"`
 	Rows   []struct {
-		Concurrency int     `json:"concurrency"`
-		Completed   int     `json:"completed"`
-		Errors      int     `json:"errors"`
-		FirstError  string  `json:"first_error"`
-		PerSecond   float64 `json:"questions_per_second"`
-		P50MS       float64 `json:"p50_ms"`
-		P95MS       float64 `json:"p95_ms"`
-		P99MS       float64 `json:"p99_ms"`
+		Concurrency int            `json:"concurrency"`
+		Completed   int            `json:"completed"`
+		Errors      int            `json:"errors"`
+		FirstError  string         `json:"first_error"`
+		PerSecond   float64        `json:"questions_per_second"`
+		P50MS       float64        `json:"p50_ms"`
+		P95MS       float64        `json:"p95_ms"`
+		P99MS       float64        `json:"p99_ms"`
+		StopReasons map[string]int `json:"stop_reasons"`
 	} `json:"rows"`
 }
 
@@ -536,8 +560,10 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		return err
 	}
 	fmt.Fprintf(stdout, "  assay dev ready: VmRSS %s\n", mib(r.WorkerRSS))
-	if err := o.checkServed(work); err != nil {
-		return err
+	if o.served != nil {
+		if err := o.served.check(ctx, work); err != nil {
+			return err
+		}
 	}
 	bench := func(conc string, n, warmup int, jsonOut string) (child, error) {
 		return runChild(ctx, log, bin, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
@@ -612,7 +638,7 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 	}
 	for _, row := range br.Rows {
 		r.E2E = append(r.E2E, E2E{Concurrency: row.Concurrency, Completed: row.Completed, Errors: row.Errors, FirstError: row.FirstError,
-			PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS})
+			PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS, StopReasons: row.StopReasons})
 		fmt.Fprintf(stdout, "  end to end, %d in flight: %.1f q/s, p50 %.0fms\n", row.Concurrency, row.PerSecond, row.P50MS)
 	}
 	return nil
@@ -627,13 +653,27 @@ func takeProfile(ctx context.Context, base string, delay, d time.Duration, path 
 	case <-time.After(delay):
 	}
 	secs := max(1, int(d.Round(time.Second)/time.Second))
-	resp, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs))
+	allocs := strings.TrimSuffix(path, ".pprof") + ".allocs"
+	if err := savePprof(base+"/debug/pprof/allocs", allocs+"-start.pprof"); err != nil {
+		return err
+	}
+	if err := savePprof(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs), path); err != nil {
+		return err
+	}
+	return savePprof(base+"/debug/pprof/allocs", allocs+"-end.pprof")
+}
+
+// savePprof saves what the pprof endpoint url answers into path. takeProfile
+// saves the allocation profile (counted since assay dev started) at the CPU
+// profile's start and end: go tool pprof -base START END is the window's.
+func savePprof(url, path string) error {
+	resp, err := http.Get(url)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", base, resp.Status)
+		return fmt.Errorf("%s: %s", url, resp.Status)
 	}
 	f, err := os.Create(path)
 	if err != nil {

@@ -109,6 +109,8 @@ type E2E struct {
 	P50MS       float64 `json:"p50_ms"`
 	P95MS       float64 `json:"p95_ms"`
 	P99MS       float64 `json:"p99_ms"`
+	// StopReasons counts the measured questions by stop reason.
+	StopReasons map[string]int `json:"stop_reasons,omitempty"`
 }
 
 func (r Run) search(mode, caller string) (Search, bool) {

@@ -338,8 +338,11 @@ var adjectiveDimensions = map[string]string{"heavy": "mass", "light": "mass", "t
 // after "how" in the clause that asks is read, as Classify reads it.
 // (Classify leaves Unit empty for these; this is an addition for callers
 // that want the stricter reading.)
-func AskedDimension(question string) string {
-	q := Classify(question)
+func AskedDimension(question string) string { return Classify(question).Dimension(question) }
+
+// Dimension is AskedDimension for a question already classified as q
+// (q = Classify(question)): the classification is not read again.
+func (q Question) Dimension(question string) string {
 	if q.Type != Quantity || q.Unit != "" {
 		return ""
 	}

@@ -142,6 +142,38 @@ type Builtin struct {
 	SentenceRank int
 	SentenceKey  bool
 	SentenceAll  bool
+	// Plain (builtin:coverage-v13, see plain.go) drops the entities that
+	// only have the shape of a name or a code: a word in capitals that is
+	// one of the question's frame words ("OK"), an ordinal ("5th"), a
+	// number with a thousands separator ("25,000"), and, with PlainMonths
+	// (PlainWeekdays), a date written with a month's (a weekday's) name
+	// ("back in September", "January 2025"). Their words stay content
+	// words; no chunk must name them whole.
+	Plain         bool
+	PlainMonths   bool
+	PlainWeekdays bool
+	// FocusGeneric (builtin:coverage-v13) leaves generic words (see
+	// read.go) out of the focus reading, as the other readings do: 1 (the
+	// default) only when they are all the known words of the clause that
+	// asks ("how do I get one?": then it asks about the entities, as when
+	// it holds no known word), 2 whenever another word is left, 0 never
+	// (v12). A question that expects no particular type keeps them rather
+	// than be judged on its entities alone ("the X300 Pro: anything new?").
+	FocusGeneric int
+	// Counted (builtin:coverage-v13) lets the sentence reading take a
+	// count of one word of the phrase a count question counts ("ten
+	// speeds" for "how many different speed settings";
+	// answertype.CountedPhrase) as holding the whole phrase; and a number
+	// in words before a noun ("ten speeds") counts it rather than naming
+	// another kind of it (otherKind), as a number in digits does.
+	Counted bool
+	// Stated (builtin:coverage-v13): a yes/no question that states a
+	// value of a numeric type (a period, a frequency, a speed, a measure,
+	// an amount of money, a date: "the motor only has 2 years' cover. Was
+	// that right?") is decided by a sentence near its words stating a
+	// value of that type ("the current cover is 5 years"), as by a
+	// negation or a modal: the value says yes or no.
+	Stated bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -162,7 +194,8 @@ type Builtin struct {
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
-		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true}
+		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
+		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -188,6 +221,8 @@ func (b *Builtin) Model() string {
 		m = V9Model
 	case !b.Sentence || !b.Dimensions || !b.Topical:
 		m = V10Model
+	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
+		m = V12Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -346,6 +381,9 @@ type reading struct {
 	// topical is Builtin.Topical: the paraphrase tolerance needs a
 	// covered topic word (holdsTopic).
 	topical bool
+	// stated are the numeric types of the values a yes/no question states
+	// (Builtin.Stated): a value of the same type decides it.
+	stated []answertype.Type
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -361,7 +399,7 @@ func (r *reading) holdsTopic(have map[string]bool, covers func(map[string]bool, 
 func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
-		q.Unit = answertype.AskedDimension(question)
+		q.Unit = q.Dimension(question)
 	}
 	return q
 }
@@ -517,6 +555,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	asked := b.classify(question)
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	ents := Entities(b.an, question, vocab)
+	if b.Plain {
+		ents = b.plainEntities(ents, frame)
+	}
 	var qterms []weighted
 	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
 		// v10: generic words never count (see read.go), unless leaving
@@ -550,6 +591,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.topical = b.Topical
+	if b.Stated && asked.Type == answertype.YesNo {
+		for _, st := range []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date} {
+			if len(answertype.Find(st, question)) > 0 {
+				r.stated = append(r.stated, st)
+			}
+		}
+	}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
@@ -600,7 +648,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
-		fasked := b.classify(req.Question)
+		fasked := asked
+		if question != req.Question {
+			fasked = b.classify(req.Question)
+		}
 		f := b.readFocus(req.Question, fasked, ents, vocab)
 		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
@@ -925,7 +976,8 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 			if i > 0 && !strings.ContainsAny(fields[i-1], ",.;:?!") {
 				prev = b.an.Terms(fields[i-1])
 			}
-			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) {
+			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'(")) // "ten speeds" counts, names no kind
+			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false
 			}
 		}
@@ -1040,6 +1092,13 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 			for _, ex := range t.Find(sents[j]) {
 				if !r.repeats(t, ex) {
 					return ex, true
+				}
+			}
+			for _, st := range r.stated {
+				for _, ex := range answertype.Find(st, sents[j]) {
+					if !r.repeats(answertype.Question{Type: st}, ex) {
+						return ex, true // "the current cover is 5 years" decides "2 years' cover, was that right?"
+					}
 				}
 			}
 		}

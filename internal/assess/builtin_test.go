@@ -87,10 +87,14 @@ var hollinLike = []Evidence{
 	{ChunkID: "faq-repair#0", Title: "Tracking a repair", Text: "We email a tracking link when the courier collects your appliance."},
 }
 
-func newTestAssessor() (*Builtin, *lexicon) {
+func newTestAssessor() (*Builtin, *lexicon) { return assessorOver(hollinLike) }
+
+// assessorOver is the builtin assessor, with a rewriter, over a corpus of
+// the chunks ev, all public.
+func assessorOver(ev []Evidence) (*Builtin, *lexicon) {
 	an := terms.New()
 	var texts []string
-	for _, e := range hollinLike {
+	for _, e := range ev {
 		texts = append(texts, e.Title+"\n"+e.Text)
 	}
 	lex := newLexicon(an, texts...)

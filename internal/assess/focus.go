@@ -2,6 +2,7 @@ package assess
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -80,6 +81,17 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			f.ents = append(f.ents, e)
 		}
 	}
+	if b.FocusGeneric > 0 {
+		// Generic words leave the reading (v13), when it keeps some word
+		// (2) or only when they are all its words (1); a question that
+		// expects no particular type keeps them rather than be judged on
+		// its entities alone ("the X300 Pro: anything new?").
+		generic := b.genericTerms()
+		rest := slices.DeleteFunc(slices.Clone(f.words), func(w weighted) bool { return generic[w.term] })
+		if len(rest) > 0 && b.FocusGeneric == 2 || len(rest) == 0 && asked.Type != answertype.Description {
+			f.words = rest
+		}
+	}
 	if len(f.words) == 0 {
 		// The clause that asks holds no word the documents use ("how long
 		// do I leave it", "what is it?"): it asks about what the scene
@@ -121,15 +133,9 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	var pick *judged
 	var pickExpr string
 	best := 0.0
-	for _, j := range all[:max(0, min(len(all), b.FocusRank+1))] {
-		if j.with != nil {
-			continue
-		}
+	for j := range candidates(all, b.FocusRank, f.ents, r) {
 		expr, typed := b.answerIn(asked, j.ev.Text, r, covers)
-		if !typed || !r.namesCode(j.have) {
-			continue
-		}
-		if slices.ContainsFunc(f.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
+		if !typed {
 			continue
 		}
 		if c := f.coverage(j.have, covers); c >= b.FocusCoverage && (pick == nil || c > best) {
@@ -143,6 +149,24 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		pick.expr = pickExpr
 	}
 	return pick, best
+}
+
+// candidates yields the chunks among the first rank+1 of all, in
+// retrieval order, that a reading may accept at all: each judged alone
+// (not a comparison's union), naming every entity of ents whole and the
+// kind of code asked for (reading.namesCode). The focus, wide and sentence
+// readings each judge these.
+func candidates(all []*judged, rank int, ents []Entity, r *reading) iter.Seq[*judged] {
+	return func(yield func(*judged) bool) {
+		for _, j := range all[:max(0, min(len(all), rank+1))] {
+			if j.with != nil || !r.namesCode(j.have) || slices.ContainsFunc(ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
+				continue
+			}
+			if !yield(j) {
+				return
+			}
+		}
+	}
 }
 
 // focusCompared judges a comparison the focus way (see compared): for each

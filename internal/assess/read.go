@@ -251,13 +251,7 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 		return nil, 0
 	}
 	akinCovers := func(have map[string]bool, t string) bool { return covers(have, t) || holdsAkin(have, t) }
-	for _, j := range all[:max(0, min(len(all), b.ReadRank+1))] {
-		if j.with != nil || !r.namesCode(j.have) {
-			continue
-		}
-		if slices.ContainsFunc(w.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
-			continue
-		}
+	for j := range candidates(all, b.ReadRank, w.ents, r) {
 		c, topic := w.coverage(j.have, covers)
 		if c < b.ReadCoverage || topic < minTopic {
 			continue

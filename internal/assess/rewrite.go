@@ -382,12 +382,14 @@ func (r *Rewriter) correct(word string, vocab Vocabulary) (string, bool) {
 		maxDist = 2
 	}
 	best, bestDist, bestDF := "", maxDist+1, 0
+	var ed editDistance // one set of buffers for every candidate
+	stemRunes := []rune(stem)
 	for l := sn - maxDist; l <= sn+maxDist; l++ {
 		if n <= 5 && l < sn {
 			continue // "peru" must not become "per": short words only grow or change
 		}
 		for _, cand := range r.index[l] {
-			d := distance(stem, cand, maxDist)
+			d := ed.distance(stemRunes, cand, maxDist)
 			if d > maxDist || n <= 4 && d == 1 && l == sn && !transposed(stem, cand) {
 				// Four-letter words collide with index terms by one
 				// substitution far too often ("sink" → "link").
@@ -475,13 +477,35 @@ func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max i
 // distance is the optimal-string-alignment edit distance between a and b,
 // giving up early (returning max+1) once it must exceed max.
 func distance(a, b string, max int) int {
-	ra, rb := []rune(a), []rune(b)
+	var ed editDistance
+	return ed.distance([]rune(a), b, max)
+}
+
+// editDistance holds distance's buffers, reused from one call to the next
+// (correct measures a word against every index term of a similar length).
+type editDistance struct {
+	rb               []rune
+	prev2, prev, cur []int
+}
+
+// distance is distance(string(ra), b, max).
+func (ed *editDistance) distance(ra []rune, b string, max int) int {
+	ed.rb = ed.rb[:0]
+	for _, c := range b {
+		ed.rb = append(ed.rb, c)
+	}
+	rb := ed.rb
 	if d := len(ra) - len(rb); d > max || -d > max {
 		return max + 1
 	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	row := func(r []int) []int {
+		if cap(r) < len(rb)+1 {
+			return make([]int, len(rb)+1)
+		}
+		return r[:len(rb)+1]
+	}
+	ed.prev2, ed.prev, ed.cur = row(ed.prev2), row(ed.prev), row(ed.cur)
+	prev2, prev, cur := ed.prev2, ed.prev, ed.cur
 	for j := range prev {
 		prev[j] = j
 	}

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/citation"
+	"github.com/assay-rag/assay/internal/terms"
 )
 
 // V10Model names the builtin assessor with v12's sentence reading off
@@ -92,31 +94,46 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 	if b.SentenceKey {
 		topic = topic[:1]
 	}
-	for _, j := range all[:max(0, min(len(all), b.SentenceRank+1))] {
-		if j.with != nil || !r.namesCode(j.have) {
-			continue
-		}
-		if slices.ContainsFunc(f.ents, func(e Entity) bool { return !e.CoveredBy(j.have) }) {
-			continue
-		}
+	var phrase map[string]bool // the phrase a count question counts (Builtin.Counted)
+	if b.Counted && asked.Type == answertype.Count {
+		phrase = b.an.Set(strings.Join(answertype.CountedPhrase(question), " "))
+	}
+	for j := range candidates(all, b.SentenceRank, f.ents, r) {
 		for _, s := range citation.Sentences(j.ev.Text) {
 			if b.otherKind(s, r.kinds) {
 				continue // about another kind of the thing asked ("standard delivery")
 			}
+			exprs := slices.DeleteFunc(asked.Find(s), func(ex string) bool { return r.repeats(asked, ex) })
+			if len(exprs) == 0 {
+				continue
+			}
 			have := b.an.Set(s)
 			held := func(w weighted) bool { return covers(have, w.term) || holdsAkin(have, w.term) }
+			ex := exprs[0]
+			if k := slices.IndexFunc(exprs, func(ex string) bool { return phrase[lastTerm(b.an, ex)] }); k >= 0 {
+				// "ten speeds" counts what "how many different speed
+				// settings" names: the phrase's words are held.
+				alone := held
+				ex, held = exprs[k], func(w weighted) bool { return phrase[w.term] || alone(w) }
+			}
 			i := slices.IndexFunc(topic, held)
 			if i < 0 || b.SentenceAll && slices.ContainsFunc(topic, func(w weighted) bool { return !held(w) }) {
 				continue
 			}
-			for _, ex := range asked.Find(s) {
-				if !r.repeats(asked, ex) {
-					return j, topic[i].term, ex, sentenceShare(topic, held)
-				}
-			}
+			return j, topic[i].term, ex, sentenceShare(topic, held)
 		}
 	}
 	return nil, "", "", 0
+}
+
+// lastTerm is the analyzed term of an expression's last word ("speed"
+// for "ten speeds"), or "".
+func lastTerm(an *terms.Analyzer, expr string) string {
+	ts := an.Terms(expr)
+	if len(ts) == 0 {
+		return ""
+	}
+	return ts[len(ts)-1]
 }
 
 // sentenceShare is the share of the topic words' weight a sentence holds

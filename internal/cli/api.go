@@ -77,10 +77,11 @@ func newKeyring(cfg config.Config, log *slog.Logger) (*auth.Keyring, error) {
 }
 
 // newGateway builds the HTTP API over Temporal, with the web page. tel is
-// the process's telemetry (nil makes one); tok, when not nil, feeds token
-// events; chunks, when not nil, serves the passages of runs; extra
-// readiness checks join the Temporal and worker checks.
-func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, chunks gateway.Chunks, extra ...gateway.Check) (*gateway.Server, error) {
+// the process's telemetry (nil makes one); completions, when not nil,
+// hand it the results of runs this process's worker completes; tok, when
+// not nil, feeds token events; chunks, when not nil, serves the passages
+// of runs; extra readiness checks join the Temporal and worker checks.
+func newGateway(c client.Client, completions *gateway.Completions, cfg config.Config, log *slog.Logger, tel *telemetry, tok gateway.Tokens, chunks gateway.Chunks, extra ...gateway.Check) (*gateway.Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	keyring, err := newKeyring(cfg, log)
 	if err != nil {
@@ -99,7 +100,7 @@ func newGateway(c client.Client, cfg config.Config, log *slog.Logger, tel *telem
 	if err != nil {
 		return nil, err
 	}
-	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter()}
+	engine := &gateway.Temporal{Client: c, TaskQueue: cfg.Temporal.TaskQueue, Converter: codec.DataConverter(), Completions: completions}
 	pinner := releasePinner(cfg)
 	var gwCodec converter.PayloadCodec // stays a nil interface without keys: no /codec
 	if codec != nil {

@@ -40,7 +40,7 @@ func TestNewGatewayAuthMode(t *testing.T) {
 			cfg.Auth.Keys = tt.keys
 			cfg.Auth.AllowAnonymous = tt.anon
 			var buf bytes.Buffer
-			gw, err := newGateway(nil, cfg, slog.New(slog.NewTextHandler(&buf, nil)), nil, nil, nil)
+			gw, err := newGateway(nil, nil, cfg, slog.New(slog.NewTextHandler(&buf, nil)), nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
+	"google.golang.org/grpc"
 
 	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
@@ -39,7 +40,8 @@ func loadConfig(e env, f *flags) (config.Config, error) {
 // generator, the configured model endpoint and the routing policy that
 // goes with it (builtin routes only without an endpoint), tok for a
 // streaming model's answer tokens (nil: none), and which stages may run
-// as local activities. What it returns is complete and valid.
+// as local activities, decided at every run's start from the index
+// version served then. What it returns is complete and valid.
 func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPublisher, log *slog.Logger) (*activities.Activities, error) {
 	models, routing, err := endpointModels(cfg, log)
 	if err != nil {
@@ -59,12 +61,15 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	acts := &activities.Activities{
 		Signer:   signer,
 		Searcher: ix,
-		Local:    localStages(ix.InProcess(), ix.RedisOnly(), cfg.Worker),
-		Chunks:   ix,
-		Models:   models,
-		Checker:  generate.NewChecker(an),
-		Routing:  routing,
-		Tokens:   tok,
+		LocalNow: func(ctx context.Context) wire.Local {
+			inProcess, redisOnly := ix.Searching(ctx)
+			return localStages(inProcess, redisOnly, cfg.Worker)
+		},
+		Chunks:  ix,
+		Models:  models,
+		Checker: generate.NewChecker(an),
+		Routing: routing,
+		Tokens:  tok,
 	}
 	if err := activities.Validate(acts); err != nil {
 		return nil, err
@@ -88,7 +93,7 @@ func localStages(inProcess, redisOnly bool, w config.Worker) wire.Local {
 // warning level: the SDK logs every poll at info. With
 // temporal.payload_keys the client, and every worker built on it,
 // encrypts what it hands Temporal (package payloadcodec).
-func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (client.Client, error) {
+func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger, unary ...grpc.UnaryClientInterceptor) (client.Client, error) {
 	tlsCfg, err := cfg.Temporal.TLSConfig()
 	if err != nil {
 		return nil, err
@@ -105,6 +110,9 @@ func dialTemporal(ctx context.Context, cfg config.Config, sdkLog *slog.Logger) (
 		Namespace:         cfg.Temporal.Namespace,
 		Logger:            tlog.NewStructuredLogger(sdkLog.With("component", "temporal-sdk")),
 		ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg},
+	}
+	if len(unary) > 0 {
+		opts.ConnectionOptions.DialOptions = append(opts.ConnectionOptions.DialOptions, grpc.WithChainUnaryInterceptor(unary...))
 	}
 	if opts.Interceptors, err = tracing.ClientInterceptors(); err != nil {
 		return nil, err

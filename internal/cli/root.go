@@ -32,12 +32,15 @@ type Root struct {
 	// missing, was built from another corpus or with other settings.
 	BuildIndex bool
 
-	tokens  tokenTransport // nil: no answer tokens
-	client  client.Client
-	index   *live.Index
-	acts    *activities.Activities
-	tel     *telemetry
-	closers []func() error
+	tokens tokenTransport // nil: no answer tokens
+	client client.Client
+	// completions follow the runs client starts for the gateway and this
+	// process's worker completes (gateway.Completions).
+	completions *gateway.Completions
+	index       *live.Index
+	acts        *activities.Activities
+	tel         *telemetry
+	closers     []func() error
 	// codecEndpoint is the gateway's /codec, which StartStack gives the
 	// dev server's Web UI; empty: none.
 	codecEndpoint string
@@ -99,7 +102,8 @@ func (r *Root) Close() {
 // Client is the client of the Temporal at temporal.address, dialled once.
 func (r *Root) Client(ctx context.Context) (client.Client, error) {
 	if r.client == nil {
-		c, err := dialTemporal(ctx, r.Config, r.SDKLog)
+		r.completions = gateway.NewCompletions()
+		c, err := dialTemporal(ctx, r.Config, r.SDKLog, r.completions.Interceptor())
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +203,7 @@ func (r *Root) Gateway(ctx context.Context, chunks gateway.Chunks, extra ...gate
 	if r.tokens != nil {
 		tok = r.tokens
 	}
-	return newGateway(c, r.Config, r.Log, tel, tok, chunks, extra...)
+	return newGateway(c, r.completions, r.Config, r.Log, tel, tok, chunks, extra...)
 }
 
 // useRedisTokens makes Redis pub/sub the token transport when redis.addr

@@ -11,9 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/activities"
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
@@ -147,20 +150,12 @@ func TestBuildActivities(t *testing.T) {
 	cfg := config.Default()
 	cfg.Embed.Provider = config.EmbedNone
 	cfg.Index.Dir = dir
-	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatalf("buildActivities: %v", err)
-	}
+	ix, acts := workerOn(t, cfg)
 	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
 		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
 	}
 	cfg.LLM.BaseURL, cfg.LLM.SmallModel = "http://127.0.0.1:1/v1", "small-m"
-	acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
 		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
 	}
@@ -213,18 +208,95 @@ func TestBuildActivitiesRediSearchSearchesLocally(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if ix.InProcess() || !ix.RedisOnly() {
-		t.Fatalf("RediSearch index: InProcess %v, RedisOnly %v; want false, true", ix.InProcess(), ix.RedisOnly())
+	if inProcess, redisOnly := ix.Searching(context.Background()); inProcess || !redisOnly {
+		t.Fatalf("RediSearch index: in process %v, Redis only %v; want false, true", inProcess, redisOnly)
 	}
 	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (wire.Local{Search: true, Builtin: true}); acts.Local != want {
-		t.Errorf("RediSearch worker, defaults: local stages %+v, want %+v", acts.Local, want)
+	if got, want := localOf(t, acts), (wire.Local{Search: true, Builtin: true}); got != want {
+		t.Errorf("RediSearch worker, defaults: local stages %+v, want %+v", got, want)
 	}
 	cfg.Worker.LocalRedisSearch = false
-	if acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler)); err != nil || acts.Local.Search {
-		t.Errorf("with worker.local_redis_search false: local stages %+v (err %v), want Search as an activity", acts.Local, err)
+	if acts, err = buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler)); err != nil || localOf(t, acts).Search {
+		t.Errorf("with worker.local_redis_search false: local stages %+v (err %v), want Search as an activity", localOf(t, acts), err)
+	}
+}
+
+// workerOn opens cfg's index as a worker does and builds its activities;
+// the index is closed when t ends.
+func workerOn(t *testing.T, cfg config.Config) (*live.Index, *activities.Activities) {
+	t.Helper()
+	ix, err := live.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("buildActivities: %v", err)
+	}
+	return ix, acts
+}
+
+// localOf is what a run starting now learns from the worker's
+// RoutingPolicy: which stages it may run as local activities.
+func localOf(t *testing.T, acts *activities.Activities) wire.Local {
+	t.Helper()
+	p, err := acts.RoutingPolicy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Local
+}
+
+// endpointNamed is a builtin embedder that a manifest records as an
+// embedding endpoint's model (openai:MODEL): an index "embedded by an
+// endpoint" without one to call at build time.
+type endpointNamed struct {
+	*embed.Hashed
+	model string
+}
+
+func (e endpointNamed) ID() string { return "openai:" + e.model }
+
+// TestLocalSearchFollowsTheVersionServed: whether Search runs as a local
+// activity is decided at each run's start from the index version served
+// then, not once when the worker starts. A worker configured with the
+// openai embedder that serves a bleve index built with the builtin one
+// searches in process (Search local); once the index is rebuilt with the
+// endpoint's embedder and swapped in, a run starting after the rebuild
+// runs Search as an activity (heartbeats, server-side retries), and the
+// builtin models stay local.
+func TestLocalSearchFollowsTheVersionServed(t *testing.T) {
+	const hollin = "../../testdata/hollin/corpus.jsonl"
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", hollin, "--index", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Index.Dir = dir
+	cfg.Embed.Provider, cfg.Embed.Model, cfg.Embed.Dim = config.EmbedOpenAI, "emb-m", 64
+	cfg.Embed.BaseURL = "http://127.0.0.1:1/v1" // never called: the searches below are not run
+	ix, acts := workerOn(t, cfg)
+	if got, want := localOf(t, acts), (wire.Local{Search: true, Builtin: true}); got != want {
+		t.Fatalf("serving a builtin-embedded bleve index (%s): local stages %+v, want %+v", ix.Version(), got, want)
+	}
+	before := ix.Version()
+
+	hashed, err := embed.NewHashed(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := live.BuildSettings{Chunking: chunk.Default(), Embedder: endpointNamed{hashed, "emb-m"}, BM25: backend.DefaultBM25}
+	if _, _, err := live.Build(context.Background(), hollin, dir, set); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := localOf(t, acts), (wire.Local{Builtin: true}); got != want {
+		t.Errorf("after a rebuild with the endpoint's embedder: local stages %+v, want %+v (Search as an activity)", got, want)
+	}
+	if ix.Version() == before {
+		t.Errorf("the rebuilt version was not swapped in: still %s", before)
 	}
 }

@@ -50,6 +50,10 @@ type Options struct {
 	// (see cacheArgs), which learn of attributes added later only when
 	// they refresh.
 	SearchAttributes map[string]enumspb.IndexedValueType
+	// KeepVisibilityIndexes leaves every index of the visibility table as
+	// the CLI made it; by default Start drops those no query of assay or
+	// the Web UI uses (trimVisibilityIndexes).
+	KeepVisibilityIndexes bool
 }
 
 // Server is a running dev server.
@@ -131,6 +135,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	for attempt := 1; ; attempt++ {
 		s, err := launch(ctx, opts, args, logFile, logPath)
 		if err == nil {
+			if !opts.KeepVisibilityIndexes {
+				s.trimIndexes(ctx)
+			}
 			return s, nil
 		}
 		var busy *portRaceError
@@ -145,6 +152,21 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return nil, ctx.Err()
 		case <-time.After(time.Duration(attempt) * 300 * time.Millisecond):
 		}
+	}
+}
+
+// trimIndexes runs trimVisibilityIndexes on the server's database. A
+// failure leaves the indexes as they were, which costs CPU, not
+// correctness: it is logged, not returned.
+func (s *Server) trimIndexes(ctx context.Context) {
+	path := filepath.Join(s.opts.DataDir, "temporal.db")
+	dropped, restored, err := trimVisibilityIndexes(ctx, path)
+	if err != nil {
+		s.opts.Logger.Warn("temporal dev server: visibility indexes left as they were", "db", path, "error", err)
+		return
+	}
+	if len(dropped)+len(restored) > 0 {
+		s.opts.Logger.Info("temporal dev server: visibility indexes trimmed", "dropped", len(dropped), "restored", restored)
 	}
 }
 
@@ -244,6 +266,11 @@ var sqliteArgs = []string{
 	// writes about 150-180 log pages, so roughly the last 60 questions
 	// instead of the last 6 (docs/performance-scale.md, "Round 9").
 	"--sqlite-pragma", "wal_autocheckpoint=10000",
+	// Wait up to 10 s for a lock another connection holds instead of
+	// failing at once: the server keeps one connection, and the only other
+	// writer is Start trimming the visibility indexes (indexes.go) for a
+	// few milliseconds after the server is ready.
+	"--sqlite-pragma", "busy_timeout=10000",
 }
 
 // dispatchArgs tune how the dev server hands tasks to workers. They change

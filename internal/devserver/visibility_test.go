@@ -42,6 +42,23 @@ func visWorkflow(ctx workflow.Context, d time.Duration) error {
 	return workflow.UpsertTypedSearchAttributes(ctx, visStatus.ValueSet("completed"))
 }
 
+// visClientWorker dials srv and starts a worker running visWorkflow on
+// queue.
+func visClientWorker(ctx context.Context, t *testing.T, srv *Server, queue string) (client.Client, worker.Worker) {
+	t.Helper()
+	c, err := client.DialContext(ctx, client.Options{HostPort: srv.Address()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(visWorkflow)
+	if err := w.Start(); err != nil {
+		c.Close()
+		t.Fatal(err)
+	}
+	return c, w
+}
+
 // TestVisibilityWithReadsOncePerSecond: with visibilityArgs the dev
 // server's visibility still shows what an operator filters on, a second
 // or so late: short runs listed as completed with the attributes they set
@@ -57,17 +74,9 @@ func TestVisibilityWithReadsOncePerSecond(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(10 * time.Second)
-	c, err := client.DialContext(ctx, client.Options{HostPort: srv.Address()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	const queue = "visibility-test"
-	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflow(visWorkflow)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, w := visClientWorker(ctx, t, srv, queue)
+	defer c.Close()
 	defer w.Stop()
 
 	count := func(q string) int64 {

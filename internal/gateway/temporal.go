@@ -30,6 +30,11 @@ type Temporal struct {
 	// the client's data converter, which decrypts them when
 	// temporal.payload_keys is set; nil is the SDK's default.
 	Converter converter.DataConverter
+	// Completions, when set, is installed on Client's connection, and a
+	// worker of this process shares that client: Result then takes the
+	// result of a run this process started and its worker completed from
+	// there, without long-polling the history (completions.go).
+	Completions *Completions
 }
 
 // converter is the data converter of memos and history events.
@@ -200,7 +205,15 @@ func (t *Temporal) Result(ctx context.Context, id, runID string) (wire.AnswerRes
 // up the id's current run (a store read a question, "Round 9"); with ""
 // it reads the current run's history, which is the run the id names until
 // it continues as new. A continued run's close event names the next run.
+// A run this process started and its own worker completed is read from
+// t.Completions instead, without a call to the server.
 func (t *Temporal) result(ctx context.Context, op, id, runID string, out any) (api.Status, error) {
+	if p, ok := t.Completions.wait(ctx, runID); ok {
+		if err := t.converter().FromPayloads(p, out); err != nil {
+			return "", errs.E(op, errs.Internal, fmt.Errorf("decode the result of %s: %w", id, err))
+		}
+		return api.Completed, nil
+	}
 	for {
 		closed, err := t.closeEvent(ctx, id, runID)
 		if err != nil {

@@ -44,7 +44,7 @@ var invisible = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\
 // characters and runs of spaces. where names the text in the flags.
 func Scan(where, text string) []Flag {
 	s := strings.ToLower(norm.NFKC.String(invisible.Replace(text)))
-	s = spaces.ReplaceAllString(s, " ")
+	s = collapseSpaces(s)
 	var out []Flag
 	for _, r := range rules {
 		if !containsAny(s, r.needs) {
@@ -57,7 +57,34 @@ func Scan(where, text string) []Flag {
 	return out
 }
 
-var spaces = regexp.MustCompile(`[ \t]+`)
+// collapseSpaces replaces every run of spaces and tabs in s with one
+// space: regexp `[ \t]+` → " ", a byte loop (the regexp was a quarter of
+// Scan's time; TestCollapseSpaces), and s itself when nothing changes.
+func collapseSpaces(s string) string {
+	i := 0
+	for ; i < len(s); i++ {
+		if s[i] == '\t' || s[i] == ' ' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t') {
+			break
+		}
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, i, len(s))
+	copy(b, s[:i])
+	for i < len(s) {
+		if c := s[i]; c != ' ' && c != '\t' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		b = append(b, ' ')
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	return string(b)
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

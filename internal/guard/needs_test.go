@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"math/rand/v2"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -53,5 +55,26 @@ func BenchmarkScanSource(b *testing.B) {
 	text := strings.Repeat("Blender motors on the X200 and X300 Pro are covered for 5 years. Descale the kettle with citric acid every month; the E4 error means the filter is blocked. ", 9)
 	for b.Loop() {
 		Scan("source 1", text)
+	}
+}
+
+// collapseSpaces is the regexp it replaced, on texts made of spaces, tabs,
+// newlines and letters in every order, and on the package's samples.
+func TestCollapseSpaces(t *testing.T) {
+	re := regexp.MustCompile(`[ \t]+`)
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := []string{" ", "\t", "\n", "a", "é", "  ", "\t ", "x y"}
+	var texts []string
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		if got, want := collapseSpaces(s), re.ReplaceAllString(s, " "); got != want {
+			t.Fatalf("collapseSpaces(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package terms
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync"
@@ -106,6 +107,61 @@ func BenchmarkTerms(b *testing.B) {
 			a.Terms(many[i%len(many)])
 		}
 	})
+	// bleve's analyzer without the words memo (words.go): what
+	// "uncached" was before it.
+	b.Run("uncached/bleve", func(b *testing.B) {
+		a := &Analyzer{a: english()}
+		i := 0
+		for b.Loop() {
+			i++
+			a.Terms(many[i%len(many)])
+		}
+	})
+	// Texts over a vocabulary of 50,000 words drawn as Zipf's law has it
+	// (s = 1.1), as a corpus's chunks: the words memo full, its lookups
+	// spread over it.
+	vocab := make([]string, 50000)
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := range vocab {
+		w := make([]byte, 4+r.IntN(7))
+		for j := range w {
+			w[j] = byte('a' + r.IntN(26))
+		}
+		vocab[i] = string(w)
+	}
+	zipf := rand.NewZipf(r, 1.1, 1, uint64(len(vocab)-1))
+	varied := make([]string, 4096)
+	for i := range varied {
+		ws := make([]string, 170)
+		for j := range ws {
+			ws[j] = vocab[zipf.Uint64()]
+		}
+		varied[i] = strings.Join(ws, " ")
+	}
+	b.Run("vocabulary", func(b *testing.B) {
+		a := NewUncached()
+		i := 0
+		for b.Loop() {
+			i++
+			a.Terms(varied[i%len(varied)])
+		}
+	})
+	// Both cores analysing at once (the words memo is per analysis).
+	for _, name := range []string{"parallel", "parallel/bleve"} {
+		b.Run(name, func(b *testing.B) {
+			a := NewUncached()
+			if name == "parallel/bleve" {
+				a = &Analyzer{a: english()}
+			}
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					i++
+					a.Terms(many[i%len(many)])
+				}
+			})
+		})
+	}
 	b.Run("hit", func(b *testing.B) {
 		a := &Analyzer{a: english(), cache: newCache()}
 		for b.Loop() {

@@ -7,6 +7,7 @@ package terms
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -17,6 +18,7 @@ import (
 // call New or NewUncached. Safe for concurrent use.
 type Analyzer struct {
 	a     analysis.Analyzer
+	words *words // a's analysis a word at a time (words.go); nil: a.Analyze
 	cache *cache // nil: every text analysed
 }
 
@@ -24,15 +26,18 @@ type Analyzer struct {
 // bounded cache of analysed texts (cache.go), so a text analysed by one
 // stage of a question is not analysed again by the next.
 func New() *Analyzer {
-	return &Analyzer{a: english(), cache: shared}
+	return &Analyzer{a: english(), words: sharedWords(), cache: shared}
 }
 
 // NewUncached builds an analyzer without the cache, for index builds,
 // which analyse each chunk once: caching them would only push out the
 // texts of the questions being served.
 func NewUncached() *Analyzer {
-	return &Analyzer{a: english()}
+	return &Analyzer{a: english(), words: sharedWords()}
 }
+
+// sharedWords is the process's one memo of English words (words.go).
+var sharedWords = sync.OnceValue(func() *words { return newWords(english()) })
 
 func english() analysis.Analyzer {
 	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
@@ -60,16 +65,37 @@ func (a *Analyzer) terms(text string) []string {
 			return ts
 		}
 	}
-	stream := a.a.Analyze([]byte(text))
-	out := make([]string, 0, len(stream))
-	for _, tok := range stream {
-		out = append(out, string(tok.Term))
+	var out []string
+	ok := false
+	if a.words != nil {
+		sp, _ := scratch.Get().(*[]string)
+		if sp == nil {
+			sp = new([]string)
+		}
+		var buf []string
+		if buf, ok = a.words.analyze(text, (*sp)[:0]); ok {
+			out = append(make([]string, 0, len(buf)), buf...)
+		}
+		clear(buf) // the pool must not keep the terms alive
+		*sp = buf[:0]
+		scratch.Put(sp)
+	}
+	if !ok {
+		stream := a.a.Analyze([]byte(text))
+		out = make([]string, 0, len(stream))
+		for _, tok := range stream {
+			out = append(out, string(tok.Term))
+		}
 	}
 	if a.cache != nil {
 		a.cache.put(text, out)
 	}
 	return out
 }
+
+// scratch recycles terms' buffers: the terms are counted first, then
+// copied into a slice of their exact length (the cache keeps it).
+var scratch sync.Pool
 
 // Titled returns Terms(title) and Terms(text). When the cache holds the
 // analysis of title + "\n" + text (the key the reranker analyses a chunk

@@ -43,7 +43,7 @@ func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Vi
 
 // sets are the development sets: every Hollin set whose results have been
 // read.
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8"}
+var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9"}
 
 func path(s string) string {
 	if s == "hollin" {
@@ -197,19 +197,25 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v12 (the default), v10 (v12's sentence
-// reading and refusal rules off), v9 (the wide reading off too), v8
-// (answer checks off too) and v8 with the focus reading off; ASSESSDEV_OUT
-// receives v12's, ASSESSDEV_OUT_V10 v10's, ASSESSDEV_OUT_V9 v9's and
-// ASSESSDEV_OUT_V8 v8's.
+// reason, with builtin:coverage-v13 (the default), v12 (v13's plain
+// entities and generic focus words off), v10 (v12's sentence reading and
+// refusal rules off too), v9 (the wide reading off too), v8 (answer checks
+// off too) and v8 with the focus reading off; ASSESSDEV_OUT receives
+// v13's, ASSESSDEV_OUT_V12 v12's, ASSESSDEV_OUT_V10 v10's,
+// ASSESSDEV_OUT_V9 v9's and ASSESSDEV_OUT_V8 v8's.
 func TestDump(t *testing.T) {
 	b, qs := collect(t)
 	for _, m := range []struct {
-		name                      string
-		v12, read, answers, focus bool
-		out                       string
-	}{{"v12", true, true, true, true, "ASSESSDEV_OUT"}, {"v10", false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, true, true, "ASSESSDEV_OUT_V9"},
-		{"v8", false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, ""}} {
+		name                           string
+		v13, v12, read, answers, focus bool
+		out                            string
+	}{{"v13", true, true, true, true, true, "ASSESSDEV_OUT"}, {"v12", false, true, true, true, true, "ASSESSDEV_OUT_V12"},
+		{"v10", false, false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, false, true, true, "ASSESSDEV_OUT_V9"},
+		{"v8", false, false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, false, ""}} {
+		b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = m.v13, m.v13, m.v13, m.v13, 0
+		if m.v13 {
+			b.FocusGeneric = 1
+		}
 		b.Sentence, b.Dimensions, b.Topical = m.v12, m.v12, m.v12
 		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
@@ -235,6 +241,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
@@ -274,6 +281,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
@@ -361,6 +369,7 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
+	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
 	// v12's two refusal rules have no setting: each is scored on every
@@ -442,6 +451,110 @@ func TestLeaveOneSetOutV12(t *testing.T) {
 			if lines[i] != base[i] {
 				t.Logf("all %v key %v rank %d changes %s", g.all, g.key, g.rank, strings.ReplaceAll(lines[i], "\n", " |"))
 			}
+		}
+	}
+}
+
+// v13Point is one setting of builtin:coverage-v13's grid
+// (TestLeaveOneSetOutV13) and the harness's score on every set with it.
+type v13Point struct {
+	plain        int // 0 off, 1 frame words, ordinals and thousands, 2 and months, 3 and weekdays
+	focusGeneric int // 0 generic words count in the focus reading (v12), 1 not when they are all its words, 2 never
+	counted      bool
+	stated       bool
+	res          map[string]*score
+}
+
+func (p v13Point) String() string {
+	return fmt.Sprintf("plain %d, generic words out of the focus reading %d, counted phrase %v, stated %v", p.plain, p.focusGeneric, p.counted, p.stated)
+}
+
+// apply sets p on b.
+func (p v13Point) apply(b *assess.Builtin) {
+	b.Plain, b.PlainMonths, b.PlainWeekdays = p.plain >= 1, p.plain >= 2, p.plain >= 3
+	b.FocusGeneric, b.Counted, b.Stated = p.focusGeneric, p.counted, p.stated
+}
+
+// TestLeaveOneSetOutV13 chooses builtin:coverage-v13's settings — which
+// entity shapes are read as plain words (Builtin.Plain, PlainMonths,
+// PlainWeekdays), whether generic words leave the focus reading
+// (FocusGeneric) and whether the sentence reading takes a count of one
+// word of the counted phrase for the phrase (Counted) — on all development sets but one and
+// scores the one left out against builtin:coverage-v12, for each set, with
+// TestLeaveOneSetOutV12's rule: a setting qualifies when no training set's
+// no-answer refusal falls below v12's and the share of the training sets'
+// acceptances made on a relevant chunk does not fall below v12's; the most
+// right on the training sets wins, ties going to the earlier (smaller)
+// setting. It fails unless the sets left out, together, are right more
+// often than with v12, refuse at least as many no-answer questions, and
+// are accepted on a relevant chunk at least as often in share.
+func TestLeaveOneSetOutV13(t *testing.T) {
+	b, qs := collect(t)
+	off := v13Point{}
+	off.apply(b)
+	v12, base := judge(t, b, qs)
+	var grid []v13Point
+	for _, stated := range []bool{false, true} {
+		for _, counted := range []bool{false, true} {
+			for gen := range 3 {
+				for plain := range 4 {
+					p := v13Point{plain: plain, focusGeneric: gen, counted: counted, stated: stated}
+					p.apply(b)
+					p.res, _ = judge(t, b, qs)
+					var tot score
+					for _, s := range sets {
+						tot.add(p.res[s])
+					}
+					t.Logf("%s: total %s", p, tot)
+					grid = append(grid, p)
+				}
+			}
+		}
+	}
+	var total12, total13 score
+	chosen := map[string]int{}
+	for _, held := range sets {
+		var on, acc int
+		for _, s := range sets {
+			if s != held {
+				on, acc = on+v12[s].on, acc+v12[s].accepted
+			}
+		}
+		pick, pickRight := -1, -1
+		for i, g := range grid {
+			right, gon, gacc, ok := 0, 0, 0, true
+			for _, s := range sets {
+				if s == held {
+					continue
+				}
+				right += g.res[s].right
+				gon, gacc = gon+g.res[s].on, gacc+g.res[s].accepted
+				ok = ok && g.res[s].refused >= v12[s].refused
+			}
+			if ok && gon*acc >= on*gacc && right > pickRight {
+				pick, pickRight = i, right
+			}
+		}
+		g := grid[pick] // the first point is v12 itself, which always qualifies
+		chosen[g.String()]++
+		t.Logf("left out %-8s chosen %s (training right %d): v12 %s | v13 %s", held, g, pickRight, v12[held], g.res[held])
+		total12.add(v12[held])
+		total13.add(g.res[held])
+	}
+	t.Logf("leave-one-set-out total: v12 %s | v13 %s", total12, total13)
+	for s, n := range chosen {
+		t.Logf("chosen by %d folds: %s", n, s)
+	}
+	if total13.right <= total12.right || total13.refused < total12.refused || total13.on*total12.accepted < total12.on*total13.accepted {
+		t.Errorf("leave-one-set-out: v13 %s is not better than v12 %s", total13, total12)
+	}
+	// What the default changes, question by question.
+	def := assess.NewBuiltin(terms.New(), devCorpus)
+	def.Rewriter = b.Rewriter
+	_, lines := judge(t, def, qs)
+	for i := range lines {
+		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
+			t.Logf("the default changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
 		}
 	}
 }

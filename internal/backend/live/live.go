@@ -258,13 +258,21 @@ func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, 
 	return g.assessor.Assess(ctx, req)
 }
 
-// InProcess reports whether searching the version served needs nothing
-// outside this process, so the Search activity may run locally.
-func (l *Index) InProcess() bool { return l.cur.Load().inProcess }
-
-// RedisOnly reports whether searching the version served needs Redis and
-// nothing else: the redisearch backend with a builtin embedder (or none).
-func (l *Index) RedisOnly() bool { return l.cur.Load().redisOnly }
+// Searching says what searching the version served needs, a newer
+// version swapped in first as a search would: inProcess, nothing outside
+// this process (bleve, a builtin embedder or none); redisOnly, Redis and
+// nothing else (the redisearch backend, a builtin embedder or none).
+// Neither: an embedding endpoint. A rebuild can change the answer (an
+// index rebuilt with the openai embedder), so a worker asks at every
+// run's start (activities.Activities.LocalNow), not once. A newer version
+// that cannot be opened leaves the old one served, and its answer.
+func (l *Index) Searching(ctx context.Context) (inProcess, redisOnly bool) {
+	g, err := l.current(ctx)
+	if err != nil {
+		g = l.cur.Load()
+	}
+	return g.inProcess, g.redisOnly
+}
 
 // Len is the number of chunks of the version served.
 func (l *Index) Len() int { return l.cur.Load().ix.Len() }
