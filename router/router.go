@@ -66,11 +66,13 @@ const (
 const (
 	BuiltinAssessModel   = "builtin:coverage-v13"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v11"
-	// BuiltinGenerateModelV10, BuiltinGenerateModelV9,
-	// BuiltinGenerateModelV8 and BuiltinGenerateModelV7 are the previous
+	BuiltinGenerateModel = "builtin:extractive-v12"
+	// BuiltinGenerateModelV11, BuiltinGenerateModelV10,
+	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 and
+	// BuiltinGenerateModelV7 are the previous
 	// builtin generators, selectable with loop.generator
 	// (Policy.BuiltinGenerate).
+	BuiltinGenerateModelV11 = "builtin:extractive-v11"
 	BuiltinGenerateModelV10 = "builtin:extractive-v10"
 	BuiltinGenerateModelV9  = "builtin:extractive-v9"
 	BuiltinGenerateModelV8  = "builtin:extractive-v8"
@@ -101,8 +103,8 @@ type Policy struct {
 	// unavailable endpoint ends the run with the stage's error.
 	FallbackBuiltin bool `json:"fallback_builtin,omitempty"`
 	// BuiltinGenerate is the builtin generator's model id when it is not
-	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV10,
-	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 or
+	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV11,
+	// BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8 or
 	// BuiltinGenerateModelV7);
 	// empty for the default.
 	BuiltinGenerate string `json:"builtin_generate,omitempty"`

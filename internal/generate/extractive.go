@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/assess"
@@ -22,10 +23,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV10Model, ExtractiveV9Model, ExtractiveV8Model and
-// ExtractiveV7Model name the previous versions, still selectable
-// (NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
+// ExtractiveV11Model, ExtractiveV10Model, ExtractiveV9Model,
+// ExtractiveV8Model and ExtractiveV7Model name the previous versions, still
+// selectable (NewExtractiveV11, NewExtractiveV10, NewExtractiveV9,
+// NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV11Model = router.BuiltinGenerateModelV11
 	ExtractiveV10Model = router.BuiltinGenerateModelV10
 	ExtractiveV9Model  = router.BuiltinGenerateModelV9
 	ExtractiveV8Model  = router.BuiltinGenerateModelV8
@@ -137,7 +140,7 @@ const (
 //     question names one: "Never put the motor base in water" and another
 //     page's "base of the jar" share words, not a subject.
 //
-// v11 (ExtractiveModel; v10 is ExtractiveV10Model) reads which chunk the
+// v11 (ExtractiveV11Model; v10 is ExtractiveV10Model) reads which chunk the
 // assessor accepted (Request.Accepted; none: as v10):
 //
 //   - in rule 2, for a question expecting a type of answer, when the
@@ -153,6 +156,22 @@ const (
 //   - "asks one thing" is answertype.AskingClauses at most 1 everywhere
 //     (v8–v10's rule 3 split the question at commas, semicolons and
 //     question marks; see parts).
+//
+// v12 (ExtractiveModel; v11 is ExtractiveV11Model) cites fewer documents
+// beside the answer:
+//
+//   - "one" and "go" are not content words (see propWords): "a new one"
+//     does not tie "Using one with a voltage converter abroad" to a
+//     warranty question, nor "go through" "if you go ahead" to a repair's
+//     stages;
+//   - a name asked for by "number" or "code" ("what model number") is a
+//     code, a word of letters and digits (see holds): "Book a repair at
+//     hollin.example/repair with your model number" does not answer it;
+//   - in rule 3, after an opening source that answers (v9), a sentence
+//     cited for naming an entity of the question no chosen source
+//     mentions must, when the entity is a name rather than a code, also
+//     hold a word of the clause that asks the answer does not (see
+//     saysOfEntity): "Hollin" is said of many things.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -187,8 +206,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 11 (ExtractiveModel), 10 (ExtractiveV10Model, without
-	// v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// Version is 12 (ExtractiveModel), 11 (ExtractiveV11Model, without
+	// v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
 	Version int
@@ -200,17 +219,24 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV11(an)
+	return NewExtractiveV12(an)
 }
 
-// NewExtractiveV11 returns version 11 (ExtractiveModel).
+// NewExtractiveV12 returns version 12 (ExtractiveModel).
+func NewExtractiveV12(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 12}
+}
+
+// NewExtractiveV11 returns version 11 (ExtractiveV11Model).
 func NewExtractiveV11(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 11}
+	g := NewExtractiveV12(an)
+	g.Version = 11
+	return g
 }
 
 // NewExtractiveV10 returns version 10 (ExtractiveV10Model).
 func NewExtractiveV10(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV11(an)
+	g := NewExtractiveV12(an)
 	g.Version = 10
 	return g
 }
@@ -237,12 +263,14 @@ func NewExtractiveV7(an *terms.Analyzer) *Extractive {
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV10Model,
+// names: ExtractiveModel (also for ""), ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model or ExtractiveV7Model.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV11Model:
+		return NewExtractiveV11(an), nil
 	case ExtractiveV10Model:
 		return NewExtractiveV10(an), nil
 	case ExtractiveV9Model:
@@ -252,7 +280,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV11Model+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
 }
 
 // Model is the generator's model id.
@@ -266,6 +294,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV9Model
 	case g.Version == 10:
 		return ExtractiveV10Model
+	case g.Version == 11:
+		return ExtractiveV11Model
 	}
 	return ExtractiveModel
 }
@@ -323,7 +353,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// is on the question.
 	parts := g.parts(req.Question)
 	if g.Version >= 8 {
-		bear = g.bearing(req, parts, idf, verbs)
+		bear = g.bearing(parts, idf, verbs, mentions)
 	}
 	titles := make([]map[string]bool, len(req.Sources))
 	for i, src := range req.Sources {
@@ -368,7 +398,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// before.
 	open := g.accepted(req, all, asked)
 	if open >= 0 && open != best.source {
-		whole := g.bearing(req, []map[string]bool{g.an.Set(req.Question)}, idf, verbs)[0]
+		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
 		// (bearing sums in map order: equal shares may differ in their
 		// last bits)
 		if whole[open] > whole[best.source]+1e-9 {
@@ -380,7 +410,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
-			if p >= 0 && p < len(sents) && len(asked.Find(sents[p].text)) > 0 {
+			if p >= 0 && p < len(sents) && g.holds(asked, sents[p].text) {
 				chosen = append(chosen, &sents[p])
 				g.why(&sents[p], "opening-neighbour")
 				break
@@ -488,7 +518,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
 				switch {
-				case g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score:
+				case g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score &&
+					(g.Version < 12 || g.saysOfEntity(s, ents, chosen, mentions, covered, askingWords, verbs)):
 					g.why(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
 					g.why(s, "v9-complete")
@@ -527,6 +558,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// "kettle").
 			if g.Version >= 10 {
 				complete = complete && (len(ents) == 0 || g.sameEntity(s, best, ents))
+			}
+			// v12: nor, when the question names no entity, two sentences
+			// sharing the one question word the opening sentence holds
+			// ("blender" in "why would I bother telling you I've bought
+			// one of your blenders": the X200's and X300 Pro's
+			// specifications beside the warranty's motor cover).
+			if g.Version >= 12 && len(ents) == 0 {
+				complete = complete && len(best.own) >= 2
 			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
@@ -740,6 +779,35 @@ func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []
 	return false
 }
 
+// saysOfEntity reports whether sentence s, which names an entity of the
+// question the chosen sources do not mention (see newEntities), is about
+// it (v12): the entity is a code (a model, a batch, a case number: it
+// names the one thing asked about), or s holds a word of the clause that
+// asks (not a verb of the question, nor a word of one of its entities)
+// that the chosen sentences and their titles do not (covered). A name
+// ("Hollin", a company) is said of many things: "Submit warranty labour
+// claims within 14 days of the repair, quoting the Hollin case number"
+// names it beside words the answer already holds, and "To pair the K50
+// with the Hollin Home app, ..." beside none of "which town is the
+// Hollin repair centre moving to".
+func (g *Extractive) saysOfEntity(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool, covered, askingWords, verbs map[string]bool) bool {
+	if slices.ContainsFunc(g.newEntities(s, ents, chosen, mentions), func(e assess.Entity) bool { return e.Code }) {
+		return true
+	}
+	named := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			named[t] = true
+		}
+	}
+	for t := range s.own {
+		if askingWords[t] && !verbs[t] && !covered[t] && !named[t] {
+			return true
+		}
+	}
+	return false
+}
+
 // why tells the development harness's explain hook why s was chosen.
 func (g *Extractive) why(s *sentence, rule string) {
 	if g.explain != nil {
@@ -837,11 +905,33 @@ func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, idf map[
 // or after it, holds an expression of type t.
 func (g *Extractive) typedNear(sents []sentence, pos int, t answertype.Question) bool {
 	for _, p := range []int{pos, pos - 1, pos + 1} {
-		if p >= 0 && p < len(sents) && len(t.Find(sents[p].text)) > 0 {
+		if p >= 0 && p < len(sents) && g.holds(t, sents[p].text) {
 			return true
 		}
 	}
 	return false
+}
+
+// holds reports whether text holds an expression of the type t expects
+// (answertype's Find). v12: a name asked for by "number" or "code" ("what
+// model number", "what's the part code") is a code, a word of letters and
+// digits ("HL-X200-UK"), not any capitalised word or address the name
+// finder takes ("Book a repair at hollin.example/repair with your model
+// number" names no model number).
+func (g *Extractive) holds(t answertype.Question, text string) bool {
+	found := t.Find(text)
+	if g.Version < 12 || t.Type != answertype.Name || !slices.ContainsFunc(t.Frame, func(w string) bool { return codeFrame[w] }) {
+		return len(found) > 0
+	}
+	return slices.ContainsFunc(found, isCode)
+}
+
+// codeFrame are the nouns that ask for a name in the form of a code.
+var codeFrame = map[string]bool{"number": true, "numbers": true, "code": true, "codes": true}
+
+// isCode reports whether a word holds both letters and digits.
+func isCode(w string) bool {
+	return strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // verbs returns the terms of the question's verbs (answertype.Verbs).
@@ -860,6 +950,18 @@ func (g *Extractive) verbs(question string) map[string]bool {
 // words and without the words that frame its answer type.
 func (g *Extractive) content(question string, asked answertype.Question) []string {
 	frame := g.an.Set(strings.Join(asked.Frame, " "))
+	if g.Version >= 12 {
+		// Only a prop word standing alone: in a compound ("the
+		// one-child policy") it is part of what is named.
+		for _, w := range strings.Fields(strings.ToLower(question)) {
+			w, _, _ = strings.Cut(strings.ReplaceAll(w, "’", "'"), "'") // "one's"
+			if w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }); slices.Contains(propWords, w) {
+				for _, t := range g.an.Terms(w) {
+					frame[t] = true
+				}
+			}
+		}
+	}
 	var out []string
 	for _, t := range g.an.Content(question) {
 		if !frame[t] {
@@ -868,6 +970,16 @@ func (g *Extractive) content(question string, asked answertype.Question) []strin
 	}
 	return out
 }
+
+// propWords say nothing of what a question is about (v12): "one" stands
+// for a thing named elsewhere ("will the warranty pay for a new one",
+// "does the current one") or counts what the documents write in digits,
+// and "go" only moves ("where's it going", "what stages does it go
+// through", "in one go"). Held by a sentence, they tie it to the
+// question by a word of no content ("Using one with a voltage converter",
+// "if you go ahead"). A compound holding one ("the one-child policy")
+// keeps it.
+var propWords = []string{"one", "ones", "go", "goes", "going", "gone", "went"}
 
 // score sets each sentence's content words, score and whether it holds an
 // expression of type t, and returns the content words' IDF.
@@ -882,7 +994,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 				df[q]++
 			}
 		}
-		s.typed = t.Type != answertype.Description && len(t.Find(s.text)) > 0
+		s.typed = t.Type != answertype.Description && g.holds(t, s.text)
 	}
 	n := float64(len(all))
 	idf := map[string]float64{}
@@ -936,15 +1048,13 @@ func addOnce(list []*sentence, s *sentence) []*sentence {
 // bearing returns, for each part of the question (see parts) and each
 // source, the share of the part's weight (its content words' IDF, verbs
 // left out) the source's title and text hold: how much the source as a
-// whole bears on that part of the question (v8).
-func (g *Extractive) bearing(req Request, parts []map[string]bool, idf map[string]float64, verbs map[string]bool) [][]float64 {
-	sets := make([]map[string]bool, len(req.Sources))
-	for i, src := range req.Sources {
-		sets[i] = g.an.Set(src.Title + "\n" + src.Text)
-	}
+// whole bears on that part of the question (v8). mentions are the
+// sources' assess.TitledMentions, which hold every term of their title
+// and text: the sources are not analysed again.
+func (g *Extractive) bearing(parts []map[string]bool, idf map[string]float64, verbs map[string]bool, mentions []map[string]bool) [][]float64 {
 	out := make([][]float64, len(parts))
 	for pi, part := range parts {
-		out[pi] = make([]float64, len(req.Sources))
+		out[pi] = make([]float64, len(mentions))
 		var of float64
 		for t, w := range idf {
 			if part[t] && !verbs[t] {
@@ -954,10 +1064,10 @@ func (g *Extractive) bearing(req Request, parts []map[string]bool, idf map[strin
 		if of == 0 {
 			continue
 		}
-		for i := range req.Sources {
+		for i, m := range mentions {
 			var held float64
 			for t, w := range idf {
-				if part[t] && !verbs[t] && sets[i][t] {
+				if part[t] && !verbs[t] && m[t] {
 					held += w
 				}
 			}
@@ -1002,7 +1112,11 @@ func (g *Extractive) Bearing(req Request) []float64 {
 	}
 	content := g.content(req.Question, asked)
 	idf := g.score(req, all, content, asked)
-	return g.bearing(req, []map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question))[0]
+	var mentions []map[string]bool
+	for _, src := range req.Sources {
+		mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
+	}
+	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), mentions)[0]
 }
 
 // noVocabulary is the empty vocabulary: the generator finds a question's
@@ -1019,6 +1133,14 @@ func (noVocabulary) Len() int           { return 0 }
 // owner's name, "Hollin"), as the assessor drops names most visible
 // chunks hold: it tells no source from another.
 func (g *Extractive) namesNew(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool) bool {
+	return len(g.newEntities(s, ents, chosen, mentions)) > 0
+}
+
+// newEntities lists the entities of the question sentence s names, whole,
+// that no chosen sentence's source mentions, background names left out
+// (see namesNew).
+func (g *Extractive) newEntities(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool) []assess.Entity {
+	var out []assess.Entity
 	own := assess.Mentions(g.an, s.text)
 	for _, e := range ents {
 		n := 0
@@ -1031,10 +1153,10 @@ func (g *Extractive) namesNew(s *sentence, ents []assess.Entity, chosen []*sente
 			continue
 		}
 		if e.CoveredBy(own) && !slices.ContainsFunc(chosen, func(c *sentence) bool { return e.CoveredBy(mentions[c.source]) }) {
-			return true
+			out = append(out, e)
 		}
 	}
-	return false
+	return out
 }
 
 // compare picks, for a question comparing entities, one sentence per

@@ -548,7 +548,7 @@ func TestExtractiveV8(t *testing.T) {
 }
 
 func TestNewExtractiveModel(t *testing.T) {
-	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV9Model: ExtractiveV9Model, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
+	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV11Model: ExtractiveV11Model, ExtractiveV10Model: ExtractiveV10Model, ExtractiveV9Model: ExtractiveV9Model, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
 		g, err := NewExtractiveModel(terms.New(), model)
 		if err != nil || g.Model() != want {
 			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/bleveindex"
 	"github.com/assay-rag/assay/internal/chunk"
@@ -302,6 +303,19 @@ func TestExtractiveV10Hollin(t *testing.T) {
 	})
 }
 
+// acceptedChunk returns, as Request.Accepted, the id of the chunk of
+// document doc among req's sources (the assessor's accepted chunk).
+func acceptedChunk(t *testing.T, id string, req Request, doc string) []string {
+	t.Helper()
+	for _, s := range req.Sources {
+		if s.DocID == doc {
+			return []string{s.ID}
+		}
+	}
+	t.Fatalf("%s: %s not among the top %d", id, doc, wire.DefaultTopK)
+	return nil
+}
+
 // TestExtractiveV11Hollin asks development questions (fresh6 m34 m47,
 // fresh7 n48 n60, fresh8 p44 p80) of v11 and v10 from the top
 // wire.DefaultTopK chunks their asker finds, with the chunk the builtin
@@ -320,7 +334,7 @@ func TestExtractiveV10Hollin(t *testing.T) {
 func TestExtractiveV11Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	v11, v10 := NewExtractive(an), NewExtractiveV10(an)
+	v11, v10 := NewExtractiveV11(an), NewExtractiveV10(an)
 	for _, tt := range []struct {
 		id, question string
 		groups       []string
@@ -340,14 +354,7 @@ func TestExtractiveV11Hollin(t *testing.T) {
 		q := hollinQuestion{ID: tt.id, Question: tt.question, Relevant: []string{tt.relevant}}
 		req := f.requestAs(t, q, tt.groups, wire.DefaultTopK)
 		plain := req
-		for _, s := range req.Sources {
-			if s.DocID == tt.accepted {
-				req.Accepted = []string{s.ID}
-			}
-		}
-		if req.Accepted == nil {
-			t.Fatalf("%s: %s not among the top %d", tt.id, tt.accepted, wire.DefaultTopK)
-		}
+		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
 		alone := func(g *Extractive, req Request) (bool, Answer) {
 			ans, err := g.Generate(context.Background(), req)
 			if err != nil {
@@ -366,5 +373,102 @@ func TestExtractiveV11Hollin(t *testing.T) {
 		if (a.Text == b.Text) != (tt.id != "p44") {
 			t.Errorf("%s without an accepted chunk: v11 %q, v10 %q; want the same unless p44", tt.id, a.Text, b.Text)
 		}
+	}
+}
+
+// TestExtractiveV12Hollin asks development questions of v12 and v11 from
+// the top wire.DefaultTopK chunks their asker finds, with the chunk the
+// builtin assessor accepts on them (Request.Accepted; none for m12), as
+// the loop's first attempt runs them. Each of v12's rules drops a
+// document v11 cites beside the answer:
+//   - "one" and "go" are no content: "a new one" no longer ties "Using one
+//     with a voltage converter abroad" to a warranty question (fresh4 h37,
+//     fresh6 m54), nor "go through" "if you go ahead" to a repair's stages
+//     (fresh2 g10; see also TestPropWords);
+//   - when the question names no entity, another source's "equally
+//     complete" answer must share more than one question word with the
+//     opening sentence: "descale kettles more often" is no second answer
+//     to what the K50 is descaled with (fresh7 n36);
+//   - a name asked for by "model number" is a code: "Book a repair at
+//     hollin.example/repair with your model number" no longer opens the
+//     answer to r20 beside "Model number HL-X200-UK." (fresh9 r20);
+//   - a sentence naming a question's name the answer did not ("Hollin")
+//     must say something asked of it (fresh9 r90, a no-answer question,
+//     no longer cites the partner handbook beside the repairs page), while
+//     one naming a code (the K50) still comes in (fresh6 m12, as v11).
+func TestExtractiveV12Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	v12, v11 := NewExtractive(an), NewExtractiveV11(an)
+	for _, tt := range []struct {
+		id, question string
+		groups       []string
+		accepted     string // the assessor's accepted document ("": none)
+		want         []string
+		fact         string
+		v11          []string // what v11 cites
+	}{
+		{"h37", "The jug on my blender has cracked. Will the warranty pay for a new one?", nil, "pol-warranty-2026",
+			[]string{"pol-warranty-2026"}, "cracked jars", []string{"pol-warranty-2026", "faq-abroad"}},
+		{"m54", "did the old 2024 warranty pay out for a cracked jug? does the current one?", nil, "pol-warranty-2024",
+			[]string{"pol-warranty-2026"}, "cracked jars", []string{"faq-abroad", "pol-warranty-2026"}},
+		{"g10", "what stages does my repair go through before it comes back", nil, "faq-repair-tracking",
+			[]string{"faq-repair-tracking"}, "tracking link", []string{"pol-repairs", "faq-repair-tracking"}},
+		{"n36", "what should I descale the hollin kettle with - is vinegar ok?", nil, "man-k50-kettle",
+			[]string{"man-k50-kettle"}, "citric acid", []string{"man-k50-kettle", "faq-hard-water"}},
+		{"r20", "What model number should I give for my X200 when I book it in?", nil, "man-x200-specs",
+			[]string{"man-x200-specs"}, "HL-X200-UK", []string{"faq-warranty-claim", "man-x200-specs"}},
+		{"r90", "Do we get a bonus from Hollin for turning a repair round inside 10 days?", []string{"partners", "partner:brook-street"}, "pol-repairs",
+			[]string{"pol-repairs"}, "10 working days", []string{"pol-repairs", "ptn-handbook"}},
+		{"m12", "how often am I meant to get the limescale out of my K50? we're not in a hard water area", nil, "",
+			[]string{"faq-hard-water", "man-k50-kettle"}, "once a month", []string{"faq-hard-water", "man-k50-kettle"}},
+	} {
+		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
+		if tt.accepted != "" {
+			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
+		}
+		cites := func(g *Extractive) ([]string, Answer) {
+			ans, err := g.Generate(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var docs []string
+			for _, c := range ans.Citations {
+				docs = append(docs, c.DocID)
+			}
+			return docs, ans
+		}
+		if docs, ans := cites(v12); !slices.Equal(docs, tt.want) || !strings.Contains(ans.Text, tt.fact) {
+			t.Errorf("v12 %s: %q cites %v; want %v with %q", tt.id, ans.Text, docs, tt.want, tt.fact)
+		}
+		if docs, ans := cites(v11); !slices.Equal(docs, tt.v11) {
+			t.Errorf("v11 %s: %q cites %v; want %v", tt.id, ans.Text, docs, tt.v11)
+		}
+	}
+}
+
+// TestPropWords: from v12, "one" and "go" are not content words of a
+// question (see propWords); v11 counted them.
+func TestPropWords(t *testing.T) {
+	an := terms.New()
+	for _, q := range []string{"what stages does my repair go through before it comes back", "Will the warranty pay for a new one?"} {
+		asked := answertype.Classify(q)
+		prop := an.Set("one go")
+		v12, v11 := NewExtractive(an).content(q, asked), NewExtractiveV11(an).content(q, asked)
+		if slices.ContainsFunc(v12, func(t string) bool { return prop[t] }) || !slices.ContainsFunc(v11, func(t string) bool { return prop[t] }) {
+			t.Errorf("%q: v12 content %v, v11 %v; want %v in v11's only", q, v12, v11, prop)
+		}
+	}
+}
+
+// TestPropWordsInCompounds: a prop word inside a compound stays content
+// ("The one-child policy has been successful in lowering population
+// growth.", SciFact claim 1245).
+func TestPropWordsInCompounds(t *testing.T) {
+	an := terms.New()
+	q := "The one-child policy has been successful in lowering population growth."
+	prop := an.Set("one")
+	if got := NewExtractive(an).content(q, answertype.Classify(q)); !slices.ContainsFunc(got, func(t string) bool { return prop[t] }) {
+		t.Errorf("%q: content %v; want %v kept", q, got, prop)
 	}
 }
