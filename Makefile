@@ -214,7 +214,7 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #   fresh7   written the same way on 2026-12-02; run once at round 8's end, a development set since round 9.
 #   fresh8   written the same way on 2026-12-02; run once at round 9's end (a development set from round 10).
 #   fresh9   written the same way on 2026-12-02; run once at round 10's end (a development set from round 11).
-#   fresh10  written the same way on 2026-12-02; run once at round 11's end.
+#   fresh10  written the same way on 2026-12-02; run once at round 11's end (spent: the next change needs an eleventh blind set).
 HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10
 
 $(addprefix eval-,$(HOLLIN_SETS)): eval-%: build $(BIN)/temporal eval-thesaurus
