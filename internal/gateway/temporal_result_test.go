@@ -224,3 +224,79 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 		t.Errorf("reset run: result = %q, %s, %v; want %q, completed", w.got, w.st, w.err, "done: after the reset")
 	}
 }
+
+// TestResultFromTheWorkersCompletion: on a dev server, with Completions on
+// the connection a worker shares with the gateway (assay dev), the result
+// of a run started eagerly and completed by that worker is the one its
+// close event records, read without a history poll; a run that fails or
+// continues as new is read from the history, as without Completions.
+func TestResultFromTheWorkersCompletion(t *testing.T) {
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(10 * time.Second)
+	rpcs := &rpcCounter{n: map[string]int{}}
+	completions := NewCompletions()
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:          srv.Address(),
+		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(rpcs.intercept, completions.Interceptor())}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const queue = "completions-test"
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(resultWorkflow)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	eng := &Temporal{Client: c, TaskQueue: queue, Completions: completions}
+	history := &Temporal{Client: c, TaskQueue: queue}
+
+	for _, tc := range []struct {
+		in     string
+		status api.Status
+		want   string
+		polls  int
+	}{
+		{"x", api.Completed, "done: x", 0},
+		{"fail", api.Failed, "", 1},
+		{"continue", api.Completed, "done: continued", 2},
+	} {
+		id := "completions-" + tc.in
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue, EnableEagerStart: true}, resultWorkflow, tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rpcs.reset()
+		var got string
+		st, err := eng.result(ctx, "test", id, run.GetRunID(), &got)
+		if err != nil || st != tc.status || got != tc.want {
+			t.Errorf("%s: result = %q, %s, %v; want %q, %s", tc.in, got, st, err, tc.want, tc.status)
+		}
+		if n := rpcs.get("GetWorkflowExecutionHistory"); n != tc.polls {
+			t.Errorf("%s: %d history polls, want %d", tc.in, n, tc.polls)
+		}
+		var recorded string
+		if st2, err := history.result(ctx, "test", id, run.GetRunID(), &recorded); err != nil || st2 != st || recorded != got {
+			t.Errorf("%s: the history has %q, %s, %v; Completions gave %q, %s", tc.in, recorded, st2, err, got, st)
+		}
+	}
+	completions.mu.Lock()
+	defer completions.mu.Unlock()
+	if len(completions.runs) != 0 || len(completions.tokens) != 0 {
+		t.Errorf("left behind: runs %v, tokens %v", completions.runs, completions.tokens)
+	}
+}
