@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -225,6 +226,20 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	}
 }
 
+// signalledWorkflow runs a local activity that sleeps for d, then
+// returns how many "poke" signals it has received by then.
+func signalledWorkflow(ctx workflow.Context, d time.Duration) (string, error) {
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+	if err := workflow.ExecuteLocalActivity(ctx, func(context.Context) error { time.Sleep(d); return nil }).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	n, ch := 0, workflow.GetSignalChannel(ctx, "poke")
+	for ch.ReceiveAsync(nil) {
+		n++
+	}
+	return fmt.Sprintf("signals: %d", n), nil
+}
+
 // TestResultFromTheWorkersCompletion: on a dev server, with Completions on
 // the connection a worker shares with the gateway (assay dev), the result
 // of a run started eagerly and completed by that worker is the one its
@@ -258,6 +273,7 @@ func TestResultFromTheWorkersCompletion(t *testing.T) {
 	const queue = "completions-test"
 	w := worker.New(c, queue, worker.Options{})
 	w.RegisterWorkflow(resultWorkflow)
+	w.RegisterWorkflow(signalledWorkflow)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -293,6 +309,28 @@ func TestResultFromTheWorkersCompletion(t *testing.T) {
 		if st2, err := history.result(ctx, "test", id, run.GetRunID(), &recorded); err != nil || st2 != st || recorded != got {
 			t.Errorf("%s: the history has %q, %s, %v; Completions gave %q, %s", tc.in, recorded, st2, err, got, st)
 		}
+	}
+	// A signal that arrives while the worker holds the task that would
+	// complete the run makes the server refuse that completion
+	// (UnhandledCommand); the run completes in a later task, with a result
+	// that counts the signal. The result is that one, never the refused.
+	id := "completions-signalled"
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue, EnableEagerStart: true}, signalledWorkflow, 1500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		if err := c.SignalWorkflow(ctx, id, run.GetRunID(), "poke", nil); err != nil {
+			t.Errorf("signal: %v", err)
+		}
+	}()
+	var got, recorded string
+	if st, err := eng.result(ctx, "test", id, run.GetRunID(), &got); err != nil || st != api.Completed || got != "signals: 1" {
+		t.Errorf("signalled: result = %q, %s, %v; want %q", got, st, err, "signals: 1")
+	}
+	if _, err := history.result(ctx, "test", id, run.GetRunID(), &recorded); err != nil || recorded != got {
+		t.Errorf("signalled: the history has %q (%v), Completions gave %q", recorded, err, got)
 	}
 	completions.mu.Lock()
 	defer completions.mu.Unlock()
