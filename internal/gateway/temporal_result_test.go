@@ -80,16 +80,11 @@ func resultWorkflow(ctx workflow.Context, in string) (string, error) {
 	return "done: " + in, nil
 }
 
-// TestResultReadsTheCloseEvent runs workflows on a dev server and reads
-// their results through Temporal.result: a completed run's value, a
-// failed run as Failed, a run that continued as new followed to its
-// successor's value, an unknown id as NotFound. Each result is one
-// history long poll (per run): no DescribeWorkflowExecution, which the
-// SDK's WorkflowRun.Get sends first to learn the run id.
-func TestResultReadsTheCloseEvent(t *testing.T) {
+// devClient starts a dev server for the test and returns a client of it
+// with the given interceptors on its connection; both end with the test.
+func devClient(t *testing.T, ctx context.Context, unary ...grpc.UnaryClientInterceptor) client.Client {
+	t.Helper()
 	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -100,16 +95,29 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop(10 * time.Second)
-	rpcs := &rpcCounter{n: map[string]int{}}
+	t.Cleanup(func() { srv.Stop(10 * time.Second) })
 	c, err := client.DialContext(ctx, client.Options{
 		HostPort:          srv.Address(),
-		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(rpcs.intercept)}},
+		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(unary...)}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestResultReadsTheCloseEvent runs workflows on a dev server and reads
+// their results through Temporal.result: a completed run's value, a
+// failed run as Failed, a run that continued as new followed to its
+// successor's value, an unknown id as NotFound. Each result is one
+// history long poll (per run): no DescribeWorkflowExecution, which the
+// SDK's WorkflowRun.Get sends first to learn the run id.
+func TestResultReadsTheCloseEvent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rpcs := &rpcCounter{n: map[string]int{}}
+	c := devClient(t, ctx, rpcs.intercept)
 	const queue = "result-test"
 	w := worker.New(c, queue, worker.Options{})
 	w.RegisterWorkflow(resultWorkflow)
@@ -246,30 +254,11 @@ func signalledWorkflow(ctx workflow.Context, d time.Duration) (string, error) {
 // close event records, read without a history poll; a run that fails or
 // continues as new is read from the history, as without Completions.
 func TestResultFromTheWorkersCompletion(t *testing.T) {
-	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Port: port})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop(10 * time.Second)
 	rpcs := &rpcCounter{n: map[string]int{}}
 	completions := NewCompletions()
-	c, err := client.DialContext(ctx, client.Options{
-		HostPort:          srv.Address(),
-		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(rpcs.intercept, completions.Interceptor())}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := devClient(t, ctx, rpcs.intercept, completions.Interceptor())
 	const queue = "completions-test"
 	w := worker.New(c, queue, worker.Options{})
 	w.RegisterWorkflow(resultWorkflow)
