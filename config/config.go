@@ -188,6 +188,14 @@ type Dev struct {
 	TemporalBin  string `yaml:"temporal_bin" flag:"temporal-bin"`
 	TemporalPort int    `yaml:"temporal_port" flag:"temporal-port"`
 	UIPort       int    `yaml:"ui_port" flag:"ui-port"`
+	// KeepVisibilityIndexes leaves every index of the dev server's
+	// visibility table as the Temporal CLI made it. By default `assay dev`
+	// drops, once the server is up, the indexes no query of assay or the
+	// Web UI uses (internal/devserver, indexes.go): less CPU a question,
+	// slower ad hoc queries on the dropped columns (HistoryLength and the
+	// like), which then scan. Set it when you query those, or to rule the
+	// trim out.
+	KeepVisibilityIndexes bool `yaml:"keep_visibility_indexes"`
 }
 
 // Index backends Index.Backend may name.

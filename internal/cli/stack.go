@@ -21,18 +21,7 @@ import (
 // ports. Close stops it all.
 func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerInterceptor) (*devserver.Server, error) {
 	r.Config.Temporal.Address = "127.0.0.1:" + strconv.Itoa(r.Config.Dev.TemporalPort)
-	srv, err := devserver.Start(ctx, devserver.Options{
-		Bin:       r.Config.Dev.TemporalBin,
-		DataDir:   r.Config.DataDir,
-		Port:      r.Config.Dev.TemporalPort,
-		UIPort:    r.Config.Dev.UIPort,
-		Namespace: r.Config.Temporal.Namespace,
-		Logger:    r.Log,
-		// With encrypted payloads the Web UI decodes them through the
-		// gateway's codec endpoint, when there is a gateway.
-		CodecEndpoint:    r.codecEndpoint,
-		SearchAttributes: workflows.SearchAttributeTypes(),
-	})
+	srv, err := devserver.Start(ctx, r.devOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +44,23 @@ func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerIntercep
 		}
 	}
 	return srv, nil
+}
+
+// devOptions are the dev server's options from the configuration.
+func (r *Root) devOptions() devserver.Options {
+	return devserver.Options{
+		Bin:       r.Config.Dev.TemporalBin,
+		DataDir:   r.Config.DataDir,
+		Port:      r.Config.Dev.TemporalPort,
+		UIPort:    r.Config.Dev.UIPort,
+		Namespace: r.Config.Temporal.Namespace,
+		Logger:    r.Log,
+		// With encrypted payloads the Web UI decodes them through the
+		// gateway's codec endpoint, when there is a gateway.
+		CodecEndpoint:         r.codecEndpoint,
+		SearchAttributes:      workflows.SearchAttributeTypes(),
+		KeepVisibilityIndexes: r.Config.Dev.KeepVisibilityIndexes,
+	}
 }
 
 // StartTemporaryStack starts the stack in a fresh directory on a free

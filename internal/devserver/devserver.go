@@ -132,11 +132,22 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	} else {
 		args = append(args, "--headless")
 	}
+	dbPath := filepath.Join(opts.DataDir, "temporal.db")
+	if _, err := os.Stat(dbPath); err == nil && !opts.KeepVisibilityIndexes {
+		// An existing database is trimmed before the server opens it: a
+		// write of the server's that meets the trim's lock fails
+		// (SQLITE_BUSY despite busy_timeout, when its transaction read
+		// first), and an existing database is where the runs in flight
+		// and the large tables are.
+		trimIndexes(ctx, opts.Logger, dbPath)
+	}
 	for attempt := 1; ; attempt++ {
 		s, err := launch(ctx, opts, args, logFile, logPath)
 		if err == nil {
 			if !opts.KeepVisibilityIndexes {
-				s.trimIndexes(ctx)
+				// A new database's trim, and the index of an attribute
+				// the server mapped at this start; otherwise it only reads.
+				trimIndexes(ctx, opts.Logger, dbPath)
 			}
 			return s, nil
 		}
@@ -155,18 +166,17 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 }
 
-// trimIndexes runs trimVisibilityIndexes on the server's database. A
+// trimIndexes runs trimVisibilityIndexes on the database at path. A
 // failure leaves the indexes as they were, which costs CPU, not
 // correctness: it is logged, not returned.
-func (s *Server) trimIndexes(ctx context.Context) {
-	path := filepath.Join(s.opts.DataDir, "temporal.db")
+func trimIndexes(ctx context.Context, log *slog.Logger, path string) {
 	dropped, restored, err := trimVisibilityIndexes(ctx, path)
 	if err != nil {
-		s.opts.Logger.Warn("temporal dev server: visibility indexes left as they were", "db", path, "error", err)
+		log.Warn("temporal dev server: visibility indexes left as they were", "db", path, "error", err)
 		return
 	}
 	if len(dropped)+len(restored) > 0 {
-		s.opts.Logger.Info("temporal dev server: visibility indexes trimmed", "dropped", len(dropped), "restored", restored)
+		log.Info("temporal dev server: visibility indexes trimmed", "dropped", len(dropped), "restored", restored)
 	}
 }
 
@@ -268,8 +278,11 @@ var sqliteArgs = []string{
 	"--sqlite-pragma", "wal_autocheckpoint=10000",
 	// Wait up to 10 s for a lock another connection holds instead of
 	// failing at once: the server keeps one connection, and the only other
-	// writer is Start trimming the visibility indexes (indexes.go) for a
-	// few milliseconds after the server is ready.
+	// writer is Start trimming the visibility indexes (indexes.go) of a
+	// new database, or restoring the index of a newly mapped attribute,
+	// just after the server is ready (an existing database is trimmed
+	// before the server starts). It does not cover a transaction that
+	// read before it writes: that one fails with SQLITE_BUSY at once.
 	"--sqlite-pragma", "busy_timeout=10000",
 }
 

@@ -3,6 +3,7 @@ package devserver
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -220,5 +221,41 @@ func TestIndexColumn(t *testing.T) {
 	}
 	if got := customIndexName("Datetime03"); got != "by_datetime_03" {
 		t.Errorf("customIndexName(Datetime03) = %q", got)
+	}
+}
+
+// TestTrimExistingBeforeLaunch: an existing temporal.db is trimmed before
+// the server opens it, not under it. A trim that runs while the server
+// writes makes some of the server's writes fail with SQLITE_BUSY,
+// busy_timeout notwithstanding (a transaction that read first cannot
+// wait for the lock): seen as "database is locked (5) (SQLITE_BUSY)" on
+// CreateWorkflowExecution under load. Here the second start's server is
+// a program that exits at once, so only a trim made before the launch
+// can have dropped the index.
+func TestTrimExistingBeforeLaunch(t *testing.T) {
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "temporal.db")
+	srv, err := Start(ctx, Options{Bin: bin, DataDir: dir, Port: freePort(t), KeepVisibilityIndexes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Stop(10 * time.Second); err != nil {
+		t.Logf("stop: %v", err)
+	}
+	if got := visibilityIndexes(t, dbPath); got["history_length"] == "" {
+		t.Fatalf("no index on history_length with KeepVisibilityIndexes: %v", got)
+	}
+	exits := filepath.Join(t.TempDir(), "exits")
+	if err := os.WriteFile(exits, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(ctx, Options{Bin: exits, DataDir: dir, Port: freePort(t), ReadyTimeout: 10 * time.Second}); err == nil {
+		t.Fatal("a server that exits at once started")
+	}
+	if got := visibilityIndexes(t, dbPath); got["history_length"] != "" || got["workflow_id"] == "" {
+		t.Fatalf("indexes after a start whose server never ran: %v; want history_length's dropped before the launch, workflow_id's kept", got)
 	}
 }

@@ -41,6 +41,9 @@ type Completions struct {
 	tokens map[string]string    // workflow task token → run id
 	order  []followedAt         // runs by the time they were followed, for eviction
 	now    func() time.Time
+	// collect is how long a delivered result waits for its Result
+	// (completionsCollect).
+	collect time.Duration
 }
 
 // followed is a run Completions follows.
@@ -60,6 +63,15 @@ type followedAt struct {
 // through its id alone, which long-polls).
 const completionsKeep = 2 * time.Minute
 
+// completionsCollect bounds how long a delivered result is kept for a
+// Result to collect it. The gateway asks for a run's result by its run id
+// right after starting it (a question with wait=, a chat completion), so
+// a result still uncollected after this is one nobody asks for this way
+// (a question without wait=, a streamed chat): without the bound, every
+// such result stayed until a later start evicted it after
+// completionsKeep, and an idle process kept the last burst's for good.
+const completionsCollect = 10 * time.Second
+
 // completionsMaxWait bounds how long Result waits here before it also asks
 // the history: a worker that never answers a task it holds (hung) is
 // covered by the server's task timeout, after which this process's
@@ -69,7 +81,7 @@ const completionsMaxWait = 30 * time.Second
 // NewCompletions returns an empty registry; install Interceptor on the
 // client's connection.
 func NewCompletions() *Completions {
-	return &Completions{runs: map[string]*followed{}, tokens: map[string]string{}, now: time.Now}
+	return &Completions{runs: map[string]*followed{}, tokens: map[string]string{}, now: time.Now, collect: completionsCollect}
 }
 
 // Interceptor is the gRPC unary client interceptor that follows runs.
@@ -164,6 +176,16 @@ func (c *Completions) deliver(run string, result *commonpb.Payloads) {
 	if f := c.runs[run]; f != nil && !isDone(f) {
 		f.result, f.closed = result, true
 		close(f.done)
+		time.AfterFunc(c.collect, func() { c.drop(run, f) })
+	}
+}
+
+// drop forgets run's delivered result f if no Result has collected it.
+func (c *Completions) drop(run string, f *followed) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.runs[run] == f {
+		delete(c.runs, run)
 	}
 }
 

@@ -145,6 +145,32 @@ func TestCompletions(t *testing.T) {
 			t.Fatalf("runs %v, tokens %v; want only the new run", c.runs, c.tokens)
 		}
 	})
+	t.Run("uncollected results are dropped", func(t *testing.T) {
+		c := NewCompletions()
+		c.collect = 20 * time.Millisecond
+		start(t, c, "r1", "tok1", true)
+		complete(t, c, "tok1", completeCmd(`"nobody asks"`), "", nil)
+		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			c.mu.Lock()
+			n := len(c.runs)
+			c.mu.Unlock()
+			if n == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("a delivered result nobody collected is still held after %s: runs %v", 2*time.Second, c.runs)
+			}
+		}
+		if p, ok, _ := waitQuick(c, "r1"); ok || p != nil {
+			t.Fatalf("wait = %v, %v after the drop; want the history asked", p, ok)
+		}
+		// A result collected in time is not touched by its drop.
+		start(t, c, "r2", "tok2", true)
+		complete(t, c, "tok2", completeCmd(`"collected"`), "", nil)
+		if p, ok, _ := waitQuick(c, "r2"); !ok || string(p.GetPayloads()[0].GetData()) != `"collected"` {
+			t.Fatalf("wait = %v, %v", p, ok)
+		}
+	})
 	t.Run("nil", func(t *testing.T) {
 		var c *Completions
 		if _, ok := c.wait(context.Background(), "r1"); ok {

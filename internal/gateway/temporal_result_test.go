@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -79,16 +80,11 @@ func resultWorkflow(ctx workflow.Context, in string) (string, error) {
 	return "done: " + in, nil
 }
 
-// TestResultReadsTheCloseEvent runs workflows on a dev server and reads
-// their results through Temporal.result: a completed run's value, a
-// failed run as Failed, a run that continued as new followed to its
-// successor's value, an unknown id as NotFound. Each result is one
-// history long poll (per run): no DescribeWorkflowExecution, which the
-// SDK's WorkflowRun.Get sends first to learn the run id.
-func TestResultReadsTheCloseEvent(t *testing.T) {
+// devClient starts a dev server for the test and returns a client of it
+// with the given interceptors on its connection; both end with the test.
+func devClient(t *testing.T, ctx context.Context, unary ...grpc.UnaryClientInterceptor) client.Client {
+	t.Helper()
 	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -99,16 +95,29 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop(10 * time.Second)
-	rpcs := &rpcCounter{n: map[string]int{}}
+	t.Cleanup(func() { srv.Stop(10 * time.Second) })
 	c, err := client.DialContext(ctx, client.Options{
 		HostPort:          srv.Address(),
-		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(rpcs.intercept)}},
+		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(unary...)}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestResultReadsTheCloseEvent runs workflows on a dev server and reads
+// their results through Temporal.result: a completed run's value, a
+// failed run as Failed, a run that continued as new followed to its
+// successor's value, an unknown id as NotFound. Each result is one
+// history long poll (per run): no DescribeWorkflowExecution, which the
+// SDK's WorkflowRun.Get sends first to learn the run id.
+func TestResultReadsTheCloseEvent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rpcs := &rpcCounter{n: map[string]int{}}
+	c := devClient(t, ctx, rpcs.intercept)
 	const queue = "result-test"
 	w := worker.New(c, queue, worker.Options{})
 	w.RegisterWorkflow(resultWorkflow)
@@ -222,5 +231,99 @@ func TestResultReadsTheCloseEvent(t *testing.T) {
 	}
 	if w := <-done; w.err != nil || w.st != api.Completed || w.got != "done: after the reset" {
 		t.Errorf("reset run: result = %q, %s, %v; want %q, completed", w.got, w.st, w.err, "done: after the reset")
+	}
+}
+
+// signalledWorkflow runs a local activity that sleeps for d, then
+// returns how many "poke" signals it has received by then.
+func signalledWorkflow(ctx workflow.Context, d time.Duration) (string, error) {
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+	if err := workflow.ExecuteLocalActivity(ctx, func(context.Context) error { time.Sleep(d); return nil }).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	n, ch := 0, workflow.GetSignalChannel(ctx, "poke")
+	for ch.ReceiveAsync(nil) {
+		n++
+	}
+	return fmt.Sprintf("signals: %d", n), nil
+}
+
+// TestResultFromTheWorkersCompletion: on a dev server, with Completions on
+// the connection a worker shares with the gateway (assay dev), the result
+// of a run started eagerly and completed by that worker is the one its
+// close event records, read without a history poll; a run that fails or
+// continues as new is read from the history, as without Completions.
+func TestResultFromTheWorkersCompletion(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rpcs := &rpcCounter{n: map[string]int{}}
+	completions := NewCompletions()
+	c := devClient(t, ctx, rpcs.intercept, completions.Interceptor())
+	const queue = "completions-test"
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(resultWorkflow)
+	w.RegisterWorkflow(signalledWorkflow)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	eng := &Temporal{Client: c, TaskQueue: queue, Completions: completions}
+	history := &Temporal{Client: c, TaskQueue: queue}
+
+	for _, tc := range []struct {
+		in     string
+		status api.Status
+		want   string
+		polls  int
+	}{
+		{"x", api.Completed, "done: x", 0},
+		{"fail", api.Failed, "", 1},
+		{"continue", api.Completed, "done: continued", 2},
+	} {
+		id := "completions-" + tc.in
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue, EnableEagerStart: true}, resultWorkflow, tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rpcs.reset()
+		var got string
+		st, err := eng.result(ctx, "test", id, run.GetRunID(), &got)
+		if err != nil || st != tc.status || got != tc.want {
+			t.Errorf("%s: result = %q, %s, %v; want %q, %s", tc.in, got, st, err, tc.want, tc.status)
+		}
+		if n := rpcs.get("GetWorkflowExecutionHistory"); n != tc.polls {
+			t.Errorf("%s: %d history polls, want %d", tc.in, n, tc.polls)
+		}
+		var recorded string
+		if st2, err := history.result(ctx, "test", id, run.GetRunID(), &recorded); err != nil || st2 != st || recorded != got {
+			t.Errorf("%s: the history has %q, %s, %v; Completions gave %q, %s", tc.in, recorded, st2, err, got, st)
+		}
+	}
+	// A signal that arrives while the worker holds the task that would
+	// complete the run makes the server refuse that completion
+	// (UnhandledCommand); the run completes in a later task, with a result
+	// that counts the signal. The result is that one, never the refused.
+	id := "completions-signalled"
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue, EnableEagerStart: true}, signalledWorkflow, 1500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		if err := c.SignalWorkflow(ctx, id, run.GetRunID(), "poke", nil); err != nil {
+			t.Errorf("signal: %v", err)
+		}
+	}()
+	var got, recorded string
+	if st, err := eng.result(ctx, "test", id, run.GetRunID(), &got); err != nil || st != api.Completed || got != "signals: 1" {
+		t.Errorf("signalled: result = %q, %s, %v; want %q", got, st, err, "signals: 1")
+	}
+	if _, err := history.result(ctx, "test", id, run.GetRunID(), &recorded); err != nil || recorded != got {
+		t.Errorf("signalled: the history has %q (%v), Completions gave %q", recorded, err, got)
+	}
+	completions.mu.Lock()
+	defer completions.mu.Unlock()
+	if len(completions.runs) != 0 || len(completions.tokens) != 0 {
+		t.Errorf("left behind: runs %v, tokens %v", completions.runs, completions.tokens)
 	}
 }
