@@ -7,9 +7,9 @@ import (
 	"unicode"
 )
 
-// V12Model names the builtin assessor with v13's plain entities and its
-// focus reading's generic words off (Builtin.Plain, PlainMonths,
-// FocusGeneric): builtin:coverage-v12, kept selectable.
+// V12Model names the builtin assessor without v13's readings (Builtin.Plain,
+// PlainMonths and FocusGeneric all off): builtin:coverage-v12, kept
+// selectable.
 const V12Model = "builtin:coverage-v12"
 
 // Plain entities (builtin:coverage-v13, Builtin.Plain). Entities finds
