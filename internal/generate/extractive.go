@@ -343,9 +343,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	)
 	if g.Version >= 8 {
 		ents = assess.Entities(g.an, req.Question, noVocabulary{})
-		for _, src := range req.Sources {
-			mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
-		}
+		mentions = g.mentions(req.Sources)
 	}
 	idf := g.score(req, all, content, asked)
 	// The question's parts ("is a cracked jar covered, and what if it
@@ -1114,11 +1112,17 @@ func (g *Extractive) Bearing(req Request) []float64 {
 	}
 	content := g.content(req.Question, asked)
 	idf := g.score(req, all, content, asked)
-	var mentions []map[string]bool
-	for _, src := range req.Sources {
-		mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
+	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), g.mentions(req.Sources))[0]
+}
+
+// mentions are what each source's title and text mention
+// (assess.TitledMentions), in the sources' order.
+func (g *Extractive) mentions(sources []Source) []map[string]bool {
+	var out []map[string]bool
+	for _, src := range sources {
+		out = append(out, assess.TitledMentions(g.an, src.Title, src.Text))
 	}
-	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), mentions)[0]
+	return out
 }
 
 // noVocabulary is the empty vocabulary: the generator finds a question's
