@@ -7,9 +7,10 @@ import (
 	"unicode"
 )
 
-// V12Model names the builtin assessor without v13's readings (Builtin.Plain,
-// PlainMonths and FocusGeneric all off): builtin:coverage-v12, kept
-// selectable.
+// V12Model names the builtin assessor without v13's readings (its plain
+// entities, generic words out of the focus reading, counted phrases and
+// stated values: any of Builtin.Plain, PlainMonths, FocusGeneric, Counted
+// and Stated off its default): builtin:coverage-v12, kept selectable.
 const V12Model = "builtin:coverage-v12"
 
 // Plain entities (builtin:coverage-v13, Builtin.Plain). Entities finds

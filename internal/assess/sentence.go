@@ -110,7 +110,7 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 			have := b.an.Set(s)
 			held := func(w weighted) bool { return covers(have, w.term) || holdsAkin(have, w.term) }
 			ex := exprs[0]
-			if k := slices.IndexFunc(exprs, func(ex string) bool { return phrase[lastTerm(b.an, ex)] }); k >= 0 {
+			if k := slices.IndexFunc(exprs, func(ex string) bool { return len(phrase) > 0 && phrase[lastTerm(b.an, ex)] }); k >= 0 {
 				// "ten speeds" counts what "how many different speed
 				// settings" names: the phrase's words are held.
 				alone := held

@@ -343,9 +343,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	)
 	if g.Version >= 8 {
 		ents = assess.Entities(g.an, req.Question, noVocabulary{})
-		for _, src := range req.Sources {
-			mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
-		}
+		mentions = g.mentions(req.Sources)
 	}
 	idf := g.score(req, all, content, asked)
 	// The question's parts ("is a cracked jar covered, and what if it
@@ -517,9 +515,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if answered && !above {
 				// v9: the opening source answers; another source is cited
 				// only for an entity of the question it does not name.
+				news := g.newEntities(s, ents, chosen, mentions)
 				switch {
-				case g.namesNew(s, ents, chosen, mentions) && s.score >= g.AddRatio*best.score &&
-					(g.Version < 12 || g.saysOfEntity(s, ents, chosen, mentions, covered, askingWords, verbs)):
+				case len(news) > 0 && s.score >= g.AddRatio*best.score &&
+					(g.Version < 12 || g.saysOfEntity(s, news, ents, covered, askingWords, verbs)):
 					g.why(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
 					g.why(s, "v9-complete")
@@ -779,19 +778,20 @@ func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []
 	return false
 }
 
-// saysOfEntity reports whether sentence s, which names an entity of the
-// question the chosen sources do not mention (see newEntities), is about
-// it (v12): the entity is a code (a model, a batch, a case number: it
-// names the one thing asked about), or s holds a word of the clause that
-// asks (not a verb of the question, nor a word of one of its entities)
-// that the chosen sentences and their titles do not (covered). A name
+// saysOfEntity reports whether sentence s, which names the entities news
+// of the question ents that the chosen sources do not mention (see
+// newEntities), is about one (v12): the entity is a code (a model, a
+// batch, a case number: it names the one thing asked about), or s holds a
+// word of the clause that asks (not a verb of the question, nor a word of
+// one of its entities) that the chosen sentences and their titles do not
+// (covered). A name
 // ("Hollin", a company) is said of many things: "Submit warranty labour
 // claims within 14 days of the repair, quoting the Hollin case number"
 // names it beside words the answer already holds, and "To pair the K50
 // with the Hollin Home app, ..." beside none of "which town is the
 // Hollin repair centre moving to".
-func (g *Extractive) saysOfEntity(s *sentence, ents []assess.Entity, chosen []*sentence, mentions []map[string]bool, covered, askingWords, verbs map[string]bool) bool {
-	if slices.ContainsFunc(g.newEntities(s, ents, chosen, mentions), func(e assess.Entity) bool { return e.Code }) {
+func (g *Extractive) saysOfEntity(s *sentence, news, ents []assess.Entity, covered, askingWords, verbs map[string]bool) bool {
+	if slices.ContainsFunc(news, func(e assess.Entity) bool { return e.Code }) {
 		return true
 	}
 	named := map[string]bool{}
@@ -1112,11 +1112,17 @@ func (g *Extractive) Bearing(req Request) []float64 {
 	}
 	content := g.content(req.Question, asked)
 	idf := g.score(req, all, content, asked)
-	var mentions []map[string]bool
-	for _, src := range req.Sources {
-		mentions = append(mentions, assess.TitledMentions(g.an, src.Title, src.Text))
+	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), g.mentions(req.Sources))[0]
+}
+
+// mentions are what each source's title and text mention
+// (assess.TitledMentions), in the sources' order.
+func (g *Extractive) mentions(sources []Source) []map[string]bool {
+	var out []map[string]bool
+	for _, src := range sources {
+		out = append(out, assess.TitledMentions(g.an, src.Title, src.Text))
 	}
-	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), mentions)[0]
+	return out
 }
 
 // noVocabulary is the empty vocabulary: the generator finds a question's

@@ -68,17 +68,7 @@ func (a *Analyzer) terms(text string) []string {
 	var out []string
 	ok := false
 	if a.words != nil {
-		sp, _ := scratch.Get().(*[]string)
-		if sp == nil {
-			sp = new([]string)
-		}
-		var buf []string
-		if buf, ok = a.words.analyze(text, (*sp)[:0]); ok {
-			out = append(make([]string, 0, len(buf)), buf...)
-		}
-		clear(buf) // the pool must not keep the terms alive
-		*sp = buf[:0]
-		scratch.Put(sp)
+		out, ok = a.words.analyze(text)
 	}
 	if !ok {
 		stream := a.a.Analyze([]byte(text))
@@ -92,10 +82,6 @@ func (a *Analyzer) terms(text string) []string {
 	}
 	return out
 }
-
-// scratch recycles terms' buffers: the terms are counted first, then
-// copied into a slice of their exact length (the cache keeps it).
-var scratch sync.Pool
 
 // Titled returns Terms(title) and Terms(text). When the cache holds the
 // analysis of title + "\n" + text (the key the reranker analyses a chunk

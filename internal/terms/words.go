@@ -36,11 +36,12 @@ type words struct {
 }
 
 // memo is one analysis's map of word → term, with the segmenter's
-// buffers.
+// buffers and one for the terms.
 type memo struct {
 	m     map[string]wordTerm
 	segs  [][]byte
 	types []int
+	terms []string
 }
 
 func newMemo() *memo { return &memo{m: map[string]wordTerm{}} }
@@ -79,16 +80,24 @@ func newWords(a analysis.Analyzer) *words {
 	return w
 }
 
-// analyze appends text's terms to out: what the analyzer's Analyze
-// returns, as strings. ok is false when a word's filters split it (out
-// then holds part of the terms).
-func (w *words) analyze(text string, out []string) (_ []string, ok bool) {
+// analyze returns text's terms, what the analyzer's Analyze returns, as
+// strings: gathered in the memo's buffer, then copied into a slice of
+// their exact length (the cache keeps it). ok is false when a word's
+// filters split it.
+func (w *words) analyze(text string) (_ []string, ok bool) {
 	if text == "" {
-		return out, true
+		return []string{}, true
 	}
 	m := w.memos.Get().(*memo)
 	defer w.memos.Put(m)
-	return w.analyzeWith(m, text, out)
+	buf, ok := w.analyzeWith(m, text, m.terms[:0])
+	var out []string
+	if ok {
+		out = append(make([]string, 0, len(buf)), buf...)
+	}
+	clear(buf) // the pool must not keep the terms alive
+	m.terms = buf[:0]
+	return out, ok
 }
 
 // analyzeWith is analyze with the memo mm.

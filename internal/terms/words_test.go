@@ -68,7 +68,7 @@ func TestWordsEqualAnalyze(t *testing.T) {
 	for round := range 2 {
 		for _, text := range all {
 			before := strings.Clone(text)
-			got, ok := w.analyze(text, nil)
+			got, ok := w.analyze(text)
 			if want := bleveTerms(text); !ok && utf8.ValidString(text) || ok && !slices.Equal(got, want) {
 				t.Fatalf("round %d, %q:\n got %q (%v)\nwant %q", round, text, got, ok, want)
 			}
@@ -110,7 +110,7 @@ func TestWordsBounded(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x", wordMax+1)
-	if got, ok := w.analyze(long, nil); !ok || !slices.Equal(got, bleveTerms(long)) {
+	if got, ok := w.analyze(long); !ok || !slices.Equal(got, bleveTerms(long)) {
 		t.Fatalf("a word over wordMax: %q", got)
 	}
 }
@@ -136,7 +136,7 @@ func TestWordsSplitFallsBack(t *testing.T) {
 	d := english().(*analysis.DefaultAnalyzer)
 	a := &analysis.DefaultAnalyzer{Tokenizer: d.Tokenizer, TokenFilters: append(slices.Clone(d.TokenFilters), splitter{})}
 	w := newWords(a)
-	if _, ok := w.analyze("x ab y", nil); ok {
+	if _, ok := w.analyze("x ab y"); ok {
 		t.Fatal("analyze memoised a word the filters split")
 	}
 	an := &Analyzer{a: a, words: w}

@@ -212,10 +212,11 @@ func TestDump(t *testing.T) {
 	}{{"v13", true, true, true, true, true, "ASSESSDEV_OUT"}, {"v12", false, true, true, true, true, "ASSESSDEV_OUT_V12"},
 		{"v10", false, false, true, true, true, "ASSESSDEV_OUT_V10"}, {"v9", false, false, false, true, true, "ASSESSDEV_OUT_V9"},
 		{"v8", false, false, false, false, true, "ASSESSDEV_OUT_V8"}, {"v8 nofocus", false, false, false, false, false, ""}} {
-		b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = m.v13, m.v13, m.v13, m.v13, 0
+		v13 := v13Point{} // off
 		if m.v13 {
-			b.FocusGeneric = 1
+			v13 = v13Point{plain: 2, focusGeneric: 1, counted: true, stated: true} // NewBuiltin's
 		}
+		v13.apply(b)
 		b.Sentence, b.Dimensions, b.Topical = m.v12, m.v12, m.v12
 		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
 		res, lines := judge(t, b, qs)
@@ -241,7 +242,7 @@ func TestDump(t *testing.T) {
 // (v9, the default); the checks have no setting of their own.
 func TestLeaveOneSetOut(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
+	v13Point{}.apply(b) // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false // v8 against v9; v10's wide reading has its own (TestLeaveOneSetOutV10)
 	for _, on := range []bool{false, true} {
@@ -281,7 +282,7 @@ func leaveOneSetOut(t *testing.T, b *assess.Builtin, qs []asked) {
 // rank. The focus reading keeps its defaults.
 func TestLeaveOneSetOutV10(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
+	v13Point{}.apply(b) // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	b.Read = false
 	v9, _ := judge(t, b, qs)
@@ -369,7 +370,7 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 // rank.
 func TestLeaveOneSetOutV12(t *testing.T) {
 	b, qs := collect(t)
-	b.Plain, b.PlainMonths, b.Counted, b.Stated, b.FocusGeneric = false, false, false, false, 0 // v13 off
+	v13Point{}.apply(b) // v13 off
 	b.Sentence, b.Dimensions, b.Topical = false, false, false
 	v10, base := judge(t, b, qs)
 	// v12's two refusal rules have no setting: each is scored on every

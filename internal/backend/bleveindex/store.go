@@ -25,7 +25,6 @@ import (
 	"hash/maphash"
 	"os"
 	"path/filepath"
-	"sort"
 
 	gojson "github.com/goccy/go-json"
 
@@ -193,9 +192,6 @@ func (s *store) id(i int) string { return string(s.idBytes(i)) }
 // ordinal finds id; ok is false when no chunk has it.
 func (s *store) ordinal(id string) (int, bool) {
 	t := &s.byID
-	if t.slots == nil {
-		return s.search(id)
-	}
 	h := maphash.String(t.seed, id)
 	tag := uint8(h >> 56)
 	for j := h & t.mask; ; j = (j + 1) & t.mask {
@@ -207,13 +203,6 @@ func (s *store) ordinal(id string) (int, bool) {
 			return int(o - 1), true
 		}
 	}
-}
-
-// search is ordinal by binary search over the sorted ids: where id is or
-// would be.
-func (s *store) search(id string) (int, bool) {
-	i := sort.Search(s.n, func(i int) bool { return string(s.idBytes(i)) >= id })
-	return i, i < s.n && string(s.idBytes(i)) == id
 }
 
 // print is the text fingerprint of ordinal i.

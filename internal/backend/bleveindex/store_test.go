@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/corpus"
@@ -36,6 +37,13 @@ func testStore(t testing.TB, n int) (*store, []string) {
 	}
 	t.Cleanup(func() { s.close() })
 	return s, ids
+}
+
+// search is what ordinal did before the hash table (idTable): a binary
+// search over the sorted ids, where id is or would be.
+func (s *store) search(id string) (int, bool) {
+	i := sort.Search(s.n, func(i int) bool { return string(s.idBytes(i)) >= id })
+	return i, i < s.n && string(s.idBytes(i)) == id
 }
 
 // The hash table finds every id at its ordinal and no id that is not
