@@ -463,6 +463,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// question. A source ranked above the opening one may add a scene
 		// word: the ranking judged it on the whole question.
 		askingWords := g.askingTerms(req.Question, content)
+		idfOrder := slices.Sorted(maps.Keys(idf)) // float sums in one order every run
 		// Whether the best sentence holds a content word its title does
 		// not (v7: a sentence that only names its source's subject is no
 		// answer to repeat); the same for every sentence below.
@@ -540,7 +541,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			on := false
 			for _, part := range parts {
 				var held, of float64
-				for t, w := range idf {
+				for _, t := range idfOrder {
+					w := idf[t]
 					if part[t] {
 						of += w
 						if (s.own[t] || titles[s.source][t]) && !verbs[t] {
@@ -1007,8 +1009,13 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 	}
 	for _, s := range all {
 		var sc float64
-		for q := range s.own {
-			sc += idf[q]
+		// In the question's word order, not the map's: a float sum in map
+		// order may differ in its last bit from run to run, and with it
+		// which of two equally scored sentences opens.
+		for _, q := range content {
+			if s.own[q] {
+				sc += idf[q]
+			}
 		}
 		if sc > 0 { // a title alone does not make a sentence answer
 			for _, q := range content {
@@ -1053,10 +1060,12 @@ func addOnce(list []*sentence, s *sentence) []*sentence {
 // and text: the sources are not analysed again.
 func (g *Extractive) bearing(parts []map[string]bool, idf map[string]float64, verbs map[string]bool, mentions []map[string]bool) [][]float64 {
 	out := make([][]float64, len(parts))
+	order := slices.Sorted(maps.Keys(idf)) // float sums in one order every run
 	for pi, part := range parts {
 		out[pi] = make([]float64, len(mentions))
 		var of float64
-		for t, w := range idf {
+		for _, t := range order {
+			w := idf[t]
 			if part[t] && !verbs[t] {
 				of += w
 			}
@@ -1066,7 +1075,8 @@ func (g *Extractive) bearing(parts []map[string]bool, idf map[string]float64, ve
 		}
 		for i, m := range mentions {
 			var held float64
-			for t, w := range idf {
+			for _, t := range order {
+				w := idf[t]
 				if part[t] && !verbs[t] && m[t] {
 					held += w
 				}
