@@ -74,12 +74,8 @@ func TestDevSets(t *testing.T) {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}
 	chk := NewChecker(an)
-	type q struct {
-		hollinQuestion
-		Groups []string `json:"groups"`
-	}
 	for _, set := range devSets {
-		qs := readJSONL[q](t, filepath.Join("..", "..", "testdata", "eval", set[0]+".jsonl"))
+		qs := readDevSet(t, set[0])
 		factsPath := set[1]
 		if factsPath == "" {
 			factsPath = filepath.Join("..", "..", "testdata", "eval", set[0]+"-facts.jsonl")
@@ -215,12 +211,8 @@ func TestSameChoiceEveryRun(t *testing.T) {
 	g.explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
 	}
-	type q struct {
-		hollinQuestion
-		Groups []string `json:"groups"`
-	}
 	for _, set := range []string{"hollin-fresh4", "hollin-fresh8"} {
-		for _, qq := range readJSONL[q](t, filepath.Join("..", "..", "testdata", "eval", set+".jsonl")) {
+		for _, qq := range readDevSet(t, set) {
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
 			if len(req.Sources) == 0 {
 				continue
@@ -239,4 +231,15 @@ func TestSameChoiceEveryRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// devQuestion is a development set's question with its asker's groups.
+type devQuestion struct {
+	hollinQuestion
+	Groups []string `json:"groups"`
+}
+
+// readDevSet reads testdata/eval/SET.jsonl.
+func readDevSet(t *testing.T, set string) []devQuestion {
+	return readJSONL[devQuestion](t, filepath.Join("..", "..", "testdata", "eval", set+".jsonl"))
 }
