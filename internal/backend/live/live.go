@@ -266,13 +266,37 @@ func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, 
 // index rebuilt with the openai embedder), so a worker asks at every
 // run's start (activities.Activities.LocalNow), not once. A newer version
 // that cannot be opened leaves the old one served, and its answer.
+//
+// It waits at most searchingWait for the check and a swap: a Redis that
+// hangs (paused, a partition) answers go-redis's read only after its own
+// timeouts and retries, and the routing policy, which asks at every run's
+// start within a local activity's few seconds, must not fail the run
+// over it. Past the wait it answers for the version served; the check
+// goes on, and the next run sees a version it swapped in.
 func (l *Index) Searching(ctx context.Context) (inProcess, redisOnly bool) {
-	g, err := l.current(ctx)
-	if err != nil {
-		g = l.cur.Load()
+	ctx, cancel := context.WithTimeout(ctx, searchingWait)
+	defer cancel()
+	done := make(chan *generation, 1)
+	go func() {
+		g, err := l.current(ctx)
+		if err != nil {
+			g = nil
+		}
+		done <- g
+	}()
+	g := l.cur.Load()
+	select {
+	case cur := <-done:
+		if cur != nil {
+			g = cur
+		}
+	case <-ctx.Done():
 	}
 	return g.inProcess, g.redisOnly
 }
+
+// searchingWait bounds Searching's wait for a staleness check and swap.
+const searchingWait = time.Second
 
 // Len is the number of chunks of the version served.
 func (l *Index) Len() int { return l.cur.Load().ix.Len() }

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -81,5 +83,39 @@ func TestBuiltinIDFRefusedWithACLParts(t *testing.T) {
 	m, _, err := Build(context.Background(), one, t.TempDir(), set)
 	if err != nil || !strings.HasPrefix(m.Embedder, embed.HashedIDFID) {
 		t.Errorf("builtin-idf over a wholly public corpus: embedder %q, %v; want it built", m.Embedder, err)
+	}
+}
+
+// staleHangs is an index whose staleness check hangs whatever its
+// context says, as go-redis's read does against a paused Redis.
+type staleHangs struct {
+	backend.Index
+	release chan struct{}
+}
+
+func (s staleHangs) Stale(context.Context) bool { <-s.release; return false }
+
+// TestSearchingDoesNotWaitForAHungCheck: the routing policy asks Searching
+// at every run's start inside a local activity of a few seconds; a
+// staleness check that hangs (a paused Redis) must leave it the served
+// version's answer instead of failing the run (TestEndToEndRediSearch saw
+// "routing policy failed: timeout" with Redis paused).
+func TestSearchingDoesNotWaitForAHungCheck(t *testing.T) {
+	ix := staleHangs{release: make(chan struct{})}
+	defer close(ix.release)
+	l := &Index{}
+	l.cur.Store(&generation{ix: ix, redisOnly: true})
+	answered := make(chan [2]bool, 1)
+	go func() {
+		in, redis := l.Searching(context.Background())
+		answered <- [2]bool{in, redis}
+	}()
+	select {
+	case got := <-answered:
+		if got != [2]bool{false, true} {
+			t.Errorf("Searching = in process %v, Redis only %v; want the served version's false, true", got[0], got[1])
+		}
+	case <-time.After(10 * searchingWait):
+		t.Fatalf("Searching still waiting for a hung staleness check after %v", 10*searchingWait)
 	}
 }
