@@ -503,27 +503,47 @@ func browserBatch(t *testing.T, ctx context.Context, s *devStack, dir string) {
 	}
 	long := filepath.Join(dir, "long.jsonl")
 	writeLines(t, long, lines)
-	var confirm string
+	//
+	// While it runs, the page rebuilds its tables every few seconds. The
+	// steps below find elements and check state with script in the page
+	// and press keys on the focused button, rather than through chromedp's
+	// node tracking and pointer clicks: a CI run timed out with the dialog
+	// open after "No" was clicked while the table was being rebuilt. A
+	// keyboard user does the same: the dialog focuses "No", and Enter on it
+	// keeps the batch.
+	var confirm, focused string
 	uploadBatch(t, ctx, s.URL, long)
-	do(t, ctx, "see the long batch running", chromedp.WaitVisible("#batch-cancel", chromedp.ByID))
+	poll := func(cond string) chromedp.Action {
+		return chromedp.Poll(cond, nil, chromedp.WithPollingTimeout(20*time.Second))
+	}
+	press := func(id string) chromedp.Action {
+		return chromedp.Tasks{
+			poll(`!document.getElementById("` + id + `").hidden && document.getElementById("` + id + `").offsetParent !== null`),
+			chromedp.Evaluate(`document.getElementById("`+id+`").focus()`, nil),
+			chromedp.KeyEvent(kb.Enter),
+		}
+	}
 	do(t, ctx, "refuse to cancel it",
-		chromedp.Click("#batch-cancel", chromedp.ByID),
-		chromedp.WaitVisible("#batch-confirm", chromedp.ByID),
-		chromedp.Text("#batch-confirm", &confirm, chromedp.ByID),
-		chromedp.Click("#batch-confirm-no", chromedp.ByID),
-		chromedp.WaitNotVisible("#batch-confirm", chromedp.ByID),
+		press("batch-cancel"),
+		poll(`!document.getElementById("batch-confirm").hidden`),
+		chromedp.Evaluate(`document.getElementById("batch-confirm").textContent`, &confirm),
+		chromedp.Evaluate(`document.activeElement.id`, &focused),
+		chromedp.KeyEvent(kb.Enter),
+		poll(`document.getElementById("batch-confirm").hidden && document.activeElement.id === "batch-cancel"`),
 	)
 	if !strings.Contains(confirm, "Cancel this batch?") {
 		t.Errorf("confirmation says %q", confirm)
 	}
+	if focused != "batch-confirm-no" {
+		t.Errorf("the confirmation opened with focus on %q; want the safe answer, batch-confirm-no", focused)
+	}
 	do(t, ctx, "cancel it",
 		chromedp.Sleep(300*time.Millisecond),
-		chromedp.Evaluate(`document.getElementById("batch-status").textContent.startsWith("running")`, nil),
-		chromedp.Click("#batch-cancel", chromedp.ByID),
-		chromedp.WaitVisible("#batch-confirm-yes", chromedp.ByID),
-		chromedp.Click("#batch-confirm-yes", chromedp.ByID),
+		poll(`document.getElementById("batch-status").textContent.startsWith("running")`),
+		press("batch-cancel"),
+		press("batch-confirm-yes"),
 		chromedp.Poll(`document.getElementById("batch-status").textContent.startsWith("cancelled")`, nil, chromedp.WithPollingTimeout(40*time.Second)),
-		chromedp.Text("#batch-status", &status, chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("batch-status").textContent`, &status),
 	)
 	if !regexp.MustCompile(`[1-9][0-9]* cancelled`).MatchString(status) {
 		t.Errorf("cancelled batch status %q: no question was cancelled", status)
