@@ -241,9 +241,9 @@ func (c Config) validateLoop(p *problems) {
 	p.positive("loop.deadline", c.Loop.Deadline)
 	p.inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
 	switch c.Loop.Generator {
-	case "", router.BuiltinGenerateModel, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7:
+	case "", router.BuiltinGenerateModel, router.BuiltinGenerateModelV12, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7:
 	default:
-		p.add("loop.generator", "want %s (the default), %s, %s, %s, %s or %s, got %q", router.BuiltinGenerateModel, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7, c.Loop.Generator)
+		p.add("loop.generator", "want %s (the default), %s, %s, %s, %s, %s or %s, got %q", router.BuiltinGenerateModel, router.BuiltinGenerateModelV12, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7, c.Loop.Generator)
 	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {

@@ -66,12 +66,13 @@ const (
 const (
 	BuiltinAssessModel   = "builtin:coverage-v13"
 	BuiltinRewriteModel  = "builtin:strategies-v1"
-	BuiltinGenerateModel = "builtin:extractive-v12"
-	// BuiltinGenerateModelV11, BuiltinGenerateModelV10,
+	BuiltinGenerateModel = "builtin:extractive-v13"
+	// BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
 	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 and
 	// BuiltinGenerateModelV7 are the previous
 	// builtin generators, selectable with loop.generator
 	// (Policy.BuiltinGenerate).
+	BuiltinGenerateModelV12 = "builtin:extractive-v12"
 	BuiltinGenerateModelV11 = "builtin:extractive-v11"
 	BuiltinGenerateModelV10 = "builtin:extractive-v10"
 	BuiltinGenerateModelV9  = "builtin:extractive-v9"
@@ -103,7 +104,7 @@ type Policy struct {
 	// unavailable endpoint ends the run with the stage's error.
 	FallbackBuiltin bool `json:"fallback_builtin,omitempty"`
 	// BuiltinGenerate is the builtin generator's model id when it is not
-	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV11,
+	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV12, BuiltinGenerateModelV11,
 	// BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8 or
 	// BuiltinGenerateModelV7);
 	// empty for the default.

@@ -25,7 +25,7 @@ var devSets = [][2]string{
 	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
 	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
-	{"hollin-fresh7", ""}, {"hollin-fresh8", ""}, {"hollin-fresh9", ""},
+	{"hollin-fresh7", ""}, {"hollin-fresh8", ""}, {"hollin-fresh9", ""}, {"hollin-fresh10", ""},
 }
 
 // TestDevSets compares the builtin extractive generators (v11, v12) on
@@ -44,7 +44,7 @@ func TestDevSets(t *testing.T) {
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV11(an), NewExtractiveV12(an)}
+	gens := []*Extractive{NewExtractiveV12(an), NewExtractiveV13(an)}
 	// GENERATEDEV_ASSESS=1: only the questions the builtin assessor
 	// accepts on their first attempt reach the generators, each with the
 	// chunks it accepted (Request.Accepted), as the one-pass baseline

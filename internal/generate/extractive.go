@@ -23,11 +23,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV11Model, ExtractiveV10Model, ExtractiveV9Model,
-// ExtractiveV8Model and ExtractiveV7Model name the previous versions, still
-// selectable (NewExtractiveV11, NewExtractiveV10, NewExtractiveV9,
-// NewExtractiveV8, NewExtractiveV7).
+// ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
+// previous versions, still selectable (NewExtractiveV12, NewExtractiveV11,
+// NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV12Model = router.BuiltinGenerateModelV12
 	ExtractiveV11Model = router.BuiltinGenerateModelV11
 	ExtractiveV10Model = router.BuiltinGenerateModelV10
 	ExtractiveV9Model  = router.BuiltinGenerateModelV9
@@ -157,7 +158,7 @@ const (
 //     (v8–v10's rule 3 split the question at commas, semicolons and
 //     question marks; see parts).
 //
-// v12 (ExtractiveModel; v11 is ExtractiveV11Model) cites fewer documents
+// v12 (ExtractiveV12Model; v11 is ExtractiveV11Model) cites fewer documents
 // beside the answer:
 //
 //   - "one" and "go" are not content words (see propWords): "a new one"
@@ -172,6 +173,24 @@ const (
 //     mentions must, when the entity is a name rather than a code, also
 //     hold a word of the clause that asks the answer does not (see
 //     saysOfEntity): "Hollin" is said of many things.
+//
+// v13 (ExtractiveModel; v12 is ExtractiveV12Model) opens with the source
+// about what is asked when the accepted chunk only mentions its words:
+//
+//   - rule 2b: for a question expecting a type of answer other than a
+//     yes/no decision, a current source whose title holds two or more
+//     content words of the clause that asks and AnswerShare of its weight
+//     opens the answer with its sentence of the expected type, when the
+//     opening sentence's source's title does not (see topic): "How do I
+//     make a warranty claim?" answers "how do i put in a claim under my
+//     warranty" though its instruction repeats neither word, where the
+//     registration page's "You do not need to register to claim under
+//     the warranty" holds both in passing;
+//   - rule 2a also answers a choice between two of the question's
+//     entities ("or", "than", "vs" between them: "which has the beefier
+//     motor, the X200 or the X300 Pro"), whatever adjective asks it, and
+//     for such a choice a number in a source naming one entity alone is
+//     its deciding fact (see choice, compare).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -206,8 +225,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 12 (ExtractiveModel), 11 (ExtractiveV11Model, without
-	// v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// Version is 13 (ExtractiveModel), 12 (ExtractiveV12Model, without
+	// v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
 	Version int
@@ -219,12 +238,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV12(an)
+	return NewExtractiveV13(an)
 }
 
-// NewExtractiveV12 returns version 12 (ExtractiveModel).
+// NewExtractiveV13 returns version 13 (ExtractiveModel).
+func NewExtractiveV13(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 13}
+}
+
+// NewExtractiveV12 returns version 12 (ExtractiveV12Model).
 func NewExtractiveV12(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 12}
+	g := NewExtractiveV13(an)
+	g.Version = 12
+	return g
 }
 
 // NewExtractiveV11 returns version 11 (ExtractiveV11Model).
@@ -263,12 +289,14 @@ func NewExtractiveV7(an *terms.Analyzer) *Extractive {
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV11Model, ExtractiveV10Model,
+// names: ExtractiveModel (also for ""), ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model or ExtractiveV7Model.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV12Model:
+		return NewExtractiveV12(an), nil
 	case ExtractiveV11Model:
 		return NewExtractiveV11(an), nil
 	case ExtractiveV10Model:
@@ -280,7 +308,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV11Model+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV12Model+", "+ExtractiveV11Model+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
 }
 
 // Model is the generator's model id.
@@ -296,6 +324,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV10Model
 	case g.Version == 11:
 		return ExtractiveV11Model
+	case g.Version == 12:
+		return ExtractiveV12Model
 	}
 	return ExtractiveModel
 }
@@ -403,6 +433,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			best = g.opening(all, asked, open)
 		}
 	}
+	// v13: a source whose title names what the clause that asks asks
+	// about opens the answer (see topic).
+	if g.Version >= 13 {
+		if t := g.topic(req, all, asked, content, verbs, idf, titles); t >= 0 && t != best.source {
+			best = g.topicOpening(all, asked, t)
+		}
+	}
 	chosen := []*sentence{best}
 	g.why(best, "opening")
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
@@ -420,8 +457,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// motor stronger than the Z10's") is answered by each entity's own
 	// deciding fact, cited to a source that names it.
 	compared := false
-	if g.Version >= 8 && answertype.Compares(req.Question) {
-		if picks := g.compare(bySource, ents, mentions, asked); len(picks) > 1 {
+	choice := g.Version >= 13 && g.choice(req.Question, ents)
+	if g.Version >= 8 && (answertype.Compares(req.Question) || choice) {
+		if picks := g.compare(bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "compare")
@@ -692,6 +730,69 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 		return -1
 	}
 	return i
+}
+
+// topic returns the source whose title names what the question asks
+// about, or -1 (v13): a current source whose title holds AnswerShare of
+// the weight (IDF over the given sources' sentences) of the content words
+// of the clause that asks (the question's verbs left out), when the
+// opening sentence's source's title (best) does not, and that has a
+// sentence holding an expression of the expected type. The first such
+// source in rank order. A page titled "How do I make a warranty claim?"
+// answers "how do i put in a claim under my warranty" with its
+// instruction, though none of its sentences repeats "claim"; a sentence
+// elsewhere holding both words in passing ("You do not need to register
+// to claim under the warranty") is about something else. A question
+// expecting no type of answer (an open question, a claim) is not read so.
+func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Question, content []string, verbs map[string]bool, idf map[string]float64, titles []map[string]bool) int {
+	if asked.Type == answertype.Description || asked.Type == answertype.YesNo {
+		return -1
+	}
+	askingWords := g.askingTerms(req.Question, content)
+	var of float64
+	order := slices.Sorted(maps.Keys(idf)) // float sums in one order every run
+	for _, t := range order {
+		if askingWords[t] && !verbs[t] {
+			of += idf[t]
+		}
+	}
+	if of == 0 {
+		return -1
+	}
+	names := func(i int) bool {
+		var held float64
+		n := 0
+		for _, t := range order {
+			if askingWords[t] && !verbs[t] && titles[i][t] {
+				held += idf[t]
+				n++
+			}
+		}
+		return n >= 2 && held >= g.AnswerShare*of
+	}
+	for i, src := range req.Sources {
+		if stale(src) || !names(i) {
+			continue
+		}
+		if !slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && s.typed }) {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// topicOpening is the opening sentence from a topic source (see topic):
+// its best-scoring sentence holding an expression of the expected type,
+// the earlier of equals.
+func (g *Extractive) topicOpening(all []*sentence, asked answertype.Question, source int) *sentence {
+	var best *sentence
+	for _, s := range all {
+		if s.source == source && s.typed && (best == nil || s.score > best.score) {
+			best = s
+		}
+	}
+	return best
 }
 
 // addsTyped reports whether sentence s of a source not yet cited adds an
@@ -1184,7 +1285,7 @@ func (g *Extractive) newEntities(s *sentence, ents []assess.Entity, chosen []*se
 // or open question a number ("1,500 W" against "1,200 W"). Each pick
 // comes from another source; none when fewer than two entities can be
 // answered so.
-func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question) []*sentence {
+func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
 	var compared []assess.Entity
 	for _, e := range ents {
 		n := 0
@@ -1230,8 +1331,13 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 					beyond = beyond || !own[t]
 				}
 				// A value of the asked kind decides by itself ("which is
-				// faster": "22,000 RPM"), whatever words it says it with.
-				if !deciding(s) || (s.score <= 0 || !beyond) && !(valueTypes[asked.Type] && s.typed) {
+				// faster": "22,000 RPM"), whatever words it says it with;
+				// v13: so does, for a choice between entities (see
+				// choice), a number in a source naming this entity and
+				// none of the others ("is the X300 Pro more powerful
+				// than the X200": "The X300 Pro blender has a 1,500 W
+				// motor").
+				if !deciding(s) || (s.score <= 0 || !beyond) && !(valueTypes[asked.Type] && s.typed) && !(choice && only) {
 					continue
 				}
 				if pick == nil || only && !pickOnly || only == pickOnly && s.score > pick.score {
@@ -1264,6 +1370,46 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 	}
 	return nil
 }
+
+// choice reports whether the question offers a choice between two of its
+// entities (v13): "or", "than", "vs" or "versus" stands between two of
+// them ("which has the beefier motor, the X200 or the X300 Pro"), a
+// comparison whatever adjective it is asked with, answered as one (see
+// compare).
+func (g *Extractive) choice(question string, ents []assess.Entity) bool {
+	if len(ents) < 2 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+	// where each entity's first word stands
+	at := func(e assess.Entity) int {
+		first := strings.ToLower(strings.Fields(e.Text)[0])
+		return slices.Index(words, first)
+	}
+	for i, a := range ents {
+		for _, b := range ents[i+1:] {
+			pa, pb := at(a), at(b)
+			if pa < 0 || pb < 0 {
+				continue
+			}
+			if pa == pb {
+				continue
+			}
+			if pa > pb {
+				pa, pb = pb, pa
+			}
+			if slices.ContainsFunc(words[pa+1:pb], func(w string) bool { return choiceWords[w] }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// choiceWords offer a choice between what stands either side.
+var choiceWords = map[string]bool{"or": true, "than": true, "vs": true, "versus": true}
 
 // valueTypes are the answer types whose expressions are values checked
 // strictly (see answertype: a number with a unit, a date), unlike an
