@@ -190,7 +190,10 @@ const (
 //     entities ("or", "than", "vs" between them: "which has the beefier
 //     motor, the X200 or the X300 Pro"), whatever adjective asks it, and
 //     for such a choice a number in a source naming one entity alone is
-//     its deciding fact (see choice, compare).
+//     its deciding fact (see choice, compare);
+//   - in rule 3, another source's equally complete answer ("complete")
+//     holds an expression of the expected type itself, not only in the
+//     sentence beside it.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -627,7 +630,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			switch {
 			case bearsOn && adds && on && s.score >= g.AddRatio*best.score:
 				why = "adds"
-			case bearsOn && complete && s.score >= g.MinRatio*best.score:
+			// v13: another source's equally complete answer is an answer:
+			// for a question expecting a type of answer, it holds an
+			// expression of that type itself, not only beside it
+			// ("Repairs booked between 1 and 16 October 2026 may take 2
+			// extra working days", beside "Our repair centre is moving
+			// from Cleckheaton to Wakefield", does not say where to book
+			// a repair).
+			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
 			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
 				why = "elaborates"

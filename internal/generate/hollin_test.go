@@ -479,7 +479,9 @@ func TestPropWordsInCompounds(t *testing.T) {
 // words in passing (the registration page, the warranty's motor cover),
 // and that v13 answers from the page about what is asked: the page
 // titled with it (topic: p39, r37, t43), or each compared model's
-// specifications (choice: h20, n19, r55). And questions the topic rule
+// specifications (choice: h20, n19, r55), and without another page's
+// sentences sharing its words beside no expression of the asked kind
+// (complete: t07). And questions the topic rule
 // must leave alone: a yes/no question decided by a statement on the
 // asked action (heldout h06, not the claim page's instruction), and a
 // title holding a single word of the clause that asks (fresh5 k51:
@@ -509,6 +511,8 @@ func TestExtractiveV13Hollin(t *testing.T) {
 			[]string{"man-x300-specs", "man-x200-specs"}, "1,500 W", []string{"pol-warranty-2026"}},
 		{"r55", "Which blender has the beefier motor, the X200 or the X300 Pro?", nil, "pol-warranty-2026",
 			[]string{"man-x300-specs", "man-x200-specs"}, "1,500 W", []string{"pol-warranty-2026"}},
+		{"t07", "Where do I go online to book in a repair under guarantee?", nil, "ntc-repair-centre-move",
+			[]string{"faq-warranty-claim"}, "hollin.example/repair", []string{"ntc-repair-centre-move", "faq-repair-tracking", "faq-warranty-claim"}},
 		{"h06", "do I have to register my appliance before I can claim under the warranty", nil, "pol-registration",
 			[]string{"pol-registration"}, "do not need to register", []string{"pol-registration"}},
 		{"k51", "When does our contract with Hollin come up for renewal?", []string{"partners", "partner:brook-street"}, "ptn-handbook",
