@@ -428,17 +428,7 @@ func TestExtractiveV12Hollin(t *testing.T) {
 		if tt.accepted != "" {
 			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
 		}
-		cites := func(g *Extractive) ([]string, Answer) {
-			ans, err := g.Generate(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var docs []string
-			for _, c := range ans.Citations {
-				docs = append(docs, c.DocID)
-			}
-			return docs, ans
-		}
+		cites := func(g *Extractive) ([]string, Answer) { return citedDocs(t, g, req) }
 		if docs, ans := cites(v12); !slices.Equal(docs, tt.want) || !strings.Contains(ans.Text, tt.fact) {
 			t.Errorf("v12 %s: %q cites %v; want %v with %q", tt.id, ans.Text, docs, tt.want, tt.fact)
 		}
@@ -520,17 +510,7 @@ func TestExtractiveV13Hollin(t *testing.T) {
 	} {
 		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
 		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
-		cites := func(g *Extractive) ([]string, Answer) {
-			ans, err := g.Generate(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var docs []string
-			for _, c := range ans.Citations {
-				docs = append(docs, c.DocID)
-			}
-			return docs, ans
-		}
+		cites := func(g *Extractive) ([]string, Answer) { return citedDocs(t, g, req) }
 		if docs, ans := cites(v13); !slices.Equal(docs, tt.want) || !strings.Contains(ans.Text, tt.fact) {
 			t.Errorf("v13 %s: %q cites %v; want %v with %q", tt.id, ans.Text, docs, tt.want, tt.fact)
 		}
@@ -538,6 +518,20 @@ func TestExtractiveV13Hollin(t *testing.T) {
 			t.Errorf("v12 %s: %q cites %v; want %v", tt.id, ans.Text, docs, tt.v12)
 		}
 	}
+}
+
+// citedDocs generates g's answer to req and lists the documents it cites.
+func citedDocs(t *testing.T, g *Extractive, req Request) ([]string, Answer) {
+	t.Helper()
+	ans, err := g.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for _, c := range ans.Citations {
+		docs = append(docs, c.DocID)
+	}
+	return docs, ans
 }
 
 // TestChoice: a choice between two of the question's entities is read
