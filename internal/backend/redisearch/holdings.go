@@ -42,8 +42,8 @@ var maxHoldingCounts = 1024
 // remaining checks from them (checker). Most questions send few checks or
 // none, but those whose common terms many chunks hold together send
 // hundreds: at 50,000 chunks one claim's 1,680 checks took Redis 272 ms
-// where reading its common terms' 45,948 postings took 87 ms; a check
-// took 46 µs at the median, a posting read 1.3 µs. Chosen by measurement
+// where reading its common terms' 45,948 postings took about 64 ms; a
+// check took 46 µs at the median, a posting read 1.3 µs. Chosen by measurement
 // (TestHoldingsOnBuilt, 300 claims, public; docs/performance-scale.md,
 // Round 12): 128. 0: never read them.
 var checkPostings = 128
