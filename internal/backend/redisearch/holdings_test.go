@@ -239,24 +239,7 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 			}
 			for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
 				for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
-					// What every chunk holds, counted here: the answer.
-					want := map[uint64]int{}
-					for i := range chunks {
-						c := &chunks[i]
-						if !corpus.Visible(c.ACL, groups) {
-							continue
-						}
-						have := an.Set(c.Title + " " + c.Text)
-						var m uint64
-						for j, term := range ts {
-							if have[term] {
-								m |= 1 << j
-							}
-						}
-						if m != 0 {
-							want[m]++
-						}
-					}
+					want := heldByCount(an, chunks, groups, ts) // what every chunk holds, counted here: the answer
 					for _, bound := range []int{0, 30, 4096} {
 						old := redisearch.SetMaxPostings(bound)
 						checked := ix.Visible(groups).Holdings(ctx, ts, f)
@@ -269,6 +252,30 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 			}
 		}
 	}
+}
+
+// heldByCount counts, chunk by chunk, the chunks visible to groups by
+// which of ts they hold (bit i: ts[i]), leaving out those holding none:
+// what Holdings must report the sets of.
+func heldByCount(an *terms.Analyzer, chunks []corpus.Chunk, groups, ts []string) map[uint64]int {
+	want := map[uint64]int{}
+	for i := range chunks {
+		c := &chunks[i]
+		if !corpus.Visible(c.ACL, groups) {
+			continue
+		}
+		have := an.Set(c.Title + " " + c.Text)
+		var m uint64
+		for j, term := range ts {
+			if have[term] {
+				m |= 1 << j
+			}
+		}
+		if m != 0 {
+			want[m]++
+		}
+	}
+	return want
 }
 
 // aggregateRecorder keeps the queries of the FT.AGGREGATE commands a
@@ -462,23 +469,7 @@ func TestHoldingsReadsCommonTermsWhenChecksCostMore(t *testing.T) {
 		}
 		for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
 			for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
-				want := map[uint64]int{}
-				for i := range chunks {
-					c := &chunks[i]
-					if !corpus.Visible(c.ACL, groups) {
-						continue
-					}
-					have := an.Set(c.Title + " " + c.Text)
-					var m uint64
-					for j, term := range ts {
-						if have[term] {
-							m |= 1 << j
-						}
-					}
-					if m != 0 {
-						want[m]++
-					}
-				}
+				want := heldByCount(an, chunks, groups, ts)
 				for _, bound := range []int{1024, 4} {
 					old := redisearch.SetMaxHoldingCounts(bound)
 					v := ix.Visible(groups)
