@@ -119,3 +119,20 @@ func SetPostingsScorer(s string) string {
 	postingsScorer = s
 	return old
 }
+
+// SetCheckPostings sets what one of Holdings' existence checks counts
+// for, in postings read, when it weighs reading its common terms
+// instead (0: never), and returns the previous price.
+func SetCheckPostings(n int) int {
+	old := checkPostings
+	checkPostings = n
+	return old
+}
+
+// SetMaxHoldingCounts sets how many existence checks one Holdings may
+// send before it cannot tell, and returns the previous bound.
+func SetMaxHoldingCounts(n int) int {
+	old := maxHoldingCounts
+	maxHoldingCounts = n
+	return old
+}

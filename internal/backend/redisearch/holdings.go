@@ -32,8 +32,26 @@ var postingsScorer = "DOCSCORE"
 
 // maxHoldingCounts bounds the existence checks one Holdings may send:
 // past it (many common question terms that many chunks hold together),
-// it cannot tell.
-const maxHoldingCounts = 1024
+// it cannot tell. (A variable for the tests.)
+var maxHoldingCounts = 1024
+
+// checkPostings is what one existence check is taken to cost Redis, in
+// postings read: when the checks a Holdings has sent and is about to
+// send, at this price, reach its common terms' visible document
+// frequencies added, it reads those postings instead and answers the
+// remaining checks from them (checker). Most questions send few checks or
+// none, but those whose common terms many chunks hold together send
+// hundreds: at 50,000 chunks one claim's 1,680 checks took Redis 272 ms
+// where reading its common terms' 45,948 postings took about 64 ms; a
+// check took 46 µs at the median, a posting read 1.3 µs. Chosen by measurement
+// (TestHoldingsOnBuilt, 300 claims, public; docs/performance-scale.md,
+// Round 12): 128. 0: never read them.
+var checkPostings = 128
+
+// maxCommonPostings bounds the common terms' postings one Holdings may
+// read instead of checking (about 40 bytes of reply each): past it,
+// it checks, whatever the checks cost.
+var maxCommonPostings = 1 << 16
 
 // Holdings reports which sets of terms (bit i: terms[i]) the visible
 // chunks that pass f (nil: all of them; its groups are the vocabulary's,
@@ -63,6 +81,11 @@ const maxHoldingCounts = 1024
 // chunk, not a count of all of them. A common term that more visible
 // chunks hold than hold any rare term is held by some chunk holding no
 // rare term: its one-term check is not sent.
+//
+// When those checks would cost Redis more than reading the common terms'
+// postings (checkPostings), it reads them and answers the rest of the
+// checks from which chunks hold which terms: the same checks, the same
+// answers, the same bound.
 //
 // It returns nil when it cannot tell: more than backend.MaxHeld terms,
 // more than maxHoldingCounts combinations held together, partial results,
@@ -108,8 +131,9 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		return map[uint64]int{}
 	}
 	var out map[uint64]int
+	var holders map[string]uint64 // the chunks holding a rare term
 	if rare != 0 {
-		if out = v.postings(ctx, terms, rare, common, sum, filter); out == nil || common == 0 {
+		if out, holders = v.postings(ctx, terms, rare, common, sum, filter); out == nil || common == 0 {
 			return out
 		}
 	}
@@ -125,7 +149,18 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			}
 		}
 	}
-	checked := v.exists(ctx, terms, common, rare, surely, fq)
+	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders}
+	if dfs != nil && checkPostings > 0 {
+		for i := range terms {
+			if common&(1<<i) != 0 {
+				c.dfs = append(c.dfs, dfs[i])
+				c.cost += dfs[i]
+			} else {
+				c.dfs = append(c.dfs, 0)
+			}
+		}
+	}
+	checked := v.exists(ctx, terms, common, rare, surely, c)
 	if checked == nil {
 		return nil
 	}
@@ -146,18 +181,9 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 // extensions by one more term of set is held is some chunk's exact set,
 // and one that has a held extension is asked again with the other terms
 // of set excluded. The terms of surely (a subset of set) are known to be
-// held alone by such a chunk: their one-term checks are not sent.
-func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, fq string) map[uint64]int {
-	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
-		if s == 0 {
-			return ""
-		}
-		return " -@" + fieldContent + ":(" + union(terms, s) + ")"
-	}
-	check := func(pipe redis.Pipeliner, s, out uint64) *redis.Cmd {
-		q := "@" + fieldContent + ":(" + termsOf(terms, s) + ")" + without(out) + " " + fq
-		return pipe.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "DIALECT", 2)
-	}
+// held alone by such a chunk: their one-term checks are not sent. c
+// answers the checks (Redis, or the postings it reads when cheaper).
+func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, c *checker) map[uint64]int {
 	together := map[uint64]int{} // term set → 1 when some chunk holds all of it (and no rare term)
 	var level, all []uint64
 	for i := range terms {
@@ -170,30 +196,28 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		if sent += len(level); sent > maxHoldingCounts {
 			return nil
 		}
-		pipe := v.ix.rdb.Pipeline()
-		cmds := make([]*redis.Cmd, len(level))
-		asked := 0
+		var checks []check
+		var at []int // level index of each check
 		for j, s := range level {
 			if s&^surely != 0 || bits.OnesCount64(s) != 1 {
-				cmds[j] = check(pipe, s, rare)
-				asked++
+				checks = append(checks, check{s, rare})
+				at = append(at, j)
 			}
 		}
-		if asked > 0 {
-			if _, err := pipe.Exec(ctx); err != nil {
-				return nil
-			}
+		found, err := c.answer(ctx, checks)
+		if err != nil {
+			return nil
+		}
+		ok := make([]bool, len(level))
+		for j, s := range level {
+			ok[j] = bits.OnesCount64(s) == 1 && s&surely != 0 // a term of surely, alone
+		}
+		for i, j := range at {
+			ok[j] = found[i]
 		}
 		var held []uint64
 		for j, s := range level {
-			ok := cmds[j] == nil // a term of surely, alone
-			if !ok {
-				var err error
-				if ok, err = found(cmds[j]); err != nil {
-					return nil
-				}
-			}
-			if ok {
+			if ok[j] {
 				together[s] = 1
 				held = append(held, s)
 			}
@@ -220,29 +244,154 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 	if len(ask) == 0 {
 		return out
 	}
-	pipe := v.ix.rdb.Pipeline()
-	cmds := make([]*redis.Cmd, len(ask))
+	checks := make([]check, len(ask))
 	for j, s := range ask {
-		cmds[j] = check(pipe, s, rare|set&^s)
+		checks[j] = check{s, rare | set&^s}
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	found, err := c.answer(ctx, checks)
+	if err != nil {
 		return nil
 	}
 	for j, s := range ask {
-		ok, err := found(cmds[j])
-		if err != nil {
-			return nil
-		}
-		if ok {
+		if found[j] {
 			out[s] = 1
 		}
 	}
 	return out
 }
 
-// found reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
+// check asks whether some visible chunk passing the filter holds every
+// term of s and no term of out.
+type check struct{ s, out uint64 }
+
+// checker answers one Holdings' existence checks (exists) about the
+// chunks that hold a term of set: with Redis, one FT.AGGREGATE each that
+// stops at the first chunk, until the checks sent and about to be sent
+// would cost Redis more than reading the set's postings (checkPostings
+// each, against the set's visible document frequencies added, cost);
+// then it reads them, one NOCONTENT search per term of set as postings
+// reads the rare ones, and answers every later check from the chunks'
+// masks, the chunks holding a rare term (holders) left out as the
+// checks leave them out. Either way a check's answer is the same (the
+// masks are those of every such chunk), so Holdings is too: the same
+// checks are asked, the same bound applies.
+type checker struct {
+	v       Vocabulary
+	terms   []string
+	set     uint64
+	rare    uint64
+	fq      string
+	filter  backend.Filter
+	holders map[string]uint64 // the chunks holding a rare term (postings)
+	dfs     []int             // visible document frequencies of the set's terms (0 for the others)
+	cost    int               // dfs added; 0: never read
+	sent    int               // checks sent to Redis
+	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
+	read    bool
+}
+
+// answer answers checks, in order.
+func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
+	if len(checks) == 0 {
+		return nil, nil
+	}
+	if !c.read && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(checks))*checkPostings >= c.cost {
+		c.read = c.readMasks(ctx)
+		if !c.read {
+			c.cost = 0 // not again: check
+		}
+	}
+	found := make([]bool, len(checks))
+	if c.read {
+		for i, k := range checks {
+			for _, m := range c.masks {
+				if m&k.s == k.s && m&k.out == 0 {
+					found[i] = true
+					break
+				}
+			}
+		}
+		return found, nil
+	}
+	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
+		if s == 0 {
+			return ""
+		}
+		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
+	}
+	pipe := c.v.ix.rdb.Pipeline()
+	cmds := make([]*redis.Cmd, len(checks))
+	for i, k := range checks {
+		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
+		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "DIALECT", 2)
+	}
+	c.sent += len(checks)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, err
+	}
+	for i := range checks {
+		ok, err := found1(cmds[i])
+		if err != nil {
+			return nil, err
+		}
+		found[i] = ok
+	}
+	return found, nil
+}
+
+// readMasks reads which visible chunks passing the filter hold each term
+// of set, in one pipeline, and keeps the distinct sets of those terms
+// held by the chunks holding no rare term. It reports false (nothing
+// kept) when Redis failed or returned part of a list.
+func (c *checker) readMasks(ctx context.Context) bool {
+	pipe := c.v.ix.rdb.Pipeline()
+	cmds := make([]*redis.Cmd, len(c.terms))
+	for i, t := range c.terms {
+		if c.set&(1<<i) == 0 {
+			continue
+		}
+		args := []any{"FT.SEARCH", c.v.ix.vn, TextQuery([]string{t}, c.filter), "NOCONTENT", "VERBATIM"}
+		if postingsScorer != "" {
+			args = append(args, "SCORER", postingsScorer)
+		}
+		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, c.dfs[i], "DIALECT", 2)...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return false
+	}
+	held := map[string]uint64{}
+	for i, cmd := range cmds {
+		if cmd == nil {
+			continue
+		}
+		raw, err := cmd.Slice()
+		if err != nil || len(raw) == 0 {
+			return false
+		}
+		total, _ := raw[0].(int64)
+		if total != int64(len(raw)-1) {
+			return false // partial (a timeout?) or longer than counted
+		}
+		for _, id := range raw[1:] {
+			s, _ := id.(string)
+			if _, ok := c.holders[s]; !ok {
+				held[s] |= 1 << i
+			}
+		}
+	}
+	distinct := map[uint64]bool{}
+	for _, m := range held {
+		if !distinct[m] {
+			distinct[m] = true
+			c.masks = append(c.masks, m)
+		}
+	}
+	return true
+}
+
+// found1 reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
 // results, then one row per result): whether it found a chunk.
-func found(cmd *redis.Cmd) (bool, error) {
+func found1(cmd *redis.Cmd) (bool, error) {
 	res, err := cmd.Slice()
 	if err != nil {
 		return false, err
@@ -300,8 +449,9 @@ func joinSet(terms []string, set uint64, sep string) string {
 // postings is Holdings over the visible chunks that pass filter and hold
 // a term of rare (sum: their visible document frequencies added, an upper
 // bound of those chunks), read from the rare terms' posting lists and,
-// for each term of common, the chunks holding it and a rare term.
-func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common uint64, sum int, filter backend.Filter) map[uint64]int {
+// for each term of common, the chunks holding it and a rare term; and
+// those chunks (their keys) with their sets.
+func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common uint64, sum int, filter backend.Filter) (map[uint64]int, map[string]uint64) {
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
 	anyRare := "@" + fieldContent + ":(" + union(terms, rare) + ")"
@@ -321,7 +471,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
-		return nil
+		return nil, nil
 	}
 	held := map[string]uint64{}
 	for i, c := range cmds {
@@ -330,7 +480,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		}
 		res := c.Val()
 		if len(res.Docs) != res.Total {
-			return nil // partial results (a timeout?): counting them could refuse wrongly
+			return nil, nil // partial results (a timeout?): counting them could refuse wrongly
 		}
 		for _, d := range res.Docs {
 			held[d.ID] |= 1 << i
@@ -340,5 +490,5 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 	for _, m := range held {
 		out[m]++
 	}
-	return out
+	return out, held
 }

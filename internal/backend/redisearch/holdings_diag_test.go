@@ -21,28 +21,45 @@ import (
 // whether each bound finds the same held term sets as the first
 // (Holdings is exact at any bound: the keys must agree).
 //
+// Each bound may name the scorer of the postings' reads (BOUND:SCORER)
+// and the price of an existence check in postings (BOUND:SCORER:CHECK,
+// checkPostings; 0 never reads the common terms instead).
+//
 //	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
 //	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384"] [ASSAY_HOLD_GROUPS=public]
 func TestHoldingsOnBuilt(t *testing.T) {
 	addr, name, qpath, every := measureEnv(t, "HOLD", "QUERIES", 10)
 	bounds := []int{4096, 16384}
 	var scorers []string // per bound: the postings' reads' scorer (BOUND:SCORER)
+	var checks []int     // per bound: checkPostings
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
 		bounds = nil
 		for f := range strings.FieldsSeq(s) {
 			var n int
-			b, sc, _ := strings.Cut(f, ":")
+			b, rest, _ := strings.Cut(f, ":")
+			sc, cs, _ := strings.Cut(rest, ":")
 			if _, err := fmt.Sscan(b, &n); err != nil {
 				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
 			}
+			c := checkPostings
+			if cs != "" {
+				if _, err := fmt.Sscan(cs, &c); err != nil {
+					t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
+				}
+			}
 			bounds = append(bounds, n)
 			scorers = append(scorers, sc)
+			checks = append(checks, c)
 		}
 	}
 	for len(scorers) < len(bounds) {
 		scorers = append(scorers, "")
 	}
+	for len(checks) < len(bounds) {
+		checks = append(checks, checkPostings)
+	}
 	defer func(old string) { postingsScorer = old }(postingsScorer)
+	defer func(old int) { checkPostings = old }(checkPostings)
 	groups := []string{"public"}
 	if s := os.Getenv("ASSAY_HOLD_GROUPS"); s != "" {
 		groups = strings.Split(s, ",")
@@ -74,7 +91,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 		got := make([]string, len(bounds))
 		for j := range bounds {
 			bi := (j + qi) % len(bounds)
-			maxPostings, postingsScorer = bounds[bi], scorers[bi]
+			maxPostings, postingsScorer, checkPostings = bounds[bi], scorers[bi], checks[bi]
 			_, r0 := redisUsec(t, ix, "FT.SEARCH")
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
@@ -110,7 +127,102 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	}
 	t.Logf("%v, %d queries", groups, len(queries))
 	for bi, b := range bounds {
-		t.Logf("  maxPostings %6d %-9s: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
-			b, scorers[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+		t.Logf("  maxPostings %6d %-9s check %4d: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
+			b, scorers[bi], checks[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+	}
+}
+
+// TestHoldingsReadSwitch records, on an index already built in a running
+// server, for each query's terms (as TestHoldingsOnBuilt), what Holdings
+// costs Redis when it only checks (checkPostings 0) and when it reads its
+// common terms' postings at the first check (whenever they are at most
+// maxCommonPostings): the checks sent, the common terms' visible
+// document frequencies added (what the read costs), and the time of
+// FT.AGGREGATE and FT.SEARCH, the two alternated per query; a TSV line a
+// query (ASSAY_HOLD_OUT), from which a rule for checkPostings can be
+// chosen. The held sets must agree.
+//
+//	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl ASSAY_HOLD_OUT=file
+//	[ASSAY_HOLD_EVERY=1] [ASSAY_HOLD_GROUPS=public]
+func TestHoldingsReadSwitch(t *testing.T) {
+	addr, name, qpath, every := measureEnv(t, "HOLD", "QUERIES", 1)
+	out := os.Getenv("ASSAY_HOLD_OUT")
+	if out == "" {
+		t.Skip("SKIPPED: set ASSAY_HOLD_OUT")
+	}
+	groups := []string{"public"}
+	if s := os.Getenv("ASSAY_HOLD_GROUPS"); s != "" {
+		groups = strings.Split(s, ",")
+	}
+	defer func(old int) { checkPostings = old }(checkPostings)
+	ctx := context.Background()
+	ix := openBuilt(t, addr, name)
+	queries := sampleQueries(t, qpath, every)
+	v := ix.Visible(groups).(Vocabulary)
+	keys := func(m map[uint64]int) string {
+		if m == nil {
+			return "<nil>"
+		}
+		return fmt.Sprint(slices.Sorted(maps.Keys(m)))
+	}
+	termsOfQuery := func(q string) []string {
+		ts := slices.Compact(slices.Sorted(slices.Values(ix.an.Terms(q))))
+		return ts[:min(len(ts), backend.MaxHeld)]
+	}
+	for _, q := range queries { // warm the statistics caches
+		v.Holdings(ctx, termsOfQuery(q), nil)
+	}
+	var b strings.Builder
+	b.WriteString("query\tterms\tcommon_terms\tcost\tchecks\tagg_ms_check\tsearch_ms_check\tagg_ms_read\tsearch_ms_read\tsame\n")
+	for qi, q := range queries {
+		ts := termsOfQuery(q)
+		dfs, err := ix.docFreqs(ctx, v.s, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The split Holdings makes (rarest first while they add up to at most maxPostings).
+		order := make([]int, len(ts))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return dfs[a] - dfs[b] })
+		sum, cost, ncommon, rareDone := 0, 0, 0, false
+		for _, i := range order {
+			switch {
+			case dfs[i] == 0:
+			case !rareDone && sum+dfs[i] <= maxPostings:
+				sum += dfs[i]
+			default:
+				rareDone = true
+				cost += dfs[i]
+				ncommon++
+			}
+		}
+		var agg, search [2]float64
+		var checks float64
+		var got [2]string
+		for j := range 2 {
+			mode := (j + qi) % 2 // 0: checks only, 1: read at the first check
+			checkPostings = 0
+			if mode == 1 {
+				checkPostings = 1 << 30
+			}
+			ac0, au0 := redisUsec(t, ix, "FT.AGGREGATE")
+			_, su0 := redisUsec(t, ix, "FT.SEARCH")
+			got[mode] = keys(v.Holdings(ctx, ts, nil))
+			ac1, au1 := redisUsec(t, ix, "FT.AGGREGATE")
+			_, su1 := redisUsec(t, ix, "FT.SEARCH")
+			agg[mode], search[mode] = (au1-au0)/1000, (su1-su0)/1000
+			if mode == 0 {
+				checks = ac1 - ac0
+			}
+		}
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%v\n", qi, len(ts), ncommon, cost, checks, agg[0], search[0], agg[1], search[1], got[0] == got[1])
+		if got[0] != got[1] {
+			t.Errorf("query %d: held sets differ: checked %s, read %s", qi, got[0], got[1])
+		}
+	}
+	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

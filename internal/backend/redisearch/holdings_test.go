@@ -239,24 +239,7 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 			}
 			for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
 				for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
-					// What every chunk holds, counted here: the answer.
-					want := map[uint64]int{}
-					for i := range chunks {
-						c := &chunks[i]
-						if !corpus.Visible(c.ACL, groups) {
-							continue
-						}
-						have := an.Set(c.Title + " " + c.Text)
-						var m uint64
-						for j, term := range ts {
-							if have[term] {
-								m |= 1 << j
-							}
-						}
-						if m != 0 {
-							want[m]++
-						}
-					}
+					want := heldByCount(an, chunks, groups, ts) // what every chunk holds, counted here: the answer
 					for _, bound := range []int{0, 30, 4096} {
 						old := redisearch.SetMaxPostings(bound)
 						checked := ix.Visible(groups).Holdings(ctx, ts, f)
@@ -269,6 +252,30 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 			}
 		}
 	}
+}
+
+// heldByCount counts, chunk by chunk, the chunks visible to groups by
+// which of ts they hold (bit i: ts[i]), leaving out those holding none:
+// what Holdings must report the sets of.
+func heldByCount(an *terms.Analyzer, chunks []corpus.Chunk, groups, ts []string) map[uint64]int {
+	want := map[uint64]int{}
+	for i := range chunks {
+		c := &chunks[i]
+		if !corpus.Visible(c.ACL, groups) {
+			continue
+		}
+		have := an.Set(c.Title + " " + c.Text)
+		var m uint64
+		for j, term := range ts {
+			if have[term] {
+				m |= 1 << j
+			}
+		}
+		if m != 0 {
+			want[m]++
+		}
+	}
+	return want
 }
 
 // aggregateRecorder keeps the queries of the FT.AGGREGATE commands a
@@ -306,6 +313,9 @@ func TestHoldingsSkipsChecksItsCountsAnswer(t *testing.T) {
 	v := ix.Visible([]string{"public"})
 	old := redisearch.SetMaxPostings(20)
 	defer redisearch.SetMaxPostings(old)
+	// The checks, not the common terms' postings read instead of them
+	// (TestHoldingsReadsCommonTermsWhenChecksCostMore).
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0))
 	alone := func(qs []string) (n int) {
 		for _, q := range qs {
 			// The one-term checks (the rare terms left out), not the
@@ -418,4 +428,74 @@ func postingsRead(args []any) bool {
 		}
 	}
 	return false
+}
+
+// TestHoldingsReadsCommonTermsWhenChecksCostMore: when a question's
+// common terms are held together in many combinations, Holdings reads
+// their postings instead of sending the checks (here: every term common,
+// the checks priced so that it reads at the first), and its answers are
+// those of checking every combination and of a chunk-by-chunk count, for
+// callers of one group and several, with and without a filter; with a
+// bound on the checks low enough that checking cannot tell, reading
+// cannot either (the same nil), so the assessor's answers do not depend
+// on which was cheaper.
+func TestHoldingsReadsCommonTermsWhenChecksCostMore(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	chunks := overlappingACLs(13, 400)
+	ix := buildOpen(t, rdb, redistest.Name("heldread"), chunks, redisearch.BuildOptions{})
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	an := terms.New()
+	r := rand.New(rand.NewPCG(13, 3))
+	vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region quoxil")
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0))
+	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))
+	checks := func(run func() map[uint64]int) (map[uint64]int, int) {
+		counter.mu.Lock()
+		counter.queries = nil
+		counter.mu.Unlock()
+		got := run()
+		counter.mu.Lock()
+		defer counter.mu.Unlock()
+		return got, len(counter.queries)
+	}
+	var checked, cannot int
+	for range 10 {
+		var ts []string
+		for _, i := range r.Perm(len(vocab))[:4+r.IntN(6)] {
+			ts = append(ts, vocab[i])
+		}
+		for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
+			for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
+				want := heldByCount(an, chunks, groups, ts)
+				for _, bound := range []int{1024, 4} {
+					old := redisearch.SetMaxHoldingCounts(bound)
+					v := ix.Visible(groups)
+					redisearch.SetCheckPostings(0)
+					byChecks, n := checks(func() map[uint64]int { return v.Holdings(ctx, ts, f) })
+					redisearch.SetCheckPostings(1 << 20)
+					byReads, m := checks(func() map[uint64]int { return v.Holdings(ctx, ts, f) })
+					redisearch.SetMaxHoldingCounts(old)
+					checked += n
+					if byChecks == nil {
+						cannot++
+					}
+					if heldSets(byReads) != heldSets(byChecks) {
+						t.Errorf("groups %v, terms %v, filter %v, bound %d: read %v, checked %v", groups, ts, f, bound, heldSets(byReads), heldSets(byChecks))
+					}
+					if bound == 1024 && heldSets(byChecks) != heldSets(want) {
+						t.Errorf("groups %v, terms %v, filter %v: checked %v, want the sets of %v", groups, ts, f, byChecks, want)
+					}
+					if m != 0 {
+						t.Errorf("groups %v, terms %v, filter %v, bound %d: %d existence checks sent with reads cheaper than any, want 0", groups, ts, f, bound, m)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 || cannot == 0 {
+		t.Fatalf("%d checks sent, %d answers that cannot tell: the test compares nothing", checked, cannot)
+	}
 }
