@@ -256,7 +256,7 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 		if c < b.ReadCoverage || topic < minTopic {
 			continue
 		}
-		expr, typed := b.answerIn(asked, j.ev.Text, r, akinCovers)
+		expr, typed := b.answerIn(asked, j.ev, r, akinCovers)
 		if !typed {
 			continue
 		}
