@@ -935,6 +935,10 @@ func (b *Builtin) without(question string, j *judged) string {
 // that no visible chunk holds ("express delivery").
 type kind struct {
 	mod, head string // terms
+	// superlative is true for a modifier read by its shape as one
+	// (Builtin.Shaped): its positive ("high" for "highest") names the
+	// same kind.
+	superlative bool
 }
 
 // restricted lists the kinds the clause that asks names (see kind): a word
@@ -974,7 +978,7 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 		if _, ok := content[m[0]]; !ok && !compound {
 			continue // a frame word
 		}
-		out = append(out, kind{mod: m[0], head: h[0]})
+		out = append(out, kind{mod: m[0], head: h[0], superlative: shaped && !compound})
 	}
 	return out
 }
@@ -999,7 +1003,8 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 				prev = b.an.Terms(fields[i-1])
 			}
 			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'(")) // "ten speeds" counts, names no kind
-			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
+			positive := k.superlative && len(prev) == 1 && len(prev[0]) >= 3 && strings.HasPrefix(k.mod, prev[0]) // "high" for "highest"
+			if len(prev) != 1 || prev[0] == k.mod || positive || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false
 			}
 		}
