@@ -183,6 +183,15 @@ type Builtin struct {
 	// rpm") expects a measure in that unit (Shaped).
 	Calendar bool
 	Shaped   bool
+	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
+	// with "when" ("We email a tracking link when the courier collects
+	// your appliance") states the time or condition a "when will I get"
+	// question asks for, as one opening with "if" or "once" does.
+	WhenClause bool
+	// PlainAbbrev (builtin:coverage-v14, with Plain): a month's
+	// abbreviation ("made Jan 2025") is a date word, as its full name is
+	// with PlainMonths.
+	PlainAbbrev bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -205,7 +214,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true}
 	b.generic = b.genericTerms()
 	return b
 }
@@ -233,7 +242,7 @@ func (b *Builtin) Model() string {
 		m = V10Model
 	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
 		m = V12Model
-	case !b.Calendar || !b.Shaped:
+	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev:
 		m = V13Model
 	}
 	if b.Thesaurus == nil {
@@ -1002,7 +1011,7 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 			if i > 0 && !strings.ContainsAny(fields[i-1], ",.;:?!") {
 				prev = b.an.Terms(fields[i-1])
 			}
-			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'(")) // "ten speeds" counts, names no kind
+			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'("))             // "ten speeds" counts, names no kind
 			positive := k.superlative && len(prev) == 1 && len(prev[0]) >= 3 && strings.HasPrefix(k.mod, prev[0]) // "high" for "highest"
 			if len(prev) != 1 || prev[0] == k.mod || positive || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false

@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -9,7 +10,8 @@ import (
 )
 
 // V13Model names the builtin assessor without v14's checks that the
-// expression found is of the kind asked (Builtin.Calendar or Shaped
+// expression found is of the kind asked and its two readings of time
+// words (any of Builtin.Calendar, Shaped, WhenClause and PlainAbbrev
 // off): builtin:coverage-v13, kept selectable.
 const V13Model = "builtin:coverage-v13"
 
@@ -31,6 +33,16 @@ const V13Model = "builtin:coverage-v13"
 //     for a measure by its unit after "what" ("what rpm does the X200
 //     do"; answertype.AskedUnit), which answertype reads as expecting no
 //     particular type, expects a measure in that unit's dimension.
+//
+// and it reads two more time words as English does:
+//
+//   - a clause opening with "when" states a time or a condition
+//     (Builtin.WhenClause): "when will I get an email with the tracking"
+//     is answered by "We email a tracking link when the courier collects
+//     your appliance";
+//   - a month's abbreviation is a date word in a plain entity
+//     (Builtin.PlainAbbrev, see plain.go): "made Jan 2025" names no
+//     document's entity, as "made January 2025" does not.
 
 // finds lists the expressions of q's type in one sentence, less those of
 // another kind than asked (see above).
@@ -38,6 +50,11 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 	out := q.Find(sentence)
 	if b.Calendar && q.Type == answertype.Period {
 		out = slices.DeleteFunc(out, answertype.Calendar)
+	}
+	if b.WhenClause && q.Type == answertype.Condition {
+		for _, m := range reWhen.FindAllStringSubmatch(sentence, -1) {
+			out = append(out, m[1])
+		}
 	}
 	return out
 }
@@ -56,3 +73,8 @@ func shapedKind(w string) bool {
 	}
 	return len(w) >= 6 && strings.HasSuffix(w, "est")
 }
+
+// reWhen is a clause opening with "when" (Builtin.WhenClause), up to the
+// next punctuation: answertype's conditions open with "if", "once",
+// "whenever", "as soon as", "unless" or "in case".
+var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:]+)`)

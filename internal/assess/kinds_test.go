@@ -82,3 +82,41 @@ func TestShapedModifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestWhenClause: a "when" clause states the time a "when will I" question
+// asks for; v13 found none in it.
+func TestWhenClause(t *testing.T) {
+	b, _ := newTestAssessor()
+	q := "when will I get an email with the tracking for my repair?"
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[4:5]}
+	res := assessChecked(t, b, req)
+	if !res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "when the courier collects your appliance") {
+		t.Fatalf("v14 on %q = %+v, want accepted on the when clause", q, res.Assessment)
+	}
+	b.WhenClause = false
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Fatalf("v13 accepted %q: %s (the test no longer shows the when clause)", q, res.Assessment.Reason)
+	}
+}
+
+// TestPlainAbbrev: a month's abbreviation with a year is a date, not an
+// entity no document mentions.
+func TestPlainAbbrev(t *testing.T) {
+	b, lex := newTestAssessor()
+	vocab := lex.Visible([]string{"public"})
+	q := "X200 in for its first repair, made Jan 2025. Is the motor covered?"
+	names := func() []string {
+		var out []string
+		for _, e := range b.plainEntities(Entities(b.an, q, vocab), nil) {
+			out = append(out, e.Text)
+		}
+		return out
+	}
+	if got := names(); len(got) != 1 || got[0] != "X200" {
+		t.Errorf("v14 entities of %q: %v, want [X200]", q, got)
+	}
+	b.PlainAbbrev = false
+	if got := names(); len(got) != 2 {
+		t.Errorf("v13 entities of %q: %v, want X200 and the date (the test no longer shows PlainAbbrev)", q, got)
+	}
+}

@@ -220,7 +220,7 @@ func TestDump(t *testing.T) {
 		}
 		v13.apply(b)
 		if m.v14 {
-			v14Point{calendar: true, shaped: true}.apply(b) // NewBuiltin's
+			v14Point{calendar: true, shaped: true, when: true, abbrev: true}.apply(b) // NewBuiltin's
 		}
 		b.Sentence, b.Dimensions, b.Topical = m.v12, m.v12, m.v12
 		b.Read, b.Answers, b.Focus = m.read, m.answers, m.focus
@@ -568,24 +568,24 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 // v14Point is one setting of builtin:coverage-v14's grid
 // (TestLeaveOneSetOutV14) and the harness's score on every set with it.
 type v14Point struct {
-	calendar, shaped bool
-	res              map[string]*score
+	calendar, shaped, when, abbrev bool
+	res                            map[string]*score
 }
 
 func (p v14Point) String() string {
-	return fmt.Sprintf("calendar %v, shaped %v", p.calendar, p.shaped)
+	return fmt.Sprintf("calendar %v, shaped %v, when %v, abbrev %v", p.calendar, p.shaped, p.when, p.abbrev)
 }
 
 // apply sets p on b.
 func (p v14Point) apply(b *assess.Builtin) {
-	b.Calendar, b.Shaped = p.calendar, p.shaped
+	b.Calendar, b.Shaped, b.WhenClause, b.PlainAbbrev = p.calendar, p.shaped, p.when, p.abbrev
 }
 
 // TestLeaveOneSetOutV14 chooses builtin:coverage-v14's checks that the
-// expression found is of the kind asked (Builtin.Calendar, Shaped; each
-// on or off) on all development sets but one and scores the one left out
-// against builtin:coverage-v13 (all off), for each set. A v14 check is a
-// refusal rule, so the choice is the other way round from
+// expression found is of the kind asked (Builtin.Calendar, Shaped) and its
+// readings of time words (WhenClause, PlainAbbrev), each on or off, on all development sets but one and scores the one left out
+// against builtin:coverage-v13 (all off), for each set. v14 is meant to
+// refuse more, so the choice is the other way round from
 // TestLeaveOneSetOutV13's: a setting qualifies when the training sets are
 // right at least as often as with v13, no training set's no-answer
 // refusal falls below v13's, and the share of the training sets'
@@ -601,26 +601,24 @@ func TestLeaveOneSetOutV14(t *testing.T) {
 	v13Point{plain: 2, focusGeneric: 1, counted: true, stated: true}.apply(b) // v13: NewBuiltin's, v14 off
 	v13, base := judge(t, b, qs)
 	var grid []v14Point
-	for _, shaped := range []bool{false, true} {
-		for _, calendar := range []bool{false, true} {
-			p := v14Point{calendar: calendar, shaped: shaped}
-			p.apply(b)
-			var lines []string
-			p.res, lines = judge(t, b, qs)
-			var tot score
-			for _, s := range sets {
-				tot.add(p.res[s])
-			}
-			t.Logf("%s: total %s", p, tot)
-			if calendar != shaped { // what each check alone changes
-				for i := range lines {
-					if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
-						t.Logf("%s changes %s", p, strings.ReplaceAll(lines[i], "\n", " |"))
-					}
+	for i := range 16 {
+		p := v14Point{calendar: i&1 != 0, shaped: i&2 != 0, when: i&4 != 0, abbrev: i&8 != 0}
+		p.apply(b)
+		var lines []string
+		p.res, lines = judge(t, b, qs)
+		var tot score
+		for _, s := range sets {
+			tot.add(p.res[s])
+		}
+		t.Logf("%s: total %s", p, tot)
+		if i == 1 || i == 2 || i == 4 || i == 8 { // what each alone changes
+			for k := range lines {
+				if strings.SplitN(lines[k], "\n", 2)[0] != strings.SplitN(base[k], "\n", 2)[0] {
+					t.Logf("%s changes %s", p, strings.ReplaceAll(lines[k], "\n", " |"))
 				}
 			}
-			grid = append(grid, p)
 		}
+		grid = append(grid, p)
 	}
 	var total13, total14 score
 	chosen := map[string]int{}
