@@ -192,6 +192,11 @@ type Builtin struct {
 	// abbreviation ("made Jan 2025") is a date word, as its full name is
 	// with PlainMonths.
 	PlainAbbrev bool
+	// Hedges (builtin:coverage-v14, see read.go's hedgeWords): words of
+	// what is usual or approximate ("the usual turnaround", "roughly",
+	// "the normal delivery") are generic words: they say how exact an
+	// answer is wanted, not what it is about.
+	Hedges bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -206,6 +211,7 @@ type Builtin struct {
 	// reading's minTopic, applied to the tolerance).
 	Topical bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
@@ -216,6 +222,8 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true}
 	b.generic = b.genericTerms()
+	b.Hedges = true
+	b.hedged = b.genericTerms()
 	return b
 }
 
@@ -242,7 +250,7 @@ func (b *Builtin) Model() string {
 		m = V10Model
 	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
 		m = V12Model
-	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev:
+	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev || !b.Hedges:
 		m = V13Model
 	}
 	if b.Thesaurus == nil {

@@ -10,9 +10,9 @@ import (
 )
 
 // V13Model names the builtin assessor without v14's checks that the
-// expression found is of the kind asked and its two readings of time
-// words (any of Builtin.Calendar, Shaped, WhenClause and PlainAbbrev
-// off): builtin:coverage-v13, kept selectable.
+// expression found is of the kind asked and its readings of time and
+// hedge words (any of Builtin.Calendar, Shaped, WhenClause, PlainAbbrev
+// and Hedges off): builtin:coverage-v13, kept selectable.
 const V13Model = "builtin:coverage-v13"
 
 // builtin:coverage-v14 asks, of the expression of the expected type a
@@ -42,7 +42,11 @@ const V13Model = "builtin:coverage-v13"
 //     your appliance";
 //   - a month's abbreviation is a date word in a plain entity
 //     (Builtin.PlainAbbrev, see plain.go): "made Jan 2025" names no
-//     document's entity, as "made January 2025" does not.
+//     document's entity, as "made January 2025" does not;
+//   - a word of what is usual or approximate ("the usual turnaround",
+//     "roughly how long", "with the normal delivery") is a generic word
+//     (Builtin.Hedges, see read.go's hedgeWords): it says how exact an
+//     answer is wanted, and names no kind of the thing asked.
 
 // finds lists the expressions of q's type in one sentence, less those of
 // another kind than asked (see above).

@@ -68,15 +68,29 @@ var genericWords = []string{
 	"me", "you", "we", "they", "them", "someone", "anyone", "people", "time", "times",
 }
 
+// hedgeWords (builtin:coverage-v14, Builtin.Hedges) are adverbs and
+// adjectives of what is usual or approximate ("how long's the usual
+// turnaround", "roughly how long", "the normal delivery"): they say how
+// exact an answer the asker expects, not what it is about.
+var hedgeWords = []string{"usual", "usually", "normal", "normally", "typical", "typically", "roughly", "approximately",
+	"approx", "around", "generally", "average", "ordinary"}
+
 // genericTerms returns the analyzed terms of genericWords.
 // NewBuiltin computes them once; a Builtin made otherwise computes them on
 // each call.
 func (b *Builtin) genericTerms() map[string]bool {
-	if b.generic != nil {
+	if b.Hedges && b.hedged != nil {
+		return b.hedged
+	}
+	if !b.Hedges && b.generic != nil {
 		return b.generic
 	}
 	out := map[string]bool{}
-	for _, w := range genericWords {
+	words := genericWords
+	if b.Hedges {
+		words = append(slices.Clone(words), hedgeWords...)
+	}
+	for _, w := range words {
 		for _, t := range b.an.Terms(w) {
 			out[t] = true
 		}
