@@ -34,7 +34,7 @@ const V13Model = "builtin:coverage-v13"
 //     do"; answertype.AskedUnit), which answertype reads as expecting no
 //     particular type, expects a measure in that unit's dimension.
 //
-// and it reads two more time words as English does:
+// and it reads time and hedge words as English does:
 //
 //   - a clause opening with "when" states a time or a condition
 //     (Builtin.WhenClause): "when will I get an email with the tracking"
