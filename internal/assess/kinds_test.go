@@ -121,13 +121,13 @@ func TestPlainAbbrev(t *testing.T) {
 	}
 }
 
-// TestHedges: "the normal delivery" names no kind of delivery, and "the
-// usual turnaround" asks for the turnaround: v14 reads both as generic
-// words, v13 did not and refused.
+// TestHedges: "the usual delivery" names no kind of delivery: v14 reads
+// "usual" as a generic word, v13 read it as a kind that "Standard
+// delivery" is another of, and refused.
 func TestHedges(t *testing.T) {
 	ev := []Evidence{{ChunkID: "pol-spare-parts#0", Title: "Ordering spare parts", Text: "Spare parts are sold at parts.hollin.example. Standard delivery takes 3 to 5 working days and costs £3.95."}}
 	b, _ := assessorOver(append(hollinLike, ev...))
-	q := "Roughly how long do spare parts take to turn up with the normal delivery?"
+	q := "Roughly how long do spare parts take to turn up with the usual delivery?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}
 	if res := assessChecked(t, b, req); !res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "3 to 5 working days") {
 		t.Fatalf("v14 on %q = %+v, want accepted on the standard delivery time", q, res.Assessment)
@@ -137,7 +137,7 @@ func TestHedges(t *testing.T) {
 		t.Fatalf("v13 (%s) accepted %q: %s (the test no longer shows the hedge words)", b.Model(), q, res.Assessment.Reason)
 	}
 	b.Hedges = true
-	if !b.genericTerms()["usual"] || !b.genericTerms()["roughli"] && !b.genericTerms()["roughly"] {
-		t.Errorf("hedge words are not generic with Hedges on")
+	if g := b.genericTerms(); !g["usual"] || !g["roughli"] && !g["roughly"] || g["normal"] {
+		t.Errorf("hedge words: usual %v, roughly %v, normal %v; want generic, generic, not", g["usual"], g["roughli"] || g["roughly"], g["normal"])
 	}
 }
