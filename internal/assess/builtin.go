@@ -194,7 +194,7 @@ type Builtin struct {
 	PlainAbbrev bool
 	// Hedges (builtin:coverage-v14, see read.go's hedgeWords): words of
 	// what is usual or approximate ("the usual turnaround", "roughly",
-	// "the normal delivery") are generic words: they say how exact an
+	// "the usual delivery") are generic words: they say how exact an
 	// answer is wanted, not what it is about.
 	Hedges bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's

@@ -44,7 +44,7 @@ const V13Model = "builtin:coverage-v13"
 //     (Builtin.PlainAbbrev, see plain.go): "made Jan 2025" names no
 //     document's entity, as "made January 2025" does not;
 //   - a word of what is usual or approximate ("the usual turnaround",
-//     "roughly how long", "with the normal delivery") is a generic word
+//     "roughly how long", "with the usual delivery") is a generic word
 //     (Builtin.Hedges, see read.go's hedgeWords): it says how exact an
 //     answer is wanted, and names no kind of the thing asked.
 
