@@ -174,6 +174,29 @@ type Builtin struct {
 	// value of that type ("the current cover is 5 years"), as by a
 	// negation or a modal: the value says yes or no.
 	Stated bool
+	// Calendar and Shaped (builtin:coverage-v14, see kinds.go) take an
+	// expression of the expected type for an answer only when it is of
+	// the kind asked: a period of time is no calendar date (Calendar), and
+	// a noun a hyphenated compound or a superlative restricts ("next-day
+	// delivery", "the lowest speed") is another kind when named with
+	// another modifier; a measure asked for by its unit after "what" ("what
+	// rpm") expects a measure in that unit (Shaped).
+	Calendar bool
+	Shaped   bool
+	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
+	// with "when" ("We email a tracking link when the courier collects
+	// your appliance") states the time or condition a "when will I get"
+	// question asks for, as one opening with "if" or "once" does.
+	WhenClause bool
+	// PlainAbbrev (builtin:coverage-v14, with Plain): a month's
+	// abbreviation ("made Jan 2025") is a date word, as its full name is
+	// with PlainMonths.
+	PlainAbbrev bool
+	// Hedges (builtin:coverage-v14, see read.go's hedgeWords): words of
+	// what is usual or approximate ("the usual turnaround", "roughly",
+	// "the usual delivery") are generic words: they say how exact an
+	// answer is wanted, not what it is about.
+	Hedges bool
 	// Dimensions (builtin:coverage-v12) reads a measure adjective's
 	// dimension into the expected type ("how heavy": a mass;
 	// answertype.AskedDimension): a measure in another unit ("1,500 W")
@@ -188,6 +211,7 @@ type Builtin struct {
 	// reading's minTopic, applied to the tolerance).
 	Topical bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
@@ -195,8 +219,11 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
-		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true}
+		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true}
 	b.generic = b.genericTerms()
+	b.Hedges = true
+	b.hedged = b.genericTerms()
 	return b
 }
 
@@ -223,6 +250,8 @@ func (b *Builtin) Model() string {
 		m = V10Model
 	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
 		m = V12Model
+	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev || !b.Hedges:
+		m = V13Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -400,6 +429,11 @@ func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
 		q.Unit = q.Dimension(question)
+	}
+	if b.Shaped && q.Type == answertype.Description {
+		if dim, unit, ok := answertype.AskedUnit(question); ok {
+			q = answertype.Question{Type: answertype.Quantity, Unit: dim, Frame: []string{unit}} // "what rpm"
+		}
 	}
 	return q
 }
@@ -611,7 +645,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	all := make([]*judged, 0, len(req.Evidence))
 	for i := range req.Evidence {
 		e := &req.Evidence[i]
-		expr, typed := b.answerIn(asked, e.Text, r, covers)
+		expr, typed := b.answerIn(asked, e, r, covers)
 		have := TitledMentions(b.an, e.Title, e.Text)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
@@ -918,6 +952,10 @@ func (b *Builtin) without(question string, j *judged) string {
 // that no visible chunk holds ("express delivery").
 type kind struct {
 	mod, head string // terms
+	// superlative is true for a modifier read by its shape as one
+	// (Builtin.Shaped): its positive ("high" for "highest") names the
+	// same kind.
+	superlative bool
 }
 
 // restricted lists the kinds the clause that asks names (see kind): a word
@@ -945,14 +983,19 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 			continue
 		}
 		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
-		if len(m) != 1 || len(h) != 1 || vocab.DocFreq(m[0]) > 0 || inEntity[m[0]] || inEntity[h[0]] ||
+		shaped := b.Shaped && shapedKind(fields[i]) // "next-day", "lowest" (v14, see kinds.go)
+		compound := shaped && len(m) > 1
+		if compound {
+			m = []string{strings.Join(m, "-")}
+		}
+		if len(m) != 1 || len(h) != 1 || vocab.DocFreq(m[0]) > 0 && !shaped || inEntity[m[0]] || inEntity[h[0]] ||
 			!content[h[0]] || r.askedVerbs[m[0]] || r.sceneVerbs[m[0]] {
 			continue
 		}
-		if _, ok := content[m[0]]; !ok {
+		if _, ok := content[m[0]]; !ok && !compound {
 			continue // a frame word
 		}
-		out = append(out, kind{mod: m[0], head: h[0]})
+		out = append(out, kind{mod: m[0], head: h[0], superlative: shaped && !compound})
 	}
 	return out
 }
@@ -976,8 +1019,9 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 			if i > 0 && !strings.ContainsAny(fields[i-1], ",.;:?!") {
 				prev = b.an.Terms(fields[i-1])
 			}
-			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'(")) // "ten speeds" counts, names no kind
-			if len(prev) != 1 || prev[0] == k.mod || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
+			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'("))             // "ten speeds" counts, names no kind
+			positive := k.superlative && len(prev) == 1 && len(prev[0]) >= 3 && strings.HasPrefix(k.mod, prev[0]) // "high" for "highest"
+			if len(prev) != 1 || prev[0] == k.mod || positive || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false
 			}
 		}
@@ -1063,11 +1107,11 @@ func (b *Builtin) weigh(q string, vocab Vocabulary, frame map[string]bool) []wei
 // content term of the question (or an entity's), or in the sentence before
 // or after one. It returns the first such expression; a question that
 // expects no particular type is answered by any chunk.
-func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
+func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, covers func(map[string]bool, string) bool) (string, bool) {
 	if t.Type == answertype.Description {
 		return "", true
 	}
-	sents := citation.Sentences(text)
+	sents := citation.Sentences(e.Text)
 	onTopic := make([]bool, len(sents))
 	for i, s := range sents {
 		have := b.an.Set(s)
@@ -1089,7 +1133,7 @@ func (b *Builtin) answerIn(t answertype.Question, text string, r *reading, cover
 			if j < 0 || j >= len(sents) || b.otherKind(sents[j], r.kinds) {
 				continue
 			}
-			for _, ex := range t.Find(sents[j]) {
+			for _, ex := range b.finds(t, sents[j]) {
 				if !r.repeats(t, ex) {
 					return ex, true
 				}

@@ -134,7 +134,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	var pickExpr string
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
-		expr, typed := b.answerIn(asked, j.ev.Text, r, covers)
+		expr, typed := b.answerIn(asked, j.ev, r, covers)
 		if !typed {
 			continue
 		}
@@ -190,7 +190,7 @@ func (b *Builtin) focusCompared(f *focus, asked answertype.Question, r *reading,
 	typed := false
 	for _, j := range picked {
 		maps.Copy(u.have, j.have)
-		if expr, ok := b.answerIn(asked, j.ev.Text, r, covers); ok && !typed {
+		if expr, ok := b.answerIn(asked, j.ev, r, covers); ok && !typed {
 			typed, u.expr = true, expr
 		}
 	}

@@ -38,6 +38,9 @@ const V12Model = "builtin:coverage-v12"
 var (
 	months   = wordSet("january february march april may june july august september october november december")
 	weekdays = wordSet("monday tuesday wednesday thursday friday saturday sunday")
+	// monthAbbrevs are the months' abbreviations (builtin:coverage-v14,
+	// Builtin.PlainAbbrev); "may" is a full name.
+	monthAbbrevs = wordSet("jan feb mar apr jun jul aug sep sept oct nov dec")
 )
 
 func wordSet(s string) map[string]bool {
@@ -71,7 +74,7 @@ func (b *Builtin) plainEntities(ents []Entity, frame map[string]bool) []Entity {
 		for _, w := range words {
 			w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 			switch {
-			case b.PlainMonths && months[w] || b.PlainWeekdays && weekdays[w] || reOrdinal.MatchString(w):
+			case b.PlainMonths && months[w] || b.PlainWeekdays && weekdays[w] || reOrdinal.MatchString(w) || b.PlainAbbrev && monthAbbrevs[w]:
 				dated = true
 			case reYear.MatchString(w):
 			default:

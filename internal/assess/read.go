@@ -68,15 +68,33 @@ var genericWords = []string{
 	"me", "you", "we", "they", "them", "someone", "anyone", "people", "time", "times",
 }
 
+// hedgeWords (builtin:coverage-v14, Builtin.Hedges) are adverbs and
+// adjectives of what is usual or approximate ("how long's the usual
+// turnaround", "roughly how long"): they say how exact an answer the
+// asker expects, not what it is about. Words that also name a kind in
+// technical text ("normal", "normally", whose stem is "normal", "average",
+// "ordinary": "normal human aging",
+// "average power") are not among them (a SciFact claim about "normal
+// human aging" was accepted on other ageing papers with "normal" here).
+var hedgeWords = []string{"usual", "usually", "typical", "typically", "roughly", "approximately",
+	"approx", "generally"}
+
 // genericTerms returns the analyzed terms of genericWords.
 // NewBuiltin computes them once; a Builtin made otherwise computes them on
 // each call.
 func (b *Builtin) genericTerms() map[string]bool {
-	if b.generic != nil {
+	if b.Hedges && b.hedged != nil {
+		return b.hedged
+	}
+	if !b.Hedges && b.generic != nil {
 		return b.generic
 	}
 	out := map[string]bool{}
-	for _, w := range genericWords {
+	words := genericWords
+	if b.Hedges {
+		words = append(slices.Clone(words), hedgeWords...)
+	}
+	for _, w := range words {
 		for _, t := range b.an.Terms(w) {
 			out[t] = true
 		}
@@ -256,7 +274,7 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 		if c < b.ReadCoverage || topic < minTopic {
 			continue
 		}
-		expr, typed := b.answerIn(asked, j.ev.Text, r, akinCovers)
+		expr, typed := b.answerIn(asked, j.ev, r, akinCovers)
 		if !typed {
 			continue
 		}

@@ -63,8 +63,8 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v13" {
-		t.Errorf("model %q, want builtin:coverage-v13", b.Model())
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v14" {
+		t.Errorf("model %q, want builtin:coverage-v14", b.Model())
 	}
 	b.Read = false
 	if b.Model() != V9Model {

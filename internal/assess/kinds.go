@@ -1,0 +1,84 @@
+package assess
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/assay-rag/assay/internal/answertype"
+)
+
+// V13Model names the builtin assessor without v14's checks that the
+// expression found is of the kind asked and its readings of time and
+// hedge words (any of Builtin.Calendar, Shaped, WhenClause, PlainAbbrev
+// and Hedges off): builtin:coverage-v13, kept selectable.
+const V13Model = "builtin:coverage-v13"
+
+// builtin:coverage-v14 asks, of the expression of the expected type a
+// chunk holds, whether it is an answer of the kind asked rather than any
+// expression the type's finder takes:
+//
+//   - a period of time (Builtin.Calendar): "how long should fitting the
+//     kit take" is answered by a length of time ("3 to 5 working days",
+//     "within 14 days"), not by a point in the calendar ("before March",
+//     "2026"), which says when, not how long (answertype.Calendar);
+//   - a kind of the thing asked (Builtin.Shaped): a noun restricted by a
+//     modifier whose shape says it picks out one kind — a hyphenated
+//     compound of words ("next-day delivery") or a superlative ("the
+//     lowest speed") — is restricted as one restricted by a word no
+//     visible chunk holds (see restricted): a sentence naming it only
+//     with another modifier ("Standard delivery costs £3.95", "High speed
+//     reaches 22,000 RPM") is about another kind. And a question asking
+//     for a measure by its unit after "what" ("what rpm does the X200
+//     do"; answertype.AskedUnit), which answertype reads as expecting no
+//     particular type, expects a measure in that unit's dimension.
+//
+// and it reads time and hedge words as English does:
+//
+//   - a clause opening with "when" states a time or a condition
+//     (Builtin.WhenClause): "when will I get an email with the tracking"
+//     is answered by "We email a tracking link when the courier collects
+//     your appliance";
+//   - a month's abbreviation is a date word in a plain entity
+//     (Builtin.PlainAbbrev, see plain.go): "made Jan 2025" names no
+//     document's entity, as "made January 2025" does not;
+//   - a word of what is usual or approximate ("the usual turnaround",
+//     "roughly how long", "with the usual delivery") is a generic word
+//     (Builtin.Hedges, see read.go's hedgeWords): it says how exact an
+//     answer is wanted, and names no kind of the thing asked.
+
+// finds lists the expressions of q's type in one sentence, less those of
+// another kind than asked (see above).
+func (b *Builtin) finds(q answertype.Question, sentence string) []string {
+	out := q.Find(sentence)
+	if b.Calendar && q.Type == answertype.Period {
+		out = slices.DeleteFunc(out, answertype.Calendar)
+	}
+	if b.WhenClause && q.Type == answertype.Condition {
+		for _, m := range reWhen.FindAllStringSubmatch(sentence, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// shapedKind reports whether a word of a question restricts the noun after
+// it by its shape (Builtin.Shaped): a hyphenated compound of two or more
+// words of letters ("next-day"), or a superlative of at least six letters
+// ending in "est" ("lowest", "fastest").
+func shapedKind(w string) bool {
+	w = strings.ToLower(strings.Trim(w, "\"'()"))
+	if w == "" || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		return false
+	}
+	if parts := strings.Split(w, "-"); len(parts) > 1 {
+		return !slices.Contains(parts, "")
+	}
+	return len(w) >= 6 && strings.HasSuffix(w, "est")
+}
+
+// reWhen is a clause opening with "when" (Builtin.WhenClause), up to the
+// next punctuation: answertype's conditions open with "if", "once",
+// "whenever", "as soon as", "unless" or "in case".
+var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:]+)`)
