@@ -2,6 +2,7 @@ package vectors
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,7 +21,11 @@ func TestTopKKeepsTheBest(t *testing.T) {
 		levels := 1 + rng.IntN(50) // few distinct scores: many ties
 		all := make([]scored, n)
 		for i := range all {
-			all[i] = scored{i: uint32(i), score: float32(rng.IntN(levels)) / 7}
+			sc := float32(rng.IntN(levels)-levels/2) / 7
+			if sc == 0 && rng.IntN(2) == 0 {
+				sc = float32(math.Copysign(0, -1)) // -0 ties with +0
+			}
+			all[i] = scored{i: uint32(i), score: sc}
 		}
 		rng.Shuffle(n, func(i, j int) { all[i], all[j] = all[j], all[i] })
 		top := newTopK(k)
@@ -48,6 +53,39 @@ func TestTopKKeepsTheBest(t *testing.T) {
 		}
 		if top.items[0] != want[len(want)-1] {
 			t.Fatalf("trial %d: root %v, want the worst kept %v", trial, top.items[0], want[len(want)-1])
+		}
+	}
+}
+
+// TestRankOrdersAsBetter: rank, the heap's integer key, orders any two
+// results as better does: scores of every sign and magnitude, ±0 (equal
+// as floats), subnormals, the largest finite floats, equal scores with
+// different ordinals.
+func TestRankOrdersAsBetter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	special := []float32{0, float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		math.MaxFloat32, -math.MaxFloat32, 1, -1, 1e-30, -1e-30, 0.5, -0.5}
+	pick := func() scored {
+		i := uint32(rng.IntN(4))
+		if rng.IntN(3) == 0 {
+			i = rng.Uint32()
+		}
+		switch rng.IntN(3) {
+		case 0:
+			return scored{i, special[rng.IntN(len(special))]}
+		case 1:
+			return scored{i, math.Float32frombits(rng.Uint32() &^ (0xff << 23))} // subnormal or zero, either sign
+		}
+		f := float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10)))
+		return scored{i, f}
+	}
+	for range 200_000 {
+		a, b := pick(), pick()
+		if a.i == b.i && a.score != b.score {
+			continue // no two offers share an ordinal
+		}
+		if got, want := rank(a.i, a.score) > rank(b.i, b.score), better(a, b); got != want {
+			t.Fatalf("rank says %v better than %v: %v, better says %v", a, b, got, want)
 		}
 	}
 }
