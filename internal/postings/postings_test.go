@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -570,5 +571,37 @@ func TestDocFreqMemo(t *testing.T) {
 	}
 	if ix.All().dfs != nil {
 		t.Fatal("the full-access set keeps a memo; its counts are stored")
+	}
+	// Concurrent askers of a fresh restricted set (go test -race): the
+	// same counts.
+	w := ix.Visible([]string{"staff"})
+	if w.full {
+		t.Fatal("staff sees every chunk")
+	}
+	wantStaff := map[string]int{}
+	for _, d := range docs {
+		if visibleTo(d, []string{"staff"}) {
+			for _, term := range d.terms {
+				wantStaff[term]++
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	bad := make(chan string, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range vocab {
+				term := fmt.Sprintf("u%d", (i*7+g*1009)%vocab)
+				if got := w.DocFreq(term); got != wantStaff[term] {
+					bad <- fmt.Sprintf("DocFreq(%s) = %d for staff, want %d", term, got, wantStaff[term])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(bad)
+	for msg := range bad {
+		t.Fatal(msg)
 	}
 }
