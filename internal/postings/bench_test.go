@@ -358,11 +358,19 @@ func BenchmarkHoldings(b *testing.B) {
 		for _, c := range callers {
 			v := x.ix.Visible(c.groups)
 			b.Run(fmt.Sprintf("n=%d/caller=%s", n, c.name), func(b *testing.B) {
+				// The thread's CPU time suffers less than wall time from
+				// other processes on a shared machine.
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				var cpu time.Duration
 				for b.Loop() {
+					c0 := threadCPU()
 					for _, q := range s.queries {
 						v.Holdings(slices.Compact(slices.Sorted(slices.Values(q))), nil)
 					}
+					cpu += threadCPU() - c0
 				}
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
@@ -428,4 +436,36 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(x.dir)
 	}
 	os.Exit(code)
+}
+
+// BenchmarkDocFreq asks each test query's terms' visible document
+// frequencies once, as a question's first weighing does (an op is all
+// 300 queries): "fresh" from a Visible made anew each op (no memo),
+// "kept" from the cached Visible whose memo the earlier ops filled.
+func BenchmarkDocFreq(b *testing.B) {
+	s := loadSciFact(b)
+	for _, n := range sizes() {
+		x := syntheticIndex(b, n)
+		for _, c := range callers {
+			gs := slices.Sorted(slices.Values(c.groups))
+			for _, kept := range []bool{false, true} {
+				b.Run(fmt.Sprintf("n=%d/caller=%s/kept=%v", n, c.name, kept), func(b *testing.B) {
+					v := x.ix.Visible(c.groups)
+					for b.Loop() {
+						if !kept {
+							b.StopTimer()
+							v = x.ix.visible(gs)
+							b.StartTimer()
+						}
+						for _, q := range s.queries {
+							for _, t := range q {
+								v.DocFreq(t)
+							}
+						}
+					}
+					b.ReportMetric(float64(len(v.dfs)), "kept")
+				})
+			}
+		}
+	}
 }

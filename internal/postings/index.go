@@ -46,11 +46,12 @@ type Index struct {
 	norms []byte // norms.bin
 	lens  lengths
 	// groups are the groups' chunk bitmaps, by name.
-	groups map[string]*roaring.Bitmap
-	all    *Visible
-	cache  *lru.Cache[string, *Visible]
-	masks  *sync.Pool // Holdings' per-chunk masks
-	closed sync.Once
+	groups  map[string]*roaring.Bitmap
+	all     *Visible
+	cache   *lru.Cache[string, *Visible]
+	masks   *sync.Pool // Holdings' per-chunk masks
+	touched *sync.Pool // Holdings' lists of marked chunks
+	closed  sync.Once
 }
 
 // DefaultCacheSize is how many visible sets (one per distinct group set)
@@ -114,6 +115,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	ix.all = &Visible{ix: ix, docs: all, full: true, n: ix.Len(), avgdl: avgLen(ix.lens.total, ix.Len())}
 	ix.cache, _ = lru.New[string, *Visible](cacheSize) // errs only for a size ≤ 0
 	ix.masks = maskPool(ix.Len())
+	ix.touched = touchedPool()
 	return ix, nil
 }
 
@@ -188,7 +190,21 @@ type Visible struct {
 
 	denseOnce sync.Once
 	dense     []uint64 // docs as a bitset of the index's length, made at the first search that reads it
+
+	// dfs memoizes docFreq for a restricted set: term (by its bitmap's
+	// offset, unique to it) → visible chunks holding it. A question asks
+	// the same terms' visible counts five or six times (the retriever's
+	// weights, BM25's, the assessor's weights, rewrites and spelling)
+	// and the questions of a corpus share their common terms, whose
+	// bitmaps are the costly ones to intersect. At most maxKeptDFs.
+	dfMu sync.RWMutex
+	dfs  map[uint64]int32
 }
+
+// maxKeptDFs bounds a Visible's docFreq memo (about 20 bytes an entry;
+// the cache keeps up to 256 Visibles, so at most ~40 MB in all). Once
+// full it keeps what it holds and computes the rest.
+const maxKeptDFs = 8192
 
 // Visible returns the chunks visible to groups (those whose ACL shares a
 // group with them) and their statistics. Results are cached per distinct
@@ -281,7 +297,22 @@ func (v *Visible) docFreq(r termRecord) int {
 	if v.full {
 		return int(r.df)
 	}
-	return int(v.ix.termDocs(r).AndCardinality(v.docs))
+	v.dfMu.RLock()
+	df, ok := v.dfs[r.bitmapOff]
+	v.dfMu.RUnlock()
+	if ok {
+		return int(df)
+	}
+	n := int(v.ix.termDocs(r).AndCardinality(v.docs))
+	v.dfMu.Lock()
+	if v.dfs == nil {
+		v.dfs = map[uint64]int32{}
+	}
+	if len(v.dfs) < maxKeptDFs {
+		v.dfs[r.bitmapOff] = int32(n)
+	}
+	v.dfMu.Unlock()
+	return n
 }
 
 // EachTerm calls fn for every term of the index, in byte order, with the

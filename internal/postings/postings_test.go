@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -528,5 +529,79 @@ func TestOnlyCandidatesExamined(t *testing.T) {
 		if w.examined != want || len(hits) != want {
 			t.Errorf("filter %v: examined %d chunks and found %d, want %d candidates (of %d chunks)", a != nil, w.examined, len(hits), want, n)
 		}
+	}
+}
+
+// TestDocFreqMemo: a restricted set's visible document frequencies are
+// kept per term after the first ask, and every ask, first or later,
+// equals counting the visible chunks holding the term; the memo holds
+// at most maxKeptDFs terms and answers the rest by counting.
+func TestDocFreqMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const vocab = maxKeptDFs + 500
+	docs := make([]testDoc, vocab)
+	for i := range docs {
+		docs[i].terms = []string{fmt.Sprintf("u%d", i), fmt.Sprintf("c%d", r.IntN(20))}
+		docs[i].groups = []string{[]string{"public", "staff"}[r.IntN(2)]}
+	}
+	ix := build(t, docs)
+	v := ix.Visible([]string{"public"})
+	want := map[string]int{}
+	for _, d := range docs {
+		if visibleTo(d, []string{"public"}) {
+			for _, term := range d.terms {
+				want[term]++
+			}
+		}
+	}
+	for pass := range 2 {
+		for i := range vocab {
+			for _, term := range []string{fmt.Sprintf("u%d", i), fmt.Sprintf("c%d", i%20)} {
+				if got := v.DocFreq(term); got != want[term] {
+					t.Fatalf("pass %d: DocFreq(%s) = %d, want %d", pass, term, got, want[term])
+				}
+			}
+		}
+		if pass == 0 && len(v.dfs) != maxKeptDFs {
+			t.Fatalf("memo holds %d terms after asking %d, want %d", len(v.dfs), vocab+20, maxKeptDFs)
+		}
+	}
+	if len(v.dfs) > maxKeptDFs {
+		t.Fatalf("memo holds %d terms, more than %d", len(v.dfs), maxKeptDFs)
+	}
+	if ix.All().dfs != nil {
+		t.Fatal("the full-access set keeps a memo; its counts are stored")
+	}
+	// Concurrent askers of a fresh restricted set (go test -race): the
+	// same counts.
+	w := ix.Visible([]string{"staff"})
+	if w.full {
+		t.Fatal("staff sees every chunk")
+	}
+	wantStaff := map[string]int{}
+	for _, d := range docs {
+		if visibleTo(d, []string{"staff"}) {
+			for _, term := range d.terms {
+				wantStaff[term]++
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	bad := make(chan string, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range vocab {
+				term := fmt.Sprintf("u%d", (i*7+g*1009)%vocab)
+				if got := w.DocFreq(term); got != wantStaff[term] {
+					bad <- fmt.Sprintf("DocFreq(%s) = %d for staff, want %d", term, got, wantStaff[term])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(bad)
+	for msg := range bad {
+		t.Fatal(msg)
 	}
 }

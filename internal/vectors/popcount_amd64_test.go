@@ -111,3 +111,24 @@ func BenchmarkAndPopcount4(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkWeightedPopcounts is the subset scan's kernel over one batch
+// of 256 records of 16 words, resident in cache (35 KB): what the
+// counting costs a record, apart from reaching the records.
+func BenchmarkWeightedPopcounts(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 22))
+	const w, n = 16, 256
+	planes := make([]uint64, 4*w)
+	recs := make([]uint64, n*(1+w))
+	for i := range planes {
+		planes[i] = rng.Uint64()
+	}
+	for i := range recs {
+		recs[i] = rng.Uint64()
+	}
+	out := make([]int64, n)
+	for b.Loop() {
+		weightedPopcounts(planes, recs, w, out)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/record")
+}
