@@ -57,6 +57,9 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 	}
 	if b.WhenClause && q.Type == answertype.Condition {
 		for _, m := range reWhen.FindAllStringSubmatch(sentence, -1) {
+			if strings.Contains(m[1], "?") {
+				continue // "When does the tracking email arrive?" asks when: an FAQ's heading states no time
+			}
 			out = append(out, m[1])
 		}
 	}
@@ -79,6 +82,7 @@ func shapedKind(w string) bool {
 }
 
 // reWhen is a clause opening with "when" (Builtin.WhenClause), up to the
-// next punctuation: answertype's conditions open with "if", "once",
+// next punctuation (finds drops one running to a question mark: a
+// question asking when, not a clause saying it): answertype's conditions open with "if", "once",
 // "whenever", "as soon as", "unless" or "in case".
 var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:]+)`)

@@ -3,6 +3,8 @@ package assess
 import (
 	"strings"
 	"testing"
+
+	"github.com/assay-rag/assay/internal/answertype"
 )
 
 // kindsEvidence are pages whose expression of the expected type is of
@@ -96,6 +98,25 @@ func TestWhenClause(t *testing.T) {
 	b.WhenClause = false
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 		t.Fatalf("v13 accepted %q: %s (the test no longer shows the when clause)", q, res.Assessment.Reason)
+	}
+}
+
+// TestWhenQuestionIsNoClause: a page that only asks the question ("When
+// does the tracking email for a repair arrive?", an FAQ heading) states no
+// time: its "when" opens a question, not a clause saying when.
+func TestWhenQuestionIsNoClause(t *testing.T) {
+	ev := []Evidence{{ChunkID: "faq-tracking#0", Title: "Repair tracking", Text: "When does the tracking email for a repair arrive? Please contact our team for help."}}
+	b, _ := assessorOver(append(hollinLike, ev...))
+	q := "when will I get an email with the tracking for my repair?"
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Fatalf("v14 accepted %q on a page asking it: %s", q, res.Assessment.Reason)
+	}
+	if got := b.finds(answertype.Question{Type: answertype.Condition}, "When does the tracking email arrive?"); len(got) != 0 {
+		t.Errorf("finds in a when question = %q, want none", got)
+	}
+	if got := b.finds(answertype.Question{Type: answertype.Condition}, "We email a tracking link when the courier collects your appliance."); len(got) != 1 {
+		t.Errorf("finds in a when clause = %q, want it", got)
 	}
 }
 

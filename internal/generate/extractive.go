@@ -439,7 +439,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v13: a source whose title names what the clause that asks asks
 	// about opens the answer (see topic).
 	if g.Version >= 13 {
-		if t := g.topic(req, all, asked, content, verbs, idf, titles); t >= 0 && t != best.source {
+		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t >= 0 && t != best.source {
 			best = g.topicOpening(all, asked, t)
 		}
 	}
@@ -754,7 +754,7 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 // elsewhere holding both words in passing ("You do not need to register
 // to claim under the warranty") is about something else. A question
 // expecting no type of answer (an open question, a claim) is not read so.
-func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Question, content []string, verbs map[string]bool, idf map[string]float64, titles []map[string]bool) int {
+func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Question, content []string, verbs map[string]bool, idf map[string]float64, titles []map[string]bool, best int) int {
 	if asked.Type == answertype.Description || asked.Type == answertype.YesNo {
 		return -1
 	}
@@ -779,6 +779,9 @@ func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Questi
 			}
 		}
 		return n >= 2 && held >= g.AnswerShare*of
+	}
+	if best >= 0 && names(best) {
+		return -1 // the opening's own source is titled with it
 	}
 	for i, src := range req.Sources {
 		if stale(src) || !names(i) {

@@ -649,3 +649,24 @@ func TestExtractiveV10(t *testing.T) {
 		})
 	}
 }
+
+// TestTopicLeavesANamingOpening: v13's topic rule moves the opening to a
+// source whose title names what is asked only when the opening
+// sentence's own source's title does not (as topic says). Here both
+// titles name the warranty claim; the opening source, second in rank,
+// holds the instruction, and the first source's title alone must not
+// move the answer to its unrelated instructions.
+func TestTopicLeavesANamingOpening(t *testing.T) {
+	tips := src("1", "tips", "current", 1, "Keep your receipt in a safe place. Call us if you are unsure.")
+	tips.Title = "Warranty claim tips"
+	howto := src("2", "howto", "current", 1, "To make a warranty claim, fill in the claim form at hollin.example/repair and attach your proof of purchase.")
+	howto.Title = "How do I make a warranty claim?"
+	req := Request{Question: "How do I make a warranty claim?", Sources: []Source{tips, howto}}
+	an := terms.New()
+	for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV12(an)} {
+		docs, ans := citedDocs(t, g, req)
+		if len(docs) == 0 || docs[0] != "howto" || !strings.Contains(ans.Text, "claim form") {
+			t.Errorf("%s: %q cites %v; want it to open with howto's claim form", g.Model(), ans.Text, docs)
+		}
+	}
+}

@@ -46,10 +46,15 @@ func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]i
 	// marked chunks are counted (and their masks cleared) from it rather
 	// than from a union of the terms' bitmaps built and walked again.
 	// Counting does not depend on the order, so the counts are the same.
+	// Each chunk is listed once, but every mark writes its slot before
+	// knowing whether the chunk is new: room for the terms' chunks added,
+	// at most one more than the index's chunks (MaxHeld terms' bitmaps can
+	// add up to MaxHeld times that).
 	total := 0
 	for _, bm := range holding {
 		total += int(bm.GetCardinality())
 	}
+	total = min(total, len(held)+1)
 	tp := v.ix.touched.Get().(*[]uint32)
 	defer v.ix.touched.Put(tp)
 	if cap(*tp) < total {

@@ -605,3 +605,35 @@ func TestDocFreqMemo(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+// TestHoldingsTouchedListBounded: Holdings' list of marked chunks holds
+// each chunk at most once, so the list it keeps in its pool needs no
+// more room than the index has chunks (and one slot), however many terms each chunk
+// holds (sizing it by the terms' chunks added kept MaxHeld times that,
+// 256 bytes a chunk at 500k chunks, in every pooled list). The pool may
+// drop a list (it does at random under -race), so the largest of several
+// is read.
+func TestHoldingsTouchedListBounded(t *testing.T) {
+	terms := make([]string, MaxHeld)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("t%d", i)
+	}
+	docs := make([]testDoc, 300)
+	for i := range docs {
+		docs[i] = testDoc{terms: terms, groups: []string{"public"}}
+	}
+	ix := build(t, docs)
+	largest := 0
+	for range 20 {
+		got := ix.Visible([]string{"public"}).Holdings(terms, nil)
+		if len(got) != 1 || got[1<<MaxHeld-1] != len(docs) {
+			t.Fatalf("Holdings = %v, want all %d chunks holding every term", got, len(docs))
+		}
+		tp := ix.touched.Get().(*[]uint32)
+		largest = max(largest, cap(*tp))
+		ix.touched.Put(tp)
+	}
+	if largest > ix.Len()+1 { // the last mark's slot is written before it is known to be no new chunk
+		t.Fatalf("Holdings keeps a list of room for %d chunks, the index has %d", largest, ix.Len())
+	}
+}
