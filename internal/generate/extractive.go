@@ -292,8 +292,7 @@ func NewExtractiveV7(an *terms.Analyzer) *Extractive {
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
-// ExtractiveV9Model, ExtractiveV8Model or ExtractiveV7Model.
+// names: one of router.BuiltinGenerateModels, or "" for ExtractiveModel.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
@@ -311,7 +310,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV12Model+", "+ExtractiveV11Model+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+router.BuiltinGenerateModelsText("")+", got "+model)
 }
 
 // Model is the generator's model id.
