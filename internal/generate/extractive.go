@@ -1035,16 +1035,11 @@ func (g *Extractive) holds(t answertype.Question, text string) bool {
 	if g.Version < 12 || t.Type != answertype.Name || !slices.ContainsFunc(t.Frame, func(w string) bool { return codeFrame[w] }) {
 		return len(found) > 0
 	}
-	return slices.ContainsFunc(found, isCode)
+	return slices.ContainsFunc(found, answertype.IsCode)
 }
 
 // codeFrame are the nouns that ask for a name in the form of a code.
 var codeFrame = map[string]bool{"number": true, "numbers": true, "code": true, "codes": true}
-
-// isCode reports whether a word holds both letters and digits.
-func isCode(w string) bool {
-	return strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, unicode.IsLetter) >= 0
-}
 
 // verbs returns the terms of the question's verbs (answertype.Verbs).
 func (g *Extractive) verbs(question string) map[string]bool {
