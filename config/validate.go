@@ -240,10 +240,8 @@ func (c Config) validateLoop(p *problems) {
 	p.notNegative("loop.max_cost_usd", c.Loop.MaxCostUSD)
 	p.positive("loop.deadline", c.Loop.Deadline)
 	p.inRange("loop.top_k", wire.TopKRange, c.Loop.TopK)
-	switch c.Loop.Generator {
-	case "", router.BuiltinGenerateModel, router.BuiltinGenerateModelV12, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7:
-	default:
-		p.add("loop.generator", "want %s (the default), %s, %s, %s, %s, %s or %s, got %q", router.BuiltinGenerateModel, router.BuiltinGenerateModelV12, router.BuiltinGenerateModelV11, router.BuiltinGenerateModelV10, router.BuiltinGenerateModelV9, router.BuiltinGenerateModelV8, router.BuiltinGenerateModelV7, c.Loop.Generator)
+	if g := c.Loop.Generator; g != "" && !slices.Contains(router.BuiltinGenerateModels(), g) {
+		p.add("loop.generator", "want %s, got %q", router.BuiltinGenerateModelsText(" (the default)"), g)
 	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {

@@ -80,6 +80,23 @@ const (
 	BuiltinGenerateModelV7  = "builtin:extractive-v7"
 )
 
+// BuiltinGenerateModels returns the builtin generator's model ids, the
+// default (BuiltinGenerateModel) first, then the previous ones newest
+// first: the ids loop.generator takes and generate.NewExtractiveModel
+// builds. This is the one list of them.
+func BuiltinGenerateModels() []string {
+	return []string{BuiltinGenerateModel, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8, BuiltinGenerateModelV7}
+}
+
+// BuiltinGenerateModelsText names BuiltinGenerateModels for a message,
+// defaultNote after the default: "builtin:extractive-v13<defaultNote>,
+// builtin:extractive-v12, ... or builtin:extractive-v7".
+func BuiltinGenerateModelsText(defaultNote string) string {
+	ms := BuiltinGenerateModels()
+	ms[0] += defaultNote
+	return strings.Join(ms[:len(ms)-1], ", ") + " or " + ms[len(ms)-1]
+}
+
 // PolicyVersion changes whenever the rules above change.
 const PolicyVersion = "router/2026-11-30.1"
 
@@ -104,10 +121,8 @@ type Policy struct {
 	// unavailable endpoint ends the run with the stage's error.
 	FallbackBuiltin bool `json:"fallback_builtin,omitempty"`
 	// BuiltinGenerate is the builtin generator's model id when it is not
-	// BuiltinGenerateModel (loop.generator: BuiltinGenerateModelV12, BuiltinGenerateModelV11,
-	// BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8 or
-	// BuiltinGenerateModelV7);
-	// empty for the default.
+	// BuiltinGenerateModel (loop.generator: one of the others in
+	// BuiltinGenerateModels); empty for the default.
 	BuiltinGenerate string `json:"builtin_generate,omitempty"`
 }
 

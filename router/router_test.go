@@ -149,3 +149,15 @@ func TestBuiltinGenerateSelected(t *testing.T) {
 		t.Errorf("fallback route: model %q, want %q", d.Model, BuiltinGenerateModelV7)
 	}
 }
+
+// TestBuiltinGenerateModelsText pins the message loop.generator and
+// generate.NewExtractiveModel give for an unknown id.
+func TestBuiltinGenerateModelsText(t *testing.T) {
+	want := "builtin:extractive-v13 (the default), builtin:extractive-v12, builtin:extractive-v11, builtin:extractive-v10, builtin:extractive-v9, builtin:extractive-v8 or builtin:extractive-v7"
+	if got := BuiltinGenerateModelsText(" (the default)"); got != want {
+		t.Errorf("BuiltinGenerateModelsText = %q, want %q", got, want)
+	}
+	if got := BuiltinGenerateModels()[0]; got != BuiltinGenerateModel {
+		t.Errorf("first model %q, want the default %q", got, BuiltinGenerateModel)
+	}
+}

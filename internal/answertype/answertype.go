@@ -1048,13 +1048,18 @@ func names(sentence string) []string {
 		if len(rs) < 2 {
 			continue
 		}
-		hasDigit := strings.IndexFunc(w, unicode.IsDigit) >= 0
-		hasLetter := strings.IndexFunc(w, unicode.IsLetter) >= 0
-		if hasDigit && hasLetter || i > 0 && unicode.IsUpper(rs[0]) {
+		if IsCode(w) || i > 0 && unicode.IsUpper(rs[0]) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// IsCode reports whether a word holds both a digit and a letter, the form
+// of a code: a model number ("X200", "HL-X200-UK"), a batch ("B-2291"), an
+// error code ("E4").
+func IsCode(w string) bool {
+	return strings.IndexFunc(w, unicode.IsDigit) >= 0 && strings.IndexFunc(w, unicode.IsLetter) >= 0
 }
 
 // beForms are the forms of "be" before a verb's -ing form ("is showing").

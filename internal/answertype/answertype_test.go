@@ -481,3 +481,11 @@ func TestAskedDimensionUnits(t *testing.T) {
 		}
 	}
 }
+
+func TestIsCode(t *testing.T) {
+	for w, want := range map[string]bool{"X200": true, "HL-X200-UK": true, "B-2291": true, "E4": true, "2291": false, "kettle": false, "": false, "X٢٠٠": true} {
+		if got := IsCode(w); got != want {
+			t.Errorf("IsCode(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -130,17 +131,19 @@ func dropPossessive(w string) string {
 	return w
 }
 
+// isCodeWord reports whether a word is a code (answertype.IsCode) or a
+// number of four digits or more ("2291", a batch or part number).
 func isCodeWord(w string) bool {
-	digits, letters := 0, 0
+	if answertype.IsCode(w) {
+		return true
+	}
+	digits := 0
 	for _, r := range w {
-		switch {
-		case unicode.IsDigit(r):
+		if unicode.IsDigit(r) {
 			digits++
-		case unicode.IsLetter(r):
-			letters++
 		}
 	}
-	return digits > 0 && (letters > 0 || digits >= 4)
+	return digits >= 4
 }
 
 func isNameWord(w string, sentenceStart bool) bool {

@@ -292,8 +292,7 @@ func NewExtractiveV7(an *terms.Analyzer) *Extractive {
 }
 
 // NewExtractiveModel returns the builtin extractive generator a model id
-// names: ExtractiveModel (also for ""), ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
-// ExtractiveV9Model, ExtractiveV8Model or ExtractiveV7Model.
+// names: one of router.BuiltinGenerateModels, or "" for ExtractiveModel.
 func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
@@ -311,7 +310,7 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	case ExtractiveV7Model:
 		return NewExtractiveV7(an), nil
 	}
-	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+ExtractiveModel+", "+ExtractiveV12Model+", "+ExtractiveV11Model+", "+ExtractiveV10Model+", "+ExtractiveV9Model+", "+ExtractiveV8Model+" or "+ExtractiveV7Model+", got "+model)
+	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+router.BuiltinGenerateModelsText("")+", got "+model)
 }
 
 // Model is the generator's model id.
@@ -1039,16 +1038,11 @@ func (g *Extractive) holds(t answertype.Question, text string) bool {
 	if g.Version < 12 || t.Type != answertype.Name || !slices.ContainsFunc(t.Frame, func(w string) bool { return codeFrame[w] }) {
 		return len(found) > 0
 	}
-	return slices.ContainsFunc(found, isCode)
+	return slices.ContainsFunc(found, answertype.IsCode)
 }
 
 // codeFrame are the nouns that ask for a name in the form of a code.
 var codeFrame = map[string]bool{"number": true, "numbers": true, "code": true, "codes": true}
-
-// isCode reports whether a word holds both letters and digits.
-func isCode(w string) bool {
-	return strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, unicode.IsLetter) >= 0
-}
 
 // verbs returns the terms of the question's verbs (answertype.Verbs).
 func (g *Extractive) verbs(question string) map[string]bool {

@@ -19,6 +19,7 @@ import (
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
 func src(label, docID, status string, authority float64, text string) Source {
@@ -548,7 +549,11 @@ func TestExtractiveV8(t *testing.T) {
 }
 
 func TestNewExtractiveModel(t *testing.T) {
-	for model, want := range map[string]string{"": ExtractiveModel, ExtractiveModel: ExtractiveModel, ExtractiveV11Model: ExtractiveV11Model, ExtractiveV10Model: ExtractiveV10Model, ExtractiveV9Model: ExtractiveV9Model, ExtractiveV8Model: ExtractiveV8Model, ExtractiveV7Model: ExtractiveV7Model} {
+	want := map[string]string{"": ExtractiveModel}
+	for _, m := range router.BuiltinGenerateModels() {
+		want[m] = m
+	}
+	for model, want := range want {
 		g, err := NewExtractiveModel(terms.New(), model)
 		if err != nil || g.Model() != want {
 			t.Errorf("NewExtractiveModel(%q) = %v, %v; want %s", model, g, err, want)

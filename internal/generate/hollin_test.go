@@ -268,14 +268,7 @@ func citesAlone(t *testing.T, f *hollinFixture, gens []*Extractive, version int,
 		}
 		req := f.requestAs(t, tt.q, groups, wire.DefaultTopK)
 		for _, g := range gens {
-			ans, err := g.Generate(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var docs []string
-			for _, c := range ans.Citations {
-				docs = append(docs, c.DocID)
-			}
+			docs, ans := citedDocs(t, g, req)
 			alone := slices.Equal(docs, tt.q.Relevant) && strings.Contains(ans.Text, tt.fact)
 			if alone != (g.Version == version) {
 				t.Errorf("%s %s: %q cites %v; want only %v (with %q): %v", g.Model(), tt.q.ID, ans.Text, docs, tt.q.Relevant, tt.fact, g.Version == version)
@@ -428,13 +421,7 @@ func TestExtractiveV12Hollin(t *testing.T) {
 		if tt.accepted != "" {
 			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
 		}
-		cites := func(g *Extractive) ([]string, Answer) { return citedDocs(t, g, req) }
-		if docs, ans := cites(v12); !slices.Equal(docs, tt.want) || !strings.Contains(ans.Text, tt.fact) {
-			t.Errorf("v12 %s: %q cites %v; want %v with %q", tt.id, ans.Text, docs, tt.want, tt.fact)
-		}
-		if docs, ans := cites(v11); !slices.Equal(docs, tt.v11) {
-			t.Errorf("v11 %s: %q cites %v; want %v", tt.id, ans.Text, docs, tt.v11)
-		}
+		citesAgainstPrevious(t, v12, v11, req, tt.id, tt.want, tt.fact, tt.v11)
 	}
 }
 
@@ -510,13 +497,20 @@ func TestExtractiveV13Hollin(t *testing.T) {
 	} {
 		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
 		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
-		cites := func(g *Extractive) ([]string, Answer) { return citedDocs(t, g, req) }
-		if docs, ans := cites(v13); !slices.Equal(docs, tt.want) || !strings.Contains(ans.Text, tt.fact) {
-			t.Errorf("v13 %s: %q cites %v; want %v with %q", tt.id, ans.Text, docs, tt.want, tt.fact)
-		}
-		if docs, ans := cites(v12); !slices.Equal(docs, tt.v12) {
-			t.Errorf("v12 %s: %q cites %v; want %v", tt.id, ans.Text, docs, tt.v12)
-		}
+		citesAgainstPrevious(t, v13, v12, req, tt.id, tt.want, tt.fact, tt.v12)
+	}
+}
+
+// citesAgainstPrevious checks that g's answer to question id's req cites
+// the documents want, in order, and says fact, and that prev's cites
+// prevCites.
+func citesAgainstPrevious(t *testing.T, g, prev *Extractive, req Request, id string, want []string, fact string, prevCites []string) {
+	t.Helper()
+	if docs, ans := citedDocs(t, g, req); !slices.Equal(docs, want) || !strings.Contains(ans.Text, fact) {
+		t.Errorf("v%d %s: %q cites %v; want %v with %q", g.Version, id, ans.Text, docs, want, fact)
+	}
+	if docs, ans := citedDocs(t, prev, req); !slices.Equal(docs, prevCites) {
+		t.Errorf("v%d %s: %q cites %v; want %v", prev.Version, id, ans.Text, docs, prevCites)
 	}
 }
 

@@ -139,6 +139,46 @@ func (s score) String() string {
 	return fmt.Sprintf("%d/%d, refusal %d/%d, accepted on a relevant chunk %d/%d", s.right, s.answerable, s.refused, s.noAnswer, s.on, s.accepted)
 }
 
+// keepsShare reports whether s's share of acceptances made on a relevant
+// chunk is at least base's.
+func (s score) keepsShare(base score) bool {
+	return s.on*base.accepted >= base.on*s.accepted
+}
+
+// training sums res over every development set but held (all of them
+// for held "").
+func training(res map[string]*score, held string) score {
+	var tot score
+	for _, s := range sets {
+		if s != held {
+			tot.add(res[s])
+		}
+	}
+	return tot
+}
+
+// keepsRefusal reports whether no development set but held refuses fewer
+// no-answer questions in res than in floor.
+func keepsRefusal(res, floor map[string]*score, held string) bool {
+	for _, s := range sets {
+		if s != held && res[s].refused < floor[s].refused {
+			return false
+		}
+	}
+	return true
+}
+
+// logChanges logs each of judge's lines whose verdict (its first line)
+// differs from base's, saying what changes it.
+func logChanges(t *testing.T, what string, lines, base []string) {
+	t.Helper()
+	for i := range lines {
+		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
+			t.Logf("%s changes %s", what, strings.ReplaceAll(lines[i], "\n", " |"))
+		}
+	}
+}
+
 // threshold is the loop's default acceptance threshold: a sufficient
 // assessment is accepted only at a score of at least it.
 const threshold = 0.5
@@ -347,13 +387,9 @@ func choose(grid []setting, held string, floor func(set string) int) (*setting, 
 	pickRight := -1
 	for i := range grid {
 		g := &grid[i]
-		right, ok := 0, true
+		right, ok := training(g.res, held).right, true
 		for _, s := range sets {
-			if s == held {
-				continue
-			}
-			right += g.res[s].right
-			ok = ok && g.res[s].refused >= floor(s)
+			ok = ok && (s == held || g.res[s].refused >= floor(s))
 		}
 		if ok && right > pickRight {
 			pick, pickRight = g, right
@@ -416,21 +452,9 @@ func TestLeaveOneSetOutV12(t *testing.T) {
 		// m9-read's fitted scorer was chosen by): an acceptance on the
 		// wrong chunk counts as right here whenever a relevant document
 		// is retrieved too.
-		var on, acc int
-		for _, s := range sets {
-			if s != held {
-				on, acc = on+v10[s].on, acc+v10[s].accepted
-			}
-		}
 		var qualifying []setting
 		for _, g := range grid {
-			gon, gacc := 0, 0
-			for _, s := range sets {
-				if s != held {
-					gon, gacc = gon+g.res[s].on, gacc+g.res[s].accepted
-				}
-			}
-			if gon*acc >= on*gacc {
+			if training(g.res, held).keepsShare(training(v10, held)) {
 				qualifying = append(qualifying, g)
 			}
 		}
@@ -508,11 +532,7 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 					p := v13Point{plain: plain, focusGeneric: gen, counted: counted, stated: stated}
 					p.apply(b)
 					p.res, _ = judge(t, b, qs)
-					var tot score
-					for _, s := range sets {
-						tot.add(p.res[s])
-					}
-					t.Logf("%s: total %s", p, tot)
+					t.Logf("%s: total %s", p, training(p.res, ""))
 					grid = append(grid, p)
 				}
 			}
@@ -521,25 +541,12 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 	var total12, total13 score
 	chosen := map[string]int{}
 	for _, held := range sets {
-		var on, acc int
-		for _, s := range sets {
-			if s != held {
-				on, acc = on+v12[s].on, acc+v12[s].accepted
-			}
-		}
+		ref := training(v12, held)
 		pick, pickRight := -1, -1
 		for i, g := range grid {
-			right, gon, gacc, ok := 0, 0, 0, true
-			for _, s := range sets {
-				if s == held {
-					continue
-				}
-				right += g.res[s].right
-				gon, gacc = gon+g.res[s].on, gacc+g.res[s].accepted
-				ok = ok && g.res[s].refused >= v12[s].refused
-			}
-			if ok && gon*acc >= on*gacc && right > pickRight {
-				pick, pickRight = i, right
+			gt := training(g.res, held)
+			if keepsRefusal(g.res, v12, held) && gt.keepsShare(ref) && gt.right > pickRight {
+				pick, pickRight = i, gt.right
 			}
 		}
 		g := grid[pick] // the first point is v12 itself, which always qualifies
@@ -552,17 +559,13 @@ func TestLeaveOneSetOutV13(t *testing.T) {
 	for s, n := range chosen {
 		t.Logf("chosen by %d folds: %s", n, s)
 	}
-	if total13.right <= total12.right || total13.refused < total12.refused || total13.on*total12.accepted < total12.on*total13.accepted {
+	if total13.right <= total12.right || total13.refused < total12.refused || !total13.keepsShare(total12) {
 		t.Errorf("leave-one-set-out: v13 %s is not better than v12 %s", total13, total12)
 	}
 	// What v13 changes, question by question.
 	v13Point{plain: 2, focusGeneric: 1, counted: true, stated: true}.apply(b)
 	_, lines := judge(t, b, qs)
-	for i := range lines {
-		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
-			t.Logf("the default changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
-		}
-	}
+	logChanges(t, "the default", lines, base)
 }
 
 // v14Point is one setting of builtin:coverage-v14's grid
@@ -607,45 +610,24 @@ func TestLeaveOneSetOutV14(t *testing.T) {
 		p.apply(b)
 		var lines []string
 		p.res, lines = judge(t, b, qs)
-		var tot score
-		for _, s := range sets {
-			tot.add(p.res[s])
-		}
-		t.Logf("%s: total %s", p, tot)
+		t.Logf("%s: total %s", p, training(p.res, ""))
 		if i&(i-1) == 0 && i > 0 { // what each alone changes
-			for k := range lines {
-				if strings.SplitN(lines[k], "\n", 2)[0] != strings.SplitN(base[k], "\n", 2)[0] {
-					t.Logf("%s changes %s", p, strings.ReplaceAll(lines[k], "\n", " |"))
-				}
-			}
+			logChanges(t, p.String(), lines, base)
 		}
 		grid = append(grid, p)
 	}
 	var total13, total14 score
 	chosen := map[string]int{}
 	for _, held := range sets {
-		var right, on, acc int
-		for _, s := range sets {
-			if s != held {
-				right, on, acc = right+v13[s].right, on+v13[s].on, acc+v13[s].accepted
-			}
-		}
+		ref := training(v13, held)
 		pick, pickRefused, pickRight := -1, -1, -1
 		for i, g := range grid {
-			gright, grefused, gon, gacc, ok := 0, 0, 0, 0, true
-			for _, s := range sets {
-				if s == held {
-					continue
-				}
-				gright, grefused = gright+g.res[s].right, grefused+g.res[s].refused
-				gon, gacc = gon+g.res[s].on, gacc+g.res[s].accepted
-				ok = ok && g.res[s].refused >= v13[s].refused
-			}
-			if !ok || gright < right || gon*acc < on*gacc {
+			gt := training(g.res, held)
+			if !keepsRefusal(g.res, v13, held) || gt.right < ref.right || !gt.keepsShare(ref) {
 				continue
 			}
-			if grefused > pickRefused || grefused == pickRefused && gright >= pickRight {
-				pick, pickRefused, pickRight = i, grefused, gright
+			if gt.refused > pickRefused || gt.refused == pickRefused && gt.right >= pickRight {
+				pick, pickRefused, pickRight = i, gt.refused, gt.right
 			}
 		}
 		g := grid[pick] // the first point is v13 itself, which always qualifies
@@ -658,16 +640,12 @@ func TestLeaveOneSetOutV14(t *testing.T) {
 	for s, n := range chosen {
 		t.Logf("chosen by %d folds: %s", n, s)
 	}
-	if total14.refused <= total13.refused || total14.right < total13.right || total14.on*total13.accepted < total13.on*total14.accepted {
+	if total14.refused <= total13.refused || total14.right < total13.right || !total14.keepsShare(total13) {
 		t.Errorf("leave-one-set-out: v14 %s is not better than v13 %s", total14, total13)
 	}
 	// What the default changes, question by question.
 	def := assess.NewBuiltin(terms.New(), devCorpus)
 	def.Rewriter = b.Rewriter
 	_, lines := judge(t, def, qs)
-	for i := range lines {
-		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
-			t.Logf("the default changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
-		}
-	}
+	logChanges(t, "the default", lines, base)
 }

@@ -6,20 +6,23 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 )
 
+// swap sets *p to v and returns what it was: each setter below.
+func swap[T any](p *T, v T) T {
+	old := *p
+	*p = v
+	return old
+}
+
 // SetOverFetch sets the BM25 over-fetch factor for a
 // measurement and returns the previous one.
 func SetOverFetch(n int) int {
-	old := overFetch
-	overFetch = n
-	return old
+	return swap(&overFetch, n)
 }
 
 // SetMaxPostings sets how many postings Holdings reads before it checks
 // which combinations are held instead, and returns the previous bound.
 func SetMaxPostings(n int) int {
-	old := maxPostings
-	maxPostings = n
-	return old
+	return swap(&maxPostings, n)
 }
 
 // SetHNSW sets the HNSW graph's M and EF_CONSTRUCTION for later builds
@@ -33,17 +36,13 @@ func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {
 // SetTieMargin sets how many chunks past the depth the BM25 leg's read
 // asks for, and returns the previous margin.
 func SetTieMargin(n int) int {
-	old := tieMargin
-	tieMargin = n
-	return old
+	return swap(&tieMargin, n)
 }
 
 // SetHNSWType sets the HNSW vectors' element type for later builds and
 // returns the previous one.
 func SetHNSWType(typ string) string {
-	old := hnswType
-	hnswType = typ
-	return old
+	return swap(&hnswType, typ)
 }
 
 // SetRareRule sets the BM25 leg's rare-term rule for indexes opened
@@ -115,24 +114,18 @@ var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.
 // SetPostingsScorer sets the scorer of Holdings' postings reads ("": the
 // engine's default) and returns the previous one.
 func SetPostingsScorer(s string) string {
-	old := postingsScorer
-	postingsScorer = s
-	return old
+	return swap(&postingsScorer, s)
 }
 
 // SetCheckPostings sets what one of Holdings' existence checks counts
 // for, in postings read, when it weighs reading its common terms
 // instead (0: never), and returns the previous price.
 func SetCheckPostings(n int) int {
-	old := checkPostings
-	checkPostings = n
-	return old
+	return swap(&checkPostings, n)
 }
 
 // SetMaxHoldingCounts sets how many existence checks one Holdings may
 // send before it cannot tell, and returns the previous bound.
 func SetMaxHoldingCounts(n int) int {
-	old := maxHoldingCounts
-	maxHoldingCounts = n
-	return old
+	return swap(&maxHoldingCounts, n)
 }
