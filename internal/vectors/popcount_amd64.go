@@ -20,6 +20,16 @@ func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
 //go:noescape
 func andPopcount4AVX512Many(planes *uint64, recs *uint64, words, n int, out *int64)
 
+// weightedPopcounts16x4 is andPopcount4AVX512Many for codes of 16 words
+// and n a positive multiple of 4, four records at a time.
+//
+//go:noescape
+func weightedPopcounts16x4(planes *uint64, recs *uint64, n int, out *int64)
+
+// scan16x4 turns weightedPopcounts16x4 off (its test and benchmark compare
+// it with andPopcount4AVX512Many).
+var scan16x4 = true
+
 var (
 	hasPOPCNT       = cpu.X86.HasPOPCNT
 	hasAVX512POPCNT = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
@@ -44,13 +54,21 @@ func weightedPopcount(planes, rec []uint64) int {
 
 // weightedPopcounts sets out[i] to weightedPopcount(planes, code of record
 // i) for the len(out) records of recs, each a header word and w code
-// words, in one call when the AVX-512 kernel applies.
+// words, in one call when an AVX-512 kernel applies.
 func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 	n := len(out)
 	if n == 0 {
 		return
 	}
 	_ = recs[n*(1+w)-1]
+	if n4 := n &^ 3; hasAVX512POPCNT && scan16x4 && w == 16 && n4 > 0 {
+		_ = planes[4*w-1]
+		weightedPopcounts16x4(&planes[0], &recs[0], n4, &out[0])
+		if n4 == n {
+			return
+		}
+		recs, out, n = recs[n4*(1+w):], out[n4:], n-n4
+	}
 	if hasAVX512POPCNT && w > 0 && w%8 == 0 {
 		_ = planes[4*w-1]
 		andPopcount4AVX512Many(&planes[0], &recs[0], w, n, &out[0])

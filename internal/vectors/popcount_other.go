@@ -12,3 +12,6 @@ func weightedPopcount(planes, rec []uint64) int { return weightedPopcountGo(plan
 func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 	weightedPopcountsEach(planes, recs, w, out)
 }
+
+// scan16x4 switches the amd64 four-record kernel; there is none here.
+var scan16x4 = true

@@ -120,7 +120,8 @@ func TestSubsetErrors(t *testing.T) {
 }
 
 // BenchmarkScanSubset is BenchmarkScanBits's half-visible scan, through
-// the bitmap and over a Subset of the same ordinals:
+// the bitmap and over a Subset of the same ordinals (the latter with each
+// counting kernel):
 //
 //	go test ./internal/vectors -run '^$' -bench ScanSubset -benchtime 100x
 func BenchmarkScanSubset(b *testing.B) {
@@ -134,8 +135,19 @@ func BenchmarkScanSubset(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, contiguous := range []bool{false, true} {
-			b.Run(fmt.Sprintf("share=%v/subset=%v", share, contiguous), func(b *testing.B) {
+		for _, v := range []struct {
+			contiguous, four bool
+		}{{false, true}, {true, false}, {true, true}} {
+			contiguous := v.contiguous
+			name := fmt.Sprintf("share=%v/subset=%v", share, contiguous)
+			if contiguous {
+				// the counting kernel: one record at a time or four
+				// (weightedPopcounts16x4, on amd64 with AVX-512)
+				name += fmt.Sprintf("/four=%v", v.four)
+			}
+			b.Run(name, func(b *testing.B) {
+				scan16x4 = v.four
+				defer func() { scan16x4 = true }()
 				for i := 0; i < b.N; i++ {
 					q := queries[i%len(queries)]
 					var err error
