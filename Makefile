@@ -11,7 +11,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export ASSAY_DEV_TEMPORAL_BIN := $(BIN)/temporal
 
-.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale bench-scale-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz eval-fresh lint-openapi test-node eval-fresh2 eval-fresh3 eval-fresh4 eval-fresh5 eval-fresh6 eval-fresh7 eval-fresh8
+.PHONY: run build test test-short test-chaos test-cluster test-redis test-browser lint config-example bench bench-e2e bench-scale bench-scale-e2e clean tools eval eval-baseline eval-heldout eval-scifact eval-thesaurus fuzz lint-openapi test-node
 
 run: build $(BIN)/temporal
 	$(BIN)/assay dev
@@ -217,6 +217,7 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #   fresh10  written the same way on 2026-12-02; run once at round 11's end (a development set from round 12).
 #   fresh11  written the same way on 2026-12-02; run once at round 12's end (spent: the next change needs a twelfth blind set).
 HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11
+.PHONY: $(addprefix eval-,$(HOLLIN_SETS))
 
 $(addprefix eval-,$(HOLLIN_SETS)): eval-%: build $(BIN)/temporal eval-thesaurus
 	@mkdir -p $(EVAL_OUT)
