@@ -438,8 +438,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v13: a source whose title names what the clause that asks asks
 	// about opens the answer (see topic).
 	if g.Version >= 13 {
-		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t >= 0 && t != best.source {
-			best = g.topicOpening(all, asked, t)
+		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t != nil && t.source != best.source {
+			best = t
 		}
 	}
 	chosen := []*sentence{best}
@@ -741,8 +741,8 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 	return i
 }
 
-// topic returns the source whose title names what the question asks
-// about, or -1 (v13): a current source whose title holds AnswerShare of
+// topic returns the opening sentence from the source whose title names
+// what the question asks about, or nil (v13): a current source whose title holds AnswerShare of
 // the weight (IDF over the given sources' sentences) of the content words
 // of the clause that asks (the question's verbs left out), when the
 // opening sentence's source's title (best) does not, and that has a
@@ -753,9 +753,9 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 // elsewhere holding both words in passing ("You do not need to register
 // to claim under the warranty") is about something else. A question
 // expecting no type of answer (an open question, a claim) is not read so.
-func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Question, content []string, verbs map[string]bool, idf map[string]float64, titles []map[string]bool, best int) int {
+func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Question, content []string, verbs map[string]bool, idf map[string]float64, titles []map[string]bool, best int) *sentence {
 	if asked.Type == answertype.Description || asked.Type == answertype.YesNo {
-		return -1
+		return nil
 	}
 	askingWords := g.askingTerms(req.Question, content)
 	var of float64
@@ -766,7 +766,7 @@ func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Questi
 		}
 	}
 	if of == 0 {
-		return -1
+		return nil
 	}
 	names := func(i int) bool {
 		var held float64
@@ -780,24 +780,23 @@ func (g *Extractive) topic(req Request, all []*sentence, asked answertype.Questi
 		return n >= 2 && held >= g.AnswerShare*of
 	}
 	if best >= 0 && names(best) {
-		return -1 // the opening's own source is titled with it
+		return nil // the opening's own source is titled with it
 	}
 	for i, src := range req.Sources {
 		if stale(src) || !names(i) {
 			continue
 		}
-		if !slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && s.typed }) {
-			continue
+		if s := typedOpening(all, i); s != nil {
+			return s
 		}
-		return i
 	}
-	return -1
+	return nil
 }
 
-// topicOpening is the opening sentence from a topic source (see topic):
-// its best-scoring sentence holding an expression of the expected type,
-// the earlier of equals.
-func (g *Extractive) topicOpening(all []*sentence, asked answertype.Question, source int) *sentence {
+// typedOpening is a topic source's opening sentence (see topic): its
+// best-scoring sentence holding an expression of the expected type, the
+// earlier of equals, or nil when it has none.
+func typedOpening(all []*sentence, source int) *sentence {
 	var best *sentence
 	for _, s := range all {
 		if s.source == source && s.typed && (best == nil || s.score > best.score) {
