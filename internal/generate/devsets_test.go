@@ -29,7 +29,7 @@ var devSets = [][2]string{
 	{"hollin-fresh11", ""},
 }
 
-// TestDevSets compares the builtin extractive generators (v11, v12) on
+// TestDevSets compares the builtin extractive generators (v13, v14) on
 // every development set's questions, each given the top wire.DefaultTopK
 // chunks the retriever finds for a principal of the question's groups (no
 // assessor: every question reaches the generator), and prints key facts,
@@ -45,7 +45,7 @@ func TestDevSets(t *testing.T) {
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV12(an), NewExtractiveV13(an)}
+	gens := []*Extractive{NewExtractiveV13(an), NewExtractiveV14(an)}
 	// GENERATEDEV_ASSESS=1: only the questions the builtin assessor
 	// accepts on their first attempt reach the generators, each with the
 	// chunks it accepted (Request.Accepted), as the one-pass baseline

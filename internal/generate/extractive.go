@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -23,11 +24,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV13Model = router.BuiltinGenerateModelV13
 	ExtractiveV12Model = router.BuiltinGenerateModelV12
 	ExtractiveV11Model = router.BuiltinGenerateModelV11
 	ExtractiveV10Model = router.BuiltinGenerateModelV10
@@ -174,7 +176,7 @@ const (
 //     hold a word of the clause that asks the answer does not (see
 //     saysOfEntity): "Hollin" is said of many things.
 //
-// v13 (ExtractiveModel; v12 is ExtractiveV12Model) opens with the source
+// v13 (ExtractiveV13Model; v12 is ExtractiveV12Model) opens with the source
 // about what is asked when the accepted chunk only mentions its words:
 //
 //   - rule 2b: for a question expecting a type of answer other than a
@@ -194,6 +196,16 @@ const (
 //   - in rule 3, another source's equally complete answer ("complete")
 //     holds an expression of the expected type itself, not only in the
 //     sentence beside it.
+//
+// v14 (ExtractiveModel; v13 is ExtractiveV13Model) answers a comparison
+// from one sentence when that sentence tells the compared entities apart:
+//
+//   - rule 2a': a sentence on the question naming, whole, every entity a
+//     comparison tells apart and holding a different number of the
+//     deciding kind for each ("Internal cost prices: X200 jar £6.10, ...,
+//     PMP-X300 pump £11.80") is the answer by itself, before rule 2a looks
+//     for each entity's fact in a source of its own (see listing): a
+//     second source is cited only when it adds an answer the first lacks.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -228,8 +240,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 13 (ExtractiveModel), 12 (ExtractiveV12Model, without
-	// v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// Version is 14 (ExtractiveModel), 13 (ExtractiveV13Model, without
+	// v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
 	Version int
@@ -241,12 +253,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV13(an)
+	return NewExtractiveV14(an)
 }
 
-// NewExtractiveV13 returns version 13 (ExtractiveModel).
+// NewExtractiveV14 returns version 14 (ExtractiveModel).
+func NewExtractiveV14(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 14}
+}
+
+// NewExtractiveV13 returns version 13 (ExtractiveV13Model).
 func NewExtractiveV13(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 13}
+	g := NewExtractiveV14(an)
+	g.Version = 13
+	return g
 }
 
 // NewExtractiveV12 returns version 12 (ExtractiveV12Model).
@@ -297,6 +316,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV13Model:
+		return NewExtractiveV13(an), nil
 	case ExtractiveV12Model:
 		return NewExtractiveV12(an), nil
 	case ExtractiveV11Model:
@@ -328,6 +349,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV11Model
 	case g.Version == 12:
 		return ExtractiveV12Model
+	case g.Version == 13:
+		return ExtractiveV13Model
 	}
 	return ExtractiveModel
 }
@@ -460,7 +483,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// deciding fact, cited to a source that names it.
 	compared := false
 	choice := g.Version >= 13 && g.choice(req.Question, ents)
-	if g.Version >= 8 && (answertype.Compares(req.Question) || choice) {
+	// v14: one sentence listing a value for every compared entity
+	// ("Internal cost prices: X200 jar £6.10, ..., PMP-X300 pump £11.80")
+	// answers the comparison by itself (see listing).
+	if g.Version >= 14 && (answertype.Compares(req.Question) || choice) {
+		if s := g.listing(all, ents, mentions, asked); s != nil {
+			chosen, best, compared = []*sentence{s}, s, true
+			g.why(s, "lists-all")
+		}
+	}
+	if g.Version >= 8 && !compared && (answertype.Compares(req.Question) || choice) {
 		if picks := g.compare(bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
@@ -1292,26 +1324,13 @@ func (g *Extractive) newEntities(s *sentence, ents []assess.Entity, chosen []*se
 // comes from another source; none when fewer than two entities can be
 // answered so.
 func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
-	var compared []assess.Entity
-	for _, e := range ents {
-		n := 0
-		for _, m := range mentions {
-			if e.CoveredBy(m) {
-				n++
-			}
-		}
-		if n > 0 && n < len(mentions) {
-			compared = append(compared, e)
-		}
-	}
+	compared := comparedEntities(ents, mentions)
 	if len(compared) < 2 {
 		return nil
 	}
 	deciding := func(s *sentence) bool {
 		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
-			return strings.ContainsAny(s.text, "0123456789") && len(answertype.Find(answertype.Quantity, s.text))+
-				len(answertype.Find(answertype.Count, s.text))+len(answertype.Find(answertype.Money, s.text))+
-				len(answertype.Find(answertype.Period, s.text)) > 0
+			return strings.ContainsAny(s.text, "0123456789") && len(decidingExpressions(s.text)) > 0
 		}
 		return s.typed
 	}
@@ -1375,6 +1394,100 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 		return picks
 	}
 	return nil
+}
+
+// comparedEntities are the question's entities that some but not every
+// given source mentions: those a comparison tells apart (v8).
+func comparedEntities(ents []assess.Entity, mentions []map[string]bool) []assess.Entity {
+	var compared []assess.Entity
+	for _, e := range ents {
+		n := 0
+		for _, m := range mentions {
+			if e.CoveredBy(m) {
+				n++
+			}
+		}
+		if n > 0 && n < len(mentions) {
+			compared = append(compared, e)
+		}
+	}
+	return compared
+}
+
+// decidingExpressions are the values in text that can decide a
+// comparison asked without a type of answer (a yes/no or open question):
+// quantities, counts, money and periods.
+func decidingExpressions(text string) []string {
+	var out []string
+	for _, t := range []answertype.Type{answertype.Quantity, answertype.Count, answertype.Money, answertype.Period} {
+		out = append(out, answertype.Find(t, text)...)
+	}
+	return out
+}
+
+// distinctNumbers counts the different numbers written in digits in
+// text that an expression found in it (exprs) takes in, each number read
+// whole from text (v14): "5 years", found as a period and as a count, is
+// one value, and the "10" a count finds in "£6.10" is part of "6.10";
+// "£6.10" and "£3.40" are two.
+func distinctNumbers(text string, exprs []string) int {
+	var spans [][2]int
+	for _, e := range exprs {
+		for from := 0; e != ""; {
+			k := strings.Index(text[from:], e)
+			if k < 0 {
+				break
+			}
+			spans = append(spans, [2]int{from + k, from + k + len(e)})
+			from += k + len(e)
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range reDigits.FindAllStringIndex(text, -1) {
+		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
+			seen[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
+		}
+	}
+	return len(seen)
+}
+
+var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
+
+// listing returns the best-scoring sentence on the question that names,
+// whole, every entity a comparison tells apart (see comparedEntities) and
+// holds at least as many deciding values as there are such entities (of
+// the expected type, or for a yes/no or open question any of
+// decidingValues), or nil (v14). A price list or a table row answers
+// "how much more does a PMP-X300 pump cost us than an X200 jar" by
+// itself: rule 2a, which looks for each entity's fact in a source of its
+// own, would cite beside it a page that names one of them in passing
+// (the X200 jar recall). One value beside two names ("Blender motors on
+// the X200 and X300 Pro are covered for 5 years") does not tell them
+// apart.
+func (g *Extractive) listing(all []*sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question) *sentence {
+	compared := comparedEntities(ents, mentions)
+	if len(compared) < 2 {
+		return nil
+	}
+	var best *sentence
+	for _, s := range all {
+		if s.score <= 0 || best != nil && s.score <= best.score {
+			continue
+		}
+		found := asked.Find(s.text)
+		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
+			found = decidingExpressions(s.text)
+		}
+		if distinctNumbers(s.text, found) < len(compared) {
+			continue
+		}
+		own := assess.Mentions(g.an, s.text)
+		if slices.ContainsFunc(compared, func(e assess.Entity) bool { return !e.CoveredBy(own) }) {
+			continue
+		}
+		best = s
+	}
+	return best
 }
 
 // choice reports whether the question offers a choice between two of its
