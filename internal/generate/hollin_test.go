@@ -393,15 +393,7 @@ func TestExtractiveV11Hollin(t *testing.T) {
 func TestExtractiveV12Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	v12, v11 := NewExtractiveV12(an), NewExtractiveV11(an)
-	for _, tt := range []struct {
-		id, question string
-		groups       []string
-		accepted     string // the assessor's accepted document ("": none)
-		want         []string
-		fact         string
-		v11          []string // what v11 cites
-	}{
+	f.againstPrevious(t, NewExtractiveV12(an), NewExtractiveV11(an), []previousCase{
 		{"h37", "The jug on my blender has cracked. Will the warranty pay for a new one?", nil, "pol-warranty-2026",
 			[]string{"pol-warranty-2026"}, "cracked jars", []string{"pol-warranty-2026", "faq-abroad"}},
 		{"m54", "did the old 2024 warranty pay out for a cracked jug? does the current one?", nil, "pol-warranty-2024",
@@ -416,13 +408,7 @@ func TestExtractiveV12Hollin(t *testing.T) {
 			[]string{"pol-repairs"}, "10 working days", []string{"pol-repairs", "ptn-handbook"}},
 		{"m12", "how often am I meant to get the limescale out of my K50? we're not in a hard water area", nil, "",
 			[]string{"faq-hard-water", "man-k50-kettle"}, "once a month", []string{"faq-hard-water", "man-k50-kettle"}},
-	} {
-		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
-		if tt.accepted != "" {
-			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
-		}
-		citesAgainstPrevious(t, v12, v11, req, tt.id, tt.want, tt.fact, tt.v11)
-	}
+	})
 }
 
 // TestPropWords: from v12, "one" and "go" are not content words of a
@@ -467,15 +453,7 @@ func TestPropWordsInCompounds(t *testing.T) {
 func TestExtractiveV13Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	v13, v12 := NewExtractiveV13(an), NewExtractiveV12(an)
-	for _, tt := range []struct {
-		id, question string
-		groups       []string
-		accepted     string // the assessor's accepted document
-		want         []string
-		fact         string
-		v12          []string // what v12 cites
-	}{
+	f.againstPrevious(t, NewExtractiveV13(an), NewExtractiveV12(an), []previousCase{
 		{"p39", "What are the steps for making a claim on my warranty?", nil, "pol-registration",
 			[]string{"faq-warranty-claim"}, "hollin.example/repair", []string{"pol-registration"}},
 		{"r37", "how do i put in a claim under my warranty", nil, "pol-registration",
@@ -494,10 +472,30 @@ func TestExtractiveV13Hollin(t *testing.T) {
 			[]string{"pol-registration"}, "do not need to register", []string{"pol-registration"}},
 		{"k51", "When does our contract with Hollin come up for renewal?", []string{"partners", "partner:brook-street"}, "ptn-handbook",
 			[]string{"ptn-handbook"}, "partner agreement", []string{"ptn-handbook"}},
-	} {
+	})
+}
+
+// previousCase is a development question asked of a generator and of its
+// previous version: the documents each must cite.
+type previousCase struct {
+	id, question string
+	groups       []string
+	accepted     string // the assessor's accepted document ("": none)
+	want         []string
+	fact         string
+	prev         []string // what the previous version cites
+}
+
+// againstPrevious retrieves each case's question for its groups, marks
+// its accepted document, and checks g and prev (citesAgainstPrevious).
+func (f *hollinFixture) againstPrevious(t *testing.T, g, prev *Extractive, cases []previousCase) {
+	t.Helper()
+	for _, tt := range cases {
 		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
-		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
-		citesAgainstPrevious(t, v13, v12, req, tt.id, tt.want, tt.fact, tt.v12)
+		if tt.accepted != "" {
+			req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
+		}
+		citesAgainstPrevious(t, g, prev, req, tt.id, tt.want, tt.fact, tt.prev)
 	}
 }
 
@@ -563,16 +561,8 @@ func TestChoice(t *testing.T) {
 func TestExtractiveV14Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
-	v14, v13 := NewExtractive(an), NewExtractiveV13(an)
 	finance := []string{"finance"}
-	for _, tt := range []struct {
-		id, question string
-		groups       []string
-		accepted     string // the assessor's accepted document
-		want         []string
-		fact         string
-		v13          []string // what v13 cites
-	}{
+	f.againstPrevious(t, NewExtractive(an), NewExtractiveV13(an), []previousCase{
 		{"u77", "How much more does a PMP-X300 pump cost us than an X200 jar?", finance, "int-parts-cost",
 			[]string{"int-parts-cost"}, "£11.80", []string{"int-parts-cost", "ntc-x200-recall"}},
 		{"u80", "Is the BLD-X200 cheaper for us than the HEPA filter?", finance, "int-parts-cost",
@@ -583,11 +573,7 @@ func TestExtractiveV14Hollin(t *testing.T) {
 			[]string{"man-x300-specs", "man-x200-specs"}, "three speeds", []string{"man-x300-specs", "man-x200-specs"}},
 		{"h20", "Is the X300 Pro much more powerful than the X200, or is it mostly marketing?", nil, "pol-warranty-2026",
 			[]string{"man-x300-specs", "man-x200-specs"}, "1,200 W", []string{"man-x300-specs", "man-x200-specs"}},
-	} {
-		req := f.requestAs(t, hollinQuestion{ID: tt.id, Question: tt.question}, tt.groups, wire.DefaultTopK)
-		req.Accepted = acceptedChunk(t, tt.id, req, tt.accepted)
-		citesAgainstPrevious(t, v14, v13, req, tt.id, tt.want, tt.fact, tt.v13)
-	}
+	})
 }
 
 // TestDistinctNumbers: a value found as two types ("5 years": a period
