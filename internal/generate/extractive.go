@@ -198,14 +198,20 @@ const (
 //     sentence beside it.
 //
 // v14 (ExtractiveModel; v13 is ExtractiveV13Model) answers a comparison
-// from one sentence when that sentence tells the compared entities apart:
+// from one sentence when that sentence tells the compared entities apart,
+// and quotes the superseded terms a question asks about:
 //
 //   - rule 2a': a sentence on the question naming, whole, every entity a
 //     comparison tells apart and holding a different number of the
 //     deciding kind for each ("Internal cost prices: X200 jar £6.10, ...,
 //     PMP-X300 pump £11.80") is the answer by itself, before rule 2a looks
 //     for each entity's fact in a source of its own (see listing): a
-//     second source is cited only when it adds an answer the first lacks.
+//     second source is cited only when it adds an answer the first lacks;
+//   - in rule 1, a superseded source the question names by its version
+//     (a word with digits in its title no current source holds: "Under
+//     the 2024 terms, ..." and "Warranty terms (2024)") is not silenced by
+//     the current ones, unless the question names a current source's
+//     version too (see namedStale).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -1174,12 +1180,59 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 			current = true
 		}
 	}
+	named := g.namedStale(req, content)
 	for _, s := range all {
-		if current && stale(req.Sources[s.source]) {
+		if current && stale(req.Sources[s.source]) && !named[s.source] {
 			s.score = 0
 		}
 	}
 	return idf
+}
+
+// namedStale returns the superseded (archived or withdrawn) sources the
+// question names by their version (v14): a content word of the question
+// written with digits in the source's title that no current source
+// holds, in its title or text ("Under the 2024 terms, ..." and
+// "Warranty terms (2024)"). The question asks what the superseded source
+// said, and rule 1 does not silence it. None when the question also
+// names a current source by such a word ("what did the 2024 warranty
+// cover that the 2026 terms no longer do"): it sets the versions side by
+// side, and the current one speaks, as before.
+func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
+	if g.Version < 14 {
+		return nil
+	}
+	held := map[string]bool{}
+	for _, src := range req.Sources {
+		if !stale(src) {
+			for t := range g.an.Set(src.Title + "\n" + src.Text) {
+				held[t] = true
+			}
+		}
+	}
+	// A version is named by a number ("2024"); a question that also names
+	// a current source's ("the 2026 terms") sets the two side by side.
+	versioned := func(t string) bool { return strings.ContainsAny(t, "0123456789") }
+	for _, src := range req.Sources {
+		if stale(src) {
+			continue
+		}
+		title := g.an.Set(src.Title)
+		if slices.ContainsFunc(content, func(t string) bool { return versioned(t) && title[t] }) {
+			return nil
+		}
+	}
+	out := map[int]bool{}
+	for i, src := range req.Sources {
+		if !stale(src) {
+			continue
+		}
+		title := g.an.Set(src.Title)
+		if slices.ContainsFunc(content, func(t string) bool { return versioned(t) && title[t] && !held[t] }) {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }

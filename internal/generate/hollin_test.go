@@ -556,8 +556,15 @@ func TestChoice(t *testing.T) {
 // to rule 2a: one value beside both names ("Blender motors on the X200
 // and X300 Pro are covered for 5 years", fresh2 g02, fresh4 h20) tells
 // them apart no more than v13's specifications do, so each model's own
-// specification answers, as before. Each case fails without its rule
-// (distinctNumbers checked by counting every expression found instead).
+// specification answers, as before. And questions naming the archived
+// 2024 warranty terms by their year (fresh8 p52, fresh11 u46): v13
+// silenced the archived page whenever a current one said anything on the
+// question, and quoted the 2026 terms (or the page on use abroad); v14
+// quotes the terms asked about (see namedStale), but not for a question
+// naming both years (fresh2 g01), which still answers from the current
+// terms. Each case fails without its rule (distinctNumbers checked by
+// counting every expression found instead; g01 by dropping namedStale's
+// current-year exemption).
 func TestExtractiveV14Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
@@ -573,6 +580,14 @@ func TestExtractiveV14Hollin(t *testing.T) {
 			[]string{"man-x300-specs", "man-x200-specs"}, "three speeds", []string{"man-x300-specs", "man-x200-specs"}},
 		{"h20", "Is the X300 Pro much more powerful than the X200, or is it mostly marketing?", nil, "pol-warranty-2026",
 			[]string{"man-x300-specs", "man-x200-specs"}, "1,200 W", []string{"man-x300-specs", "man-x200-specs"}},
+		// namedStale: the question names the archived terms by their year
+		{"p52", "Under the old 2024 warranty terms, how long was the general warranty?", nil, "pol-warranty-2024",
+			[]string{"pol-warranty-2024"}, "1-year", []string{"pol-warranty-2026"}},
+		{"u46", "Under the 2024 terms, were blender motors covered for longer than the rest of the appliance?", nil, "pol-warranty-2024",
+			[]string{"pol-warranty-2024"}, "2 years", []string{"faq-abroad"}},
+		// ... not when it names the current terms' year too
+		{"g01", "what did the 2024 warranty cover that the 2026 terms no longer do", nil, "",
+			[]string{"pol-warranty-2026"}, "cracked jars", []string{"pol-warranty-2026"}},
 	})
 }
 
