@@ -211,7 +211,9 @@ const (
 //     (a word with digits in its title no current source holds: "Under
 //     the 2024 terms, ..." and "Warranty terms (2024)") is not silenced by
 //     the current ones, unless the question names a current source's
-//     version too (see namedStale).
+//     version too (see namedStale); and when the question asks one
+//     thing, the current sources superseding it (titled alike: "Warranty
+//     terms (2026)") are silenced instead (see laterVersions).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -1181,12 +1183,56 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 	}
 	named := g.namedStale(req, content)
+	later := g.laterVersions(req, named)
 	for _, s := range all {
-		if current && stale(req.Sources[s.source]) && !named[s.source] {
+		if current && stale(req.Sources[s.source]) && !named[s.source] || later[s.source] {
 			s.score = 0
 		}
 	}
 	return idf
+}
+
+// laterVersions returns the current sources that supersede a named
+// superseded source (see namedStale; v14): those whose title holds every
+// word of its title, less its version and the words no current title
+// holds ("archived"). "Warranty terms (2026)" supersedes "Warranty terms
+// (2024, archived)", so a question about the 2024 terms is answered from
+// them alone; "How do I make a warranty claim?" does not, and still
+// speaks. Only for a question that asks one thing.
+func (g *Extractive) laterVersions(req Request, named map[int]bool) map[int]bool {
+	// A question asking more than one thing may ask the later version
+	// too ("did the old 2024 warranty pay out for a cracked jug? does the
+	// current one?").
+	if len(named) == 0 || answertype.AskingClauses(req.Question) > 1 {
+		return nil
+	}
+	currentTitles := map[string]bool{}
+	for _, src := range req.Sources {
+		if !stale(src) {
+			for t := range g.an.Set(src.Title) {
+				currentTitles[t] = true
+			}
+		}
+	}
+	out := map[int]bool{}
+	for i := range named {
+		var words []string
+		for t := range g.an.Set(req.Sources[i].Title) {
+			if currentTitles[t] && !strings.ContainsAny(t, "0123456789") {
+				words = append(words, t)
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		for j, src := range req.Sources {
+			title := g.an.Set(src.Title)
+			if !stale(src) && !slices.ContainsFunc(words, func(t string) bool { return !title[t] }) {
+				out[j] = true
+			}
+		}
+	}
+	return out
 }
 
 // namedStale returns the superseded (archived or withdrawn) sources the

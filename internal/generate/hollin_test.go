@@ -557,14 +557,16 @@ func TestChoice(t *testing.T) {
 // and X300 Pro are covered for 5 years", fresh2 g02, fresh4 h20) tells
 // them apart no more than v13's specifications do, so each model's own
 // specification answers, as before. And questions naming the archived
-// 2024 warranty terms by their year (fresh8 p52, fresh11 u46): v13
-// silenced the archived page whenever a current one said anything on the
-// question, and quoted the 2026 terms (or the page on use abroad); v14
-// quotes the terms asked about (see namedStale), but not for a question
-// naming both years (fresh2 g01), which still answers from the current
-// terms. Each case fails without its rule (distinctNumbers checked by
-// counting every expression found instead; g01 by dropping namedStale's
-// current-year exemption).
+// 2024 warranty terms by their year (fresh8 p52, fresh11 u46, fresh7
+// n04): v13 silenced the archived page whenever a current one said
+// anything on the question, and quoted the 2026 terms (or the page on use
+// abroad); v14 quotes the terms asked about (see namedStale) and silences
+// the terms that superseded them (laterVersions), but not for a question
+// naming both years (fresh2 g01) or asking twice (fresh6 m54: "does the
+// current one?"), which still answer from the current terms. Each case
+// fails without its rule (distinctNumbers checked by counting every
+// expression found instead; g01 by dropping namedStale's current-year
+// exemption, m54 laterVersions' one-clause condition).
 func TestExtractiveV14Hollin(t *testing.T) {
 	f := newHollinFixture(t)
 	an := terms.New()
@@ -585,9 +587,14 @@ func TestExtractiveV14Hollin(t *testing.T) {
 			[]string{"pol-warranty-2024"}, "1-year", []string{"pol-warranty-2026"}},
 		{"u46", "Under the 2024 terms, were blender motors covered for longer than the rest of the appliance?", nil, "pol-warranty-2024",
 			[]string{"pol-warranty-2024"}, "2 years", []string{"faq-abroad"}},
+		{"n04", "back under the 2024 warranty rules, was a cracked jug something you'd cover?", nil, "pol-warranty-2024",
+			[]string{"pol-warranty-2024"}, "cracked jars", []string{"pol-warranty-2026"}},
 		// ... not when it names the current terms' year too
 		{"g01", "what did the 2024 warranty cover that the 2026 terms no longer do", nil, "",
 			[]string{"pol-warranty-2026"}, "cracked jars", []string{"pol-warranty-2026"}},
+		// ... and the current terms still speak when it asks twice
+		{"m54", "did the old 2024 warranty pay out for a cracked jug? does the current one?", nil, "pol-warranty-2024",
+			[]string{"pol-warranty-2026"}, "does not cover", []string{"pol-warranty-2026"}},
 	})
 }
 
