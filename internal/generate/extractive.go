@@ -1183,6 +1183,13 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 	}
 	named := g.namedStale(req, content)
+	// A named superseded source with nothing on the question (another
+	// chunk of it was retrieved) answers nothing: the current ones speak.
+	for i := range named {
+		if !slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && s.score > 0 }) {
+			delete(named, i)
+		}
+	}
 	later := g.laterVersions(req, named)
 	for _, s := range all {
 		if current && stale(req.Sources[s.source]) && !named[s.source] || later[s.source] {
@@ -1198,12 +1205,13 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 // holds ("archived"). "Warranty terms (2026)" supersedes "Warranty terms
 // (2024, archived)", so a question about the 2024 terms is answered from
 // them alone; "How do I make a warranty claim?" does not, and still
-// speaks. Only for a question that asks one thing.
+// speaks. Only for a question that asks one thing and compares nothing.
 func (g *Extractive) laterVersions(req Request, named map[int]bool) map[int]bool {
 	// A question asking more than one thing may ask the later version
 	// too ("did the old 2024 warranty pay out for a cracked jug? does the
-	// current one?").
-	if len(named) == 0 || answertype.AskingClauses(req.Question) > 1 {
+	// current one?"), and one that compares may set the two side by side
+	// ("What's changed in the warranty compared with the 2024 terms?").
+	if len(named) == 0 || answertype.AskingClauses(req.Question) > 1 || answertype.Compares(req.Question) {
 		return nil
 	}
 	currentTitles := map[string]bool{}

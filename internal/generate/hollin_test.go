@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/assay-rag/assay/internal/assess"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -611,5 +612,56 @@ func TestDistinctNumbers(t *testing.T) {
 		if got := distinctNumbers(text, decidingExpressions(text)); got != want {
 			t.Errorf("distinctNumbers(%q) = %d (expressions %q), want %d", text, got, decidingExpressions(text), want)
 		}
+	}
+}
+
+// TestLaterVersions: a question naming the archived terms' year asks
+// about them (namedStale), and the current terms titled alike are
+// silenced (laterVersions), the repairs page not; not when the question
+// also names the current year, asks twice, or compares (fresh4 h71:
+// end to end, with the 2026 terms silenced, the repairs page the
+// assessor accepted answered "what's changed ... compared with the 2024
+// terms").
+func TestLaterVersions(t *testing.T) {
+	an := terms.New()
+	g := NewExtractive(an)
+	src := func(id, title string, status corpus.Status) Source {
+		return Source{Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Status: status, Text: "Blender motors are covered."}}
+	}
+	req := Request{Sources: []Source{
+		src("pol-warranty-2024", "Warranty terms (2024, archived)", corpus.Archived),
+		src("pol-warranty-2026", "Warranty terms (2026)", corpus.Current),
+		src("pol-repairs", "Repairs and servicing", corpus.Current),
+	}}
+	for q, want := range map[string][]int{
+		"Under the old 2024 warranty terms, how long was the general warranty?":        {1},
+		"back under the 2024 warranty rules, was a cracked jug something you'd cover?": {1},
+		"what did the 2024 warranty cover that the 2026 terms no longer do":            nil,
+		"did the old 2024 warranty pay out for a cracked jug? does the current one?":   nil,
+		"What's changed in the warranty compared with the 2024 terms?":                 nil,
+		"How long is the warranty on a kettle?":                                        nil,
+	} {
+		req.Question = q
+		content := g.content(q, answertype.Classify(q))
+		got := slices.Sorted(maps.Keys(g.laterVersions(req, g.namedStale(req, content))))
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: later versions %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestNamedStaleSaysNothing: when the chunk of the named archived terms
+// that was retrieved says nothing on the question, the current terms are
+// not silenced for it and answer, as in v13.
+func TestNamedStaleSaysNothing(t *testing.T) {
+	g := NewExtractive(terms.New())
+	req := Request{Question: "Under the 2024 terms, how long was the general warranty?", Sources: []Source{
+		{Label: "1", Chunk: corpus.Chunk{ID: "a#1", DocID: "pol-warranty-2024", Title: "Warranty terms (2024, archived)", Status: corpus.Archived,
+			Text: "Keep this page for your records."}},
+		{Label: "2", Chunk: corpus.Chunk{ID: "b#0", DocID: "pol-warranty-2026", Title: "Warranty terms (2026)", Status: corpus.Current,
+			Text: "Every Hollin appliance has a 2-year warranty from the date of purchase."}},
+	}}
+	if docs, ans := citedDocs(t, g, req); !slices.Equal(docs, []string{"pol-warranty-2026"}) {
+		t.Errorf("%q cites %v; want the 2026 terms", ans.Text, docs)
 	}
 }
