@@ -213,18 +213,26 @@ func Probability(weights [NumFeatures + 1]float64, x [NumFeatures]float64) float
 	return 1 / (1 + math.Exp(-z))
 }
 
-// learned picks the candidate the learned acceptance accepts: the most
-// probable, when its probability reaches the threshold and, for a
-// question that expects a particular answer type, it holds one near the
-// question's words. Nil when none.
+// learned picks the candidate the learned acceptance accepts, in two
+// stages: the chunk model (AcceptWeights) picks the most probable
+// candidate holding an expression of the expected answer type near the
+// question's words (any, for a question that expects no particular type);
+// the question model (DecideWeights), on the same features, accepts it
+// when its probability reaches AcceptThreshold. Nil when none.
 func (b *Builtin) learned(cands []candidate) *candidate {
 	var pick *candidate
 	for i := range cands {
 		c := &cands[i]
 		c.p = Probability(b.AcceptWeights, c.Features)
-		if c.Features[FeatTypeMissing] == 0 && c.p >= b.AcceptThreshold && (pick == nil || c.p > pick.p) {
+		if c.Features[FeatTypeMissing] == 0 && (pick == nil || c.p > pick.p) {
 			pick = c
 		}
+	}
+	if pick == nil {
+		return nil
+	}
+	if pick.p = Probability(b.DecideWeights, pick.Features); pick.p < b.AcceptThreshold {
+		return nil
 	}
 	return pick
 }
@@ -266,7 +274,7 @@ func (b *Builtin) learnedReason(question string, asked answertype.Question, r *r
 }
 
 // acceptWeights and acceptThreshold are the learned acceptance's frozen
-// weights (in Feature order, the bias last) and threshold, fitted by
+// chunk model (in Feature order, the bias last) and threshold, fitted by
 // `ASSESSDEV=1 go test ./internal/assess/assessdev -run TestFitV15 -v`
 // (see its comment); the same test fails when they differ from a re-fit.
 var acceptWeights = [NumFeatures + 1]float64{
@@ -278,7 +286,18 @@ var acceptWeights = [NumFeatures + 1]float64{
 	NumFeatures: -2.8369, // the bias
 }
 
-const acceptThreshold = 0.80
+// decideWeights are the question model's (see learned), fitted by the
+// same test.
+var decideWeights = [NumFeatures + 1]float64{
+	FeatCoverage: 0.6481, FeatWide: 0.4334, FeatFocus: -0.5930, FeatKey: -0.1219,
+	FeatTypeFound: -0.4748, FeatTypeMissing: 0, FeatSentence: 0.0776, FeatRank: 0.9722,
+	FeatLead: 0.7367, FeatUnknownAsk: 0.2727, FeatUnknown: -0.3266, FeatCodes: -0.1497,
+	FeatNames: -0.0388, FeatYesNo: -0.7191, FeatProcedure: 0.7367, FeatValue: -0.4924,
+	FeatTitle: -0.2407, FeatHeadUnknown: 0.0414, FeatHeadMissing: -1.0761,
+	NumFeatures: 0.6623, // the bias
+}
+
+const acceptThreshold = 0.95
 
 // askedHead is the term of the noun a "what N" or "which N" question asks
 // for (Li and Roth's head word: "what colour", "which shops", "what is

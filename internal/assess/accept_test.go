@@ -30,7 +30,7 @@ func TestLearnedAcceptance(t *testing.T) {
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient || b.Model() != BuiltinModel {
 		t.Fatalf("v14 (%s) accepted %q: %s (the test no longer shows the learned acceptance)", b.Model(), q, res.Assessment.Reason)
 	}
-	b.Learned, b.AcceptWeights = true, acceptAll
+	b.Learned, b.AcceptWeights, b.DecideWeights = true, acceptAll, acceptAll
 	res := assessChecked(t, b, req)
 	if !res.Assessment.Sufficient || len(res.Accepted) != 1 || res.Accepted[0] != "faq-turnaround#0" {
 		t.Fatalf("v15 on %q = %+v, want accepted on faq-turnaround#0", q, res)
@@ -46,9 +46,9 @@ func TestLearnedAcceptance(t *testing.T) {
 	if res.Assessment.Score < 0.5 {
 		t.Errorf("score %.3f: the loop would not accept it", res.Assessment.Score)
 	}
-	b.AcceptWeights = [NumFeatures + 1]float64{NumFeatures: -10}
+	b.DecideWeights = [NumFeatures + 1]float64{NumFeatures: -10}
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
-		t.Errorf("v15 with weights accepting nothing accepted %q: %s", q, res.Assessment.Reason)
+		t.Errorf("v15 with a question model accepting nothing accepted %q: %s", q, res.Assessment.Reason)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestLearnedAcceptance(t *testing.T) {
 // asks about, is not accepted.
 func TestLearnedAcceptanceKeepsChecks(t *testing.T) {
 	b, _ := assessorOver(append(hollinLike, acceptEvidence...))
-	b.Learned, b.AcceptWeights = true, acceptAll
+	b.Learned, b.AcceptWeights, b.DecideWeights = true, acceptAll, acceptAll
 	q := "once my broken blender reaches your lot, roughly how long until I see it again?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: acceptEvidence[1:2]}
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {

@@ -212,11 +212,13 @@ type Builtin struct {
 	Topical bool
 	// Learned (builtin:coverage-v15, see accept.go; off by default)
 	// turns on the learned acceptance: when every rule and reading
-	// refuses, a chunk a reading may accept is accepted when the logistic
-	// regression AcceptWeights gives it at least AcceptThreshold. Off:
-	// builtin:coverage-v14, the default.
+	// refuses, the chunk a reading may accept that the logistic
+	// regression AcceptWeights finds most probable is accepted when the
+	// logistic regression DecideWeights gives it at least
+	// AcceptThreshold. Off: builtin:coverage-v14, the default.
 	Learned         bool
 	AcceptWeights   [NumFeatures + 1]float64
+	DecideWeights   [NumFeatures + 1]float64
 	AcceptThreshold float64
 	// Observe, when set, receives the learned acceptance's candidates of
 	// each judgement that reaches it (whether or not Learned is on): how
@@ -233,7 +235,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true,
-		AcceptWeights: acceptWeights, AcceptThreshold: acceptThreshold}
+		AcceptWeights: acceptWeights, DecideWeights: decideWeights, AcceptThreshold: acceptThreshold}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()

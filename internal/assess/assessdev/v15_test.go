@@ -129,9 +129,32 @@ func solve(h [assess.NumFeatures + 1][assess.NumFeatures + 1]float64, g [assess.
 	return x
 }
 
-// scoreV15 scores obs per set with v14 plus the learned acceptance at w and
-// threshold th.
-func scoreV15(obs []observed, w [assess.NumFeatures + 1]float64, th float64) map[string]*score {
+// model is the learned acceptance's two logistic regressions (see
+// assess.Builtin.Learned): chunk picks, question decides.
+type model struct {
+	chunk, question [assess.NumFeatures + 1]float64
+}
+
+// fitModel fits both on the sets keep reports true.
+func fitModel(obs []observed, keep func(set string) bool) model {
+	chunk := fit(obs, keep)
+	return model{chunk, fit(pickObs(obs, chunk), keep)}
+}
+
+// accepts reports whether m accepts o's question at th (v14 refusing).
+func accepts(o observed, m model, th float64) bool {
+	best, pick := -1.0, -1
+	for k, c := range o.cands {
+		if p := assess.Probability(m.chunk, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
+			best, pick = p, k
+		}
+	}
+	return pick >= 0 && assess.Probability(m.question, o.cands[pick].Features) >= th
+}
+
+// scoreV15 scores obs per set with v14 plus the learned acceptance m at
+// threshold th (v14 alone at a threshold above 1).
+func scoreV15(obs []observed, m model, th float64) map[string]*score {
 	out := map[string]*score{}
 	for _, s := range sets {
 		out[s] = &score{}
@@ -139,16 +162,14 @@ func scoreV15(obs []observed, w [assess.NumFeatures + 1]float64, th float64) map
 	for _, o := range obs {
 		sc := out[o.a.set]
 		ok, on := o.v14, o.v14On
-		if !ok {
+		if !ok && accepts(o, m, th) {
 			best, pick := -1.0, -1
 			for k, c := range o.cands {
-				if p := assess.Probability(w, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p >= th && p > best {
+				if p := assess.Probability(m.chunk, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
 					best, pick = p, k
 				}
 			}
-			if pick >= 0 {
-				ok, on = true, o.a.chunkDoc[o.cands[pick].ChunkID]
-			}
+			ok, on = true, o.a.chunkDoc[o.cands[pick].ChunkID]
 		}
 		if ok {
 			sc.accepted++
@@ -179,7 +200,7 @@ var thresholds = []float64{0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5
 // falls below v14's and the share accepted on a relevant chunk does not
 // fall; ties go to the higher threshold. 2 (nothing accepted) when none
 // qualifies.
-func chooseThreshold(obs []observed, w [assess.NumFeatures + 1]float64, v14 map[string]*score, held string) (float64, int) {
+func chooseThreshold(obs []observed, w model, v14 map[string]*score, held string) (float64, int) {
 	pick, pickRight := 2.0, training(v14, held).right
 	for _, th := range thresholds {
 		res := scoreV15(obs, w, th)
@@ -204,10 +225,10 @@ func chooseThreshold(obs []observed, w [assess.NumFeatures + 1]float64, v14 map[
 func TestFitV15(t *testing.T) {
 	b, qs := collect(t)
 	obs := observe(t, b, qs)
-	v14 := scoreV15(obs, [assess.NumFeatures + 1]float64{}, 2)
+	v14 := scoreV15(obs, model{}, 2)
 	var total14, total15 score
 	for _, held := range sets {
-		w := fit(obs, func(s string) bool { return s != held })
+		w := fitModel(obs, func(s string) bool { return s != held })
 		th, right := chooseThreshold(obs, w, v14, held)
 		res := scoreV15(obs, w, th)
 		t.Logf("left out %-8s threshold %.2f (training right %d): v14 %s | v15 %s", held, th, right, v14[held], res[held])
@@ -217,9 +238,9 @@ func TestFitV15(t *testing.T) {
 	t.Logf("leave-one-set-out total: v14 %s | v15 %s", total14, total15)
 	// The trade the refusal rule forbids: at each fixed threshold, the
 	// sets left out, together (weights fitted without each).
-	folds := map[string][assess.NumFeatures + 1]float64{}
+	folds := map[string]model{}
 	for _, held := range sets {
-		folds[held] = fit(obs, func(s string) bool { return s != held })
+		folds[held] = fitModel(obs, func(s string) bool { return s != held })
 	}
 	for _, th := range thresholds {
 		var tot score
@@ -227,20 +248,35 @@ func TestFitV15(t *testing.T) {
 			tot.add(scoreV15(obs, folds[held], th)[held])
 		}
 		t.Logf("fixed threshold %.2f, sets left out together: %s", th, tot)
-	}
-	w := fit(obs, func(string) bool { return true })
-	th, right := chooseThreshold(obs, w, v14, "")
-	var cells []string
-	for i, x := range w[:assess.NumFeatures] {
-		cells = append(cells, fmt.Sprintf("%s %.4f", assess.FeatureNames[i], x))
-	}
-	t.Logf("all sets: weights %s, bias %.4f; threshold %.2f (right %d)", strings.Join(cells, ", "), w[assess.NumFeatures], th, right)
-	frozen := assess.NewBuiltin(terms.New(), devCorpus)
-	for i := range w {
-		if math.Abs(math.Round(w[i]*1e4)/1e4-frozen.AcceptWeights[i]) > 1e-9 {
-			t.Errorf("weight %d: re-fit %.4f, frozen in accept.go %.4f: copy the logged weights into acceptWeights", i, w[i], frozen.AcceptWeights[i])
+		if th >= 0.8 {
+			var ids []string
+			for _, o := range obs {
+				if !o.a.answerable && !o.v14 && accepts(o, folds[o.a.set], th) {
+					ids = append(ids, o.a.set+" "+o.a.id)
+				}
+			}
+			t.Logf("  no-answer questions it accepts: %s", strings.Join(ids, ", "))
 		}
 	}
+	w := fitModel(obs, func(string) bool { return true })
+	th, right := chooseThreshold(obs, w, v14, "")
+	frozen := assess.NewBuiltin(terms.New(), devCorpus)
+	for _, m := range []struct {
+		name        string
+		fit, frozen [assess.NumFeatures + 1]float64
+	}{{"acceptWeights (chunk)", w.chunk, frozen.AcceptWeights}, {"decideWeights (question)", w.question, frozen.DecideWeights}} {
+		var cells []string
+		for i, x := range m.fit[:assess.NumFeatures] {
+			cells = append(cells, fmt.Sprintf("%s: %.4f", assess.FeatureNames[i], x))
+		}
+		t.Logf("all sets, %s: %s, bias %.4f", m.name, strings.Join(cells, ", "), m.fit[assess.NumFeatures])
+		for i := range m.fit {
+			if math.Abs(math.Round(m.fit[i]*1e4)/1e4-m.frozen[i]) > 1e-9 {
+				t.Errorf("%s %d: re-fit %.4f, frozen in accept.go %.4f: copy the logged weights", m.name, i, m.fit[i], m.frozen[i])
+			}
+		}
+	}
+	t.Logf("all sets: threshold %.2f (right %d)", th, right)
 	if th != frozen.AcceptThreshold {
 		t.Errorf("threshold: re-fit %.2f, frozen in accept.go %.2f", th, frozen.AcceptThreshold)
 	}
@@ -286,4 +322,28 @@ func veto(t *testing.T, obs []observed) {
 		slices.Sort(ps)
 		t.Logf("refusal model, left out %q: %s", held, strings.Join(ps, " "))
 	}
+}
+
+// pickObs turns the questions v14 refuses into question-level examples:
+// the candidate the chunk model w ranks first, labelled 1 when its chunk
+// is relevant, 0 for a no-answer question; answerable questions whose
+// pick is not relevant are left out.
+func pickObs(obs []observed, w [assess.NumFeatures + 1]float64) []observed {
+	var out []observed
+	for _, o := range obs {
+		if o.v14 {
+			continue
+		}
+		best, k := -1.0, -1
+		for i, c := range o.cands {
+			if p := assess.Probability(w, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
+				best, k = p, i
+			}
+		}
+		if k < 0 || o.a.answerable && !o.rel[k] {
+			continue
+		}
+		out = append(out, observed{a: o.a, cands: o.cands[k : k+1], rel: o.rel[k : k+1]})
+	}
+	return out
 }
