@@ -304,23 +304,29 @@ func vetoObs(obs []observed) []observed {
 // veto measures a refusal model on v14's acceptances: fitted on the
 // accepted chunks' features, labelled by whether the question is
 // answerable, it logs, for each set left out (and in sample, ""), the
-// no-answer questions v14 accepts and the answerable ones below 0.6 with
-// their probability of being answerable.
+// no-answer questions v14 accepts with their probability of being
+// answerable, and how many answerable questions score below the lowest of
+// them (what refusing the first of them would cost).
 func veto(t *testing.T, obs []observed) {
 	vo := vetoObs(obs)
 	for _, held := range append(slices.Clone(sets), "") {
 		w := fit(vo, func(s string) bool { return s != held })
 		var ps []string
+		low := 2.0
 		for _, o := range vo {
-			if held != "" && o.a.set != held {
-				continue
+			if p := assess.Probability(w, o.cands[0].Features); !o.a.answerable && (held == "" || o.a.set == held) {
+				ps = append(ps, fmt.Sprintf("%.2f:%s", p, o.a.id))
+				low = min(low, p)
 			}
-			if p := assess.Probability(w, o.cands[0].Features); p < 0.6 || !o.a.answerable {
-				ps = append(ps, fmt.Sprintf("%.2f:%v:%s", p, o.a.answerable, o.a.id))
+		}
+		below := 0
+		for _, o := range vo {
+			if o.a.answerable && (held == "" || o.a.set == held) && assess.Probability(w, o.cands[0].Features) < low {
+				below++
 			}
 		}
 		slices.Sort(ps)
-		t.Logf("refusal model, left out %q: %s", held, strings.Join(ps, " "))
+		t.Logf("refusal model, left out %q: no-answer accepted %s; answerable below the lowest: %d", held, strings.Join(ps, " "), below)
 	}
 }
 
