@@ -261,11 +261,7 @@ func (b *Builtin) learnedReason(question string, asked answertype.Question, r *r
 		s += fmt.Sprintf(" (not %s)", strings.Join(lacks, ", "))
 	}
 	if len(f.unknown) > 0 {
-		var ws []string
-		for _, t := range f.unknown {
-			ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
-		}
-		s += fmt.Sprintf("; no document you can see uses %s", strings.Join(ws, ", "))
+		s += fmt.Sprintf("; no document you can see uses %s", b.quoted(question, f.unknown))
 	}
 	if asked.Type != answertype.Description {
 		s += fmt.Sprintf("; the question asks for %s, and it holds one near them: %q", asked.Describe(), c.expr)

@@ -141,14 +141,21 @@ func fitModel(obs []observed, keep func(set string) bool) model {
 	return model{chunk, fit(pickObs(obs, chunk), keep)}
 }
 
-// accepts reports whether m accepts o's question at th (v14 refusing).
-func accepts(o observed, m model, th float64) bool {
+// picked is the candidate of o the chunk model picks (holding an
+// expression of the expected type), -1 when none.
+func picked(o observed, chunk [assess.NumFeatures + 1]float64) int {
 	best, pick := -1.0, -1
 	for k, c := range o.cands {
-		if p := assess.Probability(m.chunk, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
+		if p := assess.Probability(chunk, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
 			best, pick = p, k
 		}
 	}
+	return pick
+}
+
+// accepts reports whether m accepts o's question at th (v14 refusing).
+func accepts(o observed, m model, th float64) bool {
+	pick := picked(o, m.chunk)
 	return pick >= 0 && assess.Probability(m.question, o.cands[pick].Features) >= th
 }
 
@@ -163,13 +170,7 @@ func scoreV15(obs []observed, m model, th float64) map[string]*score {
 		sc := out[o.a.set]
 		ok, on := o.v14, o.v14On
 		if !ok && accepts(o, m, th) {
-			best, pick := -1.0, -1
-			for k, c := range o.cands {
-				if p := assess.Probability(m.chunk, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
-					best, pick = p, k
-				}
-			}
-			ok, on = true, o.a.chunkDoc[o.cands[pick].ChunkID]
+			ok, on = true, o.a.chunkDoc[o.cands[picked(o, m.chunk)].ChunkID]
 		}
 		if ok {
 			sc.accepted++
@@ -340,12 +341,7 @@ func pickObs(obs []observed, w [assess.NumFeatures + 1]float64) []observed {
 		if o.v14 {
 			continue
 		}
-		best, k := -1.0, -1
-		for i, c := range o.cands {
-			if p := assess.Probability(w, c.Features); c.Features[assess.FeatTypeMissing] == 0 && p > best {
-				best, k = p, i
-			}
-		}
+		k := picked(o, w)
 		if k < 0 || o.a.answerable && !o.rel[k] {
 			continue
 		}
