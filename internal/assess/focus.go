@@ -209,14 +209,19 @@ func (b *Builtin) focusCompared(f *focus, asked answertype.Question, r *reading,
 func (b *Builtin) focusReason(question string, asked answertype.Question, f *focus, j *judged, cov float64) string {
 	s := fmt.Sprintf("%s covers %.0f%% of the weight of the words the clause that asks shares with your documents", j.title(), math.Round(100*cov))
 	if len(f.unknown) > 0 {
-		var ws []string
-		for _, t := range f.unknown {
-			ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
-		}
-		s += fmt.Sprintf(" (no document you can see uses %s)", strings.Join(ws, ", "))
+		s += fmt.Sprintf(" (no document you can see uses %s)", b.quoted(question, f.unknown))
 	}
 	if asked.Type != answertype.Description {
 		s += fmt.Sprintf(", and holds %s near them: %q", asked.Describe(), j.expr)
 	}
 	return s
+}
+
+// quoted lists terms as question spells them, quoted, for a reason.
+func (b *Builtin) quoted(question string, terms []string) string {
+	var ws []string
+	for _, t := range terms {
+		ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+	}
+	return strings.Join(ws, ", ")
 }
