@@ -21,9 +21,8 @@ const largePage = 2 << 20
 // when the pages are not cached yet; pages already cached in small folios
 // (the file was just written, or read by a mapping without the advice)
 // stay small. So when the first 2 MiB of m come back in small pages, the
-// file's unwritten pages are written (fdatasync) and its first 2 MiB of
-// cache dropped (FADV_DONTNEED: clean pages only, and never those another
-// process has mapped) and read again; if
+// first 2 MiB of the file's cache are dropped (FADV_DONTNEED: clean pages
+// only, and never those another process has mapped) and read again; if
 // they then map as one large page, the rest of the file's cache is dropped
 // too and comes back in large pages as it is read. Where the kernel maps
 // no large file pages (transparent huge pages off, a file system without
@@ -45,10 +44,6 @@ func preferLargePages(f *os.File, m []byte) {
 	touch := func() { _ = m[off] }
 	touch()
 	if largeMapped(base) {
-		return
-	}
-	// Dirty pages (a file just written) are not dropped: write them first.
-	if unix.Fdatasync(int(f.Fd())) != nil {
 		return
 	}
 	first := m[off : off+largePage]

@@ -34,7 +34,6 @@ func TestMapRandom(t *testing.T) {
 			t.Fatal("MapRandom's bytes differ from the file's")
 		}
 		large := largeMapped(uintptr(unsafe.Pointer(&m[0])))
-		t.Logf("large pages: %v", large)
 		if runtime.GOOS == "linux" && !large && largePagesOn() {
 			t.Logf("the mapping has no large pages (file system without large folios?)")
 		}
