@@ -18,16 +18,7 @@ import (
 // Map maps the file at path read-only and shared, so its pages live in
 // the page cache, not in the process's own memory. An empty file maps to
 // nil; a missing file is an errs.NotFound error.
-func Map(path string) ([]byte, error) { return mapFile(path, false) }
-
-// MapRandom is Map for a file read at random, a few hundred bytes here
-// and there all over it (the int8 vector codes): where the kernel can, it
-// maps the file's page cache in 2 MiB pages (preferLargePages), so a read
-// of a record nobody of this process has read before costs no page fault
-// and a random read far fewer TLB misses. The bytes are the same.
-func MapRandom(path string) ([]byte, error) { return mapFile(path, true) }
-
-func mapFile(path string, random bool) ([]byte, error) {
+func Map(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.E(errs.NotFound, err)
@@ -50,9 +41,6 @@ func mapFile(path string, random bool) ([]byte, error) {
 	m, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
 		return nil, errs.Errorf("", errs.Internal, "mapping %s: %w", path, err)
-	}
-	if random {
-		preferLargePages(f, m)
 	}
 	return m, nil
 }

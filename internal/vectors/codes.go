@@ -339,7 +339,7 @@ type int8Codes struct {
 
 // openInt8 maps the int8 codes at path; a missing file is no codes.
 func openInt8(path string, dim, n int) (*int8Codes, error) {
-	m, err := mmap.MapRandom(path)
+	m, err := mmap.Map(path)
 	if errs.Is(errs.NotFound, err) {
 		return nil, nil
 	}
