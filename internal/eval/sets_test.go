@@ -26,6 +26,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh9.jsonl", "testdata/eval/hollin-fresh9-facts.jsonl"},   // make eval-fresh9
 	{"testdata/eval/hollin-fresh10.jsonl", "testdata/eval/hollin-fresh10-facts.jsonl"}, // make eval-fresh10
 	{"testdata/eval/hollin-fresh11.jsonl", "testdata/eval/hollin-fresh11-facts.jsonl"}, // make eval-fresh11
+	{"testdata/eval/hollin-fresh12.jsonl", "testdata/eval/hollin-fresh12-facts.jsonl"}, // make eval-fresh12
 }
 
 const repoRoot = "../.."
