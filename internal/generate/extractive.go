@@ -1225,8 +1225,12 @@ func (g *Extractive) laterVersions(req Request, named map[int]bool) map[int]bool
 	out := map[int]bool{}
 	for i := range named {
 		var words []string
+		// Its version, a word no current source holds (namedStale), is
+		// left out with the other words no current title holds; a code
+		// ("X200") that a current title holds is kept: the X300's manual
+		// does not supersede the X200's.
 		for t := range g.an.Set(req.Sources[i].Title) {
-			if currentTitles[t] && !strings.ContainsAny(t, "0123456789") {
+			if currentTitles[t] {
 				words = append(words, t)
 			}
 		}
@@ -1564,7 +1568,7 @@ var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
 // whole, every entity a comparison tells apart (see comparedEntities) and
 // holds at least as many deciding values as there are such entities (of
 // the expected type, or for a yes/no or open question any of
-// decidingValues), or nil (v14). A price list or a table row answers
+// decidingExpressions), or nil (v14). A price list or a table row answers
 // "how much more does a PMP-X300 pump cost us than an X200 jar" by
 // itself: rule 2a, which looks for each entity's fact in a source of its
 // own, would cite beside it a page that names one of them in passing

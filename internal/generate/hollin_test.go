@@ -665,3 +665,26 @@ func TestNamedStaleSaysNothing(t *testing.T) {
 		t.Errorf("%q cites %v; want the 2026 terms", ans.Text, docs)
 	}
 }
+
+// TestLaterVersionsKeepsCodes: a code in the named superseded source's
+// title ("X200") is no version: only the current source titled with it
+// supersedes it, not one about another model ("X300 Pro blender manual")
+// that shares the title's other words.
+func TestLaterVersionsKeepsCodes(t *testing.T) {
+	g := NewExtractive(terms.New())
+	src := func(id, title string, status corpus.Status) Source {
+		return Source{Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Status: status, Text: "Descale the blender base every month."}}
+	}
+	req := Request{Question: "Under the 2024 manual, how often should the blender be descaled?", Sources: []Source{
+		src("man-x200-2024", "X200 blender manual (2024, archived)", corpus.Archived),
+		src("man-x200-2026", "X200 blender manual (2026)", corpus.Current),
+		src("man-x300", "X300 Pro blender manual", corpus.Current),
+	}}
+	named := g.namedStale(req, g.content(req.Question, answertype.Classify(req.Question)))
+	if !named[0] {
+		t.Fatalf("%q names no superseded source (%v): the test no longer reaches laterVersions", req.Question, named)
+	}
+	if got := slices.Sorted(maps.Keys(g.laterVersions(req, named))); !slices.Equal(got, []int{1}) {
+		t.Errorf("later versions %v, want [1] (the X200's 2026 manual, not the X300's)", got)
+	}
+}
