@@ -112,6 +112,10 @@ type candidate struct {
 // question's focus and wide readings.
 func (b *Builtin) learnedCandidates(question string, vocab Vocabulary, asked answertype.Question, r *reading, f *focus, w *wide, all []*judged, covers func(map[string]bool, string) bool) []candidate {
 	akinCovers := func(have map[string]bool, t string) bool { return covers(have, t) || holdsAkin(have, t) }
+	// Whether the question as asked expects a type (not r.expects: r is
+	// the spelling-corrected question's reading, which may expect none
+	// where the question as asked does), as answerIn below reads it.
+	expects := asked.Type != answertype.Description
 	wides := make([]float64, len(all))
 	for i, j := range all {
 		wides[i], _ = w.coverage(j.have, covers)
@@ -146,10 +150,10 @@ func (b *Builtin) learnedCandidates(question string, vocab Vocabulary, asked ans
 		if j.hasKey(r, covers) {
 			x[FeatKey] = 1
 		}
-		if r.expects && typed {
+		if expects && typed {
 			x[FeatTypeFound] = 1
 		}
-		if r.expects && !typed {
+		if expects && !typed {
 			x[FeatTypeMissing] = 1
 		}
 		x[FeatSentence] = b.bestSentence(j.ev, w, akinCovers)
@@ -177,7 +181,7 @@ func (b *Builtin) learnedCandidates(question string, vocab Vocabulary, asked ans
 			x[FeatYesNo] = 1
 		case asked.Type == answertype.Procedure:
 			x[FeatProcedure] = 1
-		case r.expects:
+		case expects:
 			x[FeatValue] = 1
 		}
 		x[FeatTitle], _ = w.coverage(b.an.Set(j.ev.Title), akinCovers)

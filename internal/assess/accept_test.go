@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -104,5 +105,33 @@ func TestProbability(t *testing.T) {
 	x := [NumFeatures]float64{FeatCoverage: 1}
 	if p := Probability(w, x); p < 0.73 || p > 0.74 { // 1/(1+e^-1)
 		t.Errorf("coverage 1, weight 2, bias -1: %v, want 0.731", p)
+	}
+}
+
+// TestLearnedAcceptanceTypeAsAsked: the learned acceptance reads the
+// expected type from the question as asked, as it reads the chunks: when
+// the question it judges on (the spelling-corrected one) expects no type
+// but the question as asked expects a period, a page stating none is not
+// accepted, whatever the weights. Before, it was accepted with the reason
+// "... holds one near them: \"\"".
+func TestLearnedAcceptanceTypeAsAsked(t *testing.T) {
+	b, _ := assessorOver(append(hollinLike, acceptEvidence...))
+	b.Learned, b.AcceptWeights, b.DecideWeights = true, acceptAll, acceptAll
+	q := "once my broken blender reaches your lot, roughly how long until I see it again?"
+	read := "once my broken blender reaches your lot, what happens until I see it again?"
+	if b.classify(q).Type == b.classify(read).Type {
+		t.Fatalf("%q and %q expect the same type: the test no longer shows the difference", q, read)
+	}
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: acceptEvidence[1:2]}
+	res, err := b.assess(context.Background(), req, b.corpus.Visible(req.Groups), read, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Assessment.Sufficient {
+		t.Errorf("v15 accepted %q on a page stating no period: %s", q, res.Assessment.Reason)
+	}
+	req.Evidence = acceptEvidence[:1]
+	if res, _ := b.assess(context.Background(), req, b.corpus.Visible(req.Groups), read, false); !res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "10 working days") {
+		t.Errorf("v15 on the page stating the period = %+v, want accepted naming it", res.Assessment)
 	}
 }
