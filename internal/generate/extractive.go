@@ -205,8 +205,9 @@ const (
 //     comparison tells apart and holding a different number of the
 //     deciding kind for each ("Internal cost prices: X200 jar £6.10, ...,
 //     PMP-X300 pump £11.80") is the answer by itself, before rule 2a looks
-//     for each entity's fact in a source of its own (see listing): a
-//     second source is cited only when it adds an answer the first lacks;
+//     for each entity's fact in a source of its own (see listing); the
+//     answer is that sentence alone (rule 3 adds nothing to a
+//     comparison), cited to its one source;
 //   - in rule 1, a superseded source the question names by its version
 //     (a word with digits in its title no current source holds: "Under
 //     the 2024 terms, ..." and "Warranty terms (2024)") is not silenced by
