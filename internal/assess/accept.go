@@ -280,23 +280,23 @@ func (b *Builtin) learnedReason(question string, asked answertype.Question, r *r
 // `ASSESSDEV=1 go test ./internal/assess/assessdev -run TestFitV15 -v`
 // (see its comment); the same test fails when they differ from a re-fit.
 var acceptWeights = [NumFeatures + 1]float64{
-	FeatCoverage: 0.5177, FeatWide: 0.1172, FeatFocus: -0.0569, FeatKey: -0.4625,
-	FeatTypeFound: 0.6890, FeatTypeMissing: -1.3577, FeatSentence: 0.6056, FeatRank: 2.0380,
-	FeatLead: 1.5813, FeatUnknownAsk: 0.1997, FeatUnknown: -0.2757, FeatCodes: 0.2281,
-	FeatNames: 0.8350, FeatYesNo: -0.6014, FeatProcedure: -0.1299, FeatValue: -0.4752,
-	FeatTitle: 0.2896, FeatHeadUnknown: 0.0475, FeatHeadMissing: -0.4116,
-	NumFeatures: -2.8369, // the bias
+	FeatCoverage: 0.5105, FeatWide: 0.1486, FeatFocus: -0.1230, FeatKey: -0.4520,
+	FeatTypeFound: 0.5569, FeatTypeMissing: -1.4467, FeatSentence: 0.6265, FeatRank: 2.0591,
+	FeatLead: 1.5451, FeatUnknownAsk: 0.2661, FeatUnknown: -0.3224, FeatCodes: 0.2152,
+	FeatNames: 0.8359, FeatYesNo: -0.4985, FeatProcedure: -0.0303, FeatValue: -0.3609,
+	FeatTitle: 0.3123, FeatHeadUnknown: 0.0252, FeatHeadMissing: -0.4213,
+	NumFeatures: -2.8413, // the bias
 }
 
 // decideWeights are the question model's (see learned), fitted by the
 // same test.
 var decideWeights = [NumFeatures + 1]float64{
-	FeatCoverage: 0.6481, FeatWide: 0.4334, FeatFocus: -0.5930, FeatKey: -0.1219,
-	FeatTypeFound: -0.4748, FeatTypeMissing: 0, FeatSentence: 0.0776, FeatRank: 0.9722,
-	FeatLead: 0.7367, FeatUnknownAsk: 0.2727, FeatUnknown: -0.3266, FeatCodes: -0.1497,
-	FeatNames: -0.0388, FeatYesNo: -0.7191, FeatProcedure: 0.7367, FeatValue: -0.4924,
-	FeatTitle: -0.2407, FeatHeadUnknown: 0.0414, FeatHeadMissing: -1.0761,
-	NumFeatures: 0.6623, // the bias
+	FeatCoverage: 0.6419, FeatWide: 0.4181, FeatFocus: -0.5659, FeatKey: -0.1280,
+	FeatTypeFound: -0.4660, FeatTypeMissing: 0, FeatSentence: 0.0652, FeatRank: 0.9677,
+	FeatLead: 0.7557, FeatUnknownAsk: 0.2505, FeatUnknown: -0.3172, FeatCodes: -0.1438,
+	FeatNames: -0.0367, FeatYesNo: -0.7128, FeatProcedure: 0.7349, FeatValue: -0.4881,
+	FeatTitle: -0.2630, FeatHeadUnknown: 0.0541, FeatHeadMissing: -1.0728,
+	NumFeatures: 0.6627, // the bias
 }
 
 const acceptThreshold = 0.95
