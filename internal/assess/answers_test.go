@@ -144,7 +144,7 @@ func TestRepeats(t *testing.T) {
 func TestQueried(t *testing.T) {
 	b := newAnswersAssessor()
 	q := "how often should I descael the K50"
-	spelled, fixed := b.Rewriter.Spell(q, b.corpus.Visible([]string{"public"}))
+	spelled, fixed := b.Rewriter.Spell(q, b.corpus.Visible([]string{"public"}), nil)
 	if len(fixed) == 0 {
 		t.Fatalf("Spell(%q) corrects nothing: the test needs a correction", q)
 	}

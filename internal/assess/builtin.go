@@ -584,7 +584,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		question, _ = b.Rewriter.Spell(question, vocab)
+		question, _ = b.Rewriter.Spell(question, vocab, req.Evidence)
 	}
 	if b.Answers && question != req.Question {
 		if typed := b.queried(req.Question, question, req.Query); typed != question {

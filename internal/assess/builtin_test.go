@@ -153,13 +153,13 @@ func TestRewriterSpelling(t *testing.T) {
 	tests := []struct {
 		query, want string
 	}{
-		{"kettel descale", "kettl descale"}, // dropped letter in a long word
-		{"vacum pump", "vacuum pump"},       // inserted letter
-		{"waranty for the blendr", "warranti for the blender"},
-		{"can I put it in the sink", ""}, // "sink" → "link" is one substitution in a four-letter word: refused
-		{"capital of Peru", ""},          // "peru" must not shrink to "per"
-		{"does the X900 have GPS", ""},   // codes with digits are never corrected
-		{"blender motor", ""},            // nothing unknown
+		{"kettel descale", "kettl descale"},                    // dropped letter in a long word
+		{"vacum pump", "vacuum pump"},                          // inserted letter
+		{"waranty for the blendr", "warranty for the blender"}, // words, not stems ("warranti")
+		{"can I put it in the sink", ""},                       // "sink" → "link" is one substitution in a four-letter word: refused
+		{"capital of Peru", ""},                                // "peru" must not shrink to "per"
+		{"does the X900 have GPS", ""},                         // codes with digits are never corrected
+		{"blender motor", ""},                                  // nothing unknown
 	}
 	for _, tt := range tests {
 		got, _ := b.Rewriter.Rewrite(Request{Question: tt.query, Query: tt.query, Groups: []string{"public"}}, 0)
@@ -182,9 +182,41 @@ func TestSpellKeepsFrame(t *testing.T) {
 		{"can you tell me how frequently to descale", "can you tell me how frequently to descale"},
 		{"a deletion requst", "a deletion request"}, // a content word is
 	} {
-		if got, _ := r.Spell(tt.text, vocab); got != tt.want {
+		if got, _ := r.Spell(tt.text, vocab, nil); got != tt.want {
 			t.Errorf("Spell(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestSpellWords: a correction is a word the visible texts use, not an
+// index term (a stem), and an English word is never corrected into a
+// corpus word, whatever the visible corpus lacks.
+func TestSpellWords(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Descale the kettle every month: it takes 20 minutes.", "The error code E4 means the filter is blocked.",
+		"The bridge mode of the X300 Pro.")
+	r := NewRewriter(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	seen := []Evidence{{ChunkID: "c1", Title: "Descaling", Text: "Descale the kettle every month: it takes 20 minutes."}}
+	for _, tt := range []struct {
+		text string
+		seen []Evidence
+		want string
+	}{
+		{"how many mintues does descaling take", nil, "how many minutes does descaling take"}, // the typed ending on the term, not "minut"
+		{"how many mintues does descaling take", seen, "how many minutes does descaling take"},
+		{"descale the kettel", seen, "descale the kettle"},                // the word the evidence uses, not "kettl"
+		{"what comes with the filter", nil, "what comes with the filter"}, // "comes" is English, not a misspelt "code"
+		{"a fridge mode", nil, "a bridge mode"},                           // without a thesaurus "fridge" is unknown
+	} {
+		got, fixed := r.Spell(tt.text, vocab, tt.seen)
+		if got != tt.want {
+			t.Errorf("Spell(%q) = %q (%v), want %q", tt.text, got, fixed, tt.want)
+		}
+	}
+	r.Thesaurus = fakeThesaurus{"fridge": {"refrigerator"}}
+	if got, _ := r.Spell("a fridge mode", vocab, nil); got != "a fridge mode" {
+		t.Errorf("with a thesaurus that knows it, Spell(%q) = %q, want it left alone", "a fridge mode", got)
 	}
 }
 

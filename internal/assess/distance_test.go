@@ -93,6 +93,6 @@ func BenchmarkSpell(b *testing.B) {
 	vocab := lex.Visible([]string{"public"})
 	q := fmt.Sprintf("what does %sx mean for the kettle", strings.Fields(texts[0])[0])
 	for b.Loop() {
-		rw.Spell(q, vocab)
+		rw.Spell(q, vocab, nil)
 	}
 }

@@ -100,8 +100,16 @@ type Rewriter struct {
 	an    *terms.Analyzer
 	lex   Lexicon
 	index map[int][]string // term length → terms, for spelling candidates
+	// english are the terms of English words too general to be the
+	// corpus's (genericWords, hedgeWords): never corrected.
+	english map[string]bool
 	// Strategies are tried in order.
 	Strategies []Strategy
+	// Thesaurus, when set, knows English words: a word it relates to
+	// others is spelt right and is never corrected, whatever the visible
+	// corpus lacks ("comes" is not a misspelt "code"). Nil: only the
+	// visible vocabulary and the generic words tell.
+	Thesaurus Thesaurus
 }
 
 // DefaultStrategies is the builtin rewriter's order: fix the words, look
@@ -113,7 +121,12 @@ func DefaultStrategies() []Strategy {
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, Strategies: DefaultStrategies()}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies()}
+	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
+		for _, t := range an.Terms(w) {
+			r.english[t] = true
+		}
+	}
 	lex.EachTerm(func(t string, _ int) {
 		n := len([]rune(t))
 		r.index[n] = append(r.index[n], t)
@@ -129,7 +142,7 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 // only words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 	vocab := r.lex.Visible(req.Groups)
-	q, _ := r.Spell(req.Question, vocab)
+	q, _ := r.Spell(req.Question, vocab, req.Evidence)
 	ps := r.Propose(&Situation{Request: req, Vocab: vocab, Question: q, Coverage: coverage})
 	if len(ps) == 0 {
 		return "", ""
@@ -186,7 +199,7 @@ type spelling struct{}
 
 func (spelling) Name() string { return StrategySpelling }
 func (spelling) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
-	q, fixed := r.Spell(s.Request.Query, s.Vocab)
+	q, fixed := r.Spell(s.Request.Query, s.Vocab, s.Request.Evidence)
 	return Proposal{Query: q, Why: strings.Join(fixed, ", ")}, len(fixed) > 0
 }
 
@@ -331,26 +344,41 @@ func (wider) Propose(_ *Rewriter, s *Situation) (Proposal, bool) {
 const maxWiderK = 50
 
 // Spell corrects the words of text that vocab has never seen (see
-// Rewriter) into words it has, and lists the corrections as "typed→term".
-// The words that only frame what a question asks ("frequently" in "how
-// frequently", "tell" in "can you tell me", see answertype) are English,
-// not the corpus's: they are never corrected ("frequently" is not a
-// misspelt "request").
-func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
+// Rewriter) into words it has, and lists the corrections as "typed→word".
+// A correction is a word, not an index term (a stem): the word of the
+// visible texts seen (the attempt's evidence) closest to the typed one
+// that analyzes to the corrected term; failing that, the typed word's own
+// ending put on the corrected term when the result analyzes to it
+// ("mintues" → "minutes"); failing that, the term.
+//
+// English words are never corrected: the words that only frame what a
+// question asks ("frequently" in "how frequently", "tell" in "can you
+// tell me", see answertype; "frequently" is not a misspelt "request"),
+// the words too general to be the corpus's (genericWords) and, with a
+// Thesaurus, any word it knows.
+func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string, []string) {
 	frame := map[string]bool{}
 	for _, w := range answertype.Classify(text).Frame {
 		frame[w] = true
 	}
 	words := strings.Fields(text)
 	var fixed []string
+	var surface map[string][]string // term → the words of seen that analyze to it, built on first use
 	for i, w := range words {
-		if frame[strings.TrimFunc(strings.ToLower(w), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })] {
+		clean := strings.TrimFunc(strings.ToLower(w), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+		if frame[clean] {
 			continue
 		}
-		if c, ok := r.correct(w, vocab); ok {
-			fixed = append(fixed, w+"→"+c)
-			words[i] = c
+		c, ok := r.correct(clean, vocab)
+		if !ok {
+			continue
 		}
+		if surface == nil {
+			surface = r.surfaceWords(seen)
+		}
+		c = r.word(clean, c, surface[c])
+		fixed = append(fixed, w+"→"+c)
+		words[i] = c
 	}
 	if len(fixed) == 0 {
 		return text, nil
@@ -358,22 +386,78 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary) (string, []string) {
 	return strings.Join(words, " "), fixed
 }
 
+// surfaceWords maps the terms of the words of seen to those words, lower
+// case, each once, in order.
+func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
+	out := map[string][]string{}
+	done := map[string]bool{}
+	for _, e := range seen {
+		for _, w := range strings.FieldsFunc(strings.ToLower(e.Title+"\n"+e.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+			if done[w] {
+				continue
+			}
+			done[w] = true
+			if ts := r.an.Terms(w); len(ts) == 1 {
+				out[ts[0]] = append(out[ts[0]], w)
+			}
+		}
+	}
+	return out
+}
+
+// word spells the correction of typed into term as a word: the one of
+// words (seen words that analyze to term) closest to typed, ties to the
+// first; else typed's ending after its own term put on term, when that
+// analyzes to term ("mintues", "mintu"+"es" → "minut"+"es"); else term.
+func (r *Rewriter) word(typed, term string, words []string) string {
+	best, bestDist := "", 0
+	for _, w := range words {
+		if d := distance(typed, w, len(typed)+len(w)); best == "" || d < bestDist {
+			best, bestDist = w, d
+		}
+	}
+	if best != "" {
+		return best
+	}
+	ts := r.an.Terms(typed)
+	if len(ts) != 1 {
+		return term
+	}
+	tw, st := []rune(typed), []rune(ts[0])
+	p := 0
+	for p < len(tw) && p < len(st) && tw[p] == st[p] {
+		p++
+	}
+	stemTail, typedTail := string(st[p:]), string(tw[p:])
+	if !strings.HasSuffix(term, stemTail) {
+		return term
+	}
+	w := strings.TrimSuffix(term, stemTail) + typedTail
+	if got := r.an.Terms(w); len(got) == 1 && got[0] == term {
+		return w
+	}
+	return term
+}
+
 // prfMinCoverage is the least coverage at which feedback terms are worth
 // adding: below it the top chunks are probably about something else.
 const prfMinCoverage = 0.34
 
-// correct returns the index term closest to word's term when the index has
-// never seen that term. Distances are between analyzed terms (stems); the
+// correct returns the index term closest to the term of clean (a word,
+// lower case, without punctuation) when the visible vocabulary has never
+// seen that term. Distances are between analyzed terms (stems); the
 // length rules use the word as typed.
-func (r *Rewriter) correct(word string, vocab Vocabulary) (string, bool) {
-	clean := strings.TrimFunc(strings.ToLower(word), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	n := len([]rune(clean))
 	if n < 4 || strings.IndexFunc(clean, unicode.IsDigit) >= 0 {
 		return "", false
 	}
 	ts := r.an.Terms(clean)
-	if len(ts) != 1 || vocab.DocFreq(ts[0]) > 0 {
-		return "", false // a stop word, several tokens, or already known
+	if len(ts) != 1 || vocab.DocFreq(ts[0]) > 0 || r.english[ts[0]] {
+		return "", false // a stop word, several tokens, already known, or a generic English word
+	}
+	if r.Thesaurus != nil && len(r.Thesaurus.Related(clean)) > 0 {
+		return "", false // an English word the corpus does not use
 	}
 	stem := ts[0]
 	sn := len([]rune(stem))

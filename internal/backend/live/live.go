@@ -159,6 +159,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	a.Rewriter = assess.NewRewriter(an, lex)
 	if l.thes != nil {
 		a.Thesaurus = l.thes
+		a.Rewriter.Thesaurus = l.thes // a word it knows is never "corrected"
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
 	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
