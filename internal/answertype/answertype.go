@@ -814,13 +814,23 @@ const (
 	// numStart: a number not inside a code ("X200", "HL-X300-UK").
 	// A number after a slash is a fraction's or a rating's ("4/5"), not
 	// the start of a measure.
-	numStart  = `(?:^|[^\p{L}\d/-])`
-	timeUnit  = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
-	measUnit  = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
-	rateUnit  = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
-	monthName = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
-	dayName   = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
+	numStart = `(?:^|[^\p{L}\d/-])`
+	timeUnit = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
+	measUnit = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
+	rateUnit = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
+	dayName  = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
 )
+
+// MonthNames are the months' names and MonthAbbrevs their abbreviations,
+// lower case ("may" is a full name). The date pattern and the assessor's
+// plain entities read months from these lists.
+var (
+	MonthNames   = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+	MonthAbbrevs = []string{"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+)
+
+// monthName matches a month's name or abbreviation.
+var monthName = `(?:` + strings.Join(MonthNames, "|") + `|` + strings.Join(MonthAbbrevs, "|") + `)`
 
 var (
 	reDuration = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)

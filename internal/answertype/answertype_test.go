@@ -2,6 +2,7 @@ package answertype
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -486,6 +487,23 @@ func TestIsCode(t *testing.T) {
 	for w, want := range map[string]bool{"X200": true, "HL-X200-UK": true, "B-2291": true, "E4": true, "2291": false, "kettle": false, "": false, "X٢٠٠": true} {
 		if got := IsCode(w); got != want {
 			t.Errorf("IsCode(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+// TestMonthNames: the date pattern reads exactly the listed months, names
+// and abbreviations, and nothing else spelled like one.
+func TestMonthNames(t *testing.T) {
+	for _, m := range append(slices.Clone(MonthNames), MonthAbbrevs...) {
+		for _, s := range []string{"from " + m, "5 " + m + " 2026", strings.ToUpper(m[:1]) + m[1:] + " 2025"} {
+			if got := reDate.FindString(s); got != s {
+				t.Errorf("reDate in %q finds %q, want the whole date", s, got)
+			}
+		}
+	}
+	for _, s := range []string{"from marks", "5 junes", "mayday 2025"} {
+		if got := reDate.FindString(s); strings.Contains(got, s[:len(s)-1]) {
+			t.Errorf("reDate in %q finds %q, not a month", s, got)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/assay-rag/assay/internal/answertype"
 )
 
 // V12Model names the builtin assessor without v13's readings (its plain
@@ -36,16 +38,16 @@ const V12Model = "builtin:coverage-v12"
 
 // months and weekdays are their names, lower-cased.
 var (
-	months   = wordSet("january february march april may june july august september october november december")
-	weekdays = wordSet("monday tuesday wednesday thursday friday saturday sunday")
+	months   = wordSet(answertype.MonthNames...)
+	weekdays = wordSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 	// monthAbbrevs are the months' abbreviations (builtin:coverage-v14,
 	// Builtin.PlainAbbrev); "may" is a full name.
-	monthAbbrevs = wordSet("jan feb mar apr jun jul aug sep sept oct nov dec")
+	monthAbbrevs = wordSet(answertype.MonthAbbrevs...)
 )
 
-func wordSet(s string) map[string]bool {
+func wordSet(words ...string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.Fields(s) {
+	for _, w := range words {
 		out[w] = true
 	}
 	return out

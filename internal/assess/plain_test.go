@@ -137,3 +137,16 @@ func TestStatedValueDecides(t *testing.T) {
 		t.Errorf("v13 accepted %q on the claim repeated: %s", q, res.Assessment.Reason)
 	}
 }
+
+// TestPlainMonthsListed: every month answertype lists, name or
+// abbreviation, is a date word of a plain entity.
+func TestPlainMonthsListed(t *testing.T) {
+	b, _ := newTestAssessor()
+	b.PlainMonths, b.PlainAbbrev = true, true
+	for _, m := range append(slices.Clone(answertype.MonthNames), answertype.MonthAbbrevs...) {
+		e := Entity{Text: strings.ToUpper(m[:1]) + m[1:] + " 2025", Terms: b.an.Terms(m + " 2025")}
+		if got := b.plainEntities([]Entity{e}, nil); len(got) != 0 {
+			t.Errorf("%q is not read as a date", e.Text)
+		}
+	}
+}
