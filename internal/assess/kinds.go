@@ -57,7 +57,7 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 	}
 	if b.WhenClause && q.Type == answertype.Condition {
 		for _, m := range reWhen.FindAllStringSubmatch(sentence, -1) {
-			if strings.Contains(m[1], "?") {
+			if m[2] == "?" {
 				continue // "When does the tracking email arrive?" asks when: an FAQ's heading states no time
 			}
 			out = append(out, m[1])
@@ -82,7 +82,9 @@ func shapedKind(w string) bool {
 }
 
 // reWhen is a clause opening with "when" (Builtin.WhenClause), up to the
-// next punctuation (finds drops one running to a question mark: a
-// question asking when, not a clause saying it): answertype's conditions open with "if", "once",
-// "whenever", "as soon as", "unless" or "in case".
-var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:]+)`)
+// next punctuation, and the question mark that ends it if one does (finds
+// drops such a clause: a question asking when, not a clause saying it; a
+// "when" clause after it in the same sentence is still found: "When does
+// it arrive? when the courier collects it"). answertype's conditions open
+// with "if", "once", "whenever", "as soon as", "unless" or "in case".
+var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:?]+)(\??)`)

@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,6 +118,21 @@ func TestWhenQuestionIsNoClause(t *testing.T) {
 	}
 	if got := b.finds(answertype.Question{Type: answertype.Condition}, "We email a tracking link when the courier collects your appliance."); len(got) != 1 {
 		t.Errorf("finds in a when clause = %q, want it", got)
+	}
+}
+
+// TestWhenClauseAfterQuestion: a question mark ends a "when" question, so
+// a "when" clause after it in the same sentence (the splitter keeps a "?"
+// followed by a lower-case word in one sentence) is still found.
+func TestWhenClauseAfterQuestion(t *testing.T) {
+	b, _ := newTestAssessor()
+	s := "When does the tracking email arrive? when the courier collects your appliance."
+	got := b.finds(answertype.Question{Type: answertype.Condition}, s)
+	if !slices.Contains(got, "when the courier collects your appliance") {
+		t.Errorf("finds(%q) = %q, want the when clause after the question", s, got)
+	}
+	if slices.ContainsFunc(got, func(f string) bool { return strings.Contains(f, "arrive") }) {
+		t.Errorf("finds(%q) = %q: the question asking when states no time", s, got)
 	}
 }
 
