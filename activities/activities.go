@@ -82,13 +82,12 @@ type Activities struct {
 	// Routing is the worker's routing policy; workflows fetch it once per
 	// run through the RoutingPolicy activity, so it is in their history.
 	Routing router.Policy
-	// Local says which stages the worker runs in its own process and lets
-	// runs execute as local activities; it travels with Routing.
-	Local wire.Local
-	// LocalNow, when set, is asked instead of Local at every
-	// RoutingPolicy call, that is at every run's start: whether Search
-	// may run locally depends on the index version served then, which a
-	// rebuild can replace by one whose queries an endpoint embeds.
+	// LocalNow says which stages the worker runs in its own process and
+	// lets runs execute as local activities; its answer travels with
+	// Routing. It is asked at every RoutingPolicy call, that is at every
+	// run's start, not once: whether Search may run locally depends on the
+	// index version served then, which a rebuild can replace by one whose
+	// queries an endpoint embeds. Nil: no stage runs locally.
 	LocalNow func(context.Context) wire.Local
 	// Tokens, when set, receives the answer as a model streams it, for
 	// the gateway's event streams; nil asks models for whole replies.
@@ -162,9 +161,9 @@ func (a *Activities) VerifyPrincipal(_ context.Context, in wire.VerifyInput) (wi
 }
 
 // RoutingPolicy returns the worker's routing policy and local stages
-// (LocalNow's answer when set).
+// (LocalNow's answer now; none without it).
 func (a *Activities) RoutingPolicy(ctx context.Context) (wire.WorkerPolicy, error) {
-	local := a.Local
+	var local wire.Local
 	if a.LocalNow != nil {
 		local = a.LocalNow(ctx)
 	}

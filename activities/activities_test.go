@@ -110,3 +110,21 @@ type searcherFunc func(context.Context, retrieval.Request) (retrieval.Result, er
 func (f searcherFunc) Search(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
 	return f(ctx, req)
 }
+
+// TestRoutingPolicyAsksLocalNow: the local stages are LocalNow's answer at
+// each call (a rebuilt index can change it between runs), none without it.
+func TestRoutingPolicyAsksLocalNow(t *testing.T) {
+	a := &Activities{}
+	if p, err := a.RoutingPolicy(context.Background()); err != nil || p.Local != (wire.Local{}) {
+		t.Fatalf("without LocalNow: %+v, %v; want no local stage", p.Local, err)
+	}
+	answers := []wire.Local{{Search: true, Builtin: true}, {Builtin: true}}
+	calls := 0
+	a.LocalNow = func(context.Context) wire.Local { calls++; return answers[calls-1] }
+	for i, want := range answers {
+		p, err := a.RoutingPolicy(context.Background())
+		if err != nil || p.Local != want {
+			t.Errorf("call %d: %+v, %v; want %+v", i+1, p.Local, err, want)
+		}
+	}
+}

@@ -31,12 +31,17 @@ func stageKinds(e *loopEnv) *[]string {
 	return &got
 }
 
+// fixedLocal answers every RoutingPolicy call with l.
+func fixedLocal(l wire.Local) func(context.Context) wire.Local {
+	return func(context.Context) wire.Local { return l }
+}
+
 // With the builtin models and an in-process searcher every stage of a
 // run is a local activity; the outcome is the same as with activities.
 func TestLocalStages(t *testing.T) {
 	for _, local := range []wire.Local{{}, {Search: true, Builtin: true}} {
 		e := newLoopEnv(t, router.DefaultPolicy("", ""))
-		e.acts.Local = local
+		e.acts.LocalNow = fixedLocal(local)
 		kinds := stageKinds(e)
 		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
 		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(1, true, ""), nil)
@@ -60,7 +65,7 @@ func TestLocalStages(t *testing.T) {
 // failure there escalates to the builtin route, which runs locally.
 func TestLocalStagesOnlyBuiltinModels(t *testing.T) {
 	e := newLoopEnv(t, router.DefaultPolicy("small-m", ""))
-	e.acts.Local = wire.Local{Builtin: true}
+	e.acts.LocalNow = fixedLocal(wire.Local{Builtin: true})
 	kinds := stageKinds(e)
 	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
 	e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(
@@ -105,7 +110,7 @@ func TestLocalSearchRedisDown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newLoopEnv(t, router.DefaultPolicy("", ""))
 			e.SetTestTimeout(time.Minute) // a hung attempt waits out its real timeout
-			e.acts.Local = wire.Local{Search: true, Builtin: true}
+			e.acts.LocalNow = fixedLocal(wire.Local{Search: true, Builtin: true})
 			kinds := stageKinds(e)
 			var budgets []time.Duration
 			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(
@@ -142,7 +147,7 @@ func TestLocalSearchRedisDown(t *testing.T) {
 // loaded machine is not abandoned and retried.
 func TestLocalAttemptTimeouts(t *testing.T) {
 	e := newLoopEnv(t, router.DefaultPolicy("", ""))
-	e.acts.Local = wire.Local{Search: true, Builtin: true}
+	e.acts.LocalNow = fixedLocal(wire.Local{Search: true, Builtin: true})
 	budget := map[string]time.Duration{}
 	deadline := func(stage string, ctx context.Context) {
 		if d, ok := ctx.Deadline(); ok {
