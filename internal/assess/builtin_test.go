@@ -214,9 +214,12 @@ func TestSpellWords(t *testing.T) {
 			t.Errorf("Spell(%q) = %q (%v), want %q", tt.text, got, fixed, tt.want)
 		}
 	}
-	r.Thesaurus = fakeThesaurus{"fridge": {"refrigerator"}}
+	r.Thesaurus = fakeThesaurus{"fridge": {"refrigerator"}, "kettle": {"boiler"}}
 	if got, _ := r.Spell("a fridge mode", vocab, nil); got != "a fridge mode" {
 		t.Errorf("with a thesaurus that knows it, Spell(%q) = %q, want it left alone", "a fridge mode", got)
+	}
+	if got, _ := r.Spell("descale the kettel", vocab, nil); got != "descale the kettle" {
+		t.Errorf("with a thesaurus, no evidence, Spell(%q) = %q, want the term spelt as a word it knows", "descale the kettel", got)
 	}
 }
 

@@ -347,9 +347,9 @@ const maxWiderK = 50
 // Rewriter) into words it has, and lists the corrections as "typed→word".
 // A correction is a word, not an index term (a stem): the word of the
 // visible texts seen (the attempt's evidence) closest to the typed one
-// that analyzes to the corrected term; failing that, the typed word's own
-// ending put on the corrected term when the result analyzes to it
-// ("mintues" → "minutes"); failing that, the term.
+// that analyzes to the corrected term; failing that, a spelling of the
+// term a Thesaurus knows, or the typed word's own ending put on the term
+// ("mintues" → "minutes"); failing that, the term (see word).
 //
 // English words are never corrected: the words that only frame what a
 // question asks ("frequently" in "how frequently", "tell" in "can you
@@ -406,22 +406,61 @@ func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
 }
 
 // word spells the correction of typed into term as a word: the one of
-// words (seen words that analyze to term) closest to typed, ties to the
-// first; else typed's ending after its own term put on term, when that
-// analyzes to term ("mintues", "mintu"+"es" → "minut"+"es"); else term.
+// words (the words of the visible texts seen that analyze to term) closest
+// to typed, ties to the first. Failing that, a spelling of term made from
+// typed or term alone: with a Thesaurus, the closest to typed of those it
+// knows that analyze to term, among typed's own ending put on term and
+// term with an ending the analyzer strips ("kettl"+"e"); without one, or
+// when it knows none, typed's ending on term when that analyzes to term
+// ("mintues": "mintu"+"es" → "minut"+"es"); else term itself.
 func (r *Rewriter) word(typed, term string, words []string) string {
+	if w := closest(typed, words); w != "" {
+		return w
+	}
+	own := r.ending(typed, term)
+	if r.Thesaurus != nil {
+		forms := []string{own}
+		for _, e := range []string{"", "e", "s", "es", "ed", "ing"} {
+			forms = append(forms, term+e)
+		}
+		if strings.HasSuffix(term, "i") {
+			forms = append(forms, strings.TrimSuffix(term, "i")+"y")
+		}
+		var known []string
+		for _, f := range forms {
+			if got := r.an.Terms(f); f != "" && len(got) == 1 && got[0] == term && len(r.Thesaurus.Related(f)) > 0 {
+				known = append(known, f)
+			}
+		}
+		if w := closest(typed, known); w != "" {
+			return w
+		}
+	}
+	if own != "" {
+		return own
+	}
+	return term
+}
+
+// closest returns the one of words closest to typed, ties to the first;
+// "" when there are none.
+func closest(typed string, words []string) string {
 	best, bestDist := "", 0
 	for _, w := range words {
 		if d := distance(typed, w, len(typed)+len(w)); best == "" || d < bestDist {
 			best, bestDist = w, d
 		}
 	}
-	if best != "" {
-		return best
-	}
+	return best
+}
+
+// ending puts typed's ending after its own term on term ("mintues",
+// "mintu"+"es" → "minut"+"es"), or returns "" when the result does not
+// analyze to term.
+func (r *Rewriter) ending(typed, term string) string {
 	ts := r.an.Terms(typed)
 	if len(ts) != 1 {
-		return term
+		return ""
 	}
 	tw, st := []rune(typed), []rune(ts[0])
 	p := 0
@@ -430,13 +469,13 @@ func (r *Rewriter) word(typed, term string, words []string) string {
 	}
 	stemTail, typedTail := string(st[p:]), string(tw[p:])
 	if !strings.HasSuffix(term, stemTail) {
-		return term
+		return ""
 	}
 	w := strings.TrimSuffix(term, stemTail) + typedTail
 	if got := r.an.Terms(w); len(got) == 1 && got[0] == term {
 		return w
 	}
-	return term
+	return ""
 }
 
 // prfMinCoverage is the least coverage at which feedback terms are worth
