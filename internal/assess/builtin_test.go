@@ -214,6 +214,11 @@ func TestSpellWords(t *testing.T) {
 			t.Errorf("Spell(%q) = %q (%v), want %q", tt.text, got, fixed, tt.want)
 		}
 	}
+	for _, tt := range [][3]string{{"mintues", "minut", "minutes"}, {"waranty", "warranti", "warranty"}, {"relocation", "replac", ""}} {
+		if got := r.ending(tt[0], tt[1]); got != tt[2] {
+			t.Errorf("ending(%q, %q) = %q, want %q (an inflection only)", tt[0], tt[1], got, tt[2])
+		}
+	}
 	r.Thesaurus = fakeThesaurus{"fridge": {"refrigerator"}, "kettle": {"boiler"}}
 	if got, _ := r.Spell("a fridge mode", vocab, nil); got != "a fridge mode" {
 		t.Errorf("with a thesaurus that knows it, Spell(%q) = %q, want it left alone", "a fridge mode", got)

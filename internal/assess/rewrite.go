@@ -454,9 +454,16 @@ func closest(typed string, words []string) string {
 	return best
 }
 
-// ending puts typed's ending after its own term on term ("mintues",
-// "mintu"+"es" → "minut"+"es"), or returns "" when the result does not
-// analyze to term.
+// inflections are the endings ending puts back: those the analyzer strips
+// from a word whose term is a prefix of it, and "y" for a term's "i"
+// ("warranty", "warranti"). Other endings ("-ation", "-ful") belong to
+// derived words, and put on another term make no word ("relocation" is
+// "reloc"+"ation": "replac"+"ation" is none).
+var inflections = map[[2]string]bool{{"", ""}: true, {"", "e"}: true, {"", "s"}: true, {"", "es"}: true, {"", "ed"}: true, {"", "ing"}: true, {"i", "y"}: true}
+
+// ending puts typed's inflection after its own term on term ("mintues",
+// "mintu"+"es" → "minut"+"es"), or returns "" when typed's ending is no
+// inflection or the result does not analyze to term.
 func (r *Rewriter) ending(typed, term string) string {
 	ts := r.an.Terms(typed)
 	if len(ts) != 1 {
@@ -468,7 +475,7 @@ func (r *Rewriter) ending(typed, term string) string {
 		p++
 	}
 	stemTail, typedTail := string(st[p:]), string(tw[p:])
-	if !strings.HasSuffix(term, stemTail) {
+	if !inflections[[2]string{stemTail, typedTail}] || !strings.HasSuffix(term, stemTail) {
 		return ""
 	}
 	w := strings.TrimSuffix(term, stemTail) + typedTail
