@@ -63,9 +63,14 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v14" {
-		t.Errorf("model %q, want builtin:coverage-v14", b.Model())
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v16" {
+		t.Errorf("model %q, want builtin:coverage-v16", b.Model())
 	}
+	b.Related = false
+	if b.Model() != V14Model {
+		t.Errorf("model with Related off %q, want %q", b.Model(), V14Model)
+	}
+	b.Related = true
 	b.Read = false
 	if b.Model() != V9Model {
 		t.Errorf("model with Read off %q, want %q", b.Model(), V9Model)
