@@ -995,7 +995,10 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 			continue
 		}
 		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
-		shaped := b.Shaped && shapedKind(fields[i]) // "next-day", "lowest" (v14, see kinds.go)
+		shaped := b.Shaped && shapedKind(fields[i], func(p string) bool { // "next-day", "lowest" (v14, see kinds.go)
+			ts := b.an.Terms(p)
+			return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
+		})
 		compound := shaped && len(m) > 1
 		if compound {
 			m = []string{strings.Join(m, "-")}
