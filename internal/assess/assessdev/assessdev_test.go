@@ -245,7 +245,8 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 }
 
 // TestDump writes every development question's first-attempt verdict and
-// reason, with builtin:coverage-v14 (the default), v13 (v14's checks of
+// reason, with builtin:coverage-v14 (the default, v16, is v14 without a
+// thesaurus; with ASSESSDEV_THESAURUS its first row is v16), v13 (v14's checks of
 // the kind found off), v12 (v13's plain
 // entities and generic focus words off), v10 (v12's sentence reading and
 // refusal rules off too), v9 (the wide reading off too), v8 (answer checks
