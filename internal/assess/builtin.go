@@ -210,20 +210,12 @@ type Builtin struct {
 	// what is asked, however few words the documents know (the wide
 	// reading's minTopic, applied to the tolerance).
 	Topical bool
-	// Learned (builtin:coverage-v15, see accept.go; off by default)
-	// turns on the learned acceptance: when every rule and reading
-	// refuses, the chunk a reading may accept that the logistic
-	// regression AcceptWeights finds most probable is accepted when the
-	// logistic regression DecideWeights gives it at least
-	// AcceptThreshold. Off: builtin:coverage-v14, the default.
-	Learned         bool
-	AcceptWeights   [NumFeatures + 1]float64
-	DecideWeights   [NumFeatures + 1]float64
-	AcceptThreshold float64
-	// Observe, when set, receives the learned acceptance's candidates of
-	// each judgement that reaches it (whether or not Learned is on): how
-	// the development harness fits the weights.
-	Observe func([]Candidate)
+	// Related (builtin:coverage-v16, see read.go's related reading):
+	// the wide reading takes a word the thesaurus relates to a question
+	// word, and the asker's visible chunks use, for the question word
+	// ("capacity" for "hold"). Without a thesaurus it changes nothing.
+	// Off: builtin:coverage-v14.
+	Related bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -234,8 +226,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true,
-		AcceptWeights: acceptWeights, DecideWeights: decideWeights, AcceptThreshold: acceptThreshold}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -267,8 +258,8 @@ func (b *Builtin) Model() string {
 		m = V12Model
 	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev || !b.Hedges:
 		m = V13Model
-	case b.Learned:
-		m = V15Model
+	case !b.Related:
+		m = V14Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -696,26 +687,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
-	// builtin:coverage-v15's learned acceptance (accept.go) weighs every
-	// chunk a reading may accept; it is asked only when every rule and
-	// reading below refuses.
-	var cands []candidate
-	var lf *focus
-	lasked := asked
-	if (b.Learned || b.Observe != nil) && b.Focus && b.Read && b.Answers && best != nil && absent == "" {
-		if question != req.Question {
-			lasked = b.classify(req.Question)
-		}
-		lf = b.readFocus(req.Question, lasked, ents, vocab)
-		cands = b.learnedCandidates(req.Question, vocab, lasked, r, lf, b.readWide(req.Question, lasked, lf, vocab), all, covers)
-		if b.Observe != nil {
-			obs := make([]Candidate, len(cands))
-			for i, c := range cands {
-				obs[i] = c.Candidate
-			}
-			b.Observe(obs)
-		}
-	}
 	if b.Focus && !a.Sufficient && best != nil && absent == "" {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
@@ -731,8 +702,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		if b.Read && b.Answers {
 			w := b.readWide(req.Question, fasked, f, vocab)
-			if j, cov := b.readWidely(fasked, w, r, all, covers); j != nil {
-				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov)}
+			wcovers := covers
+			if b.Related {
+				wcovers = relatedCovers(covers, related) // v16
+			}
+			if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
+				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wcovers, related)}
 				res.Accepted = j.ids()
 				return res, nil
 			}
@@ -744,11 +719,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				}
 			}
 		}
-	}
-	if c := b.learned(cands); b.Learned && c != nil && !a.Sufficient {
-		res.Assessment = Assessment{Sufficient: true, Score: math.Round(c.p*1000) / 1000, Reason: b.learnedReason(req.Question, lasked, r, lf, c, covers)}
-		res.Accepted = c.j.ids()
-		return res, nil
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
@@ -1025,7 +995,10 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 			continue
 		}
 		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
-		shaped := b.Shaped && shapedKind(fields[i]) // "next-day", "lowest" (v14, see kinds.go)
+		shaped := b.Shaped && shapedKind(fields[i], func(p string) bool { // "next-day", "lowest" (v14, see kinds.go)
+			ts := b.an.Terms(p)
+			return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
+		})
 		compound := shaped && len(m) > 1
 		if compound {
 			m = []string{strings.Join(m, "-")}

@@ -68,9 +68,12 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 
 // shapedKind reports whether a word of a question restricts the noun after
 // it by its shape (Builtin.Shaped): a hyphenated compound of two or more
-// words of letters ("next-day"), or a superlative of at least six letters
-// ending in "est" ("lowest", "fastest").
-func shapedKind(w string) bool {
+// words of letters ("next-day"), or a superlative: a word of at least six
+// letters ending in "est" whose positive, by English's spelling of
+// superlatives, is a word known reports ("low" for "lowest", "late" for
+// "latest", "big" for "biggest", "early" for "earliest"). Without the
+// positive, "interest", "request" and "harvest" would be superlatives.
+func shapedKind(w string, known func(positive string) bool) bool {
 	w = strings.ToLower(strings.Trim(w, "\"'()"))
 	if w == "" || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
 		return false
@@ -78,7 +81,25 @@ func shapedKind(w string) bool {
 	if parts := strings.Split(w, "-"); len(parts) > 1 {
 		return !slices.Contains(parts, "")
 	}
-	return len(w) >= 6 && strings.HasSuffix(w, "est")
+	if len(w) < 6 || !strings.HasSuffix(w, "est") {
+		return false
+	}
+	return slices.ContainsFunc(positives(strings.TrimSuffix(w, "est")), known)
+}
+
+// positives lists the words a superlative's stem (the word less "est")
+// may be the superlative of: the stem itself ("low"), with an "e"
+// ("late"), with its doubled last consonant single ("big"), and with a
+// final "i" read as "y" ("early").
+func positives(stem string) []string {
+	out := []string{stem, stem + "e"}
+	if n := len(stem); n >= 2 && stem[n-1] == stem[n-2] && !strings.ContainsRune("aeiou", rune(stem[n-1])) {
+		out = append(out, stem[:n-1])
+	}
+	if strings.HasSuffix(stem, "i") {
+		out = append(out, strings.TrimSuffix(stem, "i")+"y")
+	}
+	return out
 }
 
 // reWhen is a clause opening with "when" (Builtin.WhenClause), up to the

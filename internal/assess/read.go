@@ -54,6 +54,36 @@ const V9Model = "builtin:coverage-v9"
 // ReadCoverage of the weight (IDF over the visible chunks) of those words.
 // Everything is counted over the chunks the principal may see.
 
+// V14Model names the builtin assessor with v16's related reading off
+// (Builtin.Related): builtin:coverage-v14, kept selectable.
+const V14Model = "builtin:coverage-v14"
+
+// builtin:coverage-v16 (Builtin.Related) lets the wide reading count a
+// question word as held by a chunk that holds a word the thesaurus
+// relates to it (WordNet's synonyms and derivations) and the asker's
+// visible chunks use (Builtin.related): "how much water can the K50 hold"
+// is judged on a chunk stating its "capacity" as on one saying "holds".
+// Everything else about the reading stands: only the first ReadRank+1
+// retrieved chunks, every entity named whole, at least minTopic topic
+// words held, ReadCoverage of the weight, and an answer of the expected
+// type near the question's words (or their relatives). The coverage
+// rules, the focus reading and the sentence reading are unchanged:
+// relatives in the focus reading accepted two no-answer questions on the
+// development sets (docs/evaluation.md, round 14). v15 (round 13's
+// learned acceptance, never a default) was removed in the same round.
+// The trace's reason names each relative the chunk was credited with.
+
+// relatedCovers extends covers (Builtin.Related): a chunk holding a
+// visible relative of a question term covers it.
+func relatedCovers(covers func(map[string]bool, string) bool, related map[string][]synonym) func(map[string]bool, string) bool {
+	if len(related) == 0 {
+		return covers
+	}
+	return func(have map[string]bool, t string) bool {
+		return covers(have, t) || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
+	}
+}
+
 // genericWords are English words too general to tell what a question is
 // about, as the analyzer spells them: light verbs, vague nouns, and
 // adverbs of degree and time. Stored as typed; see genericTerms. A word
@@ -285,8 +315,27 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 }
 
 // wideReason is the trace's reason for a chunk the wide reading accepted.
-func (b *Builtin) wideReason(question string, asked answertype.Question, w *wide, j *judged, cov float64) string {
+// covers is how the chunk's words were matched, wcovers how the reading
+// matched them (with relatives, Builtin.Related): each word held only
+// through a relative is named with it, as the asker and the documents
+// spell them.
+func (b *Builtin) wideReason(question string, asked answertype.Question, w *wide, j *judged, cov float64, covers, wcovers func(map[string]bool, string) bool, related map[string][]synonym) string {
 	s := fmt.Sprintf("%s covers %.0f%% of the weight of the question's words your documents use, in any of their forms", j.title(), math.Round(100*cov))
+	var as []string
+	for _, q := range w.words {
+		if covers(j.have, q.term) || holdsAkin(j.have, q.term) || !wcovers(j.have, q.term) {
+			continue
+		}
+		for _, syn := range related[q.term] {
+			if j.have[syn.Term] {
+				as = append(as, fmt.Sprintf("%q as %q", wordFor(b.an, question, q.term), syn.Word))
+				break
+			}
+		}
+	}
+	if len(as) > 0 {
+		s += " or words related to them (" + strings.Join(as, ", ") + ")"
+	}
 	if asked.Type != answertype.Description {
 		s += fmt.Sprintf(", and holds %s near them: %q", asked.Describe(), j.expr)
 	}

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
@@ -63,9 +64,14 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v14" {
-		t.Errorf("model %q, want builtin:coverage-v14", b.Model())
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v16" {
+		t.Errorf("model %q, want builtin:coverage-v16", b.Model())
 	}
+	b.Related = false
+	if b.Model() != V14Model {
+		t.Errorf("model with Related off %q, want %q", b.Model(), V14Model)
+	}
+	b.Related = true
 	b.Read = false
 	if b.Model() != V9Model {
 		t.Errorf("model with Read off %q, want %q", b.Model(), V9Model)
@@ -126,5 +132,38 @@ func TestGenericWordsLeftOut(t *testing.T) {
 		if ts := b.an.Terms(w); len(ts) != 1 || !generic[ts[0]] {
 			t.Errorf("%q (%v) is not a generic term", w, ts)
 		}
+	}
+}
+
+// TestRelatedReading: builtin:coverage-v16 lets the wide reading count a
+// question word as held by a visible word the thesaurus relates to it
+// ("hold" by "capacity"); v14 (Related off), and v16 without a thesaurus,
+// refuse the page that states the capacity. The reason names the
+// relative; a page about another product is still refused.
+func TestRelatedReading(t *testing.T) {
+	ev := []Evidence{
+		{ChunkID: "man-k50-kettle#0", Title: "K50 Smart Kettle", Text: "The K50 smart kettle has a capacity of 1.7 litres and boils in about four minutes."},
+		{ChunkID: "man-k50-app#0", Title: "Pairing the K50", Text: "Hold the K50's power button for 5 seconds to pair it with the app."},
+		{ChunkID: "man-x300-specs#0", Title: "X300 Pro Blender specifications", Text: "The X300 Pro blender has a 1,500 W motor and a 2 litre jar."},
+	}
+	b, _ := assessorOver(ev)
+	q := "How much water can the K50 hold?"
+	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
+		t.Fatalf("without a thesaurus, accepted %q: %s (the test no longer shows the related reading)", q, res.Assessment.Reason)
+	}
+	b.Thesaurus = fakeThesaurus{"hold": {"capacity", "contain"}}
+	b.Related = false
+	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
+		t.Fatalf("v14 accepted %q: %s (the test no longer shows the related reading)", q, res.Assessment.Reason)
+	}
+	b.Related = true
+	res := assessAs(t, b, true, q, ev)
+	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" ||
+		!strings.Contains(res.Assessment.Reason, `"hold" as "capacity"`) || !strings.Contains(res.Assessment.Reason, "1.7 litres") {
+		t.Fatalf("v16 on %q = %+v, want accepted on the K50 page naming the relative and the capacity", q, res)
+	}
+	q = "How much water can the X200 hold?"
+	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
+		t.Errorf("v16 accepted %q, which no page is about: %s", q, res.Assessment.Reason)
 	}
 }
