@@ -24,11 +24,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV14Model = router.BuiltinGenerateModelV14
 	ExtractiveV13Model = router.BuiltinGenerateModelV13
 	ExtractiveV12Model = router.BuiltinGenerateModelV12
 	ExtractiveV11Model = router.BuiltinGenerateModelV11
@@ -262,12 +263,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV14(an)
+	return NewExtractiveV15(an)
 }
 
-// NewExtractiveV14 returns version 14 (ExtractiveModel).
+// NewExtractiveV15 returns version 15 (ExtractiveModel).
+func NewExtractiveV15(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 15}
+}
+
+// NewExtractiveV14 returns version 14 (ExtractiveV14Model).
 func NewExtractiveV14(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 14}
+	g := NewExtractiveV15(an)
+	g.Version = 14
+	return g
 }
 
 // NewExtractiveV13 returns version 13 (ExtractiveV13Model).
@@ -325,6 +333,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV14Model:
+		return NewExtractiveV14(an), nil
 	case ExtractiveV13Model:
 		return NewExtractiveV13(an), nil
 	case ExtractiveV12Model:
@@ -360,6 +370,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV12Model
 	case g.Version == 13:
 		return ExtractiveV13Model
+	case g.Version == 14:
+		return ExtractiveV14Model
 	}
 	return ExtractiveModel
 }
@@ -1272,12 +1284,20 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 	// A version is named by a number ("2024"); a question that also names
 	// a current source's ("the 2026 terms") sets the two side by side.
 	versioned := func(t string) bool { return strings.ContainsAny(t, "0123456789") }
+	// v15: a current source is named by its version only by a number
+	// ("2026"), not by a code with letters ("X200"): the question "under
+	// the 2024 terms, was the X200 covered" names the X200's pages, not
+	// a current version of the terms.
+	current := versioned
+	if g.Version >= 15 {
+		current = versionNumber
+	}
 	for _, src := range req.Sources {
 		if stale(src) {
 			continue
 		}
 		title := g.an.Set(src.Title)
-		if slices.ContainsFunc(content, func(t string) bool { return versioned(t) && title[t] }) {
+		if slices.ContainsFunc(content, func(t string) bool { return current(t) && title[t] }) {
 			return nil
 		}
 	}
@@ -1292,6 +1312,13 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// versionNumber reports whether term t is a number written in digits
+// ("2026", "2.1"), as a version or a year is named, and not a code with
+// letters ("X200", "PMP-X300"), which names a product (v15).
+func versionNumber(t string) bool {
+	return t != "" && strings.ContainsAny(t, "0123456789") && !strings.ContainsFunc(t, unicode.IsLetter)
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }
@@ -1565,6 +1592,53 @@ func distinctNumbers(text string, exprs []string) int {
 
 var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
 
+// numberEach reports whether each compared entity has a number of its
+// own in text (v15): a part of the sentence (between commas, semicolons,
+// colons, "and", "or", "but") that mentions the entity and no other
+// compared one holds a number in digits that an expression found in
+// text (exprs) takes in. v14 counted the different numbers against the
+// entities, so two prices beside the X200 ("X200 jar £6.10, or £5.50 in
+// packs of ten; the X300 Pro jar is made to order") answered a
+// comparison with the X300 Pro that the sentence gives no price for.
+func numberEach(text string, exprs []string, compared []assess.Entity) bool {
+	var spans [][2]int
+	for _, e := range exprs {
+		for from := 0; e != ""; {
+			k := strings.Index(text[from:], e)
+			if k < 0 {
+				break
+			}
+			spans = append(spans, [2]int{from + k, from + k + len(e)})
+			from += k + len(e)
+		}
+	}
+	owned := make([]bool, len(compared))
+	cuts := append(reListSeparator.FindAllStringIndex(text, -1), []int{len(text), len(text)})
+	from := 0
+	for _, cut := range cuts {
+		part := strings.ToLower(text[from:cut[0]])
+		var in []int // the compared entities this part mentions
+		for i, e := range compared {
+			if strings.Contains(part, strings.ToLower(e.Text)) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 1 {
+			for _, m := range reDigits.FindAllStringIndex(text[from:cut[0]], -1) {
+				m0, m1 := from+m[0], from+m[1]
+				if slices.ContainsFunc(spans, func(sp [2]int) bool { return m0 < sp[1] && sp[0] < m1 }) {
+					owned[in[0]] = true
+				}
+			}
+		}
+		from = cut[1]
+	}
+	return !slices.Contains(owned, false)
+}
+
+// reListSeparator separates the items of a list in a sentence.
+var reListSeparator = regexp.MustCompile(`(?i)[,;:]\s*|\s+(?:and|or|but|while|whereas)\s+`)
+
 // listing returns the best-scoring sentence on the question that names,
 // whole, every entity a comparison tells apart (see comparedEntities) and
 // holds at least as many deciding values as there are such entities (of
@@ -1590,7 +1664,7 @@ func (g *Extractive) listing(all []*sentence, ents []assess.Entity, mentions []m
 		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
 			found = decidingExpressions(s.text)
 		}
-		if distinctNumbers(s.text, found) < len(compared) {
+		if g.Version < 15 && distinctNumbers(s.text, found) < len(compared) || g.Version >= 15 && !numberEach(s.text, found, compared) {
 			continue
 		}
 		own := assess.Mentions(g.an, s.text)
@@ -1611,13 +1685,22 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 	if len(ents) < 2 {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
-	})
+	lower := strings.ToLower(question)
+	sep := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }
+	words := strings.FieldsFunc(lower, sep)
 	// where each entity's first word stands
 	at := func(e assess.Entity) int {
 		first := strings.ToLower(strings.Fields(e.Text)[0])
-		return slices.Index(words, first)
+		if g.Version < 15 {
+			return slices.Index(words, first)
+		}
+		// v15: the word the entity stands in, as typed: "Rad53" is
+		// the entity in "Rad53-dependent", which v14 looked up whole.
+		k := strings.Index(lower, strings.ToLower(e.Text))
+		if k < 0 {
+			return -1
+		}
+		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(rune(lower[k-1])))
 	}
 	for i, a := range ents {
 		for _, b := range ents[i+1:] {
@@ -1637,6 +1720,13 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 	}
 	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // choiceWords offer a choice between what stands either side.
