@@ -62,10 +62,10 @@ func TestNumberEach(t *testing.T) {
 		t.Fatalf("entities %v, want the X200 and the X300 Pro", ents)
 	}
 	for text, want := range map[string]bool{
-		"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                     true,
-		"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                          true,
-		"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":  false,
-		"Blender motors on the X200 and X300 Pro are covered for 5 years.":              false,
+		"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                      true,
+		"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                           true,
+		"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":   false,
+		"Blender motors on the X200 and X300 Pro are covered for 5 years.":               false,
 		"The X200 jar and the X300 Pro jar are both sold at parts.hollin.example today.": false,
 	} {
 		found := answertype.Question{Type: answertype.Money}.Find(text)
