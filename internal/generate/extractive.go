@@ -457,6 +457,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		g.why(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
+	// v15, rule 1b: the sources give values of the asked kind, but none
+	// of the measure or rate the question names (see unbound).
+	if g.Version >= 15 && asksOnce && g.unbound(req.Question, bySource, all, asked) {
+		g.why(all[0], "not-found-unbound")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
+	}
 
 	// Rule 2: the opening sentence.
 	best := g.opening(all, asked, -1)
@@ -484,6 +490,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 13 {
 		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t != nil && t.source != best.source {
 			best = t
+		}
+	}
+	// v15: for a value asked of a code the question names ("what do we
+	// pay for each X200 jar"), a sentence giving a value of the asked kind
+	// and naming the code opens the answer instead of one that does not,
+	// when it holds at least as much of the question (see bound).
+	if g.Version >= 15 && valueTypes[asked.Type] && asksOnce {
+		// undiscounted: the weight of the question's words each holds
+		raw := func(s *sentence) float64 { return s.score / (1 - g.RankDiscount*float64(min(s.source, 10))) }
+		if b := g.bound(all, ents, asked); b != nil && !g.boundIn(best, ents, asked) && raw(b) >= raw(best)-1e-9 {
+			best = b
 		}
 	}
 	chosen := []*sentence{best}
@@ -627,7 +644,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above) && !(g.Version >= 15 && answertype.NumberWord(t))
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -905,6 +922,93 @@ func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked 
 	}
 	return true
 }
+
+// boundIn reports whether sentence s holds an expression of the asked
+// type and names, whole, a code entity of the question (v15): the value
+// is said of the thing asked about ("X200 jar £6.10"), not of something
+// beside it ("order a free replacement" on the X200 recall page).
+func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype.Question) bool {
+	if !s.typed {
+		return false
+	}
+	m := assess.Mentions(g.an, s.text)
+	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && e.CoveredBy(m) })
+}
+
+// bound returns the best-scoring sentence on the question in a current
+// source holding an expression bound to a code entity (boundIn), or nil.
+func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
+	var best *sentence
+	for _, s := range all {
+		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents, asked) {
+			best = s
+		}
+	}
+	return best
+}
+
+// dimensionNouns name, after "what" or "which", the dimension of the
+// measure asked for (v15): "what temperature does the K50 hold the water
+// at" asks for degrees, which "1.7 litres" and "two hours" are not.
+// (answertype reads a dimension from a unit word, "how many watts", or a
+// measure adjective, "how heavy"; a question naming the dimension itself
+// it reads as expecting no particular type.)
+var dimensionNouns = map[string]string{"temperature": "temperature", "temperatures": "temperature", "weight": "mass",
+	"capacity": "volume", "wattage": "power", "voltage": "voltage"}
+
+// unbound reports whether the sources hold values, but none of what the
+// question asks (v15, rule 1b):
+//   - the clause that asks names the dimension of a measure after "what"
+//     or "which" ("what temperature", see dimensionNouns) and no sentence
+//     on the question, nor its neighbour, holds a measure in a unit of
+//     that dimension;
+//   - it asks for an amount of money "per" a unit ("per mile") and every
+//     amount the typed sentences on the question give is a rate per
+//     another unit ("£42 per hour", "£18 per home visit").
+func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
+	asking := strings.ToLower(answertype.Asking(question))
+	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] != "what" && ws[i] != "which" {
+			continue
+		}
+		if dim, ok := dimensionNouns[ws[i+1]]; ok {
+			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
+			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
+				return true
+			}
+		}
+		break
+	}
+	if asked.Type != answertype.Money {
+		return false
+	}
+	m := reAskedRate.FindStringSubmatch(asking)
+	if m == nil {
+		return false
+	}
+	unit := g.an.Terms(m[1])
+	amounts, others := 0, 0
+	for _, s := range all {
+		if s.score <= 0 || !s.typed {
+			continue
+		}
+		amounts += len(asked.Find(s.text))
+		for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+			if !slices.Equal(g.an.Terms(r[1]), unit) {
+				others++
+			}
+		}
+	}
+	return amounts > 0 && others >= amounts
+}
+
+// reAskedRate is the unit a question asks a rate per ("per mile");
+// reMoneyRate an amount given per a unit ("£42 per hour").
+var (
+	reAskedRate = regexp.MustCompile(`\bper (\w+)\b`)
+	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
+)
 
 // askingTerms returns the terms of the clause that asks
 // (answertype.Asking) among the question's content words, or all of
