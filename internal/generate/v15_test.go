@@ -7,6 +7,7 @@ import (
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -124,4 +125,107 @@ func TestChoiceInsideAWord(t *testing.T) {
 	if NewExtractiveV14(an).choice(q, ents) {
 		t.Errorf("v14 choice(%q) = true: the test shows nothing", q)
 	}
+}
+
+// answerOf generates req's answer with g and returns its text and cited
+// documents.
+func answerOf(t *testing.T, g *Extractive, req Request) (string, []string) {
+	t.Helper()
+	docs, ans := citedDocs(t, g, req)
+	return ans.Text, docs
+}
+
+// cur is a current source.
+func cur(label, doc, title, text string) Source {
+	return Source{Label: label, Chunk: corpus.Chunk{ID: doc + "#0", DocID: doc, Title: title, Status: corpus.Current, Text: text}}
+}
+
+// TestUnboundDimension: a question naming the dimension of the measure
+// it asks ("what temperature") is not answered from sentences whose
+// measures are of other dimensions (v15, rule 1b; fresh11 u83 and
+// fresh12 v66, no-answer questions both answered by v14); a sentence
+// giving degrees answers it.
+func TestUnboundDimension(t *testing.T) {
+	an := terms.New()
+	kettle := cur("1", "man-k50-kettle", "K50 smart kettle manual",
+		"The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
+	q := "What temperature does the K50 hold the water at when it's keeping it warm?"
+	req := Request{Question: q, Sources: []Source{kettle}}
+	if text, _ := answerOf(t, NewExtractiveV15(an), req); text != prompt.NotFoundReply {
+		t.Errorf("v15 answers %q; want %q", text, prompt.NotFoundReply)
+	}
+	if text, _ := answerOf(t, NewExtractiveV14(an), req); text == prompt.NotFoundReply {
+		t.Errorf("v14 refuses too: the test shows nothing")
+	}
+	degrees := cur("1", "man-k50-kettle", "K50 smart kettle manual",
+		"The K50 smart kettle keeps water warm at 80 °C for up to two hours.")
+	if text, _ := answerOf(t, NewExtractiveV15(an), Request{Question: q, Sources: []Source{degrees}}); text == prompt.NotFoundReply {
+		t.Errorf("v15 refuses a source giving degrees")
+	}
+}
+
+// TestUnboundRate: an amount asked per a unit ("per mile") is not
+// answered by amounts per other units (v15, rule 1b; fresh3 g48, a
+// no-answer question v14 answered with the hourly and home-visit rates);
+// an amount that is no rate still answers "per unit" (fresh3 g39).
+func TestUnboundRate(t *testing.T) {
+	an := terms.New()
+	rates := cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
+		"Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027.")
+	req := Request{Question: "how much does Hollin pay us per mile for travel to home visits?", Sources: []Source{rates}}
+	if text, _ := answerOf(t, NewExtractiveV15(an), req); text != prompt.NotFoundReply {
+		t.Errorf("v15 answers %q; want %q", text, prompt.NotFoundReply)
+	}
+	if text, _ := answerOf(t, NewExtractiveV14(an), req); text == prompt.NotFoundReply {
+		t.Errorf("v14 refuses too: the test shows nothing")
+	}
+	costs := cur("2", "int-parts-cost", "Internal cost prices",
+		"Internal cost prices: X200 jar £6.10, BLD-X200 blade assembly £3.40, PMP-X300 pump £11.80.")
+	req = Request{Question: "what do we pay per unit for the X200 blade assembly?", Sources: []Source{rates, costs}}
+	if text, docs := answerOf(t, NewExtractiveV15(an), req); !slices.Contains(docs, "int-parts-cost") {
+		t.Errorf("v15 answers %q citing %v; want the cost prices", text, docs)
+	}
+}
+
+// TestBoundOpening: for a value asked of a code ("each X200 jar"), the
+// sentence giving a value of the asked kind beside the code opens, not a
+// page about the code whose value is said of something else (v15;
+// fresh12 v52: v14 answered from the X200 recall's "free replacement").
+func TestBoundOpening(t *testing.T) {
+	an := terms.New()
+	req := Request{Question: "What do we pay for each X200 jar?", Sources: []Source{
+		cur("1", "ntc-x200-recall", "X200 jar recall",
+			"X200 jars from batch B-2291 may crack when used with hot liquids. Stop using the jar and order a free replacement at hollin.example/recall. The batch number is printed on the base of the jar."),
+		cur("2", "man-x200-specs", "X200 blender specifications", "The X200 blender has a 1,200 W motor, a 2-litre Tritan jar and three speeds."),
+		cur("3", "man-x200-cleaning", "Cleaning your X200", "Wash the jar and blades in warm soapy water or in the dishwasher."),
+		cur("4", "int-parts-cost", "Internal cost prices",
+			"Internal cost prices: X200 jar £6.10, BLD-X200 blade assembly £3.40, PMP-X300 pump £11.80, FLT-P9-HEPA filter £7.25. Do not share outside Finance."),
+	}}
+	for _, tc := range []struct {
+		g    *Extractive
+		want string
+	}{{NewExtractiveV15(an), "int-parts-cost"}, {NewExtractiveV14(an), "ntc-x200-recall"}} {
+		if text, docs := answerOf(t, tc.g, req); !slices.Equal(docs, []string{tc.want}) {
+			t.Errorf("v%d answers %q citing %v; want %s alone", tc.g.Version, text, docs, tc.want)
+		}
+	}
+}
+
+// TestExtractiveV15Hollin asks the Hollin questions v15's rules were
+// designed on, retrieved from the Hollin corpus with the chunk the
+// assessor accepted: a number word of the question ("hold two things
+// down") does not make another source's sentence holding it ("up to two
+// hours") add to the answer (fresh11 u61: v14 cited the kettle manual
+// beside the ticket that answers), and a value asked of a code opens
+// with the sentence naming the code beside a value (fresh12 v52: v14
+// answered from the X200 recall the assessor accepted).
+func TestExtractiveV15Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	f.againstPrevious(t, NewExtractiveV15(an), NewExtractiveV14(an), []previousCase{
+		{"u61", "what's the K50 reset where you hold two things down at once, and for how long?", []string{"public", "staff"}, "tkt-30455",
+			[]string{"tkt-30455"}, "15 seconds", []string{"tkt-30455", "man-k50-kettle"}},
+		{"v52", "What do we pay for each X200 jar?", []string{"public", "finance"}, "ntc-x200-recall",
+			[]string{"int-parts-cost"}, "£6.10", []string{"ntc-x200-recall"}},
+	})
 }
