@@ -582,6 +582,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// title and text), and whether it answers (see answers): a source
 		// that answers is cited alone unless another names an entity of
 		// the question it does not.
+		// v15: the terms of the question's names (not its codes).
+		named := map[string]bool{}
+		for _, e := range ents {
+			if !e.Code {
+				for _, t := range e.Terms {
+					named[t] = true
+				}
+			}
+		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -644,7 +653,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
-				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above) && !(g.Version >= 15 && answertype.NumberWord(t))
+				// v15: a number word of the question ("hold two things
+				// down") is no content another source adds ("up to two
+				// hours"), nor is a word of a name it holds ("Hollin"):
+				// a name is said of many things (see saysOfEntity), and
+				// a source naming an entity no chosen one does is
+				// cited for that (namesNew), not for a word it adds.
+				if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
+					continue
+				}
+				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
