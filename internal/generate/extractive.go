@@ -217,6 +217,31 @@ const (
 //     thing, the current sources superseding it (titled alike: "Warranty
 //     terms (2026)") are silenced instead (see laterVersions).
 //
+// v15 (ExtractiveModel; v14 is ExtractiveV14Model) says when the values
+// the sources give are not of what is asked, and opens with the value
+// said of the asked code:
+//
+//   - rule 1b: a question asking one thing is answered
+//     prompt.NotFoundReply when the clause that asks names a measure's
+//     dimension after "what" or "which" ("what temperature") and no
+//     sentence on the question, nor its neighbour, holds a measure of
+//     that dimension, or asks for money "per" a unit ("per mile") and
+//     every amount the typed sentences on the question give is a rate per
+//     another unit ("£42 per hour") (see unbound);
+//   - in rule 2, for a value asked of a code the question names ("what
+//     do we pay for each X200 jar"), the best sentence holding a value
+//     of the asked kind and naming the code opens instead of one that
+//     names none, when it holds at least as much of the question before
+//     the rank discount (see bound): "X200 jar £6.10" rather than the
+//     recall page's "order a free replacement";
+//   - in rule 3, a number word of the question ("two things") or a word
+//     of a name it holds ("Hollin") is no word another source adds;
+//   - the review's fixes: a current source is named by its version only
+//     by a number, not a code with letters (namedStale, versionNumber);
+//     rule 2a' needs a number in each compared entity's own part of the
+//     sentence (numberEach); the choice rule finds an entity inside a
+//     hyphenated word ("Rad53-dependent").
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -250,8 +275,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 14 (ExtractiveModel), 13 (ExtractiveV13Model, without
-	// v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// Version is 15 (ExtractiveModel), 14 (ExtractiveV14Model, without
+	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
 	Version int
@@ -1692,17 +1717,7 @@ func decidingExpressions(text string) []string {
 // one value, and the "10" a count finds in "£6.10" is part of "6.10";
 // "£6.10" and "£3.40" are two.
 func distinctNumbers(text string, exprs []string) int {
-	var spans [][2]int
-	for _, e := range exprs {
-		for from := 0; e != ""; {
-			k := strings.Index(text[from:], e)
-			if k < 0 {
-				break
-			}
-			spans = append(spans, [2]int{from + k, from + k + len(e)})
-			from += k + len(e)
-		}
-	}
+	spans := exprSpans(text, exprs)
 	seen := map[string]bool{}
 	for _, m := range reDigits.FindAllStringIndex(text, -1) {
 		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
@@ -1714,15 +1729,9 @@ func distinctNumbers(text string, exprs []string) int {
 
 var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
 
-// numberEach reports whether each compared entity has a number of its
-// own in text (v15): a part of the sentence (between commas, semicolons,
-// colons, "and", "or", "but") that mentions the entity and no other
-// compared one holds a number in digits that an expression found in
-// text (exprs) takes in. v14 counted the different numbers against the
-// entities, so two prices beside the X200 ("X200 jar £6.10, or £5.50 in
-// packs of ten; the X300 Pro jar is made to order") answered a
-// comparison with the X300 Pro that the sentence gives no price for.
-func numberEach(text string, exprs []string, compared []assess.Entity) bool {
+// exprSpans are the byte spans in text of every occurrence of each
+// expression found in it.
+func exprSpans(text string, exprs []string) [][2]int {
 	var spans [][2]int
 	for _, e := range exprs {
 		for from := 0; e != ""; {
@@ -1734,6 +1743,19 @@ func numberEach(text string, exprs []string, compared []assess.Entity) bool {
 			from += k + len(e)
 		}
 	}
+	return spans
+}
+
+// numberEach reports whether each compared entity has a number of its
+// own in text (v15): a part of the sentence (between commas, semicolons,
+// colons, "and", "or", "but") that mentions the entity and no other
+// compared one holds a number in digits that an expression found in
+// text (exprs) takes in. v14 counted the different numbers against the
+// entities, so two prices beside the X200 ("X200 jar £6.10, or £5.50 in
+// packs of ten; the X300 Pro jar is made to order") answered a
+// comparison with the X300 Pro that the sentence gives no price for.
+func numberEach(text string, exprs []string, compared []assess.Entity) bool {
+	spans := exprSpans(text, exprs)
 	owned := make([]bool, len(compared))
 	cuts := append(reListSeparator.FindAllStringIndex(text, -1), []int{len(text), len(text)})
 	from := 0

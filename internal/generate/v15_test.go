@@ -135,6 +135,18 @@ func answerOf(t *testing.T, g *Extractive, req Request) (string, []string) {
 	return ans.Text, docs
 }
 
+// refusedOnlyByV15 checks that v15 says the sources do not answer req
+// and v14 answers it.
+func refusedOnlyByV15(t *testing.T, an *terms.Analyzer, req Request) {
+	t.Helper()
+	if text, _ := answerOf(t, NewExtractiveV15(an), req); text != prompt.NotFoundReply {
+		t.Errorf("v15 answers %q; want %q", text, prompt.NotFoundReply)
+	}
+	if text, _ := answerOf(t, NewExtractiveV14(an), req); text == prompt.NotFoundReply {
+		t.Errorf("v14 refuses too: the test shows nothing")
+	}
+}
+
 // cur is a current source.
 func cur(label, doc, title, text string) Source {
 	return Source{Label: label, Chunk: corpus.Chunk{ID: doc + "#0", DocID: doc, Title: title, Status: corpus.Current, Text: text}}
@@ -151,12 +163,7 @@ func TestUnboundDimension(t *testing.T) {
 		"The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
 	q := "What temperature does the K50 hold the water at when it's keeping it warm?"
 	req := Request{Question: q, Sources: []Source{kettle}}
-	if text, _ := answerOf(t, NewExtractiveV15(an), req); text != prompt.NotFoundReply {
-		t.Errorf("v15 answers %q; want %q", text, prompt.NotFoundReply)
-	}
-	if text, _ := answerOf(t, NewExtractiveV14(an), req); text == prompt.NotFoundReply {
-		t.Errorf("v14 refuses too: the test shows nothing")
-	}
+	refusedOnlyByV15(t, an, req)
 	degrees := cur("1", "man-k50-kettle", "K50 smart kettle manual",
 		"The K50 smart kettle keeps water warm at 80 °C for up to two hours.")
 	if text, _ := answerOf(t, NewExtractiveV15(an), Request{Question: q, Sources: []Source{degrees}}); text == prompt.NotFoundReply {
@@ -173,12 +180,7 @@ func TestUnboundRate(t *testing.T) {
 	rates := cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
 		"Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027.")
 	req := Request{Question: "how much does Hollin pay us per mile for travel to home visits?", Sources: []Source{rates}}
-	if text, _ := answerOf(t, NewExtractiveV15(an), req); text != prompt.NotFoundReply {
-		t.Errorf("v15 answers %q; want %q", text, prompt.NotFoundReply)
-	}
-	if text, _ := answerOf(t, NewExtractiveV14(an), req); text == prompt.NotFoundReply {
-		t.Errorf("v14 refuses too: the test shows nothing")
-	}
+	refusedOnlyByV15(t, an, req)
 	costs := cur("2", "int-parts-cost", "Internal cost prices",
 		"Internal cost prices: X200 jar £6.10, BLD-X200 blade assembly £3.40, PMP-X300 pump £11.80.")
 	req = Request{Question: "what do we pay per unit for the X200 blade assembly?", Sources: []Source{rates, costs}}
