@@ -24,11 +24,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV14Model = router.BuiltinGenerateModelV14
 	ExtractiveV13Model = router.BuiltinGenerateModelV13
 	ExtractiveV12Model = router.BuiltinGenerateModelV12
 	ExtractiveV11Model = router.BuiltinGenerateModelV11
@@ -216,6 +217,31 @@ const (
 //     thing, the current sources superseding it (titled alike: "Warranty
 //     terms (2026)") are silenced instead (see laterVersions).
 //
+// v15 (ExtractiveModel; v14 is ExtractiveV14Model) says when the values
+// the sources give are not of what is asked, and opens with the value
+// said of the asked code:
+//
+//   - rule 1b: a question asking one thing is answered
+//     prompt.NotFoundReply when the clause that asks names a measure's
+//     dimension after "what" or "which" ("what temperature") and no
+//     sentence on the question, nor its neighbour, holds a measure of
+//     that dimension, or asks for money "per" a unit ("per mile") and
+//     every amount the typed sentences on the question give is a rate per
+//     another unit ("£42 per hour") (see unbound);
+//   - in rule 2, for a value asked of a code the question names ("what
+//     do we pay for each X200 jar"), the best sentence holding a value
+//     of the asked kind and naming the code opens instead of one that
+//     names none, when it holds at least as much of the question before
+//     the rank discount (see bound): "X200 jar £6.10" rather than the
+//     recall page's "order a free replacement";
+//   - in rule 3, a number word of the question ("two things") or a word
+//     of a name it holds ("Hollin") is no word another source adds;
+//   - the review's fixes: a current source is named by its version only
+//     by a number, not a code with letters (namedStale, versionNumber);
+//     rule 2a' needs a number in each compared entity's own part of the
+//     sentence (numberEach); the choice rule finds an entity inside a
+//     hyphenated word ("Rad53-dependent").
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/history.md lists them), so
@@ -249,8 +275,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 14 (ExtractiveModel), 13 (ExtractiveV13Model, without
-	// v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
+	// Version is 15 (ExtractiveModel), 14 (ExtractiveV14Model, without
+	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
 	Version int
@@ -262,12 +288,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV14(an)
+	return NewExtractiveV15(an)
 }
 
-// NewExtractiveV14 returns version 14 (ExtractiveModel).
+// NewExtractiveV15 returns version 15 (ExtractiveModel).
+func NewExtractiveV15(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 15}
+}
+
+// NewExtractiveV14 returns version 14 (ExtractiveV14Model).
 func NewExtractiveV14(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 14}
+	g := NewExtractiveV15(an)
+	g.Version = 14
+	return g
 }
 
 // NewExtractiveV13 returns version 13 (ExtractiveV13Model).
@@ -325,6 +358,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV14Model:
+		return NewExtractiveV14(an), nil
 	case ExtractiveV13Model:
 		return NewExtractiveV13(an), nil
 	case ExtractiveV12Model:
@@ -360,6 +395,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV12Model
 	case g.Version == 13:
 		return ExtractiveV13Model
+	case g.Version == 14:
+		return ExtractiveV14Model
 	}
 	return ExtractiveModel
 }
@@ -445,6 +482,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		g.why(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
+	// v15, rule 1b: the sources give values of the asked kind, but none
+	// of the measure or rate the question names (see unbound).
+	if g.Version >= 15 && asksOnce && g.unbound(req.Question, bySource, all, asked) {
+		g.why(all[0], "not-found-unbound")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
+	}
 
 	// Rule 2: the opening sentence.
 	best := g.opening(all, asked, -1)
@@ -472,6 +515,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 13 {
 		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t != nil && t.source != best.source {
 			best = t
+		}
+	}
+	// v15: for a value asked of a code the question names ("what do we
+	// pay for each X200 jar"), a sentence giving a value of the asked kind
+	// and naming the code opens the answer instead of one that does not,
+	// when it holds at least as much of the question (see bound).
+	if g.Version >= 15 && valueTypes[asked.Type] && asksOnce {
+		// undiscounted: the weight of the question's words each holds
+		raw := func(s *sentence) float64 { return s.score / (1 - g.RankDiscount*float64(min(s.source, 10))) }
+		if b := g.bound(all, ents, asked); b != nil && !g.boundIn(best, ents, asked) && raw(b) >= raw(best)-1e-9 {
+			best = b
 		}
 	}
 	chosen := []*sentence{best}
@@ -553,6 +607,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// title and text), and whether it answers (see answers): a source
 		// that answers is cited alone unless another names an entity of
 		// the question it does not.
+		// v15: the terms of the question's names (not its codes).
+		named := map[string]bool{}
+		for _, e := range ents {
+			if !e.Code {
+				for _, t := range e.Terms {
+					named[t] = true
+				}
+			}
+		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -615,6 +678,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 			adds, complete := false, len(s.own) > 0 && bestBeyondTitle
 			for t := range s.own {
+				// v15: a number word of the question ("hold two things
+				// down") is no content another source adds ("up to two
+				// hours"), nor is a word of a name it holds ("Hollin"):
+				// a name is said of many things (see saysOfEntity), and
+				// a source naming an entity no chosen one does is
+				// cited for that (namesNew), not for a word it adds.
+				if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
+					continue
+				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
 			// on: it or its title holds OnShare of the weight of a part's
@@ -893,6 +965,93 @@ func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked 
 	}
 	return true
 }
+
+// boundIn reports whether sentence s holds an expression of the asked
+// type and names, whole, a code entity of the question (v15): the value
+// is said of the thing asked about ("X200 jar £6.10"), not of something
+// beside it ("order a free replacement" on the X200 recall page).
+func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype.Question) bool {
+	if !s.typed {
+		return false
+	}
+	m := assess.Mentions(g.an, s.text)
+	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && e.CoveredBy(m) })
+}
+
+// bound returns the best-scoring sentence on the question in a current
+// source holding an expression bound to a code entity (boundIn), or nil.
+func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
+	var best *sentence
+	for _, s := range all {
+		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents, asked) {
+			best = s
+		}
+	}
+	return best
+}
+
+// dimensionNouns name, after "what" or "which", the dimension of the
+// measure asked for (v15): "what temperature does the K50 hold the water
+// at" asks for degrees, which "1.7 litres" and "two hours" are not.
+// (answertype reads a dimension from a unit word, "how many watts", or a
+// measure adjective, "how heavy"; a question naming the dimension itself
+// it reads as expecting no particular type.)
+var dimensionNouns = map[string]string{"temperature": "temperature", "temperatures": "temperature", "weight": "mass",
+	"capacity": "volume", "wattage": "power", "voltage": "voltage"}
+
+// unbound reports whether the sources hold values, but none of what the
+// question asks (v15, rule 1b):
+//   - the clause that asks names the dimension of a measure after "what"
+//     or "which" ("what temperature", see dimensionNouns) and no sentence
+//     on the question, nor its neighbour, holds a measure in a unit of
+//     that dimension;
+//   - it asks for an amount of money "per" a unit ("per mile") and every
+//     amount the typed sentences on the question give is a rate per
+//     another unit ("£42 per hour", "£18 per home visit").
+func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
+	asking := strings.ToLower(answertype.Asking(question))
+	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] != "what" && ws[i] != "which" {
+			continue
+		}
+		if dim, ok := dimensionNouns[ws[i+1]]; ok {
+			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
+			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
+				return true
+			}
+		}
+		break
+	}
+	if asked.Type != answertype.Money {
+		return false
+	}
+	m := reAskedRate.FindStringSubmatch(asking)
+	if m == nil {
+		return false
+	}
+	unit := g.an.Terms(m[1])
+	amounts, others := 0, 0
+	for _, s := range all {
+		if s.score <= 0 || !s.typed {
+			continue
+		}
+		amounts += len(asked.Find(s.text))
+		for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+			if !slices.Equal(g.an.Terms(r[1]), unit) {
+				others++
+			}
+		}
+	}
+	return amounts > 0 && others >= amounts
+}
+
+// reAskedRate is the unit a question asks a rate per ("per mile");
+// reMoneyRate an amount given per a unit ("£42 per hour").
+var (
+	reAskedRate = regexp.MustCompile(`\bper (\w+)\b`)
+	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
+)
 
 // askingTerms returns the terms of the clause that asks
 // (answertype.Asking) among the question's content words, or all of
@@ -1272,12 +1431,20 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 	// A version is named by a number ("2024"); a question that also names
 	// a current source's ("the 2026 terms") sets the two side by side.
 	versioned := func(t string) bool { return strings.ContainsAny(t, "0123456789") }
+	// v15: a current source is named by its version only by a number
+	// ("2026"), not by a code with letters ("X200"): the question "under
+	// the 2024 terms, was the X200 covered" names the X200's pages, not
+	// a current version of the terms.
+	current := versioned
+	if g.Version >= 15 {
+		current = versionNumber
+	}
 	for _, src := range req.Sources {
 		if stale(src) {
 			continue
 		}
 		title := g.an.Set(src.Title)
-		if slices.ContainsFunc(content, func(t string) bool { return versioned(t) && title[t] }) {
+		if slices.ContainsFunc(content, func(t string) bool { return current(t) && title[t] }) {
 			return nil
 		}
 	}
@@ -1292,6 +1459,13 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 		}
 	}
 	return out
+}
+
+// versionNumber reports whether term t is a number written in digits
+// ("2026", "2.1"), as a version or a year is named, and not a code with
+// letters ("X200", "PMP-X300"), which names a product (v15).
+func versionNumber(t string) bool {
+	return t != "" && strings.ContainsAny(t, "0123456789") && !strings.ContainsFunc(t, unicode.IsLetter)
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }
@@ -1543,6 +1717,21 @@ func decidingExpressions(text string) []string {
 // one value, and the "10" a count finds in "£6.10" is part of "6.10";
 // "£6.10" and "£3.40" are two.
 func distinctNumbers(text string, exprs []string) int {
+	spans := exprSpans(text, exprs)
+	seen := map[string]bool{}
+	for _, m := range reDigits.FindAllStringIndex(text, -1) {
+		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
+			seen[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
+		}
+	}
+	return len(seen)
+}
+
+var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
+
+// exprSpans are the byte spans in text of every occurrence of each
+// expression found in it.
+func exprSpans(text string, exprs []string) [][2]int {
 	var spans [][2]int
 	for _, e := range exprs {
 		for from := 0; e != ""; {
@@ -1554,16 +1743,45 @@ func distinctNumbers(text string, exprs []string) int {
 			from += k + len(e)
 		}
 	}
-	seen := map[string]bool{}
-	for _, m := range reDigits.FindAllStringIndex(text, -1) {
-		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
-			seen[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
-		}
-	}
-	return len(seen)
+	return spans
 }
 
-var reDigits = regexp.MustCompile(`[0-9][0-9.,]*`)
+// numberEach reports whether each compared entity has a number of its
+// own in text (v15): a part of the sentence (between commas, semicolons,
+// colons, "and", "or", "but") that mentions the entity and no other
+// compared one holds a number in digits that an expression found in
+// text (exprs) takes in. v14 counted the different numbers against the
+// entities, so two prices beside the X200 ("X200 jar £6.10, or £5.50 in
+// packs of ten; the X300 Pro jar is made to order") answered a
+// comparison with the X300 Pro that the sentence gives no price for.
+func numberEach(text string, exprs []string, compared []assess.Entity) bool {
+	spans := exprSpans(text, exprs)
+	owned := make([]bool, len(compared))
+	cuts := append(reListSeparator.FindAllStringIndex(text, -1), []int{len(text), len(text)})
+	from := 0
+	for _, cut := range cuts {
+		part := strings.ToLower(text[from:cut[0]])
+		var in []int // the compared entities this part mentions
+		for i, e := range compared {
+			if strings.Contains(part, strings.ToLower(e.Text)) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 1 {
+			for _, m := range reDigits.FindAllStringIndex(text[from:cut[0]], -1) {
+				m0, m1 := from+m[0], from+m[1]
+				if slices.ContainsFunc(spans, func(sp [2]int) bool { return m0 < sp[1] && sp[0] < m1 }) {
+					owned[in[0]] = true
+				}
+			}
+		}
+		from = cut[1]
+	}
+	return !slices.Contains(owned, false)
+}
+
+// reListSeparator separates the items of a list in a sentence.
+var reListSeparator = regexp.MustCompile(`(?i)[,;:]\s*|\s+(?:and|or|but|while|whereas)\s+`)
 
 // listing returns the best-scoring sentence on the question that names,
 // whole, every entity a comparison tells apart (see comparedEntities) and
@@ -1590,7 +1808,7 @@ func (g *Extractive) listing(all []*sentence, ents []assess.Entity, mentions []m
 		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
 			found = decidingExpressions(s.text)
 		}
-		if distinctNumbers(s.text, found) < len(compared) {
+		if g.Version < 15 && distinctNumbers(s.text, found) < len(compared) || g.Version >= 15 && !numberEach(s.text, found, compared) {
 			continue
 		}
 		own := assess.Mentions(g.an, s.text)
@@ -1611,13 +1829,22 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 	if len(ents) < 2 {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
-	})
+	lower := strings.ToLower(question)
+	sep := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }
+	words := strings.FieldsFunc(lower, sep)
 	// where each entity's first word stands
 	at := func(e assess.Entity) int {
 		first := strings.ToLower(strings.Fields(e.Text)[0])
-		return slices.Index(words, first)
+		if g.Version < 15 {
+			return slices.Index(words, first)
+		}
+		// v15: the word the entity stands in, as typed: "Rad53" is
+		// the entity in "Rad53-dependent", which v14 looked up whole.
+		k := strings.Index(lower, strings.ToLower(e.Text))
+		if k < 0 {
+			return -1
+		}
+		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(rune(lower[k-1])))
 	}
 	for i, a := range ents {
 		for _, b := range ents[i+1:] {
@@ -1637,6 +1864,13 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 	}
 	return false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // choiceWords offer a choice between what stands either side.
