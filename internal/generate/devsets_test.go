@@ -62,6 +62,7 @@ func TestDevSets(t *testing.T) {
 				t.Fatal(err)
 			}
 			judge.Thesaurus = wn
+			judge.Rewriter.Thesaurus = wn // spelling as the live backend does
 		}
 	}
 	var why, whyOld []string
