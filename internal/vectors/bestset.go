@@ -22,6 +22,8 @@ type bestSet struct {
 	floorScore float32
 }
 
+// newBestSet keeps the k best offers; k ≥ 1 (search returns before a
+// scan when k < 1).
 func newBestSet(k int) *bestSet {
 	return &bestSet{k: k, keys: make([]uint64, 0, min(2*k, 1<<17))}
 }
