@@ -637,3 +637,45 @@ func TestHoldingsTouchedListBounded(t *testing.T) {
 		t.Fatalf("Holdings keeps a list of room for %d chunks, the index has %d", largest, ix.Len())
 	}
 }
+
+// TestDecodeMixedWidths: blocks whose doc deltas and frequencies mix
+// one-byte and longer uvarints (gaps and frequencies on both sides of
+// 128, runs of small ones), decoded eight bytes at a time where they
+// can be, score as brute force does, every posting read (k as large as
+// the corpus) and only the best (k 10).
+func TestDecodeMixedWidths(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 21))
+	const n = 6000
+	docs := make([]testDoc, n)
+	for i := range docs {
+		docs[i] = testDoc{terms: []string{"b"}, groups: []string{"public"}}
+	}
+	for i := 0; i < n; {
+		tf := 1 + r.IntN(4)
+		if r.IntN(6) == 0 {
+			tf = 100 + r.IntN(200) // over 127: two bytes
+		}
+		for range tf {
+			docs[i].terms = append(docs[i].terms, "a")
+		}
+		if r.IntN(5) == 0 {
+			i += 120 + r.IntN(300) // a delta over 127
+		} else {
+			i += 1 + r.IntN(3)
+		}
+	}
+	ix := build(t, docs)
+	v := ix.Visible([]string{"public"})
+	see := func(int) bool { return true }
+	for _, q := range [][]string{{"a"}, {"a", "b"}, {"b", "a", "a"}} {
+		for _, k := range []int{10, n} {
+			got, err := v.Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := bruteForce(docs, see, see, q, k); !slices.Equal(got, want) {
+				t.Fatalf("query %q k %d: %d hits differ from brute force's %d", q, k, len(got), len(want))
+			}
+		}
+	}
+}

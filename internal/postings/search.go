@@ -335,21 +335,50 @@ func (c *cursor) decode() {
 		prev = c.blockField(c.blk-1, 0)
 	}
 	buf := c.data[c.blockField(c.blk, 3):]
-	for i := 0; i < c.n; i++ {
+	docs := c.docs[:c.n]
+	for i := 0; i < len(docs); {
+		// eight one-byte deltas at once when the next eight bytes have no
+		// continuation bit (dense postings: most deltas are under 128)
+		if i+8 <= len(docs) && len(buf) >= 8 {
+			if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
+				for b := range 8 {
+					prev += uint32(byte(w >> (8 * b)))
+					docs[i+b] = prev
+				}
+				i, buf = i+8, buf[8:]
+				continue
+			}
+		}
 		x, m := uvarint(buf)
 		buf = buf[m:]
 		prev += x
-		c.docs[i] = prev
+		docs[i] = prev
+		i++
 	}
 }
+
+// continuation8 is the continuation bits of eight uvarint bytes.
+const continuation8 = 0x8080808080808080
 
 func (c *cursor) tf() uint32 {
 	if !c.tfsDone {
 		buf := c.data[c.blockField(c.dec, 4):]
-		for i := 0; i < c.n; i++ {
+		tfs := c.tfs[:c.n]
+		for i := 0; i < len(tfs); {
+			// eight one-byte frequencies at once, as decode does
+			if i+8 <= len(tfs) && len(buf) >= 8 {
+				if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
+					for b := range 8 {
+						tfs[i+b] = uint32(byte(w >> (8 * b)))
+					}
+					i, buf = i+8, buf[8:]
+					continue
+				}
+			}
 			x, m := uvarint(buf)
 			buf = buf[m:]
-			c.tfs[i] = x
+			tfs[i] = x
+			i++
 		}
 		c.tfsDone = true
 	}

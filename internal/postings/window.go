@@ -142,16 +142,33 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			if c.lazy {
 				c.materialize()
 			}
-			for ; c.doc <= w; c.next() {
-				o := c.doc - start
-				if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
-					continue
+			// The decoded block's postings up to w, read from its arrays
+			// (what c.next and c.tf would give, without a call each);
+			// then the next block, or stop at the first posting after w.
+			for c.doc <= w {
+				p := c.pos
+				for ; p < c.n; p++ {
+					doc := c.docs[p]
+					if doc > w {
+						break
+					}
+					o := doc - start
+					if sparse && inWindow[o/64]&(1<<(o%64)) == 0 {
+						continue
+					}
+					if dense != nil && dense[doc/64]&(1<<(doc%64)) == 0 {
+						continue
+					}
+					seen[o/64] |= 1 << (o % 64)
+					c.pos = p
+					tfs[j*window+int(o)] = c.tf()
 				}
-				if dense != nil && dense[c.doc/64]&(1<<(c.doc%64)) == 0 {
-					continue
+				if p < c.n {
+					c.pos, c.doc = p, c.docs[p]
+					break
 				}
-				seen[o/64] |= 1 << (o % 64)
-				tfs[j*window+int(o)] = c.tf()
+				c.pos = c.n - 1
+				c.next()
 			}
 		}
 		for o := range setBits(seen[:(w-start)/64+1]) {

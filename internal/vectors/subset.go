@@ -90,7 +90,7 @@ func (s *Store) SearchSubset(ctx context.Context, query []float32, sub *Subset, 
 // scanSubset is scanBits over sub's records: the same estimate
 // (bitQuery.estimate) of the same record, offered in the same (increasing ordinal) order, with the
 // context checked every checkEvery records.
-func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, top *topK) error {
+func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, top *bestSet) error {
 	w := est.c.words
 	stride := 1 + w
 	packed := est.packed
@@ -106,7 +106,7 @@ func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, 
 		weightedPopcounts(packed, recs, w, counts)
 		for j, i := range ords {
 			score := q.estimate(recs[j*stride], int(counts[j]))
-			if len(top.items) == top.k && score <= top.items[0].score {
+			if top.full && score <= top.floorScore {
 				continue
 			}
 			top.offer(i, score)

@@ -40,16 +40,13 @@ func TestSubsetSearchEqualsBitmapSearch(t *testing.T) {
 		}
 		for qi, q := range randomVectors(rng, 8, dim) {
 			for _, keep := range []int{1, 200, 2000} {
-				want := newTopK(keep)
-				if err := s.scanBits(ctx, allowed, s.bits.estimator(q), want); err != nil {
-					t.Fatal(err)
-				}
-				got := newTopK(keep)
+				want := closureScan(t, s, q, allowed, keep)
+				got := newBestSet(keep)
 				if err := s.scanSubset(ctx, sub, s.bits.estimator(q), got); err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(got.items, want.items) {
-					t.Fatalf("query %d share %v keep %d: the subset's scan kept another heap than scanBits", qi, share, keep)
+				if !slices.Equal(sortedOrds(got.ords()), heapOrds(want)) {
+					t.Fatalf("query %d share %v keep %d: the subset's scan kept other ordinals than the closure scan", qi, share, keep)
 				}
 			}
 			for _, typ := range []Type{Bit, Int8, Float32} {
@@ -152,9 +149,9 @@ func BenchmarkScanSubset(b *testing.B) {
 					q := queries[i%len(queries)]
 					var err error
 					if contiguous {
-						err = s.scanSubset(ctx, sub, s.bits.estimator(q), newTopK(keep))
+						err = s.scanSubset(ctx, sub, s.bits.estimator(q), newBestSet(keep))
 					} else {
-						err = s.scanBits(ctx, allowed, s.bits.estimator(q), newTopK(keep))
+						err = s.scanBits(ctx, allowed, s.bits.estimator(q), newBestSet(keep))
 					}
 					if err != nil {
 						b.Fatal(err)

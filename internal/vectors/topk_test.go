@@ -90,9 +90,10 @@ func TestRankOrdersAsBetter(t *testing.T) {
 	}
 }
 
-// BenchmarkTopK is the 1-bit scan's use of topK: the best 2,000 of 250k
-// estimates (random, so about k·(1+ln(n/k)) ≈ 11,600 are offered past
-// the root test), the scan's skip test in front of each offer.
+// BenchmarkTopK is the 1-bit scan's use of topK (heap) and of bestSet,
+// which replaced it there: the best 2,000 of 250k estimates (random, so
+// about k·(1+ln(n/k)) ≈ 11,600 are offered past the heap's root test),
+// the scan's skip test in front of each offer.
 func BenchmarkTopK(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, keep = 250_000, 2000
@@ -101,7 +102,7 @@ func BenchmarkTopK(b *testing.B) {
 		scores[i] = float32(rng.NormFloat64())
 	}
 	for _, k := range []int{300, keep} {
-		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("k=%d/heap", k), func(b *testing.B) {
 			for b.Loop() {
 				top := newTopK(k)
 				for i, s := range scores {
@@ -112,5 +113,107 @@ func BenchmarkTopK(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("k=%d/bestset", k), func(b *testing.B) {
+			for b.Loop() {
+				top := newBestSet(k)
+				for i, s := range scores {
+					if top.full && s <= top.floorScore {
+						continue
+					}
+					top.offer(uint32(i), s)
+				}
+				top.ords()
+			}
+		})
+	}
+}
+
+// TestBestSetKeepsTheBest: bestSet keeps the k best offers by better
+// (sorting every offer and taking k is the oracle), with heavily tied
+// scores and ±0, offered in increasing ordinal order through the scans'
+// skip test (score ≤ floorScore once full) or shuffled through offer
+// alone; and selectBest on inputs in order, reversed and random.
+func TestBestSetKeepsTheBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	for trial := range 400 {
+		n := 1 + rng.IntN(5000)
+		k := []int{1, 2, 3, 4, 5, 6, 17, 64, 300, 2000}[trial%10]
+		levels := 1 + rng.IntN(50)
+		all := make([]scored, n)
+		for i := range all {
+			sc := float32(rng.IntN(levels)-levels/2) / 7
+			switch {
+			case trial%4 == 1:
+				sc = float32(i) // increasing: every offer beats the floor
+			case trial%4 == 2:
+				sc = -float32(i)
+			}
+			if sc == 0 && rng.IntN(2) == 0 {
+				sc = float32(math.Copysign(0, -1))
+			}
+			all[i] = scored{i: uint32(i), score: sc}
+		}
+		b := newBestSet(k)
+		if trial%2 == 0 { // the scans' way: increasing ordinals, skip test first
+			for _, s := range all {
+				if b.full && s.score <= b.floorScore {
+					if rank(s.i, s.score) > b.floor {
+						t.Fatalf("trial %d: skip test dropped %v above the floor", trial, s)
+					}
+					continue
+				}
+				b.offer(s.i, s.score)
+			}
+		} else {
+			shuffled := slices.Clone(all)
+			rng.Shuffle(n, func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			for _, s := range shuffled {
+				b.offer(s.i, s.score)
+			}
+		}
+		want := slices.Clone(all)
+		slices.SortFunc(want, bestFirst)
+		want = want[:min(k, n)]
+		wantOrds := make([]uint32, len(want))
+		for j, s := range want {
+			wantOrds[j] = s.i
+		}
+		slices.Sort(wantOrds)
+		got := b.ords()
+		slices.Sort(got)
+		if !slices.Equal(got, wantOrds) {
+			t.Fatalf("trial %d (n %d, k %d): kept another set than the k best", trial, n, k)
+		}
+	}
+	for _, n := range []int{1, 2, 3, 10, 1000, 4001} {
+		for _, order := range []string{"increasing", "decreasing", "random"} {
+			keys := make([]uint64, n)
+			for i := range keys {
+				switch order {
+				case "increasing":
+					keys[i] = uint64(i)
+				case "decreasing":
+					keys[i] = uint64(n - i)
+				default:
+					keys[i] = rng.Uint64()
+				}
+			}
+			for _, k := range []int{1, 2, n / 2, n - 1, n} {
+				if k < 1 || k > n {
+					continue
+				}
+				x := slices.Clone(keys)
+				selectBest(x, k)
+				s := slices.Clone(keys)
+				slices.Sort(s)
+				slices.Reverse(s)
+				top := slices.Clone(x[:k])
+				slices.Sort(top)
+				slices.Reverse(top)
+				if !slices.Equal(top, s[:k]) || x[k-1] != s[k-1] {
+					t.Fatalf("selectBest(%s, n %d, k %d): kept %v…, want %v…", order, n, k, top[:min(3, k)], s[:min(3, k)])
+				}
+			}
+		}
 	}
 }

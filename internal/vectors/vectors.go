@@ -340,25 +340,28 @@ func (s *Store) search(ctx context.Context, query []float32, allowed *roaring.Bi
 		}
 		return s.rescore(query, all, k)
 	}
-	cand := newTopK(k * overfetch)
+	var ords []uint32
 	var err error
 	switch t {
 	case Int8:
+		cand := newTopK(k * overfetch)
 		est := s.i8.estimator(query)
 		err = s.scan(ctx, allowed, func(i uint32) { cand.offer(i, est.score(i)) })
+		ords = make([]uint32, len(cand.items))
+		for j, c := range cand.items {
+			ords[j] = c.i
+		}
 	case Bit:
+		cand := newBestSet(k * overfetch)
 		if sub != nil {
 			err = s.scanSubset(ctx, sub, s.bits.estimator(query), cand)
 		} else {
 			err = s.scanBits(ctx, allowed, s.bits.estimator(query), cand)
 		}
+		ords = cand.ords()
 	}
 	if err != nil {
 		return nil, errs.E(op, err)
-	}
-	ords := make([]uint32, len(cand.items))
-	for j, c := range cand.items {
-		ords[j] = c.i
 	}
 	if t == Bit && s.i8 != nil && len(ords) > k*Int8Narrow {
 		est := s.i8.estimator(query)
@@ -501,14 +504,15 @@ func (s *Store) scanBatches(ctx context.Context, allowed *roaring.Bitmap, visit 
 // scanBits offers every allowed vector's 1-bit estimate to top, as
 // s.scan(ctx, allowed, func(i uint32) { top.offer(i, est.score(i)) })
 // does, with the estimate computed in the loop (score's bitQuery.estimate,
-// inlined on a copy of the query's numbers) and, once top is full, an
-// estimate no better than its worst dropped before the offer's call:
+// inlined on a copy of the query's numbers) and, once top has a floor, an
+// estimate no better than it dropped before the offer's call:
 // ordinals come in increasing order, so an equal score is never better
-// than one already kept. The
+// than one already kept. top is a bestSet, which keeps the same
+// ordinals as the topK heap the closure scan fills. The
 // closure, estimator and offer calls per code were most of the scan's
 // cost beside the popcount kernel (docs/performance-scale.md, "bleve end
 // to end at 500k").
-func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitEstimator, top *topK) error {
+func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitEstimator, top *bestSet) error {
 	w := est.c.words
 	stride := 1 + w
 	recs, packed := est.c.recs, est.packed
@@ -517,7 +521,7 @@ func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitE
 		for _, i := range batch {
 			rec := recs[int(i)*stride:][:stride]
 			score := q.estimate(rec[0], weightedPopcount(packed, rec[1:]))
-			if len(top.items) == top.k && score <= top.items[0].score {
+			if top.full && score <= top.floorScore {
 				continue
 			}
 			top.offer(i, score)

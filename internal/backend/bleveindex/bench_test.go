@@ -1,15 +1,22 @@
 package bleveindex
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // sciFact builds (once per benchmark) an index of SciFact's 5,183
@@ -136,4 +143,73 @@ func BenchmarkChunks(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSearchTextAtScale measures the BM25 leg of a question (top
+// 100, retrieval's fetch depth) over an index built beforehand, for each
+// question of a JSONL file ({"question": ...}; bench-scale writes
+// questions.jsonl), as the anonymous caller (public) and as a caller who
+// sees one small group (bench-scale's team-07). An op asks every question; it reports
+// the thread's CPU a question (the machine is shared). Opt-in:
+//
+//	ASSAY_BM25_INDEX=DIR ASSAY_BM25_QUESTIONS=FILE go test ./internal/backend/bleveindex \
+//	    -run XXX -bench SearchTextAtScale -benchtime 3x
+func BenchmarkSearchTextAtScale(b *testing.B) {
+	dir, file := os.Getenv("ASSAY_BM25_INDEX"), os.Getenv("ASSAY_BM25_QUESTIONS")
+	if dir == "" || file == "" {
+		b.Skip("set ASSAY_BM25_INDEX (a bleve index dir) and ASSAY_BM25_QUESTIONS (a JSONL file of questions)")
+	}
+	ix, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	var qs []string
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var q struct {
+			Question string `json:"question"`
+		}
+		if err := json.Unmarshal(line, &q); err != nil {
+			b.Fatalf("%s: %v", file, err)
+		}
+		qs = append(qs, q.Question)
+	}
+	for _, c := range []struct {
+		name   string
+		groups []string
+	}{{"public", []string{wire.PublicGroup}}, {"team-07", []string{"team-07"}}} {
+		f := backend.Filter{Groups: c.groups}
+		b.Run(c.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpu time.Duration
+			asked := 0
+			for b.Loop() {
+				for _, q := range qs {
+					c0 := threadCPU()
+					if _, err := ix.SearchText(context.Background(), q, f, 100); err != nil {
+						b.Fatal(err)
+					}
+					cpu += threadCPU() - c0
+					asked++
+				}
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(asked), "cpu-ms/q")
+		})
+	}
+}
+
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }
