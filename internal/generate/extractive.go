@@ -1026,11 +1026,18 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	if asked.Type != answertype.Money {
 		return false
 	}
-	m := reAskedRate.FindStringSubmatch(asking)
-	if m == nil {
+	// the unit asked per: not "as per the terms" (no rate), and a word
+	// the analyzer keeps ("per each visit" names none)
+	var unit []string
+	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
+		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
+			unit = ts
+			break
+		}
+	}
+	if unit == nil {
 		return false
 	}
-	unit := g.an.Terms(m[1])
 	amounts, others := 0, 0
 	for _, s := range all {
 		if s.score <= 0 || !s.typed {
@@ -1046,10 +1053,12 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	return amounts > 0 && others >= amounts
 }
 
-// reAskedRate is the unit a question asks a rate per ("per mile");
-// reMoneyRate an amount given per a unit ("£42 per hour").
+// reAskedRate is the unit a question asks a rate per ("per mile"), and
+// "as " before it when the "per" is "as per" ("as per the agreement":
+// according to, no rate); reMoneyRate an amount given per a unit ("£42
+// per hour").
 var (
-	reAskedRate = regexp.MustCompile(`\bper (\w+)\b`)
+	reAskedRate = regexp.MustCompile(`\b(as\s+)?per (\w+)\b`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
 )
 

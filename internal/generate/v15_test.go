@@ -231,3 +231,24 @@ func TestExtractiveV15Hollin(t *testing.T) {
 			[]string{"int-parts-cost"}, "£6.10", []string{"ntc-x200-recall"}},
 	})
 }
+
+// TestUnboundAsPer: "as per" (according to) asks no rate, nor does a
+// "per" before a word the analyzer drops ("per each"): rule 1b does not
+// decline an amount per an hour for them (rv14). It read "as per the
+// agreement" as a rate per "the", which no amount is, and declined.
+func TestUnboundAsPer(t *testing.T) {
+	an := terms.New()
+	rates := cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
+		"Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027.")
+	for _, q := range []string{
+		"How much does Hollin pay Brook Street for warranty labour as per the agreement?",
+		"As per the partner agreement, what does Hollin pay Brook Street for warranty labour?",
+		"What does Hollin pay Brook Street per each home visit?",
+	} {
+		if text, docs := answerOf(t, NewExtractiveV15(an), Request{Question: q, Sources: []Source{rates}}); !slices.Equal(docs, []string{"ptn-brook-rates"}) {
+			t.Errorf("%q: v15 answers %q citing %v; want the partner rates", q, text, docs)
+		}
+	}
+	// a rate per another unit is still declined
+	refusedOnlyByV15(t, an, Request{Question: "As per the agreement, how much does Hollin pay us per mile for travel?", Sources: []Source{rates}})
+}
