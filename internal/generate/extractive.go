@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/assess"
@@ -1849,11 +1850,24 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 		// v15: the word the entity stands in, as typed: "Rad53" is
 		// the entity in "Rad53-dependent", which v14 looked up whole.
-		k := strings.Index(lower, strings.ToLower(e.Text))
-		if k < 0 {
-			return -1
+		// It stands between word edges or hyphens: "K5" is not the
+		// "k5" of "K50".
+		text := strings.ToLower(e.Text)
+		edge := func(r rune) bool { return sep(r) || r == '-' }
+		for from := 0; text != ""; {
+			k := strings.Index(lower[from:], text)
+			if k < 0 {
+				break
+			}
+			k += from
+			before, _ := utf8.DecodeLastRuneInString(lower[:k])
+			after, _ := utf8.DecodeRuneInString(lower[k+len(text):])
+			if (k == 0 || edge(before)) && (k+len(text) == len(lower) || edge(after)) {
+				return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(before))
+			}
+			from = k + len(text)
 		}
-		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(rune(lower[k-1])))
+		return -1
 	}
 	for i, a := range ents {
 		for _, b := range ents[i+1:] {

@@ -252,3 +252,20 @@ func TestUnboundAsPer(t *testing.T) {
 	// a rate per another unit is still declined
 	refusedOnlyByV15(t, an, Request{Question: "As per the agreement, how much does Hollin pay us per mile for travel?", Sources: []Source{rates}})
 }
+
+// TestChoiceCodeInsideACode: a code is found where it stands whole, not
+// inside a longer code: in "Is the K50 quieter than the K5?" the "K5" is
+// the last word, not the "k5" of "K50" (rv14). v15 took the first "k5"
+// it found, put both codes at one word, and saw no choice; v14 did.
+func TestChoiceCodeInsideACode(t *testing.T) {
+	an := terms.New()
+	for _, q := range []string{"Is the K50 quieter than the K5?", "Is the X300 louder than the X30?", "Which is dearer, the X300 or the X30-Mini?"} {
+		ents := assess.Entities(an, q, noVocabulary{})
+		if len(ents) < 2 {
+			t.Fatalf("entities %v: want two codes", ents)
+		}
+		if !NewExtractiveV15(an).choice(q, ents) {
+			t.Errorf("v15 choice(%q) = false (entities %v), want true", q, ents)
+		}
+	}
+}
