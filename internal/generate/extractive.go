@@ -1773,7 +1773,7 @@ func numberEach(text string, exprs []string, compared []assess.Entity) bool {
 		part := strings.ToLower(text[from:cut[0]])
 		var in []int // the compared entities this part mentions
 		for i, e := range compared {
-			if strings.Contains(part, strings.ToLower(e.Text)) {
+			if standsIn(part, strings.ToLower(e.Text)) >= 0 { // "X30" is not in "X300 jar £7.25"
 				in = append(in, i)
 			}
 		}
@@ -1850,24 +1850,12 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 		// v15: the word the entity stands in, as typed: "Rad53" is
 		// the entity in "Rad53-dependent", which v14 looked up whole.
-		// It stands between word edges or hyphens: "K5" is not the
-		// "k5" of "K50".
-		text := strings.ToLower(e.Text)
-		edge := func(r rune) bool { return sep(r) || r == '-' }
-		for from := 0; text != ""; {
-			k := strings.Index(lower[from:], text)
-			if k < 0 {
-				break
-			}
-			k += from
-			before, _ := utf8.DecodeLastRuneInString(lower[:k])
-			after, _ := utf8.DecodeRuneInString(lower[k+len(text):])
-			if (k == 0 || edge(before)) && (k+len(text) == len(lower) || edge(after)) {
-				return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(before))
-			}
-			from = k + len(text)
+		k := standsIn(lower, strings.ToLower(e.Text))
+		if k < 0 {
+			return -1
 		}
-		return -1
+		before, _ := utf8.DecodeLastRuneInString(lower[:k])
+		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(before))
 	}
 	for i, a := range ents {
 		for _, b := range ents[i+1:] {
@@ -1887,6 +1875,26 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 	}
 	return false
+}
+
+// standsIn returns where text stands whole in s, between word edges or
+// hyphens ("rad53" in "rad53-dependent", not "k5" in "k50"), or -1.
+func standsIn(s, text string) int {
+	edge := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	for from := 0; text != ""; {
+		k := strings.Index(s[from:], text)
+		if k < 0 {
+			break
+		}
+		k += from
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(text):])
+		if (k == 0 || edge(before)) && (k+len(text) == len(s) || edge(after)) {
+			return k
+		}
+		from = k + len(text)
+	}
+	return -1
 }
 
 func boolInt(b bool) int {

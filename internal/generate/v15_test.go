@@ -269,3 +269,24 @@ func TestChoiceCodeInsideACode(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberEachCodeInsideACode: a part of the sentence mentions a
+// compared code only where it stands whole: "X300 jar £7.25" does not
+// mention the X30 (rv14). numberEach found "x30" inside "x300", took
+// the part for both codes, and gave neither its price.
+func TestNumberEachCodeInsideACode(t *testing.T) {
+	an := terms.New()
+	ents := assess.Entities(an, "which costs us more, the X300 jar or the X30 jar?", noVocabulary{})
+	if len(ents) != 2 {
+		t.Fatalf("entities %v, want the X300 and the X30", ents)
+	}
+	for text, want := range map[string]bool{
+		"Internal cost prices: X300 jar £7.25, X30 jar £6.10.":   true,
+		"Internal cost prices: X30 jar £6.10, X300 jar £7.25.":   true,
+		"Internal cost prices: X300 jar £7.25, X3000 jar £6.10.": false,
+	} {
+		if got := numberEach(text, answertype.Question{Type: answertype.Money}.Find(text), ents); got != want {
+			t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
