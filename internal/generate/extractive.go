@@ -1027,16 +1027,26 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	if asked.Type != answertype.Money {
 		return false
 	}
-	// the unit asked per: not "as per the terms" (no rate), and a word
-	// the analyzer keeps ("per each visit" names none)
-	var unit []string
+	// the unit asked per, in the words after "per" ("per X200 jar",
+	// "per hour of labour"): not "as per the terms" (no rate), and words
+	// the analyzer keeps; "unit", "item" and "piece" are one unit
+	items := g.an.Set("unit item piece")
+	unit := func(t string) string {
+		if items[t] {
+			return "unit"
+		}
+		return t
+	}
+	per := map[string]bool{}
 	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
 		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
-			unit = ts
+			for _, t := range ts {
+				per[unit(t)] = true
+			}
 			break
 		}
 	}
-	if unit == nil {
+	if len(per) == 0 {
 		return false
 	}
 	amounts, others := 0, 0
@@ -1046,7 +1056,8 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		}
 		amounts += len(asked.Find(s.text))
 		for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
-			if !slices.Equal(g.an.Terms(r[1]), unit) {
+			// a rate per another unit; "£6.10 each for X200 jars" is none
+			if ts := g.an.Terms(r[1]); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
 				others++
 			}
 		}
@@ -1054,12 +1065,12 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	return amounts > 0 && others >= amounts
 }
 
-// reAskedRate is the unit a question asks a rate per ("per mile"), and
-// "as " before it when the "per" is "as per" ("as per the agreement":
+// reAskedRate is the unit a question asks a rate per, in up to three
+// words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
 // according to, no rate); reMoneyRate an amount given per a unit ("£42
 // per hour").
 var (
-	reAskedRate = regexp.MustCompile(`\b(as\s+)?per (\w+)\b`)
+	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
 )
 

@@ -290,3 +290,25 @@ func TestNumberEachCodeInsideACode(t *testing.T) {
 		}
 	}
 }
+
+// TestUnboundRateSameUnit: rule 1b declines only amounts per another
+// unit (rv14). It took the one word after "per" for the unit ("per X200
+// jar": "x200", against "£6.10 per jar"), counted "£6.10 each for X200
+// jars" as a rate per "for", and "a piece" as another unit than "per
+// unit"; v14 answered all three.
+func TestUnboundRateSameUnit(t *testing.T) {
+	an := terms.New()
+	for _, tc := range [][2]string{
+		{"What do we pay per X200 jar?", "Spare X200 jars cost us £6.10 per jar."},
+		{"What do we pay per X200 jar?", "We pay £6.10 each for X200 jars."},
+		{"How much is a replacement X200 jar per unit?", "A replacement X200 jar costs £6.10 a piece."},
+	} {
+		req := Request{Question: tc[0], Sources: []Source{cur("1", "int-parts-cost", "Internal cost prices", tc[1])}}
+		if text, docs := answerOf(t, NewExtractiveV15(an), req); !slices.Equal(docs, []string{"int-parts-cost"}) {
+			t.Errorf("%q on %q: v15 answers %q citing %v; want the cost prices", tc[0], tc[1], text, docs)
+		}
+	}
+	// per another unit is still declined
+	refusedOnlyByV15(t, an, Request{Question: "What do we pay per X200 jar?", Sources: []Source{cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
+		"Hollin pays Brook Street Repairs £42 per hour of warranty labour on X200 jars and £18 per home visit.")}})
+}
