@@ -608,11 +608,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// title and text), and whether it answers (see answers): a source
 		// that answers is cited alone unless another names an entity of
 		// the question it does not.
-		// v15: the terms of the question's names (not its codes).
+		// v15: the terms of the question's names (not its codes), and of
+		// its number words as the analyzer spells them ("twenti" for
+		// "twenty", "on" for "one": NumberWord knows only the words).
 		named := map[string]bool{}
 		for _, e := range ents {
 			if !e.Code {
 				for _, t := range e.Terms {
+					named[t] = true
+				}
+			}
+		}
+		for _, w := range strings.FieldsFunc(req.Question, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if answertype.NumberWord(w) {
+				for _, t := range g.an.Terms(w) {
 					named[t] = true
 				}
 			}

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -9,6 +10,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestNamedStaleBesideACode: a question naming the archived terms by
@@ -311,4 +313,26 @@ func TestUnboundRateSameUnit(t *testing.T) {
 	// per another unit is still declined
 	refusedOnlyByV15(t, an, Request{Question: "What do we pay per X200 jar?", Sources: []Source{cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
 		"Hollin pays Brook Street Repairs £42 per hour of warranty labour on X200 jars and £18 per home visit.")}})
+}
+
+// TestNumberWordStems: rule 3's number words are the question's, as the
+// analyzer spells them: "twenty" is the term "twenti", "twelve"
+// "twelv", which NumberWord does not know (rv14). u61 with "twenty" (or
+// "twelve") in the question and the kettle page's hours padded the answer
+// with the kettle page again, as v14 did with "two".
+func TestNumberWordStems(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	q := "what's the K50 reset where you hold two things down at once, and for how long?"
+	for _, n := range []string{"two", "twenty", "twelve"} {
+		req := f.requestAs(t, hollinQuestion{ID: "u61", Question: q}, []string{"public", "staff"}, wire.DefaultTopK)
+		req.Accepted = acceptedChunk(t, "u61", req, "tkt-30455")
+		req.Question = strings.Replace(q, "two", n, 1)
+		for i := range req.Sources {
+			req.Sources[i].Text = strings.ReplaceAll(req.Sources[i].Text, "two hours", n+" hours")
+		}
+		if docs, ans := citedDocs(t, NewExtractiveV15(an), req); !slices.Equal(docs, []string{"tkt-30455"}) {
+			t.Errorf("%q: %q cites %v; want the ticket alone", req.Question, ans.Text, docs)
+		}
+	}
 }
