@@ -57,23 +57,36 @@ func TestVersionNumber(t *testing.T) {
 
 // TestNumberEach: a sentence tells compared entities apart only with a
 // number standing by each (v15); v14 counted the different numbers
-// against the entities, so two prices beside one entity passed.
+// against the entities, so two prices beside one entity passed. A part
+// of the sentence mentions a compared code only where it stands whole:
+// "X300 jar £7.25" does not mention the X30 (rv14: numberEach found
+// "x30" inside "x300", took the part for both codes, and gave neither
+// its price).
 func TestNumberEach(t *testing.T) {
 	an := terms.New()
-	ents := assess.Entities(an, "which costs us more, the X200 jar or the X300 Pro jar?", noVocabulary{})
-	if len(ents) != 2 {
-		t.Fatalf("entities %v, want the X200 and the X300 Pro", ents)
-	}
-	for text, want := range map[string]bool{
-		"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                      true,
-		"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                           true,
-		"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":   false,
-		"Blender motors on the X200 and X300 Pro are covered for 5 years.":               false,
-		"The X200 jar and the X300 Pro jar are both sold at parts.hollin.example today.": false,
+	for question, cases := range map[string]map[string]bool{
+		"which costs us more, the X200 jar or the X300 Pro jar?": {
+			"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                      true,
+			"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                           true,
+			"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":   false,
+			"Blender motors on the X200 and X300 Pro are covered for 5 years.":               false,
+			"The X200 jar and the X300 Pro jar are both sold at parts.hollin.example today.": false,
+		},
+		"which costs us more, the X300 jar or the X30 jar?": {
+			"Internal cost prices: X300 jar £7.25, X30 jar £6.10.":   true,
+			"Internal cost prices: X30 jar £6.10, X300 jar £7.25.":   true,
+			"Internal cost prices: X300 jar £7.25, X3000 jar £6.10.": false,
+		},
 	} {
-		found := answertype.Question{Type: answertype.Money}.Find(text)
-		if got := numberEach(text, append(found, decidingExpressions(text)...), ents); got != want {
-			t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
+		ents := assess.Entities(an, question, noVocabulary{})
+		if len(ents) != 2 {
+			t.Fatalf("entities of %q: %v, want two", question, ents)
+		}
+		for text, want := range cases {
+			found := answertype.Question{Type: answertype.Money}.Find(text)
+			if got := numberEach(text, append(found, decidingExpressions(text)...), ents); got != want {
+				t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
+			}
 		}
 	}
 	// v14's count passes the two prices beside the X200: the fault.
@@ -268,27 +281,6 @@ func TestChoiceCodeInsideACode(t *testing.T) {
 		}
 		if !NewExtractiveV15(an).choice(q, ents) {
 			t.Errorf("v15 choice(%q) = false (entities %v), want true", q, ents)
-		}
-	}
-}
-
-// TestNumberEachCodeInsideACode: a part of the sentence mentions a
-// compared code only where it stands whole: "X300 jar £7.25" does not
-// mention the X30 (rv14). numberEach found "x30" inside "x300", took
-// the part for both codes, and gave neither its price.
-func TestNumberEachCodeInsideACode(t *testing.T) {
-	an := terms.New()
-	ents := assess.Entities(an, "which costs us more, the X300 jar or the X30 jar?", noVocabulary{})
-	if len(ents) != 2 {
-		t.Fatalf("entities %v, want the X300 and the X30", ents)
-	}
-	for text, want := range map[string]bool{
-		"Internal cost prices: X300 jar £7.25, X30 jar £6.10.":   true,
-		"Internal cost prices: X30 jar £6.10, X300 jar £7.25.":   true,
-		"Internal cost prices: X300 jar £7.25, X3000 jar £6.10.": false,
-	} {
-		if got := numberEach(text, answertype.Question{Type: answertype.Money}.Find(text), ents); got != want {
-			t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
