@@ -988,8 +988,9 @@ func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype
 	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && e.CoveredBy(m) })
 }
 
-// bound returns the best-scoring sentence on the question in a current
-// source holding an expression bound to a code entity (boundIn), or nil.
+// bound returns the best-scoring sentence on the question (score above
+// 0: not in a superseded source a current one silenced) holding an
+// expression bound to a code entity (boundIn), or nil.
 func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
 	var best *sentence
 	for _, s := range all {
@@ -1015,9 +1016,10 @@ var dimensionNouns = map[string]string{"temperature": "temperature", "temperatur
 //     or "which" ("what temperature", see dimensionNouns) and no sentence
 //     on the question, nor its neighbour, holds a measure in a unit of
 //     that dimension;
-//   - it asks for an amount of money "per" a unit ("per mile") and every
-//     amount the typed sentences on the question give is a rate per
-//     another unit ("£42 per hour", "£18 per home visit").
+//   - it asks for an amount of money "per" a unit ("per mile", "per X200
+//     jar"; not "as per") and every amount the typed sentences on the
+//     question give is a rate per a unit none of those words names ("£42
+//     per hour", "£18 per home visit"; "unit", "item" and "piece" are one).
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
