@@ -738,9 +738,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s, including %q%s", best.title(), b.without(question, best), qterms[best.key].term, found)
+		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s, including %q%s", best.title(), b.without(question, best), wordFor(b.an, question, qterms[best.key].term), found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), qterms[best.key].term, found)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), wordFor(b.an, question, qterms[best.key].term), found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:

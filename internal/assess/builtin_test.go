@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -769,4 +770,23 @@ func TestOtherKind(t *testing.T) {
 		{"how long does standard shipping of parts take", ev[:1], true, []string{`"2 to 4 days"`}},
 		{"how long does overnight shipping of parts take", ev[1:2], true, []string{`"2 to 4 days"`}},
 	})
+}
+
+// TestReasonNamesWords: an accepted chunk's reason names the question's
+// key word as typed ("kettle"), not its index term ("kettl") — as the
+// reasons that refuse already did (wordFor); rv14.
+func TestReasonNamesWords(t *testing.T) {
+	ev := []Evidence{{ChunkID: "man-k50-kettle#0", Title: "K50 Smart Kettle", Text: "The K50 smart kettle boils in about four minutes. Descale the kettle every month."}}
+	b, _ := assessorOver(ev)
+	for _, q := range []string{"how long does the kettle take to descale?", "how long does the kettel take to descale?"} {
+		res := assessAs(t, b, true, q, ev)
+		words := append(strings.Fields(strings.Trim(q, "?")), "kettle") // as typed, or as spelt right
+		key := ""
+		if _, after, ok := strings.Cut(res.Assessment.Reason, `including "`); ok {
+			key, _, _ = strings.Cut(after, `"`)
+		}
+		if !res.Assessment.Sufficient || !slices.Contains(words, key) {
+			t.Errorf("%q: %v %q, want accepted, the reason naming a word of the question, not a stem (%q)", q, res.Assessment.Sufficient, res.Assessment.Reason, key)
+		}
+	}
 }

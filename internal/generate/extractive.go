@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/assess"
@@ -607,11 +608,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// title and text), and whether it answers (see answers): a source
 		// that answers is cited alone unless another names an entity of
 		// the question it does not.
-		// v15: the terms of the question's names (not its codes).
+		// v15: the terms of the question's names (not its codes), and of
+		// its number words as the analyzer spells them ("twenti" for
+		// "twenty", "on" for "one": NumberWord knows only the words).
 		named := map[string]bool{}
 		for _, e := range ents {
 			if !e.Code {
 				for _, t := range e.Terms {
+					named[t] = true
+				}
+			}
+		}
+		for _, w := range strings.FieldsFunc(req.Question, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if answertype.NumberWord(w) {
+				for _, t := range g.an.Terms(w) {
 					named[t] = true
 				}
 			}
@@ -978,8 +988,9 @@ func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype
 	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && e.CoveredBy(m) })
 }
 
-// bound returns the best-scoring sentence on the question in a current
-// source holding an expression bound to a code entity (boundIn), or nil.
+// bound returns the best-scoring sentence on the question (score above
+// 0: not in a superseded source a current one silenced) holding an
+// expression bound to a code entity (boundIn), or nil.
 func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
 	var best *sentence
 	for _, s := range all {
@@ -1005,9 +1016,10 @@ var dimensionNouns = map[string]string{"temperature": "temperature", "temperatur
 //     or "which" ("what temperature", see dimensionNouns) and no sentence
 //     on the question, nor its neighbour, holds a measure in a unit of
 //     that dimension;
-//   - it asks for an amount of money "per" a unit ("per mile") and every
-//     amount the typed sentences on the question give is a rate per
-//     another unit ("£42 per hour", "£18 per home visit").
+//   - it asks for an amount of money "per" a unit ("per mile", "per X200
+//     jar"; not "as per") and every amount the typed sentences on the
+//     question give is a rate per a unit none of those words names ("£42
+//     per hour", "£18 per home visit"; "unit", "item" and "piece" are one).
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
@@ -1026,11 +1038,28 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	if asked.Type != answertype.Money {
 		return false
 	}
-	m := reAskedRate.FindStringSubmatch(asking)
-	if m == nil {
+	// the unit asked per, in the words after "per" ("per X200 jar",
+	// "per hour of labour"): not "as per the terms" (no rate), and words
+	// the analyzer keeps; "unit", "item" and "piece" are one unit
+	items := g.an.Set("unit item piece")
+	unit := func(t string) string {
+		if items[t] {
+			return "unit"
+		}
+		return t
+	}
+	per := map[string]bool{}
+	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
+		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
+			for _, t := range ts {
+				per[unit(t)] = true
+			}
+			break
+		}
+	}
+	if len(per) == 0 {
 		return false
 	}
-	unit := g.an.Terms(m[1])
 	amounts, others := 0, 0
 	for _, s := range all {
 		if s.score <= 0 || !s.typed {
@@ -1038,7 +1067,8 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		}
 		amounts += len(asked.Find(s.text))
 		for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
-			if !slices.Equal(g.an.Terms(r[1]), unit) {
+			// a rate per another unit; "£6.10 each for X200 jars" is none
+			if ts := g.an.Terms(r[1]); len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
 				others++
 			}
 		}
@@ -1046,10 +1076,12 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	return amounts > 0 && others >= amounts
 }
 
-// reAskedRate is the unit a question asks a rate per ("per mile");
-// reMoneyRate an amount given per a unit ("£42 per hour").
+// reAskedRate is the unit a question asks a rate per, in up to three
+// words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
+// according to, no rate); reMoneyRate an amount given per a unit ("£42
+// per hour").
 var (
-	reAskedRate = regexp.MustCompile(`\bper (\w+)\b`)
+	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
 )
 
@@ -1763,7 +1795,7 @@ func numberEach(text string, exprs []string, compared []assess.Entity) bool {
 		part := strings.ToLower(text[from:cut[0]])
 		var in []int // the compared entities this part mentions
 		for i, e := range compared {
-			if strings.Contains(part, strings.ToLower(e.Text)) {
+			if standsIn(part, strings.ToLower(e.Text)) >= 0 { // "X30" is not in "X300 jar £7.25"
 				in = append(in, i)
 			}
 		}
@@ -1840,11 +1872,12 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 		// v15: the word the entity stands in, as typed: "Rad53" is
 		// the entity in "Rad53-dependent", which v14 looked up whole.
-		k := strings.Index(lower, strings.ToLower(e.Text))
+		k := standsIn(lower, strings.ToLower(e.Text))
 		if k < 0 {
 			return -1
 		}
-		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(rune(lower[k-1])))
+		before, _ := utf8.DecodeLastRuneInString(lower[:k])
+		return len(strings.FieldsFunc(lower[:k], sep)) - boolInt(k > 0 && !sep(before))
 	}
 	for i, a := range ents {
 		for _, b := range ents[i+1:] {
@@ -1864,6 +1897,26 @@ func (g *Extractive) choice(question string, ents []assess.Entity) bool {
 		}
 	}
 	return false
+}
+
+// standsIn returns where text stands whole in s, between word edges or
+// hyphens ("rad53" in "rad53-dependent", not "k5" in "k50"), or -1.
+func standsIn(s, text string) int {
+	edge := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	for from := 0; text != ""; {
+		k := strings.Index(s[from:], text)
+		if k < 0 {
+			break
+		}
+		k += from
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(text):])
+		if (k == 0 || edge(before)) && (k+len(text) == len(s) || edge(after)) {
+			return k
+		}
+		from = k + len(text)
+	}
+	return -1
 }
 
 func boolInt(b bool) int {

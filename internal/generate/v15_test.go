@@ -2,6 +2,7 @@ package generate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -9,6 +10,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // TestNamedStaleBesideACode: a question naming the archived terms by
@@ -55,23 +57,36 @@ func TestVersionNumber(t *testing.T) {
 
 // TestNumberEach: a sentence tells compared entities apart only with a
 // number standing by each (v15); v14 counted the different numbers
-// against the entities, so two prices beside one entity passed.
+// against the entities, so two prices beside one entity passed. A part
+// of the sentence mentions a compared code only where it stands whole:
+// "X300 jar £7.25" does not mention the X30 (rv14: numberEach found
+// "x30" inside "x300", took the part for both codes, and gave neither
+// its price).
 func TestNumberEach(t *testing.T) {
 	an := terms.New()
-	ents := assess.Entities(an, "which costs us more, the X200 jar or the X300 Pro jar?", noVocabulary{})
-	if len(ents) != 2 {
-		t.Fatalf("entities %v, want the X200 and the X300 Pro", ents)
-	}
-	for text, want := range map[string]bool{
-		"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                      true,
-		"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                           true,
-		"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":   false,
-		"Blender motors on the X200 and X300 Pro are covered for 5 years.":               false,
-		"The X200 jar and the X300 Pro jar are both sold at parts.hollin.example today.": false,
+	for question, cases := range map[string]map[string]bool{
+		"which costs us more, the X200 jar or the X300 Pro jar?": {
+			"Internal cost prices: X200 jar £6.10, X300 Pro jar £7.25.":                      true,
+			"£6.10 for an X200 jar and £7.25 for an X300 Pro jar.":                           true,
+			"X200 jar £6.10, or £5.50 in packs of ten; the X300 Pro jar is made to order.":   false,
+			"Blender motors on the X200 and X300 Pro are covered for 5 years.":               false,
+			"The X200 jar and the X300 Pro jar are both sold at parts.hollin.example today.": false,
+		},
+		"which costs us more, the X300 jar or the X30 jar?": {
+			"Internal cost prices: X300 jar £7.25, X30 jar £6.10.":   true,
+			"Internal cost prices: X30 jar £6.10, X300 jar £7.25.":   true,
+			"Internal cost prices: X300 jar £7.25, X3000 jar £6.10.": false,
+		},
 	} {
-		found := answertype.Question{Type: answertype.Money}.Find(text)
-		if got := numberEach(text, append(found, decidingExpressions(text)...), ents); got != want {
-			t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
+		ents := assess.Entities(an, question, noVocabulary{})
+		if len(ents) != 2 {
+			t.Fatalf("entities of %q: %v, want two", question, ents)
+		}
+		for text, want := range cases {
+			found := answertype.Question{Type: answertype.Money}.Find(text)
+			if got := numberEach(text, append(found, decidingExpressions(text)...), ents); got != want {
+				t.Errorf("numberEach(%q) = %v, want %v", text, got, want)
+			}
 		}
 	}
 	// v14's count passes the two prices beside the X200: the fault.
@@ -230,4 +245,86 @@ func TestExtractiveV15Hollin(t *testing.T) {
 		{"v52", "What do we pay for each X200 jar?", []string{"public", "finance"}, "ntc-x200-recall",
 			[]string{"int-parts-cost"}, "£6.10", []string{"ntc-x200-recall"}},
 	})
+}
+
+// TestUnboundAsPer: "as per" (according to) asks no rate, nor does a
+// "per" before a word the analyzer drops ("per each"): rule 1b does not
+// decline an amount per an hour for them (rv14). It read "as per the
+// agreement" as a rate per "the", which no amount is, and declined.
+func TestUnboundAsPer(t *testing.T) {
+	an := terms.New()
+	rates := cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
+		"Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027.")
+	for _, q := range []string{
+		"How much does Hollin pay Brook Street for warranty labour as per the agreement?",
+		"As per the partner agreement, what does Hollin pay Brook Street for warranty labour?",
+		"What does Hollin pay Brook Street per each home visit?",
+	} {
+		if text, docs := answerOf(t, NewExtractiveV15(an), Request{Question: q, Sources: []Source{rates}}); !slices.Equal(docs, []string{"ptn-brook-rates"}) {
+			t.Errorf("%q: v15 answers %q citing %v; want the partner rates", q, text, docs)
+		}
+	}
+	// a rate per another unit is still declined
+	refusedOnlyByV15(t, an, Request{Question: "As per the agreement, how much does Hollin pay us per mile for travel?", Sources: []Source{rates}})
+}
+
+// TestChoiceCodeInsideACode: a code is found where it stands whole, not
+// inside a longer code: in "Is the K50 quieter than the K5?" the "K5" is
+// the last word, not the "k5" of "K50" (rv14). v15 took the first "k5"
+// it found, put both codes at one word, and saw no choice; v14 did.
+func TestChoiceCodeInsideACode(t *testing.T) {
+	an := terms.New()
+	for _, q := range []string{"Is the K50 quieter than the K5?", "Is the X300 louder than the X30?", "Which is dearer, the X300 or the X30-Mini?"} {
+		ents := assess.Entities(an, q, noVocabulary{})
+		if len(ents) < 2 {
+			t.Fatalf("entities %v: want two codes", ents)
+		}
+		if !NewExtractiveV15(an).choice(q, ents) {
+			t.Errorf("v15 choice(%q) = false (entities %v), want true", q, ents)
+		}
+	}
+}
+
+// TestUnboundRateSameUnit: rule 1b declines only amounts per another
+// unit (rv14). It took the one word after "per" for the unit ("per X200
+// jar": "x200", against "£6.10 per jar"), counted "£6.10 each for X200
+// jars" as a rate per "for", and "a piece" as another unit than "per
+// unit"; v14 answered all three.
+func TestUnboundRateSameUnit(t *testing.T) {
+	an := terms.New()
+	for _, tc := range [][2]string{
+		{"What do we pay per X200 jar?", "Spare X200 jars cost us £6.10 per jar."},
+		{"What do we pay per X200 jar?", "We pay £6.10 each for X200 jars."},
+		{"How much is a replacement X200 jar per unit?", "A replacement X200 jar costs £6.10 a piece."},
+	} {
+		req := Request{Question: tc[0], Sources: []Source{cur("1", "int-parts-cost", "Internal cost prices", tc[1])}}
+		if text, docs := answerOf(t, NewExtractiveV15(an), req); !slices.Equal(docs, []string{"int-parts-cost"}) {
+			t.Errorf("%q on %q: v15 answers %q citing %v; want the cost prices", tc[0], tc[1], text, docs)
+		}
+	}
+	// per another unit is still declined
+	refusedOnlyByV15(t, an, Request{Question: "What do we pay per X200 jar?", Sources: []Source{cur("1", "ptn-brook-rates", "Brook Street Repairs: partner rates",
+		"Hollin pays Brook Street Repairs £42 per hour of warranty labour on X200 jars and £18 per home visit.")}})
+}
+
+// TestNumberWordStems: rule 3's number words are the question's, as the
+// analyzer spells them: "twenty" is the term "twenti", "twelve"
+// "twelv", which NumberWord does not know (rv14). u61 with "twenty" (or
+// "twelve") in the question and the kettle page's hours padded the answer
+// with the kettle page again, as v14 did with "two".
+func TestNumberWordStems(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	q := "what's the K50 reset where you hold two things down at once, and for how long?"
+	for _, n := range []string{"two", "twenty", "twelve"} {
+		req := f.requestAs(t, hollinQuestion{ID: "u61", Question: q}, []string{"public", "staff"}, wire.DefaultTopK)
+		req.Accepted = acceptedChunk(t, "u61", req, "tkt-30455")
+		req.Question = strings.Replace(q, "two", n, 1)
+		for i := range req.Sources {
+			req.Sources[i].Text = strings.ReplaceAll(req.Sources[i].Text, "two hours", n+" hours")
+		}
+		if docs, ans := citedDocs(t, NewExtractiveV15(an), req); !slices.Equal(docs, []string{"tkt-30455"}) {
+			t.Errorf("%q: %q cites %v; want the ticket alone", req.Question, ans.Text, docs)
+		}
+	}
 }
