@@ -27,6 +27,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh10.jsonl", "testdata/eval/hollin-fresh10-facts.jsonl"}, // make eval-fresh10
 	{"testdata/eval/hollin-fresh11.jsonl", "testdata/eval/hollin-fresh11-facts.jsonl"}, // make eval-fresh11
 	{"testdata/eval/hollin-fresh12.jsonl", "testdata/eval/hollin-fresh12-facts.jsonl"}, // make eval-fresh12
+	{"testdata/eval/hollin-fresh13.jsonl", "testdata/eval/hollin-fresh13-facts.jsonl"}, // make eval-fresh13
 }
 
 const repoRoot = "../.."
