@@ -789,16 +789,19 @@ var dimensions = func() map[string]*regexp.Regexp {
 		"power":          `(?:w|kw|watts?|kilowatts?)`,
 		"voltage":        `(?:v|volts?)`,
 		"current":        `(?:a|amps?|amperes?)`,
-		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?)`,
+		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?|` + fluidOunce + `)`,
 		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?)`,
 		"length":         `(?:cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot)`,
-		"temperature":    `(?:°c|°f|degrees?)`,
+		"temperature":    `(?:` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade)`,
 		"rotation speed": `(?:rpm|revolutions?)`,
 		"loudness":       `(?:db|decibels?)`,
 	}
+	// attached are the units written right after the number only: a
+	// capital "C" or "F" is a temperature in "80C", not in "option 2 C"
+	attached := map[string]string{"temperature": `|` + bareDegree}
 	out := map[string]*regexp.Regexp{}
 	for dim, u := range units {
-		out[dim] = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + u + `)(?:[^\p{L}]|$)`)
+		out[dim] = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + u + attached[dim] + `))(?:[^\p{L}]|$)`)
 	}
 	return out
 }()
@@ -816,9 +819,16 @@ const (
 	// the start of a measure.
 	numStart = `(?:^|[^\p{L}\d/-])`
 	timeUnit = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
-	measUnit = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|°c|°f|degrees?|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
-	rateUnit = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
-	dayName  = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
+	measUnit = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|` + fluidOunce + `|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
+	// degreeSign is a temperature's unit after a degree sign, an ordinal
+	// indicator written for one ("80ºC") or a ring ("80˚C"), and
+	// bareDegree a capital "C" or "F" right after the number ("80C").
+	degreeSign = `(?:[°º˚]\s?[cf])`
+	bareDegree = `(?-i:[CF])`
+	// fluidOunce is a volume ("64 fl oz"), where "oz" alone is a mass.
+	fluidOunce = `(?:fl\.?\s?oz|fluid\s+ounces?)`
+	rateUnit   = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
+	dayName    = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
 )
 
 // MonthNames are the months' names and MonthAbbrevs their abbreviations,
@@ -842,7 +852,7 @@ var (
 	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
-	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?[\s-]*` + measUnit + `)(?:[^\p{L}]|$)`)
+	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + measUnit + `|` + bareDegree + `))(?:[^\p{L}]|$)`)
 	reMoney     = regexp.MustCompile(`(?i)([£$€¥]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:pounds|pence|p|dollars|cents|euros?|usd|gbp|eur)\b|\bfree(?: of charge)?\b|\bno (?:charge|cost|fee)\b|\bat no (?:extra )?cost\b)`)
 	reCount     = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s+\p{L}+)`)
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)

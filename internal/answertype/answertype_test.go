@@ -508,3 +508,40 @@ func TestMonthNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDimensionSymbols: a temperature written with a bare "C" or "F", an
+// ordinal indicator for the degree sign ("80ºC") or a space before it
+// ("80 °F") is a temperature, and "fl oz" is a volume, not a mass; a
+// capital "C" apart from the number ("press 2 C") is no temperature.
+func TestDimensionSymbols(t *testing.T) {
+	for s, want := range map[string][2]string{
+		"Use water at 80C.":                {"temperature", "80C"},
+		"Use water at 80ºC.":               {"temperature", "80ºC"},
+		"Use water at 80°C.":               {"temperature", "80°C"},
+		"Heat it to 80 °F, no more.":       {"temperature", "80 °F"},
+		"Keep it between 60 and 85°F":      {"temperature", "85°F"},
+		"Hold it at 90 ºC":                 {"temperature", "90 ºC"},
+		"The jug holds 64 fl oz of water.": {"volume", "64 fl oz"},
+		"The jug holds 64 fl. oz.":         {"volume", "64 fl. oz"},
+		"The jar weighs 12 oz.":            {"mass", "12 oz"},
+	} {
+		q := Question{Type: Quantity, Unit: want[0]}
+		if got := q.Find(s); len(got) != 1 || got[0] != want[1] {
+			t.Errorf("%s in %q: found %q, want [%s]", want[0], s, got, want[1])
+		}
+	}
+	for s, dim := range map[string]string{
+		"The jug holds 64 fl oz of water.": "mass",
+		"Press 2 C to start.":              "temperature",
+		"It weighs 80 oz.":                 "volume",
+		"It has 3 Cs.":                     "temperature",
+	} {
+		q := Question{Type: Quantity, Unit: dim}
+		if got := q.Find(s); len(got) > 0 {
+			t.Errorf("%s in %q: found %q, want none", dim, s, got)
+		}
+	}
+	if got := Find(Quantity, "The jug holds 64 fl oz and the kettle boils at 100C."); !slices.Contains(got, "64 fl oz") || !slices.Contains(got, "100C") {
+		t.Errorf("Find(Quantity) = %q, want the volume and the temperature whole", got)
+	}
+}

@@ -229,6 +229,27 @@ func TestSpellWords(t *testing.T) {
 	}
 }
 
+// TestSpellKeepsPunctuation: the punctuation around a corrected word stays
+// around the correction ("kettel?" becomes "kettle?", not "kettle"), and
+// the trace names the typed word without it.
+func TestSpellKeepsPunctuation(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Descale the kettle every month: it takes 20 minutes.")
+	r := NewRewriter(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	seen := []Evidence{{ChunkID: "c1", Title: "Descaling", Text: "Descale the kettle every month: it takes 20 minutes."}}
+	for _, tt := range []struct{ text, want, trace string }{
+		{"how do I descale the kettel?", "how do I descale the kettle?", "kettel→kettle"},
+		{"descale the (kettel), please", "descale the (kettle), please", "kettel→kettle"},
+		{"Kettel: how often?", "kettle: how often?", "Kettel→kettle"},
+	} {
+		got, fixed := r.Spell(tt.text, vocab, seen)
+		if got != tt.want || len(fixed) != 1 || fixed[0] != tt.trace {
+			t.Errorf("Spell(%q) = %q %q, want %q [%s]", tt.text, got, fixed, tt.want, tt.trace)
+		}
+	}
+}
+
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"

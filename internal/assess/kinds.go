@@ -73,6 +73,9 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 // superlatives, is a word known reports ("low" for "lowest", "late" for
 // "latest", "big" for "biggest", "early" for "earliest"). Without the
 // positive, "interest", "request" and "harvest" would be superlatives.
+// English words whose "est" is no suffix (notSuperlatives) never are,
+// whatever the documents hold: "modest" is not the superlative of the
+// "mode" a document names, nor "honest" of "hone" or "earnest" of "earn".
 func shapedKind(w string, known func(positive string) bool) bool {
 	w = strings.ToLower(strings.Trim(w, "\"'()"))
 	if w == "" || strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
@@ -81,11 +84,21 @@ func shapedKind(w string, known func(positive string) bool) bool {
 	if parts := strings.Split(w, "-"); len(parts) > 1 {
 		return !slices.Contains(parts, "")
 	}
-	if len(w) < 6 || !strings.HasSuffix(w, "est") {
+	if len(w) < 6 || !strings.HasSuffix(w, "est") || notSuperlatives[w] {
 		return false
 	}
 	return slices.ContainsFunc(positives(strings.TrimSuffix(w, "est")), known)
 }
+
+// notSuperlatives are English words of six letters or more ending in
+// "est" that are no superlative, though English spelling reads a positive
+// in each ("mode" in "modest", "hone" in "honest", "earn" in "earnest").
+// The list is general English: no product's own words.
+var notSuperlatives = wordSet("modest", "immodest", "honest", "dishonest", "earnest", "interest", "disinterest",
+	"request", "harvest", "forest", "rainforest", "deforest", "reforest", "protest", "contest", "suggest", "digest",
+	"ingest", "invest", "reinvest", "divest", "arrest", "attest", "detest", "infest", "molest", "congest", "manifest",
+	"conquest", "inquest", "bequest", "behest", "tempest", "unrest", "priest", "breast", "abreast", "incest",
+	"retest", "pretest", "midwest", "northwest", "southwest", "everest")
 
 // positives lists the words a superlative's stem (the word less "est")
 // may be the superlative of: the stem itself ("low"), with an "e"

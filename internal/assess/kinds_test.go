@@ -76,15 +76,19 @@ func TestShapedKinds(t *testing.T) {
 // TestShapedModifiers: the modifiers read as picking out a kind by their
 // shape, and those that are not: a word ending in "est" is a superlative
 // only when its positive is a known word ("interest", "request" and
-// "harvest" are not, whatever the documents say).
+// "harvest" are not, whatever the documents say), and never when it is an
+// English word whose "est" is no suffix ("modest", though the documents
+// name a "mode").
 func TestShapedModifiers(t *testing.T) {
 	known := func(p string) bool {
-		return slices.Contains([]string{"low", "fast", "late", "big", "early", "interests", "requests", "harvests"}, p)
+		return slices.Contains([]string{"low", "fast", "late", "big", "early", "interests", "requests", "harvests",
+			"mode", "hone", "earn", "earne", "interest", "request", "harvest"}, p)
 	}
 	for w, want := range map[string]bool{
 		"next-day": true, "lowest": true, "fastest": true, "\"same-day\"": true, "latest": true, "biggest": true, "earliest": true,
 		"best": false, "x-200": false, "30-day": false, "low": false, "-day": false, "test": false,
 		"interest": false, "request": false, "harvest": false, "slowest": false, // "slow" not known
+		"modest": false, "honest": false, "earnest": false, "Modest": false, // no superlatives, whatever is known
 	} {
 		if got := shapedKind(w, known); got != want {
 			t.Errorf("shapedKind(%q) = %v, want %v", w, got, want)

@@ -344,7 +344,9 @@ func (wider) Propose(_ *Rewriter, s *Situation) (Proposal, bool) {
 const maxWiderK = 50
 
 // Spell corrects the words of text that vocab has never seen (see
-// Rewriter) into words it has, and lists the corrections as "typed→word".
+// Rewriter) into words it has, and lists the corrections as "typed→word"
+// (the typed word without the punctuation around it, which stays around
+// the correction in the text: "bioling?" becomes "boiling?").
 // A correction is a word, not an index term (a stem): the word of the
 // visible texts seen (the attempt's evidence) closest to the typed one
 // that analyzes to the corrected term; failing that, a spelling of the
@@ -365,7 +367,8 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 	var fixed []string
 	var surface map[string][]string // term → the words of seen that analyze to it, built on first use
 	for i, w := range words {
-		clean := strings.TrimFunc(strings.ToLower(w), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+		core := strings.TrimFunc(w, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+		clean := strings.ToLower(core)
 		if frame[clean] {
 			continue
 		}
@@ -377,8 +380,10 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 			surface = r.surfaceWords(seen)
 		}
 		c = r.word(clean, c, surface[c])
-		fixed = append(fixed, w+"→"+c)
-		words[i] = c
+		fixed = append(fixed, core+"→"+c)
+		// the punctuation around the typed word stays around the correction
+		start := strings.Index(w, core)
+		words[i] = w[:start] + c + w[start+len(core):]
 	}
 	if len(fixed) == 0 {
 		return text, nil

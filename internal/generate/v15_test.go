@@ -186,6 +186,26 @@ func TestUnboundDimension(t *testing.T) {
 	}
 }
 
+// TestUnboundSymbols: a measure of the dimension asked written with a bare
+// "C", an ordinal indicator for the degree sign ("80ºC") or in fluid
+// ounces ("64 fl oz", a volume where "oz" alone is a mass) answers it:
+// rule 1b does not decline it (answertype read none of these as the
+// dimension asked).
+func TestUnboundSymbols(t *testing.T) {
+	an := terms.New()
+	for _, tc := range []struct{ q, text string }{
+		{"What temperature should the water be?", "Use water at 80C."},
+		{"What temperature should the water be?", "Use water at 80ºC."},
+		{"What temperature should the water be?", "Use water at 80 °F."},
+		{"What capacity does the jug have?", "The jug holds 64 fl oz."},
+	} {
+		req := Request{Question: tc.q, Sources: []Source{cur("1", "man-k50-kettle", "K50 smart kettle manual", tc.text)}}
+		if text, _ := answerOf(t, NewExtractiveV15(an), req); text == prompt.NotFoundReply {
+			t.Errorf("v15 declines %q against %q", tc.q, tc.text)
+		}
+	}
+}
+
 // TestUnboundRate: an amount asked per a unit ("per mile") is not
 // answered by amounts per other units (v15, rule 1b; fresh3 g48, a
 // no-answer question v14 answered with the hourly and home-visit rates);
