@@ -1,6 +1,7 @@
 package postings
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -644,8 +645,28 @@ func TestHoldingsTouchedListBounded(t *testing.T) {
 // can be, score as brute force does, every posting read (k as large as
 // the corpus) and only the best (k 10).
 func TestDecodeMixedWidths(t *testing.T) {
-	r := rand.New(rand.NewPCG(21, 21))
 	const n = 6000
+	docs := mixedWidths(rand.New(rand.NewPCG(21, 21)), n)
+	ix := build(t, docs)
+	v := ix.Visible([]string{"public"})
+	see := func(int) bool { return true }
+	for _, q := range [][]string{{"a"}, {"a", "b"}, {"b", "a", "a"}} {
+		for _, k := range []int{10, n} {
+			got, err := v.Search(context.Background(), q, nil, k, bm25)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := bruteForce(docs, see, see, q, k); !slices.Equal(got, want) {
+				t.Fatalf("query %q k %d: %d hits differ from brute force's %d", q, k, len(got), len(want))
+			}
+		}
+	}
+}
+
+// mixedWidths is n chunks all holding "b" once; "a" is held by runs of
+// close chunks (gaps 1–3) broken by gaps over 127, with frequencies 1–4
+// or over 127 (two-byte uvarints).
+func mixedWidths(r *rand.Rand, n int) []testDoc {
 	docs := make([]testDoc, n)
 	for i := range docs {
 		docs[i] = testDoc{terms: []string{"b"}, groups: []string{"public"}}
@@ -664,18 +685,92 @@ func TestDecodeMixedWidths(t *testing.T) {
 			i += 1 + r.IntN(3)
 		}
 	}
+	return docs
+}
+
+// TestPartialDecode: a cursor that decodes a block's docs and frequencies
+// only as far as an advance or tf needs (a probe) gives, through any mix
+// of advance, skipTo, next, tf and the window's completion of a block
+// (docsTo(end), tfsTo(n)), the postings and frequencies the index holds.
+func TestPartialDecode(t *testing.T) {
+	const n = 60000
+	r := rand.New(rand.NewPCG(5, 7))
+	docs := mixedWidths(r, n)
 	ix := build(t, docs)
-	v := ix.Visible([]string{"public"})
-	see := func(int) bool { return true }
-	for _, q := range [][]string{{"a"}, {"a", "b"}, {"b", "a", "a"}} {
-		for _, k := range []int{10, n} {
-			got, err := v.Search(context.Background(), q, nil, k, bm25)
-			if err != nil {
-				t.Fatal(err)
+	type posting struct{ doc, tf uint32 }
+	var want []posting
+	for i, d := range docs {
+		if tf := uint32(slices.Index(d.terms, "a")); tf != ^uint32(0) {
+			want = append(want, posting{uint32(i), uint32(len(d.terms) - 1)})
+		}
+	}
+	rec, ok := ix.term("a")
+	if !ok || int(rec.df) != len(want) || len(want) < 4*BlockSize {
+		t.Fatalf("term a: %v %d postings, want %d (at least four blocks)", ok, rec.df, len(want))
+	}
+	// first is the index in want of the first posting at or after d.
+	first := func(d uint32) int {
+		i, _ := slices.BinarySearchFunc(want, d, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
+		return i
+	}
+	partial := 0
+	for round := range 300 {
+		c := newCursor(ix, rec)
+		c.doc, c.lazy = 0, true
+		at := -1 // index in want of the cursor's posting, -1 while lazy
+		for step := 0; step < 60; step++ {
+			var d uint32
+			switch r.IntN(4) {
+			case 0:
+				d = c.doc + 1
+			case 1:
+				d = c.doc + uint32(r.IntN(20))
+			case 2:
+				d = c.doc + uint32(r.IntN(600))
+			default:
+				d = c.doc + uint32(r.IntN(3000))
 			}
-			if want := bruteForce(docs, see, see, q, k); !slices.Equal(got, want) {
-				t.Fatalf("query %q k %d: %d hits differ from brute force's %d", q, k, len(got), len(want))
+			switch op := r.IntN(6); {
+			case op <= 1 || at < 0: // a probe
+				c.advance(d)
+				at = first(d)
+			case op == 2:
+				c.skipTo(d)
+				c.materialize()
+				at = first(max(d, want[at].doc))
+			case op == 3:
+				c.next()
+				at++
+			default: // the window's accumulation completes the block
+				if c.have < c.n {
+					partial++
+					c.docsTo(end)
+				}
+				c.tfsTo(c.n)
+				base := c.blk * BlockSize
+				for p := range c.n {
+					if w := want[base+p]; c.docs[p] != w.doc || c.tfs[p] != w.tf {
+						t.Fatalf("round %d: block %d posting %d completed as (%d, %d), want (%d, %d)", round, c.blk, p, c.docs[p], c.tfs[p], w.doc, w.tf)
+					}
+				}
+			}
+			if at >= len(want) {
+				if c.doc != end {
+					t.Fatalf("round %d step %d: doc %d, want the end", round, step, c.doc)
+				}
+				break
+			}
+			if c.doc != want[at].doc {
+				t.Fatalf("round %d step %d: doc %d, want %d", round, step, c.doc, want[at].doc)
+			}
+			if r.IntN(2) == 0 {
+				if tf := c.tf(); tf != want[at].tf {
+					t.Fatalf("round %d step %d: doc %d tf %d, want %d", round, step, c.doc, tf, want[at].tf)
+				}
 			}
 		}
+	}
+	if partial == 0 {
+		t.Fatal("no block was left partly decoded: the test does not exercise partial decoding")
 	}
 }

@@ -206,8 +206,12 @@ type cursor struct {
 	dec     int // decoded block, or -1
 	docs    [BlockSize]uint32
 	tfs     [BlockSize]uint32
-	n       int
-	tfsDone bool
+	n       int    // postings in the decoded block
+	have    int    // docs[:have] decoded (a probe decodes a prefix)
+	prev    uint32 // docs[have-1], or the previous block's last doc
+	rest    []byte // the block's doc deltas not decoded yet
+	tfHave  int    // tfs[:tfHave] decoded
+	tfRest  []byte // the block's frequencies not decoded yet (tfHave > 0)
 	pos     int
 	doc     uint32
 	lazy    bool // doc is a lower bound: the block holding the posting is not decoded
@@ -290,7 +294,10 @@ func (c *cursor) materialize() {
 	}
 }
 
-// advance moves to the first posting at or after d.
+// advance moves to the first posting at or after d, decoding the block's
+// docs only as far as that posting (a probe of a non-essential term needs
+// no more; the rest is decoded when a later advance or the window's
+// accumulation needs it).
 func (c *cursor) advance(d uint32) {
 	c.lazy = false
 	c.shallow(d)
@@ -299,17 +306,23 @@ func (c *cursor) advance(d uint32) {
 		return
 	}
 	if c.dec != c.blk {
-		c.decode()
+		c.open()
 	}
-	for c.pos < c.n && c.docs[c.pos] < d {
+	if c.have == 0 || c.prev < d {
+		c.docsTo(d)
+	}
+	for c.docs[c.pos] < d { // docs[have-1] ≥ d: the block's last doc is ≥ d
 		c.pos++
 	}
-	c.doc = c.docs[c.pos] // the block's last doc is ≥ d
+	c.doc = c.docs[c.pos]
 }
 
 func (c *cursor) next() {
 	c.pos++
 	if c.pos < c.n {
+		if c.pos >= c.have {
+			c.docsTo(end)
+		}
 		c.doc = c.docs[c.pos]
 		return
 	}
@@ -322,21 +335,34 @@ func (c *cursor) next() {
 	c.doc = c.docs[0]
 }
 
-// decode reads the current block's docs; tfs wait for tf.
+// decode reads all of the current block's docs; tfs wait for tf.
 func (c *cursor) decode() {
-	c.dec, c.pos, c.tfsDone = c.blk, 0, false
+	c.open()
+	c.docsTo(end)
+}
+
+// open makes the current block the decoded one, nothing of it read yet.
+func (c *cursor) open() {
+	c.dec, c.pos, c.have, c.tfHave = c.blk, 0, 0, 0
 	c.decoded++
 	c.n = BlockSize
 	if c.blk == c.nblocks-1 {
 		c.n = int(c.rec.df) - c.blk*BlockSize
 	}
-	prev := uint32(0)
+	c.prev = 0
 	if c.blk > 0 {
-		prev = c.blockField(c.blk-1, 0)
+		c.prev = c.blockField(c.blk-1, 0)
 	}
-	buf := c.data[c.blockField(c.blk, 3):]
+	c.rest = c.data[c.blockField(c.blk, 3):]
+}
+
+// docsTo decodes the block's docs from docs[have] on until one ≥ d is
+// decoded (up to seven more after it) or the block is read; at least one
+// is decoded when any is left.
+func (c *cursor) docsTo(d uint32) {
+	prev, buf, i := c.prev, c.rest, c.have
 	docs := c.docs[:c.n]
-	for i := 0; i < len(docs); {
+	for i < len(docs) {
 		// eight one-byte deltas at once when the next eight bytes have no
 		// continuation bit (dense postings: most deltas are under 128)
 		if i+8 <= len(docs) && len(buf) >= 8 {
@@ -346,6 +372,9 @@ func (c *cursor) decode() {
 					docs[i+b] = prev
 				}
 				i, buf = i+8, buf[8:]
+				if prev >= d {
+					break
+				}
 				continue
 			}
 		}
@@ -354,35 +383,50 @@ func (c *cursor) decode() {
 		prev += x
 		docs[i] = prev
 		i++
+		if prev >= d {
+			break
+		}
 	}
+	c.prev, c.rest, c.have = prev, buf, i
 }
 
 // continuation8 is the continuation bits of eight uvarint bytes.
 const continuation8 = 0x8080808080808080
 
+// tf is the frequency of the current posting, decoding the block's
+// frequencies as far as it.
 func (c *cursor) tf() uint32 {
-	if !c.tfsDone {
-		buf := c.data[c.blockField(c.dec, 4):]
-		tfs := c.tfs[:c.n]
-		for i := 0; i < len(tfs); {
-			// eight one-byte frequencies at once, as decode does
-			if i+8 <= len(tfs) && len(buf) >= 8 {
-				if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
-					for b := range 8 {
-						tfs[i+b] = uint32(byte(w >> (8 * b)))
-					}
-					i, buf = i+8, buf[8:]
-					continue
-				}
-			}
-			x, m := uvarint(buf)
-			buf = buf[m:]
-			tfs[i] = x
-			i++
-		}
-		c.tfsDone = true
+	if c.pos >= c.tfHave {
+		c.tfsTo(c.pos + 1)
 	}
 	return c.tfs[c.pos]
+}
+
+// tfsTo decodes the block's frequencies from tfs[tfHave] on until at
+// least the first k are (up to seven more).
+func (c *cursor) tfsTo(k int) {
+	i, buf := c.tfHave, c.tfRest
+	if i == 0 {
+		buf = c.data[c.blockField(c.dec, 4):]
+	}
+	tfs := c.tfs[:c.n]
+	for i < k {
+		// eight one-byte frequencies at once, as docsTo does
+		if i+8 <= len(tfs) && len(buf) >= 8 {
+			if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
+				for b := range 8 {
+					tfs[i+b] = uint32(byte(w >> (8 * b)))
+				}
+				i, buf = i+8, buf[8:]
+				continue
+			}
+		}
+		x, m := uvarint(buf)
+		buf = buf[m:]
+		tfs[i] = x
+		i++
+	}
+	c.tfHave, c.tfRest = i, buf
 }
 
 // uvarint decodes a uvarint of at most 32 bits, with a fast path for one

@@ -142,6 +142,9 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			if c.lazy {
 				c.materialize()
 			}
+			if c.doc != end && c.have < c.n {
+				c.docsTo(end) // a probe or skipTo decoded a prefix
+			}
 			// The decoded block's postings up to w, read from its arrays
 			// (what c.next and c.tf would give, without a call each);
 			// then the next block, or stop at the first posting after w.
@@ -160,8 +163,10 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 						continue
 					}
 					seen[o/64] |= 1 << (o % 64)
-					c.pos = p
-					tfs[j*window+int(o)] = c.tf()
+					if p >= c.tfHave {
+						c.tfsTo(c.n)
+					}
+					tfs[j*window+int(o)] = c.tfs[p]
 				}
 				if p < c.n {
 					c.pos, c.doc = p, c.docs[p]
