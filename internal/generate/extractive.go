@@ -524,8 +524,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// when it holds at least as much of the question (see bound).
 	if g.Version >= 15 && valueTypes[asked.Type] && asksOnce {
 		// undiscounted: the weight of the question's words each holds
-		raw := func(s *sentence) float64 { return s.score / (1 - g.RankDiscount*float64(min(s.source, 10))) }
-		if b := g.bound(all, ents, asked); b != nil && !g.boundIn(best, ents, asked) && raw(b) >= raw(best)-1e-9 {
+		raw := func(s *sentence) float64 { return s.score / g.rankWeight(s.source) }
+		if b := g.bound(all, ents); b != nil && !g.boundIn(best, ents) && raw(b) >= raw(best)-1e-9 {
 			best = b
 		}
 	}
@@ -980,7 +980,7 @@ func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked 
 // type and names, whole, a code entity of the question (v15): the value
 // is said of the thing asked about ("X200 jar £6.10"), not of something
 // beside it ("order a free replacement" on the X200 recall page).
-func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype.Question) bool {
+func (g *Extractive) boundIn(s *sentence, ents []assess.Entity) bool {
 	if !s.typed {
 		return false
 	}
@@ -991,10 +991,10 @@ func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype
 // bound returns the best-scoring sentence on the question (score above
 // 0: not in a superseded source a current one silenced) holding an
 // expression bound to a code entity (boundIn), or nil.
-func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
+func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 	var best *sentence
 	for _, s := range all {
-		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents, asked) {
+		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents) {
 			best = s
 		}
 	}
@@ -1363,7 +1363,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 				}
 			}
 		}
-		s.score = sc * (1 - g.RankDiscount*float64(min(s.source, 10)))
+		s.score = sc * g.rankWeight(s.source)
 	}
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
@@ -1498,6 +1498,12 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 // letters ("X200", "PMP-X300"), which names a product (v15).
 func versionNumber(t string) bool {
 	return t != "" && strings.ContainsAny(t, "0123456789") && !strings.ContainsFunc(t, unicode.IsLetter)
+}
+
+// rankWeight is what a sentence of the source at rank source counts for:
+// RankDiscount less per rank below the first, down to the tenth.
+func (g *Extractive) rankWeight(source int) float64 {
+	return 1 - g.RankDiscount*float64(min(source, 10))
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }
