@@ -1041,6 +1041,16 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	// the unit asked per, in the words after "per" ("per X200 jar",
 	// "per hour of labour"): not "as per the terms" (no rate), and words
 	// the analyzer keeps; "unit", "item" and "piece" are one unit
+	var perTerms []string
+	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
+		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
+			perTerms = ts
+			break
+		}
+	}
+	if len(perTerms) == 0 {
+		return false
+	}
 	items := g.an.Set("unit item piece")
 	unit := func(t string) string {
 		if items[t] {
@@ -1049,16 +1059,8 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		return t
 	}
 	per := map[string]bool{}
-	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
-		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
-			for _, t := range ts {
-				per[unit(t)] = true
-			}
-			break
-		}
-	}
-	if len(per) == 0 {
-		return false
+	for _, t := range perTerms {
+		per[unit(t)] = true
 	}
 	amounts, others := 0, 0
 	for _, s := range all {
