@@ -702,12 +702,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		if b.Read && b.Answers {
 			w := b.readWide(req.Question, fasked, f, vocab)
-			wcovers := covers
+			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
-				wcovers = relatedCovers(covers, related) // v16
+				wrelated = related
 			}
-			if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
-				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wcovers, related)}
+			if j, cov := b.readWidely(fasked, w, r, all, relatedCovers(covers, wrelated)); j != nil {
+				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}
 				res.Accepted = j.ids()
 				return res, nil
 			}
