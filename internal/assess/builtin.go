@@ -990,15 +990,17 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 	}
 	var out []kind
 	fields := strings.Fields(answertype.Asking(question))
+	// a word the documents use, as one term ("low" for "lowest")
+	used := func(p string) bool {
+		ts := b.an.Terms(p)
+		return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
+	}
 	for i := 0; i+1 < len(fields); i++ {
 		if strings.ContainsAny(fields[i], ",.;:?!") || strings.ContainsFunc(fields[i], unicode.IsDigit) {
 			continue
 		}
 		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
-		shaped := b.Shaped && shapedKind(fields[i], func(p string) bool { // "next-day", "lowest" (v14, see kinds.go)
-			ts := b.an.Terms(p)
-			return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
-		})
+		shaped := b.Shaped && shapedKind(fields[i], used) // "next-day", "lowest" (v14, see kinds.go)
 		compound := shaped && len(m) > 1
 		if compound {
 			m = []string{strings.Join(m, "-")}
