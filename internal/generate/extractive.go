@@ -1760,7 +1760,7 @@ func distinctNumbers(text string, exprs []string) int {
 	spans := exprSpans(text, exprs)
 	seen := map[string]bool{}
 	for _, m := range reDigits.FindAllStringIndex(text, -1) {
-		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
+		if overlaps(spans, m[0], m[1]) {
 			seen[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
 		}
 	}
@@ -1786,6 +1786,11 @@ func exprSpans(text string, exprs []string) [][2]int {
 	return spans
 }
 
+// overlaps reports whether the byte span [a, b) overlaps one of spans.
+func overlaps(spans [][2]int, a, b int) bool {
+	return slices.ContainsFunc(spans, func(sp [2]int) bool { return a < sp[1] && sp[0] < b })
+}
+
 // numberEach reports whether each compared entity has a number of its
 // own in text (v15): a part of the sentence (between commas, semicolons,
 // colons, "and", "or", "but") that mentions the entity and no other
@@ -1809,8 +1814,7 @@ func numberEach(text string, exprs []string, compared []assess.Entity) bool {
 		}
 		if len(in) == 1 {
 			for _, m := range reDigits.FindAllStringIndex(text[from:cut[0]], -1) {
-				m0, m1 := from+m[0], from+m[1]
-				if slices.ContainsFunc(spans, func(sp [2]int) bool { return m0 < sp[1] && sp[0] < m1 }) {
+				if overlaps(spans, from+m[0], from+m[1]) {
 					owned[in[0]] = true
 				}
 			}
