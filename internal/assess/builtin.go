@@ -702,12 +702,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		if b.Read && b.Answers {
 			w := b.readWide(req.Question, fasked, f, vocab)
-			wcovers := covers
+			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
-				wcovers = relatedCovers(covers, related) // v16
+				wrelated = related
 			}
-			if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
-				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wcovers, related)}
+			if j, cov := b.readWidely(fasked, w, r, all, relatedCovers(covers, wrelated)); j != nil {
+				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}
 				res.Accepted = j.ids()
 				return res, nil
 			}
@@ -990,15 +990,17 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 	}
 	var out []kind
 	fields := strings.Fields(answertype.Asking(question))
+	// a word the documents use, as one term ("low" for "lowest")
+	used := func(p string) bool {
+		ts := b.an.Terms(p)
+		return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
+	}
 	for i := 0; i+1 < len(fields); i++ {
 		if strings.ContainsAny(fields[i], ",.;:?!") || strings.ContainsFunc(fields[i], unicode.IsDigit) {
 			continue
 		}
 		m, h := b.an.Terms(fields[i]), b.an.Terms(fields[i+1])
-		shaped := b.Shaped && shapedKind(fields[i], func(p string) bool { // "next-day", "lowest" (v14, see kinds.go)
-			ts := b.an.Terms(p)
-			return len(ts) == 1 && vocab.DocFreq(ts[0]) > 0
-		})
+		shaped := b.Shaped && shapedKind(fields[i], used) // "next-day", "lowest" (v14, see kinds.go)
 		compound := shaped && len(m) > 1
 		if compound {
 			m = []string{strings.Join(m, "-")}

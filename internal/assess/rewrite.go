@@ -425,11 +425,10 @@ func (r *Rewriter) word(typed, term string, words []string) string {
 	own := r.ending(typed, term)
 	if r.Thesaurus != nil {
 		forms := []string{own}
-		for _, e := range []string{"", "e", "s", "es", "ed", "ing"} {
-			forms = append(forms, term+e)
-		}
-		if strings.HasSuffix(term, "i") {
-			forms = append(forms, strings.TrimSuffix(term, "i")+"y")
+		for _, in := range inflections {
+			if strings.HasSuffix(term, in[0]) {
+				forms = append(forms, strings.TrimSuffix(term, in[0])+in[1])
+			}
 		}
 		var known []string
 		for _, f := range forms {
@@ -463,8 +462,9 @@ func closest(typed string, words []string) string {
 // from a word whose term is a prefix of it, and "y" for a term's "i"
 // ("warranty", "warranti"). Other endings ("-ation", "-ful") belong to
 // derived words, and put on another term make no word ("relocation" is
-// "reloc"+"ation": "replac"+"ation" is none).
-var inflections = map[[2]string]bool{{"", ""}: true, {"", "e"}: true, {"", "s"}: true, {"", "es"}: true, {"", "ed"}: true, {"", "ing"}: true, {"i", "y"}: true}
+// "reloc"+"ation": "replac"+"ation" is none). Each is a term's tail and
+// the word's tail in its place; word tries them in this order.
+var inflections = [][2]string{{"", ""}, {"", "e"}, {"", "s"}, {"", "es"}, {"", "ed"}, {"", "ing"}, {"i", "y"}}
 
 // ending puts typed's inflection after its own term on term ("mintues",
 // "mintu"+"es" → "minut"+"es"), or returns "" when typed's ending is no
@@ -480,7 +480,7 @@ func (r *Rewriter) ending(typed, term string) string {
 		p++
 	}
 	stemTail, typedTail := string(st[p:]), string(tw[p:])
-	if !inflections[[2]string{stemTail, typedTail}] || !strings.HasSuffix(term, stemTail) {
+	if !slices.Contains(inflections, [2]string{stemTail, typedTail}) || !strings.HasSuffix(term, stemTail) {
 		return ""
 	}
 	w := strings.TrimSuffix(term, stemTail) + typedTail

@@ -524,8 +524,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// when it holds at least as much of the question (see bound).
 	if g.Version >= 15 && valueTypes[asked.Type] && asksOnce {
 		// undiscounted: the weight of the question's words each holds
-		raw := func(s *sentence) float64 { return s.score / (1 - g.RankDiscount*float64(min(s.source, 10))) }
-		if b := g.bound(all, ents, asked); b != nil && !g.boundIn(best, ents, asked) && raw(b) >= raw(best)-1e-9 {
+		raw := func(s *sentence) float64 { return s.score / g.rankWeight(s.source) }
+		if b := g.bound(all, ents); b != nil && !g.boundIn(best, ents) && raw(b) >= raw(best)-1e-9 {
 			best = b
 		}
 	}
@@ -980,7 +980,7 @@ func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked 
 // type and names, whole, a code entity of the question (v15): the value
 // is said of the thing asked about ("X200 jar £6.10"), not of something
 // beside it ("order a free replacement" on the X200 recall page).
-func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype.Question) bool {
+func (g *Extractive) boundIn(s *sentence, ents []assess.Entity) bool {
 	if !s.typed {
 		return false
 	}
@@ -991,10 +991,10 @@ func (g *Extractive) boundIn(s *sentence, ents []assess.Entity, asked answertype
 // bound returns the best-scoring sentence on the question (score above
 // 0: not in a superseded source a current one silenced) holding an
 // expression bound to a code entity (boundIn), or nil.
-func (g *Extractive) bound(all []*sentence, ents []assess.Entity, asked answertype.Question) *sentence {
+func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 	var best *sentence
 	for _, s := range all {
-		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents, asked) {
+		if s.score > 0 && (best == nil || s.score > best.score) && g.boundIn(s, ents) {
 			best = s
 		}
 	}
@@ -1041,6 +1041,16 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	// the unit asked per, in the words after "per" ("per X200 jar",
 	// "per hour of labour"): not "as per the terms" (no rate), and words
 	// the analyzer keeps; "unit", "item" and "piece" are one unit
+	var perTerms []string
+	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
+		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
+			perTerms = ts
+			break
+		}
+	}
+	if len(perTerms) == 0 {
+		return false
+	}
 	items := g.an.Set("unit item piece")
 	unit := func(t string) string {
 		if items[t] {
@@ -1049,16 +1059,8 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		return t
 	}
 	per := map[string]bool{}
-	for _, m := range reAskedRate.FindAllStringSubmatch(asking, -1) {
-		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
-			for _, t := range ts {
-				per[unit(t)] = true
-			}
-			break
-		}
-	}
-	if len(per) == 0 {
-		return false
+	for _, t := range perTerms {
+		per[unit(t)] = true
 	}
 	amounts, others := 0, 0
 	for _, s := range all {
@@ -1363,7 +1365,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 				}
 			}
 		}
-		s.score = sc * (1 - g.RankDiscount*float64(min(s.source, 10)))
+		s.score = sc * g.rankWeight(s.source)
 	}
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
@@ -1498,6 +1500,12 @@ func (g *Extractive) namedStale(req Request, content []string) map[int]bool {
 // letters ("X200", "PMP-X300"), which names a product (v15).
 func versionNumber(t string) bool {
 	return t != "" && strings.ContainsAny(t, "0123456789") && !strings.ContainsFunc(t, unicode.IsLetter)
+}
+
+// rankWeight is what a sentence of the source at rank source counts for:
+// RankDiscount less per rank below the first, down to the tenth.
+func (g *Extractive) rankWeight(source int) float64 {
+	return 1 - g.RankDiscount*float64(min(source, 10))
 }
 
 func stale(s Source) bool { return s.Status == corpus.Archived || s.Status == corpus.Withdrawn }
@@ -1752,7 +1760,7 @@ func distinctNumbers(text string, exprs []string) int {
 	spans := exprSpans(text, exprs)
 	seen := map[string]bool{}
 	for _, m := range reDigits.FindAllStringIndex(text, -1) {
-		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
+		if overlaps(spans, m[0], m[1]) {
 			seen[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
 		}
 	}
@@ -1778,6 +1786,11 @@ func exprSpans(text string, exprs []string) [][2]int {
 	return spans
 }
 
+// overlaps reports whether the byte span [a, b) overlaps one of spans.
+func overlaps(spans [][2]int, a, b int) bool {
+	return slices.ContainsFunc(spans, func(sp [2]int) bool { return a < sp[1] && sp[0] < b })
+}
+
 // numberEach reports whether each compared entity has a number of its
 // own in text (v15): a part of the sentence (between commas, semicolons,
 // colons, "and", "or", "but") that mentions the entity and no other
@@ -1801,8 +1814,7 @@ func numberEach(text string, exprs []string, compared []assess.Entity) bool {
 		}
 		if len(in) == 1 {
 			for _, m := range reDigits.FindAllStringIndex(text[from:cut[0]], -1) {
-				m0, m1 := from+m[0], from+m[1]
-				if slices.ContainsFunc(spans, func(sp [2]int) bool { return m0 < sp[1] && sp[0] < m1 }) {
+				if overlaps(spans, from+m[0], from+m[1]) {
 					owned[in[0]] = true
 				}
 			}
