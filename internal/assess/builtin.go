@@ -220,6 +220,17 @@ type Builtin struct {
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
+// UseThesaurus gives the assessor and its Rewriter, when set (assign
+// Rewriter first), the same thesaurus: the assessor's translate strategy
+// and related reading, and the speller, which never "corrects" a word the
+// thesaurus knows, must read the same one.
+func (b *Builtin) UseThesaurus(t Thesaurus) {
+	b.Thesaurus = t
+	if b.Rewriter != nil {
+		b.Rewriter.Thesaurus = t
+	}
+}
+
 // NewBuiltin returns the builtin assessor over c, with no rewriter.
 func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 	b := &Builtin{an: an, corpus: c, MinCoverage: 0.55, MaxUnknownShare: 1.0 / 3, MaxUnknownShareTyped: 0.5,

@@ -61,8 +61,7 @@ func TestDevSets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			judge.Thesaurus = wn
-			judge.Rewriter.Thesaurus = wn // spelling as the live backend does
+			judge.UseThesaurus(wn) // as the live backend does
 		}
 	}
 	var why, whyOld []string

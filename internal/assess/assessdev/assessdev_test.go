@@ -87,8 +87,7 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.Thesaurus = th
-		b.Rewriter.Thesaurus = th // a word it knows is never "corrected", as live.go sets it
+		b.UseThesaurus(th) // as live.go sets it
 	}
 	var out []asked
 	for _, s := range sets {

@@ -158,8 +158,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	a := assess.NewBuiltin(an, lex)
 	a.Rewriter = assess.NewRewriter(an, lex)
 	if l.thes != nil {
-		a.Thesaurus = l.thes
-		a.Rewriter.Thesaurus = l.thes // a word it knows is never "corrected"
+		a.UseThesaurus(l.thes)
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
 	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
