@@ -811,3 +811,41 @@ func TestReasonNamesWords(t *testing.T) {
 		}
 	}
 }
+
+// TestJointQuestions: builtin:coverage-v17 (Joint) judges a question that
+// asks the same of each thing it names ("the same ... as") the way a
+// comparison is judged, one chunk per thing, and takes for each thing the
+// chunk that says most of the question about it, not a page that names
+// both things and says nothing of what is asked. v16 (Joint off) refuses.
+// Sentences invented for the test (issue 24, round 15).
+func TestJointQuestions(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z20-codes#0", Title: "Z20 error codes", Text: "F9 means the crumb tray is full: empty it."},
+		{ChunkID: "z10-codes#0", Title: "Z10 error codes", Text: "F9 means a sensor fault: contact the maker."},
+		// Names both toasters: it covers more of the question than the Z10
+		// codes page, but less of what is asked of the Z10 alone.
+		{ChunkID: "range#0", Title: "Toaster range", Text: "Z10 and Z20 toasters: what each light means."},
+		{ChunkID: "care#0", Title: "Toaster care", Text: "Empty the crumb tray every week. F9 never shows while you clean."},
+	}
+	b := builtinOver(an, ev)
+	checkAssess(t, b, []assessCase{
+		{"does F9 mean the same thing on the Z10 as it does on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
+		{"is F9 on the Z10 similar to F9 on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
+		// Naming two things is no joint question: one chunk must answer.
+		{"what does F9 mean on the Z10 when my Z20 is fine?", ev[:1], false, nil},
+	})
+	b.Joint = false
+	if b.Model() != V16Model {
+		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
+	}
+	for _, q := range []string{"does F9 mean the same thing on the Z10 as it does on the Z20?", "is F9 on the Z10 similar to F9 on the Z20?"} {
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev[:3]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Assessment.Sufficient && strings.Contains(res.Assessment.Reason, `"Z20 error codes" with "Z10 error codes"`) {
+			t.Errorf("v16 on %q: %s (the test no longer shows the joint reading)", q, res.Assessment.Reason)
+		}
+	}
+}
