@@ -884,35 +884,6 @@ func TestLoopDump(t *testing.T) {
 	}
 }
 
-// TestUnknownWords logs, for each question the loop accepts, the
-// question's content terms no visible document uses.
-func TestUnknownWords(t *testing.T) {
-	b, qs := collect(t)
-	an := terms.New()
-	for _, a := range qs {
-		l := loop(t, b, a)
-		if !l.accepted {
-			continue
-		}
-		v := devCorpus.Visible(a.req.Groups)
-		var unk []string
-		for _, w := range strings.Fields(a.q.Question) {
-			for _, tm := range an.Content(w) {
-				if v.DocFreq(tm) == 0 {
-					unk = append(unk, w)
-				}
-			}
-		}
-		kind := "answerable"
-		if !a.answerable {
-			kind = "NOANSWER"
-		} else if !slices.Contains(a.q.Relevant, l.on) {
-			kind = "answerable-wrongchunk"
-		}
-		t.Logf("UNK %s %s %s attempt %d unknown=%q q=%s", kind, a.set, a.id, l.attempt, unk, a.q.Question)
-	}
-}
-
 // TestLeaveOneSetOutV17 scores builtin:coverage-v17's joint reading
 // (Builtin.Joint) against builtin:coverage-v16 (off) with each set left
 // out, by TestLeaveOneSetOutV16's rule, on the first attempt (judge) and
