@@ -222,7 +222,12 @@ type Builtin struct {
 	// per thing; and a comparison takes, for each thing, the chunk saying
 	// most of the question about that thing, not about the others it also
 	// names (see ownCoverage). Off: builtin:coverage-v16.
-	Joint   bool
+	Joint bool
+	// Sized (builtin:coverage-v17, see kinds.go's sizeUnit): "how big",
+	// "how large" and "how small" ask for a size, a measure of length,
+	// volume or mass; a power, a speed or a temperature is none. Off:
+	// builtin:coverage-v16, where they ask for any measure.
+	Sized   bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -244,7 +249,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -278,7 +283,7 @@ func (b *Builtin) Model() string {
 		m = V13Model
 	case !b.Related:
 		m = V14Model
-	case !b.Joint:
+	case !b.Joint || !b.Sized:
 		m = V16Model
 	}
 	if b.Thesaurus == nil {
@@ -457,6 +462,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
 		q.Unit = q.Dimension(question)
+		if q.Unit == "" && b.Sized && asksSize(question) {
+			q.Unit = sizeUnit
+		}
 	}
 	if b.Shaped && q.Type == answertype.Description {
 		if dim, unit, ok := answertype.AskedUnit(question); ok {

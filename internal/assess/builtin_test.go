@@ -849,3 +849,33 @@ func TestJointQuestions(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeAsked: builtin:coverage-v17 (Sized) reads "how big" as asking
+// for a size, a length, volume or mass: a page giving only the jug's
+// power answers nothing, one giving its volume does; v16 took any measure.
+// Sentences invented for the test (issue 24, round 15).
+func TestSizeAsked(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z10-specs#0", Title: "Z10 blender specifications", Text: "The Z10 jug blender has a 900 W motor and five speeds."},
+		{ChunkID: "z20-specs#0", Title: "Z20 blender specifications", Text: "The Z20 jug blender has a 1.8 litre jug and a 1,200 W motor."},
+		{ChunkID: "care#0", Title: "Blender care", Text: "Wash the jug by hand."},
+	}
+	b := builtinOver(an, ev)
+	checkAssess(t, b, []assessCase{
+		{"How big is the jug on the Z10?", ev[:1], false, []string{"a measure of size"}},
+		{"How big is the jug on the Z20?", ev[1:2], true, []string{"1.8 litre"}},
+		{"How large is the Z20's jug?", ev[1:2], true, nil},
+	})
+	b.Sized = false
+	if b.Model() != V16Model {
+		t.Errorf("model with Sized off %q, want %q", b.Model(), V16Model)
+	}
+	res, err := b.Assess(context.Background(), Request{Question: "How big is the jug on the Z10?", Query: "How big is the jug on the Z10?", Groups: []string{"public"}, Evidence: ev[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Assessment.Sufficient {
+		t.Errorf("v16 refused the Z10's power for its size (the test no longer shows the size reading): %s", res.Assessment.Reason)
+	}
+}

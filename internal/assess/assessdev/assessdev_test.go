@@ -884,8 +884,8 @@ func TestLoopDump(t *testing.T) {
 	}
 }
 
-// TestLeaveOneSetOutV17 scores builtin:coverage-v17's joint reading
-// (Builtin.Joint) against builtin:coverage-v16 (off) with each set left
+// TestLeaveOneSetOutV17 scores builtin:coverage-v17 (Builtin.Joint and
+// Builtin.Sized) against builtin:coverage-v16 (both off) with each set left
 // out, by TestLeaveOneSetOutV16's rule, on the first attempt (judge) and
 // on the loop's attempts (judgeLoop): on qualifies for a fold when no
 // training set's no-answer refusal falls below v16's and the training
@@ -900,11 +900,11 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
 	}{{"first attempt", judge}, {"loop", judgeLoop}} {
-		b.Joint = false
+		b.Joint, b.Sized = false, false
 		v16, base := way.judge(t, b, qs)
-		b.Joint = true
+		b.Joint, b.Sized = true, true
 		v17, lines := way.judge(t, b, qs)
-		logChanges(t, way.name+": the joint reading", lines, base)
+		logChanges(t, way.name+": v17", lines, base)
 		var total16, total17 score
 		for _, held := range sets {
 			ref, on := training(v16, held), training(v17, held)
