@@ -200,44 +200,64 @@ const threshold = 0.5
 
 func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []string) {
 	t.Helper()
-	out := map[string]*score{}
-	var lines []string
-	for _, a := range qs {
+	return tally(qs, func(a asked) verdict {
 		r, err := b.Assess(context.Background(), a.req)
 		if err != nil {
 			t.Fatal(err)
 		}
+		v := verdict{accepted: r.Assessment.Sufficient && r.Assessment.Score >= threshold, // as the loop accepts (workflows/answer.go)
+			retrieved: a.retrieved, docs: a.docs, reason: r.Assessment.Reason}
+		if v.accepted && len(r.Accepted) > 0 {
+			v.on = a.chunkDoc[r.Accepted[0]]
+		}
+		return v
+	})
+}
+
+// verdict is how one question ended: accepted or not, on which document's
+// chunk, whether a relevant document was among the hits judged (docs),
+// the (last) reason, and anything more to log (note: the loop's attempts).
+type verdict struct {
+	accepted, retrieved bool
+	on, reason, note    string
+	docs                []string
+}
+
+// tally scores each question's verdict by run, per set, with one line
+// per question (its verdict first).
+func tally(qs []asked, run func(asked) verdict) (map[string]*score, []string) {
+	out := map[string]*score{}
+	var lines []string
+	for _, a := range qs {
+		v := run(a)
 		sc := out[a.set]
 		if sc == nil {
 			sc = &score{}
 			out[a.set] = sc
 		}
-		ok := r.Assessment.Sufficient && r.Assessment.Score >= threshold // as the loop accepts (workflows/answer.go)
 		on := ""
-		if ok {
+		if v.accepted {
 			sc.accepted++
-			if len(r.Accepted) > 0 {
-				on = a.chunkDoc[r.Accepted[0]]
-			}
+			on = v.on
 			if slices.Contains(a.q.Relevant, on) {
 				sc.on++
 			} else {
 				on += " (not relevant)"
 			}
 		}
-		verdict := "refused"
+		what := "refused"
 		switch {
-		case a.answerable && ok && a.retrieved:
+		case a.answerable && v.accepted && v.retrieved:
 			sc.right++
-			verdict = "right"
-		case a.answerable && ok:
-			verdict = "accepted, no relevant document retrieved"
-		case a.answerable && a.retrieved:
-			verdict = "lost (relevant document retrieved, refused)"
+			what = "right"
+		case a.answerable && v.accepted:
+			what = "accepted, no relevant document retrieved"
+		case a.answerable && (a.retrieved || v.retrieved):
+			what = "lost (relevant document retrieved, refused)"
 		case a.answerable:
-			verdict = "not retrieved"
-		case ok:
-			verdict = "no-answer question accepted"
+			what = "not retrieved"
+		case v.accepted:
+			what = "no-answer question accepted"
 		default:
 			sc.refused++
 		}
@@ -246,7 +266,7 @@ func judge(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []st
 		} else {
 			sc.noAnswer++
 		}
-		lines = append(lines, fmt.Sprintf("%s %s: %s\n  q: %s\n  relevant: %s\n  hits: %s\n  accepted on: %s\n  reason: %s", a.set, a.id, verdict, a.q.Question, strings.Join(a.q.Relevant, " "), strings.Join(a.docs, " "), on, r.Assessment.Reason))
+		lines = append(lines, fmt.Sprintf("%s %s: %s%s\n  q: %s\n  relevant: %s\n  hits: %s\n  accepted on: %s\n  reason: %s", a.set, a.id, what, v.note, a.q.Question, strings.Join(a.q.Relevant, " "), strings.Join(v.docs, " "), on, v.reason))
 	}
 	return out, lines
 }
@@ -808,78 +828,34 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 // judgeLoop is judge with each question run through loop.
 func judgeLoop(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []string) {
 	t.Helper()
-	out := map[string]*score{}
-	var lines []string
-	for _, a := range qs {
+	return tally(qs, func(a asked) verdict {
 		l := loop(t, b, a)
-		sc := out[a.set]
-		if sc == nil {
-			sc = &score{}
-			out[a.set] = sc
-		}
-		on := ""
-		if l.accepted {
-			sc.accepted++
-			on = l.on
-			if slices.Contains(a.q.Relevant, on) {
-				sc.on++
-			} else {
-				on += " (not relevant)"
-			}
-		}
-		verdict := "refused"
-		switch {
-		case a.answerable && l.accepted && l.retrieved:
-			sc.right++
-			verdict = "right"
-		case a.answerable && l.accepted:
-			verdict = "accepted, no relevant document retrieved"
-		case a.answerable && (a.retrieved || l.retrieved):
-			verdict = "lost (relevant document retrieved, refused)"
-		case a.answerable:
-			verdict = "not retrieved"
-		case l.accepted:
-			verdict = "no-answer question accepted"
-		default:
-			sc.refused++
-		}
-		if a.answerable {
-			sc.answerable++
-		} else {
-			sc.noAnswer++
-		}
-		lines = append(lines, fmt.Sprintf("%s %s: %s (attempt %d)\n  q: %s\n  queries: %s\n  relevant: %s\n  hits: %s\n  accepted on: %s\n  reason: %s", a.set, a.id, verdict, l.attempt, a.q.Question, strings.Join(l.queries, " || "), strings.Join(a.q.Relevant, " "), strings.Join(l.docs, " "), on, l.reason))
-	}
-	return out, lines
+		return verdict{accepted: l.accepted, retrieved: l.retrieved, on: l.on, docs: l.docs, reason: l.reason,
+			note: fmt.Sprintf(" (attempt %d; queries: %s)", l.attempt, strings.Join(l.queries, " || "))}
+	})
 }
 
-// TestLoopDump runs every development question through loop with the
-// default assessor and logs each set's score; ASSESSDEV_OUT receives every
-// question's verdict and last reason.
+// TestLoopDump runs every development question through the first attempt
+// (judge) and the loop (judgeLoop) with the default assessor and logs each
+// set's score; ASSESSDEV_OUT_FIRST and ASSESSDEV_OUT receive every
+// question's verdict and (last) reason.
 func TestLoopDump(t *testing.T) {
 	b, qs := collect(t)
-	first, flines := judge(t, b, qs)
-	var ftot score
-	for _, s := range sets {
-		t.Logf("first %-8s %s", s, first[s])
-		ftot.add(first[s])
-	}
-	t.Logf("first total %s", ftot)
-	if p := os.Getenv("ASSESSDEV_OUT_FIRST"); p != "" {
-		if err := os.WriteFile(p, []byte(strings.Join(flines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
+	for _, way := range []struct {
+		name, out string
+		judge     func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
+	}{{"first", "ASSESSDEV_OUT_FIRST", judge}, {"loop", "ASSESSDEV_OUT", judgeLoop}} {
+		res, lines := way.judge(t, b, qs)
+		var tot score
+		for _, s := range sets {
+			t.Logf("%s %-8s %s", way.name, s, res[s])
+			tot.add(res[s])
 		}
-	}
-	res, lines := judgeLoop(t, b, qs)
-	var tot score
-	for _, s := range sets {
-		t.Logf("loop %-8s %s", s, res[s])
-		tot.add(res[s])
-	}
-	t.Logf("loop total %s", tot)
-	if p := os.Getenv("ASSESSDEV_OUT"); p != "" {
-		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
+		t.Logf("%s total %s", way.name, tot)
+		if p := os.Getenv(way.out); p != "" {
+			if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
