@@ -10,6 +10,13 @@
 //	ASSESSDEV=1 go test ./internal/assess/assessdev -run TestLeaveOneSetOut -v
 //	ASSESSDEV=1 ASSESSDEV_OUT=/tmp/v8.txt go test ./internal/assess/assessdev -run TestDump -v
 //
+// judgeLoop (TestLoopDump, TestLeaveOneSetOutV17) runs each question on
+// through the loop's later attempts as workflows/answer.go does (the
+// builtin's proposals, up to three searches), so the no-answer questions
+// a rewrite gets accepted count too:
+//
+//	ASSESSDEV=1 ASSESSDEV_THESAURUS=/usr/share/wordnet ASSESSDEV_OUT=/tmp/loop.txt go test ./internal/assess/assessdev -run TestLoopDump -v
+//
 // "Right" here is what the eval's right source cited comes down to on a
 // first attempt: the assessor accepts and a relevant document is among the
 // hits; "refused" is a no-answer question the assessor does not accept.
