@@ -194,9 +194,9 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 # The Hollin question sets besides the development set, each printing the
 # same summary with no baseline; `make eval-<set>` asks
 # testdata/eval/hollin-<set>.jsonl with its key facts and writes
-# $(EVAL_OUT)/<set>.json and .md (their histories: docs/evaluation.md):
+# $(EVAL_OUT)/<set>.json and .md (their histories: docs/evaluation.md, "The blind sets"):
 #   heldout  written before the loop's rules were tuned (their traces were
-#            read in issue 14's round 3 and issue 24, see docs/history.md):
+#            read in issue 14's round 3 and issue 24, see docs/log/tuning-history.md):
 #            a check for overfitting.
 #   fresh    written for issue 24 before its answer-type check and
 #            extractive generator were designed; its misses were read in

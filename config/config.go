@@ -230,7 +230,7 @@ type Index struct {
 	// a query of 4 or more terms, the commonest (held by more than 1% and
 	// 1,000 of the caller's visible chunks, carrying at most 30% of the
 	// query's weight) only add to the score of chunks that hold a rarer
-	// term, which reads far fewer postings (docs/performance-scale.md,
+	// term, which reads far fewer postings (docs/log/performance-scale.md,
 	// "RediSearch: rare terms match, common terms only score"). Setting
 	// it with the bleve backend, whose BM25 results are always exact, is
 	// a configuration error.

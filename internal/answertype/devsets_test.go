@@ -39,7 +39,7 @@ var kindTypes = map[string][]Type{
 // TestDevSets prints, for every development set's question, the type
 // Classify reads beside the set's label, and the agreement per label
 // (ANSWERTYPEDEV=1 go test ./internal/answertype -run TestDevSets -v). It
-// asserts nothing: it is a reading aid, the table in docs/evaluation.md.
+// asserts nothing: it is a reading aid, the table in docs/log/evaluation.md.
 func TestDevSets(t *testing.T) {
 	if os.Getenv("ANSWERTYPEDEV") == "" {
 		t.Skip("ANSWERTYPEDEV=1 prints the classifier's reading of the development sets")

@@ -73,7 +73,7 @@ const V16Model = "builtin:coverage-v16"
 // type near the question's words (or their relatives). The coverage
 // rules, the focus reading and the sentence reading are unchanged:
 // relatives in the focus reading accepted two no-answer questions on the
-// development sets (docs/evaluation.md, round 14). v15 (round 13's
+// development sets (docs/log/evaluation.md, round 14). v15 (round 13's
 // learned acceptance, never a default) was removed in the same round.
 // The trace's reason names each relative the chunk was credited with.
 

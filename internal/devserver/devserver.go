@@ -264,7 +264,7 @@ var sqliteArgs = []string{
 	// A 64 MiB page cache instead of SQLite's 2 MiB: a question's
 	// visibility record alone updates 46 indexes of executions_visibility,
 	// and with 2 MiB the server read about twice as much back from the
-	// file a question (docs/performance-scale.md, "Round 9"). The server
+	// file a question (docs/log/performance-scale.md, "Round 9"). The server
 	// keeps one connection, so this bounds the cache at 64 MiB.
 	"--sqlite-pragma", "cache_size=-65536",
 	// Copy the write-ahead log into the database every 10,000 pages
@@ -274,7 +274,7 @@ var sqliteArgs = []string{
 	// the log is synced at a checkpoint, so a power cut (not a crash) can
 	// lose up to that many pages of the latest transactions: a question
 	// writes about 150-180 log pages, so roughly the last 60 questions
-	// instead of the last 6 (docs/performance-scale.md, "Round 9").
+	// instead of the last 6 (docs/log/performance-scale.md, "Round 9").
 	"--sqlite-pragma", "wal_autocheckpoint=10000",
 	// Wait up to 10 s for a lock another connection holds instead of
 	// failing at once: the server keeps one connection, and the only other
@@ -316,7 +316,7 @@ var dispatchArgs = []string{
 // attribute added a moment ago is known at once). With SQLite each use
 // reads the namespace's record under a lock shared by every request that
 // maps a search attribute: a start, each upsert, each visibility write,
-// each count (docs/performance-scale.md, "Round 6"). Off, the server refreshes
+// each count (docs/log/performance-scale.md, "Round 6"). Off, the server refreshes
 // its namespaces every few seconds (system.namespaceCacheRefreshInterval,
 // 2 s here; 10 s by default) and its attribute types every minute: an
 // attribute added at run time is accepted within seconds, which
@@ -331,7 +331,7 @@ var cacheArgs = []string{
 // once instead of twice. Every run queues a start record and a close
 // record for the visibility store (SQLite's executions_visibility, one
 // wide REPLACE each, parsed anew each time: the two were a third of the
-// server's CPU, docs/performance-scale.md "Round 6"); the server skips a
+// server's CPU, docs/log/performance-scale.md "Round 6"); the server skips a
 // start record when the run has already closed by the time it reads the
 // task, and writes the close record in full. By default it reads that
 // queue whenever a task is added (at most 20 times a second), so a
@@ -374,7 +374,7 @@ const GCPercent = 400
 // `assay dev`, which spends about twice its CPU on a question. On the
 // 2-core machine one thread instead of two took most of the Go
 // scheduler's spinning for work and of the futex wake-ups between its
-// threads out of the server's profile (docs/performance-scale.md,
+// threads out of the server's profile (docs/log/performance-scale.md,
 // "Round 9"); the server's work is one SQLite connection and short
 // requests, which one thread keeps up with at these rates.
 func serverProcs(cpus int) int { return max(1, cpus/2) }

@@ -21,7 +21,7 @@ import (
 // (Keyword01-10, Int01-03, Bool01-03, Double01-03, Datetime01-03), each
 // over a JSON_EXTRACT of the row's attributes. A run's close record is one REPLACE that updates every
 // index; it was the largest single item of the server's CPU a question
-// (about a fifth, docs/performance-scale.md "Round 11: the Temporal side").
+// (about a fifth, docs/log/performance-scale.md "Round 11: the Temporal side").
 //
 // trimVisibilityIndexes drops the indexes no query can use and those of
 // columns neither assay nor the Web UI filters on:

@@ -25,9 +25,9 @@ const repoRoot = "../.."
 // its entry to go.
 var pendingPages = map[string]string{}
 
-// TestRelativeLinks: every relative link and image in README.md and
-// docs/*.md names a file or directory in the repository, and a #fragment
-// on a Markdown target names one of its headings.
+// TestRelativeLinks: every relative link and image in README.md,
+// docs/*.md and docs/log/*.md names a file or directory in the repository,
+// and a #fragment on a Markdown target names one of its headings.
 func TestRelativeLinks(t *testing.T) {
 	files := pages(t, repoRoot)
 	problems := checkLinks(repoRoot, files, pendingPages)
@@ -42,17 +42,20 @@ func TestRelativeLinks(t *testing.T) {
 }
 
 // TestReadmeLinksEveryPage: a page under docs/ that README.md does not link
-// is a page a newcomer will not find.
+// is a page a newcomer will not find. The log's pages (docs/log/) are
+// found through its index, docs/log/README.md, which README.md links.
 func TestReadmeLinksEveryPage(t *testing.T) {
-	linked := map[string]bool{}
-	for _, l := range links(t, filepath.Join(repoRoot, "README.md")) {
-		if target, _, ok := relativeTarget(l.dest); ok {
-			linked[path.Clean(target)] = true
-		}
-	}
+	linked := linkedFrom(t, "README.md")
+	logLinked := linkedFrom(t, logIndex)
 	for _, f := range pages(t, repoRoot) {
-		if f != "README.md" && !linked[f] {
-			t.Errorf("README.md does not link %s: add it to the README's map of pages", f)
+		switch {
+		case f == "README.md":
+		case f == logIndex || path.Dir(f) != logDir:
+			if !linked[f] {
+				t.Errorf("README.md does not link %s: add it to the README's map of pages", f)
+			}
+		case !logLinked[f]:
+			t.Errorf("%s does not link %s: add it to the log's list of files", logIndex, f)
 		}
 	}
 	for page := range pendingPages {
@@ -60,6 +63,25 @@ func TestReadmeLinksEveryPage(t *testing.T) {
 			t.Errorf("pendingPages names %s but README.md does not link it", page)
 		}
 	}
+}
+
+// The log: measured rounds kept as evidence, and its index.
+const (
+	logDir   = "docs/log"
+	logIndex = "docs/log/README.md"
+)
+
+// linkedFrom is the set of repository paths (slash-separated, relative to
+// the root) that the page file links to.
+func linkedFrom(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	linked := map[string]bool{}
+	for _, l := range links(t, filepath.Join(repoRoot, filepath.FromSlash(file))) {
+		if target, _, ok := relativeTarget(l.dest); ok && target != "" {
+			linked[path.Join(path.Dir(file), target)] = true
+		}
+	}
+	return linked
 }
 
 // TestCheckerFindsBrokenLinks runs the checker on a fixture with good links
@@ -96,14 +118,19 @@ func TestGitHubAnchor(t *testing.T) {
 	}
 }
 
-// pages lists README.md and docs/*.md under root, slash-separated and
-// relative to root.
+// pages lists README.md, docs/*.md and docs/log/*.md under root,
+// slash-separated and relative to root.
 func pages(t *testing.T, root string) []string {
 	t.Helper()
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	log, err := filepath.Glob(filepath.Join(root, "docs", "log", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, log...)
 	files := []string{"README.md"}
 	for _, d := range docs {
 		rel, err := filepath.Rel(root, d)

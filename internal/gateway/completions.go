@@ -34,7 +34,7 @@ import (
 // durability than reading it from the history. The saving is the long
 // poll itself, a history read of the run's last event batch on the server
 // per question (about a tenth of the dev server's CPU a question,
-// docs/performance-scale.md "Round 11: the Temporal side").
+// docs/log/performance-scale.md "Round 11: the Temporal side").
 type Completions struct {
 	mu     sync.Mutex
 	runs   map[string]*followed // by run id

@@ -200,7 +200,7 @@ func (t *Temporal) Result(ctx context.Context, id, runID string) (wire.AnswerRes
 // event's result itself. The SDK's WorkflowRun.Get, given no run id, would
 // first ask DescribeWorkflowExecution for one: a round trip more per
 // question, and the server loading the run's state to answer it
-// (docs/performance-scale.md, "Round 8"). With runID (the run Start
+// (docs/log/performance-scale.md, "Round 8"). With runID (the run Start
 // began or found) the poll names that run, and the server skips looking
 // up the id's current run (a store read a question, "Round 9"); with ""
 // it reads the current run's history, which is the run the id names until

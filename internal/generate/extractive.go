@@ -245,7 +245,7 @@ const (
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
-// the Hollin, held-out and SciFact sets (docs/history.md lists them), so
+// the Hollin, held-out and SciFact sets (docs/log/tuning-history.md lists them), so
 // counts on those sets are an optimistic measure.
 type Extractive struct {
 	an *terms.Analyzer

@@ -14,7 +14,7 @@ import (
 // of the corpus scans codes scattered through the mapped file: for the
 // anonymous caller of the scale benchmark (half of the corpus) that
 // costs about what scanning all of them does, bound by reaching the
-// records rather than by scoring them (docs/performance-scale.md, "bleve
+// records rather than by scoring them (docs/log/performance-scale.md, "bleve
 // end to end at 500k"). Over a Subset the same records are read in
 // order. A Bit search over a Subset scores the same records with the same
 // expression and offers them in the same order as one over its bitmap,

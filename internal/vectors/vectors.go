@@ -510,7 +510,7 @@ func (s *Store) scanBatches(ctx context.Context, allowed *roaring.Bitmap, visit 
 // than one already kept. top is a bestSet, which keeps the same
 // ordinals as the topK heap the closure scan fills. The
 // closure, estimator and offer calls per code were most of the scan's
-// cost beside the popcount kernel (docs/performance-scale.md, "bleve end
+// cost beside the popcount kernel (docs/log/performance-scale.md, "bleve end
 // to end at 500k").
 func (s *Store) scanBits(ctx context.Context, allowed *roaring.Bitmap, est *bitEstimator, top *bestSet) error {
 	w := est.c.words

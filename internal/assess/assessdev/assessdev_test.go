@@ -3,7 +3,7 @@
 // baseline) sees each question: searched as its asker by the service's
 // retriever over the Hollin corpus built with the default configuration,
 // top 5, and judged by assess.Builtin. It is how builtin:coverage-v8's
-// focus reading was tuned and cross-validated (docs/evaluation.md, issue
+// focus reading was tuned and cross-validated (docs/log/evaluation.md, issue
 // 24 round 6), and v9's answer checks measured (round 7). Its tests are
 // skipped unless ASSESSDEV=1:
 //

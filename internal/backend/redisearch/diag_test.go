@@ -15,7 +15,7 @@ import (
 )
 
 // TestSearchTimeBreakdown measures where a BM25 search's time goes on an
-// index already built in a running server (docs/performance-scale.md,
+// index already built in a running server (docs/log/performance-scale.md,
 // "RediSearch at 500k"): per phase of SearchText (statistics, the
 // candidates' FT.SEARCH, loading them, re-scoring) and the same FT.SEARCH
 // written other ways. ASSAY_DIAG_REDIS=host:port ASSAY_DIAG_NAME=index

@@ -26,7 +26,7 @@ var maxPostings = 4096
 // (the document's stored score, a constant here) spares the engine
 // TFIDF, its default, for every posting read. Measured at 50,000 chunks
 // (TestHoldingsOnBuilt, 300 queries, public): FT.SEARCH reads 8.8–9.2 →
-// 8.3–8.7 ms a Holdings, the same held sets (docs/performance-scale.md,
+// 8.3–8.7 ms a Holdings, the same held sets (docs/log/performance-scale.md,
 // Round 10). "" is the engine's default.
 var postingsScorer = "DOCSCORE"
 
@@ -44,7 +44,7 @@ var maxHoldingCounts = 1024
 // hundreds: at 50,000 chunks one claim's 1,680 checks took Redis 272 ms
 // where reading its common terms' 45,948 postings took about 64 ms; a
 // check took 46 µs at the median, a posting read 1.3 µs. Chosen by measurement
-// (TestHoldingsOnBuilt, 300 claims, public; docs/performance-scale.md,
+// (TestHoldingsOnBuilt, 300 claims, public; docs/log/performance-scale.md,
 // Round 12): 128. 0: never read them.
 var checkPostings = 128
 

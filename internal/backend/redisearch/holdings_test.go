@@ -135,7 +135,7 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 // "cannot tell" answers per question, each question asked once an
 // iteration, its document frequencies cached first (the assessor asks
 // those first). The counting path it once compared with is in history
-// (docs/performance-scale.md).
+// (docs/log/performance-scale.md).
 //
 //	ASSAY_TEST_REDISEARCH=../shared/redisearch ASSAY_HOLDINGS_DIR=/tmp/x/data/50000 \
 //	  go test ./internal/backend/redisearch/ -run '^$' -bench Holdings -benchtime 1x

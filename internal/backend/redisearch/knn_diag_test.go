@@ -21,7 +21,7 @@ import (
 )
 
 // TestKNNLegForms measures the vector leg's KNN on an index already built
-// in a running server (docs/performance-scale.md, "RediSearch: the vector
+// in a running server (docs/log/performance-scale.md, "RediSearch: the vector
 // leg and the build rate"): for the caller who sees every group, `public`
 // and one team, each query form's Redis time per FT.SEARCH (INFO
 // commandstats), client p50, and recall@k against the exact top k over

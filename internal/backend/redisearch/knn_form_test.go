@@ -8,7 +8,7 @@ import (
 )
 
 // TestVectorFormChoice: the vector leg's query form follows the caller's
-// visible share (docs/performance-scale.md, "the vector leg"): no ACL
+// visible share (docs/log/performance-scale.md, "the vector leg"): no ACL
 // clause only for a caller who sees every chunk, the graph walked in
 // batches for a large share with no other condition, the engine's
 // choice otherwise; the ACL clause is in every form but the first.

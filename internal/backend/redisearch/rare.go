@@ -15,7 +15,7 @@ import (
 // through). RediSearch 2.10 has no dynamic pruning, so a union of every
 // term reads and scores every chunk holding any of them; at 500,000
 // chunks a claim's two or three commonest terms are most of that work
-// (docs/performance-scale.md, "RediSearch at 500k: where a bm25 search's
+// (docs/log/performance-scale.md, "RediSearch at 500k: where a bm25 search's
 // time goes").
 //
 // The split is approximate: a chunk that holds only common terms is never
@@ -28,7 +28,7 @@ import (
 // least one term stays rare, and a query of fewer than MinTerms terms is
 // sent whole. The rule depends only on the visible document frequencies,
 // never on a query's results; its agreement with exact scoring is
-// measured in docs/performance-scale.md ("RediSearch: rare terms match,
+// measured in docs/log/performance-scale.md ("RediSearch: rare terms match,
 // common terms only score").
 type rareRule struct {
 	On        bool
@@ -52,7 +52,7 @@ type rareRule struct {
 	// most of a split query's time; without any clause there, a chunk
 	// whose best terms are such a term and common ones was lost from the
 	// candidates (top-10 agreement 0.91-0.95 at 500,000 chunks), with the
-	// two heaviest it was not (docs/performance-scale.md, "Round 8").
+	// two heaviest it was not (docs/log/performance-scale.md, "Round 8").
 	// Zero: every branch carries every clause.
 	OptShare float64
 	// OptKeep: see OptShare.
@@ -250,7 +250,7 @@ func rareQuery(terms []string, weights []float64, common, scored, kept []bool, f
 // were chosen on SciFact's train claims at 50,000 and 500,000 chunks and
 // on a generated Zipf corpus (TestRareTermsAgreeWithExactScoring, where
 // half the weight lost 1.25% of the top 10), checked on SciFact's test
-// claims (docs/performance-scale.md, "RediSearch: rare terms match,
+// claims (docs/log/performance-scale.md, "RediSearch: rare terms match,
 // common terms only score"); the df share was 5% until the 500k train
 // claims showed 1% as close to a deep exact read for a quarter less time
 // ("Round 6: RediSearch latency at 500k"). TestRareRuleAgreement

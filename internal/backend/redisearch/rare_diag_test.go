@@ -18,7 +18,7 @@ import (
 // server, the BM25 leg with rare-term candidates (rare.go) under several
 // split rules against the exact form (every term read): top-10 and
 // top-100 agreement of SearchText's hits and SearchText's time, per
-// caller, rules alternated per query (docs/performance-scale.md, "RediSearch:
+// caller, rules alternated per query (docs/log/performance-scale.md, "RediSearch:
 // rare terms match, common terms only score").
 //
 //	ASSAY_RARE_REDIS=host:port ASSAY_RARE_NAME=index ASSAY_RARE_QUERIES=queries.jsonl

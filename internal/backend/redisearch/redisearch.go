@@ -477,7 +477,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // the candidates: RediSearch evaluates the whole query again for every
 // page (it has no cursor over a scored union), and a second page only
 // to look past the depth-th score cost as much as the first (30 ms of
-// Redis's one thread at 500,000 chunks, docs/performance-scale.md). A
+// Redis's one thread at 500,000 chunks, docs/log/performance-scale.md). A
 // tie longer than the margin still reads on.
 func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]string, error) {
 	ids, _, err := ix.candidatesTotal(ctx, query, depth)
@@ -626,7 +626,7 @@ const vectorMargin = 16
 
 // The HNSW graph's parameters and the vector leg's EF_RUNTIME, chosen
 // together by measurement (TestHNSWChoice, TestKNNLegForms;
-// docs/retrieval.md, docs/performance-scale.md): Redis inserts a vector
+// docs/retrieval.md, docs/log/performance-scale.md): Redis inserts a vector
 // into the graph on its one thread, and with RediSearch's default
 // EF_CONSTRUCTION (200) that was most of a build; a lighter graph walked
 // with a wider EF_RUNTIME keeps recall for a fraction of the insertion
@@ -637,7 +637,7 @@ var (
 	// hnswType is the HNSW vectors' element type for new builds:
 	// BFLOAT16 took Redis 0.55× FLOAT32's time per insertion with the
 	// same recall against exact FLOAT32 inner products, and half the
-	// memory (docs/performance-scale.md, "the vector leg and the build
+	// memory (docs/log/performance-scale.md, "the vector leg and the build
 	// rate"). FLAT indexes stay FLOAT32: they are the exact option.
 	hnswType = BFloat16
 	// vectorEF is how many neighbours the graph walk keeps: 800 recalls

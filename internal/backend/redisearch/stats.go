@@ -18,7 +18,7 @@ package redisearch
 //	           tables would count a chunk once per group of theirs its
 //	           ACL names, and taking those overlaps out needs term counts
 //	           per ACL part: as many as the postings, see
-//	           docs/performance-scale.md)
+//	           docs/log/performance-scale.md)
 //	avgLen     the visible chunks' mean length in tokens, which BM25
 //	           divides by (backend.BM25Stats.AvgLen): for a principal
 //	           who sees every chunk, the index's tokens over its chunks
