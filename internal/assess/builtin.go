@@ -216,6 +216,18 @@ type Builtin struct {
 	// ("capacity" for "hold"). Without a thesaurus it changes nothing.
 	// Off: builtin:coverage-v14.
 	Related bool
+	// Joint (builtin:coverage-v17): a question that asks the same of
+	// each thing it names ("does E4 mean the same on the X200 as on the
+	// X300 Pro") is judged as a comparison is (see compared), by one chunk
+	// per thing; and a comparison takes, for each thing, the chunk saying
+	// most of the question about that thing, not about the others it also
+	// names (see ownCoverage). Off: builtin:coverage-v16.
+	Joint bool
+	// Sized (builtin:coverage-v17, see kinds.go's sizeUnit): "how big",
+	// "how large" and "how small" ask for a size, a measure of length,
+	// volume or mass; a power, a speed or a temperature is none. Off:
+	// builtin:coverage-v16, where they ask for any measure.
+	Sized   bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -237,7 +249,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -271,6 +283,8 @@ func (b *Builtin) Model() string {
 		m = V13Model
 	case !b.Related:
 		m = V14Model
+	case !b.Joint || !b.Sized:
+		m = V16Model
 	}
 	if b.Thesaurus == nil {
 		return m
@@ -448,6 +462,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
 		q.Unit = q.Dimension(question)
+		if q.Unit == "" && b.Sized && asksSize(question) {
+			q.Unit = sizeUnit
+		}
 	}
 	if b.Shaped && q.Type == answertype.Description {
 		if dim, unit, ok := answertype.AskedUnit(question); ok {
@@ -674,8 +691,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
-	if best != nil && !best.fit && len(ents) > 1 && answertype.Compares(question) {
-		if j := r.compared(all, covers); j != nil && j.fit {
+	if best != nil && !best.fit && len(ents) > 1 && b.compares(question) {
+		if j := r.compared(all, covers, b.Joint); j != nil && j.fit {
 			best = j
 		}
 	}
@@ -831,25 +848,18 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 // the X200 or the X300 Pro" is answered by two specification pages, one
 // per model, that no single chunk replaces. Nil when an entity is
 // mentioned by no chunk, or one chunk mentions them all (it was judged
-// alone).
-func (r *reading) compared(all []*judged, covers func(map[string]bool, string) bool) *judged {
-	var picked []*judged
-	for _, en := range r.ents {
-		var pick *judged
-		for _, j := range all {
-			if en.CoveredBy(j.have) && (pick == nil || j.coverage > pick.coverage) {
-				pick = j
-			}
-		}
-		if pick == nil {
-			return nil
-		}
-		if !slices.Contains(picked, pick) {
-			picked = append(picked, pick)
-		}
-	}
+// alone). With own (builtin:coverage-v17's Joint) a split question takes
+// for each entity the chunk that says most about it (see ownCoverage).
+func (r *reading) compared(all []*judged, covers func(map[string]bool, string) bool, own bool) *judged {
+	picked := r.picks(all, func(j *judged, _ int) float64 { return j.coverage })
 	if len(picked) < 2 {
 		return nil
+	}
+	if own {
+		// Joint: the question is split across chunks; each entity's is
+		// now the one saying most of the question about it (ownCoverage),
+		// not about the other entities it names as well.
+		picked = r.picks(all, func(j *judged, i int) float64 { return r.ownCoverage(j.have, covers, i) })
 	}
 	have := map[string]bool{}
 	typed, expr := false, ""
@@ -865,6 +875,56 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 		u.with = append(u.with, j.ev)
 	}
 	return u
+}
+
+// picks is, for each entity of the question, the chunk of all naming it
+// that scores highest by score (given the entity's index), each chunk
+// once; nil when an entity is named by no chunk.
+func (r *reading) picks(all []*judged, score func(j *judged, i int) float64) []*judged {
+	var picked []*judged
+	for i, en := range r.ents {
+		var pick *judged
+		var best float64
+		for _, j := range all {
+			if !en.CoveredBy(j.have) {
+				continue
+			}
+			if c := score(j, i); pick == nil || c > best {
+				pick, best = j, c
+			}
+		}
+		if pick == nil {
+			return nil
+		}
+		if !slices.Contains(picked, pick) {
+			picked = append(picked, pick)
+		}
+	}
+	return picked
+}
+
+// ownCoverage is the weight of the question's terms a chunk holding have
+// covers, leaving out the terms of every entity but the i-th: what it says
+// of that entity, not of the others it also names.
+func (r *reading) ownCoverage(have map[string]bool, covers func(map[string]bool, string) bool, i int) float64 {
+	other := map[string]bool{}
+	for k, en := range r.ents {
+		if k != i {
+			for _, t := range en.Terms {
+				other[t] = true
+			}
+		}
+	}
+	for _, t := range r.ents[i].Terms {
+		delete(other, t)
+	}
+	got := 0.0
+	for _, q := range r.qterms {
+		if !other[q.term] && covers(have, q.term) {
+			got += q.weight
+		}
+	}
+	return got
 }
 
 // HoldingVocabulary is a Vocabulary that can also tell which of a few
@@ -1187,4 +1247,27 @@ func entityTerm(ents []Entity, t string) bool {
 // of no entity of ents, and no number.
 func topicTerm(ents []Entity, t string) bool {
 	return !entityTerm(ents, t) && !strings.ContainsFunc(t, unicode.IsDigit)
+}
+
+// jointWords say a question asks the same of each thing it names ("does
+// E4 mean the same on the X200 as on the X300 Pro", "how many speeds does
+// each have", "is either blender dishwasher safe"), as a comparative does
+// (answertype.Compares).
+var jointWords = map[string]bool{"same": true, "similar": true, "alike": true, "each": true, "between": true, "either": true}
+
+// compares reports whether the question sets the things it names side by
+// side: a comparative (answertype.Compares), or with Joint a word asking
+// the same of each (jointWords).
+func (b *Builtin) compares(question string) bool {
+	if answertype.Compares(question) {
+		return true
+	}
+	if b.Joint {
+		for _, w := range strings.Fields(strings.ToLower(question)) {
+			if jointWords[strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -811,3 +811,71 @@ func TestReasonNamesWords(t *testing.T) {
 		}
 	}
 }
+
+// TestJointQuestions: builtin:coverage-v17 (Joint) judges a question that
+// asks the same of each thing it names ("the same ... as") the way a
+// comparison is judged, one chunk per thing, and takes for each thing the
+// chunk that says most of the question about it, not a page that names
+// both things and says nothing of what is asked. v16 (Joint off) refuses.
+// Sentences invented for the test (issue 24, round 15).
+func TestJointQuestions(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z20-codes#0", Title: "Z20 error codes", Text: "F9 means the crumb tray is full: empty it."},
+		{ChunkID: "z10-codes#0", Title: "Z10 error codes", Text: "F9 means a sensor fault: contact the maker."},
+		// Names both toasters: it covers more of the question than the Z10
+		// codes page, but less of what is asked of the Z10 alone.
+		{ChunkID: "range#0", Title: "Toaster range", Text: "Z10 and Z20 toasters: what each light means."},
+		{ChunkID: "care#0", Title: "Toaster care", Text: "Empty the crumb tray every week. F9 never shows while you clean."},
+	}
+	b := builtinOver(an, ev)
+	checkAssess(t, b, []assessCase{
+		{"does F9 mean the same thing on the Z10 as it does on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
+		{"is F9 on the Z10 similar to F9 on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
+		// Naming two things is no joint question: one chunk must answer.
+		{"what does F9 mean on the Z10 when my Z20 is fine?", ev[:1], false, nil},
+	})
+	b.Joint = false
+	if b.Model() != V16Model {
+		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
+	}
+	for _, q := range []string{"does F9 mean the same thing on the Z10 as it does on the Z20?", "is F9 on the Z10 similar to F9 on the Z20?"} {
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev[:3]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Assessment.Sufficient && strings.Contains(res.Assessment.Reason, `"Z20 error codes" with "Z10 error codes"`) {
+			t.Errorf("v16 on %q: %s (the test no longer shows the joint reading)", q, res.Assessment.Reason)
+		}
+	}
+}
+
+// TestSizeAsked: builtin:coverage-v17 (Sized) reads "how big" as asking
+// for a size, a length, volume or mass: a page giving only the jug's
+// power answers nothing, one giving its volume does; v16 took any measure.
+// Sentences invented for the test (issue 24, round 15).
+func TestSizeAsked(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "z10-specs#0", Title: "Z10 blender specifications", Text: "The Z10 jug blender has a 900 W motor and five speeds."},
+		{ChunkID: "z20-specs#0", Title: "Z20 blender specifications", Text: "The Z20 jug blender has a 1.8 litre jug and a 1,200 W motor."},
+		{ChunkID: "care#0", Title: "Blender care", Text: "Wash the jug by hand."},
+	}
+	b := builtinOver(an, ev)
+	checkAssess(t, b, []assessCase{
+		{"How big is the jug on the Z10?", ev[:1], false, []string{"a measure of size"}},
+		{"How big is the jug on the Z20?", ev[1:2], true, []string{"1.8 litre"}},
+		{"How large is the Z20's jug?", ev[1:2], true, nil},
+	})
+	b.Sized = false
+	if b.Model() != V16Model {
+		t.Errorf("model with Sized off %q, want %q", b.Model(), V16Model)
+	}
+	res, err := b.Assess(context.Background(), Request{Question: "How big is the jug on the Z10?", Query: "How big is the jug on the Z10?", Groups: []string{"public"}, Evidence: ev[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Assessment.Sufficient {
+		t.Errorf("v16 refused the Z10's power for its size (the test no longer shows the size reading): %s", res.Assessment.Reason)
+	}
+}

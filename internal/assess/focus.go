@@ -142,7 +142,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			pick, pickExpr, best = j, expr, c
 		}
 	}
-	if pick == nil && len(f.ents) > 1 && answertype.Compares(question) {
+	if pick == nil && len(f.ents) > 1 && b.compares(question) {
 		return b.focusCompared(f, asked, r, all, covers)
 	}
 	if pick != nil {

@@ -51,6 +51,14 @@ const V13Model = "builtin:coverage-v13"
 // finds lists the expressions of q's type in one sentence, less those of
 // another kind than asked (see above).
 func (b *Builtin) finds(q answertype.Question, sentence string) []string {
+	if q.Type == answertype.Quantity && q.Unit == sizeUnit {
+		var out []string
+		for _, d := range sizeDimensions {
+			q.Unit = d
+			out = append(out, q.Find(sentence)...)
+		}
+		return out
+	}
 	out := q.Find(sentence)
 	if b.Calendar && q.Type == answertype.Period {
 		out = slices.DeleteFunc(out, answertype.Calendar)
@@ -122,3 +130,28 @@ func positives(stem string) []string {
 // it arrive? when the courier collects it"). answertype's conditions open
 // with "if", "once", "whenever", "as soon as", "unless" or "in case".
 var reWhen = regexp.MustCompile(`(?i)\b(when\s+[^,.;:?]+)(\??)`)
+
+// sizeUnit is the expected unit of a question asking how big, large or
+// small a thing is (Builtin.Sized): a size, a measure in one of
+// sizeDimensions. answertype leaves these adjectives' dimension open, as
+// they ask for more than one; none of them is a power ("1,500 W"), a
+// speed or a temperature.
+const sizeUnit = "size"
+
+// sizeDimensions are the dimensions a size is measured in.
+var sizeDimensions = []string{"length", "volume", "mass"}
+
+// sizeAdjectives after "how" ask for a size.
+var sizeAdjectives = map[string]bool{"big": true, "large": true, "small": true}
+
+// asksSize reports whether the clause that asks holds "how" followed by a
+// size adjective ("how big is the jug").
+func asksSize(question string) bool {
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.Trim(ws[i], ",.?!;:") == "how" && sizeAdjectives[strings.Trim(ws[i+1], ",.?!;:")] {
+			return true
+		}
+	}
+	return false
+}

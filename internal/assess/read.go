@@ -58,6 +58,10 @@ const V9Model = "builtin:coverage-v9"
 // (Builtin.Related): builtin:coverage-v14, kept selectable.
 const V14Model = "builtin:coverage-v14"
 
+// V16Model names the builtin assessor with v17's joint reading off
+// (Builtin.Joint): builtin:coverage-v16, kept selectable.
+const V16Model = "builtin:coverage-v16"
+
 // builtin:coverage-v16 (Builtin.Related) lets the wide reading count a
 // question word as held by a chunk that holds a word the thesaurus
 // relates to it (WordNet's synonyms and derivations) and the asker's

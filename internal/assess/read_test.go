@@ -64,9 +64,14 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v16" {
-		t.Errorf("model %q, want builtin:coverage-v16", b.Model())
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v17" {
+		t.Errorf("model %q, want builtin:coverage-v17", b.Model())
 	}
+	b.Joint = false
+	if b.Model() != V16Model {
+		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
+	}
+	b.Joint = true
 	b.Related = false
 	if b.Model() != V14Model {
 		t.Errorf("model with Related off %q, want %q", b.Model(), V14Model)
