@@ -828,19 +828,24 @@ const (
 	// fluidOunce is a volume ("64 fl oz"), where "oz" alone is a mass.
 	fluidOunce = `(?:fl\.?\s?oz|fluid\s+ounces?)`
 	rateUnit   = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
-	dayName    = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
 )
 
 // MonthNames are the months' names and MonthAbbrevs their abbreviations,
-// lower case ("may" is a full name). The date pattern and the assessor's
-// plain entities read months from these lists.
+// lower case ("may" is a full name), and DayNames the weekdays' names,
+// lower case. The date pattern and the assessor's plain entities read
+// months and days from these lists.
 var (
 	MonthNames   = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
 	MonthAbbrevs = []string{"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+	DayNames     = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 )
 
-// monthName matches a month's name or abbreviation.
-var monthName = `(?:` + strings.Join(MonthNames, "|") + `|` + strings.Join(MonthAbbrevs, "|") + `)`
+// monthName matches a month's name or abbreviation, dayName a weekday's
+// name or a weekday or weekend.
+var (
+	monthName = `(?:` + strings.Join(MonthNames, "|") + `|` + strings.Join(MonthAbbrevs, "|") + `)`
+	dayName   = `(?:` + strings.Join(DayNames, "|") + `|weekdays?|weekends?)`
+)
 
 var (
 	reDuration = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)

@@ -501,6 +501,13 @@ func TestMonthNames(t *testing.T) {
 			}
 		}
 	}
+	for _, d := range DayNames {
+		for _, s := range []string{d, "by " + strings.ToUpper(d[:1]) + d[1:]} {
+			if got := reDate.FindString(s); got != strings.TrimPrefix(s, "by ") {
+				t.Errorf("reDate in %q finds %q, want the day", s, got)
+			}
+		}
+	}
 	// a word that starts like a month is none: only the year is a date
 	for s, want := range map[string]string{"from marks": "", "5 junes": "", "mayday 2025": "2025", "5 decembers 2026": "2026"} {
 		if got := reDate.FindString(s); got != want {
