@@ -784,26 +784,68 @@ var unitWords = map[string]string{
 	"degrees": "temperature", "rpm": "rotation speed", "revolutions": "rotation speed", "decibels": "loudness", "db": "loudness",
 }
 
-var dimensions = func() map[string]*regexp.Regexp {
-	units := map[string]string{
-		"power":          `(?:w|kw|watts?|kilowatts?)`,
-		"voltage":        `(?:v|volts?)`,
-		"current":        `(?:a|amps?|amperes?)`,
-		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?|` + fluidOunce + `)`,
-		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?)`,
-		"length":         `(?:cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot)`,
-		"temperature":    `(?:` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade)`,
-		"rotation speed": `(?:rpm|revolutions?)`,
-		"loudness":       `(?:db|decibels?)`,
+// units are the units a document writes a measure in, by the measure's
+// dimension, and with no dimension a question names by its unit (a
+// share, a setting): the one table behind dimensions and any measure
+// (reMeasure).
+var units = []struct{ dim, pattern string }{
+	{"power", `w|kw|watts?|kilowatts?`},
+	{"voltage", `v|volts?`},
+	{"current", `amps?|amperes?`},
+	{"charge", `mah`},
+	{"volume", `l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?|` + fluidOunce},
+	{"mass", `kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?`},
+	{"length", `cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot`},
+	{"temperature", degreeSign + `|degrees?|celsius|fahrenheit|centigrade`},
+	{"rotation speed", `rpm|revolutions?`},
+	{"loudness", `db|decibels?`},
+	{"", `%|per ?cent|speeds?|settings?`},
+}
+
+// askedUnits are units read only in a measure of the dimension a question
+// asks for: "13 A" answers "how many amps", but "2 a day" is no measure.
+// attached are those written right after the number only: a capital "C"
+// or "F" is a temperature in "80C", not in "option 2 C".
+var (
+	askedUnits = map[string]string{"current": `a`}
+	attached   = map[string]string{"temperature": bareDegree}
+)
+
+// measure is the pattern of a number (or a range) in unit u, or in unit
+// attached right after the number when there is one.
+func measure(u, attached string) *regexp.Regexp {
+	if attached != "" {
+		attached = `|` + attached
 	}
-	// attached are the units written right after the number only: a
-	// capital "C" or "F" is a temperature in "80C", not in "option 2 C"
-	attached := map[string]string{"temperature": `|` + bareDegree}
+	return regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*(?:` + u + `)` + attached + `))(?:[^\p{L}]|$)`)
+}
+
+// dimensions are the patterns of a measure in each dimension.
+var dimensions = func() map[string]*regexp.Regexp {
 	out := map[string]*regexp.Regexp{}
-	for dim, u := range units {
-		out[dim] = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + u + attached[dim] + `))(?:[^\p{L}]|$)`)
+	for _, u := range units {
+		if u.dim == "" {
+			continue
+		}
+		p := u.pattern
+		if a := askedUnits[u.dim]; a != "" {
+			p = a + `|` + p
+		}
+		out[u.dim] = measure(p, attached[u.dim])
 	}
 	return out
+}()
+
+// reMeasure is a measure in any unit.
+var reMeasure = func() *regexp.Regexp {
+	var all, bare []string
+	for _, u := range units {
+		all = append(all, u.pattern)
+		if a := attached[u.dim]; a != "" {
+			bare = append(bare, a)
+		}
+	}
+	return measure(strings.Join(all, "|"), strings.Join(bare, "|"))
 }()
 
 // Expression patterns. Numbers are digits (with thousands separators and
@@ -819,7 +861,6 @@ const (
 	// the start of a measure.
 	numStart = `(?:^|[^\p{L}\d/-])`
 	timeUnit = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
-	measUnit = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|` + fluidOunce + `|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
 	// degreeSign is a temperature's unit after a degree sign, an ordinal
 	// indicator written for one ("80ºC") or a ring ("80˚C"), and
 	// bareDegree a capital "C" or "F" right after the number ("80C").
@@ -857,7 +898,6 @@ var (
 	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
-	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + measUnit + `|` + bareDegree + `))(?:[^\p{L}]|$)`)
 	reMoney     = regexp.MustCompile(`(?i)([£$€¥]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:pounds|pence|p|dollars|cents|euros?|usd|gbp|eur)\b|\bfree(?: of charge)?\b|\bno (?:charge|cost|fee)\b|\bat no (?:extra )?cost\b)`)
 	reCount     = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s+\p{L}+)`)
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)

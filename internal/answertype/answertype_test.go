@@ -552,3 +552,30 @@ func TestDimensionSymbols(t *testing.T) {
 		t.Errorf("Find(Quantity) = %q, want the volume and the temperature whole", got)
 	}
 }
+
+// TestUnitsOneTable: a measure in a unit a question may ask by ("how many
+// millimetres") is a measure of that unit's dimension and a measure of any
+// unit (Find(Quantity)) alike: both read the one table of units (before
+// it, the generic reading missed "5 millimetres", "5 amperes" and "5
+// revolutions"). "A" is an ampere only when the question asks for amps.
+func TestUnitsOneTable(t *testing.T) {
+	for w, dim := range unitWords {
+		if _, noun := dimensionNouns[w]; noun {
+			continue // "wattage" names the dimension, not a unit
+		}
+		s := "It is 5 " + w + " here."
+		want := "5 " + w
+		if got := (Question{Type: Quantity, Unit: dim}).Find(s); !slices.Equal(got, []string{want}) {
+			t.Errorf("%s in %q: found %q, want [%s]", dim, s, got, want)
+		}
+		if got := Find(Quantity, s); !slices.Equal(got, []string{want}) {
+			t.Errorf("Find(Quantity) in %q = %q, want [%s]", s, got, want)
+		}
+	}
+	if got := (Question{Type: Quantity, Unit: "current"}).Find("It takes a 13 A fuse."); !slices.Equal(got, []string{"13 A"}) {
+		t.Errorf("current in a 13 A fuse: found %q", got)
+	}
+	if got := Find(Quantity, "Descale it 2 a day."); len(got) > 0 {
+		t.Errorf("Find(Quantity) in 2 a day = %q, want none", got)
+	}
+}
