@@ -115,11 +115,52 @@ func (q Question) Find(sentence string) []string {
 	if q.Type != Quantity || q.Unit == "" {
 		return Find(q.Type, sentence)
 	}
+	return measures(dimensions[q.Unit], sentence)
+}
+
+// measures lists the measures re (a measure's pattern, see measure) finds
+// in sentence. A number with a bare "C" or "F" after it ("80C") is a
+// temperature only where a temperature is set or stated (see
+// temperatureWords): "use water at 80C", "heat it to 80C", but not "room
+// 3F" or "gate 2C".
+func measures(re *regexp.Regexp, sentence string) []string {
 	var out []string
-	for _, m := range dimensions[q.Unit].FindAllStringSubmatch(sentence, -1) {
-		out = append(out, strings.TrimSpace(m[1]))
+	for _, m := range re.FindAllStringSubmatchIndex(sentence, -1) {
+		s := sentence[m[2]:m[3]]
+		if bareDegreeAt(s) && !temperatureBefore(sentence[:m[2]]) {
+			continue
+		}
+		out = append(out, strings.TrimSpace(s))
 	}
 	return out
+}
+
+// bareDegreeAt reports whether a measure ends in a bare "C" or "F" right
+// after its number (bareDegree): no other unit is a digit and "C" or "F".
+func bareDegreeAt(s string) bool {
+	n := len(s)
+	return n >= 2 && (s[n-1] == 'C' || s[n-1] == 'F') && s[n-2] >= '0' && s[n-2] <= '9'
+}
+
+// temperatureWords set or state a temperature in the number after them
+// ("at 80C", "heat to 80C", "a temperature of 80C", "above 40C");
+// temperatureFillers may stand between ("at least 80C", "at about 80C").
+var (
+	temperatureWords = set("at", "to", "heat", "heats", "heated", "heating", "warm", "warms", "warmed", "cool", "cools",
+		"cooled", "temperature", "temperatures", "temp", "reach", "reaches", "reached", "above", "below", "exceed",
+		"exceeds", "exceeding", "max", "maximum", "min", "minimum")
+	temperatureFillers = set("of", "least", "most", "about", "around", "approximately", "roughly", "nearly")
+)
+
+// temperatureBefore reports whether the text before a number ends in a
+// word that sets or states a temperature (temperatureWords), fillers
+// aside.
+func temperatureBefore(before string) bool {
+	ws := words(before)
+	for len(ws) > 1 && temperatureFillers[ws[len(ws)-1]] {
+		ws = ws[:len(ws)-1]
+	}
+	return len(ws) > 0 && temperatureWords[ws[len(ws)-1]]
 }
 
 // pronouns stand for the asker or the one asked, never for what a question
@@ -1071,7 +1112,7 @@ func Find(t Type, sentence string) []string {
 		add(reRate)
 		add(reSpeedTime) // "boils in about four minutes"
 	case Quantity:
-		add(reMeasure)
+		out = append(out, measures(reMeasure, sentence)...)
 	case Money:
 		add(reMoney)
 	case Date:

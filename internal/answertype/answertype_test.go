@@ -519,7 +519,9 @@ func TestMonthNames(t *testing.T) {
 // TestDimensionSymbols: a temperature written with a bare "C" or "F", an
 // ordinal indicator for the degree sign ("80ºC") or a space before it
 // ("80 °F") is a temperature, and "fl oz" is a volume, not a mass; a
-// capital "C" apart from the number ("press 2 C") is no temperature.
+// capital "C" apart from the number ("press 2 C") is no temperature, nor
+// is one right after it where no temperature is set or stated ("room
+// 3F", "gate 2C").
 func TestDimensionSymbols(t *testing.T) {
 	for s, want := range map[string][2]string{
 		"Use water at 80C.":                {"temperature", "80C"},
@@ -542,6 +544,9 @@ func TestDimensionSymbols(t *testing.T) {
 		"Press 2 C to start.":              "temperature",
 		"It weighs 80 oz.":                 "volume",
 		"It has 3 Cs.":                     "temperature",
+		"The desk is in room 3F.":          "temperature",
+		"Board the coach at gate 2C.":      "temperature",
+		"Rooms 3F and 4F are free.":        "temperature",
 	} {
 		q := Question{Type: Quantity, Unit: dim}
 		if got := q.Find(s); len(got) > 0 {
@@ -550,6 +555,22 @@ func TestDimensionSymbols(t *testing.T) {
 	}
 	if got := Find(Quantity, "The jug holds 64 fl oz and the kettle boils at 100C."); !slices.Contains(got, "64 fl oz") || !slices.Contains(got, "100C") {
 		t.Errorf("Find(Quantity) = %q, want the volume and the temperature whole", got)
+	}
+	// a bare "C" or "F" is a temperature where one is set or stated
+	for s, want := range map[string]string{
+		"Heat it to 80C.":                   "80C",
+		"Keep it at least 60F.":             "60F",
+		"Set a temperature of 90C.":         "90C",
+		"It must never exceed 40C.":         "40C",
+		"Heat the water to 60-80C, no more": "60-80C",
+	} {
+		q := Question{Type: Quantity, Unit: "temperature"}
+		if got := q.Find(s); !slices.Equal(got, []string{want}) {
+			t.Errorf("temperature in %q: found %q, want [%s]", s, got, want)
+		}
+	}
+	if got := Find(Quantity, "The desk in room 3F has 2 kg of paper."); !slices.Equal(got, []string{"2 kg"}) {
+		t.Errorf("Find(Quantity) = %q, want only the mass: room 3F is no temperature", got)
 	}
 }
 
