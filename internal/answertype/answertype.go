@@ -303,7 +303,12 @@ func pointing(q Question, text, scene string) Question {
 // decibels"), when it asks for a measure in no unit yet; and reads "what
 // wattage" or "which voltage" (a unit's noun right after the question
 // word, or after "is the") as asking for a measure in that unit. The unit's
-// word is frame: the answer says it its own way ("1,500 W").
+// word is frame: the answer says it its own way ("1,500 W"). Of the
+// dimension nouns it reads only those that are unit words too ("wattage",
+// "voltage": one unit each); "what temperature", "what weight" and "what
+// capacity" stay descriptions here, as the models classifying with
+// united always read them (the extractive generator's v15 reads them
+// with DimensionNoun).
 func united(q Question, text string) Question {
 	ws := words(text)
 	switch {
@@ -325,7 +330,7 @@ func united(q Question, text string) Question {
 			np = np[1:]
 		}
 		if len(np) > 0 {
-			if dim, ok := dimensionNouns[np[0]]; ok {
+			if dim, ok := dimensionNouns[np[0]]; ok && unitWords[np[0]] == dim {
 				return Question{Type: Quantity, Unit: dim, Frame: append(q.Frame, np[0])}
 			}
 		}
@@ -808,9 +813,18 @@ func set(ws ...string) map[string]bool {
 }
 
 // dimensionNouns name a measure's dimension rather than a unit: "what
-// wattage" asks for a measure in watts, while "what is a watt" asks what
-// the unit is.
-var dimensionNouns = map[string]string{"wattage": "power", "voltage": "voltage"}
+// wattage" asks for a measure in watts and "what temperature" one in
+// degrees, while "what is a watt" asks what the unit is.
+var dimensionNouns = map[string]string{"wattage": "power", "voltage": "voltage", "temperature": "temperature",
+	"temperatures": "temperature", "weight": "mass", "capacity": "volume"}
+
+// DimensionNoun is the dimension of a measure a noun names (lower case)
+// after "what" or "which" ("what temperature": "temperature"; see
+// dimensionNouns); ok is false when it names none.
+func DimensionNoun(word string) (dim string, ok bool) {
+	dim, ok = dimensionNouns[word]
+	return dim, ok
+}
 
 // unitWords are the unit names that, after "how many" or "how much",
 // name the dimension of a measure ("how many watts"), and dimensions the

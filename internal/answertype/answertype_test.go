@@ -326,6 +326,11 @@ func TestClassifyUnitAnywhere(t *testing.T) {
 		// A unit's own name asks what the unit is, not for a measure in it.
 		{"what is a watt?", Description, "", ""},
 		{"what kg", Description, "", ""},
+		// A dimension noun that is no unit word stays a description (the
+		// models have always read it so); DimensionNoun names its
+		// dimension for the generator's v15.
+		{"what temperature does the K50 hold the water at?", Description, "", ""},
+		{"what weight is the mixer?", Description, "", ""},
 	} {
 		q := Classify(c.q)
 		if q.Type != c.want || q.Unit != c.unit {
@@ -334,6 +339,11 @@ func TestClassifyUnitAnywhere(t *testing.T) {
 		got := q.Find("It holds 1.7 litres, draws 3,000 W and runs on 230 V.")
 		if c.find != "" && !slices.Contains(got, c.find) || c.find == "" && len(got) > 0 {
 			t.Errorf("Classify(%q).Find = %q, want %q", c.q, got, c.find)
+		}
+	}
+	for w, want := range map[string]string{"temperature": "temperature", "weight": "mass", "capacity": "volume", "wattage": "power", "watt": ""} {
+		if dim, ok := DimensionNoun(w); dim != want || ok != (want != "") {
+			t.Errorf("DimensionNoun(%q) = %q, %v; want %q", w, dim, ok, want)
 		}
 	}
 }

@@ -1004,21 +1004,13 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 	return best
 }
 
-// dimensionNouns name, after "what" or "which", the dimension of the
-// measure asked for (v15): "what temperature does the K50 hold the water
-// at" asks for degrees, which "1.7 litres" and "two hours" are not.
-// (answertype reads a dimension from a unit word, "how many watts", or a
-// measure adjective, "how heavy"; a question naming the dimension itself
-// it reads as expecting no particular type.)
-var dimensionNouns = map[string]string{"temperature": "temperature", "temperatures": "temperature", "weight": "mass",
-	"capacity": "volume", "wattage": "power", "voltage": "voltage"}
-
 // unbound reports whether the sources hold values, but none of what the
 // question asks (v15, rule 1b):
 //   - the clause that asks names the dimension of a measure after "what"
-//     or "which" ("what temperature", see dimensionNouns) and no sentence
-//     on the question, nor its neighbour, holds a measure in a unit of
-//     that dimension;
+//     or "which" ("what temperature does the K50 hold the water at" asks
+//     for degrees, which "1.7 litres" and "two hours" are not; see
+//     answertype.DimensionNoun) and no sentence on the question, nor its
+//     neighbour, holds a measure in a unit of that dimension;
 //   - it asks for an amount of money "per" a unit ("per mile", "per X200
 //     jar"; not "as per") and every amount the typed sentences on the
 //     question give is a rate per a unit none of those words names ("£42
@@ -1030,7 +1022,7 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		if ws[i] != "what" && ws[i] != "which" {
 			continue
 		}
-		if dim, ok := dimensionNouns[ws[i+1]]; ok {
+		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok {
 			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
 			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
 				return true
