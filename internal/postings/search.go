@@ -363,12 +363,20 @@ func (c *cursor) docsTo(d uint32) {
 	prev, buf, i := c.prev, c.rest, c.have
 	docs := c.docs[:c.n]
 	for i < len(docs) {
-		if last, ok := eight(docs[i:], buf, prev, keepDelta); ok {
-			prev, i, buf = last, i+8, buf[8:]
-			if prev >= d {
-				break
+		// eight one-byte deltas at once when the next eight bytes have no
+		// continuation bit (dense postings: most deltas are under 128)
+		if i+8 <= len(docs) && len(buf) >= 8 {
+			if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
+				for b := range 8 {
+					prev += uint32(byte(w >> (8 * b)))
+					docs[i+b] = prev
+				}
+				i, buf = i+8, buf[8:]
+				if prev >= d {
+					break
+				}
+				continue
 			}
-			continue
 		}
 		x, m := uvarint(buf)
 		buf = buf[m:]
@@ -384,35 +392,6 @@ func (c *cursor) docsTo(d uint32) {
 
 // continuation8 is the continuation bits of eight uvarint bytes.
 const continuation8 = 0x8080808080808080
-
-// eight decodes eight one-byte uvarints at once into out[:8] when out has
-// room for them and the next eight bytes of buf have no continuation bit
-// (dense postings: most deltas and frequencies are under 128); ok is
-// false, nothing decoded, otherwise. keep is keepDelta for docs (each
-// value a delta from the one before it, from prev; last is the eighth
-// doc), keepValue for frequencies. docsTo and tfsTo share it.
-func eight(out []uint32, buf []byte, prev, keep uint32) (last uint32, ok bool) {
-	if len(out) < 8 || len(buf) < 8 {
-		return prev, false
-	}
-	w := binary.LittleEndian.Uint64(buf)
-	if w&continuation8 != 0 {
-		return prev, false
-	}
-	out = out[:8]
-	for b := range 8 {
-		prev = prev&keep + uint32(byte(w>>(8*b)))
-		out[b] = prev
-	}
-	return prev, true
-}
-
-// keep masks of eight: a delta adds to the value before it, a value
-// stands alone.
-const (
-	keepDelta = ^uint32(0)
-	keepValue = uint32(0)
-)
 
 // tf is the frequency of the current posting, decoding the block's
 // frequencies as far as it.
@@ -432,9 +411,15 @@ func (c *cursor) tfsTo(k int) {
 	}
 	tfs := c.tfs[:c.n]
 	for i < k {
-		if _, ok := eight(tfs[i:], buf, 0, keepValue); ok {
-			i, buf = i+8, buf[8:]
-			continue
+		// eight one-byte frequencies at once, as docsTo does
+		if i+8 <= len(tfs) && len(buf) >= 8 {
+			if w := binary.LittleEndian.Uint64(buf); w&continuation8 == 0 {
+				for b := range 8 {
+					tfs[i+b] = uint32(byte(w >> (8 * b)))
+				}
+				i, buf = i+8, buf[8:]
+				continue
+			}
 		}
 		x, m := uvarint(buf)
 		buf = buf[m:]
