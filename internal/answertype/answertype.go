@@ -115,11 +115,52 @@ func (q Question) Find(sentence string) []string {
 	if q.Type != Quantity || q.Unit == "" {
 		return Find(q.Type, sentence)
 	}
+	return measures(dimensions[q.Unit], sentence)
+}
+
+// measures lists the measures re (a measure's pattern, see measure) finds
+// in sentence. A number with a bare "C" or "F" after it ("80C") is a
+// temperature only where a temperature is set or stated (see
+// temperatureWords): "use water at 80C", "heat it to 80C", but not "room
+// 3F" or "gate 2C".
+func measures(re *regexp.Regexp, sentence string) []string {
 	var out []string
-	for _, m := range dimensions[q.Unit].FindAllStringSubmatch(sentence, -1) {
-		out = append(out, strings.TrimSpace(m[1]))
+	for _, m := range re.FindAllStringSubmatchIndex(sentence, -1) {
+		s := sentence[m[2]:m[3]]
+		if bareDegreeAt(s) && !temperatureBefore(sentence[:m[2]]) {
+			continue
+		}
+		out = append(out, strings.TrimSpace(s))
 	}
 	return out
+}
+
+// bareDegreeAt reports whether a measure ends in a bare "C" or "F" right
+// after its number (bareDegree): no other unit is a digit and "C" or "F".
+func bareDegreeAt(s string) bool {
+	n := len(s)
+	return n >= 2 && (s[n-1] == 'C' || s[n-1] == 'F') && s[n-2] >= '0' && s[n-2] <= '9'
+}
+
+// temperatureWords set or state a temperature in the number after them
+// ("at 80C", "heat to 80C", "a temperature of 80C", "above 40C");
+// temperatureFillers may stand between ("at least 80C", "at about 80C").
+var (
+	temperatureWords = set("at", "to", "heat", "heats", "heated", "heating", "warm", "warms", "warmed", "cool", "cools",
+		"cooled", "temperature", "temperatures", "temp", "reach", "reaches", "reached", "above", "below", "exceed",
+		"exceeds", "exceeding", "max", "maximum", "min", "minimum")
+	temperatureFillers = set("of", "least", "most", "about", "around", "approximately", "roughly", "nearly")
+)
+
+// temperatureBefore reports whether the text before a number ends in a
+// word that sets or states a temperature (temperatureWords), fillers
+// aside.
+func temperatureBefore(before string) bool {
+	ws := words(before)
+	for len(ws) > 1 && temperatureFillers[ws[len(ws)-1]] {
+		ws = ws[:len(ws)-1]
+	}
+	return len(ws) > 0 && temperatureWords[ws[len(ws)-1]]
 }
 
 // pronouns stand for the asker or the one asked, never for what a question
@@ -262,7 +303,12 @@ func pointing(q Question, text, scene string) Question {
 // decibels"), when it asks for a measure in no unit yet; and reads "what
 // wattage" or "which voltage" (a unit's noun right after the question
 // word, or after "is the") as asking for a measure in that unit. The unit's
-// word is frame: the answer says it its own way ("1,500 W").
+// word is frame: the answer says it its own way ("1,500 W"). Of the
+// dimension nouns it reads only those that are unit words too ("wattage",
+// "voltage": one unit each); "what temperature", "what weight" and "what
+// capacity" stay descriptions here, as the models classifying with
+// united always read them (the extractive generator's v15 reads them
+// with DimensionNoun).
 func united(q Question, text string) Question {
 	ws := words(text)
 	switch {
@@ -284,7 +330,7 @@ func united(q Question, text string) Question {
 			np = np[1:]
 		}
 		if len(np) > 0 {
-			if dim, ok := dimensionNouns[np[0]]; ok {
+			if dim, ok := dimensionNouns[np[0]]; ok && unitWords[np[0]] == dim {
 				return Question{Type: Quantity, Unit: dim, Frame: append(q.Frame, np[0])}
 			}
 		}
@@ -767,9 +813,18 @@ func set(ws ...string) map[string]bool {
 }
 
 // dimensionNouns name a measure's dimension rather than a unit: "what
-// wattage" asks for a measure in watts, while "what is a watt" asks what
-// the unit is.
-var dimensionNouns = map[string]string{"wattage": "power", "voltage": "voltage"}
+// wattage" asks for a measure in watts and "what temperature" one in
+// degrees, while "what is a watt" asks what the unit is.
+var dimensionNouns = map[string]string{"wattage": "power", "voltage": "voltage", "temperature": "temperature",
+	"temperatures": "temperature", "weight": "mass", "capacity": "volume"}
+
+// DimensionNoun is the dimension of a measure a noun names (lower case)
+// after "what" or "which" ("what temperature": "temperature"; see
+// dimensionNouns); ok is false when it names none.
+func DimensionNoun(word string) (dim string, ok bool) {
+	dim, ok = dimensionNouns[word]
+	return dim, ok
+}
 
 // unitWords are the unit names that, after "how many" or "how much",
 // name the dimension of a measure ("how many watts"), and dimensions the
@@ -784,26 +839,68 @@ var unitWords = map[string]string{
 	"degrees": "temperature", "rpm": "rotation speed", "revolutions": "rotation speed", "decibels": "loudness", "db": "loudness",
 }
 
-var dimensions = func() map[string]*regexp.Regexp {
-	units := map[string]string{
-		"power":          `(?:w|kw|watts?|kilowatts?)`,
-		"voltage":        `(?:v|volts?)`,
-		"current":        `(?:a|amps?|amperes?)`,
-		"volume":         `(?:l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?|` + fluidOunce + `)`,
-		"mass":           `(?:kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?)`,
-		"length":         `(?:cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot)`,
-		"temperature":    `(?:` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade)`,
-		"rotation speed": `(?:rpm|revolutions?)`,
-		"loudness":       `(?:db|decibels?)`,
+// units are the units a document writes a measure in, by the measure's
+// dimension, and with no dimension a question names by its unit (a
+// share, a setting): the one table behind dimensions and any measure
+// (reMeasure).
+var units = []struct{ dim, pattern string }{
+	{"power", `w|kw|watts?|kilowatts?`},
+	{"voltage", `v|volts?`},
+	{"current", `amps?|amperes?`},
+	{"charge", `mah`},
+	{"volume", `l|litres?|liters?|ml|millilitres?|milliliters?|cl|cups?|` + fluidOunce},
+	{"mass", `kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|oz|ounces?`},
+	{"length", `cm|mm|m|km|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|inch|inches|ft|feet|foot`},
+	{"temperature", degreeSign + `|degrees?|celsius|fahrenheit|centigrade`},
+	{"rotation speed", `rpm|revolutions?`},
+	{"loudness", `db|decibels?`},
+	{"", `%|per ?cent|speeds?|settings?`},
+}
+
+// askedUnits are units read only in a measure of the dimension a question
+// asks for: "13 A" answers "how many amps", but "2 a day" is no measure.
+// attached are those written right after the number only: a capital "C"
+// or "F" is a temperature in "80C", not in "option 2 C".
+var (
+	askedUnits = map[string]string{"current": `a`}
+	attached   = map[string]string{"temperature": bareDegree}
+)
+
+// measure is the pattern of a number (or a range) in unit u, or in unit
+// attached right after the number when there is one.
+func measure(u, attached string) *regexp.Regexp {
+	if attached != "" {
+		attached = `|` + attached
 	}
-	// attached are the units written right after the number only: a
-	// capital "C" or "F" is a temperature in "80C", not in "option 2 C"
-	attached := map[string]string{"temperature": `|` + bareDegree}
+	return regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*(?:` + u + `)` + attached + `))(?:[^\p{L}]|$)`)
+}
+
+// dimensions are the patterns of a measure in each dimension.
+var dimensions = func() map[string]*regexp.Regexp {
 	out := map[string]*regexp.Regexp{}
-	for dim, u := range units {
-		out[dim] = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + u + attached[dim] + `))(?:[^\p{L}]|$)`)
+	for _, u := range units {
+		if u.dim == "" {
+			continue
+		}
+		p := u.pattern
+		if a := askedUnits[u.dim]; a != "" {
+			p = a + `|` + p
+		}
+		out[u.dim] = measure(p, attached[u.dim])
 	}
 	return out
+}()
+
+// reMeasure is a measure in any unit.
+var reMeasure = func() *regexp.Regexp {
+	var all, bare []string
+	for _, u := range units {
+		all = append(all, u.pattern)
+		if a := attached[u.dim]; a != "" {
+			bare = append(bare, a)
+		}
+	}
+	return measure(strings.Join(all, "|"), strings.Join(bare, "|"))
 }()
 
 // Expression patterns. Numbers are digits (with thousands separators and
@@ -819,7 +916,6 @@ const (
 	// the start of a measure.
 	numStart = `(?:^|[^\p{L}\d/-])`
 	timeUnit = `(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|nights?|weeks?|fortnights?|months?|years?|yrs?|decades?)`
-	measUnit = `(?:w|kw|watts?|kilowatts?|v|volts?|amps?|mah|l|litres?|liters?|ml|millilitres?|cl|kg|kilos?|kilograms?|g|grams?|lbs?|pounds|` + fluidOunce + `|oz|ounces?|cm|mm|m|metres?|meters?|km|inches|inch|ft|feet|foot|` + degreeSign + `|degrees?|celsius|fahrenheit|centigrade|%|per ?cent|cups?|rpm|speeds?|settings?|db|decibels?)`
 	// degreeSign is a temperature's unit after a degree sign, an ordinal
 	// indicator written for one ("80ºC") or a ring ("80˚C"), and
 	// bareDegree a capital "C" or "F" right after the number ("80C").
@@ -828,19 +924,24 @@ const (
 	// fluidOunce is a volume ("64 fl oz"), where "oz" alone is a mass.
 	fluidOunce = `(?:fl\.?\s?oz|fluid\s+ounces?)`
 	rateUnit   = `(?:rpm|revolutions?|mph|km/h|kph|kmh|m/s|cm/s|mbps|gbps|kbps|fps|(?:per|a|an|/) ?(?:second|sec|s|minute|min|hour|hr|h))`
-	dayName    = `(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?)`
 )
 
 // MonthNames are the months' names and MonthAbbrevs their abbreviations,
-// lower case ("may" is a full name). The date pattern and the assessor's
-// plain entities read months from these lists.
+// lower case ("may" is a full name), and DayNames the weekdays' names,
+// lower case. The date pattern and the assessor's plain entities read
+// months and days from these lists.
 var (
 	MonthNames   = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
 	MonthAbbrevs = []string{"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+	DayNames     = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 )
 
-// monthName matches a month's name or abbreviation.
-var monthName = `(?:` + strings.Join(MonthNames, "|") + `|` + strings.Join(MonthAbbrevs, "|") + `)`
+// monthName matches a month's name or abbreviation, dayName a weekday's
+// name or a weekday or weekend.
+var (
+	monthName = `(?:` + strings.Join(MonthNames, "|") + `|` + strings.Join(MonthAbbrevs, "|") + `)`
+	dayName   = `(?:` + strings.Join(DayNames, "|") + `|weekdays?|weekends?)`
+)
 
 var (
 	reDuration = regexp.MustCompile(`(?i)` + numStart + `(` + span + `(?:\s*(?:to|-|–|or)\s*` + number + `)?[\s-]*(?:extra |more |working |business |calendar |full |whole )?` + timeUnit + `)\b`)
@@ -852,7 +953,6 @@ var (
 	reDurWord   = regexp.MustCompile(`(?i)\b(overnight|immediately|straight away|right away|at once|instantly|same[- ]day|next[- ]day|lifetime|for life|indefinitely|permanently)\b`)
 	reFrequency = regexp.MustCompile(`(?i)\b((?:once|twice|` + number + ` times)(?: (?:a|an|per|every|each) \w+)?|(?:every|each) (?:\w+ )?(?:` + timeUnit + `|use|time|wash|clean)|(?:a|an|per) (?:day|week|month|year|fortnight|use)\b|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly|nightly|regularly|(?:more |less )?often|frequently|after (?:each|every) \w+|whenever \w+|with (?:daily|weekly|regular|heavy) use)\b`)
 	reRate      = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s*` + rateUnit + `)(?:\b|$)`)
-	reMeasure   = regexp.MustCompile(`(?i)` + numStart + `(` + number + `(?:\s*(?:to|-|–)\s*` + number + `)?(?:[\s-]*` + measUnit + `|` + bareDegree + `))(?:[^\p{L}]|$)`)
 	reMoney     = regexp.MustCompile(`(?i)([£$€¥]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:pounds|pence|p|dollars|cents|euros?|usd|gbp|eur)\b|\bfree(?: of charge)?\b|\bno (?:charge|cost|fee)\b|\bat no (?:extra )?cost\b)`)
 	reCount     = regexp.MustCompile(`(?i)` + numStart + `(` + number + `\s+\p{L}+)`)
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)
@@ -1026,7 +1126,7 @@ func Find(t Type, sentence string) []string {
 		add(reRate)
 		add(reSpeedTime) // "boils in about four minutes"
 	case Quantity:
-		add(reMeasure)
+		out = append(out, measures(reMeasure, sentence)...)
 	case Money:
 		add(reMoney)
 	case Date:

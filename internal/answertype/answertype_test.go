@@ -326,6 +326,11 @@ func TestClassifyUnitAnywhere(t *testing.T) {
 		// A unit's own name asks what the unit is, not for a measure in it.
 		{"what is a watt?", Description, "", ""},
 		{"what kg", Description, "", ""},
+		// A dimension noun that is no unit word stays a description (the
+		// models have always read it so); DimensionNoun names its
+		// dimension for the generator's v15.
+		{"what temperature does the K50 hold the water at?", Description, "", ""},
+		{"what weight is the mixer?", Description, "", ""},
 	} {
 		q := Classify(c.q)
 		if q.Type != c.want || q.Unit != c.unit {
@@ -334,6 +339,11 @@ func TestClassifyUnitAnywhere(t *testing.T) {
 		got := q.Find("It holds 1.7 litres, draws 3,000 W and runs on 230 V.")
 		if c.find != "" && !slices.Contains(got, c.find) || c.find == "" && len(got) > 0 {
 			t.Errorf("Classify(%q).Find = %q, want %q", c.q, got, c.find)
+		}
+	}
+	for w, want := range map[string]string{"temperature": "temperature", "weight": "mass", "capacity": "volume", "wattage": "power", "watt": ""} {
+		if dim, ok := DimensionNoun(w); dim != want || ok != (want != "") {
+			t.Errorf("DimensionNoun(%q) = %q, %v; want %q", w, dim, ok, want)
 		}
 	}
 }
@@ -501,6 +511,13 @@ func TestMonthNames(t *testing.T) {
 			}
 		}
 	}
+	for _, d := range DayNames {
+		for _, s := range []string{d, "by " + strings.ToUpper(d[:1]) + d[1:]} {
+			if got := reDate.FindString(s); got != strings.TrimPrefix(s, "by ") {
+				t.Errorf("reDate in %q finds %q, want the day", s, got)
+			}
+		}
+	}
 	// a word that starts like a month is none: only the year is a date
 	for s, want := range map[string]string{"from marks": "", "5 junes": "", "mayday 2025": "2025", "5 decembers 2026": "2026"} {
 		if got := reDate.FindString(s); got != want {
@@ -512,7 +529,9 @@ func TestMonthNames(t *testing.T) {
 // TestDimensionSymbols: a temperature written with a bare "C" or "F", an
 // ordinal indicator for the degree sign ("80ºC") or a space before it
 // ("80 °F") is a temperature, and "fl oz" is a volume, not a mass; a
-// capital "C" apart from the number ("press 2 C") is no temperature.
+// capital "C" apart from the number ("press 2 C") is no temperature, nor
+// is one right after it where no temperature is set or stated ("room
+// 3F", "gate 2C").
 func TestDimensionSymbols(t *testing.T) {
 	for s, want := range map[string][2]string{
 		"Use water at 80C.":                {"temperature", "80C"},
@@ -535,6 +554,9 @@ func TestDimensionSymbols(t *testing.T) {
 		"Press 2 C to start.":              "temperature",
 		"It weighs 80 oz.":                 "volume",
 		"It has 3 Cs.":                     "temperature",
+		"The desk is in room 3F.":          "temperature",
+		"Board the coach at gate 2C.":      "temperature",
+		"Rooms 3F and 4F are free.":        "temperature",
 	} {
 		q := Question{Type: Quantity, Unit: dim}
 		if got := q.Find(s); len(got) > 0 {
@@ -543,5 +565,48 @@ func TestDimensionSymbols(t *testing.T) {
 	}
 	if got := Find(Quantity, "The jug holds 64 fl oz and the kettle boils at 100C."); !slices.Contains(got, "64 fl oz") || !slices.Contains(got, "100C") {
 		t.Errorf("Find(Quantity) = %q, want the volume and the temperature whole", got)
+	}
+	// a bare "C" or "F" is a temperature where one is set or stated
+	for s, want := range map[string]string{
+		"Heat it to 80C.":                   "80C",
+		"Keep it at least 60F.":             "60F",
+		"Set a temperature of 90C.":         "90C",
+		"It must never exceed 40C.":         "40C",
+		"Heat the water to 60-80C, no more": "60-80C",
+	} {
+		q := Question{Type: Quantity, Unit: "temperature"}
+		if got := q.Find(s); !slices.Equal(got, []string{want}) {
+			t.Errorf("temperature in %q: found %q, want [%s]", s, got, want)
+		}
+	}
+	if got := Find(Quantity, "The desk in room 3F has 2 kg of paper."); !slices.Equal(got, []string{"2 kg"}) {
+		t.Errorf("Find(Quantity) = %q, want only the mass: room 3F is no temperature", got)
+	}
+}
+
+// TestUnitsOneTable: a measure in a unit a question may ask by ("how many
+// millimetres") is a measure of that unit's dimension and a measure of any
+// unit (Find(Quantity)) alike: both read the one table of units (before
+// it, the generic reading missed "5 millimetres", "5 amperes" and "5
+// revolutions"). "A" is an ampere only when the question asks for amps.
+func TestUnitsOneTable(t *testing.T) {
+	for w, dim := range unitWords {
+		if _, noun := dimensionNouns[w]; noun {
+			continue // "wattage" names the dimension, not a unit
+		}
+		s := "It is 5 " + w + " here."
+		want := "5 " + w
+		if got := (Question{Type: Quantity, Unit: dim}).Find(s); !slices.Equal(got, []string{want}) {
+			t.Errorf("%s in %q: found %q, want [%s]", dim, s, got, want)
+		}
+		if got := Find(Quantity, s); !slices.Equal(got, []string{want}) {
+			t.Errorf("Find(Quantity) in %q = %q, want [%s]", s, got, want)
+		}
+	}
+	if got := (Question{Type: Quantity, Unit: "current"}).Find("It takes a 13 A fuse."); !slices.Equal(got, []string{"13 A"}) {
+		t.Errorf("current in a 13 A fuse: found %q", got)
+	}
+	if got := Find(Quantity, "Descale it 2 a day."); len(got) > 0 {
+		t.Errorf("Find(Quantity) in 2 a day = %q, want none", got)
 	}
 }

@@ -39,7 +39,7 @@ const V12Model = "builtin:coverage-v12"
 // months and weekdays are their names, lower-cased.
 var (
 	months   = wordSet(answertype.MonthNames...)
-	weekdays = wordSet("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+	weekdays = wordSet(answertype.DayNames...)
 	// monthAbbrevs are the months' abbreviations (builtin:coverage-v14,
 	// Builtin.PlainAbbrev); "may" is a full name.
 	monthAbbrevs = wordSet(answertype.MonthAbbrevs...)

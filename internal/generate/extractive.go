@@ -611,10 +611,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// v15: the terms of the question's names (not its codes), and of
 		// its number words as the analyzer spells them ("twenti" for
 		// "twenty", "on" for "one": NumberWord knows only the words).
-		named := map[string]bool{}
+		// entityTerms: the terms of all its entities, codes too (see
+		// saysOfEntity).
+		named, entityTerms := map[string]bool{}, map[string]bool{}
 		for _, e := range ents {
-			if !e.Code {
-				for _, t := range e.Terms {
+			for _, t := range e.Terms {
+				entityTerms[t] = true
+				if !e.Code {
 					named[t] = true
 				}
 			}
@@ -673,7 +676,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				news := g.newEntities(s, ents, chosen, mentions)
 				switch {
 				case len(news) > 0 && s.score >= g.AddRatio*best.score &&
-					(g.Version < 12 || g.saysOfEntity(s, news, ents, covered, askingWords, verbs)):
+					(g.Version < 12 || g.saysOfEntity(s, news, entityTerms, covered, askingWords, verbs)):
 					g.why(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
 					g.why(s, "v9-complete")
@@ -1001,21 +1004,13 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 	return best
 }
 
-// dimensionNouns name, after "what" or "which", the dimension of the
-// measure asked for (v15): "what temperature does the K50 hold the water
-// at" asks for degrees, which "1.7 litres" and "two hours" are not.
-// (answertype reads a dimension from a unit word, "how many watts", or a
-// measure adjective, "how heavy"; a question naming the dimension itself
-// it reads as expecting no particular type.)
-var dimensionNouns = map[string]string{"temperature": "temperature", "temperatures": "temperature", "weight": "mass",
-	"capacity": "volume", "wattage": "power", "voltage": "voltage"}
-
 // unbound reports whether the sources hold values, but none of what the
 // question asks (v15, rule 1b):
 //   - the clause that asks names the dimension of a measure after "what"
-//     or "which" ("what temperature", see dimensionNouns) and no sentence
-//     on the question, nor its neighbour, holds a measure in a unit of
-//     that dimension;
+//     or "which" ("what temperature does the K50 hold the water at" asks
+//     for degrees, which "1.7 litres" and "two hours" are not; see
+//     answertype.DimensionNoun) and no sentence on the question, nor its
+//     neighbour, holds a measure in a unit of that dimension;
 //   - it asks for an amount of money "per" a unit ("per mile", "per X200
 //     jar"; not "as per") and every amount the typed sentences on the
 //     question give is a rate per a unit none of those words names ("£42
@@ -1027,7 +1022,7 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		if ws[i] != "what" && ws[i] != "which" {
 			continue
 		}
-		if dim, ok := dimensionNouns[ws[i+1]]; ok {
+		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok {
 			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
 			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
 				return true
@@ -1127,26 +1122,20 @@ func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []
 }
 
 // saysOfEntity reports whether sentence s, which names the entities news
-// of the question ents that the chosen sources do not mention (see
+// of the question that the chosen sources do not mention (see
 // newEntities), is about one (v12): the entity is a code (a model, a
 // batch, a case number: it names the one thing asked about), or s holds a
-// word of the clause that asks (not a verb of the question, nor a word of
-// one of its entities) that the chosen sentences and their titles do not
-// (covered). A name
+// word of the clause that asks (not a verb of the question, nor a term of
+// one of its entities, named) that the chosen sentences and their titles
+// do not (covered). A name
 // ("Hollin", a company) is said of many things: "Submit warranty labour
 // claims within 14 days of the repair, quoting the Hollin case number"
 // names it beside words the answer already holds, and "To pair the K50
 // with the Hollin Home app, ..." beside none of "which town is the
 // Hollin repair centre moving to".
-func (g *Extractive) saysOfEntity(s *sentence, news, ents []assess.Entity, covered, askingWords, verbs map[string]bool) bool {
+func (g *Extractive) saysOfEntity(s *sentence, news []assess.Entity, named, covered, askingWords, verbs map[string]bool) bool {
 	if slices.ContainsFunc(news, func(e assess.Entity) bool { return e.Code }) {
 		return true
-	}
-	named := map[string]bool{}
-	for _, e := range ents {
-		for _, t := range e.Terms {
-			named[t] = true
-		}
 	}
 	for t := range s.own {
 		if askingWords[t] && !verbs[t] && !covered[t] && !named[t] {

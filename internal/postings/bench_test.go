@@ -469,3 +469,51 @@ func BenchmarkDocFreq(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecode walks every posting of one term with its frequency
+// (advance, next, tf), the decoding path of docsTo and tfsTo: "dense" is
+// in every chunk with frequencies 1–3 (one-byte deltas and frequencies:
+// eight at a time), "mixed" as mixedWidths (one- and two-byte values
+// mixed), "sparse" in one chunk of about 200 (two-byte deltas: one at a
+// time). An op is one walk of the term's postings; cpu-ns/posting is the
+// thread's CPU time per posting.
+func BenchmarkDecode(b *testing.B) {
+	const n = 200000
+	r := rand.New(rand.NewPCG(3, 9))
+	docs := mixedWidths(r, n) // "a" mixed, "b" in every chunk
+	for i := range docs {
+		docs[i].terms = docs[i].terms[1:] // drop "b": dense below
+		for range 1 + r.IntN(3) {
+			docs[i].terms = append(docs[i].terms, "dense")
+		}
+		if r.IntN(200) == 0 {
+			docs[i].terms = append(docs[i].terms, "sparse")
+		}
+	}
+	ix := build(b, docs)
+	for _, term := range []struct{ name, t string }{{"dense", "dense"}, {"mixed", "a"}, {"sparse", "sparse"}} {
+		rec, ok := ix.term(term.t)
+		if !ok {
+			b.Fatalf("no term %q", term.t)
+		}
+		b.Run(term.name, func(b *testing.B) {
+			// the thread's CPU time too: the machine is shared
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var sum uint64
+			c0 := threadCPU()
+			for b.Loop() {
+				c := newCursor(ix, rec)
+				for c.advance(0); c.doc != end; c.next() {
+					sum += uint64(c.tf())
+				}
+			}
+			per := float64(b.N) * float64(rec.df)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/posting")
+			b.ReportMetric(float64((threadCPU()-c0).Nanoseconds())/per, "cpu-ns/posting")
+			if sum == 0 {
+				b.Fatal("no postings")
+			}
+		})
+	}
+}
