@@ -23,23 +23,31 @@ import (
 // as one principal may see them, with the run's filters for Holdings
 // (assess.HoldingVocabulary: without it the assessor's visible-chunk
 // check would be skipped, silently).
-// Its Holdings answers are kept per question (heldMemo).
+// Its Holdings answers are kept per question (heldMemo). It also spells
+// an index term as the visible chunks do (assess.SpellingVocabulary), so
+// a spelling correction is a word.
 type lexicon struct {
 	backend.Index
 	held *heldMemo
+	an   *terms.Analyzer
 }
 
 func (l lexicon) Visible(groups []string) assess.Vocabulary {
-	return filteredVocabulary{l.Index.Visible(groups), groups, l.held}
+	return filteredVocabulary{l.Index.Visible(groups), groups, l.held, l.Index, l.an}
 }
 
 type filteredVocabulary struct {
 	backend.Vocabulary
 	groups []string
 	held   *heldMemo
+	ix     backend.Searcher
+	an     *terms.Analyzer
 }
 
-var _ assess.HoldingVocabulary = filteredVocabulary{}
+var (
+	_ assess.HoldingVocabulary  = filteredVocabulary{}
+	_ assess.SpellingVocabulary = filteredVocabulary{}
+)
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
 	ixf := retrieval.IndexFilter(v.groups, f)
@@ -154,7 +162,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
 	an := terms.New()
-	lex := lexicon{ix, newHeldMemo()}
+	lex := lexicon{ix, newHeldMemo(), an}
 	a := assess.NewBuiltin(an, lex)
 	a.Rewriter = assess.NewRewriter(an, lex)
 	if l.thes != nil {
