@@ -414,12 +414,22 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 }
 
 // surfaceWords maps the terms of the words of seen to those words, lower
-// case, each once, in order.
+// case, each once, in order. A word is a run of letters and digits, or a
+// whitespace-separated token without the punctuation around it, for the
+// terms the analyzer keeps whole ("parts.hollin.example").
 func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
 	out := map[string][]string{}
 	done := map[string]bool{}
+	notWord := func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
 	for _, e := range seen {
-		for _, w := range strings.FieldsFunc(strings.ToLower(e.Title+"\n"+e.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		text := strings.ToLower(e.Title + "\n" + e.Text)
+		ws := strings.FieldsFunc(text, notWord)
+		for _, f := range strings.Fields(text) {
+			if w := strings.TrimFunc(f, notWord); strings.IndexFunc(w, notWord) >= 0 {
+				ws = append(ws, w) // a token with inner punctuation
+			}
+		}
+		for _, w := range ws {
 			if done[w] {
 				continue
 			}

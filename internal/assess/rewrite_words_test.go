@@ -40,16 +40,16 @@ func TestSpellAsVisibleWord(t *testing.T) {
 func TestFeedbackWords(t *testing.T) {
 	an := terms.New()
 	texts := []string{
-		"K50 kettle: descale it monthly with citric acid.",
-		"Descale the K50 kettle monthly; citric acid works best.",
-		"The kettle's filter: descale monthly.",
-		"X200 blender jar",
+		"K50 kettle: descale it with citric acid; spares at parts.hollin.example.",
+		"Descale the K50 kettle; citric acid works best. See parts.hollin.example",
+		"The kettle's filter: descale it. Order at parts.hollin.example.",
+		"X200 blender jar: citric acid stains", "X300 Pro pump: acid", "citric acid is sold in shops",
 	}
 	lex := newLexicon(an, texts...)
 	r := NewRewriter(an, lex)
 	var ev []Evidence
 	for i, tx := range texts[:3] {
-		ev = append(ev, Evidence{ChunkID: string(rune('a' + i)), Title: "Kettle care", Text: tx})
+		ev = append(ev, Evidence{ChunkID: string(rune('a' + i)), Title: "K50", Text: tx})
 	}
 	req := Request{Question: "how do I clean the kettle", Query: "how do I clean the kettle", Groups: []string{"public"}, Evidence: ev, K: 5}
 	vocab := lex.Visible(req.Groups)
@@ -64,8 +64,20 @@ func TestFeedbackWords(t *testing.T) {
 				t.Errorf("%s query %q adds %q, an index term no text spells", st.Name(), p.Query, w)
 			}
 		}
-		if strings.Contains(p.Query, "descal ") || strings.HasSuffix(p.Query, "descal") || strings.Contains(p.Why, "descal,") || strings.HasSuffix(p.Why, "descal") {
-			t.Errorf("%s: query %q, why %q: the stem %q, not the word %q", st.Name(), p.Query, p.Why, "descal", "descale")
+		for _, stem := range []string{"descal", "parts.hollin.exampl"} {
+			if strings.Contains(p.Query, stem+" ") || strings.HasSuffix(p.Query, stem) || strings.Contains(p.Why, stem+",") || strings.HasSuffix(p.Why, stem) {
+				t.Errorf("%s: query %q, why %q: the index term %q, not a word", st.Name(), p.Query, p.Why, stem)
+			}
 		}
+	}
+	// A term the analyzer keeps whole is spelt whole, without the
+	// punctuation around it.
+	if ts := an.Terms("parts.hollin.example"); len(ts) == 1 {
+		got := r.surfaceWords([]Evidence{{Text: "Order at parts.hollin.example."}})[ts[0]]
+		if strings.Join(got, ",") != "parts.hollin.example" {
+			t.Errorf("surfaceWords spells %q as %v, want [parts.hollin.example]", ts[0], got)
+		}
+	} else {
+		t.Fatalf("the analyzer splits parts.hollin.example into %v; this test expects one term", ts)
 	}
 }
