@@ -2,14 +2,9 @@ package live
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -75,25 +70,13 @@ func TestExpand(t *testing.T) {
 // counted nor returned.
 func TestWithExpansion(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	corpus := filepath.Join(dir, "c.jsonl")
 	body := `{"id":"a","title":"Blender jar","text":"The blender jar holds two litres.","acl":["public"]}
 {"id":"b","title":"Blender lid","text":"The blender lid locks with a click.","acl":["public"]}
 {"id":"c","title":"Blender base","text":"Wipe the blender base with a damp cloth.","acl":["public"]}
 {"id":"w","title":"Warranty","text":"Every appliance has a two-year warranty.","acl":["public"]}
 {"id":"s","title":"Staff","text":"Guarantee claims for the blender go to the staff desk.","acl":["staff"]}
 `
-	if err := os.WriteFile(corpus, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.DataDir = dir
-	cfg.Index.Corpus = corpus
-	l, err := Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openCorpus(t, body)
 	g := l.cur.Load()
 	th := fakeThesaurus{"guarantee": {"warranty"}}
 	req := retrieval.Request{Query: "blender guarantee", Groups: []string{"public"}, K: 2}

@@ -14,29 +14,36 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// TestSpellings: the visible vocabulary spells an index term with the
-// words of the chunks the groups may see, most used first, and never with
-// a word only another group's chunks use; a term no visible chunk holds
-// has no spelling. The rewriter then corrects "kettel" into "kettle".
-func TestSpellings(t *testing.T) {
-	ctx := context.Background()
+// openCorpus indexes body (corpus JSONL) with the default configuration
+// and opens it as a worker does, without a thesaurus.
+func openCorpus(t *testing.T, body string) *Index {
+	t.Helper()
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c.jsonl")
-	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly. Kettles need it.","acl":["public"]}
-{"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
-{"id":"s","title":"Staff","text":"Kettling notes, kettled stock, descaling kit.","acl":["staff"]}
-`
 	if err := os.WriteFile(corpus, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.Index.Corpus = corpus
-	l, err := Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// TestSpellings: the visible vocabulary spells an index term with the
+// words of the chunks the groups may see, most used first, and never with
+// a word only another group's chunks use; a term no visible chunk holds
+// has no spelling. The rewriter then corrects "kettel" into "kettle".
+func TestSpellings(t *testing.T) {
+	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly. Kettles need it.","acl":["public"]}
+{"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
+{"id":"s","title":"Staff","text":"Kettling notes, kettled stock, descaling kit.","acl":["staff"]}
+`
+	l := openCorpus(t, body)
 	g := l.cur.Load()
 	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
