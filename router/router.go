@@ -65,7 +65,7 @@ const (
 // report these same constants, so traces and routes agree.
 const (
 	BuiltinAssessModel   = "builtin:coverage-v17"
-	BuiltinRewriteModel  = "builtin:strategies-v1"
+	BuiltinRewriteModel  = "builtin:strategies-v2"
 	BuiltinGenerateModel = "builtin:extractive-v15"
 	// BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
 	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 and

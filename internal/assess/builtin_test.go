@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
@@ -15,11 +16,13 @@ import (
 // the way the index analyzes them, each visible to its ACL groups.
 type lexicon struct {
 	docs []lexDoc
+	an   *terms.Analyzer
 }
 
 type lexDoc struct {
 	acl   []string
 	terms map[string]bool
+	text  string
 }
 
 func newLexicon(an *terms.Analyzer, texts ...string) *lexicon {
@@ -31,15 +34,17 @@ func newLexicon(an *terms.Analyzer, texts ...string) *lexicon {
 }
 
 func (l *lexicon) add(an *terms.Analyzer, acl []string, text string) {
-	l.docs = append(l.docs, lexDoc{acl: acl, terms: an.Set(text)})
+	l.docs = append(l.docs, lexDoc{acl: acl, terms: an.Set(text), text: text})
+	l.an = an
 }
 
 func (l *lexicon) Visible(groups []string) Vocabulary {
-	v := &lexVocab{df: map[string]int{}}
+	v := &lexVocab{df: map[string]int{}, an: l.an}
 	for _, d := range l.docs {
 		if corpus.Visible(d.acl, groups) {
 			v.n++
 			v.sets = append(v.sets, d.terms)
+			v.texts = append(v.texts, d.text)
 			for t := range d.terms {
 				v.df[t]++
 			}
@@ -55,9 +60,25 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 }
 
 type lexVocab struct {
-	df   map[string]int
-	n    int
-	sets []map[string]bool
+	df    map[string]int
+	n     int
+	sets  []map[string]bool
+	texts []string
+	an    *terms.Analyzer
+}
+
+// Spellings makes lexVocab a SpellingVocabulary: the words of the
+// visible texts that analyze to term, in order of first use.
+func (v *lexVocab) Spellings(term string) []string {
+	var out []string
+	for _, text := range v.texts {
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
@@ -154,7 +175,7 @@ func TestRewriterSpelling(t *testing.T) {
 	tests := []struct {
 		query, want string
 	}{
-		{"kettel descale", "kettl descale"},                    // dropped letter in a long word
+		{"kettel descale", "kettle descale"},                   // dropped letter in a long word, spelt as the visible texts spell it
 		{"vacum pump", "vacuum pump"},                          // inserted letter
 		{"waranty for the blendr", "warranty for the blender"}, // words, not stems ("warranti")
 		{"can I put it in the sink", ""},                       // "sink" → "link" is one substitution in a four-letter word: refused
@@ -179,7 +200,7 @@ func TestSpellKeepsFrame(t *testing.T) {
 	r := NewRewriter(an, lex)
 	vocab := lex.Visible([]string{"public"})
 	for _, tt := range []struct{ text, want string }{
-		{"how frequently should I descale the kettel", "how frequently should I descale the kettl"},
+		{"how frequently should I descale the kettel", "how frequently should I descale the kettle"},
 		{"can you tell me how frequently to descale", "can you tell me how frequently to descale"},
 		{"a deletion requst", "a deletion request"}, // a content word is
 	} {

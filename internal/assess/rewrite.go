@@ -343,15 +343,31 @@ func (wider) Propose(_ *Rewriter, s *Situation) (Proposal, bool) {
 // maxWiderK bounds the wider strategy's k (the loop's own top-k limit).
 const maxWiderK = 50
 
+// SpellingVocabulary is a Vocabulary that can also spell an index term as
+// the visible chunks spell it: both backends' vocabularies can, through
+// internal/backend/live's adapter. The rewriter uses it to write a
+// spelling correction as a word ("kettle"), never as an index term
+// ("kettl"), when the attempt's own evidence does not hold the word.
+type SpellingVocabulary interface {
+	Vocabulary
+	// Spellings returns the words of the visible chunks that analyze to
+	// term, lower case, most used first; none when no visible chunk holds
+	// it (or the backend cannot tell).
+	Spellings(term string) []string
+}
+
 // Spell corrects the words of text that vocab has never seen (see
 // Rewriter) into words it has, and lists the corrections as "typed→word"
 // (the typed word without the punctuation around it, which stays around
 // the correction in the text: "bioling?" becomes "boiling?").
 // A correction is a word, not an index term (a stem): the word of the
 // visible texts seen (the attempt's evidence) closest to the typed one
-// that analyzes to the corrected term; failing that, a spelling of the
-// term a Thesaurus knows, or the typed word's own ending put on the term
-// ("mintues" → "minutes"); failing that, the term (see word).
+// that analyzes to the corrected term; failing that, the closest of the
+// words the principal's visible chunks spell the term with (when vocab is
+// a SpellingVocabulary: "kettel" → "kettle", not "kettl"); failing that, a
+// spelling of the term a Thesaurus knows, or the typed word's own ending
+// put on the term ("mintues" → "minutes"); failing that, the term (see
+// word).
 //
 // English words are never corrected: the words that only frame what a
 // question asks ("frequently" in "how frequently", "tell" in "can you
@@ -379,7 +395,13 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 		if surface == nil {
 			surface = r.surfaceWords(seen)
 		}
-		c = r.word(clean, c, surface[c])
+		spelt := surface[c]
+		if len(spelt) == 0 {
+			if sv, ok := vocab.(SpellingVocabulary); ok {
+				spelt = sv.Spellings(c) // the visible corpus's words for c, when the evidence has none
+			}
+		}
+		c = r.word(clean, c, spelt)
 		fixed = append(fixed, core+"→"+c)
 		// the punctuation around the typed word stays around the correction
 		start := strings.Index(w, core)
@@ -392,12 +414,22 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 }
 
 // surfaceWords maps the terms of the words of seen to those words, lower
-// case, each once, in order.
+// case, each once, in order. A word is a run of letters and digits, or a
+// whitespace-separated token without the punctuation around it, for the
+// terms the analyzer keeps whole ("parts.hollin.example").
 func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
 	out := map[string][]string{}
 	done := map[string]bool{}
+	notWord := func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
 	for _, e := range seen {
-		for _, w := range strings.FieldsFunc(strings.ToLower(e.Title+"\n"+e.Text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		text := strings.ToLower(e.Title + "\n" + e.Text)
+		ws := strings.FieldsFunc(text, notWord)
+		for _, f := range strings.Fields(text) {
+			if w := strings.TrimFunc(f, notWord); strings.IndexFunc(w, notWord) >= 0 {
+				ws = append(ws, w) // a token with inner punctuation
+			}
+		}
+		for _, w := range ws {
 			if done[w] {
 				continue
 			}
@@ -411,8 +443,8 @@ func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
 }
 
 // word spells the correction of typed into term as a word: the one of
-// words (the words of the visible texts seen that analyze to term) closest
-// to typed, ties to the first. Failing that, a spelling of term made from
+// words (the words of the visible texts seen, or else of the visible
+// chunks, that analyze to term) closest to typed, ties to the first. Failing that, a spelling of term made from
 // typed or term alone: with a Thesaurus, the closest to typed of those it
 // knows that analyze to term, among typed's own ending put on term and
 // term with an ending the analyzer strips ("kettl"+"e"); without one, or
@@ -560,7 +592,7 @@ func transposed(a, b string) bool {
 }
 
 // feedbackTerms picks up to two terms shared by most of the top chunks that
-// the query lacks, weighted by IDF.
+// the query lacks, weighted by IDF, as words those chunks use.
 func (r *Rewriter) feedbackTerms(req Request, vocab Vocabulary) []string {
 	top := req.Evidence
 	if len(top) > 3 {
@@ -573,7 +605,9 @@ func (r *Rewriter) feedbackTerms(req Request, vocab Vocabulary) []string {
 }
 
 // specific picks up to max terms of the chunks in top that most of them
-// share and the query and question lack, by IDF times how many share them.
+// share and the query and question lack, by IDF times how many share them,
+// and returns them as words those chunks use (their index terms are stems,
+// which neither a query nor a trace should show).
 func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max int) []string {
 	inQuery := r.an.Set(req.Query + " " + req.Question)
 	count := map[string]int{}
@@ -602,9 +636,16 @@ func (r *Rewriter) specific(top []Evidence, req Request, vocab Vocabulary, max i
 		}
 		return cands[i].t < cands[j].t
 	})
+	// Each term as the top chunks spell it ("descale", not "descal"): the
+	// first of their words that analyzes to it, in their order.
+	surface := r.surfaceWords(top)
 	var out []string
 	for i := 0; i < len(cands) && i < max; i++ {
-		out = append(out, cands[i].t)
+		w := cands[i].t
+		if ws := surface[w]; len(ws) > 0 {
+			w = ws[0]
+		}
+		out = append(out, w)
 	}
 	return out
 }

@@ -23,23 +23,31 @@ import (
 // as one principal may see them, with the run's filters for Holdings
 // (assess.HoldingVocabulary: without it the assessor's visible-chunk
 // check would be skipped, silently).
-// Its Holdings answers are kept per question (heldMemo).
+// Its Holdings answers are kept per question (heldMemo). It also spells
+// an index term as the visible chunks do (assess.SpellingVocabulary), so
+// a spelling correction is a word.
 type lexicon struct {
 	backend.Index
 	held *heldMemo
+	an   *terms.Analyzer
 }
 
 func (l lexicon) Visible(groups []string) assess.Vocabulary {
-	return filteredVocabulary{l.Index.Visible(groups), groups, l.held}
+	return filteredVocabulary{l.Index.Visible(groups), groups, l.held, l.Index, l.an}
 }
 
 type filteredVocabulary struct {
 	backend.Vocabulary
 	groups []string
 	held   *heldMemo
+	ix     backend.Searcher
+	an     *terms.Analyzer
 }
 
-var _ assess.HoldingVocabulary = filteredVocabulary{}
+var (
+	_ assess.HoldingVocabulary  = filteredVocabulary{}
+	_ assess.SpellingVocabulary = filteredVocabulary{}
+)
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
 	ixf := retrieval.IndexFilter(v.groups, f)
@@ -68,14 +76,17 @@ type generation struct {
 type Index struct {
 	src *Source
 	// thes relates words for the builtin assessor (loop.thesaurus); nil
-	// without one. Opened once, shared by every version.
-	thes assess.Thesaurus
-	cfg  config.Config
-	log  *slog.Logger
-	mu   sync.Mutex // serializes swaps
-	cur  atomic.Pointer[generation]
-	old  []backend.Index // retired, closed after a grace period or at Close
-	done bool
+	// without one. Opened once, shared by every version. With it, Search
+	// also searches a query's words no visible chunk holds by their
+	// visible synonyms (withExpansion), analyzed by expandAn.
+	thes     assess.Thesaurus
+	expandAn *terms.Analyzer
+	cfg      config.Config
+	log      *slog.Logger
+	mu       sync.Mutex // serializes swaps
+	cur      atomic.Pointer[generation]
+	old      []backend.Index // retired, closed after a grace period or at Close
+	done     bool
 }
 
 // retireAfter is how long a replaced version stays open for searches
@@ -119,7 +130,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passa
 		if wn, err := thesaurus.Open(dir); err != nil {
 			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
 		} else {
-			l.thes = wn
+			l.thes, l.expandAn = wn, terms.New()
 		}
 	}
 	g, err := l.wire(ix)
@@ -154,7 +165,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
 	an := terms.New()
-	lex := lexicon{ix, newHeldMemo()}
+	lex := lexicon{ix, newHeldMemo(), an}
 	a := assess.NewBuiltin(an, lex)
 	a.Rewriter = assess.NewRewriter(an, lex)
 	if l.thes != nil {
@@ -225,11 +236,14 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
-	res, err := g.searcher.Search(ctx, req)
+	search := func(g *generation) (retrieval.Result, error) {
+		return withExpansion(ctx, g.searcher, l.expandAn, l.thes, g.ix.Visible(req.Groups), req)
+	}
+	res, err := search(g)
 	if err != nil && g.ix.Stale(ctx) {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
 			g = g2
-			res, err = g.searcher.Search(ctx, req)
+			res, err = search(g)
 		}
 	}
 	if err != nil {

@@ -1,0 +1,63 @@
+package live
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// spellingChunks bounds the visible chunks Spellings reads for a term's
+// words, and spellingTimeout how long it may take.
+const (
+	spellingChunks  = 5
+	spellingTimeout = 2 * time.Second
+)
+
+// Spellings returns the words the chunks v's groups may see spell term
+// with, lower case, most used first (ties alphabetical): read from the
+// few best-ranked visible chunks holding term. None when no visible chunk
+// holds it, or the search fails (the rewriter then spells the correction
+// another way).
+func (v filteredVocabulary) Spellings(term string) []string {
+	if v.ix == nil || v.an == nil || v.DocFreq(term) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), spellingTimeout)
+	defer cancel()
+	hits, err := v.ix.SearchText(ctx, term, retrieval.IndexFilter(v.groups, wire.Filters{}), spellingChunks)
+	if err != nil || len(hits) == 0 {
+		return nil
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	chunks, err := v.ix.Chunks(ctx, ids)
+	if err != nil {
+		return nil
+	}
+	count := map[string]int{}
+	for _, c := range chunks {
+		for _, w := range strings.FieldsFunc(strings.ToLower(c.Title+"\n"+c.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term {
+				count[w]++
+			}
+		}
+	}
+	out := make([]string, 0, len(count))
+	for w := range count {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if count[out[i]] != count[out[j]] {
+			return count[out[i]] > count[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
