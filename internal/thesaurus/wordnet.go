@@ -179,16 +179,7 @@ func (w *WordNet) lemmas(word string) []lemma {
 // away, and the words its own derivation pointers name.
 // Words come lower-cased, multi-word ones with spaces, sorted, without
 // word itself. An unknown word has none.
-func (w *WordNet) Related(word string) []string { return w.related(word, true) }
-
-// Synonyms returns the other words of the synsets of word's base forms'
-// two most frequent senses per part of speech: Related without the
-// pointers (no attribute, similar-to or derivation links: "soft" gets
-// "mild", not "hardness"). Same form as Related.
-func (w *WordNet) Synonyms(word string) []string { return w.related(word, false) }
-
-// related is Related, following pointers only when pointers is set.
-func (w *WordNet) related(word string, pointers bool) []string {
+func (w *WordNet) Related(word string) []string {
 	word = strings.ToLower(strings.TrimSpace(word))
 	seen := map[string]bool{}
 	var refs []sense
@@ -207,9 +198,6 @@ func (w *WordNet) related(word string, pointers bool) []string {
 		words, ptrs := w.synset(r.synsetRef)
 		for _, x := range words {
 			out[x] = true
-		}
-		if !pointers {
-			continue
 		}
 		for _, p := range ptrs {
 			if p.source > 0 && (p.source > len(words) || words[p.source-1] != r.lemma) {

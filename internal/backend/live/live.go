@@ -76,17 +76,14 @@ type generation struct {
 type Index struct {
 	src *Source
 	// thes relates words for the builtin assessor (loop.thesaurus); nil
-	// without one. Opened once, shared by every version. With it, Search
-	// also searches a query's words no visible chunk holds by their
-	// visible synonyms (withExpansion), analyzed by expandAn.
-	thes     assess.Thesaurus
-	expandAn *terms.Analyzer
-	cfg      config.Config
-	log      *slog.Logger
-	mu       sync.Mutex // serializes swaps
-	cur      atomic.Pointer[generation]
-	old      []backend.Index // retired, closed after a grace period or at Close
-	done     bool
+	// without one. Opened once, shared by every version.
+	thes assess.Thesaurus
+	cfg  config.Config
+	log  *slog.Logger
+	mu   sync.Mutex // serializes swaps
+	cur  atomic.Pointer[generation]
+	old  []backend.Index // retired, closed after a grace period or at Close
+	done bool
 }
 
 // retireAfter is how long a replaced version stays open for searches
@@ -130,7 +127,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passa
 		if wn, err := thesaurus.Open(dir); err != nil {
 			log.Warn("assessing without a thesaurus", "loop.thesaurus", dir, "error", err)
 		} else {
-			l.thes, l.expandAn = wn, terms.New()
+			l.thes = wn
 		}
 	}
 	g, err := l.wire(ix)
@@ -236,14 +233,11 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
-	search := func(g *generation) (retrieval.Result, error) {
-		return withExpansion(ctx, g.searcher, l.expandAn, l.thes, g.ix.Visible(req.Groups), req)
-	}
-	res, err := search(g)
+	res, err := g.searcher.Search(ctx, req)
 	if err != nil && g.ix.Stale(ctx) {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
 			g = g2
-			res, err = search(g)
+			res, err = g.searcher.Search(ctx, req)
 		}
 	}
 	if err != nil {
