@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
@@ -64,9 +65,10 @@ func TestQueriesSurviveTheServerTimeout(t *testing.T) {
 	// The corpus must be big enough for the server to cut a query short;
 	// otherwise this test shows nothing.
 	q := redisearch.FilterQuery(backend.Filter{Groups: all})
+	vn := fmt.Sprintf("assay:%s:v%d", name, ix.RedisManifest().Version)
 	cut := false
 	for range 5 {
-		got, err := rdb.Do(ctx, "FT.SEARCH", fmt.Sprintf("assay:%s:v%d", name, ix.RedisManifest().Version), q, "NOCONTENT", "LIMIT", 0, 0, "DIALECT", 2).Slice()
+		got, err := rdb.Do(ctx, "FT.SEARCH", vn, q, "NOCONTENT", "LIMIT", 0, 0, "DIALECT", 2).Slice()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,4 +117,28 @@ func TestQueriesSurviveTheServerTimeout(t *testing.T) {
 			}
 		}
 	}
+
+	// Under ON_TIMEOUT FAIL the server's cut is an error; assay's queries
+	// still answer in full, and the server's error is a timeout.
+	if err := rdb.Do(ctx, "FT.CONFIG", "SET", "ON_TIMEOUT", "FAIL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Do(context.Background(), "FT.CONFIG", "SET", "ON_TIMEOUT", "RETURN") })
+	groups := restricted[1]
+	if hits, err := ix.SearchText(ctx, queries[0], backend.Filter{Groups: groups}, 10); err != nil {
+		t.Errorf("ON_TIMEOUT FAIL: %v", err)
+	} else if got, key := ids(hits), fmt.Sprint(groups, queries[0]); !slices.Equal(got, wantHits[key]) {
+		t.Errorf("ON_TIMEOUT FAIL: hits %v, want %v", got, wantHits[key])
+	}
+	for range 5 {
+		err := rdb.Do(ctx, "FT.SEARCH", vn, q, "NOCONTENT", "LIMIT", 0, 0, "DIALECT", 2).Err()
+		if err == nil {
+			continue
+		}
+		if typed := ix.RedisErr("test", err); !errs.Is(errs.Timeout, typed) {
+			t.Errorf("the server's %q is %v, want a timeout", err, typed)
+		}
+		return
+	}
+	t.Error("ON_TIMEOUT FAIL: no count passed the 1 ms TIMEOUT in 5 tries")
 }
