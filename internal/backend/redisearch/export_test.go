@@ -129,3 +129,6 @@ func SetCheckPostings(n int) int {
 func SetMaxHoldingCounts(n int) int {
 	return swap(&maxHoldingCounts, n)
 }
+
+// RedisErr is redisErr: how the Index types a Redis failure.
+func (ix *Index) RedisErr(op string, err error) error { return ix.redisErr(op, err) }

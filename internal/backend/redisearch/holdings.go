@@ -323,7 +323,7 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 	cmds := make([]*redis.Cmd, len(checks))
 	for i, k := range checks {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
-		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "DIALECT", 2)
+		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	}
 	c.sent += len(checks)
 	if _, err := pipe.Exec(ctx); err != nil {
@@ -354,7 +354,7 @@ func (c *checker) readMasks(ctx context.Context) bool {
 		if postingsScorer != "" {
 			args = append(args, "SCORER", postingsScorer)
 		}
-		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, c.dfs[i], "DIALECT", 2)...)
+		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, c.dfs[i], "TIMEOUT", noTimeout, "DIALECT", 2)...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return false
@@ -467,7 +467,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 			continue
 		}
 		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, q, &redis.FTSearchOptions{
-			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2, Scorer: postingsScorer,
+			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2, Scorer: postingsScorer, Timeout: noTimeout,
 		})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {

@@ -263,7 +263,7 @@ func (ix *Index) probe(ctx context.Context) error {
 		}
 		return errs.Errorf(op, errs.Invalid, "index %s: FT.INFO: %v: rebuild it", ix.vn, err)
 	}
-	_, err = ix.rdb.FTSearchWithArgs(ctx, ix.vn, "*", &redis.FTSearchOptions{Scorer: "BM25STD", CountOnly: true, DialectVersion: 2}).Result()
+	_, err = ix.rdb.FTSearchWithArgs(ctx, ix.vn, "*", &redis.FTSearchOptions{Scorer: "BM25STD", CountOnly: true, DialectVersion: 2, Timeout: noTimeout}).Result()
 	if err != nil {
 		return errs.Errorf(op, errs.Unsupported, "the Redis at %s cannot score BM25STD (%v): refusing to serve an index that would be ranked by TF-IDF; use RediSearch 2.8 or later", ix.rdb.Options().Addr, err)
 	}
@@ -397,6 +397,21 @@ func (ix *Index) HasDocument(id string) bool {
 	return err == nil && n == 1
 }
 
+// noTimeout is the TIMEOUT (ms) every FT.SEARCH and FT.AGGREGATE sends:
+// none, in effect (2^31-1 ms, 24.8 days; go-redis's FT.* helpers drop a
+// TIMEOUT of 0, which would also mean none). RediSearch's own default is
+// TIMEOUT 500 with ON_TIMEOUT RETURN: a query past 500 ms answers with
+// what it found so far, and over RESP2 nothing marks the answer partial
+// (at 500,000 chunks a count of every chunk came back 499,499 after
+// 583 ms). Every answer assay reads must be complete (counts, visible
+// dfs, candidate lists, existence checks, KNN), so no query may stop
+// early on the server: the client's ReadTimeout bounds the wait instead,
+// and its expiry is an error. A per-query TIMEOUT of the caller's
+// remaining deadline would not do: under ON_TIMEOUT RETURN it too answers
+// partially. Should a server still end a query and say so (ON_TIMEOUT
+// FAIL), redisErr turns its "Timeout limit was reached" into errs.Timeout.
+const noTimeout = math.MaxInt32
+
 // redisErr types a Redis failure: a missing FT index means this version
 // was dropped under us (a newer one is current); anything else is Redis
 // being unavailable, which retries.
@@ -411,6 +426,9 @@ func (ix *Index) redisErr(op string, err error) error {
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return errs.E(op, errs.Timeout, err)
+	}
+	if strings.Contains(msg, "timeout limit was reached") {
+		return errs.Errorf(op, errs.Timeout, "index %s: RediSearch ended the query at its TIMEOUT, so its answer would be partial: %v", ix.vn, err)
 	}
 	return errs.E(op, errs.Unavailable, err)
 }
@@ -492,7 +510,7 @@ func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int) (
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
 		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
-			"LIMIT", offset, page, "DIALECT", 2).Slice()
+			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
 		if err != nil {
 			return nil, 0, err
 		}
@@ -705,6 +723,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 		Limit:          depth,
 		Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
 		DialectVersion: 2,
+		Timeout:        noTimeout,
 	}).Result()
 	if err != nil {
 		return nil, backend.VectorStats{}, ix.redisErr(op, err)

@@ -136,7 +136,7 @@ func setKey(groups []string) (string, []string) {
 
 // count is FT.SEARCH query LIMIT 0 0 in pipe: how many chunks match.
 func (ix *Index) count(ctx context.Context, pipe redis.Pipeliner, query string) *redis.FTSearchCmd {
-	return pipe.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{Verbatim: true, NoContent: true, LimitOffset: 0, Limit: 0, CountOnly: true, DialectVersion: 2})
+	return pipe.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{Verbatim: true, NoContent: true, LimitOffset: 0, Limit: 0, CountOnly: true, DialectVersion: 2, Timeout: noTimeout})
 }
 
 // set returns the statistics of the chunks visible to groups, asking
