@@ -219,7 +219,7 @@ const (
 //     thing, the current sources superseding it (titled alike: "Warranty
 //     terms (2026)") are silenced instead (see laterVersions).
 //
-// v15 (ExtractiveModel; v14 is ExtractiveV14Model) says when the values
+// v15 (ExtractiveV15Model; v14 is ExtractiveV14Model) says when the values
 // the sources give are not of what is asked, and opens with the value
 // said of the asked code:
 //
@@ -243,6 +243,17 @@ const (
 //     rule 2a' needs a number in each compared entity's own part of the
 //     sentence (numberEach); the choice rule finds an entity inside a
 //     hyphenated word ("Rad53-dependent").
+//
+// v16 (ExtractiveModel; v15 is ExtractiveV15Model) answers a question
+// asking the same of each thing it names from each thing's page:
+//
+//   - rule 2b: a question holding a joint word (answertype.Joint: "same",
+//     "each", "between" ...) that no comparison rule answered is answered
+//     by each compared entity's best sentence on the question from a
+//     source whose title names that entity and no other compared one,
+//     each cited to its own source, when the picks come from two or more
+//     sources (see joint): "does E4 mean the same on the X200 as on the
+//     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
