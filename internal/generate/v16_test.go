@@ -43,3 +43,15 @@ func TestJointQuestionEachPage(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractiveV16Hollin: on the Hollin corpus, the joint E4 question
+// (fresh3 g31) is answered from both error pages with the X200's fact
+// ("not locked"); v15 answered from the X300 Pro's page alone.
+func TestExtractiveV16Hollin(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	f.againstPrevious(t, NewExtractiveV16(an), NewExtractiveV15(an), []previousCase{
+		{"g31", "does E4 mean the same thing on the X200 as it does on the X300 Pro?", []string{"public"}, "man-x300-errors",
+			[]string{"man-x300-errors", "man-x200-errors"}, "not locked", []string{"man-x300-errors"}},
+	})
+}
