@@ -3,10 +3,9 @@ package live
 import (
 	"context"
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -47,7 +46,7 @@ func (v filteredVocabulary) Spellings(term string) []string {
 	}
 	count := map[string]int{}
 	for _, c := range chunks {
-		for _, w := range strings.FieldsFunc(strings.ToLower(c.Title+"\n"+c.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, w := range assess.SurfaceWords(c.Title + "\n" + c.Text) {
 			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term {
 				count[w]++
 			}

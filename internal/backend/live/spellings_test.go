@@ -81,3 +81,22 @@ func TestSpellingsUnstableTerm(t *testing.T) {
 		}
 	}
 }
+
+// TestSpellingsWholeToken: a term the analyzer reads from a token with
+// inner punctuation ("parts.hollin.example") is spelt as that token, as
+// the rewriter's evidence words are (assess.SurfaceWords).
+func TestSpellingsWholeToken(t *testing.T) {
+	body := `{"id":"a","title":"Spares","text":"Order spares at parts.hollin.example.","acl":["public"]}
+`
+	l := openCorpus(t, body)
+	g := l.cur.Load()
+	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
+	ts := lex.an.Terms("parts.hollin.example")
+	if len(ts) != 1 {
+		t.Fatalf("the analyzer splits parts.hollin.example into %v; this test expects one term", ts)
+	}
+	if got := strings.Join(pub.Spellings(ts[0]), ","); got != "parts.hollin.example" {
+		t.Errorf("Spellings(%s) = %q, want parts.hollin.example", ts[0], got)
+	}
+}
