@@ -143,24 +143,41 @@ func bareDegreeAt(s string) bool {
 }
 
 // temperatureWords set or state a temperature in the number after them
-// ("at 80C", "heat to 80C", "a temperature of 80C", "above 40C");
-// temperatureFillers may stand between ("at least 80C", "at about 80C").
+// ("at 80C", "heat to 80C", "a temperature of 80C", "above 40C", "between
+// 5C and 25C"); temperatureFillers may stand between ("at least 80C", "at
+// about 80C"), and temperatureJoins carry a temperature on to the next
+// number ("between 5C and 25C", "at 60C or 70C"; not "rooms 3F and 4F").
 var (
 	temperatureWords = set("at", "to", "heat", "heats", "heated", "heating", "warm", "warms", "warmed", "cool", "cools",
 		"cooled", "temperature", "temperatures", "temp", "reach", "reaches", "reached", "above", "below", "exceed",
-		"exceeds", "exceeding", "max", "maximum", "min", "minimum")
+		"exceeds", "exceeding", "max", "maximum", "min", "minimum", "between", "from")
 	temperatureFillers = set("of", "least", "most", "about", "around", "approximately", "roughly", "nearly")
+	temperatureJoins   = set("and", "or")
 )
 
 // temperatureBefore reports whether the text before a number ends in a
 // word that sets or states a temperature (temperatureWords), fillers
-// aside.
+// aside, or in a join after a bare temperature that does.
 func temperatureBefore(before string) bool {
 	ws := words(before)
-	for len(ws) > 1 && temperatureFillers[ws[len(ws)-1]] {
-		ws = ws[:len(ws)-1]
+	for {
+		for len(ws) > 1 && temperatureFillers[ws[len(ws)-1]] {
+			ws = ws[:len(ws)-1]
+		}
+		n := len(ws)
+		if n >= 2 && temperatureJoins[ws[n-1]] && bareDegreeWord(ws[n-2]) {
+			ws = ws[:n-2] // "5C and", "60 and": as "5C" or "60" was
+			continue
+		}
+		return n > 0 && temperatureWords[ws[n-1]]
 	}
-	return len(ws) > 0 && temperatureWords[ws[len(ws)-1]]
+}
+
+// bareDegreeWord reports whether a word (lower case) is a number, with a
+// bare "c" or "f" after it or none ("5c", "60f", "60").
+func bareDegreeWord(w string) bool {
+	w = strings.TrimRight(w, "cf")
+	return strings.Trim(w, "0123456789.,") == "" && strings.ContainsAny(w, "0123456789")
 }
 
 // pronouns stand for the asker or the one asked, never for what a question

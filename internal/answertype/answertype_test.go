@@ -582,6 +582,22 @@ func TestDimensionSymbols(t *testing.T) {
 	if got := Find(Quantity, "The desk in room 3F has 2 kg of paper."); !slices.Equal(got, []string{"2 kg"}) {
 		t.Errorf("Find(Quantity) = %q, want only the mass: room 3F is no temperature", got)
 	}
+	// a range of bare temperatures: "between" and "from" state one, and
+	// "and"/"or" carry on a temperature, not a room
+	for s, want := range map[string][]string{
+		"Store it between 5C and 25C.":   {"5C", "25C"},
+		"It works from 5C to 40C.":       {"5C", "40C"},
+		"Serve at 60C or 70C.":           {"60C", "70C"},
+		"Keep it between 60 and 85F.":    {"85F"},
+		"Rooms 3 and 4F are free.":       nil,
+		"Rooms 3F and 4F are free.":      nil,
+		"Use gate 2C or 3C for coaches.": nil,
+	} {
+		q := Question{Type: Quantity, Unit: "temperature"}
+		if got := q.Find(s); !slices.Equal(got, want) {
+			t.Errorf("temperature in %q: found %q, want %q", s, got, want)
+		}
+	}
 }
 
 // TestUnitsOneTable: a measure in a unit a question may ask by ("how many

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
@@ -72,7 +71,7 @@ type lexVocab struct {
 func (v *lexVocab) Spellings(term string) []string {
 	var out []string
 	for _, text := range v.texts {
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		for _, w := range SurfaceWords(text) {
 			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term && !slices.Contains(out, w) {
 				out = append(out, w)
 			}

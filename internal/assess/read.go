@@ -321,8 +321,9 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 // wideReason is the trace's reason for a chunk the wide reading accepted.
 // covers is how the chunk's words were matched without relatives, related
 // the relatives the reading also matched them by (Builtin.Related; none
-// when off): each word held only through a relative is named with it, as
-// the asker and the documents spell them.
+// when off): each word held only through a relative is named with it —
+// the word as the asker spelt it, the relative as the thesaurus spells it
+// (a word whose term the chunk holds; the chunk may spell it otherwise).
 func (b *Builtin) wideReason(question string, asked answertype.Question, w *wide, j *judged, cov float64, covers func(map[string]bool, string) bool, related map[string][]synonym) string {
 	s := fmt.Sprintf("%s covers %.0f%% of the weight of the question's words your documents use, in any of their forms", j.title(), math.Round(100*cov))
 	var as []string

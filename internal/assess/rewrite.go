@@ -413,23 +413,30 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 	return strings.Join(words, " "), fixed
 }
 
-// surfaceWords maps the terms of the words of seen to those words, lower
-// case, each once, in order. A word is a run of letters and digits, or a
-// whitespace-separated token without the punctuation around it, for the
-// terms the analyzer keeps whole ("parts.hollin.example").
+// SurfaceWords lists the words of text, lower case, in order: the runs of
+// letters and digits, then each whitespace-separated token with inner
+// punctuation, without the punctuation around it, for the terms the
+// analyzer reads from such a token whole ("parts.hollin.example"). The
+// rewriter and the backends' Spellings read words this one way.
+func SurfaceWords(text string) []string {
+	text = strings.ToLower(text)
+	notWord := func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
+	ws := strings.FieldsFunc(text, notWord)
+	for _, f := range strings.Fields(text) {
+		if w := strings.TrimFunc(f, notWord); strings.IndexFunc(w, notWord) >= 0 {
+			ws = append(ws, w) // a token with inner punctuation
+		}
+	}
+	return ws
+}
+
+// surfaceWords maps the terms of the words of seen (SurfaceWords) to
+// those words, each once, in order.
 func (r *Rewriter) surfaceWords(seen []Evidence) map[string][]string {
 	out := map[string][]string{}
 	done := map[string]bool{}
-	notWord := func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
 	for _, e := range seen {
-		text := strings.ToLower(e.Title + "\n" + e.Text)
-		ws := strings.FieldsFunc(text, notWord)
-		for _, f := range strings.Fields(text) {
-			if w := strings.TrimFunc(f, notWord); strings.IndexFunc(w, notWord) >= 0 {
-				ws = append(ws, w) // a token with inner punctuation
-			}
-		}
-		for _, w := range ws {
+		for _, w := range SurfaceWords(e.Title + "\n" + e.Text) {
 			if done[w] {
 				continue
 			}

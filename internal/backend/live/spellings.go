@@ -3,10 +3,9 @@ package live
 import (
 	"context"
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -27,9 +26,13 @@ func (v filteredVocabulary) Spellings(term string) []string {
 	if v.ix == nil || v.an == nil || v.DocFreq(term) == 0 {
 		return nil
 	}
+	text := v.searchable(term)
+	if text == "" {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), spellingTimeout)
 	defer cancel()
-	hits, err := v.ix.SearchText(ctx, term, retrieval.IndexFilter(v.groups, wire.Filters{}), spellingChunks)
+	hits, err := v.ix.SearchText(ctx, text, retrieval.IndexFilter(v.groups, wire.Filters{}), spellingChunks)
 	if err != nil || len(hits) == 0 {
 		return nil
 	}
@@ -43,7 +46,7 @@ func (v filteredVocabulary) Spellings(term string) []string {
 	}
 	count := map[string]int{}
 	for _, c := range chunks {
-		for _, w := range strings.FieldsFunc(strings.ToLower(c.Title+"\n"+c.Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, w := range assess.SurfaceWords(c.Title + "\n" + c.Text) {
 			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term {
 				count[w]++
 			}
@@ -60,4 +63,20 @@ func (v filteredVocabulary) Spellings(term string) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// searchEndings are the endings searchable tries on a term.
+var searchEndings = []string{"", "e", "s", "es", "ed", "ing", "al"}
+
+// searchable is a text whose search finds the chunks holding term: the
+// term with the first of searchEndings that analyzes back to it. The term
+// alone is not always one: a stem may stem again ("coffe" → "coff",
+// "purchas" → "purcha"), so "coffee" is searched. "" when no ending does.
+func (v filteredVocabulary) searchable(term string) string {
+	for _, e := range searchEndings {
+		if ts := v.an.Terms(term + e); len(ts) == 1 && ts[0] == term {
+			return term + e
+		}
+	}
+	return ""
 }

@@ -61,3 +61,42 @@ func TestSpellings(t *testing.T) {
 		t.Errorf("Spell = %q, want %q", got, "descale the kettle")
 	}
 }
+
+// TestSpellingsUnstableTerm: a term the analyzer would stem again when
+// searched as text ("coffe" → "coff", "purchas" → "purcha") is still
+// spelt from the visible chunks holding it, not left without a spelling.
+func TestSpellingsUnstableTerm(t *testing.T) {
+	body := `{"id":"a","title":"Coffee maker","text":"Descale the coffee maker after each purchase.","acl":["public"]}
+`
+	l := openCorpus(t, body)
+	g := l.cur.Load()
+	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
+	for term, want := range map[string]string{"coffe": "coffee", "purchas": "purchase"} {
+		if ts := lex.an.Terms(term); len(ts) == 1 && ts[0] == term {
+			t.Fatalf("the analyzer keeps %q: the test needs a term it stems again", term)
+		}
+		if got := strings.Join(pub.Spellings(term), ","); got != want {
+			t.Errorf("Spellings(%s) = %q, want %q", term, got, want)
+		}
+	}
+}
+
+// TestSpellingsWholeToken: a term the analyzer reads from a token with
+// inner punctuation ("parts.hollin.example") is spelt as that token, as
+// the rewriter's evidence words are (assess.SurfaceWords).
+func TestSpellingsWholeToken(t *testing.T) {
+	body := `{"id":"a","title":"Spares","text":"Order spares at parts.hollin.example.","acl":["public"]}
+`
+	l := openCorpus(t, body)
+	g := l.cur.Load()
+	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
+	ts := lex.an.Terms("parts.hollin.example")
+	if len(ts) != 1 {
+		t.Fatalf("the analyzer splits parts.hollin.example into %v; this test expects one term", ts)
+	}
+	if got := strings.Join(pub.Spellings(ts[0]), ","); got != "parts.hollin.example" {
+		t.Errorf("Spellings(%s) = %q, want parts.hollin.example", ts[0], got)
+	}
+}
