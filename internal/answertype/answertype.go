@@ -201,6 +201,18 @@ func Compares(question string) bool {
 	return slices.ContainsFunc(words(question), func(w string) bool { return comparatives[w] })
 }
 
+// jointWords say that a question asks the same of each thing it names
+// ("does E4 mean the same on the X200 as on the X300 Pro?"); the builtin
+// assessor's joint reading (assess.Builtin.Joint) uses the same words.
+var jointWords = set("same", "similar", "alike", "each", "between", "either")
+
+// Joint reports whether the question asks the same of each thing it names
+// ("is it the same fix on both", "does each model ...") without comparing
+// them by a comparative (see Compares).
+func Joint(question string) bool {
+	return slices.ContainsFunc(words(question), func(w string) bool { return jointWords[w] })
+}
+
 // placeNouns asked for by "which" or "what" are answered by a web or mail
 // address, codeNouns by a code.
 var (

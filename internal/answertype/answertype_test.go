@@ -626,3 +626,19 @@ func TestUnitsOneTable(t *testing.T) {
 		t.Errorf("Find(Quantity) in 2 a day = %q, want none", got)
 	}
 }
+
+// TestJoint: the joint words ask the same of each thing named; a
+// comparative alone, or none, is no joint question.
+func TestJoint(t *testing.T) {
+	for q, want := range map[string]bool{
+		"does E4 mean the same thing on the X200 as it does on the X300 Pro?": true,
+		"Between the X200 and the X300 Pro, which has the beefier motor?":     true,
+		"is the warranty similar for either blender?":                         true,
+		"which is faster, the Z10 or the Z20?":                                false,
+		"what does E4 mean on the X200?":                                      false,
+	} {
+		if got := Joint(q); got != want {
+			t.Errorf("Joint(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV15Model = router.BuiltinGenerateModelV15
 	ExtractiveV14Model = router.BuiltinGenerateModelV14
 	ExtractiveV13Model = router.BuiltinGenerateModelV13
 	ExtractiveV12Model = router.BuiltinGenerateModelV12
@@ -218,7 +219,7 @@ const (
 //     thing, the current sources superseding it (titled alike: "Warranty
 //     terms (2026)") are silenced instead (see laterVersions).
 //
-// v15 (ExtractiveModel; v14 is ExtractiveV14Model) says when the values
+// v15 (ExtractiveV15Model; v14 is ExtractiveV14Model) says when the values
 // the sources give are not of what is asked, and opens with the value
 // said of the asked code:
 //
@@ -242,6 +243,17 @@ const (
 //     rule 2a' needs a number in each compared entity's own part of the
 //     sentence (numberEach); the choice rule finds an entity inside a
 //     hyphenated word ("Rad53-dependent").
+//
+// v16 (ExtractiveModel; v15 is ExtractiveV15Model) answers a question
+// asking the same of each thing it names from each thing's page:
+//
+//   - rule 2b: a question holding a joint word (answertype.Joint: "same",
+//     "each", "between" ...) that no comparison rule answered is answered
+//     by each compared entity's best sentence on the question from a
+//     source whose title names that entity and no other compared one,
+//     each cited to its own source, when the picks come from two or more
+//     sources (see joint): "does E4 mean the same on the X200 as on the
+//     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -276,7 +288,8 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 15 (ExtractiveModel), 14 (ExtractiveV14Model, without
+	// Version is 16 (ExtractiveModel), 15 (ExtractiveV15Model, without
+	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
 	// v8's).
@@ -289,12 +302,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV15(an)
+	return NewExtractiveV16(an)
 }
 
-// NewExtractiveV15 returns version 15 (ExtractiveModel).
+// NewExtractiveV16 returns version 16 (ExtractiveModel).
+func NewExtractiveV16(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 16}
+}
+
+// NewExtractiveV15 returns version 15 (ExtractiveV15Model).
 func NewExtractiveV15(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 15}
+	g := NewExtractiveV16(an)
+	g.Version = 15
+	return g
 }
 
 // NewExtractiveV14 returns version 14 (ExtractiveV14Model).
@@ -359,6 +379,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV15Model:
+		return NewExtractiveV15(an), nil
 	case ExtractiveV14Model:
 		return NewExtractiveV14(an), nil
 	case ExtractiveV13Model:
@@ -398,6 +420,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV13Model
 	case g.Version == 14:
 		return ExtractiveV14Model
+	case g.Version == 15:
+		return ExtractiveV15Model
 	}
 	return ExtractiveModel
 }
@@ -561,6 +585,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "compare")
+			}
+		}
+	}
+
+	// v16, rule 2b: a question asking the same of each thing it names
+	// ("does E4 mean the same on the X200 as on the X300 Pro?") is
+	// answered by each thing's own sentence on the question, cited to its
+	// own source (see joint).
+	if g.Version >= 16 && !compared && answertype.Joint(req.Question) {
+		if picks := g.joint(req, bySource, ents, mentions); len(picks) > 1 {
+			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "joint")
 			}
 		}
 	}
@@ -1704,6 +1741,54 @@ func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentio
 		}
 		picks = append(picks, side...)
 		sides++
+	}
+	if slices.ContainsFunc(picks, func(p *sentence) bool { return p.source != picks[0].source }) {
+		return picks
+	}
+	return nil
+}
+
+// joint returns, for a question asking the same of each thing it names
+// (answertype.Joint), each compared entity's own sentence on the question
+// (v16, rule 2b): the best-scoring sentence, holding a word of the
+// question besides the entity's own name, of a source whose title names
+// that entity and no other compared one ("Z10 error codes"): a page about
+// the thing, not a page naming them all (a range page, the warranty
+// terms). It returns nil unless the picks come from two or more sources.
+func (g *Extractive) joint(req Request, bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool) []*sentence {
+	compared := comparedEntities(ents, mentions)
+	if len(compared) < 2 {
+		return nil
+	}
+	var picks []*sentence
+	for _, e := range compared {
+		own := map[string]bool{}
+		for _, t := range e.Terms {
+			own[t] = true
+		}
+		var pick *sentence
+		for si, sents := range bySource {
+			title := assess.Mentions(g.an, req.Sources[si].Title)
+			if !e.CoveredBy(title) || slices.ContainsFunc(compared, func(o assess.Entity) bool { return o.Text != e.Text && o.CoveredBy(title) }) {
+				continue
+			}
+			for pi := range sents {
+				s := &sents[pi]
+				beyond := false
+				for t := range s.own {
+					beyond = beyond || !own[t]
+				}
+				if s.score > 0 && beyond && (pick == nil || s.score > pick.score) {
+					pick = s
+				}
+			}
+		}
+		if pick != nil && !slices.Contains(picks, pick) {
+			picks = append(picks, pick)
+		}
+	}
+	if len(picks) > g.MaxSentences {
+		picks = picks[:g.MaxSentences]
 	}
 	if slices.ContainsFunc(picks, func(p *sentence) bool { return p.source != picks[0].source }) {
 		return picks
