@@ -28,6 +28,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh11.jsonl", "testdata/eval/hollin-fresh11-facts.jsonl"}, // make eval-fresh11
 	{"testdata/eval/hollin-fresh12.jsonl", "testdata/eval/hollin-fresh12-facts.jsonl"}, // make eval-fresh12
 	{"testdata/eval/hollin-fresh13.jsonl", "testdata/eval/hollin-fresh13-facts.jsonl"}, // make eval-fresh13
+	{"testdata/eval/hollin-fresh14.jsonl", "testdata/eval/hollin-fresh14-facts.jsonl"}, // make eval-fresh14
 }
 
 const repoRoot = "../.."
