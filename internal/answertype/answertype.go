@@ -203,7 +203,8 @@ func Compares(question string) bool {
 
 // jointWords say that a question asks the same of each thing it names
 // ("does E4 mean the same on the X200 as on the X300 Pro?"); the builtin
-// assessor's joint reading (assess.Builtin.Joint) uses the same words.
+// assessor's joint reading (assess.Builtin.Joint) and the generator's rule
+// 2b read them through Joint.
 var jointWords = set("same", "similar", "alike", "each", "between", "either")
 
 // Joint reports whether the question asks the same of each thing it names

@@ -1249,25 +1249,11 @@ func topicTerm(ents []Entity, t string) bool {
 	return !entityTerm(ents, t) && !strings.ContainsFunc(t, unicode.IsDigit)
 }
 
-// jointWords say a question asks the same of each thing it names ("does
-// E4 mean the same on the X200 as on the X300 Pro", "how many speeds does
-// each have", "is either blender dishwasher safe"), as a comparative does
-// (answertype.Compares).
-var jointWords = map[string]bool{"same": true, "similar": true, "alike": true, "each": true, "between": true, "either": true}
-
 // compares reports whether the question sets the things it names side by
 // side: a comparative (answertype.Compares), or with Joint a word asking
-// the same of each (jointWords).
+// the same of each ("does E4 mean the same on the X200 as on the X300
+// Pro", "how many speeds does each have", "is either blender dishwasher
+// safe": answertype.Joint, which the generator reads too).
 func (b *Builtin) compares(question string) bool {
-	if answertype.Compares(question) {
-		return true
-	}
-	if b.Joint {
-		for _, w := range strings.Fields(strings.ToLower(question)) {
-			if jointWords[strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })] {
-				return true
-			}
-		}
-	}
-	return false
+	return answertype.Compares(question) || b.Joint && answertype.Joint(question)
 }
