@@ -382,6 +382,7 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 	words := strings.Fields(text)
 	var fixed []string
 	var surface map[string][]string // term → the words of seen that analyze to it, built on first use
+	var looked spellingLookups
 	for i, w := range words {
 		core := strings.TrimFunc(w, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
 		clean := strings.ToLower(core)
@@ -397,9 +398,7 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 		}
 		spelt := surface[c]
 		if len(spelt) == 0 {
-			if sv, ok := vocab.(SpellingVocabulary); ok {
-				spelt = sv.Spellings(c) // the visible corpus's words for c, when the evidence has none
-			}
+			spelt = looked.spellings(vocab, c) // the visible corpus's words for c, when the evidence has none
 		}
 		c = r.word(clean, c, spelt)
 		fixed = append(fixed, core+"→"+c)
@@ -411,6 +410,37 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 		return text, nil
 	}
 	return strings.Join(words, " "), fixed
+}
+
+// maxSpellingLookups bounds the SpellingVocabulary.Spellings calls one
+// Spell makes: each is a search of the visible chunks, and a long
+// question of typos would otherwise make one per word. A correction past
+// the bound is spelt the other ways Spell knows.
+const maxSpellingLookups = 8
+
+// spellingLookups asks a SpellingVocabulary for a term's words at most
+// once per term and at most maxSpellingLookups times in all.
+type spellingLookups struct {
+	done map[string][]string
+}
+
+func (l *spellingLookups) spellings(vocab Vocabulary, term string) []string {
+	sv, ok := vocab.(SpellingVocabulary)
+	if !ok {
+		return nil
+	}
+	if ws, ok := l.done[term]; ok {
+		return ws
+	}
+	if len(l.done) >= maxSpellingLookups {
+		return nil
+	}
+	if l.done == nil {
+		l.done = map[string][]string{}
+	}
+	ws := sv.Spellings(term)
+	l.done[term] = ws
+	return ws
 }
 
 // SurfaceWords lists the words of text, lower case, in order: the runs of

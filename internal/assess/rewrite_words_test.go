@@ -81,3 +81,44 @@ func TestFeedbackWords(t *testing.T) {
 		t.Fatalf("the analyzer splits parts.hollin.example into %v; this test expects one term", ts)
 	}
 }
+
+// spellCounter counts the Spellings calls made of a SpellingVocabulary.
+type spellCounter struct {
+	Vocabulary
+	calls map[string]int
+}
+
+func (v spellCounter) Spellings(term string) []string {
+	v.calls[term]++
+	return v.Vocabulary.(SpellingVocabulary).Spellings(term)
+}
+
+// TestSpellLookupsBounded: Spell asks the vocabulary for a term's words
+// once per term, and at most maxSpellingLookups times however many typos
+// a question holds; the corrections past the bound are still words
+// spelt another way, never missing.
+func TestSpellLookupsBounded(t *testing.T) {
+	an := terms.New()
+	words := []string{"kettle", "filter", "blender", "warranty", "battery", "charger", "cable", "toaster", "heater", "speaker", "monitor", "printer"}
+	typos := []string{"kettel", "filtre", "blendre", "warrenty", "batttery", "chargre", "cabel", "toastre", "heatre", "speakre", "monitre", "printre"}
+	lex := newLexicon(an, "The "+strings.Join(words, ", the ")+".")
+	r := NewRewriter(an, lex)
+	v := spellCounter{lex.Visible([]string{"public"}), map[string]int{}}
+	got, fixed := r.Spell("kettel kettel "+strings.Join(typos, " "), v, nil)
+	total := 0
+	for term, n := range v.calls {
+		total += n
+		if n > 1 {
+			t.Errorf("Spellings(%q) asked %d times, want once", term, n)
+		}
+	}
+	if total > maxSpellingLookups {
+		t.Errorf("Spell made %d Spellings calls, want at most %d", total, maxSpellingLookups)
+	}
+	if len(fixed) < len(typos) {
+		t.Errorf("Spell corrected %d of %d typos (%v): the bound must not drop corrections", len(fixed), len(typos)+1, fixed)
+	}
+	if !strings.HasPrefix(got, "kettle kettle ") {
+		t.Errorf("Spell = %q, want the repeated typo corrected each time", got)
+	}
+}
