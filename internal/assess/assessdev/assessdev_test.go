@@ -715,20 +715,30 @@ func TestLeaveOneSetOutV16(t *testing.T) {
 	b.Related = true
 	v16, lines := judge(t, b, qs)
 	logChanges(t, "the related reading", lines, base)
-	var total14, total16 score
+	foldChoice(t, "", "v14", "v16", v14, v16)
+}
+
+// foldChoice scores a candidate reading (cand) against a reference one
+// (ref) leaving each set out in turn: a fold takes the candidate when, on
+// the other sets, it keeps their refusals and the share accepted on a
+// relevant chunk and is right more often; in total the folds' choices
+// must beat the reference. prefix starts every log line.
+func foldChoice(t *testing.T, prefix, refName, candName string, ref, cand map[string]*score) {
+	t.Helper()
+	var totalRef, totalCand score
 	for _, held := range sets {
-		ref, on := training(v14, held), training(v16, held)
-		pick := v14
-		if keepsRefusal(v16, v14, held) && on.keepsShare(ref) && on.right > ref.right {
-			pick = v16
+		r, c := training(ref, held), training(cand, held)
+		pick := ref
+		if keepsRefusal(cand, ref, held) && c.keepsShare(r) && c.right > r.right {
+			pick = cand
 		}
-		t.Logf("left out %-8s chosen v16 %v (training right %d vs %d): v14 %s | chosen %s", held, pick[held] == v16[held], on.right, ref.right, v14[held], pick[held])
-		total14.add(v14[held])
-		total16.add(pick[held])
+		t.Logf("%sleft out %-8s chosen %s %v (training right %d vs %d): %s %s | chosen %s", prefix, held, candName, pick[held] == cand[held], c.right, r.right, refName, ref[held], pick[held])
+		totalRef.add(ref[held])
+		totalCand.add(pick[held])
 	}
-	t.Logf("leave-one-set-out total: v14 %s | v16 %s", total14, total16)
-	if total16.right <= total14.right || total16.refused < total14.refused || !total16.keepsShare(total14) {
-		t.Errorf("leave-one-set-out: v16 %s is not better than v14 %s", total16, total14)
+	t.Logf("%sleave-one-set-out total: %s %s | %s %s", prefix, refName, totalRef, candName, totalCand)
+	if totalCand.right <= totalRef.right || totalCand.refused < totalRef.refused || !totalCand.keepsShare(totalRef) {
+		t.Errorf("%sleave-one-set-out: %s %s is not better than %s %s", prefix, candName, totalCand, refName, totalRef)
 	}
 }
 
@@ -888,20 +898,6 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 		b.Joint, b.Sized = true, true
 		v17, lines := way.judge(t, b, qs)
 		logChanges(t, way.name+": v17", lines, base)
-		var total16, total17 score
-		for _, held := range sets {
-			ref, on := training(v16, held), training(v17, held)
-			pick := v16
-			if keepsRefusal(v17, v16, held) && on.keepsShare(ref) && on.right > ref.right {
-				pick = v17
-			}
-			t.Logf("%s: left out %-8s chosen v17 %v (training right %d vs %d): v16 %s | chosen %s", way.name, held, pick[held] == v17[held], on.right, ref.right, v16[held], pick[held])
-			total16.add(v16[held])
-			total17.add(pick[held])
-		}
-		t.Logf("%s: leave-one-set-out total: v16 %s | v17 %s", way.name, total16, total17)
-		if total17.right <= total16.right || total17.refused < total16.refused || !total17.keepsShare(total16) {
-			t.Errorf("%s: leave-one-set-out: v17 %s is not better than v16 %s", way.name, total17, total16)
-		}
+		foldChoice(t, way.name+": ", "v16", "v17", v16, v17)
 	}
 }
