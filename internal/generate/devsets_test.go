@@ -26,7 +26,7 @@ var devSets = [][2]string{
 	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
 	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
 	{"hollin-fresh7", ""}, {"hollin-fresh8", ""}, {"hollin-fresh9", ""}, {"hollin-fresh10", ""},
-	{"hollin-fresh11", ""}, {"hollin-fresh12", ""}, {"hollin-fresh13", ""},
+	{"hollin-fresh11", ""}, {"hollin-fresh12", ""}, {"hollin-fresh13", ""}, {"hollin-fresh14", ""},
 }
 
 // TestDevSets compares the builtin extractive generators (v15, v16) on

@@ -57,7 +57,7 @@ func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Vi
 
 // sets are the development sets: every Hollin set whose results have been
 // read.
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13"}
+var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
 
 func path(s string) string {
 	if s == "hollin" {

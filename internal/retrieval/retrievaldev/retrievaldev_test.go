@@ -73,7 +73,7 @@ func variant(v string, q string, an *terms.Analyzer, vocab interface{ DocFreq(st
 	return strings.Join(append(out, extra...), " ")
 }
 
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13"}
+var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
 
 func path(s string) string {
 	if s == "hollin" {
