@@ -1,11 +1,13 @@
 package assess
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 var classifyFor = answertype.Classify
@@ -144,7 +146,7 @@ func TestRepeats(t *testing.T) {
 func TestQueried(t *testing.T) {
 	b := newAnswersAssessor()
 	q := "how often should I descael the K50"
-	spelled, fixed := b.Rewriter.Spell(q, b.corpus.Visible([]string{"public"}), nil)
+	spelled, fixed := b.Rewriter.Spell(context.Background(), q, b.corpus.Visible([]string{"public"}), nil, wire.Filters{})
 	if len(fixed) == 0 {
 		t.Fatalf("Spell(%q) corrects nothing: the test needs a correction", q)
 	}

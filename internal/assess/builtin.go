@@ -603,7 +603,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		question, _ = b.Rewriter.Spell(question, vocab, req.Evidence)
+		question, _ = b.Rewriter.Spell(ctx, question, vocab, req.Evidence, req.Filters)
 	}
 	if b.Answers && question != req.Question {
 		if typed := b.queried(req.Question, question, req.Query); typed != question {
@@ -825,7 +825,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
 		}
-		if ps := b.Rewriter.Propose(s); len(ps) > 0 {
+		if ps := b.Rewriter.Propose(ctx, s); len(ps) > 0 {
 			res.Proposals = ps
 			a.Rewrite = ps[0].Query
 			a.Reason += "; next: " + ps[0].Strategy
