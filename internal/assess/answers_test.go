@@ -78,10 +78,10 @@ func TestAnswersChecks(t *testing.T) {
 			b.Answers = false
 			res = assessChecked(t, b, req)
 			if !res.Assessment.Sufficient {
-				t.Errorf("builtin:coverage-v8 refuses %q too (%s): the case does not test v9", tt.question, res.Assessment.Reason)
+				t.Errorf("with the answer checks off, %q is refused too (%s): the case does not test v9", tt.question, res.Assessment.Reason)
 			}
-			if res.Usage.Model != V8Model {
-				t.Errorf("model %q with the answer checks off, want %q", res.Usage.Model, V8Model)
+			if want := BuiltinModel + "-noanswers"; res.Usage.Model != want {
+				t.Errorf("model %q with the answer checks off, want %q", res.Usage.Model, want)
 			}
 		})
 	}

@@ -862,8 +862,8 @@ func TestJointQuestions(t *testing.T) {
 		{"what does F9 mean on the Z10 when my Z20 is fine?", ev[:1], false, nil},
 	})
 	b.Joint = false
-	if b.Model() != V16Model {
-		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
+	if want := BuiltinModel + "-nojoint"; b.Model() != want {
+		t.Errorf("model with Joint off %q, want %q", b.Model(), want)
 	}
 	for _, q := range []string{"does F9 mean the same thing on the Z10 as it does on the Z20?", "is F9 on the Z10 similar to F9 on the Z20?"} {
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev[:3]})
@@ -894,8 +894,8 @@ func TestSizeAsked(t *testing.T) {
 		{"How large is the Z20's jug?", ev[1:2], true, nil},
 	})
 	b.Sized = false
-	if b.Model() != V16Model {
-		t.Errorf("model with Sized off %q, want %q", b.Model(), V16Model)
+	if want := BuiltinModel + "-nosized"; b.Model() != want {
+		t.Errorf("model with Sized off %q, want %q", b.Model(), want)
 	}
 	res, err := b.Assess(context.Background(), Request{Question: "How big is the jug on the Z10?", Query: "How big is the jug on the Z10?", Groups: []string{"public"}, Evidence: ev[:1]})
 	if err != nil {
