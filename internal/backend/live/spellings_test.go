@@ -37,6 +37,13 @@ func openCorpus(t *testing.T, body string) *Index {
 	return l
 }
 
+// openLexicon is the builtin assessor's view (lexicon) of body's index,
+// opened as a worker does.
+func openLexicon(t *testing.T, body string) lexicon {
+	t.Helper()
+	return lexicon{openCorpus(t, body).cur.Load().ix, newHeldMemo(), terms.New()}
+}
+
 // TestSpellings: the visible vocabulary spells an index term with the
 // words of the chunks the groups may see, most used first, and never with
 // a word only another group's chunks use; a term no visible chunk holds
@@ -46,9 +53,7 @@ func TestSpellings(t *testing.T) {
 {"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
 {"id":"s","title":"Staff","text":"Kettling notes, kettled stock, descaling kit.","acl":["staff"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{}), ","); got != "kettle,kettles" {
 		t.Errorf("public Spellings(kettl) = %q, want kettle,kettles (most used first, no staff word)", got)
@@ -71,9 +76,7 @@ func TestSpellings(t *testing.T) {
 func TestSpellingsUnstableTerm(t *testing.T) {
 	body := `{"id":"a","title":"Coffee maker","text":"Descale the coffee maker after each purchase.","acl":["public"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	for term, want := range map[string]string{"coffe": "coffee", "purchas": "purchase"} {
 		if ts := lex.an.Terms(term); len(ts) == 1 && ts[0] == term {
@@ -91,9 +94,7 @@ func TestSpellingsUnstableTerm(t *testing.T) {
 func TestSpellingsWholeToken(t *testing.T) {
 	body := `{"id":"a","title":"Spares","text":"Order spares at parts.hollin.example.","acl":["public"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	ts := lex.an.Terms("parts.hollin.example")
 	if len(ts) != 1 {
@@ -124,9 +125,7 @@ type askerKey struct{}
 func TestSpellingsCallerContext(t *testing.T) {
 	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly.","acl":["public"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(filteredVocabulary)
 	if got := pub.Spellings(context.Background(), "kettl", wire.Filters{}); strings.Join(got, ",") != "kettle" {
 		t.Fatalf("Spellings(kettl) = %v, want [kettle]", got)
@@ -137,7 +136,7 @@ func TestSpellingsCallerContext(t *testing.T) {
 		t.Errorf("Spellings under a cancelled context = %v, want none", got)
 	}
 	var seen []context.Context
-	pub.ix = deadlineSearcher{g.ix, &seen}
+	pub.ix = deadlineSearcher{lex.Index, &seen}
 	ctx := context.WithValue(context.Background(), askerKey{}, "run-1")
 	if got := pub.Spellings(ctx, "kettl", wire.Filters{}); strings.Join(got, ",") != "kettle" {
 		t.Fatalf("Spellings(kettl) = %v, want [kettle]", got)
@@ -161,9 +160,7 @@ func TestSpellingsFilters(t *testing.T) {
 	body := `{"id":"a","title":"K50 care","text":"Descale the kettle monthly.","acl":["public"],"products":["K50"]}
 {"id":"b","title":"K70 care","text":"Kettles: descale them weekly. Kettles scale fast.","acl":["public"],"products":["K70"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{}), ","); got != "kettles,kettle" {
 		t.Fatalf("unfiltered Spellings(kettl) = %q, want kettles,kettle", got)
