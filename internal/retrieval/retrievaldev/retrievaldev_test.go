@@ -15,18 +15,15 @@ package retrievaldev
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/answertype"
-	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
@@ -73,15 +70,6 @@ func variant(v string, q string, an *terms.Analyzer, vocab interface{ DocFreq(st
 	return strings.Join(append(out, extra...), " ")
 }
 
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
-
-func path(s string) string {
-	if s == "hollin" {
-		return "../../../testdata/eval/hollin.jsonl"
-	}
-	return "../../../testdata/eval/hollin-" + s + ".jsonl"
-}
-
 // TestRanks prints, per answerable question, the rank of the first relevant
 // document in the final hits (0: none in the top 10), and per set how many
 // have one in the top 5.
@@ -90,25 +78,19 @@ func TestRanks(t *testing.T) {
 		t.Skip("RETRDEV=1")
 	}
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
-	d, err := live.OpenDirect(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := devsets.Open(t)
 	an := terms.New()
 	var th *thesaurus.WordNet
 	if strings.Contains(os.Getenv("RETRDEV_VARIANT"), "syn") {
+		var err error
 		th, err = thesaurus.Open("/usr/share/wordnet") // a visible word's related words, kept only when the asker's chunks use them
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	tot, totN := 0, 0
-	for _, s := range sets {
-		qs, err := eval.LoadQuestions(path(s))
+	for _, s := range devsets.Names {
+		qs, err := eval.LoadQuestions(devsets.Questions(s))
 		if err != nil {
 			t.Fatal(err)
 		}
