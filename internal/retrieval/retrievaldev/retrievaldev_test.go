@@ -82,25 +82,56 @@ func path(s string) string {
 	return "../../../testdata/eval/hollin-" + s + ".jsonl"
 }
 
+// open builds corpus's index (the Hollin corpus when corpus is "") with
+// the default configuration, as the service does, and opens its
+// retriever; skipped unless RETRDEV=1. Another corpus is a BEIR one: no
+// ACLs, every document public.
+func open(t *testing.T, corpus string) *live.Direct {
+	t.Helper()
+	if os.Getenv("RETRDEV") == "" {
+		t.Skip("RETRDEV=1")
+	}
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
+	if corpus != "" {
+		cfg.Index.Corpus, cfg.Index.RequireACL = corpus, false
+	}
+	d, err := live.OpenDirect(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// groups are q's asker's groups (public when the question names none).
+func groups(q eval.Question) []string {
+	if len(q.Groups) == 0 {
+		return []string{"public"}
+	}
+	return q.Groups
+}
+
+// hitIDs are res's chunk ids, best first.
+func hitIDs(res retrieval.Result) []string {
+	ids := []string{}
+	for _, h := range res.Hits {
+		ids = append(ids, h.ChunkID)
+	}
+	return ids
+}
+
 // TestRanks prints, per answerable question, the rank of the first relevant
 // document in the final hits (0: none in the top 10), and per set how many
 // have one in the top 5.
 func TestRanks(t *testing.T) {
-	if os.Getenv("RETRDEV") == "" {
-		t.Skip("RETRDEV=1")
-	}
+	d := open(t, "")
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
-	d, err := live.OpenDirect(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	an := terms.New()
 	var th *thesaurus.WordNet
 	if strings.Contains(os.Getenv("RETRDEV_VARIANT"), "syn") {
+		var err error
 		th, err = thesaurus.Open("/usr/share/wordnet") // a visible word's related words, kept only when the asker's chunks use them
 		if err != nil {
 			t.Fatal(err)
@@ -117,20 +148,13 @@ func TestRanks(t *testing.T) {
 			if len(q.Relevant) == 0 {
 				continue
 			}
-			groups := q.Groups
-			if len(groups) == 0 {
-				groups = []string{"public"}
-			}
+			groups := groups(q)
 			query := variant(os.Getenv("RETRDEV_VARIANT"), q.Question, an, d.Index.Visible(groups), th)
 			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: query, Groups: groups, K: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids := []string{}
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := d.Index.Chunks(ctx, ids)
+			chunks, err := d.Index.Chunks(ctx, hitIDs(res))
 			if err != nil {
 				t.Fatal(err)
 			}
