@@ -4,10 +4,13 @@
 // of its first relevant document, per stage, printed; per set, how many
 // have one in the top 5 (the loop's k). RETRDEV_VARIANT rewrites the
 // query first (see variant) to measure a query expansion before building
-// it into the loop. Skipped unless RETRDEV=1:
+// it into the loop. TestOracle (oracle_test.go) bounds what any search
+// could win: the builtin assessor's verdict with the relevant chunk put
+// where the search missed it. Skipped unless RETRDEV=1:
 //
 //	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestRanks -v | grep -E '^(SET|TOTAL)'
 //	RETRDEV=1 RETRDEV_VARIANT=synunk go test ./internal/retrieval/retrievaldev -run TestRanks -v
+//	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep -E '^ORACLE'
 //
 // The synonym variants need WordNet in /usr/share/wordnet.
 package retrievaldev
