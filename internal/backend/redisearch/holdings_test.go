@@ -552,3 +552,83 @@ func TestHoldingsFailsWhenRedisFails(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldingsTakesEvidenceAsWitness: with the attempt's evidence named
+// (backend.WithEvidence) and in the chunk cache, Holdings answers the
+// existence checks one of those chunks settles without sending them, and
+// its answers are those without evidence and those of a chunk-by-chunk
+// count, whichever chunks are named: visible or not to the caller,
+// passing the filter or not, holding a rare term or not (every term
+// common, then the rarest read as postings).
+func TestHoldingsTakesEvidenceAsWitness(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	chunks := overlappingACLs(21, 400)
+	var rare []string // the chunks holding a rare term
+	for i := range chunks {
+		if i%3 == 0 {
+			chunks[i].Type = "faq"
+		}
+		if i%25 < 2 { // zeta and omega: about 16 chunks each, with the commoner words
+			chunks[i].Text += []string{" zeta", " omega"}[i%25] + " kettle water descale motor"
+			rare = append(rare, chunks[i].ID)
+		}
+	}
+	ix := buildOpen(t, rdb, redistest.Name("witness"), chunks, redisearch.BuildOptions{})
+	all := make([]string, len(chunks))
+	for i, c := range chunks {
+		all[i] = c.ID
+	}
+	if _, err := ix.Chunks(ctx, all); err != nil { // every chunk in the cache
+		t.Fatal(err)
+	}
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	sent := func() int {
+		counter.mu.Lock()
+		defer counter.mu.Unlock()
+		n := len(counter.queries)
+		counter.queries = nil
+		return n
+	}
+	an := terms.New()
+	r := rand.New(rand.NewPCG(21, 4))
+	vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region quoxil")
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0))
+	var without, with int
+	for _, bound := range []int{0, 40} { // every term common; zeta and omega read
+		defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(bound))
+		for range 12 {
+			var ts []string
+			for _, i := range r.Perm(len(vocab))[:3+r.IntN(6)] {
+				ts = append(ts, vocab[i])
+			}
+			ts = append(ts, "zeta", "omega")
+			evidence := slices.Clone(rare)
+			for _, i := range r.Perm(len(all))[:5+r.IntN(30)] {
+				evidence = append(evidence, all[i])
+			}
+			for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}, {"public", "staff", "team-c"}} {
+				for _, f := range []*backend.Filter{nil, {Types: []string{"faq"}}} {
+					v := ix.Visible(groups)
+					sent()
+					plain := held(t, v, ctx, ts, f)
+					without += sent()
+					got := held(t, v, backend.WithEvidence(ctx, evidence), ts, f)
+					with += sent()
+					if heldSets(got) != heldSets(plain) {
+						t.Errorf("postings %d, groups %v, terms %v, filter %v, evidence %v: %v with it, %v without", bound, groups, ts, f, evidence, heldSets(got), heldSets(plain))
+					}
+					if f == nil && heldSets(plain) != heldSets(heldByCount(an, chunks, groups, ts)) {
+						t.Errorf("postings %d, groups %v, terms %v: %v, counted %v", bound, groups, ts, heldSets(plain), heldSets(heldByCount(an, chunks, groups, ts)))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("existence checks sent: %d without evidence, %d with it", without, with)
+	if without == 0 || with >= without {
+		t.Errorf("existence checks sent: %d without evidence, %d with it; want fewer with it", without, with)
+	}
+}
