@@ -799,13 +799,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
 		}
-		// The evidence's chunks are visible and just read: a backend
-		// that asks a server may answer part of the check from them.
-		ids := make([]string, len(req.Evidence))
-		for i, e := range req.Evidence {
-			ids[i] = e.ChunkID
-		}
-		closest, together, ok, err := r.reach(backend.WithEvidence(ctx, ids), vocab, req.Filters, related)
+		closest, together, ok, err := r.reach(ctx, vocab, req.Filters, related)
 		if err != nil {
 			return Result{}, err
 		}

@@ -157,7 +157,6 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		}
 	}
 	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders}
-	c.witnesses = v.witnesses(ctx, terms, common, filter, holders)
 	if dfs != nil && checkPostings > 0 {
 		for i := range terms {
 			if common&(1<<i) != 0 {
@@ -297,13 +296,6 @@ type checker struct {
 	sent    int               // checks sent to Redis
 	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
 	read    bool
-	// witnessed counts the checks witnesses answered (for the tests).
-	witnessed int
-	// witnesses are the sets of set's terms held by chunks in memory
-	// that pass the filter and hold no rare term (see witnesses): a
-	// check of the levels (out = rare) that one of them holds is
-	// answered without Redis.
-	witnesses []uint64
 }
 
 // answer answers checks, in order.
@@ -332,19 +324,6 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 		}
 		return found, nil
 	}
-	// Checks a chunk in memory answers are not sent.
-	var send []int // index in checks of each check sent
-	for i, k := range checks {
-		if k.out == c.rare && slices.ContainsFunc(c.witnesses, func(m uint64) bool { return m&k.s == k.s }) {
-			found[i] = true
-			c.witnessed++
-		} else {
-			send = append(send, i)
-		}
-	}
-	if len(send) == 0 {
-		return found, nil
-	}
 	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
 		if s == 0 {
 			return ""
@@ -352,18 +331,17 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
 	}
 	pipe := c.v.ix.rdb.Pipeline()
-	cmds := make([]*redis.Cmd, len(send))
-	for j, i := range send {
-		k := checks[i]
+	cmds := make([]*redis.Cmd, len(checks))
+	for i, k := range checks {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
-		cmds[j] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
+		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	}
-	c.sent += len(send)
+	c.sent += len(checks)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
-	for j, i := range send {
-		ok, err := found1(cmds[j])
+	for i := range checks {
+		ok, err := found1(cmds[i])
 		if err != nil {
 			return nil, err
 		}
@@ -424,49 +402,6 @@ func (c *checker) readMasks(ctx context.Context) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// witnesses returns the distinct sets of set's terms held by the chunks
-// ctx names as already read (backend.WithEvidence) that are in the chunk
-// cache, pass filter (its groups included) and hold no rare term: the
-// chunks holding one are holders, as RediSearch's own postings of the
-// rare terms listed them. A term is held when the chunk's content field
-// has it: the field RediSearch indexed, so such a chunk is one the
-// existence check of any of those sets (with the rare terms left out)
-// would find, and taking it as the check's answer changes no answer.
-// Only cached chunks count: nothing is read for them.
-func (v Vocabulary) witnesses(ctx context.Context, terms []string, set uint64, filter backend.Filter, holders map[string]uint64) []uint64 {
-	ids := backend.EvidenceOf(ctx)
-	if len(ids) == 0 || set == 0 {
-		return nil
-	}
-	idx := make(map[string]int, bits.OnesCount64(set))
-	for i, t := range terms {
-		if set&(1<<i) != 0 {
-			idx[t] = i
-		}
-	}
-	prefix := chunkPrefix(v.ix.vn)
-	var out []uint64
-	for _, id := range ids {
-		c := v.ix.cache.get(id)
-		if c == nil || !filter.Allows(&c.chunk) {
-			continue
-		}
-		if _, rare := holders[prefix+id]; rare {
-			continue
-		}
-		var m uint64
-		for _, t := range c.terms {
-			if i, ok := idx[t]; ok {
-				m |= 1 << i
-			}
-		}
-		if m != 0 && !slices.Contains(out, m) {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // found1 reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
