@@ -889,7 +889,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
 		}
-		switch closest, together, ok := r.reach(ctx, vocab, req.Filters, related); {
+		closest, together, ok, err := r.reach(ctx, vocab, req.Filters, related)
+		if err != nil {
+			return Result{}, err
+		}
+		switch {
 		case !ok || closest.fit:
 			// A chunk that would suffice may exist (or the vocabulary
 			// cannot tell, on RediSearch): a search may find it.
@@ -1025,9 +1029,10 @@ type HoldingVocabulary interface {
 	Vocabulary
 	// Holdings counts the visible chunks that pass f by which of terms
 	// they hold (bit i: terms[i]), leaving out those holding none; nil
-	// when it cannot tell (too many terms, or a server that did not
-	// answer).
-	Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int
+	// when it cannot tell (too many terms or combinations), an error when
+	// the server did not answer (the assessment then fails, and is
+	// retried, rather than judge on what it could not check).
+	Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error)
 }
 
 // reach judges every visible chunk by which of the question's terms, and
@@ -1037,11 +1042,12 @@ type HoldingVocabulary interface {
 // chunk holds every entity and the most specific term (or a thesaurus word
 // for it) together; ok is false when vocab cannot tell which chunks hold
 // which terms. Everything is counted over the chunks the principal may
-// see that pass the run's filters f: those a search could return.
-func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool) {
+// see that pass the run's filters f: those a search could return. The
+// vocabulary's error (a server that did not answer) is the error.
+func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool, err error) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
-		return nil, false, false
+		return nil, false, false, nil
 	}
 	var list []string
 	add := func(t string) {
@@ -1062,9 +1068,9 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 			add(t)
 		}
 	}
-	held := hv.Holdings(ctx, list, f)
-	if held == nil {
-		return nil, false, false
+	held, err := hv.Holdings(ctx, list, f)
+	if err != nil || held == nil {
+		return nil, false, false, err
 	}
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
@@ -1084,7 +1090,7 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 		}
 		together = together || j.entities == len(r.ents) && j.hasKey(r, covers)
 	}
-	return closest, together, true
+	return closest, together, true, nil
 }
 
 // verbTerms returns the terms of the question's verbs (answertype.Verbs)

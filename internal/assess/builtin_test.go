@@ -90,7 +90,7 @@ func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
 func (v *lexVocab) Len() int             { return v.n }
 
 // Holdings makes lexVocab a HoldingVocabulary.
-func (v *lexVocab) Holdings(_ context.Context, ts []string, _ wire.Filters) map[uint64]int {
+func (v *lexVocab) Holdings(_ context.Context, ts []string, _ wire.Filters) (map[uint64]int, error) {
 	out := map[uint64]int{}
 	for _, set := range v.sets {
 		var m uint64
@@ -103,7 +103,7 @@ func (v *lexVocab) Holdings(_ context.Context, ts []string, _ wire.Filters) map[
 			out[m]++
 		}
 	}
-	return out
+	return out, nil
 }
 
 var hollinLike = []Evidence{

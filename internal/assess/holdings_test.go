@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -22,12 +23,12 @@ func (l onesLexicon) Visible(groups []string) Vocabulary {
 
 type onesVocab struct{ *lexVocab }
 
-func (v onesVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) map[uint64]int {
-	out := v.lexVocab.Holdings(ctx, ts, f)
+func (v onesVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) (map[uint64]int, error) {
+	out, err := v.lexVocab.Holdings(ctx, ts, f)
 	for m := range out {
 		out[m] = 1
 	}
-	return out
+	return out, err
 }
 
 // TestAssessReadsOnlyWhichSetsAreHeld: the assessor's visible-chunk check
@@ -106,7 +107,7 @@ type countingVocab struct {
 	calls *int
 }
 
-func (v countingVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) map[uint64]int {
+func (v countingVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) (map[uint64]int, error) {
 	*v.calls++
 	return v.lexVocab.Holdings(ctx, ts, f)
 }
@@ -143,5 +144,56 @@ func TestAsTypedPassJudgesOnly(t *testing.T) {
 	}
 	if res.Assessment.Rewrite == "" {
 		t.Errorf("no rewrite proposed: %q", res.Assessment.Reason)
+	}
+}
+
+// failingLexicon's vocabularies fail every Holdings, as a RediSearch
+// backend does when Redis stops answering.
+type failingLexicon struct {
+	*lexicon
+	err error
+}
+
+func (l failingLexicon) Visible(groups []string) Vocabulary {
+	return failingVocab{l.lexicon.Visible(groups).(*lexVocab), l.err}
+}
+
+type failingVocab struct {
+	*lexVocab
+	err error
+}
+
+func (v failingVocab) Holdings(context.Context, []string, wire.Filters) (map[uint64]int, error) {
+	return nil, v.err
+}
+
+// TestHoldingsErrorFailsTheAssessment: when the visible-chunk check
+// cannot be asked (the index's server fails), the assessment is that
+// error, not a refusal judged without the check and not one that says
+// no visible chunk holds the words. The same refusal with a working
+// vocabulary reaches the check (so the failure is not skipped).
+func TestHoldingsErrorFailsTheAssessment(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	for _, e := range hollinLike {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	q := "how often should I descale the K50 with vinegar"
+	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[:2]}
+	calls := 0
+	counted := countingLexicon{newLexicon(an, texts...), &calls}
+	b := NewBuiltin(an, counted)
+	b.Rewriter = NewRewriter(an, counted)
+	res, err := b.Assess(context.Background(), req)
+	if err != nil || res.Assessment.Sufficient || calls == 0 {
+		t.Fatalf("the test needs a refusal that asks Holdings: err %v, sufficient %v, %d calls", err, res.Assessment.Sufficient, calls)
+	}
+	down := errors.New("redis: connection refused")
+	failing := failingLexicon{newLexicon(an, texts...), down}
+	b = NewBuiltin(an, failing)
+	b.Rewriter = NewRewriter(an, failing)
+	res, err = b.Assess(context.Background(), req)
+	if !errors.Is(err, down) {
+		t.Errorf("Assess with Holdings failing: %v (reason %q), want the error %v", err, res.Assessment.Reason, down)
 	}
 }

@@ -58,9 +58,11 @@ type Vocabulary interface {
 	// key's value is positive and at most the number of chunks holding
 	// exactly that set: bleve counts them exactly, RediSearch counts
 	// those it reads and gives 1 for the sets it only checks exist (the
-	// assessor reads only the keys). It returns nil when it cannot tell:
-	// more than MaxHeld terms, or a server that did not answer in full.
-	Holdings(ctx context.Context, terms []string, f *Filter) map[uint64]int
+	// assessor reads only the keys). It returns nil and no error when it
+	// cannot tell (more than MaxHeld terms, or more combinations than it
+	// checks), and an error when the server did not answer or answered in
+	// part: never a partial answer as if whole.
+	Holdings(ctx context.Context, terms []string, f *Filter) (map[uint64]int, error)
 }
 
 // MaxHeld is the most terms Holdings takes.

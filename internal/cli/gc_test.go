@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/assay-rag/assay/config"
 )
 
 // TestTuneGC: assay dev trades memory for CPU (GOGC 400) within a soft
@@ -15,7 +17,7 @@ func TestTuneGC(t *testing.T) {
 
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	tuneGC()
+	tuneGC(config.BackendRediSearch)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set, GC percent = %d; want it left at 100", got)
 	}
@@ -25,12 +27,17 @@ func TestTuneGC(t *testing.T) {
 
 	unsetenv(t, "GOGC")
 	unsetenv(t, "GOMEMLIMIT")
-	tuneGC()
-	if got := debug.SetGCPercent(100); got != 400 {
-		t.Errorf("GC percent = %d; want 400", got)
-	}
-	if got := debug.SetMemoryLimit(-1); got != devMemoryLimit {
-		t.Errorf("memory limit = %d; want %d", got, devMemoryLimit)
+	for _, c := range []struct {
+		backend string
+		want    int64
+	}{{config.BackendBleve, 256 << 20}, {"", 256 << 20}, {config.BackendRediSearch, 224 << 20}} {
+		tuneGC(c.backend)
+		if got := debug.SetGCPercent(100); got != 400 {
+			t.Errorf("%q: GC percent = %d; want 400", c.backend, got)
+		}
+		if got := debug.SetMemoryLimit(-1); got != c.want {
+			t.Errorf("%q: memory limit = %d; want %d", c.backend, got, c.want)
+		}
 	}
 }
 

@@ -34,7 +34,7 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 		cfg.Index.Corpus = sampleCorpus
 	}
 	log := r.Log
-	tuneGC()
+	tuneGC(cfg.Index.Backend)
 	// The embedded default is a local tool: without keys it serves every
 	// caller as the anonymous principal, and says so below.
 	keys, err := cfg.APIKeys()
@@ -227,21 +227,34 @@ func (r *Root) serveGateway(ctx context.Context) error {
 // devMemoryLimit is the soft limit on the Go runtime's memory that `assay
 // dev` sets with its GOGC (unless GOMEMLIMIT is set). GOGC=400 lets the
 // heap grow to five times what is live before a collection: with the
-// RediSearch backend's bounded caches live (about 85 MiB at 50,000
-// chunks), probably what made the 350 MiB peak at 500,000 chunks (not
-// measured apart). Near the limit the collector runs more often instead;
-// far below it, GOGC=400's saving holds.
+// RediSearch backend's bounded caches live (55-77 MB while serving at
+// 50,000 chunks, gctrace), the limit, not GOGC, sets when it collects.
+// Near the limit the collector runs more often instead; far below it,
+// GOGC=400's saving holds.
 const devMemoryLimit = 256 << 20
+
+// devRediSearchMemoryLimit is devMemoryLimit with the RediSearch backend,
+// whose worker holds no index (round 16): peak resident 262 MiB (274 MB)
+// at 50,000 chunks against 285-293 MiB with 256 MiB, for about two more
+// collections per 220 questions (~0.3 ms of CPU a question, within the
+// noise of the CPU measured a question). The bleve backend keeps 256 MiB
+// (its worker's heap was not measured against a lower one).
+const devRediSearchMemoryLimit = 224 << 20
 
 // tuneGC sets `assay dev`'s garbage collector: GOGC devserver.GCPercent
 // (the same trade as the dev server's: under load this process's CPU per
 // question fell about 16%) within a soft memory limit of devMemoryLimit.
-// GOGC and GOMEMLIMIT in the environment win.
-func tuneGC() {
+// GOGC and GOMEMLIMIT in the environment win. backend is index.backend:
+// the limit is devRediSearchMemoryLimit for redisearch.
+func tuneGC(backend string) {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(devserver.GCPercent)
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(devMemoryLimit)
+		limit := int64(devMemoryLimit)
+		if backend == config.BackendRediSearch {
+			limit = devRediSearchMemoryLimit
+		}
+		debug.SetMemoryLimit(limit)
 	}
 }

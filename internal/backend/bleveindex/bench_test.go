@@ -79,7 +79,7 @@ func BenchmarkHoldings(b *testing.B) {
 		})
 		b.Run(c.name+"/holdings", func(b *testing.B) {
 			for b.Loop() {
-				if v.Holdings(context.Background(), q, nil) == nil {
+				if h, _ := v.Holdings(context.Background(), q, nil); h == nil {
 					b.Fatal("nil")
 				}
 			}

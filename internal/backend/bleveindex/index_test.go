@@ -522,10 +522,18 @@ func TestHoldings(t *testing.T) {
 	build(t, dir, chunks, nil)
 	ix := open(t, dir)
 	public := ix.Visible([]string{"public"})
+	held := func(v backend.Vocabulary, terms []string, f *backend.Filter) map[uint64]int {
+		t.Helper()
+		h, err := v.Holdings(context.Background(), terms, f)
+		if err != nil {
+			t.Fatalf("Holdings(%q): %v", terms, err)
+		}
+		return h
+	}
 	// together counts the chunks holding every one of terms.
 	together := func(v backend.Vocabulary, terms ...string) int {
 		n := 0
-		for mask, c := range v.Holdings(context.Background(), terms, nil) {
+		for mask, c := range held(v, terms, nil) {
 			if mask == 1<<len(terms)-1 {
 				n += c
 			}
@@ -548,7 +556,7 @@ func TestHoldings(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, c := range public.Holdings(context.Background(), []string{"x200", "warranti"}, nil) {
+	for _, c := range held(public, []string{"x200", "warranti"}, nil) {
 		n += c
 	}
 	if want := public.DocFreq("x200") + public.DocFreq("warranti") - together(public, "x200", "warranti"); n != want {
@@ -561,7 +569,7 @@ func TestHoldings(t *testing.T) {
 		want int
 	}{{nil, 1}, {&backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, 0}, {&backend.Filter{Groups: []string{"public"}, Products: []string{"K50"}}, 1}} {
 		n := 0
-		for mask, c := range public.Holdings(context.Background(), []string{"k50", "descal"}, tc.f) {
+		for mask, c := range held(public, []string{"k50", "descal"}, tc.f) {
 			if mask == 3 {
 				n += c
 			}
@@ -570,7 +578,7 @@ func TestHoldings(t *testing.T) {
 			t.Errorf("chunks holding k50 and descal, filter %+v: %d, want %d", tc.f, n, tc.want)
 		}
 	}
-	if public.Holdings(context.Background(), make([]string, backend.MaxHeld+1), nil) != nil {
+	if held(public, make([]string, backend.MaxHeld+1), nil) != nil {
 		t.Errorf("Holdings of %d terms: not nil", backend.MaxHeld+1)
 	}
 }

@@ -33,16 +33,16 @@ func (ix *Index) Visible(groups []string) backend.Vocabulary {
 
 // Holdings counts the visible chunks that pass f (nil: all of them) by
 // which of terms they hold (backend.Vocabulary), from the terms' chunk
-// bitmaps and f's filter bitmaps. ctx is there for backends that must ask
-// a server.
-func (v Vocabulary) Holdings(_ context.Context, terms []string, f *backend.Filter) map[uint64]int {
+// bitmaps and f's filter bitmaps. ctx and the error are there for
+// backends that must ask a server: this one never fails.
+func (v Vocabulary) Holdings(_ context.Context, terms []string, f *backend.Filter) (map[uint64]int, error) {
 	if len(terms) > backend.MaxHeld {
-		return nil
+		return nil, nil
 	}
 	if f == nil {
-		return v.Visible.Holdings(terms, nil)
+		return v.Visible.Holdings(terms, nil), nil
 	}
-	return v.Visible.Holdings(terms, v.ix.candidates(*f))
+	return v.Visible.Holdings(terms, v.ix.candidates(*f)), nil
 }
 
 // EachTerm calls fn for every analyzed term of the index with the number

@@ -35,9 +35,9 @@ func newHeldMemo() *heldMemo {
 }
 
 // holdings is v.Holdings(ctx, terms, f), kept for the question ctx
-// serves. Answers that cannot tell (nil) are not kept: a later attempt
-// asks again.
-func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) map[uint64]int {
+// serves. Answers that cannot tell (nil) and errors are not kept: a later
+// attempt asks again.
+func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) (map[uint64]int, error) {
 	q := backend.QuestionOf(ctx)
 	if m == nil || q == "" {
 		return v.Holdings(ctx, terms, f)
@@ -48,11 +48,14 @@ func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []s
 	}
 	key := q + "\x00" + string(fk) + "\x00" + strings.Join(terms, "\x00")
 	if held, ok := m.kept.Get(key); ok {
-		return maps.Clone(held)
+		return maps.Clone(held), nil
 	}
-	held := v.Holdings(ctx, terms, f)
+	held, err := v.Holdings(ctx, terms, f)
+	if err != nil {
+		return nil, err
+	}
 	if held != nil {
 		m.kept.Add(key, maps.Clone(held))
 	}
-	return held
+	return held, nil
 }

@@ -2,22 +2,28 @@ package live
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
 )
 
-// countingVocabulary answers Holdings with answer and counts the calls.
+// countingVocabulary answers Holdings with answer (or err) and counts
+// the calls.
 type countingVocabulary struct {
 	backend.Vocabulary
 	calls  *int
 	answer map[uint64]int
+	err    error
 }
 
-func (v countingVocabulary) Holdings(context.Context, []string, *backend.Filter) map[uint64]int {
+func (v countingVocabulary) Holdings(context.Context, []string, *backend.Filter) (map[uint64]int, error) {
 	*v.calls++
-	return maps.Clone(v.answer)
+	if v.err != nil {
+		return nil, v.err
+	}
+	return maps.Clone(v.answer), nil
 }
 
 // TestHeldMemoKeepsAnswersPerQuestion: a question's later attempts get
@@ -35,7 +41,10 @@ func TestHeldMemoKeepsAnswersPerQuestion(t *testing.T) {
 	staff := &backend.Filter{Groups: []string{"public", "staff"}}
 	ask := func(ctx context.Context, terms []string, f *backend.Filter, want int) {
 		t.Helper()
-		got := m.holdings(ctx, v, terms, f)
+		got, err := m.holdings(ctx, v, terms, f)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(got) != 2 || got[1] != 2 || got[3] != 1 {
 			t.Errorf("holdings %v, want %v", got, v.answer)
 		}
@@ -54,11 +63,33 @@ func TestHeldMemoKeepsAnswersPerQuestion(t *testing.T) {
 
 	v.answer = nil // cannot tell: asked again next time
 	for i, want := range []int{7, 8} {
-		if got := m.holdings(backend.WithQuestion(context.Background(), "q3/run"), v, []string{"a"}, pub); got != nil {
-			t.Errorf("ask %d: %v, want nil", i, got)
+		if got, err := m.holdings(backend.WithQuestion(context.Background(), "q3/run"), v, []string{"a"}, pub); got != nil || err != nil {
+			t.Errorf("ask %d: %v, %v; want nil, no error", i, got, err)
 		}
 		if calls != want {
 			t.Errorf("ask %d of an answer that cannot tell: %d calls, want %d", i, calls, want)
 		}
+	}
+
+	// An index that fails: the error comes back, is not kept, and a
+	// later attempt asks again (and keeps an answer once there is one).
+	v.err = errors.New("redis: connection refused")
+	for i, want := range []int{9, 10} {
+		got, err := m.holdings(backend.WithQuestion(context.Background(), "q4/run"), v, []string{"a"}, pub)
+		if !errors.Is(err, v.err) || got != nil {
+			t.Errorf("ask %d of a failing index: %v, %v; want nil, %v", i, got, err, v.err)
+		}
+		if calls != want {
+			t.Errorf("ask %d of a failing index: %d calls, want %d", i, calls, want)
+		}
+	}
+	v.err, v.answer = nil, map[uint64]int{1: 1}
+	for range 2 {
+		if got, err := m.holdings(backend.WithQuestion(context.Background(), "q4/run"), v, []string{"a"}, pub); err != nil || got[1] != 1 {
+			t.Errorf("after the index recovered: %v, %v", got, err)
+		}
+	}
+	if calls != 11 {
+		t.Errorf("after the index recovered: %d calls, want 11 (the answer kept)", calls)
 	}
 }

@@ -49,7 +49,7 @@ var (
 	_ assess.SpellingVocabulary = filteredVocabulary{}
 )
 
-func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) map[uint64]int {
+func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {
 	ixf := retrieval.IndexFilter(v.groups, f)
 	return v.held.holdings(ctx, v.Vocabulary, terms, &ixf)
 }

@@ -140,8 +140,7 @@ func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate,
 		return nil, err
 	}
 	for j, i := range miss {
-		content, _ := vals[j][0].(string)
-		out[i].terms = unescapeTerms(content)
+		out[i].content, _ = vals[j][0].(string)
 	}
 	return out, nil
 }

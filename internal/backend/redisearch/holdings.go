@@ -87,13 +87,16 @@ var maxCommonPostings = 1 << 16
 // checks from which chunks hold which terms: the same checks, the same
 // answers, the same bound.
 //
-// It returns nil when it cannot tell: more than backend.MaxHeld terms,
-// more than maxHoldingCounts combinations held together, partial results,
-// or Redis did not answer (the assessor then assumes a chunk that would
-// suffice may exist).
-func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) map[uint64]int {
+// It returns nil and no error when it cannot tell: more than
+// backend.MaxHeld terms, or more than maxHoldingCounts combinations held
+// together (the assessor then assumes a chunk that would suffice may
+// exist). When Redis does not answer, or answers a read in part, it
+// returns the error (typed by redisErr): never a partial answer, and
+// never "not held" for a set it could not check.
+func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) (map[uint64]int, error) {
+	const op = "redisearch.Holdings"
 	if len(terms) > backend.MaxHeld || v.ix == nil {
-		return nil
+		return nil, nil
 	}
 	filter := backend.Filter{}
 	if f != nil {
@@ -108,7 +111,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	} else {
 		var err error
 		if dfs, err = v.ix.docFreqs(ctx, v.s, terms); err != nil {
-			return nil
+			return nil, v.ix.redisErr(op, err)
 		}
 		order := make([]int, len(terms))
 		for i := range order {
@@ -128,13 +131,17 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	}
 	fq := FilterQuery(filter)
 	if common == 0 && rare == 0 {
-		return map[uint64]int{}
+		return map[uint64]int{}, nil
 	}
 	var out map[uint64]int
 	var holders map[string]uint64 // the chunks holding a rare term
 	if rare != 0 {
-		if out, holders = v.postings(ctx, terms, rare, common, sum, filter); out == nil || common == 0 {
-			return out
+		var err error
+		if out, holders, err = v.postings(ctx, terms, rare, common, sum, filter); err != nil {
+			return nil, v.ix.redisErr(op, err)
+		}
+		if common == 0 {
+			return out, nil
 		}
 	}
 	// A common term more visible chunks hold than hold a rare term (at
@@ -160,17 +167,17 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			}
 		}
 	}
-	checked := v.exists(ctx, terms, common, rare, surely, c)
-	if checked == nil {
-		return nil
+	checked, err := v.exists(ctx, terms, common, rare, surely, c)
+	if err != nil || checked == nil {
+		return nil, v.ix.redisErr(op, err)
 	}
 	if out == nil {
-		return checked
+		return checked, nil
 	}
 	for m, n := range checked {
 		out[m] += n
 	}
-	return out
+	return out, nil
 }
 
 // exists is Holdings over the visible chunks that pass fq and hold no
@@ -183,7 +190,8 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 // of set excluded. The terms of surely (a subset of set) are known to be
 // held alone by such a chunk: their one-term checks are not sent. c
 // answers the checks (Redis, or the postings it reads when cheaper).
-func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, c *checker) map[uint64]int {
+// Redis's failure is the error; past maxHoldingCounts it returns nil.
+func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, c *checker) (map[uint64]int, error) {
 	together := map[uint64]int{} // term set → 1 when some chunk holds all of it (and no rare term)
 	var level, all []uint64
 	for i := range terms {
@@ -194,7 +202,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 	sent := 0
 	for len(level) > 0 {
 		if sent += len(level); sent > maxHoldingCounts {
-			return nil
+			return nil, nil
 		}
 		var checks []check
 		var at []int // level index of each check
@@ -206,7 +214,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		}
 		found, err := c.answer(ctx, checks)
 		if err != nil {
-			return nil
+			return nil, err
 		}
 		ok := make([]bool, len(level))
 		for j, s := range level {
@@ -242,7 +250,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		}
 	}
 	if len(ask) == 0 {
-		return out
+		return out, nil
 	}
 	checks := make([]check, len(ask))
 	for j, s := range ask {
@@ -250,14 +258,14 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 	}
 	found, err := c.answer(ctx, checks)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	for j, s := range ask {
 		if found[j] {
 			out[s] = 1
 		}
 	}
-	return out
+	return out, nil
 }
 
 // check asks whether some visible chunk passing the filter holds every
@@ -296,7 +304,10 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 		return nil, nil
 	}
 	if !c.read && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(checks))*checkPostings >= c.cost {
-		c.read = c.readMasks(ctx)
+		var err error
+		if c.read, err = c.readMasks(ctx); err != nil {
+			return nil, err
+		}
 		if !c.read {
 			c.cost = 0 // not again: check
 		}
@@ -342,8 +353,9 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 // readMasks reads which visible chunks passing the filter hold each term
 // of set, in one pipeline, and keeps the distinct sets of those terms
 // held by the chunks holding no rare term. It reports false (nothing
-// kept) when Redis failed or returned part of a list.
-func (c *checker) readMasks(ctx context.Context) bool {
+// kept: the checks answer instead) when Redis returned part of a list,
+// and Redis's failure as the error.
+func (c *checker) readMasks(ctx context.Context) (bool, error) {
 	pipe := c.v.ix.rdb.Pipeline()
 	cmds := make([]*redis.Cmd, len(c.terms))
 	for i, t := range c.terms {
@@ -357,7 +369,7 @@ func (c *checker) readMasks(ctx context.Context) bool {
 		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, c.dfs[i], "TIMEOUT", noTimeout, "DIALECT", 2)...)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
-		return false
+		return false, err
 	}
 	held := map[string]uint64{}
 	for i, cmd := range cmds {
@@ -365,12 +377,15 @@ func (c *checker) readMasks(ctx context.Context) bool {
 			continue
 		}
 		raw, err := cmd.Slice()
-		if err != nil || len(raw) == 0 {
-			return false
+		if err != nil {
+			return false, err
+		}
+		if len(raw) == 0 {
+			return false, nil
 		}
 		total, _ := raw[0].(int64)
 		if total != int64(len(raw)-1) {
-			return false // partial (a timeout?) or longer than counted
+			return false, nil // partial or longer than counted: check instead
 		}
 		for _, id := range raw[1:] {
 			s, _ := id.(string)
@@ -386,7 +401,7 @@ func (c *checker) readMasks(ctx context.Context) bool {
 			c.masks = append(c.masks, m)
 		}
 	}
-	return true
+	return true, nil
 }
 
 // found1 reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
@@ -450,8 +465,9 @@ func joinSet(terms []string, set uint64, sep string) string {
 // a term of rare (sum: their visible document frequencies added, an upper
 // bound of those chunks), read from the rare terms' posting lists and,
 // for each term of common, the chunks holding it and a rare term; and
-// those chunks (their keys) with their sets.
-func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common uint64, sum int, filter backend.Filter) (map[uint64]int, map[string]uint64) {
+// those chunks (their keys) with their sets. Redis's failure, or a list
+// shorter than its count, is an error.
+func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common uint64, sum int, filter backend.Filter) (map[uint64]int, map[string]uint64, error) {
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
 	anyRare := "@" + fieldContent + ":(" + union(terms, rare) + ")"
@@ -471,7 +487,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		})
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, nil
+		return nil, nil, err
 	}
 	held := map[string]uint64{}
 	for i, c := range cmds {
@@ -480,7 +496,8 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		}
 		res := c.Val()
 		if len(res.Docs) != res.Total {
-			return nil, nil // partial results (a timeout?): counting them could refuse wrongly
+			// Partial: counting them could refuse wrongly.
+			return nil, nil, fmt.Errorf("FT.SEARCH %q: read %d of %d chunks", terms[i], len(res.Docs), res.Total)
 		}
 		for _, d := range res.Docs {
 			held[d.ID] |= 1 << i
@@ -490,5 +507,5 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 	for _, m := range held {
 		out[m]++
 	}
-	return out, held
+	return out, held, nil
 }

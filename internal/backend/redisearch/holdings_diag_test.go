@@ -78,7 +78,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	// Warm the statistics caches.
 	for _, q := range queries {
 		ts := slices.Compact(slices.Sorted(slices.Values(ix.an.Terms(q))))
-		v.Holdings(ctx, ts[:min(len(ts), backend.MaxHeld)], nil)
+		_, _ = v.Holdings(ctx, ts[:min(len(ts), backend.MaxHeld)], nil) // warming
 	}
 	redis := make([][]float64, len(bounds))
 	wall := make([][]float64, len(bounds))
@@ -95,7 +95,10 @@ func TestHoldingsOnBuilt(t *testing.T) {
 			_, r0 := redisUsec(t, ix, "FT.SEARCH")
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
-			h := v.Holdings(ctx, ts, nil)
+			h, err := v.Holdings(ctx, ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			wall[bi] = append(wall[bi], float64(time.Since(st).Microseconds())/1000)
 			c1, u1 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			_, r1 := redisUsec(t, ix, "FT.SEARCH")
@@ -170,7 +173,7 @@ func TestHoldingsReadSwitch(t *testing.T) {
 		return ts[:min(len(ts), backend.MaxHeld)]
 	}
 	for _, q := range queries { // warm the statistics caches
-		v.Holdings(ctx, termsOfQuery(q), nil)
+		_, _ = v.Holdings(ctx, termsOfQuery(q), nil) // warming
 	}
 	var b strings.Builder
 	b.WriteString("query\tterms\tcommon_terms\tcost\tchecks\tagg_ms_check\tsearch_ms_check\tagg_ms_read\tsearch_ms_read\tsame\n")
@@ -209,7 +212,11 @@ func TestHoldingsReadSwitch(t *testing.T) {
 			}
 			ac0, au0 := redisUsec(t, ix, "FT.AGGREGATE")
 			_, su0 := redisUsec(t, ix, "FT.SEARCH")
-			got[mode] = keys(v.Holdings(ctx, ts, nil))
+			h, err := v.Holdings(ctx, ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[mode] = keys(h)
 			ac1, au1 := redisUsec(t, ix, "FT.AGGREGATE")
 			_, su1 := redisUsec(t, ix, "FT.SEARCH")
 			agg[mode], search[mode] = (au1-au0)/1000, (su1-su0)/1000

@@ -21,6 +21,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/terms"
@@ -107,11 +108,11 @@ func TestHoldingsSearchesDoNotGrowWithCombinations(t *testing.T) {
 		chunks, terms := coOccurring(k)
 		ix := buildOpen(t, rdb, redistest.Name("combos"), chunks, redisearch.BuildOptions{})
 		v := ix.Visible([]string{"public"})
-		want := v.Holdings(ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
+		want := held(t, v, ctx, terms, nil) // every term read: 5k+40+25 postings ≤ 4096
 		old := redisearch.SetMaxPostings(5 * k)
 		c := &searchCounter{}
 		rdb.AddHook(c)
-		got := v.Holdings(ctx, terms, nil)
+		got := held(t, v, ctx, terms, nil)
 		n := c.n.Load()
 		redisearch.SetMaxPostings(old)
 		all := uint64(1<<(k+2) - 1)
@@ -204,7 +205,7 @@ func BenchmarkHoldings(b *testing.B) {
 	for b.Loop() {
 		for _, q := range questions {
 			asked++
-			if v.Holdings(ctx, q, nil) == nil {
+			if held(b, v, ctx, q, nil) == nil {
 				cannot++
 			}
 		}
@@ -242,7 +243,7 @@ func TestHoldingsSetsOnGeneratedCorpora(t *testing.T) {
 					want := heldByCount(an, chunks, groups, ts) // what every chunk holds, counted here: the answer
 					for _, bound := range []int{0, 30, 4096} {
 						old := redisearch.SetMaxPostings(bound)
-						checked := ix.Visible(groups).Holdings(ctx, ts, f)
+						checked := held(t, ix.Visible(groups), ctx, ts, f)
 						redisearch.SetMaxPostings(old)
 						if heldSets(checked) != heldSets(want) {
 							t.Errorf("seed %d, groups %v, terms %v, filter %v, bound %d: checked %v, want the sets of %v", seed, groups, ts, f, bound, checked, want)
@@ -331,7 +332,7 @@ func TestHoldingsSkipsChecksItsCountsAnswer(t *testing.T) {
 	for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
 		c := &aggregateRecorder{}
 		rdb.AddHook(c)
-		got := v.Holdings(ctx, ts, f)
+		got := held(t, v, ctx, ts, f)
 		qs := slices.Clone(c.queries)
 		c.mu.Lock()
 		c.queries = nil
@@ -393,7 +394,7 @@ func TestHoldingsReadsPostingsUnscored(t *testing.T) {
 			rec.mu.Lock()
 			rec.args = nil
 			rec.mu.Unlock()
-			got := v.Holdings(ctx, ts, nil)
+			got := held(t, v, ctx, ts, nil)
 			rec.mu.Lock()
 			sent := rec.args
 			rec.mu.Unlock()
@@ -407,7 +408,7 @@ func TestHoldingsReadsPostingsUnscored(t *testing.T) {
 				}
 			}
 			old := redisearch.SetPostingsScorer("")
-			scored := v.Holdings(ctx, ts, nil)
+			scored := held(t, v, ctx, ts, nil)
 			redisearch.SetPostingsScorer(old)
 			if !maps.Equal(got, scored) {
 				t.Errorf("groups %v, terms %v: unscored reads give %v, scored %v", groups, ts, got, scored)
@@ -474,9 +475,9 @@ func TestHoldingsReadsCommonTermsWhenChecksCostMore(t *testing.T) {
 					old := redisearch.SetMaxHoldingCounts(bound)
 					v := ix.Visible(groups)
 					redisearch.SetCheckPostings(0)
-					byChecks, n := checks(func() map[uint64]int { return v.Holdings(ctx, ts, f) })
+					byChecks, n := checks(func() map[uint64]int { return held(t, v, ctx, ts, f) })
 					redisearch.SetCheckPostings(1 << 20)
-					byReads, m := checks(func() map[uint64]int { return v.Holdings(ctx, ts, f) })
+					byReads, m := checks(func() map[uint64]int { return held(t, v, ctx, ts, f) })
 					redisearch.SetMaxHoldingCounts(old)
 					checked += n
 					if byChecks == nil {
@@ -497,5 +498,57 @@ func TestHoldingsReadsCommonTermsWhenChecksCostMore(t *testing.T) {
 	}
 	if checked == 0 || cannot == 0 {
 		t.Fatalf("%d checks sent, %d answers that cannot tell: the test compares nothing", checked, cannot)
+	}
+}
+
+// held is v.Holdings, failing the test on an error.
+func held(tb testing.TB, v backend.Vocabulary, ctx context.Context, ts []string, f *backend.Filter) map[uint64]int {
+	tb.Helper()
+	h, err := v.Holdings(ctx, ts, f)
+	if err != nil {
+		tb.Fatalf("Holdings(%q): %v", ts, err)
+	}
+	return h
+}
+
+// TestHoldingsFailsWhenRedisFails: a Redis that stops answering makes
+// Holdings an error (typed unavailable), never an answer: not nil
+// ("cannot tell", which the assessor reads as "a chunk may exist") and
+// not an empty or partial map (which it would read as "no visible chunk
+// holds these words"). Every way Holdings asks is covered: the rare
+// terms' postings (4096), existence checks (0), both (2), and the
+// common terms' postings read instead of checks.
+func TestHoldingsFailsWhenRedisFails(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	name := redistest.Name("heldfail")
+	chunks, sum := hollinChunks(t)
+	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
+	terms := []string{"warranti", "motor", "year", "x200"}
+	for _, bound := range []int{4096, 0, 2} {
+		for _, check := range []int{0, 1 << 20} {
+			t.Run(fmt.Sprintf("postings=%d,check=%d", bound, check), func(t *testing.T) {
+				defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(bound))
+				defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(check))
+				rdb := srv.Client(t)
+				ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := ix.Visible([]string{"public"})
+				if got := held(t, v, ctx, terms, nil); len(got) == 0 {
+					t.Fatalf("Holdings(%q) = %v before the failure, want some sets", terms, got)
+				}
+				rdb.Close() // every later command fails; the visible statistics stay cached
+				for _, ts := range [][]string{terms, {"warranti", "nosuchterm"}} {
+					got, err := v.Holdings(ctx, ts, nil)
+					if err == nil || got != nil {
+						t.Errorf("Holdings(%q) with Redis gone = %v, %v; want nil and an error", ts, got, err)
+					} else if !errs.Is(errs.Unavailable, err) {
+						t.Errorf("Holdings(%q) with Redis gone: %v, want it typed unavailable", ts, err)
+					}
+				}
+			})
+		}
 	}
 }

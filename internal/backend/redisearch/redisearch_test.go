@@ -393,10 +393,10 @@ func TestHoldingsMatchBleve(t *testing.T) {
 					c.Groups = groups
 					bf = &c
 				}
-				want := bix.Visible(groups).Holdings(ctx, terms, bf)
+				want := held(t, bix.Visible(groups), ctx, terms, bf)
 				for _, bound := range []int{4096, 0, 2, 6} { // postings, existence checks, then both (rare terms read, common ones checked)
 					old := redisearch.SetMaxPostings(bound)
-					got := rix.Visible(groups).Holdings(ctx, terms, f)
+					got := held(t, rix.Visible(groups), ctx, terms, f)
 					redisearch.SetMaxPostings(old)
 					// Checking existence gives bleve's term sets (nil is
 					// "cannot tell").

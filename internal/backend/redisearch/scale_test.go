@@ -413,7 +413,7 @@ func TestHoldingsCost(t *testing.T) {
 				ts = ts[:12]
 			}
 			st := time.Now()
-			got := ix.Visible(groups).Holdings(ctx, ts, nil)
+			got := held(t, ix.Visible(groups), ctx, ts, nil)
 			a = append(a, since(st))
 			st = time.Now()
 			want := postings(groups, ts)

@@ -51,7 +51,7 @@ func TestQueriesSurviveTheServerTimeout(t *testing.T) {
 			}
 			key := fmt.Sprint(groups, text)
 			wantHits[key] = ids(hits)
-			wantHeld[key] = ref.Visible(groups).Holdings(ctx, strings.Fields(text), nil)
+			wantHeld[key] = held(t, ref.Visible(groups), ctx, strings.Fields(text), nil)
 		}
 	}
 
@@ -91,7 +91,7 @@ func TestQueriesSurviveTheServerTimeout(t *testing.T) {
 			} else if got := ids(hits); !slices.Equal(got, wantHits[key]) {
 				t.Errorf("groups %v, %q: hits %v, want %v", groups, text, got, wantHits[key])
 			}
-			if got := ix.Visible(groups).Holdings(ctx, strings.Fields(text), nil); !maps.Equal(got, wantHeld[key]) {
+			if got := held(t, ix.Visible(groups), ctx, strings.Fields(text), nil); !maps.Equal(got, wantHeld[key]) {
 				t.Errorf("groups %v, %q: holdings %v, want %v", groups, text, got, wantHeld[key])
 			}
 		}
