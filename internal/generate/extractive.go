@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
 	ExtractiveV14Model = router.BuiltinGenerateModelV14
 	ExtractiveV13Model = router.BuiltinGenerateModelV13
@@ -288,6 +289,9 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
+	// EchoShare is the share of a chosen sentence's terms the question
+	// must hold for the sentence to restate it (v17, see echoes).
+	EchoShare float64
 	// Version is 16 (ExtractiveModel), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
@@ -302,12 +306,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV16(an)
+	return NewExtractiveV17(an)
 }
 
-// NewExtractiveV16 returns version 16 (ExtractiveModel).
+// NewExtractiveV17 returns version 17 (ExtractiveModel).
+func NewExtractiveV17(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 17}
+}
+
+// NewExtractiveV16 returns version 16 (ExtractiveV16Model).
 func NewExtractiveV16(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 16}
+	g := NewExtractiveV17(an)
+	g.Version = 16
+	return g
 }
 
 // NewExtractiveV15 returns version 15 (ExtractiveV15Model).
@@ -379,6 +390,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV16Model:
+		return NewExtractiveV16(an), nil
 	case ExtractiveV15Model:
 		return NewExtractiveV15(an), nil
 	case ExtractiveV14Model:
@@ -422,6 +435,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV14Model
 	case g.Version == 15:
 		return ExtractiveV15Model
+	case g.Version == 16:
+		return ExtractiveV16Model
 	}
 	return ExtractiveModel
 }
@@ -831,6 +846,44 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(&sents[next], "imperative")
 			}
 			chosen = addOnce(chosen, &sents[next])
+		}
+	}
+
+	// v17, rule 6: a chosen sentence that restates the question ("The
+	// K50 would not pair with an older Android phone" for "her K50 won't
+	// pair with her older Android phone. Have we fixed this one
+	// before?") tells the asker nothing: what its source says next does
+	// ("Holding the dial and the power button together for 15 seconds
+	// reset it"; see echoes).
+	if g.Version >= 17 && !compared {
+		qterms := g.questionTerms(req.Question)
+		for _, s := range slices.Clone(chosen) {
+			sents := bySource[s.source]
+			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, &sents[next]) && g.echoes(s.text, req.Question, asked, qterms) {
+				g.why(&sents[next], "echo")
+				chosen = append(chosen, &sents[next])
+			}
+		}
+	}
+
+	// v17, rule 7: a value said of a thing under a condition ("Delivery
+	// is free on parts orders over £30") comes with the value its source
+	// gives the same thing otherwise ("Standard delivery takes 3 to 5
+	// working days and costs £3.95", see sibling).
+	if g.Version >= 17 && !compared && valueTypes[asked.Type] {
+		qterms := g.questionTerms(req.Question)
+		for _, c := range slices.Clone(chosen) {
+			if !c.typed {
+				continue
+			}
+			sents := bySource[c.source]
+			for i := range sents {
+				o := &sents[i]
+				if !slices.Contains(chosen, o) && g.sibling(c, o, chosen, asked, qterms, titles[c.source]) {
+					g.why(o, "sibling")
+					chosen = append(chosen, o)
+				}
+			}
 		}
 	}
 
@@ -1298,6 +1351,133 @@ func (g *Extractive) holds(t answertype.Question, text string) bool {
 		return len(found) > 0
 	}
 	return slices.ContainsFunc(found, answertype.IsCode)
+}
+
+// questionTerms returns the terms of the question, a number word also
+// spelt in digits ("two" as "2"): what the asker already knows.
+func (g *Extractive) questionTerms(question string) map[string]bool {
+	out := g.an.Set(question)
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if d, ok := digits[strings.ToLower(w)]; ok {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+// digits spells the small number words in digits (questionTerms).
+var digits = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twelve": "12", "twenty": "20", "thirty": "30"}
+
+// echoes reports whether a sentence restates the question (v17, rule 6):
+// at least EchoShare of its content terms, and three or more, are terms
+// of the question (qterms, see questionTerms), and every expression it
+// holds of the asked type or of a value (a period, a price, a date ...)
+// the question states too (see stated). Such a sentence says what the
+// asker said ("Agent told the customer the X300 Pro motor is covered for
+// 2 years" for "an agent told a caller the X300 Pro motor only has 2
+// years' cover. Was that right?"); the sentence after it in a case or a
+// notice says what followed. A sentence that repeats the question's words
+// beside a value or a decision the question lacks ("Collection by
+// courier is free for appliances under warranty", "You do not need to
+// register") answers it.
+func (g *Extractive) echoes(text, question string, asked answertype.Question, qterms map[string]bool) bool {
+	ts := g.an.Content(text)
+	n := 0
+	for _, t := range ts {
+		if qterms[t] {
+			n++
+		}
+	}
+	if n < 3 || float64(n) < g.EchoShare*float64(len(ts)) {
+		return false
+	}
+	for _, t := range echoTypes(asked) {
+		for _, e := range answertype.Find(t, text) {
+			if !g.stated(e, t, question, qterms) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sibling reports whether sentence o, of chosen sentence c's source,
+// gives another value of the asked type for what c gives one (v17, rule
+// 7): o holds an expression of the asked type that no chosen sentence
+// holds, and the two share a word, outside those expressions, that is
+// neither the question's (qterms) nor their source's title's: the thing
+// both give a value of ("delivery" in "Delivery is free on parts orders
+// over £30" and "Standard delivery takes 3 to 5 working days and costs
+// £3.95"). A question word is what makes c chosen; a title word is what
+// every sentence of the source is about.
+func (g *Extractive) sibling(c, o *sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) bool {
+	exprs := asked.Find(o.text)
+	if len(exprs) == 0 {
+		return false
+	}
+	news := slices.ContainsFunc(exprs, func(e string) bool {
+		return !slices.ContainsFunc(chosen, func(x *sentence) bool { return strings.Contains(x.text, e) })
+	})
+	if !news {
+		return false
+	}
+	words := func(s *sentence) map[string]bool {
+		text := s.text
+		for _, e := range asked.Find(text) {
+			text = strings.ReplaceAll(text, e, " ")
+		}
+		out := map[string]bool{}
+		for _, t := range g.an.Content(text) {
+			if !qterms[t] && !title[t] && !strings.ContainsAny(t, "0123456789") && len(t) >= 3 {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	cw := words(c)
+	for t := range words(o) {
+		if cw[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// reNegation is a negation, a contracted one too ("won't", "doesn’t").
+var reNegation = regexp.MustCompile(`(?i)(n't|n’t|\b(?:not|never|no|cannot)\b)`)
+
+// echoTypes are the types whose expressions a sentence restating the
+// question holds only as the question does: the asked one and the values.
+func echoTypes(asked answertype.Question) []answertype.Type {
+	ts := []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date}
+	if asked.Type != answertype.Description && !slices.Contains(ts, asked.Type) {
+		ts = append(ts, asked.Type)
+	}
+	return ts
+}
+
+// stated reports whether the question holds expression e of type t: the
+// same words, a negation as any negation ("would not" for "won't"), or
+// e's terms, numbers in digits ("2 years" for "two years").
+func (g *Extractive) stated(e string, t answertype.Type, question string, qterms map[string]bool) bool {
+	norm := func(x string) string {
+		x = strings.ToLower(strings.Join(strings.Fields(x), " "))
+		switch x {
+		case "n't", "never", "no", "cannot":
+			return "not"
+		}
+		return x
+	}
+	if norm(e) == "not" && reNegation.MatchString(question) {
+		return true
+	}
+	for _, q := range answertype.Find(t, question) {
+		if norm(q) == norm(e) {
+			return true
+		}
+	}
+	ts := g.an.Terms(e)
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !qterms[t] })
 }
 
 // codeFrame are the nouns that ask for a name in the form of a code.
