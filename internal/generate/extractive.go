@@ -256,6 +256,22 @@ const (
 //     sources (see joint): "does E4 mean the same on the X200 as on the
 //     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
+// v17 (ExtractiveModel; v16 is ExtractiveV16Model) brings the sentence of
+// a chosen source that holds what the chosen sentence left out:
+//
+//   - rule 6: a chosen sentence restating the question (EchoShare of its
+//     content terms are the question's, and every expression it holds of
+//     the asked type or of a value the question states too) brings its
+//     source's next sentence (see echoes): "The K50 would not pair with
+//     an older Android phone" comes with "Holding the dial and the power
+//     button together for 15 seconds reset it";
+//   - rule 7: for a question asking for a value, a chosen typed sentence
+//     brings a sentence of its source giving another value of the asked
+//     type for the same thing, a word outside the values that is neither
+//     the question's nor the title's (see sibling): "Delivery is free on
+//     parts orders over £30" comes with "Standard delivery ... costs
+//     £3.95".
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/log/tuning-history.md lists them), so
@@ -292,7 +308,8 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 16 (ExtractiveModel), 15 (ExtractiveV15Model, without
+	// Version is 17 (ExtractiveModel), 16 (ExtractiveV16Model, without
+	// v17's rules 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
@@ -613,6 +630,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "joint")
+			}
+		}
+	}
+
+	// v17, rule 2c: the accepted source whose title names what is asked
+	// and whose sentences repeat none of the question's words ("X200
+	// error codes": "E4 means ...", "E7 means ...") is the answer, its
+	// sentences in order (see titled).
+	if g.Version >= 17 && !compared {
+		if picks := g.titled(req, bySource, all, content, verbs, titles); len(picks) > 0 {
+			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "titled")
 			}
 		}
 	}
@@ -1441,6 +1471,45 @@ func (g *Extractive) sibling(c, o *sentence, chosen []*sentence, asked answertyp
 		}
 	}
 	return false
+}
+
+// titled returns the sentences of the source the assessor accepted
+// (Request.Accepted's first), in order and up to MaxSentences, when its
+// title holds two or more content words of the question (not its verbs)
+// and none of its sentences holds one (v17, rule 2c): a page titled with
+// what is asked lists the answer in sentences that need not repeat it
+// ("X200 error codes": "E4 means the jar lid is not locked ...", "E7
+// means ...", "E9 means ..." for "how many different error codes can an
+// X200 show, and what are they?"). The assessor judged the chunk on its
+// title and text together; the sentence scores, which count a title word
+// only beside a question word of the sentence's own, gave it nothing and
+// opened from a page that shares one word with the question ("A receipt
+// ... that shows the retailer"). None for a superseded source.
+func (g *Extractive) titled(req Request, bySource [][]sentence, all []*sentence, content []string, verbs map[string]bool, titles []map[string]bool) []*sentence {
+	if len(req.Accepted) == 0 {
+		return nil
+	}
+	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
+	if i < 0 || stale(req.Sources[i]) || len(bySource[i]) == 0 {
+		return nil
+	}
+	n := 0
+	for _, t := range content {
+		if titles[i][t] && !verbs[t] {
+			n++
+		}
+	}
+	if n < 2 || slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && len(s.own) > 0 }) {
+		return nil
+	}
+	var out []*sentence
+	for p := range bySource[i] {
+		if len(out) == g.MaxSentences {
+			break
+		}
+		out = append(out, &bySource[i][p])
+	}
+	return out
 }
 
 // reNegation is a negation, a contracted one too ("won't", "doesn’t").

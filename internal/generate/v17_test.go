@@ -2,6 +2,7 @@ package generate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,5 +96,30 @@ func TestExtractiveV17Hollin(t *testing.T) {
 		if _, ans := citedDocs(t, NewExtractiveV16(an), req); strings.Contains(ans.Text, c.fact) {
 			t.Errorf("v16 %q: %q already says %q", c.q, ans.Text, c.fact)
 		}
+	}
+}
+
+// TestTitledListing: the accepted page titled with what is asked, whose
+// sentences repeat no question word ("Z20 error codes": "F3 means ...",
+// "F5 means ..."), is the answer, its sentences in order (rule 2c); v16
+// opened from a page sharing one word with the question.
+func TestTitledListing(t *testing.T) {
+	an := terms.New()
+	codes := source("1", "z20-errors", "Z20 error codes",
+		"F3 means the crumb tray is open: push the tray in until it clicks. F5 means the element has failed: contact support.")
+	other := source("2", "faq-receipt", "Proof of purchase", "A receipt that shows the shop and the date is enough.")
+	q := "which error codes can a Z20 show, and what does each mean?"
+	req := Request{Question: q, Sources: []Source{codes, other}, Accepted: []string{codes.ID}}
+	docs, ans := citedDocs(t, NewExtractive(an), req)
+	if !slices.Equal(docs, []string{"z20-errors"}) || !strings.Contains(ans.Text, "F3") || !strings.Contains(ans.Text, "F5") {
+		t.Errorf("v17 %q: %q cites %v; want both codes from the error page", q, ans.Text, docs)
+	}
+	if docs, ans := citedDocs(t, NewExtractiveV16(an), req); slices.Contains(docs, "z20-errors") {
+		t.Errorf("v16 %q: %q cites %v; v16 opened elsewhere", q, ans.Text, docs)
+	}
+	// Not accepted: the scores decide, as before.
+	req.Accepted = nil
+	if docs, _ := citedDocs(t, NewExtractive(an), req); slices.Contains(docs, "z20-errors") {
+		t.Errorf("v17 %q without an accepted chunk cites %v; rule 2c reads the assessor's acceptance only", q, docs)
 	}
 }
