@@ -256,9 +256,14 @@ const (
 //     sources (see joint): "does E4 mean the same on the X200 as on the
 //     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
-// v17 (ExtractiveModel; v16 is ExtractiveV16Model) brings the sentence of
-// a chosen source that holds what the chosen sentence left out:
+// v17 (ExtractiveModel; v16 is ExtractiveV16Model) quotes the sentences
+// of a source the answer rests on that hold what the chosen sentence
+// left out:
 //
+//   - rule 2c: the accepted source (Request.Accepted) titled with two or
+//     more content words of the question, none of whose sentences holds
+//     one, is the answer, its sentences in order up to MaxSentences (see
+//     titled): "X200 error codes" lists "E4 means ...", "E7 means ...";
 //   - rule 6: a chosen sentence restating the question (EchoShare of its
 //     content terms are the question's, and every expression it holds of
 //     the asked type or of a value the question states too) brings its
@@ -309,7 +314,7 @@ type Extractive struct {
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
 	// Version is 17 (ExtractiveModel), 16 (ExtractiveV16Model, without
-	// v17's rules 6 and 7), 15 (ExtractiveV15Model, without
+	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without

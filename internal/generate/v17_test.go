@@ -1,27 +1,24 @@
 package generate
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// answerText is g's answer to question q over sources.
-func answerText(t *testing.T, g *Extractive, q string, sources ...Source) string {
+// onlyV17Says checks that v17's answer to q over sources says fact and
+// v16's does not.
+func onlyV17Says(t *testing.T, an *terms.Analyzer, q, fact string, sources ...Source) {
 	t.Helper()
-	ans, err := g.Generate(context.Background(), Request{Question: q, Sources: sources})
-	if err != nil {
-		t.Fatal(err)
+	req := Request{Question: q, Sources: sources}
+	if text, _ := answerOf(t, NewExtractiveV17(an), req); !strings.Contains(text, fact) {
+		t.Errorf("v17 %q: %q; want %q", q, text, fact)
 	}
-	return ans.Text
-}
-
-func source(label, doc, title, text string) Source {
-	return Source{Label: label, Chunk: corpus.Chunk{ID: doc + "#0", DocID: doc, Title: title, Status: corpus.Current, Text: text}}
+	if text, _ := answerOf(t, NewExtractiveV16(an), req); strings.Contains(text, fact) {
+		t.Errorf("v16 %q: %q says %q already: the test shows nothing", q, text, fact)
+	}
 }
 
 // TestEchoBringsNextSentence: a case whose chosen sentence restates the
@@ -31,29 +28,20 @@ func source(label, doc, title, text string) Source {
 // ("... is free ...") answers it and brings nothing.
 func TestEchoBringsNextSentence(t *testing.T) {
 	an := terms.New()
-	ticket := source("1", "tkt-1", "Case 77: Z20 toasting fault",
+	ticket := cur("1", "tkt-1", "Case 77: Z20 toasting fault",
 		"Case 77. The Z20 would not toast bread on the lowest browning setting. Replacing the thermostat, part TH-20, fixed it the same day.")
-	other := source("2", "z20-manual", "Z20 toaster", "The Z20 toaster has six browning settings and a crumb tray.")
-	q := "Customer says her Z20 won't toast bread on the lowest browning setting. Have we seen this before?"
-	if got := answerText(t, NewExtractive(an), q, ticket, other); !strings.Contains(got, "TH-20") {
-		t.Errorf("v17 %q: %q; want the thermostat sentence after the restatement", q, got)
-	}
-	if got := answerText(t, NewExtractiveV16(an), q, ticket, other); strings.Contains(got, "TH-20") {
-		t.Errorf("v16 %q: %q; v16 quotes the restatement alone", q, got)
-	}
+	other := cur("2", "z20-manual", "Z20 toaster", "The Z20 toaster has six browning settings and a crumb tray.")
+	onlyV17Says(t, an, "Customer says her Z20 won't toast bread on the lowest browning setting. Have we seen this before?", "TH-20", ticket, other)
 	// The value the question states ("3 years") restated is no answer:
 	// the note after it is.
-	cover := source("1", "tkt-2", "Case 78: cover question",
+	cover := cur("1", "tkt-2", "Case 78: cover question",
 		"Case 78. Agent told the customer the Z20 element is covered for 3 years. Note from the team lead: the current cover is 4 years.")
-	q = "A caller says an agent told them the Z20 element is covered for three years. Was that right?"
-	if got := answerText(t, NewExtractive(an), q, cover, other); !strings.Contains(got, "4 years") {
-		t.Errorf("v17 %q: %q; want the note stating the current cover", q, got)
-	}
+	onlyV17Says(t, an, "A caller says an agent told them the Z20 element is covered for three years. Was that right?", "4 years", cover, other)
 	// Not a restatement: the value "free" is the sentence's own.
-	policy := source("1", "pol-repairs", "Repairs",
+	policy := cur("1", "pol-repairs", "Repairs",
 		"Collection by courier is free for toasters under guarantee. Repairs take about ten working days.")
-	q = "do I have to pay for the courier to collect my toaster under guarantee?"
-	if got := answerText(t, NewExtractive(an), q, policy, other); strings.Contains(got, "ten working days") {
+	q := "do I have to pay for the courier to collect my toaster under guarantee?"
+	if got, _ := answerOf(t, NewExtractive(an), Request{Question: q, Sources: []Source{policy, other}}); strings.Contains(got, "ten working days") {
 		t.Errorf("v17 %q: %q; the free collection answers it alone", q, got)
 	}
 }
@@ -63,16 +51,10 @@ func TestEchoBringsNextSentence(t *testing.T) {
 // (rule 7); v16 quoted the condition alone.
 func TestSiblingValue(t *testing.T) {
 	an := terms.New()
-	parts := source("1", "pol-parts", "Ordering spare parts",
+	parts := cur("1", "pol-parts", "Ordering spare parts",
 		"Spare parts are sold at parts.example. Standard shipping takes 2 days and costs £4.50. Shipping is free on spare parts orders over £40.")
-	other := source("2", "faq-invoice", "Invoices", "Business customers can ask for an invoice for spare parts orders.")
-	q := "how much is postage on a spare parts order?"
-	if got := answerText(t, NewExtractive(an), q, parts, other); !strings.Contains(got, "£4.50") {
-		t.Errorf("v17 %q: %q; want the standard shipping price beside the free threshold", q, got)
-	}
-	if got := answerText(t, NewExtractiveV16(an), q, parts, other); strings.Contains(got, "£4.50") {
-		t.Errorf("v16 %q: %q; v16 quotes the free threshold alone", q, got)
-	}
+	other := cur("2", "faq-invoice", "Invoices", "Business customers can ask for an invoice for spare parts orders.")
+	onlyV17Says(t, an, "how much is postage on a spare parts order?", "£4.50", parts, other)
 }
 
 // TestExtractiveV17Hollin: on the Hollin corpus, the pairing case (fresh4
@@ -105,9 +87,9 @@ func TestExtractiveV17Hollin(t *testing.T) {
 // opened from a page sharing one word with the question.
 func TestTitledListing(t *testing.T) {
 	an := terms.New()
-	codes := source("1", "z20-errors", "Z20 error codes",
+	codes := cur("1", "z20-errors", "Z20 error codes",
 		"F3 means the crumb tray is open: push the tray in until it clicks. F5 means the element has failed: contact support.")
-	other := source("2", "faq-receipt", "Proof of purchase", "A receipt that shows the shop and the date is enough.")
+	other := cur("2", "faq-receipt", "Proof of purchase", "A receipt that shows the shop and the date is enough.")
 	q := "which error codes can a Z20 show, and what does each mean?"
 	req := Request{Question: q, Sources: []Source{codes, other}, Accepted: []string{codes.ID}}
 	docs, ans := citedDocs(t, NewExtractive(an), req)
