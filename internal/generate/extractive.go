@@ -911,13 +911,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if !c.typed {
 				continue
 			}
-			sents := bySource[c.source]
-			for i := range sents {
-				o := &sents[i]
-				if !slices.Contains(chosen, o) && g.sibling(c, o, chosen, asked, qterms, titles[c.source]) {
-					g.why(o, "sibling")
-					chosen = append(chosen, o)
-				}
+			for _, o := range g.siblings(c, bySource[c.source], chosen, asked, qterms, titles[c.source]) {
+				g.why(o, "sibling")
+				chosen = append(chosen, o)
 			}
 		}
 	}
@@ -1436,29 +1432,20 @@ func (g *Extractive) echoes(text, question string, asked answertype.Question, qt
 	return true
 }
 
-// sibling reports whether sentence o, of chosen sentence c's source,
-// gives another value of the asked type for what c gives one (v17, rule
-// 7): o holds an expression of the asked type that no chosen sentence
-// holds, and the two share a word, outside those expressions, that is
-// neither the question's (qterms) nor their source's title's: the thing
-// both give a value of ("delivery" in "Delivery is free on parts orders
-// over £30" and "Standard delivery takes 3 to 5 working days and costs
-// £3.95"). A question word is what makes c chosen; a title word is what
-// every sentence of the source is about.
-func (g *Extractive) sibling(c, o *sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) bool {
-	exprs := asked.Find(o.text)
-	if len(exprs) == 0 {
-		return false
-	}
-	news := slices.ContainsFunc(exprs, func(e string) bool {
-		return !slices.ContainsFunc(chosen, func(x *sentence) bool { return strings.Contains(x.text, e) })
-	})
-	if !news {
-		return false
-	}
-	words := func(s *sentence) map[string]bool {
-		text := s.text
-		for _, e := range asked.Find(text) {
+// siblings returns the sentences of chosen sentence c's source (sents)
+// that give another value of the asked type for what c gives one (v17,
+// rule 7): each holds an expression of the asked type that no chosen
+// sentence holds, and shares with c a word, outside those expressions,
+// that is neither the question's (qterms) nor their source's title's:
+// the thing both give a value of ("delivery" in "Delivery is free on
+// parts orders over £30" and "Standard delivery takes 3 to 5 working days
+// and costs £3.95"). A question word is what makes c chosen; a title word
+// is what every sentence of the source is about.
+func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) []*sentence {
+	// words: the content terms of text outside exprs that are neither
+	// the question's nor the title's, nor numbers
+	words := func(text string, exprs []string) map[string]bool {
+		for _, e := range exprs {
 			text = strings.ReplaceAll(text, e, " ")
 		}
 		out := map[string]bool{}
@@ -1469,13 +1456,32 @@ func (g *Extractive) sibling(c, o *sentence, chosen []*sentence, asked answertyp
 		}
 		return out
 	}
-	cw := words(c)
-	for t := range words(o) {
-		if cw[t] {
-			return true
+	var cw map[string]bool // c's, when a candidate needs them
+	var out []*sentence
+	for i := range sents {
+		o := &sents[i]
+		// o.typed is score's holds: for a value, an expression of it
+		if !o.typed || o == c || slices.Contains(chosen, o) {
+			continue
+		}
+		exprs := asked.Find(o.text)
+		if !slices.ContainsFunc(exprs, func(e string) bool {
+			given := func(x *sentence) bool { return strings.Contains(x.text, e) }
+			return !slices.ContainsFunc(chosen, given) && !slices.ContainsFunc(out, given)
+		}) {
+			continue
+		}
+		if cw == nil {
+			cw = words(c.text, asked.Find(c.text))
+		}
+		for t := range words(o.text, exprs) {
+			if cw[t] {
+				out = append(out, o)
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // titled returns the sentences of the source the assessor accepted
