@@ -273,7 +273,7 @@ const (
 //   - rule 7: for a question asking for a value, a chosen typed sentence
 //     brings a sentence of its source giving another value of the asked
 //     type for the same thing, a word outside the values that is neither
-//     the question's nor the title's (see sibling): "Delivery is free on
+//     the question's nor the title's (see siblings): "Delivery is free on
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
 //
@@ -904,7 +904,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v17, rule 7: a value said of a thing under a condition ("Delivery
 	// is free on parts orders over £30") comes with the value its source
 	// gives the same thing otherwise ("Standard delivery takes 3 to 5
-	// working days and costs £3.95", see sibling).
+	// working days and costs £3.95", see siblings).
 	if g.Version >= 17 && !compared && valueTypes[asked.Type] {
 		qterms := g.questionTerms(req.Question)
 		for _, c := range slices.Clone(chosen) {
