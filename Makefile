@@ -209,7 +209,7 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #            development set since round 5 (fitted on).
 #   fresh4   written the same way on 2026-12-01; run once after issue 24's round 5
 #            start (summary only), a development set since round 6 (fitted on).
-#   fresh5   written the same way on 2026-12-01 (issue 24); run once at round 5's end, a development set since round 7 (fitted on).
+#   fresh5   written the same way on 2026-12-01 (issue 24); run once at round 6's end, a development set since round 7 (fitted on).
 #   fresh6   written the same way on 2026-12-02; run once at round 7's end, a development set since round 8 (fitted on).
 #   fresh7   written the same way on 2026-12-02; run once at round 8's end, a development set since round 9.
 #   fresh8   written the same way on 2026-12-02; run once at round 9's end (a development set from round 10).

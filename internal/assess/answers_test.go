@@ -1,11 +1,13 @@
 package assess
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 var classifyFor = answertype.Classify
@@ -76,10 +78,10 @@ func TestAnswersChecks(t *testing.T) {
 			b.Answers = false
 			res = assessChecked(t, b, req)
 			if !res.Assessment.Sufficient {
-				t.Errorf("builtin:coverage-v8 refuses %q too (%s): the case does not test v9", tt.question, res.Assessment.Reason)
+				t.Errorf("with the answer checks off, %q is refused too (%s): the case does not test v9", tt.question, res.Assessment.Reason)
 			}
-			if res.Usage.Model != V8Model {
-				t.Errorf("model %q with the answer checks off, want %q", res.Usage.Model, V8Model)
+			if want := BuiltinModel + "-noanswers"; res.Usage.Model != want {
+				t.Errorf("model %q with the answer checks off, want %q", res.Usage.Model, want)
 			}
 		})
 	}
@@ -144,7 +146,7 @@ func TestRepeats(t *testing.T) {
 func TestQueried(t *testing.T) {
 	b := newAnswersAssessor()
 	q := "how often should I descael the K50"
-	spelled, fixed := b.Rewriter.Spell(q, b.corpus.Visible([]string{"public"}), nil)
+	spelled, fixed := b.Rewriter.Spell(context.Background(), q, b.corpus.Visible([]string{"public"}), nil, wire.Filters{})
 	if len(fixed) == 0 {
 		t.Fatalf("Spell(%q) corrects nothing: the test needs a correction", q)
 	}

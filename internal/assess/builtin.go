@@ -264,32 +264,122 @@ type Thesaurus interface {
 	Related(word string) []string
 }
 
-// Model is the assessor's model id: BuiltinModel, plus the thesaurus's
-// name when one is used ("builtin:coverage-v8+wordnet-3.0").
+// Model is the assessor's model id: the named model whose configuration
+// b is (BuiltinModel by default), plus the thesaurus's name when one is
+// used ("builtin:coverage-v8+wordnet-3.0"). A named model is its own
+// switches (modelSwitches) on and every later one off: builtin:coverage-v16
+// is Joint and Sized both off. A configuration that is no named model is
+// named as the default with what differs, in modelSwitches' order: "-no"
+// and the switch for one turned off ("builtin:coverage-v17-nojoint"), "+"
+// and the switch for one turned on that is off by default
+// ("+plainweekdays"), the switch and its value for another value
+// ("-focusgeneric2"). Two Builtins reporting one id then switch alike.
 func (b *Builtin) Model() string {
-	m := BuiltinModel
-	switch {
-	case !b.Focus:
-		m = NoFocusModel
-	case !b.Answers:
-		m = V8Model
-	case !b.Read:
-		m = V9Model
-	case !b.Sentence || !b.Dimensions || !b.Topical:
-		m = V10Model
-	case !b.Plain || !b.PlainMonths || b.PlainWeekdays || b.FocusGeneric != 1 || !b.Counted || !b.Stated:
-		m = V12Model
-	case !b.Calendar || !b.Shaped || !b.WhenClause || !b.PlainAbbrev || !b.Hedges:
-		m = V13Model
-	case !b.Related:
-		m = V14Model
-	case !b.Joint || !b.Sized:
-		m = V16Model
-	}
+	m := b.model()
 	if b.Thesaurus == nil {
 		return m
 	}
 	return m + "+" + b.Thesaurus.Name()
+}
+
+// modelSwitch is one of the switches a model id names: its value in b,
+// its value in the model that introduced it and later ones (on), and in
+// the earlier ones (off).
+type modelSwitch struct {
+	name    string
+	value   func(b *Builtin) int
+	on, off int
+}
+
+// namedModels lists the named models, oldest first, each with the
+// switches it turned on (see modelSwitch): NoFocusModel has none.
+var namedModels = []struct {
+	id       string
+	switches []modelSwitch
+}{
+	{NoFocusModel, nil},
+	{V8Model, []modelSwitch{flag("focus", func(b *Builtin) bool { return b.Focus })}},
+	{V9Model, []modelSwitch{flag("answers", func(b *Builtin) bool { return b.Answers })}},
+	{V10Model, []modelSwitch{flag("read", func(b *Builtin) bool { return b.Read })}},
+	{V12Model, []modelSwitch{
+		flag("sentence", func(b *Builtin) bool { return b.Sentence }),
+		flag("dimensions", func(b *Builtin) bool { return b.Dimensions }),
+		flag("topical", func(b *Builtin) bool { return b.Topical }),
+	}},
+	{V13Model, []modelSwitch{
+		flag("plain", func(b *Builtin) bool { return b.Plain }),
+		flag("plainmonths", func(b *Builtin) bool { return b.PlainMonths }),
+		// off in every named model
+		{name: "plainweekdays", value: func(b *Builtin) int { return boolInt(b.PlainWeekdays) }},
+		{name: "focusgeneric", value: func(b *Builtin) int { return b.FocusGeneric }, on: 1},
+		flag("counted", func(b *Builtin) bool { return b.Counted }),
+		flag("stated", func(b *Builtin) bool { return b.Stated }),
+	}},
+	{V14Model, []modelSwitch{
+		flag("calendar", func(b *Builtin) bool { return b.Calendar }),
+		flag("shaped", func(b *Builtin) bool { return b.Shaped }),
+		flag("whenclause", func(b *Builtin) bool { return b.WhenClause }),
+		flag("plainabbrev", func(b *Builtin) bool { return b.PlainAbbrev }),
+		flag("hedges", func(b *Builtin) bool { return b.Hedges }),
+	}},
+	{V16Model, []modelSwitch{flag("related", func(b *Builtin) bool { return b.Related })}},
+	{BuiltinModel, []modelSwitch{
+		flag("joint", func(b *Builtin) bool { return b.Joint }),
+		flag("sized", func(b *Builtin) bool { return b.Sized }),
+	}},
+}
+
+// flag is a boolean switch a model turned on.
+func flag(name string, value func(b *Builtin) bool) modelSwitch {
+	return modelSwitch{name: name, value: func(b *Builtin) int { return boolInt(value(b)) }, on: 1}
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// model is Model without the thesaurus.
+func (b *Builtin) model() string {
+	for i := len(namedModels) - 1; i >= 0; i-- {
+		if b.is(i) {
+			return namedModels[i].id
+		}
+	}
+	m := BuiltinModel
+	for _, nm := range namedModels {
+		for _, s := range nm.switches {
+			switch v := s.value(b); {
+			case v == s.on:
+			case v == s.off && s.on == 1:
+				m += "-no" + s.name
+			case v == 1 && s.on == 0:
+				m += "+" + s.name
+			default:
+				m += fmt.Sprintf("-%s%d", s.name, v)
+			}
+		}
+	}
+	return m
+}
+
+// is reports whether b is namedModels[i]: its switches and the earlier
+// models' on, the later models' off.
+func (b *Builtin) is(i int) bool {
+	for j, nm := range namedModels {
+		for _, s := range nm.switches {
+			want := s.on
+			if j > i {
+				want = s.off
+			}
+			if s.value(b) != want {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // related maps each question term to the words the thesaurus relates to
@@ -603,7 +693,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	question := req.Question
 	if b.Rewriter != nil {
-		question, _ = b.Rewriter.Spell(question, vocab, req.Evidence)
+		question, _ = b.Rewriter.Spell(ctx, question, vocab, req.Evidence, req.Filters)
 	}
 	if b.Answers && question != req.Question {
 		if typed := b.queried(req.Question, question, req.Query); typed != question {
@@ -825,7 +915,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
 		}
-		if ps := b.Rewriter.Propose(s); len(ps) > 0 {
+		if ps := b.Rewriter.Propose(ctx, s); len(ps) > 0 {
 			res.Proposals = ps
 			a.Rewrite = ps[0].Query
 			a.Reason += "; next: " + ps[0].Strategy

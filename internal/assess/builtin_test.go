@@ -58,6 +58,11 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 	}
 }
 
+var (
+	_ SpellingVocabulary = (*lexVocab)(nil)
+	_ HoldingVocabulary  = (*lexVocab)(nil)
+)
+
 type lexVocab struct {
 	df    map[string]int
 	n     int
@@ -67,8 +72,9 @@ type lexVocab struct {
 }
 
 // Spellings makes lexVocab a SpellingVocabulary: the words of the
-// visible texts that analyze to term, in order of first use.
-func (v *lexVocab) Spellings(term string) []string {
+// visible texts that analyze to term, in order of first use (the test
+// texts have no metadata: the filters pass them all).
+func (v *lexVocab) Spellings(_ context.Context, term string, _ wire.Filters) []string {
 	var out []string
 	for _, text := range v.texts {
 		for _, w := range SurfaceWords(text) {
@@ -183,7 +189,7 @@ func TestRewriterSpelling(t *testing.T) {
 		{"blender motor", ""},                                  // nothing unknown
 	}
 	for _, tt := range tests {
-		got, _ := b.Rewriter.Rewrite(Request{Question: tt.query, Query: tt.query, Groups: []string{"public"}}, 0)
+		got, _ := b.Rewriter.Rewrite(context.Background(), Request{Question: tt.query, Query: tt.query, Groups: []string{"public"}}, 0)
 		if got != tt.want {
 			t.Errorf("Rewrite(%q) = %q, want %q", tt.query, got, tt.want)
 		}
@@ -203,7 +209,7 @@ func TestSpellKeepsFrame(t *testing.T) {
 		{"can you tell me how frequently to descale", "can you tell me how frequently to descale"},
 		{"a deletion requst", "a deletion request"}, // a content word is
 	} {
-		if got, _ := r.Spell(tt.text, vocab, nil); got != tt.want {
+		if got, _ := r.Spell(context.Background(), tt.text, vocab, nil, wire.Filters{}); got != tt.want {
 			t.Errorf("Spell(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
@@ -230,7 +236,7 @@ func TestSpellWords(t *testing.T) {
 		{"what comes with the filter", nil, "what comes with the filter"}, // "comes" is English, not a misspelt "code"
 		{"a fridge mode", nil, "a bridge mode"},                           // without a thesaurus "fridge" is unknown
 	} {
-		got, fixed := r.Spell(tt.text, vocab, tt.seen)
+		got, fixed := r.Spell(context.Background(), tt.text, vocab, tt.seen, wire.Filters{})
 		if got != tt.want {
 			t.Errorf("Spell(%q) = %q (%v), want %q", tt.text, got, fixed, tt.want)
 		}
@@ -241,10 +247,10 @@ func TestSpellWords(t *testing.T) {
 		}
 	}
 	r.Thesaurus = fakeThesaurus{"fridge": {"refrigerator"}, "kettle": {"boiler"}}
-	if got, _ := r.Spell("a fridge mode", vocab, nil); got != "a fridge mode" {
+	if got, _ := r.Spell(context.Background(), "a fridge mode", vocab, nil, wire.Filters{}); got != "a fridge mode" {
 		t.Errorf("with a thesaurus that knows it, Spell(%q) = %q, want it left alone", "a fridge mode", got)
 	}
-	if got, _ := r.Spell("descale the kettel", vocab, nil); got != "descale the kettle" {
+	if got, _ := r.Spell(context.Background(), "descale the kettel", vocab, nil, wire.Filters{}); got != "descale the kettle" {
 		t.Errorf("with a thesaurus, no evidence, Spell(%q) = %q, want the term spelt as a word it knows", "descale the kettel", got)
 	}
 }
@@ -263,7 +269,7 @@ func TestSpellKeepsPunctuation(t *testing.T) {
 		{"descale the (kettel), please", "descale the (kettle), please", "kettel→kettle"},
 		{"Kettel: how often?", "kettle: how often?", "Kettel→kettle"},
 	} {
-		got, fixed := r.Spell(tt.text, vocab, seen)
+		got, fixed := r.Spell(context.Background(), tt.text, vocab, seen, wire.Filters{})
 		if got != tt.want || len(fixed) != 1 || fixed[0] != tt.trace {
 			t.Errorf("Spell(%q) = %q %q, want %q [%s]", tt.text, got, fixed, tt.want, tt.trace)
 		}
@@ -274,12 +280,12 @@ func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
 	b.Rewriter.Strategies = []Strategy{spelling{}, wider{}}
-	got, why := b.Rewriter.Rewrite(Request{Question: q, Query: q, K: 5, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
+	got, why := b.Rewriter.Rewrite(context.Background(), Request{Question: q, Query: q, K: 5, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
 	if !strings.HasPrefix(why, StrategyWider) {
 		t.Errorf("Rewrite proposed %q (%s) first, a query tried before, while wider-k applies", got, why)
 	}
 	b.Rewriter.Strategies = []Strategy{spelling{}}
-	if got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0); got != "vacuum pump" {
+	if got, _ := b.Rewriter.Rewrite(context.Background(), Request{Question: q, Query: q, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0); got != "vacuum pump" {
 		t.Errorf("Rewrite = %q; with every strategy spent, want the repeat (the loop stops on it)", got)
 	}
 }
@@ -288,16 +294,16 @@ func TestRewriterFeedback(t *testing.T) {
 	b, _ := newTestAssessor()
 	b.Rewriter.Strategies = []Strategy{feedback{}}
 	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}, Groups: []string{"public"}}
-	got, _ := b.Rewriter.Rewrite(req, 0.5)
+	got, _ := b.Rewriter.Rewrite(context.Background(), req, 0.5)
 	if !strings.HasPrefix(got, "vacuum blender ") {
 		t.Fatalf("feedback rewrite = %q, want the question plus shared terms", got)
 	}
 	req.Previous = []string{got}
-	if again, _ := b.Rewriter.Rewrite(req, 0.5); again != got {
+	if again, _ := b.Rewriter.Rewrite(context.Background(), req, 0.5); again != got {
 		t.Errorf("the same feedback again: Rewrite = %q, want the repeat %q (every strategy spent)", again, got)
 	}
 	req.Previous = nil
-	if got, _ := b.Rewriter.Rewrite(req, 0.1); got != "" {
+	if got, _ := b.Rewriter.Rewrite(context.Background(), req, 0.1); got != "" {
 		t.Errorf("coverage 0.1: Rewrite = %q, want none (the top chunks are about something else)", got)
 	}
 }
@@ -447,10 +453,10 @@ func TestBuiltinNeverRevealsHiddenWords(t *testing.T) {
 	public := []string{"public"}
 
 	q := "how much does Caldre Fix get paid per hour"
-	if got, why := b.Rewriter.Rewrite(Request{Question: q, Query: q, Groups: public}, 0); strings.Contains(strings.ToLower(got+why), "calder") {
+	if got, why := b.Rewriter.Rewrite(context.Background(), Request{Question: q, Query: q, Groups: public}, 0); strings.Contains(strings.ToLower(got+why), "calder") {
 		t.Errorf("public rewrite = %q (%s): reveals a word only a partner's document holds", got, why)
 	}
-	if got, _ := b.Rewriter.Rewrite(Request{Question: q, Query: q, Groups: []string{"partner:calder-fix"}}, 0); !strings.Contains(got, "calder") {
+	if got, _ := b.Rewriter.Rewrite(context.Background(), Request{Question: q, Query: q, Groups: []string{"partner:calder-fix"}}, 0); !strings.Contains(got, "calder") {
 		t.Errorf("partner rewrite = %q, want Caldre corrected to calder for a principal who can see it", got)
 	}
 
@@ -856,8 +862,8 @@ func TestJointQuestions(t *testing.T) {
 		{"what does F9 mean on the Z10 when my Z20 is fine?", ev[:1], false, nil},
 	})
 	b.Joint = false
-	if b.Model() != V16Model {
-		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
+	if want := BuiltinModel + "-nojoint"; b.Model() != want {
+		t.Errorf("model with Joint off %q, want %q", b.Model(), want)
 	}
 	for _, q := range []string{"does F9 mean the same thing on the Z10 as it does on the Z20?", "is F9 on the Z10 similar to F9 on the Z20?"} {
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev[:3]})
@@ -888,8 +894,8 @@ func TestSizeAsked(t *testing.T) {
 		{"How large is the Z20's jug?", ev[1:2], true, nil},
 	})
 	b.Sized = false
-	if b.Model() != V16Model {
-		t.Errorf("model with Sized off %q, want %q", b.Model(), V16Model)
+	if want := BuiltinModel + "-nosized"; b.Model() != want {
+		t.Errorf("model with Sized off %q, want %q", b.Model(), want)
 	}
 	res, err := b.Assess(context.Background(), Request{Question: "How big is the jug on the Z10?", Query: "How big is the jug on the Z10?", Groups: []string{"public"}, Evidence: ev[:1]})
 	if err != nil {

@@ -1,12 +1,14 @@
 package assess
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // distanceFresh is distance as it was before editDistance: every buffer
@@ -93,6 +95,6 @@ func BenchmarkSpell(b *testing.B) {
 	vocab := lex.Visible([]string{"public"})
 	q := fmt.Sprintf("what does %sx mean for the kettle", strings.Fields(texts[0])[0])
 	for b.Loop() {
-		rw.Spell(q, vocab, nil)
+		rw.Spell(context.Background(), q, vocab, nil, wire.Filters{})
 	}
 }

@@ -46,8 +46,8 @@ func TestFocusReading(t *testing.T) {
 			if res.Assessment.Sufficient {
 				t.Errorf("with the focus reading off, %q is accepted too (%s): the case does not test it", tt.question, res.Assessment.Reason)
 			}
-			if res.Usage.Model != NoFocusModel {
-				t.Errorf("model %q with the focus reading off, want %q", res.Usage.Model, NoFocusModel)
+			if want := BuiltinModel + "-nofocus-nosentence"; res.Usage.Model != want {
+				t.Errorf("model %q with the focus and sentence readings off, want %q", res.Usage.Model, want)
 			}
 		})
 	}

@@ -32,8 +32,8 @@ func TestCalendarIsNoPeriod(t *testing.T) {
 		t.Errorf("reason %q does not name the period asked for", res.Assessment.Reason)
 	}
 	b.Calendar = false
-	if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != V13Model {
-		t.Fatalf("v13 (%s) refused %q: %s (the test no longer shows the calendar check)", b.Model(), q, res.Assessment.Reason)
+	if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != BuiltinModel+"-nocalendar" {
+		t.Fatalf("Calendar off (%s) refused %q: %s (the test no longer shows the calendar check)", b.Model(), q, res.Assessment.Reason)
 	}
 	b.Calendar = true
 	req.Evidence = []Evidence{kindsEvidence[0], kindsEvidence[2]}
@@ -180,8 +180,8 @@ func TestHedges(t *testing.T) {
 		t.Fatalf("v14 on %q = %+v, want accepted on the standard delivery time", q, res.Assessment)
 	}
 	b.Hedges = false
-	if res := assessChecked(t, b, req); res.Assessment.Sufficient || b.Model() != V13Model {
-		t.Fatalf("v13 (%s) accepted %q: %s (the test no longer shows the hedge words)", b.Model(), q, res.Assessment.Reason)
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient || b.Model() != BuiltinModel+"-nohedges" {
+		t.Fatalf("Hedges off (%s) accepted %q: %s (the test no longer shows the hedge words)", b.Model(), q, res.Assessment.Reason)
 	}
 	b.Hedges = true
 	if g := b.genericTerms(); !g["usual"] || !g["roughli"] && !g["roughly"] || g["normal"] {

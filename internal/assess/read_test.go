@@ -67,19 +67,14 @@ func TestWideReading(t *testing.T) {
 	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v17" {
 		t.Errorf("model %q, want builtin:coverage-v17", b.Model())
 	}
-	b.Joint = false
-	if b.Model() != V16Model {
-		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
-	}
-	b.Joint = true
 	b.Related = false
-	if b.Model() != V14Model {
-		t.Errorf("model with Related off %q, want %q", b.Model(), V14Model)
+	if want := BuiltinModel + "-norelated"; b.Model() != want {
+		t.Errorf("model with Related off %q, want %q", b.Model(), want)
 	}
 	b.Related = true
 	b.Read = false
-	if b.Model() != V9Model {
-		t.Errorf("model with Read off %q, want %q", b.Model(), V9Model)
+	if want := BuiltinModel + "-noread"; b.Model() != want {
+		t.Errorf("model with Read off %q, want %q", b.Model(), want)
 	}
 	// The K50 page second: the warranty page first covers too little.
 	if res := assessAs(t, b, true, wideQuestion, []Evidence{hollinLike[0], hollinLike[2]}); res.Assessment.Sufficient {
@@ -170,5 +165,53 @@ func TestRelatedReading(t *testing.T) {
 	q = "How much water can the X200 hold?"
 	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
 		t.Errorf("v16 accepted %q, which no page is about: %s", q, res.Assessment.Reason)
+	}
+}
+
+// TestModelIDIsExact: a named model's id is reported for its own
+// configuration only (builtin:coverage-v16 is Joint and Sized both off,
+// v14 Related off too, v13 also v14's five switches off); any other
+// configuration is the default's id with what differs, so no two
+// configurations here share an id.
+func TestModelIDIsExact(t *testing.T) {
+	v16 := func(b *Builtin) { b.Joint, b.Sized = false, false }
+	v14 := func(b *Builtin) { v16(b); b.Related = false }
+	v13 := func(b *Builtin) {
+		v14(b)
+		b.Calendar, b.Shaped, b.WhenClause, b.PlainAbbrev, b.Hedges = false, false, false, false, false
+	}
+	cases := []struct {
+		set  func(b *Builtin)
+		want string
+	}{
+		{func(*Builtin) {}, BuiltinModel},
+		{v16, V16Model},
+		{v14, V14Model},
+		{v13, V13Model},
+		{func(b *Builtin) { b.Joint = false }, BuiltinModel + "-nojoint"},
+		{func(b *Builtin) { b.Sized = false }, BuiltinModel + "-nosized"},
+		{func(b *Builtin) { b.Related = false }, BuiltinModel + "-norelated"},
+		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized"},
+		{func(b *Builtin) { b.FocusGeneric = 2 }, BuiltinModel + "-focusgeneric2"},
+		{func(b *Builtin) { b.PlainWeekdays = true }, BuiltinModel + "+plainweekdays"},
+	}
+	seen := map[string]int{}
+	for i, c := range cases {
+		b, _ := newTestAssessor()
+		c.set(b)
+		got := b.Model()
+		if got != c.want {
+			t.Errorf("case %d: model %q, want %q", i, got, c.want)
+		}
+		if j, ok := seen[got]; ok {
+			t.Errorf("cases %d and %d both report %q", j, i, got)
+		}
+		seen[got] = i
+	}
+	b, _ := newTestAssessor()
+	v16(b)
+	b.UseThesaurus(fakeThesaurus(nil))
+	if got, want := b.Model(), V16Model+"+fake-1"; got != want {
+		t.Errorf("v16 with a thesaurus: model %q, want %q", got, want)
 	}
 }

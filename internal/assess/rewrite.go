@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -85,7 +86,9 @@ type Situation struct {
 // A Strategy proposes one next query for a weak attempt, or none.
 type Strategy interface {
 	Name() string
-	Propose(r *Rewriter, s *Situation) (Proposal, bool)
+	// Propose may look things up under ctx (the spelling strategy asks a
+	// SpellingVocabulary), bound by the run's deadline and cancellation.
+	Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool)
 }
 
 // Rewriter proposes new queries when evidence is weak, without a model, by
@@ -140,10 +143,10 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 // Rewrite returns the first proposal for req (a query tried before when
 // every strategy is spent), or "" when none applies. coverage is the assessor's best coverage of the question. It uses
 // only words of documents req.Groups can see.
-func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
+func (r *Rewriter) Rewrite(ctx context.Context, req Request, coverage float64) (query, why string) {
 	vocab := r.lex.Visible(req.Groups)
-	q, _ := r.Spell(req.Question, vocab, req.Evidence)
-	ps := r.Propose(&Situation{Request: req, Vocab: vocab, Question: q, Coverage: coverage})
+	q, _ := r.Spell(ctx, req.Question, vocab, req.Evidence, req.Filters)
+	ps := r.Propose(ctx, &Situation{Request: req, Vocab: vocab, Question: q, Coverage: coverage})
 	if len(ps) == 0 {
 		return "", ""
 	}
@@ -155,7 +158,7 @@ func (r *Rewriter) Rewrite(req Request, coverage float64) (query, why string) {
 // those of strategies it has, then queries tried before (the loop skips
 // those; they tell it every strategy is spent). Each group keeps the
 // strategies' order.
-func (r *Rewriter) Propose(s *Situation) []Proposal {
+func (r *Rewriter) Propose(ctx context.Context, s *Situation) []Proposal {
 	var out []Proposal
 	var keys []string
 	tried := []string{QueryKey(s.Request.Query, 0)}
@@ -167,7 +170,7 @@ func (r *Rewriter) Propose(s *Situation) []Proposal {
 		tried = append(tried, QueryKey(p, k))
 	}
 	for _, st := range r.Strategies {
-		p, ok := st.Propose(r, s)
+		p, ok := st.Propose(ctx, r, s)
 		if !ok || strings.TrimSpace(p.Query) == "" {
 			continue
 		}
@@ -198,8 +201,8 @@ func QueryKey(q string, k int) string { return wire.QueryKey(q, k) }
 type spelling struct{}
 
 func (spelling) Name() string { return StrategySpelling }
-func (spelling) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
-	q, fixed := r.Spell(s.Request.Query, s.Vocab, s.Request.Evidence)
+func (spelling) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
+	q, fixed := r.Spell(ctx, s.Request.Query, s.Vocab, s.Request.Evidence, s.Request.Filters)
 	return Proposal{Query: q, Why: strings.Join(fixed, ", ")}, len(fixed) > 0
 }
 
@@ -209,7 +212,7 @@ type translate struct{}
 const maxSynonyms = 3
 
 func (translate) Name() string { return StrategyTranslate }
-func (translate) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	if len(s.Synonyms) == 0 {
 		return Proposal{}, false
 	}
@@ -243,7 +246,7 @@ func (translate) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 type missingTerms struct{}
 
 func (missingTerms) Name() string { return StrategyMissingTerms }
-func (missingTerms) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+func (missingTerms) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	if s.Best == nil || len(s.Missing) == 0 {
 		return Proposal{}, false
 	}
@@ -275,7 +278,7 @@ func (missingTerms) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 type feedback struct{}
 
 func (feedback) Name() string { return StrategyFeedback }
-func (feedback) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+func (feedback) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	if s.Coverage < prfMinCoverage || s.Coverage >= 1 {
 		return Proposal{}, false
 	}
@@ -289,7 +292,7 @@ func (feedback) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 type bestHit struct{}
 
 func (bestHit) Name() string { return StrategyBestHit }
-func (bestHit) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+func (bestHit) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	if s.Best == nil || s.Coverage < prfMinCoverage || s.Coverage >= 1 {
 		return Proposal{}, false
 	}
@@ -303,7 +306,7 @@ func (bestHit) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 type dropUnknown struct{}
 
 func (dropUnknown) Name() string { return StrategyDropUnknown }
-func (dropUnknown) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
+func (dropUnknown) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	var kept, dropped []string
 	known := 0
 	for _, w := range strings.Fields(s.Question) {
@@ -332,7 +335,7 @@ func (dropUnknown) Propose(r *Rewriter, s *Situation) (Proposal, bool) {
 type wider struct{}
 
 func (wider) Name() string { return StrategyWider }
-func (wider) Propose(_ *Rewriter, s *Situation) (Proposal, bool) {
+func (wider) Propose(_ context.Context, _ *Rewriter, s *Situation) (Proposal, bool) {
 	k := s.Request.K
 	if k <= 0 || 2*k > maxWiderK {
 		return Proposal{}, false
@@ -350,10 +353,11 @@ const maxWiderK = 50
 // ("kettl"), when the attempt's own evidence does not hold the word.
 type SpellingVocabulary interface {
 	Vocabulary
-	// Spellings returns the words of the visible chunks that analyze to
-	// term, lower case, most used first; none when no visible chunk holds
-	// it (or the backend cannot tell).
-	Spellings(term string) []string
+	// Spellings returns the words of the visible chunks that pass the
+	// run's filters f (those a search could return) that analyze to term,
+	// lower case, most used first; none when no such chunk holds it (or
+	// the backend cannot tell, or ctx ends first).
+	Spellings(ctx context.Context, term string, f wire.Filters) []string
 }
 
 // Spell corrects the words of text that vocab has never seen (see
@@ -363,8 +367,9 @@ type SpellingVocabulary interface {
 // A correction is a word, not an index term (a stem): the word of the
 // visible texts seen (the attempt's evidence) closest to the typed one
 // that analyzes to the corrected term; failing that, the closest of the
-// words the principal's visible chunks spell the term with (when vocab is
-// a SpellingVocabulary: "kettel" → "kettle", not "kettl"); failing that, a
+// words the principal's visible chunks that pass the run's filters f spell
+// the term with (when vocab is a SpellingVocabulary, asked under ctx:
+// "kettel" → "kettle", not "kettl"); failing that, a
 // spelling of the term a Thesaurus knows, or the typed word's own ending
 // put on the term ("mintues" → "minutes"); failing that, the term (see
 // word).
@@ -374,7 +379,7 @@ type SpellingVocabulary interface {
 // tell me", see answertype; "frequently" is not a misspelt "request"),
 // the words too general to be the corpus's (genericWords) and, with a
 // Thesaurus, any word it knows.
-func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string, []string) {
+func (r *Rewriter) Spell(ctx context.Context, text string, vocab Vocabulary, seen []Evidence, f wire.Filters) (string, []string) {
 	frame := map[string]bool{}
 	for _, w := range answertype.Classify(text).Frame {
 		frame[w] = true
@@ -398,7 +403,7 @@ func (r *Rewriter) Spell(text string, vocab Vocabulary, seen []Evidence) (string
 		}
 		spelt := surface[c]
 		if len(spelt) == 0 {
-			spelt = looked.spellings(vocab, c) // the visible corpus's words for c, when the evidence has none
+			spelt = looked.spellings(ctx, vocab, c, f) // the visible corpus's words for c, when the evidence has none
 		}
 		c = r.word(clean, c, spelt)
 		fixed = append(fixed, core+"→"+c)
@@ -424,7 +429,7 @@ type spellingLookups struct {
 	done map[string][]string
 }
 
-func (l *spellingLookups) spellings(vocab Vocabulary, term string) []string {
+func (l *spellingLookups) spellings(ctx context.Context, vocab Vocabulary, term string, f wire.Filters) []string {
 	sv, ok := vocab.(SpellingVocabulary)
 	if !ok {
 		return nil
@@ -438,7 +443,7 @@ func (l *spellingLookups) spellings(vocab Vocabulary, term string) []string {
 	if l.done == nil {
 		l.done = map[string][]string{}
 	}
-	ws := sv.Spellings(term)
+	ws := sv.Spellings(ctx, term, f)
 	l.done[term] = ws
 	return ws
 }

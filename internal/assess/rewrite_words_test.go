@@ -1,10 +1,13 @@
 package assess
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // plainVocab hides a vocabulary's Spellings: a backend that cannot spell.
@@ -20,16 +23,16 @@ func TestSpellAsVisibleWord(t *testing.T) {
 	lex.add(an, []string{"staff"}, "Kettling the kettles: staff notes.")
 	r := NewRewriter(an, lex)
 	vocab := lex.Visible([]string{"public"})
-	got, fixed := r.Spell("descale the kettel", vocab, nil)
+	got, fixed := r.Spell(context.Background(), "descale the kettel", vocab, nil, wire.Filters{})
 	if got != "descale the kettle" || strings.Join(fixed, ",") != "kettel→kettle" {
 		t.Errorf("Spell = %q (%v), want %q: the visible texts' word, not the index term", got, fixed, "descale the kettle")
 	}
-	if ws := vocab.(SpellingVocabulary).Spellings("kettl"); strings.Join(ws, ",") != "kettle" {
+	if ws := vocab.(SpellingVocabulary).Spellings(context.Background(), "kettl", wire.Filters{}); strings.Join(ws, ",") != "kettle" {
 		t.Errorf("Spellings(kettl) as public = %v, want only the public texts' [kettle]", ws)
 	}
 	// A vocabulary that cannot spell keeps the old fallback (the typed
 	// word's ending on the term, else the term).
-	if got, _ := r.Spell("descale the kettel", plainVocab{vocab}, nil); got != "descale the kettl" {
+	if got, _ := r.Spell(context.Background(), "descale the kettel", plainVocab{vocab}, nil, wire.Filters{}); got != "descale the kettl" {
 		t.Errorf("without Spellings, Spell = %q, want the fallback %q", got, "descale the kettl")
 	}
 }
@@ -55,7 +58,7 @@ func TestFeedbackWords(t *testing.T) {
 	vocab := lex.Visible(req.Groups)
 	s := &Situation{Request: req, Vocab: vocab, Question: req.Question, Coverage: 0.5, Best: &ev[0]}
 	for _, st := range []Strategy{feedback{}, bestHit{}} {
-		p, ok := st.Propose(r, s)
+		p, ok := st.Propose(context.Background(), r, s)
 		if !ok {
 			t.Fatalf("%s proposed nothing", st.Name())
 		}
@@ -88,9 +91,11 @@ type spellCounter struct {
 	calls map[string]int
 }
 
-func (v spellCounter) Spellings(term string) []string {
+var _ SpellingVocabulary = spellCounter{}
+
+func (v spellCounter) Spellings(ctx context.Context, term string, f wire.Filters) []string {
 	v.calls[term]++
-	return v.Vocabulary.(SpellingVocabulary).Spellings(term)
+	return v.Vocabulary.(SpellingVocabulary).Spellings(ctx, term, f)
 }
 
 // TestSpellLookupsBounded: Spell asks the vocabulary for a term's words
@@ -104,7 +109,7 @@ func TestSpellLookupsBounded(t *testing.T) {
 	lex := newLexicon(an, "The "+strings.Join(words, ", the ")+".")
 	r := NewRewriter(an, lex)
 	v := spellCounter{lex.Visible([]string{"public"}), map[string]int{}}
-	got, fixed := r.Spell("kettel kettel "+strings.Join(typos, " "), v, nil)
+	got, fixed := r.Spell(context.Background(), "kettel kettel "+strings.Join(typos, " "), v, nil, wire.Filters{})
 	total := 0
 	for term, n := range v.calls {
 		total += n
@@ -120,5 +125,62 @@ func TestSpellLookupsBounded(t *testing.T) {
 	}
 	if !strings.HasPrefix(got, "kettle kettle ") {
 		t.Errorf("Spell = %q, want the repeated typo corrected each time", got)
+	}
+}
+
+// spellCall is what a Spellings call was asked under: the run named by
+// the context (runKey) and the filters.
+type spellCall struct {
+	run any
+	f   wire.Filters
+}
+
+type runKey struct{}
+
+// spellRecorder records the Spellings calls made of a SpellingVocabulary.
+type spellRecorder struct {
+	Vocabulary
+	calls *[]spellCall
+}
+
+func (v spellRecorder) Spellings(ctx context.Context, term string, f wire.Filters) []string {
+	*v.calls = append(*v.calls, spellCall{ctx.Value(runKey{}), f})
+	return v.Vocabulary.(SpellingVocabulary).Spellings(ctx, term, f)
+}
+
+// recordingLexicon hands out spellRecorders.
+type recordingLexicon struct {
+	*lexicon
+	calls *[]spellCall
+}
+
+func (l recordingLexicon) Visible(groups []string) Vocabulary {
+	return spellRecorder{l.lexicon.Visible(groups), l.calls}
+}
+
+// TestSpellingsAskedUnderTheRun: the assessor and its spelling strategy
+// ask the visible chunks' spellings under the run's context (its deadline
+// and cancellation) and with the run's filters, the chunks a search could
+// return.
+func TestSpellingsAskedUnderTheRun(t *testing.T) {
+	an := terms.New()
+	var calls []spellCall
+	lex := recordingLexicon{newLexicon(an, "Descale the kettle monthly.", "The filter needs a rinse."), &calls}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	q := "how often should I descale the kettel?"
+	f := wire.Filters{Products: []string{"K50"}}
+	ctx := context.WithValue(context.Background(), runKey{}, "run-1")
+	res, err := b.Assess(ctx, Request{Question: q, Query: q, Groups: []string{"public"}, Filters: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) < 2 {
+		t.Fatalf("%d Spellings calls (proposals %v), want the question's and the spelling strategy's", len(calls), res.Proposals)
+	}
+	for i, c := range calls {
+		if c.run != "run-1" || !slices.Equal(c.f.Products, f.Products) {
+			t.Errorf("Spellings call %d asked under run %v with filters %+v, want run-1 with %+v", i, c.run, c.f, f)
+		}
 	}
 }

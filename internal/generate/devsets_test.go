@@ -2,32 +2,22 @@ package generate
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/backend/bleveindex"
-	"github.com/assay-rag/assay/internal/corpus"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 )
-
-// devSets are the development question sets with their key facts (never a
-// blind set).
-var devSets = [][2]string{
-	{"hollin", filepath.Join(hollinDir, "key_facts.jsonl")},
-	{"hollin-heldout", ""}, {"hollin-fresh", ""}, {"hollin-fresh2", ""},
-	{"hollin-fresh3", ""}, {"hollin-fresh4", ""}, {"hollin-fresh5", ""}, {"hollin-fresh6", ""},
-	{"hollin-fresh7", ""}, {"hollin-fresh8", ""}, {"hollin-fresh9", ""}, {"hollin-fresh10", ""},
-	{"hollin-fresh11", ""}, {"hollin-fresh12", ""}, {"hollin-fresh13", ""}, {"hollin-fresh14", ""},
-}
 
 // TestDevSets compares the builtin extractive generators (v16, v17) on
 // every development set's questions, each given the top wire.DefaultTopK
@@ -75,17 +65,15 @@ func TestDevSets(t *testing.T) {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}
 	chk := NewChecker(an)
-	for _, set := range devSets {
-		qs := readDevSet(t, set[0])
-		factsPath := set[1]
-		if factsPath == "" {
-			factsPath = filepath.Join("..", "..", "testdata", "eval", set[0]+"-facts.jsonl")
-		}
+	for _, name := range devsets.Names {
+		qs := readDevSet(t, name)
+		// the log names a set as its file does ("hollin-fresh")
+		label := strings.TrimSuffix(filepath.Base(devsets.Questions(name)), ".jsonl")
 		facts := map[string][]string{}
 		for _, kf := range readJSONL[struct {
 			ID    string   `json:"id"`
 			Facts []string `json:"facts"`
-		}](t, factsPath) {
+		}](t, devsets.KeyFacts(name)) {
 			facts[kf.ID] = kf.Facts
 		}
 		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused, rejected int }
@@ -115,7 +103,7 @@ func TestDevSets(t *testing.T) {
 				}
 				req.Accepted = res.Accepted
 				if os.Getenv("GENERATEDEV_REASON") != "" {
-					t.Logf("%s %s accepted %v: %s", set[0], qq.ID, res.Accepted, res.Assessment.Reason)
+					t.Logf("%s %s accepted %v: %s", label, qq.ID, res.Accepted, res.Assessment.Reason)
 				}
 			}
 			why, whyOld = why[:0], whyOld[:0]
@@ -129,7 +117,7 @@ func TestDevSets(t *testing.T) {
 					ans, err = chk.Check(req, ans)
 				}
 				if err != nil {
-					t.Errorf("%s %s: %v", set[0], qq.ID, err)
+					t.Errorf("%s %s: %v", label, qq.ID, err)
 					continue
 				}
 				tl := &tallies[gi]
@@ -183,12 +171,12 @@ func TestDevSets(t *testing.T) {
 					}
 					srcs = append(srcs, fmt.Sprintf("%d%s%s", i+1, mark, src.DocID))
 				}
-				t.Logf("%s %s %q (relevant %v, facts %q)\n\tsources %s\n\tv%d: %s\n\t\twhy %s\n\tv%d: %s\n\t\twhy %s", set[0], qq.ID, qq.Question, qq.Relevant, facts[qq.ID], strings.Join(srcs, " "), gens[0].Version, texts[0], strings.Join(whyOld, " "), gens[1].Version, texts[1], strings.Join(why, " "))
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tsources %s\n\tv%d: %s\n\t\twhy %s\n\tv%d: %s\n\t\twhy %s", label, qq.ID, qq.Question, qq.Relevant, facts[qq.ID], strings.Join(srcs, " "), gens[0].Version, texts[0], strings.Join(whyOld, " "), gens[1].Version, texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
-			t.Logf("%s v%d: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d (assessor refused %d)", set[0], g.Version, tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.rejected)
+			t.Logf("%s v%d: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d (assessor refused %d)", label, g.Version, tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.rejected)
 		}
 	}
 }
@@ -212,7 +200,7 @@ func TestSameChoiceEveryRun(t *testing.T) {
 	g.explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
 	}
-	for _, set := range []string{"hollin-fresh4", "hollin-fresh8"} {
+	for _, set := range []string{"fresh4", "fresh8"} {
 		for _, qq := range readDevSet(t, set) {
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
 			if len(req.Sources) == 0 {
@@ -240,7 +228,7 @@ type devQuestion struct {
 	Groups []string `json:"groups"`
 }
 
-// readDevSet reads testdata/eval/SET.jsonl.
-func readDevSet(t *testing.T, set string) []devQuestion {
-	return readJSONL[devQuestion](t, filepath.Join("..", "..", "testdata", "eval", set+".jsonl"))
+// readDevSet reads development set name's questions (devsets.Questions).
+func readDevSet(t *testing.T, name string) []devQuestion {
+	return readJSONL[devQuestion](t, devsets.Questions(name))
 }

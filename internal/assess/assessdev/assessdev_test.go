@@ -25,18 +25,15 @@ package assessdev
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
-	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
@@ -55,16 +52,8 @@ var (
 
 func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
 
-// sets are the development sets: every Hollin set whose results have been
-// read.
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
-
-func path(s string) string {
-	if s == "hollin" {
-		return "../../../testdata/eval/hollin.jsonl"
-	}
-	return "../../../testdata/eval/hollin-" + s + ".jsonl"
-}
+// sets are the development sets (devsets.Names).
+var sets = devsets.Names
 
 // asked is one question's first attempt.
 type asked struct {
@@ -83,14 +72,7 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 		t.Skip("set ASSESSDEV=1 (builds the Hollin index; a few seconds)")
 	}
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
-	d, err := live.OpenDirect(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := devsets.Open(t)
 	an := terms.New()
 	devCorpus = corpusOf{d.Index}
 	devRetriever = d.Retriever
@@ -105,7 +87,7 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 	}
 	var out []asked
 	for _, s := range sets {
-		qs, err := eval.LoadQuestions(path(s))
+		qs, err := eval.LoadQuestions(devsets.Questions(s))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // spellingChunks bounds the visible chunks Spellings reads for a term's
-// words, and spellingTimeout how long it may take.
+// words, and spellingTimeout how long it may take (within the caller's
+// own deadline: the earlier of the two ends it).
 const (
 	spellingChunks  = 5
 	spellingTimeout = 2 * time.Second
@@ -19,10 +20,12 @@ const (
 
 // Spellings returns the words the chunks v's groups may see spell term
 // with, lower case, most used first (ties alphabetical): read from the
-// few best-ranked visible chunks holding term. None when no visible chunk
-// holds it, or the search fails (the rewriter then spells the correction
-// another way).
-func (v filteredVocabulary) Spellings(term string) []string {
+// few best-ranked visible chunks holding term that pass the run's filters
+// f, the same filter the run's retrieval searches with
+// (retrieval.IndexFilter), in the one search. None when no such chunk
+// holds it, or the search fails or ctx ends (the rewriter then spells the
+// correction another way).
+func (v filteredVocabulary) Spellings(ctx context.Context, term string, f wire.Filters) []string {
 	if v.ix == nil || v.an == nil || v.DocFreq(term) == 0 {
 		return nil
 	}
@@ -30,9 +33,9 @@ func (v filteredVocabulary) Spellings(term string) []string {
 	if text == "" {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), spellingTimeout)
+	ctx, cancel := context.WithTimeout(ctx, spellingTimeout)
 	defer cancel()
-	hits, err := v.ix.SearchText(ctx, text, retrieval.IndexFilter(v.groups, wire.Filters{}), spellingChunks)
+	hits, err := v.ix.SearchText(ctx, text, retrieval.IndexFilter(v.groups, f), spellingChunks)
 	if err != nil || len(hits) == 0 {
 		return nil
 	}

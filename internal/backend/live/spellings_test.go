@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // openCorpus indexes body (corpus JSONL) with the default configuration
@@ -34,6 +37,13 @@ func openCorpus(t *testing.T, body string) *Index {
 	return l
 }
 
+// openLexicon is the builtin assessor's view (lexicon) of body's index,
+// opened as a worker does.
+func openLexicon(t *testing.T, body string) lexicon {
+	t.Helper()
+	return lexicon{openCorpus(t, body).cur.Load().ix, newHeldMemo(), terms.New()}
+}
+
 // TestSpellings: the visible vocabulary spells an index term with the
 // words of the chunks the groups may see, most used first, and never with
 // a word only another group's chunks use; a term no visible chunk holds
@@ -43,21 +53,19 @@ func TestSpellings(t *testing.T) {
 {"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
 {"id":"s","title":"Staff","text":"Kettling notes, kettled stock, descaling kit.","acl":["staff"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
-	if got := strings.Join(pub.Spellings("kettl"), ","); got != "kettle,kettles" {
+	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{}), ","); got != "kettle,kettles" {
 		t.Errorf("public Spellings(kettl) = %q, want kettle,kettles (most used first, no staff word)", got)
 	}
-	if got := pub.Spellings("descal"); strings.Join(got, ",") != "descale" {
+	if got := pub.Spellings(context.Background(), "descal", wire.Filters{}); strings.Join(got, ",") != "descale" {
 		t.Errorf("public Spellings(descal) = %v, want [descale] (descaling is only in a staff chunk)", got)
 	}
-	if got := pub.Spellings("stock"); got != nil {
+	if got := pub.Spellings(context.Background(), "stock", wire.Filters{}); got != nil {
 		t.Errorf("public Spellings(stock) = %v, want none: only a staff chunk holds it", got)
 	}
 	r := assess.NewRewriter(lex.an, lex)
-	if got, _ := r.Spell("descale the kettel", pub, nil); got != "descale the kettle" {
+	if got, _ := r.Spell(context.Background(), "descale the kettel", pub, nil, wire.Filters{}); got != "descale the kettle" {
 		t.Errorf("Spell = %q, want %q", got, "descale the kettle")
 	}
 }
@@ -68,15 +76,13 @@ func TestSpellings(t *testing.T) {
 func TestSpellingsUnstableTerm(t *testing.T) {
 	body := `{"id":"a","title":"Coffee maker","text":"Descale the coffee maker after each purchase.","acl":["public"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	for term, want := range map[string]string{"coffe": "coffee", "purchas": "purchase"} {
 		if ts := lex.an.Terms(term); len(ts) == 1 && ts[0] == term {
 			t.Fatalf("the analyzer keeps %q: the test needs a term it stems again", term)
 		}
-		if got := strings.Join(pub.Spellings(term), ","); got != want {
+		if got := strings.Join(pub.Spellings(context.Background(), term, wire.Filters{}), ","); got != want {
 			t.Errorf("Spellings(%s) = %q, want %q", term, got, want)
 		}
 	}
@@ -88,15 +94,82 @@ func TestSpellingsUnstableTerm(t *testing.T) {
 func TestSpellingsWholeToken(t *testing.T) {
 	body := `{"id":"a","title":"Spares","text":"Order spares at parts.hollin.example.","acl":["public"]}
 `
-	l := openCorpus(t, body)
-	g := l.cur.Load()
-	lex := lexicon{g.ix, newHeldMemo(), terms.New()}
+	lex := openLexicon(t, body)
 	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
 	ts := lex.an.Terms("parts.hollin.example")
 	if len(ts) != 1 {
 		t.Fatalf("the analyzer splits parts.hollin.example into %v; this test expects one term", ts)
 	}
-	if got := strings.Join(pub.Spellings(ts[0]), ","); got != "parts.hollin.example" {
+	if got := strings.Join(pub.Spellings(context.Background(), ts[0], wire.Filters{}), ","); got != "parts.hollin.example" {
 		t.Errorf("Spellings(%s) = %q, want parts.hollin.example", ts[0], got)
+	}
+}
+
+// deadlineSearcher records the context of the searches made through it.
+type deadlineSearcher struct {
+	backend.Searcher
+	seen *[]context.Context
+}
+
+func (s deadlineSearcher) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
+	*s.seen = append(*s.seen, ctx)
+	return s.Searcher.SearchText(ctx, text, f, k)
+}
+
+type askerKey struct{}
+
+// TestSpellingsCallerContext: Spellings searches under the caller's
+// context (its values, deadline and cancellation), bound by its own
+// timeout: a cancelled request spells nothing, and a request without a
+// deadline still gets one of at most spellingTimeout.
+func TestSpellingsCallerContext(t *testing.T) {
+	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly.","acl":["public"]}
+`
+	lex := openLexicon(t, body)
+	pub := lex.Visible([]string{"public"}).(filteredVocabulary)
+	if got := pub.Spellings(context.Background(), "kettl", wire.Filters{}); strings.Join(got, ",") != "kettle" {
+		t.Fatalf("Spellings(kettl) = %v, want [kettle]", got)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := pub.Spellings(cancelled, "kettl", wire.Filters{}); got != nil {
+		t.Errorf("Spellings under a cancelled context = %v, want none", got)
+	}
+	var seen []context.Context
+	pub.ix = deadlineSearcher{lex.Index, &seen}
+	ctx := context.WithValue(context.Background(), askerKey{}, "run-1")
+	if got := pub.Spellings(ctx, "kettl", wire.Filters{}); strings.Join(got, ",") != "kettle" {
+		t.Fatalf("Spellings(kettl) = %v, want [kettle]", got)
+	}
+	end := time.Now()
+	if len(seen) != 1 {
+		t.Fatalf("%d searches, want 1", len(seen))
+	}
+	if seen[0].Value(askerKey{}) != "run-1" {
+		t.Error("the search did not run under the caller's context")
+	}
+	if d, ok := seen[0].Deadline(); !ok || d.Sub(end) > spellingTimeout {
+		t.Errorf("the search's deadline %v (set %v), want one within %v", d, ok, spellingTimeout)
+	}
+}
+
+// TestSpellingsFilters: Spellings reads only the visible chunks that pass
+// the run's filters, as the run's retrieval does: a word only a chunk the
+// filters leave out uses is no spelling.
+func TestSpellingsFilters(t *testing.T) {
+	body := `{"id":"a","title":"K50 care","text":"Descale the kettle monthly.","acl":["public"],"products":["K50"]}
+{"id":"b","title":"K70 care","text":"Kettles: descale them weekly. Kettles scale fast.","acl":["public"],"products":["K70"]}
+`
+	lex := openLexicon(t, body)
+	pub := lex.Visible([]string{"public"}).(assess.SpellingVocabulary)
+	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{}), ","); got != "kettles,kettle" {
+		t.Fatalf("unfiltered Spellings(kettl) = %q, want kettles,kettle", got)
+	}
+	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{Products: []string{"K50"}}), ","); got != "kettle" {
+		t.Errorf("Spellings(kettl) for product K50 = %q, want kettle (kettles is only in the K70 chunk)", got)
+	}
+	r := assess.NewRewriter(lex.an, lex)
+	if got, _ := r.Spell(context.Background(), "descale the kettel", pub, nil, wire.Filters{Products: []string{"K70"}}); got != "descale the kettles" {
+		t.Errorf("Spell for product K70 = %q, want %q", got, "descale the kettles")
 	}
 }

@@ -4,10 +4,13 @@
 // of its first relevant document, per stage, printed; per set, how many
 // have one in the top 5 (the loop's k). RETRDEV_VARIANT rewrites the
 // query first (see variant) to measure a query expansion before building
-// it into the loop. Skipped unless RETRDEV=1:
+// it into the loop. TestOracle (oracle_test.go) bounds what any search
+// could win: the builtin assessor's verdict with the relevant chunk put
+// where the search missed it. Skipped unless RETRDEV=1:
 //
 //	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestRanks -v | grep -E '^(SET|TOTAL)'
 //	RETRDEV=1 RETRDEV_VARIANT=synunk go test ./internal/retrieval/retrievaldev -run TestRanks -v
+//	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep -E '^ORACLE'
 //
 // The synonym variants need WordNet in /usr/share/wordnet.
 package retrievaldev
@@ -27,6 +30,7 @@ import (
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
@@ -73,42 +77,64 @@ func variant(v string, q string, an *terms.Analyzer, vocab interface{ DocFreq(st
 	return strings.Join(append(out, extra...), " ")
 }
 
-var sets = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
-
-func path(s string) string {
-	if s == "hollin" {
-		return "../../../testdata/eval/hollin.jsonl"
+// open opens the Hollin index as a worker does (devsets.Open) when corpus
+// is "", and otherwise builds corpus's index, a BEIR one (no ACLs, every
+// document public), with the default configuration; skipped unless
+// RETRDEV=1.
+func open(t *testing.T, corpus string) *live.Direct {
+	t.Helper()
+	if os.Getenv("RETRDEV") == "" {
+		t.Skip("RETRDEV=1")
 	}
-	return "../../../testdata/eval/hollin-" + s + ".jsonl"
+	if corpus == "" {
+		return devsets.Open(t)
+	}
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus, cfg.Index.RequireACL = corpus, false
+	d, err := live.OpenDirect(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// groups are q's asker's groups (public when the question names none).
+func groups(q eval.Question) []string {
+	if len(q.Groups) == 0 {
+		return []string{"public"}
+	}
+	return q.Groups
+}
+
+// hitIDs are res's chunk ids, best first.
+func hitIDs(res retrieval.Result) []string {
+	ids := []string{}
+	for _, h := range res.Hits {
+		ids = append(ids, h.ChunkID)
+	}
+	return ids
 }
 
 // TestRanks prints, per answerable question, the rank of the first relevant
 // document in the final hits (0: none in the top 10), and per set how many
 // have one in the top 5.
 func TestRanks(t *testing.T) {
-	if os.Getenv("RETRDEV") == "" {
-		t.Skip("RETRDEV=1")
-	}
+	d := open(t, "")
 	ctx := context.Background()
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
-	d, err := live.OpenDirect(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	an := terms.New()
 	var th *thesaurus.WordNet
 	if strings.Contains(os.Getenv("RETRDEV_VARIANT"), "syn") {
+		var err error
 		th, err = thesaurus.Open("/usr/share/wordnet") // a visible word's related words, kept only when the asker's chunks use them
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	tot, totN := 0, 0
-	for _, s := range sets {
-		qs, err := eval.LoadQuestions(path(s))
+	for _, s := range devsets.Names {
+		qs, err := eval.LoadQuestions(devsets.Questions(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,20 +143,13 @@ func TestRanks(t *testing.T) {
 			if len(q.Relevant) == 0 {
 				continue
 			}
-			groups := q.Groups
-			if len(groups) == 0 {
-				groups = []string{"public"}
-			}
+			groups := groups(q)
 			query := variant(os.Getenv("RETRDEV_VARIANT"), q.Question, an, d.Index.Visible(groups), th)
 			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: query, Groups: groups, K: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids := []string{}
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := d.Index.Chunks(ctx, ids)
+			chunks, err := d.Index.Chunks(ctx, hitIDs(res))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,76 @@
+// Package devsets is the Hollin development sets and the index the
+// development harnesses search them on: the one list of the sets whose
+// results have been read and fitted on (never a blind set), where their
+// files are, and the Hollin corpus's index opened as a worker opens it.
+// The offline harnesses read them from here: internal/assess/assessdev,
+// internal/retrieval/retrievaldev and internal/generate's TestDevSets.
+// When a blind set has been run and becomes a development set, add it to
+// Names (and to the Makefile's HOLLIN_SETS, testdata/eval/README.md).
+//
+// It is for tests: Open takes a testing.TB.
+package devsets
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/live"
+)
+
+// Names are the development sets, in the order the harnesses print them:
+// "hollin" (testdata/eval/hollin.jsonl), then each testdata/eval/hollin-NAME.jsonl.
+var Names = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
+
+// root is the repository's root directory, found from this file's path,
+// so the paths below hold from any test's working directory.
+var root = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		panic("devsets: no source path for the repository root")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}()
+
+// Path is path (slash-separated, from the repository root) in this
+// checkout.
+func Path(path string) string { return filepath.Join(root, filepath.FromSlash(path)) }
+
+// Questions is the file of set name's questions.
+func Questions(name string) string {
+	if name == "hollin" {
+		return Path("testdata/eval/hollin.jsonl")
+	}
+	return Path("testdata/eval/hollin-" + name + ".jsonl")
+}
+
+// KeyFacts is the file of set name's key facts.
+func KeyFacts(name string) string {
+	if name == "hollin" {
+		return Path("testdata/hollin/key_facts.jsonl")
+	}
+	return Path("testdata/eval/hollin-" + name + "-facts.jsonl")
+}
+
+// Corpus is the Hollin corpus every set is asked of.
+func Corpus() string { return Path("testdata/hollin/corpus.jsonl") }
+
+// Open builds the Hollin corpus's index with the default configuration in
+// a temporary directory and opens it as a worker does (live.OpenDirect):
+// the service's retriever over the index. It is closed when t ends.
+func Open(t testing.TB) *live.Direct {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus = Corpus()
+	d, err := live.OpenDirect(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}

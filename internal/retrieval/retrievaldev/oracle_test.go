@@ -1,0 +1,156 @@
+package retrievaldev
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/eval/devsets"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
+)
+
+// visible adapts the index to the assessor's vocabulary, as the service does.
+type visible struct{ backend.Index }
+
+func (v visible) Visible(groups []string) assess.Vocabulary { return v.Index.Visible(groups) }
+
+// TestOracle bounds what a retrieval or rewrite change can win with the
+// builtin assessor as the evaluations run it (WordNet on). For each
+// answerable development question whose first attempt's top 5 holds no
+// relevant document, the assessor judges the top 5 as retrieved ("asis"),
+// with the best-ranked relevant chunk of the top 30 put first in place of
+// the fifth ("first") and put fifth ("fifth"); then each proposal that
+// oracle first attempt makes, as a rewritten attempt holding the relevant
+// chunk first ("rewrite": the first accepted on it). A question is won
+// when the assessor accepts on a relevant chunk, which is what right
+// source cited comes down to; one that none of first, fifth and rewrite
+// wins no search can win with today's assessor and proposals.
+// RETRDEV_ORACLE_TOP5=1 adds the questions whose best-ranked relevant
+// chunk is 2nd to 5th (put first, the others keeping their order): what
+// reordering the top 5 could win. RETRDEV_BEIR names a BEIR dataset's
+// directory to run its test split instead, over its own corpus (as
+// `assay eval answers --beir` does).
+//
+//	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep -E '^ORACLE'
+//	RETRDEV=1 RETRDEV_BEIR=/work/shared/data/scifact go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep TOTAL
+func TestOracle(t *testing.T) {
+	questions := map[string][]eval.Question{}
+	names := devsets.Names
+	beir := os.Getenv("RETRDEV_BEIR")
+	if beir != "" {
+		ds, err := eval.LoadBEIR(beir, eval.SplitTest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = []string{"beir"}
+		questions["beir"] = eval.BEIRQuestions(ds)
+		beir = filepath.Join(beir, "corpus.jsonl")
+	}
+	for _, s := range names {
+		if beir == "" {
+			qs, err := eval.LoadQuestions(devsets.Questions(s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			questions[s] = qs
+		}
+	}
+	d := open(t, beir)
+	ctx := context.Background()
+	an := terms.New()
+	b := assess.NewBuiltin(an, visible{d.Index})
+	b.Rewriter = assess.NewRewriter(an, visible{d.Index})
+	th, err := thesaurus.Open("/usr/share/wordnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.UseThesaurus(th)
+	judge := func(q eval.Question, query string, prev []string, ev []corpus.Chunk) (string, assess.Result) {
+		req := assess.Request{Question: q.Question, Query: query, Previous: prev, Groups: groups(q), K: 5}
+		for i, c := range ev {
+			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
+		}
+		r, err := b.Assess(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !r.Assessment.Sufficient || r.Assessment.Score < 0.5: // the loop's default threshold
+			return fmt.Sprintf("rejected(%.2f)", r.Assessment.Score), r
+		case len(r.Accepted) > 0 && slices.ContainsFunc(ev, func(c corpus.Chunk) bool { return c.ID == r.Accepted[0] && slices.Contains(q.Relevant, c.DocID) }):
+			return "RIGHT", r
+		case len(r.Accepted) > 0:
+			return "wrong:" + r.Accepted[0], r
+		}
+		return "accepted", r
+	}
+	won := map[string]int{}
+	outside, beyond := 0, 0
+	for _, s := range names {
+		for _, q := range questions[s] {
+			if len(q.Relevant) == 0 {
+				continue
+			}
+			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups(q), K: 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			chunks, err := d.Index.Chunks(ctx, hitIDs(res))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := slices.IndexFunc(chunks, func(c corpus.Chunk) bool { return slices.Contains(q.Relevant, c.DocID) })
+			if rel == 0 || rel > 0 && rel < 5 && os.Getenv("RETRDEV_ORACLE_TOP5") == "" {
+				continue
+			}
+			outside++
+			if rel < 0 {
+				beyond++
+				fmt.Printf("ORACLE %s %s no relevant chunk in the top 30 | %q\n", s, q.ID, q.Question)
+				continue
+			}
+			// the top 5 without the relevant chunk, first 4
+			top4 := slices.Clone(chunks[:min(5, len(chunks))])
+			if rel < 5 {
+				top4 = slices.Delete(top4, rel, rel+1)
+			}
+			top4 = top4[:min(4, len(top4))]
+			asis, _ := judge(q, q.Question, nil, chunks[:min(5, len(chunks))])
+			first, fr := judge(q, q.Question, nil, append([]corpus.Chunk{chunks[rel]}, top4...))
+			fifth, _ := judge(q, q.Question, nil, append(top4, chunks[rel]))
+			rewrite := "none"
+			for _, p := range fr.ProposalList() {
+				v, _ := judge(q, p.Query, []string{q.Question}, append([]corpus.Chunk{chunks[rel]}, top4...))
+				rewrite = p.Strategy + ":" + v
+				if v == "RIGHT" {
+					break
+				}
+			}
+			wins := map[string]bool{"asis": asis == "RIGHT", "first": first == "RIGHT", "fifth": fifth == "RIGHT", "rewrite": strings.HasSuffix(rewrite, ":RIGHT")}
+			for way, w := range wins {
+				if w {
+					won[way]++
+				}
+			}
+			if wins["first"] || wins["fifth"] || wins["rewrite"] {
+				won["any"]++
+				if !wins["asis"] {
+					won["gain"]++
+				}
+			}
+			fmt.Printf("ORACLE %s %s rank %d asis=%s first=%s fifth=%s rewrite=%s | %q | %s\n", s, q.ID, rel+1, asis, first, fifth, rewrite, q.Question, fr.Assessment.Reason)
+		}
+	}
+	fmt.Printf("ORACLE TOTAL %d answerable questions without a relevant chunk first (top 5 unless RETRDEV_ORACLE_TOP5) (%d not in the top 30); won as retrieved %d; won first %d, fifth %d, rewrite %d, any %d (%d not won as retrieved)\n",
+		outside, beyond, won["asis"], won["first"], won["fifth"], won["rewrite"], won["any"], won["gain"])
+}
