@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
 	ExtractiveV14Model = router.BuiltinGenerateModelV14
 	ExtractiveV13Model = router.BuiltinGenerateModelV13
@@ -255,6 +256,27 @@ const (
 //     sources (see joint): "does E4 mean the same on the X200 as on the
 //     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
+// v17 (ExtractiveModel; v16 is ExtractiveV16Model) quotes the sentences
+// of a source the answer rests on that hold what the chosen sentence
+// left out:
+//
+//   - rule 2c: the accepted source (Request.Accepted) titled with two or
+//     more content words of the question, none of whose sentences holds
+//     one, is the answer, its sentences in order up to MaxSentences (see
+//     titled): "X200 error codes" lists "E4 means ...", "E7 means ...";
+//   - rule 6: a chosen sentence restating the question (EchoShare of its
+//     content terms are the question's, and every expression it holds of
+//     the asked type or of a value the question states too) brings its
+//     source's next sentence (see echoes): "The K50 would not pair with
+//     an older Android phone" comes with "Holding the dial and the power
+//     button together for 15 seconds reset it";
+//   - rule 7: for a question asking for a value, a chosen typed sentence
+//     brings a sentence of its source giving another value of the asked
+//     type for the same thing, a word outside the values that is neither
+//     the question's nor the title's (see siblings): "Delivery is free on
+//     parts orders over £30" comes with "Standard delivery ... costs
+//     £3.95".
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/log/tuning-history.md lists them), so
@@ -288,7 +310,11 @@ type Extractive struct {
 	// AnswerShare is the share of the weight of the clause that asks an
 	// opening source must hold to answer by itself (v9, see answers).
 	AnswerShare float64
-	// Version is 16 (ExtractiveModel), 15 (ExtractiveV15Model, without
+	// EchoShare is the share of a chosen sentence's terms the question
+	// must hold for the sentence to restate it (v17, see echoes).
+	EchoShare float64
+	// Version is 17 (ExtractiveModel), 16 (ExtractiveV16Model, without
+	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
 	// (ExtractiveV8Model, without v9's) or 7 (ExtractiveV7Model, without
@@ -302,12 +328,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV16(an)
+	return NewExtractiveV17(an)
 }
 
-// NewExtractiveV16 returns version 16 (ExtractiveModel).
+// NewExtractiveV17 returns version 17 (ExtractiveModel).
+func NewExtractiveV17(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 17}
+}
+
+// NewExtractiveV16 returns version 16 (ExtractiveV16Model).
 func NewExtractiveV16(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, Version: 16}
+	g := NewExtractiveV17(an)
+	g.Version = 16
+	return g
 }
 
 // NewExtractiveV15 returns version 15 (ExtractiveV15Model).
@@ -379,6 +412,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV16Model:
+		return NewExtractiveV16(an), nil
 	case ExtractiveV15Model:
 		return NewExtractiveV15(an), nil
 	case ExtractiveV14Model:
@@ -422,6 +457,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV14Model
 	case g.Version == 15:
 		return ExtractiveV15Model
+	case g.Version == 16:
+		return ExtractiveV16Model
 	}
 	return ExtractiveModel
 }
@@ -598,6 +635,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "joint")
+			}
+		}
+	}
+
+	// v17, rule 2c: the accepted source whose title names what is asked
+	// and whose sentences repeat none of the question's words ("X200
+	// error codes": "E4 means ...", "E7 means ...") is the answer, its
+	// sentences in order (see titled).
+	if g.Version >= 17 && !compared {
+		if picks := g.titled(req, bySource, all, content, verbs, titles); len(picks) > 0 {
+			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "titled")
 			}
 		}
 	}
@@ -831,6 +881,40 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(&sents[next], "imperative")
 			}
 			chosen = addOnce(chosen, &sents[next])
+		}
+	}
+
+	// v17, rule 6: a chosen sentence that restates the question ("The
+	// K50 would not pair with an older Android phone" for "her K50 won't
+	// pair with her older Android phone. Have we fixed this one
+	// before?") tells the asker nothing: what its source says next does
+	// ("Holding the dial and the power button together for 15 seconds
+	// reset it"; see echoes).
+	if g.Version >= 17 && !compared {
+		qterms := g.questionTerms(req.Question)
+		for _, s := range slices.Clone(chosen) {
+			sents := bySource[s.source]
+			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, &sents[next]) && g.echoes(s.text, req.Question, asked, qterms) {
+				g.why(&sents[next], "echo")
+				chosen = append(chosen, &sents[next])
+			}
+		}
+	}
+
+	// v17, rule 7: a value said of a thing under a condition ("Delivery
+	// is free on parts orders over £30") comes with the value its source
+	// gives the same thing otherwise ("Standard delivery takes 3 to 5
+	// working days and costs £3.95", see siblings).
+	if g.Version >= 17 && !compared && valueTypes[asked.Type] {
+		qterms := g.questionTerms(req.Question)
+		for _, c := range slices.Clone(chosen) {
+			if !c.typed {
+				continue
+			}
+			for _, o := range g.siblings(c, bySource[c.source], chosen, asked, qterms, titles[c.source]) {
+				g.why(o, "sibling")
+				chosen = append(chosen, o)
+			}
 		}
 	}
 
@@ -1298,6 +1382,182 @@ func (g *Extractive) holds(t answertype.Question, text string) bool {
 		return len(found) > 0
 	}
 	return slices.ContainsFunc(found, answertype.IsCode)
+}
+
+// questionTerms returns the terms of the question, a number word also
+// spelt in digits ("two" as "2"): what the asker already knows.
+func (g *Extractive) questionTerms(question string) map[string]bool {
+	out := g.an.Set(question)
+	for _, w := range strings.FieldsFunc(question, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if d, ok := digits[strings.ToLower(w)]; ok {
+			out[d] = true
+		}
+	}
+	return out
+}
+
+// digits spells the small number words in digits (questionTerms).
+var digits = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twelve": "12", "twenty": "20", "thirty": "30"}
+
+// echoes reports whether a sentence restates the question (v17, rule 6):
+// at least EchoShare of its content terms, and three or more, are terms
+// of the question (qterms, see questionTerms), and every expression it
+// holds of the asked type or of a value (a period, a price, a date ...)
+// the question states too (see stated). Such a sentence says what the
+// asker said ("Agent told the customer the X300 Pro motor is covered for
+// 2 years" for "an agent told a caller the X300 Pro motor only has 2
+// years' cover. Was that right?"); the sentence after it in a case or a
+// notice says what followed. A sentence that repeats the question's words
+// beside a value or a decision the question lacks ("Collection by
+// courier is free for appliances under warranty", "You do not need to
+// register") answers it.
+func (g *Extractive) echoes(text, question string, asked answertype.Question, qterms map[string]bool) bool {
+	ts := g.an.Content(text)
+	n := 0
+	for _, t := range ts {
+		if qterms[t] {
+			n++
+		}
+	}
+	if n < 3 || float64(n) < g.EchoShare*float64(len(ts)) {
+		return false
+	}
+	for _, t := range echoTypes(asked) {
+		for _, e := range answertype.Find(t, text) {
+			if !g.stated(e, t, question, qterms) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// siblings returns the sentences of chosen sentence c's source (sents)
+// that give another value of the asked type for what c gives one (v17,
+// rule 7): each holds an expression of the asked type that no chosen
+// sentence holds, and shares with c a word, outside those expressions,
+// that is neither the question's (qterms) nor their source's title's:
+// the thing both give a value of ("delivery" in "Delivery is free on
+// parts orders over £30" and "Standard delivery takes 3 to 5 working days
+// and costs £3.95"). A question word is what makes c chosen; a title word
+// is what every sentence of the source is about.
+func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) []*sentence {
+	// words: the content terms of text outside exprs that are neither
+	// the question's nor the title's, nor numbers
+	words := func(text string, exprs []string) map[string]bool {
+		for _, e := range exprs {
+			text = strings.ReplaceAll(text, e, " ")
+		}
+		out := map[string]bool{}
+		for _, t := range g.an.Content(text) {
+			if !qterms[t] && !title[t] && !strings.ContainsAny(t, "0123456789") && len(t) >= 3 {
+				out[t] = true
+			}
+		}
+		return out
+	}
+	var cw map[string]bool // c's, when a candidate needs them
+	var out []*sentence
+	for i := range sents {
+		o := &sents[i]
+		// o.typed is score's holds: for a value, an expression of it
+		if !o.typed || o == c || slices.Contains(chosen, o) {
+			continue
+		}
+		exprs := asked.Find(o.text)
+		if !slices.ContainsFunc(exprs, func(e string) bool {
+			given := func(x *sentence) bool { return strings.Contains(x.text, e) }
+			return !slices.ContainsFunc(chosen, given) && !slices.ContainsFunc(out, given)
+		}) {
+			continue
+		}
+		if cw == nil {
+			cw = words(c.text, asked.Find(c.text))
+		}
+		for t := range words(o.text, exprs) {
+			if cw[t] {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// titled returns the sentences of the source the assessor accepted
+// (Request.Accepted's first), in order and up to MaxSentences, when its
+// title holds two or more content words of the question (not its verbs)
+// and none of its sentences holds one (v17, rule 2c): a page titled with
+// what is asked lists the answer in sentences that need not repeat it
+// ("X200 error codes": "E4 means the jar lid is not locked ...", "E7
+// means ...", "E9 means ..." for "how many different error codes can an
+// X200 show, and what are they?"). The assessor judged the chunk on its
+// title and text together; the sentence scores, which count a title word
+// only beside a question word of the sentence's own, gave it nothing and
+// opened from a page that shares one word with the question ("A receipt
+// ... that shows the retailer"). None for a superseded source.
+func (g *Extractive) titled(req Request, bySource [][]sentence, all []*sentence, content []string, verbs map[string]bool, titles []map[string]bool) []*sentence {
+	if len(req.Accepted) == 0 {
+		return nil
+	}
+	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
+	if i < 0 || stale(req.Sources[i]) || len(bySource[i]) == 0 {
+		return nil
+	}
+	n := 0
+	for _, t := range content {
+		if titles[i][t] && !verbs[t] {
+			n++
+		}
+	}
+	if n < 2 || slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && len(s.own) > 0 }) {
+		return nil
+	}
+	var out []*sentence
+	for p := range bySource[i] {
+		if len(out) == g.MaxSentences {
+			break
+		}
+		out = append(out, &bySource[i][p])
+	}
+	return out
+}
+
+// reNegation is a negation, a contracted one too ("won't", "doesn’t").
+var reNegation = regexp.MustCompile(`(?i)(n't|n’t|\b(?:not|never|no|cannot)\b)`)
+
+// echoTypes are the types whose expressions a sentence restating the
+// question holds only as the question does: the asked one and the values.
+func echoTypes(asked answertype.Question) []answertype.Type {
+	ts := []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date}
+	if asked.Type != answertype.Description && !slices.Contains(ts, asked.Type) {
+		ts = append(ts, asked.Type)
+	}
+	return ts
+}
+
+// stated reports whether the question holds expression e of type t: the
+// same words, a negation as any negation ("would not" for "won't"), or
+// e's terms, numbers in digits ("2 years" for "two years").
+func (g *Extractive) stated(e string, t answertype.Type, question string, qterms map[string]bool) bool {
+	norm := func(x string) string {
+		x = strings.ToLower(strings.Join(strings.Fields(x), " "))
+		switch x {
+		case "n't", "never", "no", "cannot":
+			return "not"
+		}
+		return x
+	}
+	if norm(e) == "not" && reNegation.MatchString(question) {
+		return true
+	}
+	for _, q := range answertype.Find(t, question) {
+		if norm(q) == norm(e) {
+			return true
+		}
+	}
+	ts := g.an.Terms(e)
+	return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return !qterms[t] })
 }
 
 // codeFrame are the nouns that ask for a name in the form of a code.
