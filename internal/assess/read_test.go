@@ -56,6 +56,7 @@ func assessAs(t *testing.T, b *Builtin, read bool, q string, ev []Evidence) Resu
 // type to look for, is still refused.
 func TestWideReading(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	k50First := []Evidence{hollinLike[2], hollinLike[0], hollinLike[1]}
 	if res := assessAs(t, b, false, wideQuestion, k50First); res.Assessment.Sufficient {
 		t.Fatalf("v9 accepted %q: %s (the test no longer shows the wide reading)", wideQuestion, res.Assessment.Reason)
@@ -64,9 +65,14 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v17" {
-		t.Errorf("model %q, want builtin:coverage-v17", b.Model())
+	if b.Model() != V17Model {
+		t.Errorf("model with OwnOrder off %q, want %q", b.Model(), V17Model)
 	}
+	b.OwnOrder = true
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v18" {
+		t.Errorf("model %q, want builtin:coverage-v18", b.Model())
+	}
+	b.OwnOrder = false
 	b.Joint = false
 	if b.Model() != V16Model {
 		t.Errorf("model with Joint off %q, want %q", b.Model(), V16Model)
@@ -124,6 +130,7 @@ func TestWideReadingAkin(t *testing.T) {
 // longer sink a chunk that answers; v9 counts them.
 func TestGenericWordsLeftOut(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "the X300 Pro keeps showing E12 and the pump thing is making a noise. what does E12 mean?"
 	if res := assessAs(t, b, false, q, hollinLike); res.Assessment.Sufficient {
 		t.Fatalf("v9 accepted %q: %s", q, res.Assessment.Reason)
@@ -152,6 +159,7 @@ func TestRelatedReading(t *testing.T) {
 		{ChunkID: "man-x300-specs#0", Title: "X300 Pro Blender specifications", Text: "The X300 Pro blender has a 1,500 W motor and a 2 litre jar."},
 	}
 	b, _ := assessorOver(ev)
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "How much water can the K50 hold?"
 	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
 		t.Fatalf("without a thesaurus, accepted %q: %s (the test no longer shows the related reading)", q, res.Assessment.Reason)
