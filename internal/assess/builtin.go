@@ -691,7 +691,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
-	for _, i := range b.order(req) {
+	for _, i := range b.order(req, vocab) {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		have := TitledMentions(b.an, e.Title, e.Text)

@@ -31,8 +31,9 @@ const V17Model = "builtin:coverage-v17"
 // fusion, reranking or a caller put them in.
 
 // order is the order in which req's evidence is judged: its indexes best
-// first by relevance (see above) with OwnOrder, else as it arrived.
-func (b *Builtin) order(req Request) []int {
+// first by relevance (see above) over vocab, the asker's visible
+// chunks, with OwnOrder; else as it arrived.
+func (b *Builtin) order(req Request, vocab Vocabulary) []int {
 	idx := make([]int, len(req.Evidence))
 	for i := range idx {
 		idx[i] = i
@@ -40,7 +41,7 @@ func (b *Builtin) order(req Request) []int {
 	if !b.OwnOrder {
 		return idx
 	}
-	rel := b.relevance(req.Query, req.Evidence, b.corpus.Visible(req.Groups))
+	rel := b.relevance(req.Query, req.Evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {
 		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
 			return c
