@@ -62,7 +62,8 @@ func (b *Builtin) relevance(text string, evidence []Evidence, vocab Vocabulary) 
 	toks := make([][]string, len(evidence))
 	var avg float64
 	for i, e := range evidence {
-		toks[i] = b.an.Terms(e.Title + "\n" + e.Text)
+		tt, xt := b.an.Titled(e.Title, e.Text) // as TitledMentions read them: one analysis, cached
+		toks[i] = append(tt, xt...)
 		avg += float64(len(toks[i]))
 	}
 	if len(evidence) > 0 {
