@@ -134,3 +134,27 @@ func TestOwnOrder(t *testing.T) {
 		t.Errorf("v17 judged h01 alike in both orders (%v, %v): the test no longer shows the order dependence", a, z)
 	}
 }
+
+// BenchmarkOwnOrder is one assessment of h01's five Hollin documents,
+// the specification page first (both accept it on the first reading), with
+// v18's own order and without it (v17): what ordering the evidence costs.
+func BenchmarkOwnOrder(b *testing.B) {
+	t := &testing.T{}
+	a, docs := hollinDocs(t)
+	var ev []Evidence
+	for _, id := range []string{"man-x200-specs", "man-x200-blades", "ntc-x200-recall", "man-x200-cleaning", "man-x200-errors"} {
+		ev = append(ev, docs[id])
+	}
+	q := "how fast does the X200 spin"
+	req := Request{Question: q, Query: q, K: 5, Groups: []string{"public"}, Evidence: ev}
+	for _, on := range []bool{false, true} {
+		a.OwnOrder = on
+		b.Run(map[bool]string{false: "v17", true: "v18"}[on], func(b *testing.B) {
+			for range b.N {
+				if _, err := a.Assess(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
