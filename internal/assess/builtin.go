@@ -691,7 +691,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
-	for _, i := range b.order(req, vocab) {
+	order := b.order(req, vocab)
+	for _, i := range order {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		have := TitledMentions(b.an, e.Title, e.Text)
@@ -833,6 +834,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
+		if b.OwnOrder {
+			// The proposals read the top hits ("terms the top hits
+			// share") in the same order as the judgement (v18).
+			s.Request.Evidence = make([]Evidence, len(order))
+			for k, i := range order {
+				s.Request.Evidence[k] = req.Evidence[i]
+			}
+		}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
