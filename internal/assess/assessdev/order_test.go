@@ -61,4 +61,3 @@ func TestOrderDev(t *testing.T) {
 		os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	}
 }
-
