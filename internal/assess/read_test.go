@@ -56,6 +56,7 @@ func assessAs(t *testing.T, b *Builtin, read bool, q string, ev []Evidence) Resu
 // type to look for, is still refused.
 func TestWideReading(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	k50First := []Evidence{hollinLike[2], hollinLike[0], hollinLike[1]}
 	if res := assessAs(t, b, false, wideQuestion, k50First); res.Assessment.Sufficient {
 		t.Fatalf("v9 accepted %q: %s (the test no longer shows the wide reading)", wideQuestion, res.Assessment.Reason)
@@ -64,16 +65,21 @@ func TestWideReading(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "man-k50-kettle#0" {
 		t.Fatalf("v10 on %q = %+v, want accepted on the K50 page", wideQuestion, res)
 	}
-	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v17" {
-		t.Errorf("model %q, want builtin:coverage-v17", b.Model())
+	if b.Model() != V17Model {
+		t.Errorf("model with OwnOrder off %q, want %q", b.Model(), V17Model)
 	}
+	b.OwnOrder = true
+	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v18" {
+		t.Errorf("model %q, want builtin:coverage-v18", b.Model())
+	}
+	b.OwnOrder = false
 	b.Related = false
-	if want := BuiltinModel + "-norelated"; b.Model() != want {
+	if want := BuiltinModel + "-norelated-noownorder"; b.Model() != want {
 		t.Errorf("model with Related off %q, want %q", b.Model(), want)
 	}
 	b.Related = true
 	b.Read = false
-	if want := BuiltinModel + "-noread"; b.Model() != want {
+	if want := BuiltinModel + "-noread-noownorder"; b.Model() != want {
 		t.Errorf("model with Read off %q, want %q", b.Model(), want)
 	}
 	// The K50 page second: the warranty page first covers too little.
@@ -119,6 +125,7 @@ func TestWideReadingAkin(t *testing.T) {
 // longer sink a chunk that answers; v9 counts them.
 func TestGenericWordsLeftOut(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "the X300 Pro keeps showing E12 and the pump thing is making a noise. what does E12 mean?"
 	if res := assessAs(t, b, false, q, hollinLike); res.Assessment.Sufficient {
 		t.Fatalf("v9 accepted %q: %s", q, res.Assessment.Reason)
@@ -147,6 +154,7 @@ func TestRelatedReading(t *testing.T) {
 		{ChunkID: "man-x300-specs#0", Title: "X300 Pro Blender specifications", Text: "The X300 Pro blender has a 1,500 W motor and a 2 litre jar."},
 	}
 	b, _ := assessorOver(ev)
+	b.OwnOrder = false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "How much water can the K50 hold?"
 	if res := assessAs(t, b, true, q, ev); res.Assessment.Sufficient {
 		t.Fatalf("without a thesaurus, accepted %q: %s (the test no longer shows the related reading)", q, res.Assessment.Reason)
@@ -169,12 +177,13 @@ func TestRelatedReading(t *testing.T) {
 }
 
 // TestModelIDIsExact: a named model's id is reported for its own
-// configuration only (builtin:coverage-v16 is Joint and Sized both off,
-// v14 Related off too, v13 also v14's five switches off); any other
-// configuration is the default's id with what differs, so no two
-// configurations here share an id.
+// configuration only (builtin:coverage-v17 is OwnOrder off, v16 Joint and
+// Sized off too, v14 Related off too, v13 also v14's five switches off);
+// any other configuration is the default's id with what differs, so no
+// two configurations here share an id.
 func TestModelIDIsExact(t *testing.T) {
-	v16 := func(b *Builtin) { b.Joint, b.Sized = false, false }
+	v17 := func(b *Builtin) { b.OwnOrder = false }
+	v16 := func(b *Builtin) { v17(b); b.Joint, b.Sized = false, false }
 	v14 := func(b *Builtin) { v16(b); b.Related = false }
 	v13 := func(b *Builtin) {
 		v14(b)
@@ -185,13 +194,14 @@ func TestModelIDIsExact(t *testing.T) {
 		want string
 	}{
 		{func(*Builtin) {}, BuiltinModel},
+		{v17, V17Model},
 		{v16, V16Model},
 		{v14, V14Model},
 		{v13, V13Model},
 		{func(b *Builtin) { b.Joint = false }, BuiltinModel + "-nojoint"},
 		{func(b *Builtin) { b.Sized = false }, BuiltinModel + "-nosized"},
 		{func(b *Builtin) { b.Related = false }, BuiltinModel + "-norelated"},
-		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized"},
+		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder"},
 		{func(b *Builtin) { b.FocusGeneric = 2 }, BuiltinModel + "-focusgeneric2"},
 		{func(b *Builtin) { b.PlainWeekdays = true }, BuiltinModel + "+plainweekdays"},
 	}

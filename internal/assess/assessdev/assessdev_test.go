@@ -883,3 +883,32 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 		foldChoice(t, way.name+": ", "v16", "v17", v16, v17)
 	}
 }
+
+// TestV18 compares builtin:coverage-v18 (Builtin.OwnOrder: the evidence
+// judged in the assessor's own order, so that its order changes nothing)
+// with builtin:coverage-v17 on every development set, on the first attempt
+// (judge) and through the loop's attempts (judgeLoop), and logs each set's
+// score and each question whose verdict changes. v18 is a correctness fix,
+// not a gain: it fails only when v18 refuses fewer no-answer questions or
+// is right less often in total, either way.
+func TestV18(t *testing.T) {
+	b, qs := collect(t)
+	for _, way := range []struct {
+		name  string
+		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
+	}{{"first attempt", judge}, {"loop", judgeLoop}} {
+		b.OwnOrder = false
+		v17, base := way.judge(t, b, qs)
+		b.OwnOrder = true
+		v18, lines := way.judge(t, b, qs)
+		logChanges(t, way.name+": v18", lines, base)
+		a, z := training(v17, ""), training(v18, "")
+		for _, s := range sets {
+			t.Logf("%s %-8s v17 %s | v18 %s", way.name, s, v17[s], v18[s])
+		}
+		t.Logf("%s total: v17 %s | v18 %s", way.name, a, z)
+		if z.refused < a.refused || z.right < a.right {
+			t.Errorf("%s: v18 %s refuses less or is right less often than v17 %s", way.name, z, a)
+		}
+	}
+}

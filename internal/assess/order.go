@@ -1,0 +1,100 @@
+package assess
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/backend"
+)
+
+// V17Model names the builtin assessor with v18's own order off
+// (Builtin.OwnOrder): builtin:coverage-v17, kept selectable.
+const V17Model = "builtin:coverage-v17"
+
+// builtin:coverage-v18 (Builtin.OwnOrder) judges the evidence in an order
+// of its own. The focus and wide readings judge only the first chunk, the
+// sentence reading the first five, a comparison takes the first chunk
+// naming each entity, and every tie goes to the earlier chunk; in v17
+// "first" was the order the evidence arrived in, so the same five chunks
+// in another order could get another verdict (held-out h01, "how fast
+// does the X200 spin", was accepted on the X200 specification page when
+// it came first and refused when the error-code page did: round 15's
+// finding, docs/log/round-15-q15-retr.md). v18 orders the chunks by what
+// they hold: the service's BM25 (backend.DefaultBM25) of the attempt's
+// query (the question itself on the first attempt) over the retrieved
+// chunks themselves — IDF over the chunks the asker may see, each chunk's
+// term counts in its title and text, lengths against the evidence's mean
+// — best first, ties by chunk id. The readings' "first chunk" is then the
+// chunk the searched words match best, whatever order the search's
+// fusion, reranking or a caller put them in.
+
+// order is the order in which req's evidence is judged: its indexes best
+// first by relevance (see above) over vocab, the asker's visible
+// chunks, with OwnOrder; else as it arrived.
+func (b *Builtin) order(req Request, vocab Vocabulary) []int {
+	idx := make([]int, len(req.Evidence))
+	for i := range idx {
+		idx[i] = i
+	}
+	if !b.OwnOrder {
+		return idx
+	}
+	rel := b.relevance(req.Query, req.Evidence, vocab)
+	slices.SortStableFunc(idx, func(x, y int) int {
+		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
+			return c
+		}
+		return strings.Compare(req.Evidence[x].ChunkID, req.Evidence[y].ChunkID)
+	})
+	return idx
+}
+
+// relevance scores each chunk of evidence for text by the service's BM25
+// (backend.BM25Query with backend.DefaultBM25) over the evidence itself:
+// text's analyzed terms weighed by their IDF over the visible chunks
+// (vocab), each chunk's term counts in its title and text, its length
+// against the evidence's mean. Scores are rounded to 1e-9 so that sums
+// taken in another order tie as they should.
+func (b *Builtin) relevance(text string, evidence []Evidence, vocab Vocabulary) []float64 {
+	qt := b.an.Terms(text)
+	toks := make([][]string, len(evidence))
+	var avg float64
+	for i, e := range evidence {
+		tt, xt := b.an.Titled(e.Title, e.Text) // as TitledMentions read them: one analysis, cached
+		toks[i] = append(tt, xt...)
+		avg += float64(len(toks[i]))
+	}
+	if len(evidence) > 0 {
+		avg /= float64(len(evidence))
+	}
+	q := backend.NewBM25Query(lengths{vocab, avg}, backend.DefaultBM25, qt)
+	out := make([]float64, len(evidence))
+	for i := range evidence {
+		tf := map[string]int{}
+		for _, t := range toks[i] {
+			tf[t]++
+		}
+		var sum float64
+		matched := 0
+		for k, t := range qt {
+			if tf[t] > 0 {
+				sum += q.Clause(k, tf[t], float64(len(toks[i])))
+				matched++
+			}
+		}
+		out[i] = math.Round(q.Score(sum, matched)*1e9) / 1e9
+	}
+	return out
+}
+
+// lengths gives a BM25Query the visible vocabulary's statistics and the
+// evidence's mean length.
+type lengths struct {
+	Vocabulary
+	avg float64
+}
+
+// AvgLen implements backend.BM25Stats.
+func (l lengths) AvgLen() float64 { return l.avg }
