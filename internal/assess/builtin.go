@@ -277,10 +277,10 @@ type Thesaurus interface {
 // Model is the assessor's model id: the named model whose configuration
 // b is (BuiltinModel by default), plus the thesaurus's name when one is
 // used ("builtin:coverage-v8+wordnet-3.0"). A named model is its own
-// switches (modelSwitches) on and every later one off: builtin:coverage-v16
-// is Joint and Sized both off. A configuration that is no named model is
-// named as the default with what differs, in modelSwitches' order: "-no"
-// and the switch for one turned off ("builtin:coverage-v17-nojoint"), "+"
+// switches (namedModels) on and every later one off: builtin:coverage-v16
+// is Joint, Sized and OwnOrder off. A configuration that is no named model
+// is named as the default with what differs, in namedModels' order: "-no"
+// and the switch for one turned off ("builtin:coverage-v18-nojoint"), "+"
 // and the switch for one turned on that is off by default
 // ("+plainweekdays"), the switch and its value for another value
 // ("-focusgeneric2"). Two Builtins reporting one id then switch alike.
