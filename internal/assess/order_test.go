@@ -13,7 +13,7 @@ import (
 
 // hollinDocs loads the Hollin corpus (testdata/hollin/corpus.jsonl) as
 // one chunk per document, with its ACL, and an assessor over it.
-func hollinDocs(t *testing.T) (*Builtin, map[string]Evidence) {
+func hollinDocs(t testing.TB) (*Builtin, map[string]Evidence) {
 	t.Helper()
 	raw, err := os.ReadFile("../../testdata/hollin/corpus.jsonl")
 	if err != nil {
@@ -139,8 +139,7 @@ func TestOwnOrder(t *testing.T) {
 // the specification page first (both accept it on the first reading), with
 // v18's own order and without it (v17): what ordering the evidence costs.
 func BenchmarkOwnOrder(b *testing.B) {
-	t := &testing.T{}
-	a, docs := hollinDocs(t)
+	a, docs := hollinDocs(b)
 	var ev []Evidence
 	for _, id := range []string{"man-x200-specs", "man-x200-blades", "ntc-x200-recall", "man-x200-cleaning", "man-x200-errors"} {
 		ev = append(ev, docs[id])
