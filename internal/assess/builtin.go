@@ -235,7 +235,9 @@ type Builtin struct {
 	// readings that judge "the first chunk" (focus, wide) or the first few
 	// (sentence), a comparison's first chunk per entity and every tie
 	// then read the chunks, not their positions: the same chunks in any
-	// order get the same verdict and score. Off: builtin:coverage-v17,
+	// order get the same verdict and score. The spelling of the question
+	// (the first of equally close words the evidence uses) and the
+	// rewrite proposals read the evidence in that order too. Off: builtin:coverage-v17,
 	// where a reordering of the same hits could change the verdict.
 	OwnOrder bool
 	generic  map[string]bool // genericTerms, computed once by NewBuiltin
@@ -702,6 +704,7 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
+	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {
 		question, _ = b.Rewriter.Spell(ctx, question, vocab, req.Evidence, req.Filters)
@@ -780,8 +783,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
-	order := b.order(req, vocab)
-	for _, i := range order {
+	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		have := TitledMentions(b.an, e.Title, e.Text)
@@ -927,14 +929,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
-		if b.OwnOrder {
-			// The proposals read the top hits ("terms the top hits
-			// share") in the same order as the judgement (v18).
-			s.Request.Evidence = make([]Evidence, len(order))
-			for k, i := range order {
-				s.Request.Evidence[k] = req.Evidence[i]
-			}
-		}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.have)

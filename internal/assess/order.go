@@ -30,16 +30,20 @@ const V17Model = "builtin:coverage-v17"
 // chunk the searched words match best, whatever order the search's
 // fusion, reranking or a caller put them in.
 
-// order is the order in which req's evidence is judged: its indexes best
-// first by relevance (see above) over vocab, the asker's visible
-// chunks, with OwnOrder; else as it arrived.
-func (b *Builtin) order(req Request, vocab Vocabulary) []int {
+// ordered is req's evidence in the order it is judged in: best first by
+// relevance (see above) over vocab, the asker's visible chunks, with
+// OwnOrder (a sorted copy); else as it arrived. Assess orders it before
+// anything reads it: the judgement, the spelling of the question (a
+// misspelt word becomes the first of equally close words the evidence
+// uses, see Rewriter.Spell: "replacd" is "replaced" or "replace") and
+// the rewrite proposals (the feedback strategy's top hits).
+func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
+	if !b.OwnOrder || len(req.Evidence) < 2 {
+		return req.Evidence
+	}
 	idx := make([]int, len(req.Evidence))
 	for i := range idx {
 		idx[i] = i
-	}
-	if !b.OwnOrder {
-		return idx
 	}
 	rel := b.relevance(req.Query, req.Evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {
@@ -48,7 +52,11 @@ func (b *Builtin) order(req Request, vocab Vocabulary) []int {
 		}
 		return strings.Compare(req.Evidence[x].ChunkID, req.Evidence[y].ChunkID)
 	})
-	return idx
+	out := make([]Evidence, len(idx))
+	for i, j := range idx {
+		out[i] = req.Evidence[j]
+	}
+	return out
 }
 
 // relevance scores each chunk of evidence for text by the service's BM25

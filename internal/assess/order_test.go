@@ -13,7 +13,7 @@ import (
 
 // hollinDocs loads the Hollin corpus (testdata/hollin/corpus.jsonl) as
 // one chunk per document, with its ACL, and an assessor over it.
-func hollinDocs(t *testing.T) (*Builtin, map[string]Evidence) {
+func hollinDocs(t testing.TB) (*Builtin, map[string]Evidence) {
 	t.Helper()
 	raw, err := os.ReadFile("../../testdata/hollin/corpus.jsonl")
 	if err != nil {
@@ -139,8 +139,7 @@ func TestOwnOrder(t *testing.T) {
 // the specification page first (both accept it on the first reading), with
 // v18's own order and without it (v17): what ordering the evidence costs.
 func BenchmarkOwnOrder(b *testing.B) {
-	t := &testing.T{}
-	a, docs := hollinDocs(t)
+	a, docs := hollinDocs(b)
 	var ev []Evidence
 	for _, id := range []string{"man-x200-specs", "man-x200-blades", "ntc-x200-recall", "man-x200-cleaning", "man-x200-errors"} {
 		ev = append(ev, docs[id])
@@ -156,5 +155,42 @@ func BenchmarkOwnOrder(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestOwnOrderSpelling: a misspelt question word is corrected to the
+// word the attempt's evidence spells it with, and two words of the
+// evidence may be equally close ("replacd": "replaced", "replace"); with
+// the own order (v18) the choice, and so the reason and the proposals
+// (the spelling strategy's query), do not depend on the order the
+// evidence arrived in.
+func TestOwnOrderSpelling(t *testing.T) {
+	an := terms.New()
+	jug := Evidence{ChunkID: "a#0", Title: "Jug", Text: "A cracked jug is replaced free within the warranty."}
+	seal := Evidence{ChunkID: "b#0", Title: "Seal", Text: "Replace the blade seal every year."}
+	kettle := Evidence{ChunkID: "c#0", Title: "K50", Text: "The K50 kettle boils in four minutes. The lid is sold separately."}
+	lids := Evidence{Title: "Lids", Text: "Lids for the K50 cost £5 from the parts shop."}
+	lex := newLexicon(an)
+	for _, e := range []Evidence{jug, seal, kettle, lids} {
+		lex.add(an, []string{"public"}, e.Title+"\n"+e.Text)
+	}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	for _, q := range []string{"who replacd my K50 lid", "how often is the K50 lid replacd?"} {
+		var got []string
+		for _, ev := range [][]Evidence{{jug, seal, kettle}, {seal, jug, kettle}} {
+			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 3, Groups: []string{"public"}, Evidence: ev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := res.Assessment.Reason + " // " + strings.Join(res.Accepted, " ")
+			for _, p := range res.Proposals {
+				out += " // " + p.Strategy + ": " + p.Query
+			}
+			got = append(got, out)
+		}
+		if got[0] != got[1] {
+			t.Errorf("%q judged by the evidence's order:\n  %s\n  %s", q, got[0], got[1])
+		}
 	}
 }

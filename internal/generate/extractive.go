@@ -273,7 +273,7 @@ const (
 //   - rule 7: for a question asking for a value, a chosen typed sentence
 //     brings a sentence of its source giving another value of the asked
 //     type for the same thing, a word outside the values that is neither
-//     the question's nor the title's (see siblings): "Delivery is free on
+//     the question's nor the title's (see sibling): "Delivery is free on
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
 //
@@ -904,14 +904,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v17, rule 7: a value said of a thing under a condition ("Delivery
 	// is free on parts orders over £30") comes with the value its source
 	// gives the same thing otherwise ("Standard delivery takes 3 to 5
-	// working days and costs £3.95", see siblings).
+	// working days and costs £3.95", see sibling).
 	if g.Version >= 17 && !compared && valueTypes[asked.Type] {
 		qterms := g.questionTerms(req.Question)
 		for _, c := range slices.Clone(chosen) {
 			if !c.typed {
 				continue
 			}
-			for _, o := range g.siblings(c, bySource[c.source], chosen, asked, qterms, titles[c.source]) {
+			if o := g.sibling(c, bySource[c.source], chosen, asked, qterms, titles[c.source]); o != nil {
 				g.why(o, "sibling")
 				chosen = append(chosen, o)
 			}
@@ -1432,16 +1432,18 @@ func (g *Extractive) echoes(text, question string, asked answertype.Question, qt
 	return true
 }
 
-// siblings returns the sentences of chosen sentence c's source (sents)
-// that give another value of the asked type for what c gives one (v17,
-// rule 7): each holds an expression of the asked type that no chosen
-// sentence holds, and shares with c a word, outside those expressions,
-// that is neither the question's (qterms) nor their source's title's:
-// the thing both give a value of ("delivery" in "Delivery is free on
-// parts orders over £30" and "Standard delivery takes 3 to 5 working days
-// and costs £3.95"). A question word is what makes c chosen; a title word
-// is what every sentence of the source is about.
-func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) []*sentence {
+// sibling returns the first sentence of chosen sentence c's source
+// (sents) that gives another value of the asked type for what c gives one
+// (v17, rule 7), or nil: it holds an expression of the asked type that no
+// chosen sentence holds, and shares with c a word, outside those
+// expressions, that is neither the question's (qterms) nor their source's
+// title's: the thing both give a value of ("delivery" in "Delivery is
+// free on parts orders over £30" and "Standard delivery takes 3 to 5
+// working days and costs £3.95"). A question word is what makes c chosen;
+// a title word is what every sentence of the source is about. One only:
+// a source listing a value per case (a tariff) gives its first, not the
+// whole list.
+func (g *Extractive) sibling(c *sentence, sents []sentence, chosen []*sentence, asked answertype.Question, qterms, title map[string]bool) *sentence {
 	// words: the content terms of text outside exprs that are neither
 	// the question's nor the title's, nor numbers
 	words := func(text string, exprs []string) map[string]bool {
@@ -1457,7 +1459,6 @@ func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence,
 		return out
 	}
 	var cw map[string]bool // c's, when a candidate needs them
-	var out []*sentence
 	for i := range sents {
 		o := &sents[i]
 		// o.typed is score's holds: for a value, an expression of it
@@ -1466,8 +1467,7 @@ func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence,
 		}
 		exprs := asked.Find(o.text)
 		if !slices.ContainsFunc(exprs, func(e string) bool {
-			given := func(x *sentence) bool { return strings.Contains(x.text, e) }
-			return !slices.ContainsFunc(chosen, given) && !slices.ContainsFunc(out, given)
+			return !slices.ContainsFunc(chosen, func(x *sentence) bool { return strings.Contains(x.text, e) })
 		}) {
 			continue
 		}
@@ -1476,12 +1476,11 @@ func (g *Extractive) siblings(c *sentence, sents []sentence, chosen []*sentence,
 		}
 		for t := range words(o.text, exprs) {
 			if cw[t] {
-				out = append(out, o)
-				break
+				return o
 			}
 		}
 	}
-	return out
+	return nil
 }
 
 // titled returns the sentences of the source the assessor accepted

@@ -105,3 +105,25 @@ func TestTitledListing(t *testing.T) {
 		t.Errorf("v17 %q without an accepted chunk cites %v; rule 2c reads the assessor's acceptance only", q, docs)
 	}
 }
+
+// TestSiblingValueBounded: rule 7 brings one sibling value per chosen
+// sentence, the first its source gives, not every value of a list: a
+// tariff of five shipping prices answers a postage question with the
+// condition and the standard price, not the whole tariff (seven
+// sentences, past MaxSentences).
+func TestSiblingValueBounded(t *testing.T) {
+	an := terms.New()
+	parts := cur("1", "pol-parts", "Ordering spare parts",
+		"Spare parts are sold at parts.example. Standard shipping takes 2 days and costs £4.50. Express shipping costs £7.50. Weekend shipping costs £9.00. Shipping to the islands costs £12.00. International shipping costs £20.00. Shipping is free on spare parts orders over £40.")
+	other := cur("2", "faq-invoice", "Invoices", "Business customers can ask for an invoice for spare parts orders.")
+	q := "how much is postage on a spare parts order?"
+	text, _ := answerOf(t, NewExtractiveV17(an), Request{Question: q, Sources: []Source{parts, other}})
+	if !strings.Contains(text, "£4.50") || !strings.Contains(text, "£40") {
+		t.Errorf("v17 %q: %q; want the free threshold and the standard price", q, text)
+	}
+	for _, more := range []string{"£7.50", "£9.00", "£12.00", "£20.00"} {
+		if strings.Contains(text, more) {
+			t.Errorf("v17 %q: %q; want one sibling value, not %s as well", q, text, more)
+		}
+	}
+}
