@@ -959,7 +959,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 // alone). With own (builtin:coverage-v17's Joint) a split question takes
 // for each entity the chunk that says most about it (see ownCoverage).
 func (r *reading) compared(all []*judged, covers func(map[string]bool, string) bool, own bool) *judged {
-	picked := r.picks(all, func(j *judged, _ int) []float64 { return []float64{j.coverage} })
+	picked := r.picks(all, func(j *judged, _ int) float64 { return j.coverage })
 	if len(picked) < 2 {
 		return nil
 	}
@@ -967,7 +967,7 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 		// Joint: the question is split across chunks; each entity's is
 		// now the one saying most of the question about it (ownCoverage),
 		// not about the other entities it names as well.
-		picked = r.picks(all, func(j *judged, i int) []float64 { return []float64{r.ownCoverage(j.have, covers, i)} })
+		picked = r.picks(all, func(j *judged, i int) float64 { return r.ownCoverage(j.have, covers, i) })
 	}
 	have := map[string]bool{}
 	typed, expr := false, ""
@@ -986,19 +986,19 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 }
 
 // picks is, for each entity of the question, the chunk of all naming it
-// that scores highest by score (given the entity's index; compared
-// lexicographically), each chunk once; nil when an entity is named by no
-// chunk. Ties go to the earlier chunk of all.
-func (r *reading) picks(all []*judged, score func(j *judged, i int) []float64) []*judged {
+// that scores highest by score (given the entity's index), each chunk
+// once; nil when an entity is named by no chunk. Ties go to the earlier
+// chunk of all.
+func (r *reading) picks(all []*judged, score func(j *judged, i int) float64) []*judged {
 	var picked []*judged
 	for i, en := range r.ents {
 		var pick *judged
-		var best []float64
+		var best float64
 		for _, j := range all {
 			if !en.CoveredBy(j.have) {
 				continue
 			}
-			if c := score(j, i); pick == nil || slices.Compare(c, best) > 0 {
+			if c := score(j, i); pick == nil || c > best {
 				pick, best = j, c
 			}
 		}
