@@ -136,7 +136,10 @@ func TestSiblingValueBounded(t *testing.T) {
 // sentence's first copy only; rule 2c read the accepted copy's sentences
 // straight from its source, so a case note whose restating sentence holds
 // the question's words (rule 2c does not apply on the original) was quoted
-// whole from the copy ("Case 77." and all), cited to the copy.
+// whole from the copy ("Case 77." and all), cited to the copy. Over fully
+// identical documents rule 6 reads only the first copy (every candidate
+// is the first copy's); it reaches a repeated sentence when documents
+// share some sentences, the last case.
 func TestDuplicateDocuments(t *testing.T) {
 	an := terms.New()
 	note := "Case 77. The Z20 would not toast bread on the lowest browning setting. Replacing the thermostat, part TH-20, fixed it the same day."
@@ -158,14 +161,34 @@ func TestDuplicateDocuments(t *testing.T) {
 			if got != want || !slices.Equal(docs, wantDocs) {
 				t.Errorf("%q, %s accepted: %q cites %v; want the first copy's answer %q citing %v", c.q, acc, got, docs, want, wantDocs)
 			}
-			seen := map[string]bool{}
-			for _, s := range citation.Sentences(reMarker.ReplaceAllString(got, "")) {
-				if seen[s] {
-					t.Errorf("%q, %s accepted: %q quotes %q twice", c.q, acc, got, s)
-				}
-				seen[s] = true
-			}
+			quotesOnce(t, c.q, got)
 		}
+	}
+	// Rule 6 reads the sentence after a restatement in the restating
+	// sentence's source. Two documents sharing the fix's sentence, the
+	// note ranked first: its restatement and fix open the answer, the
+	// case's restatement follows, and its next sentence is the fix again,
+	// quoted twice and cited to both documents before this change.
+	fix := "Replacing the thermostat, part TH-20, fixed it the same day."
+	kb := cur("1", "kb-1", "Z20 toasting fault", "Known fault: the Z20 would not toast bread on the lowest browning setting. "+fix)
+	ticket := cur("2", "tkt-1", "Case 77", "Case 77. The Z20 would not toast bread on the lowest browning setting. "+fix)
+	q := "Customer says her Z20 won't toast bread on the lowest browning setting. Have we seen this before?"
+	got, _ := answerOf(t, NewExtractive(an), Request{Question: q, Sources: []Source{kb, ticket}})
+	if !strings.Contains(got, "TH-20") {
+		t.Errorf("%q: %q; want the fix", q, got)
+	}
+	quotesOnce(t, q, got)
+}
+
+// quotesOnce checks that answer quotes no sentence twice.
+func quotesOnce(t *testing.T, q, answer string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, s := range citation.Sentences(reMarker.ReplaceAllString(answer, "")) {
+		if seen[s] {
+			t.Errorf("%q: %q quotes %q twice", q, answer, s)
+		}
+		seen[s] = true
 	}
 }
 
