@@ -470,6 +470,12 @@ type sentence struct {
 	score       float64
 	own         map[string]bool // the content words it holds
 	typed       bool            // it holds an expression of the expected type
+	// first is the copy of its text the candidates (all) keep: itself,
+	// or an earlier sentence with the same words. Scores, words and type
+	// are the first copy's; a rule reading a source's sentences directly
+	// quotes and judges the first copy, so no answer quotes a sentence
+	// twice or cites two copies of it.
+	first *sentence
 }
 
 // Generate implements Generator.
@@ -481,17 +487,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	asked := answertype.Classify(req.Question)
 	bySource := make([][]sentence, len(req.Sources))
 	var all []*sentence
-	seen := map[string]bool{}
+	seen := map[string]*sentence{} // a sentence's words, lower-cased: its first copy
 	for si, src := range req.Sources {
 		for pi, text := range citation.Sentences(src.Text) {
 			bySource[si] = append(bySource[si], sentence{source: si, pos: pi, text: text})
 		}
 		for pi := range bySource[si] {
 			s := &bySource[si][pi]
-			if key := strings.ToLower(strings.Join(strings.Fields(s.text), " ")); !seen[key] {
-				seen[key] = true
+			key := strings.ToLower(strings.Join(strings.Fields(s.text), " "))
+			if seen[key] == nil {
+				seen[key] = s
 				all = append(all, s)
 			}
+			s.first = seen[key]
 		}
 	}
 	if len(all) == 0 {
@@ -644,7 +652,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// error codes": "E4 means ...", "E7 means ...") is the answer, its
 	// sentences in order (see titled).
 	if g.Version >= 17 && !compared {
-		if picks := g.titled(req, bySource, all, content, verbs, titles); len(picks) > 0 {
+		if picks := g.titled(req, bySource, content, verbs, titles); len(picks) > 0 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "titled")
@@ -894,9 +902,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		qterms := g.questionTerms(req.Question)
 		for _, s := range slices.Clone(chosen) {
 			sents := bySource[s.source]
-			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, &sents[next]) && g.echoes(s.text, req.Question, asked, qterms) {
-				g.why(&sents[next], "echo")
-				chosen = append(chosen, &sents[next])
+			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, sents[next].first) && g.echoes(s.text, req.Question, asked, qterms) {
+				g.why(sents[next].first, "echo")
+				chosen = append(chosen, sents[next].first)
 			}
 		}
 	}
@@ -1494,8 +1502,11 @@ func (g *Extractive) sibling(c *sentence, sents []sentence, chosen []*sentence, 
 // title and text together; the sentence scores, which count a title word
 // only beside a question word of the sentence's own, gave it nothing and
 // opened from a page that shares one word with the question ("A receipt
-// ... that shows the retailer"). None for a superseded source.
-func (g *Extractive) titled(req Request, bySource [][]sentence, all []*sentence, content []string, verbs map[string]bool, titles []map[string]bool) []*sentence {
+// ... that shows the retailer"). None for a superseded source. A sentence
+// another source said first is read and quoted as that first copy
+// (sentence.first), as everywhere else: the accepted chunk's copy of a
+// page is judged by the words of the page.
+func (g *Extractive) titled(req Request, bySource [][]sentence, content []string, verbs map[string]bool, titles []map[string]bool) []*sentence {
 	if len(req.Accepted) == 0 {
 		return nil
 	}
@@ -1509,7 +1520,7 @@ func (g *Extractive) titled(req Request, bySource [][]sentence, all []*sentence,
 			n++
 		}
 	}
-	if n < 2 || slices.ContainsFunc(all, func(s *sentence) bool { return s.source == i && len(s.own) > 0 }) {
+	if n < 2 || slices.ContainsFunc(bySource[i], func(s sentence) bool { return len(s.first.own) > 0 }) {
 		return nil
 	}
 	var out []*sentence
@@ -1517,7 +1528,7 @@ func (g *Extractive) titled(req Request, bySource [][]sentence, all []*sentence,
 		if len(out) == g.MaxSentences {
 			break
 		}
-		out = append(out, &bySource[i][p])
+		out = addOnce(out, bySource[i][p].first)
 	}
 	return out
 }

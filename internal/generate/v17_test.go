@@ -1,10 +1,12 @@
 package generate
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -127,3 +129,68 @@ func TestSiblingValueBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateDocuments: over two identical documents the answer is the
+// one over the first copy, whichever copy the assessor accepted, and
+// quotes no sentence twice. The candidate sentences keep a repeated
+// sentence's first copy only; rule 2c read the accepted copy's sentences
+// straight from its source, so a case note whose restating sentence holds
+// the question's words (rule 2c does not apply on the original) was quoted
+// whole from the copy ("Case 77." and all), cited to the copy. Over fully
+// identical documents rule 6 reads only the first copy (every candidate
+// is the first copy's); it reaches a repeated sentence when documents
+// share some sentences, the last case.
+func TestDuplicateDocuments(t *testing.T) {
+	an := terms.New()
+	note := "Case 77. The Z20 would not toast bread on the lowest browning setting. Replacing the thermostat, part TH-20, fixed it the same day."
+	codes := "F3 means the crumb tray is open: push the tray in until it clicks. F5 means the element has failed: contact support."
+	other := cur("3", "z20-manual", "Z20 toaster", "The Z20 toaster has six browning settings and a crumb tray.")
+	for _, c := range []struct {
+		q, title, text string
+	}{
+		// rule 6 on the original: the restatement brings the fix
+		{"Customer says her Z20 won't toast bread on the lowest browning setting. Have we seen this before?", "Case 77: Z20 toasting fault", note},
+		// rule 2c on either copy
+		{"which error codes can a Z20 show, and what does each mean?", "Z20 error codes", codes},
+	} {
+		first := cur("1", "doc", c.title, c.text)
+		copied := cur("2", "doc-copy", c.title, c.text)
+		want, wantDocs := answerOf(t, NewExtractive(an), Request{Question: c.q, Sources: []Source{first, other}, Accepted: []string{first.ID}})
+		for _, acc := range []string{first.ID, copied.ID} {
+			got, docs := answerOf(t, NewExtractive(an), Request{Question: c.q, Sources: []Source{first, copied, other}, Accepted: []string{acc}})
+			if got != want || !slices.Equal(docs, wantDocs) {
+				t.Errorf("%q, %s accepted: %q cites %v; want the first copy's answer %q citing %v", c.q, acc, got, docs, want, wantDocs)
+			}
+			quotesOnce(t, c.q, got)
+		}
+	}
+	// Rule 6 reads the sentence after a restatement in the restating
+	// sentence's source. Two documents sharing the fix's sentence, the
+	// note ranked first: its restatement and fix open the answer, the
+	// case's restatement follows, and its next sentence is the fix again,
+	// quoted twice and cited to both documents before this change.
+	fix := "Replacing the thermostat, part TH-20, fixed it the same day."
+	kb := cur("1", "kb-1", "Z20 toasting fault", "Known fault: the Z20 would not toast bread on the lowest browning setting. "+fix)
+	ticket := cur("2", "tkt-1", "Case 77", "Case 77. The Z20 would not toast bread on the lowest browning setting. "+fix)
+	q := "Customer says her Z20 won't toast bread on the lowest browning setting. Have we seen this before?"
+	got, _ := answerOf(t, NewExtractive(an), Request{Question: q, Sources: []Source{kb, ticket}})
+	if !strings.Contains(got, "TH-20") {
+		t.Errorf("%q: %q; want the fix", q, got)
+	}
+	quotesOnce(t, q, got)
+}
+
+// quotesOnce checks that answer quotes no sentence twice.
+func quotesOnce(t *testing.T, q, answer string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, s := range citation.Sentences(reMarker.ReplaceAllString(answer, "")) {
+		if seen[s] {
+			t.Errorf("%q: %q quotes %q twice", q, answer, s)
+		}
+		seen[s] = true
+	}
+}
+
+// reMarker is an answer sentence's source marker (" [2]").
+var reMarker = regexp.MustCompile(` \[[^\]]+\]`)
