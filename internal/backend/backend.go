@@ -63,6 +63,12 @@ type Vocabulary interface {
 	// checks), and an error when the server did not answer or answered in
 	// part: never a partial answer as if whole.
 	Holdings(ctx context.Context, terms []string, f *Filter) (map[uint64]int, error)
+	// Err is the first failure of the server behind the statistics since
+	// Visible, nil when there was none. TermCounts has no error return:
+	// a count the server did not answer is 0, and Err is how a caller
+	// tells it from a true 0. Check it once before reporting anything
+	// computed from the counts. bleve never fails.
+	Err() error
 }
 
 // MaxHeld is the most terms Holdings takes.

@@ -45,6 +45,10 @@ func (v Vocabulary) Holdings(_ context.Context, terms []string, f *backend.Filte
 	return v.Visible.Holdings(terms, v.ix.candidates(*f)), nil
 }
 
+// Err is nil: the statistics are in memory and never fail
+// (backend.Vocabulary).
+func (Vocabulary) Err() error { return nil }
+
 // EachTerm calls fn for every analyzed term of the index with the number
 // of chunks containing it, whoever may see them. The order is unspecified.
 // Anything that shows terms to a principal must use Visible instead.

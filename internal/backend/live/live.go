@@ -47,6 +47,7 @@ type filteredVocabulary struct {
 var (
 	_ assess.HoldingVocabulary  = filteredVocabulary{}
 	_ assess.SpellingVocabulary = filteredVocabulary{}
+	_ assess.FailingVocabulary  = filteredVocabulary{}
 )
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {

@@ -483,7 +483,13 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if err != nil {
 		return nil, err
 	}
-	return rescore(v, ix.m.BM25, qterms, cands, k), nil
+	// rescore reads the terms' dfs through v: cached by weigh, unless
+	// other questions pushed them out of the cache, and then asked again.
+	hits := rescore(v, ix.m.BM25, qterms, cands, k)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return hits, nil
 }
 
 // candidates returns the ids of the best depth chunks for query by
@@ -594,7 +600,7 @@ func (ix *Index) weigh(ctx context.Context, qterms, groups []string) (qt queryTe
 	if err != nil {
 		return queryTerms{}, Vocabulary{}, err
 	}
-	v = Vocabulary{ix: ix, groups: groups, s: s}
+	v = Vocabulary{ix: ix, groups: groups, s: s, fail: &firstErr{}}
 	qt, err = ix.queryTerms(ctx, v, uniq, mult)
 	return qt, v, err
 }
