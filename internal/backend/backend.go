@@ -101,7 +101,9 @@ type Index interface {
 	// for operators; never for numbers a principal sees (Visible).
 	DocFreq(term string) int
 	Len() int
-	EachTerm(fn func(term string, df int))
+	// EachTerm's error is the server's failure part way (RediSearch):
+	// the terms given before it are not all of them.
+	EachTerm(fn func(term string, df int)) error
 	HasDocument(id string) bool
 	// Stale reports whether a newer version of the index exists; it is
 	// cheap enough to ask before every search.

@@ -369,21 +369,22 @@ func (ix *Index) Close() error { return nil }
 // EachTerm calls fn for every analyzed term of the index with the number
 // of chunks containing it, whoever may see them, reading the stored table
 // with HSCAN (nothing is kept). Anything that shows terms to a principal
-// must use Visible instead. It stops early when Redis fails.
-func (ix *Index) EachTerm(fn func(term string, df int)) {
+// must use Visible instead. When Redis fails part way it stops, and the
+// failure (typed by redisErr) is the error: the terms given are not all.
+func (ix *Index) EachTerm(fn func(term string, df int)) error {
 	ctx := context.Background()
 	var cursor uint64
 	for {
 		kv, next, err := ix.rdb.HScan(ctx, dfKey(ix.vn), cursor, "*", 4096).Result()
 		if err != nil {
-			return
+			return ix.redisErr("redisearch.EachTerm", err)
 		}
 		for i := 0; i+1 < len(kv); i += 2 {
 			df, _ := strconv.Atoi(kv[i+1])
 			fn(kv[i], df)
 		}
 		if cursor = next; cursor == 0 {
-			return
+			return nil
 		}
 	}
 }

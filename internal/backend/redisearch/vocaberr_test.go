@@ -153,3 +153,29 @@ func TestSearchTextFailsWhenRescoreCannotCount(t *testing.T) {
 		})
 	}
 }
+
+// TestEachTermFailsWhenRedisFails: the whole index's term list is read
+// with HSCAN; a Redis that does not answer makes it an error (typed
+// unavailable), not a list that ends early as if whole.
+func TestEachTermFailsWhenRedisFails(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	name := redistest.Name("termsfail")
+	chunks, sum := hollinChunks(t)
+	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
+	rdb := srv.Client(t)
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := ix.EachTerm(func(string, int) { n++ }); err != nil || n == 0 {
+		t.Fatalf("EachTerm = %d terms, %v; want terms and no error", n, err)
+	}
+	rdb.Close()
+	n = 0
+	err = ix.EachTerm(func(string, int) { n++ })
+	if err == nil || !errs.Is(errs.Unavailable, err) {
+		t.Errorf("EachTerm with Redis gone = %d terms, %v; want an error typed unavailable", n, err)
+	}
+}
