@@ -14,6 +14,17 @@ import (
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
+// hollinBuilt builds the Hollin chunks into a server of the test's,
+// under a name starting with prefix.
+func hollinBuilt(t *testing.T, prefix string) (*redistest.Server, string) {
+	t.Helper()
+	srv := redistest.Start(t)
+	name := redistest.Name(prefix)
+	chunks, sum := hollinChunks(t)
+	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
+	return srv, name
+}
+
 // TestVocabularyFailsWhenRedisFails: a count Redis did not answer is 0
 // (TermCounts has no error return), and the vocabulary's Err says so,
 // typed unavailable, so the assessor and retrieval can tell it from a
@@ -23,11 +34,8 @@ import (
 // principal who sees every chunk), and for the mean length. What was
 // read before the failure still counts, with Err nil.
 func TestVocabularyFailsWhenRedisFails(t *testing.T) {
-	srv := redistest.Start(t)
+	srv, name := hollinBuilt(t, "vocabfail")
 	ctx := context.Background()
-	name := redistest.Name("vocabfail")
-	chunks, sum := hollinChunks(t)
-	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
 	open := func(t *testing.T) (*redisearch.Index, func() error) {
 		rdb := srv.Client(t)
 		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
@@ -122,11 +130,8 @@ func (h *failDFReads) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 // hits scored with a df of 0. With the cache big enough nothing is read
 // again and the same failing server answers.
 func TestSearchTextFailsWhenRescoreCannotCount(t *testing.T) {
-	srv := redistest.Start(t)
+	srv, name := hollinBuilt(t, "rescorefail")
 	ctx := context.Background()
-	name := redistest.Name("rescorefail")
-	chunks, sum := hollinChunks(t)
-	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
 	f := backend.Filter{Groups: []string{"public"}}
 	const q = "descale the kettle with vinegar"
 	for _, bound := range []int{4096, 1} {
@@ -158,11 +163,8 @@ func TestSearchTextFailsWhenRescoreCannotCount(t *testing.T) {
 // with HSCAN; a Redis that does not answer makes it an error (typed
 // unavailable), not a list that ends early as if whole.
 func TestEachTermFailsWhenRedisFails(t *testing.T) {
-	srv := redistest.Start(t)
+	srv, name := hollinBuilt(t, "termsfail")
 	ctx := context.Background()
-	name := redistest.Name("termsfail")
-	chunks, sum := hollinChunks(t)
-	buildOpen(t, srv.Client(t), name, chunks, redisearch.BuildOptions{Checksum: sum})
 	rdb := srv.Client(t)
 	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 	if err != nil {
