@@ -26,6 +26,16 @@ type Vocabulary interface {
 	Len() int
 }
 
+// FailingVocabulary is a Vocabulary read from a server that may fail
+// mid-question (RediSearch): a count it could not read is 0, and Err is
+// the first such failure, nil when there was none. The builtin assessor
+// checks it before it returns a judgement, and fails the assessment (the
+// Assess activity retries) rather than judge on counts it did not read.
+type FailingVocabulary interface {
+	Vocabulary
+	Err() error
+}
+
 // Corpus gives the vocabulary visible to a principal's groups. The builtin
 // models never use statistics of documents the principal cannot see: a
 // spelling correction or a "no word occurs" verdict would reveal them.
@@ -704,6 +714,20 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
+	res, err := b.assessOn(ctx, req, vocab)
+	if err == nil {
+		if fv, ok := vocab.(FailingVocabulary); ok {
+			err = fv.Err() // a count that failed judged as 0: no judgement
+		}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// assessOn is Assess on the principal's vocabulary.
+func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (Result, error) {
 	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {

@@ -63,6 +63,12 @@ type Vocabulary interface {
 	// checks), and an error when the server did not answer or answered in
 	// part: never a partial answer as if whole.
 	Holdings(ctx context.Context, terms []string, f *Filter) (map[uint64]int, error)
+	// Err is the first failure of the server behind the statistics since
+	// Visible, nil when there was none. TermCounts has no error return:
+	// a count the server did not answer is 0, and Err is how a caller
+	// tells it from a true 0. Check it once before reporting anything
+	// computed from the counts. bleve never fails.
+	Err() error
 }
 
 // MaxHeld is the most terms Holdings takes.
@@ -95,7 +101,9 @@ type Index interface {
 	// for operators; never for numbers a principal sees (Visible).
 	DocFreq(term string) int
 	Len() int
-	EachTerm(fn func(term string, df int))
+	// EachTerm's error is the server's failure part way (RediSearch):
+	// the terms given before it are not all of them.
+	EachTerm(fn func(term string, df int)) error
 	HasDocument(id string) bool
 	// Stale reports whether a newer version of the index exists; it is
 	// cheap enough to ask before every search.

@@ -155,6 +155,11 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err
 	}
+	// The reranker's and the coverage's counts: a 0 the server did not
+	// answer must not score (backend.Vocabulary.Err).
+	if err := s.vocab.Err(); err != nil {
+		return Result{}, err
+	}
 	return s.res, nil
 }
 
@@ -173,7 +178,7 @@ type search struct {
 	req    Request
 	filter backend.Filter
 	fetch  int
-	vocab  Vocabulary // statistics of the chunks the principal may see
+	vocab  backend.Vocabulary // statistics of the chunks the principal may see
 	res    Result
 	cands  []*Candidate
 	chunks map[string]*corpus.Chunk

@@ -52,6 +52,9 @@ var (
 
 func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
 
+// EachTerm is the bleve index's, which never fails.
+func (c corpusOf) EachTerm(fn func(term string, df int)) { _ = c.Index.EachTerm(fn) }
+
 // sets are the development sets (devsets.Names).
 var sets = devsets.Names
 

@@ -45,10 +45,18 @@ func (v Vocabulary) Holdings(_ context.Context, terms []string, f *backend.Filte
 	return v.Visible.Holdings(terms, v.ix.candidates(*f)), nil
 }
 
+// Err is nil: the statistics are in memory and never fail
+// (backend.Vocabulary).
+func (Vocabulary) Err() error { return nil }
+
 // EachTerm calls fn for every analyzed term of the index with the number
 // of chunks containing it, whoever may see them. The order is unspecified.
 // Anything that shows terms to a principal must use Visible instead.
-func (ix *Index) EachTerm(fn func(term string, df int)) { ix.post.EachTerm(fn) }
+// It never fails (backend.Index).
+func (ix *Index) EachTerm(fn func(term string, df int)) error {
+	ix.post.EachTerm(fn)
+	return nil
+}
 
 // Warnings returns the index's cheap consistency warnings as a principal
 // may see them: whether the index's parts disagree (without whole-index

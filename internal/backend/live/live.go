@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -32,6 +33,21 @@ type lexicon struct {
 	an   *terms.Analyzer
 }
 
+// termList is the index's terms for the rewriter's spelling candidates
+// (assess.Lexicon's EachTerm has no error): walk gives them, and its
+// error is the index's failure part way, after which the list is not
+// whole.
+type termList struct {
+	lexicon
+	err *error
+}
+
+func (l termList) EachTerm(fn func(term string, df int)) {
+	if err := l.Index.EachTerm(fn); err != nil && *l.err == nil {
+		*l.err = err
+	}
+}
+
 func (l lexicon) Visible(groups []string) assess.Vocabulary {
 	return filteredVocabulary{l.Index.Visible(groups), groups, l.held, l.Index, l.an}
 }
@@ -47,6 +63,7 @@ type filteredVocabulary struct {
 var (
 	_ assess.HoldingVocabulary  = filteredVocabulary{}
 	_ assess.SpellingVocabulary = filteredVocabulary{}
+	_ assess.FailingVocabulary  = filteredVocabulary{}
 )
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {
@@ -164,7 +181,13 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	an := terms.New()
 	lex := lexicon{ix, newHeldMemo(), an}
 	a := assess.NewBuiltin(an, lex)
-	a.Rewriter = assess.NewRewriter(an, lex)
+	var walk error
+	a.Rewriter = assess.NewRewriter(an, termList{lex, &walk})
+	if walk != nil {
+		// A partial list would leave the rewriter without some spellings
+		// for this version's lifetime: the swap (or the start) fails.
+		return nil, fmt.Errorf("reading the index's terms for the spelling corrections: %w", walk)
+	}
 	if l.thes != nil {
 		a.UseThesaurus(l.thes)
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())

@@ -64,7 +64,7 @@ func TestSpellings(t *testing.T) {
 	if got := pub.Spellings(context.Background(), "stock", wire.Filters{}); got != nil {
 		t.Errorf("public Spellings(stock) = %v, want none: only a staff chunk holds it", got)
 	}
-	r := assess.NewRewriter(lex.an, lex)
+	r := assess.NewRewriter(lex.an, termList{lex, new(error)})
 	if got, _ := r.Spell(context.Background(), "descale the kettel", pub, nil, wire.Filters{}); got != "descale the kettle" {
 		t.Errorf("Spell = %q, want %q", got, "descale the kettle")
 	}
@@ -168,7 +168,7 @@ func TestSpellingsFilters(t *testing.T) {
 	if got := strings.Join(pub.Spellings(context.Background(), "kettl", wire.Filters{Products: []string{"K50"}}), ","); got != "kettle" {
 		t.Errorf("Spellings(kettl) for product K50 = %q, want kettle (kettles is only in the K70 chunk)", got)
 	}
-	r := assess.NewRewriter(lex.an, lex)
+	r := assess.NewRewriter(lex.an, termList{lex, new(error)})
 	if got, _ := r.Spell(context.Background(), "descale the kettel", pub, nil, wire.Filters{Products: []string{"K70"}}); got != "descale the kettles" {
 		t.Errorf("Spell for product K70 = %q, want %q", got, "descale the kettles")
 	}

@@ -25,6 +25,12 @@ func SetMaxPostings(n int) int {
 	return swap(&maxPostings, n)
 }
 
+// SetMaxSetTerms sets how many terms' document frequencies a visible
+// set made afterwards caches, and returns the previous bound.
+func SetMaxSetTerms(n int) int {
+	return swap(&maxSetTerms, n)
+}
+
 // SetHNSW sets the HNSW graph's M and EF_CONSTRUCTION for later builds
 // and the vector leg's EF_RUNTIME, and returns the previous values.
 func SetHNSW(m, efConstruction, efRuntime int) (int, int, int) {

@@ -98,6 +98,9 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	if len(terms) > backend.MaxHeld || v.ix == nil {
 		return nil, nil
 	}
+	if err := v.Err(); err != nil {
+		return nil, err // the statistics already failed (see Err)
+	}
 	filter := backend.Filter{}
 	if f != nil {
 		filter = *f

@@ -369,21 +369,22 @@ func (ix *Index) Close() error { return nil }
 // EachTerm calls fn for every analyzed term of the index with the number
 // of chunks containing it, whoever may see them, reading the stored table
 // with HSCAN (nothing is kept). Anything that shows terms to a principal
-// must use Visible instead. It stops early when Redis fails.
-func (ix *Index) EachTerm(fn func(term string, df int)) {
+// must use Visible instead. When Redis fails part way it stops, and the
+// failure (typed by redisErr) is the error: the terms given are not all.
+func (ix *Index) EachTerm(fn func(term string, df int)) error {
 	ctx := context.Background()
 	var cursor uint64
 	for {
 		kv, next, err := ix.rdb.HScan(ctx, dfKey(ix.vn), cursor, "*", 4096).Result()
 		if err != nil {
-			return
+			return ix.redisErr("redisearch.EachTerm", err)
 		}
 		for i := 0; i+1 < len(kv); i += 2 {
 			df, _ := strconv.Atoi(kv[i+1])
 			fn(kv[i], df)
 		}
 		if cursor = next; cursor == 0 {
-			return
+			return nil
 		}
 	}
 }
@@ -483,7 +484,13 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if err != nil {
 		return nil, err
 	}
-	return rescore(v, ix.m.BM25, qterms, cands, k), nil
+	// rescore reads the terms' dfs through v: cached by weigh, unless
+	// other questions pushed them out of the cache, and then asked again.
+	hits := rescore(v, ix.m.BM25, qterms, cands, k)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return hits, nil
 }
 
 // candidates returns the ids of the best depth chunks for query by
@@ -594,7 +601,7 @@ func (ix *Index) weigh(ctx context.Context, qterms, groups []string) (qt queryTe
 	if err != nil {
 		return queryTerms{}, Vocabulary{}, err
 	}
-	v = Vocabulary{ix: ix, groups: groups, s: s}
+	v = Vocabulary{ix: ix, groups: groups, s: s, fail: &firstErr{}}
 	qt, err = ix.queryTerms(ctx, v, uniq, mult)
 	return qt, v, err
 }

@@ -89,9 +89,10 @@ type indexStats struct {
 // bounds they take about 256 × 4,096 × ~60 bytes ≈ 63 MB.
 const (
 	maxVisibleSets = 256
-	maxSetTerms    = 4096
 	maxIndexTerms  = 65536 // whole-index df (the IDF-weighted embedder)
 )
+
+var maxSetTerms = 4096 // a variable for tests only
 
 // statsTimeout bounds one statistics round trip made without a caller's
 // context (TermCounts.DocFreq takes none).
@@ -366,11 +367,38 @@ func meanLen(tokens, chunks int64) float64 {
 }
 
 // Vocabulary is term statistics over the chunks one principal may see,
-// asked of Redis and cached (see statsCache).
+// asked of Redis and cached (see statsCache). TermCounts has no error
+// return, so a failed read counts 0 and the vocabulary keeps the first
+// failure for Err: a caller checks it once before it reports anything
+// computed from the counts (the builtin assessor, retrieval).
 type Vocabulary struct {
 	ix     *Index
 	groups []string
 	s      *visibleStats // nil when Redis did not answer: everything counts 0
+	fail   *firstErr     // shared by the copies; nil in the zero Vocabulary
+}
+
+// firstErr is the first Redis failure a vocabulary met.
+type firstErr struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstErr) keep(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *firstErr) get() error {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }
 
 var (
@@ -386,26 +414,39 @@ func (ix *Index) Visible(groups []string) backend.Vocabulary {
 }
 
 func (ix *Index) visible(ctx context.Context, groups []string) Vocabulary {
-	s, _ := ix.set(ctx, groups)
-	return Vocabulary{ix: ix, groups: groups, s: s}
+	v := Vocabulary{ix: ix, groups: groups, fail: &firstErr{}}
+	s, err := ix.set(ctx, groups)
+	if err != nil {
+		v.fail.keep(err) // typed by set
+	}
+	v.s = s
+	return v
 }
 
+// Err is the first Redis failure since Visible (typed by redisErr), nil
+// when every read was answered: while it is not nil, DocFreq, Len and
+// AvgLen may be 0 for want of an answer, and DocFreq and AvgLen no
+// longer ask Redis.
+func (v Vocabulary) Err() error { return v.fail.get() }
+
 // DocFreq is the number of visible chunks containing term (0 when Redis
-// does not answer).
+// does not answer: see Err).
 func (v Vocabulary) DocFreq(term string) int {
-	if v.s == nil {
+	if v.s == nil || v.Err() != nil {
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
 	defer cancel()
 	dfs, err := v.ix.docFreqs(ctx, v.s, []string{term})
 	if err != nil {
+		v.fail.keep(err) // typed by docFreqs
 		return 0
 	}
 	return dfs[0]
 }
 
-// Len is the number of visible chunks.
+// Len is the number of visible chunks (0 when Redis did not answer: see
+// Err).
 func (v Vocabulary) Len() int {
 	if v.s == nil {
 		return 0
@@ -417,14 +458,18 @@ func (v Vocabulary) Len() int {
 func (v Vocabulary) All() bool { return v.s != nil && v.s.all }
 
 // AvgLen is the visible chunks' mean length in tokens, the average
-// length BM25 divides by (0 when Redis does not answer).
+// length BM25 divides by (0 when Redis does not answer: see Err).
 func (v Vocabulary) AvgLen() float64 {
-	if v.s == nil || v.s.n == 0 {
+	if v.s == nil || v.s.n == 0 || v.Err() != nil {
 		return 0
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
 	defer cancel()
-	a, _ := v.ix.avgLen(ctx, v.s)
+	a, err := v.ix.avgLen(ctx, v.s)
+	if err != nil {
+		v.fail.keep(v.ix.redisErr("redisearch.AvgLen", err))
+		return 0
+	}
 	return a
 }
 

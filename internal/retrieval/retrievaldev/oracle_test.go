@@ -24,6 +24,9 @@ type visible struct{ backend.Index }
 
 func (v visible) Visible(groups []string) assess.Vocabulary { return v.Index.Visible(groups) }
 
+// EachTerm is the bleve index's, which never fails.
+func (v visible) EachTerm(fn func(term string, df int)) { _ = v.Index.EachTerm(fn) }
+
 // TestOracle bounds what a retrieval or rewrite change can win with the
 // builtin assessor as the evaluations run it (WordNet on). For each
 // answerable development question whose first attempt's top 5 holds no
