@@ -24,7 +24,7 @@ import (
 
 // Names are the development sets, in the order the harnesses print them:
 // "hollin" (testdata/eval/hollin.jsonl), then each testdata/eval/hollin-NAME.jsonl.
-var Names = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
+var Names = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"}
 
 // root is the repository's root directory, found from this file's path,
 // so the paths below hold from any test's working directory.
