@@ -30,6 +30,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh13.jsonl", "testdata/eval/hollin-fresh13-facts.jsonl"}, // make eval-fresh13
 	{"testdata/eval/hollin-fresh14.jsonl", "testdata/eval/hollin-fresh14-facts.jsonl"}, // make eval-fresh14
 	{"testdata/eval/hollin-fresh15.jsonl", "testdata/eval/hollin-fresh15-facts.jsonl"}, // make eval-fresh15
+	{"testdata/eval/hollin-fresh16.jsonl", "testdata/eval/hollin-fresh16-facts.jsonl"}, // make eval-fresh16
 }
 
 const repoRoot = "../.."
