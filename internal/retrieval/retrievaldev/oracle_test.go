@@ -48,7 +48,7 @@ func (v visible) EachTerm(fn func(term string, df int)) { _ = v.Index.EachTerm(f
 //	RETRDEV=1 RETRDEV_BEIR=/work/shared/data/scifact go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep TOTAL
 func TestOracle(t *testing.T) {
 	questions := map[string][]eval.Question{}
-	names := devsets.Names
+	names := devsets.Names()
 	beir := os.Getenv("RETRDEV_BEIR")
 	if beir != "" {
 		ds, err := eval.LoadBEIR(beir, eval.SplitTest)
