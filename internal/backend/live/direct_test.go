@@ -22,7 +22,7 @@ import (
 type plainCorpus struct{ backend.Index }
 
 func (p plainCorpus) Visible(groups []string) assess.Vocabulary { return p.Index.Visible(groups) }
-func (p plainCorpus) EachTerm(fn func(term string, df int))    { _ = p.Index.EachTerm(fn) }
+func (p plainCorpus) EachTerm(fn func(term string, df int))     { _ = p.Index.EachTerm(fn) }
 
 // TestDirectAssessorIsTheWorkers: the assessor the offline harnesses get
 // from Direct.Assessor judges every question of three Hollin sets (their
