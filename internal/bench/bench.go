@@ -44,23 +44,23 @@ type Report struct {
 // ended with a failure's stop reason (Failure: search_error, ...), which
 // are counted in Completed, the latencies and StopReasons too.
 type Row struct {
-	Concurrency int                     `json:"concurrency"`
-	Completed   int                     `json:"completed"`
-	Errors      int                     `json:"errors"`
-	FirstError  string                  `json:"first_error,omitempty"`
-	Failed      int                     `json:"failed"`
+	Concurrency int    `json:"concurrency"`
+	Completed   int    `json:"completed"`
+	Errors      int    `json:"errors"`
+	FirstError  string `json:"first_error,omitempty"`
+	Failed      int    `json:"failed"`
 	// FirstFailure is the first failed run: its id, stop reason and
 	// the service's detail ("search failed: unavailable", ...).
-	FirstFailure string `json:"first_failure,omitempty"`
-	ElapsedS    float64                 `json:"elapsed_s"`
-	PerSecond   float64                 `json:"questions_per_second"`
-	P50MS       float64                 `json:"p50_ms"`
-	P95MS       float64                 `json:"p95_ms"`
-	P99MS       float64                 `json:"p99_ms"`
-	MaxMS       float64                 `json:"max_ms"`
-	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
-	latenciesMS []float64
-	firstErr    error
+	FirstFailure string                  `json:"first_failure,omitempty"`
+	ElapsedS     float64                 `json:"elapsed_s"`
+	PerSecond    float64                 `json:"questions_per_second"`
+	P50MS        float64                 `json:"p50_ms"`
+	P95MS        float64                 `json:"p95_ms"`
+	P99MS        float64                 `json:"p99_ms"`
+	MaxMS        float64                 `json:"max_ms"`
+	StopReasons  map[wire.StopReason]int `json:"stop_reasons"`
+	latenciesMS  []float64
+	firstErr     error
 }
 
 // Failure reports whether a run that ends with stop reason s failed
