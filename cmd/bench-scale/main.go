@@ -23,9 +23,16 @@
 //	go run ./cmd/bench-scale -e2e-only -redisearch DIR -data OUT/data/N -assay base,new [-rounds 3] [-costs]
 //	go run ./cmd/bench-scale -e2e-only -redis-addr HOST:PORT -index NAME -data OUT/data/N -assay base,new
 //
+// On RediSearch each binary serves a release of its own (made with its
+// models before the first run, promoted before each of its runs): the
+// release store is the server's, and a binary with other models would
+// be refused by another's release.
+//
 // Every measurement runs the assay binary as a child process, so the
 // numbers are those of the shipped commands and a child's memory is its
-// own.
+// own. A run whose questions all failed (errors, or runs stopped
+// search_error, ...) is a failed run; bench-scale writes its reports and
+// then exits 1 when any run or measurement failed.
 package main
 
 import (
