@@ -200,6 +200,12 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 		// the first one made ("initial"), and with other models refuse
 		// every question (search_error). Each binary gets its own.
 		stamp := rep.Started.Format("20060102t150405")
+		// The stable release before, promoted again at the end: with
+		// -redis-addr the server may serve other workers.
+		before, err := served.stableRelease(ctx, logf, bins[0].Path, o.releaseDir())
+		if err != nil {
+			return fmt.Errorf("-assay %s: reading the stable release of %s (assay release list): %w", bins[0].Label, served.name, err)
+		}
 		for i := range bins {
 			name := fmt.Sprintf("bench-%s-%d", stamp, i+1)
 			ok, err := served.ownRelease(ctx, logf, bins[i].Path, name, o.releaseDir())
@@ -214,6 +220,21 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 			fmt.Fprintf(stdout, "release %s: %s's models on the index served\n", name, bins[i].Label)
 		}
 		rep.Binaries = bins
+		if before != "" {
+			defer func() {
+				for _, b := range bins {
+					if b.Release == "" {
+						continue
+					}
+					if err := served.promote(ctx, logf, b.Path, before, o.releaseDir()); err != nil {
+						fmt.Fprintf(stdout, "release %s, stable before the runs, could not be promoted again: %v\n", before, err)
+					} else {
+						fmt.Fprintf(stdout, "release %s, stable before the runs, is stable again\n", before)
+					}
+					return
+				}
+			}()
+		}
 	}
 	for round := 1; round <= o.rounds; round++ {
 		for i, b := range bins {
@@ -415,6 +436,43 @@ func (s servedIndex) ownRelease(ctx context.Context, log io.Writer, bin, name, d
 		return false, err
 	}
 	return true, nil
+}
+
+// stableRelease is the stable release of the index s (assay release list
+// --json with bin): "" when none was ever promoted, or bin is older than
+// releases.
+func (s servedIndex) stableRelease(ctx context.Context, log io.Writer, bin, dataDir string) (string, error) {
+	c, err := runChild(ctx, log, bin, append([]string{"release", "list", "--json"}, append(redisWhere(s.redisAddr, s.name), "--data-dir", dataDir)...)...)
+	if err != nil {
+		if strings.Contains(c.out, `unknown command "release"`) {
+			return "", nil
+		}
+		return "", err
+	}
+	var views []struct {
+		Name   string `json:"name"`
+		Stable bool   `json:"stable"`
+	}
+	// The JSON is one line of the output (assay may log around it).
+	found := false
+	for _, line := range strings.Split(c.out, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "[") || line == "null" {
+			if err := json.Unmarshal([]byte(line), &views); err != nil {
+				return "", fmt.Errorf("assay release list --json: %w: %s", err, tail(c.out, 200))
+			}
+			found = true
+			break
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("assay release list --json: no list in its output: %s", tail(c.out, 200))
+	}
+	for _, v := range views {
+		if v.Stable {
+			return v.Name, nil
+		}
+	}
+	return "", nil
 }
 
 // promote makes release name stable (assay release promote), so that

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,8 +107,15 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 		t.Fatalf("release list: %v\n%s", err, list)
 	}
 	gens := map[string]string{}
+	stable := ""
 	for _, v := range views {
 		gens[v.Manifest.Name] = v.Manifest.Generator.Model
+		if v.Stable {
+			stable = v.Manifest.Name
+		}
+	}
+	if stable != rep.Binaries[1].Release {
+		t.Errorf("stable release after the runs %q, want the last run's %q (none was stable before)", stable, rep.Binaries[1].Release)
 	}
 	if g0, g1 := gens[rep.Binaries[0].Release], gens[rep.Binaries[1].Release]; g0 == "" || g1 != "builtin:extractive-v16" || g0 == g1 {
 		t.Errorf("the releases' generators: %q, %q; want the binary's own each (%s)", g0, g1, list)
@@ -143,6 +151,9 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	tableHas(t, string(md), "B assay-old, round 1; stops at 1 in flight: search_error 4; **at 1 in flight 4 failed, 0 errors** (first: question ", "**failed**: assay-old: every question")
+	if got, err := (servedIndex{redisAddr: srv.Addr, name: name}).stableRelease(ctx, io.Discard, bin, t.TempDir()); err != nil || got != stable {
+		t.Errorf("stable release after the second sitting %q (%v), want %q, stable before it, promoted again", got, err, stable)
+	}
 	log, err := os.ReadFile(filepath.Join(out2, "logs", "e2e.log"))
 	if err != nil || !strings.Contains(string(log), "deploy a worker for it") {
 		t.Errorf("assay dev's log does not say why (%v)", err)
