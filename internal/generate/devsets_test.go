@@ -65,7 +65,7 @@ func TestDevSets(t *testing.T) {
 		fmt.Sscan(v, &gens[1].AnswerShare)
 	}
 	chk := NewChecker(an)
-	for _, name := range devsets.Names {
+	for _, name := range devsets.Names() {
 		qs := readDevSet(t, name)
 		// the log names a set as its file does ("hollin-fresh")
 		label := strings.TrimSuffix(filepath.Base(devsets.Questions(name)), ".jsonl")
