@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
 	ExtractiveV14Model = router.BuiltinGenerateModelV14
@@ -328,12 +329,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV17(an)
+	return NewExtractiveV18(an)
 }
 
-// NewExtractiveV17 returns version 17 (ExtractiveModel).
+// NewExtractiveV18 returns version 18 (ExtractiveModel).
+func NewExtractiveV18(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 18}
+}
+
+// NewExtractiveV17 returns version 17 (ExtractiveV17Model).
 func NewExtractiveV17(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 17}
+	g := NewExtractiveV18(an)
+	g.Version = 17
+	return g
 }
 
 // NewExtractiveV16 returns version 16 (ExtractiveV16Model).
@@ -412,6 +420,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV17Model:
+		return NewExtractiveV17(an), nil
 	case ExtractiveV16Model:
 		return NewExtractiveV16(an), nil
 	case ExtractiveV15Model:
@@ -459,6 +469,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV15Model
 	case g.Version == 16:
 		return ExtractiveV16Model
+	case g.Version == 17:
+		return ExtractiveV17Model
 	}
 	return ExtractiveModel
 }
@@ -724,6 +736,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 			}
 		}
+		// v18: the source the assessor accepted (Request.Accepted's
+		// first), whatever the question expects, or -1.
+		acceptedSource := -1
+		if len(req.Accepted) > 0 {
+			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
+		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -796,6 +814,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					continue
 				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
+			}
+			// v18: and the source is about something the answer lacks:
+			// its title holds a word of the clause that asks that no
+			// chosen sentence nor their titles hold.
+			if g.Version >= 18 && adds && onePart && best.source == acceptedSource {
+				adds = false
+				for t := range titles[s.source] {
+					if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
+						continue
+					}
+					adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
+				}
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.

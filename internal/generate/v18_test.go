@@ -1,0 +1,65 @@
+package generate
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// TestSecondSourceAboutWhatIsMissing: after an opening from the chunk the
+// assessor accepted, another source is cited for a word of the question
+// it adds only when its title holds a word of the question the answer
+// lacks (v18): a page about something else that uses a question word in
+// passing ("within 10 days" for "these days") is not cited, a page titled
+// with what the accepted one never mentions ("Guarantee terms" beside a
+// toaster manual, for "how long is the guarantee on a toaster") still is.
+func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
+	an := terms.New()
+	cases := []struct {
+		name, q  string
+		sources  []Source
+		want     []string // documents v18 cites
+		v17Cites []string // what v17 cites instead
+	}{
+		{
+			name: "in passing",
+			q:    "What's Zeta paying us per hour for guarantee labour these days?",
+			sources: []Source{
+				cur("1", "ptn-rates", "Acme Repairs: partner agreement", "Zeta pays Acme Repairs £40 per hour of guarantee labour and £15 per home visit. The agreement runs to 31 March 2027."),
+				cur("2", "ptn-handbook", "Partner handbook", "Submit guarantee labour claims within 10 days of the repair, quoting the case number. Use genuine Zeta parts only. Zeta pays labour at the hourly rate in your partner agreement."),
+				cur("3", "faq-abroad", "Using Zeta toasters abroad", "Zeta toasters are made for UK 230 V sockets. Using one with a voltage converter abroad is not covered by the guarantee."),
+				cur("4", "pol-repairs", "Repairs and collection", "We aim to repair and return a toaster within 10 working days of receiving it. Collection by courier is free for toasters under guarantee."),
+			},
+			want:     []string{"ptn-rates"},
+			v17Cites: []string{"ptn-rates", "ptn-handbook"},
+		},
+		{
+			name: "about what is missing",
+			q:    "how long is the guarantee on a toaster",
+			sources: []Source{
+				cur("1", "man-z20", "Z20 toaster", "The Z20 toaster browns bread in about two minutes and keeps toast warm for up to ten minutes."),
+				cur("2", "pol-guarantee", "Guarantee terms", "Every Zeta appliance has a 3-year guarantee from the date of purchase."),
+			},
+			want:     []string{"man-z20", "pol-guarantee"},
+			v17Cites: []string{"man-z20", "pol-guarantee"},
+		},
+	}
+	for _, c := range cases {
+		req := Request{Question: c.q, Sources: c.sources, Accepted: []string{c.sources[0].ID}}
+		text, docs := answerOf(t, NewExtractiveV18(an), req)
+		if !slices.Equal(docs, c.want) {
+			t.Errorf("%s: v18 cites %v (%q); want %v", c.name, docs, text, c.want)
+		}
+		if text, docs := answerOf(t, NewExtractiveV17(an), req); !slices.Equal(docs, c.v17Cites) {
+			t.Errorf("%s: v17 cites %v (%q); want %v", c.name, docs, text, c.v17Cites)
+		}
+		// Without an accepted chunk (a model assessor) v18 reads as v17.
+		req.Accepted = nil
+		_, d18 := answerOf(t, NewExtractiveV18(an), req)
+		_, d17 := answerOf(t, NewExtractiveV17(an), req)
+		if !slices.Equal(d18, d17) {
+			t.Errorf("%s, nothing accepted: v18 cites %v, v17 %v", c.name, d18, d17)
+		}
+	}
+}
