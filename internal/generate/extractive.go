@@ -815,17 +815,22 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
-			// v18: and the source is about something the answer lacks:
-			// its title holds a word of the clause that asks that no
-			// chosen sentence nor their titles hold.
+			// v18: after an opening from the chunk the assessor accepted,
+			// judged against the whole question, another source adds only
+			// when it is about something the answer lacks: its title holds
+			// a content word of the question (of the clause that asks, or
+			// any for a source ranked above the opening one) that no
+			// chosen sentence nor their titles hold, not a verb, a name's
+			// word or a number word. A page using a question word in
+			// passing ("within 14 days" for "these days") adds a second
+			// subject, not a missing part; one titled "Warranty terms"
+			// beside a kettle manual, for "how long is the warranty on a
+			// kettle", adds what the manual never mentions.
 			if g.Version >= 18 && adds && onePart && best.source == acceptedSource {
-				adds = false
-				for t := range titles[s.source] {
-					if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
-						continue
-					}
-					adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
-				}
+				adds = slices.ContainsFunc(content, func(t string) bool {
+					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
+						!answertype.NumberWord(t) && !named[t]
+				})
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
