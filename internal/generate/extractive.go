@@ -864,6 +864,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if g.Version >= 12 && len(ents) == 0 {
 				complete = complete && len(best.own) >= 2
 			}
+			// v18: nor, after an opening from the accepted chunk, for a
+			// question naming no entity: the words both sentences hold
+			// are the question's ("book", "repair"), so another source
+			// holding them repeats the question, not the answer
+			// ("Repairs booked between 1 and 16 October ..." beside "Book
+			// a repair at hollin.example/repair with your model number
+			// and proof of purchase" for "What do I need to have to hand
+			// before I book a guarantee repair?"). Two pages saying the
+			// same of one named thing ("E4") still are.
+			if g.Version >= 18 && onePart && best.source == acceptedSource && len(ents) == 0 {
+				complete = false
+			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
 			// no chosen source does ("what if it is from batch B-2291"),

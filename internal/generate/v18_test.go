@@ -44,6 +44,18 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 			want:     []string{"man-z20", "pol-guarantee"},
 			v17Cites: []string{"man-z20", "pol-guarantee"},
 		},
+		{
+			name: "the question's words again",
+			q:    "What do I need to have to hand before I book a guarantee repair?",
+			sources: []Source{
+				cur("1", "faq-claim", "How do I make a warranty claim?", "Book a repair at zeta.example/repair with your model number and proof of purchase. A courier collects the appliance from your door. Most repairs are back with you within 10 working days."),
+				cur("2", "ntc-move", "Repair centre move", "Our repair centre is moving from Leeds to York. Repairs booked between 1 and 16 October 2026 may take 2 extra working days."),
+				cur("3", "faq-tracking", "Tracking a repair", "We email a tracking link when the courier collects your appliance and again when it is on its way back. A repair shows as Booked, In workshop, Repaired, then Dispatched."),
+				cur("4", "pol-registration", "Registering your appliance", "Register your appliance at zeta.example/register so we can contact you about safety notices. You do not need to register to claim under the warranty."),
+			},
+			want:     []string{"faq-claim"},
+			v17Cites: []string{"faq-claim", "ntc-move", "faq-tracking"},
+		},
 	}
 	for _, c := range cases {
 		req := Request{Question: c.q, Sources: c.sources, Accepted: []string{c.sources[0].ID}}
