@@ -742,6 +742,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if len(req.Accepted) > 0 {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
+		instead := false // v18: another source answers instead of the accepted one
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -826,11 +827,17 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// subject, not a missing part; one titled "Warranty terms"
 			// beside a kettle manual, for "how long is the warranty on a
 			// kettle", adds what the manual never mentions.
+			// When that word is one the accepted chunk never mentions
+			// (not in its title nor its text), the chunk was not about
+			// what is asked (see instead).
+			unmentioned := false
 			if g.Version >= 18 && adds && onePart && best.source == acceptedSource {
-				adds = slices.ContainsFunc(content, func(t string) bool {
+				about := func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
-				})
+				}
+				adds = slices.ContainsFunc(content, about)
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !mentions[best.source][t] })
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -913,7 +920,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(s, why)
 				chosen = append(chosen, s)
 				cover(s)
+				instead = instead || why == "adds" && unmentioned
 			}
+		}
+		// v18: a source cited for a word of the question the accepted
+		// chunk never mentions, and whose title holds it, answers
+		// instead of the accepted chunk: "Every Hollin appliance has a
+		// 2-year warranty" (Warranty terms) answers "how long is the
+		// warranty on a kettle" without the K50 manual's "boils 1.7
+		// litres in about four minutes", which the assessor accepted.
+		if instead {
+			opening := best.source
+			chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return c.source == opening })
+			best = chosen[0]
 		}
 	}
 	// With no question term in any sentence, best is the top source's

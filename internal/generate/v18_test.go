@@ -13,7 +13,8 @@ import (
 // lacks (v18): a page about something else that uses a question word in
 // passing ("within 10 days" for "these days") is not cited, a page titled
 // with what the accepted one never mentions ("Guarantee terms" beside a
-// toaster manual, for "how long is the guarantee on a toaster") still is.
+// toaster manual, for "how long is the guarantee on a toaster") still is,
+// and answers instead of the accepted page.
 func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 	an := terms.New()
 	cases := []struct {
@@ -41,7 +42,7 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 				cur("1", "man-z20", "Z20 toaster", "The Z20 toaster browns bread in about two minutes and keeps toast warm for up to ten minutes."),
 				cur("2", "pol-guarantee", "Guarantee terms", "Every Zeta appliance has a 3-year guarantee from the date of purchase."),
 			},
-			want:     []string{"man-z20", "pol-guarantee"},
+			want:     []string{"pol-guarantee"},
 			v17Cites: []string{"man-z20", "pol-guarantee"},
 		},
 		{
