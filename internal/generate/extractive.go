@@ -879,8 +879,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair at hollin.example/repair with your model number
 			// and proof of purchase" for "What do I need to have to hand
 			// before I book a guarantee repair?"). Two pages saying the
-			// same of one named thing ("E4") still are.
-			if g.Version >= 18 && onePart && best.source == acceptedSource && len(ents) == 0 {
+			// same of one named thing ("E4") still are, and so do the
+			// sides of a comparison ("Which of your two blenders has the
+			// stronger motor?").
+			if g.Version >= 18 && onePart && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
 				complete = false
 			}
 			// v8: another source must bear on the question about as much as
@@ -920,12 +922,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(s, why)
 				chosen = append(chosen, s)
 				cover(s)
-				instead = instead || why == "adds" && unmentioned
+				instead = instead || why == "adds" && unmentioned && asked.Type != answertype.Description && s.typed
 			}
 		}
 		// v18: a source cited for a word of the question the accepted
 		// chunk never mentions, and whose title holds it, answers
-		// instead of the accepted chunk: "Every Hollin appliance has a
+		// instead of the accepted chunk, when the question expects a
+		// type of answer and the sentence holds one: "Every Hollin appliance has a
 		// 2-year warranty" (Warranty terms) answers "how long is the
 		// warranty on a kettle" without the K50 manual's "boils 1.7
 		// litres in about four minutes", which the assessor accepted.
