@@ -257,7 +257,7 @@ const (
 //     sources (see joint): "does E4 mean the same on the X200 as on the
 //     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
-// v17 (ExtractiveModel; v16 is ExtractiveV16Model) quotes the sentences
+// v17 (ExtractiveV17Model; v16 is ExtractiveV16Model) quotes the sentences
 // of a source the answer rests on that hold what the chosen sentence
 // left out:
 //
@@ -277,6 +277,16 @@ const (
 //     the question's nor the title's (see sibling): "Delivery is free on
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
+//
+// v18 (ExtractiveModel) cites another source beside the accepted one
+// only for what the accepted one lacks (rule 3, when the answer opens
+// with the accepted chunk and the question asks one thing): a source
+// cited for a word it adds must hold in its title a content word of the
+// question no chosen sentence nor title holds; when the accepted chunk
+// never mentions that word, the question expects a type of answer and
+// the sentence holds one, that source answers instead; and a question
+// naming no entity, comparing nothing, gets no other source's "equally
+// complete" sentence (it holds only the question's words again).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -314,7 +324,8 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 17 (ExtractiveModel), 16 (ExtractiveV16Model, without
+	// Version is 18 (ExtractiveModel), 17 (ExtractiveV17Model, without
+	// v18's second-source checks), 16 (ExtractiveV16Model, without
 	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
