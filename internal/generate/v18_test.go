@@ -76,3 +76,25 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondSourceComparisonSides: on the Hollin corpus, a comparison
+// naming no entity ("Which of your two blenders has the stronger
+// motor?", fresh13 w62) keeps its other side's sentence after the
+// accepted chunk opens: v18's "no equally complete second page for a
+// question naming no entity" does not apply to a comparison.
+func TestSecondSourceComparisonSides(t *testing.T) {
+	f := newHollinFixture(t)
+	an := terms.New()
+	req := f.requestAs(t, hollinQuestion{ID: "w62", Question: "Which of your two blenders has the stronger motor?"}, []string{"public"}, 5)
+	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.DocID == "man-x200-specs" })
+	if i < 0 {
+		t.Fatalf("man-x200-specs not retrieved: %v", req.Sources)
+	}
+	req.Accepted = []string{req.Sources[i].ID}
+	text, docs := answerOf(t, NewExtractiveV18(an), req)
+	for _, want := range []string{"man-x200-specs", "man-x300-specs"} {
+		if !slices.Contains(docs, want) {
+			t.Errorf("v18 cites %v (%q); want %s among them", docs, text, want)
+		}
+	}
+}
