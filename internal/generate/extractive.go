@@ -748,11 +748,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 		// v18: the source the assessor accepted (Request.Accepted's
-		// first), whatever the question expects, or -1.
+		// first), whatever the question expects, or -1; and whether the
+		// question asks one thing: exactly one clause in the form of a
+		// question, or none and a question mark ("K50s turning
+		// themselves off before the water boils — what firmware should
+		// they be on?"). A claim ("Breast cancer development is
+		// determined exclusively by genetic factors.") or a bare
+		// statement asks nothing whose missing part a second source
+		// could be judged to add.
 		acceptedSource := -1
 		if len(req.Accepted) > 0 {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
+		clauses := answertype.AskingClauses(req.Question)
+		asksOne := clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(req.Question), "?")
 		instead := false // v18: another source answers instead of the accepted one
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
@@ -842,7 +851,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// (not in its title nor its text), the chunk was not about
 			// what is asked (see instead).
 			unmentioned := false
-			if g.Version >= 18 && adds && onePart && best.source == acceptedSource {
+			if g.Version >= 18 && adds && asksOne && best.source == acceptedSource {
 				about := func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
@@ -893,7 +902,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// same of one named thing ("E4") still are, and so do the
 			// sides of a comparison ("Which of your two blenders has the
 			// stronger motor?").
-			if g.Version >= 18 && onePart && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
+			if g.Version >= 18 && asksOne && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
 				complete = false
 			}
 			// v8: another source must bear on the question about as much as

@@ -19,6 +19,7 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 	an := terms.New()
 	cases := []struct {
 		name, q  string
+		claim    string // the question said as a claim, when set
 		sources  []Source
 		want     []string // documents v18 cites
 		v17Cites []string // what v17 cites instead
@@ -32,6 +33,7 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 				cur("3", "faq-abroad", "Using Zeta toasters abroad", "Zeta toasters are made for UK 230 V sockets. Using one with a voltage converter abroad is not covered by the guarantee."),
 				cur("4", "pol-repairs", "Repairs and collection", "We aim to repair and return a toaster within 10 working days of receiving it. Collection by courier is free for toasters under guarantee."),
 			},
+			claim:    "Zeta is paying us per hour for guarantee labour these days.",
 			want:     []string{"ptn-rates"},
 			v17Cites: []string{"ptn-rates", "ptn-handbook"},
 		},
@@ -42,6 +44,7 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 				cur("1", "man-z20", "Z20 toaster", "The Z20 toaster browns bread in about two minutes and keeps toast warm for up to ten minutes."),
 				cur("2", "pol-guarantee", "Guarantee terms", "Every Zeta appliance has a 3-year guarantee from the date of purchase."),
 			},
+			claim:    "The guarantee on a toaster lasts 3 years.",
 			want:     []string{"pol-guarantee"},
 			v17Cites: []string{"man-z20", "pol-guarantee"},
 		},
@@ -66,6 +69,17 @@ func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 		}
 		if text, docs := answerOf(t, NewExtractiveV17(an), req); !slices.Equal(docs, c.v17Cites) {
 			t.Errorf("%s: v17 cites %v (%q); want %v", c.name, docs, text, c.v17Cites)
+		}
+		// A claim asks nothing whose missing part another source could
+		// add: v18 reads it as v17 does (SciFact's claims).
+		if c.claim != "" {
+			claim := req
+			claim.Question = c.claim
+			_, d18 := answerOf(t, NewExtractiveV18(an), claim)
+			_, d17 := answerOf(t, NewExtractiveV17(an), claim)
+			if !slices.Equal(d18, d17) {
+				t.Errorf("%s, as a claim: v18 cites %v, v17 %v", c.name, d18, d17)
+			}
 		}
 		// Without an accepted chunk (a model assessor) v18 reads as v17.
 		req.Accepted = nil
