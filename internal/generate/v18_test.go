@@ -14,7 +14,10 @@ import (
 // passing ("within 10 days" for "these days") is not cited, a page titled
 // with what the accepted one never mentions ("Guarantee terms" beside a
 // toaster manual, for "how long is the guarantee on a toaster") still is,
-// and answers instead of the accepted page.
+// and answers instead of the accepted page. Nor is another source's
+// sentence holding the same words of a question naming no entity ("book",
+// "repair"). A claim ("Zeta is paying us per hour ...") asks nothing and
+// is read as v17 reads it.
 func TestSecondSourceAboutWhatIsMissing(t *testing.T) {
 	an := terms.New()
 	cases := []struct {
