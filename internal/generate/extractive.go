@@ -280,7 +280,7 @@ const (
 //
 // v18 (ExtractiveModel) cites another source beside the accepted one
 // only for what the accepted one lacks (rule 3, when the answer opens
-// with the accepted chunk and the question asks one thing): a source
+// with the accepted chunk and the question asks one thing, not a claim): a source
 // cited for a word it adds must hold in its title a content word of the
 // question no chosen sentence nor title holds; when the accepted chunk
 // never mentions that word, the question expects a type of answer and
