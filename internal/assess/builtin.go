@@ -250,8 +250,20 @@ type Builtin struct {
 	// rewrite proposals read the evidence in that order too. Off: builtin:coverage-v17,
 	// where a reordering of the same hits could change the verdict.
 	OwnOrder bool
-	generic  map[string]bool // genericTerms, computed once by NewBuiltin
-	hedged   map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+	// Asked (builtin:coverage-v19): a question that expects no particular
+	// type of answer is refused by the focus reading for a word
+	// no visible chunk holds only when that word is in the noun phrase a
+	// "what" or "which" question asks about ("which firmware version",
+	// "what colour": nothing the asker can see names the kind of thing
+	// asked for), not when it is what the clause says of a thing ("what
+	// does E4 indicate", "what have I done wrong", "what's wrong with
+	// it"); see answertype.AskedPhrase. A clause that asks opening with
+	// another word is refused for any such word, as before, and so is
+	// every question by the wide reading, which reads all of the
+	// question's words. Off: builtin:coverage-v18.
+	Asked   bool
+	generic map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -271,7 +283,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -349,7 +361,8 @@ var namedModels = []struct {
 		flag("joint", func(b *Builtin) bool { return b.Joint }),
 		flag("sized", func(b *Builtin) bool { return b.Sized }),
 	}},
-	{BuiltinModel, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
+	{V18Model, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
+	{BuiltinModel, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
 }
 
 // flag is a boolean switch a model turned on.

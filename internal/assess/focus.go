@@ -52,6 +52,12 @@ type focus struct {
 	words   []weighted // known content terms of the clause that asks
 	ents    []Entity   // entities the chunk must name whole
 	unknown []string   // content terms of the clause that asks no visible chunk holds
+	// asksUnknown is true when a word no visible chunk holds says what
+	// the question asks for: any of unknown, or with Builtin.Asked only
+	// one in the noun phrase a "what"/"which" question asks about (see
+	// answertype.AskedPhrase). The focus reading reads it; the wide
+	// reading still reads any of unknown (wide.asksUnknown).
+	asksUnknown bool
 }
 
 // readFocus reads the question the focus way (see focus); ents are the
@@ -73,6 +79,11 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 			continue
 		}
 		f.words = append(f.words, weighted{term: t, known: true, weight: backend.IDF(n, df)})
+	}
+	f.asksUnknown = len(f.unknown) > 0
+	if np, ok := answertype.AskedPhrase(question); b.Asked && ok {
+		inNP := b.an.Set(strings.Join(np, " "))
+		f.asksUnknown = slices.ContainsFunc(f.unknown, func(t string) bool { return inNP[t] })
 	}
 	inAsk := b.an.Set(text)
 	for _, e := range ents {
@@ -127,7 +138,7 @@ func (f *focus) coverage(have map[string]bool, covers func(map[string]bool, stri
 // focused picks the chunk the focus reading accepts among all (in
 // retrieval order), or nil; see focus.
 func (b *Builtin) focused(question string, f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
-	if len(f.words) == 0 || asked.Type == answertype.Description && len(f.unknown) > 0 {
+	if len(f.words) == 0 || asked.Type == answertype.Description && f.asksUnknown {
 		return nil, 0
 	}
 	var pick *judged

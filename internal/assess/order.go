@@ -13,6 +13,11 @@ import (
 // (Builtin.OwnOrder): builtin:coverage-v17, kept selectable.
 const V17Model = "builtin:coverage-v17"
 
+// V18Model names the builtin assessor with v19's reading of the noun
+// phrase asked about off (Builtin.Asked): builtin:coverage-v18, kept
+// selectable.
+const V18Model = "builtin:coverage-v18"
+
 // builtin:coverage-v18 (Builtin.OwnOrder) judges the evidence in an order
 // of its own. The focus and wide readings judge only the first chunk, the
 // sentence reading the first five, a comparison takes the first chunk

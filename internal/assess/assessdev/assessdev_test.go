@@ -896,6 +896,7 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 // is right less often in total, either way.
 func TestV18(t *testing.T) {
 	b, qs := collect(t)
+	b.Asked = false // v18 as it was, before v19 (TestV19)
 	for _, way := range []struct {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
@@ -912,6 +913,40 @@ func TestV18(t *testing.T) {
 		t.Logf("%s total: v17 %s | v18 %s", way.name, a, z)
 		if z.refused < a.refused || z.right < a.right {
 			t.Errorf("%s: v18 %s refuses less or is right less often than v17 %s", way.name, z, a)
+		}
+	}
+}
+
+// TestV19 compares builtin:coverage-v19 (Builtin.Asked: a word no visible
+// chunk holds refuses a question expecting no particular type in the focus
+// and wide readings only when it is in the noun phrase a "what"/"which"
+// question asks about) with builtin:coverage-v18 on every development
+// set, on the first attempt and through the loop's attempts, and logs
+// each set's score and each question whose verdict changes. It fails when
+// v19 refuses fewer no-answer questions on any set, is right less often in
+// total, or accepts on a relevant chunk a smaller share of the time,
+// either way.
+func TestV19(t *testing.T) {
+	b, qs := collect(t)
+	for _, way := range []struct {
+		name  string
+		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
+	}{{"first attempt", judge}, {"loop", judgeLoop}} {
+		b.Asked = false
+		v18, base := way.judge(t, b, qs)
+		b.Asked = true
+		v19, lines := way.judge(t, b, qs)
+		logChanges(t, way.name+": v19", lines, base)
+		a, z := training(v18, ""), training(v19, "")
+		for _, s := range sets {
+			t.Logf("%s %-8s v18 %s | v19 %s", way.name, s, v18[s], v19[s])
+			if v19[s].refused < v18[s].refused {
+				t.Errorf("%s: %s: v19 refuses %d no-answer questions, v18 %d", way.name, s, v19[s].refused, v18[s].refused)
+			}
+		}
+		t.Logf("%s total: v18 %s | v19 %s", way.name, a, z)
+		if z.right < a.right || !z.keepsShare(a) {
+			t.Errorf("%s: v19 %s is right less often or on a relevant chunk less often than v18 %s", way.name, z, a)
 		}
 	}
 }

@@ -1,0 +1,54 @@
+package answertype
+
+// AskedPhrase reads the noun phrase a "what" or "which" question asks
+// about: the words right after the question word ("which firmware
+// version should it run", "what colour does the light turn"), or after
+// "is/are" and a determiner ("what is the opening time", "what are the
+// different statuses"), up to the first auxiliary, preposition, pronoun,
+// determiner or conjunction. It names the kind of thing the answer is.
+//
+// A clause that asks with no such phrase — the question word followed by
+// an auxiliary ("what does that code indicate", "what have I done
+// wrong") or by "is" and no determiner ("what's wrong with it", "what is
+// causing that") — asks about what its verb or adjective says of a thing
+// the clause names; np is then empty. ok is false when the clause that
+// asks (see Asking) does not open with "what" or "which".
+func AskedPhrase(question string) (np []string, ok bool) {
+	ws := contracted(opening(words(Asking(question))))
+	if len(ws) == 0 || ws[0] != "what" && ws[0] != "which" {
+		return nil, false
+	}
+	rest := ws[1:]
+	switch {
+	case len(rest) == 0:
+		return nil, true
+	case beForms[rest[0]]:
+		rest = rest[1:]
+		if len(rest) == 0 || !determiners[rest[0]] && !pronouns[rest[0]] {
+			return nil, true // "what's wrong", "what is causing it"
+		}
+	case auxiliaries[rest[0]]:
+		return nil, true // "what does it mean"
+	}
+	for len(rest) > 0 && (determiners[rest[0]] || pronouns[rest[0]]) {
+		rest = rest[1:]
+	}
+	if len(rest) > 2 && kindNouns[rest[0]] && rest[1] == "of" {
+		rest = rest[2:] // "what sort of problems": problems
+		for len(rest) > 0 && (determiners[rest[0]] || pronouns[rest[0]]) {
+			rest = rest[1:]
+		}
+	}
+	for _, w := range rest {
+		if auxiliaries[w] || beForms[w] || prepositions[w] || pronouns[w] || determiners[w] || subjectStarts[w] ||
+			conjunctions[w] || whWords[w] || w == "of" {
+			break
+		}
+		np = append(np, w)
+	}
+	return np, true
+}
+
+// kindNouns before "of" say the phrase after them is what is asked about
+// ("what sort of problems", "which kind of descaler").
+var kindNouns = set("sort", "sorts", "kind", "kinds", "type", "types")

@@ -1,0 +1,33 @@
+package answertype
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAskedPhrase(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		np   []string
+		asks bool
+	}{
+		{"which firmware version should my Z20 be on", []string{"firmware", "version"}, true},
+		{"What colour does the light turn once it has paired?", []string{"colour"}, true},
+		{"what are the different settings on the Z20", []string{"different", "settings"}, true},
+		{"What's the opening time of the shop?", []string{"opening", "time"}, true},
+		{"the Z20 shows F3. What does that code indicate?", nil, true},
+		{"My Z20 flashes F3 at me. What have I done wrong?", nil, true},
+		{"What's wrong with it?", nil, true},
+		{"whats causing that grinding noise", nil, true},
+		{"Which Z10s does the bulletin apply to?", []string{"z10s"}, true},
+		{"What sort of faults does the guarantee cover?", []string{"faults"}, true},
+		{"which kind of the descalers works best", []string{"descalers", "works", "best"}, true},
+		{"how long is the warranty", nil, false},
+		{"can I put the jar in the dishwasher", nil, false},
+	} {
+		np, ok := AskedPhrase(c.q)
+		if ok != c.asks || !slices.Equal(np, c.np) {
+			t.Errorf("AskedPhrase(%q) = %q, %v; want %q, %v", c.q, np, ok, c.np, c.asks)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package assess
+
+import (
+	"strings"
+	"testing"
+)
+
+// askedCorpus is an invented corpus for TestAskedPhraseReading: a toaster
+// maker's pages.
+var askedCorpus = []Evidence{
+	{ChunkID: "z20-codes#0", Title: "Z20 toaster fault codes", Text: "F3 means the crumb tray is not pushed home. Push the tray in until it clicks. F5 means the element is overheating: unplug the toaster and let it cool."},
+	{ChunkID: "z20-specs#0", Title: "Z20 toaster specifications", Text: "The Z20 has four slots and six browning levels. It draws 1,800 W."},
+	{ChunkID: "z10-codes#0", Title: "Z10 toaster fault codes", Text: "F1 means the lever is stuck. Lift the lever and press it down again."},
+	{ChunkID: "returns#0", Title: "Returns", Text: "You can return a toaster within 30 days of delivery for a refund. We sort returns in the order they arrive."},
+}
+
+// TestAskedPhraseReading: builtin:coverage-v19 (Builtin.Asked) lets the
+// focus reading accept a question expecting no particular type whose
+// clause that asks holds a word no visible chunk holds, when that word is
+// what the clause says of a thing ("what have I done wrong", "what does
+// that code indicate") and not the kind of thing a "what"/"which" question
+// asks for ("which firmware version", "what colour", "what sort of
+// crumbs"); v18 refuses both kinds. Each accepted case is refused with
+// Asked off: the case tests the switch.
+func TestAskedPhraseReading(t *testing.T) {
+	tests := []struct {
+		name, question string
+		want           bool
+	}{
+		{"what the clause says, after an auxiliary", "My Z20 keeps flashing F3 at me. What have I done wrong?", true},
+		{"what the clause says, after is", "My Z20 started showing F3 halfway through breakfast. What's wrong with it?", true},
+		{"a verb no document uses", "the Z20 flashed F3 at me during breakfast, what does that code indicate?", true},
+		{"the kind asked for is unknown", "the Z20 shows F3. Which firmware version fixes that code?", false},
+		{"the kind asked for is unknown, after is the", "What is the colour of the F3 light on the Z20?", false},
+		{"the kind asked for after sort of", "the Z20 flashed F3 at me during breakfast, what sort of allergen warning is that?", false},
+		{"no question word opens the clause", "Z20 flashing F3 and it smells odd", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := assessorOver(askedCorpus)
+			req := Request{Question: tt.question, Query: tt.question, Evidence: askedCorpus[:1], Groups: []string{"public"}}
+			res := assessChecked(t, b, req)
+			if res.Assessment.Sufficient != tt.want {
+				t.Errorf("v19: Assess(%q) = %+v, want sufficient %v", tt.question, res.Assessment, tt.want)
+			}
+			if tt.want && !strings.Contains(res.Assessment.Reason, "clause that asks") {
+				t.Errorf("reason %q does not say the focus reading accepted", res.Assessment.Reason)
+			}
+			b.Asked = false
+			res = assessChecked(t, b, req)
+			if res.Assessment.Sufficient {
+				t.Errorf("v18 accepts %q too (%s): the case does not test Asked", tt.question, res.Assessment.Reason)
+			}
+			if res.Usage.Model != V18Model {
+				t.Errorf("model %q with Asked off, want %q", res.Usage.Model, V18Model)
+			}
+		})
+	}
+}
