@@ -271,20 +271,21 @@ type BaseFormer interface {
 	Senses(word string) int
 }
 
-// maxTranslateSenses is the most senses a word may have, in the question
-// or as its substitute, for translate to trust a relation that is not
-// between forms of one word: "set" (45 senses) relates to "put" through
-// one of them, and a passage that puts something says nothing of what
-// sets one back.
+// maxTranslateSenses is the most senses a question word may have for
+// translate to trust a relation that is not between forms of one word:
+// "set" (45 senses) relates to "put" through one of them, and a passage
+// that puts something says nothing of what sets one back. The substitute
+// may have more ("relocation" → "move", 21): that it relates back to the
+// question word through one of its two most frequent senses is the check.
 const maxTranslateSenses = 20
 
 // mutual keeps the synonyms of the question word w (term t) a translation
 // can stand on: another form of the same word (one's term begins the
 // other's: "tracker" → "track", "delivered" → "delivery"; or they share
 // a base form: "old" → "older"), or a word the
-// thesaurus relates back to w or to one of w's base forms, neither of
-// them with more than maxTranslateSenses senses ("bought" → "purchase",
-// "guarantee" → "warranty"). A relation that holds one way only joins a
+// thesaurus relates back to w or to one of w's base forms, when w has at
+// most maxTranslateSenses senses ("bought" → "purchase", "guarantee" →
+// "warranty"). A relation that holds one way only joins a
 // frequent sense of one word to a rare sense of the other ("older" →
 // "used", "phone" → "ring"): a passage using the other word in its own
 // common sense says something else. Without a thesaurus nothing is kept.
@@ -298,14 +299,14 @@ func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 	if counts {
 		forms = append(forms, bf.BaseForms(lw)...)
 	}
-	sure := func(word string) bool { return !counts || bf.Senses(word) <= maxTranslateSenses }
+	few := !counts || bf.Senses(lw) <= maxTranslateSenses
 	var out []synonym
 	for _, syn := range syns {
 		if sameWord(t, syn.Term) || counts && slices.ContainsFunc(bf.BaseForms(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
 			out = append(out, syn)
 			continue
 		}
-		if !sure(lw) || !sure(syn.Word) {
+		if !few {
 			continue
 		}
 		if slices.ContainsFunc(r.Thesaurus.Related(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {

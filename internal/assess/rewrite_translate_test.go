@@ -31,44 +31,48 @@ func (s senseThesaurus) Senses(w string) int {
 
 // TestTranslateMutual: builtin:strategies-v3's translate puts a question
 // word only into relatives it can stand on — another form of the word, or
-// a word the thesaurus relates back to it (or to a base form of it), both
-// of few senses — and builtin:strategies-v2 (Mutual off) into any.
+// a word the thesaurus relates back to it (or to a base form of it) when
+// the question word has few senses, however many the relative has — and
+// builtin:strategies-v2 (Mutual off) into any.
 func TestTranslateMutual(t *testing.T) {
 	an := terms.New()
 	lex := newLexicon(an, "Keep your proof of purchase.", "Replace the blade with daily use; it can be used again.",
-		"Never put the motor base in water.", "Track your repair online.", "The motor coupling kit is free.")
+		"Never put the motor base in water.", "Track your repair online.", "The repair centre will move.", "The motor coupling kit is free.")
 	th := senseThesaurus{
 		fakeThesaurus: fakeThesaurus{
-			"bought":   {"purchase", "buyer"},
-			"purchase": {"buy", "purchaser"},
-			"older":    {"used", "old"},
-			"used":     {"use", "secondhand"},
-			"set":      {"put", "place"},
-			"put":      {"set", "place"},
-			"tracker":  {"track"},
-			"track":    {"path", "racetrack"},
+			"bought":     {"purchase", "buyer"},
+			"purchase":   {"buy", "purchaser"},
+			"older":      {"used", "old"},
+			"used":       {"use", "secondhand"},
+			"set":        {"put", "place"},
+			"put":        {"set", "place"},
+			"tracker":    {"track"},
+			"track":      {"path", "racetrack"},
+			"relocation": {"move"},
+			"move":       {"relocation", "go"},
 		},
 		bases:  map[string][]string{"bought": {"bought", "buy"}, "older": {"older", "old"}, "set": {"set"}, "put": {"put"}, "tracker": {"tracker"}},
-		senses: map[string]int{"set": 45, "put": 10},
+		senses: map[string]int{"set": 45, "put": 10, "move": 40},
 	}
-	q := "when I bought the older tracker, did the set cost much"
+	q := "when I bought the older tracker after the relocation, did the set cost much"
 	syn := func(w string) synonym { return synonym{Word: w, Term: an.Terms(w)[0]} }
 	s := &Situation{
 		Request: Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
 		Vocab:   lex.Visible([]string{"public"}), Question: q,
 		Synonyms: map[string][]synonym{
-			an.Terms("bought")[0]:  {syn("purchase")},
-			an.Terms("older")[0]:   {syn("used")},
-			an.Terms("set")[0]:     {syn("put")},
-			an.Terms("tracker")[0]: {syn("track")},
+			an.Terms("bought")[0]:     {syn("purchase")},
+			an.Terms("older")[0]:      {syn("used")},
+			an.Terms("set")[0]:        {syn("put")},
+			an.Terms("tracker")[0]:    {syn("track")},
+			an.Terms("relocation")[0]: {syn("move")},
 		},
 	}
 	for _, c := range []struct {
 		mutual     bool
 		model, why string
 	}{
-		{true, "builtin:strategies-v3", "in the words your documents use: bought→purchase, tracker→track"},
-		{false, "builtin:strategies-v2", "in the words your documents use: bought→purchase, older→used, tracker→track, set→put"},
+		{true, "builtin:strategies-v3", "in the words your documents use: bought→purchase, tracker→track, relocation→move"},
+		{false, "builtin:strategies-v2", "in the words your documents use: bought→purchase, older→used, tracker→track, relocation→move, set→put"},
 	} {
 		r := NewRewriter(an, lex)
 		r.Thesaurus, r.Mutual = th, c.mutual
