@@ -293,7 +293,8 @@ bench-scale-e2e: build $(BIN)/temporal
 
 # The same on RediSearch: E2E_DATA's corpus (a bench-scale data dir) built
 # once by the first binary into a throwaway server from REDISEARCH, then the
-# binaries alternated on that index (docs/performance-scale.md, "Run it").
+# binaries alternated on that index, each serving a release of its own made
+# with its models (docs/performance-scale.md, "Run it").
 E2E_DATA ?= $(SCALE_OUT)/data/500000
 bench-scale-e2e-redis: build $(BIN)/temporal
 	$(GO) run ./cmd/bench-scale -e2e-only -redisearch $(REDISEARCH) -data $(E2E_DATA) -assay $(E2E_ASSAY) -rounds $(E2E_ROUNDS) -out $(E2E_OUT) $(E2E_FLAGS)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,6 +55,13 @@ type Binary struct {
 	Label   string `json:"label"`
 	Path    string `json:"path"`
 	Version string `json:"version"`
+	// Release is the release of its own the binary's runs serve on
+	// RediSearch: made by it before the first run (assay release create,
+	// the index as served, with its models, prompts, policy and loop
+	// defaults) and promoted before each of its runs. Empty on bleve
+	// (every run's data dir, and so its release store, is fresh) and for
+	// a binary older than releases, whose assay dev serves none.
+	Release string `json:"release,omitempty"`
 }
 
 // Trial is one binary's run: assay dev started on the index, assay bench
@@ -186,6 +194,48 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 	defer stop()
 	o.served = &served
 	rep.Backend, rep.Index, rep.BuildS = served.backend, served.String(), buildS
+	if served.backend == RediSearch {
+		// The release store is the index's, in Redis, shared by every
+		// run: a binary's assay dev would otherwise serve the release
+		// the first one made ("initial"), and with other models refuse
+		// every question (search_error). Each binary gets its own.
+		stamp := rep.Started.Format("20060102t150405")
+		// The stable release before, promoted again at the end: with
+		// -redis-addr the server may serve other workers.
+		before, err := served.stableRelease(ctx, logf, bins[0].Path, o.releaseDir())
+		if err != nil {
+			return fmt.Errorf("-assay %s: reading the stable release of %s (assay release list): %w", bins[0].Label, served.name, err)
+		}
+		for i := range bins {
+			name := fmt.Sprintf("bench-%s-%d", stamp, i+1)
+			ok, err := served.ownRelease(ctx, logf, bins[i].Path, name, o.releaseDir())
+			if err != nil {
+				return fmt.Errorf("-assay %s: making its release on %s (assay release create): %w", bins[i].Label, served.name, err)
+			}
+			if !ok {
+				fmt.Fprintf(stdout, "%s has no `assay release` (older than releases): its runs serve no release\n", bins[i].Label)
+				continue
+			}
+			bins[i].Release = name
+			fmt.Fprintf(stdout, "release %s: %s's models on the index served\n", name, bins[i].Label)
+		}
+		rep.Binaries = bins
+		if before != "" {
+			defer func() {
+				for _, b := range bins {
+					if b.Release == "" {
+						continue
+					}
+					if err := served.promote(ctx, logf, b.Path, before, o.releaseDir()); err != nil {
+						fmt.Fprintf(stdout, "release %s, stable before the runs, could not be promoted again: %v\n", before, err)
+					} else {
+						fmt.Fprintf(stdout, "release %s, stable before the runs, is stable again\n", before)
+					}
+					return
+				}
+			}()
+		}
+	}
 	for round := 1; round <= o.rounds; round++ {
 		for i, b := range bins {
 			t := runTrial(ctx, o, b, i, round, logf, stdout)
@@ -205,8 +255,27 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 	fmt.Fprintln(stdout)
 	rep.markdown(stdout)
 	fmt.Fprintf(stdout, "\nwrote %s, %s\n", filepath.Join(o.out, "e2e.md"), filepath.Join(o.out, "e2e.json"))
+	if failed := rep.failed(); len(failed) > 0 {
+		return fmt.Errorf("%d of %d runs failed (each counts in no mean; %s lists them):\n%s", len(failed), len(rep.Trials),
+			filepath.Join(o.out, "e2e.md"), strings.Join(failed, "\n"))
+	}
 	return nil
 }
+
+// failed lists the failed runs, each with its binary, round and errors.
+func (rep E2EReport) failed() []string {
+	var out []string
+	for _, t := range rep.Trials {
+		if len(t.Run.Errors) > 0 {
+			out = append(out, fmt.Sprintf("- %s, round %d: %s", rep.Binaries[t.Binary].Label, t.Round, strings.Join(t.Run.Errors, "; ")))
+		}
+	}
+	return out
+}
+
+// releaseDir is the data dir the release commands run with (on
+// RediSearch the store is in Redis; nothing is written there).
+func (o options) releaseDir() string { return filepath.Join(o.out, "work", "e2e-releases") }
 
 // labelBinaries names each binary by its file name, or by its path when
 // two share a name.
@@ -229,6 +298,13 @@ func labelBinaries(bins []Binary) {
 // and measures it. A failure is recorded in the trial's run.
 func runTrial(ctx context.Context, o options, b Binary, i, round int, log io.Writer, stdout io.Writer) Trial {
 	t := Trial{Binary: i, Round: round, Started: time.Now().UTC(), Run: Run{Backend: o.served.backend}}
+	logFile, _ := log.(*os.File)
+	logStart := int64(-1)
+	if logFile != nil {
+		if off, err := logFile.Seek(0, io.SeekCurrent); err == nil {
+			logStart = off
+		}
+	}
 	t.LoadAvg[0] = loadAvg()
 	fmt.Fprintf(stdout, "round %d, %s (%s), load %s\n", round, b.Label, t.Started.Format("15:04:05 MST"), t.LoadAvg[0])
 	work := filepath.Join(o.out, "work", "e2e", fmt.Sprintf("%02d-%c", (round-1)*len(o.assays)+i+1, 'A'+i%26))
@@ -240,9 +316,20 @@ func runTrial(ctx context.Context, o options, b Binary, i, round int, log io.Wri
 	if err == nil {
 		where, err = o.served.where(work)
 	}
+	if err == nil && b.Release != "" {
+		if err = o.served.promote(ctx, log, b.Path, b.Release, o.releaseDir()); err != nil {
+			err = fmt.Errorf("promoting its release %s: %w", b.Release, err)
+		}
+	}
 	if err == nil {
 		err = measureE2E(ctx, o, b.Path, &t.Run, where, o.served.redisAddr,
 			filepath.Join(o.data, synth.CorpusFile), o.data, work, log, stdout)
+	}
+	var fl *failedLevel
+	if errors.As(err, &fl) && logStart >= 0 {
+		if why := firstStageFailure(logFile.Name(), logStart); why != "" {
+			err = fmt.Errorf("%w; assay dev logged: %s", err, why)
+		}
 	}
 	if err != nil {
 		t.Run.Errors = append(t.Run.Errors, err.Error())
@@ -256,6 +343,28 @@ func runTrial(ctx context.Context, o options, b Binary, i, round int, log io.Wri
 	t.Finished = time.Now().UTC()
 	t.LoadAvg[1] = loadAvg()
 	return t
+}
+
+// stageFailed is the error of assay dev's log line for a stage that
+// failed (`msg="stage failed" ... error="..."`).
+var stageFailed = regexp.MustCompile(`msg="stage failed".* error=("(?:[^"\\]|\\.)*")`)
+
+// firstStageFailure is the error of the first stage failure assay dev
+// logged in path from offset from on (a trial's part of the log), or "".
+func firstStageFailure(path string, from int64) string {
+	b, err := os.ReadFile(path)
+	if err != nil || from > int64(len(b)) {
+		return ""
+	}
+	m := stageFailed.FindSubmatch(b[from:])
+	if m == nil {
+		return ""
+	}
+	s, err := strconv.Unquote(string(m[1]))
+	if err != nil {
+		return ""
+	}
+	return s
 }
 
 func fileExists(p string) bool {
@@ -309,6 +418,68 @@ func (o options) serve(ctx context.Context, bin Binary, chunks int, log io.Write
 		return s, 0, func() {}, err
 	}
 	return s, buildS, stop, nil
+}
+
+// ownRelease makes release name with bin on the RediSearch index s
+// (assay release create without --corpus: the index as served, and bin's
+// models, prompts, routing policy and loop defaults). ok is false for a
+// binary older than releases (no `assay release`): its assay dev serves
+// no release, whatever the store holds.
+func (s servedIndex) ownRelease(ctx context.Context, log io.Writer, bin, name, dataDir string) (ok bool, err error) {
+	args := append([]string{"release", "create", name}, append(redisWhere(s.redisAddr, s.name), "--data-dir", dataDir,
+		"--note", "bench-scale -e2e-only: the runs of "+bin)...)
+	c, err := runChild(ctx, log, bin, args...)
+	if err != nil {
+		if strings.Contains(c.out, `unknown command "release"`) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// stableRelease is the stable release of the index s (assay release list
+// --json with bin): "" when none was ever promoted, or bin is older than
+// releases.
+func (s servedIndex) stableRelease(ctx context.Context, log io.Writer, bin, dataDir string) (string, error) {
+	c, err := runChild(ctx, log, bin, append([]string{"release", "list", "--json"}, append(redisWhere(s.redisAddr, s.name), "--data-dir", dataDir)...)...)
+	if err != nil {
+		if strings.Contains(c.out, `unknown command "release"`) {
+			return "", nil
+		}
+		return "", err
+	}
+	var views []struct {
+		Name   string `json:"name"`
+		Stable bool   `json:"stable"`
+	}
+	// The JSON is one line of the output (assay may log around it).
+	found := false
+	for _, line := range strings.Split(c.out, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "[") || line == "null" {
+			if err := json.Unmarshal([]byte(line), &views); err != nil {
+				return "", fmt.Errorf("assay release list --json: %w: %s", err, tail(c.out, 200))
+			}
+			found = true
+			break
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("assay release list --json: no list in its output: %s", tail(c.out, 200))
+	}
+	for _, v := range views {
+		if v.Stable {
+			return v.Name, nil
+		}
+	}
+	return "", nil
+}
+
+// promote makes release name stable (assay release promote), so that
+// the next assay dev's runs serve it.
+func (s servedIndex) promote(ctx context.Context, log io.Writer, bin, name, dataDir string) error {
+	_, err := runChild(ctx, log, bin, append([]string{"release", "promote", name}, append(redisWhere(s.redisAddr, s.name), "--data-dir", dataDir)...)...)
+	return err
 }
 
 func (s servedIndex) String() string {
@@ -479,6 +650,12 @@ func (rep E2EReport) markdown(w io.Writer) {
 			if len(e.StopReasons) > 0 {
 				fmt.Fprintf(w, "; stops at %d in flight: %s", e.Concurrency, stopReasons(e.StopReasons))
 			}
+			if e.Failed > 0 || e.Errors > 0 {
+				fmt.Fprintf(w, "; **at %d in flight %d failed, %d errors**", e.Concurrency, e.Failed, e.Errors)
+				if e.FirstFailure != "" {
+					fmt.Fprintf(w, " (first: %s)", e.FirstFailure)
+				}
+			}
 		}
 		for _, e := range t.Run.Errors {
 			fmt.Fprintf(w, "; **failed**: %s", e)
@@ -487,7 +664,11 @@ func (rep E2EReport) markdown(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nBinaries:")
 	for _, b := range rep.Binaries {
-		fmt.Fprintf(w, "- %s: %s (%s)\n", b.Label, b.Path, b.Version)
+		fmt.Fprintf(w, "- %s: %s (%s)", b.Label, b.Path, b.Version)
+		if b.Release != "" {
+			fmt.Fprintf(w, "; its runs serve its own release %s", b.Release)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

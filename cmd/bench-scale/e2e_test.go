@@ -268,8 +268,8 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 	}
 	out2 := t.TempDir()
 	if err := run(ctx, []string{"-e2e-only", "-index", index, "-data", data2, "-assay", bin, "-e2e-n", "2", "-e2e-warmup", "0",
-		"-temporal-bin", temporal, "-out", out2}, io.Discard); err != nil {
-		t.Fatal(err)
+		"-temporal-bin", temporal, "-out", out2}, io.Discard); err == nil || !strings.Contains(err.Error(), "1 of 1 runs failed") || !strings.Contains(err.Error(), "A assay, round 1: ") {
+		t.Errorf("run with its one run failed: %v; want an error naming the failed run", err)
 	}
 	var rep2 E2EReport
 	readJSON(t, filepath.Join(out2, "e2e.json"), &rep2)
@@ -395,12 +395,70 @@ func TestE2EOnlyRediSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	out3 := t.TempDir()
-	if err := run(ctx, append([]string{"-e2e-only", "-redis-addr", srv.Addr, "-index", name, "-data", data2, "-assay", bin, "-out", out3}, small...), io.Discard); err != nil {
-		t.Fatal(err)
+	if err := run(ctx, append([]string{"-e2e-only", "-redis-addr", srv.Addr, "-index", name, "-data", data2, "-assay", bin, "-out", out3}, small...), io.Discard); err == nil || !strings.Contains(err.Error(), "1 of 1 runs failed") {
+		t.Errorf("run with its one run failed: %v; want an error naming the failed run", err)
 	}
 	var rep3 E2EReport
 	readJSON(t, filepath.Join(out3, "e2e.json"), &rep3)
 	if errs := rep3.Trials[0].Run.Errors; len(errs) != 1 || !strings.Contains(errs[0], "rebuilt the index instead of serving "+rep2.Index[:strings.Index(rep2.Index, ", Redis at")]) {
 		t.Errorf("errors = %q, want the rebuild refused", errs)
+	}
+}
+
+// TestFailedLevels: a level's runs that stopped with a failure's stop
+// reason are counted as failed from the stop reasons (so an assay bench
+// that predates its own count reads the same); a level whose questions
+// all failed is an error naming the binary, the level, the stop reasons
+// and the first failure (or, without one, where to look); a level where
+// some answered is not.
+func TestFailedLevels(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "e2e.json")
+	old := `{"schema":"assay.bench/v1","rows":[
+		{"concurrency":1,"completed":4,"errors":0,"questions_per_second":0.7,"p50_ms":1400,"stop_reasons":{"search_error":4}},
+		{"concurrency":8,"completed":4,"errors":0,"questions_per_second":9,"p50_ms":800,"stop_reasons":{"answered":3,"assessment_error":1}}]}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readBenchRows(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Failed != 4 || rows[1].Failed != 1 {
+		t.Fatalf("rows %+v, want 4 and 1 failed", rows)
+	}
+	err = allFailed("assay-base", rows)
+	if err == nil || !strings.Contains(err.Error(), "assay-base: every question at 1 in flight failed (0 errors; 4 runs stopped search_error 4): its assay bench gives no detail") {
+		t.Errorf("allFailed = %v; want the binary, the level, the stop reasons and where to look", err)
+	}
+	rows[0].FirstFailure = "question q1 stopped search_error: release initial assesses with … deploy a worker for it"
+	if err := allFailed("assay-base", rows); err == nil || !strings.Contains(err.Error(), "deploy a worker for it; not measured") {
+		t.Errorf("allFailed = %v; want the first failure's detail", err)
+	}
+	if err := allFailed("assay-base", rows[1:]); err != nil {
+		t.Errorf("allFailed with 3 of 4 answered = %v, want nil", err)
+	}
+	if err := allFailed("assay-base", []E2E{{Concurrency: 2, Errors: 5, FirstError: "connection refused"}}); err == nil || !strings.Contains(err.Error(), "(5 errors; 0 runs stopped none): connection refused") {
+		t.Errorf("allFailed with no question completed = %v", err)
+	}
+}
+
+// TestFirstStageFailure reads the first stage failure assay dev logged in
+// a trial's part of the log, its error unquoted.
+func TestFirstStageFailure(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "e2e.log")
+	before := `time=2026-12-03T14:09:10Z level=WARN msg="stage failed" component=temporal-sdk stage=search error="an earlier trial's"` + "\n"
+	log := before + `time=2026-12-03T14:09:17Z level=INFO msg="serving release" release=x
+time=2026-12-03T14:09:17Z level=WARN msg="stage failed" component=temporal-sdk WorkflowType=AnswerWorkflow Attempt=1 stage=search error="Search: release.Serve: release bench-1 generates with {builtin:extractive-v17 }, this worker with {builtin:extractive-v16 }: deploy a worker for it (type: assay.unavailable, retryable: true)"
+time=2026-12-03T14:09:18Z level=WARN msg="stage failed" stage=search error="the second"
+`
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "Search: release.Serve: release bench-1 generates with {builtin:extractive-v17 }, this worker with {builtin:extractive-v16 }: deploy a worker for it (type: assay.unavailable, retryable: true)"
+	if got := firstStageFailure(path, int64(len(before))); got != want {
+		t.Errorf("firstStageFailure = %q, want %q", got, want)
+	}
+	if got := firstStageFailure(path, int64(len(log))); got != "" {
+		t.Errorf("firstStageFailure past the end = %q, want none", got)
 	}
 }

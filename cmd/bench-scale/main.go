@@ -23,9 +23,16 @@
 //	go run ./cmd/bench-scale -e2e-only -redisearch DIR -data OUT/data/N -assay base,new [-rounds 3] [-costs]
 //	go run ./cmd/bench-scale -e2e-only -redis-addr HOST:PORT -index NAME -data OUT/data/N -assay base,new
 //
+// On RediSearch each binary serves a release of its own (made with its
+// models before the first run, promoted before each of its runs): the
+// release store is the server's, and a binary with other models would
+// be refused by another's release.
+//
 // Every measurement runs the assay binary as a child process, so the
 // numbers are those of the shipped commands and a child's memory is its
-// own.
+// own. A run whose questions all failed (errors, or runs stopped
+// search_error, ...) is a failed run; bench-scale writes its reports and
+// then exits 1 when any run or measurement failed.
 package main
 
 import (
@@ -44,8 +51,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/assay-rag/assay/internal/bench"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/synth"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Schema names the JSON report's shape.
@@ -249,7 +258,27 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout)
 	rep.markdown(stdout)
 	fmt.Fprintf(stdout, "\nwrote %s, %s, %s\n", filepath.Join(o.out, "report.md"), filepath.Join(o.out, "report.json"), filepath.Join(o.out, "scaling.svg"))
+	if failed := rep.failed(); len(failed) > 0 {
+		return fmt.Errorf("%d measurements failed (report.md lists them):\n%s", len(failed), strings.Join(failed, "\n"))
+	}
 	return nil
+}
+
+// failed lists the failed measurements, each with its size and backend
+// (or Lucene).
+func (rep Report) failed() []string {
+	var out []string
+	for _, s := range rep.Sizes {
+		if s.Lucene != nil && s.Lucene.Error != "" {
+			out = append(out, fmt.Sprintf("- %d chunks, lucene: %s", s.Chunks, s.Lucene.Error))
+		}
+		for _, r := range s.Backends {
+			for _, e := range r.Errors {
+				out = append(out, fmt.Sprintf("- %d chunks, %s: %s", s.Chunks, r.Backend, e))
+			}
+		}
+	}
+	return out
 }
 
 // rerender rewrites the report files in dir from a report.json.
@@ -503,15 +532,16 @@ func ndcg(runFile string, qrels eval.Qrels) (float64, error) {
 type benchReport struct {
 	Schema string `json:"schema"`
 	Rows   []struct {
-		Concurrency int            `json:"concurrency"`
-		Completed   int            `json:"completed"`
-		Errors      int            `json:"errors"`
-		FirstError  string         `json:"first_error"`
-		PerSecond   float64        `json:"questions_per_second"`
-		P50MS       float64        `json:"p50_ms"`
-		P95MS       float64        `json:"p95_ms"`
-		P99MS       float64        `json:"p99_ms"`
-		StopReasons map[string]int `json:"stop_reasons"`
+		Concurrency  int            `json:"concurrency"`
+		Completed    int            `json:"completed"`
+		Errors       int            `json:"errors"`
+		FirstError   string         `json:"first_error"`
+		FirstFailure string         `json:"first_failure"`
+		PerSecond    float64        `json:"questions_per_second"`
+		P50MS        float64        `json:"p50_ms"`
+		P95MS        float64        `json:"p95_ms"`
+		P99MS        float64        `json:"p99_ms"`
+		StopReasons  map[string]int `json:"stop_reasons"`
 	} `json:"rows"`
 }
 
@@ -565,12 +595,12 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 			return err
 		}
 	}
-	bench := func(conc string, n, warmup int, jsonOut string) (child, error) {
+	askBench := func(conc string, n, warmup int, jsonOut string) (child, error) {
 		return runChild(ctx, log, bin, "bench", "--server", "http://"+addr, "--questions", filepath.Join(data, synth.QuestionsFile),
 			"-concurrency", conc, "-n", strconv.Itoa(n), "-warmup", strconv.Itoa(warmup), "--json", jsonOut)
 	}
 	if o.e2ePrewarm > 0 {
-		if _, err := bench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
+		if _, err := askBench("8", o.e2ePrewarm, 0, filepath.Join(work, "e2e-prewarm.json")); err != nil {
 			return fmt.Errorf("pre-warm: %w", err)
 		}
 	}
@@ -598,8 +628,17 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		}()
 	}
 	jsonOut := filepath.Join(work, "e2e.json")
-	client, err := bench(o.e2eConc, o.e2eN, o.e2eWarmup, jsonOut)
+	client, err := askBench(o.e2eConc, o.e2eN, o.e2eWarmup, jsonOut)
 	if err != nil {
+		// A binary's assay bench that fails a level (every question
+		// failed) still writes its rows, kept in the report; its error
+		// names the binary and the first failure.
+		if rows, rerr := readBenchRows(jsonOut); rerr == nil {
+			r.E2E = rows
+			if ferr := allFailed(filepath.Base(bin), rows); ferr != nil {
+				return ferr
+			}
+		}
 		return err
 	}
 	after, err := probe.read(ctx)
@@ -625,23 +664,86 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 	if _, r.WorkerHWM, err = dev.memory(); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(jsonOut)
-	if err != nil {
+	if r.E2E, err = readBenchRows(jsonOut); err != nil {
 		return err
+	}
+	for _, e := range r.E2E {
+		fmt.Fprintf(stdout, "  end to end, %d in flight: %.1f q/s, p50 %.0fms; %d errors, %d failed\n", e.Concurrency, e.PerSecond, e.P50MS, e.Errors, e.Failed)
+	}
+	return allFailed(filepath.Base(bin), r.E2E)
+}
+
+// readBenchRows reads assay bench's --json rows, counting each level's
+// failed runs from its stop reasons.
+func readBenchRows(path string) ([]E2E, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
 	var br benchReport
 	if err := json.Unmarshal(b, &br); err != nil {
-		return fmt.Errorf("%s: %w", jsonOut, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if br.Schema != "assay.bench/v1" {
-		return fmt.Errorf("%s: schema %q, want assay.bench/v1", jsonOut, br.Schema)
+		return nil, fmt.Errorf("%s: schema %q, want assay.bench/v1", path, br.Schema)
 	}
+	var rows []E2E
 	for _, row := range br.Rows {
-		r.E2E = append(r.E2E, E2E{Concurrency: row.Concurrency, Completed: row.Completed, Errors: row.Errors, FirstError: row.FirstError,
-			PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS, StopReasons: row.StopReasons})
-		fmt.Fprintf(stdout, "  end to end, %d in flight: %.1f q/s, p50 %.0fms\n", row.Concurrency, row.PerSecond, row.P50MS)
+		e := E2E{Concurrency: row.Concurrency, Completed: row.Completed, Errors: row.Errors, FirstError: row.FirstError,
+			FirstFailure: row.FirstFailure, PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS, StopReasons: row.StopReasons}
+		for s, n := range row.StopReasons {
+			if bench.Failure(wire.StopReason(s)) {
+				e.Failed += n
+			}
+		}
+		rows = append(rows, e)
+	}
+	return rows, nil
+}
+
+// failedLevel is allFailed's error.
+type failedLevel struct{ msg string }
+
+func (e *failedLevel) Error() string { return e.msg }
+
+// allFailed is an error when a level's questions all failed (errors and
+// failed runs, none answered or declined), naming the binary, the stop
+// reasons and the first failure: such a level measured how fast the
+// service fails, not how fast it answers.
+func allFailed(bin string, rows []E2E) error {
+	for _, e := range rows {
+		if e.Completed > e.Failed {
+			continue
+		}
+		why := e.FirstFailure
+		if why == "" {
+			why = e.FirstError
+		}
+		if why == "" {
+			why = "its assay bench gives no detail"
+		}
+		return &failedLevel{fmt.Sprintf("%s: every question at %d in flight failed (%d errors; %d runs stopped %s): %s; not measured (assay dev's log, in OUT/logs, says why)",
+			bin, e.Concurrency, e.Errors, e.Failed, orNone(stopReasons(failedOnly(e.StopReasons))), why)}
 	}
 	return nil
+}
+
+// failedOnly is the failure stop reasons of m with their counts.
+func failedOnly(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for s, n := range m {
+		if bench.Failure(wire.StopReason(s)) {
+			out[s] = n
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // takeProfile waits delay, then saves a CPU profile of seconds from the

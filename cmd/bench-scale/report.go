@@ -99,16 +99,24 @@ type Search struct {
 	PeakRSS int64    `json:"peak_rss_bytes"`    // the assay search process's
 }
 
-// E2E is one concurrency level of assay bench against assay dev.
+// E2E is one concurrency level of assay bench against assay dev. Errors
+// are questions the gateway did not answer; Failed the completed runs
+// that ended with a failure's stop reason (bench.Failure: search_error,
+// ...), counted here from StopReasons so that a binary whose assay bench
+// predates its own count is read the same way.
 type E2E struct {
-	Concurrency int     `json:"concurrency"`
-	Completed   int     `json:"completed"`
-	Errors      int     `json:"errors"`
-	FirstError  string  `json:"first_error,omitempty"`
-	PerSecond   float64 `json:"questions_per_second"`
-	P50MS       float64 `json:"p50_ms"`
-	P95MS       float64 `json:"p95_ms"`
-	P99MS       float64 `json:"p99_ms"`
+	Concurrency int    `json:"concurrency"`
+	Completed   int    `json:"completed"`
+	Errors      int    `json:"errors"`
+	FirstError  string `json:"first_error,omitempty"`
+	Failed      int    `json:"failed"`
+	// FirstFailure is assay bench's first failed run with the service's
+	// detail (empty from a binary whose assay bench does not say).
+	FirstFailure string  `json:"first_failure,omitempty"`
+	PerSecond    float64 `json:"questions_per_second"`
+	P50MS        float64 `json:"p50_ms"`
+	P95MS        float64 `json:"p95_ms"`
+	P99MS        float64 `json:"p99_ms"`
 	// StopReasons counts the measured questions by stop reason.
 	StopReasons map[string]int `json:"stop_reasons,omitempty"`
 }
@@ -341,6 +349,9 @@ func (rep Report) markdown(w io.Writer) {
 			s := fmt.Sprintf("%.1f (%s)", e.PerSecond, ms(e.P50MS))
 			if e.Errors > 0 {
 				s += fmt.Sprintf(", %d errors", e.Errors)
+			}
+			if e.Failed > 0 {
+				s += fmt.Sprintf(", %d failed", e.Failed)
 			}
 			return s
 		})

@@ -99,7 +99,10 @@ type Index interface {
 	// DocFreq, Len and EachTerm are whole-index statistics, for what
 	// must agree with the build (the IDF-weighted builtin embedder) and
 	// for operators; never for numbers a principal sees (Visible).
-	DocFreq(term string) int
+	// DocFreq's error is the server's failure (RediSearch; typed
+	// unavailable or timeout): never a count of 0 in place of one it
+	// could not read. bleve's is nil.
+	DocFreq(term string) (int, error)
 	Len() int
 	// EachTerm's error is the server's failure part way (RediSearch):
 	// the terms given before it are not all of them.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -37,21 +38,43 @@ type Report struct {
 }
 
 // Row is one measured concurrency level: questions asked one round
-// trip each (POST /v1/questions?wait=).
+// trip each (POST /v1/questions?wait=). Errors are the questions the
+// gateway did not answer (a failed request, or a run still going after
+// the wait); Completed the runs that ended, Failed those of them that
+// ended with a failure's stop reason (Failure: search_error, ...), which
+// are counted in Completed, the latencies and StopReasons too.
 type Row struct {
-	Concurrency int                     `json:"concurrency"`
-	Completed   int                     `json:"completed"`
-	Errors      int                     `json:"errors"`
-	FirstError  string                  `json:"first_error,omitempty"`
-	ElapsedS    float64                 `json:"elapsed_s"`
-	PerSecond   float64                 `json:"questions_per_second"`
-	P50MS       float64                 `json:"p50_ms"`
-	P95MS       float64                 `json:"p95_ms"`
-	P99MS       float64                 `json:"p99_ms"`
-	MaxMS       float64                 `json:"max_ms"`
-	StopReasons map[wire.StopReason]int `json:"stop_reasons"`
-	latenciesMS []float64
-	firstErr    error
+	Concurrency int    `json:"concurrency"`
+	Completed   int    `json:"completed"`
+	Errors      int    `json:"errors"`
+	FirstError  string `json:"first_error,omitempty"`
+	Failed      int    `json:"failed"`
+	// FirstFailure is the first failed run: its id, stop reason and
+	// the service's detail ("search failed: unavailable", ...).
+	FirstFailure string                  `json:"first_failure,omitempty"`
+	ElapsedS     float64                 `json:"elapsed_s"`
+	PerSecond    float64                 `json:"questions_per_second"`
+	P50MS        float64                 `json:"p50_ms"`
+	P95MS        float64                 `json:"p95_ms"`
+	P99MS        float64                 `json:"p99_ms"`
+	MaxMS        float64                 `json:"max_ms"`
+	StopReasons  map[wire.StopReason]int `json:"stop_reasons"`
+	latenciesMS  []float64
+	firstErr     error
+}
+
+// Failure reports whether a run that ends with stop reason s failed
+// rather than answered or declined: a stage's typed, final error
+// (search_error, assessment_error, generation_error), or what none of a
+// benchmark's questions, asked through a gateway and never cancelled,
+// should end with (invalid_request, unauthorized, cancelled). A level
+// whose runs all fail is an error, not a measurement.
+func Failure(s wire.StopReason) bool {
+	switch s {
+	case wire.SearchError, wire.AssessmentError, wire.GenerationError, wire.InvalidRequest, wire.Unauthorized, wire.Cancelled:
+		return true
+	}
+	return false
 }
 
 // Batch is one batch of questions through POST /v1/batches, timed
@@ -80,7 +103,9 @@ type Options struct {
 // Run measures the gateway c talks to at each concurrency level in turn,
 // then the batch, adding the rows and the batch to rep and printing them
 // on w (a level's table when there is one level, one Markdown table for
-// several).
+// several). A measured level where no question completed, or where every
+// run that completed failed (Failure), is the error, its row kept in rep;
+// a warm-up only fails when none completed.
 func Run(ctx context.Context, c *apiclient.Client, o Options, w io.Writer, rep *Report) error {
 	for _, conc := range o.Concurrency {
 		if o.Warmup > 0 {
@@ -89,7 +114,12 @@ func Run(ctx context.Context, c *apiclient.Client, o Options, w io.Writer, rep *
 			}
 		}
 		row, err := Measure(ctx, c, o.Questions, o.N, conc)
+		if err == nil && row.Failed == row.Completed {
+			// Measured how fast the service fails, not how fast it answers.
+			err = fmt.Errorf("every question that completed failed (%d of %d; %s): %s", row.Failed, o.N, row.stops(), row.FirstFailure)
+		}
 		if err != nil {
+			rep.Rows = append(rep.Rows, row) // what failed, for --json
 			return fmt.Errorf("concurrency %d: %w", conc, err)
 		}
 		rep.Rows = append(rep.Rows, row)
@@ -136,6 +166,12 @@ func Measure(ctx context.Context, c *apiclient.Client, qs []api.BatchQuestion, n
 				default:
 					row.latenciesMS = append(row.latenciesMS, ms)
 					row.StopReasons[q.StopReason]++
+					if Failure(q.StopReason) {
+						row.Failed++
+						if row.FirstFailure == "" {
+							row.FirstFailure = fmt.Sprintf("question %s stopped %s: %s", q.ID, q.StopReason, q.StopDetail)
+						}
+					}
 				}
 				mu.Unlock()
 			}
@@ -211,10 +247,21 @@ func cmpOr(have, err error) error {
 	return err
 }
 
+// stops lists the row's failure stop reasons with their counts.
+func (r Row) stops() string {
+	var parts []string
+	for _, s := range wire.StopReasons {
+		if k := r.StopReasons[s]; k > 0 && Failure(s) {
+			parts = append(parts, fmt.Sprintf("%s %d", s, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Print writes the row as a small table, out of n questions asked.
 func (r Row) Print(w io.Writer, n int) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "questions\t%d of %d completed, %d errors, concurrency %d\n", r.Completed, n, r.Errors, r.Concurrency)
+	fmt.Fprintf(tw, "questions\t%d of %d completed (%d of them failed), %d errors, concurrency %d\n", r.Completed, n, r.Failed, r.Errors, r.Concurrency)
 	fmt.Fprintf(tw, "elapsed\t%.2f s\n", r.ElapsedS)
 	fmt.Fprintf(tw, "throughput\t%.1f questions/s\n", r.PerSecond)
 	fmt.Fprintf(tw, "latency\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\tmax %.1f ms\n", r.P50MS, r.P95MS, r.P99MS, r.MaxMS)
@@ -226,19 +273,25 @@ func (r Row) Print(w io.Writer, n int) {
 	if r.FirstError != "" {
 		fmt.Fprintf(tw, "first error\t%s\n", r.FirstError)
 	}
+	if r.FirstFailure != "" {
+		fmt.Fprintf(tw, "first failure\t%s\n", r.FirstFailure)
+	}
 	tw.Flush()
 }
 
 // PrintTable prints one line per concurrency level, as Markdown.
 func PrintTable(w io.Writer, rows []Row) {
-	fmt.Fprintln(w, "| concurrency | questions/s | p50 | p95 | p99 | errors |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| concurrency | questions/s | p50 | p95 | p99 | errors | failed |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %d | %.1f | %.0f ms | %.0f ms | %.0f ms | %d |\n", r.Concurrency, r.PerSecond, r.P50MS, r.P95MS, r.P99MS, r.Errors)
+		fmt.Fprintf(w, "| %d | %.1f | %.0f ms | %.0f ms | %.0f ms | %d | %d |\n", r.Concurrency, r.PerSecond, r.P50MS, r.P95MS, r.P99MS, r.Errors, r.Failed)
 	}
 	for _, r := range rows {
 		if r.FirstError != "" {
 			fmt.Fprintf(w, "concurrency %d, first error: %s\n", r.Concurrency, r.FirstError)
+		}
+		if r.FirstFailure != "" {
+			fmt.Fprintf(w, "concurrency %d, first failure: %s\n", r.Concurrency, r.FirstFailure)
 		}
 	}
 }

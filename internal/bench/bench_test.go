@@ -15,7 +15,8 @@ import (
 )
 
 // fakeGateway answers every question at once, except "slow", which is
-// still running after the wait; its one batch runs for two status polls.
+// still running after the wait, and "broken", whose run ends search_error;
+// its one batch runs for two status polls.
 func fakeGateway(t *testing.T) (*apiclient.Client, *atomic.Int64) {
 	t.Helper()
 	var asked atomic.Int64
@@ -28,8 +29,12 @@ func fakeGateway(t *testing.T) (*apiclient.Client, *atomic.Int64) {
 		}
 		asked.Add(1)
 		q := api.QuestionResponse{ID: "q", Status: api.Completed, StopReason: wire.Answered}
-		if req.Question == "slow" {
+		switch req.Question {
+		case "slow":
 			q = api.QuestionResponse{ID: "q-slow", Status: api.Running}
+		case "broken":
+			q = api.QuestionResponse{ID: "q-broken", Status: api.Completed, StopReason: wire.SearchError,
+				StopDetail: "search failed: release initial assesses with another model: deploy a worker for it"}
 		}
 		json.NewEncoder(w).Encode(q)
 	})
@@ -100,11 +105,51 @@ func TestRunOneLevel(t *testing.T) {
 	if err != nil || rep.Batch != nil {
 		t.Fatalf("Run: %v, batch %+v; want no error and no batch", err, rep.Batch)
 	}
-	if !strings.Contains(out.String(), "3 of 3 completed, 0 errors, concurrency 2") || !strings.Contains(out.String(), "answered") {
+	if !strings.Contains(out.String(), "3 of 3 completed (0 of them failed), 0 errors, concurrency 2") || !strings.Contains(out.String(), "answered") {
 		t.Errorf("output:\n%s", out.String())
 	}
 	err = Run(context.Background(), c, Options{Questions: []api.BatchQuestion{{Question: "slow"}}, N: 2, Concurrency: []int{4}}, &out, &Report{})
 	if err == nil || !strings.Contains(err.Error(), "concurrency 4: no question completed") {
 		t.Errorf("Run with nothing completing: %v; want the level named", err)
+	}
+}
+
+// TestFailedRuns: a run that completes with a failure's stop reason is
+// counted and shown as failed (not only as a stop reason among answers);
+// a level whose completed runs all failed is an error naming the stop
+// reasons and the first failure's detail, and its row is kept.
+func TestFailedRuns(t *testing.T) {
+	c, _ := fakeGateway(t)
+	var out strings.Builder
+	var rep Report
+	qs := []api.BatchQuestion{{Question: "one"}, {Question: "broken"}}
+	if err := Run(context.Background(), c, Options{Questions: qs, N: 4, Concurrency: []int{1, 2}}, &out, &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Completed != 4 || r.Failed != 2 || r.Errors != 0 || !strings.Contains(r.FirstFailure, "q-broken stopped search_error: search failed: release initial") {
+			t.Errorf("row %+v: want 4 completed, 2 of them failed, the first failure's detail", r)
+		}
+	}
+	for _, want := range []string{"| errors | failed |", "| 0 | 2 |", "concurrency 1, first failure: question q-broken stopped search_error: search failed"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	rep = Report{}
+	if err := Run(context.Background(), c, Options{Questions: qs, N: 2, Concurrency: []int{1}}, &out, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "2 of 2 completed (1 of them failed), 0 errors, concurrency 1") || !strings.Contains(out.String(), "first failure") {
+		t.Errorf("one level's table:\n%s", out.String())
+	}
+	rep = Report{}
+	err := Run(context.Background(), c, Options{Questions: []api.BatchQuestion{{Question: "broken"}}, N: 3, Concurrency: []int{2}}, &out, &rep)
+	if err == nil || !strings.Contains(err.Error(), "concurrency 2: every question that completed failed (3 of 3; search_error 3): question q-broken stopped search_error: search failed: release initial") {
+		t.Errorf("Run with every run failing: %v; want the level, the stop reasons and the first failure's detail", err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Failed != 3 {
+		t.Errorf("rows %+v, want the failed level's row kept", rep.Rows)
 	}
 }

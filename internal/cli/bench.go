@@ -66,13 +66,14 @@ func runBench(ctx context.Context, e env, args []string) error {
 	c := &apiclient.Client{BaseURL: *server, APIKey: e.getenv("ASSAY_API_KEY")}
 
 	err = bench.Run(ctx, c, bench.Options{Questions: qs, N: *n, Warmup: *warmup, Concurrency: concs, Batch: *batchN}, e.stdout, &report)
+	if *jsonOut != "" {
+		// Written when a level failed too: its row says how.
+		if werr := writeJSONFile(*jsonOut, report); werr != nil && err == nil {
+			err = werr
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
-	}
-	if *jsonOut != "" {
-		if err := writeJSONFile(*jsonOut, report); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
 	}
 	return nil
 }

@@ -216,11 +216,11 @@ func TestNewOpenAIValidates(t *testing.T) {
 // tinyVocab: "kettle" is in every chunk, "descale" in one.
 type tinyVocab struct{}
 
-func (tinyVocab) DocFreq(t string) int {
+func (tinyVocab) DocFreq(t string) (int, error) {
 	if t == "kettl" {
-		return 100
+		return 100, nil
 	}
-	return 1
+	return 1, nil
 }
 func (tinyVocab) Len() int { return 100 }
 
@@ -243,5 +243,46 @@ func TestHashedIDF(t *testing.T) {
 	}
 	if _, err := NewHashedIDF(512, nil, "x"); errs.FieldOf(err) != "vocab" {
 		t.Errorf("NewHashedIDF(nil vocab) error = %v, want a vocab field error", err)
+	}
+}
+
+// failingVocab fails every count but kettle's, as a RediSearch index's
+// whole-index df does for a term not cached when Redis does not answer.
+type failingVocab struct{}
+
+func (failingVocab) DocFreq(t string) (int, error) {
+	if t == "kettl" {
+		return 100, nil
+	}
+	return 0, errs.Errorf("test.DocFreq", errs.Unavailable, "Redis did not answer")
+}
+func (failingVocab) Len() int { return 100 }
+
+// TestHashedIDFFailsWithItsVocabulary: a df the vocabulary could not give
+// makes Embed an error, typed as the vocabulary typed it, never a vector
+// weighted as if no chunk held the term; a text whose counts all came is
+// embedded.
+func TestHashedIDFFailsWithItsVocabulary(t *testing.T) {
+	h, err := NewHashedIDF(512, failingVocab{}, "0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := h.Embed(context.Background(), []string{"kettle"}); err != nil || len(v) != 1 {
+		t.Fatalf("Embed(kettle) = %d vectors, %v; want one and no error", len(v), err)
+	}
+	for _, texts := range [][]string{{"descale"}, {"kettle", "descale the kettle"}} {
+		v, err := h.Embed(context.Background(), texts)
+		if err == nil || !errs.Is(errs.Unavailable, err) || v != nil {
+			t.Errorf("Embed(%q) = %d vectors, %v; want no vectors and an error typed unavailable", texts, len(v), err)
+		}
+	}
+	// many texts, spread over the CPUs: the error still comes back
+	many := make([]string, 200)
+	for i := range many {
+		many[i] = "kettle"
+	}
+	many[137] = "descale"
+	if _, err := h.Embed(context.Background(), many); err == nil {
+		t.Error("Embed of 200 texts, one failing: no error")
 	}
 }

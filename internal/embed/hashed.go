@@ -56,11 +56,24 @@ type Hashed struct {
 }
 
 // Vocabulary gives the corpus statistics an IDF-weighted embedder needs:
-// how many chunks contain an analyzed term, out of how many.
+// how many chunks contain an analyzed term, out of how many. DocFreq's
+// error is a count the statistics' server could not give (a RediSearch
+// index's, read from Redis): Embed fails with it rather than weigh the
+// term as if no chunk held it. Counts made in memory (a build's
+// backend.Stats) never fail: Counts adapts them.
 type Vocabulary interface {
-	DocFreq(term string) int
+	DocFreq(term string) (int, error)
 	Len() int
 }
+
+// Counts is term counts that cannot fail (counted in memory, as a build
+// counts its corpus) as a Vocabulary.
+func Counts(c backend.TermCounts) Vocabulary { return counts{c} }
+
+type counts struct{ c backend.TermCounts }
+
+func (c counts) DocFreq(term string) (int, error) { return c.c.DocFreq(term), nil }
+func (c counts) Len() int                         { return c.c.Len() }
 
 // HashedIDFID is the model id of the IDF-weighted builtin.
 const HashedIDFID = "builtin:hashed-ngrams-idf-v1"
@@ -134,9 +147,12 @@ func (h *Hashed) ID() string {
 func (h *Hashed) Dim() int { return h.dim }
 
 // Embed returns one unit-length vector per text (a zero vector for a text
-// with no features), spreading large batches over the CPUs.
+// with no features), spreading large batches over the CPUs. IDF-weighted,
+// a count the vocabulary could not give is the error (the first text's to
+// fail), as the vocabulary typed it.
 func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
+	failed := make([]error, len(texts))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)/32))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -147,7 +163,7 @@ func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error)
 				if ctx.Err() != nil {
 					return
 				}
-				out[i] = h.embed(texts[i])
+				out[i], failed[i] = h.embed(texts[i])
 			}
 		}()
 	}
@@ -155,10 +171,15 @@ func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	if err := ctx.Err(); err != nil {
 		return nil, errs.E("embed.Hashed", errs.Timeout, err)
 	}
+	for _, err := range failed {
+		if err != nil {
+			return nil, errs.E("embed.Hashed", err)
+		}
+	}
 	return out, nil
 }
 
-func (h *Hashed) embed(text string) []float32 {
+func (h *Hashed) embed(text string) ([]float32, error) {
 	// Features are keyed by the FNV-1a hash of kind, 0 and the feature's
 	// bytes, computed without building the strings, and summed in a
 	// scratch table (featTable) reused across texts.
@@ -178,7 +199,10 @@ func (h *Hashed) embed(text string) []float32 {
 		}
 		w := 1.0
 		if h.vocab != nil {
-			w = h.idf(string(t))
+			var err error
+			if w, err = h.idf(string(t)); err != nil {
+				return nil, err
+			}
 		}
 		f.add(fnvAdd(fnvW, t), w)
 		if prev != nil {
@@ -245,13 +269,13 @@ func (h *Hashed) embed(text string) []float32 {
 	}
 	out := make([]float32, h.dim)
 	if norm == 0 {
-		return out
+		return out, nil
 	}
 	norm = math.Sqrt(norm)
 	for i, x := range v {
 		out[i] = float32(x / norm)
 	}
-	return out
+	return out, nil
 }
 
 // scratch is one embed call's working memory, pooled across calls.
@@ -411,12 +435,17 @@ func fnvAdd(h uint64, b []byte) uint64 {
 }
 
 // idf is a term's BM25 inverse document frequency over the vocabulary, or
-// 1 without one. A term the corpus lacks weighs the most.
-func (h *Hashed) idf(t string) float64 {
+// 1 without one. A term the corpus lacks weighs the most; a count the
+// vocabulary could not give is the error.
+func (h *Hashed) idf(t string) (float64, error) {
 	if h.vocab == nil {
-		return 1
+		return 1, nil
 	}
-	return backend.IDF(h.vocab.Len(), h.vocab.DocFreq(t))
+	df, err := h.vocab.DocFreq(t)
+	if err != nil {
+		return 0, err
+	}
+	return backend.IDF(h.vocab.Len(), df), nil
 }
 
 // isStop reports whether w is an English stop word.

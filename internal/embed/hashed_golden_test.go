@@ -39,7 +39,10 @@ func embedV2Reference(tb testing.TB, h *Hashed, text string, ordered bool) []flo
 	var bounds []int
 	for _, tok := range toks {
 		t := tok.Term
-		w := h.idf(string(t))
+		w, err := h.idf(string(t))
+		if err != nil {
+			tb.Fatal(err)
+		}
 		add(fnvAdd(fnvAdd(fnvKind('w'), t), nil), w)
 		if prev != nil {
 			k := fnvAdd(fnvAdd(fnvAdd(fnvKind('b'), prev), []byte{' '}), t)

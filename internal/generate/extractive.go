@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
 	ExtractiveV14Model = router.BuiltinGenerateModelV14
@@ -256,7 +257,7 @@ const (
 //     sources (see joint): "does E4 mean the same on the X200 as on the
 //     X300 Pro?" gets the X200 error page's E4 and the X300 Pro's.
 //
-// v17 (ExtractiveModel; v16 is ExtractiveV16Model) quotes the sentences
+// v17 (ExtractiveV17Model; v16 is ExtractiveV16Model) quotes the sentences
 // of a source the answer rests on that hold what the chosen sentence
 // left out:
 //
@@ -276,6 +277,16 @@ const (
 //     the question's nor the title's (see sibling): "Delivery is free on
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
+//
+// v18 (ExtractiveModel) cites another source beside the accepted one
+// only for what the accepted one lacks (rule 3, when the answer opens
+// with the accepted chunk and the question asks one thing, not a claim): a source
+// cited for a word it adds must hold in its title a content word of the
+// question no chosen sentence nor title holds; when the accepted chunk
+// never mentions that word, the question expects a type of answer and
+// the sentence holds one, that source answers instead; and a question
+// naming no entity, comparing nothing, gets no other source's "equally
+// complete" sentence (it holds only the question's words again).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -313,7 +324,8 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 17 (ExtractiveModel), 16 (ExtractiveV16Model, without
+	// Version is 18 (ExtractiveModel), 17 (ExtractiveV17Model, without
+	// v18's second-source checks), 16 (ExtractiveV16Model, without
 	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
 	// v15's rules), 13 (ExtractiveV13Model, without v14's rules), 12 (ExtractiveV12Model, without v13's rules), 11 (ExtractiveV11Model, without v12's rules), 10 (ExtractiveV10Model, without v11's rules), 9 (ExtractiveV9Model, without v10's), 8
@@ -328,12 +340,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV17(an)
+	return NewExtractiveV18(an)
 }
 
-// NewExtractiveV17 returns version 17 (ExtractiveModel).
+// NewExtractiveV18 returns version 18 (ExtractiveModel).
+func NewExtractiveV18(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 18}
+}
+
+// NewExtractiveV17 returns version 17 (ExtractiveV17Model).
 func NewExtractiveV17(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 17}
+	g := NewExtractiveV18(an)
+	g.Version = 17
+	return g
 }
 
 // NewExtractiveV16 returns version 16 (ExtractiveV16Model).
@@ -412,6 +431,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV17Model:
+		return NewExtractiveV17(an), nil
 	case ExtractiveV16Model:
 		return NewExtractiveV16(an), nil
 	case ExtractiveV15Model:
@@ -459,6 +480,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV15Model
 	case g.Version == 16:
 		return ExtractiveV16Model
+	case g.Version == 17:
+		return ExtractiveV17Model
 	}
 	return ExtractiveModel
 }
@@ -724,6 +747,22 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 			}
 		}
+		// v18: the source the assessor accepted (Request.Accepted's
+		// first), whatever the question expects, or -1; and whether the
+		// question asks one thing: exactly one clause in the form of a
+		// question, or none and a question mark ("K50s turning
+		// themselves off before the water boils — what firmware should
+		// they be on?"). A claim ("Breast cancer development is
+		// determined exclusively by genetic factors.") or a bare
+		// statement asks nothing whose missing part a second source
+		// could be judged to add.
+		acceptedSource := -1
+		if len(req.Accepted) > 0 {
+			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
+		}
+		clauses := answertype.AskingClauses(req.Question)
+		asksOne := clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(req.Question), "?")
+		instead := false // v18: another source answers instead of the accepted one
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -797,6 +836,29 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
+			// v18: after an opening from the chunk the assessor accepted,
+			// judged against the whole question, another source adds only
+			// when it is about something the answer lacks: its title holds
+			// a content word of the question (of the clause that asks, or
+			// any for a source ranked above the opening one) that no
+			// chosen sentence nor their titles hold, not a verb, a name's
+			// word or a number word. A page using a question word in
+			// passing ("within 14 days" for "these days") adds a second
+			// subject, not a missing part; one titled "Warranty terms"
+			// beside a kettle manual, for "how long is the warranty on a
+			// kettle", adds what the manual never mentions.
+			// When that word is one the accepted chunk never mentions
+			// (not in its title nor its text), the chunk was not about
+			// what is asked (see instead).
+			unmentioned := false
+			if g.Version >= 18 && adds && asksOne && best.source == acceptedSource {
+				about := func(t string) bool {
+					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
+						!answertype.NumberWord(t) && !named[t]
+				}
+				adds = slices.ContainsFunc(content, about)
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !mentions[best.source][t] })
+			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
 			on := false
@@ -828,6 +890,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// specifications beside the warranty's motor cover).
 			if g.Version >= 12 && len(ents) == 0 {
 				complete = complete && len(best.own) >= 2
+			}
+			// v18: nor, after an opening from the accepted chunk, for a
+			// question naming no entity: the words both sentences hold
+			// are the question's ("book", "repair"), so another source
+			// holding them repeats the question, not the answer
+			// ("Repairs booked between 1 and 16 October ..." beside "Book
+			// a repair at hollin.example/repair with your model number
+			// and proof of purchase" for "What do I need to have to hand
+			// before I book a guarantee repair?"). Two pages saying the
+			// same of one named thing ("E4") still are, and so do the
+			// sides of a comparison ("Which of your two blenders has the
+			// stronger motor?").
+			if g.Version >= 18 && asksOne && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
+				complete = false
 			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
@@ -866,7 +942,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(s, why)
 				chosen = append(chosen, s)
 				cover(s)
+				instead = instead || why == "adds" && unmentioned && asked.Type != answertype.Description && s.typed
 			}
+		}
+		// v18: a source cited for a word of the question the accepted
+		// chunk never mentions, and whose title holds it, answers
+		// instead of the accepted chunk, when the question expects a
+		// type of answer and the sentence holds one: "Every Hollin appliance has a
+		// 2-year warranty" (Warranty terms) answers "how long is the
+		// warranty on a kettle" without the K50 manual's "boils 1.7
+		// litres in about four minutes", which the assessor accepted.
+		if instead {
+			opening := best.source
+			chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return c.source == opening })
+			best = chosen[0]
 		}
 	}
 	// With no question term in any sentence, best is the top source's

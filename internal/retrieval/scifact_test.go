@@ -69,7 +69,7 @@ func buildSciFact(t testing.TB, dir string, b scifactBuild) (*bleveindex.Index, 
 	chunks := ch.SplitAll(docs)
 	emb, err := embed.NewHashed(b.dim)
 	if b.idf {
-		emb, err = embed.NewHashedIDF(b.dim, backend.NewStats(chunks), corpus.Checksum(docs))
+		emb, err = embed.NewHashedIDF(b.dim, embed.Counts(backend.NewStats(chunks)), corpus.Checksum(docs))
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -55,8 +55,8 @@ func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Vi
 // EachTerm is the bleve index's, which never fails.
 func (c corpusOf) EachTerm(fn func(term string, df int)) { _ = c.Index.EachTerm(fn) }
 
-// sets are the development sets (devsets.Names).
-var sets = devsets.Names
+// sets are the development sets (devsets.Names, a copy of its own).
+var sets = devsets.Names()
 
 // asked is one question's first attempt.
 type asked struct {

@@ -290,7 +290,7 @@ func (ix *Index) Check() []string { return ix.checks }
 // DocFreq is the number of chunks containing term (an analyzed term, as
 // terms.Analyzer produces), whoever may see them: for builds and
 // operators. Anything a principal sees uses Visible.
-func (ix *Index) DocFreq(term string) int { return ix.post.All().DocFreq(term) }
+func (ix *Index) DocFreq(term string) (int, error) { return ix.post.All().DocFreq(term), nil }
 
 // HasDocument reports whether document id is indexed: every document has
 // a chunk with ordinal 0.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -39,6 +40,14 @@ func OpenDirect(ctx context.Context, cfg config.Config, log *slog.Logger, build 
 		return nil, err
 	}
 	return &Direct{Index: ix, Retriever: r, src: src}, nil
+}
+
+// Assessor is the builtin assessor and its rewriter over the index,
+// wired as a worker wires them (with thes; nil: none): the offline
+// harnesses judge with the service's vocabulary, its visible-chunk check
+// (Holdings), spelling lookups (Spellings) and error check included.
+func (d *Direct) Assessor(thes assess.Thesaurus) (*assess.Builtin, error) {
+	return builtinAssessor(d.Index, thes)
 }
 
 // Close closes the index and the Redis client.

@@ -178,6 +178,21 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	} else {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
+	a, err := builtinAssessor(ix, l.thes)
+	if err != nil {
+		return nil, err
+	}
+	if l.thes != nil {
+		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
+	}
+	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
+}
+
+// builtinAssessor is the builtin assessor and its rewriter over ix as a
+// worker has them: the index's statistics as each principal may see them
+// (lexicon: Holdings with the run's filters, Spellings, Err), the
+// index's terms for the spelling corrections, and thes (nil: none).
+func builtinAssessor(ix backend.Index, thes assess.Thesaurus) (*assess.Builtin, error) {
 	an := terms.New()
 	lex := lexicon{ix, newHeldMemo(), an}
 	a := assess.NewBuiltin(an, lex)
@@ -188,11 +203,10 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 		// for this version's lifetime: the swap (or the start) fails.
 		return nil, fmt.Errorf("reading the index's terms for the spelling corrections: %w", walk)
 	}
-	if l.thes != nil {
-		a.UseThesaurus(l.thes)
-		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
+	if thes != nil {
+		a.UseThesaurus(thes)
 	}
-	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
+	return a, nil
 }
 
 // current returns the generation to use, swapping first when the index

@@ -194,7 +194,7 @@ func buildWith(ctx context.Context, corpusPath string, s BuildSettings, write wr
 				fmt.Sprintf("builtin-idf weighs vectors by IDF over the whole corpus, and corpus %s has %d ACL parts (%s): the weights would carry statistics of documents a principal may not see; use builtin (the default), openai or none for a corpus with restricted documents",
 					corpusPath, n, corpus.ACLParts(docs)))
 		}
-		if s.Embedder, err = embed.NewHashedIDF(s.IDFDim, backend.NewStats(chunks), sum); err != nil {
+		if s.Embedder, err = embed.NewHashedIDF(s.IDFDim, embed.Counts(backend.NewStats(chunks)), sum); err != nil {
 			return backend.BuildOptions{}, backend.BuildStats{}, err
 		}
 	}

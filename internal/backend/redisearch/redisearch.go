@@ -351,15 +351,18 @@ func (ix *Index) Warnings(groups []string) []string {
 func (ix *Index) Len() int { return ix.st.Chunks }
 
 // DocFreq is the number of chunks containing term, in the whole index,
-// from the stored table (cached; 0 when Redis does not answer).
-func (ix *Index) DocFreq(term string) int {
+// from the stored table (cached). When Redis does not answer it is an
+// error typed by redisErr (unavailable or timeout), never a 0: the
+// IDF-weighted builtin embedder weighs a query's terms with it, and a
+// vector weighted with a df it could not read is wrong, not degraded.
+func (ix *Index) DocFreq(term string) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
 	defer cancel()
 	dfs, err := ix.indexDocFreqs(ctx, []string{term})
 	if err != nil {
-		return 0
+		return 0, err
 	}
-	return dfs[0]
+	return dfs[0], nil
 }
 
 // Close releases nothing: the client belongs to the caller. It is there

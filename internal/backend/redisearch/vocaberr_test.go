@@ -10,6 +10,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -179,5 +180,44 @@ func TestEachTermFailsWhenRedisFails(t *testing.T) {
 	err = ix.EachTerm(func(string, int) { n++ })
 	if err == nil || !errs.Is(errs.Unavailable, err) {
 		t.Errorf("EachTerm with Redis gone = %d terms, %v; want an error typed unavailable", n, err)
+	}
+}
+
+// TestIndexDocFreqFailsWhenRedisFails: the whole index's df (what the
+// IDF-weighted builtin embedder weighs a query's terms with) is an error
+// typed unavailable when Redis does not answer, not a 0, and so is the
+// query's embedding; a df read before the failure still counts.
+func TestIndexDocFreqFailsWhenRedisFails(t *testing.T) {
+	srv, name := hollinBuilt(t, "indexdffail")
+	ctx := context.Background()
+	rdb := srv.Client(t)
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, err := ix.DocFreq("warranti")
+	if known == 0 || err != nil {
+		t.Fatalf("DocFreq(warranti) = %d, %v before the failure; want a positive count", known, err)
+	}
+	emb, err := embed.NewHashedIDF(64, ix, "hollin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emb.Embed(ctx, []string{"warranty"}); err != nil {
+		t.Fatalf("Embed(warranty) with Redis up: %v", err)
+	}
+	rdb.Close()
+	if got, err := ix.DocFreq("warranti"); got != known || err != nil {
+		t.Errorf("cached DocFreq(warranti) with Redis gone = %d, %v; want %d and no error", got, err, known)
+	}
+	if got, err := ix.DocFreq("motor"); err == nil || !errs.Is(errs.Unavailable, err) {
+		t.Errorf("DocFreq(motor) with Redis gone = %d, %v; want an error typed unavailable", got, err)
+	}
+	if _, err := emb.Embed(ctx, []string{"warranty"}); err != nil {
+		t.Errorf("Embed(warranty), its df cached, with Redis gone: %v", err)
+	}
+	vecs, err := emb.Embed(ctx, []string{"warranty", "the motor hums"})
+	if err == nil || !errs.Is(errs.Unavailable, err) {
+		t.Errorf("Embed(the motor hums) with Redis gone = %d vectors, %v; want an error typed unavailable", len(vecs), err)
 	}
 }

@@ -5,7 +5,7 @@
 // The offline harnesses read them from here: internal/assess/assessdev,
 // internal/retrieval/retrievaldev and internal/generate's TestDevSets.
 // When a blind set has been run and becomes a development set, add it to
-// Names (and to the Makefile's HOLLIN_SETS, testdata/eval/README.md).
+// names (and to the Makefile's HOLLIN_SETS, testdata/eval/README.md).
 //
 // It is for tests: Open takes a testing.TB.
 package devsets
@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/config"
@@ -24,7 +25,12 @@ import (
 
 // Names are the development sets, in the order the harnesses print them:
 // "hollin" (testdata/eval/hollin.jsonl), then each testdata/eval/hollin-NAME.jsonl.
-var Names = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"}
+// Each call returns a new slice: a caller that changes it changes no other
+// caller's list.
+func Names() []string { return slices.Clone(names) }
+
+// names is the one list Names copies.
+var names = []string{"hollin", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"}
 
 // root is the repository's root directory, found from this file's path,
 // so the paths below hold from any test's working directory.

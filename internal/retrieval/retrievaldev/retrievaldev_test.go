@@ -133,7 +133,7 @@ func TestRanks(t *testing.T) {
 		}
 	}
 	tot, totN := 0, 0
-	for _, s := range devsets.Names {
+	for _, s := range devsets.Names() {
 		qs, err := eval.LoadQuestions(devsets.Questions(s))
 		if err != nil {
 			t.Fatal(err)

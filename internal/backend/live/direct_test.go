@@ -1,0 +1,112 @@
+package live
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// plainCorpus is the index's visible statistics as they come, without the
+// worker's adapter: no Holdings with the run's filters, no Spellings. It
+// is what the offline harnesses judged with before Direct.Assessor.
+type plainCorpus struct{ backend.Index }
+
+func (p plainCorpus) Visible(groups []string) assess.Vocabulary { return p.Index.Visible(groups) }
+func (p plainCorpus) EachTerm(fn func(term string, df int))     { _ = p.Index.EachTerm(fn) }
+
+// TestDirectAssessorIsTheWorkers: the assessor the offline harnesses get
+// from Direct.Assessor judges every question of three Hollin sets (their
+// first attempt's top 5, as retrieved) exactly as a worker's does —
+// verdict, score, reason, accepted chunks and proposals. The plain
+// statistics (plainCorpus) change some of those judgements, so the
+// comparison can tell a harness that judges without the worker's
+// vocabulary from one that judges with it.
+func TestDirectAssessorIsTheWorkers(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus = filepath.Join(root, "testdata", "hollin", "corpus.jsonl")
+	cfg.Loop.Thesaurus = ""
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	worker, err := Open(ctx, cfg, log, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer worker.Close()
+	d, err := OpenDirect(ctx, cfg, log, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	direct, err := d.Assessor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := terms.New()
+	plain := assess.NewBuiltin(an, plainCorpus{d.Index})
+	plain.Rewriter = assess.NewRewriter(an, plainCorpus{d.Index})
+
+	asked, plainDiffers := 0, 0
+	for _, set := range []string{"hollin.jsonl", "hollin-fresh.jsonl", "hollin-fresh5.jsonl"} {
+		qs, err := eval.LoadQuestions(filepath.Join(root, "testdata", "eval", set))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			groups := q.Groups
+			if len(groups) == 0 {
+				groups = []string{"public"}
+			}
+			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups, K: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := make([]string, len(res.Hits))
+			for i, h := range res.Hits {
+				ids[i] = h.ChunkID
+			}
+			chunks, err := d.Index.Chunks(ctx, ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := assess.Request{Question: q.Question, Query: q.Question, Groups: groups, K: 5}
+			for i, c := range chunks {
+				req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+			}
+			want, err := worker.Assess(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := direct.Assess(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: Direct.Assessor judged %+v, the worker %+v", set, q.ID, got, want)
+			}
+			p, err := plain.Assess(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p, want) {
+				plainDiffers++
+			}
+			asked++
+		}
+	}
+	t.Logf("%d questions; the plain statistics judged %d of them otherwise", asked, plainDiffers)
+	if plainDiffers == 0 {
+		t.Errorf("the plain statistics judged all %d questions as the worker does: this test cannot tell the two vocabularies apart", asked)
+	}
+}
