@@ -64,9 +64,12 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v19"
-	BuiltinRewriteModel  = "builtin:strategies-v2"
-	BuiltinGenerateModel = "builtin:extractive-v18"
+	BuiltinAssessModel  = "builtin:coverage-v19"
+	BuiltinRewriteModel = "builtin:strategies-v3"
+	// BuiltinRewriteModelV2 is the previous builtin rewriter
+	// (assess.Rewriter with Mutual off).
+	BuiltinRewriteModelV2 = "builtin:strategies-v2"
+	BuiltinGenerateModel  = "builtin:extractive-v18"
 	// BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
 	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 and
 	// BuiltinGenerateModelV7 are the previous

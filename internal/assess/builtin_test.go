@@ -537,7 +537,7 @@ func TestTranslate(t *testing.T) {
 		return res
 	}
 	without := assess(q)
-	b.Thesaurus = fakeThesaurus{"bought": {"purchase", "purchasable", "acquire"}, "x400": {"x300"}}
+	b.UseThesaurus(fakeThesaurus{"bought": {"purchase", "purchasable", "acquire"}, "purchase": {"bought"}, "x400": {"x300"}})
 	first := assess(q)
 	if first.Assessment.Sufficient || first.Assessment.Score != without.Assessment.Score || first.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
 		t.Fatalf("first attempt: without %+v (%s), with %+v (%s): want the same literal verdict, insufficient, and the thesaurus in the model id",

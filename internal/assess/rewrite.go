@@ -18,6 +18,15 @@ import (
 // RewriteModel names the builtin rewriter: the id the router routes to.
 const RewriteModel = router.BuiltinRewriteModel
 
+// Model is the rewriter's model id: RewriteModel (builtin:strategies-v3)
+// with Mutual on, router.BuiltinRewriteModelV2 with it off.
+func (r *Rewriter) Model() string {
+	if !r.Mutual {
+		return router.BuiltinRewriteModelV2
+	}
+	return RewriteModel
+}
+
 // The rewrite strategies. Their names are the vocabulary of the trace and
 // the trajectory metrics, for the builtin rewriter and for a model: a
 // model's rewrite is recorded as StrategyModel.
@@ -108,6 +117,11 @@ type Rewriter struct {
 	english map[string]bool
 	// Strategies are tried in order.
 	Strategies []Strategy
+	// Mutual (builtin:strategies-v3) makes translate put a question word
+	// only into the related words the thesaurus relates back to it (see
+	// mutual); off, it is builtin:strategies-v2, which takes the most
+	// used related words whatever the direction.
+	Mutual bool
 	// Thesaurus, when set, knows English words: a word it relates to
 	// others is spelt right and is never corrected, whatever the visible
 	// corpus lacks ("comes" is not a misspelt "code"). Nil: only the
@@ -124,7 +138,7 @@ func DefaultStrategies() []Strategy {
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies()}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true}
 	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
 		for _, t := range an.Terms(w) {
 			r.english[t] = true
@@ -225,12 +239,19 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 			continue
 		}
 		done[ts[0]] = true
+		bare := strings.Trim(w, ",.?!;:")
 		syns := s.Synonyms[ts[0]]
+		if r.Mutual {
+			syns = r.mutual(bare, ts[0], syns)
+		}
+		if len(syns) == 0 {
+			out = append(out, w)
+			continue
+		}
 		var words []string
 		for i := 0; i < len(syns) && i < maxSynonyms; i++ {
 			words = append(words, syns[i].Word)
 		}
-		bare := strings.Trim(w, ",.?!;:")
 		if s.Vocab.DocFreq(ts[0]) > 0 {
 			out = append(out, bare) // a word the corpus uses stays searchable
 		}
@@ -241,6 +262,67 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 		return Proposal{}, false
 	}
 	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", "), Rejudge: true}, true
+}
+
+// BaseFormer is a Thesaurus that also knows a word's base forms
+// ("bought" → "buy") and how many senses it has; WordNet does.
+type BaseFormer interface {
+	BaseForms(word string) []string
+	Senses(word string) int
+}
+
+// maxTranslateSenses is the most senses a question word may have for
+// translate to trust a relation that is not between forms of one word:
+// "set" (45 senses) relates to "put" through one of them, and a passage
+// that puts something says nothing of what sets one back. The substitute
+// may have more ("relocation" → "move", 21): that it relates back to the
+// question word through one of its two most frequent senses is the check.
+const maxTranslateSenses = 20
+
+// mutual keeps the synonyms of the question word w (term t) a translation
+// can stand on: another form of the same word (one's term begins the
+// other's: "tracker" → "track", "delivered" → "delivery"; or they share
+// a base form: "old" → "older"), or a word the
+// thesaurus relates back to w or to one of w's base forms, when w has at
+// most maxTranslateSenses senses ("bought" → "purchase", "guarantee" →
+// "warranty"). A relation that holds one way only joins a
+// frequent sense of one word to a rare sense of the other ("older" →
+// "used", "phone" → "ring"): a passage using the other word in its own
+// common sense says something else. Without a thesaurus nothing is kept.
+func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
+	if r.Thesaurus == nil {
+		return nil
+	}
+	lw := strings.ToLower(w)
+	forms := []string{lw}
+	bf, counts := r.Thesaurus.(BaseFormer)
+	if counts {
+		forms = append(forms, bf.BaseForms(lw)...)
+	}
+	few := !counts || bf.Senses(lw) <= maxTranslateSenses
+	var out []synonym
+	for _, syn := range syns {
+		if sameWord(t, syn.Term) || counts && slices.ContainsFunc(bf.BaseForms(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
+			out = append(out, syn)
+			continue
+		}
+		if !few {
+			continue
+		}
+		if slices.ContainsFunc(r.Thesaurus.Related(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
+			out = append(out, syn)
+		}
+	}
+	return out
+}
+
+// sameWord reports whether terms a and b are forms of one word: the
+// shorter, of at least four letters, begins the longer.
+func sameWord(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len([]rune(a)) >= 4 && strings.HasPrefix(b, a)
 }
 
 type missingTerms struct{}

@@ -173,6 +173,35 @@ func (w *WordNet) lemmas(word string) []lemma {
 	return out
 }
 
+// BaseForms returns the base forms WordNet knows for word (lower-cased,
+// multi-word ones with spaces), each once: "bought" gives "bought" and
+// "buy". An unknown word has none.
+func (w *WordNet) BaseForms(word string) []string {
+	var out []string
+	for _, l := range w.lemmas(strings.ToLower(strings.TrimSpace(word))) {
+		f := strings.ReplaceAll(l.form, "_", " ")
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Senses counts the senses WordNet knows for word: the synsets of its
+// base forms, over every part of speech ("put" has dozens, "warranty"
+// one). An unknown word has none.
+func (w *WordNet) Senses(word string) int {
+	n := 0
+	for _, l := range w.lemmas(strings.ToLower(strings.TrimSpace(word))) {
+		for _, r := range w.index[strings.ReplaceAll(l.form, " ", "_")] {
+			if r.pos == l.pos {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Related returns the words WordNet relates to word: the other words of
 // the synsets of its base forms' two most frequent senses per part of
 // speech, the words of the synsets one attribute or similar-to pointer

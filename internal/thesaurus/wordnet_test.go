@@ -114,6 +114,17 @@ func TestRelated(t *testing.T) {
 	if _, err := Open(t.TempDir()); err == nil {
 		t.Error("Open of an empty directory: no error")
 	}
+	for _, tt := range []struct {
+		word, bases string
+		senses      int
+	}{{"purchases", "purchase", 1}, {"mice", "mouse", 1}, {"Buy", "buy", 1}, {"zebra", "", 0}} {
+		if got := strings.Join(w.BaseForms(tt.word), ","); got != tt.bases {
+			t.Errorf("BaseForms(%q) = %q, want %q", tt.word, got, tt.bases)
+		}
+		if got := w.Senses(tt.word); got != tt.senses {
+			t.Errorf("Senses(%q) = %d, want %d", tt.word, got, tt.senses)
+		}
+	}
 }
 
 // TestDebianWordNet checks the reader against the real database when it is
@@ -125,6 +136,10 @@ func TestDebianWordNet(t *testing.T) {
 	w, err := Open(DefaultDir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Contains(w.BaseForms("bought"), "buy") || w.Senses("set") <= 20 || w.Senses("warranty") != 1 {
+		t.Errorf("BaseForms(bought) = %v, Senses(set) = %d, Senses(warranty) = %d: want buy among them, many, one",
+			w.BaseForms("bought"), w.Senses("set"), w.Senses("warranty"))
 	}
 	for _, tt := range [][2]string{{"bought", "purchase"}, {"fast", "speed"}, {"maker", "make"}, {"stopped", "halt"}} {
 		if !slices.Contains(w.Related(tt[0]), tt[1]) {
