@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/release"
 	"github.com/assay-rag/assay/internal/synth"
 )
 
@@ -84,7 +85,7 @@ var e2eOnlyExcluded = []string{"n", "scifact", "backends", "lucene", "team", "pa
 var indexLayout = regexp.MustCompile(`^bleve-(\d+)$`)
 
 // runE2EOnly checks -e2e-only's flags and runs the alternation.
-func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writer) error {
+func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writer) (retErr error) {
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
 		if slices.Contains(e2eOnlyExcluded, f.Name) {
@@ -200,12 +201,25 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 		// the first one made ("initial"), and with other models refuse
 		// every question (search_error). Each binary gets its own.
 		stamp := rep.Started.Format("20060102t150405")
-		// The stable release before, promoted again at the end: with
-		// -redis-addr the server may serve other workers.
-		before, err := served.stableRelease(ctx, logf, bins[0].Path, o.releaseDir())
+		// The active set before (stable, canary, the previous stables
+		// rollback returns to), put back as it was at the end, also
+		// when the runs fail or are interrupted: with -redis-addr the
+		// server may serve other workers, and promoting the bench's
+		// releases changes all three.
+		before, err := served.activeReleases(ctx)
 		if err != nil {
-			return fmt.Errorf("-assay %s: reading the stable release of %s (assay release list): %w", bins[0].Label, served.name, err)
+			return fmt.Errorf("reading the active releases of %s: %w", served.name, err)
 		}
+		defer func() {
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if rerr := served.restoreReleases(rctx, before); rerr != nil {
+				fmt.Fprintf(stdout, "the active releases of %s could not be put back (%+v): %v\n", served.name, before, rerr)
+				retErr = errors.Join(retErr, fmt.Errorf("putting back the active releases of %s (%+v): %w", served.name, before, rerr))
+				return
+			}
+			fmt.Fprintf(stdout, "the active releases of %s are as before the runs: %s\n", served.name, describeActive(before))
+		}()
 		for i := range bins {
 			name := fmt.Sprintf("bench-%s-%d", stamp, i+1)
 			ok, err := served.ownRelease(ctx, logf, bins[i].Path, name, o.releaseDir())
@@ -220,21 +234,6 @@ func runE2EOnly(ctx context.Context, fs *flag.FlagSet, o options, stdout io.Writ
 			fmt.Fprintf(stdout, "release %s: %s's models on the index served\n", name, bins[i].Label)
 		}
 		rep.Binaries = bins
-		if before != "" {
-			defer func() {
-				for _, b := range bins {
-					if b.Release == "" {
-						continue
-					}
-					if err := served.promote(ctx, logf, b.Path, before, o.releaseDir()); err != nil {
-						fmt.Fprintf(stdout, "release %s, stable before the runs, could not be promoted again: %v\n", before, err)
-					} else {
-						fmt.Fprintf(stdout, "release %s, stable before the runs, is stable again\n", before)
-					}
-					return
-				}
-			}()
-		}
 	}
 	for round := 1; round <= o.rounds; round++ {
 		for i, b := range bins {
@@ -438,41 +437,41 @@ func (s servedIndex) ownRelease(ctx context.Context, log io.Writer, bin, name, d
 	return true, nil
 }
 
-// stableRelease is the stable release of the index s (assay release list
-// --json with bin): "" when none was ever promoted, or bin is older than
-// releases.
-func (s servedIndex) stableRelease(ctx context.Context, log io.Writer, bin, dataDir string) (string, error) {
-	c, err := runChild(ctx, log, bin, append([]string{"release", "list", "--json"}, append(redisWhere(s.redisAddr, s.name), "--data-dir", dataDir)...)...)
-	if err != nil {
-		if strings.Contains(c.out, `unknown command "release"`) {
-			return "", nil
-		}
-		return "", err
+// activeReleases is the active set of the RediSearch index s's release
+// store (zero when no release was ever promoted), read from Redis.
+func (s servedIndex) activeReleases(ctx context.Context) (release.Active, error) {
+	st := s.releaseStore()
+	defer st.Close()
+	return st.Active(ctx)
+}
+
+// restoreReleases writes a back as the active set of s's release store:
+// the stable release, any canary and the previous stables as they were,
+// which promoting the bench's releases replaced. The bench's releases
+// stay in the store.
+func (s servedIndex) restoreReleases(ctx context.Context, a release.Active) error {
+	st := s.releaseStore()
+	defer st.Close()
+	return st.SetActive(ctx, a)
+}
+
+func (s servedIndex) releaseStore() *release.RedisStore {
+	return &release.RedisStore{RDB: redisearch.NewClient(s.redisAddr, ""), Prefix: release.RedisPrefix(s.name), Own: true}
+}
+
+// describeActive is an active set in words.
+func describeActive(a release.Active) string {
+	if a.Stable == "" {
+		return "none promoted"
 	}
-	var views []struct {
-		Name   string `json:"name"`
-		Stable bool   `json:"stable"`
+	out := "stable " + a.Stable
+	if a.Candidate != "" {
+		out += fmt.Sprintf(", candidate %s at %d%%", a.Candidate, a.Share)
 	}
-	// The JSON is one line of the output (assay may log around it).
-	found := false
-	for _, line := range strings.Split(c.out, "\n") {
-		if line = strings.TrimSpace(line); strings.HasPrefix(line, "[") || line == "null" {
-			if err := json.Unmarshal([]byte(line), &views); err != nil {
-				return "", fmt.Errorf("assay release list --json: %w: %s", err, tail(c.out, 200))
-			}
-			found = true
-			break
-		}
+	if len(a.Previous) > 0 {
+		out += ", previous " + strings.Join(a.Previous, ", ")
 	}
-	if !found {
-		return "", fmt.Errorf("assay release list --json: no list in its output: %s", tail(c.out, 200))
-	}
-	for _, v := range views {
-		if v.Stable {
-			return v.Name, nil
-		}
-	}
-	return "", nil
+	return out
 }
 
 // promote makes release name stable (assay release promote), so that

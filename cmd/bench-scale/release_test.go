@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/assay-rag/assay/internal/release"
 	"github.com/assay-rag/assay/internal/synth"
 	"github.com/assay-rag/assay/router"
 )
@@ -114,8 +115,13 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 			stable = v.Manifest.Name
 		}
 	}
-	if stable != rep.Binaries[1].Release {
-		t.Errorf("stable release after the runs %q, want the last run's %q (none was stable before)", stable, rep.Binaries[1].Release)
+	if stable != "" {
+		t.Errorf("stable release after the runs %q, want none, as before them", stable)
+	}
+	store := (servedIndex{redisAddr: srv.Addr, name: name}).releaseStore()
+	defer store.Close()
+	if a, err := store.Active(ctx); err != nil || !reflect.DeepEqual(a, release.Active{}) {
+		t.Errorf("active releases after the runs %+v (%v), want none promoted, as before them", a, err)
 	}
 	if g0, g1 := gens[rep.Binaries[0].Release], gens[rep.Binaries[1].Release]; g0 == "" || g1 != "builtin:extractive-v16" || g0 == g1 {
 		t.Errorf("the releases' generators: %q, %q; want the binary's own each (%s)", g0, g1, list)
@@ -124,6 +130,12 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 
 	// A binary without a release of its own: the stable release (the
 	// first binary's, promoted before its run) refuses its runs.
+	// The active set before the sitting (a stable release, a canary,
+	// a previous stable) is put back exactly after it.
+	want := release.Active{Stable: rep.Binaries[0].Release, Candidate: rep.Binaries[1].Release, Share: 10, Previous: []string{rep.Binaries[1].Release}}
+	if err := store.SetActive(ctx, want); err != nil {
+		t.Fatal(err)
+	}
 	old := wrapper(t, bin, "assay-old", false)
 	out2 := t.TempDir()
 	stdout.Reset()
@@ -151,9 +163,10 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	tableHas(t, string(md), "B assay-old, round 1; stops at 1 in flight: search_error 4; **at 1 in flight 4 failed, 0 errors** (first: question ", "**failed**: assay-old: every question")
-	if got, err := (servedIndex{redisAddr: srv.Addr, name: name}).stableRelease(ctx, io.Discard, bin, t.TempDir()); err != nil || got != stable {
-		t.Errorf("stable release after the second sitting %q (%v), want %q, stable before it, promoted again", got, err, stable)
+	if got, err := store.Active(ctx); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("active releases after the second sitting %+v (%v), want %+v, as before it", got, err, want)
 	}
+	tableHas(t, stdout.String(), "the active releases of "+name+" are as before the runs: stable "+want.Stable+", candidate "+want.Candidate+" at 10%, previous "+want.Candidate)
 	log, err := os.ReadFile(filepath.Join(out2, "logs", "e2e.log"))
 	if err != nil || !strings.Contains(string(log), "deploy a worker for it") {
 		t.Errorf("assay dev's log does not say why (%v)", err)

@@ -1,5 +1,7 @@
 package answertype
 
+import "strings"
+
 // AskedPhrase reads the noun phrase a "what" or "which" question asks
 // about: the words right after the question word ("which firmware
 // version should it run", "what colour does the light turn"), or after
@@ -52,3 +54,26 @@ func AskedPhrase(question string) (np []string, ok bool) {
 // kindNouns before "of" say the phrase after them is what is asked about
 // ("what sort of problems", "which kind of descaler").
 var kindNouns = set("sort", "sorts", "kind", "kinds", "type", "types")
+
+// AskedPhrases is AskedPhrase read from every "what" or "which" of the
+// clause that asks, the first one's phrase first: a question can ask for
+// a second kind of thing after its first part ("what have I done wrong,
+// and what sort of warning is that?"), which AskedPhrase, reading from
+// the clause's opening, does not reach. ok is AskedPhrase's.
+func AskedPhrases(question string) (nps [][]string, ok bool) {
+	np, ok := AskedPhrase(question)
+	if !ok {
+		return nil, false
+	}
+	nps = append(nps, np)
+	fs := strings.Fields(Asking(question))
+	for i := 1; i < len(fs); i++ {
+		if w := contracted(words(fs[i])); len(w) == 0 || w[0] != "what" && w[0] != "which" {
+			continue
+		}
+		if more, ok := AskedPhrase(strings.Join(fs[i:], " ")); ok && len(more) > 0 {
+			nps = append(nps, more)
+		}
+	}
+	return nps, true
+}

@@ -31,3 +31,24 @@ func TestAskedPhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedPhrases: the phrase of every what/which of the clause that
+// asks, the first one's first; none past AskedPhrase when the clause does
+// not open with what/which.
+func TestAskedPhrases(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		nps  [][]string
+		asks bool
+	}{
+		{"What have I done wrong, and what sort of allergen warning is that?", [][]string{nil, {"allergen", "warning"}}, true},
+		{"what does that mean, and which firmware version fixes it", [][]string{nil, {"firmware", "version", "fixes"}}, true},
+		{"What colour does the light turn?", [][]string{{"colour"}}, true},
+		{"how long is the warranty, and which firmware version fixes it", nil, false},
+	} {
+		nps, ok := AskedPhrases(c.q)
+		if ok != c.asks || !slices.EqualFunc(nps, c.nps, func(a, b []string) bool { return slices.Equal(a, b) }) {
+			t.Errorf("AskedPhrases(%q) = %q, %v; want %q, %v", c.q, nps, ok, c.nps, c.asks)
+		}
+	}
+}

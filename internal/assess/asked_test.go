@@ -57,3 +57,24 @@ func TestAskedPhraseReading(t *testing.T) {
 		})
 	}
 }
+
+// TestAskedPhraseEveryPart: answertype.AskedPhrase reads the noun phrase
+// of the first part of the question that asks, so a question asking twice
+// ("What does that mean, and which firmware version fixes it?") had its
+// second part's phrase, with the word no visible chunk holds, go unread:
+// v19 accepted it at 1.00 on a page that never mentions firmware, which
+// v18 refuses. The phrase of every what/which of the clause that asks
+// now counts (answertype.AskedPhrases).
+func TestAskedPhraseEveryPart(t *testing.T) {
+	for _, q := range []string{
+		"The Z20 shows F3. What does that mean, and which firmware version fixes it?",
+		"The Z20 shows F3. What does that mean? Which firmware version fixes it?",
+		"the Z20 flashed F3 at me. What have I done wrong, and what sort of allergen warning is that?",
+	} {
+		b, _ := assessorOver(askedCorpus)
+		req := Request{Question: q, Query: q, Evidence: askedCorpus[:1], Groups: []string{"public"}}
+		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+			t.Errorf("v19: Assess(%q) = %+v, want refused: its second part asks for a kind no visible chunk names", q, res.Assessment)
+		}
+	}
+}

@@ -81,8 +81,14 @@ func (b *Builtin) readFocus(question string, asked answertype.Question, ents []E
 		f.words = append(f.words, weighted{term: t, known: true, weight: backend.IDF(n, df)})
 	}
 	f.asksUnknown = len(f.unknown) > 0
-	if np, ok := answertype.AskedPhrase(question); b.Asked && ok {
-		inNP := b.an.Set(strings.Join(np, " "))
+	// The phrase of every what/which of the clause that asks counts, not
+	// only the first's: "what does that mean, and which firmware version
+	// fixes it?" asks for a kind of thing ("firmware version") too.
+	if nps, ok := answertype.AskedPhrases(question); b.Asked && ok {
+		inNP := map[string]bool{}
+		for _, np := range nps {
+			maps.Copy(inNP, b.an.Set(strings.Join(np, " ")))
+		}
 		f.asksUnknown = slices.ContainsFunc(f.unknown, func(t string) bool { return inNP[t] })
 	}
 	inAsk := b.an.Set(text)

@@ -34,7 +34,7 @@ func releaseStore(ctx context.Context, cfg config.Config) (release.Store, error)
 			rdb.Close()
 			return nil, fmt.Errorf("release store: %w", err)
 		}
-		return &release.RedisStore{RDB: rdb, Prefix: "assay:releases:" + cfg.Index.Name, Own: true}, nil
+		return &release.RedisStore{RDB: rdb, Prefix: release.RedisPrefix(cfg.Index.Name), Own: true}, nil
 	}
 	return release.NewFileStore(filepath.Join(cfg.DataDir, "releases"))
 }

@@ -23,6 +23,11 @@ type RedisStore struct {
 	Own bool
 }
 
+// RedisPrefix is the Prefix of the release store of the RediSearch
+// index named index: every process of a deployment (and bench-scale,
+// which restores its active set) reads the same keys.
+func RedisPrefix(index string) string { return "assay:releases:" + index }
+
 func (r *RedisStore) key(parts ...string) string {
 	k := r.Prefix
 	for _, p := range parts {
