@@ -11,9 +11,11 @@ import "strings"
 //
 // A clause that asks with no such phrase — the question word followed by
 // an auxiliary ("what does that code indicate", "what have I done
-// wrong") or by "is" and no determiner ("what's wrong with it", "what is
-// causing that") — asks about what its verb or adjective says of a thing
-// the clause names; np is then empty. ok is false when the clause that
+// wrong") or by "is" and a participle, comparative or predicate word
+// ("what's wrong with it", "what is causing that", "which is better";
+// see predicate) — asks about what its verb or adjective says of a thing
+// the clause names; np is then empty. After "is" and a noun ("what is
+// pyrolysis mode") the noun is the phrase, as after a determiner. ok is false when the clause that
 // asks (see Asking) does not open with "what" or "which".
 func AskedPhrase(question string) (np []string, ok bool) {
 	ws := contracted(opening(words(Asking(question))))
@@ -26,8 +28,8 @@ func AskedPhrase(question string) (np []string, ok bool) {
 		return nil, true
 	case beForms[rest[0]]:
 		rest = rest[1:]
-		if len(rest) == 0 || !determiners[rest[0]] && !pronouns[rest[0]] {
-			return nil, true // "what's wrong", "what is causing it"
+		if len(rest) == 0 || predicate(rest[0]) {
+			return nil, true // "what's wrong", "what is causing it", "which is better"
 		}
 	case auxiliaries[rest[0]]:
 		return nil, true // "what does it mean"
@@ -50,6 +52,21 @@ func AskedPhrase(question string) (np []string, ok bool) {
 	}
 	return np, true
 }
+
+// predicate reports whether w, right after "what is" or "which are", says
+// something of a thing rather than naming it: a participle ("causing",
+// "included"), a comparative or superlative ("better", "cheapest"), or
+// one of the few words such clauses use ("wrong", "up", "there"). A
+// noun there ("what is pyrolysis mode", "what are descaling cycles")
+// is the phrase asked about, as it is after a determiner.
+func predicate(w string) bool {
+	return predicates[w] || len(w) > 4 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "est"))
+}
+
+var predicates = set("wrong", "right", "up", "there", "so", "ok", "okay", "fine", "new", "different", "possible",
+	"available", "broken", "faulty", "missing", "due", "better", "worse", "cheaper", "faster", "quicker",
+	"longer", "shorter", "bigger", "larger", "smaller", "higher", "lower", "easier", "safer", "more", "less",
+	"most", "least", "best", "worst", "likely", "allowed", "covered", "free", "normal", "usual", "meant")
 
 // kindNouns before "of" say the phrase after them is what is asked about
 // ("what sort of problems", "which kind of descaler").

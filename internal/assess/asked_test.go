@@ -78,3 +78,22 @@ func TestAskedPhraseEveryPart(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedPhraseAfterIs: after "what is" or "which are" a noun, with no
+// determiner, is the phrase asked about ("what is pyrolysis mode"), as
+// after "what is the"; v19 read such a clause as asking about no phrase
+// and accepted it at 1.00 on a page that never names pyrolysis (the
+// review's probe, rv17). A participle or comparative there still asks
+// about no phrase (TestAskedPhraseReading's "What's wrong with it?").
+func TestAskedPhraseAfterIs(t *testing.T) {
+	for _, q := range []string{
+		"what is pyrolysis mode on the Z20 toaster",
+		"What are pyrolysis cycles on the Z20 toaster?",
+	} {
+		b, _ := assessorOver(askedCorpus)
+		req := Request{Question: q, Query: q, Evidence: askedCorpus[:1], Groups: []string{"public"}}
+		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+			t.Errorf("v19: Assess(%q) = %+v, want refused: it asks about a kind no visible chunk names", q, res.Assessment)
+		}
+	}
+}
