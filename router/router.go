@@ -64,7 +64,7 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel   = "builtin:coverage-v19"
+	BuiltinAssessModel   = "builtin:coverage-v20"
 	BuiltinRewriteModel  = "builtin:strategies-v2"
 	BuiltinGenerateModel = "builtin:extractive-v18"
 	// BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
