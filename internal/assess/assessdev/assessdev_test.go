@@ -896,7 +896,7 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 // is right less often in total, either way.
 func TestV18(t *testing.T) {
 	b, qs := collect(t)
-	b.Asked = false // v18 as it was, before v19 (TestV19)
+	b.Asked, b.Named = false, false // v18 as it was, before v19 (TestV19)
 	for _, way := range []struct {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
@@ -928,6 +928,7 @@ func TestV18(t *testing.T) {
 // either way.
 func TestV19(t *testing.T) {
 	b, qs := collect(t)
+	b.Named = false // v19 as it was, before v20 (TestV20)
 	for _, way := range []struct {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
