@@ -46,7 +46,7 @@ func TestAskedPhraseReading(t *testing.T) {
 			if tt.want && !strings.Contains(res.Assessment.Reason, "clause that asks") {
 				t.Errorf("reason %q does not say the focus reading accepted", res.Assessment.Reason)
 			}
-			b.Asked = false
+			b.Asked, b.Named = false, false
 			res = assessChecked(t, b, req)
 			if res.Assessment.Sufficient {
 				t.Errorf("v18 accepts %q too (%s): the case does not test Asked", tt.question, res.Assessment.Reason)

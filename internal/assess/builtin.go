@@ -261,7 +261,12 @@ type Builtin struct {
 	// another word is refused for any such word, as before, and so is
 	// every question by the wide reading, which reads all of the
 	// question's words. Off: builtin:coverage-v18.
-	Asked   bool
+	Asked bool
+	// Named (builtin:coverage-v20, see named.go): a chunk naming a model
+	// code holds the words of the product's full name the evidence writes
+	// after that code ("K50 Smart Kettle"): a page about the K50 covers
+	// the asker's "kettle". Off: builtin:coverage-v19.
+	Named   bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -283,7 +288,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -362,7 +367,8 @@ var namedModels = []struct {
 		flag("sized", func(b *Builtin) bool { return b.Sized }),
 	}},
 	{V18Model, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
-	{BuiltinModel, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
+	{V19Model, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
+	{BuiltinModel, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -491,12 +497,22 @@ type weighted struct {
 	known  bool
 }
 
+// terms is what the chunk itself holds: have without the words only a
+// product's name gave it. The rewrite proposals read it.
+func (j *judged) terms() map[string]bool {
+	if j.own != nil {
+		return j.own
+	}
+	return j.have
+}
+
 // judged is one chunk as the assessor scored it.
 type judged struct {
 	ev       *Evidence // nil for a chunk only counted (see reach)
 	have     map[string]bool
-	coverage float64 // share of the question's weight it covers
-	entities int     // entities of the question it mentions
+	own      map[string]bool // have without the product names' words (Builtin.Named), nil when the same
+	coverage float64         // share of the question's weight it covers
+	entities int             // entities of the question it mentions
 	score    float64
 	// paraphrase is true when the unknown words were left out (see
 	// Builtin).
@@ -713,7 +729,7 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 // hasKey reports whether j covers the most specific known term it was
 // judged on.
 func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) bool {
-	return j.key >= 0 && covers(j.have, r.qterms[j.key].term)
+	return j.key >= 0 && covers(j.have, r.qterms[j.key].term) && !j.have[namedKey(r.qterms[j.key].term)]
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -820,12 +836,20 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
+	var names map[string]map[string]bool
+	if b.Named && len(ents) == 0 { // a question naming its product needs no kind noun
+		names = b.productNames(req.Evidence)
+	}
 	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
-		have := TitledMentions(b.an, e.Title, e.Text)
+		own := TitledMentions(b.an, e.Title, e.Text)
+		have := withNames(own, names)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
+		if b.Named {
+			j.own = own
+		}
 		j.ev, j.expr = e, expr
 		all = append(all, j)
 		if best == nil || j.better(best) {
@@ -924,7 +948,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// the corpus's words (a translation).
 	var translatable map[string][]synonym
 	for _, q := range qterms {
-		if len(related[q.term]) > 0 && (best == nil || !covers(best.have, q.term)) {
+		if len(related[q.term]) > 0 && (best == nil || !covers(best.terms(), q.term)) {
 			if translatable == nil {
 				translatable = map[string][]synonym{}
 			}
@@ -968,7 +992,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
-			s.Missing = lacking(qterms, ents, best.have)
+			s.Missing = lacking(qterms, ents, best.terms())
 		}
 		if ps := b.Rewriter.Propose(ctx, s); len(ps) > 0 {
 			res.Proposals = ps

@@ -155,7 +155,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		if !typed {
 			continue
 		}
-		if c := f.coverage(j.have, covers); c >= b.FocusCoverage && (pick == nil || c > best) {
+		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage && (pick == nil || c > best) {
 			pick, pickExpr, best = j, expr, c
 		}
 	}

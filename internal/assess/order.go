@@ -18,6 +18,10 @@ const V17Model = "builtin:coverage-v17"
 // selectable.
 const V18Model = "builtin:coverage-v18"
 
+// V19Model names the builtin assessor with v20's product names off
+// (Builtin.Named): builtin:coverage-v19, kept selectable.
+const V19Model = "builtin:coverage-v19"
+
 // builtin:coverage-v18 (Builtin.OwnOrder) judges the evidence in an order
 // of its own. The focus and wide readings judge only the first chunk, the
 // sentence reading the first five, a comparison takes the first chunk

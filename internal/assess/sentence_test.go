@@ -48,13 +48,13 @@ func assessSentence(t *testing.T, b *Builtin, on bool, q string, ev ...Evidence)
 // and its wide reading reads the first chunk only).
 func TestSentenceReading(t *testing.T) {
 	b := newSentenceAssessor(t)
-	b.OwnOrder, b.Asked = false, false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
+	b.OwnOrder, b.Asked, b.Named = false, false, false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "I make a smoothie in my X200 every single morning - how often am I supposed to swap the blades out?"
 	ev := []Evidence{sentenceCorpus[0], sentenceCorpus[1]}
 	if res := assessSentence(t, b, false, q, ev...); res.Assessment.Sufficient {
 		t.Fatalf("v10 accepted %q: %s (the test no longer shows the sentence reading)", q, res.Assessment.Reason)
 	}
-	if want := BuiltinModel + "-nosentence-noownorder-noasked"; b.Model() != want {
+	if want := BuiltinModel + "-nosentence-noownorder-noasked-nonamed"; b.Model() != want {
 		t.Errorf("model with Sentence off %q, want %q", b.Model(), want)
 	}
 	res := assessSentence(t, b, true, q, ev...)

@@ -896,7 +896,7 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 // is right less often in total, either way.
 func TestV18(t *testing.T) {
 	b, qs := collect(t)
-	b.Asked = false // v18 as it was, before v19 (TestV19)
+	b.Asked, b.Named = false, false // v18 as it was, before v19 (TestV19)
 	for _, way := range []struct {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
@@ -928,6 +928,7 @@ func TestV18(t *testing.T) {
 // either way.
 func TestV19(t *testing.T) {
 	b, qs := collect(t)
+	b.Named = false // v19 as it was, before v20 (TestV20)
 	for _, way := range []struct {
 		name  string
 		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
@@ -947,6 +948,33 @@ func TestV19(t *testing.T) {
 		t.Logf("%s total: v18 %s | v19 %s", way.name, a, z)
 		if z.right < a.right || !z.keepsShare(a) {
 			t.Errorf("%s: v19 %s is right less often or on a relevant chunk less often than v18 %s", way.name, z, a)
+		}
+	}
+}
+
+// TestV20 compares builtin:coverage-v19 (Named off) with v20 on every
+// set, first attempt and loop, as TestV19 does.
+func TestV20(t *testing.T) {
+	b, qs := collect(t)
+	for _, way := range []struct {
+		name  string
+		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
+	}{{"first attempt", judge}, {"loop", judgeLoop}} {
+		b.Named = false
+		v19, base := way.judge(t, b, qs)
+		b.Named = true
+		v20, lines := way.judge(t, b, qs)
+		logChanges(t, way.name+": v20", lines, base)
+		a, z := training(v19, ""), training(v20, "")
+		for _, s := range sets {
+			t.Logf("%s %-8s v19 %s | v20 %s", way.name, s, v19[s], v20[s])
+			if v20[s].refused < v19[s].refused {
+				t.Errorf("%s: %s: v20 refuses %d no-answer questions, v19 %d", way.name, s, v20[s].refused, v19[s].refused)
+			}
+		}
+		t.Logf("%s total: v19 %s | v20 %s", way.name, a, z)
+		if z.right < a.right || !z.keepsShare(a) {
+			t.Errorf("%s: v20 %s is right less often or on a relevant chunk less often than v19 %s", way.name, z, a)
 		}
 	}
 }

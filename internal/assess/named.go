@@ -1,0 +1,151 @@
+package assess
+
+import (
+	"maps"
+	"unicode"
+)
+
+// builtin:coverage-v20 (Builtin.Named) reads a model code's name. The
+// asker says what kind of thing is meant ("my kettle", "the blender");
+// a page about the thing names it by its code ("Pairing the K50 with the
+// Hollin Home app", "X200 blade assembly"), and the kind stands only where
+// the product's full name is written out ("K50 Smart Kettle", "X200
+// Blender specifications"). Named reads those full names in the evidence
+// the asker was given (visible documents only, all of it, so the order of
+// the chunks changes nothing): a code (a word holding letters and
+// digits) followed directly, with no punctuation between, by words that
+// begin with a capital letter names a product whose name is those words.
+// A chunk naming the code then holds the words of its name too: a chunk
+// of the K50 app page covers "kettle" and "smart". Only plain words are
+// added, never a run of them, so no entity is named by it: a chunk naming
+// "X300" does not name the "X300 Pro".
+
+// productNames maps each code term the evidence writes a full name after
+// to the terms of the words of that name.
+func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for i := range ev {
+		for _, text := range []string{ev[i].Title, ev[i].Text} {
+			b.namesIn(text, out)
+		}
+	}
+	{ // a kind noun written after two codes names neither
+		codes := map[string]int{}
+		for _, ws := range out {
+			for t := range ws {
+				codes[t]++
+			}
+		}
+		for _, ws := range out {
+			for t := range ws {
+				if codes[t] > 1 {
+					delete(ws, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namesIn adds to out the full names text writes after a code.
+func (b *Builtin) namesIn(text string, out map[string]map[string]bool) {
+	ws := nameWords(text)
+	for i := 0; i < len(ws); i++ {
+		if !isCode(ws[i].w) {
+			continue
+		}
+		ct := b.an.Terms(ws[i].w)
+		if len(ct) != 1 {
+			continue
+		}
+		var name []string
+		for j := i + 1; j < len(ws) && !ws[j].gap && unicode.IsUpper([]rune(ws[j].w)[0]) && !isCode(ws[j].w); j++ {
+			name = append(name, b.an.Terms(ws[j].w)...)
+		}
+		if len(name) == 0 {
+			continue
+		}
+		if out[ct[0]] == nil {
+			out[ct[0]] = map[string]bool{}
+		}
+		for _, t := range name {
+			out[ct[0]][t] = true
+		}
+	}
+}
+
+// nameWord is one word of a text; gap is set when punctuation (anything
+// but spaces) stands between it and the word before.
+type nameWord struct {
+	w   string
+	gap bool
+}
+
+// nameWords splits text into words of letters, digits, and inner hyphens
+// or apostrophes, marking where punctuation separates two.
+func nameWords(text string) []nameWord {
+	var out []nameWord
+	rs := []rune(text)
+	gap := true
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			j := i
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) ||
+				(rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) || unicode.IsDigit(rs[j+1]))) {
+				j++
+			}
+			out = append(out, nameWord{w: string(rs[i:j]), gap: gap})
+			gap = false
+			i = j
+		case unicode.IsSpace(r):
+			i++
+		default:
+			gap = true
+			i++
+		}
+	}
+	return out
+}
+
+// isCode reports whether w holds both a letter and a digit ("K50",
+// "X300", "SB-112").
+func isCode(w string) bool {
+	var l, d bool
+	for _, r := range w {
+		l = l || unicode.IsLetter(r)
+		d = d || unicode.IsDigit(r)
+	}
+	return l && d
+}
+
+// withNames returns have with the name words of each code it holds
+// (productNames), have itself when it holds none.
+func withNames(have map[string]bool, names map[string]map[string]bool) map[string]bool {
+	var out map[string]bool
+	for code, ws := range names {
+		if !have[code] {
+			continue
+		}
+		for t := range ws {
+			if have[t] {
+				continue
+			}
+			if out == nil {
+				out = maps.Clone(have)
+			}
+			out[t] = true
+			out[namedKey(t)] = true
+		}
+	}
+	if out == nil {
+		return have
+	}
+	return out
+}
+
+// namedKey marks in a chunk's terms a term it holds only through a
+// product's name (withNames): such a term is never the most specific
+// term a chunk must hold.
+func namedKey(t string) string { return runSeparator + "named" + runSeparator + t }
