@@ -282,6 +282,11 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 		}
 		// Record who proposed (or declined to propose) the next query.
 		d := router.Route(r.policy.Policy, router.Request{Task: router.Rewrite, AssessModel: aout.Usage.Model})
+		if d.IsBuiltin() && len(aout.Proposals) > 0 && router.IsBuiltinModel(aout.Proposals[0].Model) {
+			// The builtin rewriter names itself (its version), as the
+			// assessor's usage and the generator's answer do.
+			d.Model = aout.Proposals[0].Model
+		}
 		r.trace.Routes = append(r.trace.Routes, wire.RouteRecord{Attempt: n, Decision: d, Outcome: "ok"})
 	}
 	r.note(ctx, assessLine(att))

@@ -692,3 +692,35 @@ func TestNoProposalEndsTheRun(t *testing.T) {
 	}
 	e.calls(t, 2, 2, 0) // "second" is not searched
 }
+
+// TestRewriteRouteNamesTheRewriter: the trace's rewrite route names the
+// builtin rewriter that proposed the next query (its Proposal.Model, as
+// the assessor's usage names the assessor), not the router's default
+// whatever rewriter was used; a proposal naming none (a history recorded
+// before the field) keeps the router's.
+func TestRewriteRouteNamesTheRewriter(t *testing.T) {
+	for _, c := range []struct{ proposed, want string }{
+		{router.BuiltinRewriteModelV2, router.BuiltinRewriteModelV2},
+		{router.BuiltinRewriteModel, router.BuiltinRewriteModel},
+		{"", router.BuiltinRewriteModel},
+	} {
+		e := newLoopEnv(t, router.DefaultPolicy("", ""))
+		weak := verdict(0.3, false, "x300 motor years")
+		weak.Proposals = []wire.Proposal{{Strategy: "feedback", Query: "x300 motor years", Model: c.proposed}}
+		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a", "b"), nil).Once()
+		e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil).Once()
+		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(weak, nil).Once()
+		e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil).Once()
+		e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
+		res := e.run(t, testInput())
+		var got []string
+		for _, r := range res.Trace.Routes {
+			if r.Decision.Task == router.Rewrite {
+				got = append(got, r.Decision.Model)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("proposed by %q: rewrite routes %v, want [%s]", c.proposed, got, c.want)
+		}
+	}
+}

@@ -19,7 +19,9 @@ import (
 const RewriteModel = router.BuiltinRewriteModel
 
 // Model is the rewriter's model id: RewriteModel (builtin:strategies-v3)
-// with Mutual on, router.BuiltinRewriteModelV2 with it off.
+// with Mutual on, router.BuiltinRewriteModelV2 with it off. Every
+// proposal carries it (Proposal.Model), and the trace's rewrite route
+// reports it, as the assessor's and generator's routes report theirs.
 func (r *Rewriter) Model() string {
 	if !r.Mutual {
 		return router.BuiltinRewriteModelV2
@@ -188,7 +190,7 @@ func (r *Rewriter) Propose(ctx context.Context, s *Situation) []Proposal {
 		if !ok || strings.TrimSpace(p.Query) == "" {
 			continue
 		}
-		p.Strategy = st.Name()
+		p.Strategy, p.Model = st.Name(), r.Model()
 		k := QueryKey(p.Query, p.K)
 		if slices.Contains(keys, k) {
 			continue
@@ -239,7 +241,7 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 			continue
 		}
 		done[ts[0]] = true
-		bare := strings.Trim(w, ",.?!;:")
+		bare := plainWord(w)
 		syns := s.Synonyms[ts[0]]
 		if r.Mutual {
 			syns = r.mutual(bare, ts[0], syns)
@@ -314,6 +316,22 @@ func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 		}
 	}
 	return out
+}
+
+// plainWord is question word w without the punctuation, quotes and
+// possessive ending around it ("kettle's", "'descale',", "kettles'"): the
+// word the thesaurus knows (its base forms and relatives), and the word a
+// rewrite keeps.
+func plainWord(w string) string {
+	const around = ",.?!;:\"'()“”‘’"
+	w = strings.Trim(w, around)
+	for _, end := range []string{"'s", "’s", "'S", "’S"} {
+		if b, ok := strings.CutSuffix(w, end); ok && b != "" {
+			w = b
+			break
+		}
+	}
+	return strings.Trim(w, around)
 }
 
 // sameWord reports whether terms a and b are forms of one word: the

@@ -103,3 +103,55 @@ func TestTranslateMutual(t *testing.T) {
 		t.Errorf("no thesaurus: translate proposed %+v, want nothing", p)
 	}
 }
+
+// TestTranslatePossessive: builtin:strategies-v3 looks a question word up
+// in the thesaurus without its possessive ending or the quotes around it
+// ("relocation's", "'bought'"), as it does the bare word, and the rewrite
+// keeps the bare word; and every proposal names the rewriter that made it
+// (Proposal.Model, which the trace's rewrite route reports).
+func TestTranslatePossessive(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Keep your proof of purchase.", "The repair centre will move.")
+	th := senseThesaurus{
+		fakeThesaurus: fakeThesaurus{
+			"bought":     {"purchase", "buyer"},
+			"purchase":   {"buy", "purchaser"},
+			"relocation": {"move"},
+			"move":       {"relocation", "go"},
+		},
+		bases:  map[string][]string{"bought": {"bought", "buy"}},
+		senses: map[string]int{"move": 40},
+	}
+	syn := func(w string) synonym { return synonym{Word: w, Term: an.Terms(w)[0]} }
+	for _, q := range []string{
+		"what did the relocation's notice say about what I bought",
+		"what did the \"relocation\" notice say about what I 'bought'?",
+		"what did the relocation’s notice say about what I bought",
+	} {
+		s := &Situation{
+			Request: Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
+			Vocab:   lex.Visible([]string{"public"}), Question: q,
+			Synonyms: map[string][]synonym{
+				an.Terms("bought")[0]:     {syn("purchase")},
+				an.Terms("relocation")[0]: {syn("move")},
+			},
+		}
+		for _, mutual := range []bool{true, false} {
+			r := NewRewriter(an, lex)
+			r.Thesaurus, r.Mutual = th, mutual
+			p, ok := translate{}.Propose(context.Background(), r, s)
+			if want := "in the words your documents use: relocation→move, bought→purchase"; !ok || p.Why != want {
+				t.Errorf("%q, Mutual %v: translate %+v (%v), want why %q", q, mutual, p, ok, want)
+			}
+			ps := r.Propose(context.Background(), s)
+			if len(ps) == 0 {
+				t.Errorf("%q, Mutual %v: no proposals", q, mutual)
+			}
+			for _, p := range ps {
+				if p.Model != r.Model() {
+					t.Errorf("%q, Mutual %v: %s proposal names %q, want %q", q, mutual, p.Strategy, p.Model, r.Model())
+				}
+			}
+		}
+	}
+}

@@ -3,11 +3,14 @@ package embed
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -284,5 +287,47 @@ func TestHashedIDFFailsWithItsVocabulary(t *testing.T) {
 	many[137] = "descale"
 	if _, err := h.Embed(context.Background(), many); err == nil {
 		t.Error("Embed of 200 texts, one failing: no error")
+	}
+}
+
+// countingVocab is failingVocab counting the counts asked of it.
+type countingVocab struct{ asked *atomic.Int64 }
+
+func (c countingVocab) DocFreq(t string) (int, error) {
+	c.asked.Add(1)
+	return failingVocab{}.DocFreq(t)
+}
+func (countingVocab) Len() int { return 100 }
+
+// TestHashedIDFStopsAtTheFirstFailure: once one text's count fails, Embed
+// asks the vocabulary nothing more for the batch's other texts (on
+// RediSearch each uncached term is a round trip to Redis), in one worker
+// or spread over the CPUs.
+func TestHashedIDFStopsAtTheFirstFailure(t *testing.T) {
+	var asked atomic.Int64
+	h, err := NewHashedIDF(512, countingVocab{&asked}, "0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"descale", "limescale", "filter", "lid", "base", "handle"}
+	if _, err := h.Embed(context.Background(), texts); err == nil {
+		t.Fatal("Embed: no error")
+	}
+	// "descale" fails at its first term: no other text is read.
+	if n := asked.Load(); n != 1 {
+		t.Errorf("one worker: %d counts asked after the first text failed; want 1", n)
+	}
+	many := make([]string, 400)
+	for i := range many {
+		many[i] = fmt.Sprintf("word%d", i)
+	}
+	asked.Store(0)
+	if _, err := h.Embed(context.Background(), many); err == nil {
+		t.Fatal("Embed of 400 failing texts: no error")
+	}
+	// each worker stops at its own first failure or at the flag: at most
+	// one text per worker
+	if n, w := asked.Load(), int64(runtime.GOMAXPROCS(0)); n > w {
+		t.Errorf("%d workers: %d counts asked for 400 failing texts; want at most %d", w, n, w)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -149,21 +150,26 @@ func (h *Hashed) Dim() int { return h.dim }
 // Embed returns one unit-length vector per text (a zero vector for a text
 // with no features), spreading large batches over the CPUs. IDF-weighted,
 // a count the vocabulary could not give is the error (the first text's to
-// fail), as the vocabulary typed it.
+// fail), as the vocabulary typed it; no text is embedded after one failed
+// (each uncached term of a RediSearch vocabulary is a round trip to Redis).
 func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	failed := make([]error, len(texts))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)/32))
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(texts); i += workers {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || stop.Load() {
 					return
 				}
-				out[i], failed[i] = h.embed(texts[i])
+				if out[i], failed[i] = h.embed(texts[i]); failed[i] != nil {
+					stop.Store(true)
+					return
+				}
 			}
 		}()
 	}

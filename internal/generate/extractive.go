@@ -622,6 +622,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	chosen := []*sentence{best}
+	var lead *sentence // v18: the sentence that opens the answer out of rank order (see instead)
 	g.why(best, "opening")
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
@@ -762,7 +763,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 		clauses := answertype.AskingClauses(req.Question)
 		asksOne := clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(req.Question), "?")
-		instead := false // v18: another source answers instead of the accepted one
+		// v18: the sentence of another source that answers instead of the
+		// accepted one (see below), or nil.
+		var instead *sentence
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
@@ -942,7 +945,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(s, why)
 				chosen = append(chosen, s)
 				cover(s)
-				instead = instead || why == "adds" && unmentioned && asked.Type != answertype.Description && s.typed
+				if instead == nil && why == "adds" && unmentioned && asked.Type != answertype.Description && s.typed {
+					instead = s
+				}
 			}
 		}
 		// v18: a source cited for a word of the question the accepted
@@ -952,10 +957,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// 2-year warranty" (Warranty terms) answers "how long is the
 		// warranty on a kettle" without the K50 manual's "boils 1.7
 		// litres in about four minutes", which the assessor accepted.
-		if instead {
+		// That sentence opens the answer (see the reading order below),
+		// whatever other source was cited beside it: the first one cited
+		// so, when several were. It cannot be the accepted source's: its
+		// title holds a word no chosen source's title holds.
+		if instead != nil {
 			opening := best.source
 			chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return c.source == opening })
-			best = chosen[0]
+			lead = instead
 		}
 	}
 	// With no question term in any sentence, best is the top source's
@@ -1015,8 +1024,22 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 
-	// Read in source order, as the sources were ranked.
+	// Read in source order, as the sources were ranked; a sentence
+	// answering instead of the accepted chunk (v18) lead, then the rest
+	// of its source.
 	slices.SortFunc(chosen, func(a, b *sentence) int {
+		if lead != nil && (a == lead) != (b == lead) {
+			if a == lead {
+				return -1
+			}
+			return 1
+		}
+		if lead != nil && a.source != b.source && (a.source == lead.source || b.source == lead.source) {
+			if a.source == lead.source {
+				return -1
+			}
+			return 1
+		}
 		if a.source != b.source {
 			return a.source - b.source
 		}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -113,5 +114,33 @@ func TestSecondSourceComparisonSides(t *testing.T) {
 		if !slices.Contains(docs, want) {
 			t.Errorf("v18 cites %v (%q); want %s among them", docs, text, want)
 		}
+	}
+}
+
+// TestInsteadOpensTheAnswer: when another source answers instead of the
+// accepted chunk (v18), the answer opens with the sentence that does so —
+// the first cited for a word of the question the accepted chunk never
+// mentions — not with whichever other cited source is ranked first. Here
+// the guarantee page ("guarantee", 3-year) is cited first and the spare
+// lids page, ranked above it, second (for "lid"): the answer opens with
+// the guarantee, then the rest in rank order.
+func TestInsteadOpensTheAnswer(t *testing.T) {
+	an := terms.New()
+	sources := []Source{
+		cur("1", "man-z20", "Z20 toaster", "The Z20 toaster browns bagels in about two minutes."),
+		cur("2", "faq-lids", "Spare lids", "A cracked Z20 lid is replaced free for 2 years."),
+		cur("3", "pol-guarantee", "Guarantee terms", "Every Zeta toaster, the Z20 included, has a 3-year guarantee from the date of purchase."),
+	}
+	req := Request{Question: "how long is the guarantee on a Z20 toaster lid for bagels", Sources: sources, Accepted: []string{sources[0].ID}}
+	g := NewExtractiveV18(an)
+	var rules []string
+	g.explain = func(source int, _, rule string) { rules = append(rules, fmt.Sprintf("%d %s", source, rule)) }
+	text, docs := answerOf(t, g, req)
+	if want := []string{"0 opening", "2 adds", "1 adds"}; !slices.Equal(rules, want) {
+		t.Fatalf("chosen %v, want %v (the case no longer tests the order)", rules, want)
+	}
+	want := "Every Zeta toaster, the Z20 included, has a 3-year guarantee from the date of purchase. [3] A cracked Z20 lid is replaced free for 2 years. [2]"
+	if text != want || !slices.Equal(docs, []string{"pol-guarantee", "faq-lids"}) {
+		t.Errorf("v18 answers %q (%v); want %q", text, docs, want)
 	}
 }

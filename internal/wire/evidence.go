@@ -145,6 +145,12 @@ type Proposal struct {
 	// the loop assesses it even when its results repeat an earlier
 	// attempt's.
 	Rejudge bool `json:"rejudge,omitempty"`
+	// Model is the builtin rewriter that made the proposal
+	// (builtin:strategies-v3, or -v2 with its mutual check off): the
+	// trace's rewrite route names it. Empty for a model's rewrite (the
+	// assessor's usage names that model) and in histories recorded
+	// before the field.
+	Model string `json:"model,omitempty"`
 }
 
 // QueryKey identifies a query for repeat checks: its words folded in case
