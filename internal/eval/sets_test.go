@@ -31,6 +31,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh14.jsonl", "testdata/eval/hollin-fresh14-facts.jsonl"}, // make eval-fresh14
 	{"testdata/eval/hollin-fresh15.jsonl", "testdata/eval/hollin-fresh15-facts.jsonl"}, // make eval-fresh15
 	{"testdata/eval/hollin-fresh16.jsonl", "testdata/eval/hollin-fresh16-facts.jsonl"}, // make eval-fresh16
+	{"testdata/eval/hollin-fresh17.jsonl", "testdata/eval/hollin-fresh17-facts.jsonl"}, // make eval-fresh17
 }
 
 const repoRoot = "../.."
