@@ -3,6 +3,8 @@ package assess
 import (
 	"maps"
 	"unicode"
+
+	"github.com/assay-rag/assay/internal/answertype"
 )
 
 // builtin:coverage-v20 (Builtin.Named) reads a model code's name. The
@@ -51,7 +53,7 @@ func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
 func (b *Builtin) namesIn(text string, out map[string]map[string]bool) {
 	ws := nameWords(text)
 	for i := 0; i < len(ws); i++ {
-		if !isCode(ws[i].w) {
+		if !answertype.IsCode(ws[i].w) {
 			continue
 		}
 		ct := b.an.Terms(ws[i].w)
@@ -59,7 +61,7 @@ func (b *Builtin) namesIn(text string, out map[string]map[string]bool) {
 			continue
 		}
 		var name []string
-		for j := i + 1; j < len(ws) && !ws[j].gap && unicode.IsUpper([]rune(ws[j].w)[0]) && !isCode(ws[j].w); j++ {
+		for j := i + 1; j < len(ws) && !ws[j].gap && unicode.IsUpper([]rune(ws[j].w)[0]) && !answertype.IsCode(ws[j].w); j++ {
 			name = append(name, b.an.Terms(ws[j].w)...)
 		}
 		if len(name) == 0 {
@@ -107,17 +109,6 @@ func nameWords(text string) []nameWord {
 		}
 	}
 	return out
-}
-
-// isCode reports whether w holds both a letter and a digit ("K50",
-// "X300", "SB-112").
-func isCode(w string) bool {
-	var l, d bool
-	for _, r := range w {
-		l = l || unicode.IsLetter(r)
-		d = d || unicode.IsDigit(r)
-	}
-	return l && d
 }
 
 // withNames returns have with the name words of each code it holds

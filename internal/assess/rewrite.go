@@ -324,14 +324,7 @@ func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 // rewrite keeps.
 func plainWord(w string) string {
 	const around = ",.?!;:\"'()“”‘’"
-	w = strings.Trim(w, around)
-	for _, end := range []string{"'s", "’s", "'S", "’S"} {
-		if b, ok := strings.CutSuffix(w, end); ok && b != "" {
-			w = b
-			break
-		}
-	}
-	return strings.Trim(w, around)
+	return strings.Trim(dropPossessive(strings.Trim(w, around)), around)
 }
 
 // sameWord reports whether terms a and b are forms of one word: the
