@@ -691,10 +691,8 @@ func readBenchRows(path string) ([]E2E, error) {
 	for _, row := range br.Rows {
 		e := E2E{Concurrency: row.Concurrency, Completed: row.Completed, Errors: row.Errors, FirstError: row.FirstError,
 			FirstFailure: row.FirstFailure, PerSecond: row.PerSecond, P50MS: row.P50MS, P95MS: row.P95MS, P99MS: row.P99MS, StopReasons: row.StopReasons}
-		for s, n := range row.StopReasons {
-			if bench.Failure(wire.StopReason(s)) {
-				e.Failed += n
-			}
+		for _, n := range failedOnly(row.StopReasons) {
+			e.Failed += n
 		}
 		rows = append(rows, e)
 	}
