@@ -71,11 +71,7 @@ func TestAskedPhraseEveryPart(t *testing.T) {
 		"The Z20 shows F3. What does that mean? Which firmware version fixes it?",
 		"the Z20 flashed F3 at me. What have I done wrong, and what sort of allergen warning is that?",
 	} {
-		b, _ := assessorOver(askedCorpus)
-		req := Request{Question: q, Query: q, Evidence: askedCorpus[:1], Groups: []string{"public"}}
-		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
-			t.Errorf("v19: Assess(%q) = %+v, want refused: its second part asks for a kind no visible chunk names", q, res.Assessment)
-		}
+		wantRefusedOnFirst(t, q, "its second part asks for a kind no visible chunk names")
 	}
 }
 
@@ -90,10 +86,18 @@ func TestAskedPhraseAfterIs(t *testing.T) {
 		"what is pyrolysis mode on the Z20 toaster",
 		"What are pyrolysis cycles on the Z20 toaster?",
 	} {
-		b, _ := assessorOver(askedCorpus)
-		req := Request{Question: q, Query: q, Evidence: askedCorpus[:1], Groups: []string{"public"}}
-		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
-			t.Errorf("v19: Assess(%q) = %+v, want refused: it asks about a kind no visible chunk names", q, res.Assessment)
-		}
+		wantRefusedOnFirst(t, q, "it asks about a kind no visible chunk names")
+	}
+}
+
+// wantRefusedOnFirst fails t unless the default assessor over askedCorpus,
+// given its first chunk for question q (asked as public), refuses; why
+// says why it must.
+func wantRefusedOnFirst(t *testing.T, q, why string) {
+	t.Helper()
+	b, _ := assessorOver(askedCorpus)
+	req := Request{Question: q, Query: q, Evidence: askedCorpus[:1], Groups: []string{"public"}}
+	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
+		t.Errorf("v19: Assess(%q) = %+v, want refused: %s", q, res.Assessment, why)
 	}
 }
