@@ -32,6 +32,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh15.jsonl", "testdata/eval/hollin-fresh15-facts.jsonl"}, // make eval-fresh15
 	{"testdata/eval/hollin-fresh16.jsonl", "testdata/eval/hollin-fresh16-facts.jsonl"}, // make eval-fresh16
 	{"testdata/eval/hollin-fresh17.jsonl", "testdata/eval/hollin-fresh17-facts.jsonl"}, // make eval-fresh17
+	{"testdata/eval/hollin-fresh18.jsonl", "testdata/eval/hollin-fresh18-facts.jsonl"}, // make eval-fresh18
 }
 
 const repoRoot = "../.."
