@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
@@ -324,7 +325,8 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 18 (ExtractiveModel), 17 (ExtractiveV17Model, without
+	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
+	// v19's reading of product names), 17 (ExtractiveV17Model, without
 	// v18's second-source checks), 16 (ExtractiveV16Model, without
 	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
@@ -340,12 +342,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV18(an)
+	return NewExtractiveV19(an)
 }
 
-// NewExtractiveV18 returns version 18 (ExtractiveModel).
+// NewExtractiveV19 returns version 19 (ExtractiveModel).
+func NewExtractiveV19(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 19}
+}
+
+// NewExtractiveV18 returns version 18 (ExtractiveV18Model).
 func NewExtractiveV18(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 18}
+	g := NewExtractiveV19(an)
+	g.Version = 18
+	return g
 }
 
 // NewExtractiveV17 returns version 17 (ExtractiveV17Model).
@@ -431,6 +440,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV18Model:
+		return NewExtractiveV18(an), nil
 	case ExtractiveV17Model:
 		return NewExtractiveV17(an), nil
 	case ExtractiveV16Model:
@@ -482,6 +493,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV16Model
 	case g.Version == 17:
 		return ExtractiveV17Model
+	case g.Version == 18:
+		return ExtractiveV18Model
 	}
 	return ExtractiveModel
 }
@@ -538,6 +551,23 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 8 {
 		ents = assess.Entities(g.an, req.Question, noVocabulary{})
 		mentions = g.mentions(req.Sources)
+	}
+	// v19: a source naming a product's code holds the words of the
+	// product's full name as the sources write it (assess.ProductNames,
+	// which the builtin assessor reads since coverage-v20): the K50 app
+	// page ("Pairing the K50 with the Hollin Home app") mentions the
+	// "smart kettle" wherever a source writes "K50 Smart Kettle", so it
+	// bears on "whats the name of the app the smart kettle talks to" as
+	// much as the kettle's manual, and a page titled with the name adds
+	// nothing beside it. Not for a question naming an entity itself (as
+	// the assessor: it needs no kind noun).
+	nameWords := g.nameWords(req, ents, mentions)
+	for i, ws := range nameWords {
+		if len(ws) > 0 {
+			m := maps.Clone(mentions[i])
+			maps.Copy(m, ws)
+			mentions[i] = m
+		}
 	}
 	idf := g.score(req, all, content, asked)
 	// The question's parts ("is a cracked jar covered, and what if it
@@ -697,6 +727,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 			}
 		}
+		if nameWords != nil { // v19: a chosen source holds its names' words
+			prev := cover
+			cover = func(s *sentence) {
+				prev(s)
+				for t := range nameWords[s.source] {
+					covered[t] = true
+				}
+			}
+		}
 		for _, s := range chosen {
 			cover(s)
 		}
@@ -761,8 +800,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if len(req.Accepted) > 0 {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
-		clauses := answertype.AskingClauses(req.Question)
-		asksOne := clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(req.Question), "?")
+		asksOne := asksOneThing(req.Question)
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
@@ -1097,8 +1135,16 @@ func (g *Extractive) opening(all []*sentence, asked answertype.Question, source 
 // question, or when the question expects no type of answer (an open
 // question, a claim): its opening is the best-scoring sentence, which no
 // typed sentence holding one weak word displaces.
+//
+// v19 reads an open question that asks one thing (asksOneThing: "What's
+// the app called that the smart kettle works with?") as a typed one: the
+// assessor judged the accepted chunk against the whole question. A claim
+// asks nothing and is still read as before.
 func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Question) int {
-	if g.Version < 11 || len(req.Accepted) == 0 || asked.Type == answertype.Description {
+	if g.Version < 11 || len(req.Accepted) == 0 {
+		return -1
+	}
+	if asked.Type == answertype.Description && (g.Version < 19 || !asksOneThing(req.Question)) {
 		return -1
 	}
 	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
@@ -1106,6 +1152,17 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 		return -1
 	}
 	return i
+}
+
+// asksOneThing reports whether question asks one thing (v18): exactly one
+// clause in the form of a question (answertype.AskingClauses), or none and
+// a question mark ("K50s turning themselves off before the water boils —
+// what firmware should they be on?"). A claim ("Breast cancer development
+// is determined exclusively by genetic factors.") or a bare statement
+// asks nothing.
+func asksOneThing(question string) bool {
+	clauses := answertype.AskingClauses(question)
+	return clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(question), "?")
 }
 
 // topic returns the opening sentence from the source whose title names
@@ -2004,6 +2061,29 @@ func (g *Extractive) mentions(sources []Source) []map[string]bool {
 	var out []map[string]bool
 	for _, src := range sources {
 		out = append(out, assess.TitledMentions(g.an, src.Title, src.Text))
+	}
+	return out
+}
+
+// nameWords returns, per source, the terms it holds only through a
+// product's name the sources write out (assess.ProductNames,
+// assess.NamedOnly; v19), or nil: before v19, for a question naming an
+// entity, or when the sources write no name.
+func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map[string]bool) []map[string]bool {
+	if g.Version < 19 || len(ents) > 0 || mentions == nil {
+		return nil
+	}
+	texts := make([]string, 0, 2*len(req.Sources))
+	for _, src := range req.Sources {
+		texts = append(texts, src.Title, src.Text)
+	}
+	names := assess.ProductNames(g.an, texts...)
+	if len(names) == 0 {
+		return nil
+	}
+	out := make([]map[string]bool, len(req.Sources))
+	for i := range req.Sources {
+		out[i] = assess.NamedOnly(mentions[i], names)
 	}
 	return out
 }
