@@ -560,13 +560,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// bears on "whats the name of the app the smart kettle talks to" as
 	// much as the kettle's manual, and a page titled with the name adds
 	// nothing beside it. Not for a question naming an entity itself (as
-	// the assessor: it needs no kind noun).
-	nameWords := g.nameWords(req, ents, mentions)
-	for i, ws := range nameWords {
-		if len(ws) > 0 {
-			m := maps.Clone(mentions[i])
-			maps.Copy(m, ws)
-			mentions[i] = m
+	// the assessor: it needs no kind noun). withName is mentions with
+	// those words.
+	nameWords, names := g.nameWords(req, ents, mentions)
+	withName := mentions
+	if nameWords != nil {
+		withName = slices.Clone(mentions)
+		for i, ws := range nameWords {
+			if len(ws) > 0 {
+				m := maps.Clone(mentions[i])
+				maps.Copy(m, ws)
+				withName[i] = m
+			}
 		}
 	}
 	idf := g.score(req, all, content, asked)
@@ -626,7 +631,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// before.
 	open := g.accepted(req, all, asked)
 	if open >= 0 && open != best.source {
-		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
+		// v19: two pages naming one product's code (the K50 app page and
+		// "K50 Smart Kettle") both hold the words of its name: the name
+		// says which product a page is about, so it weighs only between
+		// pages about the same one, not for a product page against a
+		// policy page that names none.
+		m := mentions
+		if sameProduct(names, mentions, open, best.source) {
+			m = withName
+		}
+		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, m)[0]
 		// (bearing sums in map order: equal shares may differ in their
 		// last bits)
 		if whole[open] > whole[best.source]+1e-9 {
@@ -898,7 +912,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 						!answertype.NumberWord(t) && !named[t]
 				}
 				adds = slices.ContainsFunc(content, about)
-				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !mentions[best.source][t] })
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !withName[best.source][t] })
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -2066,12 +2080,12 @@ func (g *Extractive) mentions(sources []Source) []map[string]bool {
 }
 
 // nameWords returns, per source, the terms it holds only through a
-// product's name the sources write out (assess.ProductNames,
-// assess.NamedOnly; v19), or nil: before v19, for a question naming an
+// product's name the sources write out (assess.NamedOnly), and the names
+// (assess.ProductNames; v19); nil before v19, for a question naming an
 // entity, or when the sources write no name.
-func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map[string]bool) []map[string]bool {
+func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map[string]bool) ([]map[string]bool, map[string]map[string]bool) {
 	if g.Version < 19 || len(ents) > 0 || mentions == nil {
-		return nil
+		return nil, nil
 	}
 	texts := make([]string, 0, 2*len(req.Sources))
 	for _, src := range req.Sources {
@@ -2079,13 +2093,25 @@ func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map
 	}
 	names := assess.ProductNames(g.an, texts...)
 	if len(names) == 0 {
-		return nil
+		return nil, nil
 	}
 	out := make([]map[string]bool, len(req.Sources))
 	for i := range req.Sources {
 		out[i] = assess.NamedOnly(mentions[i], names)
 	}
-	return out
+	return out, names
+}
+
+// sameProduct reports whether sources a and b both mention a code the
+// sources write a full name after (names, v19): two pages about one
+// product.
+func sameProduct(names map[string]map[string]bool, mentions []map[string]bool, a, b int) bool {
+	for code, ws := range names {
+		if len(ws) > 0 && mentions[a][code] && mentions[b][code] {
+			return true
+		}
+	}
+	return false
 }
 
 // noVocabulary is the empty vocabulary: the generator finds a question's
