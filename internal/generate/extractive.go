@@ -912,7 +912,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 						!answertype.NumberWord(t) && !named[t]
 				}
 				adds = slices.ContainsFunc(content, about)
-				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !withName[best.source][t] })
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && (g.Version >= 19 || !withName[best.source][t]) })
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
