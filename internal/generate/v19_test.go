@@ -71,3 +71,24 @@ func TestSameProduct(t *testing.T) {
 		t.Errorf("a question naming an entity reads names: %v", w)
 	}
 }
+
+// TestInsteadWhenTheOpeningLacksIt: a page titled with a word of the
+// question that no chosen sentence holds answers instead of the accepted
+// chunk (v19) even when the chunk mentions the word in a sentence not
+// chosen: the answer rests on the sentences it quotes, not on the chunk's
+// other sentences (fresh4 h45). v18 required the chunk to mention it
+// nowhere, and quoted the crumbs page beside the claim page.
+func TestInsteadWhenTheOpeningLacksIt(t *testing.T) {
+	an := terms.New()
+	sources := []Source{
+		cur("1", "faq-crumbs", "Crumbs and cleaning", "Crumbs left in a toaster can burn, so clean toasters and grills often. Crumb damage is not covered by the guarantee."),
+		cur("2", "faq-claim", "How do I make a guarantee claim?", "Book a repair at zeta.example/repair with your model number and proof of purchase. Most repairs are back with you within 10 working days."),
+	}
+	req := Request{Question: "What's the process for getting my toaster repaired under guarantee?", Sources: sources, Accepted: []string{sources[0].ID}}
+	if text, docs := answerOf(t, NewExtractiveV19(an), req); !slices.Equal(docs, []string{"faq-claim"}) {
+		t.Errorf("v19 cites %v (%q); want the claim page alone", docs, text)
+	}
+	if text, docs := answerOf(t, NewExtractiveV18(an), req); !slices.Equal(docs, []string{"faq-crumbs", "faq-claim"}) {
+		t.Errorf("v18 cites %v (%q); want both (the case no longer tests v19)", docs, text)
+	}
+}
