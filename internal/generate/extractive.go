@@ -764,6 +764,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			return 0
 		})
 		bestWords := g.an.Set(best.text)
+		// v19: another source elaborates an instruction only (see
+		// elaborates).
+		instructs := g.Version < 19 || answertype.Imperative(best.text)
 		// v7: another source is cited only for a word of the clause that
 		// asks (answertype.Asking; the whole question when that clause
 		// has no content word): a word of the scene ("If I order a new
@@ -856,7 +859,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// type about a word of the clause that asks that no chosen
 			// sentence holds an expression beside (see addsTyped).
 			if g.Version >= 11 && best.source == open && onePart && !g.addsTyped(s, chosen, askingWords, verbs, asked, above) &&
-				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles)) {
+				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles)) {
 				continue
 			}
 			if answered && !above {
@@ -869,7 +872,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					g.why(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
 					g.why(s, "v9-complete")
-				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
 					g.why(s, "v9-elaborates")
 				default:
 					continue
@@ -990,7 +993,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair).
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
-			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
 			if why != "" {
@@ -1530,8 +1533,15 @@ func (g *Extractive) answers(chosen []*sentence, first int, title, askingWords, 
 // does not have (in at most two sentences of the sources, and in no
 // title, nor a code): it says more about the instruction the best sentence
 // gave ("descale kettles more often" and "Descale it once a month with
-// citric acid").
-func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, idf map[string]float64, all []*sentence, titles []map[string]bool) bool {
+// citric acid"). From v19 only an instruction is elaborated so (instructs:
+// the best sentence is one, answertype.Imperative): "A repair shows as
+// Booked, In workshop, Repaired, then Dispatched" states a status, and
+// "Book a repair at hollin.example/repair ..." shares "book" with it but
+// says nothing more of it.
+func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, instructs bool, idf map[string]float64, all []*sentence, titles []map[string]bool) bool {
+	if !instructs {
+		return false
+	}
 	for t := range g.an.Set(s.text) {
 		if !bestWords[t] || idf[t] > 0 || len(t) < 4 || strings.ContainsAny(t, "0123456789") ||
 			slices.ContainsFunc(titles, func(tt map[string]bool) bool { return tt[t] }) {

@@ -92,3 +92,37 @@ func TestInsteadWhenTheOpeningLacksIt(t *testing.T) {
 		t.Errorf("v18 cites %v (%q); want both (the case no longer tests v19)", docs, text)
 	}
 }
+
+// TestElaboratesAnInstructionOnly: another source's sentence sharing a
+// rare word with the best one elaborates it only when the best sentence is
+// an instruction (v19): a status ("A repair shows as Booked, ...") is not
+// elaborated by "Book a repair at ..." (fresh12 v94, fresh16 z60), an
+// instruction ("descale kettles more often") still is by "Descale it once
+// a month".
+func TestElaboratesAnInstructionOnly(t *testing.T) {
+	an := terms.New()
+	status := []Source{
+		cur("1", "faq-tracking", "Tracking a repair", "We email a tracking link when the courier collects your toaster and again when it is on its way back. A repair shows as Booked, In workshop, Repaired, then Dispatched."),
+		cur("2", "faq-claim", "How do I make a guarantee claim?", "Book a repair at zeta.example/repair with your model number and proof of purchase."),
+	}
+	instruction := []Source{
+		cur("1", "faq-hard-water", "Hard water and limescale", "In hard-water areas, descale kettles and coffee machines more often."),
+		cur("2", "man-k9", "K9 kettle", "Descale it once a month with citric acid."),
+	}
+	for _, c := range []struct {
+		q        string
+		sources  []Source
+		v19, v18 []string
+	}{
+		{"How can I keep an eye on where my toaster is while it's away being repaired?", status, []string{"faq-tracking"}, []string{"faq-tracking", "faq-claim"}},
+		{"how should I look after my kettle in a hard water area?", instruction, []string{"faq-hard-water", "man-k9"}, []string{"faq-hard-water", "man-k9"}},
+	} {
+		req := Request{Question: c.q, Sources: c.sources, Accepted: []string{c.sources[0].ID}}
+		if text, docs := answerOf(t, NewExtractiveV19(an), req); !slices.Equal(docs, c.v19) {
+			t.Errorf("%q: v19 cites %v (%q); want %v", c.q, docs, text, c.v19)
+		}
+		if text, docs := answerOf(t, NewExtractiveV18(an), req); !slices.Equal(docs, c.v18) {
+			t.Errorf("%q: v18 cites %v (%q); want %v", c.q, docs, text, c.v18)
+		}
+	}
+}
