@@ -279,7 +279,7 @@ const (
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
 //
-// v18 (ExtractiveModel) cites another source beside the accepted one
+// v18 (ExtractiveV18Model) cites another source beside the accepted one
 // only for what the accepted one lacks (rule 3, when the answer opens
 // with the accepted chunk and the question asks one thing, not a claim): a source
 // cited for a word it adds must hold in its title a content word of the
@@ -288,6 +288,17 @@ const (
 // the sentence holds one, that source answers instead; and a question
 // naming no entity, comparing nothing, gets no other source's "equally
 // complete" sentence (it holds only the question's words again).
+//
+// v19 (ExtractiveModel) reads products' names as the builtin assessor
+// does (assess.ProductNames: "K50 Smart Kettle" makes a page naming the
+// K50 hold "smart" and "kettle"; see nameWords): rule 3's gates count a
+// chosen source's name words as covered, and v11's comparison of the
+// accepted chunk with the opening's source counts them when both name the
+// same code (sameProduct). It opens an open question asking one thing
+// with the accepted chunk as a typed one (see accepted); a page answers
+// instead of the accepted chunk when no chosen sentence nor title holds
+// its title's word, wherever else the chunk says it; and another source
+// elaborates only an instruction (see elaborates).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
