@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/terms"
 )
 
 // builtin:coverage-v20 (Builtin.Named) reads a model code's name. The
@@ -23,13 +24,27 @@ import (
 // "X300" does not name the "X300 Pro".
 
 // productNames maps each code term the evidence writes a full name after
-// to the terms of the words of that name.
+// to the terms of the words of that name (ProductNames over every title
+// and text of ev).
 func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
+	texts := make([]string, 0, 2*len(ev))
 	for i := range ev {
-		for _, text := range []string{ev[i].Title, ev[i].Text} {
-			b.namesIn(text, out)
-		}
+		texts = append(texts, ev[i].Title, ev[i].Text)
+	}
+	return ProductNames(b.an, texts...)
+}
+
+// ProductNames maps each code term the texts write a full name after to
+// the terms of the words of that name ("K50 Smart Kettle": k50 → smart,
+// kettl), each text read apart (a name never runs from one into the
+// next). A kind noun written after two codes names neither ("X200
+// Blender" and "X300 Pro Blender": "blender" does not say which). The
+// builtin assessor (v20) and the builtin generator (v19) read products'
+// names with it.
+func ProductNames(an *terms.Analyzer, texts ...string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, text := range texts {
+		namesIn(an, text, out)
 	}
 	{ // a kind noun written after two codes names neither
 		codes := map[string]int{}
@@ -50,19 +65,19 @@ func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
 }
 
 // namesIn adds to out the full names text writes after a code.
-func (b *Builtin) namesIn(text string, out map[string]map[string]bool) {
+func namesIn(an *terms.Analyzer, text string, out map[string]map[string]bool) {
 	ws := nameWords(text)
 	for i := 0; i < len(ws); i++ {
 		if !answertype.IsCode(ws[i].w) {
 			continue
 		}
-		ct := b.an.Terms(ws[i].w)
+		ct := an.Terms(ws[i].w)
 		if len(ct) != 1 {
 			continue
 		}
 		var name []string
 		for j := i + 1; j < len(ws) && !ws[j].gap && unicode.IsUpper([]rune(ws[j].w)[0]) && !answertype.IsCode(ws[j].w); j++ {
-			name = append(name, b.an.Terms(ws[j].w)...)
+			name = append(name, an.Terms(ws[j].w)...)
 		}
 		if len(name) == 0 {
 			continue
@@ -112,8 +127,27 @@ func nameWords(text string) []nameWord {
 }
 
 // withNames returns have with the name words of each code it holds
-// (productNames), have itself when it holds none.
+// (NamedOnly), each also marked as held only through a name (namedKey);
+// have itself when it holds none.
 func withNames(have map[string]bool, names map[string]map[string]bool) map[string]bool {
+	only := NamedOnly(have, names)
+	if len(only) == 0 {
+		return have
+	}
+	out := maps.Clone(have)
+	for t := range only {
+		out[t] = true
+		out[namedKey(t)] = true
+	}
+	return out
+}
+
+// NamedOnly returns the terms have holds only through a product's name
+// (ProductNames): the name words of each code in have that have lacks; nil
+// when there are none. A chunk of the K50 app page ("Pairing the K50
+// with the Hollin Home app") holds "smart" and "kettle" so, where the
+// evidence writes "K50 Smart Kettle".
+func NamedOnly(have map[string]bool, names map[string]map[string]bool) map[string]bool {
 	var out map[string]bool
 	for code, ws := range names {
 		if !have[code] {
@@ -124,14 +158,10 @@ func withNames(have map[string]bool, names map[string]map[string]bool) map[strin
 				continue
 			}
 			if out == nil {
-				out = maps.Clone(have)
+				out = map[string]bool{}
 			}
 			out[t] = true
-			out[namedKey(t)] = true
 		}
-	}
-	if out == nil {
-		return have
 	}
 	return out
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestDevSets compares the builtin extractive generators (v16, v17) on
+// TestDevSets compares the builtin extractive generators (v18, v19) on
 // every development set's questions, each given the top wire.DefaultTopK
 // chunks the retriever finds for a principal of the question's groups (no
 // assessor: every question reaches the generator), and prints key facts,
@@ -35,7 +35,7 @@ func TestDevSets(t *testing.T) {
 	}
 	f := newHollinFixture(t)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV17(an), NewExtractiveV18(an)}
+	gens := []*Extractive{NewExtractiveV18(an), NewExtractiveV19(an)}
 	// GENERATEDEV_ASSESS=1: only the questions the builtin assessor
 	// accepts on their first attempt reach the generators, each with the
 	// chunks it accepted (Request.Accepted), as the one-pass baseline

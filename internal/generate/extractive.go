@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
 	ExtractiveV15Model = router.BuiltinGenerateModelV15
@@ -278,7 +279,7 @@ const (
 //     parts orders over £30" comes with "Standard delivery ... costs
 //     £3.95".
 //
-// v18 (ExtractiveModel) cites another source beside the accepted one
+// v18 (ExtractiveV18Model) cites another source beside the accepted one
 // only for what the accepted one lacks (rule 3, when the answer opens
 // with the accepted chunk and the question asks one thing, not a claim): a source
 // cited for a word it adds must hold in its title a content word of the
@@ -287,6 +288,17 @@ const (
 // the sentence holds one, that source answers instead; and a question
 // naming no entity, comparing nothing, gets no other source's "equally
 // complete" sentence (it holds only the question's words again).
+//
+// v19 (ExtractiveModel) reads products' names as the builtin assessor
+// does (assess.ProductNames: "K50 Smart Kettle" makes a page naming the
+// K50 hold "smart" and "kettle"; see nameWords): rule 3's gates count a
+// chosen source's name words as covered, and v11's comparison of the
+// accepted chunk with the opening's source counts them when both name the
+// same code (sameProduct). It opens an open question asking one thing
+// with the accepted chunk as a typed one (see accepted); a page answers
+// instead of the accepted chunk when no chosen sentence nor title holds
+// its title's word, wherever else the chunk says it; and another source
+// elaborates only an instruction (see elaborates).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -324,7 +336,8 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 18 (ExtractiveModel), 17 (ExtractiveV17Model, without
+	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
+	// v19's reading of product names), 17 (ExtractiveV17Model, without
 	// v18's second-source checks), 16 (ExtractiveV16Model, without
 	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
@@ -340,12 +353,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV18(an)
+	return NewExtractiveV19(an)
 }
 
-// NewExtractiveV18 returns version 18 (ExtractiveModel).
+// NewExtractiveV19 returns version 19 (ExtractiveModel).
+func NewExtractiveV19(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 19}
+}
+
+// NewExtractiveV18 returns version 18 (ExtractiveV18Model).
 func NewExtractiveV18(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 18}
+	g := NewExtractiveV19(an)
+	g.Version = 18
+	return g
 }
 
 // NewExtractiveV17 returns version 17 (ExtractiveV17Model).
@@ -431,6 +451,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV18Model:
+		return NewExtractiveV18(an), nil
 	case ExtractiveV17Model:
 		return NewExtractiveV17(an), nil
 	case ExtractiveV16Model:
@@ -482,6 +504,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV16Model
 	case g.Version == 17:
 		return ExtractiveV17Model
+	case g.Version == 18:
+		return ExtractiveV18Model
 	}
 	return ExtractiveModel
 }
@@ -538,6 +562,28 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 8 {
 		ents = assess.Entities(g.an, req.Question, noVocabulary{})
 		mentions = g.mentions(req.Sources)
+	}
+	// v19: a source naming a product's code holds the words of the
+	// product's full name as the sources write it (assess.ProductNames,
+	// which the builtin assessor reads since coverage-v20): the K50 app
+	// page ("Pairing the K50 with the Hollin Home app") mentions the
+	// "smart kettle" wherever a source writes "K50 Smart Kettle", so it
+	// bears on "whats the name of the app the smart kettle talks to" as
+	// much as the kettle's manual, and a page titled with the name adds
+	// nothing beside it. Not for a question naming an entity itself (as
+	// the assessor: it needs no kind noun). withName is mentions with
+	// those words.
+	nameWords, names := g.nameWords(req, ents, mentions)
+	withName := mentions
+	if nameWords != nil {
+		withName = slices.Clone(mentions)
+		for i, ws := range nameWords {
+			if len(ws) > 0 {
+				m := maps.Clone(mentions[i])
+				maps.Copy(m, ws)
+				withName[i] = m
+			}
+		}
 	}
 	idf := g.score(req, all, content, asked)
 	// The question's parts ("is a cracked jar covered, and what if it
@@ -596,7 +642,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// before.
 	open := g.accepted(req, all, asked)
 	if open >= 0 && open != best.source {
-		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
+		// v19: two pages naming one product's code (the K50 app page and
+		// "K50 Smart Kettle") both hold the words of its name: the name
+		// says which product a page is about, so it weighs only between
+		// pages about the same one, not for a product page against a
+		// policy page that names none.
+		m := mentions
+		if sameProduct(names, mentions, open, best.source) {
+			m = withName
+		}
+		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, m)[0]
 		// (bearing sums in map order: equal shares may differ in their
 		// last bits)
 		if whole[open] > whole[best.source]+1e-9 {
@@ -697,6 +752,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				}
 			}
 		}
+		if nameWords != nil { // v19: a chosen source holds its names' words
+			prev := cover
+			cover = func(s *sentence) {
+				prev(s)
+				for t := range nameWords[s.source] {
+					covered[t] = true
+				}
+			}
+		}
 		for _, s := range chosen {
 			cover(s)
 		}
@@ -711,6 +775,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			return 0
 		})
 		bestWords := g.an.Set(best.text)
+		// v19: another source elaborates an instruction only (see
+		// elaborates).
+		instructs := g.Version < 19 || answertype.Imperative(best.text)
 		// v7: another source is cited only for a word of the clause that
 		// asks (answertype.Asking; the whole question when that clause
 		// has no content word): a word of the scene ("If I order a new
@@ -761,8 +828,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if len(req.Accepted) > 0 {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
-		clauses := answertype.AskingClauses(req.Question)
-		asksOne := clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(req.Question), "?")
+		asksOne := asksOneThing(req.Question)
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
@@ -804,7 +870,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// type about a word of the clause that asks that no chosen
 			// sentence holds an expression beside (see addsTyped).
 			if g.Version >= 11 && best.source == open && onePart && !g.addsTyped(s, chosen, askingWords, verbs, asked, above) &&
-				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles)) {
+				!(asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles)) {
 				continue
 			}
 			if answered && !above {
@@ -817,7 +883,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					g.why(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
 					g.why(s, "v9-complete")
-				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
 					g.why(s, "v9-elaborates")
 				default:
 					continue
@@ -860,7 +926,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 						!answertype.NumberWord(t) && !named[t]
 				}
 				adds = slices.ContainsFunc(content, about)
-				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && !mentions[best.source][t] })
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && (g.Version >= 19 || !withName[best.source][t]) })
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -938,7 +1004,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair).
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
-			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, idf, all, titles):
+			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
 			if why != "" {
@@ -1097,8 +1163,16 @@ func (g *Extractive) opening(all []*sentence, asked answertype.Question, source 
 // question, or when the question expects no type of answer (an open
 // question, a claim): its opening is the best-scoring sentence, which no
 // typed sentence holding one weak word displaces.
+//
+// v19 reads an open question that asks one thing (asksOneThing: "What's
+// the app called that the smart kettle works with?") as a typed one: the
+// assessor judged the accepted chunk against the whole question. A claim
+// asks nothing and is still read as before.
 func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Question) int {
-	if g.Version < 11 || len(req.Accepted) == 0 || asked.Type == answertype.Description {
+	if g.Version < 11 || len(req.Accepted) == 0 {
+		return -1
+	}
+	if asked.Type == answertype.Description && (g.Version < 19 || !asksOneThing(req.Question)) {
 		return -1
 	}
 	i := slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
@@ -1106,6 +1180,17 @@ func (g *Extractive) accepted(req Request, all []*sentence, asked answertype.Que
 		return -1
 	}
 	return i
+}
+
+// asksOneThing reports whether question asks one thing (v18): exactly one
+// clause in the form of a question (answertype.AskingClauses), or none and
+// a question mark ("K50s turning themselves off before the water boils —
+// what firmware should they be on?"). A claim ("Breast cancer development
+// is determined exclusively by genetic factors.") or a bare statement
+// asks nothing.
+func asksOneThing(question string) bool {
+	clauses := answertype.AskingClauses(question)
+	return clauses == 1 || clauses == 0 && strings.HasSuffix(strings.TrimSpace(question), "?")
 }
 
 // topic returns the opening sentence from the source whose title names
@@ -1459,8 +1544,15 @@ func (g *Extractive) answers(chosen []*sentence, first int, title, askingWords, 
 // does not have (in at most two sentences of the sources, and in no
 // title, nor a code): it says more about the instruction the best sentence
 // gave ("descale kettles more often" and "Descale it once a month with
-// citric acid").
-func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, idf map[string]float64, all []*sentence, titles []map[string]bool) bool {
+// citric acid"). From v19 only an instruction is elaborated so (instructs:
+// the best sentence is one, answertype.Imperative): "A repair shows as
+// Booked, In workshop, Repaired, then Dispatched" states a status, and
+// "Book a repair at hollin.example/repair ..." shares "book" with it but
+// says nothing more of it.
+func (g *Extractive) elaborates(s *sentence, bestWords map[string]bool, instructs bool, idf map[string]float64, all []*sentence, titles []map[string]bool) bool {
+	if !instructs {
+		return false
+	}
 	for t := range g.an.Set(s.text) {
 		if !bestWords[t] || idf[t] > 0 || len(t) < 4 || strings.ContainsAny(t, "0123456789") ||
 			slices.ContainsFunc(titles, func(tt map[string]bool) bool { return tt[t] }) {
@@ -2006,6 +2098,41 @@ func (g *Extractive) mentions(sources []Source) []map[string]bool {
 		out = append(out, assess.TitledMentions(g.an, src.Title, src.Text))
 	}
 	return out
+}
+
+// nameWords returns, per source, the terms it holds only through a
+// product's name the sources write out (assess.NamedOnly), and the names
+// (assess.ProductNames; v19); nil before v19, for a question naming an
+// entity, or when the sources write no name.
+func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map[string]bool) ([]map[string]bool, map[string]map[string]bool) {
+	if g.Version < 19 || len(ents) > 0 || mentions == nil {
+		return nil, nil
+	}
+	texts := make([]string, 0, 2*len(req.Sources))
+	for _, src := range req.Sources {
+		texts = append(texts, src.Title, src.Text)
+	}
+	names := assess.ProductNames(g.an, texts...)
+	if len(names) == 0 {
+		return nil, nil
+	}
+	out := make([]map[string]bool, len(req.Sources))
+	for i := range req.Sources {
+		out[i] = assess.NamedOnly(mentions[i], names)
+	}
+	return out, names
+}
+
+// sameProduct reports whether sources a and b both mention a code the
+// sources write a full name after (names, v19): two pages about one
+// product.
+func sameProduct(names map[string]map[string]bool, mentions []map[string]bool, a, b int) bool {
+	for code, ws := range names {
+		if len(ws) > 0 && mentions[a][code] && mentions[b][code] {
+			return true
+		}
+	}
+	return false
 }
 
 // noVocabulary is the empty vocabulary: the generator finds a question's
