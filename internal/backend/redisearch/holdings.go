@@ -299,37 +299,14 @@ type checker struct {
 	sent    int               // checks sent to Redis
 	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
 	read    bool
-	// seen are sets of set's terms some chunk holding no rare term holds
-	// exactly: those of the chunks the checks found (witnesses), each
-	// check returning its first chunk's content. A later check that one
-	// of them answers is not sent (see answer).
-	seen []uint64
-	tc   *termCounter // counts terms in a witness's content
 }
-
-// witnesses: an existence check returns the content of the chunk it
-// found, and the set of terms that chunk holds answers every later check
-// it satisfies without sending it. A variable for the tests that compare
-// with the checks alone.
-var witnesses = true
 
 // answer answers checks, in order.
 func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 	if len(checks) == 0 {
 		return nil, nil
 	}
-	found := make([]bool, len(checks))
-	// A chunk a check found before, whose exact set satisfies this
-	// check, answers it: some chunk holds k.s and no term of k.out.
-	var ask []int
-	if !c.read {
-		for i, k := range checks {
-			if found[i] = satisfied(c.seen, k); !found[i] {
-				ask = append(ask, i)
-			}
-		}
-	}
-	if !c.read && len(ask) > 0 && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(ask))*checkPostings >= c.cost {
+	if !c.read && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(checks))*checkPostings >= c.cost {
 		var err error
 		if c.read, err = c.readMasks(ctx); err != nil {
 			return nil, err
@@ -338,13 +315,16 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 			c.cost = 0 // not again: check
 		}
 	}
+	found := make([]bool, len(checks))
 	if c.read {
 		for i, k := range checks {
-			found[i] = satisfied(c.masks, k)
+			for _, m := range c.masks {
+				if m&k.s == k.s && m&k.out == 0 {
+					found[i] = true
+					break
+				}
+			}
 		}
-		return found, nil
-	}
-	if len(ask) == 0 {
 		return found, nil
 	}
 	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
@@ -354,71 +334,23 @@ func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
 		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
 	}
 	pipe := c.v.ix.rdb.Pipeline()
-	cmds := make([]*redis.Cmd, len(ask))
-	for j, i := range ask {
-		k := checks[i]
+	cmds := make([]*redis.Cmd, len(checks))
+	for i, k := range checks {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
-		args := []any{"FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM"}
-		if witnesses {
-			args = append(args, "LOAD", 1, "@"+fieldContent)
-		}
-		cmds[j] = pipe.Do(ctx, append(args, "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)...)
+		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	}
-	c.sent += len(ask)
+	c.sent += len(checks)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
-	for j, i := range ask {
-		ok, content, err := found1(cmds[j])
+	for i := range checks {
+		ok, err := found1(cmds[i])
 		if err != nil {
 			return nil, err
 		}
 		found[i] = ok
-		if ok && witnesses {
-			c.witness(checks[i], content)
-		}
 	}
 	return found, nil
-}
-
-// satisfied reports whether one of masks holds every term of k.s and no
-// term of k.out.
-func satisfied(masks []uint64, k check) bool {
-	for _, m := range masks {
-		if m&k.s == k.s && m&k.out == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// witness keeps the set of set's terms the chunk a check k found holds,
-// read from its content (escapeTerms' form, as the index holds it). The
-// chunk passes the filter and holds no rare term (k.out leaves them
-// out), so that set is some such chunk's exact set. It is kept only when
-// the content agrees with the check (every term of k.s, none of k.out):
-// a content that cannot be read so answers nothing more than its check.
-func (c *checker) witness(k check, content string) {
-	if content == "" {
-		return
-	}
-	if c.tc == nil {
-		c.tc = newTermCounter(c.terms)
-	}
-	c.tc.countContent(content)
-	var m uint64
-	for i := range c.terms {
-		if c.tc.tf[c.tc.slot[i]] > 0 {
-			m |= 1 << i
-		}
-	}
-	if m&k.s != k.s || m&k.out != 0 || m&c.rare != 0 {
-		return
-	}
-	m &= c.set
-	if !slices.Contains(c.seen, m) {
-		c.seen = append(c.seen, m)
-	}
 }
 
 // readMasks reads which visible chunks passing the filter hold each term
@@ -476,28 +408,16 @@ func (c *checker) readMasks(ctx context.Context) (bool, error) {
 }
 
 // found1 reads an FT.AGGREGATE ... LIMIT 0 1 reply (RESP2: the number of
-// results, then one row per result): whether it found a chunk, and the
-// chunk's content field when the row holds it (LOAD 1 @content).
-func found1(cmd *redis.Cmd) (bool, string, error) {
+// results, then one row per result): whether it found a chunk.
+func found1(cmd *redis.Cmd) (bool, error) {
 	res, err := cmd.Slice()
 	if err != nil {
-		return false, "", err
+		return false, err
 	}
 	if len(res) == 0 {
-		return false, "", fmt.Errorf("FT.AGGREGATE: empty reply")
+		return false, fmt.Errorf("FT.AGGREGATE: empty reply")
 	}
-	if len(res) < 2 {
-		return false, "", nil
-	}
-	var content string
-	if row, ok := res[1].([]any); ok {
-		for j := 0; j+1 < len(row); j += 2 {
-			if name, _ := row[j].(string); name == fieldContent {
-				content, _ = row[j+1].(string)
-			}
-		}
-	}
-	return true, content, nil
+	return len(res) > 1, nil
 }
 
 // extend returns the sets of one more term than those in held (all of
