@@ -115,12 +115,13 @@ func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int
 
 // candidateTerms returns the chunks with the given ids, in order, with
 // their analyzed terms, all the BM25 leg's re-scoring needs: from the
-// cache, or (in one pipeline) the content field alone from Redis. The
-// other fields (text, title, metadata; 60% of a chunk's bytes) are read
-// only for the few candidates a search returns (retrieval loads them),
-// and these chunks are not cached. An unknown id is an errs.NotFound
-// error.
-func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate, error) {
+// cache, else from read (the content fields the candidates' read
+// returned, by id), else (in one pipeline) the content field alone from
+// Redis. The other fields (text, title, metadata; 60% of a chunk's bytes)
+// are read only for the few candidates a search returns (retrieval loads
+// them), and these chunks are not cached. An unknown id is an
+// errs.NotFound error.
+func (ix *Index) candidateTerms(ctx context.Context, ids []string, read map[string]string) ([]candidate, error) {
 	const op = "redisearch.SearchText"
 	out := make([]candidate, len(ids))
 	var miss []int
@@ -128,6 +129,8 @@ func (ix *Index) candidateTerms(ctx context.Context, ids []string) ([]candidate,
 		out[i].id = id
 		if c := ix.cache.get(id); c != nil {
 			out[i].terms = c.terms
+		} else if s, ok := read[id]; ok {
+			out[i].content = s
 		} else {
 			miss = append(miss, i)
 		}

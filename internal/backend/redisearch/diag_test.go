@@ -95,7 +95,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				t1 := time.Now()
 				filter := filterQuery(fl, !s.all)
 				query := textQuery(terms, filter, weights)
-				ids, err := ix.candidates(ctx, query, depth)
+				ids, err := ix.candidates(ctx, query, depth, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

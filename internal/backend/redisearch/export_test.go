@@ -138,3 +138,9 @@ func SetMaxHoldingCounts(n int) int {
 
 // RedisErr is redisErr: how the Index types a Redis failure.
 func (ix *Index) RedisErr(op string, err error) error { return ix.redisErr(op, err) }
+
+// SetReadContent sets whether SearchText's candidates' read returns
+// their content field (readContent) and returns the previous setting.
+func SetReadContent(on bool) bool {
+	return swap(&readContent, on)
+}

@@ -467,10 +467,14 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	filter := filterQuery(f, !s.all)
 	depth := candidateDepth(k)
 	var ids []string
+	var contents map[string]string // the candidates' content fields, read with them
+	if readContent {
+		contents = map[string]string{}
+	}
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd)
+		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, contents)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -478,12 +482,12 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth)
+		ids, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth, contents)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
 	}
-	cands, err := ix.candidateTerms(ctx, ids)
+	cands, err := ix.candidateTerms(ctx, ids, contents)
 	if err != nil {
 		return nil, err
 	}
@@ -507,24 +511,46 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // to look past the depth-th score cost as much as the first (30 ms of
 // Redis's one thread at 500,000 chunks, docs/log/performance-scale.md). A
 // tie longer than the margin still reads on.
-func (ix *Index) candidates(ctx context.Context, query string, depth int) ([]string, error) {
-	ids, _, err := ix.candidatesTotal(ctx, query, depth)
+//
+// When contents is not nil, the read also returns each chunk's content
+// field (RETURN instead of NOCONTENT), kept in contents for the chunks
+// it returns as candidates: the re-scoring needs it, and the engine
+// loads it inside the one search, where one HMGET a candidate
+// (candidateTerms) was hundreds of commands a question.
+func (ix *Index) candidates(ctx context.Context, query string, depth int, contents map[string]string) ([]string, error) {
+	ids, _, err := ix.candidatesTotal(ctx, query, depth, contents)
 	return ids, err
 }
 
+// readContent: SearchText's candidates' read returns their content field
+// (see candidates). A variable for the tests and diagnostics that
+// compare it with NOCONTENT and one HMGET a candidate.
+var readContent = true
+
 // candidatesTotal is candidates with the number of chunks query matched.
-func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int) ([]string, int64, error) {
+func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int, contents map[string]string) ([]string, int64, error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	var ids []string
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
-		raw, err := ix.rdb.Do(ctx, "FT.SEARCH", ix.vn, query, "NOCONTENT", "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
-			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
+		args := []any{"FT.SEARCH", ix.vn, query, "NOCONTENT"}
+		if contents != nil {
+			args = append(args[:3], "RETURN", 1, fieldContent)
+		}
+		raw, err := ix.rdb.Do(ctx, append(args, "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
+			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2)...).Slice()
 		if err != nil {
 			return nil, 0, err
 		}
-		total, got, scores, err := parseScored(raw, p)
+		var total int64
+		var got, texts []string
+		var scores []float64
+		if contents != nil {
+			total, got, scores, texts, err = parseScoredContent(raw, p)
+		} else {
+			total, got, scores, err = parseScored(raw, p)
+		}
 		if err != nil {
 			return nil, 0, err
 		}
@@ -535,6 +561,9 @@ func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int) (
 				return ids, total, nil
 			}
 			ids = append(ids, id)
+			if texts != nil && texts[i] != "" {
+				contents[id] = texts[i]
+			}
 			if len(ids) == depth {
 				cut = score
 			}
@@ -565,6 +594,34 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 		}
 	}
 	return total, ids, scores, nil
+}
+
+// parseScoredContent reads an FT.SEARCH WITHSCORES RETURN 1 content
+// reply: [total, id, score, [content, value], ...]; a chunk without the
+// field has an empty list, and its text is "" (candidateTerms then reads
+// it as it reads a chunk the search did not return).
+func parseScoredContent(raw []any, p string) (total int64, ids []string, scores []float64, texts []string, err error) {
+	if len(raw) == 0 || len(raw)%3 != 1 {
+		return 0, nil, nil, nil, fmt.Errorf("FT.SEARCH WITHSCORES RETURN: a reply of %d elements", len(raw))
+	}
+	total, _ = raw[0].(int64)
+	n := (len(raw) - 1) / 3
+	ids, scores, texts = make([]string, n), make([]float64, n), make([]string, n)
+	for i := range n {
+		id, _ := raw[1+3*i].(string)
+		ids[i] = strings.TrimPrefix(id, p)
+		scores[i] = math.Inf(-1)
+		if sv, ok := raw[2+3*i].(string); ok {
+			scores[i], _ = strconv.ParseFloat(sv, 64)
+		}
+		fields, _ := raw[3+3*i].([]any)
+		for j := 0; j+1 < len(fields); j += 2 {
+			if name, _ := fields[j].(string); name == fieldContent {
+				texts[i], _ = fields[j+1].(string)
+			}
+		}
+	}
+	return total, ids, scores, texts, nil
 }
 
 // tieMargin is how many chunks past the depth the candidates' read also

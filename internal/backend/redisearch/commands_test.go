@@ -1,0 +1,143 @@
+package redisearch_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/redistest"
+)
+
+// commandCounter counts the commands a client sends, by name (lower
+// case), and apart the HMGETs of chunk hashes (":c:" keys).
+type commandCounter struct {
+	mu     sync.Mutex
+	n      map[string]int
+	chunks int // HMGET of a chunk's hash
+}
+
+func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+}
+
+func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.count(cmd)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			c.count(cmd)
+		}
+		return next(ctx, cmds)
+	}
+}
+
+func (c *commandCounter) count(cmd redis.Cmder) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	name := strings.ToLower(cmd.Name())
+	c.n[name]++
+	if args := cmd.Args(); name == "hmget" && len(args) > 1 && strings.Contains(fmt.Sprint(args[1]), ":c:") {
+		c.chunks++
+	}
+}
+
+func (c *commandCounter) reset() (n map[string]int, chunks int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, chunks = c.n, c.chunks
+	c.n, c.chunks = map[string]int{}, 0
+	return n, chunks
+}
+
+// TestSearchTextReadsCandidatesInOneCommand: the BM25 leg reads its
+// candidates' content with the candidates (FT.SEARCH ... RETURN 1
+// content), so a search sends no HMGET of a chunk however many
+// candidates it re-scores (before round 18: one HMGET a candidate not
+// cached, about 310 commands a question at 50,000 chunks), at most the
+// two FT.SEARCH reads of the rare-term split, and returns the same hits,
+// scores included, as the read without content and one HMGET a
+// candidate, for a short query and for a long one with common terms, for
+// a caller of one group and one of two.
+func TestSearchTextReadsCandidatesInOneCommand(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	words := strings.Fields("kettle descale filter water boil lid spout handle base cord plug switch light steam limescale vinegar rinse cycle")
+	rng := rand.New(rand.NewPCG(18, 18))
+	var chunks []corpus.Chunk
+	for i := range 400 {
+		var w []string
+		for range 12 + rng.IntN(20) {
+			w = append(w, words[rng.IntN(len(words))])
+		}
+		acl := []string{"public"}
+		if i%3 == 0 {
+			acl = []string{"staff"}
+		}
+		id := fmt.Sprintf("d%03d", i)
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "kettle note", Text: strings.Join(w, " "), Status: corpus.Current, Authority: 1, ACL: acl})
+	}
+	name := redistest.Name("onecmd")
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	counter := &commandCounter{n: map[string]int{}}
+	cl := srv.Client(t) // a client of its own, counted
+	cl.AddHook(counter)
+	// No chunk cache: every search reads its candidates from Redis.
+	ix, err := redisearch.Open(ctx, cl, name, redisearch.Options{CacheChunks: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{
+		"descale kettle with vinegar",
+		"how do I descale the kettle base and rinse the limescale from the spout filter after a boil cycle",
+	}
+	for _, groups := range [][]string{{"public"}, {"public", "staff"}} {
+		f := backend.Filter{Groups: groups}
+		for _, q := range queries {
+			search := func(content bool) ([]backend.Hit, map[string]int, int) {
+				t.Helper()
+				defer redisearch.SetReadContent(redisearch.SetReadContent(content))
+				if _, err := ix.SearchText(ctx, q, f, 10); err != nil { // statistics cached first
+					t.Fatal(err)
+				}
+				counter.reset()
+				hits, err := ix.SearchText(ctx, q, f, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, chunks := counter.reset()
+				return hits, n, chunks
+			}
+			old, oldN, oldChunks := search(false)
+			got, n, chunkReads := search(true)
+			if len(got) == 0 || !slices.Equal(got, old) {
+				t.Errorf("%v %q: hits %v with the content read, want %v (one HMGET a candidate)", groups, q, got, old)
+			}
+			if oldChunks < 10 {
+				t.Fatalf("%v %q: without the content read, %d HMGETs of chunks (%v); want one a candidate, at least 10: the counter counts nothing", groups, q, oldChunks, oldN)
+			}
+			if chunkReads != 0 || n["ft.search"] > 2 || n["ft.search"] == 0 {
+				t.Errorf("%v %q: %d HMGETs of chunks and %d FT.SEARCH (%v); want 0 and 1 or 2 (without the content read: %d HMGETs, %v)",
+					groups, q, chunkReads, n["ft.search"], n, oldChunks, oldN)
+			}
+			t.Logf("%v %q: %v with the content read; %v and %d HMGETs of chunks without", groups, q, n, oldN, oldChunks)
+		}
+	}
+}
