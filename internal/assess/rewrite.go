@@ -325,7 +325,10 @@ type CommonRelater interface {
 // "warranty"). A relation that holds one way only joins a
 // frequent sense of one word to a rare sense of the other ("older" →
 // "used", "phone" → "ring"): a passage using the other word in its own
-// common sense says something else. Without a thesaurus nothing is kept.
+// common sense says something else. With Common (v4) and a thesaurus
+// that knows them (CommonRelater), the relation back must hold through
+// the substitute's common senses ("number" relates to "total" only
+// through a rare verb sense). Without a thesaurus nothing is kept.
 func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 	if r.Thesaurus == nil {
 		return nil
