@@ -228,8 +228,8 @@ func TestMissingTermsPlain(t *testing.T) {
 	lex := newLexicon(an, "The X200 descaler is sold to each customer.", "X200 blade assembly.")
 	q := "does the X200 customer's 'descaler' come free?"
 	s := &Situation{
-		Request:  Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
-		Vocab:    lex.Visible([]string{"public"}), Question: q,
+		Request: Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
+		Vocab:   lex.Visible([]string{"public"}), Question: q,
 		Best:     &Evidence{ChunkID: "b", Title: "X200 blade assembly", Text: "X200 blade assembly."},
 		Entities: []Entity{{Text: "X200"}},
 		Missing:  []string{an.Terms("customer")[0], an.Terms("descaler")[0]},
