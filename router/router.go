@@ -65,9 +65,11 @@ const (
 // report these same constants, so traces and routes agree.
 const (
 	BuiltinAssessModel  = "builtin:coverage-v20"
-	BuiltinRewriteModel = "builtin:strategies-v3"
-	// BuiltinRewriteModelV2 is the previous builtin rewriter
-	// (assess.Rewriter with Mutual off).
+	BuiltinRewriteModel = "builtin:strategies-v4"
+	// BuiltinRewriteModelV3 and BuiltinRewriteModelV2 are the previous
+	// builtin rewriters (assess.Rewriter with Common and Plain off, and
+	// with Mutual off too).
+	BuiltinRewriteModelV3 = "builtin:strategies-v3"
 	BuiltinRewriteModelV2 = "builtin:strategies-v2"
 	BuiltinGenerateModel  = "builtin:extractive-v19"
 	// BuiltinGenerateModelV18, BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,

@@ -701,6 +701,7 @@ func TestNoProposalEndsTheRun(t *testing.T) {
 func TestRewriteRouteNamesTheRewriter(t *testing.T) {
 	for _, c := range []struct{ proposed, want string }{
 		{router.BuiltinRewriteModelV2, router.BuiltinRewriteModelV2},
+		{router.BuiltinRewriteModelV3, router.BuiltinRewriteModelV3},
 		{router.BuiltinRewriteModel, router.BuiltinRewriteModel},
 		{"", router.BuiltinRewriteModel},
 	} {

@@ -18,15 +18,32 @@ import (
 // RewriteModel names the builtin rewriter: the id the router routes to.
 const RewriteModel = router.BuiltinRewriteModel
 
-// Model is the rewriter's model id: RewriteModel (builtin:strategies-v3)
-// with Mutual on, router.BuiltinRewriteModelV2 with it off. Every
-// proposal carries it (Proposal.Model), and the trace's rewrite route
-// reports it, as the assessor's and generator's routes report theirs.
+// Model is the rewriter's model id: RewriteModel (builtin:strategies-v4)
+// with Mutual, Common and Plain on, router.BuiltinRewriteModelV3 with
+// only Mutual on, router.BuiltinRewriteModelV2 with all three off; any
+// other configuration is v4 named with the switches that differ
+// ("builtin:strategies-v4-nocommon"). Every proposal carries it
+// (Proposal.Model), and the trace's rewrite route reports it, as the
+// assessor's and generator's routes report theirs.
 func (r *Rewriter) Model() string {
-	if !r.Mutual {
+	switch {
+	case r.Mutual && r.Common && r.Plain:
+		return RewriteModel
+	case r.Mutual && !r.Common && !r.Plain:
+		return router.BuiltinRewriteModelV3
+	case !r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV2
 	}
-	return RewriteModel
+	m := RewriteModel
+	for _, sw := range []struct {
+		on   bool
+		name string
+	}{{r.Mutual, "mutual"}, {r.Common, "common"}, {r.Plain, "plain"}} {
+		if !sw.on {
+			m += "-no" + sw.name
+		}
+	}
+	return m
 }
 
 // The rewrite strategies. Their names are the vocabulary of the trace and
@@ -124,6 +141,17 @@ type Rewriter struct {
 	// mutual); off, it is builtin:strategies-v2, which takes the most
 	// used related words whatever the direction.
 	Mutual bool
+	// Common (builtin:strategies-v4) makes that check read the
+	// substitute's common senses only, when the thesaurus knows them
+	// (CommonRelater): a substitute related to the question word only
+	// through a rare sense of its own ("number" for "total", through the
+	// verb "the bills number in the thousands") is no translation, since a
+	// passage uses it in its common one ("batch number").
+	Common bool
+	// Plain (builtin:strategies-v4) makes missing-terms write the words
+	// the best hit lacks as translate does (plainWord: without quotes and
+	// the possessive ending), not only without the punctuation after them.
+	Plain bool
 	// Thesaurus, when set, knows English words: a word it relates to
 	// others is spelt right and is never corrected, whatever the visible
 	// corpus lacks ("comes" is not a misspelt "code"). Nil: only the
@@ -140,7 +168,7 @@ func DefaultStrategies() []Strategy {
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true}
 	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
 		for _, t := range an.Terms(w) {
 			r.english[t] = true
@@ -281,6 +309,13 @@ type BaseFormer interface {
 // question word through one of its two most frequent senses is the check.
 const maxTranslateSenses = 20
 
+// CommonRelater is a Thesaurus that can also relate a word through its
+// common senses only (the senses that hold a fair share of its uses);
+// WordNet can, from its semantic concordance's counts.
+type CommonRelater interface {
+	CommonRelated(word string) []string
+}
+
 // mutual keeps the synonyms of the question word w (term t) a translation
 // can stand on: another form of the same word (one's term begins the
 // other's: "tracker" → "track", "delivered" → "delivery"; or they share
@@ -290,7 +325,10 @@ const maxTranslateSenses = 20
 // "warranty"). A relation that holds one way only joins a
 // frequent sense of one word to a rare sense of the other ("older" →
 // "used", "phone" → "ring"): a passage using the other word in its own
-// common sense says something else. Without a thesaurus nothing is kept.
+// common sense says something else. With Common (v4) and a thesaurus
+// that knows them (CommonRelater), the relation back must hold through
+// the substitute's common senses ("number" relates to "total" only
+// through a rare verb sense). Without a thesaurus nothing is kept.
 func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 	if r.Thesaurus == nil {
 		return nil
@@ -311,7 +349,11 @@ func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
 		if !few {
 			continue
 		}
-		if slices.ContainsFunc(r.Thesaurus.Related(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
+		back := r.Thesaurus.Related
+		if cr, ok := r.Thesaurus.(CommonRelater); ok && r.Common {
+			back = cr.CommonRelated
+		}
+		if slices.ContainsFunc(back(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
 			out = append(out, syn)
 		}
 	}
@@ -355,7 +397,11 @@ func (missingTerms) Propose(_ context.Context, r *Rewriter, s *Situation) (Propo
 	for _, w := range strings.Fields(s.Question) {
 		for _, t := range r.an.Terms(w) {
 			if missing[t] {
-				lacks = append(lacks, strings.Trim(w, ",.?!;:"))
+				if r.Plain {
+					lacks = append(lacks, plainWord(w))
+				} else {
+					lacks = append(lacks, strings.Trim(w, ",.?!;:"))
+				}
 				delete(missing, t)
 				break
 			}

@@ -68,14 +68,15 @@ func TestTranslateMutual(t *testing.T) {
 		},
 	}
 	for _, c := range []struct {
-		mutual     bool
+		mutual, v4 bool
 		model, why string
 	}{
-		{true, "builtin:strategies-v3", "in the words your documents use: bought→purchase, tracker→track, relocation→move"},
-		{false, "builtin:strategies-v2", "in the words your documents use: bought→purchase, older→used, tracker→track, relocation→move, set→put"},
+		{true, true, "builtin:strategies-v4", "in the words your documents use: bought→purchase, tracker→track, relocation→move"},
+		{true, false, "builtin:strategies-v3", "in the words your documents use: bought→purchase, tracker→track, relocation→move"},
+		{false, false, "builtin:strategies-v2", "in the words your documents use: bought→purchase, older→used, tracker→track, relocation→move, set→put"},
 	} {
 		r := NewRewriter(an, lex)
-		r.Thesaurus, r.Mutual = th, c.mutual
+		r.Thesaurus, r.Mutual, r.Common, r.Plain = th, c.mutual, c.v4, c.v4
 		if r.Model() != c.model {
 			t.Errorf("Mutual %v: model %q, want %q", c.mutual, r.Model(), c.model)
 		}
@@ -152,6 +153,96 @@ func TestTranslatePossessive(t *testing.T) {
 					t.Errorf("%q, Mutual %v: %s proposal names %q, want %q", q, mutual, p.Strategy, p.Model, r.Model())
 				}
 			}
+		}
+	}
+}
+
+// commonThesaurus is a senseThesaurus that also relates words through
+// their common senses only (a CommonRelater, as WordNet is).
+type commonThesaurus struct {
+	senseThesaurus
+	common fakeThesaurus
+}
+
+func (c commonThesaurus) CommonRelated(w string) []string { return c.common.Related(w) }
+
+var _ CommonRelater = (*thesaurus.WordNet)(nil)
+
+// TestTranslateCommon: builtin:strategies-v4's translate puts a question
+// word only into a substitute that relates back to it through the
+// substitute's common senses: "total" is not put into "number", which
+// relates to it only through a rare sense ("the bills number in the
+// thousands"), while "cost" still becomes "price"; v3 (Common off) puts
+// both. The model ids say which ran.
+func TestTranslateCommon(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "The batch number is printed on the base.", "Internal cost prices: jar £6.10.")
+	th := commonThesaurus{
+		senseThesaurus: senseThesaurus{fakeThesaurus: fakeThesaurus{
+			"total":  {"number"},
+			"number": {"figure", "total"},
+			"cost":   {"price"},
+			"price":  {"cost", "monetary value"},
+		}},
+		common: fakeThesaurus{"number": {"figure"}, "price": {"cost", "monetary value"}},
+	}
+	q := "what has the recall cost us in total so far"
+	syn := func(w string) synonym { return synonym{Word: w, Term: an.Terms(w)[0]} }
+	s := &Situation{
+		Request: Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
+		Vocab:   lex.Visible([]string{"public"}), Question: q,
+		Synonyms: map[string][]synonym{an.Terms("total")[0]: {syn("number")}, an.Terms("cost")[0]: {syn("price")}},
+	}
+	for _, c := range []struct {
+		common     bool
+		model, why string
+	}{
+		{true, "builtin:strategies-v4-noplain", "in the words your documents use: cost→price"},
+		{false, "builtin:strategies-v3", "in the words your documents use: cost→price, total→number"},
+	} {
+		r := NewRewriter(an, lex)
+		r.Thesaurus, r.Common, r.Plain = th, c.common, false
+		if r.Model() != c.model {
+			t.Errorf("Common %v: model %q, want %q", c.common, r.Model(), c.model)
+		}
+		p, ok := translate{}.Propose(context.Background(), r, s)
+		if !ok || p.Why != c.why {
+			t.Errorf("Common %v: translate %+v (%v), want why %q", c.common, p, ok, c.why)
+		}
+	}
+	// Only a rare-sense relative: nothing to translate.
+	r := NewRewriter(an, lex)
+	r.Thesaurus = th
+	only := &Situation{Request: s.Request, Vocab: s.Vocab, Question: q, Synonyms: map[string][]synonym{an.Terms("total")[0]: {syn("number")}}}
+	if p, ok := (translate{}).Propose(context.Background(), r, only); ok {
+		t.Errorf("a rare-sense relative only: translate proposed %+v, want nothing", p)
+	}
+}
+
+// TestMissingTermsPlain: builtin:strategies-v4's missing-terms writes the
+// words the best hit lacks as translate does, without the quotes around
+// them and the possessive ending ("customer's" → "customer", "'descaler'"
+// → "descaler"); v3 (Plain off) kept both.
+func TestMissingTermsPlain(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "The X200 descaler is sold to each customer.", "X200 blade assembly.")
+	q := "does the X200 customer's 'descaler' come free?"
+	s := &Situation{
+		Request: Request{Question: q, Query: q, K: 5, Groups: []string{"public"}},
+		Vocab:   lex.Visible([]string{"public"}), Question: q,
+		Best:     &Evidence{ChunkID: "b", Title: "X200 blade assembly", Text: "X200 blade assembly."},
+		Entities: []Entity{{Text: "X200"}},
+		Missing:  []string{an.Terms("customer")[0], an.Terms("descaler")[0]},
+	}
+	for _, c := range []struct {
+		plain bool
+		want  string
+	}{{true, "X200 customer descaler"}, {false, "X200 customer's 'descaler'"}} {
+		r := NewRewriter(an, lex)
+		r.Plain = c.plain
+		p, ok := missingTerms{}.Propose(context.Background(), r, s)
+		if !ok || p.Query != c.want {
+			t.Errorf("Plain %v: missing-terms %+v (%v), want query %q", c.plain, p, ok, c.want)
 		}
 	}
 }

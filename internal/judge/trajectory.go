@@ -28,6 +28,29 @@ type Trajectory struct {
 	Errors []string `json:"errors"`
 	// Strategies are the rewrites the run tried, in order.
 	Strategies []StrategyStep `json:"strategies,omitempty"`
+	// Steps are the run's attempts, in order: what each searched, what it
+	// retrieved and how it was judged, so a report shows which attempt and
+	// which rewrite led to the result.
+	Steps []AttemptStep `json:"steps,omitempty"`
+}
+
+// AttemptStep is one attempt of a run as the evaluation report shows it.
+type AttemptStep struct {
+	Query string `json:"query"`
+	// Strategy is the rewrite that made Query, empty for the question.
+	Strategy string `json:"strategy,omitempty"`
+	// Why is the proposal's reason (its substitutions, the words it adds).
+	Why string `json:"why,omitempty"`
+	K   int    `json:"k,omitempty"`
+	// Docs are the documents of the attempt's hits, in rank order, each once.
+	Docs     []string `json:"docs"`
+	Repeated bool     `json:"repeated,omitempty"`
+	// Score and Sufficient are the attempt's assessment; nil when it was
+	// not assessed.
+	Score      *float64 `json:"score,omitempty"`
+	Sufficient bool     `json:"sufficient,omitempty"`
+	Accepted   bool     `json:"accepted,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
 }
 
 // StrategyStep is one rewrite a run tried, named by its strategy (the
@@ -62,6 +85,7 @@ func TrajectoryMetrics(res wire.AnswerResult) Trajectory {
 	}
 	var scored []float64
 	for i, a := range t.Attempts {
+		m.Steps = append(m.Steps, attemptStep(t.Attempts[:i], a))
 		if i > 0 {
 			step := StrategyStep{Strategy: a.Strategy, Skipped: a.RepeatedResults, Accepted: a.Accepted}
 			if step.Strategy == "" {
@@ -86,4 +110,31 @@ func TrajectoryMetrics(res wire.AnswerResult) Trajectory {
 		m.FirstScore, m.FinalScore, m.Improvement, m.BestScore = &first, &final, &imp, &best
 	}
 	return m
+}
+
+// attemptStep is a's step; earlier are the attempts before it, whose
+// proposals say why a's query was tried.
+func attemptStep(earlier []wire.Attempt, a wire.Attempt) AttemptStep {
+	st := AttemptStep{Query: a.Query, Strategy: a.Strategy, K: a.K, Docs: []string{}, Repeated: a.RepeatedResults, Accepted: a.Accepted}
+	for _, h := range a.Hits {
+		if !slices.Contains(st.Docs, h.DocID) {
+			st.Docs = append(st.Docs, h.DocID)
+		}
+	}
+	if a.Assessment != nil {
+		score := a.Assessment.Score
+		st.Score, st.Sufficient, st.Reason = &score, a.Assessment.Sufficient, a.Assessment.Reason
+	}
+	if a.Strategy != "" {
+	found:
+		for j := len(earlier) - 1; j >= 0; j-- {
+			for _, p := range earlier[j].Proposals {
+				if p.Strategy == a.Strategy && wire.QueryKey(p.Query, p.K) == wire.QueryKey(a.Query, a.K) {
+					st.Why = p.Why
+					break found
+				}
+			}
+		}
+	}
+	return st
 }

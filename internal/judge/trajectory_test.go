@@ -41,3 +41,35 @@ func TestTrajectory(t *testing.T) {
 		t.Errorf("TrajectoryMetrics(invalid request) = %+v; want no scores and no searches", empty)
 	}
 }
+
+// TestTrajectorySteps: the report shows each attempt's query, the
+// proposal's reason that made it, its documents and its assessment.
+func TestTrajectorySteps(t *testing.T) {
+	res := wire.AnswerResult{
+		StopReason: wire.Answered,
+		Trace: wire.Trace{
+			Attempts: []wire.Attempt{
+				{N: 1, Query: "q", Hits: []wire.Hit{{DocID: "a"}, {DocID: "b"}, {DocID: "a"}},
+					Assessment: &wire.Assessment{Score: 0.3, Reason: "weak"},
+					Proposals:  []wire.Proposal{{Strategy: "translate", Query: "q2", Why: "x→y"}, {Strategy: "wider-k", Query: "q", K: 10, Why: "10 hits"}}},
+				{N: 2, Query: "q", K: 10, Strategy: "wider-k", RepeatedResults: true, Hits: []wire.Hit{{DocID: "a"}}},
+				{N: 3, Query: "q2", Strategy: "translate", Hits: []wire.Hit{{DocID: "c"}}, Accepted: true,
+					Assessment: &wire.Assessment{Score: 0.8, Sufficient: true}},
+			},
+		},
+	}
+	m := TrajectoryMetrics(res)
+	if len(m.Steps) != 3 {
+		t.Fatalf("steps = %+v; want 3", m.Steps)
+	}
+	s0, s1, s2 := m.Steps[0], m.Steps[1], m.Steps[2]
+	if s0.Query != "q" || s0.Strategy != "" || s0.Why != "" || len(s0.Docs) != 2 || s0.Docs[0] != "a" || s0.Docs[1] != "b" || *s0.Score != 0.3 || s0.Reason != "weak" || s0.Accepted {
+		t.Errorf("step 1 = %+v", s0)
+	}
+	if s1.Why != "10 hits" || s1.K != 10 || !s1.Repeated || s1.Score != nil {
+		t.Errorf("step 2 = %+v", s1)
+	}
+	if s2.Why != "x→y" || !s2.Accepted || !s2.Sufficient || *s2.Score != 0.8 || len(s2.Docs) != 1 || s2.Docs[0] != "c" {
+		t.Errorf("step 3 = %+v", s2)
+	}
+}

@@ -146,11 +146,62 @@ func TestDebianWordNet(t *testing.T) {
 			t.Errorf("Related(%q) lacks %q", tt[0], tt[1])
 		}
 	}
+	// A substitute relates to a question word through its common senses
+	// ("purchase" to "buy") or only through a rare one ("number" to
+	// "total", a verb sense holding 6 of its 220 tagged uses).
+	if !slices.Contains(w.CommonRelated("purchase"), "buy") || !slices.Contains(w.CommonRelated("warranty"), "guarantee") ||
+		slices.Contains(w.CommonRelated("number"), "total") || !slices.Contains(w.Related("number"), "total") {
+		t.Errorf("CommonRelated(purchase) = %v, CommonRelated(warranty) = %v, CommonRelated(number) = %v, Related(number) = %v: want buy, guarantee, no total, total",
+			w.CommonRelated("purchase"), w.CommonRelated("warranty"), w.CommonRelated("number"), w.Related("number"))
+	}
 	// Derivations relate words, not synsets; suffix rules are a part of
 	// speech's own ("maker" is not the verb "make").
 	for _, tt := range [][2]string{{"blender", "go"}, {"maker", "do"}, {"maker", "work"}} {
 		if slices.Contains(w.Related(tt[0]), tt[1]) {
 			t.Errorf("Related(%q) has %q", tt[0], tt[1])
 		}
+	}
+}
+
+// TestCommonRelated: CommonRelated reads only the senses of the word that
+// hold a tenth of its tagged uses (cntlist.rev); a word with no tagged
+// sense, or a database without counts, keeps each part of speech's first
+// sense. Related reads the two most frequent senses whatever their counts.
+func TestCommonRelated(t *testing.T) {
+	synsets := [][]string{
+		{"number", "figure"},      // 0: number's sense 1
+		{"total", "number"},       // 1: number's sense 2 (rare), total's sense 1
+		{"guarantee", "warranty"}, // 2: warranty's sense 1, never tagged
+		{"warranty", "pledge"},    // 3: warranty's sense 2, never tagged
+	}
+	dir := writeDB(t, synsets, nil)
+	counts := "number%1:07:00:: 1 131\nnumber%1:23:00:: 2 6\ntotal%1:23:00:: 1 13\n"
+	if err := os.WriteFile(filepath.Join(dir, "cntlist.rev"), []byte(counts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ word, related, common string }{
+		{"number", "figure,total", "figure"}, // 6 of 137 uses: not a common sense
+		{"total", "number", "number"},
+		{"warranty", "guarantee,pledge", "guarantee"}, // untagged: the first sense
+	} {
+		if got := strings.Join(w.Related(tt.word), ","); got != tt.related {
+			t.Errorf("Related(%q) = %q, want %q", tt.word, got, tt.related)
+		}
+		if got := strings.Join(w.CommonRelated(tt.word), ","); got != tt.common {
+			t.Errorf("CommonRelated(%q) = %q, want %q", tt.word, got, tt.common)
+		}
+	}
+	// Without the counts file every word reads its first sense.
+	os.Remove(filepath.Join(dir, "cntlist.rev"))
+	w, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(w.CommonRelated("number"), ","); got != "figure" {
+		t.Errorf("no counts: CommonRelated(number) = %q, want figure", got)
 	}
 }
