@@ -918,7 +918,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// kettle", adds what the manual never mentions.
 			// When that word is one the accepted chunk never mentions
 			// (not in its title nor its text), the chunk was not about
-			// what is asked (see instead).
+			// what is asked (see instead); from v19 it is enough that no
+			// chosen sentence nor title holds it (about), wherever else
+			// the chunk says it.
 			unmentioned := false
 			if g.Version >= 18 && adds && asksOne && best.source == acceptedSource {
 				about := func(t string) bool {
@@ -926,7 +928,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 						!answertype.NumberWord(t) && !named[t]
 				}
 				adds = slices.ContainsFunc(content, about)
-				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && (g.Version >= 19 || !withName[best.source][t]) })
+				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && (g.Version >= 19 || !mentions[best.source][t]) })
 			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
@@ -1017,7 +1019,8 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 		// v18: a source cited for a word of the question the accepted
-		// chunk never mentions, and whose title holds it, answers
+		// chunk never mentions (v19: no chosen sentence nor title
+		// holds), and whose title holds it, answers
 		// instead of the accepted chunk, when the question expects a
 		// type of answer and the sentence holds one: "Every Hollin appliance has a
 		// 2-year warranty" (Warranty terms) answers "how long is the
