@@ -28,8 +28,11 @@ import (
 )
 
 // searchCounter counts the FT.SEARCH and FT.AGGREGATE commands a client sends, alone or
-// in pipelines.
-type searchCounter struct{ n atomic.Int64 }
+// in pipelines, and passes every command to each when it is set.
+type searchCounter struct {
+	n    atomic.Int64
+	each func(redis.Cmder)
+}
 
 func (c *searchCounter) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
@@ -52,6 +55,9 @@ func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redi
 }
 
 func (c *searchCounter) count(cmd redis.Cmder) {
+	if c.each != nil {
+		c.each(cmd)
+	}
 	if strings.EqualFold(cmd.Name(), "ft.search") || strings.EqualFold(cmd.Name(), "ft.aggregate") {
 		c.n.Add(1)
 	}
