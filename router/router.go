@@ -64,7 +64,7 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel  = "builtin:coverage-v20"
+	BuiltinAssessModel  = "builtin:coverage-v21"
 	BuiltinRewriteModel = "builtin:strategies-v3"
 	// BuiltinRewriteModelV2 is the previous builtin rewriter
 	// (assess.Rewriter with Mutual off).
