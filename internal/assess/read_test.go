@@ -117,6 +117,7 @@ func TestWideReadingAkin(t *testing.T) {
 	texts = append(texts, "Monthly and weekly offers on spare parts", "Weekly deals")
 	lex := newLexicon(an, texts...)
 	b := NewBuiltin(an, lex)
+	b.Scene = false // v10's wide reading as it was (v21 weighs the scene less in the coverage rules: TestScene)
 	b.Rewriter = NewRewriter(an, lex)
 	k50First := []Evidence{hollinLike[2], hollinLike[0]}
 	q := "Our office kitchen has one K50 smart kettle and twelve thirsty colleagues who boil it constantly. How often does it want descaling, monthly?"
