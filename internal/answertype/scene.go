@@ -3,13 +3,15 @@ package answertype
 import "strings"
 
 // Scene returns the parts of question that set the scene rather than
-// ask, joined by spaces: every clause that is not in a sentence that
-// asks, and in a sentence that asks the clauses before its first clause
-// that asks (see Asking), or the words before a question word that opens
-// the question inside a clause with no punctuation before it ("if I use
-// it every morning how often should ..."). A sentence asks when one of its
-// clauses has the form of a question (see Asking) or ends with a question
-// mark. Nil when the whole question asks, or no part of it does.
+// ask, each as question writes it: every clause of a sentence that does
+// not ask; in a sentence that asks, the clauses before its first clause
+// that asks (see Asking); and in a sentence none of whose clauses opens
+// as a question, the words before a question word that opens one inside
+// a clause with no punctuation before it ("if I use it every morning how
+// often should ..."; see inside). A sentence asks when one of its clauses
+// has the form of a question (see Asking), a question opens inside one,
+// or it ends with a question mark. Nil when every part of the question
+// asks, or none does (a statement, a keyword query, a claim).
 func Scene(question string) []string {
 	spans := clauseSpans(question)
 	if len(spans) == 0 {

@@ -271,9 +271,10 @@ type Builtin struct {
 	// content word only the question's scene holds — the sentences and
 	// clauses that do not ask (answertype.Scene: "my kid knocked the jug
 	// off the counter." before "will the guarantee pay for a new one?") —
-	// weighs sceneShare of its IDF, an entity's word excepted; the words
-	// of the parts that ask weigh in full, and so do all of a question
-	// whose every part asks. Off: builtin:coverage-v20.
+	// weighs sceneShare of its IDF when a visible chunk holds it and
+	// nothing when none does, an entity's word excepted; the words of the
+	// parts that ask weigh in full, and so do all of a question with no
+	// scene. Off: builtin:coverage-v20.
 	Scene   bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
