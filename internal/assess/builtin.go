@@ -266,7 +266,16 @@ type Builtin struct {
 	// code holds the words of the product's full name the evidence writes
 	// after that code ("K50 Smart Kettle"): a page about the K50 covers
 	// the asker's "kettle". Off: builtin:coverage-v19.
-	Named   bool
+	Named bool
+	// Scene (builtin:coverage-v21, see scene.go): in the coverage rules a
+	// content word only the question's scene holds — the sentences and
+	// clauses that do not ask (answertype.Scene: "my kid knocked the jug
+	// off the counter." before "will the guarantee pay for a new one?") —
+	// weighs sceneShare of its IDF when a visible chunk holds it and
+	// nothing when none does, an entity's word excepted; the words of the
+	// parts that ask weigh in full, and so do all of a question with no
+	// scene. Off: builtin:coverage-v20.
+	Scene   bool
 	generic map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -288,7 +297,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -368,7 +377,8 @@ var namedModels = []struct {
 	}},
 	{V18Model, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
 	{V19Model, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
-	{BuiltinModel, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
+	{V20Model, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
+	{BuiltinModel, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -798,6 +808,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if qterms == nil {
 		qterms = b.weigh(question, vocab, frame)
+	}
+	if b.Scene {
+		b.sceneWeights(question, qterms, ents)
 	}
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)

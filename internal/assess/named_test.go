@@ -28,7 +28,7 @@ func TestNamedProducts(t *testing.T) {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != "z20-app#0" {
 		t.Fatalf("v20: Assess(%q) = %+v, want accepted on the app page", q, res)
 	}
-	b.Named = false
+	b.Named, b.Scene = false, false
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 		t.Errorf("v19 accepts %q too (%s): the case does not test Named", q, res.Assessment.Reason)
 	} else if res.Usage.Model != V19Model {
@@ -50,7 +50,7 @@ func TestNamedProducts(t *testing.T) {
 	if got := b.productNames(two); got["z20"]["toaster"] || got["z10"]["toaster"] || !got["z20"]["smart"] {
 		t.Errorf("productNames with two toasters = %v, want toaster for neither, smart for the Z20", got)
 	}
-	b.Named = true
+	b.Named, b.Scene = true, true
 	req.Evidence = two
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient && res.Accepted[0] == "z20-app#0" {
 		t.Errorf("with two toasters Assess(%q) accepted the Z20 app page: %s", q, res.Assessment.Reason)

@@ -1,0 +1,93 @@
+package answertype
+
+import "strings"
+
+// Scene returns the parts of question that set the scene rather than
+// ask, each as question writes it: every clause of a sentence that does
+// not ask; in a sentence that asks, the clauses before its first clause
+// that asks (see Asking); and in a sentence none of whose clauses opens
+// as a question, the words before a question word that opens one inside
+// a clause with no punctuation before it ("if I use it every morning how
+// often should ..."; see inside). A sentence asks when one of its clauses
+// has the form of a question (see Asking), a question opens inside one,
+// or it ends with a question mark. Nil when every part of the question
+// asks, or none does (a statement, a keyword query, a claim).
+func Scene(question string) []string {
+	spans := clauseSpans(question)
+	if len(spans) == 0 {
+		return nil
+	}
+	var scene []string
+	var sentence [][2]int // the clauses of the sentence being read
+	asked := false
+	flush := func() {
+		defer func() { sentence = sentence[:0] }()
+		if len(sentence) == 0 {
+			return
+		}
+		first := sentence[0][0] == spans[0][0]
+		at := -1
+		for i, sp := range sentence {
+			if asks(question[sp[0]:sp[1]], first && i == 0) {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			// No clause opens as a question: one may open inside one
+			// ("x200 flashing E4 and wont start what do i do").
+			for i, sp := range sentence {
+				if before, ok := inside(question[sp[0]:sp[1]]); ok {
+					for _, sp := range sentence[:i] {
+						scene = append(scene, question[sp[0]:sp[1]])
+					}
+					scene = append(scene, before)
+					asked = true
+					return
+				}
+			}
+		}
+		end := question[sentence[len(sentence)-1][0]:sentence[len(sentence)-1][1]]
+		if at < 0 && !strings.HasSuffix(strings.TrimSpace(end), "?") {
+			for _, sp := range sentence {
+				scene = append(scene, question[sp[0]:sp[1]])
+			}
+			return
+		}
+		asked = true
+		for _, sp := range sentence[:max(at, 0)] {
+			scene = append(scene, question[sp[0]:sp[1]])
+		}
+	}
+	for _, sp := range spans {
+		sentence = append(sentence, sp)
+		if c := strings.TrimSpace(question[sp[0]:sp[1]]); strings.HasSuffix(c, "?") || strings.HasSuffix(c, ".") || strings.HasSuffix(c, "!") {
+			flush()
+		}
+	}
+	flush()
+	if !asked {
+		return nil
+	}
+	return scene
+}
+
+// inside finds a question opening inside clause, after its first word: a
+// "how", or another question word followed by an auxiliary ("what do
+// i do", "when should it"), that has the form of a question (asks). It
+// returns the words before it.
+func inside(clause string) (string, bool) {
+	fields := strings.Fields(clause)
+	for i := 1; i < len(fields); i++ {
+		w := words(fields[i])
+		if len(w) != 1 || !whWords[w[0]] {
+			continue
+		}
+		rest := strings.Join(fields[i:], " ")
+		ws := contracted(words(rest))
+		if (w[0] == "how" || len(ws) > 1 && auxiliaries[ws[1]]) && asks(rest, false) {
+			return strings.Join(fields[:i], " "), true
+		}
+	}
+	return "", false
+}
