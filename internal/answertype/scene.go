@@ -1,6 +1,9 @@
 package answertype
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Scene returns the parts of question that set the scene rather than
 // ask, each as question writes it: every clause of a sentence that does
@@ -75,10 +78,15 @@ func Scene(question string) []string {
 // inside finds a question opening inside clause, after its first word: a
 // "how", or another question word followed by an auxiliary ("what do
 // i do", "when should it"), that has the form of a question (asks). It
-// returns the words before it.
+// returns the words before it as clause writes them (its spaces and line
+// breaks kept, none after the last word): Builtin.Scene finds the part
+// in the question by its text.
 func inside(clause string) (string, bool) {
 	fields := strings.Fields(clause)
+	at := 0 // the byte where fields[i] starts in clause
 	for i := 1; i < len(fields); i++ {
+		at += strings.Index(clause[at:], fields[i-1]) + len(fields[i-1])
+		at += strings.Index(clause[at:], fields[i])
 		w := words(fields[i])
 		if len(w) != 1 || !whWords[w[0]] {
 			continue
@@ -86,7 +94,7 @@ func inside(clause string) (string, bool) {
 		rest := strings.Join(fields[i:], " ")
 		ws := contracted(words(rest))
 		if (w[0] == "how" || len(ws) > 1 && auxiliaries[ws[1]]) && asks(rest, false) {
-			return strings.Join(fields[:i], " "), true
+			return strings.TrimRightFunc(clause[:at], unicode.IsSpace), true
 		}
 	}
 	return "", false

@@ -2,6 +2,7 @@ package answertype
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,34 @@ func TestScene(t *testing.T) {
 	} {
 		if got := Scene(tt.question); !slices.Equal(got, tt.want) {
 			t.Errorf("Scene(%q) = %q, want %q", tt.question, got, tt.want)
+		}
+	}
+}
+
+// TestSceneAsWritten: every part Scene returns stands in the question as
+// written, whatever spaces or line breaks separate its words (the
+// assessor finds the part by its text): a part read inside a clause kept
+// single spaces only, so two spaces or a line break there left the scene
+// unread (round 18 review).
+func TestSceneAsWritten(t *testing.T) {
+	for _, q := range []string{
+		"z20 flashing F3 and wont start what do i do",
+		"z20  flashing F3 and wont start what do i do",
+		"z20 flashing\nF3 and wont start  what do i do",
+		"if I use my toaster every single morning\thow often should the crumb tray be emptied",
+		"The Z20 is new. It came  with a card and\nit wont start what do i do",
+	} {
+		got := Scene(q)
+		if len(got) == 0 {
+			t.Errorf("Scene(%q) = nil, want the scene", q)
+		}
+		for _, p := range got {
+			if !strings.Contains(q, p) {
+				t.Errorf("Scene(%q) part %q does not stand in the question", q, p)
+			}
+		}
+		if flat := Scene(strings.Join(strings.Fields(q), " ")); len(flat) != len(got) {
+			t.Errorf("Scene(%q) = %q, %d parts; with single spaces %q", q, got, len(got), flat)
 		}
 	}
 }

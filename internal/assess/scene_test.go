@@ -60,3 +60,22 @@ func TestScene(t *testing.T) {
 		t.Errorf("%q with no scene: v21 %+v, v20 %+v", q, v21.Assessment, v20.Assessment)
 	}
 }
+
+// TestSceneSpacing: the spaces between a question's words do not change
+// v21's verdict: a scene read inside a clause ("... the door cracked how
+// is ...") is found in the question whatever separates its words (before
+// round 18's review, two spaces or a line break there left the scene's
+// words weighing in full, and the warranty page was refused).
+func TestSceneSpacing(t *testing.T) {
+	b, _ := assessorOver(sceneCorpus)
+	for _, q := range []string{
+		"my kid knocked the toaster off the shelf and the door cracked how is accidental damage covered",
+		"my kid  knocked the toaster off the shelf and the door cracked how is accidental damage covered",
+		"my kid knocked the toaster off the shelf\nand the door cracked how is accidental damage covered",
+	} {
+		req := Request{Question: q, Query: q, Evidence: sceneCorpus, Groups: []string{"public"}}
+		if res := assessChecked(t, b, req); !res.Assessment.Sufficient || res.Accepted[0] != "warranty#0" {
+			t.Errorf("v21: Assess(%q) = %+v, want accepted on the warranty page", q, res.Assessment)
+		}
+	}
+}
