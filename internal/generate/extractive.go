@@ -337,7 +337,9 @@ type Extractive struct {
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
 	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
-	// v19's reading of product names), 17 (ExtractiveV17Model, without
+	// v19's four changes: product names, an open question's accepted
+	// chunk, the page answering instead judged on the quoted sentences,
+	// elaborating only an instruction), 17 (ExtractiveV17Model, without
 	// v18's second-source checks), 16 (ExtractiveV16Model, without
 	// v17's rules 2c, 6 and 7), 15 (ExtractiveV15Model, without
 	// v16's rule 2b), 14 (ExtractiveV14Model, without
