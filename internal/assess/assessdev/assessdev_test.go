@@ -32,6 +32,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -41,13 +42,12 @@ import (
 
 type corpusOf struct{ backend.Index }
 
-// devCorpus is the corpus collect built, for diagnostics; devRetriever
-// its retriever, for the loop's later attempts (see loop).
+// devCorpus is the corpus collect built, for diagnostics; devDirect the
+// index and retriever collect opened, for the loop's later attempts (see
+// loop).
 var (
-	devCorpus    corpusOf
-	devRetriever interface {
-		Search(context.Context, retrieval.Request) (retrieval.Result, error)
-	}
+	devCorpus corpusOf
+	devDirect *live.Direct
 )
 
 func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
@@ -74,11 +74,10 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 	if os.Getenv("ASSESSDEV") == "" {
 		t.Skip("set ASSESSDEV=1 (builds the Hollin index; a few seconds)")
 	}
-	ctx := context.Background()
 	d := devsets.Open(t)
 	an := terms.New()
 	devCorpus = corpusOf{d.Index}
-	devRetriever = d.Retriever
+	devDirect = d
 	b := assess.NewBuiltin(an, corpusOf{d.Index})
 	b.Rewriter = assess.NewRewriter(an, corpusOf{d.Index}) // spelling, as the service judges
 	if dir := os.Getenv("ASSESSDEV_THESAURUS"); dir != "" {
@@ -95,26 +94,11 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 			t.Fatal(err)
 		}
 		for _, q := range qs {
-			groups := q.Groups
-			if len(groups) == 0 {
-				groups = []string{"public"}
-			}
-			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups, K: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := d.Index.Chunks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
+			first := devsets.FirstRequest(q)
+			found := devsets.Search(t, d, first)
 			a := asked{set: s, id: q.ID, q: q, answerable: len(q.Relevant) > 0,
-				req: assess.Request{Question: q.Question, Query: q.Question, Groups: groups, K: 5}, chunkDoc: map[string]string{}}
-			for i, c := range chunks {
-				a.req.Evidence = append(a.req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+				req: assess.Request{Question: q.Question, Query: first.Query, Groups: first.Groups, K: first.K, Evidence: found.Evidence}, chunkDoc: map[string]string{}}
+			for _, c := range found.Chunks {
 				a.docs = append(a.docs, c.DocID)
 				a.chunkDoc[c.ID] = c.DocID
 				a.retrieved = a.retrieved || slices.Contains(q.Relevant, c.DocID)
@@ -764,22 +748,10 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 			if next.K > 0 {
 				k = next.K
 			}
-			res, err := devRetriever.Search(ctx, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := devCorpus.Chunks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k}
+			found := devsets.Search(t, devDirect, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
+			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k, Evidence: found.Evidence}
 			docs, chunkDoc = nil, map[string]string{}
-			for i, c := range chunks {
-				req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+			for _, c := range found.Chunks {
 				docs = append(docs, c.DocID)
 				chunkDoc[c.ID] = c.DocID
 			}
