@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -19,31 +18,12 @@ import (
 )
 
 // commandCounter counts the commands a client sends, by name (lower
-// case), and apart the HMGETs of chunk hashes (":c:" keys).
+// case), and apart the HMGETs of chunk hashes (":c:" keys); it counts
+// as a hook, eachCommand(c.count).
 type commandCounter struct {
 	mu     sync.Mutex
 	n      map[string]int
 	chunks int // HMGET of a chunk's hash
-}
-
-func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
-}
-
-func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.count(cmd)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		for _, cmd := range cmds {
-			c.count(cmd)
-		}
-		return next(ctx, cmds)
-	}
 }
 
 func (c *commandCounter) count(cmd redis.Cmder) {
@@ -98,7 +78,7 @@ func TestSearchTextReadsCandidatesInOneCommand(t *testing.T) {
 	}
 	counter := &commandCounter{n: map[string]int{}}
 	cl := srv.Client(t) // a client of its own, counted
-	cl.AddHook(counter)
+	cl.AddHook(eachCommand(counter.count))
 	// No chunk cache: every search reads its candidates from Redis.
 	ix, err := redisearch.Open(ctx, cl, name, redisearch.Options{CacheChunks: -1})
 	if err != nil {

@@ -32,20 +32,36 @@ import (
 type searchCounter struct{ n atomic.Int64 }
 
 func (c *searchCounter) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+	return eachCommand(c.count).DialHook(next)
 }
 
 func (c *searchCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return eachCommand(c.count).ProcessHook(next)
+}
+
+func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return eachCommand(c.count).ProcessPipelineHook(next)
+}
+
+// eachCommand is a redis.Hook that shows the function each command a
+// client sends, alone or in a pipeline, before it is sent.
+type eachCommand func(redis.Cmder)
+
+func (eachCommand) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+}
+
+func (f eachCommand) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.count(cmd)
+		f(cmd)
 		return next(ctx, cmd)
 	}
 }
 
-func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+func (f eachCommand) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		for _, cmd := range cmds {
-			c.count(cmd)
+			f(cmd)
 		}
 		return next(ctx, cmds)
 	}
