@@ -31,16 +31,29 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
-// devDirect is the index and retriever collect opened, for the loop's
-// later attempts (see loop) and the assessors built on it (assessor).
-var devDirect *live.Direct
+type corpusOf struct{ backend.Index }
+
+// devCorpus is the corpus collect built, for diagnostics; devDirect the
+// index and retriever collect opened, for the loop's later attempts (see
+// loop).
+var (
+	devCorpus corpusOf
+	devDirect *live.Direct
+)
+
+func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
+
+// EachTerm is the bleve index's, which never fails.
+func (c corpusOf) EachTerm(fn func(term string, df int)) { _ = c.Index.EachTerm(fn) }
 
 // sets are the development sets (devsets.Names, a copy of its own).
 var sets = devsets.Names()
@@ -56,35 +69,24 @@ type asked struct {
 	retrieved  bool // a relevant document is among the hits
 }
 
-// assessor is the builtin assessor of the index collect opened, wired as
-// a worker wires it (live.Direct.Assessor: its visible-chunk check,
-// spelling lookups and rewriter), with the thesaurus in directory thes
-// ("": none).
-func assessor(t *testing.T, thes string) *assess.Builtin {
-	t.Helper()
-	var th assess.Thesaurus // nil unless opened: a nil *WordNet is not a nil Thesaurus
-	if thes != "" {
-		wn, err := thesaurus.Open(thes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		th = wn
-	}
-	b, err := devDirect.Assessor(th)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func collect(t *testing.T) (*assess.Builtin, []asked) {
 	t.Helper()
 	if os.Getenv("ASSESSDEV") == "" {
 		t.Skip("set ASSESSDEV=1 (builds the Hollin index; a few seconds)")
 	}
 	d := devsets.Open(t)
+	an := terms.New()
+	devCorpus = corpusOf{d.Index}
 	devDirect = d
-	b := assessor(t, os.Getenv("ASSESSDEV_THESAURUS"))
+	b := assess.NewBuiltin(an, corpusOf{d.Index})
+	b.Rewriter = assess.NewRewriter(an, corpusOf{d.Index}) // spelling, as the service judges
+	if dir := os.Getenv("ASSESSDEV_THESAURUS"); dir != "" {
+		th, err := thesaurus.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.UseThesaurus(th) // as live.go sets it
+	}
 	var out []asked
 	for _, s := range sets {
 		qs, err := eval.LoadQuestions(devsets.Questions(s))
@@ -654,7 +656,8 @@ func TestLeaveOneSetOutV14(t *testing.T) {
 		t.Errorf("leave-one-set-out: v14 %s is not better than v13 %s", total14, total13)
 	}
 	// What the default changes, question by question.
-	def := assessor(t, "")
+	def := assess.NewBuiltin(terms.New(), devCorpus)
+	def.Rewriter = b.Rewriter
 	_, lines := judge(t, def, qs)
 	logChanges(t, "the default", lines, base)
 }
