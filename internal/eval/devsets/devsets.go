@@ -7,7 +7,7 @@
 // When a blind set has been run and becomes a development set, add it to
 // names (and to the Makefile's HOLLIN_SETS, testdata/eval/README.md).
 //
-// It is for tests: Open, Search and First take a testing.TB.
+// It is for tests: Open and Search take a testing.TB.
 package devsets
 
 import (
@@ -128,15 +128,9 @@ func Search(t testing.TB, d *live.Direct, req retrieval.Request) Found {
 	return f
 }
 
-// First is question q's first search as the loop makes it: the question
-// itself, asked as its asker (Asker), no filters, the top
+// FirstRequest is question q's first search as the loop makes it: the
+// question itself, asked as its asker (Asker), no filters, the top
 // wire.DefaultTopK.
-func First(t testing.TB, d *live.Direct, q eval.Question) Found {
-	t.Helper()
-	return Search(t, d, FirstRequest(q))
-}
-
-// FirstRequest is the search First runs for q.
 func FirstRequest(q eval.Question) retrieval.Request {
 	return retrieval.Request{Query: q.Question, Groups: Asker(q), K: wire.DefaultTopK}
 }
