@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/assess"
-	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/prompt"
@@ -39,19 +39,24 @@ func TestDevSets(t *testing.T) {
 	// GENERATEDEV_ASSESS=1: only the questions the builtin assessor
 	// accepts on their first attempt reach the generators, each with the
 	// chunks it accepted (Request.Accepted), as the one-pass baseline
-	// runs them (no thesaurus).
+	// runs them (no thesaurus). The assessor is the fixture's index's,
+	// wired as a worker wires it (live.Direct.Assessor: its visible-chunk
+	// check, spelling lookups and rewriter).
 	var judge *assess.Builtin
 	if os.Getenv("GENERATEDEV_ASSESS") != "" {
-		judge = assess.NewBuiltin(an, visibleOf{f.ix})
-		judge.Rewriter = assess.NewRewriter(an, visibleOf{f.ix})
 		// GENERATEDEV_THESAURUS=/usr/share/wordnet: the assessor with
 		// WordNet, as make eval runs it.
+		var th assess.Thesaurus // nil unless opened: a nil *WordNet is not a nil Thesaurus
 		if dir := os.Getenv("GENERATEDEV_THESAURUS"); dir != "" {
 			wn, err := thesaurus.Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			judge.UseThesaurus(wn) // as the live backend does
+			th = wn
+		}
+		var err error
+		if judge, err = (&live.Direct{Index: f.ix}).Assessor(th); err != nil {
+			t.Fatal(err)
 		}
 	}
 	var why, whyOld []string
@@ -180,13 +185,6 @@ func TestDevSets(t *testing.T) {
 		}
 	}
 }
-
-// visibleOf is the fixture's index as the assessor's corpus.
-type visibleOf struct{ ix *bleveindex.Index }
-
-func (v visibleOf) Visible(groups []string) assess.Vocabulary { return v.ix.Visible(groups) }
-
-func (v visibleOf) EachTerm(fn func(term string, df int)) { _ = v.ix.EachTerm(fn) } // never fails
 
 // TestSameChoiceEveryRun generates each answerable question of two
 // development sets several times and requires the same sentences chosen

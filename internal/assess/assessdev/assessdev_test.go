@@ -32,6 +32,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -41,13 +42,12 @@ import (
 
 type corpusOf struct{ backend.Index }
 
-// devCorpus is the corpus collect built, for diagnostics; devRetriever
-// its retriever, for the loop's later attempts (see loop).
+// devCorpus is the corpus collect built, for diagnostics; devDirect the
+// index and retriever collect opened, for the loop's later attempts (see
+// loop).
 var (
-	devCorpus    corpusOf
-	devRetriever interface {
-		Search(context.Context, retrieval.Request) (retrieval.Result, error)
-	}
+	devCorpus corpusOf
+	devDirect *live.Direct
 )
 
 func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
@@ -74,11 +74,17 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 	if os.Getenv("ASSESSDEV") == "" {
 		t.Skip("set ASSESSDEV=1 (builds the Hollin index; a few seconds)")
 	}
-	ctx := context.Background()
 	d := devsets.Open(t)
 	an := terms.New()
 	devCorpus = corpusOf{d.Index}
-	devRetriever = d.Retriever
+	devDirect = d
+	// Built by hand, not the worker's (live.Direct.Assessor): the bare
+	// index's vocabulary has no visible-chunk check (assess.HoldingVocabulary)
+	// nor the worker's spelling lookups. The first attempt's verdicts are
+	// the same either way; the worker's assessor proposes fewer rewrites,
+	// and the loop is right less often (TestV21's loop total, v21: 826 of
+	// 1125 here, 818 with the worker's; docs/log/round-18-c18-fix.md).
+	// Kept so that every test's totals stay those of the rounds' logs.
 	b := assess.NewBuiltin(an, corpusOf{d.Index})
 	b.Rewriter = assess.NewRewriter(an, corpusOf{d.Index}) // spelling, as the service judges
 	if dir := os.Getenv("ASSESSDEV_THESAURUS"); dir != "" {
@@ -95,26 +101,11 @@ func collect(t *testing.T) (*assess.Builtin, []asked) {
 			t.Fatal(err)
 		}
 		for _, q := range qs {
-			groups := q.Groups
-			if len(groups) == 0 {
-				groups = []string{"public"}
-			}
-			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups, K: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := d.Index.Chunks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
+			first := devsets.FirstRequest(q)
+			found := devsets.Search(t, d, first)
 			a := asked{set: s, id: q.ID, q: q, answerable: len(q.Relevant) > 0,
-				req: assess.Request{Question: q.Question, Query: q.Question, Groups: groups, K: 5}, chunkDoc: map[string]string{}}
-			for i, c := range chunks {
-				a.req.Evidence = append(a.req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+				req: assess.Request{Question: q.Question, Query: first.Query, Groups: first.Groups, K: first.K, Evidence: found.Evidence}, chunkDoc: map[string]string{}}
+			for _, c := range found.Chunks {
 				a.docs = append(a.docs, c.DocID)
 				a.chunkDoc[c.ID] = c.DocID
 				a.retrieved = a.retrieved || slices.Contains(q.Relevant, c.DocID)
@@ -764,22 +755,10 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 			if next.K > 0 {
 				k = next.K
 			}
-			res, err := devRetriever.Search(ctx, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range res.Hits {
-				ids = append(ids, h.ChunkID)
-			}
-			chunks, err := devCorpus.Chunks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k}
+			found := devsets.Search(t, devDirect, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
+			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k, Evidence: found.Evidence}
 			docs, chunkDoc = nil, map[string]string{}
-			for i, c := range chunks {
-				req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+			for _, c := range found.Chunks {
 				docs = append(docs, c.DocID)
 				chunkDoc[c.ID] = c.DocID
 			}
@@ -874,10 +853,7 @@ func TestLoopDump(t *testing.T) {
 // relevant chunk as often in share.
 func TestLeaveOneSetOutV17(t *testing.T) {
 	b, qs := collect(t)
-	for _, way := range []struct {
-		name  string
-		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
-	}{{"first attempt", judge}, {"loop", judgeLoop}} {
+	for _, way := range ways {
 		b.Joint, b.Sized = false, false
 		v16, base := way.judge(t, b, qs)
 		b.Joint, b.Sized = true, true
@@ -897,24 +873,12 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 func TestV18(t *testing.T) {
 	b, qs := collect(t)
 	b.Asked, b.Named, b.Scene = false, false, false // v18 as it was, before v19 (TestV19)
-	for _, way := range []struct {
-		name  string
-		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
-	}{{"first attempt", judge}, {"loop", judgeLoop}} {
-		b.OwnOrder = false
-		v17, base := way.judge(t, b, qs)
-		b.OwnOrder = true
-		v18, lines := way.judge(t, b, qs)
-		logChanges(t, way.name+": v18", lines, base)
-		a, z := training(v17, ""), training(v18, "")
-		for _, s := range sets {
-			t.Logf("%s %-8s v17 %s | v18 %s", way.name, s, v17[s], v18[s])
-		}
-		t.Logf("%s total: v17 %s | v18 %s", way.name, a, z)
+	compareVersions(t, b, qs, "v17", "v18", func(on bool) { b.OwnOrder = on }, func(way string, _, _ map[string]*score, a, z score) {
+		t.Logf("%s total: v17 %s | v18 %s", way, a, z)
 		if z.refused < a.refused || z.right < a.right {
-			t.Errorf("%s: v18 %s refuses less or is right less often than v17 %s", way.name, z, a)
+			t.Errorf("%s: v18 %s refuses less or is right less often than v17 %s", way, z, a)
 		}
-	}
+	})
 }
 
 // TestV19 compares builtin:coverage-v19 (Builtin.Asked: a word no visible
@@ -929,27 +893,7 @@ func TestV18(t *testing.T) {
 func TestV19(t *testing.T) {
 	b, qs := collect(t)
 	b.Named, b.Scene = false, false // v19 as it was, before v20 (TestV20)
-	for _, way := range []struct {
-		name  string
-		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
-	}{{"first attempt", judge}, {"loop", judgeLoop}} {
-		b.Asked = false
-		v18, base := way.judge(t, b, qs)
-		b.Asked = true
-		v19, lines := way.judge(t, b, qs)
-		logChanges(t, way.name+": v19", lines, base)
-		a, z := training(v18, ""), training(v19, "")
-		for _, s := range sets {
-			t.Logf("%s %-8s v18 %s | v19 %s", way.name, s, v18[s], v19[s])
-			if v19[s].refused < v18[s].refused {
-				t.Errorf("%s: %s: v19 refuses %d no-answer questions, v18 %d", way.name, s, v19[s].refused, v18[s].refused)
-			}
-		}
-		t.Logf("%s total: v18 %s | v19 %s", way.name, a, z)
-		if z.right < a.right || !z.keepsShare(a) {
-			t.Errorf("%s: v19 %s is right less often or on a relevant chunk less often than v18 %s", way.name, z, a)
-		}
-	}
+	compareVersions(t, b, qs, "v18", "v19", func(on bool) { b.Asked = on }, keepsRefusalAndShare(t, "v18", "v19"))
 }
 
 // TestV20 compares builtin:coverage-v19 (Named off) with v20 on every
@@ -957,27 +901,7 @@ func TestV19(t *testing.T) {
 func TestV20(t *testing.T) {
 	b, qs := collect(t)
 	b.Scene = false // v20 as it was, before v21 (TestV21)
-	for _, way := range []struct {
-		name  string
-		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
-	}{{"first attempt", judge}, {"loop", judgeLoop}} {
-		b.Named = false
-		v19, base := way.judge(t, b, qs)
-		b.Named = true
-		v20, lines := way.judge(t, b, qs)
-		logChanges(t, way.name+": v20", lines, base)
-		a, z := training(v19, ""), training(v20, "")
-		for _, s := range sets {
-			t.Logf("%s %-8s v19 %s | v20 %s", way.name, s, v19[s], v20[s])
-			if v20[s].refused < v19[s].refused {
-				t.Errorf("%s: %s: v20 refuses %d no-answer questions, v19 %d", way.name, s, v20[s].refused, v19[s].refused)
-			}
-		}
-		t.Logf("%s total: v19 %s | v20 %s", way.name, a, z)
-		if z.right < a.right || !z.keepsShare(a) {
-			t.Errorf("%s: v20 %s is right less often or on a relevant chunk less often than v19 %s", way.name, z, a)
-		}
-	}
+	compareVersions(t, b, qs, "v19", "v20", func(on bool) { b.Named = on }, keepsRefusalAndShare(t, "v19", "v20"))
 }
 
 // TestV21 compares builtin:coverage-v20 (Scene off) with v21 (a word only
@@ -989,25 +913,61 @@ func TestV20(t *testing.T) {
 // (docs/log/round-18-a18-assess.md).
 func TestV21(t *testing.T) {
 	b, qs := collect(t)
-	for _, way := range []struct {
-		name  string
-		judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
-	}{{"first attempt", judge}, {"loop", judgeLoop}} {
-		b.Scene = false
-		v20, base := way.judge(t, b, qs)
-		b.Scene = true
-		v21, lines := way.judge(t, b, qs)
-		logChanges(t, way.name+": v21", lines, base)
-		a, z := training(v20, ""), training(v21, "")
-		for _, s := range sets {
-			t.Logf("%s %-8s v20 %s | v21 %s", way.name, s, v20[s], v21[s])
-			if v21[s].refused < v20[s].refused {
-				t.Errorf("%s: %s: v21 refuses %d no-answer questions, v20 %d", way.name, s, v21[s].refused, v20[s].refused)
-			}
-		}
-		t.Logf("%s total: v20 %s (%.2f%% on a relevant chunk) | v21 %s (%.2f%%)", way.name, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))
+	compareVersions(t, b, qs, "v20", "v21", func(on bool) { b.Scene = on }, func(way string, v20, v21 map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v20", "v21", v20, v21)
+		t.Logf("%s total: v20 %s (%.2f%% on a relevant chunk) | v21 %s (%.2f%%)", way, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))
 		if z.right <= a.right {
-			t.Errorf("%s: v21 %s is not right more often than v20 %s", way.name, z, a)
+			t.Errorf("%s: v21 %s is not right more often than v20 %s", way, z, a)
+		}
+	})
+}
+
+// ways are the two ways a version is measured: on the first attempt
+// (judge) and through the loop's attempts (judgeLoop).
+var ways = []struct {
+	name  string
+	judge func(*testing.T, *assess.Builtin, []asked) (map[string]*score, []string)
+}{{"first attempt", judge}, {"loop", judgeLoop}}
+
+// compareVersions judges qs each way with version older (set(false)) and
+// newer (set(true)), logs each question whose verdict changes and each
+// set's scores, and hands check each way's scores per set and in total
+// (older, then newer).
+func compareVersions(t *testing.T, b *assess.Builtin, qs []asked, older, newer string, set func(on bool), check func(way string, o, n map[string]*score, a, z score)) {
+	t.Helper()
+	for _, way := range ways {
+		set(false)
+		o, base := way.judge(t, b, qs)
+		set(true)
+		n, lines := way.judge(t, b, qs)
+		logChanges(t, way.name+": "+newer, lines, base)
+		for _, s := range sets {
+			t.Logf("%s %-8s %s %s | %s %s", way.name, s, older, o[s], newer, n[s])
+		}
+		check(way.name, o, n, training(o, ""), training(n, ""))
+	}
+}
+
+// refusesNoFewer fails when newer refuses fewer no-answer questions than
+// older on any set.
+func refusesNoFewer(t *testing.T, way, older, newer string, o, n map[string]*score) {
+	t.Helper()
+	for _, s := range sets {
+		if n[s].refused < o[s].refused {
+			t.Errorf("%s: %s: %s refuses %d no-answer questions, %s %d", way, s, newer, n[s].refused, older, o[s].refused)
+		}
+	}
+}
+
+// keepsRefusalAndShare is TestV19's and TestV20's check: newer refuses
+// no fewer no-answer questions on any set, and in total is right no less
+// often and accepts on a relevant chunk no smaller a share of the time.
+func keepsRefusalAndShare(t *testing.T, older, newer string) func(way string, o, n map[string]*score, a, z score) {
+	return func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, older, newer, o, n)
+		t.Logf("%s total: %s %s | %s %s", way, older, a, newer, z)
+		if z.right < a.right || !z.keepsShare(a) {
+			t.Errorf("%s: %s %s is right less often or on a relevant chunk less often than %s %s", way, newer, z, older, a)
 		}
 	}
 }

@@ -18,8 +18,8 @@ import (
 )
 
 // commandCounter counts the commands a client sends, by name (lower
-// case), and apart the HMGETs of chunk hashes (":c:" keys); a
-// searchCounter's each sees them.
+// case), and apart the HMGETs of chunk hashes (":c:" keys); it counts
+// as a hook, eachCommand(c.count).
 type commandCounter struct {
 	mu     sync.Mutex
 	n      map[string]int
@@ -48,9 +48,9 @@ func (c *commandCounter) reset() (n map[string]int, chunks int) {
 // candidates' content with the candidates (FT.SEARCH ... RETURN 1
 // content), so a search sends no HMGET of a chunk however many
 // candidates it re-scores (before round 18: one HMGET a candidate not
-// cached, 351 commands a question end to end at 50,000 chunks, 125 with the
-// content read), at most the
-// two FT.SEARCH reads of the rare-term split, and returns the same hits,
+// cached, 351 commands a question end to end at 50,000 chunks, 125 with
+// the content read), at most the two FT.SEARCH reads of the rare-term
+// split, and returns the same hits,
 // scores included, as the read without content and one HMGET a
 // candidate, for a short query and for a long one with common terms, for
 // a caller of one group and one of two, with the default rare-term rule
@@ -96,7 +96,7 @@ func TestSearchTextReadsCandidatesInOneCommand(t *testing.T) {
 
 func searchTextReadsCandidatesInOneCommand(t *testing.T, ctx context.Context, cl *redis.Client, name string, queries []string, split bool) {
 	counter := &commandCounter{n: map[string]int{}}
-	cl.AddHook(&searchCounter{each: counter.count}) // a client of its own, counted
+	cl.AddHook(eachCommand(counter.count)) // a client of its own, counted
 	// No chunk cache: every search reads its candidates from Redis.
 	ix, err := redisearch.Open(ctx, cl, name, redisearch.Options{CacheChunks: -1})
 	if err != nil {

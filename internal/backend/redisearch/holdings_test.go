@@ -28,36 +28,46 @@ import (
 )
 
 // searchCounter counts the FT.SEARCH and FT.AGGREGATE commands a client sends, alone or
-// in pipelines, and passes every command to each when it is set.
-type searchCounter struct {
-	n    atomic.Int64
-	each func(redis.Cmder)
-}
+// in pipelines.
+type searchCounter struct{ n atomic.Int64 }
 
 func (c *searchCounter) DialHook(next redis.DialHook) redis.DialHook {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+	return eachCommand(c.count).DialHook(next)
 }
 
 func (c *searchCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return eachCommand(c.count).ProcessHook(next)
+}
+
+func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return eachCommand(c.count).ProcessPipelineHook(next)
+}
+
+// eachCommand is a redis.Hook that shows the function each command a
+// client sends, alone or in a pipeline, before it is sent.
+type eachCommand func(redis.Cmder)
+
+func (eachCommand) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
+}
+
+func (f eachCommand) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.count(cmd)
+		f(cmd)
 		return next(ctx, cmd)
 	}
 }
 
-func (c *searchCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+func (f eachCommand) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		for _, cmd := range cmds {
-			c.count(cmd)
+			f(cmd)
 		}
 		return next(ctx, cmds)
 	}
 }
 
 func (c *searchCounter) count(cmd redis.Cmder) {
-	if c.each != nil {
-		c.each(cmd)
-	}
 	if strings.EqualFold(cmd.Name(), "ft.search") || strings.EqualFold(cmd.Name(), "ft.aggregate") {
 		c.n.Add(1)
 	}

@@ -579,21 +579,8 @@ func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int, c
 // unreadable). go-redis misreads WITHSCORES with NOCONTENT: the reply is
 // [total, id, score, id, score, ...].
 func parseScored(raw []any, p string) (total int64, ids []string, scores []float64, err error) {
-	if len(raw) == 0 || len(raw)%2 != 1 {
-		return 0, nil, nil, fmt.Errorf("FT.SEARCH WITHSCORES: a reply of %d elements", len(raw))
-	}
-	total, _ = raw[0].(int64)
-	n := (len(raw) - 1) / 2
-	ids, scores = make([]string, n), make([]float64, n)
-	for i := range n {
-		id, _ := raw[1+2*i].(string)
-		ids[i] = strings.TrimPrefix(id, p)
-		scores[i] = math.Inf(-1)
-		if sv, ok := raw[2+2*i].(string); ok {
-			scores[i], _ = strconv.ParseFloat(sv, 64)
-		}
-	}
-	return total, ids, scores, nil
+	total, ids, scores, _, err = parseWithScores(raw, p, false)
+	return total, ids, scores, err
 }
 
 // parseScoredContent reads an FT.SEARCH WITHSCORES RETURN 1 content
@@ -601,20 +588,38 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 // field has an empty list, and its text is "" (candidateTerms then reads
 // it as it reads a chunk the search did not return).
 func parseScoredContent(raw []any, p string) (total int64, ids []string, scores []float64, texts []string, err error) {
-	if len(raw) == 0 || len(raw)%3 != 1 {
-		return 0, nil, nil, nil, fmt.Errorf("FT.SEARCH WITHSCORES RETURN: a reply of %d elements", len(raw))
+	return parseWithScores(raw, p, true)
+}
+
+// parseWithScores reads an FT.SEARCH WITHSCORES reply, each id followed
+// by its score and, when content, the list of its returned fields, of
+// which it reads fieldContent's value (texts: nil without content).
+func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts []string, err error) {
+	stride, reply := 2, "FT.SEARCH WITHSCORES"
+	if content {
+		stride, reply = 3, "FT.SEARCH WITHSCORES RETURN"
+	}
+	if len(raw) == 0 || len(raw)%stride != 1 {
+		return 0, nil, nil, nil, fmt.Errorf("%s: a reply of %d elements", reply, len(raw))
 	}
 	total, _ = raw[0].(int64)
-	n := (len(raw) - 1) / 3
-	ids, scores, texts = make([]string, n), make([]float64, n), make([]string, n)
+	n := (len(raw) - 1) / stride
+	ids, scores = make([]string, n), make([]float64, n)
+	if content {
+		texts = make([]string, n)
+	}
 	for i := range n {
-		id, _ := raw[1+3*i].(string)
+		at := 1 + stride*i
+		id, _ := raw[at].(string)
 		ids[i] = strings.TrimPrefix(id, p)
 		scores[i] = math.Inf(-1)
-		if sv, ok := raw[2+3*i].(string); ok {
+		if sv, ok := raw[at+1].(string); ok {
 			scores[i], _ = strconv.ParseFloat(sv, 64)
 		}
-		fields, _ := raw[3+3*i].([]any)
+		if !content {
+			continue
+		}
+		fields, _ := raw[at+2].([]any)
 		for j := 0; j+1 < len(fields); j += 2 {
 			if name, _ := fields[j].(string); name == fieldContent {
 				texts[i], _ = fields[j+1].(string)

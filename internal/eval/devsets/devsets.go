@@ -7,7 +7,7 @@
 // When a blind set has been run and becomes a development set, add it to
 // names (and to the Makefile's HOLLIN_SETS, testdata/eval/README.md).
 //
-// It is for tests: Open takes a testing.TB.
+// It is for tests: Open and Search take a testing.TB.
 package devsets
 
 import (
@@ -20,7 +20,12 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // Names are the development sets, in the order the harnesses print them:
@@ -79,4 +84,53 @@ func Open(t testing.TB) *live.Direct {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// Asker is the groups question q is asked as: its own, or public when it
+// names none.
+func Asker(q eval.Question) []string {
+	if len(q.Groups) == 0 {
+		return []string{corpus.PublicGroup}
+	}
+	return q.Groups
+}
+
+// Found is what one search returns: the retriever's result, its hits'
+// chunks (best first) and those chunks as the evidence the Assess
+// activity gives the assessor, each with its hit's score.
+type Found struct {
+	Result   retrieval.Result
+	Chunks   []corpus.Chunk
+	Evidence []assess.Evidence
+}
+
+// Search runs req on d's retriever, the searcher the worker's Search
+// activity runs, and reads the hits' chunks. t fails on an error.
+func Search(t testing.TB, d *live.Direct, req retrieval.Request) Found {
+	t.Helper()
+	ctx := context.Background()
+	res, err := d.Retriever.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{}
+	for _, h := range res.Hits {
+		ids = append(ids, h.ChunkID)
+	}
+	chunks, err := d.Index.Chunks(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Found{Result: res, Chunks: chunks}
+	for i, c := range chunks {
+		f.Evidence = append(f.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
+	}
+	return f
+}
+
+// FirstRequest is question q's first search as the loop makes it: the
+// question itself, asked as its asker (Asker), no filters, the top
+// wire.DefaultTopK.
+func FirstRequest(q eval.Question) retrieval.Request {
+	return retrieval.Request{Query: q.Question, Groups: Asker(q), K: wire.DefaultTopK}
 }

@@ -75,7 +75,7 @@ func TestOracle(t *testing.T) {
 	}
 	threshold := config.Default().Loop.Threshold
 	judge := func(q eval.Question, query string, prev []string, ev []corpus.Chunk) (string, assess.Result) {
-		req := assess.Request{Question: q.Question, Query: query, Previous: prev, Groups: groups(q), K: 5}
+		req := assess.Request{Question: q.Question, Query: query, Previous: prev, Groups: devsets.Asker(q), K: 5}
 		for i, c := range ev {
 			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
 		}
@@ -100,14 +100,7 @@ func TestOracle(t *testing.T) {
 			if len(q.Relevant) == 0 {
 				continue
 			}
-			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups(q), K: 30})
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks, err := d.Index.Chunks(ctx, hitIDs(res))
-			if err != nil {
-				t.Fatal(err)
-			}
+			chunks := devsets.Search(t, d, retrieval.Request{Query: q.Question, Groups: devsets.Asker(q), K: 30}).Chunks
 			rel := slices.IndexFunc(chunks, func(c corpus.Chunk) bool { return slices.Contains(q.Relevant, c.DocID) })
 			if rel == 0 || rel > 0 && rel < 5 && os.Getenv("RETRDEV_ORACLE_TOP5") == "" {
 				continue

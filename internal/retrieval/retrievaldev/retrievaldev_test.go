@@ -100,23 +100,6 @@ func open(t *testing.T, corpus string) *live.Direct {
 	return d
 }
 
-// groups are q's asker's groups (public when the question names none).
-func groups(q eval.Question) []string {
-	if len(q.Groups) == 0 {
-		return []string{"public"}
-	}
-	return q.Groups
-}
-
-// hitIDs are res's chunk ids, best first.
-func hitIDs(res retrieval.Result) []string {
-	ids := []string{}
-	for _, h := range res.Hits {
-		ids = append(ids, h.ChunkID)
-	}
-	return ids
-}
-
 // TestRanks prints, per answerable question, the rank of the first relevant
 // document in the final hits (0: none in the top 10), and per set how many
 // have one in the top 5.
@@ -143,16 +126,10 @@ func TestRanks(t *testing.T) {
 			if len(q.Relevant) == 0 {
 				continue
 			}
-			groups := groups(q)
+			groups := devsets.Asker(q)
 			query := variant(os.Getenv("RETRDEV_VARIANT"), q.Question, an, d.Index.Visible(groups), th)
-			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: query, Groups: groups, K: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			chunks, err := d.Index.Chunks(ctx, hitIDs(res))
-			if err != nil {
-				t.Fatal(err)
-			}
+			found := devsets.Search(t, d, retrieval.Request{Query: query, Groups: groups, K: 10})
+			res, chunks := found.Result, found.Chunks
 			rank := 0
 			var docs []string
 			for i, c := range chunks {

@@ -1,0 +1,34 @@
+package redisearch
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestParseWithScores reads both FT.SEARCH WITHSCORES replies the index
+// sends for: without content (id, score) and with the content field
+// (id, score, fields), a score that is not a string as -Inf, a chunk without the
+// field as "", and a reply of the wrong length as an error naming it.
+func TestParseWithScores(t *testing.T) {
+	total, ids, scores, err := parseScored([]any{int64(7), "p:a", "1.5", "p:b", nil}, "p:")
+	if err != nil || total != 7 || !slices.Equal(ids, []string{"a", "b"}) || scores[0] != 1.5 || !math.IsInf(scores[1], -1) {
+		t.Errorf("parseScored: %d %v %v %v", total, ids, scores, err)
+	}
+	total, ids, scores, texts, err := parseScoredContent([]any{int64(2),
+		"p:a", "2", []any{"title", "T", fieldContent, "kettle"},
+		"p:b", nil, []any{}}, "p:")
+	if err != nil || total != 2 || !slices.Equal(ids, []string{"a", "b"}) || scores[0] != 2 || !math.IsInf(scores[1], -1) || !slices.Equal(texts, []string{"kettle", ""}) {
+		t.Errorf("parseScoredContent: %d %v %v %q %v", total, ids, scores, texts, err)
+	}
+	if _, _, _, err := parseScored([]any{int64(1), "p:a"}, "p:"); err == nil || !strings.HasPrefix(err.Error(), "FT.SEARCH WITHSCORES: a reply of 2 elements") {
+		t.Errorf("parseScored of 2 elements: %v", err)
+	}
+	if _, _, _, _, err := parseScoredContent([]any{int64(1), "p:a", "1"}, "p:"); err == nil || !strings.HasPrefix(err.Error(), "FT.SEARCH WITHSCORES RETURN: a reply of 3 elements") {
+		t.Errorf("parseScoredContent of 3 elements: %v", err)
+	}
+	if _, _, _, err := parseScored(nil, "p:"); err == nil {
+		t.Error("parseScored of no reply: no error")
+	}
+}
