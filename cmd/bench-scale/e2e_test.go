@@ -258,14 +258,11 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 
 	// Another corpus: assay dev would rebuild; the symlink is replaced,
 	// the run fails and the index is untouched.
-	data2 := filepath.Join(t.TempDir(), "data")
 	ds, err := eval.LoadBEIR(src, eval.SplitTest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := synth.WriteDataset(data2, ds, synth.Options{Chunks: 200, Seed: 99}); err != nil {
-		t.Fatal(err)
-	}
+	data2 := smallCorpus(t, ds, 99)
 	out2 := t.TempDir()
 	if err := run(ctx, []string{"-e2e-only", "-index", index, "-data", data2, "-assay", bin, "-e2e-n", "2", "-e2e-warmup", "0",
 		"-temporal-bin", temporal, "-out", out2}, io.Discard); err == nil || !strings.Contains(err.Error(), "1 of 1 runs failed") || !strings.Contains(err.Error(), "A assay, round 1: ") {
@@ -342,10 +339,7 @@ func TestE2EOnlyRediSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(t.TempDir(), "data")
-	if _, err := synth.WriteDataset(data, ds, synth.Options{Chunks: 200, Seed: synth.DefaultSeed}); err != nil {
-		t.Fatal(err)
-	}
+	data := smallCorpus(t, ds, synth.DefaultSeed)
 	ctx := context.Background()
 	small := []string{"-e2e-settle", "0", "-e2e-n", "6", "-e2e-warmup", "2", "-e2e-concurrency", "1,2", "-temporal-bin", temporal}
 
@@ -390,10 +384,7 @@ func TestE2EOnlyRediSearch(t *testing.T) {
 	if rep2.BuildS != 0 || len(rep2.Trials) != 1 || len(rep2.Trials[0].Run.Errors) > 0 || len(rep2.Trials[0].Run.E2E) != 2 {
 		t.Fatalf("served as built: build %.1fs, trials %+v; want no build and one trial measured", rep2.BuildS, rep2.Trials)
 	}
-	data2 := filepath.Join(t.TempDir(), "data")
-	if _, err := synth.WriteDataset(data2, ds, synth.Options{Chunks: 200, Seed: 99}); err != nil {
-		t.Fatal(err)
-	}
+	data2 := smallCorpus(t, ds, 99)
 	out3 := t.TempDir()
 	if err := run(ctx, append([]string{"-e2e-only", "-redis-addr", srv.Addr, "-index", name, "-data", data2, "-assay", bin, "-out", out3}, small...), io.Discard); err == nil || !strings.Contains(err.Error(), "1 of 1 runs failed") {
 		t.Errorf("run with its one run failed: %v; want an error naming the failed run", err)
@@ -461,4 +452,15 @@ time=2026-12-03T14:09:18Z level=WARN msg="stage failed" stage=search error="the 
 	if got := firstStageFailure(path, int64(len(log))); got != "" {
 		t.Errorf("firstStageFailure past the end = %q, want none", got)
 	}
+}
+
+// smallCorpus writes the 200-chunk synthetic corpus made from ds with
+// seed into a new temporary directory and returns its path.
+func smallCorpus(t *testing.T, ds *eval.Dataset, seed uint64) string {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "data")
+	if _, err := synth.WriteDataset(data, ds, synth.Options{Chunks: 200, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -53,10 +53,7 @@ func TestE2EOnlyRediSearchOtherModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(t.TempDir(), "data")
-	if _, err := synth.WriteDataset(data, ds, synth.Options{Chunks: 200, Seed: synth.DefaultSeed}); err != nil {
-		t.Fatal(err)
-	}
+	data := smallCorpus(t, ds, synth.DefaultSeed)
 	srv := redistest.Start(t)
 	name := redistest.Name("models")
 	where := redisWhere(srv.Addr, name)
