@@ -33,6 +33,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh16.jsonl", "testdata/eval/hollin-fresh16-facts.jsonl"}, // make eval-fresh16
 	{"testdata/eval/hollin-fresh17.jsonl", "testdata/eval/hollin-fresh17-facts.jsonl"}, // make eval-fresh17
 	{"testdata/eval/hollin-fresh18.jsonl", "testdata/eval/hollin-fresh18-facts.jsonl"}, // make eval-fresh18
+	{"testdata/eval/hollin-fresh19.jsonl", "testdata/eval/hollin-fresh19-facts.jsonl"}, // make eval-fresh19
 }
 
 const repoRoot = "../.."
