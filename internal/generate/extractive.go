@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV19Model = router.BuiltinGenerateModelV19
 	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
@@ -355,12 +356,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV19(an)
+	return NewExtractiveV20(an)
 }
 
-// NewExtractiveV19 returns version 19 (ExtractiveModel).
+// NewExtractiveV20 returns version 20 (ExtractiveModel).
+func NewExtractiveV20(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 20}
+}
+
+// NewExtractiveV19 returns version 19 (ExtractiveV19Model).
 func NewExtractiveV19(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 19}
+	g := NewExtractiveV20(an)
+	g.Version = 19
+	return g
 }
 
 // NewExtractiveV18 returns version 18 (ExtractiveV18Model).
@@ -453,6 +461,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV19Model:
+		return NewExtractiveV19(an), nil
 	case ExtractiveV18Model:
 		return NewExtractiveV18(an), nil
 	case ExtractiveV17Model:
@@ -508,6 +518,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV17Model
 	case g.Version == 18:
 		return ExtractiveV18Model
+	case g.Version == 19:
+		return ExtractiveV19Model
 	}
 	return ExtractiveModel
 }
