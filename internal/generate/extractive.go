@@ -337,6 +337,10 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
+	// ParallelShare is the share of their terms (numbers left out) two
+	// sentences of different sources must share to say the same of two
+	// things (v20, see otherSide).
+	ParallelShare float64
 	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
@@ -361,7 +365,7 @@ func NewExtractive(an *terms.Analyzer) *Extractive {
 
 // NewExtractiveV20 returns version 20 (ExtractiveModel).
 func NewExtractiveV20(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 20}
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, ParallelShare: 0.5, Version: 20}
 }
 
 // NewExtractiveV19 returns version 19 (ExtractiveV19Model).
@@ -1104,6 +1108,24 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(o, "sibling")
 				chosen = append(chosen, o)
 			}
+		}
+	}
+
+	// v20, rule 8: a comparison answered from one side (see otherSide).
+	// A question stating the value compared with ("more than £40 an
+	// hour") has its other side.
+	if g.Version >= 20 && !compared && answertype.Compares(req.Question) && !statesValue(req.Question) {
+		if o := g.otherSide(bySource, all, chosen, asked); o != nil {
+			g.why(o, "other-side")
+			chosen = append(chosen, o)
+		}
+	}
+	// v20, rule 9: a comparison with a superseded version the question
+	// names is answered from both versions (see versions).
+	if g.Version >= 20 && !compared && answertype.Compares(req.Question) {
+		for _, v := range g.versions(req, bySource, chosen, g.content(req.Question, asked)) {
+			g.why(v, "version")
+			chosen = append(chosen, v)
 		}
 	}
 
@@ -1925,6 +1947,12 @@ func (g *Extractive) laterVersions(req Request, named map[int]bool) map[int]bool
 	if len(named) == 0 || answertype.AskingClauses(req.Question) > 1 || answertype.Compares(req.Question) {
 		return nil
 	}
+	return g.superseding(req, named)
+}
+
+// superseding returns the current sources that supersede one of the
+// superseded sources named (see laterVersions), whatever the question.
+func (g *Extractive) superseding(req Request, named map[int]bool) map[int]bool {
 	currentTitles := map[string]bool{}
 	for _, src := range req.Sources {
 		if !stale(src) {
@@ -2338,6 +2366,187 @@ func comparedEntities(ents []assess.Entity, mentions []map[string]bool) []assess
 		}
 	}
 	return compared
+}
+
+// otherSide returns the sentence giving the other side of a comparison
+// the chosen sentences answer from one side, or nil (v20, rule 8). A
+// question that compares ("is the X200's motor covered any longer than the
+// rest of the blender?", "which of our two partners do we pay more per
+// hour?") is answered by two values; when every value the chosen
+// sentences give (of the asked type; for a yes/no or open question a
+// quantity, count, amount or period, see decidingExpressions) is in one
+// sentence, the value it is compared with is missing. It is, first, a
+// sentence of that sentence's source giving a value with other numbers
+// (the page states both sides: "Every Hollin appliance has a 2-year
+// warranty" beside "Blender motors ... are covered for 5 years"), the
+// nearest to it; else a sentence of another source on the question (a
+// score above zero: not a silenced superseded source) that says the same
+// of another thing — at least ParallelShare of the two sentences' terms,
+// numbers left out, shared ("Hollin pays Calder Fix £39 per hour of
+// warranty labour ..." beside "Hollin pays Brook Street Repairs £42 per
+// hour ...") — the most alike.
+func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []*sentence, asked answertype.Question) *sentence {
+	values := func(text string) []string {
+		if valueTypes[asked.Type] {
+			return asked.Find(text)
+		}
+		return decidingExpressions(text)
+	}
+	var side *sentence
+	for _, c := range chosen {
+		if len(values(c.text)) == 0 {
+			continue
+		}
+		if side != nil {
+			return nil // two sides given
+		}
+		side = c
+	}
+	if side == nil {
+		return nil
+	}
+	numbers := func(text string) map[string]bool {
+		out := map[string]bool{}
+		exprs := values(text)
+		spans := exprSpans(text, exprs)
+		for _, m := range reDigits.FindAllStringIndex(text, -1) {
+			if overlaps(spans, m[0], m[1]) {
+				out[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
+			}
+		}
+		return out
+	}
+	sideNumbers := numbers(side.text)
+	other := func(text string) bool {
+		ns := numbers(text)
+		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
+	}
+	var near *sentence
+	for i := range bySource[side.source] {
+		s := bySource[side.source][i].first
+		if slices.Contains(chosen, s) || !other(s.text) {
+			continue
+		}
+		if near == nil || abs(s.pos-side.pos) < abs(near.pos-side.pos) {
+			near = s
+		}
+	}
+	if near != nil {
+		return near
+	}
+	sideTerms := g.wordTerms(side.text)
+	var best *sentence
+	var bestShare float64
+	for _, s := range all {
+		if s.source == side.source || s.score <= 0 || slices.Contains(chosen, s) || !other(s.text) {
+			continue
+		}
+		terms := g.wordTerms(s.text)
+		shared := 0
+		for t := range terms {
+			if sideTerms[t] {
+				shared++
+			}
+		}
+		union := len(terms) + len(sideTerms) - shared
+		if share := float64(shared) / float64(max(union, 1)); share >= g.ParallelShare && share > bestShare {
+			best, bestShare = s, share
+		}
+	}
+	return best
+}
+
+// versions returns, for a question comparing (answertype.Compares) with a
+// superseded version it names by its number (namedStale: "What's changed
+// in the warranty compared with the 2024 terms?"), the sentences of the
+// other version saying the same of the same thing as a chosen sentence
+// (at least ParallelShare of their terms, numbers left out, shared; the
+// most alike, one per chosen sentence) with other words or values (v20,
+// rule 9): "Every Hollin appliance has a 1-year warranty ..." beside
+// "... a 2-year warranty ...". The versions are a named superseded source
+// and the current sources that supersede it (titled alike, see
+// laterVersions); rule 1 silences neither for such a question.
+func (g *Extractive) versions(req Request, bySource [][]sentence, chosen []*sentence, content []string) []*sentence {
+	named := g.namedStale(req, content)
+	if len(named) == 0 {
+		return nil
+	}
+	later := g.superseding(req, named)
+	if len(later) == 0 {
+		return nil
+	}
+	var out []*sentence
+	for _, c := range slices.Clone(chosen) {
+		var others map[int]bool
+		switch {
+		case named[c.source]:
+			others = later
+		case later[c.source]:
+			others = named
+		default:
+			continue
+		}
+		cTerms := g.wordTerms(c.text)
+		var best *sentence
+		var bestShare float64
+		for o := range others {
+			for i := range bySource[o] {
+				s := bySource[o][i].first
+				if slices.Contains(chosen, s) || slices.Contains(out, s) || s.text == c.text {
+					continue
+				}
+				terms := g.wordTerms(s.text)
+				shared := 0
+				for t := range terms {
+					if cTerms[t] {
+						shared++
+					}
+				}
+				union := len(terms) + len(cTerms) - shared
+				share := float64(shared) / float64(max(union, 1))
+				if share >= g.ParallelShare && (share > bestShare || share == bestShare && best != nil && s.source < best.source) {
+					best, bestShare = s, share
+				}
+			}
+		}
+		if best != nil {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// statesValue reports whether question states a value in digits with a
+// unit or a currency (an amount, a period, a measure, a speed or a
+// frequency: "more than £40 an hour"), the other side of the comparison
+// it asks (v20, rule 8). A count ("our two partners", "the 2024 terms")
+// names what is compared, not a value.
+func statesValue(question string) bool {
+	for _, t := range []answertype.Type{answertype.Money, answertype.Period, answertype.Quantity, answertype.Speed, answertype.Frequency} {
+		if slices.ContainsFunc(answertype.Find(t, question), func(e string) bool { return strings.ContainsAny(e, "0123456789") }) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordTerms are the terms of text that are not numbers (v20): what a
+// sentence says of what, whatever values it gives.
+func (g *Extractive) wordTerms(text string) map[string]bool {
+	out := map[string]bool{}
+	for t := range g.an.Set(text) {
+		if !strings.ContainsAny(t, "0123456789") {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // decidingExpressions are the values in text that can decide a
