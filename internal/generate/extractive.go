@@ -1111,6 +1111,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 
+	// v20, rule 10: each part of a question asking two or more things
+	// that asks for a value has one (see eachPart).
+	if g.Version >= 20 && !compared && !asksOnce {
+		for _, s := range g.eachPart(req.Question, titleTexts(req.Sources), bySource, all, chosen) {
+			g.why(s, "part")
+			chosen = append(chosen, s)
+		}
+	}
+
 	// v20, rule 8: a comparison answered from one side (see otherSide).
 	// A question stating the value compared with ("more than £40 an
 	// hour") has its other side.
@@ -2512,6 +2521,114 @@ func (g *Extractive) versions(req Request, bySource [][]sentence, chosen []*sent
 		if best != nil {
 			out = append(out, best)
 		}
+	}
+	return out
+}
+
+// askingParts splits question into the parts that ask (v20): its clauses
+// (answertype's clause punctuation: , ; : ? ! . and a spaced dash), and
+// within a clause the parts a conjunction opens, each kept when it has
+// the form of a question (answertype.AskingClauses): "How much do we get
+// per home visit, and when does our contract with Hollin end?" asks "How
+// much do we get per home visit" and "when does our contract with Hollin
+// end?".
+func askingParts(question string) []string {
+	var clauses []string
+	start := 0
+	for i := 0; i < len(question); i++ {
+		c := question[i]
+		if strings.IndexByte(",;:?!.", c) >= 0 && (i+1 == len(question) || question[i+1] == ' ') ||
+			c == ' ' && strings.HasPrefix(question[i:], " - ") {
+			clauses = append(clauses, question[start:i+1])
+			start = i + 1
+		}
+	}
+	clauses = append(clauses, question[start:])
+	var out []string
+	for _, cl := range clauses {
+		ws := strings.Fields(cl)
+		from := 0
+		for j := 1; j < len(ws)-1; j++ {
+			w := strings.ToLower(strings.Trim(ws[j], ",;"))
+			if (w == "and" || w == "but" || w == "or" || w == "also" || w == "then") && answertype.AskingClauses(strings.Join(ws[j+1:], " ")) > 0 {
+				out = append(out, strings.Join(ws[from:j], " "))
+				from = j + 1
+			}
+		}
+		out = append(out, strings.Join(ws[from:], " "))
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return answertype.AskingClauses(p) == 0 })
+}
+
+// eachPart returns, for a question asking two or more things, a sentence
+// for each part asking for a value (valueTypes, its own expected type)
+// that no chosen sentence holds a value of that type for (v20, rule 10):
+// the opening answers one part, and "when does our contract with Hollin
+// end?" after "How much do we get per home visit" is answered by "The
+// agreement runs to 31 March 2027". It is the nearest sentence of a chosen
+// source holding such a value (the page is on the question), else the
+// best-scoring sentence of another source on the question holding one and
+// a content word of the question ("Internal cost prices: ..., BLD-X200
+// blade assembly £3.40, ..." for "what is our cost for one" after "How
+// often does a daily user typically need a fresh BLD-X200"). A part with
+// no such sentence is left as it is.
+func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]sentence, all []*sentence, chosen []*sentence) []*sentence {
+	parts := askingParts(question)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []*sentence
+	taken := func(s *sentence) bool { return slices.Contains(chosen, s) || slices.Contains(out, s) }
+	for _, p := range parts {
+		pt := answertype.Classify(p)
+		if !valueTypes[pt.Type] {
+			continue
+		}
+		has := func(s *sentence) bool { return g.holds(pt, s.text) }
+		if slices.ContainsFunc(chosen, has) || slices.ContainsFunc(out, has) {
+			continue
+		}
+		var pick *sentence
+		for _, c := range chosen {
+			for i := range bySource[c.source] {
+				s := bySource[c.source][i].first
+				if taken(s) || !has(s) {
+					continue
+				}
+				if pick == nil || abs(s.pos-c.pos) < abs(pick.pos-c.pos) && s.source == pick.source {
+					pick = s
+				}
+			}
+			if pick != nil {
+				break
+			}
+		}
+		if pick == nil {
+			// another source: about this part, a content word of it in
+			// the sentence or its source's title
+			words := g.content(p, pt)
+			about := func(s *sentence) bool {
+				title := g.an.Set(titleOf[s.source])
+				return slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] })
+			}
+			for _, s := range all {
+				if !taken(s) && s.score > 0 && len(s.own) > 0 && has(s) && about(s) && (pick == nil || s.score > pick.score) {
+					pick = s
+				}
+			}
+		}
+		if pick != nil {
+			out = append(out, pick)
+		}
+	}
+	return out
+}
+
+// titleTexts are the sources' titles.
+func titleTexts(sources []Source) []string {
+	out := make([]string, len(sources))
+	for i, s := range sources {
+		out[i] = s.Title
 	}
 	return out
 }
