@@ -1887,6 +1887,26 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 		s.typed = t.Type != answertype.Description && g.holds(t, s.text)
 	}
+	// v20: a sentence opening with a pronoun ("It does not cover blade
+	// wear, cracked jars, ...") speaks of what the sentence before it in
+	// its source named ("The warranty covers manufacturing faults"): it
+	// holds that sentence's content words too (see refers).
+	if g.Version >= 20 {
+		at := map[[2]int]*sentence{}
+		for _, s := range all {
+			at[[2]int{s.source, s.pos}] = s
+		}
+		for _, s := range all {
+			if prev := at[[2]int{s.source, s.pos - 1}]; prev != nil && refers(s.text) {
+				set := g.an.Set(prev.text)
+				for _, q := range content {
+					if set[q] {
+						s.own[q] = true
+					}
+				}
+			}
+		}
+	}
 	n := float64(len(all))
 	idf := map[string]float64{}
 	for q, d := range df {
@@ -2622,6 +2642,17 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 	}
 	return out
+}
+
+// refers reports whether a sentence opens with a pronoun standing for
+// what was named before it ("It", "They", "This", "These", "Those"; v20).
+func refers(sentence string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(sentence), " ")
+	switch first {
+	case "It", "They", "This", "These", "Those":
+		return true
+	}
+	return false
 }
 
 // titleTexts are the sources' titles.
