@@ -1111,6 +1111,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 
+	// v20, rule 11: a why-question answered by the effect it names gets
+	// its cause (see cause).
+	if g.Version >= 20 && !compared {
+		if c := g.cause(req.Question, bySource, chosen, content); c != nil {
+			g.why(c, "cause")
+			chosen = append(chosen, c)
+		}
+	}
+
 	// v20, rule 10: each part of a question asking two or more things
 	// that asks for a value has one (see eachPart).
 	if g.Version >= 20 && !compared && !asksOnce {
@@ -1123,7 +1132,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v20, rule 8: a comparison answered from one side (see otherSide).
 	// A question stating the value compared with ("more than £40 an
 	// hour") has its other side.
-	if g.Version >= 20 && !compared && answertype.Compares(req.Question) && !statesValue(req.Question) {
+	// A claim (SciFact's), which asks nothing, is not read so.
+	asks := answertype.AskingClauses(req.Question) > 0 || strings.HasSuffix(strings.TrimSpace(req.Question), "?")
+	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) && !statesValue(req.Question) {
 		if o := g.otherSide(bySource, all, chosen, asked); o != nil {
 			g.why(o, "other-side")
 			chosen = append(chosen, o)
@@ -1131,7 +1142,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 	// v20, rule 9: a comparison with a superseded version the question
 	// names is answered from both versions (see versions).
-	if g.Version >= 20 && !compared && answertype.Compares(req.Question) {
+	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) {
 		for _, v := range g.versions(req, bySource, chosen, g.content(req.Question, asked)) {
 			g.why(v, "version")
 			chosen = append(chosen, v)
@@ -2653,6 +2664,38 @@ func refers(sentence string) bool {
 		return true
 	}
 	return false
+}
+
+// cause returns, for a question asking why (its asking clause opens with
+// "why": a reason, Li and Roth's DESC:reason) answered by one sentence
+// that states what the question names — at least half of the question's
+// content words (see content) — the sentence before it in its source (a
+// notice tells the cause before its effect: "Our repair centre is moving
+// from Cleckheaton to Wakefield." before "Repairs booked between 1 and 16
+// October 2026 may take 2 extra working days."), or the one after it
+// when it opens its source; nil otherwise (v20, rule 11).
+func (g *Extractive) cause(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	if len(ws) == 0 || strings.Trim(ws[0], ",.;:?!") != "why" || len(chosen) != 1 || len(content) == 0 {
+		return nil
+	}
+	c := chosen[0]
+	held := 0
+	for _, t := range content {
+		if c.own[t] {
+			held++
+		}
+	}
+	if 2*held < len(content) {
+		return nil
+	}
+	sents := bySource[c.source]
+	for _, p := range []int{c.pos - 1, c.pos + 1} {
+		if p >= 0 && p < len(sents) && sents[p].first != c {
+			return sents[p].first
+		}
+	}
+	return nil
 }
 
 // titleTexts are the sources' titles.
