@@ -1143,7 +1143,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v20, rule 9: a comparison with a superseded version the question
 	// names is answered from both versions (see versions).
 	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) {
-		for _, v := range g.versions(req, bySource, chosen, g.content(req.Question, asked)) {
+		// the version named where the question asks, not in a lead-in
+		// ("Under the 2024 terms, were blender motors covered for longer
+		// than the rest of the appliance?" compares within one version)
+		for _, v := range g.versions(req, bySource, chosen, g.content(answertype.Asking(req.Question), asked)) {
 			g.why(v, "version")
 			chosen = append(chosen, v)
 		}
@@ -2497,8 +2500,11 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 }
 
 // versions returns, for a question comparing (answertype.Compares) with a
-// superseded version it names by its number (namedStale: "What's changed
-// in the warranty compared with the 2024 terms?"), the sentences of the
+// superseded version it names by its number in the clause that asks
+// (namedStale over content, the words of answertype.Asking: "What's
+// changed in the warranty compared with the 2024 terms?", not "Under the
+// 2024 terms, were blender motors covered for longer than the rest of the
+// appliance?", which compares within one version), the sentences of the
 // other version saying the same of the same thing as a chosen sentence
 // (at least ParallelShare of their terms, numbers left out, shared; the
 // most alike, one per chosen sentence) with other words or values (v20,
