@@ -722,6 +722,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			g.why(s, "lists-all")
 		}
 	}
+	// v20: a question asking the same of each thing it names ("Does the
+	// code mean the same problem on each?") is read as one (rule 2b)
+	// before as a comparison, though it holds a comparative word
+	// ("both"): a comparison's deciding fact is a number ("The X200
+	// blender has a 1,200 W motor"), which says nothing of the same
+	// code on each.
+	if g.Version >= 20 && !compared && answertype.Joint(req.Question) {
+		if picks := g.joint(req, bySource, ents, mentions); len(picks) > 1 {
+			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "joint")
+			}
+		}
+	}
 	if g.Version >= 8 && !compared && (answertype.Compares(req.Question) || choice) {
 		if picks := g.compare(bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true

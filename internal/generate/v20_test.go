@@ -174,3 +174,24 @@ func TestWhyGetsTheCause(t *testing.T) {
 		t.Errorf("v20 answers %q; the question does not ask why", text)
 	}
 }
+
+// TestJointBeforeComparison: a question asking the same of each thing it
+// names is answered from each thing's page (rule 2b) before it is read as
+// a comparison for the comparative word it holds ("both", v20): the
+// specifications' wattage decides a comparison, not what a code means on
+// each. v19 answered it as a comparison.
+func TestJointBeforeComparison(t *testing.T) {
+	an := terms.New()
+	z30 := cur("1", "man-z30-errors", "Z30 error codes", "F2 means the lid sensor is dirty: wipe it with a dry cloth. F8 means the fan has failed: contact Crumbly support.")
+	z20 := cur("2", "man-z20-errors", "Z20 error codes", "F2 means the crumb tray is out: push it back in. F5 means the element has overheated: unplug the toaster for 10 minutes.")
+	specs30 := cur("3", "man-z30-specs", "Z30 toaster specifications", "The Z30 toaster has a 1,100 W element and four slots.")
+	specs20 := cur("4", "man-z20-specs", "Z20 toaster specifications", "The Z20 toaster has a 900 W element and two slots.")
+	req := Request{Question: "Both my toasters show F2 now and then, a Z20 and a Z30. Does the code mean the same problem on each?",
+		Sources: []Source{z30, z20, specs30, specs20}, Accepted: []string{z20.ID}}
+	if text, docs := answerOf(t, NewExtractiveV20(an), req); !slices.Equal(docs, []string{"man-z30-errors", "man-z20-errors"}) || !contains(text, "lid sensor", "crumb tray is out") {
+		t.Errorf("v20 cites %v (%q); want each toaster's F2", docs, text)
+	}
+	if text, docs := answerOf(t, NewExtractiveV19(an), req); slices.Equal(docs, []string{"man-z30-errors", "man-z20-errors"}) && contains(text, "lid sensor", "crumb tray is out") {
+		t.Errorf("v19 cites %v (%q), each toaster's F2 (the case no longer tests v20)", docs, text)
+	}
+}
