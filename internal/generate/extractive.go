@@ -290,7 +290,7 @@ const (
 // naming no entity, comparing nothing, gets no other source's "equally
 // complete" sentence (it holds only the question's words again).
 //
-// v19 (ExtractiveModel) reads products' names as the builtin assessor
+// v19 (ExtractiveV19Model) reads products' names as the builtin assessor
 // does (assess.ProductNames: "K50 Smart Kettle" makes a page naming the
 // K50 hold "smart" and "kettle"; see nameWords): rule 3's gates count a
 // chosen source's name words as covered, and v11's comparison of the
@@ -300,6 +300,21 @@ const (
 // instead of the accepted chunk when no chosen sentence nor title holds
 // its title's word, wherever else the chunk says it; and another source
 // elaborates only an instruction (see elaborates).
+//
+// v20 (ExtractiveModel) says what answers when the chosen sentences give
+// less than was asked:
+//
+//   - rule 8: a comparison answered from one side gets the other side's
+//     value (see otherSide);
+//   - rule 9: a comparison with a superseded version named where the
+//     question asks gets both versions' parallel sentences (see versions);
+//   - rule 10: each part of a question asking two things that asks for a
+//     value gets one (see eachPart);
+//   - rule 11: a why-question answered by the sentence stating its effect
+//     gets the sentence before it, its cause (see cause);
+//   - a sentence opening with a pronoun holds the content words of the
+//     sentence before it (see refers); a question asking the same of
+//     each thing it names is read so (rule 2b) before as a comparison.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -341,7 +356,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
+	// Version is 20 (ExtractiveModel), 19 (ExtractiveV19Model, without
+	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
 	// elaborating only an instruction), 17 (ExtractiveV17Model, without
