@@ -19,7 +19,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestReplay gives the builtin extractive generators (v19, v20) what
+// TestEvalReplay gives the builtin extractive generators (v19, v20) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -29,12 +29,12 @@ import (
 // version over the answerable questions, the no-answer questions each
 // refuses, and every question whose answer differs.
 //
-//	GENERATEREPLAY=/work/scratch/ev/base19 go test ./internal/generate -run TestReplay -v
+//	GENERATEREPLAY=/work/scratch/ev/base19 go test ./internal/generate -run TestEvalReplay -v
 //
 // reads base19-SET.json for each development set but those named in
 // GENERATEREPLAY_SKIP (comma-separated: a validation set kept unread).
 // A reading aid: it asserts nothing.
-func TestReplay(t *testing.T) {
+func TestEvalReplay(t *testing.T) {
 	prefix := os.Getenv("GENERATEREPLAY")
 	if prefix == "" {
 		t.Skip("GENERATEREPLAY=DIR/TAG replays recorded evaluations through the generators")
