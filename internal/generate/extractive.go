@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV19Model = router.BuiltinGenerateModelV19
 	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
 	ExtractiveV16Model = router.BuiltinGenerateModelV16
@@ -289,7 +290,7 @@ const (
 // naming no entity, comparing nothing, gets no other source's "equally
 // complete" sentence (it holds only the question's words again).
 //
-// v19 (ExtractiveModel) reads products' names as the builtin assessor
+// v19 (ExtractiveV19Model) reads products' names as the builtin assessor
 // does (assess.ProductNames: "K50 Smart Kettle" makes a page naming the
 // K50 hold "smart" and "kettle"; see nameWords): rule 3's gates count a
 // chosen source's name words as covered, and v11's comparison of the
@@ -299,6 +300,21 @@ const (
 // instead of the accepted chunk when no chosen sentence nor title holds
 // its title's word, wherever else the chunk says it; and another source
 // elaborates only an instruction (see elaborates).
+//
+// v20 (ExtractiveModel) says what answers when the chosen sentences give
+// less than was asked:
+//
+//   - rule 8: a comparison answered from one side gets the other side's
+//     value (see otherSide);
+//   - rule 9: a comparison with a superseded version named where the
+//     question asks gets both versions' parallel sentences (see versions);
+//   - rule 10: each part of a question asking two things that asks for a
+//     value gets one (see eachPart);
+//   - rule 11: a why-question answered by the sentence stating its effect
+//     gets the sentence before it, its cause (see cause);
+//   - a sentence opening with a pronoun holds the content words of the
+//     sentence before it (see refers); a question asking the same of
+//     each thing it names is read so (rule 2b) before as a comparison.
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -336,7 +352,12 @@ type Extractive struct {
 	// EchoShare is the share of a chosen sentence's terms the question
 	// must hold for the sentence to restate it (v17, see echoes).
 	EchoShare float64
-	// Version is 19 (ExtractiveModel), 18 (ExtractiveV18Model, without
+	// ParallelShare is the share of their terms (numbers left out) two
+	// sentences of different sources must share to say the same of two
+	// things (v20, see otherSide).
+	ParallelShare float64
+	// Version is 20 (ExtractiveModel), 19 (ExtractiveV19Model, without
+	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
 	// elaborating only an instruction), 17 (ExtractiveV17Model, without
@@ -355,12 +376,19 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV19(an)
+	return NewExtractiveV20(an)
 }
 
-// NewExtractiveV19 returns version 19 (ExtractiveModel).
+// NewExtractiveV20 returns version 20 (ExtractiveModel).
+func NewExtractiveV20(an *terms.Analyzer) *Extractive {
+	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, ParallelShare: 0.5, Version: 20}
+}
+
+// NewExtractiveV19 returns version 19 (ExtractiveV19Model).
 func NewExtractiveV19(an *terms.Analyzer) *Extractive {
-	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, Version: 19}
+	g := NewExtractiveV20(an)
+	g.Version = 19
+	return g
 }
 
 // NewExtractiveV18 returns version 18 (ExtractiveV18Model).
@@ -453,6 +481,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV19Model:
+		return NewExtractiveV19(an), nil
 	case ExtractiveV18Model:
 		return NewExtractiveV18(an), nil
 	case ExtractiveV17Model:
@@ -508,6 +538,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV17Model
 	case g.Version == 18:
 		return ExtractiveV18Model
+	case g.Version == 19:
+		return ExtractiveV19Model
 	}
 	return ExtractiveModel
 }
@@ -704,6 +736,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if s := g.listing(all, ents, mentions, asked); s != nil {
 			chosen, best, compared = []*sentence{s}, s, true
 			g.why(s, "lists-all")
+		}
+	}
+	// v20: a question asking the same of each thing it names ("Does the
+	// code mean the same problem on each?") is read as one (rule 2b)
+	// before as a comparison, though it holds a comparative word
+	// ("both"): a comparison's deciding fact is a number ("The X200
+	// blender has a 1,200 W motor"), which says nothing of the same
+	// code on each.
+	if g.Version >= 20 && !compared && answertype.Joint(req.Question) {
+		if picks := g.joint(req, bySource, ents, mentions); len(picks) > 1 {
+			chosen, best, compared = picks, picks[0], true
+			for _, p := range picks {
+				g.why(p, "joint")
+			}
 		}
 	}
 	if g.Version >= 8 && !compared && (answertype.Compares(req.Question) || choice) {
@@ -1092,6 +1138,47 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(o, "sibling")
 				chosen = append(chosen, o)
 			}
+		}
+	}
+
+	// v20, rule 11: a why-question answered by the effect it names gets
+	// its cause (see cause).
+	if g.Version >= 20 && !compared {
+		if c := g.cause(req.Question, bySource, chosen, content); c != nil {
+			g.why(c, "cause")
+			chosen = append(chosen, c)
+		}
+	}
+
+	// v20, rule 10: each part of a question asking two or more things
+	// that asks for a value has one (see eachPart).
+	if g.Version >= 20 && !compared && !asksOnce {
+		for _, s := range g.eachPart(req.Question, titleTexts(req.Sources), bySource, all, chosen) {
+			g.why(s, "part")
+			chosen = append(chosen, s)
+		}
+	}
+
+	// v20, rule 8: a comparison answered from one side (see otherSide).
+	// A question stating the value compared with ("more than £40 an
+	// hour") has its other side.
+	// A claim (SciFact's), which asks nothing, is not read so.
+	asks := answertype.AskingClauses(req.Question) > 0 || strings.HasSuffix(strings.TrimSpace(req.Question), "?")
+	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) && !statesValue(req.Question) {
+		if o := g.otherSide(bySource, all, chosen, asked); o != nil {
+			g.why(o, "other-side")
+			chosen = append(chosen, o)
+		}
+	}
+	// v20, rule 9: a comparison with a superseded version the question
+	// names is answered from both versions (see versions).
+	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) {
+		// the version named where the question asks, not in a lead-in
+		// ("Under the 2024 terms, were blender motors covered for longer
+		// than the rest of the appliance?" compares within one version)
+		for _, v := range g.versions(req, bySource, chosen, g.content(answertype.Asking(req.Question), asked)) {
+			g.why(v, "version")
+			chosen = append(chosen, v)
 		}
 	}
 
@@ -1844,6 +1931,26 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 		s.typed = t.Type != answertype.Description && g.holds(t, s.text)
 	}
+	// v20: a sentence opening with a pronoun ("It does not cover blade
+	// wear, cracked jars, ...") speaks of what the sentence before it in
+	// its source named ("The warranty covers manufacturing faults"): it
+	// holds that sentence's content words too (see refers).
+	if g.Version >= 20 {
+		at := map[[2]int]*sentence{}
+		for _, s := range all {
+			at[[2]int{s.source, s.pos}] = s
+		}
+		for _, s := range all {
+			if prev := at[[2]int{s.source, s.pos - 1}]; prev != nil && refers(s.text) {
+				set := g.an.Set(prev.text)
+				for _, q := range content {
+					if set[q] {
+						s.own[q] = true
+					}
+				}
+			}
+		}
+	}
 	n := float64(len(all))
 	idf := map[string]float64{}
 	for q, d := range df {
@@ -1913,6 +2020,12 @@ func (g *Extractive) laterVersions(req Request, named map[int]bool) map[int]bool
 	if len(named) == 0 || answertype.AskingClauses(req.Question) > 1 || answertype.Compares(req.Question) {
 		return nil
 	}
+	return g.superseding(req, named)
+}
+
+// superseding returns the current sources that supersede one of the
+// superseded sources named (see laterVersions), whatever the question.
+func (g *Extractive) superseding(req Request, named map[int]bool) map[int]bool {
 	currentTitles := map[string]bool{}
 	for _, src := range req.Sources {
 		if !stale(src) {
@@ -2326,6 +2439,341 @@ func comparedEntities(ents []assess.Entity, mentions []map[string]bool) []assess
 		}
 	}
 	return compared
+}
+
+// otherSide returns the sentence giving the other side of a comparison
+// the chosen sentences answer from one side, or nil (v20, rule 8). A
+// question that compares ("is the X200's motor covered any longer than the
+// rest of the blender?", "which of our two partners do we pay more per
+// hour?") is answered by two values; when every value the chosen
+// sentences give (of the asked type; for a yes/no or open question a
+// quantity, count, amount or period, see decidingExpressions) is in one
+// sentence, the value it is compared with is missing. It is, first, a
+// sentence of that sentence's source giving a value with other numbers
+// (the page states both sides: "Every Hollin appliance has a 2-year
+// warranty" beside "Blender motors ... are covered for 5 years"), the
+// nearest to it; else a sentence of another source on the question (a
+// score above zero: not a silenced superseded source) that says the same
+// of another thing — at least ParallelShare of the two sentences' terms,
+// numbers left out, shared ("Hollin pays Calder Fix £39 per hour of
+// warranty labour ..." beside "Hollin pays Brook Street Repairs £42 per
+// hour ...") — the most alike.
+func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []*sentence, asked answertype.Question) *sentence {
+	values := func(text string) []string {
+		if valueTypes[asked.Type] {
+			return asked.Find(text)
+		}
+		return decidingExpressions(text)
+	}
+	var side *sentence
+	for _, c := range chosen {
+		if len(values(c.text)) == 0 {
+			continue
+		}
+		if side != nil {
+			return nil // two sides given
+		}
+		side = c
+	}
+	if side == nil {
+		return nil
+	}
+	numbers := func(text string) map[string]bool {
+		out := map[string]bool{}
+		exprs := values(text)
+		spans := exprSpans(text, exprs)
+		for _, m := range reDigits.FindAllStringIndex(text, -1) {
+			if overlaps(spans, m[0], m[1]) {
+				out[strings.TrimRight(text[m[0]:m[1]], ".,")] = true
+			}
+		}
+		return out
+	}
+	sideNumbers := numbers(side.text)
+	other := func(text string) bool {
+		ns := numbers(text)
+		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
+	}
+	var near *sentence
+	for i := range bySource[side.source] {
+		s := bySource[side.source][i].first
+		if slices.Contains(chosen, s) || !other(s.text) {
+			continue
+		}
+		if near == nil || abs(s.pos-side.pos) < abs(near.pos-side.pos) {
+			near = s
+		}
+	}
+	if near != nil {
+		return near
+	}
+	sideTerms := g.wordTerms(side.text)
+	var best *sentence
+	var bestShare float64
+	for _, s := range all {
+		if s.source == side.source || s.score <= 0 || slices.Contains(chosen, s) || !other(s.text) {
+			continue
+		}
+		terms := g.wordTerms(s.text)
+		shared := 0
+		for t := range terms {
+			if sideTerms[t] {
+				shared++
+			}
+		}
+		union := len(terms) + len(sideTerms) - shared
+		if share := float64(shared) / float64(max(union, 1)); share >= g.ParallelShare && share > bestShare {
+			best, bestShare = s, share
+		}
+	}
+	return best
+}
+
+// versions returns, for a question comparing (answertype.Compares) with a
+// superseded version it names by its number in the clause that asks
+// (namedStale over content, the words of answertype.Asking: "What's
+// changed in the warranty compared with the 2024 terms?", not "Under the
+// 2024 terms, were blender motors covered for longer than the rest of the
+// appliance?", which compares within one version), the sentences of the
+// other version saying the same of the same thing as a chosen sentence
+// (at least ParallelShare of their terms, numbers left out, shared; the
+// most alike, one per chosen sentence) with other words or values (v20,
+// rule 9): "Every Hollin appliance has a 1-year warranty ..." beside
+// "... a 2-year warranty ...". The versions are a named superseded source
+// and the current sources that supersede it (titled alike, see
+// laterVersions); rule 1 silences neither for such a question.
+func (g *Extractive) versions(req Request, bySource [][]sentence, chosen []*sentence, content []string) []*sentence {
+	named := g.namedStale(req, content)
+	if len(named) == 0 {
+		return nil
+	}
+	later := g.superseding(req, named)
+	if len(later) == 0 {
+		return nil
+	}
+	var out []*sentence
+	for _, c := range slices.Clone(chosen) {
+		var others map[int]bool
+		switch {
+		case named[c.source]:
+			others = later
+		case later[c.source]:
+			others = named
+		default:
+			continue
+		}
+		cTerms := g.wordTerms(c.text)
+		var best *sentence
+		var bestShare float64
+		for o := range others {
+			for i := range bySource[o] {
+				s := bySource[o][i].first
+				if slices.Contains(chosen, s) || slices.Contains(out, s) || s.text == c.text {
+					continue
+				}
+				terms := g.wordTerms(s.text)
+				shared := 0
+				for t := range terms {
+					if cTerms[t] {
+						shared++
+					}
+				}
+				union := len(terms) + len(cTerms) - shared
+				share := float64(shared) / float64(max(union, 1))
+				if share >= g.ParallelShare && (share > bestShare || share == bestShare && best != nil && s.source < best.source) {
+					best, bestShare = s, share
+				}
+			}
+		}
+		if best != nil {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// askingParts splits question into the parts that ask (v20): its clauses
+// (answertype's clause punctuation: , ; : ? ! . and a spaced dash), and
+// within a clause the parts a conjunction opens, each kept when it has
+// the form of a question (answertype.AskingClauses): "How much do we get
+// per home visit, and when does our contract with Hollin end?" asks "How
+// much do we get per home visit" and "when does our contract with Hollin
+// end?".
+func askingParts(question string) []string {
+	var clauses []string
+	start := 0
+	for i := 0; i < len(question); i++ {
+		c := question[i]
+		if strings.IndexByte(",;:?!.", c) >= 0 && (i+1 == len(question) || question[i+1] == ' ') ||
+			c == ' ' && strings.HasPrefix(question[i:], " - ") {
+			clauses = append(clauses, question[start:i+1])
+			start = i + 1
+		}
+	}
+	clauses = append(clauses, question[start:])
+	var out []string
+	for _, cl := range clauses {
+		ws := strings.Fields(cl)
+		from := 0
+		for j := 1; j < len(ws)-1; j++ {
+			w := strings.ToLower(strings.Trim(ws[j], ",;"))
+			if (w == "and" || w == "but" || w == "or" || w == "also" || w == "then") && answertype.AskingClauses(strings.Join(ws[j+1:], " ")) > 0 {
+				out = append(out, strings.Join(ws[from:j], " "))
+				from = j + 1
+			}
+		}
+		out = append(out, strings.Join(ws[from:], " "))
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return answertype.AskingClauses(p) == 0 })
+}
+
+// eachPart returns, for a question asking two or more things, a sentence
+// for each part asking for a value (valueTypes, its own expected type)
+// that no chosen sentence holds a value of that type for (v20, rule 10):
+// the opening answers one part, and "when does our contract with Hollin
+// end?" after "How much do we get per home visit" is answered by "The
+// agreement runs to 31 March 2027". It is the nearest sentence of a chosen
+// source holding such a value (the page is on the question), else the
+// best-scoring sentence of another source on the question holding one and
+// a content word of the question ("Internal cost prices: ..., BLD-X200
+// blade assembly £3.40, ..." for "what is our cost for one" after "How
+// often does a daily user typically need a fresh BLD-X200"). A part with
+// no such sentence is left as it is.
+func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]sentence, all []*sentence, chosen []*sentence) []*sentence {
+	parts := askingParts(question)
+	if len(parts) < 2 {
+		return nil
+	}
+	var out []*sentence
+	taken := func(s *sentence) bool { return slices.Contains(chosen, s) || slices.Contains(out, s) }
+	for _, p := range parts {
+		pt := answertype.Classify(p)
+		if !valueTypes[pt.Type] {
+			continue
+		}
+		has := func(s *sentence) bool { return g.holds(pt, s.text) }
+		if slices.ContainsFunc(chosen, has) || slices.ContainsFunc(out, has) {
+			continue
+		}
+		var pick *sentence
+		for _, c := range chosen {
+			for i := range bySource[c.source] {
+				s := bySource[c.source][i].first
+				if taken(s) || !has(s) {
+					continue
+				}
+				if pick == nil || abs(s.pos-c.pos) < abs(pick.pos-c.pos) && s.source == pick.source {
+					pick = s
+				}
+			}
+			if pick != nil {
+				break
+			}
+		}
+		if pick == nil {
+			// another source: about this part, a content word of it in
+			// the sentence or its source's title
+			words := g.content(p, pt)
+			about := func(s *sentence) bool {
+				title := g.an.Set(titleOf[s.source])
+				return slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] })
+			}
+			for _, s := range all {
+				if !taken(s) && s.score > 0 && len(s.own) > 0 && has(s) && about(s) && (pick == nil || s.score > pick.score) {
+					pick = s
+				}
+			}
+		}
+		if pick != nil {
+			out = append(out, pick)
+		}
+	}
+	return out
+}
+
+// refers reports whether a sentence opens with a pronoun standing for
+// what was named before it ("It", "They", "This", "These", "Those"; v20).
+func refers(sentence string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(sentence), " ")
+	switch first {
+	case "It", "They", "This", "These", "Those":
+		return true
+	}
+	return false
+}
+
+// cause returns, for a question asking why (its asking clause opens with
+// "why": a reason, Li and Roth's DESC:reason) answered by one sentence
+// that states what the question names — at least half of the question's
+// content words (see content) — the sentence before it in its source (a
+// notice tells the cause before its effect: "Our repair centre is moving
+// from Cleckheaton to Wakefield." before "Repairs booked between 1 and 16
+// October 2026 may take 2 extra working days."), or the one after it
+// when it opens its source; nil otherwise (v20, rule 11).
+func (g *Extractive) cause(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	if len(ws) == 0 || strings.Trim(ws[0], ",.;:?!") != "why" || len(chosen) != 1 || len(content) == 0 {
+		return nil
+	}
+	c := chosen[0]
+	held := 0
+	for _, t := range content {
+		if c.own[t] {
+			held++
+		}
+	}
+	if 2*held < len(content) {
+		return nil
+	}
+	sents := bySource[c.source]
+	for _, p := range []int{c.pos - 1, c.pos + 1} {
+		if p >= 0 && p < len(sents) && sents[p].first != c {
+			return sents[p].first
+		}
+	}
+	return nil
+}
+
+// titleTexts are the sources' titles.
+func titleTexts(sources []Source) []string {
+	out := make([]string, len(sources))
+	for i, s := range sources {
+		out[i] = s.Title
+	}
+	return out
+}
+
+// statesValue reports whether question states a value in digits with a
+// unit or a currency (an amount, a period, a measure, a speed or a
+// frequency: "more than £40 an hour"), the other side of the comparison
+// it asks (v20, rule 8). A count ("our two partners", "the 2024 terms")
+// names what is compared, not a value.
+func statesValue(question string) bool {
+	for _, t := range []answertype.Type{answertype.Money, answertype.Period, answertype.Quantity, answertype.Speed, answertype.Frequency} {
+		if slices.ContainsFunc(answertype.Find(t, question), func(e string) bool { return strings.ContainsAny(e, "0123456789") }) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordTerms are the terms of text that are not numbers (v20): what a
+// sentence says of what, whatever values it gives.
+func (g *Extractive) wordTerms(text string) map[string]bool {
+	out := map[string]bool{}
+	for t := range g.an.Set(text) {
+		if !strings.ContainsAny(t, "0123456789") {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // decidingExpressions are the values in text that can decide a
