@@ -27,14 +27,16 @@ const RewriteModel = router.BuiltinRewriteModel
 // assessor's and generator's routes report theirs.
 func (r *Rewriter) Model() string {
 	switch {
-	case r.Mutual && r.Common && r.Plain:
+	case r.Mutual && r.Common && r.Plain && r.Targeted:
 		return RewriteModel
+	case r.Mutual && r.Common && r.Plain:
+		return router.BuiltinRewriteModelV4
 	case r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV3
 	case !r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV2
 	}
-	m := RewriteModel
+	m := router.BuiltinRewriteModelV4
 	for _, sw := range []struct {
 		on   bool
 		name string
@@ -152,6 +154,9 @@ type Rewriter struct {
 	// the best hit lacks as translate does (plainWord: without quotes and
 	// the possessive ending), not only without the punctuation after them.
 	Plain bool
+	// Targeted (builtin:strategies-v5) marks the v5 strategies
+	// (DefaultStrategies, with together); UseV4 turns it off with them.
+	Targeted bool
 	// Thesaurus, when set, knows English words: a word it relates to
 	// others is spelt right and is never corrected, whatever the visible
 	// corpus lacks ("comes" is not a misspelt "code"). Nil: only the
@@ -159,16 +164,35 @@ type Rewriter struct {
 	Thesaurus Thesaurus
 }
 
-// DefaultStrategies is the builtin rewriter's order: fix the words, look
-// for what is missing, widen with feedback, then give up words, then look
-// further down the ranking.
+// DefaultStrategies is the builtin rewriter's order since
+// builtin:strategies-v5 (Targeted): fix the words, put them in the words
+// the documents use, look for the words some visible chunk holds
+// together, for what is missing, then further down the ranking. The
+// strategies that only add words the retrieved chunks already hold
+// (feedback, best-hit-terms) or drop words no visible chunk has
+// (drop-unknown) are left out: a search for them ranks the chunks it
+// already returned first (see docs/loop.md).
 func DefaultStrategies() []Strategy {
+	return []Strategy{spelling{}, translate{}, together{}, missingTerms{}, wider{}}
+}
+
+// V4Strategies is builtin:strategies-v4's order: fix the words, look for
+// what is missing, widen with feedback, then give up words, then look
+// further down the ranking.
+func V4Strategies() []Strategy {
 	return []Strategy{spelling{}, translate{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
+}
+
+// UseV4 makes r builtin:strategies-v4: its strategies and order, Targeted
+// off.
+func (r *Rewriter) UseV4() {
+	r.Targeted = false
+	r.Strategies = V4Strategies()
 }
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true, Targeted: true}
 	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
 		for _, t := range an.Terms(w) {
 			r.english[t] = true
