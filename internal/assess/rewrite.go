@@ -111,6 +111,11 @@ type Situation struct {
 	// the visible words a thesaurus relates to them, most used first;
 	// empty without a thesaurus.
 	Synonyms map[string][]synonym
+
+	// held is what the visible chunks hold of the question (see holding),
+	// read once per Situation; heldDone says it was.
+	held     *holding
+	heldDone bool
 }
 
 // A Strategy proposes one next query for a weak attempt, or none.
@@ -259,6 +264,12 @@ func (r *Rewriter) Propose(ctx context.Context, s *Situation) []Proposal {
 		}
 		return 0
 	}
+	if r.Targeted {
+		// v5: a query tried before is no proposal. When every strategy's
+		// is one, none is left, and the assessment's verdict ends the run
+		// (insufficient_context) instead of a repeat (repeated_query).
+		out = slices.DeleteFunc(out, func(p Proposal) bool { return rank(p) == 2 })
+	}
 	slices.SortStableFunc(out, func(a, b Proposal) int { return rank(a) - rank(b) })
 	return out
 }
@@ -284,7 +295,7 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 	if len(s.Synonyms) == 0 {
 		return Proposal{}, false
 	}
-	var out, why []string
+	var out, why, subs []string
 	done := map[string]bool{}
 	for _, w := range strings.Fields(s.Question) {
 		ts := r.an.Terms(w)
@@ -311,11 +322,30 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 		}
 		out = append(out, words...)
 		why = append(why, bare+"→"+strings.Join(words, "/"))
+		subs = append(subs, words...)
 	}
-	if len(why) == 0 {
+	if len(why) == 0 || r.Targeted && r.translatedBefore(s, subs) {
 		return Proposal{}, false
 	}
 	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", "), Rejudge: true}, true
+}
+
+// translatedBefore reports whether one query the run searched already
+// carried every substitute of subs (builtin:strategies-v5): the assessor
+// has judged the question in those words, so a translation with no new
+// substitute (the same one, or fewer words of it once the best hit covers
+// some) changes nothing it reads.
+func (r *Rewriter) translatedBefore(s *Situation, subs []string) bool {
+	for _, q := range append(slices.Clone(s.Request.Previous), s.Request.Query) {
+		in := r.an.Set(q)
+		if !slices.ContainsFunc(subs, func(w string) bool {
+			ts := r.an.Terms(w)
+			return len(ts) != 1 || !in[ts[0]]
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // BaseFormer is a Thesaurus that also knows a word's base forms
@@ -405,8 +435,8 @@ func sameWord(a, b string) bool {
 type missingTerms struct{}
 
 func (missingTerms) Name() string { return StrategyMissingTerms }
-func (missingTerms) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
-	if s.Best == nil || len(s.Missing) == 0 {
+func (missingTerms) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
+	if s.Best == nil || len(s.Missing) == 0 || r.Targeted && !r.unjudged(ctx, s) {
 		return Proposal{}, false
 	}
 	var words []string
@@ -498,9 +528,9 @@ func (dropUnknown) Propose(_ context.Context, r *Rewriter, s *Situation) (Propos
 type wider struct{}
 
 func (wider) Name() string { return StrategyWider }
-func (wider) Propose(_ context.Context, _ *Rewriter, s *Situation) (Proposal, bool) {
+func (wider) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	k := s.Request.K
-	if k <= 0 || 2*k > maxWiderK {
+	if k <= 0 || 2*k > maxWiderK || r.Targeted && !r.unjudged(ctx, s) {
 		return Proposal{}, false
 	}
 	return Proposal{Query: s.Question, K: 2 * k, Why: fmt.Sprintf("%d hits instead of %d", 2*k, k)}, true

@@ -17,115 +17,162 @@ import (
 // words ranks it first.
 const StrategyTogether = "together"
 
-// maxTogetherTerms bounds the question terms together counts chunks by
+// maxTogetherTerms bounds the question terms chunks are counted by
 // (HoldingVocabulary.Holdings takes at most 64, and a question's content
 // words are far fewer).
 const maxTogetherTerms = 16
+
+// holding is what the chunks the asker may see that pass the run's
+// filters hold of the question's content terms (contentTerms), against
+// what the retrieved chunks hold: every number in it is counted over
+// visible chunks only (HoldingVocabulary.Holdings) or read from the
+// retrieved evidence.
+type holding struct {
+	list, words []string
+	weight      []float64 // inverse document frequency over the visible chunks
+	entity      uint64    // the entities' terms: a chunk must hold them all
+	held        map[uint64]int
+	got         []uint64 // what each retrieved chunk holds
+	retrieved   float64  // the most a retrieved chunk holding every entity holds
+}
+
+// of is the weight of the terms of m.
+func (h *holding) of(m uint64) float64 {
+	w := 0.0
+	for i := range h.list {
+		if m&(1<<i) != 0 {
+			w += h.weight[i]
+		}
+	}
+	return w
+}
+
+// unseen counts the visible chunks whose terms pass keep, less the
+// retrieved chunks whose terms do: the chunks a search could still return
+// that the assessor has not judged.
+func (h *holding) unseen(keep func(uint64) bool) int {
+	n := 0
+	for m, c := range h.held {
+		if keep(m) {
+			n += c
+		}
+	}
+	for _, m := range h.got {
+		if keep(m) {
+			n--
+		}
+	}
+	return n
+}
+
+// holding reads what the visible chunks hold of s's question, once per
+// Situation; nil when the vocabulary cannot tell (no HoldingVocabulary,
+// too many terms or combinations, a failed count), when nothing was
+// retrieved, or when the question has fewer than two content terms.
+func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
+	if s.heldDone {
+		return s.held
+	}
+	s.heldDone = true
+	hv, ok := s.Vocab.(HoldingVocabulary)
+	if !ok || len(s.Request.Evidence) == 0 {
+		return nil
+	}
+	h := &holding{}
+	h.list, h.words = r.contentTerms(s)
+	if len(h.list) < 2 {
+		return nil
+	}
+	held, err := hv.Holdings(ctx, h.list, s.Request.Filters)
+	if err != nil || len(held) == 0 {
+		return nil // the assessor's own count fails the assessment; a proposal is only skipped
+	}
+	h.held = held
+	n := s.Vocab.Len()
+	for _, t := range h.list {
+		h.weight = append(h.weight, backend.IDF(n, s.Vocab.DocFreq(t)))
+	}
+	for _, e := range s.Entities {
+		for _, t := range e.Terms {
+			if i := slices.Index(h.list, t); i >= 0 {
+				h.entity |= 1 << i
+			}
+		}
+	}
+	for _, e := range s.Request.Evidence {
+		have := r.an.Set(e.Title + "\n" + e.Text)
+		var m uint64
+		for i, t := range h.list {
+			if have[t] {
+				m |= 1 << i
+			}
+		}
+		h.got = append(h.got, m)
+		if m&h.entity == h.entity {
+			h.retrieved = max(h.retrieved, h.of(m))
+		}
+	}
+	s.held = h
+	return h
+}
+
+// unjudged reports whether a search could still return a chunk the
+// assessor has not judged that holds every entity of the question and at
+// least as much of its content words (by weight) as the best retrieved
+// chunk: true when some visible chunk does, or when the vocabulary cannot
+// tell. builtin:strategies-v5 proposes missing-terms and wider-k only
+// then: when every such chunk has been judged, a search can only bring
+// chunks that hold less of the question.
+func (r *Rewriter) unjudged(ctx context.Context, s *Situation) bool {
+	h := r.holding(ctx, s)
+	if h == nil {
+		return true
+	}
+	return h.unseen(func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 }) > 0
+}
 
 type together struct{}
 
 func (together) Name() string { return StrategyTogether }
 
-// Propose looks, among the chunks the asker may see that pass the run's
-// filters (HoldingVocabulary.Holdings: counts over visible chunks only),
-// for the set of the question's content terms held together that weighs
-// most (inverse document frequency over the visible chunks, every entity
-// of the question among them). It proposes those words, as the question
+// Propose looks, among the visible chunks (holding), for the set of the
+// question's content terms held together that weighs most, every entity
+// of the question among them. It proposes those words, as the question
 // spells them, when that set weighs more than what every retrieved chunk
 // holds of the question and some visible chunk holding it was not
 // retrieved: a search can then return a chunk the assessor has not
 // judged, which holds more of the question than anything it has. It
-// proposes nothing when the vocabulary cannot count holdings, or when the
-// retrieved chunks already hold the most any visible chunk does.
+// proposes nothing when the vocabulary cannot tell, or when the retrieved
+// chunks already hold the most any visible chunk does.
 func (together) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
-	hv, ok := s.Vocab.(HoldingVocabulary)
-	if !ok || len(s.Request.Evidence) == 0 {
+	h := r.holding(ctx, s)
+	if h == nil {
 		return Proposal{}, false
 	}
-	list, words := r.contentTerms(s)
-	if len(list) < 2 {
-		return Proposal{}, false
-	}
-	held, err := hv.Holdings(ctx, list, s.Request.Filters)
-	if err != nil || len(held) == 0 {
-		return Proposal{}, false
-	}
-	n := s.Vocab.Len()
-	weight := make([]float64, len(list))
-	for i, t := range list {
-		weight[i] = backend.IDF(n, s.Vocab.DocFreq(t))
-	}
-	var entity uint64 // the entities' terms: a chunk must hold them all
-	for _, e := range s.Entities {
-		for _, t := range e.Terms {
-			if i := slices.Index(list, t); i >= 0 {
-				entity |= 1 << i
-			}
-		}
-	}
-	of := func(m uint64) float64 {
-		w := 0.0
-		for i := range list {
-			if m&(1<<i) != 0 {
-				w += weight[i]
-			}
-		}
-		return w
-	}
-	// What the retrieved chunks hold of the question, and the most.
-	var got []uint64
-	retrieved := 0.0
-	for _, e := range s.Request.Evidence {
-		have := r.an.Set(e.Title + "\n" + e.Text)
-		var m uint64
-		for i, t := range list {
-			if have[t] {
-				m |= 1 << i
-			}
-		}
-		got = append(got, m)
-		if m&entity == entity {
-			retrieved = max(retrieved, of(m))
-		}
-	}
-	// The heaviest combination some visible chunk holds, entities included.
 	var best uint64
 	bestW := 0.0
-	for _, m := range slices.Sorted(maps.Keys(held)) {
-		if m&entity != entity {
+	for _, m := range slices.Sorted(maps.Keys(h.held)) {
+		if m&h.entity != h.entity {
 			continue
 		}
-		if w := of(m); w > bestW {
+		if w := h.of(m); w > bestW {
 			best, bestW = m, w
 		}
 	}
-	if bestW <= retrieved+1e-9 || best&^entity == 0 {
+	if bestW <= h.retrieved+1e-9 || best&^h.entity == 0 {
 		return Proposal{}, false
 	}
-	// Some chunk holding the combination must be one the search has not
-	// returned: count the visible chunks holding it against the retrieved.
-	visible, seen := 0, 0
-	for m, c := range held {
-		if m&best == best {
-			visible += c
-		}
-	}
-	for _, m := range got {
-		if m&best == best {
-			seen++
-		}
-	}
-	if visible <= seen {
+	if h.unseen(func(m uint64) bool { return m&best == best }) <= 0 {
 		return Proposal{}, false
 	}
 	var q, why []string
 	for _, e := range s.Entities {
 		q = append(q, e.Text)
 	}
-	for i := range list {
-		if best&(1<<i) != 0 && entity&(1<<i) == 0 {
-			q = append(q, words[i])
-			why = append(why, words[i])
+	for i := range h.list {
+		if best&(1<<i) != 0 && h.entity&(1<<i) == 0 {
+			q = append(q, h.words[i])
+			why = append(why, h.words[i])
 		}
 	}
 	return Proposal{Query: strings.Join(q, " "), Why: "words a document you can see holds together, more of the question than any retrieved: " + strings.Join(why, ", ")}, true
