@@ -18,25 +18,32 @@ import (
 // RewriteModel names the builtin rewriter: the id the router routes to.
 const RewriteModel = router.BuiltinRewriteModel
 
-// Model is the rewriter's model id: RewriteModel (builtin:strategies-v4)
-// with Mutual, Common and Plain on, router.BuiltinRewriteModelV3 with
-// only Mutual on, router.BuiltinRewriteModelV2 with all three off; any
-// other configuration is v4 named with the switches that differ
+// Model is the rewriter's model id: RewriteModel (builtin:strategies-v5)
+// with Targeted, Mutual, Common and Plain on; after UseV4 (Targeted off)
+// router.BuiltinRewriteModelV4 with the other three on,
+// router.BuiltinRewriteModelV3 with only Mutual on,
+// router.BuiltinRewriteModelV2 with all three off; any other
+// configuration is v5 or v4 named with the switches that differ
 // ("builtin:strategies-v4-nocommon"). Every proposal carries it
 // (Proposal.Model), and the trace's rewrite route reports it, as the
 // assessor's and generator's routes report theirs.
 func (r *Rewriter) Model() string {
+	all := r.Mutual && r.Common && r.Plain
 	switch {
-	case r.Mutual && r.Common && r.Plain && r.Targeted:
+	case all && r.Targeted:
 		return RewriteModel
-	case r.Mutual && r.Common && r.Plain:
+	case all:
 		return router.BuiltinRewriteModelV4
+	case r.Targeted:
 	case r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV3
 	case !r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV2
 	}
 	m := router.BuiltinRewriteModelV4
+	if r.Targeted {
+		m = RewriteModel
+	}
 	for _, sw := range []struct {
 		on   bool
 		name string

@@ -31,7 +31,7 @@ type holding struct {
 	list, words []string
 	weight      []float64 // inverse document frequency over the visible chunks
 	entity      uint64    // the entities' terms: a chunk must hold them all
-	held        map[uint64]int
+	held        map[uint64]int // read for its keys only
 	got         []uint64 // what each retrieved chunk holds
 	retrieved   float64  // the most a retrieved chunk holding every entity holds
 }
@@ -47,22 +47,19 @@ func (h *holding) of(m uint64) float64 {
 	return w
 }
 
-// unseen counts the visible chunks whose terms pass keep, less the
-// retrieved chunks whose terms do: the chunks a search could still return
-// that the assessor has not judged.
-func (h *holding) unseen(keep func(uint64) bool) int {
-	n := 0
-	for m, c := range h.held {
-		if keep(m) {
-			n += c
+// unseen reports whether some visible chunk whose terms pass keep holds a
+// set of them no retrieved chunk holds: a chunk a search could still
+// return that the assessor has not judged. It reads only which sets are
+// held, not how many chunks hold each (RediSearch counts only some: see
+// backend.Vocabulary.Holdings), so both backends decide alike; a chunk
+// holding the very set a retrieved one holds is not counted.
+func (h *holding) unseen(keep func(uint64) bool) bool {
+	for m := range h.held {
+		if keep(m) && !slices.Contains(h.got, m) {
+			return true
 		}
 	}
-	for _, m := range h.got {
-		if keep(m) {
-			n--
-		}
-	}
-	return n
+	return false
 }
 
 // holding reads what the visible chunks hold of s's question, once per
@@ -128,7 +125,7 @@ func (r *Rewriter) unjudged(ctx context.Context, s *Situation) bool {
 	if h == nil {
 		return true
 	}
-	return h.unseen(func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 }) > 0
+	return h.unseen(func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 })
 }
 
 type together struct{}
@@ -162,7 +159,7 @@ func (together) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposa
 	if bestW <= h.retrieved+1e-9 || best&^h.entity == 0 {
 		return Proposal{}, false
 	}
-	if h.unseen(func(m uint64) bool { return m&best == best }) <= 0 {
+	if !h.unseen(func(m uint64) bool { return m&best == best }) {
 		return Proposal{}, false
 	}
 	var q, why []string
