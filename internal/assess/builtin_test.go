@@ -315,7 +315,8 @@ func TestRewriterFeedback(t *testing.T) {
 // without repeats, and strategies the run already used go last.
 func TestProposals(t *testing.T) {
 	b, lex := newTestAssessor()
-	b.Rewriter.UseV4() // v4's strategies and order (v5: rewrite_v5_test.go)
+	// v4's strategies and order (v5: rewrite_v5_test.go)
+	b.Rewriter.UseV4()
 	lex.add(terms.New(), []string{"public"}, "Descaling the X300 Pro: once a year") // a chunk search could still find
 	q := "how do I descale the X300 Pro"
 	req := Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}}

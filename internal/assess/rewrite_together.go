@@ -29,11 +29,11 @@ const maxTogetherTerms = 16
 // retrieved evidence.
 type holding struct {
 	list, words []string
-	weight      []float64 // inverse document frequency over the visible chunks
-	entity      uint64    // the entities' terms: a chunk must hold them all
+	weight      []float64      // inverse document frequency over the visible chunks
+	entity      uint64         // the entities' terms: a chunk must hold them all
 	held        map[uint64]int // read for its keys only
-	got         []uint64 // what each retrieved chunk holds
-	retrieved   float64  // the most a retrieved chunk holding every entity holds
+	got         []uint64       // what each retrieved chunk holds
+	retrieved   float64        // the most a retrieved chunk holding every entity holds
 }
 
 // of is the weight of the terms of m.
