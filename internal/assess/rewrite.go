@@ -787,9 +787,13 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	stem := ts[0]
 	sn := len([]rune(stem))
 	maxDist := 1
-	if n >= 8 {
+	if n >= 8 && (!r.Targeted || sn >= 6) {
+		// v5: the distance is between stems, so the stem must be long
+		// too: two edits make another word of a four-letter stem
+		// ("swapping", "swap" → "seal"; "shipping" → "shows").
 		maxDist = 2
 	}
+	short := n <= 4 || r.Targeted && sn <= 4 // v5: the stem's length, not the typed word's ("packed", "pack" → "back")
 	best, bestDist, bestDF := "", maxDist+1, 0
 	var ed editDistance // one set of buffers for every candidate
 	stemRunes := []rune(stem)
@@ -799,9 +803,11 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 		}
 		for _, cand := range r.index[l] {
 			d := ed.distance(stemRunes, cand, maxDist)
-			if d > maxDist || n <= 4 && d == 1 && l == sn && !transposed(stem, cand) {
+			if d > maxDist || short && d == 1 && l == sn && !transposed(stem, cand) {
 				// Four-letter words collide with index terms by one
-				// substitution far too often ("sink" → "link").
+				// substitution far too often ("sink" → "link"); since v5
+				// so do the four-letter stems of longer words ("rated",
+				// "rate" → "date"; "sells" → "seal"; "house" → "hour").
 				continue
 			}
 			df := vocab.DocFreq(cand)

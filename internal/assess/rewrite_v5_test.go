@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
 
@@ -225,5 +226,47 @@ func TestV5HoldingsOncePerReading(t *testing.T) {
 	}
 	if calls < 1 || calls > 2 {
 		t.Errorf("Holdings called %d times for one assessment, want 1 or 2", calls)
+	}
+}
+
+// TestV5SpellsLongStemsOnly: without a thesaurus, v5 measures the
+// spelling rules on the stem the distance is taken between: a stem of
+// four letters changes by a transposition only, and two edits need a stem
+// of six — so English words whose stems are near a corpus word
+// ("packed" → "back", "swapping" → "seal") stay as typed, while typos
+// are still corrected. v4 corrected them.
+func TestV5SpellsLongStemsOnly(t *testing.T) {
+	an := terms.New()
+	lex := newLexicon(an, "Push the jar back until it clicks.", "Check the date on the receipt.", "Replace the lid seal.",
+		"Allow an hour.", "The display shows E4.", "Boiling takes four minutes in the kettle.", "Warranty terms.", "The motor is covered.")
+	vocab := lex.Visible([]string{"public"})
+	r := NewRewriter(an, lex)
+	for _, c := range []struct{ typed, v5, v4 string }{
+		{"packed", "packed", "back"},
+		{"rated", "rated", "date"},
+		{"sells", "sells", "seal"},
+		{"house", "house", "hour"},
+		{"swapping", "swapping", "seal"},
+		{"shipping", "shipping", "shows"},
+		{"bioling", "boiling", "boiling"},
+		{"kettel", "kettle", "kettle"},
+		{"warrenty", "warranty", "warranty"},
+		{"mintues", "minutes", "minutes"},
+		{"motr", "motor", "motor"},
+	} {
+		for _, v := range []struct {
+			v4   bool
+			want string
+		}{{false, c.v5}, {true, c.v4}} {
+			r := r
+			if v.v4 {
+				r = NewRewriter(an, lex)
+				r.UseV4()
+			}
+			got, _ := r.Spell(context.Background(), c.typed, vocab, nil, wire.Filters{})
+			if got != v.want {
+				t.Errorf("v4 %v: Spell(%q) = %q, want %q", v.v4, c.typed, got, v.want)
+			}
+		}
 	}
 }
