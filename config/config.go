@@ -330,6 +330,10 @@ type Loop struct {
 	// builtin:extractive-v7. Runs, traces and
 	// releases record which.
 	Generator string `yaml:"generator"`
+	// Rewriter is the builtin rewriter's model id: builtin:strategies-v5
+	// (empty, the default) or the previous builtin:strategies-v4. Traces
+	// record which (every proposal's model, the rewrite route).
+	Rewriter string `yaml:"rewriter"`
 }
 
 // GeneratorModel is the builtin generator's model id (see Generator).

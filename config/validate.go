@@ -243,6 +243,9 @@ func (c Config) validateLoop(p *problems) {
 	if g := c.Loop.Generator; g != "" && !slices.Contains(router.BuiltinGenerateModels(), g) {
 		p.add("loop.generator", "want %s, got %q", router.BuiltinGenerateModelsText(" (the default)"), g)
 	}
+	if r := c.Loop.Rewriter; r != "" && r != router.BuiltinRewriteModel && r != router.BuiltinRewriteModelV4 {
+		p.add("loop.rewriter", "want %s (the default) or %s, got %q", router.BuiltinRewriteModel, router.BuiltinRewriteModelV4, r)
+	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {
 		p.add("batch.continue_after", "must be at least 1, got %d", c.Batch.ContinueAfter)

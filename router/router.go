@@ -65,10 +65,12 @@ const (
 // report these same constants, so traces and routes agree.
 const (
 	BuiltinAssessModel  = "builtin:coverage-v21"
-	BuiltinRewriteModel = "builtin:strategies-v4"
-	// BuiltinRewriteModelV3 and BuiltinRewriteModelV2 are the previous
-	// builtin rewriters (assess.Rewriter with Common and Plain off, and
-	// with Mutual off too).
+	BuiltinRewriteModel = "builtin:strategies-v5"
+	// BuiltinRewriteModelV4, BuiltinRewriteModelV3 and
+	// BuiltinRewriteModelV2 are the previous builtin rewriters
+	// (assess.Rewriter after UseV4; with Common and Plain off too, and
+	// with Mutual off as well). loop.rewriter selects v4.
+	BuiltinRewriteModelV4 = "builtin:strategies-v4"
 	BuiltinRewriteModelV3 = "builtin:strategies-v3"
 	BuiltinRewriteModelV2 = "builtin:strategies-v2"
 	BuiltinGenerateModel  = "builtin:extractive-v20"

@@ -132,6 +132,7 @@ func assessorOver(ev []Evidence) (*Builtin, *lexicon) {
 
 func TestBuiltinAssess(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.Rewriter.UseV4() // the rewrites below are v4's (v5: rewrite_v5_test.go)
 	tests := []struct {
 		name       string
 		question   string
@@ -279,6 +280,7 @@ func TestSpellKeepsPunctuation(t *testing.T) {
 func TestRewriterNeverRepeats(t *testing.T) {
 	b, _ := newTestAssessor()
 	q := "vacum pump"
+	b.Rewriter.UseV4() // v4 proposes a repeat last (v5 none: TestV5NoRepeats)
 	b.Rewriter.Strategies = []Strategy{spelling{}, wider{}}
 	got, why := b.Rewriter.Rewrite(context.Background(), Request{Question: q, Query: q, K: 5, Previous: []string{"Vacuum  PUMP"}, Groups: []string{"public"}}, 0)
 	if !strings.HasPrefix(why, StrategyWider) {
@@ -292,6 +294,7 @@ func TestRewriterNeverRepeats(t *testing.T) {
 
 func TestRewriterFeedback(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.Rewriter.UseV4() // v4 proposes a repeat last (v5 none: TestV5NoRepeats)
 	b.Rewriter.Strategies = []Strategy{feedback{}}
 	req := Request{Question: "vacuum blender", Query: "vacuum blender", Evidence: []Evidence{hollinLike[1], hollinLike[3]}, Groups: []string{"public"}}
 	got, _ := b.Rewriter.Rewrite(context.Background(), req, 0.5)
@@ -312,6 +315,8 @@ func TestRewriterFeedback(t *testing.T) {
 // without repeats, and strategies the run already used go last.
 func TestProposals(t *testing.T) {
 	b, lex := newTestAssessor()
+	// v4's strategies and order (v5: rewrite_v5_test.go)
+	b.Rewriter.UseV4()
 	lex.add(terms.New(), []string{"public"}, "Descaling the X300 Pro: once a year") // a chunk search could still find
 	q := "how do I descale the X300 Pro"
 	req := Request{Question: q, Query: q, K: 5, Evidence: hollinLike[1:2], Groups: []string{"public"}}

@@ -127,6 +127,7 @@ func TestAsTypedPassJudgesOnly(t *testing.T) {
 	lex := countingLexicon{newLexicon(an, texts...), &calls}
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
+	b.Rewriter.UseV4() // v5's together counts once more: TestV5HoldingsOncePerReading
 	q := "how often should I descael the K50 with vinegar"
 	if spelled, _ := b.Rewriter.Spell(context.Background(), q, lex.Visible([]string{"public"}), nil, wire.Filters{}); spelled == q || b.queried(q, spelled, q) == spelled {
 		t.Fatalf("the test needs a correction the first attempt's query does not carry (spelled %q)", spelled)

@@ -18,23 +18,32 @@ import (
 // RewriteModel names the builtin rewriter: the id the router routes to.
 const RewriteModel = router.BuiltinRewriteModel
 
-// Model is the rewriter's model id: RewriteModel (builtin:strategies-v4)
-// with Mutual, Common and Plain on, router.BuiltinRewriteModelV3 with
-// only Mutual on, router.BuiltinRewriteModelV2 with all three off; any
-// other configuration is v4 named with the switches that differ
+// Model is the rewriter's model id: RewriteModel (builtin:strategies-v5)
+// with Targeted, Mutual, Common and Plain on; after UseV4 (Targeted off)
+// router.BuiltinRewriteModelV4 with the other three on,
+// router.BuiltinRewriteModelV3 with only Mutual on,
+// router.BuiltinRewriteModelV2 with all three off; any other
+// configuration is v5 or v4 named with the switches that differ
 // ("builtin:strategies-v4-nocommon"). Every proposal carries it
 // (Proposal.Model), and the trace's rewrite route reports it, as the
 // assessor's and generator's routes report theirs.
 func (r *Rewriter) Model() string {
+	all := r.Mutual && r.Common && r.Plain
 	switch {
-	case r.Mutual && r.Common && r.Plain:
+	case all && r.Targeted:
 		return RewriteModel
+	case all:
+		return router.BuiltinRewriteModelV4
+	case r.Targeted:
 	case r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV3
 	case !r.Mutual && !r.Common && !r.Plain:
 		return router.BuiltinRewriteModelV2
 	}
-	m := RewriteModel
+	m := router.BuiltinRewriteModelV4
+	if r.Targeted {
+		m = RewriteModel
+	}
 	for _, sw := range []struct {
 		on   bool
 		name string
@@ -109,6 +118,11 @@ type Situation struct {
 	// the visible words a thesaurus relates to them, most used first;
 	// empty without a thesaurus.
 	Synonyms map[string][]synonym
+
+	// held is what the visible chunks hold of the question (see holding),
+	// read once per Situation; heldDone says it was.
+	held     *holding
+	heldDone bool
 }
 
 // A Strategy proposes one next query for a weak attempt, or none.
@@ -152,6 +166,9 @@ type Rewriter struct {
 	// the best hit lacks as translate does (plainWord: without quotes and
 	// the possessive ending), not only without the punctuation after them.
 	Plain bool
+	// Targeted (builtin:strategies-v5) marks the v5 strategies
+	// (DefaultStrategies, with together); UseV4 turns it off with them.
+	Targeted bool
 	// Thesaurus, when set, knows English words: a word it relates to
 	// others is spelt right and is never corrected, whatever the visible
 	// corpus lacks ("comes" is not a misspelt "code"). Nil: only the
@@ -159,16 +176,35 @@ type Rewriter struct {
 	Thesaurus Thesaurus
 }
 
-// DefaultStrategies is the builtin rewriter's order: fix the words, look
-// for what is missing, widen with feedback, then give up words, then look
-// further down the ranking.
+// DefaultStrategies is the builtin rewriter's order since
+// builtin:strategies-v5 (Targeted): fix the words, put them in the words
+// the documents use, look for the words some visible chunk holds
+// together, for what is missing, then further down the ranking. The
+// strategies that only add words the retrieved chunks already hold
+// (feedback, best-hit-terms) or drop words no visible chunk has
+// (drop-unknown) are left out: a search for them ranks the chunks it
+// already returned first (see docs/loop.md).
 func DefaultStrategies() []Strategy {
+	return []Strategy{spelling{}, translate{}, together{}, missingTerms{}, wider{}}
+}
+
+// V4Strategies is builtin:strategies-v4's order: fix the words, look for
+// what is missing, widen with feedback, then give up words, then look
+// further down the ranking.
+func V4Strategies() []Strategy {
 	return []Strategy{spelling{}, translate{}, missingTerms{}, feedback{}, bestHit{}, dropUnknown{}, wider{}}
+}
+
+// UseV4 makes r builtin:strategies-v4: its strategies and order, Targeted
+// off.
+func (r *Rewriter) UseV4() {
+	r.Targeted = false
+	r.Strategies = V4Strategies()
 }
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true, Targeted: true}
 	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
 		for _, t := range an.Terms(w) {
 			r.english[t] = true
@@ -235,6 +271,12 @@ func (r *Rewriter) Propose(ctx context.Context, s *Situation) []Proposal {
 		}
 		return 0
 	}
+	if r.Targeted {
+		// v5: a query tried before is no proposal. When every strategy's
+		// is one, none is left, and the assessment's verdict ends the run
+		// (insufficient_context) instead of a repeat (repeated_query).
+		out = slices.DeleteFunc(out, func(p Proposal) bool { return rank(p) == 2 })
+	}
 	slices.SortStableFunc(out, func(a, b Proposal) int { return rank(a) - rank(b) })
 	return out
 }
@@ -260,7 +302,7 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 	if len(s.Synonyms) == 0 {
 		return Proposal{}, false
 	}
-	var out, why []string
+	var out, why, subs []string
 	done := map[string]bool{}
 	for _, w := range strings.Fields(s.Question) {
 		ts := r.an.Terms(w)
@@ -287,11 +329,30 @@ func (translate) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal
 		}
 		out = append(out, words...)
 		why = append(why, bare+"→"+strings.Join(words, "/"))
+		subs = append(subs, words...)
 	}
-	if len(why) == 0 {
+	if len(why) == 0 || r.Targeted && r.translatedBefore(s, subs) {
 		return Proposal{}, false
 	}
 	return Proposal{Query: strings.Join(out, " "), Why: "in the words your documents use: " + strings.Join(why, ", "), Rejudge: true}, true
+}
+
+// translatedBefore reports whether one query the run searched already
+// carried every substitute of subs (builtin:strategies-v5): the assessor
+// has judged the question in those words, so a translation with no new
+// substitute (the same one, or fewer words of it once the best hit covers
+// some) changes nothing it reads.
+func (r *Rewriter) translatedBefore(s *Situation, subs []string) bool {
+	for _, q := range append(slices.Clone(s.Request.Previous), s.Request.Query) {
+		in := r.an.Set(q)
+		if !slices.ContainsFunc(subs, func(w string) bool {
+			ts := r.an.Terms(w)
+			return len(ts) != 1 || !in[ts[0]]
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // BaseFormer is a Thesaurus that also knows a word's base forms
@@ -381,8 +442,8 @@ func sameWord(a, b string) bool {
 type missingTerms struct{}
 
 func (missingTerms) Name() string { return StrategyMissingTerms }
-func (missingTerms) Propose(_ context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
-	if s.Best == nil || len(s.Missing) == 0 {
+func (missingTerms) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
+	if s.Best == nil || len(s.Missing) == 0 || r.Targeted && !r.unjudged(ctx, s) {
 		return Proposal{}, false
 	}
 	var words []string
@@ -474,9 +535,9 @@ func (dropUnknown) Propose(_ context.Context, r *Rewriter, s *Situation) (Propos
 type wider struct{}
 
 func (wider) Name() string { return StrategyWider }
-func (wider) Propose(_ context.Context, _ *Rewriter, s *Situation) (Proposal, bool) {
+func (wider) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
 	k := s.Request.K
-	if k <= 0 || 2*k > maxWiderK {
+	if k <= 0 || 2*k > maxWiderK || r.Targeted && !r.unjudged(ctx, s) {
 		return Proposal{}, false
 	}
 	return Proposal{Query: s.Question, K: 2 * k, Why: fmt.Sprintf("%d hits instead of %d", 2*k, k)}, true
@@ -726,9 +787,13 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	stem := ts[0]
 	sn := len([]rune(stem))
 	maxDist := 1
-	if n >= 8 {
+	if n >= 8 && (!r.Targeted || sn >= 6) {
+		// v5: the distance is between stems, so the stem must be long
+		// too: two edits make another word of a four-letter stem
+		// ("swapping", "swap" → "seal"; "shipping" → "shows").
 		maxDist = 2
 	}
+	short := n <= 4 || r.Targeted && sn <= 4 // v5: the stem's length, not the typed word's ("packed", "pack" → "back")
 	best, bestDist, bestDF := "", maxDist+1, 0
 	var ed editDistance // one set of buffers for every candidate
 	stemRunes := []rune(stem)
@@ -738,9 +803,11 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 		}
 		for _, cand := range r.index[l] {
 			d := ed.distance(stemRunes, cand, maxDist)
-			if d > maxDist || n <= 4 && d == 1 && l == sn && !transposed(stem, cand) {
+			if d > maxDist || short && d == 1 && l == sn && !transposed(stem, cand) {
 				// Four-letter words collide with index terms by one
-				// substitution far too often ("sink" → "link").
+				// substitution far too often ("sink" → "link"); since v5
+				// so do the four-letter stems of longer words ("rated",
+				// "rate" → "date"; "sells" → "seal"; "house" → "hour").
 				continue
 			}
 			df := vocab.DocFreq(cand)

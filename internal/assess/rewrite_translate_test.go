@@ -76,6 +76,7 @@ func TestTranslateMutual(t *testing.T) {
 		{false, false, "builtin:strategies-v2", "in the words your documents use: bought→purchase, older→used, tracker→track, relocation→move, set→put"},
 	} {
 		r := NewRewriter(an, lex)
+		r.UseV4() // the switches below name v4, v3 and v2
 		r.Thesaurus, r.Mutual, r.Common, r.Plain = th, c.mutual, c.v4, c.v4
 		if r.Model() != c.model {
 			t.Errorf("Mutual %v: model %q, want %q", c.mutual, r.Model(), c.model)
@@ -201,6 +202,7 @@ func TestTranslateCommon(t *testing.T) {
 		{false, "builtin:strategies-v3", "in the words your documents use: cost→price, total→number"},
 	} {
 		r := NewRewriter(an, lex)
+		r.UseV4() // the switches below name v4 and v3
 		r.Thesaurus, r.Common, r.Plain = th, c.common, false
 		if r.Model() != c.model {
 			t.Errorf("Common %v: model %q, want %q", c.common, r.Model(), c.model)

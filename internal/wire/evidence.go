@@ -146,7 +146,7 @@ type Proposal struct {
 	// attempt's.
 	Rejudge bool `json:"rejudge,omitempty"`
 	// Model is the builtin rewriter that made the proposal
-	// (builtin:strategies-v4, or v3, v2 with their switches off): the
+	// (builtin:strategies-v5, or v4, v3, v2): the
 	// trace's rewrite route names it. Empty for a model's rewrite (the
 	// assessor's usage names that model) and in histories recorded
 	// before the field.

@@ -47,7 +47,7 @@ func OpenDirect(ctx context.Context, cfg config.Config, log *slog.Logger, build 
 // harnesses judge with the service's vocabulary, its visible-chunk check
 // (Holdings), spelling lookups (Spellings) and error check included.
 func (d *Direct) Assessor(thes assess.Thesaurus) (*assess.Builtin, error) {
-	return builtinAssessor(d.Index, thes)
+	return builtinAssessor(d.Index, thes, "")
 }
 
 // Close closes the index and the Redis client.

@@ -18,6 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
+	"github.com/assay-rag/assay/router"
 )
 
 // lexicon gives the builtin assessor and rewriter an index's statistics
@@ -178,7 +179,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	} else {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
-	a, err := builtinAssessor(ix, l.thes)
+	a, err := builtinAssessor(ix, l.thes, l.cfg.Loop.Rewriter)
 	if err != nil {
 		return nil, err
 	}
@@ -191,13 +192,17 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 // builtinAssessor is the builtin assessor and its rewriter over ix as a
 // worker has them: the index's statistics as each principal may see them
 // (lexicon: Holdings with the run's filters, Spellings, Err), the
-// index's terms for the spelling corrections, and thes (nil: none).
-func builtinAssessor(ix backend.Index, thes assess.Thesaurus) (*assess.Builtin, error) {
+// index's terms for the spelling corrections, and thes (nil: none); the
+// rewriter is v5 unless rewriter (loop.rewriter) names v4.
+func builtinAssessor(ix backend.Index, thes assess.Thesaurus, rewriter string) (*assess.Builtin, error) {
 	an := terms.New()
 	lex := lexicon{ix, newHeldMemo(), an}
 	a := assess.NewBuiltin(an, lex)
 	var walk error
 	a.Rewriter = assess.NewRewriter(an, termList{lex, &walk})
+	if rewriter == router.BuiltinRewriteModelV4 {
+		a.Rewriter.UseV4() // loop.rewriter; the config validated it
+	}
 	if walk != nil {
 		// A partial list would leave the rewriter without some spellings
 		// for this version's lifetime: the swap (or the start) fails.

@@ -1,0 +1,214 @@
+package assess
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// StrategyTogether (builtin:strategies-v5) searches for the question's
+// words that some visible chunk holds together, when that chunk holds
+// more of the question than every retrieved one: a query of just those
+// words ranks it first.
+const StrategyTogether = "together"
+
+// maxTogetherTerms bounds the question terms chunks are counted by
+// (HoldingVocabulary.Holdings takes at most 64, and a question's content
+// words are far fewer).
+const maxTogetherTerms = 16
+
+// holding is what the chunks the asker may see that pass the run's
+// filters hold of the question's content terms (contentTerms), against
+// what the retrieved chunks hold: every number in it is counted over
+// visible chunks only (HoldingVocabulary.Holdings) or read from the
+// retrieved evidence.
+type holding struct {
+	list, words []string
+	weight      []float64      // inverse document frequency over the visible chunks
+	entity      uint64         // the entities' terms: a chunk must hold them all
+	held        map[uint64]int // read for its keys only
+	got         []uint64       // what each retrieved chunk holds
+	retrieved   float64        // the most a retrieved chunk holding every entity holds
+}
+
+// of is the weight of the terms of m.
+func (h *holding) of(m uint64) float64 {
+	w := 0.0
+	for i := range h.list {
+		if m&(1<<i) != 0 {
+			w += h.weight[i]
+		}
+	}
+	return w
+}
+
+// unseen reports whether some visible chunk whose terms pass keep holds a
+// set of them no retrieved chunk holds: a chunk a search could still
+// return that the assessor has not judged. It reads only which sets are
+// held, not how many chunks hold each (RediSearch counts only some: see
+// backend.Vocabulary.Holdings), so both backends decide alike; a chunk
+// holding the very set a retrieved one holds is not counted.
+func (h *holding) unseen(keep func(uint64) bool) bool {
+	for m := range h.held {
+		if keep(m) && !slices.Contains(h.got, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// holding reads what the visible chunks hold of s's question, once per
+// Situation; nil when the vocabulary cannot tell (no HoldingVocabulary,
+// too many terms or combinations, a failed count), when nothing was
+// retrieved, or when the question has fewer than two content terms.
+func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
+	if s.heldDone {
+		return s.held
+	}
+	s.heldDone = true
+	hv, ok := s.Vocab.(HoldingVocabulary)
+	if !ok || len(s.Request.Evidence) == 0 {
+		return nil
+	}
+	h := &holding{}
+	h.list, h.words = r.contentTerms(s)
+	if len(h.list) < 2 {
+		return nil
+	}
+	held, err := hv.Holdings(ctx, h.list, s.Request.Filters)
+	if err != nil || len(held) == 0 {
+		return nil // the assessor's own count fails the assessment; a proposal is only skipped
+	}
+	h.held = held
+	n := s.Vocab.Len()
+	for _, t := range h.list {
+		h.weight = append(h.weight, backend.IDF(n, s.Vocab.DocFreq(t)))
+	}
+	for _, e := range s.Entities {
+		for _, t := range e.Terms {
+			if i := slices.Index(h.list, t); i >= 0 {
+				h.entity |= 1 << i
+			}
+		}
+	}
+	for _, e := range s.Request.Evidence {
+		have := r.an.Set(e.Title + "\n" + e.Text)
+		var m uint64
+		for i, t := range h.list {
+			if have[t] {
+				m |= 1 << i
+			}
+		}
+		h.got = append(h.got, m)
+		if m&h.entity == h.entity {
+			h.retrieved = max(h.retrieved, h.of(m))
+		}
+	}
+	s.held = h
+	return h
+}
+
+// unjudged reports whether a search could still return a chunk the
+// assessor has not judged that holds every entity of the question and at
+// least as much of its content words (by weight) as the best retrieved
+// chunk: true when some visible chunk does, or when the vocabulary cannot
+// tell. builtin:strategies-v5 proposes missing-terms and wider-k only
+// then: when every such chunk has been judged, a search can only bring
+// chunks that hold less of the question.
+func (r *Rewriter) unjudged(ctx context.Context, s *Situation) bool {
+	h := r.holding(ctx, s)
+	if h == nil {
+		return true
+	}
+	return h.unseen(func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 })
+}
+
+type together struct{}
+
+func (together) Name() string { return StrategyTogether }
+
+// Propose looks, among the visible chunks (holding), for the set of the
+// question's content terms held together that weighs most, every entity
+// of the question among them. It proposes those words, as the question
+// spells them, when that set weighs more than what every retrieved chunk
+// holds of the question and some visible chunk holding it was not
+// retrieved: a search can then return a chunk the assessor has not
+// judged, which holds more of the question than anything it has. It
+// proposes nothing when the vocabulary cannot tell, or when the retrieved
+// chunks already hold the most any visible chunk does.
+func (together) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposal, bool) {
+	h := r.holding(ctx, s)
+	if h == nil {
+		return Proposal{}, false
+	}
+	var best uint64
+	bestW := 0.0
+	for _, m := range slices.Sorted(maps.Keys(h.held)) {
+		if m&h.entity != h.entity {
+			continue
+		}
+		if w := h.of(m); w > bestW {
+			best, bestW = m, w
+		}
+	}
+	if bestW <= h.retrieved+1e-9 || best&^h.entity == 0 {
+		return Proposal{}, false
+	}
+	if !h.unseen(func(m uint64) bool { return m&best == best }) {
+		return Proposal{}, false
+	}
+	var q, why []string
+	for _, e := range s.Entities {
+		q = append(q, e.Text)
+	}
+	for i := range h.list {
+		if best&(1<<i) != 0 && h.entity&(1<<i) == 0 {
+			q = append(q, h.words[i])
+			why = append(why, h.words[i])
+		}
+	}
+	return Proposal{Query: strings.Join(q, " "), Why: "words a document you can see holds together, more of the question than any retrieved: " + strings.Join(why, ", ")}, true
+}
+
+// contentTerms lists the question's terms a chunk could hold, with the
+// word the question spells each with: its entities' terms, then each
+// word's single term that the visible chunks have and that is neither a
+// question word, a frame word ("how often"), nor a generic English word,
+// at most maxTogetherTerms in question order.
+func (r *Rewriter) contentTerms(s *Situation) (list, words []string) {
+	add := func(t, w string) {
+		if !slices.Contains(list, t) && len(list) < maxTogetherTerms {
+			list, words = append(list, t), append(words, w)
+		}
+	}
+	for _, e := range s.Entities {
+		for _, t := range e.Terms {
+			add(t, e.Text)
+		}
+	}
+	frame := map[string]bool{}
+	for _, w := range answertype.Classify(s.Question).Frame {
+		frame[strings.ToLower(w)] = true
+	}
+	for _, w := range strings.Fields(s.Question) {
+		bare := plainWord(w)
+		if frame[strings.ToLower(bare)] {
+			continue
+		}
+		ts := r.an.Terms(bare)
+		if len(ts) != 1 {
+			continue
+		}
+		t := ts[0]
+		if terms.IsQuestionWord(t) || r.english[t] || s.Vocab.DocFreq(t) == 0 {
+			continue
+		}
+		add(t, bare)
+	}
+	return list, words
+}
