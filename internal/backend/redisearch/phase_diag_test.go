@@ -101,7 +101,7 @@ func TestSearchPhases(t *testing.T) {
 				t3 := time.Now()
 				cands := make([]candidate, len(got))
 				for i, g := range got {
-					cands[i] = candidate{id: g.chunk.ID, terms: g.terms}
+					cands[i] = candidate{id: g.chunk.ID, content: g.content}
 				}
 				rescore(v, ix.m.BM25, qterms, cands, k)
 				t4 := time.Now()
