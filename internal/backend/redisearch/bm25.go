@@ -1,6 +1,7 @@
 package redisearch
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -128,24 +129,56 @@ func (c *termCounter) countContent(s string) int {
 		}
 		return len(terms)
 	}
-	n, from := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ':
-			if i > from {
-				n++
-				c.count(s[from:i])
+	n, from, i := 0, 0, 0
+	for {
+		// The next space or backslash at or after i: eight bytes at a
+		// time, then byte by byte.
+		for i+8 <= len(s) {
+			if m := specials(load64(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
 			}
-			from = i + 1
-		case '\\':
-			i++ // the next byte is the term's
+			i += 8
 		}
+		for i < len(s) && s[i] != ' ' && s[i] != '\\' {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		if s[i] == '\\' {
+			i += 2 // the next byte is the term's
+			continue
+		}
+		if i > from {
+			n++
+			c.count(s[from:i])
+		}
+		i++
+		from = i
 	}
 	if from < len(s) {
 		n++
 		c.count(s[from:])
 	}
 	return n
+}
+
+// load64 is the eight bytes of s from i, little-endian (one load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// specials has the high bit of each byte of w that is a space or a
+// backslash set, and may set it on bytes above such a byte: its lowest
+// set bit is the first one's (the zero-byte test: a borrow only runs
+// upward from a zero byte).
+func specials(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	a, b := w^(ones*' '), w^(ones*'\\')
+	return ((a-ones)&^a | (b-ones)&^b) & highs
 }
 
 // oddRun reports whether the bytes just before s[i] are an odd run of

@@ -130,23 +130,26 @@ func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int
 }
 
 // candidateTerms returns the chunks with the given ids, in order, with
-// their analyzed terms, all the BM25 leg's re-scoring needs: from the
-// cache, else from read (the content fields the candidates' read
-// returned, by id), else (in one pipeline) the content field alone from
-// Redis. The other fields (text, title, metadata; 60% of a chunk's bytes)
-// are read only for the few candidates a search returns (retrieval loads
-// them), and these chunks are not cached. An unknown id is an
+// their content fields, all the BM25 leg's re-scoring needs: from
+// contents (the content fields the candidates' read returned beside
+// them; nil when it returned none), else from the cache, else (in one
+// pipeline) the content field alone from Redis. The reply comes first:
+// it holds every candidate's field, and a cache lookup a candidate (a
+// lock and an LRU move, ~400 a search) cost more than it saved (round
+// 19). The other fields (text, title, metadata; 60% of a chunk's bytes)
+// are read only for the few candidates a search returns (retrieval
+// loads them), and these chunks are not cached. An unknown id is an
 // errs.NotFound error.
-func (ix *Index) candidateTerms(ctx context.Context, ids []string, read map[string]string) ([]candidate, error) {
+func (ix *Index) candidateTerms(ctx context.Context, ids, contents []string) ([]candidate, error) {
 	const op = "redisearch.SearchText"
 	out := make([]candidate, len(ids))
 	var miss []int
 	for i, id := range ids {
 		out[i].id = id
-		if c := ix.cache.get(id); c != nil {
+		if i < len(contents) && contents[i] != "" {
+			out[i].content = contents[i]
+		} else if c := ix.cache.get(id); c != nil {
 			out[i].content = c.content
-		} else if s, ok := read[id]; ok {
-			out[i].content = s
 		} else {
 			miss = append(miss, i)
 		}
