@@ -19,7 +19,10 @@ import (
 // default, the most recently read: about 6.5 KB of heap a SciFact chunk
 // with its analyzed terms (6,250 chunks cached: 43.6 MB; 20,000: 168 MB
 // with the statistics caches, measured at 50,000 chunks), so about 65 MB
-// at the bound, whatever the corpus.
+// at the bound, whatever the corpus. (Measured when every cached chunk
+// kept its terms split; since round 19 only the chunks the reranker
+// reads are split, the others keep their content field, so this is an
+// upper bound.)
 const DefaultCacheChunks = 10_000
 
 // cachedChunk is what the query path needs of one chunk.
