@@ -2,7 +2,6 @@ package redisearch
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -174,27 +173,30 @@ func (ix *Index) candidateTerms(ctx context.Context, ids, contents []string) ([]
 
 // decodeChunk reads HMGET's values of chunkFields.
 func decodeChunk(vals []any) *cachedChunk {
-	s := func(j int) string {
-		if v, ok := vals[j].(string); ok {
-			return v
-		}
-		return ""
-	}
-	list := func(j int, sep string) []string {
-		if s(j) == "" {
-			return nil
-		}
-		return strings.Split(s(j), sep)
-	}
+	s := func(j int) string { return str(vals[j]) }
 	c := corpus.Chunk{
 		ID: s(0), DocID: s(1), Title: s(3), Text: s(4), Type: s(5), Source: s(6), Updated: s(7),
-		Status: corpus.Status(s(8)), ACL: list(10, tagSeparator), Products: list(11, tagSeparator),
-		Tags: list(12, "\x1f"), URL: s(13),
+		Status: corpus.Status(s(8)), ACL: list(vals[10], tagSeparator), Products: list(vals[11], tagSeparator),
+		Tags: list(vals[12], "\x1f"), URL: s(13),
 	}
 	c.Ordinal, _ = strconv.Atoi(s(2))
 	c.Authority, _ = strconv.ParseFloat(s(9), 64)
 	fp, _ := strconv.ParseUint(s(14), 10, 64)
 	return &cachedChunk{chunk: c, content: s(15), fp: fp}
+}
+
+// str is an HMGET value as a string, "" when absent.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// list is an HMGET value split at sep, nil when absent or empty.
+func list(v any, sep string) []string {
+	if s := str(v); s != "" {
+		return strings.Split(s, sep)
+	}
+	return nil
 }
 
 // Chunks returns the chunks with the given ids, in order. An unknown id
@@ -268,19 +270,19 @@ func (ix *Index) ChunkMeta(ids []string, groups []string) ([]backend.ChunkMeta, 
 		return nil, err
 	}
 	for j, i := range miss {
-		c := decodeMeta(vals[j])
-		ix.cache.prints.Add(ids[i], c.fp)
-		out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
+		c, fp := decodeMeta(vals[j])
+		ix.cache.prints.Add(ids[i], fp)
+		out[i] = backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
 	}
 	return out, nil
 }
 
 // decodeMeta reads HMGET's values of metaFields as decodeChunk reads
-// the same fields: a chunk with its id, status, authority and ACL.
-func decodeMeta(vals []any) *cachedChunk {
-	full := make([]any, len(chunkFields))
-	for j, f := range metaFields {
-		full[slices.Index(chunkFields, f)] = vals[j]
-	}
-	return decodeChunk(full)
+// the same fields: the chunk's status, authority and ACL, and its
+// fingerprint.
+func decodeMeta(vals []any) (c corpus.Chunk, fp uint64) {
+	c = corpus.Chunk{ID: str(vals[0]), Status: corpus.Status(str(vals[1])), ACL: list(vals[3], tagSeparator)}
+	c.Authority, _ = strconv.ParseFloat(str(vals[2]), 64)
+	fp, _ = strconv.ParseUint(str(vals[4]), 10, 64)
+	return c, fp
 }
