@@ -2,14 +2,18 @@ package retrieval_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
@@ -42,6 +46,55 @@ type metaCounting struct {
 // tail).
 func TestMetaReadsOnlyWhatRanks(t *testing.T) {
 	_, ix := hollin(t)
+	metaReadsOnlyWhatRanks(t, ix, ix)
+}
+
+// TestMetaReadsOnlyWhatRanksOnRediSearch is TestMetaReadsOnlyWhatRanks
+// on the RediSearch backend (its ChunkMeta, round 19), the metadata read
+// from Redis (an Index without a chunk cache) and from the cache.
+func TestMetaReadsOnlyWhatRanksOnRediSearch(t *testing.T) {
+	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	emb, err := embed.NewHashed(embed.DefaultHashedDim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("meta")
+	if _, _, err := redisearch.Build(ctx, rdb, name, ch.SplitAll(docs), redisearch.BuildOptions{Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cache := range []int{-1, 0} {
+		t.Run(fmt.Sprintf("cache=%d", cache), func(t *testing.T) {
+			var ixs [2]*redisearch.Index
+			for i := range ixs {
+				ixs[i], err = redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: cache})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { ixs[i].Close() })
+			}
+			metaReadsOnlyWhatRanks(t, ixs[0], ixs[1])
+		})
+	}
+}
+
+// metaSearcher is a backend with its MetaSource.
+type metaSearcher interface {
+	backend.Searcher
+	backend.MetaSource
+}
+
+// metaReadsOnlyWhatRanks searches every Hollin question as every
+// principal in every mode on whole (read as a backend without
+// MetaSource) and on ix (with it), and requires the same results and
+// fewer chunks read.
+func metaReadsOnlyWhatRanks(t *testing.T, whole backend.Searcher, ix metaSearcher) {
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +104,7 @@ func TestMetaReadsOnlyWhatRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, depth := range []int{3, retrieval.DefaultRerankDepth} {
-		whole := &countingSearcher{Searcher: ix}
+		whole := &countingSearcher{Searcher: whole}
 		meta := &metaCounting{countingSearcher: &countingSearcher{Searcher: ix}, MetaSource: ix}
 		var rs [2]*retrieval.Retriever
 		for i, b := range []backend.Searcher{whole, meta} {

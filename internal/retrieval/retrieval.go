@@ -195,7 +195,10 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	s.fuse(mode, lex, vec)
 	// Every candidate's status and authority (for dedup and the prior);
 	// texts only for the candidates the reranker reads and the results.
-	if ms, ok := s.r.b.(backend.MetaSource); ok {
+	// When the results are every candidate, every chunk is read whole
+	// anyway, and the metadata would be a read more (a Redis round trip
+	// on RediSearch; the same results either way, TestMetaReadsOnlyWhatRanks).
+	if ms, ok := s.r.b.(backend.MetaSource); ok && len(s.cands) > s.req.K {
 		if err := s.meta(ms); err != nil {
 			return err
 		}

@@ -154,7 +154,6 @@ func (s *search) load(ctx context.Context, ids []string) error {
 	for _, c := range s.cands {
 		byID[c.ChunkID] = c
 	}
-	ts, terms := s.r.b.(backend.TermSource)
 	for i := range chunks {
 		c := &chunks[i]
 		if !c.VisibleTo(s.req.Groups) {
@@ -165,9 +164,6 @@ func (s *search) load(ctx context.Context, ids []string) error {
 		s.chunks[c.ID], s.read[c.ID] = c, true
 		cand := byID[c.ID]
 		cand.Title, cand.Text = c.Title, c.Text
-		if terms {
-			cand.Terms = ts.Terms(c.ID)
-		}
 	}
 	return nil
 }
@@ -249,9 +245,17 @@ func (s *search) rerank(ctx context.Context) error {
 	if n == 0 {
 		return nil
 	}
+	// The analyzed terms of the chunks the reranker reads, when the
+	// backend keeps them: asked here, for these n only, because a
+	// backend may split them on demand (RediSearch keeps the content
+	// field and splits it on the first call, round 19).
+	ts, terms := s.r.b.(backend.TermSource)
 	head := make([]Candidate, n)
 	for i := range head {
 		head[i] = *s.cands[i]
+		if terms {
+			head[i].Terms = ts.Terms(head[i].ChunkID)
+		}
 	}
 	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, s.vocab, head)
 	if err != nil {

@@ -1,18 +1,19 @@
 package redisearch
 
 import (
+	"math/bits"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/backend"
 )
 
-// candidate is one BM25STD match with its analyzed terms.
+// candidate is one BM25STD match with its content field as Redis holds
+// it (escapeTerms' form): from the candidates' read, the chunk cache,
+// or an HMGET. rescore counts the query's terms in it without splitting
+// it into terms.
 type candidate struct {
-	id    string
-	terms []string // a cached chunk's analyzed terms
-	// content is the content field as Redis returned it (escapeTerms'
-	// form) when the chunk was not cached: rescore counts the query's
-	// terms in it without splitting it into terms.
+	id      string
 	content string
 }
 
@@ -25,12 +26,7 @@ func rescore(v backend.BM25Stats, p backend.BM25, query []string, cands []candid
 	qc := newTermCounter(query)
 	hits := make([]backend.Hit, 0, len(cands))
 	for _, c := range cands {
-		var dl float64
-		if c.terms != nil {
-			dl = float64(qc.countTerms(c.terms))
-		} else {
-			dl = float64(qc.countContent(c.content))
-		}
+		dl := float64(qc.countContent(c.content))
 		var sum float64
 		matched := 0
 		for i := range query {
@@ -47,115 +43,153 @@ func rescore(v backend.BM25Stats, p backend.BM25, query []string, cands []candid
 	return backend.SortHits(hits, k)
 }
 
-// termCounter counts a query's terms in a chunk's terms: tf[slot[i]] is
-// how often the chunk holds query term i (a term repeated in the query
+// termCounter counts a query's terms in a content field: tf[slot[i]] is
+// how often the field holds query term i (a term repeated in the query
 // has one slot).
+//
+// It matches a field's terms as the field holds them, escaped: a field
+// is escapeTerms' output, and Escape is one-to-one with unescapeTerms
+// as its inverse, so an escaped term equals Escape(t) exactly when it
+// unescapes to t (for t UTF-8; see newTermCounter). Nothing is
+// unescaped or copied, and the terms are compared by length bucket
+// rather than hashed: a SciFact field is ~100
+// terms of which a handful are query terms, and the map lookup of every
+// term of a query term's length was most of re-scoring (round 19).
 type termCounter struct {
-	slots map[string]int // distinct query term → its slot
-	slot  []int          // per query position
-	tf    []int          // per slot, the last chunk counted
-	lens  uint64         // bit n set when a query term is n bytes long (n < 64)
-	long  bool           // a query term is 64 bytes or longer
+	slot []int    // per query position
+	tf   []int    // per slot, the last field counted
+	keys []string // per slot, the term escaped as the content field holds it
+	// byLen[n] are the slots whose escaped term is n bytes long
+	// (n < maxBucket); the longer ones are all in byLen[maxBucket].
+	byLen [maxBucket + 1][]int32
+	// first[n] is the set of first bytes of byLen[n]'s terms: most of
+	// a field's terms of a query term's length are rejected by it.
+	first [maxBucket + 1][4]uint64
 }
 
+const maxBucket = 63
+
 func newTermCounter(query []string) *termCounter {
-	c := &termCounter{slots: make(map[string]int, len(query)), slot: make([]int, len(query))}
+	c := &termCounter{slot: make([]int, len(query))}
+	slots := make(map[string]int, len(query))
 	for i, t := range query {
-		j, ok := c.slots[t]
+		j, ok := slots[t]
 		if !ok {
-			j = len(c.slots)
-			c.slots[t] = j
-			if len(t) < 64 {
-				c.lens |= 1 << len(t)
-			} else {
-				c.long = true
+			j = len(slots)
+			slots[t] = j
+			key := Escape(t)
+			c.keys = append(c.keys, key)
+			// A term that is not UTF-8 matches no field term: a field
+			// is Escape's output, UTF-8 (Escape writes an invalid
+			// byte as U+FFFD), and so is every term it unescapes to.
+			if utf8.ValidString(t) {
+				n := min(len(key), maxBucket)
+				c.byLen[n] = append(c.byLen[n], int32(j))
+				if key != "" {
+					c.first[n][key[0]>>6] |= 1 << (key[0] & 63)
+				}
 			}
 		}
 		c.slot[i] = j
 	}
-	c.tf = make([]int, len(c.slots))
+	c.tf = make([]int, len(slots))
 	return c
 }
 
-// mayHold reports whether a term n bytes long can be a query term.
-func (c *termCounter) mayHold(n int) bool {
-	if n < 64 {
-		return c.lens&(1<<n) != 0
+// count adds one to the slot of the escaped term t (not empty), if a
+// query term.
+func (c *termCounter) count(t string) {
+	n := min(len(t), maxBucket)
+	if c.first[n][t[0]>>6]&(1<<(t[0]&63)) == 0 {
+		return
 	}
-	return c.long
-}
-
-// countTerms sets tf from terms and returns their number.
-func (c *termCounter) countTerms(terms []string) int {
-	clear(c.tf)
-	for _, t := range terms {
-		if c.mayHold(len(t)) {
-			if j, ok := c.slots[t]; ok {
-				c.tf[j]++
-			}
-		}
-	}
-	return len(terms)
-}
-
-// countContent is countTerms(unescapeTerms(s)) without building the
-// terms: a candidate read from Redis is counted once and dropped, and
-// splitting it was most of the BM25 leg's worker CPU after the reads
-// (round 16). A query term is looked up only for a term of a query
-// term's length; an escaped term is unescaped into a buffer first.
-func (c *termCounter) countContent(s string) int {
-	clear(c.tf)
-	n := 0
-	if strings.IndexByte(s, '\\') < 0 {
-		for len(s) > 0 {
-			end := strings.IndexByte(s, ' ')
-			if end < 0 {
-				end = len(s)
-			}
-			if end > 0 {
-				n++
-				if c.mayHold(end) {
-					if j, ok := c.slots[s[:end]]; ok {
-						c.tf[j]++
-					}
-				}
-			}
-			if end == len(s) {
-				break
-			}
-			s = s[end+1:]
-		}
-		return n
-	}
-	var buf []byte
-	esc := false
-	flush := func() {
-		if len(buf) == 0 {
+	for _, j := range c.byLen[n] {
+		if c.keys[j] == t {
+			c.tf[j]++
 			return
 		}
-		n++
-		if c.mayHold(len(buf)) {
-			if j, ok := c.slots[string(buf)]; ok {
-				c.tf[j]++
+	}
+}
+
+// countContent sets tf from the content field s (escapeTerms' form) and
+// returns its number of terms: what counting unescapeTerms(s) would
+// give (TestCountContentIsCountTerms). Terms are separated by a space
+// that is not escaped; a backslash escapes the byte after it. One pass,
+// eight bytes at a time: a field's terms are short (5.7 bytes on
+// SciFact), too short for a strings.IndexByte call a term to pay.
+func (c *termCounter) countContent(s string) int {
+	clear(c.tf)
+	if len(s) > 0 && s[len(s)-1] == '\\' && oddRun(s, len(s)) {
+		// A dangling escape, which escapeTerms never writes: count the
+		// terms unescapeTerms gives.
+		terms := unescapeTerms(s)
+		for _, t := range terms {
+			if t != "" {
+				c.count(Escape(t))
 			}
 		}
-		buf = buf[:0]
+		return len(terms)
 	}
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case esc:
-			buf = append(buf, b)
-			esc = false
-		case b == '\\':
-			esc = true
-		case b == ' ':
-			flush()
-		default:
-			buf = append(buf, b)
+	n, from, i := 0, 0, 0
+	for {
+		// The next space or backslash at or after i: eight bytes at a
+		// time, then byte by byte.
+		for i+8 <= len(s) {
+			if m := specials(load64(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
 		}
+		for i < len(s) && s[i] != ' ' && s[i] != '\\' {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		if s[i] == '\\' {
+			i += 2 // the next byte is the term's
+			continue
+		}
+		if i > from {
+			n++
+			c.count(s[from:i])
+		}
+		i++
+		from = i
 	}
-	flush()
+	if from < len(s) {
+		n++
+		c.count(s[from:])
+	}
 	return n
+}
+
+// load64 is the eight bytes of s from i, little-endian (one load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// specials has the high bit of each byte of w that is a space or a
+// backslash set, and may set it on bytes above such a byte: its lowest
+// set bit is the first one's (the zero-byte test: a borrow only runs
+// upward from a zero byte).
+func specials(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	a, b := w^(ones*' '), w^(ones*'\\')
+	return ((a-ones)&^a | (b-ones)&^b) & highs
+}
+
+// oddRun reports whether the bytes just before s[i] are an odd run of
+// backslashes: s[i] is escaped.
+func oddRun(s string, i int) bool {
+	odd := false
+	for i--; i >= 0 && s[i] == '\\'; i-- {
+		odd = !odd
+	}
+	return odd
 }
 
 // escapeTerms is the content field's value: the analyzed terms, each

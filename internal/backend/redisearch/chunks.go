@@ -4,10 +4,12 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 )
@@ -16,14 +18,32 @@ import (
 // default, the most recently read: about 6.5 KB of heap a SciFact chunk
 // with its analyzed terms (6,250 chunks cached: 43.6 MB; 20,000: 168 MB
 // with the statistics caches, measured at 50,000 chunks), so about 65 MB
-// at the bound, whatever the corpus.
+// at the bound, whatever the corpus. (Measured when every cached chunk
+// kept its terms split; since round 19 only the chunks the reranker
+// reads are split, the others keep their content field, so this is an
+// upper bound.)
 const DefaultCacheChunks = 10_000
 
 // cachedChunk is what the query path needs of one chunk.
 type cachedChunk struct {
 	chunk corpus.Chunk
-	terms []string // analyzed title and text terms, the content field
-	fp    uint64
+	// content is the content field as Redis holds it (escapeTerms' form
+	// of the analyzed title and text terms): what the BM25 leg's
+	// re-scoring counts in.
+	content string
+	fp      uint64
+	// terms are unescapeTerms(content), made on the first Terms call:
+	// only the reranker's few candidates need them split, and splitting
+	// every chunk a search returned was a fifth of the BM25 leg's
+	// allocations (round 19).
+	termsOnce sync.Once
+	terms     []string
+}
+
+// analyzed returns the chunk's analyzed terms, split once.
+func (c *cachedChunk) analyzed() []string {
+	c.termsOnce.Do(func() { c.terms = unescapeTerms(c.content) })
+	return c.terms
 }
 
 // chunkCache keeps the chunks read most recently. A version's chunks
@@ -114,23 +134,26 @@ func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int
 }
 
 // candidateTerms returns the chunks with the given ids, in order, with
-// their analyzed terms, all the BM25 leg's re-scoring needs: from the
-// cache, else from read (the content fields the candidates' read
-// returned, by id), else (in one pipeline) the content field alone from
-// Redis. The other fields (text, title, metadata; 60% of a chunk's bytes)
-// are read only for the few candidates a search returns (retrieval loads
-// them), and these chunks are not cached. An unknown id is an
+// their content fields, all the BM25 leg's re-scoring needs: from
+// contents (the content fields the candidates' read returned beside
+// them; nil when it returned none), else from the cache, else (in one
+// pipeline) the content field alone from Redis. The reply comes first:
+// it holds every candidate's field, and a cache lookup a candidate (a
+// lock and an LRU move, ~400 a search) cost more than it saved (round
+// 19). The other fields (text, title, metadata; 60% of a chunk's bytes)
+// are read only for the few candidates a search returns (retrieval
+// loads them), and these chunks are not cached. An unknown id is an
 // errs.NotFound error.
-func (ix *Index) candidateTerms(ctx context.Context, ids []string, read map[string]string) ([]candidate, error) {
+func (ix *Index) candidateTerms(ctx context.Context, ids, contents []string) ([]candidate, error) {
 	const op = "redisearch.SearchText"
 	out := make([]candidate, len(ids))
 	var miss []int
 	for i, id := range ids {
 		out[i].id = id
-		if c := ix.cache.get(id); c != nil {
-			out[i].terms = c.terms
-		} else if s, ok := read[id]; ok {
-			out[i].content = s
+		if i < len(contents) && contents[i] != "" {
+			out[i].content = contents[i]
+		} else if c := ix.cache.get(id); c != nil {
+			out[i].content = c.content
 		} else {
 			miss = append(miss, i)
 		}
@@ -150,27 +173,30 @@ func (ix *Index) candidateTerms(ctx context.Context, ids []string, read map[stri
 
 // decodeChunk reads HMGET's values of chunkFields.
 func decodeChunk(vals []any) *cachedChunk {
-	s := func(j int) string {
-		if v, ok := vals[j].(string); ok {
-			return v
-		}
-		return ""
-	}
-	list := func(j int, sep string) []string {
-		if s(j) == "" {
-			return nil
-		}
-		return strings.Split(s(j), sep)
-	}
+	s := func(j int) string { return str(vals[j]) }
 	c := corpus.Chunk{
 		ID: s(0), DocID: s(1), Title: s(3), Text: s(4), Type: s(5), Source: s(6), Updated: s(7),
-		Status: corpus.Status(s(8)), ACL: list(10, tagSeparator), Products: list(11, tagSeparator),
-		Tags: list(12, "\x1f"), URL: s(13),
+		Status: corpus.Status(s(8)), ACL: list(vals[10], tagSeparator), Products: list(vals[11], tagSeparator),
+		Tags: list(vals[12], "\x1f"), URL: s(13),
 	}
 	c.Ordinal, _ = strconv.Atoi(s(2))
 	c.Authority, _ = strconv.ParseFloat(s(9), 64)
 	fp, _ := strconv.ParseUint(s(14), 10, 64)
-	return &cachedChunk{chunk: c, terms: unescapeTerms(s(15)), fp: fp}
+	return &cachedChunk{chunk: c, content: s(15), fp: fp}
+}
+
+// str is an HMGET value as a string, "" when absent.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// list is an HMGET value split at sep, nil when absent or empty.
+func list(v any, sep string) []string {
+	if s := str(v); s != "" {
+		return strings.Split(s, sep)
+	}
+	return nil
 }
 
 // Chunks returns the chunks with the given ids, in order. An unknown id
@@ -206,7 +232,57 @@ func (ix *Index) Fingerprints(ids []string) []uint64 {
 // reranker need not analyze them again). Shared: do not modify.
 func (ix *Index) Terms(id string) []string {
 	if c := ix.cache.get(id); c != nil {
-		return c.terms
+		return c.analyzed()
 	}
 	return nil
+}
+
+// metaFields are the HASH fields ChunkMeta reads, in this order.
+var metaFields = []string{"id", "status", "authority", "acl", "fp"}
+
+// ChunkMeta implements backend.MetaSource: each chunk's visibility to
+// groups, status and authority, from the cache, else (in one pipeline)
+// from five of its fields, whose fingerprint it keeps for the search's
+// deduplication (Fingerprints). Retrieval then reads whole only the
+// chunks the reranker and the results need: a hybrid search's fused
+// candidates were about twice the results, each read whole (text,
+// title, content: 2–3 KB), a third of the worker's CPU a search in
+// hybrid+rerank at 50,000 chunks (round 19). An unknown id is an
+// errs.NotFound error.
+func (ix *Index) ChunkMeta(ids []string, groups []string) ([]backend.ChunkMeta, error) {
+	const op = "redisearch.ChunkMeta"
+	out := make([]backend.ChunkMeta, len(ids))
+	var miss []int
+	for i, id := range ids {
+		if c := ix.cache.get(id); c != nil {
+			out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	defer cancel()
+	vals, err := ix.fields(ctx, op, ids, miss, metaFields...)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range miss {
+		c, fp := decodeMeta(vals[j])
+		ix.cache.prints.Add(ids[i], fp)
+		out[i] = backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
+	}
+	return out, nil
+}
+
+// decodeMeta reads HMGET's values of metaFields as decodeChunk reads
+// the same fields: the chunk's status, authority and ACL, and its
+// fingerprint.
+func decodeMeta(vals []any) (c corpus.Chunk, fp uint64) {
+	c = corpus.Chunk{ID: str(vals[0]), Status: corpus.Status(str(vals[1])), ACL: list(vals[3], tagSeparator)}
+	c.Authority, _ = strconv.ParseFloat(str(vals[2]), 64)
+	fp, _ = strconv.ParseUint(str(vals[4]), 10, 64)
+	return c, fp
 }

@@ -140,3 +140,55 @@ func searchTextReadsCandidatesInOneCommand(t *testing.T, ctx context.Context, cl
 		}
 	}
 }
+
+// BenchmarkMetaThenChunks: what a hybrid search's retrieval reads of 200
+// fused candidates, on an Index without a chunk cache (a RediSearch
+// server, see internal/redistest): whole (every candidate's chunk, as
+// before round 19) or meta (every candidate's ChunkMeta, then the 100
+// results' chunks).
+func BenchmarkMetaThenChunks(b *testing.B) {
+	srv := redistest.Start(b)
+	rdb := srv.Client(b)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(19, 19))
+	words := strings.Fields("protein express cell gene mutation patient risk tumor receptor signal pathway inhibit mice level increase associated disease treatment")
+	var chunks []corpus.Chunk
+	var ids []string
+	for i := range 200 {
+		var w []string
+		for range 150 {
+			w = append(w, words[rng.IntN(len(words))])
+		}
+		id := fmt.Sprintf("d%03d", i)
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: "a paper's title", Text: strings.Join(w, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+		ids = append(ids, id+"#0")
+	}
+	name := redistest.Name("meta")
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ix.Chunks(ctx, ids); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("meta", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ix.ChunkMeta(ids, []string{"public"}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := ix.Chunks(ctx, ids[:100]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -95,7 +95,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				t1 := time.Now()
 				filter := filterQuery(fl, !s.all)
 				query := textQuery(terms, filter, weights)
-				ids, err := ix.candidates(ctx, query, depth, nil)
+				ids, _, err := ix.candidates(ctx, query, depth, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +107,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				t3 := time.Now()
 				cands := make([]candidate, len(got))
 				for i, g := range got {
-					cands[i] = candidate{id: g.chunk.ID, terms: g.terms}
+					cands[i] = candidate{id: g.chunk.ID, content: g.content}
 				}
 				hits := rescore(v, ix.m.BM25, qterms, cands, k)
 				t4 := time.Now()
@@ -133,7 +133,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 					}
 					cs := make([]candidate, len(cc))
 					for i, g := range cc {
-						cs[i] = candidate{id: g.chunk.ID, terms: g.terms}
+						cs[i] = candidate{id: g.chunk.ID, content: g.content}
 					}
 					mine := rescore(v, ix.m.BM25, qterms, cs, 10)
 					in, want := 0, min(10, len(hits))

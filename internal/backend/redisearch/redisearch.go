@@ -466,23 +466,19 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
 	depth := candidateDepth(k)
-	var ids []string
-	var contents map[string]string // the candidates' content fields, read with them
-	if readContent {
-		contents = map[string]string{}
-	}
+	var ids, contents []string // contents[i]: ids[i]'s content field, read with it
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, contents)
+		ids, contents, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
-			ids = nil
+			ids, contents = nil, nil
 		}
 	}
 	if ids == nil && err == nil {
-		ids, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth, contents)
+		ids, contents, _, err = ix.candidatesTotal(ctx, textQuery(qt.terms, filter, qt.weights), depth, readContent)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -512,14 +508,14 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // Redis's one thread at 500,000 chunks, docs/log/performance-scale.md). A
 // tie longer than the margin still reads on.
 //
-// When contents is not nil, the read also returns each chunk's content
-// field (RETURN instead of NOCONTENT), kept in contents for the chunks
-// it returns as candidates: the re-scoring needs it, and the engine
-// loads it inside the one search, where one HMGET a candidate
-// (candidateTerms) was hundreds of commands a question.
-func (ix *Index) candidates(ctx context.Context, query string, depth int, contents map[string]string) ([]string, error) {
-	ids, _, err := ix.candidatesTotal(ctx, query, depth, contents)
-	return ids, err
+// With withContent, the read also returns each chunk's content field
+// (RETURN instead of NOCONTENT), in contents beside ids (contents[i] is
+// ids[i]'s, "" when the reply had none): the re-scoring needs it, and
+// the engine loads it inside the one search, where one HMGET a
+// candidate (candidateTerms) was hundreds of commands a question.
+func (ix *Index) candidates(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, err error) {
+	ids, contents, _, err = ix.candidatesTotal(ctx, query, depth, withContent)
+	return ids, contents, err
 }
 
 // readContent: SearchText's candidates' read returns their content field
@@ -528,48 +524,46 @@ func (ix *Index) candidates(ctx context.Context, query string, depth int, conten
 var readContent = true
 
 // candidatesTotal is candidates with the number of chunks query matched.
-func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int, contents map[string]string) ([]string, int64, error) {
+func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
-	var ids []string
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
 		args := []any{"FT.SEARCH", ix.vn, query, "NOCONTENT"}
-		if contents != nil {
+		if withContent {
 			args = append(args[:3], "RETURN", 1, fieldContent)
 		}
 		raw, err := ix.rdb.Do(ctx, append(args, "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2)...).Slice()
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
-		var total int64
 		var got, texts []string
 		var scores []float64
-		if contents != nil {
+		if withContent {
 			total, got, scores, texts, err = parseScoredContent(raw, p)
 		} else {
 			total, got, scores, err = parseScored(raw, p)
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		n := len(got)
 		for i, id := range got {
 			score := scores[i]
 			if len(ids) >= depth && score < cut {
-				return ids, total, nil
+				return ids, contents, total, nil
 			}
 			ids = append(ids, id)
-			if texts != nil && texts[i] != "" {
-				contents[id] = texts[i]
+			if withContent {
+				contents = append(contents, texts[i])
 			}
 			if len(ids) == depth {
 				cut = score
 			}
 		}
 		if n < page || int64(offset+page) >= total {
-			return ids, total, nil
+			return ids, contents, total, nil
 		}
 	}
 }
