@@ -64,6 +64,9 @@ type Result struct {
 	// Request.Evidence: the one that answers, then any judged with it);
 	// empty when the assessor does not say (a model) or refused.
 	Accepted []string `json:"accepted,omitempty"`
+	// cands are the retrieved chunks' features, when the builtin assessor
+	// was asked for them (Builtin.Candidates); never serialised.
+	cands []Candidate
 }
 
 // ProposalList returns res's proposals, or its assessment's rewrite as the

@@ -275,9 +275,10 @@ type Builtin struct {
 	// nothing when none does, an entity's word excepted; the words of the
 	// parts that ask weigh in full, and so do all of a question with no
 	// scene. Off: builtin:coverage-v20.
-	Scene   bool
-	generic map[string]bool // genericTerms, computed once by NewBuiltin
-	hedged  map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+	Scene     bool
+	recording bool            // Candidates: return every chunk's features (see learned.go)
+	generic   map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -809,8 +810,16 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if qterms == nil {
 		qterms = b.weigh(question, vocab, frame)
 	}
+	before := 0.0
+	for _, q := range qterms {
+		before += q.weight
+	}
 	if b.Scene {
 		b.sceneWeights(question, qterms, ents)
+	}
+	after := 0.0
+	for _, q := range qterms {
+		after += q.weight
 	}
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
@@ -893,38 +902,63 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
-	if b.Focus && !a.Sufficient && best != nil && absent == "" {
+	var ruled *Result // a reading's acceptance (v21's rules)
+	learn := b.recording
+	var (
+		fasked  answertype.Question
+		f       *focus
+		w       *wide
+		wcovers func(map[string]bool, string) bool
+	)
+	reads := b.Focus && !a.Sufficient && best != nil && absent == ""
+	if reads || learn && best != nil {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
-		fasked := asked
+		fasked = asked
 		if question != req.Question {
 			fasked = b.classify(req.Question)
 		}
-		f := b.readFocus(req.Question, fasked, ents, vocab)
-		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
-			res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}
-			res.Accepted = j.ids()
-			return res, nil
+		f = b.readFocus(req.Question, fasked, ents, vocab)
+		if reads {
+			if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
+				ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}, Accepted: j.ids()}
+			}
 		}
-		if b.Read && b.Answers {
-			w := b.readWide(req.Question, fasked, f, vocab)
+		if b.Read && b.Answers && (ruled == nil || learn) { // as v21: not read once the focus reading accepts
+			w = b.readWide(req.Question, fasked, f, vocab)
 			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
 				wrelated = related
 			}
-			if j, cov := b.readWidely(fasked, w, r, all, relatedCovers(covers, wrelated)); j != nil {
-				res.Assessment = Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}
-				res.Accepted = j.ids()
-				return res, nil
+			wcovers = relatedCovers(covers, wrelated)
+			if ruled == nil && reads {
+				if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
+					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}, Accepted: j.ids()}
+				}
 			}
-			if b.Sentence {
+			if ruled == nil && reads && b.Sentence {
 				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
-					res.Assessment = Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}
-					res.Accepted = j.ids()
-					return res, nil
+					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}, Accepted: j.ids()}
 				}
 			}
 		}
+	}
+	if learn && best != nil {
+		var rules []string
+		switch {
+		case ruled != nil:
+			rules = ruled.Accepted
+		case a.Sufficient:
+			rules = best.ids()
+		}
+		cands := b.features(featureInput{asked: asked, r: r, all: all, best: best, f: f, w: w, fasked: fasked,
+			question: question, original: req.Question, rewritten: QueryKey(req.Question, 0) != QueryKey(req.Query, 0), absent: absent != "",
+			sceneShare: 1 - ratio(after, before), rules: rules, rel: b.relevance(req.Query, req.Evidence, vocab), covers: covers, wcovers: wcovers})
+		res.cands = cands
+	}
+	if ruled != nil {
+		ruled.cands = res.cands
+		return *ruled, nil
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""

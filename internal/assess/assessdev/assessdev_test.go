@@ -783,7 +783,15 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 		var props []assess.Proposal
 		if !repeated {
 			seenSets = append(seenSets, set)
-			r, err := b.Assess(ctx, req)
+			var r assess.Result
+			var err error
+			if loopRecord != nil {
+				var cands []assess.Candidate
+				r, cands, err = b.Candidates(ctx, req)
+				loopRecord(a, n, chunkDoc, cands)
+			} else {
+				r, err = b.Assess(ctx, req)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -814,6 +822,11 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 	}
 	return out
 }
+
+// loopRecord, when set, receives each attempt loop assesses: its number,
+// its hits' documents by chunk and its chunks' features (the learned decision's, see
+// learned_test.go).
+var loopRecord func(a asked, n int, chunkDoc map[string]string, cands []assess.Candidate)
 
 // judgeLoop is judge with each question run through loop.
 func judgeLoop(t *testing.T, b *assess.Builtin, qs []asked) (map[string]*score, []string) {
