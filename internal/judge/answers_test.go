@@ -221,6 +221,24 @@ func TestJudgeLeaks(t *testing.T) {
 			t.Errorf("%s: leaks (-want +got):\n%s", tt.name, diff)
 		}
 	}
+	// An id the asker wrote is theirs: a refusal that repeats the query
+	// names it, and the trace records the query, without a leak; another
+	// forbidden id in the same answer, or the named document among the
+	// hits, still is one.
+	named := q
+	named.Question = "What does TICKET say about the rate?"
+	echo := answered("I could not find an answer. I searched for: \"What does ticket say about the rate?\"", nil, attempt(1, false, nil))
+	if got := j.Evaluate(named, echo); len(got.Leaks) != 0 {
+		t.Errorf("the asker's own id counted as a leak: %v", got.Leaks)
+	}
+	echoOther := answered("I searched for: ticket. See rates-c.", nil, attempt(1, false, nil))
+	if diff := cmp.Diff([]Leak{{DocID: "rates-c", Where: []string{"answer"}}}, j.Evaluate(named, echoOther).Leaks); diff != "" {
+		t.Errorf("another forbidden id beside the asker's: leaks (-want +got):\n%s", diff)
+	}
+	hit := answered("I searched for: ticket.", nil, attempt(1, false, []string{"ticket"}, "ticket"))
+	if diff := cmp.Diff([]Leak{{DocID: "ticket", Where: []string{"hits", "candidates", "sources"}}}, j.Evaluate(named, hit).Leaks); diff != "" {
+		t.Errorf("the asker's id among the hits: leaks (-want +got):\n%s", diff)
+	}
 	// rates-b's sentence shares nothing with rates-c's; a sentence shared
 	// with a visible document is not a leak.
 	shared := eval.Question{ID: "w", Relevant: []string{"warranty"}, Forbidden: []string{"warranty-old"}, Groups: []string{"public"}}
