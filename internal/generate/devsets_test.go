@@ -74,13 +74,7 @@ func TestDevSets(t *testing.T) {
 		qs := readDevSet(t, name)
 		// the log names a set as its file does ("hollin-fresh")
 		label := strings.TrimSuffix(filepath.Base(devsets.Questions(name)), ".jsonl")
-		facts := map[string][]string{}
-		for _, kf := range readJSONL[struct {
-			ID    string   `json:"id"`
-			Facts []string `json:"facts"`
-		}](t, devsets.KeyFacts(name)) {
-			facts[kf.ID] = kf.Facts
-		}
+		facts := devFacts(t, name)
 		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused, rejected int }
 		tallies := make([]tally, len(gens))
 		for _, qq := range qs {
@@ -229,4 +223,17 @@ type devQuestion struct {
 // readDevSet reads development set name's questions (devsets.Questions).
 func readDevSet(t *testing.T, name string) []devQuestion {
 	return readJSONL[devQuestion](t, devsets.Questions(name))
+}
+
+// devFacts reads a development set's key facts by question id.
+func devFacts(t *testing.T, name string) map[string][]string {
+	t.Helper()
+	facts := map[string][]string{}
+	for _, kf := range readJSONL[struct {
+		ID    string   `json:"id"`
+		Facts []string `json:"facts"`
+	}](t, devsets.KeyFacts(name)) {
+		facts[kf.ID] = kf.Facts
+	}
+	return facts
 }

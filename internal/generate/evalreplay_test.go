@@ -96,13 +96,7 @@ func TestEvalReplay(t *testing.T) {
 		if err := json.Unmarshal(raw, &rep); err != nil {
 			t.Fatal(err)
 		}
-		facts := map[string][]string{}
-		for _, kf := range readJSONL[struct {
-			ID    string   `json:"id"`
-			Facts []string `json:"facts"`
-		}](t, devsets.KeyFacts(name)) {
-			facts[kf.ID] = kf.Facts
-		}
+		facts := devFacts(t, name)
 		tallies := make([]tally, len(gens))
 		for _, q := range rep.Questions {
 			steps := q.Loop.Trajectory.Steps
