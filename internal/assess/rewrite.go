@@ -774,8 +774,10 @@ const prfMinCoverage = 0.34
 // lower case, without punctuation) when the visible vocabulary has never
 // seen that term. Distances are between analyzed terms (stems); the
 // length rules use the word as typed, and since builtin:strategies-v5
-// (Targeted) the stem's length too (two edits need a stem of six, a
-// stem of four changes by a transposition only).
+// (Targeted) the stem's length too (two edits need a stem of six; a
+// stem of four changes by a transposition, not a substitution, when
+// the candidate is as long, though it may still grow or, typed in six
+// letters or more, lose a letter: "tubing", "tube" → "tub").
 func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	n := len([]rune(clean))
 	if n < 4 || strings.IndexFunc(clean, unicode.IsDigit) >= 0 {

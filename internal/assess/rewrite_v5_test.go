@@ -223,8 +223,8 @@ func TestV5HoldingsOncePerReading(t *testing.T) {
 
 // TestV5SpellsLongStemsOnly: without a thesaurus, v5 measures the
 // spelling rules on the stem the distance is taken between: a stem of
-// four letters changes by a transposition only, and two edits need a stem
-// of six — so English words whose stems are near a corpus word
+// four letters changes by a transposition, not a substitution, into a
+// term as long, and two edits need a stem of six — so English words whose stems are near a corpus word
 // ("packed" → "back", "swapping" → "seal") stay as typed, while typos
 // are still corrected. v4 corrected them.
 func TestV5SpellsLongStemsOnly(t *testing.T) {
