@@ -799,7 +799,10 @@ func clauseSpans(text string) [][2]int {
 	var out [][2]int
 	start := 0
 	flush := func(end, next int) {
-		if strings.TrimSpace(text[start:end]) != "" {
+		// end < start: a spaced dash right after another ("a - - b")
+		// opens with the first one's trailing space; between them is no
+		// clause.
+		if end > start && strings.TrimSpace(text[start:end]) != "" {
 			out = append(out, [2]int{start, end})
 		}
 		start = next

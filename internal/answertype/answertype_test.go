@@ -642,3 +642,31 @@ func TestJoint(t *testing.T) {
 		}
 	}
 }
+
+// TestClauseSpansRepeatedDashes: dashes spaced one after another
+// ("a - - b", "a – – b") end a clause each: the second dash's leading
+// space is the first one's trailing space, and reading it again sliced
+// the text backwards (a panic on any question so typed).
+func TestClauseSpansRepeatedDashes(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"a - b", []string{"a", "b"}},
+		{"a - - b", []string{"a", "b"}},
+		{"how often - - - should I descale it", []string{"how often", "should I descale it"}},
+		{"a – – b", []string{"a", "b"}},
+		{"a — — b — c", []string{"a", "b", "c"}},
+		{" - - ", nil},
+	} {
+		var got []string
+		for _, sp := range clauseSpans(tt.text) {
+			got = append(got, strings.TrimSpace(tt.text[sp[0]:sp[1]]))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("clauseSpans(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+		_ = Classify(tt.text) // and no reader of the clauses panics
+		_ = AskingClauses(tt.text)
+	}
+}

@@ -112,27 +112,34 @@ func (v countingVocab) Holdings(ctx context.Context, ts []string, f wire.Filters
 	return v.lexVocab.Holdings(ctx, ts, f)
 }
 
+// countingAssessor is the builtin assessor and rewriter over hollinLike's
+// chunks, with the Holdings calls its lexicon answers counted.
+func countingAssessor() (*Builtin, countingLexicon, *int) {
+	an := terms.New()
+	var texts []string
+	for _, e := range hollinLike {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	calls := new(int)
+	lex := countingLexicon{newLexicon(an, texts...), calls}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	return b, lex, calls
+}
+
 // TestAsTypedPassJudgesOnly: when a spelling correction applies and the
 // question as typed is judged first (Assess), that pass only judges: a
 // refusal asks the backend which chunks hold the question's terms (reach)
 // once, for the corrected reading, not once per reading; the answer is
 // the same.
 func TestAsTypedPassJudgesOnly(t *testing.T) {
-	an := terms.New()
-	var texts []string
-	for _, e := range hollinLike {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	calls := 0
-	lex := countingLexicon{newLexicon(an, texts...), &calls}
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b, lex, calls := countingAssessor()
 	b.Rewriter.UseV4() // v5's together counts once more: TestV5HoldingsOncePerReading
 	q := "how often should I descael the K50 with vinegar"
 	if spelled, _ := b.Rewriter.Spell(context.Background(), q, lex.Visible([]string{"public"}), nil, wire.Filters{}); spelled == q || b.queried(q, spelled, q) == spelled {
 		t.Fatalf("the test needs a correction the first attempt's query does not carry (spelled %q)", spelled)
 	}
-	calls = 0
+	*calls = 0
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[:2]})
 	if err != nil {
 		t.Fatal(err)
@@ -140,8 +147,8 @@ func TestAsTypedPassJudgesOnly(t *testing.T) {
 	if res.Assessment.Sufficient {
 		t.Fatalf("accepted: %s (the test needs a refusal)", res.Assessment.Reason)
 	}
-	if calls != 1 {
-		t.Errorf("Holdings called %d times for one assessment, want 1 (reason %q)", calls, res.Assessment.Reason)
+	if *calls != 1 {
+		t.Errorf("Holdings called %d times for one assessment, want 1 (reason %q)", *calls, res.Assessment.Reason)
 	}
 	if res.Assessment.Rewrite == "" {
 		t.Errorf("no rewrite proposed: %q", res.Assessment.Reason)

@@ -220,9 +220,10 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 	return r
 }
 
-// Rewrite returns the first proposal for req (a query tried before when
-// every strategy is spent), or "" when none applies. coverage is the assessor's best coverage of the question. It uses
-// only words of documents req.Groups can see.
+// Rewrite returns the first proposal for req, or "" when none applies
+// (v5: also when every strategy's query was tried before; v4 returns
+// such a query then). coverage is the assessor's best coverage of the
+// question. It uses only words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(ctx context.Context, req Request, coverage float64) (query, why string) {
 	vocab := r.lex.Visible(req.Groups)
 	q, _ := r.Spell(ctx, req.Question, vocab, req.Evidence, req.Filters)
@@ -235,9 +236,10 @@ func (r *Rewriter) Rewrite(ctx context.Context, req Request, coverage float64) (
 
 // Propose runs every strategy on s and returns their proposals without
 // duplicates: fresh queries of strategies the run has not used first, then
-// those of strategies it has, then queries tried before (the loop skips
-// those; they tell it every strategy is spent). Each group keeps the
-// strategies' order.
+// those of strategies it has. Each group keeps the strategies' order.
+// Queries tried before are dropped (builtin:strategies-v5: with none
+// left the assessment's verdict ends the run), or with Targeted off (v4)
+// put last (the loop skips those; they tell it every strategy is spent).
 func (r *Rewriter) Propose(ctx context.Context, s *Situation) []Proposal {
 	var out []Proposal
 	var keys []string
@@ -771,7 +773,11 @@ const prfMinCoverage = 0.34
 // correct returns the index term closest to the term of clean (a word,
 // lower case, without punctuation) when the visible vocabulary has never
 // seen that term. Distances are between analyzed terms (stems); the
-// length rules use the word as typed.
+// length rules use the word as typed, and since builtin:strategies-v5
+// (Targeted) the stem's length too (two edits need a stem of six; a
+// stem of four changes by a transposition, not a substitution, when
+// the candidate is as long, though it may still grow or, typed in six
+// letters or more, lose a letter: "tubing", "tube" → "tub").
 func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	n := len([]rune(clean))
 	if n < 4 || strings.IndexFunc(clean, unicode.IsDigit) >= 0 {

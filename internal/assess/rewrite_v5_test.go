@@ -207,15 +207,7 @@ func TestV5TranslatesOnce(t *testing.T) {
 // assessor's visible-chunk check, once for the rewriter's — and the as-typed
 // pass (judge only) asks nothing (TestAsTypedPassJudgesOnly counts v4's one).
 func TestV5HoldingsOncePerReading(t *testing.T) {
-	an := terms.New()
-	var texts []string
-	for _, e := range hollinLike {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	calls := 0
-	lex := countingLexicon{newLexicon(an, texts...), &calls}
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b, _, calls := countingAssessor()
 	q := "how often should I descael the K50 with vinegar"
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: hollinLike[:2]})
 	if err != nil {
@@ -224,15 +216,15 @@ func TestV5HoldingsOncePerReading(t *testing.T) {
 	if res.Assessment.Sufficient || res.Assessment.Rewrite == "" {
 		t.Fatalf("the test needs a refusal with a rewrite: %+v", res.Assessment)
 	}
-	if calls < 1 || calls > 2 {
-		t.Errorf("Holdings called %d times for one assessment, want 1 or 2", calls)
+	if *calls < 1 || *calls > 2 {
+		t.Errorf("Holdings called %d times for one assessment, want 1 or 2", *calls)
 	}
 }
 
 // TestV5SpellsLongStemsOnly: without a thesaurus, v5 measures the
 // spelling rules on the stem the distance is taken between: a stem of
-// four letters changes by a transposition only, and two edits need a stem
-// of six — so English words whose stems are near a corpus word
+// four letters changes by a transposition, not a substitution, into a
+// term as long, and two edits need a stem of six — so English words whose stems are near a corpus word
 // ("packed" → "back", "swapping" → "seal") stay as typed, while typos
 // are still corrected. v4 corrected them.
 func TestV5SpellsLongStemsOnly(t *testing.T) {

@@ -75,8 +75,7 @@ func TestDevSets(t *testing.T) {
 		// the log names a set as its file does ("hollin-fresh")
 		label := strings.TrimSuffix(filepath.Base(devsets.Questions(name)), ".jsonl")
 		facts := devFacts(t, name)
-		type tally struct{ hits, n, cited, relevant, refused, noAnswer, noAnswerRefused, rejected int }
-		tallies := make([]tally, len(gens))
+		tallies := make([]answerTally, len(gens))
 		for _, qq := range qs {
 			req := f.requestAs(t, qq.hollinQuestion, qq.Groups, wire.DefaultTopK)
 			if len(req.Sources) == 0 {
@@ -108,74 +107,31 @@ func TestDevSets(t *testing.T) {
 			why, whyOld = why[:0], whyOld[:0]
 			var texts []string
 			for gi, g := range gens {
-				ans, err := g.Generate(context.Background(), req)
-				// v10 says when the sources hold no answer of the asked
-				// kind (prompt.NotFoundReply), which Check refuses.
-				refused := err == nil && ans.Text == prompt.NotFoundReply
-				if err == nil && !refused {
-					ans, err = chk.Check(req, ans)
-				}
+				ans, refused, err := generateChecked(g, chk, req)
 				if err != nil {
 					t.Errorf("%s %s: %v", label, qq.ID, err)
 					continue
 				}
-				tl := &tallies[gi]
-				if len(qq.Relevant) == 0 {
-					tl.noAnswer++
-					if refused {
-						tl.noAnswerRefused++
-						texts = append(texts, "refused")
-					} else {
-						texts = append(texts, "-answered | "+ans.Text)
+				text, _ := tallies[gi].count(qq.Relevant, facts[qq.ID], ans, refused)
+				if len(qq.Relevant) > 0 && !refused {
+					var bear []string
+					b := g.Bearing(req)
+					for i, src := range req.Sources {
+						bear = append(bear, fmt.Sprintf("%s=%.2f", src.DocID, b[i]))
 					}
-					continue
+					text += "\n\t\tbearing " + strings.Join(bear, " ")
 				}
-				tl.n++
-				if refused {
-					tl.refused++
-					texts = append(texts, "refused")
-					continue
-				}
-				if len(missingFacts(ans.Text, facts[qq.ID])) == 0 {
-					tl.hits++
-				}
-				var cited []string
-				for _, c := range ans.Citations {
-					tl.cited++
-					mark := "-"
-					if slices.Contains(qq.Relevant, c.DocID) {
-						tl.relevant++
-						mark = "+"
-					}
-					cited = append(cited, mark+c.DocID)
-				}
-				var bear []string
-				b := g.Bearing(req)
-				for i, src := range req.Sources {
-					bear = append(bear, fmt.Sprintf("%s=%.2f", src.DocID, b[i]))
-				}
-				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text+"\n\t\tbearing "+strings.Join(bear, " "))
+				texts = append(texts, text)
 			}
 			// GENERATEDEV=all: also every question whose newer answer
 			// cites a document not labelled relevant.
 			if len(texts) == 2 && (texts[0] != texts[1] || os.Getenv("GENERATEDEV") == "every" || os.Getenv("GENERATEDEV") == "all" && (strings.Contains(texts[1], " -") || strings.HasPrefix(texts[1], "-"))) {
-				var srcs []string
-				for i, src := range req.Sources {
-					mark := "-"
-					if slices.Contains(qq.Relevant, src.DocID) {
-						mark = "+"
-					}
-					if slices.Contains(req.Accepted, src.ID) {
-						mark += "*"
-					}
-					srcs = append(srcs, fmt.Sprintf("%d%s%s", i+1, mark, src.DocID))
-				}
-				t.Logf("%s %s %q (relevant %v, facts %q)\n\tsources %s\n\tv%d: %s\n\t\twhy %s\n\tv%d: %s\n\t\twhy %s", label, qq.ID, qq.Question, qq.Relevant, facts[qq.ID], strings.Join(srcs, " "), gens[0].Version, texts[0], strings.Join(whyOld, " "), gens[1].Version, texts[1], strings.Join(why, " "))
+				t.Logf("%s %s %q (relevant %v, facts %q)\n\tsources %s\n\tv%d: %s\n\t\twhy %s\n\tv%d: %s\n\t\twhy %s", label, qq.ID, qq.Question, qq.Relevant, facts[qq.ID], sourceMarks(req, qq.Relevant), gens[0].Version, texts[0], strings.Join(whyOld, " "), gens[1].Version, texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
-			t.Logf("%s v%d: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d (assessor refused %d)", label, g.Version, tl.hits, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.rejected)
+			t.Logf("%s v%d: key facts %d/%d, cited relevant %d/%d, answerable refused %d, no-answer refused %d/%d (assessor refused %d)", label, g.Version, tl.facts, tl.n, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.rejected)
 		}
 	}
 }
@@ -236,4 +192,107 @@ func devFacts(t *testing.T, name string) map[string][]string {
 		facts[kf.ID] = kf.Facts
 	}
 	return facts
+}
+
+// answerTally counts a generator's answers over development questions
+// (TestDevSets, TestEvalReplay): n answerable questions, right of them
+// citing a relevant document, facts holding every key fact, refused;
+// cited citations, relevant of them; noAnswer questions, noAnswerRefused
+// of them; rejected, questions the assessor refused before generation.
+type answerTally struct {
+	n, right, facts, refused, cited, relevant, noAnswer, noAnswerRefused, rejected int
+}
+
+// add adds o's counts to tl.
+func (tl *answerTally) add(o answerTally) {
+	tl.n += o.n
+	tl.right += o.right
+	tl.facts += o.facts
+	tl.refused += o.refused
+	tl.cited += o.cited
+	tl.relevant += o.relevant
+	tl.noAnswer += o.noAnswer
+	tl.noAnswerRefused += o.noAnswerRefused
+	tl.rejected += o.rejected
+}
+
+// answerMarks is what count read of one answer to an answerable
+// question: it cites a relevant document (right), holds every key fact
+// (facts), cites a document not labelled relevant (extra).
+type answerMarks struct{ right, facts, extra bool }
+
+// count tallies ans, the answer to a question whose relevant documents
+// and key facts are given (refused: the generator gave
+// prompt.NotFoundReply, or failed), and returns it as the log shows it:
+// "refused"; "-answered | TEXT" for a question with no answer; else the
+// cited documents, each marked + (relevant) or -, "| TEXT".
+func (tl *answerTally) count(relevant, facts []string, ans Answer, refused bool) (string, answerMarks) {
+	var m answerMarks
+	if len(relevant) == 0 {
+		tl.noAnswer++
+		if refused {
+			tl.noAnswerRefused++
+			return "refused", m
+		}
+		return "-answered | " + ans.Text, m
+	}
+	tl.n++
+	if refused {
+		tl.refused++
+		return "refused", m
+	}
+	if len(missingFacts(ans.Text, facts)) == 0 {
+		tl.facts++
+		m.facts = true
+	}
+	var cited []string
+	for _, c := range ans.Citations {
+		tl.cited++
+		mark := "-"
+		if slices.Contains(relevant, c.DocID) {
+			tl.relevant++
+			mark = "+"
+			m.right = true
+		} else {
+			m.extra = true
+		}
+		cited = append(cited, mark+c.DocID)
+	}
+	if m.right {
+		tl.right++
+	}
+	return strings.Join(cited, " ") + " | " + ans.Text, m
+}
+
+// sourceMarks lists req's sources for the log: each its label's number
+// and document, marked + (relevant) or -, and * when accepted.
+func sourceMarks(req Request, relevant []string) string {
+	var srcs []string
+	for i, src := range req.Sources {
+		mark := "-"
+		if slices.Contains(relevant, src.DocID) {
+			mark = "+"
+		}
+		if slices.Contains(req.Accepted, src.ID) {
+			mark += "*"
+		}
+		srcs = append(srcs, fmt.Sprintf("%d%s%s", i+1, mark, src.DocID))
+	}
+	return strings.Join(srcs, " ")
+}
+
+// generateChecked is g's answer to req as the loop delivers it, checked
+// (Checker.Check), and whether g refused: v10 on says when the sources
+// hold no answer of the asked kind (prompt.NotFoundReply), which Check
+// would refuse.
+func generateChecked(g *Extractive, chk *Checker, req Request) (Answer, bool, error) {
+	ans, err := g.Generate(context.Background(), req)
+	if err != nil {
+		return Answer{}, false, err
+	}
+	if ans.Text == prompt.NotFoundReply {
+		return ans, true, nil
+	}
+	ans, err = chk.Check(req, ans)
+	return ans, false, err
 }

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
-	"github.com/assay-rag/assay/internal/prompt"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -40,16 +37,9 @@ func TestEvalReplay(t *testing.T) {
 		t.Skip("GENERATEREPLAY=DIR/TAG replays recorded evaluations through the generators")
 	}
 	skip := strings.Split(os.Getenv("GENERATEREPLAY_SKIP"), ",")
-	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := chunk.New(chunk.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs, chunks := hollinChunks(t)
 	byDoc, byTitle := map[string]corpus.Chunk{}, map[string]string{}
-	for _, c := range ch.SplitAll(docs) {
+	for _, c := range chunks {
 		if _, dup := byDoc[c.DocID]; dup {
 			t.Fatalf("%s has two chunks: the replay reads one per document", c.DocID)
 		}
@@ -66,8 +56,7 @@ func TestEvalReplay(t *testing.T) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
 	}
 	chk := NewChecker(an)
-	type tally struct{ n, right, facts, cited, relevant, refused, noAnswer, noAnswerRefused int }
-	total := make([]tally, len(gens))
+	total := make([]answerTally, len(gens))
 	for _, name := range devsets.Names() {
 		label := strings.TrimSuffix(filepath.Base(devsets.Questions(name)), ".jsonl")
 		set := strings.TrimPrefix(label, "hollin-")
@@ -97,7 +86,7 @@ func TestEvalReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		facts := devFacts(t, name)
-		tallies := make([]tally, len(gens))
+		tallies := make([]answerTally, len(gens))
 		for _, q := range rep.Questions {
 			steps := q.Loop.Trajectory.Steps
 			at := slices.IndexFunc(steps, func(s struct {
@@ -124,78 +113,23 @@ func TestEvalReplay(t *testing.T) {
 			why = why[:0]
 			var texts []string
 			for gi, g := range gens {
-				tl := &tallies[gi]
-				ans, err := g.Generate(context.Background(), req)
-				refused := err == nil && ans.Text == prompt.NotFoundReply
-				if err == nil && !refused {
-					ans, err = chk.Check(req, ans)
-				}
+				ans, refused, err := generateChecked(g, chk, req)
 				if err != nil {
-					refused = true
+					// counted as a refusal, as the loop's answer would be,
+					// and said
+					t.Logf("%s %s v%d: %v", label, q.ID, g.Version, err)
 				}
-				if len(q.Relevant) == 0 {
-					tl.noAnswer++
-					if refused {
-						tl.noAnswerRefused++
-						texts = append(texts, "refused")
-					} else {
-						texts = append(texts, "-answered | "+ans.Text)
-					}
-					continue
-				}
-				tl.n++
-				if refused {
-					tl.refused++
-					texts = append(texts, "refused")
-					continue
-				}
-				if len(missingFacts(ans.Text, facts[q.ID])) == 0 {
-					tl.facts++
-				}
-				var cited []string
-				right := false
-				for _, c := range ans.Citations {
-					tl.cited++
-					mark := "-"
-					if slices.Contains(q.Relevant, c.DocID) {
-						tl.relevant++
-						mark = "+"
-						right = true
-					}
-					cited = append(cited, mark+c.DocID)
-				}
-				if right {
-					tl.right++
-				}
-				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text)
+				text, _ := tallies[gi].count(q.Relevant, facts[q.ID], ans, refused || err != nil)
+				texts = append(texts, text)
 			}
 			if texts[0] != texts[1] || os.Getenv("GENERATEREPLAY_ALL") != "" {
-				var srcs []string
-				for i, src := range req.Sources {
-					mark := "-"
-					if slices.Contains(q.Relevant, src.DocID) {
-						mark = "+"
-					}
-					if slices.Contains(req.Accepted, src.ID) {
-						mark += "*"
-					}
-					srcs = append(srcs, fmt.Sprintf("%d%s%s", i+1, mark, src.DocID))
-				}
-				t.Logf("%s %s %q (facts %q)\n\tsources %s\n\tv19: %s\n\tv20: %s\n\t\twhy %s", label, q.ID, q.Question, facts[q.ID], strings.Join(srcs, " "), texts[0], texts[1], strings.Join(why, " "))
+				t.Logf("%s %s %q (facts %q)\n\tsources %s\n\tv%d: %s\n\tv%d: %s\n\t\twhy %s", label, q.ID, q.Question, facts[q.ID], sourceMarks(req, q.Relevant), gens[0].Version, texts[0], gens[1].Version, texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
 			t.Logf("%s v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d", label, g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer)
-			tot := &total[gi]
-			tot.n += tl.n
-			tot.right += tl.right
-			tot.facts += tl.facts
-			tot.cited += tl.cited
-			tot.relevant += tl.relevant
-			tot.refused += tl.refused
-			tot.noAnswer += tl.noAnswer
-			tot.noAnswerRefused += tl.noAnswerRefused
+			total[gi].add(tl)
 		}
 	}
 	for gi, g := range gens {

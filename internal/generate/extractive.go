@@ -2514,15 +2514,7 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 		if s.source == side.source || s.score <= 0 || slices.Contains(chosen, s) || !other(s.text) {
 			continue
 		}
-		terms := g.wordTerms(s.text)
-		shared := 0
-		for t := range terms {
-			if sideTerms[t] {
-				shared++
-			}
-		}
-		union := len(terms) + len(sideTerms) - shared
-		if share := float64(shared) / float64(max(union, 1)); share >= g.ParallelShare && share > bestShare {
+		if share := termShare(g.wordTerms(s.text), sideTerms); share >= g.ParallelShare && share > bestShare {
 			best, bestShare = s, share
 		}
 	}
@@ -2571,15 +2563,7 @@ func (g *Extractive) versions(req Request, bySource [][]sentence, chosen []*sent
 				if slices.Contains(chosen, s) || slices.Contains(out, s) || s.text == c.text {
 					continue
 				}
-				terms := g.wordTerms(s.text)
-				shared := 0
-				for t := range terms {
-					if cTerms[t] {
-						shared++
-					}
-				}
-				union := len(terms) + len(cTerms) - shared
-				share := float64(shared) / float64(max(union, 1))
+				share := termShare(g.wordTerms(s.text), cTerms)
 				if share >= g.ParallelShare && (share > bestShare || share == bestShare && best != nil && s.source < best.source) {
 					best, bestShare = s, share
 				}
@@ -2755,6 +2739,19 @@ func statesValue(question string) bool {
 		}
 	}
 	return false
+}
+
+// termShare is the share of the terms of a and b that both hold (their
+// intersection over their union; 0 when both are empty): how alike two
+// sentences' wordTerms are (v20, ParallelShare).
+func termShare(a, b map[string]bool) float64 {
+	shared := 0
+	for t := range a {
+		if b[t] {
+			shared++
+		}
+	}
+	return float64(shared) / float64(max(len(a)+len(b)-shared, 1))
 }
 
 // wordTerms are the terms of text that are not numbers (v20): what a

@@ -66,7 +66,9 @@ type hollinFixture struct {
 	retriever *retrieval.Retriever
 }
 
-func newHollinFixture(t testing.TB) *hollinFixture {
+// hollinChunks reads the Hollin corpus and splits it as the index does
+// (chunk.Default).
+func hollinChunks(t testing.TB) ([]corpus.Document, []corpus.Chunk) {
 	t.Helper()
 	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
 	if err != nil {
@@ -76,8 +78,14 @@ func newHollinFixture(t testing.TB) *hollinFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return docs, ch.SplitAll(docs)
+}
+
+func newHollinFixture(t testing.TB) *hollinFixture {
+	t.Helper()
+	docs, chunks := hollinChunks(t)
 	dir := filepath.Join(t.TempDir(), "index")
-	if _, _, err := bleveindex.Build(context.Background(), dir, ch.SplitAll(docs), backend.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), dir, chunks, backend.BuildOptions{
 		Checksum: corpus.Checksum(docs), Chunking: chunk.Default().String(),
 	}); err != nil {
 		t.Fatal(err)

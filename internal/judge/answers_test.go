@@ -231,6 +231,17 @@ func TestJudgeLeaks(t *testing.T) {
 	if got := j.Evaluate(named, echo); len(got.Leaks) != 0 {
 		t.Errorf("the asker's own id counted as a leak: %v", got.Leaks)
 	}
+	// The trace records the query the asker wrote (each attempt's Query):
+	// the id in it is theirs too. The same id in a trace whose question
+	// did not name it is a leak ("named in a warning" above).
+	recorded := attempt(1, false, nil)
+	recorded.Query = "what does ticket say about the rate"
+	if got := j.Evaluate(named, answered("I could not find an answer.", nil, recorded)); len(got.Leaks) != 0 {
+		t.Errorf("the asker's own id in the trace's query counted as a leak: %v", got.Leaks)
+	}
+	if diff := cmp.Diff([]Leak{{DocID: "ticket", Where: []string{"trace"}}}, j.Evaluate(q, answered("I could not find an answer.", nil, recorded)).Leaks); diff != "" {
+		t.Errorf("the id in the trace, not in the question: leaks (-want +got):\n%s", diff)
+	}
 	echoOther := answered("I searched for: ticket. See rates-c.", nil, attempt(1, false, nil))
 	if diff := cmp.Diff([]Leak{{DocID: "rates-c", Where: []string{"answer"}}}, j.Evaluate(named, echoOther).Leaks); diff != "" {
 		t.Errorf("another forbidden id beside the asker's: leaks (-want +got):\n%s", diff)

@@ -28,21 +28,32 @@ func hollin(t testing.TB) (*retrieval.Retriever, *bleveindex.Index) {
 	return hollinWith(t, retrieval.Options{})
 }
 
-// hollinWith is hollin with retrieval options; the embedder and reranker
-// are filled in.
-func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *bleveindex.Index) {
+// hollinCorpus is the Hollin sample corpus, its chunks (the default
+// chunker) and the builtin embedder, as every backend's index is built.
+func hollinCorpus(t testing.TB) ([]corpus.Document, []corpus.Chunk, *embed.Hashed) {
 	t.Helper()
 	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, _ := chunk.New(chunk.Default())
+	ch, err := chunk.New(chunk.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
 	emb, err := embed.NewHashed(embed.DefaultHashedDim)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return docs, ch.SplitAll(docs), emb
+}
+
+// hollinWith is hollin with retrieval options; the embedder and reranker
+// are filled in.
+func hollinWith(t testing.TB, o retrieval.Options) (*retrieval.Retriever, *bleveindex.Index) {
+	t.Helper()
+	docs, chunks, emb := hollinCorpus(t)
 	dir := filepath.Join(t.TempDir(), "hollin")
-	if _, _, err := bleveindex.Build(context.Background(), dir, ch.SplitAll(docs), backend.BuildOptions{
+	if _, _, err := bleveindex.Build(context.Background(), dir, chunks, backend.BuildOptions{
 		Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: chunk.Default().String(),
 	}); err != nil {
 		t.Fatal(err)

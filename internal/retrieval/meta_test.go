@@ -53,26 +53,19 @@ func TestMetaReadsOnlyWhatRanks(t *testing.T) {
 // on the RediSearch backend (its ChunkMeta, round 19), the metadata read
 // from Redis (an Index without a chunk cache) and from the cache.
 func TestMetaReadsOnlyWhatRanksOnRediSearch(t *testing.T) {
-	docs, err := corpus.LoadJSONL(filepath.Join(hollinDir, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, _ := chunk.New(chunk.Default())
-	emb, err := embed.NewHashed(embed.DefaultHashedDim)
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs, chunks, emb := hollinCorpus(t)
 	ctx := context.Background()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	name := redistest.Name("meta")
-	if _, _, err := redisearch.Build(ctx, rdb, name, ch.SplitAll(docs), redisearch.BuildOptions{Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
+	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Checksum: corpus.Checksum(docs), Embedder: emb, Chunking: chunk.Default().String()}); err != nil {
 		t.Fatal(err)
 	}
 	for _, cache := range []int{-1, 0} {
 		t.Run(fmt.Sprintf("cache=%d", cache), func(t *testing.T) {
 			var ixs [2]*redisearch.Index
 			for i := range ixs {
+				var err error
 				ixs[i], err = redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: cache})
 				if err != nil {
 					t.Fatal(err)

@@ -3,7 +3,6 @@ package assessdev
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/eval/devsets"
 )
 
 // A learned accept decision, measured (round 19, issue 24; see
@@ -84,20 +84,26 @@ var useLoopRows = os.Getenv("ASSESSDEV_LOOPROWS") != ""
 // loop's later attempts per set.
 func examples(t *testing.T, b *assess.Builtin, qs []asked, loopRows bool) ([]example, map[string][]row) {
 	t.Helper()
+	var out []example
 	if p := os.Getenv("ASSESSDEV_EXAMPLES"); p != "" && !loopRows {
 		if data, err := os.ReadFile(p); err == nil {
-			var out []example
 			if err := json.Unmarshal(data, &out); err != nil {
 				t.Fatal(err)
 			}
 			return out, nil
+		} else if b == nil {
+			t.Fatalf("no assessor and no cached examples: %v", err)
 		}
 		defer func() {
-			data, _ := json.Marshal(exsOut)
-			_ = os.WriteFile(p, data, 0o644)
+			data, err := json.Marshal(out)
+			if err == nil {
+				err = os.WriteFile(p, data, 0o644)
+			}
+			if err != nil {
+				t.Errorf("caching the examples in %s: %v", p, err)
+			}
 		}()
 	}
-	var out []example
 	for _, a := range qs {
 		res, cands, err := b.Candidates(context.Background(), a.req)
 		if err != nil {
@@ -116,7 +122,6 @@ func examples(t *testing.T, b *assess.Builtin, qs []asked, loopRows bool) ([]exa
 		}
 		out = append(out, e)
 	}
-	exsOut = out
 	rows := map[string][]row{}
 	if loopRows {
 		loopRecord = func(a asked, n int, chunkDoc map[string]string, cands []assess.Candidate) {
@@ -134,9 +139,6 @@ func examples(t *testing.T, b *assess.Builtin, qs []asked, loopRows bool) ([]exa
 	}
 	return out, rows
 }
-
-// exsOut is what examples last computed (for its cache, ASSESSDEV_EXAMPLES).
-var exsOut []example
 
 // row is one training row.
 type row struct {
@@ -311,41 +313,44 @@ func addRows(exs []example, held string) []row {
 	return out
 }
 
-// crossValidateSplit is crossValidate with two models: one fitted on the
-// chunks v21 accepts (whether to keep the acceptance), one on the chunks
-// of the questions it refuses (which to accept instead).
-func crossValidateSplit(t *testing.T, exs []example, lam float64, logSets bool) tallyLearned {
-	var tot tallyLearned
-	for _, held := range sets {
-		train := func(s string) bool { return s != held }
-		only := func(s string) bool { return s == held }
-		mk, ma := fit(keepRows(exs, held), lam), fit(addRows(exs, held), lam)
-		th := chooseThresholds(scoreSplit(mk, ma, exs, train), v21Score(exs, train).refused, false)
-		got := tallyOf(scoreSplit(mk, ma, exs, only), th)
-		if logSets {
-			t.Logf("split: left out %-8s thresholds keep %.3f add %.3f: v21 %s | learned %s", held, th.keep, th.add, v21Score(exs, only), got)
-		}
-		tot.add(got)
+// splitModels fits, without the set held, one model on the chunks v21
+// accepts (whether to keep the acceptance), one on the chunks of the
+// questions it refuses (which to accept instead).
+func splitModels(exs []example, lam float64) func(held string) (keep, pick *linearModel) {
+	return func(held string) (*linearModel, *linearModel) {
+		return fit(keepRows(exs, held), lam), fit(addRows(exs, held), lam)
 	}
-	return tot
 }
 
-// tallyLearned is a decision's score on examples: right (accepted, a relevant
-// document retrieved), on (accepted on a relevant chunk), refused
-// (no-answer questions not accepted).
-type tallyLearned struct{ right, on, accepted, answerable, refused, noAnswer int }
-
-func (s tallyLearned) String() string {
-	return fmt.Sprintf("right %d/%d, on a relevant chunk %d of %d accepted, refusal %d/%d", s.right, s.answerable, s.on, s.accepted, s.refused, s.noAnswer)
+// oneModel fits, without the set held, one model on every chunk (and
+// extra's rows) that both scores v21's chunk and picks one.
+func oneModel(exs []example, extra map[string][]row, lam float64) func(held string) (keep, pick *linearModel) {
+	return func(held string) (*linearModel, *linearModel) {
+		m := fit(trainRows(exs, extra, held), lam)
+		return m, m
+	}
 }
 
-func (s *tallyLearned) add(o tallyLearned) {
-	s.right += o.right
-	s.on += o.on
-	s.accepted += o.accepted
-	s.answerable += o.answerable
-	s.refused += o.refused
-	s.noAnswer += o.noAnswer
+// count adds e's verdict to s: accepted or not, on a relevant chunk
+// (on), right when accepted and a relevant document was retrieved.
+func (s *score) count(e *example, accepted, on bool) {
+	if e.Answerable {
+		s.answerable++
+	} else {
+		s.noAnswer++
+	}
+	switch {
+	case accepted:
+		s.accepted++
+		if on {
+			s.on++
+		}
+		if e.Answerable && e.Retrieved {
+			s.right++
+		}
+	case !e.Answerable:
+		s.refused++
+	}
 }
 
 // scored is an example as a model scores it: the candidate it scores
@@ -356,12 +361,8 @@ type scored struct {
 	pModel, pRules float64
 }
 
-func scoreAll(m *linearModel, exs []example, keep func(string) bool) []scored {
-	return scoreSplit(m, m, exs, keep)
-}
-
-// scoreSplit is scoreAll with v21's chunk scored by mKeep and the
-// highest-scored chunk picked by mAdd.
+// scoreSplit scores the examples of the sets keep keeps: v21's chunk by
+// mKeep, and the chunk m scores highest picked.
 func scoreSplit(mKeep, m *linearModel, exs []example, keep func(string) bool) []scored {
 	var out []scored
 	for i := range exs {
@@ -397,53 +398,21 @@ func (th thresholds) decide(sc scored) int {
 }
 
 // tallyOf tallies scs decided at th.
-func tallyOf(scs []scored, th thresholds) tallyLearned {
-	var s tallyLearned
+func tallyOf(scs []scored, th thresholds) score {
+	var s score
 	for _, sc := range scs {
-		e := sc.e
 		i := th.decide(sc)
-		if e.Answerable {
-			s.answerable++
-		} else {
-			s.noAnswer++
-		}
-		if i >= 0 {
-			s.accepted++
-			if e.Relevant[i] {
-				s.on++
-			}
-			if e.Answerable && e.Retrieved {
-				s.right++
-			}
-		} else if !e.Answerable {
-			s.refused++
-		}
+		s.count(sc.e, i >= 0, i >= 0 && sc.e.Relevant[i])
 	}
 	return s
 }
 
 // v21Score tallies v21's own verdicts on exs of sets in keep.
-func v21Score(exs []example, keep func(string) bool) tallyLearned {
-	var s tallyLearned
-	for _, e := range exs {
-		if !keep(e.Set) {
-			continue
-		}
-		if e.Answerable {
-			s.answerable++
-		} else {
-			s.noAnswer++
-		}
-		if e.V21Doc {
-			s.accepted++
-			if e.V21On {
-				s.on++
-			}
-			if e.Answerable && e.Retrieved {
-				s.right++
-			}
-		} else if !e.Answerable {
-			s.refused++
+func v21Score(exs []example, keep func(string) bool) score {
+	var s score
+	for i := range exs {
+		if e := &exs[i]; keep(e.Set) {
+			s.count(e, e.V21Doc, e.V21On)
 		}
 	}
 	return s
@@ -467,7 +436,7 @@ func chooseThresholds(scs []scored, floor int, alone bool) thresholds {
 	if !alone {
 		keeps = append(keeps, 0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 	}
-	best, bestS := thresholds{never, never}, tallyLearned{on: -1}
+	best, bestS := thresholds{never, never}, score{on: -1}
 	for _, k := range keeps {
 		for i := len(adds) - 1; i >= 0; i-- {
 			th := thresholds{k, adds[i]}
@@ -480,26 +449,25 @@ func chooseThresholds(scs []scored, floor int, alone bool) thresholds {
 	return best
 }
 
-// crossValidate fits on every set but one, chooses the thresholds there
-// and scores the set left out, for each set; it returns each fold's model
-// and thresholds and the totals (the learned decision's, v21's).
-func crossValidate(t *testing.T, exs []example, extra map[string][]row, alone bool, lam float64, logSets bool) (map[string]*linearModel, map[string]thresholds, tallyLearned, tallyLearned) {
-	models, ths := map[string]*linearModel{}, map[string]thresholds{}
-	var tot, tot21 tallyLearned
+// crossValidate fits the models on every set but one (models), chooses
+// the thresholds there and scores the set left out, for each set, and
+// returns the totals (the learned decision's, v21's); logSets logs each
+// fold's line, after prefix.
+func crossValidate(t *testing.T, exs []example, models func(held string) (keep, pick *linearModel), alone, logSets bool, prefix string) (score, score) {
+	var tot, tot21 score
 	for _, held := range sets {
 		train := func(s string) bool { return s != held }
 		only := func(s string) bool { return s == held }
-		m := fit(trainRows(exs, extra, held), lam)
-		th := chooseThresholds(scoreAll(m, exs, train), v21Score(exs, train).refused, alone)
-		got, base := tallyOf(scoreAll(m, exs, only), th), v21Score(exs, only)
+		mk, mp := models(held)
+		th := chooseThresholds(scoreSplit(mk, mp, exs, train), v21Score(exs, train).refused, alone)
+		got, base := tallyOf(scoreSplit(mk, mp, exs, only), th), v21Score(exs, only)
 		if logSets {
-			t.Logf("left out %-8s thresholds keep %.3f add %.3f: v21 %s | learned %s", held, th.keep, th.add, base, got)
+			t.Logf("%sleft out %-8s thresholds keep %.3f add %.3f: v21 %s | learned %s", prefix, held, th.keep, th.add, base, got)
 		}
-		tot.add(got)
-		tot21.add(base)
-		models[held], ths[held] = m, th
+		tot.add(&got)
+		tot21.add(&base)
 	}
-	return models, ths, tot, tot21
+	return tot, tot21
 }
 
 // TestLeaveOneSetOutLearned fits the model with each development set left
@@ -526,10 +494,11 @@ func TestLeaveOneSetOutLearned(t *testing.T) {
 	t.Logf("%d questions, %d features", len(exs), len(assess.FeatureNames()))
 	for _, lam := range []float64{1, 10, 100} {
 		for _, alone := range []bool{true, false} {
-			_, _, tot, tot21 := crossValidate(t, exs, extra, alone, lam, lam == lambda && !alone)
+			tot, tot21 := crossValidate(t, exs, oneModel(exs, extra, lam), alone, lam == lambda && !alone, "")
 			t.Logf("lambda %g, model alone %v: leave-one-set-out first attempt: v21 %s | learned %s", lam, alone, tot21, tot)
 		}
-		t.Logf("lambda %g, split models: leave-one-set-out first attempt: v21 %s | learned %s", lam, v21Score(exs, func(string) bool { return true }), crossValidateSplit(t, exs, lam, lam == lambda))
+		tot, tot21 := crossValidate(t, exs, splitModels(exs, lam), false, lam == lambda, "split: ")
+		t.Logf("lambda %g, split models: leave-one-set-out first attempt: v21 %s | learned %s", lam, tot21, tot)
 	}
 }
 
@@ -581,9 +550,10 @@ func TestLearnedTrade(t *testing.T) {
 		noAnswerBack bool
 	}
 	var adds, keeps []pt
+	models := splitModels(exs, lam)
 	for _, held := range sets {
 		only := func(s string) bool { return s == held }
-		mk, ma := fit(keepRows(exs, held), lam), fit(addRows(exs, held), lam)
+		mk, ma := models(held)
 		for _, sc := range scoreSplit(mk, ma, exs, only) {
 			e := sc.e
 			if !e.V21Doc && sc.pick >= 0 {
@@ -594,6 +564,9 @@ func TestLearnedTrade(t *testing.T) {
 			}
 		}
 	}
+	// The newest development set is the round's validation set: its
+	// questions are not named (docs/log/evaluation.md).
+	validation := devsets.Names()[len(devsets.Names())-1]
 	sort.SliceStable(adds, func(i, j int) bool { return adds[i].p > adds[j].p })
 	sort.SliceStable(keeps, func(i, j int) bool { return keeps[i].p < keeps[j].p })
 	g, c := 0, 0
@@ -604,7 +577,7 @@ func TestLearnedTrade(t *testing.T) {
 		if a.cost {
 			c++
 		}
-		if a.cost && a.set != "fresh17" && c <= 15 { // fresh17 is the round's validation set: not read
+		if a.cost && a.set != validation && c <= 15 {
 			t.Logf("no-answer accepted at %d: %s %s", i+1, a.set, a.id)
 		}
 		if i < 60 || i%25 == 0 {

@@ -19,6 +19,9 @@ type Direct struct {
 	Index     backend.Index
 	Retriever *retrieval.Retriever
 	src       *Source
+	// rewriter is loop.rewriter: the builtin rewriter Assessor wires
+	// (empty: the default).
+	rewriter string
 }
 
 // OpenDirect opens the configured index (building it first when build is
@@ -39,15 +42,16 @@ func OpenDirect(ctx context.Context, cfg config.Config, log *slog.Logger, build 
 		src.Close()
 		return nil, err
 	}
-	return &Direct{Index: ix, Retriever: r, src: src}, nil
+	return &Direct{Index: ix, Retriever: r, src: src, rewriter: cfg.Loop.Rewriter}, nil
 }
 
 // Assessor is the builtin assessor and its rewriter over the index,
-// wired as a worker wires them (with thes; nil: none): the offline
-// harnesses judge with the service's vocabulary, its visible-chunk check
-// (Holdings), spelling lookups (Spellings) and error check included.
+// wired as a worker wires them (with thes; nil: none; the rewriter
+// loop.rewriter names): the offline harnesses judge with the service's
+// vocabulary, its visible-chunk check (Holdings), spelling lookups
+// (Spellings) and error check included.
 func (d *Direct) Assessor(thes assess.Thesaurus) (*assess.Builtin, error) {
-	return builtinAssessor(d.Index, thes, "")
+	return builtinAssessor(d.Index, thes, d.rewriter)
 }
 
 // Close closes the index and the Redis client.

@@ -14,6 +14,7 @@ import (
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/router"
 )
 
 // plainCorpus is the index's visible statistics as they come, without the
@@ -108,5 +109,49 @@ func TestDirectAssessorIsTheWorkers(t *testing.T) {
 	t.Logf("%d questions; the plain statistics judged %d of them otherwise", asked, plainDiffers)
 	if plainDiffers == 0 {
 		t.Errorf("the plain statistics judged all %d questions as the worker does: this test cannot tell the two vocabularies apart", asked)
+	}
+}
+
+// TestLoopRewriterSelects: loop.rewriter picks the builtin rewriter a
+// worker's assessor proposes with, and Direct.Assessor wires the same:
+// builtin:strategies-v5 by default, v4 when named.
+func TestLoopRewriterSelects(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dataDir := t.TempDir()
+	for i, c := range []struct{ rewriter, want string }{
+		{"", router.BuiltinRewriteModel},
+		{router.BuiltinRewriteModelV4, router.BuiltinRewriteModelV4},
+	} {
+		cfg := config.Default()
+		cfg.DataDir = dataDir
+		cfg.Index.Corpus = filepath.Join(root, "testdata", "hollin", "corpus.jsonl")
+		cfg.Loop.Thesaurus = ""
+		cfg.Loop.Rewriter = c.rewriter
+		worker, err := Open(ctx, cfg, log, i == 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, ok := worker.cur.Load().assessor.(*assess.Builtin)
+		if !ok || b.Rewriter == nil {
+			t.Fatalf("the worker's assessor is %T, want a builtin with a rewriter", worker.cur.Load().assessor)
+		}
+		if got := b.Rewriter.Model(); got != c.want {
+			t.Errorf("loop.rewriter %q: the worker's rewriter is %s, want %s", c.rewriter, got, c.want)
+		}
+		worker.Close()
+		d, err := OpenDirect(ctx, cfg, log, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, err := d.Assessor(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := direct.Rewriter.Model(); got != c.want {
+			t.Errorf("loop.rewriter %q: Direct.Assessor's rewriter is %s, want %s", c.rewriter, got, c.want)
+		}
+		d.Close()
 	}
 }

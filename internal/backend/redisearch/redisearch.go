@@ -470,7 +470,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := depth * max(1, ix.rare.Deeper)
-		ids, contents, total, err = ix.candidatesTotal(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
+		ids, contents, total, err = ix.candidates(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -478,7 +478,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, contents, _, err = ix.candidatesTotal(ctx, textQuery(qt.terms, filter, qt.weights), depth, readContent)
+		ids, contents, _, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth, readContent)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -496,6 +496,11 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	return hits, nil
 }
 
+// readContent: SearchText's candidates' read returns their content field
+// (see candidates). A variable for the tests and diagnostics that
+// compare it with NOCONTENT and one HMGET a candidate.
+var readContent = true
+
 // candidates returns the ids of the best depth chunks for query by
 // BM25STD, and past them every chunk that ties the last one's score: the
 // engine orders ties arbitrarily, and the exact re-scoring must see all
@@ -512,19 +517,10 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 // (RETURN instead of NOCONTENT), in contents beside ids (contents[i] is
 // ids[i]'s, "" when the reply had none): the re-scoring needs it, and
 // the engine loads it inside the one search, where one HMGET a
-// candidate (candidateTerms) was hundreds of commands a question.
-func (ix *Index) candidates(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, err error) {
-	ids, contents, _, err = ix.candidatesTotal(ctx, query, depth, withContent)
-	return ids, contents, err
-}
+// candidate (candidateTerms) was hundreds of commands a question. total
+// is the number of chunks query matched.
+func (ix *Index) candidates(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
 
-// readContent: SearchText's candidates' read returns their content field
-// (see candidates). A variable for the tests and diagnostics that
-// compare it with NOCONTENT and one HMGET a candidate.
-var readContent = true
-
-// candidatesTotal is candidates with the number of chunks query matched.
-func (ix *Index) candidatesTotal(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	cut := math.Inf(-1) // the depth-th score, once read
