@@ -55,7 +55,7 @@ test-chaos: $(BIN)/temporal
 # and restart: 0 lost, 0 different). Debian's PostgreSQL is installed with
 # apt-get when missing (needs root); it runs from a temporary directory on
 # a free port, as the postgres account when the test runs as root. CI runs
-# it after test-chaos. ASSAY_CLUSTER_N sets the batch size (default 60),
+# it after test-chaos. ASSAY_CLUSTER_N sets the batch size (default 120),
 # ASSAY_CLUSTER_KEEP=1 keeps the directory and prints the logs.
 # internal/clustertest's doc lists the rest.
 test-cluster: build $(BIN)/temporal $(BIN)/temporal-server
