@@ -7,12 +7,19 @@ package rerank
 import (
 	"context"
 
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// BuiltinID names the builtin reranker in traces.
-const BuiltinID = "builtin:features-v3"
+// BuiltinID names the builtin reranker in traces: builtin:features-v4,
+// v3's features and weights plus the answer-type feature (Weights.Type).
+const BuiltinID = "builtin:features-v4"
+
+// V3ID names the previous builtin reranker, kept selectable (Model,
+// loop.reranker): DefaultWeights without the answer-type feature.
+const V3ID = "builtin:features-v3"
 
 // Weights weigh the builtin reranker's features; each feature is in 0..1.
 type Weights struct {
@@ -31,6 +38,16 @@ type Weights struct {
 	// Title is the share of the query's IDF weight the candidate's title
 	// contains (retrieval.Coverage of the title alone).
 	Title float64 `json:"title"`
+	// Type (v4) is 1 when the query expects an answer of a kind that
+	// answertype finds in text — a count, a period, a frequency, a
+	// speed, a measure, an amount of money, a date, a time or condition,
+	// an instruction, a place, a name — and some sentence of the
+	// candidate's text holds an expression of that kind
+	// (answertype.Question.Find); else 0. Yes/no questions and
+	// descriptions (any statement, e.g. every SciFact claim) score 0 for
+	// every candidate: nearly every passage holds a yes/no-deciding
+	// word, and a description is not checked.
+	Type float64 `json:"type,omitempty"`
 }
 
 // DefaultWeights were chosen on the SciFact train split and SciFact's
@@ -42,7 +59,32 @@ type Weights struct {
 // in band?"). v2 (no Title feature) was {BM25 0.5, Cosine 0.2, Fused 0.3};
 // v1 was {Coverage 0.2, Proximity 0.2, BM25 0.4, Fused 0.2} with k 60,
 // weight 0.5, depth 50.
-var DefaultWeights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1}
+//
+// v4 adds Type 0.1 to v3's weights (V3Weights), chosen on the Hollin
+// development sets without the round's validation set (see
+// docs/retrieval.md, "The answer-type feature"); SciFact's claims are all
+// descriptions, so its rankings are v3's.
+var DefaultWeights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1, Type: 0.1}
+
+// V3Weights are builtin:features-v3's weights: DefaultWeights without the
+// answer-type feature.
+var V3Weights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1}
+
+// Models lists the builtin reranker's selectable model ids, the default
+// first.
+func Models() []string { return []string{BuiltinID, V3ID} }
+
+// Model returns the builtin reranker named id: BuiltinID (or "", the
+// default) or V3ID; ok is false for any other id.
+func Model(an *terms.Analyzer, id string) (b *Builtin, ok bool) {
+	switch id {
+	case "", BuiltinID:
+		return NewBuiltin(an, DefaultWeights), true
+	case V3ID:
+		return NewBuiltin(an, V3Weights), true
+	}
+	return nil, false
+}
 
 // Builtin is the offline feature-based reranker: a weighted sum of
 // lexical features that BM25 alone does not use (coverage of the query's
@@ -61,12 +103,25 @@ func NewBuiltin(an *terms.Analyzer, w Weights) *Builtin {
 	return &Builtin{an: an, w: w}
 }
 
-// ID names the reranker.
-func (b *Builtin) ID() string { return BuiltinID }
+// ID names the reranker: V3ID for v3's weights, BuiltinID otherwise
+// (the default weights or any others a caller sets).
+func (b *Builtin) ID() string {
+	if b.w == V3Weights {
+		return V3ID
+	}
+	return BuiltinID
+}
 
 // Rerank implements retrieval.Reranker.
 func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabulary, cands []retrieval.Candidate) ([]float64, error) {
 	q := retrieval.WeighQuery(b.an, vocab, query)
+	var asked answertype.Question
+	if b.w.Type != 0 {
+		asked = answertype.Classify(query)
+		if asked.Type == answertype.YesNo {
+			asked.Type = answertype.Description
+		}
+	}
 	var maxBM25, maxFused float64
 	for _, c := range cands {
 		maxBM25 = max(maxBM25, c.BM25)
@@ -82,10 +137,25 @@ func (b *Builtin) Rerank(_ context.Context, query string, vocab retrieval.Vocabu
 			f.Fused = c.Fused / maxFused
 		}
 		f.Cosine = max(c.Cosine, 0)
+		if asked.Type != answertype.Description && holds(asked, c.Text) {
+			f.Type = 1
+		}
 		out[i] = b.w.Coverage*f.Coverage + b.w.Proximity*f.Proximity + b.w.BM25*f.BM25 +
-			b.w.Cosine*f.Cosine + b.w.Fused*f.Fused + b.w.Title*f.Title
+			b.w.Cosine*f.Cosine + b.w.Fused*f.Fused + b.w.Title*f.Title + b.w.Type*f.Type
 	}
 	return out, nil
+}
+
+// holds reports whether some sentence of text holds an expression of the
+// kind asked expects (Weights.Type). It reads only the candidate's own
+// text: no statistics.
+func holds(asked answertype.Question, text string) bool {
+	for _, s := range citation.Sentences(text) {
+		if len(asked.Find(s)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // features computes the candidate's text features (coverage, proximity,
