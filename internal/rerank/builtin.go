@@ -103,6 +103,9 @@ func NewBuiltin(an *terms.Analyzer, w Weights) *Builtin {
 	return &Builtin{an: an, w: w}
 }
 
+// Weights are the weights b scores with.
+func (b *Builtin) Weights() Weights { return b.w }
+
 // ID names the reranker: V3ID for v3's weights, BuiltinID otherwise
 // (the default weights or any others a caller sets).
 func (b *Builtin) ID() string {

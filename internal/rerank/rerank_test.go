@@ -3,6 +3,7 @@ package rerank
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -232,5 +233,73 @@ func BenchmarkBuiltin(b *testing.B) {
 		if _, err := r.Rerank(context.Background(), "how many years is the washer motor covered", vocab{}, cands); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBuiltinAnswerType: v4's Type feature is 1 for a candidate holding an
+// expression of the kind the query expects and 0 otherwise, so among
+// candidates whose other features are alike the one that can answer goes
+// first; v3 (V3ID) has no such feature and keeps the first-stage order.
+func TestBuiltinAnswerType(t *testing.T) {
+	an := terms.New()
+	cands := []retrieval.Candidate{
+		{ChunkID: "no-answer", Title: "Descaling the kettle", Text: "Descale the kettle with the descaler sold for it, then rinse it.", BM25: 10, Fused: 1},
+		{ChunkID: "answer", Title: "Descaling the kettle", Text: "Descale the kettle every three months, or once a month in hard water areas.", BM25: 9, Fused: 0.9},
+	}
+	for _, tc := range []struct {
+		id, query   string
+		answerFirst bool
+		typeFeature float64
+	}{
+		{BuiltinID, "how often should I descale the kettle", true, 1},
+		{V3ID, "how often should I descale the kettle", false, 0},
+		// a description and a yes/no question: nothing is checked
+		{BuiltinID, "descaling the kettle", false, 0},
+		{BuiltinID, "should I descale the kettle", false, 0},
+	} {
+		b, ok := Model(an, tc.id)
+		if !ok || b.ID() != tc.id {
+			t.Fatalf("Model(%q) = %v, %v", tc.id, b, ok)
+		}
+		got, err := b.Rerank(context.Background(), tc.query, vocab{}, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first := got[1] > got[0]; first != tc.answerFirst {
+			t.Errorf("%s, %q: scores %v, want the candidate with a frequency first: %v", tc.id, tc.query, got, tc.answerFirst)
+		}
+		v3, _ := Model(an, V3ID)
+		base, _ := v3.Rerank(context.Background(), tc.query, vocab{}, cands)
+		if d := got[1] - base[1]; math.Abs(d-tc.typeFeature*b.Weights().Type) > 1e-12 {
+			t.Errorf("%s, %q: the answering candidate scores %v more than v3, want %v", tc.id, tc.query, d, tc.typeFeature*b.Weights().Type)
+		}
+		if got[0] != base[0] {
+			t.Errorf("%s, %q: the candidate without a frequency scores %v, v3 %v; want the same", tc.id, tc.query, got[0], base[0])
+		}
+	}
+}
+
+// TestModels: the default id is v4 with DefaultWeights, v3 keeps v3's
+// weights (DefaultWeights without Type), and any other id is refused.
+func TestModels(t *testing.T) {
+	if m := Models(); len(m) != 2 || m[0] != BuiltinID || m[1] != V3ID {
+		t.Fatalf("Models() = %v", m)
+	}
+	for id, w := range map[string]Weights{"": DefaultWeights, BuiltinID: DefaultWeights, V3ID: V3Weights} {
+		b, ok := Model(terms.New(), id)
+		if !ok || b.Weights() != w {
+			t.Errorf("Model(%q) weights = %+v, %v, want %+v", id, b.Weights(), ok, w)
+		}
+	}
+	w := DefaultWeights
+	w.Type = 0
+	if w != V3Weights || DefaultWeights.Type == 0 {
+		t.Errorf("DefaultWeights %+v are not V3Weights %+v plus a Type weight", DefaultWeights, V3Weights)
+	}
+	if b, ok := Model(terms.New(), "builtin:features-v2"); ok {
+		t.Errorf("Model(builtin:features-v2) = %v, want refused", b.ID())
+	}
+	if id := NewBuiltin(terms.New(), DefaultWeights).ID(); id != "builtin:features-v4" {
+		t.Errorf("default ID = %q", id)
 	}
 }
