@@ -336,9 +336,10 @@ type Loop struct {
 	Rewriter string `yaml:"rewriter"`
 	// Reranker is the builtin reranker's model id (the hybrid+rerank
 	// mode of every search: the loop's, `assay search`, `assay eval
-	// retrieval`): builtin:features-v4 (empty, the default) or the
-	// previous builtin:features-v3. Traces record which (the rerank
-	// stage's note), releases its weights.
+	// retrieval`): builtin:features-v3 (empty, the default) or
+	// builtin:features-v4, which adds an answer-type feature (see
+	// docs/retrieval.md). Traces record which (the rerank stage's note),
+	// releases its weights.
 	Reranker string `yaml:"reranker"`
 }
 

@@ -248,7 +248,7 @@ func (c Config) validateLoop(p *problems) {
 		p.add("loop.rewriter", "want %s (the default) or %s, got %q", router.BuiltinRewriteModel, router.BuiltinRewriteModelV4, r)
 	}
 	if r := c.Loop.Reranker; r != "" && !slices.Contains(rerank.Models(), r) {
-		p.add("loop.reranker", "want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V3ID, r)
+		p.add("loop.reranker", "want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V4ID, r)
 	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {

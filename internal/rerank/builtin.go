@@ -13,13 +13,15 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// BuiltinID names the builtin reranker in traces: builtin:features-v4,
-// v3's features and weights plus the answer-type feature (Weights.Type).
-const BuiltinID = "builtin:features-v4"
+// BuiltinID names the default builtin reranker in traces.
+const BuiltinID = "builtin:features-v3"
 
-// V3ID names the previous builtin reranker, kept selectable (Model,
-// loop.reranker): DefaultWeights without the answer-type feature.
-const V3ID = "builtin:features-v3"
+// V4ID names the builtin reranker with the answer-type feature
+// (Weights.Type, V4Weights), selected by loop.reranker (Model). Not the
+// default: it puts a relevant chunk first more often on the Hollin
+// development sets, but the builtin loop's answers are no better with it
+// (docs/retrieval.md, "The answer-type feature").
+const V4ID = "builtin:features-v4"
 
 // Weights weigh the builtin reranker's features; each feature is in 0..1.
 type Weights struct {
@@ -38,7 +40,7 @@ type Weights struct {
 	// Title is the share of the query's IDF weight the candidate's title
 	// contains (retrieval.Coverage of the title alone).
 	Title float64 `json:"title"`
-	// Type (v4) is 1 when the query expects an answer of a kind that
+	// Type (builtin:features-v4 only) is 1 when the query expects an answer of a kind that
 	// answertype finds in text — a count, a period, a frequency, a
 	// speed, a measure, an amount of money, a date, a time or condition,
 	// an instruction, a place, a name — and some sentence of the
@@ -59,29 +61,26 @@ type Weights struct {
 // in band?"). v2 (no Title feature) was {BM25 0.5, Cosine 0.2, Fused 0.3};
 // v1 was {Coverage 0.2, Proximity 0.2, BM25 0.4, Fused 0.2} with k 60,
 // weight 0.5, depth 50.
-//
-// v4 adds Type 0.1 to v3's weights (V3Weights), chosen on the Hollin
-// development sets without the round's validation set (see
-// docs/retrieval.md, "The answer-type feature"); SciFact's claims are all
-// descriptions, so its rankings are v3's.
-var DefaultWeights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1, Type: 0.1}
+var DefaultWeights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1}
 
-// V3Weights are builtin:features-v3's weights: DefaultWeights without the
-// answer-type feature.
-var V3Weights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1}
+// V4Weights are builtin:features-v4's: DefaultWeights plus Type 0.1,
+// chosen on the Hollin development sets without the round's validation
+// set (docs/retrieval.md, "The answer-type feature"). SciFact's claims
+// are all descriptions, so v4 ranks SciFact as v3 does.
+var V4Weights = Weights{Coverage: 0.18, Proximity: 0.09, BM25: 0.18, Cosine: 0.09, Fused: 0.36, Title: 0.1, Type: 0.1}
 
 // Models lists the builtin reranker's selectable model ids, the default
 // first.
-func Models() []string { return []string{BuiltinID, V3ID} }
+func Models() []string { return []string{BuiltinID, V4ID} }
 
 // Model returns the builtin reranker named id: BuiltinID (or "", the
-// default) or V3ID; ok is false for any other id.
+// default) or V4ID; ok is false for any other id.
 func Model(an *terms.Analyzer, id string) (b *Builtin, ok bool) {
 	switch id {
 	case "", BuiltinID:
 		return NewBuiltin(an, DefaultWeights), true
-	case V3ID:
-		return NewBuiltin(an, V3Weights), true
+	case V4ID:
+		return NewBuiltin(an, V4Weights), true
 	}
 	return nil, false
 }
@@ -106,11 +105,12 @@ func NewBuiltin(an *terms.Analyzer, w Weights) *Builtin {
 // Weights are the weights b scores with.
 func (b *Builtin) Weights() Weights { return b.w }
 
-// ID names the reranker: V3ID for v3's weights, BuiltinID otherwise
-// (the default weights or any others a caller sets).
+// ID names the reranker: V4ID when its weights use the answer-type
+// feature, BuiltinID otherwise (the default weights or any others a
+// caller sets).
 func (b *Builtin) ID() string {
-	if b.w == V3Weights {
-		return V3ID
+	if b.w.Type != 0 {
+		return V4ID
 	}
 	return BuiltinID
 }

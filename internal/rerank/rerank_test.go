@@ -239,7 +239,8 @@ func BenchmarkBuiltin(b *testing.B) {
 // TestBuiltinAnswerType: v4's Type feature is 1 for a candidate holding an
 // expression of the kind the query expects and 0 otherwise, so among
 // candidates whose other features are alike the one that can answer goes
-// first; v3 (V3ID) has no such feature and keeps the first-stage order.
+// first; the default (v3) has no such feature and keeps the first-stage
+// order, as v4 does for descriptions and yes/no questions.
 func TestBuiltinAnswerType(t *testing.T) {
 	an := terms.New()
 	cands := []retrieval.Candidate{
@@ -251,11 +252,11 @@ func TestBuiltinAnswerType(t *testing.T) {
 		answerFirst bool
 		typeFeature float64
 	}{
-		{BuiltinID, "how often should I descale the kettle", true, 1},
-		{V3ID, "how often should I descale the kettle", false, 0},
+		{V4ID, "how often should I descale the kettle", true, 1},
+		{BuiltinID, "how often should I descale the kettle", false, 0},
 		// a description and a yes/no question: nothing is checked
-		{BuiltinID, "descaling the kettle", false, 0},
-		{BuiltinID, "should I descale the kettle", false, 0},
+		{V4ID, "descaling the kettle", false, 0},
+		{V4ID, "should I descale the kettle", false, 0},
 	} {
 		b, ok := Model(an, tc.id)
 		if !ok || b.ID() != tc.id {
@@ -268,10 +269,10 @@ func TestBuiltinAnswerType(t *testing.T) {
 		if first := got[1] > got[0]; first != tc.answerFirst {
 			t.Errorf("%s, %q: scores %v, want the candidate with a frequency first: %v", tc.id, tc.query, got, tc.answerFirst)
 		}
-		v3, _ := Model(an, V3ID)
+		v3, _ := Model(an, BuiltinID)
 		base, _ := v3.Rerank(context.Background(), tc.query, vocab{}, cands)
-		if d := got[1] - base[1]; math.Abs(d-tc.typeFeature*b.Weights().Type) > 1e-12 {
-			t.Errorf("%s, %q: the answering candidate scores %v more than v3, want %v", tc.id, tc.query, d, tc.typeFeature*b.Weights().Type)
+		if d := got[1] - base[1]; math.Abs(d-tc.typeFeature*V4Weights.Type) > 1e-12 {
+			t.Errorf("%s, %q: the answering candidate scores %v more than v3, want %v", tc.id, tc.query, d, tc.typeFeature*V4Weights.Type)
 		}
 		if got[0] != base[0] {
 			t.Errorf("%s, %q: the candidate without a frequency scores %v, v3 %v; want the same", tc.id, tc.query, got[0], base[0])
@@ -279,27 +280,27 @@ func TestBuiltinAnswerType(t *testing.T) {
 	}
 }
 
-// TestModels: the default id is v4 with DefaultWeights, v3 keeps v3's
-// weights (DefaultWeights without Type), and any other id is refused.
+// TestModels: the default id is v3 with DefaultWeights, v4 is v3's
+// weights plus a Type weight, and any other id is refused.
 func TestModels(t *testing.T) {
-	if m := Models(); len(m) != 2 || m[0] != BuiltinID || m[1] != V3ID {
+	if m := Models(); len(m) != 2 || m[0] != "builtin:features-v3" || m[1] != "builtin:features-v4" {
 		t.Fatalf("Models() = %v", m)
 	}
-	for id, w := range map[string]Weights{"": DefaultWeights, BuiltinID: DefaultWeights, V3ID: V3Weights} {
+	for id, w := range map[string]Weights{"": DefaultWeights, BuiltinID: DefaultWeights, V4ID: V4Weights} {
 		b, ok := Model(terms.New(), id)
 		if !ok || b.Weights() != w {
-			t.Errorf("Model(%q) weights = %+v, %v, want %+v", id, b.Weights(), ok, w)
+			t.Fatalf("Model(%q) = %v, want weights %+v", id, ok, w)
 		}
 	}
-	w := DefaultWeights
+	w := V4Weights
 	w.Type = 0
-	if w != V3Weights || DefaultWeights.Type == 0 {
-		t.Errorf("DefaultWeights %+v are not V3Weights %+v plus a Type weight", DefaultWeights, V3Weights)
+	if w != DefaultWeights || V4Weights.Type == 0 || DefaultWeights.Type != 0 {
+		t.Errorf("V4Weights %+v are not DefaultWeights %+v plus a Type weight", V4Weights, DefaultWeights)
 	}
-	if b, ok := Model(terms.New(), "builtin:features-v2"); ok {
-		t.Errorf("Model(builtin:features-v2) = %v, want refused", b.ID())
+	if _, ok := Model(terms.New(), "builtin:features-v2"); ok {
+		t.Error("Model(builtin:features-v2) accepted, want refused")
 	}
-	if id := NewBuiltin(terms.New(), DefaultWeights).ID(); id != "builtin:features-v4" {
+	if id := NewBuiltin(terms.New(), DefaultWeights).ID(); id != "builtin:features-v3" {
 		t.Errorf("default ID = %q", id)
 	}
 }

@@ -357,7 +357,7 @@ func NewRetriever(ix backend.Index, cfg config.Config) (*retrieval.Retriever, er
 	}
 	rr, ok := rerank.Model(terms.New(), cfg.Loop.Reranker)
 	if !ok {
-		return nil, fmt.Errorf("loop.reranker: want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V3ID, cfg.Loop.Reranker)
+		return nil, fmt.Errorf("loop.reranker: want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V4ID, cfg.Loop.Reranker)
 	}
 	o := retrieval.Options{Reranker: rr}
 	if q != nil {
