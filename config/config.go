@@ -334,6 +334,13 @@ type Loop struct {
 	// (empty, the default) or the previous builtin:strategies-v4. Traces
 	// record which (every proposal's model, the rewrite route).
 	Rewriter string `yaml:"rewriter"`
+	// Reranker is the builtin reranker's model id (the hybrid+rerank
+	// mode of every search: the loop's, `assay search`, `assay eval
+	// retrieval`): builtin:features-v3 (empty, the default) or
+	// builtin:features-v4, which adds an answer-type feature (see
+	// docs/retrieval.md). Traces record which (the rerank stage's note),
+	// releases its weights.
+	Reranker string `yaml:"reranker"`
 }
 
 // GeneratorModel is the builtin generator's model id (see Generator).

@@ -127,11 +127,12 @@ func TestValidateReportsEveryField(t *testing.T) {
 	cfg.HTTP.TrustedProxies = []string{"10.0.0.0/8", "proxy.local"}
 	cfg.Loop.Generator = "builtin:extractive-v1"
 	cfg.Loop.Rewriter = "builtin:strategies-v3"
+	cfg.Loop.Reranker = "builtin:features-v2"
 	err := cfg.Validate()
 	if err == nil {
 		t.Fatal("Validate = nil, want errors")
 	}
-	for _, field := range []string{"http.write_timeout", "http.read_timeout", "http.trusted_proxies[1]", "http.addr", "loop.max_attempts", "loop.threshold", "loop.generator", "loop.rewriter", "llm.base_url",
+	for _, field := range []string{"http.write_timeout", "http.read_timeout", "http.trusted_proxies[1]", "http.addr", "loop.max_attempts", "loop.threshold", "loop.generator", "loop.rewriter", "loop.reranker", "llm.base_url",
 		"llm.small_model", "auth.keys[0].name", "auth.keys[0].sha256", "auth.keys[0].groups"} {
 		if !strings.Contains(err.Error(), field+":") {
 			t.Errorf("Validate error does not name %s:\n%v", field, err)

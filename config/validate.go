@@ -12,6 +12,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/payloadcodec"
+	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/wire"
 	"github.com/assay-rag/assay/router"
 )
@@ -245,6 +246,9 @@ func (c Config) validateLoop(p *problems) {
 	}
 	if r := c.Loop.Rewriter; r != "" && r != router.BuiltinRewriteModel && r != router.BuiltinRewriteModelV4 {
 		p.add("loop.rewriter", "want %s (the default) or %s, got %q", router.BuiltinRewriteModel, router.BuiltinRewriteModelV4, r)
+	}
+	if r := c.Loop.Reranker; r != "" && !slices.Contains(rerank.Models(), r) {
+		p.add("loop.reranker", "want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V4ID, r)
 	}
 	p.inRange("batch.concurrency", wire.ConcurrencyRange, c.Batch.Concurrency)
 	if c.Batch.ContinueAfter < 1 {

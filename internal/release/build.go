@@ -25,7 +25,11 @@ func Runtime(cfg config.Config, policy router.Policy) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, err
 	}
-	rr, err := DigestJSON(rerank.DefaultWeights)
+	reranker, ok := rerank.Model(nil, cfg.Loop.Reranker)
+	if !ok {
+		return Manifest{}, fmt.Errorf("loop.reranker: unknown builtin reranker %q", cfg.Loop.Reranker)
+	}
+	rr, err := DigestJSON(reranker.Weights())
 	if err != nil {
 		return Manifest{}, err
 	}

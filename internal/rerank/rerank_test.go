@@ -3,6 +3,7 @@ package rerank
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -232,5 +233,74 @@ func BenchmarkBuiltin(b *testing.B) {
 		if _, err := r.Rerank(context.Background(), "how many years is the washer motor covered", vocab{}, cands); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBuiltinAnswerType: v4's Type feature is 1 for a candidate holding an
+// expression of the kind the query expects and 0 otherwise, so among
+// candidates whose other features are alike the one that can answer goes
+// first; the default (v3) has no such feature and keeps the first-stage
+// order, as v4 does for descriptions and yes/no questions.
+func TestBuiltinAnswerType(t *testing.T) {
+	an := terms.New()
+	cands := []retrieval.Candidate{
+		{ChunkID: "no-answer", Title: "Descaling the kettle", Text: "Descale the kettle with the descaler sold for it, then rinse it.", BM25: 10, Fused: 1},
+		{ChunkID: "answer", Title: "Descaling the kettle", Text: "Descale the kettle every three months, or once a month in hard water areas.", BM25: 9, Fused: 0.9},
+	}
+	for _, tc := range []struct {
+		id, query   string
+		answerFirst bool
+		typeFeature float64
+	}{
+		{V4ID, "how often should I descale the kettle", true, 1},
+		{BuiltinID, "how often should I descale the kettle", false, 0},
+		// a description and a yes/no question: nothing is checked
+		{V4ID, "descaling the kettle", false, 0},
+		{V4ID, "should I descale the kettle", false, 0},
+	} {
+		b, ok := Model(an, tc.id)
+		if !ok || b.ID() != tc.id {
+			t.Fatalf("Model(%q) = %v, %v", tc.id, b, ok)
+		}
+		got, err := b.Rerank(context.Background(), tc.query, vocab{}, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first := got[1] > got[0]; first != tc.answerFirst {
+			t.Errorf("%s, %q: scores %v, want the candidate with a frequency first: %v", tc.id, tc.query, got, tc.answerFirst)
+		}
+		v3, _ := Model(an, BuiltinID)
+		base, _ := v3.Rerank(context.Background(), tc.query, vocab{}, cands)
+		if d := got[1] - base[1]; math.Abs(d-tc.typeFeature*V4Weights.Type) > 1e-12 {
+			t.Errorf("%s, %q: the answering candidate scores %v more than v3, want %v", tc.id, tc.query, d, tc.typeFeature*V4Weights.Type)
+		}
+		if got[0] != base[0] {
+			t.Errorf("%s, %q: the candidate without a frequency scores %v, v3 %v; want the same", tc.id, tc.query, got[0], base[0])
+		}
+	}
+}
+
+// TestModels: the default id is v3 with DefaultWeights, v4 is v3's
+// weights plus a Type weight, and any other id is refused.
+func TestModels(t *testing.T) {
+	if m := Models(); len(m) != 2 || m[0] != "builtin:features-v3" || m[1] != "builtin:features-v4" {
+		t.Fatalf("Models() = %v", m)
+	}
+	for id, w := range map[string]Weights{"": DefaultWeights, BuiltinID: DefaultWeights, V4ID: V4Weights} {
+		b, ok := Model(terms.New(), id)
+		if !ok || b.Weights() != w {
+			t.Fatalf("Model(%q) = %v, want weights %+v", id, ok, w)
+		}
+	}
+	w := V4Weights
+	w.Type = 0
+	if w != DefaultWeights || V4Weights.Type == 0 || DefaultWeights.Type != 0 {
+		t.Errorf("V4Weights %+v are not DefaultWeights %+v plus a Type weight", V4Weights, DefaultWeights)
+	}
+	if _, ok := Model(terms.New(), "builtin:features-v2"); ok {
+		t.Error("Model(builtin:features-v2) accepted, want refused")
+	}
+	if id := NewBuiltin(terms.New(), DefaultWeights).ID(); id != "builtin:features-v3" {
+		t.Errorf("default ID = %q", id)
 	}
 }

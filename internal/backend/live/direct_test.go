@@ -155,3 +155,47 @@ func TestLoopRewriterSelects(t *testing.T) {
 		d.Close()
 	}
 }
+
+// TestRerankerSelected: loop.reranker picks the builtin reranker the
+// retriever runs, as the rerank stage's note records it: the default
+// (builtin:features-v3) when empty, builtin:features-v4 when named, and
+// an unknown id is refused rather than served by the default.
+func TestRerankerSelected(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Index.Corpus = filepath.Join(root, "testdata", "hollin", "corpus.jsonl")
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	d, err := OpenDirect(ctx, cfg, log, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for id, want := range map[string]string{"": "builtin:features-v3", "builtin:features-v3": "builtin:features-v3", "builtin:features-v4": "builtin:features-v4"} {
+		c := cfg
+		c.Loop.Reranker = id
+		r, err := NewRetriever(d.Index, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.Search(ctx, retrieval.Request{Query: "how often should I descale the K50", Groups: []string{"public"}, K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := ""
+		for _, st := range res.Stages {
+			if st.Name == "rerank" {
+				note = st.Note
+			}
+		}
+		if note != want {
+			t.Errorf("loop.reranker %q: rerank stage note %q, want %q", id, note, want)
+		}
+	}
+	c := cfg
+	c.Loop.Reranker = "builtin:features-v2"
+	if _, err := NewRetriever(d.Index, c); err == nil {
+		t.Error("NewRetriever with loop.reranker builtin:features-v2 = nil error, want refused")
+	}
+}

@@ -349,13 +349,17 @@ func QueryEmbedder(ix backend.Index, cfg config.Config) (retrieval.QueryEmbedder
 }
 
 // NewRetriever wires retrieval over ix with its query embedder and the
-// builtin reranker.
+// builtin reranker loop.reranker names (the default: rerank.BuiltinID).
 func NewRetriever(ix backend.Index, cfg config.Config) (*retrieval.Retriever, error) {
 	q, err := QueryEmbedder(ix, cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := retrieval.Options{Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)}
+	rr, ok := rerank.Model(terms.New(), cfg.Loop.Reranker)
+	if !ok {
+		return nil, fmt.Errorf("loop.reranker: want %s (the default) or %s, got %q", rerank.BuiltinID, rerank.V4ID, cfg.Loop.Reranker)
+	}
+	o := retrieval.Options{Reranker: rr}
 	if q != nil {
 		o.Embedder = q
 	}

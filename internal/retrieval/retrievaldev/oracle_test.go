@@ -43,7 +43,7 @@ import (
 //	RETRDEV=1 RETRDEV_BEIR=/work/shared/data/scifact go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep TOTAL
 func TestOracle(t *testing.T) {
 	questions := map[string][]eval.Question{}
-	names := devsets.Names()
+	names := sets()
 	beir := os.Getenv("RETRDEV_BEIR")
 	if beir != "" {
 		ds, err := eval.LoadBEIR(beir, eval.SplitTest)
@@ -145,4 +145,138 @@ func TestOracle(t *testing.T) {
 	}
 	fmt.Printf("ORACLE TOTAL %d answerable questions without a relevant chunk first (top 5 unless RETRDEV_ORACLE_TOP5) (%d not in the top 30); won as retrieved %d; won first %d, fifth %d, rewrite %d, any %d (%d not won as retrieved)\n",
 		outside, beyond, won["asis"], won["first"], won["fifth"], won["rewrite"], won["any"], won["gain"])
+}
+
+// TestOracleDemote bounds what a reranker could win by changing which
+// chunks make the top 5 rather than their order (the builtin assessor
+// judges in its own order since builtin:coverage-v18): for each answerable
+// question the first attempt does not win as retrieved and whose relevant
+// chunk is in the top 30, the relevant chunk is put in the top 5 (in place
+// of the fifth when it is lower) and each other chunk of that top 5 in
+// turn is replaced by the best-ranked chunk below it that is neither
+// relevant nor already there ("demote one"); then, from that top 5, the
+// wrong chunk the assessor accepts is replaced likewise until it accepts
+// the relevant one or refuses, at most four times ("demote accepted").
+//
+//	RETRDEV=1 RETRDEV_SKIP=fresh18 go test ./internal/retrieval/retrievaldev -run TestOracleDemote -v | grep -E '^DEMOTE'
+func TestOracleDemote(t *testing.T) {
+	d := open(t, "")
+	ctx := context.Background()
+	th, err := thesaurus.Open("/usr/share/wordnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Assessor(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	threshold := config.Default().Loop.Threshold
+	judge := func(q eval.Question, ev []corpus.Chunk) string {
+		req := assess.Request{Question: q.Question, Query: q.Question, Groups: devsets.Asker(q), K: 5}
+		for i, c := range ev {
+			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
+		}
+		r, err := b.Assess(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !r.Assessment.Sufficient || r.Assessment.Score < threshold:
+			return "rejected"
+		case len(r.Accepted) > 0:
+			for _, c := range ev {
+				if c.ID == r.Accepted[0] {
+					if slices.Contains(q.Relevant, c.DocID) {
+						return "RIGHT"
+					}
+					return "wrong:" + c.ID
+				}
+			}
+		}
+		return "accepted"
+	}
+	n, wonOne, wonChain, wonEither := 0, 0, 0, 0
+	for _, s := range sets() {
+		qs, err := eval.LoadQuestions(devsets.Questions(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range qs {
+			if len(q.Relevant) == 0 {
+				continue
+			}
+			chunks := devsets.Search(t, d, retrieval.Request{Query: q.Question, Groups: devsets.Asker(q), K: 30}).Chunks
+			isRel := func(c corpus.Chunk) bool { return slices.Contains(q.Relevant, c.DocID) }
+			rel := slices.IndexFunc(chunks, isRel)
+			if rel < 0 {
+				continue
+			}
+			top := chunks[:min(5, len(chunks))]
+			asis := judge(q, top)
+			if asis == "RIGHT" {
+				continue
+			}
+			n++
+			base := slices.Clone(top)
+			if rel >= 5 {
+				base[len(base)-1] = chunks[rel]
+			}
+			// next is the best-ranked chunk not relevant and not in ev.
+			next := func(ev []corpus.Chunk) (corpus.Chunk, bool) {
+				for _, c := range chunks {
+					if !isRel(c) && !slices.ContainsFunc(ev, func(e corpus.Chunk) bool { return e.ID == c.ID }) {
+						return c, true
+					}
+				}
+				return corpus.Chunk{}, false
+			}
+			one := ""
+			for i, c := range base {
+				if isRel(c) {
+					continue
+				}
+				ev := slices.Clone(base)
+				r, ok := next(ev)
+				if !ok {
+					continue
+				}
+				ev[i] = r
+				if judge(q, ev) == "RIGHT" {
+					one = c.ID
+					break
+				}
+			}
+			chain, steps := "", 0
+			ev := slices.Clone(base)
+			for ; steps < 4; steps++ {
+				v := judge(q, ev)
+				if v == "RIGHT" {
+					chain = fmt.Sprintf("RIGHT after %d", steps)
+					break
+				}
+				if !strings.HasPrefix(v, "wrong:") {
+					chain = v
+					break
+				}
+				i := slices.IndexFunc(ev, func(c corpus.Chunk) bool { return c.ID == strings.TrimPrefix(v, "wrong:") })
+				r, ok := next(ev)
+				if i < 0 || !ok {
+					chain = v
+					break
+				}
+				ev[i] = r
+			}
+			if one != "" {
+				wonOne++
+			}
+			if strings.HasPrefix(chain, "RIGHT") && steps > 0 {
+				wonChain++
+			}
+			if one != "" || strings.HasPrefix(chain, "RIGHT") {
+				wonEither++
+			}
+			fmt.Printf("DEMOTE %s %s rank %d asis=%s one=%q chain=%s | %q\n", s, q.ID, rel+1, asis, one, chain, q.Question)
+		}
+	}
+	fmt.Printf("DEMOTE TOTAL %d answerable questions not won as retrieved with a relevant chunk in the top 30; won by demoting one chunk %d, by demoting accepted wrong chunks %d, either %d\n", n, wonOne, wonChain, wonEither)
 }

@@ -13,6 +13,8 @@
 //	RETRDEV=1 go test ./internal/retrieval/retrievaldev -run TestOracle -v | grep -E '^ORACLE'
 //
 // The synonym variants need WordNet in /usr/share/wordnet.
+// RETRDEV_SKIP leaves out the sets it names (space-separated), e.g. a
+// round's validation set: RETRDEV_SKIP=fresh18.
 package retrievaldev
 
 import (
@@ -77,6 +79,12 @@ func variant(v string, q string, an *terms.Analyzer, vocab interface{ DocFreq(st
 	return strings.Join(append(out, extra...), " ")
 }
 
+// sets is devsets.Names without the sets RETRDEV_SKIP names.
+func sets() []string {
+	skip := strings.Fields(os.Getenv("RETRDEV_SKIP"))
+	return slices.DeleteFunc(devsets.Names(), func(s string) bool { return slices.Contains(skip, s) })
+}
+
 // open opens the Hollin index as a worker does (devsets.Open) when corpus
 // is "", and otherwise builds corpus's index, a BEIR one (no ACLs, every
 // document public), with the default configuration; skipped unless
@@ -116,7 +124,7 @@ func TestRanks(t *testing.T) {
 		}
 	}
 	tot, totN := 0, 0
-	for _, s := range devsets.Names() {
+	for _, s := range sets() {
 		qs, err := eval.LoadQuestions(devsets.Questions(s))
 		if err != nil {
 			t.Fatal(err)
