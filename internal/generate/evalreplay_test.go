@@ -60,7 +60,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV19(an), NewExtractiveV20(an)}
+	gens := []*Extractive{NewExtractiveV20(an), NewExtractiveV21(an)}
 	var why []string
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
@@ -123,6 +123,7 @@ func TestEvalReplay(t *testing.T) {
 			}
 			why = why[:0]
 			var texts []string
+			var marks []string // the newer version's answer: what it lacks
 			for gi, g := range gens {
 				tl := &tallies[gi]
 				ans, err := g.Generate(context.Background(), req)
@@ -140,6 +141,9 @@ func TestEvalReplay(t *testing.T) {
 						texts = append(texts, "refused")
 					} else {
 						texts = append(texts, "-answered | "+ans.Text)
+						if gi == len(gens)-1 {
+							marks = append(marks, "noanswer")
+						}
 					}
 					continue
 				}
@@ -149,7 +153,8 @@ func TestEvalReplay(t *testing.T) {
 					texts = append(texts, "refused")
 					continue
 				}
-				if len(missingFacts(ans.Text, facts[q.ID])) == 0 {
+				hasFacts := len(missingFacts(ans.Text, facts[q.ID])) == 0
+				if hasFacts {
 					tl.facts++
 				}
 				var cited []string
@@ -167,9 +172,24 @@ func TestEvalReplay(t *testing.T) {
 				if right {
 					tl.right++
 				}
+				if gi == len(gens)-1 {
+					if right && !hasFacts {
+						marks = append(marks, "facts")
+					}
+					if right && slices.ContainsFunc(cited, func(c string) bool { return c[0] == '-' }) {
+						marks = append(marks, "extra")
+					}
+					if !right {
+						marks = append(marks, "wrong")
+					}
+				}
 				texts = append(texts, strings.Join(cited, " ")+" | "+ans.Text)
 			}
-			if texts[0] != texts[1] || os.Getenv("GENERATEREPLAY_ALL") != "" {
+			show := texts[0] != texts[1] || os.Getenv("GENERATEREPLAY_ALL") != ""
+			if want := os.Getenv("GENERATEREPLAY_SHOW"); want != "" {
+				show = slices.Contains(marks, want)
+			}
+			if show {
 				var srcs []string
 				for i, src := range req.Sources {
 					mark := "-"
@@ -181,7 +201,7 @@ func TestEvalReplay(t *testing.T) {
 					}
 					srcs = append(srcs, fmt.Sprintf("%d%s%s", i+1, mark, src.DocID))
 				}
-				t.Logf("%s %s %q (facts %q)\n\tsources %s\n\tv19: %s\n\tv20: %s\n\t\twhy %s", label, q.ID, q.Question, facts[q.ID], strings.Join(srcs, " "), texts[0], texts[1], strings.Join(why, " "))
+				t.Logf("%s %s %q (facts %q)\n\tsources %s\n\tv%d: %s\n\tv%d: %s\n\t\twhy %s", label, q.ID, q.Question, facts[q.ID], strings.Join(srcs, " "), gens[0].Version, texts[0], gens[1].Version, texts[1], strings.Join(why, " "))
 			}
 		}
 		for gi, g := range gens {

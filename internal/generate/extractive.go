@@ -379,7 +379,14 @@ func NewExtractive(an *terms.Analyzer) *Extractive {
 	return NewExtractiveV20(an)
 }
 
-// NewExtractiveV20 returns version 20 (ExtractiveModel).
+// NewExtractiveV21 returns version 21 (ExtractiveModel).
+func NewExtractiveV21(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV20(an)
+	g.Version = 21
+	return g
+}
+
+// NewExtractiveV20 returns version 20 (ExtractiveV20Model).
 func NewExtractiveV20(an *terms.Analyzer) *Extractive {
 	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, ParallelShare: 0.5, Version: 20}
 }
@@ -753,7 +760,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	if g.Version >= 8 && !compared && (answertype.Compares(req.Question) || choice) {
-		if picks := g.compare(bySource, ents, mentions, asked, choice); len(picks) > 1 {
+		if picks := g.compare(req.Question, bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "compare")
@@ -1024,6 +1031,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if g.Version >= 18 && asksOne && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
 				complete = false
 			}
+			// v21: nor, for a comparison, a sentence giving no value in a
+			// unit the opening sentence gives one in (see commensurable):
+			// beside "The X200 blender has a 1,200 W motor", "Blender
+			// motors on the X200 and X300 Pro are covered for 5 years"
+			// holds the same words but is no side of "which has the
+			// stronger motor".
+			if g.Version >= 21 && complete && answertype.Compares(req.Question) && !commensurable(best.text, s.text) {
+				complete = false
+			}
 			// v8: another source must bear on the question about as much as
 			// the opening one, unless it names an entity of the question
 			// no chosen source does ("what if it is from batch B-2291"),
@@ -1138,6 +1154,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(o, "sibling")
 				chosen = append(chosen, o)
 			}
+		}
+	}
+
+	// v21, rule 12: a yes/no question answered only by statements
+	// saying yes gets its cited page's statement saying no, when that one
+	// holds a word of the question the answer does not (see denial).
+	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
+		if d := g.denial(bySource, chosen, content); d != nil {
+			g.why(d, "denial")
+			chosen = append(chosen, d)
 		}
 	}
 
@@ -1428,25 +1454,48 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 //     or "which" ("what temperature does the K50 hold the water at" asks
 //     for degrees, which "1.7 litres" and "two hours" are not; see
 //     answertype.DimensionNoun) and no sentence on the question, nor its
-//     neighbour, holds a measure in a unit of that dimension;
+//     neighbour, holds a measure in a unit of that dimension; v21: or
+//     names it anywhere in the noun phrase it asks about
+//     (answertype.AskedPhrase: "what's the highest temperature"), or
+//     asks a measure with "weigh" ("how much does the X300 Pro weigh"
+//     asks for a mass, which "1,500 W" is not);
 //   - it asks for an amount of money "per" a unit ("per mile", "per X200
-//     jar"; not "as per") and every amount the typed sentences on the
-//     question give is a rate per a unit none of those words names ("£42
-//     per hour", "£18 per home visit"; "unit", "item" and "piece" are one).
+//     jar"; not "as per"; v21: or by a word of time rate, "hourly",
+//     "daily", ... for per hour, per day) and every amount the typed
+//     sentences on the question give is a rate per a unit none of those
+//     words names ("£42 per hour", "£18 per home visit"; "unit", "item"
+//     and "piece" are one); v21: for a rate per a unit of time, when none
+//     of them is a rate per that unit ("What hourly rate ..." is not
+//     answered by a "£25 inspection fee").
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
+	lacks := func(dim string) bool {
+		q := answertype.Question{Type: answertype.Quantity, Unit: dim}
+		return !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) })
+	}
 	for i := 0; i+1 < len(ws); i++ {
 		if ws[i] != "what" && ws[i] != "which" {
 			continue
 		}
-		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok {
-			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
-			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
-				return true
-			}
+		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok && lacks(dim) {
+			return true
 		}
 		break
+	}
+	if g.Version >= 21 {
+		np, _ := answertype.AskedPhrase(question)
+		for _, w := range np {
+			if dim, ok := answertype.DimensionNoun(w); ok {
+				if lacks(dim) {
+					return true
+				}
+				break
+			}
+		}
+		if asked.Type == answertype.Quantity && asked.Unit == "" && slices.ContainsFunc(ws, func(w string) bool { return w == "weigh" || w == "weighs" }) && lacks("mass") {
+			return true
+		}
 	}
 	if asked.Type != answertype.Money {
 		return false
@@ -1459,6 +1508,14 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
 			perTerms = ts
 			break
+		}
+	}
+	if g.Version >= 21 && len(perTerms) == 0 {
+		for _, w := range ws {
+			if u, ok := timeRates[w]; ok {
+				perTerms = g.an.Terms(u)
+				break
+			}
 		}
 	}
 	if len(perTerms) == 0 {
@@ -1488,6 +1545,28 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			}
 		}
 	}
+	// v21: a rate per a unit of time is answered only by an amount per
+	// that unit.
+	timeUnit := false
+	for _, u := range timeRates {
+		for _, t := range g.an.Terms(u) {
+			timeUnit = timeUnit || per[t]
+		}
+	}
+	if g.Version >= 21 && timeUnit {
+		perAsked := 0
+		for _, s := range all {
+			if s.score <= 0 || !s.typed {
+				continue
+			}
+			for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+				if ts := g.an.Terms(r[1]); slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
+					perAsked++
+				}
+			}
+		}
+		return amounts > 0 && perAsked == 0
+	}
 	return amounts > 0 && others >= amounts
 }
 
@@ -1495,6 +1574,10 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 // words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
 // according to, no rate); reMoneyRate an amount given per a unit ("£42
 // per hour").
+// timeRates are the words asking for money per a unit of time (v21, see
+// unbound) and that unit.
+var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+
 var (
 	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
@@ -2302,14 +2385,26 @@ func (g *Extractive) newEntities(s *sentence, ents []assess.Entity, chosen []*se
 // or open question a number ("1,500 W" against "1,200 W"). Each pick
 // comes from another source; none when fewer than two entities can be
 // answered so.
-func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
+func (g *Extractive) compare(question string, bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
 	compared := comparedEntities(ents, mentions)
 	if len(compared) < 2 {
 		return nil
 	}
 	deciding := func(s *sentence) bool {
+		// v21: a speed comparative ("which spins faster") is decided by
+		// a speed ("High speed reaches 22,000 RPM"), whatever type the
+		// question was read as.
+		if g.Version >= 21 && (asked.Type == answertype.YesNo || asked.Type == answertype.Description) && comparesSpeed(question) {
+			return len(answertype.Find(answertype.Speed, s.text)) > 0
+		}
 		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
 			return strings.ContainsAny(s.text, "0123456789") && len(decidingExpressions(s.text)) > 0
+		}
+		// v21: a value of the asked kind written in digits: "free" in
+		// "order a free replacement" is money, but no side of "which one
+		// costs us more".
+		if g.Version >= 21 {
+			return slices.ContainsFunc(asked.Find(s.text), func(e string) bool { return strings.ContainsAny(e, "0123456789") })
 		}
 		return s.typed
 	}
@@ -2983,4 +3078,84 @@ var choiceWords = map[string]bool{"or": true, "than": true, "vs": true, "versus"
 var valueTypes = map[answertype.Type]bool{
 	answertype.Count: true, answertype.Period: true, answertype.Frequency: true, answertype.Speed: true,
 	answertype.Quantity: true, answertype.Money: true, answertype.Date: true,
+}
+
+// denial returns, for a yes/no question whose chosen sentences state
+// no negation (reNegation), the best-scoring sentence of a cited source
+// that does and holds a content word of the question no chosen sentence
+// holds, or nil (v21, rule 12). A yes/no question is decided by what the
+// page says of the asked case, and a page listing what it covers says
+// what it does not in a sentence of its own: "can I claim new ones on
+// warranty" about blades gone blunt is answered by "It does not cover
+// blade wear, ...", not only by "Every Hollin appliance has a 2-year
+// warranty". A word the chosen sentences hold already ("warranty") is
+// not enough: the denial must be about something the answer has not
+// said.
+func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
+		return nil
+	}
+	var pick *sentence
+	for _, c := range chosen {
+		for pi := range bySource[c.source] {
+			s := bySource[c.source][pi].first
+			if slices.Contains(chosen, s) || !reNegation.MatchString(s.text) {
+				continue
+			}
+			if !slices.ContainsFunc(content, func(t string) bool {
+				return s.own[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
+			}) {
+				continue
+			}
+			if pick == nil || s.score > pick.score {
+				pick = s
+			}
+		}
+	}
+	return pick
+}
+
+// commensurable reports whether sentence b gives a value in a unit
+// sentence a gives one in (v21), when a gives any value
+// (decidingExpressions: a measure, a count, money, a period); the unit is
+// the expression's last word, plural or not ("1,200 W" and "1,500 W",
+// "2 years" and "5 years"). The two sides of a comparison are said in the
+// same unit.
+func commensurable(a, b string) bool {
+	ua, ub := unitsOf(a), unitsOf(b)
+	if len(ua) == 0 {
+		return true
+	}
+	for u := range ua {
+		if ub[u] {
+			return true
+		}
+	}
+	return false
+}
+
+// unitsOf returns the last words of the values text gives (see
+// commensurable), lower case, a final "s" dropped.
+func unitsOf(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range decidingExpressions(text) {
+		fs := strings.Fields(e)
+		if len(fs) == 0 {
+			continue
+		}
+		u := strings.TrimSuffix(strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:")), "s")
+		out[u] = true
+	}
+	return out
+}
+
+// speedComparatives compare how fast things go ("which spins faster"):
+// the comparison is decided by a speed ("22,000 RPM"), not any number
+// ("a 1,200 W motor").
+var speedComparatives = map[string]bool{"faster": true, "quicker": true, "slower": true, "fastest": true, "quickest": true, "slowest": true}
+
+// comparesSpeed reports whether question holds a speed comparative
+// (v21, see compare).
+func comparesSpeed(question string) bool {
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return speedComparatives[w] })
 }
