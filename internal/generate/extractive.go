@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV20Model = router.BuiltinGenerateModelV20
 	ExtractiveV19Model = router.BuiltinGenerateModelV19
 	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
@@ -301,7 +302,7 @@ const (
 // its title's word, wherever else the chunk says it; and another source
 // elaborates only an instruction (see elaborates).
 //
-// v20 (ExtractiveModel) says what answers when the chosen sentences give
+// v20 (ExtractiveV20Model) says what answers when the chosen sentences give
 // less than was asked:
 //
 //   - rule 8: a comparison answered from one side gets the other side's
@@ -315,6 +316,24 @@ const (
 //   - a sentence opening with a pronoun holds the content words of the
 //     sentence before it (see refers); a question asking the same of
 //     each thing it names is read so (rule 2b) before as a comparison.
+//
+// v21 (ExtractiveModel) says "no" when the page does, keeps a comparison
+// to values of one kind, and refuses more measures and rates it does not
+// hold:
+//
+//   - rule 12: a yes/no question answered only by statements saying yes
+//     gets its cited page's statement saying no about something the
+//     answer has not said (see denial);
+//   - in rule 3, a comparison's "equally complete" sentence of another
+//     source gives a value in a unit the opening sentence gives one in
+//     (see commensurable);
+//   - rule 2a: a speed comparative ("which spins faster") is decided by
+//     a speed, and a value asked of each side by one written in digits
+//     (see compare);
+//   - rule 1b also reads a dimension named anywhere in the noun phrase
+//     asked about, "weigh" as asking a mass, and "hourly", "daily", ...
+//     as asking money per that unit of time, answered only by an amount
+//     per it (see unbound).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -356,7 +375,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 20 (ExtractiveModel), 19 (ExtractiveV19Model, without
+	// Version is 21 (ExtractiveModel), 20 (ExtractiveV20Model, without
+	// v21's rule 12, sides in one unit, deciding values and rule 1b
+	// readings), 19 (ExtractiveV19Model, without
 	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
@@ -376,7 +397,7 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV20(an)
+	return NewExtractiveV21(an)
 }
 
 // NewExtractiveV21 returns version 21 (ExtractiveModel).
@@ -488,6 +509,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV20Model:
+		return NewExtractiveV20(an), nil
 	case ExtractiveV19Model:
 		return NewExtractiveV19(an), nil
 	case ExtractiveV18Model:
@@ -547,6 +570,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV18Model
 	case g.Version == 19:
 		return ExtractiveV19Model
+	case g.Version == 20:
+		return ExtractiveV20Model
 	}
 	return ExtractiveModel
 }
