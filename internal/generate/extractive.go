@@ -909,6 +909,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
 		asksOne := asksOneThing(req.Question)
+		possessed := g.possessed(req.Question)
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
@@ -981,6 +982,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// a source naming an entity no chosen one does is
 				// cited for that (namesNew), not for a word it adds.
 				if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
+					continue
+				}
+				// v21: nor a word the asker names as their own ("my
+				// blender", "our agreement"): it says which thing the
+				// asker has, not what is asked of it, and a page about
+				// that thing ("The X200 blender has a 1,200 W motor")
+				// says nothing of "why do you want me to register my
+				// blender" (see possessed).
+				if g.Version >= 21 && possessed[t] {
 					continue
 				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
@@ -3183,4 +3193,20 @@ var speedComparatives = map[string]bool{"faster": true, "quicker": true, "slower
 // (v21, see compare).
 func comparesSpeed(question string) bool {
 	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return speedComparatives[w] })
+}
+
+// possessed returns the terms of the words right after "my" or "our" in
+// question (v21): the asker's own things, named to say which one the
+// asker has ("my blender", "our agreement").
+func (g *Extractive) possessed(question string) map[string]bool {
+	out := map[string]bool{}
+	ws := strings.Fields(strings.ToLower(question))
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "my" || ws[i] == "our" {
+			for _, t := range g.an.Terms(ws[i+1]) {
+				out[t] = true
+			}
+		}
+	}
+	return out
 }

@@ -137,3 +137,19 @@ func TestUnboundReadsMore(t *testing.T) {
 		}
 	}
 }
+
+// TestAskersThingAddsNothing: a word the asker names as their own ("my
+// blender") does not make another page add to the answer (v21); v20
+// cited the X200's specifications beside the registration page for it
+// (the pages a loop run gave fresh10 t55, the question reworded).
+func TestAskersThingAddsNothing(t *testing.T) {
+	an := terms.New()
+	pages := hollinPages(t, "pol-registration", "man-x200-specs", "man-x300-specs", "pol-warranty-2026", "man-x200-errors")
+	req := Request{Question: "why do you want me to register my blender, what is it for?", Sources: pages, Accepted: []string{pages[0].ID}}
+	if _, docs := answerOf(t, NewExtractiveV20(an), req); !slices.Contains(docs, "man-x200-specs") {
+		t.Errorf("v20 cites %v without the X200 specifications (the case no longer tests v21)", docs)
+	}
+	if text, docs := answerOf(t, NewExtractiveV21(an), req); !slices.Equal(docs, []string{"pol-registration"}) || !strings.Contains(text, "safety notices") {
+		t.Errorf("v21 cites %v: %q; want the registration page alone", docs, text)
+	}
+}
