@@ -330,6 +330,8 @@ const (
 //   - rule 2a: a speed comparative ("which spins faster") is decided by
 //     a speed, and a value asked of each side by one written in digits
 //     (see compare);
+//   - in rule 3, a word right after "my" or "our" in the question is no
+//     word another source adds (see possessed);
 //   - rule 1b also reads a dimension named anywhere in the noun phrase
 //     asked about, "weigh" as asking a mass, and "hourly", "daily", ...
 //     as asking money per that unit of time, answered only by an amount
@@ -376,8 +378,8 @@ type Extractive struct {
 	// things (v20, see otherSide).
 	ParallelShare float64
 	// Version is 21 (ExtractiveModel), 20 (ExtractiveV20Model, without
-	// v21's rule 12, sides in one unit, deciding values and rule 1b
-	// readings), 19 (ExtractiveV19Model, without
+	// v21's rule 12, sides in one unit, deciding values, the asker's
+	// own words and rule 1b readings), 19 (ExtractiveV19Model, without
 	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
