@@ -19,7 +19,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v19, v20) what
+// TestEvalReplay gives the builtin extractive generators (v20, v21) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -33,6 +33,10 @@ import (
 //
 // reads base19-SET.json for each development set but those named in
 // GENERATEREPLAY_SKIP (comma-separated: a validation set kept unread).
+// GENERATEREPLAY_SHOW=facts|extra|wrong|noanswer prints only the
+// questions the newer version answers citing a relevant page without
+// every key fact, citing a relevant page and one that is not, citing no
+// relevant page, or answers though they have no answer.
 // A reading aid: it asserts nothing.
 func TestEvalReplay(t *testing.T) {
 	prefix := os.Getenv("GENERATEREPLAY")
