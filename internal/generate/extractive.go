@@ -318,8 +318,8 @@ const (
 //     each thing it names is read so (rule 2b) before as a comparison.
 //
 // v21 (ExtractiveModel) says "no" when the page does, keeps a comparison
-// to values of one kind, and refuses more measures and rates it does not
-// hold:
+// to values of one kind, and refuses more measures, rates and names it
+// does not hold:
 //
 //   - rule 12: a yes/no question answered only by statements saying yes
 //     gets its cited page's statement saying no about something the
@@ -335,7 +335,11 @@ const (
 //   - rule 1b also reads a dimension named anywhere in the noun phrase
 //     asked about, "weigh" as asking a mass, and "hourly", "daily", ...
 //     as asking money per that unit of time, answered only by an amount
-//     per it (see unbound).
+//     per it (see unbound);
+//   - rule 1c: a person's name asked for ("the customer's name on case
+//     30455") that no sentence on the question of a page naming the
+//     question's codes gives is answered prompt.NotFoundReply (see
+//     nameless).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -379,7 +383,7 @@ type Extractive struct {
 	ParallelShare float64
 	// Version is 21 (ExtractiveModel), 20 (ExtractiveV20Model, without
 	// v21's rule 12, sides in one unit, deciding values, the asker's
-	// own words and rule 1b readings), 19 (ExtractiveV19Model, without
+	// own words, rule 1b readings and rule 1c), 19 (ExtractiveV19Model, without
 	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
@@ -696,6 +700,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 
+	// v21, rule 1c: a person's name asked for, and no sentence on the
+	// question of a page about what the question names gives one (see
+	// nameless).
+	if g.Version >= 21 && asksOnce && g.nameless(req.Question, all, asked, ents, mentions) {
+		g.why(all[0], "not-found-person")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
+	}
 	// Rule 2: the opening sentence.
 	best := g.opening(all, asked, -1)
 	// v11: the answer opens with the source the assessor accepted
@@ -3211,4 +3222,46 @@ func (g *Extractive) possessed(question string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// personNouns name a person whose name a question may ask for ("the
+// customer's name", "the name of the engineer").
+var personNouns = map[string]bool{"customer": true, "caller": true, "agent": true, "person": true, "engineer": true, "technician": true}
+
+// reCapitalised is a capitalised word (letters only, one capital).
+var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
+
+// nameless reports whether a question asking a person's name finds none
+// in the sources (v21, rule 1c). It asks one when the noun phrase asked
+// about (answertype.AskedPhrase) holds "name" and the question names a
+// person (personNouns): "what was the customer's name on case 30455?".
+// A full name is two capitalised words in a row, the first not opening
+// its sentence ("Customer Ellie Shaw reports ..."); it counts in a
+// sentence on the question (a content word) of a source mentioning
+// every code the question names ("30455"): another case's customer is
+// not this case's. "K50" and "Android" are names (answertype's Name
+// finds them) but no person's.
+func (g *Extractive) nameless(question string, all []*sentence, asked answertype.Question, ents []assess.Entity, mentions []map[string]bool) bool {
+	if asked.Type != answertype.Name {
+		return false
+	}
+	np, _ := answertype.AskedPhrase(question)
+	if !slices.Contains(np, "name") || !slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return personNouns[w] }) {
+		return false
+	}
+	capital := func(w string) bool {
+		return reCapitalised.MatchString(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+	}
+	for _, s := range all {
+		if s.score <= 0 || slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && !e.CoveredBy(mentions[s.source]) }) {
+			continue
+		}
+		fs := strings.Fields(s.text)
+		for i := 1; i+1 < len(fs); i++ {
+			if capital(fs[i]) && capital(fs[i+1]) && !strings.ContainsAny(fs[i], ".,;:") {
+				return false
+			}
+		}
+	}
+	return true
 }

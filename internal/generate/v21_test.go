@@ -153,3 +153,25 @@ func TestAskersThingAddsNothing(t *testing.T) {
 		t.Errorf("v21 cites %v: %q; want the registration page alone", docs, text)
 	}
 }
+
+// TestPersonNameAskedFor: a question asking a person's name is answered
+// NOT_FOUND when no sentence on the question of a page naming the case it
+// names gives a full name (v21, rule 1c); v20 answered with the case's
+// symptom. Another case's customer does not answer it; the case's own
+// does.
+func TestPersonNameAskedFor(t *testing.T) {
+	an := terms.New()
+	named := cur("1", "tkt-51001", "Case 51001: Z20 burnt toast", "Case 51001. Customer Priya Nair reports her Z20 burnt the toast on setting 2. Agent advised emptying the crumb tray; the toaster worked afterwards.")
+	unnamed := cur("2", "tkt-51002", "Case 51002: Z30 will not pair", "Case 51002. The Z30 would not pair with an older iPhone. Holding the lever down for 10 seconds reset it, and pairing then worked.")
+	req := Request{Question: "What was the customer's name on case 51002?", Sources: []Source{unnamed, named}, Accepted: []string{unnamed.ID}}
+	if text, _ := answerOf(t, NewExtractiveV21(an), req); text != prompt.NotFoundReply {
+		t.Errorf("v21 answers %q; want %s", text, prompt.NotFoundReply)
+	}
+	if text, _ := answerOf(t, NewExtractiveV20(an), req); text == prompt.NotFoundReply {
+		t.Errorf("v20 refuses too (the case no longer tests v21)")
+	}
+	req = Request{Question: "What was the customer's name on case 51001?", Sources: []Source{named, unnamed}, Accepted: []string{named.ID}}
+	if text, _ := answerOf(t, NewExtractiveV21(an), req); !strings.Contains(text, "Priya Nair") {
+		t.Errorf("v21 answers %q; want the customer's name", text)
+	}
+}
