@@ -16,7 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v19, v20) what
+// TestEvalReplay gives the builtin extractive generators (v20, v21) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -30,6 +30,10 @@ import (
 //
 // reads base19-SET.json for each development set but those named in
 // GENERATEREPLAY_SKIP (comma-separated: a validation set kept unread).
+// GENERATEREPLAY_SHOW=facts|extra|wrong|noanswer prints only the
+// questions the newer version answers citing a relevant page without
+// every key fact, citing a relevant page and one that is not, citing no
+// relevant page, or answers though they have no answer.
 // A reading aid: it asserts nothing.
 func TestEvalReplay(t *testing.T) {
 	prefix := os.Getenv("GENERATEREPLAY")
@@ -50,7 +54,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV19(an), NewExtractiveV20(an)}
+	gens := []*Extractive{NewExtractiveV20(an), NewExtractiveV21(an)}
 	var why []string
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
@@ -112,6 +116,7 @@ func TestEvalReplay(t *testing.T) {
 			}
 			why = why[:0]
 			var texts []string
+			var marks []string // the newer version's answer: what it lacks
 			for gi, g := range gens {
 				ans, refused, err := generateChecked(g, chk, req)
 				if err != nil {
@@ -119,10 +124,29 @@ func TestEvalReplay(t *testing.T) {
 					// and said
 					t.Logf("%s %s v%d: %v", label, q.ID, g.Version, err)
 				}
-				text, _ := tallies[gi].count(q.Relevant, facts[q.ID], ans, refused || err != nil)
+				text, m := tallies[gi].count(q.Relevant, facts[q.ID], ans, refused || err != nil)
 				texts = append(texts, text)
+				if gi == len(gens)-1 && !refused && err == nil {
+					switch {
+					case len(q.Relevant) == 0:
+						marks = append(marks, "noanswer")
+					case !m.right:
+						marks = append(marks, "wrong")
+					default:
+						if !m.facts {
+							marks = append(marks, "facts")
+						}
+						if m.extra {
+							marks = append(marks, "extra")
+						}
+					}
+				}
 			}
-			if texts[0] != texts[1] || os.Getenv("GENERATEREPLAY_ALL") != "" {
+			show := texts[0] != texts[1] || os.Getenv("GENERATEREPLAY_ALL") != ""
+			if want := os.Getenv("GENERATEREPLAY_SHOW"); want != "" {
+				show = slices.Contains(marks, want)
+			}
+			if show {
 				t.Logf("%s %s %q (facts %q)\n\tsources %s\n\tv%d: %s\n\tv%d: %s\n\t\twhy %s", label, q.ID, q.Question, facts[q.ID], sourceMarks(req, q.Relevant), gens[0].Version, texts[0], gens[1].Version, texts[1], strings.Join(why, " "))
 			}
 		}

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV20Model = router.BuiltinGenerateModelV20
 	ExtractiveV19Model = router.BuiltinGenerateModelV19
 	ExtractiveV18Model = router.BuiltinGenerateModelV18
 	ExtractiveV17Model = router.BuiltinGenerateModelV17
@@ -301,7 +302,7 @@ const (
 // its title's word, wherever else the chunk says it; and another source
 // elaborates only an instruction (see elaborates).
 //
-// v20 (ExtractiveModel) says what answers when the chosen sentences give
+// v20 (ExtractiveV20Model) says what answers when the chosen sentences give
 // less than was asked:
 //
 //   - rule 8: a comparison answered from one side gets the other side's
@@ -315,6 +316,30 @@ const (
 //   - a sentence opening with a pronoun holds the content words of the
 //     sentence before it (see refers); a question asking the same of
 //     each thing it names is read so (rule 2b) before as a comparison.
+//
+// v21 (ExtractiveModel) says "no" when the page does, keeps a comparison
+// to values of one kind, and refuses more measures, rates and names it
+// does not hold:
+//
+//   - rule 12: a yes/no question answered only by statements saying yes
+//     gets its cited page's statement saying no about something the
+//     answer has not said (see denial);
+//   - in rule 3, a comparison's "equally complete" sentence of another
+//     source gives a value in a unit the opening sentence gives one in
+//     (see commensurable);
+//   - rule 2a: a speed comparative ("which spins faster") is decided by
+//     a speed, and a value asked of each side by one written in digits
+//     (see compare);
+//   - in rule 3, a word right after "my" or "our" in the question is no
+//     word another source adds (see possessed);
+//   - rule 1b also reads a dimension named anywhere in the noun phrase
+//     asked about, "weigh" as asking a mass, and "hourly", "daily", ...
+//     as asking money per that unit of time, answered only by an amount
+//     per it (see unbound);
+//   - rule 1c: a person's name asked for ("the customer's name on case
+//     30455") that no sentence on the question of a page naming the
+//     question's codes gives is answered prompt.NotFoundReply (see
+//     nameless).
 //
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
@@ -356,7 +381,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 20 (ExtractiveModel), 19 (ExtractiveV19Model, without
+	// Version is 21 (ExtractiveModel), 20 (ExtractiveV20Model, without
+	// v21's rule 12, sides in one unit, deciding values, the asker's
+	// own words, rule 1b readings and rule 1c), 19 (ExtractiveV19Model, without
 	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
 	// v19's four changes: product names, an open question's accepted
 	// chunk, the page answering instead judged on the quoted sentences,
@@ -376,10 +403,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV20(an)
+	return NewExtractiveV21(an)
 }
 
-// NewExtractiveV20 returns version 20 (ExtractiveModel).
+// NewExtractiveV21 returns version 21 (ExtractiveModel).
+func NewExtractiveV21(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV20(an)
+	g.Version = 21
+	return g
+}
+
+// NewExtractiveV20 returns version 20 (ExtractiveV20Model).
 func NewExtractiveV20(an *terms.Analyzer) *Extractive {
 	return &Extractive{an: an, MaxSentences: 3, MinRatio: 0.5, AddRatio: 0.25, ThinWords: 5, RankDiscount: 0.08, OnShare: 1.0 / 3, BearRatio: 0.65, AnswerShare: 0.7, EchoShare: 0.7, ParallelShare: 0.5, Version: 20}
 }
@@ -481,6 +515,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV20Model:
+		return NewExtractiveV20(an), nil
 	case ExtractiveV19Model:
 		return NewExtractiveV19(an), nil
 	case ExtractiveV18Model:
@@ -540,6 +576,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV18Model
 	case g.Version == 19:
 		return ExtractiveV19Model
+	case g.Version == 20:
+		return ExtractiveV20Model
 	}
 	return ExtractiveModel
 }
@@ -662,6 +700,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 
+	// v21, rule 1c: a person's name asked for, and no sentence on the
+	// question of a page about what the question names gives one (see
+	// nameless).
+	if g.Version >= 21 && asksOnce && g.nameless(req.Question, all, asked, ents, mentions) {
+		g.why(all[0], "not-found-person")
+		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
+	}
 	// Rule 2: the opening sentence.
 	best := g.opening(all, asked, -1)
 	// v11: the answer opens with the source the assessor accepted
@@ -753,7 +798,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	if g.Version >= 8 && !compared && (answertype.Compares(req.Question) || choice) {
-		if picks := g.compare(bySource, ents, mentions, asked, choice); len(picks) > 1 {
+		if picks := g.compare(req.Question, bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
 				g.why(p, "compare")
@@ -877,6 +922,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			acceptedSource = slices.IndexFunc(req.Sources, func(s Source) bool { return s.ID == req.Accepted[0] })
 		}
 		asksOne := asksOneThing(req.Question)
+		possessed := g.possessed(req.Question)
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
@@ -951,6 +997,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				if g.Version >= 15 && (answertype.NumberWord(t) || named[t]) {
 					continue
 				}
+				// v21: nor a word the asker names as their own ("my
+				// blender", "our agreement"): it says which thing the
+				// asker has, not what is asked of it, and a page about
+				// that thing ("The X200 blender has a 1,200 W motor")
+				// says nothing of "why do you want me to register my
+				// blender" (see possessed).
+				if g.Version >= 21 && possessed[t] {
+					continue
+				}
 				adds = adds || !covered[t] && !verbs[t] && (askingWords[t] || above)
 			}
 			// v18: after an opening from the chunk the assessor accepted,
@@ -1022,6 +1077,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// sides of a comparison ("Which of your two blenders has the
 			// stronger motor?").
 			if g.Version >= 18 && asksOne && best.source == acceptedSource && len(ents) == 0 && !answertype.Compares(req.Question) {
+				complete = false
+			}
+			// v21: nor, for a comparison, a sentence giving no value in a
+			// unit the opening sentence gives one in (see commensurable):
+			// beside "The X200 blender has a 1,200 W motor", "Blender
+			// motors on the X200 and X300 Pro are covered for 5 years"
+			// holds the same words but is no side of "which has the
+			// stronger motor".
+			if g.Version >= 21 && complete && answertype.Compares(req.Question) && !commensurable(best.text, s.text) {
 				complete = false
 			}
 			// v8: another source must bear on the question about as much as
@@ -1138,6 +1202,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.why(o, "sibling")
 				chosen = append(chosen, o)
 			}
+		}
+	}
+
+	// v21, rule 12: a yes/no question answered only by statements
+	// saying yes gets its cited page's statement saying no, when that one
+	// holds a word of the question the answer does not (see denial).
+	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
+		if d := g.denial(bySource, chosen, content); d != nil {
+			g.why(d, "denial")
+			chosen = append(chosen, d)
 		}
 	}
 
@@ -1428,25 +1502,48 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 //     or "which" ("what temperature does the K50 hold the water at" asks
 //     for degrees, which "1.7 litres" and "two hours" are not; see
 //     answertype.DimensionNoun) and no sentence on the question, nor its
-//     neighbour, holds a measure in a unit of that dimension;
+//     neighbour, holds a measure in a unit of that dimension; v21: or
+//     names it anywhere in the noun phrase it asks about
+//     (answertype.AskedPhrase: "what's the highest temperature"), or
+//     asks a measure with "weigh" ("how much does the X300 Pro weigh"
+//     asks for a mass, which "1,500 W" is not);
 //   - it asks for an amount of money "per" a unit ("per mile", "per X200
-//     jar"; not "as per") and every amount the typed sentences on the
-//     question give is a rate per a unit none of those words names ("£42
-//     per hour", "£18 per home visit"; "unit", "item" and "piece" are one).
+//     jar"; not "as per"; v21: or by a word of time rate, "hourly",
+//     "daily", ... for per hour, per day) and every amount the typed
+//     sentences on the question give is a rate per a unit none of those
+//     words names ("£42 per hour", "£18 per home visit"; "unit", "item"
+//     and "piece" are one); v21: for a rate per a unit of time, when none
+//     of them is a rate per that unit ("What hourly rate ..." is not
+//     answered by a "£25 inspection fee").
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
+	lacks := func(dim string) bool {
+		q := answertype.Question{Type: answertype.Quantity, Unit: dim}
+		return !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) })
+	}
 	for i := 0; i+1 < len(ws); i++ {
 		if ws[i] != "what" && ws[i] != "which" {
 			continue
 		}
-		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok {
-			q := answertype.Question{Type: answertype.Quantity, Unit: dim}
-			if !slices.ContainsFunc(all, func(s *sentence) bool { return s.score > 0 && g.typedNear(bySource[s.source], s.pos, q) }) {
-				return true
-			}
+		if dim, ok := answertype.DimensionNoun(ws[i+1]); ok && lacks(dim) {
+			return true
 		}
 		break
+	}
+	if g.Version >= 21 {
+		np, _ := answertype.AskedPhrase(question)
+		for _, w := range np {
+			if dim, ok := answertype.DimensionNoun(w); ok {
+				if lacks(dim) {
+					return true
+				}
+				break
+			}
+		}
+		if asked.Type == answertype.Quantity && asked.Unit == "" && slices.ContainsFunc(ws, func(w string) bool { return w == "weigh" || w == "weighs" }) && lacks("mass") {
+			return true
+		}
 	}
 	if asked.Type != answertype.Money {
 		return false
@@ -1459,6 +1556,14 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 		if ts := g.an.Terms(m[2]); m[1] == "" && len(ts) > 0 {
 			perTerms = ts
 			break
+		}
+	}
+	if g.Version >= 21 && len(perTerms) == 0 {
+		for _, w := range ws {
+			if u, ok := timeRates[w]; ok {
+				perTerms = g.an.Terms(u)
+				break
+			}
 		}
 	}
 	if len(perTerms) == 0 {
@@ -1488,6 +1593,28 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			}
 		}
 	}
+	// v21: a rate per a unit of time is answered only by an amount per
+	// that unit.
+	timeUnit := false
+	for _, u := range timeRates {
+		for _, t := range g.an.Terms(u) {
+			timeUnit = timeUnit || per[t]
+		}
+	}
+	if g.Version >= 21 && timeUnit {
+		perAsked := 0
+		for _, s := range all {
+			if s.score <= 0 || !s.typed {
+				continue
+			}
+			for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+				if ts := g.an.Terms(r[1]); slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
+					perAsked++
+				}
+			}
+		}
+		return amounts > 0 && perAsked == 0
+	}
 	return amounts > 0 && others >= amounts
 }
 
@@ -1495,6 +1622,10 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 // words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
 // according to, no rate); reMoneyRate an amount given per a unit ("£42
 // per hour").
+// timeRates are the words asking for money per a unit of time (v21, see
+// unbound) and that unit.
+var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+
 var (
 	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
@@ -2302,14 +2433,26 @@ func (g *Extractive) newEntities(s *sentence, ents []assess.Entity, chosen []*se
 // or open question a number ("1,500 W" against "1,200 W"). Each pick
 // comes from another source; none when fewer than two entities can be
 // answered so.
-func (g *Extractive) compare(bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
+func (g *Extractive) compare(question string, bySource [][]sentence, ents []assess.Entity, mentions []map[string]bool, asked answertype.Question, choice bool) []*sentence {
 	compared := comparedEntities(ents, mentions)
 	if len(compared) < 2 {
 		return nil
 	}
 	deciding := func(s *sentence) bool {
+		// v21: a speed comparative ("which spins faster") is decided by
+		// a speed ("High speed reaches 22,000 RPM"), whatever type the
+		// question was read as.
+		if g.Version >= 21 && (asked.Type == answertype.YesNo || asked.Type == answertype.Description) && comparesSpeed(question) {
+			return len(answertype.Find(answertype.Speed, s.text)) > 0
+		}
 		if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
 			return strings.ContainsAny(s.text, "0123456789") && len(decidingExpressions(s.text)) > 0
+		}
+		// v21: a value of the asked kind written in digits: "free" in
+		// "order a free replacement" is money, but no side of "which one
+		// costs us more".
+		if g.Version >= 21 {
+			return slices.ContainsFunc(asked.Find(s.text), func(e string) bool { return strings.ContainsAny(e, "0123456789") })
 		}
 		return s.typed
 	}
@@ -2980,4 +3123,142 @@ var choiceWords = map[string]bool{"or": true, "than": true, "vs": true, "versus"
 var valueTypes = map[answertype.Type]bool{
 	answertype.Count: true, answertype.Period: true, answertype.Frequency: true, answertype.Speed: true,
 	answertype.Quantity: true, answertype.Money: true, answertype.Date: true,
+}
+
+// denial returns, for a yes/no question whose chosen sentences state
+// no negation (reNegation), the best-scoring sentence of a cited source
+// that does and holds a content word of the question no chosen sentence
+// holds, or nil (v21, rule 12). A yes/no question is decided by what the
+// page says of the asked case, and a page listing what it covers says
+// what it does not in a sentence of its own: "can I claim new ones on
+// warranty" about blades gone blunt is answered by "It does not cover
+// blade wear, ...", not only by "Every Hollin appliance has a 2-year
+// warranty". A word the chosen sentences hold already ("warranty") is
+// not enough: the denial must be about something the answer has not
+// said.
+func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
+		return nil
+	}
+	var pick *sentence
+	for _, c := range chosen {
+		for pi := range bySource[c.source] {
+			s := bySource[c.source][pi].first
+			if slices.Contains(chosen, s) || !reNegation.MatchString(s.text) {
+				continue
+			}
+			if !slices.ContainsFunc(content, func(t string) bool {
+				return s.own[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
+			}) {
+				continue
+			}
+			if pick == nil || s.score > pick.score {
+				pick = s
+			}
+		}
+	}
+	return pick
+}
+
+// commensurable reports whether sentence b gives a value in a unit
+// sentence a gives one in (v21), when a gives any value
+// (decidingExpressions: a measure, a count, money, a period); the unit is
+// the expression's last word, plural or not ("1,200 W" and "1,500 W",
+// "2 years" and "5 years"). The two sides of a comparison are said in the
+// same unit.
+func commensurable(a, b string) bool {
+	ua, ub := unitsOf(a), unitsOf(b)
+	if len(ua) == 0 {
+		return true
+	}
+	for u := range ua {
+		if ub[u] {
+			return true
+		}
+	}
+	return false
+}
+
+// unitsOf returns the last words of the values text gives (see
+// commensurable), lower case, a final "s" dropped.
+func unitsOf(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range decidingExpressions(text) {
+		fs := strings.Fields(e)
+		if len(fs) == 0 {
+			continue
+		}
+		u := strings.TrimSuffix(strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:")), "s")
+		out[u] = true
+	}
+	return out
+}
+
+// speedComparatives compare how fast things go ("which spins faster"):
+// the comparison is decided by a speed ("22,000 RPM"), not any number
+// ("a 1,200 W motor").
+var speedComparatives = map[string]bool{"faster": true, "quicker": true, "slower": true, "fastest": true, "quickest": true, "slowest": true}
+
+// comparesSpeed reports whether question holds a speed comparative
+// (v21, see compare).
+func comparesSpeed(question string) bool {
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return speedComparatives[w] })
+}
+
+// possessed returns the terms of the words right after "my" or "our" in
+// question (v21): the asker's own things, named to say which one the
+// asker has ("my blender", "our agreement").
+func (g *Extractive) possessed(question string) map[string]bool {
+	out := map[string]bool{}
+	ws := strings.Fields(strings.ToLower(question))
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "my" || ws[i] == "our" {
+			for _, t := range g.an.Terms(ws[i+1]) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// personNouns name a person whose name a question may ask for ("the
+// customer's name", "the name of the engineer").
+var personNouns = map[string]bool{"customer": true, "caller": true, "agent": true, "person": true, "engineer": true, "technician": true}
+
+// reCapitalised is a capitalised word (letters only, one capital).
+var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
+
+// nameless reports whether a question asking a person's name finds none
+// in the sources (v21, rule 1c). It asks one when the noun phrase asked
+// about (answertype.AskedPhrase) holds "name" and the question names a
+// person (personNouns): "what was the customer's name on case 30455?".
+// A full name is two capitalised words in a row, the first not opening
+// its sentence ("Customer Ellie Shaw reports ..."); it counts in a
+// sentence on the question (a content word) of a source mentioning
+// every code the question names ("30455"): another case's customer is
+// not this case's. "K50" and "Android" are names (answertype's Name
+// finds them) but no person's.
+func (g *Extractive) nameless(question string, all []*sentence, asked answertype.Question, ents []assess.Entity, mentions []map[string]bool) bool {
+	if asked.Type != answertype.Name {
+		return false
+	}
+	np, _ := answertype.AskedPhrase(question)
+	if !slices.Contains(np, "name") || !slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return personNouns[w] }) {
+		return false
+	}
+	capital := func(w string) bool {
+		return reCapitalised.MatchString(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+	}
+	for _, s := range all {
+		if s.score <= 0 || slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && !e.CoveredBy(mentions[s.source]) }) {
+			continue
+		}
+		fs := strings.Fields(s.text)
+		for i := 1; i+1 < len(fs); i++ {
+			if capital(fs[i]) && capital(fs[i+1]) && !strings.ContainsAny(fs[i], ".,;:") {
+				return false
+			}
+		}
+	}
+	return true
 }
