@@ -149,6 +149,16 @@ func (f *flags) parse(args []string, positional int) error {
 	if err := f.Parse(args); err != nil {
 		return err
 	}
+	// The flag package stops at the first argument that is not a flag, so
+	// a flag written after it would silently become part of the question
+	// or query ("assay ask 'why' --json"): refuse one of this command's
+	// own flags there rather than read it as words.
+	for _, a := range f.Args() {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name != "" && f.Lookup(name) != nil {
+			return usageError(fmt.Sprintf("%s: flag %s after the arguments: put flags before them", f.Name(), a))
+		}
+	}
 	if positional >= 0 && f.NArg() > positional {
 		return usageError(fmt.Sprintf("%s: unexpected arguments: %s", f.Name(), strings.Join(f.Args()[positional:], " ")))
 	}
