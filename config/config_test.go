@@ -97,11 +97,19 @@ func TestBadEnvNamesVariable(t *testing.T) {
 	}
 }
 
+// TestUnknownYAMLKey: an unknown key is named by its path in the file,
+// not by the Go type the decoder was filling.
 func TestUnknownYAMLKey(t *testing.T) {
-	file := writeFile(t, "http:\n  adress: 127.0.0.1:1\n")
-	_, err := Load(Options{File: file})
-	if err == nil || !strings.Contains(err.Error(), "adress") {
-		t.Fatalf("Load = %v, want an error naming the unknown key", err)
+	for body, want := range map[string]string{
+		"http:\n  adress: 127.0.0.1:1\n":                  "line 2: unknown key http.adress",
+		"loop:\n  max_attempts: 2\n  rewritr: x\n":        "line 3: unknown key loop.rewritr",
+		"auth:\n  keys:\n    - id: a\n      grops: [x]\n": "unknown key auth.keys[].grops",
+		"colour: blue\n": "line 1: unknown key colour",
+	} {
+		_, err := Load(Options{File: writeFile(t, body)})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "config.") {
+			t.Errorf("Load(%q) = %v, want an error saying %q", body, err, want)
+		}
 	}
 }
 

@@ -64,7 +64,7 @@ func (c *Config) mergeFile(path string) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("config file %s: %w", path, err)
+		return fmt.Errorf("config file %s: %w", path, unknownKeys(err))
 	}
 	return nil
 }
@@ -210,4 +210,68 @@ func (s setting) set(value string) error {
 		return fmt.Errorf("unsupported setting type %s", s.v.Type())
 	}
 	return nil
+}
+
+// unknownKeys rewrites the YAML decoder's "field adr not found in type
+// config.HTTP" into the key's path as a file writes it ("unknown key
+// http.adr"), so the error names the field a user typed; other errors
+// pass unchanged.
+func unknownKeys(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	paths := keyPaths(reflect.TypeOf(Config{}), "", map[reflect.Type]string{})
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = m
+		pos, rest, ok := strings.Cut(m, ": field ")
+		if !ok {
+			continue
+		}
+		field, typ, ok := strings.Cut(rest, " not found in type ")
+		if !ok {
+			continue
+		}
+		key := field
+		for t, p := range paths {
+			if t.String() == typ && p != "" {
+				key = p + "." + field
+			}
+		}
+		msgs[i] = pos + ": unknown key " + key
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+}
+
+// keyPaths maps each struct type under t to the YAML path it is read at
+// (the first, in field order, when one type is read at several).
+func keyPaths(t reflect.Type, path string, out map[reflect.Type]string) map[reflect.Type]string {
+	if t.Kind() != reflect.Struct {
+		return out
+	}
+	if _, seen := out[t]; seen {
+		return out
+	}
+	out[t] = path
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		p := name
+		if path != "" {
+			p = path + "." + name
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice || ft.Kind() == reflect.Map {
+			if ft.Kind() != reflect.Pointer {
+				p += "[]"
+			}
+			ft = ft.Elem()
+		}
+		keyPaths(ft, p, out)
+	}
+	return out
 }
