@@ -101,12 +101,9 @@ func (r *Root) serveDev(ctx context.Context, stdout io.Writer) error {
 	if codec, _ := cfg.Temporal.PayloadCodec(); codec != nil {
 		fmt.Fprintf(stdout, "  histories    encrypted with key %s (temporal.payload_keys); read them in the Web UI or with ./bin/temporal workflow show --codec-endpoint %s\n", codec.KeyID(), r.codecEndpoint)
 	}
-	if len(keys) == 0 {
-		fmt.Fprintln(stdout, "  auth         anonymous: no API keys configured, every caller sees public documents only")
-	} else {
-		fmt.Fprintf(stdout, "  auth         %d API keys\n", len(keys))
-	}
-	fmt.Fprintf(stdout, "try: curl -s -X POST http://%s/v1/questions -H 'Content-Type: application/json' -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr())
+	authLine, authHeader := devAuth(len(keys))
+	fmt.Fprintln(stdout, "  auth         "+authLine)
+	fmt.Fprintf(stdout, "try: curl -s -X POST http://%s/v1/questions%s -H 'Content-Type: application/json' -d '{\"question\":\"how many years is the X300 Pro motor covered for\"}'\n", ln.Addr(), authHeader)
 	fmt.Fprintln(stdout, "Ctrl-C stops everything.")
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -257,4 +254,20 @@ func tuneGC(backend string) {
 		}
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// devAuth is what assay dev's start-up lines say of its API keys: the
+// auth line, and the header its "try:" curl line needs to be let in.
+// The key itself is a secret, so the header names the variable `assay
+// ask` reads it from.
+func devAuth(keys int) (line, header string) {
+	switch keys {
+	case 0:
+		return "anonymous: no API keys configured, every caller sees public documents only", ""
+	case 1:
+		line = "1 API key"
+	default:
+		line = fmt.Sprintf("%d API keys", keys)
+	}
+	return line, ` -H "Authorization: Bearer $ASSAY_API_KEY"`
 }

@@ -36,3 +36,22 @@ func TestDevKeepVisibilityIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestDevAuth: with API keys, assay dev's "try:" line carries the
+// Authorization header (without it the gateway answers 401), naming the
+// variable rather than printing a key; anonymous needs none.
+func TestDevAuth(t *testing.T) {
+	for _, c := range []struct {
+		keys         int
+		line, header string
+	}{
+		{0, "anonymous: no API keys configured, every caller sees public documents only", ""},
+		{1, "1 API key", ` -H "Authorization: Bearer $ASSAY_API_KEY"`},
+		{3, "3 API keys", ` -H "Authorization: Bearer $ASSAY_API_KEY"`},
+	} {
+		line, header := devAuth(c.keys)
+		if line != c.line || header != c.header {
+			t.Errorf("devAuth(%d) = %q, %q; want %q, %q", c.keys, line, header, c.line, c.header)
+		}
+	}
+}
