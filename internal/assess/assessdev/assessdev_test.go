@@ -935,6 +935,7 @@ func TestV20(t *testing.T) {
 // (docs/log/round-18-a18-assess.md).
 func TestV21(t *testing.T) {
 	b, qs := collect(t)
+	b.States = false // v21 as it was, before v22 (TestV22)
 	compareVersions(t, b, qs, "v20", "v21", func(on bool) { b.Scene = on }, func(way string, v20, v21 map[string]*score, a, z score) {
 		refusesNoFewer(t, way, "v20", "v21", v20, v21)
 		t.Logf("%s total: v20 %s (%.2f%% on a relevant chunk) | v21 %s (%.2f%%)", way, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))
