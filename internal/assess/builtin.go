@@ -275,7 +275,15 @@ type Builtin struct {
 	// nothing when none does, an entity's word excepted; the words of the
 	// parts that ask weigh in full, and so do all of a question with no
 	// scene. Off: builtin:coverage-v20.
-	Scene     bool
+	Scene bool
+	// States (builtin:coverage-v22, see states.go): when every other
+	// reading refuses, the first chunk is accepted for a question asking
+	// for a number of some kind when one of its sentences states a value
+	// of that kind with, in that sentence, the ones either side of it and
+	// the title, statesShare of the weight of the clause that asks's
+	// topic words (less the words of the product names the chunk holds).
+	// Off: builtin:coverage-v21.
+	States    bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
@@ -298,7 +306,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -379,7 +387,8 @@ var namedModels = []struct {
 	{V18Model, []modelSwitch{flag("ownorder", func(b *Builtin) bool { return b.OwnOrder })}},
 	{V19Model, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
 	{V20Model, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
-	{BuiltinModel, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
+	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
+	{BuiltinModel, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -939,6 +948,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			if ruled == nil && reads && b.Sentence {
 				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}, Accepted: j.ids()}
+				}
+			}
+			if ruled == nil && reads && b.States {
+				if j, st := b.readStates(fasked, f, r, all, covers); j != nil {
+					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(st.share*1000) / 1000, Reason: b.statesReason(req.Question, fasked, j, st)}, Accepted: j.ids()}
 				}
 			}
 		}

@@ -44,6 +44,8 @@ var featureNames = []string{
 	"rules_accept", "rules_accept_any", "rules_best",
 	"typed_coverage", "typed_focus",
 	"sentence_coverage", "typed_sentence_coverage", "missing_known", "coverage_margin", "key_in_title",
+	"states_sentence", "states_window", "states_window_title", "pred_sentence", "pred_window", "pred_window_title",
+	"states_known_window_title", "states_key_sentence", "states_related_window_title",
 }
 
 // FeatureNames lists the features in the order of Candidate.Features.
@@ -165,6 +167,12 @@ func (b *Builtin) features(in featureInput) []Candidate {
 			b01(len(in.rules) > 0 && in.rules[0] == j.ev.ChunkID), b01(len(in.rules) > 0), b01(in.best != nil && in.best.ev == j.ev),
 			typed*j.coverage, typed*fc,
 			sc, tsc, 1-ratio(knownGot, knownTotal), j.coverage-other, b01(keyTitle))
+		st := b.stateSignals(in.fasked, j.ev, in.f, in.r, in.covers)
+		if in.wcovers != nil {
+			rt := b.stateSignals(in.fasked, j.ev, in.f, in.r, in.wcovers)
+			st[8] = rt[2]
+		}
+		x = append(x, st[:]...)
 		out = append(out, Candidate{ChunkID: j.ev.ChunkID, Features: x})
 	}
 	return out
