@@ -258,8 +258,10 @@ func TestSciFactTune(t *testing.T) {
 // TestSciFactRediSearch reports nDCG@10 for bm25 and hybrid+rerank on the
 // redisearch backend with the defaults (ASSAY_SCIFACT=1 and a RediSearch
 // server, see internal/redistest), and checks them against the bleve
-// backend's (docs/retrieval.md: bm25 0.6847, hybrid+rerank 0.6855) within
-// ±0.002.
+// backend's with the shipped reranker, builtin:features-v3
+// (docs/retrieval.md, "Measured": bm25 0.6847, hybrid+rerank 0.6908),
+// within ±0.002. Until round 20 it wanted features-v2's 0.6855, which
+// the reranker's refit to v3 left behind.
 func TestSciFactRediSearch(t *testing.T) {
 	dir := scifactDir(t)
 	ds, err := eval.LoadBEIR(dir, eval.SplitTest)
@@ -280,7 +282,7 @@ func TestSciFactRediSearch(t *testing.T) {
 	var b strings.Builder
 	rep.WriteTable(&b)
 	t.Logf("SciFact test on RediSearch:\n%s", b.String())
-	want := map[string]float64{"bm25": 0.6847, "hybrid+rerank": 0.6855}
+	want := map[string]float64{"bm25": 0.6847, "hybrid+rerank": 0.6908}
 	for _, s := range rep.Systems {
 		if w, ok := want[s.Mode]; ok && (s.NDCG10 < w-0.002 || s.NDCG10 > w+0.002) {
 			t.Errorf("SciFact test %s on RediSearch: nDCG@10 %.4f, want %.4f ± 0.002", s.Mode, s.NDCG10, w)
