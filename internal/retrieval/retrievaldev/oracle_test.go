@@ -11,6 +11,7 @@ import (
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/eval/devsets"
@@ -64,35 +65,7 @@ func TestOracle(t *testing.T) {
 		}
 	}
 	d := open(t, beir)
-	ctx := context.Background()
-	th, err := thesaurus.Open("/usr/share/wordnet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := d.Assessor(th)
-	if err != nil {
-		t.Fatal(err)
-	}
-	threshold := config.Default().Loop.Threshold
-	judge := func(q eval.Question, query string, prev []string, ev []corpus.Chunk) (string, assess.Result) {
-		req := assess.Request{Question: q.Question, Query: query, Previous: prev, Groups: devsets.Asker(q), K: 5}
-		for i, c := range ev {
-			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
-		}
-		r, err := b.Assess(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case !r.Assessment.Sufficient || r.Assessment.Score < threshold:
-			return fmt.Sprintf("rejected(%.2f)", r.Assessment.Score), r
-		case len(r.Accepted) > 0 && slices.ContainsFunc(ev, func(c corpus.Chunk) bool { return c.ID == r.Accepted[0] && slices.Contains(q.Relevant, c.DocID) }):
-			return "RIGHT", r
-		case len(r.Accepted) > 0:
-			return "wrong:" + r.Accepted[0], r
-		}
-		return "accepted", r
-	}
+	judge := oracleJudge(t, d)
 	won := map[string]int{}
 	outside, beyond := 0, 0
 	for _, s := range names {
@@ -161,39 +134,13 @@ func TestOracle(t *testing.T) {
 //	RETRDEV=1 RETRDEV_SKIP=fresh18 go test ./internal/retrieval/retrievaldev -run TestOracleDemote -v | grep -E '^DEMOTE'
 func TestOracleDemote(t *testing.T) {
 	d := open(t, "")
-	ctx := context.Background()
-	th, err := thesaurus.Open("/usr/share/wordnet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := d.Assessor(th)
-	if err != nil {
-		t.Fatal(err)
-	}
-	threshold := config.Default().Loop.Threshold
+	j := oracleJudge(t, d)
 	judge := func(q eval.Question, ev []corpus.Chunk) string {
-		req := assess.Request{Question: q.Question, Query: q.Question, Groups: devsets.Asker(q), K: 5}
-		for i, c := range ev {
-			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
-		}
-		r, err := b.Assess(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case !r.Assessment.Sufficient || r.Assessment.Score < threshold:
+		v, _ := j(q, q.Question, nil, ev)
+		if strings.HasPrefix(v, "rejected") {
 			return "rejected"
-		case len(r.Accepted) > 0:
-			for _, c := range ev {
-				if c.ID == r.Accepted[0] {
-					if slices.Contains(q.Relevant, c.DocID) {
-						return "RIGHT"
-					}
-					return "wrong:" + c.ID
-				}
-			}
 		}
-		return "accepted"
+		return v
 	}
 	n, wonOne, wonChain, wonEither := 0, 0, 0, 0
 	for _, s := range sets() {
@@ -279,4 +226,41 @@ func TestOracleDemote(t *testing.T) {
 		}
 	}
 	fmt.Printf("DEMOTE TOTAL %d answerable questions not won as retrieved with a relevant chunk in the top 30; won by demoting one chunk %d, by demoting accepted wrong chunks %d, either %d\n", n, wonOne, wonChain, wonEither)
+}
+
+// oracleJudge is the builtin assessor of d's index, with WordNet, as the
+// oracles ask it: question q, searched as query after prev, judging ev
+// in that order (scores falling by rank). It says RIGHT when the chunk
+// it accepts first is one of q's relevant documents, wrong:ID when
+// another, rejected(score) when it refuses.
+func oracleJudge(t *testing.T, d *live.Direct) func(q eval.Question, query string, prev []string, ev []corpus.Chunk) (string, assess.Result) {
+	t.Helper()
+	th, err := thesaurus.Open("/usr/share/wordnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Assessor(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	threshold := config.Default().Loop.Threshold
+	return func(q eval.Question, query string, prev []string, ev []corpus.Chunk) (string, assess.Result) {
+		req := assess.Request{Question: q.Question, Query: query, Previous: prev, Groups: devsets.Asker(q), K: 5}
+		for i, c := range ev {
+			req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: 1 - 0.1*float64(i)})
+		}
+		r, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !r.Assessment.Sufficient || r.Assessment.Score < threshold:
+			return fmt.Sprintf("rejected(%.2f)", r.Assessment.Score), r
+		case len(r.Accepted) > 0 && slices.ContainsFunc(ev, func(c corpus.Chunk) bool { return c.ID == r.Accepted[0] && slices.Contains(q.Relevant, c.DocID) }):
+			return "RIGHT", r
+		case len(r.Accepted) > 0:
+			return "wrong:" + r.Accepted[0], r
+		}
+		return "accepted", r
+	}
 }
