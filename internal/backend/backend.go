@@ -123,8 +123,9 @@ type Index interface {
 // this of the others.
 type MetaSource interface {
 	// ChunkMeta returns the metadata of each id, in order; an unknown id
-	// is an errs.NotFound error.
-	ChunkMeta(ids []string, groups []string) ([]ChunkMeta, error)
+	// is an errs.NotFound error. A backend that asks a server for it
+	// stops when ctx ends.
+	ChunkMeta(ctx context.Context, ids []string, groups []string) ([]ChunkMeta, error)
 }
 
 // ChunkMeta is a chunk's metadata as MetaSource returns it.

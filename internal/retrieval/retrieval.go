@@ -199,7 +199,7 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	// anyway, and the metadata would be a read more (a Redis round trip
 	// on RediSearch; the same results either way, TestMetaReadsOnlyWhatRanks).
 	if ms, ok := s.r.b.(backend.MetaSource); ok && len(s.cands) > s.req.K {
-		if err := s.meta(ms); err != nil {
+		if err := s.meta(ctx, ms); err != nil {
 			return err
 		}
 	} else if err := s.load(ctx, s.ids()); err != nil {

@@ -170,9 +170,9 @@ func (s *search) load(ctx context.Context, ids []string) error {
 
 // meta records every candidate's status and authority from ms, without
 // reading the chunks, and checks that the principal may see each.
-func (s *search) meta(ms backend.MetaSource) error {
+func (s *search) meta(ctx context.Context, ms backend.MetaSource) error {
 	ids := s.ids()
-	metas, err := ms.ChunkMeta(ids, s.req.Groups)
+	metas, err := ms.ChunkMeta(ctx, ids, s.req.Groups)
 	if err != nil {
 		return err
 	}

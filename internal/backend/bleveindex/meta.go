@@ -1,6 +1,8 @@
 package bleveindex
 
 import (
+	"context"
+
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
@@ -59,7 +61,7 @@ func newChunkMeta(fs *filters, n int) *chunkMeta {
 // ChunkMeta implements backend.MetaSource: visibility from the groups'
 // bitmaps, status and authority from the table built at Open (or, for an
 // index without one, from the chunks themselves).
-func (ix *Index) ChunkMeta(ids []string, groups []string) ([]backend.ChunkMeta, error) {
+func (ix *Index) ChunkMeta(_ context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	const op = "index.ChunkMeta"
 	vis := ix.post.Visible(groups).Docs()
 	out := make([]backend.ChunkMeta, len(ids))

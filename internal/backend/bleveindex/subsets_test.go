@@ -192,7 +192,7 @@ func TestChunkMeta(t *testing.T) {
 		ids[i] = chunks[i].ID
 	}
 	for _, groups := range [][]string{{"public"}, {"staff"}, {"partner:brook-street", "finance"}, {"nobody"}, nil} {
-		metas, err := ix.ChunkMeta(ids, groups)
+		metas, err := ix.ChunkMeta(context.Background(), ids, groups)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestChunkMeta(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ix.ChunkMeta([]string{"no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
+	if _, err := ix.ChunkMeta(context.Background(), []string{"no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
 		t.Errorf("unknown id: %v", err)
 	}
 }

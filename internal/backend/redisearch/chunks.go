@@ -249,7 +249,7 @@ var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 // title, content: 2–3 KB), a third of the worker's CPU a search in
 // hybrid+rerank at 50,000 chunks (round 19). An unknown id is an
 // errs.NotFound error.
-func (ix *Index) ChunkMeta(ids []string, groups []string) ([]backend.ChunkMeta, error) {
+func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	const op = "redisearch.ChunkMeta"
 	out := make([]backend.ChunkMeta, len(ids))
 	var miss []int
@@ -263,7 +263,7 @@ func (ix *Index) ChunkMeta(ids []string, groups []string) ([]backend.ChunkMeta, 
 	if len(miss) == 0 {
 		return out, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	ctx, cancel := context.WithTimeout(ctx, statsTimeout)
 	defer cancel()
 	vals, err := ix.fields(ctx, op, ids, miss, metaFields...)
 	if err != nil {

@@ -183,7 +183,7 @@ func BenchmarkMetaThenChunks(b *testing.B) {
 	b.Run("meta", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := ix.ChunkMeta(ids, []string{"public"}); err != nil {
+			if _, err := ix.ChunkMeta(ctx, ids, []string{"public"}); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := ix.Chunks(ctx, ids[:100]); err != nil {

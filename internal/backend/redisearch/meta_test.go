@@ -42,7 +42,7 @@ func TestChunkMeta(t *testing.T) {
 				}
 			}
 			for _, groups := range [][]string{{"public"}, {"staff"}, {"partner:brook-street", "finance"}, {"nobody"}, nil} {
-				metas, err := ix.ChunkMeta(ids, groups)
+				metas, err := ix.ChunkMeta(ctx, ids, groups)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,8 +56,17 @@ func TestChunkMeta(t *testing.T) {
 					}
 				}
 			}
-			if _, err := ix.ChunkMeta([]string{ids[0], "no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
+			if _, err := ix.ChunkMeta(ctx, []string{ids[0], "no-such-chunk"}, []string{"public"}); !errs.Is(errs.NotFound, err) {
 				t.Errorf("unknown id: %v", err)
+			}
+			// A search that is cancelled stops waiting for Redis: a
+			// read ChunkMeta must make fails with the caller's context.
+			done, cancel := context.WithCancel(ctx)
+			cancel()
+			if _, err := ix.ChunkMeta(done, ids, []string{"public"}); cache < 0 && err == nil {
+				t.Error("ChunkMeta with a cancelled context and no cache = nil error, want the cancellation")
+			} else if cache >= 0 && err != nil {
+				t.Errorf("ChunkMeta from the cache with a cancelled context: %v (no read needed)", err)
 			}
 		})
 	}
