@@ -1008,6 +1008,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// word the visible corpus has, unless a word it lacks can be put in
 	// the corpus's words (a translation).
 	var translatable map[string][]synonym
+	var reached *heldAnswer // what reach counted, for the rewriter (Situation.reached)
 	for _, q := range qterms {
 		if len(related[q.term]) > 0 && (best == nil || !covers(best.terms(), q.term)) {
 			if translatable == nil {
@@ -1025,10 +1026,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
 		}
-		closest, together, ok, err := r.reach(ctx, vocab, req.Filters, related)
+		closest, together, ok, seen, err := r.reach(ctx, vocab, req.Filters, related)
 		if err != nil {
 			return Result{}, err
 		}
+		reached = seen
 		switch {
 		case !ok || closest.fit:
 			// A chunk that would suffice may exist (or the vocabulary
@@ -1050,7 +1052,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	if !a.Sufficient && b.Rewriter != nil && !hopeless && !judgeOnly {
-		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable}
+		s := &Situation{Request: req, Vocab: vocab, Question: question, Entities: ents, Synonyms: translatable, reached: reached}
 		if best != nil {
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.terms())
@@ -1180,11 +1182,12 @@ type HoldingVocabulary interface {
 // for it) together; ok is false when vocab cannot tell which chunks hold
 // which terms. Everything is counted over the chunks the principal may
 // see that pass the run's filters f: those a search could return. The
-// vocabulary's error (a server that did not answer) is the error.
-func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool, err error) {
+// vocabulary's error (a server that did not answer) is the error. seen is
+// the count it read (nil when it read none), which the rewriter reuses.
+func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool, seen *heldAnswer, err error) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
-		return nil, false, false, nil
+		return nil, false, false, nil, nil
 	}
 	var list []string
 	add := func(t string) {
@@ -1207,8 +1210,9 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 	}
 	held, err := hv.Holdings(ctx, list, f)
 	if err != nil || held == nil {
-		return nil, false, false, err
+		return nil, false, false, nil, err
 	}
+	seen = &heldAnswer{list: list, held: held}
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
 	}
@@ -1227,7 +1231,7 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 		}
 		together = together || j.entities == len(r.ents) && j.hasKey(r, covers)
 	}
-	return closest, together, true, nil
+	return closest, together, true, seen, nil
 }
 
 // verbTerms returns the terms of the question's verbs (answertype.Verbs)

@@ -123,6 +123,11 @@ type Situation struct {
 	// read once per Situation; heldDone says it was.
 	held     *holding
 	heldDone bool
+	// reached is the count the assessor's visible-chunk check (reach)
+	// read in the same assessment, over the same vocabulary and filters;
+	// nil when it read none. holding answers from it when it counted
+	// every term holding needs, instead of asking the backend again.
+	reached *heldAnswer
 }
 
 // A Strategy proposes one next query for a weak attempt, or none.

@@ -80,8 +80,14 @@ func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
 	if len(h.list) < 2 {
 		return nil
 	}
-	held, err := hv.Holdings(ctx, h.list, s.Request.Filters)
-	if err != nil || len(held) == 0 {
+	held := s.reached.project(h.list)
+	if held == nil {
+		var err error
+		if held, err = hv.Holdings(ctx, h.list, s.Request.Filters); err != nil {
+			held = nil
+		}
+	}
+	if len(held) == 0 {
 		return nil // the assessor's own count fails the assessment; a proposal is only skipped
 	}
 	h.held = held
@@ -111,6 +117,44 @@ func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
 	}
 	s.held = h
 	return h
+}
+
+// heldAnswer is one Holdings answer and the terms it was asked for.
+type heldAnswer struct {
+	list []string
+	held map[uint64]int
+}
+
+// project is a's answer for list, a subset of a's terms: each set of a's
+// terms some visible chunk holds exactly, restricted to list (bit i:
+// list[i]), with the counts of the sets that restrict alike added, sets
+// holding none of list left out. A chunk's set of list's terms is its set
+// of a's terms restricted, so these are the keys Holdings(list) gives,
+// with its counts where a's are exact (bleve); callers read the keys only.
+// nil when a is nil or lacks a term of list: the caller asks Holdings.
+func (a *heldAnswer) project(list []string) map[uint64]int {
+	if a == nil {
+		return nil
+	}
+	at := make([]int, len(list))
+	for i, t := range list {
+		if at[i] = slices.Index(a.list, t); at[i] < 0 {
+			return nil
+		}
+	}
+	out := map[uint64]int{}
+	for m, n := range a.held {
+		var p uint64
+		for i, j := range at {
+			if m&(1<<j) != 0 {
+				p |= 1 << i
+			}
+		}
+		if p != 0 {
+			out[p] += n
+		}
+	}
+	return out
 }
 
 // unjudged reports whether a search could still return a chunk the

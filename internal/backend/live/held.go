@@ -35,8 +35,12 @@ func newHeldMemo() *heldMemo {
 }
 
 // holdings is v.Holdings(ctx, terms, f), kept for the question ctx
-// serves. Answers that cannot tell (nil) and errors are not kept: a later
-// attempt asks again.
+// serves. An answer that cannot tell (nil: too many terms or term sets)
+// is kept too: on one index version the same terms and filter cannot
+// tell again, and on RediSearch finding so costs Redis over a thousand
+// existence checks, which a question whose attempts the assessor cannot
+// rule out (it assumes a sufficient chunk may exist) paid at every
+// attempt. Errors are not kept: a later attempt asks again.
 func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) (map[uint64]int, error) {
 	q := backend.QuestionOf(ctx)
 	if m == nil || q == "" {
@@ -54,8 +58,6 @@ func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []s
 	if err != nil {
 		return nil, err
 	}
-	if held != nil {
-		m.kept.Add(key, maps.Clone(held))
-	}
+	m.kept.Add(key, maps.Clone(held)) // nil stays nil
 	return held, nil
 }
