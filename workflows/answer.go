@@ -382,6 +382,12 @@ func (r *run) generate(ctx workflow.Context, hits []wire.Hit) stop {
 	})
 	r.trace.GenerateMS = msSince(ctx, t0)
 	if err != nil {
+		if errorType(err) == errs.Refused.TemporalType() && ctx.Err() == nil && declinesAsInsufficient(ctx, r.in.Revision) {
+			// The generator read the accepted evidence and said it does
+			// not answer the question (a model's NOT_FOUND): a decision
+			// about the evidence, not a failure of the stage.
+			return stop{wire.InsufficientContext, "generate declined: " + publicError(err)}
+		}
 		return r.failed(ctx, err, wire.GenerationError, "generate")
 	}
 	ans := r.answer.Answer

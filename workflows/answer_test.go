@@ -276,6 +276,15 @@ func TestStops(t *testing.T) {
 			want: wire.GenerationError, detail: "empty answer", search: 1, assess: 1, gen: 1,
 		},
 		{
+			name: "generator declines",
+			script: func(e *loopEnv) {
+				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil)
+				e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil)
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(wire.GenerateOutput{}, nonRetryable(errs.Refused, "the sources do not answer the question"))
+			},
+			want: wire.InsufficientContext, detail: "generate declined: refused: the sources do not answer the question", search: 1, assess: 1, gen: 1,
+		},
+		{
 			name: "rewrite recovers",
 			script: func(e *loopEnv) {
 				e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()

@@ -28,7 +28,28 @@ const principalCheck = "verify-principal"
 // answers 1: leaving the field out cannot skip the check. A marker
 // recorded by an older worker for a revision-1 run replays too: the SDK
 // skips version markers and their upserts when matching commands.
-const AnswerRevision = 1
+//
+// Revision 2: a generator's refusal (errs.Refused: the model replied
+// NOT_FOUND, or opened with a refusal and cited nothing) stops the run
+// insufficient_context instead of generation_error; runs of an older
+// revision ask GetVersion (declinesAsInsufficient).
+const AnswerRevision = 2
+
+// generatorDeclines names the version gate of revision 2's stop for a
+// generator's refusal.
+const generatorDeclines = "generator-declines"
+
+// declinesAsInsufficient reports whether a generator's refusal ends the
+// run insufficient_context (revision 2 on, or a new run of an older
+// revision) rather than generation_error (histories recorded before). It
+// is asked only when the generator refused, so other runs record no
+// marker. Both stops complete the workflow with the same commands (a
+// search-attribute upsert and the completion, whose values the SDK does
+// not compare on replay); the gate keeps old histories' results as they
+// were recorded all the same.
+func declinesAsInsufficient(ctx workflow.Context, revision int) bool {
+	return revision >= 2 || workflow.GetVersion(ctx, generatorDeclines, workflow.DefaultVersion, 1) == 1
+}
 
 // verifyPrincipal asks the worker (the VerifyPrincipal local activity,
 // whose verdict is recorded in the history) whether the principal of the

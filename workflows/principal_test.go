@@ -221,3 +221,54 @@ func TestBatchDigestUnchanged(t *testing.T) {
 		t.Errorf("BatchDigest = %s, want %s", got, want)
 	}
 }
+
+// TestGeneratorDeclineRevisions: a generator's refusal stops a run
+// insufficient_context from revision 2 on without asking GetVersion; a
+// run of an older revision asks, so a new one stops the same way and a
+// history recorded before the change (GetVersion answers
+// DefaultVersion) replays with generation_error, as it was recorded. A
+// run whose generator answers never asks.
+func TestGeneratorDeclineRevisions(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		rev      int
+		old      bool // GetVersion answers DefaultVersion: a recorded history
+		declines bool
+		want     wire.StopReason
+		asked    int
+	}{
+		{"revision 2", AnswerRevision, false, true, wire.InsufficientContext, 0},
+		{"new run of revision 1", 1, false, true, wire.InsufficientContext, 1},
+		{"history of revision 1", 1, true, true, wire.GenerationError, 1},
+		{"history of revision 0", 0, true, true, wire.GenerationError, 1},
+		{"answered", 1, false, false, wire.Answered, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newLoopEnv(t, router.DefaultPolicy("", ""))
+			asked := 0
+			e.OnGetVersion(generatorDeclines, workflow.DefaultVersion, 1).Return(func(string, workflow.Version, workflow.Version) workflow.Version {
+				asked++
+				if tt.old {
+					return workflow.DefaultVersion
+				}
+				return 1
+			}).Maybe()
+			e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil)
+			e.OnActivity(e.acts.Assess, mock.Anything, mock.Anything).Return(verdict(0.9, true, ""), nil)
+			if tt.declines {
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(wire.GenerateOutput{}, nonRetryable(errs.Refused, "the sources do not answer the question"))
+			} else {
+				e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil)
+			}
+			in := testInput()
+			in.Revision = tt.rev
+			res := e.run(t, in)
+			if res.StopReason != tt.want {
+				t.Errorf("stop %s (%s), want %s", res.StopReason, res.Trace.StopDetail, tt.want)
+			}
+			if asked != tt.asked {
+				t.Errorf("GetVersion asked %d times, want %d", asked, tt.asked)
+			}
+		})
+	}
+}
