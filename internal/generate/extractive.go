@@ -1618,14 +1618,14 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	return amounts > 0 && others >= amounts
 }
 
-// reAskedRate is the unit a question asks a rate per, in up to three
-// words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
-// according to, no rate); reMoneyRate an amount given per a unit ("£42
-// per hour").
 // timeRates are the words asking for money per a unit of time (v21, see
 // unbound) and that unit.
 var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
 
+// reAskedRate is the unit a question asks a rate per, in up to three
+// words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
+// according to, no rate); reMoneyRate an amount given per a unit ("£42
+// per hour").
 var (
 	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
@@ -3164,8 +3164,8 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 // sentence a gives one in (v21), when a gives any value
 // (decidingExpressions: a measure, a count, money, a period); the unit is
 // the expression's last word, plural or not ("1,200 W" and "1,500 W",
-// "2 years" and "5 years"). The two sides of a comparison are said in the
-// same unit.
+// "2 years" and "5 years"), and an amount's its currency ("£18" and
+// "£24.50"). The two sides of a comparison are said in the same unit.
 func commensurable(a, b string) bool {
 	ua, ub := unitsOf(a), unitsOf(b)
 	if len(ua) == 0 {
@@ -3180,7 +3180,9 @@ func commensurable(a, b string) bool {
 }
 
 // unitsOf returns the last words of the values text gives (see
-// commensurable), lower case, a final "s" dropped.
+// commensurable), lower case, a final "s" dropped; of a last word
+// holding the number, as an amount's does ("£18", "18p"), what is not
+// the number: its currency.
 func unitsOf(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range decidingExpressions(text) {
@@ -3188,8 +3190,20 @@ func unitsOf(text string) map[string]bool {
 		if len(fs) == 0 {
 			continue
 		}
-		u := strings.TrimSuffix(strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:")), "s")
-		out[u] = true
+		u := strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:"))
+		if strings.ContainsAny(u, "0123456789") {
+			u = strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' || r == '.' || r == ',' {
+					return -1
+				}
+				return r
+			}, u)
+		} else {
+			u = strings.TrimSuffix(u, "s")
+		}
+		if u != "" {
+			out[u] = true
+		}
 	}
 	return out
 }
@@ -3225,8 +3239,12 @@ func (g *Extractive) possessed(question string) map[string]bool {
 // customer's name", "the name of the engineer").
 var personNouns = map[string]bool{"customer": true, "caller": true, "agent": true, "person": true, "engineer": true, "technician": true}
 
-// reCapitalised is a capitalised word (letters only, one capital).
-var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
+// reCapitalised is a word a person's name may be: letters, opening with
+// a capital and holding a small letter, its parts joined by an
+// apostrophe or a hyphen each opening with a capital too ("Shaw",
+// "McDonald", "O'Neill", "Mary-Jane"); not a word in capitals ("VAT")
+// nor one holding a digit ("Z20").
+var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{L}*(?:['’-]\p{Lu}\p{L}*)*$`)
 
 // nameless reports whether a question asking a person's name finds none
 // in the sources (v21, rule 1c). It asks one when the noun phrase asked
@@ -3247,7 +3265,8 @@ func (g *Extractive) nameless(question string, all []*sentence, asked answertype
 		return false
 	}
 	capital := func(w string) bool {
-		return reCapitalised.MatchString(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		return reCapitalised.MatchString(w) && strings.IndexFunc(w, unicode.IsLower) >= 0
 	}
 	for _, s := range all {
 		if s.score <= 0 || slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && !e.CoveredBy(mentions[s.source]) }) {
