@@ -1514,7 +1514,8 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 //     words names ("£42 per hour", "£18 per home visit"; "unit", "item"
 //     and "piece" are one); v21: for a rate per a unit of time, when none
 //     of them is a rate per that unit ("What hourly rate ..." is not
-//     answered by a "£25 inspection fee").
+//     answered by a "£25 inspection fee"; "£30 per hour", "£30/hr" and
+//     "an hourly rate of £30" are such rates).
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
@@ -1607,8 +1608,26 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			if s.score <= 0 || !s.typed {
 				continue
 			}
-			for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+			low := strings.ToLower(s.text)
+			for _, r := range reMoneyRate.FindAllStringSubmatch(low, -1) {
 				if ts := g.an.Terms(r[1]); slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
+					perAsked++
+				}
+			}
+			// The rate said with the time-rate word itself ("an hourly
+			// rate of £30", "£49 annually") or after a slash ("£4.99/month",
+			// "£30/hr") is a rate per that unit too.
+			for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if u, ok := timeRates[w]; ok && slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
+					perAsked++
+				}
+			}
+			for _, r := range reMoneySlash.FindAllStringSubmatch(low, -1) {
+				u := r[1]
+				if full, ok := timeAbbrevs[u]; ok {
+					u = full
+				}
+				if slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
 					perAsked++
 				}
 			}
@@ -1619,8 +1638,16 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 }
 
 // timeRates are the words asking for money per a unit of time (v21, see
-// unbound) and that unit.
+// unbound) and that unit; a sentence giving an amount with one of them
+// gives a rate per that unit.
 var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+
+// reMoneySlash is an amount given per a unit after a slash ("£4.99/month",
+// "£30/hr"; v21, see unbound), timeAbbrevs the units of time so shortened.
+var (
+	reMoneySlash = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s*/\s*([a-z]+)`)
+	timeAbbrevs  = map[string]string{"hr": "hour", "hrs": "hour", "h": "hour", "wk": "week", "mo": "month", "mth": "month", "yr": "year", "pa": "year"}
+)
 
 // reAskedRate is the unit a question asks a rate per, in up to three
 // words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":

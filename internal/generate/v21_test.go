@@ -224,3 +224,35 @@ func TestCommensurableAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeRateSaidOtherwise: rule 1b's rate per a unit of time (v21)
+// takes the rate however a page writes it: with the time-rate word itself
+// ("an hourly rate of £30", "£49 annually", "£4.99 monthly") or after a
+// slash ("£4.99/month", "£30/hr"), not only as "£30 per hour" or "£30 an
+// hour"; v21 answered each NOT_FOUND although the page states the rate
+// asked. An amount per another unit of time ("£49 a year" for "monthly")
+// and a fee that is no rate are still refused.
+func TestTimeRateSaidOtherwise(t *testing.T) {
+	an := terms.New()
+	other := cur("2", "man-k9", "K9 kettle", "The K9 kettle boils 1.5 litres in about three minutes.")
+	for _, c := range []struct {
+		q, text  string
+		answered bool
+	}{
+		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid an hourly rate of £30 for guarantee labour.", true},
+		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid £30/hr for guarantee labour.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99 monthly and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99/month and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99 a month and covers accidental damage.", true},
+		{"What is the annual fee for the Care Plan?", "The Care Plan costs £49 annually and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £49 a year and covers accidental damage.", false},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £49 annually and covers accidental damage.", false},
+		{"What hourly rate does Crumbly pay Oven Aid?", "Out-of-guarantee repairs carry a £20 inspection fee.", false},
+	} {
+		page := cur("1", "plan", "Rates", c.text)
+		req := Request{Question: c.q, Sources: []Source{page, other}, Accepted: []string{page.ID}}
+		if text, _ := answerOf(t, NewExtractiveV21(an), req); (text != prompt.NotFoundReply) != c.answered {
+			t.Errorf("%q over %q: v21 answers %q, want answered %v", c.q, c.text, text, c.answered)
+		}
+	}
+}
