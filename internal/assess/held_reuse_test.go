@@ -34,13 +34,12 @@ func (v listingVocab) Holdings(ctx context.Context, ts []string, f wire.Filters)
 }
 
 // reuseCorpus is hollinLike's chunks and 60 more holding overlapping
-// subsets of their words, and those words.
-func reuseCorpus() (texts, words []string) {
+// subsets of their words (drawn from r), and those words.
+func reuseCorpus(r *rand.Rand) (texts, words []string) {
 	for _, e := range hollinLike {
 		texts = append(texts, e.Title+"\n"+e.Text)
 		words = append(words, strings.Fields(strings.ToLower(e.Title+" "+e.Text))...)
 	}
-	r := rand.New(rand.NewPCG(5, 6))
 	for range 60 {
 		var w []string
 		for range 2 + r.IntN(10) {
@@ -57,7 +56,7 @@ func reuseCorpus() (texts, words []string) {
 // with a term the answer lacks projects to nil.
 func TestProjectIsHoldings(t *testing.T) {
 	an := terms.New()
-	texts, words := reuseCorpus()
+	texts, words := reuseCorpus(rand.New(rand.NewPCG(5, 6)))
 	v := newLexicon(an, texts...).Visible([]string{"public"}).(*lexVocab)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 8))
@@ -112,7 +111,7 @@ func TestProjectIsHoldings(t *testing.T) {
 // reach the rewriter's count; it fails when holding asks again.
 func TestV5RewriterReusesReach(t *testing.T) {
 	an := terms.New()
-	texts, words := reuseCorpus()
+	texts, words := reuseCorpus(rand.New(rand.NewPCG(5, 6)))
 	var lists [][]string
 	lex := listingLexicon{newLexicon(an, texts...), &lists}
 	b := NewBuiltin(an, lex)

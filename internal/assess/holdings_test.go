@@ -38,21 +38,10 @@ func (v onesVocab) Holdings(ctx context.Context, ts []string, f wire.Filters) (m
 // questions and evidence. It fails if reach starts reading the counts.
 func TestAssessReadsOnlyWhichSetsAreHeld(t *testing.T) {
 	an := terms.New()
-	var texts, words []string
-	for _, e := range hollinLike {
-		texts = append(texts, e.Title+"\n"+e.Text)
-		words = append(words, strings.Fields(strings.ToLower(e.Title+" "+e.Text))...)
-	}
-	// More chunks holding overlapping subsets of the same words, so that
-	// many term sets are held by several chunks.
+	// hollinLike and more chunks holding overlapping subsets of the same
+	// words, so that many term sets are held by several chunks.
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 60 {
-		var w []string
-		for range 2 + r.IntN(10) {
-			w = append(w, words[r.IntN(len(words))])
-		}
-		texts = append(texts, strings.Join(w, " "))
-	}
+	texts, words := reuseCorpus(r)
 	lex := newLexicon(an, texts...)
 	exact := NewBuiltin(an, lex)
 	exact.Rewriter = NewRewriter(an, lex)

@@ -152,8 +152,13 @@ func (f *flags) parse(args []string, positional int) error {
 	// The flag package stops at the first argument that is not a flag, so
 	// a flag written after it would silently become part of the question
 	// or query ("assay ask 'why' --json"): refuse one of this command's
-	// own flags there rather than read it as words.
-	for _, a := range f.Args() {
+	// own flags there rather than read it as words. After "--", which
+	// ended the flags, every word is an argument, a flag's name too.
+	rest := f.Args()
+	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+		rest = nil
+	}
+	for _, a := range rest {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && name != "" && f.Lookup(name) != nil {
 			return usageError(fmt.Sprintf("%s: flag %s after the arguments: put flags before them", f.Name(), a))

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -300,5 +302,36 @@ func TestLocalSearchFollowsTheVersionServed(t *testing.T) {
 	}
 	if ix.Version() == before {
 		t.Errorf("the rebuilt version was not swapped in: still %s", before)
+	}
+}
+
+// TestFlagsAfterTerminator: a command's own flag written after its
+// arguments is refused, but after "--", the usual end of the flags, every
+// word is an argument: `assay ask -- "what does" --json mean` asks about
+// "--json" rather than failing with "put flags before them", which left
+// no way to ask it.
+func TestFlagsAfterTerminator(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		refused bool
+		rest    []string
+	}{
+		{[]string{"why", "--json"}, true, nil},
+		{[]string{"why", "-json=false"}, true, nil},
+		{[]string{"--", "what", "does", "--json", "mean"}, false, []string{"what", "does", "--json", "mean"}},
+		{[]string{"--json", "--", "-json"}, false, []string{"-json"}},
+		{[]string{"why", "--", "--json"}, true, nil}, // "--" after an argument is a word: the flag is still refused
+	} {
+		f := newFlags("ask", io.Discard)
+		f.Bool("json", false, "")
+		err := f.parse(c.args, -1)
+		var u usageError
+		if got := errors.As(err, &u); got != c.refused || err != nil && !got {
+			t.Errorf("parse(%q) = %v, want refused %v", c.args, err, c.refused)
+			continue
+		}
+		if !c.refused && !slices.Equal(f.Args(), c.rest) {
+			t.Errorf("parse(%q): arguments %q, want %q", c.args, f.Args(), c.rest)
+		}
 	}
 }

@@ -1514,7 +1514,8 @@ func (g *Extractive) bound(all []*sentence, ents []assess.Entity) *sentence {
 //     words names ("£42 per hour", "£18 per home visit"; "unit", "item"
 //     and "piece" are one); v21: for a rate per a unit of time, when none
 //     of them is a rate per that unit ("What hourly rate ..." is not
-//     answered by a "£25 inspection fee").
+//     answered by a "£25 inspection fee"; "£30 per hour", "£30/hr" and
+//     "an hourly rate of £30" are such rates).
 func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sentence, asked answertype.Question) bool {
 	asking := strings.ToLower(answertype.Asking(question))
 	ws := strings.FieldsFunc(asking, func(r rune) bool { return !unicode.IsLetter(r) })
@@ -1607,8 +1608,26 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			if s.score <= 0 || !s.typed {
 				continue
 			}
-			for _, r := range reMoneyRate.FindAllStringSubmatch(strings.ToLower(s.text), -1) {
+			low := strings.ToLower(s.text)
+			for _, r := range reMoneyRate.FindAllStringSubmatch(low, -1) {
 				if ts := g.an.Terms(r[1]); slices.ContainsFunc(ts, func(t string) bool { return per[unit(t)] }) {
+					perAsked++
+				}
+			}
+			// The rate said with the time-rate word itself ("an hourly
+			// rate of £30", "£49 annually") or after a slash ("£4.99/month",
+			// "£30/hr") is a rate per that unit too.
+			for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if u, ok := timeRates[w]; ok && slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
+					perAsked++
+				}
+			}
+			for _, r := range reMoneySlash.FindAllStringSubmatch(low, -1) {
+				u := r[1]
+				if full, ok := timeAbbrevs[u]; ok {
+					u = full
+				}
+				if slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
 					perAsked++
 				}
 			}
@@ -1618,14 +1637,22 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	return amounts > 0 && others >= amounts
 }
 
+// timeRates are the words asking for money per a unit of time (v21, see
+// unbound) and that unit; a sentence giving an amount with one of them
+// gives a rate per that unit.
+var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+
+// reMoneySlash is an amount given per a unit after a slash ("£4.99/month",
+// "£30/hr"; v21, see unbound), timeAbbrevs the units of time so shortened.
+var (
+	reMoneySlash = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s*/\s*([a-z]+)`)
+	timeAbbrevs  = map[string]string{"hr": "hour", "hrs": "hour", "h": "hour", "wk": "week", "mo": "month", "mth": "month", "yr": "year", "pa": "year"}
+)
+
 // reAskedRate is the unit a question asks a rate per, in up to three
 // words ("per mile", "per X200 jar"), and "as " before it when the "per" is "as per" ("as per the agreement":
 // according to, no rate); reMoneyRate an amount given per a unit ("£42
 // per hour").
-// timeRates are the words asking for money per a unit of time (v21, see
-// unbound) and that unit.
-var timeRates = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
-
 var (
 	reAskedRate = regexp.MustCompile(`\b(as\s+)?per ([\w-]+(?:\s+[\w-]+){0,2})`)
 	reMoneyRate = regexp.MustCompile(`[£$€]\s?\d[\d,.]*\s+(?:per|a|an|each) (\w+)`)
@@ -3164,8 +3191,8 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 // sentence a gives one in (v21), when a gives any value
 // (decidingExpressions: a measure, a count, money, a period); the unit is
 // the expression's last word, plural or not ("1,200 W" and "1,500 W",
-// "2 years" and "5 years"). The two sides of a comparison are said in the
-// same unit.
+// "2 years" and "5 years"), and an amount's its currency ("£18" and
+// "£24.50"). The two sides of a comparison are said in the same unit.
 func commensurable(a, b string) bool {
 	ua, ub := unitsOf(a), unitsOf(b)
 	if len(ua) == 0 {
@@ -3180,7 +3207,9 @@ func commensurable(a, b string) bool {
 }
 
 // unitsOf returns the last words of the values text gives (see
-// commensurable), lower case, a final "s" dropped.
+// commensurable), lower case, a final "s" dropped; of a last word
+// holding the number, as an amount's does ("£18", "18p"), what is not
+// the number: its currency.
 func unitsOf(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range decidingExpressions(text) {
@@ -3188,8 +3217,20 @@ func unitsOf(text string) map[string]bool {
 		if len(fs) == 0 {
 			continue
 		}
-		u := strings.TrimSuffix(strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:")), "s")
-		out[u] = true
+		u := strings.ToLower(strings.Trim(fs[len(fs)-1], ".,;:"))
+		if strings.ContainsAny(u, "0123456789") {
+			u = strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' || r == '.' || r == ',' {
+					return -1
+				}
+				return r
+			}, u)
+		} else {
+			u = strings.TrimSuffix(u, "s")
+		}
+		if u != "" {
+			out[u] = true
+		}
 	}
 	return out
 }
@@ -3225,8 +3266,12 @@ func (g *Extractive) possessed(question string) map[string]bool {
 // customer's name", "the name of the engineer").
 var personNouns = map[string]bool{"customer": true, "caller": true, "agent": true, "person": true, "engineer": true, "technician": true}
 
-// reCapitalised is a capitalised word (letters only, one capital).
-var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{Ll}+$`)
+// reCapitalised is a word a person's name may be: letters, opening with
+// a capital and holding a small letter, its parts joined by an
+// apostrophe or a hyphen each opening with a capital too ("Shaw",
+// "McDonald", "O'Neill", "Mary-Jane"); not a word in capitals ("VAT")
+// nor one holding a digit ("Z20").
+var reCapitalised = regexp.MustCompile(`^\p{Lu}\p{L}*(?:['’-]\p{Lu}\p{L}*)*$`)
 
 // nameless reports whether a question asking a person's name finds none
 // in the sources (v21, rule 1c). It asks one when the noun phrase asked
@@ -3247,7 +3292,8 @@ func (g *Extractive) nameless(question string, all []*sentence, asked answertype
 		return false
 	}
 	capital := func(w string) bool {
-		return reCapitalised.MatchString(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		return reCapitalised.MatchString(w) && strings.IndexFunc(w, unicode.IsLower) >= 0
 	}
 	for _, s := range all {
 		if s.score <= 0 || slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.Code && !e.CoveredBy(mentions[s.source]) }) {

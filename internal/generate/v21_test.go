@@ -175,3 +175,84 @@ func TestPersonNameAskedFor(t *testing.T) {
 		t.Errorf("v21 answers %q; want the customer's name", text)
 	}
 }
+
+// TestPersonNameShapes: rule 1c (v21) takes a full name in any of the
+// shapes people's names have, not only two words of one capital each: a
+// case naming its customer "Seán O'Neill", "Ellie McDonald", "Mary-Jane
+// Smith" or "Anna DeVries" is answered with it, not NOT_FOUND. A word in
+// capitals alone ("VAT") or holding a digit ("Z20") is still no name.
+func TestPersonNameShapes(t *testing.T) {
+	an := terms.New()
+	q := "What was the customer's name on case 51001?"
+	for _, name := range []string{"Priya Nair", "Seán O'Neill", "Ellie McDonald", "Mary-Jane Smith", "Anna DeVries", "Zoë Ångström", "Tom O’Brien"} {
+		page := cur("1", "tkt-51001", "Case 51001: Z20 burnt toast", "Case 51001. Customer "+name+" reports her Z20 burnt the toast on setting 2. Agent advised emptying the crumb tray.")
+		req := Request{Question: q, Sources: []Source{page}, Accepted: []string{page.ID}}
+		if text, _ := answerOf(t, NewExtractiveV21(an), req); !strings.Contains(text, name) {
+			t.Errorf("the case names %q; v21 answers %q", name, text)
+		}
+	}
+	for _, words := range []string{"VAT Z20", "Z20 Toaster"} {
+		page := cur("1", "tkt-51001", "Case 51001: Z20 burnt toast", "Case 51001. The "+words+" burnt the toast on setting 2. Agent advised emptying the crumb tray.")
+		req := Request{Question: q, Sources: []Source{page}, Accepted: []string{page.ID}}
+		if text, _ := answerOf(t, NewExtractiveV21(an), req); text != prompt.NotFoundReply {
+			t.Errorf("%q is no person's name; v21 answers %q", words, text)
+		}
+	}
+}
+
+// TestCommensurableAmounts: two amounts of money are in one unit, the
+// currency, as "1,200 W" and "1,500 W" are: commensurable (v21) read
+// the last word of "£18" as its unit, so no two different prices were
+// ever said in one unit and a comparison's other page giving a price was
+// never an equally complete side. An amount and a period, or pounds and
+// euros, are still not.
+func TestCommensurableAmounts(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"A replacement X200 jar costs £18.", "A replacement X300 Pro jar costs £24.50.", true},
+		{"The repair costs $40 plus parts.", "The part itself is $12.", true},
+		{"The X200 blender has a 1,200 W motor.", "The X300 Pro has a 1,500 W motor.", true},
+		{"A replacement X200 jar costs £18.", "Blender jars are covered for 2 years.", false},
+		{"A replacement X200 jar costs £18.", "In France a jar costs €21.", false},
+		{"The X200 blender has a 1,200 W motor.", "Blender motors are covered for 5 years.", false},
+		{"Descale it when the light comes on.", "It costs £18.", true}, // no value on the first side: nothing to match
+	} {
+		if got := commensurable(c.a, c.b); got != c.want {
+			t.Errorf("commensurable(%q, %q) = %v, want %v (units %v, %v)", c.a, c.b, got, c.want, unitsOf(c.a), unitsOf(c.b))
+		}
+	}
+}
+
+// TestTimeRateSaidOtherwise: rule 1b's rate per a unit of time (v21)
+// takes the rate however a page writes it: with the time-rate word itself
+// ("an hourly rate of £30", "£49 annually", "£4.99 monthly") or after a
+// slash ("£4.99/month", "£30/hr"), not only as "£30 per hour" or "£30 an
+// hour"; v21 answered each NOT_FOUND although the page states the rate
+// asked. An amount per another unit of time ("£49 a year" for "monthly")
+// and a fee that is no rate are still refused.
+func TestTimeRateSaidOtherwise(t *testing.T) {
+	an := terms.New()
+	other := cur("2", "man-k9", "K9 kettle", "The K9 kettle boils 1.5 litres in about three minutes.")
+	for _, c := range []struct {
+		q, text  string
+		answered bool
+	}{
+		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid an hourly rate of £30 for guarantee labour.", true},
+		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid £30/hr for guarantee labour.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99 monthly and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99/month and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £4.99 a month and covers accidental damage.", true},
+		{"What is the annual fee for the Care Plan?", "The Care Plan costs £49 annually and covers accidental damage.", true},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £49 a year and covers accidental damage.", false},
+		{"What is the monthly fee for the Care Plan?", "The Care Plan costs £49 annually and covers accidental damage.", false},
+		{"What hourly rate does Crumbly pay Oven Aid?", "Out-of-guarantee repairs carry a £20 inspection fee.", false},
+	} {
+		page := cur("1", "plan", "Rates", c.text)
+		req := Request{Question: c.q, Sources: []Source{page, other}, Accepted: []string{page.ID}}
+		if text, _ := answerOf(t, NewExtractiveV21(an), req); (text != prompt.NotFoundReply) != c.answered {
+			t.Errorf("%q over %q: v21 answers %q, want answered %v", c.q, c.text, text, c.answered)
+		}
+	}
+}
