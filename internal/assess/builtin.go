@@ -886,7 +886,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Kin {
 		if kin = b.kin(question, related); len(kin) > 0 {
 			kcovers = relatedCovers(covers, kin)
-			r.literal = covers
 		}
 	}
 	var kinFirst *judged // the first chunk judged with relatives
@@ -904,7 +903,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
 		if kcovers != nil && i == 0 {
-			kinFirst = r.judge(have, kcovers, typed)
+			kr := *r
+			kr.literal = covers // the paraphrase tolerance reads the words as written
+			kinFirst = kr.judge(have, kcovers, typed)
 			kinFirst.ev, kinFirst.expr = e, expr
 			if b.Named {
 				kinFirst.own = own
