@@ -284,11 +284,12 @@ type Builtin struct {
 	// topic words (less the words of the product names the chunk holds).
 	// Off: builtin:coverage-v21.
 	States bool
-	// Kin (builtin:coverage-v23, see kin.go): in the coverage rules a
-	// chunk holding a relative of a question word that translate would
-	// put for it (another form, or a relation both ways from a word of
-	// few senses) holds the word's weight; the paraphrase tolerance still
-	// needs every known word held as written.
+	// Kin (builtin:coverage-v23, see kin.go): when the coverage rules
+	// refuse, the first chunk is judged again by them with each question
+	// word it lacks held through a relative translate would put for it (a
+	// relation both ways from a word of few senses; not another form of
+	// the word), the paraphrase tolerance still reading the words as
+	// written; accepted when it then suffices. Off: builtin:coverage-v22.
 	Kin       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
