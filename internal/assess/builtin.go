@@ -283,8 +283,16 @@ type Builtin struct {
 	// the title, statesShare of the weight of the clause that asks's
 	// topic words (less the words of the product names the chunk holds).
 	// Off: builtin:coverage-v21.
-	States    bool
+	States bool
+	// Kin (builtin:coverage-v23, see kin.go): when the coverage rules
+	// refuse, the first chunk is judged again by them with each question
+	// word it lacks held through a relative translate would put for it (a
+	// relation both ways from a word of few senses; not another form of
+	// the word), the paraphrase tolerance still reading the words as
+	// written; accepted when it then suffices. Off: builtin:coverage-v22.
+	Kin       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
+	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
@@ -306,7 +314,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -388,7 +396,8 @@ var namedModels = []struct {
 	{V19Model, []modelSwitch{flag("asked", func(b *Builtin) bool { return b.Asked })}},
 	{V20Model, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
-	{BuiltinModel, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
+	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
+	{BuiltinModel, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -605,6 +614,10 @@ type reading struct {
 	// topical is Builtin.Topical: the paraphrase tolerance needs a
 	// covered topic word (holdsTopic).
 	topical bool
+	// literal, when set (Builtin.Kin), is what the paraphrase tolerance
+	// reads a chunk's known words with: the words as written, not their
+	// relatives.
+	literal func(map[string]bool, string) bool
 	// stated are the numeric types of the values a yes/no question states
 	// (Builtin.Stated): a value of the same type decides it.
 	stated []answertype.Type
@@ -723,7 +736,7 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 		}
 		if covers(have, q.term) {
 			got += q.weight
-			if q.known {
+			if q.known && (r.literal == nil || r.literal(have, q.term)) {
 				knownGot += q.weight
 			}
 		}
@@ -735,7 +748,11 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 		}
 	}
 	j.allKnown = knownGot >= knownTotal
-	if r.tolerant(typed, unknown, n) && j.entities == len(r.ents) && j.allKnown && (!r.topical || r.holdsTopic(have, covers)) {
+	topicCovers := covers
+	if r.literal != nil {
+		topicCovers = r.literal
+	}
+	if r.tolerant(typed, unknown, n) && j.entities == len(r.ents) && j.allKnown && (!r.topical || r.holdsTopic(have, topicCovers)) {
 		j.coverage, j.paraphrase = 1, true
 	}
 	j.score = j.coverage
@@ -865,6 +882,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		r.named = normalised(question)
 		r.codeNouns = b.codeNouns(question, asked, vocab)
 	}
+	var kcovers func(map[string]bool, string) bool // the coverage rules with relatives (Kin)
+	var kin map[string][]synonym
+	if b.Kin {
+		if kin = b.kin(question, related); len(kin) > 0 {
+			kcovers = relatedCovers(covers, kin)
+		}
+	}
+	var kinFirst *judged // the first chunk judged with relatives
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
 	var names map[string]map[string]bool
@@ -878,6 +903,15 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		have := withNames(own, names)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
+		if kcovers != nil && i == 0 {
+			kr := *r
+			kr.literal = covers // the paraphrase tolerance reads the words as written
+			kinFirst = kr.judge(have, kcovers, typed)
+			kinFirst.ev, kinFirst.expr = e, expr
+			if b.Named {
+				kinFirst.own = own
+			}
+		}
 		if b.Named {
 			j.own = own
 		}
@@ -886,6 +920,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if best == nil || j.better(best) {
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
+	}
+	if b.lacks != nil && len(all) > 0 {
+		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related))
 	}
 	if best != nil && !best.fit && len(ents) > 1 && b.compares(question) {
 		if j := r.compared(all, covers, b.Joint); j != nil && j.fit {
@@ -910,6 +947,15 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
+	}
+	kinCredit := ""
+	if !a.Sufficient && kinFirst != nil && kinFirst.fit && absent == "" {
+		// builtin:coverage-v23: the first chunk suffices with the
+		// question's words read through their relatives.
+		if credited := kinCredited(b.an, question, r.qterms, kinFirst, covers, kin); credited != "" {
+			best, a.Sufficient, hasKey, missingEntity, kinCredit = kinFirst, true, true, nil, credited
+			a.Score = math.Round(best.score*1000) / 1000
+		}
 	}
 	var ruled *Result // a reading's acceptance (v21's rules)
 	learn := b.recording
@@ -992,9 +1038,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s, including %q%s", best.title(), b.without(question, best), wordFor(b.an, question, qterms[best.key].term), found)
+		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s%s, including %q%s", best.title(), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), wordFor(b.an, question, qterms[best.key].term), found)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:

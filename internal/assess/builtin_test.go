@@ -531,6 +531,7 @@ func TestTranslate(t *testing.T) {
 	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender receipt", "K50 kettle", "repair date")
 	lex.add(an, []string{"staff"}, "Parts we acquire from suppliers") // "acquire": not a word the public may be shown
 	b := NewBuiltin(an, lex)
+	b.Kin = false // v22: the first attempt reads the words as written (v23 credits "purchase": TestKin)
 	b.Rewriter = NewRewriter(an, lex)
 	q := "what slip shows the date I bought it"
 	assess := func(query string) Result {
@@ -544,7 +545,7 @@ func TestTranslate(t *testing.T) {
 	without := assess(q)
 	b.UseThesaurus(fakeThesaurus{"bought": {"purchase", "purchasable", "acquire"}, "purchase": {"bought"}, "x400": {"x300"}})
 	first := assess(q)
-	if first.Assessment.Sufficient || first.Assessment.Score != without.Assessment.Score || first.Usage.Model != BuiltinModel+"+fake-1" || without.Usage.Model != BuiltinModel {
+	if first.Assessment.Sufficient || first.Assessment.Score != without.Assessment.Score || first.Usage.Model != V22Model+"+fake-1" || without.Usage.Model != V22Model {
 		t.Fatalf("first attempt: without %+v (%s), with %+v (%s): want the same literal verdict, insufficient, and the thesaurus in the model id",
 			without.Assessment, without.Usage.Model, first.Assessment, first.Usage.Model)
 	}

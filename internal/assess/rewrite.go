@@ -398,30 +398,38 @@ type CommonRelater interface {
 // the substitute's common senses ("number" relates to "total" only
 // through a rare verb sense). Without a thesaurus nothing is kept.
 func (r *Rewriter) mutual(w, t string, syns []synonym) []synonym {
-	if r.Thesaurus == nil {
+	return mutualOf(r.Thesaurus, r.Common, true, w, t, syns)
+}
+
+// mutualOf is Rewriter.mutual over thesaurus th, with Common common;
+// without forms, another form of the word is not kept.
+func mutualOf(th Thesaurus, common, forms bool, w, t string, syns []synonym) []synonym {
+	if th == nil {
 		return nil
 	}
 	lw := strings.ToLower(w)
-	forms := []string{lw}
-	bf, counts := r.Thesaurus.(BaseFormer)
+	base := []string{lw}
+	bf, counts := th.(BaseFormer)
 	if counts {
-		forms = append(forms, bf.BaseForms(lw)...)
+		base = append(base, bf.BaseForms(lw)...)
 	}
 	few := !counts || bf.Senses(lw) <= maxTranslateSenses
 	var out []synonym
 	for _, syn := range syns {
-		if sameWord(t, syn.Term) || counts && slices.ContainsFunc(bf.BaseForms(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
-			out = append(out, syn)
+		if sameWord(t, syn.Term) || counts && slices.ContainsFunc(bf.BaseForms(syn.Word), func(x string) bool { return slices.Contains(base, x) }) {
+			if forms {
+				out = append(out, syn)
+			}
 			continue
 		}
 		if !few {
 			continue
 		}
-		back := r.Thesaurus.Related
-		if cr, ok := r.Thesaurus.(CommonRelater); ok && r.Common {
+		back := th.Related
+		if cr, ok := th.(CommonRelater); ok && common {
 			back = cr.CommonRelated
 		}
-		if slices.ContainsFunc(back(syn.Word), func(x string) bool { return slices.Contains(forms, x) }) {
+		if slices.ContainsFunc(back(syn.Word), func(x string) bool { return slices.Contains(base, x) }) {
 			out = append(out, syn)
 		}
 	}

@@ -894,7 +894,7 @@ func TestLeaveOneSetOutV17(t *testing.T) {
 // is right less often in total, either way.
 func TestV18(t *testing.T) {
 	b, qs := collect(t)
-	b.Asked, b.Named, b.Scene, b.States = false, false, false, false // v18 as it was, before v19 (TestV19)
+	b.Asked, b.Named, b.Scene, b.States, b.Kin = false, false, false, false, false // v18 as it was, before v19 (TestV19)
 	compareVersions(t, b, qs, "v17", "v18", func(on bool) { b.OwnOrder = on }, func(way string, _, _ map[string]*score, a, z score) {
 		t.Logf("%s total: v17 %s | v18 %s", way, a, z)
 		if z.refused < a.refused || z.right < a.right {
@@ -914,7 +914,7 @@ func TestV18(t *testing.T) {
 // either way.
 func TestV19(t *testing.T) {
 	b, qs := collect(t)
-	b.Named, b.Scene, b.States = false, false, false // v19 as it was, before v20 (TestV20)
+	b.Named, b.Scene, b.States, b.Kin = false, false, false, false // v19 as it was, before v20 (TestV20)
 	compareVersions(t, b, qs, "v18", "v19", func(on bool) { b.Asked = on }, keepsRefusalAndShare(t, "v18", "v19"))
 }
 
@@ -922,7 +922,7 @@ func TestV19(t *testing.T) {
 // set, first attempt and loop, as TestV19 does.
 func TestV20(t *testing.T) {
 	b, qs := collect(t)
-	b.Scene, b.States = false, false // v20 as it was, before v21 (TestV21)
+	b.Scene, b.States, b.Kin = false, false, false // v20 as it was, before v21 (TestV21)
 	compareVersions(t, b, qs, "v19", "v20", func(on bool) { b.Named = on }, keepsRefusalAndShare(t, "v19", "v20"))
 }
 
@@ -935,7 +935,7 @@ func TestV20(t *testing.T) {
 // (docs/log/round-18-a18-assess.md).
 func TestV21(t *testing.T) {
 	b, qs := collect(t)
-	b.States = false // v21 as it was, before v22 (TestV22)
+	b.States, b.Kin = false, false // v21 as it was, before v22 (TestV22)
 	compareVersions(t, b, qs, "v20", "v21", func(on bool) { b.Scene = on }, func(way string, v20, v21 map[string]*score, a, z score) {
 		refusesNoFewer(t, way, "v20", "v21", v20, v21)
 		t.Logf("%s total: v20 %s (%.2f%% on a relevant chunk) | v21 %s (%.2f%%)", way, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))
@@ -952,6 +952,7 @@ func TestV21(t *testing.T) {
 // no smaller a share of the time.
 func TestV22(t *testing.T) {
 	b, qs := collect(t)
+	b.Kin = false // v22 as it was, before v23 (TestV23)
 	compareVersions(t, b, qs, "v21", "v22", func(on bool) { b.States = on }, func(way string, v21, v22 map[string]*score, a, z score) {
 		refusesNoFewer(t, way, "v21", "v22", v21, v22)
 		t.Logf("%s total: v21 %s (%.2f%% on a relevant chunk) | v22 %s (%.2f%%)", way, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))

@@ -489,7 +489,7 @@ func TestLeaveOneSetOutLearned(t *testing.T) {
 	}
 	if exs == nil || useLoopRows {
 		b, qs := collect(t)
-		b.States = false // the rules as round 19 measured them: v21 (v22 adds the statement reading)
+		b.States, b.Kin = false, false // the rules as round 19 measured them: v21 (v22 adds the statement reading)
 		exs, extra = examples(t, b, qs, useLoopRows)
 	}
 	t.Logf("%d questions, %d features", len(exs), len(assess.FeatureNames()))

@@ -26,7 +26,7 @@ const validation = "fresh18"
 // chunk. The validation set is left out.
 func TestStatesMeasure(t *testing.T) {
 	b, qs := collect(t)
-	b.States = false // the groups are v21's verdicts
+	b.States, b.Kin = false, false // the groups are v21's verdicts
 	exs, _ := examples(t, b, qs, false)
 	names := assess.FeatureNames()
 	idx := func(n string) int { return slices.Index(names, n) }

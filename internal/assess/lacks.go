@@ -1,0 +1,78 @@
+package assess
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// A Lack is what the first chunk in the assessor's order holds of the
+// question, as the coverage rules judged it (a development measurement,
+// see assessdev.TestLacksMeasure): each of the question's terms, and the
+// coverage and fit the chunk would get were a term it lacks held through
+// a relative (Mutual: another form, or a relation both ways from a word
+// of few senses, as translate puts; Related: any relative the
+// thesaurus gives that the chunk holds).
+type Lack struct {
+	ChunkID                     string
+	Question                    string
+	Coverage                    float64
+	Typed, Fit, HasKey          bool
+	Entities, Ents              int
+	MutualCoverage, RelCoverage float64
+	MutualFit, RelFit           bool
+	Terms                       []TermLack
+}
+
+// A TermLack is one question term in a Lack.
+type TermLack struct {
+	Word, Term            string
+	Weight                float64
+	Known, Entity, Held   bool
+	Dropped, Asked, Scene bool
+	Mutual, Related       []string // relatives the chunk holds
+}
+
+// Lacks is Assess, with the Lack of each reading assess made (the last
+// one is the question as the service reads it).
+func (b *Builtin) Lacks(ctx context.Context, req Request) (Result, []Lack, error) {
+	c := *b
+	var out []Lack
+	c.lacks = &out
+	res, err := c.Assess(ctx, req)
+	return res, out, err
+}
+
+// lackOf is the Lack of j, judged on r.
+func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map[string]bool, string) bool, related map[string][]synonym) Lack {
+	l := Lack{ChunkID: j.ev.ChunkID, Question: question, Coverage: j.coverage, Typed: j.typed, Fit: j.fit, HasKey: j.hasKey(r, covers), Entities: j.entities, Ents: len(r.ents)}
+	mutual := map[string][]synonym{}
+	for _, raw := range strings.Fields(question) {
+		w := plainWord(raw)
+		ts := b.an.Terms(w)
+		if len(ts) != 1 || len(related[ts[0]]) == 0 {
+			continue
+		}
+		mutual[ts[0]] = mutualOf(b.Thesaurus, true, kinForms, w, ts[0], related[ts[0]])
+	}
+	for _, q := range r.qterms {
+		t := TermLack{Word: wordFor(b.an, question, q.term), Term: q.term, Weight: q.weight, Known: q.known, Entity: entityTerm(r.ents, q.term),
+			Held: covers(j.have, q.term), Dropped: j.dropped[q.term], Asked: r.askedVerbs[q.term], Scene: r.sceneVerbs[q.term]}
+		for _, s := range mutual[q.term] {
+			if j.have[s.Term] {
+				t.Mutual = append(t.Mutual, s.Word)
+			}
+		}
+		for _, s := range related[q.term] {
+			if j.have[s.Term] && !slices.Contains(t.Mutual, s.Word) {
+				t.Related = append(t.Related, s.Word)
+			}
+		}
+		l.Terms = append(l.Terms, t)
+	}
+	mj := r.judge(j.have, relatedCovers(covers, mutual), j.typed)
+	rj := r.judge(j.have, relatedCovers(covers, related), j.typed)
+	l.MutualCoverage, l.MutualFit = mj.coverage, mj.fit
+	l.RelCoverage, l.RelFit = rj.coverage, rj.fit
+	return l
+}
