@@ -2687,20 +2687,24 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
 	}
 	var near *sentence
-	// nearAt: near's position in side's source. The candidate quoted is
-	// a sentence's first copy, which may stand in another source; v22
-	// measures the distance between positions in side's own source
-	// (v20 and v21 measured it on the first copy's position, in
-	// whichever source it stands).
+	// nearAt: near's position. v20 and v21 read each sentence of side's
+	// source as its first copy, which may stand in another source, and
+	// measured the distance on that copy's position; v22 quotes the
+	// sentence of side's own source (the page stating both sides; not
+	// when another copy of it is quoted) and measures the distance in
+	// that source.
 	nearAt := 0
 	for i := range bySource[side.source] {
 		s := bySource[side.source][i].first
+		at := s.pos
+		if g.Version >= 22 {
+			s, at = &bySource[side.source][i], i
+			if quoted(chosen, s) {
+				continue
+			}
+		}
 		if slices.Contains(chosen, s) || !other(s.text) {
 			continue
-		}
-		at := i
-		if g.Version < 22 {
-			at = s.pos
 		}
 		if near == nil || abs(at-side.pos) < abs(nearAt-side.pos) {
 			near, nearAt = s, at
@@ -2914,6 +2918,11 @@ func (g *Extractive) cause(question string, bySource [][]sentence, chosen []*sen
 	sents := bySource[c.source]
 	for _, p := range []int{c.pos - 1, c.pos + 1} {
 		if p >= 0 && p < len(sents) && sents[p].first != c {
+			// v22: the cause as its page states it (cited to that page),
+			// not its first copy, which may stand in another source
+			if g.Version >= 22 {
+				return &sents[p]
+			}
 			return sents[p].first
 		}
 	}
