@@ -789,8 +789,8 @@ const prfMinCoverage = 0.34
 // length rules use the word as typed, and since builtin:strategies-v5
 // (Targeted) the stem's length too (two edits need a stem of six; a
 // stem of four changes by a transposition, not a substitution, when
-// the candidate is as long, though it may still grow or, typed in six
-// letters or more, lose a letter: "tubing", "tube" → "tub").
+// the candidate is as long, and never loses a letter — "tubing",
+// "tube" stays, not "tub" — though it may still grow).
 func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	n := len([]rune(clean))
 	if n < 4 || strings.IndexFunc(clean, unicode.IsDigit) >= 0 {
@@ -817,8 +817,11 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	var ed editDistance // one set of buffers for every candidate
 	stemRunes := []rune(stem)
 	for l := sn - maxDist; l <= sn+maxDist; l++ {
-		if n <= 5 && l < sn {
-			continue // "peru" must not become "per": short words only grow or change
+		if (n <= 5 || r.Targeted && sn <= 4) && l < sn {
+			// "peru" must not become "per": short words only grow or
+			// change; since v5 short stems too ("tubing", "tube" must
+			// not become "tub")
+			continue
 		}
 		for _, cand := range r.index[l] {
 			d := ed.distance(stemRunes, cand, maxDist)

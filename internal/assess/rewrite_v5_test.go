@@ -224,13 +224,14 @@ func TestV5HoldingsOncePerReading(t *testing.T) {
 // TestV5SpellsLongStemsOnly: without a thesaurus, v5 measures the
 // spelling rules on the stem the distance is taken between: a stem of
 // four letters changes by a transposition, not a substitution, into a
-// term as long, and two edits need a stem of six — so English words whose stems are near a corpus word
+// term as long, and loses no letter ("tubing", "tube", is not "tub";
+// rv20's probe), and two edits need a stem of six — so English words whose stems are near a corpus word
 // ("packed" → "back", "swapping" → "seal") stay as typed, while typos
 // are still corrected. v4 corrected them.
 func TestV5SpellsLongStemsOnly(t *testing.T) {
 	an := terms.New()
 	lex := newLexicon(an, "Push the jar back until it clicks.", "Check the date on the receipt.", "Replace the lid seal.",
-		"Allow an hour.", "The display shows E4.", "Boiling takes four minutes in the kettle.", "Warranty terms.", "The motor is covered.")
+		"Allow an hour.", "Rinse the tub.", "The display shows E4.", "Boiling takes four minutes in the kettle.", "Warranty terms.", "The motor is covered.")
 	vocab := lex.Visible([]string{"public"})
 	r := NewRewriter(an, lex)
 	for _, c := range []struct{ typed, v5, v4 string }{
@@ -240,6 +241,7 @@ func TestV5SpellsLongStemsOnly(t *testing.T) {
 		{"house", "house", "hour"},
 		{"swapping", "swapping", "seal"},
 		{"shipping", "shipping", "shows"},
+		{"tubing", "tubing", "tub"},
 		{"bioling", "boiling", "boiling"},
 		{"kettel", "kettle", "kettle"},
 		{"warrenty", "warranty", "warranty"},

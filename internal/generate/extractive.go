@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV21Model = router.BuiltinGenerateModelV21
 	ExtractiveV20Model = router.BuiltinGenerateModelV20
 	ExtractiveV19Model = router.BuiltinGenerateModelV19
 	ExtractiveV18Model = router.BuiltinGenerateModelV18
@@ -381,7 +382,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 21 (ExtractiveModel), 20 (ExtractiveV20Model, without
+	// Version is 22 (ExtractiveModel), 21 (ExtractiveV21Model, without
+	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
 	// v21's rule 12, sides in one unit, deciding values, the asker's
 	// own words, rule 1b readings and rule 1c), 19 (ExtractiveV19Model, without
 	// v20's rules 8-11, pronouns and joint-first reading), 18 (ExtractiveV18Model, without
@@ -403,10 +405,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV21(an)
+	return NewExtractiveV22(an)
 }
 
-// NewExtractiveV21 returns version 21 (ExtractiveModel).
+// NewExtractiveV22 returns version 22 (ExtractiveModel).
+func NewExtractiveV22(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV21(an)
+	g.Version = 22
+	return g
+}
+
+// NewExtractiveV21 returns version 21 (ExtractiveV21Model).
 func NewExtractiveV21(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV20(an)
 	g.Version = 21
@@ -515,6 +524,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV21Model:
+		return NewExtractiveV21(an), nil
 	case ExtractiveV20Model:
 		return NewExtractiveV20(an), nil
 	case ExtractiveV19Model:
@@ -578,6 +589,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV19Model
 	case g.Version == 20:
 		return ExtractiveV20Model
+	case g.Version == 21:
+		return ExtractiveV21Model
 	}
 	return ExtractiveModel
 }
@@ -762,8 +775,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
 			if p >= 0 && p < len(sents) && g.holds(asked, sents[p].text) {
-				chosen = append(chosen, &sents[p])
-				g.why(&sents[p], "opening-neighbour")
+				n := &sents[p]
+				// v22: not when another copy of it is chosen already (see
+				// quoted)
+				if g.Version < 22 || !quoted(chosen, n) {
+					chosen = append(chosen, n)
+					g.why(n, "opening-neighbour")
+				}
 				break
 			}
 		}
@@ -927,6 +945,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// accepted one (see below), or nil.
 		var instead *sentence
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
+		// v22: for a question expecting a type of answer, whether a
+		// chosen sentence holds an expression of it: then a sentence of
+		// a source already cited is quoted only when it says more of the
+		// question (see completes).
+		answersTyped := valueTypes[asked.Type] && asksOnce && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && g.counts(req.Question, c.text, asked) })
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -937,7 +960,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == s.source }) {
 				// A source already cited: its sentences on the question
 				// complete what it says.
-				if len(s.own) > 0 && s.score >= g.MinRatio*best.score {
+				if len(s.own) > 0 && s.score >= g.MinRatio*best.score && (g.Version < 22 || !answersTyped || s.typed || g.completes(s, chosen, entityTerms, verbs)) {
 					g.why(s, "same-source")
 					chosen = append(chosen, s)
 					cover(s)
@@ -1152,23 +1175,49 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// opening sentence: accepted evidence is answered from, not refused.
 
 	// Rules 4 and 5.
+	// v22: a sentence another copy of which is chosen already (see
+	// quoted) is not added again: no answer quotes a sentence twice.
+	// The copy of the source read is kept (not the first copy, which
+	// may stand in a source rule 1 silenced).
+	add := func(list []*sentence, s *sentence) []*sentence {
+		if g.Version >= 22 && quoted(list, s) {
+			return list
+		}
+		return addOnce(list, s)
+	}
+	var headings []*sentence // v22: thin sentences that only restate their source's title
 	for _, s := range slices.Clone(chosen) {
 		sents := bySource[s.source]
 		if len(strings.Fields(s.text)) < g.ThinWords {
+			added := false
 			for i := range sents {
-				if !slices.Contains(chosen, &sents[i]) {
-					g.why(&sents[i], "thin")
+				c := &sents[i]
+				if more := add(chosen, c); len(more) > len(chosen) {
+					g.why(c, "thin")
+					added = true
+					chosen = more
 				}
-				chosen = addOnce(chosen, &sents[i])
+			}
+			if g.Version >= 22 && added && g.heading(s.text, req.Sources[s.source].Title) {
+				headings = append(headings, s)
 			}
 			continue
 		}
 		if next := s.pos + 1; next < len(sents) && answertype.Imperative(sents[next].text) {
-			if !slices.Contains(chosen, &sents[next]) {
-				g.why(&sents[next], "imperative")
+			c := &sents[next]
+			if more := add(chosen, c); len(more) > len(chosen) {
+				g.why(c, "imperative")
+				chosen = more
 			}
-			chosen = addOnce(chosen, &sents[next])
 		}
+	}
+	// v22, rule 4': a thin sentence every word of which its source's
+	// title holds ("Case 30455." on the page titled "Case 30455: K50 will
+	// not pair") is a heading, not a statement: it brings the rest of its
+	// source (rule 4) and is not quoted itself. The citation's title
+	// names it.
+	if len(headings) > 0 && len(chosen) > len(headings) {
+		chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return slices.Contains(headings, c) })
 	}
 
 	// v17, rule 6: a chosen sentence that restates the question ("The
@@ -2665,13 +2714,27 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
 	}
 	var near *sentence
+	// nearAt: near's position. v20 and v21 read each sentence of side's
+	// source as its first copy, which may stand in another source, and
+	// measured the distance on that copy's position; v22 quotes the
+	// sentence of side's own source (the page stating both sides; not
+	// when another copy of it is quoted) and measures the distance in
+	// that source.
+	nearAt := 0
 	for i := range bySource[side.source] {
 		s := bySource[side.source][i].first
+		at := s.pos
+		if g.Version >= 22 {
+			s, at = &bySource[side.source][i], i
+			if quoted(chosen, s) {
+				continue
+			}
+		}
 		if slices.Contains(chosen, s) || !other(s.text) {
 			continue
 		}
-		if near == nil || abs(s.pos-side.pos) < abs(near.pos-side.pos) {
-			near = s
+		if near == nil || abs(at-side.pos) < abs(nearAt-side.pos) {
+			near, nearAt = s, at
 		}
 	}
 	if near != nil {
@@ -2882,6 +2945,11 @@ func (g *Extractive) cause(question string, bySource [][]sentence, chosen []*sen
 	sents := bySource[c.source]
 	for _, p := range []int{c.pos - 1, c.pos + 1} {
 		if p >= 0 && p < len(sents) && sents[p].first != c {
+			// v22: the cause as its page states it (cited to that page),
+			// not its first copy, which may stand in another source
+			if g.Version >= 22 {
+				return &sents[p]
+			}
 			return sents[p].first
 		}
 	}
@@ -3304,6 +3372,72 @@ func (g *Extractive) nameless(question string, all []*sentence, asked answertype
 			if capital(fs[i]) && capital(fs[i+1]) && !strings.ContainsAny(fs[i], ".,;:") {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// completes reports whether s, a sentence of a source already cited,
+// says something of the question the chosen sentences do not (v22): a
+// content word of the question that no chosen sentence holds and that is
+// neither a verb of the question nor a word of an entity it names. A
+// sentence holding of the question only the name of the thing asked
+// about ("The K50 smart kettle boils 1.7 litres in about four minutes"
+// beside "Descale it once a month with citric acid" for "how often
+// should I descale the K50") says which page it is, which its citation
+// says already, not what is asked.
+func (g *Extractive) completes(s *sentence, chosen []*sentence, entityTerms, verbs map[string]bool) bool {
+	for t := range s.own {
+		if entityTerms[t] || verbs[t] {
+			continue
+		}
+		if !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// counts reports whether text, a sentence holding an expression of the
+// asked type, counts what a "how many N" question asks about (v22): one
+// of its count expressions holds N ("ten speeds" for "how many speeds",
+// not for "how many revs"). Any expression does for other types, and for
+// a count question naming no noun after "many".
+func (g *Extractive) counts(question, text string, asked answertype.Question) bool {
+	if asked.Type != answertype.Count {
+		return true
+	}
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	at := slices.Index(ws, "many")
+	if at < 0 || at+1 >= len(ws) {
+		return true
+	}
+	noun := g.an.Terms(ws[at+1])
+	if len(noun) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(asked.Find(text), func(e string) bool { return slices.Contains(g.an.Terms(e), noun[0]) })
+}
+
+// quoted reports whether s, or another copy of its text, is in chosen
+// (v22; sentence.first is the same for every copy).
+func quoted(chosen []*sentence, s *sentence) bool {
+	return slices.ContainsFunc(chosen, func(c *sentence) bool { return c == s || c.first == s.first })
+}
+
+// heading reports whether text, a thin sentence, holds only words its
+// source's title holds (v22, rule 4'): "Case 30455." on the page titled
+// "Case 30455: K50 will not pair" is the page's heading line, not a
+// statement.
+func (g *Extractive) heading(text, title string) bool {
+	ts := g.an.Terms(text)
+	if len(ts) == 0 {
+		return false
+	}
+	in := g.an.Set(title)
+	for _, t := range ts {
+		if !in[t] {
+			return false
 		}
 	}
 	return true
