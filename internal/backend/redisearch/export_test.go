@@ -144,3 +144,10 @@ func (ix *Index) RedisErr(op string, err error) error { return ix.redisErr(op, e
 func SetReadContent(on bool) bool {
 	return swap(&readContent, on)
 }
+
+// SetCheckBatch sets how many existence checks of a level Holdings sends
+// in one pipeline before it bounds the next level (checkBatch), and
+// returns the previous size.
+func SetCheckBatch(n int) int {
+	return swap(&checkBatch, n)
+}

@@ -48,6 +48,15 @@ var maxHoldingCounts = 1024
 // Round 12): 128. 0: never read them.
 var checkPostings = 128
 
+// checkBatch is how many existence checks of one level exists sends in
+// one pipeline: after each batch, the sets found held so far bound the
+// next level's size from below, and when that bound takes the checks past
+// maxHoldingCounts, Holdings cannot tell without the level's other checks
+// (the answer is the nil it would give after them). At 500,000 chunks
+// the answers that cannot tell were most of the checks a question sends
+// (docs/log/round-20-h20b-redis.md).
+var checkBatch = 64
+
 // maxCommonPostings bounds the common terms' postings one Holdings may
 // read instead of checking (about 40 bytes of reply each): past it,
 // it checks, whatever the checks cost.
@@ -207,6 +216,11 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		if sent += len(level); sent > maxHoldingCounts {
 			return nil, nil
 		}
+		// Colex order (a set's highest term first): the sets of the first
+		// terms are checked before any set holding a later one, so the
+		// held ones found so far bound the next level from below as early
+		// as they can (below).
+		slices.Sort(level)
 		var checks []check
 		var at []int // level index of each check
 		for j, s := range level {
@@ -215,24 +229,38 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 				at = append(at, j)
 			}
 		}
-		found, err := c.answer(ctx, checks)
-		if err != nil {
-			return nil, err
-		}
-		ok := make([]bool, len(level))
-		for j, s := range level {
-			ok[j] = bits.OnesCount64(s) == 1 && s&surely != 0 // a term of surely, alone
-		}
-		for i, j := range at {
-			ok[j] = found[i]
-		}
 		var held []uint64
-		for j, s := range level {
-			if ok[j] {
+		for _, s := range level {
+			if bits.OnesCount64(s) == 1 && s&surely != 0 { // a term of surely, alone
 				together[s] = 1
 				held = append(held, s)
 			}
 		}
+		// The checks go in batches of checkBatch. The next level holds
+		// every set of one more term whose subsets of this level's size
+		// are all held (extend), so the sets held among those answered
+		// so far give a part of it: when that part alone takes the
+		// checks past maxHoldingCounts, the whole next level would too,
+		// and Holdings cannot tell without the rest of this level's
+		// checks (the same nil as after them).
+		for lo := 0; lo < len(checks); lo += checkBatch {
+			hi := min(lo+checkBatch, len(checks))
+			found, err := c.answer(ctx, checks[lo:hi], len(checks)-hi)
+			if err != nil {
+				return nil, err
+			}
+			for i := lo; i < hi; i++ {
+				if found[i-lo] {
+					s := level[at[i]]
+					together[s] = 1
+					held = append(held, s)
+				}
+			}
+			if hi < len(checks) && sent+len(extend(held, together, len(terms))) > maxHoldingCounts {
+				return nil, nil
+			}
+		}
+		slices.Sort(held)
 		all = append(all, held...)
 		level = extend(held, together, len(terms))
 	}
@@ -259,7 +287,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 	for j, s := range ask {
 		checks[j] = check{s, rare | set&^s}
 	}
-	found, err := c.answer(ctx, checks)
+	found, err := c.answer(ctx, checks, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -301,12 +329,15 @@ type checker struct {
 	read    bool
 }
 
-// answer answers checks, in order.
-func (c *checker) answer(ctx context.Context, checks []check) ([]bool, error) {
+// answer answers checks, in order; ahead more checks of the same level
+// are about to follow (exists sends a level in batches), and count with
+// these when it weighs reading the postings instead, so that the choice
+// is the same as for the whole level at once.
+func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool, error) {
 	if len(checks) == 0 {
 		return nil, nil
 	}
-	if !c.read && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(checks))*checkPostings >= c.cost {
+	if !c.read && c.cost > 0 && c.cost <= maxCommonPostings && (c.sent+len(checks)+ahead)*checkPostings >= c.cost {
 		var err error
 		if c.read, err = c.readMasks(ctx); err != nil {
 			return nil, err

@@ -568,3 +568,100 @@ func TestHoldingsFailsWhenRedisFails(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldingsStopsWhenTheNextLevelCannotFit: a level's existence checks
+// go in batches, and once the sets held among those answered already make
+// the next level too large for maxHoldingCounts, Holdings cannot tell
+// without the rest: 20 chunks all holding 10 common words hold every
+// combination, so with a bound of 100 the 45 pairs (the words alone need
+// no check) are followed by 120 triples, past the bound. Checked in
+// batches of 8 in colex order, the pairs of the first 8 words (28, so 32
+// sent) already give 56 triples of them and 6 more: 55 + 62 > 100, nil
+// after 32 checks instead of 45. And on random term lists over
+// overlapping ACLs, at bounds that can and cannot tell, with and without
+// a filter, the answers are those of the whole level at once, with no
+// more checks sent.
+func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
+	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	checks := func(run func() map[uint64]int) (map[uint64]int, int) {
+		counter.mu.Lock()
+		counter.queries = nil
+		counter.mu.Unlock()
+		got := run()
+		counter.mu.Lock()
+		defer counter.mu.Unlock()
+		return got, len(counter.queries)
+	}
+
+	var words []string
+	for i := range 10 {
+		words = append(words, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
+	}
+	var dense []corpus.Chunk
+	for i := range 20 {
+		dense = append(dense, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, redistest.Name("heldbatch"), dense, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	full, _ := checks(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	if want := map[uint64]int{1<<10 - 1: 1}; heldSets(full) != heldSets(want) {
+		t.Fatalf("bound 1024: %v, want every chunk's one set %v", full, want)
+	}
+	defer redisearch.SetMaxHoldingCounts(redisearch.SetMaxHoldingCounts(100))
+	old := redisearch.SetCheckBatch(1 << 20)
+	atOnce, n := checks(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	redisearch.SetCheckBatch(8)
+	batched, m := checks(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	redisearch.SetCheckBatch(old)
+	if atOnce != nil || batched != nil {
+		t.Fatalf("bound 100: %v at once, %v in batches; want nil (cannot tell)", atOnce, batched)
+	}
+	if n != 45 || m != 32 {
+		t.Errorf("bound 100: %d checks at once (want 45), %d in batches of 8 (want 32)", n, m)
+	}
+
+	chunks := overlappingACLs(17, 400)
+	ix = buildOpen(t, rdb, redistest.Name("heldbatch2"), chunks, redisearch.BuildOptions{})
+	r := rand.New(rand.NewPCG(17, 5))
+	vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region quoxil")
+	var cannot, saved int
+	for range 12 {
+		var ts []string
+		for _, i := range r.Perm(len(vocab))[:5+r.IntN(8)] {
+			ts = append(ts, vocab[i])
+		}
+		for _, groups := range [][]string{{"public"}, {"team-a", "team-b"}} {
+			for _, f := range []*backend.Filter{nil, {Statuses: []corpus.Status{corpus.Current}}} {
+				for _, bound := range []int{1024, 60, 16} {
+					redisearch.SetMaxHoldingCounts(bound)
+					v := ix.Visible(groups)
+					redisearch.SetCheckBatch(1 << 20)
+					want, n := checks(func() map[uint64]int { return held(t, v, ctx, ts, f) })
+					redisearch.SetCheckBatch(4)
+					got, m := checks(func() map[uint64]int { return held(t, v, ctx, ts, f) })
+					redisearch.SetCheckBatch(old)
+					if heldSets(got) != heldSets(want) {
+						t.Errorf("groups %v, terms %v, filter %v, bound %d: %v in batches, %v at once", groups, ts, f, bound, heldSets(got), heldSets(want))
+					}
+					if m > n {
+						t.Errorf("groups %v, terms %v, filter %v, bound %d: %d checks in batches, more than %d at once", groups, ts, f, bound, m, n)
+					}
+					if want == nil {
+						cannot++
+						saved += n - m
+					}
+				}
+			}
+		}
+	}
+	if cannot == 0 {
+		t.Fatalf("no answer that cannot tell: the test compares nothing")
+	}
+	t.Logf("%d answers that cannot tell, %d checks fewer in batches of 4", cannot, saved)
+}
