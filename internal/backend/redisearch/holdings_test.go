@@ -316,6 +316,18 @@ func (c *aggregateRecorder) ProcessPipelineHook(next redis.ProcessPipelineHook) 
 	}
 }
 
+// count runs run with the recorder emptied and returns its result and the
+// FT.AGGREGATE commands it sent.
+func (c *aggregateRecorder) count(run func() map[uint64]int) (map[uint64]int, int) {
+	c.mu.Lock()
+	c.queries = nil
+	c.mu.Unlock()
+	got := run()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return got, len(c.queries)
+}
+
 // TestHoldingsSkipsChecksItsCountsAnswer: a common term more visible
 // chunks hold than hold any rare term is held by a chunk holding no rare
 // term, so Holdings sends no existence check of it alone; the held sets
@@ -469,15 +481,7 @@ func TestHoldingsReadsCommonTermsWhenChecksCostMore(t *testing.T) {
 	vocab := strings.Fields("kettl water descal motor warranti pump filter valv brook street calder rate hour ledger north region quoxil")
 	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0))
 	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))
-	checks := func(run func() map[uint64]int) (map[uint64]int, int) {
-		counter.mu.Lock()
-		counter.queries = nil
-		counter.mu.Unlock()
-		got := run()
-		counter.mu.Lock()
-		defer counter.mu.Unlock()
-		return got, len(counter.queries)
-	}
+	checks := counter.count
 	var checked, cannot int
 	for range 10 {
 		var ts []string
@@ -589,15 +593,7 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
 	counter := &aggregateRecorder{}
 	rdb.AddHook(counter)
-	checks := func(run func() map[uint64]int) (map[uint64]int, int) {
-		counter.mu.Lock()
-		counter.queries = nil
-		counter.mu.Unlock()
-		got := run()
-		counter.mu.Lock()
-		defer counter.mu.Unlock()
-		return got, len(counter.queries)
-	}
+	checks := counter.count
 
 	var words []string
 	for i := range 10 {
