@@ -462,7 +462,8 @@ func (r *run) finish(ctx workflow.Context, s stop) wire.AnswerResult {
 		res.Citations = r.answer.Answer.Citations
 		res.Model = r.answer.Answer.Model
 	case wire.InsufficientContext, wire.RepeatedQuery, wire.BudgetExhausted:
-		// No evidence was accepted: say so plainly, never guess.
+		// No evidence was accepted, or the generator declined what was:
+		// say so plainly, never guess.
 		var queries []string
 		for _, at := range r.trace.Attempts {
 			queries = append(queries, at.Query)

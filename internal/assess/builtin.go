@@ -882,14 +882,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		r.named = normalised(question)
 		r.codeNouns = b.codeNouns(question, asked, vocab)
 	}
-	var kcovers func(map[string]bool, string) bool // the coverage rules with relatives (Kin)
-	var kin map[string][]synonym
-	if b.Kin {
-		if kin = b.kin(question, related); len(kin) > 0 {
-			kcovers = relatedCovers(covers, kin)
-		}
-	}
-	var kinFirst *judged // the first chunk judged with relatives
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
 	var names map[string]map[string]bool
@@ -903,15 +895,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		have := withNames(own, names)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
-		if kcovers != nil && i == 0 {
-			kr := *r
-			kr.literal = covers // the paraphrase tolerance reads the words as written
-			kinFirst = kr.judge(have, kcovers, typed)
-			kinFirst.ev, kinFirst.expr = e, expr
-			if b.Named {
-				kinFirst.own = own
-			}
-		}
 		if b.Named {
 			j.own = own
 		}
@@ -949,12 +932,22 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	kinCredit := ""
-	if !a.Sufficient && kinFirst != nil && kinFirst.fit && absent == "" {
+	if b.Kin && !a.Sufficient && absent == "" && len(all) > 0 {
 		// builtin:coverage-v23: the first chunk suffices with the
-		// question's words read through their relatives.
-		if credited := kinCredited(b.an, question, r.qterms, kinFirst, covers, kin); credited != "" {
-			best, a.Sufficient, hasKey, missingEntity, kinCredit = kinFirst, true, true, nil, credited
-			a.Score = math.Round(best.score*1000) / 1000
+		// question's words read through their relatives (asked only
+		// when the plain rules refuse).
+		if kin := b.kin(question, related); len(kin) > 0 {
+			first := all[0]
+			kr := *r
+			kr.literal = covers // the paraphrase tolerance reads the words as written
+			k := kr.judge(first.have, relatedCovers(covers, kin), first.typed)
+			k.ev, k.expr, k.own = first.ev, first.expr, first.own
+			if k.fit {
+				if credited := kinCredited(b.an, question, r.qterms, k, covers, kin); credited != "" {
+					best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
+					a.Score = math.Round(best.score*1000) / 1000
+				}
+			}
 		}
 	}
 	var ruled *Result // a reading's acceptance (v21's rules)

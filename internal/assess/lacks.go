@@ -3,7 +3,6 @@ package assess
 import (
 	"context"
 	"slices"
-	"strings"
 )
 
 // A Lack is what the first chunk in the assessor's order holds of the
@@ -46,15 +45,7 @@ func (b *Builtin) Lacks(ctx context.Context, req Request) (Result, []Lack, error
 // lackOf is the Lack of j, judged on r.
 func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map[string]bool, string) bool, related map[string][]synonym) Lack {
 	l := Lack{ChunkID: j.ev.ChunkID, Question: question, Coverage: j.coverage, Typed: j.typed, Fit: j.fit, HasKey: j.hasKey(r, covers), Entities: j.entities, Ents: len(r.ents)}
-	mutual := map[string][]synonym{}
-	for _, raw := range strings.Fields(question) {
-		w := plainWord(raw)
-		ts := b.an.Terms(w)
-		if len(ts) != 1 || len(related[ts[0]]) == 0 {
-			continue
-		}
-		mutual[ts[0]] = mutualOf(b.Thesaurus, true, kinForms, w, ts[0], related[ts[0]])
-	}
+	mutual := b.kin(question, related)
 	for _, q := range r.qterms {
 		t := TermLack{Word: wordFor(b.an, question, q.term), Term: q.term, Weight: q.weight, Known: q.known, Entity: entityTerm(r.ents, q.term),
 			Held: covers(j.have, q.term), Dropped: j.dropped[q.term], Asked: r.askedVerbs[q.term], Scene: r.sceneVerbs[q.term]}

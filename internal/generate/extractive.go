@@ -949,7 +949,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// chosen sentence holds an expression of it: then a sentence of
 		// a source already cited is quoted only when it says more of the
 		// question (see completes).
-		answersTyped := valueTypes[asked.Type] && asksOnce && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && g.counts(req.Question, c.text, asked) })
+		answersTyped := g.Version >= 22 && valueTypes[asked.Type] && asksOnce && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && g.counts(req.Question, c.text, asked) })
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -1198,7 +1198,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					chosen = more
 				}
 			}
-			if g.Version >= 22 && added && g.heading(s.text, req.Sources[s.source].Title) {
+			if g.Version >= 22 && added && g.heading(s.text, titles[s.source]) {
 				headings = append(headings, s)
 			}
 			continue
@@ -2714,18 +2714,15 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
 	}
 	var near *sentence
-	// nearAt: near's position. v20 and v21 read each sentence of side's
-	// source as its first copy, which may stand in another source, and
-	// measured the distance on that copy's position; v22 quotes the
-	// sentence of side's own source (the page stating both sides; not
-	// when another copy of it is quoted) and measures the distance in
-	// that source.
-	nearAt := 0
+	// v20 and v21 read each sentence of side's source as its first copy,
+	// which may stand in another source, and measured the distance on
+	// that copy's position; v22 quotes the sentence of side's own source
+	// (the page stating both sides; not when another copy of it is
+	// quoted), so the distance is measured in that source.
 	for i := range bySource[side.source] {
 		s := bySource[side.source][i].first
-		at := s.pos
 		if g.Version >= 22 {
-			s, at = &bySource[side.source][i], i
+			s = &bySource[side.source][i]
 			if quoted(chosen, s) {
 				continue
 			}
@@ -2733,8 +2730,8 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 		if slices.Contains(chosen, s) || !other(s.text) {
 			continue
 		}
-		if near == nil || abs(at-side.pos) < abs(nearAt-side.pos) {
-			near, nearAt = s, at
+		if near == nil || abs(s.pos-side.pos) < abs(near.pos-side.pos) {
+			near = s
 		}
 	}
 	if near != nil {
@@ -3426,17 +3423,16 @@ func quoted(chosen []*sentence, s *sentence) bool {
 }
 
 // heading reports whether text, a thin sentence, holds only words its
-// source's title holds (v22, rule 4'): "Case 30455." on the page titled
+// source's title (its terms, title) holds (v22, rule 4'): "Case 30455." on the page titled
 // "Case 30455: K50 will not pair" is the page's heading line, not a
 // statement.
-func (g *Extractive) heading(text, title string) bool {
+func (g *Extractive) heading(text string, title map[string]bool) bool {
 	ts := g.an.Terms(text)
 	if len(ts) == 0 {
 		return false
 	}
-	in := g.an.Set(title)
 	for _, t := range ts {
-		if !in[t] {
+		if !title[t] {
 			return false
 		}
 	}
