@@ -949,7 +949,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// chosen sentence holds an expression of it: then a sentence of
 		// a source already cited is quoted only when it says more of the
 		// question (see completes).
-		answersTyped := g.Version >= 22 && valueTypes[asked.Type] && asksOnce && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && g.counts(req.Question, c.text, asked) })
+		answersTyped := false
+		if g.Version >= 22 && valueTypes[asked.Type] && asksOnce {
+			noun := g.countedNoun(req.Question, asked)
+			answersTyped = slices.ContainsFunc(chosen, func(c *sentence) bool { return c.typed && g.counts(c.text, noun, asked) })
+		}
 		for _, s := range ranked {
 			if len(chosen) >= g.MaxSentences {
 				break
@@ -3395,31 +3399,40 @@ func (g *Extractive) completes(s *sentence, chosen []*sentence, entityTerms, ver
 	return false
 }
 
-// counts reports whether text, a sentence holding an expression of the
-// asked type, counts what a "how many N" question asks about (v22): one
-// of its count expressions holds N ("ten speeds" for "how many speeds",
-// not for "how many revs"). Any expression does for other types, and for
-// a count question naming no noun after "many".
-func (g *Extractive) counts(question, text string, asked answertype.Question) bool {
+// countedNoun is the term of the noun a "how many N" question counts
+// (v22), or "" when the question is not a count question or names no noun
+// after "many".
+func (g *Extractive) countedNoun(question string, asked answertype.Question) string {
 	if asked.Type != answertype.Count {
-		return true
+		return ""
 	}
 	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
 	at := slices.Index(ws, "many")
 	if at < 0 || at+1 >= len(ws) {
+		return ""
+	}
+	if noun := g.an.Terms(ws[at+1]); len(noun) > 0 {
+		return noun[0]
+	}
+	return ""
+}
+
+// counts reports whether text, a sentence holding an expression of the
+// asked type, counts noun, what a "how many N" question asks about (v22;
+// countedNoun): one of its count expressions holds it ("ten speeds" for
+// "how many speeds", not for "how many revs"). Any expression does when
+// noun is "".
+func (g *Extractive) counts(text, noun string, asked answertype.Question) bool {
+	if noun == "" {
 		return true
 	}
-	noun := g.an.Terms(ws[at+1])
-	if len(noun) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(asked.Find(text), func(e string) bool { return slices.Contains(g.an.Terms(e), noun[0]) })
+	return slices.ContainsFunc(asked.Find(text), func(e string) bool { return slices.Contains(g.an.Terms(e), noun) })
 }
 
 // quoted reports whether s, or another copy of its text, is in chosen
 // (v22; sentence.first is the same for every copy).
 func quoted(chosen []*sentence, s *sentence) bool {
-	return slices.ContainsFunc(chosen, func(c *sentence) bool { return c == s || c.first == s.first })
+	return slices.ContainsFunc(chosen, func(c *sentence) bool { return c.first == s.first })
 }
 
 // heading reports whether text, a thin sentence, holds only words its
