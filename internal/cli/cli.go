@@ -154,6 +154,19 @@ func (f *flags) parse(args []string, positional int) error {
 	// or query ("assay ask 'why' --json"): refuse one of this command's
 	// own flags there rather than read it as words. After "--", which
 	// ended the flags, every word is an argument, a flag's name too.
+	// A flag that takes a value swallows a "--" written right after it
+	// ("--server -- why --json"): the flag package reads it as the value,
+	// not as the end of the flags, so the check below would let a later
+	// flag through as a word. No value of ours is "--": refuse it.
+	var swallowed error
+	f.Visit(func(fl *flag.Flag) {
+		if swallowed == nil && fl.Value.String() == "--" {
+			swallowed = usageError(fmt.Sprintf("%s: flag --%s needs a value, not \"--\"", f.Name(), fl.Name))
+		}
+	})
+	if swallowed != nil {
+		return swallowed
+	}
 	rest := f.Args()
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		rest = nil

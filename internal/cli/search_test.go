@@ -321,9 +321,13 @@ func TestFlagsAfterTerminator(t *testing.T) {
 		{[]string{"--", "what", "does", "--json", "mean"}, false, []string{"what", "does", "--json", "mean"}},
 		{[]string{"--json", "--", "-json"}, false, []string{"-json"}},
 		{[]string{"why", "--", "--json"}, true, nil}, // "--" after an argument is a word: the flag is still refused
+		{[]string{"--server", "--", "why", "--json"}, true, nil}, // "--" is --server's value, not the end of the flags
+		{[]string{"--server=--", "why"}, true, nil},
+		{[]string{"--server", "http://x", "--", "why", "--json"}, false, []string{"why", "--json"}},
 	} {
 		f := newFlags("ask", io.Discard)
 		f.Bool("json", false, "")
+		f.String("server", "", "")
 		err := f.parse(c.args, -1)
 		var u usageError
 		if got := errors.As(err, &u); got != c.refused || err != nil && !got {
