@@ -35,6 +35,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh18.jsonl", "testdata/eval/hollin-fresh18-facts.jsonl"}, // make eval-fresh18
 	{"testdata/eval/hollin-fresh19.jsonl", "testdata/eval/hollin-fresh19-facts.jsonl"}, // make eval-fresh19
 	{"testdata/eval/hollin-fresh20.jsonl", "testdata/eval/hollin-fresh20-facts.jsonl"}, // make eval-fresh20
+	{"testdata/eval/hollin-fresh21.jsonl", "testdata/eval/hollin-fresh21-facts.jsonl"}, // make eval-fresh21
 }
 
 const repoRoot = "../.."
