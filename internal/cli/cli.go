@@ -149,11 +149,6 @@ func (f *flags) parse(args []string, positional int) error {
 	if err := f.Parse(args); err != nil {
 		return err
 	}
-	// The flag package stops at the first argument that is not a flag, so
-	// a flag written after it would silently become part of the question
-	// or query ("assay ask 'why' --json"): refuse one of this command's
-	// own flags there rather than read it as words. After "--", which
-	// ended the flags, every word is an argument, a flag's name too.
 	// A flag that takes a value swallows a "--" written right after it
 	// ("--server -- why --json"): the flag package reads it as the value,
 	// not as the end of the flags, so the check below would let a later
@@ -167,6 +162,11 @@ func (f *flags) parse(args []string, positional int) error {
 	if swallowed != nil {
 		return swallowed
 	}
+	// The flag package stops at the first argument that is not a flag, so
+	// a flag written after it would silently become part of the question
+	// or query ("assay ask 'why' --json"): refuse one of this command's
+	// own flags there rather than read it as words. After "--", which
+	// ended the flags, every word is an argument, a flag's name too.
 	rest := f.Args()
 	if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
 		rest = nil

@@ -320,7 +320,7 @@ func TestFlagsAfterTerminator(t *testing.T) {
 		{[]string{"why", "-json=false"}, true, nil},
 		{[]string{"--", "what", "does", "--json", "mean"}, false, []string{"what", "does", "--json", "mean"}},
 		{[]string{"--json", "--", "-json"}, false, []string{"-json"}},
-		{[]string{"why", "--", "--json"}, true, nil}, // "--" after an argument is a word: the flag is still refused
+		{[]string{"why", "--", "--json"}, true, nil},             // "--" after an argument is a word: the flag is still refused
 		{[]string{"--server", "--", "why", "--json"}, true, nil}, // "--" is --server's value, not the end of the flags
 		{[]string{"--server=--", "why"}, true, nil},
 		{[]string{"--server", "http://x", "--", "why", "--json"}, false, []string{"why", "--json"}},
