@@ -973,6 +973,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
+		// v23: each source's bearing on the whole question (see bearing)
+		var wholeBear []float64
+		if g.Version >= 23 {
+			wholeBear = g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
+		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		// v22: for a question expecting a type of answer, whether a
 		// chosen sentence holds an expression of it: then a sentence of
@@ -1015,6 +1020,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// judged by the assessor and not accepted: it gets no pass for
 			// its rank.
 			above := s.source < best.source && best.source != open
+			// v23: nor a source ranked above the opening one that bears
+			// on the whole question (bearing over the question's terms,
+			// wholeBear) less than the opening's source: the opening was
+			// kept from it on that measure, so its rank is no judgement
+			// on the question ("Using one with a voltage converter abroad
+			// is not covered" beside the warranty's cracked-jar sentence).
+			if above && g.Version >= 23 && wholeBear != nil && wholeBear[s.source] < wholeBear[best.source]-1e-9 {
+				above = false
+			}
 			// v11: for a question expecting a type of answer, another
 			// source adds to the answer only with an expression of that
 			// type about a word of the clause that asks that no chosen

@@ -85,3 +85,21 @@ func TestTimeRateWordBesideTheAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestRankPassLost: a source ranked above the opening one that bears on
+// the whole question less than the opening's source gets no rank pass in
+// rule 3 (v23): the opening was kept from it on that measure. v22 cited
+// the accepted voltage-converter page beside the warranty's cracked-jar
+// sentence for a word of the question's scene ("covered"); the pages a
+// loop run gave fresh14 x52, the rule designed on it.
+func TestRankPassLost(t *testing.T) {
+	an := terms.New()
+	pages := hollinPages(t, "faq-abroad", "pol-warranty-2026", "ntc-x200-recall", "faq-hard-water", "man-x200-blades")
+	req := Request{Question: "I heard cracked jugs used to be covered by the warranty. Is that still the case?", Sources: pages, Accepted: []string{pages[0].ID}}
+	if _, docs := answerOf(t, NewExtractiveV22(an), req); !slices.Contains(docs, "faq-abroad") {
+		t.Errorf("v22 cites %v (the case no longer tests v23)", docs)
+	}
+	if text, docs := answerOf(t, NewExtractiveV23(an), req); !slices.Equal(docs, []string{"pol-warranty-2026"}) || !strings.Contains(text, "cracked jars") {
+		t.Errorf("v23 cites %v: %q; want the warranty's terms alone", docs, text)
+	}
+}
