@@ -343,6 +343,22 @@ const (
 //     question's codes gives is answered prompt.NotFoundReply (see
 //     nameless).
 //
+// v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
+// v22.
+//
+// v23 (ExtractiveModel) fixes three of v22's readings and cites fewer
+// pages:
+//
+//   - one copy of each sentence, whichever rule chose it (see oneCopy);
+//   - a later copy of a sentence holds its first copy's content words
+//     and expression of the expected type (v22's completes and rule 3's
+//     covered words read them as empty);
+//   - rule 1b's time-rate word ("hourly") makes an amount a rate only
+//     when it qualifies that amount (see ratesAmount);
+//   - in rule 3, a source ranked above the opening one gets no pass for
+//     its rank when it bears on the whole question less than the
+//     opening's source (see bearing).
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/log/tuning-history.md lists them), so
@@ -383,7 +399,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 22 (ExtractiveModel), 21 (ExtractiveV21Model, without
+	// Version is 23 (ExtractiveModel), 22 (ExtractiveV22Model, without
+	// v23's fixes and rank-pass check: see the rules marked v23), 21 (ExtractiveV21Model, without
 	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
 	// v21's rule 12, sides in one unit, deciding values, the asker's
 	// own words, rule 1b readings and rule 1c), 19 (ExtractiveV19Model, without
