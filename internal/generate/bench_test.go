@@ -31,12 +31,18 @@ func BenchmarkCheck(b *testing.B) {
 	})
 }
 
-// BenchmarkExtractive measures one extractive answer over four sources.
+// BenchmarkExtractive measures one extractive answer over four sources,
+// by the default version and the one before it (v23's oneCopy, its later
+// copies' words and its whole-question bearing against v22).
 func BenchmarkExtractive(b *testing.B) {
-	g := NewExtractive(terms.New())
-	for b.Loop() {
-		if _, err := g.Generate(context.Background(), benchReq); err != nil {
-			b.Fatal(err)
-		}
+	an := terms.New()
+	for _, g := range []*Extractive{NewExtractive(an), NewExtractiveV22(an)} {
+		b.Run(g.Model(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := g.Generate(context.Background(), benchReq); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

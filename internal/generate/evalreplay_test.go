@@ -16,7 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v21, v22) what
+// TestEvalReplay gives the builtin extractive generators (v22, v23) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -54,7 +54,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV21(an), NewExtractiveV22(an)}
+	gens := []*Extractive{NewExtractiveV22(an), NewExtractiveV23(an)}
 	var why []string
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV22Model = router.BuiltinGenerateModelV22
 	ExtractiveV21Model = router.BuiltinGenerateModelV21
 	ExtractiveV20Model = router.BuiltinGenerateModelV20
 	ExtractiveV19Model = router.BuiltinGenerateModelV19
@@ -342,6 +343,22 @@ const (
 //     question's codes gives is answered prompt.NotFoundReply (see
 //     nameless).
 //
+// v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
+// v22.
+//
+// v23 (ExtractiveModel) fixes three of v22's readings and cites fewer
+// pages:
+//
+//   - one copy of each sentence, whichever rule chose it (see oneCopy);
+//   - a later copy of a sentence holds its first copy's content words
+//     and expression of the expected type (v22's completes and rule 3's
+//     covered words read them as empty);
+//   - rule 1b's time-rate word ("hourly") makes an amount a rate only
+//     when it qualifies that amount (see ratesAmount);
+//   - in rule 3, a source ranked above the opening one gets no pass for
+//     its rank when it bears on the whole question less than the
+//     opening's source (see bearing).
+//
 // Rules 4 and 5 were designed looking at Hollin misses; rule 3's parts and
 // elaboration, and the RankDiscount and OnShare values, while looking at
 // the Hollin, held-out and SciFact sets (docs/log/tuning-history.md lists them), so
@@ -382,7 +399,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 22 (ExtractiveModel), 21 (ExtractiveV21Model, without
+	// Version is 23 (ExtractiveModel), 22 (ExtractiveV22Model, without
+	// v23's fixes and rank-pass check: see the rules marked v23), 21 (ExtractiveV21Model, without
 	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
 	// v21's rule 12, sides in one unit, deciding values, the asker's
 	// own words, rule 1b readings and rule 1c), 19 (ExtractiveV19Model, without
@@ -405,10 +423,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV22(an)
+	return NewExtractiveV23(an)
 }
 
-// NewExtractiveV22 returns version 22 (ExtractiveModel).
+// NewExtractiveV23 returns version 23 (ExtractiveModel).
+func NewExtractiveV23(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV22(an)
+	g.Version = 23
+	return g
+}
+
+// NewExtractiveV22 returns version 22 (ExtractiveV22Model).
 func NewExtractiveV22(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV21(an)
 	g.Version = 22
@@ -524,6 +549,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV22Model:
+		return NewExtractiveV22(an), nil
 	case ExtractiveV21Model:
 		return NewExtractiveV21(an), nil
 	case ExtractiveV20Model:
@@ -591,6 +618,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV20Model
 	case g.Version == 21:
 		return ExtractiveV21Model
+	case g.Version == 22:
+		return ExtractiveV22Model
 	}
 	return ExtractiveModel
 }
@@ -671,6 +700,23 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	idf := g.score(req, all, content, asked)
+	// v23: a later copy of a sentence (another page holding the same
+	// words) is judged as its first: the content words it holds and
+	// whether it holds an expression of the expected type are its first
+	// copy's (score computes them for the first copies, the candidates,
+	// alone). v22 read a later copy a rule took from its own page (the
+	// opening's neighbour, rules 4 and 5) as holding nothing, so a typed
+	// answer quoted so did not count as one (answersTyped) and the words
+	// it holds counted as unsaid (completes, rule 3's covered words).
+	if g.Version >= 23 {
+		for si := range bySource {
+			for pi := range bySource[si] {
+				if c := &bySource[si][pi]; c.first != c {
+					c.own, c.typed = c.first.own, c.first.typed
+				}
+			}
+		}
+	}
 	// The question's parts ("is a cracked jar covered, and what if it
 	// is from batch B-2291" asks two things): a source on one of them
 	// is on the question.
@@ -944,6 +990,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// v18: the sentence of another source that answers instead of the
 		// accepted one (see below), or nil.
 		var instead *sentence
+		// v23: each source's bearing on the whole question (see bearing)
+		var wholeBear []float64
+		if g.Version >= 23 {
+			wholeBear = g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
+		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
 		// v22: for a question expecting a type of answer, whether a
 		// chosen sentence holds an expression of it: then a sentence of
@@ -986,6 +1037,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// judged by the assessor and not accepted: it gets no pass for
 			// its rank.
 			above := s.source < best.source && best.source != open
+			// v23: nor a source ranked above the opening one that bears
+			// on the whole question (bearing over the question's terms,
+			// wholeBear) less than the opening's source: the opening was
+			// kept from it on that measure, so its rank is no judgement
+			// on the question ("Using one with a voltage converter abroad
+			// is not covered" beside the warranty's cracked-jar sentence).
+			if above && g.Version >= 23 && wholeBear != nil && wholeBear[s.source] < wholeBear[best.source]-1e-9 {
+				above = false
+			}
 			// v11: for a question expecting a type of answer, another
 			// source adds to the answer only with an expression of that
 			// type about a word of the clause that asks that no chosen
@@ -1307,6 +1367,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			g.why(v, "version")
 			chosen = append(chosen, v)
 		}
+	}
+
+	// v23: one copy of each sentence, whichever rule chose it (see
+	// oneCopy): v22 kept a second copy out of rules 2, 4, 5 and 8 only.
+	if g.Version >= 23 {
+		chosen = oneCopy(chosen, lead)
 	}
 
 	// Read in source order, as the sources were ranked; a sentence
@@ -1670,7 +1736,10 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			// The rate said with the time-rate word itself ("an hourly
 			// rate of £30", "£49 annually") or after a slash ("£4.99/month",
 			// "£30/hr") is a rate per that unit too.
-			for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			// v23: only a time-rate word that qualifies an amount (see
+			// ratesAmount): "Hourly call-outs are free; the inspection fee
+			// is £25" gives no hourly rate.
+			for _, w := range g.rateWords(low, asked) {
 				if u, ok := timeRates[w]; ok && slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
 					perAsked++
 				}
@@ -1689,6 +1758,63 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 	}
 	return amounts > 0 && others >= amounts
 }
+
+// rateWords returns the time-rate words of low (a lower-cased sentence)
+// that say an amount's rate: every one before v23 (round 20's reading,
+// which took "monthly" anywhere in the sentence); from v23 only one that
+// qualifies an amount of the asked kind (see ratesAmount).
+func (g *Extractive) rateWords(low string, asked answertype.Question) []string {
+	if g.Version < 23 {
+		return strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) })
+	}
+	spans := exprSpans(low, asked.Find(low))
+	var out []string
+	for _, m := range reLetters.FindAllStringIndex(low, -1) {
+		if _, ok := timeRates[low[m[0]:m[1]]]; ok && ratesAmount(low, m[0], m[1], spans) {
+			out = append(out, low[m[0]:m[1]])
+		}
+	}
+	return out
+}
+
+// reLetters is a word: a run of letters.
+var reLetters = regexp.MustCompile(`\p{L}+`)
+
+// ratesAmount reports whether the time-rate word at [a, b) of text
+// qualifies one of the amounts at spans (v23): it stands in the same
+// clause as the amount, at most MaxRateGap words from it, with no clause
+// punctuation nor conjunction between them ("an hourly rate of £30",
+// "£49 annually", "£4.99 monthly"; not "Hourly call-outs are free; the
+// inspection fee is £25", nor "£25, and weekly checks").
+func ratesAmount(text string, a, b int, spans [][2]int) bool {
+	for _, sp := range spans {
+		var gap string
+		switch {
+		case sp[1] <= a:
+			gap = text[sp[1]:a]
+		case b <= sp[0]:
+			gap = text[b:sp[0]]
+		default:
+			continue
+		}
+		if reClauseBreak.MatchString(gap) {
+			continue
+		}
+		if len(strings.Fields(gap)) <= maxRateGap {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRateGap is the most words between a time-rate word and the amount it
+// qualifies (v23, see ratesAmount): "an hourly rate of £30" has two.
+const maxRateGap = 3
+
+// reClauseBreak is what ends a clause between a time-rate word and an
+// amount (v23, see ratesAmount): clause punctuation, a spaced dash, or a
+// conjunction or relative word opening another clause.
+var reClauseBreak = regexp.MustCompile(`[,;:!?()]|\.(\s|$)|\s[-–—]\s|\b(?:and|but|or|while|whereas|which|who|when|if)\b`)
 
 // timeRates are the words asking for money per a unit of time (v21, see
 // unbound) and that unit; a sentence giving an amount with one of them
@@ -3433,6 +3559,34 @@ func (g *Extractive) counts(text, noun string, asked answertype.Question) bool {
 // (v22; sentence.first is the same for every copy).
 func quoted(chosen []*sentence, s *sentence) bool {
 	return slices.ContainsFunc(chosen, func(c *sentence) bool { return c.first == s.first })
+}
+
+// oneCopy returns chosen with one copy of each sentence (v23): the same
+// words quoted twice, from two pages holding the same passage, say
+// nothing the first did, and the second may cite a page for nothing. The
+// copy kept is the one a rule answering instead of the accepted chunk
+// chose (lead), else one from a page the answer cites for another
+// sentence when the other copy's page is cited for it alone, else the
+// first chosen. Every rule's choices pass through it once they are
+// finished (the echo rule, denial, eachPart, versions and titled quote a
+// sentence's first copy, rules 2, 4 and 5 its own page's).
+func oneCopy(chosen []*sentence, lead *sentence) []*sentence {
+	// citedFor: a chosen sentence of source src that is no copy of s
+	citedFor := func(src int, s *sentence) bool {
+		return slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == src && c.first != s.first })
+	}
+	var out []*sentence
+	for _, s := range chosen {
+		at := slices.IndexFunc(out, func(o *sentence) bool { return o.first == s.first })
+		if at < 0 {
+			out = append(out, s)
+			continue
+		}
+		if o := out[at]; s == lead || o != lead && citedFor(s.source, s) && !citedFor(o.source, o) {
+			out[at] = s
+		}
+	}
+	return out
 }
 
 // heading reports whether text, a thin sentence, holds only words its
