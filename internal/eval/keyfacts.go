@@ -73,9 +73,26 @@ func (kf KeyFacts) Missing(id, answer string) []string {
 	var out []string
 	low := strings.ToLower(answer)
 	for _, f := range kf[id] {
-		if !strings.Contains(low, strings.ToLower(f)) {
+		if !holds(low, f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
+
+// HoldsAny reports whether text contains at least one key fact of
+// question id, matched as Missing matches them; false when the question
+// has none.
+func (kf KeyFacts) HoldsAny(id, text string) bool {
+	low := strings.ToLower(text)
+	for _, f := range kf[id] {
+		if holds(low, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds is the one key-fact match: fact as a case-insensitive substring
+// of low, the lower-cased text.
+func holds(low, fact string) bool { return strings.Contains(low, strings.ToLower(fact)) }

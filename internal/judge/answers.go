@@ -91,6 +91,13 @@ type RunEval struct {
 	// the question has none (no-answer questions, unlabelled ones).
 	KeyFacts     *bool    `json:"key_facts"`
 	MissingFacts []string `json:"missing_facts,omitempty"`
+	// OnQuestion counts the answer's sentences (as citation.Split
+	// splits the generator's answer format) that contain at least one of
+	// the question's key facts (as KeyFacts matches them), over all its
+	// sentences; nil unless the run answered a question with key facts.
+	// A sentence answering in other words than a key fact counts as off
+	// the question: the count is a lower bound.
+	OnQuestion *Ratio `json:"on_question_sentences,omitempty"`
 	// Citations counts the citations shown plus the markers the sanitizer
 	// stripped; ValidCitations those that are valid (see Summary).
 	Citations      int `json:"citations"`
@@ -151,6 +158,7 @@ func (j Judge) Evaluate(q eval.Question, res wire.AnswerResult) RunEval {
 		ev.MissingFacts = j.Facts.Missing(q.ID, answerText(res))
 		has := len(ev.MissingFacts) == 0
 		ev.KeyFacts = &has
+		ev.OnQuestion = j.onQuestion(q.ID, answerText(res))
 	}
 	j.citations(q, res, &ev)
 	if ev.Answered() {
@@ -168,6 +176,24 @@ func answerText(res wire.AnswerResult) string {
 		return ""
 	}
 	return res.Answer
+}
+
+// onQuestion counts answer's sentences that hold a key fact of question
+// id, over all its sentences; nil when there is no answer to count (a
+// refusal's text is not an answer, see answerText).
+func (j Judge) onQuestion(id, answer string) *Ratio {
+	sents := citation.Split(answer)
+	if len(sents) == 0 {
+		return nil
+	}
+	n := 0
+	for _, s := range sents {
+		if j.Facts.HoldsAny(id, s.Text) {
+			n++
+		}
+	}
+	r := ratio(n, len(sents))
+	return &r
 }
 
 // runRoute is the route class of the last assess or generate decision:

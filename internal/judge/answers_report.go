@@ -90,6 +90,7 @@ func (r AnswersReport) view() reportView {
 		{"right source cited", pct(l.RightSourceCited), pct(p.RightSourceCited)},
 		{"answer has the key facts", pct(l.KeyFacts), pct(p.KeyFacts)},
 		{"cited documents relevant (precision)", pct(l.CitedPrecision), pct(p.CitedPrecision)},
+		{"answer sentences holding a key fact", pct(l.OnQuestion), pct(p.OnQuestion)},
 		{"no-answer refusal", pct(l.NoAnswerRefusal), pct(p.NoAnswerRefusal)},
 		{"citation validity", pct(l.CitationValidity), pct(p.CitationValidity)},
 		{"answers citing a stale source", pct(l.StaleCitations), pct(p.StaleCitations)},

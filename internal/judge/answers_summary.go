@@ -77,6 +77,16 @@ func ratio(n, of int) Ratio {
 //   - CitedPrecision: cited documents labelled relevant to their question,
 //     over all cited documents (each counted once per run), summed over
 //     runs; a document cited for a no-answer question is not relevant.
+//   - OnQuestion (JSON on_question_sentences, added within schema v1;
+//     a report written before it reads 0 of 0): sentences of answers to
+//     answerable questions with key facts that contain at least one of
+//     their question's key facts (matched as KeyFacts is), over all those
+//     answers' sentences (citation.Split, the answer format: each sentence
+//     ends with its citation markers), summed over answered runs; refusals
+//     and no-answer questions add nothing. It sees padding inside a
+//     relevant document, which CitedPrecision cannot; a sentence answering
+//     in other words than a key fact counts as off the question, so it is
+//     a lower bound on the sentences about the question.
 //   - OtherEntity: answered runs none of whose cited documents mentions
 //     an entity the question names (a model number, code or name; see
 //     Library.UnmentionedEntities), over answered runs.
@@ -97,6 +107,7 @@ type Summary struct {
 	WeakCitations    Ratio                   `json:"weak_citations"`
 	OtherEntity      Ratio                   `json:"other_entity"`
 	CitedPrecision   Ratio                   `json:"cited_precision"`
+	OnQuestion       Ratio                   `json:"on_question_sentences"`
 	ForbiddenLeaks   int                     `json:"forbidden_leaks"`
 	RunsFailed       int                     `json:"runs_failed"`
 	Outcomes         map[Outcome]int         `json:"outcomes"`
@@ -139,7 +150,7 @@ type StrategyCounts struct {
 func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s := Summary{Outcomes: map[Outcome]int{}, StopReasons: map[wire.StopReason]int{}}
 	var ok, cited, facts, withFacts, refused, valid, citations, stale, weak, other, answered int
-	var citedDocs, citedRelevantDocs int
+	var citedDocs, citedRelevantDocs, onQuestion, sentences int
 	var lat []float64
 	var first, final, imp float64
 	for _, q := range qs {
@@ -160,6 +171,10 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 			s.Answerable++
 			if r.CitedRelevant {
 				cited++
+			}
+			if o := r.OnQuestion; o != nil {
+				onQuestion += o.N
+				sentences += o.Of
 			}
 			if r.KeyFacts != nil {
 				withFacts++
@@ -236,6 +251,7 @@ func Summarize(qs []QuestionEval, sys func(QuestionEval) RunEval) Summary {
 	s.WeakCitations = ratio(weak, answered)
 	s.OtherEntity = ratio(other, answered)
 	s.CitedPrecision = ratio(citedRelevantDocs, citedDocs)
+	s.OnQuestion = ratio(onQuestion, sentences)
 	slices.Sort(lat)
 	s.LatencyP50MS = percentile.NearestRank(lat, 50)
 	s.LatencyP95MS = percentile.NearestRank(lat, 95)

@@ -178,7 +178,7 @@ func TestJudgeCitations(t *testing.T) {
 	want := RunEval{
 		StopReason: wire.Answered, Outcome: Generation, Answer: res.Answer, Attempts: 1, LatencyMS: 100, Route: "builtin",
 		Cited: []string{"warranty", "warranty-old", "ticket"}, CitedRelevant: true,
-		KeyFacts: new(bool), MissingFacts: []string{"blade wear"},
+		KeyFacts: new(bool), MissingFacts: []string{"blade wear"}, OnQuestion: rptr(ratio(1, 1)),
 		Citations: 4, ValidCitations: 3,
 		StaleCitations: []string{"warranty-old"}, WeakCitations: []string{"ticket"}, Stripped: []string{"[9]"},
 	}
@@ -294,6 +294,10 @@ func TestReadKeyFacts(t *testing.T) {
 	if got := kf.Missing("q1", "covered for 5 YEARS"); got != nil {
 		t.Errorf("Missing is case-sensitive: %v", got)
 	}
+	// HoldsAny matches as Missing does: one fact is enough.
+	if !kf.HoldsAny("q2", "b only") || !kf.HoldsAny("q1", "5 YEARS") || kf.HoldsAny("q1", "five years") || kf.HoldsAny("q9", "5 years") {
+		t.Errorf("HoldsAny: want one of q2's facts enough, case ignored, nothing in a text without the facts, nothing for an id without facts")
+	}
 	bad := []struct{ in, want string }{
 		{`{"id":"q1"}`, "kf.jsonl:1: field facts"},
 		{`{"id":"","facts":["x"]}`, "field id"},
@@ -337,17 +341,17 @@ func fixedReport() AnswersReport {
 		Settings: AnswerSettings{LoopMaxAttempts: 3, OnePassMaxAttempts: 1, TopK: 5, Threshold: 0.5},
 		Questions: []QuestionEval{
 			{ID: "q02", Question: "how many years is the X300 Pro motor covered for", Type: "stale", Groups: []string{"public"}, Relevant: []string{"pol-warranty-2026"}, Forbidden: []string{"tkt-30501"},
-				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 310, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
+				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 310, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true), OnQuestion: rptr(ratio(1, 1)),
 					Citations: 2, ValidCitations: 2, Answer: "Blender motors on the X200 and X300 Pro are covered for 5 years. [1]", Trajectory: traj(1, 0.8, 0.8)},
-				OnePass: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 290, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true),
+				OnePass: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 1, LatencyMS: 290, Route: "builtin", Cited: []string{"pol-warranty-2026"}, CitedRelevant: true, KeyFacts: bptr(true), OnQuestion: rptr(ratio(1, 1)),
 					Citations: 2, ValidCitations: 2, Trajectory: traj(1, 0.8, 0.8)}},
 			{ID: "q07", Question: "can I use my kettle on holiday in America", Type: "paraphrase", Groups: []string{"public"}, Relevant: []string{"faq-abroad"},
-				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 2, LatencyMS: 820, Route: "builtin", Cited: []string{"faq-abroad"}, CitedRelevant: true, KeyFacts: bptr(true),
+				Loop: RunEval{StopReason: wire.Answered, Outcome: OK, Attempts: 2, LatencyMS: 820, Route: "builtin", Cited: []string{"faq-abroad"}, CitedRelevant: true, KeyFacts: bptr(true), OnQuestion: rptr(ratio(1, 2)),
 					Citations: 1, ValidCitations: 1, Trajectory: traj(2, 0.3, 0.7)},
 				OnePass: RunEval{StopReason: wire.InsufficientContext, Outcome: MissedTopK, Detail: "best rank 7 (stage bm25, attempt 1), below the top 5", Attempts: 1, LatencyMS: 150, Route: "builtin", Cited: []string{},
 					KeyFacts: bptr(false), MissingFacts: []string{"230 V"}, Trajectory: traj(1, 0.3, 0.3)}},
 			{ID: "p01", Question: "what does Hollin pay us per hour of warranty labour", Type: "restricted", Groups: []string{"partners", "partner:brook-street"}, Relevant: []string{"ptn-brook-rates"}, Forbidden: []string{"ptn-calder-rates", "int-parts-cost"},
-				Loop: RunEval{StopReason: wire.Answered, Outcome: Generation, Detail: `the answer misses the key facts ["£42"]`, Attempts: 1, LatencyMS: 400, Route: "builtin", Cited: []string{"ptn-handbook", "tkt-30501"}, KeyFacts: bptr(false), MissingFacts: []string{"£42"},
+				Loop: RunEval{StopReason: wire.Answered, Outcome: Generation, Detail: `the answer misses the key facts ["£42"]`, Attempts: 1, LatencyMS: 400, Route: "builtin", Cited: []string{"ptn-handbook", "tkt-30501"}, KeyFacts: bptr(false), MissingFacts: []string{"£42"}, OnQuestion: rptr(ratio(0, 2)),
 					Citations: 3, ValidCitations: 2, WeakCitations: []string{"tkt-30501"}, StaleCitations: []string{"pol-warranty-2024"}, Stripped: []string{"[7]"},
 					Leaks: []Leak{{DocID: "ptn-calder-rates", Where: []string{"hits", "answer"}}}, Trajectory: traj(1, 0.6, 0.6)},
 				OnePass: Failed("child workflow failed: boom")},
@@ -383,6 +387,10 @@ func TestSummarize(t *testing.T) {
 		{"loop cited precision", l.CitedPrecision, ratio(2, 4)},
 		// q02's page, and faq-abroad cited for the no-answer q34.
 		{"one-pass cited precision", p.CitedPrecision, ratio(1, 2)},
+		// q02's 1 of 1, q07's 1 of 2, p01's 0 of 2; one pass q02's alone
+		// (q07 refused, p01 failed).
+		{"loop on-question sentences", l.OnQuestion, ratio(2, 5)},
+		{"one-pass on-question sentences", p.OnQuestion, ratio(1, 1)},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
