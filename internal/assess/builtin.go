@@ -290,12 +290,7 @@ type Builtin struct {
 	// relation both ways from a word of few senses; not another form of
 	// the word), the paraphrase tolerance still reading the words as
 	// written; accepted when it then suffices. Off: builtin:coverage-v22.
-	Kin bool
-	// Cooccur (builtin:coverage-v24, see cooccur.go): when the coverage
-	// rules and Kin refuse, the first chunk is judged again with each
-	// known question word it lacks credited by a word of the chunk the
-	// asker's visible chunks use with it. Off: builtin:coverage-v23.
-	Cooccur   bool
+	Kin       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -319,7 +314,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Cooccur: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -403,7 +398,6 @@ var namedModels = []struct {
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 	{BuiltinModel, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
-	{V24Model, []modelSwitch{flag("cooccur", func(b *Builtin) bool { return b.Cooccur })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -953,21 +947,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 					best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
 					a.Score = math.Round(best.score*1000) / 1000
 				}
-			}
-		}
-	}
-	if b.Cooccur && !a.Sufficient && absent == "" && len(all) > 0 {
-		first := all[0]
-		rel, err := b.cooccur(ctx, vocab, req.Filters, r, first, covers)
-		if err != nil {
-			return Result{}, err
-		}
-		if len(rel) > 0 {
-			k := r.judge(first.have, relatedCovers(covers, rel), first.typed)
-			k.ev, k.expr, k.own = first.ev, first.expr, first.own
-			if k.fit {
-				best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, cooccurCredited(b.an, question, rel)
-				a.Score = math.Round(best.score*1000) / 1000
 			}
 		}
 	}
