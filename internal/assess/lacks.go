@@ -26,7 +26,10 @@ type Lack struct {
 	// from those documents could ever credit), when none does (unknown:
 	// no statistic of those documents can relate it), or either.
 	KnownFit, UnknownFit, AnyFit bool
-	Terms                        []TermLack
+	// VerbFit is KnownFit for the question's verbs only (those of the
+	// clause that asks and of its scene, answertype.Verbs).
+	VerbFit bool
+	Terms   []TermLack
 }
 
 // A TermLack is one question term in a Lack.
@@ -71,17 +74,21 @@ func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map
 	rj := r.judge(j.have, relatedCovers(covers, related), j.typed)
 	l.MutualCoverage, l.MutualFit = mj.coverage, mj.fit
 	l.RelCoverage, l.RelFit = rj.coverage, rj.fit
-	credit := func(known, unknown bool) func(map[string]bool, string) bool {
+	credit := func(known, unknown, verbs bool) func(map[string]bool, string) bool {
 		return func(have map[string]bool, t string) bool {
 			if covers(have, t) {
 				return true
 			}
 			i := slices.IndexFunc(r.qterms, func(q weighted) bool { return q.term == t })
-			return i >= 0 && !entityTerm(r.ents, t) && (r.qterms[i].known && known || !r.qterms[i].known && unknown)
+			if i < 0 || entityTerm(r.ents, t) || verbs && !r.askedVerbs[t] && !r.sceneVerbs[t] {
+				return false
+			}
+			return r.qterms[i].known && known || !r.qterms[i].known && unknown
 		}
 	}
-	l.KnownFit = r.judge(j.have, credit(true, false), j.typed).fit
-	l.UnknownFit = r.judge(j.have, credit(false, true), j.typed).fit
-	l.AnyFit = r.judge(j.have, credit(true, true), j.typed).fit
+	l.KnownFit = r.judge(j.have, credit(true, false, false), j.typed).fit
+	l.UnknownFit = r.judge(j.have, credit(false, true, false), j.typed).fit
+	l.AnyFit = r.judge(j.have, credit(true, true, false), j.typed).fit
+	l.VerbFit = r.judge(j.have, credit(true, false, true), j.typed).fit
 	return l
 }

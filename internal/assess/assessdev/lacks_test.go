@@ -124,6 +124,7 @@ func TestLacksMeasure(t *testing.T) {
 	t.Logf("%-40s %s", "ceiling: known lacked words credited", count(func(r row) bool { return r.l.KnownFit }))
 	t.Logf("%-40s %s", "ceiling: unknown lacked words credited", count(func(r row) bool { return r.l.UnknownFit }))
 	t.Logf("%-40s %s", "ceiling: every lacked word credited", count(func(r row) bool { return r.l.AnyFit }))
+	t.Logf("%-40s %s", "ceiling: known lacked verbs credited", count(func(r row) bool { return r.l.VerbFit }))
 	for _, c := range []float64{0.4, 0.55, 0.7} {
 		t.Logf("%-40s %s", fmt.Sprintf("coverage >= %.2f", c), count(func(r row) bool { return r.l.Coverage >= c }))
 		t.Logf("%-40s %s", fmt.Sprintf("mutual coverage >= %.2f", c), count(func(r row) bool { return r.l.MutualCoverage >= c }))
