@@ -20,7 +20,16 @@ type Lack struct {
 	Entities, Ents              int
 	MutualCoverage, RelCoverage float64
 	MutualFit, RelFit           bool
-	Terms                       []TermLack
+	// KnownFit, UnknownFit and AnyFit are ceilings: the chunk's fit were
+	// every question word it lacks that is no entity's held when the
+	// asker's visible documents use it (known: all a relation learned
+	// from those documents could ever credit), when none does (unknown:
+	// no statistic of those documents can relate it), or either.
+	KnownFit, UnknownFit, AnyFit bool
+	// VerbFit is KnownFit for the question's verbs only (those of the
+	// clause that asks and of its scene, answertype.Verbs).
+	VerbFit bool
+	Terms   []TermLack
 }
 
 // A TermLack is one question term in a Lack.
@@ -65,5 +74,21 @@ func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map
 	rj := r.judge(j.have, relatedCovers(covers, related), j.typed)
 	l.MutualCoverage, l.MutualFit = mj.coverage, mj.fit
 	l.RelCoverage, l.RelFit = rj.coverage, rj.fit
+	credit := func(known, unknown, verbs bool) func(map[string]bool, string) bool {
+		return func(have map[string]bool, t string) bool {
+			if covers(have, t) {
+				return true
+			}
+			i := slices.IndexFunc(r.qterms, func(q weighted) bool { return q.term == t })
+			if i < 0 || entityTerm(r.ents, t) || verbs && !r.askedVerbs[t] && !r.sceneVerbs[t] {
+				return false
+			}
+			return r.qterms[i].known && known || !r.qterms[i].known && unknown
+		}
+	}
+	l.KnownFit = r.judge(j.have, credit(true, false, false), j.typed).fit
+	l.UnknownFit = r.judge(j.have, credit(false, true, false), j.typed).fit
+	l.AnyFit = r.judge(j.have, credit(true, true, false), j.typed).fit
+	l.VerbFit = r.judge(j.have, credit(true, false, true), j.typed).fit
 	return l
 }

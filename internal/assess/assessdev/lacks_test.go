@@ -35,7 +35,7 @@ func reasonKind(reason string) string {
 // accepted on a relevant chunk. ASSESSDEV_OUT receives A's and N's terms.
 func TestLacksMeasure(t *testing.T) {
 	b, qs := collect(t)
-	b.Kin = false // the groups are v22's verdicts
+	b.Kin = os.Getenv("LACKS_KIN") != "" // the groups are v22's verdicts unless LACKS_KIN
 	type row struct {
 		group, reason string
 		l             assess.Lack
@@ -121,6 +121,10 @@ func TestLacksMeasure(t *testing.T) {
 	}))
 	t.Logf("%-40s %s", "fit with mutual relatives", count(func(r row) bool { return r.l.MutualFit }))
 	t.Logf("%-40s %s", "fit with any relative", count(func(r row) bool { return r.l.RelFit }))
+	t.Logf("%-40s %s", "ceiling: known lacked words credited", count(func(r row) bool { return r.l.KnownFit }))
+	t.Logf("%-40s %s", "ceiling: unknown lacked words credited", count(func(r row) bool { return r.l.UnknownFit }))
+	t.Logf("%-40s %s", "ceiling: every lacked word credited", count(func(r row) bool { return r.l.AnyFit }))
+	t.Logf("%-40s %s", "ceiling: known lacked verbs credited", count(func(r row) bool { return r.l.VerbFit }))
 	for _, c := range []float64{0.4, 0.55, 0.7} {
 		t.Logf("%-40s %s", fmt.Sprintf("coverage >= %.2f", c), count(func(r row) bool { return r.l.Coverage >= c }))
 		t.Logf("%-40s %s", fmt.Sprintf("mutual coverage >= %.2f", c), count(func(r row) bool { return r.l.MutualCoverage >= c }))
@@ -153,8 +157,8 @@ func TestLacksMeasure(t *testing.T) {
 				}
 				ts = append(ts, fmt.Sprintf("%s%s(%.1f)%v%v", f, x.Word, x.Weight, x.Mutual, x.Related))
 			}
-			out = append(out, fmt.Sprintf("%s %s %s [%s] cov %.2f mcov %.2f typed %v key %v ents %d/%d mfit %v rfit %v | %s | %s | %s",
-				r.group, r.a.set, r.a.id, r.reason, r.l.Coverage, r.l.MutualCoverage, r.l.Typed, r.l.HasKey, r.l.Entities, r.l.Ents, r.l.MutualFit, r.l.RelFit,
+			out = append(out, fmt.Sprintf("%s %s %s [%s] cov %.2f mcov %.2f typed %v key %v ents %d/%d mfit %v rfit %v kfit %v ufit %v afit %v | %s | %s | %s",
+				r.group, r.a.set, r.a.id, r.reason, r.l.Coverage, r.l.MutualCoverage, r.l.Typed, r.l.HasKey, r.l.Entities, r.l.Ents, r.l.MutualFit, r.l.RelFit, r.l.KnownFit, r.l.UnknownFit, r.l.AnyFit,
 				r.a.chunkDoc[r.l.ChunkID], r.a.q.Question, strings.Join(ts, " ")))
 		}
 		if err := os.WriteFile(p, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
