@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -146,10 +147,18 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		return map[uint64]int{}, nil
 	}
 	var out map[uint64]int
-	var holders map[string]uint64 // the chunks holding a rare term
+	var holders map[string]uint64 // the chunks holding a rare term (the searches' way only)
+	matched := matchedTerms && !collides(terms, filter, maxMatched-len(terms))
 	if rare != 0 {
 		var err error
-		if out, holders, err = v.postings(ctx, terms, rare, common, sum, filter); err != nil {
+		if matched {
+			if out, err = v.matchedSets(ctx, terms, rare, rare|common, fq, sum); err == nil && out == nil {
+				err = fmt.Errorf("FT.AGGREGATE: more chunks hold a rare term than their %d postings", sum)
+			}
+		} else {
+			out, holders, err = v.postings(ctx, terms, rare, common, sum, filter)
+		}
+		if err != nil {
 			return nil, v.ix.redisErr(op, err)
 		}
 		if common == 0 {
@@ -168,7 +177,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			}
 		}
 	}
-	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders}
+	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders, matched: matched}
 	if dfs != nil && checkPostings > 0 {
 		for i := range terms {
 			if common&(1<<i) != 0 {
@@ -327,6 +336,7 @@ type checker struct {
 	sent    int               // checks sent to Redis
 	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
 	read    bool
+	matched bool // read them with one FT.AGGREGATE (matchedSets), not a search per term
 }
 
 // answer answers checks, in order; ahead more checks of the same level
@@ -390,6 +400,20 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 // kept: the checks answer instead) when Redis returned part of a list,
 // and Redis's failure as the error.
 func (c *checker) readMasks(ctx context.Context) (bool, error) {
+	if c.matched {
+		tail := c.fq
+		if c.rare != 0 {
+			tail = "-@" + fieldContent + ":(" + union(c.terms, c.rare) + ") " + tail
+		}
+		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, tail, c.cost)
+		if err != nil || sets == nil {
+			return false, err
+		}
+		for m := range sets {
+			c.masks = append(c.masks, m)
+		}
+		return true, nil
+	}
 	pipe := c.v.ix.rdb.Pipeline()
 	cmds := make([]*redis.Cmd, len(c.terms))
 	for i, t := range c.terms {
@@ -542,4 +566,99 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		out[m]++
 	}
 	return out, held, nil
+}
+
+// matchedTerms says whether Holdings reads which chunks hold which terms
+// with one FT.AGGREGATE whose rows are each chunk's matched terms
+// (matchedSets) rather than with one search a term whose chunk keys it
+// joins (postings, and checker.readMasks): the same sets, read once
+// instead of once a term. (A variable for the tests.)
+var matchedTerms = true
+
+// matchedSets asks, in one FT.AGGREGATE, which terms of with every
+// visible chunk holding a term of gate (and matching tail: the filter,
+// and any exclusion) holds: the query is the union of gate's terms
+// intersected with each term of with as an optional clause (~), and the
+// rows are each chunk's matched terms (APPLY matched_terms()). It
+// returns the sets of with's terms (bit i: terms[i]) those chunks hold,
+// with how many chunks hold each. The optional clauses are what make
+// the rows whole: a union's own matched terms are not (at 50,000
+// chunks, @content:(0|dimension) reported both terms for 1 of the 6
+// chunks holding both). limit is an upper bound of the chunks matching
+// (their terms' document frequencies added); when more rows come back
+// it returns nil (the counts were wrong, or the index changed), never a
+// part. matched_terms() reports gate's terms twice and the filter's tag
+// values too, at most maxMatched in all: the caller keeps this for term
+// lists that fit and none of which is a tag value (collides).
+func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with uint64, tail string, limit int) (map[uint64]int, error) {
+	at := make(map[string]uint64, len(terms))
+	var q strings.Builder
+	q.WriteString("@" + fieldContent + ":(" + union(terms, gate) + ")")
+	for i, t := range terms {
+		if with&(1<<i) != 0 {
+			at[t] |= 1 << i
+			q.WriteString(" ~@" + fieldContent + ":" + Escape(t))
+		}
+	}
+	query := q.String() + " " + tail
+	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
+		"LIMIT", 0, limit+1, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("FT.AGGREGATE: empty reply")
+	}
+	if len(raw)-1 > limit {
+		return nil, nil
+	}
+	out := map[uint64]int{}
+	for _, row := range raw[1:] {
+		kv, ok := row.([]any)
+		if !ok || len(kv) != 2 {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want m and its terms", row)
+		}
+		ts, ok := kv[1].([]any)
+		if !ok {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want a list of terms", row)
+		}
+		var m uint64
+		for _, t := range ts {
+			s, _ := t.(string)
+			m |= at[s]
+		}
+		if m == 0 {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v matched none of the terms", row)
+		}
+		out[m]++
+	}
+	return out, nil
+}
+
+// maxMatched is the most terms matched_terms() reports a row (its
+// argument).
+const maxMatched = 100
+
+// collides reports whether one of terms is a tag value of filter, which
+// matched_terms() would report for every chunk as if it held it, or
+// whether the terms and the tag values together may be more than max,
+// past which it would leave some out.
+func collides(terms []string, filter backend.Filter, max int) bool {
+	n := len(terms)
+	for _, c := range filter.Conditions() {
+		if c.Kind != backend.AnyOf {
+			continue
+		}
+		if n += len(c.Values); n >= max {
+			return true
+		}
+		for _, v := range c.Values {
+			for _, t := range terms {
+				if strings.EqualFold(t, v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

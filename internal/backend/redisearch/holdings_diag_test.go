@@ -23,7 +23,9 @@ import (
 //
 // Each bound may name the scorer of the postings' reads (BOUND:SCORER)
 // and the price of an existence check in postings (BOUND:SCORER:CHECK,
-// checkPostings; 0 never reads the common terms instead).
+// checkPostings; 0 never reads the common terms instead), and how the
+// terms' sets are read (BOUND:SCORER:CHECK:MATCHED, matchedTerms: 1 one
+// FT.AGGREGATE with matched_terms(), 0 a search a term).
 //
 //	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
 //	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384"] [ASSAY_HOLD_GROUPS=public]
@@ -32,12 +34,14 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	bounds := []int{4096, 16384}
 	var scorers []string // per bound: the postings' reads' scorer (BOUND:SCORER)
 	var checks []int     // per bound: checkPostings
+	var ways []bool      // per bound: matchedTerms
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
 		bounds = nil
 		for f := range strings.FieldsSeq(s) {
 			var n int
 			b, rest, _ := strings.Cut(f, ":")
-			sc, cs, _ := strings.Cut(rest, ":")
+			sc, rest, _ := strings.Cut(rest, ":")
+			cs, ms, _ := strings.Cut(rest, ":")
 			if _, err := fmt.Sscan(b, &n); err != nil {
 				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
 			}
@@ -48,6 +52,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 				}
 			}
 			bounds = append(bounds, n)
+			ways = append(ways, ms == "" && matchedTerms || ms == "1")
 			scorers = append(scorers, sc)
 			checks = append(checks, c)
 		}
@@ -58,6 +63,10 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	for len(checks) < len(bounds) {
 		checks = append(checks, checkPostings)
 	}
+	for len(ways) < len(bounds) {
+		ways = append(ways, matchedTerms)
+	}
+	defer func(old bool) { matchedTerms = old }(matchedTerms)
 	defer func(old string) { postingsScorer = old }(postingsScorer)
 	defer func(old int) { checkPostings = old }(checkPostings)
 	groups := []string{"public"}
@@ -91,7 +100,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 		got := make([]string, len(bounds))
 		for j := range bounds {
 			bi := (j + qi) % len(bounds)
-			maxPostings, postingsScorer, checkPostings = bounds[bi], scorers[bi], checks[bi]
+			maxPostings, postingsScorer, checkPostings, matchedTerms = bounds[bi], scorers[bi], checks[bi], ways[bi]
 			_, r0 := redisUsec(t, ix, "FT.SEARCH")
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
@@ -130,8 +139,8 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	}
 	t.Logf("%v, %d queries", groups, len(queries))
 	for bi, b := range bounds {
-		t.Logf("  maxPostings %6d %-9s check %4d: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
-			b, scorers[bi], checks[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+		t.Logf("  maxPostings %6d %-9s check %4d matched %-5v: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
+			b, scorers[bi], checks[bi], ways[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
 	}
 }
 
