@@ -151,3 +151,7 @@ func SetReadContent(on bool) bool {
 func SetCheckBatch(n int) int {
 	return swap(&checkBatch, n)
 }
+
+// SetMatchedTerms sets matchedTerms and returns the previous value.
+func SetMatchedTerms(on bool) bool { return swap(&matchedTerms, on) }
+
