@@ -152,7 +152,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	if rare != 0 {
 		var err error
 		if matched {
-			if out, err = v.matchedSets(ctx, terms, rare, rare|common, fq, sum); err == nil && out == nil {
+			if out, err = v.matchedSets(ctx, terms, rare, rare|common, fq, sum, true); err == nil && out == nil {
 				err = fmt.Errorf("FT.AGGREGATE: more chunks hold a rare term than their %d postings", sum)
 			}
 		} else {
@@ -337,6 +337,43 @@ type checker struct {
 	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
 	read    bool
 	matched bool // read them with one FT.AGGREGATE (matchedSets), not a search per term
+	// sample is the sets of set's terms that the first sampleRows such
+	// chunks hold (matchedSets, once sampled): a check some such set
+	// answers (check.heldBy) is not sent.
+	sample  []uint64
+	sampled bool
+}
+
+// sampleRows is how many chunks holding a common term (and no rare one)
+// a Holdings reads the common terms of, once it is about to send at
+// least minSampled existence checks: each such chunk's set of common
+// terms is exact, so every check it answers (some chunk holds all of s
+// and none of out) need not be sent. The checks a sample cannot answer
+// (nothing found) are sent as before, so the answer is the same.
+// 0: never sample. (Variables for the tests.)
+var (
+	sampleRows = 256
+	minSampled = 8
+)
+
+// outside is the rest of the query of a read of set's terms: the chunks
+// holding a rare term left out, and the filter.
+func (c *checker) outside() string {
+	if c.rare == 0 {
+		return c.fq
+	}
+	return "-@" + fieldContent + ":(" + union(c.terms, c.rare) + ") " + c.fq
+}
+
+// heldBy reports whether one of masks (sets of terms some chunk holds
+// exactly, of those asked) holds every term of k.s and none of k.out.
+func (k check) heldBy(masks []uint64) bool {
+	for _, m := range masks {
+		if m&k.s == k.s && m&k.out == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // answer answers checks, in order; ahead more checks of the same level
@@ -359,13 +396,31 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 	found := make([]bool, len(checks))
 	if c.read {
 		for i, k := range checks {
-			for _, m := range c.masks {
-				if m&k.s == k.s && m&k.out == 0 {
-					found[i] = true
-					break
-				}
-			}
+			found[i] = k.heldBy(c.masks)
 		}
+		return found, nil
+	}
+	if c.matched && !c.sampled && sampleRows > 0 && len(checks)+ahead >= minSampled {
+		c.sampled = true
+		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), sampleRows, false)
+		if err != nil {
+			return nil, err
+		}
+		for m := range sets {
+			c.sample = append(c.sample, m)
+		}
+	}
+	var send []check
+	var at []int // index in checks of each check sent
+	for i, k := range checks {
+		if k.heldBy(c.sample) {
+			found[i] = true
+		} else {
+			send = append(send, k)
+			at = append(at, i)
+		}
+	}
+	if len(send) == 0 {
 		return found, nil
 	}
 	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
@@ -375,21 +430,21 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
 	}
 	pipe := c.v.ix.rdb.Pipeline()
-	cmds := make([]*redis.Cmd, len(checks))
-	for i, k := range checks {
+	cmds := make([]*redis.Cmd, len(send))
+	for i, k := range send {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
 		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	}
-	c.sent += len(checks)
+	c.sent += len(send)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
-	for i := range checks {
+	for i := range send {
 		ok, err := found1(cmds[i])
 		if err != nil {
 			return nil, err
 		}
-		found[i] = ok
+		found[at[i]] = ok
 	}
 	return found, nil
 }
@@ -401,11 +456,7 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 // and Redis's failure as the error.
 func (c *checker) readMasks(ctx context.Context) (bool, error) {
 	if c.matched {
-		tail := c.fq
-		if c.rare != 0 {
-			tail = "-@" + fieldContent + ":(" + union(c.terms, c.rare) + ") " + tail
-		}
-		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, tail, c.cost)
+		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), c.cost, true)
 		if err != nil || sets == nil {
 			return false, err
 		}
@@ -590,7 +641,7 @@ var matchedTerms = true
 // part. matched_terms() reports gate's terms twice and the filter's tag
 // values too, at most maxMatched in all: the caller keeps this for term
 // lists that fit and none of which is a tag value (collides).
-func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with uint64, tail string, limit int) (map[uint64]int, error) {
+func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with uint64, tail string, limit int, whole bool) (map[uint64]int, error) {
 	at := make(map[string]uint64, len(terms))
 	var q strings.Builder
 	q.WriteString("@" + fieldContent + ":(" + union(terms, gate) + ")")
@@ -601,15 +652,19 @@ func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with 
 		}
 	}
 	query := q.String() + " " + tail
+	rows := limit
+	if whole {
+		rows++
+	}
 	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
-		"LIMIT", 0, limit+1, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
+		"LIMIT", 0, rows, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
 	if err != nil {
 		return nil, err
 	}
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("FT.AGGREGATE: empty reply")
 	}
-	if len(raw)-1 > limit {
+	if whole && len(raw)-1 > limit {
 		return nil, nil
 	}
 	out := map[uint64]int{}

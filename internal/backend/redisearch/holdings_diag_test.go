@@ -25,7 +25,9 @@ import (
 // and the price of an existence check in postings (BOUND:SCORER:CHECK,
 // checkPostings; 0 never reads the common terms instead), and how the
 // terms' sets are read (BOUND:SCORER:CHECK:MATCHED, matchedTerms: 1 one
-// FT.AGGREGATE with matched_terms(), 0 a search a term).
+// FT.AGGREGATE with matched_terms(), 0 a search a term) and how many
+// chunks' common terms it samples before checking
+// (BOUND:SCORER:CHECK:MATCHED:SAMPLE, sampleRows).
 //
 //	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
 //	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384"] [ASSAY_HOLD_GROUPS=public]
@@ -35,13 +37,22 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	var scorers []string // per bound: the postings' reads' scorer (BOUND:SCORER)
 	var checks []int     // per bound: checkPostings
 	var ways []bool      // per bound: matchedTerms
+	var samples []int    // per bound: sampleRows
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
 		bounds = nil
 		for f := range strings.FieldsSeq(s) {
 			var n int
 			b, rest, _ := strings.Cut(f, ":")
 			sc, rest, _ := strings.Cut(rest, ":")
-			cs, ms, _ := strings.Cut(rest, ":")
+			cs, rest, _ := strings.Cut(rest, ":")
+			ms, ss, _ := strings.Cut(rest, ":")
+			sr := sampleRows
+			if ss != "" {
+				if _, err := fmt.Sscan(ss, &sr); err != nil {
+					t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
+				}
+			}
+			samples = append(samples, sr)
 			if _, err := fmt.Sscan(b, &n); err != nil {
 				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
 			}
@@ -66,6 +77,10 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	for len(ways) < len(bounds) {
 		ways = append(ways, matchedTerms)
 	}
+	for len(samples) < len(bounds) {
+		samples = append(samples, sampleRows)
+	}
+	defer func(old int) { sampleRows = old }(sampleRows)
 	defer func(old bool) { matchedTerms = old }(matchedTerms)
 	defer func(old string) { postingsScorer = old }(postingsScorer)
 	defer func(old int) { checkPostings = old }(checkPostings)
@@ -100,7 +115,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 		got := make([]string, len(bounds))
 		for j := range bounds {
 			bi := (j + qi) % len(bounds)
-			maxPostings, postingsScorer, checkPostings, matchedTerms = bounds[bi], scorers[bi], checks[bi], ways[bi]
+			maxPostings, postingsScorer, checkPostings, matchedTerms, sampleRows = bounds[bi], scorers[bi], checks[bi], ways[bi], samples[bi]
 			_, r0 := redisUsec(t, ix, "FT.SEARCH")
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
@@ -139,8 +154,8 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	}
 	t.Logf("%v, %d queries", groups, len(queries))
 	for bi, b := range bounds {
-		t.Logf("  maxPostings %6d %-9s check %4d matched %-5v: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
-			b, scorers[bi], checks[bi], ways[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+		t.Logf("  maxPostings %6d %-9s check %4d matched %-5v sample %4d: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
+			b, scorers[bi], checks[bi], ways[bi], samples[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
 	}
 }
 

@@ -69,7 +69,8 @@ func reindexed(seed uint64, chunks []corpus.Chunk) []corpus.Chunk {
 // overlapping ACLs, for callers of one group, of several, and of the
 // secret group, with and without a filter, at read bounds that make
 // every term rare, some, or none, and at check prices that make it read
-// the common terms' postings at once or never; then again after a
+// the common terms' postings at once or never, with a sample of the
+// chunks' common terms before the checks or without; then again after a
 // re-index that deletes, rewrites and re-shares documents. A word only
 // secret chunks hold is never held for a caller who cannot see them.
 func TestHoldingsMatchedTermsAgree(t *testing.T) {
@@ -107,12 +108,18 @@ func TestHoldingsMatchedTermsAgree(t *testing.T) {
 								redisearch.SetMatchedTerms(false)
 								searched := held(t, ix.Visible(groups), ctx, ts, f)
 								redisearch.SetMatchedTerms(true)
-								matched := held(t, ix.Visible(groups), ctx, ts, f)
+								var matched map[uint64]int
+								for _, rows := range []int{0, 3, 256} { // no sample before the checks, a small one, the default's
+									oldRows := redisearch.SetSampleRows(rows)
+									matched = held(t, ix.Visible(groups), ctx, ts, f)
+									redisearch.SetSampleRows(oldRows)
+									if fmt.Sprint(sortedPairs(matched)) != fmt.Sprint(sortedPairs(searched)) {
+										t.Errorf("seed %d, round %d, groups %v, terms %v, filter %v, bound %d, price %d, sample %d: matched_terms %v, searches %v",
+											seed, round, groups, ts, f, bound, price, rows, matched, searched)
+									}
+								}
 								redisearch.SetMaxPostings(oldBound)
 								at := fmt.Sprintf("seed %d, round %d, groups %v, terms %v, filter %v, bound %d, price %d", seed, round, groups, ts, f, bound, price)
-								if fmt.Sprint(sortedPairs(matched)) != fmt.Sprint(sortedPairs(searched)) {
-									t.Errorf("%s: matched_terms %v, searches %v", at, matched, searched)
-								}
 								if heldSets(matched) != heldSets(want) {
 									t.Errorf("%s: held %v, want the sets of %v", at, matched, want)
 								}
@@ -148,4 +155,51 @@ func sortedPairs(m map[uint64]int) []string {
 		out = append(out, fmt.Sprintf("%b:%d", k, m[k]))
 	}
 	return out
+}
+
+// TestHoldingsSampleSparesHeldChecks: 20 chunks hold all of six common
+// words and six hold one word each, so every combination is held and
+// only the six words alone are some chunk's exact set besides the whole.
+// Without a sample Holdings checks the 57 combinations of two words or
+// more (all held) and asks of the 62 with a held extension whether a
+// chunk holds them and no other word; with the sample of the chunks'
+// common terms (one FT.AGGREGATE, not pipelined, so not in the count)
+// the 57 held checks and the six words' exact-set checks are answered
+// and not sent: only the 56 the sample cannot answer (nothing found)
+// are. The answer is the same.
+func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
+	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
+	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	var words []string
+	for i := range 6 {
+		words = append(words, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
+	}
+	var chunks []corpus.Chunk
+	for i := range 20 {
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	for i := range 6 { // one chunk holding one word alone each
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, redistest.Name("sample"), chunks, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	answer := func(rows int) (map[uint64]int, int) {
+		defer redisearch.SetSampleRows(redisearch.SetSampleRows(rows))
+		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	}
+	without, sent := answer(0)
+	with, sampled := answer(256)
+	if heldSets(with) != heldSets(without) || len(with) != 7 {
+		t.Fatalf("with the sample %v, without %v (want the six words alone and all six together)", with, without)
+	}
+	if sent != 57+62 || sampled != 56 {
+		t.Errorf("FT.AGGREGATE checks sent: %d without the sample (want 119), %d with it (want 56)", sent, sampled)
+	}
+	t.Logf("FT.AGGREGATE: %d without the sample, %d with it", sent, sampled)
 }

@@ -405,6 +405,10 @@ func TestHoldingsReadsPostingsUnscored(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
+	// The searches' way of reading (matched_terms() reads with one
+	// FT.AGGREGATE, which scores nothing; term lists naming a filter tag
+	// value still read this way).
+	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(false))
 	chunks := overlappingACLs(5, 400)
 	ix := buildOpen(t, rdb, redistest.Name("unscored"), chunks, redisearch.BuildOptions{})
 	rec := &searchRecorder{}
@@ -591,6 +595,7 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 	ctx := context.Background()
 	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
 	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
+	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0))       // no sample answers checks first
 	counter := &aggregateRecorder{}
 	rdb.AddHook(counter)
 	checks := counter.count
