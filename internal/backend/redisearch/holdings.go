@@ -72,11 +72,13 @@ var maxCommonPostings = 1 << 16
 // allows it: the assessor reads only the keys).
 //
 // The terms are split by visible document frequency. The rarest, while
-// their frequencies add up to at most maxPostings, are read: which
-// visible chunks hold each (one NOCONTENT search per term, the filter
-// inside the query), and which of those hold each other term (one search
-// per other term, limited to chunks holding a rare one), all in one
-// pipeline; that gives every chunk holding a rare term its exact mask.
+// their frequencies add up to at most maxPostings, are read: for every
+// visible chunk holding one (the filter inside the query), which of all
+// the terms it holds — one FT.AGGREGATE whose rows are the chunks'
+// matched terms (matchedSets), or, for term lists matchedSets cannot
+// take (collides), one NOCONTENT search per term and one per other term
+// limited to chunks holding a rare one, in one pipeline; that gives
+// every chunk holding a rare term its exact mask.
 // For the chunks holding only common terms it asks which combinations
 // of the common terms some such chunk holds (see exists): level by level
 // — pairs only of terms some chunk holds, triples only of pairs some
@@ -95,7 +97,9 @@ var maxCommonPostings = 1 << 16
 // When those checks would cost Redis more than reading the common terms'
 // postings (checkPostings), it reads them and answers the rest of the
 // checks from which chunks hold which terms: the same checks, the same
-// answers, the same bound.
+// answers, the same bound. Before its first checks it reads the common
+// terms of a sample of those chunks (sampleRows): a check one of them
+// answers is not sent.
 //
 // It returns nil and no error when it cannot tell: more than
 // backend.MaxHeld terms, or more than maxHoldingCounts combinations held
