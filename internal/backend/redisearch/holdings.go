@@ -321,9 +321,9 @@ type check struct{ s, out uint64 }
 // stops at the first chunk, until the checks sent and about to be sent
 // would cost Redis more than reading the set's postings (checkPostings
 // each, against the set's visible document frequencies added, cost);
-// then it reads them, one NOCONTENT search per term of set as postings
-// reads the rare ones, and answers every later check from the chunks'
-// masks, the chunks holding a rare term (holders) left out as the
+// then it reads them (one FT.AGGREGATE, or one NOCONTENT search per term
+// of set as postings reads the rare ones: readMasks), and answers every
+// later check from the chunks' masks, the chunks holding a rare term (holders) left out as the
 // checks leave them out. Either way a check's answer is the same (the
 // masks are those of every such chunk), so Holdings is too: the same
 // checks are asked, the same bound applies.
@@ -453,11 +453,14 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 	return found, nil
 }
 
-// readMasks reads which visible chunks passing the filter hold each term
-// of set, in one pipeline, and keeps the distinct sets of those terms
-// held by the chunks holding no rare term. It reports false (nothing
-// kept: the checks answer instead) when Redis returned part of a list,
-// and Redis's failure as the error.
+// readMasks reads which visible chunks passing the filter hold which
+// terms of set, leaving out those holding a rare term — with one
+// FT.AGGREGATE (matchedSets) when matched, else one search a term in
+// one pipeline, the chunks holding a rare term (holders) left out here —
+// and keeps the distinct sets of those terms the chunks hold. It reports
+// false (nothing kept: the checks answer instead) when Redis returned
+// part of a list or more chunks than counted, and Redis's failure as the
+// error.
 func (c *checker) readMasks(ctx context.Context) (bool, error) {
 	if c.matched {
 		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), c.cost, true)
