@@ -176,14 +176,7 @@ func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
 	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
 	counter := &aggregateRecorder{}
 	rdb.AddHook(counter)
-	var words []string
-	for i := range 6 {
-		words = append(words, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
-	}
-	var chunks []corpus.Chunk
-	for i := range 20 {
-		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
+	words, chunks := denseChunks(6, 20)
 	for i := range 6 { // one chunk holding one word alone each
 		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
 	}

@@ -600,14 +600,7 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 	rdb.AddHook(counter)
 	checks := counter.count
 
-	var words []string
-	for i := range 10 {
-		words = append(words, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
-	}
-	var dense []corpus.Chunk
-	for i := range 20 {
-		dense = append(dense, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
+	words, dense := denseChunks(10, 20)
 	ix := buildOpen(t, rdb, redistest.Name("heldbatch"), dense, redisearch.BuildOptions{})
 	v := ix.Visible([]string{"public"})
 	full, _ := checks(func() map[uint64]int { return held(t, v, ctx, words, nil) })
@@ -665,4 +658,16 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 		t.Fatalf("no answer that cannot tell: the test compares nothing")
 	}
 	t.Logf("%d answers that cannot tell, %d checks fewer in batches of 4", cannot, saved)
+}
+
+// denseChunks returns n words no stemmer changes and chunks public
+// chunks each holding all of them.
+func denseChunks(n, chunks int) (words []string, out []corpus.Chunk) {
+	for i := range n {
+		words = append(words, fmt.Sprintf("q%cq", 'a'+i))
+	}
+	for i := range chunks {
+		out = append(out, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	return words, out
 }
