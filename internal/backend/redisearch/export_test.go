@@ -151,3 +151,10 @@ func SetReadContent(on bool) bool {
 func SetCheckBatch(n int) int {
 	return swap(&checkBatch, n)
 }
+
+// SetMatchedTerms sets matchedTerms and returns the previous value.
+func SetMatchedTerms(on bool) bool { return swap(&matchedTerms, on) }
+
+// SetSampleRows sets how many chunks' common terms Holdings samples
+// before its existence checks (0: none), and returns the previous value.
+func SetSampleRows(n int) int { return swap(&sampleRows, n) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -71,11 +72,13 @@ var maxCommonPostings = 1 << 16
 // allows it: the assessor reads only the keys).
 //
 // The terms are split by visible document frequency. The rarest, while
-// their frequencies add up to at most maxPostings, are read: which
-// visible chunks hold each (one NOCONTENT search per term, the filter
-// inside the query), and which of those hold each other term (one search
-// per other term, limited to chunks holding a rare one), all in one
-// pipeline; that gives every chunk holding a rare term its exact mask.
+// their frequencies add up to at most maxPostings, are read: for every
+// visible chunk holding one (the filter inside the query), which of all
+// the terms it holds — one FT.AGGREGATE whose rows are the chunks'
+// matched terms (matchedSets), or, for term lists matchedSets cannot
+// take (collides), one NOCONTENT search per term and one per other term
+// limited to chunks holding a rare one, in one pipeline; that gives
+// every chunk holding a rare term its exact mask.
 // For the chunks holding only common terms it asks which combinations
 // of the common terms some such chunk holds (see exists): level by level
 // — pairs only of terms some chunk holds, triples only of pairs some
@@ -94,7 +97,9 @@ var maxCommonPostings = 1 << 16
 // When those checks would cost Redis more than reading the common terms'
 // postings (checkPostings), it reads them and answers the rest of the
 // checks from which chunks hold which terms: the same checks, the same
-// answers, the same bound.
+// answers, the same bound. Before its first checks it reads the common
+// terms of a sample of those chunks (sampleRows): a check one of them
+// answers is not sent.
 //
 // It returns nil and no error when it cannot tell: more than
 // backend.MaxHeld terms, or more than maxHoldingCounts combinations held
@@ -146,10 +151,18 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 		return map[uint64]int{}, nil
 	}
 	var out map[uint64]int
-	var holders map[string]uint64 // the chunks holding a rare term
+	var holders map[string]uint64 // the chunks holding a rare term (the searches' way only)
+	matched := matchedTerms && !collides(terms, filter, maxMatched-len(terms))
 	if rare != 0 {
 		var err error
-		if out, holders, err = v.postings(ctx, terms, rare, common, sum, filter); err != nil {
+		if matched {
+			if out, err = v.matchedSets(ctx, terms, rare, rare|common, fq, sum, true); err == nil && out == nil {
+				err = fmt.Errorf("FT.AGGREGATE: more chunks hold a rare term than their %d postings", sum)
+			}
+		} else {
+			out, holders, err = v.postings(ctx, terms, rare, common, sum, filter)
+		}
+		if err != nil {
 			return nil, v.ix.redisErr(op, err)
 		}
 		if common == 0 {
@@ -168,7 +181,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			}
 		}
 	}
-	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders}
+	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders, matched: matched}
 	if dfs != nil && checkPostings > 0 {
 		for i := range terms {
 			if common&(1<<i) != 0 {
@@ -308,9 +321,9 @@ type check struct{ s, out uint64 }
 // stops at the first chunk, until the checks sent and about to be sent
 // would cost Redis more than reading the set's postings (checkPostings
 // each, against the set's visible document frequencies added, cost);
-// then it reads them, one NOCONTENT search per term of set as postings
-// reads the rare ones, and answers every later check from the chunks'
-// masks, the chunks holding a rare term (holders) left out as the
+// then it reads them (one FT.AGGREGATE, or one NOCONTENT search per term
+// of set as postings reads the rare ones: readMasks), and answers every
+// later check from the chunks' masks, the chunks holding a rare term (holders) left out as the
 // checks leave them out. Either way a check's answer is the same (the
 // masks are those of every such chunk), so Holdings is too: the same
 // checks are asked, the same bound applies.
@@ -327,6 +340,44 @@ type checker struct {
 	sent    int               // checks sent to Redis
 	masks   []uint64          // once read: the distinct sets of set's terms the chunks hold
 	read    bool
+	matched bool // read them with one FT.AGGREGATE (matchedSets), not a search per term
+	// sample is the sets of set's terms that the first sampleRows such
+	// chunks hold (matchedSets, once sampled): a check some such set
+	// answers (check.heldBy) is not sent.
+	sample  []uint64
+	sampled bool
+}
+
+// sampleRows is how many chunks holding a common term (and no rare one)
+// a Holdings reads the common terms of, once it is about to send at
+// least minSampled existence checks: each such chunk's set of common
+// terms is exact, so every check it answers (some chunk holds all of s
+// and none of out) need not be sent. The checks a sample cannot answer
+// (nothing found) are sent as before, so the answer is the same.
+// 0: never sample. (Variables for the tests.)
+var (
+	sampleRows = 256
+	minSampled = 8
+)
+
+// outside is the rest of the query of a read of set's terms: the chunks
+// holding a rare term left out, and the filter.
+func (c *checker) outside() string {
+	if c.rare == 0 {
+		return c.fq
+	}
+	return "-@" + fieldContent + ":(" + union(c.terms, c.rare) + ") " + c.fq
+}
+
+// heldBy reports whether one of masks (sets of terms some chunk holds
+// exactly, of those asked) holds every term of k.s and none of k.out.
+func (k check) heldBy(masks []uint64) bool {
+	for _, m := range masks {
+		if m&k.s == k.s && m&k.out == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // answer answers checks, in order; ahead more checks of the same level
@@ -349,13 +400,31 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 	found := make([]bool, len(checks))
 	if c.read {
 		for i, k := range checks {
-			for _, m := range c.masks {
-				if m&k.s == k.s && m&k.out == 0 {
-					found[i] = true
-					break
-				}
-			}
+			found[i] = k.heldBy(c.masks)
 		}
+		return found, nil
+	}
+	if c.matched && !c.sampled && sampleRows > 0 && len(checks)+ahead >= minSampled {
+		c.sampled = true
+		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), sampleRows, false)
+		if err != nil {
+			return nil, err
+		}
+		for m := range sets {
+			c.sample = append(c.sample, m)
+		}
+	}
+	var send []check
+	var at []int // index in checks of each check sent
+	for i, k := range checks {
+		if k.heldBy(c.sample) {
+			found[i] = true
+		} else {
+			send = append(send, k)
+			at = append(at, i)
+		}
+	}
+	if len(send) == 0 {
 		return found, nil
 	}
 	without := func(s uint64) string { // the clause leaving out chunks holding a term of s
@@ -365,31 +434,44 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
 	}
 	pipe := c.v.ix.rdb.Pipeline()
-	cmds := make([]*redis.Cmd, len(checks))
-	for i, k := range checks {
+	cmds := make([]*redis.Cmd, len(send))
+	for i, k := range send {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + " " + c.fq
 		cmds[i] = pipe.Do(ctx, "FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	}
-	c.sent += len(checks)
+	c.sent += len(send)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
-	for i := range checks {
+	for i := range send {
 		ok, err := found1(cmds[i])
 		if err != nil {
 			return nil, err
 		}
-		found[i] = ok
+		found[at[i]] = ok
 	}
 	return found, nil
 }
 
-// readMasks reads which visible chunks passing the filter hold each term
-// of set, in one pipeline, and keeps the distinct sets of those terms
-// held by the chunks holding no rare term. It reports false (nothing
-// kept: the checks answer instead) when Redis returned part of a list,
-// and Redis's failure as the error.
+// readMasks reads which visible chunks passing the filter hold which
+// terms of set, leaving out those holding a rare term — with one
+// FT.AGGREGATE (matchedSets) when matched, else one search a term in
+// one pipeline, the chunks holding a rare term (holders) left out here —
+// and keeps the distinct sets of those terms the chunks hold. It reports
+// false (nothing kept: the checks answer instead) when Redis returned
+// part of a list or more chunks than counted, and Redis's failure as the
+// error.
 func (c *checker) readMasks(ctx context.Context) (bool, error) {
+	if c.matched {
+		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), c.cost, true)
+		if err != nil || sets == nil {
+			return false, err
+		}
+		for m := range sets {
+			c.masks = append(c.masks, m)
+		}
+		return true, nil
+	}
 	pipe := c.v.ix.rdb.Pipeline()
 	cmds := make([]*redis.Cmd, len(c.terms))
 	for i, t := range c.terms {
@@ -542,4 +624,103 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 		out[m]++
 	}
 	return out, held, nil
+}
+
+// matchedTerms says whether Holdings reads which chunks hold which terms
+// with one FT.AGGREGATE whose rows are each chunk's matched terms
+// (matchedSets) rather than with one search a term whose chunk keys it
+// joins (postings, and checker.readMasks): the same sets, read once
+// instead of once a term. (A variable for the tests.)
+var matchedTerms = true
+
+// matchedSets asks, in one FT.AGGREGATE, which terms of with every
+// visible chunk holding a term of gate (and matching tail: the filter,
+// and any exclusion) holds: the query is the union of gate's terms
+// intersected with each term of with as an optional clause (~), and the
+// rows are each chunk's matched terms (APPLY matched_terms()). It
+// returns the sets of with's terms (bit i: terms[i]) those chunks hold,
+// with how many chunks hold each. The optional clauses are what make
+// the rows whole: a union's own matched terms are not (at 50,000
+// chunks, @content:(0|dimension) reported both terms for 1 of the 6
+// chunks holding both). limit is an upper bound of the chunks matching
+// (their terms' document frequencies added); when more rows come back
+// it returns nil (the counts were wrong, or the index changed), never a
+// part. matched_terms() reports gate's terms twice and the filter's tag
+// values too, at most maxMatched in all: the caller keeps this for term
+// lists that fit and none of which is a tag value (collides).
+func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with uint64, tail string, limit int, whole bool) (map[uint64]int, error) {
+	at := make(map[string]uint64, len(terms))
+	var q strings.Builder
+	q.WriteString("@" + fieldContent + ":(" + union(terms, gate) + ")")
+	for i, t := range terms {
+		if with&(1<<i) != 0 {
+			at[t] |= 1 << i
+			q.WriteString(" ~@" + fieldContent + ":" + Escape(t))
+		}
+	}
+	query := q.String() + " " + tail
+	rows := limit
+	if whole {
+		rows++
+	}
+	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
+		"LIMIT", 0, rows, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("FT.AGGREGATE: empty reply")
+	}
+	if whole && len(raw)-1 > limit {
+		return nil, nil
+	}
+	out := map[uint64]int{}
+	for _, row := range raw[1:] {
+		kv, ok := row.([]any)
+		if !ok || len(kv) != 2 {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want m and its terms", row)
+		}
+		ts, ok := kv[1].([]any)
+		if !ok {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want a list of terms", row)
+		}
+		var m uint64
+		for _, t := range ts {
+			s, _ := t.(string)
+			m |= at[s]
+		}
+		if m == 0 {
+			return nil, fmt.Errorf("FT.AGGREGATE: row %v matched none of the terms", row)
+		}
+		out[m]++
+	}
+	return out, nil
+}
+
+// maxMatched is the most terms matched_terms() reports a row (its
+// argument).
+const maxMatched = 100
+
+// collides reports whether one of terms is a tag value of filter, which
+// matched_terms() would report for every chunk as if it held it, or
+// whether the terms and the tag values together may be more than max,
+// past which it would leave some out.
+func collides(terms []string, filter backend.Filter, max int) bool {
+	n := len(terms)
+	for _, c := range filter.Conditions() {
+		if c.Kind != backend.AnyOf {
+			continue
+		}
+		if n += len(c.Values); n >= max {
+			return true
+		}
+		for _, v := range c.Values {
+			for _, t := range terms {
+				if strings.EqualFold(t, v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -23,7 +23,11 @@ import (
 //
 // Each bound may name the scorer of the postings' reads (BOUND:SCORER)
 // and the price of an existence check in postings (BOUND:SCORER:CHECK,
-// checkPostings; 0 never reads the common terms instead).
+// checkPostings; 0 never reads the common terms instead), and how the
+// terms' sets are read (BOUND:SCORER:CHECK:MATCHED, matchedTerms: 1 one
+// FT.AGGREGATE with matched_terms(), 0 a search a term) and how many
+// chunks' common terms it samples before checking
+// (BOUND:SCORER:CHECK:MATCHED:SAMPLE, sampleRows).
 //
 //	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
 //	[ASSAY_HOLD_EVERY=10] [ASSAY_HOLD_BOUNDS="4096 16384"] [ASSAY_HOLD_GROUPS=public]
@@ -32,12 +36,23 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	bounds := []int{4096, 16384}
 	var scorers []string // per bound: the postings' reads' scorer (BOUND:SCORER)
 	var checks []int     // per bound: checkPostings
+	var ways []bool      // per bound: matchedTerms
+	var samples []int    // per bound: sampleRows
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
 		bounds = nil
 		for f := range strings.FieldsSeq(s) {
 			var n int
 			b, rest, _ := strings.Cut(f, ":")
-			sc, cs, _ := strings.Cut(rest, ":")
+			sc, rest, _ := strings.Cut(rest, ":")
+			cs, rest, _ := strings.Cut(rest, ":")
+			ms, ss, _ := strings.Cut(rest, ":")
+			sr := sampleRows
+			if ss != "" {
+				if _, err := fmt.Sscan(ss, &sr); err != nil {
+					t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
+				}
+			}
+			samples = append(samples, sr)
 			if _, err := fmt.Sscan(b, &n); err != nil {
 				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
 			}
@@ -48,6 +63,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 				}
 			}
 			bounds = append(bounds, n)
+			ways = append(ways, ms == "" && matchedTerms || ms == "1")
 			scorers = append(scorers, sc)
 			checks = append(checks, c)
 		}
@@ -58,6 +74,14 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	for len(checks) < len(bounds) {
 		checks = append(checks, checkPostings)
 	}
+	for len(ways) < len(bounds) {
+		ways = append(ways, matchedTerms)
+	}
+	for len(samples) < len(bounds) {
+		samples = append(samples, sampleRows)
+	}
+	defer func(old int) { sampleRows = old }(sampleRows)
+	defer func(old bool) { matchedTerms = old }(matchedTerms)
 	defer func(old string) { postingsScorer = old }(postingsScorer)
 	defer func(old int) { checkPostings = old }(checkPostings)
 	groups := []string{"public"}
@@ -91,7 +115,7 @@ func TestHoldingsOnBuilt(t *testing.T) {
 		got := make([]string, len(bounds))
 		for j := range bounds {
 			bi := (j + qi) % len(bounds)
-			maxPostings, postingsScorer, checkPostings = bounds[bi], scorers[bi], checks[bi]
+			maxPostings, postingsScorer, checkPostings, matchedTerms, sampleRows = bounds[bi], scorers[bi], checks[bi], ways[bi], samples[bi]
 			_, r0 := redisUsec(t, ix, "FT.SEARCH")
 			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
 			st := time.Now()
@@ -130,8 +154,8 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	}
 	t.Logf("%v, %d queries", groups, len(queries))
 	for bi, b := range bounds {
-		t.Logf("  maxPostings %6d %-9s check %4d: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
-			b, scorers[bi], checks[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
+		t.Logf("  maxPostings %6d %-9s check %4d matched %-5v sample %4d: Redis p50 %6.2f mean %6.2f ms (FT.SEARCH reads %5.2f), wall p50 %6.2f ms, %5.1f searches a query; held sets as bound %d: %d/%d, cannot tell %d",
+			b, scorers[bi], checks[bi], ways[bi], samples[bi], p50(redis[bi]), mean(redis[bi]), reads[bi]/float64(len(queries)), p50(wall[bi]), calls[bi]/float64(len(queries)), bounds[0], same[bi], len(queries), cannot[bi])
 	}
 }
 

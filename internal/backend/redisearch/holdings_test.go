@@ -405,6 +405,10 @@ func TestHoldingsReadsPostingsUnscored(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
+	// The searches' way of reading (matched_terms() reads with one
+	// FT.AGGREGATE, which scores nothing; term lists naming a filter tag
+	// value still read this way).
+	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(false))
 	chunks := overlappingACLs(5, 400)
 	ix := buildOpen(t, rdb, redistest.Name("unscored"), chunks, redisearch.BuildOptions{})
 	rec := &searchRecorder{}
@@ -591,18 +595,12 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 	ctx := context.Background()
 	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
 	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
+	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0))       // no sample answers checks first
 	counter := &aggregateRecorder{}
 	rdb.AddHook(counter)
 	checks := counter.count
 
-	var words []string
-	for i := range 10 {
-		words = append(words, fmt.Sprintf("q%cq", 'a'+i)) // no stemmer changes these
-	}
-	var dense []corpus.Chunk
-	for i := range 20 {
-		dense = append(dense, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
+	words, dense := denseChunks(10, 20)
 	ix := buildOpen(t, rdb, redistest.Name("heldbatch"), dense, redisearch.BuildOptions{})
 	v := ix.Visible([]string{"public"})
 	full, _ := checks(func() map[uint64]int { return held(t, v, ctx, words, nil) })
@@ -660,4 +658,16 @@ func TestHoldingsStopsWhenTheNextLevelCannotFit(t *testing.T) {
 		t.Fatalf("no answer that cannot tell: the test compares nothing")
 	}
 	t.Logf("%d answers that cannot tell, %d checks fewer in batches of 4", cannot, saved)
+}
+
+// denseChunks returns n words no stemmer changes and chunks public
+// chunks each holding all of them.
+func denseChunks(n, chunks int) (words []string, out []corpus.Chunk) {
+	for i := range n {
+		words = append(words, fmt.Sprintf("q%cq", 'a'+i))
+	}
+	for i := range chunks {
+		out = append(out, corpus.Chunk{ID: fmt.Sprintf("d%d#0", i), DocID: fmt.Sprintf("d%d", i), Title: "t", Text: strings.Join(words, " "), Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	return words, out
 }
