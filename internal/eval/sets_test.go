@@ -36,6 +36,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh19.jsonl", "testdata/eval/hollin-fresh19-facts.jsonl"}, // make eval-fresh19
 	{"testdata/eval/hollin-fresh20.jsonl", "testdata/eval/hollin-fresh20-facts.jsonl"}, // make eval-fresh20
 	{"testdata/eval/hollin-fresh21.jsonl", "testdata/eval/hollin-fresh21-facts.jsonl"}, // make eval-fresh21
+	{"testdata/eval/hollin-fresh22.jsonl", "testdata/eval/hollin-fresh22-facts.jsonl"}, // make eval-fresh22
 }
 
 const repoRoot = "../.."
