@@ -416,7 +416,12 @@ func TestEndToEndReleaseSurvivesRestart(t *testing.T) {
 	if _, err := releaseCmd(t, s, "create", "fixed", "--corpus", fixed); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := releaseCmd(t, s, "start", "fixed", "--approve", "--canary", "50,100", "--step-runs", "2", "--poll", "300ms"); err != nil {
+	// The candidate's first runs after the restart are cold, and on a
+	// loaded machine their p95 passed stable's x2 + 500 ms (CI, round
+	// 22: 1182 ms against 213): latency is not what this test checks,
+	// so its slack is wide; the canary's other rules stay the defaults.
+	if _, err := releaseCmd(t, s, "start", "fixed", "--approve", "--canary", "50,100", "--step-runs", "2", "--poll", "300ms",
+		"--thresholds", `{"p95_slack_ms":60000}`); err != nil {
 		t.Fatal(err)
 	}
 	for st := releaseStatusOf(t, s, "fixed"); st.State != release.Gating || st.Workflow == ""; st = releaseStatusOf(t, s, "fixed") {
