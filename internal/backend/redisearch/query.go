@@ -22,17 +22,7 @@ import (
 // nothing, and one FT.AGGREGATE holding it, Holdings' matchedSets,
 // nothing at all: TestHoldingsNonASCIIRunes). The query's terms and TAG
 // values go through it; the content field stores escapeStored's form.
-func Escape(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 4)
-	for _, r := range s {
-		if r < utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func Escape(s string) string { return escape(s, false) }
 
 // escapeStored is how the content field stores a term (escapeTerms): a
 // backslash before every rune that is not a letter, digit or underscore,
@@ -41,11 +31,15 @@ func Escape(s string) string {
 // Escape's form would; the field keeps this form so that indexes built
 // before Escape left multi-byte runes alone read as they did (termCounter
 // matches a field's terms as stored).
-func escapeStored(s string) string {
+func escapeStored(s string) string { return escape(s, true) }
+
+// escape puts a backslash before every rune of s that is not a letter,
+// digit or underscore: the ASCII ones only, unless multiByte.
+func escape(s string, multiByte bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 4)
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+		if (multiByte || r < utf8.RuneSelf) && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
