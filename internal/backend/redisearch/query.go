@@ -176,7 +176,10 @@ func dateNumber(s string) (int, bool) {
 
 // tagValuesOK reports whether values can be stored in a TAG field without
 // changing meaning: no separator inside a value, no surrounding spaces
-// (RediSearch trims them), not empty.
+// (RediSearch trims them), not empty, and no ASCII control character
+// (the query lexer takes no escape of one, so no query could name the
+// value: a backslash and byte 1 between "a" and "b" read as two values).
 func tagValueOK(v string) bool {
-	return v != "" && !strings.Contains(v, tagSeparator) && strings.TrimSpace(v) == v
+	return v != "" && !strings.Contains(v, tagSeparator) && strings.TrimSpace(v) == v &&
+		!strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f })
 }
