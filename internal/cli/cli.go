@@ -152,11 +152,17 @@ func (f *flags) parse(args []string, positional int) error {
 	// A flag that takes a value swallows a "--" written right after it
 	// ("--server -- why --json"): the flag package reads it as the value,
 	// not as the end of the flags, so the check below would let a later
-	// flag through as a word. No value of ours is "--": refuse it.
+	// flag through as a word. No value of ours is "--": refuse it. Nor is
+	// one of this command's own flags ("--server --json why" would send
+	// the question to a server named "--json", not print JSON).
 	var swallowed error
 	f.Visit(func(fl *flag.Flag) {
-		if swallowed == nil && fl.Value.String() == "--" {
+		switch v := fl.Value.String(); {
+		case swallowed != nil:
+		case v == "--":
 			swallowed = usageError(fmt.Sprintf("%s: flag --%s needs a value, not \"--\"", f.Name(), fl.Name))
+		case f.isFlag(v):
+			swallowed = usageError(fmt.Sprintf("%s: flag --%s needs a value, not the flag %s", f.Name(), fl.Name, v))
 		}
 	})
 	if swallowed != nil {
@@ -172,8 +178,7 @@ func (f *flags) parse(args []string, positional int) error {
 		rest = nil
 	}
 	for _, a := range rest {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && name != "" && f.Lookup(name) != nil {
+		if f.isFlag(a) {
 			return usageError(fmt.Sprintf("%s: flag %s after the arguments: put flags before them", f.Name(), a))
 		}
 	}
@@ -181,6 +186,13 @@ func (f *flags) parse(args []string, positional int) error {
 		return usageError(fmt.Sprintf("%s: unexpected arguments: %s", f.Name(), strings.Join(f.Args()[positional:], " ")))
 	}
 	return nil
+}
+
+// isFlag reports whether a, a word of the command line, names one of
+// this command's flags ("-json", "--json", "--server=x").
+func (f *flags) isFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return strings.HasPrefix(a, "-") && name != "" && f.Lookup(name) != nil
 }
 
 // overrides returns the config paths of the flags the user set.

@@ -324,6 +324,9 @@ func TestFlagsAfterTerminator(t *testing.T) {
 		{[]string{"--server", "--", "why", "--json"}, true, nil}, // "--" is --server's value, not the end of the flags
 		{[]string{"--server=--", "why"}, true, nil},
 		{[]string{"--server", "http://x", "--", "why", "--json"}, false, []string{"why", "--json"}},
+		{[]string{"--server", "--json", "why"}, true, nil}, // a flag is not --server's value
+		{[]string{"--server", "-json=false", "why"}, true, nil},
+		{[]string{"--server", "-x", "why"}, false, []string{"why"}}, // a value that is no flag of ours
 	} {
 		f := newFlags("ask", io.Discard)
 		f.Bool("json", false, "")

@@ -1737,8 +1737,8 @@ func (g *Extractive) unbound(question string, bySource [][]sentence, all []*sent
 			// rate of £30", "£49 annually") or after a slash ("£4.99/month",
 			// "£30/hr") is a rate per that unit too.
 			// v23: only a time-rate word that qualifies an amount (see
-			// ratesAmount): "Hourly call-outs are free; the inspection fee
-			// is £25" gives no hourly rate.
+			// ratesAmount): "Hourly call-outs are booked online; the
+			// inspection fee is £25" gives no hourly rate.
 			for _, w := range g.rateWords(low, asked) {
 				if u, ok := timeRates[w]; ok && slices.ContainsFunc(g.an.Terms(u), func(t string) bool { return per[t] }) {
 					perAsked++
@@ -1782,10 +1782,12 @@ var reLetters = regexp.MustCompile(`\p{L}+`)
 
 // ratesAmount reports whether the time-rate word at [a, b) of text
 // qualifies one of the amounts at spans (v23): it stands in the same
-// clause as the amount, at most MaxRateGap words from it, with no clause
+// clause as the amount, at most maxRateGap words from it, with no clause
 // punctuation nor conjunction between them ("an hourly rate of £30",
-// "£49 annually", "£4.99 monthly"; not "Hourly call-outs are free; the
-// inspection fee is £25", nor "£25, and weekly checks").
+// "£49 annually", "£4.99 monthly"; not "Hourly call-outs are booked
+// online; the inspection fee is £25", nor "£25, and weekly checks"). Any
+// amount the asked type finds counts: "Hourly call-outs are free" says
+// an hourly price, "free".
 func ratesAmount(text string, a, b int, spans [][2]int) bool {
 	for _, sp := range spans {
 		var gap string

@@ -68,6 +68,10 @@ func TestTimeRateWordBesideTheAmount(t *testing.T) {
 	}{
 		{"What hourly rate does Crumbly pay Oven Aid?", "Hourly call-outs to Crumbly are free, and Oven Aid charges a £25 inspection fee.", false, true},
 		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly books hourly slots; Oven Aid charges Crumbly a £25 inspection fee.", false, true},
+		// "free" is an amount of money beside "hourly": an hourly price
+		// (extractive.go's comments once gave this as the case without one).
+		{"What hourly rate does Crumbly pay Oven Aid?", "Hourly call-outs are free; the inspection fee is £25.", true, true},
+		{"What hourly rate does Crumbly pay Oven Aid?", "Hourly call-outs are booked online; the inspection fee is £25.", false, true},
 		{"What is the monthly fee for the Care Plan?", "The Care Plan sends a monthly newsletter to members who paid the £49 fee.", false, true},
 		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid an hourly rate of £30 for guarantee labour.", true, true},
 		{"What hourly rate does Crumbly pay Oven Aid?", "Crumbly pays Oven Aid £30/hr for guarantee labour.", true, true},

@@ -48,8 +48,8 @@ func rescore(v backend.BM25Stats, p backend.BM25, query []string, cands []candid
 // has one slot).
 //
 // It matches a field's terms as the field holds them, escaped: a field
-// is escapeTerms' output, and Escape is one-to-one with unescapeTerms
-// as its inverse, so an escaped term equals Escape(t) exactly when it
+// is escapeTerms' output, and escapeStored is one-to-one with unescapeTerms
+// as its inverse, so an escaped term equals escapeStored(t) exactly when it
 // unescapes to t (for t UTF-8; see newTermCounter). Nothing is
 // unescaped or copied, and the terms are compared by length bucket
 // rather than hashed: a SciFact field is ~100
@@ -77,10 +77,10 @@ func newTermCounter(query []string) *termCounter {
 		if !ok {
 			j = len(slots)
 			slots[t] = j
-			key := Escape(t)
+			key := escapeStored(t)
 			c.keys = append(c.keys, key)
 			// A term that is not UTF-8 matches no field term: a field
-			// is Escape's output, UTF-8 (Escape writes an invalid
+			// is escapeStored's output, UTF-8 (it writes an invalid
 			// byte as U+FFFD), and so is every term it unescapes to.
 			if utf8.ValidString(t) {
 				n := min(len(key), maxBucket)
@@ -125,7 +125,7 @@ func (c *termCounter) countContent(s string) int {
 		terms := unescapeTerms(s)
 		for _, t := range terms {
 			if t != "" {
-				c.count(Escape(t))
+				c.count(escapeStored(t))
 			}
 		}
 		return len(terms)
@@ -200,7 +200,7 @@ func escapeTerms(ts []string) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(Escape(t))
+		b.WriteString(escapeStored(t))
 	}
 	return b.String()
 }

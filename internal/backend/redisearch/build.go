@@ -372,12 +372,12 @@ func checkChunks(chunks []corpus.Chunk) error {
 		}{{"acl", c.ACL}, {"products", c.Products}, {"status", []string{string(c.Status)}}} {
 			for _, v := range f.vals {
 				if !tagValueOK(v) {
-					return errs.Errorf(op, errs.Invalid, "chunk %s: field %s: value %q is empty, has surrounding spaces or contains %q, which a RediSearch TAG cannot hold", c.ID, f.name, v, tagSeparator)
+					return errs.Errorf(op, errs.Invalid, "chunk %s: field %s: value %q is empty, has surrounding spaces or contains %q or a control character, which a RediSearch TAG cannot hold", c.ID, f.name, v, tagSeparator)
 				}
 			}
 		}
 		if c.Type != "" && !tagValueOK(c.Type) {
-			return errs.Errorf(op, errs.Invalid, "chunk %s: field type: value %q has surrounding spaces or contains %q, which a RediSearch TAG cannot hold", c.ID, c.Type, tagSeparator)
+			return errs.Errorf(op, errs.Invalid, "chunk %s: field type: value %q has surrounding spaces or contains %q or a control character, which a RediSearch TAG cannot hold", c.ID, c.Type, tagSeparator)
 		}
 	}
 	return nil

@@ -5,20 +5,41 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/backend"
 )
 
-// Escape makes s one literal token of the RediSearch query language (and
-// of its document tokenizer): every rune that is not a letter, digit or
-// underscore gets a backslash, so `@ { } | - * ( ) ~ : " $ % ...` and
-// spaces are data, never syntax. Both the terms of the content field and
-// TAG values go through it.
-func Escape(s string) string {
+// Escape makes s one literal token of the RediSearch query language: every
+// ASCII rune that is not a letter, digit or underscore gets a backslash,
+// so `@ { } | - * ( ) ~ : " $ % ...` and spaces are data, never syntax.
+// Other runes are written as they are: RediSearch's query lexer reads
+// bytes, escapes only the one byte after a backslash, and takes every
+// byte of a multi-byte rune for part of a term, so a backslash before
+// one ("caf\é" with a combining accent, a zero-width joiner, an en dash
+// in a group's name) would end the term there and start another one,
+// intersected with the query (a word with such a rune then matched
+// nothing, and one FT.AGGREGATE holding it, Holdings' matchedSets,
+// nothing at all: TestHoldingsNonASCIIRunes). The query's terms and TAG
+// values go through it; the content field stores escapeStored's form.
+func Escape(s string) string { return escape(s, false) }
+
+// escapeStored is how the content field stores a term (escapeTerms): a
+// backslash before every rune that is not a letter, digit or underscore,
+// multi-byte ones included. RediSearch's document tokenizer drops a
+// backslash and keeps the byte after it, so it indexes the same token as
+// Escape's form would; the field keeps this form so that indexes built
+// before Escape left multi-byte runes alone read as they did (termCounter
+// matches a field's terms as stored).
+func escapeStored(s string) string { return escape(s, true) }
+
+// escape puts a backslash before every rune of s that is not a letter,
+// digit or underscore: the ASCII ones only, unless multiByte.
+func escape(s string, multiByte bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 4)
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+		if (multiByte || r < utf8.RuneSelf) && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
@@ -155,7 +176,10 @@ func dateNumber(s string) (int, bool) {
 
 // tagValuesOK reports whether values can be stored in a TAG field without
 // changing meaning: no separator inside a value, no surrounding spaces
-// (RediSearch trims them), not empty.
+// (RediSearch trims them), not empty, and no ASCII control character
+// (the query lexer takes no escape of one, so no query could name the
+// value: a backslash and byte 1 between "a" and "b" read as two values).
 func tagValueOK(v string) bool {
-	return v != "" && !strings.Contains(v, tagSeparator) && strings.TrimSpace(v) == v
+	return v != "" && !strings.Contains(v, tagSeparator) && strings.TrimSpace(v) == v &&
+		!strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f })
 }

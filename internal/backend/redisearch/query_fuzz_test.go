@@ -21,9 +21,12 @@ func FuzzQuery(f *testing.F) {
 		"warranty @acl:{finance}", "-x | *", `kettle") | @acl:{staff`, "partner:brook-street",
 		"* => [KNN 10 @vec $B]", `\ \\ " ' ~ % $ ^ & ;`, "e7 x300-pro 1.5 don't", "Größe café 東京",
 		"@content:(a) | @acl:{*}", "{}[]()<>", "",
+		"cafe\u0301 nai\u0308ve a\u200db \u0939\u093f\u0902\u0926\u0940", // combining marks, a joiner, a vowel sign: not letters
 	} {
 		f.Add(s, "partner:brook-street")
 	}
+	f.Add("kettle", "team\u2013a") // an en dash in a group's name
+	f.Add("kettle", "team\u2713")
 	an := terms.New()
 	f.Fuzz(func(t *testing.T, text, group string) {
 		if !utf8.ValidString(text) || !utf8.ValidString(group) {
@@ -92,33 +95,38 @@ func FuzzQuery(f *testing.F) {
 	})
 }
 
-// readTerms reads escaped tokens separated by " | " from s and returns
-// what follows them. Any unescaped rune other than a letter, digit or _
-// ends the tokens.
+// readTerms reads escaped tokens separated by " | " from s, as
+// RediSearch's query lexer reads them (byte by byte), and returns what
+// follows them: a backslash escapes the one ASCII byte after it; every
+// byte of a multi-byte rune is part of the token; any other unescaped
+// byte than an ASCII letter, digit or _ ends the tokens. A backslash
+// before a multi-byte rune fails the test: the lexer would end the token
+// there and read the rune's bytes as another one.
 func readTerms(t *testing.T, s string) (string, []string) {
 	var out []string
-	var b strings.Builder
+	var b []byte
 	for {
-		r, n := utf8.DecodeRuneInString(s)
-		switch {
-		case n == 0:
-			return s, append(out, b.String())
-		case r == '\\':
-			r2, n2 := utf8.DecodeRuneInString(s[n:])
-			if n2 == 0 {
+		switch c := s[0:min(1, len(s))]; {
+		case c == "":
+			return s, append(out, string(b))
+		case c[0] == '\\':
+			if len(s) < 2 {
 				t.Fatalf("dangling escape")
 			}
-			b.WriteRune(r2)
-			s = s[n+n2:]
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
-			b.WriteRune(r)
-			s = s[n:]
+			if s[1] >= utf8.RuneSelf {
+				t.Fatalf("%q: a backslash before a multi-byte rune, which RediSearch's lexer does not escape: the token would end there", s)
+			}
+			b = append(b, s[1])
+			s = s[2:]
+		case c[0] >= utf8.RuneSelf || unicode.IsLetter(rune(c[0])) || unicode.IsDigit(rune(c[0])) || c[0] == '_':
+			b = append(b, c[0])
+			s = s[1:]
 		case strings.HasPrefix(s, " | "):
-			out = append(out, b.String())
-			b.Reset()
+			out = append(out, string(b))
+			b = b[:0]
 			s = s[3:]
 		default:
-			return s, append(out, b.String())
+			return s, append(out, string(b))
 		}
 	}
 }
