@@ -3639,7 +3639,7 @@ func (g *Extractive) heading(text string, title map[string]bool) bool {
 // question (2a–2c, 6–12), the thin sentence's source (rule 4: a heading
 // or a code the question names alone) and the sentences of another
 // source (rule 3's own gates judged them on the question) are kept.
-var padRules = map[string]bool{"same-source": true, "imperative": true, "opening-neighbour": true}
+var padRules = map[string]bool{"same-source": true, "imperative": true}
 
 // onQuestion (v24, rule 13) keeps, of the sentences the padding rules
 // chose (padRules), those that answer the question or are needed to
@@ -3672,7 +3672,7 @@ var padRules = map[string]bool{"same-source": true, "imperative": true, "opening
 // it in its source, and one restating the question (see echoes) the one
 // after it: they are needed to read it.
 func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen []*sentence, chosenBy map[*sentence]string, lead *sentence, asked answertype.Question, content []string, ents []assess.Entity) []*sentence {
-	if len(chosen) < 2 || answertype.AskingClauses(question) > 1 || len(g.parts(question)) > 1 {
+	if len(chosen) < 2 || asksMore(question) {
 		return chosen
 	}
 	codes := map[string]bool{}
@@ -3712,13 +3712,19 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 			}
 		}
 	}
-	typed := func(s *sentence) bool { return asked.Type != answertype.Description && g.holds(asked, s.text) }
+	// typed: it holds an expression of the expected type; a count, of
+	// the noun counted ("ten speeds", not "30,000 RPM", for "how many
+	// speeds", see counts)
+	noun := g.countedNoun(question, asked)
+	typed := func(s *sentence) bool {
+		return asked.Type != answertype.Description && g.holds(asked, s.text) && g.counts(s.text, noun, asked)
+	}
 	keep := map[*sentence]bool{}
 	answered := false // a kept sentence gives a value of the asked type
 	for i, s := range chosen {
 		if i == 0 || s == lead || !padRules[chosenBy[s]] {
 			keep[s] = true
-			answered = answered || valueTypes[asked.Type] && typed(s)
+			answered = answered || (valueTypes[asked.Type] || asked.Type == answertype.Place || asked.Type == answertype.Name) && typed(s)
 		}
 	}
 	for _, s := range chosen {
@@ -3727,7 +3733,7 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		}
 		holds := slices.ContainsFunc(slices.Collect(maps.Keys(s.first.own)), func(t string) bool { return asks[t] })
 		switch {
-		case typed(s) || holds && !answered:
+		case answered && typed(s) && holds || !answered && (typed(s) || holds):
 			keep[s] = true
 		case slices.ContainsFunc(valued, func(t answertype.Type) bool { return len(answertype.Find(t, s.text)) > 0 }):
 			keep[s] = true
@@ -3751,4 +3757,30 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		}
 	}
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
+}
+
+// asksMore reports whether question asks two or more things (v24): two
+// asking clauses (answertype.AskingClauses), or two of its pieces that
+// ask, split at commas, semicolons, spaced dashes and question marks: a
+// piece asks when it holds a clause in the form of a question or ends
+// with a question mark ("a friend said something about the jars
+// cracking? How do I know if mine's one of them?"; "which case was that,
+// and what's the correct cover for the Pro's motor?", where the clause
+// count reads the last piece only). A lead-in ("once the K50 has
+// boiled, for how long will it keep the water hot") asks nothing.
+func asksMore(question string) bool {
+	if answertype.AskingClauses(question) > 1 {
+		return true
+	}
+	n := 0
+	for _, dashed := range strings.Split(strings.ReplaceAll(question, " – ", " - "), " - ") {
+		for p := range strings.SplitAfterSeq(dashed, "?") {
+			for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ';' }) {
+				if answertype.AskingClauses(piece) > 0 || strings.HasSuffix(strings.TrimSpace(piece), "?") {
+					n++
+				}
+			}
+		}
+	}
+	return n > 1
 }
