@@ -3703,15 +3703,6 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 			asks[t] = true
 		}
 	}
-	qterms := g.questionTerms(question)
-	var valued []answertype.Type // the kinds of the values a yes/no question states
-	if asked.Type == answertype.YesNo {
-		for _, t := range []answertype.Type{answertype.Money, answertype.Period, answertype.Quantity, answertype.Speed, answertype.Frequency} {
-			if slices.ContainsFunc(answertype.Find(t, question), func(e string) bool { return strings.ContainsAny(e, "0123456789") }) {
-				valued = append(valued, t)
-			}
-		}
-	}
 	// typed: it holds an expression of the expected type; a count, of
 	// the noun counted ("ten speeds", not "30,000 RPM", for "how many
 	// speeds", see counts)
@@ -3735,25 +3726,10 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		switch {
 		case answered && typed(s) && holds || !answered && (typed(s) || holds):
 			keep[s] = true
-		case slices.ContainsFunc(valued, func(t answertype.Type) bool { return len(answertype.Find(t, s.text)) > 0 }):
-			keep[s] = true
 		case answertype.Imperative(s.text):
 			keep[s] = asked.Type == answertype.Description || asked.Type == answertype.Procedure || asked.Type == answertype.Condition
 		case asked.Type == answertype.Description && s.source == chosen[0].source && s.pos == chosen[0].pos+1 && len(decidingExpressions(s.text)) > 0:
 			keep[s] = true
-		}
-	}
-	for _, s := range chosen {
-		if !keep[s] {
-			continue
-		}
-		for _, c := range chosen {
-			if c.source != s.source {
-				continue
-			}
-			if c.pos == s.pos-1 && refers(s.text) || c.pos == s.pos+1 && g.echoes(s.text, question, asked, qterms) {
-				keep[c] = true
-			}
 		}
 	}
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
