@@ -3713,9 +3713,14 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	keep := map[*sentence]bool{}
 	answered := false // a kept sentence gives a value of the asked type
 	for i, s := range chosen {
-		if i == 0 || s == lead || !padRules[chosenBy[s]] {
+		if i == 0 || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin" {
 			keep[s] = true
 			answered = answered || (valueTypes[asked.Type] || asked.Type == answertype.Place || asked.Type == answertype.Name) && typed(s)
+		}
+	}
+	for _, s := range chosen {
+		if !keep[s] && !padRules[chosenBy[s]] && !answered {
+			keep[s] = true
 		}
 	}
 	for _, s := range chosen {
