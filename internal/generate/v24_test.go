@@ -12,9 +12,13 @@ import (
 // instruction after a chosen sentence, rule 5) that hold neither a value
 // of the asked kind about the question nor, once a value is given, the
 // question's words: the parts-delivery threshold beside the delivery
-// time, the descaling advice beside how long the kettle keeps water hot.
-// v23 quoted both. The pages a loop run gave heldout h07 and fresh8 p34,
-// among the questions the rule was designed on.
+// time, the descaling advice beside how long the kettle keeps water hot;
+// and, once a sentence gives a value of the asked kind, the rest of a
+// thin sentence's source (rule 4) as well: the X300 Pro's top speed
+// beside its model number. A count answers only as a count of the noun
+// asked ("ten speeds", not "30,000 RPM" for "how many speeds"). v23
+// quoted them. The pages a loop run gave heldout h07, fresh8 p34, fresh
+// f03 and fresh5 k05, among the questions the rule was designed on.
 func TestOnQuestionDropsPadding(t *testing.T) {
 	an := terms.New()
 	for _, c := range []struct {
@@ -27,6 +31,10 @@ func TestOnQuestionDropsPadding(t *testing.T) {
 			"Standard delivery takes 3 to 5 working days and costs £3.95. [1]", "Delivery is free on parts orders over £30."},
 		{"How long will the smart kettle keep my water hot for?", []string{"man-k50-kettle", "faq-hard-water", "ntc-x200-recall", "man-x200-cleaning", "man-k50-app"},
 			"The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. [1]", "Descale it once a month with citric acid."},
+		{"how many speeds does the X300 Pro have", []string{"man-x300-specs", "man-x300-errors", "pol-warranty-2026", "man-x200-specs", "man-x200-cleaning"},
+			"The X300 Pro blender has a 1,500 W motor, a vacuum blending mode and ten speeds. [1]", "High speed reaches 30,000 RPM."},
+		{"The shop wants the exact model code of my X300 Pro for the insurance form. What is it?", []string{"man-x300-specs", "man-x300-errors", "pol-warranty-2026", "man-x200-errors", "faq-warranty-claim"},
+			"Model number HL-X300-UK. [1]", "High speed reaches 30,000 RPM."},
 	} {
 		pages := hollinPages(t, c.pages...)
 		req := Request{Question: c.q, Sources: pages, Accepted: []string{pages[0].ID}}
