@@ -347,7 +347,11 @@ const (
 // v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
 // v22.
 //
-// v23 (ExtractiveModel) fixes three of v22's readings and cites fewer
+// v24 (ExtractiveModel) quotes fewer sentences: rule 13 keeps, of the
+// sentences the padding rules chose, only those on the question (see
+// onQuestion and padRules).
+//
+// v23 (ExtractiveV23Model) fixes three of v22's readings and cites fewer
 // pages:
 //
 //   - one copy of each sentence, whichever rule chose it (see oneCopy);
