@@ -11,6 +11,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/prompt"
@@ -198,9 +199,13 @@ func devFacts(t *testing.T, name string) map[string][]string {
 // (TestDevSets, TestEvalReplay): n answerable questions, right of them
 // citing a relevant document, facts holding every key fact, refused;
 // cited citations, relevant of them; noAnswer questions, noAnswerRefused
-// of them; rejected, questions the assessor refused before generation.
+// of them; rejected, questions the assessor refused before generation;
+// sents, the sentences (citation.Split, as the judge's on-question
+// measure splits) of the answers to answerable questions with key facts,
+// onQuestion of them holding a key fact of their question.
 type answerTally struct {
 	n, right, facts, refused, cited, relevant, noAnswer, noAnswerRefused, rejected int
+	sents, onQuestion                                                              int
 }
 
 // add adds o's counts to tl.
@@ -214,6 +219,8 @@ func (tl *answerTally) add(o answerTally) {
 	tl.noAnswer += o.noAnswer
 	tl.noAnswerRefused += o.noAnswerRefused
 	tl.rejected += o.rejected
+	tl.sents += o.sents
+	tl.onQuestion += o.onQuestion
 }
 
 // answerMarks is what count read of one answer to an answerable
@@ -244,6 +251,14 @@ func (tl *answerTally) count(relevant, facts []string, ans Answer, refused bool)
 	if len(missingFacts(ans.Text, facts)) == 0 {
 		tl.facts++
 		m.facts = true
+	}
+	if len(facts) > 0 {
+		for _, s := range citation.Split(ans.Text) {
+			tl.sents++
+			if len(missingFacts(s.Text, facts)) < len(facts) {
+				tl.onQuestion++
+			}
+		}
 	}
 	var cited []string
 	for _, c := range ans.Citations {

@@ -3,6 +3,7 @@ package generate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,13 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v22, v23) what
+// TestEvalReplay gives the builtin extractive generators (v23, v24) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -54,11 +56,19 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV22(an), NewExtractiveV23(an)}
+	gens := []*Extractive{NewExtractiveV23(an), NewExtractiveV24(an)}
 	var why []string
+	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {
 		why = append(why, fmt.Sprintf("%d:%s:%.30q", source+1, rule, text))
+		if _, ok := ruleOf[text]; !ok {
+			ruleOf[text] = rule
+		}
 	}
+	// GENERATEREPLAY_RULES=1: the newer version's answer sentences to
+	// answerable questions with key facts, by the rule that chose them:
+	// how many, and how many hold a key fact.
+	byRule := map[string][2]int{}
 	chk := NewChecker(an)
 	total := make([]answerTally, len(gens))
 	for _, name := range devsets.Names() {
@@ -115,6 +125,7 @@ func TestEvalReplay(t *testing.T) {
 				}
 			}
 			why = why[:0]
+			clear(ruleOf)
 			var texts []string
 			var marks []string // the newer version's answer: what it lacks
 			for gi, g := range gens {
@@ -125,6 +136,26 @@ func TestEvalReplay(t *testing.T) {
 					t.Logf("%s %s v%d: %v", label, q.ID, g.Version, err)
 				}
 				text, m := tallies[gi].count(q.Relevant, facts[q.ID], ans, refused || err != nil)
+				if gi == len(gens)-1 && !refused && err == nil && len(q.Relevant) > 0 && len(facts[q.ID]) > 0 {
+					for _, s := range citation.Split(ans.Text) {
+						r := "?"
+						for txt, rule := range ruleOf {
+							if strings.HasPrefix(s.Text, txt) {
+								r = rule
+							}
+						}
+						c := byRule[r]
+						c[0]++
+						on := len(missingFacts(s.Text, facts[q.ID])) < len(facts[q.ID])
+						if on {
+							c[1]++
+						}
+						byRule[r] = c
+						if os.Getenv("GENERATEREPLAY_RULES") == r {
+							t.Logf("%s %s %q %v: %q", label, q.ID, q.Question, on, s.Text)
+						}
+					}
+				}
 				texts = append(texts, text)
 				if gi == len(gens)-1 && !refused && err == nil {
 					switch {
@@ -152,12 +183,17 @@ func TestEvalReplay(t *testing.T) {
 		}
 		for gi, g := range gens {
 			tl := tallies[gi]
-			t.Logf("%s v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d", label, g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer)
+			t.Logf("%s v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d, on-question sentences %d/%d", label, g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.onQuestion, tl.sents)
 			total[gi].add(tl)
+		}
+	}
+	if os.Getenv("GENERATEREPLAY_RULES") != "" {
+		for _, r := range slices.Sorted(maps.Keys(byRule)) {
+			t.Logf("rule %s: %d sentences, %d holding a key fact", r, byRule[r][0], byRule[r][1])
 		}
 	}
 	for gi, g := range gens {
 		tl := total[gi]
-		t.Logf("all v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d", g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer)
+		t.Logf("all v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d, on-question sentences %d/%d", g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.onQuestion, tl.sents)
 	}
 }

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV23Model = router.BuiltinGenerateModelV23
 	ExtractiveV22Model = router.BuiltinGenerateModelV22
 	ExtractiveV21Model = router.BuiltinGenerateModelV21
 	ExtractiveV20Model = router.BuiltinGenerateModelV20
@@ -346,7 +347,11 @@ const (
 // v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
 // v22.
 //
-// v23 (ExtractiveModel) fixes three of v22's readings and cites fewer
+// v24 (ExtractiveModel) quotes fewer sentences: rule 13 keeps, of the
+// sentences the padding rules chose, only those on the question (see
+// onQuestion and padRules).
+//
+// v23 (ExtractiveV23Model) fixes three of v22's readings and cites fewer
 // pages:
 //
 //   - one copy of each sentence, whichever rule chose it (see oneCopy);
@@ -399,7 +404,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 23 (ExtractiveModel), 22 (ExtractiveV22Model, without
+	// Version is 24 (ExtractiveModel), 23 (ExtractiveV23Model, without
+	// v24's on-question pass: see the rules marked v24), 22 (ExtractiveV22Model, without
 	// v23's fixes and rank-pass check: see the rules marked v23), 21 (ExtractiveV21Model, without
 	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
 	// v21's rule 12, sides in one unit, deciding values, the asker's
@@ -423,10 +429,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV23(an)
+	return NewExtractiveV24(an)
 }
 
-// NewExtractiveV23 returns version 23 (ExtractiveModel).
+// NewExtractiveV24 returns version 24 (ExtractiveModel).
+func NewExtractiveV24(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV23(an)
+	g.Version = 24
+	return g
+}
+
+// NewExtractiveV23 returns version 23 (ExtractiveV23Model).
 func NewExtractiveV23(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV22(an)
 	g.Version = 23
@@ -549,6 +562,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV23Model:
+		return NewExtractiveV23(an), nil
 	case ExtractiveV22Model:
 		return NewExtractiveV22(an), nil
 	case ExtractiveV21Model:
@@ -620,6 +635,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV21Model
 	case g.Version == 22:
 		return ExtractiveV22Model
+	case g.Version == 23:
+		return ExtractiveV23Model
 	}
 	return ExtractiveModel
 }
@@ -667,6 +684,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		return Answer{}, errs.FieldError(op, "sources", "the sources have no text")
 	}
 	content := g.content(req.Question, asked)
+	// chosenBy: the rule that chose each sentence first (v24 reads it)
+	chosenBy := map[*sentence]string{}
+	note := func(s *sentence, rule string) {
+		g.why(s, rule)
+		if _, ok := chosenBy[s]; !ok {
+			chosenBy[s] = rule
+		}
+	}
 	verbs := g.verbs(req.Question)
 	var (
 		ents     []assess.Entity
@@ -749,13 +774,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// does it use, and how do I clean its filter?") is answered as
 	// before: one part without a value does not refuse the others.
 	if g.Version >= 10 && asksOnce && g.valueMissing(bySource, all, asked) {
-		g.why(all[0], "not-found")
+		note(all[0], "not-found")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 	// v15, rule 1b: the sources give values of the asked kind, but none
 	// of the measure or rate the question names (see unbound).
 	if g.Version >= 15 && asksOnce && g.unbound(req.Question, bySource, all, asked) {
-		g.why(all[0], "not-found-unbound")
+		note(all[0], "not-found-unbound")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 
@@ -763,7 +788,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// question of a page about what the question names gives one (see
 	// nameless).
 	if g.Version >= 21 && asksOnce && g.nameless(req.Question, all, asked, ents, mentions) {
-		g.why(all[0], "not-found-person")
+		note(all[0], "not-found-person")
 		return Answer{Text: prompt.NotFoundReply, Model: g.Model(), FinishReason: "stop"}, nil
 	}
 	// Rule 2: the opening sentence.
@@ -816,7 +841,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 	chosen := []*sentence{best}
 	var lead *sentence // v18: the sentence that opens the answer out of rank order (see instead)
-	g.why(best, "opening")
+	note(best, "opening")
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]
 		for _, p := range []int{best.pos + 1, best.pos - 1} {
@@ -826,7 +851,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// quoted)
 				if g.Version < 22 || !quoted(chosen, n) {
 					chosen = append(chosen, n)
-					g.why(n, "opening-neighbour")
+					note(n, "opening-neighbour")
 				}
 				break
 			}
@@ -844,7 +869,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 14 && (answertype.Compares(req.Question) || choice) {
 		if s := g.listing(all, ents, mentions, asked); s != nil {
 			chosen, best, compared = []*sentence{s}, s, true
-			g.why(s, "lists-all")
+			note(s, "lists-all")
 		}
 	}
 	// v20: a question asking the same of each thing it names ("Does the
@@ -857,7 +882,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if picks := g.joint(req, bySource, ents, mentions); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
-				g.why(p, "joint")
+				note(p, "joint")
 			}
 		}
 	}
@@ -865,7 +890,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if picks := g.compare(req.Question, bySource, ents, mentions, asked, choice); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
-				g.why(p, "compare")
+				note(p, "compare")
 			}
 		}
 	}
@@ -878,7 +903,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if picks := g.joint(req, bySource, ents, mentions); len(picks) > 1 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
-				g.why(p, "joint")
+				note(p, "joint")
 			}
 		}
 	}
@@ -891,7 +916,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if picks := g.titled(req, bySource, content, verbs, titles); len(picks) > 0 {
 			chosen, best, compared = picks, picks[0], true
 			for _, p := range picks {
-				g.why(p, "titled")
+				note(p, "titled")
 			}
 		}
 	}
@@ -1016,7 +1041,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				// A source already cited: its sentences on the question
 				// complete what it says.
 				if len(s.own) > 0 && s.score >= g.MinRatio*best.score && (g.Version < 22 || !answersTyped || s.typed || g.completes(s, chosen, entityTerms, verbs)) {
-					g.why(s, "same-source")
+					note(s, "same-source")
 					chosen = append(chosen, s)
 					cover(s)
 				}
@@ -1061,11 +1086,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				switch {
 				case len(news) > 0 && s.score >= g.AddRatio*best.score &&
 					(g.Version < 12 || g.saysOfEntity(s, news, entityTerms, covered, askingWords, verbs)):
-					g.why(s, "v9-names-new")
+					note(s, "v9-names-new")
 				case g.complete(s, best, content, titles, bestBeyondTitle) && g.sameEntity(s, best, ents) && s.score >= g.MinRatio*best.score:
-					g.why(s, "v9-complete")
+					note(s, "v9-complete")
 				case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
-					g.why(s, "v9-elaborates")
+					note(s, "v9-elaborates")
 				default:
 					continue
 				}
@@ -1209,7 +1234,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				why = "elaborates"
 			}
 			if why != "" {
-				g.why(s, why)
+				note(s, why)
 				chosen = append(chosen, s)
 				cover(s)
 				if instead == nil && why == "adds" && unmentioned && asked.Type != answertype.Description && s.typed {
@@ -1257,7 +1282,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			for i := range sents {
 				c := &sents[i]
 				if more := add(chosen, c); len(more) > len(chosen) {
-					g.why(c, "thin")
+					note(c, "thin")
 					added = true
 					chosen = more
 				}
@@ -1270,7 +1295,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if next := s.pos + 1; next < len(sents) && answertype.Imperative(sents[next].text) {
 			c := &sents[next]
 			if more := add(chosen, c); len(more) > len(chosen) {
-				g.why(c, "imperative")
+				note(c, "imperative")
 				chosen = more
 			}
 		}
@@ -1295,7 +1320,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		for _, s := range slices.Clone(chosen) {
 			sents := bySource[s.source]
 			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, sents[next].first) && g.echoes(s.text, req.Question, asked, qterms) {
-				g.why(sents[next].first, "echo")
+				note(sents[next].first, "echo")
 				chosen = append(chosen, sents[next].first)
 			}
 		}
@@ -1312,7 +1337,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				continue
 			}
 			if o := g.sibling(c, bySource[c.source], chosen, asked, qterms, titles[c.source]); o != nil {
-				g.why(o, "sibling")
+				note(o, "sibling")
 				chosen = append(chosen, o)
 			}
 		}
@@ -1323,7 +1348,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// holds a word of the question the answer does not (see denial).
 	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
 		if d := g.denial(bySource, chosen, content); d != nil {
-			g.why(d, "denial")
+			note(d, "denial")
 			chosen = append(chosen, d)
 		}
 	}
@@ -1332,7 +1357,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// its cause (see cause).
 	if g.Version >= 20 && !compared {
 		if c := g.cause(req.Question, bySource, chosen, content); c != nil {
-			g.why(c, "cause")
+			note(c, "cause")
 			chosen = append(chosen, c)
 		}
 	}
@@ -1341,7 +1366,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// that asks for a value has one (see eachPart).
 	if g.Version >= 20 && !compared && !asksOnce {
 		for _, s := range g.eachPart(req.Question, titleTexts(req.Sources), bySource, all, chosen) {
-			g.why(s, "part")
+			note(s, "part")
 			chosen = append(chosen, s)
 		}
 	}
@@ -1353,7 +1378,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	asks := answertype.AskingClauses(req.Question) > 0 || strings.HasSuffix(strings.TrimSpace(req.Question), "?")
 	if g.Version >= 20 && !compared && asks && answertype.Compares(req.Question) && !statesValue(req.Question) {
 		if o := g.otherSide(bySource, all, chosen, asked); o != nil {
-			g.why(o, "other-side")
+			note(o, "other-side")
 			chosen = append(chosen, o)
 		}
 	}
@@ -1364,7 +1389,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// ("Under the 2024 terms, were blender motors covered for longer
 		// than the rest of the appliance?" compares within one version)
 		for _, v := range g.versions(req, bySource, chosen, g.content(answertype.Asking(req.Question), asked)) {
-			g.why(v, "version")
+			note(v, "version")
 			chosen = append(chosen, v)
 		}
 	}
@@ -1373,6 +1398,10 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// oneCopy): v22 kept a second copy out of rules 2, 4, 5 and 8 only.
 	if g.Version >= 23 {
 		chosen = oneCopy(chosen, lead)
+	}
+	// v24, rule 13: what the question asks (see onQuestion).
+	if g.Version >= 24 {
+		chosen = g.onQuestion(req.Question, bySource, chosen, chosenBy, lead, asked, content, ents)
 	}
 
 	// Read in source order, as the sources were ranked; a sentence
@@ -3606,4 +3635,139 @@ func (g *Extractive) heading(text string, title map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// padRules are the rules whose sentences v24 keeps only on the question
+// (see onQuestion): rule 3's further sentences of a source already cited,
+// rule 5's instruction after a chosen sentence, and the opening's
+// neighbour (rule 2, which holds an expression of the expected type, so
+// is always kept on its own reading). The rules that answer a shape of
+// question (2a–2c, 6–12), the thin sentence's source (rule 4: a heading
+// or a code the question names alone) and the sentences of another
+// source (rule 3's own gates judged them on the question) are kept.
+var padRules = map[string]bool{"same-source": true, "imperative": true}
+
+// onQuestion (v24, rule 13) keeps, of the sentences the padding rules
+// chose (padRules), those that answer the question or are needed to
+// read an answering one; every other chosen sentence stays. A question
+// asking two or more things (two asking clauses, or two parts split at
+// commas, semicolons and question marks) keeps every sentence: each may
+// answer one of its parts. A padding sentence answers when it:
+//
+//   - holds an expression of the expected type (answertype: a period for
+//     "how long", an instruction for "how do I", a place for "where");
+//   - holds a content word of the clause that asks (the whole question's
+//     for a yes/no question, whose scene states what is to be decided;
+//     neither a scene verb nor a code the question names: "X200" is on
+//     every sentence of the X200's manual), unless the question asks for
+//     a value (valueTypes) and a kept sentence already gives one: then
+//     only a sentence holding a value of that type adds to it;
+//   - for a yes/no question stating a value ("the warranty is 1 year. is
+//     that still right?"), gives a value of the same kind ("a 2-year
+//     warranty"): it confirms or corrects;
+//   - is an instruction, for a question expecting a description, a
+//     procedure or a condition (what is wrong, what to do): the remedy
+//     answers it; an instruction beside a value ("Do not share outside
+//     Finance" after a cost price) does not;
+//   - for a question expecting a description, follows the opening
+//     sentence in its source and gives a value ("Holding the dial and
+//     the power button together for 15 seconds reset it" after "The K50
+//     would not pair with an older Android phone").
+//
+// A kept sentence opening with a pronoun keeps the chosen sentence before
+// it in its source, and one restating the question (see echoes) the one
+// after it: they are needed to read it.
+func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen []*sentence, chosenBy map[*sentence]string, lead *sentence, asked answertype.Question, content []string, ents []assess.Entity) []*sentence {
+	if len(chosen) < 2 || asksMore(question) {
+		return chosen
+	}
+	codes := map[string]bool{}
+	for _, e := range ents {
+		if e.Code {
+			for _, t := range e.Terms {
+				codes[t] = true
+			}
+		}
+	}
+	_, sceneVerbs := answertype.Verbs(question)
+	scene := map[string]bool{}
+	for _, w := range sceneVerbs {
+		for _, t := range g.an.Terms(w) {
+			scene[t] = true
+		}
+	}
+	words := g.askingTerms(question, content)
+	if asked.Type == answertype.YesNo {
+		words = map[string]bool{}
+		for _, t := range content {
+			words[t] = true
+		}
+	}
+	asks := map[string]bool{}
+	for t := range words {
+		if !scene[t] && !codes[t] {
+			asks[t] = true
+		}
+	}
+	// typed: it holds an expression of the expected type; a count, of
+	// the noun counted ("ten speeds", not "30,000 RPM", for "how many
+	// speeds", see counts)
+	noun := g.countedNoun(question, asked)
+	typed := func(s *sentence) bool {
+		return asked.Type != answertype.Description && g.holds(asked, s.text) && g.counts(s.text, noun, asked)
+	}
+	keep := map[*sentence]bool{}
+	answered := false // a kept sentence gives a value of the asked type
+	for i, s := range chosen {
+		if i == 0 || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin" {
+			keep[s] = true
+			answered = answered || (valueTypes[asked.Type] || asked.Type == answertype.Place || asked.Type == answertype.Name) && typed(s)
+		}
+	}
+	for _, s := range chosen {
+		if !keep[s] && !padRules[chosenBy[s]] && !answered {
+			keep[s] = true
+		}
+	}
+	for _, s := range chosen {
+		if keep[s] {
+			continue
+		}
+		holds := slices.ContainsFunc(slices.Collect(maps.Keys(s.first.own)), func(t string) bool { return asks[t] })
+		switch {
+		case answered && typed(s) && holds || !answered && (typed(s) || holds):
+			keep[s] = true
+		case answertype.Imperative(s.text):
+			keep[s] = asked.Type == answertype.Description || asked.Type == answertype.Procedure || asked.Type == answertype.Condition
+		case asked.Type == answertype.Description && s.source == chosen[0].source && s.pos == chosen[0].pos+1 && len(decidingExpressions(s.text)) > 0:
+			keep[s] = true
+		}
+	}
+	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
+}
+
+// asksMore reports whether question asks two or more things (v24): two
+// asking clauses (answertype.AskingClauses), or two of its pieces that
+// ask, split at commas, semicolons, spaced dashes and question marks: a
+// piece asks when it holds a clause in the form of a question or ends
+// with a question mark ("a friend said something about the jars
+// cracking? How do I know if mine's one of them?"; "which case was that,
+// and what's the correct cover for the Pro's motor?", where the clause
+// count reads the last piece only). A lead-in ("once the K50 has
+// boiled, for how long will it keep the water hot") asks nothing.
+func asksMore(question string) bool {
+	if answertype.AskingClauses(question) > 1 {
+		return true
+	}
+	n := 0
+	for _, dashed := range strings.Split(strings.ReplaceAll(question, " – ", " - "), " - ") {
+		for p := range strings.SplitAfterSeq(dashed, "?") {
+			for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ';' }) {
+				if answertype.AskingClauses(piece) > 0 || strings.HasSuffix(strings.TrimSpace(piece), "?") {
+					n++
+				}
+			}
+		}
+	}
+	return n > 1
 }
