@@ -1017,7 +1017,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		var instead *sentence
 		// v23: each source's bearing on the whole question (see bearing)
 		var wholeBear []float64
-		if g.Version >= 23 {
+		if g.Version == 23 {
 			wholeBear = g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, mentions)[0]
 		}
 		answered := g.Version >= 9 && onePart && g.answers(chosen, best.source, titles[best.source], askingWords, verbs, idf, asked)
@@ -1068,7 +1068,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// kept from it on that measure, so its rank is no judgement
 			// on the question ("Using one with a voltage converter abroad
 			// is not covered" beside the warranty's cracked-jar sentence).
-			if above && g.Version >= 23 && wholeBear != nil && wholeBear[s.source] < wholeBear[best.source]-1e-9 {
+			// v24 drops this rule again: designed on one question, it lost
+			// SciFact two right sources (claims 42 and 163, whose relevant
+			// abstract ranks above the opening's and bears less on the
+			// claim's words) for the one irrelevant page it spared.
+			if above && g.Version == 23 && wholeBear != nil && wholeBear[s.source] < wholeBear[best.source]-1e-9 {
 				above = false
 			}
 			// v11: for a question expecting a type of answer, another

@@ -106,4 +106,9 @@ func TestRankPassLost(t *testing.T) {
 	if text, docs := answerOf(t, NewExtractiveV23(an), req); !slices.Equal(docs, []string{"pol-warranty-2026"}) || !strings.Contains(text, "cracked jars") {
 		t.Errorf("v23 cites %v: %q; want the warranty's terms alone", docs, text)
 	}
+	// v24 gives the rank pass back (the rule cost SciFact two right
+	// sources): it cites the voltage-converter page as v22 did.
+	if _, docs := answerOf(t, NewExtractiveV24(an), req); !slices.Contains(docs, "faq-abroad") {
+		t.Errorf("v24 cites %v; want the rank pass v23 took away", docs)
+	}
 }
