@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -243,7 +245,10 @@ func TestBuildSplit(t *testing.T) {
 	t.Logf("%d chunks, %d queries (every %d-th with judgements), vectors and exact top 10 in %v", len(chunks), len(queries), every, time.Since(start).Round(time.Millisecond))
 
 	srv := redistest.Start(t)
-	rdb := srv.Client(t)
+	// A long read timeout: a FLUSHALL of the previous variant's index,
+	// or INFO behind it, takes seconds on a loaded machine.
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, ReadTimeout: 2 * time.Minute})
+	defer rdb.Close()
 	cpu := func() float64 {
 		info, err := rdb.InfoMap(ctx, "cpu").Result()
 		if err != nil {
