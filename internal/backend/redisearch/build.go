@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -41,8 +42,8 @@ type BuildOptions struct {
 }
 
 // batchSize is how many chunks go to Redis per pipeline, and to the
-// embedder per call.
-const batchSize = 256
+// embedder per call (a variable for the measurements).
+var batchSize = 256
 
 // Build writes chunks as a new version of the index called name, moves
 // the alias and the current pointer to it when it is complete, and drops
@@ -218,8 +219,8 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 // writers is how many batches are prepared (analysed, embedded) and
 // written at once, so that the worker's embedding and Redis's indexing
 // overlap; Redis indexes one pipeline at a time, so more than two only
-// queue.
-const writers = 2
+// queue. (A variable for the measurements.)
+var writers = 2
 
 // written is what writeBatch counted of one batch.
 type written struct {
@@ -311,21 +312,31 @@ func writeDocFreqs(ctx context.Context, rdb *redis.Client, key string, df map[st
 }
 
 // writeLengths writes, per group, the length table of the ACL parts
-// naming it (see stats.go), in pipelines of about 4,096 fields.
+// naming it (see stats.go): one HSET of up to lensBatch fields a group
+// at a time, in pipelines of about lensBatch fields. (One HSET a field,
+// as before round 22, was 89,400 commands at 50,000 chunks.)
 func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[string]partLen) error {
-	const batch = 4096
-	pipe := rdb.Pipeline()
-	n := 0
+	const lensBatch = 4096
+	byGroup := map[string][]any{}
 	for part, p := range parts {
 		for _, g := range strings.Split(part, ",") {
-			pipe.HSet(ctx, lensKey(vn, g), part, p.String())
-			n++
+			byGroup[g] = append(byGroup[g], part, p.String())
 		}
-		if n >= batch {
-			if _, err := pipe.Exec(ctx); err != nil {
-				return errs.E("redisearch.Build", errs.Unavailable, err)
+	}
+	pipe := rdb.Pipeline()
+	n := 0
+	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
+		fields := byGroup[g]
+		for s := 0; s < len(fields); s += 2 * lensBatch {
+			batch := fields[s:min(s+2*lensBatch, len(fields))]
+			pipe.HSet(ctx, lensKey(vn, g), batch...)
+			n += len(batch) / 2
+			if n >= lensBatch {
+				if _, err := pipe.Exec(ctx); err != nil {
+					return errs.E("redisearch.Build", errs.Unavailable, err)
+				}
+				n = 0
 			}
-			n = 0
 		}
 	}
 	if n > 0 {
@@ -406,6 +417,26 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 	return h
 }
 
+// FT.CREATE options that cut RediSearch's indexing work where assay's
+// queries do not need it (docs/log/round-22-r22-build.md):
+//   - NOOFFSETS: no term positions. assay sends no phrase, SLOP, INORDER
+//     or HIGHLIGHT query (NOHL is set besides); BM25STD, the TAG and
+//     NUMERIC clauses, KNN and matched_terms() do not read positions. At
+//     50,000 chunks the inverted index shrinks from 32.9 to 23.2 MB
+//     (offset vectors 5.0 MB, the rest the encoding) and the top 100 of
+//     every query is the same, ids and scores.
+//   - NOFIELDS: no field mask per posting, set only while the schema has
+//     one TEXT field (content), so "@content:t" can mean nothing else.
+//
+// Variables for the measurements.
+var (
+	noOffsets = true
+	noFields  = true
+	// measureDrop names schema fields a measurement leaves out of
+	// FT.CREATE (the chunks' HASHes still hold them); empty in use.
+	measureDrop = map[string]bool{}
+)
+
 // createIndex runs FT.CREATE for version vn. It is created before any
 // document is written, so each write is indexed as it lands, and with
 // SKIPINITIALSCAN: vn's prefix is new (versions are never reused), so
@@ -435,9 +466,8 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		}
 		schema = append(schema, &redis.FieldSchema{FieldName: fieldVector, FieldType: redis.SearchFieldTypeVector, VectorArgs: va})
 	}
-	err := rdb.FTCreate(ctx, vn, &redis.FTCreateOptions{
-		OnHash: true, Prefix: []any{chunkPrefix(vn)}, StopWords: []any{}, NoHL: true, SkipInitialScan: true,
-	}, schema...).Err()
+	schema = slices.DeleteFunc(schema, func(f *redis.FieldSchema) bool { return measureDrop[f.FieldName] })
+	err := rdb.FTCreate(ctx, vn, createOptions(vn, schema), schema...).Err()
 	if isUnknownCommand(err) {
 		return errs.Errorf(op, errs.Unsupported, "the Redis at %s has no RediSearch (FT.CREATE: %v): use Redis 8, Redis Stack or the RediSearch module", rdb.Options().Addr, err)
 	}
@@ -445,6 +475,20 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s: %v", vn, err)
 	}
 	return nil
+}
+
+// createOptions are FT.CREATE's options for version vn with schema.
+func createOptions(vn string, schema []*redis.FieldSchema) *redis.FTCreateOptions {
+	text := 0
+	for _, f := range schema {
+		if f.FieldType == redis.SearchFieldTypeText {
+			text++
+		}
+	}
+	return &redis.FTCreateOptions{
+		OnHash: true, Prefix: []any{chunkPrefix(vn)}, StopWords: []any{}, NoHL: true, SkipInitialScan: true,
+		NoOffsets: noOffsets, NoFields: noFields && text == 1,
+	}
 }
 
 // vectors returns one vector per chunk of batch (nil without an

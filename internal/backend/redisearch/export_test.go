@@ -158,3 +158,9 @@ func SetMatchedTerms(on bool) bool { return swap(&matchedTerms, on) }
 // SetSampleRows sets how many chunks' common terms Holdings samples
 // before its existence checks (0: none), and returns the previous value.
 func SetSampleRows(n int) int { return swap(&sampleRows, n) }
+
+// SetIndexOptions sets FT.CREATE's NOOFFSETS and NOFIELDS for later
+// builds and returns the previous settings.
+func SetIndexOptions(offsetsOff, fieldsOff bool) (bool, bool) {
+	return swap(&noOffsets, offsetsOff), swap(&noFields, fieldsOff)
+}
