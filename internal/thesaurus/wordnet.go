@@ -365,6 +365,11 @@ type pointer struct {
 // returns its words and the pointers it has of the followed relations; a
 // bad offset yields nothing.
 func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
+	return w.synsetBy(r, relations)
+}
+
+// synsetBy is synset, returning the pointers of the relations syms.
+func (w *WordNet) synsetBy(r synsetRef, syms []string) ([]string, []pointer) {
 	data := w.data[r.pos]
 	if r.offset < 0 || r.offset >= len(data) {
 		return nil, nil
@@ -400,7 +405,7 @@ func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
 	var ptrs []pointer
 	for i := 0; i < pc && k+4+4*i < len(fs); i++ {
 		sym, off, pos, st := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i], fs[k+4+4*i]
-		if !slices.Contains(relations, sym) {
+		if !slices.Contains(syms, sym) {
 			continue
 		}
 		o, err := strconv.Atoi(off)
