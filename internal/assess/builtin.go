@@ -468,13 +468,7 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 	if b.Thesaurus == nil {
 		return nil
 	}
-	inEntity := map[string]bool{}
-	for _, e := range ents {
-		for _, t := range e.Terms {
-			inEntity[t] = true
-		}
-	}
-	inQuestion := b.an.Set(question)
+	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -498,6 +492,17 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 		sort.SliceStable(out[ts[0]], func(i, j int) bool {
 			return vocab.DocFreq(out[ts[0]][i].Term) > vocab.DocFreq(out[ts[0]][j].Term)
 		})
+	}
+	return out
+}
+
+// entityTerms is the set of the terms of ents' names.
+func entityTerms(ents []Entity) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			out[t] = true
+		}
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
 )
 
 // withoutSets drops the questions of the sets SKIP_SETS names (a
