@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
 )
@@ -24,7 +25,9 @@ type Taxonomer interface {
 // it that the asker's documents use, through a common sense of both
 // words (thesaurus.Taxon's Common and ItsCommon: "ask" → "request", not
 // "support" → "part"), single words only ("till" → "work on" is no
-// "work"). Without a thesaurus that knows them, none. Measured against
+// "work"), and no unit ("date" → "day", "period" → "hours": a unit
+// says how an answer is counted, and every page stating a period holds
+// one; answertype.IsUnit). Without a thesaurus that knows them, none. Measured against
 // looser rules on the development sets: docs/log/round-22-a22-hyp.md.
 func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary) map[string][]synonym {
 	tx, ok := b.Thesaurus.(Taxonomer)
@@ -40,7 +43,7 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary) map[str
 			continue
 		}
 		for _, x := range tx.Taxa(w) {
-			if !x.Common || !x.ItsCommon {
+			if !x.Common || !x.ItsCommon || answertype.IsUnit(x.Word) {
 				continue
 			}
 			rt := b.an.Terms(x.Word)
