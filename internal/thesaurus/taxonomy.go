@@ -34,10 +34,23 @@ type Taxon struct {
 var taxonomic = []string{"@", "~"}
 
 // Taxa returns the words of the synsets one hypernym or hyponym pointer
-// away from each sense of word's base forms, each with the senses it comes
-// through, sorted by word, then sense. An unknown word has none.
+// away from the senses of word's base forms that Related reads (the
+// maxSenses most frequent per part of speech), each with the senses it
+// comes through, sorted by word, then sense. An unknown word has none.
+// The answer is computed once per word and kept (a word of many senses
+// has hundreds of hyponyms).
 func (w *WordNet) Taxa(word string) []Taxon {
 	word = strings.ToLower(strings.TrimSpace(word))
+	if v, ok := w.taxa.Load(word); ok {
+		return v.([]Taxon)
+	}
+	out := w.readTaxa(word)
+	w.taxa.Store(word, out)
+	return out
+}
+
+// readTaxa is Taxa, uncached.
+func (w *WordNet) readTaxa(word string) []Taxon {
 	ls := w.lemmas(word)
 	total := 0
 	for _, l := range ls {
@@ -53,6 +66,9 @@ func (w *WordNet) Taxa(word string) []Taxon {
 				continue
 			}
 			n++
+			if n > maxSenses {
+				break
+			}
 			common := w.common(l, n, total)
 			_, ptrs := w.synsetBy(r, taxonomic)
 			words, _ := w.synsetBy(r, nil)

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultDir is where Debian's wordnet-base installs the database.
@@ -64,6 +65,7 @@ type WordNet struct {
 	// of speech → sense number (1-based, the index's order) → count. Nil
 	// when the file is missing.
 	tags map[lemma]map[int]int
+	taxa sync.Map // word → []Taxon (Taxa)
 }
 
 // Open reads the database in dir.
