@@ -70,8 +70,7 @@ func (w *WordNet) readTaxa(word string) []Taxon {
 				break
 			}
 			common := w.common(l, n, total)
-			_, ptrs := w.synsetBy(r, taxonomic)
-			words, _ := w.synsetBy(r, nil)
+			words, ptrs := w.synsetBy(r, taxonomic)
 			for _, p := range ptrs {
 				targets, _ := w.synsetBy(p.synsetRef, nil)
 				for _, x := range targets {
@@ -79,7 +78,7 @@ func (w *WordNet) readTaxa(word string) []Taxon {
 						continue
 					}
 					its, itsCommon := w.senseOf(x, p.synsetRef)
-					out = append(out, Taxon{Word: x, Broader: w.isHypernym(r, p.synsetRef), Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon})
+					out = append(out, Taxon{Word: x, Broader: p.sym == "@", Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon})
 				}
 			}
 		}
@@ -91,13 +90,6 @@ func (w *WordNet) readTaxa(word string) []Taxon {
 		return a.Sense - b.Sense
 	})
 	return out
-}
-
-// isHypernym reports whether to is one of from's hypernyms (rather than
-// its hyponyms).
-func (w *WordNet) isHypernym(from, to synsetRef) bool {
-	_, ptrs := w.synsetBy(from, []string{"@"})
-	return slices.ContainsFunc(ptrs, func(p pointer) bool { return p.synsetRef == to })
 }
 
 // common reports whether sense n of l is one of the common senses of a

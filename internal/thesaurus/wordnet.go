@@ -360,6 +360,7 @@ type sense struct {
 type pointer struct {
 	synsetRef
 	source, target int
+	sym            string // the pointer symbol ("@", "+", ...)
 }
 
 // synset parses the synset at r: "offset lex_filenum ss_type w_cnt word
@@ -423,7 +424,7 @@ func (w *WordNet) synsetBy(r synsetRef, syms []string) ([]string, []pointer) {
 		if len(st) != 4 || err1 != nil || err2 != nil {
 			continue
 		}
-		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt)})
+		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt), sym})
 	}
 	return words, ptrs
 }
