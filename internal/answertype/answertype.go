@@ -392,6 +392,16 @@ var durationNouns = set("second", "seconds", "minute", "minutes", "hour", "hours
 // ("how many days") stays content: the answer says it.
 var timeFrame = set("time", "while", "longer", "sooner")
 
+// IsUnit reports whether word (lower case) names a unit an answer is
+// measured in: a unit of time ("days", "hour"; not "time" or "while",
+// timeFrame) or of a measure ("watts", "litres"). Every page that
+// states a period holds "days": a unit says how an answer is counted,
+// not what it is about.
+func IsUnit(word string) bool {
+	_, measure := unitWords[word]
+	return measure || durationNouns[word] && !timeFrame[word]
+}
+
 // NamesMoney reports whether word (as typed) is one that asks for an
 // amount of money ("cost", "price", "fee", "pay"): in a question for an
 // amount it names the kind of answer wanted.

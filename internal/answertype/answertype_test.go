@@ -670,3 +670,13 @@ func TestClauseSpansRepeatedDashes(t *testing.T) {
 		_ = AskingClauses(tt.text)
 	}
 }
+
+// TestIsUnit: units of time and of measures are units; the words that
+// frame a time question, and content words, are not.
+func TestIsUnit(t *testing.T) {
+	for w, want := range map[string]bool{"day": true, "hours": true, "watts": true, "litres": true, "time": false, "while": false, "date": false, "request": false} {
+		if got := IsUnit(w); got != want {
+			t.Errorf("IsUnit(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

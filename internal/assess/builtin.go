@@ -290,7 +290,14 @@ type Builtin struct {
 	// relation both ways from a word of few senses; not another form of
 	// the word), the paraphrase tolerance still reading the words as
 	// written; accepted when it then suffices. Off: builtin:coverage-v22.
-	Kin       bool
+	Kin bool
+	// Hyp (builtin:coverage-v24, see hyp.go): when v23's relatives do not
+	// make the first chunk suffice, it is judged again as Kin judges it
+	// with a question word it lacks held through a direct hypernym or
+	// hyponym too, through common senses of both words; accepted when it
+	// then suffices and a hypernym or hyponym was credited. Off:
+	// builtin:coverage-v23.
+	Hyp       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -314,7 +321,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -397,7 +404,8 @@ var namedModels = []struct {
 	{V20Model, []modelSwitch{flag("named", func(b *Builtin) bool { return b.Named })}},
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
-	{BuiltinModel, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
+	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
+	{BuiltinModel, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -460,13 +468,7 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 	if b.Thesaurus == nil {
 		return nil
 	}
-	inEntity := map[string]bool{}
-	for _, e := range ents {
-		for _, t := range e.Terms {
-			inEntity[t] = true
-		}
-	}
-	inQuestion := b.an.Set(question)
+	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
 		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -494,10 +496,24 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 	return out
 }
 
+// entityTerms is the set of the terms of ents' names.
+func entityTerms(ents []Entity) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range ents {
+		for _, t := range e.Terms {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // A synonym is a visible word the thesaurus relates to a question word.
 type synonym struct {
 	Word string // as the thesaurus spells it ("purchase")
 	Term string // its analyzed term
+	// How, for a hypernym or hyponym (builtin:coverage-v24), says which
+	// ("a broader word"); "" for a relative.
+	How string
 }
 
 // substitutes lists, for each question term, the words of its related
@@ -932,21 +948,33 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	kinCredit := ""
-	if b.Kin && !a.Sufficient && absent == "" && len(all) > 0 {
+	if (b.Kin || b.Hyp) && !a.Sufficient && absent == "" && len(all) > 0 {
 		// builtin:coverage-v23: the first chunk suffices with the
 		// question's words read through their relatives (asked only
-		// when the plain rules refuse).
-		if kin := b.kin(question, related); len(kin) > 0 {
-			first := all[0]
-			kr := *r
-			kr.literal = covers // the paraphrase tolerance reads the words as written
-			k := kr.judge(first.have, relatedCovers(covers, kin), first.typed)
-			k.ev, k.expr, k.own = first.ev, first.expr, first.own
-			if k.fit {
-				if credited := kinCredited(b.an, question, r.qterms, k, covers, kin); credited != "" {
-					best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
-					a.Score = math.Round(best.score*1000) / 1000
-				}
+		// when the plain rules refuse); v24: then through their direct
+		// hypernyms and hyponyms too.
+		var kin map[string][]synonym
+		if b.Kin {
+			kin = b.kin(question, related)
+		}
+		tries := []map[string][]synonym{kin}
+		if b.Hyp && b.Thesaurus != nil {
+			if taxa := b.taxa(question, ents, vocab); len(taxa) > 0 {
+				tries = append(tries, withTaxa(kin, taxa))
+			}
+		}
+		for i, credit := range tries {
+			if len(credit) == 0 {
+				continue
+			}
+			named := kinCredited
+			if i > 0 {
+				named = hypCredited
+			}
+			if k, credited := r.judgeFirst(all[0], covers, credit, b.an, question, named); credited != "" {
+				best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
+				a.Score = math.Round(best.score*1000) / 1000
+				break
 			}
 		}
 	}

@@ -65,3 +65,20 @@ func kinCredited(an *terms.Analyzer, question string, qterms []weighted, j *judg
 	}
 	return " (reading " + strings.Join(out, ", ") + ")"
 }
+
+// judgeFirst judges first again by r's rules with each question word it
+// lacks held through a word credit gives it, the paraphrase tolerance
+// still reading the words as written, and returns the judgement with what
+// named makes of the credit (kinCredited, hypCredited): "" when the
+// chunk does not then suffice or names nothing credited.
+func (r *reading) judgeFirst(first *judged, covers func(map[string]bool, string) bool, credit map[string][]synonym, an *terms.Analyzer, question string,
+	named func(*terms.Analyzer, string, []weighted, *judged, func(map[string]bool, string) bool, map[string][]synonym) string) (*judged, string) {
+	kr := *r
+	kr.literal = covers // the paraphrase tolerance reads the words as written
+	k := kr.judge(first.have, relatedCovers(covers, credit), first.typed)
+	k.ev, k.expr, k.own = first.ev, first.expr, first.own
+	if !k.fit {
+		return nil, ""
+	}
+	return k, named(an, question, r.qterms, k, covers, credit)
+}

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultDir is where Debian's wordnet-base installs the database.
@@ -64,6 +65,7 @@ type WordNet struct {
 	// of speech → sense number (1-based, the index's order) → count. Nil
 	// when the file is missing.
 	tags map[lemma]map[int]int
+	taxa sync.Map // word → []Taxon (Taxa)
 }
 
 // Open reads the database in dir.
@@ -358,6 +360,7 @@ type sense struct {
 type pointer struct {
 	synsetRef
 	source, target int
+	sym            string // the pointer symbol ("@", "+", ...)
 }
 
 // synset parses the synset at r: "offset lex_filenum ss_type w_cnt word
@@ -365,6 +368,11 @@ type pointer struct {
 // returns its words and the pointers it has of the followed relations; a
 // bad offset yields nothing.
 func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
+	return w.synsetBy(r, relations)
+}
+
+// synsetBy is synset, returning the pointers of the relations syms.
+func (w *WordNet) synsetBy(r synsetRef, syms []string) ([]string, []pointer) {
 	data := w.data[r.pos]
 	if r.offset < 0 || r.offset >= len(data) {
 		return nil, nil
@@ -400,7 +408,7 @@ func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
 	var ptrs []pointer
 	for i := 0; i < pc && k+4+4*i < len(fs); i++ {
 		sym, off, pos, st := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i], fs[k+4+4*i]
-		if !slices.Contains(relations, sym) {
+		if !slices.Contains(syms, sym) {
 			continue
 		}
 		o, err := strconv.Atoi(off)
@@ -416,7 +424,7 @@ func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
 		if len(st) != 4 || err1 != nil || err2 != nil {
 			continue
 		}
-		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt)})
+		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt), sym})
 	}
 	return words, ptrs
 }

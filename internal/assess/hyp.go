@@ -1,0 +1,112 @@
+package assess
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
+)
+
+// V23Model names the builtin assessor with v24's hypernym and hyponym
+// credit off (Builtin.Hyp): builtin:coverage-v23, kept selectable.
+const V23Model = "builtin:coverage-v23"
+
+// Taxonomer is a Thesaurus that also knows the words one hypernym or
+// hyponym pointer from a word's senses; WordNet does.
+type Taxonomer interface {
+	Taxa(word string) []thesaurus.Taxon
+}
+
+// taxa (builtin:coverage-v24, Builtin.Hyp) maps each question term that
+// is no entity's to the words one direct hypernym or hyponym pointer from
+// it that the asker's documents use, through a common sense of both
+// words (thesaurus.Taxon's Common and ItsCommon: "ask" → "request", not
+// "support" → "part"), single words only ("till" → "work on" is no
+// "work"), and no unit ("date" → "day", "period" → "hours": a unit
+// says how an answer is counted, and every page stating a period holds
+// one; answertype.IsUnit). Without a thesaurus that knows them, none. Measured against
+// looser rules on the development sets: docs/log/round-22-a22-hyp.md.
+func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary) map[string][]synonym {
+	tx, ok := b.Thesaurus.(Taxonomer)
+	if !ok {
+		return nil
+	}
+	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
+	out := map[string][]synonym{}
+	for _, raw := range strings.Fields(question) {
+		w := plainWord(raw)
+		ts := b.an.Terms(w)
+		if len(ts) != 1 || inEntity[ts[0]] || terms.IsQuestionWord(ts[0]) || out[ts[0]] != nil {
+			continue
+		}
+		for _, x := range tx.Taxa(w) {
+			if !x.Common || !x.ItsCommon || answertype.IsUnit(x.Word) {
+				continue
+			}
+			rt := b.an.Terms(x.Word)
+			if strings.Contains(x.Word, " ") || len(rt) != 1 || inQuestion[rt[0]] || vocab.DocFreq(rt[0]) == 0 {
+				continue
+			}
+			if !containsTerm(out[ts[0]], rt[0]) {
+				how := "a narrower word"
+				if x.Broader {
+					how = "a broader word"
+				}
+				out[ts[0]] = append(out[ts[0]], synonym{Word: x.Word, Term: rt[0], How: how})
+			}
+		}
+	}
+	return out
+}
+
+func containsTerm(syns []synonym, t string) bool {
+	return slices.ContainsFunc(syns, func(s synonym) bool { return s.Term == t })
+}
+
+// withTaxa is kin with each term's taxa added after its relatives.
+func withTaxa(kin, taxa map[string][]synonym) map[string][]synonym {
+	out := map[string][]synonym{}
+	for t, s := range kin {
+		out[t] = append(out[t], s...)
+	}
+	for t, s := range taxa {
+		for _, x := range s {
+			if !containsTerm(out[t], x.Term) {
+				out[t] = append(out[t], x)
+			}
+		}
+	}
+	return out
+}
+
+// hypCredited is kinCredited for v24: it names the words credited and,
+// for a hypernym or hyponym, how it relates (`reading "erased" as
+// "delete", a broader word`), or "" when none of them is a hypernym or
+// hyponym.
+func hypCredited(an *terms.Analyzer, question string, qterms []weighted, j *judged, covers func(map[string]bool, string) bool, credit map[string][]synonym) string {
+	var out []string
+	taxon := false
+	for _, q := range qterms {
+		if covers(j.have, q.term) || j.dropped[q.term] {
+			continue
+		}
+		for _, s := range credit[q.term] {
+			if j.have[s.Term] {
+				x := fmt.Sprintf("%q as %q", wordFor(an, question, q.term), s.Word)
+				if s.How != "" {
+					x += ", " + s.How
+					taxon = true
+				}
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	if !taxon {
+		return ""
+	}
+	return " (reading " + strings.Join(out, "; ") + ")"
+}

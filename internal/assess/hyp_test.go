@@ -1,0 +1,66 @@
+package assess
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
+)
+
+// fakeTaxonomy is a fakeThesaurus that also knows hypernyms and hyponyms.
+type fakeTaxonomy struct {
+	fakeThesaurus
+	taxa map[string][]thesaurus.Taxon
+}
+
+func (f fakeTaxonomy) Taxa(w string) []thesaurus.Taxon { return f.taxa[strings.ToLower(w)] }
+
+// TestHyp: builtin:coverage-v24 (Builtin.Hyp) accepts on the first
+// attempt a first chunk that holds a question word only through a direct
+// hypernym ("erased" → "delete"), names it in the reason with the
+// relation, and reports v24; v23 (Hyp off) refuses it, as v24 does when
+// the relation leaves from a sense of the question word that is no common
+// one, or reaches one of the chunk word's that is not, or when the
+// hypernym is several words. Without a thesaurus that knows hypernyms, v24
+// judges as v23.
+func TestHyp(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "privacy#0", Title: "Your account data", Text: "We delete your account data within 30 days of your request."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Erased jobs in the repair log")
+	q := "how long until my data is erased"
+	judge := func(hyp bool, th Thesaurus) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(th)
+		b.Hyp = hyp
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	taxon := func(word string, common, itsCommon bool) fakeTaxonomy {
+		return fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"erased": {{Word: word, Broader: true, Pos: 'v', Sense: 1, Common: common, Its: 1, ItsCommon: itsCommon}}}}
+	}
+	v24 := judge(true, taxon("delete", true, true))
+	if !v24.Assessment.Sufficient || v24.Assessment.Score < 0.5 || len(v24.Accepted) == 0 || v24.Accepted[0] != "privacy#0" ||
+		!strings.Contains(v24.Assessment.Reason, `reading "erased" as "delete", a broader word`) || v24.Usage.Model != BuiltinModel+"+fake-1" {
+		t.Errorf("v24: %+v (%s), want accepted on privacy#0 reading \"erased\" as \"delete\", a broader word", v24.Assessment, v24.Usage.Model)
+	}
+	if v23 := judge(false, taxon("delete", true, true)); v23.Assessment.Sufficient || v23.Usage.Model != V23Model+"+fake-1" {
+		t.Errorf("v23: %+v (%s), want refused", v23.Assessment, v23.Usage.Model)
+	}
+	for name, th := range map[string]Thesaurus{
+		"a rare sense of the question word": taxon("delete", false, true),
+		"a rare sense of the chunk's word":  taxon("delete", true, false),
+		"several words":                     taxon("delete data", true, true),
+		"no hypernyms known":                fakeThesaurus{},
+	} {
+		if r := judge(true, th); r.Assessment.Sufficient {
+			t.Errorf("%s: %+v, want refused", name, r.Assessment)
+		}
+	}
+}
