@@ -37,15 +37,19 @@ var taxonomic = []string{"@", "~"}
 // away from the senses of word's base forms that Related reads (the
 // maxSenses most frequent per part of speech), each with the senses it
 // comes through, sorted by word, then sense. An unknown word has none.
-// The answer is computed once per word and kept (a word of many senses
-// has hundreds of hyponyms).
+// The answer is computed once per word WordNet knows and kept (a word of
+// many senses has hundreds of hyponyms); a word it does not know is
+// answered without being kept, so questions full of made-up words do not
+// grow a long-running worker's memory.
 func (w *WordNet) Taxa(word string) []Taxon {
 	word = strings.ToLower(strings.TrimSpace(word))
 	if v, ok := w.taxa.Load(word); ok {
 		return v.([]Taxon)
 	}
 	out := w.readTaxa(word)
-	w.taxa.Store(word, out)
+	if len(out) > 0 || len(w.lemmas(word)) > 0 {
+		w.taxa.Store(word, out)
+	}
 	return out
 }
 

@@ -24,6 +24,18 @@ func TestTaxa(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A word WordNet does not know is answered (with nothing) and not
+	// kept; a known one is kept.
+	if got := w.Taxa("zorbexing"); len(got) != 0 {
+		t.Errorf("Taxa(zorbexing) = %v, want none", got)
+	}
+	if _, kept := w.taxa.Load("zorbexing"); kept {
+		t.Error("Taxa kept an unknown word: made-up words would grow the cache without bound")
+	}
+	w.Taxa("erase")
+	if _, kept := w.taxa.Load("erase"); !kept {
+		t.Error("Taxa did not keep a known word's answer")
+	}
 	show := func(word string) string {
 		var out []string
 		for _, x := range w.Taxa(word) {
