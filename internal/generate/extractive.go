@@ -3737,7 +3737,13 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		if keep[s] {
 			continue
 		}
-		holds := slices.ContainsFunc(slices.Collect(maps.Keys(s.first.own)), func(t string) bool { return asks[t] })
+		holds := false // a word of the asking clause
+		for t := range s.first.own {
+			if asks[t] {
+				holds = true
+				break
+			}
+		}
 		switch {
 		case answered && typed(s) && holds || !answered && (typed(s) || holds):
 			keep[s] = true
