@@ -297,13 +297,7 @@ type Builtin struct {
 	// hyponym too, through common senses of both words; accepted when it
 	// then suffices and a hypernym or hyponym was credited. Off:
 	// builtin:coverage-v23.
-	Hyp bool
-	// Attr (builtin:coverage-v25, see attr.go): an acceptance, by any
-	// reading, is withdrawn when the chunk it rests on names no word of
-	// the noun phrase a "what" or "which" question asks about (in any of
-	// its forms or through a relative), a word that only frames the kind
-	// of answer excepted. Off: builtin:coverage-v24.
-	Attr      bool
+	Hyp       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -327,7 +321,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Attr: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -411,8 +405,7 @@ var namedModels = []struct {
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
-	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
-	{BuiltinModel, []modelSwitch{flag("attr", func(b *Builtin) bool { return b.Attr })}},
+	{BuiltinModel, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -986,7 +979,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	var ruled *Result // a reading's acceptance (v21's rules)
-	var rj *judged    // the chunk it rests on
 	learn := b.recording
 	var (
 		fasked  answertype.Question
@@ -1006,7 +998,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if reads {
 			if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
 				ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}, Accepted: j.ids()}
-				rj = j
 			}
 		}
 		if b.Read && b.Answers && (ruled == nil || learn) { // as v21: not read once the focus reading accepts
@@ -1019,19 +1010,16 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			if ruled == nil && reads {
 				if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}, Accepted: j.ids()}
-					rj = j
 				}
 			}
 			if ruled == nil && reads && b.Sentence {
 				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}, Accepted: j.ids()}
-					rj = j
 				}
 			}
 			if ruled == nil && reads && b.States {
 				if j, st := b.readStates(fasked, f, r, all, covers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(st.share*1000) / 1000, Reason: b.statesReason(req.Question, fasked, j, st)}, Accepted: j.ids()}
-					rj = j
 				}
 			}
 		}
@@ -1049,17 +1037,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			sceneShare: 1 - ratio(after, before), rules: rules, rel: b.relevance(req.Query, req.Evidence, vocab), covers: covers, wcovers: wcovers})
 		res.cands = cands
 	}
-	attrMissing := ""
-	if b.Attr && (ruled != nil || a.Sufficient) {
-		j := best
-		if ruled != nil {
-			j = rj
-		}
-		if t := b.unnamedAttr(b.attrWords(req.Question, asked, ents, vocab), j, covers, related); t != "" {
-			attrMissing = b.attrReason(req.Question, j, t)
-			ruled, a.Sufficient = nil, false
-		}
-	}
 	if ruled != nil {
 		ruled.cands = res.cands
 		return *ruled, nil
@@ -1071,8 +1048,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
-	case attrMissing != "":
-		a.Reason = attrMissing
 	case key < 0:
 		a.Reason = "no word of the question occurs in the documents you can see"
 	case best == nil:

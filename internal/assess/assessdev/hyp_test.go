@@ -1,7 +1,6 @@
 package assessdev
 
 import (
-	"github.com/assay-rag/assay/internal/assess"
 	"os"
 	"strings"
 	"testing"
@@ -50,25 +49,4 @@ func TestV24(t *testing.T) {
 			t.Errorf("%s: v24 %s is not right more often than v23 %s", way, z, a)
 		}
 	})
-}
-
-// TestV25 compares builtin:coverage-v24 (Builtin.Attr off) with v25 (an
-// acceptance is withdrawn when its chunk names no word of the phrase a
-// what/which question asks about, see assess/attr.go) on every
-// development set, first attempt and loop, and logs each changed verdict.
-func TestV25(t *testing.T) {
-	b, qs := collect(t)
-	qs = withoutSets(qs)
-	all := sets
-	defer func() { sets = all }()
-	sets = nil
-	for _, s := range all {
-		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
-			sets = append(sets, s)
-		}
-	}
-	if r := os.Getenv("ATTR_RULE"); r != "" {
-		assess.AttrRule = int(r[0] - '0')
-	}
-	compareVersions(t, b, qs, "v24", "v25", func(on bool) { b.Attr = on }, keepsRefusalAndShare(t, "v24", "v25"))
 }
