@@ -348,9 +348,27 @@ const (
 // v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
 // v22.
 //
-// v24 (ExtractiveModel) quotes fewer sentences: rule 13 keeps, of the
+// v24 (ExtractiveV24Model) quotes fewer sentences: rule 13 keeps, of the
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
+//
+// v25 (ExtractiveModel) cites the page that answers in two more cases:
+//
+//   - in rule 2, when the accepted source and the opening sentence's
+//     bear on the whole question alike (v11 switched only when the
+//     accepted one bore more), the accepted source opens when its
+//     opening sentence holds a content word of the question, not a verb
+//     nor a name's word, that the other sentence and its title do not
+//     (see saysMore): "E4 means the vacuum lid seal is loose" rather
+//     than "The X300 Pro blender has ... a vacuum blending mode" for
+//     "X300 Pro flashes E4 ... Which bit do I need to refit?";
+//   - in rule 3, once a chosen sentence gives a value of the asked kind
+//     (a one-value question), another source adds a word only as v18's
+//     does after an accepted opening, whatever source opened: its title
+//     holds a content word of the clause that asks that no chosen
+//     sentence nor title holds ("hold the temperature dial down for 5
+//     seconds" is not cited beside "can keep water warm for up to two
+//     hours").
 //
 // v23 (ExtractiveV23Model) fixes three of v22's readings and cites fewer
 // pages:
@@ -405,7 +423,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 24 (ExtractiveModel), 23 (ExtractiveV23Model, without
+	// Version is 25 (ExtractiveModel), 24 (ExtractiveV24Model, without
+	// v25's tied accepted opening and typed-value gate: see the rules
+	// marked v25), 23 (ExtractiveV23Model, without
 	// v24's on-question pass: see the rules marked v24), 22 (ExtractiveV22Model, without
 	// v23's fixes and rank-pass check: see the rules marked v23), 21 (ExtractiveV21Model, without
 	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
