@@ -18,7 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v23, v24) what
+// TestEvalReplay gives the builtin extractive generators (v24, v25) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -56,7 +56,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV23(an), NewExtractiveV24(an)}
+	gens := []*Extractive{NewExtractiveV24(an), NewExtractiveV25(an)}
 	var why []string
 	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV24Model = router.BuiltinGenerateModelV24
 	ExtractiveV23Model = router.BuiltinGenerateModelV23
 	ExtractiveV22Model = router.BuiltinGenerateModelV22
 	ExtractiveV21Model = router.BuiltinGenerateModelV21
@@ -347,9 +348,27 @@ const (
 // v22 (ExtractiveV22Model) quotes fewer sentences: see the rules marked
 // v22.
 //
-// v24 (ExtractiveModel) quotes fewer sentences: rule 13 keeps, of the
+// v24 (ExtractiveV24Model) quotes fewer sentences: rule 13 keeps, of the
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
+//
+// v25 (ExtractiveModel) cites the page that answers in two more cases:
+//
+//   - in rule 2, when the accepted source and the opening sentence's
+//     bear on the whole question alike (v11 switched only when the
+//     accepted one bore more), the accepted source opens when its
+//     opening sentence holds a content word of the question, not a verb
+//     nor a name's word, that the other sentence and its title do not
+//     (see saysMore): "E4 means the vacuum lid seal is loose" rather
+//     than "The X300 Pro blender has ... a vacuum blending mode" for
+//     "X300 Pro flashes E4 ... Which bit do I need to refit?";
+//   - in rule 3, once a chosen sentence gives a value of the asked kind
+//     (a one-value question), another source adds a word only as v18's
+//     does after an accepted opening, whatever source opened: its title
+//     holds a content word of the clause that asks that no chosen
+//     sentence nor title holds ("hold the temperature dial down for 5
+//     seconds" is not cited beside "can keep water warm for up to two
+//     hours").
 //
 // v23 (ExtractiveV23Model) fixes three of v22's readings and cites fewer
 // pages:
@@ -404,7 +423,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 24 (ExtractiveModel), 23 (ExtractiveV23Model, without
+	// Version is 25 (ExtractiveModel), 24 (ExtractiveV24Model, without
+	// v25's tied accepted opening and typed-value gate: see the rules
+	// marked v25), 23 (ExtractiveV23Model, without
 	// v24's on-question pass: see the rules marked v24), 22 (ExtractiveV22Model, without
 	// v23's fixes and rank-pass check: see the rules marked v23), 21 (ExtractiveV21Model, without
 	// v22's answer-only sentences: see the rules marked v22), 20 (ExtractiveV20Model, without
@@ -429,10 +450,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV24(an)
+	return NewExtractiveV25(an)
 }
 
-// NewExtractiveV24 returns version 24 (ExtractiveModel).
+// NewExtractiveV25 returns version 25 (ExtractiveModel).
+func NewExtractiveV25(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV24(an)
+	g.Version = 25
+	return g
+}
+
+// NewExtractiveV24 returns version 24 (ExtractiveV24Model).
 func NewExtractiveV24(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV23(an)
 	g.Version = 24
@@ -562,6 +590,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV24Model:
+		return NewExtractiveV24(an), nil
 	case ExtractiveV23Model:
 		return NewExtractiveV23(an), nil
 	case ExtractiveV22Model:
@@ -637,6 +667,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV22Model
 	case g.Version == 23:
 		return ExtractiveV23Model
+	case g.Version == 24:
+		return ExtractiveV24Model
 	}
 	return ExtractiveModel
 }
@@ -819,6 +851,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// last bits)
 		if whole[open] > whole[best.source]+1e-9 {
 			best = g.opening(all, asked, open)
+		} else if g.Version >= 25 && whole[open] >= whole[best.source]-1e-9 {
+			// v25: when the two bear on the question alike, the accepted
+			// source opens when its opening sentence says a word of the
+			// question the other's sentence and title do not (see
+			// saysMore): the assessor's judgement breaks the tie, not
+			// the rank discount.
+			if a := g.opening(all, asked, open); g.saysMore(a, best, content, titles, ents, verbs) {
+				best = a
+			}
 		}
 	}
 	// v13: a source whose title names what the clause that asks asks
@@ -1149,6 +1190,23 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				adds = slices.ContainsFunc(content, about)
 				unmentioned = slices.ContainsFunc(content, func(t string) bool { return about(t) && (g.Version >= 19 || !mentions[best.source][t]) })
 			}
+			// v25: after a chosen sentence gives a value of the asked kind
+			// (answersTyped), whatever source opened, another source adds
+			// only as v18's does after an accepted opening: its title
+			// holds a content word of the clause that asks that no chosen
+			// sentence nor title holds. A page saying a question word in
+			// passing gives a second value, not the one asked ("hold the
+			// temperature dial down for 5 seconds" beside "can keep water
+			// warm for up to two hours"); a page titled with the word the
+			// answer lacks ("Warranty terms" beside a kettle manual's "two
+			// hours", for "how long is the warranty on a kettle") still
+			// adds.
+			if g.Version >= 25 && adds && answersTyped {
+				adds = slices.ContainsFunc(content, func(t string) bool {
+					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
+						!answertype.NumberWord(t) && !named[t]
+				})
+			}
 			// on: it or its title holds OnShare of the weight of a part's
 			// words that the sources hold.
 			on := false
@@ -1444,6 +1502,28 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	return Answer{Text: b.String(), Citations: cited, Model: g.Model(), FinishReason: "stop"}, nil
+}
+
+// saysMore reports whether sentence a holds a content word of the
+// question that sentence b and its source's title do not (v25): not a
+// verb of the question nor a word of a name it holds ("Hollin"), which
+// say what the question is set in, not what it asks of it. A code
+// counts: "E4 means the vacuum lid seal is loose" says the question's
+// "E4", which "The X300 Pro blender has ... a vacuum blending mode" does
+// not. Words a's title holds do not count (a title names a page's
+// subject, not what its sentence says of it).
+func (g *Extractive) saysMore(a, b *sentence, content []string, titles []map[string]bool, ents []assess.Entity, verbs map[string]bool) bool {
+	named := map[string]bool{}
+	for _, e := range ents {
+		if !e.Code {
+			for _, t := range e.Terms {
+				named[t] = true
+			}
+		}
+	}
+	return slices.ContainsFunc(content, func(w string) bool {
+		return a.own[w] && !verbs[w] && !named[w] && !b.own[w] && !titles[b.source][w]
+	})
 }
 
 // opening returns the opening sentence (rule 2): the best-scoring
