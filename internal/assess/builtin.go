@@ -297,14 +297,7 @@ type Builtin struct {
 	// hyponym too, through common senses of both words; accepted when it
 	// then suffices and a hypernym or hyponym was credited. Off:
 	// builtin:coverage-v23.
-	Hyp bool
-	// Action (builtin:coverage-v25, see action.go): the sentence holding
-	// the statement that decides a yes/no question, or the instruction that
-	// answers a procedure question, must hold a word of the clause that
-	// asks that is no entity's (the asked verb or its object), in any of
-	// its forms, through a substitute or a relative the coverage rules
-	// credit. Off: builtin:coverage-v24.
-	Action    bool
+	Hyp       bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -328,7 +321,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Action: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -412,8 +405,7 @@ var namedModels = []struct {
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
-	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
-	{BuiltinModel, []modelSwitch{flag("action", func(b *Builtin) bool { return b.Action })}},
+	{BuiltinModel, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -645,9 +637,6 @@ type reading struct {
 	// stated are the numeric types of the values a yes/no question states
 	// (Builtin.Stated): a value of the same type decides it.
 	stated []answertype.Type
-	// action is what a decision's or an instruction's sentence must be
-	// about (Builtin.Action), nil when anything decides.
-	action *action
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -901,9 +890,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
-	if b.Action {
-		r.action = b.actionOf(question, asked, r, b.kin(question, related), related)
-	}
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
@@ -1532,15 +1518,12 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 		}
 	}
 	for i := range sents {
-		if !onTopic[i] || ActionRule&8 != 0 && !r.action.about(sents[i], b, covers) {
+		if !onTopic[i] {
 			continue
 		}
 		for _, j := range []int{i, i - 1, i + 1} {
 			if j < 0 || j >= len(sents) || b.otherKind(sents[j], r.kinds) {
 				continue
-			}
-			if ActionRule&8 == 0 && !r.action.about(sents[j], b, covers) {
-				continue // v25: a statement about another action decides nothing
 			}
 			for _, ex := range b.finds(t, sents[j]) {
 				if !r.repeats(t, ex) {

@@ -1,9 +1,6 @@
 package assessdev
 
 import (
-	"strconv"
-
-	"github.com/assay-rag/assay/internal/assess"
 	"os"
 	"strings"
 	"testing"
@@ -52,31 +49,4 @@ func TestV24(t *testing.T) {
 			t.Errorf("%s: v24 %s is not right more often than v23 %s", way, z, a)
 		}
 	})
-}
-
-// TestV25 compares builtin:coverage-v24 (Builtin.Action off) with v25 (a
-// yes/no question's deciding statement and a procedure question's
-// instruction must stand in a sentence holding a word of the clause that
-// asks, see assess/action.go) on the development sets, first attempt and
-// loop, and logs each changed verdict. ACTION_RULE selects a variant
-// (assess.ActionRule).
-func TestV25(t *testing.T) {
-	b, qs := collect(t)
-	qs = withoutSets(qs)
-	all := sets
-	defer func() { sets = all }()
-	sets = nil
-	for _, s := range all {
-		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
-			sets = append(sets, s)
-		}
-	}
-	if r := os.Getenv("ACTION_RULE"); r != "" {
-		n, err := strconv.Atoi(r)
-		if err != nil {
-			t.Fatalf("ACTION_RULE: %v", err)
-		}
-		assess.ActionRule = n
-	}
-	compareVersions(t, b, qs, "v24", "v25", func(on bool) { b.Action = on }, keepsRefusalAndShare(t, "v24", "v25"))
 }
