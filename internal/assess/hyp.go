@@ -45,7 +45,9 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary) map[str
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
-		w := plainWord(raw)
+		// every mark around the word, not only plainWord's ("erased…",
+		// "*erased*", "[erased]" read as "erased")
+		w := plainWord(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 		if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsDigit) {
 			continue
 		}

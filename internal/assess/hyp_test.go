@@ -102,3 +102,29 @@ func TestHypLeavesNumbersAndShortTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestHypReadsWordsInAnyMarks: v24 reads a question word through a
+// hypernym whatever marks stand around it: before round 23 only
+// plainWord's (",.?!;:" quotes, brackets) were trimmed, so "erased…",
+// "*erased*", "[erased]" and "«erased»" were looked up as they stand,
+// found nothing, and the page TestHyp accepts for "erased?" was refused.
+func TestHypReadsWordsInAnyMarks(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "privacy#0", Title: "Your account data", Text: "We delete your account data within 30 days of your request."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Erased jobs in the repair log")
+	th := fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"erased": {{Word: "delete", Broader: true, Pos: 'v', Sense: 1, Common: true, Its: 1, ItsCommon: true}}}}
+	for _, q := range []string{"how long until my data is erased?", "how long until my data is erased…", "how long until my data is *erased*", "how long until my data is [erased]", "how long until my data is «erased»"} {
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(th)
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// (the reason quotes the word as the question writes it, as
+		// v23's relatives do: wordFor)
+		if a := res.Assessment; !a.Sufficient || !strings.Contains(a.Reason, `erased`) || !strings.Contains(a.Reason, `as "delete", a broader word`) {
+			t.Errorf("%q: %v %q, want accepted reading erased as \"delete\"", q, a.Sufficient, a.Reason)
+		}
+	}
+}
