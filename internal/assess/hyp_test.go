@@ -89,14 +89,7 @@ func TestHypLeavesNumbersAndShortTokens(t *testing.T) {
 	}
 	for name, th := range ths {
 		for _, q := range []string{"how do I reset jug 2", "how do I reset it at 5 pm"} {
-			b := NewBuiltin(an, lex)
-			b.Rewriter = NewRewriter(an, lex)
-			b.UseThesaurus(th)
-			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a := res.Assessment; a.Sufficient || strings.Contains(a.Reason, "a broader word") {
+			if a := assessFirst(t, an, lex, th, ev, q).Assessment; a.Sufficient || strings.Contains(a.Reason, "a broader word") {
 				t.Errorf("%s: %q: %v %q, want refused, no word read through a hypernym", name, q, a.Sufficient, a.Reason)
 			}
 		}
@@ -114,17 +107,24 @@ func TestHypReadsWordsInAnyMarks(t *testing.T) {
 	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Erased jobs in the repair log")
 	th := fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"erased": {{Word: "delete", Broader: true, Pos: 'v', Sense: 1, Common: true, Its: 1, ItsCommon: true}}}}
 	for _, q := range []string{"how long until my data is erased?", "how long until my data is erased…", "how long until my data is *erased*", "how long until my data is [erased]", "how long until my data is «erased»"} {
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.UseThesaurus(th)
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		// (the reason quotes the word as the question writes it, as
 		// v23's relatives do: wordFor)
-		if a := res.Assessment; !a.Sufficient || !strings.Contains(a.Reason, `erased`) || !strings.Contains(a.Reason, `as "delete", a broader word`) {
+		if a := assessFirst(t, an, lex, th, ev, q).Assessment; !a.Sufficient || !strings.Contains(a.Reason, `erased`) || !strings.Contains(a.Reason, `as "delete", a broader word`) {
 			t.Errorf("%q: %v %q, want accepted reading erased as \"delete\"", q, a.Sufficient, a.Reason)
 		}
 	}
+}
+
+// assessFirst is the default builtin assessor's (v24's) judgement of q's
+// first attempt on ev, with lex's vocabulary and rewriter and thesaurus th.
+func assessFirst(t *testing.T, an *terms.Analyzer, lex *lexicon, th Thesaurus, ev []Evidence, q string) Result {
+	t.Helper()
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.UseThesaurus(th)
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
