@@ -64,3 +64,67 @@ func TestHyp(t *testing.T) {
 		}
 	}
 }
+
+// TestHypLeavesNumbersAndShortTokens: v24 reads no question word holding
+// a digit or of fewer than three letters through a hypernym. WordNet
+// knows such tokens as numbers, letters, symbols and abbreviations, most
+// with no tagged use, so their first sense passes for a common one: "2"
+// is a kind of "digit", "pm" of "metal" (promethium) and of
+// "examination" (post-mortem), "eu" of "metal" (europium). Before the
+// fix "how do I reset jug 2" and "how do I reset it at 5 pm" were
+// accepted on a page of reset codes "reading "2" as "digit"" and
+// "reading "pm" as "metal"". A word of three letters or more is still
+// read ("erased" as "delete", TestHyp).
+func TestHypLeavesNumbersAndShortTokens(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "codes#0", Title: "Reset codes", Text: "Hold the reset button on the metal base for 10 seconds, then enter the 4-digit code."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "K50 kettle descaling", "Jug 2 of the X300 Pro blender", "repair centre move at 5 pm", "Erased jobs in the repair log")
+	broader := func(word string) []thesaurus.Taxon {
+		return []thesaurus.Taxon{{Word: word, Broader: true, Pos: 'n', Sense: 1, Common: true, Its: 1, ItsCommon: true}}
+	}
+	fake := fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"2": broader("digit"), "pm": broader("metal")}}
+	ths := map[string]Thesaurus{"fake": fake}
+	if wn, err := thesaurus.Open(thesaurus.DefaultDir); err == nil {
+		ths["wordnet"] = wn // the readings above are WordNet's
+	}
+	for name, th := range ths {
+		for _, q := range []string{"how do I reset jug 2", "how do I reset it at 5 pm"} {
+			if a := assessFirst(t, an, lex, th, ev, q).Assessment; a.Sufficient || strings.Contains(a.Reason, "a broader word") {
+				t.Errorf("%s: %q: %v %q, want refused, no word read through a hypernym", name, q, a.Sufficient, a.Reason)
+			}
+		}
+	}
+}
+
+// TestHypReadsWordsInAnyMarks: v24 reads a question word through a
+// hypernym whatever marks stand around it: before round 23 only
+// plainWord's (",.?!;:" quotes, brackets) were trimmed, so "erased…",
+// "*erased*", "[erased]" and "«erased»" were looked up as they stand,
+// found nothing, and the page TestHyp accepts for "erased?" was refused.
+func TestHypReadsWordsInAnyMarks(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "privacy#0", Title: "Your account data", Text: "We delete your account data within 30 days of your request."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Erased jobs in the repair log")
+	th := fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"erased": {{Word: "delete", Broader: true, Pos: 'v', Sense: 1, Common: true, Its: 1, ItsCommon: true}}}}
+	for _, q := range []string{"how long until my data is erased?", "how long until my data is erased…", "how long until my data is *erased*", "how long until my data is [erased]", "how long until my data is «erased»"} {
+		// (the reason quotes the word as the question writes it, as
+		// v23's relatives do: wordFor)
+		if a := assessFirst(t, an, lex, th, ev, q).Assessment; !a.Sufficient || !strings.Contains(a.Reason, `erased`) || !strings.Contains(a.Reason, `as "delete", a broader word`) {
+			t.Errorf("%q: %v %q, want accepted reading erased as \"delete\"", q, a.Sufficient, a.Reason)
+		}
+	}
+}
+
+// assessFirst is the default builtin assessor's (v24's) judgement of q's
+// first attempt on ev, with lex's vocabulary and rewriter and thesaurus th.
+func assessFirst(t *testing.T, an *terms.Analyzer, lex *lexicon, th Thesaurus, ev []Evidence, q string) Result {
+	t.Helper()
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.UseThesaurus(th)
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

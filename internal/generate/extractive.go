@@ -3722,12 +3722,12 @@ func (g *Extractive) heading(text string, title map[string]bool) bool {
 }
 
 // padRules are the rules whose sentences v24 keeps only on the question
-// (see onQuestion): rule 3's further sentences of a source already cited,
-// rule 5's instruction after a chosen sentence, and the opening's
-// neighbour (rule 2, which holds an expression of the expected type, so
-// is always kept on its own reading). The rules that answer a shape of
-// question (2a–2c, 6–12), the thin sentence's source (rule 4: a heading
-// or a code the question names alone) and the sentences of another
+// (see onQuestion): rule 3's further sentences of a source already cited
+// and rule 5's instruction after a chosen sentence. The thin sentence's
+// source (rule 4: a heading or a code the question names alone) is
+// judged so too once a kept sentence gives a value of the asked kind,
+// and kept before. The opening's neighbour (rule 2), the rules that
+// answer a shape of question (2a–2c, 6–12) and the sentences of another
 // source (rule 3's own gates judged them on the question) are kept.
 var padRules = map[string]bool{"same-source": true, "imperative": true}
 
@@ -3758,9 +3758,11 @@ var padRules = map[string]bool{"same-source": true, "imperative": true}
 //     the power button together for 15 seconds reset it" after "The K50
 //     would not pair with an older Android phone").
 //
-// A kept sentence opening with a pronoun keeps the chosen sentence before
-// it in its source, and one restating the question (see echoes) the one
-// after it: they are needed to read it.
+// A dropped sentence is not brought back for a kept one that needs it
+// (a pronoun's sentence before, a restated question's answer after):
+// those readings changed no answer of the development sets and were
+// taken out (round 22, g22-gen); the echo rule's sentence (rule 6) is
+// kept as every answering rule's is.
 func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen []*sentence, chosenBy map[*sentence]string, lead *sentence, asked answertype.Question, content []string, ents []assess.Entity) []*sentence {
 	if len(chosen) < 2 || asksMore(question) {
 		return chosen

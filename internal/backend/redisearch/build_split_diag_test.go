@@ -203,10 +203,7 @@ func TestBuildSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allGroups := []string{"public", "staff"}
-	for i := range 100 {
-		allGroups = append(allGroups, fmt.Sprintf("team-%02d", i))
-	}
+	allGroups := scaleGroups()
 	callers := []struct {
 		name   string
 		groups []string

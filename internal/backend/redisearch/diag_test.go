@@ -30,10 +30,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 	ix := openBuilt(t, addr, name)
 	rdb := ix.rdb
 	queries := sampleQueries(t, qpath, every)
-	all := []string{"public", "staff"}
-	for i := range 100 {
-		all = append(all, fmt.Sprintf("team-%02d", i))
-	}
+	all := scaleGroups()
 	callers := []struct {
 		name   string
 		groups []string
@@ -291,4 +288,14 @@ func measureEnv(t *testing.T, what, input string, every int) (addr, name, in str
 		}
 	}
 	return addr, name, in, every
+}
+
+// scaleGroups is every group of the scale corpus's chunks (public, staff
+// and team-00 … team-99): the groups of a caller who sees every chunk.
+func scaleGroups() []string {
+	out := []string{"public", "staff"}
+	for i := range 100 {
+		out = append(out, fmt.Sprintf("team-%02d", i))
+	}
+	return out
 }

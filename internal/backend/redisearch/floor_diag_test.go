@@ -176,10 +176,7 @@ func TestEngineFloor(t *testing.T) {
 	if os.Getenv("ASSAY_FLOOR_ASSAY") == "0" {
 		return
 	}
-	all := []string{"public", "staff"}
-	for i := range 100 {
-		all = append(all, fmt.Sprintf("team-%02d", i))
-	}
+	all := scaleGroups()
 	for _, c := range []struct {
 		name   string
 		groups []string

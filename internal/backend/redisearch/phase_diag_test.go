@@ -2,7 +2,6 @@ package redisearch
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -34,10 +33,7 @@ func TestSearchPhases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := []string{"public", "staff"}
-	for i := range 100 {
-		all = append(all, fmt.Sprintf("team-%02d", i))
-	}
+	all := scaleGroups()
 	callers := []struct {
 		name   string
 		groups []string

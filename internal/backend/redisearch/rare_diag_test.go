@@ -62,10 +62,7 @@ func TestRareRuleAgreement(t *testing.T) {
 		}
 		rules = append(rules, r)
 	}
-	all := []string{"public", "staff"}
-	for i := range 100 {
-		all = append(all, fmt.Sprintf("team-%02d", i))
-	}
+	all := scaleGroups()
 	callers := map[string][]string{"all": all, "public": {"public"}, "team-07": {"team-07"}}
 	names := []string{"all", "public", "team-07"}
 	if s := os.Getenv("ASSAY_RARE_CALLERS"); s != "" {
@@ -235,10 +232,7 @@ func TestRareRuleWork(t *testing.T) {
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
 	queries := sampleQueries(t, qpath, every)
-	all := []string{"public", "staff"}
-	for i := range 100 {
-		all = append(all, fmt.Sprintf("team-%02d", i))
-	}
+	all := scaleGroups()
 	every0 := defaultRare
 	every0.OptShare, every0.OptKeep = 0, 0
 	rules := []rareRule{every0, defaultRare}
