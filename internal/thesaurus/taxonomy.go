@@ -31,7 +31,7 @@ type Taxon struct {
 
 // taxonomic are the pointers Taxa follows: hypernym and hyponym (for
 // verbs, WordNet's troponyms).
-var taxonomic = []string{"@", "~"}
+const taxonomic = "@~"
 
 // Taxa returns the words of the synsets one hypernym or hyponym pointer
 // away from the senses of word's base forms that Related reads (the
@@ -76,13 +76,13 @@ func (w *WordNet) readTaxa(word string) []Taxon {
 			common := w.common(l, n, total)
 			words, ptrs := w.synsetBy(r, taxonomic)
 			for _, p := range ptrs {
-				targets, _ := w.synsetBy(p.synsetRef, nil)
+				targets, _ := w.synsetBy(p.synsetRef, "")
 				for _, x := range targets {
 					if x == word || slices.Contains(words, x) || slices.ContainsFunc(ls, func(l lemma) bool { return strings.ReplaceAll(l.form, "_", " ") == x }) {
 						continue
 					}
 					its, itsCommon := w.senseOf(x, p.synsetRef)
-					out = append(out, Taxon{Word: x, Broader: p.sym == "@", Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon})
+					out = append(out, Taxon{Word: x, Broader: p.sym == '@', Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon})
 				}
 			}
 		}

@@ -14,7 +14,6 @@ package thesaurus
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +42,7 @@ var parts = []struct {
 // word of another, and only those two are related ("blender" to "blend",
 // not to "go", which shares a sense with "blend"). Attribute and similar
 // to join whole synsets.
-var relations = []string{"+", "=", "&"}
+const relations = "+=&"
 
 // maxSenses is how many of a lemma's senses, most frequent first, are
 // used per part of speech.
@@ -51,16 +50,16 @@ const maxSenses = 2
 
 type synsetRef struct {
 	pos    byte
-	offset int
+	offset int32 // of its line in the part of speech's data file
 }
 
 // WordNet is a thesaurus over a WordNet database. Safe for concurrent use
 // once opened.
 type WordNet struct {
-	dir   string
-	data  map[byte][]byte // part of speech → data file
-	index map[string][]synsetRef
-	exc   map[byte]map[string][]string // part of speech → inflected form → lemmas
+	dir     string
+	synsets map[byte]*synsetTable // part of speech → its data file's synsets
+	index   map[string][]synsetRef
+	exc     map[byte]map[string][]string // part of speech → inflected form → lemmas
 	// tags counts each sense's tagged uses (cntlist.rev): lemma and part
 	// of speech → sense number (1-based, the index's order) → count. Nil
 	// when the file is missing.
@@ -70,13 +69,15 @@ type WordNet struct {
 
 // Open reads the database in dir.
 func Open(dir string) (*WordNet, error) {
-	w := &WordNet{dir: dir, data: map[byte][]byte{}, index: map[string][]synsetRef{}, exc: map[byte]map[string][]string{}}
+	w := &WordNet{dir: dir, synsets: map[byte]*synsetTable{}, index: map[string][]synsetRef{}, exc: map[byte]map[string][]string{}}
 	for _, p := range parts {
 		b, err := os.ReadFile(filepath.Join(dir, "data."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
 		}
-		w.data[p.pos] = b
+		if w.synsets[p.pos], err = parseSynsets(b); err != nil {
+			return nil, fmt.Errorf("thesaurus: %s: %w", filepath.Join(dir, "data."+p.name), err)
+		}
 		if err := w.readIndex(filepath.Join(dir, "index."+p.name), p.pos); err != nil {
 			return nil, err
 		}
@@ -156,11 +157,11 @@ func (w *WordNet) readIndex(path string, pos byte) error {
 			return fmt.Errorf("thesaurus: %s:%d: malformed counts", path, n)
 		}
 		for _, o := range fs[6+pc : 6+pc+cnt] {
-			off, err := strconv.Atoi(o)
+			off, err := strconv.ParseInt(o, 10, 32)
 			if err != nil {
 				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, o, err)
 			}
-			w.index[fs[0]] = append(w.index[fs[0]], synsetRef{pos, off})
+			w.index[fs[0]] = append(w.index[fs[0]], synsetRef{pos, int32(off)})
 		}
 	}
 	return sc.Err()
@@ -324,7 +325,7 @@ func (w *WordNet) related(word string, common bool) []string {
 			out[x] = true
 		}
 		for _, p := range ptrs {
-			if p.source > 0 && (p.source > len(words) || words[p.source-1] != r.lemma) {
+			if p.source > 0 && (int(p.source) > len(words) || words[p.source-1] != r.lemma) {
 				continue // a lexical pointer from another word of the synset
 			}
 			nw, _ := w.synset(p.synsetRef)
@@ -333,7 +334,7 @@ func (w *WordNet) related(word string, common bool) []string {
 				for _, x := range nw {
 					out[x] = true
 				}
-			case p.target <= len(nw):
+			case int(p.target) <= len(nw):
 				out[nw[p.target-1]] = true
 			}
 		}
@@ -359,72 +360,33 @@ type sense struct {
 // a semantic one (the whole synsets).
 type pointer struct {
 	synsetRef
-	source, target int
-	sym            string // the pointer symbol ("@", "+", ...)
+	source, target uint8
+	sym            byte // the pointer symbol ('@', '+', ...; the followed ones are one byte)
 }
 
-// synset parses the synset at r: "offset lex_filenum ss_type w_cnt word
-// lex_id ... p_cnt [ptr_symbol offset pos source/target]... | gloss". It
-// returns its words and the pointers it has of the followed relations; a
-// bad offset yields nothing.
+// synset is the synset at r: its words and the pointers it has of the
+// followed relations; a bad offset (no synset's line begins there) yields
+// nothing.
 func (w *WordNet) synset(r synsetRef) ([]string, []pointer) {
 	return w.synsetBy(r, relations)
 }
 
-// synsetBy is synset, returning the pointers of the relations syms.
-func (w *WordNet) synsetBy(r synsetRef, syms []string) ([]string, []pointer) {
-	data := w.data[r.pos]
-	if r.offset < 0 || r.offset >= len(data) {
+// synsetBy is synset, returning the pointers of the relations syms (their
+// symbols, one byte each), in the file's order. Nothing is parsed: Open
+// read every synset (synsetTable).
+func (w *WordNet) synsetBy(r synsetRef, syms string) ([]string, []pointer) {
+	t := w.synsets[r.pos]
+	i, ok := t.find(r.offset)
+	if !ok {
 		return nil, nil
 	}
-	line := data[r.offset:]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	if i := bytes.IndexByte(line, '|'); i >= 0 {
-		line = line[:i]
-	}
-	fs := strings.Fields(string(line))
-	if len(fs) < 4 {
-		return nil, nil
-	}
-	wc, err := strconv.ParseInt(fs[3], 16, 32)
-	if err != nil || len(fs) < 5+2*int(wc) {
-		return nil, nil
-	}
-	var words []string
-	for i := 0; i < int(wc); i++ {
-		x := strings.ToLower(fs[4+2*i])
-		if j := strings.IndexByte(x, '('); j >= 0 {
-			x = x[:j] // adjective markers: "big(a)"
-		}
-		words = append(words, strings.ReplaceAll(x, "_", " "))
-	}
-	k := 4 + 2*int(wc)
-	pc, err := strconv.Atoi(fs[k])
-	if err != nil {
-		return words, nil
-	}
+	a, b := t.firstWord[i], t.firstWord[i+1]
+	words := t.words[a:b:b]
 	var ptrs []pointer
-	for i := 0; i < pc && k+4+4*i < len(fs); i++ {
-		sym, off, pos, st := fs[k+1+4*i], fs[k+2+4*i], fs[k+3+4*i], fs[k+4+4*i]
-		if !slices.Contains(syms, sym) {
-			continue
+	for _, p := range t.ptrs[t.firstPtr[i]:t.firstPtr[i+1]] {
+		if strings.IndexByte(syms, p.sym) >= 0 {
+			ptrs = append(ptrs, p)
 		}
-		o, err := strconv.Atoi(off)
-		if err != nil || pos == "" {
-			continue
-		}
-		p := pos[0]
-		if p == 's' {
-			p = 'a' // adjective satellites live in data.adj
-		}
-		src, err1 := strconv.ParseUint(st[:min(2, len(st))], 16, 8)
-		tgt, err2 := strconv.ParseUint(st[min(2, len(st)):], 16, 8)
-		if len(st) != 4 || err1 != nil || err2 != nil {
-			continue
-		}
-		ptrs = append(ptrs, pointer{synsetRef{p, o}, int(src), int(tgt), sym})
 	}
 	return words, ptrs
 }

@@ -1,0 +1,173 @@
+package thesaurus
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// followed are the pointer symbols any lookup reads: the relations
+// Related follows and the taxonomic ones Taxa does. Open keeps these
+// pointers of every synset and no others.
+const followed = relations + taxonomic
+
+// A synsetTable is one data file's synsets as Open parses them, every
+// line at once: each synset's words and its pointers of the followed
+// relations, in the file's order. A lookup reads them without parsing
+// (before round 23 each lookup parsed the lines it reached, which made a
+// word's first Taxa cost milliseconds: "person" has hundreds of
+// hyponyms). The gloss is not kept, nor the file.
+type synsetTable struct {
+	starts []int32 // each synset line's byte offset, increasing
+	// Synset i's words are words[firstWord[i]:firstWord[i+1]] and its
+	// pointers ptrs[firstPtr[i]:firstPtr[i+1]].
+	firstWord, firstPtr []int32
+	words               []string
+	ptrs                []pointer
+}
+
+// parseSynsets reads data, a data file of part of speech pos: lines
+// "offset lex_filenum ss_type w_cnt word lex_id ... p_cnt [ptr_symbol
+// offset pos source/target]... | gloss", the licence header's lines
+// beginning with a space. A line too short or malformed to read keeps no
+// words or no pointers, as a lookup of it always has; a synset is found
+// by its line's byte offset, which is what the index and the pointers
+// name.
+func parseSynsets(data []byte) (*synsetTable, error) {
+	if len(data) > 1<<31-1 {
+		return nil, fmt.Errorf("data file of %d bytes: offsets beyond 2 GiB are not read", len(data))
+	}
+	t := &synsetTable{}
+	var arena []byte     // every word's text, one after another
+	var spans [][2]int32 // each word's place in arena
+	var fs [][2]int      // the fields of the line being read
+	for off := 0; off < len(data); {
+		end := off
+		for end < len(data) && data[end] != '\n' {
+			end++
+		}
+		line := data[off:end]
+		start := off
+		off = end + 1
+		if len(line) == 0 || line[0] == ' ' {
+			continue // licence header
+		}
+		if i := slices.Index(line, '|'); i >= 0 {
+			line = line[:i]
+		}
+		t.starts = append(t.starts, int32(start))
+		t.firstWord = append(t.firstWord, int32(len(spans)))
+		t.firstPtr = append(t.firstPtr, int32(len(t.ptrs)))
+		fs = fields(line, fs[:0])
+		field := func(i int) []byte { return line[fs[i][0]:fs[i][1]] }
+		if len(fs) < 4 {
+			continue
+		}
+		wc, err := strconv.ParseInt(string(field(3)), 16, 32)
+		if err != nil || len(fs) < 5+2*int(wc) {
+			continue
+		}
+		for i := 0; i < int(wc); i++ {
+			a := len(arena)
+			arena = appendWord(arena, field(4+2*i))
+			spans = append(spans, [2]int32{int32(a), int32(len(arena))})
+		}
+		k := 4 + 2*int(wc)
+		pc, err := strconv.Atoi(string(field(k)))
+		if err != nil {
+			continue
+		}
+		for i := 0; i < pc && k+4+4*i < len(fs); i++ {
+			sym, o, pos, st := field(k+1+4*i), field(k+2+4*i), field(k+3+4*i), field(k+4+4*i)
+			if len(sym) != 1 || strings.IndexByte(followed, sym[0]) < 0 {
+				continue
+			}
+			p, ok := readPointer(sym[0], o, pos, st)
+			if ok {
+				t.ptrs = append(t.ptrs, p)
+			}
+		}
+	}
+	t.firstWord = append(t.firstWord, int32(len(spans)))
+	t.firstPtr = append(t.firstPtr, int32(len(t.ptrs)))
+	all := string(arena)
+	t.words = make([]string, len(spans))
+	for i, s := range spans {
+		t.words[i] = all[s[0]:s[1]]
+	}
+	return t, nil
+}
+
+// fields appends to fs the start and end of each of line's fields: runs of
+// bytes other than ASCII white space (the database is ASCII; strings.Fields
+// splits it the same way).
+func fields(line []byte, fs [][2]int) [][2]int {
+	start := -1
+	for i, c := range line {
+		space := c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
+		switch {
+		case space && start >= 0:
+			fs = append(fs, [2]int{start, i})
+			start = -1
+		case !space && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		fs = append(fs, [2]int{start, len(line)})
+	}
+	return fs
+}
+
+// appendWord appends a synset's word as lookups spell it: lower case,
+// without an adjective's marker ("big(a)"), spaces for underscores.
+func appendWord(arena, word []byte) []byte {
+	if !slices.ContainsFunc(word, func(c byte) bool { return c >= 0x80 }) {
+		for _, c := range word {
+			switch {
+			case c == '(':
+				return arena
+			case c == '_':
+				c = ' '
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			arena = append(arena, c)
+		}
+		return arena
+	}
+	x := strings.ToLower(string(word))
+	if j := strings.IndexByte(x, '('); j >= 0 {
+		x = x[:j]
+	}
+	return append(arena, strings.ReplaceAll(x, "_", " ")...)
+}
+
+// readPointer reads a pointer's "offset pos source/target" fields; ok is
+// false when one is malformed (the pointer is then not followed).
+func readPointer(sym byte, off, pos, st []byte) (pointer, bool) {
+	o, err := strconv.Atoi(string(off))
+	if err != nil || len(pos) == 0 || len(st) != 4 || o < 0 || o > 1<<31-1 {
+		return pointer{}, false
+	}
+	p := pos[0]
+	if p == 's' {
+		p = 'a' // adjective satellites live in data.adj
+	}
+	src, err1 := strconv.ParseUint(string(st[:2]), 16, 8)
+	tgt, err2 := strconv.ParseUint(string(st[2:]), 16, 8)
+	if err1 != nil || err2 != nil {
+		return pointer{}, false
+	}
+	return pointer{synsetRef{p, int32(o)}, uint8(src), uint8(tgt), sym}, true
+}
+
+// find is the number of the synset whose line begins at offset, if one
+// does.
+func (t *synsetTable) find(offset int32) (int, bool) {
+	if t == nil {
+		return 0, false
+	}
+	return slices.BinarySearch(t.starts, offset)
+}
