@@ -1,6 +1,7 @@
 package thesaurus
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -38,18 +39,19 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 	if len(data) > 1<<31-1 {
 		return nil, fmt.Errorf("data file of %d bytes: offsets beyond 2 GiB are not read", len(data))
 	}
-	t := &synsetTable{}
-	var arena []byte     // every word's text, one after another
-	var spans [][2]int32 // each word's place in arena
-	var fs [][2]int      // the fields of the line being read
+	lines := bytes.Count(data, []byte{'\n'}) + 1
+	t := &synsetTable{starts: make([]int32, 0, lines), firstWord: make([]int32, 0, lines+1), firstPtr: make([]int32, 0, lines+1)}
+	arena := make([]byte, 0, len(data)/8) // every word's text, one after another
+	spans := make([][2]int32, 0, 2*lines) // each word's place in arena
+	var fs [][2]int                       // the fields of the line being read
 	for off := 0; off < len(data); {
-		end := off
-		for end < len(data) && data[end] != '\n' {
-			end++
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
 		}
-		line := data[off:end]
+		line := data[off : off+end]
 		start := off
-		off = end + 1
+		off += end + 1
 		if len(line) == 0 || line[0] == ' ' {
 			continue // licence header
 		}

@@ -115,12 +115,7 @@ func (w *WordNet) common(l lemma, n, total int) bool {
 // part of speech).
 func (w *WordNet) senseOf(x string, r synsetRef) (int, bool) {
 	form := strings.ReplaceAll(x, " ", "_")
-	total := 0
-	for _, p := range parts {
-		for _, c := range w.tags[lemma{form, p.pos}] {
-			total += c
-		}
-	}
+	total := w.formTags[form]
 	n := 0
 	for _, s := range w.index[form] {
 		if s.pos != r.pos {

@@ -13,7 +13,7 @@
 package thesaurus
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,13 +64,27 @@ type WordNet struct {
 	// of speech → sense number (1-based, the index's order) → count. Nil
 	// when the file is missing.
 	tags map[lemma]map[int]int
-	taxa sync.Map // word → []Taxon (Taxa)
+	// formTags is the sum of tags over every part of speech and sense of
+	// a lemma's form ("ask": its noun and verb senses).
+	formTags map[string]int
+	taxa     sync.Map // word → []Taxon (Taxa)
 }
 
-// Open reads the database in dir.
+// Open reads the database in dir: every synset is parsed here
+// (synsetTable), so no lookup parses a line.
 func Open(dir string) (*WordNet, error) {
-	w := &WordNet{dir: dir, synsets: map[byte]*synsetTable{}, index: map[string][]synsetRef{}, exc: map[byte]map[string][]string{}}
-	for _, p := range parts {
+	w := &WordNet{dir: dir, synsets: map[byte]*synsetTable{}, exc: map[byte]map[string][]string{}}
+	index := make([][]byte, len(parts))
+	lines := 0
+	for i, p := range parts {
+		b, err := os.ReadFile(filepath.Join(dir, "index."+p.name))
+		if err != nil {
+			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
+		}
+		index[i], lines = b, lines+bytes.Count(b, []byte{'\n'})
+	}
+	w.index = make(map[string][]synsetRef, lines)
+	for i, p := range parts {
 		b, err := os.ReadFile(filepath.Join(dir, "data."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
@@ -78,7 +92,7 @@ func Open(dir string) (*WordNet, error) {
 		if w.synsets[p.pos], err = parseSynsets(b); err != nil {
 			return nil, fmt.Errorf("thesaurus: %s: %w", filepath.Join(dir, "data."+p.name), err)
 		}
-		if err := w.readIndex(filepath.Join(dir, "index."+p.name), p.pos); err != nil {
+		if err := w.readIndex(filepath.Join(dir, "index."+p.name), index[i], p.pos); err != nil {
 			return nil, err
 		}
 		if err := w.readExceptions(filepath.Join(dir, p.name+".exc"), p.pos); err != nil {
@@ -90,6 +104,9 @@ func Open(dir string) (*WordNet, error) {
 	}
 	return w, nil
 }
+
+// senseKeyPos is a sense key's ss_type as a part of speech.
+var senseKeyPos = map[byte]byte{'1': 'n', '2': 'v', '3': 'a', '4': 'r', '5': 'a'}
 
 // readCounts reads cntlist.rev's lines "sense_key sense_number tag_cnt",
 // a sense key being "lemma%ss_type:lex_filenum:lex_id:head:head_id"
@@ -105,6 +122,7 @@ func (w *WordNet) readCounts(path string) error {
 		return fmt.Errorf("thesaurus: %w", err)
 	}
 	w.tags = map[lemma]map[int]int{}
+	w.formTags = map[string]int{}
 	for _, line := range strings.Split(string(b), "\n") {
 		fs := strings.Fields(line)
 		if len(fs) != 3 {
@@ -116,7 +134,7 @@ func (w *WordNet) readCounts(path string) error {
 		if !ok || rest == "" || err1 != nil || err2 != nil {
 			continue
 		}
-		pos := map[byte]byte{'1': 'n', '2': 'v', '3': 'a', '4': 'r', '5': 'a'}[rest[0]]
+		pos := senseKeyPos[rest[0]]
 		if pos == 0 {
 			continue
 		}
@@ -125,6 +143,7 @@ func (w *WordNet) readCounts(path string) error {
 			w.tags[l] = map[int]int{}
 		}
 		w.tags[l][n] += c
+		w.formTags[l.form] += c
 	}
 	return nil
 }
@@ -132,39 +151,42 @@ func (w *WordNet) readCounts(path string) error {
 // Name identifies the resource in model ids and reports.
 func (w *WordNet) Name() string { return "wordnet-3.0" }
 
-// readIndex reads lines "lemma pos synset_cnt p_cnt [ptr...] sense_cnt
-// tagsense_cnt offset...".
-func (w *WordNet) readIndex(path string, pos byte) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("thesaurus: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") {
+// readIndex reads b, the index file at path: lines "lemma pos synset_cnt
+// p_cnt [ptr...] sense_cnt tagsense_cnt offset...".
+func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
+	var fs [][2]int
+	for n, off := 1, 0; off < len(b); n++ {
+		end := bytes.IndexByte(b[off:], '\n')
+		if end < 0 {
+			end = len(b) - off
+		}
+		line := b[off : off+end]
+		off += end + 1
+		if len(line) > 0 && line[0] == ' ' {
 			continue // licence header
 		}
-		fs := strings.Fields(line)
+		fs = fields(line, fs[:0])
+		field := func(i int) string { return string(line[fs[i][0]:fs[i][1]]) }
 		if len(fs) < 6 {
 			return fmt.Errorf("thesaurus: %s:%d: too few fields", path, n)
 		}
-		cnt, err1 := strconv.Atoi(fs[2])
-		pc, err2 := strconv.Atoi(fs[3])
-		if err1 != nil || err2 != nil || len(fs) < 6+pc+cnt {
+		cnt, err1 := strconv.Atoi(field(2))
+		pc, err2 := strconv.Atoi(field(3))
+		if err1 != nil || err2 != nil || cnt < 0 || pc < 0 || len(fs) < 6+pc+cnt {
 			return fmt.Errorf("thesaurus: %s:%d: malformed counts", path, n)
 		}
-		for _, o := range fs[6+pc : 6+pc+cnt] {
-			off, err := strconv.ParseInt(o, 10, 32)
+		lem := line[fs[0][0]:fs[0][1]]
+		refs := slices.Grow(w.index[string(lem)], cnt)
+		for i := 6 + pc; i < 6+pc+cnt; i++ {
+			off, err := strconv.ParseInt(field(i), 10, 32)
 			if err != nil {
-				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, o, err)
+				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, field(i), err)
 			}
-			w.index[fs[0]] = append(w.index[fs[0]], synsetRef{pos, int32(off)})
+			refs = append(refs, synsetRef{pos, int32(off)})
 		}
+		w.index[string(lem)] = refs
 	}
-	return sc.Err()
+	return nil
 }
 
 func (w *WordNet) readExceptions(path string, pos byte) error {
