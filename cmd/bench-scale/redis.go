@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -96,6 +97,18 @@ func (r *redisServer) memory(ctx context.Context, index string) (map[string]floa
 	if err != nil {
 		return nil, fmt.Errorf("FT.INFO %s: %w", index, err)
 	}
+	for k, x := range ftNumbers(ft) {
+		out["ft."+k] = x
+	}
+	return out, nil
+}
+
+// ftNumbers are FT.INFO's numeric fields (a reply of name, value pairs).
+// A value that is not a finite number is left out: an index made with
+// NOOFFSETS reports offset_bits_per_record_avg as "nan", which the JSON
+// report cannot hold.
+func ftNumbers(ft []any) map[string]float64 {
+	out := map[string]float64{}
 	for i := 0; i+1 < len(ft); i += 2 {
 		k, ok := ft[i].(string)
 		if !ok {
@@ -106,13 +119,17 @@ func (r *redisServer) memory(ctx context.Context, index string) (map[string]floa
 		case int64:
 			x = float64(v)
 		case string:
+			var err error
 			if x, err = strconv.ParseFloat(v, 64); err != nil {
 				continue // a name or a flag, not a size
 			}
 		default:
 			continue
 		}
-		out["ft."+k] = x
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		out[k] = x
 	}
-	return out, nil
+	return out
 }
