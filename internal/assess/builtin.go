@@ -959,7 +959,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		tries := []map[string][]synonym{kin}
 		if b.Hyp && b.Thesaurus != nil {
-			if taxa := b.taxa(question, ents, vocab); len(taxa) > 0 {
+			if taxa := b.taxa(question, ents, vocab, all[0].have); len(taxa) > 0 {
 				tries = append(tries, withTaxa(kin, taxa))
 			}
 		}
