@@ -81,6 +81,9 @@ func Open(dir string) (*WordNet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
 		}
+		if len(b) == 0 {
+			return nil, fmt.Errorf("thesaurus: %s: empty file", filepath.Join(dir, "index."+p.name))
+		}
 		index[i], lines = b, lines+bytes.Count(b, []byte{'\n'})
 	}
 	w.index = make(map[string][]synsetRef, lines)
@@ -99,10 +102,30 @@ func Open(dir string) (*WordNet, error) {
 			return nil, err
 		}
 	}
+	if err := w.checkPointers(dir); err != nil {
+		return nil, err
+	}
 	if err := w.readCounts(filepath.Join(dir, "cntlist.rev")); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// checkPointers is an error naming the data file and line of the first
+// followed pointer that names no synset (a lookup would find nothing
+// there: a data file cut short, or one from another database).
+func (w *WordNet) checkPointers(dir string) error {
+	for _, p := range parts {
+		t := w.synsets[p.pos]
+		for i := range t.starts {
+			for _, q := range t.ptrs[t.firstPtr[i]:t.firstPtr[i+1]] {
+				if _, ok := w.synsets[q.pos].find(q.offset); !ok {
+					return fmt.Errorf("thesaurus: %s: synset at byte %d: pointer %c to %c %d: no synset begins there", filepath.Join(dir, "data."+p.name), t.starts[i], q.sym, q.pos, q.offset)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // senseKeyPos is a sense key's ss_type as a part of speech.
@@ -172,8 +195,10 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 		}
 		cnt, err1 := strconv.Atoi(field(2))
 		pc, err2 := strconv.Atoi(field(3))
-		if err1 != nil || err2 != nil || cnt < 0 || pc < 0 || len(fs) < 6+pc+cnt {
-			return fmt.Errorf("thesaurus: %s:%d: malformed counts", path, n)
+		// Each count is bounded by the line before they are summed: a
+		// hostile count near the largest int would overflow the sum.
+		if err1 != nil || err2 != nil || cnt < 0 || pc < 0 || pc > len(fs) || cnt > len(fs) || len(fs) < 6+pc+cnt {
+			return fmt.Errorf("thesaurus: %s:%d: malformed counts: synset_cnt %q and p_cnt %q, the line has %d fields", path, n, field(2), field(3), len(fs))
 		}
 		lem := line[fs[0][0]:fs[0][1]]
 		refs := slices.Grow(w.index[string(lem)], cnt)
@@ -181,6 +206,9 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 			off, err := strconv.ParseInt(field(i), 10, 32)
 			if err != nil {
 				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, field(i), err)
+			}
+			if _, ok := w.synsets[pos].find(int32(off)); !ok {
+				return fmt.Errorf("thesaurus: %s:%d: offset %d: no synset of the data file begins there (a data file cut short, or not this index's)", path, n, off)
 			}
 			refs = append(refs, synsetRef{pos, int32(off)})
 		}
