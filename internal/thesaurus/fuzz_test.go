@@ -96,3 +96,25 @@ func TestOpenRejects(t *testing.T) {
 		t.Errorf("a missing data.verb: error %v, want one naming it", err)
 	}
 }
+
+// TestOpenEndless: a database file that never ends (here data.noun a
+// link to /dev/zero) is an error naming it once maxFile bytes are read;
+// before rv23b os.ReadFile read until memory ran out.
+func TestOpenEndless(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	defer func(n int) { maxFile = n }(maxFile)
+	maxFile = 1 << 20
+	dir := writeNoun(t, "x", "x")
+	path := filepath.Join(dir, "data.noun")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", path); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "data.noun: larger than 1 MiB") {
+		t.Errorf("error %v, want one naming data.noun as too large", err)
+	}
+}

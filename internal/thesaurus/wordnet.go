@@ -15,6 +15,7 @@ package thesaurus
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,7 @@ func Open(dir string) (*WordNet, error) {
 	index := make([][]byte, len(parts))
 	lines := 0
 	for i, p := range parts {
-		b, err := os.ReadFile(filepath.Join(dir, "index."+p.name))
+		b, err := readFile(filepath.Join(dir, "index."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
 		}
@@ -88,7 +89,7 @@ func Open(dir string) (*WordNet, error) {
 	}
 	w.index = make(map[string][]synsetRef, lines)
 	for i, p := range parts {
-		b, err := os.ReadFile(filepath.Join(dir, "data."+p.name))
+		b, err := readFile(filepath.Join(dir, "data."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
 		}
@@ -128,6 +129,29 @@ func (w *WordNet) checkPointers(dir string) error {
 	return nil
 }
 
+// maxFile is the largest database file read (WordNet 3.0's largest,
+// data.noun, is 15 MB): the directory is the user's, and a file that
+// never ends (a link to /dev/zero) must not take the process's memory.
+var maxFile = 256 << 20 // a variable for the test of a file that never ends
+
+// readFile is os.ReadFile of a file of at most maxFile bytes; a larger
+// one is an error naming it.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, int64(maxFile)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxFile {
+		return nil, fmt.Errorf("%s: larger than %d MiB, not a WordNet 3.0 file", path, maxFile>>20)
+	}
+	return b, nil
+}
+
 // senseKeyPos is a sense key's ss_type as a part of speech.
 var senseKeyPos = map[byte]byte{'1': 'n', '2': 'v', '3': 'a', '4': 'r', '5': 'a'}
 
@@ -137,7 +161,7 @@ var senseKeyPos = map[byte]byte{'1': 'n', '2': 'v', '3': 'a', '4': 'r', '5': 'a'
 // A missing file leaves no counts (CommonRelated then reads each part of
 // speech's first sense as its common one).
 func (w *WordNet) readCounts(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -218,7 +242,7 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 }
 
 func (w *WordNet) readExceptions(path string, pos byte) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return fmt.Errorf("thesaurus: %w", err)
 	}
