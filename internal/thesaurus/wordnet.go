@@ -106,6 +106,9 @@ func Open(dir string) (*WordNet, error) {
 	if err := w.checkPointers(dir); err != nil {
 		return nil, err
 	}
+	for _, t := range w.synsets {
+		t.begins = nil // read by the checks above only
+	}
 	if err := w.readCounts(filepath.Join(dir, "cntlist.rev")); err != nil {
 		return nil, err
 	}
@@ -120,7 +123,7 @@ func (w *WordNet) checkPointers(dir string) error {
 		t := w.synsets[p.pos]
 		for i := range t.starts {
 			for _, q := range t.ptrs[t.firstPtr[i]:t.firstPtr[i+1]] {
-				if _, ok := w.synsets[q.pos].find(q.offset); !ok {
+				if !w.synsets[q.pos].begun(q.offset) {
 					return fmt.Errorf("thesaurus: %s: synset at byte %d: pointer %c to %c %d: no synset begins there", filepath.Join(dir, "data."+p.name), t.starts[i], q.sym, q.pos, q.offset)
 				}
 			}
@@ -142,10 +145,15 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, int64(maxFile)+1))
-	if err != nil {
+	size := 0 // the buffer is sized for a regular file, as os.ReadFile's is
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= int64(maxFile) {
+		size = int(st.Size())
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, int64(maxFile)+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if len(b) > maxFile {
 		return nil, fmt.Errorf("%s: larger than %d MiB, not a WordNet 3.0 file", path, maxFile>>20)
 	}
@@ -231,7 +239,7 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 			if err != nil {
 				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, field(i), err)
 			}
-			if _, ok := w.synsets[pos].find(int32(off)); !ok {
+			if !w.synsets[pos].begun(int32(off)) {
 				return fmt.Errorf("thesaurus: %s:%d: offset %d: no synset of the data file begins there (a data file cut short, or not this index's)", path, n, off)
 			}
 			refs = append(refs, synsetRef{pos, int32(off)})
