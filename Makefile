@@ -113,7 +113,8 @@ FUZZ_TARGETS := \
 	./internal/corpus:FuzzReadJSONL ./internal/corpus:FuzzReadMarkdown ./internal/corpus:FuzzReadText \
 	./internal/corpus:FuzzReadHTML ./internal/corpus:FuzzLoadDirectory \
 	./internal/gateway:FuzzPostQuestion ./internal/gateway:FuzzPostBatch \
-	./internal/backend/redisearch:FuzzQuery
+	./internal/backend/redisearch:FuzzQuery \
+	./internal/thesaurus:FuzzOpen ./internal/generate:FuzzExtractive
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

@@ -26,16 +26,35 @@ type synsetTable struct {
 	firstWord, firstPtr []int32
 	words               []string
 	ptrs                []pointer
+	// begins has bit o set when a synset's line begins at byte o: Open's
+	// checks of every offset the index and the pointers name read it
+	// (a binary search each was a tenth of the load), then drop it.
+	begins []uint64
+}
+
+// begun reports whether a synset's line begins at offset, while Open
+// still holds begins.
+func (t *synsetTable) begun(offset int32) bool {
+	if t == nil || offset < 0 || int(offset>>6) >= len(t.begins) {
+		return false
+	}
+	return t.begins[offset>>6]&(1<<(offset&63)) != 0
 }
 
 // parseSynsets reads data, a data file of part of speech pos: lines
 // "offset lex_filenum ss_type w_cnt word lex_id ... p_cnt [ptr_symbol
 // offset pos source/target]... | gloss", the licence header's lines
-// beginning with a space. A line too short or malformed to read keeps no
-// words or no pointers, as a lookup of it always has; a synset is found
-// by its line's byte offset, which is what the index and the pointers
-// name.
+// beginning with a space. A synset is found by its line's byte offset,
+// which is what the index and the pointers name. The file is the user's
+// (the thesaurus directory is configured), so a line that does not read
+// as a synset is an error naming its line and what is wrong: an empty
+// file, a line whose offset is not its byte offset (a file whose line
+// ends were changed to CRLF, or cut), a word or pointer count the line
+// does not hold, a malformed pointer. The real database has no such line.
 func parseSynsets(data []byte) (*synsetTable, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("empty file")
+	}
 	if len(data) > 1<<31-1 {
 		return nil, fmt.Errorf("data file of %d bytes: offsets beyond 2 GiB are not read", len(data))
 	}
@@ -44,7 +63,8 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 	arena := make([]byte, 0, len(data)/8) // every word's text, one after another
 	spans := make([][2]int32, 0, 2*lines) // each word's place in arena
 	var fs [][2]int                       // the fields of the line being read
-	for off := 0; off < len(data); {
+	t.begins = make([]uint64, len(data)/64+1)
+	for n, off := 1, 0; off < len(data); n++ {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
 			end = len(data) - off
@@ -55,38 +75,53 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 		if len(line) == 0 || line[0] == ' ' {
 			continue // licence header
 		}
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("line %d (byte %d): %s", n, start, fmt.Sprintf(format, a...))
+		}
 		if i := slices.Index(line, '|'); i >= 0 {
 			line = line[:i]
 		}
 		t.starts = append(t.starts, int32(start))
+		t.begins[start>>6] |= 1 << (start & 63)
 		t.firstWord = append(t.firstWord, int32(len(spans)))
 		t.firstPtr = append(t.firstPtr, int32(len(t.ptrs)))
 		fs = fields(line, fs[:0])
 		field := func(i int) []byte { return line[fs[i][0]:fs[i][1]] }
-		if len(fs) < 4 {
-			continue
+		if len(fs) < 6 {
+			return nil, bad("%d fields, a synset has at least 6", len(fs))
 		}
-		wc, err := strconv.ParseInt(string(field(3)), 16, 32)
-		if err != nil || len(fs) < 5+2*int(wc) {
-			continue
+		if o, err := strconv.Atoi(string(field(0))); err != nil || o != start {
+			crlf := ""
+			if bytes.Contains(data, []byte("\r\n")) {
+				crlf = " (the file has CRLF line ends; WordNet's offsets count LF ones)"
+			}
+			return nil, bad("offset %q is not the line's byte offset %d%s", field(0), start, crlf)
+		}
+		wc, err := strconv.ParseUint(string(field(3)), 16, 8)
+		if err != nil || wc == 0 {
+			return nil, bad("word count %q is not a hexadecimal number from 1 to ff", field(3))
+		}
+		k := 4 + 2*int(wc) // p_cnt's field
+		if len(fs) <= k {
+			return nil, bad("%d words and a pointer count need %d fields, the line has %d", wc, k+1, len(fs))
 		}
 		for i := 0; i < int(wc); i++ {
 			a := len(arena)
 			arena = appendWord(arena, field(4+2*i))
 			spans = append(spans, [2]int32{int32(a), int32(len(arena))})
 		}
-		k := 4 + 2*int(wc)
 		pc, err := strconv.Atoi(string(field(k)))
-		if err != nil {
-			continue
+		if err != nil || pc < 0 || pc > (len(fs)-k-1)/4 {
+			return nil, bad("pointer count %q: the line holds %d pointers' fields", field(k), (len(fs)-k-1)/4)
 		}
-		for i := 0; i < pc && k+4+4*i < len(fs); i++ {
+		for i := 0; i < pc; i++ {
 			sym, o, pos, st := field(k+1+4*i), field(k+2+4*i), field(k+3+4*i), field(k+4+4*i)
-			if len(sym) != 1 || strings.IndexByte(followed, sym[0]) < 0 {
-				continue
+			p, ok := readPointer(o, pos, st)
+			if !ok || len(sym) == 0 || len(sym) > 2 {
+				return nil, bad("pointer %d %q is malformed", i+1, bytes.Join([][]byte{sym, o, pos, st}, []byte{' '}))
 			}
-			p, ok := readPointer(sym[0], o, pos, st)
-			if ok {
+			if len(sym) == 1 && strings.IndexByte(followed, sym[0]) >= 0 {
+				p.sym = sym[0]
 				t.ptrs = append(t.ptrs, p)
 			}
 		}
@@ -147,10 +182,10 @@ func appendWord(arena, word []byte) []byte {
 }
 
 // readPointer reads a pointer's "offset pos source/target" fields; ok is
-// false when one is malformed (the pointer is then not followed).
-func readPointer(sym byte, off, pos, st []byte) (pointer, bool) {
+// false when one is malformed. The pointer's symbol is the caller's to set.
+func readPointer(off, pos, st []byte) (pointer, bool) {
 	o, err := strconv.Atoi(string(off))
-	if err != nil || len(pos) == 0 || len(st) != 4 || o < 0 || o > 1<<31-1 {
+	if err != nil || len(pos) != 1 || strings.IndexByte("nvasr", pos[0]) < 0 || len(st) != 4 || o < 0 || o > 1<<31-1 {
 		return pointer{}, false
 	}
 	p := pos[0]
@@ -162,7 +197,7 @@ func readPointer(sym byte, off, pos, st []byte) (pointer, bool) {
 	if err1 != nil || err2 != nil {
 		return pointer{}, false
 	}
-	return pointer{synsetRef{p, int32(o)}, uint8(src), uint8(tgt), sym}, true
+	return pointer{synsetRef: synsetRef{p, int32(o)}, source: uint8(src), target: uint8(tgt)}, true
 }
 
 // find is the number of the synset whose line begins at offset, if one

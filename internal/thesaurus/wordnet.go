@@ -15,6 +15,7 @@ package thesaurus
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,15 +78,18 @@ func Open(dir string) (*WordNet, error) {
 	index := make([][]byte, len(parts))
 	lines := 0
 	for i, p := range parts {
-		b, err := os.ReadFile(filepath.Join(dir, "index."+p.name))
+		b, err := readFile(filepath.Join(dir, "index."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
+		}
+		if len(b) == 0 {
+			return nil, fmt.Errorf("thesaurus: %s: empty file", filepath.Join(dir, "index."+p.name))
 		}
 		index[i], lines = b, lines+bytes.Count(b, []byte{'\n'})
 	}
 	w.index = make(map[string][]synsetRef, lines)
 	for i, p := range parts {
-		b, err := os.ReadFile(filepath.Join(dir, "data."+p.name))
+		b, err := readFile(filepath.Join(dir, "data."+p.name))
 		if err != nil {
 			return nil, fmt.Errorf("thesaurus: WordNet database in %s: %w", dir, err)
 		}
@@ -99,10 +103,61 @@ func Open(dir string) (*WordNet, error) {
 			return nil, err
 		}
 	}
+	if err := w.checkPointers(dir); err != nil {
+		return nil, err
+	}
+	for _, t := range w.synsets {
+		t.begins = nil // read by the checks above only
+	}
 	if err := w.readCounts(filepath.Join(dir, "cntlist.rev")); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// checkPointers is an error naming the data file and line of the first
+// followed pointer that names no synset (a lookup would find nothing
+// there: a data file cut short, or one from another database).
+func (w *WordNet) checkPointers(dir string) error {
+	for _, p := range parts {
+		t := w.synsets[p.pos]
+		for i := range t.starts {
+			for _, q := range t.ptrs[t.firstPtr[i]:t.firstPtr[i+1]] {
+				if !w.synsets[q.pos].begun(q.offset) {
+					return fmt.Errorf("thesaurus: %s: synset at byte %d: pointer %c to %c %d: no synset begins there", filepath.Join(dir, "data."+p.name), t.starts[i], q.sym, q.pos, q.offset)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// maxFile is the largest database file read (WordNet 3.0's largest,
+// data.noun, is 15 MB): the directory is the user's, and a file that
+// never ends (a link to /dev/zero) must not take the process's memory.
+var maxFile = 256 << 20 // a variable for the test of a file that never ends
+
+// readFile is os.ReadFile of a file of at most maxFile bytes; a larger
+// one is an error naming it.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 0 // the buffer is sized for a regular file, as os.ReadFile's is
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= int64(maxFile) {
+		size = int(st.Size())
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, int64(maxFile)+1)); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if len(b) > maxFile {
+		return nil, fmt.Errorf("%s: larger than %d MiB, not a WordNet 3.0 file", path, maxFile>>20)
+	}
+	return b, nil
 }
 
 // senseKeyPos is a sense key's ss_type as a part of speech.
@@ -114,7 +169,7 @@ var senseKeyPos = map[byte]byte{'1': 'n', '2': 'v', '3': 'a', '4': 'r', '5': 'a'
 // A missing file leaves no counts (CommonRelated then reads each part of
 // speech's first sense as its common one).
 func (w *WordNet) readCounts(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -172,8 +227,10 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 		}
 		cnt, err1 := strconv.Atoi(field(2))
 		pc, err2 := strconv.Atoi(field(3))
-		if err1 != nil || err2 != nil || cnt < 0 || pc < 0 || len(fs) < 6+pc+cnt {
-			return fmt.Errorf("thesaurus: %s:%d: malformed counts", path, n)
+		// Each count is bounded by the line before they are summed: a
+		// hostile count near the largest int would overflow the sum.
+		if err1 != nil || err2 != nil || cnt < 0 || pc < 0 || pc > len(fs) || cnt > len(fs) || len(fs) < 6+pc+cnt {
+			return fmt.Errorf("thesaurus: %s:%d: malformed counts: synset_cnt %q and p_cnt %q, the line has %d fields", path, n, field(2), field(3), len(fs))
 		}
 		lem := line[fs[0][0]:fs[0][1]]
 		refs := slices.Grow(w.index[string(lem)], cnt)
@@ -181,6 +238,9 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 			off, err := strconv.ParseInt(field(i), 10, 32)
 			if err != nil {
 				return fmt.Errorf("thesaurus: %s:%d: offset %q: %w", path, n, field(i), err)
+			}
+			if !w.synsets[pos].begun(int32(off)) {
+				return fmt.Errorf("thesaurus: %s:%d: offset %d: no synset of the data file begins there (a data file cut short, or not this index's)", path, n, off)
 			}
 			refs = append(refs, synsetRef{pos, int32(off)})
 		}
@@ -190,7 +250,7 @@ func (w *WordNet) readIndex(path string, b []byte, pos byte) error {
 }
 
 func (w *WordNet) readExceptions(path string, pos byte) error {
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return fmt.Errorf("thesaurus: %w", err)
 	}
