@@ -1513,17 +1513,24 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 // not. Words a's title holds do not count (a title names a page's
 // subject, not what its sentence says of it).
 func (g *Extractive) saysMore(a, b *sentence, content []string, titles []map[string]bool, ents []assess.Entity, verbs map[string]bool) bool {
-	named := map[string]bool{}
-	for _, e := range ents {
-		if !e.Code {
-			for _, t := range e.Terms {
-				named[t] = true
-			}
-		}
-	}
+	named := entityTermSet(ents, false)
 	return slices.ContainsFunc(content, func(w string) bool {
 		return a.own[w] && !verbs[w] && !named[w] && !b.own[w] && !titles[b.source][w]
 	})
+}
+
+// entityTermSet is the set of the terms of ents' codes ("X200", "E4")
+// when codes is true, of their other names ("Hollin") when it is false.
+func entityTermSet(ents []assess.Entity, codes bool) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range ents {
+		if e.Code == codes {
+			for _, t := range e.Terms {
+				out[t] = true
+			}
+		}
+	}
+	return out
 }
 
 // opening returns the opening sentence (rule 2): the best-scoring
@@ -3767,14 +3774,7 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	if len(chosen) < 2 || asksMore(question) {
 		return chosen
 	}
-	codes := map[string]bool{}
-	for _, e := range ents {
-		if e.Code {
-			for _, t := range e.Terms {
-				codes[t] = true
-			}
-		}
-	}
+	codes := entityTermSet(ents, true)
 	_, sceneVerbs := answertype.Verbs(question)
 	scene := map[string]bool{}
 	for _, w := range sceneVerbs {
