@@ -38,6 +38,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh21.jsonl", "testdata/eval/hollin-fresh21-facts.jsonl"}, // make eval-fresh21
 	{"testdata/eval/hollin-fresh22.jsonl", "testdata/eval/hollin-fresh22-facts.jsonl"}, // make eval-fresh22
 	{"testdata/eval/hollin-fresh23.jsonl", "testdata/eval/hollin-fresh23-facts.jsonl"}, // make eval-fresh23
+	{"testdata/eval/hollin-fresh24.jsonl", "testdata/eval/hollin-fresh24-facts.jsonl"}, // make eval-fresh24
 }
 
 const repoRoot = "../.."
