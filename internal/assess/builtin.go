@@ -471,7 +471,7 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
-		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		w := bareWord(raw)
 		ts := b.an.Terms(w)
 		if len(ts) != 1 || inEntity[ts[0]] || terms.IsQuestionWord(ts[0]) {
 			continue

@@ -22,10 +22,8 @@ type Taxonomer interface {
 	Taxa(word string) []thesaurus.Taxon
 }
 
-// hypWord is question word raw as taxa reads it, or "" when taxa leaves
-// it alone. Every mark around it is trimmed, not only plainWord's
-// ("erased…", "*erased*", "[erased]" read as "erased"; round-23 rv23).
-// Left alone: a word holding a digit or of fewer than three letters
+// hypWord is question word raw as taxa reads it (bareWord), or "" when
+// taxa leaves it alone. Left alone: a word holding a digit or of fewer than three letters
 // (WordNet's numbers, letters, symbols and abbreviations), and, when the
 // question has lower-case letters (lower), a word in capitals: an
 // acronym, which WordNet knows only as the lower-case word ("PIN" as the
@@ -35,7 +33,7 @@ type Taxonomer interface {
 // reads no names (round-24 rv24, TestHypLeavesAcronyms). In a question
 // all in capitals an acronym cannot be told, and every word is read.
 func hypWord(raw string, lower bool) string {
-	w := plainWord(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	w := bareWord(raw)
 	if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsDigit) || lower && !strings.ContainsFunc(w, unicode.IsLower) {
 		return ""
 	}

@@ -445,6 +445,17 @@ func plainWord(w string) string {
 	return strings.Trim(dropPossessive(strings.Trim(w, around)), around)
 }
 
+// bareWord is question word raw as the thesaurus is asked about it: without
+// any mark around it, not only plainWord's ("erased…", "*erased*",
+// "[erased]", "«erased»" read as "erased"; round-23 rv23 for v24's
+// hypernyms), and without a possessive ending ("acquisition's"). v23's
+// relatives (related, kin) read it so since round 24 (rv24): related kept
+// the possessive, kin plainWord's marks only, and a word so written had no
+// relatives (TestKinReadsWordsInAnyMarks).
+func bareWord(raw string) string {
+	return plainWord(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+}
+
 // sameWord reports whether terms a and b are forms of one word: the
 // shorter, of at least four letters, begins the longer.
 func sameWord(a, b string) bool {
