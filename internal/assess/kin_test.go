@@ -71,14 +71,7 @@ func TestKinReadsWordsInAnyMarks(t *testing.T) {
 		"what slip shows the date I «bought» it",
 		"what slip shows the date I bought—",
 	} {
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.UseThesaurus(th)
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a := res.Assessment; !a.Sufficient || !strings.Contains(a.Reason, `as "purchase"`) {
+		if a := assessFirst(t, an, lex, th, ev, q).Assessment; !a.Sufficient || !strings.Contains(a.Reason, `as "purchase"`) {
 			t.Errorf("%q: %v %q, want accepted reading bought as \"purchase\"", q, a.Sufficient, a.Reason)
 		}
 	}
