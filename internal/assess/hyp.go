@@ -23,9 +23,9 @@ type Taxonomer interface {
 }
 
 // hypWord is question word raw as taxa reads it (bareWord), or "" when
-// taxa leaves it alone. Left alone: a word holding a digit or of fewer than three letters
-// (WordNet's numbers, letters, symbols and abbreviations), and, when the
-// question has lower-case letters (lower), a word in capitals: an
+// taxa leaves it alone: a word holding a digit or of fewer than three
+// letters (WordNet's numbers, letters, symbols and abbreviations), and,
+// when the question has lower-case letters (lower), a word in capitals: an
 // acronym, which WordNet knows only as the lower-case word ("PIN" as the
 // verb "pin", to fasten; "LED" as "lead"; "RAM" the sheep). In a question
 // of ordinary case Entities takes such a word for a name and taxa never

@@ -3838,6 +3838,14 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
 }
 
+// dashes writes every dash asksMore splits at as a spaced hyphen: a
+// spaced en dash, and an em dash spaced or not (an em dash joins no word,
+// where an unspaced en dash joins a range, "2–3 years"). Before round 24
+// (rv24) the em dash was not read, so "… recently — which case was that,
+// and what's the correct cover …?" asked one thing where the same
+// question with " - " asked two (TestAsksMore).
+var dashes = strings.NewReplacer(" – ", " - ", "—", " - ")
+
 // asksMore reports whether question asks two or more things (v24): two
 // asking clauses (answertype.AskingClauses), or two of its pieces that
 // ask, split at commas, semicolons, dashes (see dashes) and question marks: a
@@ -3847,14 +3855,6 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 // and what's the correct cover for the Pro's motor?", where the clause
 // count reads the last piece only). A lead-in ("once the K50 has
 // boiled, for how long will it keep the water hot") asks nothing.
-// dashes writes every dash asksMore splits at as a spaced hyphen: a
-// spaced en dash, and an em dash spaced or not (an em dash joins no word,
-// where an unspaced en dash joins a range, "2–3 years"). Before round 24
-// (rv24) the em dash was not read, so "… recently — which case was that,
-// and what's the correct cover …?" asked one thing where the same
-// question with " - " asked two (TestAsksMore).
-var dashes = strings.NewReplacer(" – ", " - ", "—", " - ")
-
 func asksMore(question string) bool {
 	if answertype.AskingClauses(question) > 1 {
 		return true
