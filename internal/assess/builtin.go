@@ -471,7 +471,10 @@ func (b *Builtin) related(question string, ents []Entity, vocab Vocabulary) map[
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
-		w := strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		// (a possessive is kept: "blender's" has no relatives. Reading
+		// it as "blender" changes what translate proposes, a decision of
+		// fresh20 d69: round-24 rv24, left for a new version)
+		w := trimMarks(raw)
 		ts := b.an.Terms(w)
 		if len(ts) != 1 || inEntity[ts[0]] || terms.IsQuestionWord(ts[0]) {
 			continue

@@ -22,6 +22,24 @@ type Taxonomer interface {
 	Taxa(word string) []thesaurus.Taxon
 }
 
+// hypWord is question word raw as taxa reads it (bareWord), or "" when
+// taxa leaves it alone: a word holding a digit or of fewer than three
+// letters (WordNet's numbers, letters, symbols and abbreviations), and,
+// when the question has lower-case letters (lower), a word in capitals: an
+// acronym, which WordNet knows only as the lower-case word ("PIN" as the
+// verb "pin", to fasten; "LED" as "lead"; "RAM" the sheep). In a question
+// of ordinary case Entities takes such a word for a name and taxa never
+// reads it; in a title-case one ("How Do I Reset My PIN?") Entities
+// reads no names (round-24 rv24, TestHypLeavesAcronyms). In a question
+// all in capitals an acronym cannot be told, and every word is read.
+func hypWord(raw string, lower bool) string {
+	w := bareWord(raw)
+	if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsDigit) || lower && !strings.ContainsFunc(w, unicode.IsLower) {
+		return ""
+	}
+	return w
+}
+
 // taxa (builtin:coverage-v24, Builtin.Hyp) maps each question term that
 // is no entity's to the words one direct hypernym or hyponym pointer from
 // it that the asker's documents use, through a common sense of both
@@ -34,7 +52,8 @@ type Taxonomer interface {
 // letters, symbols and abbreviations, mostly untagged, so their first
 // sense passes for a common one ("2" → "digit", "pm" → "metal" as
 // promethium, "eu" → "metal" as europium; round-23 rv23,
-// TestHypLeavesNumbersAndShortTokens). Without a thesaurus that knows
+// TestHypLeavesNumbersAndShortTokens), and so is an acronym (hypWord).
+// Without a thesaurus that knows
 // them, none. Measured against
 // looser rules on the development sets: docs/log/round-22-a22-hyp.md.
 //
@@ -55,13 +74,12 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary, chunk m
 		return nil
 	}
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
+	lower := strings.ContainsFunc(question, unicode.IsLower)
 	type spelling struct{ word, term string }
 	var words []spelling
 	for _, raw := range strings.Fields(question) {
-		// every mark around the word, not only plainWord's ("erased…",
-		// "*erased*", "[erased]" read as "erased")
-		w := plainWord(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-		if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsDigit) {
+		w := hypWord(raw, lower)
+		if w == "" {
 			continue
 		}
 		ts := b.an.Terms(w)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/terms"
@@ -77,7 +76,8 @@ func TestHypAsksOnlyForChunkWords(t *testing.T) {
 
 // taxaEvery is taxa as builtin:coverage-v24 shipped it (round 22 to
 // h23-vocab): it asks the vocabulary about every candidate relative,
-// whether the first chunk holds it or not. Kept as the reference
+// whether the first chunk holds it or not (the question words it reads
+// are taxa's, hypWord). Kept as the reference
 // TestHypTaxaAsEveryRelative compares against.
 func (b *Builtin) taxaEvery(question string, ents []Entity, vocab Vocabulary) map[string][]synonym {
 	tx, ok := b.Thesaurus.(Taxonomer)
@@ -85,10 +85,11 @@ func (b *Builtin) taxaEvery(question string, ents []Entity, vocab Vocabulary) ma
 		return nil
 	}
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
+	lower := strings.ContainsFunc(question, unicode.IsLower)
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
-		w := plainWord(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-		if utf8.RuneCountInString(w) < 3 || strings.ContainsFunc(w, unicode.IsDigit) {
+		w := hypWord(raw, lower)
+		if w == "" {
 			continue
 		}
 		ts := b.an.Terms(w)

@@ -27,7 +27,7 @@ func (b *Builtin) kin(question string, related map[string][]synonym) map[string]
 	}
 	out := map[string][]synonym{}
 	for _, raw := range strings.Fields(question) {
-		w := plainWord(raw)
+		w := bareWord(raw)
 		ts := b.an.Terms(w)
 		if len(ts) != 1 || len(related[ts[0]]) == 0 || out[ts[0]] != nil {
 			continue

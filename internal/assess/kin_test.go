@@ -51,3 +51,28 @@ func TestKin(t *testing.T) {
 		t.Errorf("another form: %+v, want no credit", r.Assessment)
 	}
 }
+
+// TestKinReadsWordsInAnyMarks: v23's relatives are credited whatever
+// marks stand around a question word, as v24's hypernyms are (bareWord).
+// related trims every mark, but before round 24 (rv24) kin trimmed only
+// plainWord's ("bought…", "*bought*", "[bought]", "«bought»" were looked
+// up as written), so the page TestKin accepts for "bought" was refused:
+// the decision hung on the punctuation.
+func TestKinReadsWordsInAnyMarks(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{{ChunkID: "faq#0", Title: "Proof of purchase", Text: "A receipt shows the date of purchase."}}
+	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender receipt", "K50 kettle", "repair date")
+	th := fakeThesaurus{"bought": {"purchase"}, "purchase": {"bought"}}
+	for _, q := range []string{
+		"what slip shows the date I bought it",
+		"what slip shows the date I bought…",
+		"what slip shows the date I *bought* it",
+		"what slip shows the date I [bought] it",
+		"what slip shows the date I «bought» it",
+		"what slip shows the date I bought—",
+	} {
+		if a := assessFirst(t, an, lex, th, ev, q).Assessment; !a.Sufficient || !strings.Contains(a.Reason, `as "purchase"`) {
+			t.Errorf("%q: %v %q, want accepted reading bought as \"purchase\"", q, a.Sufficient, a.Reason)
+		}
+	}
+}

@@ -445,6 +445,23 @@ func plainWord(w string) string {
 	return strings.Trim(dropPossessive(strings.Trim(w, around)), around)
 }
 
+// bareWord is question word raw as the thesaurus is asked about it for
+// a credit: without any mark around it, not only plainWord's ("erased…",
+// "*erased*", "[erased]", "«erased»" read as "erased"), and without a
+// possessive ending ("kettle's"). v24's hypernyms read it so since round
+// 23 (rv23), v23's relatives (kin) since round 24 (rv24): kin trimmed
+// plainWord's marks only, so "bought…" had no relative where "bought" had
+// (TestKinReadsWordsInAnyMarks).
+func bareWord(raw string) string {
+	return plainWord(trimMarks(raw))
+}
+
+// trimMarks is w without the characters around it that are neither
+// letters nor digits.
+func trimMarks(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
 // sameWord reports whether terms a and b are forms of one word: the
 // shorter, of at least four letters, begins the longer.
 func sameWord(a, b string) bool {

@@ -3838,9 +3838,17 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
 }
 
+// dashes writes every dash asksMore splits at as a spaced hyphen: a
+// spaced en dash, and an em dash spaced or not (an em dash joins no word,
+// where an unspaced en dash joins a range, "2–3 years"). Before round 24
+// (rv24) the em dash was not read, so "… recently — which case was that,
+// and what's the correct cover …?" asked one thing where the same
+// question with " - " asked two (TestAsksMore).
+var dashes = strings.NewReplacer(" – ", " - ", "—", " - ")
+
 // asksMore reports whether question asks two or more things (v24): two
 // asking clauses (answertype.AskingClauses), or two of its pieces that
-// ask, split at commas, semicolons, spaced dashes and question marks: a
+// ask, split at commas, semicolons, dashes (see dashes) and question marks: a
 // piece asks when it holds a clause in the form of a question or ends
 // with a question mark ("a friend said something about the jars
 // cracking? How do I know if mine's one of them?"; "which case was that,
@@ -3852,7 +3860,7 @@ func asksMore(question string) bool {
 		return true
 	}
 	n := 0
-	for _, dashed := range strings.Split(strings.ReplaceAll(question, " – ", " - "), " - ") {
+	for _, dashed := range strings.Split(dashes.Replace(question), " - ") {
 		for p := range strings.SplitAfterSeq(dashed, "?") {
 			for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ';' }) {
 				if answertype.AskingClauses(piece) > 0 || strings.HasSuffix(strings.TrimSpace(piece), "?") {

@@ -96,6 +96,10 @@ func TestOnQuestionKeeps(t *testing.T) {
 func TestAsksMore(t *testing.T) {
 	for q, want := range map[string]bool{
 		"Someone quoted the old warranty on a call recently - which case was that, and what's the correct cover for the Pro's motor?": true,
+		"Someone quoted the old warranty on a call recently — which case was that, and what's the correct cover for the Pro's motor?": true,
+		"Someone quoted the old warranty on a call recently – which case was that, and what's the correct cover for the Pro's motor?": true,
+		"How long does the K50 take to boil—and how much water does it hold?":                                                         true,
+		"Which K50s need the 2–3 minute firmware update?":                                                                             false,
 		"I make soup in my X200 most days and a friend said something about the jars cracking? How do I know if mine's one of them?":  true,
 		"how many watts does it use and how do I clean its filter":                                                                    true,
 		"once the K50 has boiled, for how long will it keep the water hot for me?":                                                    false,
