@@ -112,9 +112,12 @@ func replyBytes(v any) int {
 	}
 }
 
-// schedstatReader returns a reader of Redis's main-thread CPU time (the
-// server must run on this machine).
+// schedstatReader returns a reader of Redis's main-thread CPU time
+// (/proc/PID/task/PID/schedstat, nanoseconds: unlike a latency it does
+// not grow when other work keeps the thread waiting for a core). The
+// server must run on this machine.
 func schedstatReader(t *testing.T, ix *Index) func() time.Duration {
+	t.Helper()
 	info, err := ix.rdb.Info(context.Background(), "server").Result()
 	if err != nil {
 		t.Fatal(err)
@@ -126,12 +129,18 @@ func schedstatReader(t *testing.T, ix *Index) func() time.Duration {
 		}
 	}
 	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
+	if _, err := os.Stat(stat); pid == "" || err != nil {
+		t.Fatalf("Redis's main thread: %q (%v): the server must run on this machine", stat, err)
+	}
 	return func() time.Duration {
 		b, err := os.ReadFile(stat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		n, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return time.Duration(n)
 	}
 }

@@ -27,21 +27,7 @@ func TestSortableContentChangesNoAnswer(t *testing.T) {
 	ctx := context.Background()
 	hollin, _ := hollinChunks(t)
 	for ci, chunks := range [][]corpus.Chunk{hollin, matchedCorpus(5, 300)} {
-		groupSet := map[string]bool{}
-		var queries []string
-		for i, c := range chunks {
-			for _, g := range c.ACL {
-				groupSet[g] = true
-			}
-			if i%3 == 0 {
-				ws := strings.Fields(c.Title + " " + c.Text)
-				queries = append(queries, strings.Join(ws[:min(8, len(ws))], " "))
-			}
-		}
-		var groups []string
-		for g := range groupSet {
-			groups = append(groups, g)
-		}
+		queries, groups := queriesAndGroups(chunks)
 		views := [][]string{groups, {"public"}, {"public", groups[0]}}
 		var ixs [2]*redisearch.Index
 		for i, on := range []bool{false, true} {
