@@ -116,7 +116,7 @@ func replyBytes(v any) int {
 // (/proc/PID/task/PID/schedstat, nanoseconds: unlike a latency it does
 // not grow when other work keeps the thread waiting for a core). The
 // server must run on this machine.
-func schedstatReader(t *testing.T, ix *Index) func() time.Duration {
+func schedstatReader(t testing.TB, ix *Index) func() time.Duration {
 	t.Helper()
 	info, err := ix.rdb.Info(context.Background(), "server").Result()
 	if err != nil {
