@@ -76,4 +76,3 @@ func TestSortableContentChangesNoAnswer(t *testing.T) {
 		t.Logf("corpus %d: %d chunks, %d queries × %d callers × 2 filters, %d with hits", ci, len(chunks), len(queries), len(views), compared)
 	}
 }
-
