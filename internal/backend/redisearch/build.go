@@ -438,7 +438,8 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 //     candidate whatever the field's size (RETURN 1 status cost as much
 //     as RETURN 1 content), and SORTABLE halved it, the ids, scores and
 //     content returned identical (TestLegReplyCost,
-//     docs/log/round-24-r24-redis.md). UNF keeps the value as stored
+//     docs/log/round-24-r24-redis.md). At 500,000 chunks the search
+//     itself is most of the leg, and bm25's p50 moved ×0.95–0.96. UNF keeps the value as stored
 //     (no lower-casing). Redis holds a second copy of the field (about
 //     700 bytes a SciFact chunk). Indexes built before it read alike:
 //     the queries and replies are the same, only slower.
