@@ -95,7 +95,10 @@ type options struct {
 	e2eWarmup  int
 	e2eConc    string
 	search     bool
-	costs      bool
+	// searchWarmup is the unmeasured passes each assay search makes
+	// over the queries before its measured one (--warmup).
+	searchWarmup int
+	costs        bool
 	// End to end (both modes).
 	e2ePrewarm   int
 	e2eSettle    time.Duration
@@ -141,6 +144,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.e2eWarmup, "e2e-warmup", 20, "end to end: questions asked first, not measured")
 	fs.StringVar(&o.e2eConc, "e2e-concurrency", "1,8", "end to end: questions in flight, a comma-separated `list`")
 	fs.BoolVar(&o.search, "search", true, "measure retrieval with assay search (latency, nDCG); -search=false measures build and end to end only")
+	fs.IntVar(&o.searchWarmup, "search-warmup", 1, "retrieval: unmeasured `passes` over the same claims before each assay search's measured one (--warmup), as the Lucene peer makes one; 0 for a binary older than --warmup (round 24)")
 	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs beyond CPU (Temporal store requests and history, Redis commands, bytes and CPU), docs/capacity.md; the CPU of assay dev and its Temporal dev server a question is always read")
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
 	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
@@ -167,8 +171,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("-assay: no binary given")
 	}
 	o.assay = o.assays[0]
-	if o.e2ePrewarm < 0 || o.e2eSettle < 0 || o.profile < 0 || o.profileDelay < 0 {
-		return fmt.Errorf("-e2e-prewarm, -e2e-settle, -profile and -profile-delay must not be negative")
+	if o.e2ePrewarm < 0 || o.e2eSettle < 0 || o.profile < 0 || o.profileDelay < 0 || o.searchWarmup < 0 {
+		return fmt.Errorf("-e2e-prewarm, -e2e-settle, -profile, -profile-delay and -search-warmup must not be negative")
 	}
 	if o.e2eOnly {
 		return runE2EOnly(ctx, fs, o, stdout)
@@ -239,7 +243,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer logf.Close()
 
-	rep := Report{Schema: Schema, Started: time.Now().UTC(), Machine: describeMachine(o.assay), Callers: o.callerNames(), K: searchK, Seed: o.seed}
+	rep := Report{Schema: Schema, Started: time.Now().UTC(), Machine: describeMachine(o.assay), Callers: o.callerNames(), K: searchK, SearchWarmup: o.searchWarmup, Seed: o.seed}
 	for _, n := range o.sizes {
 		size, err := measureSize(ctx, o, src, n, logf, stdout)
 		if err != nil {
@@ -490,6 +494,9 @@ func measureSearch(ctx context.Context, o options, where []string, data, work, m
 	args := append([]string{"search"}, where...)
 	args = append(args, "--queries", filepath.Join(data, synth.QueriesFile), "--run", runFile,
 		"--mode", mode, "--as", groups, "--k", strconv.Itoa(searchK))
+	if o.searchWarmup > 0 {
+		args = append(args, "--warmup", strconv.Itoa(o.searchWarmup))
+	}
 	c, err := runChild(ctx, log, o.assay, args...)
 	if err != nil {
 		return Search{}, err

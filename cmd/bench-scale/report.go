@@ -23,11 +23,15 @@ type Report struct {
 	Machine  Machine   `json:"machine"`
 	// Callers are the callers searched: "all" (every group), then
 	// restricted callers named by their one group. K is the results per
-	// search.
-	Callers []string `json:"callers"`
-	K       int      `json:"k"`
-	Seed    uint64   `json:"seed"`
-	Sizes   []Size   `json:"sizes"`
+	// search. SearchWarmup is how many unmeasured passes over the same
+	// queries each assay search made before its measured one (absent: 0,
+	// reports before round 24, whose searches were one cold pass; the
+	// Lucene peer always makes one).
+	Callers      []string `json:"callers"`
+	K            int      `json:"k"`
+	SearchWarmup int      `json:"search_warmup,omitempty"`
+	Seed         uint64   `json:"seed"`
+	Sizes        []Size   `json:"sizes"`
 }
 
 // Machine is where the numbers were measured.
@@ -262,8 +266,8 @@ func (rep Report) markdown(w io.Writer) {
 			cols = append(cols, column{s, r})
 		}
 	}
-	fmt.Fprintf(w, "Scale benchmark (%s), %s; %d CPUs (%s), %.0f GiB; %s; k=%d.\n\n",
-		Schema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, float64(rep.Machine.MemBytes)/(1<<30), rep.Machine.Assay, rep.K)
+	fmt.Fprintf(w, "Scale benchmark (%s), %s; %d CPUs (%s), %.0f GiB; %s; k=%d; %d warm-up passes before each search's measured one (Lucene: 1).\n\n",
+		Schema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, float64(rep.Machine.MemBytes)/(1<<30), rep.Machine.Assay, rep.K, rep.SearchWarmup)
 	fmt.Fprint(w, "| measure |")
 	for _, c := range cols {
 		fmt.Fprintf(w, " %s chunks, %s |", thousands(c.size.Chunks), c.run.Backend)

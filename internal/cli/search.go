@@ -26,6 +26,7 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	asJSON := f.Bool("json", false, "print the full result (hits, stages, warnings) as JSON")
 	queries := f.String("queries", "", "batch mode: BEIR queries `file` (JSONL with _id and text)")
 	runOut := f.String("run", "", "batch mode: TREC run `file` to write (qid Q0 docid rank score tag), one line per document")
+	warmup := f.Int("warmup", 0, "batch mode: `passes` over the same queries before the measured one, unmeasured (the Lucene peer's timing: one)")
 	embedSettings(f)
 	if err := f.parse(args, -1); err != nil {
 		return err
@@ -59,11 +60,14 @@ func runSearch(ctx context.Context, e env, args []string) error {
 		if *queries == "" || *runOut == "" || f.NArg() > 0 {
 			return usageError("search: batch mode takes --queries and --run, and no query argument")
 		}
-		sr, err := evalrun.SearchRun(ctx, r, *queries, *runOut, groups, m, *k)
+		if *warmup < 0 {
+			return usageError(fmt.Sprintf("search: --warmup %d: want 0 or more passes", *warmup))
+		}
+		sr, err := evalrun.SearchRun(ctx, r, *queries, *runOut, groups, m, *k, *warmup)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "wrote %d queries to %s (mode %s, k %d, p50 %.2fms, p99 %.2fms)\n", sr.Queries, *runOut, m, *k,
+		fmt.Fprintf(e.stdout, "wrote %d queries to %s (mode %s, k %d, warm-up passes %d, p50 %.2fms, p99 %.2fms)\n", sr.Queries, *runOut, m, *k, *warmup,
 			float64(sr.P50.Microseconds())/1000, float64(sr.P99.Microseconds())/1000)
 		return nil
 	}

@@ -88,6 +88,16 @@ func TestIndexAndSearch(t *testing.T) {
 		t.Errorf("run = %+v, want man-x300-specs first for q12 and ntc-repair-centre-move for q17", got)
 	}
 	b, _ := os.ReadFile(runFile)
+	// A warm-up pass changes the timing only: the same run, and the
+	// summary says how many passes went unmeasured.
+	warmRun := filepath.Join(t.TempDir(), "warm.trec")
+	out, _, err = runCmd(t, "search", "--index", dir, "--queries", queries, "--run", warmRun, "--k", "5", "--mode", "hybrid+rerank", "--warmup", "1")
+	if err != nil || !strings.Contains(out, "warm-up passes 1") {
+		t.Errorf("assay search --warmup 1 = %q, %v; want a summary naming its warm-up pass", out, err)
+	}
+	if wb, _ := os.ReadFile(warmRun); string(wb) != string(b) {
+		t.Errorf("the run after a warm-up pass differs:\n%s\nwithout one:\n%s", wb, b)
+	}
 	if line := strings.Split(string(b), "\n")[0]; !strings.HasSuffix(line, "assay-hybrid-rerank") || !strings.HasPrefix(line, "q12 Q0 man-x300-specs 1 ") {
 		t.Errorf("first run line = %q, want `q12 Q0 man-x300-specs 1 <score> assay-hybrid-rerank`", line)
 	}
@@ -109,6 +119,7 @@ func TestSearchUsageErrors(t *testing.T) {
 		{[]string{"search", "--index", dir, "q", "-x"}, "flag -x after the query"},
 		{[]string{"ask", "why", "--json"}, "flag --json after the arguments"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
+		{[]string{"search", "--index", dir, "--queries", "x.jsonl", "--run", "r", "--warmup", "-1"}, "--warmup -1"},
 		{[]string{"index", "--corpus", "x"}, "--corpus and --index (or --backend redisearch --name N) are required"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},

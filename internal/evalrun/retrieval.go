@@ -138,14 +138,27 @@ type Searched struct {
 // SearchRun runs every query of a BEIR queries file through ix in mode m
 // and writes a TREC run file with one line per document: chunks collapse
 // to their document at the rank and score of its best chunk (`assay
-// search --queries --run`).
-func SearchRun(ctx context.Context, ix eval.Searcher, queriesPath, runPath string, groups []string, m retrieval.Mode, k int) (Searched, error) {
+// search --queries --run`). With warmup > 0 it first runs the same
+// queries that many times, unmeasured and unwritten, as the Lucene peer
+// does before it times its pass (docs/performance-scale.md, "Like with
+// like"); the latencies and the run are the last pass's.
+func SearchRun(ctx context.Context, ix eval.Searcher, queriesPath, runPath string, groups []string, m retrieval.Mode, k, warmup int) (Searched, error) {
+	if warmup < 0 {
+		return Searched{}, fmt.Errorf("warm-up passes: want 0 or more, got %d", warmup)
+	}
 	qs, err := eval.LoadQueries(queriesPath)
 	if err != nil {
 		return Searched{}, err
 	}
 	tag := "assay-" + strings.ReplaceAll(string(m), "+", "-")
-	sr, err := eval.RunQueries(ctx, eval.System{Name: tag, Searcher: eval.InMode(ix, m)}, qs, eval.RetrievalOptions{K: k, Groups: groups})
+	sys := eval.System{Name: tag, Searcher: eval.InMode(ix, m)}
+	opts := eval.RetrievalOptions{K: k, Groups: groups}
+	for range warmup {
+		if _, err := eval.RunQueries(ctx, sys, qs, opts); err != nil {
+			return Searched{}, err
+		}
+	}
+	sr, err := eval.RunQueries(ctx, sys, qs, opts)
 	if err != nil {
 		return Searched{}, err
 	}

@@ -80,7 +80,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	m := Manifest{Manifest: backend.Manifest{
 		SchemaVersion: SchemaVersion, Analyzer: "en (assay terms, NOSTEM in RediSearch)", Fields: "content=title+text",
 		BM25: o.BM25, Chunking: o.Chunking, CorpusChecksum: o.Checksum, Documents: len(docs), Chunks: len(chunks),
-	}}
+	}, ContentSortable: contentSortable}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
 		m.VectorType = Float32
@@ -419,19 +419,36 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 
 // FT.CREATE options that cut RediSearch's indexing work where assay's
 // queries do not need it (docs/log/round-22-r22-build.md):
+//
 //   - NOOFFSETS: no term positions. assay sends no phrase, SLOP, INORDER
 //     or HIGHLIGHT query (NOHL is set besides); BM25STD, the TAG and
 //     NUMERIC clauses, KNN and matched_terms() do not read positions. At
 //     50,000 chunks the inverted index shrinks from 32.9 to 23.2 MB
 //     (offset vectors 5.0 MB, the rest the encoding) and the top 100 of
 //     every query is the same, ids and scores.
+//
 //   - NOFIELDS: no field mask per posting, set only while the schema has
 //     one TEXT field (content), so "@content:t" can mean nothing else.
 //
+//   - content SORTABLE UNF: RediSearch keeps each chunk's content field,
+//     as stored, in its document table, and the BM25 leg's candidates'
+//     read (RETURN 1 content, about 420 candidates a split query at
+//     k = 100) takes it from there instead of opening every candidate's
+//     HASH: at 50,000 chunks that read cost Redis about 5 µs a
+//     candidate whatever the field's size (RETURN 1 status cost as much
+//     as RETURN 1 content), and SORTABLE halved it, the ids, scores and
+//     content returned identical (TestLegReplyCost,
+//     docs/log/round-24-r24-redis.md). At 500,000 chunks the search
+//     itself is most of the leg, and bm25's p50 moved ×0.95–0.96. UNF keeps the value as stored
+//     (no lower-casing). Redis holds a second copy of the field (about
+//     700 bytes a SciFact chunk). Indexes built before it read alike:
+//     the queries and replies are the same, only slower.
+//
 // Variables for the measurements.
 var (
-	noOffsets = true
-	noFields  = true
+	noOffsets       = true
+	noFields        = true
+	contentSortable = true
 	// measureDrop names schema fields a measurement leaves out of
 	// FT.CREATE (the chunks' HASHes still hold them); empty in use.
 	measureDrop = map[string]bool{}
@@ -447,8 +464,11 @@ var (
 // documents; TestEachChunkIndexedOnce).
 func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) error {
 	const op = "redisearch.Build"
+	// The content field's WEIGHT is RediSearch's default, 1, and not
+	// sent: go-redis writes WEIGHT after SORTABLE, where FT.CREATE
+	// refuses it ("Invalid field type for field `WEIGHT`").
 	schema := []*redis.FieldSchema{
-		{FieldName: fieldContent, FieldType: redis.SearchFieldTypeText, NoStem: true, Weight: 1},
+		{FieldName: fieldContent, FieldType: redis.SearchFieldTypeText, NoStem: true, Sortable: m.ContentSortable, UNF: m.ContentSortable},
 		{FieldName: fieldACL, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
 		{FieldName: fieldStatus, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},
 		{FieldName: fieldType, FieldType: redis.SearchFieldTypeTag, Separator: tagSeparator, CaseSensitive: true},

@@ -164,3 +164,7 @@ func SetSampleRows(n int) int { return swap(&sampleRows, n) }
 func SetIndexOptions(offsetsOff, fieldsOff bool) (bool, bool) {
 	return swap(&noOffsets, offsetsOff), swap(&noFields, fieldsOff)
 }
+
+// SetContentSortable sets whether later builds make the content field
+// SORTABLE UNF and returns the previous setting.
+func SetContentSortable(on bool) bool { return swap(&contentSortable, on) }

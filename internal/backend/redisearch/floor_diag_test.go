@@ -96,31 +96,7 @@ func TestEngineFloor(t *testing.T) {
 		want := strings.Split(s, ",")
 		forms = slices.DeleteFunc(forms, func(f form) bool { return !slices.Contains(want, f.name) })
 	}
-	info, err := ix.rdb.Info(ctx, "server").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := ""
-	for line := range strings.SplitSeq(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
-			pid = v
-		}
-	}
-	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
-	if _, err := os.Stat(stat); pid == "" || err != nil {
-		t.Fatalf("Redis's main thread: %q (%v): the server must run on this machine", stat, err)
-	}
-	redisCPU := func() time.Duration {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return time.Duration(n)
-	}
+	redisCPU := schedstatReader(t, ix)
 	inCommands := func() time.Duration {
 		_, u := redisUsec(t, ix, "FT.SEARCH", "HMGET", "HGETALL", "HGET", "GET", "FT.AGGREGATE")
 		return time.Duration(u * float64(time.Microsecond))

@@ -31,24 +31,7 @@ func TestIndexOptionsChangeNoAnswer(t *testing.T) {
 	hollin, _ := hollinChunks(t)
 	an := terms.New()
 	for ci, chunks := range [][]corpus.Chunk{hollin, matchedCorpus(5, 300)} {
-		groupSet := map[string]bool{}
-		var queries []string
-		for i, c := range chunks {
-			for _, g := range c.ACL {
-				groupSet[g] = true
-			}
-			if i%3 == 0 {
-				ws := strings.Fields(c.Title + " " + c.Text)
-				queries = append(queries, strings.Join(ws[:min(8, len(ws))], " "))
-			}
-		}
-		groups := slices.Sorted(func(yield func(string) bool) {
-			for g := range groupSet {
-				if !yield(g) {
-					return
-				}
-			}
-		})
+		queries, groups := queriesAndGroups(chunks)
 		views := [][]string{groups, {"public"}, {groups[len(groups)-1]}, {"public", groups[0]}}
 		var ixs [2]*redisearch.Index
 		for i, off := range []bool{true, false} {
@@ -115,4 +98,24 @@ func TestIndexOptionsChangeNoAnswer(t *testing.T) {
 		}
 		t.Logf("corpus %d: %d chunks, %d queries × %d callers × 2 filters, %d with hits", ci, len(chunks), len(queries), len(views), compared)
 	}
+}
+
+// queriesAndGroups are queries made of the first eight words of every
+// third chunk, and the groups of the chunks' ACLs, sorted.
+func queriesAndGroups(chunks []corpus.Chunk) (queries, groups []string) {
+	groupSet := map[string]bool{}
+	for i, c := range chunks {
+		for _, g := range c.ACL {
+			groupSet[g] = true
+		}
+		if i%3 == 0 {
+			ws := strings.Fields(c.Title + " " + c.Text)
+			queries = append(queries, strings.Join(ws[:min(8, len(ws))], " "))
+		}
+	}
+	for g := range groupSet {
+		groups = append(groups, g)
+	}
+	slices.Sort(groups)
+	return queries, groups
 }

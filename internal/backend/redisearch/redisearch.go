@@ -104,6 +104,11 @@ type Manifest struct {
 	// BFLOAT16; empty in indexes built before it was recorded (schema
 	// 4), whose vectors are FLOAT32.
 	VectorType string `json:"vector_type,omitempty"`
+	// ContentSortable: the content field is SORTABLE UNF, so the BM25
+	// leg's candidates' read takes it from RediSearch's document table
+	// (build.go). False in indexes built before round 24, which are read
+	// the same way. Not a schema version: no reader depends on it.
+	ContentSortable bool `json:"content_sortable,omitempty"`
 }
 
 // Vector element types.

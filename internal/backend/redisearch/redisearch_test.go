@@ -40,7 +40,7 @@ func ids(hits []backend.Hit) []string {
 }
 
 // buildOpen builds chunks into index name and opens it.
-func buildOpen(t *testing.T, rdb *redis.Client, name string, chunks []corpus.Chunk, o redisearch.BuildOptions) *redisearch.Index {
+func buildOpen(t testing.TB, rdb *redis.Client, name string, chunks []corpus.Chunk, o redisearch.BuildOptions) *redisearch.Index {
 	t.Helper()
 	ctx := context.Background()
 	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, o); err != nil {
