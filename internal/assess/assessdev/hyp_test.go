@@ -55,10 +55,15 @@ func TestV24(t *testing.T) {
 // kind's modifier read through its WordNet similar-to and also-see
 // relatives, see assess/alike.go) on every development set, first attempt
 // and loop: v25 must refuse as many no-answer questions on every set, be
-// right no less often in total (more often, with a thesaurus) and accept
-// on a relevant chunk no smaller a share of the time. Without a thesaurus
-// the two are the same assessor. SKIP_SETS leaves sets out (fresh22, the
-// round's validation set).
+// right more often with a thesaurus, and every question it accepts that
+// v24 refused must be right (an answerable one, a relevant document among
+// the hits). Not the share of acceptances on a relevant chunk: fresh16
+// z80, a comparison v25 gets right, is accepted by the comparison reading
+// on the warranty page joined with the X300 Pro's specifications (the
+// answer cites the two specification pages), which lowers the share from
+// 1001/1169 to 1004/1173 (docs/log/round-24-a24-wn.md). Without a
+// thesaurus the two are the same assessor. SKIP_SETS leaves sets out
+// (fresh22, the round's validation set).
 func TestV25(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
@@ -70,11 +75,11 @@ func TestV25(t *testing.T) {
 			sets = append(sets, s)
 		}
 	}
-	keeps := keepsRefusalAndShare(t, "v24", "v25")
 	compareVersions(t, b, qs, "v24", "v25", func(on bool) { b.Alike = on }, func(way string, o, n map[string]*score, a, z score) {
-		keeps(way, o, n, a, z)
-		if b.Thesaurus != nil && z.right == a.right {
-			t.Errorf("%s: v25 %s is not right more often than v24 %s", way, z, a)
+		refusesNoFewer(t, way, "v24", "v25", o, n)
+		t.Logf("%s total: v24 %s | v25 %s", way, a, z)
+		if z.right-a.right != z.accepted-a.accepted || b.Thesaurus != nil && z.right == a.right || b.Thesaurus == nil && z != a {
+			t.Errorf("%s: v25 %s against v24 %s: not right more often with a thesaurus, the same without, or accepts a question it is not right on", way, z, a)
 		}
 	})
 }
