@@ -64,33 +64,20 @@ func linkCandidates(th Thesaurus) map[string]func(string) []thesaurus.Taxon {
 	if !ok || !ok2 {
 		return nil
 	}
-	both := func(xs []thesaurus.Taxon) []thesaurus.Taxon {
-		var out []thesaurus.Taxon
-		for _, x := range xs {
-			if x.Common && x.ItsCommon {
-				out = append(out, x)
+	keep := func(ok func(x thesaurus.Taxon) bool) func([]thesaurus.Taxon) []thesaurus.Taxon {
+		return func(xs []thesaurus.Taxon) []thesaurus.Taxon {
+			var out []thesaurus.Taxon
+			for _, x := range xs {
+				if ok(x) {
+					out = append(out, x)
+				}
 			}
+			return out
 		}
-		return out
 	}
-	q := func(xs []thesaurus.Taxon) []thesaurus.Taxon {
-		var out []thesaurus.Taxon
-		for _, x := range xs {
-			if x.Common {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
-	its := func(xs []thesaurus.Taxon) []thesaurus.Taxon {
-		var out []thesaurus.Taxon
-		for _, x := range xs {
-			if x.ItsCommon {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
+	both := keep(func(x thesaurus.Taxon) bool { return x.Common && x.ItsCommon })
+	q := keep(func(x thesaurus.Taxon) bool { return x.Common })
+	its := keep(func(x thesaurus.Taxon) bool { return x.ItsCommon })
 	two := func(w string, sister bool) []thesaurus.Taxon {
 		var out []thesaurus.Taxon
 		for _, x := range both(tx.Taxa(w)) {

@@ -23,6 +23,19 @@ func withoutSets(qs []asked) []asked {
 	return out
 }
 
+// skipSets leaves the sets SKIP_SETS names out of sets, and returns what
+// puts them back.
+func skipSets() func() {
+	all := sets
+	sets = nil
+	for _, s := range all {
+		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
+			sets = append(sets, s)
+		}
+	}
+	return func() { sets = all }
+}
+
 // TestV24 compares builtin:coverage-v23 (Builtin.Hyp off) with v24 (the
 // coverage rules credit a question word's direct hypernyms and hyponyms
 // as well, see assess/hyp.go) on every development set, first attempt
@@ -34,14 +47,7 @@ func withoutSets(qs []asked) []asked {
 func TestV24(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
-	all := sets
-	defer func() { sets = all }()
-	sets = nil
-	for _, s := range all {
-		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
-			sets = append(sets, s)
-		}
-	}
+	defer skipSets()()
 	keeps := keepsRefusalAndShare(t, "v23", "v24")
 	compareVersions(t, b, qs, "v23", "v24", func(on bool) { b.Hyp = on; b.Alike = false }, func(way string, o, n map[string]*score, a, z score) {
 		keeps(way, o, n, a, z)
@@ -67,14 +73,7 @@ func TestV24(t *testing.T) {
 func TestV25(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
-	all := sets
-	defer func() { sets = all }()
-	sets = nil
-	for _, s := range all {
-		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
-			sets = append(sets, s)
-		}
-	}
+	defer skipSets()()
 	compareVersions(t, b, qs, "v24", "v25", func(on bool) { b.Alike = on }, func(way string, o, n map[string]*score, a, z score) {
 		refusesNoFewer(t, way, "v24", "v25", o, n)
 		t.Logf("%s total: v24 %s | v25 %s", way, a, z)

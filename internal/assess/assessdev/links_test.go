@@ -1,7 +1,6 @@
 package assessdev
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -24,24 +23,16 @@ func TestLinksMeasure(t *testing.T) {
 	words := map[string]map[string][]string{}
 	rows := map[string]int{}
 	for _, a := range qs {
-		res, ls, err := b.Lacks(context.Background(), a.req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ls) == 0 {
+		res, l, ok := lackOf(t, b, a)
+		if !ok || res.Assessment.Sufficient && res.Assessment.Score >= threshold {
 			continue
 		}
-		l := ls[len(ls)-1]
-		acc := res.Assessment.Sufficient && res.Assessment.Score >= threshold
-		rel := slices.Contains(a.q.Relevant, a.chunkDoc[l.ChunkID])
-		g := ""
-		switch {
-		case a.answerable && !acc && rel:
+		g := "N"
+		if a.answerable {
+			if !slices.Contains(a.q.Relevant, a.chunkDoc[l.ChunkID]) {
+				continue
+			}
 			g = "A"
-		case !a.answerable && !acc:
-			g = "N"
-		default:
-			continue
 		}
 		rows[g]++
 		for name, fit := range l.LinkFit {
