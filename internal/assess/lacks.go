@@ -54,10 +54,6 @@ type TermLack struct {
 
 // linkCandidates are the relations Lacks measures beyond v24's, each the
 // words it gives a question word (development measurement, round 24).
-func LinkCandidates(th Thesaurus) map[string]func(string) []thesaurus.Taxon {
-	return linkCandidates(th)
-}
-
 func linkCandidates(th Thesaurus) map[string]func(string) []thesaurus.Taxon {
 	lk, ok := th.(Linker)
 	tx, ok2 := th.(Taxonomer)
