@@ -297,7 +297,14 @@ type Builtin struct {
 	// hyponym too, through common senses of both words; accepted when it
 	// then suffices and a hypernym or hyponym was credited. Off:
 	// builtin:coverage-v23.
-	Hyp       bool
+	Hyp bool
+	// Alike (builtin:coverage-v25, see alike.go): a kind the question
+	// names with a modifier no visible document uses ("normal delivery")
+	// is named by a sentence that puts before its noun a word WordNet
+	// relates to the modifier as the same (similar to, also see, common
+	// senses of both: "Standard delivery"), not read as another kind.
+	// Off: builtin:coverage-v24.
+	Alike     bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -321,7 +328,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -405,7 +412,8 @@ var namedModels = []struct {
 	{V21Model, []modelSwitch{flag("scene", func(b *Builtin) bool { return b.Scene })}},
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
-	{BuiltinModel, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
+	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
+	{BuiltinModel, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -924,7 +932,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	if b.lacks != nil && len(all) > 0 {
-		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related))
+		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related, ents, vocab))
 	}
 	if best != nil && !best.fit && len(ents) > 1 && b.compares(question) {
 		if j := r.compared(all, covers, b.Joint); j != nil && j.fit {
@@ -1042,6 +1050,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if ruled != nil {
 		ruled.cands = res.cands
+		if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return len(ruled.Accepted) > 0 && e.ChunkID == ruled.Accepted[0] }); i >= 0 {
+			ruled.Assessment.Reason += b.alikeRead(question, req.Evidence[i].Text, r.kinds)
+		}
 		return *ruled, nil
 	}
 	// What the question asks for, and what the best chunk holds of it.
@@ -1071,6 +1082,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[best.key].term)
 	default:
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage))
+	}
+	if a.Sufficient && best.ev != nil {
+		a.Reason += b.alikeRead(question, best.ev.Text, r.kinds)
 	}
 	// A rewrite can find nothing when no visible document has a word of
 	// the question, or mentions one of its entities; and it cannot raise
@@ -1346,6 +1360,11 @@ type kind struct {
 	// (Builtin.Shaped): its positive ("high" for "highest") names the
 	// same kind.
 	superlative bool
+	// alike (builtin:coverage-v25, Builtin.Alike) are the terms of the
+	// modifier's WordNet relatives that name the same kind ("standard"
+	// for "normal"): a sentence naming the head with one of them is
+	// about it, not another kind.
+	alike []string
 }
 
 // restricted lists the kinds the clause that asks names (see kind): a word
@@ -1390,7 +1409,7 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 		if _, ok := content[m[0]]; !ok && !compound {
 			continue // a frame word
 		}
-		out = append(out, kind{mod: m[0], head: h[0], superlative: shaped && !compound})
+		out = append(out, kind{mod: m[0], head: h[0], superlative: shaped && !compound, alike: b.alike(fields[i])})
 	}
 	return out
 }
@@ -1416,7 +1435,7 @@ func (b *Builtin) otherKind(sentence string, kinds []kind) bool {
 			}
 			counted := i > 0 && b.Counted && answertype.NumberWord(strings.Trim(fields[i-1], "\"'("))             // "ten speeds" counts, names no kind
 			positive := k.superlative && len(prev) == 1 && len(prev[0]) >= 3 && strings.HasPrefix(k.mod, prev[0]) // "high" for "highest"
-			if len(prev) != 1 || prev[0] == k.mod || positive || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
+			if len(prev) != 1 || prev[0] == k.mod || positive || slices.Contains(k.alike, prev[0]) || strings.ContainsFunc(prev[0], unicode.IsDigit) || counted {
 				other = false
 			}
 		}

@@ -73,6 +73,22 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary, chunk m
 	if !ok {
 		return nil
 	}
+	return b.linked(question, ents, vocab, chunk, func(word string) []thesaurus.Taxon {
+		var out []thesaurus.Taxon
+		for _, x := range tx.Taxa(word) {
+			if x.Common && x.ItsCommon {
+				out = append(out, x)
+			}
+		}
+		return out
+	})
+}
+
+// linked is taxa for the words links gives a question word (already
+// filtered by their senses): of them, single words that are no unit,
+// not the question's own, that the chunk holds and the asker's documents
+// use, each named by how it relates (linkHow).
+func (b *Builtin) linked(question string, ents []Entity, vocab Vocabulary, chunk map[string]bool, links func(word string) []thesaurus.Taxon) map[string][]synonym {
 	inEntity, inQuestion := entityTerms(ents), b.an.Set(question)
 	lower := strings.ContainsFunc(question, unicode.IsLower)
 	type spelling struct{ word, term string }
@@ -95,8 +111,8 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary, chunk m
 			continue
 		}
 		var lacked []string // relatives the documents may use but the chunk lacks
-		for _, x := range tx.Taxa(sp.word) {
-			if !x.Common || !x.ItsCommon || answertype.IsUnit(x.Word) {
+		for _, x := range links(sp.word) {
+			if answertype.IsUnit(x.Word) {
 				continue
 			}
 			rt := b.an.Terms(x.Word)
@@ -112,11 +128,7 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary, chunk m
 			}
 			found[sp.term] = true
 			if !containsTerm(out[sp.term], rt[0]) {
-				how := "a narrower word"
-				if x.Broader {
-					how = "a broader word"
-				}
-				out[sp.term] = append(out[sp.term], synonym{Word: x.Word, Term: rt[0], How: how})
+				out[sp.term] = append(out[sp.term], synonym{Word: x.Word, Term: rt[0], How: linkHow(x)})
 			}
 		}
 		if !found[sp.term] && len(lacked) > 0 && slices.ContainsFunc(words[i+1:], func(o spelling) bool { return o.term == sp.term && o.word != sp.word }) {
@@ -124,6 +136,19 @@ func (b *Builtin) taxa(question string, ents []Entity, vocab Vocabulary, chunk m
 		}
 	}
 	return out
+}
+
+// linkHow says how x relates to the question's word, in the reason.
+func linkHow(x thesaurus.Taxon) string {
+	switch {
+	case x.Pointer == '+':
+		return "a derived word"
+	case x.Pointer != 0 && x.Pointer != '@' && x.Pointer != '~':
+		return "a related word"
+	case x.Broader:
+		return "a broader word"
+	}
+	return "a narrower word"
 }
 
 func containsTerm(syns []synonym, t string) bool {

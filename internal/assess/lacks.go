@@ -3,6 +3,9 @@ package assess
 import (
 	"context"
 	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // A Lack is what the first chunk in the assessor's order holds of the
@@ -29,6 +32,11 @@ type Lack struct {
 	// VerbFit is KnownFit for the question's verbs only (those of the
 	// clause that asks and of its scene, answertype.Verbs).
 	VerbFit bool
+	// BaseFit is the fit with v24's credit (Kin's relatives and Hyp's
+	// taxa); LinkFit, per candidate relation (linkCandidates), the fit
+	// with that relation's words credited on top of it.
+	BaseFit bool
+	LinkFit map[string]bool
 	Terms   []TermLack
 }
 
@@ -39,6 +47,73 @@ type TermLack struct {
 	Known, Entity, Held   bool
 	Dropped, Asked, Scene bool
 	Mutual, Related       []string // relatives the chunk holds
+	// Links: per candidate relation, the words it reaches that the chunk
+	// holds (a lacked term's only).
+	Links map[string][]string
+}
+
+// linkCandidates are the relations Lacks measures beyond v24's, each the
+// words it gives a question word (development measurement, round 24).
+func linkCandidates(th Thesaurus) map[string]func(string) []thesaurus.Taxon {
+	lk, ok := th.(Linker)
+	tx, ok2 := th.(Taxonomer)
+	if !ok || !ok2 {
+		return nil
+	}
+	keep := func(ok func(x thesaurus.Taxon) bool) func([]thesaurus.Taxon) []thesaurus.Taxon {
+		return func(xs []thesaurus.Taxon) []thesaurus.Taxon {
+			var out []thesaurus.Taxon
+			for _, x := range xs {
+				if ok(x) {
+					out = append(out, x)
+				}
+			}
+			return out
+		}
+	}
+	both := keep(func(x thesaurus.Taxon) bool { return x.Common && x.ItsCommon })
+	q := keep(func(x thesaurus.Taxon) bool { return x.Common })
+	its := keep(func(x thesaurus.Taxon) bool { return x.ItsCommon })
+	two := func(w string, sister bool) []thesaurus.Taxon {
+		var out []thesaurus.Taxon
+		for _, x := range both(tx.Taxa(w)) {
+			if strings.Contains(x.Word, " ") {
+				continue
+			}
+			for _, y := range tx.Taxa(x.Word) {
+				if y.Its == 0 || !y.ItsCommon || y.Sense != x.Its {
+					continue // the step leaves from the sense the first reached
+				}
+				if (y.Broader == x.Broader) != sister {
+					out = append(out, y)
+				}
+			}
+		}
+		return out
+	}
+	return map[string]func(string) []thesaurus.Taxon{
+		"deriv":      func(w string) []thesaurus.Taxon { return both(lk.Links(w, "+")) },
+		"deriv-q":    func(w string) []thesaurus.Taxon { return q(lk.Links(w, "+")) },
+		"deriv-any":  func(w string) []thesaurus.Taxon { return lk.Links(w, "+") },
+		"similar":    func(w string) []thesaurus.Taxon { return both(lk.Links(w, "&^")) },
+		"similar-q":  func(w string) []thesaurus.Taxon { return q(lk.Links(w, "&^=")) },
+		"particip":   func(w string) []thesaurus.Taxon { return q(lk.Links(w, "<\\")) },
+		"mero":       func(w string) []thesaurus.Taxon { return both(lk.Links(w, "%#")) },
+		"mero-q":     func(w string) []thesaurus.Taxon { return q(lk.Links(w, "%#")) },
+		"hyp2":       func(w string) []thesaurus.Taxon { return two(w, false) },
+		"sister":     func(w string) []thesaurus.Taxon { return two(w, true) },
+		"any":        func(w string) []thesaurus.Taxon { return lk.Links(w, "+=&@~<\\^%#") },
+		"hyp-any":    func(w string) []thesaurus.Taxon { return lk.Links(w, "@~") },
+		"nonhyp-any": func(w string) []thesaurus.Taxon { return lk.Links(w, "+=&<\\^%#") },
+		"nonhyp-q":   func(w string) []thesaurus.Taxon { return q(lk.Links(w, "+=&<\\^%#")) },
+		"nonhyp-its": func(w string) []thesaurus.Taxon { return its(lk.Links(w, "+=&<\\^%#")) },
+		"any-q":      func(w string) []thesaurus.Taxon { return q(lk.Links(w, "+=&@~<\\^%#")) },
+		"any-its":    func(w string) []thesaurus.Taxon { return its(lk.Links(w, "+=&@~<\\^%#")) },
+		"any-both":   func(w string) []thesaurus.Taxon { return both(lk.Links(w, "+=&@~<\\^%#")) },
+		"union": func(w string) []thesaurus.Taxon {
+			return slices.Concat(q(lk.Links(w, "+&^=<\\")), both(lk.Links(w, "%#")), two(w, false))
+		},
+	}
 }
 
 // Lacks is Assess, with the Lack of each reading assess made (the last
@@ -52,7 +127,7 @@ func (b *Builtin) Lacks(ctx context.Context, req Request) (Result, []Lack, error
 }
 
 // lackOf is the Lack of j, judged on r.
-func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map[string]bool, string) bool, related map[string][]synonym) Lack {
+func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map[string]bool, string) bool, related map[string][]synonym, ents []Entity, vocab Vocabulary) Lack {
 	l := Lack{ChunkID: j.ev.ChunkID, Question: question, Coverage: j.coverage, Typed: j.typed, Fit: j.fit, HasKey: j.hasKey(r, covers), Entities: j.entities, Ents: len(r.ents)}
 	mutual := b.kin(question, related)
 	for _, q := range r.qterms {
@@ -90,5 +165,68 @@ func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map
 	l.UnknownFit = r.judge(j.have, credit(false, true, false), j.typed).fit
 	l.AnyFit = r.judge(j.have, credit(true, true, false), j.typed).fit
 	l.VerbFit = r.judge(j.have, credit(true, false, true), j.typed).fit
+	var base map[string][]synonym
+	if b.Kin {
+		base = mutual
+	}
+	if b.Hyp && b.Thesaurus != nil {
+		base = withTaxa(base, b.taxa(question, ents, vocab, j.have))
+	}
+	fits := func(credit map[string][]synonym) bool {
+		kr := *r
+		kr.literal = covers
+		return kr.judge(j.have, relatedCovers(covers, credit), j.typed).fit
+	}
+	l.BaseFit = fits(base)
+	if b.Thesaurus != nil { // "forms": another form of the word, as translate puts it (kinForms)
+		forms := map[string][]synonym{}
+		for _, raw := range strings.Fields(question) {
+			w := plainWord(raw)
+			ts := b.an.Terms(w)
+			if len(ts) != 1 || len(related[ts[0]]) == 0 || forms[ts[0]] != nil {
+				continue
+			}
+			for _, s := range mutualOf(b.Thesaurus, true, true, w, ts[0], related[ts[0]]) {
+				if j.have[s.Term] && !containsTerm(mutual[ts[0]], s.Term) {
+					forms[ts[0]] = append(forms[ts[0]], s)
+				}
+			}
+		}
+		if l.LinkFit == nil {
+			l.LinkFit = map[string]bool{}
+		}
+		l.LinkFit["forms"] = fits(withTaxa(base, forms))
+		for i, t := range l.Terms {
+			if t.Held || t.Dropped || t.Entity || len(forms[t.Term]) == 0 {
+				continue
+			}
+			if l.Terms[i].Links == nil {
+				l.Terms[i].Links = map[string][]string{}
+			}
+			for _, s := range forms[t.Term] {
+				l.Terms[i].Links["forms"] = append(l.Terms[i].Links["forms"], s.Word)
+			}
+		}
+	}
+	if cands := linkCandidates(b.Thesaurus); cands != nil {
+		if l.LinkFit == nil {
+			l.LinkFit = map[string]bool{}
+		}
+		for name, fetch := range cands {
+			words := b.linked(question, ents, vocab, j.have, fetch)
+			l.LinkFit[name] = fits(withTaxa(base, words))
+			for i, t := range l.Terms {
+				if t.Held || t.Dropped || t.Entity {
+					continue
+				}
+				for _, s := range words[t.Term] {
+					if l.Terms[i].Links == nil {
+						l.Terms[i].Links = map[string][]string{}
+					}
+					l.Terms[i].Links[name] = append(l.Terms[i].Links[name], s.Word)
+				}
+			}
+		}
+	}
 	return l
 }

@@ -11,7 +11,13 @@ import (
 // followed are the pointer symbols any lookup reads: the relations
 // Related follows and the taxonomic ones Taxa does. Open keeps these
 // pointers of every synset and no others.
-const followed = relations + taxonomic
+const followed = relations + taxonomic + linked
+
+// linked are the pointer symbols only Links reads, besides those above:
+// participle (<), pertainym (\\), also see (^), and meronym (%) and
+// holonym (#) of every kind (WordNet's %m %s %p and #m #s #p, kept as
+// their first byte).
+const linked = "<\\^%#"
 
 // A synsetTable is one data file's synsets as Open parses them, every
 // line at once: each synset's words and its pointers of the followed
@@ -120,7 +126,7 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 			if !ok || len(sym) == 0 || len(sym) > 2 {
 				return nil, bad("pointer %d %q is malformed", i+1, bytes.Join([][]byte{sym, o, pos, st}, []byte{' '}))
 			}
-			if len(sym) == 1 && strings.IndexByte(followed, sym[0]) >= 0 {
+			if (len(sym) == 1 || sym[0] == '%' || sym[0] == '#') && strings.IndexByte(followed, sym[0]) >= 0 {
 				p.sym = sym[0]
 				t.ptrs = append(t.ptrs, p)
 			}

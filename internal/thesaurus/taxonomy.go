@@ -27,6 +27,9 @@ type Taxon struct {
 	// reached: "delete" reaches "erase" through its first sense.
 	Its       int
 	ItsCommon bool
+	// Pointer is the symbol followed ('@', '~', or one Links was asked
+	// for; a meronym's '%', a holonym's '#').
+	Pointer byte
 }
 
 // taxonomic are the pointers Taxa follows: hypernym and hyponym (for
@@ -54,7 +57,20 @@ func (w *WordNet) Taxa(word string) []Taxon {
 }
 
 // readTaxa is Taxa, uncached.
-func (w *WordNet) readTaxa(word string) []Taxon {
+func (w *WordNet) readTaxa(word string) []Taxon { return w.links(word, taxonomic) }
+
+// Links is Taxa for the pointers syms names instead, uncached: '+'
+// derivation, '<' participle, '\\' pertainym, '&' similar to, '^' also
+// see, '=' attribute, '%' meronym and '#' holonym (of every kind). A
+// lexical pointer (a derivation, a participle, a pertainym, an also see
+// between words) is followed only from the word's own lemma and reaches
+// only the word it names; a semantic one reaches every word of the synset.
+func (w *WordNet) Links(word, syms string) []Taxon {
+	return w.links(strings.ToLower(strings.TrimSpace(word)), syms)
+}
+
+// links is Links of a lower-cased word.
+func (w *WordNet) links(word, syms string) []Taxon {
 	ls := w.lemmas(word)
 	total := 0
 	for _, l := range ls {
@@ -74,15 +90,24 @@ func (w *WordNet) readTaxa(word string) []Taxon {
 				break
 			}
 			common := w.common(l, n, total)
-			words, ptrs := w.synsetBy(r, taxonomic)
+			words, ptrs := w.synsetBy(r, syms)
 			for _, p := range ptrs {
+				if p.source > 0 && (int(p.source) > len(words) || words[p.source-1] != strings.ReplaceAll(l.form, "_", " ")) {
+					continue // a lexical pointer from another word of the synset
+				}
 				targets, _ := w.synsetBy(p.synsetRef, "")
+				if p.target > 0 {
+					if int(p.target) > len(targets) {
+						continue
+					}
+					targets = targets[p.target-1 : p.target]
+				}
 				for _, x := range targets {
 					if x == word || slices.Contains(words, x) || slices.ContainsFunc(ls, func(l lemma) bool { return strings.ReplaceAll(l.form, "_", " ") == x }) {
 						continue
 					}
 					its, itsCommon := w.senseOf(x, p.synsetRef)
-					out = append(out, Taxon{Word: x, Broader: p.sym == '@', Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon})
+					out = append(out, Taxon{Word: x, Broader: p.sym == '@', Pos: r.pos, Sense: n, Common: common, Its: its, ItsCommon: itsCommon, Pointer: p.sym})
 				}
 			}
 		}

@@ -23,6 +23,19 @@ func withoutSets(qs []asked) []asked {
 	return out
 }
 
+// skipSets leaves the sets SKIP_SETS names out of sets, and returns what
+// puts them back.
+func skipSets() func() {
+	all := sets
+	sets = nil
+	for _, s := range all {
+		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
+			sets = append(sets, s)
+		}
+	}
+	return func() { sets = all }
+}
+
 // TestV24 compares builtin:coverage-v23 (Builtin.Hyp off) with v24 (the
 // coverage rules credit a question word's direct hypernyms and hyponyms
 // as well, see assess/hyp.go) on every development set, first attempt
@@ -34,19 +47,38 @@ func withoutSets(qs []asked) []asked {
 func TestV24(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
-	all := sets
-	defer func() { sets = all }()
-	sets = nil
-	for _, s := range all {
-		if !strings.Contains(","+os.Getenv("SKIP_SETS")+",", ","+s+",") {
-			sets = append(sets, s)
-		}
-	}
+	defer skipSets()()
 	keeps := keepsRefusalAndShare(t, "v23", "v24")
-	compareVersions(t, b, qs, "v23", "v24", func(on bool) { b.Hyp = on }, func(way string, o, n map[string]*score, a, z score) {
+	compareVersions(t, b, qs, "v23", "v24", func(on bool) { b.Hyp = on; b.Alike = false }, func(way string, o, n map[string]*score, a, z score) {
 		keeps(way, o, n, a, z)
 		if b.Thesaurus != nil && z.right == a.right {
 			t.Errorf("%s: v24 %s is not right more often than v23 %s", way, z, a)
+		}
+	})
+}
+
+// TestV25 compares builtin:coverage-v24 (Builtin.Alike off) with v25 (a
+// kind's modifier read through its WordNet similar-to and also-see
+// relatives, see assess/alike.go) on every development set, first attempt
+// and loop: v25 must refuse as many no-answer questions on every set, be
+// right more often with a thesaurus, and every question it accepts that
+// v24 refused must be right (an answerable one, a relevant document among
+// the hits). Not the share of acceptances on a relevant chunk: fresh16
+// z80, a comparison v25 gets right, is accepted by the comparison reading
+// on the warranty page joined with the X300 Pro's specifications (the
+// answer cites the two specification pages), which lowers the share from
+// 1001/1169 to 1004/1173 (docs/log/round-24-a24-wn.md). Without a
+// thesaurus the two are the same assessor. SKIP_SETS leaves sets out
+// (fresh22, the round's validation set).
+func TestV25(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v24", "v25", func(on bool) { b.Alike = on }, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v24", "v25", o, n)
+		t.Logf("%s total: v24 %s | v25 %s", way, a, z)
+		if z.right-a.right != z.accepted-a.accepted || b.Thesaurus != nil && z.right == a.right || b.Thesaurus == nil && z != a {
+			t.Errorf("%s: v25 %s against v24 %s: not right more often with a thesaurus, the same without, or accepts a question it is not right on", way, z, a)
 		}
 	})
 }

@@ -28,6 +28,20 @@ func reasonKind(reason string) string {
 	return "other"
 }
 
+// lackOf is a's verdict and the Lack of the question as the service
+// reads it (the last reading's); ok is false when there is none.
+func lackOf(t *testing.T, b *assess.Builtin, a asked) (assess.Result, assess.Lack, bool) {
+	t.Helper()
+	res, ls, err := b.Lacks(context.Background(), a.req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) == 0 {
+		return res, assess.Lack{}, false
+	}
+	return res, ls[len(ls)-1], true
+}
+
 // TestLacksMeasure measures, on the first attempt with the default
 // assessor, what the first chunk in the assessor's order lacks of the
 // question, for four groups: A answerable, refused, that chunk a relevant
@@ -43,14 +57,10 @@ func TestLacksMeasure(t *testing.T) {
 	}
 	var rows []row
 	for _, a := range qs {
-		res, ls, err := b.Lacks(context.Background(), a.req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ls) == 0 {
+		res, l, ok := lackOf(t, b, a)
+		if !ok {
 			continue
 		}
-		l := ls[len(ls)-1]
 		acc := res.Assessment.Sufficient && res.Assessment.Score >= threshold
 		rel := slices.Contains(a.q.Relevant, a.chunkDoc[l.ChunkID])
 		g := ""
