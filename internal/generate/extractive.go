@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV25Model = router.BuiltinGenerateModelV25
 	ExtractiveV24Model = router.BuiltinGenerateModelV24
 	ExtractiveV23Model = router.BuiltinGenerateModelV23
 	ExtractiveV22Model = router.BuiltinGenerateModelV22
@@ -352,7 +353,15 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v25 (ExtractiveModel) cites the page that answers in two more cases:
+// v26 (ExtractiveModel) reads two more questions in rule 13 (see
+// onQuestion and asksMore): a yes/no question whose clause that asks
+// states a value ("for a couple of hours", "in under 3 minutes") is
+// answered, once a kept sentence gives a value of that kind, like a
+// question asking that value; and a question mark closes the question
+// its sentence asks, the piece before it asking again only with a
+// question word of its own ("..., say three or four hours?" asks once).
+//
+// v25 (ExtractiveV25Model) cites the page that answers in two more cases:
 //
 //   - in rule 2, when the accepted source and the opening sentence's
 //     bear on the whole question alike (v11 switched only when the
@@ -423,7 +432,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 25 (ExtractiveModel), 24 (ExtractiveV24Model, without
+	// Version is 26 (ExtractiveModel), 25 (ExtractiveV25Model, without
+	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
 	// v25's tied accepted opening and typed-value gate: see the rules
 	// marked v25), 23 (ExtractiveV23Model, without
 	// v24's on-question pass: see the rules marked v24), 22 (ExtractiveV22Model, without
@@ -450,10 +460,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV25(an)
+	return NewExtractiveV26(an)
 }
 
-// NewExtractiveV25 returns version 25 (ExtractiveModel).
+// NewExtractiveV26 returns version 26 (ExtractiveModel).
+func NewExtractiveV26(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV25(an)
+	g.Version = 26
+	return g
+}
+
+// NewExtractiveV25 returns version 25 (ExtractiveV25Model).
 func NewExtractiveV25(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV24(an)
 	g.Version = 25
@@ -590,6 +607,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV25Model:
+		return NewExtractiveV25(an), nil
 	case ExtractiveV24Model:
 		return NewExtractiveV24(an), nil
 	case ExtractiveV23Model:
@@ -669,6 +688,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV23Model
 	case g.Version == 24:
 		return ExtractiveV24Model
+	case g.Version == 25:
+		return ExtractiveV25Model
 	}
 	return ExtractiveModel
 }
@@ -3771,7 +3792,7 @@ var padRules = map[string]bool{"same-source": true, "imperative": true}
 // taken out (round 22, g22-gen); the echo rule's sentence (rule 6) is
 // kept as every answering rule's is.
 func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen []*sentence, chosenBy map[*sentence]string, lead *sentence, asked answertype.Question, content []string, ents []assess.Entity) []*sentence {
-	if len(chosen) < 2 || asksMore(question) {
+	if len(chosen) < 2 || g.asksMore(question) {
 		return chosen
 	}
 	codes := entityTermSet(ents, true)
@@ -3802,12 +3823,29 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	typed := func(s *sentence) bool {
 		return asked.Type != answertype.Description && g.holds(asked, s.text) && g.counts(s.text, noun, asked)
 	}
+	// stated: for a yes/no question, the kinds of value the clause that
+	// asks states ("for a couple of hours", "in under 3 minutes"; not a
+	// scene's "after a year"): it asks whether the value is so, and a
+	// value of that kind decides it (v26)
+	var stated []answertype.Type
+	if g.Version >= 26 && asked.Type == answertype.YesNo {
+		for _, t := range []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money} {
+			if len(answertype.Find(t, answertype.Asking(question))) > 0 {
+				stated = append(stated, t)
+			}
+		}
+	}
+	givesStated := func(s *sentence) bool {
+		return slices.ContainsFunc(stated, func(t answertype.Type) bool { return len(answertype.Find(t, s.text)) > 0 })
+	}
 	keep := map[*sentence]bool{}
-	answered := false // a kept sentence gives a value of the asked type
+	answered := false       // a kept sentence gives a value of the asked type
+	statedAnswered := false // a kept sentence gives a value of a kind the yes/no question states
 	for i, s := range chosen {
 		if i == 0 || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin" {
 			keep[s] = true
 			answered = answered || (valueTypes[asked.Type] || asked.Type == answertype.Place || asked.Type == answertype.Name) && typed(s)
+			statedAnswered = statedAnswered || givesStated(s)
 		}
 	}
 	for _, s := range chosen {
@@ -3827,6 +3865,10 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 			}
 		}
 		switch {
+		case statedAnswered:
+			// v26: a yes/no question stating a value is answered by a
+			// value of that kind; past it, only another such value adds
+			keep[s] = holds && givesStated(s)
 		case answered && typed(s) && holds || !answered && (typed(s) || holds):
 			keep[s] = true
 		case answertype.Imperative(s.text):
@@ -3838,6 +3880,18 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })
 }
 
+// whWord reports whether text holds a question word (what, which, when,
+// where, who, whom, whose, why, how).
+func whWord(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		switch strings.TrimSuffix(strings.SplitN(w, "'", 2)[0], "'") {
+		case "what", "which", "when", "where", "who", "whom", "whose", "why", "how":
+			return true
+		}
+	}
+	return false
+}
+
 // asksMore reports whether question asks two or more things (v24): two
 // asking clauses (answertype.AskingClauses), or two of its pieces that
 // ask, split at commas, semicolons, spaced dashes and question marks: a
@@ -3847,18 +3901,29 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 // and what's the correct cover for the Pro's motor?", where the clause
 // count reads the last piece only). A lead-in ("once the K50 has
 // boiled, for how long will it keep the water hot") asks nothing.
-func asksMore(question string) bool {
+func (g *Extractive) asksMore(question string) bool {
 	if answertype.AskingClauses(question) > 1 {
 		return true
 	}
 	n := 0
 	for _, dashed := range strings.Split(strings.ReplaceAll(question, " – ", " - "), " - ") {
 		for p := range strings.SplitAfterSeq(dashed, "?") {
+			asking := 0 // pieces of this sentence in the form of a question
 			for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ';' }) {
-				if answertype.AskingClauses(piece) > 0 || strings.HasSuffix(strings.TrimSpace(piece), "?") {
-					n++
+				closes := strings.HasSuffix(strings.TrimSpace(piece), "?")
+				if answertype.AskingClauses(piece) > 0 || closes && (g.Version < 26 || whWord(piece)) {
+					asking++
 				}
 			}
+			// v26: a question mark closes the question its sentence
+			// asks; the piece before it asks again only with a question
+			// word of its own ("..., and up to what date are bookings
+			// affected?"), not as an aside ("Will the K50 keep water hot
+			// all morning, say three or four hours?" asks once)
+			if g.Version >= 26 && asking == 0 && strings.HasSuffix(strings.TrimSpace(p), "?") {
+				asking = 1
+			}
+			n += asking
 		}
 	}
 	return n > 1
