@@ -3838,18 +3838,24 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	givesStated := func(s *sentence) bool {
 		return slices.ContainsFunc(stated, func(t answertype.Type) bool { return len(answertype.Find(t, s.text)) > 0 })
 	}
+	// pad: a padding rule chose it; for a yes/no question, so is the
+	// opening's neighbour (v26)
+	pad := func(s *sentence) bool {
+		return padRules[chosenBy[s]] || g.Version >= 26 && asked.Type == answertype.YesNo && chosenBy[s] == "opening-neighbour"
+	}
+	denied := g.Version >= 26 && asked.Type == answertype.YesNo && reNegation.MatchString(chosen[0].text) && !strings.Contains(strings.ToLower(question), " or ")
 	keep := map[*sentence]bool{}
 	answered := false       // a kept sentence gives a value of the asked type
 	statedAnswered := false // a kept sentence gives a value of a kind the yes/no question states
 	for i, s := range chosen {
-		if i == 0 || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin" {
+		if i == 0 || s == lead || !pad(s) && chosenBy[s] != "thin" {
 			keep[s] = true
 			answered = answered || (valueTypes[asked.Type] || asked.Type == answertype.Place || asked.Type == answertype.Name) && typed(s)
 			statedAnswered = statedAnswered || givesStated(s)
 		}
 	}
 	for _, s := range chosen {
-		if !keep[s] && !padRules[chosenBy[s]] && !answered {
+		if !keep[s] && !pad(s) && !answered {
 			keep[s] = true
 		}
 	}
@@ -3859,12 +3865,26 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		}
 		holds := false // a word of the asking clause
 		for t := range s.first.own {
-			if asks[t] {
+			// v26: for a yes/no question, one no kept sentence holds
+			if asks[t] && !(denied && chosen[0].first.own[t]) {
 				holds = true
 				break
 			}
 		}
 		switch {
+		case g.Version >= 26 && asked.Type == answertype.YesNo && chosenBy[s] == "opening-neighbour":
+			// v26: a yes/no question's deciding words are on most
+			// sentences ("fine", "free", an instruction); the opening's
+			// neighbour decides it only about a word of the question
+			// the opening does not hold
+			said, novel := false, false
+			for t := range s.first.own {
+				if asks[t] {
+					said = true
+					novel = novel || !chosen[0].first.own[t]
+				}
+			}
+			keep[s] = novel || !said && !statedAnswered
 		case statedAnswered:
 			// v26: a yes/no question stating a value is answered by a
 			// value of that kind; past it, only another such value adds
