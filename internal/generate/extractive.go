@@ -353,13 +353,17 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v26 (ExtractiveModel) reads two more questions in rule 13 (see
-// onQuestion and asksMore): a yes/no question whose clause that asks
-// states a value ("for a couple of hours", "in under 3 minutes") is
-// answered, once a kept sentence gives a value of that kind, like a
-// question asking that value; and a question mark closes the question
-// its sentence asks, the piece before it asking again only with a
-// question word of its own ("..., say three or four hours?" asks once).
+// v26 (ExtractiveModel) quotes fewer sentences of the pages it cites
+// (rule 13, see onQuestion and asksMore): a yes/no question whose clause
+// that asks states a value ("for a couple of hours") is answered, once a
+// kept sentence gives a value of that kind, like a question asking that
+// value; a question mark closes the question its sentence asks, the
+// piece before it asking again only with a question word of its own
+// ("..., say three or four hours?" asks once); after a yes/no question's
+// denial, a padding sentence must hold a question word the denial does
+// not; a yes/no question's opening neighbour is padding; and an opening
+// that holds only the asked thing's names beside its typed neighbour is
+// not quoted.
 //
 // v25 (ExtractiveV25Model) cites the page that answers in two more cases:
 //
@@ -3895,6 +3899,25 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 			keep[s] = asked.Type == answertype.Description || asked.Type == answertype.Procedure || asked.Type == answertype.Condition
 		case asked.Type == answertype.Description && s.source == chosen[0].source && s.pos == chosen[0].pos+1 && len(decidingExpressions(s.text)) > 0:
 			keep[s] = true
+		}
+	}
+	// v26: for a question asking a value, an opening that gives none and
+	// holds of the question only the names and codes it names ("The X300
+	// Pro blender has a 1,500 W motor, ... and ten speeds" for "how fast
+	// does the X300 Pro spin") is not quoted beside its neighbour that
+	// gives the value ("High speed reaches 30,000 RPM"): it says which
+	// thing the page is about, which the citation's title says (v22's
+	// completes, for the opening)
+	if g.Version >= 26 && valueTypes[asked.Type] && chosen[0] != lead && chosenBy[chosen[0]] == "opening" && !typed(chosen[0]) {
+		names := entityTermSet(ents, false)
+		onlyNames := true
+		for t := range chosen[0].first.own {
+			if !names[t] && !codes[t] {
+				onlyNames = false
+			}
+		}
+		if onlyNames && slices.ContainsFunc(chosen, func(c *sentence) bool { return keep[c] && chosenBy[c] == "opening-neighbour" && typed(c) }) {
+			keep[chosen[0]] = false
 		}
 	}
 	return slices.DeleteFunc(chosen, func(c *sentence) bool { return !keep[c] })

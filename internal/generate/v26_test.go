@@ -22,7 +22,9 @@ import (
 //     holds ("covered", "warranty") is not quoted;
 //   - a yes/no question's opening neighbour holding only question words
 //     the opening holds ("receipt", "warranty") is not quoted (fresh13
-//     w42, fresh9 r05).
+//     w42, fresh9 r05);
+//   - an opening holding of a value question only the asked thing's name
+//     is not quoted beside its neighbour giving the value (fresh4 h69).
 func TestV26DropsPadding(t *testing.T) {
 	an := terms.New()
 	for _, c := range []struct {
@@ -44,6 +46,9 @@ func TestV26DropsPadding(t *testing.T) {
 		{v25case{"If I agree to the out-of-warranty repair, am I paying the inspection charge on top of the repair price?",
 			[]string{"pol-repairs", "faq-warranty-claim", "ntc-repair-centre-move", "faq-repair-tracking", "pol-warranty-2026"}, "pol-repairs"},
 			"deducted", "Collection by courier is free"},
+		{v25case{"How fast does the X300 Pro actually spin at full whack?",
+			[]string{"man-x300-specs", "man-x300-errors", "pol-warranty-2026", "man-x200-cleaning", "faq-hard-water"}, "man-x300-specs"},
+			"30,000 RPM", "The X300 Pro blender has a 1,500 W motor"},
 	} {
 		req := c.request(t)
 		if text, _ := answerOf(t, NewExtractiveV25(an), req); !strings.Contains(text, c.pad) || !strings.Contains(text, c.fact) {
