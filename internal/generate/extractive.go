@@ -3790,6 +3790,17 @@ var padRules = map[string]bool{"same-source": true, "imperative": true}
 //     the power button together for 15 seconds reset it" after "The K50
 //     would not pair with an older Android phone").
 //
+// v26 reads five more cases (see the comments marked v26): a yes/no
+// question stating a value in its clause that asks is answered, once a
+// kept sentence gives a value of that kind, like a value question; after
+// a yes/no question's denial, a padding sentence must hold a question
+// word the denial does not; a yes/no question's opening neighbour is
+// padding, kept for a question word the opening lacks or, holding none
+// (an instruction deciding the asked action), before a stated value is
+// given; a value question's opening holding only the asked thing's names
+// is dropped beside its typed neighbour; and asksMore counts a question
+// mark as closing one question.
+//
 // A dropped sentence is not brought back for a kept one that needs it
 // (a pronoun's sentence before, a restated question's answer after):
 // those readings changed no answer of the development sets and were
@@ -3847,6 +3858,10 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 	pad := func(s *sentence) bool {
 		return padRules[chosenBy[s]] || g.Version >= 26 && asked.Type == answertype.YesNo && chosenBy[s] == "opening-neighbour"
 	}
+	// denied: a yes/no question (not one offering alternatives, ", or
+	// ...") whose opening holds a negation: the page's denial decides it,
+	// and a sentence saying the question's words it says again adds
+	// nothing (v26)
 	denied := g.Version >= 26 && asked.Type == answertype.YesNo && reNegation.MatchString(chosen[0].text) && !strings.Contains(strings.ToLower(question), " or ")
 	keep := map[*sentence]bool{}
 	answered := false       // a kept sentence gives a value of the asked type
@@ -3869,7 +3884,8 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		}
 		holds := false // a word of the asking clause
 		for t := range s.first.own {
-			// v26: for a yes/no question, one no kept sentence holds
+			// v26: after a yes/no question's denial, one the denial
+			// (the opening) does not hold
 			if asks[t] && !(denied && chosen[0].first.own[t]) {
 				holds = true
 				break
@@ -3927,7 +3943,7 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 // where, who, whom, whose, why, how).
 func whWord(text string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		switch strings.TrimSuffix(strings.SplitN(w, "'", 2)[0], "'") {
+		switch strings.SplitN(w, "'", 2)[0] { // "where's": "where"
 		case "what", "which", "when", "where", "who", "whom", "whose", "why", "how":
 			return true
 		}
