@@ -18,7 +18,7 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// TestEvalReplay gives the builtin extractive generators (v24, v25) what
+// TestEvalReplay gives the builtin extractive generators (v25, v26) what
 // the loop gave its generator in recorded answer evaluations: for every
 // question of a development set's report whose loop accepted evidence,
 // the accepted attempt's documents in rank order (each document is one
@@ -56,7 +56,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV24(an), NewExtractiveV25(an)}
+	gens := []*Extractive{NewExtractiveV25(an), NewExtractiveV26(an)}
 	var why []string
 	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {
@@ -151,8 +151,8 @@ func TestEvalReplay(t *testing.T) {
 							c[1]++
 						}
 						byRule[r] = c
-						if os.Getenv("GENERATEREPLAY_RULES") == r {
-							t.Logf("%s %s %q %v: %q", label, q.ID, q.Question, on, s.Text)
+						if os.Getenv("GENERATEREPLAY_RULES") == r || os.Getenv("GENERATEREPLAY_RULES") == "off" && !on {
+							t.Logf("%s %s %s %q %v: %q", label, q.ID, r, q.Question, on, s.Text)
 						}
 					}
 				}

@@ -107,7 +107,7 @@ func TestAsksMore(t *testing.T) {
 		"My kettle is well out of warranty. Do you charge anything just to look at it?": false,
 		"K50: 1.5 or 1.7 litres?": false,
 	} {
-		if got := asksMore(q); got != want {
+		if got := NewExtractiveV25(nil).asksMore(q); got != want {
 			t.Errorf("asksMore(%q) = %v, want %v", q, got, want)
 		}
 	}
