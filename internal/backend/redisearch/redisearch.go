@@ -58,7 +58,10 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// SchemaVersion changes whenever the key layout or the FT schema changes.
+// SchemaVersion changes whenever the key layout or the FT schema changes
+// in a way a reader depends on. Index options every reader reads the same
+// way (NOOFFSETS and NOFIELDS since round 22, SORTABLE content since round
+// 24) change no version; the manifest records the ones a report needs.
 // Version 5 stores HNSW vectors as BFLOAT16 (the manifest's vector_type);
 // this assay still reads version 4, whose vectors are FLOAT32, and
 // refuses anything older.
