@@ -35,6 +35,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add(good, "erase n 1 9223372036854775801 1 0 00000011\n")
 	f.Add(good, "erase n 1 0 1 0 99999999\n")
 	f.Add("00000000 05 n 01 x 0 000 | g\r\n", "x n 1 0 1 0 00000000\r\n")
+	f.Add("  1 header\n00000011 05 n 02 erase 0 rub_out 0 003 %p 00000011 n 0000 ^ 00000011 n 0201 #m 00000011 n 0000 | g\n", "erase n 1 0 1 0 00000011\n")
 	f.Add("", "")
 	f.Fuzz(func(t *testing.T, data, index string) {
 		dir := writeNoun(t, data, index)
@@ -49,6 +50,7 @@ func FuzzOpen(f *testing.F) {
 			w.Related(word)
 			w.CommonRelated(word)
 			w.Taxa(word)
+			w.Links(word, followed)
 			w.Senses(word)
 		}
 	})
