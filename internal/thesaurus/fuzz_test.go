@@ -71,6 +71,11 @@ func TestOpenRejects(t *testing.T) {
 		{"non-numeric pointer count", "  1 header\n00000011 05 n 01 erase 0 x @ 00000011 n 0000\n", idx, "pointer count \"x\""},
 		{"malformed pointer", "  1 header\n00000011 05 n 01 erase 0 001 @ 0000001x n 0000\n", idx, "pointer 1 \"@ 0000001x n 0000\" is malformed"},
 		{"pointer to no synset", "  1 header\n00000011 05 n 01 erase 0 001 @ 00000099 n 0000\n", idx, "data.noun: synset at byte 11: pointer @ to n 99: no synset begins there"},
+		// a lexical pointer's word numbers (source/target, hexadecimal)
+		// past its synsets' words: Links and Related skipped it silently
+		// (round-24 rv24b)
+		{"pointer source past the words", "  1 header\n00000011 05 n 01 erase 0 001 ^ 00000011 n 0201\n", idx, "data.noun: line 2 (byte 11): pointer 1 \"^ 00000011 n 0201\": source word 2, the synset has 1"},
+		{"pointer target past the words", "  1 header\n00000011 05 n 01 erase 0 001 + 00000011 n 0103\n", idx, "data.noun: synset at byte 11: pointer + to n 11: target word 3, that synset has 1"},
 		{"offset not the line's", "  1 header\n00000012 05 n 01 erase 0 000\n", idx, "offset \"00000012\" is not the line's byte offset 11"},
 		{"CRLF", "  1 header\r\n00000011 05 n 01 erase 0 000\r\n", idx, "CRLF"},
 		{"short line", "  1 header\n00000011 05 n\n", idx, "data.noun: line 2 (byte 11): 3 fields"},
