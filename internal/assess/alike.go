@@ -40,7 +40,9 @@ func (b *Builtin) alike(word string) []string {
 		return nil
 	}
 	var out []string
-	for _, x := range lk.Links(strings.ToLower(plainWord(word)), alikeSyms) {
+	// every mark around the word trimmed (bareWord), as taxa and kin
+	// read it: "*normal*" is "normal" (round-24 rv24b, TestAlike)
+	for _, x := range lk.Links(strings.ToLower(bareWord(word)), alikeSyms) {
 		if !x.Common || !x.ItsCommon || strings.Contains(x.Word, " ") {
 			continue
 		}

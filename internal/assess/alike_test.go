@@ -62,6 +62,15 @@ func TestAlike(t *testing.T) {
 		!strings.Contains(v25.Assessment.Reason, `reading "normal delivery" as "Standard delivery"`) || v25.Usage.Model != BuiltinModel+"+fake-1" {
 		t.Errorf("v25: %+v (%s), want accepted on parts#0 reading \"normal delivery\" as \"Standard delivery\"", v25.Assessment, v25.Usage.Model)
 	}
+	// the modifier in marks is the same word (before round-24 rv24b
+	// alike trimmed plainWord's marks only, so "*normal*" had no relative
+	// and the page's "Standard delivery" read as another kind)
+	for _, marked := range []string{"*normal*", "[normal]", "«normal»", "_normal_"} {
+		mq := strings.Replace(q, "normal", marked, 1)
+		if r := judge(true, links("standard", '^', true, true), mq); !r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, `as "Standard delivery"`) {
+			t.Errorf("%q: %+v, want accepted reading it as \"Standard delivery\"", mq, r.Assessment)
+		}
+	}
 	if v24 := judge(false, links("standard", '^', true, true), q); v24.Assessment.Sufficient || v24.Usage.Model != V24Model+"+fake-1" {
 		t.Errorf("v24: %+v (%s), want refused", v24.Assessment, v24.Usage.Model)
 	}

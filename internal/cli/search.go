@@ -35,6 +35,13 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return usageError("search: --" + err.Error())
 	}
+	batch := *queries != "" || *runOut != ""
+	switch {
+	case *warmup < 0:
+		return usageError(fmt.Sprintf("search: --warmup %d: want 0 or more passes", *warmup))
+	case *warmup > 0 && !batch:
+		return usageError(fmt.Sprintf("search: --warmup %d: warm-up passes are for batch mode (--queries and --run); one query is searched once", *warmup))
+	}
 	groups := splitList(*as)
 	if len(groups) == 0 {
 		return usageError("search: --as must name at least one group")
@@ -56,12 +63,9 @@ func runSearch(ctx context.Context, e env, args []string) error {
 	if *mode == "" {
 		m = r.Mode() // the best this index can serve
 	}
-	if *queries != "" || *runOut != "" {
+	if batch {
 		if *queries == "" || *runOut == "" || f.NArg() > 0 {
 			return usageError("search: batch mode takes --queries and --run, and no query argument")
-		}
-		if *warmup < 0 {
-			return usageError(fmt.Sprintf("search: --warmup %d: want 0 or more passes", *warmup))
 		}
 		sr, err := evalrun.SearchRun(ctx, r, *queries, *runOut, groups, m, *k, *warmup)
 		if err != nil {

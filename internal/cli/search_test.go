@@ -120,6 +120,10 @@ func TestSearchUsageErrors(t *testing.T) {
 		{[]string{"ask", "why", "--json"}, "flag --json after the arguments"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl"}, "--queries and --run"},
 		{[]string{"search", "--index", dir, "--queries", "x.jsonl", "--run", "r", "--warmup", "-1"}, "--warmup -1"},
+		// a warm-up outside batch mode was ignored, the search served as if
+		// it had none (round-24 rv24b)
+		{[]string{"search", "--index", dir, "--warmup", "2", "kettle"}, "--warmup 2: warm-up passes are for batch mode"},
+		{[]string{"search", "--index", dir, "--warmup", "-1", "kettle"}, "--warmup -1"},
 		{[]string{"index", "--corpus", "x"}, "--corpus and --index (or --backend redisearch --name N) are required"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--embedder", "magic"}, "embed.provider"},
 		{[]string{"index", "--corpus", "x", "--index", dir, "--chunk-tokens", "4"}, "max_tokens"},

@@ -3973,25 +3973,29 @@ func (g *Extractive) asksMore(question string) bool {
 		return true
 	}
 	n := 0
-	for _, dashed := range strings.Split(dashes.Replace(question), " - ") {
-		for p := range strings.SplitAfterSeq(dashed, "?") {
-			asking := 0 // pieces of this sentence in the form of a question
-			for _, piece := range strings.FieldsFunc(p, func(r rune) bool { return r == ',' || r == ';' }) {
+	// the pieces are the same whichever split comes first (no dash holds
+	// a question mark); v26 reads a sentence's pieces together
+	for sentence := range strings.SplitAfterSeq(dashes.Replace(question), "?") {
+		asking := 0 // pieces of this sentence in the form of a question
+		for _, dashed := range strings.Split(sentence, " - ") {
+			for _, piece := range strings.FieldsFunc(dashed, func(r rune) bool { return r == ',' || r == ';' }) {
 				closes := strings.HasSuffix(strings.TrimSpace(piece), "?")
 				if answertype.AskingClauses(piece) > 0 || closes && (g.Version < 26 || whWord(piece)) {
 					asking++
 				}
 			}
-			// v26: a question mark closes the question its sentence
-			// asks; the piece before it asks again only with a question
-			// word of its own ("..., and up to what date are bookings
-			// affected?"), not as an aside ("Will the K50 keep water hot
-			// all morning, say three or four hours?" asks once)
-			if g.Version >= 26 && asking == 0 && strings.HasSuffix(strings.TrimSpace(p), "?") {
-				asking = 1
-			}
-			n += asking
 		}
+		// v26: a question mark closes the question its sentence asks;
+		// the piece before it asks again only with a question word of
+		// its own ("..., and up to what date are bookings affected?"),
+		// not as an aside ("Will the K50 keep water hot all morning, say
+		// three or four hours?" asks once, and so does "... all morning
+		// — say three or four hours?": before round-24 rv24b a dash's
+		// aside asked again, the mark read per dashed piece)
+		if g.Version >= 26 && asking == 0 && strings.HasSuffix(strings.TrimSpace(sentence), "?") {
+			asking = 1
+		}
+		n += asking
 	}
 	return n > 1
 }

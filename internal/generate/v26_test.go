@@ -117,6 +117,15 @@ func TestV26AsksMore(t *testing.T) {
 		"Where's the repair centre moving to, and up to what date are bookings affected?":       {true, true},
 		"a friend said something about the jars cracking? How do I know if mine's one of them?": {true, true},
 		"how long will the K50 keep water hot?":                                                 {false, false},
+		// the aside after a dash, the sentence's one question mark
+		// closing it: v26 asked again before round-24 rv24b (the mark
+		// was read per dashed piece)
+		"Will the K50 keep water hot all morning — say three or four hours?": {true, false},
+		"Will the K50 keep water hot all morning - say three or four hours?": {true, false},
+		// rv24's em dash, read by v26 as by v25
+		"How long does the K50 take to boil—and how much water does it hold?":                                                         {true, true},
+		"Someone quoted the old warranty on a call recently — which case was that, and what's the correct cover for the Pro's motor?": {true, true},
+		"Which K50s need the 2–3 minute firmware update?":                                                                             {false, false},
 	} {
 		if got := v25.asksMore(q); got != want[0] {
 			t.Errorf("v25 asksMore(%q) = %v, want %v", q, got, want[0])

@@ -35,6 +35,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add(good, "erase n 1 9223372036854775801 1 0 00000011\n")
 	f.Add(good, "erase n 1 0 1 0 99999999\n")
 	f.Add("00000000 05 n 01 x 0 000 | g\r\n", "x n 1 0 1 0 00000000\r\n")
+	f.Add("  1 header\n00000011 05 n 02 erase 0 rub_out 0 003 %p 00000011 n 0000 ^ 00000011 n 0201 #m 00000011 n 0000 | g\n", "erase n 1 0 1 0 00000011\n")
 	f.Add("", "")
 	f.Fuzz(func(t *testing.T, data, index string) {
 		dir := writeNoun(t, data, index)
@@ -49,6 +50,7 @@ func FuzzOpen(f *testing.F) {
 			w.Related(word)
 			w.CommonRelated(word)
 			w.Taxa(word)
+			w.Links(word, followed)
 			w.Senses(word)
 		}
 	})
@@ -69,6 +71,11 @@ func TestOpenRejects(t *testing.T) {
 		{"non-numeric pointer count", "  1 header\n00000011 05 n 01 erase 0 x @ 00000011 n 0000\n", idx, "pointer count \"x\""},
 		{"malformed pointer", "  1 header\n00000011 05 n 01 erase 0 001 @ 0000001x n 0000\n", idx, "pointer 1 \"@ 0000001x n 0000\" is malformed"},
 		{"pointer to no synset", "  1 header\n00000011 05 n 01 erase 0 001 @ 00000099 n 0000\n", idx, "data.noun: synset at byte 11: pointer @ to n 99: no synset begins there"},
+		// a lexical pointer's word numbers (source/target, hexadecimal)
+		// past its synsets' words: Links and Related skipped it silently
+		// (round-24 rv24b)
+		{"pointer source past the words", "  1 header\n00000011 05 n 01 erase 0 001 ^ 00000011 n 0201\n", idx, "data.noun: line 2 (byte 11): pointer 1 \"^ 00000011 n 0201\": source word 2, the synset has 1"},
+		{"pointer target past the words", "  1 header\n00000011 05 n 01 erase 0 001 + 00000011 n 0103\n", idx, "data.noun: synset at byte 11: pointer + to n 11: target word 3, that synset has 1"},
 		{"offset not the line's", "  1 header\n00000012 05 n 01 erase 0 000\n", idx, "offset \"00000012\" is not the line's byte offset 11"},
 		{"CRLF", "  1 header\r\n00000011 05 n 01 erase 0 000\r\n", idx, "CRLF"},
 		{"short line", "  1 header\n00000011 05 n\n", idx, "data.noun: line 2 (byte 11): 3 fields"},

@@ -56,7 +56,8 @@ func (t *synsetTable) begun(offset int32) bool {
 // as a synset is an error naming its line and what is wrong: an empty
 // file, a line whose offset is not its byte offset (a file whose line
 // ends were changed to CRLF, or cut), a word or pointer count the line
-// does not hold, a malformed pointer. The real database has no such line.
+// does not hold, a malformed pointer, a lexical pointer from a word number
+// past the synset's words. The real database has no such line.
 func parseSynsets(data []byte) (*synsetTable, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("empty file")
@@ -125,6 +126,9 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 			p, ok := readPointer(o, pos, st)
 			if !ok || len(sym) == 0 || len(sym) > 2 {
 				return nil, bad("pointer %d %q is malformed", i+1, bytes.Join([][]byte{sym, o, pos, st}, []byte{' '}))
+			}
+			if int(p.source) > int(wc) {
+				return nil, bad("pointer %d %q: source word %d, the synset has %d", i+1, bytes.Join([][]byte{sym, o, pos, st}, []byte{' '}), p.source, wc)
 			}
 			if (len(sym) == 1 || sym[0] == '%' || sym[0] == '#') && strings.IndexByte(followed, sym[0]) >= 0 {
 				p.sym = sym[0]

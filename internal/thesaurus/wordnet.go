@@ -117,7 +117,9 @@ func Open(dir string) (*WordNet, error) {
 
 // checkPointers is an error naming the data file and line of the first
 // followed pointer that names no synset (a lookup would find nothing
-// there: a data file cut short, or one from another database).
+// there: a data file cut short, or one from another database), or a
+// lexical pointer's target word past that synset's words (Links and
+// Related would skip it silently).
 func (w *WordNet) checkPointers(dir string) error {
 	for _, p := range parts {
 		t := w.synsets[p.pos]
@@ -125,6 +127,13 @@ func (w *WordNet) checkPointers(dir string) error {
 			for _, q := range t.ptrs[t.firstPtr[i]:t.firstPtr[i+1]] {
 				if !w.synsets[q.pos].begun(q.offset) {
 					return fmt.Errorf("thesaurus: %s: synset at byte %d: pointer %c to %c %d: no synset begins there", filepath.Join(dir, "data."+p.name), t.starts[i], q.sym, q.pos, q.offset)
+				}
+				if q.target == 0 {
+					continue
+				}
+				to := w.synsets[q.pos]
+				if j, _ := to.find(q.offset); int(q.target) > int(to.firstWord[j+1]-to.firstWord[j]) {
+					return fmt.Errorf("thesaurus: %s: synset at byte %d: pointer %c to %c %d: target word %d, that synset has %d", filepath.Join(dir, "data."+p.name), t.starts[i], q.sym, q.pos, q.offset, q.target, to.firstWord[j+1]-to.firstWord[j])
 				}
 			}
 		}
