@@ -28,10 +28,11 @@ import (
 //     unit. A claim to check, with no mark, stays a statement.
 //
 // The words that name the value's kind are frame, as in Classify. Every
-// other question reads as Classify reads it.
+// other question reads as Classify reads it, and so does a question that
+// asks a second thing after "and" (see twoPart).
 func Valued(question string) Question {
 	q := Classify(question)
-	if q.Type != Description {
+	if q.Type != Description || twoPart(question) {
 		return q
 	}
 	v, ok := valued(question)
@@ -44,6 +45,31 @@ func Valued(question string) Question {
 		}
 	}
 	return v
+}
+
+// twoPart reports whether a question asks a second thing after "and"
+// ("what's the top speed in rpm and what model number ...", "remind me
+// of our labour rate, and until what date ..."): its parts may expect
+// different kinds of answer, so Valued reads it as Classify does. "and
+// by how much" or "and how many" asks the size of the same value.
+func twoPart(question string) bool {
+	ws := words(question)
+	for i, w := range ws {
+		if w != "and" {
+			continue
+		}
+		j := i + 1
+		for j < len(ws) && questionPrepositions[ws[j]] {
+			j++
+		}
+		if j < len(ws) {
+			w, _ := strings.CutSuffix(ws[j], "'s")
+			if whWords[w] && !(w == "how" && j+1 < len(ws) && (ws[j+1] == "much" || ws[j+1] == "many")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueAfterHow are the words after "how" that ask for a value.
@@ -67,15 +93,21 @@ var (
 // size; "what mains voltage": volts), beyond dimensionNouns.
 var sizeNouns = map[string]string{"size": "", "volume": "volume", "power": "power", "rating": ""}
 
-// comparativeTypes are the comparative adjectives of a measure, money or
-// speed and the type each asks for ("which is dearer": two amounts).
-var comparativeTypes = map[string]Type{
-	"dearer": Money, "cheaper": Money, "costlier": Money, "pricier": Money,
-	"faster": Speed, "quicker": Speed, "slower": Speed,
-	"stronger": Quantity, "weaker": Quantity, "beefier": Quantity, "bigger": Quantity, "larger": Quantity,
-	"smaller": Quantity, "heavier": Quantity, "lighter": Quantity, "louder": Quantity, "quieter": Quantity,
-	"hotter": Quantity, "taller": Quantity, "wider": Quantity,
-}
+// comparativeTypes are the comparative adjectives of money, a speed or a
+// measure of one dimension and the type each asks for ("which is dearer":
+// two amounts); comparativeUnits the dimension of a measure's. Those that
+// name no one dimension ("stronger", "bigger": a motor's power or its
+// speed) read as Classify reads them: any measure would answer them.
+var (
+	comparativeTypes = map[string]Type{
+		"dearer": Money, "cheaper": Money, "costlier": Money, "pricier": Money,
+		"faster": Speed, "quicker": Speed, "slower": Speed,
+		"heavier": Quantity, "lighter": Quantity, "louder": Quantity, "quieter": Quantity,
+		"hotter": Quantity, "colder": Quantity, "taller": Quantity, "wider": Quantity,
+	}
+	comparativeUnits = map[string]string{"heavier": "mass", "lighter": "mass", "louder": "loudness", "quieter": "loudness",
+		"hotter": "temperature", "colder": "temperature", "taller": "length", "wider": "length"}
+)
 
 // timePrepositions before "when" ask for the date a thing falls on
 // ("built before when"); dateNouns after "what" or "which" do too
@@ -208,7 +240,7 @@ func named(clause, np []string) (Question, bool) {
 	}
 	for _, w := range clause {
 		if t, ok := comparativeTypes[w]; ok {
-			return Question{Type: t, Frame: []string{w}}, true
+			return Question{Type: t, Unit: comparativeUnits[w], Frame: []string{w}}, true
 		}
 	}
 	return Question{}, false

@@ -18,7 +18,8 @@ func TestValued(t *testing.T) {
 		{"K50: 1.5 or 1.7 litres?", Quantity, "volume"},
 		// a comparative adjective of a measure
 		{"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?", Money, ""},
-		{"which blender has the beefier motor, the X200 or the X300 Pro?", Quantity, ""},
+		{"which blender has the beefier motor, the X200 or the X300 Pro?", Description, ""}, // no one dimension
+		{"Which of your two blenders has the stronger motor?", Description, ""},
 		{"Which blender spins faster at top speed, the X200 or the X300 Pro?", Speed, ""},
 		// a unit named after a comma
 		{"What's the motor on the X300 Pro rated at, in watts?", Quantity, "power"},
@@ -60,5 +61,21 @@ func TestValuedKeepsClassify(t *testing.T) {
 		if a, b := Classify(q), Valued(q); a.Type != b.Type || a.Unit != b.Unit {
 			t.Errorf("%q: Classify %q, Valued %q", q, a.Type, b.Type)
 		}
+	}
+}
+
+// TestValuedTwoParts: a question asking a second thing after "and" reads
+// as Classify reads it; "and by how much" asks the same value's size.
+func TestValuedTwoParts(t *testing.T) {
+	for _, q := range []string{
+		"For the X300 Pro, what's the top speed in rpm and what model number should I put on the repair form?",
+		"Remind me of our labour rate with Hollin, and until what date is the agreement good for?",
+	} {
+		if got := Valued(q); got.Type != Description {
+			t.Errorf("Valued(%q) = %q, want a statement", q, got.Type)
+		}
+	}
+	if got := Valued("Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?"); got.Type != Money {
+		t.Errorf("and by how much: %q, want %q", got.Type, Money)
 	}
 }
