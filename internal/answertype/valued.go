@@ -120,7 +120,7 @@ var valuedMoneyVerbs = set("pay", "paying", "bill", "billed", "spend", "charge",
 
 // npStops end the noun phrase after "what" or "which" ("what size jug
 // does ...", "what's hollin's position if ...").
-var npStops = set("if", "when", "to", "that", "who", "which", "we", "i", "you")
+var npStops = set("if", "when", "to", "that", "who", "which", "we", "i", "you", "and", "or")
 
 func valued(question string) (Question, bool) {
 	first := words(Asking(question))
@@ -185,6 +185,10 @@ func valued(question string) (Question, bool) {
 				break
 			}
 		}
+		// A noun phrase has at most three words here ("the standard
+		// guarantee length"); past them a verb may have begun ("what
+		// slip shows the date").
+		np = np[:min(3, len(np))]
 		if q, ok := named(words(question[sp[0]:]), np); ok {
 			return q, true
 		}

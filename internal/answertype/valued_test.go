@@ -44,6 +44,8 @@ func TestValued(t *testing.T) {
 		{"If I decide to go ahead with an out-of-warranty repair, what happens to the fee I paid for the inspection?", Description, ""},
 		{"Vitamin D supplementation lowers the price of care.", Description, ""},
 		{"What does E7 mean on the X200?", Description, ""},
+		{"what slip shows the date I bought it", Description, ""},
+		{"which slip and invoice show the purchase date", Description, ""},
 		{"moving to the States - if I run my kettle through a voltage converter is it still under warranty?", Description, ""},
 	} {
 		got := Valued(c.q)
