@@ -82,17 +82,7 @@ func TestMisreadValues(t *testing.T) {
 			}
 			f.Close()
 		}
-		f, err := os.Open(filepath.Join("..", "..", "testdata", "eval", set+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var q struct{ ID, Question, Type string }
-			if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-				t.Fatal(err)
-			}
+		for _, q := range devQuestions(t, set) {
 			got := classifyFor(q.Question)
 			value := slices.Contains(valueTypes, got.Type)
 			switch {
@@ -107,7 +97,6 @@ func TestMisreadValues(t *testing.T) {
 				t.Logf("S %-14s %-5s %-11s read %-20s %q facts=%q", set, q.ID, q.Type, got.Describe(), q.Question, facts[q.ID])
 			}
 		}
-		f.Close()
 	}
 	t.Logf("value questions %d, read as no value %d; statements read as values %d", n, miss, reverse)
 }
