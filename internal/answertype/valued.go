@@ -27,7 +27,13 @@ import (
 //     x300 pro?", "K50: 1.5 or 1.7 litres?"), whose words name money or a
 //     unit. A claim to check, with no mark, stays a statement.
 //
-// The words that name the value's kind are frame, as in Classify. Every
+// As in Classify, a unit or a dimension's noun ("in watts", "what mains
+// voltage") or a comparative ("dearer") is frame, the answer saying it its
+// own way; a noun naming money, a date or a period ("the cover period",
+// "what date") stays content, as Classify's "what date" and "what price"
+// do. A request with no question word that names a value of the kind it
+// would ask for (see Question.Find: "K50: 1.5 or 1.7 litres?") asks which
+// holds and stays as Classify reads it. Every
 // other question reads as Classify reads it, and so does a question that
 // asks a second thing after "and" (see twoPart).
 func Valued(question string) Question {
@@ -134,7 +140,7 @@ func valued(question string) (Question, bool) {
 		switch w := first[i]; {
 		case w == "what" || w == "which":
 			if dateNouns[first[i+1]] {
-				return Question{Type: Date, Frame: []string{first[i+1]}}, true
+				return Question{Type: Date}, true
 			}
 			continue
 		case timePrepositions[w] && first[i+1] == "when":
@@ -201,7 +207,12 @@ func valued(question string) (Question, bool) {
 			w, _ = strings.CutSuffix(w, "'s")
 			return whWords[w] || auxiliaries[w]
 		}) {
-			return named(all, all)
+			// A request that names values of the kind it asks for asks
+			// which of them holds ("K50: 1.5 or 1.7 litres?"): an answer
+			// repeating one is no answer of that kind.
+			if v, ok := named(all, all); ok && len(v.Find(question)) == 0 {
+				return v, true
+			}
 		}
 	}
 	return Question{}, false
@@ -215,20 +226,20 @@ func valued(question string) (Question, bool) {
 func named(clause, np []string) (Question, bool) {
 	for _, w := range np {
 		if moneyWords[w] || valuedMoney[w] {
-			return Question{Type: Money, Frame: []string{w}}, true
+			return Question{Type: Money}, true
 		}
 	}
 	for _, w := range clause {
 		if valuedMoneyVerbs[w] {
-			return Question{Type: Money, Frame: []string{w}}, true
+			return Question{Type: Money}, true
 		}
 	}
 	for _, w := range np {
 		switch {
 		case dateNouns[w]:
-			return Question{Type: Date, Frame: []string{w}}, true
+			return Question{Type: Date}, true
 		case periodNouns[w]:
-			return Question{Type: Period, Frame: []string{w}}, true
+			return Question{Type: Period}, true
 		}
 		if dim, ok := dimensionNouns[w]; ok {
 			return Question{Type: Quantity, Unit: dim, Frame: []string{w}}, true

@@ -15,7 +15,8 @@ func TestValued(t *testing.T) {
 		{"internal cost for one PMP-X300 pump please", Money, ""},
 		{"home visit fee we get from hollin?", Money, ""},
 		{"top rpm on the x300 pro?", Quantity, "rotation speed"},
-		{"K50: 1.5 or 1.7 litres?", Quantity, "volume"},
+		{"jug capacity of the K50 in litres?", Quantity, "volume"},
+		{"K50: 1.5 or 1.7 litres?", Description, ""}, // names the values: which holds
 		// a comparative adjective of a measure
 		{"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?", Money, ""},
 		{"which blender has the beefier motor, the X200 or the X300 Pro?", Description, ""}, // no one dimension
