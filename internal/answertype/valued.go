@@ -116,8 +116,9 @@ var (
 )
 
 // timePrepositions before "when" ask for the date a thing falls on
-// ("built before when"); dateNouns after "what" or "which" do too
-// ("made before what date").
+// ("built before when"). ("made before what date" and "up to what date"
+// stay as Classify reads them: typed as a date, fresh9 r73 and fresh16 z54
+// were refused or answered from another page with a date.)
 var timePrepositions = set("before", "after", "since", "until", "till")
 
 // moneyVerbs2 name money as the verb of a what-question ("what do we
@@ -135,14 +136,9 @@ func valued(question string) (Question, bool) {
 		first = words(a[spans[0][0]:spans[0][1]])
 	}
 	// In the clause that asks: "how" and a value word, or contracted
-	// ("long's"); "what date" or "before when" past its opening.
+	// ("long's"); "before when" past its opening.
 	for i := 0; i+1 < len(first); i++ {
 		switch w := first[i]; {
-		case w == "what" || w == "which":
-			if dateNouns[first[i+1]] {
-				return Question{Type: Date}, true
-			}
-			continue
 		case timePrepositions[w] && first[i+1] == "when":
 			return Question{Type: Date}, true
 		case w != "how":
