@@ -169,6 +169,13 @@ func valued(question string) (Question, bool) {
 		if n := len(ws); n > 1 && timePrepositions[ws[n-2]] && ws[n-1] == "when" {
 			return Question{Type: Date}, true
 		}
+		if ws[1] == "date" {
+			// "what date": Classify's own reading where the clause
+			// opens the question; past a scene ("our deal with hollin -
+			// what date does it expire?", fresh7 n71) typed as a date it
+			// took another page with a date. Left as Classify reads it.
+			continue
+		}
 		np := ws[1:]
 		for len(np) > 0 && (beForms[np[0]] || np[0] == "the" || np[0] == "a" || np[0] == "an") {
 			np = np[1:]
