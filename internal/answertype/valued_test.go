@@ -29,7 +29,7 @@ func TestValued(t *testing.T) {
 		{"What size jug does the X200 come with?", Quantity, ""},
 		{"What's the deadline for sending Hollin a warranty labour claim?", Period, ""},
 		{"which booking dates are hit by the repair centre move?", Date, ""},
-		{"our deal with hollin - what date does it expire?", Description, ""}, // measured: typed, another page with a date
+		{"our deal with hollin - what date does it expire?", Description, ""},  // measured: typed, another page with a date
 		{"Up to what date does the Calder Fix contract run?", Description, ""}, // measured: typed, the partner pages were refused or a wrong page taken
 		{"Which X200s have the motor coupling that wears out early — ones built before when?", Date, ""},
 		// money as the clause's verb, or the scene's noun
