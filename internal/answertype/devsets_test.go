@@ -47,17 +47,7 @@ func TestDevSets(t *testing.T) {
 	type tally struct{ agree, all int }
 	per := map[string]*tally{}
 	for _, set := range devSets {
-		f, err := os.Open(filepath.Join("..", "..", "testdata", "eval", set+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var q struct{ ID, Question, Type string }
-			if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-				t.Fatal(err)
-			}
+		for _, q := range devQuestions(t, set) {
 			got := Classify(q.Question)
 			mark := " "
 			if want, ok := kindTypes[q.Type]; ok {
@@ -75,7 +65,6 @@ func TestDevSets(t *testing.T) {
 			}
 			t.Logf("%s %-14s %-6s %-12s %-22s %q frame=%s", mark, set, q.ID, q.Type, got.Describe(), q.Question, strings.Join(got.Frame, ","))
 		}
-		f.Close()
 	}
 	var kinds []string
 	for k := range per {
@@ -89,4 +78,28 @@ func TestDevSets(t *testing.T) {
 		n += per[k].all
 	}
 	t.Log(fmt.Sprintf("| all judged | %d/%d |", a, n))
+}
+
+// devQuestion is a development set's question: its id, text and label.
+type devQuestion struct{ ID, Question, Type string }
+
+// devQuestions reads a development set's questions (testdata/eval).
+func devQuestions(t *testing.T, set string) []devQuestion {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "eval", set+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []devQuestion
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var q devQuestion
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, q)
+	}
+	return out
 }

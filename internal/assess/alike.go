@@ -14,6 +14,11 @@ import (
 // builtin:coverage-v24, kept selectable.
 const V24Model = "builtin:coverage-v24"
 
+// V25Model names the builtin assessor with v26's reading of value
+// questions (Builtin.Valued, answertype.Valued) off: builtin:coverage-v25,
+// kept selectable.
+const V25Model = "builtin:coverage-v25"
+
 // A Linker is a thesaurus that follows WordNet's other pointers
 // (thesaurus.WordNet.Links): similar to, also see, derivations ...
 type Linker interface {

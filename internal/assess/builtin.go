@@ -304,7 +304,13 @@ type Builtin struct {
 	// relates to the modifier as the same (similar to, also see, common
 	// senses of both: "Standard delivery"), not read as another kind.
 	// Off: builtin:coverage-v24.
-	Alike     bool
+	Alike bool
+	// Valued (builtin:coverage-v26): the question's expected type is
+	// read by answertype.Valued, which reads as asking for a value the
+	// questions Classify leaves statements ("Cost price on the HEPA
+	// filter, please?", "which is dearer", "rated at, in watts").
+	// Off: builtin:coverage-v25.
+	Valued    bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -328,7 +334,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -413,7 +419,8 @@ var namedModels = []struct {
 	{V22Model, []modelSwitch{flag("states", func(b *Builtin) bool { return b.States })}},
 	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
 	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
-	{BuiltinModel, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
+	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
+	{BuiltinModel, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -659,9 +666,13 @@ func (r *reading) holdsTopic(have map[string]bool, covers func(map[string]bool, 
 }
 
 // classify is the question's expected answer type (answertype.Classify),
-// with the dimension its measure adjective asks for when Dimensions is on.
+// with the dimension its measure adjective asks for when Dimensions is on;
+// answertype.Valued when Valued is on.
 func (b *Builtin) classify(question string) answertype.Question {
 	q := answertype.Classify(question)
+	if b.Valued {
+		q = answertype.Valued(question)
+	}
 	if b.Dimensions && q.Type == answertype.Quantity && q.Unit == "" {
 		q.Unit = q.Dimension(question)
 		if q.Unit == "" && b.Sized && asksSize(question) {

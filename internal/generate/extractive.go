@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV26Model = router.BuiltinGenerateModelV26
 	ExtractiveV25Model = router.BuiltinGenerateModelV25
 	ExtractiveV24Model = router.BuiltinGenerateModelV24
 	ExtractiveV23Model = router.BuiltinGenerateModelV23
@@ -436,7 +437,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 26 (ExtractiveModel), 25 (ExtractiveV25Model, without
+	// Version is 27 (ExtractiveModel), 26 (ExtractiveV26Model, without
+	// v27's reading of the expected type by answertype.Valued: see
+	// classify), 25 (ExtractiveV25Model, without
 	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
 	// v25's tied accepted opening and typed-value gate: see the rules
 	// marked v25), 23 (ExtractiveV23Model, without
@@ -464,10 +467,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV26(an)
+	return NewExtractiveV27(an)
 }
 
-// NewExtractiveV26 returns version 26 (ExtractiveModel).
+// NewExtractiveV27 returns version 27 (ExtractiveModel).
+func NewExtractiveV27(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV26(an)
+	g.Version = 27
+	return g
+}
+
+// NewExtractiveV26 returns version 26 (ExtractiveV26Model).
 func NewExtractiveV26(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV25(an)
 	g.Version = 26
@@ -611,6 +621,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV26Model:
+		return NewExtractiveV26(an), nil
 	case ExtractiveV25Model:
 		return NewExtractiveV25(an), nil
 	case ExtractiveV24Model:
@@ -651,6 +663,18 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 		return NewExtractiveV7(an), nil
 	}
 	return nil, errs.FieldError("generate.NewExtractiveModel", "model", "want "+router.BuiltinGenerateModelsText("")+", got "+model)
+}
+
+// classify is the question's expected answer type: v27 reads it by
+// answertype.Valued, which reads as asking for a value the questions
+// Classify leaves statements ("Cost price on the HEPA filter, please?",
+// "which is dearer", "rated at, in watts"); earlier versions by
+// answertype.Classify.
+func (g *Extractive) classify(question string) answertype.Question {
+	if g.Version >= 27 {
+		return answertype.Valued(question)
+	}
+	return answertype.Classify(question)
 }
 
 // Model is the generator's model id.
@@ -694,6 +718,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV24Model
 	case g.Version == 25:
 		return ExtractiveV25Model
+	case g.Version == 26:
+		return ExtractiveV26Model
 	}
 	return ExtractiveModel
 }
@@ -719,7 +745,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if len(req.Sources) == 0 {
 		return Answer{}, errs.FieldError(op, "sources", "no evidence: the extractive generator needs sources")
 	}
-	asked := answertype.Classify(req.Question)
+	asked := g.classify(req.Question)
 	bySource := make([][]sentence, len(req.Sources))
 	var all []*sentence
 	seen := map[string]*sentence{} // a sentence's words, lower-cased: its first copy
@@ -2680,7 +2706,7 @@ func (g *Extractive) parts(question string) []map[string]bool {
 
 // Bearing is bearing for a question's whole: a development aid.
 func (g *Extractive) Bearing(req Request) []float64 {
-	asked := answertype.Classify(req.Question)
+	asked := g.classify(req.Question)
 	var all []*sentence
 	for si, src := range req.Sources {
 		for pi, text := range citation.Sentences(src.Text) {
