@@ -22,6 +22,12 @@ const V22Model = "builtin:coverage-v22"
 // A relation one way only, or through a word of many senses ("set" →
 // "put"), is not credited. Without a thesaurus, none.
 func (b *Builtin) kin(question string, related map[string][]synonym) map[string][]synonym {
+	return b.kinOf(question, related, kinForms)
+}
+
+// kinOf is kin, crediting another form of a question word too when forms
+// is set (Lacks measures what that would credit).
+func (b *Builtin) kinOf(question string, related map[string][]synonym, forms bool) map[string][]synonym {
 	if b.Thesaurus == nil || len(related) == 0 {
 		return nil
 	}
@@ -32,7 +38,7 @@ func (b *Builtin) kin(question string, related map[string][]synonym) map[string]
 		if len(ts) != 1 || len(related[ts[0]]) == 0 || out[ts[0]] != nil {
 			continue
 		}
-		if m := mutualOf(b.Thesaurus, true, kinForms, w, ts[0], related[ts[0]]); len(m) > 0 {
+		if m := mutualOf(b.Thesaurus, true, forms, w, ts[0], related[ts[0]]); len(m) > 0 {
 			out[ts[0]] = m
 		}
 	}

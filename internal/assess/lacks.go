@@ -180,15 +180,10 @@ func (b *Builtin) lackOf(question string, r *reading, j *judged, covers func(map
 	l.BaseFit = fits(base)
 	if b.Thesaurus != nil { // "forms": another form of the word, as translate puts it (kinForms)
 		forms := map[string][]synonym{}
-		for _, raw := range strings.Fields(question) {
-			w := plainWord(raw)
-			ts := b.an.Terms(w)
-			if len(ts) != 1 || len(related[ts[0]]) == 0 || forms[ts[0]] != nil {
-				continue
-			}
-			for _, s := range mutualOf(b.Thesaurus, true, true, w, ts[0], related[ts[0]]) {
-				if j.have[s.Term] && !containsTerm(mutual[ts[0]], s.Term) {
-					forms[ts[0]] = append(forms[ts[0]], s)
+		for t, ss := range b.kinOf(question, related, true) {
+			for _, s := range ss {
+				if j.have[s.Term] && !containsTerm(mutual[t], s.Term) {
+					forms[t] = append(forms[t], s)
 				}
 			}
 		}
