@@ -639,6 +639,10 @@ func contracted(ws []string) []string {
 // whWords open a question ("how", "what", ...).
 var whWords = set("how", "what", "which", "who", "whom", "whose", "where", "when", "why")
 
+// IsQuestionWord reports whether w, lower-case, is a question word: how,
+// what, which, who, whom, whose, where, when or why.
+func IsQuestionWord(w string) bool { return whWords[w] }
+
 // questionPrepositions may come before a question word ("for how long",
 // "within how many days", "up to what weight").
 var questionPrepositions = set("for", "in", "within", "by", "until", "till", "after", "before", "at", "from", "to",

@@ -3977,8 +3977,7 @@ var dashes = strings.NewReplacer(" – ", " - ", "—", " - ")
 // where, who, whom, whose, why, how).
 func whWord(text string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		switch strings.SplitN(w, "'", 2)[0] { // "where's": "where"
-		case "what", "which", "when", "where", "who", "whom", "whose", "why", "how":
+		if answertype.IsQuestionWord(strings.SplitN(w, "'", 2)[0]) { // "where's": "where"
 			return true
 		}
 	}
