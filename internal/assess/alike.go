@@ -68,27 +68,29 @@ func (b *Builtin) alikeRead(question, text string, kinds []kind) string {
 		if len(k.alike) == 0 {
 			continue
 		}
-		found := ""
-		for _, s := range citation.Sentences(text) {
-			fields := strings.Fields(s)
-			for i := 1; i < len(fields) && found == ""; i++ {
-				if ts := b.an.Terms(fields[i]); len(ts) != 1 || ts[0] != k.head {
-					continue
-				}
-				if prev := b.an.Terms(fields[i-1]); len(prev) == 1 && slices.Contains(k.alike, prev[0]) {
-					found = fmt.Sprintf("%q as %q", wordFor(b.an, question, k.mod)+" "+wordFor(b.an, question, k.head), plainWord(fields[i-1])+" "+plainWord(fields[i]))
-				}
-			}
-			if found != "" {
-				break
-			}
-		}
-		if found != "" {
-			out = append(out, found)
+		if mod, head, ok := b.alikeIn(text, k); ok {
+			out = append(out, fmt.Sprintf("%q as %q", wordFor(b.an, question, k.mod)+" "+wordFor(b.an, question, k.head), mod+" "+head))
 		}
 	}
 	if len(out) == 0 {
 		return ""
 	}
 	return " (reading " + strings.Join(out, ", ") + ")"
+}
+
+// alikeIn finds the first place text names kind k's head after one of
+// its alike modifiers, and returns the two words as written.
+func (b *Builtin) alikeIn(text string, k kind) (mod, head string, ok bool) {
+	for _, s := range citation.Sentences(text) {
+		fields := strings.Fields(s)
+		for i := 1; i < len(fields); i++ {
+			if ts := b.an.Terms(fields[i]); len(ts) != 1 || ts[0] != k.head {
+				continue
+			}
+			if prev := b.an.Terms(fields[i-1]); len(prev) == 1 && slices.Contains(k.alike, prev[0]) {
+				return plainWord(fields[i-1]), plainWord(fields[i]), true
+			}
+		}
+	}
+	return "", "", false
 }
