@@ -39,6 +39,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh22.jsonl", "testdata/eval/hollin-fresh22-facts.jsonl"}, // make eval-fresh22
 	{"testdata/eval/hollin-fresh23.jsonl", "testdata/eval/hollin-fresh23-facts.jsonl"}, // make eval-fresh23
 	{"testdata/eval/hollin-fresh24.jsonl", "testdata/eval/hollin-fresh24-facts.jsonl"}, // make eval-fresh24
+	{"testdata/eval/hollin-fresh25.jsonl", "testdata/eval/hollin-fresh25-facts.jsonl"}, // make eval-fresh25
 }
 
 const repoRoot = "../.."
