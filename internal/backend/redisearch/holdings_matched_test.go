@@ -174,6 +174,7 @@ func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
 	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
 	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
 	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
+	defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(false)) // the sample alone (TestHoldingsLearnsFromFoundChunks)
 	counter := &aggregateRecorder{}
 	rdb.AddHook(counter)
 	words, chunks := denseChunks(6, 20)
@@ -195,6 +196,47 @@ func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
 		t.Errorf("FT.AGGREGATE checks sent: %d without the sample (want 119), %d with it (want 56)", sent, sampled)
 	}
 	t.Logf("FT.AGGREGATE: %d without the sample, %d with it", sent, sampled)
+}
+
+// TestHoldingsLearnsFromFoundChunks: an existence check that finds a
+// chunk reads which of the common terms that chunk holds (learnMasks),
+// and the checks that chunk answers are not sent. Six words, twenty
+// chunks holding all six and one chunk holding each alone, every word
+// common, no sample: without learning, Holdings sends the 57 checks of
+// the levels of two to six words and the 62 asking whether a set is held
+// with no other word; with it, the 15 pairs' checks each find a chunk
+// holding all six, which answers every larger set, and only the 62 last
+// checks are sent (the six words alone found, the rest not). The held
+// sets are the same: the six words alone and all six together.
+func TestHoldingsLearnsFromFoundChunks(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
+	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
+	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
+	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0))
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	words, chunks := denseChunks(6, 20)
+	for i := range 6 {
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, redistest.Name("learn"), chunks, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	answer := func(learn bool) (map[uint64]int, int) {
+		defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(learn))
+		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	}
+	without, sent := answer(false)
+	with, learned := answer(true)
+	if heldSets(with) != heldSets(without) || len(with) != 7 {
+		t.Fatalf("learning %v, without %v (want the six words alone and all six together)", with, without)
+	}
+	if sent != 57+62 || learned != 15+62 {
+		t.Errorf("FT.AGGREGATE checks sent: %d without learning (want 119), %d with it (want 77)", sent, learned)
+	}
+	t.Logf("FT.AGGREGATE: %d without learning, %d with it", sent, learned)
 }
 
 // TestHoldingsNonASCIIRunes: words holding a rune that is neither a
