@@ -433,18 +433,20 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 		}
 		return " -@" + fieldContent + ":(" + union(c.terms, s) + ")"
 	}
-	learn := c.matched && learnMasks
-	optional := "" // with learn: every term of set as an optional clause (see learnMasks)
-	if learn {
-		optional = c.optional()
-	}
+	// A check learns (see learnMasks) only when a chunk it finds may
+	// hold terms of set it neither asks for nor leaves out: not the last
+	// checks, which leave out every other term of set.
+	learns := func(k check) bool { return c.matched && learnMasks && c.set&^(k.s|k.out) != 0 }
 	pipe := c.v.ix.rdb.Pipeline()
 	cmds := make([]*redis.Cmd, len(send))
 	for i, k := range send {
-		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out) + optional + " " + c.fq
-		args := []any{"FT.AGGREGATE", c.v.ix.vn, q, "VERBATIM"}
-		if learn {
-			args = append(args, "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m")
+		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out)
+		args := []any{"FT.AGGREGATE", c.v.ix.vn}
+		if learns(k) {
+			q += c.optional(k.out)
+			args = append(args, q+" "+c.fq, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m")
+		} else {
+			args = append(args, q+" "+c.fq, "VERBATIM")
 		}
 		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)...)
 	}
@@ -453,7 +455,7 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 		return nil, err
 	}
 	for i, k := range send {
-		if !learn {
+		if !learns(k) {
 			ok, err := found1(cmds[i])
 			if err != nil {
 				return nil, err
@@ -488,12 +490,14 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 // (A variable for the tests.)
 var learnMasks = true
 
-// optional is every term of set as an optional clause (~), which makes
-// a row's matched_terms() whole for those terms (see matchedSets).
-func (c *checker) optional() string {
+// optional is every term of set but those of out as an optional clause
+// (~), which makes a row's matched_terms() whole for those terms (see
+// matchedSets); the check's own terms are among them, as matchedSets
+// repeats its gate's.
+func (c *checker) optional(out uint64) string {
 	var b strings.Builder
 	for i, t := range c.terms {
-		if c.set&(1<<i) != 0 {
+		if c.set&^out&(1<<i) != 0 {
 			b.WriteString(" ~@" + fieldContent + ":" + Escape(t))
 		}
 	}
