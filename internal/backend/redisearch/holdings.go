@@ -518,13 +518,9 @@ func (c *checker) found1Mask(cmd *redis.Cmd) (uint64, bool, error) {
 	if len(res) == 1 {
 		return 0, false, nil
 	}
-	kv, ok := res[1].([]any)
-	if !ok || len(kv) != 2 {
-		return 0, false, fmt.Errorf("FT.AGGREGATE: row %v: want m and its terms", res[1])
-	}
-	ts, ok := kv[1].([]any)
-	if !ok {
-		return 0, false, fmt.Errorf("FT.AGGREGATE: row %v: want a list of terms", res[1])
+	ts, err := rowTerms(res[1])
+	if err != nil {
+		return 0, false, err
 	}
 	var m uint64
 	for _, t := range ts {
@@ -761,13 +757,9 @@ func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with 
 	}
 	out := map[uint64]int{}
 	for _, row := range raw[1:] {
-		kv, ok := row.([]any)
-		if !ok || len(kv) != 2 {
-			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want m and its terms", row)
-		}
-		ts, ok := kv[1].([]any)
-		if !ok {
-			return nil, fmt.Errorf("FT.AGGREGATE: row %v: want a list of terms", row)
+		ts, err := rowTerms(row)
+		if err != nil {
+			return nil, err
 		}
 		var m uint64
 		for _, t := range ts {
@@ -780,6 +772,20 @@ func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with 
 		out[m]++
 	}
 	return out, nil
+}
+
+// rowTerms is the terms of an FT.AGGREGATE row of APPLY matched_terms()
+// AS m.
+func rowTerms(row any) ([]any, error) {
+	kv, ok := row.([]any)
+	if !ok || len(kv) != 2 {
+		return nil, fmt.Errorf("FT.AGGREGATE: row %v: want m and its terms", row)
+	}
+	ts, ok := kv[1].([]any)
+	if !ok {
+		return nil, fmt.Errorf("FT.AGGREGATE: row %v: want a list of terms", row)
+	}
+	return ts, nil
 }
 
 // maxMatched is the most terms matched_terms() reports a row (its
