@@ -168,24 +168,11 @@ func sortedPairs(m map[uint64]int) []string {
 // and not sent: only the 56 the sample cannot answer (nothing found)
 // are. The answer is the same.
 func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	ctx := context.Background()
-	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
-	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
-	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
+	count := sixWordsAlone(t, "sample")
 	defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(false)) // the sample alone (TestHoldingsLearnsFromFoundChunks)
-	counter := &aggregateRecorder{}
-	rdb.AddHook(counter)
-	words, chunks := denseChunks(6, 20)
-	for i := range 6 { // one chunk holding one word alone each
-		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
-	ix := buildOpen(t, rdb, redistest.Name("sample"), chunks, redisearch.BuildOptions{})
-	v := ix.Visible([]string{"public"})
 	answer := func(rows int) (map[uint64]int, int) {
 		defer redisearch.SetSampleRows(redisearch.SetSampleRows(rows))
-		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+		return count()
 	}
 	without, sent := answer(0)
 	with, sampled := answer(256)
@@ -209,24 +196,11 @@ func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
 // checks are sent (the six words alone found, the rest not). The held
 // sets are the same: the six words alone and all six together.
 func TestHoldingsLearnsFromFoundChunks(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	ctx := context.Background()
-	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
-	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
-	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
+	count := sixWordsAlone(t, "learn")
 	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0))
-	counter := &aggregateRecorder{}
-	rdb.AddHook(counter)
-	words, chunks := denseChunks(6, 20)
-	for i := range 6 {
-		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
-	ix := buildOpen(t, rdb, redistest.Name("learn"), chunks, redisearch.BuildOptions{})
-	v := ix.Visible([]string{"public"})
 	answer := func(learn bool) (map[uint64]int, int) {
 		defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(learn))
-		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+		return count()
 	}
 	without, sent := answer(false)
 	with, learned := answer(true)
@@ -237,6 +211,34 @@ func TestHoldingsLearnsFromFoundChunks(t *testing.T) {
 		t.Errorf("FT.AGGREGATE checks sent: %d without learning (want 119), %d with it (want 77)", sent, learned)
 	}
 	t.Logf("FT.AGGREGATE: %d without learning, %d with it", sent, learned)
+}
+
+// sixWordsAlone builds six words in twenty chunks holding all six and
+// one chunk holding each alone, public, every word common and checked
+// (no postings read instead), Holdings reading matched_terms(), and
+// returns what Holdings answers for the six words with the FT.AGGREGATE
+// commands it pipelined.
+func sixWordsAlone(t *testing.T, name string) func() (map[uint64]int, int) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	checks, postings, matched := redisearch.SetCheckPostings(0), redisearch.SetMaxPostings(0), redisearch.SetMatchedTerms(true)
+	t.Cleanup(func() {
+		redisearch.SetCheckPostings(checks)
+		redisearch.SetMaxPostings(postings)
+		redisearch.SetMatchedTerms(matched)
+	})
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	words, chunks := denseChunks(6, 20)
+	for i := range 6 { // one chunk holding one word alone each
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, redistest.Name(name), chunks, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	return func() (map[uint64]int, int) {
+		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	}
 }
 
 // TestHoldingsNonASCIIRunes: words holding a rune that is neither a
