@@ -152,6 +152,9 @@ func SetCheckBatch(n int) int {
 	return swap(&checkBatch, n)
 }
 
+// SetLearnMasks sets learnMasks and returns the previous value.
+func SetLearnMasks(on bool) bool { return swap(&learnMasks, on) }
+
 // SetMatchedTerms sets matchedTerms and returns the previous value.
 func SetMatchedTerms(on bool) bool { return swap(&matchedTerms, on) }
 

@@ -257,3 +257,70 @@ func TestHoldingsReadSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHoldingsLearnOnBuilt measures, on an index already built in a
+// running server, for each query's analyzed terms (as TestHoldingsOnBuilt),
+// Holdings with and without learning the common terms of the chunks its
+// checks find (learnMasks), alternated per query: the answers must be
+// the same, set for set and count for count; it reports Redis's time
+// (INFO commandstats: FT.SEARCH and FT.AGGREGATE) and the commands sent.
+//
+//	ASSAY_HOLD_REDIS=host:port ASSAY_HOLD_NAME=index ASSAY_HOLD_QUERIES=queries.jsonl
+//	[ASSAY_HOLD_EVERY=1] [ASSAY_HOLD_GROUPS=public] [ASSAY_HOLD_BATCH=checkBatch with learning]
+func TestHoldingsLearnOnBuilt(t *testing.T) {
+	addr, name, qpath, every := measureEnv(t, "HOLD", "QUERIES", 1)
+	groups := []string{"public"}
+	if s := os.Getenv("ASSAY_HOLD_GROUPS"); s != "" {
+		groups = strings.Split(s, ",")
+	}
+	defer func(old bool) { learnMasks = old }(learnMasks)
+	defer func(old int) { checkBatch = old }(checkBatch)
+	base, learning := checkBatch, checkBatch // checkBatch without and with learning
+	if s := os.Getenv("ASSAY_HOLD_BATCH"); s != "" {
+		if _, err := fmt.Sscan(s, &learning); err != nil || learning < 1 {
+			t.Fatalf("ASSAY_HOLD_BATCH: want a count ≥ 1, got %q", s)
+		}
+	}
+	ctx := context.Background()
+	ix := openBuilt(t, addr, name)
+	queries := sampleQueries(t, qpath, every)
+	v := ix.Visible(groups).(Vocabulary)
+	termsOf := func(q string) []string {
+		ts := slices.Compact(slices.Sorted(slices.Values(ix.an.Terms(q))))
+		return ts[:min(len(ts), backend.MaxHeld)]
+	}
+	for _, q := range queries { // warm the statistics caches
+		_, _ = v.Holdings(ctx, termsOf(q), nil) // warming
+	}
+	var redisMs, calls [2]float64
+	differ := 0
+	for qi, q := range queries {
+		var got [2]map[uint64]int
+		for j := range 2 {
+			on := (j+qi)%2 == 1
+			learnMasks, checkBatch = on, base
+			if on {
+				checkBatch = learning
+			}
+			c0, u0 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
+			h, err := v.Holdings(ctx, termsOf(q), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c1, u1 := redisUsec(t, ix, "FT.SEARCH", "FT.AGGREGATE")
+			k := 0
+			if on {
+				k = 1
+			}
+			got[k] = h
+			redisMs[k] += (u1 - u0) / 1000
+			calls[k] += c1 - c0
+		}
+		if (got[0] == nil) != (got[1] == nil) || !maps.Equal(got[0], got[1]) {
+			differ++
+			t.Errorf("query %d %q: without learning %v, with %v", qi, q, got[0], got[1])
+		}
+	}
+	n := float64(len(queries))
+	t.Logf("%v, %d queries, %d answers differ; without learning (checkBatch %d): Redis %.3f ms and %.1f commands a query; with (checkBatch %d): %.3f ms and %.1f", groups, len(queries), differ, base, redisMs[0]/n, calls[0]/n, learning, redisMs[1]/n, calls[1]/n)
+}

@@ -168,23 +168,11 @@ func sortedPairs(m map[uint64]int) []string {
 // and not sent: only the 56 the sample cannot answer (nothing found)
 // are. The answer is the same.
 func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	ctx := context.Background()
-	defer redisearch.SetCheckPostings(redisearch.SetCheckPostings(0)) // checks, not the common terms' postings
-	defer redisearch.SetMaxPostings(redisearch.SetMaxPostings(0))     // every term common
-	defer redisearch.SetMatchedTerms(redisearch.SetMatchedTerms(true))
-	counter := &aggregateRecorder{}
-	rdb.AddHook(counter)
-	words, chunks := denseChunks(6, 20)
-	for i := range 6 { // one chunk holding one word alone each
-		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
-	}
-	ix := buildOpen(t, rdb, redistest.Name("sample"), chunks, redisearch.BuildOptions{})
-	v := ix.Visible([]string{"public"})
+	count := sixWordsAlone(t, "sample")
+	defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(false)) // the sample alone (TestHoldingsLearnsFromFoundChunks)
 	answer := func(rows int) (map[uint64]int, int) {
 		defer redisearch.SetSampleRows(redisearch.SetSampleRows(rows))
-		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+		return count()
 	}
 	without, sent := answer(0)
 	with, sampled := answer(256)
@@ -195,6 +183,62 @@ func TestHoldingsSampleSparesHeldChecks(t *testing.T) {
 		t.Errorf("FT.AGGREGATE checks sent: %d without the sample (want 119), %d with it (want 56)", sent, sampled)
 	}
 	t.Logf("FT.AGGREGATE: %d without the sample, %d with it", sent, sampled)
+}
+
+// TestHoldingsLearnsFromFoundChunks: an existence check that finds a
+// chunk reads which of the common terms that chunk holds (learnMasks),
+// and the checks that chunk answers are not sent. Six words, twenty
+// chunks holding all six and one chunk holding each alone, every word
+// common, no sample: without learning, Holdings sends the 57 checks of
+// the levels of two to six words and the 62 asking whether a set is held
+// with no other word; with it, the 15 pairs' checks each find a chunk
+// holding all six, which answers every larger set, and only the 62 last
+// checks are sent (the six words alone found, the rest not). The held
+// sets are the same: the six words alone and all six together.
+func TestHoldingsLearnsFromFoundChunks(t *testing.T) {
+	count := sixWordsAlone(t, "learn")
+	defer redisearch.SetSampleRows(redisearch.SetSampleRows(0))
+	answer := func(learn bool) (map[uint64]int, int) {
+		defer redisearch.SetLearnMasks(redisearch.SetLearnMasks(learn))
+		return count()
+	}
+	without, sent := answer(false)
+	with, learned := answer(true)
+	if heldSets(with) != heldSets(without) || len(with) != 7 {
+		t.Fatalf("learning %v, without %v (want the six words alone and all six together)", with, without)
+	}
+	if sent != 57+62 || learned != 15+62 {
+		t.Errorf("FT.AGGREGATE checks sent: %d without learning (want 119), %d with it (want 77)", sent, learned)
+	}
+	t.Logf("FT.AGGREGATE: %d without learning, %d with it", sent, learned)
+}
+
+// sixWordsAlone builds six words in twenty chunks holding all six and
+// one chunk holding each alone, public, every word common and checked
+// (no postings read instead), Holdings reading matched_terms(), and
+// returns what Holdings answers for the six words with the FT.AGGREGATE
+// commands it pipelined.
+func sixWordsAlone(t *testing.T, name string) func() (map[uint64]int, int) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	checks, postings, matched := redisearch.SetCheckPostings(0), redisearch.SetMaxPostings(0), redisearch.SetMatchedTerms(true)
+	t.Cleanup(func() {
+		redisearch.SetCheckPostings(checks)
+		redisearch.SetMaxPostings(postings)
+		redisearch.SetMatchedTerms(matched)
+	})
+	counter := &aggregateRecorder{}
+	rdb.AddHook(counter)
+	words, chunks := denseChunks(6, 20)
+	for i := range 6 { // one chunk holding one word alone each
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("e%d#0", i), DocID: fmt.Sprintf("e%d", i), Title: "t", Text: words[i], Status: corpus.Current, Authority: 1, ACL: []string{"public"}})
+	}
+	ix := buildOpen(t, rdb, redistest.Name(name), chunks, redisearch.BuildOptions{})
+	v := ix.Visible([]string{"public"})
+	return func() (map[uint64]int, int) {
+		return counter.count(func() map[uint64]int { return held(t, v, ctx, words, nil) })
+	}
 }
 
 // TestHoldingsNonASCIIRunes: words holding a rune that is neither a
