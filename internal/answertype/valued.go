@@ -150,7 +150,11 @@ func valued(question string) (Question, bool) {
 		first = words(a[spans[0][0]:spans[0][1]])
 	}
 	// In the clause that asks: "how" and a value word, or contracted
-	// ("long's"); "before when" past its opening.
+	// ("long's"); "before when" past its opening. "by how much" after a
+	// comparative asks the size of the difference the comparative names
+	// ("which one spins quicker flat out and by how much": a speed; see
+	// twoPart): it is read only when nothing below names the value.
+	var byHow *Question
 	for i := 0; i+1 < len(first); i++ {
 		switch w := first[i]; {
 		case timePrepositions[w] && first[i+1] == "when":
@@ -167,9 +171,17 @@ func valued(question string) (Question, bool) {
 			rest = append([]string{"how", next, "is"}, first[i+2:]...)
 		}
 		text := strings.Join(rest, " ")
-		if q := united(classify(text), text); q.Type != Description { // "just how much does it weigh in kilos": a mass, as Classify reads it
-			return q, true
+		q := united(classify(text), text) // "just how much does it weigh in kilos": a mass, as Classify reads it
+		switch {
+		case q.Type == Description:
+			continue
+		case i > 0 && first[i-1] == "by" && (next == "much" || next == "many"):
+			if byHow == nil {
+				byHow = &q
+			}
+			continue
 		}
+		return q, true
 	}
 	all := words(question)
 	if n := len(all); n > 1 && timePrepositions[all[n-2]] && all[n-1] == "when" {
@@ -234,6 +246,9 @@ func valued(question string) (Question, bool) {
 				return v, true
 			}
 		}
+	}
+	if byHow != nil {
+		return *byHow, true
 	}
 	return Question{}, false
 }

@@ -138,3 +138,21 @@ func TestValuedHowUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestValuedByHowMuch: "by how much" after a comparative asks the size of
+// the difference the comparative names (see twoPart), with a comma before
+// it or not.
+func TestValuedByHowMuch(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want Type
+	}{
+		{"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?", Money},
+		{"Which is dearer for us to stock and by how much?", Money},
+		{"Between the X200 and X300 Pro, which one spins quicker flat out and by how much?", Speed},
+	} {
+		if got := Valued(c.q); got.Type != c.want {
+			t.Errorf("Valued(%q) = %q unit %q, want %q", c.q, got.Type, got.Unit, c.want)
+		}
+	}
+}
