@@ -71,7 +71,11 @@ const closingMarks = "\"')]}”»"
 // ("what's the top speed in rpm and what model number ...", "remind me
 // of our labour rate, and until what date ..."): its parts may expect
 // different kinds of answer, so Valued reads it as Classify does. "and
-// by how much" or "and how many" asks the size of the same value.
+// by how much" asks the size of the same value; "and how much" or "and
+// how many" is let through too, though it mostly asks a second thing
+// ("which part do I fit and how much labour time is allowed"): typed by
+// that part such questions were answered, read as Classify reads them one
+// was refused (fresh14 x67; see the round-25 rv25 log).
 func twoPart(question string) bool {
 	ws := words(question)
 	for i, w := range ws {
