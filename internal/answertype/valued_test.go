@@ -91,17 +91,20 @@ func TestValuedTwoParts(t *testing.T) {
 // measure's dimension or unit only describes the thing asked about ("what
 // is it" asks what the code or the mark is).
 func TestValuedSceneMoney(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		want Type
-	}{
-		{"For the recall budget I need the unit cost we pay per X200 jar - what is it?", Money},
-		{"Team lead wants the internal cost of a PMP-X300 pump for a goodwill decision. What is it?", Money},
-		{"My kettle shows E7 on the temperature display - what is it?", Description},
-		{"The X200 jug has a 1.5 litres mark with a red symbol beside it - what is it?", Description},
-	} {
-		if got := Valued(c.q); got.Type != c.want {
-			t.Errorf("Valued(%q) = %q unit %q, want %q", c.q, got.Type, got.Unit, c.want)
+	wantValued(t, map[string]Type{
+		"For the recall budget I need the unit cost we pay per X200 jar - what is it?":              Money,
+		"Team lead wants the internal cost of a PMP-X300 pump for a goodwill decision. What is it?": Money,
+		"My kettle shows E7 on the temperature display - what is it?":                               Description,
+		"The X200 jug has a 1.5 litres mark with a red symbol beside it - what is it?":              Description,
+	})
+}
+
+// wantValued checks the type Valued reads each question as.
+func wantValued(t *testing.T, want map[string]Type) {
+	t.Helper()
+	for q, w := range want {
+		if got := Valued(q); got.Type != w {
+			t.Errorf("Valued(%q) = %q unit %q, want %q", q, got.Type, got.Unit, w)
 		}
 	}
 }
@@ -143,16 +146,9 @@ func TestValuedHowUnit(t *testing.T) {
 // the difference the comparative names (see twoPart), with a comma before
 // it or not.
 func TestValuedByHowMuch(t *testing.T) {
-	for _, c := range []struct {
-		q    string
-		want Type
-	}{
-		{"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?", Money},
-		{"Which is dearer for us to stock and by how much?", Money},
-		{"Between the X200 and X300 Pro, which one spins quicker flat out and by how much?", Speed},
-	} {
-		if got := Valued(c.q); got.Type != c.want {
-			t.Errorf("Valued(%q) = %q unit %q, want %q", c.q, got.Type, got.Unit, c.want)
-		}
-	}
+	wantValued(t, map[string]Type{
+		"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?": Money,
+		"Which is dearer for us to stock and by how much?":                                       Money,
+		"Between the X200 and X300 Pro, which one spins quicker flat out and by how much?":       Speed,
+	})
 }
