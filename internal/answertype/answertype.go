@@ -336,9 +336,9 @@ func pointing(q Question, text, scene string) Question {
 // word is frame: the answer says it its own way ("1,500 W"). Of the
 // dimension nouns it reads only those that are unit words too ("wattage",
 // "voltage": one unit each); "what temperature", "what weight" and "what
-// capacity" stay descriptions here, as the models classifying with
-// united always read them (the extractive generator's v15 reads them
-// with DimensionNoun).
+// capacity" stay descriptions here, as Classify reads them (the
+// extractive generator's v15 reads them with DimensionNoun, and Valued,
+// read by builtin:coverage-v26 and builtin:extractive-v27, as measures).
 func united(q Question, text string) Question {
 	ws := words(text)
 	switch {

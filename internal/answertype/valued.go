@@ -36,7 +36,12 @@ import (
 // holds and stays as Classify reads it. Every
 // other question reads as Classify reads it, and so does a question that
 // asks a second thing after "and" (see twoPart).
+//
+// A question written with typographic marks reads as the same question
+// written plainly (see plainMarks: "what’s", "“top rpm on the x300
+// pro?”", a full-width question mark).
 func Valued(question string) Question {
+	question = plainMarks(question)
 	q := Classify(question)
 	if q.Type != Description || twoPart(question) {
 		return q
@@ -53,11 +58,24 @@ func Valued(question string) Question {
 	return v
 }
 
+// plainMarks writes a typographic apostrophe (’ or ‘) as the plain one,
+// which the word lists spell ("what’s", "long’s", "who’s"), and a
+// full-width question mark as "?".
+var plainMarks = strings.NewReplacer("’", "'", "‘", "'", "？", "?").Replace
+
+// closingMarks may follow a question's final question mark: quotes and
+// brackets that close around it ("“top rpm on the x300 pro?”").
+const closingMarks = "\"')]}”»"
+
 // twoPart reports whether a question asks a second thing after "and"
 // ("what's the top speed in rpm and what model number ...", "remind me
 // of our labour rate, and until what date ..."): its parts may expect
 // different kinds of answer, so Valued reads it as Classify does. "and
-// by how much" or "and how many" asks the size of the same value.
+// by how much" asks the size of the same value; "and how much" or "and
+// how many" is let through too, though it mostly asks a second thing
+// ("which part do I fit and how much labour time is allowed"): typed by
+// that part such questions were answered, read as Classify reads them one
+// was refused (fresh14 x67; see the round-25 rv25 log).
 func twoPart(question string) bool {
 	ws := words(question)
 	for i, w := range ws {
@@ -83,9 +101,9 @@ var valueAfterHow = set("often", "frequently", "regularly", "fast", "quickly", "
 	"old", "many", "much")
 
 // valuedMoney are the words beyond moneyWords that name money in a
-// what-question ("what do we bill", "what's Hollin paying us", "what do I
-// have to spend").
-var valuedMoney = set("paying", "bill", "billed", "spend", "cost", "costs", "price", "fee", "fees", "charge", "charged")
+// what-question's noun phrase ("the bill", "what's Hollin paying us",
+// "what do I have to spend").
+var valuedMoney = set("paying", "bill", "billed", "spend", "charged")
 
 // dateNouns and periodNouns name a date or a period asked for by "what"
 // or "which" anywhere in its noun phrase ("which booking dates", "what's
@@ -121,7 +139,7 @@ var (
 // were refused or answered from another page with a date.)
 var timePrepositions = set("before", "after", "since", "until", "till")
 
-// moneyVerbs2 name money as the verb of a what-question ("what do we
+// valuedMoneyVerbs name money as the verb of a what-question ("what do we
 // bill", "what's Hollin paying us", "what do I have to spend").
 var valuedMoneyVerbs = set("pay", "paying", "bill", "billed", "spend", "charge", "charging", "owe")
 
@@ -136,7 +154,11 @@ func valued(question string) (Question, bool) {
 		first = words(a[spans[0][0]:spans[0][1]])
 	}
 	// In the clause that asks: "how" and a value word, or contracted
-	// ("long's"); "before when" past its opening.
+	// ("long's"); "before when" past its opening. "by how much" after a
+	// comparative asks the size of the difference the comparative names
+	// ("which one spins quicker flat out and by how much": a speed; see
+	// twoPart): it is read only when nothing below names the value.
+	var byHow *Question
 	for i := 0; i+1 < len(first); i++ {
 		switch w := first[i]; {
 		case timePrepositions[w] && first[i+1] == "when":
@@ -152,9 +174,18 @@ func valued(question string) (Question, bool) {
 		if contractedIs {
 			rest = append([]string{"how", next, "is"}, first[i+2:]...)
 		}
-		if q := classify(strings.Join(rest, " ")); q.Type != Description {
-			return q, true
+		text := strings.Join(rest, " ")
+		q := united(classify(text), text) // "just how much does it weigh in kilos": a mass, as Classify reads it
+		switch {
+		case q.Type == Description:
+			continue
+		case i > 0 && first[i-1] == "by" && (next == "much" || next == "many"):
+			if byHow == nil {
+				byHow = &q
+			}
+			continue
 		}
+		return q, true
 	}
 	all := words(question)
 	if n := len(all); n > 1 && timePrepositions[all[n-2]] && all[n-1] == "when" {
@@ -181,10 +212,12 @@ func valued(question string) (Question, bool) {
 			np = np[1:]
 		}
 		if len(np) == 1 && (np[0] == "it" || np[0] == "that" || np[0] == "this" || np[0] == "they") {
-			// "what is it" reads the scene before it.
-			scene := words(question[:sp[0]])
-			if q, ok := named(scene, scene); ok {
-				return q, true
+			// "what is it" reads the scene before it for money ("the
+			// unit cost we pay per jar - what is it?"); a measure the
+			// scene names describes the thing asked about ("shows E7 on
+			// the temperature display - what is it?").
+			if scene := words(question[:sp[0]]); namesMoney(scene, scene) {
+				return Question{Type: Money}, true
 			}
 			continue
 		}
@@ -204,7 +237,7 @@ func valued(question string) (Question, bool) {
 	}
 	// A request with no question word and no verb of a question, marked
 	// as one.
-	trimmed := strings.TrimSpace(question)
+	trimmed := strings.TrimRight(question, " \t\n\r"+closingMarks)
 	if strings.HasSuffix(trimmed, "?") || slices.Contains(all, "please") {
 		if !slices.ContainsFunc(all, func(w string) bool {
 			w, _ = strings.CutSuffix(w, "'s")
@@ -218,6 +251,9 @@ func valued(question string) (Question, bool) {
 			}
 		}
 	}
+	if byHow != nil {
+		return *byHow, true
+	}
 	return Question{}, false
 }
 
@@ -227,15 +263,8 @@ func valued(question string) (Question, bool) {
 // ("rated at, in watts") or a comparative adjective of a measure anywhere
 // in clause (from the clause that asks to the question's end).
 func named(clause, np []string) (Question, bool) {
-	for _, w := range np {
-		if moneyWords[w] || valuedMoney[w] {
-			return Question{Type: Money}, true
-		}
-	}
-	for _, w := range clause {
-		if valuedMoneyVerbs[w] {
-			return Question{Type: Money}, true
-		}
+	if namesMoney(clause, np) {
+		return Question{Type: Money}, true
 	}
 	for _, w := range np {
 		switch {
@@ -262,4 +291,11 @@ func named(clause, np []string) (Question, bool) {
 		}
 	}
 	return Question{}, false
+}
+
+// namesMoney reports whether a clause names money (see named): by a noun
+// of its noun phrase np or a verb anywhere in clause.
+func namesMoney(clause, np []string) bool {
+	return slices.ContainsFunc(np, func(w string) bool { return moneyWords[w] || valuedMoney[w] }) ||
+		slices.ContainsFunc(clause, func(w string) bool { return valuedMoneyVerbs[w] })
 }

@@ -1,6 +1,9 @@
 package answertype
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestValued holds the value questions Classify reads as statements, by
 // cause, and statements Valued must leave alone.
@@ -81,4 +84,71 @@ func TestValuedTwoParts(t *testing.T) {
 	if got := Valued("Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?"); got.Type != Money {
 		t.Errorf("and by how much: %q, want %q", got.Type, Money)
 	}
+}
+
+// TestValuedSceneMoney: "what is it" after a scene reads the scene for
+// money only, as Valued's documentation says; a scene that names a
+// measure's dimension or unit only describes the thing asked about ("what
+// is it" asks what the code or the mark is).
+func TestValuedSceneMoney(t *testing.T) {
+	wantValued(t, map[string]Type{
+		"For the recall budget I need the unit cost we pay per X200 jar - what is it?":              Money,
+		"Team lead wants the internal cost of a PMP-X300 pump for a goodwill decision. What is it?": Money,
+		"My kettle shows E7 on the temperature display - what is it?":                               Description,
+		"The X200 jug has a 1.5 litres mark with a red symbol beside it - what is it?":              Description,
+	})
+}
+
+// wantValued checks the type Valued reads each question as.
+func wantValued(t *testing.T, want map[string]Type) {
+	t.Helper()
+	for q, w := range want {
+		if got := Valued(q); got.Type != w {
+			t.Errorf("Valued(%q) = %q unit %q, want %q", q, got.Type, got.Unit, w)
+		}
+	}
+}
+
+// TestValuedTypographic: a question written with typographic apostrophes
+// (’) or with its question mark inside closing quotes or brackets, or
+// full-width, reads as the same question written plainly.
+func TestValuedTypographic(t *testing.T) {
+	for _, c := range []struct{ typographic, plain string }{
+		{"Who’s responsible for paying the call-out fee?", "Who's responsible for paying the call-out fee?"},
+		{"What’s the deadline for sending Hollin a warranty labour claim?", "What's the deadline for sending Hollin a warranty labour claim?"},
+		{"What’s Hollin paying us per hour on warranty jobs?", "What's Hollin paying us per hour on warranty jobs?"},
+		{"how long’s the usual turnaround on a repair?", "how long's the usual turnaround on a repair?"},
+		{"“top rpm on the x300 pro?”", "top rpm on the x300 pro?"},
+		{"(cost price of the HEPA filter?)", "cost price of the HEPA filter?"},
+		{"top rpm on the x300 pro？", "top rpm on the x300 pro?"},
+	} {
+		got, want := Valued(c.typographic), Valued(c.plain)
+		if got.Type != want.Type || got.Unit != want.Unit {
+			t.Errorf("Valued(%q) = %q unit %q, want %q unit %q as for %q", c.typographic, got.Type, got.Unit, want.Type, want.Unit, c.plain)
+		}
+	}
+}
+
+// TestValuedHowUnit: "how" inside the clause reads a unit the clause
+// names as Classify does where "how" opens it ("how much does it weigh in
+// kilos": a mass).
+func TestValuedHowUnit(t *testing.T) {
+	for _, q := range []string{"Just how much does it weigh in kilos?", "if I fill it to the top how much does the jug hold in litres"} {
+		inner := q[strings.Index(q, "how"):]
+		got, want := Valued(q), Classify(inner)
+		if want.Unit == "" || got.Type != want.Type || got.Unit != want.Unit {
+			t.Errorf("Valued(%q) = %q unit %q, want %q unit %q as Classify(%q)", q, got.Type, got.Unit, want.Type, want.Unit, inner)
+		}
+	}
+}
+
+// TestValuedByHowMuch: "by how much" after a comparative asks the size of
+// the difference the comparative names (see twoPart), with a comma before
+// it or not.
+func TestValuedByHowMuch(t *testing.T) {
+	wantValued(t, map[string]Type{
+		"Which is dearer for us to stock, the X300 pump or the P9 HEPA filter, and by how much?": Money,
+		"Which is dearer for us to stock and by how much?":                                       Money,
+		"Between the X200 and X300 Pro, which one spins quicker flat out and by how much?":       Speed,
+	})
 }
