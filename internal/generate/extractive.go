@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV27Model = router.BuiltinGenerateModelV27
 	ExtractiveV26Model = router.BuiltinGenerateModelV26
 	ExtractiveV25Model = router.BuiltinGenerateModelV25
 	ExtractiveV24Model = router.BuiltinGenerateModelV24
@@ -437,7 +438,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 27 (ExtractiveModel), 26 (ExtractiveV26Model, without
+	// Version is 28 (ExtractiveModel), 27 (ExtractiveV27Model, without
+	// v28's readings in rule 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
 	// classify), 25 (ExtractiveV25Model, without
 	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
@@ -467,10 +469,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV27(an)
+	return NewExtractiveV28(an)
 }
 
-// NewExtractiveV27 returns version 27 (ExtractiveModel).
+// NewExtractiveV28 returns version 28 (ExtractiveModel).
+func NewExtractiveV28(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV27(an)
+	g.Version = 28
+	return g
+}
+
+// NewExtractiveV27 returns version 27 (ExtractiveV27Model).
 func NewExtractiveV27(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV26(an)
 	g.Version = 27
@@ -621,6 +630,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV27Model:
+		return NewExtractiveV27(an), nil
 	case ExtractiveV26Model:
 		return NewExtractiveV26(an), nil
 	case ExtractiveV25Model:
@@ -720,6 +731,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV25Model
 	case g.Version == 26:
 		return ExtractiveV26Model
+	case g.Version == 27:
+		return ExtractiveV27Model
 	}
 	return ExtractiveModel
 }
