@@ -1431,6 +1431,21 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// not pair") is a heading, not a statement: it brings the rest of its
 	// source (rule 4) and is not quoted itself. The citation's title
 	// names it.
+	// v28: so is one any rule chose, once another sentence of its
+	// source is chosen, when the question names all it says ("Case
+	// 30501." beside the case's note, for "On case 30501 the agent said
+	// ... Was that right?"): the asker named it and the citation's title
+	// names it. One naming what the question does not ("which case was
+	// that?") answers.
+	if g.Version >= 28 {
+		qset := g.an.Set(req.Question)
+		for _, s := range chosen {
+			if len(strings.Fields(s.text)) < g.ThinWords && !slices.Contains(headings, s) && s != lead && g.heading(s.text, titles[s.source]) && g.heading(s.text, qset) &&
+				slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == s.source && c != s }) {
+				headings = append(headings, s)
+			}
+		}
+	}
 	if len(headings) > 0 && len(chosen) > len(headings) {
 		chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return slices.Contains(headings, c) })
 	}
@@ -1448,6 +1463,39 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, sents[next].first) && g.echoes(s.text, req.Question, asked, qterms) {
 				note(sents[next].first, "echo")
 				chosen = append(chosen, sents[next].first)
+			}
+		}
+		// v28: the restating sentence itself is not quoted once what
+		// its source says next is: it says what the asker said
+		if g.Version >= 28 {
+			// a yes/no question's clause that asks states what is to be
+			// decided: a sentence saying its words decides it ("The
+			// warranty covers manufacturing faults" for "Does the
+			// warranty only cover faults from the factory, or ...?");
+			// one saying only the scene's ("Agent told the customer the
+			// motor is covered for 2 years" for "... Was that right?")
+			// restates it
+			asking := map[string]bool{}
+			if asked.Type == answertype.YesNo {
+				set := g.an.Set(answertype.Asking(req.Question))
+				for _, t := range g.content(req.Question, asked) {
+					if set[t] {
+						asking[t] = true
+					}
+				}
+			}
+			var echoed []*sentence
+			for _, s := range chosen {
+				if slices.ContainsFunc(slices.Collect(maps.Keys(s.first.own)), func(t string) bool { return asking[t] }) {
+					continue
+				}
+				sents := bySource[s.source]
+				if next := s.pos + 1; s != lead && next < len(sents) && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.first == sents[next].first }) && g.echoes(s.text, req.Question, asked, qterms) {
+					echoed = append(echoed, s)
+				}
+			}
+			if len(echoed) < len(chosen) {
+				chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return slices.Contains(echoed, c) })
 			}
 		}
 	}
