@@ -355,7 +355,17 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v26 (ExtractiveModel) quotes fewer sentences of the pages it cites
+// v28 (ExtractiveModel) quotes fewer sentences of the pages it cites:
+// a sentence restating the question (rule 6's echoes) is not quoted once
+// the next sentence of its source is, unless a yes/no question's clause
+// that asks holds a word of it; and a thin heading all of whose words the
+// question and its page's title hold is not quoted beside its page's
+// other sentences (see the rules marked v28).
+//
+// v27 (ExtractiveV27Model) reads the expected type by answertype.Valued
+// (see classify).
+//
+// v26 (ExtractiveV26Model) quotes fewer sentences of the pages it cites
 // (rule 13, see onQuestion and asksMore): a yes/no question whose clause
 // that asks states a value ("for a couple of hours") is answered, once a
 // kept sentence gives a value of that kind, like a question asking that
