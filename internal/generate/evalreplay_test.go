@@ -56,7 +56,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV26(an), NewExtractiveV27(an)}
+	gens := []*Extractive{NewExtractiveV27(an), NewExtractiveV28(an)}
 	var why []string
 	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {
@@ -69,6 +69,19 @@ func TestEvalReplay(t *testing.T) {
 	// answerable questions with key facts, by the rule that chose them:
 	// how many, and how many hold a key fact.
 	byRule := map[string][2]int{}
+	// GENERATEREPLAY_DUMP=FILE: every answerable question with key facts
+	// the newer version answers, one JSON line each: its sentences with
+	// the rule that chose each, the document it cites and whether it
+	// holds a key fact, for reading the sentences without one by class.
+	var dump *json.Encoder
+	if f := os.Getenv("GENERATEREPLAY_DUMP"); f != "" {
+		out, err := os.Create(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		dump = json.NewEncoder(out)
+	}
 	chk := NewChecker(an)
 	total := make([]answerTally, len(gens))
 	for _, name := range devsets.Names() {
@@ -124,6 +137,9 @@ func TestEvalReplay(t *testing.T) {
 					req.Accepted = []string{byDoc[id].ID}
 				}
 			}
+			if os.Getenv("GENERATEREPLAY_DEBUG") == set+":"+q.ID {
+				debugSentences(t, gens[len(gens)-1], req)
+			}
 			why = why[:0]
 			clear(ruleOf)
 			var texts []string
@@ -137,6 +153,11 @@ func TestEvalReplay(t *testing.T) {
 				}
 				text, m := tallies[gi].count(q.Relevant, facts[q.ID], ans, refused || err != nil)
 				if gi == len(gens)-1 && !refused && err == nil && len(q.Relevant) > 0 && len(facts[q.ID]) > 0 {
+					type dumped struct {
+						Text, Rule, Doc string
+						On              bool
+					}
+					var sents []dumped
 					for _, s := range citation.Split(ans.Text) {
 						r := "?"
 						for txt, rule := range ruleOf {
@@ -153,6 +174,24 @@ func TestEvalReplay(t *testing.T) {
 						byRule[r] = c
 						if os.Getenv("GENERATEREPLAY_RULES") == r || os.Getenv("GENERATEREPLAY_RULES") == "off" && !on {
 							t.Logf("%s %s %s %q %v: %q", label, q.ID, r, q.Question, on, s.Text)
+						}
+						d := dumped{Text: s.Text, Rule: r, On: on}
+						for _, l := range s.Labels {
+							for _, src := range req.Sources {
+								if src.Label == l {
+									d.Doc = src.DocID
+								}
+							}
+						}
+						sents = append(sents, d)
+					}
+					if dump != nil {
+						var docs []string
+						for _, src := range req.Sources {
+							docs = append(docs, src.DocID)
+						}
+						if err := dump.Encode(map[string]any{"set": set, "id": q.ID, "question": q.Question, "type": string(g.classify(q.Question).Type), "asksMore": g.asksMore(q.Question), "relevant": q.Relevant, "facts": facts[q.ID], "sources": docs, "sentences": sents, "previous": texts}); err != nil {
+							t.Fatal(err)
 						}
 					}
 				}
@@ -195,5 +234,26 @@ func TestEvalReplay(t *testing.T) {
 	for gi, g := range gens {
 		tl := total[gi]
 		t.Logf("all v%d: right %d/%d, key facts %d, cited relevant %d/%d, refused %d, no-answer refused %d/%d, on-question sentences %d/%d", g.Version, tl.right, tl.n, tl.facts, tl.relevant, tl.cited, tl.refused, tl.noAnswerRefused, tl.noAnswer, tl.onQuestion, tl.sents)
+	}
+}
+
+// debugSentences logs what g reads of req (GENERATEREPLAY_DEBUG=SET:ID):
+// the expected type, the content and asking words, and each source
+// sentence's score, content words and whether it holds the type.
+func debugSentences(t *testing.T, g *Extractive, req Request) {
+	asked := g.classify(req.Question)
+	content := g.content(req.Question, asked)
+	var all []*sentence
+	for si, src := range req.Sources {
+		for pi, text := range citation.Sentences(src.Text) {
+			s := &sentence{source: si, pos: pi, text: text}
+			s.first = s
+			all = append(all, s)
+		}
+	}
+	g.score(req, all, content, asked)
+	t.Logf("debug %q: type %q, content %v, asking %v, asksMore %v", req.Question, asked.Type, content, slices.Sorted(maps.Keys(g.askingTerms(req.Question, content))), g.asksMore(req.Question))
+	for _, s := range all {
+		t.Logf("debug  %d.%d %.3f typed=%v own=%v title=%q: %s", s.source+1, s.pos, s.score, s.typed, slices.Sorted(maps.Keys(s.own)), req.Sources[s.source].Title, s.text)
 	}
 }

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV27Model = router.BuiltinGenerateModelV27
 	ExtractiveV26Model = router.BuiltinGenerateModelV26
 	ExtractiveV25Model = router.BuiltinGenerateModelV25
 	ExtractiveV24Model = router.BuiltinGenerateModelV24
@@ -354,7 +355,17 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v26 (ExtractiveModel) quotes fewer sentences of the pages it cites
+// v28 (ExtractiveModel) quotes fewer sentences of the pages it cites:
+// a sentence restating the question (rule 6's echoes) is not quoted once
+// the next sentence of its source is, unless a yes/no question's clause
+// that asks holds a word of it; and a thin heading all of whose words the
+// question and its page's title hold is not quoted beside its page's
+// other sentences (see the rules marked v28).
+//
+// v27 (ExtractiveV27Model) reads the expected type by answertype.Valued
+// (see classify).
+//
+// v26 (ExtractiveV26Model) quotes fewer sentences of the pages it cites
 // (rule 13, see onQuestion and asksMore): a yes/no question whose clause
 // that asks states a value ("for a couple of hours") is answered, once a
 // kept sentence gives a value of that kind, like a question asking that
@@ -437,7 +448,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 27 (ExtractiveModel), 26 (ExtractiveV26Model, without
+	// Version is 28 (ExtractiveModel), 27 (ExtractiveV27Model, without
+	// v28's readings in rule 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
 	// classify), 25 (ExtractiveV25Model, without
 	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
@@ -467,10 +479,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV27(an)
+	return NewExtractiveV28(an)
 }
 
-// NewExtractiveV27 returns version 27 (ExtractiveModel).
+// NewExtractiveV28 returns version 28 (ExtractiveModel).
+func NewExtractiveV28(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV27(an)
+	g.Version = 28
+	return g
+}
+
+// NewExtractiveV27 returns version 27 (ExtractiveV27Model).
 func NewExtractiveV27(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV26(an)
 	g.Version = 27
@@ -621,6 +640,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV27Model:
+		return NewExtractiveV27(an), nil
 	case ExtractiveV26Model:
 		return NewExtractiveV26(an), nil
 	case ExtractiveV25Model:
@@ -720,6 +741,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV25Model
 	case g.Version == 26:
 		return ExtractiveV26Model
+	case g.Version == 27:
+		return ExtractiveV27Model
 	}
 	return ExtractiveModel
 }
@@ -1418,6 +1441,21 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// not pair") is a heading, not a statement: it brings the rest of its
 	// source (rule 4) and is not quoted itself. The citation's title
 	// names it.
+	// v28: so is one any rule chose, once another sentence of its
+	// source is chosen, when the question names all it says ("Case
+	// 30501." beside the case's note, for "On case 30501 the agent said
+	// ... Was that right?"): the asker named it and the citation's title
+	// names it. One naming what the question does not ("which case was
+	// that?") answers.
+	if g.Version >= 28 {
+		qset := g.an.Set(req.Question)
+		for _, s := range chosen {
+			if len(strings.Fields(s.text)) < g.ThinWords && !slices.Contains(headings, s) && s != lead && g.heading(s.text, titles[s.source]) && g.heading(s.text, qset) &&
+				slices.ContainsFunc(chosen, func(c *sentence) bool { return c.source == s.source && c != s }) {
+				headings = append(headings, s)
+			}
+		}
+	}
 	if len(headings) > 0 && len(chosen) > len(headings) {
 		chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return slices.Contains(headings, c) })
 	}
@@ -1435,6 +1473,39 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if next := s.pos + 1; next < len(sents) && !slices.Contains(chosen, sents[next].first) && g.echoes(s.text, req.Question, asked, qterms) {
 				note(sents[next].first, "echo")
 				chosen = append(chosen, sents[next].first)
+			}
+		}
+		// v28: the restating sentence itself is not quoted once what
+		// its source says next is: it says what the asker said
+		if g.Version >= 28 {
+			// a yes/no question's clause that asks states what is to be
+			// decided: a sentence saying its words decides it ("The
+			// warranty covers manufacturing faults" for "Does the
+			// warranty only cover faults from the factory, or ...?");
+			// one saying only the scene's ("Agent told the customer the
+			// motor is covered for 2 years" for "... Was that right?")
+			// restates it
+			asking := map[string]bool{}
+			if asked.Type == answertype.YesNo {
+				set := g.an.Set(answertype.Asking(req.Question))
+				for _, t := range g.content(req.Question, asked) {
+					if set[t] {
+						asking[t] = true
+					}
+				}
+			}
+			var echoed []*sentence
+			for _, s := range chosen {
+				if slices.ContainsFunc(slices.Collect(maps.Keys(s.first.own)), func(t string) bool { return asking[t] }) {
+					continue
+				}
+				sents := bySource[s.source]
+				if next := s.pos + 1; s != lead && next < len(sents) && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.first == sents[next].first }) && g.echoes(s.text, req.Question, asked, qterms) {
+					echoed = append(echoed, s)
+				}
+			}
+			if len(echoed) < len(chosen) {
+				chosen = slices.DeleteFunc(chosen, func(c *sentence) bool { return slices.Contains(echoed, c) })
 			}
 		}
 	}
