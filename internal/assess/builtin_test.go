@@ -61,6 +61,7 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 var (
 	_ SpellingVocabulary = (*lexVocab)(nil)
 	_ HoldingVocabulary  = (*lexVocab)(nil)
+	_ NamingVocabulary   = (*lexVocab)(nil)
 )
 
 type lexVocab struct {
@@ -84,6 +85,18 @@ func (v *lexVocab) Spellings(_ context.Context, term string, _ wire.Filters) []s
 		}
 	}
 	return out
+}
+
+// Naming makes lexVocab a NamingVocabulary: the first five visible texts
+// holding term (title and text together).
+func (v *lexVocab) Naming(_ context.Context, term string, _ wire.Filters) ([]string, error) {
+	var out []string
+	for i, set := range v.sets {
+		if set[term] && len(out) < 5 {
+			out = append(out, v.texts[i])
+		}
+	}
+	return out, nil
 }
 
 func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
