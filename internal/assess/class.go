@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -48,16 +49,26 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 	if !ok {
 		return nil, nil
 	}
-	haves := make([]map[string]bool, len(ev))
+	// Only a chunk holding a code can be credited a word (withNames), and a
+	// code's term has a letter and a digit (answertype.IsCode): the chunks
+	// holding no such term are left out, and with none left nothing is
+	// searched — most questions over a corpus without model codes cost no
+	// search here.
+	var haves []map[string]bool
 	for i := range ev {
-		haves[i] = TitledMentions(b.an, ev[i].Title, ev[i].Text)
+		if h := TitledMentions(b.an, ev[i].Title, ev[i].Text); holdsCodeTerm(h) {
+			haves = append(haves, h)
+		}
+	}
+	if len(haves) == 0 {
+		return nil, nil
 	}
 	var out map[string]map[string]bool
 	for _, q := range qterms {
 		if !q.known || entityTerm(ents, q.term) {
 			continue
 		}
-		lacked := false
+		lacked := false // by a chunk that could be credited it
 		for _, h := range haves {
 			lacked = lacked || !h[q.term]
 		}
@@ -82,6 +93,17 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 		}
 	}
 	return out, nil
+}
+
+// holdsCodeTerm reports whether have holds a term with a letter and a
+// digit, as every code's term has.
+func holdsCodeTerm(have map[string]bool) bool {
+	for t := range have {
+		if answertype.IsCode(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeNames returns a with b's names added (a itself when b is empty).

@@ -59,6 +59,22 @@ func TestClassNames(t *testing.T) {
 	}
 }
 
+// TestClassSearchesOnlyForCodes: the class reading searches the asker's
+// chunks only when a retrieved chunk holds a code a word could be credited
+// to; evidence naming no code (the usual question over a corpus without
+// model codes) costs no search, and a failing search is then never made.
+func TestClassSearchesOnlyForCodes(t *testing.T) {
+	plain := Evidence{ChunkID: "returns#0", Title: "Returns", Text: "You can return a kettle or an iron within 30 days of delivery for a refund."}
+	other := Evidence{ChunkID: "orders#0", Title: "Orders", Text: "We list your orders on the account page."}
+	q := "Can I return my smart toaster after two months?"
+	req := Request{Question: q, Query: q, Evidence: []Evidence{plain, other}, Groups: []string{"public"}}
+	b, _ := assessorOver([]Evidence{plain, other})
+	b.corpus = failingNames{b.corpus}
+	if _, err := b.Assess(context.Background(), req); err != nil {
+		t.Errorf("Assess searched the asker's chunks although no retrieved chunk names a code: %v", err)
+	}
+}
+
 // failingNames is a corpus whose Naming fails.
 type failingNames struct{ Corpus }
 
