@@ -267,6 +267,11 @@ type Builtin struct {
 	// after that code ("K50 Smart Kettle"): a page about the K50 covers
 	// the asker's "kettle". Off: builtin:coverage-v19.
 	Named bool
+	// Class (builtin:coverage-v27, see class.go): a chunk naming a model
+	// code holds a question word the asker's visible chunks write in that
+	// code's product name ("K50 Smart Kettle": a chunk naming the K50
+	// holds "kettle"), read from the visible chunks holding the word.
+	Class bool
 	// Scene (builtin:coverage-v21, see scene.go): in the coverage rules a
 	// content word only the question's scene holds — the sentences and
 	// clauses that do not ask (answertype.Scene: "my kid knocked the jug
@@ -334,7 +339,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -420,7 +425,8 @@ var namedModels = []struct {
 	{V23Model, []modelSwitch{flag("kin", func(b *Builtin) bool { return b.Kin })}},
 	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
 	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
-	{BuiltinModel, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
+	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
+	{BuiltinModel, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -926,6 +932,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Named && len(ents) == 0 { // a question naming its product needs no kind noun
 		names = b.productNames(req.Evidence)
 	}
+	if b.Class {
+		cn, err := b.classNames(ctx, vocab, req.Filters, qterms, ents, req.Evidence)
+		if err != nil {
+			return Result{}, fmt.Errorf("reading product classes: %w", err)
+		}
+		names = mergeNames(names, cn)
+	}
 	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
@@ -933,7 +946,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		have := withNames(own, names)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
-		if b.Named {
+		if b.Named || b.Class {
 			j.own = own
 		}
 		j.ev, j.expr = e, expr

@@ -61,6 +61,7 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 var (
 	_ SpellingVocabulary = (*lexVocab)(nil)
 	_ HoldingVocabulary  = (*lexVocab)(nil)
+	_ NamingVocabulary   = (*lexVocab)(nil)
 )
 
 type lexVocab struct {
@@ -84,6 +85,19 @@ func (v *lexVocab) Spellings(_ context.Context, term string, _ wire.Filters) []s
 		}
 	}
 	return out
+}
+
+// Naming makes lexVocab a NamingVocabulary: the title and text of each
+// of the first five visible texts holding term.
+func (v *lexVocab) Naming(_ context.Context, term string, _ wire.Filters) ([]string, error) {
+	var out []string
+	for i, set := range v.sets {
+		if set[term] && len(out) < 10 {
+			title, text, _ := strings.Cut(v.texts[i], "\n")
+			out = append(out, title, text)
+		}
+	}
+	return out, nil
 }
 
 func (v *lexVocab) DocFreq(t string) int { return v.df[t] }
@@ -531,7 +545,7 @@ func TestTranslate(t *testing.T) {
 	lex := newLexicon(an, ev[0].Title+"\n"+ev[0].Text, "X300 Pro blender receipt", "K50 kettle", "repair date")
 	lex.add(an, []string{"staff"}, "Parts we acquire from suppliers") // "acquire": not a word the public may be shown
 	b := NewBuiltin(an, lex)
-	b.Kin, b.Hyp, b.Alike, b.Valued = false, false, false, false // v22: the first attempt reads the words as written (v23 credits "purchase": TestKin)
+	b.Kin, b.Hyp, b.Alike, b.Valued, b.Class = false, false, false, false, false // v22: the first attempt reads the words as written (v23 credits "purchase": TestKin)
 	b.Rewriter = NewRewriter(an, lex)
 	q := "what slip shows the date I bought it"
 	assess := func(query string) Result {

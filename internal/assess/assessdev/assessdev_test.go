@@ -38,6 +38,7 @@ import (
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 type corpusOf struct{ backend.Index }
@@ -50,7 +51,25 @@ var (
 	devDirect *live.Direct
 )
 
-func (c corpusOf) Visible(groups []string) assess.Vocabulary { return c.Index.Visible(groups) }
+func (c corpusOf) Visible(groups []string) assess.Vocabulary {
+	return namingVocab{c.Index.Visible(groups), c.Index, groups}
+}
+
+// namingVocab reads the visible chunks holding a term as the worker's
+// vocabulary does (assess.NamingVocabulary, builtin:coverage-v27's class
+// reading); the rest is the bare index's vocabulary.
+type namingVocab struct {
+	backend.Vocabulary
+	ix     backend.Index
+	groups []string
+}
+
+// devAn analyses the harness's searches for Naming.
+var devAn = terms.New()
+
+func (v namingVocab) Naming(ctx context.Context, term string, f wire.Filters) ([]string, error) {
+	return live.NamingTexts(ctx, v.ix, devAn, v.Vocabulary, v.groups, term, f)
+}
 
 // EachTerm is the bleve index's, which never fails.
 func (c corpusOf) EachTerm(fn func(term string, df int)) { _ = c.Index.EachTerm(fn) }

@@ -82,3 +82,17 @@ func TestV25(t *testing.T) {
 		}
 	})
 }
+
+// TestV27 compares builtin:coverage-v26 (Builtin.Class off) with v27 (a
+// question word the asker's visible chunks write in a code's product name
+// is held by a chunk naming the code, see assess/class.go) on every
+// development set but those SKIP_SETS names, first attempt and loop: v27
+// must refuse as many no-answer questions on every set, and in total be
+// right no less often and accept on a relevant chunk no smaller a share of
+// the time.
+func TestV27(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v26", "v27", func(on bool) { b.Class = on }, keepsRefusalAndShare(t, "v26", "v27"))
+}

@@ -65,6 +65,7 @@ var (
 	_ assess.HoldingVocabulary  = filteredVocabulary{}
 	_ assess.SpellingVocabulary = filteredVocabulary{}
 	_ assess.FailingVocabulary  = filteredVocabulary{}
+	_ assess.NamingVocabulary   = filteredVocabulary{}
 )
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {

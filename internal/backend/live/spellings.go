@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -75,11 +77,53 @@ var searchEndings = []string{"", "e", "s", "es", "ed", "ing", "al"}
 // term with the first of searchEndings that analyzes back to it. The term
 // alone is not always one: a stem may stem again ("coffe" → "coff",
 // "purchas" → "purcha"), so "coffee" is searched. "" when no ending does.
-func (v filteredVocabulary) searchable(term string) string {
+func (v filteredVocabulary) searchable(term string) string { return searchable(v.an, term) }
+
+// searchable is filteredVocabulary.searchable with an.
+func searchable(an *terms.Analyzer, term string) string {
 	for _, e := range searchEndings {
-		if ts := v.an.Terms(term + e); len(ts) == 1 && ts[0] == term {
+		if ts := an.Terms(term + e); len(ts) == 1 && ts[0] == term {
 			return term + e
 		}
 	}
 	return ""
+}
+
+// namingChunks bounds the visible chunks Naming reads for a term.
+const namingChunks = 5
+
+// Naming returns the title and text of each of the few best-ranked
+// visible chunks holding term that pass the run's filters f (the builtin
+// assessor's class reading, assess.NamingVocabulary): nothing when no
+// visible chunk holds it; the search's error when it failed.
+func (v filteredVocabulary) Naming(ctx context.Context, term string, f wire.Filters) ([]string, error) {
+	return NamingTexts(ctx, v.ix, v.an, v.Vocabulary, v.groups, term, f)
+}
+
+// NamingTexts is Naming over ix for groups, whose vocabulary is vocab.
+func NamingTexts(ctx context.Context, ix backend.Searcher, an *terms.Analyzer, vocab backend.Vocabulary, groups []string, term string, f wire.Filters) ([]string, error) {
+	if ix == nil || an == nil || vocab.DocFreq(term) == 0 {
+		return nil, nil
+	}
+	text := searchable(an, term)
+	if text == "" {
+		return nil, nil
+	}
+	hits, err := ix.SearchText(ctx, text, retrieval.IndexFilter(groups, f), namingChunks)
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	chunks, err := ix.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, 2*len(chunks))
+	for _, c := range chunks {
+		out = append(out, c.Title, c.Text)
+	}
+	return out, nil
 }

@@ -1,0 +1,126 @@
+package assess
+
+import (
+	"context"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// V26Model names the builtin assessor with v27's class reading off
+// (Builtin.Class): builtin:coverage-v26, kept selectable.
+const V26Model = "builtin:coverage-v26"
+
+// builtin:coverage-v27 (Builtin.Class) learns a product's class from the
+// asker's visible documents. The asker names the class ("my kettle", "the
+// K50 kettle"); the page that answers names only the model ("Pairing the
+// K50 with the Hollin Home app"), and v20's reading of product names sees
+// the full name ("K50 Smart Kettle") only when the attempt's evidence
+// happens to hold it. Class searches, for each known question word some
+// retrieved chunk lacks, the few best-ranked visible chunks holding it that
+// pass the run's filters (NamingVocabulary), and reads the product names
+// those chunks write (ProductNames): a code the word is written after in
+// a full name is a product of that class, and a chunk naming the code
+// holds the word. As in v20, a word written after two codes names neither
+// ("X200 Blender", "X300 Pro Blender"): round 25 measured crediting it to
+// both, and it made two no-answer questions about an X200 part the asker
+// cannot see accepted on the X200's blade page. Unlike v20 it applies when the question names its
+// product too ("the K50 kettle"), and only the question's words are
+// credited: a code's other name words change nothing.
+
+// NamingVocabulary is a Vocabulary that can also read the texts of the
+// visible chunks holding a term: both backends' vocabularies can, through
+// internal/backend/live's adapter.
+type NamingVocabulary interface {
+	Vocabulary
+	// Naming returns the title and text of each of the few best-ranked
+	// visible chunks that pass the run's filters f and hold term (an
+	// index term); an error when the search failed (the assessment then
+	// fails and is retried rather than judge on what it could not read).
+	Naming(ctx context.Context, term string, f wire.Filters) ([]string, error)
+}
+
+// classNames maps each code the asker's visible chunks name a product of
+// one of the question's words with to those words: the class reading (see
+// above). It reads the chunks holding each known, non-entity question term
+// that some retrieved chunk lacks; nil when vocab cannot read chunks.
+func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, ev []Evidence) (map[string]map[string]bool, error) {
+	nv, ok := vocab.(NamingVocabulary)
+	if !ok {
+		return nil, nil
+	}
+	// Only a chunk holding a code can be credited a word (withNames), and a
+	// code's term has a letter and a digit (answertype.IsCode): the chunks
+	// holding no such term are left out, and with none left nothing is
+	// searched — most questions over a corpus without model codes cost no
+	// search here.
+	var haves []map[string]bool
+	for i := range ev {
+		if h := TitledMentions(b.an, ev[i].Title, ev[i].Text); holdsCodeTerm(h) {
+			haves = append(haves, h)
+		}
+	}
+	if len(haves) == 0 {
+		return nil, nil
+	}
+	var out map[string]map[string]bool
+	for _, q := range qterms {
+		if !q.known || entityTerm(ents, q.term) {
+			continue
+		}
+		lacked := false // by a chunk that could be credited it
+		for _, h := range haves {
+			lacked = lacked || !h[q.term]
+		}
+		if !lacked {
+			continue
+		}
+		texts, err := nv.Naming(ctx, q.term, f)
+		if err != nil {
+			return nil, err
+		}
+		for code, ws := range ProductNames(b.an, texts...) {
+			if !ws[q.term] {
+				continue
+			}
+			if out == nil {
+				out = map[string]map[string]bool{}
+			}
+			if out[code] == nil {
+				out[code] = map[string]bool{}
+			}
+			out[code][q.term] = true
+		}
+	}
+	return out, nil
+}
+
+// holdsCodeTerm reports whether have holds a term with a letter and a
+// digit, as every code's term has.
+func holdsCodeTerm(have map[string]bool) bool {
+	for t := range have {
+		if answertype.IsCode(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeNames returns a with b's names added (a itself when b is empty).
+func mergeNames(a, b map[string]map[string]bool) map[string]map[string]bool {
+	if len(b) == 0 {
+		return a
+	}
+	out := map[string]map[string]bool{}
+	for _, m := range []map[string]map[string]bool{a, b} {
+		for code, ws := range m {
+			if out[code] == nil {
+				out[code] = map[string]bool{}
+			}
+			for t := range ws {
+				out[code][t] = true
+			}
+		}
+	}
+	return out
+}
