@@ -3904,8 +3904,40 @@ var padRules = map[string]bool{"same-source": true, "imperative": true}
 // taken out (round 22, g22-gen); the echo rule's sentence (rule 6) is
 // kept as every answering rule's is.
 func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen []*sentence, chosenBy map[*sentence]string, lead *sentence, asked answertype.Question, content []string, ents []assess.Entity) []*sentence {
-	if len(chosen) < 2 || g.asksMore(question) {
+	if len(chosen) < 2 {
 		return chosen
+	}
+	if g.asksMore(question) {
+		if g.Version < 28 {
+			return chosen
+		}
+		parts := askingParts(question)
+		if len(parts) < 2 {
+			return chosen
+		}
+		kept := func(s *sentence) bool {
+			return s == chosen[0] || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin"
+		}
+		answers := func(s *sentence, p string) bool {
+			pa := g.classify(p)
+			set := g.an.Set(s.text)
+			holds := false
+			for _, t := range g.content(p, pa) {
+				holds = holds || set[t]
+			}
+			if pa.Type == answertype.Description || pa.Type == answertype.YesNo || pa.Type == answertype.Procedure {
+				return holds
+			}
+			return g.holds(pa, s.text)
+		}
+		for _, p := range parts {
+			if !slices.ContainsFunc(chosen, func(s *sentence) bool { return kept(s) && answers(s, p) }) {
+				return chosen
+			}
+		}
+		return slices.DeleteFunc(chosen, func(s *sentence) bool {
+			return !kept(s) && !slices.ContainsFunc(parts, func(p string) bool { return answers(s, p) })
+		})
 	}
 	codes := entityTermSet(ents, true)
 	_, sceneVerbs := answertype.Verbs(question)
