@@ -360,7 +360,10 @@ const (
 // the next sentence of its source is, unless a yes/no question's clause
 // that asks holds a word of it; and a thin heading all of whose words the
 // question and its page's title hold is not quoted beside its page's
-// other sentences (see the rules marked v28).
+// other sentences; and a two-part question's padding sentences stay only
+// when they answer one of its parts, each judged on its own words and
+// type, once the kept sentences answer every part (see the rules marked
+// v28 and onQuestion).
 //
 // v27 (ExtractiveV27Model) reads the expected type by answertype.Valued
 // (see classify).

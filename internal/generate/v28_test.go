@@ -77,3 +77,32 @@ func TestV28Keeps(t *testing.T) {
 		}
 	}
 }
+
+// TestV28TwoPartDropsPadding: for a question asking two things, v28's
+// rule 13 judges each part on its own words and answer type ("what
+// wattage", a power; "how big is its jug", a size): once sentences it
+// keeps answer both, a padding sentence that answers neither is dropped
+// (v27 kept every sentence of a two-part question). The model number
+// answers neither part (the speed sentence, which another rule keeps,
+// stays).
+func TestV28TwoPartDropsPadding(t *testing.T) {
+	an := terms.New()
+	c := v25case{"What wattage is the X200's motor and how big is its jug?", // fresh21 e31
+		[]string{"man-x200-specs", "man-x200-cleaning", "man-x200-errors", "pol-warranty-2026", "man-x200-blades"}, "man-x200-specs"}
+	req := c.request(t)
+	pads := []string{"Model number HL-X200-UK"}
+	if text, _ := answerOf(t, NewExtractiveV27(an), req); !strings.Contains(text, pads[0]) {
+		t.Errorf("v27 answers %q, want %q (the case no longer tests v28)", text, pads[0])
+	}
+	text, _ := answerOf(t, NewExtractiveV28(an), req)
+	for _, pad := range pads {
+		if strings.Contains(text, pad) {
+			t.Errorf("v28 answers %q, want it without %q", text, pad)
+		}
+	}
+	for _, fact := range []string{"1,200 W", "2-litre"} {
+		if !strings.Contains(text, fact) {
+			t.Errorf("v28 answers %q, want %q", text, fact)
+		}
+	}
+}
