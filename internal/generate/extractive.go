@@ -452,7 +452,7 @@ type Extractive struct {
 	// things (v20, see otherSide).
 	ParallelShare float64
 	// Version is 28 (ExtractiveModel), 27 (ExtractiveV27Model, without
-	// v28's readings in rule 13: see the rules marked v28), 26 (ExtractiveV26Model, without
+	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
 	// classify), 25 (ExtractiveV25Model, without
 	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
