@@ -17,7 +17,7 @@ const V26Model = "builtin:coverage-v26"
 // K50 with the Hollin Home app"), and v20's reading of product names sees
 // the full name ("K50 Smart Kettle") only when the attempt's evidence
 // happens to hold it. Class searches, for each known question word some
-// retrieved chunk lacks, the few best-ranked visible chunks holding it that
+// retrieved chunk naming a code lacks, the few best-ranked visible chunks holding it that
 // pass the run's filters (NamingVocabulary), and reads the product names
 // those chunks write (ProductNames): a code the word is written after in
 // a full name is a product of that class, and a chunk naming the code
@@ -43,7 +43,8 @@ type NamingVocabulary interface {
 // classNames maps each code the asker's visible chunks name a product of
 // one of the question's words with to those words: the class reading (see
 // above). It reads the chunks holding each known, non-entity question term
-// that some retrieved chunk lacks; nil when vocab cannot read chunks.
+// that some retrieved chunk holding a code term lacks; nil when vocab
+// cannot read chunks or no retrieved chunk holds a code term.
 func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, ev []Evidence) (map[string]map[string]bool, error) {
 	nv, ok := vocab.(NamingVocabulary)
 	if !ok {

@@ -42,7 +42,10 @@ func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
 // builtin assessor (v20) and the builtin generator (v19) read products'
 // names with it.
 func ProductNames(an *terms.Analyzer, texts ...string) map[string]map[string]bool {
-	out := productNamesAll(an, texts...)
+	out := map[string]map[string]bool{}
+	for _, text := range texts {
+		namesIn(an, text, out)
+	}
 	{ // a kind noun written after two codes names neither
 		codes := map[string]int{}
 		for _, ws := range out {
@@ -57,16 +60,6 @@ func ProductNames(an *terms.Analyzer, texts ...string) map[string]map[string]boo
 				}
 			}
 		}
-	}
-	return out
-}
-
-// productNamesAll is ProductNames keeping a kind noun written after
-// several codes under each of them.
-func productNamesAll(an *terms.Analyzer, texts ...string) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	for _, text := range texts {
-		namesIn(an, text, out)
 	}
 	return out
 }

@@ -452,7 +452,7 @@ type Extractive struct {
 	// things (v20, see otherSide).
 	ParallelShare float64
 	// Version is 28 (ExtractiveModel), 27 (ExtractiveV27Model, without
-	// v28's readings in rule 13: see the rules marked v28), 26 (ExtractiveV26Model, without
+	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
 	// classify), 25 (ExtractiveV25Model, without
 	// v26's readings in rule 13: see the rules marked v26), 24 (ExtractiveV24Model, without
@@ -3921,25 +3921,36 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		kept := func(s *sentence) bool {
 			return s == chosen[0] || s == lead || !padRules[chosenBy[s]] && chosenBy[s] != "thin"
 		}
-		answers := func(s *sentence, p string) bool {
-			pa := g.classify(p)
-			set := g.an.Set(s.text)
-			holds := false
-			for _, t := range g.content(p, pa) {
-				holds = holds || set[t]
-			}
+		// each part's expected type and content words, read once
+		types := make([]answertype.Question, len(parts))
+		words := make([][]string, len(parts))
+		for i, p := range parts {
+			types[i] = g.classify(p)
+			words[i] = g.content(p, types[i])
+		}
+		answers := func(s *sentence, i int) bool {
+			pa := types[i]
 			if pa.Type == answertype.Description || pa.Type == answertype.YesNo || pa.Type == answertype.Procedure {
-				return holds
+				set := g.an.Set(s.text)
+				return slices.ContainsFunc(words[i], func(t string) bool { return set[t] })
 			}
 			return g.holds(pa, s.text)
 		}
-		for _, p := range parts {
-			if !slices.ContainsFunc(chosen, func(s *sentence) bool { return kept(s) && answers(s, p) }) {
+		for i := range parts {
+			if !slices.ContainsFunc(chosen, func(s *sentence) bool { return kept(s) && answers(s, i) }) {
 				return chosen
 			}
 		}
 		return slices.DeleteFunc(chosen, func(s *sentence) bool {
-			return !kept(s) && !slices.ContainsFunc(parts, func(p string) bool { return answers(s, p) })
+			if kept(s) {
+				return false
+			}
+			for i := range parts {
+				if answers(s, i) {
+					return false
+				}
+			}
+			return true
 		})
 	}
 	codes := entityTermSet(ents, true)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -25,13 +26,34 @@ const maxKeptHoldings = 512
 // it, so a benchmark repeating its questions, or another principal's
 // question with the same words, never reads it; and a memo belongs to
 // one index version (generation), so a rebuild starts a new one.
+//
+// It keeps the class reading's Naming answers (builtin:coverage-v27) the
+// same way: the assessor asks for the chunks holding a question word at
+// every attempt, the answer depends only on the word, the filter and the
+// index version, and on RediSearch each costs a search and a fetch.
 type heldMemo struct {
-	kept *lru.Cache[string, map[uint64]int]
+	kept  *lru.Cache[string, map[uint64]int]
+	named *lru.Cache[string, []string]
 }
 
 func newHeldMemo() *heldMemo {
 	kept, _ := lru.New[string, map[uint64]int](maxKeptHoldings)
-	return &heldMemo{kept: kept}
+	named, _ := lru.New[string, []string](maxKeptHoldings)
+	return &heldMemo{kept: kept, named: named}
+}
+
+// key is the memo's key for the question ctx serves asking parts under
+// f; ok is false when there is nothing to keep (no question named).
+func (m *heldMemo) key(ctx context.Context, f *backend.Filter, parts []string) (string, bool) {
+	q := backend.QuestionOf(ctx)
+	if m == nil || q == "" {
+		return "", false
+	}
+	fk, err := json.Marshal(f)
+	if err != nil {
+		return "", false
+	}
+	return q + "\x00" + string(fk) + "\x00" + strings.Join(parts, "\x00"), true
 }
 
 // holdings is v.Holdings(ctx, terms, f), kept for the question ctx
@@ -42,15 +64,10 @@ func newHeldMemo() *heldMemo {
 // rule out (it assumes a sufficient chunk may exist) paid at every
 // attempt. Errors are not kept: a later attempt asks again.
 func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) (map[uint64]int, error) {
-	q := backend.QuestionOf(ctx)
-	if m == nil || q == "" {
+	key, ok := m.key(ctx, f, terms)
+	if !ok {
 		return v.Holdings(ctx, terms, f)
 	}
-	fk, err := json.Marshal(f)
-	if err != nil {
-		return v.Holdings(ctx, terms, f)
-	}
-	key := q + "\x00" + string(fk) + "\x00" + strings.Join(terms, "\x00")
 	if held, ok := m.kept.Get(key); ok {
 		return maps.Clone(held), nil
 	}
@@ -60,4 +77,23 @@ func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []s
 	}
 	m.kept.Add(key, maps.Clone(held)) // nil stays nil
 	return held, nil
+}
+
+// naming is read() (the texts of the visible chunks passing f that hold
+// term: filteredVocabulary.Naming), kept for the question ctx serves as
+// holdings' answers are. Errors are not kept.
+func (m *heldMemo) naming(ctx context.Context, term string, f *backend.Filter, read func() ([]string, error)) ([]string, error) {
+	key, ok := m.key(ctx, f, []string{term})
+	if !ok {
+		return read()
+	}
+	if texts, ok := m.named.Get(key); ok {
+		return slices.Clone(texts), nil
+	}
+	texts, err := read()
+	if err != nil {
+		return nil, err
+	}
+	m.named.Add(key, slices.Clone(texts))
+	return texts, nil
 }

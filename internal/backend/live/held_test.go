@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/wire"
 )
 
 // countingVocabulary answers Holdings with answer (or err) and counts
@@ -91,5 +93,70 @@ func TestHeldMemoKeepsAnswersPerQuestion(t *testing.T) {
 	}
 	if calls != 10 {
 		t.Errorf("after the index recovered: %d calls, want 10 (the answer kept)", calls)
+	}
+}
+
+// countingSearcher counts the text searches of the index it wraps.
+type countingSearcher struct {
+	backend.Index
+	calls *int
+}
+
+func (s countingSearcher) SearchText(ctx context.Context, text string, f backend.Filter, k int) ([]backend.Hit, error) {
+	*s.calls++
+	return s.Index.SearchText(ctx, text, f, k)
+}
+
+// TestNamingKeptPerQuestion: the class reading's Naming asks the same at
+// every attempt of a question (its terms are the question's), so a
+// question's later attempts get its first answer without searching
+// again; another question, another filter, another term or no question
+// at all search again, and the caller may change what it gets without
+// changing what is kept. Before round-25 rv25b every attempt searched.
+func TestNamingKeptPerQuestion(t *testing.T) {
+	body := `{"id":"a","title":"K50 Smart Kettle","text":"The K50 Smart Kettle boils in four minutes.","acl":["public"],"products":["K50"]}
+{"id":"b","title":"K70 Kettle","text":"The K70 Kettle keeps water hot.","acl":["public"],"products":["K70"]}
+`
+	lex := openLexicon(t, body)
+	calls := 0
+	v := lex.Visible([]string{"public"}).(filteredVocabulary)
+	v.ix = countingSearcher{lex.Index, &calls}
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	q2 := backend.WithQuestion(context.Background(), "q2/run")
+	ask := func(ctx context.Context, term string, f wire.Filters, texts, want int) {
+		t.Helper()
+		got, err := v.Naming(ctx, term, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != texts {
+			t.Errorf("Naming(%s, %v) = %q, want %d texts", term, f, got, texts)
+		}
+		if len(got) > 0 {
+			got[0] = "changed by the caller"
+		}
+		if calls != want {
+			t.Errorf("after Naming(%s, %v) for %q: %d searches, want %d", term, f, backend.QuestionOf(ctx), calls, want)
+		}
+	}
+	k50 := wire.Filters{Products: []string{"K50"}}
+	ask(q1, "kettl", wire.Filters{}, 4, 1)
+	ask(q1, "kettl", wire.Filters{}, 4, 1) // the same question's next attempt
+	ask(q2, "kettl", wire.Filters{}, 4, 2) // another question
+	ask(q1, "kettl", k50, 2, 3)            // another filter
+	ask(q1, "smart", wire.Filters{}, 2, 4) // another term
+	ask(context.Background(), "kettl", wire.Filters{}, 4, 5)
+	ask(context.Background(), "kettl", wire.Filters{}, 4, 6) // no question named: not kept
+	got, err := v.Naming(q1, "kettl", wire.Filters{})
+	if err != nil || !slices.Contains(got, "K50 Smart Kettle") {
+		t.Errorf("kept answer %q, %v: the caller's change reached it", got, err)
+	}
+	cancelled, cancel := context.WithCancel(backend.WithQuestion(context.Background(), "q3/run"))
+	cancel()
+	if got, err := v.Naming(cancelled, "kettl", wire.Filters{}); err == nil {
+		t.Errorf("Naming under a cancelled context = %q, want its error", got)
+	}
+	if got, err := v.Naming(backend.WithQuestion(context.Background(), "q3/run"), "kettl", wire.Filters{}); err != nil || len(got) != 4 {
+		t.Errorf("Naming after a failed search = %q, %v; want the texts (a failure is not kept)", got, err)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // as one principal may see them, with the run's filters for Holdings
 // (assess.HoldingVocabulary: without it the assessor's visible-chunk
 // check would be skipped, silently).
-// Its Holdings answers are kept per question (heldMemo). It also spells
+// Its Holdings and Naming answers are kept per question (heldMemo). It also spells
 // an index term as the visible chunks do (assess.SpellingVocabulary), so
 // a spelling correction is a word.
 type lexicon struct {

@@ -95,9 +95,14 @@ const namingChunks = 5
 // Naming returns the title and text of each of the few best-ranked
 // visible chunks holding term that pass the run's filters f (the builtin
 // assessor's class reading, assess.NamingVocabulary): nothing when no
-// visible chunk holds it; the search's error when it failed.
+// visible chunk holds it; the search's error when it failed. The answer
+// is kept for the question ctx serves (heldMemo), whose later attempts
+// ask the same.
 func (v filteredVocabulary) Naming(ctx context.Context, term string, f wire.Filters) ([]string, error) {
-	return NamingTexts(ctx, v.ix, v.an, v.Vocabulary, v.groups, term, f)
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.held.naming(ctx, term, &ixf, func() ([]string, error) {
+		return NamingTexts(ctx, v.ix, v.an, v.Vocabulary, v.groups, term, f)
+	})
 }
 
 // NamingTexts is Naming over ix for groups, whose vocabulary is vocab.

@@ -173,3 +173,32 @@ func TestSpellingsFilters(t *testing.T) {
 		t.Errorf("Spell for product K70 = %q, want %q", got, "descale the kettles")
 	}
 }
+
+// TestNamingVisibleAndFiltered: Naming (the class reading's search) reads
+// only the chunks the asker's groups may see that pass the run's
+// filters: a product name written only in a staff chunk, or only in a
+// chunk of a product the run leaves out, is never read.
+func TestNamingVisibleAndFiltered(t *testing.T) {
+	body := `{"id":"a","title":"K50 app","text":"Pair the K50 Smart Kettle with the app.","acl":["public"],"products":["K50"]}
+{"id":"b","title":"K70","text":"The K70 Travel Kettle folds flat.","acl":["public"],"products":["K70"]}
+{"id":"s","title":"K90","text":"The K90 Prototype Kettle ships next year.","acl":["staff"],"products":["K90"]}
+`
+	lex := openLexicon(t, body)
+	read := func(groups []string, f wire.Filters) string {
+		t.Helper()
+		texts, err := lex.Visible(groups).(assess.NamingVocabulary).Naming(context.Background(), "kettl", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(texts, " | ")
+	}
+	if got := read([]string{"public"}, wire.Filters{}); strings.Contains(got, "K90") || !strings.Contains(got, "K50") || !strings.Contains(got, "K70") {
+		t.Errorf("public Naming(kettl) = %q, want the K50 and K70 chunks and never the staff K90 one", got)
+	}
+	if got := read([]string{"public"}, wire.Filters{Products: []string{"K50"}}); strings.Contains(got, "K70") || !strings.Contains(got, "K50") {
+		t.Errorf("Naming(kettl) for product K50 = %q, want the K50 chunk only", got)
+	}
+	if got := read([]string{"public", "staff"}, wire.Filters{}); !strings.Contains(got, "K90") {
+		t.Errorf("staff Naming(kettl) = %q, want the K90 chunk too", got)
+	}
+}
