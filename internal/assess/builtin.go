@@ -928,12 +928,16 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var best *judged
 	all := make([]*judged, 0, len(req.Evidence))
+	owns := make([]map[string]bool, len(req.Evidence)) // each chunk's own mentions, read once
+	for i, e := range req.Evidence {
+		owns[i] = TitledMentions(b.an, e.Title, e.Text)
+	}
 	var names map[string]map[string]bool
 	if b.Named && len(ents) == 0 { // a question naming its product needs no kind noun
 		names = b.productNames(req.Evidence)
 	}
 	if b.Class {
-		cn, err := b.classNames(ctx, vocab, req.Filters, qterms, ents, req.Evidence)
+		cn, err := b.classNames(ctx, vocab, req.Filters, qterms, ents, owns)
 		if err != nil {
 			return Result{}, fmt.Errorf("reading product classes: %w", err)
 		}
@@ -942,7 +946,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
-		own := TitledMentions(b.an, e.Title, e.Text)
+		own := owns[i]
 		have := withNames(own, names)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)

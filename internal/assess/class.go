@@ -44,8 +44,9 @@ type NamingVocabulary interface {
 // one of the question's words with to those words: the class reading (see
 // above). It reads the chunks holding each known, non-entity question term
 // that some retrieved chunk holding a code term lacks; nil when vocab
-// cannot read chunks or no retrieved chunk holds a code term.
-func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, ev []Evidence) (map[string]map[string]bool, error) {
+// cannot read chunks or no retrieved chunk holds a code term. owns are
+// the retrieved chunks' own mentions (TitledMentions), read once by assess.
+func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, owns []map[string]bool) (map[string]map[string]bool, error) {
 	nv, ok := vocab.(NamingVocabulary)
 	if !ok {
 		return nil, nil
@@ -56,8 +57,8 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 	// searched — most questions over a corpus without model codes cost no
 	// search here.
 	var haves []map[string]bool
-	for i := range ev {
-		if h := TitledMentions(b.an, ev[i].Title, ev[i].Text); holdsCodeTerm(h) {
+	for _, h := range owns {
+		if holdsCodeTerm(h) {
 			haves = append(haves, h)
 		}
 	}
