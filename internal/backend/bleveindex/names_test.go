@@ -21,7 +21,7 @@ var _ backend.NameSource = (*Index)(nil)
 // without one (nil: the assessor searches every word).
 func TestNamesKeptPerGroup(t *testing.T) {
 	chunk := func(id, title, text string, acl ...string) corpus.Chunk {
-		return corpus.NewChunk(&corpus.Document{ID: id, Title: title, Text: text, ACL: acl, Type: "manual"}, 0, text)
+		return corpus.NewChunk(&corpus.Document{ID: id, Title: title, Text: text, ACL: acl, Type: "manual", Status: corpus.Current}, 0, text)
 	}
 	chunks := []corpus.Chunk{
 		chunk("k50", "K50 Smart Kettle", "The K50 boils fast.", "public"),

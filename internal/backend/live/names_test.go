@@ -2,12 +2,18 @@ package live
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/chunk"
+	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/names"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -34,13 +40,42 @@ func (s namedCounting) Names() *names.Table {
 // it was when every word was searched; a staff asker's searches and is
 // accepted on the app page. An index keeping no pairs searches as before.
 func TestClassReadingSearchesVisiblePairs(t *testing.T) {
-	body := `{"id":"app","title":"Pairing the Z20 with the Crumbly app","text":"To pair the Z20 with the Crumbly app, hold the lever down for 5 seconds until the light blinks.","acl":["public"]}
+	classReadingSearchesVisiblePairs(t, openCorpus(t, namesBody).cur.Load().ix)
+}
+
+// TestClassReadingSearchesVisiblePairsRedis is the same over a RediSearch
+// index (skipped without a RediSearch server: redistest).
+func TestClassReadingSearchesVisiblePairsRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(path, []byte(namesBody), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := corpus.LoadJSONL(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := chunk.New(chunk.Default())
+	name := redistest.Name("class")
+	rdb := srv.Client(t)
+	if _, _, err := redisearch.Build(context.Background(), rdb, name, ch.SplitAll(docs), redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := redisearch.Open(context.Background(), rdb, name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	classReadingSearchesVisiblePairs(t, ix)
+}
+
+const namesBody = `{"id":"app","title":"Pairing the Z20 with the Crumbly app","text":"To pair the Z20 with the Crumbly app, hold the lever down for 5 seconds until the light blinks.","acl":["public"]}
 {"id":"name","title":"Z20 Smart Toaster","text":"The Z20 has four slots.","acl":["staff"]}
 {"id":"returns","title":"Returns","text":"You can return a kettle or an iron within 30 days of delivery for a refund.","acl":["public"]}
 {"id":"toast","title":"Toast","text":"A smart toaster browns bread.","acl":["public"]}
 {"id":"orders","title":"Orders","text":"We list your orders.","acl":["public"]}
 `
-	ix := openCorpus(t, body).cur.Load().ix
+
+func classReadingSearchesVisiblePairs(t *testing.T, ix backend.Index) {
 	if _, ok := ix.(backend.NameSource); !ok {
 		t.Fatalf("%T keeps no name pairs", ix)
 	}
