@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,3 +111,51 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClassReading is one assessment whose retrieved chunks all
+// hold codes (as on bench-scale's corpus, where almost every document
+// holds a letter-and-digit term) and whose lacked words no visible chunk
+// names a product with: with the asker's name pairs (the worker over an
+// index keeping them) nothing is searched; searching every word (v27
+// before round 26) makes a search per lacked word. naming/op reports the
+// searches, so a change that searches again shows.
+func BenchmarkClassReading(b *testing.B) {
+	an := terms.New()
+	lex := newLexicon(an)
+	var ev []Evidence
+	for i := range 200 {
+		title := fmt.Sprintf("Service bulletin SB%d", i)
+		text := fmt.Sprintf("Unit R%d reports fault F%d after the firmware update; reset it from the settings menu.", i, i%7)
+		lex.add(an, []string{"public"}, title+"\n"+text)
+		if i < 10 {
+			ev = append(ev, Evidence{ChunkID: fmt.Sprintf("sb%d#0", i), Title: title, Text: text})
+		}
+	}
+	lex.add(an, []string{"public"}, "K50 Smart Kettle\nThe K50 boils fast.")
+	q := "How do I reset my smart kettle after the firmware update?"
+	req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
+	for _, c := range []struct {
+		name     string
+		untabled bool
+	}{{"pairs", false}, {"every-word", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			searches := 0
+			v := pairedLexicon{lex, &searches, c.untabled}.Visible(req.Groups) // read once, as an index's
+			a := NewBuiltin(an, fixedCorpus{v})
+			a.Rewriter = NewRewriter(an, lex)
+			n := 0
+			for b.Loop() {
+				if _, err := a.Assess(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(searches)/float64(n), "naming/op")
+		})
+	}
+}
+
+// fixedCorpus gives every asker one vocabulary.
+type fixedCorpus struct{ v Vocabulary }
+
+func (c fixedCorpus) Visible([]string) Vocabulary { return c.v }
