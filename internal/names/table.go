@@ -39,37 +39,30 @@ func (t *Table) Add(an *terms.Analyzer, acl []string, title, text string) {
 		return
 	}
 	for _, g := range acl {
-		codes := t.groups[g]
-		if codes == nil {
-			codes = map[string]map[string]bool{}
-			t.groups[g] = codes
-		}
-		for c, ws := range pairs {
-			if codes[c] == nil {
-				codes[c] = map[string]bool{}
-			}
-			for w := range ws {
-				codes[c][w] = true
-			}
-		}
+		t.add(g, pairs)
 	}
 }
 
 // Merge adds o's pairs to t (builds that read chunks in parallel).
 func (t *Table) Merge(o *Table) {
 	for g, codes := range o.groups {
-		into := t.groups[g]
-		if into == nil {
-			into = map[string]map[string]bool{}
-			t.groups[g] = into
+		t.add(g, codes)
+	}
+}
+
+// add adds pairs (code → words) under group g.
+func (t *Table) add(g string, pairs map[string]map[string]bool) {
+	into := t.groups[g]
+	if into == nil {
+		into = map[string]map[string]bool{}
+		t.groups[g] = into
+	}
+	for c, ws := range pairs {
+		if into[c] == nil {
+			into[c] = map[string]bool{}
 		}
-		for c, ws := range codes {
-			if into[c] == nil {
-				into[c] = map[string]bool{}
-			}
-			for w := range ws {
-				into[c][w] = true
-			}
+		for w := range ws {
+			into[c][w] = true
 		}
 	}
 }
