@@ -19,7 +19,9 @@ const V26Model = "builtin:coverage-v26"
 // K50 with the Hollin Home app"), and v20's reading of product names sees
 // the full name ("K50 Smart Kettle") only when the attempt's evidence
 // happens to hold it. Class searches, for each known question word some
-// retrieved chunk naming a code lacks, the few best-ranked visible chunks holding it that
+// retrieved chunk naming a code lacks (with the index's name pairs, only
+// a word some visible chunk names one of that chunk's codes with:
+// PairedNamingVocabulary), the few best-ranked visible chunks holding it that
 // pass the run's filters (NamingVocabulary), and reads the product names
 // those chunks write (ProductNames): a code the word is written after in
 // a full name is a product of that class, and a chunk naming the code
