@@ -2,8 +2,10 @@ package assess
 
 import (
 	"context"
+	"slices"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -17,7 +19,9 @@ const V26Model = "builtin:coverage-v26"
 // K50 with the Hollin Home app"), and v20's reading of product names sees
 // the full name ("K50 Smart Kettle") only when the attempt's evidence
 // happens to hold it. Class searches, for each known question word some
-// retrieved chunk naming a code lacks, the few best-ranked visible chunks holding it that
+// retrieved chunk naming a code lacks (with the index's name pairs, only
+// a word some visible chunk names one of that chunk's codes with:
+// PairedNamingVocabulary), the few best-ranked visible chunks holding it that
 // pass the run's filters (NamingVocabulary), and reads the product names
 // those chunks write (ProductNames): a code the word is written after in
 // a full name is a product of that class, and a chunk naming the code
@@ -40,6 +44,21 @@ type NamingVocabulary interface {
 	Naming(ctx context.Context, term string, f wire.Filters) ([]string, error)
 }
 
+// PairedNamingVocabulary is a NamingVocabulary that also knows which
+// (code, name word) pairs the asker's visible chunks write
+// (names.Table, kept by the index): the class reading then searches a
+// word only when a retrieved chunk lacking it holds a code some visible
+// chunk names with it, the only searches whose answer can credit
+// anything (ProductNames reads no pair that names.In does not read in a
+// single title or text). Both backends' vocabularies are, through
+// internal/backend/live's adapter, when their index keeps the table.
+type PairedNamingVocabulary interface {
+	NamingVocabulary
+	// NamePairs returns the pairs of the chunks the asker may see; ok
+	// false when the index keeps none (then every word is searched).
+	NamePairs() (p names.Pairs, ok bool)
+}
+
 // classNames maps each code the asker's visible chunks name a product of
 // one of the question's words with to those words: the class reading (see
 // above). It reads the chunks holding each known, non-entity question term
@@ -56,10 +75,32 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 	// holding no such term are left out, and with none left nothing is
 	// searched — most questions over a corpus without model codes cost no
 	// search here.
+	//
+	// With the asker's name pairs known (PairedNamingVocabulary), a chunk
+	// counts only by the codes it holds that some visible chunk writes a
+	// name after, and a word is searched only when one of those codes is
+	// named with it: no other search's answer can credit a chunk lacking
+	// the word (withNames adds a code's words to a chunk holding the code,
+	// and a chunk holding the word gains nothing).
+	pairs, paired := namePairs(nv)
 	var haves []map[string]bool
+	var codes [][]string // with pairs: per chunk of haves, its codes that head a visible name
 	for _, h := range owns {
-		if holdsCodeTerm(h) {
+		if !paired {
+			if holdsCodeTerm(h) {
+				haves = append(haves, h)
+			}
+			continue
+		}
+		var cs []string
+		for t := range h {
+			if pairs.Code(t) {
+				cs = append(cs, t)
+			}
+		}
+		if len(cs) > 0 {
 			haves = append(haves, h)
+			codes = append(codes, cs)
 		}
 	}
 	if len(haves) == 0 {
@@ -71,8 +112,11 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 			continue
 		}
 		lacked := false // by a chunk that could be credited it
-		for _, h := range haves {
-			lacked = lacked || !h[q.term]
+		for k, h := range haves {
+			if h[q.term] {
+				continue
+			}
+			lacked = lacked || !paired || slices.ContainsFunc(codes[k], func(c string) bool { return pairs.Has(c, q.term) })
 		}
 		if !lacked {
 			continue
@@ -95,6 +139,14 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 		}
 	}
 	return out, nil
+}
+
+// namePairs returns the asker's name pairs when vocab knows them.
+func namePairs(vocab NamingVocabulary) (names.Pairs, bool) {
+	if pv, ok := vocab.(PairedNamingVocabulary); ok {
+		return pv.NamePairs()
+	}
+	return names.Pairs{}, false
 }
 
 // holdsCodeTerm reports whether have holds a term with a letter and a

@@ -2,9 +2,8 @@ package assess
 
 import (
 	"maps"
-	"unicode"
 
-	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -44,7 +43,7 @@ func (b *Builtin) productNames(ev []Evidence) map[string]map[string]bool {
 func ProductNames(an *terms.Analyzer, texts ...string) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, text := range texts {
-		namesIn(an, text, out)
+		names.In(an, text, out)
 	}
 	{ // a kind noun written after two codes names neither
 		codes := map[string]int{}
@@ -59,68 +58,6 @@ func ProductNames(an *terms.Analyzer, texts ...string) map[string]map[string]boo
 					delete(ws, t)
 				}
 			}
-		}
-	}
-	return out
-}
-
-// namesIn adds to out the full names text writes after a code.
-func namesIn(an *terms.Analyzer, text string, out map[string]map[string]bool) {
-	ws := nameWords(text)
-	for i := 0; i < len(ws); i++ {
-		if !answertype.IsCode(ws[i].w) {
-			continue
-		}
-		ct := an.Terms(ws[i].w)
-		if len(ct) != 1 {
-			continue
-		}
-		var name []string
-		for j := i + 1; j < len(ws) && !ws[j].gap && unicode.IsUpper([]rune(ws[j].w)[0]) && !answertype.IsCode(ws[j].w); j++ {
-			name = append(name, an.Terms(ws[j].w)...)
-		}
-		if len(name) == 0 {
-			continue
-		}
-		if out[ct[0]] == nil {
-			out[ct[0]] = map[string]bool{}
-		}
-		for _, t := range name {
-			out[ct[0]][t] = true
-		}
-	}
-}
-
-// nameWord is one word of a text; gap is set when punctuation (anything
-// but spaces) stands between it and the word before.
-type nameWord struct {
-	w   string
-	gap bool
-}
-
-// nameWords splits text into words of letters, digits, and inner hyphens
-// or apostrophes, marking where punctuation separates two.
-func nameWords(text string) []nameWord {
-	var out []nameWord
-	rs := []rune(text)
-	gap := true
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) ||
-				(rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) || unicode.IsDigit(rs[j+1]))) {
-				j++
-			}
-			out = append(out, nameWord{w: string(rs[i:j]), gap: gap})
-			gap = false
-			i = j
-		case unicode.IsSpace(r):
-			i++
-		default:
-			gap = true
-			i++
 		}
 	}
 	return out

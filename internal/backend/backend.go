@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/names"
 )
 
 // Hit is one match.
@@ -141,4 +142,13 @@ type ChunkMeta struct {
 // The slice is shared: callers must not modify it.
 type TermSource interface {
 	Terms(chunkID string) []string
+}
+
+// NameSource is an optional Index capability: the (code, name word)
+// pairs its chunks' titles and texts write, per ACL group (names.Table),
+// built with the index, for the builtin assessor's class reading
+// (assess.PairedNamingVocabulary). Names is nil when the index keeps no
+// table (one built before round 26): every word is then searched.
+type NameSource interface {
+	Names() *names.Table
 }

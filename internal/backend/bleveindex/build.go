@@ -148,6 +148,9 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.
 	if err := writeFilters(tmp, chunks); err != nil {
 		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
 	}
+	if err := writeNames(tmp, chunks); err != nil {
+		return backend.Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
 	m := backend.Manifest{
 		SchemaVersion:  SchemaVersion,
 		Analyzer:       opts.Analyzer,

@@ -17,6 +17,9 @@
 //	chunks.tab      demand through the table and ids beside them
 //	chunks.ids      (see store.go)
 //	filters.json    the metadata filters' bitmaps (see filters.go)
+//	names.json      the (code, name word) pairs the chunks write, per ACL
+//	                group (see names.go; absent in an index built before
+//	                round 26, which then opens without them)
 //	vectors.f32     one little-endian float32 vector per chunk, same order
 //	vectors.f32.*   their int8 and 1-bit codes (package vectors)
 //	vectors.keys    per chunk, the embedding cache key (model + text hash)
@@ -51,6 +54,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/postings"
 	"github.com/assay-rag/assay/internal/vectors"
 )
@@ -81,6 +85,7 @@ type Index struct {
 	vecs     *vectors.Store // nil without an embedder
 	codes    subsets        // copies of visible sets' 1-bit codes (subsets.go)
 	meta     *chunkMeta     // status and authority by ordinal (meta.go); nil: read the chunks
+	names    *names.Table   // the chunks' name pairs (names.go); nil: none kept
 	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
@@ -146,6 +151,9 @@ func Open(dir string) (*Index, error) {
 		return fail(fmt.Errorf("%s: %w", filtersFile, err))
 	}
 	ix.meta = newChunkMeta(ix.filt, m.Chunks)
+	if ix.names, err = readNames(dir); err != nil {
+		return fail(err)
+	}
 	if m.Embedder != "" {
 		if ix.vecs, err = vectors.Open(filepath.Join(dir, vectorsFile), m.Dim); err != nil {
 			return fail(err)

@@ -62,10 +62,11 @@ type filteredVocabulary struct {
 }
 
 var (
-	_ assess.HoldingVocabulary  = filteredVocabulary{}
-	_ assess.SpellingVocabulary = filteredVocabulary{}
-	_ assess.FailingVocabulary  = filteredVocabulary{}
-	_ assess.NamingVocabulary   = filteredVocabulary{}
+	_ assess.HoldingVocabulary      = filteredVocabulary{}
+	_ assess.SpellingVocabulary     = filteredVocabulary{}
+	_ assess.FailingVocabulary      = filteredVocabulary{}
+	_ assess.NamingVocabulary       = filteredVocabulary{}
+	_ assess.PairedNamingVocabulary = filteredVocabulary{}
 )
 
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
@@ -103,6 +104,21 @@ func (v filteredVocabulary) Naming(ctx context.Context, term string, f wire.Filt
 	return v.held.naming(ctx, term, &ixf, func() ([]string, error) {
 		return NamingTexts(ctx, v.ix, v.an, v.Vocabulary, v.groups, term, f)
 	})
+}
+
+// NamePairs returns the (code, name word) pairs the chunks v's groups may
+// see write (assess.PairedNamingVocabulary), read from the index's table
+// (backend.NameSource); ok false when it keeps none.
+func (v filteredVocabulary) NamePairs() (names.Pairs, bool) {
+	ns, ok := v.ix.(backend.NameSource)
+	if !ok {
+		return names.Pairs{}, false
+	}
+	t := ns.Names()
+	if t == nil {
+		return names.Pairs{}, false
+	}
+	return t.Visible(v.groups), true
 }
 
 // NamingTexts is Naming over ix for groups, whose vocabulary is vocab.

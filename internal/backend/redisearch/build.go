@@ -20,6 +20,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -118,7 +119,8 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	gdf := map[string]map[string]int{} // group → term → chunks naming the group that hold it
 	parts := map[string]partLen{}      // ACL part → its chunks and tokens
 	st := indexStats{Chunks: len(chunks)}
-	var mu sync.Mutex // guards df, gdf, parts, st, stats and done
+	pairs := names.NewTable() // the chunks' name pairs by group
+	var mu sync.Mutex         // guards df, gdf, parts, st, pairs, stats and done
 	done := 0
 	// The batches' pipelines go through a client of their own whose reads
 	// may take a minute: a server busy indexing (HNSW insertion) answers
@@ -161,6 +163,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 				st.Tokens += p.tokens
 			}
 			st.Empty += w.empty
+			pairs.Merge(w.names)
 			stats.Embedded += w.st.Embedded
 			stats.Reused += w.st.Reused
 			done += len(batch)
@@ -193,7 +196,11 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	m.BuiltAt = time.Now().UTC()
 	mj, _ := json.Marshal(m)
 	sj, _ := json.Marshal(st)
-	if err := rdb.MSet(ctx, manifestKey(vn), mj, statsKey(vn), sj).Err(); err != nil {
+	nj, err := json.Marshal(pairs)
+	if err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.E(op, err)
+	}
+	if err := rdb.MSet(ctx, manifestKey(vn), mj, statsKey(vn), sj, namesKey(vn), nj).Err(); err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -228,13 +235,14 @@ type written struct {
 	gdf   map[string]map[string]int // group → term → chunks naming the group that hold it
 	parts map[string]partLen        // ACL part → its chunks and tokens
 	empty int
+	names *names.Table       // the chunks' name pairs by group
 	st    backend.BuildStats // Embedded and Reused
 }
 
 // writeBatch embeds one batch (or reuses the old version's vectors) and
 // writes its chunks in one pipeline.
 func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name string, old int, vn string, m Manifest, batch []corpus.Chunk, e backend.Embedder) (written, error) {
-	w := written{df: map[string]int{}, gdf: map[string]map[string]int{}, parts: map[string]partLen{}}
+	w := written{df: map[string]int{}, gdf: map[string]map[string]int{}, parts: map[string]partLen{}, names: names.NewTable()}
 	vecs, err := vectors(ctx, rdb, name, old, m, batch, e, &w.st)
 	if err != nil {
 		return w, err
@@ -257,6 +265,7 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 		if c.Text == "" {
 			w.empty++
 		}
+		w.names.Add(an, c.ACL, c.Title, c.Text)
 		part := partKey(c.ACL)
 		for _, g := range strings.Split(part, ",") { // each group once, however often the ACL names it
 			gdf := w.gdf[g]
@@ -350,7 +359,7 @@ func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[s
 // dropStats deletes version vn's manifest and statistics (its chunks go
 // with its FT index).
 func dropStats(ctx context.Context, rdb *redis.Client, vn string) {
-	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn)}
+	keys := []string{manifestKey(vn), statsKey(vn), dfKey(vn), namesKey(vn)}
 	for _, p := range []string{lensKey(vn, ""), groupDFKey(vn, "")} {
 		iter := rdb.Scan(ctx, 0, escapeGlob(p)+"*", 1000).Iterator()
 		for iter.Next(ctx) {

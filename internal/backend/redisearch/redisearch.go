@@ -11,6 +11,9 @@
 //	assay:N:seq            the last version number handed out
 //	assay:N:vV:manifest    JSON: how version V was built (backend.Manifest + version, vector algorithm)
 //	assay:N:vV:stats       JSON: whole-index counts (chunks, their tokens, empty chunks)
+//	assay:N:vV:names       JSON: group → code → name words, the (code, name word) pairs the
+//	                       chunks whose ACL names group write (names.Table; read at Open
+//	                       for the assessor's class reading; absent before round 26)
 //	assay:N:vV:df          HASH: term → chunks holding it, whole index (the IDF-weighted
 //	                       embedder and operators; never a principal's numbers)
 //	assay:N:vV:df:<group>  HASH: term → chunks whose ACL names group holding it (a
@@ -55,6 +58,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -134,6 +138,7 @@ func seqKey(name string) string             { return prefix(name) + "seq" }
 func versionName(name string, v int) string { return prefix(name) + "v" + strconv.Itoa(v) }
 func manifestKey(vn string) string          { return vn + ":manifest" }
 func statsKey(vn string) string             { return vn + ":stats" }
+func namesKey(vn string) string             { return vn + ":names" }
 func chunkPrefix(vn string) string          { return vn + ":c:" }
 
 // Options configure Open.
@@ -163,7 +168,8 @@ type Index struct {
 	an     *terms.Analyzer
 	checks []string
 	cache  *chunkCache
-	rare   rareRule // the BM25 leg's candidate form (rare.go)
+	rare   rareRule     // the BM25 leg's candidate form (rare.go)
+	names  *names.Table // the chunks' name pairs by group; nil: none kept
 
 	every     time.Duration
 	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
@@ -217,6 +223,10 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return nil, errs.Errorf(op, errs.Invalid, "index %s: bad term statistics: %v", vn, err)
 	}
+	pairs, err := readNames(ctx, rdb, vn)
+	if err != nil {
+		return nil, err
+	}
 	if o.CheckEvery == 0 {
 		o.CheckEvery = time.Second
 	}
@@ -224,7 +234,7 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 		o.CacheChunks = DefaultCacheChunks
 	}
 	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
-		cache: newChunkCache(o.CacheChunks), rare: defaultRare}
+		cache: newChunkCache(o.CacheChunks), rare: defaultRare, names: pairs}
 	if o.ExactCandidates {
 		ix.rare = rareRule{}
 	}
@@ -234,6 +244,30 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	}
 	return ix, nil
 }
+
+// readNames reads the version's name pairs (names.Table, written by
+// Build): nil and no error for a version built before round 26, which
+// keeps none (the assessor then searches every word, as it did).
+func readNames(ctx context.Context, rdb *redis.Client, vn string) (*names.Table, error) {
+	const op = "redisearch.Open"
+	raw, err := rdb.Get(ctx, namesKey(vn)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, errs.E(op, errs.Unavailable, err)
+	}
+	t := names.NewTable()
+	if err := json.Unmarshal(raw, t); err != nil {
+		return nil, errs.Errorf(op, errs.Invalid, "index %s: bad name pairs: %v", vn, err)
+	}
+	return t, nil
+}
+
+// Names returns the (code, name word) pairs the version's chunks write,
+// per ACL group (backend.NameSource), read at Open; nil when it keeps
+// none.
+func (ix *Index) Names() *names.Table { return ix.names }
 
 func readManifest(ctx context.Context, rdb *redis.Client, vn string) (Manifest, error) {
 	const op = "redisearch.Open"
