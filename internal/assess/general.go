@@ -114,4 +114,3 @@ func withGeneral(have map[string]bool, class map[string]bool) map[string]bool {
 	}
 	return out
 }
-
