@@ -67,17 +67,7 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 	}
 	var out map[string]map[string]bool
 	for _, q := range qterms {
-		if !q.known || entityTerm(ents, q.term) {
-			continue
-		}
-		lacked := false // by a chunk that could be credited it
-		for _, h := range haves {
-			lacked = lacked || !h[q.term]
-		}
-		if !lacked {
-			continue
-		}
-		texts, err := nv.Naming(ctx, q.term, f)
+		texts, err := lackedNaming(ctx, nv, f, q, ents, haves)
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +85,24 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 		}
 	}
 	return out, nil
+}
+
+// lackedNaming returns the texts of the visible chunks holding q's term
+// (nv.Naming) when q is a known, non-entity term that some chunk of haves
+// (the chunks that could be credited it) lacks; nil, and no search,
+// otherwise.
+func lackedNaming(ctx context.Context, nv NamingVocabulary, f wire.Filters, q weighted, ents []Entity, haves []map[string]bool) ([]string, error) {
+	if !q.known || entityTerm(ents, q.term) {
+		return nil, nil
+	}
+	lacked := false
+	for _, h := range haves {
+		lacked = lacked || !h[q.term]
+	}
+	if !lacked {
+		return nil, nil
+	}
+	return nv.Naming(ctx, q.term, f)
 }
 
 // holdsCodeTerm reports whether have holds a term with a letter and a

@@ -51,17 +51,7 @@ func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Fil
 	}
 	var out map[string]bool
 	for _, q := range qterms {
-		if !q.known || entityTerm(ents, q.term) {
-			continue
-		}
-		lacked := false
-		for _, h := range general {
-			lacked = lacked || !h[q.term]
-		}
-		if !lacked {
-			continue
-		}
-		texts, err := nv.Naming(ctx, q.term, f)
+		texts, err := lackedNaming(ctx, nv, f, q, ents, general)
 		if err != nil {
 			return nil, err
 		}

@@ -8,20 +8,35 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
+// The registration page is about every appliance and never says
+// "toaster"; the asker's visible documents write the class in a product's
+// name ("Z20 Smart Toaster").
+var (
+	generalReg  = Evidence{ChunkID: "reg#0", Title: "Registering your appliance", Text: "Register your appliance online to get recall alerts and faster warranty claims."}
+	generalName = "Z20 Smart Toaster\nThe Z20 has four slots and six browning levels."
+)
+
+// TestGeneralClassFailedSearch: a failed search fails the assessment
+// rather than judge without it.
+func TestGeneralClassFailedSearch(t *testing.T) {
+	q := "Why should I register my toaster?"
+	an := terms.New()
+	b := NewBuiltin(an, failingNames{newLexicon(an, generalReg.Title+"\n"+generalReg.Text, generalName)})
+	if _, err := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}); err == nil {
+		t.Error("Assess judged although reading the visible chunks failed")
+	}
+}
+
 // TestGeneralClass: builtin:coverage-v28 (Builtin.General) reads a
-// product's class on a page about no product. The registration page is
-// about every appliance and never says "toaster"; the asker's visible
-// documents write the class in the product's name ("Z20 Smart Toaster").
-// v27 refuses (the class reading credits the noun only to a page naming
-// the Z20); v28 accepts on the registration page. It credits no page that
-// names a code (a page about the Z30 is not about toasters), and nothing
-// when the page writing the name is one the asker may not see: no word of
-// an invisible document changes a decision, and the reason names none of
-// its words. A failed search fails the assessment.
+// product's class on a page about no product: v27 refuses (its class
+// reading credits the noun only to a page naming the Z20); v28 accepts on
+// the registration page. No page naming a code is credited (a page about
+// the Z30 is not about toasters), nor any when the page writing the name
+// is one the asker may not see: no word of an invisible document changes
+// a decision, and the reason names none of its words.
 func TestGeneralClass(t *testing.T) {
-	reg := Evidence{ChunkID: "reg#0", Title: "Registering your appliance", Text: "Register your appliance online to get recall alerts and faster warranty claims."}
+	reg, name := generalReg, generalName
 	z30 := Evidence{ChunkID: "z30#0", Title: "Registering the Z30", Text: "Register the Z30 online to get recall alerts and faster warranty claims."}
-	name := "Z20 Smart Toaster\nThe Z20 has four slots and six browning levels."
 	others := []string{"Orders\nWe list your orders.", "Delivery\nWe deliver in three days.", "Returns\nReturn it within 30 days."}
 	q := "Why should I register my toaster?"
 	for _, c := range []struct {
@@ -54,10 +69,5 @@ func TestGeneralClass(t *testing.T) {
 		} else if res.Usage.Model != V27Model {
 			t.Errorf("model %q with General off, want %q", res.Usage.Model, V27Model)
 		}
-	}
-	an := terms.New()
-	b := NewBuiltin(an, failingNames{newLexicon(an, reg.Title+"\n"+reg.Text, name)})
-	if _, err := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: []Evidence{reg}, Groups: []string{"public"}}); err == nil {
-		t.Error("Assess judged although reading the visible chunks failed")
 	}
 }

@@ -109,3 +109,19 @@ func TestV28(t *testing.T) {
 	defer skipSets()()
 	compareVersions(t, b, qs, "v27", "v28", func(on bool) { b.General = on }, keepsRefusalAndShare(t, "v27", "v28"))
 }
+
+// TestV28Searches counts the Naming searches of the first attempt with
+// builtin:coverage-v27 and v28 (the harness reads them unkept, without
+// the worker's per-question memo: an upper bound on what the worker
+// searches).
+func TestV28Searches(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	for _, on := range []bool{false, true} {
+		b.General = on
+		namingSearches = 0
+		judge(t, b, qs)
+		t.Logf("General %v: %d Naming searches for %d questions", on, namingSearches, len(qs))
+	}
+}
