@@ -272,6 +272,11 @@ type Builtin struct {
 	// code's product name ("K50 Smart Kettle": a chunk naming the K50
 	// holds "kettle"), read from the visible chunks holding the word.
 	Class bool
+	// General (builtin:coverage-v28, see general.go): a chunk naming no
+	// model code holds a question word some visible product's name holds
+	// ("kettle", "blender": "Registering your appliance" is about every
+	// kettle), read from the visible chunks holding the word.
+	General bool
 	// Scene (builtin:coverage-v21, see scene.go): in the coverage rules a
 	// content word only the question's scene holds — the sentences and
 	// clauses that do not ask (answertype.Scene: "my kid knocked the jug
@@ -339,7 +344,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -426,7 +431,8 @@ var namedModels = []struct {
 	{V24Model, []modelSwitch{flag("hyp", func(b *Builtin) bool { return b.Hyp })}},
 	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
-	{BuiltinModel, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
+	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
+	{BuiltinModel, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -943,14 +949,22 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		names = mergeNames(names, cn)
 	}
+	var general map[string]bool
+	if b.General {
+		gc, err := b.generalClass(ctx, vocab, req.Filters, qterms, ents, owns)
+		if err != nil {
+			return Result{}, fmt.Errorf("reading product classes: %w", err)
+		}
+		general = gc
+	}
 	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		own := owns[i]
-		have := withNames(own, names)
+		have := withGeneral(withNames(own, names), general)
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
-		if b.Named || b.Class {
+		if b.Named || b.Class || b.General {
 			j.own = own
 		}
 		j.ev, j.expr = e, expr

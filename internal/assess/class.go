@@ -149,6 +149,24 @@ func namePairs(vocab NamingVocabulary) (names.Pairs, bool) {
 	return names.Pairs{}, false
 }
 
+// lackedNaming returns the texts of the visible chunks holding q's term
+// (nv.Naming) when q is a known, non-entity term that some chunk of haves
+// (the chunks that could be credited it) lacks; nil, and no search,
+// otherwise.
+func lackedNaming(ctx context.Context, nv NamingVocabulary, f wire.Filters, q weighted, ents []Entity, haves []map[string]bool) ([]string, error) {
+	if !q.known || entityTerm(ents, q.term) {
+		return nil, nil
+	}
+	lacked := false
+	for _, h := range haves {
+		lacked = lacked || !h[q.term]
+	}
+	if !lacked {
+		return nil, nil
+	}
+	return nv.Naming(ctx, q.term, f)
+}
+
 // holdsCodeTerm reports whether have holds a term with a letter and a
 // digit, as every code's term has.
 func holdsCodeTerm(have map[string]bool) bool {

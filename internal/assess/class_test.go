@@ -44,7 +44,7 @@ func TestClassNames(t *testing.T) {
 		if strings.Contains(res.Assessment.Reason, "Smart") || strings.Contains(res.Assessment.Reason, "slots") {
 			t.Errorf("the reason names the name page's words: %s", res.Assessment.Reason)
 		}
-		b.Class = false
+		b.Class, b.General = false, false
 		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 			t.Errorf("v26 accepts %q (%s): the case does not test Class", q, res.Assessment.Reason)
 		} else if res.Usage.Model != V26Model {
@@ -59,10 +59,12 @@ func TestClassNames(t *testing.T) {
 	}
 }
 
-// TestClassSearchesOnlyForCodes: the class reading searches the asker's
+// TestClassSearchesOnlyForCodes: v27's class reading searches the asker's
 // chunks only when a retrieved chunk holds a code a word could be credited
 // to; evidence naming no code (the usual question over a corpus without
 // model codes) costs no search, and a failing search is then never made.
+// v28's general-page reading (Builtin.General, general.go) searches for
+// the words such chunks lack, so it is off here: TestGeneralClass.
 func TestClassSearchesOnlyForCodes(t *testing.T) {
 	plain := Evidence{ChunkID: "returns#0", Title: "Returns", Text: "You can return a kettle or an iron within 30 days of delivery for a refund."}
 	other := Evidence{ChunkID: "orders#0", Title: "Orders", Text: "We list your orders on the account page."}
@@ -70,6 +72,7 @@ func TestClassSearchesOnlyForCodes(t *testing.T) {
 	req := Request{Question: q, Query: q, Evidence: []Evidence{plain, other}, Groups: []string{"public"}}
 	b, _ := assessorOver([]Evidence{plain, other})
 	b.corpus = failingNames{b.corpus}
+	b.General = false
 	if _, err := b.Assess(context.Background(), req); err != nil {
 		t.Errorf("Assess searched the asker's chunks although no retrieved chunk names a code: %v", err)
 	}

@@ -115,6 +115,19 @@ func (p Pairs) Has(code, word string) bool {
 	return false
 }
 
+// Word reports whether a visible chunk writes word in a name after some
+// code.
+func (p Pairs) Word(word string) bool {
+	for _, codes := range p.groups {
+		for _, ws := range codes {
+			if ws[word] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // MarshalJSON writes the table as {group: {code: [words]}}, each list
 // sorted (encoding/json sorts the keys): the same table, the same bytes.
 func (t *Table) MarshalJSON() ([]byte, error) {

@@ -67,7 +67,11 @@ type namingVocab struct {
 // devAn analyses the harness's searches for Naming.
 var devAn = terms.New()
 
+// namingSearches counts the Naming searches the harness made (TestV28Searches).
+var namingSearches int
+
 func (v namingVocab) Naming(ctx context.Context, term string, f wire.Filters) ([]string, error) {
+	namingSearches++
 	return live.NamingTexts(ctx, v.ix, devAn, v.Vocabulary, v.groups, term, f)
 }
 

@@ -27,7 +27,8 @@ const maxKeptHoldings = 512
 // question with the same words, never reads it; and a memo belongs to
 // one index version (generation), so a rebuild starts a new one.
 //
-// It keeps the class reading's Naming answers (builtin:coverage-v27) the
+// It keeps the class readings' Naming answers (builtin:coverage-v27 and
+// v28's general-page reading, which ask for the same words) the
 // same way: the assessor asks for the chunks holding a question word at
 // every attempt, the answer depends only on the word, the filter and the
 // index version, and on RediSearch each costs a search and a fetch.

@@ -1,0 +1,121 @@
+package assess
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// The registration page is about every appliance and never says
+// "toaster"; the asker's visible documents write the class in a product's
+// name ("Z20 Smart Toaster").
+var (
+	generalReg  = Evidence{ChunkID: "reg#0", Title: "Registering your appliance", Text: "Register your appliance online to get recall alerts and faster warranty claims."}
+	generalName = "Z20 Smart Toaster\nThe Z20 has four slots and six browning levels."
+)
+
+// TestGeneralClassFailedSearch: a failed search fails the assessment
+// rather than judge without it.
+func TestGeneralClassFailedSearch(t *testing.T) {
+	q := "Why should I register my toaster?"
+	an := terms.New()
+	b := NewBuiltin(an, failingNames{newLexicon(an, generalReg.Title+"\n"+generalReg.Text, generalName)})
+	if _, err := b.Assess(context.Background(), Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}); err == nil {
+		t.Error("Assess judged although reading the visible chunks failed")
+	}
+}
+
+// TestGeneralClass: builtin:coverage-v28 (Builtin.General) reads a
+// product's class on a page about no product: v27 refuses (its class
+// reading credits the noun only to a page naming the Z20); v28 accepts on
+// the registration page. No page naming a code is credited (a page about
+// the Z30 is not about toasters), nor any when the page writing the name
+// is one the asker may not see: no word of an invisible document changes
+// a decision, and the reason names none of its words.
+func TestGeneralClass(t *testing.T) {
+	reg, name := generalReg, generalName
+	z30 := Evidence{ChunkID: "z30#0", Title: "Registering the Z30", Text: "Register the Z30 online to get recall alerts and faster warranty claims."}
+	others := []string{"Orders\nWe list your orders.", "Delivery\nWe deliver in three days.", "Returns\nReturn it within 30 days."}
+	q := "Why should I register my toaster?"
+	for _, c := range []struct {
+		acl string
+		ev  Evidence
+	}{{"public", reg}, {"staff", reg}, {"public", z30}} {
+		an := terms.New()
+		lex := newLexicon(an, c.ev.Title+"\n"+c.ev.Text)
+		lex.add(an, []string{c.acl}, name)
+		for _, o := range others {
+			lex.add(an, []string{"public"}, o)
+		}
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		req := Request{Question: q, Query: q, Evidence: []Evidence{c.ev}, Groups: []string{"public"}}
+		res := assessChecked(t, b, req)
+		want := c.acl == "public" && c.ev.ChunkID == "reg#0"
+		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != want {
+			t.Errorf("v28, %s, name page %s: accepted %v, want %v (%s)", c.ev.ChunkID, c.acl, got, want, res.Assessment.Reason)
+		}
+		if res.Usage.Model != BuiltinModel {
+			t.Errorf("model %q, want %q", res.Usage.Model, BuiltinModel)
+		}
+		if strings.Contains(res.Assessment.Reason, "Smart") || strings.Contains(res.Assessment.Reason, "slots") {
+			t.Errorf("the reason names the name page's words: %s", res.Assessment.Reason)
+		}
+		b.General = false
+		if res := assessChecked(t, b, req); res.Assessment.Sufficient && res.Assessment.Score >= 0.5 {
+			t.Errorf("v27 accepts %q on %s (%s): the case does not test General", q, c.ev.ChunkID, res.Assessment.Reason)
+		} else if res.Usage.Model != V27Model {
+			t.Errorf("model %q with General off, want %q", res.Usage.Model, V27Model)
+		}
+	}
+}
+
+// TestGeneralSearchesOnlyNamedWords: with the asker's name pairs known,
+// v28's general reading searches a question word only when some chunk the
+// asker may see writes it in a name after a code, and decides as it does
+// searching every word. The name page seen by the asker: "toaster" is
+// searched; seen only by staff, or written without a capital (no name),
+// nothing is searched for a public asker.
+func TestGeneralSearchesOnlyNamedWords(t *testing.T) {
+	q := "Why should I register my toaster?"
+	for _, c := range []struct {
+		name     string
+		page     string
+		acl      string
+		searched bool
+	}{
+		{"name visible", generalName, "public", true},
+		{"name seen by staff only", generalName, "staff", false},
+		{"no name written", "Z20 toaster\nThe Z20 has four slots.", "public", false},
+	} {
+		an := terms.New()
+		lex := newLexicon(an, generalReg.Title+"\n"+generalReg.Text)
+		lex.add(an, []string{c.acl}, c.page)
+		// a page the public may see holds "toaster" outside any name, so
+		// the word is known to every asker and searched without pairs
+		for _, o := range []string{"Orders\nWe list your orders.", "Toast\nA toaster browns bread.", "Returns\nReturn it within 30 days."} {
+			lex.add(an, []string{"public"}, o)
+		}
+		req := Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}
+		var plain, paired int
+		judge := func(corpus Corpus) Result {
+			b := NewBuiltin(an, corpus)
+			b.Rewriter = NewRewriter(an, lex)
+			return assessChecked(t, b, req)
+		}
+		want := judge(pairedLexicon{lex, &plain, true})
+		got := judge(pairedLexicon{lex, &paired, false})
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: with pairs %+v, searching every word %+v", c.name, got, want)
+		}
+		if plain == 0 {
+			t.Errorf("%s: searching every word made no search: the case does not test the pairs", c.name)
+		}
+		if (paired > 0) != c.searched {
+			t.Errorf("%s: %d searches with pairs (%d without), want searched %v", c.name, paired, plain, c.searched)
+		}
+	}
+}
