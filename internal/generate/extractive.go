@@ -1200,18 +1200,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			if g.Version >= 10 && onePart && g.lacksEntity(s.source, best.source, ents, mentions) {
 				continue
 			}
-			// v29: for a question asking more than one thing, a source
-			// naming none of the question's entities, where the opening
-			// one names one it lacks, is not on any part either: the
-			// parts ask of what the question names ("Settings, then
-			// Privacy" for "How many speed settings has the X200 got, and
-			// what's the fastest it spins?"; case 30412's page for "On
-			// case 30455, what was the customer's problem ... and how did
-			// it get sorted?"). A source naming one of them may answer a
-			// part about it.
-			if g.Version >= 29 && !onePart && g.lacksEntity(s.source, best.source, ents, mentions) && !namesAny(ents, mentions[s.source]) {
-				continue
-			}
 			if asked.Type != answertype.Description && !g.typedNear(bySource[s.source], s.pos, asked) {
 				continue
 			}
@@ -2195,12 +2183,6 @@ func (g *Extractive) lacksEntity(s, first int, ents []assess.Entity, mentions []
 		}
 	}
 	return false
-}
-
-// namesAny reports whether mentions (a source's) cover, whole, an entity
-// of ents (v29).
-func namesAny(ents []assess.Entity, mentions map[string]bool) bool {
-	return slices.ContainsFunc(ents, func(e assess.Entity) bool { return e.CoveredBy(mentions) })
 }
 
 // saysOfEntity reports whether sentence s, which names the entities news

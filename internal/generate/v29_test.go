@@ -84,39 +84,3 @@ func TestV29Keeps(t *testing.T) {
 		}
 	}
 }
-
-// TestV29TwoPartNamesNone: for a question asking two things, a page
-// naming none of the question's entities, where the opening page names
-// one it lacks, is not cited (v10's lacksEntity read for each part):
-// fresh22 i23 (the privacy page's "Settings, then Privacy" beside the
-// X200's specifications) and i08 (case 30412's page beside case 30455's).
-// v28 cites it; v29 cites the opening page alone and keeps the key facts.
-func TestV29TwoPartNamesNone(t *testing.T) {
-	an := terms.New()
-	for _, c := range []struct {
-		v25case
-		extra string
-		facts []string
-	}{
-		{v25case{"How many speed settings has the X200 got, and what's the fastest it spins?",
-			[]string{"man-x200-specs", "pol-privacy", "man-x300-specs", "man-x200-blades", "ntc-x200-recall"}, "man-x200-specs"},
-			"pol-privacy", []string{"three speeds", "22,000 RPM"}},
-		{v25case{"On case 30455, what was the customer's problem with their K50 and how did it get sorted?",
-			[]string{"tkt-30455", "tkt-30412", "tkt-30501", "sb-114", "man-k50-kettle"}, "tkt-30455"},
-			"tkt-30412", []string{"Android", "15 seconds"}},
-	} {
-		req := c.request(t)
-		if text, docs := answerOf(t, NewExtractiveV28(an), req); !slices.Contains(docs, c.extra) {
-			t.Errorf("%q: v28 answers %q citing %v, without %s (the case no longer tests v29)", c.q, text, docs, c.extra)
-		}
-		text, docs := answerOf(t, NewExtractiveV29(an), req)
-		if slices.Contains(docs, c.extra) || !slices.Contains(docs, c.accepted) {
-			t.Errorf("%q: v29 answers %q citing %v, want %s without %s", c.q, text, docs, c.accepted, c.extra)
-		}
-		for _, f := range c.facts {
-			if !strings.Contains(text, f) {
-				t.Errorf("%q: v29 answers %q, want %q", c.q, text, f)
-			}
-		}
-	}
-}
