@@ -356,7 +356,14 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v28 (ExtractiveModel) quotes fewer sentences of the pages it cites:
+// v29 (ExtractiveModel) keeps the accepted page: a yes/no question
+// asking one thing opens with the accepted source on a tie of bearing
+// when its opening sentence holds every content word the other opening
+// does and its title a question word the other title lacks (saysAsMuch,
+// titledMore); and the words of a product's name after a code the
+// question names add no page (codeNameWords). See the rules marked v29.
+//
+// v28 (ExtractiveV28Model) quotes fewer sentences of the pages it cites:
 // a sentence restating the question (rule 6's echoes) is not quoted once
 // the next sentence of its source is, unless a yes/no question's clause
 // that asks holds a word of it; and a thin heading all of whose words the
