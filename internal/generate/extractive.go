@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV28Model = router.BuiltinGenerateModelV28
 	ExtractiveV27Model = router.BuiltinGenerateModelV27
 	ExtractiveV26Model = router.BuiltinGenerateModelV26
 	ExtractiveV25Model = router.BuiltinGenerateModelV25
@@ -355,7 +356,14 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v28 (ExtractiveModel) quotes fewer sentences of the pages it cites:
+// v29 (ExtractiveModel) keeps the accepted page: a yes/no question
+// asking one thing opens with the accepted source on a tie of bearing
+// when its opening sentence holds every content word the other opening
+// does and its title a question word the other title lacks (saysAsMuch,
+// titledMore); and the words of a product's name after a code the
+// question names add no page (codeNameWords). See the rules marked v29.
+//
+// v28 (ExtractiveV28Model) quotes fewer sentences of the pages it cites:
 // a sentence restating the question (rule 6's echoes) is not quoted once
 // the next sentence of its source is, unless a yes/no question's clause
 // that asks holds a word of it; and a thin heading all of whose words the
@@ -451,7 +459,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 28 (ExtractiveModel), 27 (ExtractiveV27Model, without
+	// Version is 29 (ExtractiveModel), 28 (ExtractiveV28Model, without
+	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
 	// classify), 25 (ExtractiveV25Model, without
@@ -482,10 +491,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV28(an)
+	return NewExtractiveV29(an)
 }
 
-// NewExtractiveV28 returns version 28 (ExtractiveModel).
+// NewExtractiveV29 returns version 29 (ExtractiveModel).
+func NewExtractiveV29(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV28(an)
+	g.Version = 29
+	return g
+}
+
+// NewExtractiveV28 returns version 28 (ExtractiveV28Model).
 func NewExtractiveV28(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV27(an)
 	g.Version = 28
@@ -643,6 +659,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV28Model:
+		return NewExtractiveV28(an), nil
 	case ExtractiveV27Model:
 		return NewExtractiveV27(an), nil
 	case ExtractiveV26Model:
@@ -746,6 +764,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV26Model
 	case g.Version == 27:
 		return ExtractiveV27Model
+	case g.Version == 28:
+		return ExtractiveV28Model
 	}
 	return ExtractiveModel
 }
@@ -934,7 +954,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// question the other's sentence and title do not (see
 			// saysMore): the assessor's judgement breaks the tie, not
 			// the rank discount.
-			if a := g.opening(all, asked, open); g.saysMore(a, best, content, titles, ents, verbs) {
+			//
+			// v29: so does it when its opening sentence holds every
+			// content word the other's does (saysAsMuch): two sentences
+			// saying the same words of the question ("In hard-water
+			// areas, descale kettles ... more often" and "The K50 smart
+			// kettle boils ... water") are a tie the rank discount
+			// should not break against the assessor's judgement.
+			if a := g.opening(all, asked, open); g.saysMore(a, best, content, titles, ents, verbs) ||
+				g.Version >= 29 && asked.Type == answertype.YesNo && !g.asksMore(req.Question) && saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
 				best = a
 			}
 		}
@@ -1114,6 +1142,15 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					named[t] = true
 				}
 			}
+		}
+		// v29: nor a word of the name the sources write after a code the
+		// question names ("kettle" and "smart" of "K50 Smart Kettle" in
+		// "does the K50 kettle work with a phone app"): with the code it
+		// says which product is asked about, so the product's own page
+		// ("K50 Smart Kettle") adds nothing to the accepted page about
+		// it ("Pairing the K50 with the Hollin Home app") for holding it.
+		if g.Version >= 29 {
+			maps.Copy(named, g.codeNameWords(req, ents))
 		}
 		// v18: the source the assessor accepted (Request.Accepted's
 		// first), whatever the question expects, or -1; and whether the
@@ -1641,6 +1678,38 @@ func (g *Extractive) saysMore(a, b *sentence, content []string, titles []map[str
 	named := entityTermSet(ents, false)
 	return slices.ContainsFunc(content, func(w string) bool {
 		return a.own[w] && !verbs[w] && !named[w] && !b.own[w] && !titles[b.source][w]
+	})
+}
+
+// saysAsMuch reports whether sentence a holds every content word of the
+// question that sentence b holds, and one at least that is no term of a
+// code the question names (codes): v29, the accepted source's opening
+// ties with b's (see Generate). Two sentences holding only the code
+// ("K50") say nothing alike of what is asked.
+func saysAsMuch(a, b *sentence, codes map[string]bool) bool {
+	some := false
+	for w := range a.own {
+		some = some || !codes[w]
+	}
+	if !some {
+		return false
+	}
+	for w := range b.own {
+		if !a.own[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// titledMore reports whether source a's title holds a content word of
+// the question that source b's title does not, neither a verb of the
+// question nor a word of a name it holds (v29: with saysAsMuch, the
+// accepted source's opening ties with b's; see Generate).
+func (g *Extractive) titledMore(a, b int, content []string, titles []map[string]bool, ents []assess.Entity, verbs map[string]bool) bool {
+	named := entityTermSet(ents, false)
+	return slices.ContainsFunc(content, func(w string) bool {
+		return titles[a][w] && !titles[b][w] && !verbs[w] && !named[w]
 	})
 }
 
@@ -2823,6 +2892,28 @@ func (g *Extractive) nameWords(req Request, ents []assess.Entity, mentions []map
 		out[i] = assess.NamedOnly(mentions[i], names)
 	}
 	return out, names
+}
+
+// codeNameWords returns the words of the full names the sources write
+// after the codes the question names (assess.ProductNames over the
+// sources' titles and texts: "smart" and "kettl" for a question naming
+// the K50 when a source writes "K50 Smart Kettle"), or nil (v29).
+func (g *Extractive) codeNameWords(req Request, ents []assess.Entity) map[string]bool {
+	codes := entityTermSet(ents, true)
+	if len(codes) == 0 {
+		return nil
+	}
+	texts := make([]string, 0, 2*len(req.Sources))
+	for _, src := range req.Sources {
+		texts = append(texts, src.Title, src.Text)
+	}
+	out := map[string]bool{}
+	for code, ws := range assess.ProductNames(g.an, texts...) {
+		if codes[code] {
+			maps.Copy(out, ws)
+		}
+	}
+	return out
 }
 
 // sameProduct reports whether sources a and b both mention a code the
