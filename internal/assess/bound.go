@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -86,7 +87,7 @@ func (r *reading) otherValue(t answertype.Question, sentence, expr string) strin
 	switch t.Type {
 	case answertype.Name:
 		if v.person && (answertype.IsCode(expr) || !personName(sentence, expr)) {
-			return "no person's name"
+			return "not a person's name"
 		}
 	case answertype.Date, answertype.Condition:
 		if strings.HasPrefix(strings.ToLower(expr), "for ") {
@@ -105,7 +106,7 @@ func (r *reading) otherValue(t answertype.Question, sentence, expr string) strin
 	switch t.Type {
 	case answertype.Quantity, answertype.Count, answertype.Period, answertype.Speed, answertype.Money:
 		if v.lower != "" && !reLowerState.MatchString(sentence) {
-			return "no " + v.lower
+			return "not stated as the " + v.lower
 		}
 	}
 	return ""
@@ -146,6 +147,26 @@ func phraseDimension(question string) string {
 		if d, ok := answertype.DimensionNoun(w); ok {
 			return d
 		}
+	}
+	return ""
+}
+
+// setAside notes, for a refusal's reason, the first expression of the
+// expected type chunk holds that otherValue set aside, and why.
+func (r *reading) setAside(chunk, expr, why string) {
+	if r.aside == nil {
+		r.aside = map[string]string{}
+	}
+	if _, ok := r.aside[chunk]; !ok {
+		r.aside[chunk] = fmt.Sprintf("%q (%s)", expr, why)
+	}
+}
+
+// asideOf is what a refusal's reason says of the expression set aside in
+// chunk: ", only <expr> (<why>)", or "" when none was.
+func (r *reading) asideOf(chunk string) string {
+	if s, ok := r.aside[chunk]; ok {
+		return ", only " + s
 	}
 	return ""
 }

@@ -646,8 +646,11 @@ type reading struct {
 	share, typedShare float64 // the largest unknown share tolerated without and with the expected type found
 	expects           bool    // the question expects a particular answer type (answertype)
 	min               float64
-	// asks is what the asked value is of (Builtin.Bound, see bound.go).
-	asks valueOf
+	// asks is what the asked value is of (Builtin.Bound, see bound.go);
+	// aside, by chunk id, the first expression of the expected type a
+	// chunk holds that is no value of it, and why (for the reason).
+	asks  valueOf
+	aside map[string]string
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -1124,7 +1127,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case a.Sufficient:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
+		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q%s", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term), r.asideOf(best.ev.ChunkID))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[best.key].term)
 	default:
@@ -1595,7 +1598,8 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 				continue
 			}
 			for _, ex := range b.finds(t, sents[j]) {
-				if b.Bound && r.otherValue(t, sents[j], ex) != "" {
+				if why := r.otherValue(t, sents[j], ex); b.Bound && why != "" {
+					r.setAside(e.ChunkID, ex, why)
 					continue
 				}
 				if !r.repeats(t, ex) {
