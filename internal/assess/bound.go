@@ -40,7 +40,8 @@ const V27Model = "builtin:coverage-v27"
 //     "which agent") is answered by a person's name as a sentence writes
 //     one — two capitalised words ("Ellie Shaw") or one after a noun
 //     naming a person ("agent Tom") — not by a code ("K50") nor by a
-//     single capitalised word ("Android").
+//     single capitalised word ("Android");
+//   - a count is a whole number: a decimal ("firmware 2.1") counts nothing.
 type valueOf struct {
 	person bool   // a name question asking for a person
 	per    string // the word after "per" in the clause that asks
@@ -52,6 +53,7 @@ var (
 	rePerAfter   = regexp.MustCompile(`(?i)^\s*per\s+([^.,;:()]*)`)
 	reLowerAsk   = regexp.MustCompile(`(?i)\b(least|lowest|minimum|min|smallest|fewest|shortest|slowest|earliest)\b`)
 	reLowerState = regexp.MustCompile(`(?i)\b(least|lowest|minimum|min|smallest|fewest|shortest|slowest|earliest|from|between|down to|as little as|as few as|at least)\b|\d\s*(?:-|–|to)\s*\d`)
+	reDecimal    = regexp.MustCompile(`^\d+\.\d`)
 	reNameOf     = regexp.MustCompile(`(?i)\bname of (?:the |this |that |a |an |our |your )?(\w+)|\b(\w+)'s name\b`)
 )
 
@@ -88,6 +90,10 @@ func (r *reading) otherValue(t answertype.Question, sentence, expr string) strin
 	case answertype.Name:
 		if v.person && (answertype.IsCode(expr) || !personName(sentence, expr)) {
 			return "not a person's name"
+		}
+	case answertype.Count:
+		if reDecimal.MatchString(expr) {
+			return "a decimal, not a count"
 		}
 	case answertype.Date, answertype.Condition:
 		if strings.HasPrefix(strings.ToLower(expr), "for ") {

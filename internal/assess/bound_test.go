@@ -11,6 +11,7 @@ var boundEvidence = []Evidence{
 	{ChunkID: "ptn-brook-rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027."},
 	{ChunkID: "tkt-30455#0", Title: "Case 30455: K50 will not pair", Text: "Case 30455. The K50 would not pair with an older Android phone. Holding the dial and the power button together for 15 seconds reset it, and pairing then worked."},
 	{ChunkID: "tkt-30412#0", Title: "Case 30412: X200 stopped mid-blend", Text: "Customer Ellie Shaw reports her X200 stopped mid-blend showing E7. Agent advised unplugging for 20 minutes; the blender worked afterwards."},
+	{ChunkID: "sb-114#0", Title: "SB-114: K50 firmware 2.3", Text: "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app."},
 	{ChunkID: "man-k50-kettle#1", Title: "K50 Smart Kettle", Text: "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid."},
 }
 
@@ -40,6 +41,7 @@ func TestBoundValues(t *testing.T) {
 		{"When did Ellie Shaw buy the X200 from case 30412?", "tkt-30412#0", "a duration, not a time", nil},
 		{"What's the least water I can boil in the K50?", "man-k50-kettle#1", "not stated as the least",
 			[]string{"How much water can I boil in the K50?"}},
+		{"Roughly how many K50 kettles are still on firmware 2.1?", "sb-114#0", "a decimal, not a count", nil},
 		{"What's the highest temperature I can set the K50 kettle to keep water at?", "man-k50-kettle#1", "",
 			nil},
 	} {

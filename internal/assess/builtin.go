@@ -323,7 +323,8 @@ type Builtin struct {
 	// asks per ("per mile"), a stated lower extreme for a question asking
 	// for one ("the least water"), a point in time rather than a duration
 	// for a "when" question ("for 20 minutes"), a person's name for a
-	// question asking for a person ("the name of the customer"). Off:
+	// question asking for a person ("the name of the customer"), a whole
+	// number for a count ("firmware 2.1" counts nothing). Off:
 	// builtin:coverage-v27.
 	Bound     bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
