@@ -320,7 +320,18 @@ type Builtin struct {
 	// questions Classify leaves statements ("Cost price on the HEPA
 	// filter, please?", "which is dearer", "rated at, in watts").
 	// Off: builtin:coverage-v25.
-	Valued    bool
+	Valued bool
+	// Bound (builtin:coverage-v28, see bound.go): an expression of the
+	// expected type answers only when it is a value of what the question
+	// asks it of: a measure in the dimension a noun of the asked phrase
+	// names ("the highest temperature"), a rate per the unit the question
+	// asks per ("per mile"), a stated lower extreme for a question asking
+	// for one ("the least water"), a point in time rather than a duration
+	// for a "when" question ("for 20 minutes"), a person's name for a
+	// question asking for a person ("the name of the customer"), a whole
+	// number for a count ("firmware 2.1" counts nothing). Off:
+	// builtin:coverage-v27.
+	Bound     bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -344,7 +355,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -432,7 +443,7 @@ var namedModels = []struct {
 	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
-	{BuiltinModel, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General })}},
+	{BuiltinModel, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -641,6 +652,11 @@ type reading struct {
 	share, typedShare float64 // the largest unknown share tolerated without and with the expected type found
 	expects           bool    // the question expects a particular answer type (answertype)
 	min               float64
+	// asks is what the asked value is of (Builtin.Bound, see bound.go);
+	// aside, by chunk id, the first expression of the expected type a
+	// chunk holds that is no value of it, and why (for the reason).
+	asks  valueOf
+	aside map[string]string
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -690,6 +706,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 		if q.Unit == "" && b.Sized && asksSize(question) {
 			q.Unit = sizeUnit
 		}
+	}
+	if b.Bound && q.Type == answertype.Quantity && q.Unit == "" {
+		q.Unit = phraseDimension(question) // "the highest temperature": a temperature
 	}
 	if b.Shaped && q.Type == answertype.Description {
 		if dim, unit, ok := answertype.AskedUnit(question); ok {
@@ -924,6 +943,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
+	if b.Bound {
+		r.asks = askedValue(question)
+	}
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
@@ -1119,7 +1141,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case a.Sufficient:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
-		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term))
+		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q%s", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term), r.asideOf(best.ev.ChunkID))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[best.key].term)
 	default:
@@ -1590,6 +1612,10 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 				continue
 			}
 			for _, ex := range b.finds(t, sents[j]) {
+				if why := r.otherValue(t, sents[j], ex); b.Bound && why != "" {
+					r.setAside(e.ChunkID, ex, why)
+					continue
+				}
 				if !r.repeats(t, ex) {
 					return ex, true
 				}

@@ -8,8 +8,9 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// V27Model names the builtin assessor with v28's general-page class
-// reading off (Builtin.General): builtin:coverage-v27, kept selectable.
+// V27Model names the builtin assessor with v28's two readings off
+// (Builtin.General, here, and Builtin.Bound, bound.go):
+// builtin:coverage-v27, kept selectable.
 const V27Model = "builtin:coverage-v27"
 
 // builtin:coverage-v28 (Builtin.General) reads a product's class on a

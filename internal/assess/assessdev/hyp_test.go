@@ -97,7 +97,7 @@ func TestV27(t *testing.T) {
 	compareVersions(t, b, qs, "v26", "v27", func(on bool) { b.Class = on }, keepsRefusalAndShare(t, "v26", "v27"))
 }
 
-// TestV28 compares builtin:coverage-v27 (Builtin.General off) with v28 (a
+// TestV28General compares v28 with its general reading off (Builtin.General) and on (a
 // chunk naming no model code holds a question word some visible product
 // name holds, see assess/general.go) on every development set but those
 // SKIP_SETS names, first attempt and loop: v28 must refuse as many
@@ -106,7 +106,7 @@ func TestV27(t *testing.T) {
 // 1120/1306 → 1129/1317 with fresh24 left out: three of its eleven new
 // acceptances are on a page that is not the relevant one,
 // docs/log/round-26-a26-ref.md); the share is logged.
-func TestV28(t *testing.T) {
+func TestV28General(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
 	defer skipSets()()

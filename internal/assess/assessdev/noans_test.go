@@ -1,0 +1,56 @@
+package assessdev
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestNoAnswerDump runs every development question but those of the sets
+// SKIP_SETS names through the first attempt and the loop with the default
+// assessor, logs each way's totals, and writes to ASSESSDEV_OUT_NOANS the
+// lines of the no-answer questions the loop accepts (their chunk and
+// reason), the lines of every answerable question to ASSESSDEV_OUT.
+func TestNoAnswerDump(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	for _, way := range ways {
+		res, lines := way.judge(t, b, qs)
+		t.Logf("%s total %s", way.name, training(res, ""))
+		if way.name != "loop" {
+			continue
+		}
+		var acc []string
+		for _, l := range lines {
+			if strings.Contains(strings.SplitN(l, "\n", 2)[0], "no-answer question accepted") {
+				acc = append(acc, l)
+			}
+		}
+		for env, ls := range map[string][]string{"ASSESSDEV_OUT_NOANS": acc, "ASSESSDEV_OUT": lines} {
+			if p := os.Getenv(env); p != "" {
+				if err := os.WriteFile(p, []byte(strings.Join(ls, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestV28Bound compares v28 with its value checks off (Builtin.Bound) and on (an
+// expression of the expected type answers only when it is a value of what
+// the question asks it of, see assess/bound.go) on every development set but those SKIP_SETS names,
+// first attempt and loop: v28 must refuse as many no-answer questions on
+// every set and more in total, and be right as often in total.
+func TestV28Bound(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v27", "v28", func(on bool) { b.Bound = on }, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v27", "v28", o, n)
+		t.Logf("%s total: v27 %s | v28 %s", way, a, z)
+		if z.right < a.right || z.refused <= a.refused {
+			t.Errorf("%s: v28 %s is right less often than v27 %s, or refuses no more", way, z, a)
+		}
+	})
+}
