@@ -81,3 +81,25 @@ func TestTablePerGroup(t *testing.T) {
 		t.Error("a malformed table read without an error")
 	}
 }
+
+// TestTableZeroValue: a Table declared without NewTable takes pairs (Add,
+// Merge) instead of panicking on its nil map, and a nil *Table holds no
+// pair (Visible, Len): an index without a table reads as one seeing none.
+func TestTableZeroValue(t *testing.T) {
+	an := terms.New()
+	var tb Table
+	tb.Add(an, []string{"public"}, "K50 Smart Kettle", "")
+	if !tb.Visible([]string{"public"}).Has("k50", "kettl") {
+		t.Error("a zero Table lost the pair Add gave it")
+	}
+	var merged Table
+	merged.Merge(&tb)
+	merged.Merge(nil)
+	if merged.Len() != tb.Len() || merged.Len() == 0 {
+		t.Errorf("a zero Table merged %d entries of %d", merged.Len(), tb.Len())
+	}
+	var none *Table
+	if none.Len() != 0 || none.Visible([]string{"public"}).Code("k50") {
+		t.Error("a nil *Table holds pairs")
+	}
+}

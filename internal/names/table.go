@@ -22,6 +22,8 @@ import (
 // change nothing and is not made. A pair too many costs a search; a pair
 // missing would change a decision. Being per group, whether a search is
 // made depends only on the chunks the asker may see.
+//
+// The zero value is an empty table; a nil *Table holds no pair.
 type Table struct {
 	groups map[string]map[string]map[string]bool // group → code → words
 }
@@ -45,6 +47,9 @@ func (t *Table) Add(an *terms.Analyzer, acl []string, title, text string) {
 
 // Merge adds o's pairs to t (builds that read chunks in parallel).
 func (t *Table) Merge(o *Table) {
+	if o == nil {
+		return
+	}
 	for g, codes := range o.groups {
 		t.add(g, codes)
 	}
@@ -52,6 +57,9 @@ func (t *Table) Merge(o *Table) {
 
 // add adds pairs (code → words) under group g.
 func (t *Table) add(g string, pairs map[string]map[string]bool) {
+	if t.groups == nil {
+		t.groups = map[string]map[string]map[string]bool{}
+	}
 	into := t.groups[g]
 	if into == nil {
 		into = map[string]map[string]bool{}
@@ -69,6 +77,9 @@ func (t *Table) add(g string, pairs map[string]map[string]bool) {
 
 // Len is the number of (group, code, word) entries.
 func (t *Table) Len() int {
+	if t == nil {
+		return 0
+	}
 	n := 0
 	for _, codes := range t.groups {
 		for _, ws := range codes {
@@ -82,6 +93,9 @@ func (t *Table) Len() int {
 // one of groups, as corpus.Visible).
 func (t *Table) Visible(groups []string) Pairs {
 	var p Pairs
+	if t == nil {
+		return p
+	}
 	for _, g := range slices.Compact(slices.Sorted(slices.Values(groups))) {
 		if codes := t.groups[g]; codes != nil {
 			p.groups = append(p.groups, codes)
