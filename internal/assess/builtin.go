@@ -1612,9 +1612,11 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 				continue
 			}
 			for _, ex := range b.finds(t, sents[j]) {
-				if why := r.otherValue(t, sents[j], ex); b.Bound && why != "" {
-					r.setAside(e.ChunkID, ex, why)
-					continue
+				if b.Bound {
+					if why := r.otherValue(t, sents[j], ex); why != "" {
+						r.setAside(e.ChunkID, ex, why)
+						continue
+					}
 				}
 				if !r.repeats(t, ex) {
 					return ex, true

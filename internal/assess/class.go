@@ -62,9 +62,11 @@ type PairedNamingVocabulary interface {
 // classNames maps each code the asker's visible chunks name a product of
 // one of the question's words with to those words: the class reading (see
 // above). It reads the chunks holding each known, non-entity question term
-// that some retrieved chunk holding a code term lacks; nil when vocab
-// cannot read chunks or no retrieved chunk holds a code term. owns are
-// the retrieved chunks' own mentions (TitledMentions), read once by assess.
+// that some retrieved chunk holding a code term lacks — with the asker's
+// name pairs known, only a term one of that chunk's codes is named with
+// (below); nil when vocab cannot read chunks or no retrieved chunk holds
+// a code term (a code some visible chunk names, with pairs). owns are the
+// retrieved chunks' own mentions (TitledMentions), read once by assess.
 func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, owns []map[string]bool) (map[string]map[string]bool, error) {
 	nv, ok := vocab.(NamingVocabulary)
 	if !ok {
