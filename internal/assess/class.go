@@ -110,20 +110,9 @@ func (b *Builtin) classNames(ctx context.Context, vocab Vocabulary, f wire.Filte
 	}
 	var out map[string]map[string]bool
 	for _, q := range qterms {
-		if !q.known || entityTerm(ents, q.term) {
-			continue
-		}
-		lacked := false // by a chunk that could be credited it
-		for k, h := range haves {
-			if h[q.term] {
-				continue
-			}
-			lacked = lacked || !paired || slices.ContainsFunc(codes[k], func(c string) bool { return pairs.Has(c, q.term) })
-		}
-		if !lacked {
-			continue
-		}
-		texts, err := nv.Naming(ctx, q.term, f)
+		texts, err := lackedNaming(ctx, nv, f, q, ents, haves, func(k int) bool {
+			return !paired || slices.ContainsFunc(codes[k], func(c string) bool { return pairs.Has(c, q.term) })
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -153,15 +142,15 @@ func namePairs(vocab NamingVocabulary) (names.Pairs, bool) {
 
 // lackedNaming returns the texts of the visible chunks holding q's term
 // (nv.Naming) when q is a known, non-entity term that some chunk of haves
-// (the chunks that could be credited it) lacks; nil, and no search,
-// otherwise.
-func lackedNaming(ctx context.Context, nv NamingVocabulary, f wire.Filters, q weighted, ents []Entity, haves []map[string]bool) ([]string, error) {
+// lacks and could be credited (credits(k), k the chunk's index in haves);
+// nil, and no search, otherwise.
+func lackedNaming(ctx context.Context, nv NamingVocabulary, f wire.Filters, q weighted, ents []Entity, haves []map[string]bool, credits func(k int) bool) ([]string, error) {
 	if !q.known || entityTerm(ents, q.term) {
 		return nil, nil
 	}
 	lacked := false
-	for _, h := range haves {
-		lacked = lacked || !h[q.term]
+	for k, h := range haves {
+		lacked = lacked || !h[q.term] && credits(k)
 	}
 	if !lacked {
 		return nil, nil

@@ -58,10 +58,7 @@ func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Fil
 	pairs, paired := namePairs(nv)
 	var out map[string]bool
 	for _, q := range qterms {
-		if paired && !pairs.Word(q.term) {
-			continue
-		}
-		texts, err := lackedNaming(ctx, nv, f, q, ents, general)
+		texts, err := lackedNaming(ctx, nv, f, q, ents, general, func(int) bool { return !paired || pairs.Word(q.term) })
 		if err != nil {
 			return nil, err
 		}

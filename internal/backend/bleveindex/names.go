@@ -23,11 +23,7 @@ func writeNames(dir string, chunks []corpus.Chunk) error {
 	for i := range chunks {
 		t.Add(an, chunks[i].ACL, chunks[i].Title, chunks[i].Text)
 	}
-	b, err := json.Marshal(t)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, namesFile), append(b, '\n'), 0o644)
+	return writeJSON(filepath.Join(dir, namesFile), t)
 }
 
 // readNames reads dir's name pairs: nil and no error when the index has
