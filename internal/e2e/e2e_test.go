@@ -3,18 +3,20 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/assay-rag/assay/internal/api"
 	"github.com/assay-rag/assay/internal/apiclient"
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
@@ -66,6 +68,26 @@ type devStack struct {
 
 func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	t.Helper()
+	// A port FreePort found free can be taken by another test's stack
+	// before this one binds it; such a clash (and only that) is retried
+	// on new ports.
+	for attempt := 1; ; attempt++ {
+		s, err := tryStartDev(t, dataDir, extra...)
+		if err == nil {
+			t.Cleanup(func() { s.stop(t) })
+			return s
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || attempt == 3 {
+			t.Fatalf("assay dev exited early: %v\nstderr:\n%s", err, s.stderr.String())
+		}
+		t.Logf("assay dev, attempt %d: %v; trying other ports", attempt, err)
+	}
+}
+
+// tryStartDev starts the stack on ports FreePort picks and waits for its
+// gateway; an error is the stack's own, returned when it exits early.
+func tryStartDev(t *testing.T, dataDir string, extra ...string) (*devStack, error) {
+	t.Helper()
 	bin := devservertest.Binary(t)
 	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	s := &devStack{
@@ -91,22 +113,26 @@ func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	for {
 		select {
 		case err := <-s.done:
-			t.Fatalf("assay dev exited early: %v\nstderr:\n%s", err, s.stderr.String())
+			cancel()
+			s.cancel = nil
+			if err == nil {
+				err = errors.New("returned nil before its gateway answered")
+			}
+			return s, err
 		default:
 		}
 		if resp, err := http.Get(s.URL + "/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				break
+				return s, nil
 			}
 		}
 		if time.Now().After(deadline) {
+			s.stop(t)
 			t.Fatalf("gateway not up after 60s\nstderr:\n%s", s.stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Cleanup(func() { s.stop(t) })
-	return s
 }
 
 // stop cancels the stack (as Ctrl-C would) and checks it shut down cleanly.

@@ -3,14 +3,16 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"github.com/assay-rag/assay/internal/devserver/devservertest"
+	"errors"
 	"net"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/assay-rag/assay/internal/cli"
+	"github.com/assay-rag/assay/internal/devserver/devservertest"
 	"github.com/assay-rag/assay/internal/e2e/stacktest"
 )
 
@@ -43,6 +45,10 @@ func TestDevPortInUse(t *testing.T) {
 			err := cli.Run(ctx, args, func(string) string { return "" }, &stdout, &stderr)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("assay dev with a busy %s port: err = %v, want one containing %q", tt.name, err, tt.want)
+			}
+			// startDev retries on other ports only for this error.
+			if !errors.Is(err, syscall.EADDRINUSE) {
+				t.Errorf("assay dev with a busy %s port: err = %v does not wrap EADDRINUSE", tt.name, err)
 			}
 		})
 	}
