@@ -85,14 +85,34 @@ func TestAndPopcount4Many(t *testing.T) {
 		t.Skip("no POPCNT on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(4, 27))
+	eachRecordBatch(rng, []int{1, 2, 8, 12, 16, 32, 64}, []int{1, 2, 7, 256, 300}, func(w, n, pk, ck int, planes, recs []uint64) {
+		out := make([]int64, n+1)
+		out[n] = -7 // past the batch: must stay
+		andPopcount4Many(&planes[0], &recs[0], w, n, &out[0])
+		for j := range n {
+			if want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w])); out[j] != want {
+				t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d, want %d", w, n, pk, ck, j, out[j], want)
+			}
+		}
+		if out[n] != -7 {
+			t.Fatalf("words %d, %d records: wrote past the batch", w, n)
+		}
+	})
+}
+
+// eachRecordBatch calls f with planes and a batch of records (headers of
+// any bits, which the kernels must skip) for every width in ws, record
+// count in ns and pair of word kinds for the planes and the codes (pk, ck:
+// random, sparse, all-zero, all-ones).
+func eachRecordBatch(rng *rand.Rand, ws, ns []int, f func(w, n, pk, ck int, planes, recs []uint64)) {
 	kinds := []func() uint64{
 		rng.Uint64,
 		func() uint64 { return rng.Uint64() & rng.Uint64() & rng.Uint64() },
 		func() uint64 { return 0 },
 		func() uint64 { return ^uint64(0) },
 	}
-	for _, w := range []int{1, 2, 8, 12, 16, 32, 64} {
-		for _, n := range []int{1, 2, 7, 256, 300} {
+	for _, w := range ws {
+		for _, n := range ns {
 			for pk, plane := range kinds {
 				for ck, code := range kinds {
 					planes := make([]uint64, 4*w)
@@ -106,17 +126,7 @@ func TestAndPopcount4Many(t *testing.T) {
 					for i := 0; i < len(recs); i += 1 + w {
 						recs[i] = rng.Uint64()
 					}
-					out := make([]int64, n+1)
-					out[n] = -7 // past the batch: must stay
-					andPopcount4Many(&planes[0], &recs[0], w, n, &out[0])
-					for j := range n {
-						if want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w])); out[j] != want {
-							t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d, want %d", w, n, pk, ck, j, out[j], want)
-						}
-					}
-					if out[n] != -7 {
-						t.Fatalf("words %d, %d records: wrote past the batch", w, n)
-					}
+					f(w, n, pk, ck, planes, recs)
 				}
 			}
 		}
@@ -133,44 +143,21 @@ func TestAndPopcount4Many(t *testing.T) {
 // back). Any difference fails.
 func TestWeightedPopcounts16x4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 23))
-	kinds := []func() uint64{
-		rng.Uint64,
-		func() uint64 { return rng.Uint64() & rng.Uint64() & rng.Uint64() },
-		func() uint64 { return 0 },
-		func() uint64 { return ^uint64(0) },
-	}
 	defer func() { scan16x4 = true }()
-	for _, w := range []int{1, 8, 12, 16, 32} {
-		for _, n := range []int{1, 3, 4, 5, 6, 7, 8, 255, 256} {
-			for pk, plane := range kinds {
-				for ck, code := range kinds {
-					planes := make([]uint64, 4*w)
-					for i := range planes {
-						planes[i] = plane()
-					}
-					recs := make([]uint64, n*(1+w))
-					for i := range recs {
-						recs[i] = code()
-					}
-					for i := 0; i < len(recs); i += 1 + w {
-						recs[i] = rng.Uint64() // headers of any bits: skipped
-					}
-					got, old := make([]int64, n), make([]int64, n)
-					scan16x4 = true
-					weightedPopcounts(planes, recs, w, got)
-					scan16x4 = false
-					weightedPopcounts(planes, recs, w, old)
-					for j := range n {
-						want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w]))
-						if got[j] != want || old[j] != want {
-							t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d (one-record kernel %d), want %d",
-								w, n, pk, ck, j, got[j], old[j], want)
-						}
-					}
-				}
+	eachRecordBatch(rng, []int{1, 8, 12, 16, 32}, []int{1, 3, 4, 5, 6, 7, 8, 255, 256}, func(w, n, pk, ck int, planes, recs []uint64) {
+		got, old := make([]int64, n), make([]int64, n)
+		scan16x4 = true
+		weightedPopcounts(planes, recs, w, got)
+		scan16x4 = false
+		weightedPopcounts(planes, recs, w, old)
+		for j := range n {
+			want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w]))
+			if got[j] != want || old[j] != want {
+				t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d (one-record kernel %d), want %d",
+					w, n, pk, ck, j, got[j], old[j], want)
 			}
 		}
-	}
+	})
 	if !hasAVX512POPCNT {
 		t.Log("no AVX-512 VPOPCNTQ on this CPU: only the fallback was checked")
 	}
