@@ -5,12 +5,13 @@ package vectors
 import "golang.org/x/sys/cpu"
 
 // The int8 narrowing's inner loop (int8Estimator.score) in assembly: 64
-// codes an iteration, sign-extended to int16 and multiplied with the
-// query's int16 weights by VPMADDWD into int32 lanes. Every product and
-// partial sum is an integer that cannot overflow (each lane adds at most
-// dim/32 products; int8Estimator bounds the weights for dim/4+8), so the
-// sum is the same integer dotInt8Go computes and the narrowing keeps the
-// same candidates (TestDotInt8).
+// codes an iteration with AVX-512 BW, 32 with AVX2 (a CPU without
+// AVX-512), sign-extended to int16 and multiplied with the query's int16
+// weights by VPMADDWD into int32 lanes. Every product and partial sum is
+// an integer that cannot overflow (each lane adds at most dim/32 products
+// with AVX-512, dim/8 with AVX2; int8Estimator bounds the weights for
+// dim/4+8), so the sum is the same integer dotInt8Go computes and the
+// narrowing keeps the same candidates (TestDotInt8).
 
 //go:noescape
 func dotInt8AVX512(w *int16, c *int8, n int) int64

@@ -65,7 +65,8 @@ func weightedPopcount(planes, rec []uint64) int {
 
 // weightedPopcounts sets out[i] to weightedPopcount(planes, code of record
 // i) for the len(out) records of recs, each a header word and w code
-// words, in one call when an AVX-512 kernel applies.
+// words, in one call when an AVX-512 kernel applies, else in one call of
+// the POPCNT batch kernel (andPopcount4Many).
 func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 	n := len(out)
 	if n == 0 {
