@@ -546,7 +546,7 @@ func (rep E2EReport) markdown(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "End to end (%s), %s; %d CPUs (%s); %s chunks, index %s; assay bench -concurrency %s -n %d -warmup %d",
-		E2ESchema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, chunks, index,
+		E2ESchema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.cpuWords(), chunks, index,
 		joinInts(rep.Concurrency), rep.N, rep.Warmup)
 	if rep.Prewarm > 0 {
 		fmt.Fprintf(w, " after %d pre-warm questions", rep.Prewarm)

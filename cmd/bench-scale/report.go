@@ -38,9 +38,16 @@ type Report struct {
 type Machine struct {
 	CPUs     int    `json:"cpus"`
 	CPUModel string `json:"cpu_model"`
-	MemBytes int64  `json:"mem_bytes"`
-	Go       string `json:"go"`
-	Assay    string `json:"assay_version"`
+	// CPUFamily is /proc/cpuinfo's "family F model M" (a hypervisor may
+	// show every AMD EPYC under one model name), and CPUFeatures the
+	// flags among vectorFlags it has: which kernels the scans take
+	// (internal/vectors), so two sittings on other CPUs are not compared
+	// unawares.
+	CPUFamily   string   `json:"cpu_family,omitempty"`
+	CPUFeatures []string `json:"cpu_features,omitempty"`
+	MemBytes    int64    `json:"mem_bytes"`
+	Go          string   `json:"go"`
+	Assay       string   `json:"assay_version"`
 }
 
 // Size is one corpus: its size, Lucene's numbers and each backend's.
@@ -146,13 +153,7 @@ func (r Run) e2e(conc int) (E2E, bool) {
 func describeMachine(assay string) Machine {
 	m := Machine{CPUs: runtime.NumCPU(), Go: runtime.Version()}
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPUModel = strings.TrimSpace(v)
-				break
-			}
-		}
+		m.readCPUInfo(f)
 		f.Close()
 	}
 	if f, err := os.Open("/proc/meminfo"); err == nil {
@@ -170,6 +171,71 @@ func describeMachine(assay string) Machine {
 		m.Assay = strings.TrimSpace(string(out))
 	}
 	return m
+}
+
+// vectorFlags are the /proc/cpuinfo flags that choose internal/vectors'
+// kernels: AVX-512 VPOPCNTDQ (the 1-bit scan), AVX-512 BW or AVX2 (the
+// int8 dot product), POPCNT (the scan without AVX-512).
+var vectorFlags = []string{"popcnt", "avx2", "avx512f", "avx512bw", "avx512_vpopcntdq"}
+
+// readCPUInfo sets the model name, family and vector features from
+// /proc/cpuinfo's first processor.
+func (m *Machine) readCPUInfo(r io.Reader) {
+	var family, model string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+scan:
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "model name":
+			m.CPUModel = v
+		case "cpu family":
+			family = v
+		case "model":
+			model = v
+		case "flags":
+			have := map[string]bool{}
+			for _, f := range strings.Fields(v) {
+				have[f] = true
+			}
+			m.CPUFeatures = []string{}
+			for _, f := range vectorFlags {
+				if have[f] {
+					m.CPUFeatures = append(m.CPUFeatures, f)
+				}
+			}
+		case "processor":
+			if v != "0" {
+				break scan // the first processor's lines only
+			}
+		}
+	}
+	if family != "" {
+		m.CPUFamily = "family " + family + " model " + model
+	}
+}
+
+// cpuWords is the CPU as the reports' first line gives it: the model
+// name, then the family and the vector features when /proc/cpuinfo gave
+// them.
+func (m Machine) cpuWords() string {
+	s := m.CPUModel
+	if m.CPUFamily != "" {
+		s += ", " + m.CPUFamily
+	}
+	if m.CPUFeatures != nil {
+		f := strings.Join(m.CPUFeatures, " ")
+		if !slices.Contains(m.CPUFeatures, "avx512_vpopcntdq") {
+			f += "; no AVX-512 VPOPCNTDQ"
+		}
+		s += "; " + f
+	}
+	return s
 }
 
 // loadAvg is the first three fields of /proc/loadavg.
@@ -267,7 +333,7 @@ func (rep Report) markdown(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "Scale benchmark (%s), %s; %d CPUs (%s), %.0f GiB; %s; k=%d; %d warm-up passes before each search's measured one (Lucene: 1).\n\n",
-		Schema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.CPUModel, float64(rep.Machine.MemBytes)/(1<<30), rep.Machine.Assay, rep.K, rep.SearchWarmup)
+		Schema, rep.Started.Format("2006-01-02 15:04 MST"), rep.Machine.CPUs, rep.Machine.cpuWords(), float64(rep.Machine.MemBytes)/(1<<30), rep.Machine.Assay, rep.K, rep.SearchWarmup)
 	fmt.Fprint(w, "| measure |")
 	for _, c := range cols {
 		fmt.Fprintf(w, " %s chunks, %s |", thousands(c.size.Chunks), c.run.Backend)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,5 +105,37 @@ func TestBackendsFlag(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error saying %q", c.args, err, c.want)
 		}
+	}
+}
+
+// TestReadCPUInfo reads the model, family and vector features of the
+// first processor only, and says when AVX-512 VPOPCNTDQ is missing.
+func TestReadCPUInfo(t *testing.T) {
+	const info = `processor	: 0
+vendor_id	: AuthenticAMD
+cpu family	: 23
+model		: 1
+model name	: AMD EPYC
+flags		: fpu sse2 popcnt avx avx2 bmi2
+processor	: 1
+cpu family	: 25
+model		: 17
+flags		: popcnt avx2 avx512f avx512bw avx512_vpopcntdq
+`
+	var m Machine
+	m.readCPUInfo(strings.NewReader(info))
+	if m.CPUModel != "AMD EPYC" || m.CPUFamily != "family 23 model 1" || !slices.Equal(m.CPUFeatures, []string{"popcnt", "avx2"}) {
+		t.Fatalf("got %q, %q, %q", m.CPUModel, m.CPUFamily, m.CPUFeatures)
+	}
+	if got, want := m.cpuWords(), "AMD EPYC, family 23 model 1; popcnt avx2; no AVX-512 VPOPCNTDQ"; got != want {
+		t.Fatalf("cpuWords %q, want %q", got, want)
+	}
+	var z Machine
+	z.readCPUInfo(strings.NewReader("processor : 0\ncpu family : 25\nmodel : 17\nmodel name : AMD EPYC\nflags : popcnt avx2 avx512f avx512bw avx512_vpopcntdq\n"))
+	if got, want := z.cpuWords(), "AMD EPYC, family 25 model 17; popcnt avx2 avx512f avx512bw avx512_vpopcntdq"; got != want {
+		t.Fatalf("cpuWords %q, want %q", got, want)
+	}
+	if got := (Machine{CPUModel: "AMD EPYC"}).cpuWords(); got != "AMD EPYC" {
+		t.Fatalf("an older report's machine: %q", got)
 	}
 }

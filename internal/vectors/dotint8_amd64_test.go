@@ -13,7 +13,7 @@ import (
 // where an int32 overflow or a lost tail would show.
 func TestDotInt8(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 20))
-	for _, dim := range []int{1, 7, 63, 64, 65, 100, 128, 384, 768, 770, 1024, 1536} {
+	for _, dim := range []int{1, 7, 31, 32, 33, 63, 64, 65, 96, 100, 128, 384, 768, 770, 1024, 1536} {
 		qm := queryMax(dim)
 		for trial := range 100 {
 			w := make([]int16, dim)
@@ -40,10 +40,18 @@ func TestDotInt8(t *testing.T) {
 					t.Fatalf("dim %d trial %d: dotInt8AVX512 %d, want %d", dim, trial, got, want)
 				}
 			}
+			if n := dim &^ 31; hasAVX2 && n > 0 {
+				if got, want := dotInt8AVX2(&w[0], &c[0], n), dotInt8Go(w[:n], c[:n]); got != want {
+					t.Fatalf("dim %d trial %d: dotInt8AVX2 %d, want %d", dim, trial, got, want)
+				}
+			}
 		}
 	}
 	if !hasAVX512BW {
-		t.Log("no AVX-512 BW on this CPU: only the Go loop was checked")
+		t.Log("no AVX-512 BW on this CPU: the AVX-512 kernel was not checked")
+	}
+	if !hasAVX2 {
+		t.Log("no AVX2 on this CPU: the AVX2 kernel was not checked")
 	}
 }
 
@@ -69,6 +77,13 @@ func BenchmarkDotInt8(b *testing.B) {
 		b.Run("avx512", func(b *testing.B) {
 			for b.Loop() {
 				sink += dotInt8AVX512(&w[0], &c[0], dim)
+			}
+		})
+	}
+	if hasAVX2 {
+		b.Run("avx2", func(b *testing.B) {
+			for b.Loop() {
+				sink += dotInt8AVX2(&w[0], &c[0], dim)
 			}
 		})
 	}

@@ -14,6 +14,13 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func andPopcount4(planes *uint64, rec *uint64, words int) int
 
+// andPopcount4Many is andPopcount4 of n records, each a header word and
+// words code words, in one call: the batch kernel of a CPU with POPCNT
+// but without AVX-512 VPOPCNTQ.
+//
+//go:noescape
+func andPopcount4Many(planes *uint64, recs *uint64, words, n int, out *int64)
+
 //go:noescape
 func andPopcount4AVX512(planes *uint64, rec *uint64, words int) int
 
@@ -29,6 +36,10 @@ func weightedPopcounts16x4(planes *uint64, recs *uint64, n int, out *int64)
 // scan16x4 turns weightedPopcounts16x4 off (its test and benchmark compare
 // it with andPopcount4AVX512Many).
 var scan16x4 = true
+
+// scanMany turns andPopcount4Many off (its test and benchmark compare it
+// with weightedPopcountsEach, one andPopcount4 call a record).
+var scanMany = true
 
 var (
 	hasPOPCNT       = cpu.X86.HasPOPCNT
@@ -54,7 +65,8 @@ func weightedPopcount(planes, rec []uint64) int {
 
 // weightedPopcounts sets out[i] to weightedPopcount(planes, code of record
 // i) for the len(out) records of recs, each a header word and w code
-// words, in one call when an AVX-512 kernel applies.
+// words, in one call when an AVX-512 kernel applies, else in one call of
+// the POPCNT batch kernel (andPopcount4Many).
 func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 	n := len(out)
 	if n == 0 {
@@ -72,6 +84,11 @@ func weightedPopcounts(planes, recs []uint64, w int, out []int64) {
 	if hasAVX512POPCNT && w > 0 && w%8 == 0 {
 		_ = planes[4*w-1]
 		andPopcount4AVX512Many(&planes[0], &recs[0], w, n, &out[0])
+		return
+	}
+	if hasPOPCNT && scanMany && w > 0 {
+		_ = planes[4*w-1]
+		andPopcount4Many(&planes[0], &recs[0], w, n, &out[0])
 		return
 	}
 	weightedPopcountsEach(planes, recs, w, out)

@@ -26,6 +26,37 @@
 	LEAQ (R13)(DX*1), DX \
 	XORQ BX, BX
 
+// PLANEWORD(p, acc) adds popcount(plane p's word BX & AX) to acc; uses R9.
+#define PLANEWORD(p, acc) \
+	MOVQ    (p)(BX*8), R9 \
+	ANDQ    AX, R9 \
+	POPCNTQ R9, R9 \
+	ADDQ    R9, acc
+
+// COUNT4 leaves in R8 the weighted count of the code at DI over the planes
+// at SI, R12, R13 and DX, words+16(FP) words (≥ 1): one accumulator a
+// plane (R8, R10, R11, CX; plain adds, no chain through a scaled LEA),
+// weighted once at the end. Uses AX, BX, R9. The loop's label is local to
+// the function that uses the macro.
+#define COUNT4 \
+	XORQ R8, R8 \
+	XORQ R10, R10 \
+	XORQ R11, R11 \
+	XORQ CX, CX \
+	XORQ BX, BX \
+wordp: \
+	MOVQ (DI)(BX*8), AX \
+	PLANEWORD(SI, R8) \
+	PLANEWORD(R12, R10) \
+	PLANEWORD(R13, R11) \
+	PLANEWORD(DX, CX) \
+	INCQ BX \
+	CMPQ BX, words+16(FP) \
+	JLT  wordp \
+	LEAQ (R8)(R10*2), R8 \
+	LEAQ (R8)(R11*4), R8 \
+	LEAQ (R8)(CX*8), R8
+
 // func andPopcount4(planes *uint64, rec *uint64, words int) int
 //
 // Σ_k popcount(p0[k]&rec[k]) + 2·popcount(p1[k]&rec[k]) +
@@ -34,32 +65,7 @@
 TEXT ·andPopcount4(SB), NOSPLIT, $0-32
 	ARGS
 	PREFETCH
-	XORQ R8, R8           // planes 0 and 2
-	XORQ R10, R10         // planes 1 and 3
-
-loop:
-	MOVQ    (DI)(BX*8), AX
-	MOVQ    (SI)(BX*8), R9
-	ANDQ    AX, R9
-	POPCNTQ R9, R9
-	ADDQ    R9, R8
-	MOVQ    (R12)(BX*8), R11
-	ANDQ    AX, R11
-	POPCNTQ R11, R11
-	LEAQ    (R10)(R11*2), R10
-	MOVQ    (R13)(BX*8), R9
-	ANDQ    AX, R9
-	POPCNTQ R9, R9
-	LEAQ    (R8)(R9*4), R8
-	MOVQ    (DX)(BX*8), R11
-	ANDQ    AX, R11
-	POPCNTQ R11, R11
-	LEAQ    (R10)(R11*8), R10
-	INCQ    BX
-	CMPQ    BX, CX
-	JLT     loop
-
-	ADDQ R10, R8
+	COUNT4
 	MOVQ R8, ret+24(FP)
 	RET
 
@@ -241,4 +247,28 @@ rec4:
 	JNZ     rec4
 
 	VZEROUPPER
+	RET
+
+// func andPopcount4Many(planes *uint64, recs *uint64, words, n int, out *int64)
+//
+// andPopcount4 of n records laid out back to back, each a header word
+// followed by its words code words (recs points at the first record's
+// header): out[i] is record i's sum. The batch kernel of a CPU without
+// AVX-512 VPOPCNTQ (POPCNT only): one call a batch instead of a Go call,
+// bounds checks and slicing a record; the same integers. words ≥ 1,
+// n ≥ 1. n and out are kept in their argument slots.
+TEXT ·andPopcount4Many(SB), NOSPLIT, $0-40
+	ARGS
+	ADDQ $8, DI           // the first record's code
+
+recp:
+	PREFETCH
+	COUNT4
+	MOVQ out+32(FP), R11
+	MOVQ R8, (R11)
+	ADDQ $8, R11
+	MOVQ R11, out+32(FP)
+	LEAQ 8(DI)(BX*8), DI  // the next record's code (BX = words)
+	DECQ n+24(FP)
+	JNZ  recp
 	RET

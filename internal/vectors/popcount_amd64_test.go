@@ -75,25 +75,44 @@ func TestWeightedPopcounts(t *testing.T) {
 	}
 }
 
-// TestWeightedPopcounts16x4 checks the four-record kernel
-// (weightedPopcounts16x4, through weightedPopcounts) against the one-record
-// kernel (andPopcount4AVX512Many, with scan16x4 off) and the Go loop,
-// record by record, on random codes and planes: dense, sparse and all-zero
-// planes (zero weights), all-ones codes and planes (the largest sums,
-// 1,024·15, the packing's worst case), batch lengths that leave 0 to 3
-// records of tail, and widths the kernel does not take (they must fall
-// back). Any difference fails.
-func TestWeightedPopcounts16x4(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 23))
+// TestAndPopcount4Many checks the POPCNT batch kernel (the scan's kernel
+// on a CPU without AVX-512 VPOPCNTQ) against the Go loop, record by
+// record, whatever kernel weightedPopcounts takes on this CPU: every width
+// a dimension can give, batches of 1 to 300 records, headers of any bits
+// (skipped), dense, sparse, all-zero and all-ones planes and codes.
+func TestAndPopcount4Many(t *testing.T) {
+	if !hasPOPCNT {
+		t.Skip("no POPCNT on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(4, 27))
+	eachRecordBatch(rng, []int{1, 2, 8, 12, 16, 32, 64}, []int{1, 2, 7, 256, 300}, func(w, n, pk, ck int, planes, recs []uint64) {
+		out := make([]int64, n+1)
+		out[n] = -7 // past the batch: must stay
+		andPopcount4Many(&planes[0], &recs[0], w, n, &out[0])
+		for j := range n {
+			if want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w])); out[j] != want {
+				t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d, want %d", w, n, pk, ck, j, out[j], want)
+			}
+		}
+		if out[n] != -7 {
+			t.Fatalf("words %d, %d records: wrote past the batch", w, n)
+		}
+	})
+}
+
+// eachRecordBatch calls f with planes and a batch of records (headers of
+// any bits, which the kernels must skip) for every width in ws, record
+// count in ns and pair of word kinds for the planes and the codes (pk, ck:
+// random, sparse, all-zero, all-ones).
+func eachRecordBatch(rng *rand.Rand, ws, ns []int, f func(w, n, pk, ck int, planes, recs []uint64)) {
 	kinds := []func() uint64{
 		rng.Uint64,
 		func() uint64 { return rng.Uint64() & rng.Uint64() & rng.Uint64() },
 		func() uint64 { return 0 },
 		func() uint64 { return ^uint64(0) },
 	}
-	defer func() { scan16x4 = true }()
-	for _, w := range []int{1, 8, 12, 16, 32} {
-		for _, n := range []int{1, 3, 4, 5, 6, 7, 8, 255, 256} {
+	for _, w := range ws {
+		for _, n := range ns {
 			for pk, plane := range kinds {
 				for ck, code := range kinds {
 					planes := make([]uint64, 4*w)
@@ -105,24 +124,40 @@ func TestWeightedPopcounts16x4(t *testing.T) {
 						recs[i] = code()
 					}
 					for i := 0; i < len(recs); i += 1 + w {
-						recs[i] = rng.Uint64() // headers of any bits: skipped
+						recs[i] = rng.Uint64()
 					}
-					got, old := make([]int64, n), make([]int64, n)
-					scan16x4 = true
-					weightedPopcounts(planes, recs, w, got)
-					scan16x4 = false
-					weightedPopcounts(planes, recs, w, old)
-					for j := range n {
-						want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w]))
-						if got[j] != want || old[j] != want {
-							t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d (one-record kernel %d), want %d",
-								w, n, pk, ck, j, got[j], old[j], want)
-						}
-					}
+					f(w, n, pk, ck, planes, recs)
 				}
 			}
 		}
 	}
+}
+
+// TestWeightedPopcounts16x4 checks the four-record kernel
+// (weightedPopcounts16x4, through weightedPopcounts) against the one-record
+// kernel (andPopcount4AVX512Many, with scan16x4 off) and the Go loop,
+// record by record, on random codes and planes: dense, sparse and all-zero
+// planes (zero weights), all-ones codes and planes (the largest sums,
+// 1,024·15, the packing's worst case), batch lengths that leave 0 to 3
+// records of tail, and widths the kernel does not take (they must fall
+// back). Any difference fails.
+func TestWeightedPopcounts16x4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 23))
+	defer func() { scan16x4 = true }()
+	eachRecordBatch(rng, []int{1, 8, 12, 16, 32}, []int{1, 3, 4, 5, 6, 7, 8, 255, 256}, func(w, n, pk, ck int, planes, recs []uint64) {
+		got, old := make([]int64, n), make([]int64, n)
+		scan16x4 = true
+		weightedPopcounts(planes, recs, w, got)
+		scan16x4 = false
+		weightedPopcounts(planes, recs, w, old)
+		for j := range n {
+			want := int64(weightedPopcountGo(planes, recs[j*(1+w)+1:][:w]))
+			if got[j] != want || old[j] != want {
+				t.Fatalf("words %d, %d records, planes %d, codes %d: record %d counted %d (one-record kernel %d), want %d",
+					w, n, pk, ck, j, got[j], old[j], want)
+			}
+		}
+	})
 	if !hasAVX512POPCNT {
 		t.Log("no AVX-512 VPOPCNTQ on this CPU: only the fallback was checked")
 	}
@@ -182,13 +217,33 @@ func BenchmarkWeightedPopcounts(b *testing.B) {
 		recs[i] = rng.Uint64()
 	}
 	out := make([]int64, n)
-	defer func() { scan16x4 = true }()
+	defer func() { scan16x4, scanMany = true, true }()
+	for _, c := range []struct {
+		name       string
+		four, many bool
+	}{{"one", false, true}, {"four", true, true}} {
+		if !hasAVX512POPCNT {
+			break
+		}
+		b.Run(c.name, func(b *testing.B) {
+			scan16x4, scanMany = c.four, c.many
+			for b.Loop() {
+				weightedPopcounts(planes, recs, w, out)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/record")
+		})
+	}
+	// Without AVX-512 VPOPCNTQ: one andPopcount4 call a record (each)
+	// against the POPCNT batch kernel (many).
 	for _, c := range []struct {
 		name string
-		on   bool
-	}{{"one", false}, {"four", true}} {
+		many bool
+	}{{"popcnt-each", false}, {"popcnt-many", true}} {
+		if hasAVX512POPCNT || !hasPOPCNT {
+			break
+		}
 		b.Run(c.name, func(b *testing.B) {
-			scan16x4 = c.on
+			scanMany = c.many
 			for b.Loop() {
 				weightedPopcounts(planes, recs, w, out)
 			}
