@@ -171,4 +171,3 @@ func (a *about) namesCode(sentence string) bool {
 		return !slices.ContainsFunc(e.Terms, func(t string) bool { return !have[t] })
 	})
 }
-

@@ -249,10 +249,16 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.PeriodOf, b.FreeOf = false, false }, V28Model},
 		{func(b *Builtin) { b.FreeOf = false }, BuiltinModel + "-nofreeof"},
 		{func(b *Builtin) { b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false }, V27Model},
-		{func(b *Builtin) { b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false }, V26Model},
+		{func(b *Builtin) {
+			b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false
+		}, V26Model},
 		{func(b *Builtin) { b.Valued = false }, BuiltinModel + "-novalued"},
-		{func(b *Builtin) { b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false, false }, V25Model},
-		{func(b *Builtin) { b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false, false, false }, V24Model},
+		{func(b *Builtin) {
+			b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false, false
+		}, V25Model},
+		{func(b *Builtin) {
+			b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false, false, false
+		}, V24Model},
 		{func(b *Builtin) { b.Alike = false }, BuiltinModel + "-noalike"},
 		{func(b *Builtin) { b.Hyp = false }, BuiltinModel + "-nohyp"},
 		{func(b *Builtin) {
