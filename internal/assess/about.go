@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -117,9 +118,14 @@ func clauseOf(sentence, expr string) string {
 }
 
 // offAsked says, in the asker's terms, why expr, an expression of the
-// type t found in sentence, is not said of what the question asks (see
-// about); "" when it is, or when neither reading is on (r.about nil).
-func (r *reading) offAsked(t answertype.Question, sentence, expr string) string {
+// type t found in sentence, a sentence of the chunk text, is not said of
+// what the question asks (see about); "" when it is, or when neither
+// reading is on (r.about nil). A period is kept when another sentence of
+// the chunk states a period of what is asked: the page answers, though
+// another reading may not read that sentence (a kind the question names
+// with a word no page uses, "a full kettle", reads "The K50 smart kettle
+// boils … in about four minutes" as another kind).
+func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) string {
 	a := r.about
 	if a == nil {
 		return ""
@@ -130,8 +136,8 @@ func (r *reading) offAsked(t answertype.Question, sentence, expr string) string 
 			return "a price, and the question asks about none"
 		}
 	case answertype.Period:
-		clause := clauseOf(sentence, expr)
-		if a.period && !a.holds(clause) && !a.holdsVerb(clause) && !a.namesCode(sentence) {
+		if a.period && !a.periodOfAsked(sentence, expr) && !a.statesPeriod(t, text) {
+			clause := clauseOf(sentence, expr)
 			return "a period of " + strings.TrimSpace(clause) + ", not of what the question asks"
 		}
 	}
@@ -170,4 +176,24 @@ func (a *about) namesCode(sentence string) bool {
 	return slices.ContainsFunc(a.codes, func(e Entity) bool {
 		return !slices.ContainsFunc(e.Terms, func(t string) bool { return !have[t] })
 	})
+}
+
+// periodOfAsked reports whether expr, a period in sentence, is said of
+// what the clause that asks asks (see about).
+func (a *about) periodOfAsked(sentence, expr string) bool {
+	clause := clauseOf(sentence, expr)
+	return a.holds(clause) || a.holdsVerb(clause) || a.namesCode(sentence)
+}
+
+// statesPeriod reports whether a sentence of text states a period of what
+// the clause that asks asks.
+func (a *about) statesPeriod(t answertype.Question, text string) bool {
+	for _, s := range citation.Sentences(text) {
+		for _, ex := range t.Find(s) {
+			if a.periodOfAsked(s, ex) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 var aboutEvidence = []Evidence{
 	{ChunkID: "ptn-handbook#0", Title: "Service partner handbook", Text: "Submit warranty labour claims within 14 days of the repair, quoting the Hollin case number. Use genuine Hollin parts only. Hollin pays labour at the hourly rate in your partner agreement."},
 	{ChunkID: "pol-spare-parts#0", Title: "Ordering spare parts", Text: "Spare parts are sold at parts.hollin.example. Standard delivery takes 3 to 5 working days and costs £3.95. Delivery is free on parts orders over £30."},
+	{ChunkID: "man-k50-kettle#1", Title: "K50 Smart Kettle", Text: "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid."},
 	{ChunkID: "pol-repairs#0", Title: "Repairs and turnaround", Text: "We aim to repair and return an appliance within 10 working days of receiving it. Collection by courier is free for appliances under warranty. Out-of-warranty repairs carry a £25 inspection fee, which is deducted from the repair price if you go ahead."},
 }
 
@@ -29,6 +30,10 @@ func TestAboutAsked(t *testing.T) {
 			[]string{"How long does standard delivery of spare parts take?", "With standard delivery, how long will a spare part take to get to me?"}},
 		{"If I sell my blender on, does the warranty carry over to the new owner?", "pol-repairs#0", "a price, and the question asks about none",
 			[]string{"Is courier collection free for a blender under warranty?", "How long does a repair take?"}},
+		// control: the sentence stating the boiling time is read as
+		// another kind ("a full kettle"), but the page states it, so the
+		// period of descaling found does not refuse the page
+		{"", "man-k50-kettle#1", "", []string{"Roughly how long does the K50 need to bring a full kettle to the boil?"}},
 	} {
 		var ev []Evidence
 		for _, e := range aboutEvidence {
@@ -42,6 +47,9 @@ func TestAboutAsked(t *testing.T) {
 			if res := assessChecked(t, b, req); !res.Assessment.Sufficient {
 				t.Errorf("v29 refused %q: %s", q, res.Assessment.Reason)
 			}
+		}
+		if c.q == "" {
+			continue
 		}
 		req := Request{Question: c.q, Query: c.q, Groups: []string{"public"}, Evidence: ev}
 		res := assessChecked(t, b, req)

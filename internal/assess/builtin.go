@@ -1631,7 +1631,7 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 						continue
 					}
 				}
-				if why := r.offAsked(t, sents[j], ex); why != "" {
+				if why := r.offAsked(t, e.Text, sents[j], ex); why != "" {
 					r.setAside(e.ChunkID, ex, why)
 					continue
 				}

@@ -152,11 +152,6 @@ func TestAskedDimensionRefuses(t *testing.T) {
 // ("motors") still is.
 func TestTopical(t *testing.T) {
 	b, _ := newTestAssessor()
-	// v29's PeriodOf refuses the second question below: "grotty motors" is
-	// read as a kind no sentence names (restricted), so the sentence
-	// stating the motors' cover is not read, and "2-year" is a period of
-	// every appliance's warranty, said of no motor (see TestPeriodOf).
-	b.PeriodOf = false
 	q := "How long is the power cable on the X300 Pro?"
 	ev := []Evidence{hollinLike[1], hollinLike[0]} // the specification page first, as retrieved
 	b.Topical = false
