@@ -28,7 +28,8 @@ import (
 //     ("takes" for "how long will it take"), or its sentence names a code
 //     the question names ("E7 means …: unplug the blender for 20
 //     minutes"). "Standard delivery takes 3 to 5 working days" is no
-//     period of a guarantee on parts;
+//     period of a guarantee on parts. The period is kept when another
+//     sentence of the chunk states a period of what is asked;
 //   - FreeOf: "free" (and "no charge", "at no cost") decides a yes/no
 //     question only when the question is about paying: it writes a word
 //     asking for money ("cost", "charge", "pay", "fee", "free" …,
