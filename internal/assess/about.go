@@ -28,8 +28,10 @@ import (
 //     ("takes" for "how long will it take"), or its sentence names a code
 //     the question names ("E7 means …: unplug the blender for 20
 //     minutes"). "Standard delivery takes 3 to 5 working days" is no
-//     period of a guarantee on parts. The period is kept when another
-//     sentence of the chunk states a period of what is asked;
+//     period of a guarantee on parts. The period is kept when a
+//     sentence of the evidence states a period of what is asked (the
+//     generator answers from it: "The agreement runs to 31 March 2027"
+//     beside the handbook's "within 14 days");
 //   - FreeOf: "free" (and "no charge", "at no cost") decides a yes/no
 //     question only when the question is about paying: it writes a word
 //     asking for money ("cost", "charge", "pay", "fee", "free" …,
@@ -44,6 +46,7 @@ type about struct {
 	money  bool     // the question is about paying
 	period bool     // Builtin.PeriodOf
 	free   bool     // Builtin.FreeOf
+	any    bool     // some chunk of the evidence states a period of what is asked (a Period question)
 }
 
 var (
@@ -137,7 +140,7 @@ func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) s
 			return "a price, and the question asks about none"
 		}
 	case answertype.Period:
-		if a.period && !a.periodOfAsked(sentence, expr) && !a.statesPeriod(t, text) {
+		if a.period && !a.any && !a.periodOfAsked(sentence, expr) && !a.statesPeriod(t, text) {
 			clause := clauseOf(sentence, expr)
 			return "a period of " + strings.TrimSpace(clause) + ", not of what the question asks"
 		}

@@ -959,6 +959,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		r.asks = askedValue(question)
 	}
 	r.about = b.aboutAsked(question, qterms, ents, covers)
+	if r.about != nil && asked.Type == answertype.Period {
+		for _, e := range req.Evidence {
+			r.about.any = r.about.any || r.about.statesPeriod(asked, e.Text)
+		}
+	}
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
