@@ -42,6 +42,7 @@ func TestAboutAsked(t *testing.T) {
 			}
 		}
 		b, _ := assessorOver(append(append(hollinLike, aboutEvidence...), customerPages...))
+		b.FreeOf = true // off by default ("+freeof")
 		for _, q := range c.ok {
 			req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}
 			if res := assessChecked(t, b, req); !res.Assessment.Sufficient {

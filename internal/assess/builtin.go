@@ -336,8 +336,9 @@ type Builtin struct {
 	// answers a "how long" question only when its own clause holds a word,
 	// verb or frame word of the clause that asks (or its sentence a code
 	// the question names): "Standard delivery takes 3 to 5 working days"
-	// is no period of a guarantee; "free" decides a yes/no question only
-	// when the question is about paying. Both off: builtin:coverage-v28.
+	// is no period of a guarantee. FreeOf ("+freeof", off by default):
+	// "free" decides a yes/no question only when the question is about
+	// paying. PeriodOf off: builtin:coverage-v28.
 	PeriodOf  bool
 	FreeOf    bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
@@ -363,7 +364,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, FreeOf: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -452,7 +453,12 @@ var namedModels = []struct {
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
 	{V28Model, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
-	{BuiltinModel, []modelSwitch{flag("periodof", func(b *Builtin) bool { return b.PeriodOf }), flag("freeof", func(b *Builtin) bool { return b.FreeOf })}},
+	{BuiltinModel, []modelSwitch{
+		flag("periodof", func(b *Builtin) bool { return b.PeriodOf }),
+		// off in every named model: it lost an answerable question without
+		// WordNet (round 27, docs/log/round-27-a27-noans.md)
+		{name: "freeof", value: func(b *Builtin) int { return boolInt(b.FreeOf) }},
+	}},
 }
 
 // flag is a boolean switch a model turned on.

@@ -61,7 +61,7 @@ func TestShapedKinds(t *testing.T) {
 	if res := assessChecked(t, b, req); !res.Assessment.Sufficient {
 		t.Fatalf("v13 refused %q: %s (the test no longer shows the shaped kinds)", q, res.Assessment.Reason)
 	}
-	b.Shaped, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = true, true, true, true, true, true, true
+	b.Shaped, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = true, true, true, true, true, true, false
 	for _, q := range []string{
 		"what rpm does the x200 do on its highest speed", // "High speed" is the highest's kind
 		"what rpm does the X200 reach on high speed?",

@@ -112,18 +112,18 @@ func TestWideReading(t *testing.T) {
 	if b.Model() != V28Model {
 		t.Errorf("model %q, want %q", b.Model(), V28Model)
 	}
-	b.PeriodOf, b.FreeOf = true, true
+	b.PeriodOf = true
 	if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v29" {
 		t.Errorf("model %q, want builtin:coverage-v29", b.Model())
 	}
 	b.OwnOrder, b.Asked, b.Named, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false, false, false, false, false, false, false, false, false, false
 	b.Related = false
-	if want := BuiltinModel + "-norelated-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-nofreeof"; b.Model() != want {
+	if want := BuiltinModel + "-norelated-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof"; b.Model() != want {
 		t.Errorf("model with Related off %q, want %q", b.Model(), want)
 	}
 	b.Related = true
 	b.Read = false
-	if want := BuiltinModel + "-noread-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-nofreeof"; b.Model() != want {
+	if want := BuiltinModel + "-noread-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof"; b.Model() != want {
 		t.Errorf("model with Read off %q, want %q", b.Model(), want)
 	}
 	// The K50 page second: the warranty page first covers too little.
@@ -247,7 +247,7 @@ func TestModelIDIsExact(t *testing.T) {
 	}{
 		{func(*Builtin) {}, BuiltinModel},
 		{func(b *Builtin) { b.PeriodOf, b.FreeOf = false, false }, V28Model},
-		{func(b *Builtin) { b.FreeOf = false }, BuiltinModel + "-nofreeof"},
+		{func(b *Builtin) { b.FreeOf = true }, BuiltinModel + "+freeof"},
 		{func(b *Builtin) { b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false }, V27Model},
 		{func(b *Builtin) {
 			b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false
@@ -281,7 +281,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Joint = false }, BuiltinModel + "-nojoint"},
 		{func(b *Builtin) { b.Sized = false }, BuiltinModel + "-nosized"},
 		{func(b *Builtin) { b.Related = false }, BuiltinModel + "-norelated"},
-		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-nofreeof"},
+		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof"},
 		{func(b *Builtin) { b.FocusGeneric = 2 }, BuiltinModel + "-focusgeneric2"},
 		{func(b *Builtin) { b.PlainWeekdays = true }, BuiltinModel + "+plainweekdays"},
 	}

@@ -32,7 +32,7 @@ func TestStates(t *testing.T) {
 		{"Until what date will our agreement with Crumbworks hold this time?", "agreement#0", "31 May 2028"},
 	} {
 		req := Request{Question: c.q, Query: c.q, Evidence: ordered(statesCorpus, c.chunk), Groups: []string{"public"}}
-		b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = true, true, true, true, true, true, true, true, true, true
+		b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = true, true, true, true, true, true, true, true, true, false
 		res := assessChecked(t, b, req)
 		if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != c.chunk {
 			t.Errorf("v22: Assess(%q) = %+v, want accepted on %s", c.q, res, c.chunk)
