@@ -32,7 +32,9 @@ import (
 //     sentence of the evidence states a period of what is asked (the
 //     generator answers from it: "The agreement runs to 31 March 2027"
 //     beside the handbook's "within 14 days");
-//   - FreeOf: "free" (and "no charge", "at no cost") decides a yes/no
+//   - FreeOf (off by default, "+freeof": it lost an answerable question
+//     whose page beside the accepted one answered; round 27's log):
+//     "free" (and "no charge", "at no cost") decides a yes/no
 //     question only when the question is about paying: it writes a word
 //     asking for money ("cost", "charge", "pay", "fee", "free" …,
 //     answertype.NamesMoney). "Collection by courier is free" says
