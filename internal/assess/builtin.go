@@ -331,7 +331,16 @@ type Builtin struct {
 	// question asking for a person ("the name of the customer"), a whole
 	// number for a count ("firmware 2.1" counts nothing). Off:
 	// builtin:coverage-v27.
-	Bound     bool
+	Bound bool
+	// PeriodOf and FreeOf (builtin:coverage-v29, see about.go): a period
+	// answers a "how long" question only when its own clause holds a word,
+	// verb or frame word of the clause that asks (or its sentence a code
+	// the question names): "Standard delivery takes 3 to 5 working days"
+	// is no period of a guarantee. FreeOf ("+freeof", off by default):
+	// "free" decides a yes/no question only when the question is about
+	// paying. PeriodOf off: builtin:coverage-v28.
+	PeriodOf  bool
+	FreeOf    bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -355,7 +364,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -443,7 +452,13 @@ var namedModels = []struct {
 	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
-	{BuiltinModel, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
+	{V28Model, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
+	{BuiltinModel, []modelSwitch{
+		flag("periodof", func(b *Builtin) bool { return b.PeriodOf }),
+		// off in every named model: it lost an answerable question without
+		// WordNet (round 27, docs/log/round-27-a27-noans.md)
+		{name: "freeof", value: func(b *Builtin) int { return boolInt(b.FreeOf) }},
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -657,6 +672,9 @@ type reading struct {
 	// chunk holds that is no value of it, and why (for the reason).
 	asks  valueOf
 	aside map[string]string
+	// about is what the question asks about (Builtin.PeriodOf and
+	// FreeOf, see about.go); nil when both are off.
+	about *about
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -945,6 +963,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	if b.Bound {
 		r.asks = askedValue(question)
+	}
+	r.about = b.aboutAsked(question, qterms, ents, covers)
+	if r.about != nil && asked.Type == answertype.Period {
+		for _, e := range req.Evidence {
+			r.about.any = r.about.any || r.about.statesPeriod(asked, e.Text)
+		}
 	}
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
@@ -1617,6 +1641,10 @@ func (b *Builtin) answerIn(t answertype.Question, e *Evidence, r *reading, cover
 						r.setAside(e.ChunkID, ex, why)
 						continue
 					}
+				}
+				if why := r.offAsked(t, e.Text, sents[j], ex); why != "" {
+					r.setAside(e.ChunkID, ex, why)
+					continue
 				}
 				if !r.repeats(t, ex) {
 					return ex, true

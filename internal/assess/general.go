@@ -13,6 +13,11 @@ import (
 // builtin:coverage-v27, kept selectable.
 const V27Model = "builtin:coverage-v27"
 
+// V28Model names the builtin assessor with v29's readings off
+// (Builtin.PeriodOf and FreeOf, about.go): builtin:coverage-v28, kept
+// selectable.
+const V28Model = "builtin:coverage-v28"
+
 // builtin:coverage-v28 (Builtin.General) reads a product's class on a
 // page about no product. The asker names the class of the thing ("my
 // kettle", "my blender"); a policy, notice or FAQ that answers is about
