@@ -331,11 +331,16 @@ type Builtin struct {
 	// question asking for a person ("the name of the customer"), a whole
 	// number for a count ("firmware 2.1" counts nothing). Off:
 	// builtin:coverage-v27.
-	Bound     bool
-	recording bool            // Candidates: return every chunk's features (see learned.go)
-	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
-	generic   map[string]bool // genericTerms, computed once by NewBuiltin
-	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+	Bound bool
+	// Circumstances (builtin:coverage-v29, see circumstances.go): with
+	// Scene, an adverbial clause inside the parts that ask ("how often
+	// should the blades be changed if I use it every morning") weighs as
+	// the scene does (answertype.Circumstances). Off: builtin:coverage-v28.
+	Circumstances bool
+	recording     bool            // Candidates: return every chunk's features (see learned.go)
+	lacks         *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
+	generic       map[string]bool // genericTerms, computed once by NewBuiltin
+	hedged        map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -355,7 +360,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, Circumstances: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -443,7 +448,8 @@ var namedModels = []struct {
 	{V25Model, []modelSwitch{flag("alike", func(b *Builtin) bool { return b.Alike })}},
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
-	{BuiltinModel, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
+	{V28Model, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
+	{BuiltinModel, []modelSwitch{flag("circumstances", func(b *Builtin) bool { return b.Circumstances })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -680,6 +686,9 @@ type reading struct {
 	// reads a chunk's known words with: the words as written, not their
 	// relatives.
 	literal func(map[string]bool, string) bool
+	// circ are the terms only the question's circumstances hold
+	// (Builtin.Circumstances, see circumstances.go).
+	circ map[string]bool
 	// stated are the numeric types of the values a yes/no question states
 	// (Builtin.Stated): a value of the same type decides it.
 	stated []answertype.Type
@@ -793,20 +802,27 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 		if j.dropped[q.term] {
 			continue
 		}
+		weight, aside := q.weight, false
+		if r.circ[q.term] && !covers(have, q.term) {
+			if !q.known {
+				continue // an unknown word of the circumstances the chunk lacks: left out
+			}
+			weight, aside = q.weight*sceneShare, true
+		}
 		n++
-		total += q.weight
+		total += weight
 		if q.known {
-			knownTotal += q.weight
-			if j.key < 0 || q.weight > r.qterms[j.key].weight {
+			knownTotal += weight
+			if !aside && (j.key < 0 || q.weight > r.qterms[j.key].weight) {
 				j.key = i
 			}
 		} else {
 			unknown++
 		}
 		if covers(have, q.term) {
-			got += q.weight
+			got += weight
 			if q.known && (r.literal == nil || r.literal(have, q.term)) {
-				knownGot += q.weight
+				knownGot += weight
 			}
 		}
 	}
@@ -1051,6 +1067,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				a.Score = math.Round(best.score*1000) / 1000
 				break
 			}
+		}
+	}
+	if b.Circumstances && !a.Sufficient && absent == "" && len(all) > 0 {
+		// builtin:coverage-v29: a chunk suffices with the question's
+		// circumstances it does not retell weighed as a scene's.
+		if k, aside := r.judgeCircumstances(all, covers, b.circumstanceTerms(question, ents), b.an, question); k != nil {
+			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, aside
+			a.Score = math.Round(best.score*1000) / 1000
 		}
 	}
 	var ruled *Result // a reading's acceptance (v21's rules)

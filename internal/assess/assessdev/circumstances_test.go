@@ -1,0 +1,23 @@
+package assessdev
+
+import "testing"
+
+// TestV29Circumstances compares v29 with its circumstance reading off
+// (Builtin.Circumstances) and on (an adverbial clause inside the parts of
+// the question that ask weighs as the scene does, see
+// assess/circumstances.go) on every development set but those SKIP_SETS
+// names, first attempt and loop: v29 must refuse as many no-answer
+// questions on every set, be right more often, and accept on a relevant
+// chunk no smaller a share of the time.
+func TestV29Circumstances(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v28", "v29", func(on bool) { b.Circumstances = on }, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v28", "v29", o, n)
+		t.Logf("%s total: v28 %s (%.2f%% on a relevant chunk) | v29 %s (%.2f%%)", way, a, 100*float64(a.on)/float64(a.accepted), z, 100*float64(z.on)/float64(z.accepted))
+		if z.right <= a.right || !z.keepsShare(a) {
+			t.Errorf("%s: v29 %s is not right more often than v28 %s, or on a relevant chunk less often", way, z, a)
+		}
+	})
+}
