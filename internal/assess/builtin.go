@@ -332,10 +332,12 @@ type Builtin struct {
 	// number for a count ("firmware 2.1" counts nothing). Off:
 	// builtin:coverage-v27.
 	Bound bool
-	// Circumstances (builtin:coverage-v29, see circumstances.go): with
-	// Scene, an adverbial clause inside the parts that ask ("how often
-	// should the blades be changed if I use it every morning") weighs as
-	// the scene does (answertype.Circumstances). Off: builtin:coverage-v28.
+	// Circumstances (builtin:coverage-v29, see circumstances.go): when
+	// the coverage rules and v23's relatives refuse, each chunk is judged
+	// again with the words of a clause of condition or cause inside the
+	// parts that ask ("how often should the blades be changed if I use it
+	// every morning"; answertype.Circumstances) that it lacks weighed as
+	// the scene's (Scene). Off: builtin:coverage-v28.
 	Circumstances bool
 	recording     bool            // Candidates: return every chunk's features (see learned.go)
 	lacks         *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
