@@ -99,3 +99,96 @@ func inside(clause string) (string, bool) {
 	}
 	return "", false
 }
+
+// subordinators open an adverbial clause of condition, cause or
+// concession: the asker's situation ("if I use it every morning",
+// "because our water is really hard"), under which the rest is asked. A
+// clause of time ("once pairing has finished", "before the move") is
+// not one of them: it fixes when the asked value holds, and the answer
+// may differ before and after.
+var subordinators = set("if", "unless", "because", "though", "although")
+
+// Circumstances returns the adverbial clauses of condition, cause or
+// concession inside the parts of question that ask (see Scene for the
+// parts that do not), each as question writes it: in a clause, from a
+// subordinator (subordinators) that is not the clause's first word to
+// the clause's end ("how often should the blades be changed if I use it
+// every morning": "if I use it every morning"), when what follows it is
+// a clause (finite).
+// A subordinator after a question word or a conjunction ("..., and if
+// so"), one that opens a question, and one whose clause runs on to a
+// question ("if I ask for it to be wiped how long does that take") are
+// not read as one. Nil when no part of
+// question asks (a statement, a keyword query) or none holds such a
+// clause.
+func Circumstances(question string) []string {
+	text, _ := asking(question)
+	if strings.TrimSpace(text) == "" || len(Scene(question)) == 0 && !askedWhole(question) {
+		return nil
+	}
+	var out []string
+	for _, sp := range clauseSpans(text) {
+		clause := text[sp[0]:sp[1]]
+		fields := strings.Fields(clause)
+		at := 0 // the byte where fields[i] starts in clause
+		for i := 0; i < len(fields); i++ {
+			at += strings.Index(clause[at:], fields[i])
+			w := words(fields[i])
+			if i == 0 || len(w) != 1 || !subordinators[w[0]] {
+				at += len(fields[i])
+				continue
+			}
+			prev := words(fields[i-1])
+			rest := clause[at:]
+			if len(prev) == 1 && (whWords[prev[0]] || conjunctions[prev[0]] || prev[0] == "long" || prev[0] == "soon") ||
+				asks(rest, false) || insideAsks(rest) || !finite(words(rest)[1:]) {
+				break
+			}
+			out = append(out, strings.TrimRightFunc(strings.TrimRight(strings.TrimSpace(rest), "?.!"), unicode.IsSpace))
+			break
+		}
+	}
+	return out
+}
+
+// askedWhole reports whether question is asked: some clause of it has
+// the form of a question or it ends with a question mark (Scene is nil
+// both when every part asks and when none does).
+func askedWhole(question string) bool {
+	if strings.HasSuffix(strings.TrimSpace(question), "?") {
+		return true
+	}
+	for i, sp := range clauseSpans(question) {
+		if asks(question[sp[0]:sp[1]], i == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideAsks reports whether a question opens inside clause after its
+// first word (see inside).
+func insideAsks(clause string) bool {
+	_, ok := inside(clause)
+	return ok
+}
+
+// pronounSubjects are the personal pronouns that are a clause's subject.
+var pronounSubjects = set("i", "we", "you", "they", "it", "he", "she")
+
+// finite reports whether ws, the words after a subordinator, are a
+// clause rather than a phrase ("once the move is done", "if I use it",
+// "while it's open", not "before the move", "after three years"): one
+// of them is a subject pronoun, alone or contracted ("it's", "they've"),
+// or an auxiliary.
+func finite(ws []string) bool {
+	for _, w := range ws {
+		if i := strings.IndexByte(w, '\''); i > 0 {
+			w = w[:i]
+		}
+		if pronounSubjects[w] || auxiliaries[w] {
+			return true
+		}
+	}
+	return false
+}

@@ -248,6 +248,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(*Builtin) {}, BuiltinModel},
 		{func(b *Builtin) { b.PeriodOf, b.FreeOf = false, false }, V28Model},
 		{func(b *Builtin) { b.FreeOf = true }, BuiltinModel + "+freeof"},
+		{func(b *Builtin) { b.Circumstances = true }, BuiltinModel + "+circumstances"},
 		{func(b *Builtin) { b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false }, V27Model},
 		{func(b *Builtin) {
 			b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf = false, false, false, false, false
