@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV29Model = router.BuiltinGenerateModelV29
 	ExtractiveV28Model = router.BuiltinGenerateModelV28
 	ExtractiveV27Model = router.BuiltinGenerateModelV27
 	ExtractiveV26Model = router.BuiltinGenerateModelV26
@@ -459,7 +460,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 29 (ExtractiveModel), 28 (ExtractiveV28Model, without
+	// Version is 30 (ExtractiveModel), 29 (ExtractiveV29Model, without
+	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
@@ -491,10 +493,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV29(an)
+	return NewExtractiveV30(an)
 }
 
-// NewExtractiveV29 returns version 29 (ExtractiveModel).
+// NewExtractiveV30 returns version 30 (ExtractiveModel).
+func NewExtractiveV30(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV29(an)
+	g.Version = 30
+	return g
+}
+
+// NewExtractiveV29 returns version 29 (ExtractiveV29Model).
 func NewExtractiveV29(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV28(an)
 	g.Version = 29
@@ -659,6 +668,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV29Model:
+		return NewExtractiveV29(an), nil
 	case ExtractiveV28Model:
 		return NewExtractiveV28(an), nil
 	case ExtractiveV27Model:
@@ -766,6 +777,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV27Model
 	case g.Version == 28:
 		return ExtractiveV28Model
+	case g.Version == 29:
+		return ExtractiveV29Model
 	}
 	return ExtractiveModel
 }
@@ -1587,8 +1600,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 
 	// v20, rule 10: each part of a question asking two or more things
-	// that asks for a value has one (see eachPart).
-	if g.Version >= 20 && !compared && !asksOnce {
+	// that asks for a value has one (see eachPart). v30: a question
+	// asking more (asksMore) whose clauses the form of a question does
+	// not tell ("When we put in a warranty labour claim, what reference
+	// must we give, and what hourly rate do we get paid?") is read by
+	// its parts too.
+	if g.Version >= 20 && !compared && (!asksOnce || g.Version >= 30 && g.asksMore(req.Question)) {
 		for _, s := range g.eachPart(req.Question, titleTexts(req.Sources), bySource, all, chosen) {
 			note(s, "part")
 			chosen = append(chosen, s)
@@ -3328,13 +3345,26 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 	}
 	var out []*sentence
 	taken := func(s *sentence) bool { return slices.Contains(chosen, s) || slices.Contains(out, s) }
+	// v30: the values a part has taken, by sentence: one value answers
+	// one part (see partValues).
+	claimed := map[*sentence][][2]int{}
 	for _, p := range parts {
 		pt := answertype.Classify(p)
 		if !valueTypes[pt.Type] {
 			continue
 		}
 		has := func(s *sentence) bool { return g.holds(pt, s.text) }
-		if slices.ContainsFunc(chosen, has) || slices.ContainsFunc(out, has) {
+		if g.Version >= 30 {
+			has = func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 }
+		}
+		if c := slices.IndexFunc(chosen, has); c >= 0 || slices.ContainsFunc(out, has) {
+			if g.Version >= 30 {
+				at := chosen
+				if c < 0 {
+					at, c = out, slices.IndexFunc(out, has)
+				}
+				claimed[at[c]] = append(claimed[at[c]], freeValues(at[c].text, pt, claimed[at[c]])[0])
+			}
 			continue
 		}
 		var pick *sentence
@@ -3356,9 +3386,22 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 			// another source: about this part, a content word of it in
 			// the sentence or its source's title
 			words := g.content(p, pt)
+			// v30: a time-rate word of the part ("what hourly rate")
+			// is about the amount said per its unit ("£39 per hour").
+			var units []string
+			if g.Version >= 30 {
+				units = g.rateUnits(p)
+			}
 			about := func(s *sentence) bool {
 				title := g.an.Set(titleOf[s.source])
-				return slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] })
+				if slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] }) {
+					return true
+				}
+				if len(units) == 0 {
+					return false
+				}
+				set := g.an.Set(s.text)
+				return slices.ContainsFunc(units, func(t string) bool { return set[t] })
 			}
 			for _, s := range all {
 				if !taken(s) && s.score > 0 && len(s.own) > 0 && has(s) && about(s) && (pick == nil || s.score > pick.score) {
@@ -3368,6 +3411,37 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 		if pick != nil {
 			out = append(out, pick)
+			if v := freeValues(pick.text, pt, claimed[pick]); len(v) > 0 {
+				claimed[pick] = append(claimed[pick], v[0])
+			}
+		}
+	}
+	return out
+}
+
+// freeValues returns the spans of text's expressions of the type t
+// expects that overlap none of the spans a part has taken (v30, rule
+// 10); a part takes the first. A value answers one part of a question: "within 14 days", which
+// the date finder reads as a date too, answers "how long after a repair
+// have we got to send in the labour claim" and not also "when does our
+// agreement with Hollin come to an end".
+func freeValues(text string, t answertype.Question, taken [][2]int) [][2]int {
+	var out [][2]int
+	for _, sp := range exprSpans(text, t.Find(text)) {
+		if !overlaps(taken, sp[0], sp[1]) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// rateUnits returns the terms of the units of time the time-rate words of
+// a question part name (timeRates: "hourly" names "hour"; v30).
+func (g *Extractive) rateUnits(part string) []string {
+	var out []string
+	for _, w := range reLetters.FindAllString(strings.ToLower(part), -1) {
+		if u, ok := timeRates[w]; ok {
+			out = append(out, g.an.Terms(u)...)
 		}
 	}
 	return out
