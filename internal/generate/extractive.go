@@ -1328,7 +1328,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// answer lacks ("Warranty terms" beside a kettle manual's "two
 			// hours", for "how long is the warranty on a kettle") still
 			// adds.
-			if g.Version >= 25 && adds && answersTyped {
+			// v30: so too for a question asking two or more things, each
+			// asking for a value, once each part has its own value in a
+			// chosen sentence (see partsValued): "You can download or
+			// delete your account data from Settings, then Privacy" adds
+			// "settings" to "How many speed settings has the X200 got, and
+			// what's the fastest it spins?" answered by "three speeds"
+			// and "22,000 RPM".
+			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen)) {
 				adds = slices.ContainsFunc(content, func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
@@ -3417,6 +3424,29 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 	}
 	return out
+}
+
+// partsValued reports whether the question asks two or more things,
+// each for a value (valueTypes), and the chosen sentences hold a value
+// of each part's type, one value to a part (see freeValues; v30).
+func partsValued(question string, chosen []*sentence) bool {
+	parts := askingParts(question)
+	if len(parts) < 2 {
+		return false
+	}
+	claimed := map[*sentence][][2]int{}
+	for _, p := range parts {
+		pt := answertype.Classify(p)
+		if !valueTypes[pt.Type] {
+			return false
+		}
+		c := slices.IndexFunc(chosen, func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 })
+		if c < 0 {
+			return false
+		}
+		claimed[chosen[c]] = append(claimed[chosen[c]], freeValues(chosen[c].text, pt, claimed[chosen[c]])[0])
+	}
+	return true
 }
 
 // freeValues returns the spans of text's expressions of the type t
