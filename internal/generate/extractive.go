@@ -1591,7 +1591,23 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// saying yes gets its cited page's statement saying no, when that one
 	// holds a word of the question the answer does not (see denial).
 	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
-		if d := g.denial(bySource, chosen, content); d != nil {
+		dcontent := content
+		// v30: when no chosen sentence holds a content word of the
+		// clause that asks, the answer says only what the question
+		// sets out ("In hard-water areas, descale kettles and coffee
+		// machines more often" for "Our coffee machine has been
+		// wrecked by scale ... Can I get it fixed free under the
+		// guarantee?"), and its page's statement saying no decides it
+		// whatever words it holds.
+		// Not when a chosen sentence gives a value (it decides: "covered
+		// for 5 years"), nor for a statement naming a code the question
+		// does not ("E4 means the jar lid is not locked" is about
+		// another fault than the asked E9).
+		if g.Version >= 30 && !g.onAsking(req.Question, content, chosen) &&
+			!slices.ContainsFunc(chosen, func(c *sentence) bool { return len(decidingExpressions(c.text)) > 0 }) {
+			dcontent = nil
+		}
+		if d := g.denial(req.Question, bySource, chosen, dcontent); d != nil {
 			note(d, "denial")
 			chosen = append(chosen, d)
 		}
@@ -3800,7 +3816,7 @@ var valueTypes = map[answertype.Type]bool{
 // warranty". A word the chosen sentences hold already ("warranty") is
 // not enough: the denial must be about something the answer has not
 // said.
-func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
 	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
 		return nil
 	}
@@ -3811,7 +3827,10 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 			if slices.Contains(chosen, s) || !reNegation.MatchString(s.text) {
 				continue
 			}
-			if !slices.ContainsFunc(content, func(t string) bool {
+			if content == nil && g.namesOtherCode(s.text, question) {
+				continue
+			}
+			if content != nil && !slices.ContainsFunc(content, func(t string) bool {
 				return s.own[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
 			}) {
 				continue
@@ -3822,6 +3841,28 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 		}
 	}
 	return pick
+}
+
+// onAsking reports whether a chosen sentence holds a content word of the
+// clause that asks (answertype.Asking; v30, rule 12).
+func (g *Extractive) onAsking(question string, content []string, chosen []*sentence) bool {
+	asking := g.an.Set(answertype.Asking(question))
+	return slices.ContainsFunc(content, func(t string) bool {
+		return asking[t] && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
+	})
+}
+
+// namesOtherCode reports whether text names a code (answertype.IsCode:
+// "E4", "BLD-X200") the question does not (v30).
+func (g *Extractive) namesOtherCode(text, question string) bool {
+	q := g.an.Set(question)
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if answertype.IsCode(w) && !slices.ContainsFunc(g.an.Terms(w), func(t string) bool { return q[t] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // commensurable reports whether sentence b gives a value in a unit
