@@ -3219,7 +3219,10 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 	sideNumbers := numbers(side.text)
 	other := func(text string) bool {
 		ns := numbers(text)
-		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
+		// v30: a side is a value of a kind the side given holds one of
+		// (see sameKind): "The agreement runs to 31 March 2027" is no
+		// other side of "£18 per home visit".
+		return len(ns) > 0 && !maps.Equal(ns, sideNumbers) && (g.Version < 30 || sameKind(side.text, text))
 	}
 	var near *sentence
 	// v20 and v21 read each sentence of side's source as its first copy,
@@ -3859,6 +3862,19 @@ func (g *Extractive) namesOtherCode(text, question string) bool {
 	for _, w := range strings.Fields(text) {
 		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if answertype.IsCode(w) && !slices.ContainsFunc(g.an.Terms(w), func(t string) bool { return q[t] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameKind reports whether texts a and b both hold a quantity, both an
+// amount of money or both a period (v30, rule 8): the kinds of value that
+// decide a comparison (decidingExpressions) but a bare count, which any
+// number is ("31" of "31 March 2027").
+func sameKind(a, b string) bool {
+	for _, t := range []answertype.Type{answertype.Quantity, answertype.Money, answertype.Period} {
+		if len(answertype.Find(t, a)) > 0 && len(answertype.Find(t, b)) > 0 {
 			return true
 		}
 	}
