@@ -1613,6 +1613,16 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 
+	// v30, rule 14: a question asking which of a named thing ("Which
+	// X200s need the coupling kit fitted") is answered by a sentence
+	// naming that thing whole (see whichOf).
+	if g.Version >= 30 && !compared {
+		if w := g.whichOf(req.Question, bySource, chosen); w != nil {
+			note(w, "which")
+			chosen = append(chosen, w)
+		}
+	}
+
 	// v20, rule 11: a why-question answered by the effect it names gets
 	// its cause (see cause).
 	if g.Version >= 20 && !compared {
@@ -3866,6 +3876,50 @@ func (g *Extractive) namesOtherCode(text, question string) bool {
 		}
 	}
 	return false
+}
+
+// whichOf returns, for a question asking which of a thing it names by a
+// code ("Which X200s ...": the code right after "which", plural or not),
+// when no chosen sentence names that code as a word of its own, the
+// best-scoring sentence of a chosen source that does, or nil (v30, rule
+// 14). The question asks for a kind of that thing, and the sentence
+// saying which ("Some X200 blenders made before March 2025 have a soft
+// motor coupling") names it; a sentence naming it only inside another
+// code ("Fit coupling kit CPL-X200 ...") says what is done, not to which.
+func (g *Extractive) whichOf(question string, bySource [][]sentence, chosen []*sentence) *sentence {
+	ws := strings.Fields(question)
+	code := ""
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.EqualFold(ws[i], "which") {
+			w := strings.TrimFunc(ws[i+1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+			if c := strings.TrimSuffix(w, "s"); answertype.IsCode(c) {
+				code = c
+			} else if answertype.IsCode(w) {
+				code = w
+			}
+			break
+		}
+	}
+	if code == "" {
+		return nil
+	}
+	re := regexp.MustCompile(`(?i)(?:^|[^\pL\pN-])` + regexp.QuoteMeta(code) + `s?(?:$|[^\pL\pN-])`)
+	if slices.ContainsFunc(chosen, func(c *sentence) bool { return re.MatchString(c.text) }) {
+		return nil
+	}
+	var pick *sentence
+	for _, c := range chosen {
+		for i := range bySource[c.source] {
+			s := bySource[c.source][i].first
+			if slices.Contains(chosen, s) || !re.MatchString(s.text) || s.score <= 0 {
+				continue
+			}
+			if pick == nil || s.score > pick.score {
+				pick = s
+			}
+		}
+	}
+	return pick
 }
 
 // sameKind reports whether texts a and b both hold a quantity, both an
