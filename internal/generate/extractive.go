@@ -357,7 +357,29 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v29 (ExtractiveModel) keeps the accepted page: a yes/no question
+// v30 (ExtractiveModel) says what each part of the question asks:
+//
+//   - rule 10 gives each part its own value: a value one part takes
+//     answers no other ("within 14 days", a period the date finder reads
+//     as a date too, does not answer "when does our agreement end"); a
+//     time-rate word of a part ("what hourly rate") is about an amount
+//     per its unit ("£39 per hour"); and a question asking more
+//     (asksMore) whose clauses the form of a question does not tell is
+//     read by its parts (see eachPart, freeValues, rateUnits);
+//   - in rule 3, a question asking two or more values, each with its own
+//     in a chosen sentence, gets another source's sentence for a word it
+//     adds only as v25's one-value question does (see partsValued);
+//   - rule 12 takes the cited page's denial whatever words it holds when
+//     no chosen sentence holds a word of the clause that asks nor a value,
+//     and the denial names no code the question does not (see onAsking,
+//     namesOtherCode);
+//   - rule 8's other side is a value of a kind the given side holds one of
+//     (see sameKind);
+//   - rule 14: a question asking which of a thing it names by a code gets
+//     the cited page's sentence naming that code as a word of its own
+//     (see whichOf).
+//
+// v29 (ExtractiveV29Model) keeps the accepted page: a yes/no question
 // asking one thing opens with the accepted source on a tie of bearing
 // when its opening sentence holds every content word the other opening
 // does and its title a question word the other title lacks (saysAsMuch,
@@ -3828,7 +3850,9 @@ var valueTypes = map[answertype.Type]bool{
 // blade wear, ...", not only by "Every Hollin appliance has a 2-year
 // warranty". A word the chosen sentences hold already ("warranty") is
 // not enough: the denial must be about something the answer has not
-// said.
+// said. v30: with content nil (the answer holds no word of the clause
+// that asks, see onAsking), any denial of a cited page naming no code the
+// question does not (the question names the thing decided).
 func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
 	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
 		return nil
