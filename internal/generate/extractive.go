@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV29Model = router.BuiltinGenerateModelV29
 	ExtractiveV28Model = router.BuiltinGenerateModelV28
 	ExtractiveV27Model = router.BuiltinGenerateModelV27
 	ExtractiveV26Model = router.BuiltinGenerateModelV26
@@ -356,7 +357,29 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v29 (ExtractiveModel) keeps the accepted page: a yes/no question
+// v30 (ExtractiveModel) says what each part of the question asks:
+//
+//   - rule 10 gives each part its own value: a value one part takes
+//     answers no other ("within 14 days", a period the date finder reads
+//     as a date too, does not answer "when does our agreement end"); a
+//     time-rate word of a part ("what hourly rate") is about an amount
+//     per its unit ("£39 per hour"); and a question asking more
+//     (asksMore) whose clauses the form of a question does not tell is
+//     read by its parts (see eachPart, freeValues, rateUnits);
+//   - in rule 3, a question asking two or more values, each with its own
+//     in a chosen sentence, gets another source's sentence for a word it
+//     adds only as v25's one-value question does (see partsValued);
+//   - rule 12 takes the cited page's denial whatever words it holds when
+//     no chosen sentence holds a word of the clause that asks nor a value,
+//     and the denial names no code the question does not (see onAsking,
+//     namesOtherCode);
+//   - rule 8's other side is a value of a kind the given side holds one of
+//     (see sameKind);
+//   - rule 14: a question asking which of a thing it names by a code gets
+//     the cited page's sentence naming that code as a word of its own
+//     (see whichOf).
+//
+// v29 (ExtractiveV29Model) keeps the accepted page: a yes/no question
 // asking one thing opens with the accepted source on a tie of bearing
 // when its opening sentence holds every content word the other opening
 // does and its title a question word the other title lacks (saysAsMuch,
@@ -459,7 +482,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 29 (ExtractiveModel), 28 (ExtractiveV28Model, without
+	// Version is 30 (ExtractiveModel), 29 (ExtractiveV29Model, without
+	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
 	// v27's reading of the expected type by answertype.Valued: see
@@ -491,10 +515,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV29(an)
+	return NewExtractiveV30(an)
 }
 
-// NewExtractiveV29 returns version 29 (ExtractiveModel).
+// NewExtractiveV30 returns version 30 (ExtractiveModel).
+func NewExtractiveV30(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV29(an)
+	g.Version = 30
+	return g
+}
+
+// NewExtractiveV29 returns version 29 (ExtractiveV29Model).
 func NewExtractiveV29(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV28(an)
 	g.Version = 29
@@ -659,6 +690,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV29Model:
+		return NewExtractiveV29(an), nil
 	case ExtractiveV28Model:
 		return NewExtractiveV28(an), nil
 	case ExtractiveV27Model:
@@ -766,6 +799,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV27Model
 	case g.Version == 28:
 		return ExtractiveV28Model
+	case g.Version == 29:
+		return ExtractiveV29Model
 	}
 	return ExtractiveModel
 }
@@ -1315,7 +1350,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// answer lacks ("Warranty terms" beside a kettle manual's "two
 			// hours", for "how long is the warranty on a kettle") still
 			// adds.
-			if g.Version >= 25 && adds && answersTyped {
+			// v30: so too for a question asking two or more things, each
+			// asking for a value, once each part has its own value in a
+			// chosen sentence (see partsValued): "You can download or
+			// delete your account data from Settings, then Privacy" adds
+			// "settings" to "How many speed settings has the X200 got, and
+			// what's the fastest it spins?" answered by "three speeds"
+			// and "22,000 RPM".
+			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen)) {
 				adds = slices.ContainsFunc(content, func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
@@ -1571,9 +1613,35 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// saying yes gets its cited page's statement saying no, when that one
 	// holds a word of the question the answer does not (see denial).
 	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
-		if d := g.denial(bySource, chosen, content); d != nil {
+		dcontent := content
+		// v30: when no chosen sentence holds a content word of the
+		// clause that asks, the answer says only what the question
+		// sets out ("In hard-water areas, descale kettles and coffee
+		// machines more often" for "Our coffee machine has been
+		// wrecked by scale ... Can I get it fixed free under the
+		// guarantee?"), and its page's statement saying no decides it
+		// whatever words it holds.
+		// Not when a chosen sentence gives a value (it decides: "covered
+		// for 5 years"), nor for a statement naming a code the question
+		// does not ("E4 means the jar lid is not locked" is about
+		// another fault than the asked E9).
+		if g.Version >= 30 && !g.onAsking(req.Question, content, chosen) &&
+			!slices.ContainsFunc(chosen, func(c *sentence) bool { return len(decidingExpressions(c.text)) > 0 }) {
+			dcontent = nil
+		}
+		if d := g.denial(req.Question, bySource, chosen, dcontent); d != nil {
 			note(d, "denial")
 			chosen = append(chosen, d)
+		}
+	}
+
+	// v30, rule 14: a question asking which of a named thing ("Which
+	// X200s need the coupling kit fitted") is answered by a sentence
+	// naming that thing whole (see whichOf).
+	if g.Version >= 30 && !compared {
+		if w := g.whichOf(req.Question, bySource, chosen); w != nil {
+			note(w, "which")
+			chosen = append(chosen, w)
 		}
 	}
 
@@ -1587,8 +1655,12 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 
 	// v20, rule 10: each part of a question asking two or more things
-	// that asks for a value has one (see eachPart).
-	if g.Version >= 20 && !compared && !asksOnce {
+	// that asks for a value has one (see eachPart). v30: a question
+	// asking more (asksMore) whose clauses the form of a question does
+	// not tell ("When we put in a warranty labour claim, what reference
+	// must we give, and what hourly rate do we get paid?") is read by
+	// its parts too.
+	if g.Version >= 20 && !compared && (!asksOnce || g.Version >= 30 && g.asksMore(req.Question)) {
 		for _, s := range g.eachPart(req.Question, titleTexts(req.Sources), bySource, all, chosen) {
 			note(s, "part")
 			chosen = append(chosen, s)
@@ -3179,7 +3251,10 @@ func (g *Extractive) otherSide(bySource [][]sentence, all []*sentence, chosen []
 	sideNumbers := numbers(side.text)
 	other := func(text string) bool {
 		ns := numbers(text)
-		return len(ns) > 0 && !maps.Equal(ns, sideNumbers)
+		// v30: a side is a value of a kind the side given holds one of
+		// (see sameKind): "The agreement runs to 31 March 2027" is no
+		// other side of "£18 per home visit".
+		return len(ns) > 0 && !maps.Equal(ns, sideNumbers) && (g.Version < 30 || sameKind(side.text, text))
 	}
 	var near *sentence
 	// v20 and v21 read each sentence of side's source as its first copy,
@@ -3328,13 +3403,26 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 	}
 	var out []*sentence
 	taken := func(s *sentence) bool { return slices.Contains(chosen, s) || slices.Contains(out, s) }
+	// v30: the values a part has taken, by sentence: one value answers
+	// one part (see partValues).
+	claimed := map[*sentence][][2]int{}
 	for _, p := range parts {
 		pt := answertype.Classify(p)
 		if !valueTypes[pt.Type] {
 			continue
 		}
 		has := func(s *sentence) bool { return g.holds(pt, s.text) }
-		if slices.ContainsFunc(chosen, has) || slices.ContainsFunc(out, has) {
+		if g.Version >= 30 {
+			has = func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 }
+		}
+		if c := slices.IndexFunc(chosen, has); c >= 0 || slices.ContainsFunc(out, has) {
+			if g.Version >= 30 {
+				at := chosen
+				if c < 0 {
+					at, c = out, slices.IndexFunc(out, has)
+				}
+				claimed[at[c]] = append(claimed[at[c]], freeValues(at[c].text, pt, claimed[at[c]])[0])
+			}
 			continue
 		}
 		var pick *sentence
@@ -3356,9 +3444,22 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 			// another source: about this part, a content word of it in
 			// the sentence or its source's title
 			words := g.content(p, pt)
+			// v30: a time-rate word of the part ("what hourly rate")
+			// is about the amount said per its unit ("£39 per hour").
+			var units []string
+			if g.Version >= 30 {
+				units = g.rateUnits(p)
+			}
 			about := func(s *sentence) bool {
 				title := g.an.Set(titleOf[s.source])
-				return slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] })
+				if slices.ContainsFunc(words, func(t string) bool { return s.own[t] || title[t] }) {
+					return true
+				}
+				if len(units) == 0 {
+					return false
+				}
+				set := g.an.Set(s.text)
+				return slices.ContainsFunc(units, func(t string) bool { return set[t] })
 			}
 			for _, s := range all {
 				if !taken(s) && s.score > 0 && len(s.own) > 0 && has(s) && about(s) && (pick == nil || s.score > pick.score) {
@@ -3368,6 +3469,60 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 		if pick != nil {
 			out = append(out, pick)
+			if v := freeValues(pick.text, pt, claimed[pick]); len(v) > 0 {
+				claimed[pick] = append(claimed[pick], v[0])
+			}
+		}
+	}
+	return out
+}
+
+// partsValued reports whether the question asks two or more things,
+// each for a value (valueTypes), and the chosen sentences hold a value
+// of each part's type, one value to a part (see freeValues; v30).
+func partsValued(question string, chosen []*sentence) bool {
+	parts := askingParts(question)
+	if len(parts) < 2 {
+		return false
+	}
+	claimed := map[*sentence][][2]int{}
+	for _, p := range parts {
+		pt := answertype.Classify(p)
+		if !valueTypes[pt.Type] {
+			return false
+		}
+		c := slices.IndexFunc(chosen, func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 })
+		if c < 0 {
+			return false
+		}
+		claimed[chosen[c]] = append(claimed[chosen[c]], freeValues(chosen[c].text, pt, claimed[chosen[c]])[0])
+	}
+	return true
+}
+
+// freeValues returns the spans of text's expressions of the type t
+// expects that overlap none of the spans a part has taken (v30, rule
+// 10); a part takes the first. A value answers one part of a question: "within 14 days", which
+// the date finder reads as a date too, answers "how long after a repair
+// have we got to send in the labour claim" and not also "when does our
+// agreement with Hollin come to an end".
+func freeValues(text string, t answertype.Question, taken [][2]int) [][2]int {
+	var out [][2]int
+	for _, sp := range exprSpans(text, t.Find(text)) {
+		if !overlaps(taken, sp[0], sp[1]) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// rateUnits returns the terms of the units of time the time-rate words of
+// a question part name (timeRates: "hourly" names "hour"; v30).
+func (g *Extractive) rateUnits(part string) []string {
+	var out []string
+	for _, w := range reLetters.FindAllString(strings.ToLower(part), -1) {
+		if u, ok := timeRates[w]; ok {
+			out = append(out, g.an.Terms(u)...)
 		}
 	}
 	return out
@@ -3695,8 +3850,10 @@ var valueTypes = map[answertype.Type]bool{
 // blade wear, ...", not only by "Every Hollin appliance has a 2-year
 // warranty". A word the chosen sentences hold already ("warranty") is
 // not enough: the denial must be about something the answer has not
-// said.
-func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+// said. v30: with content nil (the answer holds no word of the clause
+// that asks, see onAsking), any denial of a cited page naming no code the
+// question does not (the question names the thing decided).
+func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
 	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
 		return nil
 	}
@@ -3707,7 +3864,10 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 			if slices.Contains(chosen, s) || !reNegation.MatchString(s.text) {
 				continue
 			}
-			if !slices.ContainsFunc(content, func(t string) bool {
+			if content == nil && g.namesOtherCode(s.text, question) {
+				continue
+			}
+			if content != nil && !slices.ContainsFunc(content, func(t string) bool {
 				return s.own[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
 			}) {
 				continue
@@ -3718,6 +3878,85 @@ func (g *Extractive) denial(bySource [][]sentence, chosen []*sentence, content [
 		}
 	}
 	return pick
+}
+
+// onAsking reports whether a chosen sentence holds a content word of the
+// clause that asks (answertype.Asking; v30, rule 12).
+func (g *Extractive) onAsking(question string, content []string, chosen []*sentence) bool {
+	asking := g.an.Set(answertype.Asking(question))
+	return slices.ContainsFunc(content, func(t string) bool {
+		return asking[t] && slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
+	})
+}
+
+// namesOtherCode reports whether text names a code (answertype.IsCode:
+// "E4", "BLD-X200") the question does not (v30).
+func (g *Extractive) namesOtherCode(text, question string) bool {
+	q := g.an.Set(question)
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if answertype.IsCode(w) && !slices.ContainsFunc(g.an.Terms(w), func(t string) bool { return q[t] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// whichOf returns, for a question asking which of a thing it names by a
+// code ("Which X200s ...": the code right after "which", plural or not),
+// when no chosen sentence names that code as a word of its own, the
+// best-scoring sentence of a chosen source that does, or nil (v30, rule
+// 14). The question asks for a kind of that thing, and the sentence
+// saying which ("Some X200 blenders made before March 2025 have a soft
+// motor coupling") names it; a sentence naming it only inside another
+// code ("Fit coupling kit CPL-X200 ...") says what is done, not to which.
+func (g *Extractive) whichOf(question string, bySource [][]sentence, chosen []*sentence) *sentence {
+	ws := strings.Fields(question)
+	code := ""
+	for i := 0; i+1 < len(ws); i++ {
+		if strings.EqualFold(ws[i], "which") {
+			w := strings.TrimFunc(ws[i+1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+			if c := strings.TrimSuffix(w, "s"); answertype.IsCode(c) {
+				code = c
+			} else if answertype.IsCode(w) {
+				code = w
+			}
+			break
+		}
+	}
+	if code == "" {
+		return nil
+	}
+	re := regexp.MustCompile(`(?i)(?:^|[^\pL\pN-])` + regexp.QuoteMeta(code) + `s?(?:$|[^\pL\pN-])`)
+	if slices.ContainsFunc(chosen, func(c *sentence) bool { return re.MatchString(c.text) }) {
+		return nil
+	}
+	var pick *sentence
+	for _, c := range chosen {
+		for i := range bySource[c.source] {
+			s := bySource[c.source][i].first
+			if slices.Contains(chosen, s) || !re.MatchString(s.text) || s.score <= 0 {
+				continue
+			}
+			if pick == nil || s.score > pick.score {
+				pick = s
+			}
+		}
+	}
+	return pick
+}
+
+// sameKind reports whether texts a and b both hold a quantity, both an
+// amount of money or both a period (v30, rule 8): the kinds of value that
+// decide a comparison (decidingExpressions) but a bare count, which any
+// number is ("31" of "31 March 2027").
+func sameKind(a, b string) bool {
+	for _, t := range []answertype.Type{answertype.Quantity, answertype.Money, answertype.Period} {
+		if len(answertype.Find(t, a)) > 0 && len(answertype.Find(t, b)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // commensurable reports whether sentence b gives a value in a unit
