@@ -228,6 +228,9 @@ func (m Machine) cpuWords() string {
 	if m.CPUFamily != "" {
 		s += ", " + m.CPUFamily
 	}
+	if m.CPUFeatures != nil && len(m.CPUFeatures) == 0 {
+		return s + "; none of " + strings.Join(vectorFlags, " ")
+	}
 	if m.CPUFeatures != nil {
 		f := strings.Join(m.CPUFeatures, " ")
 		if !slices.Contains(m.CPUFeatures, "avx512_vpopcntdq") {

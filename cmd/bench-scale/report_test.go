@@ -139,3 +139,14 @@ flags		: popcnt avx2 avx512f avx512bw avx512_vpopcntdq
 		t.Fatalf("an older report's machine: %q", got)
 	}
 }
+
+// TestCPUWordsNoVectorFlags: a CPU whose flags name none of vectorFlags
+// is said so, not as an empty list (round 27's review: "; ; no AVX-512
+// VPOPCNTDQ").
+func TestCPUWordsNoVectorFlags(t *testing.T) {
+	var m Machine
+	m.readCPUInfo(strings.NewReader("processor : 0\ncpu family : 6\nmodel : 15\nmodel name : Old\nflags : fpu sse2\n"))
+	if got, want := m.cpuWords(), "Old, family 6 model 15; none of popcnt avx2 avx512f avx512bw avx512_vpopcntdq"; got != want {
+		t.Fatalf("cpuWords %q, want %q", got, want)
+	}
+}

@@ -1613,7 +1613,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// saying yes gets its cited page's statement saying no, when that one
 	// holds a word of the question the answer does not (see denial).
 	if g.Version >= 21 && !compared && asked.Type == answertype.YesNo {
-		dcontent := content
+		whole := false // the page's denial decides whatever words it holds
 		// v30: when no chosen sentence holds a content word of the
 		// clause that asks, the answer says only what the question
 		// sets out ("In hard-water areas, descale kettles and coffee
@@ -1625,11 +1625,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// for 5 years"), nor for a statement naming a code the question
 		// does not ("E4 means the jar lid is not locked" is about
 		// another fault than the asked E9).
-		if g.Version >= 30 && !g.onAsking(req.Question, content, chosen) &&
-			!slices.ContainsFunc(chosen, func(c *sentence) bool { return len(decidingExpressions(c.text)) > 0 }) {
-			dcontent = nil
+		// A question with no content word (content empty) is read so
+		// even then, as v30 was merged (round 27's review kept it).
+		if g.Version >= 30 && !g.onAsking(req.Question, content, chosen) && (len(content) == 0 ||
+			!slices.ContainsFunc(chosen, func(c *sentence) bool { return len(decidingExpressions(c.text)) > 0 })) {
+			whole = true
 		}
-		if d := g.denial(req.Question, bySource, chosen, dcontent); d != nil {
+		if d := g.denial(req.Question, bySource, chosen, content, whole); d != nil {
 			note(d, "denial")
 			chosen = append(chosen, d)
 		}
@@ -3850,10 +3852,11 @@ var valueTypes = map[answertype.Type]bool{
 // blade wear, ...", not only by "Every Hollin appliance has a 2-year
 // warranty". A word the chosen sentences hold already ("warranty") is
 // not enough: the denial must be about something the answer has not
-// said. v30: with content nil (the answer holds no word of the clause
-// that asks, see onAsking), any denial of a cited page naming no code the
-// question does not (the question names the thing decided).
-func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*sentence, content []string) *sentence {
+// said. v30: with whole (the answer holds no word of the clause that
+// asks, see onAsking), any denial of a cited page naming no code the
+// question does not (the question names the thing decided). Without it, a
+// question with no content word (content empty: "Is it?") gets none.
+func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*sentence, content []string, whole bool) *sentence {
 	if slices.ContainsFunc(chosen, func(c *sentence) bool { return reNegation.MatchString(c.text) }) {
 		return nil
 	}
@@ -3864,10 +3867,10 @@ func (g *Extractive) denial(question string, bySource [][]sentence, chosen []*se
 			if slices.Contains(chosen, s) || !reNegation.MatchString(s.text) {
 				continue
 			}
-			if content == nil && g.namesOtherCode(s.text, question) {
+			if whole && g.namesOtherCode(s.text, question) {
 				continue
 			}
-			if content != nil && !slices.ContainsFunc(content, func(t string) bool {
+			if !whole && !slices.ContainsFunc(content, func(t string) bool {
 				return s.own[t] && !slices.ContainsFunc(chosen, func(c *sentence) bool { return c.own[t] })
 			}) {
 				continue

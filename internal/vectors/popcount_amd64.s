@@ -13,11 +13,13 @@
 	PREFETCHT0 2112(DI) \
 	PREFETCHT0 2176(DI)
 
-// ARGS loads both kernels' arguments: SI, R12, R13 and DX point at planes
-// 0 to 3, DI at the code, CX is the word count and BX the word index (0).
-#define ARGS \
+// ARGS(code) loads the kernels' arguments: SI, R12, R13 and DX point at
+// planes 0 to 3, DI at the code (the argument named code, rec or recs:
+// asmdecl reads no macro, so each function names its own), CX is the word
+// count and BX the word index (0).
+#define ARGS(code) \
 	MOVQ planes+0(FP), SI \
-	MOVQ rec+8(FP), DI \
+	MOVQ code+8(FP), DI \
 	MOVQ words+16(FP), CX \
 	MOVQ CX, DX \
 	SHLQ $3, DX \
@@ -63,7 +65,7 @@ wordp: \
 // 4·popcount(p2[k]&rec[k]) + 8·popcount(p3[k]&rec[k]), where plane p is
 // planes[p*words : (p+1)*words]. Needs POPCNT; words ≥ 1.
 TEXT ·andPopcount4(SB), NOSPLIT, $0-32
-	ARGS
+	ARGS(rec)
 	PREFETCH
 	COUNT4
 	MOVQ R8, ret+24(FP)
@@ -108,7 +110,7 @@ loopz: \
 // andPopcount4 eight words at a time with AVX-512 VPOPCNTQ; words must be
 // a positive multiple of 8.
 TEXT ·andPopcount4AVX512(SB), NOSPLIT, $0-32
-	ARGS
+	ARGS(rec)
 	PREFETCH
 	WEIGHTEDZ
 	VMOVQ X0, AX
@@ -258,7 +260,7 @@ rec4:
 // bounds checks and slicing a record; the same integers. words ≥ 1,
 // n ≥ 1. n and out are kept in their argument slots.
 TEXT ·andPopcount4Many(SB), NOSPLIT, $0-40
-	ARGS
+	ARGS(recs)
 	ADDQ $8, DI           // the first record's code
 
 recp:
