@@ -3407,7 +3407,7 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 	taken := func(s *sentence) bool { return slices.Contains(chosen, s) || slices.Contains(out, s) }
 	// v30: the values a part has taken, by sentence: one value answers
 	// one part (see partValues).
-	claimed := map[*sentence][][2]int{}
+	claimed := claims{}
 	for _, p := range parts {
 		pt := answertype.Classify(p)
 		if !valueTypes[pt.Type] {
@@ -3415,7 +3415,7 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 		has := func(s *sentence) bool { return g.holds(pt, s.text) }
 		if g.Version >= 30 {
-			has = func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 }
+			has = func(s *sentence) bool { return claimed.free(s, pt) }
 		}
 		if c := slices.IndexFunc(chosen, has); c >= 0 || slices.ContainsFunc(out, has) {
 			if g.Version >= 30 {
@@ -3423,7 +3423,7 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 				if c < 0 {
 					at, c = out, slices.IndexFunc(out, has)
 				}
-				claimed[at[c]] = append(claimed[at[c]], freeValues(at[c].text, pt, claimed[at[c]])[0])
+				claimed.take(at[c], pt)
 			}
 			continue
 		}
@@ -3471,9 +3471,7 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 		if pick != nil {
 			out = append(out, pick)
-			if v := freeValues(pick.text, pt, claimed[pick]); len(v) > 0 {
-				claimed[pick] = append(claimed[pick], v[0])
-			}
+			claimed.take(pick, pt)
 		}
 	}
 	return out
@@ -3487,19 +3485,37 @@ func partsValued(question string, chosen []*sentence) bool {
 	if len(parts) < 2 {
 		return false
 	}
-	claimed := map[*sentence][][2]int{}
+	claimed := claims{}
 	for _, p := range parts {
 		pt := answertype.Classify(p)
 		if !valueTypes[pt.Type] {
 			return false
 		}
-		c := slices.IndexFunc(chosen, func(s *sentence) bool { return len(freeValues(s.text, pt, claimed[s])) > 0 })
+		c := slices.IndexFunc(chosen, func(s *sentence) bool { return claimed.free(s, pt) })
 		if c < 0 {
 			return false
 		}
-		claimed[chosen[c]] = append(claimed[chosen[c]], freeValues(chosen[c].text, pt, claimed[chosen[c]])[0])
+		claimed.take(chosen[c], pt)
 	}
 	return true
+}
+
+// claims are the value spans the parts of a question have taken, by
+// sentence: one value answers one part (v30, rule 10; see freeValues).
+type claims map[*sentence][][2]int
+
+// free reports whether s holds a value of the type t expects that no
+// part has taken.
+func (c claims) free(s *sentence, t answertype.Question) bool {
+	return len(freeValues(s.text, t, c[s])) > 0
+}
+
+// take gives a part asking for t the first value of s no part has taken,
+// if there is one.
+func (c claims) take(s *sentence, t answertype.Question) {
+	if v := freeValues(s.text, t, c[s]); len(v) > 0 {
+		c[s] = append(c[s], v[0])
+	}
 }
 
 // freeValues returns the spans of text's expressions of the type t
