@@ -42,6 +42,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh25.jsonl", "testdata/eval/hollin-fresh25-facts.jsonl"}, // make eval-fresh25
 	{"testdata/eval/hollin-fresh26.jsonl", "testdata/eval/hollin-fresh26-facts.jsonl"}, // make eval-fresh26
 	{"testdata/eval/hollin-fresh27.jsonl", "testdata/eval/hollin-fresh27-facts.jsonl"}, // make eval-fresh27
+	{"testdata/eval/hollin-fresh28.jsonl", "testdata/eval/hollin-fresh28-facts.jsonl"}, // make eval-fresh28
 }
 
 const repoRoot = "../.."
