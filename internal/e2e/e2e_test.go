@@ -72,7 +72,7 @@ func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	// before this one binds it; such a clash (and only that) is retried
 	// on new ports.
 	for attempt := 1; ; attempt++ {
-		s, err := tryStartDev(t, dataDir, extra...)
+		s, err := tryStartDev(t, stacktest.FreePort(t), stacktest.FreePort(t), dataDir, extra...)
 		if err == nil {
 			t.Cleanup(func() { s.stop(t) })
 			return s
@@ -84,12 +84,14 @@ func startDev(t *testing.T, dataDir string, extra ...string) *devStack {
 	}
 }
 
-// tryStartDev starts the stack on ports FreePort picks and waits for its
+// tryStartDev starts the stack on the given ports and waits for its
 // gateway; an error is the stack's own, returned when it exits early.
-func tryStartDev(t *testing.T, dataDir string, extra ...string) (*devStack, error) {
+// The gateway is up when this stack has said so on its stdout and the port
+// answers /healthz: a 200 alone may come from another test's stack that
+// took the port first.
+func tryStartDev(t *testing.T, httpPort, temporalPort int, dataDir string, extra ...string) (*devStack, error) {
 	t.Helper()
 	bin := devservertest.Binary(t)
-	httpPort, temporalPort := stacktest.FreePort(t), stacktest.FreePort(t)
 	s := &devStack{
 		URL:          fmt.Sprintf("http://127.0.0.1:%d", httpPort),
 		TemporalAddr: fmt.Sprintf("127.0.0.1:%d", temporalPort),
@@ -121,10 +123,12 @@ func tryStartDev(t *testing.T, dataDir string, extra ...string) (*devStack, erro
 			return s, err
 		default:
 		}
-		if resp, err := http.Get(s.URL + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
+		if strings.Contains(s.stdout.String(), devUp) {
+			if resp, err := http.Get(s.URL + "/healthz"); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return s, nil
+				}
 			}
 		}
 		if time.Now().After(deadline) {
@@ -134,6 +138,10 @@ func tryStartDev(t *testing.T, dataDir string, extra ...string) (*devStack, erro
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// devUp is what `assay dev` prints once its gateway is built, just before
+// it serves.
+const devUp = "assay is up ("
 
 // stop cancels the stack (as Ctrl-C would) and checks it shut down cleanly.
 func (s *devStack) stop(t *testing.T) {

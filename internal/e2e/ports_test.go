@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"syscall"
@@ -51,5 +53,25 @@ func TestDevPortInUse(t *testing.T) {
 				t.Errorf("assay dev with a busy %s port: err = %v does not wrap EADDRINUSE", tt.name, err)
 			}
 		})
+	}
+}
+
+// TestStartDevNotFooledByAnotherGateway: when the port the harness picked
+// is already another stack's gateway (answering /healthz), the harness
+// reports this stack's clash, which startDev retries, instead of taking
+// the other stack for this one.
+func TestStartDevNotFooledByAnotherGateway(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK) // /healthz and everything else
+	}))
+	defer other.Close()
+	port := other.Listener.Addr().(*net.TCPAddr).Port
+	s, err := tryStartDev(t, port, stacktest.FreePort(t), t.TempDir())
+	if err == nil {
+		s.stop(t)
+		t.Fatalf("tryStartDev on another gateway's port %d succeeded; want this stack's EADDRINUSE", port)
+	}
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		t.Fatalf("tryStartDev on another gateway's port: err = %v, want one wrapping EADDRINUSE", err)
 	}
 }
