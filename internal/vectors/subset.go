@@ -20,14 +20,29 @@ import (
 // expression and offers them in the same order as one over its bitmap,
 // so it returns the same hits.
 //
+// Where subsetBlocks holds (a CPU with AVX2 but without AVX-512
+// VPOPCNTQ), the codes are sliced by byte into blocks of 32 records
+// (blocks.go) and the headers kept apart: the same records, counted by
+// nibble lookups instead of popcounts, to the same integers.
+//
 // A Subset is immutable and safe for concurrent use. It belongs to the
 // Store that made it.
 type Subset struct {
 	s       *Store
 	allowed *roaring.Bitmap
 	ords    []uint32
-	recs    []uint64 // len(ords) records of 1+words words
+	recs    []uint64 // len(ords) records of 1+words words, or nil
+	heads   []uint64 // with blocks: the records' header words
+	blocks  []byte   // or ⌈len(ords)/32⌉ blocks of codes (sliceBlocks)
 }
+
+// blockWordsMax is the widest code the block layout takes: a record's
+// sum (at most 8·words·120) must fit countBlocks32's 16-bit lanes.
+const blockWordsMax = 68
+
+// useBlocks is whether a subset of codes of words words is laid out in
+// blocks.
+func useBlocks(words int) bool { return subsetBlocks && words <= blockWordsMax }
 
 // NewSubset copies the 1-bit records of the ordinals in allowed, which
 // the caller must not modify afterwards (the Subset keeps it for the
@@ -49,7 +64,16 @@ func (s *Store) NewSubset(allowed *roaring.Bitmap) (*Subset, error) {
 	}
 	stride := 1 + s.bits.words
 	n := int(allowed.GetCardinality())
-	sub := &Subset{s: s, allowed: allowed, ords: allowed.ToArray(), recs: make([]uint64, n*stride)}
+	sub := &Subset{s: s, allowed: allowed, ords: allowed.ToArray()}
+	if w := s.bits.words; useBlocks(w) {
+		sub.heads = make([]uint64, n)
+		sub.blocks = make([]byte, (n+blockRecs-1)/blockRecs*blockBytes(w))
+		for j, i := range sub.ords {
+			sliceRecord(sub.blocks, sub.heads, j, s.bits.recs[int(i)*stride:][:stride], w)
+		}
+		return sub, nil
+	}
+	sub.recs = make([]uint64, n*stride)
 	for j, i := range sub.ords {
 		copy(sub.recs[j*stride:(j+1)*stride], s.bits.recs[int(i)*stride:])
 	}
@@ -60,17 +84,23 @@ func (s *Store) NewSubset(allowed *roaring.Bitmap) (*Subset, error) {
 func (sub *Subset) Len() int { return len(sub.ords) }
 
 // Bytes is the heap the subset holds.
-func (sub *Subset) Bytes() int { return 4*len(sub.ords) + 8*len(sub.recs) }
+func (sub *Subset) Bytes() int {
+	return 4*len(sub.ords) + 8*len(sub.recs) + 8*len(sub.heads) + len(sub.blocks)
+}
 
 // SubsetBytes is the heap a subset of n ordinals would hold (its Bytes),
 // known before it is made; 0 for a store without bit codes.
 func (s *Store) SubsetBytes(n int) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.bits == nil {
+	switch w := s.bits; {
+	case w == nil:
 		return 0
+	case useBlocks(w.words):
+		return 12*n + (n+blockRecs-1)/blockRecs*blockBytes(w.words)
+	default:
+		return 4*n + 8*n*(1+w.words)
 	}
-	return 4*n + 8*n*(1+s.bits.words)
 }
 
 // Allowed is the subset's ordinals, as NewSubset was given them; the
@@ -91,6 +121,9 @@ func (s *Store) SearchSubset(ctx context.Context, query []float32, sub *Subset, 
 // (bitQuery.estimate) of the same record, offered in the same (increasing ordinal) order, with the
 // context checked every checkEvery records.
 func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, top *bestSet) error {
+	if sub.blocks != nil {
+		return s.scanSubsetBlocks(ctx, sub, est, top)
+	}
 	w := est.c.words
 	stride := 1 + w
 	packed := est.packed
@@ -106,6 +139,36 @@ func (s *Store) scanSubset(ctx context.Context, sub *Subset, est *bitEstimator, 
 		weightedPopcounts(packed, recs, w, counts)
 		for j, i := range ords {
 			score := q.estimate(recs[j*stride], int(counts[j]))
+			if top.full && score <= top.floorScore {
+				continue
+			}
+			top.offer(i, score)
+		}
+	}
+	return nil
+}
+
+// scanSubsetBlocks is scanSubset over a subset laid out in blocks: the
+// same records' estimates from the same integers (countBlocks), offered
+// in the same order, the context checked every checkEvery records.
+func (s *Store) scanSubsetBlocks(ctx context.Context, sub *Subset, est *bitEstimator, top *bestSet) error {
+	w := est.c.words
+	bb := blockBytes(w)
+	tables := blockTables(est.packed, w)
+	q := est.bitQuery
+	var pops [256]uint16 // a batch's sums, 8 blocks (checkEvery is a multiple of its size)
+	for b := 0; b < len(sub.ords); b += len(pops) {
+		if b%checkEvery == 0 && ctx.Err() != nil {
+			return errs.E(errs.Timeout, ctx.Err())
+		}
+		ords := sub.ords[b:min(b+len(pops), len(sub.ords))]
+		heads := sub.heads[b:][:len(ords)]
+		nb := (len(ords) + blockRecs - 1) / blockRecs
+		first := b / blockRecs
+		counts := pops[:nb*blockRecs]
+		countBlocks(tables, sub.blocks[first*bb:(first+nb)*bb], w, counts)
+		for j, i := range ords {
+			score := q.estimate(heads[j], int(counts[j]))
 			if top.full && score <= top.floorScore {
 				continue
 			}

@@ -26,7 +26,13 @@ func TestSubsetSearchEqualsBitmapSearch(t *testing.T) {
 	s := openWithCodes(t, vecs, defaultInt8Scaling)
 	full := roaring.New()
 	full.AddRange(0, uint64(len(vecs)))
-	for _, share := range []float64{1, 0.5, 0.02} {
+	defer func(b bool) { subsetBlocks = b }(subsetBlocks)
+	for _, c := range []struct {
+		share  float64
+		blocks bool // the byte-sliced layout (blocks.go) or rows
+	}{{1, false}, {0.5, false}, {0.02, false}, {1, true}, {0.5, true}, {0.02, true}} {
+		share := c.share
+		subsetBlocks = c.blocks
 		allowed := full
 		if share < 1 {
 			allowed = randomSubset(rng, len(vecs), share)
@@ -35,8 +41,13 @@ func TestSubsetSearchEqualsBitmapSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sub.Len() != int(allowed.GetCardinality()) || sub.Bytes() != sub.Len()*(4+8*(1+s.bits.words)) {
-			t.Fatalf("share %v: subset of %d ordinals holds %d in %d bytes", share, allowed.GetCardinality(), sub.Len(), sub.Bytes())
+		n := sub.Len()
+		size := n * (4 + 8*(1+s.bits.words))
+		if c.blocks {
+			size = 12*n + (n+31)/32*32*8*s.bits.words
+		}
+		if n != int(allowed.GetCardinality()) || sub.Bytes() != size || s.SubsetBytes(n) != size || (sub.blocks != nil) != c.blocks {
+			t.Fatalf("share %v blocks %v: subset of %d ordinals holds %d in %d bytes (SubsetBytes %d)", share, c.blocks, allowed.GetCardinality(), n, sub.Bytes(), s.SubsetBytes(n))
 		}
 		for qi, q := range randomVectors(rng, 8, dim) {
 			for _, keep := range []int{1, 200, 2000} {
@@ -46,7 +57,7 @@ func TestSubsetSearchEqualsBitmapSearch(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !slices.Equal(sortedOrds(got.ords()), heapOrds(want)) {
-					t.Fatalf("query %d share %v keep %d: the subset's scan kept other ordinals than the closure scan", qi, share, keep)
+					t.Fatalf("query %d share %v blocks %v keep %d: the subset's scan kept other ordinals than the closure scan", qi, share, c.blocks, keep)
 				}
 			}
 			for _, typ := range []Type{Bit, Int8, Float32} {
