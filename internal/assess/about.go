@@ -48,6 +48,8 @@ type about struct {
 	money  bool     // the question is about paying
 	period bool     // Builtin.PeriodOf
 	free   bool     // Builtin.FreeOf
+	strict bool     // reading a sentence elsewhere for the evidence allowance with Builtin.Elsewhere
+	own    []string // the terms less the background words (Builtin.Elsewhere), for the evidence allowance
 	any    bool     // some chunk of the evidence states a period of what is asked (a Period question)
 }
 
@@ -134,7 +136,7 @@ func clauseOf(sentence, expr string) string {
 func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) string {
 	a := r.about
 	if a == nil {
-		return ""
+		return r.offNotAsked(t, expr)
 	}
 	switch t.Type {
 	case answertype.YesNo:
@@ -147,7 +149,7 @@ func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) s
 			return "a period of " + strings.TrimSpace(clause) + ", not of what the question asks"
 		}
 	}
-	return ""
+	return r.offNotAsked(t, expr)
 }
 
 // holds reports whether clause holds a term of the clause that asks (see

@@ -350,6 +350,17 @@ type Builtin struct {
 	// (Scene). Round 27 measured it +3 right on the development sets and
 	// -1 on the validation set, so no named model turns it on.
 	Circumstances bool
+	// Elsewhere and StreetAddress (builtin:coverage-v30, see notasked.go):
+	// PeriodOf's evidence allowance (a sentence elsewhere states a period
+	// of what is asked) takes a sentence only when its period's clause
+	// holds a content word of the clause that asks that is no background
+	// word (the company's name, lower-cased), not only a verb or frame word
+	// ("may take 2 extra working days" for "how long does hollin take to
+	// pay it"); a street address or postcode asked is answered only by a
+	// place holding a number ("moving from Cleckheaton" is no street
+	// address).
+	Elsewhere     bool
+	StreetAddress bool
 	recording     bool            // Candidates: return every chunk's features (see learned.go)
 	lacks         *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic       map[string]bool // genericTerms, computed once by NewBuiltin
@@ -373,7 +384,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Focus: true, FocusCoverage: 0.7, FocusRank: 0, Answers: true, Read: true, ReadCoverage: 0.7, ReadRank: 0,
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
-		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true}
+		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -462,7 +473,7 @@ var namedModels = []struct {
 	{V26Model, []modelSwitch{flag("valued", func(b *Builtin) bool { return b.Valued })}},
 	{V27Model, []modelSwitch{flag("class", func(b *Builtin) bool { return b.Class })}},
 	{V28Model, []modelSwitch{flag("general", func(b *Builtin) bool { return b.General }), flag("bound", func(b *Builtin) bool { return b.Bound })}},
-	{BuiltinModel, []modelSwitch{
+	{V29Model, []modelSwitch{
 		flag("periodof", func(b *Builtin) bool { return b.PeriodOf }),
 		// off in every named model: it lost an answerable question without
 		// WordNet (round 27, docs/log/round-27-a27-noans.md)
@@ -470,6 +481,10 @@ var namedModels = []struct {
 		// off in every named model: +3 right on the development sets, -1
 		// on the validation set (round 27, docs/log/round-27-a27-rel.md)
 		{name: "circumstances", value: func(b *Builtin) int { return boolInt(b.Circumstances) }},
+	}},
+	{BuiltinModel, []modelSwitch{
+		flag("elsewhere", func(b *Builtin) bool { return b.Elsewhere }),
+		flag("streetaddress", func(b *Builtin) bool { return b.StreetAddress }),
 	}},
 }
 
@@ -687,6 +702,9 @@ type reading struct {
 	// about is what the question asks about (Builtin.PeriodOf and
 	// FreeOf, see about.go); nil when both are off.
 	about *about
+	// notAsked is what Builtin.StreetAddress reads of the question (see
+	// notasked.go); nil when it is off.
+	notAsked *notAsked
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -987,9 +1005,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		r.asks = askedValue(question)
 	}
 	r.about = b.aboutAsked(question, qterms, ents, covers)
+	r.notAsked = b.notAskedOf(question)
+	b.dropBackground(r.about, vocab)
 	if r.about != nil && asked.Type == answertype.Period {
 		for _, e := range req.Evidence {
-			r.about.any = r.about.any || r.about.statesPeriod(asked, e.Text)
+			r.about.any = r.about.any || r.about.statesPeriodElsewhere(asked, e.Text)
 		}
 	}
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo

@@ -80,3 +80,26 @@ func TestV29About(t *testing.T) {
 		}
 	})
 }
+
+// TestV30NotAsked compares v29 with v30's readings of an expression said
+// of something the question does not ask about (Builtin.Elsewhere,
+// StreetAddress; see assess/notasked.go) on every development set
+// but those SKIP_SETS names, first attempt and loop: v30 must refuse as
+// many no-answer questions on every set and more in total, and be right as
+// often in total.
+func TestV30NotAsked(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	rules := os.Getenv("V30_RULES")
+	compareVersions(t, b, qs, "v29", "v30", func(on bool) {
+		b.Elsewhere = on && (rules == "" || strings.Contains(rules, "elsewhere"))
+		b.StreetAddress = on && (rules == "" || strings.Contains(rules, "address"))
+	}, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v29", "v30", o, n)
+		t.Logf("%s total: v29 %s | v30 %s", way, a, z)
+		if z.refused <= a.refused || z.right < a.right {
+			t.Errorf("%s: v30 %s refuses no more than v29 %s, or is right less often", way, z, a)
+		}
+	})
+}
