@@ -235,12 +235,16 @@ func TitledMentions(an *terms.Analyzer, title, text string) map[string]bool {
 
 // mentionsOf is Mentions over texts already analysed.
 func mentionsOf(lists [][]string) map[string]bool {
-	var out map[string]bool
+	// Sized for every list's terms and runs at once: sized for the first
+	// list, a title's, it grew step by step through the text's (the
+	// rehashing was ≈1% of `assay dev`'s CPU at 500k chunks).
+	total := 0
+	for _, ts := range lists {
+		total += len(ts)
+	}
+	out := make(map[string]bool, maxRun*total)
 	var run []byte // a run's key, built in place
 	for _, ts := range lists {
-		if out == nil {
-			out = make(map[string]bool, maxRun*len(ts))
-		}
 		for i := range ts {
 			out[ts[i]] = true
 			run = append(run[:0], ts[i]...)
@@ -252,9 +256,6 @@ func mentionsOf(lists [][]string) map[string]bool {
 				}
 			}
 		}
-	}
-	if out == nil {
-		out = map[string]bool{}
 	}
 	return out
 }

@@ -16,10 +16,15 @@ type Flag = wire.InjectionFlag
 // match of re contains one of the literals in needs: a text with none of
 // them is not run through re, which on a 256-word source costs hundreds
 // of microseconds (TestRuleNeeds checks the literals against every
-// alternative).
+// alternative). When gate is set, every match also makes gate true, so a
+// text it rejects is not run through re either: for the rules whose
+// literals are common words or signs of ordinary text ("only", "<",
+// "system"), which let a fifth of a scientific corpus's chunks through
+// to re and never matched (TestRuleGates).
 type rule struct {
 	id    string
 	needs []string
+	gate  func(s string) bool
 	re    *regexp.Regexp
 }
 
@@ -27,12 +32,12 @@ type rule struct {
 // object that only makes sense addressed to a model, so that "can I
 // ignore the E4 error" or "what were the previous warranty terms" pass.
 var rules = []rule{
-	{"ignore_instructions", []string{"ignore", "disregard", "forget", "override", "bypass"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)(?:\s+(?:all|any|of|the|your|my|previous|prior|above|earlier|preceding|original|system|these|those|following|former|other|developer)){0,4}\s+(?:instructions?|prompts?|rules|guidelines|directions|system message)\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you (?:were|have been) told)\b`)},
-	{"new_instructions", []string{"instruction", "your "}, regexp.MustCompile(`\b(?:new|updated|real|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:|\byour (?:new|real) (?:task|instructions?|role) (?:is|are)\b`)},
-	{"role_override", []string{"you are ", "from now on", "pretend ", "enter ", "jailbreak"}, regexp.MustCompile(`\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bpretend (?:to be|you are)\b|\benter (?:developer|dan|god) mode\b|\bjailbreak\b`)},
-	{"prompt_exfiltration", []string{"prompt", "instructions", "rules"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|leak|tell me)\b(?:\s+\w+){0,2}?\s+(?:system prompt|(?:your|the) (?:instructions|rules|prompt))\b`)},
-	{"answer_override", []string{"instead", "always", "only"}, regexp.MustCompile(`\b(?:instead|always|only)\s*,?\s*(?:say|answer|reply|respond|output)\s+(?:with\s+)?["'“]`)},
-	{"delimiter", []string{"<", "inst]", "##", "system", "assistant"}, regexp.MustCompile(`</?\s*sources?\b|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|(?m:^\s*#{2,}\s*(?:system|instruction)s?\b)|(?m:^\s*(?:system|assistant)\s*:)`)},
+	{"ignore_instructions", []string{"ignore", "disregard", "forget", "override", "bypass"}, nil, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)(?:\s+(?:all|any|of|the|your|my|previous|prior|above|earlier|preceding|original|system|these|those|following|former|other|developer)){0,4}\s+(?:instructions?|prompts?|rules|guidelines|directions|system message)\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you (?:were|have been) told)\b`)},
+	{"new_instructions", []string{"instruction", "your "}, nil, regexp.MustCompile(`\b(?:new|updated|real|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:|\byour (?:new|real) (?:task|instructions?|role) (?:is|are)\b`)},
+	{"role_override", []string{"you are ", "from now on", "pretend ", "enter ", "jailbreak"}, nil, regexp.MustCompile(`\byou are (?:now|no longer)\b|\bfrom now on,? you\b|\bpretend (?:to be|you are)\b|\benter (?:developer|dan|god) mode\b|\bjailbreak\b`)},
+	{"prompt_exfiltration", []string{"prompt", "instructions", "rules"}, nil, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|leak|tell me)\b(?:\s+\w+){0,2}?\s+(?:system prompt|(?:your|the) (?:instructions|rules|prompt))\b`)},
+	{"answer_override", []string{"instead", "always", "only"}, answerGate, regexp.MustCompile(`\b(?:instead|always|only)\s*,?\s*(?:say|answer|reply|respond|output)\s+(?:with\s+)?["'“]`)},
+	{"delimiter", []string{"<", "inst]", "##", "system", "assistant"}, delimiterGate, regexp.MustCompile(`</?\s*sources?\b|<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?inst\]|<</?sys>>|(?m:^\s*#{2,}\s*(?:system|instruction)s?\b)|(?m:^\s*(?:system|assistant)\s*:)`)},
 }
 
 // invisible are characters that render as nothing and can split a
@@ -47,7 +52,7 @@ func Scan(where, text string) []Flag {
 	s = collapseSpaces(s)
 	var out []Flag
 	for _, r := range rules {
-		if !containsAny(s, r.needs) {
+		if !containsAny(s, r.needs) || r.gate != nil && !r.gate(s) {
 			continue
 		}
 		if loc := r.re.FindStringIndex(s); loc != nil {
@@ -84,6 +89,50 @@ func collapseSpaces(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// spaces are the characters regexp's \s matches.
+const spaces = " \t\n\f\r"
+
+// answerGate holds for every match of answer_override's pattern: one of
+// its three words, then spaces and commas only, then one of its five
+// verbs.
+func answerGate(s string) bool {
+	return followedBy(s, []string{"instead", "always", "only"}, spaces+",", []string{"say", "answer", "reply", "respond", "output"})
+}
+
+// delimiterGate holds for every match of delimiter's pattern, alternative
+// by alternative: "<" then slashes and spaces then "source"; "<|";
+// "inst]"; "<<"; "##"; "system" or "assistant" then spaces then ":".
+func delimiterGate(s string) bool {
+	return strings.Contains(s, "<|") || strings.Contains(s, "inst]") || strings.Contains(s, "<<") || strings.Contains(s, "##") ||
+		followedBy(s, []string{"<"}, spaces+"/", []string{"source"}) ||
+		followedBy(s, []string{"system", "assistant"}, spaces, []string{":"})
+}
+
+// followedBy reports whether some occurrence in s of one of words is
+// followed, after a run (possibly empty) of bytes from skip, by one of
+// next.
+func followedBy(s string, words []string, skip string, next []string) bool {
+	for _, w := range words {
+		for i := 0; ; {
+			j := strings.Index(s[i:], w)
+			if j < 0 {
+				break
+			}
+			i += j + len(w)
+			k := i
+			for k < len(s) && strings.IndexByte(skip, s[k]) >= 0 {
+				k++
+			}
+			for _, n := range next {
+				if strings.HasPrefix(s[k:], n) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func containsAny(s string, subs []string) bool {

@@ -1,0 +1,48 @@
+package assess
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// BenchmarkMentionsSciFact is TitledMentions over SciFact's first 1,000
+// abstracts, their analyses cached as in a question's assessment (the
+// reranker analysed them): the map of terms and runs is most of the cost.
+func BenchmarkMentionsSciFact(b *testing.B) {
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
+	}
+	f, err := os.Open(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
+	}
+	defer f.Close()
+	type doc struct{ Title, Text string }
+	var docs []doc
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() && len(docs) < 1000 {
+		var d doc
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	an := terms.NewUncached()
+	lists := make([][2][]string, len(docs))
+	for i, d := range docs {
+		lists[i] = [2][]string{an.Terms(d.Title), an.Terms(d.Text)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lists {
+			mentionsOf(l[:])
+		}
+	}
+}
