@@ -182,3 +182,22 @@ func TestCollapseSpaces(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRuleGates: a text any gated rule's pattern matches passes that
+// rule's gate (TestRuleGates on texts the fuzzer makes, from the
+// samples): go test -fuzz FuzzRuleGates ./internal/guard/.
+func FuzzRuleGates(f *testing.F) {
+	for _, ss := range ruleSamples {
+		for _, s := range ss {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = collapseSpaces(strings.ToLower(s))
+		for _, r := range rules {
+			if r.gate != nil && r.re.MatchString(s) && !r.gate(s) {
+				t.Errorf("rule %s matches %q, which fails its gate", r.id, s)
+			}
+		}
+	})
+}

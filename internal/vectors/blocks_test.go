@@ -75,3 +75,38 @@ func TestCountBlocks(t *testing.T) {
 		t.Log("the block layout is not this CPU's subset layout (AVX-512 VPOPCNTQ or no AVX2)")
 	}
 }
+
+// TestBlockWordsMaxExact: blockWordsMax is the widest code whose largest
+// sum (every bit set, every weight 15: 960 a word) the 16-bit lanes hold,
+// and the layout takes no wider one. At blockWordsMax the all-ones sum
+// comes out exact; one word more and it would wrap (countBlocksGo keeps
+// the lanes' uint16), so useBlocks must refuse that width.
+func TestBlockWordsMaxExact(t *testing.T) {
+	defer func(b bool) { subsetBlocks = b }(subsetBlocks)
+	subsetBlocks = true
+	for _, w := range []int{blockWordsMax, blockWordsMax + 1} {
+		planes := make([]uint64, 4*w)
+		for i := range planes {
+			planes[i] = ^uint64(0)
+		}
+		rec := make([]uint64, 1+w)
+		for i := range rec {
+			rec[i] = ^uint64(0)
+		}
+		blocks := make([]byte, blockBytes(w))
+		heads := make([]uint64, blockRecs)
+		for j := range blockRecs {
+			sliceRecord(blocks, heads, j, rec, w)
+		}
+		got := make([]uint16, blockRecs)
+		countBlocksGo(blockTables(planes, w), blocks, w, got)
+		want := weightedPopcountGo(planes, rec[1:])
+		if want != 960*w {
+			t.Fatalf("w %d: all-ones sum %d, want %d", w, want, 960*w)
+		}
+		fits := int(got[0]) == want
+		if fits != (w <= blockWordsMax) || useBlocks(w) != fits {
+			t.Errorf("w %d: sum %d comes out %d (fits %v), useBlocks %v", w, want, got[0], fits, useBlocks(w))
+		}
+	}
+}

@@ -33,7 +33,7 @@ type Subset struct {
 	ords    []uint32
 	recs    []uint64 // len(ords) records of 1+words words, or nil
 	heads   []uint64 // with blocks: the records' header words
-	blocks  []byte   // or ⌈len(ords)/32⌉ blocks of codes (sliceBlocks)
+	blocks  []byte   // or ⌈len(ords)/32⌉ blocks of codes (sliceRecord)
 }
 
 // blockWordsMax is the widest code the block layout takes: a record's

@@ -17,7 +17,7 @@ import (
 // by scoring them. A visible set searched again gets a contiguous copy of
 // its codes (vectors.Subset), scanned in order: the same scores, offered
 // in the same order, so the same hits. The copies live in the heap
-// (136 bytes a chunk at 768 dimensions: 34 MB for half of 500k chunks),
+// (140 bytes a chunk at 768 dimensions: 35 MB for half of 500k chunks),
 // bounded by subsetBudget per index. When the copies fill the budget, a
 // set searched more often than a copied one takes its place (the least
 // recently used of those), so sets searched in turn do not copy on every
