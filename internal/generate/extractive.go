@@ -518,13 +518,6 @@ func NewExtractive(an *terms.Analyzer) *Extractive {
 	return NewExtractiveV30(an)
 }
 
-// NewExtractiveV31 returns version 31.
-func NewExtractiveV31(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV30(an)
-	g.Version = 31
-	return g
-}
-
 // NewExtractiveV30 returns version 30 (ExtractiveModel).
 func NewExtractiveV30(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV29(an)
@@ -1007,17 +1000,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				g.Version >= 29 && asked.Type == answertype.YesNo && !g.asksMore(req.Question) && saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
 				best = a
 			}
-		}
-	}
-	// v31: the source whose sentence, read with its title, holds an
-	// answer of the expected type and more of the question opens instead
-	// (see answering).
-	if g.Version >= 31 && g28diag {
-		g.diag(req.Question, all, best, asked, asksOnce)
-	}
-	if g.Version >= 31 && asksOnce {
-		if s := g.answering(all, best, asked); s != nil {
-			best = s
 		}
 	}
 	// v13: a source whose title names what the clause that asks asks
