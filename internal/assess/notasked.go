@@ -26,7 +26,9 @@ const V29Model = "builtin:coverage-v29"
 //     sentence elsewhere in the evidence states a period of what is asked
 //     (the generator answers from it). Such a sentence must hold a
 //     content word of the clause that asks that is no background word
-//     (one in more than backgroundShare of the visible chunks: the
+//     (when the clause has one: if every content word is a background
+//     word, every one of them counts; a background word is one in
+//     more than backgroundShare of the visible chunks: the
 //     company's own name, lower-cased, which Entities cannot read as a
 //     name), not only one of that clause's verbs or frame words: neither
 //     "Every Hollin appliance has a 2-year warranty" nor "Repairs booked
