@@ -625,7 +625,7 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 			if err != nil {
 				return fmt.Errorf("-e2e-warm: %w", err)
 			}
-			fmt.Fprintf(stdout, "  warmed: %s cached before, %.0f MiB read in %.1fs\n", cold.String(), float64(n)/(1<<20), time.Since(t0).Seconds())
+			fmt.Fprintf(stdout, "  before -e2e-warm, index in page cache (vectors.f32); dirty + writeback: %s; read %.0f MiB in %.1fs\n", cold.String(), float64(n)/(1<<20), time.Since(t0).Seconds())
 		}
 		ps, err := readPageState(filepath.Join(work, "index"))
 		if err != nil {
