@@ -297,21 +297,8 @@ func readJSON(t *testing.T, path string, v any) {
 // end-to-end window opens: files just written are in the page cache, and
 // vectors.f32 is counted apart; a symlink to the index is followed.
 func TestPageState(t *testing.T) {
-	dir := t.TempDir()
-	idx := filepath.Join(dir, "index")
-	if err := os.MkdirAll(filepath.Join(idx, "bleve"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	files := map[string]int{"vectors.f32": 3*os.Getpagesize() + 100, "bleve/store": 5000, "manifest.json": 10, "empty": 0}
-	for name, n := range files {
-		if err := os.WriteFile(filepath.Join(idx, name), bytes.Repeat([]byte{7}, n), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(idx, link); err != nil {
-		t.Fatal(err)
-	}
+	link := fakeIndex(t, files, nil)
 	ps, err := readPageState(link)
 	if err != nil {
 		t.Fatal(err)
