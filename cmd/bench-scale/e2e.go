@@ -629,6 +629,18 @@ func (rep E2EReport) markdown(w io.Writer) {
 		}
 		return 100 * float64(r.E2EStart.IndexCached) / float64(r.E2EStart.IndexBytes), true
 	})
+	row("vectors.f32 in page cache when measuring began, %", "%.0f", func(r Run) (float64, bool) {
+		if r.E2EStart == nil || r.E2EStart.VectorsBytes == 0 {
+			return 0, false
+		}
+		return 100 * float64(r.E2EStart.VectorsCache) / float64(r.E2EStart.VectorsBytes), true
+	})
+	row("vectors.f32 in page cache before -e2e-warm, %", "%.0f", func(r Run) (float64, bool) {
+		if r.E2EBeforeWarm == nil || r.E2EBeforeWarm.VectorsBytes == 0 {
+			return 0, false
+		}
+		return 100 * float64(r.E2EBeforeWarm.VectorsCache) / float64(r.E2EBeforeWarm.VectorsBytes), true
+	})
 	row("dirty + writeback when measuring began, MiB", "%.0f", func(r Run) (float64, bool) {
 		if r.E2EStart == nil {
 			return 0, false

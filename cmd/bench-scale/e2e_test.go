@@ -218,7 +218,7 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 	}
 
 	var stdout strings.Builder
-	if err := run(ctx, append([]string{"-e2e-only", "-index", index, "-assay", bin + "," + other, "-rounds", "2", "-e2e-prewarm", "3", "-profile", "1s", "-profile-delay", "0s"}, small...), &stdout); err != nil {
+	if err := run(ctx, append([]string{"-e2e-only", "-index", index, "-assay", bin + "," + other, "-rounds", "2", "-e2e-prewarm", "3", "-e2e-warm", "-profile", "1s", "-profile-delay", "0s"}, small...), &stdout); err != nil {
 		t.Fatal(err)
 	}
 	var rep E2EReport
@@ -246,13 +246,16 @@ func TestE2EOnlyOnBuiltIndex(t *testing.T) {
 			r.Costs.TemporalCPUMS <= 0 || r.Costs.BenchCPUMS <= 0 || r.Costs.MachineCPUMS <= 0 || r.Costs.Questions != 16 || r.WorkerHWM <= 0 || r.E2EStart == nil || r.E2EStart.IndexCached <= 0 {
 			t.Errorf("trial %+v: want two levels of 6 questions, CPU a question over 16, a peak RSS and the index in the page cache", tr)
 		}
+		if b, s := r.E2EBeforeWarm, r.E2EStart; b == nil || s == nil || b.IndexBytes != s.IndexBytes || s.IndexCached != s.IndexBytes || s.VectorsCache != s.VectorsBytes || s.VectorsBytes == 0 {
+			t.Errorf("trial %d of binary %d with -e2e-warm: before %+v, when measuring began %+v, want the whole index cached then", tr.Round, tr.Binary, b, s)
+		}
 	}
 	if fmt.Sprint(order) != "[0 1 0 1]" {
 		t.Errorf("binaries ran in order %v, want alternated [0 1 0 1]", order)
 	}
 	tableHas(t, stdout.String(), "| measure | A assay (2 runs) | B assay-b (2 runs) | B ÷ A, ratio of means |", "| CPU a question, assay dev, ms |")
 	md, err := os.ReadFile(filepath.Join(out, "e2e.md"))
-	if err != nil || !strings.Contains(string(md), "| questions/s, 2 in flight |") {
+	if err != nil || !strings.Contains(string(md), "| questions/s, 2 in flight |") || !strings.Contains(string(md), "| vectors.f32 in page cache before -e2e-warm, % |") {
 		t.Errorf("e2e.md: %v\n%s", err, md)
 	}
 
@@ -294,21 +297,8 @@ func readJSON(t *testing.T, path string, v any) {
 // end-to-end window opens: files just written are in the page cache, and
 // vectors.f32 is counted apart; a symlink to the index is followed.
 func TestPageState(t *testing.T) {
-	dir := t.TempDir()
-	idx := filepath.Join(dir, "index")
-	if err := os.MkdirAll(filepath.Join(idx, "bleve"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	files := map[string]int{"vectors.f32": 3*os.Getpagesize() + 100, "bleve/store": 5000, "manifest.json": 10, "empty": 0}
-	for name, n := range files {
-		if err := os.WriteFile(filepath.Join(idx, name), bytes.Repeat([]byte{7}, n), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(idx, link); err != nil {
-		t.Fatal(err)
-	}
+	link := fakeIndex(t, files, nil)
 	ps, err := readPageState(link)
 	if err != nil {
 		t.Fatal(err)

@@ -101,6 +101,7 @@ type options struct {
 	costs        bool
 	// End to end (both modes).
 	e2ePrewarm   int
+	e2eWarm      bool
 	e2eSettle    time.Duration
 	temporalBin  string
 	profile      time.Duration
@@ -147,6 +148,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.IntVar(&o.searchWarmup, "search-warmup", 1, "retrieval: unmeasured `passes` over the same claims before each assay search's measured one (--warmup), as the Lucene peer makes one; 0 for a binary older than --warmup (round 24)")
 	fs.BoolVar(&o.costs, "costs", false, "end to end: also measure what a question costs beyond CPU (Temporal store requests and history, Redis commands, bytes and CPU), docs/capacity.md; the CPU of assay dev and its Temporal dev server a question is always read")
 	fs.IntVar(&o.e2ePrewarm, "e2e-prewarm", 0, "end to end: `questions` asked (8 in flight) once assay dev is ready, before anything is measured")
+	fs.BoolVar(&o.e2eWarm, "e2e-warm", false, "end to end on bleve: read every index file (vectors.f32 included) once assay dev is ready, so the page cache holds the index when measuring begins; the share cached before the read is recorded beside the share after")
 	fs.DurationVar(&o.e2eSettle, "e2e-settle", 2*time.Minute, "end to end: before assay dev starts, sync and wait up to this `long` until at most 64 MiB are dirty or under writeback (a build leaves gigabytes to write); 0 skips")
 	fs.StringVar(&o.temporalBin, "temporal-bin", "", "end to end: the Temporal CLI `path` for assay dev (default assay's own, bin/temporal)")
 	fs.DurationVar(&o.profile, "profile", 0, "end to end: also take a CPU profile of assay dev this long (`duration`), -profile-delay into assay bench; written beside its data as assay-dev.pprof, with the allocation profiles at its start and end (assay-dev.allocs-{start,end}.pprof; go tool pprof -base start end)")
@@ -612,6 +614,19 @@ func measureE2E(ctx context.Context, o options, bin string, r *Run, where []stri
 		}
 	}
 	if where[0] == "--index" {
+		if o.e2eWarm {
+			cold, err := readPageState(filepath.Join(work, "index"))
+			if err != nil {
+				return err
+			}
+			r.E2EBeforeWarm = &cold
+			t0 := time.Now()
+			n, err := warmIndex(filepath.Join(work, "index"))
+			if err != nil {
+				return fmt.Errorf("-e2e-warm: %w", err)
+			}
+			fmt.Fprintf(stdout, "  before -e2e-warm, index in page cache (vectors.f32); dirty + writeback: %s; read %.0f MiB in %.1fs\n", cold.String(), float64(n)/(1<<20), time.Since(t0).Seconds())
+		}
 		ps, err := readPageState(filepath.Join(work, "index"))
 		if err != nil {
 			return err

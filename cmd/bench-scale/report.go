@@ -94,6 +94,8 @@ type Run struct {
 	// E2EStart is the page cache and writeback when the end-to-end
 	// window opened (bleve).
 	E2EStart *PageState `json:"e2e_start,omitempty"`
+	// E2EBeforeWarm is the page cache before -e2e-warm read the index.
+	E2EBeforeWarm *PageState `json:"e2e_before_warm,omitempty"`
 	// RedisMemory is where Redis's memory went after the build (-costs).
 	RedisMemory map[string]float64 `json:"redis_memory,omitempty"`
 	Errors      []string           `json:"errors,omitempty"`
@@ -432,6 +434,14 @@ func (rep Report) markdown(w io.Writer) {
 	if slices.ContainsFunc(cols, func(c column) bool { return c.run.E2EStart != nil }) {
 		row("end to end, when measuring began: index in page cache (vectors.f32); dirty + writeback", func(c column) string {
 			return c.run.E2EStart.String()
+		})
+	}
+	if slices.ContainsFunc(cols, func(c column) bool { return c.run.E2EBeforeWarm != nil }) {
+		row("end to end, before -e2e-warm read the index: index in page cache (vectors.f32); dirty + writeback", func(c column) string {
+			if c.run.E2EBeforeWarm == nil {
+				return ""
+			}
+			return c.run.E2EBeforeWarm.String()
 		})
 	}
 	if slices.ContainsFunc(cols, func(c column) bool { return c.run.Costs != nil }) {
