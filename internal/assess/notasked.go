@@ -85,11 +85,11 @@ func (a *about) statesPeriodElsewhere(t answertype.Question, text string) bool {
 	if !a.strict {
 		return a.statesPeriod(t, text)
 	}
-	all := a.terms
 	if len(a.own) > 0 {
-		a.terms = a.own
+		own := *a
+		own.terms = a.own
+		a = &own
 	}
-	defer func() { a.terms = all }()
 	for _, s := range citation.Sentences(text) {
 		for _, ex := range t.Find(s) {
 			if a.periodOfAsked(s, ex) && !a.onlyVerb(s, ex) {
