@@ -1,12 +1,11 @@
 package assess
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -18,22 +17,11 @@ func BenchmarkMentionsSciFact(b *testing.B) {
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
 	}
-	f, err := os.Open(filepath.Join(dir, "corpus.jsonl"))
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
 	if err != nil {
 		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
 	}
-	defer f.Close()
-	type doc struct{ Title, Text string }
-	var docs []doc
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() && len(docs) < 1000 {
-		var d doc
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
-		docs = append(docs, d)
-	}
+	docs = docs[:min(len(docs), 1000)]
 	an := terms.NewUncached()
 	lists := make([][2][]string, len(docs))
 	for i, d := range docs {

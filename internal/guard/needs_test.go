@@ -1,14 +1,14 @@
 package guard
 
 import (
-	"bufio"
-	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/assay-rag/assay/internal/corpus"
 )
 
 // ruleSamples are texts every alternative of each rule's pattern matches.
@@ -130,19 +130,12 @@ func sciFactDir() string {
 // the kind a fifth of which passed the delimiter rule's literals ("<" in
 // "p < 0.05", "system") and a tenth answer_override's ("only").
 func BenchmarkScanSciFact(b *testing.B) {
-	f, err := os.Open(filepath.Join(sciFactDir(), "corpus.jsonl"))
+	docs, err := corpus.LoadJSONL(filepath.Join(sciFactDir(), "corpus.jsonl"))
 	if err != nil {
 		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
 	}
-	defer f.Close()
 	var texts []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() && len(texts) < 2000 {
-		var d struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			b.Fatal(err)
-		}
+	for _, d := range docs[:min(len(docs), 2000)] {
 		texts = append(texts, d.Title+"\n"+d.Text)
 	}
 	b.ResetTimer()
