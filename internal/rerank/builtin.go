@@ -175,6 +175,11 @@ func (b *Builtin) features(qw retrieval.QueryWeights, c retrieval.Candidate) Wei
 	toks := c.Terms
 	if toks == nil {
 		toks = b.an.Terms(c.Title + "\n" + c.Text)
+	} else {
+		// As if analysed: the later stages that read this chunk (the
+		// assessor, the generator, the grounding check) find its terms
+		// in the analysis cache, as they do after an analysis.
+		b.an.Keep(c.Title+"\n"+c.Text, toks)
 	}
 	q, idf := qw.Terms, qw.IDF
 	// Positions of the query's terms only: the features read no others.

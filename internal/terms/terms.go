@@ -83,6 +83,18 @@ func (a *Analyzer) terms(text string) []string {
 	return out
 }
 
+// Keep records ts as text's terms in the cache, for a caller that has
+// them from elsewhere (an index keeps each chunk's terms: the reranker
+// reads them instead of analysing the chunk), so that later stages
+// analysing text find them as if it had been analysed. ts must be
+// Terms(text) and must not be changed afterwards. Without a cache it does
+// nothing.
+func (a *Analyzer) Keep(text string, ts []string) {
+	if a.cache != nil {
+		a.cache.put(text, ts)
+	}
+}
+
 // Titled returns Terms(title) and Terms(text). When the cache holds the
 // analysis of title + "\n" + text (the key the reranker analyses a chunk
 // under) and it begins with title's terms, text's terms are the rest of

@@ -138,7 +138,7 @@ func Build(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.
 	if err := writeBleve(ctx, filepath.Join(tmp, bleveDir), chunks, opts); err != nil {
 		return backend.Manifest{}, backend.BuildStats{}, err
 	}
-	prints, err := writePostings(ctx, filepath.Join(tmp, postingsDir), chunks, opts)
+	prints, err := writePostings(ctx, tmp, chunks, opts)
 	if err != nil {
 		return backend.Manifest{}, backend.BuildStats{}, err
 	}
@@ -226,18 +226,24 @@ func writeBleve(ctx context.Context, path string, chunks []corpus.Chunk, opts ba
 }
 
 // writePostings writes the content field's inverted index (package
-// postings) in ordinal order, analyzed with the index's analyzer, and
-// returns the chunks' text fingerprints.
+// postings, under dir's postings directory) in ordinal order, analyzed
+// with the index's analyzer, and the chunks' kept terms (kept.go) into
+// dir, and returns the chunks' text fingerprints.
 func writePostings(ctx context.Context, dir string, chunks []corpus.Chunk, opts backend.BuildOptions) ([]uint64, error) {
 	const op = "index.Build"
 	an := newMapping(opts.Analyzer).AnalyzerNamed(opts.Analyzer)
 	if an == nil {
 		return nil, errs.Errorf(op, errs.Invalid, "unknown analyzer %q", opts.Analyzer)
 	}
-	b, err := postings.NewBuilder(dir)
+	b, err := postings.NewBuilder(filepath.Join(dir, postingsDir))
 	if err != nil {
 		return nil, errs.E(op, err)
 	}
+	kw, err := newKeptWriter(dir, len(chunks))
+	if err != nil {
+		return nil, errs.E(op, err)
+	}
+	defer kw.abort()
 	fp := terms.NewUncached()
 	prints := make([]uint64, len(chunks))
 	for i := range chunks {
@@ -245,12 +251,26 @@ func writePostings(ctx context.Context, dir string, chunks []corpus.Chunk, opts 
 			return nil, errs.E(op, errs.Timeout, ctx.Err())
 		}
 		c := &chunks[i]
-		if err := b.Add(i, analyzeText(an, c.Title+"\n"+c.Text), c.ACL); err != nil {
+		content := c.Title + "\n" + c.Text
+		ts := analyzeText(an, content)
+		if err := b.Add(i, ts, c.ACL); err != nil {
+			return nil, errs.E(op, err)
+		}
+		// The kept terms are package terms' analysis, the reranker's; with
+		// the en analyzer (the default) that is the postings' own
+		// (terms.TestWordsEqualAnalyze), so the text is analysed once.
+		if opts.Analyzer != en.AnalyzerName {
+			ts = fp.Terms(content)
+		}
+		if err := kw.add(c, ts); err != nil {
 			return nil, errs.E(op, err)
 		}
 		prints[i] = backend.Fingerprint(fp.Terms(c.Text))
 	}
 	if err := b.Finish(); err != nil {
+		return nil, errs.E(op, err)
+	}
+	if err := kw.finish(); err != nil {
 		return nil, errs.E(op, err)
 	}
 	return prints, nil

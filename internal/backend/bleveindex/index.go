@@ -20,6 +20,9 @@
 //	names.json      the (code, name word) pairs the chunks write, per ACL
 //	                group (see names.go; absent in an index built before
 //	                round 26, which then opens without them)
+//	chunks.terms    each chunk's analysed title and text, for the
+//	                reranker (see kept.go; absent in an index built before
+//	                round 29, which then opens without them)
 //	vectors.f32     one little-endian float32 vector per chunk, same order
 //	vectors.f32.*   their int8 and 1-bit codes (package vectors)
 //	vectors.keys    per chunk, the embedding cache key (model + text hash)
@@ -86,6 +89,7 @@ type Index struct {
 	codes    subsets        // copies of visible sets' 1-bit codes (subsets.go)
 	meta     *chunkMeta     // status and authority by ordinal (meta.go); nil: read the chunks
 	names    *names.Table   // the chunks' name pairs (names.go); nil: none kept
+	kept     *kept          // the chunks' analysed terms (kept.go); nil: none kept
 	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
@@ -154,6 +158,9 @@ func Open(dir string) (*Index, error) {
 	if ix.names, err = readNames(dir); err != nil {
 		return fail(err)
 	}
+	if ix.kept, err = openKept(dir, m.Chunks); err != nil {
+		return fail(err)
+	}
 	if m.Embedder != "" {
 		if ix.vecs, err = vectors.Open(filepath.Join(dir, vectorsFile), m.Dim); err != nil {
 			return fail(err)
@@ -197,6 +204,7 @@ func (ix *Index) closeFiles() error {
 	if ix.store != nil {
 		keep(ix.store.close())
 	}
+	keep(ix.kept.close())
 	if ix.post != nil {
 		keep(ix.post.Close())
 	}
@@ -250,6 +258,22 @@ func analyzeText(an analysis.Analyzer, text string) []string {
 		out[i] = string(tok.Term)
 	}
 	return out
+}
+
+// Terms returns the analysed terms of the chunk id's title and text, as
+// the builtin reranker would analyse them (backend.TermSource), read from
+// chunks.terms; nil for an unknown id, an index built without the file
+// (before round 29) or a chunk whose terms are not kept. The slice is the
+// caller's.
+func (ix *Index) Terms(id string) []string {
+	if ix.kept == nil {
+		return nil
+	}
+	ord, ok := ix.store.ordinal(id)
+	if !ok {
+		return nil
+	}
+	return ix.kept.terms(ord)
 }
 
 // Fingerprints returns the text fingerprints of the chunks with the given
