@@ -63,14 +63,16 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 	m := len(q.terms)
 	top := newTopK(k)
 	cs, cumUB, cumClauses := q.byBound()
-	nClauses := float64(len(q.clauses))
-	bound := func(raw float64, held int) float64 { return raw * float64(held) / nClauses }
+	inv := 1 / float64(len(q.clauses))
 	// tfs[j*window+o]: essential term j's frequency in chunk start+o of
 	// the window (0: absent); bit o of seen marks chunk start+o as held
 	// by some essential term, so the chunks are visited in ordinal order
-	// without sorting them.
+	// without sorting them; bit j-e of holds[o] marks it as holding term
+	// j (bit heldRest: some term j ≥ e+heldRest), so its terms are
+	// visited without reading the others' empty slots.
 	tfs := make([]uint32, m*window)
 	var seen [window / 64]uint64
+	var holds [window]uint64
 	var held []int      // the terms the chunk being scored holds, by index in cs
 	var heldTF []uint32 // and their frequencies
 	// For a sparse candidate set (a restricted caller, a narrow filter),
@@ -88,7 +90,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			return nil, errs.E("postings.Search", errs.Timeout, ctx.Err())
 		}
 		theta := top.threshold()
-		for e < m && bound(cumUB[e+1], cumClauses[e+1]) <= theta {
+		for e < m && bound(inv, cumUB[e+1], cumClauses[e+1]) <= theta {
 			e++
 		}
 		if e == m {
@@ -126,7 +128,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 				wheld += c.clauses
 			}
 		}
-		if bound(wraw, wheld) <= theta {
+		if bound(inv, wraw, wheld) <= theta {
 			start = w + 1
 			continue
 		}
@@ -138,6 +140,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			}
 		}
 		for j, c := range cs[e:] {
+			bit := uint64(1) << min(j, heldRest)
 			j += e
 			if c.lazy {
 				c.materialize()
@@ -163,6 +166,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 						continue
 					}
 					seen[o/64] |= 1 << (o % 64)
+					holds[o] |= bit
 					if p >= c.tfHave {
 						c.tfsTo(c.n)
 					}
@@ -183,29 +187,39 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 			kl := q.kLen(q.length(doc))
 			raw, nheld := 0.0, 0
 			held, heldTF = held[:0], heldTF[:0]
-			for j := e; j < m; j++ {
-				if tf := tfs[j*window+int(o)]; tf != 0 {
-					tfs[j*window+int(o)] = 0
-					c := cs[j]
-					raw += c.weight * q.saturate(float64(tf), kl) * boundSlack
-					nheld += c.clauses
-					held, heldTF = append(held, j), append(heldTF, tf)
+			hs := holds[o]
+			holds[o] = 0
+			for hs != 0 {
+				b := bits.TrailingZeros64(hs)
+				hs &= hs - 1
+				j, last := e+b, e+b+1
+				if b == heldRest {
+					last = m
+				}
+				for ; j < last; j++ {
+					if tf := tfs[j*window+int(o)]; tf != 0 {
+						tfs[j*window+int(o)] = 0
+						c := cs[j]
+						raw += c.weight * q.saturate(float64(tf), kl) * boundSlack
+						nheld += c.clauses
+						held, heldTF = append(held, j), append(heldTF, tf)
+					}
 				}
 			}
-			if bound(raw+cumUB[e], nheld+cumClauses[e]) <= theta {
+			if bound(inv, raw+cumUB[e], nheld+cumClauses[e]) <= theta {
 				continue
 			}
 			// Probe the non-essential terms, highest bound first.
 			pruned := false
 			for i := e - 1; i >= 0; i-- {
-				if bound(raw+cumUB[i+1], nheld+cumClauses[i+1]) <= theta {
+				if bound(inv, raw+cumUB[i+1], nheld+cumClauses[i+1]) <= theta {
 					pruned = true
 					break
 				}
 				c := cs[i]
 				if c.doc < doc || c.lazy { // a lazy cursor's doc is a lower bound, ≤ doc
 					c.shallow(doc)
-					if bound(raw+cumUB[i]+c.blockBound(q), nheld+cumClauses[i+1]) <= theta {
+					if bound(inv, raw+cumUB[i]+c.blockBound(q), nheld+cumClauses[i+1]) <= theta {
 						pruned = true
 						break
 					}
@@ -218,7 +232,7 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 					held, heldTF = append(held, i), append(heldTF, tf)
 				}
 			}
-			if pruned || bound(raw, nheld) <= theta {
+			if pruned || bound(inv, raw, nheld) <= theta {
 				continue
 			}
 			q.stamp++
@@ -232,6 +246,18 @@ func (q *query) maxScoreWindows(ctx context.Context, cand *roaring.Bitmap, dense
 	}
 	return top.sorted(), nil
 }
+
+// heldRest is the bit of a chunk's holds that stands for every essential
+// term from the heldRest-th on (a query may have more terms than a word
+// has bits).
+const heldRest = 63
+
+// bound bounds the score of a chunk holding terms whose bounds sum to raw
+// and whose clauses number held, inv being 1 / the query's clauses: the
+// sum times the share of clauses matched. Multiplying by the reciprocal
+// may round differently from dividing by a ulp; the bounds carry
+// boundSlack, so that never prunes a chunk that can enter.
+func bound(inv, raw float64, held int) float64 { return raw * float64(held) * inv }
 
 // sparseCand reports whether a search of the candidates cand among n chunks
 // reads them window by window from the bitmap (under 1/8 of the chunks)
