@@ -243,21 +243,48 @@ func mentionsOf(lists [][]string) map[string]bool {
 		total += len(ts)
 	}
 	out := make(map[string]bool, maxRun*total)
-	var run []byte // a run's key, built in place
+	var starts []int
 	for _, ts := range lists {
+		if len(ts) < 2 {
+			for _, t := range ts {
+				out[t] = true
+			}
+			continue
+		}
+		// Each run's key is a substring of the list's terms joined by
+		// runSeparator, built once: a key built per run cost a lookup, a
+		// string and an assignment (round 29: the string and the lookup
+		// were ≈40% of mentionsOf at 500k chunks).
+		joined, st := joinTerms(ts, starts[:0])
+		starts = st
 		for i := range ts {
 			out[ts[i]] = true
-			run = append(run[:0], ts[i]...)
 			for n := 2; n <= maxRun && i+n <= len(ts); n++ {
-				run = append(append(run, runSeparator...), ts[i+n-1]...)
-				// A run already held costs no new key.
-				if !out[string(run)] {
-					out[string(run)] = true
-				}
+				last := i + n - 1
+				out[joined[starts[i]:starts[last]+len(ts[last])]] = true
 			}
 		}
 	}
 	return out
+}
+
+// joinTerms returns ts joined by runSeparator and, appended to starts,
+// where each term begins in it.
+func joinTerms(ts []string, starts []int) (string, []int) {
+	size := len(runSeparator) * (len(ts) - 1)
+	for _, t := range ts {
+		size += len(t)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for i, t := range ts {
+		if i > 0 {
+			sb.WriteString(runSeparator)
+		}
+		starts = append(starts, sb.Len())
+		sb.WriteString(t)
+	}
+	return sb.String(), starts
 }
 
 // assumeTogether marks in have, a term set that cannot tell where its

@@ -3,6 +3,8 @@ package assess
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +71,42 @@ func TestTitledMentionsEqualsMentions(t *testing.T) {
 		an.Terms(title + "\n" + text)
 		if got := TitledMentions(an, title, text); !maps.Equal(got, want) {
 			t.Errorf("%q, joined text analysed:\n got %v\nwant %v", texts, got, want)
+		}
+	}
+}
+
+// mentionsOfJoined is mentionsOf with each run's key built by
+// strings.Join: the reference for the keys cut from one joined string.
+func mentionsOfJoined(lists [][]string) map[string]bool {
+	out := map[string]bool{}
+	for _, ts := range lists {
+		for i := range ts {
+			out[ts[i]] = true
+			for n := 2; n <= maxRun && i+n <= len(ts); n++ {
+				out[strings.Join(ts[i:i+n], runSeparator)] = true
+			}
+		}
+	}
+	return out
+}
+
+// TestMentionsOfEqualsJoined: random lists of terms (repeated terms,
+// lists of every length up to twice maxRun, several lists, empty ones)
+// give the same keys as runs joined one by one.
+func TestMentionsOfEqualsJoined(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	vocab := []string{"a", "lid", "e4", "x300", "homocystein", "b12", "vitamin", "lid", "ab", "b"}
+	for range 2000 {
+		lists := make([][]string, rng.IntN(4))
+		for i := range lists {
+			lists[i] = make([]string, rng.IntN(2*maxRun+1))
+			for j := range lists[i] {
+				lists[i][j] = vocab[rng.IntN(len(vocab))]
+			}
+		}
+		got, want := mentionsOf(lists), mentionsOfJoined(lists)
+		if !maps.Equal(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", lists, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 		}
 	}
 }

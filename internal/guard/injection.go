@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/assay-rag/assay/internal/wire"
@@ -47,7 +48,36 @@ var invisible = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\
 // Scan reports suspected prompt injections in text, found by rule after
 // folding width and compatibility forms (NFKC), case, invisible
 // characters and runs of spaces. where names the text in the flags.
+//
+// The flags depend on text alone, and the same chunk is scanned twice a
+// question (by the Assess activity, then by the generator's grounding
+// check, each on title + "\n" + text): the rules' findings for recent
+// texts are kept (scanned), and a text scanned again costs a lookup.
 func Scan(where, text string) []Flag {
+	found, ok := scanned.get(text)
+	if !ok {
+		found = scan(text)
+		scanned.put(text, found)
+	}
+	return located(found, where)
+}
+
+// located is a copy of found with where as every flag's Where (nil when
+// there are none, as a fresh scan gives).
+func located(found []Flag, where string) []Flag {
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]Flag, len(found))
+	for i, f := range found {
+		f.Where = where
+		out[i] = f
+	}
+	return out
+}
+
+// scan is Scan's findings for text, Where left empty.
+func scan(text string) []Flag {
 	s := strings.ToLower(norm.NFKC.String(invisible.Replace(text)))
 	s = collapseSpaces(s)
 	var out []Flag
@@ -56,10 +86,51 @@ func Scan(where, text string) []Flag {
 			continue
 		}
 		if loc := r.re.FindStringIndex(s); loc != nil {
-			out = append(out, Flag{Rule: r.id, Where: where, Excerpt: excerpt(s, loc)})
+			out = append(out, Flag{Rule: r.id, Excerpt: excerpt(s, loc)})
 		}
 	}
 	return out
+}
+
+// scanMemo keeps scan's findings for the texts scanned last. Its
+// entries are never changed after put (Scan copies them), so they are
+// shared between goroutines safely.
+type scanMemo struct {
+	kept *lru.Cache[string, []Flag]
+}
+
+// maxScanned bounds the texts scanMemo keeps: a question's chunks are
+// scanned again within seconds, so a few questions in flight's chunks
+// (tens each) fit many times over.
+const maxScanned = 1024
+
+// maxScannedText is the longest text scanMemo keeps (chunks are far
+// shorter), so the memo holds at most maxScanned × maxScannedText bytes
+// of keys.
+const maxScannedText = 16 << 10
+
+var scanned = newScanMemo(maxScanned)
+
+func newScanMemo(n int) *scanMemo {
+	kept, err := lru.New[string, []Flag](n)
+	if err != nil {
+		panic(err) // n is a positive constant
+	}
+	return &scanMemo{kept: kept}
+}
+
+func (m *scanMemo) get(text string) ([]Flag, bool) {
+	if len(text) > maxScannedText {
+		return nil, false
+	}
+	return m.kept.Get(text)
+}
+
+func (m *scanMemo) put(text string, found []Flag) {
+	if len(text) > maxScannedText {
+		return
+	}
+	m.kept.Add(text, found)
 }
 
 // collapseSpaces replaces every run of spaces and tabs in s with one

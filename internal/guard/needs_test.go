@@ -130,21 +130,7 @@ func sciFactDir() string {
 // the kind a fifth of which passed the delimiter rule's literals ("<" in
 // "p < 0.05", "system") and a tenth answer_override's ("only").
 func BenchmarkScanSciFact(b *testing.B) {
-	docs, err := corpus.LoadJSONL(filepath.Join(sciFactDir(), "corpus.jsonl"))
-	if err != nil {
-		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
-	}
-	var texts []string
-	for _, d := range docs[:min(len(docs), 2000)] {
-		texts = append(texts, d.Title+"\n"+d.Text)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		for _, t := range texts {
-			Scan("source 1", t)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts))/1e3, "µs/text")
+	benchScans(b, "source 1")
 }
 
 func BenchmarkScanSource(b *testing.B) {
@@ -193,4 +179,42 @@ func FuzzRuleGates(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkScanTwice scans each of SciFact's first 2,000 abstracts twice
+// in a row, as a question's chunks are (the Assess activity, then the
+// generator's grounding check): the second scan is the memo's lookup.
+// BenchmarkScanSciFact, cycling through more texts than the memo keeps,
+// is its cost when every scan misses.
+func BenchmarkScanTwice(b *testing.B) {
+	benchScans(b, "document 1", "source 1 (1)")
+}
+
+// benchScans scans each of SciFact's first 2,000 abstracts (title and
+// text, as a chunk is scanned) once under each of wheres, in turn.
+func benchScans(b *testing.B, wheres ...string) {
+	texts := sciFactTexts(b)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			for _, w := range wheres {
+				Scan(w, t)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts))/1e3, "µs/text")
+}
+
+// sciFactTexts are SciFact's first 2,000 abstracts, each title + "\n" +
+// text, as a chunk is scanned; the benchmark is skipped without SciFact.
+func sciFactTexts(b *testing.B) []string {
+	docs, err := corpus.LoadJSONL(filepath.Join(sciFactDir(), "corpus.jsonl"))
+	if err != nil {
+		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
+	}
+	var texts []string
+	for _, d := range docs[:min(len(docs), 2000)] {
+		texts = append(texts, d.Title+"\n"+d.Text)
+	}
+	return texts
 }
