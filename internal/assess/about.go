@@ -3,6 +3,7 @@ package assess
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -40,17 +41,18 @@ import (
 //     answertype.NamesMoney). "Collection by courier is free" says
 //     nothing of whether a warranty carries over.
 type about struct {
-	an     *terms.Analyzer
-	covers func(map[string]bool, string) bool
-	terms  []string // known terms of the clause that asks naming no entity
-	verbs  []string // the verbs and frame words of the clause that asks, lowercased
-	codes  []Entity // the codes the question names
-	money  bool     // the question is about paying
-	period bool     // Builtin.PeriodOf
-	free   bool     // Builtin.FreeOf
-	strict bool     // reading a sentence elsewhere for the evidence allowance with Builtin.Elsewhere
-	own    []string // the terms less the background words (Builtin.Elsewhere), for the evidence allowance
-	any    bool     // some chunk of the evidence states a period of what is asked (a Period question)
+	an      *terms.Analyzer
+	covers  func(map[string]bool, string) bool
+	terms   []string // known terms of the clause that asks naming no entity
+	verbs   []string // the verbs and frame words of the clause that asks, lowercased
+	codes   []Entity // the codes the question names
+	money   bool     // the question is about paying
+	period  bool     // Builtin.PeriodOf
+	free    bool     // Builtin.FreeOf
+	decides bool     // Builtin.Decides (decides.go)
+	strict  bool     // reading a sentence elsewhere for the evidence allowance with Builtin.Elsewhere
+	own     []string // the terms less the background words (Builtin.Elsewhere), for the evidence allowance
+	any     bool     // some chunk of the evidence states a period of what is asked (a Period question)
 }
 
 var (
@@ -65,12 +67,13 @@ var closedClass = wordSet("will", "would", "could", "should", "shall", "might", 
 	"their", "there", "then", "from", "into", "about", "been", "being", "were", "here", "some", "more", "most")
 
 // aboutAsked reads what the question asks about (see about); nil when
-// neither reading is on.
+// none of the readings that use it (PeriodOf, FreeOf, Decides, AmountOf)
+// is on.
 func (b *Builtin) aboutAsked(question string, qterms []weighted, ents []Entity, covers func(map[string]bool, string) bool) *about {
-	if !b.PeriodOf && !b.FreeOf {
+	if !b.PeriodOf && !b.FreeOf && !b.Decides && !b.AmountOf {
 		return nil
 	}
-	a := &about{an: b.an, covers: covers, period: b.PeriodOf, free: b.FreeOf}
+	a := &about{an: b.an, covers: covers, period: b.PeriodOf, free: b.FreeOf, decides: b.Decides}
 	text := answertype.Asking(question)
 	asking := b.an.Set(text)
 	weighs := map[string]bool{}
@@ -126,14 +129,17 @@ func clauseOf(sentence, expr string) string {
 }
 
 // offAsked says, in the asker's terms, why expr, an expression of the
-// type t found in sentence, a sentence of the chunk text, is not said of
+// type t found in sentence, a sentence of the chunk text under title, is not said of
 // what the question asks (see about); "" when it is, or when neither
 // reading is on (r.about nil). A period is kept when another sentence of
 // the chunk states a period of what is asked: the page answers, though
 // another reading may not read that sentence (a kind the question names
 // with a word no page uses, "a full kettle", reads "The K50 smart kettle
 // boils … in about four minutes" as another kind).
-func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) string {
+func (r *reading) offAsked(t answertype.Question, title, text, sentence, expr string) string {
+	if why := r.offQualified(t, title, text, sentence, expr); why != "" {
+		return why
+	}
 	a := r.about
 	if a == nil {
 		return r.offNotAsked(t, expr)
@@ -142,6 +148,9 @@ func (r *reading) offAsked(t answertype.Question, text, sentence, expr string) s
 	case answertype.YesNo:
 		if a.free && !a.money && reFreeWord.MatchString(strings.TrimSpace(expr)) {
 			return "a price, and the question asks about none"
+		}
+		if a.decides && !a.decidesAsked(sentence, expr) {
+			return "said in " + strconv.Quote(strings.TrimSpace(sentence)) + ", not of what the question asks"
 		}
 	case answertype.Period:
 		if a.period && !a.any && !a.periodOfAsked(sentence, expr) && !a.statesPeriod(t, text) {

@@ -104,7 +104,7 @@ func (b *Builtin) readSentences(question string, asked answertype.Question, f *f
 				continue // about another kind of the thing asked ("standard delivery")
 			}
 			exprs := slices.DeleteFunc(b.finds(asked, s), func(ex string) bool {
-				return r.repeats(asked, ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, j.ev.Text, s, ex) != ""
+				return r.repeats(asked, ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, j.ev.Title, j.ev.Text, s, ex) != ""
 			})
 			if len(exprs) == 0 {
 				continue

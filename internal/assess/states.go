@@ -129,7 +129,7 @@ func (b *Builtin) stated(asked answertype.Question, e *Evidence, topic []weighte
 			continue
 		}
 		exprs := slices.DeleteFunc(b.finds(asked, s), func(ex string) bool {
-			return r.repeats(asked, ex) || !valued(ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, e.Text, s, ex) != ""
+			return r.repeats(asked, ex) || !valued(ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, e.Title, e.Text, s, ex) != ""
 		})
 		if len(exprs) == 0 {
 			continue
@@ -210,7 +210,7 @@ func (b *Builtin) stateSignals(asked answertype.Question, e *Evidence, f *focus,
 	for i, s := range sents {
 		if asked.Type != answertype.Description {
 			exprs := slices.DeleteFunc(b.finds(asked, s), func(ex string) bool {
-				return r.repeats(asked, ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, e.Text, s, ex) != ""
+				return r.repeats(asked, ex) || b.Bound && r.otherValue(asked, s, ex) != "" || r.offAsked(asked, e.Title, e.Text, s, ex) != ""
 			})
 			if len(exprs) == 0 || b.otherKind(s, r.kinds) {
 				continue
