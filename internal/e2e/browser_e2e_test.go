@@ -80,6 +80,10 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.WindowSize(width, height),
+		// chromedp waits 20 s for the browser's DevTools address by default;
+		// beside the other e2e stacks on a 2-core machine Chromium once took
+		// longer to start (round 29's last CI run).
+		chromedp.WSURLReadTimeout(90 * time.Second),
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	// This chromedp's protocol types predate some of Chromium's newer
