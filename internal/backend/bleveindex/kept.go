@@ -32,10 +32,14 @@ package bleveindex
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/assay-rag/assay/internal/corpus"
@@ -150,6 +154,11 @@ type kept struct {
 	offs []byte // the offsets, in the mapping
 	head int64  // where the records begin
 	size uint64 // the records' length
+	// damaged counts the records refused (checksum, bounds or a failed
+	// read); the first is logged once, naming the file, so an operator
+	// learns that the reranker is analysing text it should have read.
+	damaged atomic.Int64
+	warn    sync.Once
 }
 
 // openKept opens chunks.terms in dir for n chunks; (nil, nil) when the
@@ -208,22 +217,38 @@ func (k *kept) close() error {
 // then analyses the chunk). The strings are substrings of one copy of the
 // record.
 func (k *kept) terms(i int) []string {
+	out, err := k.read(i)
+	if err != nil {
+		k.damaged.Add(1)
+		k.warn.Do(func() {
+			slog.Warn("bleveindex: a damaged kept-terms record; the reranker analyses such chunks' text instead (same results, more CPU): rebuild the index",
+				"file", k.f.Name(), "chunk", i, "err", err)
+		})
+	}
+	return out
+}
+
+var errDamaged = errors.New("damaged record")
+
+// read reads ordinal i's record (see terms); an error when it is damaged
+// or cannot be read.
+func (k *kept) read(i int) ([]string, error) {
 	from := binary.LittleEndian.Uint64(k.offs[8*i:])
 	to := binary.LittleEndian.Uint64(k.offs[8*i+8:])
 	if from >= to || to > k.size || to-from <= keptSum {
-		return nil
+		return nil, fmt.Errorf("%w: offsets %d to %d of %d", errDamaged, from, to, k.size)
 	}
 	rec := make([]byte, to-from)
 	if _, err := k.f.ReadAt(rec, k.head+int64(from)); err != nil {
-		return nil
+		return nil, err
 	}
 	rec, sum := rec[:len(rec)-keptSum], rec[len(rec)-keptSum:]
 	if crc32.Checksum(rec, keptTable) != binary.LittleEndian.Uint32(sum) {
-		return nil
+		return nil, fmt.Errorf("%w: checksum", errDamaged)
 	}
 	n, w := binary.Uvarint(rec)
 	if w <= 0 || n == 0 || n-1 > uint64(len(rec)) {
-		return nil
+		return nil, fmt.Errorf("%w: term count", errDamaged)
 	}
 	s := string(rec) // one copy; the terms are its substrings
 	out := make([]string, n-1)
@@ -231,14 +256,14 @@ func (k *kept) terms(i int) []string {
 	for j := range out {
 		l, w := binary.Uvarint(rec[p:])
 		if w <= 0 || l > uint64(len(s)-p-w) {
-			return nil
+			return nil, fmt.Errorf("%w: term %d", errDamaged, j)
 		}
 		p += w
 		out[j] = s[p : p+int(l)]
 		p += int(l)
 	}
 	if p != len(s) {
-		return nil
+		return nil, fmt.Errorf("%w: %d bytes after the terms", errDamaged, len(s)-p)
 	}
-	return out
+	return out, nil
 }

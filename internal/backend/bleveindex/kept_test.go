@@ -3,6 +3,7 @@ package bleveindex
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -248,18 +249,60 @@ func TestKeptTermsDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d (byte %d): %v", trial, at, err)
 		}
+		refused := 0
 		for _, c := range chunks {
 			switch got := ix.Terms(c.ID); {
 			case got == nil:
-				none++
+				refused++
 			case !slices.Equal(got, want[c.ID]):
 				t.Errorf("trial %d (byte %d flipped): %s's kept terms\n%q\nwant\n%q", trial, at, c.ID, got, want[c.ID])
 			}
 		}
+		if got := ix.kept.damaged.Load(); got != int64(refused) {
+			t.Errorf("trial %d (byte %d flipped): %d records refused, %d counted damaged", trial, at, refused, got)
+		}
+		none += refused
 		ix.Close()
 	}
 	if none == 0 {
 		t.Error("no damaged record was refused: the test damages nothing")
+	}
+}
+
+// TestKeptTermsDamagedLogged: a damaged record is logged once, naming
+// the file, however often it is read.
+func TestKeptTermsDamagedLogged(t *testing.T) {
+	chunks, dir, whole := builtKept(t)
+	path := filepath.Join(dir, keptFile)
+	b := slices.Clone(whole)
+	b[len(b)-1] ^= 1 // the last record's checksum
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	was := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(was)
+	ix := open(t, dir)
+	var refused []string
+	for _, c := range chunks {
+		if ix.Terms(c.ID) == nil {
+			refused = append(refused, c.ID)
+		}
+	}
+	if len(refused) != 1 {
+		t.Fatalf("refused %q, want the one record whose checksum is wrong", refused)
+	}
+	for range 2 {
+		if got := ix.Terms(refused[0]); got != nil {
+			t.Fatalf("%s: kept terms %q from a record whose checksum is wrong", refused[0], got)
+		}
+	}
+	if got := ix.kept.damaged.Load(); got != 3 {
+		t.Errorf("damaged = %d, want 3", got)
+	}
+	if n := strings.Count(buf.String(), "damaged kept-terms record"); n != 1 || !strings.Contains(buf.String(), path) {
+		t.Errorf("logged %d times (want once, naming %s):\n%s", n, path, buf.String())
 	}
 }
 
