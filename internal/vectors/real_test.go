@@ -223,23 +223,45 @@ func TestRealScanCounts(t *testing.T) {
 	}
 }
 
-// BenchmarkScanSubsetReal is the subset scan of the real codes (the
-// anonymous caller's 250k at 500k), cycling through the real queries, in
-// each layout: rows (the layout of a CPU with AVX-512 VPOPCNTQ, counted by
-// its kernels), blocks without and with their masks. keep 2,000 is
-// k×overfetch of the retrieval's vector leg (k = 100), 1,000 that of a
-// search of k ≤ 50.
-//
-//	ASSAY_VECTORS_REAL=DIR go test ./internal/vectors -run '^$' -bench ScanSubsetReal -count 6
-func BenchmarkScanSubsetReal(b *testing.B) {
-	r := openReal(b)
-	blocks := blockSubset(b, r.s, r.allowed)
+// realLayouts is r's subset in rows (the layout of a CPU with AVX-512
+// VPOPCNTQ before round 30, counted by its kernels) and in blocks.
+func realLayouts(b *testing.B, r realCodes) (rows, blocks *Subset) {
+	blocks = blockSubset(b, r.s, r.allowed)
 	defer func(b bool) { subsetBlocks = b }(subsetBlocks)
 	subsetBlocks = false
 	rows, err := r.s.NewSubset(r.allowed)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return rows, blocks
+}
+
+// eachQuery runs search on the real queries in turn, b.N times, and
+// reports the thread's CPU time an operation (cpu-ns/op): on a machine
+// others share, the benchmark's own work where its wall time is not.
+func eachQuery(b *testing.B, r realCodes, search func(q []float32) error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start, qi := threadCPU(b), 0
+	for b.Loop() {
+		if err := search(r.queries[qi%len(r.queries)]); err != nil {
+			b.Fatal(err)
+		}
+		qi++
+	}
+	b.ReportMetric(float64(threadCPU(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkScanSubsetReal is the subset scan of the real codes (the
+// anonymous caller's 250k at 500k), cycling through the real queries, in
+// rows and in blocks without and with their masks. keep 2,000 is
+// k×overfetch of the retrieval's vector leg (k = 100), 1,000 that of a
+// search of k ≤ 50.
+//
+//	ASSAY_VECTORS_REAL=DIR go test ./internal/vectors -run '^$' -bench ScanSubsetReal -count 6
+func BenchmarkScanSubsetReal(b *testing.B) {
+	r := openReal(b)
+	rows, blocks := realLayouts(b, r)
 	for _, keep := range []int{1000, 2000} {
 		for _, v := range []struct {
 			name   string
@@ -249,18 +271,9 @@ func BenchmarkScanSubsetReal(b *testing.B) {
 			b.Run(fmt.Sprintf("keep=%d/layout=%s", keep, v.name), func(b *testing.B) {
 				v.sub.masked = v.masked
 				defer func() { v.sub.masked = v.sub.blocks != nil }()
-				qi := 0
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				start := threadCPU(b)
-				for b.Loop() {
-					q := r.queries[qi%len(r.queries)]
-					qi++
-					if err := r.s.scanSubset(ctx, v.sub, r.s.bits.estimator(q), newBestSet(keep)); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(threadCPU(b)-start)/float64(b.N), "cpu-ns/op")
+				eachQuery(b, r, func(q []float32) error {
+					return r.s.scanSubset(ctx, v.sub, r.s.bits.estimator(q), newBestSet(keep))
+				})
 			})
 		}
 	}
@@ -268,34 +281,19 @@ func BenchmarkScanSubsetReal(b *testing.B) {
 
 // BenchmarkSearchSubsetReal is the whole vector leg over the real subset
 // (k = 100 with the default over-fetch: the scan, the int8 narrowing,
-// the float32 re-rank), over rows (this CPU's layout if it has AVX-512
-// VPOPCNTQ) and blocks with their masks.
+// the float32 re-rank), over rows and over blocks with their masks.
 func BenchmarkSearchSubsetReal(b *testing.B) {
 	r := openReal(b)
-	blocks := blockSubset(b, r.s, r.allowed)
-	defer func(b bool) { subsetBlocks = b }(subsetBlocks)
-	subsetBlocks = false
-	rows, err := r.s.NewSubset(r.allowed)
-	if err != nil {
-		b.Fatal(err)
-	}
+	rows, blocks := realLayouts(b, r)
 	for _, v := range []struct {
 		name string
 		sub  *Subset
 	}{{"rows", rows}, {"blocks-masked", blocks}} {
 		b.Run("layout="+v.name, func(b *testing.B) {
-			qi := 0
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			start := threadCPU(b)
-			for b.Loop() {
-				q := r.queries[qi%len(r.queries)]
-				qi++
-				if _, err := r.s.SearchSubset(ctx, q, v.sub, 100, Bit, DefaultOverfetch(100)); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(threadCPU(b)-start)/float64(b.N), "cpu-ns/op")
+			eachQuery(b, r, func(q []float32) error {
+				_, err := r.s.SearchSubset(ctx, q, v.sub, 100, Bit, DefaultOverfetch(100))
+				return err
+			})
 		})
 	}
 }
