@@ -192,12 +192,16 @@ type bitQuery struct {
 // estimate is the estimate for a code whose record starts with head
 // (factor's bits, and the code's count of set bits above them) and whose
 // set bits weigh pop = Σ_{bit j set} u[j] (weightedPopcount). score and
-// scanBits both call it, so their scores are the same.
+// scanBits both call it, so their scores are the same. Each product is
+// rounded to float32 before it is added (the conversions forbid the
+// compiler to fuse a multiply and an add, as it may with GOAMD64=v3), so
+// the block scan's vector kernel (aboveBlocks), which rounds every
+// operation, computes the same floats.
 func (q bitQuery) estimate(head uint64, pop int) float32 {
 	factor := math.Float32frombits(uint32(head))
 	ones := float32(head >> 32)
-	setSum := q.lo*ones + q.step*float32(pop)
-	return q.qMean + factor*(2*setSum-q.sum)
+	setSum := float32(q.lo*ones) + float32(q.step*float32(pop))
+	return q.qMean + float32(factor*(float32(2*setSum)-q.sum))
 }
 
 func (c *bitCodes) estimator(q []float32) *bitEstimator {

@@ -86,3 +86,21 @@ func countBlocksGo(tables, blocks []byte, w int, out []uint16) {
 		}
 	}
 }
+
+// aboveBlocksGo sets bit r of masks[b] when the estimate of record
+// 32b+r, q.estimate(heads[32b+r], counts[32b+r]), is not ≤ floor (a NaN
+// estimate sets it), for the len(masks) blocks at the start of heads and
+// counts: the records the block scan's loop would offer against that
+// floor. aboveBlocks in Go, and to check it.
+func aboveBlocksGo(q bitQuery, floor float32, heads []uint64, counts []uint16, masks []uint32) {
+	for b := range masks {
+		var m uint32
+		for r := range blockRecs {
+			j := b*blockRecs + r
+			if !(q.estimate(heads[j], int(counts[j])) <= floor) {
+				m |= 1 << r
+			}
+		}
+		masks[b] = m
+	}
+}

@@ -80,3 +80,69 @@ pair:
 
 	VZEROUPPER
 	RET
+
+// One group of 8 records for aboveBlocks32: their headers at SI (factor
+// bits low, count of ones high), their sums at DI; sets bits SHIFT..SHIFT+7
+// of DX where the record's estimate is not ≤ the floor (Y14). The two
+// VSHUFPS take the factors (even words) and the ones (odd words) of 8
+// headers, in the order 0 1 4 5 | 2 3 6 7, which VPERMQ $0xD8 puts back
+// as 0-7. Then lo·ones (Y10), step·pop (Y11), their sum, doubled, minus
+// sum (Y13), times the factor, plus qMean (Y12), each rounded as
+// bitQuery.estimate rounds it; VCMPPS $6 (NLE) is "not score ≤ floor",
+// true on NaN as the Go test is.
+#define ABOVE8(SHIFT) \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU 32(SI), Y1; \
+	VSHUFPS $0x88, Y1, Y0, Y2; \
+	VSHUFPS $0xDD, Y1, Y0, Y3; \
+	VPERMQ $0xD8, Y2, Y2; \
+	VPERMQ $0xD8, Y3, Y3; \
+	VCVTDQ2PS Y3, Y3; \
+	VPMOVZXWD (DI), Y4; \
+	VCVTDQ2PS Y4, Y4; \
+	VMULPS Y10, Y3, Y3; \
+	VMULPS Y11, Y4, Y4; \
+	VADDPS Y4, Y3, Y3; \
+	VADDPS Y3, Y3, Y3; \
+	VSUBPS Y13, Y3, Y3; \
+	VMULPS Y3, Y2, Y3; \
+	VADDPS Y12, Y3, Y3; \
+	VCMPPS $6, Y14, Y3, Y3; \
+	VMOVMSKPS Y3, BX; \
+	SHLL $SHIFT, BX; \
+	ORL BX, DX; \
+	ADDQ $64, SI; \
+	ADDQ $16, DI
+
+// func aboveBlocks32(q *[5]float32, heads *uint64, counts *uint16, nblocks int, masks *uint32)
+//
+// For each of nblocks blocks of 32 records, masks gets bit r set when
+// record r's 1-bit estimate, bitQuery.estimate(heads[r], counts[r]) with
+// q = lo, step, qMean, sum, is not ≤ floor (q[4]): the same operations
+// in the same order, each rounded to float32, 8 records a register.
+// Counts of ones must be below 2^31 (VCVTDQ2PS converts them signed).
+TEXT ·aboveBlocks32(SB), NOSPLIT, $0-40
+	MOVQ         q+0(FP), AX
+	VBROADCASTSS 0(AX), Y10
+	VBROADCASTSS 4(AX), Y11
+	VBROADCASTSS 8(AX), Y12
+	VBROADCASTSS 12(AX), Y13
+	VBROADCASTSS 16(AX), Y14
+	MOVQ         heads+8(FP), SI
+	MOVQ         counts+16(FP), DI
+	MOVQ         nblocks+24(FP), CX
+	MOVQ         masks+32(FP), R11
+
+mblock:
+	XORL DX, DX
+	ABOVE8(0)
+	ABOVE8(8)
+	ABOVE8(16)
+	ABOVE8(24)
+	MOVL DX, (R11)
+	ADDQ $4, R11
+	DECQ CX
+	JNZ  mblock
+
+	VZEROUPPER
+	RET

@@ -1,6 +1,8 @@
 package vectors
 
 import (
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -107,6 +109,77 @@ func TestBlockWordsMaxExact(t *testing.T) {
 		fits := int(got[0]) == want
 		if fits != (w <= blockWordsMax) || useBlocks(w) != fits {
 			t.Errorf("w %d: sum %d comes out %d (fits %v), useBlocks %v", w, want, got[0], fits, useBlocks(w))
+		}
+	}
+}
+
+// aboveBlocks (the AVX2 kernel where there is one) sets the same bits as
+// aboveBlocksGo, which tests each record's bitQuery.estimate against the
+// floor: plausible queries and headers, and edge cases — negative, zero,
+// −0, subnormal, infinite and NaN factors; counts of ones up to 2^31−1
+// (above 2^24 float32 rounds them); the largest sums; queries whose
+// products overflow (infinite and NaN estimates); floors equal to a
+// record's estimate (the ≤ tie), ±Inf and random; 1–9 blocks, nothing
+// written past the masks.
+func TestAboveBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	factors := []float32{0, float32(math.Copysign(0, -1)), -0.02, 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32}
+	ones := []uint32{0, 1, 1 << 24, 1<<24 + 1, 1<<25 + 3, 1<<31 - 1}
+	for trial := range 3000 {
+		q := bitQuery{lo: -0.2 * rng.Float32(), step: 0.05 * rng.Float32(), qMean: rng.Float32() - 0.5, sum: rng.Float32() - 0.5}
+		switch trial % 10 {
+		case 7:
+			q.lo = -q.lo // a query with no negative coordinate
+		case 8:
+			q.step = 0
+		case 9:
+			q.lo, q.step, q.sum = -3e38, 3e38, 1e38 // overflow: ±Inf and NaN estimates
+		}
+		nb := 1 + rng.IntN(9)
+		heads := make([]uint64, nb*blockRecs)
+		counts := make([]uint16, nb*blockRecs)
+		for j := range heads {
+			f := 0.01 + 0.04*rng.Float32()
+			o := uint32(480 + rng.IntN(64))
+			if trial%3 == 0 && rng.IntN(8) == 0 {
+				f = factors[rng.IntN(len(factors))]
+			}
+			if trial%3 == 1 && rng.IntN(8) == 0 {
+				o = ones[rng.IntN(len(ones))]
+			}
+			heads[j] = uint64(o)<<32 | uint64(math.Float32bits(f))
+			counts[j] = uint16(3000 + rng.IntN(2000))
+			if trial%5 == 0 {
+				counts[j] = uint16(rng.Uint32())
+			}
+		}
+		floor := q.estimate(heads[rng.IntN(len(heads))], int(counts[rng.IntN(len(counts))]))
+		switch trial % 7 {
+		case 1:
+			j := rng.IntN(len(heads))
+			floor = q.estimate(heads[j], int(counts[j])) // a tie
+		case 2:
+			floor = float32(math.Inf(1))
+		case 3:
+			floor = float32(math.Inf(-1))
+		case 4:
+			floor = rng.Float32() - 0.5
+		}
+		want := make([]uint32, nb)
+		aboveBlocksGo(q, floor, heads, counts, want)
+		got := make([]uint32, nb+2)
+		got[nb], got[nb+1] = 0xdeadbeef, 0xdeadbeef
+		aboveBlocks(q, floor, heads, counts, got[:nb])
+		for b := range nb {
+			if got[b] != want[b] {
+				d := got[b] ^ want[b]
+				j := b*blockRecs + bits.TrailingZeros32(d)
+				t.Fatalf("trial %d, block %d: mask %032b, want %032b; record %d (head %x, count %d) estimates %v against floor %v (query %+v)",
+					trial, b, got[b], want[b], j, heads[j], counts[j], q.estimate(heads[j], int(counts[j])), floor, q)
+			}
+		}
+		if got[nb] != 0xdeadbeef || got[nb+1] != 0xdeadbeef {
+			t.Fatalf("trial %d: wrote past %d masks", trial, nb)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // scan at 500k without the store around it.
 func benchBlockSubset(rng *rand.Rand, n int) (*Subset, *bitEstimator) {
 	const w = 16
-	sub := &Subset{ords: make([]uint32, n), heads: make([]uint64, n),
+	sub := &Subset{ords: make([]uint32, n), heads: make([]uint64, n), masked: true,
 		blocks: make([]byte, (n+blockRecs-1)/blockRecs*blockBytes(w))}
 	rec := make([]uint64, 1+w)
 	for j := range n {
