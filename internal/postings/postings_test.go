@@ -747,9 +747,10 @@ func TestPartialDecode(t *testing.T) {
 // TestHoldingsDense checks Holdings against counting chunk by chunk on an
 // index of more than three roaring containers (its last word partly past
 // the end), with terms held as runs, as bitmap containers and as arrays,
-// visible sets and allowed sets of each kind, term lists with absent and
-// repeated terms on both sides of denseHeld, and each call made twice, so
-// a scratch left dirty by a call in the pool changes the next one's counts.
+// visible sets and allowed sets of each kind (the visible set itself too),
+// term lists with absent and repeated terms on both sides of denseHeld,
+// and each call made twice, so a scratch left dirty by a call in the pool
+// changes the next one's counts.
 func TestHoldingsDense(t *testing.T) {
 	const n = 3<<16 + 1000 // 197,608 chunks: 3,087 words and 40 chunks
 	r := rand.New(rand.NewPCG(30, 30))
@@ -798,7 +799,7 @@ func TestHoldingsDense(t *testing.T) {
 	past := roaring.BitmapOf(5, 65_536, n-1, n+5) // a chunk past the end too
 	for _, gs := range [][]string{{"public", "a", "b"}, {"public"}, {"a", "b"}, {"b"}, {"none"}} {
 		v := ix.Visible(gs)
-		for ai, allowed := range []*roaring.Bitmap{nil, random, span, past} {
+		for ai, allowed := range []*roaring.Bitmap{nil, random, span, past, v.Docs()} {
 			for _, nt := range []int{1, 3, 6, denseHeld, denseHeld + 1, 40, MaxHeld} {
 				terms := make([]string, nt)
 				for j := range terms {
