@@ -13,15 +13,7 @@ import (
 // abstracts, their analyses cached as in a question's assessment (the
 // reranker analysed them): the map of terms and runs is most of the cost.
 func BenchmarkMentionsSciFact(b *testing.B) {
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
-	}
-	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
-	}
-	docs = docs[:min(len(docs), 1000)]
+	docs := sciFactDocs(b, 1000)
 	an := terms.NewUncached()
 	lists := make([][2][]string, len(docs))
 	for i, d := range docs {
@@ -41,15 +33,7 @@ func BenchmarkMentionsSciFact(b *testing.B) {
 // cache as the reranker keeps the index's, then TitledMentions of each by
 // the Assess activity, its statement reading and the generator.
 func BenchmarkTitledMentionsQuestion(b *testing.B) {
-	dir := os.Getenv("ASSAY_SCIFACT_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
-	}
-	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
-	if err != nil {
-		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
-	}
-	docs = docs[:min(len(docs), 1000)]
+	docs := sciFactDocs(b, 1000)
 	uncached := terms.NewUncached()
 	joined := make([][]string, len(docs))
 	for i, d := range docs {
@@ -74,4 +58,19 @@ func BenchmarkTitledMentionsQuestion(b *testing.B) {
 		}
 		next += perQuestion
 	}
+}
+
+// sciFactDocs are SciFact's first n abstracts (ASSAY_SCIFACT_DIR, or
+// ../shared/data/scifact beside the repository); the benchmark is skipped
+// without them.
+func sciFactDocs(b *testing.B, n int) []corpus.Document {
+	dir := os.Getenv("ASSAY_SCIFACT_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")
+	}
+	docs, err := corpus.LoadJSONL(filepath.Join(dir, "corpus.jsonl"))
+	if err != nil {
+		b.Skipf("SKIPPED: SciFact not available (set ASSAY_SCIFACT_DIR): %v", err)
+	}
+	return docs[:min(len(docs), n)]
 }

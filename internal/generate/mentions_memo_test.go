@@ -3,12 +3,10 @@ package generate
 import (
 	"context"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend/live"
-	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
@@ -54,14 +52,7 @@ func TestMentionsMemoUnchanged(t *testing.T) {
 			if len(req.Sources) == 0 {
 				continue
 			}
-			ar := assess.Request{Question: qq.Question, Query: qq.Question, Groups: qq.Groups, K: wire.DefaultTopK}
-			if !slices.Contains(ar.Groups, corpus.PublicGroup) {
-				ar.Groups = append([]string{corpus.PublicGroup}, ar.Groups...)
-			}
-			for _, src := range req.Sources {
-				ar.Evidence = append(ar.Evidence, assess.Evidence{ChunkID: src.ID, Title: src.Title, Text: src.Text})
-			}
-			res, err := judge.Assess(context.Background(), ar)
+			res, err := judge.Assess(context.Background(), assessRequest(qq, req))
 			if err != nil {
 				t.Fatal(err)
 			}

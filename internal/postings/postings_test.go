@@ -386,25 +386,33 @@ func TestHoldingsManyTerms(t *testing.T) {
 				terms[j] = fmt.Sprintf("absent%d", j)
 			}
 		}
-		want := map[uint64]int{}
-		for _, d := range docs {
-			if !visibleTo(d, gs) {
-				continue
-			}
-			var mask uint64
-			for j, t := range terms {
-				if slices.Contains(d.terms, t) {
-					mask |= 1 << j
-				}
-			}
-			if mask != 0 {
-				want[mask]++
-			}
-		}
+		want := countHoldings(docs, gs, terms, nil)
 		if got := ix.Visible(gs).Holdings(terms, nil); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%d terms, groups %v: Holdings = %v, want %v", nt, gs, got, want)
 		}
 	}
+}
+
+// countHoldings is Holdings counted chunk by chunk: the chunks of docs
+// visible to groups gs and in allowed (nil: all), by which of terms they
+// hold.
+func countHoldings(docs []testDoc, gs, terms []string, allowed *roaring.Bitmap) map[uint64]int {
+	want := map[uint64]int{}
+	for i, d := range docs {
+		if !visibleTo(d, gs) || allowed != nil && !allowed.Contains(uint32(i)) {
+			continue
+		}
+		var mask uint64
+		for j, t := range terms {
+			if slices.Contains(d.terms, t) {
+				mask |= 1 << j
+			}
+		}
+		if mask != 0 {
+			want[mask]++
+		}
+	}
+	return want
 }
 
 // TestAverageLengthIsMeanTokens checks the average length BM25 divides by
@@ -808,21 +816,7 @@ func TestHoldingsDense(t *testing.T) {
 				if nt == 6 {
 					terms = []string{"every", "range", "dense", "sparse", "edge", "absent"}
 				}
-				want := map[uint64]int{}
-				for i, d := range docs {
-					if !visibleTo(d, gs) || allowed != nil && !allowed.Contains(uint32(i)) {
-						continue
-					}
-					var mask uint64
-					for j, t := range terms {
-						if slices.Contains(d.terms, t) {
-							mask |= 1 << j
-						}
-					}
-					if mask != 0 {
-						want[mask]++
-					}
-				}
+				want := countHoldings(docs, gs, terms, allowed)
 				for call := range 2 {
 					if got := v.Holdings(terms, allowed); !maps.Equal(got, want) {
 						t.Fatalf("groups %v, allowed #%d, %d terms %v, call %d: Holdings = %v, want %v", gs, ai, nt, terms, call, got, want)
