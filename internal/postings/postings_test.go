@@ -826,3 +826,44 @@ func TestHoldingsDense(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldingsConcurrent: callers at the same time each get their own
+// pooled scratch, so their counts are those of the chunk-by-chunk count
+// (run with -race too).
+func TestHoldingsConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 31))
+	groups := []string{"public", "staff", "a", "b"}
+	docs := randomCorpus(r, 20_000, 60, groups)
+	ix := build(t, docs)
+	type ask struct {
+		gs, terms []string
+		want      map[uint64]int
+	}
+	var asks []ask
+	for i := range 24 {
+		gs := []string{groups[r.IntN(4)], groups[r.IntN(4)]}
+		terms := make([]string, 1+i%20)
+		for j := range terms {
+			terms[j] = fmt.Sprintf("t%d", r.IntN(60))
+		}
+		asks = append(asks, ask{gs, terms, countHoldings(docs, gs, terms, nil)})
+	}
+	var wg sync.WaitGroup
+	bad := make(chan string, len(asks)*10)
+	for w := range 8 {
+		wg.Go(func() {
+			for k := range 10 * len(asks) / 8 {
+				a := asks[(w+k)%len(asks)]
+				if got := ix.Visible(a.gs).Holdings(a.terms, nil); !maps.Equal(got, a.want) {
+					bad <- fmt.Sprintf("groups %v, terms %v: Holdings = %v, want %v", a.gs, a.terms, got, a.want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(bad)
+	for msg := range bad {
+		t.Fatal(msg)
+	}
+}
