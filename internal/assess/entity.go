@@ -227,10 +227,18 @@ func Mentions(an *terms.Analyzer, texts ...string) map[string]bool {
 
 // TitledMentions is Mentions(an, title, text), with text's terms read
 // from the analysis of the chunk as the reranker read it when the cache
-// holds it (terms.Analyzer.Titled).
+// holds it (terms.Analyzer.Titled). The map is shared with every other
+// caller asking for the same title and text (mentions_memo.go): read
+// only.
 func TitledMentions(an *terms.Analyzer, title, text string) map[string]bool {
+	m, k, ok := titledMemo.get(title, text)
+	if ok {
+		return m
+	}
 	tt, xt := an.Titled(title, text)
-	return mentionsOf([][]string{tt, xt})
+	m = mentionsOf([][]string{tt, xt})
+	titledMemo.put(k, title, text, m)
+	return m
 }
 
 // mentionsOf is Mentions over texts already analysed.

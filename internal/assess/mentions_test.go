@@ -151,3 +151,41 @@ func BenchmarkMentions(b *testing.B) {
 		})
 	}
 }
+
+// TestMentionsMemo: TitledMentions gives the mentions made anew whether
+// or not the memo holds the chunk, a title and text split elsewhere (the
+// same text joined) get their own, a kept map under a key whose texts
+// differ is not handed out, and a text past maxMentionedText is not kept.
+func TestMentionsMemo(t *testing.T) {
+	an := terms.New()
+	pairs := [][2]string{
+		{"Hollin X300 Pro\nBlender", "manual speeds"},
+		{"Hollin X300 Pro", "Blender\nmanual speeds"},
+		{"K50 Smart Kettle", "Pairing the K50 with the Hollin Home app."},
+		{"", "Pairing the K50 with the Hollin Home app."},
+		{"K50 Smart Kettle", ""},
+	}
+	for round := range 2 {
+		for _, p := range pairs {
+			want := mentionsOf([][]string{an.Terms(p[0]), an.Terms(p[1])})
+			if got := TitledMentions(an, p[0], p[1]); !maps.Equal(got, want) {
+				t.Errorf("round %d, %q: got %v, want %v", round, p, got, want)
+			}
+			if _, _, ok := titledMemo.get(p[0], p[1]); !ok {
+				t.Errorf("round %d, %q: not kept", round, p)
+			}
+		}
+	}
+	m := newMentionsMemo(4)
+	k := m.key("a", "b")
+	m.put(k, "a", "c", map[string]bool{"c": true}) // as if "a","c" had hashed to k
+	if got, _, ok := m.get("a", "b"); ok {
+		t.Errorf("a kept map of other texts under the key was handed out: %v", got)
+	}
+	long := strings.Repeat("word ", maxMentionedText/5+1)
+	_, k, _ = m.get("Long", long)
+	m.put(k, "Long", long, map[string]bool{"long": true})
+	if _, ok := m.kept.Peek(k); ok || m.kept.Len() != 1 {
+		t.Error("a text past maxMentionedText was kept")
+	}
+}

@@ -83,14 +83,7 @@ func TestDevSets(t *testing.T) {
 				continue // nothing visible: the loop never reaches the generator
 			}
 			if judge != nil {
-				ar := assess.Request{Question: qq.Question, Query: qq.Question, Groups: qq.Groups, K: wire.DefaultTopK}
-				if !slices.Contains(ar.Groups, corpus.PublicGroup) {
-					ar.Groups = append([]string{corpus.PublicGroup}, ar.Groups...)
-				}
-				for _, src := range req.Sources {
-					ar.Evidence = append(ar.Evidence, assess.Evidence{ChunkID: src.ID, Title: src.Title, Text: src.Text})
-				}
-				res, err := judge.Assess(context.Background(), ar)
+				res, err := judge.Assess(context.Background(), assessRequest(qq, req))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -169,6 +162,19 @@ func TestSameChoiceEveryRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// assessRequest is the assessment of req's sources for qq, as the loop's
+// first attempt asks it (the asker's groups, public among them).
+func assessRequest(qq devQuestion, req Request) assess.Request {
+	ar := assess.Request{Question: qq.Question, Query: qq.Question, Groups: qq.Groups, K: wire.DefaultTopK}
+	if !slices.Contains(ar.Groups, corpus.PublicGroup) {
+		ar.Groups = append([]string{corpus.PublicGroup}, ar.Groups...)
+	}
+	for _, src := range req.Sources {
+		ar.Evidence = append(ar.Evidence, assess.Evidence{ChunkID: src.ID, Title: src.Title, Text: src.Text})
+	}
+	return ar
 }
 
 // devQuestion is a development set's question with its asker's groups.

@@ -46,12 +46,11 @@ type Index struct {
 	norms []byte // norms.bin
 	lens  lengths
 	// groups are the groups' chunk bitmaps, by name.
-	groups  map[string]*roaring.Bitmap
-	all     *Visible
-	cache   *lru.Cache[string, *Visible]
-	masks   *sync.Pool // Holdings' per-chunk masks
-	touched *sync.Pool // Holdings' lists of marked chunks
-	closed  sync.Once
+	groups map[string]*roaring.Bitmap
+	all    *Visible
+	cache  *lru.Cache[string, *Visible]
+	held   *sync.Pool // Holdings' scratch
+	closed sync.Once
 }
 
 // DefaultCacheSize is how many visible sets (one per distinct group set)
@@ -114,8 +113,7 @@ func Open(dir string, cacheSize int) (*Index, error) {
 	ix.lens = readLengths(ix.norms, ix.Len())
 	ix.all = &Visible{ix: ix, docs: all, full: true, n: ix.Len(), avgdl: avgLen(ix.lens.total, ix.Len())}
 	ix.cache, _ = lru.New[string, *Visible](cacheSize) // errs only for a size ≤ 0
-	ix.masks = maskPool(ix.Len())
-	ix.touched = touchedPool()
+	ix.held = heldPool()
 	return ix, nil
 }
 

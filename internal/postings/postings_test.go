@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -385,25 +386,33 @@ func TestHoldingsManyTerms(t *testing.T) {
 				terms[j] = fmt.Sprintf("absent%d", j)
 			}
 		}
-		want := map[uint64]int{}
-		for _, d := range docs {
-			if !visibleTo(d, gs) {
-				continue
-			}
-			var mask uint64
-			for j, t := range terms {
-				if slices.Contains(d.terms, t) {
-					mask |= 1 << j
-				}
-			}
-			if mask != 0 {
-				want[mask]++
-			}
-		}
+		want := countHoldings(docs, gs, terms, nil)
 		if got := ix.Visible(gs).Holdings(terms, nil); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%d terms, groups %v: Holdings = %v, want %v", nt, gs, got, want)
 		}
 	}
+}
+
+// countHoldings is Holdings counted chunk by chunk: the chunks of docs
+// visible to groups gs and in allowed (nil: all), by which of terms they
+// hold.
+func countHoldings(docs []testDoc, gs, terms []string, allowed *roaring.Bitmap) map[uint64]int {
+	want := map[uint64]int{}
+	for i, d := range docs {
+		if !visibleTo(d, gs) || allowed != nil && !allowed.Contains(uint32(i)) {
+			continue
+		}
+		var mask uint64
+		for j, t := range terms {
+			if slices.Contains(d.terms, t) {
+				mask |= 1 << j
+			}
+		}
+		if mask != 0 {
+			want[mask]++
+		}
+	}
+	return want
 }
 
 // TestAverageLengthIsMeanTokens checks the average length BM25 divides by
@@ -607,38 +616,6 @@ func TestDocFreqMemo(t *testing.T) {
 	}
 }
 
-// TestHoldingsTouchedListBounded: Holdings' list of marked chunks holds
-// each chunk at most once, so the list it keeps in its pool needs no
-// more room than the index has chunks (and one slot), however many terms each chunk
-// holds (sizing it by the terms' chunks added kept MaxHeld times that,
-// 256 bytes a chunk at 500k chunks, in every pooled list). The pool may
-// drop a list (it does at random under -race), so the largest of several
-// is read.
-func TestHoldingsTouchedListBounded(t *testing.T) {
-	terms := make([]string, MaxHeld)
-	for i := range terms {
-		terms[i] = fmt.Sprintf("t%d", i)
-	}
-	docs := make([]testDoc, 300)
-	for i := range docs {
-		docs[i] = testDoc{terms: terms, groups: []string{"public"}}
-	}
-	ix := build(t, docs)
-	largest := 0
-	for range 20 {
-		got := ix.Visible([]string{"public"}).Holdings(terms, nil)
-		if len(got) != 1 || got[1<<MaxHeld-1] != len(docs) {
-			t.Fatalf("Holdings = %v, want all %d chunks holding every term", got, len(docs))
-		}
-		tp := ix.touched.Get().(*[]uint32)
-		largest = max(largest, cap(*tp))
-		ix.touched.Put(tp)
-	}
-	if largest > ix.Len()+1 { // the last mark's slot is written before it is known to be no new chunk
-		t.Fatalf("Holdings keeps a list of room for %d chunks, the index has %d", largest, ix.Len())
-	}
-}
-
 // TestDecodeMixedWidths: blocks whose doc deltas and frequencies mix
 // one-byte and longer uvarints (gaps and frequencies on both sides of
 // 128, runs of small ones), decoded eight bytes at a time where they
@@ -772,5 +749,121 @@ func TestPartialDecode(t *testing.T) {
 	}
 	if partial == 0 {
 		t.Fatal("no block was left partly decoded: the test does not exercise partial decoding")
+	}
+}
+
+// TestHoldingsDense checks Holdings against counting chunk by chunk on an
+// index of more than three roaring containers (its last word partly past
+// the end), with terms held as runs, as bitmap containers and as arrays,
+// visible sets and allowed sets of each kind (the visible set itself too),
+// term lists with absent and repeated terms on both sides of denseHeld,
+// and each call made twice, so a scratch left dirty by a call in the pool
+// changes the next one's counts.
+func TestHoldingsDense(t *testing.T) {
+	const n = 3<<16 + 1000 // 197,608 chunks: 3,087 words and 40 chunks
+	r := rand.New(rand.NewPCG(30, 30))
+	docs := make([]testDoc, n)
+	for i := range docs {
+		d := &docs[i]
+		d.terms = append(d.terms, "every")
+		if i >= 70_000 && i < 140_000 {
+			d.terms = append(d.terms, "range")
+		}
+		if r.IntN(10) < 6 {
+			d.terms = append(d.terms, "dense")
+		}
+		if r.IntN(100) == 0 {
+			d.terms = append(d.terms, "sparse")
+		}
+		if i == 0 || i == 1<<16-1 || i == 1<<16 || i == n-1 {
+			d.terms = append(d.terms, "edge")
+		}
+		for range r.IntN(4) {
+			d.terms = append(d.terms, fmt.Sprintf("t%d", r.IntN(20)))
+		}
+		if r.IntN(2) == 0 {
+			d.groups = append(d.groups, "public")
+		}
+		if r.IntN(10) == 0 {
+			d.groups = append(d.groups, "a")
+		}
+		if i >= 100_000 && i < 180_000 {
+			d.groups = append(d.groups, "b")
+		}
+	}
+	ix := build(t, docs)
+	vocab := []string{"every", "range", "dense", "sparse", "edge", "absent"}
+	for j := range 20 {
+		vocab = append(vocab, fmt.Sprintf("t%d", j))
+	}
+	random := roaring.New()
+	for i := range n {
+		if r.IntN(3) == 0 {
+			random.Add(uint32(i))
+		}
+	}
+	span := roaring.New()
+	span.AddRange(60_000, 150_000)
+	past := roaring.BitmapOf(5, 65_536, n-1, n+5) // a chunk past the end too
+	for _, gs := range [][]string{{"public", "a", "b"}, {"public"}, {"a", "b"}, {"b"}, {"none"}} {
+		v := ix.Visible(gs)
+		for ai, allowed := range []*roaring.Bitmap{nil, random, span, past, v.Docs()} {
+			for _, nt := range []int{1, 3, 6, denseHeld, denseHeld + 1, 40, MaxHeld} {
+				terms := make([]string, nt)
+				for j := range terms {
+					terms[j] = vocab[r.IntN(len(vocab))]
+				}
+				if nt == 6 {
+					terms = []string{"every", "range", "dense", "sparse", "edge", "absent"}
+				}
+				want := countHoldings(docs, gs, terms, allowed)
+				for call := range 2 {
+					if got := v.Holdings(terms, allowed); !maps.Equal(got, want) {
+						t.Fatalf("groups %v, allowed #%d, %d terms %v, call %d: Holdings = %v, want %v", gs, ai, nt, terms, call, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHoldingsConcurrent: callers at the same time each get their own
+// pooled scratch, so their counts are those of the chunk-by-chunk count
+// (run with -race too).
+func TestHoldingsConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 31))
+	groups := []string{"public", "staff", "a", "b"}
+	docs := randomCorpus(r, 20_000, 60, groups)
+	ix := build(t, docs)
+	type ask struct {
+		gs, terms []string
+		want      map[uint64]int
+	}
+	var asks []ask
+	for i := range 24 {
+		gs := []string{groups[r.IntN(4)], groups[r.IntN(4)]}
+		terms := make([]string, 1+i%20)
+		for j := range terms {
+			terms[j] = fmt.Sprintf("t%d", r.IntN(60))
+		}
+		asks = append(asks, ask{gs, terms, countHoldings(docs, gs, terms, nil)})
+	}
+	var wg sync.WaitGroup
+	bad := make(chan string, len(asks)*10)
+	for w := range 8 {
+		wg.Go(func() {
+			for k := range 10 * len(asks) / 8 {
+				a := asks[(w+k)%len(asks)]
+				if got := ix.Visible(a.gs).Holdings(a.terms, nil); !maps.Equal(got, a.want) {
+					bad <- fmt.Sprintf("groups %v, terms %v: Holdings = %v, want %v", a.gs, a.terms, got, a.want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(bad)
+	for msg := range bad {
+		t.Fatal(msg)
 	}
 }
