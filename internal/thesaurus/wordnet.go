@@ -69,6 +69,7 @@ type WordNet struct {
 	// a lemma's form ("ask": its noun and verb senses).
 	formTags map[string]int
 	taxa     sync.Map // word → []Taxon (Taxa)
+	defined  definedIndex
 }
 
 // Open reads the database in dir: every synset is parsed here
