@@ -135,16 +135,23 @@ func (w *WordNet) indexDefined() {
 	by := map[string][]Taxon{}
 	for _, p := range parts {
 		t := w.synsets[p.pos]
+		headsOf := map[string][]string{} // g's base forms in p's part of speech, read once per g
 		for i, g := range t.genus {
 			if g == "" {
 				continue
 			}
 			ref := synsetRef{p.pos, t.starts[i]}
-			var heads []string // g's base forms in the synset's part of speech
-			for _, l := range w.lemmas(g) {
-				if f := strings.ReplaceAll(l.form, "_", " "); l.pos == p.pos && !slices.Contains(heads, f) && !strings.Contains(f, " ") {
-					heads = append(heads, f)
+			heads, ok := headsOf[g]
+			if !ok {
+				for _, l := range w.lemmas(g) {
+					if f := strings.ReplaceAll(l.form, "_", " "); l.pos == p.pos && !slices.Contains(heads, f) && !strings.Contains(f, " ") {
+						heads = append(heads, f)
+					}
 				}
+				headsOf[g] = heads
+			}
+			if len(heads) == 0 {
+				continue
 			}
 			for _, x := range t.words[t.firstWord[i]:t.firstWord[i+1]] {
 				if strings.Contains(x, " ") {
