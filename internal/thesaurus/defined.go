@@ -90,8 +90,8 @@ type definedIndex struct {
 // digitally or magnetically recorded information", for "wipe"; "request"
 // for "ask"; "before" for "early"), each with that sense (Its,
 // ItsCommon) and Pointer 'g'. None when word's base forms head the
-// definitions of more than maxDefined senses, or of none. The index is
-// read from every synset the first time.
+// definitions of more than maxDefined senses, or of none. Open reads the
+// index from every synset.
 func (w *WordNet) Defined(word string) []Taxon {
 	w.defined.once.Do(w.indexDefined)
 	word = strings.ToLower(strings.TrimSpace(word))

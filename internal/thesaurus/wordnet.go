@@ -113,6 +113,9 @@ func Open(dir string) (*WordNet, error) {
 	if err := w.readCounts(filepath.Join(dir, "cntlist.rev")); err != nil {
 		return nil, err
 	}
+	// Defined's index, read now rather than on the first question that
+	// asks (≈70 ms: concurrent questions would wait on it).
+	w.defined.once.Do(w.indexDefined)
 	return w, nil
 }
 
