@@ -387,7 +387,15 @@ type Builtin struct {
 	// after a sentence of its chunk names it only as another kind
 	// ("Standard delivery takes …. Delivery is free on parts orders over
 	// £30"), is about that other kind too.
-	SameKind  bool
+	SameKind bool
+	// Defined (builtin:coverage-v32, see defined.go): when v24's relatives
+	// do not make the first chunk suffice, it is judged again with a
+	// question word it lacks held through a word it holds that WordNet's
+	// gloss defines by the question word ("delete", "wipe out … recorded
+	// information", for "wipe"; "request" for "ask"). Without a thesaurus
+	// that knows its glosses it changes nothing. Off:
+	// builtin:coverage-v31.
+	Defined   bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -412,7 +420,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true}
+		Payer: true, SameKind: true, Defined: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -518,7 +526,7 @@ var namedModels = []struct {
 		// key fact lower (round 29, docs/log/round-29-a29-det.md)
 		{name: "decides", value: func(b *Builtin) int { return boolInt(b.Decides) }},
 	}},
-	{BuiltinModel, []modelSwitch{
+	{V31Model, []modelSwitch{
 		flag("payer", func(b *Builtin) bool { return b.Payer }),
 		flag("samekind", func(b *Builtin) bool { return b.SameKind }),
 		// off in every named model: together they refused one no-answer
@@ -527,6 +535,7 @@ var namedModels = []struct {
 		{name: "condition", value: func(b *Builtin) int { return boolInt(b.Condition) }},
 		{name: "amountof", value: func(b *Builtin) int { return boolInt(b.AmountOf) }},
 	}},
+	{BuiltinModel, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1153,6 +1162,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			if taxa := b.taxa(question, ents, vocab, all[0].have); len(taxa) > 0 {
 				tries = append(tries, withTaxa(kin, taxa))
 			}
+		}
+		if b.Defined && b.Thesaurus != nil {
+			tries = b.withDefined(tries, question, ents, vocab, all[0].have) // defined.go
 		}
 		for i, credit := range tries {
 			if len(credit) == 0 {
