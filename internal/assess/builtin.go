@@ -395,7 +395,22 @@ type Builtin struct {
 	// information", for "wipe"; "request" for "ask"). Without a thesaurus
 	// that knows its glosses it changes nothing. Off:
 	// builtin:coverage-v31.
-	Defined   bool
+	Defined bool
+	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
+	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
+	// an instruction said of a subject the question does not name
+	// ("Business customers can …"), of what the question sets aside
+	// ("instead of a repair"), or deciding whether one gets a thing no
+	// visible document names, decides no yes/no question; an instruction
+	// for a stated purpose ("To pair the K50 …, hold …") answers only a
+	// "how" question about that purpose. Round 30 measured them +4
+	// refusals on the design sets (the four questions they were read
+	// from) and nothing on the confirm sets, the validation set or
+	// SciFact, so no named model turns them on.
+	Subject   bool
+	Instead   bool
+	Unnamed   bool
+	Purpose   bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -534,6 +549,11 @@ var namedModels = []struct {
 		// the confirm sets (round 29, docs/log/round-29-a29-noans.md)
 		{name: "condition", value: func(b *Builtin) int { return boolInt(b.Condition) }},
 		{name: "amountof", value: func(b *Builtin) int { return boolInt(b.AmountOf) }},
+		// off in every named model (round 30, docs/log/round-30-a30-yesno.md)
+		{name: "subject", value: func(b *Builtin) int { return boolInt(b.Subject) }},
+		{name: "instead", value: func(b *Builtin) int { return boolInt(b.Instead) }},
+		{name: "unnamed", value: func(b *Builtin) int { return boolInt(b.Unnamed) }},
+		{name: "purpose", value: func(b *Builtin) int { return boolInt(b.Purpose) }},
 	}},
 	{BuiltinModel, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
 }
@@ -758,6 +778,9 @@ type reading struct {
 	// qualified is what Builtin.Condition, Payer, AmountOf and SameKind
 	// read of the question (see qualified.go); nil when all four are off.
 	qualified *qualified
+	// decider is what Builtin.Subject, Instead, Unnamed and Purpose read
+	// of the question (see decider.go); nil when all four are off.
+	decider *decider
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -1071,6 +1094,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			q.anyAmount = q.anyAmount || q.statesAmount(r.about, asked, e.Text)
 		}
 	}
+	r.decider = b.deciderOf(question, ents, vocab, related, covers)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
