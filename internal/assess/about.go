@@ -140,6 +140,9 @@ func (r *reading) offAsked(t answertype.Question, title, text, sentence, expr st
 	if why := r.offQualified(t, title, text, sentence, expr); why != "" {
 		return why
 	}
+	if why := r.offDecider(t, text, sentence, expr); why != "" {
+		return why
+	}
 	a := r.about
 	if a == nil {
 		return r.offNotAsked(t, expr)

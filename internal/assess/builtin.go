@@ -387,7 +387,30 @@ type Builtin struct {
 	// after a sentence of its chunk names it only as another kind
 	// ("Standard delivery takes …. Delivery is free on parts orders over
 	// £30"), is about that other kind too.
-	SameKind  bool
+	SameKind bool
+	// Defined (builtin:coverage-v32, see defined.go): when v24's relatives
+	// do not make the first chunk suffice, it is judged again with a
+	// question word it lacks held through a word it holds that WordNet's
+	// gloss defines by the question word ("delete", "wipe out … recorded
+	// information", for "wipe"; "request" for "ask"). Without a thesaurus
+	// that knows its glosses it changes nothing. Off:
+	// builtin:coverage-v31.
+	Defined bool
+	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
+	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
+	// an instruction said of a subject the question does not name
+	// ("Business customers can …"), of what the question sets aside
+	// ("instead of a repair"), or deciding whether one gets a thing no
+	// visible document names, decides no yes/no question; an instruction
+	// for a stated purpose ("To pair the K50 …, hold …") answers only a
+	// "how" question about that purpose. Round 30 measured them +4
+	// refusals on the design sets (the four questions they were read
+	// from) and nothing on the confirm sets, the validation set or
+	// SciFact, so no named model turns them on.
+	Subject   bool
+	Instead   bool
+	Unnamed   bool
+	Purpose   bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
@@ -412,7 +435,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true}
+		Payer: true, SameKind: true, Defined: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -518,7 +541,7 @@ var namedModels = []struct {
 		// key fact lower (round 29, docs/log/round-29-a29-det.md)
 		{name: "decides", value: func(b *Builtin) int { return boolInt(b.Decides) }},
 	}},
-	{BuiltinModel, []modelSwitch{
+	{V31Model, []modelSwitch{
 		flag("payer", func(b *Builtin) bool { return b.Payer }),
 		flag("samekind", func(b *Builtin) bool { return b.SameKind }),
 		// off in every named model: together they refused one no-answer
@@ -526,7 +549,13 @@ var namedModels = []struct {
 		// the confirm sets (round 29, docs/log/round-29-a29-noans.md)
 		{name: "condition", value: func(b *Builtin) int { return boolInt(b.Condition) }},
 		{name: "amountof", value: func(b *Builtin) int { return boolInt(b.AmountOf) }},
+		// off in every named model (round 30, docs/log/round-30-a30-yesno.md)
+		{name: "subject", value: func(b *Builtin) int { return boolInt(b.Subject) }},
+		{name: "instead", value: func(b *Builtin) int { return boolInt(b.Instead) }},
+		{name: "unnamed", value: func(b *Builtin) int { return boolInt(b.Unnamed) }},
+		{name: "purpose", value: func(b *Builtin) int { return boolInt(b.Purpose) }},
 	}},
+	{BuiltinModel, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -749,6 +778,9 @@ type reading struct {
 	// qualified is what Builtin.Condition, Payer, AmountOf and SameKind
 	// read of the question (see qualified.go); nil when all four are off.
 	qualified *qualified
+	// decider is what Builtin.Subject, Instead, Unnamed and Purpose read
+	// of the question (see decider.go); nil when all four are off.
+	decider *decider
 	// askedVerbs and sceneVerbs are the terms of the question's verbs
 	// (answertype.Verbs) that are content terms, in the clause that asks
 	// and in the statement before it.
@@ -1062,6 +1094,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			q.anyAmount = q.anyAmount || q.statesAmount(r.about, asked, e.Text)
 		}
 	}
+	r.decider = b.deciderOf(question, ents, vocab, related, covers)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
@@ -1153,6 +1186,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			if taxa := b.taxa(question, ents, vocab, all[0].have); len(taxa) > 0 {
 				tries = append(tries, withTaxa(kin, taxa))
 			}
+		}
+		if b.Defined && b.Thesaurus != nil {
+			tries = b.withDefined(tries, question, ents, vocab, all[0].have) // defined.go
 		}
 		for i, credit := range tries {
 			if len(credit) == 0 {

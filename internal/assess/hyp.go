@@ -143,6 +143,8 @@ func linkHow(x thesaurus.Taxon) string {
 	switch {
 	case x.Pointer == '+':
 		return "a derived word"
+	case x.Pointer == 'g':
+		return "a word defined by it"
 	case x.Pointer != 0 && x.Pointer != '@' && x.Pointer != '~':
 		return "a related word"
 	case x.Broader:

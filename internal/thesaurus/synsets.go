@@ -32,6 +32,9 @@ type synsetTable struct {
 	firstWord, firstPtr []int32
 	words               []string
 	ptrs                []pointer
+	// genus is each synset's gloss's head word (see genusOf), "" when
+	// none: what Defined reads.
+	genus []string
 	// begins has bit o set when a synset's line begins at byte o: Open's
 	// checks of every offset the index and the pointers name read it
 	// (a binary search each was a tenth of the load), then drop it.
@@ -70,6 +73,7 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 	arena := make([]byte, 0, len(data)/8) // every word's text, one after another
 	spans := make([][2]int32, 0, 2*lines) // each word's place in arena
 	var fs [][2]int                       // the fields of the line being read
+	heads := map[string]string{}          // genus words, each kept once
 	t.begins = make([]uint64, len(data)/64+1)
 	for n, off := 1, 0; off < len(data); n++ {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -85,9 +89,12 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("line %d (byte %d): %s", n, start, fmt.Sprintf(format, a...))
 		}
+		g := ""
 		if i := slices.Index(line, '|'); i >= 0 {
+			g = genusOf(line[i+1:], heads)
 			line = line[:i]
 		}
+		t.genus = append(t.genus, g)
 		t.starts = append(t.starts, int32(start))
 		t.begins[start>>6] |= 1 << (start & 63)
 		t.firstWord = append(t.firstWord, int32(len(spans)))

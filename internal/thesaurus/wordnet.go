@@ -69,6 +69,7 @@ type WordNet struct {
 	// a lemma's form ("ask": its noun and verb senses).
 	formTags map[string]int
 	taxa     sync.Map // word → []Taxon (Taxa)
+	defined  definedIndex
 }
 
 // Open reads the database in dir: every synset is parsed here
@@ -112,6 +113,9 @@ func Open(dir string) (*WordNet, error) {
 	if err := w.readCounts(filepath.Join(dir, "cntlist.rev")); err != nil {
 		return nil, err
 	}
+	// Defined's index, read now rather than on the first question that
+	// asks (≈70 ms: concurrent questions would wait on it).
+	w.defined.once.Do(w.indexDefined)
 	return w, nil
 }
 
