@@ -247,8 +247,11 @@ func (d *decider) onlyAside(sentence string) bool {
 // restricts it that the question does not hold, in any form or by a
 // substitute ("Business customers"); "" otherwise.
 func (d *decider) otherSubject(sentence, expr string) string {
+	e := strings.TrimSpace(expr)
 	for _, m := range reBeforeModal.FindAllStringSubmatchIndex(sentence, -1) {
-		if !strings.EqualFold(strings.TrimSpace(sentence[m[1]-len(strings.TrimSpace(expr)):m[1]]), strings.TrimSpace(expr)) {
+		// the modal matched is expr: the match ends with it (an
+		// instruction longer than the match is not it)
+		if m[1] < len(e) || !strings.EqualFold(strings.TrimSpace(sentence[m[1]-len(e):m[1]]), e) {
 			continue
 		}
 		ws := strings.Fields(sentence[m[2]:m[3]])

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -87,6 +88,38 @@ func TestDecider(t *testing.T) {
 			case !dc.refused && !res.Assessment.Sufficient:
 				t.Errorf("%s refused %q: %s", b.Model(), dc.q, res.Assessment.Reason)
 			}
+		}
+	}
+}
+
+// TestDeciderShortSubject: Builtin.Subject reads the subject of a modal
+// (otherSubject) for every yes/no expression that is a modal or an
+// instruction; an instruction longer than the text up to a modal that
+// opens its sentence ("Pro users may: contact warrantysupport …", the
+// match "Pro users may" 13 bytes, the instruction "contact
+// warrantysupport" 23) sliced the sentence before its start and panicked.
+// Now the assessment is made, and not on the modal, whose subject the
+// question does not name. (The instruction after it in the same sentence
+// is still read as the asker's: Subject's "addressed to" reads only the
+// sentences before an instruction's — left as a30-yesno wrote it.)
+func TestDeciderShortSubject(t *testing.T) {
+	page := Evidence{ChunkID: "faq-trade#0", Title: "VAT invoices for spare parts", Text: "Pro users may: contact warrantysupport with your order number."}
+	corpus := append(append([]Evidence{}, hollinLike...), page, Evidence{ChunkID: "pol-returns#0", Title: "Returns", Text: "Refunds are paid to the card you used."})
+	b, _ := assessorOver(corpus)
+	b.Subject = true
+	q := "I ordered the wrong spare part by mistake, can I send it back for a refund?"
+	res := assessChecked(t, b, Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: []Evidence{page}})
+	if strings.Contains(res.Assessment.Reason, `"may"`) {
+		t.Errorf("%s accepted %q on a modal of pro users: %s", b.Model(), q, res.Assessment.Reason)
+	}
+	d := &decider{an: b.an, covers: func(have map[string]bool, t string) bool { return have[t] }, qterms: b.an.Terms(q)}
+	for _, c := range []struct{ sentence, expr, want string }{
+		{page.Text, "contact warrantysupport", ""},
+		{page.Text, "may", "Pro users"},
+		{"We can; email parts@hollin.example with your order number.", "email parts", ""},
+	} {
+		if got := d.otherSubject(c.sentence, c.expr); got != c.want {
+			t.Errorf("otherSubject(%q, %q) = %q, want %q", c.sentence, c.expr, got, c.want)
 		}
 	}
 }

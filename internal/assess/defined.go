@@ -23,7 +23,7 @@ type Definer interface {
 // the question's own, that the asker's documents use (linked, as taxa
 // reads its relatives). The asker names the action or the thing in the
 // word the definition gives; the page, in the word defined. A question
-// word heading more than a hundred senses' definitions ("part",
+// word heading more than fifty senses' definitions ("part",
 // "remove") gives none (thesaurus.maxDefined). Without a thesaurus that
 // knows its glosses, none.
 func (b *Builtin) defined(question string, ents []Entity, vocab Vocabulary, chunk map[string]bool) map[string][]synonym {

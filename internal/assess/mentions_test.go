@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
@@ -187,5 +188,42 @@ func TestMentionsMemo(t *testing.T) {
 	m.put(k, "Long", long, map[string]bool{"long": true})
 	if _, ok := m.kept.Peek(k); ok || m.kept.Len() != 1 {
 		t.Error("a text past maxMentionedText was kept")
+	}
+}
+
+// TestMentionsMemoConcurrent: callers on several goroutines at once (the
+// worker's activities run concurrently) each get the mentions made anew,
+// over more chunks than the memo keeps, so that puts, hits and evictions
+// interleave; run with -race too (the memo's cache must be safe for
+// concurrent use, and no map it hands out is written).
+func TestMentionsMemoConcurrent(t *testing.T) {
+	an := terms.New()
+	const chunks = maxMentioned + maxMentioned/2
+	pairs := make([][2]string, chunks)
+	want := make([]map[string]bool, chunks)
+	for i := range pairs {
+		pairs[i] = [2]string{fmt.Sprintf("Hollin K%d kettle", i), fmt.Sprintf("Descale the K%d every %d weeks with citric acid; pair it with the app.", i, i%9+1)}
+		want[i] = mentionsOf([][]string{an.Terms(pairs[i][0]), an.Terms(pairs[i][1])})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for n := range 4 * chunks {
+				i := (n*(2*g+1) + g*37) % chunks
+				if got := TitledMentions(an, pairs[i][0], pairs[i][1]); !maps.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("goroutine %d, chunk %d: %d keys, want %d", g, i, len(got), len(want[i]))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := KeptMentions(); n > maxMentioned {
+		t.Errorf("the memo keeps %d chunks, more than %d", n, maxMentioned)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -180,6 +181,45 @@ func TestAboveBlocks(t *testing.T) {
 		}
 		if got[nb] != 0xdeadbeef || got[nb+1] != 0xdeadbeef {
 			t.Fatalf("trial %d: wrote past %d masks", trial, nb)
+		}
+	}
+}
+
+// The block scan keeps the same offers with its masks as without when
+// headers hold the factors TestAboveBlocks tests one block at a time —
+// NaN of either sign, ±Inf, ±0, negative, subnormal — so that the floor
+// itself may become NaN, infinite or a tie during a batch, and when the
+// last block is partial (its records go through the loop alone).
+// TestMaskedScanSameOffers only has the factors BuildCodes writes for
+// real vectors.
+func TestMaskedScanSpecialFactors(t *testing.T) {
+	special := []float32{float32(math.NaN()), math.Float32frombits(0xffc00001), float32(math.Inf(1)), float32(math.Inf(-1)),
+		0, float32(math.Copysign(0, -1)), -0.03, 1e-40}
+	for trial := range 40 {
+		rng := rand.New(rand.NewPCG(30, uint64(trial)))
+		n := 32*(1+rng.IntN(40)) + rng.IntN(32)
+		sub, est := benchBlockSubset(rng, n)
+		share := []int{0, 64, 8, 2}[trial%4] // 1 in share headers special; 0: none
+		for j := range sub.heads {
+			if share > 0 && rng.IntN(share) == 0 {
+				sub.heads[j] = sub.heads[j]&^0xffffffff | uint64(math.Float32bits(special[rng.IntN(len(special))]))
+			}
+		}
+		for _, keep := range []int{1, 3, 40, 500} {
+			scan := func(masked bool) *bestSet {
+				sub.masked = masked
+				top := newBestSet(keep)
+				var s Store
+				if err := s.scanSubsetBlocks(ctx, sub, est, top); err != nil {
+					t.Fatal(err)
+				}
+				return top
+			}
+			want, got := scan(false), scan(true)
+			if !slices.Equal(got.keys, want.keys) || got.floor != want.floor || got.full != want.full {
+				t.Fatalf("trial %d (%d records, 1 in %d special), keep %d: with masks %d keys (floor %x), without %d (floor %x), or others",
+					trial, n, share, keep, len(got.keys), got.floor, len(want.keys), want.floor)
+			}
 		}
 	}
 }
