@@ -1,9 +1,6 @@
 package assess
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // A reading of a yes/no question's evidence (branch a29-det, round 29;
 // Builtin.Decides, "+decides", off in every named model). Round 28 found
@@ -29,7 +26,7 @@ import (
 // clause that asks, one of its verbs or frame words, or a code the
 // question names.
 func (a *about) decidesAsked(sentence, expr string) bool {
-	if !reModalWord.MatchString(strings.TrimSpace(expr)) && !strings.Contains(strings.TrimSpace(expr), " ") {
+	if !modalOrInstruction(expr) {
 		return true
 	}
 	return a.holds(sentence) || a.holdsVerb(sentence) || a.namesCode(sentence)
