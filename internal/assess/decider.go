@@ -79,11 +79,11 @@ var (
 	// rePurpose is a sentence opening with its purpose: "To pair the K50
 	// with the app, hold …".
 	rePurpose = regexp.MustCompile(`(?i)^\s*(?:to|in order to)\s+([^,;:]+),`)
+	// reModalIn is a modal in a sentence.
+	reModalIn = regexp.MustCompile(`(?i)\b(?:` + modalWords + `)\b`)
 	// reBeforeModal is the noun phrase before a modal: its words, the
 	// modal right after.
-	// reModalIn is a modal in a sentence.
-	reModalIn     = regexp.MustCompile(`(?i)\b(?:can|may|must|should|shall|need|needs)\b`)
-	reBeforeModal = regexp.MustCompile(`(?i)((?:[\p{L}][\p{L}'-]*\s+)+)(?:can|may|must|should|shall|need|needs)\b`)
+	reBeforeModal = regexp.MustCompile(`(?i)((?:[\p{L}][\p{L}'-]*\s+)+)(?:` + modalWords + `)\b`)
 )
 
 // asideStop ends the thing a phrase sets aside, or the thing a question

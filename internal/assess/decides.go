@@ -32,5 +32,9 @@ func (a *about) decidesAsked(sentence, expr string) bool {
 	return a.holds(sentence) || a.holdsVerb(sentence) || a.namesCode(sentence)
 }
 
+// modalWords are the modals the yes/no finder takes, as a regexp
+// alternation.
+const modalWords = "can|may|must|should|shall|need|needs"
+
 // reModalWord is a modal the yes/no finder takes.
-var reModalWord = regexp.MustCompile(`(?i)^(?:can|may|must|should|shall|need|needs)$`)
+var reModalWord = regexp.MustCompile(`(?i)^(?:` + modalWords + `)$`)
