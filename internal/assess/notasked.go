@@ -82,17 +82,22 @@ func (b *Builtin) dropBackground(a *about, vocab Vocabulary) {
 // terms less the background words (a.own, when some are left), and a
 // verb or frame word alone does not make a period one of what is asked.
 func (a *about) statesPeriodElsewhere(t answertype.Question, text string) bool {
-	if !a.strict {
-		return a.statesPeriod(t, text)
-	}
-	if len(a.own) > 0 {
-		own := *a
-		own.terms = a.own
-		a = &own
+	return a.statesElsewhere(t, text, nil)
+}
+
+// statesElsewhere is statesPeriodElsewhere for the expressions of t, each
+// counted only when said(sentence, expr) holds too (said nil: every one):
+// PeriodOf's evidence allowance, and AmountOf's (qualified.statesAmount).
+func (a *about) statesElsewhere(t answertype.Question, text string, said func(sentence, expr string) bool) bool {
+	own := a
+	if a.strict && len(a.own) > 0 {
+		c := *a
+		c.terms = a.own
+		own = &c
 	}
 	for _, s := range citation.Sentences(text) {
 		for _, ex := range t.Find(s) {
-			if a.periodOfAsked(s, ex) && !a.onlyVerb(s, ex) {
+			if (said == nil || said(s, ex)) && own.periodOfAsked(s, ex) && !(a.strict && own.onlyVerb(s, ex)) {
 				return true
 			}
 		}

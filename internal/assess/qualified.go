@@ -239,20 +239,7 @@ func (q *qualified) otherCase(sentence, expr string) string {
 // strictness when a is strict) that is said of the question's case and
 // payer (otherCase): AmountOf's evidence allowance.
 func (q *qualified) statesAmount(a *about, t answertype.Question, text string) bool {
-	own := a
-	if a.strict && len(a.own) > 0 {
-		c := *a
-		c.terms = a.own
-		own = &c
-	}
-	for _, s := range citation.Sentences(text) {
-		for _, ex := range t.Find(s) {
-			if q.otherCase(s, ex) == "" && own.periodOfAsked(s, ex) && !(a.strict && own.onlyVerb(s, ex)) {
-				return true
-			}
-		}
-	}
-	return false
+	return a.statesElsewhere(t, text, func(s, ex string) bool { return q.otherCase(s, ex) == "" })
 }
 
 // continuesKind is, when sentence names the head of one of kinds only
