@@ -1089,7 +1089,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	r.qualified = b.qualifiedOf(question, ents, vocab)
-	if q := r.qualified; q != nil && q.amountOf && r.about != nil && asked.Type == answertype.Money {
+	if q := r.qualified; q != nil && b.AmountOf && r.about != nil && asked.Type == answertype.Money {
 		for _, e := range req.Evidence {
 			q.anyAmount = q.anyAmount || q.statesAmount(r.about, asked, e.Text)
 		}

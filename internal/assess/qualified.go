@@ -60,14 +60,10 @@ const V30Model = "builtin:coverage-v30"
 // design sets (fresh11 u84) and lost an answerable one of the confirm
 // sets (fresh16, WordNet and without), so no named model turns them on.
 type qualified struct {
-	b         *Builtin
-	an        *terms.Analyzer
-	sameKind  bool        // Builtin.SameKind
+	b         *Builtin    // its switches: Condition, Payer, AmountOf, SameKind
 	conds     []condition // the conditions the question states (Builtin.Condition)
-	condition bool        // Builtin.Condition
 	other     string      // the payer the question names when it is not the asker: "you", a name (Builtin.Payer)
 	byPay     bool        // other is the subject of "pay" ("how much do you pay …"), not the object of "cost"
-	amountOf  bool        // Builtin.AmountOf
 	anyAmount bool        // some chunk of the evidence states an amount of what is asked (a Money question)
 	whys      []string    // the reasons offQualified gave, for qualifiedAside
 }
@@ -118,7 +114,7 @@ func (b *Builtin) qualifiedOf(question string, ents []Entity, vocab Vocabulary) 
 	if !b.Condition && !b.Payer && !b.AmountOf && !b.SameKind {
 		return nil
 	}
-	q := &qualified{b: b, an: b.an, condition: b.Condition, amountOf: b.AmountOf, sameKind: b.SameKind}
+	q := &qualified{b: b}
 	if b.Condition {
 		q.conds = conditionsOf(b.an, question)
 	}
@@ -192,7 +188,7 @@ func (r *reading) qualifiedAside(ev *Evidence) string {
 // offQualifiedWhy is offQualified's reading.
 func (r *reading) offQualifiedWhy(t answertype.Question, title, text, sentence, expr string) string {
 	q := r.qualified
-	if q.sameKind {
+	if q.b.SameKind {
 		if other := q.b.continuesKind(text, sentence, r.kinds); other != "" {
 			return "said of " + other + ", and the question asks of another kind"
 		}
@@ -203,7 +199,7 @@ func (r *reading) offQualifiedWhy(t answertype.Question, title, text, sentence, 
 	if why := q.otherCase(sentence, expr); why != "" {
 		return why
 	}
-	if q.amountOf && !q.anyAmount && r.about != nil && !r.about.periodOfAsked(sentence, expr) && !r.about.holds(title) {
+	if q.b.AmountOf && !q.anyAmount && r.about != nil && !r.about.periodOfAsked(sentence, expr) && !r.about.holds(title) {
 		return "an amount of " + strings.TrimSpace(clauseOf(sentence, expr)) + ", not of what the question asks"
 	}
 	return ""
@@ -215,8 +211,8 @@ func (r *reading) offQualifiedWhy(t answertype.Question, title, text, sentence, 
 func (q *qualified) otherCase(sentence, expr string) string {
 	clause := clauseOf(sentence, expr)
 	free := reFreeWord.MatchString(strings.TrimSpace(strings.ToLower(expr)))
-	if q.condition {
-		for _, c := range conditionsOf(q.an, clause) {
+	if q.b.Condition {
+		for _, c := range conditionsOf(q.b.an, clause) {
 			for _, qc := range q.conds {
 				if c.noun == qc.noun && c.in != qc.in {
 					return "said " + c.text + ", and the question asks " + qc.text
