@@ -96,21 +96,17 @@ func (w *WordNet) Defined(word string) []Taxon {
 	w.defined.once.Do(w.indexDefined)
 	word = strings.ToLower(strings.TrimSpace(word))
 	var out []Taxon
+	// seen: the forms of word (each read once), then the words given
 	seen := map[string]bool{word: true}
 	forms := []string{word}
 	for _, l := range w.lemmas(word) {
-		forms = append(forms, strings.ReplaceAll(l.form, "_", " "))
-	}
-	for _, f := range forms {
-		seen[f] = true
+		if f := strings.ReplaceAll(l.form, "_", " "); !seen[f] {
+			seen[f] = true
+			forms = append(forms, f)
+		}
 	}
 	n := 0
-	done := map[string]bool{}
 	for _, f := range forms {
-		if done[f] {
-			continue
-		}
-		done[f] = true
 		n += len(w.defined.by[f])
 		for _, x := range w.defined.by[f] {
 			if !seen[x.Word] {
