@@ -54,14 +54,14 @@ func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]i
 	// restriction.
 	cand := v.denseDocs()
 	if allowed != nil && allowed != v.docs {
-		cand = s.set(0, words)
+		cand = grown(&s.cand, words)
 		defer clear(cand)
 		roaring.And(v.docs, allowed).WriteDenseTo(cand)
 	}
 	// The found terms' sets lie one after another in one slice: set i's
 	// word w is sets[i*words+w]. Cleared at the end, so the pool's are
 	// zero.
-	sets := s.set(1, len(holding)*words)
+	sets := grown(&s.sets, len(holding)*words)
 	defer clear(sets)
 	for i, bm := range holding {
 		bm.WriteDenseTo(sets[i*words : (i+1)*words])
@@ -134,24 +134,21 @@ func (v *Visible) Holdings(terms []string, allowed *roaring.Bitmap) map[uint64]i
 const denseHeld = 16
 
 // heldScratch is Holdings' working memory, pooled by the index: the dense
-// bit sets (sets[0] the allowed candidates', sets[1] the found terms'), the
+// bit sets (cand the allowed candidates', sets the found terms'), the
 // counts by mask and the masks counted. Sets and counts are all zero
 // whenever the scratch is in the pool.
 type heldScratch struct {
-	sets   [][]uint64
-	counts []int32
-	masks  []uint32
+	cand, sets []uint64
+	counts     []int32
+	masks      []uint32
 }
 
-// set returns sets[i], n words long.
-func (s *heldScratch) set(i, n int) []uint64 {
-	for len(s.sets) <= i {
-		s.sets = append(s.sets, nil)
+// grown returns *set, n words long, made anew when it is shorter.
+func grown(set *[]uint64, n int) []uint64 {
+	if len(*set) < n {
+		*set = make([]uint64, n)
 	}
-	if len(s.sets[i]) < n {
-		s.sets[i] = make([]uint64, n)
-	}
-	return s.sets[i][:n]
+	return (*set)[:n]
 }
 
 // countsArray returns the counts by mask, 2^denseHeld of them.
