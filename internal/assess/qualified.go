@@ -209,10 +209,8 @@ func (r *reading) offQualifiedWhy(t answertype.Question, title, text, sentence, 
 // case than the question's (Condition) or paid by another payer (Payer);
 // "" when it is not.
 func (q *qualified) otherCase(sentence, expr string) string {
-	clause := clauseOf(sentence, expr)
-	free := reFreeWord.MatchString(strings.TrimSpace(strings.ToLower(expr)))
-	if q.b.Condition {
-		for _, c := range conditionsOf(q.b.an, clause) {
+	if len(q.conds) > 0 { // Builtin.Condition, and the question states one
+		for _, c := range conditionsOf(q.b.an, clauseOf(sentence, expr)) {
 			for _, qc := range q.conds {
 				if c.noun == qc.noun && c.in != qc.in {
 					return "said " + c.text + ", and the question asks " + qc.text
@@ -220,7 +218,7 @@ func (q *qualified) otherCase(sentence, expr string) string {
 			}
 		}
 	}
-	if q.other != "" && (free || q.byPay && !rePay.MatchString(sentence)) {
+	if q.other != "" && (reFreeWord.MatchString(strings.TrimSpace(strings.ToLower(expr))) || q.byPay && !rePay.MatchString(sentence)) {
 		pays := " pays"
 		if strings.EqualFold(q.other, "you") {
 			pays = " pay"
