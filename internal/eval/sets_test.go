@@ -45,6 +45,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh28.jsonl", "testdata/eval/hollin-fresh28-facts.jsonl"}, // make eval-fresh28
 	{"testdata/eval/hollin-fresh29.jsonl", "testdata/eval/hollin-fresh29-facts.jsonl"}, // make eval-fresh29
 	{"testdata/eval/hollin-fresh30.jsonl", "testdata/eval/hollin-fresh30-facts.jsonl"}, // make eval-fresh30
+	{"testdata/eval/hollin-fresh31.jsonl", "testdata/eval/hollin-fresh31-facts.jsonl"}, // make eval-fresh31
 }
 
 const repoRoot = "../.."
