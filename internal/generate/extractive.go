@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV30Model = router.BuiltinGenerateModelV30
 	ExtractiveV29Model = router.BuiltinGenerateModelV29
 	ExtractiveV28Model = router.BuiltinGenerateModelV28
 	ExtractiveV27Model = router.BuiltinGenerateModelV27
@@ -357,7 +358,29 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v30 (ExtractiveModel) says what each part of the question asks:
+// v31 (ExtractiveModel) cites another page only for what the question
+// asks (rule 3):
+//
+//   - for a question asking one thing, another source adds a word only
+//     when its title holds a content word of the clause that asks that no
+//     chosen sentence nor title holds, whatever source opened and whatever
+//     type is expected (v18 asked it after an accepted opening, v25 once a
+//     value is given): "A grinding noise ... usually means the blades are
+//     worn" (X200 blade assembly) adds "worn" to "It does not cover blade
+//     wear, ..." for "are blades that have worn down covered under the
+//     warranty?" but is not about the warranty;
+//   - for a question asking two or more things, another source adds a
+//     word only when it holds an expression of the type a part asks and
+//     a content word of that part no chosen sentence nor title holds (see
+//     partAdds): it answers the part it adds to;
+//   - another source's instruction elaborates the opening's (rule 3's
+//     elaborates, when the opening source does not answer or the source
+//     ranks above it) only when it holds a content word of the question:
+//     "Descale it once a month with citric acid" shares "descale" with "In
+//     hard-water areas, descale kettles ... more often" but says nothing
+//     of "getting my broken kettle fixed under the warranty".
+//
+// v30 (ExtractiveV30Model) says what each part of the question asks:
 //
 //   - rule 10 gives each part its own value: a value one part takes
 //     answers no other ("within 14 days", a period the date finder reads
@@ -482,7 +505,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 30 (ExtractiveModel), 29 (ExtractiveV29Model, without
+	// Version is 31 (ExtractiveModel), 30 (ExtractiveV30Model, without
+	// v31's second-source gates: see the rules marked v31), 29 (ExtractiveV29Model, without
 	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
@@ -515,10 +539,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV30(an)
+	return NewExtractiveV31(an)
 }
 
-// NewExtractiveV30 returns version 30 (ExtractiveModel).
+// NewExtractiveV31 returns version 31 (ExtractiveModel).
+func NewExtractiveV31(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV30(an)
+	g.Version = 31
+	return g
+}
+
+// NewExtractiveV30 returns version 30 (ExtractiveV30Model).
 func NewExtractiveV30(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV29(an)
 	g.Version = 30
@@ -690,6 +721,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV30Model:
+		return NewExtractiveV30(an), nil
 	case ExtractiveV29Model:
 		return NewExtractiveV29(an), nil
 	case ExtractiveV28Model:
@@ -801,6 +834,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV28Model
 	case g.Version == 29:
 		return ExtractiveV29Model
+	case g.Version == 30:
+		return ExtractiveV30Model
 	}
 	return ExtractiveModel
 }
@@ -1357,7 +1392,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// "settings" to "How many speed settings has the X200 got, and
 			// what's the fastest it spins?" answered by "three speeds"
 			// and "22,000 RPM".
-			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen)) {
+			// v31: so too for every question asking one thing, whatever
+			// source opened and whatever type it expects: a page using a
+			// question word in passing ("A grinding noise, or food left in
+			// chunks, usually means the blades are worn" beside the
+			// warranty's "It does not cover blade wear, ...", for "are
+			// blades that have worn down covered under the warranty?")
+			// adds a second subject, not a missing part.
+			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen) || g.Version >= 31 && asksOnce) {
 				adds = slices.ContainsFunc(content, func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
@@ -1437,7 +1479,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				})
 			why := ""
 			switch {
-			case bearsOn && adds && on && s.score >= g.AddRatio*best.score:
+			// v31: for a question asking two or more things, the word is
+			// one of a part the sentence answers (see partAdds).
+			case bearsOn && adds && on && s.score >= g.AddRatio*best.score && (g.Version < 31 || asksOnce || g.partAdds(req.Question, s, covered, verbs, named)):
 				why = "adds"
 			// v13: another source's equally complete answer is an answer:
 			// for a question expecting a type of answer, it holds an
@@ -1448,7 +1492,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair).
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
-			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
+			// v31: an instruction holding no content word of the question
+			// elaborates the opening's subject, not the question: beside
+			// an opening source that does not answer (or below a source
+			// ranked above it), it is not cited ("Descale it once a
+			// month with citric acid" beside "In hard-water areas,
+			// descale kettles ... more often", for "Whats the process for
+			// getting my broken kettle fixed under the warrenty?").
+			case asked.Type == answertype.Procedure && s.typed && (g.Version < 31 || len(s.own) > 0) && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
 			if why != "" {
@@ -3475,6 +3526,34 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 	}
 	return out
+}
+
+// partAdds reports whether sentence s of another source answers a part of
+// a question asking two or more things (askingParts) that the answer has
+// not (v31, rule 3): it holds an expression of the type that part asks
+// (answertype.Classify; any sentence for a part expecting no type) and a
+// content word of the part that no chosen sentence nor title holds
+// (covered), not a verb of the question nor a word of a name it holds. A
+// page adding a word of one part beside nothing of its kind adds a second
+// subject: "It does not cover blade wear, cracked jars, ..." decides "is a
+// cracked X200 jar covered" beside the recall notice's answer to "what if
+// it is from batch B-2291". A question of fewer than two such parts
+// (askingParts) is not read so.
+func (g *Extractive) partAdds(question string, s *sentence, covered, verbs, named map[string]bool) bool {
+	parts := askingParts(question)
+	if len(parts) < 2 {
+		return true
+	}
+	for _, p := range parts {
+		pt := answertype.Classify(p)
+		if pt.Type != answertype.Description && !g.holds(pt, s.text) {
+			continue
+		}
+		if slices.ContainsFunc(g.content(p, pt), func(t string) bool { return s.own[t] && !covered[t] && !verbs[t] && !named[t] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // partsValued reports whether the question asks two or more things,
