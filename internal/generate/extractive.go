@@ -369,10 +369,6 @@ const (
 //     worn" (X200 blade assembly) adds "worn" to "It does not cover blade
 //     wear, ..." for "are blades that have worn down covered under the
 //     warranty?" but is not about the warranty;
-//   - for a question asking two or more things, another source adds a
-//     word only when it holds an expression of the type a part asks and
-//     a content word of that part no chosen sentence nor title holds (see
-//     partAdds): it answers the part it adds to;
 //   - another source's instruction elaborates the opening's (rule 3's
 //     elaborates, when the opening source does not answer or the source
 //     ranks above it) only when it holds a content word of the question:
@@ -1479,9 +1475,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				})
 			why := ""
 			switch {
-			// v31: for a question asking two or more things, the word is
-			// one of a part the sentence answers (see partAdds).
-			case bearsOn && adds && on && s.score >= g.AddRatio*best.score && (g.Version < 31 || asksOnce || g.partAdds(req.Question, s, covered, verbs, named)):
+			case bearsOn && adds && on && s.score >= g.AddRatio*best.score:
 				why = "adds"
 			// v13: another source's equally complete answer is an answer:
 			// for a question expecting a type of answer, it holds an
@@ -3526,34 +3520,6 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 		}
 	}
 	return out
-}
-
-// partAdds reports whether sentence s of another source answers a part of
-// a question asking two or more things (askingParts) that the answer has
-// not (v31, rule 3): it holds an expression of the type that part asks
-// (answertype.Classify; any sentence for a part expecting no type) and a
-// content word of the part that no chosen sentence nor title holds
-// (covered), not a verb of the question nor a word of a name it holds. A
-// page adding a word of one part beside nothing of its kind adds a second
-// subject: "It does not cover blade wear, cracked jars, ..." decides "is a
-// cracked X200 jar covered" beside the recall notice's answer to "what if
-// it is from batch B-2291". A question of fewer than two such parts
-// (askingParts) is not read so.
-func (g *Extractive) partAdds(question string, s *sentence, covered, verbs, named map[string]bool) bool {
-	parts := askingParts(question)
-	if len(parts) < 2 {
-		return true
-	}
-	for _, p := range parts {
-		pt := answertype.Classify(p)
-		if pt.Type != answertype.Description && !g.holds(pt, s.text) {
-			continue
-		}
-		if slices.ContainsFunc(g.content(p, pt), func(t string) bool { return s.own[t] && !covered[t] && !verbs[t] && !named[t] }) {
-			return true
-		}
-	}
-	return false
 }
 
 // partsValued reports whether the question asks two or more things,
