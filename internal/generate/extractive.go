@@ -361,14 +361,12 @@ const (
 // v31 (ExtractiveModel) cites another page only for what the question
 // asks (rule 3):
 //
-//   - for a question asking one thing, another source adds a word only
-//     when its title holds a content word of the clause that asks that no
-//     chosen sentence nor title holds, whatever source opened and whatever
-//     type is expected (v18 asked it after an accepted opening, v25 once a
-//     value is given): "A grinding noise ... usually means the blades are
-//     worn" (X200 blade assembly) adds "worn" to "It does not cover blade
-//     wear, ..." for "are blades that have worn down covered under the
-//     warranty?" but is not about the warranty;
+//   - for a question asking one thing, a source ranked below the opening
+//     one adds a word only when its title holds a content word of the
+//     clause that asks that no chosen sentence nor title holds, whatever
+//     source opened and whatever type is expected (v18 asked it after an
+//     accepted opening, v25 once a value is given): a page using a
+//     question word in passing adds a second subject, not a missing part;
 //   - another source's instruction elaborates the opening's (rule 3's
 //     elaborates, when the opening source does not answer or the source
 //     ranks above it) only when it holds a content word of the question:
@@ -1389,13 +1387,14 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// what's the fastest it spins?" answered by "three speeds"
 			// and "22,000 RPM".
 			// v31: so too for every question asking one thing, whatever
-			// source opened and whatever type it expects: a page using a
-			// question word in passing ("A grinding noise, or food left in
-			// chunks, usually means the blades are worn" beside the
-			// warranty's "It does not cover blade wear, ...", for "are
-			// blades that have worn down covered under the warranty?")
-			// adds a second subject, not a missing part.
-			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen) || g.Version >= 31 && asksOnce) {
+			// source opened and whatever type it expects, when the source
+			// ranks below the opening one: a page using a question word
+			// in passing adds a second subject, not a missing part. A
+			// source ranked above keeps its pass for rank (the ranking
+			// judged it on the whole question): read so too, it was the
+			// relevant page in 228 of the 551 pages it dropped when the
+			// design questions' pages were shuffled (round 31, g31-gen).
+			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen) || g.Version >= 31 && asksOnce && !above) {
 				adds = slices.ContainsFunc(content, func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
