@@ -359,20 +359,12 @@ const (
 // onQuestion and padRules).
 //
 // v31 (ExtractiveModel) cites another page only for what the question
-// asks (rule 3):
-//
-//   - for a question asking one thing, a source ranked below the opening
-//     one adds a word only when its title holds a content word of the
-//     clause that asks that no chosen sentence nor title holds, whatever
-//     source opened and whatever type is expected (v18 asked it after an
-//     accepted opening, v25 once a value is given): a page using a
-//     question word in passing adds a second subject, not a missing part;
-//   - another source's instruction elaborates the opening's (rule 3's
-//     elaborates, when the opening source does not answer or the source
-//     ranks above it) only when it holds a content word of the question:
-//     "Descale it once a month with citric acid" shares "descale" with "In
-//     hard-water areas, descale kettles ... more often" but says nothing
-//     of "getting my broken kettle fixed under the warranty".
+// asks: in rule 3, another source's instruction elaborates the opening's
+// (elaborates, when the opening source does not answer or the source
+// ranks above it) only when it holds a content word of the question:
+// "Descale it once a month with citric acid" shares "descale" with "In
+// hard-water areas, descale kettles ... more often" but says nothing of
+// "getting my broken kettle fixed under the warranty".
 //
 // v30 (ExtractiveV30Model) says what each part of the question asks:
 //
@@ -500,7 +492,7 @@ type Extractive struct {
 	// things (v20, see otherSide).
 	ParallelShare float64
 	// Version is 31 (ExtractiveModel), 30 (ExtractiveV30Model, without
-	// v31's second-source gates: see the rules marked v31), 29 (ExtractiveV29Model, without
+	// v31's elaborating gate: see the rule marked v31), 29 (ExtractiveV29Model, without
 	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
@@ -1386,15 +1378,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// "settings" to "How many speed settings has the X200 got, and
 			// what's the fastest it spins?" answered by "three speeds"
 			// and "22,000 RPM".
-			// v31: so too for every question asking one thing, whatever
-			// source opened and whatever type it expects, when the source
-			// ranks below the opening one: a page using a question word
-			// in passing adds a second subject, not a missing part. A
-			// source ranked above keeps its pass for rank (the ranking
-			// judged it on the whole question): read so too, it was the
-			// relevant page in 228 of the 551 pages it dropped when the
-			// design questions' pages were shuffled (round 31, g31-gen).
-			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen) || g.Version >= 31 && asksOnce && !above) {
+			if g.Version >= 25 && adds && (answersTyped || g.Version >= 30 && !asksOnce && partsValued(req.Question, chosen)) {
 				adds = slices.ContainsFunc(content, func(t string) bool {
 					return titles[s.source][t] && !covered[t] && !verbs[t] && (askingWords[t] || above) &&
 						!answertype.NumberWord(t) && !named[t]
@@ -1486,12 +1470,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
 			// v31: an instruction holding no content word of the question
-			// elaborates the opening's subject, not the question: beside
-			// an opening source that does not answer (or below a source
-			// ranked above it), it is not cited ("Descale it once a
-			// month with citric acid" beside "In hard-water areas,
-			// descale kettles ... more often", for "Whats the process for
-			// getting my broken kettle fixed under the warrenty?").
+			// elaborates the opening's subject, not the question: here
+			// (the opening source does not answer, or this source ranks
+			// above it) it is not cited ("Descale it once a month with
+			// citric acid" beside "In hard-water areas, descale kettles
+			// ... more often", for "Whats the process for getting my
+			// broken kettle fixed under the warrenty?"). v9's reading of
+			// an answering opening source (v9-elaborates) is unchanged.
 			case asked.Type == answertype.Procedure && s.typed && (g.Version < 31 || len(s.own) > 0) && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
