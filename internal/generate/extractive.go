@@ -361,9 +361,10 @@ const (
 // v31 (ExtractiveModel) cites another page only for what the question
 // asks: in rule 3, another source's instruction elaborates the opening's
 // (elaborates, when the opening source does not answer or the source
-// ranks above it) only when it holds a content word of the question:
-// "Descale it once a month with citric acid" shares "descale" with "In
-// hard-water areas, descale kettles ... more often" but says nothing of
+// ranks above it) only when it holds a content word of the question or
+// the opening's page is titled with one: "Descale it once a month with
+// citric acid" shares "descale" with "In hard-water areas, descale
+// kettles ... more often" (Hard water and limescale) but says nothing of
 // "getting my broken kettle fixed under the warranty".
 //
 // v30 (ExtractiveV30Model) says what each part of the question asks:
@@ -1469,15 +1470,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair).
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
-			// v31: an instruction holding no content word of the question
-			// elaborates the opening's subject, not the question: here
-			// (the opening source does not answer, or this source ranks
-			// above it) it is not cited ("Descale it once a month with
-			// citric acid" beside "In hard-water areas, descale kettles
-			// ... more often", for "Whats the process for getting my
-			// broken kettle fixed under the warrenty?"). v9's reading of
+			// v31: here (the opening source does not answer, or this
+			// source ranks above it), an instruction holding no content
+			// word of the question elaborates the opening's subject, not
+			// the question, unless the opening's page is titled with a
+			// content word of the question (not a verb of it): "Descale
+			// it once a month with citric acid" elaborates "In
+			// hard-water areas, descale kettles ... more often" (Hard
+			// water and limescale) for "how do I get rid of limescale in
+			// the kettle", not for "Whats the process for getting my
+			// broken kettle fixed under the warrenty?". v9's reading of
 			// an answering opening source (v9-elaborates) is unchanged.
-			case asked.Type == answertype.Procedure && s.typed && (g.Version < 31 || len(s.own) > 0) && g.elaborates(s, bestWords, instructs, idf, all, titles):
+			case asked.Type == answertype.Procedure && s.typed && (g.Version < 31 || len(s.own) > 0 || slices.ContainsFunc(content, func(t string) bool { return titles[best.source][t] && !verbs[t] })) && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
 			if why != "" {
