@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV30Model = router.BuiltinGenerateModelV30
 	ExtractiveV29Model = router.BuiltinGenerateModelV29
 	ExtractiveV28Model = router.BuiltinGenerateModelV28
 	ExtractiveV27Model = router.BuiltinGenerateModelV27
@@ -357,7 +358,16 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v30 (ExtractiveModel) says what each part of the question asks:
+// v31 (ExtractiveModel) cites another page only for what the question
+// asks: in rule 3, another source's instruction elaborates the opening's
+// (elaborates, when the opening source does not answer or the source
+// ranks above it) only when it holds a content word of the question or
+// the opening's page is titled with one: "Descale it once a month with
+// citric acid" shares "descale" with "In hard-water areas, descale
+// kettles ... more often" (Hard water and limescale) but says nothing of
+// "getting my broken kettle fixed under the warranty".
+//
+// v30 (ExtractiveV30Model) says what each part of the question asks:
 //
 //   - rule 10 gives each part its own value: a value one part takes
 //     answers no other ("within 14 days", a period the date finder reads
@@ -482,7 +492,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 30 (ExtractiveModel), 29 (ExtractiveV29Model, without
+	// Version is 31 (ExtractiveModel), 30 (ExtractiveV30Model, without
+	// v31's elaborating gate: see the rule marked v31), 29 (ExtractiveV29Model, without
 	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
 	// v28's readings in rules 4', 6 and 13: see the rules marked v28), 26 (ExtractiveV26Model, without
@@ -515,10 +526,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV30(an)
+	return NewExtractiveV31(an)
 }
 
-// NewExtractiveV30 returns version 30 (ExtractiveModel).
+// NewExtractiveV31 returns version 31 (ExtractiveModel).
+func NewExtractiveV31(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV30(an)
+	g.Version = 31
+	return g
+}
+
+// NewExtractiveV30 returns version 30 (ExtractiveV30Model).
 func NewExtractiveV30(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV29(an)
 	g.Version = 30
@@ -690,6 +708,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV30Model:
+		return NewExtractiveV30(an), nil
 	case ExtractiveV29Model:
 		return NewExtractiveV29(an), nil
 	case ExtractiveV28Model:
@@ -801,6 +821,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV28Model
 	case g.Version == 29:
 		return ExtractiveV29Model
+	case g.Version == 30:
+		return ExtractiveV30Model
 	}
 	return ExtractiveModel
 }
@@ -1448,7 +1470,18 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// a repair).
 			case bearsOn && complete && s.score >= g.MinRatio*best.score && (g.Version < 13 || asked.Type == answertype.Description || s.typed):
 				why = "complete"
-			case asked.Type == answertype.Procedure && s.typed && g.elaborates(s, bestWords, instructs, idf, all, titles):
+			// v31: here (the opening source does not answer, or this
+			// source ranks above it), an instruction holding no content
+			// word of the question elaborates the opening's subject, not
+			// the question, unless the opening's page is titled with a
+			// content word of the question (not a verb of it): "Descale
+			// it once a month with citric acid" elaborates "In
+			// hard-water areas, descale kettles ... more often" (Hard
+			// water and limescale) for "how do I get rid of limescale in
+			// the kettle", not for "Whats the process for getting my
+			// broken kettle fixed under the warrenty?". v9's reading of
+			// an answering opening source (v9-elaborates) is unchanged.
+			case asked.Type == answertype.Procedure && s.typed && (g.Version < 31 || len(s.own) > 0 || slices.ContainsFunc(content, func(t string) bool { return titles[best.source][t] && !verbs[t] })) && g.elaborates(s, bestWords, instructs, idf, all, titles):
 				why = "elaborates"
 			}
 			if why != "" {
