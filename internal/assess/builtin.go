@@ -1191,28 +1191,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if b.Kin {
 			kin = b.kin(question, related)
 		}
-		tries := []map[string][]synonym{kin}
-		if b.Hyp && b.Thesaurus != nil {
-			if taxa := b.taxa(question, ents, vocab, all[0].have); len(taxa) > 0 {
-				tries = append(tries, withTaxa(kin, taxa))
-			}
-		}
-		if b.Defined && b.Thesaurus != nil {
-			tries = b.withDefined(tries, question, ents, vocab, all[0].have) // defined.go
-		}
-		for i, credit := range tries {
-			if len(credit) == 0 {
-				continue
-			}
-			named := kinCredited
-			if i > 0 {
-				named = hypCredited
-			}
-			if k, credited := r.judgeFirst(all[0], covers, credit, b.an, question, named); credited != "" {
-				best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
-				a.Score = math.Round(best.score*1000) / 1000
-				break
-			}
+		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin); k != nil { // beyond.go
+			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
+			a.Score = math.Round(best.score*1000) / 1000
 		}
 	}
 	if b.Circumstances && !a.Sufficient && absent == "" && len(all) > 0 {
