@@ -396,6 +396,12 @@ type Builtin struct {
 	// that knows its glosses it changes nothing. Off:
 	// builtin:coverage-v31.
 	Defined bool
+	// KinRank (see beyond.go): when every reading refuses, the chunks
+	// after the first down to this rank in the assessor's order are judged
+	// as Kin, Hyp and Defined judge the first, each with its own words'
+	// credits; the first that then suffices is accepted. 0 (builtin:coverage-v32):
+	// only the first chunk is read so.
+	KinRank int
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -555,7 +561,11 @@ var namedModels = []struct {
 		{name: "unnamed", value: func(b *Builtin) int { return boolInt(b.Unnamed) }},
 		{name: "purpose", value: func(b *Builtin) int { return boolInt(b.Purpose) }},
 	}},
-	{BuiltinModel, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
+	{BuiltinModel, []modelSwitch{
+		flag("defined", func(b *Builtin) bool { return b.Defined }),
+		// off in every named model (round 31, docs/log/round-31-a31-asm.md)
+		{name: "kinrank", value: func(b *Builtin) int { return b.KinRank }},
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1181,28 +1191,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if b.Kin {
 			kin = b.kin(question, related)
 		}
-		tries := []map[string][]synonym{kin}
-		if b.Hyp && b.Thesaurus != nil {
-			if taxa := b.taxa(question, ents, vocab, all[0].have); len(taxa) > 0 {
-				tries = append(tries, withTaxa(kin, taxa))
-			}
-		}
-		if b.Defined && b.Thesaurus != nil {
-			tries = b.withDefined(tries, question, ents, vocab, all[0].have) // defined.go
-		}
-		for i, credit := range tries {
-			if len(credit) == 0 {
-				continue
-			}
-			named := kinCredited
-			if i > 0 {
-				named = hypCredited
-			}
-			if k, credited := r.judgeFirst(all[0], covers, credit, b.an, question, named); credited != "" {
-				best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
-				a.Score = math.Round(best.score*1000) / 1000
-				break
-			}
+		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin); k != nil { // beyond.go
+			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
+			a.Score = math.Round(best.score*1000) / 1000
 		}
 	}
 	if b.Circumstances && !a.Sufficient && absent == "" && len(all) > 0 {
@@ -1278,6 +1269,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			ruled.Assessment.Reason += b.alikeRead(question, req.Evidence[i].Text, r.kinds)
 		}
 		return *ruled, nil
+	}
+	if !a.Sufficient && absent == "" && best != nil {
+		if k, credited := b.beyond(r, all, covers, question, ents, vocab, related); k != nil { // beyond.go
+			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
+			a.Score = math.Round(best.score*1000) / 1000
+		}
 	}
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
