@@ -396,6 +396,15 @@ type Builtin struct {
 	// that knows its glosses it changes nothing. Off:
 	// builtin:coverage-v31.
 	Defined bool
+	// Genus and Spelled (builtin:coverage-v33, see gloss.go): v32's
+	// reading takes a word defined by a question word only when the
+	// definition is about what the question or the chunk is (a defining
+	// noun's head, not a modifier of it; a defining verb's object held:
+	// "invoice", "send an bill to", is no "send" of a parts list), and
+	// when the chunk writes that word, not only one stemmed alike
+	// ("importance" for "import").
+	Genus   bool
+	Spelled bool
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -435,7 +444,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -555,7 +564,11 @@ var namedModels = []struct {
 		{name: "unnamed", value: func(b *Builtin) int { return boolInt(b.Unnamed) }},
 		{name: "purpose", value: func(b *Builtin) int { return boolInt(b.Purpose) }},
 	}},
-	{BuiltinModel, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
+	{V32Model, []modelSwitch{flag("defined", func(b *Builtin) bool { return b.Defined })}},
+	{BuiltinModel, []modelSwitch{
+		flag("genus", func(b *Builtin) bool { return b.Genus }),
+		flag("spelled", func(b *Builtin) bool { return b.Spelled }),
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1188,7 +1201,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			}
 		}
 		if b.Defined && b.Thesaurus != nil {
-			tries = b.withDefined(tries, question, ents, vocab, all[0].have) // defined.go
+			tries = b.withDefined(tries, question, ents, vocab, all[0]) // defined.go
 		}
 		for i, credit := range tries {
 			if len(credit) == 0 {

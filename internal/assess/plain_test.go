@@ -75,7 +75,7 @@ func TestFocusGenericWords(t *testing.T) {
 		{ChunkID: "man-k50#0", Title: "K50 Smart Kettle", Text: "Get the most from your kettle: keep one litre in it and descale monthly."},
 	}
 	b, _ := assessorOver(append(slices.Clone(ev), hollinLike...))                                                                                                                                                                                                                                                                                  // VAT in one chunk of eight: not background
-	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false // v13 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
+	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false // v13 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
 	q := "I descale the kettle at my cafe monthly and need a VAT receipt for it. How do I get one?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}
 	b.FocusGeneric = 0

@@ -157,8 +157,9 @@ func (w *WordNet) indexDefined() {
 				if its == 0 || its > maxSenses {
 					continue
 				}
+				obj, mod := w.phraseOf(p.pos, t.after[i])
 				for _, h := range heads {
-					by[h] = append(by[h], Taxon{Word: x, Pos: p.pos, Its: its, ItsCommon: common, Pointer: 'g'})
+					by[h] = append(by[h], Taxon{Word: x, Pos: p.pos, Its: its, ItsCommon: common, Pointer: 'g', Object: obj, Modifier: mod})
 				}
 			}
 		}
