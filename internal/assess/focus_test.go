@@ -35,7 +35,7 @@ func TestFocusReading(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, _ := newTestAssessor()
 			b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false // the focus reading as v8 made it (v21 weighs the scene less in the coverage rules: TestScene)
-			b.Sentence = false                                                                                                                                                                                                                                                                                                          // v12's sentence reading reads the second chunk (TestSentenceReading)
+			b.Sentence = false                                                                                                                                                                                                                                                                                                                                            // v12's sentence reading reads the second chunk (TestSentenceReading)
 			req := Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence, Groups: []string{"public"}}
 			res := assessChecked(t, b, req)
 			if res.Assessment.Sufficient != tt.want {

@@ -105,7 +105,7 @@ func TestSentenceReadingColocation(t *testing.T) {
 func TestSentenceReadingOtherKind(t *testing.T) {
 	b := newSentenceAssessor(t)
 	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false // v12 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.SentenceAll = false                                                                                                                                                                                                                                                                                                                          // any topic word: only the kind decides
+	b.SentenceAll = false                                                                                                                                                                                                                                                                                                                                                            // any topic word: only the kind decides
 	q := "my nephew wants a replacement - how long does zippy delivery of spare parts take?"
 	if res := assessSentence(t, b, true, q, sentenceCorpus[0], sentenceCorpus[3]); res.Assessment.Sufficient {
 		t.Errorf("v12 accepted standard delivery for %q: %s", q, res.Assessment.Reason)
