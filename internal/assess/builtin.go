@@ -405,6 +405,17 @@ type Builtin struct {
 	// ("importance" for "import").
 	Genus   bool
 	Spelled bool
+	// KnownAsk and FocusTopic ("+knownask", "+focustopic", see topic.go):
+	// the focus reading accepts no chunk for a clause that asks holding
+	// words no document uses and no known word but the entities'
+	// (KnownAsk), nor a chunk covering no word of that clause that is no
+	// entity's and no number (FocusTopic).
+	KnownAsk   bool
+	FocusTopic bool
+	// Compound (builtin:coverage-v33, see compound.go): a relative of a
+	// question word that the evidence writes only inside a compound
+	// WordNet lists ("spare" in "spare parts") credits nothing.
+	Compound bool
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -444,7 +455,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -568,6 +579,12 @@ var namedModels = []struct {
 	{BuiltinModel, []modelSwitch{
 		flag("genus", func(b *Builtin) bool { return b.Genus }),
 		flag("spelled", func(b *Builtin) bool { return b.Spelled }),
+		flag("compound", func(b *Builtin) bool { return b.Compound }),
+		// off in every named model: they lost 17 and 20 answerable
+		// design-set questions to refuse none (round 31,
+		// docs/log/round-31-a31-def.md)
+		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
+		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
 	}},
 }
 
@@ -1204,6 +1221,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			tries = b.withDefined(tries, question, ents, vocab, all[0]) // defined.go
 		}
 		for i, credit := range tries {
+			credit = b.unbound(credit, req.Evidence) // compound.go
 			if len(credit) == 0 {
 				continue
 			}
@@ -1252,7 +1270,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			w = b.readWide(req.Question, fasked, f, vocab)
 			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
-				wrelated = related
+				wrelated = b.unbound(related, req.Evidence) // compound.go
 			}
 			wcovers = relatedCovers(covers, wrelated)
 			if ruled == nil && reads {

@@ -74,7 +74,7 @@ func TestGloss(t *testing.T) {
 			b := NewBuiltin(an, lex)
 			b.Rewriter = NewRewriter(an, lex)
 			b.UseThesaurus(th)
-			b.Genus, b.Spelled = v33, v33
+			b.Genus, b.Spelled, b.Compound = v33, v33, v33
 			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 			if err != nil {
 				t.Fatal(err)

@@ -60,7 +60,7 @@ func TestQualified(t *testing.T) {
 		} else if !strings.Contains(res.Assessment.Reason, c.aside) {
 			t.Errorf("v31's reason for %q does not say %q: %s", c.q, c.aside, res.Assessment.Reason)
 		}
-		b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled = false, false, false, false, false, false, false
+		b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound = false, false, false, false, false, false, false, false
 		if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != V30Model {
 			t.Errorf("v30 (%s) refused %q (the test no longer shows v31's readings): %s", b.Model(), c.q, res.Assessment.Reason)
 		}
