@@ -265,7 +265,9 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Genus, b.Spelled, b.Compound = false, false, false }, V32Model},
 		{func(b *Builtin) { b.Spelled = false }, BuiltinModel + "-nospelled"},
 		{func(b *Builtin) { b.Defined, b.Genus, b.Spelled, b.Compound = false, false, false, false }, V31Model},
-		{func(b *Builtin) { b.Defined, b.Genus, b.Spelled, b.Compound, b.Condition = false, false, false, false, true }, BuiltinModel + "+condition-nodefined-nogenus-nospelled-nocompound"},
+		{func(b *Builtin) {
+			b.Defined, b.Genus, b.Spelled, b.Compound, b.Condition = false, false, false, false, true
+		}, BuiltinModel + "+condition-nodefined-nogenus-nospelled-nocompound"},
 		{func(b *Builtin) {
 			b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound = false, false, false, false, false, false, false, false
 		}, V30Model},
