@@ -43,66 +43,77 @@ func init() {
 // noun ("dial": "the control on a radio or television set"). heads keeps
 // each word once, as genusOf's.
 func afterGenus(gloss []byte, heads map[string]string) string {
-	depth, start := 0, -1
 	seenHead, first := false, false
 	last := ""
-	word := func(end int) (string, bool) { // the word, and whether the phrase ends before it
-		w := strings.ToLower(string(gloss[start:end]))
-		if !seenHead {
-			if len(w) >= 3 && !genusSkip[w] {
-				seenHead, first = true, true
-			}
-			return "", false
-		}
-		if afterStops[w] {
-			return "", true
-		}
-		if (w == "or" || w == "and" || w == "nor") && first {
-			return "", true // "send or move ...": another verb, not an object
+	glossWords(gloss, func(w string, mark bool) bool {
+		switch {
+		case !seenHead:
+			seenHead = !mark && len(w) >= 3 && !genusSkip[w]
+			first = seenHead
+			return true
+		case mark || afterStops[w]:
+			return false
+		case (w == "or" || w == "and" || w == "nor") && first:
+			return false // "send or move ...": another verb, not an object
 		}
 		first = false
-		if len(w) < 3 || genusSkip[w] || noObject[w] {
-			return "", false
+		if len(w) >= 3 && !genusSkip[w] && !noObject[w] {
+			last = intern(heads, w)
 		}
-		if h, ok := heads[w]; ok {
-			return h, false
-		}
-		heads[w] = w
-		return w, false
-	}
-	for i := 0; i <= len(gloss); i++ {
-		c := byte(';')
-		if i < len(gloss) {
-			c = gloss[i]
-		}
+		return true
+	})
+	return last
+}
+
+// glossWords calls yield with each word of a gloss's definition, in
+// order, lower-cased — a run of ASCII letters outside parentheses — and
+// with each mark outside them (mark true: any other byte but a space, a
+// hyphen, an apostrophe and the parentheses), until the first ";" at
+// any depth, the gloss's end, or yield returns false.
+func glossWords(gloss []byte, yield func(w string, mark bool) bool) {
+	depth, start := 0, -1
+	for i := 0; i < len(gloss); i++ {
+		c := gloss[i]
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 		if letter && depth == 0 {
 			if start < 0 {
 				start = i
 			}
-			continue
+			if i+1 < len(gloss) {
+				continue
+			}
+			i++ // the gloss ends in a word
 		}
 		if start >= 0 {
-			w, stop := word(i)
+			if !yield(strings.ToLower(string(gloss[start:i])), false) {
+				return
+			}
 			start = -1
-			if stop {
-				return last
-			}
-			if w != "" {
-				last = w
-			}
+		}
+		if i >= len(gloss) {
+			return
 		}
 		switch {
 		case c == '(':
 			depth++
 		case c == ')':
 			depth = max(0, depth-1)
+		case c == ';':
+			return
 		case depth > 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '\'':
-		case c == ';' || seenHead:
-			return last // any other mark ends the phrase once the head is read
+		case !yield(string(c), true):
+			return
 		}
 	}
-	return last
+}
+
+// intern is w as heads keeps it, each word once.
+func intern(heads map[string]string, w string) string {
+	if h, ok := heads[w]; ok {
+		return h
+	}
+	heads[w] = w
+	return w
 }
 
 // phraseOf reads after, the last word of the phrase a gloss's head opens
