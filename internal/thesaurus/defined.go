@@ -30,8 +30,8 @@ func init() {
 // "earlier". heads keeps each such word once.
 func genusOf(gloss []byte, heads map[string]string) string {
 	head := ""
-	glossWords(gloss, func(w string, mark bool) bool {
-		if mark || len(w) < 3 || genusSkip[w] {
+	glossWords(gloss, func(w []byte, mark bool) bool {
+		if mark || len(w) < 3 || genusSkip[string(w)] {
 			return true
 		}
 		head = intern(heads, w)

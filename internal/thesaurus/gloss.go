@@ -1,6 +1,10 @@
 package thesaurus
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"unicode"
+)
 
 // afterStops end the phrase a gloss's head opens (afterGenus): the
 // prepositions, conjunctions and relative words that begin what the
@@ -45,19 +49,19 @@ func init() {
 func afterGenus(gloss []byte, heads map[string]string) string {
 	seenHead, first := false, false
 	last := ""
-	glossWords(gloss, func(w string, mark bool) bool {
+	glossWords(gloss, func(w []byte, mark bool) bool {
 		switch {
 		case !seenHead:
-			seenHead = !mark && len(w) >= 3 && !genusSkip[w]
+			seenHead = !mark && len(w) >= 3 && !genusSkip[string(w)]
 			first = seenHead
 			return true
-		case mark || afterStops[w]:
+		case mark || afterStops[string(w)]:
 			return false
-		case (w == "or" || w == "and" || w == "nor") && first:
+		case first && (string(w) == "or" || string(w) == "and" || string(w) == "nor"):
 			return false // "send or move ...": another verb, not an object
 		}
 		first = false
-		if len(w) >= 3 && !genusSkip[w] && !noObject[w] {
+		if len(w) >= 3 && !genusSkip[string(w)] && !noObject[string(w)] {
 			last = intern(heads, w)
 		}
 		return true
@@ -69,8 +73,9 @@ func afterGenus(gloss []byte, heads map[string]string) string {
 // order, lower-cased — a run of ASCII letters outside parentheses — and
 // with each mark outside them (mark true: any other byte but a space, a
 // hyphen, an apostrophe and the parentheses), until the first ";" at
-// any depth, the gloss's end, or yield returns false.
-func glossWords(gloss []byte, yield func(w string, mark bool) bool) {
+// any depth, the gloss's end, or yield returns false. The bytes yielded
+// are valid only during the call (intern keeps a word).
+func glossWords(gloss []byte, yield func(w []byte, mark bool) bool) {
 	depth, start := 0, -1
 	for i := 0; i < len(gloss); i++ {
 		c := gloss[i]
@@ -85,7 +90,11 @@ func glossWords(gloss []byte, yield func(w string, mark bool) bool) {
 			i++ // the gloss ends in a word
 		}
 		if start >= 0 {
-			if !yield(strings.ToLower(string(gloss[start:i])), false) {
+			w := gloss[start:i]
+			if bytes.ContainsFunc(w, unicode.IsUpper) {
+				w = bytes.ToLower(w)
+			}
+			if !yield(w, false) {
 				return
 			}
 			start = -1
@@ -101,19 +110,20 @@ func glossWords(gloss []byte, yield func(w string, mark bool) bool) {
 		case c == ';':
 			return
 		case depth > 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '\'':
-		case !yield(string(c), true):
+		case !yield(gloss[i:i+1], true):
 			return
 		}
 	}
 }
 
 // intern is w as heads keeps it, each word once.
-func intern(heads map[string]string, w string) string {
-	if h, ok := heads[w]; ok {
+func intern(heads map[string]string, w []byte) string {
+	if h, ok := heads[string(w)]; ok {
 		return h
 	}
-	heads[w] = w
-	return w
+	h := string(w)
+	heads[h] = h
+	return h
 }
 
 // phraseOf reads after, the last word of the phrase a gloss's head opens
