@@ -17,6 +17,12 @@ func (b *Builtin) unbound(credit map[string][]synonym, evidence []Evidence) map[
 	if !b.Compound || !ok || len(credit) == 0 {
 		return credit
 	}
+	asked := map[string]bool{} // the relatives' terms: only their words are read
+	for _, syns := range credit {
+		for _, s := range syns {
+			asked[s.Term] = true
+		}
+	}
 	free, bound := map[string]bool{}, map[string]bool{} // terms written outside a compound, inside one
 	for _, e := range evidence {
 		for _, text := range []string{e.Title, e.Text} {
@@ -24,7 +30,7 @@ func (b *Builtin) unbound(credit map[string][]synonym, evidence []Evidence) map[
 			for i, r := range raw {
 				w := strings.ToLower(trimMarks(r))
 				ts := b.an.Terms(w)
-				if len(ts) != 1 {
+				if len(ts) != 1 || !asked[ts[0]] || free[ts[0]] {
 					continue
 				}
 				joined := func(a, c string) bool { // a and c one word of WordNet's, nothing between them
