@@ -7,8 +7,9 @@ import (
 )
 
 // TestV33Topic compares v33 with the focus reading's KnownAsk and
-// FocusTopic (assess/topic.go) off and on (V33_TOPIC names those turned
-// on: "knownask", "focustopic"; both when unset) on every development set
+// FocusTopic (assess/topic.go) and Compound (assess/compound.go) off and
+// on (V33_TOPIC names those turned on: "knownask", "focustopic",
+// "compound"; the first two when unset) on every development set
 // but those SKIP_SETS names, first attempt and loop: on must refuse as
 // many no-answer questions on every set and accept on a relevant chunk
 // no smaller a share of the time.
