@@ -402,6 +402,26 @@ type Builtin struct {
 	// credits; the first that then suffices is accepted. 0 (builtin:coverage-v32):
 	// only the first chunk is read so.
 	KinRank int
+	// Genus and Spelled (builtin:coverage-v33, see gloss.go): v32's
+	// reading takes a word defined by a question word only when the
+	// definition is about what the question or the chunk is (a defining
+	// noun's head, not a modifier of it; a defining verb's object held:
+	// "invoice", "send an bill to", is no "send" of a parts list), and
+	// when the chunk writes that word, not only one stemmed alike
+	// ("importance" for "import").
+	Genus   bool
+	Spelled bool
+	// KnownAsk and FocusTopic ("+knownask", "+focustopic", see topic.go):
+	// the focus reading accepts no chunk for a clause that asks holding
+	// words no document uses and no known word but the entities'
+	// (KnownAsk), nor a chunk covering no word of that clause that is no
+	// entity's and no number (FocusTopic).
+	KnownAsk   bool
+	FocusTopic bool
+	// Compound (builtin:coverage-v33, see compound.go): a relative of a
+	// question word that the evidence writes only inside a compound
+	// WordNet lists ("spare" in "spare parts") credits nothing.
+	Compound bool
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -441,7 +461,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -561,10 +581,20 @@ var namedModels = []struct {
 		{name: "unnamed", value: func(b *Builtin) int { return boolInt(b.Unnamed) }},
 		{name: "purpose", value: func(b *Builtin) int { return boolInt(b.Purpose) }},
 	}},
-	{BuiltinModel, []modelSwitch{
+	{V32Model, []modelSwitch{
 		flag("defined", func(b *Builtin) bool { return b.Defined }),
 		// off in every named model (round 31, docs/log/round-31-a31-asm.md)
 		{name: "kinrank", value: func(b *Builtin) int { return b.KinRank }},
+	}},
+	{BuiltinModel, []modelSwitch{
+		flag("genus", func(b *Builtin) bool { return b.Genus }),
+		flag("spelled", func(b *Builtin) bool { return b.Spelled }),
+		flag("compound", func(b *Builtin) bool { return b.Compound }),
+		// off in every named model: they lost 17 and 20 answerable
+		// design-set questions to refuse none (round 31,
+		// docs/log/round-31-a31-def.md)
+		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
+		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
 	}},
 }
 
@@ -1191,7 +1221,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if b.Kin {
 			kin = b.kin(question, related)
 		}
-		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin); k != nil { // beyond.go
+		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin, req.Evidence); k != nil { // beyond.go
 			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
 			a.Score = math.Round(best.score*1000) / 1000
 		}
@@ -1230,7 +1260,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			w = b.readWide(req.Question, fasked, f, vocab)
 			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
-				wrelated = related
+				wrelated = b.unbound(related, req.Evidence) // compound.go
 			}
 			wcovers = relatedCovers(covers, wrelated)
 			if ruled == nil && reads {
@@ -1271,7 +1301,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		return *ruled, nil
 	}
 	if !a.Sufficient && absent == "" && best != nil {
-		if k, credited := b.beyond(r, all, covers, question, ents, vocab, related); k != nil { // beyond.go
+		if k, credited := b.beyond(r, all, covers, question, ents, vocab, related, req.Evidence); k != nil { // beyond.go
 			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
 			a.Score = math.Round(best.score*1000) / 1000
 		}

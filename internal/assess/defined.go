@@ -26,19 +26,19 @@ type Definer interface {
 // word heading more than fifty senses' definitions ("part",
 // "remove") gives none (thesaurus.maxDefined). Without a thesaurus that
 // knows its glosses, none.
-func (b *Builtin) defined(question string, ents []Entity, vocab Vocabulary, chunk map[string]bool) map[string][]synonym {
+func (b *Builtin) defined(question string, ents []Entity, vocab Vocabulary, first *judged) map[string][]synonym {
 	df, ok := b.Thesaurus.(Definer)
 	if !b.Defined || !ok {
 		return nil
 	}
-	return b.linked(question, ents, vocab, chunk, df.Defined)
+	return b.linked(question, ents, vocab, first.have, b.definedHeld(question, first, df.Defined)) // gloss.go
 }
 
 // withDefined adds to tries, the credits the first chunk is judged with
 // in turn (Builtin.Kin, Hyp), one more: the last of them with the words
 // defined by a question word (defined) added, when the chunk holds any.
-func (b *Builtin) withDefined(tries []map[string][]synonym, question string, ents []Entity, vocab Vocabulary, chunk map[string]bool) []map[string][]synonym {
-	def := b.defined(question, ents, vocab, chunk)
+func (b *Builtin) withDefined(tries []map[string][]synonym, question string, ents []Entity, vocab Vocabulary, first *judged) []map[string][]synonym {
+	def := b.defined(question, ents, vocab, first)
 	if len(def) == 0 {
 		return tries
 	}

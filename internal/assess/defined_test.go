@@ -37,7 +37,7 @@ func TestDefined(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
-		b.Defined = on
+		b.Defined, b.Genus, b.Spelled, b.Compound = on, false, false, false // v32 (v33's readings: TestGloss)
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +53,7 @@ func TestDefined(t *testing.T) {
 	}
 	v32 := judge(true, definer("delete"))
 	if !v32.Assessment.Sufficient || v32.Assessment.Score < 0.5 || len(v32.Accepted) == 0 || v32.Accepted[0] != "privacy#0" ||
-		!strings.Contains(v32.Assessment.Reason, `reading "wipe" as "delete", a word defined by it`) || v32.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v32" {
+		!strings.Contains(v32.Assessment.Reason, `reading "wipe" as "delete", a word defined by it`) || v32.Usage.Model != V32Model+"+fake-1" || V32Model != "builtin:coverage-v32" {
 		t.Errorf("v32: %+v (%s), want accepted on privacy#0 reading \"wipe\" as \"delete\", a word defined by it", v32.Assessment, v32.Usage.Model)
 	}
 	if v31 := judge(false, definer("delete")); v31.Assessment.Sufficient || v31.Usage.Model != V31Model+"+fake-1" {

@@ -144,7 +144,7 @@ func (f *focus) coverage(have map[string]bool, covers func(map[string]bool, stri
 // focused picks the chunk the focus reading accepts among all (in
 // retrieval order), or nil; see focus.
 func (b *Builtin) focused(question string, f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
-	if len(f.words) == 0 || asked.Type == answertype.Description && f.asksUnknown {
+	if len(f.words) == 0 || asked.Type == answertype.Description && f.asksUnknown || b.KnownAsk && !f.asksKnown() { // topic.go
 		return nil, 0
 	}
 	var pick *judged
@@ -152,7 +152,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
 		expr, typed := b.answerIn(asked, j.ev, r, covers)
-		if !typed {
+		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) {
 			continue
 		}
 		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage && (pick == nil || c > best) {

@@ -29,46 +29,15 @@ func init() {
 // person) to do something" (request) "ask", "earlier in time" (before)
 // "earlier". heads keeps each such word once.
 func genusOf(gloss []byte, heads map[string]string) string {
-	depth, start := 0, -1
-	word := func(end int) string {
-		w := strings.ToLower(string(gloss[start:end]))
-		if len(w) < 3 || genusSkip[w] {
-			return ""
+	head := ""
+	glossWords(gloss, func(w []byte, mark bool) bool {
+		if mark || len(w) < 3 || genusSkip[string(w)] {
+			return true
 		}
-		if h, ok := heads[w]; ok {
-			return h
-		}
-		heads[w] = w
-		return w
-	}
-	for i := 0; i <= len(gloss); i++ {
-		c := byte(';')
-		if i < len(gloss) {
-			c = gloss[i]
-		}
-		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		if letter && depth == 0 {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			if w := word(i); w != "" {
-				return w
-			}
-			start = -1
-		}
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth = max(0, depth-1)
-		case ';':
-			return ""
-		}
-	}
-	return ""
+		head = intern(heads, w)
+		return false
+	})
+	return head
 }
 
 // maxDefined is the most senses a word may head the definitions of for
@@ -157,8 +126,9 @@ func (w *WordNet) indexDefined() {
 				if its == 0 || its > maxSenses {
 					continue
 				}
+				obj, mod := w.phraseOf(p.pos, t.after[i])
 				for _, h := range heads {
-					by[h] = append(by[h], Taxon{Word: x, Pos: p.pos, Its: its, ItsCommon: common, Pointer: 'g'})
+					by[h] = append(by[h], Taxon{Word: x, Pos: p.pos, Its: its, ItsCommon: common, Pointer: 'g', Object: obj, Modifier: mod})
 				}
 			}
 		}

@@ -35,6 +35,10 @@ type synsetTable struct {
 	// genus is each synset's gloss's head word (see genusOf), "" when
 	// none: what Defined reads.
 	genus []string
+	// after is the last word of the phrase each gloss's head opens (see
+	// afterGenus), "" when none: the object of a defining verb, the noun
+	// a defining noun's head only modifies.
+	after []string
 	// begins has bit o set when a synset's line begins at byte o: Open's
 	// checks of every offset the index and the pointers name read it
 	// (a binary search each was a tenth of the load), then drop it.
@@ -89,12 +93,16 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("line %d (byte %d): %s", n, start, fmt.Sprintf(format, a...))
 		}
-		g := ""
+		g, a := "", ""
 		if i := slices.Index(line, '|'); i >= 0 {
 			g = genusOf(line[i+1:], heads)
+			if g != "" {
+				a = afterGenus(line[i+1:], heads)
+			}
 			line = line[:i]
 		}
 		t.genus = append(t.genus, g)
+		t.after = append(t.after, a)
 		t.starts = append(t.starts, int32(start))
 		t.begins[start>>6] |= 1 << (start & 63)
 		t.firstWord = append(t.firstWord, int32(len(spans)))

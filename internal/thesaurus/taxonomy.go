@@ -30,6 +30,13 @@ type Taxon struct {
 	// Pointer is the symbol followed ('@', '~', or one Links was asked
 	// for; a meronym's '%', a holonym's '#').
 	Pointer byte
+	// Object and Modifier read a gloss's phrase, for Defined's taxa (see
+	// afterGenus): Object is the noun a defining verb acts on ("bill" for
+	// "invoice": "send an bill to"), "" when none; Modifier reports that
+	// a defining noun's head only modifies a noun after it ("extra" for
+	// "spare": "an extra component of a machine").
+	Object   string
+	Modifier bool
 }
 
 // taxonomic are the pointers Taxa follows: hypernym and hyponym (for
