@@ -161,15 +161,6 @@ func holds(asked answertype.Question, text string) bool {
 	return false
 }
 
-var _ retrieval.TermsCache = (*Builtin)(nil)
-
-// CachedTerms makes Builtin a retrieval.TermsCache: the terms its
-// analyzer's cache holds for a chunk, under the key features analyses
-// and keeps it under; none with an uncached analyzer.
-func (b *Builtin) CachedTerms(title, text string) ([]string, bool) {
-	return b.an.Cached(title + "\n" + text)
-}
-
 // features computes the candidate's text features (coverage, proximity,
 // title); Rerank fills in the score features.
 func (b *Builtin) features(qw retrieval.QueryWeights, c retrieval.Candidate) Weights {

@@ -29,15 +29,6 @@ type Candidate struct {
 	Terms []string
 }
 
-// TermsCache is a Reranker that may already hold a candidate's analysed
-// terms, as Candidate.Terms would give them (the builtin's analysis
-// cache): the rerank stage asks it first and reads the backend's kept
-// terms (backend.TermSource) for the others only. The slice is shared:
-// read only.
-type TermsCache interface {
-	CachedTerms(title, text string) ([]string, bool)
-}
-
 // Reranker rescores candidates by reading the query with each one. It
 // returns one score per candidate, higher is better. vocab is the term
 // statistics of the chunks the principal may see; a reranker that weighs

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -97,75 +96,6 @@ func TestKeptTermsSearchAsBefore(t *testing.T) {
 		})
 		if !same {
 			t.Errorf("%q %v: kept terms give %v, analysis %v", qs[i/len(groups)], groups[i%len(groups)], kept[i], analysed[i])
-		}
-	}
-}
-
-// keptReads is a bleve index that counts the rerank stage's reads of
-// kept terms.
-type keptReads struct {
-	*bleveindex.Index
-	reads atomic.Int64
-}
-
-func (k *keptReads) Terms(id string) []string {
-	k.reads.Add(1)
-	return k.Index.Terms(id)
-}
-
-// TestKeptTermsCachedNotRead: a chunk whose terms the reranker's cache
-// holds is not read from chunks.terms again (the second of two equal
-// searches reads none), and the hits and scores are the same, to the
-// bit, as the first search's and as analysing every chunk (an index
-// without the file, a reranker without the cache).
-func TestKeptTermsCachedNotRead(t *testing.T) {
-	_, ix := hollinWith(t, retrieval.Options{})
-	_, _, emb := hollinCorpus(t)
-	counted := &keptReads{Index: ix}
-	r, err := retrieval.NewWithOptions(counted, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.New(), rerank.DefaultWeights)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "old")
-	if err := os.CopyFS(dir, os.DirFS(ix.Dir())); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(dir, "chunks.terms")); err != nil {
-		t.Fatal(err)
-	}
-	old, err := bleveindex.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	ra, err := retrieval.NewWithOptions(old, retrieval.Options{Embedder: emb, Reranker: rerank.NewBuiltin(terms.NewUncached(), rerank.DefaultWeights)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	search := func(r *retrieval.Retriever, q string, g []string) []retrieval.Hit {
-		res, err := r.Search(context.Background(), retrieval.Request{Query: q, Groups: g, K: 10, Mode: retrieval.HybridRerank})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Hits
-	}
-	same := func(a, b []retrieval.Hit) bool {
-		return slices.EqualFunc(a, b, func(a, b retrieval.Hit) bool {
-			return a.ChunkID == b.ChunkID && math.Float64bits(a.Score) == math.Float64bits(b.Score)
-		})
-	}
-	for _, q := range []string{"how long is the blender motor warranty", "descale the kettle", "what does E12 mean on the X300 Pro"} {
-		for _, g := range [][]string{{"public"}, {"public", "staff", "partners"}} {
-			first := search(r, q, g)
-			before := counted.reads.Load()
-			second := search(r, q, g)
-			if n := counted.reads.Load() - before; n != 0 {
-				t.Errorf("%q %v: the second search read %d chunks' kept terms, want none", q, g, n)
-			}
-			analysed := search(ra, q, g)
-			if !same(first, second) || !same(second, analysed) {
-				t.Errorf("%q %v: first %v, second %v, analysed %v", q, g, first, second, analysed)
-			}
 		}
 	}
 }

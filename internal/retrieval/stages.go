@@ -248,25 +248,14 @@ func (s *search) rerank(ctx context.Context) error {
 	// The analyzed terms of the chunks the reranker reads, when the
 	// backend keeps them: asked here, for these n only, because a
 	// backend may split them on demand (RediSearch keeps the content
-	// field and splits it on the first call, round 19). A chunk whose
-	// terms the reranker already holds (TermsCache: read or analysed for
-	// this or a recent question) is not read again: on bleve a read is a
-	// system call and a checksum.
+	// field and splits it on the first call, round 19).
 	ts, terms := s.r.b.(backend.TermSource)
-	held, _ := s.r.o.Reranker.(TermsCache)
 	head := make([]Candidate, n)
 	for i := range head {
 		head[i] = *s.cands[i]
-		if !terms {
-			continue
+		if terms {
+			head[i].Terms = ts.Terms(head[i].ChunkID)
 		}
-		if held != nil {
-			if kept, ok := held.CachedTerms(head[i].Title, head[i].Text); ok {
-				head[i].Terms = kept
-				continue
-			}
-		}
-		head[i].Terms = ts.Terms(head[i].ChunkID)
 	}
 	scores, err := s.r.o.Reranker.Rerank(ctx, s.req.Query, s.vocab, head)
 	if err != nil {

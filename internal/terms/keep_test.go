@@ -29,27 +29,3 @@ func TestKeep(t *testing.T) {
 		t.Errorf("uncached Terms after Keep = %q, want the analysis %q", got, want)
 	}
 }
-
-// TestCached: Cached finds what the cache holds (kept or analysed), never
-// analyses, and an uncached analyzer holds nothing.
-func TestCached(t *testing.T) {
-	a := &Analyzer{a: english(), words: sharedWords(), cache: newCache()}
-	text := "The kettle boils water."
-	if ts, ok := a.Cached(text); ok {
-		t.Fatalf("Cached before any analysis = %q", ts)
-	}
-	want := a.Terms(text)
-	if ts, ok := a.Cached(text); !ok || !slices.Equal(ts, want) {
-		t.Errorf("Cached after Terms = %q, %v; want %q", ts, ok, want)
-	}
-	marked := []string{"kept-marker"}
-	a.Keep("another text", marked)
-	if ts, ok := a.Cached("another text"); !ok || !slices.Equal(ts, marked) {
-		t.Errorf("Cached after Keep = %q, %v; want %q", ts, ok, marked)
-	}
-	u := NewUncached()
-	u.Terms(text)
-	if ts, ok := u.Cached(text); ok {
-		t.Errorf("uncached Cached = %q, want none", ts)
-	}
-}

@@ -95,16 +95,6 @@ func (a *Analyzer) Keep(text string, ts []string) {
 	}
 }
 
-// Cached returns text's terms when the cache holds them (analysed or
-// kept since), without analysing it: the slice is the cache's, read
-// only. False for an uncached analyzer.
-func (a *Analyzer) Cached(text string) ([]string, bool) {
-	if a.cache == nil {
-		return nil, false
-	}
-	return a.cache.get(text)
-}
-
 // Titled returns Terms(title) and Terms(text). When the cache holds the
 // analysis of title + "\n" + text (the key the reranker analyses a chunk
 // under) and it begins with title's terms, text's terms are the rest of
