@@ -63,7 +63,7 @@ func BenchmarkTitledMentionsQuestion(b *testing.B) {
 // sciFactDocs are SciFact's first n abstracts (ASSAY_SCIFACT_DIR, or
 // ../shared/data/scifact beside the repository); the benchmark is skipped
 // without them.
-func sciFactDocs(b *testing.B, n int) []corpus.Document {
+func sciFactDocs(b testing.TB, n int) []corpus.Document {
 	dir := os.Getenv("ASSAY_SCIFACT_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "..", "shared", "data", "scifact")

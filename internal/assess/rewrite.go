@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -149,7 +150,7 @@ type Strategy interface {
 type Rewriter struct {
 	an    *terms.Analyzer
 	lex   Lexicon
-	index map[int][]string // term length → terms, for spelling candidates
+	index map[int][]spellingTerm // term length → terms, for spelling candidates
 	// english are the terms of English words too general to be the
 	// corpus's (genericWords, hedgeWords): never corrected.
 	english map[string]bool
@@ -209,7 +210,7 @@ func (r *Rewriter) UseV4() {
 
 // NewRewriter builds a rewriter over the index vocabulary.
 func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
-	r := &Rewriter{an: an, lex: lex, index: map[int][]string{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true, Targeted: true}
+	r := &Rewriter{an: an, lex: lex, index: map[int][]spellingTerm{}, english: map[string]bool{}, Strategies: DefaultStrategies(), Mutual: true, Common: true, Plain: true, Targeted: true}
 	for _, w := range append(slices.Clone(genericWords), hedgeWords...) {
 		for _, t := range an.Terms(w) {
 			r.english[t] = true
@@ -217,10 +218,11 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 	}
 	lex.EachTerm(func(t string, _ int) {
 		n := len([]rune(t))
-		r.index[n] = append(r.index[n], t)
+		r.index[n] = append(r.index[n], spellingTerm{t, letterSet(t)})
 	})
 	for _, list := range r.index {
-		sort.Strings(list) // EachTerm's order may vary; corrections must not
+		// EachTerm's order may vary; corrections must not
+		slices.SortFunc(list, func(a, b spellingTerm) int { return strings.Compare(a.t, b.t) })
 	}
 	return r
 }
@@ -833,6 +835,7 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 	best, bestDist, bestDF := "", maxDist+1, 0
 	var ed editDistance // one set of buffers for every candidate
 	stemRunes := []rune(stem)
+	stemLetters := letterSet(stem)
 	for l := sn - maxDist; l <= sn+maxDist; l++ {
 		if (n <= 5 || r.Targeted && sn <= 4) && l < sn {
 			// "peru" must not become "per": short words only grow or
@@ -840,7 +843,11 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 			// not become "tub")
 			continue
 		}
-		for _, cand := range r.index[l] {
+		for _, it := range r.index[l] {
+			if bits.OnesCount64(stemLetters^it.letters) > 2*maxDist {
+				continue // farther than maxDist (letterSet)
+			}
+			cand := it.t
 			d := ed.distance(stemRunes, cand, maxDist)
 			if d > maxDist || short && d == 1 && l == sn && !transposed(stem, cand) {
 				// Four-letter words collide with index terms by one
@@ -862,6 +869,27 @@ func (r *Rewriter) correct(clean string, vocab Vocabulary) (string, bool) {
 		return "", false
 	}
 	return best, true
+}
+
+// spellingTerm is an index term and its letterSet.
+type spellingTerm struct {
+	t       string
+	letters uint64
+}
+
+// letterSet is the set of w's letters, a bit each (a rune's low six
+// bits: letters may share one). One edit of the distance correct
+// measures changes it by at most two bits (a substitution takes one
+// letter away and brings another; an insertion or deletion one; a
+// transposition none), so two words whose sets differ in more than 2d
+// bits are more than d edits apart, and correct skips them unmeasured:
+// most index terms of a similar length (TestLetterSetBound).
+func letterSet(w string) uint64 {
+	var set uint64
+	for _, c := range w {
+		set |= 1 << (uint(c) & 63)
+	}
+	return set
 }
 
 // transposed reports whether a and b differ by one swap of adjacent letters.
