@@ -60,3 +60,30 @@ func TestDebianDefinedPhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestDebianDefinedEverySense (rv31): a word a head defines in several
+// senses is given for each reading of its defining phrase, not only for
+// its first sense in the data file: "tune" is defined by "adjust" as
+// adjusting the pitches of instruments (its second sense, first in the
+// file) and, with no object, "adjust for (better) functioning" (its
+// first); v33's Genus, reading only the first, asked for "pitches". Each
+// reading is given once.
+func TestDebianDefinedEverySense(t *testing.T) {
+	w := openDebian(t)
+	for _, c := range []struct{ word, defined string }{{"adjust", "tune"}, {"assume", "sponsor"}, {"commit", "sin"}} {
+		objects := map[string]int{}
+		for _, x := range w.Defined(c.word) {
+			if x.Word == c.defined {
+				objects[x.Object]++
+			}
+		}
+		if len(objects) < 2 {
+			t.Errorf("Defined(%q) gives %q with the objects %v, want each of its senses' readings", c.word, c.defined, objects)
+		}
+		for o, n := range objects {
+			if n > 1 {
+				t.Errorf("Defined(%q) gives %q with object %q %d times, want once", c.word, c.defined, o, n)
+			}
+		}
+	}
+}
