@@ -87,3 +87,19 @@ func TestDebianDefinedEverySense(t *testing.T) {
 		}
 	}
 }
+
+// TestDebianOpenDropsGlossColumns (rv31): Open reads each synset's gloss
+// head and phrase word (genus, after) only to build Defined's index, and
+// keeps neither after it (≈4.4 MB of the real database's heap); Defined
+// answers the same.
+func TestDebianOpenDropsGlossColumns(t *testing.T) {
+	w := openDebian(t)
+	for pos, s := range w.synsets {
+		if s.genus != nil || s.after != nil {
+			t.Errorf("%c: Open keeps %d gloss heads and %d phrase words after Defined's index is read", pos, len(s.genus), len(s.after))
+		}
+	}
+	if x := w.Defined("wipe"); len(x) == 0 {
+		t.Errorf("Defined(\"wipe\") = none after Open")
+	}
+}
