@@ -17,6 +17,8 @@ func TestAfterGenus(t *testing.T) {
 		{" a person who uses something", ""},                                               // a relative word
 		{" send or move around in a bus", ""},                                              // "or" after the head: another verb
 		{" remove, as of a part", ""},                                                      // a mark ends it
+		{" remove, especially dirt", ""},                                                   // a mark ends it, no stop word after it (rv31)
+		{" send an bill", "bill"},                                                          // the gloss ends in the phrase's word (rv31)
 		{" send back to the country of origin", ""},                                        // a particle is no object
 		{" (usually used with `off') make fit for use", ""},                                // the head after skipped words
 		{" to an; \"wipe the floor\"", ""},                                                 // no head
