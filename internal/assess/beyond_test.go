@@ -13,7 +13,7 @@ import (
 // too. The account page, which names the account data most and which the
 // assessor reads first, lacks the question's "wipe"; the privacy page,
 // second, holds it only as the word WordNet defines by it ("delete").
-// v32 (KinRank 0) refuses; KinRank 1 accepts on the privacy page and
+// The default (KinRank 0) refuses; KinRank 1 accepts on the privacy page and
 // names the credit; it refuses when the thesaurus gives "wipe" nothing the
 // privacy page holds, and when the privacy page is third (KinRank 2 then
 // accepts).
@@ -42,8 +42,8 @@ func TestBeyond(t *testing.T) {
 		}
 		return res
 	}
-	if v32 := judge(0, definer("delete"), page, privacy); v32.Assessment.Sufficient || v32.Usage.Model != BuiltinModel+"+fake-1" {
-		t.Errorf("v32: %+v (%s), want refused", v32.Assessment, v32.Usage.Model)
+	if off := judge(0, definer("delete"), page, privacy); off.Assessment.Sufficient || off.Usage.Model != BuiltinModel+"+fake-1" {
+		t.Errorf("KinRank 0: %+v (%s), want refused", off.Assessment, off.Usage.Model)
 	}
 	on := judge(1, definer("delete"), page, privacy)
 	if !on.Assessment.Sufficient || on.Assessment.Score < 0.5 || len(on.Accepted) == 0 || on.Accepted[0] != "privacy#0" ||

@@ -399,8 +399,8 @@ type Builtin struct {
 	// KinRank (see beyond.go): when every reading refuses, the chunks
 	// after the first down to this rank in the assessor's order are judged
 	// as Kin, Hyp and Defined judge the first, each with its own words'
-	// credits; the first that then suffices is accepted. 0 (builtin:coverage-v32):
-	// only the first chunk is read so.
+	// credits; the first that then suffices is accepted. 0 (every named
+	// model): only the first chunk is read so.
 	KinRank int
 	// Genus and Spelled (builtin:coverage-v33, see gloss.go): v32's
 	// reading takes a word defined by a question word only when the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // TestCompound: builtin:coverage-v33 (Builtin.Compound) credits no
@@ -45,5 +46,47 @@ func TestCompound(t *testing.T) {
 	}
 	if r := judge(true, bound, nil); !r.Assessment.Sufficient {
 		t.Errorf("v33, no compound listed: %+v, want accepted", r.Assessment)
+	}
+}
+
+// TestCompoundTries (rv31): Compound reads the thesaurus tries too
+// (judgeCredited, every try: the first chunk's and, with KinRank, those
+// of the chunks below it), not only the wide reading's relatives:
+// "wipe" read as the "delete" WordNet defines by it credits nothing when
+// the evidence writes "delete" only in "delete key", a compound WordNet
+// lists. TestCompound's case is the wide reading's; removing the tries'
+// unbound left it passing.
+func TestCompoundTries(t *testing.T) {
+	an := terms.New()
+	q := "how do I get you to wipe my account data"
+	page := Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
+	bound := Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "Press the delete key on your account page for your account data. We do it within 30 days of your request."}
+	lex := newLexicon(an, page.Title+"\n"+page.Text, bound.Title+"\n"+bound.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Wipe the jug with a damp cloth", "Delete old jobs from the repair log")
+	del := thesaurus.Taxon{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}
+	th := fakeFormer{fakeDefiner{fakeTaxonomy{fakeThesaurus{}, nil}, map[string][]thesaurus.Taxon{"wipe": {del}}}, map[string][]string{"delete_key": {"delete key"}, "delete": {"delete"}}}
+	judge := func(compound bool, rank int, ev ...Evidence) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(th)
+		b.Compound, b.KinRank = compound, rank
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, c := range []struct {
+		name string
+		rank int
+		ev   []Evidence
+	}{{"first chunk", 0, []Evidence{bound}}, {"KinRank 1, the second chunk", 1, []Evidence{page, bound}}} {
+		if r := judge(false, c.rank, c.ev...); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "privacy#0" || !strings.Contains(r.Assessment.Reason, `"wipe" as "delete"`) {
+			t.Errorf("%s, Compound off: %+v %v, want accepted on privacy#0 reading \"wipe\" as \"delete\" (the case no longer shows the credit)", c.name, r.Assessment, r.Accepted)
+			continue
+		}
+		if r := judge(true, c.rank, c.ev...); r.Assessment.Sufficient {
+			t.Errorf("%s, Compound on: %+v %v, want refused (\"delete\" only in \"delete key\")", c.name, r.Assessment, r.Accepted)
+		}
 	}
 }

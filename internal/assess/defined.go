@@ -15,7 +15,8 @@ type Definer interface {
 }
 
 // defined (Builtin.Defined) maps each question term that is no entity's
-// to the words the first chunk holds that WordNet defines by it — whose
+// to the words the chunk judged (the first; with KinRank, one below it:
+// judgeCredited) holds that WordNet defines by it — whose
 // gloss, in one of their two most frequent senses of a part of speech,
 // opens with the question word ("wipe" → "delete": "wipe out digitally
 // or magnetically recorded information"; "ask" → "request"; "early" →
@@ -34,9 +35,10 @@ func (b *Builtin) defined(question string, ents []Entity, vocab Vocabulary, firs
 	return b.linked(question, ents, vocab, first.have, b.definedHeld(question, first, df.Defined)) // gloss.go
 }
 
-// withDefined adds to tries, the credits the first chunk is judged with
-// in turn (Builtin.Kin, Hyp), one more: the last of them with the words
-// defined by a question word (defined) added, when the chunk holds any.
+// withDefined adds to tries, the credits a chunk (first) is judged with
+// in turn (Builtin.Kin, Hyp; judgeCredited), one more: the last of them
+// with the words defined by a question word (defined) added, when the
+// chunk holds any.
 func (b *Builtin) withDefined(tries []map[string][]synonym, question string, ents []Entity, vocab Vocabulary, first *judged) []map[string][]synonym {
 	def := b.defined(question, ents, vocab, first)
 	if len(def) == 0 {

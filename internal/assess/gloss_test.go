@@ -29,8 +29,8 @@ func (f fakeFormer) Senses(string) int           { return 1 }
 //     related to it ("data", in the question and the chunk): v33 accepts;
 //   - an object nothing the question or the chunk holds relates to
 //     ("bill", fresh10 t80's "send an bill to"): v33 refuses, and so it
-//     does when only the defined word itself relates to the object (the
-//     chunk's "delete" standing for "bill");
+//     does when only the defined word itself relates to the object,
+//     either way (the chunk's "delete" standing for "bill");
 //   - a head that only modifies the defining noun (Modifier: "extra" for
 //     "spare", "an extra component"): v33 refuses;
 //   - a chunk holding the defined word's stem only in another word
@@ -61,6 +61,8 @@ func TestGloss(t *testing.T) {
 			map[string][]string{"bill": {"invoice"}}, forms, false, ""},
 		{"object held only through the defined word", deleteText, with(func(x *thesaurus.Taxon) { x.Object = "bill" }),
 			map[string][]string{"bill": {"delete"}}, forms, false, ""},
+		{"object held only through the defined word, related the other way", deleteText, with(func(x *thesaurus.Taxon) { x.Object = "bill" }),
+			map[string][]string{"delete": {"bill"}}, forms, false, ""}, // rv31
 		{"head only a modifier", deleteText, with(func(x *thesaurus.Taxon) { x.Modifier = true }), nil, forms, false, ""},
 		{"no object, no modifier", deleteText, del, nil, forms, true, `reading "wipe" as "delete", a word defined by it`},
 		{"the stem in another word", "You can ask for the deletion of your account data. We do it within 30 days of your request.", del, nil, forms, false, ""},

@@ -320,6 +320,14 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound"},
 		{func(b *Builtin) { b.FocusGeneric = 2 }, BuiltinModel + "-focusgeneric2"},
 		{func(b *Builtin) { b.PlainWeekdays = true }, BuiltinModel + "+plainweekdays"},
+		// round 31 (rv31): every switch v33 and a31-asm added
+		{func(b *Builtin) { b.Genus = false }, BuiltinModel + "-nogenus"},
+		{func(b *Builtin) { b.Compound = false }, BuiltinModel + "-nocompound"},
+		{func(b *Builtin) { b.KnownAsk = true }, BuiltinModel + "+knownask"},
+		{func(b *Builtin) { b.FocusTopic = true }, BuiltinModel + "+focustopic"},
+		{func(b *Builtin) { b.KinRank = 1 }, BuiltinModel + "+kinrank"},
+		{func(b *Builtin) { b.KinRank = 2 }, BuiltinModel + "-kinrank2"},
+		{func(b *Builtin) { b.Genus, b.Spelled, b.Compound, b.KinRank = false, false, false, 1 }, BuiltinModel + "+kinrank-nogenus-nospelled-nocompound"},
 	}
 	seen := map[string]int{}
 	for i, c := range cases {

@@ -20,7 +20,7 @@ import (
 //   - FocusTopic: as the wide reading (minTopic), the chunk must cover a
 //     word of the clause that asks that is no entity's and no number.
 
-// focusAsksKnown reports whether f keeps a word of the clause that asks
+// asksKnown reports whether f keeps a word of the clause that asks
 // (KnownAsk): false when that clause holds a word no visible chunk
 // holds and every word f reads is an entity's.
 func (f *focus) asksKnown() bool {

@@ -58,15 +58,22 @@ type definedIndex struct {
 // of speech, opens with a base form of word in that part of speech ("erase", "delete": "wipe out
 // digitally or magnetically recorded information", for "wipe"; "request"
 // for "ask"; "before" for "early"), each with that sense (Its,
-// ItsCommon) and Pointer 'g'. None when word's base forms head the
-// definitions of more than maxDefined senses, or of none. Open reads the
-// index from every synset.
+// ItsCommon) and Pointer 'g'. A word is given once for each reading of
+// its defining phrase (Object, Modifier) its senses have, the first
+// sense of each: "tune" for "adjust" both as adjusting pitches and with no
+// object ("adjust for (better) functioning"). None when word's base
+// forms head the definitions of more than maxDefined senses, or of none.
+// Open reads the index from every synset.
 func (w *WordNet) Defined(word string) []Taxon {
 	w.defined.once.Do(w.indexDefined)
 	word = strings.ToLower(strings.TrimSpace(word))
 	var out []Taxon
-	// seen: the forms of word (each read once), then the words given
-	seen := map[string]bool{word: true}
+	// seen: the forms of word (each read once); given: the readings given
+	type reading struct {
+		word, object string
+		modifier     bool
+	}
+	seen, given := map[string]bool{word: true}, map[reading]bool{}
 	forms := []string{word}
 	for _, l := range w.lemmas(word) {
 		if f := strings.ReplaceAll(l.form, "_", " "); !seen[f] {
@@ -78,8 +85,8 @@ func (w *WordNet) Defined(word string) []Taxon {
 	for _, f := range forms {
 		n += len(w.defined.by[f])
 		for _, x := range w.defined.by[f] {
-			if !seen[x.Word] {
-				seen[x.Word] = true
+			if r := (reading{x.Word, x.Object, x.Modifier}); !seen[x.Word] && !given[r] {
+				given[r] = true
 				out = append(out, x)
 			}
 		}

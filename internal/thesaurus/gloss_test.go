@@ -17,6 +17,8 @@ func TestAfterGenus(t *testing.T) {
 		{" a person who uses something", ""},                                               // a relative word
 		{" send or move around in a bus", ""},                                              // "or" after the head: another verb
 		{" remove, as of a part", ""},                                                      // a mark ends it
+		{" remove, especially dirt", ""},                                                   // a mark ends it, no stop word after it (rv31)
+		{" send an bill", "bill"},                                                          // the gloss ends in the phrase's word (rv31)
 		{" send back to the country of origin", ""},                                        // a particle is no object
 		{" (usually used with `off') make fit for use", ""},                                // the head after skipped words
 		{" to an; \"wipe the floor\"", ""},                                                 // no head
@@ -58,5 +60,48 @@ func TestDebianDefinedPhrase(t *testing.T) {
 		if !ok || x.Object != c.object || x.Modifier != c.modifier {
 			t.Errorf("Defined(%q)'s %q: %+v (found %v), want Object %q, Modifier %v", c.word, c.defined, x, ok, c.object, c.modifier)
 		}
+	}
+}
+
+// TestDebianDefinedEverySense (rv31): a word a head defines in several
+// senses is given for each reading of its defining phrase, not only for
+// its first sense in the data file: "tune" is defined by "adjust" as
+// adjusting the pitches of instruments (its second sense, first in the
+// file) and, with no object, "adjust for (better) functioning" (its
+// first); v33's Genus, reading only the first, asked for "pitches". Each
+// reading is given once.
+func TestDebianDefinedEverySense(t *testing.T) {
+	w := openDebian(t)
+	for _, c := range []struct{ word, defined string }{{"adjust", "tune"}, {"assume", "sponsor"}, {"commit", "sin"}} {
+		objects := map[string]int{}
+		for _, x := range w.Defined(c.word) {
+			if x.Word == c.defined {
+				objects[x.Object]++
+			}
+		}
+		if len(objects) < 2 {
+			t.Errorf("Defined(%q) gives %q with the objects %v, want each of its senses' readings", c.word, c.defined, objects)
+		}
+		for o, n := range objects {
+			if n > 1 {
+				t.Errorf("Defined(%q) gives %q with object %q %d times, want once", c.word, c.defined, o, n)
+			}
+		}
+	}
+}
+
+// TestDebianOpenDropsGlossColumns (rv31): Open reads each synset's gloss
+// head and phrase word (genus, after) only to build Defined's index, and
+// keeps neither after it (≈4.4 MB of the real database's heap); Defined
+// answers the same.
+func TestDebianOpenDropsGlossColumns(t *testing.T) {
+	w := openDebian(t)
+	for pos, s := range w.synsets {
+		if s.genus != nil || s.after != nil {
+			t.Errorf("%c: Open keeps %d gloss heads and %d phrase words after Defined's index is read", pos, len(s.genus), len(s.after))
+		}
+	}
+	if x := w.Defined("wipe"); len(x) == 0 {
+		t.Errorf("Defined(\"wipe\") = none after Open")
 	}
 }

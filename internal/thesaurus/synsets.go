@@ -33,11 +33,11 @@ type synsetTable struct {
 	words               []string
 	ptrs                []pointer
 	// genus is each synset's gloss's head word (see genusOf), "" when
-	// none: what Defined reads.
+	// none: what Defined's index reads (indexDefined; Open drops it then).
 	genus []string
 	// after is the last word of the phrase each gloss's head opens (see
 	// afterGenus), "" when none: the object of a defining verb, the noun
-	// a defining noun's head only modifies.
+	// a defining noun's head only modifies (read and dropped as genus).
 	after []string
 	// begins has bit o set when a synset's line begins at byte o: Open's
 	// checks of every offset the index and the pointers name read it
