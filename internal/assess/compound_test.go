@@ -49,6 +49,20 @@ func TestCompound(t *testing.T) {
 	}
 }
 
+// wipeCase is TestCompoundTries' question, its two pages (one writing
+// "delete" only in "delete key"), their lexicon, and a thesaurus defining
+// "delete" by "wipe", listing the compound "delete key" and relating as
+// related says.
+func wipeCase(an *terms.Analyzer, related fakeThesaurus) (q string, page, bound Evidence, lex *lexicon, th fakeFormer) {
+	q = "how do I get you to wipe my account data"
+	page = Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
+	bound = Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "Press the delete key on your account page for your account data. We do it within 30 days of your request."}
+	lex = newLexicon(an, page.Title+"\n"+page.Text, bound.Title+"\n"+bound.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Wipe the jug with a damp cloth", "Delete old jobs from the repair log")
+	del := thesaurus.Taxon{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}
+	th = fakeFormer{fakeDefiner{fakeTaxonomy{related, nil}, map[string][]thesaurus.Taxon{"wipe": {del}}}, map[string][]string{"delete_key": {"delete key"}, "delete": {"delete"}}}
+	return q, page, bound, lex, th
+}
+
 // TestCompoundTries (rv31): Compound reads the thesaurus tries too
 // (judgeCredited, every try: the first chunk's and, with KinRank, those
 // of the chunks below it), not only the wide reading's relatives:
@@ -58,12 +72,7 @@ func TestCompound(t *testing.T) {
 // unbound left it passing.
 func TestCompoundTries(t *testing.T) {
 	an := terms.New()
-	q := "how do I get you to wipe my account data"
-	page := Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
-	bound := Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "Press the delete key on your account page for your account data. We do it within 30 days of your request."}
-	lex := newLexicon(an, page.Title+"\n"+page.Text, bound.Title+"\n"+bound.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Wipe the jug with a damp cloth", "Delete old jobs from the repair log")
-	del := thesaurus.Taxon{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}
-	th := fakeFormer{fakeDefiner{fakeTaxonomy{fakeThesaurus{}, nil}, map[string][]thesaurus.Taxon{"wipe": {del}}}, map[string][]string{"delete_key": {"delete key"}, "delete": {"delete"}}}
+	q, page, bound, lex, th := wipeCase(an, fakeThesaurus{})
 	judge := func(compound bool, rank int, ev ...Evidence) Result {
 		t.Helper()
 		b := NewBuiltin(an, lex)
@@ -115,12 +124,8 @@ func (f countingFormer) BaseForms(w string) []string {
 // defines it).
 func TestCompoundReadOnce(t *testing.T) {
 	an := terms.New()
-	q := "how do I get you to wipe my account data"
-	page := Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
-	bound := Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "Press the delete key on your account page for your account data. We do it within 30 days of your request."}
-	lex := newLexicon(an, page.Title+"\n"+page.Text, bound.Title+"\n"+bound.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Wipe the jug with a damp cloth", "Delete old jobs from the repair log")
-	del := thesaurus.Taxon{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}
-	th := countingFormer{fakeFormer{fakeDefiner{fakeTaxonomy{fakeThesaurus{"wipe": {"delete"}}, nil}, map[string][]thesaurus.Taxon{"wipe": {del}}}, map[string][]string{"delete_key": {"delete key"}, "delete": {"delete"}}}, map[string]int{}}
+	q, page, bound, lex, former := wipeCase(an, fakeThesaurus{"wipe": {"delete"}})
+	th := countingFormer{former, map[string]int{}}
 	for _, c := range []struct {
 		rank int
 		ev   []Evidence
@@ -149,12 +154,7 @@ func TestCompoundReadOnce(t *testing.T) {
 // assessed with WordNet's relation and definition faked.
 func BenchmarkCompoundReadOnce(b *testing.B) {
 	an := terms.New()
-	q := "how do I get you to wipe my account data"
-	page := Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
-	bound := Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "Press the delete key on your account page for your account data. We do it within 30 days of your request."}
-	lex := newLexicon(an, page.Title+"\n"+page.Text, bound.Title+"\n"+bound.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Wipe the jug with a damp cloth", "Delete old jobs from the repair log")
-	del := thesaurus.Taxon{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}
-	th := fakeFormer{fakeDefiner{fakeTaxonomy{fakeThesaurus{"wipe": {"delete"}}, nil}, map[string][]thesaurus.Taxon{"wipe": {del}}}, map[string][]string{"delete_key": {"delete key"}, "delete": {"delete"}}}
+	q, page, bound, lex, th := wipeCase(an, fakeThesaurus{"wipe": {"delete"}})
 	a := NewBuiltin(an, lex)
 	a.Rewriter = NewRewriter(an, lex)
 	a.UseThesaurus(th)
