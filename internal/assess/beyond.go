@@ -1,6 +1,7 @@
 package assess
 
-// beyond (Builtin.KinRank, "+kinrank", off in every named model) judges
+// beyond (Builtin.KinRank, off in every named model: the model id names
+// it "+kinrank" at rank 1, "-kinrank2", "-kinrank3" ... above) judges
 // the chunks after the first, down to rank KinRank in the assessor's
 // order, as the thesaurus tries judge the first (judgeCredited: a
 // question word the chunk lacks held through a relative, a direct
@@ -14,7 +15,7 @@ package assess
 // cited precision lower; most pages it accepts below the first are not
 // the relevant one, credited through weak relations ("fixed" as "lock",
 // "months" as "may").
-func (b *Builtin) beyond(r *reading, all []*judged, covers func(map[string]bool, string) bool, question string, ents []Entity, vocab Vocabulary, related map[string][]synonym, evidence []Evidence) (*judged, string) {
+func (b *Builtin) beyond(r *reading, all []*judged, covers func(map[string]bool, string) bool, question string, ents []Entity, vocab Vocabulary, related map[string][]synonym, cp *compounds) (*judged, string) {
 	if b.KinRank < 1 || b.Thesaurus == nil || !b.Kin && !b.Hyp {
 		return nil, ""
 	}
@@ -23,7 +24,7 @@ func (b *Builtin) beyond(r *reading, all []*judged, covers func(map[string]bool,
 		kin = b.kin(question, related)
 	}
 	for i := 1; i <= b.KinRank && i < len(all); i++ {
-		if k, credited := b.judgeCredited(r, all[i], covers, question, ents, vocab, kin, evidence); k != nil {
+		if k, credited := b.judgeCredited(r, all[i], covers, question, ents, vocab, kin, cp); k != nil {
 			return k, credited
 		}
 	}
@@ -36,7 +37,7 @@ func (b *Builtin) beyond(r *reading, all []*judged, covers func(map[string]bool,
 // (Hyp), then those and the words j holds that WordNet defines by a
 // question word (Defined), and returns the first judgement that suffices
 // with what was credited; nil when none does.
-func (b *Builtin) judgeCredited(r *reading, j *judged, covers func(map[string]bool, string) bool, question string, ents []Entity, vocab Vocabulary, kin map[string][]synonym, evidence []Evidence) (*judged, string) {
+func (b *Builtin) judgeCredited(r *reading, j *judged, covers func(map[string]bool, string) bool, question string, ents []Entity, vocab Vocabulary, kin map[string][]synonym, cp *compounds) (*judged, string) {
 	tries := []map[string][]synonym{kin}
 	if b.Hyp && b.Thesaurus != nil {
 		if taxa := b.taxa(question, ents, vocab, j.have); len(taxa) > 0 {
@@ -47,7 +48,7 @@ func (b *Builtin) judgeCredited(r *reading, j *judged, covers func(map[string]bo
 		tries = b.withDefined(tries, question, ents, vocab, j) // defined.go
 	}
 	for i, credit := range tries {
-		credit = b.unbound(credit, evidence) // compound.go
+		credit = cp.unbound(credit) // compound.go
 		if len(credit) == 0 {
 			continue
 		}

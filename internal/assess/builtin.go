@@ -1212,6 +1212,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	kinCredit := ""
+	cp := b.compoundsOf(req.Evidence) // compound.go: the evidence read once for the credits below
 	if (b.Kin || b.Hyp) && !a.Sufficient && absent == "" && len(all) > 0 {
 		// builtin:coverage-v23: the first chunk suffices with the
 		// question's words read through their relatives (asked only
@@ -1221,7 +1222,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if b.Kin {
 			kin = b.kin(question, related)
 		}
-		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin, req.Evidence); k != nil { // beyond.go
+		if k, credited := b.judgeCredited(r, all[0], covers, question, ents, vocab, kin, cp); k != nil { // beyond.go
 			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
 			a.Score = math.Round(best.score*1000) / 1000
 		}
@@ -1260,7 +1261,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			w = b.readWide(req.Question, fasked, f, vocab)
 			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
 			if b.Related {
-				wrelated = b.unbound(related, req.Evidence) // compound.go
+				wrelated = cp.unbound(related) // compound.go
 			}
 			wcovers = relatedCovers(covers, wrelated)
 			if ruled == nil && reads {
@@ -1301,7 +1302,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		return *ruled, nil
 	}
 	if !a.Sufficient && absent == "" && best != nil {
-		if k, credited := b.beyond(r, all, covers, question, ents, vocab, related, req.Evidence); k != nil { // beyond.go
+		if k, credited := b.beyond(r, all, covers, question, ents, vocab, related, cp); k != nil { // beyond.go
 			best, a.Sufficient, hasKey, missingEntity, kinCredit = k, true, true, nil, credited
 			a.Score = math.Round(best.score*1000) / 1000
 		}
