@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// genusSkip are the words genusOf passes over at the start of a gloss:
+// genusSkip are the words glossPhrase passes over at the start of a gloss:
 // function words and the light verbs definitions open with ("make fit
 // for use", "cause to ..."), which name no kind of thing or action. A
 // general noun heading a definition ("a person who ...", "the act of
@@ -19,25 +19,6 @@ func init() {
 		become cause causes especially usually often very more less most`) {
 		genusSkip[w] = true
 	}
-}
-
-// genusOf is the head word of a synset's gloss (the text after "|"): the
-// first word of its definition, before the first ";" (the examples
-// follow), that is no word of genusSkip and has three letters or more,
-// lower-cased, parenthesised text left out. "wipe out digitally or
-// magnetically recorded information" (erase) gives "wipe", "ask (a
-// person) to do something" (request) "ask", "earlier in time" (before)
-// "earlier". heads keeps each such word once.
-func genusOf(gloss []byte, heads map[string]string) string {
-	head := ""
-	glossWords(gloss, func(w []byte, mark bool) bool {
-		if mark || len(w) < 3 || genusSkip[string(w)] {
-			return true
-		}
-		head = intern(heads, w)
-		return false
-	})
-	return head
 }
 
 // maxDefined is the most senses a word may head the definitions of for

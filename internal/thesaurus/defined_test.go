@@ -22,8 +22,8 @@ func TestGenusOf(t *testing.T) {
 		{" Cause to do; make it so", ""},                       // skipped words are read in any case
 		{"", ""},
 	} {
-		if got := genusOf([]byte(c.gloss), heads); got != c.want {
-			t.Errorf("genusOf(%q) = %q, want %q", c.gloss, got, c.want)
+		if got, _ := glossPhrase([]byte(c.gloss), heads); got != c.want {
+			t.Errorf("glossPhrase(%q) head = %q, want %q", c.gloss, got, c.want)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// afterStops end the phrase a gloss's head opens (afterGenus): the
+// afterStops end the phrase a gloss's head opens (glossPhrase): the
 // prepositions, conjunctions and relative words that begin what the
 // definition says of the phrase ("send an bill to", "the control on a
 // radio", "a person who uses something").
@@ -32,28 +32,37 @@ func init() {
 	}
 }
 
-// afterGenus is the last word of the phrase the head of a synset's gloss
-// (genusOf) opens: the words after the head up to the first word of
-// afterStops, a mark other than a hyphen or an apostrophe, or the gloss's
-// first ";", parenthesised text left out, lower-cased, words genusOf
-// would pass over and those of noObject not counted (words are read as
-// genusOf reads them); "" when the head is followed by none, or by "or",
-// "and" or "nor" (another verb or noun: "send or move"). For a verb that word is what it acts on ("bill"
-// for "invoice": "send an bill to"; "information" for "delete": "wipe out
-// digitally or magnetically recorded information"; "away" for
-// "dispatch", no noun: "send away towards a designated goal"); for a noun
-// it is the noun the head only modifies ("component" for "spare": "an
-// extra component of a machine"), none when the head is the phrase's
-// noun ("dial": "the control on a radio or television set"). heads keeps
-// each word once, as genusOf's.
-func afterGenus(gloss []byte, heads map[string]string) string {
-	seenHead, first := false, false
-	last := ""
+// glossPhrase reads a synset's gloss (the text after "|") once for its
+// head and the last word of the phrase the head opens.
+//
+// head is the first word of the definition, before the first ";" (the
+// examples follow), that is no word of genusSkip and has three letters or
+// more, lower-cased, parenthesised text left out. "wipe out digitally or
+// magnetically recorded information" (erase) gives "wipe", "ask (a
+// person) to do something" (request) "ask", "earlier in time" (before)
+// "earlier".
+//
+// after is the last word of the phrase head opens: the words after it up
+// to the first word of afterStops, a mark other than a hyphen or an
+// apostrophe, or the gloss's first ";", parenthesised text left out,
+// lower-cased, words head would pass over and those of noObject not
+// counted; "" when head is followed by none, or by "or", "and" or "nor"
+// (another verb or noun: "send or move"), and when there is no head. For
+// a verb that word is what it acts on ("bill" for "invoice": "send an
+// bill to"; "information" for "delete": "wipe out digitally or
+// magnetically recorded information"; "away" for "dispatch", no noun:
+// "send away towards a designated goal"); for a noun it is the noun the
+// head only modifies ("component" for "spare": "an extra component of a
+// machine"), none when the head is the phrase's noun ("dial": "the
+// control on a radio or television set"). heads keeps each word once.
+func glossPhrase(gloss []byte, heads map[string]string) (head, after string) {
+	first := false
 	glossWords(gloss, func(w []byte, mark bool) bool {
 		switch {
-		case !seenHead:
-			seenHead = !mark && len(w) >= 3 && !genusSkip[string(w)]
-			first = seenHead
+		case head == "":
+			if !mark && len(w) >= 3 && !genusSkip[string(w)] {
+				head, first = intern(heads, w), true
+			}
 			return true
 		case mark || afterStops[string(w)]:
 			return false
@@ -62,11 +71,11 @@ func afterGenus(gloss []byte, heads map[string]string) string {
 		}
 		first = false
 		if len(w) >= 3 && !genusSkip[string(w)] && !noObject[string(w)] {
-			last = intern(heads, w)
+			after = intern(heads, w)
 		}
 		return true
 	})
-	return last
+	return head, after
 }
 
 // glossWords calls yield with each word of a gloss's definition, in
@@ -127,7 +136,7 @@ func intern(heads map[string]string, w []byte) string {
 }
 
 // phraseOf reads after, the last word of the phrase a gloss's head opens
-// in part of speech pos (afterGenus), when WordNet knows it as a noun:
+// in part of speech pos (glossPhrase), when WordNet knows it as a noun:
 // for a verb it is the verb's object, for a noun the noun its head
 // modifies. An adverb or an adjective ("send away", "remove or make
 // invisible") is neither.

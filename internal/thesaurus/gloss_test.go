@@ -24,8 +24,8 @@ func TestAfterGenus(t *testing.T) {
 		{" to an; \"wipe the floor\"", ""},                                                 // no head
 		{"", ""},
 	} {
-		if got := afterGenus([]byte(c.gloss), heads); got != c.want {
-			t.Errorf("afterGenus(%q) = %q, want %q", c.gloss, got, c.want)
+		if _, got := glossPhrase([]byte(c.gloss), heads); got != c.want {
+			t.Errorf("glossPhrase(%q) after = %q, want %q", c.gloss, got, c.want)
 		}
 	}
 }

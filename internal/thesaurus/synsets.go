@@ -32,11 +32,11 @@ type synsetTable struct {
 	firstWord, firstPtr []int32
 	words               []string
 	ptrs                []pointer
-	// genus is each synset's gloss's head word (see genusOf), "" when
+	// genus is each synset's gloss's head word (see glossPhrase), "" when
 	// none: what Defined's index reads (indexDefined; Open drops it then).
 	genus []string
 	// after is the last word of the phrase each gloss's head opens (see
-	// afterGenus), "" when none: the object of a defining verb, the noun
+	// glossPhrase), "" when none: the object of a defining verb, the noun
 	// a defining noun's head only modifies (read and dropped as genus).
 	after []string
 	// begins has bit o set when a synset's line begins at byte o: Open's
@@ -95,10 +95,7 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 		}
 		g, a := "", ""
 		if i := slices.Index(line, '|'); i >= 0 {
-			g = genusOf(line[i+1:], heads)
-			if g != "" {
-				a = afterGenus(line[i+1:], heads)
-			}
+			g, a = glossPhrase(line[i+1:], heads)
 			line = line[:i]
 		}
 		t.genus = append(t.genus, g)

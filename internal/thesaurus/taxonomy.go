@@ -31,7 +31,7 @@ type Taxon struct {
 	// for; a meronym's '%', a holonym's '#').
 	Pointer byte
 	// Object and Modifier read a gloss's phrase, for Defined's taxa (see
-	// afterGenus): Object is the noun a defining verb acts on ("bill" for
+	// glossPhrase): Object is the noun a defining verb acts on ("bill" for
 	// "invoice": "send an bill to"), "" when none; Modifier reports that
 	// a defining noun's head only modifies a noun after it ("extra" for
 	// "spare": "an extra component of a machine").
