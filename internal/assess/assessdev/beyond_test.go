@@ -29,16 +29,16 @@ func TestBeyond(t *testing.T) {
 		}
 	}
 	newer := "kinrank" + strconv.Itoa(rank)
-	compareVersions(t, b, qs, "v32", newer, func(on bool) {
+	compareVersions(t, b, qs, "kinrank0", newer, func(on bool) {
 		b.KinRank = 0
 		if on {
 			b.KinRank = rank
 		}
 	}, func(way string, o, n map[string]*score, a, z score) {
-		refusesNoFewer(t, way, "v32", newer, o, n)
-		t.Logf("%s total: v32 %s | %s %s", way, a, newer, z)
+		refusesNoFewer(t, way, "kinrank0", newer, o, n)
+		t.Logf("%s total: kinrank0 %s | %s %s", way, a, newer, z)
 		if z.right < a.right {
-			t.Errorf("%s: %s %s is right less often than v32 %s", way, newer, z, a)
+			t.Errorf("%s: %s %s is right less often than kinrank0 %s", way, newer, z, a)
 		}
 	})
 }
