@@ -46,6 +46,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh29.jsonl", "testdata/eval/hollin-fresh29-facts.jsonl"}, // make eval-fresh29
 	{"testdata/eval/hollin-fresh30.jsonl", "testdata/eval/hollin-fresh30-facts.jsonl"}, // make eval-fresh30
 	{"testdata/eval/hollin-fresh31.jsonl", "testdata/eval/hollin-fresh31-facts.jsonl"}, // make eval-fresh31
+	{"testdata/eval/hollin-fresh32.jsonl", "testdata/eval/hollin-fresh32-facts.jsonl"}, // make eval-fresh32
 }
 
 const repoRoot = "../.."
