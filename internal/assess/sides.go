@@ -1,7 +1,7 @@
 package assess
 
 import (
-	"slices"
+	"maps"
 
 	"github.com/assay-rag/assay/internal/answertype"
 )
@@ -54,46 +54,30 @@ func (b *Builtin) sides(asked answertype.Question, question string, r *reading, 
 	return nil, asked
 }
 
-// sidesOf is sides for values of type t: each entity's chunk holding one,
-// judged together; nil unless two or more chunks are picked.
+// sidesOf is sides for values of type t: each entity's chunk holding one
+// (reading.picks over those chunks), judged together; nil unless two or
+// more chunks are picked.
 func (b *Builtin) sidesOf(t answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) *judged {
-	valued := make([]string, len(all)) // each chunk's value, "" when it holds none
-	for k, j := range all {
+	var valued []*judged
+	exprs := map[*judged]string{} // each valued chunk's value
+	for _, j := range all {
 		if expr, ok := b.answerIn(t, j.ev, r, covers); ok && expr != "" {
-			valued[k] = expr
+			valued = append(valued, j)
+			exprs[j] = expr
 		}
 	}
-	var picked []int
-	for i, en := range r.ents {
-		pick, best := -1, 0.0
-		for k, j := range all {
-			if valued[k] == "" || !en.CoveredBy(j.have) {
-				continue
-			}
-			if c := r.ownCoverage(j.have, covers, i); pick < 0 || c > best {
-				pick, best = k, c
-			}
-		}
-		if pick < 0 {
-			return nil
-		}
-		if !slices.Contains(picked, pick) {
-			picked = append(picked, pick)
-		}
-	}
+	picked := r.picks(valued, func(j *judged, i int) float64 { return r.ownCoverage(j.have, covers, i) })
 	if len(picked) < 2 {
 		return nil
 	}
 	have := map[string]bool{}
-	for _, k := range picked {
-		for w := range all[k].have {
-			have[w] = true
-		}
+	for _, j := range picked {
+		maps.Copy(have, j.have)
 	}
 	u := r.judge(have, covers, true)
-	u.ev, u.expr = all[picked[0]].ev, valued[picked[0]]
-	for _, k := range picked[1:] {
-		u.with = append(u.with, all[k].ev)
+	u.ev, u.expr = picked[0].ev, exprs[picked[0]]
+	for _, j := range picked[1:] {
+		u.with = append(u.with, j.ev)
 	}
 	return u
 }
