@@ -60,7 +60,15 @@ func TestSides(t *testing.T) {
 			}
 		}
 	}
+	// One page naming both things, with one value of another matter (a
+	// cover period), decides no comparison of their motors: Sides needs
+	// a chunk of each side's own.
 	b.Sides = true
+	onePage := []Evidence{sidesLike[0], sidesLike[3], sidesLike[4]}
+	q := "is the Z20 Max's motor much beefier than the Z10's?"
+	if res := assessChecked(t, b, Request{Question: q, Query: q, Evidence: onePage, Groups: []string{"public"}}); res.Assessment.Sufficient {
+		t.Errorf("Sides accepted %q on one page naming both: %s", q, res.Assessment.Reason)
+	}
 	if m := b.Model(); m != BuiltinModel+"+sides" {
 		t.Errorf("model %q, want %s+sides", m, BuiltinModel)
 	}
