@@ -422,6 +422,12 @@ type Builtin struct {
 	// question word that the evidence writes only inside a compound
 	// WordNet lists ("spare" in "spare parts") credits nothing.
 	Compound bool
+	// Sides (see sides.go): a comparison no chunk answers alone is judged
+	// on, for each thing it names, the chunk naming it that holds a value
+	// of what is compared (for a yes/no comparison, a measure, speed,
+	// period, amount or count), not the chunk covering most of the
+	// question, which may name every thing and hold no value of any.
+	Sides bool
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -595,6 +601,8 @@ var namedModels = []struct {
 		// docs/log/round-31-a31-def.md)
 		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
 		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
+		// off in every named model until measured (round 32, docs/log/round-32-a32-rec.md)
+		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
 }
 
@@ -1187,9 +1195,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.lacks != nil && len(all) > 0 {
 		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related, ents, vocab))
 	}
+	sided := asked // what a comparison's sides were found to hold (Sides)
 	if best != nil && !best.fit && len(ents) > 1 && b.compares(question) {
 		if j := r.compared(all, covers, b.Joint); j != nil && j.fit {
 			best = j
+		} else if b.Sides { // sides.go: each entity's own chunk holding its value
+			if j, t := b.sides(asked, question, r, all, covers); j != nil {
+				best, sided = j, t
+			}
 		}
 	}
 	a := Assessment{}
@@ -1310,7 +1323,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// What the question asks for, and what the best chunk holds of it.
 	found := ""
 	if asked.Type != answertype.Description && best != nil && best.typed {
-		found = fmt.Sprintf(", and holds %s near it: %q", asked.Describe(), best.expr)
+		found = fmt.Sprintf(", and holds %s near it: %q", sided.Describe(), best.expr)
 	}
 	pct := func(x float64) float64 { return math.Round(100 * x) }
 	switch {
