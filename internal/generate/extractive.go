@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV31Model = router.BuiltinGenerateModelV31
 	ExtractiveV30Model = router.BuiltinGenerateModelV30
 	ExtractiveV29Model = router.BuiltinGenerateModelV29
 	ExtractiveV28Model = router.BuiltinGenerateModelV28
@@ -358,7 +359,19 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v31 (ExtractiveModel) cites another page only for what the question
+// v32 (ExtractiveModel) keeps the accepted page on a tie of bearing for
+// a yes/no question asking more than one thing too (v29 read only one
+// that asks one thing), when the other opening's page is titled with no
+// content word of the question (see offTitle): the question words only
+// the accepted page's title holds ("terms", "2024" of "Warranty terms
+// (2024, archived)") are in no sentence, so they weigh nothing in the
+// bearing, and the tie went to a page off the question by rank ("To pair
+// the K50 with the Hollin Home app ..." for "Did Hollin change its
+// guarantee at some point? What's different now compared with the old
+// terms?"). Two pages both titled with a question word ("Warranty terms
+// (2026)" and "(2024, archived)") still tie as before.
+//
+// v31 (ExtractiveV31Model) cites another page only for what the question
 // asks: in rule 3, another source's instruction elaborates the opening's
 // (elaborates, when the opening source does not answer or the source
 // ranks above it) only when it holds a content word of the question or
@@ -526,10 +539,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV31(an)
+	return NewExtractiveV32(an)
 }
 
-// NewExtractiveV31 returns version 31 (ExtractiveModel).
+// NewExtractiveV32 returns version 32 (ExtractiveModel).
+func NewExtractiveV32(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV31(an)
+	g.Version = 32
+	return g
+}
+
+// NewExtractiveV31 returns version 31 (ExtractiveV31Model).
 func NewExtractiveV31(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV30(an)
 	g.Version = 31
@@ -708,6 +728,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV31Model:
+		return NewExtractiveV31(an), nil
 	case ExtractiveV30Model:
 		return NewExtractiveV30(an), nil
 	case ExtractiveV29Model:
@@ -823,6 +845,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV29Model
 	case g.Version == 30:
 		return ExtractiveV30Model
+	case g.Version == 31:
+		return ExtractiveV31Model
 	}
 	return ExtractiveModel
 }
@@ -1018,8 +1042,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			// areas, descale kettles ... more often" and "The K50 smart
 			// kettle boils ... water") are a tie the rank discount
 			// should not break against the assessor's judgement.
+			//
+			// v32: so does it for a yes/no question asking more than one
+			// thing when the other's page is titled with no content word
+			// of the question (see offTitle).
 			if a := g.opening(all, asked, open); g.saysMore(a, best, content, titles, ents, verbs) ||
-				g.Version >= 29 && asked.Type == answertype.YesNo && !g.asksMore(req.Question) && saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
+				g.Version >= 29 && asked.Type == answertype.YesNo && (!g.asksMore(req.Question) || g.Version >= 32 && g.offTitle(best.source, content, titles, ents, verbs)) &&
+					saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
 				best = a
 			}
 		}
@@ -1817,6 +1846,20 @@ func (g *Extractive) titledMore(a, b int, content []string, titles []map[string]
 	named := entityTermSet(ents, false)
 	return slices.ContainsFunc(content, func(w string) bool {
 		return titles[a][w] && !titles[b][w] && !verbs[w] && !named[w]
+	})
+}
+
+// offTitle reports whether source b's title holds no content word of the
+// question but a verb of it or a word of a name it holds (v32: on a tie
+// of bearing, the accepted source opens a yes/no question asking more
+// than one thing instead of b; see Generate). A page titled "Pairing the
+// K50 with the Hollin Home app" is on nothing "Did Hollin change its
+// guarantee at some point? What's different now compared with the old
+// terms?" asks; "Warranty terms (2026)" is.
+func (g *Extractive) offTitle(b int, content []string, titles []map[string]bool, ents []assess.Entity, verbs map[string]bool) bool {
+	named := entityTermSet(ents, false)
+	return !slices.ContainsFunc(content, func(w string) bool {
+		return titles[b][w] && !verbs[w] && !named[w]
 	})
 }
 
