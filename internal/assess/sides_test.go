@@ -75,7 +75,8 @@ func TestSides(t *testing.T) {
 }
 
 // TestSidesRefusesAsWithout (rv32): where Sides judges no comparison
-// sufficient, the assessment is the one without it. sides reads each
+// sufficient, the assessment is the one without it (sides returns only a
+// judgement that suffices). sides reads each
 // chunk for values of types the question does not ask for (a count for
 // "beefier"), and answerIn notes what it sets aside for a refusal's
 // reason: "2.5 stars" set aside as "a decimal, not a count" was reported
@@ -90,6 +91,10 @@ func TestSidesRefusesAsWithout(t *testing.T) {
 	}{
 		{"is the Z20 Max's motor much beefier than the Z10's?", starred},
 		{"is the Z20 Max's motor beefier than the Z10's when grinding coffee beans?", sidesLike},
+		// the two specification pages together hold a value each but
+		// not "warranty": sides' judgement, short of sufficing, is not
+		// the one refused
+		{"is the Z20 Max's motor beefier than the Z10's under warranty?", sidesLike},
 		{"is the Z20 Max louder than the Z10?", sidesLike},
 	} {
 		b := builtinOver(an, c.ev)
