@@ -19,7 +19,7 @@ var sidesLike = []Evidence{
 	{ChunkID: "track#0", Title: "Tracking a repair", Text: "We email a tracking link when the courier collects your appliance."},
 }
 
-// TestSides: builtin:coverage-v34 (Builtin.Sides) judges a comparison
+// TestSides: builtin:coverage-v33+sides (Builtin.Sides) judges a comparison
 // that no chunk answers alone on each named thing's own chunk holding a
 // value of what is compared, where the page naming both things (and no
 // such value) was judged alone and refused. Without Sides the same
