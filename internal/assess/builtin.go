@@ -424,9 +424,11 @@ type Builtin struct {
 	Compound bool
 	// Sides (see sides.go): a comparison no chunk answers alone is judged
 	// on, for each thing it names, the chunk naming it that holds a value
-	// of what is compared (for a yes/no comparison, a measure, speed,
-	// period, amount or count), not the chunk covering most of the
-	// question, which may name every thing and hold no value of any.
+	// of what is compared (for a yes/no comparison, the value its
+	// comparative names, "louder" a loudness, or else one kind of measure,
+	// speed, period, amount or count for every side), not the chunk
+	// covering most of the question, which may name every thing and hold
+	// no value of any.
 	Sides bool
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
@@ -601,7 +603,9 @@ var namedModels = []struct {
 		// docs/log/round-31-a31-def.md)
 		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
 		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
-		// off in every named model until measured (round 32, docs/log/round-32-a32-rec.md)
+		// off in every named model: confirm right +2 in both modes, but
+		// cited precision lower (fresh17; round 32,
+		// docs/log/round-32-a32-rec.md)
 		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
 }

@@ -328,6 +328,9 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.KinRank = 1 }, BuiltinModel + "+kinrank"},
 		{func(b *Builtin) { b.KinRank = 2 }, BuiltinModel + "-kinrank2"},
 		{func(b *Builtin) { b.Genus, b.Spelled, b.Compound, b.KinRank = false, false, false, 1 }, BuiltinModel + "+kinrank-nogenus-nospelled-nocompound"},
+		// round 32 (rv32): a32-rec's switch, alone and on v32
+		{func(b *Builtin) { b.Sides = true }, BuiltinModel + "+sides"},
+		{func(b *Builtin) { b.Genus, b.Spelled, b.Compound, b.Sides = false, false, false, true }, BuiltinModel + "-nogenus-nospelled-nocompound+sides"},
 	}
 	seen := map[string]int{}
 	for i, c := range cases {

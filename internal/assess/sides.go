@@ -35,6 +35,11 @@ func (b *Builtin) sides(asked answertype.Question, question string, r *reading, 
 	if len(r.ents) < 2 {
 		return nil, asked
 	}
+	// answerIn notes the values it sets aside for a refusal's reason
+	// (asideOf, qualifiedAside): the values read here, of types the
+	// question may not ask for, are no reason the question is refused.
+	aside := maps.Clone(r.aside)
+	defer func() { r.aside = aside }()
 	types := []answertype.Question{asked}
 	if asked.Type == answertype.YesNo || asked.Type == answertype.Description {
 		types = nil

@@ -19,7 +19,7 @@ var sidesLike = []Evidence{
 	{ChunkID: "track#0", Title: "Tracking a repair", Text: "We email a tracking link when the courier collects your appliance."},
 }
 
-// TestSides: builtin:coverage-v34 (Builtin.Sides) judges a comparison
+// TestSides: builtin:coverage-v33+sides (Builtin.Sides) judges a comparison
 // that no chunk answers alone on each named thing's own chunk holding a
 // value of what is compared, where the page naming both things (and no
 // such value) was judged alone and refused. Without Sides the same
@@ -71,5 +71,43 @@ func TestSides(t *testing.T) {
 	}
 	if m := b.Model(); m != BuiltinModel+"+sides" {
 		t.Errorf("model %q, want %s+sides", m, BuiltinModel)
+	}
+}
+
+// TestSidesRefusesAsWithout (rv32): where Sides judges no comparison
+// sufficient, the assessment is the one without it (sides returns only a
+// judgement that suffices). sides reads each
+// chunk for values of types the question does not ask for (a count for
+// "beefier"), and answerIn notes what it sets aside for a refusal's
+// reason: "2.5 stars" set aside as "a decimal, not a count" was reported
+// for a yes/no question ("holds none near "Z20", only "2.5 stars" (a
+// decimal, not a count)").
+func TestSidesRefusesAsWithout(t *testing.T) {
+	an := terms.New()
+	starred := []Evidence{{ChunkID: "pol#0", Title: "Warranty terms", Text: "The Z10 and Z20 Max motors: 2.5 stars."}, sidesLike[3], sidesLike[4]}
+	for _, c := range []struct {
+		q  string
+		ev []Evidence
+	}{
+		{"is the Z20 Max's motor much beefier than the Z10's?", starred},
+		{"is the Z20 Max's motor beefier than the Z10's when grinding coffee beans?", sidesLike},
+		// the two specification pages together hold a value each but
+		// not "warranty": sides' judgement, short of sufficing, is not
+		// the one refused
+		{"is the Z20 Max's motor beefier than the Z10's under warranty?", sidesLike},
+		{"is the Z20 Max louder than the Z10?", sidesLike},
+	} {
+		b := builtinOver(an, c.ev)
+		var res [2]Result
+		for i, on := range []bool{false, true} {
+			b.Sides = on
+			res[i] = assessChecked(t, b, Request{Question: c.q, Query: c.q, Evidence: c.ev, Groups: []string{"public"}})
+		}
+		if res[0].Assessment.Sufficient {
+			t.Fatalf("Assess(%q) accepted without Sides: the case no longer tests a refusal", c.q)
+		}
+		if res[1].Assessment != res[0].Assessment || !slices.Equal(res[1].Accepted, res[0].Accepted) {
+			t.Errorf("Assess(%q): Sides %+v %v, without %+v %v", c.q, res[1].Assessment, res[1].Accepted, res[0].Assessment, res[0].Accepted)
+		}
 	}
 }

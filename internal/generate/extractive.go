@@ -1850,7 +1850,7 @@ func (g *Extractive) titledMore(a, b int, content []string, titles []map[string]
 }
 
 // offTitle reports whether source b's title holds no content word of the
-// question but a verb of it or a word of a name it holds (v32: on a tie
+// question other than its verbs and the words of the names it holds (v32: on a tie
 // of bearing, the accepted source opens a yes/no question asking more
 // than one thing instead of b; see Generate). A page titled "Pairing the
 // K50 with the Hollin Home app" is on nothing "Did Hollin change its

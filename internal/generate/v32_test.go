@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/assess"
+
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -49,5 +51,36 @@ func TestV32TieBetweenTitledPages(t *testing.T) {
 	text, docs := answerOf(t, NewExtractiveV32(an), req)
 	if text != old || len(docs) == 0 || docs[0] != "pol-warranty-2026" {
 		t.Errorf("v32 answers %q citing %v, want v31's %q from pol-warranty-2026", text, docs, old)
+	}
+}
+
+// TestOffTitle (rv32): a title is off the question when it holds none of
+// the question's content words but its verbs ("descaling") and the words
+// of the names it holds ("Hollin"); a title holding another content word
+// ("terms", "warranty") is on it, and an empty title is off it. Dropping
+// the verb or the name exclusion fails here (the verb's is pinned by no
+// answer in the tests above).
+func TestOffTitle(t *testing.T) {
+	an := terms.New()
+	g := NewExtractiveV32(an)
+	changed := "Did Hollin change its guarantee at some point? What's different now compared with the old terms?"
+	descale := "can I descale the K50 with vinegar, and does that void the warranty?"
+	for _, c := range []struct {
+		q, title string
+		off      bool
+	}{
+		{changed, "Pairing the K50 with the Hollin Home app", true},
+		{changed, "Hollin guarantee", false},
+		{changed, "Warranty terms (2026)", false},
+		{changed, "", true},
+		{descale, "Descaling", true},
+		{descale, "Descaling with vinegar", false},
+		{descale, "Warranty terms (2026)", false},
+	} {
+		content, verbs := g.content(c.q, g.classify(c.q)), g.verbs(c.q)
+		ents := assess.Entities(an, c.q, noVocabulary{})
+		if got := g.offTitle(0, content, []map[string]bool{an.Set(c.title)}, ents, verbs); got != c.off {
+			t.Errorf("%q: offTitle(%q) = %v, want %v (content %v, verbs %v)", c.q, c.title, got, c.off, content, verbs)
+		}
 	}
 }
