@@ -422,6 +422,12 @@ type Builtin struct {
 	// question word that the evidence writes only inside a compound
 	// WordNet lists ("spare" in "spare parts") credits nothing.
 	Compound bool
+	// Act ("+act", see action.go): a yes/no or instruction question
+	// accepted by the coverage rules without its verbs or as a paraphrase,
+	// or by the focus reading with words no document uses, is decided only
+	// by a chunk stating the asked action near its deciding expression.
+	Act bool
+
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -595,6 +601,8 @@ var namedModels = []struct {
 		// docs/log/round-31-a31-def.md)
 		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
 		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
+		// round 32 (docs/log/round-32-a32-act.md)
+		{name: "act", value: func(b *Builtin) int { return boolInt(b.Act) }},
 	}},
 }
 
@@ -798,6 +806,7 @@ func (j *judged) better(k *judged) bool {
 
 // reading is the question as the assessor weighs it.
 type reading struct {
+	act               *action // the asked action, with Act on a yes/no or instruction question (action.go)
 	qterms            []weighted
 	ents              []Entity
 	key               int     // the most specific known term, -1 when none (a chunk is judged on its own: judged.key)
@@ -1211,6 +1220,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
+	var unstated *judged // a chunk Act refused (action.go)
+	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
+		r.act = b.askedAction(question, asked, ents, vocab, related)
+		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, best.expr, covers) {
+			a.Sufficient, unstated = false, best
+		}
+	}
 	kinCredit := ""
 	cp := b.compoundsOf(req.Evidence) // compound.go: the evidence read once for the credits below
 	if (b.Kin || b.Hyp) && !a.Sufficient && absent == "" && len(all) > 0 {
@@ -1328,6 +1344,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s%s, including %q%s", best.title(), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case a.Sufficient:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
+	case unstated == best:
+		a.Reason = fmt.Sprintf("the question asks for %s, and %s holds one (%q) but says it of another action than the one asked", asked.Describe(), best.title(), best.expr)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q%s", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term), r.asideOf(best.ev.ChunkID))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:

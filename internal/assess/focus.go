@@ -152,7 +152,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
 		expr, typed := b.answerIn(asked, j.ev, r, covers)
-		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) {
+		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) || r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) && !b.statesAction(r.act, asked, j.ev, expr, covers) { // action.go
 			continue
 		}
 		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage && (pick == nil || c > best) {
