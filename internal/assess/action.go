@@ -10,35 +10,44 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// The asked action (builtin:coverage-v34's Act, branch a32-act, round 32).
+// The asked action (Builtin.Act, "+act"; branch a32-act, round 32).
 //
-// A yes/no question or one asking for an instruction is decided, in a
-// chunk, by a modal or an instruction ("can", "never", "hold the",
-// "book a"). Three readings accept such a chunk without reading the
-// question's verb: the coverage rules leaving out the question's verbs
-// (reading.dropped), the coverage rules covering every word the documents
-// use (a paraphrase), and the focus reading when the clause that asks
-// holds words no document uses or falls back to its entities. There an
-// instruction for another action of the same product decides the
-// question ("To pair the K50 …, hold the dial" for "how do I factory
-// reset my K50?"; "Book a repair" for "can I get my money back instead of
-// a repair?").
+// A question asking for an instruction ("how do I …") is decided, in a
+// chunk, by an instruction ("hold the", "then", "book a"). Four readings
+// accept such a chunk without reading the question's verb: the coverage
+// rules leaving out the question's verbs (reading.dropped) or covering
+// every word the documents use (a paraphrase), the focus reading when the
+// clause that asks holds words no document uses or falls back to its
+// entities, and the wide reading. There an instruction for another action
+// of the same product decides the question ("To pair the K50 …, hold the
+// temperature dial down" for "how do I factory reset my K50?" and for
+// "the ring light … is too bright, how do I turn it off").
 //
-// Act reads the asked action from the clause that asks (answertype.Asking):
-// its verbs (answertype.Verbs) other than light ones ("get", "do", "have",
-// "make", "put", "go", "take", "sort", "fix": they say little of what is
-// done), or, when it has no such verb the documents use, the words the
-// verb acts on (the clause's content words that are no verb, no entity's
-// and no number). A chunk decides the question only when a sentence of it
-// holding an expression of the expected type, or a sentence next to one,
-// or its title, states that action: the verb's term, a form derived from
-// it ("replace" in "replacement"), a substitute or a relative the
-// thesaurus gives; or one of the words it acts on. A clause whose only
-// verbs no document uses and whose other words no document uses either
-// asks about an action no document states: nothing decides it.
+// Act reads the asked action from the clause that asks (answertype.Asking,
+// up to its first "?"): its verbs (answertype.Verbs) that the documents
+// use, in their own words or through a relative the thesaurus gives, other
+// than light verbs ("get", "do", "have", "make", "put", "go", "take",
+// "sort", "fix", "let", "be": they say little of what is done) and verbs
+// of learning ("know", "tell", "find", "check", "see", "learn": the clause
+// after them says what); and the words the verb acts on (the content words
+// after it, no entity's, no number, no particle, pronoun or filler, up to
+// what the clause sets aside: "instead of a repair"); a pronoun right
+// after the verb stands for the codes the question names ("E4 … how do I
+// clear it?"). A chunk decides the question only when its title, a
+// sentence holding an instruction or the accepted expression, or a
+// sentence next to one, holds one of those words: its term, a form
+// derived from it ("replac" in "replacement"), a substitute or a
+// relative. Two readings decide nothing: a clause whose verbs no document
+// uses and which names nothing else the documents use ("how do I factory
+// reset my K50"), and a light verb whose object no document names ("do we
+// get a bonus").
 //
-// Only the weak answer types are read so (yes/no, instruction): a speed,
-// a size or a count is itself evidence of what the chunk answers.
+// Act reads only with a thesaurus (without one a verb no document uses may
+// be a paraphrase it cannot tell; the replay of round 32 lost one
+// answerable confirm question that way) and only instruction questions:
+// read on yes/no questions too it refused three more no-answer design
+// questions (p92, r90, t85) but lost an answerable confirm question on the
+// first attempt (docs/log/round-32-a32-act.md).
 
 // lightVerbs say little of the action; their object does.
 var lightVerbs = map[string]bool{}
@@ -60,7 +69,7 @@ func init() {
 // action is the asked action read from a question (see Act).
 type action struct {
 	verbs   []string // terms of the asked verbs the documents use
-	objects []string // terms of the words the verbs act on, when verbs is empty
+	objects []string // terms of the words the verbs act on
 	unknown bool     // the clause asks with a verb, or a light verb's object, no document uses
 	// unknownObject: a word the verb acts on no document uses
 	unknownObject bool
@@ -211,12 +220,12 @@ func init() {
 	}
 }
 
-// stated reports whether e states the action a (see Act): a sentence of e
-// holding an expression of the expected type, one next to it, or e's
-// title holds a verb of a (its term, a form derived from it, a
-// substitute or a relative) or, when a has no verb, a word it acts on. A
-// clause with no reading of an action (no verb, no object, no unknown
-// verb) is stated by any chunk.
+// statesAction reports whether e states the action a (see Act): e's
+// title, a sentence of e holding an expression of the expected type or
+// expr (the accepted one), or a sentence next to one, holds a verb of a
+// or a word it acts on (its term, a form derived from it, a substitute or
+// a relative). A clause with no reading of an action (no verb, no object)
+// is stated by any chunk; one asking an action no document names by none.
 func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence, expr string, covers func(map[string]bool, string) bool) bool {
 	if a.unknown {
 		return false
