@@ -8,6 +8,7 @@ import (
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // The asked action (Builtin.Act, "+act"; branch a32-act, round 32).
@@ -74,6 +75,36 @@ type action struct {
 	// unknownObject: a word the verb acts on no document uses
 	unknownObject bool
 	related       map[string][]synonym
+	ways          map[string][]string // a verb's term → the terms of its troponyms the documents use (waysOf)
+}
+
+// waysOf lists the terms of the verbs WordNet names as ways of doing verb
+// (its hyponyms from a common sense, and theirs: "pair" is a way to
+// "join", a way to "connect") that the documents use; nil without a
+// taxonomy. A page saying how to pair says how to connect.
+func (b *Builtin) waysOf(verb string, vocab Vocabulary) []string {
+	tx, ok := b.Thesaurus.(Taxonomer)
+	if !ok {
+		return nil
+	}
+	var out []string
+	add := func(x thesaurus.Taxon) bool {
+		if x.Pos != 'v' || x.Broader || strings.Contains(x.Word, " ") {
+			return false
+		}
+		if ts := b.an.Terms(x.Word); len(ts) == 1 && vocab.DocFreq(ts[0]) > 0 && !slices.Contains(out, ts[0]) {
+			out = append(out, ts[0])
+		}
+		return true
+	}
+	for _, x := range tx.Taxa(verb) {
+		if x.Common && add(x) {
+			for _, y := range tx.Taxa(x.Word) {
+				add(y)
+			}
+		}
+	}
+	return out
 }
 
 // askedAction reads the action the clause that asks asks about (see Act).
@@ -93,12 +124,20 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 		if first == "" {
 			first, light = w, lightVerbs[w]
 		}
-		switch {
-		case lightVerbs[w] || knowVerbs[w]:
-		case !known(ts[0]):
+		if lightVerbs[w] || knowVerbs[w] || slices.Contains(a.verbs, ts[0]) {
+			continue
+		}
+		ways := b.waysOf(w, vocab) // "pair" for "connect"
+		if !known(ts[0]) && len(ways) == 0 {
 			unknownVerb = true
-		case !slices.Contains(a.verbs, ts[0]):
-			a.verbs = append(a.verbs, ts[0])
+			continue
+		}
+		a.verbs = append(a.verbs, ts[0])
+		if len(ways) > 0 {
+			if a.ways == nil {
+				a.ways = map[string][]string{}
+			}
+			a.ways[ts[0]] = ways
 		}
 	}
 	clause := answertype.Asking(question)
@@ -254,7 +293,7 @@ func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence
 	}
 	have := b.an.Set(strings.Join(window, "\n"))
 	for _, t := range want {
-		if covers(have, t) || slices.ContainsFunc(a.related[t], func(s synonym) bool { return have[s.Term] }) {
+		if covers(have, t) || slices.ContainsFunc(a.related[t], func(s synonym) bool { return have[s.Term] }) || slices.ContainsFunc(a.ways[t], func(w string) bool { return have[w] }) {
 			return true
 		}
 		if len(t) >= 4 {

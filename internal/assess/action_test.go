@@ -7,6 +7,7 @@ import (
 
 	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // actCorpus is a small Hollin-like corpus: a pairing page whose
@@ -87,6 +88,22 @@ func TestAct(t *testing.T) {
 		if on := actJudge(t, true, th, c.q, c.page); !on.Assessment.Sufficient {
 			t.Errorf("%q, Act on: %+v, want accepted", c.q, on.Assessment)
 		}
+	}
+	// A verb WordNet names a way of doing the asked one states it: "pair"
+	// is a way to "join", a way to "connect" (hollin q21's shape).
+	connect := "how do I connect the K50 to my phone?"
+	if off := actJudge(t, false, th, connect, "pair#0"); !off.Assessment.Sufficient {
+		t.Fatalf("%q, Act off: %+v, want accepted", connect, off.Assessment)
+	}
+	if on := actJudge(t, true, th, connect, "pair#0"); on.Assessment.Sufficient {
+		t.Errorf("%q, Act on, no taxonomy: %+v, want refused (no document says connect)", connect, on.Assessment)
+	}
+	ways := fakeTaxonomy{th, map[string][]thesaurus.Taxon{
+		"connect": {{Word: "join", Pos: 'v', Common: true, Pointer: '~'}},
+		"join":    {{Word: "pair", Pos: 'v', Pointer: '~'}, {Word: "connect", Pos: 'v', Broader: true, Pointer: '@'}},
+	}}
+	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
+		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
 	}
 	if BuiltinModel+"+act" != actModel(t) {
 		t.Errorf("Act on names %q, want %q", actModel(t), BuiltinModel+"+act")

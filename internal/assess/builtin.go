@@ -422,10 +422,11 @@ type Builtin struct {
 	// question word that the evidence writes only inside a compound
 	// WordNet lists ("spare" in "spare parts") credits nothing.
 	Compound bool
-	// Act ("+act", see action.go): a yes/no or instruction question
-	// accepted by the coverage rules without its verbs or as a paraphrase,
-	// or by the focus reading with words no document uses, is decided only
-	// by a chunk stating the asked action near its deciding expression.
+	// Act ("+act", see action.go): with a thesaurus, a question asking
+	// for an instruction that the coverage rules accept without its verbs
+	// or as a paraphrase, the focus reading with words no document uses
+	// or the wide reading, is decided only by a chunk stating the asked
+	// action (its verb or what the verb acts on) near its instruction.
 	Act bool
 
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
