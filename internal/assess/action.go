@@ -318,3 +318,34 @@ func (f *focus) entityOnly() bool {
 	}
 	return true
 }
+
+// actRank is the lowest rank (0 the first) at which the focus reading,
+// with Act, takes a chunk that states the asked action when none above
+// it does (focusedBelow).
+const actRank = 2
+
+// focusedBelow is the focus reading of the chunks below b.FocusRank down
+// to actRank, with Act: the first that names the entities, holds an
+// expression of the expected type, covers b.FocusCoverage of the clause
+// that asks and states the asked action in words (a verb or what it acts
+// on, not only for want of a reading) is taken: "how do I connect the
+// K50 to my phone?" is answered by the pairing page second, not the
+// kettle's page first.
+func (b *Builtin) focusedBelow(f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, float64) {
+	if len(r.act.verbs)+len(r.act.objects) == 0 {
+		return nil, "", 0
+	}
+	for j := range candidates(all, actRank, f.ents, r) {
+		if slices.Index(all, j) <= b.FocusRank {
+			continue
+		}
+		expr, typed := b.answerIn(asked, j.ev, r, covers)
+		if !typed || !b.statesAction(r.act, asked, j.ev, expr, covers) {
+			continue
+		}
+		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage {
+			return j, expr, c
+		}
+	}
+	return nil, "", 0
+}

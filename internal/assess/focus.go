@@ -159,6 +159,9 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			pick, pickExpr, best = j, expr, c
 		}
 	}
+	if pick == nil && r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) {
+		pick, pickExpr, best = b.focusedBelow(f, asked, r, all, covers) // action.go
+	}
 	if pick == nil && len(f.ents) > 1 && b.compares(question) {
 		return b.focusCompared(f, asked, r, all, covers)
 	}
