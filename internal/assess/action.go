@@ -11,7 +11,7 @@ import (
 	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
-// The asked action (Builtin.Act, "+act"; branch a32-act, round 32).
+// The asked action (builtin:coverage-v34, Builtin.Act; branch a32-act, round 32).
 //
 // A question asking for an instruction ("how do I …") is decided, in a
 // chunk, by an instruction ("hold the", "then", "book a"). Four readings
@@ -49,6 +49,10 @@ import (
 // read on yes/no questions too it refused three more no-answer design
 // questions (p92, r90, t85) but lost an answerable confirm question on the
 // first attempt (docs/log/round-32-a32-act.md).
+
+// V33Model names the builtin assessor with v34's reading of the asked
+// action (Builtin.Act) off: builtin:coverage-v33, kept selectable.
+const V33Model = "builtin:coverage-v33"
 
 // lightVerbs say little of the action; their object does.
 var lightVerbs = map[string]bool{}

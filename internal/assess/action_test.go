@@ -105,8 +105,8 @@ func TestAct(t *testing.T) {
 	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
 		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
 	}
-	if BuiltinModel+"+act" != actModel(t) {
-		t.Errorf("Act on names %q, want %q", actModel(t), BuiltinModel+"+act")
+	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v34" {
+		t.Errorf("Act on names %q, want builtin:coverage-v34", actModel(t))
 	}
 }
 

@@ -422,7 +422,7 @@ type Builtin struct {
 	// question word that the evidence writes only inside a compound
 	// WordNet lists ("spare" in "spare parts") credits nothing.
 	Compound bool
-	// Act ("+act", see action.go): with a thesaurus, a question asking
+	// Act (builtin:coverage-v34, see action.go): with a thesaurus, a question asking
 	// for an instruction that the coverage rules accept without its verbs
 	// or as a paraphrase, the focus reading with words no document uses
 	// or the wide reading, is decided only by a chunk stating the asked
@@ -468,7 +468,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -593,7 +593,7 @@ var namedModels = []struct {
 		// off in every named model (round 31, docs/log/round-31-a31-asm.md)
 		{name: "kinrank", value: func(b *Builtin) int { return b.KinRank }},
 	}},
-	{BuiltinModel, []modelSwitch{
+	{V33Model, []modelSwitch{
 		flag("genus", func(b *Builtin) bool { return b.Genus }),
 		flag("spelled", func(b *Builtin) bool { return b.Spelled }),
 		flag("compound", func(b *Builtin) bool { return b.Compound }),
@@ -602,9 +602,8 @@ var namedModels = []struct {
 		// docs/log/round-31-a31-def.md)
 		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
 		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
-		// round 32 (docs/log/round-32-a32-act.md)
-		{name: "act", value: func(b *Builtin) int { return boolInt(b.Act) }},
 	}},
+	{BuiltinModel, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 }
 
 // flag is a boolean switch a model turned on.
