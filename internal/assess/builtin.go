@@ -430,6 +430,13 @@ type Builtin struct {
 	// covering most of the question, which may name every thing and hold
 	// no value of any.
 	Sides bool
+	// Act (builtin:coverage-v34, see action.go): with a thesaurus, a question asking
+	// for an instruction that the coverage rules accept without its verbs
+	// or as a paraphrase, the focus reading with words no document uses
+	// or the wide reading, is decided only by a chunk stating the asked
+	// action (its verb or what the verb acts on) near its instruction.
+	Act bool
+
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
 	// an instruction said of a subject the question does not name
@@ -469,7 +476,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -594,7 +601,7 @@ var namedModels = []struct {
 		// off in every named model (round 31, docs/log/round-31-a31-asm.md)
 		{name: "kinrank", value: func(b *Builtin) int { return b.KinRank }},
 	}},
-	{BuiltinModel, []modelSwitch{
+	{V33Model, []modelSwitch{
 		flag("genus", func(b *Builtin) bool { return b.Genus }),
 		flag("spelled", func(b *Builtin) bool { return b.Spelled }),
 		flag("compound", func(b *Builtin) bool { return b.Compound }),
@@ -608,6 +615,7 @@ var namedModels = []struct {
 		// docs/log/round-32-a32-rec.md)
 		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
+	{BuiltinModel, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -810,6 +818,7 @@ func (j *judged) better(k *judged) bool {
 
 // reading is the question as the assessor weighs it.
 type reading struct {
+	act               *action // the asked action, with Act on a yes/no or instruction question (action.go)
 	qterms            []weighted
 	ents              []Entity
 	key               int     // the most specific known term, -1 when none (a chunk is judged on its own: judged.key)
@@ -1228,6 +1237,13 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
 	}
+	var unstated *judged // a chunk Act refused (action.go)
+	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
+		r.act = b.askedAction(question, asked, ents, vocab, related)
+		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, best.expr, covers) {
+			a.Sufficient, unstated = false, best
+		}
+	}
 	kinCredit := ""
 	cp := b.compoundsOf(req.Evidence) // compound.go: the evidence read once for the credits below
 	if (b.Kin || b.Hyp) && !a.Sufficient && absent == "" && len(all) > 0 {
@@ -1345,6 +1361,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s%s, including %q%s", best.title(), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case a.Sufficient:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
+	case unstated == best:
+		a.Reason = fmt.Sprintf("the question asks for %s, and %s holds one (%q) but says it of another action than the one asked", asked.Describe(), best.title(), best.expr)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q%s", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term), r.asideOf(best.ev.ChunkID))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:

@@ -152,12 +152,15 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
 		expr, typed := b.answerIn(asked, j.ev, r, covers)
-		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) {
+		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) || r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) && !b.statesAction(r.act, asked, j.ev, expr, covers) { // action.go
 			continue
 		}
 		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage && (pick == nil || c > best) {
 			pick, pickExpr, best = j, expr, c
 		}
+	}
+	if pick == nil && r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) {
+		pick, pickExpr, best = b.focusedBelow(f, asked, r, all, covers) // action.go
 	}
 	if pick == nil && len(f.ents) > 1 && b.compares(question) {
 		return b.focusCompared(f, asked, r, all, covers)

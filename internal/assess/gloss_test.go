@@ -76,7 +76,7 @@ func TestGloss(t *testing.T) {
 			b := NewBuiltin(an, lex)
 			b.Rewriter = NewRewriter(an, lex)
 			b.UseThesaurus(th)
-			b.Genus, b.Spelled, b.Compound = v33, v33, v33
+			b.Genus, b.Spelled, b.Compound, b.Act = v33, v33, v33, false
 			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestGloss(t *testing.T) {
 			continue
 		}
 		v33 := judge(true)
-		if v33.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v33" {
+		if v33.Usage.Model != V33Model+"+fake-1" || V33Model != "builtin:coverage-v33" {
 			t.Errorf("%s: model %s, want builtin:coverage-v33+fake-1", c.name, v33.Usage.Model)
 		}
 		if v33.Assessment.Sufficient != c.v33 || c.v33 && !strings.Contains(v33.Assessment.Reason, c.reason) {

@@ -1,0 +1,149 @@
+package assess
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
+)
+
+// actCorpus is a small Hollin-like corpus: a pairing page whose
+// instruction ("hold the dial") is for pairing, and pages on tracking,
+// error codes and descaling.
+var actCorpus = []Evidence{
+	{ChunkID: "pair#0", Title: "Pairing the K50 kettle with the Hollin Home app", Text: "To pair the K50 with the Hollin Home app, hold the temperature dial down for 5 seconds until the ring light flashes white, then choose Add appliance in the app."},
+	{ChunkID: "track#0", Title: "Tracking a repair", Text: "We email a tracking link when the courier collects your appliance. A repair shows as Booked, In workshop, Repaired, then Dispatched."},
+	{ChunkID: "err#0", Title: "X300 Pro error codes", Text: "E4: the lid is not locked. Take the lid off and refit it until it clicks."},
+	{ChunkID: "scale#0", Title: "Hard water and limescale", Text: "In hard-water areas, descale kettles more often. Limescale damage is not covered by the warranty."},
+}
+
+// actLexicon is actCorpus's vocabulary and a few more pages'.
+func actLexicon(an *terms.Analyzer) *lexicon {
+	var texts []string
+	for _, e := range actCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	return newLexicon(an, append(texts, "X200 blender specifications", "Book a repair online",
+		"Your money back: refunds are paid within 14 days", "Register your appliance to hear about safety notices")...)
+}
+
+// actJudge judges q against ev (the first of actCorpus's pages by id)
+// with Act as set, with a thesaurus relating as th says, or none.
+func actJudge(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
+	t.Helper()
+	an := terms.New()
+	lex := actLexicon(an)
+	var ev []Evidence
+	for _, id := range ids {
+		i := slices.IndexFunc(actCorpus, func(e Evidence) bool { return e.ChunkID == id })
+		ev = append(ev, actCorpus[i])
+	}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	if th != nil {
+		b.UseThesaurus(th)
+	}
+	b.Act = act
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestAct: with Act (and a thesaurus), an instruction question is not
+// decided by an instruction for another action of the same product
+// (fresh10 t88's and t93's shapes, no-answer questions the focus and
+// wide readings answered from the pairing page); a page stating the asked
+// verb, what a light verb acts on, or the code a pronoun stands for still
+// decides it; without a thesaurus Act reads nothing.
+func TestAct(t *testing.T) {
+	th := fakeThesaurus{}
+	refused := []struct{ q, page string }{
+		{"the ring light on my kettle is too bright at night, how do i turn it off", "pair#0"},
+		{"how do i factory reset my K50? it just won't pair with my old android phone", "pair#0"},
+	}
+	for _, c := range refused {
+		if off := actJudge(t, false, th, c.q, c.page); !off.Assessment.Sufficient {
+			t.Fatalf("%q, Act off: %+v, want accepted (the case no longer shows the class)", c.q, off.Assessment)
+		}
+		on := actJudge(t, true, th, c.q, c.page)
+		if on.Assessment.Sufficient {
+			t.Errorf("%q, Act on: %+v, want refused", c.q, on.Assessment)
+		}
+		if none := actJudge(t, true, nil, c.q, c.page); !none.Assessment.Sufficient {
+			t.Errorf("%q, Act on, no thesaurus: %+v, want accepted (Act reads nothing without one)", c.q, none.Assessment)
+		}
+	}
+	kept := []struct{ q, page string }{
+		{"how do I get my K50 talking to the app on my phone?", "pair#0"},       // a light verb: what it acts on, "app"
+		{"how do I pair the K50 with the app?", "pair#0"},                       // the verb itself
+		{"The X300 Pro is showing E4. How do I clear it?", "err#0"},             // a pronoun: the scene's code
+		{"how will I know when the courier has taken my appliance?", "track#0"}, // "know": the clause after it
+	}
+	for _, c := range kept {
+		if on := actJudge(t, true, th, c.q, c.page); !on.Assessment.Sufficient {
+			t.Errorf("%q, Act on: %+v, want accepted", c.q, on.Assessment)
+		}
+	}
+	// A verb WordNet names a way of doing the asked one states it: "pair"
+	// is a way to "join", a way to "connect" (hollin q21's shape).
+	connect := "how do I connect the K50 to my phone?"
+	if off := actJudge(t, false, th, connect, "pair#0"); !off.Assessment.Sufficient {
+		t.Fatalf("%q, Act off: %+v, want accepted", connect, off.Assessment)
+	}
+	if on := actJudge(t, true, th, connect, "pair#0"); on.Assessment.Sufficient {
+		t.Errorf("%q, Act on, no taxonomy: %+v, want refused (no document says connect)", connect, on.Assessment)
+	}
+	ways := fakeTaxonomy{th, map[string][]thesaurus.Taxon{
+		"connect": {{Word: "join", Pos: 'v', Common: true, Pointer: '~'}},
+		"join":    {{Word: "pair", Pos: 'v', Pointer: '~'}, {Word: "connect", Pos: 'v', Broader: true, Pointer: '@'}},
+	}}
+	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
+		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
+	}
+	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v34" {
+		t.Errorf("Act on names %q, want builtin:coverage-v34", actModel(t))
+	}
+}
+
+// actModel is the model id of the default assessor with Act on.
+func actModel(t *testing.T) string {
+	t.Helper()
+	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
+	b.Act = true
+	return b.Model()
+}
+
+// TestAskedAction: the reading of the asked action, on actCorpus's
+// vocabulary: the verbs the documents use, or what a light verb acts on
+// (its words after a particle and up to what the question sets aside),
+// an unknown verb or light verb's object read as unknown.
+func TestAskedAction(t *testing.T) {
+	an := terms.New()
+	lex := actLexicon(an)
+	b := NewBuiltin(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	for _, c := range []struct {
+		q              string
+		verbs, objects []string
+		unknown        bool
+	}{
+		{"how do i turn it off", nil, nil, true},
+		{"how do i descale it", []string{"descal"}, nil, false},
+		{"how do i factory reset my K50?", nil, nil, true},
+		{"can I get my money back instead of a repair?", nil, []string{"monei"}, false},
+		{"do we get a bonus for turning a repair round?", nil, []string{"repair"}, true},
+		{"how do I get my K50 talking to the app?", nil, []string{"app"}, false},
+		{"what do I do now?", nil, nil, false},
+	} {
+		ents := Entities(an, c.q, vocab)
+		a := b.askedAction(c.q, answertype.Classify(c.q), ents, vocab, nil)
+		if !slices.Equal(a.verbs, c.verbs) || !slices.Equal(a.objects, c.objects) || a.unknown != c.unknown {
+			t.Errorf("%q: verbs %v objects %v unknown %v, want %v %v %v", c.q, a.verbs, a.objects, a.unknown, c.verbs, c.objects, c.unknown)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package assessdev
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestV34Act compares builtin:coverage-v33 with Act (assess/action.go)
+// off and on, on every development set but those SKIP_SETS names, first
+// attempt and loop: on must refuse as many no-answer questions on every
+// set and accept on a relevant chunk no smaller a share of the time.
+func TestV34Act(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v33", "v33+act", func(set bool) { b.Act = set }, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v33", "v33+act", o, n)
+		t.Logf("%s total: v33 %s | v33+act %s", way, a, z)
+		if !z.keepsShare(a) {
+			t.Errorf("%s: v33+act %s accepts on a relevant chunk a smaller share of the time than v33 %s", way, z, a)
+		}
+	})
+}
+
+// TestV34ActDump logs, with Act on, each question the loop accepts
+// without a relevant chunk (a no-answer question or another page), on
+// every development set but those SKIP_SETS names.
+func TestV34ActDump(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	b.Act = true
+	_, lines := judgeLoop(t, b, qs)
+	for _, l := range lines {
+		if strings.Contains(strings.SplitN(l, "\n", 2)[0], "no-answer question accepted") || strings.Contains(l, "(not relevant)") {
+			t.Log(strings.ReplaceAll(l, "\n", " |"))
+		}
+	}
+}
+
+// TestV34ActOne judges the questions ACT_IDS names (set:id, comma
+// separated) with Act on, first attempt, and logs each verdict.
+func TestV34ActOne(t *testing.T) {
+	b, qs := collect(t)
+	b.Act = true
+	var pick []asked
+	for _, a := range qs {
+		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
+			pick = append(pick, a)
+		}
+	}
+	_, lines := judgeLoop(t, b, pick)
+	for _, l := range lines {
+		t.Log(strings.ReplaceAll(l, "\n", " |"))
+	}
+}
