@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend"
@@ -158,5 +159,44 @@ func TestNamingKeptPerQuestion(t *testing.T) {
 	}
 	if got, err := v.Naming(backend.WithQuestion(context.Background(), "q3/run"), "kettl", wire.Filters{}); err != nil || len(got) != 4 {
 		t.Errorf("Naming after a failed search = %q, %v; want the texts (a failure is not kept)", got, err)
+	}
+}
+
+// TestSpellingsShareNaming: Spellings reads the chunks Naming reads (the
+// same search), through the same per-question memo: within a question
+// the class reading's Naming and the rewriter's Spellings of a term
+// search once, and so do a later attempt's; the words are those the
+// chunks spell the term with, as when Spellings searched on its own.
+// Without a question named each call searches. Before round 32
+// (p32-rcpu) Spellings searched at every call.
+func TestSpellingsShareNaming(t *testing.T) {
+	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly. Kettles need it.","acl":["public"]}
+{"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
+{"id":"s","title":"Staff","text":"Kettling notes, kettled stock.","acl":["staff"]}
+`
+	lex := openLexicon(t, body)
+	calls := 0
+	v := lex.Visible([]string{"public"}).(filteredVocabulary)
+	v.ix = countingSearcher{lex.Index, &calls}
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	spell := func(ctx context.Context, want int) {
+		t.Helper()
+		if got := strings.Join(v.Spellings(ctx, "kettl", wire.Filters{}), ","); got != "kettle,kettles" {
+			t.Errorf("Spellings(kettl) = %q, want kettle,kettles", got)
+		}
+		if calls != want {
+			t.Errorf("after Spellings(kettl) for %q: %d searches, want %d", backend.QuestionOf(ctx), calls, want)
+		}
+	}
+	if _, err := v.Naming(q1, "kettl", wire.Filters{}); err != nil {
+		t.Fatal(err)
+	}
+	spell(q1, 1) // Naming's chunks
+	spell(q1, 1) // a later attempt
+	spell(backend.WithQuestion(context.Background(), "q2/run"), 2)
+	spell(context.Background(), 3)
+	spell(context.Background(), 4) // no question named: not kept
+	if got := v.Spellings(q1, "k50", wire.Filters{Products: []string{"K70"}}); got != nil {
+		t.Errorf("Spellings(k50) for product K70 = %v, want none", got)
 	}
 }
