@@ -27,11 +27,16 @@ const maxKeptHoldings = 512
 // question with the same words, never reads it; and a memo belongs to
 // one index version (generation), so a rebuild starts a new one.
 //
-// It keeps the class readings' Naming answers (builtin:coverage-v27 and
-// v28's general-page reading, which ask for the same words) the
-// same way: the assessor asks for the chunks holding a question word at
-// every attempt, the answer depends only on the word, the filter and the
-// index version, and on RediSearch each costs a search and a fetch.
+// It keeps the texts Naming reads (the class readings' Naming and the
+// rewriter's Spellings: the few best-ranked visible chunks holding a
+// word) for every question of the index version: the answer depends
+// only on the word, the filter (the asker's groups among it) and the
+// index version, a question's words recur in other questions ("associ",
+// "activ"), and on RediSearch each is a BM25 search of a word many
+// chunks may hold, 16 ms of Redis's one thread on the mean at 500,000
+// chunks (docs/log/round-32-p32-rcpu.md). The key is the whole filter,
+// so an asker reads only answers read for its own groups and filters;
+// a rebuild is a new version, whose generation starts a new memo.
 type heldMemo struct {
 	kept  *lru.Cache[string, map[uint64]int]
 	named *lru.Cache[string, []string]
@@ -81,13 +86,17 @@ func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []s
 }
 
 // naming is read() (the texts of the visible chunks passing f that hold
-// term: filteredVocabulary.Naming), kept for the question ctx serves as
-// holdings' answers are. Errors are not kept.
+// term: filteredVocabulary.Naming), kept for this index version under f
+// and term, whatever the question (see heldMemo). Errors are not kept.
 func (m *heldMemo) naming(ctx context.Context, term string, f *backend.Filter, read func() ([]string, error)) ([]string, error) {
-	key, ok := m.key(ctx, f, []string{term})
-	if !ok {
+	if m == nil {
 		return read()
 	}
+	fk, err := json.Marshal(f)
+	if err != nil {
+		return read()
+	}
+	key := string(fk) + "\x00" + term
 	if texts, ok := m.named.Get(key); ok {
 		return slices.Clone(texts), nil
 	}

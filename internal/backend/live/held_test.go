@@ -3,9 +3,17 @@ package live
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"maps"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/backend/bleveindex"
+	"github.com/assay-rag/assay/internal/corpus"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/wire"
@@ -107,13 +115,15 @@ func (s countingSearcher) SearchText(ctx context.Context, text string, f backend
 	return s.Index.SearchText(ctx, text, f, k)
 }
 
-// TestNamingKeptPerQuestion: the class reading's Naming asks the same at
-// every attempt of a question (its terms are the question's), so a
-// question's later attempts get its first answer without searching
-// again; another question, another filter, another term or no question
-// at all search again, and the caller may change what it gets without
-// changing what is kept. Before round-25 rv25b every attempt searched.
-func TestNamingKeptPerQuestion(t *testing.T) {
+// TestNamingKeptPerVersion: Naming's answer depends only on the term,
+// the filter (the asker's groups among it) and the index version, so it
+// is kept for every question of the version: a question's later
+// attempts, another question and a call naming no question read it
+// without searching again; another filter or another term search; the
+// caller may change what it gets without changing what is kept; a
+// failed search is not kept. Before round 32 (p32-rcpu) an answer was
+// kept for the question that asked it only (round-25 rv25b).
+func TestNamingKeptPerVersion(t *testing.T) {
 	body := `{"id":"a","title":"K50 Smart Kettle","text":"The K50 Smart Kettle boils in four minutes.","acl":["public"],"products":["K50"]}
 {"id":"b","title":"K70 Kettle","text":"The K70 Kettle keeps water hot.","acl":["public"],"products":["K70"]}
 `
@@ -140,23 +150,142 @@ func TestNamingKeptPerQuestion(t *testing.T) {
 		}
 	}
 	k50 := wire.Filters{Products: []string{"K50"}}
-	ask(q1, "kettl", wire.Filters{}, 4, 1)
-	ask(q1, "kettl", wire.Filters{}, 4, 1) // the same question's next attempt
-	ask(q2, "kettl", wire.Filters{}, 4, 2) // another question
-	ask(q1, "kettl", k50, 2, 3)            // another filter
-	ask(q1, "smart", wire.Filters{}, 2, 4) // another term
-	ask(context.Background(), "kettl", wire.Filters{}, 4, 5)
-	ask(context.Background(), "kettl", wire.Filters{}, 4, 6) // no question named: not kept
-	got, err := v.Naming(q1, "kettl", wire.Filters{})
-	if err != nil || !slices.Contains(got, "K50 Smart Kettle") {
-		t.Errorf("kept answer %q, %v: the caller's change reached it", got, err)
-	}
 	cancelled, cancel := context.WithCancel(backend.WithQuestion(context.Background(), "q3/run"))
 	cancel()
 	if got, err := v.Naming(cancelled, "kettl", wire.Filters{}); err == nil {
 		t.Errorf("Naming under a cancelled context = %q, want its error", got)
 	}
-	if got, err := v.Naming(backend.WithQuestion(context.Background(), "q3/run"), "kettl", wire.Filters{}); err != nil || len(got) != 4 {
-		t.Errorf("Naming after a failed search = %q, %v; want the texts (a failure is not kept)", got, err)
+	ask(q1, "kettl", wire.Filters{}, 4, 2) // the failed search was not kept
+	ask(q1, "kettl", wire.Filters{}, 4, 2) // the same question's next attempt
+	ask(q2, "kettl", wire.Filters{}, 4, 2) // another question
+	ask(context.Background(), "kettl", wire.Filters{}, 4, 2)
+	ask(q1, "kettl", k50, 2, 3)            // another filter
+	ask(q2, "kettl", k50, 2, 3)            // ... kept too
+	ask(q1, "smart", wire.Filters{}, 2, 4) // another term
+	got, err := v.Naming(q1, "kettl", wire.Filters{})
+	if err != nil || !slices.Contains(got, "K50 Smart Kettle") {
+		t.Errorf("kept answer %q, %v: the caller's change reached it", got, err)
+	}
+}
+
+// TestNamingKeptNeverCrossesGroups: an answer kept for one asker's
+// groups is never another's: a staff asker's Naming, read first and
+// kept, holds a staff chunk; a public asker's Naming of the same term
+// then searches and reads only the public chunk, and so does its next
+// call (statistics rule: every text an asker reads comes from chunks
+// it may see).
+func TestNamingKeptNeverCrossesGroups(t *testing.T) {
+	body := `{"id":"a","title":"K50","text":"The K50 Kettle boils water.","acl":["public"]}
+{"id":"s","title":"K90 Prototype","text":"The K90 Prototype Kettle ships next year.","acl":["staff"]}
+`
+	lex := openLexicon(t, body)
+	calls := 0
+	cs := countingSearcher{lex.Index, &calls}
+	staff := lex.Visible([]string{"public", "staff"}).(filteredVocabulary)
+	staff.ix = cs
+	pub := lex.Visible([]string{"public"}).(filteredVocabulary)
+	pub.ix = cs
+	ctx := backend.WithQuestion(context.Background(), "q1/run")
+	got, err := staff.Naming(ctx, "kettl", wire.Filters{})
+	if err != nil || !strings.Contains(strings.Join(got, " "), "K90") {
+		t.Fatalf("staff Naming(kettl) = %q, %v; want the K90 chunk", got, err)
+	}
+	for i := range 2 {
+		got, err := pub.Naming(ctx, "kettl", wire.Filters{})
+		if err != nil || strings.Contains(strings.Join(got, " "), "K90") || !strings.Contains(strings.Join(got, " "), "K50") {
+			t.Errorf("public Naming(kettl), call %d = %q, %v; want the K50 chunk and never the staff K90 one", i, got, err)
+		}
+		if ws := pub.Spellings(ctx, "prototyp", wire.Filters{}); ws != nil {
+			t.Errorf("public Spellings(prototyp), call %d = %v; want none (only a staff chunk holds it)", i, ws)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("%d searches, want 2 (staff, then public once)", calls)
+	}
+}
+
+// TestNamingMemoFollowsRebuild: the kept answers belong to one index
+// version; a rebuild (a write) is a new version, served by a new
+// generation with a memo of its own, so Naming reads the rebuilt chunks:
+// after a rebuild restricts the only chunk naming a term to staff, a
+// public asker's Naming of it reads nothing.
+func TestNamingMemoFollowsRebuild(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ix")
+	c := corpus.Chunk{ID: "d#0", DocID: "d", Title: "Rates", Text: "Partner rates are listed here.", Status: corpus.Current, Authority: 1, ACL: []string{"public"}}
+	if _, _, err := bleveindex.Build(ctx, dir, []corpus.Chunk{c}, backend.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Index.Dir = dir
+	l, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	naming := func() []string {
+		t.Helper()
+		g, err := l.current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts, err := g.lex.Visible([]string{"public"}).(filteredVocabulary).Naming(backend.WithQuestion(ctx, "q/run"), "partner", wire.Filters{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return texts
+	}
+	if got := naming(); len(got) != 2 {
+		t.Fatalf("before the rebuild Naming(partner) = %q, want the public chunk", got)
+	}
+	c.ACL = []string{"staff"}
+	if _, _, err := bleveindex.Build(ctx, dir, []corpus.Chunk{c}, backend.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for got := naming(); got != nil; got = naming() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the rebuild restricted the chunk to staff, a public Naming(partner) still reads %q", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSpellingsShareNaming: Spellings reads the chunks Naming reads (the
+// same search), through the same per-question memo: within a question
+// the class reading's Naming and the rewriter's Spellings of a term
+// search once, and so do a later attempt's and (the memo being the
+// index version's, see TestNamingKeptPerVersion) other questions'; the
+// words are those the chunks spell the term with, as when Spellings
+// searched on its own. Before round 32 (p32-rcpu) Spellings searched at
+// every call.
+func TestSpellingsShareNaming(t *testing.T) {
+	body := `{"id":"a","title":"Kettle care","text":"Descale the kettle monthly. Kettles need it.","acl":["public"]}
+{"id":"b","title":"K50","text":"The kettle boils in four minutes.","acl":["public"]}
+{"id":"s","title":"Staff","text":"Kettling notes, kettled stock.","acl":["staff"]}
+`
+	lex := openLexicon(t, body)
+	calls := 0
+	v := lex.Visible([]string{"public"}).(filteredVocabulary)
+	v.ix = countingSearcher{lex.Index, &calls}
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	spell := func(ctx context.Context, want int) {
+		t.Helper()
+		if got := strings.Join(v.Spellings(ctx, "kettl", wire.Filters{}), ","); got != "kettle,kettles" {
+			t.Errorf("Spellings(kettl) = %q, want kettle,kettles", got)
+		}
+		if calls != want {
+			t.Errorf("after Spellings(kettl) for %q: %d searches, want %d", backend.QuestionOf(ctx), calls, want)
+		}
+	}
+	if _, err := v.Naming(q1, "kettl", wire.Filters{}); err != nil {
+		t.Fatal(err)
+	}
+	spell(q1, 1)                                                   // Naming's chunks
+	spell(q1, 1)                                                   // a later attempt
+	spell(backend.WithQuestion(context.Background(), "q2/run"), 1) // another question: kept for the version
+	spell(context.Background(), 1)
+	if got := v.Spellings(q1, "k50", wire.Filters{Products: []string{"K70"}}); got != nil {
+		t.Errorf("Spellings(k50) for product K70 = %v, want none", got)
 	}
 }

@@ -86,6 +86,9 @@ type generation struct {
 	// backend with a builtin embedder), so Search may run as a local
 	// activity when the worker allows it (worker.local_redis_search).
 	redisOnly bool
+	// lex is the assessor's view of ix, with its memo (heldMemo): this
+	// version's, and no other's.
+	lex lexicon
 }
 
 // Index serves the current version of the configured index. Between
@@ -181,14 +184,15 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	} else {
 		s, inProcess = searcherFor(ix, l.cfg, l.log)
 	}
-	a, err := builtinAssessor(ix, l.thes, l.cfg.Loop.Rewriter)
+	lex := newLexicon(ix)
+	a, err := assessorOver(lex, l.thes, l.cfg.Loop.Rewriter)
 	if err != nil {
 		return nil, err
 	}
 	if l.thes != nil {
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
-	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly}, nil
+	return &generation{ix: ix, searcher: s, assessor: a, inProcess: inProcess, redisOnly: redisOnly, lex: lex}, nil
 }
 
 // builtinAssessor is the builtin assessor and its rewriter over ix as a
@@ -197,8 +201,15 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 // index's terms for the spelling corrections, and thes (nil: none); the
 // rewriter is v5 unless rewriter (loop.rewriter) names v4.
 func builtinAssessor(ix backend.Index, thes assess.Thesaurus, rewriter string) (*assess.Builtin, error) {
-	an := terms.New()
-	lex := lexicon{ix, newHeldMemo(), an}
+	return assessorOver(newLexicon(ix), thes, rewriter)
+}
+
+// newLexicon is the assessor's view of ix with a memo of its own.
+func newLexicon(ix backend.Index) lexicon { return lexicon{ix, newHeldMemo(), terms.New()} }
+
+// assessorOver is builtinAssessor over lex.
+func assessorOver(lex lexicon, thes assess.Thesaurus, rewriter string) (*assess.Builtin, error) {
+	an := lex.an
 	a := assess.NewBuiltin(an, lex)
 	var walk error
 	a.Rewriter = assess.NewRewriter(an, termList{lex, &walk})

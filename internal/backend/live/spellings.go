@@ -13,13 +13,10 @@ import (
 	"github.com/assay-rag/assay/internal/wire"
 )
 
-// spellingChunks bounds the visible chunks Spellings reads for a term's
-// words, and spellingTimeout how long it may take (within the caller's
-// own deadline: the earlier of the two ends it).
-const (
-	spellingChunks  = 5
-	spellingTimeout = 2 * time.Second
-)
+// spellingTimeout is how long Spellings' search may take (within the
+// caller's own deadline: the earlier of the two ends it). It reads
+// Naming's chunks (namingChunks of them).
+const spellingTimeout = 2 * time.Second
 
 // Spellings returns the words the chunks v's groups may see spell term
 // with, lower case, most used first (ties alphabetical): read from the
@@ -28,31 +25,24 @@ const (
 // (retrieval.IndexFilter), in the one search. None when no such chunk
 // holds it, or the search fails or ctx ends (the rewriter then spells the
 // correction another way).
+//
+// The chunks are Naming's: the same search (the term's searchable text,
+// the same filter, namingChunks chunks), so the texts are read
+// through the same memo (heldMemo.naming), and a question whose
+// assessor's class reading and rewriter's spelling both ask for a term,
+// or whose later attempts spell it again, searches once (each was a
+// BM25 search of a term many chunks may hold: at 500,000 chunks one of
+// Redis's dearer commands, docs/log/round-32-p32-rcpu.md).
 func (v filteredVocabulary) Spellings(ctx context.Context, term string, f wire.Filters) []string {
-	if v.ix == nil || v.an == nil || v.DocFreq(term) == 0 {
-		return nil
-	}
-	text := v.searchable(term)
-	if text == "" {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, spellingTimeout)
 	defer cancel()
-	hits, err := v.ix.SearchText(ctx, text, retrieval.IndexFilter(v.groups, f), spellingChunks)
-	if err != nil || len(hits) == 0 {
-		return nil
-	}
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ChunkID
-	}
-	chunks, err := v.ix.Chunks(ctx, ids)
-	if err != nil {
+	texts, err := v.Naming(ctx, term, f)
+	if err != nil || len(texts) == 0 {
 		return nil
 	}
 	count := map[string]int{}
-	for _, c := range chunks {
-		for _, w := range assess.SurfaceWords(c.Title + "\n" + c.Text) {
+	for i := 0; i+1 < len(texts); i += 2 { // a title, then its text
+		for _, w := range assess.SurfaceWords(texts[i] + "\n" + texts[i+1]) {
 			if ts := v.an.Terms(w); len(ts) == 1 && ts[0] == term {
 				count[w]++
 			}
