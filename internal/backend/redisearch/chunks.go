@@ -2,6 +2,7 @@ package redisearch
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -285,4 +286,56 @@ func decodeMeta(vals []any) (c corpus.Chunk, fp uint64) {
 	c.Authority, _ = strconv.ParseFloat(str(vals[2]), 64)
 	fp, _ = strconv.ParseUint(str(vals[4]), 10, 64)
 	return c, fp
+}
+
+// hitFields are the HASH fields HitMeta reads, in this order: metaFields,
+// then what a result shows besides them.
+var hitFields = append(slices.Clone(metaFields), "doc_id", "title", "updated", fieldEmpty)
+
+// HitMeta implements backend.HitSource: ChunkMeta with each chunk's
+// document, title, date and emptiness, from the cache, else (in one
+// pipeline) from nine of its fields, whose fingerprint it keeps for the
+// search's deduplication (Fingerprints). A search's results are its
+// candidates' first k, and reading them whole was their text and
+// analyzed terms, about 1.5 KB a chunk of the 1.7 KB at 500,000 chunks:
+// retrieval now reads whole only the chunks whose text it reads. A chunk
+// is empty when its text is "" (the build's empty field; a text is
+// trimmed when its document is loaded, corpus.Document.Normalize). An
+// unknown id is an errs.NotFound error.
+func (ix *Index) HitMeta(ctx context.Context, ids []string, groups []string) ([]backend.HitMeta, error) {
+	const op = "redisearch.HitMeta"
+	out := make([]backend.HitMeta, len(ids))
+	var miss []int
+	for i, id := range ids {
+		if c := ix.cache.get(id); c != nil {
+			out[i] = hitMeta(&c.chunk, groups, strings.TrimSpace(c.chunk.Text) == "")
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, statsTimeout)
+	defer cancel()
+	vals, err := ix.fields(ctx, op, ids, miss, hitFields...)
+	if err != nil {
+		return nil, err
+	}
+	n := len(metaFields)
+	for j, i := range miss {
+		c, fp := decodeMeta(vals[j])
+		c.DocID, c.Title, c.Updated = str(vals[j][n]), str(vals[j][n+1]), str(vals[j][n+2])
+		ix.cache.prints.Add(ids[i], fp)
+		out[i] = hitMeta(&c, groups, str(vals[j][n+3]) == "1")
+	}
+	return out, nil
+}
+
+// hitMeta is c's result fields for groups.
+func hitMeta(c *corpus.Chunk, groups []string, empty bool) backend.HitMeta {
+	return backend.HitMeta{
+		ChunkMeta: backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority},
+		DocID:     c.DocID, Title: c.Title, Updated: c.Updated, Empty: empty,
+	}
 }
