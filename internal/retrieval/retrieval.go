@@ -205,8 +205,12 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	// anyway, and the metadata would be a read more (a Redis round trip
 	// on RediSearch; the same results either way, TestMetaReadsOnlyWhatRanks).
 	// A HitSource gives what the results show besides their text, so
-	// that texts are read only where they are read (TestHitsReadOnlyTexts).
+	// that texts are read only where they are read (TestHitsReadOnlyTexts),
+	// when the results outnumber the reranker's candidates: below that
+	// they are few or read whole anyway, and the loop reads their texts
+	// next (the assessor), which the chunk cache then holds.
 	hs, hits := s.r.b.(backend.HitSource)
+	hits = hits && s.req.K > s.r.o.RerankDepth
 	ms, meta := s.r.b.(backend.MetaSource)
 	switch {
 	case hits:
