@@ -251,12 +251,23 @@ var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 // hybrid+rerank at 50,000 chunks (round 19). An unknown id is an
 // errs.NotFound error.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
-	const op = "redisearch.ChunkMeta"
-	out := make([]backend.ChunkMeta, len(ids))
+	meta := func(c *corpus.Chunk) backend.ChunkMeta {
+		return backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
+	}
+	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, func(c *corpus.Chunk, _ []any) backend.ChunkMeta { return meta(c) })
+}
+
+// metas reads a value of each id: from the cached chunk (cached), else,
+// in one pipeline, from the HASH fields named, metaFields first, which
+// decode reads (the chunk with metaFields' values, and the values past
+// them), keeping each fingerprint for the search's deduplication
+// (Fingerprints). An unknown id is an errs.NotFound error.
+func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []string, cached func(*corpus.Chunk) T, decode func(c *corpus.Chunk, rest []any) T) ([]T, error) {
+	out := make([]T, len(ids))
 	var miss []int
 	for i, id := range ids {
 		if c := ix.cache.get(id); c != nil {
-			out[i] = backend.ChunkMeta{Visible: c.chunk.VisibleTo(groups), Status: c.chunk.Status, Authority: c.chunk.Authority}
+			out[i] = cached(&c.chunk)
 		} else {
 			miss = append(miss, i)
 		}
@@ -266,14 +277,14 @@ func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) (
 	}
 	ctx, cancel := context.WithTimeout(ctx, statsTimeout)
 	defer cancel()
-	vals, err := ix.fields(ctx, op, ids, miss, metaFields...)
+	vals, err := ix.fields(ctx, op, ids, miss, fields...)
 	if err != nil {
 		return nil, err
 	}
 	for j, i := range miss {
 		c, fp := decodeMeta(vals[j])
 		ix.cache.prints.Add(ids[i], fp)
-		out[i] = backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
+		out[i] = decode(&c, vals[j][len(metaFields):])
 	}
 	return out, nil
 }
@@ -303,33 +314,11 @@ var hitFields = append(slices.Clone(metaFields), "doc_id", "title", "updated", f
 // trimmed when its document is loaded, corpus.Document.Normalize). An
 // unknown id is an errs.NotFound error.
 func (ix *Index) HitMeta(ctx context.Context, ids []string, groups []string) ([]backend.HitMeta, error) {
-	const op = "redisearch.HitMeta"
-	out := make([]backend.HitMeta, len(ids))
-	var miss []int
-	for i, id := range ids {
-		if c := ix.cache.get(id); c != nil {
-			out[i] = hitMeta(&c.chunk, groups, strings.TrimSpace(c.chunk.Text) == "")
-		} else {
-			miss = append(miss, i)
-		}
-	}
-	if len(miss) == 0 {
-		return out, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, statsTimeout)
-	defer cancel()
-	vals, err := ix.fields(ctx, op, ids, miss, hitFields...)
-	if err != nil {
-		return nil, err
-	}
-	n := len(metaFields)
-	for j, i := range miss {
-		c, fp := decodeMeta(vals[j])
-		c.DocID, c.Title, c.Updated = str(vals[j][n]), str(vals[j][n+1]), str(vals[j][n+2])
-		ix.cache.prints.Add(ids[i], fp)
-		out[i] = hitMeta(&c, groups, str(vals[j][n+3]) == "1")
-	}
-	return out, nil
+	cached := func(c *corpus.Chunk) backend.HitMeta { return hitMeta(c, groups, strings.TrimSpace(c.Text) == "") }
+	return metas(ctx, ix, "redisearch.HitMeta", ids, hitFields, cached, func(c *corpus.Chunk, rest []any) backend.HitMeta {
+		c.DocID, c.Title, c.Updated = str(rest[0]), str(rest[1]), str(rest[2])
+		return hitMeta(c, groups, str(rest[3]) == "1")
+	})
 }
 
 // hitMeta is c's result fields for groups.
