@@ -137,6 +137,27 @@ type ChunkMeta struct {
 	Authority float64
 }
 
+// HitSource is an optional Searcher capability: what a result shows of a
+// chunk besides its text — ChunkMeta with its document, title, date and
+// whether it has any text — without reading the chunk. Retrieval then
+// reads whole only the chunks whose text it reads (the reranker's and
+// the best result's), not every result's: on a server each whole chunk
+// is its text and analyzed terms, ten times the rest (RediSearch).
+type HitSource interface {
+	// HitMeta returns the result fields of each id, in order; an
+	// unknown id is an errs.NotFound error. A backend that asks a
+	// server for them stops when ctx ends.
+	HitMeta(ctx context.Context, ids []string, groups []string) ([]HitMeta, error)
+}
+
+// HitMeta is a chunk's result fields as HitSource returns them.
+type HitMeta struct {
+	ChunkMeta
+	DocID, Title, Updated string
+	// Empty: the chunk has no text (its Text is "" or only spaces).
+	Empty bool
+}
+
 // TermSource is an optional Searcher capability: the analyzed terms of a
 // chunk's title and text, kept so rerankers need not analyze them again.
 // The slice is shared: callers must not modify it.

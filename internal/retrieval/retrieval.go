@@ -183,8 +183,14 @@ type search struct {
 	cands  []*Candidate
 	chunks map[string]*corpus.Chunk
 	// read holds the ids whose chunk was read whole; the others' chunks
-	// hold only what backend.MetaSource says (status, authority).
+	// hold only what backend.MetaSource says (status, authority) or
+	// backend.HitSource (and document, title, date).
 	read map[string]bool
+	// empty holds the ids HitSource said have no text.
+	empty map[string]bool
+	// hits: the candidates' result fields came from HitSource, so only
+	// the chunks whose text is read are read whole.
+	hits bool
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
@@ -198,12 +204,27 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	// When the results are every candidate, every chunk is read whole
 	// anyway, and the metadata would be a read more (a Redis round trip
 	// on RediSearch; the same results either way, TestMetaReadsOnlyWhatRanks).
-	if ms, ok := s.r.b.(backend.MetaSource); ok && len(s.cands) > s.req.K {
+	// A HitSource gives what the results show besides their text, so
+	// that texts are read only where they are read (TestHitsReadOnlyTexts),
+	// when the results outnumber the reranker's candidates: below that
+	// they are few or read whole anyway, and the loop reads their texts
+	// next (the assessor), which the chunk cache then holds.
+	hs, hits := s.r.b.(backend.HitSource)
+	hits = hits && s.req.K > s.r.o.RerankDepth
+	ms, meta := s.r.b.(backend.MetaSource)
+	switch {
+	case hits:
+		if err := s.hitMeta(ctx, hs); err != nil {
+			return err
+		}
+	case meta && len(s.cands) > s.req.K:
 		if err := s.meta(ctx, ms); err != nil {
 			return err
 		}
-	} else if err := s.load(ctx, s.ids()); err != nil {
-		return err
+	default:
+		if err := s.load(ctx, s.ids()); err != nil {
+			return err
+		}
 	}
 	s.dedup()
 	if mode == HybridRerank {
@@ -217,7 +238,13 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	if s.r.o.Prior == StatusPrior {
 		s.prior()
 	}
-	if err := s.load(ctx, s.ids()[:min(len(s.cands), s.req.K)]); err != nil {
+	// The results' chunks; with HitSource only the best one's, whose
+	// text the coverage check reads.
+	n := min(len(s.cands), s.req.K)
+	if s.hits {
+		n = min(n, 1)
+	}
+	if err := s.load(ctx, s.ids()[:n]); err != nil {
 		return err
 	}
 	s.finish()

@@ -190,6 +190,43 @@ func (s *search) meta(ctx context.Context, ms backend.MetaSource) error {
 	return nil
 }
 
+// hitMeta records every candidate's result fields from hs (status,
+// authority, document, title, date, emptiness), without reading the
+// chunks, and checks that the principal may see each.
+func (s *search) hitMeta(ctx context.Context, hs backend.HitSource) error {
+	ids := s.ids()
+	metas, err := hs.HitMeta(ctx, ids, s.req.Groups)
+	if err != nil {
+		return err
+	}
+	if len(metas) != len(ids) {
+		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned result fields of %d chunks for %d ids", len(metas), len(ids))
+	}
+	s.chunks = make(map[string]*corpus.Chunk, len(ids))
+	s.read = make(map[string]bool, len(ids))
+	s.empty = make(map[string]bool)
+	s.hits = true
+	for i, m := range metas {
+		if !m.Visible {
+			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", ids[i])
+		}
+		s.chunks[ids[i]] = &corpus.Chunk{ID: ids[i], DocID: m.DocID, Title: m.Title, Updated: m.Updated, Status: m.Status, Authority: m.Authority}
+		if m.Empty {
+			s.empty[ids[i]] = true
+		}
+	}
+	return nil
+}
+
+// textless reports whether the chunk id has no text: from its text when
+// it was read whole, else from what HitSource said.
+func (s *search) textless(id string) bool {
+	if s.read[id] {
+		return strings.TrimSpace(s.chunks[id].Text) == ""
+	}
+	return s.empty[id]
+}
+
 // dedup collapses near-identical chunks into the better-ranked one.
 func (s *search) dedup() {
 	start := time.Now()
@@ -335,7 +372,7 @@ func (s *search) finish() {
 			ChunkID: ch.ID, DocID: ch.DocID, Title: ch.Title, Score: c.Fused,
 			Status: ch.Status, Authority: ch.Authority, Updated: ch.Updated,
 		})
-		if strings.TrimSpace(ch.Text) == "" {
+		if s.textless(ch.ID) {
 			s.res.Warnings = append(s.res.Warnings, fmt.Sprintf("empty chunk retrieved: %s has no text", ch.ID))
 		}
 	}
