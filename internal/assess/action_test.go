@@ -157,7 +157,7 @@ func TestAskedAction(t *testing.T) {
 func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
 	t.Helper()
 	an := terms.New()
-	pool := append(slices.Clone(actCorpus), hollinLike...)
+	pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
 	var texts []string
 	for _, e := range pool {
 		texts = append(texts, e.Title+"\n"+e.Text)
@@ -177,6 +177,13 @@ func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string)
 		t.Fatal(err)
 	}
 	return res
+}
+
+// moreK50 are two more K50 pages, each with an instruction for another
+// action ("wipe it", "unplug it"), to rank the pairing page fourth.
+var moreK50 = []Evidence{
+	{ChunkID: "k50-lid#0", Title: "K50 lid", Text: "The K50 lid opens with a button. Wipe it with a damp cloth once a week."},
+	{ChunkID: "k50-base#0", Title: "K50 base", Text: "The K50 base has a 75 cm cord. Unplug it before cleaning."},
 }
 
 // wideReasonPart is what the wide reading's reason says (wideReason).
@@ -210,8 +217,9 @@ func TestActWide(t *testing.T) {
 // phone?" with the kettle page first and the pairing page second is
 // answered from the pairing page ("pair" a way to connect); without the
 // taxonomy naming that way, no page states it and the question is
-// refused. Fails with focusedBelow not called (refused) or its
-// statesAction test inverted (refused).
+// refused; the pairing page is taken third, not fourth (actRank). Fails
+// with focusedBelow not called (refused), its statesAction test inverted
+// (refused) or actRank raised (the fourth accepted).
 func TestActBelow(t *testing.T) {
 	th := fakeThesaurus{}
 	ways := fakeTaxonomy{th, map[string][]thesaurus.Taxon{
@@ -228,6 +236,13 @@ func TestActBelow(t *testing.T) {
 	}
 	if none := actJudgeOver(t, true, th, q, "man-k50-kettle#0", "pair#0"); none.Assessment.Sufficient {
 		t.Errorf("%q, Act on, no way of connecting known: %+v %v, want refused", q, none.Assessment, none.Accepted)
+	}
+	// down to rank 2 (actRank), not below
+	if third := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "pair#0"); !third.Assessment.Sufficient || !slices.Equal(third.Accepted, []string{"pair#0"}) {
+		t.Errorf("%q, Act on, the pairing page third: %+v %v, want accepted on it", q, third.Assessment, third.Accepted)
+	}
+	if fourth := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "k50-base#0", "pair#0"); fourth.Assessment.Sufficient {
+		t.Errorf("%q, Act on, the pairing page fourth: %+v %v, want refused (below actRank)", q, fourth.Assessment, fourth.Accepted)
 	}
 }
 
