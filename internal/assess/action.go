@@ -37,8 +37,10 @@ import (
 // clear it?"). A chunk decides the question only when its title, a
 // sentence holding an instruction or the accepted expression, or a
 // sentence next to one, holds one of those words: its term, a form
-// derived from it ("replac" in "replacement"), a substitute or a
-// relative. Two readings decide nothing: a clause whose verbs no document
+// derived from it ("replac" in "replacement"), a substitute, a relative
+// or, for a verb, a way of doing it (waysOf: "pair" for "connect"); the
+// focus reading may then take a chunk below the first that does
+// (focusedBelow). Two readings decide nothing: a clause whose verbs no document
 // uses and which names nothing else the documents use ("how do I factory
 // reset my K50"), and a light verb whose object no document names ("do we
 // get a bonus").
@@ -76,10 +78,8 @@ type action struct {
 	verbs   []string // terms of the asked verbs the documents use
 	objects []string // terms of the words the verbs act on
 	unknown bool     // the clause asks with a verb, or a light verb's object, no document uses
-	// unknownObject: a word the verb acts on no document uses
-	unknownObject bool
-	related       map[string][]synonym
-	ways          map[string][]string // a verb's term → the terms of its troponyms the documents use (waysOf)
+	related map[string][]synonym
+	ways    map[string][]string // a verb's term → the terms of its troponyms the documents use (waysOf)
 }
 
 // waysOf lists the terms of the verbs WordNet names as ways of doing verb
@@ -196,8 +196,6 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 			}
 			if isKnown {
 				a.objects = append(a.objects, t)
-			} else {
-				a.unknownObject = true
 			}
 		}
 	}
@@ -266,8 +264,8 @@ func init() {
 // statesAction reports whether e states the action a (see Act): e's
 // title, a sentence of e holding an expression of the expected type or
 // expr (the accepted one), or a sentence next to one, holds a verb of a
-// or a word it acts on (its term, a form derived from it, a substitute or
-// a relative). A clause with no reading of an action (no verb, no object)
+// or a word it acts on (its term, a form derived from it, a substitute, a
+// relative, or a way of doing the verb: waysOf). A clause with no reading of an action (no verb, no object)
 // is stated by any chunk; one asking an action no document names by none.
 func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence, expr string, covers func(map[string]bool, string) bool) bool {
 	if a.unknown {

@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -139,11 +140,144 @@ func TestAskedAction(t *testing.T) {
 		{"do we get a bonus for turning a repair round?", nil, []string{"repair"}, true},
 		{"how do I get my K50 talking to the app?", nil, []string{"app"}, false},
 		{"what do I do now?", nil, nil, false},
+		{"will that do for the app?", nil, nil, false}, // "do" with nothing after it names no action, whatever follows the preposition (rv32b)
 	} {
 		ents := Entities(an, c.q, vocab)
 		a := b.askedAction(c.q, answertype.Classify(c.q), ents, vocab, nil)
 		if !slices.Equal(a.verbs, c.verbs) || !slices.Equal(a.objects, c.objects) || a.unknown != c.unknown {
 			t.Errorf("%q: verbs %v objects %v unknown %v, want %v %v %v", c.q, a.verbs, a.objects, a.unknown, c.verbs, c.objects, c.unknown)
 		}
+	}
+}
+
+// actJudgeOver judges q against the pages of actCorpus and hollinLike
+// ids names, in that order, over both corpora's vocabulary, with Act as
+// set and th (rv32b: the wide reading's hook and focusedBelow read the
+// K50 kettle page, which holds another instruction, "descale it").
+func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
+	t.Helper()
+	an := terms.New()
+	pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
+	var texts []string
+	for _, e := range pool {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	var ev []Evidence
+	for _, id := range ids {
+		i := slices.IndexFunc(pool, func(e Evidence) bool { return e.ChunkID == id })
+		ev = append(ev, pool[i])
+	}
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.UseThesaurus(th)
+	b.Act = act
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// moreK50 are two more K50 pages, each with an instruction for another
+// action ("wipe it", "unplug it"), to rank the pairing page fourth.
+var moreK50 = []Evidence{
+	{ChunkID: "k50-lid#0", Title: "K50 lid", Text: "The K50 lid opens with a button. Wipe it with a damp cloth once a week."},
+	{ChunkID: "k50-base#0", Title: "K50 base", Text: "The K50 base has a 75 cm cord. Unplug it before cleaning."},
+}
+
+// wideReasonPart is what the wide reading's reason says (wideReason).
+const wideReasonPart = "of the weight of the question's words your documents use, in any of their forms"
+
+// TestActWide (rv32b): with Act, the wide reading (read.go, readWidely)
+// takes a chunk for an instruction question only when it states the
+// asked action: the K50 kettle page's "descale it" answers no "how do I
+// speed up the spout" (the page says nothing of speed; refused), and
+// still answers "how do I descale the spout at full speed" (accepted,
+// the wide way). Fails with the hook in readWidely removed (the first is
+// accepted) or inverted (the second is refused).
+func TestActWide(t *testing.T) {
+	th := fakeThesaurus{}
+	speed := "My K50 kettle boils in about four minutes with citric acid; how do I speed up the spout?"
+	if off := actJudgeOver(t, false, th, speed, "man-k50-kettle#0"); !off.Assessment.Sufficient || !strings.Contains(off.Assessment.Reason, wideReasonPart) {
+		t.Fatalf("%q, Act off: %+v, want accepted by the wide reading (the case no longer shows it)", speed, off.Assessment)
+	}
+	if on := actJudgeOver(t, true, th, speed, "man-k50-kettle#0"); on.Assessment.Sufficient {
+		t.Errorf("%q, Act on: %+v, want refused (the page says nothing of speeding up)", speed, on.Assessment)
+	}
+	descale := "My K50 kettle boils in about four minutes; how do I descale the spout at full speed?"
+	if on := actJudgeOver(t, true, th, descale, "man-k50-kettle#0"); !on.Assessment.Sufficient || !strings.Contains(on.Assessment.Reason, wideReasonPart) {
+		t.Errorf("%q, Act on: %+v, want accepted by the wide reading (the page says how to descale)", descale, on.Assessment)
+	}
+}
+
+// TestActBelow (rv32b): with Act, when the focus reading's first chunk
+// does not state the asked action, it takes one below it that does
+// (focusedBelow, hollin q21's shape): "how do I connect the K50 to my
+// phone?" with the kettle page first and the pairing page second is
+// answered from the pairing page ("pair" a way to connect); without the
+// taxonomy naming that way, no page states it and the question is
+// refused; the pairing page is taken third, not fourth (actRank). Fails
+// with focusedBelow not called (refused), its statesAction test inverted
+// (refused) or actRank raised (the fourth accepted).
+func TestActBelow(t *testing.T) {
+	th := fakeThesaurus{}
+	ways := fakeTaxonomy{th, map[string][]thesaurus.Taxon{
+		"connect": {{Word: "join", Pos: 'v', Common: true, Pointer: '~'}},
+		"join":    {{Word: "pair", Pos: 'v', Pointer: '~'}, {Word: "connect", Pos: 'v', Broader: true, Pointer: '@'}},
+	}}
+	q := "how do I connect the K50 to my phone?"
+	if off := actJudgeOver(t, false, ways, q, "man-k50-kettle#0", "pair#0"); !off.Assessment.Sufficient || !slices.Equal(off.Accepted, []string{"man-k50-kettle#0"}) {
+		t.Fatalf("%q, Act off: %+v %v, want accepted on the kettle page (the case no longer shows the class)", q, off.Assessment, off.Accepted)
+	}
+	on := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "pair#0")
+	if !on.Assessment.Sufficient || !slices.Equal(on.Accepted, []string{"pair#0"}) {
+		t.Errorf("%q, Act on: %+v %v, want accepted on the pairing page, second", q, on.Assessment, on.Accepted)
+	}
+	if none := actJudgeOver(t, true, th, q, "man-k50-kettle#0", "pair#0"); none.Assessment.Sufficient {
+		t.Errorf("%q, Act on, no way of connecting known: %+v %v, want refused", q, none.Assessment, none.Accepted)
+	}
+	// down to rank 2 (actRank), not below
+	if third := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "pair#0"); !third.Assessment.Sufficient || !slices.Equal(third.Accepted, []string{"pair#0"}) {
+		t.Errorf("%q, Act on, the pairing page third: %+v %v, want accepted on it", q, third.Assessment, third.Accepted)
+	}
+	if fourth := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "k50-base#0", "pair#0"); fourth.Assessment.Sufficient {
+		t.Errorf("%q, Act on, the pairing page fourth: %+v %v, want refused (below actRank)", q, fourth.Assessment, fourth.Accepted)
+	}
+}
+
+// TestActOddInput (rv32b): the asked action is read without panicking,
+// and the same way twice, from questions of odd shapes — empty, only a
+// verb, only punctuation, "?" first or doubled, non-ASCII words — with a
+// thesaurus and without.
+func TestActOddInput(t *testing.T) {
+	for _, q := range []string{"", "?", "??", "install", "how", "how?", "? how do I pair it", "how do I?? pair it?",
+		"do", "it", "do it?", "how do I do it", "¿cómo reinicio el K50?", "how do I ☕ the K50 kettle?", "how do I pair — it’s the K50 — with the app?",
+		"E4 E4 E4", "how do I get", "how do I get it", "what do I do now with the app?"} {
+		for _, th := range []Thesaurus{nil, fakeThesaurus{}} {
+			first := actJudge(t, true, th, q, "pair#0", "err#0")
+			again := actJudge(t, true, th, q, "pair#0", "err#0")
+			if first.Assessment.Sufficient != again.Assessment.Sufficient || first.Assessment.Reason != again.Assessment.Reason {
+				t.Errorf("%q: judged %+v then %+v", q, first.Assessment, again.Assessment)
+			}
+		}
+	}
+}
+
+// TestActReasonAndScope (rv32b): the coverage rules' refusal under Act
+// says why ("says it of another action than the one asked"), and v34
+// reads instruction questions only: the yes/no shape of the same
+// question ("can i turn it off?") is accepted on the pairing page as
+// without Act. Fails with the reason's case removed or Act read on every
+// answer type.
+func TestActReasonAndScope(t *testing.T) {
+	th := fakeThesaurus{}
+	how := "the ring light on my kettle is too bright at night, how do i turn it off"
+	if on := actJudgeOver(t, true, th, how, "pair#0"); on.Assessment.Sufficient || !strings.Contains(on.Assessment.Reason, "says it of another action than the one asked") {
+		t.Errorf("%q, Act on: %+v, want refused as an instruction for another action", how, on.Assessment)
+	}
+	can := "the ring light on my kettle is too bright at night, can i turn it off?"
+	if on := actJudgeOver(t, true, th, can, "pair#0"); !on.Assessment.Sufficient {
+		t.Errorf("%q, Act on: %+v, want accepted (v34 reads instruction questions only)", can, on.Assessment)
 	}
 }

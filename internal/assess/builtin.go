@@ -818,7 +818,7 @@ func (j *judged) better(k *judged) bool {
 
 // reading is the question as the assessor weighs it.
 type reading struct {
-	act               *action // the asked action, with Act on a yes/no or instruction question (action.go)
+	act               *action // the asked action, with Act and a thesaurus on an instruction question (action.go)
 	qterms            []weighted
 	ents              []Entity
 	key               int     // the most specific known term, -1 when none (a chunk is judged on its own: judged.key)

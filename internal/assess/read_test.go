@@ -335,6 +335,11 @@ func TestModelIDIsExact(t *testing.T) {
 		// round 32 (rv32): a32-rec's switch, alone and on v32
 		{func(b *Builtin) { b.Sides = true }, BuiltinModel + "+sides"},
 		{func(b *Builtin) { b.Genus, b.Spelled, b.Compound, b.Act, b.Sides = false, false, false, false, true }, BuiltinModel + "-nogenus-nospelled-nocompound+sides-noact"},
+		// round 32 (rv32b): a32-act's switch, alone, with Sides, and
+		// v33's Compound off with Act on (the case above turns both off)
+		{func(b *Builtin) { b.Act = false }, V33Model},
+		{func(b *Builtin) { b.Act, b.Sides = false, true }, BuiltinModel + "+sides-noact"},
+		{func(b *Builtin) { b.Compound = false }, BuiltinModel + "-nocompound"},
 	}
 	seen := map[string]int{}
 	for i, c := range cases {
