@@ -57,21 +57,16 @@ import (
 const V33Model = "builtin:coverage-v33"
 
 // lightVerbs say little of the action; their object does.
-var lightVerbs = map[string]bool{}
+var lightVerbs = wordSet(strings.Fields(`get gets got getting gotten do does did doing done have has had having
+	make makes made making put puts putting go goes went going gone take takes took taking taken
+	sort sorts sorted sorting fix fixes fixed fixing let lets be being been`)...)
 
 // knowVerbs ask how to learn something; the clause after them says what.
-var knowVerbs = map[string]bool{}
+var knowVerbs = wordSet(strings.Fields(`know knows knowing tell tells find finds check see learn`)...)
 
 // fillers are adverbs that name nothing ("what do I do now").
-var fillers = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`get gets got getting gotten do does did doing done have has had having
-		make makes made making put puts putting go goes went going gone take takes took taking taken
-		sort sorts sorted sorting fix fixes fixed fixing let lets be being been`) {
-		lightVerbs[w] = true
-	}
-}
+var fillers = wordSet(strings.Fields(`now then still just already ever really actually also even only first again well
+	good enough ok okay fine right alright safe possible allowed acceptable normal true correct sure`)...)
 
 // action is the asked action read from a question (see Act).
 type action struct {
@@ -225,7 +220,7 @@ func aside(text string) string {
 var doVerbs = map[string]bool{"do": true, "does": true, "did": true}
 
 // pronouns stand for a thing the clause does not name.
-var pronouns = map[string]bool{}
+var pronouns = wordSet(strings.Fields(`it its that this them these those one ones mine yours something anything everything me myself you we us i`)...)
 
 // actionWords are text's words, lower case.
 func actionWords(text string) []string {
@@ -235,31 +230,12 @@ func actionWords(text string) []string {
 }
 
 // phraseEnds end a light verb's object: prepositions and conjunctions.
-var phraseEnds = map[string]bool{}
+var phraseEnds = wordSet(strings.Fields(`to for from with in on at of by about into onto under over after before instead rather than
+	without through during inside outside if when and or but so because while as since until like`)...)
 
 // particles complete a verb and name no thing ("back" in "get my money
 // back").
-var particles = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`know knows knowing tell tells find finds check see learn`) {
-		knowVerbs[w] = true
-	}
-	for _, w := range strings.Fields(`now then still just already ever really actually also even only first again well
-		good enough ok okay fine right alright safe possible allowed acceptable normal true correct sure`) {
-		fillers[w] = true
-	}
-	for _, w := range strings.Fields(`to for from with in on at of by about into onto under over after before instead rather than
-		without through during inside outside if when and or but so because while as since until like`) {
-		phraseEnds[w] = true
-	}
-	for _, w := range strings.Fields(`it its that this them these those one ones mine yours something anything everything me myself you we us i`) {
-		pronouns[w] = true
-	}
-	for _, w := range strings.Fields(`back out up off away down over round around along forth rid`) {
-		particles[w] = true
-	}
-}
+var particles = wordSet(strings.Fields(`back out up off away down over round around along forth rid`)...)
 
 // statesAction reports whether e states the action a (see Act): e's
 // title, a sentence of e holding an expression of the expected type or
@@ -277,8 +253,9 @@ func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence
 	}
 	sents := citation.Sentences(e.Text)
 	near := make([]bool, len(sents))
+	lowExpr := strings.ToLower(expr)
 	for i, s := range sents {
-		if len(b.finds(asked, s)) == 0 && (expr == "" || !strings.Contains(strings.ToLower(s), strings.ToLower(expr))) {
+		if len(b.finds(asked, s)) == 0 && (expr == "" || !strings.Contains(strings.ToLower(s), lowExpr)) {
 			continue
 		}
 		for _, j := range []int{i - 1, i, i + 1} {
