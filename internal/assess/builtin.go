@@ -1464,13 +1464,23 @@ func (r *reading) compared(all []*judged, covers func(map[string]bool, string) b
 		// not about the other entities it names as well.
 		picked = r.picks(all, func(j *judged, i int) float64 { return r.ownCoverage(j.have, covers, i) })
 	}
-	have := map[string]bool{}
 	typed, expr := false, ""
 	for _, j := range picked {
-		maps.Copy(have, j.have)
-		if j.typed && !typed {
+		if j.typed {
 			typed, expr = true, j.expr
+			break
 		}
+	}
+	return r.together(picked, covers, typed, expr)
+}
+
+// together judges the picked chunks as one: the union of what they hold,
+// typed as given, the first chunk's evidence with expr, the others' with
+// it (compared, sidesOf).
+func (r *reading) together(picked []*judged, covers func(map[string]bool, string) bool, typed bool, expr string) *judged {
+	have := map[string]bool{}
+	for _, j := range picked {
+		maps.Copy(have, j.have)
 	}
 	u := r.judge(have, covers, typed)
 	u.ev, u.expr = picked[0].ev, expr

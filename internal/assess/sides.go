@@ -75,14 +75,5 @@ func (b *Builtin) sidesOf(t answertype.Question, r *reading, all []*judged, cove
 	if len(picked) < 2 {
 		return nil
 	}
-	have := map[string]bool{}
-	for _, j := range picked {
-		maps.Copy(have, j.have)
-	}
-	u := r.judge(have, covers, true)
-	u.ev, u.expr = picked[0].ev, exprs[picked[0]]
-	for _, j := range picked[1:] {
-		u.with = append(u.with, j.ev)
-	}
-	return u
+	return r.together(picked, covers, true, exprs[picked[0]])
 }
