@@ -186,11 +186,10 @@ type search struct {
 	// hold only what backend.MetaSource says (status, authority) or
 	// backend.HitSource (and document, title, date).
 	read map[string]bool
-	// empty holds the ids HitSource said have no text.
+	// empty holds the ids HitSource said have no text; non-nil when the
+	// candidates' result fields came from HitSource, so that only the
+	// chunks whose text is read are read whole.
 	empty map[string]bool
-	// hits: the candidates' result fields came from HitSource, so only
-	// the chunks whose text is read are read whole.
-	hits bool
 }
 
 func (s *search) run(ctx context.Context, mode Mode) error {
@@ -241,7 +240,7 @@ func (s *search) run(ctx context.Context, mode Mode) error {
 	// The results' chunks; with HitSource only the best one's, whose
 	// text the coverage check reads.
 	n := min(len(s.cands), s.req.K)
-	if s.hits {
+	if s.empty != nil {
 		n = min(n, 1)
 	}
 	if err := s.load(ctx, s.ids()[:n]); err != nil {

@@ -176,18 +176,11 @@ func (s *search) meta(ctx context.Context, ms backend.MetaSource) error {
 	if err != nil {
 		return err
 	}
-	if len(metas) != len(ids) {
-		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned metadata of %d chunks for %d ids", len(metas), len(ids))
-	}
-	s.chunks = make(map[string]*corpus.Chunk, len(ids))
-	s.read = make(map[string]bool, len(ids))
+	fields := make([]backend.HitMeta, len(metas))
 	for i, m := range metas {
-		if !m.Visible {
-			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", ids[i])
-		}
-		s.chunks[ids[i]] = &corpus.Chunk{ID: ids[i], Status: m.Status, Authority: m.Authority}
+		fields[i].ChunkMeta = m
 	}
-	return nil
+	return s.record(ids, fields, "metadata")
 }
 
 // hitMeta records every candidate's result fields from hs (status,
@@ -199,19 +192,25 @@ func (s *search) hitMeta(ctx context.Context, hs backend.HitSource) error {
 	if err != nil {
 		return err
 	}
+	s.empty = make(map[string]bool)
+	return s.record(ids, metas, "result fields")
+}
+
+// record keeps each candidate's fields as its (unread) chunk, and the
+// ids with no text when s.empty is kept (hitMeta); what names the fields
+// in the error when the backend returned another number of them.
+func (s *search) record(ids []string, metas []backend.HitMeta, what string) error {
 	if len(metas) != len(ids) {
-		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned result fields of %d chunks for %d ids", len(metas), len(ids))
+		return errs.Errorf("retrieval.Search", errs.Internal, "backend returned %s of %d chunks for %d ids", what, len(metas), len(ids))
 	}
 	s.chunks = make(map[string]*corpus.Chunk, len(ids))
 	s.read = make(map[string]bool, len(ids))
-	s.empty = make(map[string]bool)
-	s.hits = true
 	for i, m := range metas {
 		if !m.Visible {
 			return errs.Errorf("retrieval.Search", errs.Internal, "backend returned chunk %s outside the principal's groups", ids[i])
 		}
 		s.chunks[ids[i]] = &corpus.Chunk{ID: ids[i], DocID: m.DocID, Title: m.Title, Updated: m.Updated, Status: m.Status, Authority: m.Authority}
-		if m.Empty {
+		if m.Empty && s.empty != nil {
 			s.empty[ids[i]] = true
 		}
 	}

@@ -251,10 +251,13 @@ var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 // hybrid+rerank at 50,000 chunks (round 19). An unknown id is an
 // errs.NotFound error.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
-	meta := func(c *corpus.Chunk) backend.ChunkMeta {
-		return backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
-	}
+	meta := func(c *corpus.Chunk) backend.ChunkMeta { return chunkMeta(c, groups) }
 	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, func(c *corpus.Chunk, _ []any) backend.ChunkMeta { return meta(c) })
+}
+
+// chunkMeta is c's metadata for groups.
+func chunkMeta(c *corpus.Chunk, groups []string) backend.ChunkMeta {
+	return backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
 }
 
 // metas reads a value of each id: from the cached chunk (cached), else,
@@ -324,7 +327,7 @@ func (ix *Index) HitMeta(ctx context.Context, ids []string, groups []string) ([]
 // hitMeta is c's result fields for groups.
 func hitMeta(c *corpus.Chunk, groups []string, empty bool) backend.HitMeta {
 	return backend.HitMeta{
-		ChunkMeta: backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority},
+		ChunkMeta: chunkMeta(c, groups),
 		DocID:     c.DocID, Title: c.Title, Updated: c.Updated, Empty: empty,
 	}
 }
