@@ -437,15 +437,13 @@ type Builtin struct {
 	// action (its verb or what the verb acts on) near its instruction.
 	Act bool
 	// Frame (builtin:coverage-v35, frame.go): with a thesaurus that
-	// reads parts of speech and verb frames (Grammar), the words of the
-	// clause that asks which only qualify the asking — adverbs (words
-	// WordNet knows only as adverbs, and its adverb collocations: "anyway",
-	// "flat out") and a verb whose WordNet frames take a verbal complement
-	// when the question gives it one ("does that stop me claiming", "what
-	// can I use to show", "when can I expect it to turn up") — are left out
-	// of the question's weight for a chunk that holds an answer of the
-	// expected type, names every entity and covers another known content
-	// word of the question.
+	// reads parts of speech and verb frames (Grammar), a verb of the
+	// clause that asks whose WordNet frames take a verbal complement, when
+	// the question gives it one ("does that stop me claiming", "what can I
+	// use to show", "when can I expect it to turn up"), only qualifies the
+	// asking: it is left out of the question's weight for a chunk that
+	// holds an answer of the expected type, names every entity and covers
+	// another known content word of the question.
 	Frame bool
 
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
@@ -933,7 +931,8 @@ func (r *reading) tolerant(typed bool, unknown, n int) bool {
 	return unknown > 0 && float64(unknown) <= share*float64(n)
 }
 
-// dropped lists the question's verbs a chunk need not hold (see Builtin):
+// dropped lists the question's verbs a chunk need not hold (see Builtin),
+// and with Frame the words that only qualify the asking (frame.go):
 // none unless the chunk holds an answer of the expected type near the
 // question's words and mentions every entity. Then a scene verb it lacks
 // is left out ("my X200 is showing E9": the question is about the X200 and
