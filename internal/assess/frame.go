@@ -28,7 +28,9 @@ import (
 // one within the next three words: "to" and a verb that is a content
 // word of the question, an -ing verb that is one, or a question word and
 // "to" ("asking what to do"). The complement says what is asked; the verb
-// only how ("stop", "expect", "use", "need", "want"). A verb WordNet
+// only how ("stop", "expect", "use", "need", "want"). A word after an
+// article, a possessive determiner or a preposition is read as a noun, not
+// a verb ("the point of registering", "in labour for swapping"). A verb WordNet
 // frames with no such complement is the asked action even when "to"
 // follows it ("fit cheaper parts to save time", "pay the courier to pick
 // it up").
@@ -70,6 +72,11 @@ type Grammar interface {
 // 35 "Something ----s INFINITIVE".
 const complementFrames uint64 = 1<<24 | 1<<25 | 1<<26 | 1<<28 | 1<<29 | 1<<30 | 1<<32 | 1<<33 | 1<<34 | 1<<35
 
+// nounOpeners are the articles and possessive determiners: a word after
+// one, or after a preposition (action.go's phraseEnds, "to" aside), is a
+// noun, not a verb ("the point of registering", "in labour for swapping").
+var nounOpeners = wordSet("a", "an", "the", "my", "your", "our", "their", "his", "her", "its")
+
 // complementReach is how many words after a verb its complement may open
 // ("stop me claiming", "expect it to turn up").
 const complementReach = 3
@@ -96,6 +103,9 @@ func (b *Builtin) qualifiers(question string, qterms []weighted, ents []Entity) 
 	var out map[string]bool
 	for i, w := range ws {
 		t := termOf(w)
+		if i > 0 && (nounOpeners[ws[i-1]] || phraseEnds[ws[i-1]] && ws[i-1] != "to") {
+			continue // a noun in a noun phrase ("the point of registering", "in labour for swapping")
+		}
 		if t == "" || !strings.Contains(g.Parts(w), "v") || g.VerbFrames(w)&complementFrames == 0 || !complemented(g, ws[i+1:], termOf) {
 			continue
 		}

@@ -107,9 +107,9 @@ func TestFrame(t *testing.T) {
 // frames and the complement the question gives them.
 func TestQualifiers(t *testing.T) {
 	g := fakeGrammar{fakeThesaurus{}, map[string]string{
-		"use": "nv", "show": "nv", "expect": "v", "turn": "nv", "asking": "nv", "fit": "nva", "save": "nv", "pay": "nv", "pick": "nv", "stop": "nv", "claiming": "v",
+		"use": "nv", "show": "nv", "expect": "v", "turn": "nv", "asking": "nv", "fit": "nva", "save": "nv", "pay": "nv", "pick": "nv", "stop": "nv", "claiming": "v", "point": "nv", "registering": "v", "labour": "nv", "swapping": "v",
 	}, map[string][]int{
-		"use": {8, 24}, "show": {8, 26}, "expect": {8, 24, 26, 28}, "turn": {1, 2}, "asking": {2, 26, 29}, "fit": {1, 10}, "save": {8}, "pay": {8, 9}, "pick": {8}, "stop": {8, 28, 33},
+		"use": {8, 24}, "show": {8, 26}, "expect": {8, 24, 26, 28}, "turn": {1, 2}, "asking": {2, 26, 29}, "fit": {1, 10}, "save": {8}, "pay": {8, 9}, "pick": {8}, "stop": {8, 28, 33}, "point": {8, 24}, "labour": {2, 33},
 	}}
 	an := terms.New()
 	b := &Builtin{an: an, Frame: true}
@@ -121,11 +121,13 @@ func TestQualifiers(t *testing.T) {
 		{"lost the receipt, what else can I use to show I bought it?", []string{"us"}},
 		{"If I order a part today, when can I expect it to turn up?", []string{"expect"}},
 		{"Engineer's asking what to do when E12 keeps coming back", []string{"ask"}},
-		{"can we fit cheaper parts on warranty jobs to save time?", nil},  // "fit": no complement frame
-		{"do I have to pay the courier to pick it up?", nil},              // "pay": no complement frame
-		{"does that stop the claim?", nil},                                // no verbal complement
-		{"I wanted to stop claiming. What is the warranty?", nil},         // not in the clause that asks
-		{"does that stop me claiming on the warranty?", []string{"stop"}}, // object, then an -ing verb
+		{"can we fit cheaper parts on warranty jobs to save time?", nil}, // "fit": no complement frame
+		{"do I have to pay the courier to pick it up?", nil},             // "pay": no complement frame
+		{"does that stop the claim?", nil},                               // no verbal complement
+		{"I wanted to stop claiming. What is the warranty?", nil},        // not in the clause that asks
+		{"does that stop me claiming on the warranty?", []string{"stop"}},
+		{"what's the point of registering it?", nil},                      // a noun after an article
+		{"what will Hollin pay us in labour for swapping the pump?", nil}, // a noun after a preposition // object, then an -ing verb
 	} {
 		var qt []weighted
 		for _, term := range an.Content(c.q) {
