@@ -106,8 +106,8 @@ func TestAct(t *testing.T) {
 	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
 		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
 	}
-	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v34" {
-		t.Errorf("Act on names %q, want builtin:coverage-v34", actModel(t))
+	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v35" {
+		t.Errorf("Act on (and v35's Frame) names %q, want builtin:coverage-v35", actModel(t))
 	}
 }
 

@@ -436,6 +436,15 @@ type Builtin struct {
 	// or the wide reading, is decided only by a chunk stating the asked
 	// action (its verb or what the verb acts on) near its instruction.
 	Act bool
+	// Frame (builtin:coverage-v35, frame.go): with a thesaurus that
+	// reads parts of speech and verb frames (Grammar), a verb of the
+	// clause that asks whose WordNet frames take a verbal complement, when
+	// the question gives it one ("does that stop me claiming", "what can I
+	// use to show", "when can I expect it to turn up"), only qualifies the
+	// asking: it is left out of the question's weight for a chunk that
+	// holds an answer of the expected type, names every entity and covers
+	// another known content word of the question.
+	Frame bool
 
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
@@ -476,7 +485,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -615,7 +624,8 @@ var namedModels = []struct {
 		// docs/log/round-32-a32-rec.md)
 		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
-	{BuiltinModel, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
+	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
+	{BuiltinModel, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -871,6 +881,9 @@ type reading struct {
 	// stated are the numeric types of the values a yes/no question states
 	// (Builtin.Stated): a value of the same type decides it.
 	stated []answertype.Type
+	// qualifiers are the terms of the question's words that only qualify
+	// its asking (Builtin.Frame, see frame.go).
+	qualifiers map[string]bool
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -918,7 +931,8 @@ func (r *reading) tolerant(typed bool, unknown, n int) bool {
 	return unknown > 0 && float64(unknown) <= share*float64(n)
 }
 
-// dropped lists the question's verbs a chunk need not hold (see Builtin):
+// dropped lists the question's verbs a chunk need not hold (see Builtin),
+// and with Frame the words that only qualify the asking (frame.go):
 // none unless the chunk holds an answer of the expected type near the
 // question's words and mentions every entity. Then a scene verb it lacks
 // is left out ("my X200 is showing E9": the question is about the X200 and
@@ -932,7 +946,25 @@ func (r *reading) tolerant(typed bool, unknown, n int) bool {
 // the X300 Pro": a page on the X300 Pro that never says "descale" says
 // nothing about descaling it).
 func (r *reading) dropped(have map[string]bool, covers func(map[string]bool, string) bool, typed bool) map[string]bool {
-	if !typed || !r.expects || len(r.askedVerbs)+len(r.sceneVerbs) == 0 {
+	if !typed || !r.expects {
+		return nil
+	}
+	out := r.droppedVerbs(have, covers)
+	if q := r.droppedQualifiers(have, covers); len(q) > 0 { // frame.go
+		if out == nil {
+			out = map[string]bool{}
+		}
+		maps.Copy(out, q)
+	}
+	if len(out) == len(r.qterms) {
+		return nil
+	}
+	return out
+}
+
+// droppedVerbs is dropped's verbs (see dropped).
+func (r *reading) droppedVerbs(have map[string]bool, covers func(map[string]bool, string) bool) map[string]bool {
+	if len(r.askedVerbs)+len(r.sceneVerbs) == 0 {
 		return nil
 	}
 	askedToo := r.value // a procedure's or a decision's verb is what it asks about
@@ -960,9 +992,6 @@ func (r *reading) dropped(have map[string]bool, covers func(map[string]bool, str
 			out = map[string]bool{}
 		}
 		out[q.term] = true
-	}
-	if len(out) == len(r.qterms) {
-		return nil
 	}
 	return out
 }
@@ -1138,6 +1167,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
+	r.qualifiers = b.qualifiers(question, qterms, ents) // frame.go
 	if b.Bound {
 		r.asks = askedValue(question)
 	}
@@ -1358,9 +1388,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case missingEntity != nil:
 		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but does not mention %q: it may be about something else", best.title(), pct(best.coverage), missingEntity.Text)
 	case a.Sufficient && best.paraphrase:
-		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s%s, including %q%s", best.title(), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
+		a.Reason = fmt.Sprintf("%s covers every word of the question your documents use%s%s, including %q%s", best.title(), b.without(question, best, r.qualifiers), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case a.Sufficient:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight%s%s, including %q%s", best.title(), pct(best.coverage), b.without(question, best, r.qualifiers), kinCredit, wordFor(b.an, question, qterms[best.key].term), found)
 	case unstated == best:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s holds one (%q) but says it of another action than the one asked", asked.Describe(), best.title(), best.expr)
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
@@ -1638,15 +1668,26 @@ func (b *Builtin) verbTerms(question string, qterms []weighted) (asked, scene ma
 
 // without names, for a reason, the question's verbs a chunk was judged
 // without (see reading.dropped), as the asker typed them.
-func (b *Builtin) without(question string, j *judged) string {
+func (b *Builtin) without(question string, j *judged, qualifiers map[string]bool) string {
 	if len(j.dropped) == 0 {
 		return ""
 	}
-	var ws []string
+	var verbs, quals []string
 	for _, t := range slices.Sorted(maps.Keys(j.dropped)) {
-		ws = append(ws, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+		if qualifiers[t] {
+			quals = append(quals, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+		} else {
+			verbs = append(verbs, fmt.Sprintf("%q", wordFor(b.an, question, t)))
+		}
 	}
-	return fmt.Sprintf(" (leaving out %s: the question's verbs, which it may say in other words)", strings.Join(ws, ", "))
+	var parts []string
+	if len(verbs) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: the question's verbs, which it may say in other words", strings.Join(verbs, ", ")))
+	}
+	if len(quals) > 0 {
+		parts = append(parts, fmt.Sprintf("%s: words that only qualify what is asked", strings.Join(quals, ", ")))
+	}
+	return " (leaving out " + strings.Join(parts, "; ") + ")"
 }
 
 // A kind is a noun of the question restricted by a modifier before it

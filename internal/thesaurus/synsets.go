@@ -39,6 +39,11 @@ type synsetTable struct {
 	// glossPhrase), "" when none: the object of a defining verb, the noun
 	// a defining noun's head only modifies (read and dropped as genus).
 	after []string
+	// frames has bit f set for each of WordNet's generic sentence frames f
+	// (1 "Something ----s" … 35 "Something ----s INFINITIVE") a verb
+	// synset lists for any of its words, by synset number; nil in a data
+	// file without frames (every part of speech but the verb's).
+	frames []uint64
 	// begins has bit o set when a synset's line begins at byte o: Open's
 	// checks of every offset the index and the pointers name read it
 	// (a binary search each was a tenth of the load), then drop it.
@@ -146,6 +151,25 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 				p.sym = sym[0]
 				t.ptrs = append(t.ptrs, p)
 			}
+		}
+		if f := k + 1 + 4*pc; f < len(fs) { // a verb's frames: f_cnt, then "+ f_num w_num" each
+			if fc, err := strconv.Atoi(string(field(f))); err == nil {
+				var bits uint64
+				for i := 0; i < fc && f+3+3*i < len(fs); i++ {
+					if n, err := strconv.Atoi(string(field(f + 2 + 3*i))); err == nil && n > 0 && n < 64 {
+						bits |= 1 << n
+					}
+				}
+				if bits != 0 && t.frames == nil {
+					t.frames = make([]uint64, len(t.starts)-1, lines)
+				}
+				if t.frames != nil {
+					t.frames = append(t.frames, bits)
+				}
+			}
+		}
+		if t.frames != nil && len(t.frames) < len(t.starts) {
+			t.frames = append(t.frames, 0)
 		}
 	}
 	t.firstWord = append(t.firstWord, int32(len(spans)))

@@ -1,0 +1,172 @@
+package assess
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+)
+
+// The question's frame read from its clause structure
+// (builtin:coverage-v35, Builtin.Frame; issue 24, round 33, branch
+// a33-frame).
+//
+// A question asks for a value or a decision about its content words; some
+// of its words only say how it is asked. "Does that stop me claiming on
+// the warranty?" asks whether one may claim; "what can I use to show I
+// bought it" what shows a purchase; "when can I expect it to turn up" when
+// it arrives. A passage answering such a question rarely repeats "stop",
+// "use" or "expect", and counting them as content refused it.
+//
+// Frame reads, in the clause that asks (answertype.Asking), a verb with
+// its complement, from WordNet (Grammar), with no list of words: a word
+// WordNet knows as a verb whose common senses (the two most frequent, as
+// Related reads them) list a generic frame taking a verbal or clausal
+// complement (complementFrames: "Somebody ----s to INFINITIVE",
+// "Somebody ----s somebody to INFINITIVE", "Somebody ----s VERB-ing",
+// "… that CLAUSE", "… whether INFINITIVE" …), when the question gives it
+// one within the next three words: "to" and a verb that is a content
+// word of the question, an -ing verb that is one, or a question word and
+// "to" ("asking what to do"). The complement says what is asked; the verb
+// only how ("stop", "expect", "use", "need", "want"). A word after an
+// article, a possessive determiner or a preposition is read as a noun, not
+// a verb ("the point of registering", "in labour for swapping"). A verb WordNet
+// frames with no such complement is the asked action even when "to"
+// follows it ("fit cheaper parts to save time", "pay the courier to pick
+// it up").
+//
+// Such a verb is left out of the question's weight (reading.dropped) for a
+// chunk that holds an answer of the expected type near the question's
+// words, names every entity and covers another known content word of the
+// question that is no entity's and no qualifier; the reason names it
+// ("leaving out "stop": words that only qualify what is asked"). Without a
+// Grammar (no thesaurus) nothing is read.
+//
+// Adverbs were read too while designing (words WordNet knows only as
+// adverbs, and its adverb collocations: "anyway", "flat out"): the single
+// words changed no design-set verdict, and the collocations ("so far",
+// "for free", "in case") accepted a no-answer question and a wrong page,
+// so neither is read (docs/log/round-33-a33-frame.md).
+
+// V34Model names the builtin assessor with v35's reading of the frame
+// (Builtin.Frame) off: builtin:coverage-v34, kept selectable.
+const V34Model = "builtin:coverage-v34"
+
+// Grammar reads the parts of speech and verb frames of a lexical resource
+// (thesaurus.WordNet's Parts and VerbFrames).
+type Grammar interface {
+	// Parts is the parts of speech the resource knows word in, as
+	// WordNet's letters n, v, a, r.
+	Parts(word string) string
+	// VerbFrames is the generic frames of word's common verb senses, bit f
+	// for WordNet's frame f.
+	VerbFrames(word string) uint64
+}
+
+// complementFrames are WordNet's generic frames taking a verbal or clausal
+// complement: 24 "Somebody ----s somebody to INFINITIVE", 25 "Somebody
+// ----s somebody INFINITIVE", 26 "Somebody ----s that CLAUSE", 28
+// "Somebody ----s to INFINITIVE", 29 "Somebody ----s whether INFINITIVE",
+// 30 "Somebody ----s somebody into V-ing something", 32 "Somebody ----s
+// INFINITIVE", 33 "Somebody ----s VERB-ing", 34 "It ----s that CLAUSE",
+// 35 "Something ----s INFINITIVE".
+const complementFrames uint64 = 1<<24 | 1<<25 | 1<<26 | 1<<28 | 1<<29 | 1<<30 | 1<<32 | 1<<33 | 1<<34 | 1<<35
+
+// nounOpeners are the articles and possessive determiners: a word after
+// one, or after a preposition (action.go's phraseEnds, "to" aside), is a
+// noun, not a verb ("the point of registering", "in labour for swapping").
+var nounOpeners = wordSet("a", "an", "the", "my", "your", "our", "their", "his", "her", "its")
+
+// complementReach is how many words after a verb its complement may open
+// ("stop me claiming", "expect it to turn up").
+const complementReach = 3
+
+// qualifiers returns the terms of the question's verbs that only qualify
+// its asking (see Frame): content terms, no entity's. Nil without Frame or
+// a Grammar.
+func (b *Builtin) qualifiers(question string, qterms []weighted, ents []Entity) map[string]bool {
+	g, ok := b.Thesaurus.(Grammar)
+	if !b.Frame || !ok {
+		return nil
+	}
+	content := map[string]bool{}
+	for _, q := range qterms {
+		content[q.term] = true
+	}
+	termOf := func(w string) string {
+		if ts := b.an.Terms(w); len(ts) == 1 && content[ts[0]] && !entityTerm(ents, ts[0]) {
+			return ts[0]
+		}
+		return ""
+	}
+	ws := actionWords(answertype.Asking(question)) // action.go
+	var out map[string]bool
+	for i, w := range ws {
+		t := termOf(w)
+		if i > 0 && (nounOpeners[ws[i-1]] || phraseEnds[ws[i-1]] && ws[i-1] != "to") {
+			continue // a noun in a noun phrase ("the point of registering", "in labour for swapping")
+		}
+		if t == "" || !strings.Contains(g.Parts(w), "v") || g.VerbFrames(w)&complementFrames == 0 || !complemented(g, ws[i+1:], termOf) {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[t] = true
+	}
+	return out
+}
+
+// complemented reports whether the words after a verb open its complement
+// (see Frame): "to" and a verb that is a content word of the question, an
+// -ing verb that is one, or a question word and "to", within
+// complementReach words.
+func complemented(g Grammar, after []string, termOf func(string) string) bool {
+	for j := 0; j < len(after) && j < complementReach; j++ {
+		w := after[j]
+		next := ""
+		if j+1 < len(after) {
+			next = after[j+1]
+		}
+		switch {
+		case w == "to" && next != "" && strings.Contains(g.Parts(next), "v") && termOf(next) != "":
+			return true
+		case len(w) > 5 && strings.HasSuffix(w, "ing") && strings.Contains(g.Parts(w), "v") && termOf(w) != "":
+			return true
+		case answertype.IsQuestionWord(w) && next == "to":
+			return true
+		}
+	}
+	return false
+}
+
+// droppedQualifiers lists the qualifiers (see Frame) a chunk holding have
+// need not hold: those it lacks, when it names every entity and covers a
+// known content word of the question that is no entity's, no number and
+// no qualifier. dropped calls it for a chunk holding an answer of the
+// expected type.
+func (r *reading) droppedQualifiers(have map[string]bool, covers func(map[string]bool, string) bool) map[string]bool {
+	if len(r.qualifiers) == 0 {
+		return nil
+	}
+	for _, en := range r.ents {
+		if !en.CoveredBy(have) {
+			return nil
+		}
+	}
+	if !slices.ContainsFunc(r.qterms, func(q weighted) bool {
+		return q.known && !r.qualifiers[q.term] && topicTerm(r.ents, q.term) && covers(have, q.term)
+	}) {
+		return nil
+	}
+	var out map[string]bool
+	for _, q := range r.qterms {
+		if r.qualifiers[q.term] && !covers(have, q.term) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[q.term] = true
+		}
+	}
+	return out
+}
