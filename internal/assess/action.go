@@ -75,6 +75,12 @@ type action struct {
 	unknown bool     // the clause asks with a verb, or a light verb's object, no document uses
 	related map[string][]synonym
 	ways    map[string][]string // a verb's term → the terms of its troponyms the documents use (waysOf)
+	// antecedents are the code entities a pronoun right after the verb
+	// stands for, whose terms objects holds (Kind reads which are products)
+	antecedents []Entity
+	unknownVerb bool     // the clause asks with a verb neither the documents nor a relative of theirs uses
+	words       []string // the clause's words after the verb
+	from        []int    // per object, the index in words it was read from (-1: a pronoun's antecedent)
 }
 
 // waysOf lists the terms of the verbs WordNet names as ways of doing verb
@@ -170,7 +176,8 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	pronoun := first != "" && len(ws) > 0 && pronouns[ws[0]]
 	direct, inDirect := 0, light // a light verb's direct object: known words, and whether any word
-	for _, w := range ws {
+	a.words = ws
+	for k, w := range ws {
 		if phraseEnds[w] && w != "and" && w != "or" {
 			inDirect = false
 		}
@@ -191,6 +198,7 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 			}
 			if isKnown {
 				a.objects = append(a.objects, t)
+				a.from = append(a.from, k)
 			}
 		}
 	}
@@ -198,7 +206,11 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 		// "how do I clear it?": what the scene names by its code
 		for _, e := range ents {
 			if e.Code {
-				a.objects = append(a.objects, e.Terms...)
+				for _, t := range e.Terms {
+					a.objects = append(a.objects, t)
+					a.from = append(a.from, -1)
+				}
+				a.antecedents = append(a.antecedents, e)
 			}
 		}
 	}
@@ -208,6 +220,7 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 	case len(a.verbs) == 0 && len(a.objects) == 0 && unknownVerb:
 		a.unknown = true // "how do I factory reset my K50"
 	}
+	a.unknownVerb = unknownVerb
 	return a
 }
 

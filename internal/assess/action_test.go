@@ -106,16 +106,17 @@ func TestAct(t *testing.T) {
 	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
 		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
 	}
-	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v34" {
-		t.Errorf("Act on names %q, want builtin:coverage-v34", actModel(t))
+	if actModel(t) != V34Model || V34Model != "builtin:coverage-v34" {
+		t.Errorf("Act on (Kind off) names %q, want builtin:coverage-v34", actModel(t))
 	}
 }
 
-// actModel is the model id of the default assessor with Act on.
+// actModel is the model id of the default assessor with Act on and
+// Kind off.
 func actModel(t *testing.T) string {
 	t.Helper()
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
-	b.Act = true
+	b.Act, b.Kind = true, false
 	return b.Model()
 }
 
@@ -156,6 +157,12 @@ func TestAskedAction(t *testing.T) {
 // K50 kettle page, which holds another instruction, "descale it").
 func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
 	t.Helper()
+	return actJudgeWith(t, func(b *Builtin) { b.Act = act }, th, q, ids...)
+}
+
+// actJudgeWith is actJudgeOver with the switches set sets.
+func actJudgeWith(t *testing.T, set func(b *Builtin), th Thesaurus, q string, ids ...string) Result {
+	t.Helper()
 	an := terms.New()
 	pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
 	var texts []string
@@ -171,7 +178,7 @@ func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string)
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
 	b.UseThesaurus(th)
-	b.Act = act
+	set(b)
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 	if err != nil {
 		t.Fatal(err)

@@ -436,6 +436,12 @@ type Builtin struct {
 	// or the wide reading, is decided only by a chunk stating the asked
 	// action (its verb or what the verb acts on) near its instruction.
 	Act bool
+	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
+	// read without those that name which thing is meant rather than what
+	// is done to it: a word of a visible product's name ("blender",
+	// "kettle") and a product's code a pronoun stands for ("my K50 …, how
+	// do I turn it off").
+	Kind bool
 
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
@@ -476,7 +482,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Kind: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -615,7 +621,8 @@ var namedModels = []struct {
 		// docs/log/round-32-a32-rec.md)
 		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
-	{BuiltinModel, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
+	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
+	{BuiltinModel, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1240,6 +1247,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
 		r.act = b.askedAction(question, asked, ents, vocab, related)
+		if b.Kind {
+			if err := b.unkind(ctx, r.act, vocab, req.Filters, req.Evidence); err != nil {
+				return Result{}, fmt.Errorf("reading product names: %w", err)
+			}
+		}
 		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, best.expr, covers) {
 			a.Sufficient, unstated = false, best
 		}

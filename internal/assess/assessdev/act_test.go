@@ -12,6 +12,7 @@ import (
 // set and accept on a relevant chunk no smaller a share of the time.
 func TestV34Act(t *testing.T) {
 	b, qs := collect(t)
+	b.Kind = false // v34 (Kind: TestV36Kind)
 	qs = withoutSets(qs)
 	defer skipSets()()
 	compareVersions(t, b, qs, "v33", "v33+act", func(set bool) { b.Act = set }, func(way string, o, n map[string]*score, a, z score) {
@@ -43,6 +44,40 @@ func TestV34ActDump(t *testing.T) {
 func TestV34ActOne(t *testing.T) {
 	b, qs := collect(t)
 	b.Act = true
+	var pick []asked
+	for _, a := range qs {
+		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
+			pick = append(pick, a)
+		}
+	}
+	_, lines := judgeLoop(t, b, pick)
+	for _, l := range lines {
+		t.Log(strings.ReplaceAll(l, "\n", " |"))
+	}
+}
+
+// TestV36Kind compares builtin:coverage-v34 with Kind (assess/kind.go)
+// off and on, on every development set but those SKIP_SETS names, first
+// attempt and loop: on must refuse as many no-answer questions on every
+// set and accept on a relevant chunk no smaller a share of the time.
+func TestV36Kind(t *testing.T) {
+	b, qs := collect(t)
+	qs = withoutSets(qs)
+	defer skipSets()()
+	compareVersions(t, b, qs, "v34", "v36", func(set bool) { b.Kind = set }, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, "v34", "v36", o, n)
+		t.Logf("%s total: v34 %s | v36 %s", way, a, z)
+		if !z.keepsShare(a) {
+			t.Errorf("%s: v36 %s accepts on a relevant chunk a smaller share of the time than v34 %s", way, z, a)
+		}
+	})
+}
+
+// TestV36KindOne judges the questions ACT_IDS names (set:id, comma
+// separated) with Act and Kind on, first attempt, and logs each verdict.
+func TestV36KindOne(t *testing.T) {
+	b, qs := collect(t)
+	b.Act, b.Kind = true, true
 	var pick []asked
 	for _, a := range qs {
 		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
