@@ -1252,7 +1252,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 				return Result{}, fmt.Errorf("reading product names: %w", err)
 			}
 		}
-		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, best.expr, covers) {
+		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, covers) {
 			a.Sufficient, unstated = false, best
 		}
 	}
