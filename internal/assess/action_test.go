@@ -263,6 +263,14 @@ func TestActBelow(t *testing.T) {
 	if fourth := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "k50-base#0", "pair#0"); fourth.Assessment.Sufficient {
 		t.Errorf("%q, Act on, the pairing page fourth: %+v %v, want refused (below actRank)", q, fourth.Assessment, fourth.Accepted)
 	}
+	// a33-kind: the chunks below are judged by the focus reading's own
+	// test (focusTakes): with FocusTopic (off in every named model) the
+	// pairing page, holding no word of the clause but the K50's, is not
+	// taken second, as it would not be first
+	topic := actJudgeWith(t, func(b *Builtin) { b.Act, b.FocusTopic = true, true }, ways, q, "man-k50-kettle#0", "pair#0")
+	if slices.Equal(topic.Accepted, []string{"pair#0"}) && strings.Contains(topic.Assessment.Reason, "clause that asks") {
+		t.Errorf("%q, Act and FocusTopic on: %+v %v, want the pairing page not taken by the focus reading", q, topic.Assessment, topic.Accepted)
+	}
 }
 
 // TestActOddInput (rv32b): the asked action is read without panicking,
