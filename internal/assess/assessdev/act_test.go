@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/assay-rag/assay/internal/assess"
 )
 
 // TestV34Act compares builtin:coverage-v33 with Act (assess/action.go)
@@ -13,13 +15,28 @@ import (
 func TestV34Act(t *testing.T) {
 	b, qs := collect(t)
 	b.Kind = false // v34 (Kind: TestV36Kind)
+	compareActs(t, qs, "v33", "v33+act", func(set bool) { b.Act = set }, b)
+}
+
+// TestV36Kind compares builtin:coverage-v34 with Kind (assess/kind.go)
+// off and on, as TestV34Act compares v33 and v34.
+func TestV36Kind(t *testing.T) {
+	b, qs := collect(t)
+	compareActs(t, qs, "v34", "v36", func(set bool) { b.Kind = set }, b)
+}
+
+// compareActs is TestV34Act's and TestV36Kind's comparison of older and
+// newer (set(false), set(true)) on every development set but those
+// SKIP_SETS names.
+func compareActs(t *testing.T, qs []asked, older, newer string, set func(bool), b *assess.Builtin) {
+	t.Helper()
 	qs = withoutSets(qs)
 	defer skipSets()()
-	compareVersions(t, b, qs, "v33", "v33+act", func(set bool) { b.Act = set }, func(way string, o, n map[string]*score, a, z score) {
-		refusesNoFewer(t, way, "v33", "v33+act", o, n)
-		t.Logf("%s total: v33 %s | v33+act %s", way, a, z)
+	compareVersions(t, b, qs, older, newer, set, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, older, newer, o, n)
+		t.Logf("%s total: %s %s | %s %s", way, older, a, newer, z)
 		if !z.keepsShare(a) {
-			t.Errorf("%s: v33+act %s accepts on a relevant chunk a smaller share of the time than v33 %s", way, z, a)
+			t.Errorf("%s: %s %s accepts on a relevant chunk a smaller share of the time than %s %s", way, newer, z, older, a)
 		}
 	})
 }
@@ -40,44 +57,11 @@ func TestV34ActDump(t *testing.T) {
 }
 
 // TestV34ActOne judges the questions ACT_IDS names (set:id, comma
-// separated) with Act on, first attempt, and logs each verdict.
+// separated) with the default assessor (Act and, since v36, Kind on),
+// first attempt, and logs each verdict.
 func TestV34ActOne(t *testing.T) {
 	b, qs := collect(t)
 	b.Act = true
-	var pick []asked
-	for _, a := range qs {
-		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
-			pick = append(pick, a)
-		}
-	}
-	_, lines := judgeLoop(t, b, pick)
-	for _, l := range lines {
-		t.Log(strings.ReplaceAll(l, "\n", " |"))
-	}
-}
-
-// TestV36Kind compares builtin:coverage-v34 with Kind (assess/kind.go)
-// off and on, on every development set but those SKIP_SETS names, first
-// attempt and loop: on must refuse as many no-answer questions on every
-// set and accept on a relevant chunk no smaller a share of the time.
-func TestV36Kind(t *testing.T) {
-	b, qs := collect(t)
-	qs = withoutSets(qs)
-	defer skipSets()()
-	compareVersions(t, b, qs, "v34", "v36", func(set bool) { b.Kind = set }, func(way string, o, n map[string]*score, a, z score) {
-		refusesNoFewer(t, way, "v34", "v36", o, n)
-		t.Logf("%s total: v34 %s | v36 %s", way, a, z)
-		if !z.keepsShare(a) {
-			t.Errorf("%s: v36 %s accepts on a relevant chunk a smaller share of the time than v34 %s", way, z, a)
-		}
-	})
-}
-
-// TestV36KindOne judges the questions ACT_IDS names (set:id, comma
-// separated) with Act and Kind on, first attempt, and logs each verdict.
-func TestV36KindOne(t *testing.T) {
-	b, qs := collect(t)
-	b.Act, b.Kind = true, true
 	var pick []asked
 	for _, a := range qs {
 		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
