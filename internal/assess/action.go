@@ -75,6 +75,12 @@ type action struct {
 	unknown bool     // the clause asks with a verb, or a light verb's object, no document uses
 	related map[string][]synonym
 	ways    map[string][]string // a verb's term → the terms of its troponyms the documents use (waysOf)
+	// antecedents are the code entities a pronoun right after the verb
+	// stands for, whose terms objects holds (Kind reads which are products)
+	antecedents []Entity
+	unknownVerb bool     // the clause asks with a verb neither the documents nor a relative of theirs uses
+	words       []string // the clause's words after the verb
+	from        []int    // per object, the index in words it was read from (-1: a pronoun's antecedent)
 }
 
 // waysOf lists the terms of the verbs WordNet names as ways of doing verb
@@ -170,7 +176,8 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 	frame := b.an.Set(strings.Join(asked.Frame, " "))
 	pronoun := first != "" && len(ws) > 0 && pronouns[ws[0]]
 	direct, inDirect := 0, light // a light verb's direct object: known words, and whether any word
-	for _, w := range ws {
+	a.words = ws
+	for k, w := range ws {
 		if phraseEnds[w] && w != "and" && w != "or" {
 			inDirect = false
 		}
@@ -191,6 +198,7 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 			}
 			if isKnown {
 				a.objects = append(a.objects, t)
+				a.from = append(a.from, k)
 			}
 		}
 	}
@@ -198,7 +206,11 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 		// "how do I clear it?": what the scene names by its code
 		for _, e := range ents {
 			if e.Code {
-				a.objects = append(a.objects, e.Terms...)
+				for _, t := range e.Terms {
+					a.objects = append(a.objects, t)
+					a.from = append(a.from, -1)
+				}
+				a.antecedents = append(a.antecedents, e)
 			}
 		}
 	}
@@ -208,6 +220,7 @@ func (b *Builtin) askedAction(question string, asked answertype.Question, ents [
 	case len(a.verbs) == 0 && len(a.objects) == 0 && unknownVerb:
 		a.unknown = true // "how do I factory reset my K50"
 	}
+	a.unknownVerb = unknownVerb
 	return a
 }
 
@@ -238,12 +251,14 @@ var phraseEnds = wordSet(strings.Fields(`to for from with in on at of by about i
 var particles = wordSet(strings.Fields(`back out up off away down over round around along forth rid`)...)
 
 // statesAction reports whether e states the action a (see Act): e's
-// title, a sentence of e holding an expression of the expected type or
-// expr (the accepted one), or a sentence next to one, holds a verb of a
-// or a word it acts on (its term, a form derived from it, a substitute, a
-// relative, or a way of doing the verb: waysOf). A clause with no reading of an action (no verb, no object)
-// is stated by any chunk; one asking an action no document names by none.
-func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence, expr string, covers func(map[string]bool, string) bool) bool {
+// title, a sentence of e holding an expression of the expected type (the
+// accepted one among them: Act reads instruction questions only, whose
+// accepted expression answerIn finds so), or a sentence next to one,
+// holds a verb of a or a word it acts on (its term, a form derived from
+// it, a substitute, a relative, or a way of doing the verb: waysOf). A
+// clause with no reading of an action (no verb, no object) is stated by
+// any chunk; one asking an action no document names by none.
+func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence, covers func(map[string]bool, string) bool) bool {
 	if a.unknown {
 		return false
 	}
@@ -253,9 +268,8 @@ func (b *Builtin) statesAction(a *action, asked answertype.Question, e *Evidence
 	}
 	sents := citation.Sentences(e.Text)
 	near := make([]bool, len(sents))
-	lowExpr := strings.ToLower(expr)
 	for i, s := range sents {
-		if len(b.finds(asked, s)) == 0 && (expr == "" || !strings.Contains(strings.ToLower(s), lowExpr)) {
+		if len(b.finds(asked, s)) == 0 {
 			continue
 		}
 		for _, j := range []int{i - 1, i, i + 1} {
@@ -303,27 +317,24 @@ func (f *focus) entityOnly() bool {
 // it does (focusedBelow).
 const actRank = 2
 
-// focusedBelow is the focus reading of the chunks below b.FocusRank down
-// to actRank, with Act: the first that names the entities, holds an
-// expression of the expected type, covers b.FocusCoverage of the clause
-// that asks and states the asked action in words (a verb or what it acts
-// on, not only for want of a reading) is taken: "how do I connect the
-// K50 to my phone?" is answered by the pairing page second, not the
-// kettle's page first.
+// focusedBelow is the focus reading of the chunks down to actRank, with
+// Act, when the clause that asks has a reading of an action in words (a
+// verb or what it acts on, not only for want of a reading): the first
+// chunk the focus reading's test takes (focusTakes: it names the
+// entities, holds an expression of the expected type, states the asked
+// action and covers b.FocusCoverage of the clause that asks) is taken.
+// "how do I connect the K50 to my phone?" is answered by the pairing page
+// second, not the kettle's page first. The chunks down to b.FocusRank
+// failed that same test in focused, so the first taken is below them
+// (round 33: one test for both, so with FocusTopic, off in every named
+// model, a chunk below must hold a topic word too, as one above must).
 func (b *Builtin) focusedBelow(f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, string, float64) {
 	if len(r.act.verbs)+len(r.act.objects) == 0 {
 		return nil, "", 0
 	}
 	for j := range candidates(all, actRank, f.ents, r) {
-		if slices.Index(all, j) <= b.FocusRank {
-			continue
-		}
-		expr, typed := b.answerIn(asked, j.ev, r, covers)
-		if !typed || !b.statesAction(r.act, asked, j.ev, expr, covers) {
-			continue
-		}
-		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage {
-			return j, expr, c
+		if expr, c, ok := b.focusTakes(f, asked, r, j, covers); ok {
+			return j, expr, c // the first: none the focus reading judged passes (focused)
 		}
 	}
 	return nil, "", 0

@@ -106,16 +106,17 @@ func TestAct(t *testing.T) {
 	if on := actJudge(t, true, ways, connect, "pair#0"); !on.Assessment.Sufficient {
 		t.Errorf("%q, Act on, \"pair\" a way to connect: %+v, want accepted", connect, on.Assessment)
 	}
-	if actModel(t) != BuiltinModel || BuiltinModel != "builtin:coverage-v35" {
-		t.Errorf("Act on (and v35's Frame) names %q, want builtin:coverage-v35", actModel(t))
+	if actModel(t) != V34Model || V34Model != "builtin:coverage-v34" {
+		t.Errorf("Act on (Frame and Kind off) names %q, want builtin:coverage-v34", actModel(t))
 	}
 }
 
-// actModel is the model id of the default assessor with Act on.
+// actModel is the model id of the default assessor with Act on and
+// Frame and Kind off.
 func actModel(t *testing.T) string {
 	t.Helper()
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
-	b.Act = true
+	b.Act, b.Frame, b.Kind = true, false, false
 	return b.Model()
 }
 
@@ -141,9 +142,16 @@ func TestAskedAction(t *testing.T) {
 		{"how do I get my K50 talking to the app?", nil, []string{"app"}, false},
 		{"what do I do now?", nil, nil, false},
 		{"will that do for the app?", nil, nil, false}, // "do" with nothing after it names no action, whatever follows the preposition (rv32b)
+		// a33-kind: a light verb after a pronoun, where answertype.Verbs
+		// reads none, is read as one: its direct object no document
+		// names decides nothing
+		{"will that get us a bonus?", nil, nil, true},
+		// a33-kind: a verb of learning is no asked verb, however known
+		// ("know" has a relative here); the clause after it says what
+		{"how will I know when the courier has collected it?", nil, []string{"courier", "collect"}, false},
 	} {
 		ents := Entities(an, c.q, vocab)
-		a := b.askedAction(c.q, answertype.Classify(c.q), ents, vocab, nil)
+		a := b.askedAction(c.q, answertype.Classify(c.q), ents, vocab, map[string][]synonym{"know": {{Word: "learn", Term: "learn"}}})
 		if !slices.Equal(a.verbs, c.verbs) || !slices.Equal(a.objects, c.objects) || a.unknown != c.unknown {
 			t.Errorf("%q: verbs %v objects %v unknown %v, want %v %v %v", c.q, a.verbs, a.objects, a.unknown, c.verbs, c.objects, c.unknown)
 		}
@@ -156,8 +164,19 @@ func TestAskedAction(t *testing.T) {
 // K50 kettle page, which holds another instruction, "descale it").
 func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
 	t.Helper()
+	return actJudgeWith(t, func(b *Builtin) { b.Act = act }, th, q, ids...)
+}
+
+// actJudgeWith is actJudgeOver with the switches set sets.
+func actJudgeWith(t *testing.T, set func(b *Builtin), th Thesaurus, q string, ids ...string) Result {
+	t.Helper()
+	return actJudgeIn(t, append(append(slices.Clone(actCorpus), hollinLike...), moreK50...), set, th, q, ids...)
+}
+
+// actJudgeIn is actJudgeWith over the pages of pool.
+func actJudgeIn(t *testing.T, pool []Evidence, set func(b *Builtin), th Thesaurus, q string, ids ...string) Result {
+	t.Helper()
 	an := terms.New()
-	pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
 	var texts []string
 	for _, e := range pool {
 		texts = append(texts, e.Title+"\n"+e.Text)
@@ -171,7 +190,7 @@ func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string)
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
 	b.UseThesaurus(th)
-	b.Act = act
+	set(b)
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 	if err != nil {
 		t.Fatal(err)
@@ -244,6 +263,14 @@ func TestActBelow(t *testing.T) {
 	if fourth := actJudgeOver(t, true, ways, q, "man-k50-kettle#0", "k50-lid#0", "k50-base#0", "pair#0"); fourth.Assessment.Sufficient {
 		t.Errorf("%q, Act on, the pairing page fourth: %+v %v, want refused (below actRank)", q, fourth.Assessment, fourth.Accepted)
 	}
+	// a33-kind: the chunks below are judged by the focus reading's own
+	// test (focusTakes): with FocusTopic (off in every named model) the
+	// pairing page, holding no word of the clause but the K50's, is not
+	// taken second, as it would not be first
+	topic := actJudgeWith(t, func(b *Builtin) { b.Act, b.FocusTopic = true, true }, ways, q, "man-k50-kettle#0", "pair#0")
+	if slices.Equal(topic.Accepted, []string{"pair#0"}) && strings.Contains(topic.Assessment.Reason, "clause that asks") {
+		t.Errorf("%q, Act and FocusTopic on: %+v %v, want the pairing page not taken by the focus reading", q, topic.Assessment, topic.Accepted)
+	}
 }
 
 // TestActOddInput (rv32b): the asked action is read without panicking,
@@ -279,5 +306,110 @@ func TestActReasonAndScope(t *testing.T) {
 	can := "the ring light on my kettle is too bright at night, can i turn it off?"
 	if on := actJudgeOver(t, true, th, can, "pair#0"); !on.Assessment.Sufficient {
 		t.Errorf("%q, Act on: %+v, want accepted (v34 reads instruction questions only)", can, on.Assessment)
+	}
+}
+
+// TestStatesAction (a33-kind): where statesAction looks and what counts
+// as stating the asked action, on one chunk each: the title ("Descaling
+// the K50" states "descale", though the steps never say it); a term the
+// asked one prefixes, of four letters or more ("registration" states
+// "register": regist, registr); a relative the thesaurus gives ("turn"
+// for "switch"); a sentence next to an instruction, not one further off.
+// Each rule fails with its part of statesAction removed.
+func TestStatesAction(t *testing.T) {
+	an := terms.New()
+	b := NewBuiltin(an, newLexicon(an))
+	asked := answertype.Classify("how do I register my K50?")
+	covers := func(have map[string]bool, t string) bool { return have[t] }
+	steps := "Fill the kettle with citric acid solution and boil it. Then rinse twice."
+	for _, c := range []struct {
+		rule        string
+		a           *action
+		title, text string
+		want        bool
+	}{
+		{"the title", &action{verbs: []string{"descal"}}, "Descaling the K50", steps, true},
+		{"the title (none)", &action{verbs: []string{"descal"}}, "K50 care", steps, false},
+		{"a term the asked one prefixes", &action{verbs: []string{"regist"}}, "Your K50", "Complete the registration form within 28 days.", true},
+		{"a prefix under four letters", &action{objects: []string{"reg"}}, "Your K50", "Complete the registration form within 28 days.", false},
+		{"a relative", &action{verbs: []string{"switch"}, related: map[string][]synonym{"switch": {{Word: "turn", Term: "turn"}}}}, "Ring light", "Turn the dial to off. The ring light goes out.", true},
+		{"a relative (none)", &action{verbs: []string{"switch"}}, "Ring light", "Turn the dial to off. The ring light goes out.", false},
+		{"next to an instruction", &action{verbs: []string{"free"}}, "Your K50", "Registration takes a minute. It is free. You get reminders. Hold the dial down.", false},
+		{"next to an instruction (next)", &action{verbs: []string{"remind"}}, "Your K50", "Registration takes a minute. It is free. You get reminders. Hold the dial down.", true},
+	} {
+		if got := b.statesAction(c.a, asked, &Evidence{Title: c.title, Text: c.text}, covers); got != c.want {
+			t.Errorf("%s: %+v in %q / %q: stated %v, want %v", c.rule, c.a, c.title, c.text, got, c.want)
+		}
+	}
+}
+
+// TestWaysOf (a33-kind): the ways of doing a verb are read from its
+// common senses only: "pair", a way to "join", is a way to "connect"
+// when "join" is a common sense's hyponym of "connect", and none when
+// it is a rare sense's (WordNet lists every sense; a rare one's troponyms
+// would let a page say how to do another thing).
+func TestWaysOf(t *testing.T) {
+	an := terms.New()
+	lex := actLexicon(an)
+	vocab := lex.Visible([]string{"public"})
+	for _, common := range []bool{true, false} {
+		b := NewBuiltin(an, lex)
+		b.UseThesaurus(fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{
+			"connect": {{Word: "join", Pos: 'v', Common: common, Pointer: '~'}},
+			"join":    {{Word: "pair", Pos: 'v', Pointer: '~'}, {Word: "connect", Pos: 'v', Broader: true, Pointer: '@'}},
+		}})
+		want := []string(nil)
+		if common {
+			want = []string{"pair"}
+		}
+		if got := b.waysOf("connect", vocab); !slices.Equal(got, want) {
+			t.Errorf("\"join\" a common sense %v: ways of connecting %v, want %v", common, got, want)
+		}
+	}
+}
+
+// careK50 are K50 pages for TestActFocus: one saying "descaling" away
+// from its instruction, one with no instruction, one with an instruction
+// for resetting, one saying "keep".
+var careK50 = []Evidence{
+	{ChunkID: "k50-care#0", Title: "K50 care", Text: "Descaling keeps the K50 working well. It takes ten minutes. Most owners find it easy. Fill the K50 with citric acid and boil it."},
+	{ChunkID: "k50-box#0", Title: "K50 in the box", Text: "The K50 ships with a base and a manual. The base has a 75 cm cord."},
+	{ChunkID: "k50-reset#0", Title: "K50 reset", Text: "To reset the K50, hold the dial down for ten seconds."},
+	{ChunkID: "k50-keep#0", Title: "Keeping your K50", Text: "Keep the K50 away from the sink."},
+}
+
+// TestActFocus (a33-kind): where Act checks the focus reading. Only when
+// the clause that asks holds a word no document uses or falls back to
+// its entities: "how do I descale the K50?" asks in words the documents
+// use, the focus reading's coverage already reads "descale", and the care
+// page saying "descaling" three sentences before its instruction is
+// accepted (fails with Act checking every focus acceptance); "how do I
+// keep it?" holds only a generic word, the focus reading falls back to
+// the K50, and the reset page, which says nothing of keeping, is refused
+// with Act and accepted without (fails with the entity fallback not
+// read: entityOnly). focusedBelow reads only a clause with a reading of
+// an action in words: "what do I do now?" names none, and the reset page
+// second is not taken for it (fails with focusedBelow's guard removed).
+func TestActFocus(t *testing.T) {
+	pool := append(append(append(slices.Clone(actCorpus), hollinLike...), moreK50...), careK50...)
+	th := fakeThesaurus{}
+	v33 := func(b *Builtin) { b.Act, b.Kind = false, false }
+	v36 := func(b *Builtin) {}
+	for _, c := range []struct {
+		rule    string
+		q       string
+		ids     []string
+		off, on bool
+	}{
+		{"words the documents use: no check", "My courier dropped the warranty box and the tracking link broke. How do I descale the K50?", []string{"k50-care#0"}, true, true},
+		{"the entity fallback: checked", "My K50 base cuts out at the sink. How do I keep it?", []string{"k50-reset#0"}, true, false},
+		{"no action named: nothing below the first", "My K50 base and cord keep cutting out at the sink. What do I do now?", []string{"k50-box#0", "k50-reset#0"}, false, false},
+	} {
+		if off := actJudgeIn(t, pool, v33, th, c.q, c.ids...); off.Assessment.Sufficient != c.off {
+			t.Errorf("%s: %q, v33: %+v, want sufficient %v", c.rule, c.q, off.Assessment, c.off)
+		}
+		if on := actJudgeIn(t, pool, v36, th, c.q, c.ids...); on.Assessment.Sufficient != c.on {
+			t.Errorf("%s: %q, v36: %+v %v, want sufficient %v", c.rule, c.q, on.Assessment, on.Accepted, c.on)
+		}
 	}
 }

@@ -445,6 +445,12 @@ type Builtin struct {
 	// holds an answer of the expected type, names every entity and covers
 	// another known content word of the question.
 	Frame bool
+	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
+	// read without those that name which thing is meant rather than what
+	// is done to it: a word of a visible product's name ("blender",
+	// "kettle") and a product's code a pronoun stands for ("my K50 …, how
+	// do I turn it off").
+	Kind bool
 
 	// Subject, Instead, Unnamed and Purpose ("+subject", "+instead",
 	// "+unnamed", "+purpose", off by default; see decider.go): a modal or
@@ -485,7 +491,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -625,7 +631,8 @@ var namedModels = []struct {
 		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
 	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
-	{BuiltinModel, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
+	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
+	{BuiltinModel, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1270,7 +1277,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
 		r.act = b.askedAction(question, asked, ents, vocab, related)
-		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, best.expr, covers) {
+		if b.Kind {
+			if err := b.unkind(ctx, r.act, vocab, req.Filters, req.Evidence); err != nil {
+				return Result{}, fmt.Errorf("reading product names: %w", err)
+			}
+		}
+		if a.Sufficient && best.with == nil && (best.paraphrase || len(best.dropped) > 0) && !b.statesAction(r.act, asked, best.ev, covers) {
 			a.Sufficient, unstated = false, best
 		}
 	}

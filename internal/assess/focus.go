@@ -151,11 +151,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	var pickExpr string
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
-		expr, typed := b.answerIn(asked, j.ev, r, covers)
-		if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) || r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) && !b.statesAction(r.act, asked, j.ev, expr, covers) { // action.go
-			continue
-		}
-		if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage && (pick == nil || c > best) {
+		if expr, c, ok := b.focusTakes(f, asked, r, j, covers); ok && (pick == nil || c > best) {
 			pick, pickExpr, best = j, expr, c
 		}
 	}
@@ -169,6 +165,20 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		pick.expr = pickExpr
 	}
 	return pick, best
+}
+
+// focusTakes reports whether the focus reading takes chunk j: it holds an
+// expression of the expected type (returned), with FocusTopic a topic
+// word, with Act (when the clause that asks holds words no document uses
+// or falls back to its entities) states the asked action, and covers
+// b.FocusCoverage of the clause that asks (returned).
+func (b *Builtin) focusTakes(f *focus, asked answertype.Question, r *reading, j *judged, covers func(map[string]bool, string) bool) (string, float64, bool) {
+	expr, typed := b.answerIn(asked, j.ev, r, covers)
+	if !typed || b.FocusTopic && !f.topicHeld(j.terms(), covers) || r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) && !b.statesAction(r.act, asked, j.ev, covers) { // action.go
+		return "", 0, false
+	}
+	c := f.coverage(j.terms(), covers)
+	return expr, c, c >= b.FocusCoverage
 }
 
 // candidates yields the chunks among the first rank+1 of all, in

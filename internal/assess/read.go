@@ -309,7 +309,7 @@ func (b *Builtin) readWidely(asked answertype.Question, w *wide, r *reading, all
 			continue
 		}
 		expr, typed := b.answerIn(asked, j.ev, r, akinCovers)
-		if !typed || r.act != nil && !b.statesAction(r.act, asked, j.ev, expr, covers) { // action.go
+		if !typed || r.act != nil && !b.statesAction(r.act, asked, j.ev, covers) { // action.go
 			continue
 		}
 		j.expr = expr

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/assay-rag/assay/internal/assess"
 )
 
 // TestV34Act compares builtin:coverage-v33 with Act (assess/action.go)
@@ -12,13 +14,29 @@ import (
 // set and accept on a relevant chunk no smaller a share of the time.
 func TestV34Act(t *testing.T) {
 	b, qs := collect(t)
+	b.Frame, b.Kind = false, false // v34 (Frame: TestV35Frame; Kind: TestV36Kind)
+	compareActs(t, qs, "v33", "v33+act", func(set bool) { b.Act = set }, b)
+}
+
+// TestV36Kind compares builtin:coverage-v35 (v34 and Frame) with Kind
+// (assess/kind.go) off and on, as TestV34Act compares v33 and v34.
+func TestV36Kind(t *testing.T) {
+	b, qs := collect(t)
+	compareActs(t, qs, "v35", "v36", func(set bool) { b.Kind = set }, b)
+}
+
+// compareActs is TestV34Act's and TestV36Kind's comparison of older and
+// newer (set(false), set(true)) on every development set but those
+// SKIP_SETS names.
+func compareActs(t *testing.T, qs []asked, older, newer string, set func(bool), b *assess.Builtin) {
+	t.Helper()
 	qs = withoutSets(qs)
 	defer skipSets()()
-	compareVersions(t, b, qs, "v33", "v33+act", func(set bool) { b.Act = set }, func(way string, o, n map[string]*score, a, z score) {
-		refusesNoFewer(t, way, "v33", "v33+act", o, n)
-		t.Logf("%s total: v33 %s | v33+act %s", way, a, z)
+	compareVersions(t, b, qs, older, newer, set, func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, older, newer, o, n)
+		t.Logf("%s total: %s %s | %s %s", way, older, a, newer, z)
 		if !z.keepsShare(a) {
-			t.Errorf("%s: v33+act %s accepts on a relevant chunk a smaller share of the time than v33 %s", way, z, a)
+			t.Errorf("%s: %s %s accepts on a relevant chunk a smaller share of the time than %s %s", way, newer, z, older, a)
 		}
 	})
 }
@@ -39,7 +57,8 @@ func TestV34ActDump(t *testing.T) {
 }
 
 // TestV34ActOne judges the questions ACT_IDS names (set:id, comma
-// separated) with Act on, first attempt, and logs each verdict.
+// separated) with the default assessor (Act and, since v36, Kind on),
+// first attempt, and logs each verdict.
 func TestV34ActOne(t *testing.T) {
 	b, qs := collect(t)
 	b.Act = true

@@ -1,0 +1,115 @@
+package assess
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/wire"
+)
+
+// TestKind (v36): with Kind, the words the asked action acts on are read
+// without those naming which thing is meant. rv32b's item 8: a pronoun
+// after the verb stands for the product's code only when that code is no
+// product's ("my K50 …, how do I turn it off": the pairing page's "K50"
+// stated it, and v34 accepted the pairing page); the error code the scene
+// shows stays ("E4. How do I clear it?"). Item 9: a product's class noun
+// ("kettle", a word of "K50 Smart Kettle") is stated by every page about
+// the product, so the kettle page's "descale it" answered "… how do I
+// speed up the kettle?" and "… get the kettle talking to the app?" (the
+// wide reading); the app is still what the pairing page states. Fails
+// with Kind's call in assess removed (the first, third and fourth are
+// accepted), with every code a pronoun stands for dropped (the second is
+// refused: "clear" is no word of the documents), or with no code dropped
+// (the first is accepted).
+func TestKind(t *testing.T) {
+	th := fakeThesaurus{}
+	v34 := func(b *Builtin) { b.Act, b.Kind = true, false }
+	v36 := func(b *Builtin) { b.Act, b.Kind = true, true }
+	for _, c := range []struct {
+		q, page string
+		off, on bool
+		rule    string
+	}{
+		{"the ring light on my K50 is too bright at night, how do i turn it off", "pair#0", true, false, "a pronoun standing for a product's code states nothing"},
+		{"The X300 Pro is showing E4. How do I clear it?", "err#0", true, true, "a pronoun standing for an error code: the code"},
+		{"My K50 kettle boils in about four minutes with citric acid; how do I speed up the kettle?", "man-k50-kettle#0", true, false, "a product's class noun states nothing"},
+		{"My K50 kettle boils in about four minutes with citric acid; how do I get the kettle talking to the app?", "man-k50-kettle#0", true, false, "a product's class noun states nothing"},
+		{"how do I get my K50 kettle talking to the app?", "pair#0", true, true, "what is done with the kettle: the app"},
+	} {
+		if off := actJudgeWith(t, v34, th, c.q, c.page); off.Assessment.Sufficient != c.off {
+			t.Errorf("%s: %q on %s, v34: %+v, want sufficient %v", c.rule, c.q, c.page, off.Assessment, c.off)
+		}
+		if on := actJudgeWith(t, v36, th, c.q, c.page); on.Assessment.Sufficient != c.on {
+			t.Errorf("%s: %q on %s, v36: %+v, want sufficient %v", c.rule, c.q, c.page, on.Assessment, c.on)
+		}
+	}
+}
+
+// TestUnkind: the objects Kind leaves, on actJudgeWith's pool (its
+// visible product names: "K50 Smart Kettle", "X300 Pro Blender"). A
+// word of a product's name, and the words before it in its phrase, name
+// which thing ("my faulty blender"); a product's code a pronoun stands
+// for is dropped, an error code kept; a clause left with a verb no
+// document uses and nothing but which thing decides nothing ("how do I
+// zap it", of the K50). The names are read from the evidence and from the
+// visible chunks: through the name pairs when the vocabulary knows them
+// (no search), else through Naming; a vocabulary that can do neither
+// reads the evidence only.
+func TestUnkind(t *testing.T) {
+	an := terms.New()
+	pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
+	var texts []string
+	for _, e := range pool {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	searches := 0
+	paired := pairedLexicon{lexicon: lex, searches: &searches}
+	b := NewBuiltin(an, lex)
+	related := map[string][]synonym{"faulti": {{Term: "fault"}}}
+	read := func(vocab Vocabulary, q string, ev []Evidence) *action {
+		t.Helper()
+		a := b.askedAction(q, answertype.Classify(q), Entities(an, q, vocab), vocab, related)
+		if err := b.unkind(context.Background(), a, vocab, wire.Filters{}, ev); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, c := range []struct {
+		q       string
+		objects []string
+		unknown bool
+		rule    string
+	}{
+		{"how do I send my faulty blender off to the workshop?", []string{"workshop"}, false, "a class noun and the words before it in its phrase"},
+		{"how do I wipe the kettle lid?", []string{"lid"}, false, "a class noun before the thing done to"},
+		{"the ring light on my K50 is too bright, how do i wipe it", nil, false, "a product's code"},
+		{"The X300 Pro is showing E4. How do I wipe it?", []string{"e4"}, false, "an error code"},
+		{"my K50 is too bright, how do i zap it", nil, true, "an unknown verb and only which thing"},
+	} {
+		for _, v := range []struct {
+			name  string
+			vocab Vocabulary
+		}{{"Naming", lex.Visible([]string{"public"})}, {"pairs", paired.Visible([]string{"public"})}} {
+			searches = 0
+			if a := read(v.vocab, c.q, nil); !slices.Equal(a.objects, c.objects) || a.unknown != c.unknown {
+				t.Errorf("%s (%s): %q: objects %v unknown %v, want %v %v", c.rule, v.name, c.q, a.objects, a.unknown, c.objects, c.unknown)
+			}
+			if searches > 0 {
+				t.Errorf("%s: %q: %d Naming searches with the pairs known", c.rule, c.q, searches)
+			}
+		}
+	}
+	// no Naming, no pairs: the evidence's names only
+	bare := struct{ Vocabulary }{lex.Visible([]string{"public"})}
+	q := "how do I send my faulty blender off to the workshop?"
+	if a := read(bare, q, hollinLike[1:2]); !slices.Equal(a.objects, []string{"workshop"}) {
+		t.Errorf("%q, the evidence naming the X300 Pro Blender: objects %v, want [workshop]", q, a.objects)
+	}
+	if a := read(bare, q, hollinLike[3:4]); !slices.Equal(a.objects, []string{"faulti", "blender", "workshop"}) {
+		t.Errorf("%q, evidence naming no product: objects %v, want [faulti blender workshop]", q, a.objects)
+	}
+}
