@@ -169,4 +169,3 @@ func dotBF16(a, b []float32) float32 {
 	}
 	return s
 }
-
