@@ -544,9 +544,9 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 // recalls more for less: at 50,000 chunks `public`'s recall@100 went
 // 0.75 → 0.84 and staff's 0.76 → 0.92 (docs/log/round-33-p33-knn.md).
 // The price is a second copy of those chunks' vectors in Redis and
-// their insertion into a second graph at build time; smaller groups'
-// callers keep the engine's scan of their chunks. (A variable for the
-// measurements.)
+// their insertion into a second graph at build time. A caller with a
+// group that has none (a team) asks the whole index as before
+// (vectorParts). (A variable for the measurements.)
 var vectorGroupShare = 8
 
 // vectorGroups sets m.VectorGroups for chunks, in name order, and returns

@@ -813,30 +813,25 @@ type knnPart struct{ index, query string }
 // vectorParts returns the vector leg's queries, depth neighbours deep, in
 // version vn whose vector groups are vgroups (Manifest.VectorGroups), for
 // a caller whose visible set is s and whose filter is f. A restricted
-// caller with no other condition and a group that has a graph of its
-// own walks that graph, each such group's, without an ACL clause (every
-// chunk in it is one the caller may see), and its other groups' chunks
-// come from the whole index with their ACL clause (vectorForm's engine's
-// choice: for small groups a scan of their chunks); the results are
-// merged by distance. Anyone else asks one query, vectorForm's.
+// caller with no other condition each of whose groups has a graph of its
+// own walks those graphs, without an ACL clause (every chunk in them is
+// one the caller may see), and the results are merged by distance.
+// Anyone else asks one query, vectorForm's: a caller with a group
+// without a graph too would add that group's scan to the walk (at
+// 500,000 chunks `public` with team-07 cost Redis 9-13 ms more a search
+// than the batched walk, p50 ×1.5-1.6; docs/log/round-33-p33-knn.md).
 func vectorParts(vn string, vgroups []string, s *visibleStats, indexChunks int, f backend.Filter, depth, ef int) []knnPart {
+	one := []knnPart{{vn, vectorForm(s, indexChunks, f, depth, ef)}}
 	if s.all || ef == 0 || len(vgroups) == 0 || len(f.Conditions()) != 1 {
-		return []knnPart{{vn, vectorForm(s, indexChunks, f, depth, ef)}}
+		return one
 	}
 	var parts []knnPart
-	var rest []string
 	for _, g := range slices.Compact(slices.Sorted(slices.Values(f.Groups))) {
-		if i := slices.Index(vgroups, g); i >= 0 {
-			parts = append(parts, knnPart{vectorGroupIndex(vn, i), vectorQuery("", depth, ef, 0)})
-		} else {
-			rest = append(rest, g)
+		i := slices.Index(vgroups, g)
+		if i < 0 {
+			return one
 		}
-	}
-	if len(parts) == 0 {
-		return []knnPart{{vn, vectorForm(s, indexChunks, f, depth, ef)}}
-	}
-	if len(rest) > 0 {
-		parts = append(parts, knnPart{vn, vectorQuery(filterQuery(backend.Filter{Groups: rest}, true), depth, ef, 0)})
+		parts = append(parts, knnPart{vectorGroupIndex(vn, i), vectorQuery("", depth, ef, 0)})
 	}
 	return parts
 }
