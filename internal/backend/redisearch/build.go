@@ -89,6 +89,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			m.HNSWM, m.HNSWEFConstruction, m.VectorType = hnswM, hnswEFConstruction, hnswType
 		}
 	}
+	groupChunks := vectorGroups(&m, chunks)
 
 	old := 0
 	if v, err := rdb.Get(ctx, currentKey(name)).Int(); err == nil {
@@ -109,8 +110,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 		if err != nil { // leave nothing half-built behind
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 			defer cancel()
-			rdb.FTDropIndexWithArgs(cctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
-			dropStats(cctx, rdb, vn)
+			dropVersion(cctx, rdb, vn)
 		}
 	}()
 
@@ -177,6 +177,11 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if err := waitIndexed(ctx, rdb, vn, len(chunks)); err != nil {
 		return Manifest{}, backend.BuildStats{}, err
 	}
+	for i, n := range groupChunks {
+		if err := waitIndexed(ctx, rdb, vectorGroupIndex(vn, i), n); err != nil {
+			return Manifest{}, backend.BuildStats{}, err
+		}
+	}
 	if old > 0 {
 		if stats.Removed, err = removed(ctx, rdb, versionName(name, old), chunks); err != nil {
 			return Manifest{}, backend.BuildStats{}, err
@@ -215,9 +220,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
 	if old > 0 {
-		ovn := versionName(name, old)
-		rdb.FTDropIndexWithArgs(ctx, ovn, &redis.FTDropIndexOptions{DeleteDocs: true})
-		dropStats(ctx, rdb, ovn)
+		dropVersion(ctx, rdb, versionName(name, old))
 	}
 	stats.Took = time.Since(start)
 	return m, stats, nil
@@ -354,6 +357,21 @@ func writeLengths(ctx context.Context, rdb *redis.Client, vn string, parts map[s
 		}
 	}
 	return nil
+}
+
+// dropVersion drops version vn: its vector groups' indexes, then its FT
+// index with its chunks, then its manifest and statistics. The groups'
+// indexes go first, so that deleting the chunks does not update them.
+func dropVersion(ctx context.Context, rdb *redis.Client, vn string) {
+	if names, err := rdb.Do(ctx, "FT._LIST").StringSlice(); err == nil {
+		for _, n := range names {
+			if strings.HasPrefix(n, vectorGroupsPrefix(vn)) {
+				rdb.FTDropIndex(ctx, n)
+			}
+		}
+	}
+	rdb.FTDropIndexWithArgs(ctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
+	dropStats(ctx, rdb, vn)
 }
 
 // dropStats deletes version vn's manifest and statistics (its chunks go
@@ -503,7 +521,65 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 	if err != nil {
 		return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s: %v", vn, err)
 	}
+	// Each vector group's graph: an index of the same chunks whose
+	// FILTER keeps the group's, with the vector field alone.
+	vec := slices.IndexFunc(schema, func(f *redis.FieldSchema) bool { return f.FieldName == fieldVector })
+	for i, g := range m.VectorGroups {
+		gn := vectorGroupIndex(vn, i)
+		o := &redis.FTCreateOptions{OnHash: true, Prefix: []any{chunkPrefix(vn)}, Filter: groupFilter(g), SkipInitialScan: true}
+		if err := rdb.FTCreate(ctx, gn, o, schema[vec]).Err(); err != nil {
+			dropVersion(ctx, rdb, vn)
+			return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s (group %q): %v", gn, g, err)
+		}
+	}
 	return nil
+}
+
+// vectorGroupShare: an ACL group that at least 1/vectorGroupShare of the
+// chunks name gets an HNSW graph of its own chunks (Manifest.VectorGroups),
+// which its callers walk instead of the whole graph. Walking the whole
+// graph and keeping the caller's chunks (HYBRID_POLICY BATCHES, or any
+// over-fetch) recalls no more of the caller's exact neighbours than the
+// whole graph recalls of everyone's, and a walk in a smaller graph
+// recalls more for less: at 50,000 chunks `public`'s recall@100 went
+// 0.75 → 0.84 and staff's 0.76 → 0.92 (docs/log/round-33-p33-knn.md).
+// The price is a second copy of those chunks' vectors in Redis and
+// their insertion into a second graph at build time. A caller with a
+// group that has none (a team) asks the whole index as before
+// (vectorParts). (A variable for the measurements.)
+var vectorGroupShare = 8
+
+// vectorGroups sets m.VectorGroups for chunks, in name order, and returns
+// how many chunks each names. Only an HNSW index has them, and only
+// groups groupFilter can name.
+func vectorGroups(m *Manifest, chunks []corpus.Chunk) []int {
+	if m.Vector != HNSW || vectorGroupShare == 0 {
+		return nil
+	}
+	n := map[string]int{}
+	for i := range chunks {
+		for _, g := range strings.Split(partKey(chunks[i].ACL), tagSeparator) {
+			n[g]++
+		}
+	}
+	for g, c := range n {
+		if g != "" && c*vectorGroupShare >= len(chunks) && !strings.ContainsAny(g, `"\`) {
+			m.VectorGroups = append(m.VectorGroups, g)
+		}
+	}
+	slices.Sort(m.VectorGroups)
+	counts := make([]int, len(m.VectorGroups))
+	for i, g := range m.VectorGroups {
+		counts[i] = n[g]
+	}
+	return counts
+}
+
+// groupFilter is the FT.CREATE FILTER expression that keeps the chunks
+// whose acl field names group g (a value between separators; g holds no
+// quote or backslash).
+func groupFilter(g string) string {
+	return `contains(format("` + tagSeparator + `%s` + tagSeparator + `", @` + fieldACL + `), "` + tagSeparator + g + tagSeparator + `")`
 }
 
 // createOptions are FT.CREATE's options for version vn with schema.

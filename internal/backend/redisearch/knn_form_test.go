@@ -1,6 +1,7 @@
 package redisearch
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,5 +47,50 @@ func TestVectorFormChoice(t *testing.T) {
 	// A FLAT index (ef 0) is exact whatever the form: no batches.
 	if got := vectorForm(&visibleStats{n: chunks / 2}, chunks, backend.Filter{Groups: []string{"public"}}, depth, 0); strings.Contains(got, "BATCHES") {
 		t.Errorf("FLAT: %s, want no HYBRID_POLICY", got)
+	}
+}
+
+// TestVectorParts: a restricted caller with no other condition each of
+// whose groups has a graph walks those graphs without an ACL clause; a
+// caller with a group without one, a caller who sees every chunk, one
+// with another condition, and a FLAT index ask vectorForm's one query.
+func TestVectorParts(t *testing.T) {
+	const vn, chunks, depth, ef = "assay:x:v3", 1000, 116, 800
+	vg := []string{"public", "staff"}
+	walk := "*=>[KNN 116 @vec $B EF_RUNTIME 800 AS dist]"
+	one := func(s *visibleStats, f backend.Filter, ef int) []knnPart {
+		return []knnPart{{vn, vectorForm(s, chunks, f, depth, ef)}}
+	}
+	half := &visibleStats{n: chunks / 2}
+	cases := []struct {
+		name   string
+		s      *visibleStats
+		f      backend.Filter
+		groups []string
+		ef     int
+		want   []knnPart
+	}{
+		{"public", half, backend.Filter{Groups: []string{"public"}}, vg, ef,
+			[]knnPart{{vn + ":vg:0", walk}}},
+		{"staff and public, public twice", half, backend.Filter{Groups: []string{"staff", "public", "public"}}, vg, ef,
+			[]knnPart{{vn + ":vg:0", walk}, {vn + ":vg:1", walk}}},
+		{"public and two teams", half, backend.Filter{Groups: []string{"team-08", "public", "team-07"}}, vg, ef,
+			one(half, backend.Filter{Groups: []string{"team-08", "public", "team-07"}}, ef)},
+		{"a team", &visibleStats{n: 20}, backend.Filter{Groups: []string{"team-07"}}, vg, ef,
+			one(&visibleStats{n: 20}, backend.Filter{Groups: []string{"team-07"}}, ef)},
+		{"every chunk", &visibleStats{all: true, n: chunks}, backend.Filter{Groups: []string{"public", "staff", "team-07"}}, vg, ef,
+			one(&visibleStats{all: true, n: chunks}, backend.Filter{Groups: []string{"public", "staff", "team-07"}}, ef)},
+		{"public, one type", half, backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, vg, ef,
+			one(half, backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, ef)},
+		{"no vector groups", half, backend.Filter{Groups: []string{"public"}}, nil, ef,
+			one(half, backend.Filter{Groups: []string{"public"}}, ef)},
+		{"FLAT", half, backend.Filter{Groups: []string{"public"}}, vg, 0,
+			one(half, backend.Filter{Groups: []string{"public"}}, 0)},
+	}
+	for _, c := range cases {
+		got := vectorParts(vn, c.groups, c.s, chunks, c.f, depth, c.ef)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
+		}
 	}
 }

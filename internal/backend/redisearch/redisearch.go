@@ -116,6 +116,12 @@ type Manifest struct {
 	// (build.go). False in indexes built before round 24, which are read
 	// the same way. Not a schema version: no reader depends on it.
 	ContentSortable bool `json:"content_sortable,omitempty"`
+	// VectorGroups are the ACL groups whose chunks have an HNSW graph of
+	// their own besides the whole index's (vectorGroupIndex: the i-th
+	// group's index), for a restricted caller's vector leg (build.go,
+	// vectorGroups). Empty in indexes built before round 33 and without
+	// an HNSW graph; their restricted callers walk the whole graph.
+	VectorGroups []string `json:"vector_groups,omitempty"`
 }
 
 // Vector element types.
@@ -140,6 +146,14 @@ func manifestKey(vn string) string          { return vn + ":manifest" }
 func statsKey(vn string) string             { return vn + ":stats" }
 func namesKey(vn string) string             { return vn + ":names" }
 func chunkPrefix(vn string) string          { return vn + ":c:" }
+
+// vectorGroupIndex is the FT index of version vn's HNSW graph of its
+// manifest's i-th vector group's chunks.
+func vectorGroupIndex(vn string, i int) string { return vectorGroupsPrefix(vn) + strconv.Itoa(i) }
+
+// vectorGroupsPrefix begins the name of each of version vn's vector
+// groups' indexes.
+func vectorGroupsPrefix(vn string) string { return vn + ":vg:" }
 
 // Options configure Open.
 type Options struct {
@@ -793,9 +807,39 @@ func vectorForm(s *visibleStats, indexChunks int, f backend.Filter, depth, ef in
 	return vectorQuery(filter, depth, ef, 0)
 }
 
+// knnPart is one KNN query of the vector leg and the FT index it asks.
+type knnPart struct{ index, query string }
+
+// vectorParts returns the vector leg's queries, depth neighbours deep, in
+// version vn whose vector groups are vgroups (Manifest.VectorGroups), for
+// a caller whose visible set is s and whose filter is f. A restricted
+// caller with no other condition each of whose groups has a graph of its
+// own walks those graphs, without an ACL clause (every chunk in them is
+// one the caller may see), and the results are merged by distance.
+// Anyone else asks one query, vectorForm's: a caller with a group
+// without a graph too would add that group's scan to the walk (at
+// 500,000 chunks `public` with team-07 cost Redis 9-13 ms more a search
+// than the batched walk, p50 ×1.5-1.6; docs/log/round-33-p33-knn.md).
+func vectorParts(vn string, vgroups []string, s *visibleStats, indexChunks int, f backend.Filter, depth, ef int) []knnPart {
+	one := []knnPart{{vn, vectorForm(s, indexChunks, f, depth, ef)}}
+	if s.all || ef == 0 || len(vgroups) == 0 || len(f.Conditions()) != 1 {
+		return one
+	}
+	var parts []knnPart
+	for _, g := range slices.Compact(slices.Sorted(slices.Values(f.Groups))) {
+		i := slices.Index(vgroups, g)
+		if i < 0 {
+			return one
+		}
+		parts = append(parts, knnPart{vectorGroupIndex(vn, i), vectorQuery("", depth, ef, 0)})
+	}
+	return parts
+}
+
 // SearchVector returns the k chunks nearest to vec (inner product; cosine
 // for the unit vectors assay's embedders make) among those that pass f,
-// by a KNN query with the filter inside it (vectorForm).
+// by KNN queries with the filter inside them or answered by graphs of
+// the caller's groups' chunks (vectorParts).
 func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filter, k int) ([]backend.Hit, backend.VectorStats, error) {
 	const op = "redisearch.SearchVector"
 	start := time.Now()
@@ -820,26 +864,40 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	if ix.m.Vector == HNSW {
 		ef = max(vectorEF, depth)
 	}
-	query := vectorForm(s, ix.st.Chunks, f, depth, ef)
-	res, err := ix.rdb.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{
+	parts := vectorParts(ix.vn, ix.m.VectorGroups, s, ix.st.Chunks, f, depth, ef)
+	opts := &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 		Limit:          depth,
 		Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
 		DialectVersion: 2,
 		Timeout:        noTimeout,
-	}).Result()
-	if err != nil {
+	}
+	pipe := ix.rdb.Pipeline()
+	cmds := make([]*redis.FTSearchCmd, len(parts))
+	for i, p := range parts {
+		cmds[i] = pipe.FTSearchWithArgs(ctx, p.index, p.query, opts)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, backend.VectorStats{}, ix.redisErr(op, err)
 	}
 	p := chunkPrefix(ix.vn)
-	hits := make([]backend.Hit, 0, len(res.Docs))
-	for _, d := range res.Docs {
-		dist, err := strconv.ParseFloat(d.Fields[fieldDistance], 64)
-		if err != nil {
-			return nil, backend.VectorStats{}, errs.Errorf(op, errs.Internal, "KNN result %s has no distance", d.ID)
+	hits := make([]backend.Hit, 0, len(parts)*depth)
+	seen := make(map[string]bool, len(parts)*depth)
+	for _, c := range cmds {
+		for _, d := range c.Val().Docs {
+			dist, err := strconv.ParseFloat(d.Fields[fieldDistance], 64)
+			if err != nil {
+				return nil, backend.VectorStats{}, errs.Errorf(op, errs.Internal, "KNN result %s has no distance", d.ID)
+			}
+			// A chunk of two of the caller's groups comes from both
+			// graphs, at the same distance.
+			id := strings.TrimPrefix(d.ID, p)
+			if !seen[id] {
+				seen[id] = true
+				hits = append(hits, backend.Hit{ChunkID: id, Score: 1 - dist})
+			}
 		}
-		hits = append(hits, backend.Hit{ChunkID: strings.TrimPrefix(d.ID, p), Score: 1 - dist})
 	}
 	hits = backend.SortHits(hits, k)
 	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
