@@ -393,7 +393,7 @@ var careK50 = []Evidence{
 func TestActFocus(t *testing.T) {
 	pool := append(append(append(slices.Clone(actCorpus), hollinLike...), moreK50...), careK50...)
 	th := fakeThesaurus{}
-	v33 := func(b *Builtin) { b.Act, b.Kind = false, false }
+	v33 := func(b *Builtin) { b.Act, b.Frame, b.Kind = false, false, false }
 	v36 := func(b *Builtin) {}
 	for _, c := range []struct {
 		rule    string
@@ -405,8 +405,8 @@ func TestActFocus(t *testing.T) {
 		{"the entity fallback: checked", "My K50 base cuts out at the sink. How do I keep it?", []string{"k50-reset#0"}, true, false},
 		{"no action named: nothing below the first", "My K50 base and cord keep cutting out at the sink. What do I do now?", []string{"k50-box#0", "k50-reset#0"}, false, false},
 	} {
-		if off := actJudgeIn(t, pool, v33, th, c.q, c.ids...); off.Assessment.Sufficient != c.off {
-			t.Errorf("%s: %q, v33: %+v, want sufficient %v", c.rule, c.q, off.Assessment, c.off)
+		if off := actJudgeIn(t, pool, v33, th, c.q, c.ids...); off.Assessment.Sufficient != c.off || off.Usage.Model != V33Model+"+fake-1" {
+			t.Errorf("%s: %q, v33: %+v (%s), want sufficient %v (builtin:coverage-v33+fake-1)", c.rule, c.q, off.Assessment, off.Usage.Model, c.off)
 		}
 		if on := actJudgeIn(t, pool, v36, th, c.q, c.ids...); on.Assessment.Sufficient != c.on {
 			t.Errorf("%s: %q, v36: %+v %v, want sufficient %v", c.rule, c.q, on.Assessment, on.Accepted, c.on)

@@ -1678,7 +1678,8 @@ func (b *Builtin) verbTerms(question string, qterms []weighted) (asked, scene ma
 	return pick(av), pick(sv)
 }
 
-// without names, for a reason, the question's verbs a chunk was judged
+// without names, for a reason, the question's verbs and, with Frame, the
+// words that only qualify its asking (qualifiers) a chunk was judged
 // without (see reading.dropped), as the asker typed them.
 func (b *Builtin) without(question string, j *judged, qualifiers map[string]bool) string {
 	if len(j.dropped) == 0 {

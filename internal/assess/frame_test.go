@@ -127,7 +127,7 @@ func TestQualifiers(t *testing.T) {
 		{"I wanted to stop claiming. What is the warranty?", nil},        // not in the clause that asks
 		{"does that stop me claiming on the warranty?", []string{"stop"}},
 		{"what's the point of registering it?", nil},                      // a noun after an article
-		{"what will Hollin pay us in labour for swapping the pump?", nil}, // a noun after a preposition // object, then an -ing verb
+		{"what will Hollin pay us in labour for swapping the pump?", nil}, // a noun after a preposition
 	} {
 		var qt []weighted
 		for _, term := range an.Content(c.q) {

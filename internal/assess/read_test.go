@@ -357,6 +357,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Act, b.Frame, b.Kind = false, false, false }, V33Model},
 		{func(b *Builtin) { b.Frame, b.Kind = false, false }, V34Model},
 		{func(b *Builtin) { b.Kind = false }, V35Model},
+		{func(b *Builtin) { b.Frame = false }, BuiltinModel + "-noframe"}, // rv33: v36's Kind on v34
 		{func(b *Builtin) { b.Frame, b.Kind, b.Sides = false, false, true }, BuiltinModel + "+sides-noframe-nokind"},
 		{func(b *Builtin) { b.Act, b.Frame, b.Kind, b.Sides = false, false, false, true }, BuiltinModel + "+sides-noact-noframe-nokind"},
 		{func(b *Builtin) { b.Compound = false }, BuiltinModel + "-nocompound"},

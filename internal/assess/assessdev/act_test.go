@@ -41,7 +41,8 @@ func compareActs(t *testing.T, qs []asked, older, newer string, set func(bool), 
 	})
 }
 
-// TestV34ActDump logs, with Act on, each question the loop accepts
+// TestV34ActDump logs, with the default assessor (Act and, since v35 and
+// v36, Frame and Kind on), each question the loop accepts
 // without a relevant chunk (a no-answer question or another page), on
 // every development set but those SKIP_SETS names.
 func TestV34ActDump(t *testing.T) {
