@@ -54,13 +54,11 @@ func (b *Builtin) unkind(ctx context.Context, a *action, vocab Vocabulary, f wir
 	if nv != nil {
 		pairs, paired = namePairs(nv)
 	}
+	evPairs := names.PairsOf(inEv)
 	// named reports whether a visible chunk writes a product name after
 	// t (code) and whether one writes t in a product's name (word).
 	named := func(t string) (code, word bool, err error) {
-		for c, ws := range inEv {
-			code = code || c == t
-			word = word || ws[t]
-		}
+		code, word = evPairs.Code(t), evPairs.Word(t)
 		switch {
 		case code || word:
 		case paired:
@@ -74,10 +72,8 @@ func (b *Builtin) unkind(ctx context.Context, a *action, vocab Vocabulary, f wir
 			for _, x := range texts {
 				names.In(b.an, x, m)
 			}
-			for c, ws := range m {
-				code = code || c == t
-				word = word || ws[t]
-			}
+			found := names.PairsOf(m)
+			code, word = found.Code(t), found.Word(t)
 		}
 		return code, word, nil
 	}

@@ -103,3 +103,24 @@ func TestTableZeroValue(t *testing.T) {
 		t.Error("a nil *Table holds pairs")
 	}
 }
+
+// TestPairsOf: In's finds read as Pairs, each map a group of them.
+func TestPairsOf(t *testing.T) {
+	an := terms.New()
+	a, b := map[string]map[string]bool{}, map[string]map[string]bool{}
+	In(an, "The K50 Smart Kettle boils fast.", a)
+	In(an, "X300 Pro Blender", b)
+	p := PairsOf(a, b)
+	if !p.Code("k50") || !p.Code("x300") || p.Code("x200") || p.Code("kettl") {
+		t.Errorf("Code: %v", p)
+	}
+	if !p.Word("kettl") || !p.Word("blender") || p.Word("k50") || p.Word("jar") {
+		t.Errorf("Word: %v", p)
+	}
+	if !p.Has("x300", "pro") || p.Has("k50", "pro") {
+		t.Errorf("Has: %v", p)
+	}
+	if PairsOf().Code("k50") || PairsOf(nil).Word("kettl") {
+		t.Error("no finds name something")
+	}
+}

@@ -109,6 +109,13 @@ type Pairs struct {
 	groups []map[string]map[string]bool
 }
 
+// PairsOf returns the pairs In found (each map In's out), read as Pairs'
+// methods read a table's: for the names of texts at hand, such as the
+// evidence or a search's chunks, rather than an index's.
+func PairsOf(found ...map[string]map[string]bool) Pairs {
+	return Pairs{groups: found}
+}
+
 // Code reports whether a visible chunk writes a name after code.
 func (p Pairs) Code(code string) bool {
 	for _, codes := range p.groups {
