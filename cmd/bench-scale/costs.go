@@ -433,14 +433,15 @@ func costRows(row func(name string, cell func(c column) string)) {
 			return f(c.Redis)
 		})
 	}
-	row("Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index", func(c column) string {
+	row("Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index; the groups' graphs' total index (graphs)", func(c column) string {
 		m := c.run.RedisMemory
 		if m == nil || c.size.Chunks == 0 {
 			return "—"
 		}
 		n, mb := float64(c.size.Chunks), float64(1<<20)
-		return fmt.Sprintf("%s / %s / %s / %s", thousands(int(m["used_memory"]/n)), thousands(int(m["ft.total_index_memory_sz_mb"]*mb/n)),
-			thousands(int(m["ft.vector_index_sz_mb"]*mb/n)), thousands(int(m["ft.inverted_sz_mb"]*mb/n)))
+		return fmt.Sprintf("%s / %s / %s / %s; %s (%d)", thousands(int(m["used_memory"]/n)), thousands(int(m["ft.total_index_memory_sz_mb"]*mb/n)),
+			thousands(int(m["ft.vector_index_sz_mb"]*mb/n)), thousands(int(m["ft.inverted_sz_mb"]*mb/n)),
+			thousands(int(m["ft.graphs.total_index_memory_sz_mb"]*mb/n)), int(m["ft.graphs.count"]))
 	})
 	row("per question, end to end: CPU ms assay dev / Temporal dev server / redis-server", costs(func(c *Costs) string {
 		r := "—"

@@ -107,12 +107,13 @@ func TestMarkdownCostRows(t *testing.T) {
 		Redis:               &RedisCosts{CPUMS: 2.5, Calls: 12, CommandUSec: 1800, NetInBytes: 2048, NetOutBytes: 40960, Commands: []CommandCost{{Name: "FT.SEARCH", Calls: 4, USec: 1500}, {Name: "hmget", Calls: 8, USec: 300}}},
 		History:             &HistoryCosts{Sampled: 20, Events: 11, Bytes: 12345.6},
 		TemporalPersistence: map[string]float64{"UpdateWorkflowExecution": 2, "CreateWorkflowExecution": 1, "visibility RecordWorkflowExecutionStarted": 1, "GetWorkflowExecution": 0.5}}
-	rep.Sizes[0].Backends[1].RedisMemory = map[string]float64{"used_memory": 6250 * 8000, "ft.total_index_memory_sz_mb": 25, "ft.vector_index_sz_mb": 20, "ft.inverted_sz_mb": 5}
+	rep.Sizes[0].Backends[1].RedisMemory = map[string]float64{"used_memory": 6250 * 8000, "ft.total_index_memory_sz_mb": 25, "ft.vector_index_sz_mb": 20, "ft.inverted_sz_mb": 5,
+		"ft.graphs.total_index_memory_sz_mb": 15, "ft.graphs.count": 2}
 	var b strings.Builder
 	rep.markdown(&b)
 	md := b.String()
 	tableHas(t, md,
-		"| Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index | — | 8,000 / 4,194 / 3,355 / 838 | — | — |",
+		"| Redis bytes per chunk: used_memory / FT.INFO total index / vector index / inverted index; the groups' graphs' total index (graphs) | — | 8,000 / 4,194 / 3,355 / 838; 2,516 (2) | — | — |",
 		"| per question, end to end: CPU ms assay dev / Temporal dev server / redis-server | — | 4.50 / 11.25 / 2.50 (220 questions) | — | — |",
 		"| per question: Temporal store requests, all (most frequent) | — | 4.5 (UpdateWorkflowExecution 2.0; CreateWorkflowExecution 1.0; visibility RecordWorkflowExecutionStarted 1.0) | — | — |",
 		"| per question: Temporal history events / bytes (runs read) | — | 11.0 / 12,345 (20) | — | — |",

@@ -100,7 +100,38 @@ func (r *redisServer) memory(ctx context.Context, index string) (map[string]floa
 	for k, x := range ftNumbers(ft) {
 		out["ft."+k] = x
 	}
+	// The ACL groups' own vector graphs (indexes named VERSION:vg:N) are
+	// indexes of their own: their FT.INFO numbers are summed apart.
+	vn := ftString(ft, "index_name")
+	names, err := c.Do(ctx, "FT._LIST").StringSlice()
+	if err != nil || vn == "" {
+		return out, nil // an older server or reply: the main index alone
+	}
+	for _, n := range names {
+		if !strings.HasPrefix(n, vn+":vg:") {
+			continue
+		}
+		g, err := c.Do(ctx, "FT.INFO", n).Slice()
+		if err != nil {
+			return nil, fmt.Errorf("FT.INFO %s: %w", n, err)
+		}
+		out["ft.graphs.count"]++
+		for k, x := range ftNumbers(g) {
+			out["ft.graphs."+k] += x
+		}
+	}
 	return out, nil
+}
+
+// ftString is FT.INFO's string field k ("" if there is none).
+func ftString(ft []any, k string) string {
+	for i := 0; i+1 < len(ft); i += 2 {
+		if ft[i] == k {
+			s, _ := ft[i+1].(string)
+			return s
+		}
+	}
+	return ""
 }
 
 // ftNumbers are FT.INFO's numeric fields (a reply of name, value pairs).

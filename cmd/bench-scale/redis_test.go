@@ -1,8 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
+
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 // An index made with NOOFFSETS (round 22) has FT.INFO report
@@ -29,5 +36,40 @@ func TestFTNumbersLeavesOutNaN(t *testing.T) {
 	}
 	if _, err := json.Marshal(Run{Backend: RediSearch, RedisMemory: got}); err != nil {
 		t.Errorf("the report cannot hold FT.INFO's numbers: %v", err)
+	}
+}
+
+// A build's per-group vector graphs are indexes of their own; memory
+// sums their FT.INFO numbers apart from the main index's, so the costs
+// row shows what they hold.
+func TestMemoryCountsGroupGraphs(t *testing.T) {
+	srv := redistest.Start(t)
+	if srv.Password != "" {
+		t.Skip("SKIPPED: memory reads a server without a password")
+	}
+	ctx := context.Background()
+	var chunks []corpus.Chunk
+	for i := range 40 {
+		acl := []string{"public"}
+		if i%4 == 0 {
+			acl = []string{"staff"}
+		}
+		id := fmt.Sprintf("d%02d", i)
+		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: id, Text: fmt.Sprintf("pump %d valve seal", i), Status: corpus.Current, Authority: 1, ACL: acl})
+	}
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	name := redistest.Name("graphs")
+	if _, _, err := redisearch.Build(ctx, srv.Client(t), name, chunks, redisearch.BuildOptions{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := (&redisServer{addr: srv.Addr}).memory(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["ft.num_docs"] != 40 {
+		t.Errorf("main index num_docs %v, want 40", m["ft.num_docs"])
+	}
+	if m["ft.graphs.count"] != 2 || m["ft.graphs.num_docs"] != 40 {
+		t.Errorf("graphs: %v of them holding %v chunks, want 2 holding 30 + 10", m["ft.graphs.count"], m["ft.graphs.num_docs"])
 	}
 }

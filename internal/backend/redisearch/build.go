@@ -222,6 +222,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if old > 0 {
 		dropVersion(ctx, rdb, versionName(name, old))
 	}
+	dropOrphanGraphs(ctx, rdb, name)
 	stats.Took = time.Since(start)
 	return m, stats, nil
 }
@@ -372,6 +373,27 @@ func dropVersion(ctx context.Context, rdb *redis.Client, vn string) {
 	}
 	rdb.FTDropIndexWithArgs(ctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
 	dropStats(ctx, rdb, vn)
+}
+
+// dropOrphanGraphs drops the vector groups' indexes (vectorGroupsPrefix)
+// of any version of name whose main index is gone. A binary older than
+// the graphs replaces a version by dropping its main index only, and
+// leaves its graphs' definitions behind, empty; the next build by this
+// one sweeps them. A version's main index is created before its graphs
+// and dropped after them (dropVersion), so graphs without their main
+// index in one FT._LIST are a replaced version's.
+func dropOrphanGraphs(ctx context.Context, rdb *redis.Client, name string) {
+	names, err := rdb.Do(ctx, "FT._LIST").StringSlice()
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		vn, _, ok := strings.Cut(n, ":vg:")
+		v, ours := strings.CutPrefix(vn, prefix(name)+"v")
+		if _, err := strconv.Atoi(v); ok && ours && err == nil && !slices.Contains(names, vn) {
+			rdb.FTDropIndex(ctx, n)
+		}
+	}
 }
 
 // dropStats deletes version vn's manifest and statistics (its chunks go

@@ -13,6 +13,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/redistest"
+	"github.com/redis/go-redis/v9"
 )
 
 // TestVectorGroupGraphs: a build gives each group that at least
@@ -155,6 +156,34 @@ func TestVectorGroupGraphs(t *testing.T) {
 	}
 	if !slices.Contains(list, vectorGroupIndex(ix2.vn, 0)) {
 		t.Errorf("no graph %s in %q", vectorGroupIndex(ix2.vn, 0), list)
+	}
+	// A binary older than the graphs replaces a version by dropping its
+	// main index and statistics only: the next build sweeps the graphs it
+	// left, and leaves other indexes' alone.
+	other := redistest.Name("vgroups-other")
+	if _, _, err := Build(ctx, rdb, other, chunks[:200], BuildOptions{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	ix3, err := Open(ctx, rdb, other, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb.FTDropIndexWithArgs(ctx, ix2.vn, &redis.FTDropIndexOptions{DeleteDocs: true})
+	dropStats(ctx, rdb, ix2.vn)
+	rdb.Del(ctx, currentKey(name)) // the older binary's version: nothing of it is ours to drop
+	if _, _, err := Build(ctx, rdb, name, chunks[:300], BuildOptions{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	if list, err = rdb.Do(ctx, "FT._LIST").StringSlice(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range list {
+		if strings.HasPrefix(n, ix2.vn+":") {
+			t.Errorf("graph %s of a version replaced by an older binary is left", n)
+		}
+	}
+	if !slices.Contains(list, vectorGroupIndex(ix3.vn, 0)) {
+		t.Errorf("another index's graph %s was dropped: %q", vectorGroupIndex(ix3.vn, 0), list)
 	}
 }
 
