@@ -48,6 +48,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh31.jsonl", "testdata/eval/hollin-fresh31-facts.jsonl"}, // make eval-fresh31
 	{"testdata/eval/hollin-fresh32.jsonl", "testdata/eval/hollin-fresh32-facts.jsonl"}, // make eval-fresh32
 	{"testdata/eval/hollin-fresh33.jsonl", "testdata/eval/hollin-fresh33-facts.jsonl"}, // make eval-fresh33
+	{"testdata/eval/hollin-fresh34.jsonl", "testdata/eval/hollin-fresh34-facts.jsonl"}, // make eval-fresh34
 }
 
 const repoRoot = "../.."
