@@ -23,16 +23,9 @@ func TestQualifiersComplement(t *testing.T) {
 	g := fakeGrammar{fakeThesaurus{}, map[string]string{
 		"use": "nv", "stop": "nv", "claiming": "v", "need": "nv", "do": "v", "bring": "v", "paying": "v", "having": "v", "morning": "n",
 	}, map[string][]int{"use": {8, 24}, "stop": {8, 28, 33}, "need": {8, 28}}}
-	an := terms.New()
-	b := &Builtin{an: an, Frame: true}
+	b := &Builtin{an: terms.New(), Frame: true}
 	b.Thesaurus = g
-	qualifiers := func(q string, ents []Entity) []string {
-		var qt []weighted
-		for _, term := range an.Content(q) {
-			qt = append(qt, weighted{term: term})
-		}
-		return slices.Sorted(maps.Keys(b.qualifiers(q, qt, ents)))
-	}
+	qualifiers := func(q string, ents []Entity) []string { return readQualifiers(b, q, ents) }
 	for _, c := range []struct {
 		q    string
 		want []string
@@ -108,16 +101,9 @@ func TestQualifiersTagged(t *testing.T) {
 	g := fakeGrammar{fakeThesaurus{}, map[string]string{
 		"service": "nv", "submit": "v", "claim": "nv", "finishing": "v", "start": "nv", "finish": "nv", "stop": "nv", "claiming": "v", "use": "nv", "show": "nv",
 	}, map[string][]int{"service": {8, 28}, "claim": {8, 26, 33}, "start": {2, 28, 33}, "stop": {8, 28, 33}, "use": {8, 24}}}
-	an := terms.New()
-	b := &Builtin{an: an, Frame: true}
+	b := &Builtin{an: terms.New(), Frame: true}
 	b.Thesaurus = g
-	qualifiers := func(q string) []string {
-		var qt []weighted
-		for _, term := range an.Content(q) {
-			qt = append(qt, weighted{term: term})
-		}
-		return slices.Sorted(maps.Keys(b.qualifiers(q, qt, nil)))
-	}
+	qualifiers := func(q string) []string { return readQualifiers(b, q, nil) }
 	for _, c := range []struct {
 		q        string
 		v36, v37 []string
@@ -152,4 +138,14 @@ func TestTaggedVerbs(t *testing.T) {
 			t.Errorf("%q (word %d): verb %v, want %v (%v)", w, i, got[i], v, ws)
 		}
 	}
+}
+
+// readQualifiers is b's qualifiers of q, every content word of q a
+// question term, sorted.
+func readQualifiers(b *Builtin, q string, ents []Entity) []string {
+	var qt []weighted
+	for _, term := range b.an.Content(q) {
+		qt = append(qt, weighted{term: term})
+	}
+	return slices.Sorted(maps.Keys(b.qualifiers(q, qt, ents)))
 }

@@ -17,11 +17,18 @@ func TestV37Tagged(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
 	defer skipSets()()
-	compareVersions(t, b, qs, "v36", "v37", func(on bool) { b.Tagged = on }, func(way string, o, n map[string]*score, a, z score) {
-		refusesNoFewer(t, way, "v36", "v37", o, n)
-		t.Logf("%s total: v36 %s | v37 %s", way, a, z)
+	compareVersions(t, b, qs, "v36", "v37", func(on bool) { b.Tagged = on }, keepsRefusalAndRight(t, "v36", "v37"))
+}
+
+// keepsRefusalAndRight is TestV32Defined's and TestV37Tagged's check:
+// newer refuses no fewer no-answer questions on any set and in total is
+// right no less often.
+func keepsRefusalAndRight(t *testing.T, older, newer string) func(way string, o, n map[string]*score, a, z score) {
+	return func(way string, o, n map[string]*score, a, z score) {
+		refusesNoFewer(t, way, older, newer, o, n)
+		t.Logf("%s total: %s %s | %s %s", way, older, a, newer, z)
 		if z.right < a.right {
-			t.Errorf("%s: v37 %s is right less often than v36 %s", way, z, a)
+			t.Errorf("%s: %s %s is right less often than %s %s", way, newer, z, older, a)
 		}
-	})
+	}
 }
