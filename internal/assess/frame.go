@@ -196,16 +196,16 @@ func (r *reading) droppedQualifiers(have map[string]bool, covers func(map[string
 // after finishing" "claim", "start to finish" "start", "get the kettle
 // ready to connect" "ready". With Tagged a candidate (a content word
 // WordNet frames with a verbal complement, given one) qualifies the asking
-// only where the tagger (internal/postag: an averaged perceptron trained
-// on the Penn Treebank's tags) tags it a verb in the clause that asks; the
+// only where the tagger (internal/postag: an averaged perceptron giving
+// the Penn Treebank's tags) tags it a verb in the clause that asks; the
 // position rule is not read. The tagger runs only for a question that has
 // such a candidate.
 //
 // Measured (docs/log/round-34-a34-frame.md): the design sets lose the
 // two questions v35 gained by misreading "ready" ("get the kettle ready
 // to connect") and "start" ("start to finish") as verbs, the confirm sets
-// do not move, fresh32 refuses one no-answer question more ("do service
-// partners have to submit …"). By round 34's rule (design right must hold)
+// do not move, fresh32 refuses one no-answer question more. By round
+// 34's rule (design right must hold)
 // it is off in every named model.
 
 // taggedVerbs reports for each of ws, the words of clause (actionWords),
