@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/postag"
 )
 
 // The question's frame read from its clause structure
@@ -30,7 +31,9 @@ import (
 // "to" ("asking what to do"). The complement says what is asked; the verb
 // only how ("stop", "expect", "use", "need", "want"). A word after an
 // article, a possessive determiner or a preposition is read as a noun, not
-// a verb ("the point of registering", "in labour for swapping"). A verb WordNet
+// a verb ("the point of registering", "in labour for swapping"); with
+// Tagged ("+tagged", off by default) a word is a verb only where a
+// part-of-speech tagger tags it one in the clause (see taggedVerbs). A verb WordNet
 // frames with no such complement is the asked action even when "to"
 // follows it ("fit cheaper parts to save time", "pay the courier to pick
 // it up").
@@ -99,15 +102,25 @@ func (b *Builtin) qualifiers(question string, qterms []weighted, ents []Entity) 
 		}
 		return ""
 	}
-	ws := actionWords(answertype.Asking(question)) // action.go
+	clause := answertype.Asking(question)
+	ws := actionWords(clause) // action.go
+	var verbs []bool          // with Tagged, the tagger's reading of ws, once a word needs it
 	var out map[string]bool
 	for i, w := range ws {
 		t := termOf(w)
-		if i > 0 && (nounOpeners[ws[i-1]] || phraseEnds[ws[i-1]] && ws[i-1] != "to") {
+		if !b.Tagged && i > 0 && (nounOpeners[ws[i-1]] || phraseEnds[ws[i-1]] && ws[i-1] != "to") {
 			continue // a noun in a noun phrase ("the point of registering", "in labour for swapping")
 		}
 		if t == "" || !strings.Contains(g.Parts(w), "v") || g.VerbFrames(w)&complementFrames == 0 || !complemented(g, ws[i+1:], termOf) {
 			continue
+		}
+		if b.Tagged {
+			if verbs == nil {
+				verbs = taggedVerbs(clause, ws)
+			}
+			if !verbs[i] {
+				continue // no verb in this clause ("do service partners have to submit", "a labour claim", "start to finish")
+			}
 		}
 		if out == nil {
 			out = map[string]bool{}
@@ -166,6 +179,51 @@ func (r *reading) droppedQualifiers(have map[string]bool, covers func(map[string
 				out = map[string]bool{}
 			}
 			out[q.term] = true
+		}
+	}
+	return out
+}
+
+// The noun/verb decision read from the clause by a part-of-speech tagger
+// ("+tagged", Builtin.Tagged, off in every named model; issue 24, round
+// 34, branch a34-frame).
+//
+// v35's decision was the word before alone: after an article, a possessive
+// or a preposition a word is a noun. Questions name things with nouns
+// that are verbs too, where no such word comes first: "How long do
+// service partners have to submit a warranty labour claim?" read
+// "service" as a frame verb taking "to submit", "put in a labour claim
+// after finishing" "claim", "start to finish" "start", "get the kettle
+// ready to connect" "ready". With Tagged a candidate (a content word
+// WordNet frames with a verbal complement, given one) qualifies the asking
+// only where the tagger (internal/postag: an averaged perceptron giving
+// the Penn Treebank's tags) tags it a verb in the clause that asks; the
+// position rule is not read. The tagger runs only for a question that has
+// such a candidate.
+//
+// Measured (docs/log/round-34-a34-frame.md): the design sets lose the
+// two questions v35 gained by misreading "ready" ("get the kettle ready
+// to connect") and "start" ("start to finish") as verbs, the confirm sets
+// do not move, fresh32 refuses one no-answer question more. By round
+// 34's rule (design right must hold)
+// it is off in every named model.
+
+// taggedVerbs reports for each of ws, the words of clause (actionWords),
+// whether the part-of-speech tagger tags it a verb there. A word the
+// tagger splits ("what's": "what", "'s"; "don't": "do", "n't") is read by
+// its first part; a word the tagger's words do not hold is no verb.
+func taggedVerbs(clause string, ws []string) []bool {
+	tagged := postag.Tag(clause)
+	out := make([]bool, len(ws))
+	next := 0
+	for i, w := range ws {
+		for j := next; j < len(tagged); j++ {
+			tw := strings.ToLower(tagged[j].Text)
+			if rest, ok := strings.CutPrefix(w, tw); ok && (rest == "" || strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "n'")) {
+				out[i] = postag.IsVerb(tagged[j].Tag)
+				next = j + 1
+				break
+			}
 		}
 	}
 	return out

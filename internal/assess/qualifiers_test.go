@@ -23,16 +23,9 @@ func TestQualifiersComplement(t *testing.T) {
 	g := fakeGrammar{fakeThesaurus{}, map[string]string{
 		"use": "nv", "stop": "nv", "claiming": "v", "need": "nv", "do": "v", "bring": "v", "paying": "v", "having": "v", "morning": "n",
 	}, map[string][]int{"use": {8, 24}, "stop": {8, 28, 33}, "need": {8, 28}}}
-	an := terms.New()
-	b := &Builtin{an: an, Frame: true}
+	b := &Builtin{an: terms.New(), Frame: true}
 	b.Thesaurus = g
-	qualifiers := func(q string, ents []Entity) []string {
-		var qt []weighted
-		for _, term := range an.Content(q) {
-			qt = append(qt, weighted{term: term})
-		}
-		return slices.Sorted(maps.Keys(b.qualifiers(q, qt, ents)))
-	}
+	qualifiers := func(q string, ents []Entity) []string { return readQualifiers(b, q, ents) }
 	for _, c := range []struct {
 		q    string
 		want []string
@@ -97,4 +90,62 @@ func TestDroppedQualifiers(t *testing.T) {
 			t.Errorf("%s (%v): %v, want %v", c.why, c.have, got, c.want)
 		}
 	}
+}
+
+// TestQualifiersTagged ("+tagged", Builtin.Tagged): a candidate is a qualifier
+// only where the part-of-speech tagger tags it a verb in the clause that
+// asks. Each noun below is one v36's position rule (no article,
+// possessive or preposition before it) read as a verb taking the "to" or
+// -ing form after it; the verbs are read by both.
+func TestQualifiersTagged(t *testing.T) {
+	g := fakeGrammar{fakeThesaurus{}, map[string]string{
+		"service": "nv", "submit": "v", "claim": "nv", "finishing": "v", "start": "nv", "finish": "nv", "stop": "nv", "claiming": "v", "use": "nv", "show": "nv",
+	}, map[string][]int{"service": {8, 28}, "claim": {8, 26, 33}, "start": {2, 28, 33}, "stop": {8, 28, 33}, "use": {8, 24}}}
+	b := &Builtin{an: terms.New(), Frame: true}
+	b.Thesaurus = g
+	qualifiers := func(q string) []string { return readQualifiers(b, q, nil) }
+	for _, c := range []struct {
+		q           string
+		v36, tagged []string
+	}{
+		{"How long do service partners have to submit a warranty claim?", []string{"servic"}, nil}, // the subject's noun
+		{"How long have we got to put in a labour claim after finishing a job?", []string{"claim"}, nil},
+		{"What steps does my repair go through on the tracker, start to finish?", []string{"start"}, nil},
+		{"Does that stop me claiming on the warranty?", []string{"stop"}, []string{"stop"}},
+		{"what else can i use to show i bought it?", []string{"us"}, []string{"us"}}, // "i": the tagger reads "use" as a noun after it
+	} {
+		b.Tagged = false
+		if got := qualifiers(c.q); !slices.Equal(got, c.v36) {
+			t.Errorf("v36: qualifiers(%q) = %v, want %v", c.q, got, c.v36)
+		}
+		b.Tagged = true
+		if got := qualifiers(c.q); !slices.Equal(got, c.tagged) {
+			t.Errorf("+tagged: qualifiers(%q) = %v, want %v", c.q, got, c.tagged)
+		}
+	}
+}
+
+// TestTaggedVerbs: the tagger's words are matched to the clause's
+// (actionWords) in order, a contraction by its first part ("doesn't":
+// "does", a verb).
+func TestTaggedVerbs(t *testing.T) {
+	clause := "What's the code, and doesn't that stop me claiming?"
+	ws := actionWords(clause)
+	got := taggedVerbs(clause, ws)
+	want := map[string]bool{"what's": false, "code": false, "doesn't": true, "stop": true, "me": false, "claiming": true}
+	for i, w := range ws {
+		if v, ok := want[w]; ok && got[i] != v {
+			t.Errorf("%q (word %d): verb %v, want %v (%v)", w, i, got[i], v, ws)
+		}
+	}
+}
+
+// readQualifiers is b's qualifiers of q, every content word of q a
+// question term, sorted.
+func readQualifiers(b *Builtin, q string, ents []Entity) []string {
+	var qt []weighted
+	for _, term := range b.an.Content(q) {
+		qt = append(qt, weighted{term: term})
+	}
+	return slices.Sorted(maps.Keys(b.qualifiers(q, qt, ents)))
 }

@@ -364,6 +364,9 @@ func TestModelIDIsExact(t *testing.T) {
 		// round 33 (a33-kind): Act off with v36's Kind on (Kind reads
 		// Act's objects, so it adds nothing to the id without it)
 		{func(b *Builtin) { b.Act = false }, BuiltinModel + "-noact"},
+		// round 34 (a34-frame): the tagger's reading of Frame's verbs, off
+		// in every named model
+		{func(b *Builtin) { b.Tagged = true }, BuiltinModel + "+tagged"},
 	}
 	seen := map[string]int{}
 	for i, c := range cases {
