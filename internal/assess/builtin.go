@@ -445,8 +445,8 @@ type Builtin struct {
 	// holds an answer of the expected type, names every entity and covers
 	// another known content word of the question.
 	Frame bool
-	// Tagged ("+tagged", off by default; frame.go): Frame reads a word as
-	// a verb only where a part-of-speech tagger (internal/postag) tags it
+	// Tagged (builtin:coverage-v37, frame.go): Frame reads a word as a
+	// verb only where a part-of-speech tagger (internal/postag) tags it
 	// one in the clause that asks ("do service partners have to submit":
 	// "service" is a noun), instead of by the word before it alone.
 	Tagged bool
@@ -496,7 +496,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -637,14 +637,8 @@ var namedModels = []struct {
 	}},
 	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
-	{BuiltinModel, []modelSwitch{
-		flag("kind", func(b *Builtin) bool { return b.Kind }),
-		// off in every named model: design right -2 (the two questions
-		// v35 read right by misreading a word as a verb), confirm
-		// unchanged, fresh32 refusal +1 (round 34,
-		// docs/log/round-34-a34-frame.md)
-		{name: "tagged", value: func(b *Builtin) int { return boolInt(b.Tagged) }},
-	}},
+	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
+	{BuiltinModel, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
 }
 
 // flag is a boolean switch a model turned on.

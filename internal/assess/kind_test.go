@@ -26,8 +26,8 @@ import (
 // (the first is accepted).
 func TestKind(t *testing.T) {
 	th := fakeThesaurus{}
-	v34 := func(b *Builtin) { b.Act, b.Frame, b.Kind = true, false, false }
-	v36 := func(b *Builtin) { b.Act, b.Kind = true, true }
+	v34 := func(b *Builtin) { b.Act, b.Frame, b.Kind, b.Tagged = true, false, false, false }
+	v36 := func(b *Builtin) { b.Act, b.Kind, b.Tagged = true, true, false }
 	for _, c := range []struct {
 		q, page string
 		off, on bool
@@ -42,7 +42,7 @@ func TestKind(t *testing.T) {
 		if off := actJudgeWith(t, v34, th, c.q, c.page); off.Assessment.Sufficient != c.off || off.Usage.Model != V34Model+"+fake-1" {
 			t.Errorf("%s: %q on %s, v34: %+v (%s), want sufficient %v (builtin:coverage-v34+fake-1)", c.rule, c.q, c.page, off.Assessment, off.Usage.Model, c.off)
 		}
-		if on := actJudgeWith(t, v36, th, c.q, c.page); on.Assessment.Sufficient != c.on || on.Usage.Model != BuiltinModel+"+fake-1" {
+		if on := actJudgeWith(t, v36, th, c.q, c.page); on.Assessment.Sufficient != c.on || on.Usage.Model != V36Model+"+fake-1" {
 			t.Errorf("%s: %q on %s, v36: %+v (%s), want sufficient %v (builtin:coverage-v36+fake-1)", c.rule, c.q, c.page, on.Assessment, on.Usage.Model, c.on)
 		}
 	}

@@ -92,7 +92,7 @@ func TestDroppedQualifiers(t *testing.T) {
 	}
 }
 
-// TestQualifiersTagged ("+tagged", Builtin.Tagged): a candidate is a qualifier
+// TestQualifiersTagged (v37, Builtin.Tagged): a candidate is a qualifier
 // only where the part-of-speech tagger tags it a verb in the clause that
 // asks. Each noun below is one v36's position rule (no article,
 // possessive or preposition before it) read as a verb taking the "to" or
@@ -105,8 +105,8 @@ func TestQualifiersTagged(t *testing.T) {
 	b.Thesaurus = g
 	qualifiers := func(q string) []string { return readQualifiers(b, q, nil) }
 	for _, c := range []struct {
-		q           string
-		v36, tagged []string
+		q        string
+		v36, v37 []string
 	}{
 		{"How long do service partners have to submit a warranty claim?", []string{"servic"}, nil}, // the subject's noun
 		{"How long have we got to put in a labour claim after finishing a job?", []string{"claim"}, nil},
@@ -119,8 +119,8 @@ func TestQualifiersTagged(t *testing.T) {
 			t.Errorf("v36: qualifiers(%q) = %v, want %v", c.q, got, c.v36)
 		}
 		b.Tagged = true
-		if got := qualifiers(c.q); !slices.Equal(got, c.tagged) {
-			t.Errorf("+tagged: qualifiers(%q) = %v, want %v", c.q, got, c.tagged)
+		if got := qualifiers(c.q); !slices.Equal(got, c.v37) {
+			t.Errorf("v37: qualifiers(%q) = %v, want %v", c.q, got, c.v37)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // set and accept on a relevant chunk no smaller a share of the time.
 func TestV34Act(t *testing.T) {
 	b, qs := collect(t)
-	b.Frame, b.Kind = false, false // v34 (Frame: TestV35Frame; Kind: TestV36Kind)
+	b.Frame, b.Kind, b.Tagged = false, false, false // v34 (Frame: TestV35Frame; Kind: TestV36Kind)
 	compareActs(t, qs, "v33", "v33+act", func(set bool) { b.Act = set }, b)
 }
 
@@ -22,6 +22,7 @@ func TestV34Act(t *testing.T) {
 // (assess/kind.go) off and on, as TestV34Act compares v33 and v34.
 func TestV36Kind(t *testing.T) {
 	b, qs := collect(t)
+	b.Tagged = false // v35 and v36 (Tagged: TestV37Tagged)
 	compareActs(t, qs, "v35", "v36", func(set bool) { b.Kind = set }, b)
 }
 

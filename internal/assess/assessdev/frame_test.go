@@ -11,7 +11,7 @@ import "testing"
 // total or accepts on a relevant chunk a smaller share of the time.
 func TestV35Frame(t *testing.T) {
 	b, qs := collect(t)
-	b.Kind = false // v34 and v35 (Kind: TestV36Kind)
+	b.Kind, b.Tagged = false, false // v34 and v35 (Kind: TestV36Kind)
 	qs = withoutSets(qs)
 	defer skipSets()()
 	compareVersions(t, b, qs, "v34", "v34+frame", func(on bool) { b.Frame = on }, keepsRefusalAndShare(t, "v34", "v34+frame"))

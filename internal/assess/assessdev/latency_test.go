@@ -18,7 +18,7 @@ import (
 func TestV34ActLatency(t *testing.T) {
 	b, qs := collect(t)
 	qs = withoutSets(qs)
-	b.Frame, b.Kind = false, false // v34 against v33
+	b.Frame, b.Kind, b.Tagged = false, false, false // v34 against v33
 	reps := 3
 	if n, err := strconv.Atoi(os.Getenv("ACT_REPS")); err == nil && n > 0 {
 		reps = n
