@@ -74,6 +74,14 @@ func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire
 	return v.held.holdings(ctx, v.Vocabulary, terms, &ixf)
 }
 
+// OpenHoldings is Holdings with the sets the backend leaves open
+// (backend.Held) asked only when the caller asks; kept as Holdings'
+// answers are.
+func (v filteredVocabulary) OpenHoldings(ctx context.Context, terms []string, f wire.Filters) (*backend.Held, error) {
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.held.open(ctx, v.Vocabulary, terms, &ixf)
+}
+
 // generation is one index version with everything wired to it.
 type generation struct {
 	ix       backend.Index
