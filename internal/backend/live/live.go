@@ -63,6 +63,7 @@ type filteredVocabulary struct {
 
 var (
 	_ assess.HoldingVocabulary      = filteredVocabulary{}
+	_ assess.OpenHoldingVocabulary  = filteredVocabulary{}
 	_ assess.SpellingVocabulary     = filteredVocabulary{}
 	_ assess.FailingVocabulary      = filteredVocabulary{}
 	_ assess.NamingVocabulary       = filteredVocabulary{}
