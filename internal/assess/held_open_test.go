@@ -114,16 +114,7 @@ func TestOpenSetsChangeNoAssessment(t *testing.T) {
 		lazy.Rewriter = NewRewriter(an, ol)
 		checked := 0
 		for i := range 400 {
-			var q []string
-			for range 2 + r.IntN(7) {
-				q = append(q, words[r.IntN(len(words))])
-			}
-			question := strings.Join(q, " ") + "?"
-			var ev []Evidence
-			for _, j := range r.Perm(len(hollinLike))[:r.IntN(3)] {
-				ev = append(ev, hollinLike[j])
-			}
-			req := Request{Question: question, Query: question, Groups: []string{"public"}, Evidence: ev}
+			req := generatedRequest(r, words, 7)
 			a, err := exact.Assess(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +124,7 @@ func TestOpenSetsChangeNoAssessment(t *testing.T) {
 				t.Fatal(err)
 			}
 			if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
-				t.Errorf("seed %d question %d %q:\nwhole answer %+v %+v\nopen sets    %+v %+v", seed, i, question, a.Assessment, a.Proposals, b.Assessment, b.Proposals)
+				t.Errorf("seed %d question %d %q:\nwhole answer %+v %+v\nopen sets    %+v %+v", seed, i, req.Question, a.Assessment, a.Proposals, b.Assessment, b.Proposals)
 			}
 			if strings.Contains(a.Assessment.Reason, "no document you can see") || len(a.Proposals) > 0 {
 				checked++

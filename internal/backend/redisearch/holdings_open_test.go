@@ -2,6 +2,7 @@ package redisearch_test
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -78,7 +79,7 @@ func TestOpenHoldingsKeepsTheContract(t *testing.T) {
 							if _, ok := known[s]; ok || s == 0 {
 								t.Errorf("%s: open set %b is known, or empty", at(), s)
 							}
-							if !slicesContainsFunc(known, func(m uint64) bool { return m&s == s && m != s }) {
+							if !slices.ContainsFunc(slices.Collect(maps.Keys(known)), func(m uint64) bool { return m&s == s && m != s }) {
 								t.Errorf("%s: open set %b is held with more of the terms by no known set (%v)", at(), s, known)
 							}
 						}
@@ -113,13 +114,4 @@ func TestOpenHoldingsKeepsTheContract(t *testing.T) {
 	if opened < 50 || asked == 0 || spared <= 0 {
 		t.Errorf("%d open sets, %d asked, %d spared: the test tests little", opened, asked, spared)
 	}
-}
-
-func slicesContainsFunc(m map[uint64]int, f func(uint64) bool) bool {
-	for k := range m {
-		if f(k) {
-			return true
-		}
-	}
-	return false
 }
