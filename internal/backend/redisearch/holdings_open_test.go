@@ -19,7 +19,8 @@ import (
 // is Holdings' with its last checks left open, on generated corpora
 // with overlapping ACLs, for callers of one group and of several, with
 // and without a filter, at read bounds that make every term rare, some,
-// or none: the known sets are sets the chunks hold exactly (a
+// or none, with every check sent or with the defaults (a sample, checks
+// that learn, postings read when dearer): the known sets are sets the chunks hold exactly (a
 // chunk-by-chunk count), no open set is known, every open set is held
 // with more of the terms by a known set's chunk, Exact answers each open
 // set as the count does, and the known sets with those Exact finds are
@@ -53,8 +54,17 @@ func TestOpenHoldingsKeepsTheContract(t *testing.T) {
 					if f != nil {
 						want = heldByCount(an, slices.DeleteFunc(slices.Clone(chunks), func(c corpus.Chunk) bool { return c.Status != corpus.Current }), groups, ts)
 					}
-					for _, bound := range []int{0, 30, 4096} {
+					for k, bound := range []int{0, 30, 4096, 0, 30} {
 						old := redisearch.SetMaxPostings(bound)
+						restore := func() {}
+						if k < 3 { // every check sent: no sample, nothing learned, no postings read instead
+							rows, learn, price := redisearch.SetSampleRows(0), redisearch.SetLearnMasks(false), redisearch.SetCheckPostings(0)
+							restore = func() {
+								redisearch.SetSampleRows(rows)
+								redisearch.SetLearnMasks(learn)
+								redisearch.SetCheckPostings(price)
+							}
+						}
 						v := ix.Visible(groups).(backend.OpenVocabulary)
 						var h *backend.Held
 						open := calls(func() {
@@ -65,6 +75,7 @@ func TestOpenHoldingsKeepsTheContract(t *testing.T) {
 						})
 						whole := calls(func() { held(t, v, ctx, ts, f) })
 						redisearch.SetMaxPostings(old)
+						restore()
 						at := func() string { return strings.Join(groups, ",") + " " + strings.Join(ts, " ") }
 						if h == nil {
 							t.Fatalf("%s: cannot tell", at())
