@@ -1603,6 +1603,32 @@ type HoldingVocabulary interface {
 	Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error)
 }
 
+// OpenHoldingVocabulary is a HoldingVocabulary whose answer may leave
+// some sets open (backend.Held: on RediSearch, whether a chunk holds
+// exactly a set of terms that some chunk holds with more of them costs a
+// search that reads the whole intersection when none does). The
+// assessor (reach) and the rewriter (holding) read a Held as they would
+// read Holdings' whole answer, and ask only the open sets their reading
+// can change with (heldAnswer); the vocabularies of both backends are
+// one through internal/backend/live's adapter.
+type OpenHoldingVocabulary interface {
+	HoldingVocabulary
+	OpenHoldings(ctx context.Context, terms []string, f wire.Filters) (*backend.Held, error)
+}
+
+// openHoldings is hv's OpenHoldings when it has one, else its Holdings
+// with no open set; nil when it cannot tell.
+func openHoldings(ctx context.Context, hv HoldingVocabulary, terms []string, f wire.Filters) (*backend.Held, error) {
+	if ov, ok := hv.(OpenHoldingVocabulary); ok {
+		return ov.OpenHoldings(ctx, terms, f)
+	}
+	held, err := hv.Holdings(ctx, terms, f)
+	if err != nil {
+		return nil, err
+	}
+	return backend.KnownHeld(held), nil
+}
+
 // reach judges every visible chunk by which of the question's terms, and
 // of the thesaurus words translate could put in their place, it holds,
 // counting those words for the question words: the most any search, or a
@@ -1637,30 +1663,92 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 			add(t)
 		}
 	}
-	held, err := hv.Holdings(ctx, list, f)
+	held, err := openHoldings(ctx, hv, list, f)
 	if err != nil || held == nil {
 		return nil, false, false, nil, err
 	}
-	seen = &heldAnswer{list: list, held: held}
+	seen = newHeldAnswer(list, held)
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(related[t], func(s synonym) bool { return have[s.Term] })
 	}
-	closest = &judged{} // when no visible chunk holds a word of the question
-	for _, m := range slices.Sorted(maps.Keys(held)) {
+	// Every set that may be held exactly (known or open) is judged; the
+	// answer is the one the sets held give: closest the first, in
+	// ascending order of the sets, of the best judged (better) that beats
+	// a chunk holding nothing, together whether one set passes. An open
+	// set is asked only when it decides: judged better than every known
+	// set before it in that order, or passing when no known set does.
+	var cands []cand // ascending
+	judgedOf := map[uint64]*judged{}
+	for _, m := range seen.keys() {
 		have := map[string]bool{}
 		for i, t := range list {
 			if m&(1<<i) != 0 {
 				have[t] = true
 			}
 		}
-		assumeTogether(have, r.ents)     // a chunk holding an entity's terms may name it whole
-		j := r.judge(have, covers, true) // nor can they tell an answer of the type: assume one
-		if j.better(closest) {
-			closest = j
+		assumeTogether(have, r.ents)                                // a chunk holding an entity's terms may name it whole
+		cands = append(cands, cand{m, r.judge(have, covers, true)}) // nor can they tell an answer of the type: assume one
+		judgedOf[m] = cands[len(cands)-1].j
+	}
+	closest = &judged{} // when no visible chunk holds a word of the question
+	passes := func(j *judged) bool { return j.entities == len(r.ents) && j.hasKey(r, covers) }
+	if len(seen.open) == 0 { // the whole answer: one pass over the sets held
+		for _, c := range cands {
+			if c.j.better(closest) {
+				closest = c.j
+			}
+			together = together || passes(c.j)
 		}
-		together = together || j.entities == len(r.ents) && j.hasKey(r, covers)
+		return closest, together, true, seen, nil
+	}
+	var order, passing []uint64
+	for _, c := range bestFirst(cands) {
+		if c.j.better(closest) {
+			order = append(order, c.m)
+		}
+	}
+	for _, c := range cands {
+		if passes(c.j) {
+			passing = append(passing, c.m)
+		}
+	}
+	m, found, err := seen.first(ctx, order)
+	if err == nil && found {
+		closest = judgedOf[m]
+	}
+	if err == nil {
+		together, err = seen.some(ctx, passing)
+	}
+	if err != nil {
+		return nil, false, false, nil, err
 	}
 	return closest, together, true, seen, nil
+}
+
+// A cand is a set of terms a chunk may hold (bit i: the list's i-th),
+// judged.
+type cand struct {
+	m uint64
+	j *judged
+}
+
+// bestFirst is cands (in ascending order of their sets) best judged
+// first (better: an order on fit, then score), each rank in ascending
+// order of the sets: the first of them that is held is the one a pass
+// over the held sets in ascending order keeps (the first better than
+// every set before it).
+func bestFirst(cands []cand) []cand {
+	out := slices.Clone(cands)
+	slices.SortStableFunc(out, func(a, b cand) int {
+		switch {
+		case a.j.better(b.j):
+			return -1
+		case b.j.better(a.j):
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 // verbTerms returns the terms of the question's verbs (answertype.Verbs)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -77,14 +78,14 @@ func TestProjectIsHoldings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := &heldAnswer{list: wide, held: held}
+		a := newHeldAnswer(wide, backend.KnownHeld(held))
 		var sub []string
 		for _, i := range r.Perm(len(wide))[:1+r.IntN(len(wide))] {
 			sub = append(sub, wide[i])
 		}
 		want, _ := v.Holdings(ctx, sub, wire.Filters{})
-		if got := a.project(sub); !maps.Equal(got, want) {
-			t.Fatalf("project(%v) of Holdings(%v) = %v, Holdings(%v) = %v", sub, wide, got, sub, want)
+		if got := a.project(sub); !maps.Equal(got.held, want) || len(got.open) > 0 {
+			t.Fatalf("project(%v) of Holdings(%v) = %v (open %v), Holdings(%v) = %v", sub, wide, got.held, got.open, sub, want)
 		}
 		if len(want) > 0 {
 			nonEmpty++

@@ -49,16 +49,8 @@ func TestAssessReadsOnlyWhichSetsAreHeld(t *testing.T) {
 	ones.Rewriter = NewRewriter(an, onesLexicon{lex})
 	checked := 0
 	for i := range 300 {
-		var q []string
-		for range 2 + r.IntN(6) {
-			q = append(q, words[r.IntN(len(words))])
-		}
-		question := strings.Join(q, " ") + "?"
-		var ev []Evidence
-		for _, j := range r.Perm(len(hollinLike))[:r.IntN(3)] {
-			ev = append(ev, hollinLike[j])
-		}
-		req := Request{Question: question, Query: question, Groups: []string{"public"}, Evidence: ev}
+		req := generatedRequest(r, words, 6)
+		question := req.Question
 		a, err := exact.Assess(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +70,21 @@ func TestAssessReadsOnlyWhichSetsAreHeld(t *testing.T) {
 		t.Errorf("no question reached the visible-chunk check: the comparison tests nothing")
 	}
 	t.Logf("%d of 300 questions decided by the visible-chunk check", checked)
+}
+
+// generatedRequest is a public asker's question of 2 to most+1 of words
+// (drawn from r), with up to two of hollinLike's chunks as evidence.
+func generatedRequest(r *rand.Rand, words []string, most int) Request {
+	var q []string
+	for range 2 + r.IntN(most) {
+		q = append(q, words[r.IntN(len(words))])
+	}
+	question := strings.Join(q, " ") + "?"
+	var ev []Evidence
+	for _, j := range r.Perm(len(hollinLike))[:r.IntN(3)] {
+		ev = append(ev, hollinLike[j])
+	}
+	return Request{Question: question, Query: question, Groups: []string{"public"}, Evidence: ev}
 }
 
 // countingLexicon counts the Holdings calls of its vocabularies: on

@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -29,11 +30,11 @@ const maxTogetherTerms = 16
 // retrieved evidence.
 type holding struct {
 	list, words []string
-	weight      []float64      // inverse document frequency over the visible chunks
-	entity      uint64         // the entities' terms: a chunk must hold them all
-	held        map[uint64]int // read for its keys only
-	got         []uint64       // what each retrieved chunk holds
-	retrieved   float64        // the most a retrieved chunk holding every entity holds
+	weight      []float64   // inverse document frequency over the visible chunks
+	entity      uint64      // the entities' terms: a chunk must hold them all
+	held        *heldAnswer // read for its keys only
+	got         []uint64    // what each retrieved chunk holds
+	retrieved   float64     // the most a retrieved chunk holding every entity holds
 }
 
 // of is the weight of the terms of m.
@@ -52,14 +53,17 @@ func (h *holding) of(m uint64) float64 {
 // return that the assessor has not judged. It reads only which sets are
 // held, not how many chunks hold each (RediSearch counts only some: see
 // backend.Vocabulary.Holdings), so both backends decide alike; a chunk
-// holding the very set a retrieved one holds is not counted.
-func (h *holding) unseen(keep func(uint64) bool) bool {
-	for m := range h.held {
+// holding the very set a retrieved one holds is not counted. An open set
+// is asked only when no known set answers (heldAnswer.has); the
+// vocabulary's failure then is the error.
+func (h *holding) unseen(ctx context.Context, keep func(uint64) bool) (bool, error) {
+	var sets []uint64
+	for _, m := range h.held.keys() {
 		if keep(m) && !slices.Contains(h.got, m) {
-			return true
+			sets = append(sets, m)
 		}
 	}
-	return false
+	return h.held.some(ctx, sets)
 }
 
 // holding reads what the visible chunks hold of s's question, once per
@@ -82,13 +86,15 @@ func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
 	}
 	held := s.reached.project(h.list)
 	if held == nil {
-		var err error
-		if held, err = hv.Holdings(ctx, h.list, s.Request.Filters); err != nil {
-			held = nil
+		if ans, err := openHoldings(ctx, hv, h.list, s.Request.Filters); err == nil && ans != nil {
+			held = newHeldAnswer(h.list, ans)
 		}
 	}
-	if len(held) == 0 {
+	if held == nil {
 		return nil // the assessor's own count fails the assessment; a proposal is only skipped
+	}
+	if some, err := held.some(ctx, held.keys()); err != nil || !some {
+		return nil
 	}
 	h.held = held
 	n := s.Vocab.Len()
@@ -119,10 +125,73 @@ func (r *Rewriter) holding(ctx context.Context, s *Situation) *holding {
 	return h
 }
 
-// heldAnswer is one Holdings answer and the terms it was asked for.
+// heldAnswer is one Holdings answer and the terms it was asked for: the
+// keys known (held) and the open ones (see backend.Held), each with the
+// answer's open sets that give it (for a projection, several may). A key
+// of open is a key of the answer when one of its sets is (has).
 type heldAnswer struct {
 	list []string
 	held map[uint64]int
+	open map[uint64][]uint64
+	ans  *backend.Held
+}
+
+// newHeldAnswer is h's answer for list.
+func newHeldAnswer(list []string, h *backend.Held) *heldAnswer {
+	a := &heldAnswer{list: list, held: h.Sets(), open: map[uint64][]uint64{}, ans: h}
+	for _, s := range h.Open() {
+		a.open[s] = []uint64{s}
+	}
+	return a
+}
+
+// keys is every key a may have, known or open, in ascending order.
+func (a *heldAnswer) keys() []uint64 {
+	out := slices.AppendSeq(slices.Collect(maps.Keys(a.held)), maps.Keys(a.open))
+	slices.Sort(out)
+	return out
+}
+
+// has reports whether m is a key of the answer: known, or open and one
+// of its sets held exactly (asked, once, of the backend). The backend's
+// failure is the error.
+func (a *heldAnswer) has(ctx context.Context, m uint64) (bool, error) {
+	if _, ok := a.held[m]; ok {
+		return true, nil
+	}
+	sets := a.open[m]
+	if len(sets) == 0 {
+		return false, nil
+	}
+	found, err := a.ans.Exact(ctx, sets)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(found, true), nil
+}
+
+// first is the first of order (sets a may have) that is a key of the
+// answer: an open set is asked only when every set before it in order
+// is not a key. ok is false when none is.
+func (a *heldAnswer) first(ctx context.Context, order []uint64) (m uint64, ok bool, err error) {
+	for _, m := range order {
+		if ok, err := a.has(ctx, m); ok || err != nil {
+			return m, ok, err
+		}
+	}
+	return 0, false, nil
+}
+
+// some reports whether one of sets is a key of the answer: the known
+// ones first, an open one asked only when no known one is.
+func (a *heldAnswer) some(ctx context.Context, sets []uint64) (bool, error) {
+	for _, m := range sets {
+		if _, ok := a.held[m]; ok {
+			return true, nil
+		}
+	}
+	_, ok, err := a.first(ctx, sets)
+	return ok, err
 }
 
 // project is a's answer for list, a subset of a's terms: each set of a's
@@ -131,8 +200,10 @@ type heldAnswer struct {
 // holding none of list left out. A chunk's set of list's terms is its set
 // of a's terms restricted, so these are the keys Holdings(list) gives,
 // with its counts where a's are exact (bleve); callers read the keys only.
-// nil when a is nil or lacks a term of list: the caller asks Holdings.
-func (a *heldAnswer) project(list []string) map[uint64]int {
+// An open set restricts to an open key unless a known key restricts
+// alike. nil when a is nil or lacks a term of list: the caller asks
+// Holdings.
+func (a *heldAnswer) project(list []string) *heldAnswer {
 	if a == nil {
 		return nil
 	}
@@ -142,19 +213,62 @@ func (a *heldAnswer) project(list []string) map[uint64]int {
 			return nil
 		}
 	}
-	out := map[uint64]int{}
-	for m, n := range a.held {
+	restrict := func(m uint64) uint64 {
 		var p uint64
 		for i, j := range at {
 			if m&(1<<j) != 0 {
 				p |= 1 << i
 			}
 		}
-		if p != 0 {
-			out[p] += n
+		return p
+	}
+	out := &heldAnswer{list: list, held: map[uint64]int{}, open: map[uint64][]uint64{}, ans: a.ans}
+	for m, n := range a.held {
+		if p := restrict(m); p != 0 {
+			out.held[p] += n
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(a.open)) {
+		if p := restrict(m); p != 0 {
+			if _, known := out.held[p]; !known {
+				out.open[p] = append(out.open[p], a.open[m]...)
+			}
 		}
 	}
 	return out
+}
+
+// best is the first set, in ascending order, of those held that weigh
+// most, every entity among them, and its weight (0 and 0 when none weighs
+// anything). With sets open it takes the weightiest first, an open one
+// asked only when no set before it in that order is held; the
+// vocabulary's failure is the error.
+func (h *holding) best(ctx context.Context) (uint64, float64, error) {
+	var best uint64
+	bestW := 0.0
+	if len(h.held.open) == 0 { // the whole answer: one pass over the sets held
+		for _, m := range h.held.keys() {
+			if m&h.entity != h.entity {
+				continue
+			}
+			if w := h.of(m); w > bestW {
+				best, bestW = m, w
+			}
+		}
+		return best, bestW, nil
+	}
+	var order []uint64
+	for _, m := range h.held.keys() {
+		if m&h.entity == h.entity && h.of(m) > 0 {
+			order = append(order, m)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b uint64) int { return cmp.Compare(h.of(b), h.of(a)) })
+	best, ok, err := h.held.first(ctx, order)
+	if ok {
+		bestW = h.of(best)
+	}
+	return best, bestW, err
 }
 
 // unjudged reports whether a search could still return a chunk the
@@ -169,7 +283,8 @@ func (r *Rewriter) unjudged(ctx context.Context, s *Situation) bool {
 	if h == nil {
 		return true
 	}
-	return h.unseen(func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 })
+	unseen, err := h.unseen(ctx, func(m uint64) bool { return m&h.entity == h.entity && h.of(m) >= h.retrieved-1e-9 })
+	return unseen || err != nil // a failed count cannot tell, as no count
 }
 
 type together struct{}
@@ -190,20 +305,11 @@ func (together) Propose(ctx context.Context, r *Rewriter, s *Situation) (Proposa
 	if h == nil {
 		return Proposal{}, false
 	}
-	var best uint64
-	bestW := 0.0
-	for _, m := range slices.Sorted(maps.Keys(h.held)) {
-		if m&h.entity != h.entity {
-			continue
-		}
-		if w := h.of(m); w > bestW {
-			best, bestW = m, w
-		}
-	}
-	if bestW <= h.retrieved+1e-9 || best&^h.entity == 0 {
+	best, bestW, err := h.best(ctx)
+	if err != nil || bestW <= h.retrieved+1e-9 || best&^h.entity == 0 {
 		return Proposal{}, false
 	}
-	if !h.unseen(func(m uint64) bool { return m&best == best }) {
+	if unseen, err := h.unseen(ctx, func(m uint64) bool { return m&best == best }); !unseen || err != nil {
 		return Proposal{}, false
 	}
 	var q, why []string

@@ -62,7 +62,9 @@ type Vocabulary interface {
 	// assessor reads only the keys). It returns nil and no error when it
 	// cannot tell (more than MaxHeld terms, or more combinations than it
 	// checks), and an error when the server did not answer or answered in
-	// part: never a partial answer as if whole.
+	// part: never a partial answer as if whole. A backend whose exact-set
+	// checks are dear may also leave some keys open until asked
+	// (OpenVocabulary, Held).
 	Holdings(ctx context.Context, terms []string, f *Filter) (map[uint64]int, error)
 	// Err is the first failure of the server behind the statistics since
 	// Visible, nil when there was none. TermCounts has no error return:

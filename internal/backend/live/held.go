@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 
@@ -37,13 +36,16 @@ const maxKeptHoldings = 512
 // chunks (docs/log/round-32-p32-rcpu.md). The key is the whole filter,
 // so an asker reads only answers read for its own groups and filters;
 // a rebuild is a new version, whose generation starts a new memo.
+//
+// A kept answer is a backend.Held: the open sets a later attempt's
+// reading asks (Held.Exact) are asked once, and remembered with it.
 type heldMemo struct {
-	kept  *lru.Cache[string, map[uint64]int]
+	kept  *lru.Cache[string, *backend.Held]
 	named *lru.Cache[string, []string]
 }
 
 func newHeldMemo() *heldMemo {
-	kept, _ := lru.New[string, map[uint64]int](maxKeptHoldings)
+	kept, _ := lru.New[string, *backend.Held](maxKeptHoldings)
 	named, _ := lru.New[string, []string](maxKeptHoldings)
 	return &heldMemo{kept: kept, named: named}
 }
@@ -70,18 +72,28 @@ func (m *heldMemo) key(ctx context.Context, f *backend.Filter, parts []string) (
 // rule out (it assumes a sufficient chunk may exist) paid at every
 // attempt. Errors are not kept: a later attempt asks again.
 func (m *heldMemo) holdings(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) (map[uint64]int, error) {
+	held, err := m.open(ctx, v, terms, f)
+	if err != nil || held == nil {
+		return nil, err
+	}
+	return held.All(ctx)
+}
+
+// open is backend.OpenHoldingsOf(ctx, v, terms, f), kept as holdings
+// keeps its answers (the same key: Holdings' answer is its All).
+func (m *heldMemo) open(ctx context.Context, v backend.Vocabulary, terms []string, f *backend.Filter) (*backend.Held, error) {
 	key, ok := m.key(ctx, f, terms)
 	if !ok {
-		return v.Holdings(ctx, terms, f)
+		return backend.OpenHoldingsOf(ctx, v, terms, f)
 	}
 	if held, ok := m.kept.Get(key); ok {
-		return maps.Clone(held), nil
+		return held, nil
 	}
-	held, err := v.Holdings(ctx, terms, f)
+	held, err := backend.OpenHoldingsOf(ctx, v, terms, f)
 	if err != nil {
 		return nil, err
 	}
-	m.kept.Add(key, maps.Clone(held)) // nil stays nil
+	m.kept.Add(key, held) // nil stays nil
 	return held, nil
 }
 

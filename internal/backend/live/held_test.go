@@ -289,3 +289,57 @@ func TestSpellingsShareNaming(t *testing.T) {
 		t.Errorf("Spellings(k50) for product K70 = %v, want none", got)
 	}
 }
+
+// openVocabulary answers OpenHoldings with set 1 known and sets 2 and 3
+// open (3 a key), counting its calls and the open sets asked.
+type openVocabulary struct {
+	backend.Vocabulary
+	calls, asked *int
+}
+
+func (v openVocabulary) OpenHoldings(context.Context, []string, *backend.Filter) (*backend.Held, error) {
+	*v.calls++
+	return backend.OpenHeld(map[uint64]int{1: 4}, []uint64{3, 2}, func(_ context.Context, sets []uint64) ([]bool, error) {
+		*v.asked += len(sets)
+		out := make([]bool, len(sets))
+		for i, s := range sets {
+			out[i] = s == 3
+		}
+		return out, nil
+	}), nil
+}
+
+// TestHeldMemoKeepsOpenAnswers: an answer with open sets is kept per
+// question as whole answers are, and an open set a later attempt asks
+// again is answered from memory; Holdings through the memo is the whole
+// answer (every open set asked).
+func TestHeldMemoKeepsOpenAnswers(t *testing.T) {
+	calls, asked := 0, 0
+	v := openVocabulary{calls: &calls, asked: &asked}
+	m := newHeldMemo()
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	pub := &backend.Filter{Groups: []string{"public"}}
+	for attempt := range 2 {
+		h, err := m.open(q1, v, []string{"a", "b"}, pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Sets(); len(got) != 1 || got[1] != 4 || !slices.Equal(h.Open(), []uint64{2, 3}) {
+			t.Fatalf("attempt %d: known %v open %v", attempt, got, h.Open())
+		}
+		found, err := h.Exact(q1, []uint64{3})
+		if err != nil || !found[0] {
+			t.Fatalf("attempt %d: Exact(3) = %v, %v", attempt, found, err)
+		}
+		if calls != 1 || asked != 1 {
+			t.Errorf("attempt %d: %d OpenHoldings calls, %d open sets asked; want 1 and 1", attempt, calls, asked)
+		}
+	}
+	all, err := m.holdings(q1, v, []string{"a", "b"}, pub)
+	if err != nil || !maps.Equal(all, map[uint64]int{1: 4, 3: 1}) {
+		t.Errorf("Holdings through the memo: %v, %v; want map[1:4 3:1]", all, err)
+	}
+	if calls != 1 || asked != 2 {
+		t.Errorf("after Holdings: %d calls, %d open sets asked; want 1 and 2 (set 2 once)", calls, asked)
+	}
+}

@@ -63,6 +63,7 @@ type filteredVocabulary struct {
 
 var (
 	_ assess.HoldingVocabulary      = filteredVocabulary{}
+	_ assess.OpenHoldingVocabulary  = filteredVocabulary{}
 	_ assess.SpellingVocabulary     = filteredVocabulary{}
 	_ assess.FailingVocabulary      = filteredVocabulary{}
 	_ assess.NamingVocabulary       = filteredVocabulary{}
@@ -72,6 +73,14 @@ var (
 func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {
 	ixf := retrieval.IndexFilter(v.groups, f)
 	return v.held.holdings(ctx, v.Vocabulary, terms, &ixf)
+}
+
+// OpenHoldings is Holdings with the sets the backend leaves open
+// (backend.Held) asked only when the caller asks; kept as Holdings'
+// answers are.
+func (v filteredVocabulary) OpenHoldings(ctx context.Context, terms []string, f wire.Filters) (*backend.Held, error) {
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.held.open(ctx, v.Vocabulary, terms, &ixf)
 }
 
 // generation is one index version with everything wired to it.

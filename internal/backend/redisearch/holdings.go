@@ -108,6 +108,24 @@ var maxCommonPostings = 1 << 16
 // returns the error (typed by redisErr): never a partial answer, and
 // never "not held" for a set it could not check.
 func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) (map[uint64]int, error) {
+	h, err := v.OpenHoldings(ctx, terms, f)
+	if err != nil || h == nil {
+		return nil, err
+	}
+	return h.All(ctx)
+}
+
+// OpenHoldings is Holdings with its last checks left open
+// (backend.Held): the sets of common terms some chunk holds together
+// with more of them, of which it is not known whether a chunk holds
+// exactly that set, are asked only when the caller asks (Held.Exact),
+// each with the check Holdings would send ("some visible chunk passing
+// the filter holds s and no other term", rare terms included). Those
+// the checks already sent answer (a sampled or learned chunk's set, or
+// the postings read) are not left open. At 500,000 chunks the last
+// checks were 67% of Holdings' Redis time, those that find nothing 45%
+// (docs/log/round-33-p33-hold.md).
+func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend.Filter) (*backend.Held, error) {
 	const op = "redisearch.Holdings"
 	if len(terms) > backend.MaxHeld || v.ix == nil {
 		return nil, nil
@@ -148,7 +166,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 	}
 	fq := FilterQuery(filter)
 	if common == 0 && rare == 0 {
-		return map[uint64]int{}, nil
+		return backend.KnownHeld(map[uint64]int{}), nil
 	}
 	var out map[uint64]int
 	var holders map[string]uint64 // the chunks holding a rare term (the searches' way only)
@@ -166,7 +184,7 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			return nil, v.ix.redisErr(op, err)
 		}
 		if common == 0 {
-			return out, nil
+			return backend.KnownHeld(out), nil
 		}
 	}
 	// A common term more visible chunks hold than hold a rare term (at
@@ -192,17 +210,34 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 			}
 		}
 	}
-	checked, err := v.exists(ctx, terms, common, rare, surely, c)
+	checked, open, err := v.exists(ctx, terms, common, rare, surely, c)
 	if err != nil || checked == nil {
 		return nil, v.ix.redisErr(op, err)
 	}
 	if out == nil {
-		return checked, nil
+		out = checked
+	} else {
+		for m, n := range checked { // sets holding no rare term: none is a key of out
+			out[m] += n
+		}
 	}
-	for m, n := range checked {
-		out[m] += n
+	return backend.OpenHeld(out, open, func(ctx context.Context, sets []uint64) ([]bool, error) {
+		found, err := c.answer(ctx, c.last(sets), 0)
+		if err != nil {
+			return nil, v.ix.redisErr(op, err)
+		}
+		return found, nil
+	}), nil
+}
+
+// last is the last checks of sets (see exists): each set of common terms
+// held with no other term of set, and no rare term.
+func (c *checker) last(sets []uint64) []check {
+	checks := make([]check, len(sets))
+	for j, s := range sets {
+		checks[j] = check{s, c.rare | c.set&^s}
 	}
-	return out, nil
+	return checks
 }
 
 // exists is Holdings over the visible chunks that pass fq and hold no
@@ -211,12 +246,14 @@ func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Fil
 // combination is held (some such chunk holds all of its terms) when
 // FT.AGGREGATE finds a first chunk; a held combination none of whose
 // extensions by one more term of set is held is some chunk's exact set,
-// and one that has a held extension is asked again with the other terms
-// of set excluded. The terms of surely (a subset of set) are known to be
+// and one that has a held extension must be asked again with the other
+// terms of set excluded (its last check, c.last): exists answers those
+// the checks already sent answer (c.free), and returns the others, in
+// ascending order, as open (see OpenHoldings). The terms of surely (a subset of set) are known to be
 // held alone by such a chunk: their one-term checks are not sent. c
 // answers the checks (Redis, or the postings it reads when cheaper).
 // Redis's failure is the error; past maxHoldingCounts it returns nil.
-func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, c *checker) (map[uint64]int, error) {
+func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surely uint64, c *checker) (map[uint64]int, []uint64, error) {
 	together := map[uint64]int{} // term set → 1 when some chunk holds all of it (and no rare term)
 	var level, all []uint64
 	for i := range terms {
@@ -227,7 +264,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 	sent := 0
 	for len(level) > 0 {
 		if sent += len(level); sent > maxHoldingCounts {
-			return nil, nil
+			return nil, nil, nil
 		}
 		// Colex order (a set's highest term first): the sets of the first
 		// terms are checked before any set holding a later one, so the
@@ -260,7 +297,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 			hi := min(lo+checkBatch, len(checks))
 			found, err := c.answer(ctx, checks[lo:hi], len(checks)-hi)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for i := lo; i < hi; i++ {
 				if found[i-lo] {
@@ -270,7 +307,7 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 				}
 			}
 			if hi < len(checks) && sent+len(extend(held, together, len(terms))) > maxHoldingCounts {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
 		slices.Sort(held)
@@ -293,23 +330,15 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 			out[s] = 1 // every chunk holding s holds no other term of set
 		}
 	}
-	if len(ask) == 0 {
-		return out, nil
-	}
-	checks := make([]check, len(ask))
-	for j, s := range ask {
-		checks[j] = check{s, rare | set&^s}
-	}
-	found, err := c.answer(ctx, checks, 0)
-	if err != nil {
-		return nil, err
-	}
-	for j, s := range ask {
-		if found[j] {
-			out[s] = 1
+	var open []uint64
+	for j, k := range c.last(ask) {
+		if found, known := c.free(k); !known {
+			open = append(open, ask[j])
+		} else if found {
+			out[k.s] = 1
 		}
 	}
-	return out, nil
+	return out, open, nil
 }
 
 // check asks whether some visible chunk passing the filter holds every
@@ -378,6 +407,19 @@ func (k check) heldBy(masks []uint64) bool {
 		}
 	}
 	return false
+}
+
+// free answers k when the checks already sent or read answer it without
+// Redis (known): from the common terms' postings once read (c.read), or
+// when a sampled or learned chunk's set satisfies it (only "found").
+func (c *checker) free(k check) (found, known bool) {
+	if c.read {
+		return k.heldBy(c.masks), true
+	}
+	if k.heldBy(c.sample) {
+		return true, true
+	}
+	return false, false
 }
 
 // answer answers checks, in order; ahead more checks of the same level
