@@ -3,7 +3,6 @@ package redisearch
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,11 +13,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
-	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
-	"github.com/assay-rag/assay/internal/rerank"
 	"github.com/assay-rag/assay/internal/retrieval"
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // legProbe is an Index whose vector leg returns at most k neighbours
@@ -101,32 +97,8 @@ func TestKNNLegUse(t *testing.T) {
 		mode = retrieval.Mode(s)
 	}
 	ctx := context.Background()
-	rdb := NewClient(addr, "")
-	defer rdb.Close()
-	ix, err := Open(ctx, rdb, name, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := embed.NewHashed(ix.Manifest().Dim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, _ := rerank.Model(terms.New(), "")
-	all, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var qs []eval.Query
-	for i, q := range all {
-		if i%every == 0 {
-			qs = append(qs, q)
-		}
-	}
-	qrels, err := eval.LoadQrels(filepath.Join(dir, "qrels", "test.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := retrieval.Options{Embedder: emb, Reranker: rr}
+	ix, opts := searchWiring(t, addr, name)
+	qs, qrels := judgedQueries(t, dir, every)
 	for _, c := range callers {
 		groups := strings.Split(c, "+")
 		if c == "all" {
