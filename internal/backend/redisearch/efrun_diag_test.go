@@ -29,10 +29,10 @@ import (
 // against exact neighbours is TestKNNLegForms's.
 //
 //	ASSAY_EFRUN_REDIS=host:port ASSAY_EFRUN_NAME=index ASSAY_EFRUN_DATA=<data dir>
-//	[ASSAY_EFRUN_EVERY=1] [ASSAY_EFRUN_EFS=800,400,200,116]
+//	[ASSAY_EFRUN_EVERY=1] [ASSAY_EFRUN_EFS=400,800,200,116]
 func TestKNNEFRetrieval(t *testing.T) {
 	addr, name, dir, every := measureEnv(t, "EFRUN", "DATA", 1)
-	efs := []int{vectorEF, 400, 200, 116}
+	efs := []int{vectorEF, 800, 200, 116}
 	if s := os.Getenv("ASSAY_EFRUN_EFS"); s != "" {
 		efs = nil
 		for f := range strings.SplitSeq(s, ",") {
@@ -45,35 +45,12 @@ func TestKNNEFRetrieval(t *testing.T) {
 	}
 	defer func(ef int) { vectorEF = ef }(vectorEF)
 	ctx := context.Background()
-	rdb := NewClient(addr, "")
-	defer rdb.Close()
-	ix, err := Open(ctx, rdb, name, Options{})
+	ix, opts := searchWiring(t, addr, name)
+	r, err := retrieval.NewWithOptions(ix, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := embed.NewHashed(ix.Manifest().Dim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, _ := rerank.Model(terms.New(), "")
-	r, err := retrieval.NewWithOptions(ix, retrieval.Options{Embedder: emb, Reranker: rr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var qs []eval.Query
-	for i, q := range all {
-		if i%every == 0 {
-			qs = append(qs, q)
-		}
-	}
-	qrels, err := eval.LoadQrels(filepath.Join(dir, "qrels", "test.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, qrels := judgedQueries(t, dir, every)
 	for _, c := range []struct {
 		name   string
 		groups []string
@@ -140,4 +117,44 @@ func sameRanking(a, b []eval.Ranked) bool {
 		}
 	}
 	return true
+}
+
+// judgedQueries is every every-th query of a bench-scale (or BEIR) data
+// dir, with its test qrels.
+func judgedQueries(t *testing.T, dir string, every int) ([]eval.Query, eval.Qrels) {
+	t.Helper()
+	all, err := eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []eval.Query
+	for i, q := range all {
+		if i%every == 0 {
+			qs = append(qs, q)
+		}
+	}
+	qrels, err := eval.LoadQrels(filepath.Join(dir, "qrels", "test.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs, qrels
+}
+
+// searchWiring opens index name at addr and returns it with the
+// retrieval options `assay search` gives it: the index's builtin
+// embedder and the default reranker.
+func searchWiring(t *testing.T, addr, name string) (*Index, retrieval.Options) {
+	t.Helper()
+	rdb := NewClient(addr, "")
+	t.Cleanup(func() { rdb.Close() })
+	ix, err := Open(context.Background(), rdb, name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.NewHashed(ix.Manifest().Dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, _ := rerank.Model(terms.New(), "")
+	return ix, retrieval.Options{Embedder: emb, Reranker: rr}
 }

@@ -776,10 +776,16 @@ var (
 	// memory (docs/log/performance-scale.md, "the vector leg and the build
 	// rate"). FLAT indexes stay FLOAT32: they are the exact option.
 	hnswType = BFloat16
-	// vectorEF is how many neighbours the graph walk keeps: 800 recalls
-	// 0.78 of the exact top 100 at 50,000 chunks (200: 0.54) for 4.5 ms
-	// of Redis's time against 1.8.
-	vectorEF = 800
+	// vectorEF is how many neighbours the graph walk keeps (EF_RUNTIME;
+	// the leg's depth when that is larger). 400 since round 34
+	// (docs/log/round-34-p34-knn.md): at 500,000 chunks it recalls 0.39
+	// of the exact top 100 (800: 0.48; 1,600: 0.57; no EF near exact),
+	// for 3.8 ms of Redis's time a search against 800's 6.0, and
+	// hybrid+rerank's nDCG@10 held (all 0.4846 → 0.4851, public 0.2309
+	// → 0.2310, SciFact 0.6908 → 0.6907), its p50 ×0.88-0.93. Its final
+	// top 10 agree with those of an exact leg 0.92 (800: 0.93): the
+	// fusion and the reranker take few of the leg's neighbours.
+	vectorEF = 400
 	// batchesShare: a caller who sees at least 1/batchesShare of the
 	// chunks (and not all of them) gets the graph walked in batches
 	// (HYBRID_POLICY BATCHES), one who sees fewer the engine's own
