@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV32Model = router.BuiltinGenerateModelV32
 	ExtractiveV31Model = router.BuiltinGenerateModelV31
 	ExtractiveV30Model = router.BuiltinGenerateModelV30
 	ExtractiveV29Model = router.BuiltinGenerateModelV29
@@ -359,7 +360,19 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v32 (ExtractiveModel) keeps the accepted page on a tie of bearing for
+// v33 (ExtractiveModel) cites another page for a word it adds (rule 3's
+// "adds") only when the added sentence holds two content words of the
+// question, or one its page's title holds too, or (for a question
+// expecting a type other than yes/no) an expression of the expected type
+// itself; a page ranked above the opening one is judged as before (the
+// ranking judged it on the whole question). A sentence sharing one word
+// of the question with it says something else of that word ("Standard
+// delivery takes 3 to 5 working days and costs £3.95" for "does the
+// courier pickup cost me anything if my mixer is still in warranty",
+// after "Collection by courier is free for appliances under warranty").
+// See addsEnough.
+//
+// v32 (ExtractiveV32Model) keeps the accepted page on a tie of bearing for
 // a yes/no question asking more than one thing too (v29 read only one
 // that asks one thing), when the other opening's page is titled with no
 // content word of the question (see offTitle): the question words only
@@ -505,7 +518,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 31 (ExtractiveModel), 30 (ExtractiveV30Model, without
+	// Version is 33 (ExtractiveModel), 32 (ExtractiveV32Model, without
+	// v33's gate on a page cited for a word it adds: see addsEnough), 31
+	// (ExtractiveV31Model, without v32's tie rule), 30 (ExtractiveV30Model, without
 	// v31's elaborating gate: see the rule marked v31), 29 (ExtractiveV29Model, without
 	// v30's readings of a question's parts: see the rules marked v30), 28 (ExtractiveV28Model, without
 	// v29's readings of the accepted chunk: see the rules marked v29), 27 (ExtractiveV27Model, without
@@ -539,10 +554,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV32(an)
+	return NewExtractiveV33(an)
 }
 
-// NewExtractiveV32 returns version 32 (ExtractiveModel).
+// NewExtractiveV33 returns version 33 (ExtractiveModel).
+func NewExtractiveV33(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV32(an)
+	g.Version = 33
+	return g
+}
+
+// NewExtractiveV32 returns version 32 (ExtractiveV32Model).
 func NewExtractiveV32(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV31(an)
 	g.Version = 32
@@ -728,6 +750,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV32Model:
+		return NewExtractiveV32(an), nil
 	case ExtractiveV31Model:
 		return NewExtractiveV31(an), nil
 	case ExtractiveV30Model:
@@ -847,6 +871,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV30Model
 	case g.Version == 31:
 		return ExtractiveV31Model
+	case g.Version == 32:
+		return ExtractiveV32Model
 	}
 	return ExtractiveModel
 }
@@ -1488,7 +1514,11 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 				})
 			why := ""
 			switch {
-			case bearsOn && adds && on && s.score >= g.AddRatio*best.score:
+			// v33: and, from a page ranked below the opening one, only
+			// a sentence saying enough of the question by itself (see
+			// addsEnough).
+			case bearsOn && adds && on && s.score >= g.AddRatio*best.score &&
+				(g.Version < 33 || above || g.addsEnough(s, titles[s.source], named, verbs, asked)):
 				why = "adds"
 			// v13: another source's equally complete answer is an answer:
 			// for a question expecting a type of answer, it holds an
@@ -2401,6 +2431,40 @@ func (g *Extractive) complete(s, best *sentence, content []string, titles []map[
 		}
 	}
 	return true
+}
+
+// addsEnough reports whether s, another source's sentence cited for a
+// word of the question it adds (rule 3's "adds"), says enough of the
+// question by itself (v33): it holds two content words of the question,
+// or one its page's title holds too (the page is about it), not counting
+// a verb, a word of a name (named) or a number word; or, for a question
+// expecting a type of answer other than yes/no, an expression of that
+// type itself (not only beside it: typedNear let it in). A sentence
+// sharing one common word of the question says something else of it:
+// "Standard delivery takes 3 to 5 working days and costs £3.95" (Ordering
+// spare parts) beside "Collection by courier is free for appliances under
+// warranty" for "does the courier pickup cost me anything if my mixer is
+// still in warranty" (fresh8 p54), "In hard-water areas, descale kettles
+// and coffee machines more often" beside "To pair the K50 with the Hollin
+// Home app, ..." for "What's the app called that works with the kettle?"
+// (fresh10 t48). A yes/no
+// expression is found in most sentences ("about once a year"), so it
+// tells nothing here.
+func (g *Extractive) addsEnough(s *sentence, title, named, verbs map[string]bool, asked answertype.Question) bool {
+	if s.typed && asked.Type != answertype.YesNo {
+		return true
+	}
+	n := 0
+	for t := range s.first.own {
+		if named[t] || verbs[t] || answertype.NumberWord(t) {
+			continue
+		}
+		if title[t] {
+			return true
+		}
+		n++
+	}
+	return n >= 2
 }
 
 // answers reports whether the opening source (index first) answers the
