@@ -2,6 +2,7 @@ package assess
 
 import (
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
@@ -47,4 +48,28 @@ func TestQualifiersTaggedAfterPreposition(t *testing.T) {
 	if got := readQualifiers(b, q, nil); !slices.Equal(got, []string{"start"}) {
 		t.Errorf("v37: qualifiers(%q) = %v, want [start]", q, got)
 	}
+}
+
+// TestQualifiersTaggedConcurrent: one Builtin serves every Assess
+// activity the worker runs at once; with Tagged, qualifiers tags from
+// many goroutines (run with -race).
+func TestQualifiersTaggedConcurrent(t *testing.T) {
+	g := fakeGrammar{fakeThesaurus{}, map[string]string{"starting": "v", "use": "nv", "wait": "nv", "stop": "nv", "claiming": "v"},
+		map[string][]int{"starting": {2, 28, 33}, "stop": {8, 28, 33}}}
+	b := &Builtin{an: terms.New(), Frame: true, Tagged: true}
+	b.Thesaurus = g
+	qs := map[string][]string{"How long should I wait before starting to use it?": {"start"}, "Does that stop me claiming on the warranty?": {"stop"}}
+	var wg sync.WaitGroup
+	for range 8 {
+		for q, want := range qs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if got := readQualifiers(b, q, nil); !slices.Equal(got, want) {
+					t.Errorf("qualifiers(%q) = %v, want %v", q, got, want)
+				}
+			}()
+		}
+	}
+	wg.Wait()
 }
