@@ -1,8 +1,8 @@
 // Package postag reads the parts of speech of a sentence's words: Penn
 // Treebank tags ("NN" a noun, "VB" a verb's base form, "VBZ" its third
 // person, "JJ" an adjective …) from prose's averaged-perceptron tagger
-// (github.com/jdkato/prose/v2, MIT licence, its weights embedded in the
-// module; docs/log/round-34-a34-frame.md).
+// (github.com/jdkato/prose/v2, MIT licence, its notice in the repository's
+// NOTICE; its weights embedded in the module; docs/log/round-34-a34-frame.md).
 //
 // The weights are read once, the first time a sentence is tagged (about
 // 0.2 s and 26 MB of heap); a question of twenty words then tags in well

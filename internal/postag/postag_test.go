@@ -57,3 +57,15 @@ func TestIsVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestTagLowerIOnly: only the lone pronoun "i" is written "I"; an "i"
+// ending or inside a word ("hi", "taxi", "wifi") is kept.
+func TestTagLowerIOnly(t *testing.T) {
+	var got []string
+	for _, w := range Tag("hi, can i use my taxi receipt or the wifi?") {
+		got = append(got, w.Text)
+	}
+	if want := []string{"hi", ",", "can", "I", "use", "my", "taxi", "receipt", "or", "the", "wifi", "?"}; !slices.Equal(got, want) {
+		t.Errorf("words %q, want %q", got, want)
+	}
+}
