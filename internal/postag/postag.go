@@ -34,14 +34,19 @@ var (
 var lowerI = regexp.MustCompile(`\bi\b`)
 
 // Tag returns text's words with their tags, in order (the tagger's
-// words: "don't" is "do" and "n't", "what's" "what" and "'s").
+// words: "don't" is "do" and "n't", "what's" "what" and "'s"); none if the
+// embedded weights could not be read.
 func Tag(text string) []Word {
 	load.Do(func() {
 		// A document built without a model builds the tagger alone (no
 		// entity classifier); its model is kept for every later call.
-		doc, _ := prose.NewDocument("", prose.WithExtraction(false), prose.WithSegmentation(false))
-		model = doc.Model
+		if doc, err := prose.NewDocument("", prose.WithExtraction(false), prose.WithSegmentation(false)); err == nil {
+			model = doc.Model
+		}
 	})
+	if model == nil {
+		return nil // the embedded weights did not load: no word is tagged
+	}
 	doc, err := prose.NewDocument(lowerI.ReplaceAllString(text, "I"), prose.UsingModel(model), prose.WithExtraction(false), prose.WithSegmentation(false))
 	if err != nil {
 		return nil
