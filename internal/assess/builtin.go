@@ -1692,15 +1692,6 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 	}
 	closest = &judged{} // when no visible chunk holds a word of the question
 	passes := func(j *judged) bool { return j.entities == len(r.ents) && j.hasKey(r, covers) }
-	if len(seen.open) == 0 { // the whole answer: one pass over the sets held
-		for _, c := range cands {
-			if c.j.better(closest) {
-				closest = c.j
-			}
-			together = together || passes(c.j)
-		}
-		return closest, together, true, seen, nil
-	}
 	var order, passing []uint64
 	for _, c := range bestFirst(cands) {
 		if c.j.better(closest) {

@@ -240,23 +240,10 @@ func (a *heldAnswer) project(list []string) *heldAnswer {
 
 // best is the first set, in ascending order, of those held that weigh
 // most, every entity among them, and its weight (0 and 0 when none weighs
-// anything). With sets open it takes the weightiest first, an open one
-// asked only when no set before it in that order is held; the
+// anything): the sets weightiest first (ascending among equals), an open
+// one asked only when no set before it in that order is held; the
 // vocabulary's failure is the error.
 func (h *holding) best(ctx context.Context) (uint64, float64, error) {
-	var best uint64
-	bestW := 0.0
-	if len(h.held.open) == 0 { // the whole answer: one pass over the sets held
-		for _, m := range h.held.keys() {
-			if m&h.entity != h.entity {
-				continue
-			}
-			if w := h.of(m); w > bestW {
-				best, bestW = m, w
-			}
-		}
-		return best, bestW, nil
-	}
 	var order []uint64
 	for _, m := range h.held.keys() {
 		if m&h.entity == h.entity && h.of(m) > 0 {
@@ -265,10 +252,10 @@ func (h *holding) best(ctx context.Context) (uint64, float64, error) {
 	}
 	slices.SortStableFunc(order, func(a, b uint64) int { return cmp.Compare(h.of(b), h.of(a)) })
 	best, ok, err := h.held.first(ctx, order)
-	if ok {
-		bestW = h.of(best)
+	if !ok {
+		return 0, 0, err
 	}
-	return best, bestW, err
+	return best, h.of(best), err
 }
 
 // unjudged reports whether a search could still return a chunk the
