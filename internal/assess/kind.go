@@ -51,7 +51,10 @@ func (b *Builtin) unkind(ctx context.Context, a *action, vocab Vocabulary, f wir
 	nv, _ := vocab.(NamingVocabulary)
 	var pairs names.Pairs
 	paired := false
-	if nv != nil {
+	// The pairs are the asker's whole visible corpus: under the run's
+	// filters (a product, a document type, dates) they would name a thing
+	// from chunks the filters leave out, so the filtered search decides.
+	if nv != nil && f.IsZero() {
 		pairs, paired = namePairs(nv)
 	}
 	evPairs := names.PairsOf(inEv)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/names"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/wire"
 )
@@ -103,9 +104,28 @@ func TestUnkind(t *testing.T) {
 			}
 		}
 	}
+	// Under the run's filters the pairs (the whole visible corpus's) are
+	// not read: the filtered search decides. A filter that leaves out every
+	// chunk naming the X300 Pro Blender keeps "blender" an object, read
+	// through the search, pairs known or not (rv33's asymmetry: reading the
+	// pairs here drops it).
+	q := "how do I send my faulty blender off to the workshop?"
+	filter := wire.Filters{Types: []string{"policy"}}
+	for _, v := range []struct {
+		name  string
+		vocab Vocabulary
+	}{{"Naming", filteredNaming{lex.Visible([]string{"public"}).(*lexVocab)}}, {"pairs", filteredNaming{paired.Visible([]string{"public"}).(pairedVocab)}}} {
+		searches = 0
+		a := b.askedAction(q, answertype.Classify(q), Entities(an, q, v.vocab), v.vocab, related)
+		if err := b.unkind(context.Background(), a, v.vocab, filter, nil); err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"faulti", "blender", "workshop"}; !slices.Equal(a.objects, want) {
+			t.Errorf("%q under a filter naming no product (%s): objects %v, want %v", q, v.name, a.objects, want)
+		}
+	}
 	// no Naming, no pairs: the evidence's names only
 	bare := struct{ Vocabulary }{lex.Visible([]string{"public"})}
-	q := "how do I send my faulty blender off to the workshop?"
 	if a := read(bare, q, hollinLike[1:2]); !slices.Equal(a.objects, []string{"workshop"}) {
 		t.Errorf("%q, the evidence naming the X300 Pro Blender: objects %v, want [workshop]", q, a.objects)
 	}
@@ -154,4 +174,23 @@ func TestUnkindPhrase(t *testing.T) {
 	if err := b.unkind(context.Background(), b.askedAction(q, answertype.Classify(q), Entities(an, q, failing), failing, nil), failing, wire.Filters{}, nil); err == nil {
 		t.Errorf("%q, Naming failing: no error", q)
 	}
+}
+
+// filteredNaming is a vocabulary whose Naming search finds nothing under
+// any filter: the filters leave out every chunk that names a product.
+type filteredNaming struct{ NamingVocabulary }
+
+func (v filteredNaming) Naming(ctx context.Context, term string, f wire.Filters) ([]string, error) {
+	if !f.IsZero() {
+		return nil, nil
+	}
+	return v.NamingVocabulary.Naming(ctx, term, f)
+}
+
+// NamePairs passes the wrapped vocabulary's pairs on, when it knows them.
+func (v filteredNaming) NamePairs() (names.Pairs, bool) {
+	if pv, ok := v.NamingVocabulary.(PairedNamingVocabulary); ok {
+		return pv.NamePairs()
+	}
+	return names.Pairs{}, false
 }
