@@ -49,6 +49,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh32.jsonl", "testdata/eval/hollin-fresh32-facts.jsonl"}, // make eval-fresh32
 	{"testdata/eval/hollin-fresh33.jsonl", "testdata/eval/hollin-fresh33-facts.jsonl"}, // make eval-fresh33
 	{"testdata/eval/hollin-fresh34.jsonl", "testdata/eval/hollin-fresh34-facts.jsonl"}, // make eval-fresh34
+	{"testdata/eval/hollin-fresh35.jsonl", "testdata/eval/hollin-fresh35-facts.jsonl"}, // make eval-fresh35
 }
 
 const repoRoot = "../.."
