@@ -549,7 +549,12 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 	for i, g := range m.VectorGroups {
 		gn := vectorGroupIndex(vn, i)
 		o := &redis.FTCreateOptions{OnHash: true, Prefix: []any{chunkPrefix(vn)}, Filter: groupFilter(g), SkipInitialScan: true}
-		if err := rdb.FTCreate(ctx, gn, o, schema[vec]).Err(); err != nil {
+		f := schema[vec]
+		if slices.Contains(m.VectorGroupsFlat, g) {
+			f = &redis.FieldSchema{FieldName: fieldVector, FieldType: redis.SearchFieldTypeVector,
+				VectorArgs: &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: m.vectorType(), Dim: m.Dim, DistanceMetric: "IP"}}}
+		}
+		if err := rdb.FTCreate(ctx, gn, o, f).Err(); err != nil {
 			dropVersion(ctx, rdb, vn)
 			return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s (group %q): %v", gn, g, err)
 		}
@@ -571,7 +576,21 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 // (vectorParts). (A variable for the measurements.)
 var vectorGroupShare = 8
 
-// vectorGroups sets m.VectorGroups for chunks, in name order, and returns
+// flatGroupMax: a vector group of at most flatGroupMax chunks gets a FLAT
+// index of its chunks' vectors instead of an HNSW graph. Inserting a
+// vector into a graph is most of a build's Redis time (768 BFLOAT16
+// dimensions: every distance reads 1.5 KB), and the groups' graphs made a
+// 50,000-chunk build's Redis time ×1.5, while a FLAT index's insertion is
+// an append. Up to about this size a FLAT index's exact scan costs Redis
+// about what a graph walk at vectorEF does, and recalls every neighbour:
+// at 50,000 chunks staff's 12,491 chunks 1.5-1.9 ms a search against the
+// walk's 1.4-1.6 (recall@100 1 against 0.82), public's 24,985 ×1.4-2.5
+// the walk (docs/log/round-35-p35-build.md). At 500,000 chunks every
+// vector group is larger and keeps its graph. (A variable for the
+// measurements.)
+var flatGroupMax = 16384
+
+// vectorGroups sets m.VectorGroups (and VectorGroupsFlat) for chunks, in name order, and returns
 // how many chunks each names. Only an HNSW index has them, and only
 // groups groupFilter can name.
 func vectorGroups(m *Manifest, chunks []corpus.Chunk) []int {
@@ -587,9 +606,13 @@ func vectorGroups(m *Manifest, chunks []corpus.Chunk) []int {
 	for g, c := range n {
 		if g != "" && c*vectorGroupShare >= len(chunks) && !strings.ContainsAny(g, `"\`) {
 			m.VectorGroups = append(m.VectorGroups, g)
+			if c <= flatGroupMax {
+				m.VectorGroupsFlat = append(m.VectorGroupsFlat, g)
+			}
 		}
 	}
 	slices.Sort(m.VectorGroups)
+	slices.Sort(m.VectorGroupsFlat)
 	counts := make([]int, len(m.VectorGroups))
 	for i, g := range m.VectorGroups {
 		counts[i] = n[g]

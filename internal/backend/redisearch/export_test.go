@@ -171,3 +171,10 @@ func SetIndexOptions(offsetsOff, fieldsOff bool) (bool, bool) {
 // SetContentSortable sets whether later builds make the content field
 // SORTABLE UNF and returns the previous setting.
 func SetContentSortable(on bool) bool { return swap(&contentSortable, on) }
+
+// SetFlatGroupMax sets the largest vector group that gets a FLAT index
+// instead of a graph (0: none) for later builds, and returns the previous
+// bound.
+func SetFlatGroupMax(n int) int {
+	return swap(&flatGroupMax, n)
+}

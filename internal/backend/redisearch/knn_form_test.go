@@ -67,28 +67,31 @@ func TestVectorParts(t *testing.T) {
 		s      *visibleStats
 		f      backend.Filter
 		groups []string
+		flat   []string
 		ef     int
 		want   []knnPart
 	}{
-		{"public", half, backend.Filter{Groups: []string{"public"}}, vg, ef,
+		{"public", half, backend.Filter{Groups: []string{"public"}}, vg, nil, ef,
 			[]knnPart{{vn + ":vg:0", walk}}},
-		{"staff and public, public twice", half, backend.Filter{Groups: []string{"staff", "public", "public"}}, vg, ef,
+		{"staff and public, public twice", half, backend.Filter{Groups: []string{"staff", "public", "public"}}, vg, nil, ef,
 			[]knnPart{{vn + ":vg:0", walk}, {vn + ":vg:1", walk}}},
-		{"public and two teams", half, backend.Filter{Groups: []string{"team-08", "public", "team-07"}}, vg, ef,
+		{"public and two teams", half, backend.Filter{Groups: []string{"team-08", "public", "team-07"}}, vg, nil, ef,
 			one(half, backend.Filter{Groups: []string{"team-08", "public", "team-07"}}, ef)},
-		{"a team", &visibleStats{n: 20}, backend.Filter{Groups: []string{"team-07"}}, vg, ef,
+		{"a team", &visibleStats{n: 20}, backend.Filter{Groups: []string{"team-07"}}, vg, nil, ef,
 			one(&visibleStats{n: 20}, backend.Filter{Groups: []string{"team-07"}}, ef)},
-		{"every chunk", &visibleStats{all: true, n: chunks}, backend.Filter{Groups: []string{"public", "staff", "team-07"}}, vg, ef,
+		{"every chunk", &visibleStats{all: true, n: chunks}, backend.Filter{Groups: []string{"public", "staff", "team-07"}}, vg, nil, ef,
 			one(&visibleStats{all: true, n: chunks}, backend.Filter{Groups: []string{"public", "staff", "team-07"}}, ef)},
-		{"public, one type", half, backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, vg, ef,
+		{"public, one type", half, backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, vg, nil, ef,
 			one(half, backend.Filter{Groups: []string{"public"}, Types: []string{"faq"}}, ef)},
-		{"no vector groups", half, backend.Filter{Groups: []string{"public"}}, nil, ef,
+		{"no vector groups", half, backend.Filter{Groups: []string{"public"}}, nil, nil, ef,
 			one(half, backend.Filter{Groups: []string{"public"}}, ef)},
-		{"FLAT", half, backend.Filter{Groups: []string{"public"}}, vg, 0,
+		{"staff FLAT, public a graph", half, backend.Filter{Groups: []string{"staff", "public"}}, vg, []string{"staff"}, ef,
+			[]knnPart{{vn + ":vg:0", walk}, {vn + ":vg:1", "*=>[KNN 116 @vec $B AS dist]"}}},
+		{"FLAT", half, backend.Filter{Groups: []string{"public"}}, vg, nil, 0,
 			one(half, backend.Filter{Groups: []string{"public"}}, 0)},
 	}
 	for _, c := range cases {
-		got := vectorParts(vn, c.groups, c.s, chunks, c.f, depth, c.ef)
+		got := vectorParts(vn, c.groups, c.flat, c.s, chunks, c.f, depth, c.ef)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
 		}

@@ -27,6 +27,9 @@ import (
 //	batches-B[-efE]  HYBRID_POLICY BATCHES BATCH_SIZE B (EF_RUNTIME E, default 800)
 //	default[-efE]    the ACL clause inside the KNN, the engine's choice of policy
 //	shipped[-efE]    what SearchVector sends (vectorParts)
+//	group[-efE]      one KNN per group with an index ASSAY_KNNACL_GROUPINDEX+group
+//	                 (group-ef0: no EF_RUNTIME, for a FLAT index), the rest
+//	                 through the main index's ACL clause
 //	over-K[-efE]     the unfiltered graph's K nearest, the caller's kept (in the
 //	                 test, not in the engine: how deep the plain walk must go)
 //
@@ -141,7 +144,7 @@ func TestKNNRestrictedForms(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, p := range vectorParts(ix.vn, ix.m.VectorGroups, vs, ix.st.Chunks, backend.Filter{Groups: groups}, depth, max(ef, depth)) {
+				for _, p := range vectorParts(ix.vn, ix.m.VectorGroups, ix.m.VectorGroupsFlat, vs, ix.st.Chunks, backend.Filter{Groups: groups}, depth, max(ef, depth)) {
 					parts = append(parts, part{p.index, p.query})
 				}
 			case "group":
@@ -149,7 +152,11 @@ func TestKNNRestrictedForms(t *testing.T) {
 				for _, g := range groups {
 					gi := os.Getenv("ASSAY_KNNACL_GROUPINDEX") + g
 					if _, err := ix.rdb.Do(ctx, "FT.INFO", gi).Result(); err == nil {
-						parts = append(parts, part{gi, vectorQuery("", depth, max(ef, depth), 0)})
+						gef := max(ef, depth)
+						if ef == 0 { // group-ef0: a FLAT index, which takes no EF_RUNTIME
+							gef = 0
+						}
+						parts = append(parts, part{gi, vectorQuery("", depth, gef, 0)})
 					} else {
 						rest = append(rest, g)
 					}

@@ -46,6 +46,9 @@ func TestVectorLegWalkWidth(t *testing.T) {
 		chunks = append(chunks, corpus.Chunk{ID: id + "#0", DocID: id, Title: id, Text: b.String(), Status: corpus.Current, Authority: 1, ACL: acl})
 	}
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	// public's 80 chunks get a graph, as a large group's do (a group this
+	// small would get a FLAT index, which takes no EF_RUNTIME).
+	defer redisearch.SetFlatGroupMax(redisearch.SetFlatGroupMax(0))
 	name := redistest.Name("efwidth")
 	if _, _, err := redisearch.Build(ctx, rdb, name, chunks, redisearch.BuildOptions{Embedder: emb}); err != nil {
 		t.Fatal(err)

@@ -122,6 +122,10 @@ type Manifest struct {
 	// vectorGroups). Empty in indexes built before round 33 and without
 	// an HNSW graph; their restricted callers walk the whole graph.
 	VectorGroups []string `json:"vector_groups,omitempty"`
+	// VectorGroupsFlat are the vector groups whose index is FLAT (an
+	// exact scan of the group's vectors, build.go's flatGroupMax) rather
+	// than an HNSW graph; empty in indexes built before round 35.
+	VectorGroupsFlat []string `json:"vector_groups_flat,omitempty"`
 }
 
 // Vector element types.
@@ -817,16 +821,18 @@ func vectorForm(s *visibleStats, indexChunks int, f backend.Filter, depth, ef in
 type knnPart struct{ index, query string }
 
 // vectorParts returns the vector leg's queries, depth neighbours deep, in
-// version vn whose vector groups are vgroups (Manifest.VectorGroups), for
-// a caller whose visible set is s and whose filter is f. A restricted
-// caller with no other condition each of whose groups has a graph of its
-// own walks those graphs, without an ACL clause (every chunk in them is
-// one the caller may see), and the results are merged by distance.
+// version vn whose vector groups are vgroups (Manifest.VectorGroups; flat
+// those of them whose index is FLAT), for a caller whose visible set is s
+// and whose filter is f. A restricted caller with no other condition each
+// of whose groups has a graph (or a FLAT index) of its own asks those,
+// without an ACL clause (every chunk in them is one the caller may see;
+// a FLAT index without EF_RUNTIME), and the results are merged by
+// distance.
 // Anyone else asks one query, vectorForm's: a caller with a group
 // without a graph too would add that group's scan to the walk (at
 // 500,000 chunks `public` with team-07 cost Redis 9-13 ms more a search
 // than the batched walk, p50 ×1.5-1.6; docs/log/round-33-p33-knn.md).
-func vectorParts(vn string, vgroups []string, s *visibleStats, indexChunks int, f backend.Filter, depth, ef int) []knnPart {
+func vectorParts(vn string, vgroups, flat []string, s *visibleStats, indexChunks int, f backend.Filter, depth, ef int) []knnPart {
 	one := []knnPart{{vn, vectorForm(s, indexChunks, f, depth, ef)}}
 	if s.all || ef == 0 || len(vgroups) == 0 || len(f.Conditions()) != 1 {
 		return one
@@ -837,7 +843,11 @@ func vectorParts(vn string, vgroups []string, s *visibleStats, indexChunks int, 
 		if i < 0 {
 			return one
 		}
-		parts = append(parts, knnPart{vectorGroupIndex(vn, i), vectorQuery("", depth, ef, 0)})
+		gef := ef
+		if slices.Contains(flat, g) {
+			gef = 0
+		}
+		parts = append(parts, knnPart{vectorGroupIndex(vn, i), vectorQuery("", depth, gef, 0)})
 	}
 	return parts
 }
@@ -870,7 +880,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	if ix.m.Vector == HNSW {
 		ef = max(vectorEF, depth)
 	}
-	parts := vectorParts(ix.vn, ix.m.VectorGroups, s, ix.st.Chunks, f, depth, ef)
+	parts := vectorParts(ix.vn, ix.m.VectorGroups, ix.m.VectorGroupsFlat, s, ix.st.Chunks, f, depth, ef)
 	opts := &redis.FTSearchOptions{
 		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},

@@ -46,93 +46,114 @@ func TestVectorGroupGraphs(t *testing.T) {
 	}
 	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
 	name := redistest.Name("vgroups")
-	if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{Embedder: emb}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Open(ctx, rdb, name, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := ix.m.VectorGroups, []string{"public", "staff"}; !slices.Equal(got, want) {
-		t.Fatalf("vector groups %q, want %q", got, want)
-	}
-	uses := func(index string) int {
-		info, err := rdb.FTInfo(ctx, index).Result()
-		if err != nil {
-			t.Fatalf("FT.INFO %s: %v", index, err)
-		}
-		return info.NumberOfUses
-	}
-	for i, g := range ix.m.VectorGroups {
-		n := 0
-		for _, c := range chunks {
-			if slices.Contains(c.ACL, g) {
-				n++
-			}
-		}
-		info, err := rdb.FTInfo(ctx, vectorGroupIndex(ix.vn, i)).Result()
-		if err != nil {
+	var ix *Index
+	// Three builds: both groups walk graphs (flatGroupMax 0), staff
+	// (about 150 chunks) has a FLAT index and public (about 300) a graph,
+	// both have FLAT indexes (the default on a corpus this small).
+	defer func(m int) { flatGroupMax = m }(flatGroupMax)
+	for _, fc := range []struct {
+		max  int
+		flat []string
+	}{{0, nil}, {200, []string{"staff"}}, {flatGroupMax, []string{"public", "staff"}}} {
+		flatGroupMax = fc.max
+		if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{Embedder: emb}); err != nil {
 			t.Fatal(err)
 		}
-		if info.NumDocs != n {
-			t.Errorf("group %s's graph holds %d chunks, want %d", g, info.NumDocs, n)
-		}
-	}
-	texts := make([]string, len(chunks))
-	for i := range chunks {
-		texts[i] = backend.EmbedText(&chunks[i])
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qvecs, err := emb.Embed(ctx, []string{"pump valve seal", "relay fuse cable", "gear shaft belt motor", "sensor probe"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, staff := vectorGroupIndex(ix.vn, 0), vectorGroupIndex(ix.vn, 1)
-	for _, c := range []struct {
-		groups []string
-		graphs []string // the vector groups' indexes the leg asks
-		main   bool     // and the whole index
-	}{
-		{[]string{"public"}, []string{pub}, false},
-		{[]string{"staff", "public"}, []string{pub, staff}, false},
-		{[]string{"public", "team-a"}, nil, true}, // a group without a graph: the whole graph
-		{[]string{"team-a"}, nil, true},
-		{[]string{`odd "x"`, "staff"}, nil, true},
-		{[]string{"public", "staff", "team-a", `odd "x"`}, nil, true}, // sees every chunk
-	} {
-		if _, err := ix.set(ctx, c.groups); err != nil { // the caller's statistics, read once and kept
+		var err error
+		if ix, err = Open(ctx, rdb, name, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range qvecs {
-			before := map[string]int{ix.vn: uses(ix.vn), pub: uses(pub), staff: uses(staff)}
-			const k = 12
-			hits, _, err := ix.SearchVector(ctx, q, backend.Filter{Groups: c.groups}, k)
+		if got, want := ix.m.VectorGroups, []string{"public", "staff"}; !slices.Equal(got, want) {
+			t.Fatalf("vector groups %q, want %q", got, want)
+		}
+		if !slices.Equal(ix.m.VectorGroupsFlat, fc.flat) {
+			t.Fatalf("flatGroupMax %d: FLAT vector groups %q, want %q", fc.max, ix.m.VectorGroupsFlat, fc.flat)
+		}
+		uses := func(index string) int {
+			info, err := rdb.FTInfo(ctx, index).Result()
 			if err != nil {
-				t.Fatalf("%v: %v", c.groups, err)
+				t.Fatalf("FT.INFO %s: %v", index, err)
 			}
-			for index, n := range before {
-				asked := uses(index) - n - 1 // FT.INFO counts as a use
-				want := slices.Contains(c.graphs, index) || index == ix.vn && c.main
-				if (asked > 0) != want {
-					t.Errorf("%v: %s asked %d times, want asked: %v", c.groups, index, asked, want)
+			return info.NumberOfUses
+		}
+		for i, g := range ix.m.VectorGroups {
+			n := 0
+			for _, c := range chunks {
+				if slices.Contains(c.ACL, g) {
+					n++
 				}
 			}
-			var exact []backend.Hit
-			for i := range chunks {
-				if corpus.Visible(chunks[i].ACL, c.groups) {
-					exact = append(exact, backend.Hit{ChunkID: chunks[i].ID, Score: float64(dotBF16(q, vecs[i]))})
+			info, err := rdb.FTInfo(ctx, vectorGroupIndex(ix.vn, i)).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.NumDocs != n {
+				t.Errorf("group %s's graph holds %d chunks, want %d", g, info.NumDocs, n)
+			}
+			raw, err := rdb.Do(ctx, "FT.INFO", vectorGroupIndex(ix.vn, i)).Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if flat := strings.Contains(fmt.Sprint(raw), "FLAT"); flat != slices.Contains(fc.flat, g) {
+				t.Errorf("flatGroupMax %d: group %s's index FLAT: %v, want %v", fc.max, g, flat, !flat)
+			}
+		}
+		texts := make([]string, len(chunks))
+		for i := range chunks {
+			texts[i] = backend.EmbedText(&chunks[i])
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qvecs, err := emb.Embed(ctx, []string{"pump valve seal", "relay fuse cable", "gear shaft belt motor", "sensor probe"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, staff := vectorGroupIndex(ix.vn, 0), vectorGroupIndex(ix.vn, 1)
+		for _, c := range []struct {
+			groups []string
+			graphs []string // the vector groups' indexes the leg asks
+			main   bool     // and the whole index
+		}{
+			{[]string{"public"}, []string{pub}, false},
+			{[]string{"staff", "public"}, []string{pub, staff}, false},
+			{[]string{"public", "team-a"}, nil, true}, // a group without a graph: the whole graph
+			{[]string{"team-a"}, nil, true},
+			{[]string{`odd "x"`, "staff"}, nil, true},
+			{[]string{"public", "staff", "team-a", `odd "x"`}, nil, true}, // sees every chunk
+		} {
+			if _, err := ix.set(ctx, c.groups); err != nil { // the caller's statistics, read once and kept
+				t.Fatal(err)
+			}
+			for _, q := range qvecs {
+				before := map[string]int{ix.vn: uses(ix.vn), pub: uses(pub), staff: uses(staff)}
+				const k = 12
+				hits, _, err := ix.SearchVector(ctx, q, backend.Filter{Groups: c.groups}, k)
+				if err != nil {
+					t.Fatalf("%v: %v", c.groups, err)
 				}
-			}
-			exact = backend.SortHits(exact, k)
-			if len(hits) != len(exact) {
-				t.Fatalf("%v: %d hits, want %d", c.groups, len(hits), len(exact))
-			}
-			for i := range hits {
-				if hits[i].ChunkID != exact[i].ChunkID && math.Abs(hits[i].Score-exact[i].Score) > 1e-3 {
-					t.Errorf("%v: hit %d is %s (%.4f), want %s (%.4f)", c.groups, i, hits[i].ChunkID, hits[i].Score, exact[i].ChunkID, exact[i].Score)
+				for index, n := range before {
+					asked := uses(index) - n - 1 // FT.INFO counts as a use
+					want := slices.Contains(c.graphs, index) || index == ix.vn && c.main
+					if (asked > 0) != want {
+						t.Errorf("%v: %s asked %d times, want asked: %v", c.groups, index, asked, want)
+					}
+				}
+				var exact []backend.Hit
+				for i := range chunks {
+					if corpus.Visible(chunks[i].ACL, c.groups) {
+						exact = append(exact, backend.Hit{ChunkID: chunks[i].ID, Score: float64(dotBF16(q, vecs[i]))})
+					}
+				}
+				exact = backend.SortHits(exact, k)
+				if len(hits) != len(exact) {
+					t.Fatalf("%v: %d hits, want %d", c.groups, len(hits), len(exact))
+				}
+				for i := range hits {
+					if hits[i].ChunkID != exact[i].ChunkID && math.Abs(hits[i].Score-exact[i].Score) > 1e-3 {
+						t.Errorf("%v: hit %d is %s (%.4f), want %s (%.4f)", c.groups, i, hits[i].ChunkID, hits[i].Score, exact[i].ChunkID, exact[i].Score)
+					}
 				}
 			}
 		}
