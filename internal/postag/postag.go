@@ -11,8 +11,11 @@ package postag
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jdkato/prose/v2"
 )
@@ -36,6 +39,13 @@ var lowerI = regexp.MustCompile(`\bi\b`)
 // Tag returns text's words with their tags, in order (the tagger's
 // words: "don't" is "do" and "n't", "what's" "what" and "'s"); none if the
 // embedded weights could not be read.
+//
+// prose's tokenizer hands one token to every equal whitespace-separated
+// span of a text (its cache), so the tagger's write for a span's last
+// occurrence is what every earlier one reports: "Can I claim a claim on
+// it" read "claim" NN twice, the first a verb. Tag reads such a span's
+// earlier occurrences again (repeated); a text with no repeated span is
+// tagged once, as prose reads it.
 func Tag(text string) []Word {
 	load.Do(func() {
 		// A document built without a model builds the tagger alone (no
@@ -47,7 +57,23 @@ func Tag(text string) []Word {
 	if model == nil {
 		return nil // the embedded weights did not load: no word is tagged
 	}
-	doc, err := prose.NewDocument(lowerI.ReplaceAllString(text, "I"), prose.UsingModel(model), prose.WithExtraction(false), prose.WithSegmentation(false))
+	text = sanitizer.Replace(lowerI.ReplaceAllString(text, "I"))
+	words := tag(text)
+	if spans := strings.Fields(text); repeats(spans) {
+		retag(words, spans)
+	}
+	return words
+}
+
+// sanitizer is prose's own (tokenize.go, applied to the whole text before
+// it is split), applied here first so that the spans Tag compares are the
+// ones prose's tokenizer compares; prose's pass then changes nothing.
+var sanitizer = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "&rsquo;", "'")
+
+// tag is prose's reading of text: its words, each with the tag its
+// span's last occurrence got.
+func tag(text string) []Word {
+	doc, err := prose.NewDocument(text, prose.UsingModel(model), prose.WithExtraction(false), prose.WithSegmentation(false))
 	if err != nil {
 		return nil
 	}
@@ -56,6 +82,130 @@ func Tag(text string) []Word {
 		out = append(out, Word{t.Text, t.Tag})
 	}
 	return out
+}
+
+// split is prose's tokenizer's reading of one span: its words, untagged.
+func split(span string) []string {
+	doc, err := prose.NewDocument(span, prose.WithTagging(false), prose.WithExtraction(false), prose.WithSegmentation(false))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range doc.Tokens() {
+		out = append(out, t.Text)
+	}
+	return out
+}
+
+// repeats reports whether a span occurs twice.
+func repeats(spans []string) bool {
+	seen := make(map[string]bool, len(spans))
+	for _, s := range spans {
+		if seen[s] {
+			return true
+		}
+		seen[s] = true
+	}
+	return false
+}
+
+// retagBudget bounds the words retag tags again for one text (about 12
+// µs a word: 0.12 s). A question of up to 2,000 bytes (the gateway's
+// limit) repeating one sentence needs about 5,600; a text that repeats
+// one word hundreds of times needs a tagging for each occurrence, and
+// past the budget its later occurrences keep prose's reading.
+const retagBudget = 10000
+
+// retag corrects words, prose's reading of the spans, for the spans that
+// recur. The tagger reads a word with the tags of the two words before
+// it (its own, right even where the reported tags are not) and the words
+// themselves from two before to two after, so a word's tag in a text cut
+// two words after it is its tag in the whole text; and a word whose span
+// does not recur later in what is tagged reports its own tag. Each round
+// takes the first word still to read, the run of distinct spans from its
+// span on, up to the first span that repeats one of the run, and tags the
+// text cut a word after that span's first word (a span ending a text is
+// prose's fresh token, never shared), the repeating span written in
+// another case so it differs from the run's (the tagger reads its
+// neighbours in lower case: the run's tags are unchanged). Every word of
+// the run is then read. A span whose case cannot change ("2", "?") is
+// cut off instead, and the run's last word waits for the next round; a
+// word read by no round keeps prose's tag.
+func retag(words []Word, spans []string) {
+	tokens := map[string][]string{}
+	start := make([]int, len(spans)+1) // span k's words are words[start[k]:start[k+1]]
+	for k, s := range spans {
+		if _, ok := tokens[s]; !ok {
+			tokens[s] = split(s)
+		}
+		start[k+1] = start[k] + len(tokens[s])
+	}
+	if start[len(spans)] != len(words) {
+		return // not prose's words span by span: leave prose's reading
+	}
+	last := map[string]int{} // each span's last occurrence
+	for k, s := range spans {
+		last[s] = k
+	}
+	spanOf := make([]int, len(words))
+	for k := range spans {
+		for i := start[k]; i < start[k+1]; i++ {
+			spanOf[i] = k
+		}
+	}
+	budget := retagBudget
+	for i := 0; i < len(words) && budget > 0; {
+		k := spanOf[i]
+		if last[spans[k]] == k {
+			i++ // prose's tag is the word's own
+			continue
+		}
+		run := map[string]bool{spans[k]: true}
+		r := k + 1
+		for ; !run[spans[r]]; r++ { // span k recurs, so r stops before the end
+			run[spans[r]] = true
+		}
+		cut, upto := spans[:r+1], start[r] // tag cut; read words i … upto-1
+		if start[r+1]-start[r] == 1 && r < len(spans)-1 {
+			if alt, ok := recase(spans[r], tokens[spans[r]], run); ok {
+				cut = append(slices.Clone(spans[:r]), alt, spans[r+1])
+			} else {
+				upto-- // the run's last word needs span r's word after it
+			}
+		}
+		if upto <= i {
+			i++ // no cut reads it: prose's tag stays
+			continue
+		}
+		tagged := tag(strings.Join(cut, " "))
+		budget -= len(tagged)
+		if len(tagged) < upto {
+			return
+		}
+		for ; i < upto; i++ {
+			words[i].Tag = tagged[i].Tag
+		}
+	}
+}
+
+// recase returns span written in another case, differing from every span
+// of run, which prose's tokenizer splits into words (toks) alike but for
+// case; false if there is none.
+func recase(span string, toks []string, run map[string]bool) (string, bool) {
+	r, n := utf8.DecodeRuneInString(span)
+	first := string(unicode.ToUpper(r))
+	if first == string(r) {
+		first = string(unicode.ToLower(r))
+	}
+	for _, alt := range []string{strings.ToUpper(span), strings.ToLower(span), first + span[n:]} {
+		if alt == span || run[alt] {
+			continue
+		}
+		if altToks := split(alt); slices.EqualFunc(altToks, toks, func(a, b string) bool { return strings.ToLower(a) == strings.ToLower(b) }) {
+			return alt, true
+		}
+	}
+	return "", false
 }
 
 // IsVerb reports whether tag is a verb's (VB, VBD, VBG, VBN, VBP, VBZ;
