@@ -47,18 +47,11 @@ var lowerI = regexp.MustCompile(`\bi\b`)
 // earlier occurrences again (repeated); a text with no repeated span is
 // tagged once, as prose reads it.
 func Tag(text string) []Word {
-	load.Do(func() {
-		// A document built without a model builds the tagger alone (no
-		// entity classifier); its model is kept for every later call.
-		if doc, err := prose.NewDocument("", prose.WithExtraction(false), prose.WithSegmentation(false)); err == nil {
-			model = doc.Model
-		}
-	})
-	if model == nil {
-		return nil // the embedded weights did not load: no word is tagged
-	}
 	text = sanitizer.Replace(lowerI.ReplaceAllString(text, "I"))
 	words := tag(text)
+	if words == nil {
+		return nil
+	}
 	if spans := strings.Fields(text); repeats(spans) {
 		retag(words, spans)
 	}
@@ -72,7 +65,18 @@ var sanitizer = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'",
 
 // tag is prose's reading of text: its words, each with the tag its
 // span's last occurrence got.
+// None if the embedded weights could not be read.
 func tag(text string) []Word {
+	load.Do(func() {
+		// A document built without a model builds the tagger alone (no
+		// entity classifier); its model is kept for every later call.
+		if doc, err := prose.NewDocument("", prose.WithExtraction(false), prose.WithSegmentation(false)); err == nil {
+			model = doc.Model
+		}
+	})
+	if model == nil {
+		return nil // the embedded weights did not load: no word is tagged
+	}
 	doc, err := prose.NewDocument(text, prose.UsingModel(model), prose.WithExtraction(false), prose.WithSegmentation(false))
 	if err != nil {
 		return nil
