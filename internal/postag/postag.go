@@ -114,27 +114,39 @@ func repeats(spans []string) bool {
 }
 
 // retagBudget bounds the words retag tags again for one text (about 12
-// µs a word: 0.12 s). A question of up to 2,000 bytes (the gateway's
-// limit) repeating one sentence needs about 5,600; a text that repeats
-// one word hundreds of times needs a tagging for each occurrence, and
-// past the budget its later occurrences keep prose's reading.
+// µs a word on a quiet machine: 0.12 s). Most rounds tag a short window;
+// a round whose window cannot be checked tags the text from its start, so
+// a text that defeats the check (one word written hundreds of times) needs
+// a tagging of its whole head for each occurrence, and past the budget its
+// later occurrences keep prose's reading.
 const retagBudget = 10000
+
+// lead is how many spans a round's window starts before the two words it
+// checks.
+const lead = 4
 
 // retag corrects words, prose's reading of the spans, for the spans that
 // recur. The tagger reads a word with the tags of the two words before
 // it (its own, right even where the reported tags are not) and the words
 // themselves from two before to two after, so a word's tag in a text cut
 // two words after it is its tag in the whole text; and a word whose span
-// does not recur later in what is tagged reports its own tag. Each round
-// takes the first word still to read, the run of distinct spans from its
-// span on, up to the first span that repeats one of the run, and tags the
-// text cut a word after that span's first word (a span ending a text is
-// prose's fresh token, never shared), the repeating span written in
-// another case so it differs from the run's (the tagger reads its
-// neighbours in lower case: the run's tags are unchanged). Every word of
-// the run is then read. A span whose case cannot change ("2", "?") is
+// does not recur later in what is tagged reports its own tag.
+//
+// Each round takes the first word still to read, the run of distinct
+// spans from its span on, up to the first span that repeats one of the
+// run, and tags the text cut a word after that span's first word (a span
+// ending a text is prose's fresh token, never shared), the repeating span
+// written in another case so it differs from the run's (the tagger reads
+// its neighbours in lower case: the run's tags are unchanged). Every word
+// of the run is then read. A span whose case cannot change ("2", "?") is
 // cut off instead, and the run's last word waits for the next round; a
 // word read by no round keeps prose's tag.
+//
+// The cut text starts a few spans before the run (a window), not at the
+// text's start, where the two words before the run are known and tag in
+// the window as they do in the text: the tagger then reads the run as in
+// the whole text. Where they are not, the round tags the cut from the
+// text's start.
 func retag(words []Word, spans []string) {
 	tokens := map[string][]string{}
 	start := make([]int, len(spans)+1) // span k's words are words[start[k]:start[k+1]]
@@ -152,44 +164,96 @@ func retag(words []Word, spans []string) {
 		last[s] = k
 	}
 	spanOf := make([]int, len(words))
+	known := make([]bool, len(words)) // words[p].Tag is p's own
 	for k := range spans {
 		for i := start[k]; i < start[k+1]; i++ {
-			spanOf[i] = k
+			spanOf[i], known[i] = k, last[spans[k]] == k
 		}
 	}
 	budget := retagBudget
 	for i := 0; i < len(words) && budget > 0; {
-		k := spanOf[i]
-		if last[spans[k]] == k {
+		if known[i] {
 			i++ // prose's tag is the word's own
 			continue
 		}
-		run := map[string]bool{spans[k]: true}
-		r := k + 1
-		for ; !run[spans[r]]; r++ { // span k recurs, so r stops before the end
-			run[spans[r]] = true
-		}
-		cut, upto := spans[:r+1], start[r] // tag cut; read words i … upto-1
-		if start[r+1]-start[r] == 1 && r < len(spans)-1 {
-			if alt, ok := recase(spans[r], tokens[spans[r]], run); ok {
-				cut = append(slices.Clone(spans[:r]), alt, spans[r+1])
-			} else {
-				upto-- // the run's last word needs span r's word after it
-			}
+		k := spanOf[i]
+		check := checkable(spans, spanOf, known, i, k)
+		cut, upto := runCut(spans, tokens, start, spanOf, i, k, check)
+		if upto <= i && check {
+			check = false
+			cut, upto = runCut(spans, tokens, start, spanOf, i, k, false)
 		}
 		if upto <= i {
 			i++ // no cut reads it: prose's tag stays
 			continue
 		}
-		tagged := tag(strings.Join(cut, " "))
-		budget -= len(tagged)
-		if len(tagged) < upto {
+		var tagged []Word
+		from := 0 // tagged[0] is words[from]
+		if check {
+			s := spanOf[i-2] - lead
+			from = start[s]
+			tagged = tag(strings.Join(cut[s:], " "))
+			budget -= len(tagged)
+			if len(tagged) < upto-from || tagged[i-2-from].Tag != words[i-2].Tag || tagged[i-1-from].Tag != words[i-1].Tag {
+				tagged, from = nil, 0
+			}
+		}
+		if tagged == nil {
+			tagged = tag(strings.Join(cut, " "))
+			budget -= len(tagged)
+		}
+		if len(tagged) < upto-from {
 			return
 		}
 		for ; i < upto; i++ {
-			words[i].Tag = tagged[i].Tag
+			words[i].Tag, known[i] = tagged[i-from].Tag, true
 		}
 	}
+}
+
+// checkable reports whether a round reading from word i (of span k) can
+// tag a window that starts lead spans before word i-2's span: words i-2
+// and i-1 are known, and neither's span recurs up to span k (a later
+// occurrence would report its tag for theirs).
+func checkable(spans []string, spanOf []int, known []bool, i, k int) bool {
+	if i < 2 || !known[i-1] || !known[i-2] || spanOf[i-2] < lead {
+		return false
+	}
+	for _, q := range []int{i - 2, i - 1} {
+		for j := spanOf[q] + 1; j <= k; j++ {
+			if spans[j] == spans[spanOf[q]] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// runCut returns the spans a round reading from word i (of span k) tags,
+// and the word before which it reads: the run of distinct spans from k
+// (with check, distinct from the spans of words i-2 and i-1 too), cut a
+// word after the first span that repeats one of them, that span written
+// in another case; a span whose case cannot change ends the cut, and the
+// run's last word is not read.
+func runCut(spans []string, tokens map[string][]string, start, spanOf []int, i, k int, check bool) ([]string, int) {
+	seen := map[string]bool{spans[k]: true}
+	if check {
+		seen[spans[spanOf[i-2]]] = true
+		seen[spans[spanOf[i-1]]] = true
+	}
+	r := k + 1
+	for ; !seen[spans[r]]; r++ { // span k recurs, so r stops before the end
+		seen[spans[r]] = true
+	}
+	cut, upto := spans[:r+1], start[r]
+	if start[r+1]-start[r] == 1 && r < len(spans)-1 {
+		if alt, ok := recase(spans[r], tokens[spans[r]], seen); ok {
+			cut = append(slices.Clone(spans[:r]), alt, spans[r+1])
+		} else {
+			upto-- // the run's last word needs span r's word after it
+		}
+	}
+	return cut, upto
 }
 
 // recase returns span written in another case, differing from every span

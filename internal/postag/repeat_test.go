@@ -68,6 +68,13 @@ func TestTagRepeatedSpanAlone(t *testing.T) {
 		"Can I claim the refund's claim or the refund's part?",
 		"that that that is it",
 		strings.Repeat("How long do service partners have to submit a warranty labour claim? ", 6),
+		// a window started at word i-2 (no lead) with the check off
+		// reads "X200" NNS here
+		"Case 30412. Customer Ellie Shaw reports her X200 stopped mid-blend showing E7. Agent advised unplugging for 20 minutes; the blender worked afterwards. " +
+			"Every Hollin appliance has a 2-year warranty from the date of purchase. Blender motors on the X200 and X300 Pro are covered for 5 years.",
+		"Register your appliance at hollin.example/register so we can contact you about safety notices. You do not need to register to claim under the warranty. " +
+			"E4 means the jar lid is not locked: twist the lid until it clicks. E7 means the motor has overheated: unplug the blender for 20 minutes. E9 means a sensor fault: contact Hollin support. " +
+			"Can I use the use by date to claim, or claim the claim on the use of the blender for 20 minutes? I use it, you use it, we use the lid until it clicks.",
 	} {
 		spans := strings.Fields(text)
 		cuts := make([][]Word, len(spans)+1) // cuts[c]: prose's reading of spans[:c]
