@@ -10,7 +10,8 @@ import (
 // BenchmarkTag: Tag of a 2,000-byte question (the gateway's limit): the
 // Hollin corpus's text as written (its words recur: "the", "warranty" …),
 // the same text with each span kept once (nothing recurs), and one
-// sentence written 29 times (everything recurs).
+// sentence written 29 times (everything recurs); and a question of 20
+// words as the assessor tags it ("the" and "to" recur).
 func BenchmarkTag(b *testing.B) {
 	f, err := os.ReadFile("../../testdata/hollin/corpus.jsonl")
 	if err != nil {
@@ -36,6 +37,7 @@ func BenchmarkTag(b *testing.B) {
 		{"corpus", cut(text)},
 		{"no repeats", cut(once)},
 		{"one sentence", cut(strings.Fields(strings.Repeat("How long do service partners have to submit a warranty labour claim? ", 29)))},
+		{"a question", "How long do I keep the dial pushed down to get the smart kettle ready to connect to my phone?"},
 	} {
 		Tag("warm")
 		b.Run(c.name, func(b *testing.B) {
