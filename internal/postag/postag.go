@@ -44,8 +44,8 @@ var lowerI = regexp.MustCompile(`\bi\b`)
 // span of a text (its cache), so the tagger's write for a span's last
 // occurrence is what every earlier one reports: "Can I claim a claim on
 // it" read "claim" NN twice, the first a verb. Tag reads such a span's
-// earlier occurrences again (repeated); a text with no repeated span is
-// tagged once, as prose reads it.
+// earlier occurrences again (retag); a text with no repeated span is
+// tagged once, as prose reads it (docs/log/round-35-a35-tag.md).
 func Tag(text string) []Word {
 	text = sanitizer.Replace(lowerI.ReplaceAllString(text, "I"))
 	words := tag(text)
@@ -64,8 +64,8 @@ func Tag(text string) []Word {
 var sanitizer = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "&rsquo;", "'")
 
 // tag is prose's reading of text: its words, each with the tag its
-// span's last occurrence got.
-// None if the embedded weights could not be read.
+// span's last occurrence got; none if the embedded weights could not be
+// read.
 func tag(text string) []Word {
 	load.Do(func() {
 		// A document built without a model builds the tagger alone (no
@@ -113,8 +113,8 @@ func repeats(spans []string) bool {
 	return false
 }
 
-// retagBudget bounds the words retag tags again for one text (about 12
-// µs a word on a quiet machine: 0.12 s). Most rounds tag a short window;
+// retagBudget bounds the words retag tags again for one text (about 10
+// µs a word on a quiet machine: 0.1 s). Most rounds tag a short window;
 // a round whose window cannot be checked tags the text from its start, so
 // a text that defeats the check (one word written hundreds of times) needs
 // a tagging of its whole head for each occurrence, and past the budget its
