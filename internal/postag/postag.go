@@ -114,12 +114,14 @@ func repeats(spans []string) bool {
 }
 
 // retagBudget bounds the words retag tags again for one text (about 10
-// µs a word on a quiet machine: 0.1 s). Most rounds tag a short window;
-// a round whose window cannot be checked tags the text from its start, so
-// a text that defeats the check (one word written hundreds of times) needs
-// a tagging of its whole head for each occurrence, and past the budget its
-// later occurrences keep prose's reading.
-const retagBudget = 10000
+// µs a word on a quiet machine: 20 ms). Most rounds tag a short window: a
+// 2,000-byte text (the gateway's limit) uses 550–800 (the Hollin corpus's
+// text, one sentence written 29 times). A round whose window cannot be
+// checked tags the text from its start, so a text that defeats the check
+// (one word written hundreds of times) needs a tagging of its whole head
+// for each occurrence; past the budget its later occurrences keep prose's
+// reading.
+const retagBudget = 2000
 
 // lead is how many spans a round's window starts before the two words it
 // checks.
