@@ -63,6 +63,8 @@ func TestTagOdd(t *testing.T) {
 		{"invalid UTF-8", "can i use \xff\xfe to claim?", time.Second},
 		{"sentences", strings.Repeat("Is it covered. Can i claim? ", 40), time.Second},
 		{"2,000 bytes", long, time.Second},
+		{"one word, 2,000 bytes", strings.Repeat("claim ", 334)[:2000], time.Second},
+		{"a word between each repeat, 2,000 bytes", strings.Repeat("claim a ", 250), time.Second},
 		{"60,000 characters", strings.Repeat("x", 60000), 10 * time.Second},
 		{"60,000 characters of words", strings.Repeat("claim a part ", 5000)[:60000], 10 * time.Second},
 	} {
