@@ -46,23 +46,7 @@ func TestA35Classify(t *testing.T) {
 			l := ls[len(ls)-1]
 			var ts []string
 			for _, x := range l.Terms {
-				f := "-"
-				switch {
-				case x.Held:
-					f = "+"
-				case x.Dropped:
-					f = "~"
-				}
-				if !x.Known {
-					f += "?"
-				}
-				if x.Entity {
-					f += "E"
-				}
-				if x.Asked {
-					f += "V"
-				}
-				ts = append(ts, fmt.Sprintf("%s%s:%.1f", f, x.Word, x.Weight))
+				ts = append(ts, fmt.Sprintf("%s%s:%.1f", termMarks(x), x.Word, x.Weight))
 			}
 			line += fmt.Sprintf("\t%.2f\t%v\t%v\t%d/%d\t%v\t%s", l.Coverage, l.Typed, l.HasKey, l.Entities, l.Ents, l.Fit, strings.Join(ts, " "))
 		} else {
