@@ -450,6 +450,11 @@ type Builtin struct {
 	// one in the clause that asks ("do service partners have to submit":
 	// "service" is a noun), instead of by the word before it alone.
 	Tagged bool
+	// CodeTerm (codeterm.go; off in every named model, round 35): v28's
+	// general reading tells a page naming no product by its single terms,
+	// not by the runs of terms its mentions also hold ("carry £25
+	// inspection fee"), with the bits' conditions on the credit.
+	CodeTerm int
 	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
 	// read without those that name which thing is meant rather than what
 	// is done to it: a word of a visible product's name ("blender",
@@ -638,7 +643,11 @@ var namedModels = []struct {
 	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
-	{BuiltinModel, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
+	{BuiltinModel, []modelSwitch{
+		flag("tagged", func(b *Builtin) bool { return b.Tagged }),
+		// off in every named model (round 35, docs/log/round-35-a35-open.md)
+		{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }},
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1236,7 +1245,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		own := owns[i]
-		have := withGeneral(withNames(own, names), general)
+		have := b.generalHave(withNames(own, names), general, r, covers) // codeterm.go
 		typed = typed && r.namesCode(have)
 		j := r.judge(have, covers, typed)
 		if b.Named || b.Class || b.General {

@@ -49,7 +49,7 @@ func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Fil
 	}
 	var general []map[string]bool
 	for _, h := range owns {
-		if !holdsCodeTerm(h) {
+		if !b.holdsCode(h) { // codeterm.go
 			general = append(general, h)
 		}
 	}
@@ -94,10 +94,10 @@ func inProductName(b *Builtin, term string, texts []string) bool {
 }
 
 // withGeneral returns have with the class terms added, each marked as
-// held only through a name (namedKey), when have names no code; have
-// itself otherwise.
-func withGeneral(have map[string]bool, class map[string]bool) map[string]bool {
-	if len(class) == 0 || holdsCodeTerm(have) {
+// held only through a name (namedKey), when have names no code (as
+// b.holdsCode reads it); have itself otherwise.
+func (b *Builtin) withGeneral(have map[string]bool, class map[string]bool) map[string]bool {
+	if len(class) == 0 || b.holdsCode(have) {
 		return have
 	}
 	var out map[string]bool

@@ -148,25 +148,7 @@ func TestLacksMeasure(t *testing.T) {
 			}
 			var ts []string
 			for _, x := range r.l.Terms {
-				f := ""
-				switch {
-				case x.Held:
-					f = "+"
-				case x.Dropped:
-					f = "~"
-				default:
-					f = "-"
-				}
-				if !x.Known {
-					f += "?"
-				}
-				if x.Entity {
-					f += "E"
-				}
-				if x.Asked {
-					f += "V"
-				}
-				ts = append(ts, fmt.Sprintf("%s%s(%.1f)%v%v", f, x.Word, x.Weight, x.Mutual, x.Related))
+				ts = append(ts, fmt.Sprintf("%s%s(%.1f)%v%v", termMarks(x), x.Word, x.Weight, x.Mutual, x.Related))
 			}
 			out = append(out, fmt.Sprintf("%s %s %s [%s] cov %.2f mcov %.2f typed %v key %v ents %d/%d mfit %v rfit %v kfit %v ufit %v afit %v | %s | %s | %s",
 				r.group, r.a.set, r.a.id, r.reason, r.l.Coverage, r.l.MutualCoverage, r.l.Typed, r.l.HasKey, r.l.Entities, r.l.Ents, r.l.MutualFit, r.l.RelFit, r.l.KnownFit, r.l.UnknownFit, r.l.AnyFit,
@@ -194,4 +176,26 @@ func TestV23(t *testing.T) {
 			t.Errorf("%s: v23 %s is not right more often than v22 %s, or on a relevant chunk less often", way, z, a)
 		}
 	})
+}
+
+// termMarks is how a Lack's term is marked in the dumps: + held, ~
+// dropped, - lacked; then ? unknown, E an entity's, V an asked verb.
+func termMarks(x assess.TermLack) string {
+	f := "-"
+	switch {
+	case x.Held:
+		f = "+"
+	case x.Dropped:
+		f = "~"
+	}
+	if !x.Known {
+		f += "?"
+	}
+	if x.Entity {
+		f += "E"
+	}
+	if x.Asked {
+		f += "V"
+	}
+	return f
 }
