@@ -450,7 +450,7 @@ type Builtin struct {
 	// one in the clause that asks ("do service partners have to submit":
 	// "service" is a noun), instead of by the word before it alone.
 	Tagged bool
-	// CodeTerm (codeterm.go; off in every named model, round 35): v28's
+	// CodeTerm (builtin:coverage-v38, codeterm.go; round 35): v28's
 	// general reading tells a page naming no product by its single terms,
 	// not by the runs of terms its mentions also hold ("carry £25
 	// inspection fee"), with the bits' conditions on the credit.
@@ -501,7 +501,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -643,11 +643,8 @@ var namedModels = []struct {
 	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
-	{BuiltinModel, []modelSwitch{
-		flag("tagged", func(b *Builtin) bool { return b.Tagged }),
-		// off in every named model (round 35, docs/log/round-35-a35-open.md)
-		{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }},
-	}},
+	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
+	{BuiltinModel, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -674,7 +671,7 @@ func (b *Builtin) model() string {
 		for _, s := range nm.switches {
 			switch v := s.value(b); {
 			case v == s.on:
-			case v == s.off && s.on == 1:
+			case v == s.off: // a boolean's off, or an int switch's (codeterm's 0)
 				m += "-no" + s.name
 			case v == 1 && s.on == 0:
 				m += "+" + s.name

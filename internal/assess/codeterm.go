@@ -7,9 +7,12 @@ import (
 	"github.com/assay-rag/assay/internal/answertype"
 )
 
-// Builtin.CodeTerm (issue 24's thirty-fifth round,
-// docs/log/round-35-a35-open.md; off in every named model, a configuration
-// setting it is named "builtin:coverage-v37-codeterm15") reads whether a
+// V37Model names the builtin assessor with v38's reading of codes
+// (Builtin.CodeTerm) off: builtin:coverage-v37, kept selectable.
+const V37Model = "builtin:coverage-v37"
+
+// builtin:coverage-v38 (Builtin.CodeTerm = 15, all four bits; issue 24's
+// thirty-fifth round, docs/log/round-35-a35-open.md) reads whether a
 // chunk names a product code from its terms alone. v28's general reading
 // (general.go) credits a product's class noun ("blender", "kettle") to a page naming no product:
 // a policy, FAQ or notice about every appliance ("Repairs and
@@ -38,6 +41,8 @@ const (
 	codeOnly
 	codeWord
 	codeNew
+	// codeV38 is builtin:coverage-v38's CodeTerm: all four bits.
+	codeV38 = codeRuns | codeOnly | codeWord | codeNew
 )
 
 // holdsCode reports whether have names a code: holdsOwnCode with

@@ -53,15 +53,28 @@ func TestCodeTerm(t *testing.T) {
 	}
 }
 
-// TestCodeTermModel: CodeTerm is off in every named model; set, the id
-// names its bits.
+// TestCodeTermModel: builtin:coverage-v38 is CodeTerm's four bits on;
+// off, v37 (kept selectable); another value names its bits.
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.CodeTerm != 0 || b.Model() != BuiltinModel {
-		t.Errorf("default CodeTerm %d, model %q, want 0 and %q", b.CodeTerm, b.Model(), BuiltinModel)
+	if b.CodeTerm != codeV38 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v38" {
+		t.Errorf("default CodeTerm %d, model %q, want %d and builtin:coverage-v38", b.CodeTerm, b.Model(), codeV38)
 	}
-	b.CodeTerm = codeRuns | codeOnly | codeWord | codeNew
-	if got, want := b.Model(), BuiltinModel+"-codeterm15"; got != want {
+	b.CodeTerm = 0
+	if b.Model() != V37Model {
+		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
+	}
+	b.CodeTerm = codeRuns
+	if got, want := b.Model(), BuiltinModel+"-codeterm1"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
+}
+
+// codeIf is CodeTerm as the named model switching on gives it: v38's
+// bits or none.
+func codeIf(on bool) int {
+	if on {
+		return codeV38
+	}
+	return 0
 }
