@@ -57,7 +57,13 @@ func TestSplitLegCost(t *testing.T) {
 		noopt    string // its rare terms' branches only, with the filter
 		bare     string // its rare terms' branches only, no filter
 	}
-	var qs []split
+	// Each question's terms weighed for the caller, once.
+	type weighed struct {
+		qt     queryTerms
+		n      int
+		filter string
+	}
+	var ws []weighed
 	for _, text := range texts {
 		qterms := ix.an.Terms(text)
 		if len(qterms) == 0 {
@@ -67,15 +73,19 @@ func TestSplitLegCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		filter := filterQuery(f, !v.s.all)
+		ws = append(ws, weighed{qt, v.s.n, filterQuery(f, !v.s.all)})
+	}
+	var qs []split
+	for _, w := range ws {
+		qt, filter := w.qt, w.filter
 		s := split{whole: textQuery(qt.terms, filter, qt.weights)}
-		if common := ix.rare.split(qt.vdf, qt.mass, v.s.n); common != nil {
-			s.query, s.split = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter), true
-			s.nofilter = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, "")
+		if common := ix.rare.split(qt.vdf, qt.mass, w.n); common != nil {
+			s.query, s.split = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, w.n, common, filter), true
+			s.nofilter = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, w.n, common, "")
 			un := ix.rare
 			un.Unscored = true
-			s.noopt = un.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter)
-			s.bare = un.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, "")
+			s.noopt = un.query(qt.terms, qt.weights, qt.mass, qt.vdf, w.n, common, filter)
+			s.bare = un.query(qt.terms, qt.weights, qt.mass, qt.vdf, w.n, common, "")
 		} else {
 			s.query, s.nofilter, s.noopt = s.whole, textQuery(qt.terms, "", qt.weights), s.whole
 			s.bare = s.nofilter
@@ -136,20 +146,11 @@ func TestSplitLegCost(t *testing.T) {
 	// measured as SearchText sends its query.
 	for _, r := range parseRareRules(t, "ASSAY_LEG_RULES", os.Getenv("ASSAY_LEG_RULES")) {
 		var rq []string
-		for _, text := range texts {
-			qterms := ix.an.Terms(text)
-			if len(qterms) == 0 {
-				continue
-			}
-			qt, v, err := ix.weigh(ctx, qterms, groups)
-			if err != nil {
-				t.Fatal(err)
-			}
-			filter := filterQuery(f, !v.s.all)
-			if common := r.split(qt.vdf, qt.mass, v.s.n); common != nil {
-				rq = append(rq, r.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter))
+		for _, w := range ws {
+			if common := r.split(w.qt.vdf, w.qt.mass, w.n); common != nil {
+				rq = append(rq, r.query(w.qt.terms, w.qt.weights, w.qt.mass, w.qt.vdf, w.n, common, w.filter))
 			} else {
-				rq = append(rq, textQuery(qt.terms, filter, qt.weights))
+				rq = append(rq, textQuery(w.qt.terms, w.filter, w.qt.weights))
 			}
 		}
 		i := 0
