@@ -117,6 +117,9 @@ func RareQuery(terms []string, common, scored, kept []bool) string {
 // DefaultRareOpt is the shipped rule's OptShare and OptKeep.
 var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.OptKeep
 
+// DefaultRareMassShare is the shipped rule's MassShare.
+var DefaultRareMassShare = defaultRare.MassShare
+
 // SetPostingsScorer sets the scorer of Holdings' postings reads ("": the
 // engine's default) and returns the previous one.
 func SetPostingsScorer(s string) string {

@@ -42,26 +42,7 @@ func TestRareRuleAgreement(t *testing.T) {
 	if spec == "" {
 		spec = "0.05:0.5:4:1000:1 0.05:0.5:4:1000:2"
 	}
-	for _, f := range strings.Fields(spec) {
-		r := rareRule{On: true}
-		f, r.Unscored = strings.CutSuffix(f, ":u") // the common terms left out of the query
-		if i := strings.Index(f, ":k"); i >= 0 {   // with :o, the heaviest common terms' clauses kept on the other branches
-			if _, err := fmt.Sscan(f[i+2:], &r.OptKeep); err != nil {
-				t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
-			}
-			f = f[:i]
-		}
-		if i := strings.Index(f, ":o"); i >= 0 { // optional clauses on the rarest branches only
-			if _, err := fmt.Sscan(f[i+2:], &r.OptShare); err != nil {
-				t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
-			}
-			f = f[:i]
-		}
-		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
-			t.Fatalf("ASSAY_RARE_RULES %q: %v", f, err)
-		}
-		rules = append(rules, r)
-	}
+	rules = append(rules, parseRareRules(t, "ASSAY_RARE_RULES", spec)...)
 	all := scaleGroups()
 	callers := map[string][]string{"all": all, "public": {"public"}, "team-07": {"team-07"}}
 	names := []string{"all", "public", "team-07"}
@@ -309,4 +290,34 @@ func TestRareRuleWork(t *testing.T) {
 				c.name, r, n, float64(sumReads[ri])/float64(max(n, 1)), sumMS[ri]/float64(max(n, 1)))
 		}
 	}
+}
+
+// parseRareRules reads split rules, space-separated, each
+// dfShare:massShare:minTerms:minDF:deeper[:oSHARE[:kN]][:u] (oSHARE, kN:
+// rareRule.OptShare, OptKeep; u: common terms left out); env names the
+// setting in errors.
+func parseRareRules(t *testing.T, env, spec string) []rareRule {
+	t.Helper()
+	var rules []rareRule
+	for _, f := range strings.Fields(spec) {
+		r := rareRule{On: true}
+		f, r.Unscored = strings.CutSuffix(f, ":u") // the common terms left out of the query
+		if i := strings.Index(f, ":k"); i >= 0 {   // with :o, the heaviest common terms' clauses kept on the other branches
+			if _, err := fmt.Sscan(f[i+2:], &r.OptKeep); err != nil {
+				t.Fatalf("%s %q: %v", env, f, err)
+			}
+			f = f[:i]
+		}
+		if i := strings.Index(f, ":o"); i >= 0 { // optional clauses on the rarest branches only
+			if _, err := fmt.Sscan(f[i+2:], &r.OptShare); err != nil {
+				t.Fatalf("%s %q: %v", env, f, err)
+			}
+			f = f[:i]
+		}
+		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
+			t.Fatalf("%s %q: %v", env, f, err)
+		}
+		rules = append(rules, r)
+	}
+	return rules
 }
