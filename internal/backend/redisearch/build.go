@@ -90,6 +90,9 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 		}
 	}
 	groupChunks := vectorGroups(&m, chunks)
+	if len(m.VectorGroupsFlat) == 0 {
+		m.SchemaVersion = noFlatSchema // a reader of version 5 reads it (see SchemaVersion)
+	}
 
 	old := 0
 	if v, err := rdb.Get(ctx, currentKey(name)).Int(); err == nil {

@@ -68,8 +68,17 @@ import (
 // 24) change no version; the manifest records the ones a report needs.
 // Version 5 stores HNSW vectors as BFLOAT16 (the manifest's vector_type);
 // this assay still reads version 4, whose vectors are FLOAT32, and
-// refuses anything older.
-const SchemaVersion = 5
+// refuses anything older. Version 6 gives small vector groups a FLAT
+// index (the manifest's vector_groups_flat, build.go's flatGroupMax),
+// which refuses EF_RUNTIME: a reader of version 5 would send it one and
+// fail every vector search of a caller whose groups all have an index of
+// their own. A build writes 6 only when it lists a FLAT group, and
+// noFlatSchema otherwise, an index such a reader reads as its own.
+const SchemaVersion = 6
+
+// noFlatSchema is the schema version of a build without FLAT vector
+// groups (see SchemaVersion).
+const noFlatSchema = 5
 
 // oldestSchema is the oldest schema version Open still reads.
 const oldestSchema = 4

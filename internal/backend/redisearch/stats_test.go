@@ -148,7 +148,7 @@ func TestOpenRefusesAnOlderSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf(`"schema_version":%d`, redisearch.SchemaVersion)
+	want := fmt.Sprintf(`"schema_version":%d`, m.SchemaVersion)
 	if !strings.Contains(raw, want) {
 		t.Fatalf("manifest %s lacks %s", raw, want)
 	}
@@ -192,7 +192,7 @@ func TestOpenReadsSchema4FLOAT32(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw = strings.Replace(raw, fmt.Sprintf(`"schema_version":%d`, redisearch.SchemaVersion), `"schema_version":4`, 1)
+			raw = strings.Replace(raw, fmt.Sprintf(`"schema_version":%d`, m.SchemaVersion), `"schema_version":4`, 1)
 			raw = strings.Replace(raw, `,"vector_type":"FLOAT32"`, "", 1)
 			if strings.Contains(raw, "vector_type") || !strings.Contains(raw, `"schema_version":4`) {
 				t.Fatalf("manifest not made schema 4: %s", raw)

@@ -69,6 +69,12 @@ func TestVectorGroupGraphs(t *testing.T) {
 		if !slices.Equal(ix.m.VectorGroupsFlat, fc.flat) {
 			t.Fatalf("flatGroupMax %d: FLAT vector groups %q, want %q", fc.max, ix.m.VectorGroupsFlat, fc.flat)
 		}
+		// rv35: a reader of schema 5 sends every group's index EF_RUNTIME,
+		// which a FLAT index refuses: an index with a FLAT group is schema
+		// 6, which such a reader refuses to open; one without stays 5.
+		if want := map[bool]int{false: 5, true: 6}[len(fc.flat) > 0]; ix.m.SchemaVersion != want {
+			t.Errorf("flatGroupMax %d: schema version %d, want %d", fc.max, ix.m.SchemaVersion, want)
+		}
 		uses := func(index string) int {
 			info, err := rdb.FTInfo(ctx, index).Result()
 			if err != nil {
