@@ -50,6 +50,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh33.jsonl", "testdata/eval/hollin-fresh33-facts.jsonl"}, // make eval-fresh33
 	{"testdata/eval/hollin-fresh34.jsonl", "testdata/eval/hollin-fresh34-facts.jsonl"}, // make eval-fresh34
 	{"testdata/eval/hollin-fresh35.jsonl", "testdata/eval/hollin-fresh35-facts.jsonl"}, // make eval-fresh35
+	{"testdata/eval/hollin-fresh36.jsonl", "testdata/eval/hollin-fresh36-facts.jsonl"}, // make eval-fresh36
 }
 
 const repoRoot = "../.."
