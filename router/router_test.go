@@ -153,7 +153,7 @@ func TestBuiltinGenerateSelected(t *testing.T) {
 // TestBuiltinGenerateModelsText pins the message loop.generator and
 // generate.NewExtractiveModel give for an unknown id.
 func TestBuiltinGenerateModelsText(t *testing.T) {
-	want := "builtin:extractive-v33 (the default), builtin:extractive-v32, builtin:extractive-v31, builtin:extractive-v30, builtin:extractive-v29, builtin:extractive-v28, builtin:extractive-v27, builtin:extractive-v26, builtin:extractive-v25, builtin:extractive-v24, builtin:extractive-v23, builtin:extractive-v22, builtin:extractive-v21, builtin:extractive-v20, builtin:extractive-v19, builtin:extractive-v18, builtin:extractive-v17, builtin:extractive-v16, builtin:extractive-v15, builtin:extractive-v14, builtin:extractive-v13, builtin:extractive-v12, builtin:extractive-v11, builtin:extractive-v10, builtin:extractive-v9, builtin:extractive-v8 or builtin:extractive-v7"
+	want := "builtin:extractive-v34 (the default), builtin:extractive-v33, builtin:extractive-v32, builtin:extractive-v31, builtin:extractive-v30, builtin:extractive-v29, builtin:extractive-v28, builtin:extractive-v27, builtin:extractive-v26, builtin:extractive-v25, builtin:extractive-v24, builtin:extractive-v23, builtin:extractive-v22, builtin:extractive-v21, builtin:extractive-v20, builtin:extractive-v19, builtin:extractive-v18, builtin:extractive-v17, builtin:extractive-v16, builtin:extractive-v15, builtin:extractive-v14, builtin:extractive-v13, builtin:extractive-v12, builtin:extractive-v11, builtin:extractive-v10, builtin:extractive-v9, builtin:extractive-v8 or builtin:extractive-v7"
 	if got := BuiltinGenerateModelsText(" (the default)"); got != want {
 		t.Errorf("BuiltinGenerateModelsText = %q, want %q", got, want)
 	}

@@ -56,7 +56,7 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV32(an), NewExtractiveV33(an)}
+	gens := []*Extractive{NewExtractiveV33(an), NewExtractiveV34(an)}
 	var why []string
 	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {

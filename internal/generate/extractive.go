@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV33Model = router.BuiltinGenerateModelV33
 	ExtractiveV32Model = router.BuiltinGenerateModelV32
 	ExtractiveV31Model = router.BuiltinGenerateModelV31
 	ExtractiveV30Model = router.BuiltinGenerateModelV30
@@ -360,7 +361,13 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v33 (ExtractiveModel) cites another page for a word it adds (rule 3's
+// v34 (ExtractiveModel) reads a place the way v33 does but for one
+// reached by "from" or "to": a common word there is where something moves
+// from or to, or a verb ("We aim to repair ...", "deducted from the
+// repair price", "jars from batch B-2291"), and is a place only when it
+// is named (a capitalised word) or an address. See namedPlaces.
+//
+// v33 (ExtractiveV33Model) cites another page for a word it adds (rule 3's
 // "adds") only when the added sentence holds two content words of the
 // question, or one its page's title holds too, or (for a question
 // expecting a type other than yes/no) an expression of the expected type
@@ -518,7 +525,9 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 33 (ExtractiveModel), 32 (ExtractiveV32Model, without
+	// Version is 34 (ExtractiveModel), 33 (ExtractiveV33Model, without
+	// v34's reading of a place reached by "from" or "to": see
+	// namedPlaces), 32 (ExtractiveV32Model, without
 	// v33's gate on a page cited for a word it adds: see addsEnough), 31
 	// (ExtractiveV31Model, without v32's tie rule), 30 (ExtractiveV30Model, without
 	// v31's elaborating gate: see the rule marked v31), 29 (ExtractiveV29Model, without
@@ -554,10 +563,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV33(an)
+	return NewExtractiveV34(an)
 }
 
-// NewExtractiveV33 returns version 33 (ExtractiveModel).
+// NewExtractiveV34 returns version 34 (ExtractiveModel).
+func NewExtractiveV34(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV33(an)
+	g.Version = 34
+	return g
+}
+
+// NewExtractiveV33 returns version 33 (ExtractiveV33Model).
 func NewExtractiveV33(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV32(an)
 	g.Version = 33
@@ -750,6 +766,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV33Model:
+		return NewExtractiveV33(an), nil
 	case ExtractiveV32Model:
 		return NewExtractiveV32(an), nil
 	case ExtractiveV31Model:
@@ -873,6 +891,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV31Model
 	case g.Version == 32:
 		return ExtractiveV32Model
+	case g.Version == 33:
+		return ExtractiveV33Model
 	}
 	return ExtractiveModel
 }
@@ -2549,6 +2569,9 @@ func (g *Extractive) typedNear(sents []sentence, pos int, t answertype.Question)
 // number" names no model number).
 func (g *Extractive) holds(t answertype.Question, text string) bool {
 	found := t.Find(text)
+	if g.Version >= 34 && t.Type == answertype.Place {
+		found = namedPlaces(text, found)
+	}
 	if g.Version < 12 || t.Type != answertype.Name || !slices.ContainsFunc(t.Frame, func(w string) bool { return codeFrame[w] }) {
 		return len(found) > 0
 	}
