@@ -100,23 +100,32 @@ func TestGeneralSearchesOnlyNamedWords(t *testing.T) {
 			lex.add(an, []string{"public"}, o)
 		}
 		req := Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}
-		var plain, paired int
-		judge := func(corpus Corpus) Result {
-			b := NewBuiltin(an, corpus)
-			b.Rewriter = NewRewriter(an, lex)
-			return assessChecked(t, b, req)
-		}
-		want := judge(pairedLexicon{lex, &plain, true})
-		got := judge(pairedLexicon{lex, &paired, false})
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: with pairs %+v, searching every word %+v", c.name, got, want)
-		}
-		if plain == 0 {
-			t.Errorf("%s: searching every word made no search: the case does not test the pairs", c.name)
-		}
-		if (paired > 0) != c.searched {
-			t.Errorf("%s: %d searches with pairs (%d without), want searched %v", c.name, paired, plain, c.searched)
-		}
+		checkPairedSearches(t, c.name, an, lex, req, c.searched)
+	}
+}
+
+// checkPairedSearches judges req over lex with the asker's name pairs
+// and over lex keeping none (every word searched, for every chunk naming
+// no code): the results must be equal, the latter must search, and the
+// former search exactly when searched says.
+func checkPairedSearches(t *testing.T, name string, an *terms.Analyzer, lex *lexicon, req Request, searched bool) {
+	t.Helper()
+	var plain, paired int
+	judge := func(corpus Corpus) Result {
+		b := NewBuiltin(an, corpus)
+		b.Rewriter = NewRewriter(an, lex)
+		return assessChecked(t, b, req)
+	}
+	want := judge(pairedLexicon{lex, &plain, true})
+	got := judge(pairedLexicon{lex, &paired, false})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: with pairs %+v, searching every word %+v", name, got, want)
+	}
+	if plain == 0 {
+		t.Errorf("%s: searching every word made no search: the case tests nothing", name)
+	}
+	if (paired > 0) != searched {
+		t.Errorf("%s: %d searches with pairs (%d without), want searched %v", name, paired, plain, searched)
 	}
 }
 
@@ -153,22 +162,6 @@ func TestGeneralSearchesOnlyCreditable(t *testing.T) {
 			lex.add(an, []string{"public"}, o)
 		}
 		req := Request{Question: c.q, Query: c.q, Evidence: []Evidence{reg}, Groups: []string{"public"}}
-		var plain, paired int
-		judge := func(corpus Corpus) Result {
-			b := NewBuiltin(an, corpus)
-			b.Rewriter = NewRewriter(an, lex)
-			return assessChecked(t, b, req)
-		}
-		want := judge(pairedLexicon{lex, &plain, true})
-		got := judge(pairedLexicon{lex, &paired, false})
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: with pairs %+v, searching for every chunk naming no code %+v", c.name, got, want)
-		}
-		if plain == 0 {
-			t.Errorf("%s: searching every word made no search: the case tests nothing", c.name)
-		}
-		if (paired > 0) != c.searched {
-			t.Errorf("%s: %d searches with pairs (%d without), want searched %v", c.name, paired, plain, c.searched)
-		}
+		checkPairedSearches(t, c.name, an, lex, req, c.searched)
 	}
 }
