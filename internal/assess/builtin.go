@@ -1232,7 +1232,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	var general map[string]bool
 	if b.General {
-		gc, err := b.generalClass(ctx, vocab, req.Filters, qterms, ents, owns)
+		gc, err := b.generalClass(ctx, vocab, req.Filters, qterms, ents, owns, names, covers)
 		if err != nil {
 			return Result{}, fmt.Errorf("reading product classes: %w", err)
 		}

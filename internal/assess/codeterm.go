@@ -91,3 +91,41 @@ func (b *Builtin) generalHave(have, class map[string]bool, r *reading, covers fu
 	}
 	return b.withGeneral(have, class)
 }
+
+// A chunk's credit by v28's general reading (creditOf), whatever
+// generalClass answers.
+const (
+	creditNone    = iota // no answer adds a class noun to it
+	creditFree           // a class noun it lacks is added, with no condition
+	creditChecked        // added when codeOnly's condition holds
+)
+
+// creditOf tells how generalHave could credit a class noun to have (a
+// chunk's mentions with its product names, as the judgement reads it),
+// for any answer of generalClass: never to a page naming a code
+// (withGeneral); and, under codeOnly's condition, never when have does
+// not cover a known question term that is no entity's and that no
+// answer can hold — every class noun generalClass returns is a term
+// named reports (one some visible chunk writes in a product's name), so
+// such a term is checked, and refuses, whatever the answer. Then no
+// search for have's sake can change its judgement, and generalClass
+// makes none (v38 reads many more pages as naming no code, and a page
+// stating a number is under the condition; round 36,
+// docs/log/round-36-p36-name.md).
+func (b *Builtin) creditOf(have map[string]bool, qterms []weighted, ents []Entity, covers func(map[string]bool, string) bool, named func(term string) bool) int {
+	if b.holdsCode(have) {
+		return creditNone
+	}
+	if b.CodeTerm&codeOnly == 0 || b.CodeTerm&codeNew != 0 && !holdsCodeTerm(have) {
+		return creditFree
+	}
+	for _, q := range qterms {
+		if !q.known || entityTerm(ents, q.term) || named(q.term) {
+			continue
+		}
+		if !covers(have, q.term) {
+			return creditNone
+		}
+	}
+	return creditChecked
+}

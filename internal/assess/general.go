@@ -40,20 +40,13 @@ const V28Model = "builtin:coverage-v28"
 // generalClass returns the known, non-entity question terms some visible
 // product name holds (read from the asker's visible chunks holding each
 // term, see classNames), of those that a retrieved chunk naming no code
-// lacks; nil when vocab cannot read chunks or every retrieved chunk names
-// a code.
-func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, owns []map[string]bool) (map[string]bool, error) {
+// lacks and could be credited (creditable); nil when vocab cannot read
+// chunks or no retrieved chunk could be credited. names are the product
+// names the judgement adds to each chunk (withNames), covers its coverage
+// test: generalHave reads a chunk with both.
+func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Filters, qterms []weighted, ents []Entity, owns []map[string]bool, names map[string]map[string]bool, covers func(map[string]bool, string) bool) (map[string]bool, error) {
 	nv, ok := vocab.(NamingVocabulary)
 	if !ok {
-		return nil, nil
-	}
-	var general []map[string]bool
-	for _, h := range owns {
-		if !b.holdsCode(h) { // codeterm.go
-			general = append(general, h)
-		}
-	}
-	if len(general) == 0 {
 		return nil, nil
 	}
 	// With the asker's name pairs known, a word no visible chunk writes in
@@ -61,6 +54,31 @@ func (b *Builtin) generalClass(ctx context.Context, vocab Vocabulary, f wire.Fil
 	// it in a product's name (inProductName reads the pairs names.In reads,
 	// the pairs the table keeps).
 	pairs, paired := namePairs(nv)
+	// Only a chunk some answer could credit is searched for (creditOf):
+	// with a chunk under codeOnly's condition, every chunk naming no code,
+	// as before (a class noun such a chunk holds counts towards its
+	// condition's word only when it is no class noun); else the chunks
+	// credited without a condition.
+	var general, free []map[string]bool
+	checked := false
+	for _, h := range owns {
+		if b.holdsCode(h) { // codeterm.go
+			continue
+		}
+		general = append(general, h)
+		switch b.creditOf(withNames(h, names), qterms, ents, covers, func(t string) bool { return !paired || pairs.Word(t) }) {
+		case creditFree:
+			free = append(free, h)
+		case creditChecked:
+			checked = true
+		}
+	}
+	if !checked {
+		general = free
+	}
+	if len(general) == 0 {
+		return nil, nil
+	}
 	var out map[string]bool
 	for _, q := range qterms {
 		texts, err := lackedNaming(ctx, nv, f, q, ents, general, func(int) bool { return !paired || pairs.Word(q.term) })

@@ -100,22 +100,68 @@ func TestGeneralSearchesOnlyNamedWords(t *testing.T) {
 			lex.add(an, []string{"public"}, o)
 		}
 		req := Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}
-		var plain, paired int
-		judge := func(corpus Corpus) Result {
-			b := NewBuiltin(an, corpus)
-			b.Rewriter = NewRewriter(an, lex)
-			return assessChecked(t, b, req)
+		checkPairedSearches(t, c.name, an, lex, req, c.searched)
+	}
+}
+
+// checkPairedSearches judges req over lex with the asker's name pairs
+// and over lex keeping none (every word searched, for every chunk naming
+// no code): the results must be equal, the latter must search, and the
+// former search exactly when searched says.
+func checkPairedSearches(t *testing.T, name string, an *terms.Analyzer, lex *lexicon, req Request, searched bool) {
+	t.Helper()
+	var plain, paired int
+	judge := func(corpus Corpus) Result {
+		b := NewBuiltin(an, corpus)
+		b.Rewriter = NewRewriter(an, lex)
+		return assessChecked(t, b, req)
+	}
+	want := judge(pairedLexicon{lex, &plain, true})
+	got := judge(pairedLexicon{lex, &paired, false})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: with pairs %+v, searching every word %+v", name, got, want)
+	}
+	if plain == 0 {
+		t.Errorf("%s: searching every word made no search: the case tests nothing", name)
+	}
+	if (paired > 0) != searched {
+		t.Errorf("%s: %d searches with pairs (%d without), want searched %v", name, paired, plain, searched)
+	}
+}
+
+// TestGeneralSearchesOnlyCreditable: v38's general reading searches a
+// word only for a retrieved chunk some answer could credit, and decides
+// as it does searching for every chunk naming no code. The registration
+// page states a period ("within 28 days"), so v38 reads it as naming no
+// code and puts codeOnly's condition on its credit: asked about a
+// toaster "from the shop", a word the page lacks and no visible product
+// name holds, no answer can credit "toaster" to it, and nothing is
+// searched; asked without "shop", the condition may hold and the word is
+// searched. A name written only in a page the asker may not see changes
+// neither the decision nor whether a search is made: that page's pairs
+// are not the asker's.
+func TestGeneralSearchesOnlyCreditable(t *testing.T) {
+	reg := Evidence{ChunkID: "reg#0", Title: "Registering your appliance", Text: "Register your appliance online within 28 days to get recall alerts and faster warranty claims."}
+	for _, c := range []struct {
+		name     string
+		q        string
+		acl      string // of the page writing "Z20 Smart Toaster"; "" for none
+		searched bool
+	}{
+		{"condition may hold", "Why should I register my toaster?", "public", true},
+		{"a word the page lacks", "Why should I register my toaster from the shop?", "public", false},
+		{"name seen by staff only", "Why should I register my toaster?", "staff", false},
+		{"no name page", "Why should I register my toaster?", "", false},
+	} {
+		an := terms.New()
+		lex := newLexicon(an, reg.Title+"\n"+reg.Text)
+		if c.acl != "" {
+			lex.add(an, []string{c.acl}, generalName)
 		}
-		want := judge(pairedLexicon{lex, &plain, true})
-		got := judge(pairedLexicon{lex, &paired, false})
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: with pairs %+v, searching every word %+v", c.name, got, want)
+		for _, o := range []string{"Orders\nWe list your orders.", "Toast\nA toaster browns bread.", "Shop\nOur shop opens at nine."} {
+			lex.add(an, []string{"public"}, o)
 		}
-		if plain == 0 {
-			t.Errorf("%s: searching every word made no search: the case does not test the pairs", c.name)
-		}
-		if (paired > 0) != c.searched {
-			t.Errorf("%s: %d searches with pairs (%d without), want searched %v", c.name, paired, plain, c.searched)
-		}
+		req := Request{Question: c.q, Query: c.q, Evidence: []Evidence{reg}, Groups: []string{"public"}}
+		checkPairedSearches(t, c.name, an, lex, req, c.searched)
 	}
 }

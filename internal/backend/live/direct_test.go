@@ -69,22 +69,7 @@ func TestDirectAssessorIsTheWorkers(t *testing.T) {
 			if len(groups) == 0 {
 				groups = []string{"public"}
 			}
-			res, err := d.Retriever.Search(ctx, retrieval.Request{Query: q.Question, Groups: groups, K: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := make([]string, len(res.Hits))
-			for i, h := range res.Hits {
-				ids[i] = h.ChunkID
-			}
-			chunks, err := d.Index.Chunks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req := assess.Request{Question: q.Question, Query: q.Question, Groups: groups, K: 5}
-			for i, c := range chunks {
-				req.Evidence = append(req.Evidence, assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text, Score: res.Hits[i].Score})
-			}
+			req := searchedRequest(t, d, q.Question, groups, 5)
 			want, err := worker.Assess(ctx, req)
 			if err != nil {
 				t.Fatal(err)

@@ -83,7 +83,7 @@ func BenchmarkLoop(b *testing.B) {
 	}
 }
 
-func loadQuestions(b *testing.B, file string) []string {
+func loadQuestions(b testing.TB, file string) []string {
 	f, err := os.Open(file)
 	if err != nil {
 		b.Fatal(err)
