@@ -266,6 +266,9 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 		if sent += len(level); sent > maxHoldingCounts {
 			return nil, nil, nil
 		}
+		if foresee && sent+above(c.sample, bits.OnesCount64(level[0]), maxHoldingCounts-sent) > maxHoldingCounts {
+			return nil, nil, nil
+		}
 		// Colex order (a set's highest term first): the sets of the first
 		// terms are checked before any set holding a later one, so the
 		// held ones found so far bound the next level from below as early
