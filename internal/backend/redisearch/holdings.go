@@ -364,7 +364,7 @@ func above(masks []uint64, k, limit int) int {
 		if bits.OnesCount64(m) <= k {
 			continue
 		}
-		// Every subset of m, largest first, keeping those of more than k terms.
+		// Every subset of m (in decreasing order), keeping those of more than k terms.
 		for s := m; s != 0; s = (s - 1) & m {
 			if bits.OnesCount64(s) > k && !seen[s] {
 				seen[s] = true
