@@ -35,33 +35,12 @@ func TestHoldingsFormsOnBuilt(t *testing.T) {
 	addr, name, path, every := measureEnv(t, "HFORM", "LISTS", 1)
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
-	type list struct {
-		Terms  []string
-		Filter *backend.Filter
-	}
-	var lists []list
-	seen := map[string]bool{}
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for i := 0; sc.Scan(); i++ {
-		var l list
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(l)
-		if seen[string(b)] || l.Filter == nil {
-			continue
-		}
-		seen[string(b)] = true
+	var lists []heldList
+	for i, l := range heldLists(t, path) {
 		if i%every == 0 {
 			lists = append(lists, l)
 		}
 	}
-	fh.Close()
 	rec := &argsRecorder{}
 	ix.rdb.AddHook(rec)
 	type sent struct {
