@@ -181,3 +181,8 @@ func SetContentSortable(on bool) bool { return swap(&contentSortable, on) }
 func SetFlatGroupMax(n int) int {
 	return swap(&flatGroupMax, n)
 }
+
+// SetForesee sets whether Holdings stops its checks once the sets its
+// known chunks hold take it past maxHoldingCounts, and returns the
+// previous setting.
+func SetForesee(on bool) bool { return swap(&foresee, on) }
