@@ -152,7 +152,14 @@ func TestGeneralSearchesOnlyCreditable(t *testing.T) {
 		{"a word the page lacks", "Why should I register my toaster from the shop?", "public", false},
 		{"name seen by staff only", "Why should I register my toaster?", "staff", false},
 		{"no name page", "Why should I register my toaster?", "", false},
+		// With no number the page is credited with no condition (codeNew):
+		// the word it lacks does not stop the search (rv36).
+		{"no number, a word the page lacks", "Why should I register my toaster from the shop?", "public", true},
 	} {
+		reg := reg
+		if strings.HasPrefix(c.name, "no number") {
+			reg.Text = "Register your appliance online to get recall alerts and faster warranty claims."
+		}
 		an := terms.New()
 		lex := newLexicon(an, reg.Title+"\n"+reg.Text)
 		if c.acl != "" {

@@ -14,7 +14,8 @@ var rePrepWord = regexp.MustCompile(`(?i)\b(at|in|on|from|to|into|inside|under|b
 
 // namedPlaces is found, the place expressions answertype finds in text,
 // less those v34 does not read as a place (holds, for a question asking
-// where): a common word (not capitalised) that the text reaches only by
+// where): a common word (in lower case: a word of a script with no
+// capitals, "東京", is no such word) that the text reaches only by
 // "from" or "to" (an address, which the place finder finds whole, is
 // never such a word). There it is where something moves from
 // or to, or no place at all: a verb ("We aim to repair and return an
@@ -35,6 +36,6 @@ func namedPlaces(text string, found []string) []string {
 	}
 	return slices.DeleteFunc(slices.Clone(found), func(f string) bool {
 		rs := []rune(f)
-		return len(rs) > 0 && !unicode.IsUpper(rs[0]) && moved[f] && !placed[f]
+		return len(rs) > 0 && unicode.IsLower(rs[0]) && moved[f] && !placed[f]
 	})
 }

@@ -58,7 +58,12 @@ func TestForeseeChangesNoAnswer(t *testing.T) {
 	// would answer every check): the rest learned from the checks.
 	defer redisearch.SetSampleRows(redisearch.SetSampleRows(8))
 	spared, stopped, answered := 0, 0, 0
-	for _, seed := range []uint64{3, 11} {
+	// Five corpora, not two: which chunks the sample and the checks find
+	// first varies from run to run (each run builds a fresh index), and
+	// with it whether foresee stops a list early; with seeds 3 and 11
+	// alone it spared nothing in 3 of 11 runs (round 36, rv36), each of
+	// the five spared in 1 to 6 of 6.
+	for _, seed := range []uint64{3, 11, 5, 7, 13} {
 		chunks := wordyCorpus(seed, 300, words)
 		ix := buildOpen(t, rdb, redistest.Name("heldforesee"), chunks, redisearch.BuildOptions{})
 		r := rand.New(rand.NewPCG(seed, 13))
