@@ -361,17 +361,34 @@ func (v Vocabulary) exists(ctx context.Context, terms []string, set, rare, surel
 func above(masks []uint64, k, limit int) int {
 	seen := map[uint64]bool{}
 	for _, m := range masks {
-		if bits.OnesCount64(m) <= k {
+		p := bits.OnesCount64(m)
+		if p <= k {
 			continue
 		}
-		// Every subset of m (in decreasing order), keeping those of more than k terms.
-		for s := m; s != 0; s = (s - 1) & m {
-			if bits.OnesCount64(s) > k && !seen[s] {
+		// The sets of more than k of m's terms are m less fewer than p-k
+		// of them: enumerate those drops, not every subset of m (2^p
+		// with up to backend.MaxHeld terms), stopping past limit.
+		var terms []uint64
+		for r := m; r != 0; r &= r - 1 {
+			terms = append(terms, r&-r)
+		}
+		var drop func(s uint64, from, left int) bool
+		drop = func(s uint64, from, left int) bool {
+			if !seen[s] {
 				seen[s] = true
 				if len(seen) > limit {
-					return len(seen)
+					return true
 				}
 			}
+			for i := from; left > 0 && i < len(terms); i++ {
+				if drop(s&^terms[i], i+1, left-1) {
+					return true
+				}
+			}
+			return false
+		}
+		if drop(m, 0, p-k-1) {
+			break
 		}
 	}
 	return len(seen)
