@@ -104,7 +104,9 @@ var maxCommonPostings = 1 << 16
 // It returns nil and no error when it cannot tell: more than
 // backend.MaxHeld terms, or more than maxHoldingCounts combinations held
 // together (the assessor then assumes a chunk that would suffice may
-// exist). When Redis does not answer, or answers a read in part, it
+// exist). The rare terms' read (one FT.AGGREGATE) is sent after the
+// common terms' checks, so one that cannot tell does not send it
+// (rareLast). When Redis does not answer, or answers a read in part, it
 // returns the error (typed by redisErr): never a partial answer, and
 // never "not held" for a set it could not check.
 func (v Vocabulary) Holdings(ctx context.Context, terms []string, f *backend.Filter) (map[uint64]int, error) {
