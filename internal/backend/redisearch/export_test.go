@@ -186,3 +186,7 @@ func SetFlatGroupMax(n int) int {
 // known chunks hold take it past maxHoldingCounts, and returns the
 // previous setting.
 func SetForesee(on bool) bool { return swap(&foresee, on) }
+
+// SetRareLast sets whether Holdings reads the rare terms' chunks after
+// the common terms' checks, and returns the previous setting.
+func SetRareLast(on bool) bool { return swap(&rareLast, on) }

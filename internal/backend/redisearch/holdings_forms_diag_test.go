@@ -258,7 +258,7 @@ func (r *argsRecorder) keep(cmd redis.Cmder) {
 // the same whole answer (Held.All) as the first.
 //
 //	ASSAY_HFORM_REDIS=host:port ASSAY_HFORM_NAME=index ASSAY_HFORM_LISTS=held.jsonl
-//	[ASSAY_HFORM_BATCHES="64 16 8 4 1", each BATCH[:maxPostings[:0 (foresee off)]]]
+//	[ASSAY_HFORM_BATCHES="64 16 8 4 1", each BATCH[:maxPostings[:0 (foresee off)[:0 (rareLast off)]]]]
 //	[ASSAY_HFORM_PROFILE=1: FT.PROFILE's time of the commands sent]
 func TestHoldingsBatchOnBuilt(t *testing.T) {
 	addr, name, path, _ := measureEnv(t, "HFORM", "LISTS", 1)
@@ -268,13 +268,16 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 	batches := []int{64, 16, 8, 4, 1}
 	var bounds []int    // maxPostings of each (BATCH:BOUND[:0, foresee off])
 	var foresees []bool // foresee of each
+	var lasts []bool    // rareLast of each
 	if s := os.Getenv("ASSAY_HFORM_BATCHES"); s != "" {
 		batches = nil
 		for f := range strings.FieldsSeq(s) {
 			var b int
 			bs, ps, _ := strings.Cut(f, ":")
 			ps, fs, _ := strings.Cut(ps, ":")
+			fs, ls, _ := strings.Cut(fs, ":")
 			foresees = append(foresees, fs != "0")
+			lasts = append(lasts, ls != "0")
 			if _, err := fmt.Sscan(bs, &b); err != nil || b < 1 {
 				t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
 			}
@@ -291,8 +294,10 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 	for len(bounds) < len(batches) {
 		bounds = append(bounds, maxPostings)
 		foresees = append(foresees, foresee)
+		lasts = append(lasts, rareLast)
 	}
 	defer func(old bool) { foresee = old }(foresee)
+	defer func(old bool) { rareLast = old }(rareLast)
 	defer func(old int) { maxPostings = old }(maxPostings)
 	defer func(old int) { checkBatch = old }(checkBatch)
 	rec := &argsRecorder{}
@@ -314,7 +319,7 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 		for k := range batches {
 			bi := (k + li) % len(batches) // rotated: no variant always first
 			b := batches[bi]
-			checkBatch, maxPostings, foresee = b, bounds[bi], foresees[bi]
+			checkBatch, maxPostings, foresee, rareLast = b, bounds[bi], foresees[bi], lasts[bi]
 			rec.on, rec.args, rec.pipes = true, nil, 0
 			h, err := v.OpenHoldings(ctx, l.Terms, l.Filter)
 			rec.on = false
@@ -352,12 +357,14 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 			}
 			if (first == nil) != (all == nil) || !slices.Equal(slices.Sorted(maps.Keys(first)), slices.Sorted(maps.Keys(all))) {
 				t.Errorf("list %d %v: variant 0 answers %v, variant %d %v", li, l.Terms, first, bi, all)
+			} else if bounds[bi] == bounds[0] && !maps.Equal(first, all) { // the same rare terms read: the same counts too
+				t.Errorf("list %d %v: variant 0 counts %v, variant %d %v", li, l.Terms, first, bi, all)
 			}
 		}
 	}
 	n := float64(len(lists))
 	for bi, b := range batches {
-		t.Logf("maxPostings %d, foresee %v, checkBatch %d: %.2f FT.AGGREGATE and %.2f round trips a list (%d lists); FT.PROFILE total %.3f ms a list; cannot tell where the first can: %d lists (retried at the first's bound: +%.2f FT.AGGREGATE, +%.3f ms a list); cannot tell %d lists (%d FT.AGGREGATE)", bounds[bi], foresees[bi], b, float64(calls[bi])/n, float64(rounds[bi])/n, len(lists), profiled[bi]/n, nilled[bi], float64(fallCalls[bi])/n, fallback[bi]/n, nils[bi], nilCalls[bi])
+		t.Logf("maxPostings %d, foresee %v, rareLast %v, checkBatch %d: %.2f FT.AGGREGATE and %.2f round trips a list (%d lists); FT.PROFILE total %.3f ms a list; cannot tell where the first can: %d lists (retried at the first's bound: +%.2f FT.AGGREGATE, +%.3f ms a list); cannot tell %d lists (%d FT.AGGREGATE)", bounds[bi], foresees[bi], lasts[bi], b, float64(calls[bi])/n, float64(rounds[bi])/n, len(lists), profiled[bi]/n, nilled[bi], float64(fallCalls[bi])/n, fallback[bi]/n, nils[bi], nilCalls[bi])
 	}
 }
 
