@@ -19,6 +19,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/live"
 	"github.com/assay-rag/assay/internal/eval"
 	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -76,7 +77,7 @@ func TestSearchCost(t *testing.T) {
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
 	defer rdb.Close()
-	redisCPU := schedstat(t, rdb)
+	redisCPU := redistest.MainThreadCPU(t, rdb)
 	self := func() time.Duration {
 		var ru syscall.Rusage
 		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -184,32 +185,4 @@ func commandStats(t *testing.T, rdb *redis.Client) (map[string][2]float64, int64
 		out[cmd] = v
 	}
 	return out, sent
-}
-
-// schedstat returns a reader of Redis's main-thread CPU time; the server
-// must run on this machine.
-func schedstat(t *testing.T, rdb *redis.Client) func() time.Duration {
-	t.Helper()
-	info, err := rdb.Info(context.Background(), "server").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := ""
-	for line := range strings.SplitSeq(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
-			pid = v
-		}
-	}
-	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
-	if _, err := os.Stat(stat); pid == "" || err != nil {
-		t.Fatalf("Redis's main thread: %q (%v)", stat, err)
-	}
-	return func() time.Duration {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _ := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
-		return time.Duration(n)
-	}
 }

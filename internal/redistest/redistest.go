@@ -149,3 +149,37 @@ func start(t testing.TB, bin string, args ...string) *Server {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// MainThreadCPU returns a reader of the CPU time of the Redis main
+// thread rdb talks to (/proc/PID/task/PID/schedstat, nanoseconds: unlike
+// a latency it does not grow when other work keeps the thread waiting
+// for a core). The server must run on this machine; the diagnostics and
+// benchmarks that time Redis's own work read it.
+func MainThreadCPU(t testing.TB, rdb *redis.Client) func() time.Duration {
+	t.Helper()
+	info, err := rdb.Info(context.Background(), "server").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := ""
+	for line := range strings.SplitSeq(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
+			pid = v
+		}
+	}
+	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
+	if _, err := os.Stat(stat); pid == "" || err != nil {
+		t.Fatalf("Redis's main thread: %q (%v): the server must run on this machine", stat, err)
+	}
+	return func() time.Duration {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(n)
+	}
+}

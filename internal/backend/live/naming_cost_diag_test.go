@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/names"
+	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
@@ -178,26 +178,7 @@ func searchedRequest(t testing.TB, d *Direct, question string, groups []string, 
 }
 
 // redisMainCPU returns a reader of the main-thread CPU time of the Redis
-// at addr (this machine's).
+// at addr (this machine's; redistest.MainThreadCPU).
 func redisMainCPU(t *testing.T, addr string) func() time.Duration {
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	info, err := rdb.Info(context.Background(), "server").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := ""
-	for line := range strings.SplitSeq(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
-			pid = v
-		}
-	}
-	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
-	return func() time.Duration {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _ := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
-		return time.Duration(n)
-	}
+	return redistest.MainThreadCPU(t, redis.NewClient(&redis.Options{Addr: addr}))
 }

@@ -5,13 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/percentile"
+	"github.com/assay-rag/assay/internal/redistest"
 )
 
 // TestLegReplyCost splits what the BM25 leg's candidates' read costs
@@ -112,35 +112,9 @@ func replyBytes(v any) int {
 	}
 }
 
-// schedstatReader returns a reader of Redis's main-thread CPU time
-// (/proc/PID/task/PID/schedstat, nanoseconds: unlike a latency it does
-// not grow when other work keeps the thread waiting for a core). The
-// server must run on this machine.
+// schedstatReader returns a reader of the CPU time of ix's Redis main
+// thread (redistest.MainThreadCPU).
 func schedstatReader(t testing.TB, ix *Index) func() time.Duration {
 	t.Helper()
-	info, err := ix.rdb.Info(context.Background(), "server").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := ""
-	for line := range strings.SplitSeq(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
-			pid = v
-		}
-	}
-	stat := "/proc/" + pid + "/task/" + pid + "/schedstat"
-	if _, err := os.Stat(stat); pid == "" || err != nil {
-		t.Fatalf("Redis's main thread: %q (%v): the server must run on this machine", stat, err)
-	}
-	return func() time.Duration {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return time.Duration(n)
-	}
+	return redistest.MainThreadCPU(t, ix.rdb)
 }
