@@ -1008,8 +1008,29 @@ var (
 	reYesNo     = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
 	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom (?-i:\p{Lu})\p{L}+)`)
 	reURL       = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
-	rePlace     = regexp.MustCompile(`(?:\b(?:at|in|on|from|to|into|inside|under|behind|beside|near|under|above|below|within) (?:the |a |an |your |our |its |their )?(\p{L}[\p{L}-]*))`)
+	rePlace     = regexp.MustCompile(`(?:\b(?:` + placePrepositions + `) ` + placeObject + `)`)
+	// rePrepPlace is rePlace in any case, its preposition captured too.
+	rePrepPlace = regexp.MustCompile(`(?i)\b(` + placePrepositions + `) ` + placeObject)
 )
+
+// placePrepositions are the prepositions the place finder reads a place
+// after; placeObject is the word one governs, past a determiner.
+const (
+	placePrepositions = `at|in|on|from|to|into|inside|under|behind|beside|near|above|below|within`
+	placeObject       = `(?:the |a |an |your |our |its |their )?(\p{L}[\p{L}-]*)`
+)
+
+// PlacePhrases returns, for each preposition the place finder reads a
+// place after ("on the base", "to Wakefield", "From batch"), in any
+// case, the preposition in lower case and the word it governs as
+// written.
+func PlacePhrases(text string) (preps, words []string) {
+	for _, m := range rePrepPlace.FindAllStringSubmatch(text, -1) {
+		preps = append(preps, strings.ToLower(m[1]))
+		words = append(words, m[2])
+	}
+	return preps, words
+}
 
 // imperativeVerbs open an instruction in support text. The list is
 // general English (no product's own verbs); a sentence that opens with

@@ -1,16 +1,11 @@
 package generate
 
 import (
-	"regexp"
 	"slices"
-	"strings"
 	"unicode"
-)
 
-// rePrepWord is a preposition and the word it governs, past a
-// determiner: where answertype's place finder reads a place ("on the
-// base", "at parts.hollin.example", "to Wakefield").
-var rePrepWord = regexp.MustCompile(`(?i)\b(at|in|on|from|to|into|inside|under|behind|beside|near|above|below|within) (?:the |a |an |your |our |its |their )?(\p{L}[\p{L}-]*)`)
+	"github.com/assay-rag/assay/internal/answertype"
+)
 
 // namedPlaces is found, the place expressions answertype finds in text,
 // less those v34 does not read as a place (holds, for a question asking
@@ -26,8 +21,9 @@ var rePrepWord = regexp.MustCompile(`(?i)\b(at|in|on|from|to|into|inside|under|b
 // place, as before.
 func namedPlaces(text string, found []string) []string {
 	moved, placed := map[string]bool{}, map[string]bool{}
-	for _, m := range rePrepWord.FindAllStringSubmatch(text, -1) {
-		prep, w := strings.ToLower(m[1]), m[2]
+	preps, words := answertype.PlacePhrases(text)
+	for i, prep := range preps {
+		w := words[i]
 		if prep == "from" || prep == "to" {
 			moved[w] = true
 		} else {
