@@ -51,6 +51,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh34.jsonl", "testdata/eval/hollin-fresh34-facts.jsonl"}, // make eval-fresh34
 	{"testdata/eval/hollin-fresh35.jsonl", "testdata/eval/hollin-fresh35-facts.jsonl"}, // make eval-fresh35
 	{"testdata/eval/hollin-fresh36.jsonl", "testdata/eval/hollin-fresh36-facts.jsonl"}, // make eval-fresh36
+	{"testdata/eval/hollin-fresh37.jsonl", "testdata/eval/hollin-fresh37-facts.jsonl"}, // make eval-fresh37
 }
 
 const repoRoot = "../.."
