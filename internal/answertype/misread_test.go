@@ -23,7 +23,7 @@ var nonValueLabels = map[string]bool{"yes-no": true, "yesno": true, "procedure":
 	"reason": true, "safety": true, "error-code": true, "policy": true, "situation": true}
 
 // allDevSets are the 37 development sets but the validation set fresh35
-// (read only in totals; the blind fresh36 never).
+// (read only in totals; the blind fresh36 and fresh37 never).
 func allDevSets() []string {
 	out := []string{"hollin", "hollin-heldout", "hollin-fresh"}
 	for i := 2; i <= 34; i++ {
