@@ -190,3 +190,8 @@ func SetForesee(on bool) bool { return swap(&foresee, on) }
 // SetRareLast sets whether Holdings reads the rare terms' chunks after
 // the common terms' checks, and returns the previous setting.
 func SetRareLast(on bool) bool { return swap(&rareLast, on) }
+
+// SetForeseeNext sets whether foresee counts the part of the next level
+// the checks so far give with the known chunks' sets, and returns the
+// previous setting.
+func SetForeseeNext(on bool) bool { return swap(&foreseeNext, on) }

@@ -35,16 +35,16 @@ func TestAboveCountsSubsets(t *testing.T) {
 		}
 		k, limit := r.IntN(6), r.IntN(300)
 		want := aboveBySubsets(masks, k, limit)
-		if got := above(masks, k, limit); got != want {
+		if got := above(masks, k, limit, nil); got != want {
 			t.Fatalf("case %d: above(%b, %d, %d) = %d, want %d", i, masks, k, limit, got, want)
 		}
 	}
 	// 40 terms, sets of more than 38: the mask and its 40 sets of 39.
 	wide := uint64(1)<<40 - 1
-	if got := above([]uint64{wide}, 38, 1024); got != 41 {
+	if got := above([]uint64{wide}, 38, 1024, nil); got != 41 {
 		t.Fatalf("above(40 terms, 38) = %d, want 41", got)
 	}
-	if got := above([]uint64{wide}, 2, 1024); got != 1025 {
+	if got := above([]uint64{wide}, 2, 1024, nil); got != 1025 {
 		t.Fatalf("above(40 terms, 2, 1024) = %d, want 1025 (stops past the limit)", got)
 	}
 }

@@ -258,7 +258,7 @@ func (r *argsRecorder) keep(cmd redis.Cmder) {
 // the same whole answer (Held.All) as the first.
 //
 //	ASSAY_HFORM_REDIS=host:port ASSAY_HFORM_NAME=index ASSAY_HFORM_LISTS=held.jsonl
-//	[ASSAY_HFORM_BATCHES="64 16 8 4 1", each BATCH[:maxPostings[:0 (foresee off)[:0 (rareLast off)]]]]
+//	[ASSAY_HFORM_BATCHES="64 16 8 4 1", each BATCH[:maxPostings[:0 (foresee off)[:0 (rareLast off)[:sampleRows]]]]]
 //	[ASSAY_HFORM_PROFILE=1: FT.PROFILE's time of the commands sent]
 func TestHoldingsBatchOnBuilt(t *testing.T) {
 	addr, name, path, _ := measureEnv(t, "HFORM", "LISTS", 1)
@@ -269,6 +269,7 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 	var bounds []int    // maxPostings of each (BATCH:BOUND[:0, foresee off])
 	var foresees []bool // foresee of each
 	var lasts []bool    // rareLast of each
+	var samples []int   // sampleRows of each
 	if s := os.Getenv("ASSAY_HFORM_BATCHES"); s != "" {
 		batches = nil
 		for f := range strings.FieldsSeq(s) {
@@ -276,8 +277,16 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 			bs, ps, _ := strings.Cut(f, ":")
 			ps, fs, _ := strings.Cut(ps, ":")
 			fs, ls, _ := strings.Cut(fs, ":")
+			ls, ss, _ := strings.Cut(ls, ":")
 			foresees = append(foresees, fs != "0")
 			lasts = append(lasts, ls != "0")
+			n := sampleRows
+			if ss != "" {
+				if _, err := fmt.Sscan(ss, &n); err != nil {
+					t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
+				}
+			}
+			samples = append(samples, n)
 			if _, err := fmt.Sscan(bs, &b); err != nil || b < 1 {
 				t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
 			}
@@ -295,7 +304,9 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 		bounds = append(bounds, maxPostings)
 		foresees = append(foresees, foresee)
 		lasts = append(lasts, rareLast)
+		samples = append(samples, sampleRows)
 	}
+	defer func(old int) { sampleRows = old }(sampleRows)
 	defer func(old bool) { foresee = old }(foresee)
 	defer func(old bool) { rareLast = old }(rareLast)
 	defer func(old int) { maxPostings = old }(maxPostings)
@@ -319,7 +330,7 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 		for k := range batches {
 			bi := (k + li) % len(batches) // rotated: no variant always first
 			b := batches[bi]
-			checkBatch, maxPostings, foresee, rareLast = b, bounds[bi], foresees[bi], lasts[bi]
+			checkBatch, maxPostings, foresee, rareLast, sampleRows = b, bounds[bi], foresees[bi], lasts[bi], samples[bi]
 			rec.on, rec.args, rec.pipes = true, nil, 0
 			h, err := v.OpenHoldings(ctx, l.Terms, l.Filter)
 			rec.on = false
@@ -364,7 +375,7 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 	}
 	n := float64(len(lists))
 	for bi, b := range batches {
-		t.Logf("maxPostings %d, foresee %v, rareLast %v, checkBatch %d: %.2f FT.AGGREGATE and %.2f round trips a list (%d lists); FT.PROFILE total %.3f ms a list; cannot tell where the first can: %d lists (retried at the first's bound: +%.2f FT.AGGREGATE, +%.3f ms a list); cannot tell %d lists (%d FT.AGGREGATE)", bounds[bi], foresees[bi], lasts[bi], b, float64(calls[bi])/n, float64(rounds[bi])/n, len(lists), profiled[bi]/n, nilled[bi], float64(fallCalls[bi])/n, fallback[bi]/n, nils[bi], nilCalls[bi])
+		t.Logf("sampleRows %d, maxPostings %d, foresee %v, rareLast %v, checkBatch %d: %.2f FT.AGGREGATE and %.2f round trips a list (%d lists); FT.PROFILE total %.3f ms a list; cannot tell where the first can: %d lists (retried at the first's bound: +%.2f FT.AGGREGATE, +%.3f ms a list); cannot tell %d lists (%d FT.AGGREGATE)", samples[bi], bounds[bi], foresees[bi], lasts[bi], b, float64(calls[bi])/n, float64(rounds[bi])/n, len(lists), profiled[bi]/n, nilled[bi], float64(fallCalls[bi])/n, fallback[bi]/n, nils[bi], nilCalls[bi])
 	}
 }
 

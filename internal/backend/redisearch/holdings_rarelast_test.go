@@ -12,5 +12,5 @@ import (
 // FT.AGGREGATEs for every answered list); on a list that cannot tell it
 // spares at most the one read. Rare bounds 0 (no read), 30 and 80.
 func TestRareLastChangesNoAnswer(t *testing.T) {
-	sameAnswers(t, "rarelast", redisearch.SetRareLast, []uint64{3, 11}, 29, []int{0, 30, 80}, []int{16, 48, 128, 384, 1024}, 1)
+	sameAnswers(t, "rarelast", redisearch.SetRareLast, []uint64{3, 11}, 29, []int{0, 30, 80}, []int{16, 48, 128, 384, 1024}, 1, true)
 }
