@@ -39,12 +39,20 @@ import (
 //     thing no visible document names (a noun no visible chunk holds):
 //     no chunk can be seen to hold what such a noun asks for, and only
 //     the first chunk's rank vouches for the rest.
+//   - aloneOwn: not through the thesaurus tries of the coverage rules
+//     (Kin, Hyp, Defined: a question word the chunk lacks credited through
+//     a relative, a hypernym or a word defined by it): below the first
+//     such credits are weak, as round 31 found for KinRank ("high" as
+//     "level", "care" as "treatment" on SciFact's abstracts).
 func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
 	rank := b.Alone & aloneRankMask
 	c := *b // the readings a chunk below the first is judged by
 	if b.Alone&aloneWhole != 0 {
 		c.FocusCoverage = math.Inf(1) // focusTakes and focusCompared take nothing
 		c.Sentence, c.States = false, false
+	}
+	if b.Alone&aloneOwn != 0 {
+		c.Kin, c.Hyp = false, false // judgeCredited is not asked
 	}
 	if b.Alone&aloneKnown != 0 && b.asksUnknown(req.Question, vocab) {
 		return Result{}, false, nil
@@ -121,4 +129,5 @@ const (
 	aloneWhole    = 16
 	aloneKey      = 32
 	aloneKnown    = 64
+	aloneOwn      = 128
 )
