@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // TestAlone: the partner handbook, which BM25 ranks first for "what's our
@@ -67,5 +68,39 @@ func TestAlone(t *testing.T) {
 	}
 	if r := judge(1|aloneKnown, office, handbook, rates); r.Assessment.Sufficient {
 		t.Errorf("Alone 1|aloneKnown, head office: %+v %v, want refused", r.Assessment, r.Accepted)
+	}
+}
+
+// TestAloneOwn: the privacy page, second, holds the question's "wipe"
+// only as "delete", a word WordNet defines by it (TestBeyond's case):
+// judged alone at rank 1 the coverage rules' thesaurus tries accept it;
+// with aloneOwn they are not asked and it is refused.
+func TestAloneOwn(t *testing.T) {
+	an := terms.New()
+	page := Evidence{ChunkID: "account#0", Title: "Your account page", Text: "Your account data is shown on your account page. Account data includes your orders, your account settings and the data of your registered products."}
+	privacy := Evidence{ChunkID: "privacy#0", Title: "Your account data", Text: "You can ask us to delete your account data. We do it within 30 days of your request."}
+	lex := newLexicon(an, page.Title+"\n"+page.Text, privacy.Title+"\n"+privacy.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move", "Delete old jobs from the repair log", "Wipe the jug with a damp cloth")
+	q := "how do I get you to wipe my account data"
+	th := fakeDefiner{fakeTaxonomy{fakeThesaurus{}, nil}, map[string][]thesaurus.Taxon{"wipe": {{Word: "delete", Pos: 'v', Its: 1, ItsCommon: true, Pointer: 'g'}}}}
+	judge := func(alone int) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(th)
+		b.Alone = alone
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if r := judge(0); r.Assessment.Sufficient {
+		t.Errorf("Alone 0: %+v, want refused", r.Assessment)
+	}
+	if r := judge(1); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "privacy#0" || !strings.Contains(r.Assessment.Reason, `"delete"`) {
+		t.Errorf("Alone 1: %+v %v, want accepted on privacy#0 through \"delete\"", r.Assessment, r.Accepted)
+	}
+	if r := judge(1 | aloneOwn); r.Assessment.Sufficient {
+		t.Errorf("Alone 1|aloneOwn: %+v %v, want refused", r.Assessment, r.Accepted)
 	}
 }
