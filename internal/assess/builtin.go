@@ -455,6 +455,10 @@ type Builtin struct {
 	// not by the runs of terms its mentions also hold ("carry £25
 	// inspection fee"), with the bits' conditions on the credit.
 	CodeTerm int
+	// Alone (round 36, alone.go): when the judgement of all the evidence
+	// refuses, the chunks below the first down to a rank are each judged
+	// alone, as every reading judges the first.
+	Alone int
 	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
 	// read without those that name which thing is meant rather than what
 	// is done to it: a word of a visible product's name ("blender",
@@ -644,7 +648,11 @@ var namedModels = []struct {
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
-	{BuiltinModel, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
+	{BuiltinModel, []modelSwitch{
+		{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38},
+		// off in every named model (round 36, alone.go)
+		{name: "alone", value: func(b *Builtin) int { return b.Alone }},
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1121,33 +1129,22 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 			}
 		}
 	}
-	return b.assess(ctx, req, vocab, question, false)
+	res, err := b.assess(ctx, req, vocab, question, false)
+	if err != nil || res.Assessment.Sufficient || b.Alone == 0 {
+		return res, err
+	}
+	if k, ok, err := b.alone(ctx, req, vocab, question); err != nil || ok { // alone.go
+		return k, err
+	}
+	return res, nil
 }
 
 // assess judges req's evidence on question, the question as read (see
 // Assess). judgeOnly skips what only a refusal needs: the reach check and
 // the rewrite proposals.
 func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
-	asked := b.classify(question)
-	frame := b.an.Set(strings.Join(asked.Frame, " "))
-	ents := Entities(b.an, question, vocab)
-	if b.Plain {
-		ents = b.plainEntities(ents, frame)
-	}
-	var qterms []weighted
-	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
-		// v10: generic words never count (see read.go), unless leaving
-		// them out leaves no word besides the entities' to judge on.
-		wide := maps.Clone(frame)
-		maps.Copy(wide, b.genericTerms())
-		qterms = b.weigh(question, vocab, wide)
-		if !slices.ContainsFunc(qterms, func(q weighted) bool { return !entityTerm(ents, q.term) }) {
-			qterms = nil
-		}
-	}
-	if qterms == nil {
-		qterms = b.weigh(question, vocab, frame)
-	}
+	asked, frame, ents := b.readQuestion(question, vocab)
+	qterms := b.questionTerms(question, vocab, frame, ents)
 	before := 0.0
 	for _, q := range qterms {
 		before += q.weight
@@ -1921,6 +1918,38 @@ func lacking(qterms []weighted, ents []Entity, have map[string]bool) []string {
 		out[i] = m.term
 	}
 	return out
+}
+
+// readQuestion is what question asks for, its frame's terms (the words
+// that only say what kind of answer is wanted) and its entities.
+func (b *Builtin) readQuestion(question string, vocab Vocabulary) (answertype.Question, map[string]bool, []Entity) {
+	asked := b.classify(question)
+	frame := b.an.Set(strings.Join(asked.Frame, " "))
+	ents := Entities(b.an, question, vocab)
+	if b.Plain {
+		ents = b.plainEntities(ents, frame)
+	}
+	return asked, frame, ents
+}
+
+// questionTerms is the question's terms as the coverage rules weigh them
+// (weigh), frame's left out; ents are its entities.
+func (b *Builtin) questionTerms(question string, vocab Vocabulary, frame map[string]bool, ents []Entity) []weighted {
+	var qterms []weighted
+	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
+		// v10: generic words never count (see read.go), unless leaving
+		// them out leaves no word besides the entities' to judge on.
+		wide := maps.Clone(frame)
+		maps.Copy(wide, b.genericTerms())
+		qterms = b.weigh(question, vocab, wide)
+		if !slices.ContainsFunc(qterms, func(q weighted) bool { return !entityTerm(ents, q.term) }) {
+			qterms = nil
+		}
+	}
+	if qterms == nil {
+		qterms = b.weigh(question, vocab, frame)
+	}
+	return qterms
 }
 
 // weigh gives each distinct content term of q its IDF, leaving out the
