@@ -44,7 +44,21 @@ import (
 //     a relative, a hypernym or a word defined by it): below the first
 //     such credits are weak, as round 31 found for KinRank ("high" as
 //     "level", "care" as "treatment" on SciFact's abstracts).
-func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+//   - aloneNamed (round 37): only when the first chunk holds what the
+//     question asks about — each of its entities, its most specific known
+//     word and enough of its weight — but no answer of the type it asks
+//     for (namesOnly): the top of the ranking is about the question and
+//     only its answer is missing, as on the partner handbook that names
+//     the hourly rate its partners are paid and states none. When the
+//     first chunk is refused for what it is about, a chunk below it
+//     accepted alone is a page about something else that happens to hold
+//     the question's words and a value: what the lower chunks of a
+//     question no document answers look like
+//     (docs/log/round-37-a37-wide.md).
+func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string, firstNames bool) (Result, bool, error) {
+	if b.Alone&aloneNamed != 0 && !firstNames {
+		return Result{}, false, nil
+	}
 	rank := b.Alone & aloneRankMask
 	c := *b // the readings a chunk below the first is judged by
 	if b.Alone&aloneWhole != 0 {
@@ -123,6 +137,14 @@ func (b *Builtin) asksUnknown(question string, vocab Vocabulary) bool {
 	return false
 }
 
+// namesOnly reports whether j (the first chunk, as the judgement of all the
+// evidence read it) holds what the question asks about — every entity,
+// the most specific known term, enough of its weight — but no answer of
+// the type a question expecting one asks for (Builtin.Alone's aloneNamed).
+func (r *reading) namesOnly(j *judged, covers func(map[string]bool, string) bool) bool {
+	return r.expects && !j.typed && j.entities == len(r.ents) && j.hasKey(r, covers) && j.coverage >= r.min
+}
+
 // Builtin.Alone's bits above its rank (see alone).
 const (
 	aloneRankMask = 15
@@ -130,4 +152,5 @@ const (
 	aloneKey      = 32
 	aloneKnown    = 64
 	aloneOwn      = 128
+	aloneNamed    = 256
 )

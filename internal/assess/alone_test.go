@@ -104,3 +104,48 @@ func TestAloneOwn(t *testing.T) {
 		t.Errorf("Alone 1|aloneOwn: %+v %v, want refused", r.Assessment, r.Accepted)
 	}
 }
+
+// TestAloneNamed: aloneNamed lets a chunk below the first be judged alone
+// only when the first holds what the question asks about but no answer of
+// its type. The partner handbook, first, names the hourly rate and states
+// no amount: the agreement below it is accepted, with aloneNamed alone and
+// with every guard. A first chunk about something else (a survey where
+// customers rate the partners' warranty labour: the question's words but
+// not "hourly") leaves the agreement to rank 1 unguarded, but aloneNamed
+// refuses it: the top of the ranking is not about what is asked, so a
+// lower chunk holding the question's words and a value vouches for
+// nothing.
+func TestAloneNamed(t *testing.T) {
+	an := terms.New()
+	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
+	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
+	survey := Evidence{ChunkID: "survey#0", Title: "Rate our warranty labour", Text: "Hollin customers rate the warranty labour of Hollin partners each month: our warranty labour survey."}
+	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, survey.Title+"\n"+survey.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
+	judge := func(alone int, ev ...Evidence) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
+		b.Alone = alone
+		q := "What's our hourly rate from Hollin for warranty labour?"
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	accepted := func(r Result) bool {
+		return r.Assessment.Sufficient && len(r.Accepted) > 0 && r.Accepted[0] == "rates#0"
+	}
+	for _, v := range []int{1 | aloneNamed, 1 | aloneWhole | aloneKey | aloneKnown | aloneNamed} {
+		if r := judge(v, handbook, rates); !accepted(r) {
+			t.Errorf("Alone %d, the handbook first: %+v %v, want accepted on rates#0", v, r.Assessment, r.Accepted)
+		}
+	}
+	if r := judge(1, survey, rates); !accepted(r) {
+		t.Errorf("Alone 1, the survey first: %+v %v, want accepted on rates#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(1|aloneNamed, survey, rates); r.Assessment.Sufficient {
+		t.Errorf("Alone 1|aloneNamed, the survey first: %+v %v, want refused", r.Assessment, r.Accepted)
+	}
+}

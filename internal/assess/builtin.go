@@ -1133,7 +1133,7 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	if err != nil || res.Assessment.Sufficient || b.Alone == 0 {
 		return res, err
 	}
-	if k, ok, err := b.alone(ctx, req, vocab, question); err != nil || ok { // alone.go
+	if k, ok, err := b.alone(ctx, req, vocab, question, res.firstNames); err != nil || ok { // alone.go
 		return k, err
 	}
 	return res, nil
@@ -1251,6 +1251,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
+	res.firstNames = len(all) > 0 && r.namesOnly(all[0], covers) // alone.go
 	if b.lacks != nil && len(all) > 0 {
 		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related, ents, vocab))
 	}
