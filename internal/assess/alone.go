@@ -11,8 +11,12 @@ import (
 	"github.com/assay-rag/assay/internal/postag"
 )
 
-// alone (Builtin.Alone, off in every named model: the model id names it
-// "-aloneN") reads the chunks after the first, down to a rank in the
+// V38Model names the builtin assessor without Builtin.Alone:
+// builtin:coverage-v38, kept selectable.
+const V38Model = "builtin:coverage-v38"
+
+// alone (Builtin.Alone; builtin:coverage-v40 sets aloneV40, rank 1 with
+// every guard; another value is named "-aloneN") reads the chunks after the first, down to a rank in the
 // assessor's order, each judged alone — the question with that one chunk
 // as the evidence, the readings judging it as they judge the first chunk
 // — and returns the first such judgement that accepts. It is asked only
@@ -153,4 +157,6 @@ const (
 	aloneKnown    = 64
 	aloneOwn      = 128
 	aloneNamed    = 256
+	// aloneV40 is builtin:coverage-v40's Alone: rank 1 and every guard.
+	aloneV40 = 1 | aloneWhole | aloneKey | aloneKnown | aloneOwn | aloneNamed
 )

@@ -44,7 +44,7 @@ func TestAlone(t *testing.T) {
 		return r.Assessment.Sufficient && len(r.Accepted) > 0 && r.Accepted[0] == id
 	}
 	q := "What's our hourly rate from Hollin for warranty labour?"
-	if r := judge(0, q, handbook, rates); r.Assessment.Sufficient || r.Usage.Model != BuiltinModel+"+fake-1" {
+	if r := judge(0, q, handbook, rates); r.Assessment.Sufficient || r.Usage.Model != V38Model+"+fake-1" {
 		t.Errorf("Alone 0: %+v %v (%s), want refused", r.Assessment, r.Accepted, r.Usage.Model)
 	}
 	for _, v := range []int{1, 1 | aloneWhole, 1 | aloneKey, 1 | aloneKnown, 1 | aloneWhole | aloneKey | aloneKnown} {
@@ -147,5 +147,31 @@ func TestAloneNamed(t *testing.T) {
 	}
 	if r := judge(1|aloneNamed, survey, rates); r.Assessment.Sufficient {
 		t.Errorf("Alone 1|aloneNamed, the survey first: %+v %v, want refused", r.Assessment, r.Accepted)
+	}
+}
+
+// aloneIf is builtin:coverage-v40's Alone when on, else 0 (for the tests
+// that turn a model's switches on or off together).
+func aloneIf(on bool) int {
+	if on {
+		return aloneV40
+	}
+	return 0
+}
+
+// TestAloneModel: builtin:coverage-v40 is Alone's rank 1 with every
+// guard; Alone off is v38 (kept selectable); another value names itself.
+func TestAloneModel(t *testing.T) {
+	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v40" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v40", b.Alone, b.Model())
+	}
+	b.Alone = 0
+	if b.Model() != V38Model {
+		t.Errorf("model %q with Alone off, want %q", b.Model(), V38Model)
+	}
+	b.Alone = 113
+	if got, want := b.Model(), BuiltinModel+"-alone113"; got != want {
+		t.Errorf("model %q, want %q", got, want)
 	}
 }

@@ -455,9 +455,10 @@ type Builtin struct {
 	// not by the runs of terms its mentions also hold ("carry £25
 	// inspection fee"), with the bits' conditions on the credit.
 	CodeTerm int
-	// Alone (round 36, alone.go): when the judgement of all the evidence
-	// refuses, the chunks below the first down to a rank are each judged
-	// alone, as every reading judges the first.
+	// Alone (builtin:coverage-v40, alone.go; rounds 36 and 37): when the
+	// judgement of all the evidence refuses, the chunks below the first
+	// down to a rank are each judged alone, as every reading judges the
+	// first, under the guards its bits set.
 	Alone int
 	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
 	// read without those that name which thing is meant rather than what
@@ -505,7 +506,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -648,11 +649,8 @@ var namedModels = []struct {
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
-	{BuiltinModel, []modelSwitch{
-		{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38},
-		// off in every named model (round 36, alone.go)
-		{name: "alone", value: func(b *Builtin) int { return b.Alone }},
-	}},
+	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
+	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
 }
 
 // flag is a boolean switch a model turned on.
