@@ -27,19 +27,7 @@ func TestAlone(t *testing.T) {
 	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
 	other := Evidence{ChunkID: "claims#0", Title: "Warranty labour claims", Text: "Warranty labour claims from Hollin partners are paid each month."}
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, other.Title+"\n"+other.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
-	th := fakeThesaurus{"hourly": {"hour"}}
-	judge := func(alone int, q string, ev ...Evidence) Result {
-		t.Helper()
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.UseThesaurus(th)
-		b.Alone = alone
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	judge := aloneJudge(t, an, lex)
 	accepted := func(r Result, id string) bool {
 		return r.Assessment.Sufficient && len(r.Accepted) > 0 && r.Accepted[0] == id
 	}
@@ -68,6 +56,23 @@ func TestAlone(t *testing.T) {
 	}
 	if r := judge(1|aloneKnown, office, handbook, rates); r.Assessment.Sufficient {
 		t.Errorf("Alone 1|aloneKnown, head office: %+v %v, want refused", r.Assessment, r.Accepted)
+	}
+}
+
+// aloneJudge judges a question on evidence over lex, with Alone set to a
+// value and a thesaurus relating "hourly" to "hour".
+func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, q string, ev ...Evidence) Result {
+	return func(alone int, q string, ev ...Evidence) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
+		b.Alone = alone
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
 }
 
@@ -121,18 +126,11 @@ func TestAloneNamed(t *testing.T) {
 	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
 	survey := Evidence{ChunkID: "survey#0", Title: "Rate our warranty labour", Text: "Hollin customers rate the warranty labour of Hollin partners each month: our warranty labour survey."}
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, survey.Title+"\n"+survey.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
+	q := "What's our hourly rate from Hollin for warranty labour?"
+	judgeQ := aloneJudge(t, an, lex)
 	judge := func(alone int, ev ...Evidence) Result {
 		t.Helper()
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
-		b.Alone = alone
-		q := "What's our hourly rate from Hollin for warranty labour?"
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return judgeQ(alone, q, ev...)
 	}
 	accepted := func(r Result) bool {
 		return r.Assessment.Sufficient && len(r.Accepted) > 0 && r.Accepted[0] == "rates#0"
