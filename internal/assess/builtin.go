@@ -455,6 +455,11 @@ type Builtin struct {
 	// not by the runs of terms its mentions also hold ("carry £25
 	// inspection fee"), with the bits' conditions on the credit.
 	CodeTerm int
+	// Alone (builtin:coverage-v40, alone.go; rounds 36 and 37): when the
+	// judgement of all the evidence refuses, the chunks below the first
+	// down to a rank are each judged alone, as every reading judges the
+	// first, under the guards its bits set.
+	Alone int
 	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
 	// read without those that name which thing is meant rather than what
 	// is done to it: a word of a visible product's name ("blender",
@@ -501,7 +506,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -644,7 +649,8 @@ var namedModels = []struct {
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
-	{BuiltinModel, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
+	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
+	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1121,33 +1127,22 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 			}
 		}
 	}
-	return b.assess(ctx, req, vocab, question, false)
+	res, err := b.assess(ctx, req, vocab, question, false)
+	if err != nil || res.Assessment.Sufficient || b.Alone == 0 {
+		return res, err
+	}
+	if k, ok, err := b.alone(ctx, req, vocab, question, res.firstNames); err != nil || ok { // alone.go
+		return k, err
+	}
+	return res, nil
 }
 
 // assess judges req's evidence on question, the question as read (see
 // Assess). judgeOnly skips what only a refusal needs: the reach check and
 // the rewrite proposals.
 func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, question string, judgeOnly bool) (Result, error) {
-	asked := b.classify(question)
-	frame := b.an.Set(strings.Join(asked.Frame, " "))
-	ents := Entities(b.an, question, vocab)
-	if b.Plain {
-		ents = b.plainEntities(ents, frame)
-	}
-	var qterms []weighted
-	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
-		// v10: generic words never count (see read.go), unless leaving
-		// them out leaves no word besides the entities' to judge on.
-		wide := maps.Clone(frame)
-		maps.Copy(wide, b.genericTerms())
-		qterms = b.weigh(question, vocab, wide)
-		if !slices.ContainsFunc(qterms, func(q weighted) bool { return !entityTerm(ents, q.term) }) {
-			qterms = nil
-		}
-	}
-	if qterms == nil {
-		qterms = b.weigh(question, vocab, frame)
-	}
+	asked, frame, ents := b.readQuestion(question, vocab)
+	qterms := b.questionTerms(question, vocab, frame, ents)
 	before := 0.0
 	for _, q := range qterms {
 		before += q.weight
@@ -1254,6 +1249,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
+	res.firstNames = len(all) > 0 && r.namesOnly(all[0], covers) // alone.go
 	if b.lacks != nil && len(all) > 0 {
 		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related, ents, vocab))
 	}
@@ -1921,6 +1917,38 @@ func lacking(qterms []weighted, ents []Entity, have map[string]bool) []string {
 		out[i] = m.term
 	}
 	return out
+}
+
+// readQuestion is what question asks for, its frame's terms (the words
+// that only say what kind of answer is wanted) and its entities.
+func (b *Builtin) readQuestion(question string, vocab Vocabulary) (answertype.Question, map[string]bool, []Entity) {
+	asked := b.classify(question)
+	frame := b.an.Set(strings.Join(asked.Frame, " "))
+	ents := Entities(b.an, question, vocab)
+	if b.Plain {
+		ents = b.plainEntities(ents, frame)
+	}
+	return asked, frame, ents
+}
+
+// questionTerms is the question's terms as the coverage rules weigh them
+// (weigh), frame's left out; ents are its entities.
+func (b *Builtin) questionTerms(question string, vocab Vocabulary, frame map[string]bool, ents []Entity) []weighted {
+	var qterms []weighted
+	if b.Read && b.Answers && b.Focus { // v10 only: Model() names v9, v8 or v8-nofocus otherwise
+		// v10: generic words never count (see read.go), unless leaving
+		// them out leaves no word besides the entities' to judge on.
+		wide := maps.Clone(frame)
+		maps.Copy(wide, b.genericTerms())
+		qterms = b.weigh(question, vocab, wide)
+		if !slices.ContainsFunc(qterms, func(q weighted) bool { return !entityTerm(ents, q.term) }) {
+			qterms = nil
+		}
+	}
+	if qterms == nil {
+		qterms = b.weigh(question, vocab, frame)
+	}
+	return qterms
 }
 
 // weigh gives each distinct content term of q its IDF, leaving out the

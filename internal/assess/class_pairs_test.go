@@ -92,8 +92,9 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 			b.Rewriter = NewRewriter(an, lex)
 			// the class reading's searches alone: with v38's CodeTerm the
 			// returns page ("within 30 days") names no code, and the general
-			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords)
-			b.CodeTerm = 0
+			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords);
+			// v40's Alone would judge the returns page again, alone
+			b.CodeTerm, b.Alone = 0, 0
 			return assessChecked(t, b, req)
 		}
 		want := judge(pairedLexicon{lex, &plain, true}) // every lacked word searched, as v27 did

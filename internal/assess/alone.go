@@ -1,0 +1,162 @@
+package assess
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/postag"
+)
+
+// V38Model names the builtin assessor without Builtin.Alone:
+// builtin:coverage-v38, kept selectable.
+const V38Model = "builtin:coverage-v38"
+
+// alone (Builtin.Alone; builtin:coverage-v40 sets aloneV40, rank 1 with
+// every guard; another value is named "-aloneN") reads the chunks after the first, down to a rank in the
+// assessor's order, each judged alone — the question with that one chunk
+// as the evidence, the readings judging it as they judge the first chunk
+// — and returns the first such judgement that accepts. It is asked only
+// when the judgement of all the evidence refuses, so it changes no
+// acceptance, only a refusal: the focus and wide readings take only the
+// first chunk (FocusRank, ReadRank 0), and a chunk below it that they
+// would accept alone ("what is the hourly rate" on the partner's rates
+// page, second after the partner handbook) is otherwise never read so
+// (round 36, docs/log/round-36-a36-wide.md).
+//
+// The low four bits of Alone are the rank; the bits above them guard
+// what a chunk below the first may be accepted on:
+//
+//   - aloneWhole: only by a reading of the whole question (the coverage
+//     rules and their thesaurus tries, the wide reading), not by one of
+//     the clause that asks or of one sentence (the focus, sentence and
+//     states readings), which lean on the first chunk being the one
+//     ranked first for the whole question.
+//   - aloneKey: only a chunk holding the question's most specific known
+//     word (in any of its forms or through a relative the thesaurus
+//     gives): below the first, a chunk must show it is about what the
+//     question is about.
+//   - aloneKnown: only for a question whose clause that asks names no
+//     thing no visible document names (a noun no visible chunk holds):
+//     no chunk can be seen to hold what such a noun asks for, and only
+//     the first chunk's rank vouches for the rest.
+//   - aloneOwn: not through the thesaurus tries of the coverage rules
+//     (Kin, Hyp, Defined: a question word the chunk lacks credited through
+//     a relative, a hypernym or a word defined by it): below the first
+//     such credits are weak, as round 31 found for KinRank ("high" as
+//     "level", "care" as "treatment" on SciFact's abstracts).
+//   - aloneNamed (round 37): only when the first chunk holds what the
+//     question asks about — each of its entities, its most specific known
+//     word and enough of its weight — but no answer of the type it asks
+//     for (namesOnly): the top of the ranking is about the question and
+//     only its answer is missing, as on the partner handbook that names
+//     the hourly rate its partners are paid and states none. When the
+//     first chunk is refused for what it is about, a chunk below it
+//     accepted alone is a page about something else that happens to hold
+//     the question's words and a value: what the lower chunks of a
+//     question no document answers look like
+//     (docs/log/round-37-a37-wide.md).
+func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string, firstNames bool) (Result, bool, error) {
+	if b.Alone&aloneNamed != 0 && !firstNames {
+		return Result{}, false, nil
+	}
+	rank := b.Alone & aloneRankMask
+	c := *b // the readings a chunk below the first is judged by
+	if b.Alone&aloneWhole != 0 {
+		c.FocusCoverage = math.Inf(1) // focusTakes and focusCompared take nothing
+		c.Sentence, c.States = false, false
+	}
+	if b.Alone&aloneOwn != 0 {
+		c.Kin, c.Hyp = false, false // judgeCredited is not asked
+	}
+	if b.Alone&aloneKnown != 0 && b.asksUnknown(req.Question, vocab) {
+		return Result{}, false, nil
+	}
+	var key func(e Evidence) bool
+	if b.Alone&aloneKey != 0 {
+		key = b.holdsKey(question, vocab)
+	}
+	for i := 1; i <= rank && i < len(req.Evidence); i++ {
+		if key != nil && !key(req.Evidence[i]) {
+			continue
+		}
+		one := req
+		one.Evidence = req.Evidence[i : i+1]
+		res, err := c.assess(ctx, one, vocab, question, true)
+		if err != nil {
+			return Result{}, false, err
+		}
+		if !res.Assessment.Sufficient {
+			continue
+		}
+		res.Usage.Model = b.Model()
+		res.Assessment.Reason = fmt.Sprintf("judged alone, the chunk ranked %d: %s", i+1, res.Assessment.Reason)
+		return res, true, nil
+	}
+	return Result{}, false, nil
+}
+
+// holdsKey returns whether a chunk holds question's most specific known
+// term (the coverage rules' key) in any of its forms or through a relative
+// the thesaurus gives it; every chunk holds it when the question has none.
+func (b *Builtin) holdsKey(question string, vocab Vocabulary) func(e Evidence) bool {
+	_, frame, ents := b.readQuestion(question, vocab)
+	qterms := b.questionTerms(question, vocab, frame, ents)
+	key := -1
+	for i, q := range qterms {
+		if q.known && (key < 0 || q.weight > qterms[key].weight) {
+			key = i
+		}
+	}
+	if key < 0 {
+		return func(Evidence) bool { return true }
+	}
+	t := qterms[key].term
+	rel := b.related(question, ents, vocab)[t]
+	return func(e Evidence) bool {
+		have := TitledMentions(b.an, e.Title, e.Text)
+		return have[t] || holdsAkin(have, t) || slices.ContainsFunc(rel, func(s synonym) bool { return have[s.Term] })
+	}
+}
+
+// asksUnknown reports whether the clause that asks of question, as typed,
+// holds a noun (as the part-of-speech tagger reads it there) no visible
+// chunk holds: a thing asked about that no document names ("where is the
+// head office", "the part number of the coupling kit"), not a verb the
+// documents say otherwise ("do we get paid").
+func (b *Builtin) asksUnknown(question string, vocab Vocabulary) bool {
+	asked, _, ents := b.readQuestion(question, vocab)
+	unknown := b.readFocus(question, asked, ents, vocab).unknown
+	if len(unknown) == 0 {
+		return false
+	}
+	for _, w := range postag.Tag(answertype.Asking(question)) {
+		if strings.HasPrefix(w.Tag, "NN") && slices.ContainsFunc(b.an.Terms(w.Text), func(t string) bool { return slices.Contains(unknown, t) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesOnly reports whether j (the first chunk, as the judgement of all the
+// evidence read it) holds what the question asks about — every entity,
+// the most specific known term, enough of its weight — but no answer of
+// the type a question expecting one asks for (Builtin.Alone's aloneNamed).
+func (r *reading) namesOnly(j *judged, covers func(map[string]bool, string) bool) bool {
+	return r.expects && !j.typed && j.entities == len(r.ents) && j.hasKey(r, covers) && j.coverage >= r.min
+}
+
+// Builtin.Alone's bits above its rank (see alone).
+const (
+	aloneRankMask = 15
+	aloneWhole    = 16
+	aloneKey      = 32
+	aloneKnown    = 64
+	aloneOwn      = 128
+	aloneNamed    = 256
+	// aloneV40 is builtin:coverage-v40's Alone: rank 1 and every guard.
+	aloneV40 = 1 | aloneWhole | aloneKey | aloneKnown | aloneOwn | aloneNamed
+)
