@@ -131,6 +131,9 @@ func TestSplitLegCost(t *testing.T) {
 		{"shipped", search(2*depth+tieMargin, true, q)},
 		{"nocontent", search(2*depth+tieMargin, false, q)},
 		{"depth1", search(depth+tieMargin, true, q)},
+		{"margin8", search(2*depth+8, true, q)},
+		{"of6", search(2*candidateDepthAt(fetch, 6)+tieMargin, true, q)},
+		{"of6-margin8", search(2*candidateDepthAt(fetch, 6)+8, true, q)},
 		{"limit20", search(20, false, q)},
 		{"count", search(0, false, q)},
 		{"count-nofilter", search(0, false, func(s split) string { return s.nofilter })},
@@ -154,7 +157,7 @@ func TestSplitLegCost(t *testing.T) {
 			}
 		}
 		i := 0
-		limit := depth*max(1, r.Deeper) + tieMargin
+		limit := r.splitDepth(depth) + tieMargin
 		forms = append(forms, form{r.String(), func(s split) []any {
 			q := rq[i%len(rq)]
 			i++
@@ -174,6 +177,13 @@ func TestSplitLegCost(t *testing.T) {
 			t.Logf("round %d %-10s redis CPU mean %.2f ms a question", round, fm.name, ms(cpu)/float64(len(qs)))
 		}
 	}
+}
+
+// candidateDepthAt is candidateDepth(k) at over-fetch factor of.
+func candidateDepthAt(k, of int) int {
+	old := swap(&overFetch, of)
+	defer func() { overFetch = old }()
+	return candidateDepth(k)
 }
 
 func envInt(t *testing.T, name string, def int) int {

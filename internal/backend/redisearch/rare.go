@@ -2,6 +2,7 @@ package redisearch
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,8 +37,9 @@ type rareRule struct {
 	MassShare float64
 	MinTerms  int
 	MinDF     int
-	// Deeper multiplies the candidates' depth of a split query.
-	Deeper int
+	// Deeper multiplies the candidates' depth of a split query (see
+	// splitDepth).
+	Deeper float64
 	// Unscored leaves the common terms out of the query altogether (a
 	// measured alternative, off by default): the candidates are then
 	// ordered by their rare terms only.
@@ -78,13 +80,19 @@ func (r rareRule) query(terms []string, weights, mass []float64, vdf []int, n in
 	return textQuery(rt, filter, rw)
 }
 
+// splitDepth is how many candidates a split query reads for depth:
+// depth × Deeper (at least depth), rounded up.
+func (r rareRule) splitDepth(depth int) int {
+	return int(math.Ceil(float64(depth) * max(1, r.Deeper)))
+}
+
 // String names the rule for diagnostics.
 func (r rareRule) String() string {
 	if !r.On {
 		return "exact"
 	}
 	s := "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
-		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.Itoa(max(1, r.Deeper))
+		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.FormatFloat(max(1, r.Deeper), 'g', -1, 64)
 	if r.Unscored {
 		s += ",unscored"
 	}

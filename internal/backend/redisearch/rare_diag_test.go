@@ -272,7 +272,7 @@ func TestRareRuleWork(t *testing.T) {
 			}
 			n++
 			filter := filterQuery(f, !v.s.all)
-			depth := candidateDepth(100) * max(1, defaultRare.Deeper)
+			depth := defaultRare.splitDepth(candidateDepth(100))
 			for j := range rules {
 				ri := (j + qi) % len(rules)
 				query := rules[ri].query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter)
@@ -314,7 +314,7 @@ func parseRareRules(t *testing.T, env, spec string) []rareRule {
 			}
 			f = f[:i]
 		}
-		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
+		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %g", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
 			t.Fatalf("%s %q: %v", env, f, err)
 		}
 		rules = append(rules, r)
