@@ -117,6 +117,9 @@ func RareQuery(terms []string, common, scored, kept []bool) string {
 // DefaultRareOpt is the shipped rule's OptShare and OptKeep.
 var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.OptKeep
 
+// DefaultRareDeeper is the shipped rule's Deeper.
+var DefaultRareDeeper = defaultRare.Deeper
+
 // DefaultRareMassShare is the shipped rule's MassShare.
 var DefaultRareMassShare = defaultRare.MassShare
 
