@@ -27,10 +27,7 @@ func TestSplitLegCost(t *testing.T) {
 	addr, name, path, every := measureEnv(t, "LEG", "QUESTIONS", 1)
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
-	groups := []string{"public"}
-	if s := os.Getenv("ASSAY_LEG_GROUPS"); s != "" {
-		groups = strings.Split(s, ",")
-	}
+	groups := envGroups("ASSAY_LEG_GROUPS")
 	f := backend.Filter{Groups: groups}
 	var texts []string
 	fh, err := os.Open(path)

@@ -24,10 +24,7 @@ func TestSplitVariants(t *testing.T) {
 	addr, name, qpath, every := measureEnv(t, "SPLIT", "QUERIES", 1)
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
-	groups := []string{"public"}
-	if s := os.Getenv("ASSAY_SPLIT_GROUPS"); s != "" {
-		groups = strings.Split(s, ",")
-	}
+	groups := envGroups("ASSAY_SPLIT_GROUPS")
 	f := backend.Filter{Groups: groups}
 	k := envInt(t, "ASSAY_SPLIT_K", 100)
 	queries := sampleQueries(t, qpath, every)
@@ -83,23 +80,6 @@ func TestSplitVariants(t *testing.T) {
 			}
 		}})
 	}
-	agree := func(ref, got []backend.Hit, n int) float64 {
-		n = min(n, len(ref))
-		if n == 0 {
-			return 1
-		}
-		in := map[string]bool{}
-		for _, h := range got[:min(n, len(got))] {
-			in[h.ChunkID] = true
-		}
-		c := 0
-		for _, h := range ref[:n] {
-			if in[h.ChunkID] {
-				c++
-			}
-		}
-		return float64(c) / float64(n)
-	}
 	// Warm the statistics caches once.
 	for _, q := range queries {
 		if _, err := ix.SearchText(ctx, q, f, k); err != nil {
@@ -128,8 +108,8 @@ func TestSplitVariants(t *testing.T) {
 			got[vi] = hits
 		}
 		for vi := range vs {
-			a10[vi] += agree(got[0], got[vi], 10)
-			a100[vi] += agree(got[0], got[vi], 100)
+			a10[vi] += hitAgreement(got[0], got[vi], 10)
+			a100[vi] += hitAgreement(got[0], got[vi], 100)
 			if sameHits(got[0], got[vi]) {
 				same[vi]++
 			}
@@ -141,6 +121,15 @@ func TestSplitVariants(t *testing.T) {
 		t.Logf("  %-24s FT.SEARCH+HMGET %.3f calls %.2f ms a search; top-10 agreement with shipped %.4f, top-100 %.4f; identical hits %d",
 			v.name, calls[vi]/n, usec[vi]/1000/n, a10[vi]/n, a100[vi]/n, same[vi])
 	}
+}
+
+// envGroups is the caller's groups from the comma-separated setting
+// env, `public` when unset.
+func envGroups(env string) []string {
+	if s := os.Getenv(env); s != "" {
+		return strings.Split(s, ",")
+	}
+	return []string{"public"}
 }
 
 // sameHits: the same ids, in the same order, with the same scores.
@@ -165,10 +154,7 @@ func TestSplitTies(t *testing.T) {
 	addr, name, qpath, every := measureEnv(t, "TIES", "QUERIES", 1)
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
-	groups := []string{"public"}
-	if s := os.Getenv("ASSAY_TIES_GROUPS"); s != "" {
-		groups = strings.Split(s, ",")
-	}
+	groups := envGroups("ASSAY_TIES_GROUPS")
 	f := backend.Filter{Groups: groups}
 	depth := candidateDepth(100)
 	tied, past, total, reads := 0, 0, 0, 0
