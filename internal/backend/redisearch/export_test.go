@@ -54,7 +54,7 @@ func SetHNSWType(typ string) string {
 // SetRareRule sets the BM25 leg's rare-term rule for indexes opened
 // afterwards (on: common terms only score; see rare.go) and returns a
 // function that restores the previous rule.
-func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF, deeper int, optShare float64, optKeep int) func() {
+func SetRareRule(on bool, dfShare, massShare float64, minTerms, minDF int, deeper float64, optShare float64, optKeep int) func() {
 	old := defaultRare
 	defaultRare = rareRule{On: on, DFShare: dfShare, MassShare: massShare, MinTerms: minTerms, MinDF: minDF, Deeper: deeper, OptShare: optShare, OptKeep: optKeep}
 	return func() { defaultRare = old }
@@ -116,6 +116,9 @@ func RareQuery(terms []string, common, scored, kept []bool) string {
 
 // DefaultRareOpt is the shipped rule's OptShare and OptKeep.
 var DefaultRareOptShare, DefaultRareOptKeep = defaultRare.OptShare, defaultRare.OptKeep
+
+// DefaultRareDeeper is the shipped rule's Deeper.
+var DefaultRareDeeper = defaultRare.Deeper
 
 // DefaultRareMassShare is the shipped rule's MassShare.
 var DefaultRareMassShare = defaultRare.MassShare

@@ -27,10 +27,7 @@ func TestSplitLegCost(t *testing.T) {
 	addr, name, path, every := measureEnv(t, "LEG", "QUESTIONS", 1)
 	ctx := context.Background()
 	ix := openBuilt(t, addr, name)
-	groups := []string{"public"}
-	if s := os.Getenv("ASSAY_LEG_GROUPS"); s != "" {
-		groups = strings.Split(s, ",")
-	}
+	groups := envGroups("ASSAY_LEG_GROUPS")
 	f := backend.Filter{Groups: groups}
 	var texts []string
 	fh, err := os.Open(path)
@@ -131,6 +128,9 @@ func TestSplitLegCost(t *testing.T) {
 		{"shipped", search(2*depth+tieMargin, true, q)},
 		{"nocontent", search(2*depth+tieMargin, false, q)},
 		{"depth1", search(depth+tieMargin, true, q)},
+		{"margin8", search(2*depth+8, true, q)},
+		{"of6", search(2*candidateDepthAt(fetch, 6)+tieMargin, true, q)},
+		{"of6-margin8", search(2*candidateDepthAt(fetch, 6)+8, true, q)},
 		{"limit20", search(20, false, q)},
 		{"count", search(0, false, q)},
 		{"count-nofilter", search(0, false, func(s split) string { return s.nofilter })},
@@ -154,7 +154,7 @@ func TestSplitLegCost(t *testing.T) {
 			}
 		}
 		i := 0
-		limit := depth*max(1, r.Deeper) + tieMargin
+		limit := r.splitDepth(depth) + tieMargin
 		forms = append(forms, form{r.String(), func(s split) []any {
 			q := rq[i%len(rq)]
 			i++
@@ -174,6 +174,13 @@ func TestSplitLegCost(t *testing.T) {
 			t.Logf("round %d %-10s redis CPU mean %.2f ms a question", round, fm.name, ms(cpu)/float64(len(qs)))
 		}
 	}
+}
+
+// candidateDepthAt is candidateDepth(k) at over-fetch factor of.
+func candidateDepthAt(k, of int) int {
+	old := swap(&overFetch, of)
+	defer func() { overFetch = old }()
+	return candidateDepth(k)
 }
 
 func envInt(t *testing.T, name string, def int) int {

@@ -73,13 +73,13 @@ func TestSearchPhases(t *testing.T) {
 				split := false
 				q, rd := textQuery(qt.terms, filter, qt.weights), depth
 				if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
-					ids, _, total, err = ix.candidates(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper), false)
+					ids, _, total, err = ix.candidates(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), ix.rare.splitDepth(depth), false)
 					if err == nil && total < int64(depth) {
 						ids = nil
 					}
 					split = ids != nil
 					if split {
-						q, rd = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), depth*max(1, ix.rare.Deeper)
+						q, rd = ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), ix.rare.splitDepth(depth)
 					}
 				}
 				if ids == nil && err == nil {

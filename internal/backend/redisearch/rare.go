@@ -2,6 +2,7 @@ package redisearch
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,8 +37,9 @@ type rareRule struct {
 	MassShare float64
 	MinTerms  int
 	MinDF     int
-	// Deeper multiplies the candidates' depth of a split query.
-	Deeper int
+	// Deeper multiplies the candidates' depth of a split query (see
+	// splitDepth).
+	Deeper float64
 	// Unscored leaves the common terms out of the query altogether (a
 	// measured alternative, off by default): the candidates are then
 	// ordered by their rare terms only.
@@ -78,13 +80,19 @@ func (r rareRule) query(terms []string, weights, mass []float64, vdf []int, n in
 	return textQuery(rt, filter, rw)
 }
 
+// splitDepth is how many candidates a split query reads for depth:
+// depth × Deeper (at least depth), rounded up.
+func (r rareRule) splitDepth(depth int) int {
+	return int(math.Ceil(float64(depth) * max(1, r.Deeper)))
+}
+
 // String names the rule for diagnostics.
 func (r rareRule) String() string {
 	if !r.On {
 		return "exact"
 	}
 	s := "df>" + strconv.FormatFloat(r.DFShare, 'g', -1, 64) + ",mass<=" + strconv.FormatFloat(r.MassShare, 'g', -1, 64) +
-		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.Itoa(max(1, r.Deeper))
+		",min" + strconv.Itoa(r.MinTerms) + ",df>=" + strconv.Itoa(r.MinDF) + ",x" + strconv.FormatFloat(max(1, r.Deeper), 'g', -1, 64)
 	if r.Unscored {
 		s += ",unscored"
 	}
@@ -246,7 +254,12 @@ func rareQuery(terms []string, weights []float64, common, scored, kept []bool, f
 // turns it off): in a query of at least 4 terms, a term is common when
 // more than 1% and at least 1,000 of the caller's visible chunks hold it,
 // the commonest first while the common terms carry at most 35% of the
-// query's Σ m·idf²; a split query reads twice the candidates. The mass
+// query's Σ m·idf²; a split query reads 1.6 times the candidates (twice
+// until round 37, docs/log/round-37-p37-split.md: for the end-to-end
+// benchmark's 300 questions at 500,000 chunks, as `public`, its top 10
+// agree 0.998 with twice's, its top 100 0.976, and Redis's time a
+// question fell 0.8 ms end to end: the candidates' heap and content are
+// per candidate, about a sixth of the split query's time). The mass
 // share was 30% until round 35 (docs/log/round-35-p35-search.md): at
 // 500,000 chunks the rare terms' postings are most of the split query's
 // Redis time (the union of their branches alone, counted without
@@ -273,4 +286,4 @@ func rareQuery(terms []string, weights []float64, common, scored, kept []bool, f
 // agreement with a deep exact read of 0.994 / 0.996 / 1.000 (all /
 // public / team-07, SciFact test claims; 0.995 / 0.998 / 1.000 with
 // every clause on every branch) ("Round 8").
-var defaultRare = rareRule{On: true, DFShare: 0.01, MassShare: 0.35, MinTerms: 4, MinDF: 1000, Deeper: 2, OptShare: 0.005, OptKeep: 3}
+var defaultRare = rareRule{On: true, DFShare: 0.01, MassShare: 0.35, MinTerms: 4, MinDF: 1000, Deeper: 1.6, OptShare: 0.005, OptKeep: 3}

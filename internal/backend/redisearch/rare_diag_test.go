@@ -61,23 +61,7 @@ func TestRareRuleAgreement(t *testing.T) {
 		}
 		return s[min(len(s)-1, int(p*float64(len(s))))]
 	}
-	agree := func(exact, got []backend.Hit, n int) float64 {
-		n = min(n, len(exact))
-		if n == 0 {
-			return 1
-		}
-		in := map[string]bool{}
-		for _, h := range got[:min(n, len(got))] {
-			in[h.ChunkID] = true
-		}
-		c := 0
-		for _, h := range exact[:n] {
-			if in[h.ChunkID] {
-				c++
-			}
-		}
-		return float64(c) / float64(n)
-	}
+	agree := hitAgreement
 	for _, cn := range names {
 		groups := callers[cn]
 		if groups == nil {
@@ -170,6 +154,26 @@ func TestRareRuleAgreement(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hitAgreement is the share of ref's first n hits that are among got's
+// first n (1 when ref is empty).
+func hitAgreement(ref, got []backend.Hit, n int) float64 {
+	n = min(n, len(ref))
+	if n == 0 {
+		return 1
+	}
+	in := map[string]bool{}
+	for _, h := range got[:min(n, len(got))] {
+		in[h.ChunkID] = true
+	}
+	c := 0
+	for _, h := range ref[:n] {
+		if in[h.ChunkID] {
+			c++
+		}
+	}
+	return float64(c) / float64(n)
 }
 
 // redisUsec is how many calls of the commands cmds Redis has served so
@@ -272,7 +276,7 @@ func TestRareRuleWork(t *testing.T) {
 			}
 			n++
 			filter := filterQuery(f, !v.s.all)
-			depth := candidateDepth(100) * max(1, defaultRare.Deeper)
+			depth := defaultRare.splitDepth(candidateDepth(100))
 			for j := range rules {
 				ri := (j + qi) % len(rules)
 				query := rules[ri].query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter)
@@ -314,7 +318,7 @@ func parseRareRules(t *testing.T, env, spec string) []rareRule {
 			}
 			f = f[:i]
 		}
-		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %d", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
+		if _, err := fmt.Sscanf(strings.ReplaceAll(f, ":", " "), "%g %g %d %d %g", &r.DFShare, &r.MassShare, &r.MinTerms, &r.MinDF, &r.Deeper); err != nil {
 			t.Fatalf("%s %q: %v", env, f, err)
 		}
 		rules = append(rules, r)

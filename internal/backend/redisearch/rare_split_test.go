@@ -29,3 +29,15 @@ func TestDefaultRareMassShare(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRareDepth: the shipped rule's split query reads 1.6 times
+// the candidates' depth (round 37; twice before), rounded up: 314 for
+// the retrieval's k of 100 (depth 196), and never fewer than the depth.
+func TestDefaultRareDepth(t *testing.T) {
+	if got := defaultRare.splitDepth(candidateDepth(100)); got != 314 {
+		t.Errorf("split depth for k 100: %d, want 314", got)
+	}
+	if got := (rareRule{Deeper: 0.5}).splitDepth(196); got != 196 {
+		t.Errorf("Deeper 0.5: %d, want the depth, 196", got)
+	}
+}

@@ -168,7 +168,7 @@ func rareCorpus(rng *rand.Rand, n int) ([]corpus.Chunk, func() string) {
 func TestRareTermsAgreeWithExactScoring(t *testing.T) {
 	// The shipped rule, but for a corpus of 3,000 chunks: a common term
 	// needs 40 visible chunks, not 1,000.
-	defer redisearch.SetRareRule(true, 0.01, redisearch.DefaultRareMassShare, 4, 40, 2, redisearch.DefaultRareOptShare, redisearch.DefaultRareOptKeep)()
+	defer redisearch.SetRareRule(true, 0.01, redisearch.DefaultRareMassShare, 4, 40, redisearch.DefaultRareDeeper, redisearch.DefaultRareOptShare, redisearch.DefaultRareOptKeep)()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()

@@ -538,7 +538,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	var ids, contents []string // contents[i]: ids[i]'s content field, read with it
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
-		rd := depth * max(1, ix.rare.Deeper)
+		rd := ix.rare.splitDepth(depth)
 		ids, contents, total, err = ix.candidates(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
@@ -689,8 +689,15 @@ func parseWithScores(raw []any, p string, content bool) (total int64, ids []stri
 }
 
 // tieMargin is how many chunks past the depth the candidates' read also
-// asks for, to see the depth-th score's ties in the same read.
-var tieMargin = 32
+// asks for, to see the depth-th score's ties in the same read. A tie
+// longer than the margin still reads on (a second page: the whole query
+// evaluated again), so the margin changes no answer, only what a read
+// returns. 8 since round 37 (32 before; docs/log/round-37-p37-split.md):
+// for the end-to-end benchmark's 300 questions at 500,000 chunks
+// (`public`, TestSplitTies) the depth-th score tied past the depth in 49
+// of 287 reads, by 1 to 5 chunks, never more; the 24 chunks more that 32
+// asked for were returned, content and all, and thrown away.
+var tieMargin = 8
 
 // queryTerms are a query's terms that some visible chunk holds, with
 // their $weights in the BM25STD query, visible document frequencies and

@@ -48,7 +48,7 @@ func TestLegReplyCost(t *testing.T) {
 			filter := filterQuery(backend.Filter{Groups: c.groups}, !v.s.all)
 			depth := candidateDepth(k)
 			if common := ix.rare.split(qt.vdf, qt.mass, v.s.n); common != nil {
-				qs = append(qs, q{ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter), depth*max(1, ix.rare.Deeper) + tieMargin})
+				qs = append(qs, q{ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, v.s.n, common, filter), ix.rare.splitDepth(depth) + tieMargin})
 			} else {
 				qs = append(qs, q{textQuery(qt.terms, filter, qt.weights), depth + tieMargin})
 			}
