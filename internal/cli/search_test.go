@@ -22,8 +22,10 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -177,6 +179,33 @@ func TestBuildActivities(t *testing.T) {
 	acts, err := buildActivities(ix, cfg, nil, slog.New(slog.DiscardHandler))
 	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
 		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
+	}
+}
+
+// TestBuildActivitiesThesaurus: the builtin generator reads the one
+// thesaurus the index opened for the builtin assessor (loop.thesaurus),
+// and none without one. Skipped without WordNet.
+func TestBuildActivitiesThesaurus(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(thesaurus.DefaultDir, "index.noun")); err != nil {
+		t.Skipf("no WordNet at %s", thesaurus.DefaultDir)
+	}
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	cfg.Index.Dir = dir
+	for _, th := range []string{thesaurus.DefaultDir, ""} {
+		cfg.Loop.Thesaurus = th
+		ix, acts := workerOn(t, cfg)
+		gen, ok := acts.Models.BuiltinGenerator.(*generate.Extractive)
+		if !ok {
+			t.Fatalf("builtin generator %T, want *generate.Extractive", acts.Models.BuiltinGenerator)
+		}
+		if got := gen.Thesaurus(); got != ix.Thesaurus() || (got == nil) != (th == "") {
+			t.Errorf("loop.thesaurus %q: generator's thesaurus %v, index's %v; want the index's, set when configured", th, got, ix.Thesaurus())
+		}
 	}
 }
 

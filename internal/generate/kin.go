@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/assess"
 )
 
@@ -34,7 +35,7 @@ const maxKinSenses = 20
 // common sense says something else. Nil before v35 or without a
 // thesaurus.
 func (g *Extractive) kin(question string, content []string) map[string][]string {
-	if g.Version < 35 || g.thes == nil || len(content) == 0 {
+	if g.Version < 35 || g.thes == nil || len(content) == 0 || !asks(question) {
 		return nil
 	}
 	isContent := map[string]bool{}
@@ -74,6 +75,15 @@ func (g *Extractive) kin(question string, content []string) map[string][]string 
 		}
 	}
 	return out
+}
+
+// asks reports whether question asks something: a clause in the form of
+// a question (answertype.AskingClauses) or a question mark. A claim
+// ("Mitochondria are uninvolved in apoptosis.") asks nothing: its words
+// are the ones a passage confirms or refutes, and no other word stands
+// for them.
+func asks(question string) bool {
+	return answertype.AskingClauses(question) > 0 || strings.HasSuffix(strings.TrimSpace(question), "?")
 }
 
 // kinScore sets each sentence's kscore and kown: its score and content
@@ -167,3 +177,6 @@ func (g *Extractive) kinMentions(question string, content []string, mentions []m
 	}
 	return out, gained
 }
+
+// Thesaurus is the thesaurus UseThesaurus gave (nil: none).
+func (g *Extractive) Thesaurus() assess.Thesaurus { return g.thes }
