@@ -164,13 +164,7 @@ func TestWorkerNeedsIndexOrCorpus(t *testing.T) {
 // TestBuildActivities: the worker's one builder returns complete
 // activities; without a model endpoint every route is builtin.
 func TestBuildActivities(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ix")
-	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.Embed.Provider = config.EmbedNone
-	cfg.Index.Dir = dir
+	cfg := hollinIndexConfig(t)
 	ix, acts := workerOn(t, cfg)
 	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
 		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
@@ -189,13 +183,7 @@ func TestBuildActivitiesThesaurus(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(thesaurus.DefaultDir, "index.noun")); err != nil {
 		t.Skipf("no WordNet at %s", thesaurus.DefaultDir)
 	}
-	dir := filepath.Join(t.TempDir(), "ix")
-	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.Embed.Provider = config.EmbedNone
-	cfg.Index.Dir = dir
+	cfg := hollinIndexConfig(t)
 	for _, th := range []string{thesaurus.DefaultDir, ""} {
 		cfg.Loop.Thesaurus = th
 		ix, acts := workerOn(t, cfg)
@@ -207,6 +195,20 @@ func TestBuildActivitiesThesaurus(t *testing.T) {
 			t.Errorf("loop.thesaurus %q: generator's thesaurus %v, index's %v; want the index's, set when configured", th, got, ix.Thesaurus())
 		}
 	}
+}
+
+// hollinIndexConfig indexes the Hollin corpus (bleve, no embedder) in a
+// temporary directory and returns the default configuration serving it.
+func hollinIndexConfig(t *testing.T) config.Config {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	cfg.Index.Dir = dir
+	return cfg
 }
 
 // TestLocalStages: Search runs as a local activity when it runs in

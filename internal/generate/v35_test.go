@@ -30,8 +30,9 @@ func (k kinThesaurus) Senses(w string) int             { return max(k.senses[w],
 // TestKin: a word stands for a question word when it relates back to it
 // (or to a base form of it) through its own common senses; a relation one
 // way only, another form of the word, a word of the question and a
-// question word of more than maxKinSenses senses give none; before v35
-// and without a thesaurus there are none.
+// question word of more than maxKinSenses senses give none; a claim (it
+// asks nothing) has none; before v35 and without a thesaurus there are
+// none.
 func TestKin(t *testing.T) {
 	an := terms.New()
 	th := kinThesaurus{
@@ -61,6 +62,11 @@ func TestKin(t *testing.T) {
 	want := map[string][]string{an.Terms("guarantee")[0]: an.Terms("warranty"), an.Terms("pieces")[0]: an.Terms("part")}
 	if !maps.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("kin(%q) = %v, want %v", q, got, want)
+	}
+	// a claim asks nothing: no word stands for its words
+	claim := "Guarantee claims come in pieces."
+	if got := g.kin(claim, g.content(claim, g.classify(claim))); got != nil {
+		t.Errorf("kin(%q) = %v, want none for a claim", claim, got)
 	}
 	if got := NewExtractiveV35(an).kin(q, content); got != nil {
 		t.Errorf("v35 without a thesaurus: kin %v, want none", got)
