@@ -362,6 +362,16 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
+// v35 (ExtractiveModel) reads the builtin assessor's thesaurus when the
+// worker gives it one (UseThesaurus; without one it is v34): when the
+// opening sentence and source are chosen (rule 2), a word of a sentence
+// the thesaurus relates to a content word of the question, and that
+// relates back to it through its own common senses, stands for that word
+// ("warranty" for "guarantee", "part" for "pieces"): sentences compare by
+// their score with these stand-ins and the accepted page's bearing
+// counts them; a typed sentence still opens only holding a content word
+// itself, and a claim reads none. See kin and kinScore.
+//
 // v34 (ExtractiveV34Model) reads a place the way v33 does but for one
 // reached by "from" or "to": a common word there is where something moves
 // from or to, or a verb ("We aim to repair ...", "deducted from the
