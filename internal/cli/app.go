@@ -53,6 +53,9 @@ func buildActivities(ix *live.Index, cfg config.Config, tok activities.TokenPubl
 	if err != nil {
 		return nil, err
 	}
+	if th := ix.Thesaurus(); th != nil {
+		gen.UseThesaurus(th) // the assessor's copy (loop.thesaurus)
+	}
 	models.BuiltinGenerator = gen
 	signer, err := cfg.PrincipalSigner()
 	if err != nil {

@@ -22,8 +22,10 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
 	"github.com/assay-rag/assay/internal/eval"
+	"github.com/assay-rag/assay/internal/generate"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -162,13 +164,7 @@ func TestWorkerNeedsIndexOrCorpus(t *testing.T) {
 // TestBuildActivities: the worker's one builder returns complete
 // activities; without a model endpoint every route is builtin.
 func TestBuildActivities(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ix")
-	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.Embed.Provider = config.EmbedNone
-	cfg.Index.Dir = dir
+	cfg := hollinIndexConfig(t)
 	ix, acts := workerOn(t, cfg)
 	if acts.Models.Assessor != nil || acts.Models.Generator != nil || acts.Routing.SmallModel != "" || acts.Tokens != nil {
 		t.Errorf("without an endpoint: assessor set %v, generator set %v, routing %+v; want builtin only", acts.Models.Assessor != nil, acts.Models.Generator != nil, acts.Routing)
@@ -178,6 +174,41 @@ func TestBuildActivities(t *testing.T) {
 	if err != nil || acts.Models.Assessor == nil || acts.Routing.SmallModel != "small-m" {
 		t.Errorf("with an endpoint: err %v, routing %+v; want model routes to small-m", err, acts.Routing)
 	}
+}
+
+// TestBuildActivitiesThesaurus: the builtin generator reads the one
+// thesaurus the index opened for the builtin assessor (loop.thesaurus),
+// and none without one. Skipped without WordNet.
+func TestBuildActivitiesThesaurus(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(thesaurus.DefaultDir, "index.noun")); err != nil {
+		t.Skipf("no WordNet at %s", thesaurus.DefaultDir)
+	}
+	cfg := hollinIndexConfig(t)
+	for _, th := range []string{thesaurus.DefaultDir, ""} {
+		cfg.Loop.Thesaurus = th
+		ix, acts := workerOn(t, cfg)
+		gen, ok := acts.Models.BuiltinGenerator.(*generate.Extractive)
+		if !ok {
+			t.Fatalf("builtin generator %T, want *generate.Extractive", acts.Models.BuiltinGenerator)
+		}
+		if got := gen.Thesaurus(); got != ix.Thesaurus() || (got == nil) != (th == "") {
+			t.Errorf("loop.thesaurus %q: generator's thesaurus %v, index's %v; want the index's, set when configured", th, got, ix.Thesaurus())
+		}
+	}
+}
+
+// hollinIndexConfig indexes the Hollin corpus (bleve, no embedder) in a
+// temporary directory and returns the default configuration serving it.
+func hollinIndexConfig(t *testing.T) config.Config {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ix")
+	if _, _, err := runCmd(t, "index", "--corpus", "../../testdata/hollin/corpus.jsonl", "--index", dir, "--quiet", "--embedder", "none"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embed.Provider = config.EmbedNone
+	cfg.Index.Dir = dir
+	return cfg
 }
 
 // TestLocalStages: Search runs as a local activity when it runs in

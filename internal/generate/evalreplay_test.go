@@ -15,6 +15,7 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 	"github.com/assay-rag/assay/internal/wire"
 )
 
@@ -56,7 +57,18 @@ func TestEvalReplay(t *testing.T) {
 	}
 	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV33(an), NewExtractiveV34(an)}
+	gens := []*Extractive{NewExtractiveV34(an), NewExtractiveV35(an)}
+	// GENERATEREPLAY_THESAURUS=DIR: the generators read the thesaurus the
+	// loop's assessor read (reports evaluated with WordNet)
+	if dir := os.Getenv("GENERATEREPLAY_THESAURUS"); dir != "" {
+		wn, err := thesaurus.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gens {
+			g.UseThesaurus(wn)
+		}
+	}
 	var why []string
 	ruleOf := map[string]string{} // the newer version's chosen sentences: the rule that chose each first
 	gens[1].explain = func(source int, text, rule string) {
@@ -258,6 +270,6 @@ func debugSentences(t *testing.T, g *Extractive, req Request) {
 	g.score(req, all, content, asked)
 	t.Logf("debug %q: type %q, content %v, asking %v, asksMore %v", req.Question, asked.Type, content, slices.Sorted(maps.Keys(g.askingTerms(req.Question, content))), g.asksMore(req.Question))
 	for _, s := range all {
-		t.Logf("debug  %d.%d %.3f typed=%v own=%v title=%q: %s", s.source+1, s.pos, s.score, s.typed, slices.Sorted(maps.Keys(s.own)), req.Sources[s.source].Title, s.text)
+		t.Logf("debug  %d.%d %.3f (%.3f) typed=%v own=%v (%v) title=%q: %s", s.source+1, s.pos, s.score, s.kscore, s.typed, slices.Sorted(maps.Keys(s.own)), slices.Sorted(maps.Keys(s.kown)), req.Sources[s.source].Title, s.text)
 	}
 }

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV34Model = router.BuiltinGenerateModelV34
 	ExtractiveV33Model = router.BuiltinGenerateModelV33
 	ExtractiveV32Model = router.BuiltinGenerateModelV32
 	ExtractiveV31Model = router.BuiltinGenerateModelV31
@@ -361,7 +362,17 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v34 (ExtractiveModel) reads a place the way v33 does but for one
+// v35 (ExtractiveModel) reads the builtin assessor's thesaurus when the
+// worker gives it one (UseThesaurus; without one it is v34): when the
+// opening sentence and source are chosen (rule 2), a word of a sentence
+// the thesaurus relates to a content word of the question, and that
+// relates back to it through its own common senses, stands for that word
+// ("warranty" for "guarantee", "part" for "pieces"): sentences compare by
+// their score with these stand-ins and the accepted page's bearing
+// counts them; a typed sentence still opens only holding a content word
+// itself, and a claim reads none. See kin and kinScore.
+//
+// v34 (ExtractiveV34Model) reads a place the way v33 does but for one
 // reached by "from" or "to": a common word there is where something moves
 // from or to, or a verb ("We aim to repair ...", "deducted from the
 // repair price", "jars from batch B-2291"), and is a place only when it
@@ -525,7 +536,8 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 34 (ExtractiveModel), 33 (ExtractiveV33Model, without
+	// Version is 35 (ExtractiveModel), 34 (ExtractiveV34Model, without
+	// v35's reading of the thesaurus's relatives: see kin), 33 (ExtractiveV33Model, without
 	// v34's reading of a place reached by "from" or "to": see
 	// namedPlaces), 32 (ExtractiveV32Model, without
 	// v33's gate on a page cited for a word it adds: see addsEnough), 31
@@ -558,15 +570,25 @@ type Extractive struct {
 	// explain, when set (the development harness), hears why each
 	// sentence was chosen.
 	explain func(source int, text, rule string)
+	// thes relates words (UseThesaurus; nil: none): v35 reads it (see
+	// kin).
+	thes assess.Thesaurus
 }
 
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV34(an)
+	return NewExtractiveV35(an)
 }
 
-// NewExtractiveV34 returns version 34 (ExtractiveModel).
+// NewExtractiveV35 returns version 35 (ExtractiveModel).
+func NewExtractiveV35(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV34(an)
+	g.Version = 35
+	return g
+}
+
+// NewExtractiveV34 returns version 34 (ExtractiveV34Model).
 func NewExtractiveV34(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV33(an)
 	g.Version = 34
@@ -766,6 +788,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV34Model:
+		return NewExtractiveV34(an), nil
 	case ExtractiveV33Model:
 		return NewExtractiveV33(an), nil
 	case ExtractiveV32Model:
@@ -893,6 +917,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV32Model
 	case g.Version == 33:
 		return ExtractiveV33Model
+	case g.Version == 34:
+		return ExtractiveV34Model
 	}
 	return ExtractiveModel
 }
@@ -904,6 +930,11 @@ type sentence struct {
 	score       float64
 	own         map[string]bool // the content words it holds
 	typed       bool            // it holds an expression of the expected type
+	// kscore and kown are score and own with the words the thesaurus
+	// relates to the question's (v35, see kinScore); score and own
+	// without one.
+	kscore float64
+	kown   map[string]bool
 	// first is the copy of its text the candidates (all) keep: itself,
 	// or an earlier sentence with the same words. Scores, words and type
 	// are the first copy's; a rule reading a source's sentences directly
@@ -1070,7 +1101,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		if sameProduct(names, mentions, open, best.source) {
 			m = withName
 		}
-		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, verbs, m)[0]
+		// v35: a source holding a word that stands for a question word
+		// (see kin) bears on it, each word's IDF counting its stand-ins
+		wIDF := idf
+		if km, gained := g.kinMentions(req.Question, content, m); gained {
+			m, wIDF = km, kinIDF(all)
+		}
+		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, wIDF, verbs, m)[0]
 		// (bearing sums in map order: equal shares may differ in their
 		// last bits)
 		if whole[open] > whole[best.source]+1e-9 {
@@ -1932,14 +1969,23 @@ func entityTermSet(ents []assess.Entity, codes bool) map[string]bool {
 // type and a content word; only source's sentences when source is not -1.
 func (g *Extractive) opening(all []*sentence, asked answertype.Question, source int) *sentence {
 	var best, bestTyped *sentence
+	// v35: sentences compare by their score with the words standing for
+	// the question's (kscore, see kinScore; the score without a
+	// thesaurus); a typed sentence still opens only holding a content
+	// word itself: a stand-in alone ("A repair shows as Booked, ..." for
+	// "my fixed blender") does not make it an answer.
+	score := func(s *sentence) float64 { return s.score }
+	if g.Version >= 35 {
+		score = func(s *sentence) float64 { return s.kscore }
+	}
 	for _, s := range all {
 		if source >= 0 && s.source != source {
 			continue
 		}
-		if best == nil || s.score > best.score { // ties keep the earlier: rank, then position
+		if best == nil || score(s) > score(best) { // ties keep the earlier: rank, then position
 			best = s
 		}
-		if s.typed && len(s.own) > 0 && (bestTyped == nil || s.score > bestTyped.score) {
+		if s.typed && len(s.own) > 0 && (bestTyped == nil || score(s) > score(bestTyped)) {
 			bestTyped = s
 		}
 	}
@@ -1949,7 +1995,7 @@ func (g *Extractive) opening(all []*sentence, asked answertype.Question, source 
 	// question about as much as the best ("does the 5-year motor cover
 	// apply to the X200": "Blender motors on the X200 and X300 Pro are
 	// covered for 5 years" says yes without a yes/no word).
-	if bestTyped != nil && (asked.Type != answertype.YesNo || bestTyped.score >= g.MinRatio*best.score) {
+	if bestTyped != nil && (asked.Type != answertype.YesNo || score(bestTyped) >= g.MinRatio*score(best)) {
 		best = bestTyped
 	}
 	return best
@@ -2869,6 +2915,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 		s.score = sc * g.rankWeight(s.source)
 	}
+	g.kinScore(req, all, content, titles)
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
 	// current ones would present both as true.
@@ -2889,7 +2936,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 	later := g.laterVersions(req, named)
 	for _, s := range all {
 		if current && stale(req.Sources[s.source]) && !named[s.source] || later[s.source] {
-			s.score = 0
+			s.score, s.kscore = 0, 0
 		}
 	}
 	return idf

@@ -379,6 +379,10 @@ func (l *Index) Version() string { return l.cur.Load().ix.Version() }
 // Current is the version served now, for callers that read it directly.
 func (l *Index) Current() backend.Index { return l.cur.Load().ix }
 
+// Thesaurus is the thesaurus the builtin assessor reads (loop.thesaurus),
+// opened once; nil without one. The builtin generator reads the same copy.
+func (l *Index) Thesaurus() assess.Thesaurus { return l.thes }
+
 // Ready swaps to a newer version if there is one and says which version
 // is served; it fails when the index is empty or cannot be reached.
 func (l *Index) Ready(ctx context.Context) (string, error) {
