@@ -65,6 +65,9 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	rank := b.Alone & aloneRankMask
 	c := *b // the readings a chunk below the first is judged by
+	// Lacks and Candidates read the judgement of all the evidence, not
+	// the chunks judged alone (the caller keeps its features).
+	c.lacks, c.recording = nil, false
 	if b.Alone&aloneWhole != 0 {
 		c.FocusCoverage = math.Inf(1) // focusTakes and focusCompared take nothing
 		c.Sentence, c.States = false, false
