@@ -65,6 +65,9 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	rank := b.Alone & aloneRankMask
 	c := *b // the readings a chunk below the first is judged by
+	// Lacks and Candidates read the judgement of all the evidence, not
+	// the chunks judged alone (the caller keeps its features).
+	c.lacks, c.recording = nil, false
 	if b.Alone&aloneWhole != 0 {
 		c.FocusCoverage = math.Inf(1) // focusTakes and focusCompared take nothing
 		c.Sentence, c.States = false, false
@@ -100,11 +103,15 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 }
 
 // holdsKey returns whether a chunk holds question's most specific known
-// term (the coverage rules' key) in any of its forms or through a relative
+// term (the coverage rules' key, with Scene its scene's words weighed
+// down as assess weighs them) in any of its forms or through a relative
 // the thesaurus gives it; every chunk holds it when the question has none.
 func (b *Builtin) holdsKey(question string, vocab Vocabulary) func(e Evidence) bool {
 	_, frame, ents := b.readQuestion(question, vocab)
 	qterms := b.questionTerms(question, vocab, frame, ents)
+	if b.Scene {
+		b.sceneWeights(question, qterms, ents) // as assess weighs them: the scene's words are not the key
+	}
 	key := -1
 	for i, q := range qterms {
 		if q.known && (key < 0 || q.weight > qterms[key].weight) {

@@ -1132,6 +1132,7 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 		return res, err
 	}
 	if k, ok, err := b.alone(ctx, req, vocab, question, res.firstNames); err != nil || ok { // alone.go
+		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
 		return k, err
 	}
 	return res, nil

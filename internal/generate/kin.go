@@ -99,6 +99,7 @@ func (g *Extractive) kinScore(req Request, all []*sentence, content []string, ti
 	if len(kin) == 0 {
 		return
 	}
+	gained := false
 	for _, s := range all {
 		var set map[string]bool
 		for _, q := range content {
@@ -113,8 +114,15 @@ func (g *Extractive) kinScore(req Request, all []*sentence, content []string, ti
 					s.kown = maps.Clone(s.own)
 				}
 				s.kown[q] = true
+				gained = true
 			}
 		}
+	}
+	if !gained {
+		// no sentence holds a stand-in: score, exactly (kinIDF counts the
+		// words a sentence holds through refers, which score's IDF does
+		// not)
+		return
 	}
 	idf := kinIDF(all)
 	for _, s := range all {
