@@ -173,3 +173,39 @@ func TestAloneModel(t *testing.T) {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
+
+// TestNamesOnlyEachCondition: aloneNamed's test of the first chunk holds
+// only when every one of its conditions does — the question expects a
+// type, the chunk holds none of it, names every entity, holds the key
+// term and covers at least the minimum — so dropping any one condition
+// from namesOnly fails a case here (round 37's review found four of them
+// survived the end-to-end tests).
+func TestNamesOnlyEachCondition(t *testing.T) {
+	covers := func(have map[string]bool, term string) bool { return have[term] }
+	question := func() *reading {
+		return &reading{qterms: []weighted{{term: "hourly"}, {term: "labour"}}, ents: []Entity{{Text: "Hollin", Terms: []string{"hollin"}}}, expects: true, min: 0.5}
+	}
+	first := func() *judged {
+		return &judged{have: map[string]bool{"hourly": true, "labour": true}, coverage: 0.8, entities: 1, key: 0}
+	}
+	if r, j := question(), first(); !r.namesOnly(j, covers) {
+		t.Fatalf("a first chunk naming everything and holding no value: namesOnly false, want true")
+	}
+	for _, c := range []struct {
+		name   string
+		change func(r *reading, j *judged)
+	}{
+		{"the question expects no type", func(r *reading, j *judged) { r.expects = false }},
+		{"the chunk holds the type", func(r *reading, j *judged) { j.typed = true }},
+		{"an entity missing", func(r *reading, j *judged) { j.entities = 0 }},
+		{"no key term", func(r *reading, j *judged) { j.key = -1 }},
+		{"the key term not held", func(r *reading, j *judged) { delete(j.have, "hourly") }},
+		{"below the minimum coverage", func(r *reading, j *judged) { j.coverage = 0.4 }},
+	} {
+		r, j := question(), first()
+		c.change(r, j)
+		if r.namesOnly(j, covers) {
+			t.Errorf("%s: namesOnly true, want false", c.name)
+		}
+	}
+}
