@@ -1011,7 +1011,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 			}
 		}
 	}
-	idf := g.score(req, all, content, asked)
+	idf, kin := g.score(req, all, content, asked)
 	// v23: a later copy of a sentence (another page holding the same
 	// words) is judged as its first: the content words it holds and
 	// whether it holds an expression of the expected type are its first
@@ -1104,7 +1104,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// v35: a source holding a word that stands for a question word
 		// (see kin) bears on it, each word's IDF counting its stand-ins
 		wIDF := idf
-		if km, gained := g.kinMentions(req.Question, content, m); gained {
+		if km, gained := kinMentions(kin, content, m); gained {
 			m, wIDF = km, kinIDF(all)
 		}
 		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, wIDF, verbs, m)[0]
@@ -2853,8 +2853,9 @@ func (g *Extractive) content(question string, asked answertype.Question) []strin
 var propWords = []string{"one", "ones", "go", "goes", "going", "gone", "went"}
 
 // score sets each sentence's content words, score and whether it holds an
-// expression of type t, and returns the content words' IDF.
-func (g *Extractive) score(req Request, all []*sentence, content []string, t answertype.Question) map[string]float64 {
+// expression of type t, and returns the content words' IDF and the words
+// standing for them (kin; nil before v35 or without a thesaurus).
+func (g *Extractive) score(req Request, all []*sentence, content []string, t answertype.Question) (map[string]float64, map[string][]string) {
 	df := map[string]int{}
 	for _, s := range all {
 		set := g.an.Set(s.text)
@@ -2915,7 +2916,8 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 		}
 		s.score = sc * g.rankWeight(s.source)
 	}
-	g.kinScore(req, all, content, titles)
+	kin := g.kin(req.Question, content)
+	g.kinScore(kin, all, content, titles)
 	// A current source that says anything on the question silences the
 	// archived and withdrawn ones: quoting superseded terms beside the
 	// current ones would present both as true.
@@ -2939,7 +2941,7 @@ func (g *Extractive) score(req Request, all []*sentence, content []string, t ans
 			s.score, s.kscore = 0, 0
 		}
 	}
-	return idf
+	return idf, kin
 }
 
 // laterVersions returns the current sources that supersede a named
@@ -3141,7 +3143,7 @@ func (g *Extractive) Bearing(req Request) []float64 {
 		}
 	}
 	content := g.content(req.Question, asked)
-	idf := g.score(req, all, content, asked)
+	idf, _ := g.score(req, all, content, asked)
 	return g.bearing([]map[string]bool{g.an.Set(req.Question)}, idf, g.verbs(req.Question), g.mentions(req.Sources))[0]
 }
 

@@ -87,12 +87,11 @@ func asks(question string) bool {
 }
 
 // kinScore sets each sentence's kscore and kown: its score and content
-// words when a word that stands for a content word of the question (kin)
-// counts as that word, each content word's IDF taken over the sentences
-// holding it or such a word. Without kin (before v35, no thesaurus, no
-// such word), score and own.
-func (g *Extractive) kinScore(req Request, all []*sentence, content []string, titles []map[string]bool) {
-	kin := g.kin(req.Question, content)
+// words when a word that stands for a content word of the question (kin,
+// as g.kin gives it) counts as that word, each content word's IDF taken
+// over the sentences holding it or such a word. Without kin (before v35,
+// no thesaurus, no such word), score and own.
+func (g *Extractive) kinScore(kin map[string][]string, all []*sentence, content []string, titles []map[string]bool) {
 	for _, s := range all {
 		s.kscore, s.kown = s.score, s.own
 	}
@@ -162,10 +161,9 @@ func kinIDF(all []*sentence) map[string]float64 {
 }
 
 // kinMentions is mentions with each content word of the question whose
-// stand-in (kin) a source mentions, and whether any source gained one;
-// mentions itself when none did.
-func (g *Extractive) kinMentions(question string, content []string, mentions []map[string]bool) ([]map[string]bool, bool) {
-	kin := g.kin(question, content)
+// stand-in (kin, as g.kin gives it) a source mentions, and whether any
+// source gained one; mentions itself when none did.
+func kinMentions(kin map[string][]string, content []string, mentions []map[string]bool) ([]map[string]bool, bool) {
 	if len(kin) == 0 {
 		return mentions, false
 	}
