@@ -59,8 +59,8 @@ const V38Model = "builtin:coverage-v38"
 //     the question's words and a value: what the lower chunks of a
 //     question no document answers look like
 //     (docs/log/round-37-a37-wide.md).
-func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string, firstNames bool) (Result, bool, error) {
-	if b.Alone&aloneNamed != 0 && !firstNames {
+func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, question string, first aloneFirst) (Result, bool, error) {
+	if b.Alone&aloneNamed != 0 && !first.names {
 		return Result{}, false, nil
 	}
 	rank := b.Alone & aloneRankMask
@@ -80,7 +80,7 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	var key func(e Evidence) bool
 	if b.Alone&aloneKey != 0 {
-		key = b.holdsKey(question, vocab)
+		key = b.holdsKey(first)
 	}
 	for i := 1; i <= rank && i < len(req.Evidence); i++ {
 		if key != nil && !key(req.Evidence[i]) {
@@ -102,27 +102,25 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 	return Result{}, false, nil
 }
 
-// holdsKey returns whether a chunk holds question's most specific known
+// aloneFirst is what alone reads of the judgement of all the evidence:
+// whether the first chunk names what the question asks about but holds no
+// answer of its type (namesOnly), and the reading's most specific known
 // term (the coverage rules' key, with Scene its scene's words weighed
-// down as assess weighs them) in any of its forms or through a relative
-// the thesaurus gives it; every chunk holds it when the question has none.
-func (b *Builtin) holdsKey(question string, vocab Vocabulary) func(e Evidence) bool {
-	_, frame, ents := b.readQuestion(question, vocab)
-	qterms := b.questionTerms(question, vocab, frame, ents)
-	if b.Scene {
-		b.sceneWeights(question, qterms, ents) // as assess weighs them: the scene's words are not the key
-	}
-	key := -1
-	for i, q := range qterms {
-		if q.known && (key < 0 || q.weight > qterms[key].weight) {
-			key = i
-		}
-	}
-	if key < 0 {
+// down; "" when none) with the thesaurus's relatives of it.
+type aloneFirst struct {
+	names bool
+	key   string
+	rel   []synonym
+}
+
+// holdsKey returns whether a chunk holds the reading's most specific known
+// term (first's key) in any of its forms or through a relative the
+// thesaurus gives it; every chunk holds it when the question has none.
+func (b *Builtin) holdsKey(first aloneFirst) func(e Evidence) bool {
+	if first.key == "" {
 		return func(Evidence) bool { return true }
 	}
-	t := qterms[key].term
-	rel := b.related(question, ents, vocab)[t]
+	t, rel := first.key, first.rel
 	return func(e Evidence) bool {
 		have := TitledMentions(b.an, e.Title, e.Text)
 		return have[t] || holdsAkin(have, t) || slices.ContainsFunc(rel, func(s synonym) bool { return have[s.Term] })

@@ -67,10 +67,9 @@ type Result struct {
 	// cands are the retrieved chunks' features, when the builtin assessor
 	// was asked for them (Builtin.Candidates); never serialised.
 	cands []Candidate
-	// firstNames is the builtin assessor's finding that the first chunk
-	// holds what the question asks about but no answer of the asked type
-	// (see namesOnly, alone.go); never serialised.
-	firstNames bool
+	// first is what the builtin assessor's reading of all the evidence
+	// hands Builtin.Alone (alone.go); never serialised.
+	first aloneFirst
 }
 
 // ProposalList returns res's proposals, or its assessment's rewrite as the

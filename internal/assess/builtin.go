@@ -1131,7 +1131,7 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	if err != nil || res.Assessment.Sufficient || b.Alone == 0 {
 		return res, err
 	}
-	if k, ok, err := b.alone(ctx, req, vocab, question, res.firstNames); err != nil || ok { // alone.go
+	if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
 		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
 		return k, err
 	}
@@ -1250,7 +1250,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			best = j // a chunk that would suffice beats a higher score that would not
 		}
 	}
-	res.firstNames = len(all) > 0 && r.namesOnly(all[0], covers) // alone.go
+	res.first.names = len(all) > 0 && r.namesOnly(all[0], covers) // alone.go
+	if r.key >= 0 {
+		res.first.key = r.qterms[r.key].term
+		res.first.rel = related[res.first.key]
+	}
 	if b.lacks != nil && len(all) > 0 {
 		*b.lacks = append(*b.lacks, b.lackOf(question, r, all[0], covers, related, ents, vocab))
 	}
