@@ -258,7 +258,7 @@ func rareQuery(terms []string, weights []float64, common, scored, kept []bool, f
 // until round 37, docs/log/round-37-p37-split.md: for the end-to-end
 // benchmark's 300 questions at 500,000 chunks, as `public`, its top 10
 // agree 0.998 with twice's, its top 100 0.976, and Redis's time a
-// question fell 0.8 ms end to end: the candidates' heap and content are
+// question fell 0.6 ms end to end (the mean of 7 alternated pairs): the candidates' heap and content are
 // per candidate, about a sixth of the split query's time). The mass
 // share was 30% until round 35 (docs/log/round-35-p35-search.md): at
 // 500,000 chunks the rare terms' postings are most of the split query's
