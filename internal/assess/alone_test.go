@@ -209,3 +209,29 @@ func TestNamesOnlyEachCondition(t *testing.T) {
 		}
 	}
 }
+
+// TestAloneGuardsEach: the partner's page second, stating a flat "rate of
+// £42 for warranty labour" and no hour, judged alone, is accepted by the
+// sentence reading for "what's our hourly rate from Hollin for warranty
+// labour?" at rank 1 (and with aloneNamed: the handbook first names the
+// hourly rate and states none); aloneKey refuses it (it lacks "hourly",
+// the key, in every form), and so does aloneWhole (no reading of one
+// sentence below the first). Each guard is tried on its own, so turning
+// either into a no-op fails here (round 37's review found both survived).
+func TestAloneGuardsEach(t *testing.T) {
+	an := terms.New()
+	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
+	flat := Evidence{ChunkID: "flat#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs a rate of £42 for warranty labour."}
+	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, flat.Title+"\n"+flat.Text, "Hollin pays Brook Street Repairs £42 per hour of warranty labour.", "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
+	judge := aloneJudge(t, an, lex)
+	q := "What's our hourly rate from Hollin for warranty labour?"
+	for _, c := range []struct {
+		alone int
+		want  bool
+	}{{1, true}, {1 | aloneNamed, true}, {1 | aloneKey, false}, {1 | aloneWhole, false}, {aloneV40, false}} {
+		r := judge(c.alone, q, handbook, flat)
+		if got := r.Assessment.Sufficient; got != c.want {
+			t.Errorf("Alone %d: sufficient %v (%s), want %v", c.alone, got, r.Assessment.Reason, c.want)
+		}
+	}
+}
