@@ -41,31 +41,19 @@ func TestHoldingsOnBuilt(t *testing.T) {
 	if s := os.Getenv("ASSAY_HOLD_BOUNDS"); s != "" {
 		bounds = nil
 		for f := range strings.FieldsSeq(s) {
-			var n int
+			what := "ASSAY_HOLD_BOUNDS " + f
 			b, rest, _ := strings.Cut(f, ":")
 			sc, rest, _ := strings.Cut(rest, ":")
 			cs, rest, _ := strings.Cut(rest, ":")
 			ms, ss, _ := strings.Cut(rest, ":")
-			sr := sampleRows
-			if ss != "" {
-				if _, err := fmt.Sscan(ss, &sr); err != nil {
-					t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
-				}
+			if b == "" {
+				t.Fatalf("%s: no bound", what)
 			}
-			samples = append(samples, sr)
-			if _, err := fmt.Sscan(b, &n); err != nil {
-				t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
-			}
-			c := checkPostings
-			if cs != "" {
-				if _, err := fmt.Sscan(cs, &c); err != nil {
-					t.Fatalf("ASSAY_HOLD_BOUNDS %q: %v", f, err)
-				}
-			}
-			bounds = append(bounds, n)
+			samples = append(samples, intOr(t, what, ss, sampleRows))
+			bounds = append(bounds, intOr(t, what, b, 0))
 			ways = append(ways, ms == "" && matchedTerms || ms == "1")
 			scorers = append(scorers, sc)
-			checks = append(checks, c)
+			checks = append(checks, intOr(t, what, cs, checkPostings))
 		}
 	}
 	for len(scorers) < len(bounds) {

@@ -273,31 +273,20 @@ func TestHoldingsBatchOnBuilt(t *testing.T) {
 	if s := os.Getenv("ASSAY_HFORM_BATCHES"); s != "" {
 		batches = nil
 		for f := range strings.FieldsSeq(s) {
-			var b int
+			what := "ASSAY_HFORM_BATCHES " + f
 			bs, ps, _ := strings.Cut(f, ":")
 			ps, fs, _ := strings.Cut(ps, ":")
 			fs, ls, _ := strings.Cut(fs, ":")
 			ls, ss, _ := strings.Cut(ls, ":")
 			foresees = append(foresees, fs != "0")
 			lasts = append(lasts, ls != "0")
-			n := sampleRows
-			if ss != "" {
-				if _, err := fmt.Sscan(ss, &n); err != nil {
-					t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
-				}
-			}
-			samples = append(samples, n)
-			if _, err := fmt.Sscan(bs, &b); err != nil || b < 1 {
-				t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
-			}
-			p := maxPostings
-			if ps != "" {
-				if _, err := fmt.Sscan(ps, &p); err != nil {
-					t.Fatalf("ASSAY_HFORM_BATCHES %q", s)
-				}
+			samples = append(samples, intOr(t, what, ss, sampleRows))
+			b := intOr(t, what, bs, 0)
+			if b < 1 {
+				t.Fatalf("%s: a batch of %d", what, b)
 			}
 			batches = append(batches, b)
-			bounds = append(bounds, p)
+			bounds = append(bounds, intOr(t, what, ps, maxPostings))
 		}
 	}
 	for len(bounds) < len(batches) {

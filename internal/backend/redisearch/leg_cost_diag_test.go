@@ -183,15 +183,22 @@ func candidateDepthAt(k, of int) int {
 	return candidateDepth(k)
 }
 
+// envInt is the environment variable name read as an int (intOr).
 func envInt(t *testing.T, name string, def int) int {
 	t.Helper()
-	s := os.Getenv(name)
+	return intOr(t, name, os.Getenv(name), def)
+}
+
+// intOr is s read as an int, def when s is empty; a diagnostic's setting
+// that is neither fails the test, naming what.
+func intOr(t *testing.T, what, s string, def int) int {
+	t.Helper()
 	if s == "" {
 		return def
 	}
 	var n int
 	if _, err := fmt.Sscan(s, &n); err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", what, err)
 	}
 	return n
 }
