@@ -13,8 +13,8 @@ import (
 // retrieved chunk's features, not only the one chunk judged alone.
 func TestAloneKeepsLacksAndCandidates(t *testing.T) {
 	an := terms.New()
-	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
-	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
+	handbook := aloneHandbook
+	rates := aloneRates
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
 	q := "What's our hourly rate from Hollin for warranty labour?"
 	req := Request{Question: q, Query: q, K: 5, Evidence: []Evidence{handbook, rates}, Groups: []string{"public"}}

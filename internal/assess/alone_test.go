@@ -9,6 +9,14 @@ import (
 	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
+// aloneHandbook and aloneRates are the partner-rates pages Alone's tests
+// read: the handbook names the hourly rate its partners are paid and
+// states none; the partner's agreement states it.
+var (
+	aloneHandbook = Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
+	aloneRates    = Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
+)
+
 // TestAlone: the partner handbook, which BM25 ranks first for "what's our
 // hourly rate from Hollin for warranty labour", names the hourly rate but
 // states no amount; the partner's agreement, second, states "£42 per
@@ -23,8 +31,8 @@ import (
 // with aloneKnown.
 func TestAlone(t *testing.T) {
 	an := terms.New()
-	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
-	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
+	handbook := aloneHandbook
+	rates := aloneRates
 	other := Evidence{ChunkID: "claims#0", Title: "Warranty labour claims", Text: "Warranty labour claims from Hollin partners are paid each month."}
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, other.Title+"\n"+other.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
 	judge := aloneJudge(t, an, lex)
@@ -122,8 +130,8 @@ func TestAloneOwn(t *testing.T) {
 // nothing.
 func TestAloneNamed(t *testing.T) {
 	an := terms.New()
-	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
-	rates := Evidence{ChunkID: "rates#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour."}
+	handbook := aloneHandbook
+	rates := aloneRates
 	survey := Evidence{ChunkID: "survey#0", Title: "Rate our warranty labour", Text: "Hollin customers rate the warranty labour of Hollin partners each month: our warranty labour survey."}
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, rates.Title+"\n"+rates.Text, survey.Title+"\n"+survey.Text, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
 	q := "What's our hourly rate from Hollin for warranty labour?"
@@ -220,7 +228,7 @@ func TestNamesOnlyEachCondition(t *testing.T) {
 // either into a no-op fails here (round 37's review found both survived).
 func TestAloneGuardsEach(t *testing.T) {
 	an := terms.New()
-	handbook := Evidence{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Service partners carry out warranty labour for Hollin. Claim your warranty labour at the hourly rate of your partner agreement, from Hollin, each month."}
+	handbook := aloneHandbook
 	flat := Evidence{ChunkID: "flat#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs a rate of £42 for warranty labour."}
 	lex := newLexicon(an, handbook.Title+"\n"+handbook.Text, flat.Title+"\n"+flat.Text, "Hollin pays Brook Street Repairs £42 per hour of warranty labour.", "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")
 	judge := aloneJudge(t, an, lex)
