@@ -245,6 +245,46 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 	}), nil
 }
 
+var _ backend.TogetherVocabulary = Vocabulary{}
+
+// Together reports whether some visible chunk passing f (its groups
+// the vocabulary's, whatever f says) holds every term of all and at
+// least one term of anyOf (backend.TogetherVocabulary): one FT.AGGREGATE
+// that stops at the first chunk, as each of Holdings' existence checks
+// does, where Holdings would check the terms' combinations level by
+// level. The assessor asks it before Holdings (builtin:coverage-v41's
+// gate, internal/assess): when no chunk holds a question's entities
+// with its most specific term, no count is needed to decide. False when
+// anyOf is empty; more than backend.MaxHeld terms either way: true (it
+// cannot rule one out, as Holdings cannot tell).
+func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backend.Filter) (bool, error) {
+	const op = "redisearch.Together"
+	if len(anyOf) == 0 {
+		return false, nil
+	}
+	if len(all) > backend.MaxHeld || len(anyOf) > backend.MaxHeld || v.ix == nil {
+		return true, nil
+	}
+	if err := v.Err(); err != nil {
+		return false, err // the statistics already failed (see Err)
+	}
+	filter := backend.Filter{}
+	if f != nil {
+		filter = *f
+	}
+	filter.Groups = v.groups
+	q := "@" + fieldContent + ":(" + union(anyOf, 1<<len(anyOf)-1) + ") " + FilterQuery(filter)
+	if len(all) > 0 {
+		q = "@" + fieldContent + ":(" + termsOf(all, 1<<len(all)-1) + ") " + q
+	}
+	cmd := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
+	found, err := found1(cmd)
+	if err != nil {
+		return false, v.ix.redisErr(op, err)
+	}
+	return found, nil
+}
+
 // last is the last checks of sets (see exists): each set of common terms
 // held with no other term of set, and no rare term.
 func (c *checker) last(sets []uint64) []check {
