@@ -86,10 +86,11 @@ func (v filteredVocabulary) OpenHoldings(ctx context.Context, terms []string, f 
 
 // Together reports whether some visible chunk passing the run's filters
 // holds every term of all and one of anyOf (backend.TogetherOf: one
-// existence check on RediSearch, bleve's exact Holdings of those terms).
+// existence check on RediSearch, bleve's exact Holdings of those terms),
+// kept per question as Holdings' answers are.
 func (v filteredVocabulary) Together(ctx context.Context, all, anyOf []string, f wire.Filters) (bool, error) {
 	ixf := retrieval.IndexFilter(v.groups, f)
-	return backend.TogetherOf(ctx, v.Vocabulary, all, anyOf, &ixf)
+	return v.held.togetherOf(ctx, v.Vocabulary, all, anyOf, &ixf)
 }
 
 // generation is one index version with everything wired to it.
