@@ -67,6 +67,21 @@ func decided(r Result) string {
 	return fmt.Sprintf("%+v %v %+v", r.Assessment, r.Accepted, r.Proposals)
 }
 
+// assessBoth is req assessed by first, then by second when given (the
+// zero Result when not).
+func assessBoth(t *testing.T, req Request, first *Builtin, second ...*Builtin) (Result, Result) {
+	t.Helper()
+	var out [2]Result
+	for i, b := range append([]*Builtin{first}, second...) {
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = res
+	}
+	return out[0], out[1]
+}
+
 // TestGateChangesNoExactAnswer: where Holdings is exact (bleve), the gate
 // (builtin:coverage-v41) decides nothing the count would not: every
 // assessment of generated questions naming codes, over overlapping
@@ -84,14 +99,7 @@ func TestGateChangesNoExactAnswer(t *testing.T) {
 	off := gateAssessor(an, lex, false)
 	for i := range 600 {
 		req := generatedRequest(r, words, 6)
-		a, err := on.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := off.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a, b := assessBoth(t, req, on, off)
 		if decided(a) != decided(b) {
 			t.Errorf("question %d %q: with the gate %s, with the count %s", i, req.Question, decided(a), decided(b))
 		}
@@ -121,28 +129,18 @@ func TestGateDecidesAsTheCount(t *testing.T) {
 	for i := range 600 {
 		req := generatedRequest(r, words, 6)
 		before := apart
-		a, err := blind.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a, _ := assessBoth(t, req, blind)
 		want := exact
 		if apart == before {
 			want = blindBefore
 		}
-		b, err := want.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, _ := assessBoth(t, req, want)
 		if decided(a) != decided(b) {
 			t.Errorf("question %d %q (gate decided: %v): %s, want %s", i, req.Question, apart > before, decided(a), decided(b))
 		}
 		if apart > before {
 			decidedApart++
-			c, err := blindBefore.Assess(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if decided(c) != decided(a) {
+			if c, _ := assessBoth(t, req, blindBefore); decided(c) != decided(a) {
 				changed++
 			}
 		}
@@ -184,14 +182,7 @@ func TestGateLeavesOutWhatJudgeLeavesOut(t *testing.T) {
 	} {
 		req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
 		before := asked
-		a, err := on.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := off.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a, b := assessBoth(t, req, on, off)
 		if asked > before {
 			reached++
 		}
