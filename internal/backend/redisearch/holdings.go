@@ -135,11 +135,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 	if err := v.Err(); err != nil {
 		return nil, err // the statistics already failed (see Err)
 	}
-	filter := backend.Filter{}
-	if f != nil {
-		filter = *f
-	}
-	filter.Groups = v.groups
+	filter := v.filter(f)
 	var rare, common uint64 // term sets; terms no visible chunk holds are in neither
 	sum := 0                // the rare terms' visible document frequencies
 	var dfs []int           // visible document frequencies (nil when unknown)
@@ -268,11 +264,7 @@ func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backen
 	if err := v.Err(); err != nil {
 		return false, err // the statistics already failed (see Err)
 	}
-	filter := backend.Filter{}
-	if f != nil {
-		filter = *f
-	}
-	filter.Groups = v.groups
+	filter := v.filter(f)
 	q := "@" + fieldContent + ":(" + union(anyOf, 1<<len(anyOf)-1) + ") " + FilterQuery(filter)
 	if len(all) > 0 {
 		q = "@" + fieldContent + ":(" + termsOf(all, 1<<len(all)-1) + ") " + q
@@ -283,6 +275,17 @@ func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backen
 		return false, v.ix.redisErr(op, err)
 	}
 	return found, nil
+}
+
+// filter is f (nil: no condition) with the vocabulary's groups, whatever
+// f says: the chunks Holdings and Together ask about.
+func (v Vocabulary) filter(f *backend.Filter) backend.Filter {
+	filter := backend.Filter{}
+	if f != nil {
+		filter = *f
+	}
+	filter.Groups = v.groups
+	return filter
 }
 
 // last is the last checks of sets (see exists): each set of common terms
