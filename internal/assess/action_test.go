@@ -117,6 +117,7 @@ func actModel(t *testing.T) string {
 	t.Helper()
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
 	b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone = true, false, false, false, 0, 0
+	b.Gate = false
 	return b.Model()
 }
 
@@ -395,6 +396,7 @@ func TestActFocus(t *testing.T) {
 	th := fakeThesaurus{}
 	v33 := func(b *Builtin) {
 		b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone = false, false, false, false, 0, 0
+		b.Gate = false
 	}
 	v36 := func(b *Builtin) {}
 	for _, c := range []struct {

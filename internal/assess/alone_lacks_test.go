@@ -23,6 +23,7 @@ func TestAloneKeepsLacksAndCandidates(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone = alone
+		b.Gate = alone != 0
 		return b
 	}
 	_, off, err := build(0).Lacks(context.Background(), req)

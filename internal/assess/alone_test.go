@@ -76,6 +76,7 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone = alone
+		b.Gate = alone != 0 // v38 when off, as v40 came after it
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -101,6 +102,7 @@ func TestAloneOwn(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
 		b.Alone = alone
+		b.Gate = alone != 0
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -169,14 +171,19 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v40" {
-		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v40", b.Alone, b.Model())
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v41" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v41", b.Alone, b.Model())
+	}
+	if b.Gate = false; b.Model() != V40Model || V40Model != "builtin:coverage-v40" {
+		t.Errorf("model %q with Gate off, want builtin:coverage-v40", b.Model())
 	}
 	b.Alone = 0
+	b.Gate = false
 	if b.Model() != V38Model {
 		t.Errorf("model %q with Alone off, want %q", b.Model(), V38Model)
 	}
 	b.Alone = 113
+	b.Gate = true
 	if got, want := b.Model(), BuiltinModel+"-alone113"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}

@@ -460,6 +460,14 @@ type Builtin struct {
 	// down to a rank are each judged alone, as every reading judges the
 	// first, under the guards its bits set.
 	Alone int
+	// Gate (builtin:coverage-v41, gate.go; round 38): before counting
+	// which term sets the visible chunks hold, reach asks whether some
+	// visible chunk holds the question's entities with a term that could
+	// be its most specific one (one existence check), and decides "no
+	// document mentions them together" at once when none does — what the
+	// count would find, and on RediSearch also where the count cannot
+	// tell (too many combinations).
+	Gate bool
 	// Kind (builtin:coverage-v36, see kind.go): with Act, the words the asked action acts on are
 	// read without those that name which thing is meant rather than what
 	// is done to it: a word of a visible product's name ("blender",
@@ -506,7 +514,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -650,7 +658,8 @@ var namedModels = []struct {
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
 	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
-	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
+	{V40Model, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
+	{BuiltinModel, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1452,7 +1461,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
 		}
-		closest, together, ok, seen, err := r.reach(ctx, vocab, req.Filters, related)
+		closest, together, ok, seen, err := r.reach(ctx, vocab, req.Filters, related, b.Gate)
 		if err != nil {
 			return Result{}, err
 		}
@@ -1646,7 +1655,10 @@ func openHoldings(ctx context.Context, hv HoldingVocabulary, terms []string, f w
 // see that pass the run's filters f: those a search could return. The
 // vocabulary's error (a server that did not answer) is the error. seen is
 // the count it read (nil when it read none), which the rewriter reuses.
-func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym) (closest *judged, together, ok bool, seen *heldAnswer, err error) {
+// With gate (builtin:coverage-v41) it first asks whether any set can pass
+// (apart): when none can, the answer is the count's — no chunk holds them
+// together, and the closest is not fit — read without counting (seen nil).
+func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, related map[string][]synonym, gate bool) (closest *judged, together, ok bool, seen *heldAnswer, err error) {
 	hv, ok := vocab.(HoldingVocabulary)
 	if !ok || r.key < 0 {
 		return nil, false, false, nil, nil
@@ -1668,6 +1680,17 @@ func (r *reading) reach(ctx context.Context, vocab Vocabulary, f wire.Filters, r
 	for _, e := range r.ents {
 		for _, t := range e.Terms {
 			add(t)
+		}
+	}
+	if gate {
+		// (builtin:coverage-v41, gate.go) no set can pass: the count
+		// would find no chunk holding them together, and the closest
+		// not fit
+		switch apart, err := r.apart(ctx, hv, f, related, list); {
+		case err != nil:
+			return nil, false, false, nil, err
+		case apart:
+			return &judged{}, false, true, nil, nil
 		}
 	}
 	held, err := openHoldings(ctx, hv, list, f)

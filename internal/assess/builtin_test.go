@@ -61,6 +61,7 @@ func (l *lexicon) EachTerm(fn func(string, int)) {
 var (
 	_ SpellingVocabulary = (*lexVocab)(nil)
 	_ HoldingVocabulary  = (*lexVocab)(nil)
+	_ TogetherVocabulary = (*lexVocab)(nil)
 	_ NamingVocabulary   = (*lexVocab)(nil)
 )
 
@@ -118,6 +119,17 @@ func (v *lexVocab) Holdings(_ context.Context, ts []string, _ wire.Filters) (map
 		}
 	}
 	return out, nil
+}
+
+// Together makes lexVocab a TogetherVocabulary (Builtin.Gate's check):
+// whether a visible text holds every term of all and one of anyOf.
+func (v *lexVocab) Together(_ context.Context, all, anyOf []string, _ wire.Filters) (bool, error) {
+	for _, set := range v.sets {
+		if !slices.ContainsFunc(all, func(t string) bool { return !set[t] }) && slices.ContainsFunc(anyOf, func(t string) bool { return set[t] }) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 var hollinLike = []Evidence{
@@ -546,6 +558,7 @@ func TestTranslate(t *testing.T) {
 	lex.add(an, []string{"staff"}, "Parts we acquire from suppliers") // "acquire": not a word the public may be shown
 	b := NewBuiltin(an, lex)
 	b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0 // v22: the first attempt reads the words as written (v23 credits "purchase": TestKin)
+	b.Gate = false
 	b.Rewriter = NewRewriter(an, lex)
 	q := "what slip shows the date I bought it"
 	assess := func(query string) Result {

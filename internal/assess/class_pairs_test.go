@@ -95,6 +95,7 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords);
 			// v40's Alone would judge the returns page again, alone
 			b.CodeTerm, b.Alone = 0, 0
+			b.Gate = false
 			return assessChecked(t, b, req)
 		}
 		want := judge(pairedLexicon{lex, &plain, true}) // every lacked word searched, as v27 did

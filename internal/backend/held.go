@@ -126,3 +126,55 @@ func OpenHoldingsOf(ctx context.Context, v Vocabulary, terms []string, f *Filter
 	}
 	return KnownHeld(sets), nil
 }
+
+// TogetherVocabulary is a Vocabulary that can tell, with one existence
+// check, whether some visible chunk passing f holds every term of all
+// and at least one term of anyOf (RediSearch: one FT.AGGREGATE that stops
+// at the first chunk), where Holdings would count every combination of
+// the terms.
+type TogetherVocabulary interface {
+	Vocabulary
+	Together(ctx context.Context, all, anyOf []string, f *Filter) (bool, error)
+}
+
+// TogetherOf reports whether some visible chunk passing f holds every
+// term of all and at least one of anyOf: v's Together when it has one,
+// else read from v's Holdings of those terms (exact where Holdings is),
+// true when Holdings cannot tell (a chunk may). False when anyOf is empty.
+func TogetherOf(ctx context.Context, v Vocabulary, all, anyOf []string, f *Filter) (bool, error) {
+	if len(anyOf) == 0 {
+		return false, nil
+	}
+	if tv, ok := v.(TogetherVocabulary); ok {
+		return tv.Together(ctx, all, anyOf, f)
+	}
+	var terms []string
+	var every, some uint64
+	for _, t := range all {
+		i := slices.Index(terms, t)
+		if i < 0 {
+			i, terms = len(terms), append(terms, t)
+		}
+		every |= 1 << i
+	}
+	for _, t := range anyOf {
+		i := slices.Index(terms, t)
+		if i < 0 {
+			i, terms = len(terms), append(terms, t)
+		}
+		some |= 1 << i
+	}
+	if len(terms) > MaxHeld {
+		return true, nil
+	}
+	sets, err := v.Holdings(ctx, terms, f)
+	if err != nil || sets == nil {
+		return err == nil, err
+	}
+	for m := range sets {
+		if m&every == every && m&some != 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}

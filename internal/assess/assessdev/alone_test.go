@@ -28,8 +28,10 @@ func TestAlone(t *testing.T) {
 	}
 	compareVersions(t, b, qs, "v38", "alone", func(on bool) {
 		b.Alone = 0
+		b.Gate = false
 		if on {
 			b.Alone = v
+			b.Gate = false
 		}
 	}, keepsRefusalAndShare(t, "v38", "alone"))
 }

@@ -39,15 +39,22 @@ const maxKeptHoldings = 512
 //
 // A kept answer is a backend.Held: the open sets a later attempt's
 // reading asks (Held.Exact) are asked once, and remembered with it.
+//
+// It keeps the gate's answers (together: builtin:coverage-v41's one
+// existence check before reach's count) per question as it keeps
+// Holdings': a question the gate does not decide asks it again at every
+// attempt.
 type heldMemo struct {
-	kept  *lru.Cache[string, *backend.Held]
-	named *lru.Cache[string, []string]
+	kept     *lru.Cache[string, *backend.Held]
+	named    *lru.Cache[string, []string]
+	together *lru.Cache[string, bool]
 }
 
 func newHeldMemo() *heldMemo {
 	kept, _ := lru.New[string, *backend.Held](maxKeptHoldings)
 	named, _ := lru.New[string, []string](maxKeptHoldings)
-	return &heldMemo{kept: kept, named: named}
+	together, _ := lru.New[string, bool](maxKeptHoldings)
+	return &heldMemo{kept: kept, named: named, together: together}
 }
 
 // key is the memo's key for the question ctx serves asking parts under
@@ -95,6 +102,24 @@ func (m *heldMemo) open(ctx context.Context, v backend.Vocabulary, terms []strin
 	}
 	m.kept.Add(key, held) // nil stays nil
 	return held, nil
+}
+
+// togetherOf is backend.TogetherOf(ctx, v, all, anyOf, f), kept for the
+// question ctx serves as holdings keeps its answers. Errors are not kept.
+func (m *heldMemo) togetherOf(ctx context.Context, v backend.Vocabulary, all, anyOf []string, f *backend.Filter) (bool, error) {
+	key, ok := m.key(ctx, f, append(append([]string{"\x01together"}, all...), append([]string{"\x01any"}, anyOf...)...))
+	if !ok {
+		return backend.TogetherOf(ctx, v, all, anyOf, f)
+	}
+	if some, ok := m.together.Get(key); ok {
+		return some, nil
+	}
+	some, err := backend.TogetherOf(ctx, v, all, anyOf, f)
+	if err != nil {
+		return false, err
+	}
+	m.together.Add(key, some)
+	return some, nil
 }
 
 // naming is read() (the texts of the visible chunks passing f that hold

@@ -343,3 +343,47 @@ func TestHeldMemoKeepsOpenAnswers(t *testing.T) {
 		t.Errorf("after Holdings: %d calls, %d open sets asked; want 1 and 2 (set 2 once)", calls, asked)
 	}
 }
+
+// togetherVocabulary answers Together with some and counts the calls.
+type togetherVocabulary struct {
+	backend.Vocabulary
+	calls *int
+	some  bool
+}
+
+func (v togetherVocabulary) Together(context.Context, []string, []string, *backend.Filter) (bool, error) {
+	*v.calls++
+	return v.some, nil
+}
+
+// TestHeldMemoKeepsTogetherPerQuestion: the gate's check (Together) is
+// kept for the question that asked it, as Holdings is: its later
+// attempts do not ask the index again; another question, other terms
+// (the same terms split otherwise between all and anyOf too), another
+// filter or no question ask again.
+func TestHeldMemoKeepsTogetherPerQuestion(t *testing.T) {
+	calls := 0
+	v := togetherVocabulary{calls: &calls, some: true}
+	m := newHeldMemo()
+	q1 := backend.WithQuestion(context.Background(), "q1/run")
+	q2 := backend.WithQuestion(context.Background(), "q2/run")
+	pub := &backend.Filter{Groups: []string{"public"}}
+	staff := &backend.Filter{Groups: []string{"public", "staff"}}
+	ask := func(ctx context.Context, all, anyOf []string, f *backend.Filter, want int) {
+		t.Helper()
+		some, err := m.togetherOf(ctx, v, all, anyOf, f)
+		if err != nil || !some {
+			t.Fatalf("togetherOf: %v, %v", some, err)
+		}
+		if calls != want {
+			t.Errorf("after asking %v, %v with %v for %q: %d calls to the index, want %d", all, anyOf, f, backend.QuestionOf(ctx), calls, want)
+		}
+	}
+	ask(q1, []string{"x300"}, []string{"dial", "knob"}, pub, 1)
+	ask(q1, []string{"x300"}, []string{"dial", "knob"}, pub, 1) // the same question's next attempt
+	ask(q2, []string{"x300"}, []string{"dial", "knob"}, pub, 2)
+	ask(q1, []string{"x300", "dial"}, []string{"knob"}, pub, 3)
+	ask(q1, []string{"x300"}, []string{"dial", "knob"}, staff, 4)
+	ask(context.Background(), []string{"x300"}, []string{"dial", "knob"}, pub, 5)
+	ask(context.Background(), []string{"x300"}, []string{"dial", "knob"}, pub, 6)
+}

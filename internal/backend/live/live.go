@@ -64,6 +64,7 @@ type filteredVocabulary struct {
 var (
 	_ assess.HoldingVocabulary      = filteredVocabulary{}
 	_ assess.OpenHoldingVocabulary  = filteredVocabulary{}
+	_ assess.TogetherVocabulary     = filteredVocabulary{}
 	_ assess.SpellingVocabulary     = filteredVocabulary{}
 	_ assess.FailingVocabulary      = filteredVocabulary{}
 	_ assess.NamingVocabulary       = filteredVocabulary{}
@@ -81,6 +82,15 @@ func (v filteredVocabulary) Holdings(ctx context.Context, terms []string, f wire
 func (v filteredVocabulary) OpenHoldings(ctx context.Context, terms []string, f wire.Filters) (*backend.Held, error) {
 	ixf := retrieval.IndexFilter(v.groups, f)
 	return v.held.open(ctx, v.Vocabulary, terms, &ixf)
+}
+
+// Together reports whether some visible chunk passing the run's filters
+// holds every term of all and one of anyOf (backend.TogetherOf: one
+// existence check on RediSearch, bleve's exact Holdings of those terms),
+// kept per question as Holdings' answers are.
+func (v filteredVocabulary) Together(ctx context.Context, all, anyOf []string, f wire.Filters) (bool, error) {
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return v.held.togetherOf(ctx, v.Vocabulary, all, anyOf, &ixf)
 }
 
 // generation is one index version with everything wired to it.

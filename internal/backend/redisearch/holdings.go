@@ -135,11 +135,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 	if err := v.Err(); err != nil {
 		return nil, err // the statistics already failed (see Err)
 	}
-	filter := backend.Filter{}
-	if f != nil {
-		filter = *f
-	}
-	filter.Groups = v.groups
+	filter := v.filter(f)
 	var rare, common uint64 // term sets; terms no visible chunk holds are in neither
 	sum := 0                // the rare terms' visible document frequencies
 	var dfs []int           // visible document frequencies (nil when unknown)
@@ -243,6 +239,53 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 		}
 		return found, nil
 	}), nil
+}
+
+var _ backend.TogetherVocabulary = Vocabulary{}
+
+// Together reports whether some visible chunk passing f (its groups
+// the vocabulary's, whatever f says) holds every term of all and at
+// least one term of anyOf (backend.TogetherVocabulary): one FT.AGGREGATE
+// that stops at the first chunk, as each of Holdings' existence checks
+// does, where Holdings would check the terms' combinations level by
+// level. The assessor asks it before Holdings (builtin:coverage-v41's
+// gate, internal/assess): when no chunk holds a question's entities
+// with its most specific term, no count is needed to decide. False when
+// anyOf is empty; more than backend.MaxHeld terms either way: true (it
+// cannot rule one out, as Holdings cannot tell).
+func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backend.Filter) (bool, error) {
+	const op = "redisearch.Together"
+	if len(anyOf) == 0 {
+		return false, nil
+	}
+	if len(all) > backend.MaxHeld || len(anyOf) > backend.MaxHeld || v.ix == nil {
+		return true, nil
+	}
+	if err := v.Err(); err != nil {
+		return false, err // the statistics already failed (see Err)
+	}
+	filter := v.filter(f)
+	q := "@" + fieldContent + ":(" + union(anyOf, 1<<len(anyOf)-1) + ") " + FilterQuery(filter)
+	if len(all) > 0 {
+		q = "@" + fieldContent + ":(" + termsOf(all, 1<<len(all)-1) + ") " + q
+	}
+	cmd := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
+	found, err := found1(cmd)
+	if err != nil {
+		return false, v.ix.redisErr(op, err)
+	}
+	return found, nil
+}
+
+// filter is f (nil: no condition) with the vocabulary's groups, whatever
+// f says: the chunks Holdings and Together ask about.
+func (v Vocabulary) filter(f *backend.Filter) backend.Filter {
+	filter := backend.Filter{}
+	if f != nil {
+		filter = *f
+	}
+	filter.Groups = v.groups
+	return filter
 }
 
 // last is the last checks of sets (see exists): each set of common terms
