@@ -25,12 +25,11 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
-	ExtractiveV35Model = router.BuiltinGenerateModelV35
 	ExtractiveV34Model = router.BuiltinGenerateModelV34
 	ExtractiveV33Model = router.BuiltinGenerateModelV33
 	ExtractiveV32Model = router.BuiltinGenerateModelV32
@@ -363,14 +362,7 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v36 (ExtractiveModel) reads the thesaurus as v35 does, a verb followed
-// by a particle that WordNet lists together as one verb ("cuts off",
-// "cutting out") read as that verb, in the question and in the sources:
-// the phrase's relatives stand for the verb, and a relative that is such
-// a verb ("switch off") stands in a sentence that writes it. See kin and
-// Phraser.
-//
-// v35 (ExtractiveV35Model) reads the builtin assessor's thesaurus when the
+// v35 (ExtractiveModel) reads the builtin assessor's thesaurus when the
 // worker gives it one (UseThesaurus; without one it is v34): when the
 // opening sentence and source are chosen (rule 2), a word of a sentence
 // the thesaurus relates to a content word of the question, and that
@@ -544,8 +536,7 @@ type Extractive struct {
 	// sentences of different sources must share to say the same of two
 	// things (v20, see otherSide).
 	ParallelShare float64
-	// Version is 36 (ExtractiveModel), 35 (ExtractiveV35Model, without
-	// v36's reading of a verb and its particle: see kin), 34 (ExtractiveV34Model, without
+	// Version is 35 (ExtractiveModel), 34 (ExtractiveV34Model, without
 	// v35's reading of the thesaurus's relatives: see kin), 33 (ExtractiveV33Model, without
 	// v34's reading of a place reached by "from" or "to": see
 	// namedPlaces), 32 (ExtractiveV32Model, without
@@ -587,17 +578,10 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV36(an)
+	return NewExtractiveV35(an)
 }
 
-// NewExtractiveV36 returns version 36 (ExtractiveModel).
-func NewExtractiveV36(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV35(an)
-	g.Version = 36
-	return g
-}
-
-// NewExtractiveV35 returns version 35 (ExtractiveV35Model).
+// NewExtractiveV35 returns version 35 (ExtractiveModel).
 func NewExtractiveV35(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV34(an)
 	g.Version = 35
@@ -804,8 +788,6 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
-	case ExtractiveV35Model:
-		return NewExtractiveV35(an), nil
 	case ExtractiveV34Model:
 		return NewExtractiveV34(an), nil
 	case ExtractiveV33Model:
@@ -937,8 +919,6 @@ func (g *Extractive) Model() string {
 		return ExtractiveV33Model
 	case g.Version == 34:
 		return ExtractiveV34Model
-	case g.Version == 35:
-		return ExtractiveV35Model
 	}
 	return ExtractiveModel
 }
@@ -1124,7 +1104,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		// v35: a source holding a word that stands for a question word
 		// (see kin) bears on it, each word's IDF counting its stand-ins
 		wIDF := idf
-		if km, gained := kinMentions(kin, content, m, g.sourcePhrases(req.Sources, kin)); gained {
+		if km, gained := kinMentions(kin, content, m); gained {
 			m, wIDF = km, kinIDF(all)
 		}
 		whole := g.bearing([]map[string]bool{g.an.Set(req.Question)}, wIDF, verbs, m)[0]

@@ -20,7 +20,7 @@ func FuzzExtractive(f *testing.F) {
 	f.Add("", "...", "", "123", "   \n\n", uint8(1))
 	f.Add("What is 12?", "12 12", "12. 12! 12?", "?", "?", uint8(2))
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV35(an), NewExtractiveV36(an)}
+	gens := []*Extractive{NewExtractiveV34(an), NewExtractiveV35(an)}
 	f.Fuzz(func(t *testing.T, q, title1, text1, title2, text2 string, accepted uint8) {
 		req := Request{Question: q, Sources: []Source{
 			{Label: "1", Chunk: corpus.Chunk{ID: "c1", DocID: "d1", Title: title1, Text: text1}},

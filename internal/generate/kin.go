@@ -47,50 +47,23 @@ func (g *Extractive) kin(question string, content []string) map[string][]string 
 		back = cr.CommonRelated
 	}
 	bf, counts := g.thes.(assess.BaseFormer)
-	ph := g.phraser()
 	inQuestion := g.an.Set(question)
 	out := map[string][]string{}
-	words := kinWords(question)
-	for i, w := range words {
+	for _, raw := range strings.Fields(question) {
+		w := strings.ToLower(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 		ts := g.an.Terms(w)
 		if len(ts) != 1 || !isContent[ts[0]] {
 			continue
 		}
-		// v36: a verb and the particle after it that WordNet lists
-		// together ("cuts off") are read as that one verb ("cut off"):
-		// its relatives, its senses, its base forms
-		lookup, phrase := w, ""
-		if ph != nil && i+1 < len(words) {
-			if p := ph.Phrasal(w, words[i+1]); p != "" {
-				lookup, phrase = strings.ReplaceAll(p, " ", "_"), p
-			}
-		}
 		base := []string{w}
-		if phrase != "" {
-			base = []string{phrase}
-		}
 		if counts {
-			if bf.Senses(lookup) > maxKinSenses {
+			if bf.Senses(w) > maxKinSenses {
 				continue
 			}
-			base = append(base, bf.BaseForms(lookup)...)
+			base = append(base, bf.BaseForms(w)...)
 		}
 		isBase := func(x string) bool { return slices.Contains(base, x) }
-		for _, r := range g.thes.Related(lookup) {
-			if r == phrase {
-				continue // the phrase itself (Related reads the lookup's underscores as another spelling)
-			}
-			// v36: a relative that is a verb and its particle
-			// ("switch off") stands as the phrase, in a sentence
-			// writing it (phrasals); not as its verb's term
-			if ph != nil {
-				if v, part, ok := strings.Cut(r, " "); ok && ph.Phrasal(v, part) == r {
-					if !slices.Contains(out[ts[0]], r) && slices.ContainsFunc(back(strings.ReplaceAll(r, " ", "_")), isBase) {
-						out[ts[0]] = append(out[ts[0]], r)
-					}
-					continue
-				}
-			}
+		for _, r := range g.thes.Related(w) {
 			rt := g.an.Terms(r)
 			switch {
 			case len(rt) != 1 || inQuestion[rt[0]] || slices.Contains(out[ts[0]], rt[0]):
@@ -102,71 +75,6 @@ func (g *Extractive) kin(question string, content []string) map[string][]string 
 		}
 	}
 	return out
-}
-
-// A Phraser reads a verb followed by a particle as the one verb the
-// thesaurus lists for them ("cuts", "off" → "cut off"; "" when it lists
-// none): *thesaurus.WordNet.
-type Phraser interface {
-	Phrasal(verb, particle string) string
-}
-
-// phraser is the thesaurus's Phraser from v36; nil before, or when the
-// thesaurus reads no phrases.
-func (g *Extractive) phraser() Phraser {
-	if g.Version < 36 {
-		return nil
-	}
-	ph, _ := g.thes.(Phraser)
-	return ph
-}
-
-// kinWords is text's words, lower-cased, without the marks around them.
-func kinWords(text string) []string {
-	var out []string
-	for _, raw := range strings.Fields(text) {
-		out = append(out, strings.ToLower(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })))
-	}
-	return out
-}
-
-// phrasals adds to set the verbs text writes as a verb and its particle
-// ("may switch off before boiling": "switch off"), as ph reads them.
-func phrasals(ph Phraser, text string, set map[string]bool) {
-	ws := kinWords(text)
-	for i := 0; i+1 < len(ws); i++ {
-		if p := ph.Phrasal(ws[i], ws[i+1]); p != "" {
-			set[p] = true
-		}
-	}
-}
-
-// sourcePhrases is the verbs each source's title and text write as a verb
-// and its particle (phrasals), when kin has such a stand-in (v36); nil
-// otherwise.
-func (g *Extractive) sourcePhrases(sources []Source, kin map[string][]string) []map[string]bool {
-	ph := g.phraser()
-	if ph == nil || !phrased(kin) {
-		return nil
-	}
-	out := make([]map[string]bool, len(sources))
-	for i, src := range sources {
-		out[i] = map[string]bool{}
-		phrasals(ph, src.Title, out[i])
-		phrasals(ph, src.Text, out[i])
-	}
-	return out
-}
-
-// phrased reports whether kin has a stand-in that is a verb and its
-// particle (a phrase: it holds a space, no term does).
-func phrased(kin map[string][]string) bool {
-	for _, rs := range kin {
-		if slices.ContainsFunc(rs, func(r string) bool { return strings.Contains(r, " ") }) {
-			return true
-		}
-	}
-	return false
 }
 
 // asks reports whether question asks something: a clause in the form of
@@ -190,8 +98,6 @@ func (g *Extractive) kinScore(kin map[string][]string, all []*sentence, content 
 	if len(kin) == 0 {
 		return
 	}
-	ph := g.phraser()
-	withPhrases := ph != nil && phrased(kin)
 	gained := false
 	for _, s := range all {
 		var set map[string]bool
@@ -201,9 +107,6 @@ func (g *Extractive) kinScore(kin map[string][]string, all []*sentence, content 
 			}
 			if set == nil {
 				set = g.an.Set(s.text)
-				if withPhrases {
-					phrasals(ph, s.text, set)
-				}
 			}
 			if slices.ContainsFunc(kin[q], func(r string) bool { return set[r] }) {
 				if len(s.kown) == len(s.own) {
@@ -260,21 +163,15 @@ func kinIDF(all []*sentence) map[string]float64 {
 // kinMentions is mentions with each content word of the question whose
 // stand-in (kin, as g.kin gives it) a source mentions, and whether any
 // source gained one; mentions itself when none did.
-// A stand-in that is a verb and its particle counts in a source whose
-// title or text writes it (phrases, each source's; nil: none does).
-func kinMentions(kin map[string][]string, content []string, mentions, phrases []map[string]bool) ([]map[string]bool, bool) {
+func kinMentions(kin map[string][]string, content []string, mentions []map[string]bool) ([]map[string]bool, bool) {
 	if len(kin) == 0 {
 		return mentions, false
 	}
 	out := slices.Clone(mentions)
 	gained := false
 	for i, m := range mentions {
-		var ps map[string]bool
-		if i < len(phrases) {
-			ps = phrases[i]
-		}
 		for _, q := range content {
-			if m[q] || !slices.ContainsFunc(kin[q], func(r string) bool { return m[r] || ps[r] }) {
+			if m[q] || !slices.ContainsFunc(kin[q], func(r string) bool { return m[r] }) {
 				continue
 			}
 			if len(out[i]) == len(m) {

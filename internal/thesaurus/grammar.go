@@ -48,29 +48,3 @@ func (w *WordNet) VerbFrames(word string) uint64 {
 	}
 	return bits
 }
-
-// Phrasal returns the verb WordNet lists for verb followed by particle, a
-// word WordNet knows as an adverb, with spaces: "cuts", "off" → "cut off";
-// "cutting", "out" → "cut out" (the verb's base forms as BaseForms reads
-// them, the particle as written). "" when WordNet lists none, or when
-// particle is no adverb ("look at": "at" is none). The lookups reading one
-// word (BaseForms, Related) do not inflect a phrase's verb: "cuts_off"
-// has no base form.
-func (w *WordNet) Phrasal(verb, particle string) string {
-	verb, particle = strings.ToLower(strings.TrimSpace(verb)), strings.ToLower(strings.TrimSpace(particle))
-	if verb == "" || particle == "" || strings.ContainsAny(verb+particle, " _") {
-		return ""
-	}
-	if !slices.ContainsFunc(w.lemmas(particle), func(l lemma) bool { return l.pos == 'r' }) {
-		return ""
-	}
-	for _, l := range w.lemmas(verb) {
-		if l.pos != 'v' {
-			continue
-		}
-		if slices.ContainsFunc(w.index[l.form+"_"+particle], func(r synsetRef) bool { return r.pos == 'v' }) {
-			return l.form + " " + particle
-		}
-	}
-	return ""
-}
