@@ -199,6 +199,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.ExpandedSearch = l.cfg.Loop.Expand // its searches run Expand's query (Search)
 	if l.thes != nil {
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}

@@ -1,0 +1,111 @@
+package assess
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Expanded (builtin:coverage-v39, Builtin.Expanded, bits): on an attempt
+// whose search the worker expanded (loop.expand, Builtin.ExpandedSearch),
+// a question word is covered by a chunk holding one of the relatives
+// Expand added beside it (expandCredit), as a rewritten attempt's query
+// credits translate's substitutes (see substitutes): the search looked
+// for the question's word in those words, so the evidence is judged in
+// them too; with expandOrder the assessor's own order (OwnOrder) reads the
+// evidence by the query the search ran, not the query as sent. Expand
+// reads only the asker's visible vocabulary, so what is credited depends
+// on what the caller may see alone. Off, or without a thesaurus, or when
+// the worker's searches do not expand, the attempt is judged as before.
+const (
+	expandCredit = 1 << iota
+	expandOrder
+)
+
+// searched is the query the worker's search ran for req: req.Query with
+// the relatives Expand added (Builtin.Expanded with ExpandedSearch and a
+// thesaurus), or "" when the search ran req.Query as it is.
+func (b *Builtin) searched(req Request) string {
+	if b.Expanded == 0 || !b.ExpandedSearch || b.Thesaurus == nil {
+		return ""
+	}
+	q, added := b.Expand(req.Query, req.Groups)
+	if len(added) == 0 {
+		return ""
+	}
+	return q
+}
+
+// expandedSubs is, for each question term, the relatives the expanded
+// search (searched) carried beside the query that the question does not,
+// less those the query itself carries (a rewrite's substitutes, subs):
+// what the expansion alone credits. Nil when the search was not expanded.
+func (b *Builtin) expandedSubs(question, searched string, related map[string][]synonym, subs map[string][]string) map[string][]string {
+	if searched == "" || b.Expanded&expandCredit == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for t, ss := range b.substitutes(question, searched, related) {
+		for _, s := range ss {
+			if !slices.Contains(subs[t], s) {
+				out[t] = append(out[t], s)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// withSubs is subs with more's words added, a new map; subs when more is
+// empty.
+func withSubs(subs, more map[string][]string) map[string][]string {
+	if len(more) == 0 {
+		return subs
+	}
+	out := maps.Clone(subs)
+	if out == nil {
+		out = map[string][]string{}
+	}
+	for t, ss := range more {
+		out[t] = append(slices.Clone(out[t]), ss...)
+	}
+	return out
+}
+
+// expandCredited names, for the reason of an accepted chunk holding have,
+// the question words it holds only as a relative the expanded search
+// added (`; "lumps" held as "chunks" (WordNet, added to the search)`), or
+// "" when none.
+func (b *Builtin) expandCredited(question string, qterms []weighted, have map[string]bool, esubs map[string][]string, related map[string][]synonym) string {
+	if len(esubs) == 0 || have == nil {
+		return ""
+	}
+	var out []string
+	for _, q := range qterms {
+		if have[q.term] {
+			continue
+		}
+		for _, s := range esubs[q.term] {
+			if !have[s] {
+				continue
+			}
+			word := s
+			if i := slices.IndexFunc(related[q.term], func(y synonym) bool { return y.Term == s }); i >= 0 {
+				word = related[q.term][i].Word
+			}
+			out = append(out, fmt.Sprintf("%q held as %q", wordFor(b.an, question, q.term), word))
+			break
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	name := "the thesaurus"
+	if b.Thesaurus != nil {
+		name = b.Thesaurus.Name()
+	}
+	return "; " + strings.Join(out, ", ") + " (" + name + ", added to the search)"
+}
