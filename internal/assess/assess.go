@@ -50,9 +50,9 @@ type Request struct {
 	// K is how many hits the attempt asked for (0: unknown).
 	K        int
 	Evidence []Evidence
-	// searched is the query the search ran when the worker expanded it
-	// (Builtin.Expanded, expanded.go); "" when it ran Query.
-	searched string
+	// searched is what the search added to Query when the worker
+	// expanded it (Builtin.Expanded, expanded.go); nil when it ran Query.
+	searched []expanded
 }
 
 // Result is an assessment plus what it cost.

@@ -1175,7 +1175,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
 	subs := b.substitutes(question, req.Query, related)
-	esubs := b.expandedSubs(question, req.searched, related, subs) // expanded.go
+	esubs := b.expandedSubs(question, req.searched, subs) // expanded.go
 	subs = withSubs(subs, esubs)
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
@@ -1400,7 +1400,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		ruled.cands = res.cands
 		if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return len(ruled.Accepted) > 0 && e.ChunkID == ruled.Accepted[0] }); i >= 0 {
 			ruled.Assessment.Reason += b.alikeRead(question, req.Evidence[i].Text, r.kinds)
-			ruled.Assessment.Reason += b.expandCredited(question, qterms, all[i].have, esubs, related)
+			ruled.Assessment.Reason += b.expandCredited(question, qterms, all[i].have, esubs, req.searched)
 		}
 		return *ruled, nil
 	}
@@ -1442,7 +1442,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if a.Sufficient && best.ev != nil {
 		a.Reason += b.alikeRead(question, best.ev.Text, r.kinds)
-		a.Reason += b.expandCredited(question, qterms, best.have, esubs, related)
+		a.Reason += b.expandCredited(question, qterms, best.have, esubs, req.searched)
 	}
 	// A rewrite can find nothing when no visible document has a word of
 	// the question, or mentions one of its entities; and it cannot raise

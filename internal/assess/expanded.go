@@ -23,33 +23,45 @@ const (
 	expandOrder
 )
 
-// searched is the query the worker's search ran for req: req.Query with
-// the relatives Expand added (Builtin.Expanded with ExpandedSearch and a
-// thesaurus), or "" when the search ran req.Query as it is.
-func (b *Builtin) searched(req Request) string {
+// searched is what the worker's search added to req.Query, word by word
+// (Expand's expansion: Builtin.Expanded with ExpandedSearch and a
+// thesaurus); nil when the search ran req.Query as it is.
+func (b *Builtin) searched(req Request) []expanded {
 	if b.Expanded == 0 || !b.ExpandedSearch || b.Thesaurus == nil {
-		return ""
-	}
-	q, added := b.Expand(req.Query, req.Groups)
-	if len(added) == 0 {
-		return ""
-	}
-	return q
-}
-
-// expandedSubs is, for each question term, the relatives the expanded
-// search (searched) carried beside the query that the question does not,
-// less those the query itself carries (a rewrite's substitutes, subs):
-// what the expansion alone credits. Nil when the search was not expanded.
-func (b *Builtin) expandedSubs(question, searched string, related map[string][]synonym, subs map[string][]string) map[string][]string {
-	if searched == "" || b.Expanded&expandCredit == 0 {
 		return nil
 	}
+	return b.expansion(req.Query, req.Groups)
+}
+
+// searchedQuery is the query the search ran: query with what searched
+// added.
+func searchedQuery(query string, searched []expanded) string {
+	for _, e := range searched {
+		for _, s := range e.syns {
+			query += " " + s.Word
+		}
+	}
+	return query
+}
+
+// expandedSubs is, for each question term, the relatives the search
+// added beside that very word (a query word the question holds), less
+// those the query itself carries (a rewrite's substitutes, subs) and
+// those the question holds: what the expansion alone credits. Nil when
+// the search was not expanded or Expanded does not credit.
+func (b *Builtin) expandedSubs(question string, searched []expanded, subs map[string][]string) map[string][]string {
+	if len(searched) == 0 || b.Expanded&expandCredit == 0 {
+		return nil
+	}
+	inQuestion := b.an.Set(question)
 	out := map[string][]string{}
-	for t, ss := range b.substitutes(question, searched, related) {
-		for _, s := range ss {
-			if !slices.Contains(subs[t], s) {
-				out[t] = append(out[t], s)
+	for _, e := range searched {
+		if !inQuestion[e.term] {
+			continue // a word only the rewrite has
+		}
+		for _, s := range e.syns {
+			if !inQuestion[s.Term] && !slices.Contains(subs[e.term], s.Term) {
+				out[e.term] = append(out[e.term], s.Term)
 			}
 		}
 	}
@@ -79,7 +91,7 @@ func withSubs(subs, more map[string][]string) map[string][]string {
 // the question words it holds only as a relative the expanded search
 // added (`; "lumps" held as "chunks" (WordNet, added to the search)`), or
 // "" when none.
-func (b *Builtin) expandCredited(question string, qterms []weighted, have map[string]bool, esubs map[string][]string, related map[string][]synonym) string {
+func (b *Builtin) expandCredited(question string, qterms []weighted, have map[string]bool, esubs map[string][]string, searched []expanded) string {
 	if len(esubs) == 0 || have == nil {
 		return ""
 	}
@@ -93,8 +105,10 @@ func (b *Builtin) expandCredited(question string, qterms []weighted, have map[st
 				continue
 			}
 			word := s
-			if i := slices.IndexFunc(related[q.term], func(y synonym) bool { return y.Term == s }); i >= 0 {
-				word = related[q.term][i].Word
+			for _, e := range searched {
+				if i := slices.IndexFunc(e.syns, func(y synonym) bool { return y.Term == s }); e.term == q.term && i >= 0 {
+					word = e.syns[i].Word
+				}
 			}
 			out = append(out, fmt.Sprintf("%q held as %q", wordFor(b.an, question, q.term), word))
 			break

@@ -55,8 +55,8 @@ func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
 		idx[i] = i
 	}
 	query := req.Query
-	if req.searched != "" && b.Expanded&expandOrder != 0 {
-		query = req.searched // expanded.go: the query the search ran
+	if req.searched != nil && b.Expanded&expandOrder != 0 {
+		query = searchedQuery(query, req.searched) // expanded.go: the query the search ran
 	}
 	rel := b.relevance(query, req.Evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {

@@ -94,7 +94,7 @@ func TestExpanded(t *testing.T) {
 				cr, crLines := way.judge(t, b, eqs)
 				b.Expanded, b.ExpandedSearch = 0, false
 				if part.lines {
-					logChanges(t, fmt.Sprintf("%s: expand+credit%d", way.name, bits), crLines, baseLines)
+					logChanges(t, fmt.Sprintf("%s: +expanded%d (against expand)", way.name, bits), crLines, seLines)
 					for _, s := range sets {
 						t.Logf("%s %-8s v38 %s | expand %s | +expanded%d %s", way.name, s, base[s], se[s], bits, cr[s])
 					}
