@@ -55,10 +55,7 @@ func (b *Builtin) expandedSubs(question string, searched []expanded, subs map[st
 	}
 	inQuestion := b.an.Set(question)
 	out := map[string][]string{}
-	for _, e := range searched {
-		if !inQuestion[e.term] {
-			continue // a word only the rewrite has
-		}
+	for _, e := range searched { // a word only a rewrite has is no question term: never read
 		for _, s := range e.syns {
 			if !inQuestion[s.Term] && !slices.Contains(subs[e.term], s.Term) {
 				out[e.term] = append(out[e.term], s.Term)

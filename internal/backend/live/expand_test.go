@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/config"
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -18,7 +19,9 @@ import (
 // beside them (WordNet: "lumps" → "chunk", which the X200 blade page
 // says), names them in an expand stage, and the page reaches the top 5
 // (fresh f23); off (the default), the query runs as typed and the page
-// is not in the top 5.
+// is not in the top 5. The builtin assessor is told whether the worker's
+// searches expand (assess.Builtin.ExpandedSearch), so that v39 credits
+// the relatives only when the search used them.
 func TestLoopExpand(t *testing.T) {
 	const wordnet = "/usr/share/wordnet"
 	if _, err := filepath.Glob(filepath.Join(wordnet, "data.noun")); err != nil {
@@ -41,6 +44,9 @@ func TestLoopExpand(t *testing.T) {
 		if worker.thes == nil {
 			worker.Close()
 			t.Skip("no WordNet at " + wordnet)
+		}
+		if b, ok := worker.cur.Load().assessor.(*assess.Builtin); !ok || b.ExpandedSearch != on {
+			t.Errorf("loop.expand %v: the assessor is told its searches expand: %v, want %v", on, ok && b.ExpandedSearch, on)
 		}
 		res, err := worker.Search(ctx, retrieval.Request{Query: "my blender leaves lumps of fruit", Groups: []string{"public"}, K: 5})
 		worker.Close()
