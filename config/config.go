@@ -341,6 +341,12 @@ type Loop struct {
 	// docs/retrieval.md). Traces record which (the rerank stage's note),
 	// releases its weights.
 	Reranker string `yaml:"reranker"`
+	// Expand, with a thesaurus, searches every attempt's query with, beside
+	// each of its words no document the asker may see uses, the words the
+	// translate strategy would put for it (internal/assess/expand.go); the
+	// assessor still judges the question's own words. Off by default.
+	// Traces name the words added (the expand stage's note).
+	Expand bool `yaml:"expand"`
 }
 
 // GeneratorModel is the builtin generator's model id (see Generator).

@@ -486,6 +486,16 @@ type Builtin struct {
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+
+	// Expanded (builtin:coverage-v39, see expanded.go; bits): on an
+	// attempt whose search the worker expanded (ExpandedSearch), a chunk
+	// holding a relative Expand added beside a question word covers that
+	// word, as a rewrite's substitutes do (expandCredit); the evidence is
+	// read in the order of the query the search ran (expandOrder).
+	// ExpandedSearch is not a model's switch: the worker sets it when its
+	// searches run Expand's query (loop.expand).
+	Expanded       int
+	ExpandedSearch bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -650,7 +660,9 @@ var namedModels = []struct {
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
 	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
-	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
+	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40},
+		// off in every named model (round 37, expanded.go)
+		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1112,6 +1124,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 
 // assessOn is Assess on the principal's vocabulary.
 func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (Result, error) {
+	req.searched = b.searched(req)       // expanded.go
 	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {
@@ -1158,6 +1171,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
 	subs := b.substitutes(question, req.Query, related)
+	esubs := b.expandedSubs(question, req.searched, subs) // expanded.go
+	subs = withSubs(subs, esubs)
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
 	}
@@ -1386,6 +1401,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		ruled.cands = res.cands
 		if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return len(ruled.Accepted) > 0 && e.ChunkID == ruled.Accepted[0] }); i >= 0 {
 			ruled.Assessment.Reason += b.alikeRead(question, req.Evidence[i].Text, r.kinds)
+			ruled.Assessment.Reason += b.expandCredited(question, qterms, all[i].have, esubs, req.searched)
 		}
 		return *ruled, nil
 	}
@@ -1427,6 +1443,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if a.Sufficient && best.ev != nil {
 		a.Reason += b.alikeRead(question, best.ev.Text, r.kinds)
+		a.Reason += b.expandCredited(question, qterms, best.have, esubs, req.searched)
 	}
 	// A rewrite can find nothing when no visible document has a word of
 	// the question, or mentions one of its entities; and it cannot raise

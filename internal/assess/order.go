@@ -54,7 +54,11 @@ func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
 	for i := range idx {
 		idx[i] = i
 	}
-	rel := b.relevance(req.Query, req.Evidence, vocab)
+	query := req.Query
+	if req.searched != nil && b.Expanded&expandOrder != 0 {
+		query = searchedQuery(query, req.searched) // expanded.go: the query the search ran
+	}
+	rel := b.relevance(query, req.Evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {
 		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
 			return c

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -198,6 +199,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.ExpandedSearch = l.cfg.Loop.Expand // its searches run Expand's query (Search)
 	if l.thes != nil {
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
@@ -297,6 +299,13 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
+	var expand []retrieval.Stage
+	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
+		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
+			req.Query = q
+			expand = []retrieval.Stage{{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}}
+		}
+	}
 	res, err := g.searcher.Search(ctx, req)
 	if err != nil && g.ix.Stale(ctx) {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
@@ -307,7 +316,7 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
-	res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, res.Stages...)
+	res.Stages = append(append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, expand...), res.Stages...)
 	return res, nil
 }
 

@@ -1,0 +1,124 @@
+package assessdev
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/assess"
+	"github.com/assay-rag/assay/internal/eval/devsets"
+	"github.com/assay-rag/assay/internal/retrieval"
+)
+
+// designSets are the sets whose questions and traces may be read (round
+// 37's rule): hollin, heldout, fresh and fresh2 … fresh13.
+func designSets() []string { return sets[:slices.Index(sets, "fresh13")+1] }
+
+// expandedFirst is qs with each question's first attempt searched as the
+// worker searches it with loop.expand: Builtin.Expand's query.
+func expandedFirst(t *testing.T, b *assess.Builtin, qs []asked) []asked {
+	t.Helper()
+	out := make([]asked, len(qs))
+	for i, a := range qs {
+		q, added := b.Expand(a.req.Query, a.req.Groups)
+		if len(added) == 0 {
+			out[i] = a
+			continue
+		}
+		found := devsets.Search(t, devDirect, retrieval.Request{Query: q, Groups: a.req.Groups, K: a.req.K})
+		a.req.Evidence = found.Evidence
+		a.docs, a.chunkDoc, a.retrieved = nil, map[string]string{}, false
+		for _, c := range found.Chunks {
+			a.docs = append(a.docs, c.DocID)
+			a.chunkDoc[c.ID] = c.DocID
+			a.retrieved = a.retrieved || slices.Contains(a.q.Relevant, c.DocID)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// TestExpanded compares, loop and first attempt, v38 as the worker runs
+// it without loop.expand, with loop.expand (the search expanded, the
+// assessor judging as before: round 36's a36-topk) and with loop.expand
+// and Builtin.Expanded (the assessor crediting the relatives the search
+// added), on the design sets; the other development sets' totals only
+// (DESIGN_ONLY=1 leaves them out). It needs the thesaurus. It fails when
+// crediting refuses fewer no-answer questions on a design set than the
+// plain v38.
+func TestExpanded(t *testing.T) {
+	b, qs := collect(t)
+	if b.Thesaurus == nil {
+		t.Skip("set ASSESSDEV_THESAURUS (without a thesaurus nothing is expanded)")
+	}
+	all, designs := sets, designSets()
+	t.Cleanup(func() { sets = all; expandSearch = nil })
+	var design, other []asked
+	for _, a := range qs {
+		if slices.Contains(designs, a.set) {
+			design = append(design, a)
+		} else if a.set != "fresh35" {
+			other = append(other, a)
+		}
+	}
+	expand := func(q string, groups []string) string { e, _ := b.Expand(q, groups); return e }
+	for _, part := range []struct {
+		name  string
+		qs    []asked
+		lines bool
+	}{{"design", design, true}, {"other", other, false}} {
+		if !part.lines && os.Getenv("DESIGN_ONLY") != "" {
+			continue
+		}
+		sets = nil
+		for _, s := range all {
+			if slices.ContainsFunc(part.qs, func(a asked) bool { return a.set == s }) {
+				sets = append(sets, s)
+			}
+		}
+		eqs := expandedFirst(t, b, part.qs)
+		for _, way := range ways {
+			b.Expanded, b.ExpandedSearch, expandSearch = 0, false, nil
+			base, baseLines := way.judge(t, b, part.qs)
+			expandSearch = expand
+			se, seLines := way.judge(t, b, eqs)
+			if part.lines {
+				logChanges(t, way.name+": expand", seLines, baseLines)
+			}
+			total := fmt.Sprintf("v38 %s | expand %s", training(base, ""), training(se, ""))
+			for _, bits := range expandBits() {
+				b.Expanded, b.ExpandedSearch = bits, true
+				cr, crLines := way.judge(t, b, eqs)
+				b.Expanded, b.ExpandedSearch = 0, false
+				if part.lines {
+					logChanges(t, fmt.Sprintf("%s: +expanded%d (against expand)", way.name, bits), crLines, seLines)
+					for _, s := range sets {
+						t.Logf("%s %-8s v38 %s | expand %s | +expanded%d %s", way.name, s, base[s], se[s], bits, cr[s])
+					}
+					refusesNoFewer(t, way.name, "v38", fmt.Sprintf("+expanded%d", bits), base, cr)
+				}
+				total += fmt.Sprintf(" | +expanded%d %s", bits, training(cr, ""))
+			}
+			expandSearch = nil
+			t.Logf("%s %s total: %s", part.name, way.name, total)
+		}
+	}
+}
+
+// expandBits are the Builtin.Expanded values TestExpanded measures
+// (EXPANDED_BITS, comma separated; 1 by default).
+func expandBits() []int {
+	var out []int
+	for _, f := range strings.Split(os.Getenv("EXPANDED_BITS"), ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return []int{1}
+	}
+	return out
+}
