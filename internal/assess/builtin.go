@@ -496,6 +496,10 @@ type Builtin struct {
 	// searches run Expand's query (loop.expand).
 	Expanded       int
 	ExpandedSearch bool
+	// ExpandMerge (see merged.go): with loop.expand, the plain search's
+	// hits first, then at most this many chunks only the expanded query
+	// found; 0 searches the expanded query alone.
+	ExpandMerge int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -662,7 +666,9 @@ var namedModels = []struct {
 	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
 	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40},
 		// off in every named model (round 37, expanded.go)
-		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
+		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }},
+		// off in every named model (round 38, merged.go)
+		{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }}}},
 }
 
 // flag is a boolean switch a model turned on.

@@ -1,0 +1,99 @@
+package assessdev
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/eval/devsets"
+	"github.com/assay-rag/assay/internal/retrieval"
+)
+
+// TestMerged compares, loop and first attempt, the default assessor as
+// the worker runs it without loop.expand, with loop.expand searching the
+// expanded query alone (ExpandMerge 0), and with the plain hits first and
+// at most MERGE_N (comma separated; 1,2,5 by default) chunks only the
+// expanded query found below them, each with the Builtin.Expanded values
+// EXPANDED_BITS names (0,1 by default), on the design sets (per-question
+// changes against the plain search) and, unless DESIGN_ONLY is set, the
+// confirm sets' totals (fresh36, the validation set, left out). It needs
+// the thesaurus. It fails when a merge refuses fewer no-answer questions
+// on a design set than the plain search.
+func TestMerged(t *testing.T) {
+	b, qs := collect(t)
+	if b.Thesaurus == nil {
+		t.Skip("set ASSESSDEV_THESAURUS (without a thesaurus nothing is expanded)")
+	}
+	all, designs := sets, designSets()
+	t.Cleanup(func() { sets = all; expandSearch = nil; b.ExpandMerge, b.Expanded, b.ExpandedSearch = 0, 0, false })
+	var design, other []asked
+	for _, a := range qs {
+		if slices.Contains(designs, a.set) {
+			design = append(design, a)
+		} else if a.set != "fresh36" {
+			other = append(other, a)
+		}
+	}
+	bits := []int{0, 1}
+	if os.Getenv("EXPANDED_BITS") != "" {
+		bits = expandBits()
+	}
+	expand := func(t *testing.T, req retrieval.Request) devsets.Found { return expandedFound(t, b, req) }
+	for _, part := range []struct {
+		name  string
+		qs    []asked
+		lines bool
+	}{{"design", design, true}, {"other", other, false}} {
+		if !part.lines && os.Getenv("DESIGN_ONLY") != "" {
+			continue
+		}
+		sets = nil
+		for _, s := range all {
+			if slices.ContainsFunc(part.qs, func(a asked) bool { return a.set == s }) {
+				sets = append(sets, s)
+			}
+		}
+		for _, way := range ways {
+			b.ExpandMerge, b.Expanded, b.ExpandedSearch, expandSearch = 0, 0, false, nil
+			base, baseLines := way.judge(t, b, part.qs)
+			total := fmt.Sprintf("plain %s", training(base, ""))
+			for _, n := range mergeNs() {
+				for _, bit := range bits {
+					b.ExpandMerge, b.Expanded, b.ExpandedSearch = n, bit, true
+					expandSearch = expand
+					sc, lines := way.judge(t, b, expandedFirst(t, b, part.qs))
+					expandSearch = nil
+					name := fmt.Sprintf("merge%d+expanded%d", n, bit)
+					if part.lines {
+						logChanges(t, way.name+": "+name+" (against plain)", lines, baseLines)
+						for _, s := range sets {
+							t.Logf("%s %-8s plain %s | %s %s", way.name, s, base[s], name, sc[s])
+						}
+						refusesNoFewer(t, way.name, "plain", name, base, sc)
+					}
+					total += fmt.Sprintf(" | %s %s", name, training(sc, ""))
+				}
+			}
+			b.ExpandMerge, b.Expanded, b.ExpandedSearch = 0, 0, false
+			t.Logf("%s %s total: %s", part.name, way.name, total)
+		}
+	}
+}
+
+// mergeNs are the ExpandMerge values TestMerged measures (MERGE_N; 0 is
+// the expanded query alone).
+func mergeNs() []int {
+	var out []int
+	for _, f := range strings.Split(os.Getenv("MERGE_N"), ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return []int{1, 2, 5}
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+package assess
+
+import "github.com/assay-rag/assay/internal/wire"
+
+// Merged (ExpandMerge; round 38): with loop.expand, the worker searches
+// the query as sent and, when Expand adds something, the expanded query
+// too, and returns the plain search's hits in their order followed by at
+// most ExpandMerge of the expanded search's hits the plain search did not
+// return, in the expanded search's order: a page only the relatives find
+// enters below every page the question's own words find, so the first
+// attempt's order, what the assessor reads first and the generator's
+// sources are the plain search's for those pages. 0 (the default) runs
+// the expanded query alone (round 36's loop.expand). Both searches run as
+// the asker, and what Expand adds depends on the visible documents alone,
+// so the merged list depends on nothing the caller may not see.
+
+// MergeExpanded is the hit list ExpandMerge makes of plain (the query as
+// sent) and expanded (Expand's query, searched with the same request):
+// plain, then up to ExpandMerge hits of expanded whose chunk plain lacks.
+// With ExpandMerge 0 it is expanded (the expanded search alone).
+func (b *Builtin) MergeExpanded(plain, expanded []wire.Hit) []wire.Hit {
+	if b.ExpandMerge <= 0 {
+		return expanded
+	}
+	seen := make(map[string]bool, len(plain))
+	for _, h := range plain {
+		seen[h.ChunkID] = true
+	}
+	out := append([]wire.Hit(nil), plain...)
+	for _, h := range expanded {
+		if len(out) == len(plain)+b.ExpandMerge {
+			break
+		}
+		if !seen[h.ChunkID] {
+			seen[h.ChunkID] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
