@@ -12,7 +12,11 @@ import "github.com/assay-rag/assay/internal/wire"
 // sources are the plain search's for those pages. 0 (the default) runs
 // the expanded query alone (round 36's loop.expand). Both searches run as
 // the asker, and what Expand adds depends on the visible documents alone,
-// so the merged list depends on nothing the caller may not see.
+// so the merged list depends on nothing the caller may not see. The
+// assessor's own order (OwnOrder) then sorts the plain hits and the added
+// chunks each among themselves (plainHits), so that its first chunk is
+// still the one the plain search's chunks would give: the wide and focus
+// readings judge the same chunk first as without the expansion.
 
 // MergeExpanded is the hit list ExpandMerge makes of plain (the query as
 // sent) and expanded (Expand's query, searched with the same request):
@@ -37,4 +41,16 @@ func (b *Builtin) MergeExpanded(plain, expanded []wire.Hit) []wire.Hit {
 		}
 	}
 	return out
+}
+
+// plainHits is how many of req's evidence the plain search returned when
+// the worker's search merged (ExpandMerge, ExpandedSearch) and added
+// chunks below them: the request's K, when the evidence holds more (a
+// search returns at most K hits, and fewer only when the asker may see
+// fewer chunks, which the expansion then cannot add to); 0 otherwise.
+func (b *Builtin) plainHits(req Request) int {
+	if b.ExpandMerge <= 0 || !b.ExpandedSearch || req.K <= 0 || len(req.Evidence) <= req.K {
+		return 0
+	}
+	return req.K
 }

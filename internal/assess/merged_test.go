@@ -51,3 +51,49 @@ func TestMergeExpanded(t *testing.T) {
 		t.Errorf("no plain hits: %v, want the first two expanded", got)
 	}
 }
+
+// TestMergedOwnOrder: with ExpandMerge and an expanded search, the
+// evidence past the request's K (the chunks only the expansion found)
+// is ordered below the plain hits, each part by its own relevance, so a
+// chunk matching the query better that only the expansion found is never
+// judged first; without the merge, or with no more evidence than K, the
+// assessor's own order sorts all of it (v18).
+func TestMergedOwnOrder(t *testing.T) {
+	an := terms.New()
+	ev := []Evidence{
+		{ChunkID: "a#0", Title: "Descaling", Text: "Descale the kettle every month."},
+		{ChunkID: "b#0", Title: "Lids", Text: "Lids cost £5."},
+		{ChunkID: "c#0", Title: "Kettle warranty terms", Text: "The kettle warranty terms changed: the old terms gave one year, the new terms two."},
+	}
+	lex := newLexicon(an)
+	for _, e := range ev {
+		lex.add(an, []string{"public"}, e.Title+"\n"+e.Text)
+	}
+	b := NewBuiltin(an, lex)
+	vocab := lex.Visible([]string{"public"})
+	req := Request{Question: "did the kettle terms change", Query: "did the kettle terms change", K: 2, Groups: []string{"public"}, Evidence: ev}
+	order := func() []string {
+		var out []string
+		for _, e := range b.ordered(req, vocab) {
+			out = append(out, e.ChunkID)
+		}
+		return out
+	}
+	if got := order(); got[0] != "c#0" {
+		t.Fatalf("own order %v: want the terms chunk first (the test's premise)", got)
+	}
+	b.ExpandMerge, b.ExpandedSearch = 2, true
+	if got, want := order(), []string{"a#0", "b#0", "c#0"}; !slices.Equal(got, want) {
+		t.Errorf("merged: %v, want %v (the added chunk below the plain hits)", got, want)
+	}
+	for _, c := range []struct {
+		merge    int
+		searched bool
+		k        int
+	}{{0, true, 2}, {2, false, 2}, {2, true, 3}} {
+		b.ExpandMerge, b.ExpandedSearch, req.K = c.merge, c.searched, c.k
+		if got := order(); got[0] != "c#0" {
+			t.Errorf("ExpandMerge %d, ExpandedSearch %v, K %d: %v, want the v18 order (terms first)", c.merge, c.searched, c.k, got)
+		}
+	}
+}

@@ -40,6 +40,11 @@ func expandedFirst(t *testing.T, b *assess.Builtin, qs []asked) []asked {
 	return out
 }
 
+// searches counts, for TestMerged, the requests expandedFound searched
+// whose query Expand added to (expanded) and the second searches a merge
+// ran for them (extra).
+var searches struct{ expanded, extra int }
+
 // expandedFound is req searched as the worker searches it with
 // loop.expand (live.Index.Search): as sent when Expand adds nothing,
 // Expand's query alone with ExpandMerge 0, otherwise both, merged by
@@ -47,6 +52,7 @@ func expandedFirst(t *testing.T, b *assess.Builtin, qs []asked) []asked {
 func expandedFound(t *testing.T, b *assess.Builtin, req retrieval.Request) devsets.Found {
 	t.Helper()
 	q, added := b.Expand(req.Query, req.Groups)
+	searches.expanded += min(len(added), 1)
 	if len(added) == 0 {
 		return devsets.Search(t, devDirect, req)
 	}
@@ -57,6 +63,7 @@ func expandedFound(t *testing.T, b *assess.Builtin, req retrieval.Request) devse
 		return found
 	}
 	plain := devsets.Search(t, devDirect, req)
+	searches.extra++
 	byID := map[string]int{}
 	for i, c := range found.Chunks {
 		byID[c.ID] = i

@@ -64,9 +64,11 @@ func TestMerged(t *testing.T) {
 				for _, bit := range bits {
 					b.ExpandMerge, b.Expanded, b.ExpandedSearch = n, bit, true
 					expandSearch = expand
+					searches.expanded, searches.extra = 0, 0
 					sc, lines := way.judge(t, b, expandedFirst(t, b, part.qs))
 					expandSearch = nil
 					name := fmt.Sprintf("merge%d+expanded%d", n, bit)
+					t.Logf("%s %s %s: %d questions, %d searches expanded (first attempts and the loop's), %d second searches", part.name, way.name, name, len(part.qs), searches.expanded, searches.extra)
 					if part.lines {
 						logChanges(t, way.name+": "+name+" (against plain)", lines, baseLines)
 						for _, s := range sets {
