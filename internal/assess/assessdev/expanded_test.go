@@ -91,16 +91,9 @@ func TestExpanded(t *testing.T) {
 	if b.Thesaurus == nil {
 		t.Skip("set ASSESSDEV_THESAURUS (without a thesaurus nothing is expanded)")
 	}
-	all, designs := sets, designSets()
+	all := sets
 	t.Cleanup(func() { sets = all; expandSearch = nil })
-	var design, other []asked
-	for _, a := range qs {
-		if slices.Contains(designs, a.set) {
-			design = append(design, a)
-		} else if a.set != "fresh36" { // the validation set: totals only, end to end
-			other = append(other, a)
-		}
-	}
+	design, other := designAndOther(qs)
 	expand := func(t *testing.T, req retrieval.Request) devsets.Found { return expandedFound(t, b, req) }
 	for _, part := range []struct {
 		name  string
@@ -146,16 +139,35 @@ func TestExpanded(t *testing.T) {
 }
 
 // expandBits are the Builtin.Expanded values TestExpanded measures
-// (EXPANDED_BITS, comma separated; 1 by default).
-func expandBits() []int {
+// (EXPANDED_BITS; 1 by default).
+func expandBits() []int { return envInts("EXPANDED_BITS", 1) }
+
+// envInts is the comma-separated integers environment variable name
+// holds, or def when it holds none.
+func envInts(name string, def ...int) []int {
 	var out []int
-	for _, f := range strings.Split(os.Getenv("EXPANDED_BITS"), ",") {
+	for _, f := range strings.Split(os.Getenv(name), ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
 			out = append(out, n)
 		}
 	}
 	if len(out) == 0 {
-		return []int{1}
+		return def
 	}
 	return out
+}
+
+// designAndOther splits qs into the design sets' questions and the other
+// development sets' but fresh36 (the validation set: totals only, end to
+// end).
+func designAndOther(qs []asked) (design, other []asked) {
+	designs := designSets()
+	for _, a := range qs {
+		if slices.Contains(designs, a.set) {
+			design = append(design, a)
+		} else if a.set != "fresh36" {
+			other = append(other, a)
+		}
+	}
+	return design, other
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/eval/devsets"
@@ -27,20 +25,10 @@ func TestMerged(t *testing.T) {
 	if b.Thesaurus == nil {
 		t.Skip("set ASSESSDEV_THESAURUS (without a thesaurus nothing is expanded)")
 	}
-	all, designs := sets, designSets()
+	all := sets
 	t.Cleanup(func() { sets = all; expandSearch = nil; b.ExpandMerge, b.Expanded, b.ExpandedSearch = 0, 0, false })
-	var design, other []asked
-	for _, a := range qs {
-		if slices.Contains(designs, a.set) {
-			design = append(design, a)
-		} else if a.set != "fresh36" {
-			other = append(other, a)
-		}
-	}
-	bits := []int{0, 1}
-	if os.Getenv("EXPANDED_BITS") != "" {
-		bits = expandBits()
-	}
+	design, other := designAndOther(qs)
+	bits := envInts("EXPANDED_BITS", 0, 1)
 	expand := func(t *testing.T, req retrieval.Request) devsets.Found { return expandedFound(t, b, req) }
 	for _, part := range []struct {
 		name  string
@@ -60,7 +48,7 @@ func TestMerged(t *testing.T) {
 			b.ExpandMerge, b.Expanded, b.ExpandedSearch, expandSearch = 0, 0, false, nil
 			base, baseLines := way.judge(t, b, part.qs)
 			total := fmt.Sprintf("plain %s", training(base, ""))
-			for _, n := range mergeNs() {
+			for _, n := range envInts("MERGE_N", 1, 2, 5) {
 				for _, bit := range bits {
 					b.ExpandMerge, b.Expanded, b.ExpandedSearch = n, bit, true
 					expandSearch = expand
@@ -83,19 +71,4 @@ func TestMerged(t *testing.T) {
 			t.Logf("%s %s total: %s", part.name, way.name, total)
 		}
 	}
-}
-
-// mergeNs are the ExpandMerge values TestMerged measures (MERGE_N; 0 is
-// the expanded query alone).
-func mergeNs() []int {
-	var out []int
-	for _, f := range strings.Split(os.Getenv("MERGE_N"), ",") {
-		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		return []int{1, 2, 5}
-	}
-	return out
 }
