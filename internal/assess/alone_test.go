@@ -49,7 +49,7 @@ func TestAlone(t *testing.T) {
 			t.Errorf("Alone %d: %+v %v, want accepted on rates#0", v, r.Assessment, r.Accepted)
 		}
 	}
-	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113+fake-1" {
+	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged+fake-1" {
 		t.Errorf("Alone 113: model %s", r.Usage.Model)
 	}
 	if r := judge(1, q, handbook, other, rates); r.Assessment.Sufficient {
@@ -75,7 +75,7 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
-		b.Alone = alone
+		b.Alone, b.ExpandMerge = alone, 0 // v40 and earlier
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestAloneOwn(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
-		b.Alone = alone
+		b.Alone, b.ExpandMerge = alone, 0 // v40 and earlier
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -169,7 +169,8 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v40" {
+	b.ExpandMerge = 0 // v40
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != V40Model || V40Model != "builtin:coverage-v40" {
 		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v40", b.Alone, b.Model())
 	}
 	b.Alone = 0
@@ -177,7 +178,7 @@ func TestAloneModel(t *testing.T) {
 		t.Errorf("model %q with Alone off, want %q", b.Model(), V38Model)
 	}
 	b.Alone = 113
-	if got, want := b.Model(), BuiltinModel+"-alone113"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

@@ -496,9 +496,9 @@ type Builtin struct {
 	// searches run Expand's query (loop.expand).
 	Expanded       int
 	ExpandedSearch bool
-	// ExpandMerge (see merged.go): with loop.expand, the plain search's
-	// hits first, then at most this many chunks only the expanded query
-	// found; 0 searches the expanded query alone.
+	// ExpandMerge (builtin:coverage-v42, see merged.go): with loop.expand,
+	// the plain search's hits first, then at most this many chunks only
+	// the expanded query found; 0 searches the expanded query alone.
 	ExpandMerge int
 }
 
@@ -520,7 +520,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, ExpandMerge: mergeV42}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -664,11 +664,10 @@ var namedModels = []struct {
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
 	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
-	{BuiltinModel, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40},
+	{V40Model, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40},
 		// off in every named model (round 37, expanded.go)
-		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }},
-		// off in every named model (round 38, merged.go)
-		{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }}}},
+		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
+	{BuiltinModel, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 }
 
 // flag is a boolean switch a model turned on.

@@ -2,7 +2,17 @@ package assess
 
 import "github.com/assay-rag/assay/internal/wire"
 
-// Merged (ExpandMerge; round 38): with loop.expand, the worker searches
+// V40Model names the builtin assessor without ExpandMerge
+// (builtin:coverage-v40, kept selectable: ExpandMerge 0, which searches
+// the expanded query alone when loop.expand is on).
+const V40Model = "builtin:coverage-v40"
+
+// mergeV42 is builtin:coverage-v42's ExpandMerge: at most two chunks only
+// the expansion found, below the plain hits (round 38: 2 and 5 judged
+// alike on the design sets, 1 one right answer lower).
+const mergeV42 = 2
+
+// Merged (ExpandMerge, builtin:coverage-v42; round 38): with loop.expand, the worker searches
 // the query as sent and, when Expand adds something, the expanded query
 // too, and returns the plain search's hits in their order followed by at
 // most ExpandMerge of the expanded search's hits the plain search did not

@@ -97,3 +97,29 @@ func TestMergedOwnOrder(t *testing.T) {
 		}
 	}
 }
+
+// mergeIf is builtin:coverage-v42's ExpandMerge when on, else 0 (for the
+// tests that turn a model's switches on or off together, as aloneIf).
+func mergeIf(on bool) int {
+	if on {
+		return mergeV42
+	}
+	return 0
+}
+
+// TestMergedModel: builtin:coverage-v42 is v40 with ExpandMerge 2; 0 is
+// v40 (kept selectable); another value names itself.
+func TestMergedModel(t *testing.T) {
+	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
+	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v42" {
+		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v42", b.ExpandMerge, b.Model())
+	}
+	b.ExpandMerge = 0
+	if b.Model() != V40Model || V40Model != "builtin:coverage-v40" {
+		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v40", b.Model())
+	}
+	b.ExpandMerge = 5
+	if got, want := b.Model(), BuiltinModel+"-merged5"; got != want {
+		t.Errorf("model %q, want %q", got, want)
+	}
+}
