@@ -344,8 +344,13 @@ type Loop struct {
 	// Expand, with a thesaurus, searches every attempt's query with, beside
 	// each of its words no document the asker may see uses, the words the
 	// translate strategy would put for it (internal/assess/expand.go); the
-	// assessor still judges the question's own words. Off by default.
-	// Traces name the words added (the expand stage's note).
+	// assessor still judges the question's own words. With the builtin
+	// assessor's ExpandMerge (builtin:coverage-v42) the query as sent is
+	// searched too, and its hits come first, in their order, with at most
+	// two chunks only the expanded query found below them (one more
+	// search for a query the expansion adds to; internal/assess/merged.go).
+	// Off by default. Traces name the words added (the expand stage's
+	// note).
 	Expand bool `yaml:"expand"`
 }
 
