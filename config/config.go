@@ -349,8 +349,9 @@ type Loop struct {
 	// searched too, and its hits come first, in their order, with at most
 	// two chunks only the expanded query found below them (one more
 	// search for a query the expansion adds to; internal/assess/merged.go).
-	// Off by default. Traces name the words added (the expand stage's
-	// note).
+	// On by default (round 38): without a thesaurus nothing is added and
+	// every search runs as typed. Traces name the words added (the expand
+	// stage's note).
 	Expand bool `yaml:"expand"`
 }
 
