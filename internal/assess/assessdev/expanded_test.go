@@ -95,20 +95,7 @@ func TestExpanded(t *testing.T) {
 	t.Cleanup(func() { sets = all; expandSearch = nil })
 	design, other := designAndOther(qs)
 	expand := func(t *testing.T, req retrieval.Request) devsets.Found { return expandedFound(t, b, req) }
-	for _, part := range []struct {
-		name  string
-		qs    []asked
-		lines bool
-	}{{"design", design, true}, {"other", other, false}} {
-		if !part.lines && os.Getenv("DESIGN_ONLY") != "" {
-			continue
-		}
-		sets = nil
-		for _, s := range all {
-			if slices.ContainsFunc(part.qs, func(a asked) bool { return a.set == s }) {
-				sets = append(sets, s)
-			}
-		}
+	for part := range parts(all, design, other) {
 		eqs := expandedFirst(t, b, part.qs)
 		for _, way := range ways {
 			b.Expanded, b.ExpandedSearch, expandSearch = 0, false, nil
@@ -155,6 +142,37 @@ func envInts(name string, def ...int) []int {
 		return def
 	}
 	return out
+}
+
+// part is one of the question groups TestExpanded and TestMerged judge:
+// the design sets (lines: each question's change logged) or the other
+// development sets (totals only).
+type part struct {
+	name  string
+	qs    []asked
+	lines bool
+}
+
+// parts are design and, unless DESIGN_ONLY is set, other; each sets sets
+// to the sets of all its questions come from when its turn comes (range
+// over a func).
+func parts(all []string, design, other []asked) func(yield func(part) bool) {
+	return func(yield func(part) bool) {
+		for _, p := range []part{{"design", design, true}, {"other", other, false}} {
+			if !p.lines && os.Getenv("DESIGN_ONLY") != "" {
+				continue
+			}
+			sets = nil
+			for _, s := range all {
+				if slices.ContainsFunc(p.qs, func(a asked) bool { return a.set == s }) {
+					sets = append(sets, s)
+				}
+			}
+			if !yield(p) {
+				return
+			}
+		}
+	}
 }
 
 // designAndOther splits qs into the design sets' questions and the other

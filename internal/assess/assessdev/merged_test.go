@@ -2,8 +2,6 @@ package assessdev
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/eval/devsets"
@@ -30,20 +28,7 @@ func TestMerged(t *testing.T) {
 	design, other := designAndOther(qs)
 	bits := envInts("EXPANDED_BITS", 0, 1)
 	expand := func(t *testing.T, req retrieval.Request) devsets.Found { return expandedFound(t, b, req) }
-	for _, part := range []struct {
-		name  string
-		qs    []asked
-		lines bool
-	}{{"design", design, true}, {"other", other, false}} {
-		if !part.lines && os.Getenv("DESIGN_ONLY") != "" {
-			continue
-		}
-		sets = nil
-		for _, s := range all {
-			if slices.ContainsFunc(part.qs, func(a asked) bool { return a.set == s }) {
-				sets = append(sets, s)
-			}
-		}
+	for part := range parts(all, design, other) {
 		for _, way := range ways {
 			b.ExpandMerge, b.Expanded, b.ExpandedSearch, expandSearch = 0, 0, false, nil
 			base, baseLines := way.judge(t, b, part.qs)
