@@ -8,8 +8,8 @@ import "github.com/assay-rag/assay/internal/wire"
 const V40Model = "builtin:coverage-v40"
 
 // mergeV42 is builtin:coverage-v42's ExpandMerge: at most two chunks only
-// the expansion found, below the plain hits (round 38: 2 and 5 judged
-// alike on the design sets, 1 one right answer lower).
+// the expansion found, below the plain hits (round 38's replay of the
+// design sets: 5 judged as 2, 1 two loop answers fewer).
 const mergeV42 = 2
 
 // Merged (ExpandMerge, builtin:coverage-v42; round 38): with loop.expand, the worker searches
@@ -19,8 +19,8 @@ const mergeV42 = 2
 // return, in the expanded search's order: a page only the relatives find
 // enters below every page the question's own words find, so the first
 // attempt's order, what the assessor reads first and the generator's
-// sources are the plain search's for those pages. 0 (the default) runs
-// the expanded query alone (round 36's loop.expand). Both searches run as
+// sources are the plain search's for those pages. 0 (v40) runs the
+// expanded query alone (round 36's loop.expand). Both searches run as
 // the asker, and what Expand adds depends on the visible documents alone,
 // so the merged list depends on nothing the caller may not see. The
 // assessor's own order (OwnOrder) then sorts the plain hits and the added
