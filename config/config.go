@@ -341,6 +341,18 @@ type Loop struct {
 	// docs/retrieval.md). Traces record which (the rerank stage's note),
 	// releases its weights.
 	Reranker string `yaml:"reranker"`
+	// Expand, with a thesaurus, searches every attempt's query with, beside
+	// each of its words no document the asker may see uses, the words the
+	// translate strategy would put for it (internal/assess/expand.go); the
+	// assessor still judges the question's own words. With the builtin
+	// assessor's ExpandMerge (builtin:coverage-v42) the query as sent is
+	// searched too, and its hits come first, in their order, with at most
+	// two chunks only the expanded query found below them (one more
+	// search for a query the expansion adds to; internal/assess/merged.go).
+	// On by default (round 38): without a thesaurus nothing is added and
+	// every search runs as typed. Traces name the words added (the expand
+	// stage's note).
+	Expand bool `yaml:"expand"`
 }
 
 // GeneratorModel is the builtin generator's model id (see Generator).

@@ -342,3 +342,19 @@ func TestExactCandidatesRediSearchOnly(t *testing.T) {
 		t.Errorf("exact_candidates false with the bleve backend: %v", err)
 	}
 }
+
+// TestLoopExpandDefault: loop.expand is on by default (round 38: with a
+// thesaurus, builtin:coverage-v42 merges the expanded query's new chunks
+// below the plain hits), and ASSAY_LOOP_EXPAND=false turns it off.
+func TestLoopExpandDefault(t *testing.T) {
+	if !Default().Loop.Expand {
+		t.Error("loop.expand off by default, want on")
+	}
+	cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_LOOP_EXPAND": "false"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Loop.Expand {
+		t.Error("ASSAY_LOOP_EXPAND=false: loop.expand on")
+	}
+}

@@ -50,6 +50,7 @@ func Default() Config {
 			MaxCostUSD:  wire.DefaultMaxCostUSD,
 			Deadline:    wire.DefaultDeadline,
 			TopK:        wire.DefaultTopK,
+			Expand:      true, // with a thesaurus only (round 38, builtin:coverage-v42's merged search)
 		},
 		Batch: Batch{
 			Concurrency:   wire.DefaultConcurrency,

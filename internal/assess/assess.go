@@ -50,6 +50,9 @@ type Request struct {
 	// K is how many hits the attempt asked for (0: unknown).
 	K        int
 	Evidence []Evidence
+	// searched is what the search added to Query when the worker
+	// expanded it (Builtin.Expanded, expanded.go); nil when it ran Query.
+	searched []expanded
 }
 
 // Result is an assessment plus what it cost.

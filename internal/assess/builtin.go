@@ -494,6 +494,20 @@ type Builtin struct {
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
+
+	// Expanded (builtin:coverage-v39, see expanded.go; bits): on an
+	// attempt whose search the worker expanded (ExpandedSearch), a chunk
+	// holding a relative Expand added beside a question word covers that
+	// word, as a rewrite's substitutes do (expandCredit); the evidence is
+	// read in the order of the query the search ran (expandOrder).
+	// ExpandedSearch is not a model's switch: the worker sets it when its
+	// searches run Expand's query (loop.expand).
+	Expanded       int
+	ExpandedSearch bool
+	// ExpandMerge (builtin:coverage-v42, see merged.go): with loop.expand,
+	// the plain search's hits first, then at most this many chunks only
+	// the expanded query found; 0 searches the expanded query alone.
+	ExpandMerge int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -514,7 +528,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -658,8 +672,11 @@ var namedModels = []struct {
 	{V36Model, []modelSwitch{flag("kind", func(b *Builtin) bool { return b.Kind })}},
 	{V37Model, []modelSwitch{flag("tagged", func(b *Builtin) bool { return b.Tagged })}},
 	{V38Model, []modelSwitch{{name: "codeterm", value: func(b *Builtin) int { return b.CodeTerm }, on: codeV38}}},
-	{V40Model, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40}}},
-	{BuiltinModel, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
+	{V40Model, []modelSwitch{{name: "alone", value: func(b *Builtin) int { return b.Alone }, on: aloneV40},
+		// off in every named model (round 37, expanded.go)
+		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
+	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
+	{BuiltinModel, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1121,6 +1138,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 
 // assessOn is Assess on the principal's vocabulary.
 func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (Result, error) {
+	req.searched = b.searched(req)       // expanded.go
 	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {
@@ -1167,6 +1185,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	res := Result{Usage: wire.Spent{Model: b.Model()}}
 	related := b.related(question, ents, vocab)
 	subs := b.substitutes(question, req.Query, related)
+	esubs := b.expandedSubs(question, req.searched, subs) // expanded.go
+	subs = withSubs(subs, esubs)
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
 	}
@@ -1395,6 +1415,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		ruled.cands = res.cands
 		if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return len(ruled.Accepted) > 0 && e.ChunkID == ruled.Accepted[0] }); i >= 0 {
 			ruled.Assessment.Reason += b.alikeRead(question, req.Evidence[i].Text, r.kinds)
+			ruled.Assessment.Reason += b.expandCredited(question, qterms, all[i].have, esubs, req.searched)
 		}
 		return *ruled, nil
 	}
@@ -1436,6 +1457,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if a.Sufficient && best.ev != nil {
 		a.Reason += b.alikeRead(question, best.ev.Text, r.kinds)
+		a.Reason += b.expandCredited(question, qterms, best.have, esubs, req.searched)
 	}
 	// A rewrite can find nothing when no visible document has a word of
 	// the question, or mentions one of its entities; and it cannot raise

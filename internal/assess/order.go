@@ -50,20 +50,33 @@ func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
 	if !b.OwnOrder || len(req.Evidence) < 2 {
 		return req.Evidence
 	}
-	idx := make([]int, len(req.Evidence))
+	query := req.Query
+	if req.searched != nil && b.Expanded&expandOrder != 0 {
+		query = searchedQuery(query, req.searched) // expanded.go: the query the search ran
+	}
+	if n := b.plainHits(req); n > 0 { // merged.go: the chunks only the expansion found stay below
+		return append(b.ownOrder(query, req.Evidence[:n], vocab), b.ownOrder(query, req.Evidence[n:], vocab)...)
+	}
+	return b.ownOrder(query, req.Evidence, vocab)
+}
+
+// ownOrder is evidence sorted best first by relevance for query, ties by
+// chunk id (a sorted copy).
+func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) []Evidence {
+	idx := make([]int, len(evidence))
 	for i := range idx {
 		idx[i] = i
 	}
-	rel := b.relevance(req.Query, req.Evidence, vocab)
+	rel := b.relevance(query, evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {
 		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
 			return c
 		}
-		return strings.Compare(req.Evidence[x].ChunkID, req.Evidence[y].ChunkID)
+		return strings.Compare(evidence[x].ChunkID, evidence[y].ChunkID)
 	})
 	out := make([]Evidence, len(idx))
 	for i, j := range idx {
-		out[i] = req.Evidence[j]
+		out[i] = evidence[j]
 	}
 	return out
 }

@@ -787,7 +787,7 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 			if next.K > 0 {
 				k = next.K
 			}
-			found := devsets.Search(t, devDirect, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
+			found := search(t, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
 			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k, Evidence: found.Evidence}
 			docs, chunkDoc = nil, map[string]string{}
 			for _, c := range found.Chunks {
@@ -845,6 +845,20 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 	}
 	return out
 }
+
+// search is how loop's later attempts search req: devsets.Search, or
+// expandSearch when set (the worker's loop.expand, expanded_test.go).
+func search(t *testing.T, req retrieval.Request) devsets.Found {
+	t.Helper()
+	if expandSearch != nil {
+		return expandSearch(t, req)
+	}
+	return devsets.Search(t, devDirect, req)
+}
+
+// expandSearch, when set, is how the worker's search runs a request
+// (loop.expand: assess.Builtin.Expand, and ExpandMerge's merge).
+var expandSearch func(t *testing.T, req retrieval.Request) devsets.Found
 
 // loopRecord, when set, receives each attempt loop assesses: its number,
 // its hits' documents by chunk and its chunks' features (the learned decision's, see

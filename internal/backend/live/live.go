@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -208,6 +209,7 @@ func (l *Index) wire(ix backend.Index) (*generation, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.ExpandedSearch = l.cfg.Loop.Expand // its searches run Expand's query (Search)
 	if l.thes != nil {
 		l.log.Info("assessor thesaurus", "loop.thesaurus", l.cfg.Loop.Thesaurus, "model", a.Model())
 	}
@@ -307,6 +309,28 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
+	var expand []retrieval.Stage
+	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
+		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
+			st := retrieval.Stage{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}
+			if b.ExpandMerge > 0 {
+				return l.merged(ctx, g, b, req, q, st)
+			}
+			req.Query = q
+			expand = []retrieval.Stage{st}
+		}
+	}
+	g, res, err := l.search(ctx, g, req)
+	if err != nil {
+		return retrieval.Result{}, err
+	}
+	res.Stages = append(append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, expand...), res.Stages...)
+	return res, nil
+}
+
+// search runs req on g's searcher; when it fails because g's version went
+// away, it swaps and tries once more on the new version, which it returns.
+func (l *Index) search(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	res, err := g.searcher.Search(ctx, req)
 	if err != nil && g.ix.Stale(ctx) {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
@@ -314,10 +338,29 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 			res, err = g.searcher.Search(ctx, req)
 		}
 	}
+	return g, res, err
+}
+
+// merged is Search with the assessor's ExpandMerge (assess/merged.go):
+// req as sent, then the expanded query q on the same version, the plain
+// hits first and the chunks only q found below them. The result's stages
+// are the plain search's, after the expand stage st, which says how many
+// chunks the expansion put in; its warnings are both searches'.
+func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, req retrieval.Request, q string, st retrieval.Stage) (retrieval.Result, error) {
+	g, res, err := l.search(ctx, g, req)
 	if err != nil {
 		return retrieval.Result{}, err
 	}
-	res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, res.Stages...)
+	req.Query = q
+	ex, err := g.searcher.Search(ctx, req)
+	if err != nil {
+		return retrieval.Result{}, err
+	}
+	hits := b.MergeExpanded(res.Hits, ex.Hits)
+	st.Note += fmt.Sprintf("; searched beside the query, %d chunk(s) below its %d hits", len(hits)-len(res.Hits), len(res.Hits))
+	res.Hits = hits
+	res.Warnings = append(res.Warnings, ex.Warnings...)
+	res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}, st}, res.Stages...)
 	return res, nil
 }
 
