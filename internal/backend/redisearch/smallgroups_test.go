@@ -3,7 +3,6 @@ package redisearch
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -64,13 +63,6 @@ func TestSmallGroupScans(t *testing.T) {
 		}
 	}
 	index := func(g string) string { return vectorGroupIndex(ix.vn, slices.Index(ix.m.VectorGroups, g)) }
-	uses := func(index string) int {
-		info, err := rdb.FTInfo(ctx, index).Result()
-		if err != nil {
-			t.Fatalf("FT.INFO %s: %v", index, err)
-		}
-		return info.NumberOfUses
-	}
 	texts := make([]string, len(chunks))
 	for i := range chunks {
 		texts[i] = backend.EmbedText(&chunks[i])
@@ -101,7 +93,7 @@ func TestSmallGroupScans(t *testing.T) {
 		for _, q := range qvecs {
 			before := map[string]int{}
 			for _, n := range all {
-				before[n] = uses(n)
+				before[n] = indexUses(t, rdb, n)
 			}
 			const k = 8
 			hits, _, err := ix.SearchVector(ctx, q, backend.Filter{Groups: c.groups}, k)
@@ -109,26 +101,12 @@ func TestSmallGroupScans(t *testing.T) {
 				t.Fatalf("%v: %v", c.groups, err)
 			}
 			for n, u := range before {
-				asked := uses(n) - u - 1 // FT.INFO counts as a use
+				asked := indexUses(t, rdb, n) - u - 1 // FT.INFO counts as a use
 				if want := slices.Contains(c.asked, n); (asked > 0) != want {
 					t.Errorf("%v: %s asked %d times, want asked: %v", c.groups, n, asked, want)
 				}
 			}
-			var exact []backend.Hit
-			for i := range chunks {
-				if corpus.Visible(chunks[i].ACL, c.groups) {
-					exact = append(exact, backend.Hit{ChunkID: chunks[i].ID, Score: float64(dotBF16(q, vecs[i]))})
-				}
-			}
-			exact = backend.SortHits(exact, k)
-			if len(hits) != len(exact) {
-				t.Fatalf("%v: %d hits, want %d", c.groups, len(hits), len(exact))
-			}
-			for i := range hits {
-				if hits[i].ChunkID != exact[i].ChunkID && math.Abs(hits[i].Score-exact[i].Score) > 1e-3 {
-					t.Errorf("%v: hit %d is %s (%.4f), want %s (%.4f)", c.groups, i, hits[i].ChunkID, hits[i].Score, exact[i].ChunkID, exact[i].Score)
-				}
-			}
+			checkExactHits(t, c.groups, q, hits, chunks, vecs, k)
 		}
 	}
 }
