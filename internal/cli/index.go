@@ -22,7 +22,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
 	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete); bleve backend")
 	indexSettings(f)
-	vector := f.String("vector", redisearch.HNSW, "RediSearch vector `algorithm`: hnsw (approximate) or flat (exact)")
+	vector := f.String("vector", redisearch.HNSW, "RediSearch vector `algorithm`: hnsw (approximate), flat (exact), or hnsw+small-flat (hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors: exact scans for its callers)")
 	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")

@@ -56,13 +56,16 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if o.BM25 == (backend.BM25{}) {
 		o.BM25 = backend.DefaultBM25
 	}
+	small := false
 	switch strings.ToUpper(o.Vector) {
 	case "", HNSW:
 		o.Vector = HNSW
+	case HNSW + SmallGroupScans:
+		o.Vector, small = HNSW, true
 	case FLAT:
 		o.Vector = FLAT
 	default:
-		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw or flat, got %q", o.Vector))
+		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw, hnsw%s or flat, got %q", strings.ToLower(SmallGroupScans), o.Vector))
 	}
 	if o.Progress == nil {
 		o.Progress = func(string, int, int) {}
@@ -89,7 +92,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 			m.HNSWM, m.HNSWEFConstruction, m.VectorType = hnswM, hnswEFConstruction, hnswType
 		}
 	}
-	groupChunks := vectorGroups(&m, chunks)
+	groupChunks := vectorGroups(&m, chunks, small)
 	if len(m.VectorGroupsFlat) == 0 {
 		m.SchemaVersion = noFlatSchema // a reader of version 5 reads it (see SchemaVersion)
 	}
@@ -593,10 +596,24 @@ var vectorGroupShare = 8
 // measurements.)
 var flatGroupMax = 16384
 
+// SmallGroupScans, after HNSW in BuildOptions.Vector ("hnsw+small-flat"),
+// gives every ACL group below the vector groups' share a FLAT index of
+// its chunks' vectors as well (Manifest.VectorGroupsFlat), so that a
+// caller all of whose groups have an index of their own scans its small
+// groups' vectors alone. Without it a team's caller asks the whole index
+// with its ACL clause, and the engine computes each visible chunk's
+// distance through the graph's label lookup (HYBRID_ADHOC_BF): at
+// 100,000 chunks team-07's 2,003 cost Redis about 4× the FLAT scan of
+// the same vectors (docs/log/round-38-p38-team.md). The price is a
+// second copy of every team chunk's vectors (one per team that names
+// it) and one more FILTER evaluated per chunk and team at build time.
+const SmallGroupScans = "+SMALL-FLAT"
+
 // vectorGroups sets m.VectorGroups (and VectorGroupsFlat) for chunks, in name order, and returns
 // how many chunks each names. Only an HNSW index has them, and only
-// groups groupFilter can name.
-func vectorGroups(m *Manifest, chunks []corpus.Chunk) []int {
+// groups groupFilter can name; with small, every other group too, each
+// with a FLAT index (SmallGroupScans).
+func vectorGroups(m *Manifest, chunks []corpus.Chunk, small bool) []int {
 	if m.Vector != HNSW || vectorGroupShare == 0 {
 		return nil
 	}
@@ -607,9 +624,9 @@ func vectorGroups(m *Manifest, chunks []corpus.Chunk) []int {
 		}
 	}
 	for g, c := range n {
-		if g != "" && c*vectorGroupShare >= len(chunks) && !strings.ContainsAny(g, `"\`) {
+		if g != "" && (small || c*vectorGroupShare >= len(chunks)) && !strings.ContainsAny(g, `"\`) {
 			m.VectorGroups = append(m.VectorGroups, g)
-			if c <= flatGroupMax {
+			if c <= flatGroupMax || c*vectorGroupShare < len(chunks) {
 				m.VectorGroupsFlat = append(m.VectorGroupsFlat, g)
 			}
 		}

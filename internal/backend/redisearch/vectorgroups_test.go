@@ -75,13 +75,7 @@ func TestVectorGroupGraphs(t *testing.T) {
 		if want := map[bool]int{false: 5, true: 6}[len(fc.flat) > 0]; ix.m.SchemaVersion != want {
 			t.Errorf("flatGroupMax %d: schema version %d, want %d", fc.max, ix.m.SchemaVersion, want)
 		}
-		uses := func(index string) int {
-			info, err := rdb.FTInfo(ctx, index).Result()
-			if err != nil {
-				t.Fatalf("FT.INFO %s: %v", index, err)
-			}
-			return info.NumberOfUses
-		}
+		uses := func(index string) int { return indexUses(t, rdb, index) }
 		for i, g := range ix.m.VectorGroups {
 			n := 0
 			for _, c := range chunks {
@@ -146,21 +140,7 @@ func TestVectorGroupGraphs(t *testing.T) {
 						t.Errorf("%v: %s asked %d times, want asked: %v", c.groups, index, asked, want)
 					}
 				}
-				var exact []backend.Hit
-				for i := range chunks {
-					if corpus.Visible(chunks[i].ACL, c.groups) {
-						exact = append(exact, backend.Hit{ChunkID: chunks[i].ID, Score: float64(dotBF16(q, vecs[i]))})
-					}
-				}
-				exact = backend.SortHits(exact, k)
-				if len(hits) != len(exact) {
-					t.Fatalf("%v: %d hits, want %d", c.groups, len(hits), len(exact))
-				}
-				for i := range hits {
-					if hits[i].ChunkID != exact[i].ChunkID && math.Abs(hits[i].Score-exact[i].Score) > 1e-3 {
-						t.Errorf("%v: hit %d is %s (%.4f), want %s (%.4f)", c.groups, i, hits[i].ChunkID, hits[i].Score, exact[i].ChunkID, exact[i].Score)
-					}
-				}
+				checkExactHits(t, c.groups, q, hits, chunks, vecs, k)
 			}
 		}
 	}
@@ -211,6 +191,38 @@ func TestVectorGroupGraphs(t *testing.T) {
 	}
 	if !slices.Contains(list, vectorGroupIndex(ix3.vn, 0)) {
 		t.Errorf("another index's graph %s was dropped: %q", vectorGroupIndex(ix3.vn, 0), list)
+	}
+}
+
+// indexUses is FT.INFO's number_of_uses of index (FT.INFO counts as one).
+func indexUses(t *testing.T, rdb *redis.Client, index string) int {
+	t.Helper()
+	info, err := rdb.FTInfo(context.Background(), index).Result()
+	if err != nil {
+		t.Fatalf("FT.INFO %s: %v", index, err)
+	}
+	return info.NumberOfUses
+}
+
+// checkExactHits fails unless hits are the k chunks nearest to q (by
+// BFLOAT16 inner product; vecs[i] is chunks[i]'s vector) among those
+// groups may see, a tie in either order.
+func checkExactHits(t *testing.T, groups []string, q []float32, hits []backend.Hit, chunks []corpus.Chunk, vecs [][]float32, k int) {
+	t.Helper()
+	var exact []backend.Hit
+	for i := range chunks {
+		if corpus.Visible(chunks[i].ACL, groups) {
+			exact = append(exact, backend.Hit{ChunkID: chunks[i].ID, Score: float64(dotBF16(q, vecs[i]))})
+		}
+	}
+	exact = backend.SortHits(exact, k)
+	if len(hits) != len(exact) {
+		t.Fatalf("%v: %d hits, want %d", groups, len(hits), len(exact))
+	}
+	for i := range hits {
+		if hits[i].ChunkID != exact[i].ChunkID && math.Abs(hits[i].Score-exact[i].Score) > 1e-3 {
+			t.Errorf("%v: hit %d is %s (%.4f), want %s (%.4f)", groups, i, hits[i].ChunkID, hits[i].Score, exact[i].ChunkID, exact[i].Score)
+		}
 	}
 }
 
