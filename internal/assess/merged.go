@@ -29,12 +29,23 @@ const mergeV42 = 2
 // readings judge the same chunk first as without the expansion.
 
 // MergeExpanded is the hit list ExpandMerge makes of plain (the query as
-// sent) and expanded (Expand's query, searched with the same request):
-// plain, then up to ExpandMerge hits of expanded whose chunk plain lacks.
-// With ExpandMerge 0 it is expanded (the expanded search alone).
-func (b *Builtin) MergeExpanded(plain, expanded []wire.Hit) []wire.Hit {
+// sent, a search for k hits) and expanded (Expand's query, searched with
+// the same request): plain, then up to ExpandMerge hits of expanded whose
+// chunk plain lacks. With ExpandMerge 0 it is expanded (the expanded
+// search alone). A plain page short of k (a BM25 search that matched
+// fewer chunks) is returned as it is: the assessor tells the plain hits
+// from the added ones by k alone (plainHits), so nothing is added below
+// it (see Merges).
+func (b *Builtin) MergeExpanded(k int, plain, expanded []wire.Hit) []wire.Hit {
 	if b.ExpandMerge <= 0 {
 		return expanded
+	}
+	if !b.Merges(k, len(plain)) {
+		return plain
+	}
+	n := b.ExpandMerge
+	if len(plain) == 0 && k > 0 {
+		n = min(n, k) // all the evidence: the assessor sorts it as one list
 	}
 	seen := make(map[string]bool, len(plain))
 	for _, h := range plain {
@@ -42,7 +53,7 @@ func (b *Builtin) MergeExpanded(plain, expanded []wire.Hit) []wire.Hit {
 	}
 	out := append([]wire.Hit(nil), plain...)
 	for _, h := range expanded {
-		if len(out) == len(plain)+b.ExpandMerge {
+		if len(out) == len(plain)+n {
 			break
 		}
 		if !seen[h.ChunkID] {
@@ -51,6 +62,16 @@ func (b *Builtin) MergeExpanded(plain, expanded []wire.Hit) []wire.Hit {
 		}
 	}
 	return out
+}
+
+// Merges reports whether chunks only the expanded query found may go
+// below a plain search's page of plain hits for k (ExpandMerge): when the
+// page is full (k hits; k unknown, 0, counts as full) or empty. A page
+// holding some hits but fewer than k is served as it is, without the
+// expanded search: the assessor's order could not tell its hits from
+// chunks added below them.
+func (b *Builtin) Merges(k, plain int) bool {
+	return b.ExpandMerge > 0 && (plain == 0 || k <= 0 || plain >= k)
 }
 
 // plainHits is how many of req's evidence the plain search returned when

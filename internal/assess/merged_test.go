@@ -39,16 +39,36 @@ func TestMergeExpanded(t *testing.T) {
 		{5, []string{"a", "b", "c", "x", "y", "z"}},
 	} {
 		b.ExpandMerge = c.n
-		if got := ids(b.MergeExpanded(plain, expanded)); !slices.Equal(got, c.want) {
+		if got := ids(b.MergeExpanded(3, plain, expanded)); !slices.Equal(got, c.want) {
 			t.Errorf("ExpandMerge %d: %v, want %v", c.n, got, c.want)
 		}
 	}
 	b.ExpandMerge = 2
-	if got := ids(b.MergeExpanded(plain, nil)); !slices.Equal(got, []string{"a", "b", "c"}) {
+	if got := ids(b.MergeExpanded(3, plain, nil)); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("nothing expanded found: %v, want the plain hits", got)
 	}
-	if got := ids(b.MergeExpanded(nil, expanded)); !slices.Equal(got, []string{"x", "b"}) {
+	if got := ids(b.MergeExpanded(3, nil, expanded)); !slices.Equal(got, []string{"x", "b"}) {
 		t.Errorf("no plain hits: %v, want the first two expanded", got)
+	}
+	// A page short of k (a BM25 search matching three chunks for k = 5)
+	// stays as it is: the assessor's order would count the added chunks
+	// among the plain hits (rv38).
+	if got := ids(b.MergeExpanded(5, plain, expanded)); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("3 plain hits for k 5: %v, want the plain hits alone", got)
+	}
+	if got := ids(b.MergeExpanded(1, nil, expanded)); !slices.Equal(got, []string{"x"}) {
+		t.Errorf("no plain hits for k 1: %v, want one expanded hit", got)
+	}
+	for _, c := range []struct {
+		k, plain int
+		want     bool
+	}{{5, 5, true}, {5, 0, true}, {0, 3, true}, {5, 3, false}, {5, 1, false}} {
+		if got := b.Merges(c.k, c.plain); got != c.want {
+			t.Errorf("Merges(%d, %d) = %v, want %v", c.k, c.plain, got, c.want)
+		}
+	}
+	if b.ExpandMerge = 0; b.Merges(5, 5) {
+		t.Error("Merges with ExpandMerge 0: true, want false")
 	}
 }
 

@@ -69,7 +69,7 @@ func expandedFound(t *testing.T, b *assess.Builtin, req retrieval.Request) devse
 		byID[c.ID] = i
 	}
 	merged := plain
-	merged.Result.Hits = b.MergeExpanded(plain.Result.Hits, found.Result.Hits)
+	merged.Result.Hits = b.MergeExpanded(req.K, plain.Result.Hits, found.Result.Hits)
 	for _, h := range merged.Result.Hits[len(plain.Result.Hits):] {
 		i := byID[h.ChunkID]
 		merged.Chunks = append(slices.Clip(merged.Chunks), found.Chunks[i])

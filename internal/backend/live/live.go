@@ -351,12 +351,17 @@ func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
+	if !b.Merges(req.K, len(res.Hits)) {
+		st.Note += fmt.Sprintf("; not searched: the query's %d hits are fewer than %d", len(res.Hits), req.K)
+		res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}, st}, res.Stages...)
+		return res, nil
+	}
 	req.Query = q
 	ex, err := g.searcher.Search(ctx, req)
 	if err != nil {
 		return retrieval.Result{}, err
 	}
-	hits := b.MergeExpanded(res.Hits, ex.Hits)
+	hits := b.MergeExpanded(req.K, res.Hits, ex.Hits)
 	st.Note += fmt.Sprintf("; searched beside the query, %d chunk(s) below its %d hits", len(hits)-len(res.Hits), len(res.Hits))
 	res.Hits = hits
 	res.Warnings = append(res.Warnings, ex.Warnings...)
