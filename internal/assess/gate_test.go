@@ -195,3 +195,51 @@ func TestGateLeavesOutWhatJudgeLeavesOut(t *testing.T) {
 	}
 	t.Logf("%d questions reached the gate, %d found apart", reached, apart)
 }
+
+// TestGateLeavesOutSceneVerbs: judge also leaves out a verb of the
+// statement before the asking (a scene verb: "spilled") that a set
+// lacks, so with "spill" the heaviest known term (the dial is named on
+// many pages, "spill" on one) the key of a set holding the X300 with
+// "dial" is "x300": the count finds it passing and proposes a rewrite,
+// and the gate must not decide "apart" on "spill" alone (it fails if
+// keyTerms stops at a scene verb; TestGateLeavesOutWhatJudgeLeavesOut
+// passes over a verb of the asking only).
+func TestGateLeavesOutSceneVerbs(t *testing.T) {
+	an := terms.New()
+	texts := []string{
+		"X300 temperature dial\nHold the X300 temperature dial down for 5 seconds to reset it.",
+		"Spills\nWipe spilled juice from the base at once.",
+		"X300 jug\nThe X300 jug takes 2 litres.",
+		"X300 lid\nThe X300 lid locks.",
+		"X300 speeds\nThe X300 has ten speeds.",
+		"X300 motor\nThe X300 motor is 1500 W.",
+		"K50 dial\nTurn the K50 dial to 80 degrees.",
+		"Toaster dial\nThe toaster's dial sets the browning.",
+		"Oven dial\nThe oven dial has six settings.",
+		"Fan dial\nThe fan dial has three speeds.",
+		"Radio dial\nThe radio dial tunes it.",
+		"Blender jug\nThe jug holds 2 litres.",
+	}
+	lex := newLexicon(an, texts...)
+	asked, apart := 0, 0
+	on := gateAssessor(an, gateLexicon{lexicon: lex, asked: &asked, apart: &apart}, true)
+	off := gateAssessor(an, lex, false)
+	ev := []Evidence{{ChunkID: "jug#0", Title: "Blender jug", Text: "The jug holds 2 litres."}}
+	for _, q := range []string{
+		"I spilled cola on my X300. How long is the dial?",
+		"We spilled cola on our X300. How long does the dial take?",
+	} {
+		req := Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}}
+		before := asked
+		a, b := assessBoth(t, req, on, off)
+		if asked == before {
+			t.Errorf("%q did not reach the gate", q)
+		}
+		if decided(a) != decided(b) {
+			t.Errorf("%q: with the gate %s, with the count %s", q, decided(a), decided(b))
+		}
+		if b.Assessment.Rewrite == "" {
+			t.Errorf("%q: the count proposes no rewrite (%s): the case does not test the gate", q, b.Assessment.Reason)
+		}
+	}
+}
