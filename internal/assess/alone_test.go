@@ -75,8 +75,8 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
-		b.Alone, b.ExpandMerge = alone, 0 // v40 and earlier
-		b.Gate = alone != 0               // v38 when off, as v40 came after it
+		b.Alone, b.ExpandMerge = alone, 0 // v41 with Alone, v38 without
+		b.Gate = alone != 0               // (v41's Gate came after Alone)
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestAloneOwn(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
-		b.Alone, b.ExpandMerge = alone, 0 // v40 and earlier
+		b.Alone, b.ExpandMerge = alone, 0 // v41 with Alone, v38 without
 		b.Gate = alone != 0
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
 		if err != nil {

@@ -26,12 +26,11 @@ func TestAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	b.Gate, b.ExpandMerge = false, 0 // v38 against v40 (Alone alone)
 	compareVersions(t, b, qs, "v38", "alone", func(on bool) {
 		b.Alone = 0
-		b.Gate = false
 		if on {
 			b.Alone = v
-			b.Gate = false
 		}
 	}, keepsRefusalAndShare(t, "v38", "alone"))
 }
