@@ -77,8 +77,9 @@ func (b *Builtin) Merges(k, plain int) bool {
 // plainHits is how many of req's evidence the plain search returned when
 // the worker's search merged (ExpandMerge, ExpandedSearch) and added
 // chunks below them: the request's K, when the evidence holds more (a
-// search returns at most K hits, and fewer only when the asker may see
-// fewer chunks, which the expansion then cannot add to); 0 otherwise.
+// search returns at most K hits, and the merge adds below a full page
+// only: Merges); 0 otherwise (nothing added, or added to an empty page,
+// where all the evidence is one list).
 func (b *Builtin) plainHits(req Request) int {
 	if b.ExpandMerge <= 0 || !b.ExpandedSearch || req.K <= 0 || len(req.Evidence) <= req.K {
 		return 0

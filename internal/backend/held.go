@@ -149,21 +149,17 @@ func TogetherOf(ctx context.Context, v Vocabulary, all, anyOf []string, f *Filte
 		return tv.Together(ctx, all, anyOf, f)
 	}
 	var terms []string
-	var every, some uint64
-	for _, t := range all {
-		i := slices.Index(terms, t)
-		if i < 0 {
-			i, terms = len(terms), append(terms, t)
+	bits := func(ts []string) (m uint64) { // ts's positions in terms, each term once
+		for _, t := range ts {
+			i := slices.Index(terms, t)
+			if i < 0 {
+				i, terms = len(terms), append(terms, t)
+			}
+			m |= 1 << i
 		}
-		every |= 1 << i
+		return m
 	}
-	for _, t := range anyOf {
-		i := slices.Index(terms, t)
-		if i < 0 {
-			i, terms = len(terms), append(terms, t)
-		}
-		some |= 1 << i
-	}
+	every, some := bits(all), bits(anyOf)
 	if len(terms) > MaxHeld {
 		return true, nil
 	}
