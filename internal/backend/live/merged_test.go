@@ -2,14 +2,10 @@ package live
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -21,23 +17,9 @@ import (
 // plain top 5 lacks), at most ExpandMerge of them, with an expand stage
 // saying so; a query Expand adds nothing to is searched once, as typed.
 func TestLoopExpandMerged(t *testing.T) {
-	const wordnet = "/usr/share/wordnet"
-	root := filepath.Join("..", "..", "..")
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.Index.Corpus = filepath.Join(root, "testdata", "hollin", "corpus.jsonl")
-	cfg.Loop.Thesaurus = wordnet
-	cfg.Loop.Expand = true
-	worker, err := Open(ctx, cfg, log, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	worker := hollinWordNet(t, t.TempDir(), true, true)
 	defer worker.Close()
-	if worker.thes == nil {
-		t.Skip("no WordNet at " + wordnet)
-	}
 	b := worker.cur.Load().assessor.(*assess.Builtin)
 	search := func(q string, merge int, expand bool) retrieval.Result {
 		t.Helper()
@@ -54,14 +36,6 @@ func TestLoopExpandMerged(t *testing.T) {
 		}
 		return chunks, docs
 	}
-	note := func(res retrieval.Result) string {
-		for _, st := range res.Stages {
-			if st.Name == "expand" {
-				return st.Note
-			}
-		}
-		return ""
-	}
 	const q = "my blender leaves lumps of fruit"
 	plain, plainDocs := ids(search(q, 0, false))
 	if slices.Contains(plainDocs, "man-x200-blades") {
@@ -77,14 +51,14 @@ func TestLoopExpandMerged(t *testing.T) {
 		if len(below) == 0 || len(below) > merge || !slices.Contains(below, "man-x200-blades") {
 			t.Errorf("ExpandMerge %d: below the plain hits %v, want at most %d holding man-x200-blades", merge, below, merge)
 		}
-		if n := note(res); !strings.Contains(n, "chunk") || !strings.Contains(n, "below its 5 hits") {
+		if n := expandNote(res); !strings.Contains(n, "chunk") || !strings.Contains(n, "below its 5 hits") {
 			t.Errorf("ExpandMerge %d: expand stage %q, want the added word and the merge named", merge, n)
 		}
 	}
 	const known = "how do I descale my kettle"
 	want, _ := ids(search(known, 0, false))
 	res := search(known, 2, true)
-	if got, _ := ids(res); !slices.Equal(got, want) || note(res) != "" {
-		t.Errorf("nothing to expand: hits %v, expand stage %q; want %v and no stage", got, note(res), want)
+	if got, _ := ids(res); !slices.Equal(got, want) || expandNote(res) != "" {
+		t.Errorf("nothing to expand: hits %v, expand stage %q; want %v and no stage", got, expandNote(res), want)
 	}
 }
