@@ -53,6 +53,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh36.jsonl", "testdata/eval/hollin-fresh36-facts.jsonl"}, // make eval-fresh36
 	{"testdata/eval/hollin-fresh37.jsonl", "testdata/eval/hollin-fresh37-facts.jsonl"}, // make eval-fresh37
 	{"testdata/eval/hollin-fresh38.jsonl", "testdata/eval/hollin-fresh38-facts.jsonl"}, // make eval-fresh38
+	{"testdata/eval/hollin-fresh39.jsonl", "testdata/eval/hollin-fresh39-facts.jsonl"}, // make eval-fresh39
 }
 
 const repoRoot = "../.."
