@@ -69,6 +69,9 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 		one.Evidence = req.Evidence[i : i+1]
 		return c.assess(ctx, one, vocab, question, true)
 	}
+	if margin > 0 && res.Assessment.Score+margin >= 1 {
+		return res, nil // no score is above 1: nothing can rival it (and nothing is judged)
+	}
 	at := -1
 	for i, e := range req.Evidence {
 		if e.ChunkID == res.Accepted[0] {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRival (round 39, a39-acc) replays builtin:coverage-v43's Rival
@@ -14,6 +15,9 @@ import (
 // searched as sent (no expansion). What it moves is "accepted on a
 // relevant chunk" (which page the answer rests on); it fails if a
 // value refuses fewer no-answer questions in a set.
+//
+// Each total names the class-noun searches (Naming: one search each on
+// RediSearch) the judgements made and how long the replay took.
 func TestRival(t *testing.T) {
 	b, qs := collect(t)
 	all := sets
@@ -23,11 +27,16 @@ func TestRival(t *testing.T) {
 	for part := range parts(all, design, other) {
 		for _, way := range ways {
 			b.Rival = 0
+			namingSearches = 0
+			start := time.Now()
 			base, baseLines := way.judge(t, b, part.qs)
-			total := fmt.Sprintf("v42 %s", training(base, ""))
+			total := fmt.Sprintf("v42 %s (%d naming searches, %s)", training(base, ""), namingSearches, time.Since(start).Round(time.Millisecond))
 			for _, n := range envInts("RIVAL", 4, 20, 52) {
 				b.Rival = n
+				namingSearches = 0
+				start := time.Now()
 				sc, lines := way.judge(t, b, part.qs)
+				took := time.Since(start).Round(time.Millisecond)
 				name := fmt.Sprintf("rival%d", n)
 				if part.lines {
 					logChanges(t, way.name+": "+name+" (against v42)", lines, baseLines)
@@ -37,7 +46,7 @@ func TestRival(t *testing.T) {
 					}
 				}
 				refusesNoFewer(t, way.name, "v42", name, base, sc)
-				total += fmt.Sprintf(" | %s %s", name, training(sc, ""))
+				total += fmt.Sprintf(" | %s %s (%d naming searches, %s)", name, training(sc, ""), namingSearches, took)
 			}
 			b.Rival = keep
 			t.Logf("%s %s total: %s", part.name, way.name, total)
