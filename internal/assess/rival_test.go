@@ -92,3 +92,42 @@ func TestRivalModel(t *testing.T) {
 		t.Errorf("model %q with Rival 4, want %s-rival4", b.Model(), BuiltinModel)
 	}
 }
+
+// TestRivalMargin: "how regularly does the smart kettle need descaling?
+// we're in a soft water area" (design question fresh10 t21, on the Hollin
+// corpus and its hits): the kettle page, which states its own descaling
+// interval, is accepted; the hard-water page judged alone scores higher,
+// by less than rivalBy, so v43 keeps the kettle page; without the margin
+// the hard-water page (about hard water, not this kettle) is taken.
+func TestRivalMargin(t *testing.T) {
+	b, docs := hollinDocs(t)
+	var ev []Evidence
+	for _, id := range []string{"man-k50-kettle", "faq-hard-water", "man-x200-cleaning", "pol-registration", "pol-warranty-2026"} {
+		ev = append(ev, docs[id])
+	}
+	q := "how regularly does the smart kettle need descaling? we're in a soft water area"
+	judge := func(rival int) Result {
+		t.Helper()
+		b.Rival = rival
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	on := func(r Result) string {
+		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
+			return ""
+		}
+		return r.Accepted[0]
+	}
+	if r := judge(0); on(r) != "man-k50-kettle#0" {
+		t.Fatalf("v42: %+v %v, want accepted on man-k50-kettle#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(rivalV43); on(r) != "man-k50-kettle#0" {
+		t.Errorf("v43: %+v %v, want accepted on man-k50-kettle#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(rivalV43 &^ rivalMargin); on(r) != "faq-hard-water#0" {
+		t.Errorf("v43 without the margin: %+v %v, want accepted on faq-hard-water#0 (the case the margin is for)", r.Assessment, r.Accepted)
+	}
+}
