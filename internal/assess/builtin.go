@@ -508,6 +508,11 @@ type Builtin struct {
 	// the plain search's hits first, then at most this many chunks only
 	// the expanded query found; 0 searches the expanded query alone.
 	ExpandMerge int
+	// Rival (builtin:coverage-v43, see rival.go): once all the evidence
+	// is judged to suffice on one chunk, the chunks down to this rank
+	// (low four bits; 0 the first) judged alone, and the one scoring
+	// highest accepted instead when it scores above the accepted one.
+	Rival int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -528,7 +533,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -676,7 +681,8 @@ var namedModels = []struct {
 		// off in every named model (round 37, expanded.go)
 		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
-	{BuiltinModel, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
+	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
+	{BuiltinModel, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1155,8 +1161,17 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 		}
 	}
 	res, err := b.assess(ctx, req, vocab, question, false)
-	if err != nil || res.Assessment.Sufficient || b.Alone == 0 {
+	if err != nil {
 		return res, err
+	}
+	if res.Assessment.Sufficient {
+		if b.Rival > 0 {
+			return b.rival(ctx, req, vocab, question, res) // rival.go
+		}
+		return res, nil
+	}
+	if b.Alone == 0 {
+		return res, nil
 	}
 	if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
 		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them

@@ -1,0 +1,127 @@
+package assess
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// V42Model names the builtin assessor without Builtin.Rival:
+// builtin:coverage-v42, kept selectable.
+const V42Model = "builtin:coverage-v42"
+
+// rival (Builtin.Rival; builtin:coverage-v43, round 39) reads, once the
+// judgement of all the evidence accepts one chunk, every other chunk down
+// to a rank in the assessor's order judged alone — the question with that
+// one chunk as the evidence, as alone (alone.go) judges a chunk below the
+// first — and the accepted chunk judged alone too. When another chunk's
+// judgement accepts it with a higher score than the accepted chunk's
+// own, that chunk is accepted instead (the highest; among equal scores
+// the one ranked first).
+//
+// Why: the judgement of all the evidence takes the first chunk that
+// would suffice in its order (the coverage rules take the best only
+// among chunks each read with every other chunk's product names beside
+// it, and the focus, wide, sentence and states readings read the first
+// chunk), so a page ranked first that covers the question's frequent
+// words and holds an expression of the asked type ("descale it" for a
+// kettle that switches off early, a recall notice's "may" for a
+// warranty question) wins over a page ranked below it that covers more
+// of the question when read on its own. It changes only which chunk an
+// accepted assessment rests on (and its score, to the higher one): never
+// a refusal into an acceptance, so no no-answer question is answered that
+// was not. Design sets, first attempt: 48 answerable questions were
+// accepted on a page of no relevant document with a relevant one among
+// the hits (docs/log/round-39-a39-acc.md).
+//
+// The low four bits of Rival are the rank (the last rank read, 0 the
+// first); the bits above them guard what a rival may be accepted on:
+//
+//   - rivalWhole: only by a reading of the whole question (the coverage
+//     rules and their thesaurus tries, the wide reading), not by one of
+//     the clause that asks or of one sentence (the focus, sentence and
+//     states readings), as alone's aloneWhole.
+//   - rivalOwn: not through the thesaurus tries of the coverage rules
+//     (Kin, Hyp), as alone's aloneOwn.
+//   - rivalMargin: only with a score at least rivalBy (0.2) above the
+//     accepted chunk's: a rival must cover clearly more of the question,
+//     not as much in other words.
+func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, question string, res Result) (Result, error) {
+	if !res.Assessment.Sufficient || len(res.Accepted) != 1 || len(req.Evidence) < 2 {
+		return res, nil // a refusal, or chunks judged together (a comparison)
+	}
+	rank := b.Rival & rivalRankMask
+	c := *b
+	c.lacks, c.recording, c.Alone, c.Rival = nil, false, 0, 0
+	if b.Rival&rivalWhole != 0 {
+		c.FocusCoverage = math.Inf(1)
+		c.Sentence, c.States = false, false
+	}
+	if b.Rival&rivalOwn != 0 {
+		c.Kin, c.Hyp = false, false
+	}
+	margin := 0.0
+	if b.Rival&rivalMargin != 0 {
+		margin = rivalBy
+	}
+	judge := func(i int) (Result, error) {
+		one := req
+		one.Evidence = req.Evidence[i : i+1]
+		return c.assess(ctx, one, vocab, question, true)
+	}
+	if margin > 0 && res.Assessment.Score+margin >= 1 {
+		return res, nil // no score is above 1: nothing can rival it (and nothing is judged)
+	}
+	at := -1
+	for i, e := range req.Evidence {
+		if e.ChunkID == res.Accepted[0] {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return res, nil
+	}
+	own := res.Assessment.Score
+	if r, err := judge(at); err != nil {
+		return Result{}, err
+	} else if r.Assessment.Sufficient {
+		own = max(own, r.Assessment.Score)
+	}
+	best, bestAt := Result{}, -1
+	for i := 0; i <= rank && i < len(req.Evidence); i++ {
+		if i == at {
+			continue
+		}
+		r, err := judge(i)
+		if err != nil {
+			return Result{}, err
+		}
+		if !r.Assessment.Sufficient || r.Assessment.Score <= own+margin || bestAt >= 0 && r.Assessment.Score <= best.Assessment.Score {
+			continue
+		}
+		best, bestAt = r, i
+	}
+	if bestAt < 0 {
+		return res, nil
+	}
+	best.Usage = res.Usage
+	best.Usage.Model = b.Model()
+	best.cands, best.first = res.cands, res.first
+	best.Assessment.Reason = fmt.Sprintf("judged alone, the chunk ranked %d covers more of the question than %q (%.2f): %s",
+		bestAt+1, req.Evidence[at].Title, own, best.Assessment.Reason)
+	return best, nil
+}
+
+// Builtin.Rival's bits above its rank (see rival).
+const (
+	rivalRankMask = 15
+	rivalWhole    = 16
+	rivalOwn      = 32
+	rivalMargin   = 64
+	// rivalBy is how much higher rivalMargin wants a rival's score.
+	rivalBy = 0.2
+	// rivalV43 is builtin:coverage-v43's Rival: every chunk of a first
+	// page (ranks 0 to 4), with every guard.
+	rivalV43 = 4 | rivalWhole | rivalOwn | rivalMargin
+)
