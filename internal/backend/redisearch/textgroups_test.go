@@ -3,6 +3,7 @@ package redisearch
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -21,7 +22,8 @@ import (
 // the version's, anyone else in the version's; the hits, scores
 // included, are those of the version's index with its ACL clause, for a
 // short query and for a long one the rare-term rule splits, deep enough
-// that both read every match.
+// that both read every match. Holdings and Together ask the same index
+// and answer the same.
 func TestTextGroupSearch(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
@@ -121,6 +123,57 @@ func TestTextGroupSearch(t *testing.T) {
 			}
 			if len(hits[1]) == 0 || !slices.Equal(hits[1], hits[0]) {
 				t.Errorf("%+v %q: %v with group search, %v without", c.f, q, hits[1], hits[0])
+			}
+		}
+	}
+	// Holdings (its postings read, its checks, its rare read by
+	// matched_terms) and Together: the same answers from the group's
+	// index, which alone is asked.
+	termLists := [][]string{{"hinge", "latch"}, {"pump", "motor", "belt", "hinge"}, {"pulley", "gear", "shaft", "lever", "spring", "latch"}}
+	defer func(b bool) { matchedTerms = b }(matchedTerms)
+	for _, c := range []struct {
+		f     backend.Filter
+		index string
+	}{
+		{backend.Filter{Groups: []string{"public"}}, pub},
+		{backend.Filter{Groups: []string{"public", "staff"}}, ix.vn},
+		{backend.Filter{Groups: []string{"public"}, Types: []string{"manual"}}, ix.vn},
+	} {
+		for _, matched := range []bool{false, true} {
+			matchedTerms = matched
+			for _, ts := range termLists {
+				var held [2]map[uint64]int
+				var together [2]bool
+				for j, group := range []bool{false, true} {
+					groupSearch = group
+					ix.stats = newStatsCache()
+					v := ix.Visible(c.f.Groups).(Vocabulary)
+					before := map[string]int{}
+					for _, x := range indexes {
+						before[x] = indexUses(t, rdb, x)
+					}
+					f := c.f
+					if held[j], err = v.Holdings(ctx, ts, &f); err != nil {
+						t.Fatal(err)
+					}
+					if together[j], err = v.Together(ctx, ts[:1], ts[1:], &f); err != nil {
+						t.Fatal(err)
+					}
+					for _, x := range indexes {
+						asked := indexUses(t, rdb, x) - before[x] - 1
+						want := x == ix.vn
+						if group {
+							want = x == c.index
+						}
+						if (asked > 0) != want {
+							t.Errorf("Holdings %+v %q (matched %v, group search %v): %s asked %d times, want asked: %v", c.f, ts, matched, group, x, asked, want)
+						}
+					}
+				}
+				groupSearch = true
+				if !maps.Equal(held[0], held[1]) || len(held[0]) == 0 || together[0] != together[1] {
+					t.Errorf("Holdings %+v %q (matched %v): %v, together %v with group search; %v, %v without", c.f, ts, matched, held[1], together[1], held[0], together[0])
+				}
 			}
 		}
 	}
