@@ -552,6 +552,8 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 	// Each vector group's graph: an index of the same chunks whose
 	// FILTER keeps the group's, with the vector field alone.
 	vec := slices.IndexFunc(schema, func(f *redis.FieldSchema) bool { return f.FieldName == fieldVector })
+	// A text group's index holds the content field as the version's
+	// does (Manifest.TextGroups), with the same options.
 	for i, g := range m.VectorGroups {
 		gn := vectorGroupIndex(vn, i)
 		o := &redis.FTCreateOptions{OnHash: true, Prefix: []any{chunkPrefix(vn)}, Filter: groupFilter(g), SkipInitialScan: true}
@@ -560,7 +562,13 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 			f = &redis.FieldSchema{FieldName: fieldVector, FieldType: redis.SearchFieldTypeVector,
 				VectorArgs: &redis.FTVectorArgs{FlatOptions: &redis.FTFlatOptions{Type: m.vectorType(), Dim: m.Dim, DistanceMetric: "IP"}}}
 		}
-		if err := rdb.FTCreate(ctx, gn, o, f).Err(); err != nil {
+		fields := []*redis.FieldSchema{f}
+		if text := slices.IndexFunc(schema, func(f *redis.FieldSchema) bool { return f.FieldName == fieldContent }); text >= 0 && slices.Contains(m.TextGroups, g) {
+			fields = []*redis.FieldSchema{schema[text], f}
+			o = createOptions(vn, fields)
+			o.Filter = groupFilter(g)
+		}
+		if err := rdb.FTCreate(ctx, gn, o, fields...).Err(); err != nil {
 			dropVersion(ctx, rdb, vn)
 			return errs.Errorf(op, errs.Unavailable, "FT.CREATE %s (group %q): %v", gn, g, err)
 		}
@@ -626,6 +634,9 @@ func vectorGroups(m *Manifest, chunks []corpus.Chunk, small bool) []int {
 	for g, c := range n {
 		if g != "" && (small || c*vectorGroupShare >= len(chunks)) && !strings.ContainsAny(g, `"\`) {
 			m.VectorGroups = append(m.VectorGroups, g)
+			if textGroups && c*vectorGroupShare >= len(chunks) && c < len(chunks) {
+				m.TextGroups = append(m.TextGroups, g)
+			}
 			if c <= flatGroupMax || c*vectorGroupShare < len(chunks) {
 				m.VectorGroupsFlat = append(m.VectorGroupsFlat, g)
 			}
@@ -633,12 +644,23 @@ func vectorGroups(m *Manifest, chunks []corpus.Chunk, small bool) []int {
 	}
 	slices.Sort(m.VectorGroups)
 	slices.Sort(m.VectorGroupsFlat)
+	slices.Sort(m.TextGroups)
 	counts := make([]int, len(m.VectorGroups))
 	for i, g := range m.VectorGroups {
 		counts[i] = n[g]
 	}
 	return counts
 }
+
+// textGroups: each vector group that has its graph for its share of the
+// chunks (not one SmallGroupScans adds), and that not every chunk names,
+// is a text group too (Manifest.TextGroups): its index holds the content
+// field as well, so that its callers' BM25 leg reads only its chunks'
+// postings (SearchText). The price is a second inverted index of those
+// chunks' content (and, with contentSortable, a second copy of the field)
+// and their text indexing at build time. A variable for the
+// measurements.
+var textGroups = true
 
 // groupFilter is the FT.CREATE FILTER expression that keeps the chunks
 // whose acl field names group g (a value between separators; g holds no

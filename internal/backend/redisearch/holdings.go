@@ -162,7 +162,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 			}
 		}
 	}
-	fq := FilterQuery(filter)
+	index, fq := v.scope(filter)
 	if common == 0 && rare == 0 {
 		return backend.KnownHeld(map[uint64]int{}), nil
 	}
@@ -172,7 +172,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 	readRare := func() error {
 		var err error
 		if matched {
-			if out, err = v.matchedSets(ctx, terms, rare, rare|common, fq, sum, true); err == nil && out == nil {
+			if out, err = v.matchedSets(ctx, index, terms, rare, rare|common, fq, sum, true); err == nil && out == nil {
 				err = fmt.Errorf("FT.AGGREGATE: more chunks hold a rare term than their %d postings", sum)
 			}
 		} else {
@@ -205,7 +205,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 			}
 		}
 	}
-	c := &checker{v: v, terms: terms, set: common, rare: rare, fq: fq, filter: filter, holders: holders, matched: matched}
+	c := &checker{v: v, terms: terms, set: common, rare: rare, index: index, fq: fq, filter: filter, holders: holders, matched: matched}
 	if dfs != nil && checkPostings > 0 {
 		for i := range terms {
 			if common&(1<<i) != 0 {
@@ -264,17 +264,31 @@ func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backen
 	if err := v.Err(); err != nil {
 		return false, err // the statistics already failed (see Err)
 	}
-	filter := v.filter(f)
-	q := "@" + fieldContent + ":(" + union(anyOf, 1<<len(anyOf)-1) + ") " + FilterQuery(filter)
+	index, fq := v.scope(v.filter(f))
+	q := "@" + fieldContent + ":(" + union(anyOf, 1<<len(anyOf)-1) + ") " + fq
 	if len(all) > 0 {
 		q = "@" + fieldContent + ":(" + termsOf(all, 1<<len(all)-1) + ") " + q
 	}
-	cmd := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
+	cmd := v.ix.rdb.Do(ctx, "FT.AGGREGATE", index, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	found, err := found1(cmd)
 	if err != nil {
 		return false, v.ix.redisErr(op, err)
 	}
 	return found, nil
+}
+
+// scope returns the FT index a check of the visible chunks that pass
+// filter asks, and the clause that keeps them: the caller's text group's
+// index without the ACL clause when it has one (Index.textIndex; every
+// chunk in it is visible), otherwise the version's with the whole
+// filter. Either way the same chunks: the answers are the same.
+func (v Vocabulary) scope(filter backend.Filter) (index, fq string) {
+	if v.s != nil {
+		if gi := v.ix.textIndex(v.s, filter); gi != "" {
+			return gi, filterQuery(filter, false)
+		}
+	}
+	return v.ix.vn, FilterQuery(filter)
 }
 
 // filter is f (nil: no condition) with the vocabulary's groups, whatever
@@ -514,6 +528,7 @@ type checker struct {
 	terms   []string
 	set     uint64
 	rare    uint64
+	index   string // the FT index the checks ask (Vocabulary.scope)
 	fq      string
 	filter  backend.Filter
 	holders map[string]uint64 // the chunks holding a rare term (postings)
@@ -601,7 +616,7 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 	}
 	if c.matched && !c.sampled && sampleRows > 0 && len(checks)+ahead >= minSampled {
 		c.sampled = true
-		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), sampleRows, false)
+		sets, err := c.v.matchedSets(ctx, c.index, c.terms, c.set, c.set, c.outside(), sampleRows, false)
 		if err != nil {
 			return nil, err
 		}
@@ -636,7 +651,7 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 	cmds := make([]*redis.Cmd, len(send))
 	for i, k := range send {
 		q := "@" + fieldContent + ":(" + termsOf(c.terms, k.s) + ")" + without(k.out)
-		args := []any{"FT.AGGREGATE", c.v.ix.vn}
+		args := []any{"FT.AGGREGATE", c.index}
 		if learns(k) {
 			q += c.optional(k.out)
 			args = append(args, q+" "+c.fq, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m")
@@ -739,7 +754,7 @@ func (c *checker) found1Mask(cmd *redis.Cmd) (uint64, bool, error) {
 // error.
 func (c *checker) readMasks(ctx context.Context) (bool, error) {
 	if c.matched {
-		sets, err := c.v.matchedSets(ctx, c.terms, c.set, c.set, c.outside(), c.cost, true)
+		sets, err := c.v.matchedSets(ctx, c.index, c.terms, c.set, c.set, c.outside(), c.cost, true)
 		if err != nil || sets == nil {
 			return false, err
 		}
@@ -754,7 +769,7 @@ func (c *checker) readMasks(ctx context.Context) (bool, error) {
 		if c.set&(1<<i) == 0 {
 			continue
 		}
-		args := []any{"FT.SEARCH", c.v.ix.vn, TextQuery([]string{t}, c.filter), "NOCONTENT", "VERBATIM"}
+		args := []any{"FT.SEARCH", c.index, textQuery([]string{t}, c.fq, nil), "NOCONTENT", "VERBATIM"}
 		if postingsScorer != "" {
 			args = append(args, "SCORER", postingsScorer)
 		}
@@ -863,18 +878,18 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 	pipe := v.ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(terms))
 	anyRare := "@" + fieldContent + ":(" + union(terms, rare) + ")"
-	fq := FilterQuery(filter)
+	index, fq := v.scope(filter)
 	for i, t := range terms {
 		var q string
 		switch {
 		case rare&(1<<i) != 0:
-			q = TextQuery([]string{t}, filter)
+			q = textQuery([]string{t}, fq, nil)
 		case common&(1<<i) != 0:
 			q = "@" + fieldContent + ":" + Escape(t) + " " + anyRare + " " + fq
 		default:
 			continue
 		}
-		cmds[i] = pipe.FTSearchWithArgs(ctx, v.ix.vn, q, &redis.FTSearchOptions{
+		cmds[i] = pipe.FTSearchWithArgs(ctx, index, q, &redis.FTSearchOptions{
 			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2, Scorer: postingsScorer, Timeout: noTimeout,
 		})
 	}
@@ -924,7 +939,7 @@ var matchedTerms = true
 // part. matched_terms() reports gate's terms twice and the filter's tag
 // values too, at most maxMatched in all: the caller keeps this for term
 // lists that fit and none of which is a tag value (collides).
-func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with uint64, tail string, limit int, whole bool) (map[uint64]int, error) {
+func (v Vocabulary) matchedSets(ctx context.Context, index string, terms []string, gate, with uint64, tail string, limit int, whole bool) (map[uint64]int, error) {
 	at := make(map[string]uint64, len(terms))
 	var q strings.Builder
 	q.WriteString("@" + fieldContent + ":(" + union(terms, gate) + ")")
@@ -939,7 +954,7 @@ func (v Vocabulary) matchedSets(ctx context.Context, terms []string, gate, with 
 	if whole {
 		rows++
 	}
-	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", v.ix.vn, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
+	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", index, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
 		"LIMIT", 0, rows, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
 	if err != nil {
 		return nil, err

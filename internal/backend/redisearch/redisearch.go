@@ -135,6 +135,12 @@ type Manifest struct {
 	// exact scan of the group's vectors, build.go's flatGroupMax) rather
 	// than an HNSW graph; empty in indexes built before round 35.
 	VectorGroupsFlat []string `json:"vector_groups_flat,omitempty"`
+	// TextGroups are the vector groups whose index holds the content
+	// field too (build.go, textGroups), so that a caller who sees one of
+	// them alone runs the BM25 leg in it: its postings are that group's
+	// chunks' only (SearchText, textIndex). Empty in indexes built before
+	// round 39, whose callers search the whole index with an ACL clause.
+	TextGroups []string `json:"text_groups,omitempty"`
 }
 
 // Vector element types.
@@ -534,12 +540,19 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	// A principal who sees every chunk needs no ACL clause: it would
 	// only cost (a union of every group, intersected with each term).
 	filter := filterQuery(f, !s.all)
+	index, weights := ix.vn, qt.weights
+	if gi := ix.textIndex(s, f); gi != "" {
+		// The caller's one group has an index of its own: every chunk in
+		// it is visible, so no ACL clause, and its BM25STD idf is the
+		// visible one, which the weights no longer divide out.
+		index, filter, weights = gi, "", groupWeights(qt, s.n)
+	}
 	depth := candidateDepth(k)
 	var ids, contents []string // contents[i]: ids[i]'s content field, read with it
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := ix.rare.splitDepth(depth)
-		ids, contents, total, err = ix.candidates(ctx, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
+		ids, contents, total, err = ix.candidatesIn(ctx, index, ix.rare.query(qt.terms, weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -547,7 +560,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, contents, _, err = ix.candidates(ctx, textQuery(qt.terms, filter, qt.weights), depth, readContent)
+		ids, contents, _, err = ix.candidatesIn(ctx, index, textQuery(qt.terms, filter, weights), depth, readContent)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -589,12 +602,19 @@ var readContent = true
 // candidate (candidateTerms) was hundreds of commands a question. total
 // is the number of chunks query matched.
 func (ix *Index) candidates(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
+	return ix.candidatesIn(ctx, ix.vn, query, depth, withContent)
+}
+
+// candidatesIn is candidates asking the FT index index (the version's,
+// or one of its text groups' indexes, whose documents are the same
+// chunks' HASHes).
+func (ix *Index) candidatesIn(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
 
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	cut := math.Inf(-1) // the depth-th score, once read
 	for offset := 0; ; offset += page {
-		args := []any{"FT.SEARCH", ix.vn, query, "NOCONTENT"}
+		args := []any{"FT.SEARCH", index, query, "NOCONTENT"}
 		if withContent {
 			args = append(args[:3], "RETURN", 1, fieldContent)
 		}
@@ -761,6 +781,44 @@ func (ix *Index) queryTerms(ctx context.Context, v Vocabulary, uniq []string, mu
 		q.mass = append(q.mass, float64(mult[t])*vi*vi)
 	}
 	return q, nil
+}
+
+// groupSearch: a caller who sees one text group alone runs the BM25 leg
+// in that group's index (Manifest.TextGroups). A variable for the
+// measurements.
+var groupSearch = true
+
+// textIndex returns the FT index of the text group a caller whose
+// visible set is s and whose filter is f searches in, or "" for the
+// version's own: a caller with one group, no other condition, who does
+// not see every chunk, whose group's index holds the content field. Every
+// chunk in it is one the caller may see, and only those: its postings,
+// document count and frequencies are the caller's visible ones.
+func (ix *Index) textIndex(s *visibleStats, f backend.Filter) string {
+	if !groupSearch || s.all || len(ix.m.TextGroups) == 0 || len(f.Conditions()) != 1 {
+		return ""
+	}
+	groups := slices.Compact(slices.Sorted(slices.Values(f.Groups)))
+	if len(groups) != 1 || !slices.Contains(ix.m.TextGroups, groups[0]) {
+		return ""
+	}
+	i := slices.Index(ix.m.VectorGroups, groups[0])
+	if i < 0 {
+		return ""
+	}
+	return vectorGroupIndex(ix.vn, i)
+}
+
+// groupWeights are qt's $weights for a text group's index, whose chunks
+// are the n visible ones: there BM25STD's idf is the visible idf, so a
+// term weighs m·idf_visible²/idf_visible = m·idf_visible (see
+// queryTerms).
+func groupWeights(qt queryTerms, n int) []float64 {
+	w := make([]float64, len(qt.terms))
+	for i := range w {
+		w[i] = qt.mass[i] / backend.IDF(n, qt.vdf[i])
+	}
+	return w
 }
 
 // candidateDepth is how many BM25STD candidates the BM25 leg re-scores
