@@ -82,12 +82,10 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	if at < 0 {
 		return res, nil
 	}
+	// The accepted chunk's own judgement alone can only raise the bar
+	// (own is the higher of the two scores): it is read only when some
+	// chunk clears the accepted score's, the common case judging none.
 	own := res.Assessment.Score
-	if r, err := judge(at); err != nil {
-		return Result{}, err
-	} else if r.Assessment.Sufficient {
-		own = max(own, r.Assessment.Score)
-	}
 	best, bestAt := Result{}, -1
 	for i := 0; i <= rank && i < len(req.Evidence); i++ {
 		if i == at {
@@ -104,6 +102,15 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	if bestAt < 0 {
 		return res, nil
+	}
+	if r, err := judge(at); err != nil {
+		return Result{}, err
+	} else if r.Assessment.Sufficient && r.Assessment.Score > own {
+		// best is the first of the highest scores above the accepted
+		// one's; above the higher bar it still is, or nothing is.
+		if own = r.Assessment.Score; best.Assessment.Score <= own+margin {
+			return res, nil
+		}
 	}
 	best.Usage = res.Usage
 	best.Usage.Model = b.Model()
