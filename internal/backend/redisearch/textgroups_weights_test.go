@@ -141,3 +141,58 @@ func TestTextGroupSmallFlat(t *testing.T) {
 		t.Errorf("team-a: hits %v, holdings %v, together %v with group search; %v, %v, %v without", hits[1], held[1], together[1], hits[0], held[0], together[0])
 	}
 }
+
+// TestTextGroupOldIndex: an index built before text groups (a manifest
+// without text_groups, its group indexes with the vector field alone,
+// here textGroups off) is searched as before by a reader with them: the
+// one-group caller's BM25 leg asks the version's index and finds what it
+// found, never the group's index, which holds no content.
+func TestTextGroupOldIndex(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	words := strings.Fields("pump valve seal gasket bearing rotor stator coil relay fuse")
+	var chunks []corpus.Chunk
+	for i := range 160 {
+		acl := []string{"public"}
+		if i%2 == 0 {
+			acl = []string{"staff"}
+		}
+		text := words[i%len(words)] + " " + words[(i/3)%len(words)] + " " + words[(i/7)%len(words)]
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("d%03d#0", i), DocID: fmt.Sprintf("d%03d", i), Title: "t", Text: text, Type: "manual", Status: corpus.Current, Authority: 1, ACL: acl})
+	}
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	name := redistest.Name("tgold")
+	old := swap(&textGroups, false)
+	_, _, err := Build(ctx, rdb, name, chunks, BuildOptions{Embedder: emb})
+	textGroups = old
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(ctx, rdb, name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.Index(ix.m.VectorGroups, "public")
+	if i < 0 || len(ix.m.TextGroups) != 0 {
+		t.Fatalf("vector groups %q, text groups %q: want public's graph and no text group", ix.m.VectorGroups, ix.m.TextGroups)
+	}
+	gi := vectorGroupIndex(ix.vn, i)
+	defer func() { groupSearch = true }()
+	f := backend.Filter{Groups: []string{"public"}}
+	var hits [2][]backend.Hit
+	for j, group := range []bool{false, true} {
+		groupSearch = group
+		ix.cache = newChunkCache(-1)
+		before, main := indexUses(t, rdb, gi), indexUses(t, rdb, ix.vn)
+		if hits[j], err = ix.SearchText(ctx, "pump valve", f, 5); err != nil {
+			t.Fatal(err)
+		}
+		if indexUses(t, rdb, gi)-before-1 != 0 || indexUses(t, rdb, ix.vn)-main-1 == 0 {
+			t.Errorf("group search %v: the group's index asked, or the version's not", group)
+		}
+	}
+	if len(hits[0]) == 0 || !slices.Equal(hits[0], hits[1]) {
+		t.Errorf("public: %v with group search, %v without", hits[1], hits[0])
+	}
+}
