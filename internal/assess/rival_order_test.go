@@ -82,3 +82,22 @@ func TestRivalOrder(t *testing.T) {
 		t.Errorf("Candidates: %d chunks with Rival, %d without; want all 3", n[1], n[0])
 	}
 }
+
+// TestRivalClears: a rival must score more than the margin above the
+// accepted chunk, the same for every pair of thousandths: exactly 0.2
+// above clears for none (in floating point 0.555+0.2 is above 0.755, so
+// the comparison alone took that one), a thousandth more clears for all.
+func TestRivalClears(t *testing.T) {
+	for i := 0; i <= 800; i++ {
+		own := float64(i) / 1000
+		if r := float64(i+200) / 1000; clears(r, own, rivalBy) {
+			t.Errorf("%.3f clears %.3f by exactly %.1f", r, own, rivalBy)
+		}
+		if r := float64(i+201) / 1000; i < 800 && !clears(r, own, rivalBy) {
+			t.Errorf("%.3f does not clear %.3f", r, own)
+		}
+		if clears(own, own, 0) {
+			t.Errorf("a tie %.3f clears with no margin", own)
+		}
+	}
+}
