@@ -205,7 +205,7 @@ func (v Vocabulary) OpenHoldings(ctx context.Context, terms []string, f *backend
 			}
 		}
 	}
-	c := &checker{v: v, terms: terms, set: common, rare: rare, index: index, fq: fq, filter: filter, holders: holders, matched: matched}
+	c := &checker{v: v, terms: terms, set: common, rare: rare, index: index, fq: fq, holders: holders, matched: matched}
 	if dfs != nil && checkPostings > 0 {
 		for i := range terms {
 			if common&(1<<i) != 0 {
@@ -530,7 +530,6 @@ type checker struct {
 	rare    uint64
 	index   string // the FT index the checks ask (Vocabulary.scope)
 	fq      string
-	filter  backend.Filter
 	holders map[string]uint64 // the chunks holding a rare term (postings)
 	dfs     []int             // visible document frequencies of the set's terms (0 for the others)
 	cost    int               // dfs added; 0: never read

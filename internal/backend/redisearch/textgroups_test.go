@@ -29,7 +29,7 @@ func TestTextGroupSearch(t *testing.T) {
 	rdb := srv.Client(t)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(39, 20))
-	words := strings.Fields("pump valve seal gasket bearing rotor stator coil relay fuse panel cable sensor probe gauge meter filter nozzle hose clamp bracket hinge latch spring lever gear shaft belt pulley motor")
+	words := partWords
 	acls := [][]string{{"public"}, {"public"}, {"public"}, {"public", "staff"}, {"staff"}, {"staff", "public"}, {"other"}, {"other", "public"}, {"public"}, {"staff"}, {"other"}, {"public"}}
 	var chunks []corpus.Chunk
 	for i := range 480 {

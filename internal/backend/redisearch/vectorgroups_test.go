@@ -16,6 +16,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// partWords are the words of the generated chunks of the group index
+// tests (TestVectorGroupGraphs, TestTextGroupSearch).
+var partWords = strings.Fields("pump valve seal gasket bearing rotor stator coil relay fuse panel cable sensor probe gauge meter filter nozzle hose clamp bracket hinge latch spring lever gear shaft belt pulley motor")
+
 // TestVectorGroupGraphs: a build gives each group that at least
 // 1/vectorGroupShare of the chunks name an HNSW graph of its chunks (an
 // index whose FILTER keeps them), a restricted caller each of whose groups
@@ -27,7 +31,7 @@ func TestVectorGroupGraphs(t *testing.T) {
 	rdb := srv.Client(t)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(33, 20))
-	words := strings.Fields("pump valve seal gasket bearing rotor stator coil relay fuse panel cable sensor probe gauge meter filter nozzle hose clamp bracket hinge latch spring lever gear shaft belt pulley motor")
+	words := partWords
 	// public about half, staff a quarter, "odd \"x\"" a quarter (a name
 	// no FILTER string can hold: no graph), team-a 5% (too few for one).
 	acls := [][]string{{"public"}, {"public"}, {"public"}, {"public", "staff"}, {"staff"}, {"staff", "public"}, {`odd "x"`}, {`odd "x"`, "public"}, {"public"}, {"staff"}, {`odd "x"`}, {"public"}}
