@@ -13,9 +13,9 @@ import (
 // those of the order the judgement reads). The warranty terms rival the blade page from the
 // last rank read (rank 4, the fifth chunk) and not from the one below it;
 // of two rivals that score the same, the one ranked first is accepted;
-// and Candidates still returns every retrieved chunk's features when a
-// rival is accepted (the judgement of all the evidence's, not the one
-// chunk's judged alone).
+// and Candidates still returns every retrieved chunk's features and Lacks
+// the same lacks when a rival is accepted (the judgement of all the
+// evidence's, not the chunks' judged alone).
 func TestRivalOrder(t *testing.T) {
 	q := "are blades that have worn down covered under the warranty?"
 	water := func(i int) Evidence {
@@ -80,6 +80,22 @@ func TestRivalOrder(t *testing.T) {
 	}
 	if n[0] != 3 || n[1] != n[0] {
 		t.Errorf("Candidates: %d chunks with Rival, %d without; want all 3", n[1], n[0])
+	}
+	// Lacks reads the judgement of all the evidence: the chunks judged
+	// alone add none.
+	var lacks [2][]Lack
+	for j, rival := range []int{0, rivalV43} {
+		res, ls, err := build(rival).Lacks(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{rivalBlades, rivalWarranty, rivalWater}, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"blades#0", "warranty#0"}[j]; on(res) != want {
+			t.Fatalf("Lacks, Rival %d: %+v %v, want accepted on %s", rival, res.Assessment, res.Accepted, want)
+		}
+		lacks[j] = ls
+	}
+	if len(lacks[1]) != len(lacks[0]) || len(lacks[0]) == 0 || lacks[1][len(lacks[1])-1].ChunkID != lacks[0][len(lacks[0])-1].ChunkID {
+		t.Errorf("Lacks: %d with Rival, %d without; want the same, the last on the same chunk", len(lacks[1]), len(lacks[0]))
 	}
 }
 
