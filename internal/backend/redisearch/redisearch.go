@@ -552,7 +552,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := ix.rare.splitDepth(depth)
-		ids, contents, total, err = ix.candidatesIn(ctx, index, ix.rare.query(qt.terms, weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
+		ids, contents, total, err = ix.candidates(ctx, index, ix.rare.query(qt.terms, weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
@@ -560,7 +560,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		}
 	}
 	if ids == nil && err == nil {
-		ids, contents, _, err = ix.candidatesIn(ctx, index, textQuery(qt.terms, filter, weights), depth, readContent)
+		ids, contents, _, err = ix.candidates(ctx, index, textQuery(qt.terms, filter, weights), depth, readContent)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -601,15 +601,10 @@ var readContent = true
 // the engine loads it inside the one search, where one HMGET a
 // candidate (candidateTerms) was hundreds of commands a question. total
 // is the number of chunks query matched.
-func (ix *Index) candidates(ctx context.Context, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
-	return ix.candidatesIn(ctx, ix.vn, query, depth, withContent)
-}
-
-// candidatesIn is candidates asking the FT index index (the version's,
-// or one of its text groups' indexes, whose documents are the same
-// chunks' HASHes).
-func (ix *Index) candidatesIn(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
-
+//
+// index is the FT index asked: the version's, or one of its text groups'
+// (textIndex), whose documents are the same chunks' HASHes.
+func (ix *Index) candidates(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	cut := math.Inf(-1) // the depth-th score, once read
