@@ -54,6 +54,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh37.jsonl", "testdata/eval/hollin-fresh37-facts.jsonl"}, // make eval-fresh37
 	{"testdata/eval/hollin-fresh38.jsonl", "testdata/eval/hollin-fresh38-facts.jsonl"}, // make eval-fresh38
 	{"testdata/eval/hollin-fresh39.jsonl", "testdata/eval/hollin-fresh39-facts.jsonl"}, // make eval-fresh39
+	{"testdata/eval/hollin-fresh40.jsonl", "testdata/eval/hollin-fresh40-facts.jsonl"}, // make eval-fresh40
 }
 
 const repoRoot = "../.."
