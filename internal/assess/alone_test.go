@@ -76,7 +76,7 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone, b.ExpandMerge, b.Rival, b.Agree = alone, 0, 0, 0 // v41 with Alone, v38 without
-		b.Gate = alone != 0                           // (v41's Gate came after Alone)
+		b.Gate = alone != 0                                       // (v41's Gate came after Alone)
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
