@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // V43Model names the builtin assessor without Builtin.Agree:
@@ -34,6 +36,9 @@ const V43Model = "builtin:coverage-v43"
 // refuses for an entity it does not mention, for holding no answer of the
 // asked type or for another check, is left as it is.
 func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+	if !b.searchesDiffer(req) {
+		return Result{}, false, nil
+	}
 	c := *b // the readings a chunk is judged alone by, as Alone's
 	c.lacks, c.recording = nil, false
 	for _, e := range req.Evidence {
@@ -49,6 +54,9 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		l := &res.lone
 		if res.Assessment.Sufficient || !b.agreeable(l) {
+			if !res.Assessment.Sufficient && b.weakOnly(l) {
+				break // the agreed chunk answers only with a weak marker: none later is taken instead
+			}
 			continue
 		}
 		out := Result{Usage: res.Usage, Accepted: []string{e.ChunkID}}
@@ -64,15 +72,80 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 // agreeV44 is builtin:coverage-v44's Agree: 60% of the known weight and
 // 35% of the whole (the coverage rules ask 55% and the most specific
 // known word).
-const agreeV44 = 6035
+const agreeV44 = 106035
 
 // agreeable reports whether l (a chunk's judgement alone) is one Agree
 // accepts once every attempt of the run retrieved it: refused only for
 // its coverage, and holding Agree's shares of the question's weight.
 func (b *Builtin) agreeable(l *lone) bool {
-	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
+	return b.shares(l) && (b.Agree/100000%10 == 0 || !weakMarker(l.expr))
+}
+
+// shares reports whether l is refused only for its coverage and holds
+// Agree's shares of the question's weight (the answer's marker aside).
+func (b *Builtin) shares(l *lone) bool {
+	known, min := float64(b.Agree/100%100)/100, float64(b.Agree%100)/100
 	return b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min
 }
+
+// weakOnly reports whether l would be agreeable but for its answer, a
+// weak marker (Agree's hundred-thousands digit set).
+func (b *Builtin) weakOnly(l *lone) bool {
+	return b.Agree/100000%10 != 0 && b.shares(l) && weakMarker(l.expr)
+}
+
+// searchesDiffer reports whether two of the run's searches (req's
+// earlier queries and its own) differ materially: the content terms one
+// holds and the other does not number at least Agree's ten-thousands
+// digit (0: any two searches agree). A rewrite that translates one word
+// ("done" for "make") differs by two; agreement between such searches is
+// little more than one search's.
+func (b *Builtin) searchesDiffer(req Request) bool {
+	need := b.Agree / 10000 % 10
+	if need == 0 {
+		return true
+	}
+	qs := make([]map[string]bool, 0, len(req.Previous)+1)
+	for _, q := range append(slices.Clone(req.Previous), req.Query) {
+		m := map[string]bool{}
+		for _, t := range b.an.Terms(q) {
+			m[t] = true
+		}
+		qs = append(qs, m)
+	}
+	for i := range qs {
+		for j := i + 1; j < len(qs); j++ {
+			d := 0
+			for t := range qs[i] {
+				if !qs[j][t] {
+					d++
+				}
+			}
+			for t := range qs[j] {
+				if !qs[i][t] {
+					d++
+				}
+			}
+			if d >= need {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// weakMarker reports whether expr, the expression a chunk's typed check
+// found, is a word that marks an answer of nearly any question without
+// saying what it is of: a modal verb ("can", "must"), a negation ("not",
+// "never", "no") or a polarity word ("free", "fine", "only"). With
+// Agree's hundred-thousands digit set, a chunk refused for its coverage
+// is accepted on the run's agreement only with a stronger answer.
+func weakMarker(expr string) bool {
+	return reWeakMarker.MatchString(strings.TrimSpace(expr))
+}
+
+// reWeakMarker: modal verbs, negations and polarity words, alone.
+var reWeakMarker = regexp.MustCompile(`(?i)^(?:` + modalWords + `|could|might|will|would|not|never|no|none|n't|cannot|can't|won't|free|fine|only)$`)
 
 // inEvery reports whether id is among each of lists.
 func inEvery(id string, lists [][]string) bool {
@@ -91,6 +164,7 @@ type lone struct {
 	coverage, known         float64
 	min                     float64
 	found                   string // what the chunk holds of the asked type
+	expr                    string // the expression of the asked type ("" when no type is asked)
 }
 
 // refusedForCoverage reports whether the coverage rules refused the chunk
@@ -119,6 +193,7 @@ func (r *reading) loneOf(j *judged, covers func(map[string]bool, string) bool) *
 	if total > 0 {
 		l.known = got / total
 	}
+	l.expr = j.expr
 	if j.expr != "" {
 		l.found = fmt.Sprintf("holds %q", j.expr)
 	} else {
