@@ -22,12 +22,12 @@ func TestAgree(t *testing.T) {
 		ev = append(ev, docs[id])
 	}
 	q := "what does a replacement X200 jug actually cost us?"
-	judge := func(agree int, previous [][]string) Result {
+	judgeAfter := func(agree int, previous [][]string, earlier string) Result {
 		t.Helper()
 		b.Agree = agree
 		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}}
 		for range previous {
-			req.Previous = append(req.Previous, q)
+			req.Previous = append(req.Previous, earlier)
 		}
 		req.PreviousChunks = previous
 		res, err := b.Assess(context.Background(), req)
@@ -35,6 +35,10 @@ func TestAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		return res
+	}
+	judge := func(agree int, previous [][]string) Result {
+		t.Helper()
+		return judgeAfter(agree, previous, q)
 	}
 	// The first attempt's hits hold the cost prices page but not the jar
 	// recall notice (which, judged alone, is agreeable too: it names the
@@ -60,14 +64,50 @@ func TestAgree(t *testing.T) {
 	if r := judge(6050, [][]string{first}); r.Assessment.Sufficient {
 		t.Errorf("Agree 6050: %+v, want refused (the page covers 45%% of the question's weight)", r.Assessment)
 	}
+	// Strong markers (v44): had the first search retrieved the jar recall
+	// notice too, the agreed chunk first in the assessor's order would be
+	// the notice, whose only answer is "free" (a polarity word): v44
+	// refuses, and takes no later chunk instead; without the marker rule
+	// (6035) the notice is accepted.
+	both := []string{"man-x200-blades#0", "int-parts-cost#0", "ntc-x200-recall#0", "faq-abroad#0", "pol-spare-parts#0"}
+	if r := judge(6035, [][]string{both}); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Errorf("Agree 6035, both retrieved: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(agreeV44, [][]string{both}); r.Assessment.Sufficient {
+		t.Errorf("v44, both retrieved: %+v %v, want refused (the agreed chunk answers only \"free\")", r.Assessment, r.Accepted)
+	}
+	// A material difference between searches (the ten-thousands digit,
+	// off in v44): the same query twice does not agree; a search that
+	// shares few of its terms does.
+	if r := judge(136035, [][]string{first}); r.Assessment.Sufficient {
+		t.Errorf("Agree 136035, the same query twice: %+v, want refused", r.Assessment)
+	}
+	if r := judgeAfter(136035, [][]string{first}, "X200 parts price list"); !r.Assessment.Sufficient || r.Accepted[0] != "int-parts-cost#0" {
+		t.Errorf("Agree 136035, another query before: %+v %v, want accepted on int-parts-cost#0", r.Assessment, r.Accepted)
+	}
 }
 
-// TestAgreeModel: builtin:coverage-v44 is v43 with Agree 6035; 0 is v43
+// TestWeakMarker: modal verbs, negations and polarity words alone are
+// weak markers; an amount, a date, an instruction or a word with one of
+// them inside is not.
+func TestWeakMarker(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		weak bool
+	}{{"can", true}, {"Must", true}, {"not", true}, {"never", true}, {"free", true}, {"only", true}, {" need ", true},
+		{"£6.10", false}, {"once a year", false}, {"hold the", false}, {"You can", false}, {"Cleckheaton", false}, {"", false}, {"freezer", false}} {
+		if got := weakMarker(c.expr); got != c.weak {
+			t.Errorf("weakMarker(%q) = %v, want %v", c.expr, got, c.weak)
+		}
+	}
+}
+
+// TestAgreeModel: builtin:coverage-v44 is v43 with Agree 106035; 0 is v43
 // (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV44 || agreeV44 != 6035 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v44" {
-		t.Errorf("default Agree %d, model %q, want 6035 and builtin:coverage-v44", b.Agree, b.Model())
+	if b.Agree != agreeV44 || agreeV44 != 106035 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v44" {
+		t.Errorf("default Agree %d, model %q, want 106035 and builtin:coverage-v44", b.Agree, b.Model())
 	}
 	if b.Agree = 0; b.Model() != V43Model || V43Model != "builtin:coverage-v43" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V43Model)
