@@ -513,12 +513,6 @@ type Builtin struct {
 	// (low four bits; 0 the first) judged alone, and the one scoring
 	// highest accepted instead when it scores above the accepted one.
 	Rival int
-	// Agree (builtin:coverage-v44, see agree.go): from the loop's second
-	// attempt, a chunk every earlier attempt retrieved too, refused alone
-	// only for its coverage or its most specific word, accepted when it
-	// holds this share of the question's known weight (the hundreds, in
-	// percent) and this share of its whole weight (the units, in percent).
-	Agree int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -539,7 +533,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, Agree: agreeV44}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -688,8 +682,7 @@ var namedModels = []struct {
 		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
-	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV44}}},
+	{BuiltinModel, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1177,17 +1170,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 		}
 		return res, nil
 	}
-	if b.Alone > 0 {
-		if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
-			k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
-			return k, err
-		}
+	if b.Alone == 0 {
+		return res, nil
 	}
-	if b.Agree > 0 && len(req.PreviousChunks) > 0 {
-		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
-			k.cands = res.cands
-			return k, err
-		}
+	if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
+		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
+		return k, err
 	}
 	return res, nil
 }
@@ -1342,9 +1330,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
-	}
-	if b.Agree > 0 && len(all) > 0 && absent == "" {
-		res.lone = *r.loneOf(all[0], covers) // agree.go
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
@@ -1508,11 +1493,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
-	// Agree (agree.go): a first chunk short only of coverage asks for
-	// another search rather than the visible-chunk check's verdict, so
-	// that the next attempt can show whether it is found again.
-	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
-	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"

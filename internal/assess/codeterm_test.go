@@ -57,7 +57,7 @@ func TestCodeTerm(t *testing.T) {
 // v40's Alone and v42's ExpandMerge off); off, v37 (kept selectable); another value names its bits.
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	b.Alone, b.ExpandMerge, b.Rival, b.Agree = 0, 0, 0, 0
+	b.Alone, b.ExpandMerge, b.Rival = 0, 0, 0
 	b.Gate = false
 	if b.CodeTerm != codeV38 || b.Model() != V38Model || V38Model != "builtin:coverage-v38" {
 		t.Errorf("default CodeTerm %d, model %q, want %d and builtin:coverage-v38", b.CodeTerm, b.Model(), codeV38)
@@ -67,7 +67,7 @@ func TestCodeTermModel(t *testing.T) {
 		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
 	}
 	b.CodeTerm = codeRuns
-	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noagree"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
