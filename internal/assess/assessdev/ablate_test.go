@@ -89,6 +89,25 @@ var ablations = []ablation{
 	{"focus", "v8", func(b *assess.Builtin) { b.Focus = false }},
 }
 
+// together are TestAblate's configurations with several switches off at
+// once: every switch a model from v33 on turned on, and from v25 on.
+func together() []ablation {
+	return []ablation{{"since-v33", "v33–v43", offSince(33)}, {"since-v25", "v25–v43", offSince(25)}}
+}
+
+// offSince turns off together every switch of ablations (not a guard bit
+// alone) that a model from builtin:coverage-vN on turned on.
+func offSince(n int) func(b *assess.Builtin) {
+	return func(b *assess.Builtin) {
+		for _, ab := range ablations {
+			var v int
+			if _, err := fmt.Sscanf(ab.model, "v%d", &v); err == nil && v >= n && !strings.Contains(ab.name, "-") && len(ab.model) <= 3 {
+				ab.off(b)
+			}
+		}
+	}
+}
+
 // ablationGroups are the groups TestAblate totals: the design sets, the
 // confirm sets (fresh14 … fresh37), and the two newest development sets
 // (fresh37, fresh38: never designed on).
@@ -117,7 +136,9 @@ func ablationGroups() []struct {
 // query found below its hits), as the end-to-end evaluation runs them;
 // without one every search runs as typed. ABLATE (comma separated names)
 // picks the switches; ABLATE_OUT receives one tab-separated line per
-// configuration (the default first). It checks nothing: it measures.
+// configuration (the default first). It measures; it fails only when
+// an ablation leaves the model id the default's (it turns nothing off) or
+// the default is not restored after it.
 func TestAblate(t *testing.T) {
 	b, qs := collect(t)
 	all := sets
@@ -164,7 +185,8 @@ func TestAblate(t *testing.T) {
 	start := time.Now()
 	base, _ := judgeWay(t, b, baseQs)
 	took := time.Since(start)
-	baseScs := row("default", b.Model(), base, took)
+	baseModel := b.Model()
+	baseScs := row("default", baseModel, base, took)
 	for _, s := range sets {
 		t.Logf("default %-8s %s", s, base[s])
 	}
@@ -177,7 +199,7 @@ func TestAblate(t *testing.T) {
 			pick[n] = true
 		}
 	}
-	for _, ab := range ablations {
+	for _, ab := range append(slices.Clone(ablations), together()...) {
 		if len(pick) > 0 && !pick[ab.name] {
 			continue
 		}
@@ -193,6 +215,9 @@ func TestAblate(t *testing.T) {
 		*b = keep
 		if expanding {
 			b.ExpandedSearch = true
+		}
+		if model == baseModel || b.Model() != baseModel {
+			t.Errorf("%s off: model %s, then %s restored, default %s: an ablation must turn something off and leave the default as it was", ab.name, model, b.Model(), baseModel)
 		}
 		scs := row(ab.name, ab.model, res, took)
 		var d []string
