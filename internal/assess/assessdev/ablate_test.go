@@ -148,6 +148,7 @@ func TestAblate(t *testing.T) {
 	if os.Getenv("ABLATE_WAY") == "first" {
 		judgeWay = judge
 	}
+	picked := pickAblations(t, b, os.Getenv("ABLATE"))
 	expanding := b.Thesaurus != nil
 	if expanding {
 		b.ExpandedSearch = true
@@ -185,24 +186,14 @@ func TestAblate(t *testing.T) {
 	start := time.Now()
 	base, _ := judgeWay(t, b, baseQs)
 	took := time.Since(start)
-	baseModel := b.Model()
-	baseScs := row("default", baseModel, base, took)
+	baseScs := row("default", b.Model(), base, took)
 	for _, s := range sets {
 		t.Logf("default %-8s %s", s, base[s])
 	}
 	for i, g := range groups {
 		t.Logf("default %-7s %s (%s)", g.name, baseScs[i], took.Round(time.Second))
 	}
-	pick := map[string]bool{}
-	for _, n := range strings.Split(os.Getenv("ABLATE"), ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			pick[n] = true
-		}
-	}
-	for _, ab := range append(slices.Clone(ablations), together()...) {
-		if len(pick) > 0 && !pick[ab.name] {
-			continue
-		}
+	for _, ab := range picked {
 		ab.off(b)
 		q := baseQs
 		if ab.name == "merged" && expanding {
@@ -216,9 +207,6 @@ func TestAblate(t *testing.T) {
 		if expanding {
 			b.ExpandedSearch = true
 		}
-		if model == baseModel || b.Model() != baseModel {
-			t.Errorf("%s off: model %s, then %s restored, default %s: an ablation must turn something off and leave the default as it was", ab.name, model, b.Model(), baseModel)
-		}
 		scs := row(ab.name, ab.model, res, took)
 		var d []string
 		for i, g := range groups {
@@ -231,4 +219,33 @@ func TestAblate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// pickAblations is ablations and together, or those named in names
+// (comma separated), each checked before anything is judged: turned off
+// on b, its model id must differ from the default's, and restored, b's
+// must be the default's again.
+func pickAblations(t *testing.T, b *assess.Builtin, names string) []ablation {
+	t.Helper()
+	pick := map[string]bool{}
+	for _, n := range strings.Split(names, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			pick[n] = true
+		}
+	}
+	keep, base := *b, b.Model()
+	var out []ablation
+	for _, ab := range append(slices.Clone(ablations), together()...) {
+		if len(pick) > 0 && !pick[ab.name] {
+			continue
+		}
+		ab.off(b)
+		model := b.Model()
+		*b = keep
+		if model == base || b.Model() != base {
+			t.Fatalf("%s off: model %s, then %s restored, default %s: an ablation must turn something off and leave the default as it was", ab.name, model, b.Model(), base)
+		}
+		out = append(out, ab)
+	}
+	return out
 }
