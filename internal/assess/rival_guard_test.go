@@ -1,0 +1,143 @@
+package assess
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// rivalCase judges q on ev, in the order given (OwnOrder off), with Rival
+// set to rival (asRival: as rival judges a chunk alone), on a lexicon of
+// pages and more, with thesaurus th.
+func rivalCase(t *testing.T, pages []Evidence, more []string, th fakeThesaurus, rival int, q string, ev ...Evidence) Result {
+	t.Helper()
+	an := terms.New()
+	var docs []string
+	for _, e := range pages {
+		docs = append(docs, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, append(docs, more...)...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.UseThesaurus(th)
+	b.OwnOrder = false
+	b.Rival = rival
+	if rival == asRival { // rival's c, every guard on
+		b.Rival, b.Alone = 0, 0
+		b.FocusCoverage = math.Inf(1)
+		b.Sentence, b.States, b.Kin, b.Hyp = false, false, false, false
+	}
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// asRival is rivalCase's Rival for a chunk judged as rival judges it
+// alone, with every guard of v43 (rivalWhole, rivalOwn).
+const asRival = -1
+
+// acceptedOn is the chunk r accepts, "" when it refuses.
+func acceptedOn(r Result) string {
+	if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
+		return ""
+	}
+	return r.Accepted[0]
+}
+
+// TestRivalOwn: rivalOwn keeps the thesaurus tries of the coverage rules
+// (Kin, Hyp) out of a rival's judgement. "what slip shows the date, shop,
+// model and colour of the kettle I bought": the sale-tag page ranked
+// first holds "bought" (the question's most specific word) and is
+// accepted at 0.60; the receipt page below it holds every other word but
+// "slip" (no page uses it) and says "purchase", not "bought". Judged
+// alone it is refused as written and accepted at 0.88 only through Kin
+// ("bought" read as "purchase", related both ways): v43 keeps the
+// sale-tag page; without the guard the receipt page is taken.
+func TestRivalOwn(t *testing.T) {
+	q := "what slip shows the date, shop, model and colour of the kettle I bought"
+	ev := []Evidence{
+		{ChunkID: "tag#0", Title: "Sale tags", Text: "Kettles bought in the shop sale show a red tag with the sale date."},
+		{ChunkID: "receipt#0", Title: "Proof of purchase", Text: "The receipt shows the date of purchase, the shop, the kettle model and its colour."},
+	}
+	more := []string{"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers"}
+	th := fakeThesaurus{"bought": {"purchase"}, "purchase": {"bought"}}
+	if r := rivalCase(t, ev, more, th, 0, q, ev...); acceptedOn(r) != "tag#0" || r.Assessment.Score > 0.65 {
+		t.Fatalf("v42: %+v %v, want accepted on tag#0 below 0.65", r.Assessment, r.Accepted)
+	}
+	// The receipt page alone: refused as written, accepted through Kin.
+	if r := rivalCase(t, ev, more, th, 0, q, ev[1]); acceptedOn(r) != "receipt#0" || r.Assessment.Score < 0.85 || !strings.Contains(r.Assessment.Reason, `reading "bought" as "purchase"`) {
+		t.Fatalf("the receipt page alone: %+v %v, want accepted through Kin above 0.85", r.Assessment, r.Accepted)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev[1]); r.Assessment.Sufficient {
+		t.Fatalf("the receipt page alone, no relatives: %+v, want refused", r.Assessment)
+	}
+	if r := rivalCase(t, ev, more, th, asRival, q, ev[1]); r.Assessment.Sufficient {
+		t.Fatalf("the receipt page judged alone as a rival: %+v, want refused", r.Assessment)
+	}
+	if r := rivalCase(t, ev, more, th, rivalV43, q, ev...); acceptedOn(r) != "tag#0" {
+		t.Errorf("v43: %+v %v, want accepted on tag#0 (a rival is not accepted through Kin)", r.Assessment, r.Accepted)
+	}
+	if r := rivalCase(t, ev, more, th, rivalV43&^rivalOwn, q, ev...); acceptedOn(r) != "receipt#0" {
+		t.Errorf("v43 without rivalOwn: %+v %v, want accepted on receipt#0 (the case the guard is for)", r.Assessment, r.Accepted)
+	}
+}
+
+// TestRivalOwnJudgement: the accepted chunk judged alone raises the bar a
+// rival must clear. "how much does delivering a blender jug to a flat in
+// town cost?": no page holds "delivering" as written (the question's most
+// specific word), so the coverage rules refuse both; the focus reading
+// accepts the first page, which holds the clause's other words and a
+// price, at 0.75. Judged alone (no focus reading, as a rival is), the
+// wide reading accepts each page at 1.00 ("deliveries" a form of
+// "delivering"): the page below clears the accepted score by more than
+// the margin, but not the accepted page's own judgement, so v43 keeps
+// the first page.
+func TestRivalOwnJudgement(t *testing.T) {
+	q := "how much does delivering a blender jug to a flat in town cost?"
+	ev := []Evidence{
+		{ChunkID: "first#0", Title: "Kettle delivery", Text: "Blender jug deliveries to a flat in town cost £4.95."},
+		{ChunkID: "outlet#0", Title: "Outlet store", Text: "Outlet deliveries: a blender jug to a flat in town costs £6."},
+	}
+	more := []string{"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers", "delivering parcels", "town centre flat", "blender jug cost"}
+	r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev...)
+	if acceptedOn(r) != "first#0" || r.Assessment.Score+rivalBy >= 1 {
+		t.Fatalf("v42: %+v %v, want accepted on first#0 below %.1f", r.Assessment, r.Accepted, 1-rivalBy)
+	}
+	alone := func(e Evidence) Result { // as rival judges a chunk alone
+		t.Helper()
+		return rivalCase(t, ev, more, fakeThesaurus{}, 0, q, e)
+	}
+	_ = alone
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "first#0" {
+		t.Errorf("v43: %+v %v, want accepted on first#0 (the outlet page does not clear its own judgement)", r.Assessment, r.Accepted)
+	}
+}
+
+// TestRivalRefused: a chunk judged alone that is refused is no rival,
+// however much of the question it covers. "how much does the receipt
+// show the kettle I bought cost at the shop": the sale page ranked first
+// states a price beside "bought", "cost", "kettle", "shop" and is
+// accepted at 0.64; the receipt page covers every word but states no
+// amount, refused at 1.00. v43 keeps the sale page.
+func TestRivalRefused(t *testing.T) {
+	q := "how much does the receipt show the kettle I bought cost at the shop"
+	ev := []Evidence{
+		{ChunkID: "sale#0", Title: "Kettle sale", Text: "Kettles bought in the shop in the summer sale cost £20."},
+		{ChunkID: "receipt#0", Title: "Receipts", Text: "The receipt shows the shop, the kettle and what it cost when bought."},
+	}
+	more := []string{"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours"}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev...); acceptedOn(r) != "sale#0" || r.Assessment.Score+rivalBy >= 1 {
+		t.Fatalf("v42: %+v %v, want accepted on sale#0 below %.1f", r.Assessment, r.Accepted, 1-rivalBy)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]); r.Assessment.Sufficient || r.Assessment.Score < 0.9 {
+		t.Fatalf("the receipt page judged alone as a rival: %+v, want refused above 0.9", r.Assessment)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "sale#0" {
+		t.Errorf("v43: %+v %v, want accepted on sale#0 (a refused chunk is no rival)", r.Assessment, r.Accepted)
+	}
+}
