@@ -141,3 +141,36 @@ func TestRivalRefused(t *testing.T) {
 		t.Errorf("v43: %+v %v, want accepted on sale#0 (a refused chunk is no rival)", r.Assessment, r.Accepted)
 	}
 }
+
+// TestRivalWholeReadings: rivalWhole keeps the sentence and statement
+// readings (one sentence holding the clause that asks's words and a value)
+// out of a rival's judgement, each of them, not only the focus reading.
+// "we bought it in the summer sale at the outlet shop near the station
+// with a voucher, so how much is a replacement kettle lid?": the parts page
+// ranked first holds "replacement", a price and much of the circumstances
+// (0.62 by the coverage rules); the page below states a replacement kettle
+// lid's price in one sentence but few of the circumstances. Judged alone by
+// the whole question's readings it is refused (0.50); the sentence reading
+// or the statement reading alone would accept it at 1.00, so without
+// either half of the guard it would be taken.
+func TestRivalWholeReadings(t *testing.T) {
+	q := "we bought it in the summer sale at the outlet shop near the station with a voucher, so how much is a replacement kettle lid?"
+	ev := []Evidence{
+		{ChunkID: "parts#0", Title: "Kettle delivery", Text: "Replacement parts bought in the summer sale are discounted. Kettle lids cost £5."},
+		{ChunkID: "lid#0", Title: "Outlet store", Text: "A replacement kettle lid costs £8."},
+	}
+	more := []string{"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers",
+		"delivering parcels", "town centre flat", "blender jug cost", "spare lid for the jug, replacement lid seal, station, voucher, summer"}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev...); acceptedOn(r) != "parts#0" || r.Assessment.Score+rivalBy >= 1 {
+		t.Fatalf("v42: %+v %v, want accepted on parts#0 below %.1f", r.Assessment, r.Accepted, 1-rivalBy)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]); r.Assessment.Sufficient {
+		t.Fatalf("the lid page judged alone as a rival: %+v, want refused", r.Assessment)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev[1]); acceptedOn(r) != "lid#0" || r.Assessment.Score < 1 {
+		t.Fatalf("the lid page alone, every reading: %+v %v, want accepted at 1.00", r.Assessment, r.Accepted)
+	}
+	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "parts#0" {
+		t.Errorf("v43: %+v %v, want accepted on parts#0 (a rival is not accepted by one sentence)", r.Assessment, r.Accepted)
+	}
+}
