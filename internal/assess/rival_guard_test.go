@@ -41,6 +41,23 @@ func rivalCase(t *testing.T, pages []Evidence, more []string, th fakeThesaurus, 
 // alone, with every guard of v43 (rivalWhole, rivalOwn).
 const asRival = -1
 
+// wantOn fails t (fatally when fatal) unless r accepts chunk on (refuses
+// when on is ""), naming the judgement what.
+func wantOn(t *testing.T, fatal bool, r Result, on, what string) {
+	t.Helper()
+	if acceptedOn(r) == on {
+		return
+	}
+	want := "accepted on " + on
+	if on == "" {
+		want = "refused"
+	}
+	if fatal {
+		t.Fatalf("%s: %+v %v, want %s", what, r.Assessment, r.Accepted, want)
+	}
+	t.Errorf("%s: %+v %v, want %s", what, r.Assessment, r.Accepted, want)
+}
+
 // acceptedOn is the chunk r accepts, "" when it refuses.
 func acceptedOn(r Result) string {
 	if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
@@ -73,18 +90,10 @@ func TestRivalOwn(t *testing.T) {
 	if r := rivalCase(t, ev, more, th, 0, q, ev[1]); acceptedOn(r) != "receipt#0" || r.Assessment.Score < 0.85 || !strings.Contains(r.Assessment.Reason, `reading "bought" as "purchase"`) {
 		t.Fatalf("the receipt page alone: %+v %v, want accepted through Kin above 0.85", r.Assessment, r.Accepted)
 	}
-	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev[1]); r.Assessment.Sufficient {
-		t.Fatalf("the receipt page alone, no relatives: %+v, want refused", r.Assessment)
-	}
-	if r := rivalCase(t, ev, more, th, asRival, q, ev[1]); r.Assessment.Sufficient {
-		t.Fatalf("the receipt page judged alone as a rival: %+v, want refused", r.Assessment)
-	}
-	if r := rivalCase(t, ev, more, th, rivalV43, q, ev...); acceptedOn(r) != "tag#0" {
-		t.Errorf("v43: %+v %v, want accepted on tag#0 (a rival is not accepted through Kin)", r.Assessment, r.Accepted)
-	}
-	if r := rivalCase(t, ev, more, th, rivalV43&^rivalOwn, q, ev...); acceptedOn(r) != "receipt#0" {
-		t.Errorf("v43 without rivalOwn: %+v %v, want accepted on receipt#0 (the case the guard is for)", r.Assessment, r.Accepted)
-	}
+	wantOn(t, true, rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev[1]), "", "the receipt page alone, no relatives")
+	wantOn(t, true, rivalCase(t, ev, more, th, asRival, q, ev[1]), "", "the receipt page judged alone as a rival")
+	wantOn(t, false, rivalCase(t, ev, more, th, rivalV43, q, ev...), "tag#0", "v43 (a rival is not accepted through Kin)")
+	wantOn(t, false, rivalCase(t, ev, more, th, rivalV43&^rivalOwn, q, ev...), "receipt#0", "v43 without rivalOwn (the case the guard is for)")
 }
 
 // TestRivalOwnJudgement: the accepted chunk judged alone raises the bar a
@@ -108,14 +117,12 @@ func TestRivalOwnJudgement(t *testing.T) {
 	if acceptedOn(r) != "first#0" || r.Assessment.Score+rivalBy >= 1 {
 		t.Fatalf("v42: %+v %v, want accepted on first#0 below %.1f", r.Assessment, r.Accepted, 1-rivalBy)
 	}
-	alone := func(e Evidence) Result { // as rival judges a chunk alone
-		t.Helper()
-		return rivalCase(t, ev, more, fakeThesaurus{}, 0, q, e)
+	for _, e := range ev { // judged alone as rival judges them: each clears the accepted score
+		if a := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, e); acceptedOn(a) != e.ChunkID || !clears(a.Assessment.Score, r.Assessment.Score, rivalBy) {
+			t.Fatalf("%s judged alone as a rival: %+v %v, want accepted more than %.1f above %.2f", e.ChunkID, a.Assessment, a.Accepted, rivalBy, r.Assessment.Score)
+		}
 	}
-	_ = alone
-	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "first#0" {
-		t.Errorf("v43: %+v %v, want accepted on first#0 (the outlet page does not clear its own judgement)", r.Assessment, r.Accepted)
-	}
+	wantOn(t, false, rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...), "first#0", "v43 (the outlet page does not clear its own judgement)")
 }
 
 // TestRivalRefused: a chunk judged alone that is refused is no rival,
@@ -137,9 +144,7 @@ func TestRivalRefused(t *testing.T) {
 	if r := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]); r.Assessment.Sufficient || r.Assessment.Score < 0.9 {
 		t.Fatalf("the receipt page judged alone as a rival: %+v, want refused above 0.9", r.Assessment)
 	}
-	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "sale#0" {
-		t.Errorf("v43: %+v %v, want accepted on sale#0 (a refused chunk is no rival)", r.Assessment, r.Accepted)
-	}
+	wantOn(t, false, rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...), "sale#0", "v43 (a refused chunk is no rival)")
 }
 
 // TestRivalWholeReadings: rivalWhole keeps the sentence and statement
@@ -164,13 +169,9 @@ func TestRivalWholeReadings(t *testing.T) {
 	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev...); acceptedOn(r) != "parts#0" || r.Assessment.Score+rivalBy >= 1 {
 		t.Fatalf("v42: %+v %v, want accepted on parts#0 below %.1f", r.Assessment, r.Accepted, 1-rivalBy)
 	}
-	if r := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]); r.Assessment.Sufficient {
-		t.Fatalf("the lid page judged alone as a rival: %+v, want refused", r.Assessment)
-	}
+	wantOn(t, true, rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]), "", "the lid page judged alone as a rival")
 	if r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev[1]); acceptedOn(r) != "lid#0" || r.Assessment.Score < 1 {
 		t.Fatalf("the lid page alone, every reading: %+v %v, want accepted at 1.00", r.Assessment, r.Accepted)
 	}
-	if r := rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...); acceptedOn(r) != "parts#0" {
-		t.Errorf("v43: %+v %v, want accepted on parts#0 (a rival is not accepted by one sentence)", r.Assessment, r.Accepted)
-	}
+	wantOn(t, false, rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...), "parts#0", "v43 (a rival is not accepted by one sentence)")
 }
