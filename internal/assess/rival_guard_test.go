@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
+	"github.com/assay-rag/assay/internal/thesaurus"
 )
 
 // rivalCase judges q on ev, in the order given (OwnOrder off), with Rival
 // set to rival (asRival: as rival judges a chunk alone), on a lexicon of
 // pages and more, with thesaurus th.
-func rivalCase(t *testing.T, pages []Evidence, more []string, th fakeThesaurus, rival int, q string, ev ...Evidence) Result {
+func rivalCase(t *testing.T, pages []Evidence, more []string, th Thesaurus, rival int, q string, ev ...Evidence) Result {
 	t.Helper()
 	an := terms.New()
 	var docs []string
@@ -73,7 +74,8 @@ func acceptedOn(r Result) string {
 // accepted at 0.60; the receipt page below it holds every other word but
 // "slip" (no page uses it) and says "purchase", not "bought". Judged
 // alone it is refused as written and accepted at 0.88 only through Kin
-// ("bought" read as "purchase", related both ways): v43 keeps the
+// ("bought" read as "purchase", related both ways), or only through Hyp
+// with a thesaurus that knows "purchase" as a broader word: v43 keeps the
 // sale-tag page; without the guard the receipt page is taken.
 func TestRivalOwn(t *testing.T) {
 	q := "what slip shows the date, shop, model and colour of the kettle I bought"
@@ -94,6 +96,15 @@ func TestRivalOwn(t *testing.T) {
 	wantOn(t, true, rivalCase(t, ev, more, th, asRival, q, ev[1]), "", "the receipt page judged alone as a rival")
 	wantOn(t, false, rivalCase(t, ev, more, th, rivalV43, q, ev...), "tag#0", "v43 (a rival is not accepted through Kin)")
 	wantOn(t, false, rivalCase(t, ev, more, th, rivalV43&^rivalOwn, q, ev...), "receipt#0", "v43 without rivalOwn (the case the guard is for)")
+	// The same through Hyp: "purchase" a broader word for "bought", not a
+	// relative (so Kin credits nothing).
+	hyp := fakeTaxonomy{fakeThesaurus{}, map[string][]thesaurus.Taxon{"bought": {{Word: "purchase", Broader: true, Pos: 'v', Sense: 1, Common: true, Its: 1, ItsCommon: true}}}}
+	if r := rivalCase(t, ev, more, hyp, 0, q, ev[1]); acceptedOn(r) != "receipt#0" || r.Assessment.Score < 0.85 || !strings.Contains(r.Assessment.Reason, `reading "bought" as "purchase", a broader word`) {
+		t.Fatalf("the receipt page alone, a hypernym: %+v %v, want accepted through Hyp above 0.85", r.Assessment, r.Accepted)
+	}
+	wantOn(t, true, rivalCase(t, ev, more, hyp, asRival, q, ev[1]), "", "the receipt page judged alone as a rival, a hypernym")
+	wantOn(t, false, rivalCase(t, ev, more, hyp, rivalV43, q, ev...), "tag#0", "v43, a hypernym (a rival is not accepted through Hyp)")
+	wantOn(t, false, rivalCase(t, ev, more, hyp, rivalV43&^rivalOwn, q, ev...), "receipt#0", "v43 without rivalOwn, a hypernym")
 }
 
 // TestRivalOwnJudgement: the accepted chunk judged alone raises the bar a
