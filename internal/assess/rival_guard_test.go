@@ -112,7 +112,7 @@ func TestRivalOwn(t *testing.T) {
 // town cost?": no page holds "delivering" as written (the question's most
 // specific word), so the coverage rules refuse both; the focus reading
 // accepts the first page, which holds the clause's other words and a
-// price, at 0.75. Judged alone (no focus reading, as a rival is), the
+// price, at 0.74. Judged alone (no focus reading, as a rival is), the
 // wide reading accepts each page at 1.00 ("deliveries" a form of
 // "delivering"): the page below clears the accepted score by more than
 // the margin, but not the accepted page's own judgement, so v43 keeps
