@@ -186,3 +186,31 @@ func TestRivalWholeReadings(t *testing.T) {
 	}
 	wantOn(t, false, rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...), "parts#0", "v43 (a rival is not accepted by one sentence)")
 }
+
+// TestRivalOwnRefused: the accepted chunk's own judgement raises the bar
+// only when it accepts the chunk. "how much does delivering a replacement
+// kettle lid cost?": the statement reading accepts the first page, whose
+// title and last sentences state "£6" beside "delivering", "kettle" and
+// "cost", at 0.62; judged alone by the whole question's readings it covers
+// every word but holds no amount near them, refused at 1.00. The postage
+// page below, judged alone, is accepted at 1.00 ("deliveries" a form of
+// "delivering"): more than 0.2 above 0.62, so v43 takes it. Had the
+// refusal's 1.00 raised the bar, it would not.
+func TestRivalOwnRefused(t *testing.T) {
+	q := "how much does delivering a replacement kettle lid cost?"
+	ev := []Evidence{
+		{ChunkID: "lids#0", Title: "Delivering kettle costs", Text: "A replacement lid takes two days. Spare parts come from our Leeds store. Each one is £6."},
+		{ChunkID: "postage#0", Title: "Postage", Text: "Deliveries: we send a replacement kettle lid by post. A lid costs £6 to send."},
+	}
+	more := []string{"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers",
+		"delivering parcels", "town centre flat", "blender jug cost", "spare lid for the jug, replacement lid seal"}
+	r := rivalCase(t, ev, more, fakeThesaurus{}, 0, q, ev...)
+	wantOn(t, true, r, "lids#0", "v42")
+	if a := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[0]); a.Assessment.Sufficient || a.Assessment.Score < r.Assessment.Score+rivalBy {
+		t.Fatalf("the first page judged alone as a rival: %+v, want refused at least %.1f above %.2f", a.Assessment, rivalBy, r.Assessment.Score)
+	}
+	if a := rivalCase(t, ev, more, fakeThesaurus{}, asRival, q, ev[1]); acceptedOn(a) != "postage#0" || !clears(a.Assessment.Score, r.Assessment.Score, rivalBy) {
+		t.Fatalf("the postage page judged alone as a rival: %+v %v, want accepted more than %.1f above %.2f", a.Assessment, a.Accepted, rivalBy, r.Assessment.Score)
+	}
+	wantOn(t, false, rivalCase(t, ev, more, fakeThesaurus{}, rivalV43, q, ev...), "postage#0", "v43 (a refused own judgement raises no bar)")
+}
