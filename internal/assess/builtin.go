@@ -513,6 +513,11 @@ type Builtin struct {
 	// (low four bits; 0 the first) judged alone, and the one scoring
 	// highest accepted instead when it scores above the accepted one.
 	Rival int
+	// ClassFree (builtin:coverage-v44, see classfree.go): CodeTerm's
+	// codeOnly condition is not applied — a page naming no product is
+	// credited the class noun ("blender") whether or not it holds every
+	// other known word of the question. Off: builtin:coverage-v43.
+	ClassFree bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -533,7 +538,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -682,7 +687,8 @@ var namedModels = []struct {
 		{name: "expanded", value: func(b *Builtin) int { return b.Expanded }}}},
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
-	{BuiltinModel, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
+	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
+	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
 }
 
 // flag is a boolean switch a model turned on.

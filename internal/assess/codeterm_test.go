@@ -45,7 +45,7 @@ func TestCodeTerm(t *testing.T) {
 		}
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
-		b.CodeTerm = c.bits
+		b.CodeTerm, b.ClassFree = c.bits, false // codeOnly as v38 … v43 apply it
 		res := assessChecked(t, b, Request{Question: c.q, Query: c.q, Evidence: []Evidence{c.ev}, Groups: []string{"public"}})
 		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != c.want {
 			t.Errorf("%s: %q on %s accepted %v, want %v (%s)", c.name, c.q, c.ev.ChunkID, got, c.want, res.Assessment.Reason)
@@ -57,7 +57,7 @@ func TestCodeTerm(t *testing.T) {
 // v40's Alone and v42's ExpandMerge off); off, v37 (kept selectable); another value names its bits.
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	b.Alone, b.ExpandMerge, b.Rival = 0, 0, 0
+	b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, false
 	b.Gate = false
 	if b.CodeTerm != codeV38 || b.Model() != V38Model || V38Model != "builtin:coverage-v38" {
 		t.Errorf("default CodeTerm %d, model %q, want %d and builtin:coverage-v38", b.CodeTerm, b.Model(), codeV38)
@@ -67,7 +67,7 @@ func TestCodeTermModel(t *testing.T) {
 		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
 	}
 	b.CodeTerm = codeRuns
-	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
@@ -79,4 +79,35 @@ func codeIf(on bool) int {
 		return codeV38
 	}
 	return 0
+}
+
+// TestClassFree: builtin:coverage-v44 (Builtin.ClassFree) drops CodeTerm's
+// codeOnly condition: the repairs page, which names no product, is
+// credited the asker's "toaster" though it lacks the question's "depot",
+// and the question is accepted on it; with ClassFree off (v43) it is
+// refused, as TestCodeTerm's "codeOnly, a word lacked". ClassFree off
+// names v43, kept selectable.
+func TestClassFree(t *testing.T) {
+	repairs := Evidence{ChunkID: "rep#0", Title: "Repairs and turnaround", Text: "Collection by courier is free for appliances under warranty. Out-of-warranty repairs carry a £25 inspection fee."}
+	q := "Do I pay for the courier to collect my toaster from the depot?"
+	for _, free := range []bool{true, false} {
+		an := terms.New()
+		lex := newLexicon(an, repairs.Title+"\n"+repairs.Text)
+		for _, o := range []string{"Z20 Smart Toaster\nThe Z20 has four slots and six browning levels.", "Depot\nThe depot is in Leeds.", "Orders\nWe list your orders.", "Delivery\nWe deliver by courier in three days."} {
+			lex.add(an, []string{"public"}, o)
+		}
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v44" {
+			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v44", b.ClassFree, b.Model())
+		}
+		b.ClassFree = free
+		if want := map[bool]string{true: BuiltinModel, false: V43Model}[free]; b.Model() != want || V43Model != "builtin:coverage-v43" {
+			t.Errorf("ClassFree %v: model %q, want %q", free, b.Model(), want)
+		}
+		res := assessChecked(t, b, Request{Question: q, Query: q, Evidence: []Evidence{repairs}, Groups: []string{"public"}})
+		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != free {
+			t.Errorf("ClassFree %v: %q on rep#0 accepted %v, want %v (%s)", free, q, got, free, res.Assessment.Reason)
+		}
+	}
 }

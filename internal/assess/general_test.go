@@ -64,7 +64,7 @@ func TestGeneralClass(t *testing.T) {
 		if strings.Contains(res.Assessment.Reason, "Smart") || strings.Contains(res.Assessment.Reason, "slots") {
 			t.Errorf("the reason names the name page's words: %s", res.Assessment.Reason)
 		}
-		b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0
+		b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
 		b.Gate = false
 		if res := assessChecked(t, b, req); res.Assessment.Sufficient && res.Assessment.Score >= 0.5 {
 			t.Errorf("v27 accepts %q on %s (%s): the case does not test General", q, c.ev.ChunkID, res.Assessment.Reason)
@@ -101,7 +101,7 @@ func TestGeneralSearchesOnlyNamedWords(t *testing.T) {
 			lex.add(an, []string{"public"}, o)
 		}
 		req := Request{Question: q, Query: q, Evidence: []Evidence{generalReg}, Groups: []string{"public"}}
-		checkPairedSearches(t, c.name, an, lex, req, c.searched)
+		checkPairedSearches(t, c.name, an, lex, req, c.searched, true)
 	}
 }
 
@@ -109,12 +109,15 @@ func TestGeneralSearchesOnlyNamedWords(t *testing.T) {
 // and over lex keeping none (every word searched, for every chunk naming
 // no code): the results must be equal, the latter must search, and the
 // former search exactly when searched says.
-func checkPairedSearches(t *testing.T, name string, an *terms.Analyzer, lex *lexicon, req Request, searched bool) {
+// classFree sets Builtin.ClassFree (builtin:coverage-v44; false: codeOnly's
+// condition as v38 … v43 apply it).
+func checkPairedSearches(t *testing.T, name string, an *terms.Analyzer, lex *lexicon, req Request, searched, classFree bool) {
 	t.Helper()
 	var plain, paired int
 	judge := func(corpus Corpus) Result {
 		b := NewBuiltin(an, corpus)
 		b.Rewriter = NewRewriter(an, lex)
+		b.ClassFree = classFree
 		return assessChecked(t, b, req)
 	}
 	want := judge(pairedLexicon{lex, &plain, true})
@@ -170,6 +173,6 @@ func TestGeneralSearchesOnlyCreditable(t *testing.T) {
 			lex.add(an, []string{"public"}, o)
 		}
 		req := Request{Question: c.q, Query: c.q, Evidence: []Evidence{reg}, Groups: []string{"public"}}
-		checkPairedSearches(t, c.name, an, lex, req, c.searched)
+		checkPairedSearches(t, c.name, an, lex, req, c.searched, false)
 	}
 }
