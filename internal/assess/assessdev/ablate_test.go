@@ -27,6 +27,7 @@ type ablation struct {
 // to be turned off alone. The bits are assess's unexported constants
 // (alone.go, codeterm.go, rival.go), written out.
 var ablations = []ablation{
+	{"classfree", "v44", func(b *assess.Builtin) { b.ClassFree = false }},
 	{"rival", "v43", func(b *assess.Builtin) { b.Rival = 0 }},
 	{"rival-margin", "v43", func(b *assess.Builtin) { b.Rival &^= 64 }},
 	{"rival-own", "v43", func(b *assess.Builtin) { b.Rival &^= 32 }},
@@ -196,8 +197,8 @@ func TestAblate(t *testing.T) {
 	for _, ab := range picked {
 		ab.off(b)
 		q := baseQs
-		if ab.name == "merged" && expanding {
-			q = firsts() // the first searches merge no more
+		if expanding && b.ExpandMerge != keep.ExpandMerge {
+			q = firsts() // the first searches merge no more (merged, and the together rows)
 		}
 		start := time.Now()
 		res, _ := judgeWay(t, b, q)
