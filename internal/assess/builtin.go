@@ -514,9 +514,10 @@ type Builtin struct {
 	// highest accepted instead when it scores above the accepted one.
 	Rival int
 	// ClassFree (builtin:coverage-v44, see classfree.go): CodeTerm's
-	// codeOnly condition is not applied — a page naming no product is
-	// credited the class noun ("blender") whether or not it holds every
-	// other known word of the question. Off: builtin:coverage-v43.
+	// codeOnly condition (and codeWord's, which narrows it) is not
+	// applied — a page naming no product is credited the class noun
+	// ("blender") whether or not it holds every other known word of the
+	// question. Off: builtin:coverage-v43.
 	ClassFree bool
 }
 

@@ -74,7 +74,7 @@ func (b *Builtin) generalHave(have, class map[string]bool, r *reading, covers fu
 	if len(class) == 0 {
 		return have
 	}
-	if b.codeOnly() && (b.CodeTerm&codeNew == 0 || holdsCodeTerm(have)) {
+	if b.codeOnlyOn() && (b.CodeTerm&codeNew == 0 || holdsCodeTerm(have)) {
 		word := b.CodeTerm&codeWord == 0
 		for _, q := range r.qterms {
 			if !q.known || class[q.term] || entityTerm(r.ents, q.term) {
@@ -116,7 +116,7 @@ func (b *Builtin) creditOf(have map[string]bool, qterms []weighted, ents []Entit
 	if b.holdsCode(have) {
 		return creditNone
 	}
-	if !b.codeOnly() || b.CodeTerm&codeNew != 0 && !holdsCodeTerm(have) {
+	if !b.codeOnlyOn() || b.CodeTerm&codeNew != 0 && !holdsCodeTerm(have) {
 		return creditFree
 	}
 	for _, q := range qterms {
