@@ -519,6 +519,9 @@ type Builtin struct {
 	// ("blender") whether or not it holds every other known word of the
 	// question. Off: builtin:coverage-v43.
 	ClassFree bool
+	// Order (see order.go's ownOrder; experimental, round 41): with
+	// OwnOrder, what the own order is keyed by. 0: v18's own BM25.
+	Order int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -689,7 +692,8 @@ var namedModels = []struct {
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
-	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
+	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree }),
+		{name: "order", value: func(b *Builtin) int { return b.Order }}}},
 }
 
 // flag is a boolean switch a model turned on.

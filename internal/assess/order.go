@@ -68,7 +68,40 @@ func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) 
 		idx[i] = i
 	}
 	rel := b.relevance(query, evidence, vocab)
+	var key []float64
+	switch b.Order {
+	case 1: // the retriever's score, then own BM25
+		key = make([]float64, len(evidence))
+		for i, e := range evidence {
+			key[i] = e.Score
+		}
+	case 2: // reciprocal-rank fusion of own BM25's rank and the score's
+		sc := make([]float64, len(evidence))
+		for i, e := range evidence {
+			sc[i] = e.Score
+		}
+		ro, rs := ranks(rel), ranks(sc)
+		key = make([]float64, len(evidence))
+		for i := range key {
+			key[i] = math.Round((1/float64(60+ro[i])+1/float64(60+rs[i]))*1e12) / 1e12
+		}
+	case 3: // own BM25 with the title's terms counted twice
+		key = b.relevanceTitled(query, evidence, vocab)
+	case 5: // chunks own BM25 matches first, then the retriever's score
+		key = make([]float64, len(evidence))
+		for i, e := range evidence {
+			key[i] = e.Score
+			if rel[i] > 0 {
+				key[i] += 1e6
+			}
+		}
+	}
 	slices.SortStableFunc(idx, func(x, y int) int {
+		if key != nil {
+			if c := cmp.Compare(key[y], key[x]); c != 0 {
+				return c
+			}
+		}
 		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
 			return c
 		}
@@ -88,12 +121,24 @@ func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) 
 // against the evidence's mean. Scores are rounded to 1e-9 so that sums
 // taken in another order tie as they should.
 func (b *Builtin) relevance(text string, evidence []Evidence, vocab Vocabulary) []float64 {
+	return b.relevanceW(text, evidence, vocab, 1)
+}
+
+func (b *Builtin) relevanceTitled(text string, evidence []Evidence, vocab Vocabulary) []float64 {
+	return b.relevanceW(text, evidence, vocab, 2)
+}
+
+func (b *Builtin) relevanceW(text string, evidence []Evidence, vocab Vocabulary, tw int) []float64 {
 	qt := b.an.Terms(text)
 	toks := make([][]string, len(evidence))
 	var avg float64
 	for i, e := range evidence {
 		tt, xt := b.an.Titled(e.Title, e.Text) // as TitledMentions read them: one analysis, cached
-		toks[i] = append(tt, xt...)
+		toks[i] = nil
+		for range tw {
+			toks[i] = append(toks[i], tt...)
+		}
+		toks[i] = append(toks[i], xt...)
 		avg += float64(len(toks[i]))
 	}
 	if len(evidence) > 0 {
@@ -128,3 +173,18 @@ type lengths struct {
 
 // AvgLen implements backend.BM25Stats.
 func (l lengths) AvgLen() float64 { return l.avg }
+
+// ranks is each value's competition rank, best (highest) 1: equal values
+// share a rank.
+func ranks(v []float64) []int {
+	out := make([]int, len(v))
+	for i := range v {
+		out[i] = 1
+		for j := range v {
+			if v[j] > v[i] {
+				out[i]++
+			}
+		}
+	}
+	return out
+}
