@@ -18,6 +18,10 @@ const V17Model = "builtin:coverage-v17"
 // selectable.
 const V18Model = "builtin:coverage-v18"
 
+// V44Model names the builtin assessor with v45's score-keyed own order
+// off (Builtin.ScoreOrder): builtin:coverage-v44, kept selectable.
+const V44Model = "builtin:coverage-v44"
+
 // V19Model names the builtin assessor with v20's product names off
 // (Builtin.Named): builtin:coverage-v19, kept selectable.
 const V19Model = "builtin:coverage-v19"
@@ -61,44 +65,30 @@ func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
 }
 
 // ownOrder is evidence sorted best first by relevance for query, ties by
-// chunk id (a sorted copy).
+// chunk id (a sorted copy); with ScoreOrder, best first by the retrieval
+// score each chunk carries, then by relevance, then by chunk id.
+//
+// builtin:coverage-v45 (Builtin.ScoreOrder, round 41, a41-order) keys the
+// order first by the score the retriever gave each hit (Evidence.Score:
+// the fused, reranked and prior-weighted score the search ranked by, so
+// its order is the search's own wherever the scores differ), then by the
+// own BM25 above, then by chunk id. The order is still a function of what
+// the hits carry, not of the positions they arrived in: the same chunks
+// with the same scores get the same verdict in any order (TestOrderDev),
+// and hits carrying no score (all 0) are ordered by the own BM25 as in
+// v18 … v44. Round 40's audit (docs/log/round-40-a40-audit.md) found the
+// own BM25 order's first chunk less often the relevant page's than the
+// search's first: turned off, the confirm sets' acceptances on a relevant
+// chunk rose by 11 (docs/log/round-41-a41-order.md).
 func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) []Evidence {
 	idx := make([]int, len(evidence))
 	for i := range idx {
 		idx[i] = i
 	}
 	rel := b.relevance(query, evidence, vocab)
-	var key []float64
-	switch b.Order {
-	case 1: // the retriever's score, then own BM25
-		key = make([]float64, len(evidence))
-		for i, e := range evidence {
-			key[i] = e.Score
-		}
-	case 2: // reciprocal-rank fusion of own BM25's rank and the score's
-		sc := make([]float64, len(evidence))
-		for i, e := range evidence {
-			sc[i] = e.Score
-		}
-		ro, rs := ranks(rel), ranks(sc)
-		key = make([]float64, len(evidence))
-		for i := range key {
-			key[i] = math.Round((1/float64(60+ro[i])+1/float64(60+rs[i]))*1e12) / 1e12
-		}
-	case 3: // own BM25 with the title's terms counted twice
-		key = b.relevanceTitled(query, evidence, vocab)
-	case 5: // chunks own BM25 matches first, then the retriever's score
-		key = make([]float64, len(evidence))
-		for i, e := range evidence {
-			key[i] = e.Score
-			if rel[i] > 0 {
-				key[i] += 1e6
-			}
-		}
-	}
 	slices.SortStableFunc(idx, func(x, y int) int {
-		if key != nil {
-			if c := cmp.Compare(key[y], key[x]); c != 0 {
+		if b.ScoreOrder {
+			if c := cmp.Compare(evidence[y].Score, evidence[x].Score); c != 0 {
 				return c
 			}
 		}
@@ -121,24 +111,12 @@ func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) 
 // against the evidence's mean. Scores are rounded to 1e-9 so that sums
 // taken in another order tie as they should.
 func (b *Builtin) relevance(text string, evidence []Evidence, vocab Vocabulary) []float64 {
-	return b.relevanceW(text, evidence, vocab, 1)
-}
-
-func (b *Builtin) relevanceTitled(text string, evidence []Evidence, vocab Vocabulary) []float64 {
-	return b.relevanceW(text, evidence, vocab, 2)
-}
-
-func (b *Builtin) relevanceW(text string, evidence []Evidence, vocab Vocabulary, tw int) []float64 {
 	qt := b.an.Terms(text)
 	toks := make([][]string, len(evidence))
 	var avg float64
 	for i, e := range evidence {
 		tt, xt := b.an.Titled(e.Title, e.Text) // as TitledMentions read them: one analysis, cached
-		toks[i] = nil
-		for range tw {
-			toks[i] = append(toks[i], tt...)
-		}
-		toks[i] = append(toks[i], xt...)
+		toks[i] = append(tt, xt...)
 		avg += float64(len(toks[i]))
 	}
 	if len(evidence) > 0 {
@@ -173,18 +151,3 @@ type lengths struct {
 
 // AvgLen implements backend.BM25Stats.
 func (l lengths) AvgLen() float64 { return l.avg }
-
-// ranks is each value's competition rank, best (highest) 1: equal values
-// share a rank.
-func ranks(v []float64) []int {
-	out := make([]int, len(v))
-	for i := range v {
-		out[i] = 1
-		for j := range v {
-			if v[j] > v[i] {
-				out[i]++
-			}
-		}
-	}
-	return out
-}

@@ -27,6 +27,7 @@ type ablation struct {
 // to be turned off alone. The bits are assess's unexported constants
 // (alone.go, codeterm.go, rival.go), written out.
 var ablations = []ablation{
+	{"scoreorder", "v45", func(b *assess.Builtin) { b.ScoreOrder = false }},
 	{"classfree", "v44", func(b *assess.Builtin) { b.ClassFree = false }},
 	{"rival", "v43", func(b *assess.Builtin) { b.Rival = 0 }},
 	{"rival-margin", "v43", func(b *assess.Builtin) { b.Rival &^= 64 }},
@@ -69,8 +70,6 @@ var ablations = []ablation{
 	{"named", "v20", func(b *assess.Builtin) { b.Named = false }},
 	{"asked", "v19", func(b *assess.Builtin) { b.Asked = false }},
 	{"ownorder", "v18", func(b *assess.Builtin) { b.OwnOrder = false }},
-	{"order-score", "x", func(b *assess.Builtin) { b.Order = 1 }},
-	{"order-rrf", "x", func(b *assess.Builtin) { b.Order = 2 }},
 	{"joint", "v17", func(b *assess.Builtin) { b.Joint = false }},
 	{"sized", "v17", func(b *assess.Builtin) { b.Sized = false }},
 	{"related", "v16", func(b *assess.Builtin) { b.Related = false }},
