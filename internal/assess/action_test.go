@@ -116,7 +116,7 @@ func TestAct(t *testing.T) {
 func actModel(t *testing.T) string {
 	t.Helper()
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
-	b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree, b.ScoreOrder = true, false, false, false, 0, 0, 0, 0, false, false
+	b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, false, false, false, 0, 0, 0, 0, false
 	b.Gate = false
 	return b.Model()
 }
@@ -395,7 +395,7 @@ func TestActFocus(t *testing.T) {
 	pool := append(append(append(slices.Clone(actCorpus), hollinLike...), moreK50...), careK50...)
 	th := fakeThesaurus{}
 	v33 := func(b *Builtin) {
-		b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree, b.ScoreOrder = false, false, false, false, 0, 0, 0, 0, false, false
+		b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, 0, 0, 0, 0, false
 		b.Gate = false
 	}
 	v36 := func(b *Builtin) {}

@@ -22,7 +22,7 @@ func TestAloneKeepsLacksAndCandidates(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
-		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree, b.ScoreOrder = alone, 0, 0, false, false // v41 with Alone, v38 without
+		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
 		b.Gate = alone != 0
 		return b
 	}

@@ -519,12 +519,6 @@ type Builtin struct {
 	// ("blender") whether or not it holds every other known word of the
 	// question. Off: builtin:coverage-v43.
 	ClassFree bool
-	// ScoreOrder (builtin:coverage-v45, see order.go): OwnOrder's order is
-	// keyed first by the retrieval score each hit carries
-	// (Evidence.Score), then by the own BM25, then by chunk id: still what
-	// the hits carry, not the positions they arrived in. Off:
-	// builtin:coverage-v44, the own BM25 alone.
-	ScoreOrder bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -545,7 +539,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, ScoreOrder: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -695,8 +689,7 @@ var namedModels = []struct {
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
-	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{flag("scoreorder", func(b *Builtin) bool { return b.ScoreOrder })}},
+	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
 }
 
 // flag is a boolean switch a model turned on.

@@ -94,7 +94,7 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 			// returns page ("within 30 days") names no code, and the general
 			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords);
 			// v40's Alone would judge the returns page again, alone
-			b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree, b.ScoreOrder = 0, 0, 0, 0, false, false
+			b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, 0, false
 			b.Gate = false
 			return assessChecked(t, b, req)
 		}

@@ -76,7 +76,7 @@ func TestGloss(t *testing.T) {
 			b := NewBuiltin(an, lex)
 			b.Rewriter = NewRewriter(an, lex)
 			b.UseThesaurus(th)
-			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree, b.ScoreOrder = v33, v33, v33, false, false, false, false, 0, 0, 0, 0, false, false
+			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = v33, v33, v33, false, false, false, false, 0, 0, 0, 0, false
 			b.Gate = false
 			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 			if err != nil {

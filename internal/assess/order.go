@@ -18,10 +18,6 @@ const V17Model = "builtin:coverage-v17"
 // selectable.
 const V18Model = "builtin:coverage-v18"
 
-// V44Model names the builtin assessor with v45's score-keyed own order
-// off (Builtin.ScoreOrder): builtin:coverage-v44, kept selectable.
-const V44Model = "builtin:coverage-v44"
-
 // V19Model names the builtin assessor with v20's product names off
 // (Builtin.Named): builtin:coverage-v19, kept selectable.
 const V19Model = "builtin:coverage-v19"
@@ -65,21 +61,7 @@ func (b *Builtin) ordered(req Request, vocab Vocabulary) []Evidence {
 }
 
 // ownOrder is evidence sorted best first by relevance for query, ties by
-// chunk id (a sorted copy); with ScoreOrder, best first by the retrieval
-// score each chunk carries, then by relevance, then by chunk id.
-//
-// builtin:coverage-v45 (Builtin.ScoreOrder, round 41, a41-order) keys the
-// order first by the score the retriever gave each hit (Evidence.Score:
-// the fused, reranked and prior-weighted score the search ranked by, so
-// its order is the search's own wherever the scores differ), then by the
-// own BM25 above, then by chunk id. The order is still a function of what
-// the hits carry, not of the positions they arrived in: the same chunks
-// with the same scores get the same verdict in any order (TestOrderDev),
-// and hits carrying no score (all 0) are ordered by the own BM25 as in
-// v18 … v44. Round 40's audit (docs/log/round-40-a40-audit.md) found the
-// own BM25 order's first chunk less often the relevant page's than the
-// search's first: turned off, the confirm sets' acceptances on a relevant
-// chunk rose by 11 (docs/log/round-41-a41-order.md).
+// chunk id (a sorted copy).
 func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) []Evidence {
 	idx := make([]int, len(evidence))
 	for i := range idx {
@@ -87,11 +69,6 @@ func (b *Builtin) ownOrder(query string, evidence []Evidence, vocab Vocabulary) 
 	}
 	rel := b.relevance(query, evidence, vocab)
 	slices.SortStableFunc(idx, func(x, y int) int {
-		if b.ScoreOrder {
-			if c := cmp.Compare(evidence[y].Score, evidence[x].Score); c != 0 {
-				return c
-			}
-		}
 		if c := cmp.Compare(rel[y], rel[x]); c != 0 {
 			return c
 		}

@@ -27,7 +27,6 @@ type ablation struct {
 // to be turned off alone. The bits are assess's unexported constants
 // (alone.go, codeterm.go, rival.go), written out.
 var ablations = []ablation{
-	{"scoreorder", "v45", func(b *assess.Builtin) { b.ScoreOrder = false }},
 	{"classfree", "v44", func(b *assess.Builtin) { b.ClassFree = false }},
 	{"rival", "v43", func(b *assess.Builtin) { b.Rival = 0 }},
 	{"rival-margin", "v43", func(b *assess.Builtin) { b.Rival &^= 64 }},
