@@ -491,32 +491,16 @@ func (c *cluster) waitReady(limit time.Duration) {
 	}
 }
 
-// tail is the end of p's log, after the first lines of it that report
-// a fatal error or an error (cut to 600 bytes each): the Temporal server
-// logs a fatal start-up error as one JSON line and then a stack trace
-// longer than the tail, which once left a failed run without its cause.
+// tail is the end of p's log.
 func (c *cluster) tail(p *proc) string {
 	if p == nil {
 		return ""
 	}
 	b, _ := os.ReadFile(p.log)
-	var first []string
-	for line := range bytes.Lines(b) {
-		if len(first) == 3 {
-			break
-		}
-		if bytes.Contains(line, []byte(`"level":"fatal"`)) || bytes.Contains(line, []byte(`"level":"error"`)) {
-			first = append(first, string(bytes.TrimSpace(line[:min(len(line), 600)])))
-		}
-	}
 	if len(b) > 4000 {
 		b = b[len(b)-4000:]
 	}
-	head := ""
-	if len(first) > 0 {
-		head = "first errors:\n" + strings.Join(first, "\n") + "\nthe end:\n"
-	}
-	return fmt.Sprintf("--- %s (%s) ---\n%s%s", p.name, p.log, head, b)
+	return fmt.Sprintf("--- %s (%s) ---\n%s", p.name, p.log, b)
 }
 
 // logs is the end of every assay process's log and the server's.

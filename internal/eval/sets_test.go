@@ -55,7 +55,6 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh38.jsonl", "testdata/eval/hollin-fresh38-facts.jsonl"}, // make eval-fresh38
 	{"testdata/eval/hollin-fresh39.jsonl", "testdata/eval/hollin-fresh39-facts.jsonl"}, // make eval-fresh39
 	{"testdata/eval/hollin-fresh40.jsonl", "testdata/eval/hollin-fresh40-facts.jsonl"}, // make eval-fresh40
-	{"testdata/eval/hollin-fresh41.jsonl", "testdata/eval/hollin-fresh41-facts.jsonl"}, // make eval-fresh41
 }
 
 const repoRoot = "../.."

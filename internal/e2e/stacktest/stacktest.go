@@ -11,7 +11,6 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,35 +26,18 @@ import (
 // test's server binds it. (A port from the ephemeral range once did: the
 // Temporal Web UI of a test lost its port and the dev server exited.) The
 // range also fits the Temporal SQL schema's membership ports (smallint).
-// A port is handed out once in a test binary: the port is closed again
-// when FreePort returns, so without that two calls of one stack (the
-// cluster's eleven ports) could get the same port, and the second server
-// to bind it fails.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	handedMu.Lock()
-	defer handedMu.Unlock()
 	for range 200 {
-		port := 20000 + rand.IntN(12000)
-		if handed[port] {
-			continue
-		}
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000)))
 		if err == nil {
-			ln.Close()
-			handed[port] = true
-			return port
+			defer ln.Close()
+			return ln.Addr().(*net.TCPAddr).Port
 		}
 	}
 	t.Fatal("no free port between 20000 and 32000 on 127.0.0.1")
 	return 0
 }
-
-// handed holds the ports FreePort returned in this test binary.
-var (
-	handedMu sync.Mutex
-	handed   = map[int]bool{}
-)
 
 // Questions reads the questions of a question file for a batch
 // (apiclient.ReadQuestions), such as testdata/hollin/questions.jsonl.
