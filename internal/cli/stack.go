@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"net"
 	"os"
-	"strconv"
 	"time"
 
 	"go.temporal.io/sdk/interceptor"
@@ -20,11 +18,11 @@ import (
 // serves the gateway over it; StartTemporaryStack is the same on free
 // ports. Close stops it all.
 func (r *Root) StartStack(ctx context.Context, ics ...interceptor.WorkerInterceptor) (*devserver.Server, error) {
-	r.Config.Temporal.Address = "127.0.0.1:" + strconv.Itoa(r.Config.Dev.TemporalPort)
 	srv, err := devserver.Start(ctx, r.devOptions())
 	if err != nil {
 		return nil, err
 	}
+	r.Config.Temporal.Address = srv.Address()
 	r.onClose(func() error { return srv.Stop(15 * time.Second) })
 	c, err := r.Client(ctx)
 	if err != nil {
@@ -64,32 +62,17 @@ func (r *Root) devOptions() devserver.Options {
 }
 
 // StartTemporaryStack starts the stack in a fresh directory on a free
-// port, without the Web UI and with the index in that directory (`assay
-// eval answers`, `assay bench --embedded`). Close also removes the
-// directory.
+// port (the dev server's choice: devserver.Options.Port 0, chosen again
+// should another process take it during start-up), without the Web UI and
+// with the index in that directory (`assay eval answers`, `assay bench
+// --embedded`). Close also removes the directory.
 func (r *Root) StartTemporaryStack(ctx context.Context) (*devserver.Server, error) {
 	dir, err := os.MkdirTemp("", "assay-eval-")
 	if err != nil {
 		return nil, err
 	}
 	r.onClose(func() error { return os.RemoveAll(dir) })
-	port, err := freeTCPPort()
-	if err != nil {
-		return nil, err
-	}
 	r.Config.DataDir, r.Config.Index.Dir = dir, ""
-	r.Config.Dev.TemporalPort, r.Config.Dev.UIPort = port, 0
+	r.Config.Dev.TemporalPort, r.Config.Dev.UIPort = 0, 0
 	return r.StartStack(ctx)
-}
-
-// freeTCPPort asks the kernel for a loopback port nothing listens on. The
-// dev server binds it moments later; devserver.Start reports a clash by
-// name should another process take it first.
-func freeTCPPort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }

@@ -63,11 +63,7 @@ func TestWorkerVersioningPinned(t *testing.T) {
 	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	port, err := freeTCPPort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Port: port, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := devserver.Start(ctx, devserver.Options{Bin: bin, DataDir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

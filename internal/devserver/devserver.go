@@ -35,7 +35,7 @@ type Options struct {
 	// temporal.log.
 	DataDir   string
 	IP        string // default 127.0.0.1
-	Port      int    // frontend gRPC port
+	Port      int    // frontend gRPC port; 0: a free port Start chooses (see startAttempts)
 	UIPort    int    // Web UI port; 0 disables the UI
 	Namespace string // created at start if missing; default "default"
 	// ReadyTimeout bounds the wait for the frontend; default 60s.
@@ -83,6 +83,14 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if _, err := os.Stat(opts.Bin); err != nil {
 		return nil, fmt.Errorf("temporal CLI not found at %s (run `make bin/temporal` to install the pinned version): %w", opts.Bin, err)
+	}
+	choose := opts.Port == 0
+	if choose {
+		p, err := loopbackPort(opts.IP)
+		if err != nil {
+			return nil, err
+		}
+		opts.Port = p
 	}
 	ports := map[string]int{"temporal frontend": opts.Port}
 	if opts.UIPort != 0 {
@@ -156,6 +164,16 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			logFile.Close()
 			return nil, err
 		}
+		if choose {
+			// The lost port may be the frontend's own: choose it again.
+			p, err := loopbackPort(opts.IP)
+			if err != nil {
+				logFile.Close()
+				return nil, err
+			}
+			opts.Port = p
+			args[slices.Index(args, "--port")+1] = strconv.Itoa(p)
+		}
 		opts.Logger.Warn("temporal dev server lost a port during start-up; starting it again", "attempt", attempt, "error", busy.line)
 		select {
 		case <-ctx.Done():
@@ -187,7 +205,8 @@ func trimIndexes(ctx context.Context, log *slog.Logger, path string) {
 // one and binding it later; another process may take the port in between
 // (an outgoing connection's source port, say), and the server then exits.
 // A second launch picks new ports. The ports assay passes (the frontend's,
-// the UI's) were checked free above and are retried as they are.
+// the UI's) were checked free above and are retried as they are, but for
+// a frontend port Start chose (Options.Port 0), which it chooses again.
 const startAttempts = 3
 
 // portRaceError is a start-up exit whose log says a port was in use.
@@ -404,6 +423,16 @@ func serverEnv(env []string, cpus int) []string {
 		out = append(out, "GOMAXPROCS="+strconv.Itoa(serverProcs(cpus)))
 	}
 	return out
+}
+
+// loopbackPort is a port nothing listens on at ip, from the kernel.
+func loopbackPort(ip string) (int, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("choose a port for the temporal frontend: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func checkFree(ip string, port int) error {

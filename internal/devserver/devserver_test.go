@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -102,6 +103,50 @@ func TestStartRetriesPortRace(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "address already in use") {
 		t.Errorf("error %q does not name the port in use", err)
+	}
+}
+
+// A frontend port Start chose (Options.Port 0) is chosen again for each
+// launch after a port race, since the port lost may be the frontend's; a
+// port the caller gave is kept.
+func TestStartChoosesPortAgain(t *testing.T) {
+	for _, given := range []bool{false, true} {
+		dir := t.TempDir()
+		bin, ports := filepath.Join(dir, "temporal"), filepath.Join(dir, "ports")
+		// $5 $6 are "--port" and its value (after server start-dev --ip IP).
+		script := "#!/bin/sh\necho \"$5 $6\" >> \"$FAKE_TEMPORAL_PORTS\"\necho 'panic: listen tcp 127.0.0.1:41947: bind: address already in use'\nexit 2\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("FAKE_TEMPORAL_PORTS", ports)
+		opts := Options{Bin: bin, DataDir: t.TempDir()}
+		if given {
+			opts.Port = freePort(t)
+		}
+		if _, err := Start(context.Background(), opts); err == nil {
+			t.Fatal("Start succeeded with a server that always exits")
+		}
+		b, err := os.ReadFile(ports)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Fields(strings.ReplaceAll(string(b), "--port ", ""))
+		distinct := map[string]bool{}
+		for _, l := range lines {
+			if p, err := strconv.Atoi(l); err != nil || p <= 0 {
+				t.Fatalf("launched with --port %q", l)
+			}
+			distinct[l] = true
+		}
+		if len(lines) != startAttempts {
+			t.Fatalf("given %v: %d launches, want %d", given, len(lines), startAttempts)
+		}
+		if given && len(distinct) != 1 {
+			t.Errorf("given port %d: launched on %v", opts.Port, lines)
+		}
+		if !given && len(distinct) < 2 {
+			t.Errorf("chosen port: every launch on %v", lines)
+		}
 	}
 }
 
