@@ -211,3 +211,6 @@ func SetMetaReturn(on bool) bool { return swap(&metaReturn, on) }
 // KeptMeta reports whether the Index keeps metadata for id (from a
 // search's reply, or a read), which ChunkMeta answers from.
 func (ix *Index) KeptMeta(id string) bool { return ix.cache.prints.Contains(id) }
+
+// ForgetMeta drops the metadata and fingerprints the Index keeps.
+func (ix *Index) ForgetMeta() { ix.cache.prints.Purge() }

@@ -231,3 +231,55 @@ func TestMetaReturn(t *testing.T) {
 		t.Logf("corpus %d: %d chunks, %d searches with hits, %d hits' metadata from the replies", ci, len(chunks), compared, kept)
 	}
 }
+
+// BenchmarkChunkMetaHotPath: a hybrid search's path through the
+// backend on the generated corpus (320 chunks, k 50), as the caller of
+// every group: the BM25 and vector legs, then ChunkMeta for their fused
+// hits, with nothing kept from an earlier search; "hmget" reads the
+// metadata as before round 41 (the meta field not returned, one HMGET a
+// hit), "returned" from the searches' replies. The client's and the
+// server's time alike (Redis on the same machine).
+func BenchmarkChunkMetaHotPath(b *testing.B) {
+	srv := redistest.Start(b)
+	rdb := srv.Client(b)
+	ctx := context.Background()
+	emb, _ := embed.NewHashed(embed.DefaultHashedDim)
+	chunks := matchedCorpus(5, 300)
+	ix := buildOpen(b, rdb, redistest.Name("metabench"), chunks, redisearch.BuildOptions{Embedder: emb})
+	queries, groups := queriesAndGroups(chunks)
+	qv, err := emb.Embed(ctx, queries)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := backend.Filter{Groups: groups}
+	const k = 50
+	for _, mode := range []string{"hmget", "returned"} {
+		b.Run(mode, func(b *testing.B) {
+			prev := redisearch.SetMetaReturn(mode == "returned")
+			defer redisearch.SetMetaReturn(prev)
+			i := 0
+			for b.Loop() {
+				ix.ForgetMeta()
+				q := i % len(queries)
+				i++
+				text, err := ix.SearchText(ctx, queries[q], f, k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				vec, _, err := ix.SearchVector(ctx, qv[q], f, k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var fused []string
+				for _, h := range append(text, vec...) {
+					if !slices.Contains(fused, h.ChunkID) {
+						fused = append(fused, h.ChunkID)
+					}
+				}
+				if _, err := ix.ChunkMeta(ctx, fused, groups); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
