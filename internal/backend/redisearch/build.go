@@ -84,7 +84,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	m := Manifest{Manifest: backend.Manifest{
 		SchemaVersion: SchemaVersion, Analyzer: "en (assay terms, NOSTEM in RediSearch)", Fields: "content=title+text",
 		BM25: o.BM25, Chunking: o.Chunking, CorpusChecksum: o.Checksum, Documents: len(docs), Chunks: len(chunks),
-	}, ContentSortable: contentSortable}
+	}, ContentSortable: contentSortable, MetaSortable: metaSortable}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
 		m.VectorType = Float32
@@ -262,7 +262,7 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 		c := &batch[i]
 		title, text := an.Terms(c.Title), an.Terms(c.Text)
 		all := append(slices.Clip(title), text...)
-		fields := chunkHash(c, all, backend.Fingerprint(text))
+		fields := chunkHash(c, all, backend.Fingerprint(text), m.MetaSortable)
 		if vecs != nil {
 			fields[fieldVector] = vectorBytes(vecs[i], m.vectorType())
 			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
@@ -449,8 +449,9 @@ func checkChunks(chunks []corpus.Chunk) error {
 	return nil
 }
 
-// chunkHash is a chunk's HASH fields (without the vector).
-func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
+// chunkHash is a chunk's HASH fields (without the vector); with meta,
+// the meta field too (Manifest.MetaSortable).
+func chunkHash(c *corpus.Chunk, all []string, fp uint64, meta bool) map[string]any {
 	h := map[string]any{
 		"id": c.ID, "doc_id": c.DocID, "ordinal": c.Ordinal, "title": c.Title, "text": c.Text,
 		"status": string(c.Status), "authority": c.Authority,
@@ -468,6 +469,9 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 	}
 	if c.Text == "" {
 		h[fieldEmpty] = "1"
+	}
+	if meta {
+		h[fieldMeta] = metaValue(c, fp)
 	}
 	return h
 }
@@ -499,11 +503,23 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64) map[string]any {
 //     700 bytes a SciFact chunk). Indexes built before it read alike:
 //     the queries and replies are the same, only slower.
 //
+//   - meta TAG NOINDEX SORTABLE UNF (round 41; Manifest.MetaSortable):
+//     each chunk's fingerprint, authority, status and ACL in one value
+//     (metaValue), kept in the document table of the version's index and
+//     of each group's, not indexed, so that the searches return it with
+//     their hits, as content, and ChunkMeta reads nothing: before, one
+//     HMGET for each of about 200 fused candidates a question
+//     (docs/log/round-40-p40-cpu.md, docs/log/round-41-p41-meta.md).
+//     One value, not four SORTABLE fields: a reply's field is two more
+//     strings a candidate to write and parse, not eight. Indexes built
+//     before it read alike, ChunkMeta reading each candidate's HASH.
+//
 // Variables for the measurements.
 var (
 	noOffsets       = true
 	noFields        = true
 	contentSortable = true
+	metaSortable    = true
 	// measureDrop names schema fields a measurement leaves out of
 	// FT.CREATE (the chunks' HASHes still hold them); empty in use.
 	measureDrop = map[string]bool{}
@@ -531,6 +547,10 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		{FieldName: fieldAuthority, FieldType: redis.SearchFieldTypeNumeric},
 		{FieldName: fieldUpdated, FieldType: redis.SearchFieldTypeNumeric},
 		{FieldName: fieldEmpty, FieldType: redis.SearchFieldTypeTag},
+	}
+	metaField := &redis.FieldSchema{FieldName: fieldMeta, FieldType: redis.SearchFieldTypeTag, NoIndex: true, Sortable: true, UNF: true}
+	if m.MetaSortable {
+		schema = append(schema, metaField)
 	}
 	if m.Embedder != "" {
 		// go-redis spells EF_CONSTRUCTION MaxAllowedEdgesPerNode.
@@ -567,6 +587,9 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 			fields = []*redis.FieldSchema{schema[text], f}
 			o = createOptions(vn, fields)
 			o.Filter = groupFilter(g)
+		}
+		if m.MetaSortable {
+			fields = append(fields, metaField)
 		}
 		if err := rdb.FTCreate(ctx, gn, o, fields...).Err(); err != nil {
 			dropVersion(ctx, rdb, vn)

@@ -50,18 +50,34 @@ func (c *cachedChunk) analyzed() []string {
 // chunkCache keeps the chunks read most recently. A version's chunks
 // never change (a rebuild writes a new version, and a new Index), so
 // entries never go stale.
-// Fingerprints are kept apart, for more chunks (maxPrints, about 6 MB),
-// and even without a chunk cache: deduplication asks for those of the
-// candidates a search has just read.
+// Fingerprints are kept apart with the rest of ChunkMeta's fields
+// (metaEntry), for more chunks (maxPrints, about 13 MB), and even
+// without a chunk cache: deduplication asks for the fingerprints of the
+// candidates a search has just read, and ChunkMeta for their metadata,
+// which the searches' replies carry in an index with the meta field
+// (Manifest.MetaSortable).
 type chunkCache struct {
 	lru    *lru.Cache[string, *cachedChunk] // nil: no cache
-	prints *lru.Cache[string, uint64]
+	prints *lru.Cache[string, metaEntry]
+}
+
+// metaEntry is what ChunkMeta and Fingerprints read of a chunk.
+type metaEntry struct {
+	fp        uint64
+	status    corpus.Status
+	authority float64
+	acl       []string
+}
+
+// entryOf is c's metaEntry.
+func entryOf(c *corpus.Chunk, fp uint64) metaEntry {
+	return metaEntry{fp: fp, status: c.Status, authority: c.Authority, acl: c.ACL}
 }
 
 const maxPrints = 65536
 
 func newChunkCache(size int) *chunkCache {
-	prints, _ := lru.New[string, uint64](maxPrints)
+	prints, _ := lru.New[string, metaEntry](maxPrints)
 	if size <= 0 {
 		return &chunkCache{prints: prints}
 	}
@@ -78,7 +94,7 @@ func (c *chunkCache) get(id string) *cachedChunk {
 }
 
 func (c *chunkCache) put(cc *cachedChunk) {
-	c.prints.Add(cc.chunk.ID, cc.fp)
+	c.prints.Add(cc.chunk.ID, entryOf(&cc.chunk, cc.fp))
 	if c.lru != nil {
 		c.lru.Add(cc.chunk.ID, cc)
 	}
@@ -223,7 +239,8 @@ func (ix *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, erro
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
-		out[i], _ = ix.cache.prints.Get(id)
+		e, _ := ix.cache.prints.Get(id)
+		out[i] = e.fp
 	}
 	return out
 }
@@ -242,9 +259,11 @@ func (ix *Index) Terms(id string) []string {
 var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 
 // ChunkMeta implements backend.MetaSource: each chunk's visibility to
-// groups, status and authority, from the cache, else (in one pipeline)
-// from five of its fields, whose fingerprint it keeps for the search's
-// deduplication (Fingerprints). Retrieval then reads whole only the
+// groups, status and authority, from the cache, else from the metadata
+// the searches' replies carried (an index with the meta field: the
+// fused candidates are the legs' hits, so none is read), else (in one
+// pipeline) from five of its fields, whose fingerprint it keeps for the
+// search's deduplication (Fingerprints). Retrieval then reads whole only the
 // chunks the reranker and the results need: a hybrid search's fused
 // candidates were about twice the results, each read whole (text,
 // title, content: 2–3 KB), a third of the worker's CPU a search in
@@ -252,7 +271,11 @@ var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 // errs.NotFound error.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	meta := func(c *corpus.Chunk) backend.ChunkMeta { return chunkMeta(c, groups) }
-	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, func(c *corpus.Chunk, _ []any) backend.ChunkMeta { return meta(c) })
+	kept := func(e metaEntry) backend.ChunkMeta {
+		c := corpus.Chunk{Status: e.status, Authority: e.authority, ACL: e.acl}
+		return meta(&c)
+	}
+	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, kept, func(c *corpus.Chunk, _ []any) backend.ChunkMeta { return meta(c) })
 }
 
 // chunkMeta is c's metadata for groups.
@@ -260,17 +283,20 @@ func chunkMeta(c *corpus.Chunk, groups []string) backend.ChunkMeta {
 	return backend.ChunkMeta{Visible: c.VisibleTo(groups), Status: c.Status, Authority: c.Authority}
 }
 
-// metas reads a value of each id: from the cached chunk (cached), else,
-// in one pipeline, from the HASH fields named, metaFields first, which
+// metas reads a value of each id: from the cached chunk (cached), else
+// from its kept metadata (kept; nil: not from there), else, in one
+// pipeline, from the HASH fields named, metaFields first, which
 // decode reads (the chunk with metaFields' values, and the values past
 // them), keeping each fingerprint for the search's deduplication
 // (Fingerprints). An unknown id is an errs.NotFound error.
-func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []string, cached func(*corpus.Chunk) T, decode func(c *corpus.Chunk, rest []any) T) ([]T, error) {
+func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []string, cached func(*corpus.Chunk) T, kept func(metaEntry) T, decode func(c *corpus.Chunk, rest []any) T) ([]T, error) {
 	out := make([]T, len(ids))
 	var miss []int
 	for i, id := range ids {
 		if c := ix.cache.get(id); c != nil {
 			out[i] = cached(&c.chunk)
+		} else if e, ok := ix.cache.prints.Get(id); ok && kept != nil {
+			out[i] = kept(e)
 		} else {
 			miss = append(miss, i)
 		}
@@ -286,7 +312,7 @@ func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []strin
 	}
 	for j, i := range miss {
 		c, fp := decodeMeta(vals[j])
-		ix.cache.prints.Add(ids[i], fp)
+		ix.cache.prints.Add(ids[i], entryOf(&c, fp))
 		out[i] = decode(&c, vals[j][len(metaFields):])
 	}
 	return out, nil
@@ -318,7 +344,7 @@ var hitFields = append(slices.Clone(metaFields), "doc_id", "title", "updated", f
 // unknown id is an errs.NotFound error.
 func (ix *Index) HitMeta(ctx context.Context, ids []string, groups []string) ([]backend.HitMeta, error) {
 	cached := func(c *corpus.Chunk) backend.HitMeta { return hitMeta(c, groups, strings.TrimSpace(c.Text) == "") }
-	return metas(ctx, ix, "redisearch.HitMeta", ids, hitFields, cached, func(c *corpus.Chunk, rest []any) backend.HitMeta {
+	return metas(ctx, ix, "redisearch.HitMeta", ids, hitFields, cached, nil, func(c *corpus.Chunk, rest []any) backend.HitMeta {
 		c.DocID, c.Title, c.Updated = str(rest[0]), str(rest[1]), str(rest[2])
 		return hitMeta(c, groups, str(rest[3]) == "1")
 	})
@@ -329,5 +355,61 @@ func hitMeta(c *corpus.Chunk, groups []string, empty bool) backend.HitMeta {
 	return backend.HitMeta{
 		ChunkMeta: chunkMeta(c, groups),
 		DocID:     c.DocID, Title: c.Title, Updated: c.Updated, Empty: empty,
+	}
+}
+
+// fieldMeta is the chunk's HASH field that holds ChunkMeta's fields in
+// one value (metaValue), indexed TAG NOINDEX SORTABLE UNF in an index
+// whose manifest says MetaSortable: RediSearch keeps it in its document
+// table, and the searches return it beside their hits (RETURN) without
+// opening the chunks' HASHes, so that ChunkMeta reads nothing.
+const fieldMeta = "meta"
+
+// metaSep separates metaValue's parts: a control character, which no
+// status or ACL group holds (checkChunks), and the ACL comes last.
+const metaSep = "\x1f"
+
+// metaValue is c's meta field: fingerprint, authority, status and ACL
+// (as the acl field holds it).
+func metaValue(c *corpus.Chunk, fp uint64) string {
+	return strconv.FormatUint(fp, 10) + metaSep + strconv.FormatFloat(c.Authority, 'g', -1, 64) + metaSep +
+		string(c.Status) + metaSep + strings.Join(c.ACL, tagSeparator)
+}
+
+// parseMeta reads a meta field; false when v is not one (a reply
+// without it), and ChunkMeta then reads the chunk's HASH.
+func parseMeta(v string) (metaEntry, bool) {
+	parts := strings.SplitN(v, metaSep, 4)
+	if len(parts) != 4 {
+		return metaEntry{}, false
+	}
+	fp, err1 := strconv.ParseUint(parts[0], 10, 64)
+	a, err2 := strconv.ParseFloat(parts[1], 64)
+	if err1 != nil || err2 != nil {
+		return metaEntry{}, false
+	}
+	return metaEntry{fp: fp, authority: a, status: corpus.Status(parts[2]), acl: list(parts[3], tagSeparator)}, true
+}
+
+// keepMeta keeps the metadata a search's reply carried for its hits
+// (metas[i] is the meta field beside ids[i], "" when the reply had
+// none): ChunkMeta answers from it. Only the hits are kept, the
+// candidates the search returns, which retrieval fuses and asks
+// ChunkMeta about.
+func (ix *Index) keepMeta(hits []backend.Hit, ids, metas []string) {
+	if len(metas) == 0 || len(hits) == 0 {
+		return
+	}
+	want := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		want[h.ChunkID] = true
+	}
+	for i, id := range ids {
+		if i < len(metas) && want[id] {
+			if e, ok := parseMeta(metas[i]); ok {
+				ix.cache.prints.Add(id, e)
+			}
+			delete(want, id)
+		}
 	}
 }

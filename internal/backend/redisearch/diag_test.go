@@ -92,7 +92,7 @@ func TestSearchTimeBreakdown(t *testing.T) {
 				t1 := time.Now()
 				filter := filterQuery(fl, !s.all)
 				query := textQuery(terms, filter, weights)
-				ids, _, _, err := ix.candidates(ctx, ix.vn, query, depth, false)
+				ids, _, _, _, err := ix.candidates(ctx, ix.vn, query, depth, false)
 				if err != nil {
 					t.Fatal(err)
 				}

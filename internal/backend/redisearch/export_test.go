@@ -198,3 +198,19 @@ func SetRareLast(on bool) bool { return swap(&rareLast, on) }
 // the checks so far give with the known chunks' sets, and returns the
 // previous setting.
 func SetForeseeNext(on bool) bool { return swap(&foreseeNext, on) }
+
+// SetMetaSortable sets whether later builds write the meta field and
+// keep it SORTABLE (Manifest.MetaSortable), and returns the previous
+// setting.
+func SetMetaSortable(on bool) bool { return swap(&metaSortable, on) }
+
+// SetMetaReturn sets whether the searches return the meta field of an
+// index that has it (metaReturn), and returns the previous setting.
+func SetMetaReturn(on bool) bool { return swap(&metaReturn, on) }
+
+// KeptMeta reports whether the Index keeps metadata for id (from a
+// search's reply, or a read), which ChunkMeta answers from.
+func (ix *Index) KeptMeta(id string) bool { return ix.cache.prints.Contains(id) }
+
+// ForgetMeta drops the metadata and fingerprints the Index keeps.
+func (ix *Index) ForgetMeta() { ix.cache.prints.Purge() }

@@ -60,7 +60,13 @@ func TestChunkMeta(t *testing.T) {
 				t.Errorf("unknown id: %v", err)
 			}
 			// A search that is cancelled stops waiting for Redis: a
-			// read ChunkMeta must make fails with the caller's context.
+			// read ChunkMeta must make fails with the caller's context
+			// (a fresh Index: this one keeps what it read).
+			if cache < 0 {
+				if ix, err = redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: cache}); err != nil {
+					t.Fatal(err)
+				}
+			}
 			done, cancel := context.WithCancel(ctx)
 			cancel()
 			if _, err := ix.ChunkMeta(done, ids, []string{"public"}); cache < 0 && err == nil {

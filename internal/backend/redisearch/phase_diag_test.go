@@ -73,7 +73,7 @@ func TestSearchPhases(t *testing.T) {
 				split := false
 				q, rd := textQuery(qt.terms, filter, qt.weights), depth
 				if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
-					ids, _, total, err = ix.candidates(ctx, ix.vn, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), ix.rare.splitDepth(depth), false)
+					ids, _, _, total, err = ix.candidates(ctx, ix.vn, ix.rare.query(qt.terms, qt.weights, qt.mass, qt.vdf, s.n, common, filter), ix.rare.splitDepth(depth), false)
 					if err == nil && total < int64(depth) {
 						ids = nil
 					}
@@ -83,7 +83,7 @@ func TestSearchPhases(t *testing.T) {
 					}
 				}
 				if ids == nil && err == nil {
-					ids, _, total, err = ix.candidates(ctx, ix.vn, textQuery(qt.terms, filter, qt.weights), depth, false)
+					ids, _, _, total, err = ix.candidates(ctx, ix.vn, textQuery(qt.terms, filter, qt.weights), depth, false)
 				}
 				if err != nil {
 					t.Fatal(err)

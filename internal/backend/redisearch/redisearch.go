@@ -23,7 +23,8 @@
 //	assay:N:vV:c:<chunk>   one HASH per chunk: text, title, doc_id, acl, status, type,
 //	                       products, updated, authority, ..., content (analyzed terms),
 //	                       empty ("1" for a chunk with no text), vec (FLOAT32 bytes),
-//	                       ek (embedding cache key), fp (fingerprint)
+//	                       ek (embedding cache key), fp (fingerprint), meta (fp,
+//	                       authority, status and acl in one value; since round 41)
 //	FT index assay:N:vV    over that prefix; the alias N names the current one
 //
 // A build writes version V+1 completely, then moves the alias and the
@@ -125,6 +126,14 @@ type Manifest struct {
 	// (build.go). False in indexes built before round 24, which are read
 	// the same way. Not a schema version: no reader depends on it.
 	ContentSortable bool `json:"content_sortable,omitempty"`
+	// MetaSortable: each chunk's HASH holds the meta field (fingerprint,
+	// authority, status, ACL in one value; chunks.go's metaValue), which
+	// the version's index and its groups' hold as TAG NOINDEX SORTABLE
+	// UNF, and the searches return it with their hits so that ChunkMeta
+	// reads nothing (build.go, metaSortable). False in indexes built
+	// before round 41, whose ChunkMeta reads each candidate's HASH, as
+	// it did: not a schema version, no reader depends on it.
+	MetaSortable bool `json:"meta_sortable,omitempty"`
 	// VectorGroups are the ACL groups whose chunks have an HNSW graph of
 	// their own besides the whole index's (vectorGroupIndex: the i-th
 	// group's index), for a restricted caller's vector leg (build.go,
@@ -548,19 +557,20 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 		index, filter, weights = gi, "", groupWeights(qt, s.n)
 	}
 	depth := candidateDepth(k)
-	var ids, contents []string // contents[i]: ids[i]'s content field, read with it
+	// contents[i], metas[i]: ids[i]'s content and meta fields, read with it
+	var ids, contents, metas []string
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := ix.rare.splitDepth(depth)
-		ids, contents, total, err = ix.candidates(ctx, index, ix.rare.query(qt.terms, weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
+		ids, contents, metas, total, err = ix.candidates(ctx, index, ix.rare.query(qt.terms, weights, qt.mass, qt.vdf, s.n, common, filter), rd, readContent)
 		if err == nil && total < int64(depth) {
 			// The rare terms hold fewer chunks than the depth: the
 			// common ones would add candidates, so read every term.
-			ids, contents = nil, nil
+			ids, contents, metas = nil, nil, nil
 		}
 	}
 	if ids == nil && err == nil {
-		ids, contents, _, err = ix.candidates(ctx, index, textQuery(qt.terms, filter, weights), depth, readContent)
+		ids, contents, metas, _, err = ix.candidates(ctx, index, textQuery(qt.terms, filter, weights), depth, readContent)
 	}
 	if err != nil {
 		return nil, ix.redisErr(op, err)
@@ -575,6 +585,7 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	ix.keepMeta(hits, ids, metas)
 	return hits, nil
 }
 
@@ -599,61 +610,75 @@ var readContent = true
 // (RETURN instead of NOCONTENT), in contents beside ids (contents[i] is
 // ids[i]'s, "" when the reply had none): the re-scoring needs it, and
 // the engine loads it inside the one search, where one HMGET a
-// candidate (candidateTerms) was hundreds of commands a question. total
+// candidate (candidateTerms) was hundreds of commands a question. In an
+// index with the meta field (Manifest.MetaSortable) it returns that
+// too, in metas beside ids, for ChunkMeta (keepMeta): like content it
+// comes from RediSearch's document table, not the chunk's HASH. total
 // is the number of chunks query matched.
 //
 // index is the FT index asked: the version's, or one of its text groups'
 // (textIndex), whose documents are the same chunks' HASHes.
-func (ix *Index) candidates(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents []string, total int64, err error) {
+func (ix *Index) candidates(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents, metas []string, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	cut := math.Inf(-1) // the depth-th score, once read
+	withMeta := withContent && ix.m.MetaSortable && metaReturn
 	for offset := 0; ; offset += page {
 		args := []any{"FT.SEARCH", index, query, "NOCONTENT"}
-		if withContent {
+		if withMeta {
+			args = append(args[:3], "RETURN", 2, fieldContent, fieldMeta)
+		} else if withContent {
 			args = append(args[:3], "RETURN", 1, fieldContent)
 		}
 		raw, err := ix.rdb.Do(ctx, append(args, "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2)...).Slice()
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, nil, 0, err
 		}
-		var got, texts []string
+		var got, texts, ms []string
 		var scores []float64
 		if withContent {
-			total, got, scores, texts, err = parseScoredContent(raw, p)
+			total, got, scores, texts, ms, err = parseWithScores(raw, p, true)
 		} else {
 			total, got, scores, err = parseScored(raw, p)
 		}
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, nil, 0, err
 		}
 		n := len(got)
 		for i, id := range got {
 			score := scores[i]
 			if len(ids) >= depth && score < cut {
-				return ids, contents, total, nil
+				return ids, contents, metas, total, nil
 			}
 			ids = append(ids, id)
 			if withContent {
 				contents = append(contents, texts[i])
+			}
+			if withMeta {
+				metas = append(metas, ms[i])
 			}
 			if len(ids) == depth {
 				cut = score
 			}
 		}
 		if n < page || int64(offset+page) >= total {
-			return ids, contents, total, nil
+			return ids, contents, metas, total, nil
 		}
 	}
 }
+
+// metaReturn: in an index with the meta field the searches return it
+// (candidates, SearchVector). A variable for the tests and measurements
+// that compare it with ChunkMeta's HMGETs on the same index.
+var metaReturn = true
 
 // parseScored reads an FT.SEARCH NOCONTENT WITHSCORES reply: the total
 // matches, the ids without prefix p and their scores (-Inf when
 // unreadable). go-redis misreads WITHSCORES with NOCONTENT: the reply is
 // [total, id, score, id, score, ...].
 func parseScored(raw []any, p string) (total int64, ids []string, scores []float64, err error) {
-	total, ids, scores, _, err = parseWithScores(raw, p, false)
+	total, ids, scores, _, _, err = parseWithScores(raw, p, false)
 	return total, ids, scores, err
 }
 
@@ -662,25 +687,27 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 // field has an empty list, and its text is "" (candidateTerms then reads
 // it as it reads a chunk the search did not return).
 func parseScoredContent(raw []any, p string) (total int64, ids []string, scores []float64, texts []string, err error) {
-	return parseWithScores(raw, p, true)
+	total, ids, scores, texts, _, err = parseWithScores(raw, p, true)
+	return total, ids, scores, texts, err
 }
 
 // parseWithScores reads an FT.SEARCH WITHSCORES reply, each id followed
 // by its score and, when content, the list of its returned fields, of
-// which it reads fieldContent's value (texts: nil without content).
-func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts []string, err error) {
+// which it reads fieldContent's and fieldMeta's values (texts and metas:
+// nil without content; "" where a chunk's list lacks the field).
+func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts, metas []string, err error) {
 	stride, reply := 2, "FT.SEARCH WITHSCORES"
 	if content {
 		stride, reply = 3, "FT.SEARCH WITHSCORES RETURN"
 	}
 	if len(raw) == 0 || len(raw)%stride != 1 {
-		return 0, nil, nil, nil, fmt.Errorf("%s: a reply of %d elements", reply, len(raw))
+		return 0, nil, nil, nil, nil, fmt.Errorf("%s: a reply of %d elements", reply, len(raw))
 	}
 	total, _ = raw[0].(int64)
 	n := (len(raw) - 1) / stride
 	ids, scores = make([]string, n), make([]float64, n)
 	if content {
-		texts = make([]string, n)
+		texts, metas = make([]string, n), make([]string, n)
 	}
 	for i := range n {
 		at := 1 + stride*i
@@ -695,12 +722,15 @@ func parseWithScores(raw []any, p string, content bool) (total int64, ids []stri
 		}
 		fields, _ := raw[at+2].([]any)
 		for j := 0; j+1 < len(fields); j += 2 {
-			if name, _ := fields[j].(string); name == fieldContent {
+			switch name, _ := fields[j].(string); name {
+			case fieldContent:
 				texts[i], _ = fields[j+1].(string)
+			case fieldMeta:
+				metas[i], _ = fields[j+1].(string)
 			}
 		}
 	}
-	return total, ids, scores, texts, nil
+	return total, ids, scores, texts, metas, nil
 }
 
 // tieMargin is how many chunks past the depth the candidates' read also
@@ -950,8 +980,15 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 		ef = max(vectorEF, depth)
 	}
 	parts := vectorParts(ix.vn, ix.m.VectorGroups, ix.m.VectorGroupsFlat, s, ix.st.Chunks, f, depth, ef)
+	ret := []redis.FTSearchReturn{{FieldName: fieldDistance}}
+	withMeta := ix.m.MetaSortable && metaReturn
+	if withMeta {
+		// The hits' metadata for ChunkMeta (keepMeta), from the
+		// document table (Manifest.MetaSortable).
+		ret = append(ret, redis.FTSearchReturn{FieldName: fieldMeta})
+	}
 	opts := &redis.FTSearchOptions{
-		Return:         []redis.FTSearchReturn{{FieldName: fieldDistance}},
+		Return:         ret,
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 		Limit:          depth,
 		Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
@@ -969,6 +1006,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	p := chunkPrefix(ix.vn)
 	hits := make([]backend.Hit, 0, len(parts)*depth)
 	seen := make(map[string]bool, len(parts)*depth)
+	var ids, metas []string // the meta field beside each hit's id, withMeta
 	for _, c := range cmds {
 		for _, d := range c.Val().Docs {
 			dist, err := strconv.ParseFloat(d.Fields[fieldDistance], 64)
@@ -981,10 +1019,14 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 			if !seen[id] {
 				seen[id] = true
 				hits = append(hits, backend.Hit{ChunkID: id, Score: 1 - dist})
+				if withMeta {
+					ids, metas = append(ids, id), append(metas, d.Fields[fieldMeta])
+				}
 			}
 		}
 	}
 	hits = backend.SortHits(hits, k)
+	ix.keepMeta(hits, ids, metas)
 	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
 }
 

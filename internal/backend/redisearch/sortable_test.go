@@ -32,9 +32,11 @@ func TestSortableContentChangesNoAnswer(t *testing.T) {
 		var ixs [2]*redisearch.Index
 		for i, on := range []bool{false, true} {
 			old := redisearch.SetContentSortable(on)
+			oldMeta := redisearch.SetMetaSortable(false) // the meta field is SORTABLE UNF too
 			name := redistest.Name(fmt.Sprintf("sort%d%d", ci, i))
 			ixs[i] = buildOpen(t, rdb, name, chunks, redisearch.BuildOptions{})
 			redisearch.SetContentSortable(old)
+			redisearch.SetMetaSortable(oldMeta)
 			if got := ixs[i].RedisManifest().ContentSortable; got != on {
 				t.Errorf("corpus %d: manifest content_sortable %v, want %v", ci, got, on)
 			}
