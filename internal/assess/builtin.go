@@ -519,6 +519,12 @@ type Builtin struct {
 	// ("blender") whether or not it holds every other known word of the
 	// question. Off: builtin:coverage-v43.
 	ClassFree bool
+	// Agree (builtin:coverage-v46, see agree.go): from the loop's second
+	// attempt, a chunk every earlier attempt retrieved too, refused alone
+	// only for its coverage or its most specific word, accepted when it
+	// holds this share of the question's known weight (the hundreds, in
+	// percent) and this share of its whole weight (the units, in percent).
+	Agree int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -539,7 +545,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV46}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -689,7 +695,8 @@ var namedModels = []struct {
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
-	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
+	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
+	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV46}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1177,12 +1184,17 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 		}
 		return res, nil
 	}
-	if b.Alone == 0 {
-		return res, nil
+	if b.Alone > 0 {
+		if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
+			k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
+			return k, err
+		}
 	}
-	if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
-		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
-		return k, err
+	if b.Agree > 0 && len(req.PreviousChunks) > 0 {
+		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
+			k.cands = res.cands
+			return k, err
+		}
 	}
 	return res, nil
 }
@@ -1337,6 +1349,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
+	}
+	if b.Agree > 0 && len(all) > 0 && absent == "" {
+		res.lone = r.loneOf(all[0], covers) // agree.go
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
