@@ -34,7 +34,6 @@ const V44Model = "builtin:coverage-v44"
 // refuses for an entity it does not mention, for holding no answer of the
 // asked type or for another check, is left as it is.
 func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
-	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
 	c := *b // the readings a chunk is judged alone by, as Alone's
 	c.lacks, c.recording = nil, false
 	for _, e := range req.Evidence {
@@ -49,7 +48,7 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 			return Result{}, false, err
 		}
 		l := res.lone
-		if res.Assessment.Sufficient || l == nil || !l.refusedForCoverage() || l.known < known || l.coverage < min {
+		if res.Assessment.Sufficient || !b.agreeable(l) {
 			continue
 		}
 		out := Result{Usage: res.Usage, Accepted: []string{e.ChunkID}}
@@ -66,6 +65,14 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 // 35% of the whole (the coverage rules ask 55% and the most specific
 // known word).
 const agreeV46 = 6035
+
+// agreeable reports whether l (a chunk's judgement alone) is one Agree
+// accepts once every attempt of the run retrieved it: refused only for
+// its coverage, and holding Agree's shares of the question's weight.
+func (b *Builtin) agreeable(l *lone) bool {
+	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
+	return b.Agree > 0 && l != nil && l.refusedForCoverage() && l.known >= known && l.coverage >= min
+}
 
 // inEvery reports whether id is among each of lists.
 func inEvery(id string, lists [][]string) bool {

@@ -1515,7 +1515,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
-	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly {
+	// Agree (agree.go): a first chunk short only of coverage asks for
+	// another search rather than the visible-chunk check's verdict, so
+	// that the next attempt can show whether it is found again.
+	confirm := !a.Sufficient && b.agreeable(res.lone) && len(req.PreviousChunks) == 0
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
