@@ -47,7 +47,7 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 		if err != nil {
 			return Result{}, false, err
 		}
-		l := res.lone
+		l := &res.lone
 		if res.Assessment.Sufficient || !b.agreeable(l) {
 			continue
 		}
@@ -71,7 +71,7 @@ const agreeV46 = 6035
 // its coverage, and holding Agree's shares of the question's weight.
 func (b *Builtin) agreeable(l *lone) bool {
 	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
-	return b.Agree > 0 && l != nil && l.refusedForCoverage() && l.known >= known && l.coverage >= min
+	return b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min
 }
 
 // inEvery reports whether id is among each of lists.
@@ -86,6 +86,7 @@ func inEvery(id string, lists [][]string) bool {
 
 // lone is what a judgement read of its first chunk (Builtin.Agree).
 type lone struct {
+	judged                  bool // false: no chunk was read, or absent
 	entities, typed, hasKey bool
 	coverage, known         float64
 	min                     float64
@@ -104,7 +105,7 @@ func (l *lone) refusedForCoverage() bool {
 // (those the asker's visible documents use, verbs left out of j's
 // judgement aside) it holds.
 func (r *reading) loneOf(j *judged, covers func(map[string]bool, string) bool) *lone {
-	l := &lone{entities: j.entities == len(r.ents), typed: j.typed, hasKey: j.hasKey(r, covers), coverage: j.coverage, min: r.min}
+	l := &lone{judged: true, entities: j.entities == len(r.ents), typed: j.typed, hasKey: j.hasKey(r, covers), coverage: j.coverage, min: r.min}
 	var total, got float64
 	for _, q := range r.qterms {
 		if j.dropped[q.term] || !q.known {

@@ -78,7 +78,7 @@ type Result struct {
 	first aloneFirst
 	// lone is what the builtin assessor's judgement read of the first
 	// chunk, for Builtin.Agree (agree.go); never serialised.
-	lone *lone
+	lone lone
 }
 
 // ProposalList returns res's proposals, or its assessment's rewrite as the

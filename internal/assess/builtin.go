@@ -1351,7 +1351,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	if b.Agree > 0 && len(all) > 0 && absent == "" {
-		res.lone = r.loneOf(all[0], covers) // agree.go
+		res.lone = *r.loneOf(all[0], covers) // agree.go
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
@@ -1518,7 +1518,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// Agree (agree.go): a first chunk short only of coverage asks for
 	// another search rather than the visible-chunk check's verdict, so
 	// that the next attempt can show whether it is found again.
-	confirm := !a.Sufficient && b.agreeable(res.lone) && len(req.PreviousChunks) == 0
+	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
 	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
