@@ -44,14 +44,14 @@ func TestAgree(t *testing.T) {
 	if r := judge(0, [][]string{first}); r.Assessment.Sufficient {
 		t.Fatalf("v43: %+v, want refused", r.Assessment)
 	}
-	r := judge(agreeV44, [][]string{first})
+	r := judge(agreeV46, [][]string{first})
 	if !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "int-parts-cost#0" || !strings.Contains(r.Assessment.Reason, "retrieved by every one of the run's 2 searches") {
 		t.Errorf("v44, second attempt: %+v %v, want accepted on int-parts-cost#0 for the agreement", r.Assessment, r.Accepted)
 	}
-	if r := judge(agreeV44, nil); r.Assessment.Sufficient {
+	if r := judge(agreeV46, nil); r.Assessment.Sufficient {
 		t.Errorf("v44, first attempt: %+v, want refused", r.Assessment)
 	}
-	if r := judge(agreeV44, [][]string{{"man-x200-blades#0", "faq-abroad#0", "pol-spare-parts#0"}}); r.Assessment.Sufficient {
+	if r := judge(agreeV46, [][]string{{"man-x200-blades#0", "faq-abroad#0", "pol-spare-parts#0"}}); r.Assessment.Sufficient {
 		t.Errorf("v44, an earlier attempt without the page: %+v, want refused", r.Assessment)
 	}
 	// The shares: 60% of the known weight asked for is met (the page
@@ -62,17 +62,56 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// TestAgreeModel: builtin:coverage-v44 is v43 with Agree 6035; 0 is v43
+// TestAgreeModel: builtin:coverage-v46 is v44 with Agree 6035 and Second 1; 0 is v44
 // (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV44 || agreeV44 != 6035 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v44" {
-		t.Errorf("default Agree %d, model %q, want 6035 and builtin:coverage-v44", b.Agree, b.Model())
+	if b.Agree != agreeV46 || agreeV46 != 6035 || b.Second != 1 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v46" {
+		t.Errorf("default Agree %d Second %d, model %q, want 6035, 1 and builtin:coverage-v46", b.Agree, b.Second, b.Model())
 	}
-	if b.Agree = 0; b.Model() != V43Model || V43Model != "builtin:coverage-v43" {
-		t.Errorf("model %q with Agree 0, want %s", b.Model(), V43Model)
+	if b.Agree, b.Second = 0, 0; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
+		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
-	if b.Agree = 5035; b.Model() != BuiltinModel+"-agree5035" {
+	if b.Agree, b.Second = 5035, 1; b.Model() != BuiltinModel+"-agree5035" {
 		t.Errorf("model %q with Agree 5035, want %s-agree5035", b.Model(), BuiltinModel)
+	}
+}
+
+// TestSecond: on the first attempt for the question of TestAgree, with the
+// cost prices page alone retrieved (refused only for its coverage
+// or its most specific word, Second's first proposal is the question's
+// entities with the known words that chunk lacks; without Second the
+// rewriter's own proposals come first. On a later attempt Second proposes
+// nothing of its own.
+func TestSecond(t *testing.T) {
+	b, docs := hollinDocs(t)
+	var ev []Evidence
+	ev = append(ev, docs["int-parts-cost"])
+	q := "what does a replacement X200 jug actually cost us?"
+	judge := func(second int, previous [][]string) Result {
+		t.Helper()
+		b.Agree, b.Second = agreeV46, second
+		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, PreviousChunks: previous}
+		for range previous {
+			req.Previous = append(req.Previous, "X200 jug price")
+		}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	r := judge(1, nil)
+	ps := r.ProposalList()
+	if r.Assessment.Sufficient || len(ps) == 0 || ps[0].Strategy != StrategySecond || ps[0].Query != "X200 replacement" {
+		t.Fatalf("Second 1, first attempt: %+v %+v, want a %q proposal first: X200 with the known word the cost page lacks (replacement; no visible document uses jug), not the words it holds (cost)", r.Assessment, ps, StrategySecond)
+	}
+	if r := judge(0, nil); len(r.ProposalList()) > 0 && r.ProposalList()[0].Strategy == StrategySecond {
+		t.Errorf("Second 0: %+v, want no %q proposal", r.ProposalList(), StrategySecond)
+	}
+	for _, p := range judge(1, [][]string{{"man-x200-blades#0"}}).ProposalList() {
+		if p.Strategy == StrategySecond {
+			t.Errorf("Second 1, second attempt: %+v, want no %q proposal", p, StrategySecond)
+		}
 	}
 }

@@ -525,6 +525,11 @@ type Builtin struct {
 	// holds this share of the question's known weight (the hundreds, in
 	// percent) and this share of its whole weight (the units, in percent).
 	Agree int
+	// Second (builtin:coverage-v46, see second.go): the search Agree's
+	// first attempt asks for is the question's entities with the known
+	// words its first chunk lacks; 2 measures it with Agree's acceptance
+	// off.
+	Second int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -545,7 +550,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV46}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV46, Second: 1}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -696,7 +701,7 @@ var namedModels = []struct {
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV46}}},
+	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV46}, {name: "second", value: func(b *Builtin) int { return b.Second }, on: 1}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1190,7 +1195,7 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 			return k, err
 		}
 	}
-	if b.Agree > 0 && len(req.PreviousChunks) > 0 {
+	if b.Agree > 0 && len(req.PreviousChunks) > 0 && b.Second != 2 && b.Second != 4 {
 		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
 			k.cands = res.cands
 			return k, err
@@ -1555,7 +1560,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.terms())
 		}
-		if ps := b.Rewriter.Propose(ctx, s); len(ps) > 0 {
+		ps := b.Rewriter.Propose(ctx, s)
+		if confirm && len(all) > 0 {
+			ps = b.second(s, all[0], qterms, ents, asked.Frame, ps) // second.go
+		}
+		if len(ps) > 0 {
 			res.Proposals = ps
 			a.Rewrite = ps[0].Query
 			a.Reason += "; next: " + ps[0].Strategy
