@@ -492,23 +492,31 @@ func (c *cluster) waitReady(limit time.Duration) {
 }
 
 // tail is the end of p's log, after the first lines of it that report
-// a fatal error or an error (cut to 600 bytes each): the Temporal server
-// logs a fatal start-up error as one JSON line and then a stack trace
-// longer than the tail, which once left a failed run without its cause.
+// a fatal error, then the first that report an error, three at most (cut
+// to 600 bytes each; logLevel): the Temporal server logs a fatal start-up
+// error as one JSON line and then a stack trace longer than the tail,
+// which once left a failed run without its cause, and so does a Go panic
+// in an assay process.
 func (c *cluster) tail(p *proc) string {
 	if p == nil {
 		return ""
 	}
 	b, _ := os.ReadFile(p.log)
-	var first []string
+	var fatal, errLines []string
 	for line := range bytes.Lines(b) {
-		if len(first) == 3 {
-			break
-		}
-		if bytes.Contains(line, []byte(`"level":"fatal"`)) || bytes.Contains(line, []byte(`"level":"error"`)) {
-			first = append(first, string(bytes.TrimSpace(line[:min(len(line), 600)])))
+		switch logLevel(line) {
+		case levelFatal:
+			if len(fatal) < 3 {
+				fatal = append(fatal, string(bytes.TrimSpace(line[:min(len(line), 600)])))
+			}
+		case levelError:
+			if len(errLines) < 3 {
+				errLines = append(errLines, string(bytes.TrimSpace(line[:min(len(line), 600)])))
+			}
 		}
 	}
+	first := append(fatal, errLines...)
+	first = first[:min(len(first), 3)]
 	if len(b) > 4000 {
 		b = b[len(b)-4000:]
 	}
@@ -517,6 +525,34 @@ func (c *cluster) tail(p *proc) string {
 		head = "first errors:\n" + strings.Join(first, "\n") + "\nthe end:\n"
 	}
 	return fmt.Sprintf("--- %s (%s) ---\n%s%s", p.name, p.log, head, b)
+}
+
+// The levels of a log line that tail puts first.
+const (
+	levelOther = iota
+	levelError
+	levelFatal
+)
+
+// logLevel is what line reports, in the logs tail reads: the Temporal
+// server's JSON lines (zap: "fatal", "panic", "error"), assay's (slog's
+// text handler: level=ERROR), a Go panic or runtime fatal error (any
+// process), and PostgreSQL's lines (FATAL:, PANIC:, ERROR:).
+func logLevel(line []byte) int {
+	for _, m := range []string{`"level":"fatal"`, `"level":"panic"`, `"level":"dpanic"`, " FATAL: ", " PANIC: "} {
+		if bytes.Contains(line, []byte(m)) {
+			return levelFatal
+		}
+	}
+	if bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) {
+		return levelFatal
+	}
+	for _, m := range []string{`"level":"error"`, " level=ERROR ", " ERROR: "} {
+		if bytes.Contains(line, []byte(m)) {
+			return levelError
+		}
+	}
+	return levelOther
 }
 
 // logs is the end of every assay process's log and the server's.

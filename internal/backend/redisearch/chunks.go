@@ -234,13 +234,21 @@ func (ix *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, erro
 }
 
 // Fingerprints returns the text fingerprints of the chunks with the given
-// ids, in order, for chunks this Index has read recently (retrieval always loads
-// its candidates before it deduplicates them); 0 otherwise.
+// ids, in order, for chunks this Index has read recently or whose meta
+// field a search returned (retrieval always reads its candidates' metadata
+// or the chunks before it deduplicates them), from the kept metadata or
+// the chunk cache; 0 otherwise.
 func (ix *Index) Fingerprints(ids []string) []uint64 {
 	out := make([]uint64, len(ids))
 	for i, id := range ids {
-		e, _ := ix.cache.prints.Get(id)
-		out[i] = e.fp
+		if e, ok := ix.cache.prints.Get(id); ok {
+			out[i] = e.fp
+		} else if c := ix.cache.get(id); c != nil {
+			// A read that finds a chunk in the chunk cache does not
+			// refresh its entry here: a chunk read often can outlive
+			// it there (TestFingerprintsOfCachedChunks).
+			out[i] = c.fp
+		}
 	}
 	return out
 }
