@@ -95,13 +95,7 @@ func TestHitReturn(t *testing.T) {
 		}
 		compared, kept, empties := 0, 0, 0
 		for _, c := range metaCases(chunks) {
-			open := func(name string) *redisearch.Index {
-				ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: -1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return ix
-			}
+			open := func(name string) *redisearch.Index { return openUncached(t, rdb, name) }
 			const runs = 4 // the new index; read as before; meta alone; neither
 			var hits [runs][2][]backend.Hit
 			var got [runs][]backend.HitMeta
@@ -170,17 +164,8 @@ func TestHitReturn(t *testing.T) {
 			}
 			other := open(name)
 			legs(t, other, emb, c, k)
-			for _, g := range [][]string{{"nobody"}, {"public"}} {
-				ms, err := other.HitMeta(ctx, fused, g)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i, id := range fused {
-					if ms[i].Visible != byID[id].VisibleTo(g) {
-						t.Errorf("corpus %d: %s as %v: visible %v, its ACL %v", ci, id, g, ms[i].Visible, byID[id].ACL)
-					}
-				}
-			}
+			checkOthers(t, ci, fused, byID, func(g []string) ([]backend.HitMeta, error) { return other.HitMeta(ctx, fused, g) },
+				func(m backend.HitMeta) bool { return m.Visible })
 		}
 		if compared < 20 {
 			t.Errorf("corpus %d: only %d searches had hits to compare", ci, compared)
