@@ -84,7 +84,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	m := Manifest{Manifest: backend.Manifest{
 		SchemaVersion: SchemaVersion, Analyzer: "en (assay terms, NOSTEM in RediSearch)", Fields: "content=title+text",
 		BM25: o.BM25, Chunking: o.Chunking, CorpusChecksum: o.Checksum, Documents: len(docs), Chunks: len(chunks),
-	}, ContentSortable: contentSortable, MetaSortable: metaSortable}
+	}, ContentSortable: contentSortable, MetaSortable: metaSortable, HitSortable: metaSortable && hitSortable}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
 		m.VectorType = Float32
@@ -262,7 +262,7 @@ func writeBatch(ctx context.Context, rdb *redis.Client, an *terms.Analyzer, name
 		c := &batch[i]
 		title, text := an.Terms(c.Title), an.Terms(c.Text)
 		all := append(slices.Clip(title), text...)
-		fields := chunkHash(c, all, backend.Fingerprint(text), m.MetaSortable)
+		fields := chunkHash(c, all, backend.Fingerprint(text), m.MetaSortable, m.HitSortable)
 		if vecs != nil {
 			fields[fieldVector] = vectorBytes(vecs[i], m.vectorType())
 			fields["ek"] = backend.CacheKey(m.Embedder, backend.EmbedText(c))
@@ -450,8 +450,9 @@ func checkChunks(chunks []corpus.Chunk) error {
 }
 
 // chunkHash is a chunk's HASH fields (without the vector); with meta,
-// the meta field too (Manifest.MetaSortable).
-func chunkHash(c *corpus.Chunk, all []string, fp uint64, meta bool) map[string]any {
+// the meta field too (Manifest.MetaSortable), and with hit the hit
+// field (Manifest.HitSortable).
+func chunkHash(c *corpus.Chunk, all []string, fp uint64, meta, hit bool) map[string]any {
 	h := map[string]any{
 		"id": c.ID, "doc_id": c.DocID, "ordinal": c.Ordinal, "title": c.Title, "text": c.Text,
 		"status": string(c.Status), "authority": c.Authority,
@@ -472,6 +473,9 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64, meta bool) map[string]a
 	}
 	if meta {
 		h[fieldMeta] = metaValue(c, fp)
+	}
+	if hit {
+		h[fieldHit] = hitValue(c)
 	}
 	return h
 }
@@ -514,12 +518,22 @@ func chunkHash(c *corpus.Chunk, all []string, fp uint64, meta bool) map[string]a
 //     strings a candidate to write and parse, not eight. Indexes built
 //     before it read alike, ChunkMeta reading each candidate's HASH.
 //
+//   - hit TAG NOINDEX SORTABLE UNF (round 41, p41-hit; Manifest.HitSortable):
+//     each chunk's document id, date, title and emptiness in one value
+//     (hitValue), beside meta in the same indexes and returned with it,
+//     so that HitMeta (a search's results at large k) reads nothing: before,
+//     one HMGET for each result (docs/log/round-41-p41-hit.md). A
+//     field of its own: round 41's p41-meta readers take all past meta's
+//     third separator for the ACL. Indexes built before it read alike,
+//     HitMeta reading each result's HASH.
+//
 // Variables for the measurements.
 var (
 	noOffsets       = true
 	noFields        = true
 	contentSortable = true
 	metaSortable    = true
+	hitSortable     = true
 	// measureDrop names schema fields a measurement leaves out of
 	// FT.CREATE (the chunks' HASHes still hold them); empty in use.
 	measureDrop = map[string]bool{}
@@ -549,8 +563,12 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		{FieldName: fieldEmpty, FieldType: redis.SearchFieldTypeTag},
 	}
 	metaField := &redis.FieldSchema{FieldName: fieldMeta, FieldType: redis.SearchFieldTypeTag, NoIndex: true, Sortable: true, UNF: true}
+	hitField := &redis.FieldSchema{FieldName: fieldHit, FieldType: redis.SearchFieldTypeTag, NoIndex: true, Sortable: true, UNF: true}
 	if m.MetaSortable {
 		schema = append(schema, metaField)
+	}
+	if m.HitSortable {
+		schema = append(schema, hitField)
 	}
 	if m.Embedder != "" {
 		// go-redis spells EF_CONSTRUCTION MaxAllowedEdgesPerNode.
@@ -590,6 +608,9 @@ func createIndex(ctx context.Context, rdb *redis.Client, vn string, m Manifest) 
 		}
 		if m.MetaSortable {
 			fields = append(fields, metaField)
+		}
+		if m.HitSortable {
+			fields = append(fields, hitField)
 		}
 		if err := rdb.FTCreate(ctx, gn, o, fields...).Err(); err != nil {
 			dropVersion(ctx, rdb, vn)

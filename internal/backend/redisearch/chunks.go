@@ -61,17 +61,30 @@ type chunkCache struct {
 	prints *lru.Cache[string, metaEntry]
 }
 
-// metaEntry is what ChunkMeta and Fingerprints read of a chunk.
+// metaEntry is what ChunkMeta and Fingerprints read of a chunk, and
+// with hit, what HitMeta reads.
 type metaEntry struct {
 	fp        uint64
 	status    corpus.Status
 	authority float64
 	acl       []string
+	hit       *hitEntry // nil: not known (ChunkMeta's read, a reply without the hit field)
 }
 
-// entryOf is c's metaEntry.
-func entryOf(c *corpus.Chunk, fp uint64) metaEntry {
-	return metaEntry{fp: fp, status: c.Status, authority: c.Authority, acl: c.ACL}
+// hitEntry is what HitMeta reads of a chunk besides ChunkMeta's fields.
+type hitEntry struct {
+	docID, title, updated string
+	empty                 bool
+}
+
+// entryOf is c's metaEntry, with HitMeta's fields (hit): c's document,
+// title and date, and empty.
+func entryOf(c *corpus.Chunk, fp uint64, hit bool, empty bool) metaEntry {
+	e := metaEntry{fp: fp, status: c.Status, authority: c.Authority, acl: c.ACL}
+	if hit {
+		e.hit = &hitEntry{docID: c.DocID, title: c.Title, updated: c.Updated, empty: empty}
+	}
+	return e
 }
 
 const maxPrints = 65536
@@ -94,7 +107,7 @@ func (c *chunkCache) get(id string) *cachedChunk {
 }
 
 func (c *chunkCache) put(cc *cachedChunk) {
-	c.prints.Add(cc.chunk.ID, entryOf(&cc.chunk, cc.fp))
+	c.prints.Add(cc.chunk.ID, entryOf(&cc.chunk, cc.fp, true, strings.TrimSpace(cc.chunk.Text) == ""))
 	if c.lru != nil {
 		c.lru.Add(cc.chunk.ID, cc)
 	}
@@ -279,11 +292,11 @@ var metaFields = []string{"id", "status", "authority", "acl", "fp"}
 // errs.NotFound error.
 func (ix *Index) ChunkMeta(ctx context.Context, ids []string, groups []string) ([]backend.ChunkMeta, error) {
 	meta := func(c *corpus.Chunk) backend.ChunkMeta { return chunkMeta(c, groups) }
-	kept := func(e metaEntry) backend.ChunkMeta {
+	kept := func(e metaEntry) (backend.ChunkMeta, bool) {
 		c := corpus.Chunk{Status: e.status, Authority: e.authority, ACL: e.acl}
-		return meta(&c)
+		return meta(&c), true
 	}
-	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, kept, func(c *corpus.Chunk, _ []any) backend.ChunkMeta { return meta(c) })
+	return metas(ctx, ix, "redisearch.ChunkMeta", ids, metaFields, meta, kept, func(c *corpus.Chunk, _ []any) (backend.ChunkMeta, *hitEntry) { return meta(c), nil })
 }
 
 // chunkMeta is c's metadata for groups.
@@ -292,19 +305,23 @@ func chunkMeta(c *corpus.Chunk, groups []string) backend.ChunkMeta {
 }
 
 // metas reads a value of each id: from the cached chunk (cached), else
-// from its kept metadata (kept; nil: not from there), else, in one
+// from its kept metadata (kept; false: not from there), else, in one
 // pipeline, from the HASH fields named, metaFields first, which
 // decode reads (the chunk with metaFields' values, and the values past
-// them), keeping each fingerprint for the search's deduplication
-// (Fingerprints). An unknown id is an errs.NotFound error.
-func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []string, cached func(*corpus.Chunk) T, kept func(metaEntry) T, decode func(c *corpus.Chunk, rest []any) T) ([]T, error) {
+// them; and HitMeta's fields, when they are among them), keeping each
+// fingerprint for the search's deduplication (Fingerprints), and the
+// rest for ChunkMeta and HitMeta. An unknown id is an errs.NotFound
+// error.
+func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []string, cached func(*corpus.Chunk) T, kept func(metaEntry) (T, bool), decode func(c *corpus.Chunk, rest []any) (T, *hitEntry)) ([]T, error) {
 	out := make([]T, len(ids))
 	var miss []int
 	for i, id := range ids {
 		if c := ix.cache.get(id); c != nil {
 			out[i] = cached(&c.chunk)
-		} else if e, ok := ix.cache.prints.Get(id); ok && kept != nil {
-			out[i] = kept(e)
+		} else if e, ok := ix.cache.prints.Get(id); ok {
+			if out[i], ok = kept(e); !ok {
+				miss = append(miss, i)
+			}
 		} else {
 			miss = append(miss, i)
 		}
@@ -320,8 +337,9 @@ func metas[T any](ctx context.Context, ix *Index, op string, ids, fields []strin
 	}
 	for j, i := range miss {
 		c, fp := decodeMeta(vals[j])
-		ix.cache.prints.Add(ids[i], entryOf(&c, fp))
-		out[i] = decode(&c, vals[j][len(metaFields):])
+		e := entryOf(&c, fp, false, false)
+		out[i], e.hit = decode(&c, vals[j][len(metaFields):])
+		ix.cache.prints.Add(ids[i], e)
 	}
 	return out, nil
 }
@@ -341,9 +359,11 @@ func decodeMeta(vals []any) (c corpus.Chunk, fp uint64) {
 var hitFields = append(slices.Clone(metaFields), "doc_id", "title", "updated", fieldEmpty)
 
 // HitMeta implements backend.HitSource: ChunkMeta with each chunk's
-// document, title, date and emptiness, from the cache, else (in one
-// pipeline) from nine of its fields, whose fingerprint it keeps for the
-// search's deduplication (Fingerprints). A search's results are its
+// document, title, date and emptiness, from the cache, else from what
+// the searches' replies carried (an index with the meta and hit fields,
+// Manifest.HitSortable: a search's results are its legs' hits, so none
+// is read), else (in one pipeline) from nine of its fields, whose
+// fingerprint it keeps for the search's deduplication (Fingerprints). A search's results are its
 // candidates' first k, and reading them whole was their text and
 // analyzed terms, about 1.5 KB a chunk of the 1.7 KB at 500,000 chunks:
 // retrieval now reads whole only the chunks whose text it reads. A chunk
@@ -352,9 +372,17 @@ var hitFields = append(slices.Clone(metaFields), "doc_id", "title", "updated", f
 // unknown id is an errs.NotFound error.
 func (ix *Index) HitMeta(ctx context.Context, ids []string, groups []string) ([]backend.HitMeta, error) {
 	cached := func(c *corpus.Chunk) backend.HitMeta { return hitMeta(c, groups, strings.TrimSpace(c.Text) == "") }
-	return metas(ctx, ix, "redisearch.HitMeta", ids, hitFields, cached, nil, func(c *corpus.Chunk, rest []any) backend.HitMeta {
+	kept := func(e metaEntry) (backend.HitMeta, bool) {
+		if e.hit == nil {
+			return backend.HitMeta{}, false
+		}
+		c := corpus.Chunk{Status: e.status, Authority: e.authority, ACL: e.acl, DocID: e.hit.docID, Title: e.hit.title, Updated: e.hit.updated}
+		return hitMeta(&c, groups, e.hit.empty), true
+	}
+	return metas(ctx, ix, "redisearch.HitMeta", ids, hitFields, cached, kept, func(c *corpus.Chunk, rest []any) (backend.HitMeta, *hitEntry) {
 		c.DocID, c.Title, c.Updated = str(rest[0]), str(rest[1]), str(rest[2])
-		return hitMeta(c, groups, str(rest[3]) == "1")
+		empty := str(rest[3]) == "1"
+		return hitMeta(c, groups, empty), &hitEntry{docID: c.DocID, title: c.Title, updated: c.Updated, empty: empty}
 	})
 }
 
@@ -399,12 +427,51 @@ func parseMeta(v string) (metaEntry, bool) {
 	return metaEntry{fp: fp, authority: a, status: corpus.Status(parts[2]), acl: list(parts[3], tagSeparator)}, true
 }
 
+// fieldHit is the chunk's HASH field that holds HitMeta's fields besides
+// ChunkMeta's in one value (hitValue), indexed and returned as fieldMeta
+// is, in an index whose manifest says HitSortable, so that HitMeta
+// reads nothing either. A field of its own, not more parts of meta: a
+// reader of round 41's meta takes all past its third separator for the
+// ACL, and would take a title's words for groups.
+const fieldHit = "hit"
+
+// hitValue is c's hit field: "1" when it is empty (its text is "", as
+// the empty field says) else "0", the lengths of its document id and of
+// its date, then the document id, the date and the title, which may
+// hold any character.
+func hitValue(c *corpus.Chunk) string {
+	e := "0"
+	if c.Text == "" {
+		e = "1"
+	}
+	return e + metaSep + strconv.Itoa(len(c.DocID)) + metaSep + strconv.Itoa(len(c.Updated)) + metaSep + c.DocID + c.Updated + c.Title
+}
+
+// parseHit reads a hit field; false when v is not one.
+func parseHit(v string) (*hitEntry, bool) {
+	parts := strings.SplitN(v, metaSep, 4)
+	if len(parts) != 4 || (parts[0] != "0" && parts[0] != "1") {
+		return nil, false
+	}
+	nd, err1 := strconv.Atoi(parts[1])
+	nu, err2 := strconv.Atoi(parts[2])
+	rest := parts[3]
+	if err1 != nil || err2 != nil || nd < 0 || nu < 0 || nd+nu > len(rest) {
+		return nil, false
+	}
+	return &hitEntry{empty: parts[0] == "1", docID: rest[:nd], updated: rest[nd : nd+nu], title: rest[nd+nu:]}, true
+}
+
+// replyMeta is what a search's reply carried beside a chunk's id: its
+// meta and hit fields, "" where the reply had none.
+type replyMeta struct{ meta, hit string }
+
 // keepMeta keeps the metadata a search's reply carried for its hits
-// (metas[i] is the meta field beside ids[i], "" when the reply had
-// none): ChunkMeta answers from it. Only the hits are kept, the
-// candidates the search returns, which retrieval fuses and asks
-// ChunkMeta about.
-func (ix *Index) keepMeta(hits []backend.Hit, ids, metas []string) {
+// (metas[i] is the fields beside ids[i]): ChunkMeta answers from the
+// meta field, and HitMeta when the hit field came too. Only the hits
+// are kept, the candidates the search returns, which retrieval fuses
+// and asks ChunkMeta about, and whose first k are its results.
+func (ix *Index) keepMeta(hits []backend.Hit, ids []string, metas []replyMeta) {
 	if len(metas) == 0 || len(hits) == 0 {
 		return
 	}
@@ -414,7 +481,10 @@ func (ix *Index) keepMeta(hits []backend.Hit, ids, metas []string) {
 	}
 	for i, id := range ids {
 		if i < len(metas) && want[id] {
-			if e, ok := parseMeta(metas[i]); ok {
+			if e, ok := parseMeta(metas[i].meta); ok {
+				if h, ok := parseHit(metas[i].hit); ok {
+					e.hit = h
+				}
 				ix.cache.prints.Add(id, e)
 			}
 			delete(want, id)

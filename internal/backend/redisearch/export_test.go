@@ -208,6 +208,21 @@ func SetMetaSortable(on bool) bool { return swap(&metaSortable, on) }
 // index that has it (metaReturn), and returns the previous setting.
 func SetMetaReturn(on bool) bool { return swap(&metaReturn, on) }
 
+// SetHitSortable sets whether later builds write the hit field and keep
+// it SORTABLE (Manifest.HitSortable; only with the meta field), and
+// returns the previous setting.
+func SetHitSortable(on bool) bool { return swap(&hitSortable, on) }
+
+// SetHitReturn sets whether the searches return the hit field of an
+// index that has it (hitReturn), and returns the previous setting.
+func SetHitReturn(on bool) bool { return swap(&hitReturn, on) }
+
+// KeptHit reports whether the Index keeps HitMeta's fields for id.
+func (ix *Index) KeptHit(id string) bool {
+	e, ok := ix.cache.prints.Peek(id)
+	return ok && e.hit != nil
+}
+
 // KeptMeta reports whether the Index keeps metadata for id (from a
 // search's reply, or a read), which ChunkMeta answers from.
 func (ix *Index) KeptMeta(id string) bool { return ix.cache.prints.Contains(id) }

@@ -148,13 +148,7 @@ func TestMetaReturn(t *testing.T) {
 		for _, c := range metaCases(chunks) {
 			// Fresh Indexes without a chunk cache: whatever ChunkMeta
 			// answers comes from this search's reply or from Redis.
-			open := func(name string) *redisearch.Index {
-				ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{CacheChunks: -1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return ix
-			}
+			open := func(name string) *redisearch.Index { return openUncached(t, rdb, name) }
 			var hits [3][2][]backend.Hit
 			var metas [3][]backend.ChunkMeta
 			var prints [3][]uint64
@@ -213,22 +207,42 @@ func TestMetaReturn(t *testing.T) {
 			// the caller's, from the ACL the reply carried.
 			other := open(name)
 			legs(t, other, emb, c, k)
-			for _, g := range [][]string{{"nobody"}, {"public"}} {
-				ms, err2 := other.ChunkMeta(ctx, fused, g)
-				if err2 != nil {
-					t.Fatal(err2)
-				}
-				for i, id := range fused {
-					if ms[i].Visible != byID[id].VisibleTo(g) {
-						t.Errorf("corpus %d: %s as %v: visible %v, its ACL %v", ci, id, g, ms[i].Visible, byID[id].ACL)
-					}
-				}
-			}
+			checkOthers(t, ci, fused, byID, func(g []string) ([]backend.ChunkMeta, error) { return other.ChunkMeta(ctx, fused, g) },
+				func(m backend.ChunkMeta) bool { return m.Visible })
 		}
 		if compared < 20 {
 			t.Errorf("corpus %d: only %d searches had hits to compare (the test tests little)", ci, compared)
 		}
 		t.Logf("corpus %d: %d chunks, %d searches with hits, %d hits' metadata from the replies", ci, len(chunks), compared, kept)
+	}
+}
+
+// openUncached opens index name without a chunk cache: whatever its
+// ChunkMeta and HitMeta answer comes from a search's reply or Redis.
+func openUncached(t *testing.T, rdb *redis.Client, name string) *redisearch.Index {
+	t.Helper()
+	ix, err := redisearch.Open(context.Background(), rdb, name, redisearch.Options{CacheChunks: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// checkOthers checks that other callers (nobody, public) see the fused
+// hits visible exactly per their ACLs, as metas (ChunkMeta or HitMeta,
+// on the entries a search kept) and visible say.
+func checkOthers[T any](t *testing.T, ci int, fused []string, byID map[string]*corpus.Chunk, metas func(groups []string) ([]T, error), visible func(T) bool) {
+	t.Helper()
+	for _, g := range [][]string{{"nobody"}, {"public"}} {
+		ms, err := metas(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, id := range fused {
+			if v := visible(ms[i]); v != byID[id].VisibleTo(g) {
+				t.Errorf("corpus %d: %s as %v: visible %v, its ACL %v", ci, id, g, v, byID[id].ACL)
+			}
+		}
 	}
 }
 

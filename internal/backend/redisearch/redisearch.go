@@ -134,6 +134,13 @@ type Manifest struct {
 	// before round 41, whose ChunkMeta reads each candidate's HASH, as
 	// it did: not a schema version, no reader depends on it.
 	MetaSortable bool `json:"meta_sortable,omitempty"`
+	// HitSortable: each chunk's HASH also holds the hit field (document
+	// id, date, title, emptiness in one value; chunks.go's hitValue),
+	// indexed and returned as the meta field is, so that HitMeta reads
+	// nothing either (build.go, hitSortable). False in indexes built
+	// before it (round 41's p41-hit), whose HitMeta reads each result's
+	// HASH, as it did; only read with MetaSortable.
+	HitSortable bool `json:"hit_sortable,omitempty"`
 	// VectorGroups are the ACL groups whose chunks have an HNSW graph of
 	// their own besides the whole index's (vectorGroupIndex: the i-th
 	// group's index), for a restricted caller's vector leg (build.go,
@@ -558,7 +565,8 @@ func (ix *Index) SearchText(ctx context.Context, text string, f backend.Filter, 
 	}
 	depth := candidateDepth(k)
 	// contents[i], metas[i]: ids[i]'s content and meta fields, read with it
-	var ids, contents, metas []string
+	var ids, contents []string
+	var metas []replyMeta
 	if common := ix.rare.split(qt.vdf, qt.mass, s.n); common != nil {
 		var total int64
 		rd := ix.rare.splitDepth(depth)
@@ -613,19 +621,23 @@ var readContent = true
 // candidate (candidateTerms) was hundreds of commands a question. In an
 // index with the meta field (Manifest.MetaSortable) it returns that
 // too, in metas beside ids, for ChunkMeta (keepMeta): like content it
-// comes from RediSearch's document table, not the chunk's HASH. total
+// comes from RediSearch's document table, not the chunk's HASH; and the
+// hit field too for HitMeta in an index that has it (HitSortable). total
 // is the number of chunks query matched.
 //
 // index is the FT index asked: the version's, or one of its text groups'
 // (textIndex), whose documents are the same chunks' HASHes.
-func (ix *Index) candidates(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents, metas []string, total int64, err error) {
+func (ix *Index) candidates(ctx context.Context, index, query string, depth int, withContent bool) (ids, contents []string, metas []replyMeta, total int64, err error) {
 	p := chunkPrefix(ix.vn)
 	page := depth + tieMargin
 	cut := math.Inf(-1) // the depth-th score, once read
 	withMeta := withContent && ix.m.MetaSortable && metaReturn
+	withHit := withMeta && ix.m.HitSortable && hitReturn
 	for offset := 0; ; offset += page {
 		args := []any{"FT.SEARCH", index, query, "NOCONTENT"}
-		if withMeta {
+		if withHit {
+			args = append(args[:3], "RETURN", 3, fieldContent, fieldMeta, fieldHit)
+		} else if withMeta {
 			args = append(args[:3], "RETURN", 2, fieldContent, fieldMeta)
 		} else if withContent {
 			args = append(args[:3], "RETURN", 1, fieldContent)
@@ -635,7 +647,8 @@ func (ix *Index) candidates(ctx context.Context, index, query string, depth int,
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
-		var got, texts, ms []string
+		var got, texts []string
+		var ms []replyMeta
 		var scores []float64
 		if withContent {
 			total, got, scores, texts, ms, err = parseWithScores(raw, p, true)
@@ -673,6 +686,11 @@ func (ix *Index) candidates(ctx context.Context, index, query string, depth int,
 // that compare it with ChunkMeta's HMGETs on the same index.
 var metaReturn = true
 
+// hitReturn: in an index with the hit field the searches return it
+// beside the meta field (candidates, SearchVector). A variable for the
+// tests and measurements that compare it with HitMeta's HMGETs.
+var hitReturn = true
+
 // parseScored reads an FT.SEARCH NOCONTENT WITHSCORES reply: the total
 // matches, the ids without prefix p and their scores (-Inf when
 // unreadable). go-redis misreads WITHSCORES with NOCONTENT: the reply is
@@ -693,9 +711,10 @@ func parseScoredContent(raw []any, p string) (total int64, ids []string, scores 
 
 // parseWithScores reads an FT.SEARCH WITHSCORES reply, each id followed
 // by its score and, when content, the list of its returned fields, of
-// which it reads fieldContent's and fieldMeta's values (texts and metas:
-// nil without content; "" where a chunk's list lacks the field).
-func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts, metas []string, err error) {
+// which it reads fieldContent's, fieldMeta's and fieldHit's values
+// (texts and metas: nil without content; "" where a chunk's list lacks
+// the field).
+func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts []string, metas []replyMeta, err error) {
 	stride, reply := 2, "FT.SEARCH WITHSCORES"
 	if content {
 		stride, reply = 3, "FT.SEARCH WITHSCORES RETURN"
@@ -707,7 +726,7 @@ func parseWithScores(raw []any, p string, content bool) (total int64, ids []stri
 	n := (len(raw) - 1) / stride
 	ids, scores = make([]string, n), make([]float64, n)
 	if content {
-		texts, metas = make([]string, n), make([]string, n)
+		texts, metas = make([]string, n), make([]replyMeta, n)
 	}
 	for i := range n {
 		at := 1 + stride*i
@@ -726,7 +745,9 @@ func parseWithScores(raw []any, p string, content bool) (total int64, ids []stri
 			case fieldContent:
 				texts[i], _ = fields[j+1].(string)
 			case fieldMeta:
-				metas[i], _ = fields[j+1].(string)
+				metas[i].meta, _ = fields[j+1].(string)
+			case fieldHit:
+				metas[i].hit, _ = fields[j+1].(string)
 			}
 		}
 	}
@@ -987,6 +1008,11 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 		// document table (Manifest.MetaSortable).
 		ret = append(ret, redis.FTSearchReturn{FieldName: fieldMeta})
 	}
+	withHit := withMeta && ix.m.HitSortable && hitReturn
+	if withHit {
+		// And their result fields for HitMeta (Manifest.HitSortable).
+		ret = append(ret, redis.FTSearchReturn{FieldName: fieldHit})
+	}
 	opts := &redis.FTSearchOptions{
 		Return:         ret,
 		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
@@ -1006,7 +1032,8 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	p := chunkPrefix(ix.vn)
 	hits := make([]backend.Hit, 0, len(parts)*depth)
 	seen := make(map[string]bool, len(parts)*depth)
-	var ids, metas []string // the meta field beside each hit's id, withMeta
+	var ids []string // the fields beside each hit's id, withMeta
+	var metas []replyMeta
 	for _, c := range cmds {
 		for _, d := range c.Val().Docs {
 			dist, err := strconv.ParseFloat(d.Fields[fieldDistance], 64)
@@ -1020,7 +1047,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 				seen[id] = true
 				hits = append(hits, backend.Hit{ChunkID: id, Score: 1 - dist})
 				if withMeta {
-					ids, metas = append(ids, id), append(metas, d.Fields[fieldMeta])
+					ids, metas = append(ids, id), append(metas, replyMeta{meta: d.Fields[fieldMeta], hit: d.Fields[fieldHit]})
 				}
 			}
 		}
