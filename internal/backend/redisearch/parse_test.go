@@ -16,17 +16,20 @@ func TestParseWithScores(t *testing.T) {
 	if err != nil || total != 7 || !slices.Equal(ids, []string{"a", "b"}) || scores[0] != 1.5 || !math.IsInf(scores[1], -1) {
 		t.Errorf("parseScored: %d %v %v %v", total, ids, scores, err)
 	}
-	total, ids, scores, texts, err := parseScoredContent([]any{int64(2),
-		"p:a", "2", []any{"title", "T", fieldContent, "kettle"},
-		"p:b", nil, []any{}}, "p:")
+	total, ids, scores, texts, metas, err := parseWithScores([]any{int64(2),
+		"p:a", "2", []any{"title", "T", fieldContent, "kettle", fieldMeta, "m", fieldHit, "h"},
+		"p:b", nil, []any{}}, "p:", true)
 	if err != nil || total != 2 || !slices.Equal(ids, []string{"a", "b"}) || scores[0] != 2 || !math.IsInf(scores[1], -1) || !slices.Equal(texts, []string{"kettle", ""}) {
-		t.Errorf("parseScoredContent: %d %v %v %q %v", total, ids, scores, texts, err)
+		t.Errorf("parseWithScores: %d %v %v %q %v", total, ids, scores, texts, err)
+	}
+	if !slices.Equal(metas, []replyMeta{{meta: "m", hit: "h"}, {}}) {
+		t.Errorf("parseWithScores: metas %q", metas)
 	}
 	if _, _, _, err := parseScored([]any{int64(1), "p:a"}, "p:"); err == nil || !strings.HasPrefix(err.Error(), "FT.SEARCH WITHSCORES: a reply of 2 elements") {
 		t.Errorf("parseScored of 2 elements: %v", err)
 	}
-	if _, _, _, _, err := parseScoredContent([]any{int64(1), "p:a", "1"}, "p:"); err == nil || !strings.HasPrefix(err.Error(), "FT.SEARCH WITHSCORES RETURN: a reply of 3 elements") {
-		t.Errorf("parseScoredContent of 3 elements: %v", err)
+	if _, _, _, _, _, err := parseWithScores([]any{int64(1), "p:a", "1"}, "p:", true); err == nil || !strings.HasPrefix(err.Error(), "FT.SEARCH WITHSCORES RETURN: a reply of 3 elements") {
+		t.Errorf("parseWithScores of 3 elements: %v", err)
 	}
 	if _, _, _, err := parseScored(nil, "p:"); err == nil {
 		t.Error("parseScored of no reply: no error")

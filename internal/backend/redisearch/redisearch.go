@@ -700,20 +700,12 @@ func parseScored(raw []any, p string) (total int64, ids []string, scores []float
 	return total, ids, scores, err
 }
 
-// parseScoredContent reads an FT.SEARCH WITHSCORES RETURN 1 content
-// reply: [total, id, score, [content, value], ...]; a chunk without the
-// field has an empty list, and its text is "" (candidateTerms then reads
-// it as it reads a chunk the search did not return).
-func parseScoredContent(raw []any, p string) (total int64, ids []string, scores []float64, texts []string, err error) {
-	total, ids, scores, texts, _, err = parseWithScores(raw, p, true)
-	return total, ids, scores, texts, err
-}
-
 // parseWithScores reads an FT.SEARCH WITHSCORES reply, each id followed
 // by its score and, when content, the list of its returned fields, of
 // which it reads fieldContent's, fieldMeta's and fieldHit's values
 // (texts and metas: nil without content; "" where a chunk's list lacks
-// the field).
+// the field, as when the chunk has none: candidateTerms then reads it
+// as it reads a chunk the search did not return).
 func parseWithScores(raw []any, p string, content bool) (total int64, ids []string, scores []float64, texts []string, metas []replyMeta, err error) {
 	stride, reply := 2, "FT.SEARCH WITHSCORES"
 	if content {
