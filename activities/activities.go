@@ -379,6 +379,11 @@ func applicationError(activity string, err error, final bool, spent ...wire.Spen
 		return err
 	}
 	kind := errs.KindOf(err)
+	if kind == errs.Other && errors.Is(err, context.DeadlineExceeded) {
+		// A deadline passed unclassified (a client that returns its
+		// context's error, as go-redis does when Redis stops answering).
+		kind = errs.Timeout
+	}
 	if kind == errs.Other {
 		kind = errs.Internal
 	}

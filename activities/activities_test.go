@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -126,5 +127,20 @@ func TestRoutingPolicyAsksLocalNow(t *testing.T) {
 		if err != nil || p.Local != want {
 			t.Errorf("call %d: %+v, %v; want %+v", i+1, p.Local, err, want)
 		}
+	}
+}
+
+// A context deadline that reaches an activity's error unclassified (a
+// client returning its context's error) is a retryable timeout, not an
+// internal error.
+func TestApplicationErrorDeadline(t *testing.T) {
+	err := temporalError("Search", fmt.Errorf("redis: %w", context.DeadlineExceeded))
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != errs.Timeout.TemporalType() || app.NonRetryable() {
+		t.Errorf("temporalError = %v, want a retryable %s", err, errs.Timeout.TemporalType())
+	}
+	err = temporalError("Search", errors.New("boom"))
+	if !errors.As(err, &app) || app.Type() != errs.Internal.TemporalType() {
+		t.Errorf("temporalError = %v, want %s", err, errs.Internal.TemporalType())
 	}
 }

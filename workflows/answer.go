@@ -424,6 +424,12 @@ func (r *run) failed(ctx workflow.Context, err error, reason wire.StopReason, st
 // reason. Where and how a dependency failed (endpoints, hosts, worker ids)
 // stays in the worker's log and the workflow history, for operators.
 func publicError(err error) string {
+	// sdkDeadlineType is the type the SDK gives context.DeadlineExceeded
+	// returned as is by an activity: a local activity that returns its
+	// context's error at its deadline can finish before the SDK's own
+	// check turns the attempt into a TimeoutError (TestLocalSearchRedisDown
+	// met either).
+	const sdkDeadlineType = "deadlineExceededError"
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) {
 		var timeout *temporal.TimeoutError
@@ -431,6 +437,9 @@ func publicError(err error) string {
 			return "timeout"
 		}
 		return string(errs.Internal)
+	}
+	if app.Type() == sdkDeadlineType {
+		return "timeout"
 	}
 	kind := errs.KindFromTemporalType(app.Type())
 	switch kind {
