@@ -110,18 +110,18 @@ func offSince(n int) func(b *assess.Builtin) {
 }
 
 // ablationGroups are the groups TestAblate totals: the design sets, the
-// confirm sets (fresh14 … fresh38), and the two newest development sets
-// (fresh38, fresh39: never designed on).
+// confirm sets (fresh14 … fresh39), and the two newest development sets
+// (fresh39, fresh40: never designed on).
 func ablationGroups() []struct {
 	name string
 	sets []string
 } {
 	design := designSets()
-	confirm := sets[slices.Index(sets, "fresh14") : slices.Index(sets, "fresh38")+1]
+	confirm := sets[slices.Index(sets, "fresh14") : slices.Index(sets, "fresh39")+1]
 	return []struct {
 		name string
 		sets []string
-	}{{"design", design}, {"confirm", confirm}, {"newest", []string{"fresh38", "fresh39"}}}
+	}{{"design", design}, {"confirm", confirm}, {"newest", []string{"fresh39", "fresh40"}}}
 }
 
 // TestAblate (round 40, a40-audit) replays the loop (judgeLoop; the first
