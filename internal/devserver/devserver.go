@@ -482,10 +482,19 @@ func (s *Server) waitReady(ctx context.Context) error {
 		}
 		_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
 		c.Close()
-		if err == nil {
-			return nil
+		if err != nil {
+			lastErr = err
+			continue
 		}
-		lastErr = err
+		// A server that answers may not be ours: another process can take
+		// the port between checkFree and our server's bind, and ours then
+		// exits while the stranger answers. Ready means our process holds
+		// the port.
+		if owns, known := listens(s.cmd.Process.Pid, s.opts.Port); known && !owns {
+			lastErr = fmt.Errorf("a server answers on %s but it is not process %d", s.Address(), s.cmd.Process.Pid)
+			continue
+		}
+		return nil
 	}
 }
 
