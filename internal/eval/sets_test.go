@@ -56,6 +56,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh39.jsonl", "testdata/eval/hollin-fresh39-facts.jsonl"}, // make eval-fresh39
 	{"testdata/eval/hollin-fresh40.jsonl", "testdata/eval/hollin-fresh40-facts.jsonl"}, // make eval-fresh40
 	{"testdata/eval/hollin-fresh41.jsonl", "testdata/eval/hollin-fresh41-facts.jsonl"}, // make eval-fresh41
+	{"testdata/eval/hollin-fresh42.jsonl", "testdata/eval/hollin-fresh42-facts.jsonl"}, // make eval-fresh42
 }
 
 const repoRoot = "../.."
