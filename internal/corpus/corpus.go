@@ -109,10 +109,18 @@ func CountACLParts(docs []Document) int {
 	return len(parts)
 }
 
+// aclPartsShown is how many ACL parts ACLParts names; the rest are
+// counted. A corpus with many teams has tens of thousands of parts (the
+// 500k scale corpus: over 150,000), which would make a summary line of
+// megabytes.
+const aclPartsShown = 12
+
 // ACLParts summarises how a corpus is split by access: each distinct ACL
 // with its count of documents, largest first, and how many of the public
 // ones are public only because their record has no acl field. For the
 // build summary: "[public] 30 (2 by default), [staff] 2, [finance staff] 1".
+// Past aclPartsShown parts the rest are counted: "..., and 40 more parts
+// (95 documents)".
 func ACLParts(docs []Document) string {
 	type part struct {
 		acl           string
@@ -141,12 +149,25 @@ func ACLParts(docs []Document) string {
 		}
 		return parts[i].acl < parts[j].acl
 	})
-	out := make([]string, len(parts))
-	for i, p := range parts {
-		out[i] = fmt.Sprintf("%s %d", p.acl, p.docs)
+	out := make([]string, 0, min(len(parts), aclPartsShown+1))
+	for _, p := range parts[:min(len(parts), aclPartsShown)] {
+		s := fmt.Sprintf("%s %d", p.acl, p.docs)
 		if p.implied > 0 {
-			out[i] += fmt.Sprintf(" (%d by default)", p.implied)
+			s += fmt.Sprintf(" (%d by default)", p.implied)
 		}
+		out = append(out, s)
+	}
+	if rest := parts[min(len(parts), aclPartsShown):]; len(rest) > 0 {
+		n, implied := 0, 0
+		for _, p := range rest {
+			n += p.docs
+			implied += p.implied
+		}
+		s := fmt.Sprintf("and %d more parts (%d documents", len(rest), n)
+		if implied > 0 {
+			s += fmt.Sprintf(", %d public by default", implied)
+		}
+		out = append(out, s+")")
 	}
 	return strings.Join(out, ", ")
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -394,5 +395,24 @@ func TestACLParts(t *testing.T) {
 	want := "[finance staff] 2, [public] 2 (1 by default), [staff] 2"
 	if got := ACLParts(docs); got != want {
 		t.Errorf("ACLParts = %q, want %q", got, want)
+	}
+
+	// Many parts: the largest are named, the rest counted.
+	docs = nil
+	for i := range aclPartsShown + 30 {
+		docs = append(docs, Document{ACL: []string{fmt.Sprintf("team-%02d", i)}})
+		if i == 0 {
+			docs = append(docs, docs[0])
+		}
+	}
+	for i := range docs {
+		docs[i].Normalize()
+	}
+	got := ACLParts(docs)
+	if !strings.HasPrefix(got, "[team-00] 2, [team-01] 1, ") || !strings.HasSuffix(got, ", [team-11] 1, and 30 more parts (30 documents)") {
+		t.Errorf("ACLParts of %d parts = %q, want the first %d named and 30 counted", aclPartsShown+30, got, aclPartsShown)
+	}
+	if n := strings.Count(got, "[team-"); n != aclPartsShown {
+		t.Errorf("ACLParts named %d parts, want %d", n, aclPartsShown)
 	}
 }
