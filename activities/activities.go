@@ -196,7 +196,7 @@ func (a *Activities) Assess(ctx context.Context, in wire.AssessInput) (wire.Asse
 	if err != nil {
 		return wire.AssessOutput{}, temporalError("Assess", err)
 	}
-	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, PreviousK: in.PreviousK, Groups: in.Groups, Filters: in.Filters, K: in.K, Tried: in.Strategies}
+	req := assess.Request{Question: in.Question, Query: in.Query, Previous: in.Previous, PreviousK: in.PreviousK, PreviousChunks: in.PreviousChunks, Groups: in.Groups, Filters: in.Filters, K: in.K, Tried: in.Strategies}
 	var flags []wire.InjectionFlag
 	for i, c := range chunks {
 		ev := assess.Evidence{ChunkID: c.ID, Title: c.Title, Text: c.Text}

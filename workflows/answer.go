@@ -257,7 +257,7 @@ func (r *run) attempt(ctx workflow.Context, n int, p wire.Proposal) (wire.Attemp
 	t0 = workflow.Now(ctx)
 	prev, prevK := r.previous()
 	aout, err := r.assess(ctx, n, wire.AssessInput{
-		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, K: k, Strategies: r.strategies(p.Strategy),
+		Question: r.in.Question, Query: p.Query, Previous: prev, PreviousK: prevK, PreviousChunks: r.previousChunks(), K: k, Strategies: r.strategies(p.Strategy),
 		ChunkIDs: chunkIDs(sout.Hits), Scores: scores(sout.Hits), Groups: r.in.Principal.Groups, Filters: r.in.Filters,
 		Release: r.in.Release,
 	})
@@ -309,6 +309,16 @@ func (r *run) previous() ([]string, []int) {
 		ks = nil
 	}
 	return qs, ks
+}
+
+// previousChunks lists, for each attempt so far, the chunk ids its search
+// returned (nil before the second attempt).
+func (r *run) previousChunks() [][]string {
+	var out [][]string
+	for _, at := range r.trace.Attempts {
+		out = append(out, chunkIDs(at.Hits))
+	}
+	return out
 }
 
 // strategies lists the rewrite strategies the run has used, in order,

@@ -44,6 +44,9 @@ type Request struct {
 	// PreviousK is, for each of Previous, the k it asked for when not the
 	// run's default (0); missing entries are 0.
 	PreviousK []int
+	// PreviousChunks are, for each of Previous, the chunk ids its search
+	// returned (the asker's own hits; Builtin.Agree reads them).
+	PreviousChunks [][]string
 	// Tried are the rewrite strategies the run used so far, oldest first;
 	// a rewriter tries fresh ones first.
 	Tried []string
@@ -73,6 +76,9 @@ type Result struct {
 	// first is what the builtin assessor's reading of all the evidence
 	// hands Builtin.Alone (alone.go); never serialised.
 	first aloneFirst
+	// lone is what the builtin assessor's judgement read of the first
+	// chunk, for Builtin.Agree (agree.go); never serialised.
+	lone lone
 }
 
 // ProposalList returns res's proposals, or its assessment's rewrite as the

@@ -519,6 +519,17 @@ type Builtin struct {
 	// ("blender") whether or not it holds every other known word of the
 	// question. Off: builtin:coverage-v43.
 	ClassFree bool
+	// Agree (builtin:coverage-v46, see agree.go): from the loop's second
+	// attempt, a chunk every earlier attempt retrieved too, refused alone
+	// only for its coverage or its most specific word, accepted when it
+	// holds this share of the question's known weight (the hundreds, in
+	// percent) and this share of its whole weight (the units, in percent).
+	Agree int
+	// Second (builtin:coverage-v46, see second.go): the search Agree's
+	// first attempt asks for is the question's entities with the known
+	// words its first chunk lacks; 2 measures it with Agree's acceptance
+	// off.
+	Second int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -539,7 +550,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV46, Second: 1}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -689,7 +700,8 @@ var namedModels = []struct {
 	{V41Model, []modelSwitch{flag("gate", func(b *Builtin) bool { return b.Gate })}},
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
-	{BuiltinModel, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
+	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
+	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV46}, {name: "second", value: func(b *Builtin) int { return b.Second }, on: 1}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1177,12 +1189,17 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 		}
 		return res, nil
 	}
-	if b.Alone == 0 {
-		return res, nil
+	if b.Alone > 0 {
+		if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
+			k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
+			return k, err
+		}
 	}
-	if k, ok, err := b.alone(ctx, req, vocab, question, res.first); err != nil || ok { // alone.go
-		k.cands = res.cands // Candidates: every retrieved chunk's features, as the judgement of all the evidence read them
-		return k, err
+	if b.Agree > 0 && len(req.PreviousChunks) > 0 && b.Second != 2 && b.Second != 4 {
+		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
+			k.cands = res.cands
+			return k, err
+		}
 	}
 	return res, nil
 }
@@ -1337,6 +1354,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
 		a.Sufficient = a.Sufficient && absent == ""
+	}
+	if b.Agree > 0 && len(all) > 0 && absent == "" {
+		res.lone = *r.loneOf(all[0], covers) // agree.go
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
@@ -1500,7 +1520,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		best != nil && best.entities == len(ents) && best.allKnown && len(translatable) == 0
 	// Without a rewriter nothing would be proposed anyway: the check is
 	// skipped (on RediSearch it costs a search per term).
-	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly {
+	// Agree (agree.go): a first chunk short only of coverage asks for
+	// another search rather than the visible-chunk check's verdict, so
+	// that the next attempt can show whether it is found again.
+	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
@@ -1536,7 +1560,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			s.Coverage, s.Best = best.coverage, best.ev
 			s.Missing = lacking(qterms, ents, best.terms())
 		}
-		if ps := b.Rewriter.Propose(ctx, s); len(ps) > 0 {
+		ps := b.Rewriter.Propose(ctx, s)
+		if confirm && len(all) > 0 {
+			ps = b.second(s, all[0], qterms, ents, asked.Frame, ps) // second.go
+		}
+		if len(ps) > 0 {
 			res.Proposals = ps
 			a.Rewrite = ps[0].Query
 			a.Reason += "; next: " + ps[0].Strategy

@@ -480,6 +480,20 @@ func (missingTerms) Propose(ctx context.Context, r *Rewriter, s *Situation) (Pro
 	if s.Best == nil || len(s.Missing) == 0 || r.Targeted && !r.unjudged(ctx, s) {
 		return Proposal{}, false
 	}
+	return r.lackedQuery(s)
+}
+
+// StrategySecond (builtin:coverage-v46's Second, see second.go) searches
+// the question's entities with the known words the first attempt's first
+// chunk lacks: a search that shares no content word with the first but
+// the entities.
+const StrategySecond = "second"
+
+// lackedQuery is the question's entities followed by its words whose
+// terms are s.Missing, written as the question spells them (plainWord
+// with Plain); none when no word is missing or only one word would be
+// searched.
+func (r *Rewriter) lackedQuery(s *Situation) (Proposal, bool) {
 	var words []string
 	for _, e := range s.Entities {
 		words = append(words, e.Text)

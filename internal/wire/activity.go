@@ -101,6 +101,10 @@ type AssessInput struct {
 	// PreviousK is, for each of Previous, the k it asked for when not the
 	// run's default (0), so repeat checks can tell a wider-k attempt apart.
 	PreviousK []int `json:"previous_k,omitempty"`
+	// PreviousChunks are, for each of Previous, the chunk ids its search
+	// returned in rank order (the builtin assessor's Agree reads them;
+	// empty in runs recorded before the field existed).
+	PreviousChunks [][]string `json:"previous_chunks,omitempty"`
 	// K is how many hits the attempt asked for.
 	K int `json:"k,omitempty"`
 	// Strategies are the rewrite strategies the run used so far.

@@ -776,6 +776,7 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 	var seenQ, seenSets []string
 	var pending []assess.Proposal
 	var prev []string
+	var prevChunks [][]string // each earlier attempt's hits (Builtin.Agree)
 	next := assess.Proposal{Query: a.q.Question}
 	for n := 1; n <= maxAttempts; n++ {
 		seenQ = append(seenQ, assess.QueryKey(next.Query, next.K))
@@ -788,7 +789,7 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 				k = next.K
 			}
 			found := search(t, retrieval.Request{Query: next.Query, Groups: a.req.Groups, Filters: a.req.Filters, K: k})
-			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), Groups: a.req.Groups, K: k, Evidence: found.Evidence}
+			req = assess.Request{Question: a.q.Question, Query: next.Query, Previous: slices.Clone(prev), PreviousChunks: slices.Clone(prevChunks), Groups: a.req.Groups, K: k, Evidence: found.Evidence}
 			docs, chunkDoc = nil, map[string]string{}
 			for _, c := range found.Chunks {
 				docs = append(docs, c.DocID)
@@ -801,6 +802,7 @@ func loop(t *testing.T, b *assess.Builtin, a asked) looped {
 		for _, e := range req.Evidence {
 			ids = append(ids, e.ChunkID)
 		}
+		prevChunks = append(prevChunks, ids)
 		set := strings.Join(ids, " ")
 		repeated := len(ids) > 0 && slices.Contains(seenSets, set) && !next.Rejudge
 		var props []assess.Proposal

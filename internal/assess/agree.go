@@ -1,0 +1,128 @@
+package assess
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// V44Model names the builtin assessor without Builtin.Agree:
+// builtin:coverage-v44, kept selectable.
+const V44Model = "builtin:coverage-v44"
+
+// agreed (Builtin.Agree; builtin:coverage-v46, round 40) reads, when the
+// judgement of all the evidence (and Alone's) refuses an attempt after the
+// first, the chunks every earlier attempt of the run retrieved too, in the
+// assessor's order. Each is judged alone, as Alone judges a chunk; a chunk
+// that judgement refuses only for how much of the question it covers (the
+// coverage rules' MinCoverage, or the most specific known word it lacks)
+// — it mentions every entity of the question, holds an answer of the type
+// asked for, and the question asks after nothing no visible document
+// names — is accepted when it holds at least Agree's hundreds (in
+// percent) of the weight of the question's words the asker's documents
+// use and at least its units (in percent) of the question's whole weight.
+//
+// Each rewrite of the loop searches other words for the same question
+// (a relative put in, a word left out, the clause that asks alone); a
+// chunk that every one of them retrieves is what the question's words,
+// however put, lead to, and the rewrites' agreement is evidence the
+// coverage of one wording cannot give. So the mechanism asks for less
+// coverage of a chunk the more the run's searches agree on it: nothing
+// from one search (the first attempt, the one-pass baseline), the lower
+// threshold from every attempt's. A chunk the judgement alone accepts, or
+// refuses for an entity it does not mention, for holding no answer of the
+// asked type or for another check, is left as it is.
+func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+	c := *b // the readings a chunk is judged alone by, as Alone's
+	c.lacks, c.recording = nil, false
+	for _, e := range req.Evidence {
+		if !inEvery(e.ChunkID, req.PreviousChunks) {
+			continue
+		}
+		one := req
+		one.Evidence = []Evidence{e}
+		one.PreviousChunks = nil
+		res, err := c.assess(ctx, one, vocab, question, true)
+		if err != nil {
+			return Result{}, false, err
+		}
+		l := &res.lone
+		if res.Assessment.Sufficient || !b.agreeable(l) {
+			continue
+		}
+		out := Result{Usage: res.Usage, Accepted: []string{e.ChunkID}}
+		out.Usage.Model = b.Model()
+		out.Assessment = Assessment{Sufficient: true, Score: math.Round(max(l.coverage, b.MinCoverage)*1000) / 1000,
+			Reason: fmt.Sprintf("retrieved by every one of the run's %d searches, %q covers %.0f%% of the weight of the question's words your documents use (%.0f%% of its whole weight) with every name it gives and %s",
+				len(req.PreviousChunks)+1, e.Title, math.Round(100*l.known), math.Round(100*l.coverage), l.found)}
+		return out, true, nil
+	}
+	return Result{}, false, nil
+}
+
+// agreeV46 is builtin:coverage-v46's Agree: 60% of the known weight and
+// 35% of the whole (the coverage rules ask 55% and the most specific
+// known word).
+const agreeV46 = 6035
+
+// agreeable reports whether l (a chunk's judgement alone) is one Agree
+// accepts once every attempt of the run retrieved it: refused only for
+// its coverage, and holding Agree's shares of the question's weight.
+func (b *Builtin) agreeable(l *lone) bool {
+	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
+	return b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min
+}
+
+// inEvery reports whether id is among each of lists.
+func inEvery(id string, lists [][]string) bool {
+	for _, l := range lists {
+		if !slices.Contains(l, id) {
+			return false
+		}
+	}
+	return len(lists) > 0
+}
+
+// lone is what a judgement read of its first chunk (Builtin.Agree).
+type lone struct {
+	judged                  bool // false: no chunk was read, or absent
+	entities, typed, hasKey bool
+	coverage, known         float64
+	min                     float64
+	found                   string // what the chunk holds of the asked type
+}
+
+// refusedForCoverage reports whether the coverage rules refused the chunk
+// for its coverage or its most specific word alone: it mentions every
+// entity and holds an answer of the asked type.
+func (l *lone) refusedForCoverage() bool {
+	return l.entities && l.typed && (!l.hasKey || l.coverage < l.min)
+}
+
+// loneOf reads j (the first chunk) for Builtin.Agree: its checks, its
+// coverage, and the share of the weight of the question's known terms
+// (those the asker's visible documents use, verbs left out of j's
+// judgement aside) it holds.
+func (r *reading) loneOf(j *judged, covers func(map[string]bool, string) bool) *lone {
+	l := &lone{judged: true, entities: j.entities == len(r.ents), typed: j.typed, hasKey: j.hasKey(r, covers), coverage: j.coverage, min: r.min}
+	var total, got float64
+	for _, q := range r.qterms {
+		if j.dropped[q.term] || !q.known {
+			continue
+		}
+		total += q.weight
+		if covers(j.have, q.term) {
+			got += q.weight
+		}
+	}
+	if total > 0 {
+		l.known = got / total
+	}
+	if j.expr != "" {
+		l.found = fmt.Sprintf("holds %q", j.expr)
+	} else {
+		l.found = "the question asks for no particular type of answer"
+	}
+	return l
+}
