@@ -70,9 +70,25 @@ const agreeV46 = 6035
 // accepts once every attempt of the run retrieved it: refused only for
 // its coverage, and holding Agree's shares of the question's weight.
 func (b *Builtin) agreeable(l *lone) bool {
-	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
-	return b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min
+	known, min := float64(b.Agree/100%100)/100, float64(b.Agree%100)/100
+	if b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min {
+		switch b.agreeGuard() {
+		case 2, 3: // refused for its coverage only: it holds the most specific word
+			return l.hasKey
+		case 4, 5: // refused for its most specific word only
+			return l.coverage >= l.min
+		}
+		return true
+	}
+	return false
 }
+
+// agreeGuard is Agree's ten-thousands digit (round 41, a41-agree2): 0
+// none; odd: the first attempt's confirm keeps the visible-chunk check
+// (reach), so a question whose asked words no visible document holds
+// with the rest is refused at once; 2, 3: the chunk must hold the most
+// specific known word; 4, 5: it must meet the coverage rules' share.
+func (b *Builtin) agreeGuard() int { return b.Agree / 10000 % 10 }
 
 // inEvery reports whether id is among each of lists.
 func inEvery(id string, lists [][]string) bool {

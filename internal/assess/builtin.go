@@ -1524,7 +1524,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// another search rather than the visible-chunk check's verdict, so
 	// that the next attempt can show whether it is found again.
 	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
-	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && (!confirm || b.agreeGuard()%2 == 1) {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"
