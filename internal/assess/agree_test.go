@@ -60,6 +60,17 @@ func TestAgree(t *testing.T) {
 	if r := judge(6050, [][]string{first}); r.Assessment.Sufficient {
 		t.Errorf("Agree 6050: %+v, want refused (the page covers 45%% of the question's weight)", r.Assessment)
 	}
+	// Agree's ten-thousands digit 2 (round 41, a41-agree2): the agreed
+	// chunk must hold the most specific known word ("jug"), which the
+	// cost prices page lacks; the jar recall notice, every search
+	// retrieving it too, holds it and is accepted in its place.
+	if r := judge(26035, [][]string{first}); r.Assessment.Sufficient {
+		t.Errorf("Agree 26035: %+v %v, want refused (the page lacks the most specific word)", r.Assessment, r.Accepted)
+	}
+	both := append([]string{"ntc-x200-recall#0"}, first...)
+	if r := judge(26035, [][]string{both}); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Errorf("Agree 26035, the notice retrieved by both: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
 }
 
 // TestAgreeModel: builtin:coverage-v46 is v44 with Agree 6035 and Second 1; 0 is v44
