@@ -1357,6 +1357,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if b.Agree > 0 && len(all) > 0 && absent == "" {
 		res.lone = *r.loneOf(all[0], covers) // agree.go
+		if b.agreeAsked() != 0 {
+			b.askedOf(&res.lone, r, all[0], question, asked, ents, vocab, related, covers)
+		}
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
