@@ -126,3 +126,41 @@ func TestSecond(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreeAsked: Agree's hundred-thousands digit 6 (round 42,
+// a42-agree3). "What currency does a replacement X200 jug actually cost
+// us in?" asks for a kind of thing ("currency", the phrase its "what"
+// asks for) no document the asker can see uses; the jar recall notice,
+// retrieved by both searches, holds every name and 60% of the known
+// words' weight (TestAgree's question with the asked kind added), and
+// Agree 26035 accepts it. With the digit 6 it is refused; the same
+// question without the unknown asked kind is still accepted on it.
+func TestAgreeAsked(t *testing.T) {
+	b, docs := hollinDocs(t)
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	judge := func(agree int, q string) Result {
+		t.Helper()
+		b.Agree = agree
+		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	unknown := "what currency does a replacement X200 jug actually cost us in?"
+	if r := judge(26035, unknown); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree 26035: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(626035, unknown); r.Assessment.Sufficient {
+		t.Errorf("Agree 626035: %+v %v, want refused (no visible document uses \"currency\", the kind of thing asked for)", r.Assessment, r.Accepted)
+	}
+	known := "what does a replacement X200 jug actually cost us?"
+	if r := judge(626035, known); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Errorf("Agree 626035, no what-phrase: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
+}
