@@ -63,10 +63,16 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 	return Result{}, false, nil
 }
 
-// agreeV46 is builtin:coverage-v46's Agree: 60% of the known weight and
-// 35% of the whole (the coverage rules ask 55% and the most specific
-// known word).
+// agreeV46 is round 41's a41-second Agree (its builtin:coverage-v46,
+// never main's): 60% of the known weight and 35% of the whole (the
+// coverage rules ask 55% and the most specific known word).
 const agreeV46 = 6035
+
+// agreeV45 is builtin:coverage-v45's Agree (round 42, a42-agree3):
+// agreeV46's shares, the chunk holding the most specific known word
+// (agreeGuard 2) and the question's what/which phrase holding no word
+// the caller's visible documents do not know (agreeAsked 6).
+const agreeV45 = 626035
 
 // agreeable reports whether l (a chunk's judgement alone) is one Agree
 // accepts once every attempt of the run retrieved it: refused only for

@@ -73,18 +73,18 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// TestAgreeModel: builtin:coverage-v46 is v44 with Agree 6035 and Second 1; 0 is v44
-// (kept selectable); another value names itself.
+// TestAgreeModel: builtin:coverage-v45 is v44 with Agree 626035 and
+// Second off; 0 is v44 (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV46 || agreeV46 != 6035 || b.Second != 1 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v46" {
-		t.Errorf("default Agree %d Second %d, model %q, want 6035, 1 and builtin:coverage-v46", b.Agree, b.Second, b.Model())
+	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
+		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v45", b.Agree, b.Second, b.Model())
 	}
 	if b.Agree, b.Second = 0, 0; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
-	if b.Agree, b.Second = 5035, 1; b.Model() != BuiltinModel+"-agree5035" {
-		t.Errorf("model %q with Agree 5035, want %s-agree5035", b.Model(), BuiltinModel)
+	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second" {
+		t.Errorf("model %q with Agree 6035 and Second 1, want %s-agree6035+second", b.Model(), BuiltinModel)
 	}
 }
 
