@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/assay-rag/assay/internal/answertype"
 )
 
 // V44Model names the builtin assessor without Builtin.Agree:
@@ -61,17 +63,86 @@ func (b *Builtin) agreed(ctx context.Context, req Request, vocab Vocabulary, que
 	return Result{}, false, nil
 }
 
-// agreeV46 is builtin:coverage-v46's Agree: 60% of the known weight and
-// 35% of the whole (the coverage rules ask 55% and the most specific
-// known word).
+// agreeV46 is round 41's a41-second Agree (its builtin:coverage-v46,
+// never main's): 60% of the known weight and 35% of the whole (the
+// coverage rules ask 55% and the most specific known word).
 const agreeV46 = 6035
+
+// agreeV45 is builtin:coverage-v45's Agree (round 42, a42-agree3):
+// agreeV46's shares, the chunk holding the most specific known word
+// (agreeGuard 2) and the question's what/which phrase holding no word
+// the caller's visible documents do not know (agreeAsked 6).
+const agreeV45 = 626035
 
 // agreeable reports whether l (a chunk's judgement alone) is one Agree
 // accepts once every attempt of the run retrieved it: refused only for
 // its coverage, and holding Agree's shares of the question's weight.
 func (b *Builtin) agreeable(l *lone) bool {
-	known, min := float64(b.Agree/100)/100, float64(b.Agree%100)/100
-	return b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min
+	known, min := float64(b.Agree/100%100)/100, float64(b.Agree%100)/100
+	if b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min {
+		if l.unasked || l.translated {
+			return false
+		}
+		switch b.agreeGuard() {
+		case 2, 3: // refused for its coverage only: it holds the most specific word
+			return l.hasKey
+		case 4, 5: // refused for its most specific word only
+			return l.coverage >= l.min
+		}
+		return true
+	}
+	return false
+}
+
+// agreeGuard is Agree's ten-thousands digit (round 41, a41-agree2): 0
+// none; odd: the first attempt's confirm keeps the visible-chunk check
+// (reach), so a question whose asked words no visible document holds
+// with the rest is refused at once; 2, 3: the chunk must hold the most
+// specific known word; 4, 5: it must meet the coverage rules' share.
+func (b *Builtin) agreeGuard() int { return b.Agree / 10000 % 10 }
+
+// agreeAsked is Agree's hundred-thousands digit (round 42, a42-agree3):
+// what its acceptance asks of the question's words beyond the chunk's
+// share of them. 1, 3, 4, 6: the clause that asks holds no word the
+// caller's visible documents do not know (unknownAsked: any content word
+// 1 and 3, a noun 4, a word of its what/which phrase 6), unless the chunk
+// holds the known word the loop's search put in its place; 5, 7, 8: as 4,
+// 6 and 1 with any relative the thesaurus gives the word that the chunk
+// holds for it. A question asking after a thing no document names is not
+// answered by a page that holds every other word of it. 2 and 3: the
+// chunk holds each known word of the question it is credited with
+// itself, not only a word a search put in its place (a translation of a
+// word the documents use says something else than they do).
+func (b *Builtin) agreeAsked() int { return b.Agree / 100000 % 10 }
+
+// askedOf reads, for Agree's hundred-thousands digit (agreeAsked), what
+// l's chunk j holds of the question's asked words: whether an asked word
+// no visible document knows is neither in it nor replaced by a word it
+// holds (unasked), and whether it holds a known word of the question only
+// through a substitute (translated).
+func (b *Builtin) askedOf(l *lone, r *reading, j *judged, question string, asked answertype.Question, ents []Entity, vocab Vocabulary, related map[string][]synonym, covers func(map[string]bool, string) bool) {
+	a := b.agreeAsked()
+	of, relatives := -1, false
+	switch a {
+	case 1, 3, 8:
+		of, relatives = askedWords, a == 8
+	case 4, 5:
+		of, relatives = askedNouns, a == 5
+	case 6, 7:
+		of, relatives = askedPhrase, a == 7
+	}
+	if of >= 0 {
+		l.unasked = slices.ContainsFunc(b.unknownAsked(question, asked, ents, vocab, of), func(t string) bool {
+			return !covers(j.have, t) && !(relatives && slices.ContainsFunc(related[t], func(s synonym) bool { return j.have[s.Term] }))
+		})
+	}
+	if a == 2 || a == 3 {
+		for _, q := range r.qterms {
+			if q.known && !j.dropped[q.term] && !j.have[q.term] && covers(j.have, q.term) {
+				l.translated = true
+			}
+		}
+	}
 }
 
 // inEvery reports whether id is among each of lists.
@@ -91,6 +162,9 @@ type lone struct {
 	coverage, known         float64
 	min                     float64
 	found                   string // what the chunk holds of the asked type
+	// unasked and translated are what askedOf read (Agree's
+	// hundred-thousands digit).
+	unasked, translated bool
 }
 
 // refusedForCoverage reports whether the coverage rules refused the chunk

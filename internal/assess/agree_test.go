@@ -60,20 +60,31 @@ func TestAgree(t *testing.T) {
 	if r := judge(6050, [][]string{first}); r.Assessment.Sufficient {
 		t.Errorf("Agree 6050: %+v, want refused (the page covers 45%% of the question's weight)", r.Assessment)
 	}
+	// Agree's ten-thousands digit 2 (round 41, a41-agree2): the agreed
+	// chunk must hold the most specific known word ("jug"), which the
+	// cost prices page lacks; the jar recall notice, every search
+	// retrieving it too, holds it and is accepted in its place.
+	if r := judge(26035, [][]string{first}); r.Assessment.Sufficient {
+		t.Errorf("Agree 26035: %+v %v, want refused (the page lacks the most specific word)", r.Assessment, r.Accepted)
+	}
+	both := append([]string{"ntc-x200-recall#0"}, first...)
+	if r := judge(26035, [][]string{both}); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Errorf("Agree 26035, the notice retrieved by both: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
 }
 
-// TestAgreeModel: builtin:coverage-v46 is v44 with Agree 6035 and Second 1; 0 is v44
-// (kept selectable); another value names itself.
+// TestAgreeModel: builtin:coverage-v45 is v44 with Agree 626035 and
+// Second off; 0 is v44 (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV46 || agreeV46 != 6035 || b.Second != 1 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v46" {
-		t.Errorf("default Agree %d Second %d, model %q, want 6035, 1 and builtin:coverage-v46", b.Agree, b.Second, b.Model())
+	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
+		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v45", b.Agree, b.Second, b.Model())
 	}
 	if b.Agree, b.Second = 0, 0; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
-	if b.Agree, b.Second = 5035, 1; b.Model() != BuiltinModel+"-agree5035" {
-		t.Errorf("model %q with Agree 5035, want %s-agree5035", b.Model(), BuiltinModel)
+	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second" {
+		t.Errorf("model %q with Agree 6035 and Second 1, want %s-agree6035+second", b.Model(), BuiltinModel)
 	}
 }
 
@@ -113,5 +124,43 @@ func TestSecond(t *testing.T) {
 		if p.Strategy == StrategySecond {
 			t.Errorf("Second 1, second attempt: %+v, want no %q proposal", p, StrategySecond)
 		}
+	}
+}
+
+// TestAgreeAsked: Agree's hundred-thousands digit 6 (round 42,
+// a42-agree3). "What currency does a replacement X200 jug actually cost
+// us in?" asks for a kind of thing ("currency", the phrase its "what"
+// asks for) no document the asker can see uses; the jar recall notice,
+// retrieved by both searches, holds every name and 60% of the known
+// words' weight (TestAgree's question with the asked kind added), and
+// Agree 26035 accepts it. With the digit 6 it is refused; the same
+// question without the unknown asked kind is still accepted on it.
+func TestAgreeAsked(t *testing.T) {
+	b, docs := hollinDocs(t)
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	judge := func(agree int, q string) Result {
+		t.Helper()
+		b.Agree = agree
+		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	unknown := "what currency does a replacement X200 jug actually cost us in?"
+	if r := judge(26035, unknown); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree 26035: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
+	if r := judge(626035, unknown); r.Assessment.Sufficient {
+		t.Errorf("Agree 626035: %+v %v, want refused (no visible document uses \"currency\", the kind of thing asked for)", r.Assessment, r.Accepted)
+	}
+	known := "what does a replacement X200 jug actually cost us?"
+	if r := judge(626035, known); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Errorf("Agree 626035, no what-phrase: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
 	}
 }

@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -134,16 +135,42 @@ func (b *Builtin) holdsKey(first aloneFirst) func(e Evidence) bool {
 // documents say otherwise ("do we get paid").
 func (b *Builtin) asksUnknown(question string, vocab Vocabulary) bool {
 	asked, _, ents := b.readQuestion(question, vocab)
+	return len(b.unknownAsked(question, asked, ents, vocab, askedNouns)) > 0
+}
+
+// What unknownAsked reads of the clause that asks.
+const (
+	askedWords  = iota // its content words
+	askedNouns         // its nouns
+	askedPhrase        // the words of its what/which phrases (AskedPhrases)
+)
+
+// unknownAsked lists the content terms of the clause that asks of
+// question (its frame and question words aside) that no visible chunk
+// holds in any form the analyzer reads as the same term (readFocus's
+// unknown); of, askedNouns: only those of a word the part-of-speech
+// tagger reads as a noun there; askedPhrase: only those of the phrase a
+// "what" or "which" asks for ("what colour").
+func (b *Builtin) unknownAsked(question string, asked answertype.Question, ents []Entity, vocab Vocabulary, of int) []string {
 	unknown := b.readFocus(question, asked, ents, vocab).unknown
-	if len(unknown) == 0 {
-		return false
+	if len(unknown) == 0 || of == askedWords {
+		return unknown
 	}
-	for _, w := range postag.Tag(answertype.Asking(question)) {
-		if strings.HasPrefix(w.Tag, "NN") && slices.ContainsFunc(b.an.Terms(w.Text), func(t string) bool { return slices.Contains(unknown, t) }) {
-			return true
+	in := map[string]bool{}
+	switch of {
+	case askedNouns:
+		for _, w := range postag.Tag(answertype.Asking(question)) {
+			if strings.HasPrefix(w.Tag, "NN") {
+				maps.Copy(in, b.an.Set(w.Text))
+			}
+		}
+	case askedPhrase:
+		nps, _ := answertype.AskedPhrases(question)
+		for _, np := range nps {
+			maps.Copy(in, b.an.Set(strings.Join(np, " ")))
 		}
 	}
-	return false
+	return slices.DeleteFunc(unknown, func(t string) bool { return !in[t] })
 }
 
 // namesOnly reports whether j (the first chunk, as the judgement of all the

@@ -519,13 +519,18 @@ type Builtin struct {
 	// ("blender") whether or not it holds every other known word of the
 	// question. Off: builtin:coverage-v43.
 	ClassFree bool
-	// Agree (builtin:coverage-v46, see agree.go): from the loop's second
+	// Agree (builtin:coverage-v45, see agree.go): from the loop's second
 	// attempt, a chunk every earlier attempt retrieved too, refused alone
 	// only for its coverage or its most specific word, accepted when it
 	// holds this share of the question's known weight (the hundreds, in
-	// percent) and this share of its whole weight (the units, in percent).
+	// percent) and this share of its whole weight (the units, in percent);
+	// its ten-thousands digit guards the acceptance (agreeGuard: 2, the
+	// chunk holds the most specific known word), its hundred-thousands
+	// what the question asks (agreeAsked: 6, no word of the what/which
+	// phrase the visible documents do not know). v45: 626035.
 	Agree int
-	// Second (builtin:coverage-v46, see second.go): the search Agree's
+	// Second (round 41's a41-second, off in every named model, see
+	// second.go): the search Agree's
 	// first attempt asks for is the question's entities with the known
 	// words its first chunk lacks; 2 measures it with Agree's acceptance
 	// off.
@@ -550,7 +555,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV46, Second: 1}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -701,7 +706,7 @@ var namedModels = []struct {
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV46}, {name: "second", value: func(b *Builtin) int { return b.Second }, on: 1}}},
+	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1357,6 +1362,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	if b.Agree > 0 && len(all) > 0 && absent == "" {
 		res.lone = *r.loneOf(all[0], covers) // agree.go
+		if b.agreeAsked() != 0 {
+			b.askedOf(&res.lone, r, all[0], question, asked, ents, vocab, related, covers)
+		}
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {
@@ -1524,7 +1532,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// another search rather than the visible-chunk check's verdict, so
 	// that the next attempt can show whether it is found again.
 	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
-	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && !confirm {
+	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && (!confirm || b.agreeGuard()%2 == 1) {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
 			nothing += " within this run's filters"

@@ -483,7 +483,7 @@ func (missingTerms) Propose(ctx context.Context, r *Rewriter, s *Situation) (Pro
 	return r.lackedQuery(s)
 }
 
-// StrategySecond (builtin:coverage-v46's Second, see second.go) searches
+// StrategySecond (round 41 a41-second's Second, see second.go) searches
 // the question's entities with the known words the first attempt's first
 // chunk lacks: a search that shares no content word with the first but
 // the entities.

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Second (builtin:coverage-v46, round 41) is the second search Agree
+// Second (round 41, a41-second; off in builtin:coverage-v45) is the second search Agree
 // (agree.go) asks for when the first attempt's first chunk is refused only
 // for its coverage or its most specific word (Agree's confirm): instead of
 // leaving the next query to the rewriter's strategies (mostly the question
