@@ -208,10 +208,6 @@ func SetMetaSortable(on bool) bool { return swap(&metaSortable, on) }
 // index that has it (metaReturn), and returns the previous setting.
 func SetMetaReturn(on bool) bool { return swap(&metaReturn, on) }
 
-// SetKNNSortBy sets whether the KNN reads ask Redis to sort by distance
-// (knnSortBy), and returns the previous setting.
-func SetKNNSortBy(on bool) bool { return swap(&knnSortBy, on) }
-
 // SetHitSortable sets whether later builds write the hit field and keep
 // it SORTABLE (Manifest.HitSortable; only with the meta field), and
 // returns the previous setting.

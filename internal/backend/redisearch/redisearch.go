@@ -1007,13 +1007,11 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	}
 	opts := &redis.FTSearchOptions{
 		Return:         ret,
+		SortBy:         []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}},
 		Limit:          depth,
 		Params:         map[string]any{"B": vectorBytes(vec, ix.m.vectorType())},
 		DialectVersion: 2,
 		Timeout:        noTimeout,
-	}
-	if knnSortBy {
-		opts.SortBy = []redis.FTSearchSortBy{{FieldName: fieldDistance, Asc: true}}
 	}
 	pipe := ix.rdb.Pipeline()
 	cmds := make([]*redis.FTSearchCmd, len(parts))
@@ -1050,16 +1048,6 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	ix.keepMeta(hits, ids, metas)
 	return hits, backend.VectorStats{Allowed: len(hits), Took: time.Since(start), Method: "RediSearch " + ix.m.Vector + " KNN"}, nil
 }
-
-// knnSortBy: the KNN reads ask Redis to sort their hits by distance
-// (SORTBY dist ASC). Off: each read asks for depth nearest (KNN depth)
-// and reads them all (LIMIT depth), so the order Redis sends them in
-// changes nothing — SearchVector merges the parts and sorts the hits
-// itself (SortHits: score, then id) — while the sort cost the full
-// caller's read ≈ 0.5 of ≈ 2.7 ms of Redis at 500,000 chunks
-// (docs/log/round-42-p42-sit.md). A variable for the test that compares
-// the two (TestKNNUnsorted).
-var knnSortBy = false
 
 // vectorBytes is vec in the VECTOR field's format: little-endian FLOAT32,
 // or BFLOAT16 (a float32's top 16 bits, rounded to nearest even).
