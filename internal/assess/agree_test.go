@@ -164,3 +164,45 @@ func TestAgreeAsked(t *testing.T) {
 		t.Errorf("Agree 626035, no what-phrase: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
 	}
 }
+
+// TestAgreeAskedVisible: Agree's hundred-thousands digit reads the words
+// the asker's own documents know (corpus.Visible of the request's
+// groups), never the whole corpus's. A staff-only page that says
+// "currency" (the asker, public and finance, cannot see it) leaves the
+// word unknown to the asker: TestAgreeAsked's refusal holds, and neither
+// its reason nor its proposals name the hidden page's own words.
+func TestAgreeAskedVisible(t *testing.T) {
+	b, docs := hollinDocs(t)
+	b.corpus.(*lexicon).add(b.an, []string{"staff"}, "Supplier settlement note\nSupplier invoices for the X200 jar are settled in the supplier's currency through the zorbixa ledger.")
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	q := "what currency does a replacement X200 jug actually cost us in?"
+	judge := func(agree int, groups []string) Result {
+		t.Helper()
+		b.Agree = agree
+		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: groups, Previous: []string{q}, PreviousChunks: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	asker := []string{"public", "finance"}
+	if r := judge(26035, asker); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree 26035: %+v %v, want accepted on ntc-x200-recall#0 (the hidden page changes nothing the asker sees)", r.Assessment, r.Accepted)
+	}
+	r := judge(agreeV45, asker)
+	if r.Assessment.Sufficient {
+		t.Errorf("Agree %d: %+v %v, want refused: \"currency\" is only on a page the asker cannot see", agreeV45, r.Assessment, r.Accepted)
+	}
+	seen := r.Assessment.Reason + " " + r.Assessment.Rewrite
+	for _, p := range r.ProposalList() {
+		seen += " " + p.Query + " " + p.Why
+	}
+	if strings.Contains(strings.ToLower(seen), "zorbixa") || strings.Contains(strings.ToLower(seen), "settle") {
+		t.Errorf("Agree %d: the refusal names the hidden page's words: %s", agreeV45, seen)
+	}
+}
