@@ -1,7 +1,9 @@
 package devserver
 
 import (
+	"net"
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -28,5 +30,34 @@ func TestStatGroup(t *testing.T) {
 	}
 	if g, ok := statGroup(string(b)); !ok || g <= 0 {
 		t.Errorf("statGroup(/proc/self/stat) = %d, %v; want this process's group", g, ok)
+	}
+}
+
+// listens finds this process's listening sockets on IPv4 and IPv6 (the
+// tcp6 table), and not a process that holds none (a child sleeping).
+func TestListens(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:0", "[::1]:0"} {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Logf("%s: %v (skipped)", addr, err)
+			continue
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		if owns, known := listens(os.Getpid(), port); !owns || !known {
+			t.Errorf("%s: listens(self, %d) = %v, %v; want true, true", addr, port, owns, known)
+		}
+		sleep := exec.Command("sleep", "10")
+		if err := sleep.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if owns, known := listens(sleep.Process.Pid, port); owns || !known {
+			t.Errorf("%s: listens(a sleeping child, %d) = %v, %v; want false, true", addr, port, owns, known)
+		}
+		sleep.Process.Kill()
+		sleep.Wait()
+		ln.Close()
+		if owns, _ := listens(os.Getpid(), port); owns {
+			t.Errorf("%s: listens(self, %d) after close = true", addr, port)
+		}
 	}
 }
