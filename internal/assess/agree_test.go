@@ -206,3 +206,33 @@ func TestAgreeAskedVisible(t *testing.T) {
 		t.Errorf("Agree %d: the refusal names the hidden page's words: %s", agreeV45, seen)
 	}
 }
+
+// TestAgreeNamesEveryEntity: Agree accepts only a chunk refused for its
+// coverage alone, one that names every entity of the question.
+// TestAgreeAsked's question with a place no visible document names ("in
+// Peru") is refused, though the recall notice, retrieved by both
+// searches, holds the same shares of the question's weight as without it.
+func TestAgreeNamesEveryEntity(t *testing.T) {
+	b, docs := hollinDocs(t)
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	judge := func(q string) Result {
+		t.Helper()
+		b.Agree = agreeV45
+		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if r := judge("what does a replacement X200 jug actually cost us?"); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree %d: %+v %v, want accepted on ntc-x200-recall#0", agreeV45, r.Assessment, r.Accepted)
+	}
+	if r := judge("what does a replacement X200 jug actually cost us in Peru?"); r.Assessment.Sufficient {
+		t.Errorf("Agree %d, \"in Peru\": %+v %v, want refused (no visible document names Peru)", agreeV45, r.Assessment, r.Accepted)
+	}
+}
