@@ -13,7 +13,8 @@ import (
 // builtin:coverage-v44, kept selectable.
 const V44Model = "builtin:coverage-v44"
 
-// agreed (Builtin.Agree; builtin:coverage-v46, round 40) reads, when the
+// agreed (Builtin.Agree; round 40's a40-acc, builtin:coverage-v45 in round
+// 42) reads, when the
 // judgement of all the evidence (and Alone's) refuses an attempt after the
 // first, the chunks every earlier attempt of the run retrieved too, in the
 // assessor's order. Each is judged alone, as Alone judges a chunk; a chunk
