@@ -236,3 +236,32 @@ func TestAgreeNamesEveryEntity(t *testing.T) {
 		t.Errorf("Agree %d, \"in Peru\": %+v %v, want refused (no visible document names Peru)", agreeV45, r.Assessment, r.Accepted)
 	}
 }
+
+// TestAgreeWithoutPreviousChunks: a later attempt whose request carries
+// the earlier queries but not their chunks (an AssessInput from workflow
+// code older than the field, or a caller that does not set it) is judged
+// as v44 judges it: Agree cannot tell what every search retrieved, so it
+// neither accepts nor treats the attempt as the first (whose agreeable
+// first chunk skips the visible-chunk check to ask for another search).
+// On the first attempt the skip stays.
+func TestAgreeWithoutPreviousChunks(t *testing.T) {
+	b, docs := hollinDocs(t)
+	q := "what does a replacement X200 jug actually cost us?"
+	judge := func(agree int, previous []string) Result {
+		t.Helper()
+		b.Agree = agree
+		req := Request{Question: q, Query: q, K: 5, Evidence: []Evidence{docs["ntc-x200-recall"]}, Groups: []string{"public", "finance"}, Previous: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	v44, v45 := judge(0, []string{q}), judge(agreeV45, []string{q})
+	if v45.Assessment != v44.Assessment || len(v45.ProposalList()) != len(v44.ProposalList()) {
+		t.Errorf("a later attempt without PreviousChunks: v45 %+v %d proposals, v44 %+v %d proposals; want v44's", v45.Assessment, len(v45.ProposalList()), v44.Assessment, len(v44.ProposalList()))
+	}
+	if first := judge(agreeV45, nil); first.Assessment.Sufficient || len(first.ProposalList()) == 0 {
+		t.Errorf("the first attempt: %+v %d proposals, want refused with a proposal (the agreeable chunk asks for another search)", first.Assessment, len(first.ProposalList()))
+	}
+}
