@@ -137,20 +137,9 @@ func TestSecond(t *testing.T) {
 // question without the unknown asked kind is still accepted on it.
 func TestAgreeAsked(t *testing.T) {
 	b, docs := hollinDocs(t)
-	var ev []Evidence
-	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
-		ev = append(ev, docs[id])
-	}
-	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
 	judge := func(agree int, q string) Result {
 		t.Helper()
-		b.Agree = agree
-		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return agreedRecall(t, b, docs, agree, q, []string{"public", "finance"})
 	}
 	unknown := "what currency does a replacement X200 jug actually cost us in?"
 	if r := judge(26035, unknown); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
@@ -174,21 +163,10 @@ func TestAgreeAsked(t *testing.T) {
 func TestAgreeAskedVisible(t *testing.T) {
 	b, docs := hollinDocs(t)
 	b.corpus.(*lexicon).add(b.an, []string{"staff"}, "Supplier settlement note\nSupplier invoices for the X200 jar are settled in the supplier's currency through the zorbixa ledger.")
-	var ev []Evidence
-	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
-		ev = append(ev, docs[id])
-	}
-	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
 	q := "what currency does a replacement X200 jug actually cost us in?"
 	judge := func(agree int, groups []string) Result {
 		t.Helper()
-		b.Agree = agree
-		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: groups, Previous: []string{q}, PreviousChunks: previous}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return agreedRecall(t, b, docs, agree, q, groups)
 	}
 	asker := []string{"public", "finance"}
 	if r := judge(26035, asker); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
@@ -214,20 +192,9 @@ func TestAgreeAskedVisible(t *testing.T) {
 // searches, holds the same shares of the question's weight as without it.
 func TestAgreeNamesEveryEntity(t *testing.T) {
 	b, docs := hollinDocs(t)
-	var ev []Evidence
-	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
-		ev = append(ev, docs[id])
-	}
-	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
 	judge := func(q string) Result {
 		t.Helper()
-		b.Agree = agreeV45
-		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return agreedRecall(t, b, docs, agreeV45, q, []string{"public", "finance"})
 	}
 	if r := judge("what does a replacement X200 jug actually cost us?"); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
 		t.Fatalf("Agree %d: %+v %v, want accepted on ntc-x200-recall#0", agreeV45, r.Assessment, r.Accepted)
@@ -264,4 +231,24 @@ func TestAgreeWithoutPreviousChunks(t *testing.T) {
 	if first := judge(agreeV45, nil); first.Assessment.Sufficient || len(first.ProposalList()) == 0 {
 		t.Errorf("the first attempt: %+v %d proposals, want refused with a proposal (the agreeable chunk asks for another search)", first.Assessment, len(first.ProposalList()))
 	}
+}
+
+// agreedRecall judges q on a second attempt with TestAgree's evidence
+// (the cost prices page first) whose earlier search retrieved the jar
+// recall notice and every other chunk too, with Agree agree, for a caller
+// of groups.
+func agreedRecall(t *testing.T, b *Builtin, docs map[string]Evidence, agree int, q string, groups []string) Result {
+	t.Helper()
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	b.Agree = agree
+	req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: groups, Previous: []string{q}, PreviousChunks: previous}
+	res, err := b.Assess(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
