@@ -233,6 +233,19 @@ func TestAgreeWithoutPreviousChunks(t *testing.T) {
 	}
 }
 
+// TestAgreeAbsentThing: a question asking whether there is a thing no
+// visible document names ("a quibblex voucher") is refused whatever the
+// searches agree on: Agree reads no chunk of a judgement absentThing
+// refused (the blade page, retrieved by both searches, holds 74% of the
+// known words' weight and would be accepted).
+func TestAgreeAbsentThing(t *testing.T) {
+	b, docs := hollinDocs(t)
+	r := agreedRecall(t, b, docs, agreeV45, "is there a quibblex voucher for a replacement X200 jar?", []string{"public", "finance"})
+	if r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, "quibblex voucher") {
+		t.Errorf("Agree %d: %+v %v, want refused for the absent thing", agreeV45, r.Assessment, r.Accepted)
+	}
+}
+
 // agreedRecall judges q on a second attempt with TestAgree's evidence
 // (the cost prices page first) whose earlier search retrieved the jar
 // recall notice and every other chunk too, with Agree agree, for a caller
