@@ -654,7 +654,9 @@ func TestRepeatedQueryOnlyWhenAllSpent(t *testing.T) {
 
 // TestAssessorSeesPreviousQueries: the assessor gets the earlier queries
 // as searched, with the k of a wider-k attempt beside its query, not the
-// loop's repeat keys ("... [k=10]").
+// loop's repeat keys ("... [k=10]"), and each earlier search's chunk ids
+// in the same order (PreviousChunks, which the builtin assessor's Agree
+// reads).
 func TestAssessorSeesPreviousQueries(t *testing.T) {
 	e := newLoopEnv(t, router.DefaultPolicy("", ""))
 	in := testInput()
@@ -665,12 +667,14 @@ func TestAssessorSeesPreviousQueries(t *testing.T) {
 	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("a"), nil).Once()
 	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("b"), nil).Once()
 	e.OnActivity(e.acts.Search, mock.Anything, mock.Anything).Return(hits("pol-warranty-2026"), nil).Once()
-	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool { return len(a.Previous) == 0 })).Return(first, nil).Once()
+	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool { return len(a.Previous) == 0 && len(a.PreviousChunks) == 0 })).Return(first, nil).Once()
 	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool {
-		return slices.Equal(a.Previous, []string{in.Question}) && a.PreviousK == nil
+		return slices.Equal(a.Previous, []string{in.Question}) && a.PreviousK == nil &&
+			slices.EqualFunc(a.PreviousChunks, [][]string{{"a#0"}}, slices.Equal[[]string])
 	})).Return(second, nil).Once()
 	e.OnActivity(e.acts.Assess, mock.Anything, mock.MatchedBy(func(a wire.AssessInput) bool {
-		return slices.Equal(a.Previous, []string{in.Question, in.Question}) && slices.Equal(a.PreviousK, []int{0, 10})
+		return slices.Equal(a.Previous, []string{in.Question, in.Question}) && slices.Equal(a.PreviousK, []int{0, 10}) &&
+			slices.EqualFunc(a.PreviousChunks, [][]string{{"a#0"}, {"b#0"}}, slices.Equal[[]string])
 	})).Return(verdict(0.9, true, ""), nil).Once()
 	e.OnActivity(e.acts.Generate, mock.Anything, mock.Anything).Return(answer(), nil).Once()
 	res := e.run(t, in)

@@ -13,10 +13,12 @@ import (
 // builtin:coverage-v44, kept selectable.
 const V44Model = "builtin:coverage-v44"
 
-// agreed (Builtin.Agree; builtin:coverage-v46, round 40) reads, when the
-// judgement of all the evidence (and Alone's) refuses an attempt after the
-// first, the chunks every earlier attempt of the run retrieved too, in the
-// assessor's order. Each is judged alone, as Alone judges a chunk; a chunk
+// agreed (Builtin.Agree; round 40's a40-acc, builtin:coverage-v45 in
+// round 42) reads, when the judgement of all the evidence (and Alone's)
+// refuses an attempt after the first, the chunks every earlier attempt of
+// the run retrieved too, in the assessor's order. Each is judged alone by
+// every reading (unlike Alone, whose aloneWhole and aloneOwn bits turn the
+// focus, sentence and states readings and Kin and Hyp off); a chunk
 // that judgement refuses only for how much of the question it covers (the
 // coverage rules' MinCoverage, or the most specific known word it lacks)
 // — it mentions every entity of the question, holds an answer of the type

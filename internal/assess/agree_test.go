@@ -137,20 +137,9 @@ func TestSecond(t *testing.T) {
 // question without the unknown asked kind is still accepted on it.
 func TestAgreeAsked(t *testing.T) {
 	b, docs := hollinDocs(t)
-	var ev []Evidence
-	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
-		ev = append(ev, docs[id])
-	}
-	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
 	judge := func(agree int, q string) Result {
 		t.Helper()
-		b.Agree = agree
-		req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public", "finance"}, Previous: []string{q}, PreviousChunks: previous}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return agreedRecall(t, b, docs, agree, q, []string{"public", "finance"})
 	}
 	unknown := "what currency does a replacement X200 jug actually cost us in?"
 	if r := judge(26035, unknown); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
@@ -163,4 +152,116 @@ func TestAgreeAsked(t *testing.T) {
 	if r := judge(626035, known); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
 		t.Errorf("Agree 626035, no what-phrase: %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
 	}
+}
+
+// TestAgreeAskedVisible: Agree's hundred-thousands digit reads the words
+// the asker's own documents know (corpus.Visible of the request's
+// groups), never the whole corpus's. A staff-only page that says
+// "currency" (the asker, public and finance, cannot see it) leaves the
+// word unknown to the asker: TestAgreeAsked's refusal holds, and neither
+// its reason nor its proposals name the hidden page's own words.
+func TestAgreeAskedVisible(t *testing.T) {
+	b, docs := hollinDocs(t)
+	b.corpus.(*lexicon).add(b.an, []string{"staff"}, "Supplier settlement note\nSupplier invoices for the X200 jar are settled in the supplier's currency through the zorbixa ledger.")
+	q := "what currency does a replacement X200 jug actually cost us in?"
+	judge := func(agree int, groups []string) Result {
+		t.Helper()
+		return agreedRecall(t, b, docs, agree, q, groups)
+	}
+	asker := []string{"public", "finance"}
+	if r := judge(26035, asker); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree 26035: %+v %v, want accepted on ntc-x200-recall#0 (the hidden page changes nothing the asker sees)", r.Assessment, r.Accepted)
+	}
+	r := judge(agreeV45, asker)
+	if r.Assessment.Sufficient {
+		t.Errorf("Agree %d: %+v %v, want refused: \"currency\" is only on a page the asker cannot see", agreeV45, r.Assessment, r.Accepted)
+	}
+	seen := r.Assessment.Reason + " " + r.Assessment.Rewrite
+	for _, p := range r.ProposalList() {
+		seen += " " + p.Query + " " + p.Why
+	}
+	if strings.Contains(strings.ToLower(seen), "zorbixa") || strings.Contains(strings.ToLower(seen), "settle") {
+		t.Errorf("Agree %d: the refusal names the hidden page's words: %s", agreeV45, seen)
+	}
+}
+
+// TestAgreeNamesEveryEntity: Agree accepts only a chunk refused for its
+// coverage alone, one that names every entity of the question.
+// TestAgreeAsked's question with a place no visible document names ("in
+// Peru") is refused, though the recall notice, retrieved by both
+// searches, holds the same shares of the question's weight as without it.
+func TestAgreeNamesEveryEntity(t *testing.T) {
+	b, docs := hollinDocs(t)
+	judge := func(q string) Result {
+		t.Helper()
+		return agreedRecall(t, b, docs, agreeV45, q, []string{"public", "finance"})
+	}
+	if r := judge("what does a replacement X200 jug actually cost us?"); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+		t.Fatalf("Agree %d: %+v %v, want accepted on ntc-x200-recall#0", agreeV45, r.Assessment, r.Accepted)
+	}
+	if r := judge("what does a replacement X200 jug actually cost us in Peru?"); r.Assessment.Sufficient {
+		t.Errorf("Agree %d, \"in Peru\": %+v %v, want refused (no visible document names Peru)", agreeV45, r.Assessment, r.Accepted)
+	}
+}
+
+// TestAgreeWithoutPreviousChunks: a later attempt whose request carries
+// the earlier queries but not their chunks (an AssessInput from workflow
+// code older than the field, or a caller that does not set it) is judged
+// as v44 judges it: Agree cannot tell what every search retrieved, so it
+// neither accepts nor treats the attempt as the first (whose agreeable
+// first chunk skips the visible-chunk check to ask for another search).
+// On the first attempt the skip stays.
+func TestAgreeWithoutPreviousChunks(t *testing.T) {
+	b, docs := hollinDocs(t)
+	q := "what does a replacement X200 jug actually cost us?"
+	judge := func(agree int, previous []string) Result {
+		t.Helper()
+		b.Agree = agree
+		req := Request{Question: q, Query: q, K: 5, Evidence: []Evidence{docs["ntc-x200-recall"]}, Groups: []string{"public", "finance"}, Previous: previous}
+		res, err := b.Assess(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	v44, v45 := judge(0, []string{q}), judge(agreeV45, []string{q})
+	if v45.Assessment != v44.Assessment || len(v45.ProposalList()) != len(v44.ProposalList()) {
+		t.Errorf("a later attempt without PreviousChunks: v45 %+v %d proposals, v44 %+v %d proposals; want v44's", v45.Assessment, len(v45.ProposalList()), v44.Assessment, len(v44.ProposalList()))
+	}
+	if first := judge(agreeV45, nil); first.Assessment.Sufficient || len(first.ProposalList()) == 0 {
+		t.Errorf("the first attempt: %+v %d proposals, want refused with a proposal (the agreeable chunk asks for another search)", first.Assessment, len(first.ProposalList()))
+	}
+}
+
+// TestAgreeAbsentThing: a question asking whether there is a thing no
+// visible document names ("a quibblex voucher") is refused whatever the
+// searches agree on: Agree reads no chunk of a judgement absentThing
+// refused (the blade page, retrieved by both searches, holds 74% of the
+// known words' weight and would be accepted).
+func TestAgreeAbsentThing(t *testing.T) {
+	b, docs := hollinDocs(t)
+	r := agreedRecall(t, b, docs, agreeV45, "is there a quibblex voucher for a replacement X200 jar?", []string{"public", "finance"})
+	if r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, "quibblex voucher") {
+		t.Errorf("Agree %d: %+v %v, want refused for the absent thing", agreeV45, r.Assessment, r.Accepted)
+	}
+}
+
+// agreedRecall judges q on a second attempt with TestAgree's evidence
+// (the cost prices page first) whose earlier search retrieved the jar
+// recall notice and every other chunk too, with Agree agree, for a caller
+// of groups.
+func agreedRecall(t *testing.T, b *Builtin, docs map[string]Evidence, agree int, q string, groups []string) Result {
+	t.Helper()
+	var ev []Evidence
+	for _, id := range []string{"int-parts-cost", "ntc-x200-recall", "man-x200-blades", "faq-abroad", "pol-spare-parts"} {
+		ev = append(ev, docs[id])
+	}
+	previous := [][]string{{"ntc-x200-recall#0", "man-x200-blades#0", "int-parts-cost#0", "faq-abroad#0", "pol-spare-parts#0", "pol-warranty-2026#0"}}
+	b.Agree = agree
+	req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: groups, Previous: []string{q}, PreviousChunks: previous}
+	res, err := b.Assess(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -1530,8 +1530,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// skipped (on RediSearch it costs a search per term).
 	// Agree (agree.go): a first chunk short only of coverage asks for
 	// another search rather than the visible-chunk check's verdict, so
-	// that the next attempt can show whether it is found again.
-	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.PreviousChunks) == 0
+	// that the next attempt can show whether it is found again. Only on
+	// the first attempt (no earlier query): a later one without
+	// PreviousChunks (an input from workflow code older than the field)
+	// is judged as v44 judges it, not as a first.
+	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.Previous) == 0
 	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && (!confirm || b.agreeGuard()%2 == 1) {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {

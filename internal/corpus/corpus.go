@@ -163,13 +163,21 @@ func ACLParts(docs []Document) string {
 			n += p.docs
 			implied += p.implied
 		}
-		s := fmt.Sprintf("and %d more parts (%d documents", len(rest), n)
+		s := fmt.Sprintf("and %d more %s (%d %s", len(rest), plural(len(rest), "part"), n, plural(n, "document"))
 		if implied > 0 {
 			s += fmt.Sprintf(", %d public by default", implied)
 		}
 		out = append(out, s+")")
 	}
 	return strings.Join(out, ", ")
+}
+
+// plural is word with an "s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // Validate checks one document. The error names the field.

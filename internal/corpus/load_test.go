@@ -415,4 +415,8 @@ func TestACLParts(t *testing.T) {
 	if n := strings.Count(got, "[team-"); n != aclPartsShown {
 		t.Errorf("ACLParts named %d parts, want %d", n, aclPartsShown)
 	}
+	// One part past the cap is counted in the singular.
+	if got := ACLParts(docs[:aclPartsShown+2]); !strings.HasSuffix(got, ", [team-11] 1, and 1 more part (1 document)") {
+		t.Errorf("ACLParts of %d parts = %q, want the last counted as \"and 1 more part (1 document)\"", aclPartsShown+1, got)
+	}
 }

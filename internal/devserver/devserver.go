@@ -488,10 +488,10 @@ func (s *Server) waitReady(ctx context.Context) error {
 		}
 		// A server that answers may not be ours: another process can take
 		// the port between checkFree and our server's bind, and ours then
-		// exits while the stranger answers. Ready means our process holds
-		// the port.
+		// exits while the stranger answers. Ready means our process (or
+		// one in the process group it leads) holds the port.
 		if owns, known := listens(s.cmd.Process.Pid, s.opts.Port); known && !owns {
-			lastErr = fmt.Errorf("a server answers on %s but it is not process %d", s.Address(), s.cmd.Process.Pid)
+			lastErr = fmt.Errorf("a server answers on %s but neither process %d nor a process it started holds the port", s.Address(), s.cmd.Process.Pid)
 			continue
 		}
 		return nil

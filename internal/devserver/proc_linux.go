@@ -15,10 +15,13 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// listens reports whether process pid holds a listening TCP socket on
-// port, from /proc: the listening sockets' inodes in /proc/net/tcp and
-// tcp6, matched against the process's descriptors. known is false when
-// /proc cannot tell (unreadable), and then the caller does not judge.
+// listens reports whether process pid, or a process of the process group
+// it leads (sysProcAttr's Setpgid: what it started, such as the Temporal
+// CLI behind a wrapper script that does not exec it), holds a listening
+// TCP socket on port, from /proc: the listening sockets' inodes in
+// /proc/net/tcp and tcp6, matched against those processes' descriptors.
+// known is false when /proc cannot tell (unreadable), and then the caller
+// does not judge.
 func listens(pid, port int) (owns, known bool) {
 	inodes := map[string]bool{}
 	read := false
@@ -46,15 +49,54 @@ func listens(pid, port int) (owns, known bool) {
 	if !read {
 		return false, false
 	}
-	fdDir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
-	fds, err := os.ReadDir(fdDir)
-	if err != nil {
+	if _, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd")); err != nil {
 		return false, false
 	}
-	for _, fd := range fds {
-		if link, err := os.Readlink(filepath.Join(fdDir, fd.Name())); err == nil && inodes[link] {
-			return true, true
+	for _, p := range group(pid) {
+		fdDir := filepath.Join("/proc", strconv.Itoa(p), "fd")
+		fds, _ := os.ReadDir(fdDir) // a member that exited or hides its descriptors holds nothing we can see
+		for _, fd := range fds {
+			if link, err := os.Readlink(filepath.Join(fdDir, fd.Name())); err == nil && inodes[link] {
+				return true, true
+			}
 		}
 	}
 	return false, true
+}
+
+// group lists pid and the processes whose process group is pid, from
+// /proc/*/stat (the group is the fifth field: after the command, in
+// parentheses that may hold spaces and parentheses themselves, come the
+// state, the parent and the group).
+func group(pid int) []int {
+	out := []int{pid}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil || p == pid {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		if g, ok := statGroup(string(b)); ok && g == pid {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// statGroup reads the process group from a /proc/PID/stat line.
+func statGroup(stat string) (int, bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	fs := strings.Fields(stat[i+1:])
+	if len(fs) < 3 {
+		return 0, false
+	}
+	g, err := strconv.Atoi(fs[2])
+	return g, err == nil
 }

@@ -101,3 +101,26 @@ func TestReadyNeedsOwnServer(t *testing.T) {
 	s.Kill()
 	<-s.Done()
 }
+
+// A Temporal CLI started through a wrapper that does not exec it (a shell
+// script that runs it as a child) holds the frontend port in a child of
+// our process, in the process group launch gave it: that server is ours
+// and ready. (Only checking the wrapper's own descriptors waited out the
+// ready timeout.)
+func TestReadyThroughWrapper(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "temporal")
+	script := "#!/bin/sh\n\"" + os.Args[0] + "\" \"$@\"\nexit $?\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DEVSERVER_FAKE_FRONTEND", "1")
+	opts, args, f, logPath := launchOpts(t, bin, freePort(t))
+	opts.ReadyTimeout = 8 * time.Second
+	s, err := launch(context.Background(), opts, args, f, logPath)
+	if err != nil {
+		t.Fatalf("launch of our own frontend behind a wrapper: %v", err)
+	}
+	if err := s.Stop(5 * time.Second); err != nil {
+		t.Logf("stop: %v", err)
+	}
+}
