@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 
 // serveHealth answers the health check the SDK's CheckHealth sends, as a
 // Temporal frontend does, and GetSystemInfo, which the SDK's dial sends,
-// as "not implemented" (an older server's answer, which the SDK accepts).
+// with codes.Unimplemented (an older server's answer, which the SDK accepts).
 func serveHealth(ln net.Listener) int {
 	srv := grpc.NewServer()
 	workflowservice.RegisterWorkflowServiceServer(srv, workflowservice.UnimplementedWorkflowServiceServer{})
