@@ -49,16 +49,27 @@ func listens(pid, port int) (owns, known bool) {
 	if !read {
 		return false, false
 	}
+	// holds: whether process p has one of the sockets open; a process
+	// that exited or hides its descriptors holds nothing we can see.
+	holds := func(p int) bool {
+		fdDir := filepath.Join("/proc", strconv.Itoa(p), "fd")
+		fds, _ := os.ReadDir(fdDir)
+		for _, fd := range fds {
+			if link, err := os.Readlink(filepath.Join(fdDir, fd.Name())); err == nil && inodes[link] {
+				return true
+			}
+		}
+		return false
+	}
 	if _, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "fd")); err != nil {
 		return false, false
 	}
+	if holds(pid) {
+		return true, true // the common case: no scan of the group
+	}
 	for _, p := range group(pid) {
-		fdDir := filepath.Join("/proc", strconv.Itoa(p), "fd")
-		fds, _ := os.ReadDir(fdDir) // a member that exited or hides its descriptors holds nothing we can see
-		for _, fd := range fds {
-			if link, err := os.Readlink(filepath.Join(fdDir, fd.Name())); err == nil && inodes[link] {
-				return true, true
-			}
+		if p != pid && holds(p) {
+			return true, true
 		}
 	}
 	return false, true
