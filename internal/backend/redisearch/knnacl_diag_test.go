@@ -26,6 +26,7 @@ import (
 //
 //	batches-B[-efE]  HYBRID_POLICY BATCHES BATCH_SIZE B (EF_RUNTIME E, default 800)
 //	default[-efE]    the ACL clause inside the KNN, the engine's choice of policy
+//	adhoc            the ACL clause inside the KNN, HYBRID_POLICY ADHOC_BF named
 //	shipped[-efE]    what SearchVector sends (vectorParts)
 //	group[-efE]      one KNN per group with an index ASSAY_KNNACL_GROUPINDEX+group
 //	                 (group-ef0: no EF_RUNTIME, for a FLAT index), the rest
@@ -168,6 +169,8 @@ func TestKNNRestrictedForms(t *testing.T) {
 				q = vectorQuery(filter, depth, max(ef, depth), 0)
 			case "batches":
 				q = vectorQuery(filter, depth, max(ef, depth), n)
+			case "adhoc":
+				q = "(" + filter + ")=>[KNN " + strconv.Itoa(depth) + " @" + fieldVector + " $B HYBRID_POLICY ADHOC_BF AS " + fieldDistance + "]"
 			case "over":
 				q = vectorQuery("", n, max(ef, n), 0)
 				limit, acl = n, true
