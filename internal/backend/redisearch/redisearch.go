@@ -926,28 +926,8 @@ func vectorForm(s *visibleStats, indexChunks int, f backend.Filter, depth, ef in
 	if aclOnly && !s.all && ef > 0 && s.n*batchesShare >= indexChunks {
 		return vectorQuery(filter, depth, ef, batchFactor*depth)
 	}
-	if aclOnly && !s.all && ef > 0 && s.n > 0 {
-		switch smallKNN {
-		case "batches":
-			// Batches sized so that one batch is expected to hold
-			// batchFactor × depth of the caller's chunks.
-			return vectorQuery(filter, depth, ef, batchFactor*depth*indexChunks/s.n+1)
-		case "adhoc":
-			q := vectorQuery(filter, depth, 0, 0)
-			return strings.Replace(q, " AS "+fieldDistance+"]", " HYBRID_POLICY ADHOC_BF AS "+fieldDistance+"]", 1)
-		}
-	}
 	return vectorQuery(filter, depth, ef, 0)
 }
-
-// smallKNN (a measurement switch, set at link time with -X; round 42,
-// docs/log/round-42-p42-knn.md) is the form of the vector leg for a
-// caller who sees less than 1/batchesShare of the chunks and has no
-// other condition: "" the engine's choice (for a share this small, every
-// visible chunk's distance, HYBRID_ADHOC_BF), "batches" the graph walked
-// in batches sized from the caller's share, "adhoc" HYBRID_POLICY
-// ADHOC_BF named.
-var smallKNN = ""
 
 // knnPart is one KNN query of the vector leg and the FT index it asks.
 type knnPart struct{ index, query string }
