@@ -3,12 +3,9 @@ package assessdev
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/eval/devsets"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
@@ -53,34 +50,14 @@ func TestA40Dump(t *testing.T) {
 					}
 					group = "A"
 				}
-				req := a.req
-				req.Evidence = []assess.Evidence{e}
-				req.Previous = nil
-				res, ls, err := b.Lacks(ctx, req)
-				if err != nil {
-					t.Fatal(err)
-				}
+				res, lack := aloneLack(ctx, t, b, a, e)
 				acc := res.Assessment.Sufficient && res.Assessment.Score >= threshold
 				line := fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%s\t%v\t%.2f", group, a.set, a.id, i+1, rank+1, e.Score, top, doc, acc, res.Assessment.Score)
-				if len(ls) > 0 {
-					l := ls[len(ls)-1]
-					var ts []string
-					for _, x := range l.Terms {
-						ts = append(ts, fmt.Sprintf("%s%s:%.1f", termMarks(x), x.Word, x.Weight))
-					}
-					line += fmt.Sprintf("\t%.2f\t%v\t%v\t%d/%d\t%v\t%s", l.Coverage, l.Typed, l.HasKey, l.Entities, l.Ents, l.Fit, strings.Join(ts, " "))
-				} else {
-					line += "\t\t\t\t\t\t"
-				}
-				out = append(out, line)
+				out = append(out, line+lack)
 			}
 		}
 	}
-	if p := os.Getenv("ASSESSDEV_OUT"); p != "" {
-		if err := os.WriteFile(p, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeOut(t, out)
 	t.Logf("%d chunks judged alone", len(out))
 }
 

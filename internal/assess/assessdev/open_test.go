@@ -33,26 +33,10 @@ func TestA35Classify(t *testing.T) {
 	ctx := context.Background()
 	var out []string
 	judgeAlone := func(group string, a asked, e assess.Evidence, doc string) {
-		req := a.req
-		req.Evidence = []assess.Evidence{e}
-		req.Previous = nil
-		res, ls, err := b.Lacks(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, lack := aloneLack(ctx, t, b, a, e)
 		acc := res.Assessment.Sufficient && res.Assessment.Score >= threshold
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%v\t%.2f", group, a.set, a.id, doc, acc, res.Assessment.Score)
-		if len(ls) > 0 {
-			l := ls[len(ls)-1]
-			var ts []string
-			for _, x := range l.Terms {
-				ts = append(ts, fmt.Sprintf("%s%s:%.1f", termMarks(x), x.Word, x.Weight))
-			}
-			line += fmt.Sprintf("\t%.2f\t%v\t%v\t%d/%d\t%v\t%s", l.Coverage, l.Typed, l.HasKey, l.Entities, l.Ents, l.Fit, strings.Join(ts, " "))
-		} else {
-			line += "\t\t\t\t\t\t"
-		}
-		out = append(out, line+"\t"+res.Assessment.Reason)
+		out = append(out, line+lack+"\t"+res.Assessment.Reason)
 	}
 	for _, a := range qs {
 		l := loop(t, b, a)
@@ -88,10 +72,40 @@ func TestA35Classify(t *testing.T) {
 			}
 		}
 	}
+	writeOut(t, out)
+	t.Logf("%d chunks judged alone", len(out))
+}
+
+// aloneLack judges e alone for a's question (no earlier attempts) and
+// returns the result with the last Lack's columns, each led by a tab:
+// coverage, typed, key held, entities, fit and the terms (+ held, -
+// lacked, ~ dropped, ? unknown), empty columns when there is none.
+func aloneLack(ctx context.Context, t *testing.T, b *assess.Builtin, a asked, e assess.Evidence) (assess.Result, string) {
+	t.Helper()
+	req := a.req
+	req.Evidence = []assess.Evidence{e}
+	req.Previous = nil
+	res, ls, err := b.Lacks(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) == 0 {
+		return res, "\t\t\t\t\t\t"
+	}
+	l := ls[len(ls)-1]
+	var ts []string
+	for _, x := range l.Terms {
+		ts = append(ts, fmt.Sprintf("%s%s:%.1f", termMarks(x), x.Word, x.Weight))
+	}
+	return res, fmt.Sprintf("\t%.2f\t%v\t%v\t%d/%d\t%v\t%s", l.Coverage, l.Typed, l.HasKey, l.Entities, l.Ents, l.Fit, strings.Join(ts, " "))
+}
+
+// writeOut writes lines, one a line, to the file ASSESSDEV_OUT names.
+func writeOut(t *testing.T, lines []string) {
+	t.Helper()
 	if p := os.Getenv("ASSESSDEV_OUT"); p != "" {
-		if err := os.WriteFile(p, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Logf("%d chunks judged alone", len(out))
 }
