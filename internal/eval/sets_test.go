@@ -57,6 +57,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh40.jsonl", "testdata/eval/hollin-fresh40-facts.jsonl"}, // make eval-fresh40
 	{"testdata/eval/hollin-fresh41.jsonl", "testdata/eval/hollin-fresh41-facts.jsonl"}, // make eval-fresh41
 	{"testdata/eval/hollin-fresh42.jsonl", "testdata/eval/hollin-fresh42-facts.jsonl"}, // make eval-fresh42
+	{"testdata/eval/hollin-fresh43.jsonl", "testdata/eval/hollin-fresh43-facts.jsonl"}, // make eval-fresh43
 }
 
 const repoRoot = "../.."
