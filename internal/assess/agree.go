@@ -82,7 +82,7 @@ const agreeV45 = 626035
 func (b *Builtin) agreeable(l *lone) bool {
 	known, min := float64(b.Agree/100%100)/100, float64(b.Agree%100)/100
 	if b.Agree > 0 && l.judged && l.refusedForCoverage() && l.known >= known && l.coverage >= min {
-		if l.unasked || l.translated {
+		if l.unasked || l.translated || l.unheaded {
 			return false
 		}
 		switch b.agreeGuard() {
@@ -147,6 +147,13 @@ func (b *Builtin) askedOf(l *lone, r *reading, j *judged, question string, asked
 	}
 }
 
+// headOf reads, for Agree's millions digit (agreeHead), whether l's
+// chunk j covers each word of the clause that asks the digit reads that no
+// visible document knows (unknownHead).
+func (b *Builtin) headOf(l *lone, j *judged, question string, asked answertype.Question, ents []Entity, vocab Vocabulary, covers func(map[string]bool, string) bool) {
+	l.unheaded = slices.ContainsFunc(b.unknownHead(question, asked, ents, vocab), func(t string) bool { return !covers(j.have, t) })
+}
+
 // inEvery reports whether id is among each of lists.
 func inEvery(id string, lists [][]string) bool {
 	for _, l := range lists {
@@ -167,6 +174,10 @@ type lone struct {
 	// unasked and translated are what askedOf read (Agree's
 	// hundred-thousands digit).
 	unasked, translated bool
+	// unheaded: a word of the clause that asks Agree's millions digit
+	// reads (agreeHead) no visible document knows and the chunk does not
+	// cover (headOf).
+	unheaded bool
 }
 
 // refusedForCoverage reports whether the coverage rules refused the chunk

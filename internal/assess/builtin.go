@@ -1365,6 +1365,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		if b.agreeAsked() != 0 {
 			b.askedOf(&res.lone, r, all[0], question, asked, ents, vocab, related, covers)
 		}
+		if b.agreeHead() != 0 {
+			b.headOf(&res.lone, all[0], question, asked, ents, vocab, covers) // head.go
+		}
 	}
 	var unstated *judged // a chunk Act refused (action.go)
 	if b.Act && b.Thesaurus != nil && asked.Type == answertype.Procedure {

@@ -79,7 +79,9 @@ func TestAgree(t *testing.T) {
 		for _, n := range envInts("AGREE", 6035) {
 			// round 41: the hundred-thousands digit is Second; round 42:
 			// the millions digit is Agree's hundred-thousands (agreeAsked)
-			b.Agree, b.Second = n%100000+n/1000000*100000, n/100000%10
+			// round 43: the ten-millions digit is Agree's millions (agreeHead),
+			// the hundred-millions its ten-millions (agreePronoun)
+			b.Agree, b.Second = n%100000+n/1000000%10*100000+n/10000000*1000000, n/100000%10
 			sc, lines := judgeLoop(t, b, part.qs)
 			name := fmt.Sprintf("agree%d", n)
 			if part.lines {
