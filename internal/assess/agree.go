@@ -13,10 +13,6 @@ import (
 // builtin:coverage-v44, kept selectable.
 const V44Model = "builtin:coverage-v44"
 
-// V45Model names the builtin assessor with v45's Agree (agreeV45, without
-// the millions digit agreeHead): builtin:coverage-v45, kept selectable.
-const V45Model = "builtin:coverage-v45"
-
 // agreed (Builtin.Agree; round 40's a40-acc, builtin:coverage-v45 in
 // round 42) reads, when the judgement of all the evidence (and Alone's)
 // refuses an attempt after the first, the chunks every earlier attempt of
@@ -79,27 +75,6 @@ const agreeV46 = 6035
 // (agreeGuard 2) and the question's what/which phrase holding no word
 // the caller's visible documents do not know (agreeAsked 6).
 const agreeV45 = 626035
-
-// agreeHeadV46 is builtin:coverage-v46's Agree (round 43, a43-head;
-// round 42's a42-agree4): agreeV45's guards with the millions digit 2
-// (agreeHead: the head noun of the asked verb's complement holds no word
-// the caller's visible documents do not know, unless the chunk covers it),
-// the object-pronoun reading off (agreePronoun 0), and the shares lowered
-// to 50% of the known weight and 30% of the whole.
-const agreeHeadV46 = 2625030
-
-// agreeOf is the "agree" switch's value (builtin:coverage-v45): v46's
-// Agree reads as v45's, the "head" switch (headOn) telling them apart.
-func agreeOf(b *Builtin) int {
-	if b.Agree == agreeHeadV46 {
-		return agreeV45
-	}
-	return b.Agree
-}
-
-// headOn is the "head" switch's value (builtin:coverage-v46): 1 when
-// Agree is v46's.
-func headOn(b *Builtin) int { return boolInt(b.Agree == agreeHeadV46) }
 
 // agreeable reports whether l (a chunk's judgement alone) is one Agree
 // accepts once every attempt of the run retrieved it: refused only for

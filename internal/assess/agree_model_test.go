@@ -1,10 +1,10 @@
 package assess
 
-// agreeIf is builtin:coverage-v46's Agree when on, else 0 (for the tests
+// agreeIf is builtin:coverage-v45's Agree when on, else 0 (for the tests
 // that set an older model).
 func agreeIf(on bool) int {
 	if on {
-		return agreeHeadV46
+		return agreeV45
 	}
 	return 0
 }

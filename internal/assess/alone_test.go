@@ -49,7 +49,7 @@ func TestAlone(t *testing.T) {
 			t.Errorf("Alone %d: %+v %v, want accepted on rates#0", v, r.Assessment, r.Accepted)
 		}
 	}
-	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nohead+fake-1" {
+	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree+fake-1" {
 		t.Errorf("Alone 113: model %s", r.Usage.Model)
 	}
 	if r := judge(1, q, handbook, other, rates); r.Assessment.Sufficient {
@@ -173,8 +173,8 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v46" {
-		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v46", b.Alone, b.Model())
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v45", b.Alone, b.Model())
 	}
 	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree = 0, 0, false, 0; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge off, want builtin:coverage-v41", b.Model())
@@ -189,7 +189,7 @@ func TestAloneModel(t *testing.T) {
 	}
 	b.Alone = 113
 	b.Gate = true
-	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nohead"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

@@ -131,8 +131,8 @@ func mergeIf(on bool) int {
 // v41 (kept selectable); another value names itself.
 func TestMergedModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v46" {
-		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v46", b.ExpandMerge, b.Model())
+	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
+		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v45", b.ExpandMerge, b.Model())
 	}
 	if b.Rival, b.ClassFree, b.Agree = 0, false, 0; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
 		t.Errorf("model %q with Rival 0, want builtin:coverage-v42", b.Model())
@@ -143,7 +143,7 @@ func TestMergedModel(t *testing.T) {
 		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v41", b.Model())
 	}
 	b.ExpandMerge = 5
-	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree-nohead"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
