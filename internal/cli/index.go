@@ -29,7 +29,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
 	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete); bleve backend")
 	indexSettings(f)
-	vector := f.String("vector", defaultVector, "RediSearch vector `algorithm`: hnsw+small-flat (the default: hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors, exact scans for its callers; a second copy of those groups' vectors, +2.2 GB of Redis at 500k chunks in 100 teams), hnsw (the graph alone, approximate) or flat (exact)")
+	vector := f.String("vector", defaultVector, "RediSearch vector `algorithm`: hnsw+small-flat (the default: hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors, exact scans for its callers; a second copy of those groups' vectors, +2.2 GiB of Redis at 500k chunks in 100 teams), hnsw (the graph alone, approximate) or flat (exact)")
 	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")
