@@ -295,11 +295,14 @@ SCALE_N ?= 5000 50000
 # bleve's numbers at that size are already in hand.
 SCALE_BACKENDS ?= bleve,redisearch
 SCALE_OUT ?= $(CURDIR)/.assay/bench-scale
+# SCALE_VECTOR is the RediSearch build's `assay index --vector`; empty: its
+# default, hnsw+small-flat since round 43 (SCALE_VECTOR=hnsw: the graph alone).
+SCALE_VECTOR ?=
 LUCENE ?= ../shared/peers/lucene
 bench-scale: build $(BIN)/temporal
 	@test ! -f $(LUCENE)/run.sh || ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 || { echo "installing liblucene8-java (Debian) for the Lucene peer"; \
 		apt-get install -y liblucene8-java || { apt-get update && apt-get install -y liblucene8-java; }; }
-	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) -backends $(SCALE_BACKENDS) \
+	$(GO) run ./cmd/bench-scale -assay $(BIN)/assay -scifact $(SCIFACT) -n "$(SCALE_N)" -out $(SCALE_OUT) -backends $(SCALE_BACKENDS) $(if $(SCALE_VECTOR),-vector $(SCALE_VECTOR)) \
 		$(if $(wildcard $(REDISEARCH)/redis-server),-redisearch $(REDISEARCH)) \
 		$(if $(wildcard $(LUCENE)/run.sh),-lucene $(LUCENE)/run.sh)
 

@@ -398,7 +398,7 @@ func (o options) serve(ctx context.Context, bin Binary, chunks int, log io.Write
 		}
 		s = servedIndex{backend: RediSearch, redisAddr: srv.addr, name: fmt.Sprintf("scale%d", chunks)}
 		fmt.Fprintf(stdout, "building %s into a throwaway Redis at %s with %s\n", o.data, srv.addr, bin.Label)
-		c, err := buildIndex(ctx, log, bin.Path, redisWhere(s.redisAddr, s.name), filepath.Join(o.data, synth.CorpusFile))
+		c, err := buildIndex(ctx, log, bin.Path, o.vectorArgs(RediSearch, redisWhere(s.redisAddr, s.name)), filepath.Join(o.data, synth.CorpusFile))
 		if err != nil {
 			srv.stop()
 			return s, 0, stop, fmt.Errorf("build: %w", err)

@@ -46,6 +46,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,6 +115,9 @@ type options struct {
 	redisAddr string
 	// served is the index every -e2e-only trial serves (set by runE2EOnly).
 	served *servedIndex
+	// vector is assay index's --vector for a RediSearch build; empty:
+	// the binary's own default (hnsw+small-flat since round 43).
+	vector string
 }
 
 func main() {
@@ -137,6 +141,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	backends := fs.String("backends", Bleve+","+RediSearch, "backends to measure, a comma-separated `list` of bleve and redisearch (redisearch only with -redisearch)")
 	fs.StringVar(&o.lucene, "lucene", "", "Lucene peer `script` (../shared/peers/lucene/run.sh): also measure Lucene's BM25")
 	fs.StringVar(&o.out, "out", ".assay/bench-scale", "output `dir`: report.md, report.json, scaling.svg, data/, work/, logs/")
+	fs.StringVar(&o.vector, "vector", "", "RediSearch builds: assay index's --vector `algorithm` (hnsw, flat or hnsw+small-flat); empty: the binary's default (hnsw+small-flat since round 43; hnsw before)")
 	fs.StringVar(&o.team, "team", synth.TeamGroup(7), "the small restricted caller's one `group` (about 2% of the documents)")
 	fs.StringVar(&o.partial, "partial", "public", "a larger restricted caller's one `group` (public: about half, what the anonymous caller sees); empty to skip")
 	seed := fs.Uint64("seed", synth.DefaultSeed, "corpus generator `seed`")
@@ -407,7 +412,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 	}
 
 	// Build.
-	c, err := buildIndex(ctx, log, o.assay, where, corpusPath)
+	c, err := buildIndex(ctx, log, o.assay, o.vectorArgs(backend, where), corpusPath)
 	if err != nil {
 		fail("build", err)
 		return r
@@ -464,6 +469,15 @@ func redisWhere(addr, name string) []string {
 // with bin (assay index).
 func buildIndex(ctx context.Context, log io.Writer, bin string, where []string, corpusPath string) (child, error) {
 	return runChild(ctx, log, bin, append(append([]string{"index"}, where...), "--corpus", corpusPath, "--quiet")...)
+}
+
+// vectorArgs are where with -vector's --vector for a RediSearch build
+// (where itself when -vector is empty or the backend is bleve).
+func (o options) vectorArgs(backend string, where []string) []string {
+	if backend != RediSearch || o.vector == "" {
+		return where
+	}
+	return append(slices.Clip(where), "--vector", o.vector)
 }
 
 // callerNames are the callers searched: callerAll (every group), then the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/backend/redisearch"
@@ -71,5 +72,29 @@ func TestMemoryCountsGroupGraphs(t *testing.T) {
 	}
 	if m["ft.graphs.count"] != 2 || m["ft.graphs.num_docs"] != 40 {
 		t.Errorf("graphs: %v of them holding %v chunks, want 2 holding 30 + 10", m["ft.graphs.count"], m["ft.graphs.num_docs"])
+	}
+}
+
+// TestVectorArgs: -vector reaches a RediSearch build's assay index as
+// --vector, and neither an empty -vector (the binary's own default,
+// hnsw+small-flat since round 43) nor a bleve build passes one.
+func TestVectorArgs(t *testing.T) {
+	where := redisWhere("127.0.0.1:6390", "scale5000")
+	for _, c := range []struct {
+		vector, backend string
+		want            []string
+	}{
+		{"", RediSearch, where},
+		{"hnsw", RediSearch, append(slices.Clone(where), "--vector", "hnsw")},
+		{"hnsw", Bleve, []string{"--index", "x"}},
+	} {
+		in := where
+		if c.backend == Bleve {
+			in = []string{"--index", "x"}
+		}
+		o := options{vector: c.vector}
+		if got := o.vectorArgs(c.backend, in); !slices.Equal(got, c.want) {
+			t.Errorf("-vector %q on %s: %q, want %q", c.vector, c.backend, got, c.want)
+		}
 	}
 }

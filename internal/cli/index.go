@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -16,13 +17,19 @@ import (
 	"github.com/assay-rag/assay/internal/corpus"
 )
 
+// defaultVector is `assay index --vector`'s default on RediSearch since
+// round 43: a small group's callers scan a FLAT index of its vectors
+// instead of the engine's ad hoc brute force through the graph
+// (docs/log/round-43-p43-flat.md); plain "hnsw" stays selectable.
+var defaultVector = strings.ToLower(redisearch.HNSW + redisearch.SmallGroupScans)
+
 // runIndex builds (or incrementally rebuilds) an index from a corpus.
 func runIndex(ctx context.Context, e env, args []string) error {
 	f := newFlags("index", e.stderr)
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
 	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete); bleve backend")
 	indexSettings(f)
-	vector := f.String("vector", redisearch.HNSW, "RediSearch vector `algorithm`: hnsw (approximate), flat (exact), or hnsw+small-flat (hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors: exact scans for its callers)")
+	vector := f.String("vector", defaultVector, "RediSearch vector `algorithm`: hnsw+small-flat (the default: hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors, exact scans for its callers; a second copy of those groups' vectors, +2.2 GiB of Redis at 500k chunks in 100 teams), hnsw (the graph alone, approximate) or flat (exact)")
 	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/backend/redisearch"
+	"github.com/assay-rag/assay/internal/redistest"
+)
+
+// TestIndexVectorDefault: `assay index --backend redisearch` builds with
+// hnsw+small-flat unless --vector says otherwise (round 43): by default
+// Hollin's groups under an eighth of the chunks (partners, finance, the
+// two partner firms) get FLAT indexes of their vectors beside public's and
+// staff's, and with --vector hnsw only public and staff have indexes of
+// their own, as before round 43.
+func TestIndexVectorDefault(t *testing.T) {
+	if strings.ToLower(defaultVector) != "hnsw+small-flat" {
+		t.Fatalf("defaultVector = %q, want hnsw+small-flat", defaultVector)
+	}
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	all := []string{"finance", "partner:brook-street", "partner:calder-fix", "partners", "public", "staff"}
+	for _, c := range []struct {
+		vector           string
+		groups, flatOnes []string
+	}{
+		{"", all, all},
+		{"hnsw+small-flat", all, all},
+		{"hnsw", []string{"public", "staff"}, []string{"public", "staff"}}, // Hollin's are ≤ flatGroupMax
+	} {
+		name := redistest.Name("ivd")
+		args := []string{"index", "--backend", "redisearch", "--redis-addr", srv.Addr, "--name", name,
+			"--corpus", "../../testdata/hollin/corpus.jsonl", "--quiet"}
+		if c.vector != "" {
+			args = append(args, "--vector", c.vector)
+		}
+		if _, errOut, err := runCmd(t, args...); err != nil {
+			t.Fatalf("--vector %q: %v (%s)", c.vector, err, errOut)
+		}
+		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := ix.RedisManifest()
+		if m.Vector != redisearch.HNSW || !slices.Equal(m.VectorGroups, c.groups) || !slices.Equal(m.VectorGroupsFlat, c.flatOnes) {
+			t.Errorf("--vector %q: vector %s, groups %q, FLAT %q; want HNSW, %q, %q",
+				c.vector, m.Vector, m.VectorGroups, m.VectorGroupsFlat, c.groups, c.flatOnes)
+		}
+	}
+}
