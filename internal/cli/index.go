@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -12,16 +11,13 @@ import (
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/live"
-	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 )
 
-// defaultVector is `assay index --vector`'s default on RediSearch since
-// round 43: a small group's callers scan a FLAT index of its vectors
-// instead of the engine's ad hoc brute force through the graph
-// (docs/log/round-43-p43-flat.md); plain "hnsw" stays selectable.
-var defaultVector = strings.ToLower(redisearch.HNSW + redisearch.SmallGroupScans)
+// defaultVector is `assay index --vector`'s default: the service's
+// (live.DefaultVector, hnsw+small-flat since round 43).
+var defaultVector = live.DefaultVector
 
 // runIndex builds (or incrementally rebuilds) an index from a corpus.
 func runIndex(ctx context.Context, e env, args []string) error {

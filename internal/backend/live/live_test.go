@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +118,32 @@ func TestSearchingDoesNotWaitForAHungCheck(t *testing.T) {
 		}
 	case <-time.After(10 * searchingWait):
 		t.Fatalf("Searching still waiting for a hung staleness check after %v", 10*searchingWait)
+	}
+}
+
+// TestOwnBuildSmallFlat: the index a worker builds for itself (`assay
+// dev`, a release's --corpus) has DefaultVector's layout, as `assay index`
+// does: Hollin's groups under an eighth of the chunks (partners, finance,
+// the two partner firms) get FLAT indexes of their vectors beside public's
+// and staff's graphs' (round 43).
+func TestOwnBuildSmallFlat(t *testing.T) {
+	srv := redistest.Start(t)
+	name := redistest.Name("own")
+	cfg := redistest.IndexConfig(t, srv.Addr, name)
+	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
+	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ix, err := redisearch.Open(context.Background(), srv.Client(t), name, redisearch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ix.RedisManifest()
+	for _, g := range []string{"finance", "partner:brook-street", "partner:calder-fix", "partners"} {
+		if !slices.Contains(m.VectorGroupsFlat, g) {
+			t.Errorf("a worker's own build: FLAT vector groups %q lack %s (groups %q)", m.VectorGroupsFlat, g, m.VectorGroups)
+		}
 	}
 }
