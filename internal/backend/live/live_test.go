@@ -147,3 +147,76 @@ func TestOwnBuildSmallFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnBuildServesPlainHNSW: an index built before round 43 (plain
+// hnsw: no FLAT indexes for the groups under an eighth of the chunks) of
+// the worker's own corpus is served as it is — a worker that builds for
+// itself does not rebuild it for the new layout (nothing it checks
+// changed) — and a small group's caller (finance) gets from its vector
+// leg, through the whole graph with the ACL clause, the chunks the
+// hnsw+small-flat build's FLAT index gives it.
+func TestOwnBuildServesPlainHNSW(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	const hollin = "../../../testdata/hollin/corpus.jsonl"
+	hits := map[string][]string{}
+	for _, vector := range []string{"hnsw", DefaultVector} {
+		name := redistest.Name("plain")
+		cfg := redistest.IndexConfig(t, srv.Addr, name)
+		cfg.Index.Corpus = hollin
+		src, err := NewSource(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := DefaultBuild(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := src.BuildRediSearch(ctx, hollin, vector, set); err != nil {
+			t.Fatal(err)
+		}
+		src.Close()
+		l, err := Open(ctx, cfg, discard, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ix, ok := l.Current().(*redisearch.Index)
+		if !ok {
+			t.Fatalf("%s: current index %T, want *redisearch.Index", vector, l.Current())
+		}
+		m := ix.RedisManifest()
+		if m.Version != 1 {
+			t.Errorf("%s: served version %d, want 1 (the index built, not a rebuild)", vector, m.Version)
+		}
+		if flat := slices.Contains(m.VectorGroupsFlat, "finance"); flat != (vector == DefaultVector) {
+			t.Errorf("%s: FLAT groups %q: finance's %v", vector, m.VectorGroupsFlat, flat)
+		}
+		emb, _, err := EmbedderFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"how much did the X200 jar recall cost", "supplier invoice payment terms", "quarterly budget"} {
+			vecs, err := emb.Embed(ctx, []string{q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs, _, err := ix.SearchVector(ctx, vecs[0], backend.Filter{Groups: []string{"finance"}}, 5)
+			if err != nil {
+				t.Fatalf("%s: %v", vector, err)
+			}
+			if len(hs) == 0 {
+				t.Errorf("%s: %q: no hits for finance", vector, q)
+			}
+			var ids []string
+			for _, h := range hs {
+				ids = append(ids, h.ChunkID)
+			}
+			hits[vector] = append(hits[vector], strings.Join(ids, " "))
+		}
+	}
+	if !slices.Equal(hits["hnsw"], hits[DefaultVector]) {
+		t.Errorf("finance's vector hits: plain hnsw %q, %s %q", hits["hnsw"], DefaultVector, hits[DefaultVector])
+	}
+}
