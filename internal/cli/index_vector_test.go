@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -32,14 +34,21 @@ func TestIndexVectorDefault(t *testing.T) {
 		{"hnsw+small-flat", all, all},
 		{"hnsw", []string{"public", "staff"}, []string{"public", "staff"}}, // Hollin's are ≤ flatGroupMax
 	} {
+		layout := cmp.Or(c.vector, "hnsw+small-flat")
 		name := redistest.Name("ivd")
 		args := []string{"index", "--backend", "redisearch", "--redis-addr", srv.Addr, "--name", name,
 			"--corpus", "../../testdata/hollin/corpus.jsonl", "--quiet"}
 		if c.vector != "" {
 			args = append(args, "--vector", c.vector)
 		}
-		if _, errOut, err := runCmd(t, args...); err != nil {
+		out, errOut, err := runCmd(t, args...)
+		if err != nil {
 			t.Fatalf("--vector %q: %v (%s)", c.vector, err, errOut)
+		}
+		// The summary names the layout built (the manifest's vector
+		// reads HNSW for both).
+		if want := fmt.Sprintf("vectors HNSW (%s: %d ACL groups with an index of their own, %d of them FLAT)", layout, len(c.groups), len(c.flatOnes)); !strings.Contains(out, want) {
+			t.Errorf("--vector %q: output %q, want it to say %q", c.vector, out, want)
 		}
 		ix, err := redisearch.Open(ctx, rdb, name, redisearch.Options{})
 		if err != nil {

@@ -1,14 +1,17 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -68,7 +71,7 @@ type Built struct {
 
 // BuildConfigured builds the corpus at corpusPath into the configured
 // index: the bleve index in index.dir, or the RediSearch index
-// index.name with vector algorithm vector (empty: HNSW).
+// index.name with vector algorithm vector (empty: DefaultVector).
 func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector string, set BuildSettings) (Built, error) {
 	if cfg.Index.Backend != config.BackendRediSearch {
 		m, st, err := Build(ctx, corpusPath, cfg.Index.Dir, set)
@@ -79,6 +82,9 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector 
 		return Built{}, err
 	}
 	defer src.Close()
+	if vector == "" {
+		vector = DefaultVector
+	}
 	m, st, err := src.BuildRediSearch(ctx, corpusPath, vector, set)
 	if err != nil {
 		return Built{}, err
@@ -86,6 +92,18 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector 
 	return Built{
 		Stats:   st,
 		Target:  fmt.Sprintf("RediSearch index %q version %d at %s", cfg.Index.Name, m.Version, cfg.Redis.Addr),
-		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, m.Vector),
+		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, vectorLayout(m, vector)),
 	}, nil
+}
+
+// vectorLayout names the vector layout of m, built with vector: the
+// algorithm, and for HNSW the layout asked for (m.Vector reads HNSW for
+// hnsw and hnsw+small-flat alike) with how many ACL groups got an index
+// of their own and how many of those are FLAT.
+func vectorLayout(m redisearch.Manifest, vector string) string {
+	if m.Vector != redisearch.HNSW {
+		return cmp.Or(m.Vector, "none")
+	}
+	return fmt.Sprintf("%s (%s: %d ACL groups with an index of their own, %d of them FLAT)",
+		m.Vector, strings.ToLower(vector), len(m.VectorGroups), len(m.VectorGroupsFlat))
 }
