@@ -36,7 +36,9 @@ type BuildOptions struct {
 	// BM25 parameters the BM25 leg re-scores with; zero means
 	// backend.DefaultBM25.
 	BM25 backend.BM25
-	// Vector is HNSW (default) or FLAT.
+	// Vector is HNSW (empty: this package's default), HNSW+SmallGroupScans
+	// (the service's builds' default since round 43: live.DefaultVector)
+	// or FLAT, in any case.
 	Vector string
 	// Progress, when set, is called as chunks are written and embedded.
 	Progress func(stage string, done, total int)

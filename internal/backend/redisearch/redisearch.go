@@ -101,7 +101,7 @@ const (
 
 // Vector index algorithms.
 const (
-	HNSW = "HNSW" // approximate, the default
+	HNSW = "HNSW" // approximate, Build's default (the service builds HNSW+SmallGroupScans)
 	FLAT = "FLAT" // exact scan, like the bleve backend's
 )
 
