@@ -15,7 +15,9 @@ import (
 // refused; the same question without "in total so far" is still
 // accepted. "What did the replacement X200 jug cost us in total so far?"
 // the tagger reads without a verb ("cost" a noun): refused only with the
-// ten-millions digit 1 (agreePronoun: "cost us" read as the verb).
+// ten-millions digit 1 (agreePronoun: "cost us" read as the verb). With
+// "in warranty so far" (a word the public warranty policy uses, the
+// recall notice not) the digit 2 accepts as 625030 does.
 func TestAgreeHead(t *testing.T) {
 	b, docs := hollinDocs(t)
 	judge := func(agree int, q string) Result {
@@ -34,6 +36,18 @@ func TestAgreeHead(t *testing.T) {
 	known := "what does a replacement X200 jug actually cost us?"
 	if r := judge(2625030, known); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
 		t.Errorf("Agree 2625030, without \"in total so far\": %+v %v, want accepted on ntc-x200-recall#0", r.Assessment, r.Accepted)
+	}
+	// A head noun the asker's documents use ("warranty": the warranty
+	// policy), which the recall notice does not hold, is not asked of
+	// the chunk: the digit reads only words no visible document knows.
+	warranty := "what does a replacement X200 jug actually cost us in warranty so far?"
+	if a := askedHead(warranty, false); a.head != "warranty" {
+		t.Fatalf("askedHead(%q): head %q, want warranty", warranty, a.head)
+	}
+	for _, agree := range []int{625030, 2625030} {
+		if r := judge(agree, warranty); !r.Assessment.Sufficient || len(r.Accepted) == 0 || r.Accepted[0] != "ntc-x200-recall#0" {
+			t.Errorf("Agree %d, %q: %+v %v, want accepted on ntc-x200-recall#0 (\"warranty\" is a word the asker's documents use)", agree, warranty, r.Assessment, r.Accepted)
+		}
 	}
 	noun := "what did the replacement X200 jug cost us in total so far?"
 	for agree, want := range map[int]bool{625030: true, 2625030: true, 12625030: false} {
