@@ -11,6 +11,7 @@ import (
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/live"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 )
@@ -43,6 +44,9 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	redis := cfg.Index.Backend == config.BackendRediSearch
 	if *corpusPath == "" || (*dir == "" && !redis) {
 		return usageError("index: --corpus and --index (or --backend redisearch --name N) are required")
+	}
+	if _, _, err := redisearch.VectorLayout(*vector); redis && err != nil {
+		return usageError(fmt.Sprintf("index: --vector: %v", err)) // before the corpus is loaded
 	}
 	emb, idfDim, err := live.EmbedderFor(cfg)
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,5 +60,17 @@ func TestIndexVectorDefault(t *testing.T) {
 			t.Errorf("--vector %q: vector %s, groups %q, FLAT %q; want HNSW, %q, %q",
 				c.vector, m.Vector, m.VectorGroups, m.VectorGroupsFlat, c.groups, c.flatOnes)
 		}
+	}
+}
+
+// TestIndexVectorChecked: an unknown --vector of a RediSearch build is a
+// usage error naming the flag, found before the corpus is loaded or Redis
+// asked (here none listens), not once the corpus is chunked.
+func TestIndexVectorChecked(t *testing.T) {
+	_, _, err := runCmd(t, "index", "--backend", "redisearch", "--redis-addr", "127.0.0.1:1", "--name", "x",
+		"--corpus", "../../testdata/hollin/corpus.jsonl", "--quiet", "--vector", "hnsw+flat")
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "--vector") || !strings.Contains(err.Error(), `"hnsw+flat"`) {
+		t.Errorf("--vector hnsw+flat: %v, want a usage error naming --vector and the value", err)
 	}
 }

@@ -44,6 +44,22 @@ type BuildOptions struct {
 	Progress func(stage string, done, total int)
 }
 
+// VectorLayout reads a BuildOptions.Vector (any case; empty: HNSW): the
+// vector algorithm, and whether small groups get FLAT indexes too
+// (SmallGroupScans). `assay index` checks its --vector with it before it
+// loads the corpus.
+func VectorLayout(v string) (algorithm string, small bool, err error) {
+	switch strings.ToUpper(v) {
+	case "", HNSW:
+		return HNSW, false, nil
+	case HNSW + SmallGroupScans:
+		return HNSW, true, nil
+	case FLAT:
+		return FLAT, false, nil
+	}
+	return "", false, fmt.Errorf("want hnsw, hnsw%s or flat, got %q", strings.ToLower(SmallGroupScans), v)
+}
+
 // batchSize is how many chunks go to Redis per pipeline, and to the
 // embedder per call (a variable for the measurements).
 var batchSize = 256
@@ -58,17 +74,11 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if o.BM25 == (backend.BM25{}) {
 		o.BM25 = backend.DefaultBM25
 	}
-	small := false
-	switch strings.ToUpper(o.Vector) {
-	case "", HNSW:
-		o.Vector = HNSW
-	case HNSW + SmallGroupScans:
-		o.Vector, small = HNSW, true
-	case FLAT:
-		o.Vector = FLAT
-	default:
-		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", fmt.Sprintf("want hnsw, hnsw%s or flat, got %q", strings.ToLower(SmallGroupScans), o.Vector))
+	vector, small, err := VectorLayout(o.Vector)
+	if err != nil {
+		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", err.Error())
 	}
+	o.Vector = vector
 	if o.Progress == nil {
 		o.Progress = func(string, int, int) {}
 	}
