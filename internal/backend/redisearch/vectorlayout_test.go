@@ -1,0 +1,22 @@
+package redisearch
+
+import "testing"
+
+// TestVectorLayout: BuildOptions.Vector in any case, empty as HNSW, and
+// an unknown value refused with the values it takes.
+func TestVectorLayout(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		algo  string
+		small bool
+	}{{"", HNSW, false}, {"hnsw", HNSW, false}, {"HNSW+small-flat", HNSW, true}, {"hnsw+small-flat", HNSW, true}, {"flat", FLAT, false}} {
+		if algo, small, err := VectorLayout(c.in); err != nil || algo != c.algo || small != c.small {
+			t.Errorf("VectorLayout(%q) = %q %v %v, want %q %v", c.in, algo, small, err, c.algo, c.small)
+		}
+	}
+	for _, in := range []string{"hnsw+flat", "flat+small-flat", "ivf"} {
+		if _, _, err := VectorLayout(in); err == nil {
+			t.Errorf("VectorLayout(%q): no error", in)
+		}
+	}
+}
