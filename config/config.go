@@ -235,7 +235,25 @@ type Index struct {
 	// it with the bleve backend, whose BM25 results are always exact, is
 	// a configuration error.
 	ExactCandidates bool `yaml:"exact_candidates"`
+	// Vector (redisearch backend only) is the vector layout of every
+	// RediSearch build the service makes (`assay index`, `assay dev`'s and
+	// a release's own builds): hnsw+small-flat (the default since round
+	// 43: the HNSW graph, and a FLAT index of the vectors of each ACL
+	// group under an eighth of the chunks, so a small group's callers scan
+	// its vectors exactly instead of the engine's brute force through the
+	// graph; a second copy of those groups' vectors, +2.16 GiB of Redis at
+	// 500k chunks in 100 teams), hnsw (the graph alone) or flat (one exact
+	// index, for small corpora). An index already built keeps its layout
+	// until it is rebuilt.
+	Vector string `yaml:"vector" flag:"vector"`
 }
+
+// Vector layouts Index.Vector may name (any case).
+const (
+	VectorHNSW      = "hnsw"
+	VectorSmallFlat = "hnsw+small-flat"
+	VectorFlat      = "flat"
+)
 
 // ACLPolicy says in one line what index.require_acl means for the corpus
 // being indexed, for the startup lines of `assay dev` and the worker.

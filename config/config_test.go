@@ -343,6 +343,29 @@ func TestExactCandidatesRediSearchOnly(t *testing.T) {
 	}
 }
 
+// TestIndexVector: index.vector defaults to hnsw+small-flat (round 43),
+// takes the three layouts in any case from the environment, and refuses an
+// unknown one naming the key and the value, whatever the backend.
+func TestIndexVector(t *testing.T) {
+	if v := Default().Index.Vector; v != VectorSmallFlat {
+		t.Errorf("default index.vector %q, want %s", v, VectorSmallFlat)
+	}
+	for _, v := range []string{"hnsw", "HNSW+small-flat", "flat"} {
+		cfg, err := Load(Options{Getenv: envOf(map[string]string{"ASSAY_INDEX_VECTOR": v})})
+		if err != nil || cfg.Index.Vector != v {
+			t.Errorf("ASSAY_INDEX_VECTOR=%s: %q, %v", v, cfg.Index.Vector, err)
+		}
+	}
+	for _, env := range []map[string]string{
+		{"ASSAY_INDEX_VECTOR": "hnsw+flat"},
+		{"ASSAY_INDEX_VECTOR": "hnsw+flat", "ASSAY_INDEX_BACKEND": "redisearch", "ASSAY_REDIS_ADDR": "127.0.0.1:6379"},
+	} {
+		if _, err := Load(Options{Getenv: envOf(env)}); err == nil || !strings.Contains(err.Error(), "index.vector:") || !strings.Contains(err.Error(), `"hnsw+flat"`) {
+			t.Errorf("%v: Load = %v, want an error naming index.vector and the value", env, err)
+		}
+	}
+}
+
 // TestLoopExpandDefault: loop.expand is on by default (round 38: with a
 // thesaurus, builtin:coverage-v42 merges the expanded query's new chunks
 // below the plain hits), and ASSAY_LOOP_EXPAND=false turns it off.

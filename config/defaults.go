@@ -37,6 +37,7 @@ func Default() Config {
 			Backend:    BackendBleve,
 			Name:       "assay",
 			RequireACL: true,
+			Vector:     VectorSmallFlat,
 		},
 		Embed: Embed{Provider: EmbedBuiltin},
 		LLM: LLM{

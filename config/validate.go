@@ -97,6 +97,11 @@ func (c Config) validateServers(p *problems) {
 	if c.Worker.PprofAddr != "" {
 		p.hostPort("worker.pprof_addr", c.Worker.PprofAddr)
 	}
+	switch strings.ToLower(c.Index.Vector) {
+	case VectorHNSW, VectorSmallFlat, VectorFlat:
+	default:
+		p.add("index.vector", "want %s, %s or %s, got %q", VectorSmallFlat, VectorHNSW, VectorFlat, c.Index.Vector)
+	}
 	switch c.Index.Backend {
 	case BackendBleve:
 		if c.Index.ExactCandidates {

@@ -11,14 +11,9 @@ import (
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/backend/live"
-	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/chunk"
 	"github.com/assay-rag/assay/internal/corpus"
 )
-
-// defaultVector is `assay index --vector`'s default: the service's
-// (live.DefaultVector, hnsw+small-flat since round 43).
-var defaultVector = live.DefaultVector
 
 // runIndex builds (or incrementally rebuilds) an index from a corpus.
 func runIndex(ctx context.Context, e env, args []string) error {
@@ -26,7 +21,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	corpusPath := f.String("corpus", "", "corpus `path`: a JSONL file, a Markdown/text/HTML file, or a directory of them")
 	dir := f.String("index", "", "index `dir` to write (replaced only when the new index is complete); bleve backend")
 	indexSettings(f)
-	vector := f.String("vector", defaultVector, "RediSearch vector `algorithm`: hnsw+small-flat (the default: hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors, exact scans for its callers; a second copy of those groups' vectors, +2.2 GiB of Redis at 500k chunks in 100 teams), hnsw (the graph alone, approximate) or flat (exact)")
+	f.setting("vector", "index.vector", "RediSearch vector `layout`: hnsw+small-flat (the default: hnsw, and every ACL group under an eighth of the chunks gets a FLAT index of its vectors, exact scans for its callers; a second copy of those groups' vectors, +2.2 GiB of Redis at 500k chunks in 100 teams), hnsw (the graph alone, approximate) or flat (exact)")
 	embedSettings(f)
 	maxTokens := f.Int("chunk-tokens", chunk.Default().MaxTokens, "chunk window in `words`; shorter documents stay whole")
 	overlap := f.Int("chunk-overlap", chunk.Default().Overlap, "overlap of size-cut windows in `words`")
@@ -44,9 +39,6 @@ func runIndex(ctx context.Context, e env, args []string) error {
 	redis := cfg.Index.Backend == config.BackendRediSearch
 	if *corpusPath == "" || (*dir == "" && !redis) {
 		return usageError("index: --corpus and --index (or --backend redisearch --name N) are required")
-	}
-	if _, _, err := redisearch.VectorLayout(*vector); redis && err != nil {
-		return usageError(fmt.Sprintf("index: --vector: %v", err)) // before the corpus is loaded
 	}
 	emb, idfDim, err := live.EmbedderFor(cfg)
 	if err != nil {
@@ -68,7 +60,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 		return usageError("index: --analyzer: the redisearch backend indexes the en analyzer's terms only")
 	}
 	cfg.Index.Dir = *dir
-	built, err := live.BuildConfigured(ctx, cfg, *corpusPath, *vector, set)
+	built, err := live.BuildConfigured(ctx, cfg, *corpusPath, cfg.Index.Vector, set)
 	if err != nil {
 		return err
 	}

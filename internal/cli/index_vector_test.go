@@ -3,12 +3,13 @@ package cli
 import (
 	"cmp"
 	"context"
-	"errors"
+
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/redistest"
 )
@@ -20,8 +21,8 @@ import (
 // staff's, and with --vector hnsw only public and staff have indexes of
 // their own, as before round 43.
 func TestIndexVectorDefault(t *testing.T) {
-	if strings.ToLower(defaultVector) != "hnsw+small-flat" {
-		t.Fatalf("defaultVector = %q, want hnsw+small-flat", defaultVector)
+	if v := config.Default().Index.Vector; v != "hnsw+small-flat" {
+		t.Fatalf("index.vector's default %q, want hnsw+small-flat", v)
 	}
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
@@ -63,14 +64,14 @@ func TestIndexVectorDefault(t *testing.T) {
 	}
 }
 
-// TestIndexVectorChecked: an unknown --vector of a RediSearch build is a
-// usage error naming the flag, found before the corpus is loaded or Redis
-// asked (here none listens), not once the corpus is chunked.
+// TestIndexVectorChecked: an unknown --vector (index.vector) of a
+// RediSearch build is a configuration error naming the setting and the
+// value, found before the corpus is loaded or Redis asked (here none
+// listens), not once the corpus is chunked.
 func TestIndexVectorChecked(t *testing.T) {
 	_, _, err := runCmd(t, "index", "--backend", "redisearch", "--redis-addr", "127.0.0.1:1", "--name", "x",
 		"--corpus", "../../testdata/hollin/corpus.jsonl", "--quiet", "--vector", "hnsw+flat")
-	var u usageError
-	if !errors.As(err, &u) || !strings.Contains(err.Error(), "--vector") || !strings.Contains(err.Error(), `"hnsw+flat"`) {
-		t.Errorf("--vector hnsw+flat: %v, want a usage error naming --vector and the value", err)
+	if err == nil || !strings.Contains(err.Error(), "index.vector") || !strings.Contains(err.Error(), `"hnsw+flat"`) {
+		t.Errorf("--vector hnsw+flat: %v, want an error naming index.vector and the value", err)
 	}
 }

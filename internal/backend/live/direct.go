@@ -71,7 +71,7 @@ type Built struct {
 
 // BuildConfigured builds the corpus at corpusPath into the configured
 // index: the bleve index in index.dir, or the RediSearch index
-// index.name with vector algorithm vector (empty: DefaultVector).
+// index.name with vector layout vector (empty: index.vector's).
 func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector string, set BuildSettings) (Built, error) {
 	if cfg.Index.Backend != config.BackendRediSearch {
 		m, st, err := Build(ctx, corpusPath, cfg.Index.Dir, set)
@@ -82,9 +82,7 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector 
 		return Built{}, err
 	}
 	defer src.Close()
-	if vector == "" {
-		vector = DefaultVector
-	}
+	vector = cmp.Or(vector, cfg.Index.Vector)
 	m, st, err := src.BuildRediSearch(ctx, corpusPath, vector, set)
 	if err != nil {
 		return Built{}, err

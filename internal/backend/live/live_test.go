@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -122,28 +123,38 @@ func TestSearchingDoesNotWaitForAHungCheck(t *testing.T) {
 }
 
 // TestOwnBuildSmallFlat: the index a worker builds for itself (`assay
-// dev`, a release's --corpus) has DefaultVector's layout, as `assay index`
-// does: Hollin's groups under an eighth of the chunks (partners, finance,
-// the two partner firms) get FLAT indexes of their vectors beside public's
-// and staff's graphs' (round 43).
+// dev`, a release's --corpus) has index.vector's layout, as `assay index`
+// does: by default (hnsw+small-flat, round 43) Hollin's groups under an
+// eighth of the chunks (partners, finance, the two partner firms) get FLAT
+// indexes of their vectors beside public's and staff's graphs; with
+// index.vector hnsw only public and staff have indexes of their own.
 func TestOwnBuildSmallFlat(t *testing.T) {
 	srv := redistest.Start(t)
-	name := redistest.Name("own")
-	cfg := redistest.IndexConfig(t, srv.Addr, name)
-	cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
-	l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	ix, err := redisearch.Open(context.Background(), srv.Client(t), name, redisearch.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := ix.RedisManifest()
-	for _, g := range []string{"finance", "partner:brook-street", "partner:calder-fix", "partners"} {
-		if !slices.Contains(m.VectorGroupsFlat, g) {
-			t.Errorf("a worker's own build: FLAT vector groups %q lack %s (groups %q)", m.VectorGroupsFlat, g, m.VectorGroups)
+	small := []string{"finance", "partner:brook-street", "partner:calder-fix", "partners"}
+	for _, vector := range []string{"", config.VectorHNSW} {
+		name := redistest.Name("own")
+		cfg := redistest.IndexConfig(t, srv.Addr, name)
+		cfg.Index.Corpus = "../../../testdata/hollin/corpus.jsonl"
+		if vector != "" {
+			cfg.Index.Vector = vector
+		}
+		l, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		ix, err := redisearch.Open(context.Background(), srv.Client(t), name, redisearch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := ix.RedisManifest()
+		for _, g := range small {
+			if has := slices.Contains(m.VectorGroups, g); has != (vector == "") {
+				t.Errorf("a worker's own build, index.vector %q: vector groups %q (FLAT %q), %s among them: %v", cmp.Or(vector, cfg.Index.Vector), m.VectorGroups, m.VectorGroupsFlat, g, has)
+			}
+			if vector == "" && !slices.Contains(m.VectorGroupsFlat, g) {
+				t.Errorf("a worker's own build: FLAT vector groups %q lack %s (groups %q)", m.VectorGroupsFlat, g, m.VectorGroups)
+			}
 		}
 	}
 }
@@ -161,7 +172,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	const hollin = "../../../testdata/hollin/corpus.jsonl"
 	hits := map[string][]string{}
-	for _, vector := range []string{"hnsw", DefaultVector} {
+	for _, vector := range []string{"hnsw", config.VectorSmallFlat} {
 		name := redistest.Name("plain")
 		cfg := redistest.IndexConfig(t, srv.Addr, name)
 		cfg.Index.Corpus = hollin
@@ -190,7 +201,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 		if m.Version != 1 {
 			t.Errorf("%s: served version %d, want 1 (the index built, not a rebuild)", vector, m.Version)
 		}
-		if flat := slices.Contains(m.VectorGroupsFlat, "finance"); flat != (vector == DefaultVector) {
+		if flat := slices.Contains(m.VectorGroupsFlat, "finance"); flat != (vector == config.VectorSmallFlat) {
 			t.Errorf("%s: FLAT groups %q: finance's %v", vector, m.VectorGroupsFlat, flat)
 		}
 		emb, _, err := EmbedderFor(cfg)
@@ -216,7 +227,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 			hits[vector] = append(hits[vector], strings.Join(ids, " "))
 		}
 	}
-	if !slices.Equal(hits["hnsw"], hits[DefaultVector]) {
-		t.Errorf("finance's vector hits: plain hnsw %q, %s %q", hits["hnsw"], DefaultVector, hits[DefaultVector])
+	if !slices.Equal(hits["hnsw"], hits[config.VectorSmallFlat]) {
+		t.Errorf("finance's vector hits: plain hnsw %q, %s %q", hits["hnsw"], config.VectorSmallFlat, hits[config.VectorSmallFlat])
 	}
 }

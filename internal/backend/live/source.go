@@ -6,6 +6,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -112,28 +113,15 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 	return redisearch.Open(ctx, s.rdb, name, redisearch.Options{ExactCandidates: s.cfg.Index.ExactCandidates})
 }
 
-// DefaultVector is the vector layout of every RediSearch build the service
-// makes (`assay index`, `assay dev`'s own build, `assay release create
-// --corpus`) unless told otherwise, since round 43: the HNSW graph, and a
-// FLAT index of the vectors of each ACL group under an eighth of the
-// chunks, so that a small group's callers scan its vectors exactly
-// instead of the engine's ad hoc brute force through the graph (team-07's
-// hybrid+rerank ×2.24–3.53 → ×1.04–1.39 of Lucene at 500k chunks, for a
-// second copy of those groups' vectors: +2.16 GiB of Redis there;
-// docs/log/round-43-p43-flat.md). "hnsw" builds the graph alone.
-var DefaultVector = strings.ToLower(redisearch.HNSW + redisearch.SmallGroupScans)
-
 // BuildRediSearch loads, chunks and builds the corpus at corpusPath into
 // the RediSearch index the configuration names, with vector algorithm
-// vector (empty: DefaultVector). The source must be of the redisearch
+// vector (empty: index.vector's). The source must be of the redisearch
 // backend.
 func (s *Source) BuildRediSearch(ctx context.Context, corpusPath, vector string, set BuildSettings) (redisearch.Manifest, backend.BuildStats, error) {
 	if s.rdb == nil {
 		return redisearch.Manifest{}, backend.BuildStats{}, errs.Errorf("index", errs.Invalid, "index.backend is %q, not redisearch", s.cfg.Index.Backend)
 	}
-	if vector == "" {
-		vector = DefaultVector
-	}
+	vector = cmp.Or(vector, s.cfg.Index.Vector)
 	var m redisearch.Manifest
 	_, st, err := buildWith(ctx, corpusPath, set, func(ctx context.Context, chunks []corpus.Chunk, o backend.BuildOptions) (backend.BuildStats, error) {
 		var st backend.BuildStats

@@ -37,8 +37,8 @@ type BuildOptions struct {
 	// backend.DefaultBM25.
 	BM25 backend.BM25
 	// Vector is HNSW (empty: this package's default), HNSW+SmallGroupScans
-	// (the service's builds' default since round 43: live.DefaultVector)
-	// or FLAT, in any case.
+	// (the service's builds' default since round 43: index.vector) or
+	// FLAT, in any case.
 	Vector string
 	// Progress, when set, is called as chunks are written and embedded.
 	Progress func(stage string, done, total int)
@@ -46,8 +46,9 @@ type BuildOptions struct {
 
 // VectorLayout reads a BuildOptions.Vector (any case; empty: HNSW): the
 // vector algorithm, and whether small groups get FLAT indexes too
-// (SmallGroupScans). `assay index` checks its --vector with it before it
-// loads the corpus.
+// (SmallGroupScans). config's index.vector names the same layouts
+// (config.VectorHNSW, VectorSmallFlat, VectorFlat) and checks them when
+// it loads, before any build.
 func VectorLayout(v string) (algorithm string, small bool, err error) {
 	switch strings.ToUpper(v) {
 	case "", HNSW:

@@ -1,15 +1,21 @@
 package redisearch
 
-import "testing"
+import (
+	"testing"
 
-// TestVectorLayout: BuildOptions.Vector in any case, empty as HNSW, and
-// an unknown value refused with the values it takes.
+	"github.com/assay-rag/assay/config"
+)
+
+// TestVectorLayout: BuildOptions.Vector in any case, empty as HNSW, the
+// layouts config's index.vector lets through, and an unknown value
+// refused with the values it takes.
 func TestVectorLayout(t *testing.T) {
 	for _, c := range []struct {
 		in    string
 		algo  string
 		small bool
-	}{{"", HNSW, false}, {"hnsw", HNSW, false}, {"HNSW+small-flat", HNSW, true}, {"hnsw+small-flat", HNSW, true}, {"flat", FLAT, false}} {
+	}{{"", HNSW, false}, {"hnsw", HNSW, false}, {"HNSW+small-flat", HNSW, true}, {"hnsw+small-flat", HNSW, true}, {"flat", FLAT, false},
+		{config.VectorHNSW, HNSW, false}, {config.VectorSmallFlat, HNSW, true}, {config.VectorFlat, FLAT, false}} {
 		if algo, small, err := VectorLayout(c.in); err != nil || algo != c.algo || small != c.small {
 			t.Errorf("VectorLayout(%q) = %q %v %v, want %q %v", c.in, algo, small, err, c.algo, c.small)
 		}
