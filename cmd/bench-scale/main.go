@@ -419,6 +419,7 @@ func measureBackend(ctx context.Context, o options, backend string, n int, data 
 	}
 	r.BuildS = c.took.Seconds()
 	r.BuildPeakRSS = c.peakRSS
+	r.Vectors = builtVectors(c.out)
 	fmt.Fprintf(stdout, "  built in %.1fs\n", r.BuildS)
 	switch backend {
 	case Bleve:
@@ -469,6 +470,18 @@ func redisWhere(addr, name string) []string {
 // with bin (assay index).
 func buildIndex(ctx context.Context, log io.Writer, bin string, where []string, corpusPath string) (child, error) {
 	return runChild(ctx, log, bin, append(append([]string{"index"}, where...), "--corpus", corpusPath, "--quiet")...)
+}
+
+// builtVectors is what `assay index`'s summary line says of the vectors
+// it built (the text after its last "; vectors " up to the line's end),
+// or "" when its output names none.
+func builtVectors(out string) string {
+	i := strings.LastIndex(out, "; vectors ")
+	if i < 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(out[i+len("; vectors "):], "\n")
+	return strings.TrimSpace(line)
 }
 
 // vectorArgs are where with -vector's --vector for a RediSearch build

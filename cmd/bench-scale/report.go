@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,6 +83,11 @@ type Run struct {
 	// IndexBytes is the bleve index's disk use, or Redis's used_memory
 	// after the build.
 	IndexBytes int64 `json:"index_bytes"`
+	// Vectors is the vector layout the build says it made (`assay index`'s
+	// "vectors …" summary: since round 43 "HNSW (hnsw+small-flat: N ACL
+	// groups with an index of their own, M of them FLAT)"; an older
+	// binary's says "HNSW" alone); empty when the output names none.
+	Vectors string `json:"vectors,omitempty"`
 	// WorkerRSS is assay dev's VmRSS once it is ready (index open);
 	// WorkerHWM its VmHWM after the end-to-end run.
 	WorkerRSS int64    `json:"worker_rss_bytes"`
@@ -369,6 +375,9 @@ func (rep Report) markdown(w io.Writer) {
 		return fmt.Sprintf("%.1f (%s)", c.run.BuildS, thousands(int(float64(c.size.Chunks)/c.run.BuildS)))
 	})
 	row("index: bleve on disk / Redis used_memory", func(c column) string { return mib(c.run.IndexBytes) })
+	if slices.ContainsFunc(rep.Sizes, func(s Size) bool { return slices.ContainsFunc(s.Backends, func(r Run) bool { return r.Vectors != "" }) }) {
+		row("vectors, as the build reported them", func(c column) string { return cmp.Or(c.run.Vectors, "—") })
+	}
 	row("worker (assay dev) VmRSS after open / VmHWM after e2e", func(c column) string {
 		return mib(c.run.WorkerRSS) + " / " + mib(c.run.WorkerHWM)
 	})

@@ -23,10 +23,15 @@ func sampleReport() Report {
 	}
 	return Report{Schema: Schema, Callers: []string{callerAll, "team-07"}, K: 100, Sizes: []Size{
 		{Chunks: 6250, Documents: 5183, Visible: map[string]int{"team-07": 102}, Lucene: &Lucene{P50MS: 1, P99MS: 3, NDCG10: 0.67},
-			Backends: []Run{run(Bleve, 1), run(RediSearch, 2)}},
+			Backends: []Run{run(Bleve, 1), withVectors(run(RediSearch, 2), "HNSW (hnsw+small-flat: 3 ACL groups with an index of their own, 1 of them FLAT)")}},
 		{Chunks: 51000, Documents: 50000, Visible: map[string]int{"team-07": 1000}, Lucene: &Lucene{P50MS: 2, P99MS: 5},
 			Backends: []Run{run(Bleve, 8), {Backend: RediSearch, Errors: []string{"build: boom"}}}},
 	}}
+}
+
+func withVectors(r Run, v string) Run {
+	r.Vectors = v
+	return r
 }
 
 func TestMarkdownTable(t *testing.T) {
@@ -50,6 +55,7 @@ func TestMarkdownTable(t *testing.T) {
 		"| bm25 p50 ÷ Lucene p50 (full access) | ×2.0 | ×4.0 | ×8.0 | — |",
 		"| end to end, anonymous, 8 in flight: q/s (p50 ms) | 60.0 (120), 2 errors |",
 		"| build, s (chunks/s) | 10.0 (625) |",
+		"| vectors, as the build reported them | — | HNSW (hnsw+small-flat: 3 ACL groups with an index of their own, 1 of them FLAT) | — | — |",
 		"- 51000 chunks, redisearch: build: boom",
 	)
 }
@@ -148,5 +154,22 @@ func TestCPUWordsNoVectorFlags(t *testing.T) {
 	m.readCPUInfo(strings.NewReader("processor : 0\ncpu family : 6\nmodel : 15\nmodel name : Old\nflags : fpu sse2\n"))
 	if got, want := m.cpuWords(), "Old, family 6 model 15; none of popcnt avx2 avx512f avx512bw avx512_vpopcntdq"; got != want {
 		t.Fatalf("cpuWords %q, want %q", got, want)
+	}
+}
+
+// TestBuiltVectors: the vector layout is read off `assay index`'s summary
+// line (the last "; vectors " of its output, to the line's end), an older
+// binary's bare algorithm too, and nothing from an output that names none
+// (a bleve build).
+func TestBuiltVectors(t *testing.T) {
+	for _, c := range []struct{ out, want string }{
+		{"documents by ACL: public 3; ...\nbuilt RediSearch index \"scale\" version 1\n  6 documents, 6 chunks (schema 6); vectors HNSW (hnsw+small-flat: 2 ACL groups with an index of their own, 1 of them FLAT)\n", "HNSW (hnsw+small-flat: 2 ACL groups with an index of their own, 1 of them FLAT)"},
+		{"  6 documents, 6 chunks; vectors HNSW\n", "HNSW"},
+		{"  6 documents, 6 chunks; vectors FLAT", "FLAT"},
+		{"built bleve index in /tmp/x\n", ""},
+	} {
+		if got := builtVectors(c.out); got != c.want {
+			t.Errorf("builtVectors(%q) = %q, want %q", c.out, got, c.want)
+		}
 	}
 }
