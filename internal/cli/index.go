@@ -60,7 +60,7 @@ func runIndex(ctx context.Context, e env, args []string) error {
 		return usageError("index: --analyzer: the redisearch backend indexes the en analyzer's terms only")
 	}
 	cfg.Index.Dir = *dir
-	built, err := live.BuildConfigured(ctx, cfg, *corpusPath, cfg.Index.Vector, set)
+	built, err := live.BuildConfigured(ctx, cfg, *corpusPath, set)
 	if err != nil {
 		return err
 	}

@@ -71,8 +71,8 @@ type Built struct {
 
 // BuildConfigured builds the corpus at corpusPath into the configured
 // index: the bleve index in index.dir, or the RediSearch index
-// index.name with vector layout vector (empty: index.vector's).
-func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector string, set BuildSettings) (Built, error) {
+// index.name with the vector layout index.vector names.
+func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath string, set BuildSettings) (Built, error) {
 	if cfg.Index.Backend != config.BackendRediSearch {
 		m, st, err := Build(ctx, corpusPath, cfg.Index.Dir, set)
 		return Built{Stats: st, Target: cfg.Index.Dir, Summary: m.String()}, err
@@ -82,15 +82,14 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath, vector 
 		return Built{}, err
 	}
 	defer src.Close()
-	vector = cmp.Or(vector, cfg.Index.Vector)
-	m, st, err := src.BuildRediSearch(ctx, corpusPath, vector, set)
+	m, st, err := src.BuildRediSearch(ctx, corpusPath, cfg.Index.Vector, set)
 	if err != nil {
 		return Built{}, err
 	}
 	return Built{
 		Stats:   st,
 		Target:  fmt.Sprintf("RediSearch index %q version %d at %s", cfg.Index.Name, m.Version, cfg.Redis.Addr),
-		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, vectorLayout(m, vector)),
+		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, vectorLayout(m, cfg.Index.Vector)),
 	}, nil
 }
 
