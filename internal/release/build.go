@@ -151,7 +151,7 @@ func redisVersion(ctx context.Context, cfg config.Config, name, corpusPath strin
 		if err != nil {
 			return IndexRef{}, err
 		}
-		if _, _, err := src.BuildRediSearch(ctx, corpusPath, "", set); err != nil {
+		if _, _, err := src.BuildRediSearch(ctx, corpusPath, set); err != nil {
 			return IndexRef{}, fmt.Errorf("release %s: build its index from %s: %w", name, corpusPath, err)
 		}
 		log.Info("release index built in Redis", "release", name, "name", cfg.Index.Name)

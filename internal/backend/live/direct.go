@@ -82,7 +82,7 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath string, 
 		return Built{}, err
 	}
 	defer src.Close()
-	m, st, err := src.BuildRediSearch(ctx, corpusPath, cfg.Index.Vector, set)
+	m, st, err := src.BuildRediSearch(ctx, corpusPath, set)
 	if err != nil {
 		return Built{}, err
 	}

@@ -174,9 +174,11 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 	hits := map[string][]string{}
 	for _, vector := range []string{"hnsw", config.VectorSmallFlat} {
 		name := redistest.Name("plain")
-		cfg := redistest.IndexConfig(t, srv.Addr, name)
+		cfg := redistest.IndexConfig(t, srv.Addr, name) // the worker's: index.vector's default
 		cfg.Index.Corpus = hollin
-		src, err := NewSource(ctx, cfg)
+		built := cfg
+		built.Index.Vector = vector
+		src, err := NewSource(ctx, built)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +186,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := src.BuildRediSearch(ctx, hollin, vector, set); err != nil {
+		if _, _, err := src.BuildRediSearch(ctx, hollin, set); err != nil {
 			t.Fatal(err)
 		}
 		src.Close()

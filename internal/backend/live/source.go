@@ -6,7 +6,6 @@
 package live
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -104,7 +103,7 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 		}
 		log.Info("corpus or index settings changed since the index was built; rebuilding", "corpus", s.cfg.Index.Corpus, "redis", s.cfg.Redis.Addr, "name", name)
 	}
-	_, st, err := s.BuildRediSearch(ctx, s.cfg.Index.Corpus, "", set)
+	_, st, err := s.BuildRediSearch(ctx, s.cfg.Index.Corpus, set)
 	if err != nil {
 		return nil, err
 	}
@@ -114,20 +113,18 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 }
 
 // BuildRediSearch loads, chunks and builds the corpus at corpusPath into
-// the RediSearch index the configuration names, with vector algorithm
-// vector (empty: index.vector's). The source must be of the redisearch
-// backend.
-func (s *Source) BuildRediSearch(ctx context.Context, corpusPath, vector string, set BuildSettings) (redisearch.Manifest, backend.BuildStats, error) {
+// the RediSearch index the configuration names, with the vector layout
+// index.vector names. The source must be of the redisearch backend.
+func (s *Source) BuildRediSearch(ctx context.Context, corpusPath string, set BuildSettings) (redisearch.Manifest, backend.BuildStats, error) {
 	if s.rdb == nil {
 		return redisearch.Manifest{}, backend.BuildStats{}, errs.Errorf("index", errs.Invalid, "index.backend is %q, not redisearch", s.cfg.Index.Backend)
 	}
-	vector = cmp.Or(vector, s.cfg.Index.Vector)
 	var m redisearch.Manifest
 	_, st, err := buildWith(ctx, corpusPath, set, func(ctx context.Context, chunks []corpus.Chunk, o backend.BuildOptions) (backend.BuildStats, error) {
 		var st backend.BuildStats
 		var err error
 		m, st, err = redisearch.Build(ctx, s.rdb, s.cfg.Index.Name, chunks, redisearch.BuildOptions{
-			Checksum: o.Checksum, Embedder: o.Embedder, Chunking: o.Chunking, BM25: o.BM25, Vector: vector, Progress: o.Progress,
+			Checksum: o.Checksum, Embedder: o.Embedder, Chunking: o.Chunking, BM25: o.BM25, Vector: s.cfg.Index.Vector, Progress: o.Progress,
 		})
 		return st, err
 	})

@@ -44,12 +44,12 @@ type BuildOptions struct {
 	Progress func(stage string, done, total int)
 }
 
-// VectorLayout reads a BuildOptions.Vector (any case; empty: HNSW): the
+// vectorLayout reads a BuildOptions.Vector (any case; empty: HNSW): the
 // vector algorithm, and whether small groups get FLAT indexes too
 // (SmallGroupScans). config's index.vector names the same layouts
 // (config.VectorHNSW, VectorSmallFlat, VectorFlat) and checks them when
 // it loads, before any build.
-func VectorLayout(v string) (algorithm string, small bool, err error) {
+func vectorLayout(v string) (algorithm string, small bool, err error) {
 	switch strings.ToUpper(v) {
 	case "", HNSW:
 		return HNSW, false, nil
@@ -75,7 +75,7 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	if o.BM25 == (backend.BM25{}) {
 		o.BM25 = backend.DefaultBM25
 	}
-	vector, small, err := VectorLayout(o.Vector)
+	vector, small, err := vectorLayout(o.Vector)
 	if err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.FieldError(op, "vector", err.Error())
 	}
