@@ -114,18 +114,18 @@ func offSince(n int) func(b *assess.Builtin) {
 }
 
 // ablationGroups are the groups TestAblate totals: the design sets, the
-// confirm sets (fresh14 … fresh40), and the two newest development sets
-// (fresh40, fresh41: never designed on).
+// confirm sets (fresh14 … fresh41), and the two newest development sets
+// (fresh41, fresh42: never designed on).
 func ablationGroups() []struct {
 	name string
 	sets []string
 } {
 	design := designSets()
-	confirm := sets[slices.Index(sets, "fresh14") : slices.Index(sets, "fresh40")+1]
+	confirm := sets[slices.Index(sets, "fresh14") : slices.Index(sets, "fresh41")+1]
 	return []struct {
 		name string
 		sets []string
-	}{{"design", design}, {"confirm", confirm}, {"newest", []string{"fresh40", "fresh41"}}}
+	}{{"design", design}, {"confirm", confirm}, {"newest", []string{"fresh41", "fresh42"}}}
 }
 
 // TestAblate (round 40, a40-audit) replays the loop (judgeLoop; the first
