@@ -58,6 +58,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh41.jsonl", "testdata/eval/hollin-fresh41-facts.jsonl"}, // make eval-fresh41
 	{"testdata/eval/hollin-fresh42.jsonl", "testdata/eval/hollin-fresh42-facts.jsonl"}, // make eval-fresh42
 	{"testdata/eval/hollin-fresh43.jsonl", "testdata/eval/hollin-fresh43-facts.jsonl"}, // make eval-fresh43
+	{"testdata/eval/hollin-fresh44.jsonl", "testdata/eval/hollin-fresh44-facts.jsonl"}, // make eval-fresh44
 }
 
 const repoRoot = "../.."
