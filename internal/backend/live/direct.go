@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
@@ -89,18 +88,18 @@ func BuildConfigured(ctx context.Context, cfg config.Config, corpusPath string, 
 	return Built{
 		Stats:   st,
 		Target:  fmt.Sprintf("RediSearch index %q version %d at %s", cfg.Index.Name, m.Version, cfg.Redis.Addr),
-		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, vectorLayout(m, cfg.Index.Vector)),
+		Summary: fmt.Sprintf("%s; vectors %s", m.Manifest, vectorLayout(m)),
 	}, nil
 }
 
-// vectorLayout names the vector layout of m, built with vector: the
-// algorithm, and for HNSW the layout asked for (m.Vector reads HNSW for
-// hnsw and hnsw+small-flat alike) with how many ACL groups got an index
-// of their own and how many of those are FLAT.
-func vectorLayout(m redisearch.Manifest, vector string) string {
+// vectorLayout names the vector layout of m: the algorithm, and for HNSW
+// the layout the build was asked for (m.Vector reads HNSW for hnsw and
+// hnsw+small-flat alike) with how many ACL groups got an index of their
+// own and how many of those are FLAT.
+func vectorLayout(m redisearch.Manifest) string {
 	if m.Vector != redisearch.HNSW {
 		return cmp.Or(m.Vector, "none")
 	}
 	return fmt.Sprintf("%s (%s: %d ACL groups with an index of their own, %d of them FLAT)",
-		m.Vector, strings.ToLower(vector), len(m.VectorGroups), len(m.VectorGroupsFlat))
+		m.Vector, cmp.Or(m.VectorLayout, "layout not recorded"), len(m.VectorGroups), len(m.VectorGroupsFlat))
 }

@@ -3,6 +3,7 @@ package live
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -161,11 +162,12 @@ func TestOwnBuildSmallFlat(t *testing.T) {
 
 // TestOwnBuildServesPlainHNSW: an index built before round 43 (plain
 // hnsw: no FLAT indexes for the groups under an eighth of the chunks) of
-// the worker's own corpus is served as it is — a worker that builds for
-// itself does not rebuild it for the new layout (nothing it checks
-// changed) — and a small group's caller (finance) gets from its vector
-// leg, through the whole graph with the ACL clause, the chunks the
-// hnsw+small-flat build's FLAT index gives it.
+// the worker's own corpus is served as it is — its manifest does not
+// record its layout (before round 44), so a worker that builds for
+// itself has nothing to compare and does not rebuild it — and a small
+// group's caller (finance) gets from its vector leg, through the whole
+// graph with the ACL clause, the chunks the hnsw+small-flat build's FLAT
+// index gives it.
 func TestOwnBuildServesPlainHNSW(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
@@ -190,6 +192,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 			t.Fatal(err)
 		}
 		src.Close()
+		forgetLayout(t, srv, name)
 		l, err := Open(ctx, cfg, discard, true)
 		if err != nil {
 			t.Fatal(err)
@@ -231,5 +234,98 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 	}
 	if !slices.Equal(hits["hnsw"], hits[config.VectorSmallFlat]) {
 		t.Errorf("finance's vector hits: plain hnsw %q, %s %q", hits["hnsw"], config.VectorSmallFlat, hits[config.VectorSmallFlat])
+	}
+}
+
+// forgetLayout takes the vector layout out of the manifest of index
+// name's version 1, as an index built before round 44 has it.
+func forgetLayout(t *testing.T, srv *redistest.Server, name string) {
+	t.Helper()
+	ctx := context.Background()
+	rdb := srv.Client(t)
+	keys, err := rdb.Keys(ctx, "*"+name+"*v1:manifest").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("manifest keys of %s: %q, %v", name, keys, err)
+	}
+	raw, err := rdb.Get(ctx, keys[0]).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["vector_layout"]; !ok {
+		t.Fatalf("manifest %s records no vector_layout: %s", keys[0], raw)
+	}
+	delete(m, "vector_layout")
+	raw, _ = json.Marshal(m)
+	if err := rdb.Set(ctx, keys[0], raw, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOwnBuildLayoutChanged: an index that records another vector layout
+// than index.vector names (round 44 on) is rebuilt by a worker that builds
+// for itself, as for another corpus or embedder, and served as it is,
+// with a warning naming both layouts, by a worker that does not.
+func TestOwnBuildLayoutChanged(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	const hollin = "../../../testdata/hollin/corpus.jsonl"
+	name := redistest.Name("layout")
+	cfg := redistest.IndexConfig(t, srv.Addr, name) // index.vector's default, hnsw+small-flat
+	cfg.Index.Corpus = hollin
+	built := cfg
+	built.Index.Vector = config.VectorHNSW
+	src, err := NewSource(ctx, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := DefaultBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := src.BuildRediSearch(ctx, hollin, set); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+
+	serve := func(cfg config.Config, build bool) (redisearch.Manifest, string) {
+		var logged strings.Builder
+		l, err := Open(ctx, cfg, slog.New(slog.NewTextHandler(&logged, nil)), build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ix, ok := l.Current().(*redisearch.Index)
+		if !ok {
+			t.Fatalf("current index %T, want *redisearch.Index", l.Current())
+		}
+		return ix.RedisManifest(), logged.String()
+	}
+	// A worker serving an index someone else builds: the same version,
+	// and a warning.
+	external := cfg
+	external.Index.Corpus = ""
+	m, logged := serve(external, false)
+	if m.Version != 1 || m.VectorLayout != config.VectorHNSW {
+		t.Errorf("a worker that does not build: version %d, layout %q; want version 1, hnsw, served as built", m.Version, m.VectorLayout)
+	}
+	if !strings.Contains(logged, "level=WARN") || !strings.Contains(logged, "built=hnsw") || !strings.Contains(logged, "index.vector="+config.VectorSmallFlat) {
+		t.Errorf("a worker that does not build logged %q; want a warning naming both layouts", logged)
+	}
+	// A worker that builds for itself rebuilds, with index.vector's layout.
+	m, logged = serve(cfg, true)
+	if m.Version != 2 || m.VectorLayout != config.VectorSmallFlat || !slices.Contains(m.VectorGroupsFlat, "finance") {
+		t.Errorf("a worker that builds: version %d, layout %q, FLAT groups %q; want a rebuild (version 2) with %s", m.Version, m.VectorLayout, m.VectorGroupsFlat, config.VectorSmallFlat)
+	}
+	if !strings.Contains(logged, "index.vector changed") {
+		t.Errorf("a worker that builds logged %q; want the reason, index.vector changed", logged)
+	}
+	// Now they agree: served as it is, nothing to warn of.
+	m, logged = serve(external, false)
+	if m.Version != 2 || strings.Contains(logged, "level=WARN") {
+		t.Errorf("layouts agreeing: version %d, logged %q; want version 2 and no warning", m.Version, logged)
 	}
 }

@@ -90,6 +90,10 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 			return nil, errs.Errorf("index.Open", errs.Invalid, "RediSearch index %s was built with embedder %q (dim %d), this worker embeds queries with %s: rebuild the index or configure the same embedder (embed.*)",
 				name, ix.Manifest().Embedder, ix.Manifest().Dim, set.embedderName())
 		}
+		if other := otherLayout(ix.RedisManifest(), s.cfg.Index.Vector); other != "" {
+			log.Warn("the RediSearch index was built with another vector layout than index.vector names; serving it as built (its hits are the same, its small groups' callers' vector leg may be slower); rebuild it with assay index to change it",
+				"name", name, "built", other, "index.vector", s.cfg.Index.Vector)
+		}
 		return ix, nil
 	}
 	sum, lerr := CorpusChecksum(s.cfg.Index.Corpus, set.RequireACL)
@@ -98,10 +102,20 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 	}
 	if err == nil {
 		m := ix.Manifest()
-		if m.CorpusChecksum == sum && m.Chunking == set.Chunking.String() && set.builtBy(m) {
+		var changed string
+		switch {
+		case m.CorpusChecksum != sum:
+			changed = "the corpus"
+		case m.Chunking != set.Chunking.String():
+			changed = "the chunking"
+		case !set.builtBy(m):
+			changed = "the embedder"
+		case otherLayout(ix.RedisManifest(), s.cfg.Index.Vector) != "":
+			changed = "index.vector"
+		default:
 			return ix, nil
 		}
-		log.Info("corpus or index settings changed since the index was built; rebuilding", "corpus", s.cfg.Index.Corpus, "redis", s.cfg.Redis.Addr, "name", name)
+		log.Info(changed+" changed since the index was built; rebuilding", "corpus", s.cfg.Index.Corpus, "redis", s.cfg.Redis.Addr, "name", name)
 	}
 	_, st, err := s.BuildRediSearch(ctx, s.cfg.Index.Corpus, set)
 	if err != nil {
@@ -110,6 +124,17 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 	log.Info("index built in Redis", "redis", s.cfg.Redis.Addr, "name", name, "documents", st.Documents, "chunks", st.Chunks,
 		"embedded", st.Embedded, "reused", st.Reused, "removed", st.Removed, "took", st.Took.Round(time.Millisecond))
 	return redisearch.Open(ctx, s.rdb, name, redisearch.Options{ExactCandidates: s.cfg.Index.ExactCandidates})
+}
+
+// otherLayout is the vector layout m was built with when it is not the
+// one index.vector names (want), and "" when they agree or m does not
+// say: an index without vectors, or built before round 44, is served as
+// it is (TestOwnBuildServesPlainHNSW).
+func otherLayout(m redisearch.Manifest, want string) string {
+	if m.VectorLayout == "" || strings.EqualFold(m.VectorLayout, want) {
+		return ""
+	}
+	return m.VectorLayout
 }
 
 // BuildRediSearch loads, chunks and builds the corpus at corpusPath into

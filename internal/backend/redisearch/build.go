@@ -100,6 +100,10 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	}, ContentSortable: contentSortable, MetaSortable: metaSortable, HitSortable: metaSortable && hitSortable}
 	if o.Embedder != nil {
 		m.Embedder, m.Dim, m.Vector = o.Embedder.ID(), o.Embedder.Dim(), o.Vector
+		m.VectorLayout = strings.ToLower(o.Vector)
+		if small {
+			m.VectorLayout += strings.ToLower(SmallGroupScans)
+		}
 		m.VectorType = Float32
 		if o.Vector == HNSW {
 			m.HNSWM, m.HNSWEFConstruction, m.VectorType = hnswM, hnswEFConstruction, hnswType

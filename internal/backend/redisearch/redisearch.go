@@ -112,6 +112,11 @@ type Manifest struct {
 	Version int `json:"version"`
 	// Vector is the vector algorithm (HNSW or FLAT); empty without vectors.
 	Vector string `json:"vector,omitempty"`
+	// VectorLayout is the layout the build was asked for, as config's
+	// index.vector names it ("hnsw", "hnsw+small-flat" or "flat"): Vector
+	// reads HNSW for both HNSW layouts. Empty without vectors and in
+	// indexes built before round 44, whose layout nobody recorded.
+	VectorLayout string `json:"vector_layout,omitempty"`
 	// HNSWM and HNSWEFConstruction are the HNSW graph's M and
 	// EF_CONSTRUCTION (zero in indexes built before they were recorded:
 	// RediSearch's defaults, 16 and 200).
