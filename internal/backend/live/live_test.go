@@ -178,20 +178,7 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 		name := redistest.Name("plain")
 		cfg := redistest.IndexConfig(t, srv.Addr, name) // the worker's: index.vector's default
 		cfg.Index.Corpus = hollin
-		built := cfg
-		built.Index.Vector = vector
-		src, err := NewSource(ctx, built)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := DefaultBuild(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := src.BuildRediSearch(ctx, hollin, set); err != nil {
-			t.Fatal(err)
-		}
-		src.Close()
+		buildLayout(t, cfg, vector)
 		forgetLayout(t, srv, name)
 		l, err := Open(ctx, cfg, discard, true)
 		if err != nil {
@@ -237,6 +224,26 @@ func TestOwnBuildServesPlainHNSW(t *testing.T) {
 	}
 }
 
+// buildLayout builds cfg's corpus into its index with index.vector
+// vector, as `assay index --vector` would, not as cfg's worker would.
+func buildLayout(t *testing.T, cfg config.Config, vector string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg.Index.Vector = vector
+	src, err := NewSource(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	set, err := DefaultBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := src.BuildRediSearch(ctx, cfg.Index.Corpus, set); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // forgetLayout takes the vector layout out of the manifest of index
 // name's version 1, as an index built before round 44 has it.
 func forgetLayout(t *testing.T, srv *redistest.Server, name string) {
@@ -276,20 +283,7 @@ func TestOwnBuildLayoutChanged(t *testing.T) {
 	name := redistest.Name("layout")
 	cfg := redistest.IndexConfig(t, srv.Addr, name) // index.vector's default, hnsw+small-flat
 	cfg.Index.Corpus = hollin
-	built := cfg
-	built.Index.Vector = config.VectorHNSW
-	src, err := NewSource(ctx, built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := DefaultBuild(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := src.BuildRediSearch(ctx, hollin, set); err != nil {
-		t.Fatal(err)
-	}
-	src.Close()
+	buildLayout(t, cfg, config.VectorHNSW)
 
 	serve := func(cfg config.Config, build bool) (redisearch.Manifest, string) {
 		var logged strings.Builder
