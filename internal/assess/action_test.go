@@ -118,6 +118,7 @@ func actModel(t *testing.T) string {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
 	b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, false, false, false, 0, 0, 0, 0, false
 	b.Agree = agreeIf(false)
+	v47If(b, false)
 	b.Gate = false
 	return b.Model()
 }
@@ -398,6 +399,7 @@ func TestActFocus(t *testing.T) {
 	v33 := func(b *Builtin) {
 		b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, 0, 0, 0, 0, false
 		b.Agree = agreeIf(false)
+		v47If(b, false)
 		b.Gate = false
 	}
 	v36 := func(b *Builtin) {}

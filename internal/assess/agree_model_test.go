@@ -8,3 +8,9 @@ func agreeIf(on bool) int {
 	}
 	return 0
 }
+
+// v47If sets builtin:coverage-v47's switches (Sides, SidesMeasure,
+// Listed) on or off (for the tests that set an older model).
+func v47If(b *Builtin, on bool) {
+	b.Sides, b.SidesMeasure, b.Listed = on, on, on
+}

@@ -430,6 +430,18 @@ type Builtin struct {
 	// covering most of the question, which may name every thing and hold
 	// no value of any.
 	Sides bool
+	// SidesMeasure (builtin:coverage-v47, see sides.go): Sides credits a
+	// comparison's sides with the word that names the measure compared
+	// ("faster", "more powerful") when each side's chunk holds a value of
+	// it, and reads "how does X compare with Y" as a comparison asked with
+	// no expected type, not a procedure.
+	SidesMeasure bool
+	// Listed (builtin:coverage-v47, see listed.go): the focus reading
+	// takes a list question whose asked kind no document names ("what
+	// statuses will my repair show") on a sentence of the chunk that
+	// enumerates three or more items and holds the known words of the
+	// clause that asks.
+	Listed bool
 	// Act (builtin:coverage-v34, see action.go): with a thesaurus, a question asking
 	// for an instruction that the coverage rules accept without its verbs
 	// or as a paraphrase, the focus reading with words no document uses
@@ -555,7 +567,8 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
+		Sides: true, SidesMeasure: true, Listed: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -689,10 +702,6 @@ var namedModels = []struct {
 		// docs/log/round-31-a31-def.md)
 		{name: "knownask", value: func(b *Builtin) int { return boolInt(b.KnownAsk) }},
 		{name: "focustopic", value: func(b *Builtin) int { return boolInt(b.FocusTopic) }},
-		// off in every named model: confirm right +2 in both modes, but
-		// cited precision lower (fresh17; round 32,
-		// docs/log/round-32-a32-rec.md)
-		{name: "sides", value: func(b *Builtin) int { return boolInt(b.Sides) }},
 	}},
 	{V34Model, []modelSwitch{flag("act", func(b *Builtin) bool { return b.Act })}},
 	{V35Model, []modelSwitch{flag("frame", func(b *Builtin) bool { return b.Frame })}},
@@ -706,7 +715,16 @@ var namedModels = []struct {
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	{V45Model, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	// Sides was round 32's (off in every named model then: confirm right
+	// +2 in both modes, but cited precision lower on fresh17,
+	// docs/log/round-32-a32-rec.md); builtin:coverage-v47 turns it on with
+	// SidesMeasure and Listed (round 44, docs/log/round-44-a44-cmp.md).
+	{BuiltinModel, []modelSwitch{
+		flag("sides", func(b *Builtin) bool { return b.Sides }),
+		flag("measure", func(b *Builtin) bool { return b.SidesMeasure }),
+		flag("listed", func(b *Builtin) bool { return b.Listed }),
+	}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1339,6 +1357,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			if j, t := b.sides(asked, question, r, all, covers); j != nil {
 				best, sided = j, t
 			}
+		}
+	} else if best != nil && !best.fit && len(ents) > 1 && b.Sides && b.SidesMeasure && chooses(question) {
+		// a choice ("which ..., A or B?") is judged only by its sides' values
+		if j, t := b.sides(asked, question, r, all, covers); j != nil {
+			best, sided = j, t
 		}
 	}
 	a := Assessment{}

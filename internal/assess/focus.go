@@ -144,21 +144,26 @@ func (f *focus) coverage(have map[string]bool, covers func(map[string]bool, stri
 // focused picks the chunk the focus reading accepts among all (in
 // retrieval order), or nil; see focus.
 func (b *Builtin) focused(question string, f *focus, asked answertype.Question, r *reading, all []*judged, covers func(map[string]bool, string) bool) (*judged, float64) {
-	if len(f.words) == 0 || asked.Type == answertype.Description && f.asksUnknown || b.KnownAsk && !f.asksKnown() { // topic.go
+	listed := b.Listed && asked.Type == answertype.Description && f.asksUnknown && listQuestion(question)                      // listed.go
+	if len(f.words) == 0 || asked.Type == answertype.Description && f.asksUnknown && !listed || b.KnownAsk && !f.asksKnown() { // topic.go
 		return nil, 0
+	}
+	takes := func(j *judged) (string, float64, bool) { return b.focusTakes(f, asked, r, j, covers) }
+	if listed {
+		takes = func(j *judged) (string, float64, bool) { return b.listTakes(f, j, covers) }
 	}
 	var pick *judged
 	var pickExpr string
 	best := 0.0
 	for j := range candidates(all, b.FocusRank, f.ents, r) {
-		if expr, c, ok := b.focusTakes(f, asked, r, j, covers); ok && (pick == nil || c > best) {
+		if expr, c, ok := takes(j); ok && (pick == nil || c > best) {
 			pick, pickExpr, best = j, expr, c
 		}
 	}
-	if pick == nil && r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) {
+	if pick == nil && !listed && r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) {
 		pick, pickExpr, best = b.focusedBelow(f, asked, r, all, covers) // action.go
 	}
-	if pick == nil && len(f.ents) > 1 && b.compares(question) {
+	if pick == nil && !listed && len(f.ents) > 1 && b.compares(question) {
 		return b.focusCompared(f, asked, r, all, covers)
 	}
 	if pick != nil {
@@ -243,6 +248,8 @@ func (b *Builtin) focusReason(question string, asked answertype.Question, f *foc
 	}
 	if asked.Type != answertype.Description {
 		s += fmt.Sprintf(", and holds %s near them: %q", asked.Describe(), j.expr)
+	} else if j.expr != "" && b.Listed && enumerates(j.expr) {
+		s += fmt.Sprintf(", and lists the things asked for in one sentence with them: %q", j.expr)
 	}
 	return s
 }

@@ -116,12 +116,14 @@ func TestQualifiersTagged(t *testing.T) {
 	} {
 		b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, 0, 0, 0, 0, false
 		b.Agree = agreeIf(false)
+		v47If(b, false)
 		b.Gate = false
 		if got := qualifiers(c.q); !slices.Equal(got, c.v36) {
 			t.Errorf("v36: qualifiers(%q) = %v, want %v", c.q, got, c.v36)
 		}
 		b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, 0, 0, 0, 0, false
 		b.Agree = agreeIf(false)
+		v47If(b, false)
 		b.Gate = false
 		if got := qualifiers(c.q); !slices.Equal(got, c.v37) {
 			t.Errorf("v37: qualifiers(%q) = %v, want %v", c.q, got, c.v37)

@@ -46,6 +46,7 @@ func TestQualifiersTaggedAfterPreposition(t *testing.T) {
 	}
 	b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, 0, 0, 0, 0, false
 	b.Agree = agreeIf(false)
+	v47If(b, false)
 	b.Gate = false
 	if got := readQualifiers(b, q, nil); !slices.Equal(got, []string{"start"}) {
 		t.Errorf("v37: qualifiers(%q) = %v, want [start]", q, got)

@@ -1,0 +1,56 @@
+package assessdev
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCmp44One judges the questions ACT_IDS names (set:id, comma
+// separated) through the loop with the default assessor, with
+// Builtin.Sides when CMP44_SIDES is set, and logs each verdict.
+func TestCmp44One(t *testing.T) {
+	b, qs := collect(t)
+	b.Sides = os.Getenv("CMP44_SIDES") != ""
+	b.SidesMeasure = os.Getenv("CMP44_MEASURE") != ""
+	b.Listed = os.Getenv("CMP44_LIST") != ""
+	var pick []asked
+	for _, a := range qs {
+		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
+			pick = append(pick, a)
+		}
+	}
+	_, lines := judgeLoop(t, b, pick)
+	for _, l := range lines {
+		t.Log(strings.ReplaceAll(l, "\n", " |"))
+	}
+}
+
+// TestCmp44Totals runs every development question through the loop
+// (judgeLoop) with the default assessor, Builtin.Sides when CMP44_SIDES is
+// set, logs the design and confirm totals and writes every verdict to
+// CMP44_OUT.
+func TestCmp44Totals(t *testing.T) {
+	b, qs := collect(t)
+	b.Sides = os.Getenv("CMP44_SIDES") != ""
+	b.SidesMeasure = os.Getenv("CMP44_MEASURE") != ""
+	b.Listed = os.Getenv("CMP44_LIST") != ""
+	res, lines := judgeLoop(t, b, qs)
+	var design, confirm score
+	for i, s := range sets {
+		switch {
+		case i <= 14:
+			design.add(res[s])
+		case s != "fresh42":
+			confirm.add(res[s])
+		}
+		t.Logf("%-8s %s", s, res[s])
+	}
+	t.Logf("design %s", design)
+	t.Logf("confirm %s", confirm)
+	if p := os.Getenv("CMP44_OUT"); p != "" {
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

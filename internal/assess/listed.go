@@ -1,0 +1,120 @@
+package assess
+
+import (
+	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
+	"github.com/assay-rag/assay/internal/citation"
+)
+
+// V45Model names the builtin assessor without Builtin.Sides,
+// Builtin.SidesMeasure and Builtin.Listed: builtin:coverage-v45, kept
+// selectable.
+const V45Model = "builtin:coverage-v45"
+
+// The list reading (Builtin.Listed, builtin:coverage-v47). A question
+// asking "what" or "which" things of a plural kind ("what statuses will
+// my repair show", "what are the different stages ...") is answered by
+// an enumeration of such things; the kind's own word is often one no
+// document uses ("statuses", where the page says "A repair shows as
+// Booked, In workshop, Repaired, then Dispatched"), and the focus reading
+// then refuses it: a question expecting no particular type that asks for
+// a word no visible chunk holds has nothing else saying the chunk answers
+// it. The enumeration is that something else: the focus reading takes a
+// list question whose asked kind no document names when one sentence of
+// the chunk enumerates three or more items and that sentence itself holds
+// the known words of the clause that asks (Builtin.FocusCoverage of their
+// weight), at least one of them no entity's (a sentence listing a
+// product's parts names the product, not what is asked about it).
+
+// listQuestion reports whether the clause that asks opens "what" or
+// "which" with a plural noun as the kind of thing asked for, after any
+// be-form, determiner and the words that only say the items differ
+// ("what statuses", "what are the different stages", "which parts").
+func listQuestion(question string) bool {
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	if len(ws) < 2 {
+		return false
+	}
+	if w := strings.Trim(ws[0], ",.?!;:"); w != "what" && w != "which" {
+		return false
+	}
+	for _, raw := range ws[1:] {
+		w := strings.Trim(raw, ",.?!;:'\"")
+		if listSkip[w] {
+			continue
+		}
+		return plural(w)
+	}
+	return false
+}
+
+// listSkip are the words between "what"/"which" and the kind a list
+// question asks for.
+var listSkip = map[string]bool{"are": true, "were": true, "is": true, "the": true, "all": true, "different": true,
+	"various": true, "possible": true, "main": true, "other": true, "some": true}
+
+// plural reports whether w reads as a plural noun: a word of four or more
+// letters ending in "s" but not "ss", "us" or "is" ("statuses", "stages",
+// "parts"; not "address", "status", "basis").
+func plural(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") {
+		return false
+	}
+	for _, suf := range []string{"ss", "us", "is", "'s"} {
+		if strings.HasSuffix(w, suf) {
+			return false
+		}
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// enumerates reports whether a sentence lists three or more items
+// separated by ", " ("Booked, In workshop, Repaired, then Dispatched";
+// "a receipt, an email, or a statement"), each item between the first
+// and the last of at most four words. A number's comma ("1,200 W")
+// separates nothing; "a jar and three speeds" after one comma is no list
+// of three.
+func enumerates(sentence string) bool {
+	parts := strings.Split(sentence, ", ")
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts[1 : len(parts)-1] {
+		if n := len(strings.Fields(p)); n == 0 || n > 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// listTakes is focusTakes for a list question (see the list reading):
+// the enumerating sentence of chunk j covering most of the focus words
+// (returned with its coverage), ok when it covers b.FocusCoverage and
+// holds a known word of the clause that asks that is no entity's.
+func (b *Builtin) listTakes(f *focus, j *judged, covers func(map[string]bool, string) bool) (string, float64, bool) {
+	ent := entityTerms(f.ents)
+	best, bestCov, ok := "", 0.0, false
+	for _, s := range citation.Sentences(j.ev.Text) {
+		if !enumerates(s) {
+			continue
+		}
+		have := b.an.Set(s)
+		own := false
+		for _, w := range f.words {
+			if !ent[w.term] && covers(have, w.term) {
+				own = true
+			}
+		}
+		c := f.coverage(have, covers)
+		if own && c >= b.FocusCoverage && (!ok || c > bestCov) {
+			best, bestCov, ok = s, c, true
+		}
+	}
+	return best, bestCov, ok
+}
