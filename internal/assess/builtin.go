@@ -535,6 +535,11 @@ type Builtin struct {
 	// words its first chunk lacks; 2 measures it with Agree's acceptance
 	// off.
 	Second int
+	// Places (builtin:coverage-v47, see places.go): a place name no
+	// visible document mentions is credited to a chunk holding a word the
+	// thesaurus defines by a kind the place is an instance of ("Spain",
+	// "abroad": "to or in a foreign country").
+	Places int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -555,7 +560,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45, Places: placesV47}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -706,7 +711,8 @@ var namedModels = []struct {
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	{V45Model, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	{BuiltinModel, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV47}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1287,6 +1293,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	owns := make([]map[string]bool, len(req.Evidence)) // each chunk's own mentions, read once
 	for i, e := range req.Evidence {
 		owns[i] = TitledMentions(b.an, e.Title, e.Text)
+	}
+	if placed := b.placed(question, ents, vocab); placed != nil { // places.go
+		for i := range owns {
+			owns[i] = withPlaces(owns[i], ents, placed)
+		}
+	}
+	if b.Places&placesGeneral != 0 && (asked.Type == answertype.YesNo || b.Places&placesAnyType != 0) {
+		owns = b.generalModels(req.Evidence, owns, ents, qterms)
 	}
 	var names map[string]map[string]bool
 	if b.Named && len(ents) == 0 { // a question naming its product needs no kind noun
