@@ -8,3 +8,12 @@ func agreeIf(on bool) int {
 	}
 	return 0
 }
+
+// placesIf is Places on (v47's) or off, as agreeIf is Agree: a test of an
+// older model turns both off.
+func placesIf(on bool) int {
+	if on {
+		return placesV47
+	}
+	return 0
+}
