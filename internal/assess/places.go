@@ -17,7 +17,7 @@ const (
 	placesNamed = 1 << iota
 	placesGeneral
 	placesAnyType // placesGeneral for every question, not only yes/no (measured, off)
-	placesV47 = placesNamed | placesGeneral
+	placesV47     = placesNamed | placesGeneral
 )
 
 // Placer is a Thesaurus that knows the words it defines by a kind a
