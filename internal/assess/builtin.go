@@ -547,6 +547,11 @@ type Builtin struct {
 	// words its first chunk lacks; 2 measures it with Agree's acceptance
 	// off.
 	Second int
+	// Places (builtin:coverage-v48, see places.go): a place name no
+	// visible document mentions is credited to a chunk holding a word the
+	// thesaurus defines by a kind the place is an instance of ("Spain",
+	// "abroad": "to or in a foreign country").
+	Places int
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -568,7 +573,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -720,11 +725,13 @@ var namedModels = []struct {
 	// +2 in both modes, but cited precision lower on fresh17,
 	// docs/log/round-32-a32-rec.md); builtin:coverage-v47 turns it on with
 	// SidesMeasure and Listed (round 44, docs/log/round-44-a44-cmp.md).
-	{BuiltinModel, []modelSwitch{
+	{V47Model, []modelSwitch{
 		flag("sides", func(b *Builtin) bool { return b.Sides }),
 		flag("measure", func(b *Builtin) bool { return b.SidesMeasure }),
 		flag("listed", func(b *Builtin) bool { return b.Listed }),
 	}},
+	// builtin:coverage-v48 adds Places (round 44, docs/log/round-44-a44-yesno.md).
+	{BuiltinModel, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV48}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1305,6 +1312,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	owns := make([]map[string]bool, len(req.Evidence)) // each chunk's own mentions, read once
 	for i, e := range req.Evidence {
 		owns[i] = TitledMentions(b.an, e.Title, e.Text)
+	}
+	if placed := b.placed(question, ents, vocab); placed != nil { // places.go
+		for i := range owns {
+			owns[i] = withPlaces(owns[i], ents, placed)
+		}
+	}
+	if b.Places&placesGeneral != 0 && (asked.Type == answertype.YesNo || b.Places&placesAnyType != 0) {
+		owns = b.generalModels(req.Evidence, owns, ents, qterms)
 	}
 	var names map[string]map[string]bool
 	if b.Named && len(ents) == 0 { // a question naming its product needs no kind noun

@@ -32,6 +32,11 @@ const maxDefined = 50
 type definedIndex struct {
 	once sync.Once
 	by   map[string][]Taxon
+	// modified maps a noun to the single adverbs and adjectives whose
+	// gloss, in one of their maxSenses most frequent senses, opens with a
+	// phrase that noun ends ("abroad": "to or in a foreign country"), read
+	// by Placed.
+	modified map[string][]string
 }
 
 // Defined returns the words WordNet defines by word: the single words
@@ -122,4 +127,24 @@ func (w *WordNet) indexDefined() {
 		}
 	}
 	w.defined.by = by
+	modified := map[string][]string{}
+	for _, pos := range []byte{'r', 'a'} {
+		t := w.synsets[pos]
+		for i, a := range t.after {
+			if a == "" || t.genus[i] == "" || !w.isNoun(a) {
+				continue
+			}
+			ref := synsetRef{pos, t.starts[i]}
+			for _, x := range t.words[t.firstWord[i]:t.firstWord[i+1]] {
+				if strings.Contains(x, " ") || slices.Contains(modified[a], x) {
+					continue
+				}
+				if its, _ := w.senseOf(x, ref); its == 0 || its > maxSenses {
+					continue
+				}
+				modified[a] = append(modified[a], x)
+			}
+		}
+	}
+	w.defined.modified = modified
 }

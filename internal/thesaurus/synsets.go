@@ -147,8 +147,12 @@ func parseSynsets(data []byte) (*synsetTable, error) {
 			if int(p.source) > int(wc) {
 				return nil, bad("pointer %d %q: source word %d, the synset has %d", i+1, bytes.Join([][]byte{sym, o, pos, st}, []byte{' '}), p.source, wc)
 			}
-			if (len(sym) == 1 || sym[0] == '%' || sym[0] == '#') && strings.IndexByte(followed, sym[0]) >= 0 {
+			switch {
+			case (len(sym) == 1 || sym[0] == '%' || sym[0] == '#') && strings.IndexByte(followed, sym[0]) >= 0:
 				p.sym = sym[0]
+				t.ptrs = append(t.ptrs, p)
+			case string(sym) == "@i": // an instance's hypernym, kept as instanceOf (Placed)
+				p.sym = instanceOf
 				t.ptrs = append(t.ptrs, p)
 			}
 		}
