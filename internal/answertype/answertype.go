@@ -67,6 +67,8 @@ func (t Type) Describe() string {
 		return "a place"
 	case Name:
 		return "a name"
+	case Material:
+		return "a material or substance"
 	}
 	return "a statement"
 }
@@ -1221,6 +1223,8 @@ func Find(t Type, sentence string) []string {
 	case Name:
 		add(reURL)
 		out = append(out, names(sentence)...)
+	case Material:
+		out = append(out, FindMaterial(sentence)...)
 	}
 	return out
 }

@@ -77,8 +77,8 @@ func TestAgree(t *testing.T) {
 // Second off; 0 is v44 (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
-		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v45", b.Agree, b.Second, b.Model())
+	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
+		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v47", b.Agree, b.Second, b.Model())
 	}
 	if b.Agree, b.Second = 0, 0; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)

@@ -76,7 +76,7 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
-		b.Agree = agreeIf(false)
+		b.Agree, b.Matter = agreeIf(false), false
 		b.Gate = alone != 0 // (v41's Gate came after Alone)
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
@@ -103,7 +103,7 @@ func TestAloneOwn(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
 		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
-		b.Agree = agreeIf(false)
+		b.Agree, b.Matter = agreeIf(false), false
 		b.Gate = alone != 0
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
 		if err != nil {
@@ -173,10 +173,10 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
-		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v45", b.Alone, b.Model())
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v47", b.Alone, b.Model())
 	}
-	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree = 0, 0, false, 0; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
+	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree, b.Matter = 0, 0, false, 0, false; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge off, want builtin:coverage-v41", b.Model())
 	}
 	if b.Gate = false; b.Model() != V40Model || V40Model != "builtin:coverage-v40" {

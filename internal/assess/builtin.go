@@ -535,6 +535,10 @@ type Builtin struct {
 	// words its first chunk lacks; 2 measures it with Agree's acceptance
 	// off.
 	Second int
+	// Matter (builtin:coverage-v47, see matter.go): a question asking
+	// what a thing is made of expects a material; a speed question's
+	// motion verb, moving part and top-of-range phrase are frame.
+	Matter bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -555,7 +559,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Sentence: true, SentenceRank: 4, SentenceAll: true, Dimensions: true, Topical: true,
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
-		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45}
+		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45, Matter: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -706,7 +710,8 @@ var namedModels = []struct {
 	{V42Model, []modelSwitch{{name: "merged", value: func(b *Builtin) int { return b.ExpandMerge }, on: mergeV42}}},
 	{V43Model, []modelSwitch{{name: "rival", value: func(b *Builtin) int { return b.Rival }, on: rivalV43}}},
 	{V44Model, []modelSwitch{flag("classfree", func(b *Builtin) bool { return b.ClassFree })}},
-	{BuiltinModel, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	{V45Model, []modelSwitch{{name: "agree", value: func(b *Builtin) int { return b.Agree }, on: agreeV45}, {name: "second", value: func(b *Builtin) int { return b.Second }}}},
+	{BuiltinModel, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -997,6 +1002,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 			q = answertype.Question{Type: answertype.Quantity, Unit: dim, Frame: []string{unit}} // "what rpm"
 		}
 	}
+	if b.Matter {
+		q = b.matter(question, q) // matter.go
+	}
 	return q
 }
 
@@ -1247,6 +1255,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.topical = b.Topical
+	if b.Matter && asked.Type == answertype.Material {
+		// the material found near an entity's words is what is asked
+		// about: "the X200's jug" in the question, "a 2-litre Tritan jar"
+		// on the X200's page, the asked noun said otherwise (matter.go)
+		r.topical = false
+	}
 	if b.Stated && asked.Type == answertype.YesNo {
 		for _, st := range []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date} {
 			if len(answertype.Find(st, question)) > 0 {

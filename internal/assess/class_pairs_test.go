@@ -95,7 +95,7 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords);
 			// v40's Alone would judge the returns page again, alone
 			b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, 0, false
-			b.Agree = agreeIf(false)
+			b.Agree, b.Matter = agreeIf(false), false
 			b.Gate = false
 			return assessChecked(t, b, req)
 		}

@@ -46,7 +46,7 @@ func TestCodeTerm(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.CodeTerm, b.ClassFree = c.bits, false // codeOnly as v38 … v43 apply it
-		b.Agree = agreeIf(false)
+		b.Agree, b.Matter = agreeIf(false), false
 		res := assessChecked(t, b, Request{Question: c.q, Query: c.q, Evidence: []Evidence{c.ev}, Groups: []string{"public"}})
 		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != c.want {
 			t.Errorf("%s: %q on %s accepted %v, want %v (%s)", c.name, c.q, c.ev.ChunkID, got, c.want, res.Assessment.Reason)
@@ -59,7 +59,7 @@ func TestCodeTerm(t *testing.T) {
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, false
-	b.Agree = agreeIf(false)
+	b.Agree, b.Matter = agreeIf(false), false
 	b.Gate = false
 	if b.CodeTerm != codeV38 || b.Model() != V38Model || V38Model != "builtin:coverage-v38" {
 		t.Errorf("default CodeTerm %d, model %q, want %d and builtin:coverage-v38", b.CodeTerm, b.Model(), codeV38)
@@ -100,8 +100,8 @@ func TestClassFree(t *testing.T) {
 		}
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
-		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
-			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v45", b.ClassFree, b.Model())
+		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
+			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v47", b.ClassFree, b.Model())
 		}
 		b.ClassFree, b.Agree = free, agreeIf(free)
 		if want := map[bool]string{true: BuiltinModel, false: V43Model}[free]; b.Model() != want || V43Model != "builtin:coverage-v43" {

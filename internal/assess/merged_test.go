@@ -131,14 +131,14 @@ func mergeIf(on bool) int {
 // v41 (kept selectable); another value names itself.
 func TestMergedModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
-		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v45", b.ExpandMerge, b.Model())
+	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
+		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v47", b.ExpandMerge, b.Model())
 	}
 	if b.Rival, b.ClassFree, b.Agree = 0, false, 0; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
 		t.Errorf("model %q with Rival 0, want builtin:coverage-v42", b.Model())
 	}
 	b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, false
-	b.Agree = agreeIf(false)
+	b.Agree, b.Matter = agreeIf(false), false
 	if b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v41", b.Model())
 	}

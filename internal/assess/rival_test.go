@@ -82,8 +82,8 @@ func TestRival(t *testing.T) {
 // guard); 0 is v42 (kept selectable); another value names itself.
 func TestRivalModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v45" {
-		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v45", b.Rival, b.Model(), rivalV43)
+	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
+		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v47", b.Rival, b.Model(), rivalV43)
 	}
 	if b.Rival, b.ClassFree, b.Agree = 0, false, 0; b.Model() != V42Model {
 		t.Errorf("model %q with Rival 0, want %s", b.Model(), V42Model)
