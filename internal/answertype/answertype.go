@@ -114,6 +114,9 @@ func (q Question) Find(sentence string) []string {
 		}
 		return out
 	}
+	if q.Type == Material && q.Unit == Instrument {
+		return append(FindMaterial(sentence), withPhrases(sentence)...)
+	}
 	if q.Type != Quantity || q.Unit == "" {
 		return Find(q.Type, sentence)
 	}

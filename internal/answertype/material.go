@@ -71,6 +71,12 @@ func MaterialQuestion(question string) (Question, bool) {
 			continue
 		}
 		q := Question{Type: Material}
+		if ends && !made && !named {
+			// what one does a thing with: a material, or the
+			// instrument a "with" phrase names ("wipe it with a damp
+			// cloth")
+			q.Unit = Instrument
+		}
 		all := words(question)
 		for i, w := range all {
 			offered := i+1 < len(all) && materialNouns[all[i+1]] && materialModifiers[w] // "white vinegar"
@@ -81,6 +87,29 @@ func MaterialQuestion(question string) (Question, bool) {
 		return q, true
 	}
 	return Question{}, false
+}
+
+// Instrument is the Unit of a material question asking what to do a
+// thing with ("what should I clean the motor unit with"): a "with" phrase
+// answers it as a named material does (see Question.Find).
+const Instrument = "instrument"
+
+// reWith finds the noun phrase after "with" in lower case ("wipe it with
+// a damp cloth"): what an instruction does a thing with.
+var reWith = regexp.MustCompile(`\bwith (?:a |an |some |the |your |its )?([a-z][\w-]*(?: [a-z][\w-]*)?)`)
+
+// withPhrases lists reWith's noun phrases in sentence, none opening with
+// a determiner ("with the Hollin Home app": a name, no instrument).
+func withPhrases(sentence string) []string {
+	var out []string
+	for _, m := range reWith.FindAllStringSubmatch(sentence, -1) {
+		first, _, _ := strings.Cut(m[1], " ")
+		if npOpeners[first] || first == "your" || first == "some" {
+			continue
+		}
+		out = append(out, m[1])
+	}
+	return out
 }
 
 // reMadeOf finds what a sentence says a thing is made of, from or with.

@@ -86,3 +86,30 @@ func TestSpeedFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestInstrument: a question asking what to do a thing with is answered
+// by a "with" phrase as by a material; one asking what it is made of is
+// not ("used with hot liquids").
+func TestInstrument(t *testing.T) {
+	clean, _ := MaterialQuestion("what should I clean the X200 motor unit with")
+	made, _ := MaterialQuestion("what's the X200 jar made of?")
+	if clean.Unit != Instrument || made.Unit != "" {
+		t.Fatalf("units %q, %q; want %q and none", clean.Unit, made.Unit, Instrument)
+	}
+	for _, c := range []struct {
+		s          string
+		clean, mad int
+	}{
+		{"Never put the motor base in water; wipe it with a damp cloth.", 1, 0},
+		{"X200 jars from batch B-2291 may crack when used with hot liquids.", 1, 0},
+		{"To pair the K50 with the Hollin Home app, hold the dial.", 0, 0},
+		{"Descale it once a month with citric acid.", 2, 1},
+	} {
+		if got := len(clean.Find(c.s)); got != c.clean {
+			t.Errorf("instrument %q: %d found %q, want %d", c.s, got, clean.Find(c.s), c.clean)
+		}
+		if got := len(made.Find(c.s)); got != c.mad {
+			t.Errorf("material %q: %d found %q, want %d", c.s, got, made.Find(c.s), c.mad)
+		}
+	}
+}
