@@ -220,15 +220,77 @@ func SpeedFrame(question string) []string {
 		if j < 0 && end == i {
 			continue
 		}
-		for _, s := range ws[j+1 : end] {
-			if s == "on" || s == "of" || s == "in" || s == "for" || s == "with" {
-				break
-			}
-			if s == "the" || s == "its" || s == "their" || s == "it" || IsCode(s) || strings.HasSuffix(s, "'s") || subjects[s] {
-				continue
-			}
-			add(s)
+		for _, w := range movingPart(ws, j+1, end, i) {
+			add(w)
 		}
 	}
 	return frame
 }
+
+// movingPart is the part a speed question's motion verb (at verb) says
+// moves, from the verb's subject ws[from:to]: its words before any
+// preposition, when they name a part of something the question names
+// otherwise — after an owner ("the X200's blades") or beside a phrase
+// naming the thing ("the blades on the Pro", "do the blades spin on the
+// Pro blender"). A subject that names the thing itself ("does the mixer
+// spin", "does the X300 Pro spin") is no part: nothing.
+func movingPart(ws []string, from, to, verb int) []string {
+	subj := ws[from:to]
+	rest := ws[verb+1:]
+	for k, w := range subj {
+		if partPrepositions[w] {
+			subj, rest = subj[:k], ws[from+k:]
+			break
+		}
+	}
+	owner := -1
+	for k, w := range subj {
+		if strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+			owner = k
+		}
+	}
+	var part []string
+	switch {
+	case owner >= 0:
+		part = subj[owner+1:]
+	case !slices.ContainsFunc(subj, IsCode) && namesOther(rest):
+		part = subj
+	}
+	var out []string
+	for _, w := range part {
+		if npOpeners[w] || subjects[w] || w == "it" || IsCode(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// partPrepositions open the phrase that says where a moving part is
+// ("the blades on the Pro").
+var partPrepositions = set("on", "of", "in", "for", "with", "at")
+
+// namesOther reports whether ws holds a prepositional phrase naming a
+// thing: a word in the three after "on", "of", "in" ... that is no
+// determiner, pronoun or word of a top-of-range phrase ("on the Pro
+// blender", not "on its top setting" nor "at full whack").
+func namesOther(ws []string) bool {
+	for i, w := range ws {
+		if !partPrepositions[w] {
+			continue
+		}
+		for _, x := range ws[i+1 : min(len(ws), i+4)] {
+			if partPrepositions[x] {
+				break
+			}
+			if !npOpeners[x] && !subjects[x] && x != "it" && !topWords[x] && !topNouns[x] && !rangeWords[x] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rangeWords name a place in a range that is not its top ("its lowest
+// speed", "on high"): no thing.
+var rangeWords = set("high", "higher", "low", "lower", "lowest", "slowest", "setting", "speed", "level", "max", "min", "minimum")

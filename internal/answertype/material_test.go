@@ -113,3 +113,22 @@ func TestInstrument(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedFrameThing: a subject naming the thing itself is content.
+func TestSpeedFrameThing(t *testing.T) {
+	for _, c := range []struct {
+		q   string
+		not []string
+	}{
+		{"how fast does the mixer spin", []string{"mixer"}},
+		{"How fast does the X300 Pro spin when it's flat out?", []string{"pro", "x300"}},
+		{"how fast does the pro blender spin on its top setting", []string{"pro", "blender"}},
+	} {
+		got := SpeedFrame(c.q)
+		for _, w := range c.not {
+			if slices.Contains(got, w) {
+				t.Errorf("SpeedFrame(%q) = %v holds %q", c.q, got, w)
+			}
+		}
+	}
+}

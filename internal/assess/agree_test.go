@@ -80,10 +80,10 @@ func TestAgreeModel(t *testing.T) {
 	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
 		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v47", b.Agree, b.Second, b.Model())
 	}
-	if b.Agree, b.Second = 0, 0; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
+	if b.Agree, b.Second, b.Matter = 0, 0, false; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
-	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second" {
+	if b.Agree, b.Second, b.Matter = 6035, 1, true; b.Model() != BuiltinModel+"-agree6035+second" {
 		t.Errorf("model %q with Agree 6035 and Second 1, want %s-agree6035+second", b.Model(), BuiltinModel)
 	}
 }

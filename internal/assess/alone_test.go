@@ -49,7 +49,7 @@ func TestAlone(t *testing.T) {
 			t.Errorf("Alone %d: %+v %v, want accepted on rates#0", v, r.Assessment, r.Accepted)
 		}
 	}
-	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree+fake-1" {
+	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nomatter+fake-1" {
 		t.Errorf("Alone 113: model %s", r.Usage.Model)
 	}
 	if r := judge(1, q, handbook, other, rates); r.Assessment.Sufficient {
@@ -189,7 +189,7 @@ func TestAloneModel(t *testing.T) {
 	}
 	b.Alone = 113
 	b.Gate = true
-	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nomatter"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

@@ -69,7 +69,7 @@ func TestCodeTermModel(t *testing.T) {
 		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
 	}
 	b.CodeTerm = codeRuns
-	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree-nomatter"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
@@ -103,7 +103,7 @@ func TestClassFree(t *testing.T) {
 		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
 			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v47", b.ClassFree, b.Model())
 		}
-		b.ClassFree, b.Agree = free, agreeIf(free)
+		b.ClassFree, b.Agree, b.Matter = free, agreeIf(free), free
 		if want := map[bool]string{true: BuiltinModel, false: V43Model}[free]; b.Model() != want || V43Model != "builtin:coverage-v43" {
 			t.Errorf("ClassFree %v: model %q, want %q", free, b.Model(), want)
 		}

@@ -134,7 +134,7 @@ func TestMergedModel(t *testing.T) {
 	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
 		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v47", b.ExpandMerge, b.Model())
 	}
-	if b.Rival, b.ClassFree, b.Agree = 0, false, 0; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
+	if b.Rival, b.ClassFree, b.Agree, b.Matter = 0, false, 0, false; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
 		t.Errorf("model %q with Rival 0, want builtin:coverage-v42", b.Model())
 	}
 	b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, false
@@ -143,7 +143,7 @@ func TestMergedModel(t *testing.T) {
 		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v41", b.Model())
 	}
 	b.ExpandMerge = 5
-	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree-nomatter"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

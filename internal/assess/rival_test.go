@@ -85,10 +85,10 @@ func TestRivalModel(t *testing.T) {
 	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v47" {
 		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v47", b.Rival, b.Model(), rivalV43)
 	}
-	if b.Rival, b.ClassFree, b.Agree = 0, false, 0; b.Model() != V42Model {
+	if b.Rival, b.ClassFree, b.Agree, b.Matter = 0, false, 0, false; b.Model() != V42Model {
 		t.Errorf("model %q with Rival 0, want %s", b.Model(), V42Model)
 	}
-	if b.Rival, b.ClassFree, b.Agree = 4, true, agreeV45; b.Model() != BuiltinModel+"-rival4" {
+	if b.Rival, b.ClassFree, b.Agree, b.Matter = 4, true, agreeV45, true; b.Model() != BuiltinModel+"-rival4" {
 		t.Errorf("model %q with Rival 4, want %s-rival4", b.Model(), BuiltinModel)
 	}
 }
