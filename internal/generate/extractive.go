@@ -363,7 +363,14 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v35 (ExtractiveModel) reads the builtin assessor's thesaurus when the
+// v37 (ExtractiveModel; v35 is ExtractiveV35Model) reads a material
+// question as the builtin assessor's coverage-v47 does
+// (answertype.MaterialQuestion: the sentence naming a material answers
+// it) and a speed question's answertype.SpeedFrame as frame (see
+// classify); and for a question expecting a value, an opening that holds
+// none gives way to the accepted source's when that source holds one.
+//
+// v35 (ExtractiveV35Model) reads the builtin assessor's thesaurus when the
 // worker gives it one (UseThesaurus; without one it is v34): when the
 // opening sentence and source are chosen (rule 2), a word of a sentence
 // the thesaurus relates to a content word of the question, and that
