@@ -67,6 +67,8 @@ func (t Type) Describe() string {
 		return "a place"
 	case Name:
 		return "a name"
+	case Material:
+		return "a material or substance"
 	}
 	return "a statement"
 }
@@ -111,6 +113,9 @@ func (q Question) Find(sentence string) []string {
 			out = append(out, m[1])
 		}
 		return out
+	}
+	if q.Type == Material && q.Unit == Instrument {
+		return append(FindMaterial(sentence), withPhrases(sentence)...)
 	}
 	if q.Type != Quantity || q.Unit == "" {
 		return Find(q.Type, sentence)
@@ -1221,6 +1226,8 @@ func Find(t Type, sentence string) []string {
 	case Name:
 		add(reURL)
 		out = append(out, names(sentence)...)
+	case Material:
+		out = append(out, FindMaterial(sentence)...)
 	}
 	return out
 }

@@ -552,6 +552,10 @@ type Builtin struct {
 	// thesaurus defines by a kind the place is an instance of ("Spain",
 	// "abroad": "to or in a foreign country").
 	Places int
+	// Matter (builtin:coverage-v49, see matter.go): a question asking
+	// what a thing is made of expects a material; a speed question's
+	// motion verb, moving part and top-of-range phrase are frame.
+	Matter bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -573,7 +577,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -731,7 +735,9 @@ var namedModels = []struct {
 		flag("listed", func(b *Builtin) bool { return b.Listed }),
 	}},
 	// builtin:coverage-v48 adds Places (round 44, docs/log/round-44-a44-yesno.md).
-	{BuiltinModel, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV48}}},
+	{V48Model, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV48}}},
+	// builtin:coverage-v49 adds Matter (round 44, docs/log/round-44-a44-mat.md).
+	{BuiltinModel, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1022,6 +1028,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 			q = answertype.Question{Type: answertype.Quantity, Unit: dim, Frame: []string{unit}} // "what rpm"
 		}
 	}
+	if b.Matter {
+		q = b.matter(question, q) // matter.go
+	}
 	return q
 }
 
@@ -1272,6 +1281,12 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.topical = b.Topical
+	if b.Matter && asked.Type == answertype.Material {
+		// the material found near an entity's words is what is asked
+		// about: "the X200's jug" in the question, "a 2-litre Tritan jar"
+		// on the X200's page, the asked noun said otherwise (matter.go)
+		r.topical = false
+	}
 	if b.Stated && asked.Type == answertype.YesNo {
 		for _, st := range []answertype.Type{answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date} {
 			if len(answertype.Find(st, question)) > 0 {

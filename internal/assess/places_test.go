@@ -61,17 +61,21 @@ func TestPlaces(t *testing.T) {
 	}
 }
 
-// TestPlacesModel: builtin:coverage-v48 is v47 with Places' two bits;
-// 0 is v47 (kept selectable); another value names itself.
+// TestPlacesModel: builtin:coverage-v48 is v47 with Places' two bits
+// (v49, the default, adds Matter); 0 is v47 (kept selectable); another
+// value names itself.
 func TestPlacesModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Places != placesV48 || placesV48 != 3 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v48" {
-		t.Errorf("default Places %d, model %q, want 3 and builtin:coverage-v48", b.Places, b.Model())
+	if b.Places != placesV48 || placesV48 != 3 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v49" {
+		t.Errorf("default Places %d, model %q, want 3 and builtin:coverage-v49", b.Places, b.Model())
+	}
+	if b.Matter = false; b.Model() != V48Model || V48Model != "builtin:coverage-v48" {
+		t.Errorf("model %q with Matter off, want %s", b.Model(), V48Model)
 	}
 	if b.Places = 0; b.Model() != V47Model {
 		t.Errorf("model %q with Places 0, want %s", b.Model(), V47Model)
 	}
-	if b.Places = placesNamed; b.Model() != BuiltinModel+"-places1" {
+	if b.Places, b.Matter = placesNamed, true; b.Model() != BuiltinModel+"-places1" {
 		t.Errorf("model %q with Places 1, want %s-places1", b.Model(), BuiltinModel)
 	}
 }

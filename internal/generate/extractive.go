@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV35Model = router.BuiltinGenerateModelV35
 	ExtractiveV34Model = router.BuiltinGenerateModelV34
 	ExtractiveV33Model = router.BuiltinGenerateModelV33
 	ExtractiveV32Model = router.BuiltinGenerateModelV32
@@ -362,7 +363,14 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v35 (ExtractiveModel) reads the builtin assessor's thesaurus when the
+// v37 (ExtractiveModel; v35 is ExtractiveV35Model) reads a material
+// question as the builtin assessor's coverage-v47 does
+// (answertype.MaterialQuestion: the sentence naming a material answers
+// it) and a speed question's answertype.SpeedFrame as frame (see
+// classify); and for a question expecting a value, an opening that holds
+// none gives way to the accepted source's when that source holds one.
+//
+// v35 (ExtractiveV35Model) reads the builtin assessor's thesaurus when the
 // worker gives it one (UseThesaurus; without one it is v34): when the
 // opening sentence and source are chosen (rule 2), a word of a sentence
 // the thesaurus relates to a content word of the question, and that
@@ -578,10 +586,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV35(an)
+	return NewExtractiveV37(an)
 }
 
-// NewExtractiveV35 returns version 35 (ExtractiveModel).
+// NewExtractiveV37 returns version 37 (ExtractiveModel).
+func NewExtractiveV37(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV35(an)
+	g.Version = 37
+	return g
+}
+
+// NewExtractiveV35 returns version 35 (ExtractiveV35Model).
 func NewExtractiveV35(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV34(an)
 	g.Version = 35
@@ -788,6 +803,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV35Model:
+		return NewExtractiveV35(an), nil
 	case ExtractiveV34Model:
 		return NewExtractiveV34(an), nil
 	case ExtractiveV33Model:
@@ -854,6 +871,30 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 // "which is dearer", "rated at, in watts"); earlier versions by
 // answertype.Classify.
 func (g *Extractive) classify(question string) answertype.Question {
+	if g.Version >= 37 {
+		// v37: a question asking what a thing is made of or what to use
+		// on it expects a material (answertype.MaterialQuestion), as the
+		// builtin assessor's coverage-v47 reads it: the sentence naming
+		// one ("a 2-litre Tritan jar") answers it, not another page's
+		// "made for UK sockets"; and a speed question's motion verb,
+		// moving part and top-of-range phrase (answertype.SpeedFrame)
+		// are frame: "at the top setting" does not make the privacy
+		// page's "Settings" an answer
+		q := answertype.Valued(question)
+		if q.Type == answertype.Description || q.Type == answertype.YesNo {
+			if m, ok := answertype.MaterialQuestion(question); ok {
+				return m
+			}
+		}
+		if q.Type == answertype.Speed || q.Type == answertype.Quantity && q.Unit == "rotation speed" {
+			for _, w := range answertype.SpeedFrame(question) {
+				if !slices.Contains(q.Frame, w) {
+					q.Frame = append(q.Frame, w)
+				}
+			}
+		}
+		return q
+	}
 	if g.Version >= 27 {
 		return answertype.Valued(question)
 	}
@@ -919,6 +960,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV33Model
 	case g.Version == 34:
 		return ExtractiveV34Model
+	case g.Version == 35:
+		return ExtractiveV35Model
 	}
 	return ExtractiveModel
 }
@@ -1134,6 +1177,20 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
 				best = a
 			}
+		}
+	}
+	// v37: for a question expecting a value (not a yes/no decision nor an
+	// instruction), an opening that holds none gives way to the accepted
+	// source's own opening when that source holds one: the assessor
+	// accepted it for the value ("High speed reaches 30,000 RPM" on the X300
+	// Pro's page), and a page ranked above it that shares the question's
+	// names ("Blender motors on the X200 and X300 Pro are covered for 5
+	// years") does not answer "how fast do the blades on the Pro spin".
+	if g.Version >= 37 && open >= 0 && open != best.source && !best.typed && asked.Type != answertype.Description &&
+		asked.Type != answertype.YesNo && asked.Type != answertype.Procedure &&
+		slices.ContainsFunc(all, func(s *sentence) bool { return s.source == open && s.typed }) {
+		if a := g.opening(all, asked, open); a != nil {
+			best = a
 		}
 	}
 	// v13: a source whose title names what the clause that asks asks
