@@ -556,6 +556,10 @@ type Builtin struct {
 	// what a thing is made of expects a material; a speed question's
 	// motion verb, moving part and top-of-range phrase are frame.
 	Matter bool
+	// Rates (builtin:coverage-v50, see rates.go): in a question asking
+	// for an amount, a word naming a rate by its time unit ("hourly") is
+	// covered by that unit ("£42 per hour").
+	Rates bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -577,7 +581,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -737,7 +741,9 @@ var namedModels = []struct {
 	// builtin:coverage-v48 adds Places (round 44, docs/log/round-44-a44-yesno.md).
 	{V48Model, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV48}}},
 	// builtin:coverage-v49 adds Matter (round 44, docs/log/round-44-a44-mat.md).
-	{BuiltinModel, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
+	{V49Model, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
+	// builtin:coverage-v50 adds Rates (round 44, docs/log/round-44-a44-place.md).
+	{BuiltinModel, []modelSwitch{flag("rates", func(b *Builtin) bool { return b.Rates })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1265,6 +1271,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	subs := b.substitutes(question, req.Query, related)
 	esubs := b.expandedSubs(question, req.searched, subs) // expanded.go
 	subs = withSubs(subs, esubs)
+	subs = b.rates(question, asked, subs) // rates.go
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
 	}
@@ -1333,6 +1340,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			owns[i] = withPlaces(owns[i], ents, placed)
 		}
 	}
+	owns = b.priced(question, asked, req.Evidence, owns) // rates.go
 	if b.Places&placesGeneral != 0 && (asked.Type == answertype.YesNo || b.Places&placesAnyType != 0) {
 		owns = b.generalModels(req.Evidence, owns, ents, qterms)
 	}
