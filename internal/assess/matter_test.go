@@ -75,10 +75,10 @@ func TestMatter(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v49" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v49", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v50", b.Matter, b.Model())
 	}
-	b.Matter = false
+	b.Matter, b.Rates = false, false
 	if b.Model() != V48Model {
 		t.Errorf("without Matter, model %q, want %s", b.Model(), V48Model)
 	}

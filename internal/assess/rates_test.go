@@ -1,0 +1,86 @@
+package assess
+
+import (
+	"context"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// ratesCorpus: a handbook naming the hourly rate without its amount, a
+// partner agreement stating it per hour, a parts price list, a delivery
+// page, a recall notice and a page on storage (so "daily" is a word the
+// documents use).
+var ratesCorpus = []Evidence{
+	{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Submit warranty labour claims within 14 days of the repair. Hollin pays labour at the hourly rate in your partner agreement."},
+	{ChunkID: "agreement#0", Title: "Brook Street Repairs: partner agreement", Text: "Hollin pays Brook Street Repairs £42 per hour of warranty labour and £18 per home visit. The agreement runs to 31 March 2027."},
+	{ChunkID: "prices#0", Title: "Parts price list", Text: "Internal prices: X200 jar £6.10, BLD-X200 blade assembly £3.40."},
+	{ChunkID: "delivery#0", Title: "Ordering spare parts", Text: "Standard delivery takes 3 to 5 working days and costs £3.95."},
+	{ChunkID: "recall#0", Title: "Safety notice: X200 jar recall", Text: "X200 jars from batch B-2291 may crack with hot liquids. Order a free replacement jar at hollin.example/recall."},
+	{ChunkID: "storage#0", Title: "Storing your appliance", Text: "Wipe the base daily and keep the jar dry."},
+}
+
+// ratesJudge judges q against the evidence of ratesCorpus named by ids, in
+// that order, with Rates as set.
+func ratesJudge(t *testing.T, rates bool, q string, ids ...string) Result {
+	t.Helper()
+	an := terms.New()
+	var texts []string
+	byID := map[string]Evidence{}
+	for _, e := range ratesCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+		byID[e.ChunkID] = e
+	}
+	lex := newLexicon(an, append(texts, "Warranty terms", "Opening hours", "Registering your appliance")...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.Rates = rates
+	var ev []Evidence
+	for _, id := range ids {
+		ev = append(ev, byID[id])
+	}
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRates: with Rates (builtin:coverage-v50), a question for an hourly
+// rate is answered by the page stating the amount per hour, not refused
+// on the handbook that says "hourly rate" but states none. A question for
+// a rate no page states (a daily rate, though a page says "daily") is
+// still refused, and so is one for the cost of a thing no page prices,
+// though the pages state amounts. Without Rates, the first is refused.
+func TestRates(t *testing.T) {
+	accepted := func(r Result) string {
+		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
+			return ""
+		}
+		return r.Accepted[0]
+	}
+	for _, c := range []struct {
+		q       string
+		ids     []string
+		off, on string
+	}{
+		{"what hourly rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
+		{"what daily rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0", "storage#0"}, "", ""},
+		{"what does a replacement X300 motor cost us?", []string{"prices#0", "delivery#0"}, "", ""},
+	} {
+		if got := accepted(ratesJudge(t, false, c.q, c.ids...)); got != c.off {
+			t.Errorf("without Rates, %q accepted on %q, want %q", c.q, got, c.off)
+		}
+		if got := accepted(ratesJudge(t, true, c.q, c.ids...)); got != c.on {
+			t.Errorf("with Rates, %q accepted on %q, want %q", c.q, got, c.on)
+		}
+	}
+	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
+	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
+		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v50", b.Rates, b.Model())
+	}
+	b.Rates = false
+	if b.Model() != V49Model || V49Model != "builtin:coverage-v49" {
+		t.Errorf("without Rates, model %q, want %s", b.Model(), V49Model)
+	}
+}
