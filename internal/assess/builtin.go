@@ -1271,7 +1271,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	subs := b.substitutes(question, req.Query, related)
 	esubs := b.expandedSubs(question, req.searched, subs) // expanded.go
 	subs = withSubs(subs, esubs)
-	subs = b.rates(question, asked, subs) // rates.go
 	covers := func(have map[string]bool, t string) bool {
 		return have[t] || slices.ContainsFunc(subs[t], func(s string) bool { return have[s] })
 	}

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -13,69 +14,88 @@ import (
 // builtin:coverage-v49, kept selectable.
 const V49Model = "builtin:coverage-v49"
 
-// rateUnits maps the adjectives and adverbs that name a rate's time unit
-// to that unit: "hourly" is "per hour", "yearly" "per year".
+// rateUnits maps the adjectives and adverbs that name a rate by its time
+// unit to that unit: "hourly" is "per hour", "yearly" "per year".
 var rateUnits = map[string]string{"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
 	"fortnightly": "fortnight", "monthly": "month", "quarterly": "quarter", "yearly": "year",
 	"annual": "year", "annually": "year"}
 
-// rates (Builtin.Rates, builtin:coverage-v50, round 44's a44-place) adds
-// to subs, for a question asking for an amount (of money or a measure),
-// each word of it that names a rate by its time unit ("what's our hourly
-// rate on warranty jobs?") as covered by that unit's term: a page states a
-// rate per unit ("£42 per hour of warranty labour"), seldom with the
-// adjective. The adjective is read as the unit only where the question's
-// own word is not in a chunk (covers reads the question's term first).
-func (b *Builtin) rates(question string, asked answertype.Question, subs map[string][]string) map[string][]string {
-	if !b.Rates || asked.Type != answertype.Money && asked.Type != answertype.Quantity {
-		return subs
-	}
-	for _, raw := range strings.Fields(strings.ToLower(question)) {
-		unit, ok := rateUnits[bareWord(raw)]
-		if !ok {
-			continue
-		}
-		ts, us := b.an.Terms(bareWord(raw)), b.an.Terms(unit)
-		if len(ts) != 1 || len(us) != 1 || ts[0] == us[0] || slices.Contains(subs[ts[0]], us[0]) {
-			continue
-		}
-		if subs == nil {
-			subs = map[string][]string{}
-		}
-		subs[ts[0]] = append(subs[ts[0]], us[0])
-	}
-	return subs
-}
+// rePerUnit is a rate stated per time unit: "per hour", "an hour", "each
+// month", "a year".
+var rePerUnit = regexp.MustCompile(`(?i)\b(?:per|a|an|each|every)\s+(hour|day|night|week|fortnight|month|quarter|year)\b`)
 
-// priced (Builtin.Rates) is owns with, for a question asking for an
-// amount of money, the question's words that only name that kind of
-// answer ("rate", "cost", "fee", "price": answertype.NamesMoney) credited
-// to each chunk stating an amount of money in figures ("£42 per hour"):
-// such a chunk answers "what's our hourly rate" whether or not it says
-// "rate". A chunk stating none is credited nothing.
+// priced (Builtin.Rates, builtin:coverage-v50, round 44's a44-place) is
+// owns with two credits for a question asking for an amount, each to a
+// chunk that states what the question's word only names:
+//
+//   - a word naming a rate by its time unit ("what's our hourly rate on
+//     warranty jobs?"; a question for money or a measure) is credited to
+//     each chunk stating a rate per that unit ("£42 per hour of warranty
+//     labour"): a page states a rate per unit, seldom with the adjective;
+//   - the words that only name the kind of answer of a question for an
+//     amount of money ("rate", "cost", "fee", "price":
+//     answertype.NamesMoney) are credited to each chunk stating an amount
+//     of money in figures: such a chunk answers "what's our hourly rate"
+//     whether or not it says "rate".
+//
+// Neither is credited to a chunk naming the noun of a condition of being
+// outside that the question states ("out of warranty", "out-of-warranty
+// labour") without stating that condition itself ("£39 per hour of
+// warranty labour"): its amount is said of the other case, and what the
+// question's frame words name is no evidence it answers this one.
 func (b *Builtin) priced(question string, asked answertype.Question, ev []Evidence, owns []map[string]bool) []map[string]bool {
-	if !b.Rates || asked.Type != answertype.Money {
+	if !b.Rates || asked.Type != answertype.Money && asked.Type != answertype.Quantity {
 		return owns
 	}
-	var named []string
+	var named []string           // the money words' terms (a Money question)
+	rated := map[string]string{} // a rate word's term → its unit, lower case
 	for _, raw := range strings.Fields(question) {
-		w := bareWord(raw)
-		if !answertype.NamesMoney(w) {
+		w := strings.ToLower(bareWord(raw))
+		ts := b.an.Terms(w)
+		if len(ts) != 1 {
 			continue
 		}
-		if ts := b.an.Terms(w); len(ts) == 1 && !slices.Contains(named, ts[0]) {
+		if unit, ok := rateUnits[w]; ok {
+			rated[ts[0]] = unit
+		} else if asked.Type == answertype.Money && answertype.NamesMoney(w) && !slices.Contains(named, ts[0]) {
 			named = append(named, ts[0])
 		}
 	}
-	if len(named) == 0 {
+	if len(named) == 0 && len(rated) == 0 {
 		return owns
 	}
+	var outside []string // the nouns of the question's conditions of being outside
+	for _, c := range conditionsOf(b.an, question) {
+		if !c.in {
+			outside = append(outside, c.noun)
+		}
+	}
 	for i, e := range ev {
-		if !slices.ContainsFunc(answertype.Find(answertype.Money, e.Text), hasDigit) {
+		if slices.ContainsFunc(outside, func(n string) bool {
+			return owns[i][n] && !slices.ContainsFunc(conditionsOf(b.an, e.Text), func(c condition) bool { return c.noun == n && !c.in })
+		}) {
+			continue
+		}
+		var credit []string
+		if len(named) > 0 && slices.ContainsFunc(answertype.Find(answertype.Money, e.Text), hasDigit) {
+			credit = append(credit, named...)
+		}
+		if len(rated) > 0 {
+			units := map[string]bool{}
+			for _, m := range rePerUnit.FindAllStringSubmatch(e.Title+"\n"+e.Text, -1) {
+				units[strings.ToLower(m[1])] = true
+			}
+			for t, unit := range rated {
+				if units[unit] {
+					credit = append(credit, t)
+				}
+			}
+		}
+		if len(credit) == 0 {
 			continue
 		}
 		own := maps.Clone(owns[i])
-		for _, t := range named {
+		for _, t := range credit {
 			own[t] = true
 		}
 		owns[i] = own

@@ -51,7 +51,8 @@ func ratesJudge(t *testing.T, rates bool, q string, ids ...string) Result {
 // on the handbook that says "hourly rate" but states none. A question for
 // a rate no page states (a daily rate, though a page says "daily") is
 // still refused, and so is one for the cost of a thing no page prices,
-// though the pages state amounts. Without Rates, the first is refused.
+// though the pages state amounts, and one for the rate out of warranty
+// (the agreement's is for warranty labour). Without Rates, the first is refused.
 func TestRates(t *testing.T) {
 	accepted := func(r Result) string {
 		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
@@ -65,6 +66,7 @@ func TestRates(t *testing.T) {
 		off, on string
 	}{
 		{"what hourly rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
+		{"what hourly rate does Hollin pay for out-of-warranty labour?", []string{"handbook#0", "agreement#0"}, "", ""},
 		{"what daily rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0", "storage#0"}, "", ""},
 		{"what does a replacement X300 motor cost us?", []string{"prices#0", "delivery#0"}, "", ""},
 	} {
