@@ -10,7 +10,8 @@ import (
 // Material is what a thing is made of, or the substance an action uses:
 // "what is the jar made of", "what should I descale it with". Classify
 // never reads it; MaterialQuestion does (the builtin assessor's
-// builtin:coverage-v47).
+// builtin:coverage-v49, Builtin.Matter; the generator's
+// builtin:extractive-v37).
 const Material Type = "material"
 
 // materialNouns are nouns naming a material or a substance used on a thing

@@ -8,8 +8,8 @@ import (
 )
 
 // V45Model names the builtin assessor without Builtin.Sides,
-// Builtin.SidesMeasure, Builtin.Listed (v47) and Builtin.Places (v48):
-// builtin:coverage-v45, kept selectable.
+// Builtin.SidesMeasure, Builtin.Listed (v47), Builtin.Places (v48) and
+// Builtin.Matter (v49): builtin:coverage-v45, kept selectable.
 const V45Model = "builtin:coverage-v45"
 
 // The list reading (Builtin.Listed, builtin:coverage-v47). A question

@@ -128,7 +128,7 @@ func TestOwnOrder(t *testing.T) {
 			t.Errorf("h01 %v, want accepted on the specification page's 22,000 RPM", got)
 		}
 	}
-	// v17 judges the same chunks by their order (without v47's Matter,
+	// v17 judges the same chunks by their order (without v49's Matter,
 	// which reads "spin" as frame: every order then covers the question).
 	b.OwnOrder, b.Matter, b.Rates = false, false, false
 	if a, z := judge(cases[0].q, h01), judge(cases[0].q, append([]Evidence{h01[4]}, h01[:4]...)); a.sufficient == z.sufficient {

@@ -364,7 +364,7 @@ const (
 // onQuestion and padRules).
 //
 // v37 (ExtractiveModel; v35 is ExtractiveV35Model) reads a material
-// question as the builtin assessor's coverage-v47 does
+// question as the builtin assessor's coverage-v49 does
 // (answertype.MaterialQuestion: the sentence naming a material answers
 // it) and a speed question's answertype.SpeedFrame as frame (see
 // classify); and for a question expecting a value, an opening that holds
@@ -874,7 +874,7 @@ func (g *Extractive) classify(question string) answertype.Question {
 	if g.Version >= 37 {
 		// v37: a question asking what a thing is made of or what to use
 		// on it expects a material (answertype.MaterialQuestion), as the
-		// builtin assessor's coverage-v47 reads it: the sentence naming
+		// builtin assessor's coverage-v49 reads it: the sentence naming
 		// one ("a 2-litre Tritan jar") answers it, not another page's
 		// "made for UK sockets"; and a speed question's motion verb,
 		// moving part and top-of-range phrase (answertype.SpeedFrame)

@@ -8,7 +8,8 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// FuzzExtractive: v24 and v25 answer any question over any two pages
+// FuzzExtractive: v34, v35 and v37 (the default since round 44; added by
+// rv44) answer any question over any two pages
 // (empty titles, titles of punctuation or numbers, Unicode, pages with
 // no sentence), the first or the second accepted or neither, without a
 // panic, citing only the pages given.
@@ -19,8 +20,11 @@ func FuzzExtractive(f *testing.F) {
 	f.Add("Était-ce garanti 5 ans ?", "2026", "Ça coûte 5 €. Garantie : 5 ans.", "¿¡…!?", "日本語のテキスト。", uint8(0))
 	f.Add("", "...", "", "123", "   \n\n", uint8(1))
 	f.Add("What is 12?", "12 12", "12. 12! 12?", "?", "?", uint8(2))
+	f.Add("What's the X200's jug made of, glass or plastic?", "Abroad", "Hollin appliances are made for UK 230 V sockets.", "X200", "The X200 has a 2-litre Tritan jar. High speed reaches 22,000 RPM.", uint8(2))
+	f.Add("How fast do the blades on the Pro spin at full whack?", "Warranty", "Blender motors are covered for 5 years.", "X300 Pro", "High speed reaches 30,000 RPM.", uint8(2))
+	f.Add("what should I descale it with", "K50", "Descale it with", "with", "with a", uint8(1))
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV34(an), NewExtractiveV35(an)}
+	gens := []*Extractive{NewExtractiveV34(an), NewExtractiveV35(an), NewExtractiveV37(an)}
 	f.Fuzz(func(t *testing.T, q, title1, text1, title2, text2 string, accepted uint8) {
 		req := Request{Question: q, Sources: []Source{
 			{Label: "1", Chunk: corpus.Chunk{ID: "c1", DocID: "d1", Title: title1, Text: text1}},

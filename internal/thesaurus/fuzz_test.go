@@ -26,7 +26,8 @@ func writeNoun(t *testing.T, data, index string) string {
 }
 
 // FuzzOpen: Open of any noun data and index files either fails or gives a
-// thesaurus whose lookups answer, never a panic; a failure names the file.
+// thesaurus whose lookups answer (Defined and Placed too, since rv44),
+// never a panic; a failure names the file.
 func FuzzOpen(f *testing.F) {
 	good := "  1 header\n00000011 05 n 02 Erase 0 rub_out 0 002 @ 00000011 n 0000 + 00000011 n 0102 | gloss\n"
 	f.Add(good, "  1 header\nerase n 1 0 1 0 00000011\nrub_out n 1 0 1 0 00000011\n")
@@ -36,6 +37,9 @@ func FuzzOpen(f *testing.F) {
 	f.Add(good, "erase n 1 0 1 0 99999999\n")
 	f.Add("00000000 05 n 01 x 0 000 | g\r\n", "x n 1 0 1 0 00000000\r\n")
 	f.Add("  1 header\n00000011 05 n 02 erase 0 rub_out 0 003 %p 00000011 n 0000 ^ 00000011 n 0201 #m 00000011 n 0000 | g\n", "erase n 1 0 1 0 00000011\n")
+	// an instance's hypernym (Placed, round 44), to itself and to none
+	f.Add("  1 header\n00000011 05 n 02 Spain 0 country 0 002 @i 00000011 n 0000 @ 00000011 n 0000 | a country\n", "spain n 1 0 1 0 00000011\ncountry n 1 0 1 0 00000011\n")
+	f.Add("  1 header\n00000011 05 n 01 Spain 0 001 @i 00000099 n 0000 | a country\n", "spain n 1 0 1 0 00000011\n")
 	f.Add("", "")
 	f.Fuzz(func(t *testing.T, data, index string) {
 		dir := writeNoun(t, data, index)
@@ -52,6 +56,8 @@ func FuzzOpen(f *testing.F) {
 			w.Taxa(word)
 			w.Links(word, followed)
 			w.Senses(word)
+			w.Defined(word)
+			w.Placed(word)
 		}
 	})
 }

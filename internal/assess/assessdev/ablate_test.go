@@ -25,9 +25,18 @@ type ablation struct {
 // ablations are the default assessor's switches (internal/assess's
 // namedModels, newest first) and the guard bits of its int switches, each
 // to be turned off alone. The bits are assess's unexported constants
-// (alone.go, codeterm.go, rival.go) and Agree's guard digits (agree.go),
-// written out.
+// (alone.go, codeterm.go, rival.go, places.go) and Agree's guard digits
+// (agree.go), written out. TestAblationsCover checks that it names every
+// switch.
 var ablations = []ablation{
+	{"rates", "v50", func(b *assess.Builtin) { b.Rates = false }},
+	{"matter", "v49", func(b *assess.Builtin) { b.Matter = false }},
+	{"places", "v48", func(b *assess.Builtin) { b.Places = 0 }},
+	{"places-named", "v48", func(b *assess.Builtin) { b.Places &^= 1 }},
+	{"places-general", "v48", func(b *assess.Builtin) { b.Places &^= 2 }},
+	{"listed", "v47", func(b *assess.Builtin) { b.Listed = false }},
+	{"measure", "v47", func(b *assess.Builtin) { b.SidesMeasure = false }},
+	{"sides", "v47", func(b *assess.Builtin) { b.Sides = false }},
 	{"agree", "v45", func(b *assess.Builtin) { b.Agree = 0 }},
 	{"agree-asked", "v45", func(b *assess.Builtin) { b.Agree -= b.Agree / 100000 % 10 * 100000 }},
 	{"agree-key", "v45", func(b *assess.Builtin) { b.Agree -= b.Agree / 10000 % 10 * 10000 }},
@@ -97,7 +106,7 @@ var ablations = []ablation{
 // together are TestAblate's configurations with several switches off at
 // once: every switch a model from v33 on turned on, and from v25 on.
 func together() []ablation {
-	return []ablation{{"since-v33", "v33–v45", offSince(33)}, {"since-v25", "v25–v45", offSince(25)}}
+	return []ablation{{"since-v33", "v33–v49", offSince(33)}, {"since-v25", "v25–v49", offSince(25)}}
 }
 
 // offSince turns off together every switch of ablations (not a guard bit

@@ -7,8 +7,10 @@ import (
 )
 
 // TestCmp44One judges the questions ACT_IDS names (set:id, comma
-// separated) through the loop with the default assessor, with
-// Builtin.Sides when CMP44_SIDES is set, and logs each verdict.
+// separated) through the loop with the default assessor, Builtin.Sides,
+// SidesMeasure and Listed each on only when CMP44_SIDES, CMP44_MEASURE
+// and CMP44_LIST are set (without them it is v49 without v47's three
+// switches, not the default), and logs each verdict.
 func TestCmp44One(t *testing.T) {
 	b, qs := collect(t)
 	b.Sides = os.Getenv("CMP44_SIDES") != ""
@@ -27,8 +29,9 @@ func TestCmp44One(t *testing.T) {
 }
 
 // TestCmp44Totals runs every development question through the loop
-// (judgeLoop) with the default assessor, Builtin.Sides when CMP44_SIDES is
-// set, logs the design and confirm totals and writes every verdict to
+// (judgeLoop) with the default assessor, Builtin.Sides, SidesMeasure and
+// Listed each on only when CMP44_SIDES, CMP44_MEASURE and CMP44_LIST are
+// set (as TestCmp44One), logs the design and confirm totals and writes every verdict to
 // CMP44_OUT.
 func TestCmp44Totals(t *testing.T) {
 	b, qs := collect(t)

@@ -35,7 +35,7 @@ func TestV49Matter(t *testing.T) {
 			continue
 		}
 		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
-			t.Logf("v47 changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
+			t.Logf("v49 changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
 		}
 	}
 	var od, nd, oc, nc score
@@ -49,7 +49,7 @@ func TestV49Matter(t *testing.T) {
 		} else {
 			oc.add(o[s])
 			nc.add(n[s])
-			t.Logf("confirm %-8s v45 %s | v47 %s", s, o[s], n[s])
+			t.Logf("confirm %-8s v48 %s | v49 %s", s, o[s], n[s])
 		}
 	}
 	t.Logf("design  v48 %s | v49 %s", od, nd)

@@ -129,8 +129,14 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 // otherLayout is the vector layout m was built with when it is not the
 // one index.vector names (want), and "" when they agree or m does not
 // say: an index without vectors, or built before round 44, is served as
-// it is (TestOwnBuildServesPlainHNSW).
+// it is (TestOwnBuildServesPlainHNSW). want is read as Build reads
+// BuildOptions.Vector: in any case, empty as hnsw (a Config not loaded
+// by config.Load, whose default is hnsw+small-flat), so that an index
+// built with it agrees with it (TestOtherLayout).
 func otherLayout(m redisearch.Manifest, want string) string {
+	if want == "" {
+		want = config.VectorHNSW // redisearch.Build's default
+	}
 	if m.VectorLayout == "" || strings.EqualFold(m.VectorLayout, want) {
 		return ""
 	}
