@@ -91,7 +91,7 @@ func (s *Source) Open(ctx context.Context, log *slog.Logger, build bool) (backen
 				name, ix.Manifest().Embedder, ix.Manifest().Dim, set.embedderName())
 		}
 		if other := otherLayout(ix.RedisManifest(), s.cfg.Index.Vector); other != "" {
-			log.Warn("the RediSearch index was built with another vector layout than index.vector names; serving it as built (its hits are the same, its small groups' callers' vector leg may be slower); rebuild it with assay index to change it",
+			log.Warn("the RediSearch index was built with another vector layout than index.vector names; serving it as built (its hits are the same, its small groups' callers' vector leg may be slower); rebuild it (assay index, or a new release for a release's index) to change it",
 				"name", name, "built", other, "index.vector", s.cfg.Index.Vector)
 		}
 		return ix, nil
