@@ -556,6 +556,11 @@ type Builtin struct {
 	// what a thing is made of expects a material; a speed question's
 	// motion verb, moving part and top-of-range phrase are frame.
 	Matter bool
+	// Parts (builtin:coverage-v50, see parts.go): a question asking two
+	// or more things that every other reading refused is judged part by
+	// part, each part with its own expected type and words; accepted when
+	// every part is.
+	Parts bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -577,7 +582,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Parts: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -737,7 +742,9 @@ var namedModels = []struct {
 	// builtin:coverage-v48 adds Places (round 44, docs/log/round-44-a44-yesno.md).
 	{V48Model, []modelSwitch{{name: "places", value: func(b *Builtin) int { return b.Places }, on: placesV48}}},
 	// builtin:coverage-v49 adds Matter (round 44, docs/log/round-44-a44-mat.md).
-	{BuiltinModel, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
+	{V49Model, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
+	// builtin:coverage-v50 adds Parts (round 44, docs/log/round-44-a44-two.md).
+	{BuiltinModel, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1236,6 +1243,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if b.Agree > 0 && len(req.PreviousChunks) > 0 && b.Second != 2 && b.Second != 4 {
 		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
+			k.cands = res.cands
+			return k, err
+		}
+	}
+	if b.Parts {
+		if k, ok, err := b.parts(ctx, req, vocab, question); err != nil || ok { // parts.go
 			k.cands = res.cands
 			return k, err
 		}
