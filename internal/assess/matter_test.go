@@ -75,8 +75,11 @@ func TestMatter(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v49" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v49", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v50", b.Matter, b.Model())
+	}
+	if b.Parts = false; b.Model() != V49Model || V49Model != "builtin:coverage-v49" {
+		t.Errorf("without Parts, model %q, want %s", b.Model(), V49Model)
 	}
 	b.Matter = false
 	if b.Model() != V48Model {

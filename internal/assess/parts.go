@@ -3,6 +3,7 @@ package assess
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -35,10 +36,20 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		return Result{}, false, nil
 	}
 	_, _, ents := b.readQuestion(question, vocab)
+	scene := ""
+	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
+		scene = strings.TrimSpace(strings.TrimSuffix(question, asking)) // "The app says my K50 is on firmware 2.1."
+	}
 	out := Result{Usage: wire.Spent{Model: b.Model()}, Assessment: Assessment{Sufficient: true, Score: 1}}
 	var reasons []string
 	for _, p := range ps {
 		pq := withEntities(b, p, ents, vocab)
+		if !b.ownWords(pq, vocab) {
+			return Result{}, false, nil // "and which one should it be on?": nothing of its own to judge
+		}
+		if scene != "" {
+			pq = scene + " " + pq
+		}
 		preq := req
 		preq.Question = pq
 		res, err := b.assessOn(ctx, preq, vocab)
@@ -61,6 +72,17 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		out.Assessment.Reason = string(r[:997]) + "..."
 	}
 	return out, true, nil
+}
+
+// ownWords reports whether part holds a word the visible documents use
+// that is no entity's and no generic word ("which one should it be on
+// (K50)?" holds none): a part asking only of the entities would be
+// covered by any chunk naming them.
+func (b *Builtin) ownWords(part string, vocab Vocabulary) bool {
+	_, frame, ents := b.readQuestion(part, vocab)
+	wide := maps.Clone(frame)
+	maps.Copy(wide, b.genericTerms())
+	return slices.ContainsFunc(b.weigh(part, vocab, wide), func(q weighted) bool { return q.known && !entityTerm(ents, q.term) })
 }
 
 // partOpeners are the conjunctions answertype.AskingParts splits a
