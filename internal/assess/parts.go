@@ -31,6 +31,9 @@ const V49Model = "builtin:coverage-v49"
 // part's first. A part no retrieved chunk answers refuses the whole
 // question, as before: the asker is not answered half of what was asked.
 func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+	if req.part {
+		return Result{}, false, nil
+	}
 	ps := answertype.AskingParts(question)
 	if len(ps) < 2 {
 		return Result{}, false, nil
@@ -52,6 +55,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		}
 		preq := req
 		preq.Question = pq
+		preq.part = true
 		res, err := b.assessOn(ctx, preq, vocab)
 		if err != nil {
 			return Result{}, false, err
