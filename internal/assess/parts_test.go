@@ -76,3 +76,33 @@ func TestParts(t *testing.T) {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V49Model)
 	}
 }
+
+// TestPartsOnce: a part is judged with the question's scene before it,
+// and a scene may hold a clause AskingParts reads as asking though Asking
+// passes it over ("what about the warranty."), so a part's judgement may
+// find two parts again, the same ones; on the evaluation's confirm sets
+// one question was judged so without end. A part's request (Request.part)
+// is never split again.
+func TestPartsOnce(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	var ev []Evidence
+	for _, e := range matterCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+		if e.ChunkID == "x200#0" || e.ChunkID == "x300#0" {
+			ev = append(ev, e)
+		}
+	}
+	lex := newLexicon(an, append(texts, "Your account data\nDownload a copy of your data from Settings.")...)
+	b := NewBuiltin(an, lex)
+	q := "What's the top speed of the X200, and how many speed settings has it got?"
+	req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}}
+	vocab := lex.Visible(req.Groups)
+	if _, ok, err := b.parts(context.Background(), req, vocab, q); !ok || err != nil {
+		t.Fatalf("parts of %q: %v %v, want accepted", q, ok, err)
+	}
+	req.part = true
+	if _, ok, _ := b.parts(context.Background(), req, vocab, q); ok {
+		t.Errorf("a part's request split again")
+	}
+}
