@@ -1324,3 +1324,40 @@ func clauseVerbs(clause string, scene bool) []string {
 	}
 	return out
 }
+
+// AskingParts splits question into the parts that ask: its clauses
+// (clause punctuation , ; : ? ! . followed by a space or the end, and a
+// spaced dash), and within a clause the parts "and", "but", "or", "also"
+// or "then" opens, each kept when it has the form of a question
+// (AskingClauses): "How much do we get per home visit, and when does our
+// contract with Hollin end?" asks "How much do we get per home visit" and
+// "when does our contract with Hollin end?". It is the generator's
+// reading of the parts (generate's askingParts, extractive-v20), for the
+// assessor (builtin:coverage-v51).
+func AskingParts(question string) []string {
+	var clauses []string
+	start := 0
+	for i := 0; i < len(question); i++ {
+		c := question[i]
+		if strings.IndexByte(",;:?!.", c) >= 0 && (i+1 == len(question) || question[i+1] == ' ') ||
+			c == ' ' && strings.HasPrefix(question[i:], " - ") {
+			clauses = append(clauses, question[start:i+1])
+			start = i + 1
+		}
+	}
+	clauses = append(clauses, question[start:])
+	var out []string
+	for _, cl := range clauses {
+		ws := strings.Fields(cl)
+		from := 0
+		for j := 1; j < len(ws)-1; j++ {
+			w := strings.ToLower(strings.Trim(ws[j], ",;"))
+			if (w == "and" || w == "but" || w == "or" || w == "also" || w == "then") && AskingClauses(strings.Join(ws[j+1:], " ")) > 0 {
+				out = append(out, strings.Join(ws[from:j], " "))
+				from = j + 1
+			}
+		}
+		out = append(out, strings.Join(ws[from:], " "))
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return AskingClauses(p) == 0 })
+}

@@ -680,3 +680,18 @@ func TestIsUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestAskingParts: the parts that ask, as the generator's askingParts
+// reads them (builtin:coverage-v51's Parts judges each).
+func TestAskingParts(t *testing.T) {
+	for q, want := range map[string][]string{
+		"What's the top speed of the X200, and how many speed settings has it got?":  {"What's the top speed of the X200,", "and how many speed settings has it got?"},
+		"What's our hourly labour rate with Hollin and when does the agreement end?": {"What's our hourly labour rate with Hollin", "when does the agreement end?"},
+		"How long is the X200 guaranteed for?":                                       {"How long is the X200 guaranteed for?"},
+		"Can I put the jug and lid in the dishwasher?":                               {"Can I put the jug and lid in the dishwasher?"},
+	} {
+		if got := AskingParts(q); !slices.Equal(got, want) {
+			t.Errorf("AskingParts(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -56,6 +56,9 @@ type Request struct {
 	// searched is what the search added to Query when the worker
 	// expanded it (Builtin.Expanded, expanded.go); nil when it ran Query.
 	searched []expanded
+	// part is set on the request Builtin.Parts judges one part of a
+	// question on (parts.go): a part is never split again.
+	part bool
 }
 
 // Result is an assessment plus what it cost.

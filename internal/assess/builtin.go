@@ -560,6 +560,11 @@ type Builtin struct {
 	// for an amount, a word naming a rate by its time unit ("hourly") is
 	// covered by that unit ("£42 per hour").
 	Rates bool
+	// Parts (builtin:coverage-v51, see parts.go): a question asking two
+	// or more things that every other reading refused is judged part by
+	// part, each part with its own expected type and words; accepted when
+	// every part is.
+	Parts bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -581,7 +586,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -743,7 +748,9 @@ var namedModels = []struct {
 	// builtin:coverage-v49 adds Matter (round 44, docs/log/round-44-a44-mat.md).
 	{V49Model, []modelSwitch{flag("matter", func(b *Builtin) bool { return b.Matter })}},
 	// builtin:coverage-v50 adds Rates (round 44, docs/log/round-44-a44-place.md).
-	{BuiltinModel, []modelSwitch{flag("rates", func(b *Builtin) bool { return b.Rates })}},
+	{V50Model, []modelSwitch{flag("rates", func(b *Builtin) bool { return b.Rates })}},
+	// builtin:coverage-v51 adds Parts (round 44, docs/log/round-44-a44-two.md).
+	{BuiltinModel, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1242,6 +1249,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if b.Agree > 0 && len(req.PreviousChunks) > 0 && b.Second != 2 && b.Second != 4 {
 		if k, ok, err := b.agreed(ctx, req, vocab, question); err != nil || ok { // agree.go
+			k.cands = res.cands
+			return k, err
+		}
+	}
+	if b.Parts {
+		if k, ok, err := b.parts(ctx, req, vocab, question); err != nil || ok { // parts.go
 			k.cands = res.cands
 			return k, err
 		}

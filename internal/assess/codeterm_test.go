@@ -46,7 +46,7 @@ func TestCodeTerm(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.CodeTerm, b.ClassFree = c.bits, false // codeOnly as v38 … v43 apply it
-		b.Agree, b.Places, b.Matter, b.Rates = agreeIf(false), placesIf(false), false, false
+		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
 		v47If(b, false)
 		res := assessChecked(t, b, Request{Question: c.q, Query: c.q, Evidence: []Evidence{c.ev}, Groups: []string{"public"}})
 		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != c.want {
@@ -60,7 +60,7 @@ func TestCodeTerm(t *testing.T) {
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates = agreeIf(false), placesIf(false), false, false
+	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
 	v47If(b, false)
 	b.Gate = false
 	if b.CodeTerm != codeV38 || b.Model() != V38Model || V38Model != "builtin:coverage-v38" {
@@ -71,7 +71,7 @@ func TestCodeTermModel(t *testing.T) {
 		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
 	}
 	b.CodeTerm = codeRuns
-	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
@@ -102,10 +102,10 @@ func TestClassFree(t *testing.T) {
 		}
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
-		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
-			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v50", b.ClassFree, b.Model())
+		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v51", b.ClassFree, b.Model())
 		}
-		b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates = free, agreeIf(free), placesIf(free), free, free
+		b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts = free, agreeIf(free), placesIf(free), free, free, free
 		v47If(b, free)
 		if want := map[bool]string{true: BuiltinModel, false: V43Model}[free]; b.Model() != want || V43Model != "builtin:coverage-v43" {
 			t.Errorf("ClassFree %v: model %q, want %q", free, b.Model(), want)

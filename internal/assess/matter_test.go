@@ -75,8 +75,14 @@ func TestMatter(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v50", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v51", b.Matter, b.Model())
+	}
+	if b.Parts = false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
+	}
+	if b.Rates = false; b.Model() != V49Model || V49Model != "builtin:coverage-v49" {
+		t.Errorf("without Rates and Parts, model %q, want %s", b.Model(), V49Model)
 	}
 	b.Matter, b.Rates = false, false
 	if b.Model() != V48Model {

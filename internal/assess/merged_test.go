@@ -132,21 +132,21 @@ func mergeIf(on bool) int {
 // v41 (kept selectable); another value names itself.
 func TestMergedModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
-		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v50", b.ExpandMerge, b.Model())
+	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v51", b.ExpandMerge, b.Model())
 	}
 	v47If(b, false)
-	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates = 0, false, 0, 0, false, false; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
+	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts = 0, false, 0, 0, false, false, false; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {
 		t.Errorf("model %q with Rival 0, want builtin:coverage-v42", b.Model())
 	}
 	b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates = agreeIf(false), placesIf(false), false, false
+	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
 	v47If(b, false)
 	if b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v41", b.Model())
 	}
 	b.ExpandMerge = 5
-	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-merged5-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

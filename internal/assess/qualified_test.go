@@ -38,8 +38,8 @@ func TestQualified(t *testing.T) {
 			[]string{"how much is delivery on spare parts?", "what do you charge to post spare parts out to me?", "How much is delivery on a £40 parts order?"}, false},
 	} {
 		b, _ := assessorOver(corpus)
-		if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
-			t.Fatalf("model %q, want builtin:coverage-v50", b.Model()) // v31's readings, and v32's … v50's (no thesaurus here)
+		if b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+			t.Fatalf("model %q, want builtin:coverage-v51", b.Model()) // v31's readings, and v32's … v50's (no thesaurus here)
 		}
 		if c.plus {
 			b.Condition, b.AmountOf = true, true
@@ -61,7 +61,7 @@ func TestQualified(t *testing.T) {
 			t.Errorf("v31's reason for %q does not say %q: %s", c.q, c.aside, res.Assessment.Reason)
 		}
 		b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates = agreeIf(false), placesIf(false), false, false
+		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
 		v47If(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != V30Model {

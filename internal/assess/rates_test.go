@@ -78,11 +78,14 @@ func TestRates(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v50" {
-		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v50", b.Rates, b.Model())
+	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v51", b.Rates, b.Model())
+	}
+	if b.Parts = false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+		t.Errorf("without Parts, model %q, want %s (Rates its newest switch)", b.Model(), V50Model)
 	}
 	b.Rates = false
 	if b.Model() != V49Model || V49Model != "builtin:coverage-v49" {
-		t.Errorf("without Rates, model %q, want %s", b.Model(), V49Model)
+		t.Errorf("without Rates and Parts, model %q, want %s", b.Model(), V49Model)
 	}
 }

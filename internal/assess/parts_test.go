@@ -1,0 +1,108 @@
+package assess
+
+import (
+	"context"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// partsJudge judges q against the evidence of matterCorpus named by ids,
+// in that order, with Parts as set; the visible documents also hold an
+// account page ("Settings"), so that "settings" is a word they use.
+func partsJudge(t *testing.T, parts bool, q string, ids ...string) Result {
+	t.Helper()
+	an := terms.New()
+	var texts []string
+	byID := map[string]Evidence{}
+	for _, e := range matterCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+		byID[e.ChunkID] = e
+	}
+	lex := newLexicon(an, append(texts, "Warranty terms", "Opening hours", "Your account data\nDownload a copy of your data from Settings.", "Registering your appliance")...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	b.Parts = parts
+	var ev []Evidence
+	for _, id := range ids {
+		ev = append(ev, byID[id])
+	}
+	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestParts: with Parts (builtin:coverage-v51), a question asking two
+// things that the whole question's coverage refuses ("settings" is on no
+// X200 page, so the specification covers too little of both parts'
+// words) is accepted when each part is answered: the top speed by "High
+// speed reaches 22,000 RPM", the count by "three speeds". A question one
+// part of which nothing retrieved answers (the X200's weight), or one part
+// of which asks nothing of its own ("which one is it"), is still refused.
+// Without Parts, all are refused.
+func TestParts(t *testing.T) {
+	accepted := func(r Result) string {
+		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
+			return ""
+		}
+		return r.Accepted[0]
+	}
+	for _, c := range []struct {
+		q       string
+		ids     []string
+		off, on string
+	}{
+		{"What's the top speed of the X200, and how many speed settings has it got?", []string{"x200#0", "x300#0"}, "", "x200#0"},
+		// the count asked first: the whole question's reading takes it
+		{"How many speed settings has the X200 got, and what's its top speed?", []string{"x200#0", "x300#0"}, "x200#0", "x200#0"},
+		{"What's the top speed of the X200, and how many settings does its app have?", []string{"x200#0", "x300#0"}, "", ""},
+		{"What's the top speed of the X200, and how heavy is it?", []string{"x200#0", "x300#0"}, "", ""},
+	} {
+		if got := accepted(partsJudge(t, false, c.q, c.ids...)); got != c.off {
+			t.Errorf("without Parts, %q accepted on %q, want %q", c.q, got, c.off)
+		}
+		r := partsJudge(t, true, c.q, c.ids...)
+		if got := accepted(r); got != c.on {
+			t.Errorf("with Parts, %q accepted on %q, want %q: %s", c.q, got, c.on, r.Assessment.Reason)
+		}
+	}
+	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
+	if !b.Parts || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
+		t.Errorf("default Parts %v, model %q, want on and builtin:coverage-v51", b.Parts, b.Model())
+	}
+	if b.Parts = false; b.Model() != V50Model {
+		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
+	}
+}
+
+// TestPartsOnce: a part is judged with the question's scene before it,
+// and a scene may hold a clause AskingParts reads as asking though Asking
+// passes it over ("what about the warranty."), so a part's judgement may
+// find two parts again, the same ones; on the evaluation's confirm sets
+// one question was judged so without end. A part's request (Request.part)
+// is never split again.
+func TestPartsOnce(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	var ev []Evidence
+	for _, e := range matterCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+		if e.ChunkID == "x200#0" || e.ChunkID == "x300#0" {
+			ev = append(ev, e)
+		}
+	}
+	lex := newLexicon(an, append(texts, "Your account data\nDownload a copy of your data from Settings.")...)
+	b := NewBuiltin(an, lex)
+	q := "What's the top speed of the X200, and how many speed settings has it got?"
+	req := Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}}
+	vocab := lex.Visible(req.Groups)
+	if _, ok, err := b.parts(context.Background(), req, vocab, q); !ok || err != nil {
+		t.Fatalf("parts of %q: %v %v, want accepted", q, ok, err)
+	}
+	req.part = true
+	if _, ok, _ := b.parts(context.Background(), req, vocab, q); ok {
+		t.Errorf("a part's request split again")
+	}
+}
