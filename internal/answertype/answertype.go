@@ -1331,9 +1331,9 @@ func clauseVerbs(clause string, scene bool) []string {
 // or "then" opens, each kept when it has the form of a question
 // (AskingClauses): "How much do we get per home visit, and when does our
 // contract with Hollin end?" asks "How much do we get per home visit" and
-// "when does our contract with Hollin end?". It is the generator's
-// reading of the parts (generate's askingParts, extractive-v20), for the
-// assessor (builtin:coverage-v51).
+// "when does our contract with Hollin end?". The generator reads the
+// parts with it (extractive-v20's rule) and so does the assessor
+// (builtin:coverage-v51's Parts).
 func AskingParts(question string) []string {
 	var clauses []string
 	start := 0

@@ -3620,41 +3620,6 @@ func (g *Extractive) versions(req Request, bySource [][]sentence, chosen []*sent
 	return out
 }
 
-// askingParts splits question into the parts that ask (v20): its clauses
-// (answertype's clause punctuation: , ; : ? ! . and a spaced dash), and
-// within a clause the parts a conjunction opens, each kept when it has
-// the form of a question (answertype.AskingClauses): "How much do we get
-// per home visit, and when does our contract with Hollin end?" asks "How
-// much do we get per home visit" and "when does our contract with Hollin
-// end?".
-func askingParts(question string) []string {
-	var clauses []string
-	start := 0
-	for i := 0; i < len(question); i++ {
-		c := question[i]
-		if strings.IndexByte(",;:?!.", c) >= 0 && (i+1 == len(question) || question[i+1] == ' ') ||
-			c == ' ' && strings.HasPrefix(question[i:], " - ") {
-			clauses = append(clauses, question[start:i+1])
-			start = i + 1
-		}
-	}
-	clauses = append(clauses, question[start:])
-	var out []string
-	for _, cl := range clauses {
-		ws := strings.Fields(cl)
-		from := 0
-		for j := 1; j < len(ws)-1; j++ {
-			w := strings.ToLower(strings.Trim(ws[j], ",;"))
-			if (w == "and" || w == "but" || w == "or" || w == "also" || w == "then") && answertype.AskingClauses(strings.Join(ws[j+1:], " ")) > 0 {
-				out = append(out, strings.Join(ws[from:j], " "))
-				from = j + 1
-			}
-		}
-		out = append(out, strings.Join(ws[from:], " "))
-	}
-	return slices.DeleteFunc(out, func(p string) bool { return answertype.AskingClauses(p) == 0 })
-}
-
 // eachPart returns, for a question asking two or more things, a sentence
 // for each part asking for a value (valueTypes, its own expected type)
 // that no chosen sentence holds a value of that type for (v20, rule 10):
@@ -3668,7 +3633,7 @@ func askingParts(question string) []string {
 // often does a daily user typically need a fresh BLD-X200"). A part with
 // no such sentence is left as it is.
 func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]sentence, all []*sentence, chosen []*sentence) []*sentence {
-	parts := askingParts(question)
+	parts := answertype.AskingParts(question)
 	if len(parts) < 2 {
 		return nil
 	}
@@ -3750,7 +3715,7 @@ func (g *Extractive) eachPart(question string, titleOf []string, bySource [][]se
 // each for a value (valueTypes), and the chosen sentences hold a value
 // of each part's type, one value to a part (see freeValues; v30).
 func partsValued(question string, chosen []*sentence) bool {
-	parts := askingParts(question)
+	parts := answertype.AskingParts(question)
 	if len(parts) < 2 {
 		return false
 	}
@@ -4532,7 +4497,7 @@ func (g *Extractive) onQuestion(question string, bySource [][]sentence, chosen [
 		if g.Version < 28 {
 			return chosen
 		}
-		parts := askingParts(question)
+		parts := answertype.AskingParts(question)
 		if len(parts) < 2 {
 			return chosen
 		}

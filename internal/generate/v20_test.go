@@ -123,8 +123,8 @@ func TestEachPartGetsAValue(t *testing.T) {
 		t.Errorf("v19 answers %q with the cost (the case no longer tests v20)", text)
 	}
 	// A question asking one thing is not split.
-	if got := askingParts("How often does a daily user need a fresh CT-Z20?"); len(got) != 1 {
-		t.Errorf("askingParts = %q; want one part", got)
+	if got := answertype.AskingParts("How often does a daily user need a fresh CT-Z20?"); len(got) != 1 {
+		t.Errorf("AskingParts = %q; want one part", got)
 	}
 }
 
