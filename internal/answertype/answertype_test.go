@@ -681,7 +681,7 @@ func TestIsUnit(t *testing.T) {
 	}
 }
 
-// TestAskingParts: the parts that ask, as the generator's askingParts
+// TestAskingParts: the parts that ask, as the generator (extractive-v20 on)
 // reads them (builtin:coverage-v51's Parts judges each).
 func TestAskingParts(t *testing.T) {
 	for q, want := range map[string][]string{
