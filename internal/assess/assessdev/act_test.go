@@ -64,6 +64,13 @@ func TestV34ActDump(t *testing.T) {
 func TestV34ActOne(t *testing.T) {
 	b, qs := collect(t)
 	b.Act = true
+	logPicked(t, b, qs)
+}
+
+// logPicked judges the questions ACT_IDS names (set:id, comma separated)
+// through the loop with b and logs each verdict.
+func logPicked(t *testing.T, b *assess.Builtin, qs []asked) {
+	t.Helper()
 	var pick []asked
 	for _, a := range qs {
 		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
@@ -74,4 +81,47 @@ func TestV34ActOne(t *testing.T) {
 	for _, l := range lines {
 		t.Log(strings.ReplaceAll(l, "\n", " |"))
 	}
+}
+
+// compareOnDesign judges every development question but the validation
+// set's (fresh42) through the loop with set(false), then set(true), and
+// logs each design set's changed verdicts and the design and confirm
+// groups' totals (the confirm sets' per-set totals, none of their
+// questions: round 44's set discipline).
+func compareOnDesign(t *testing.T, b *assess.Builtin, qs []asked, older, newer string, set func(on bool)) {
+	t.Helper()
+	design := map[string]bool{}
+	for _, s := range designSets() {
+		design[s] = true
+	}
+	var pick []asked
+	for _, a := range qs {
+		if a.set != "fresh42" {
+			pick = append(pick, a)
+		}
+	}
+	set(false)
+	o, base := judgeLoop(t, b, pick)
+	set(true)
+	n, lines := judgeLoop(t, b, pick)
+	for i := range lines {
+		if design[pick[i].set] && strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
+			t.Logf("%s changes %s", newer, strings.ReplaceAll(lines[i], "\n", " |"))
+		}
+	}
+	var od, nd, oc, nc score
+	for _, s := range sets {
+		switch {
+		case s == "fresh42":
+		case design[s]:
+			od.add(o[s])
+			nd.add(n[s])
+		default:
+			oc.add(o[s])
+			nc.add(n[s])
+			t.Logf("confirm %-8s %s %s | %s %s", s, older, o[s], newer, n[s])
+		}
+	}
+	t.Logf("design  %s %s | %s %s", older, od, newer, nd)
+	t.Logf("confirm %s %s | %s %s", older, oc, newer, nc)
 }

@@ -16,16 +16,7 @@ func TestCmp44One(t *testing.T) {
 	b.Sides = os.Getenv("CMP44_SIDES") != ""
 	b.SidesMeasure = os.Getenv("CMP44_MEASURE") != ""
 	b.Listed = os.Getenv("CMP44_LIST") != ""
-	var pick []asked
-	for _, a := range qs {
-		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
-			pick = append(pick, a)
-		}
-	}
-	_, lines := judgeLoop(t, b, pick)
-	for _, l := range lines {
-		t.Log(strings.ReplaceAll(l, "\n", " |"))
-	}
+	logPicked(t, b, qs)
 }
 
 // TestCmp44Totals runs every development question through the loop

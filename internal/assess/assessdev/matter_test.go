@@ -1,73 +1,23 @@
 package assessdev
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 )
 
-// TestV49Matter (round 44, a44-mat; then against v45 as TestV47Matter) compares builtin:coverage-v48
-// (Builtin.Matter off) with v49 (a material question expects a material,
-// a speed question's motion verb, moving part and top-of-range phrase are
-// frame; assess/matter.go) through the loop's attempts: each design set's
-// changed questions, and the design and confirm groups' totals (no
-// confirm set's questions, by the round's set discipline; the validation
-// set is left out).
+// TestV49Matter (round 44, a44-mat; then against v45 as TestV47Matter)
+// compares builtin:coverage-v48 (Builtin.Matter off) with v49 (a material
+// question expects a material, a speed question's motion verb, moving
+// part and top-of-range phrase are frame; assess/matter.go) through the
+// loop's attempts (compareOnDesign).
 func TestV49Matter(t *testing.T) {
 	b, qs := collect(t)
-	design := map[string]bool{"hollin": true, "heldout": true, "fresh": true}
-	for i := 2; i <= 13; i++ {
-		design[fmt.Sprintf("fresh%d", i)] = true
-	}
-	var pick []asked
-	for _, a := range qs {
-		if a.set != "fresh42" {
-			pick = append(pick, a)
-		}
-	}
-	b.Matter = false
-	o, base := judgeLoop(t, b, pick)
-	b.Matter = true
-	n, lines := judgeLoop(t, b, pick)
-	for i := range lines {
-		if !design[pick[i].set] {
-			continue
-		}
-		if strings.SplitN(lines[i], "\n", 2)[0] != strings.SplitN(base[i], "\n", 2)[0] {
-			t.Logf("v49 changes %s", strings.ReplaceAll(lines[i], "\n", " |"))
-		}
-	}
-	var od, nd, oc, nc score
-	for _, s := range sets {
-		if s == "fresh42" {
-			continue
-		}
-		if design[s] {
-			od.add(o[s])
-			nd.add(n[s])
-		} else {
-			oc.add(o[s])
-			nc.add(n[s])
-			t.Logf("confirm %-8s v48 %s | v49 %s", s, o[s], n[s])
-		}
-	}
-	t.Logf("design  v48 %s | v49 %s", od, nd)
-	t.Logf("confirm v48 %s | v49 %s", oc, nc)
+	compareOnDesign(t, b, qs, "v48", "v49", func(on bool) { b.Matter = on })
 }
 
 // TestV49One is TestV34ActOne with Matter as MATTER says ("0" off).
 func TestV49One(t *testing.T) {
 	b, qs := collect(t)
 	b.Matter = os.Getenv("MATTER") != "0"
-	var pick []asked
-	for _, a := range qs {
-		if strings.Contains(","+os.Getenv("ACT_IDS")+",", ","+a.set+":"+a.id+",") {
-			pick = append(pick, a)
-		}
-	}
-	_, lines := judgeLoop(t, b, pick)
-	for _, l := range lines {
-		t.Log(strings.ReplaceAll(l, "\n", " |"))
-	}
+	logPicked(t, b, qs)
 }
