@@ -22,17 +22,55 @@ var matterCorpus = []Evidence{
 // in that order, with Matter as set.
 func matterJudge(t *testing.T, matter bool, q string, ids ...string) Result {
 	t.Helper()
+	return judgeAmong(t, matterCorpus, []string{"Warranty terms", "Opening hours", "Pairing the K50 with the app", "Registering your appliance"},
+		func(b *Builtin) { b.Matter = matter }, q, ids...)
+}
+
+// switchCase is a question judged on the evidence ids names, and the
+// chunk accepted first with a switch off and on ("" when refused).
+type switchCase struct {
+	q       string
+	ids     []string
+	off, on string
+}
+
+// checkSwitch judges each case with the switch named name off, then on
+// (judge), and fails when either accepts another chunk than the case's.
+func checkSwitch(t *testing.T, name string, judge func(on bool, q string, ids ...string) Result, cases []switchCase) {
+	t.Helper()
+	accepted := func(r Result) string {
+		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
+			return ""
+		}
+		return r.Accepted[0]
+	}
+	for _, c := range cases {
+		if got := accepted(judge(false, c.q, c.ids...)); got != c.off {
+			t.Errorf("without %s, %q accepted on %q, want %q", name, c.q, got, c.off)
+		}
+		r := judge(true, c.q, c.ids...)
+		if got := accepted(r); got != c.on {
+			t.Errorf("with %s, %q accepted on %q, want %q: %s", name, c.q, got, c.on, r.Assessment.Reason)
+		}
+	}
+}
+
+// judgeAmong judges q, with the default assessor set changes, against
+// the evidence of corpus named by ids, in that order; the lexicon holds
+// corpus and the other visible pages' texts.
+func judgeAmong(t *testing.T, corpus []Evidence, other []string, set func(b *Builtin), q string, ids ...string) Result {
+	t.Helper()
 	an := terms.New()
 	var texts []string
 	byID := map[string]Evidence{}
-	for _, e := range matterCorpus {
+	for _, e := range corpus {
 		texts = append(texts, e.Title+"\n"+e.Text)
 		byID[e.ChunkID] = e
 	}
-	lex := newLexicon(an, append(texts, "Warranty terms", "Opening hours", "Pairing the K50 with the app", "Registering your appliance")...)
+	lex := newLexicon(an, append(texts, other...)...)
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
-	b.Matter = matter
+	set(b)
 	var ev []Evidence
 	for _, id := range ids {
 		ev = append(ev, byID[id])
@@ -51,29 +89,12 @@ func matterJudge(t *testing.T, matter bool, q string, ids ...string) Result {
 // the specification does not repeat is answered by its stated speed; a
 // speed at the bottom of the range is still not. Without Matter, none is.
 func TestMatter(t *testing.T) {
-	accepted := func(r Result) string {
-		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
-			return ""
-		}
-		return r.Accepted[0]
-	}
-	for _, c := range []struct {
-		q       string
-		ids     []string
-		off, on string
-	}{
+	checkSwitch(t, "Matter", func(on bool, q string, ids ...string) Result { return matterJudge(t, on, q, ids...) }, []switchCase{
 		{"What's the X200's jug actually made of, glass or plastic?", []string{"recall#0", "x200#0"}, "", "x200#0"},
 		{"what kind of plastic is the x200 jar made out of?", []string{"recall#0", "x200#0"}, "recall#0", "x200#0"},
 		{"How fast do the blades spin on the Pro blender at full whack?", []string{"x300#0", "blades#0"}, "", "x300#0"},
 		{"How fast does the X200 spin on its slowest speed?", []string{"x200#0", "blades#0"}, "", ""},
-	} {
-		if got := accepted(matterJudge(t, false, c.q, c.ids...)); got != c.off {
-			t.Errorf("without Matter, %q accepted on %q, want %q", c.q, got, c.off)
-		}
-		if got := accepted(matterJudge(t, true, c.q, c.ids...)); got != c.on {
-			t.Errorf("with Matter, %q accepted on %q, want %q", c.q, got, c.on)
-		}
-	}
+	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
 		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v51", b.Matter, b.Model())

@@ -12,26 +12,8 @@ import (
 // account page ("Settings"), so that "settings" is a word they use.
 func partsJudge(t *testing.T, parts bool, q string, ids ...string) Result {
 	t.Helper()
-	an := terms.New()
-	var texts []string
-	byID := map[string]Evidence{}
-	for _, e := range matterCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-		byID[e.ChunkID] = e
-	}
-	lex := newLexicon(an, append(texts, "Warranty terms", "Opening hours", "Your account data\nDownload a copy of your data from Settings.", "Registering your appliance")...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
-	b.Parts = parts
-	var ev []Evidence
-	for _, id := range ids {
-		ev = append(ev, byID[id])
-	}
-	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return judgeAmong(t, matterCorpus, []string{"Warranty terms", "Opening hours", "Your account data\nDownload a copy of your data from Settings.", "Registering your appliance"},
+		func(b *Builtin) { b.Parts = parts }, q, ids...)
 }
 
 // TestParts: with Parts (builtin:coverage-v51), a question asking two
@@ -43,31 +25,13 @@ func partsJudge(t *testing.T, parts bool, q string, ids ...string) Result {
 // of which asks nothing of its own ("which one is it"), is still refused.
 // Without Parts, all are refused.
 func TestParts(t *testing.T) {
-	accepted := func(r Result) string {
-		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
-			return ""
-		}
-		return r.Accepted[0]
-	}
-	for _, c := range []struct {
-		q       string
-		ids     []string
-		off, on string
-	}{
+	checkSwitch(t, "Parts", func(on bool, q string, ids ...string) Result { return partsJudge(t, on, q, ids...) }, []switchCase{
 		{"What's the top speed of the X200, and how many speed settings has it got?", []string{"x200#0", "x300#0"}, "", "x200#0"},
 		// the count asked first: the whole question's reading takes it
 		{"How many speed settings has the X200 got, and what's its top speed?", []string{"x200#0", "x300#0"}, "x200#0", "x200#0"},
 		{"What's the top speed of the X200, and how many settings does its app have?", []string{"x200#0", "x300#0"}, "", ""},
 		{"What's the top speed of the X200, and how heavy is it?", []string{"x200#0", "x300#0"}, "", ""},
-	} {
-		if got := accepted(partsJudge(t, false, c.q, c.ids...)); got != c.off {
-			t.Errorf("without Parts, %q accepted on %q, want %q", c.q, got, c.off)
-		}
-		r := partsJudge(t, true, c.q, c.ids...)
-		if got := accepted(r); got != c.on {
-			t.Errorf("with Parts, %q accepted on %q, want %q: %s", c.q, got, c.on, r.Assessment.Reason)
-		}
-	}
+	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	if !b.Parts || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
 		t.Errorf("default Parts %v, model %q, want on and builtin:coverage-v51", b.Parts, b.Model())

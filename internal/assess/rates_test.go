@@ -1,7 +1,6 @@
 package assess
 
 import (
-	"context"
 	"testing"
 
 	"github.com/assay-rag/assay/internal/terms"
@@ -24,26 +23,8 @@ var ratesCorpus = []Evidence{
 // that order, with Rates as set.
 func ratesJudge(t *testing.T, rates bool, q string, ids ...string) Result {
 	t.Helper()
-	an := terms.New()
-	var texts []string
-	byID := map[string]Evidence{}
-	for _, e := range ratesCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-		byID[e.ChunkID] = e
-	}
-	lex := newLexicon(an, append(texts, "Warranty terms", "Opening hours", "Registering your appliance")...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
-	b.Rates = rates
-	var ev []Evidence
-	for _, id := range ids {
-		ev = append(ev, byID[id])
-	}
-	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return judgeAmong(t, ratesCorpus, []string{"Warranty terms", "Opening hours", "Registering your appliance"},
+		func(b *Builtin) { b.Rates = rates }, q, ids...)
 }
 
 // TestRates: with Rates (builtin:coverage-v50), a question for an hourly
@@ -54,29 +35,12 @@ func ratesJudge(t *testing.T, rates bool, q string, ids ...string) Result {
 // though the pages state amounts, and one for the rate out of warranty
 // (the agreement's is for warranty labour). Without Rates, the first is refused.
 func TestRates(t *testing.T) {
-	accepted := func(r Result) string {
-		if !r.Assessment.Sufficient || len(r.Accepted) == 0 {
-			return ""
-		}
-		return r.Accepted[0]
-	}
-	for _, c := range []struct {
-		q       string
-		ids     []string
-		off, on string
-	}{
+	checkSwitch(t, "Rates", func(on bool, q string, ids ...string) Result { return ratesJudge(t, on, q, ids...) }, []switchCase{
 		{"what hourly rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
 		{"what hourly rate does Hollin pay for out-of-warranty labour?", []string{"handbook#0", "agreement#0"}, "", ""},
 		{"what daily rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0", "storage#0"}, "", ""},
 		{"what does a replacement X300 motor cost us?", []string{"prices#0", "delivery#0"}, "", ""},
-	} {
-		if got := accepted(ratesJudge(t, false, c.q, c.ids...)); got != c.off {
-			t.Errorf("without Rates, %q accepted on %q, want %q", c.q, got, c.off)
-		}
-		if got := accepted(ratesJudge(t, true, c.q, c.ids...)); got != c.on {
-			t.Errorf("with Rates, %q accepted on %q, want %q", c.q, got, c.on)
-		}
-	}
+	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
 		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v51", b.Rates, b.Model())
