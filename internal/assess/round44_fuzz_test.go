@@ -22,14 +22,7 @@ func FuzzRound44(f *testing.F) {
 		"what are the different stages", "a, b, c", ", , ,", "how has the X200 changed", "which X200 or"} {
 		f.Add(s)
 	}
-	an := terms.New()
-	var texts []string
-	for _, e := range matterCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b := matterBuiltin()
 	b.UseThesaurus(placesThesaurus{fakeThesaurus{}, map[string][]string{"spain": {"abroad"}}})
 	f.Fuzz(func(t *testing.T, q string) {
 		listQuestion(q)
@@ -50,14 +43,7 @@ func FuzzRound44(f *testing.F) {
 // TestRound44OddInput (rv44): FuzzRound44's seeds and a very long
 // question, judged twice alike.
 func TestRound44OddInput(t *testing.T) {
-	an := terms.New()
-	var texts []string
-	for _, e := range matterCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b := matterBuiltin()
 	long := strings.Repeat("what is the X200's jug made of, glass or plastic, and how fast do the blades spin at full whack? ", 200)
 	for _, q := range []string{"", "?", "’s", "what", "which or", "how does it compare", long, "Ünïcödé spins, at, full, whack, ok"} {
 		a := assessChecked(t, b, Request{Question: q, Query: q, K: 5, Evidence: matterCorpus, Groups: []string{"public"}})
@@ -66,4 +52,17 @@ func TestRound44OddInput(t *testing.T) {
 			t.Errorf("%.40q: judged %+v then %+v", q, a.Assessment, z.Assessment)
 		}
 	}
+}
+
+// matterBuiltin is the default assessor over matterCorpus alone.
+func matterBuiltin() *Builtin {
+	an := terms.New()
+	var texts []string
+	for _, e := range matterCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	return b
 }
