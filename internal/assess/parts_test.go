@@ -2,7 +2,9 @@ package assess
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/internal/terms"
 )
@@ -68,5 +70,32 @@ func TestPartsOnce(t *testing.T) {
 	req.part = true
 	if _, ok, _ := b.parts(context.Background(), req, vocab, q); ok {
 		t.Errorf("a part's request split again")
+	}
+}
+
+// TestPartsBounded (rv44b): Parts judges at most maxParts parts, each with
+// the whole assessor; a question asking TestParts' two things three
+// times over (six parts) is left to the whole question's refusal. A
+// question of hundreds of conjunctions is not split at all: AskingParts
+// would take seconds reading it.
+func TestPartsBounded(t *testing.T) {
+	one := "What's the top speed of the X200, and how many speed settings has it got?"
+	if r := partsJudge(t, true, one+" "+one, "x200#0", "x300#0"); !r.Assessment.Sufficient {
+		t.Errorf("two times over (four parts): refused, want accepted: %s", r.Assessment.Reason)
+	}
+	if r := partsJudge(t, true, one+" "+one+" "+one, "x200#0", "x300#0"); r.Assessment.Sufficient {
+		t.Errorf("three times over (six parts): accepted, want refused: %s", r.Assessment.Reason)
+	}
+	an := terms.New()
+	lex := newLexicon(an, "X200\nHigh speed reaches 22,000 RPM.")
+	b := NewBuiltin(an, lex)
+	q := strings.Repeat("and ", 400) + "what speed?"
+	req := Request{Question: q, Query: q, K: 5, Groups: []string{"public"}}
+	start := time.Now()
+	if _, ok, _ := b.parts(context.Background(), req, lex.Visible(req.Groups), q); ok {
+		t.Errorf("400 conjunctions: split")
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("400 conjunctions: %v to decline, want well under a second", d)
 	}
 }
