@@ -99,3 +99,30 @@ func TestPartsBounded(t *testing.T) {
 		t.Errorf("400 conjunctions: %v to decline, want well under a second", d)
 	}
 }
+
+// TestPartJudgedOnly (rv44b): a part's refusal is never returned (the
+// whole question's is), so its judgement skips the reach check and the
+// rewrite proposals, a search per term on RediSearch; the same question
+// judged whole still gets them.
+func TestPartJudgedOnly(t *testing.T) {
+	an := terms.New()
+	var texts []string
+	for _, e := range matterCorpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	q := "how heavy is the X200 jar (X200)?"
+	req := Request{Question: q, Query: q, K: 5, Evidence: matterCorpus[1:2], Groups: []string{"public"}}
+	vocab := lex.Visible(req.Groups)
+	whole, err := b.assessOn(context.Background(), req, vocab)
+	if err != nil || whole.Assessment.Sufficient || len(whole.Proposals) == 0 {
+		t.Fatalf("judged whole: %+v, %d proposals, %v; want a refusal with proposals", whole.Assessment, len(whole.Proposals), err)
+	}
+	req.part = true
+	part, err := b.assessOn(context.Background(), req, vocab)
+	if err != nil || part.Assessment.Sufficient != whole.Assessment.Sufficient || len(part.Proposals) > 0 || part.Assessment.Rewrite != "" {
+		t.Errorf("judged as a part: %+v, %d proposals, %v; want the same refusal without proposals", part.Assessment, len(part.Proposals), err)
+	}
+}
