@@ -23,9 +23,9 @@ func partsJudge(t *testing.T, parts bool, q string, ids ...string) Result {
 // X200 page, so the specification covers too little of both parts'
 // words) is accepted when each part is answered: the top speed by "High
 // speed reaches 22,000 RPM", the count by "three speeds". A question one
-// part of which nothing retrieved answers (the X200's weight), or one part
-// of which asks nothing of its own ("which one is it"), is still refused.
-// Without Parts, all are refused.
+// part of which nothing retrieved answers (the X200's weight) is still
+// refused. Without Parts, all are refused. (A part asking nothing of its
+// own, "and which one should it be on?", is TestDecider's +unnamed case.)
 func TestParts(t *testing.T) {
 	checkSwitch(t, "Parts", func(on bool, q string, ids ...string) Result { return partsJudge(t, on, q, ids...) }, []switchCase{
 		{"What's the top speed of the X200, and how many speed settings has it got?", []string{"x200#0", "x300#0"}, "", "x200#0"},
