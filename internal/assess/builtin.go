@@ -1231,7 +1231,10 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 			}
 		}
 	}
-	res, err := b.assess(ctx, req, vocab, question, false)
+	// A part's refusal (Builtin.Parts, parts.go) is never returned: the
+	// whole question's is. Its reach check and rewrite proposals (a
+	// search per term on RediSearch) are skipped.
+	res, err := b.assess(ctx, req, vocab, question, req.part)
 	if err != nil {
 		return res, err
 	}

@@ -34,8 +34,17 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 	if req.part {
 		return Result{}, false, nil
 	}
+	openers := 0
+	for _, w := range strings.Fields(question) {
+		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
+			openers++
+		}
+	}
+	if openers > maxPartOpeners {
+		return Result{}, false, nil
+	}
 	ps := answertype.AskingParts(question)
-	if len(ps) < 2 {
+	if len(ps) < 2 || len(ps) > maxParts {
 		return Result{}, false, nil
 	}
 	_, _, ents := b.readQuestion(question, vocab)
@@ -77,6 +86,20 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	return out, true, nil
 }
+
+// maxParts and maxPartOpeners bound what Parts splits (rv44b). Each part
+// is judged by the whole assessor, so a question of many parts (the
+// gateway lets one run to 2,000 bytes: fifty parts and more) would cost
+// as many judgements, at each round of the loop; and AskingParts reads
+// the rest of a clause at each conjunction, so a clause of hundreds of
+// "and"s costs seconds to split (2.7 s for 2,000 bytes of them). A
+// question with more parts, or more conjunctions, than these is left to
+// the other readings' refusal. The design sets' questions ask at most
+// three things and hold at most three conjunctions.
+const (
+	maxParts       = 4
+	maxPartOpeners = 8
+)
 
 // ownWords reports whether part holds a word the visible documents use
 // that is no entity's and no generic word ("which one should it be on

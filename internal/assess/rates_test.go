@@ -40,6 +40,9 @@ func TestRates(t *testing.T) {
 		{"what hourly rate does Hollin pay for out-of-warranty labour?", []string{"handbook#0", "agreement#0"}, "", ""},
 		{"what daily rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0", "storage#0"}, "", ""},
 		{"what does a replacement X300 motor cost us?", []string{"prices#0", "delivery#0"}, "", ""},
+		// no rate word: "rate", the word naming the kind of answer, is
+		// credited to the agreement stating an amount (rv44b)
+		{"what rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
@@ -52,4 +55,18 @@ func TestRates(t *testing.T) {
 	if b.Model() != V49Model || V49Model != "builtin:coverage-v49" {
 		t.Errorf("without Rates and Parts, model %q, want %s", b.Model(), V49Model)
 	}
+}
+
+// TestRatesOutside (rv44b): a chunk naming the noun of the question's
+// condition of being outside (warranty) is still credited when it states
+// that condition itself ("for out-of-warranty labour ... £55 per hour"),
+// and is the one accepted over the agreement's warranty rate.
+func TestRatesOutside(t *testing.T) {
+	corpus := append(append([]Evidence{}, ratesCorpus...), Evidence{ChunkID: "oow#0", Title: "Brook Street Repairs: out-of-warranty work",
+		Text: "For out-of-warranty labour Hollin pays Brook Street Repairs £55 per hour."})
+	checkSwitch(t, "Rates", func(on bool, q string, ids ...string) Result {
+		return judgeAmong(t, corpus, []string{"Warranty terms", "Opening hours", "Registering your appliance"}, func(b *Builtin) { b.Rates = on }, q, ids...)
+	}, []switchCase{
+		{"what hourly rate does Hollin pay for out-of-warranty labour?", []string{"handbook#0", "agreement#0", "oow#0"}, "", "oow#0"},
+	})
 }
