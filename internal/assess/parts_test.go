@@ -105,17 +105,10 @@ func TestPartsBounded(t *testing.T) {
 // rewrite proposals, a search per term on RediSearch; the same question
 // judged whole still gets them.
 func TestPartJudgedOnly(t *testing.T) {
-	an := terms.New()
-	var texts []string
-	for _, e := range matterCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
+	b := matterBuiltin()
 	q := "how heavy is the X200 jar (X200)?"
 	req := Request{Question: q, Query: q, K: 5, Evidence: matterCorpus[1:2], Groups: []string{"public"}}
-	vocab := lex.Visible(req.Groups)
+	vocab := b.corpus.Visible(req.Groups)
 	whole, err := b.assessOn(context.Background(), req, vocab)
 	if err != nil || whole.Assessment.Sufficient || len(whole.Proposals) == 0 {
 		t.Fatalf("judged whole: %+v, %d proposals, %v; want a refusal with proposals", whole.Assessment, len(whole.Proposals), err)
