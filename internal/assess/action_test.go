@@ -117,8 +117,7 @@ func actModel(t *testing.T) string {
 	t.Helper()
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
 	b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, false, false, false, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	return b.Model()
 }
@@ -398,8 +397,7 @@ func TestActFocus(t *testing.T) {
 	th := fakeThesaurus{}
 	v33 := func(b *Builtin) {
 		b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 	}
 	v36 := func(b *Builtin) {}

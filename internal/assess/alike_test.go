@@ -47,8 +47,7 @@ func TestAlike(t *testing.T) {
 			b.UseThesaurus(th)
 		}
 		b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alike, alike, alike, alike, alike, alike, false, alike, alike, false, alike, false, alike, alike, alike, alike, alike, alike, alike, alike, alike, codeIf(alike), aloneIf(alike), mergeIf(alike), rivalIf(alike), alike
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(alike), placesIf(alike), alike, alike, alike
-		v47If(b, alike)
+		newerIf(b, alike)
 		b.Gate = alike
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {

@@ -23,8 +23,7 @@ func TestAloneKeepsLacksAndCandidates(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = alone != 0
 		return b
 	}

@@ -76,8 +76,7 @@ func aloneJudge(t *testing.T, an *terms.Analyzer, lex *lexicon) func(alone int, 
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{"hourly": {"hour"}})
 		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = alone != 0 // (v41's Gate came after Alone)
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
@@ -104,8 +103,7 @@ func TestAloneOwn(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
 		b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = alone, 0, 0, false // v41 with Alone, v38 without
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = alone != 0
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{page, privacy}, Groups: []string{"public"}})
 		if err != nil {

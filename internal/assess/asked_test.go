@@ -39,8 +39,7 @@ func TestAskedPhraseReading(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, _ := assessorOver(askedCorpus)
 			b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v19 as it was (v21: TestScene)
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 			req := Request{Question: tt.question, Query: tt.question, Evidence: askedCorpus[:1], Groups: []string{"public"}}
 			res := assessChecked(t, b, req)

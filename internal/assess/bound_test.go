@@ -70,8 +70,7 @@ func TestBoundValues(t *testing.T) {
 			t.Errorf("v28's reason for %q does not say %q: %s", c.q, c.aside, res.Assessment.Reason)
 		}
 		b.Bound, b.General, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != V27Model {
 			t.Errorf("v27 (%s) refused %q (the test no longer shows v28's check): %s", b.Model(), c.q, res.Assessment.Reason)

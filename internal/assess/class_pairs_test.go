@@ -95,8 +95,7 @@ func TestClassSearchesOnlyNamedPairs(t *testing.T) {
 			// reading searches the name words for it (TestGeneralSearchesOnlyNamedWords);
 			// v40's Alone would judge the returns page again, alone
 			b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 			return assessChecked(t, b, req)
 		}

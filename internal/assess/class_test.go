@@ -45,8 +45,7 @@ func TestClassNames(t *testing.T) {
 			t.Errorf("the reason names the name page's words: %s", res.Assessment.Reason)
 		}
 		b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 			t.Errorf("v26 accepts %q (%s): the case does not test Class", q, res.Assessment.Reason)

@@ -46,8 +46,7 @@ func TestCodeTerm(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.CodeTerm, b.ClassFree = c.bits, false // codeOnly as v38 … v43 apply it
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		res := assessChecked(t, b, Request{Question: c.q, Query: c.q, Evidence: []Evidence{c.ev}, Groups: []string{"public"}})
 		if got := res.Assessment.Sufficient && res.Assessment.Score >= 0.5; got != c.want {
 			t.Errorf("%s: %q on %s accepted %v, want %v (%s)", c.name, c.q, c.ev.ChunkID, got, c.want, res.Assessment.Reason)
@@ -60,8 +59,7 @@ func TestCodeTerm(t *testing.T) {
 func TestCodeTermModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if b.CodeTerm != codeV38 || b.Model() != V38Model || V38Model != "builtin:coverage-v38" {
 		t.Errorf("default CodeTerm %d, model %q, want %d and builtin:coverage-v38", b.CodeTerm, b.Model(), codeV38)
@@ -105,8 +103,8 @@ func TestClassFree(t *testing.T) {
 		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
 			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v51", b.ClassFree, b.Model())
 		}
-		b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts = free, agreeIf(free), placesIf(free), free, free, free
-		v47If(b, free)
+		b.ClassFree = free
+		newerIf(b, free)
 		if want := map[bool]string{true: BuiltinModel, false: V43Model}[free]; b.Model() != want || V43Model != "builtin:coverage-v43" {
 			t.Errorf("ClassFree %v: model %q, want %q", free, b.Model(), want)
 		}

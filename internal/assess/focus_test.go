@@ -35,8 +35,7 @@ func TestFocusReading(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, _ := newTestAssessor()
 			b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // the focus reading as v8 made it (v21 weighs the scene less in the coverage rules: TestScene)
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 			b.Sentence = false // v12's sentence reading reads the second chunk (TestSentenceReading)
 			req := Request{Question: tt.question, Query: tt.question, Evidence: tt.evidence, Groups: []string{"public"}}

@@ -65,8 +65,7 @@ func TestGeneralClass(t *testing.T) {
 			t.Errorf("the reason names the name page's words: %s", res.Assessment.Reason)
 		}
 		b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); res.Assessment.Sufficient && res.Assessment.Score >= 0.5 {
 			t.Errorf("v27 accepts %q on %s (%s): the case does not test General", q, c.ev.ChunkID, res.Assessment.Reason)

@@ -77,8 +77,7 @@ func TestGloss(t *testing.T) {
 			b.Rewriter = NewRewriter(an, lex)
 			b.UseThesaurus(th)
 			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = v33, v33, v33, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 			res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 			if err != nil {

@@ -36,8 +36,7 @@ func TestHyp(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
 		b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = hyp, hyp, hyp, hyp, hyp, hyp, hyp, false, hyp, hyp, false, hyp, false, hyp, hyp, hyp, hyp, hyp, hyp, hyp, hyp, hyp, codeIf(hyp), aloneIf(hyp), mergeIf(hyp), rivalIf(hyp), hyp
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(hyp), placesIf(hyp), hyp, hyp, hyp
-		v47If(b, hyp)
+		newerIf(b, hyp)
 		b.Gate = hyp
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {

@@ -25,8 +25,7 @@ func TestKin(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(th)
 		b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = kin, kin, kin, kin, kin, kin, kin, kin, false, kin, kin, false, kin, false, kin, kin, kin, kin, kin, kin, kin, kin, kin, codeIf(kin), aloneIf(kin), mergeIf(kin), rivalIf(kin), kin
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(kin), placesIf(kin), kin, kin, kin
-		v47If(b, kin)
+		newerIf(b, kin)
 		b.Gate = kin
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {

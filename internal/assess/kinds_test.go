@@ -58,8 +58,7 @@ func TestShapedKinds(t *testing.T) {
 		t.Errorf("reason %q does not name the measure asked for", res.Assessment.Reason)
 	}
 	b.Shaped, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v26 reads "what rpm" as Shaped does
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if res := assessChecked(t, b, req); !res.Assessment.Sufficient {
 		t.Fatalf("v13 refused %q: %s (the test no longer shows the shaped kinds)", q, res.Assessment.Reason)

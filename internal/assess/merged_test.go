@@ -140,8 +140,7 @@ func TestMergedModel(t *testing.T) {
 		t.Errorf("model %q with Rival 0, want builtin:coverage-v42", b.Model())
 	}
 	b.ExpandMerge, b.Rival, b.ClassFree = 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	if b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge 0, want builtin:coverage-v41", b.Model())
 	}

@@ -29,8 +29,7 @@ func TestNamedProducts(t *testing.T) {
 		t.Fatalf("v20: Assess(%q) = %+v, want accepted on the app page", q, res)
 	}
 	b.Named, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 		t.Errorf("v19 accepts %q too (%s): the case does not test Named", q, res.Assessment.Reason)

@@ -34,8 +34,7 @@ func TestNotAsked(t *testing.T) {
 	} {
 		b, _ := assessorOver(corpus)
 		b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v31's readings (TestQualified)
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if b.Model() != V30Model {
 			t.Fatalf("model %q, want %q", b.Model(), V30Model)
@@ -54,8 +53,7 @@ func TestNotAsked(t *testing.T) {
 			t.Errorf("v30's reason for %q does not say %q: %s", c.q, c.aside, res.Assessment.Reason)
 		}
 		b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); !res.Assessment.Sufficient || b.Model() != V29Model {
 			t.Errorf("v29 (%s) refused %q (the test no longer shows v30's readings): %s", b.Model(), c.q, res.Assessment.Reason)

@@ -76,8 +76,7 @@ func TestFocusGenericWords(t *testing.T) {
 	}
 	b, _ := assessorOver(append(slices.Clone(ev), hollinLike...))                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  // VAT in one chunk of eight: not background
 	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v13 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	q := "I descale the kettle at my cafe monthly and need a VAT receipt for it. How do I get one?"
 	req := Request{Question: q, Query: q, Groups: []string{"public"}, Evidence: ev}

@@ -115,15 +115,13 @@ func TestQualifiersTagged(t *testing.T) {
 		{"what else can i use to show i bought it?", []string{"us"}, []string{"us"}}, // "i": the tagger reads "use" as a noun after it
 	} {
 		b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if got := qualifiers(c.q); !slices.Equal(got, c.v36) {
 			t.Errorf("v36: qualifiers(%q) = %v, want %v", c.q, got, c.v36)
 		}
 		b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if got := qualifiers(c.q); !slices.Equal(got, c.v37) {
 			t.Errorf("v37: qualifiers(%q) = %v, want %v", c.q, got, c.v37)

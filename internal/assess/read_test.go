@@ -57,8 +57,7 @@ func assessAs(t *testing.T, b *Builtin, read bool, q string, ev []Evidence) Resu
 func TestWideReading(t *testing.T) {
 	b, _ := newTestAssessor()
 	b.OwnOrder, b.Asked, b.Named, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	k50First := []Evidence{hollinLike[2], hollinLike[0], hollinLike[1]}
 	if res := assessAs(t, b, false, wideQuestion, k50First); res.Assessment.Sufficient {
@@ -148,8 +147,7 @@ func TestWideReading(t *testing.T) {
 		t.Errorf("model %q, want builtin:coverage-v36", b.Model())
 	}
 	b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if b.Model() != V37Model || V37Model != "builtin:coverage-v37" {
 		t.Errorf("model %q, want builtin:coverage-v37", b.Model())
@@ -168,14 +166,12 @@ func TestWideReading(t *testing.T) {
 		t.Errorf("model %q, want builtin:coverage-v41", b.Model())
 	}
 	b.ExpandMerge, b.Rival, b.ClassFree = mergeV42, rivalV43, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	if b.Model() != V43Model || V43Model != "builtin:coverage-v43" {
 		t.Errorf("model %q, want builtin:coverage-v43", b.Model())
 	}
 	b.OwnOrder, b.Asked, b.Named, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	b.Related = false
 	if want := BuiltinModel + "-norelated-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"; b.Model() != want {
@@ -210,8 +206,7 @@ func TestWideReadingAkin(t *testing.T) {
 	lex := newLexicon(an, texts...)
 	b := NewBuiltin(an, lex)
 	b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v10's wide reading as it was (v21 weighs the scene less in the coverage rules: TestScene)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	b.Rewriter = NewRewriter(an, lex)
 	k50First := []Evidence{hollinLike[2], hollinLike[0]}
@@ -234,8 +229,7 @@ func TestWideReadingAkin(t *testing.T) {
 func TestGenericWordsLeftOut(t *testing.T) {
 	b, _ := newTestAssessor()
 	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v10 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	q := "the X300 Pro keeps showing E12 and the pump thing is making a noise. what does E12 mean?"
 	if res := assessAs(t, b, false, q, hollinLike); res.Assessment.Sufficient {
@@ -295,8 +289,7 @@ func TestRelatedReading(t *testing.T) {
 func TestModelIDIsExact(t *testing.T) {
 	v22 := func(b *Builtin) {
 		b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 	}
 	v21 := func(b *Builtin) { v22(b); b.States = false }
@@ -317,34 +310,29 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(*Builtin) {}, BuiltinModel},
 		{func(b *Builtin) {
 			b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V36Model},
 		{func(b *Builtin) { b.Kind = false }, BuiltinModel + "-nokind"},
 		{func(b *Builtin) {
 			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V32Model},
 		{func(b *Builtin) { b.Spelled = false }, BuiltinModel + "-nospelled"},
 		{func(b *Builtin) {
 			b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V31Model},
 		{func(b *Builtin) {
 			b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Condition, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, true, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, BuiltinModel + "+condition-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},
 		{func(b *Builtin) {
 			b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V30Model},
 		{func(b *Builtin) { b.Condition = true }, BuiltinModel + "+condition"},
@@ -352,49 +340,42 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.SameKind = false }, BuiltinModel + "-nosamekind"},
 		{func(b *Builtin) {
 			b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V29Model},
 		{func(b *Builtin) {
 			b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V28Model},
 		{func(b *Builtin) { b.FreeOf = true }, BuiltinModel + "+freeof"},
 		{func(b *Builtin) { b.Circumstances = true }, BuiltinModel + "+circumstances"},
 		{func(b *Builtin) {
 			b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V27Model},
 		{func(b *Builtin) {
 			b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V26Model},
 		{func(b *Builtin) { b.Valued = false }, BuiltinModel + "-novalued"},
 		{func(b *Builtin) {
 			b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V25Model},
 		{func(b *Builtin) {
 			b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V24Model},
 		{func(b *Builtin) { b.Alike = false }, BuiltinModel + "-noalike"},
 		{func(b *Builtin) { b.Hyp = false }, BuiltinModel + "-nohyp"},
 		{func(b *Builtin) {
 			b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V23Model},
 		{v22, V22Model},
@@ -421,8 +402,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Genus = false }, BuiltinModel + "-nogenus"},
 		{func(b *Builtin) {
 			b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, BuiltinModel + "-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},
 		{func(b *Builtin) { b.KnownAsk = true }, BuiltinModel + "+knownask"},
@@ -431,8 +411,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.KinRank = 2 }, BuiltinModel + "-kinrank2"},
 		{func(b *Builtin) {
 			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.KinRank, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, 1, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, BuiltinModel + "+kinrank-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},
 		// round 32 (rv32): a32-rec's switch, alone and on v32
@@ -442,8 +421,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Listed = false }, BuiltinModel + "-nolisted"},
 		{func(b *Builtin) {
 			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Sides, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, true, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
 		}, BuiltinModel + "-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},
@@ -452,34 +430,29 @@ func TestModelIDIsExact(t *testing.T) {
 		// round 33: v35's Frame and v36's Kind; round 34: v37's Tagged
 		{func(b *Builtin) {
 			b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V33Model},
 		{func(b *Builtin) {
 			b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V34Model},
 		{func(b *Builtin) {
 			b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Gate = false
 		}, V35Model},
 		{func(b *Builtin) { b.Frame = false }, BuiltinModel + "-noframe"}, // rv33: v36's Kind on v34
 		{func(b *Builtin) {
 			b.Frame, b.Kind, b.Sides, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, true, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
 		}, BuiltinModel + "-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},
 		{func(b *Builtin) {
 			b.Act, b.Frame, b.Kind, b.Sides, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, true, false, 0, 0, 0, 0, false
-			b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-			v47If(b, false)
+			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
 		}, BuiltinModel + "-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts"},

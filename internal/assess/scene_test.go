@@ -35,8 +35,7 @@ func TestScene(t *testing.T) {
 		t.Errorf("reason %q does not name the warranty page", res.Assessment.Reason)
 	}
 	b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 		t.Errorf("v20 accepts %q too (%s): the case does not test Scene", accept, res.Assessment.Reason)
@@ -59,8 +58,7 @@ func TestScene(t *testing.T) {
 	req = Request{Question: q, Query: q, Evidence: sceneCorpus, Groups: []string{"public"}}
 	v21 := assessChecked(t, b, req)
 	b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if v20 := assessChecked(t, b, req); v20.Assessment.Score != v21.Assessment.Score || v20.Assessment.Reason != v21.Assessment.Reason {
 		t.Errorf("%q with no scene: v21 %+v, v20 %+v", q, v21.Assessment, v20.Assessment)

@@ -49,8 +49,7 @@ func assessSentence(t *testing.T, b *Builtin, on bool, q string, ev ...Evidence)
 func TestSentenceReading(t *testing.T) {
 	b := newSentenceAssessor(t)
 	b.OwnOrder, b.Asked, b.Named, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	q := "I make a smoothie in my X200 every single morning - how often am I supposed to swap the blades out?"
 	ev := []Evidence{sentenceCorpus[0], sentenceCorpus[1]}
@@ -91,8 +90,7 @@ func TestSentenceReading(t *testing.T) {
 func TestSentenceReadingColocation(t *testing.T) {
 	b := newSentenceAssessor(t)
 	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v12 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	q := "I make a smoothie in my X200 every single morning - how often am I supposed to swap the blades out?"
 	if res := assessSentence(t, b, true, q, sentenceCorpus[0], sentenceCorpus[2]); res.Assessment.Sufficient {
@@ -111,8 +109,7 @@ func TestSentenceReadingColocation(t *testing.T) {
 func TestSentenceReadingOtherKind(t *testing.T) {
 	b := newSentenceAssessor(t)
 	b.OwnOrder, b.Scene, b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false // v12 as it was (v21: TestScene); the evidence judged in the order given, as a search returned it (v17; v18: TestOwnOrder)
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	b.SentenceAll = false // any topic word: only the kind decides
 	q := "my nephew wants a replacement - how long does zippy delivery of spare parts take?"

@@ -33,8 +33,7 @@ func TestStates(t *testing.T) {
 	} {
 		req := Request{Question: c.q, Query: c.q, Evidence: ordered(statesCorpus, c.chunk), Groups: []string{"public"}}
 		b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, true, true, true, true, true, true, true, true, false, true, true, false, true, false, true, true, true, true, true, true, true, true, true, codeV38, aloneV40, mergeV42, rivalV43, true
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(true), placesIf(true), true, true, true
-		v47If(b, true)
+		newerIf(b, true)
 		b.Gate = true
 		res := assessChecked(t, b, req)
 		if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.Accepted[0] != c.chunk {
@@ -48,8 +47,7 @@ func TestStates(t *testing.T) {
 			t.Errorf("%q: reason %q does not name the value stated %q", c.q, res.Assessment.Reason, c.expr)
 		}
 		b.States, b.Kin, b.Hyp, b.Alike, b.Valued, b.Class, b.General, b.Bound, b.PeriodOf, b.FreeOf, b.Elsewhere, b.StreetAddress, b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
-		b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-		v47If(b, false)
+		newerIf(b, false)
 		b.Gate = false
 		if res := assessChecked(t, b, req); res.Assessment.Sufficient {
 			t.Errorf("v21 accepts %q too (%s): the case does not test States", c.q, res.Assessment.Reason)

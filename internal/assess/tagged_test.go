@@ -45,8 +45,7 @@ func TestQualifiersTaggedAfterPreposition(t *testing.T) {
 		t.Errorf("v36: qualifiers(%q) = %v, want none (after \"before\")", q, got)
 	}
 	b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = true, 0, 0, 0, 0, false
-	b.Agree, b.Places, b.Matter, b.Rates, b.Parts = agreeIf(false), placesIf(false), false, false, false
-	v47If(b, false)
+	newerIf(b, false)
 	b.Gate = false
 	if got := readQualifiers(b, q, nil); !slices.Equal(got, []string{"start"}) {
 		t.Errorf("v37: qualifiers(%q) = %v, want [start]", q, got)
