@@ -188,6 +188,12 @@ func (s *Server) getEvents(c *gin.Context) {
 	}
 }
 
+// tokenGrace bounds how long a stopped forwarder waits for the rest of a
+// stream it has begun to send. The worker publishes pieces from a queue,
+// so a run's result can reach the gateway before its last pieces and the
+// done marker do; without the wait a client would see the reply cut short.
+const tokenGrace = 2 * time.Second
+
 // tokenForwarder writes a run's pieces into its event stream as token
 // events. It holds them back until open (the generate stage has been
 // sent), so no piece precedes its stage; the subscription buffers them
@@ -205,7 +211,9 @@ type tokenForwarder struct {
 // forwarder is stopped or ctx ends; a failed write calls fail.
 func forwardTokens(ctx context.Context, sub *tokens.Subscription, write func(string) error, fail func()) *tokenForwarder {
 	f := &tokenForwarder{sub: sub, gate: make(chan struct{}), quit: make(chan struct{}), done: make(chan struct{})}
+	midStream := false // a stream's pieces have been sent but not its done marker
 	send := func(p tokens.Piece) bool {
+		midStream = !p.Done
 		b, err := json.Marshal(api.TokenEvent(p))
 		if err == nil {
 			err = write(fmt.Sprintf("event: %s\ndata: %s\n\n", api.EventToken, b))
@@ -232,14 +240,30 @@ func forwardTokens(ctx context.Context, sub *tokens.Subscription, write func(str
 					return
 				}
 			case <-f.quit:
-				// Send what has arrived, then stop.
+				// Send what has arrived and, for a stream begun, what
+				// arrives until its done marker or tokenGrace; then stop.
+				grace := time.NewTimer(tokenGrace)
+				defer grace.Stop()
 				for {
+					if !midStream {
+						select {
+						case p, ok := <-sub.Pieces():
+							if !ok || !send(p) {
+								return
+							}
+							continue
+						default:
+							return
+						}
+					}
 					select {
 					case p, ok := <-sub.Pieces():
 						if !ok || !send(p) {
 							return
 						}
-					default:
+					case <-grace.C:
+						return
+					case <-ctx.Done():
 						return
 					}
 				}
@@ -258,8 +282,9 @@ func (f *tokenForwarder) open() {
 	}
 }
 
-// stop sends the pieces already received (if open), waits for the
-// forwarder to end and closes the subscription. It is idempotent and
+// stop sends the pieces already received (if open) and the rest of a
+// stream begun (up to tokenGrace), waits for the forwarder to end and
+// closes the subscription. It is idempotent and
 // safe on a nil forwarder.
 func (f *tokenForwarder) stop() {
 	if f == nil {

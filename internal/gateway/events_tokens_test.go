@@ -149,6 +149,46 @@ func TestEventsTokens(t *testing.T) {
 	}
 }
 
+// TestEventsTokensLateTail: a worker publishes pieces from a queue, so a
+// run's result can reach the gateway before the last pieces of a stream
+// it has begun (round 44's CI saw it over Redis). The result waits for
+// them, up to the done marker.
+func TestEventsTokensLateTail(t *testing.T) {
+	hub := tokens.NewHub(0)
+	h := newHarness(t, func(o *Options) { o.Tokens = hub })
+	h.eng.hold = true
+	var acc api.Accepted
+	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
+	evs := liveEvents(t, h, acc.ID)
+	untilGenerate(t, evs)
+	all := []tokens.Piece{
+		{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "},
+		{Stream: "29/1", Attempt: 1, Seq: 2, Text: "years [1]."},
+		{Stream: "29/1", Attempt: 1, Seq: 3, Done: true},
+	}
+	if err := hub.Publish(acc.ID, all[0]); err != nil {
+		t.Fatal(err)
+	}
+	if te := tokenOf(t, next(t, evs)); te.Seq != 1 {
+		t.Fatalf("first token = %+v", te)
+	}
+	h.eng.release() // the run ends with two pieces still on their way
+	time.Sleep(200 * time.Millisecond)
+	for _, p := range all[1:] {
+		if err := hub.Publish(acc.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range all[1:] {
+		if diff := cmp.Diff(api.TokenEvent(p), tokenOf(t, next(t, evs))); diff != "" {
+			t.Errorf("late token (-want +got):\n%s", diff)
+		}
+	}
+	if e := next(t, evs); e.Type != api.EventResult {
+		t.Errorf("after the late tokens: %s event %s, want the result", e.Type, e.Data)
+	}
+}
+
 // TestEventsTokensWaitForGenerate: pieces that arrive before the stream
 // has shown the generate stage wait for it; a stream resumed with
 // Last-Event-ID forwards at once.
