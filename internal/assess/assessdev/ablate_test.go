@@ -124,18 +124,19 @@ func offSince(n int) func(b *assess.Builtin) {
 }
 
 // ablationGroups are the groups TestAblate totals: the design sets, the
-// confirm sets (fresh14 … fresh41), and the two newest development sets
-// (fresh41, fresh42: never designed on).
+// confirm sets (fresh14 up to the set before the validation set), and the
+// two newest development sets (the last confirm set and the validation
+// set: never designed on).
 func ablationGroups() []struct {
 	name string
 	sets []string
 } {
 	design := designSets()
-	confirm := sets[slices.Index(sets, "fresh14") : slices.Index(sets, "fresh41")+1]
+	confirm := sets[slices.Index(sets, "fresh14") : len(sets)-1]
 	return []struct {
 		name string
 		sets []string
-	}{{"design", design}, {"confirm", confirm}, {"newest", []string{"fresh41", "fresh42"}}}
+	}{{"design", design}, {"confirm", confirm}, {"newest", sets[len(sets)-2:]}}
 }
 
 // TestAblate (round 40, a40-audit) replays the loop (judgeLoop; the first

@@ -84,7 +84,7 @@ func logPicked(t *testing.T, b *assess.Builtin, qs []asked) {
 }
 
 // compareOnDesign judges every development question but the validation
-// set's (fresh42) through the loop with set(false), then set(true), and
+// set's through the loop with set(false), then set(true), and
 // logs each design set's changed verdicts and the design and confirm
 // groups' totals (the confirm sets' per-set totals, none of their
 // questions: round 44's set discipline).
@@ -96,7 +96,7 @@ func compareOnDesign(t *testing.T, b *assess.Builtin, qs []asked, older, newer s
 	}
 	var pick []asked
 	for _, a := range qs {
-		if a.set != "fresh42" {
+		if a.set != validation {
 			pick = append(pick, a)
 		}
 	}
@@ -112,7 +112,7 @@ func compareOnDesign(t *testing.T, b *assess.Builtin, qs []asked, older, newer s
 	var od, nd, oc, nc score
 	for _, s := range sets {
 		switch {
-		case s == "fresh42":
+		case s == validation:
 		case design[s]:
 			od.add(o[s])
 			nd.add(n[s])

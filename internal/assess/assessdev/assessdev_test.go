@@ -81,6 +81,10 @@ func (c corpusOf) EachTerm(fn func(term string, df int)) { _ = c.Index.EachTerm(
 // sets are the development sets (devsets.Names, a copy of its own).
 var sets = devsets.Names()
 
+// validation is the round's validation set, the newest development set:
+// read in totals only, once, end to end; the replays here leave it out.
+var validation = sets[len(sets)-1]
+
 // asked is one question's first attempt.
 type asked struct {
 	set, id    string

@@ -176,14 +176,13 @@ func parts(all []string, design, other []asked) func(yield func(part) bool) {
 }
 
 // designAndOther splits qs into the design sets' questions and the other
-// development sets' but fresh42 (the validation set: totals only, end to
-// end).
+// development sets' but the validation set (totals only, end to end).
 func designAndOther(qs []asked) (design, other []asked) {
 	designs := designSets()
 	for _, a := range qs {
 		if slices.Contains(designs, a.set) {
 			design = append(design, a)
-		} else if a.set != "fresh42" {
+		} else if a.set != validation {
 			other = append(other, a)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // expanded query found below them, each with the Builtin.Expanded values
 // EXPANDED_BITS names (0,1 by default), on the design sets (per-question
 // changes against the plain search) and, unless DESIGN_ONLY is set, the
-// confirm sets' totals (fresh42, the validation set, left out). It needs
+// confirm sets' totals (the validation set left out). It needs
 // the thesaurus. It fails when a merge refuses fewer no-answer questions
 // on a design set than the plain search.
 func TestMerged(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // TestRival (round 39, a39-acc) replays builtin:coverage-v43's Rival
 // against v42 (Rival 0) for each value of RIVAL (default 4, 20, 52: rank
 // 4, then with rivalWhole, then with rivalOwn too): on the design sets
-// per question and set, on the other development sets but fresh42 in
+// per question and set, on the other development sets but the validation set in
 // total unless DESIGN_ONLY is set, both ways. The first attempt is
 // searched as sent (no expansion). What it moves is "accepted on a
 // relevant chunk" (which page the answer rests on); it fails if a
