@@ -83,6 +83,22 @@ func untilGenerate(t *testing.T, evs <-chan apiclient.StreamEvent) {
 	}
 }
 
+// heldAtGenerate submits a question whose run is held, opens its event
+// stream and reads it up to the generate stage: the hub the gateway
+// forwards pieces from, the harness (h.eng.release ends the run), the
+// question and its stream.
+func heldAtGenerate(t *testing.T) (*tokens.Hub, *harness, api.Accepted, <-chan apiclient.StreamEvent) {
+	t.Helper()
+	hub := tokens.NewHub(0)
+	h := newHarness(t, func(o *Options) { o.Tokens = hub })
+	h.eng.hold = true
+	var acc api.Accepted
+	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
+	evs := liveEvents(t, h, acc.ID)
+	untilGenerate(t, evs)
+	return hub, h, acc, evs
+}
+
 func tokenOf(t *testing.T, e apiclient.StreamEvent) api.TokenEvent {
 	t.Helper()
 	if e.Type != api.EventToken || e.ID != "" {
@@ -100,13 +116,7 @@ func tokenOf(t *testing.T, e apiclient.StreamEvent) api.TokenEvent {
 // order; pieces published just before the run ends still go out before
 // the result; then the subscription is gone.
 func TestEventsTokens(t *testing.T) {
-	hub := tokens.NewHub(0)
-	h := newHarness(t, func(o *Options) { o.Tokens = hub })
-	h.eng.hold = true
-	var acc api.Accepted
-	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
-	evs := liveEvents(t, h, acc.ID)
-	untilGenerate(t, evs)
+	hub, h, acc, evs := heldAtGenerate(t)
 
 	// Live: each piece arrives while the run is still running.
 	first := tokens.Piece{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "}
@@ -154,13 +164,7 @@ func TestEventsTokens(t *testing.T) {
 // it has begun (round 44's CI saw it over Redis). The result waits for
 // them, up to the done marker.
 func TestEventsTokensLateTail(t *testing.T) {
-	hub := tokens.NewHub(0)
-	h := newHarness(t, func(o *Options) { o.Tokens = hub })
-	h.eng.hold = true
-	var acc api.Accepted
-	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
-	evs := liveEvents(t, h, acc.ID)
-	untilGenerate(t, evs)
+	hub, h, acc, evs := heldAtGenerate(t)
 	all := []tokens.Piece{
 		{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "},
 		{Stream: "29/1", Attempt: 1, Seq: 2, Text: "years [1]."},
