@@ -59,6 +59,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh42.jsonl", "testdata/eval/hollin-fresh42-facts.jsonl"}, // make eval-fresh42
 	{"testdata/eval/hollin-fresh43.jsonl", "testdata/eval/hollin-fresh43-facts.jsonl"}, // make eval-fresh43
 	{"testdata/eval/hollin-fresh44.jsonl", "testdata/eval/hollin-fresh44-facts.jsonl"}, // make eval-fresh44
+	{"testdata/eval/hollin-fresh45.jsonl", "testdata/eval/hollin-fresh45-facts.jsonl"}, // make eval-fresh45
 }
 
 const repoRoot = "../.."
