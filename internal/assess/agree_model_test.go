@@ -31,5 +31,5 @@ func placesIf(on bool) int {
 func newerIf(b *Builtin, on bool) {
 	b.Agree, b.Places = agreeIf(on), placesIf(on)
 	v47If(b, on)
-	b.Matter, b.Rates, b.Parts = on, on, on
+	b.Matter, b.Rates, b.Parts, b.Ruled = on, on, on, on
 }

@@ -565,6 +565,13 @@ type Builtin struct {
 	// part, each part with its own expected type and words; accepted when
 	// every part is.
 	Parts bool
+	// Ruled (builtin:coverage-v52, see ruled.go): a yes/no question every
+	// other reading refused is decided by a chunk among the first retrieved
+	// stating a rule (a prohibition, a requirement, a permission, a
+	// statement of cost or cover) about one of the question's things, of
+	// the asked action (said in other words through WordNet, or a verb of
+	// any handling: "put", "use"). Needs a thesaurus.
+	Ruled bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -586,7 +593,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -750,7 +757,9 @@ var namedModels = []struct {
 	// builtin:coverage-v50 adds Rates (round 44, docs/log/round-44-a44-place.md).
 	{V50Model, []modelSwitch{flag("rates", func(b *Builtin) bool { return b.Rates })}},
 	// builtin:coverage-v51 adds Parts (round 44, docs/log/round-44-a44-two.md).
-	{BuiltinModel, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
+	{V51Model, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
+	// builtin:coverage-v52 adds Ruled (round 45, docs/log/round-45-a45-yesno.md).
+	{BuiltinModel, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1258,6 +1267,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if b.Parts {
 		if k, ok, err := b.parts(ctx, req, vocab, question); err != nil || ok { // parts.go
+			k.cands = res.cands
+			return k, err
+		}
+	}
+	if b.Ruled {
+		if k, ok, err := b.ruled(ctx, req, vocab, question); err != nil || ok { // ruled.go
 			k.cands = res.cands
 			return k, err
 		}

@@ -27,6 +27,7 @@ func TestCompound(t *testing.T) {
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeFormer{fakeDefiner{fakeTaxonomy{fakeThesaurus{"extra": {"spare"}}, nil}, nil}, forms})
 		b.Compound = compound
+		b.Ruled = false // v52's rule reading reads "You can buy spare parts …, such as a jug" as deciding: this tests v33's credit
 		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 		if err != nil {
 			t.Fatal(err)
