@@ -30,6 +30,7 @@ type ablation struct {
 // switch.
 var ablations = []ablation{
 	{"parts", "v51", func(b *assess.Builtin) { b.Parts = false }},
+	{"measured", "v54", func(b *assess.Builtin) { b.Measured = false }},
 	{"rates", "v50", func(b *assess.Builtin) { b.Rates = false }},
 	{"matter", "v49", func(b *assess.Builtin) { b.Matter = false }},
 	{"places", "v48", func(b *assess.Builtin) { b.Places = 0 }},
