@@ -1454,7 +1454,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	absent := ""
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
-		if b.Measured && asked.Type == answertype.Money && moneyThing(absent) {
+		if r.measure != nil && r.measure.credited && moneyThing(absent) {
 			absent = "" // "is there a minimum spend": an amount, which a page may state (measured.go)
 		}
 		a.Sufficient = a.Sufficient && absent == ""

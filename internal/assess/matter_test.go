@@ -96,8 +96,11 @@ func TestMatter(t *testing.T) {
 		{"How fast does the X200 spin on its slowest speed?", []string{"x200#0", "blades#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v51" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v51", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v54" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v54", b.Matter, b.Model())
+	}
+	if b.Measured = false; b.Model() != V51Model || V51Model != "builtin:coverage-v51" {
+		t.Errorf("without Measured, model %q, want %s", b.Model(), V51Model)
 	}
 	if b.Parts = false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)

@@ -52,6 +52,9 @@ type measuring struct {
 	asked    answertype.Question
 	terms    map[string]bool
 	find     func(sentence string) []string
+	// credited is set when measured credited some chunk: only then is a
+	// money thing no document names ("a minimum spend") not absent.
+	credited bool
 }
 
 // measuredClassify (Builtin.Measured) reads two kinds of question as
@@ -221,6 +224,7 @@ func (b *Builtin) measured(m *measuring, r *reading, ev []Evidence, owns []map[s
 		if !stated {
 			continue
 		}
+		m.credited = true
 		own := maps.Clone(owns[i])
 		for t := range m.terms {
 			own[t] = true
