@@ -25,12 +25,11 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
-	ExtractiveV37Model = router.BuiltinGenerateModelV37
 	ExtractiveV35Model = router.BuiltinGenerateModelV35
 	ExtractiveV34Model = router.BuiltinGenerateModelV34
 	ExtractiveV33Model = router.BuiltinGenerateModelV33
@@ -364,16 +363,7 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v38 (ExtractiveModel; v37 is ExtractiveV37Model): for a question
-// expecting a value, an opening from another source than the one the
-// assessor accepted, whose sentence holds no word of the question but
-// the names of its products ("The K50 smart kettle boils 1.7 litres in
-// about four minutes" for "how long is the guarantee on a Hollin
-// kettle"), gives way to the accepted source's opening when that holds a
-// value of the expected type ("Every Hollin appliance has a 2-year
-// warranty", accepted by builtin:coverage-v54).
-//
-// v37 (ExtractiveV37Model; v35 is ExtractiveV35Model) reads a material
+// v37 (ExtractiveModel; v35 is ExtractiveV35Model) reads a material
 // question as the builtin assessor's coverage-v49 does
 // (answertype.MaterialQuestion: the sentence naming a material answers
 // it) and a speed question's answertype.SpeedFrame as frame (see
@@ -596,17 +586,10 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV38(an)
+	return NewExtractiveV37(an)
 }
 
-// NewExtractiveV38 returns version 38 (ExtractiveModel).
-func NewExtractiveV38(an *terms.Analyzer) *Extractive {
-	g := NewExtractiveV37(an)
-	g.Version = 38
-	return g
-}
-
-// NewExtractiveV37 returns version 37 (ExtractiveV37Model).
+// NewExtractiveV37 returns version 37 (ExtractiveModel).
 func NewExtractiveV37(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV35(an)
 	g.Version = 37
@@ -820,8 +803,6 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
-	case ExtractiveV37Model:
-		return NewExtractiveV37(an), nil
 	case ExtractiveV35Model:
 		return NewExtractiveV35(an), nil
 	case ExtractiveV34Model:
@@ -981,8 +962,6 @@ func (g *Extractive) Model() string {
 		return ExtractiveV34Model
 	case g.Version == 35:
 		return ExtractiveV35Model
-	case g.Version == 37:
-		return ExtractiveV37Model
 	}
 	return ExtractiveModel
 }
@@ -1211,20 +1190,6 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		asked.Type != answertype.YesNo && asked.Type != answertype.Procedure &&
 		slices.ContainsFunc(all, func(s *sentence) bool { return s.source == open && s.typed }) {
 		if a := g.opening(all, asked, open); a != nil {
-			best = a
-		}
-	}
-	// v38: for a question expecting a value, an opening from another
-	// source than the accepted one whose sentence holds no content word
-	// of the question but its products' names (an entity's words, a word
-	// of a product's full name: "The K50 smart kettle boils ... in about
-	// four minutes" for "how long is the guarantee on a Hollin kettle")
-	// gives way to the accepted source's own opening when that holds a
-	// value of the expected type ("Every Hollin appliance has a 2-year
-	// warranty"): the sentence says only which product, not what is asked.
-	if g.Version >= 38 && open >= 0 && open != best.source && valueTypes[asked.Type] && best.typed &&
-		g.productOnly(best, req, ents) {
-		if a := g.opening(all, asked, open); a != nil && a.typed {
 			best = a
 		}
 	}
@@ -4758,36 +4723,4 @@ func (g *Extractive) asksMore(question string) bool {
 		n += asking
 	}
 	return n > 1
-}
-
-// productOnly reports whether every content word of the question that s
-// holds is a product's name word (v38): a word of an entity the question
-// names, or a word of a product's full name the sources write after its
-// code ("K50 Smart Kettle": "smart", "kettle"). False when it holds none.
-func (g *Extractive) productOnly(s *sentence, req Request, ents []assess.Entity) bool {
-	if len(s.own) == 0 {
-		return false
-	}
-	named := map[string]bool{}
-	for _, e := range ents {
-		for _, t := range e.Terms {
-			named[t] = true
-		}
-	}
-	texts := make([]string, 0, 2*len(req.Sources))
-	for _, src := range req.Sources {
-		texts = append(texts, src.Title, src.Text)
-	}
-	for code, ws := range assess.ProductNames(g.an, texts...) {
-		named[code] = true
-		for t := range ws {
-			named[t] = true
-		}
-	}
-	for t := range s.own {
-		if !named[t] {
-			return false
-		}
-	}
-	return true
 }
