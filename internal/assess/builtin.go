@@ -572,10 +572,7 @@ type Builtin struct {
 	// chunk with a sentence stating a value of that kind beside the
 	// question's other words; they name no kind of thing (restricted);
 	// "is there a charge", "do you charge anything" and "what is the
-	// call-out payment" ask for an amount of money; and a value stated of
-	// every one of the owner's things ("Every Hollin appliance has a
-	// 2-year warranty") is credited the question's visible products ("the
-	// K50", "kettle"; everyOne).
+	// call-out payment" ask for an amount of money.
 	Measured bool
 }
 
@@ -1377,9 +1374,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			owns[i] = withPlaces(owns[i], ents, placed)
 		}
 	}
-	owns = b.priced(question, asked, req.Evidence, owns)             // rates.go
-	owns = b.measured(r.measure, r, req.Evidence, owns)              // measured.go
-	owns = b.everyOne(question, asked, r, req.Evidence, owns, vocab) // measured.go
+	owns = b.priced(question, asked, req.Evidence, owns) // rates.go
+	owns = b.measured(r.measure, r, req.Evidence, owns)  // measured.go
 	if b.Places&placesGeneral != 0 && (asked.Type == answertype.YesNo || b.Places&placesAnyType != 0) {
 		owns = b.generalModels(req.Evidence, owns, ents, qterms)
 	}

@@ -2,7 +2,6 @@ package assess
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -250,69 +249,4 @@ func moneyThing(thing string) bool {
 // asked: not one the question itself names (reading.repeats).
 func (r *reading) valueOf(t answertype.Question, expr string) bool {
 	return !r.repeats(t, expr)
-}
-
-// reEvery is a sentence's universally quantified noun phrase naming the
-// corpus owner's things as a class ("Every Hollin appliance", "all our
-// products", "any device"): what it states holds of each of them.
-var reEvery = regexp.MustCompile(`(?i)\b(?:every|all|any|each)\s+(?:[a-z]+\s+)?(?:appliances?|products?|devices?|machines?)\b`)
-
-// everyOne (Builtin.Measured's second credit, builtin:coverage-v54)
-// credits, in a question asking for a value of a number's kind (a period,
-// an amount of money, a measure, a count, a frequency), the question's
-// products to each chunk with a sentence that states a value of that
-// kind of every one of the owner's things ("Every Hollin appliance has a
-// 2-year warranty from the date of purchase"): the question's entities
-// the asker's visible documents name (a model code: "the K50"), and its
-// words a visible product's name holds ("kettle": "K50 Smart Kettle", read
-// from the retrieved chunks as Named reads them). A product no visible
-// document names ("the X400") is credited nothing, and every other word
-// of the question must still be covered.
-func (b *Builtin) everyOne(question string, asked answertype.Question, r *reading, ev []Evidence, owns []map[string]bool, vocab Vocabulary) []map[string]bool {
-	if !b.Measured {
-		return owns
-	}
-	switch asked.Type {
-	case answertype.Period, answertype.Money, answertype.Quantity, answertype.Count, answertype.Frequency:
-	default:
-		return owns
-	}
-	var credit []string
-	for _, en := range r.ents {
-		if en.known(vocab) && slices.ContainsFunc(en.Terms, answertype.IsCode) {
-			credit = append(credit, en.Terms...)
-		}
-	}
-	texts := make([]string, 0, 2*len(ev))
-	for i := range ev {
-		texts = append(texts, ev[i].Title, ev[i].Text)
-	}
-	named := map[string]bool{}
-	for _, ws := range ProductNames(b.an, texts...) {
-		for t := range ws {
-			named[t] = true
-		}
-	}
-	for _, q := range r.qterms {
-		if q.known && named[q.term] && !entityTerm(r.ents, q.term) {
-			credit = append(credit, q.term)
-		}
-	}
-	if len(credit) == 0 {
-		return owns
-	}
-	for i, e := range ev {
-		every := slices.ContainsFunc(citation.Sentences(e.Text), func(s string) bool {
-			return reEvery.MatchString(s) && len(b.finds(asked, s)) > 0
-		})
-		if !every {
-			continue
-		}
-		own := maps.Clone(owns[i])
-		for _, t := range credit {
-			own[t] = true
-		}
-		owns[i] = own
-	}
-	return owns
 }

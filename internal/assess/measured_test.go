@@ -19,8 +19,6 @@ var measuredCorpus = []Evidence{
 	{ChunkID: "handbook#0", Title: "Service partner handbook", Text: "Submit warranty labour claims within 14 days of the repair. Hollin pays labour at the hourly rate in your partner agreement."},
 	{ChunkID: "delivery#0", Title: "Ordering spare parts", Text: "Spare parts are sold at parts.hollin.example. Standard delivery takes 3 to 5 working days and costs £3.95. Delivery is free on parts orders over £30."},
 	{ChunkID: "repairs#0", Title: "Repairs and turnaround", Text: "We aim to repair and return an appliance within 10 working days. Collection by courier is free for appliances under warranty."},
-	{ChunkID: "warranty#0", Title: "Warranty terms (2026)", Text: "Every Hollin appliance has a 2-year warranty from the date of purchase. Blender motors on the X200 and X300 Pro are covered for 5 years."},
-	{ChunkID: "k50#0", Title: "K50 Smart Kettle", Text: "The K50 smart kettle boils 1.7 litres in about four minutes. Descale it once a month."},
 }
 
 // measuredJudge judges q against the evidence of measuredCorpus named by
@@ -41,12 +39,8 @@ func measuredJudge(t *testing.T, on bool, q string, ids ...string) Result {
 // the kind (the X300 Pro's specification for its capacity), or stating
 // one of the other case (the agreement's warranty rate for out-of-warranty
 // visits), or a minimum spend no page states an amount for ("free
-// collection") is refused. A period every Hollin appliance has is the
-// K50's and a kettle's ("Every Hollin appliance has a 2-year warranty"),
-// not that of a product no visible page names (the X400). Without
-// Measured, the first four and the kettle's are refused, the K50's is
-// accepted on the kettle's page ("about four minutes"), and the free
-// collection on "free".
+// collection") is refused. Without Measured, the first four are refused,
+// and the free collection accepted on "free".
 func TestMeasured(t *testing.T) {
 	checkSwitch(t, "Measured", func(on bool, q string, ids ...string) Result { return measuredJudge(t, on, q, ids...) }, []switchCase{
 		{"How much can the X200 jug hold?", []string{"recall#0", "x200#0"}, "", "x200#0"},
@@ -60,11 +54,6 @@ func TestMeasured(t *testing.T) {
 		{"what is the call-out payment we receive for an out-of-warranty home visit", []string{"agreement#0", "handbook#0"}, "", ""},
 		// v51 takes "free" for a yes/no statement; v54 asks for an amount, which no page states
 		{"Is there a minimum spend to get free collection?", []string{"repairs#0", "handbook#0"}, "repairs#0", ""},
-		// what every appliance has, the K50 and a kettle have; a product no page names has nothing
-		// (v51 takes the kettle's "about four minutes" for the period)
-		{"whats the warranty period on the K50 if something goes wrong with it", []string{"k50#0", "warranty#0"}, "k50#0", "warranty#0"},
-		{"How long is a brand new Hollin kettle under warranty for?", []string{"k50#0", "warranty#0"}, "", "warranty#0"},
-		{"whats the warranty period on the X400 if something goes wrong with it", []string{"k50#0", "warranty#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
 	if !b.Measured || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v54" {
