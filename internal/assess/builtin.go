@@ -572,6 +572,15 @@ type Builtin struct {
 	// the asked action (said in other words through WordNet, or a verb of
 	// any handling: "put", "use"). Needs a thesaurus.
 	Ruled bool
+	// Measured (builtin:coverage-v53, see measured.go): in a question
+	// asking for an amount of money or how much a thing holds, the words
+	// that only name the value or the act of measuring it ("pay",
+	// "payment", "receive", "hold", "how much liquid") are credited to a
+	// chunk with a sentence stating a value of that kind beside the
+	// question's other words; they name no kind of thing (restricted);
+	// "is there a charge", "do you charge anything" and "what is the
+	// call-out payment" ask for an amount of money.
+	Measured bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -593,7 +602,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -759,7 +768,9 @@ var namedModels = []struct {
 	// builtin:coverage-v51 adds Parts (round 44, docs/log/round-44-a44-two.md).
 	{V51Model, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
 	// builtin:coverage-v52 adds Ruled (round 45, docs/log/round-45-a45-yesno.md).
-	{BuiltinModel, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
+	{V52Model, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
+	// builtin:coverage-v53 adds Measured (round 45, docs/log/round-45-a45-val.md).
+	{BuiltinModel, []modelSwitch{flag("measured", func(b *Builtin) bool { return b.Measured })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1018,6 +1029,10 @@ type reading struct {
 	// qualifiers are the terms of the question's words that only qualify
 	// its asking (Builtin.Frame, see frame.go).
 	qualifiers map[string]bool
+	// measure is what Builtin.Measured reads of the question (see
+	// measured.go); nil when it is off or the question has no measure
+	// words.
+	measure *measuring
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -1052,6 +1067,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 	}
 	if b.Matter {
 		q = b.matter(question, q) // matter.go
+	}
+	if b.Measured {
+		q = measuredClassify(question, q) // measured.go
 	}
 	return q
 }
@@ -1352,6 +1370,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	}
 	r.decider = b.deciderOf(question, ents, vocab, related, covers)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
+	r.measure = b.measureOf(question, asked) // measured.go
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
 	}
@@ -1371,6 +1390,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 	}
 	owns = b.priced(question, asked, req.Evidence, owns) // rates.go
+	owns = b.measured(r.measure, r, req.Evidence, owns)  // measured.go
 	if b.Places&placesGeneral != 0 && (asked.Type == answertype.YesNo || b.Places&placesAnyType != 0) {
 		owns = b.generalModels(req.Evidence, owns, ents, qterms)
 	}
@@ -1449,6 +1469,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	absent := ""
 	if b.Answers {
 		absent = b.absentThing(question, vocab)
+		if r.measure != nil && r.measure.credited && moneyThing(absent) {
+			absent = "" // "is there a minimum spend": an amount, which a page may state (measured.go)
+		}
 		a.Sufficient = a.Sufficient && absent == ""
 	}
 	if b.Agree > 0 && len(all) > 0 && absent == "" {
@@ -2048,6 +2071,9 @@ func (b *Builtin) restricted(question string, vocab Vocabulary, ents []Entity, r
 		if len(m) != 1 || len(h) != 1 || vocab.DocFreq(m[0]) > 0 && !shaped || inEntity[m[0]] || inEntity[h[0]] ||
 			!content[h[0]] || r.askedVerbs[m[0]] || r.sceneVerbs[m[0]] {
 			continue
+		}
+		if r.measure != nil && (r.measure.terms[m[0]] || r.measure.terms[h[0]]) {
+			continue // a measure word names the value asked, no kind of thing ("does a replacement X200 jug cost"; measured.go)
 		}
 		if _, ok := content[m[0]]; !ok && !compound {
 			continue // a frame word

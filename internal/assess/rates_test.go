@@ -24,7 +24,7 @@ var ratesCorpus = []Evidence{
 func ratesJudge(t *testing.T, rates bool, q string, ids ...string) Result {
 	t.Helper()
 	return judgeAmong(t, ratesCorpus, []string{"Warranty terms", "Opening hours", "Registering your appliance"},
-		func(b *Builtin) { b.Rates = rates }, q, ids...)
+		func(b *Builtin) { b.Rates, b.Measured = rates, rates }, q, ids...) // without Rates, v49: Measured (v53) off too
 }
 
 // TestRates: with Rates (builtin:coverage-v50), a question for an hourly
@@ -45,10 +45,10 @@ func TestRates(t *testing.T) {
 		{"what rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v52" {
-		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v52", b.Rates, b.Model())
+	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v53" {
+		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v53", b.Rates, b.Model())
 	}
-	if b.Parts, b.Ruled = false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+	if b.Parts, b.Ruled, b.Measured = false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s (Rates its newest switch)", b.Model(), V50Model)
 	}
 	b.Rates = false
