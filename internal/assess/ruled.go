@@ -181,6 +181,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 	// must name it, as the coverage rules ask of the most specific term.
 	key := ""
 	best := 0.0
+	handling := b.handling()
 	for _, q := range known {
 		if byTerm[q.term] != nil && q.weight > best {
 			key, best = q.term, q.weight
@@ -237,7 +238,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 					}
 				}
 				if !of && len(verbs) > 0 {
-					of = anyIn(b.handling(), st)
+					of = anyIn(handling, st)
 				}
 			}
 			if !of {
@@ -274,6 +275,9 @@ var (
 	reRuleCost = regexp.MustCompile(`(?i)\b(?:free of charge|free|no charge|not covered|does not cover|do not cover)\b`)
 )
 
+// reOnly is the word "only".
+var reOnly = regexp.MustCompile(`(?i)\bonly\b`)
+
 // reOnlyModal is "only" after a modal: "can only", "may only".
 var reOnlyModal = regexp.MustCompile(`(?i)\b(?:can|may|must|should)\s+only\b`)
 
@@ -282,7 +286,7 @@ var reOnlyModal = regexp.MustCompile(`(?i)\b(?:can|may|must|should)\s+only\b`)
 // or after a modal ("can only be"). "Only" in a description ("the X200
 // has only one speed") rules nothing.
 func (b *Builtin) onlyRule(sentence string) bool {
-	if !regexp.MustCompile(`(?i)\bonly\b`).MatchString(sentence) {
+	if !reOnly.MatchString(sentence) {
 		return false
 	}
 	if reOnlyModal.MatchString(sentence) {
@@ -305,7 +309,8 @@ var ruleCost = wordSet("pay", "paid", "pays", "paying", "bill", "billed", "charg
 // warranty job", "our parts cost list") they name a kind of it.
 var coverNouns = wordSet("warranty", "guarantee", "cost", "costs", "price", "fee", "fees")
 
-// firstTerm is the analyzed term of raw, "" when it has none or several.
+// firstTerm is the analyzed term of raw, "\x00" (no term) when it has
+// none or several.
 func firstTerm(b *Builtin, raw string) string {
 	if ts := b.an.Terms(trimMarks(raw)); len(ts) == 1 {
 		return ts[0]

@@ -21,6 +21,14 @@ import (
 // its events to the returned channel, which closes when the stream ends.
 func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan apiclient.StreamEvent {
 	t.Helper()
+	evs, _ := cancelableEvents(t, h, id, headers...)
+	return evs
+}
+
+// cancelableEvents is liveEvents with the func that disconnects the
+// client.
+func cancelableEvents(t *testing.T, h *harness, id string, headers ...string) (<-chan apiclient.StreamEvent, context.CancelFunc) {
+	t.Helper()
 	srv := httptest.NewServer(h.srv.Handler())
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -46,7 +54,7 @@ func liveEvents(t *testing.T, h *harness, id string, headers ...string) <-chan a
 			return nil
 		})
 	}()
-	return out
+	return out, cancel
 }
 
 // next returns the stream's next event, failing the test after 5s.
@@ -190,6 +198,63 @@ func TestEventsTokensLateTail(t *testing.T) {
 	}
 	if e := next(t, evs); e.Type != api.EventResult {
 		t.Errorf("after the late tokens: %s event %s, want the result", e.Type, e.Data)
+	}
+}
+
+// TestEventsTokensNeverDone (rv45): a stream begun whose done marker never
+// comes (a worker that died mid-answer, a lost publish) holds the result
+// back for tokenGrace at most; then the result goes out and the
+// subscription is gone.
+func TestEventsTokensNeverDone(t *testing.T) {
+	hub, h, acc, evs := heldAtGenerate(t)
+	if err := hub.Publish(acc.ID, tokens.Piece{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "}); err != nil {
+		t.Fatal(err)
+	}
+	if te := tokenOf(t, next(t, evs)); te.Seq != 1 {
+		t.Fatalf("first token = %+v", te)
+	}
+	start := time.Now()
+	h.eng.release()
+	if e := next(t, evs); e.Type != api.EventResult {
+		t.Fatalf("after a stream with no end: %s event %s, want the result", e.Type, e.Data)
+	}
+	if d := time.Since(start); d > tokenGrace+time.Second {
+		t.Errorf("the result came %v after the run ended, want within tokenGrace (%v)", d, tokenGrace)
+	}
+	if _, ok := <-evs; ok {
+		t.Error("the stream goes on after the result")
+	}
+	if n := hub.Subscribers(acc.ID); n != 0 {
+		t.Errorf("%d subscriptions left after the stream ended", n)
+	}
+}
+
+// TestEventsTokensGoneInGrace (rv45): a client that disconnects while the
+// result waits for the rest of a stream frees the stream at once, not
+// after tokenGrace.
+func TestEventsTokensGoneInGrace(t *testing.T) {
+	hub := tokens.NewHub(0)
+	h := newHarness(t, func(o *Options) { o.Tokens = hub })
+	h.eng.hold = true
+	var acc api.Accepted
+	h.call(http.MethodPost, "/v1/questions", keyPublic, `{"question":"E4"}`).decode(t, &acc)
+	evs, disconnect := cancelableEvents(t, h, acc.ID)
+	untilGenerate(t, evs)
+	if err := hub.Publish(acc.ID, tokens.Piece{Stream: "29/1", Attempt: 1, Seq: 1, Text: "Five "}); err != nil {
+		t.Fatal(err)
+	}
+	if te := tokenOf(t, next(t, evs)); te.Seq != 1 {
+		t.Fatalf("first token = %+v", te)
+	}
+	h.eng.release() // the result now waits for the stream's done marker
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	disconnect()
+	for hub.Subscribers(acc.ID) != 0 {
+		if d := time.Since(start); d > tokenGrace/2 {
+			t.Fatalf("the subscription outlived its client by %v", d)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

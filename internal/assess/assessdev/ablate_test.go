@@ -134,11 +134,11 @@ func ablationGroups() []struct {
 	sets []string
 } {
 	design := designSets()
-	confirm := sets[slices.Index(sets, "fresh14") : len(sets)-1]
+	confirm := slices.DeleteFunc(slices.Clone(sets[slices.Index(sets, "fresh14"):]), func(s string) bool { return s == validation })
 	return []struct {
 		name string
 		sets []string
-	}{{"design", design}, {"confirm", confirm}, {"newest", sets[len(sets)-2:]}}
+	}{{"design", design}, {"confirm", confirm}, {"newest", []string{confirm[len(confirm)-1], validation}}}
 }
 
 // TestAblate (round 40, a40-audit) replays the loop (judgeLoop; the first

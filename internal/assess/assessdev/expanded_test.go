@@ -155,9 +155,11 @@ type part struct {
 
 // parts are design and, unless DESIGN_ONLY is set, other; each sets sets
 // to the sets of all its questions come from when its turn comes (range
-// over a func).
+// over a func), and sets is given back when the loop ends.
 func parts(all []string, design, other []asked) func(yield func(part) bool) {
 	return func(yield func(part) bool) {
+		saved := sets
+		defer func() { sets = saved }()
 		for _, p := range []part{{"design", design, true}, {"other", other, false}} {
 			if !p.lines && os.Getenv("DESIGN_ONLY") != "" {
 				continue
