@@ -177,6 +177,12 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 		known = append(known, q)
 		total += q.weight
 	}
+	if total == 0 {
+		// No content word the asker's documents use: every other reading
+		// refuses such a question, and a rule about none of its words
+		// decides nothing (rv45's review).
+		return Result{}, false, nil
+	}
 	// The question's most specific known thing (the highest IDF): a chunk
 	// must name it, as the coverage rules ask of the most specific term.
 	key := ""
@@ -195,21 +201,19 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			continue
 		}
 		have := b.an.Set(ev.Title + " " + ev.Text)
-		cov := 1.0
-		if total > 0 {
-			var got float64
-			for _, q := range known {
-				if have[q.term] || anyIn(byTerm[q.term], have) {
-					got += q.weight
-				}
+		var got float64
+		for _, q := range known {
+			if have[q.term] || anyIn(byTerm[q.term], have) {
+				got += q.weight
 			}
-			cov = got / total
 		}
+		cov := got / total
 		if cov < ruledCoverage || key != "" && !have[key] && !anyIn(byTerm[key], have) {
 			continue
 		}
 		for _, s := range citation.Sentences(ev.Text) {
-			if !reRule.MatchString(s) && !b.onlyRule(s) {
+			ruleText := reNotCostFree.ReplaceAllString(s, " ") // "hands-free", "feel free to" state no rule
+			if !reRule.MatchString(ruleText) && !b.onlyRule(s) {
 				continue
 			}
 			st := b.an.Set(s)
@@ -223,7 +227,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			if thing == "" || key != "" && !st[key] && !anyIn(byTerm[key], st) {
 				continue // the rule is not said of the question's most specific thing
 			}
-			cost := reRuleCost.MatchString(s)
+			cost := reRuleCost.MatchString(ruleText)
 			of := false
 			switch {
 			case cost && costly:
@@ -258,6 +262,11 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	return Result{}, false, nil
 }
+
+// reNotCostFree is "free" said of no cost or permission: in a compound
+// ("hands-free", "free-standing") or an idiom ("feel free to", "free
+// from", "free up").
+var reNotCostFree = regexp.MustCompile(`(?i)(?:\w-free\b|\bfree-\w|\bfeel free\b|\bfree (?:from|up|to)\b)`)
 
 // ruledRank and ruledCoverage bound Ruled: the chunks it reads (the first
 // ruledRank+1 retrieved) and the share of the question's known weight a
