@@ -572,6 +572,11 @@ type Builtin struct {
 	// the asked action (said in other words through WordNet, or a verb of
 	// any handling: "put", "use"). Needs a thesaurus.
 	Ruled bool
+	// Situated (builtin:coverage-v55, see situated.go): once one chunk is
+	// accepted, a question stating a condition ("before the water boils")
+	// is answered by a chunk among the first four that states the same
+	// condition ("before boiling") when the accepted one states none.
+	Situated bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -593,7 +598,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Situated: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -759,7 +764,9 @@ var namedModels = []struct {
 	// builtin:coverage-v51 adds Parts (round 44, docs/log/round-44-a44-two.md).
 	{V51Model, []modelSwitch{flag("parts", func(b *Builtin) bool { return b.Parts })}},
 	// builtin:coverage-v52 adds Ruled (round 45, docs/log/round-45-a45-yesno.md).
-	{BuiltinModel, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
+	{V52Model, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
+	// builtin:coverage-v55 adds Situated (round 45, docs/log/round-45-a45-sit.md).
+	{BuiltinModel, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1249,7 +1256,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if res.Assessment.Sufficient {
 		if b.Rival > 0 {
-			return b.rival(ctx, req, vocab, question, res) // rival.go
+			if res, err = b.rival(ctx, req, vocab, question, res); err != nil { // rival.go
+				return res, err
+			}
+		}
+		if b.Situated {
+			return b.situated(ctx, req, vocab, question, res) // situated.go
 		}
 		return res, nil
 	}
