@@ -75,3 +75,15 @@ func TestSituated(t *testing.T) {
 		}
 	}
 }
+
+// TestSituatedModel: Situated off is builtin:coverage-v52 (kept
+// selectable).
+func TestSituatedModel(t *testing.T) {
+	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
+	if !b.Situated || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v55" {
+		t.Errorf("default Situated %v, model %q, want on and builtin:coverage-v55", b.Situated, b.Model())
+	}
+	if b.Situated = false; b.Model() != V52Model || V52Model != "builtin:coverage-v52" {
+		t.Errorf("model %q with Situated off, want builtin:coverage-v52", b.Model())
+	}
+}
