@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
-	"strings"
 )
 
 // V52Model names the builtin assessor without Builtin.Situated:
@@ -38,7 +36,7 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 	if !res.Assessment.Sufficient || len(res.Accepted) != 1 || len(req.Evidence) < 2 {
 		return res, nil
 	}
-	conds := b.conditions(question)
+	conds := b.an.Conditions(question)
 	if len(conds) == 0 {
 		return res, nil
 	}
@@ -52,7 +50,7 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 	if at < 0 {
 		return res, nil
 	}
-	if _, ok := b.holdsCondition(conds, req.Evidence[at].Text); ok {
+	if _, ok := b.an.StatesCondition(conds, req.Evidence[at].Text); ok {
 		return res, nil
 	}
 	_, _, ents := b.readQuestion(question, vocab)
@@ -63,7 +61,7 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 			continue
 		}
 		e := req.Evidence[i]
-		said, ok := b.holdsCondition(conds, e.Text)
+		said, ok := b.an.StatesCondition(conds, e.Text)
 		if !ok {
 			continue
 		}
@@ -96,77 +94,3 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 
 // situatedRank is the last rank (0 the first) situated reads.
 const situatedRank = 3
-
-// connectives are the words that open a situation's condition.
-var connectives = map[string]bool{"before": true, "after": true, "until": true, "till": true, "while": true,
-	"during": true, "without": true, "unless": true, "once": true, "whenever": true}
-
-var (
-	sitWord   = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)?`)
-	sitBreaks = regexp.MustCompile(`[.;:!?,()]|\s[-–—]\s`)
-)
-
-// sitCondition is one connective of the question with the terms of the
-// words that follow it in its clause.
-type sitCondition struct {
-	conn  string
-	terms map[string]bool
-}
-
-// conditions reads question's conditions: each connective with the
-// content terms after it up to the clause's end.
-func (b *Builtin) conditions(question string) []sitCondition {
-	var out []sitCondition
-	for _, clause := range sitBreaks.Split(strings.ToLower(question), -1) {
-		words := sitWord.FindAllString(clause, -1)
-		for i, w := range words {
-			if !connectives[w] {
-				continue
-			}
-			c := sitCondition{conn: w, terms: map[string]bool{}}
-			for _, x := range words[i+1:] {
-				if connectives[x] {
-					break
-				}
-				for _, t := range b.an.Terms(x) {
-					c.terms[t] = true
-				}
-			}
-			if len(c.terms) > 0 {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
-// holdsCondition reports whether text states one of conds: the same
-// connective followed, within its clause and situatedSpan words, by a
-// word of the condition. said is the connective and its words.
-func (b *Builtin) holdsCondition(conds []sitCondition, text string) (said string, ok bool) {
-	for _, clause := range sitBreaks.Split(strings.ToLower(text), -1) {
-		words := sitWord.FindAllString(clause, -1)
-		for i, w := range words {
-			if !connectives[w] {
-				continue
-			}
-			for _, c := range conds {
-				if c.conn != w {
-					continue
-				}
-				for j := i + 1; j < len(words) && j <= i+situatedSpan; j++ {
-					for _, t := range b.an.Terms(words[j]) {
-						if c.terms[t] {
-							return strings.Join(words[i:j+1], " "), true
-						}
-					}
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-// situatedSpan is how many words after its connective a chunk's
-// condition may name the question's word.
-const situatedSpan = 4
