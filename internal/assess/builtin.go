@@ -581,6 +581,11 @@ type Builtin struct {
 	// "is there a charge", "do you charge anything" and "what is the
 	// call-out payment" ask for an amount of money.
 	Measured bool
+	// Situated (builtin:coverage-v54, see situated.go): once one chunk is
+	// accepted, a question stating a condition ("before the water boils")
+	// is answered by a chunk among the first four that states the same
+	// condition ("before boiling") when the accepted one states none.
+	Situated bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -602,7 +607,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -770,7 +775,9 @@ var namedModels = []struct {
 	// builtin:coverage-v52 adds Ruled (round 45, docs/log/round-45-a45-yesno.md).
 	{V52Model, []modelSwitch{flag("ruled", func(b *Builtin) bool { return b.Ruled })}},
 	// builtin:coverage-v53 adds Measured (round 45, docs/log/round-45-a45-val.md).
-	{BuiltinModel, []modelSwitch{flag("measured", func(b *Builtin) bool { return b.Measured })}},
+	{V53Model, []modelSwitch{flag("measured", func(b *Builtin) bool { return b.Measured })}},
+	// builtin:coverage-v54 adds Situated (round 45, docs/log/round-45-a45-sit.md).
+	{BuiltinModel, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1267,7 +1274,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if res.Assessment.Sufficient {
 		if b.Rival > 0 {
-			return b.rival(ctx, req, vocab, question, res) // rival.go
+			if res, err = b.rival(ctx, req, vocab, question, res); err != nil { // rival.go
+				return res, err
+			}
+		}
+		if b.Situated {
+			return b.situated(ctx, req, vocab, question, res) // situated.go
 		}
 		return res, nil
 	}

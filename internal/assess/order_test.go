@@ -130,7 +130,7 @@ func TestOwnOrder(t *testing.T) {
 	}
 	// v17 judges the same chunks by their order (without v49's Matter,
 	// which reads "spin" as frame: every order then covers the question).
-	b.OwnOrder, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured = false, false, false, false, false, false
+	b.OwnOrder, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated = false, false, false, false, false, false, false
 	if a, z := judge(cases[0].q, h01), judge(cases[0].q, append([]Evidence{h01[4]}, h01[:4]...)); a.sufficient == z.sufficient {
 		t.Errorf("v17 judged h01 alike in both orders (%v, %v): the test no longer shows the order dependence", a, z)
 	}

@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV37Model = router.BuiltinGenerateModelV37
 	ExtractiveV35Model = router.BuiltinGenerateModelV35
 	ExtractiveV34Model = router.BuiltinGenerateModelV34
 	ExtractiveV33Model = router.BuiltinGenerateModelV33
@@ -363,7 +364,11 @@ const (
 // sentences the padding rules chose, only those on the question (see
 // onQuestion and padRules).
 //
-// v37 (ExtractiveModel; v35 is ExtractiveV35Model) reads a material
+// v38 (ExtractiveModel; v37 is ExtractiveV37Model) opens with the
+// accepted source when its opening sentence states the question's
+// condition (terms.Conditions) and the other opening does not.
+//
+// v37 (ExtractiveV37Model; v35 is ExtractiveV35Model) reads a material
 // question as the builtin assessor's coverage-v49 does
 // (answertype.MaterialQuestion: the sentence naming a material answers
 // it) and a speed question's answertype.SpeedFrame as frame (see
@@ -586,10 +591,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV37(an)
+	return NewExtractiveV38(an)
 }
 
-// NewExtractiveV37 returns version 37 (ExtractiveModel).
+// NewExtractiveV38 returns version 38 (ExtractiveModel).
+func NewExtractiveV38(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV37(an)
+	g.Version = 38
+	return g
+}
+
+// NewExtractiveV37 returns version 37 (ExtractiveV37Model).
 func NewExtractiveV37(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV35(an)
 	g.Version = 37
@@ -803,6 +815,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV37Model:
+		return NewExtractiveV37(an), nil
 	case ExtractiveV35Model:
 		return NewExtractiveV35(an), nil
 	case ExtractiveV34Model:
@@ -962,6 +976,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV34Model
 	case g.Version == 35:
 		return ExtractiveV35Model
+	case g.Version == 37:
+		return ExtractiveV37Model
 	}
 	return ExtractiveModel
 }
@@ -1134,7 +1150,26 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// When the two bear on it alike, the sentence scores decide, as
 	// before.
 	open := g.accepted(req, all, asked)
-	if open >= 0 && open != best.source {
+	// v38: the accepted source opens when its opening sentence states the
+	// condition of the situation the question states (terms.Conditions:
+	// "before boiling" for "keeps clicking off before the water boils")
+	// and the other's does not: the assessor (builtin:coverage-v54,
+	// Situated) accepted it for that, and a page sharing more of the
+	// question's words ("boils 1.7 litres", "keep water warm") does not
+	// answer the fault.
+	conditioned := false
+	if g.Version >= 38 && open >= 0 && open != best.source {
+		if conds := g.an.Conditions(req.Question); len(conds) > 0 {
+			if a := g.opening(all, asked, open); a != nil {
+				_, says := g.an.StatesCondition(conds, a.text)
+				_, other := g.an.StatesCondition(conds, best.text)
+				if says && !other {
+					best, conditioned = a, true
+				}
+			}
+		}
+	}
+	if open >= 0 && open != best.source && !conditioned {
 		// v19: two pages naming one product's code (the K50 app page and
 		// "K50 Smart Kettle") both hold the words of its name: the name
 		// says which product a page is about, so it weighs only between
@@ -1194,8 +1229,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 		}
 	}
 	// v13: a source whose title names what the clause that asks asks
-	// about opens the answer (see topic).
-	if g.Version >= 13 {
+	// about opens the answer (see topic); v38: not over the accepted
+	// source opening for the question's condition.
+	if g.Version >= 13 && !conditioned {
 		if t := g.topic(req, all, asked, content, verbs, idf, titles, best.source); t != nil && t.source != best.source {
 			best = t
 		}
@@ -1213,6 +1249,9 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	}
 	chosen := []*sentence{best}
 	var lead *sentence // v18: the sentence that opens the answer out of rank order (see instead)
+	if conditioned {
+		lead = best // v38: the accepted source stating the condition opens, out of rank order
+	}
 	note(best, "opening")
 	if asked.Type != answertype.Description && !best.typed && best.score > 0 {
 		sents := bySource[best.source]

@@ -45,7 +45,7 @@ func TestV37(t *testing.T) {
 			}
 		}
 	}
-	if NewExtractive(an).Model() != ExtractiveModel || ExtractiveModel != "builtin:extractive-v37" || NewExtractiveV35(an).Model() != ExtractiveV35Model {
-		t.Errorf("models %q, %q", NewExtractive(an).Model(), NewExtractiveV35(an).Model())
+	if NewExtractiveV37(an).Model() != ExtractiveV37Model || ExtractiveV37Model != "builtin:extractive-v37" || NewExtractiveV35(an).Model() != ExtractiveV35Model {
+		t.Errorf("models %q, %q", NewExtractiveV37(an).Model(), NewExtractiveV35(an).Model())
 	}
 }

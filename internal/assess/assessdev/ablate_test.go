@@ -29,6 +29,7 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
 	{"ruled", "v52", func(b *assess.Builtin) { b.Ruled = false }},
 	{"parts", "v51", func(b *assess.Builtin) { b.Parts = false }},

@@ -1,0 +1,48 @@
+package generate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/terms"
+)
+
+// TestV38: v38 opens its answer to a question stating a condition of its
+// situation ("clicks off before the water has actually boiled") with the
+// accepted page's sentence stating it ("may switch off before boiling"),
+// not from the product's manual ranked above it that shares more of the
+// question's words ("boils", "water"); v37 opens from the manual. A
+// question stating no condition opens as v37 does.
+func TestV38(t *testing.T) {
+	an := terms.New()
+	src := func(label, id, title, text string) Source {
+		return Source{Label: label, Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Text: text}}
+	}
+	man := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
+	sb := src("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
+	open := func(g *Extractive, q string) string {
+		t.Helper()
+		a, err := g.Generate(context.Background(), Request{Question: q, Sources: []Source{man, sb}, Accepted: []string{sb.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opening, _, _ := strings.Cut(a.Text, "[")
+		return opening
+	}
+	q := "customer on the phone says her K50 clicks off before the water has actually boiled. what do I tell her?"
+	if o := open(NewExtractiveV37(an), q); strings.Contains(o, "before boiling") {
+		t.Fatalf("v37 opens with %q: the test no longer shows the fault", o)
+	}
+	if o := open(NewExtractive(an), q); !strings.Contains(o, "before boiling") {
+		t.Errorf("v38 opens with %q, want the bulletin's \"switch off before boiling\"", o)
+	}
+	plain := "customer on the phone says her K50 keeps water warm. what do I tell her?"
+	if a, b := open(NewExtractiveV37(an), plain), open(NewExtractive(an), plain); a != b {
+		t.Errorf("no condition: v37 opens with %q, v38 with %q", a, b)
+	}
+	if NewExtractive(an).Model() != ExtractiveModel || ExtractiveModel != "builtin:extractive-v38" {
+		t.Errorf("model %q, want builtin:extractive-v38", NewExtractive(an).Model())
+	}
+}
