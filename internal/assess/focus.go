@@ -154,6 +154,9 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		if g := b.listClause(question, f); g != nil { // listed.go
 			f, rank = g, b.FocusRank+1
 		}
+		if b.ListedClause { // listed.go: the first two candidates
+			rank = b.FocusRank + 1
+		}
 		takes = func(j *judged) (string, float64, bool) { return b.listTakes(f, j, covers) }
 	}
 	var pick *judged
