@@ -590,7 +590,8 @@ type Builtin struct {
 	// reading judges the enumerating sentence on the words of the clause
 	// that asks before a subordinate clause of time or manner ("what
 	// stages will my repair show as it moves along": not "move"), when
-	// that clause keeps most of their weight.
+	// that clause keeps most of their weight; and the list reading looks
+	// for the enumeration in the first two candidates, not only the first.
 	ListedClause bool
 }
 

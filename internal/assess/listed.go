@@ -126,10 +126,11 @@ func (b *Builtin) listTakes(f *focus, j *judged, covers func(map[string]bool, st
 // listClause is Builtin.ListedClause's reading of a list question: f
 // without the words of its closing subordinate clause (listAside), when
 // the clause that remains keeps more than half of their weight; nil when
-// the question has no such clause. The enumeration is then looked for in
-// the first two candidates, not only the first: the set-aside words
-// ("moves along") are the question's, and retrieval ranks first a page
-// holding them ("the repair centre is moving") above the enumeration.
+// the question has no such clause. With ListedClause the enumeration of
+// any list question is looked for in the first two candidates, not only
+// the first (focused): words of the question the enumeration does not
+// hold ("moves along") rank a page holding them ("the repair centre is
+// moving") above it.
 func (b *Builtin) listClause(question string, f *focus) *focus {
 	if !b.ListedClause {
 		return nil

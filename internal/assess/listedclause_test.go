@@ -59,3 +59,25 @@ func TestListedClauseModel(t *testing.T) {
 		t.Errorf("model %q with ListedClause off, want builtin:coverage-v54", b.Model())
 	}
 }
+
+// TestListedSecond: with ListedClause, a list question with no closing
+// clause is taken on an enumeration judged second, below a page that
+// matches the question better and enumerates nothing; without it only the
+// first candidate is read.
+func TestListedSecond(t *testing.T) {
+	ev := []Evidence{{ChunkID: "aa#0", Title: "Repair", Text: "Every repair is a repair we stand behind."}, listLike[0], listLike[3]}
+	q := "what are the different statuses my repair goes through on the tracker"
+	an := terms.New()
+	b := builtinOver(an, ev)
+	var got [2]Result
+	for i, on := range []bool{false, true} {
+		b.ListedClause = on
+		got[i] = assessChecked(t, b, Request{Question: q, Query: q, Evidence: ev, Groups: []string{"public"}})
+	}
+	if got[0].Assessment.Sufficient {
+		t.Errorf("accepted without ListedClause: the case no longer tests it (%s)", got[0].Assessment.Reason)
+	}
+	if !got[1].Assessment.Sufficient || !slices.Equal(got[1].Accepted, []string{"track#0"}) {
+		t.Errorf("ListedClause: %+v %v, want accepted on track#0", got[1].Assessment, got[1].Accepted)
+	}
+}
