@@ -586,6 +586,13 @@ type Builtin struct {
 	// is answered by a chunk among the first four that states the same
 	// condition ("before boiling") when the accepted one states none.
 	Situated bool
+	// ListedClause (builtin:coverage-v55, see listed.go): the list
+	// reading judges the enumerating sentence on the words of the clause
+	// that asks before a subordinate clause of time or manner ("what
+	// stages will my repair show as it moves along": not "move"), when
+	// that clause keeps most of their weight; and the list reading looks
+	// for the enumeration in the first two candidates, not only the first.
+	ListedClause bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -607,7 +614,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -777,7 +784,9 @@ var namedModels = []struct {
 	// builtin:coverage-v53 adds Measured (round 45, docs/log/round-45-a45-val.md).
 	{V53Model, []modelSwitch{flag("measured", func(b *Builtin) bool { return b.Measured })}},
 	// builtin:coverage-v54 adds Situated (round 45, docs/log/round-45-a45-sit.md).
-	{BuiltinModel, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
+	{V54Model, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
+	// builtin:coverage-v55 adds ListedClause (round 45, docs/log/round-45-a45-list.md).
+	{BuiltinModel, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
 }
 
 // flag is a boolean switch a model turned on.

@@ -149,13 +149,20 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 		return nil, 0
 	}
 	takes := func(j *judged) (string, float64, bool) { return b.focusTakes(f, asked, r, j, covers) }
+	rank := b.FocusRank
 	if listed {
+		if g := b.listClause(question, f); g != nil { // listed.go
+			f, rank = g, b.FocusRank+1
+		}
+		if b.ListedClause { // listed.go: the first two candidates
+			rank = b.FocusRank + 1
+		}
 		takes = func(j *judged) (string, float64, bool) { return b.listTakes(f, j, covers) }
 	}
 	var pick *judged
 	var pickExpr string
 	best := 0.0
-	for j := range candidates(all, b.FocusRank, f.ents, r) {
+	for j := range candidates(all, rank, f.ents, r) {
 		if expr, c, ok := takes(j); ok && (pick == nil || c > best) {
 			pick, pickExpr, best = j, expr, c
 		}

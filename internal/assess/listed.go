@@ -12,6 +12,10 @@ import (
 // Builtin.Matter (v49): builtin:coverage-v45, kept selectable.
 const V45Model = "builtin:coverage-v45"
 
+// V54Model names the builtin assessor without Builtin.ListedClause:
+// builtin:coverage-v54, kept selectable.
+const V54Model = "builtin:coverage-v54"
+
 // The list reading (Builtin.Listed, builtin:coverage-v47). A question
 // asking "what" or "which" things of a plural kind ("what statuses will
 // my repair show", "what are the different stages ...") is answered by
@@ -118,3 +122,60 @@ func (b *Builtin) listTakes(f *focus, j *judged, covers func(map[string]bool, st
 	}
 	return best, bestCov, ok
 }
+
+// listClause is Builtin.ListedClause's reading of a list question: f
+// without the words of its closing subordinate clause (listAside), when
+// the clause that remains keeps more than half of their weight; nil when
+// the question has no such clause. With ListedClause the enumeration of
+// any list question is looked for in the first two candidates, not only
+// the first (focused): words of the question the enumeration does not
+// hold ("moves along") rank a page holding them ("the repair centre is
+// moving") above it.
+func (b *Builtin) listClause(question string, f *focus) *focus {
+	if !b.ListedClause {
+		return nil
+	}
+	aside := b.listAside(question)
+	if len(aside) == 0 {
+		return nil
+	}
+	var total, kept float64
+	var words []weighted
+	for _, w := range f.words {
+		total += w.weight
+		if !aside[w.term] {
+			kept += w.weight
+			words = append(words, w)
+		}
+	}
+	if len(words) == len(f.words) || len(words) == 0 || kept <= total/2 {
+		return nil
+	}
+	g := *f
+	g.words = words
+	return &g
+}
+
+// listAside returns the terms of a subordinate clause of time or manner
+// closing the clause that asks a list question ("as it moves along",
+// "while it is being repaired", "once I send it in"): Builtin.ListedClause.
+// Such a clause says when the items are seen, not which items are asked
+// for, and the enumeration need not hold its words. The clause counts
+// only after the asked kind and a verb of the main clause (three words
+// at least), so "what stages" itself is never set aside.
+func (b *Builtin) listAside(question string) map[string]bool {
+	ws := strings.Fields(strings.ToLower(answertype.Asking(question)))
+	for i := 3; i < len(ws); i++ {
+		if listSubordinators[strings.Trim(ws[i], ",.?!;:")] {
+			aside := b.an.Set(strings.Join(ws[i:], " "))
+			for t := range b.an.Set(strings.Join(ws[:i], " ")) {
+				delete(aside, t)
+			}
+			return aside
+		}
+	}
+	return nil
+}
+
+// listSubordinators open a subordinate clause of time or manner.
+var listSubordinators = map[string]bool{"as": true, "while": true, "whilst": true, "once": true, "until": true, "when": true}
