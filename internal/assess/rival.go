@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // V42Model names the builtin assessor without Builtin.Rival:
@@ -72,13 +73,7 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	if margin > 0 && res.Assessment.Score+margin >= 1 {
 		return res, nil // no score is above 1: nothing can rival it (and nothing is judged)
 	}
-	at := -1
-	for i, e := range req.Evidence {
-		if e.ChunkID == res.Accepted[0] {
-			at = i
-			break
-		}
-	}
+	at := acceptedAt(req, res)
 	if at < 0 {
 		return res, nil
 	}
@@ -118,6 +113,12 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	best.Assessment.Reason = fmt.Sprintf("judged alone, the chunk ranked %d covers more of the question than %q (%.2f): %s",
 		bestAt+1, req.Evidence[at].Title, own, best.Assessment.Reason)
 	return best, nil
+}
+
+// acceptedAt is the rank in req.Evidence of res's one accepted chunk, -1
+// when it is none of them.
+func acceptedAt(req Request, res Result) int {
+	return slices.IndexFunc(req.Evidence, func(e Evidence) bool { return e.ChunkID == res.Accepted[0] })
 }
 
 // clears reports whether a rival's score is more than margin above own.

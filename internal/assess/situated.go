@@ -40,13 +40,7 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 	if len(conds) == 0 {
 		return res, nil
 	}
-	at := -1
-	for i, e := range req.Evidence {
-		if e.ChunkID == res.Accepted[0] {
-			at = i
-			break
-		}
-	}
+	at := acceptedAt(req, res)
 	if at < 0 {
 		return res, nil
 	}
