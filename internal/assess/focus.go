@@ -151,8 +151,8 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	takes := func(j *judged) (string, float64, bool) { return b.focusTakes(f, asked, r, j, covers) }
 	rank := b.FocusRank
 	if listed {
-		if g := b.listClause(question, f); g != nil { // listed.go
-			f, rank = g, b.FocusRank+1
+		if g := b.listClause(question, f); g != nil { // listed.go (only with ListedClause)
+			f = g
 		}
 		if b.ListedClause { // listed.go: the first two candidates
 			rank = b.FocusRank + 1

@@ -198,16 +198,9 @@ func (b *Builtin) measured(m *measuring, r *reading, ev []Evidence, owns []map[s
 			content[t] = true
 		}
 	}
-	var outside []string // the nouns of the question's conditions of being outside (as priced reads them)
-	for _, c := range conditionsOf(b.an, m.question) {
-		if !c.in {
-			outside = append(outside, c.noun)
-		}
-	}
+	outside := b.outsideOf(m.question) // as priced reads them (rates.go)
 	for i, e := range ev {
-		if slices.ContainsFunc(outside, func(n string) bool {
-			return owns[i][n] && !slices.ContainsFunc(conditionsOf(b.an, e.Text), func(c condition) bool { return c.noun == n && !c.in })
-		}) {
+		if b.otherCase(outside, owns[i], e.Text) {
 			continue // "£39 per hour of warranty labour" for out-of-warranty labour: said of the other case
 		}
 		stated := false
@@ -216,8 +209,10 @@ func (b *Builtin) measured(m *measuring, r *reading, ev []Evidence, owns []map[s
 				continue
 			}
 			have := b.an.Set(s)
-			if slices.ContainsFunc(slices.Collect(maps.Keys(content)), func(t string) bool { return have[t] }) {
-				stated = true
+			for t := range content {
+				stated = stated || have[t]
+			}
+			if stated {
 				break
 			}
 		}

@@ -64,16 +64,9 @@ func (b *Builtin) priced(question string, asked answertype.Question, ev []Eviden
 	if len(named) == 0 && len(rated) == 0 {
 		return owns
 	}
-	var outside []string // the nouns of the question's conditions of being outside
-	for _, c := range conditionsOf(b.an, question) {
-		if !c.in {
-			outside = append(outside, c.noun)
-		}
-	}
+	outside := b.outsideOf(question)
 	for i, e := range ev {
-		if slices.ContainsFunc(outside, func(n string) bool {
-			return owns[i][n] && !slices.ContainsFunc(conditionsOf(b.an, e.Text), func(c condition) bool { return c.noun == n && !c.in })
-		}) {
+		if b.otherCase(outside, owns[i], e.Text) {
 			continue
 		}
 		var credit []string
@@ -101,6 +94,32 @@ func (b *Builtin) priced(question string, asked answertype.Question, ev []Eviden
 		owns[i] = own
 	}
 	return owns
+}
+
+// outsideOf is the nouns of question's conditions of being outside ("out
+// of warranty", "out-of-warranty labour": conditionsOf).
+func (b *Builtin) outsideOf(question string) []string {
+	var outside []string
+	for _, c := range conditionsOf(b.an, question) {
+		if !c.in {
+			outside = append(outside, c.noun)
+		}
+	}
+	return outside
+}
+
+// otherCase reports whether a chunk (own its mentions, text its text)
+// names the noun of one of outside without stating that condition of
+// being outside itself: what it says is said of the other case (priced,
+// measured).
+func (b *Builtin) otherCase(outside []string, own map[string]bool, text string) bool {
+	if len(outside) == 0 {
+		return false
+	}
+	conds := conditionsOf(b.an, text)
+	return slices.ContainsFunc(outside, func(n string) bool {
+		return own[n] && !slices.ContainsFunc(conds, func(c condition) bool { return c.noun == n && !c.in })
+	})
 }
 
 // hasDigit reports whether s holds a digit.

@@ -46,3 +46,41 @@ func TestV38(t *testing.T) {
 		t.Errorf("model %q, want builtin:extractive-v38", NewExtractive(an).Model())
 	}
 }
+
+// TestV38Guards (rv45b): v38 changes the opening only when the accepted
+// source's opening states the question's condition and the other's does
+// not: a condition neither states ("before the lid is shut") and one both
+// state open as v37 does. TestV38 passed with either half taken out.
+func TestV38Guards(t *testing.T) {
+	an := terms.New()
+	src := func(label, id, title, text string) Source {
+		return Source{Label: label, Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Text: text}}
+	}
+	man := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
+	both := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle may switch off before boiling when limescale builds up and boils 1.7 litres in about four minutes. Descale it once a month with citric acid.")
+	sb := src("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
+	open := func(g *Extractive, q string, first Source) string {
+		t.Helper()
+		a, err := g.Generate(context.Background(), Request{Question: q, Sources: []Source{first, sb}, Accepted: []string{sb.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opening, _, _ := strings.Cut(a.Text, "[")
+		return opening
+	}
+	for _, c := range []struct {
+		q     string
+		first Source
+	}{
+		{"customer on the phone says her K50 clicks off before the lid is shut. what do I tell her?", man},
+		{"customer on the phone says her K50 clicks off before the water has actually boiled. what do I tell her?", both},
+	} {
+		v37, v38 := open(NewExtractiveV37(an), c.q, c.first), open(NewExtractive(an), c.q, c.first)
+		if v37 != v38 {
+			t.Errorf("%q: v37 opens with %q, v38 with %q", c.q, v37, v38)
+		}
+		if strings.Contains(v37, "firmware") {
+			t.Errorf("%q: v37 opens with the bulletin %q: the case no longer shows the guard", c.q, v37)
+		}
+	}
+}

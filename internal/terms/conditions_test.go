@@ -27,3 +27,26 @@ func TestConditions(t *testing.T) {
 		t.Errorf("no connective: %v", got)
 	}
 }
+
+// TestConditionsBounds (rv45b): a condition's words end at the next
+// connective ("while the light is on" is no word of "before"), a text
+// states it only within ConditionSpan words of its connective, and a
+// comma or a spaced dash ends its clause. TestConditions passed with each
+// bound taken out.
+func TestConditionsBounds(t *testing.T) {
+	a := New()
+	conds := a.Conditions("It clicks off before the water boils while the light is on")
+	if len(conds) != 2 || conds[0].Conn != "before" || conds[0].Terms["light"] || !conds[1].Terms["light"] {
+		t.Fatalf("conditions %v, want before → water, boil; while → light", conds)
+	}
+	for text, want := range map[string]bool{
+		"Unplug it before you can finally get it to boil.": false, // "boil" is the seventh word after "before"
+		"Switch it off before use, boiling water scalds.":  false,
+		"Switch it off before use - boiling water scalds.": false,
+		"Switch it off before use boiling water.":          true,
+	} {
+		if _, got := a.StatesCondition(conds, text); got != want {
+			t.Errorf("%q states the condition: %v, want %v", text, got, want)
+		}
+	}
+}
