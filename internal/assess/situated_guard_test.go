@@ -1,11 +1,6 @@
 package assess
 
-import (
-	"context"
-	"testing"
-
-	"github.com/assay-rag/assay/internal/terms"
-)
+import "testing"
 
 // TestSituatedEntities (rv45b): Situated moves an acceptance only to a
 // chunk that names every entity of the question: a bulletin stating the
@@ -17,21 +12,10 @@ import (
 func TestSituatedEntities(t *testing.T) {
 	man, sb, water := situatedCorpus[0], situatedCorpus[1], situatedCorpus[2]
 	t20 := Evidence{ChunkID: "t20#0", Title: "SB-120: T20 travel kettle firmware", Text: "T20 travel kettles on firmware 1.1 may switch off before the water boils. The fix: update the kettle to firmware 1.2 through the Hollin Home app."}
-	an := terms.New()
-	var texts []string
-	for _, e := range []Evidence{man, sb, water, t20} {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
+	judgeAll := situatedJudge(t, []Evidence{man, sb, water, t20})
 	judge := func(on bool, q string, ev ...Evidence) string {
 		t.Helper()
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.Situated = on
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := judgeAll(on, q, ev...)
 		if !res.Assessment.Sufficient || len(res.Accepted) == 0 {
 			return ""
 		}

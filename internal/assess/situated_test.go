@@ -21,23 +21,7 @@ var situatedCorpus = []Evidence{
 // water boils"); a question stating no condition, or one the accepted
 // chunk states, keeps its chunk, and a refusal stays a refusal.
 func TestSituated(t *testing.T) {
-	an := terms.New()
-	var texts []string
-	for _, e := range situatedCorpus {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	judge := func(on bool, q string, ev ...Evidence) Result {
-		t.Helper()
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.Situated = on
-		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	judge := situatedJudge(t, situatedCorpus)
 	man, sb, water := situatedCorpus[0], situatedCorpus[1], situatedCorpus[2]
 	q := "My K50 keeps clicking off before the water boils. What's the fix?"
 	if r := judge(false, q, man, sb, water); !r.Assessment.Sufficient || len(r.Accepted) != 1 || r.Accepted[0] != "manual#0" {
@@ -85,5 +69,27 @@ func TestSituatedModel(t *testing.T) {
 	}
 	if b.Situated, b.ListedClause = false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
 		t.Errorf("model %q with Situated off, want builtin:coverage-v53", b.Model())
+	}
+}
+
+// situatedJudge returns a judge of q on ev with Situated as on, its
+// lexicon built from corpus.
+func situatedJudge(t *testing.T, corpus []Evidence) func(on bool, q string, ev ...Evidence) Result {
+	an := terms.New()
+	var texts []string
+	for _, e := range corpus {
+		texts = append(texts, e.Title+"\n"+e.Text)
+	}
+	lex := newLexicon(an, texts...)
+	return func(on bool, q string, ev ...Evidence) Result {
+		t.Helper()
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.Situated = on
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
 }
