@@ -127,7 +127,7 @@ func RunBatch(ctx context.Context, t testing.TB, hc *apiclient.Client, questions
 	}
 	id, err := hc.SubmitBatch(ctx, req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("submit batch: %v\n%s", err, logs())
 	}
 	for {
 		if ctx.Err() != nil {
@@ -150,7 +150,8 @@ func RunBatch(ctx context.Context, t testing.TB, hc *apiclient.Client, questions
 		time.Sleep(500 * time.Millisecond)
 	}
 	if err != nil {
-		t.Fatal(err)
+		// The stack's logs say why (a process that exited prints why).
+		t.Fatalf("batch %s results: %v\n%s", id, err, logs())
 	}
 	out := map[string]Outcome{}
 	for _, it := range items {
