@@ -1,11 +1,9 @@
 package generate
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/terms"
 )
 
@@ -17,19 +15,11 @@ import (
 // question stating no condition opens as v37 does.
 func TestV38(t *testing.T) {
 	an := terms.New()
-	src := func(label, id, title, text string) Source {
-		return Source{Label: label, Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Text: text}}
-	}
-	man := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
-	sb := src("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
+	man := titled("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
+	sb := titled("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
 	open := func(g *Extractive, q string) string {
 		t.Helper()
-		a, err := g.Generate(context.Background(), Request{Question: q, Sources: []Source{man, sb}, Accepted: []string{sb.ID}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		opening, _, _ := strings.Cut(a.Text, "[")
-		return opening
+		return openingOf(t, g, Request{Question: q, Sources: []Source{man, sb}, Accepted: []string{sb.ID}})
 	}
 	q := "customer on the phone says her K50 clicks off before the water has actually boiled. what do I tell her?"
 	if o := open(NewExtractiveV37(an), q); strings.Contains(o, "before boiling") {
@@ -53,20 +43,12 @@ func TestV38(t *testing.T) {
 // state open as v37 does. TestV38 passed with either half taken out.
 func TestV38Guards(t *testing.T) {
 	an := terms.New()
-	src := func(label, id, title, text string) Source {
-		return Source{Label: label, Chunk: corpus.Chunk{ID: id + "#0", DocID: id, Title: title, Text: text}}
-	}
-	man := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
-	both := src("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle may switch off before boiling when limescale builds up and boils 1.7 litres in about four minutes. Descale it once a month with citric acid.")
-	sb := src("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
+	man := titled("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle boils 1.7 litres in about four minutes and can keep water warm for up to two hours. Descale it once a month with citric acid.")
+	both := titled("1", "man-k50-kettle", "K50 Smart Kettle", "The K50 smart kettle may switch off before boiling when limescale builds up and boils 1.7 litres in about four minutes. Descale it once a month with citric acid.")
+	sb := titled("2", "sb-114", "SB-114: K50 firmware 2.3", "K50 kettles on firmware 2.1 may switch off before boiling. Update them to firmware 2.3 through the Hollin Home app.")
 	open := func(g *Extractive, q string, first Source) string {
 		t.Helper()
-		a, err := g.Generate(context.Background(), Request{Question: q, Sources: []Source{first, sb}, Accepted: []string{sb.ID}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		opening, _, _ := strings.Cut(a.Text, "[")
-		return opening
+		return openingOf(t, g, Request{Question: q, Sources: []Source{first, sb}, Accepted: []string{sb.ID}})
 	}
 	for _, c := range []struct {
 		q     string
