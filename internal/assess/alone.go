@@ -87,9 +87,7 @@ func (b *Builtin) alone(ctx context.Context, req Request, vocab Vocabulary, ques
 		if key != nil && !key(req.Evidence[i]) {
 			continue
 		}
-		one := req
-		one.Evidence = req.Evidence[i : i+1]
-		res, err := c.assess(ctx, one, vocab, question, true)
+		res, err := c.assessAlone(ctx, req, i, vocab, question)
 		if err != nil {
 			return Result{}, false, err
 		}

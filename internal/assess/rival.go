@@ -65,11 +65,7 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	if b.Rival&rivalMargin != 0 {
 		margin = rivalBy
 	}
-	judge := func(i int) (Result, error) {
-		one := req
-		one.Evidence = req.Evidence[i : i+1]
-		return c.assess(ctx, one, vocab, question, true)
-	}
+	judge := func(i int) (Result, error) { return c.assessAlone(ctx, req, i, vocab, question) }
 	if margin > 0 && res.Assessment.Score+margin >= 1 {
 		return res, nil // no score is above 1: nothing can rival it (and nothing is judged)
 	}
@@ -113,6 +109,15 @@ func (b *Builtin) rival(ctx context.Context, req Request, vocab Vocabulary, ques
 	best.Assessment.Reason = fmt.Sprintf("judged alone, the chunk ranked %d covers more of the question than %q (%.2f): %s",
 		bestAt+1, req.Evidence[at].Title, own, best.Assessment.Reason)
 	return best, nil
+}
+
+// assessAlone judges question on req's chunk i alone, as the readings
+// that weigh one chunk against the accepted one do (alone, rival,
+// situated) with their copy b of the assessor.
+func (b *Builtin) assessAlone(ctx context.Context, req Request, i int, vocab Vocabulary, question string) (Result, error) {
+	one := req
+	one.Evidence = req.Evidence[i : i+1]
+	return b.assess(ctx, one, vocab, question, true)
 }
 
 // acceptedAt is the rank in req.Evidence of res's one accepted chunk, -1

@@ -67,9 +67,7 @@ func (b *Builtin) situated(ctx context.Context, req Request, vocab Vocabulary, q
 		if !covered {
 			continue
 		}
-		one := req
-		one.Evidence = req.Evidence[i : i+1]
-		r, err := c.assess(ctx, one, vocab, question, true)
+		r, err := c.assessAlone(ctx, req, i, vocab, question)
 		if err != nil {
 			return Result{}, err
 		}
