@@ -25,7 +25,10 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	s := startDev(t, filepath.Join(t.TempDir(), "data"))
 	srv := llmtest.New(t)
 	pieces := []string{"Blender motors ", "on the X200 and X300 Pro ", "are covered ", "for 5 years [1]", "[7]."}
-	srv.Enqueue(llmtest.Slow(time.Second, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
+	// The assessment's delay gives the gateway time to subscribe to the
+	// run's channel before the first piece: pub/sub keeps nothing for a
+	// late subscriber (CI on a loaded machine once saw no piece at all).
+	srv.Enqueue(llmtest.Slow(3*time.Second, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
 
 	settings := map[string]string{
 		"ASSAY_TEMPORAL_TASK_QUEUE":  "e2e-redis-tokens",
@@ -49,6 +52,9 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 		"--index-dir", indexDir)()
 	waitGateway(t, base, stderr)
 	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
+	if t.Failed() {
+		t.Logf("worker and gateway logs:\n%s", stderr.String())
+	}
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {
 		t.Errorf("start-up logs name the redis transport %d times, want 2 (worker and gateway):\n%s", n, stderr.String())
 	}
