@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,13 +25,14 @@ func TestEndToEndTokenEvents(t *testing.T) {
 	srv := llmtest.New(t)
 	s := startDevWithModel(t, srv)
 	pieces := []string{"Blender motors ", "on the X200 and X300 Pro ", "are covered ", "for 5 years [1]", "[7]."}
-	// The assessment is held back so the client is surely following the
-	// run before generation starts: token events are not replayed.
-	srv.Enqueue(llmtest.Slow(time.Second, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
+	// The assessment is held back until the client follows the run: token
+	// events are not replayed.
+	following := make(chan struct{})
+	srv.Enqueue(llmtest.Held(following, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	checkTokenEvents(ctx, t, s.client(), pieces)
+	checkTokenEvents(ctx, t, s.client(), pieces, following)
 	reqs := srv.Requests()
 	if last := reqs[len(reqs)-1]; last.Chat == nil || !last.Chat.Stream {
 		t.Error("the generation request did not ask the model to stream")
@@ -40,9 +42,15 @@ func TestEndToEndTokenEvents(t *testing.T) {
 // checkTokenEvents asks a question through c, follows its event stream and
 // checks that the model's reply, scripted as pieces, arrives as token
 // events between the generate stage and the result, and that the result
-// is the checked answer (pieces end in an unissued marker, [7]).
-func checkTokenEvents(ctx context.Context, t *testing.T, c *apiclient.Client, pieces []string) {
+// is the checked answer (pieces end in an unissued marker, [7]). It closes
+// following at the stream's first event: the gateway subscribes to the
+// run's pieces before it sends any event, so a model reply held until then
+// (llmtest.Held) cannot be published before anyone listens.
+func checkTokenEvents(ctx context.Context, t *testing.T, c *apiclient.Client, pieces []string, following chan<- struct{}) {
 	t.Helper()
+	var once sync.Once
+	follow := func() { once.Do(func() { close(following) }) }
+	defer follow()
 	id, err := c.Submit(ctx, api.QuestionRequest{Question: "how many years is the X300 Pro motor covered for"})
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +60,7 @@ func checkTokenEvents(ctx context.Context, t *testing.T, c *apiclient.Client, pi
 	var res api.QuestionResponse
 	errDone := errors.New("result")
 	err = c.Events(ctx, id, "", func(e apiclient.StreamEvent) error {
+		follow()
 		switch e.Type {
 		case api.EventStage:
 			var st api.StageEvent
@@ -78,6 +87,7 @@ func checkTokenEvents(ctx context.Context, t *testing.T, c *apiclient.Client, pi
 			}
 			return errDone
 		default:
+			t.Logf("%s event: %s", e.Type, e.Data)
 			seen = append(seen, e.Type)
 		}
 		return nil

@@ -25,10 +25,11 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	s := startDev(t, filepath.Join(t.TempDir(), "data"))
 	srv := llmtest.New(t)
 	pieces := []string{"Blender motors ", "on the X200 and X300 Pro ", "are covered ", "for 5 years [1]", "[7]."}
-	// The assessment's delay gives the gateway time to subscribe to the
-	// run's channel before the first piece: pub/sub keeps nothing for a
-	// late subscriber (CI on a loaded machine once saw no piece at all).
-	srv.Enqueue(llmtest.Slow(3*time.Second, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
+	// The assessment is held back until the client follows the run, when the
+	// gateway has subscribed to the run's channel: pub/sub keeps nothing for
+	// a late subscriber (CI on a loaded machine once saw no piece at all).
+	following := make(chan struct{})
+	srv.Enqueue(llmtest.Held(following, assessment(0.9, true, "")), llmtest.Stream(pieces, 500, 20))
 
 	settings := map[string]string{
 		"ASSAY_TEMPORAL_TASK_QUEUE":  "e2e-redis-tokens",
@@ -48,13 +49,18 @@ func TestEndToEndRedisTokenEvents(t *testing.T) {
 	indexDir := filepath.Join(t.TempDir(), "index")
 	defer start("assay", "worker", "--temporal-address", s.TemporalAddr,
 		"--index-dir", indexDir, "--corpus", "../../testdata/hollin/corpus.jsonl")()
+	// A gateway started before the index exists retries opening it at most
+	// once a second, and this run can end sooner than that.
+	waitLog(t, stderr, `msg="worker running"`)
 	defer start("assay", "gateway", "--http-addr", strings.TrimPrefix(base, "http://"), "--temporal-address", s.TemporalAddr,
 		"--index-dir", indexDir)()
+	defer func() { // deferred: a Fatal in checkTokenEvents skips what follows it
+		if t.Failed() {
+			t.Logf("worker and gateway logs:\n%s", stderr.String())
+		}
+	}()
 	waitGateway(t, base, stderr)
-	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces)
-	if t.Failed() {
-		t.Logf("worker and gateway logs:\n%s", stderr.String())
-	}
+	checkTokenEvents(ctx, t, &apiclient.Client{BaseURL: base}, pieces, following)
 	if n := strings.Count(stderr.String(), "answer tokens: redis pub/sub"); n != 2 {
 		t.Errorf("start-up logs name the redis transport %d times, want 2 (worker and gateway):\n%s", n, stderr.String())
 	}

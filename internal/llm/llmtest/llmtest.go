@@ -26,7 +26,7 @@ import (
 )
 
 // Step is what the server does with one request. Build steps with Reply,
-// Stream, Status, RateLimited, Slow, Malformed and Cut.
+// Stream, Status, RateLimited, Slow, Held, Malformed and Cut.
 type Step struct {
 	// Text is the reply's content.
 	Text string
@@ -47,6 +47,9 @@ type Step struct {
 	// Delay holds the reply back; the wait ends early if the client gives
 	// up.
 	Delay time.Duration
+	// Until, when not nil, holds the reply back until it is closed (after
+	// Delay); the wait ends early if the client gives up.
+	Until <-chan struct{}
 	// Malformed answers 200 with a body (or stream event) that is not JSON.
 	Malformed bool
 	// Cut streams CutAfter chunks and then drops the connection without
@@ -82,6 +85,13 @@ func RateLimited(retryAfter string) Step {
 // Slow delays step by d.
 func Slow(d time.Duration, step Step) Step {
 	step.Delay = d
+	return step
+}
+
+// Held holds step back until until is closed: a test can let a reply go
+// when something it waits for has happened, instead of guessing a delay.
+func Held(until <-chan struct{}, step Step) Step {
+	step.Until = until
 	return step
 }
 
@@ -259,7 +269,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "llmtest: no scripted step left")
 		return
 	}
-	if !wait(r, step.Delay) {
+	if !wait(r, step) {
 		return
 	}
 	if fault(w, step, req.Stream) {
@@ -356,7 +366,7 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request) {
 	rec.Inputs = inputs
 	s.update(idx, rec)
 	if step, ok := s.next(&s.emb); ok {
-		if !wait(r, step.Delay) || fault(w, step, false) {
+		if !wait(r, step) || fault(w, step, false) {
 			return
 		}
 	}
@@ -395,18 +405,24 @@ func (s *Server) vector(text string) []float32 {
 	return v
 }
 
-// wait sleeps d or until the client goes away; it reports whether the
-// client is still there.
-func wait(r *http.Request, d time.Duration) bool {
-	if d <= 0 {
-		return true
+// wait sleeps step's Delay, then waits for its Until, or until the
+// client goes away; it reports whether the client is still there.
+func wait(r *http.Request, step Step) bool {
+	if step.Delay > 0 {
+		select {
+		case <-time.After(step.Delay):
+		case <-r.Context().Done():
+			return false
+		}
 	}
-	select {
-	case <-time.After(d):
-		return true
-	case <-r.Context().Done():
-		return false
+	if step.Until != nil {
+		select {
+		case <-step.Until:
+		case <-r.Context().Done():
+			return false
+		}
 	}
+	return true
 }
 
 // fault writes step's fault, if it has one, and reports whether it did.
