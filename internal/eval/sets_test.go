@@ -60,6 +60,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh43.jsonl", "testdata/eval/hollin-fresh43-facts.jsonl"}, // make eval-fresh43
 	{"testdata/eval/hollin-fresh44.jsonl", "testdata/eval/hollin-fresh44-facts.jsonl"}, // make eval-fresh44
 	{"testdata/eval/hollin-fresh45.jsonl", "testdata/eval/hollin-fresh45-facts.jsonl"}, // make eval-fresh45
+	{"testdata/eval/hollin-fresh46.jsonl", "testdata/eval/hollin-fresh46-facts.jsonl"}, // make eval-fresh46
 }
 
 const repoRoot = "../.."
