@@ -53,9 +53,43 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 	if req.part {
 		return Result{}, false, nil
 	}
+	cr, ok := b.coverReading(question, vocab)
+	if !ok {
+		return Result{}, false, nil
+	}
+	f, ok := b.coverFound(req, cr, coveredRank, -1)
+	if !ok {
+		return Result{}, false, nil
+	}
+	ev := req.Evidence[f.at]
+	reason := fmt.Sprintf("the question asks whether the cover takes something in, and %q covers %.0f%% of the weight of its words your documents use and states what the cover takes in or leaves out about %q: %q",
+		ev.Title, 100*f.cov, f.thing, f.said)
+	if r := []rune(reason); len(r) > 1000 {
+		reason = string(r[:997]) + "..."
+	}
+	return Result{
+		Usage:      wire.Spent{Model: b.Model()},
+		Assessment: Assessment{Sufficient: true, Score: math.Round(max(f.cov, b.MinCoverage)*1000) / 1000, Reason: reason},
+		Accepted:   []string{ev.ChunkID},
+	}, true, nil
+}
+
+// coverQuestion is a yes/no question of cover as Covered reads it.
+type coverQuestion struct {
+	ents   []Entity
+	placed map[int][]string
+	scene  []weighted        // the scene words' terms and weights
+	names  []map[string]bool // the terms a document may name each by
+	raw    map[string]string // a scene term's word as the question writes it
+	total  float64
+}
+
+// coverReading reads question as Covered does; false when it is no yes/no
+// question of cover or has no scene word the documents use.
+func (b *Builtin) coverReading(question string, vocab Vocabulary) (coverQuestion, bool) {
 	asked, frame, ents := b.readQuestion(question, vocab)
 	if asked.Type != answertype.YesNo {
-		return Result{}, false, nil
+		return coverQuestion{}, false
 	}
 	// A word of cover asks of cover, but "warranty" or "guarantee" before
 	// a noun names a kind of thing ("a warranty repair"), as in Ruled.
@@ -72,7 +106,7 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 		askCover = true
 	}
 	if !askCover {
-		return Result{}, false, nil
+		return coverQuestion{}, false
 	}
 	costTerms := map[string]bool{}
 	for w := range ruleCost {
@@ -82,87 +116,94 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 	}
 	generic := b.genericTerms()
 	inEntity := entityTerms(ents)
-	// raw words of the question by term (for the thesaurus' namings)
-	rawOf := map[string]string{}
-	for _, f := range strings.Fields(question) {
+	cq := coverQuestion{ents: ents, raw: map[string]string{}}
+	for _, f := range fields {
 		w := strings.ToLower(trimMarks(f))
 		if ts := b.an.Terms(w); len(ts) == 1 {
-			if _, ok := rawOf[ts[0]]; !ok {
-				rawOf[ts[0]] = w
+			if _, ok := cq.raw[ts[0]]; !ok {
+				cq.raw[ts[0]] = w
 			}
 		}
 	}
-	var scene []weighted
-	var total float64
 	for _, q := range b.weigh(question, vocab, frame) {
 		if !q.known || costTerms[q.term] || generic[q.term] || inEntity[q.term] || len([]rune(q.term)) < 3 {
 			continue
 		}
-		scene = append(scene, q)
-		total += q.weight
+		cq.scene = append(cq.scene, q)
+		cq.total += q.weight
 	}
-	if total == 0 {
-		return Result{}, false, nil
+	if cq.total == 0 {
+		return coverQuestion{}, false
 	}
-	names := make([]map[string]bool, len(scene))
-	for i, q := range scene {
-		names[i] = map[string]bool{q.term: true}
-		if raw, ok := rawOf[q.term]; ok && b.Thesaurus != nil {
+	cq.names = make([]map[string]bool, len(cq.scene))
+	for i, q := range cq.scene {
+		cq.names[i] = map[string]bool{q.term: true}
+		if raw, ok := cq.raw[q.term]; ok && b.Thesaurus != nil {
 			for t := range b.namings(raw, 'n') {
-				names[i][t] = true
+				cq.names[i][t] = true
 			}
 		}
 	}
-	placed := b.placed(question, ents, vocab)
+	cq.placed = b.placed(question, ents, vocab)
+	return cq, true
+}
+
+// coverSaid is text's cover statement naming the weightiest scene word of
+// cq, and that word; false when none does.
+func (b *Builtin) coverSaid(text string, cq coverQuestion) (thing, said string, ok bool) {
+	best := 0.0
+	for _, s := range citation.Sentences(text) {
+		if !reCoverStatement.MatchString(s) {
+			continue
+		}
+		st := b.an.Set(s)
+		for j, q := range cq.scene {
+			if q.weight > best && (anyIn(cq.names[j], st) || compoundOf(st, q.term)) {
+				thing, said, best = cq.raw[q.term], s, q.weight
+				if thing == "" {
+					thing = q.term
+				}
+			}
+		}
+	}
+	return thing, said, said != ""
+}
+
+// coverFind is a chunk Covered takes: its rank, the scene word its cover
+// statement names, the statement and the chunk's coverage.
+type coverFind struct {
+	at          int
+	thing, said string
+	cov         float64
+}
+
+// coverFound is the first chunk among req's first last+1 (skip left out)
+// that names every entity of cq, covers coveredCoverage of its scene
+// words' weight and states cover about one of them.
+func (b *Builtin) coverFound(req Request, cq coverQuestion, last, skip int) (coverFind, bool) {
 	for i, ev := range req.Evidence {
-		if i > ruledRank {
+		if i > last {
 			break
 		}
-		if !allCovered(ents, withPlaces(Mentions(b.an, ev.Title, ev.Text), ents, placed)) {
+		if i == skip || !allCovered(cq.ents, withPlaces(Mentions(b.an, ev.Title, ev.Text), cq.ents, cq.placed)) {
 			continue
 		}
 		have := b.an.Set(ev.Title + " " + ev.Text)
 		var got float64
-		for j, q := range scene {
-			if anyIn(names[j], have) {
+		for j, q := range cq.scene {
+			if anyIn(cq.names[j], have) {
 				got += q.weight
 			}
 		}
-		cov := got / total
+		cov := got / cq.total
 		if cov < coveredCoverage {
 			continue
 		}
-		// The cover statement naming the weightiest scene word.
-		thing, said, best := "", "", 0.0
-		for _, s := range citation.Sentences(ev.Text) {
-			if !reCoverStatement.MatchString(s) {
-				continue
-			}
-			st := b.an.Set(s)
-			for j, q := range scene {
-				if q.weight > best && (anyIn(names[j], st) || compoundOf(st, q.term)) {
-					thing, said, best = rawOf[q.term], s, q.weight
-					if thing == "" {
-						thing = q.term
-					}
-				}
-			}
-		}
-		if thing != "" {
-			s := said
-			reason := fmt.Sprintf("the question asks whether the cover takes something in, and %q covers %.0f%% of the weight of its words your documents use and states what the cover takes in or leaves out about %q: %q",
-				ev.Title, 100*cov, thing, s)
-			if r := []rune(reason); len(r) > 1000 {
-				reason = string(r[:997]) + "..."
-			}
-			return Result{
-				Usage:      wire.Spent{Model: b.Model()},
-				Assessment: Assessment{Sufficient: true, Score: math.Round(max(cov, b.MinCoverage)*1000) / 1000, Reason: reason},
-				Accepted:   []string{ev.ChunkID},
-			}, true, nil
+		if thing, said, ok := b.coverSaid(ev.Text, cq); ok {
+			return coverFind{at: i, thing: thing, said: said, cov: cov}, true
 		}
 	}
-	return Result{}, false, nil
+	return coverFind{}, false
 }
 
 // coveredCoverage is the share of the weight of a question's scene words a
@@ -192,3 +233,6 @@ func compoundOf(set map[string]bool, term string) bool {
 	}
 	return false
 }
+
+// coveredRank is the last rank (0 the first) Covered reads.
+const coveredRank = 2
