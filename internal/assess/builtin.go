@@ -593,6 +593,12 @@ type Builtin struct {
 	// that clause keeps most of their weight; and the list reading looks
 	// for the enumeration in the first two candidates, not only the first.
 	ListedClause bool
+	// Covered (builtin:coverage-v56, see covered.go): a yes/no question
+	// asking of warranty cover that every other reading refused is decided
+	// by a chunk among the first retrieved whose statement of what the
+	// cover takes in or leaves out ("does not cover ... cracked jars", "is
+	// not covered by the warranty") names a word of the question's scene.
+	Covered bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -614,7 +620,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -786,7 +792,9 @@ var namedModels = []struct {
 	// builtin:coverage-v54 adds Situated (round 45, docs/log/round-45-a45-sit.md).
 	{V54Model, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
 	// builtin:coverage-v55 adds ListedClause (round 45, docs/log/round-45-a45-list.md).
-	{BuiltinModel, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
+	{V55Model, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
+	// builtin:coverage-v56 adds Covered (round 46, docs/log/round-46-a46-yesno.md).
+	{BuiltinModel, []modelSwitch{flag("covered", func(b *Builtin) bool { return b.Covered })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1312,6 +1320,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	}
 	if b.Ruled {
 		if k, ok, err := b.ruled(ctx, req, vocab, question); err != nil || ok { // ruled.go
+			k.cands = res.cands
+			return k, err
+		}
+	}
+	if b.Covered {
+		if k, ok, err := b.covered(ctx, req, vocab, question); err != nil || ok { // covered.go
 			k.cands = res.cands
 			return k, err
 		}
