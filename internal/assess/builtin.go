@@ -593,6 +593,16 @@ type Builtin struct {
 	// that clause keeps most of their weight; and the list reading looks
 	// for the enumeration in the first two candidates, not only the first.
 	ListedClause bool
+	// Follow (builtin:coverage-v57, see parts.go): Parts reads a question
+	// asking two things more closely. A clause between or after the parts
+	// that asks nothing belongs to the part before it ("which one's
+	// faster, the X200 or the X300 Pro,"); the question's other entities
+	// are written after a part only when it names none of its own ("or do
+	// I need the Pro?" is about the Pro) and none its scene names; and a
+	// follow-up part with no word of its own asking for a value ("and by
+	// how much?", "and how much?") is judged on the words of the part
+	// before it.
+	Follow bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -614,7 +624,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Follow: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -786,7 +796,9 @@ var namedModels = []struct {
 	// builtin:coverage-v54 adds Situated (round 45, docs/log/round-45-a45-sit.md).
 	{V54Model, []modelSwitch{flag("situated", func(b *Builtin) bool { return b.Situated })}},
 	// builtin:coverage-v55 adds ListedClause (round 45, docs/log/round-45-a45-list.md).
-	{BuiltinModel, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
+	{V55Model, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
+	// builtin:coverage-v57 adds Follow (round 46, docs/log/round-46-a46-two.md).
+	{BuiltinModel, []modelSwitch{flag("follow", func(b *Builtin) bool { return b.Follow })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1280,6 +1292,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	res, err := b.assess(ctx, req, vocab, question, req.part)
 	if err != nil {
 		return res, err
+	}
+	if b.Follow {
+		if k, ok, err := b.counted(ctx, req, vocab, question); err != nil || ok { // parts.go
+			k.cands = res.cands
+			return k, err
+		}
 	}
 	if res.Assessment.Sufficient {
 		if b.Rival > 0 {
@@ -2179,6 +2197,9 @@ func (b *Builtin) readQuestion(question string, vocab Vocabulary) (answertype.Qu
 	ents := Entities(b.an, question, vocab)
 	if b.Plain {
 		ents = b.plainEntities(ents, frame)
+	}
+	if b.Follow {
+		ents = slices.DeleteFunc(ents, func(e Entity) bool { return statedAmount(question, e) }) // parts.go
 	}
 	return asked, frame, ents
 }

@@ -30,6 +30,7 @@ type ablation struct {
 // switch.
 var ablations = []ablation{
 	{"listedclause", "v55", func(b *assess.Builtin) { b.ListedClause = false }},
+	{"follow", "v57", func(b *assess.Builtin) { b.Follow = false }},
 	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
 	{"ruled", "v52", func(b *assess.Builtin) { b.Ruled = false }},
