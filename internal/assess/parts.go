@@ -287,6 +287,9 @@ func countedNamed(ps []string) []string {
 	return ps
 }
 
+// namesThemIn finds a follow-up namesThem reads at the end of a question.
+var namesThemIn = regexp.MustCompile(`(?i)\b(what|which) (are|were) (they|them|those|these|their names)( called| named)?\s*\?*\s*$`)
+
 var namesThem = regexp.MustCompile(`(?i)^(and |but |also |then )?(what|which) (are|were) (they|them|those|these|their names)( called| named)?\s*\?*$`)
 
 // counted judges a question countedNamed reads as one ("How many
@@ -299,8 +302,20 @@ func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, qu
 	if req.part {
 		return Result{}, false, nil
 	}
+	if !strings.Contains(strings.ToLower(question), "how many") || !namesThemIn.MatchString(question) {
+		return Result{}, false, nil // cheap first: AskingParts reads a long question slowly (rv44b)
+	}
+	openers := 0
+	for _, w := range strings.Fields(question) {
+		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
+			openers++
+		}
+	}
+	if openers > maxPartOpeners {
+		return Result{}, false, nil
+	}
 	ps := answertype.AskingParts(question)
-	if len(ps) != 2 || len(question) > 1000 {
+	if len(ps) != 2 {
 		return Result{}, false, nil
 	}
 	ps = countedNamed(withAsides(question, ps))
