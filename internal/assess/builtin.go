@@ -599,6 +599,16 @@ type Builtin struct {
 	// cover takes in or leaves out ("does not cover ... cracked jars", "is
 	// not covered by the warranty") names a word of the question's scene.
 	Covered bool
+	// Follow (builtin:coverage-v57, see parts.go): Parts reads a question
+	// asking two things more closely. A clause between or after the parts
+	// that asks nothing belongs to the part before it ("which one's
+	// faster, the X200 or the X300 Pro,"); the question's other entities
+	// are written after a part only when it names none of its own ("or do
+	// I need the Pro?" is about the Pro) and none its scene names; and a
+	// follow-up part with no word of its own asking for a value ("and by
+	// how much?", "and how much?") is judged on the words of the part
+	// before it.
+	Follow bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -620,7 +630,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -794,7 +804,9 @@ var namedModels = []struct {
 	// builtin:coverage-v55 adds ListedClause (round 45, docs/log/round-45-a45-list.md).
 	{V55Model, []modelSwitch{flag("listedclause", func(b *Builtin) bool { return b.ListedClause })}},
 	// builtin:coverage-v56 adds Covered (round 46, docs/log/round-46-a46-yesno.md).
-	{BuiltinModel, []modelSwitch{flag("covered", func(b *Builtin) bool { return b.Covered })}},
+	{V56Model, []modelSwitch{flag("covered", func(b *Builtin) bool { return b.Covered })}},
+	// builtin:coverage-v57 adds Follow (round 46, docs/log/round-46-a46-two.md).
+	{BuiltinModel, []modelSwitch{flag("follow", func(b *Builtin) bool { return b.Follow })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1288,6 +1300,12 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	res, err := b.assess(ctx, req, vocab, question, req.part)
 	if err != nil {
 		return res, err
+	}
+	if b.Follow {
+		if k, ok, err := b.counted(ctx, req, vocab, question); err != nil || ok { // parts.go
+			k.cands = res.cands
+			return k, err
+		}
 	}
 	if res.Assessment.Sufficient {
 		if b.Rival > 0 {
@@ -2193,6 +2211,9 @@ func (b *Builtin) readQuestion(question string, vocab Vocabulary) (answertype.Qu
 	ents := Entities(b.an, question, vocab)
 	if b.Plain {
 		ents = b.plainEntities(ents, frame)
+	}
+	if b.Follow {
+		ents = slices.DeleteFunc(ents, func(e Entity) bool { return statedAmount(question, e) }) // parts.go
 	}
 	return asked, frame, ents
 }

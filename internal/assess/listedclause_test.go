@@ -14,7 +14,7 @@ var listMoved = []Evidence{
 	listLike[0], listLike[1], listLike[3],
 }
 
-// TestListedClause: builtin:coverage-v55's ListedClause. A list question
+// TestListedClause: builtin:coverage-v57's ListedClause. A list question
 // closing on a clause of time or manner ("as it moves along") is refused
 // without it (the enumeration lacks "move", and the page holding it is
 // retrieved first) and taken with it on the enumeration; a list question
@@ -52,10 +52,10 @@ func TestListedClause(t *testing.T) {
 // TestListedClauseModel: ListedClause off is builtin:coverage-v54.
 func TestListedClauseModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), nil)
-	if !b.ListedClause || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v56" {
-		t.Errorf("default ListedClause %v, model %q, want on and builtin:coverage-v56", b.ListedClause, b.Model())
+	if !b.ListedClause || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v57" {
+		t.Errorf("default ListedClause %v, model %q, want on and builtin:coverage-v57", b.ListedClause, b.Model())
 	}
-	if b.ListedClause, b.Covered = false, false; b.Model() != V54Model || V54Model != "builtin:coverage-v54" {
+	if b.ListedClause, b.Covered, b.Follow = false, false, false; b.Model() != V54Model || V54Model != "builtin:coverage-v54" {
 		t.Errorf("model %q with ListedClause off, want builtin:coverage-v54", b.Model())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -14,6 +15,10 @@ import (
 // V50Model names the builtin assessor without Builtin.Parts:
 // builtin:coverage-v50, kept selectable.
 const V50Model = "builtin:coverage-v50"
+
+// V56Model names the builtin assessor without Builtin.Follow:
+// builtin:coverage-v56, kept selectable.
+const V56Model = "builtin:coverage-v56"
 
 // parts is Builtin.Parts's reading (builtin:coverage-v51, round 44's
 // a44-two): a question asking two or more things ("What's the top speed of
@@ -52,12 +57,43 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
 		scene = strings.TrimSpace(strings.TrimSuffix(question, asking)) // "The app says my K50 is on firmware 2.1."
 	}
+	var sceneEnts []Entity
+	if b.Follow {
+		ps = countedNamed(withAsides(question, ps))
+		if len(ps) < 2 {
+			return Result{}, false, nil // judged first: counted
+		}
+		if scene != "" {
+			sceneEnts = Entities(b.an, scene, vocab) // written before each part already
+		}
+	}
 	out := Result{Usage: wire.Spent{Model: b.Model()}, Assessment: Assessment{Sufficient: true, Score: 1}}
 	var reasons []string
-	for _, p := range ps {
+	for i, p := range ps {
 		pq := withEntities(b, p, ents, vocab)
+		if b.Follow {
+			p = whichOne(p)
+			ps[i] = p
+			pq = b.partEntities(p, ents, sceneEnts, vocab)
+		}
 		if !b.ownWords(pq, vocab) {
-			return Result{}, false, nil // "and which one should it be on?": nothing of its own to judge
+			switch {
+			case !b.Follow || !asksValue(p):
+				return Result{}, false, nil // "and which one should it be on?": nothing of its own to judge
+			case i > 0 && asksValue(ps[i-1]):
+				// "which is faster, A or B, and by how much?": the values
+				// the part before was accepted on answer it too
+				reasons = append(reasons, fmt.Sprintf("%q: by the values of the part before", strings.TrimSpace(p)))
+				continue
+			case i > 0:
+				// "will I pay for delivery, and how much?": a value of what
+				// the part before asks about
+				pq = b.partEntities(followUp(p, ps[i-1]), ents, sceneEnts, vocab)
+			case len(Entities(b.an, p, vocab)) < 2:
+				return Result{}, false, nil
+			}
+			// "which is faster, the X200 or the X300 Pro": a value of
+			// each named thing, which the typed readings look for
 		}
 		if scene != "" {
 			pq = scene + " " + pq
@@ -140,4 +176,185 @@ func withEntities(b *Builtin, part string, ents []Entity, vocab Vocabulary) stri
 	}
 	part = strings.TrimRight(part, "?.!,;: ")
 	return part + " (" + strings.Join(missing, ", ") + ")" + end
+}
+
+// withAsides gives each part of ps (answertype.AskingParts of question)
+// the clauses after it in question that ask nothing, up to the next part:
+// "Which one's faster at full power, the X200 or the X300 Pro, and by how
+// much?" holds the part "Which one's faster at full power, the X200 or
+// the X300 Pro," — AskingParts leaves out the clause naming the two
+// things offered, which the choice is about (Builtin.Follow).
+func withAsides(question string, ps []string) []string {
+	q := strings.Join(strings.Fields(question), " ")
+	starts := make([]int, len(ps))
+	from := 0
+	for i, p := range ps {
+		j := strings.Index(q[from:], p)
+		if j < 0 {
+			return ps
+		}
+		starts[i] = from + j
+		from = starts[i] + len(p)
+	}
+	out := make([]string, len(ps))
+	for i := range ps {
+		end := len(q)
+		if i+1 < len(ps) {
+			end = starts[i+1]
+		}
+		out[i] = strings.TrimSpace(q[starts[i]:end])
+	}
+	return out
+}
+
+// partEntities is withEntities for Builtin.Follow: the entities of the
+// whole question (ents) are written after part only when part names none
+// of its own ("or do I need the Pro?" asks about the Pro, not the X200
+// the part before names), and never those the question's scene names
+// (sceneEnts: the scene is written before each part).
+func (b *Builtin) partEntities(part string, ents, sceneEnts []Entity, vocab Vocabulary) string {
+	own := Entities(b.an, part, vocab)
+	var rest []Entity
+	for _, e := range ents {
+		if len(own) > 0 || slices.ContainsFunc(sceneEnts, func(o Entity) bool { return slices.Equal(o.Terms, e.Terms) }) {
+			continue
+		}
+		rest = append(rest, e)
+	}
+	return withEntities(b, part, rest, vocab)
+}
+
+// asksValue reports whether a part asks for a value (a count, a period, a
+// frequency, a speed, a measure, an amount of money, a date): "and by how
+// much?", "and how much?", "how many has it got?".
+func asksValue(part string) bool {
+	switch answertype.Classify(part).Type {
+	case answertype.Count, answertype.Period, answertype.Frequency, answertype.Speed, answertype.Quantity, answertype.Money, answertype.Date:
+		return true
+	}
+	return false
+}
+
+// followUp is a follow-up part asking for a value with no word of its own
+// ("and how much?") written with the part before it (prev), which says
+// what the value is of: "how much (Will I pay for delivery)?".
+func followUp(part, prev string) string {
+	ws := strings.Fields(part)
+	if len(ws) > 1 && partOpeners[strings.ToLower(ws[0])] {
+		ws = ws[1:]
+	}
+	ws0 := strings.Fields(prev)
+	if len(ws0) > 1 && partOpeners[strings.ToLower(ws0[0])] {
+		ws0 = ws0[1:]
+	}
+	return strings.TrimRight(strings.Join(ws, " "), "?.!,;: ") + " (" + strings.TrimRight(strings.Join(ws0, " "), "?.!,;: ") + ")?"
+}
+
+// whichOne drops the pro-form of a choice: "which one's faster" is "which
+// is faster", "which one costs" "which costs"; "one" stands for the things
+// offered, which no page calls "one" (its term, "on", would otherwise be
+// the part's rarest word).
+func whichOne(part string) string {
+	return whichOneRe.ReplaceAllStringFunc(part, func(m string) string {
+		if strings.HasSuffix(strings.ToLower(m), "'s") || strings.HasSuffix(m, "’s") {
+			return m[:5] + " is"
+		}
+		return m[:5]
+	})
+}
+
+var whichOneRe = regexp.MustCompile(`(?i)\bwhich (one's|one’s|ones|one)\b`)
+
+// countedNamed reads "how many X …, and what are they?" as the one
+// question it asks, "what X …": the things counted, each named (a
+// sentence enumerating them answers both the count and the names). ps are
+// the parts; the count part and its follow-up become one part.
+func countedNamed(ps []string) []string {
+	for i := 0; i+1 < len(ps); i++ {
+		if !namesThem.MatchString(strings.TrimSpace(ps[i+1])) {
+			continue
+		}
+		ws := strings.Fields(ps[i])
+		if len(ws) > 1 && partOpeners[strings.ToLower(ws[0])] {
+			ws = ws[1:]
+		}
+		if len(ws) < 3 || !strings.EqualFold(ws[0], "how") || !strings.EqualFold(ws[1], "many") {
+			continue
+		}
+		merged := "What " + strings.TrimRight(strings.Join(ws[2:], " "), "?.!,;: ") + "?"
+		return slices.Concat(ps[:i], []string{merged}, ps[i+2:])
+	}
+	return ps
+}
+
+// namesThemIn finds a follow-up namesThem reads at the end of a question.
+var namesThemIn = regexp.MustCompile(`(?i)\b(what|which) (are|were) (they|them|those|these|their names)( called| named)?\s*\?*\s*$`)
+
+var namesThem = regexp.MustCompile(`(?i)^(and |but |also |then )?(what|which) (are|were) (they|them|those|these|their names)( called| named)?\s*\?*$`)
+
+// counted judges a question countedNamed reads as one ("How many
+// statuses will my repair show, and what are they?": "What statuses will
+// my repair show?"), with its scene before it, by the whole assessor,
+// before the question's own judgement (Builtin.Follow): a sentence
+// stating a count of something else ("within 10 working days") names
+// none of the things asked for.
+func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+	if req.part {
+		return Result{}, false, nil
+	}
+	if !strings.Contains(strings.ToLower(question), "how many") || !namesThemIn.MatchString(question) {
+		return Result{}, false, nil // cheap first: AskingParts reads a long question slowly (rv44b)
+	}
+	openers := 0
+	for _, w := range strings.Fields(question) {
+		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
+			openers++
+		}
+	}
+	if openers > maxPartOpeners {
+		return Result{}, false, nil
+	}
+	ps := answertype.AskingParts(question)
+	if len(ps) != 2 {
+		return Result{}, false, nil
+	}
+	ps = countedNamed(withAsides(question, ps))
+	if len(ps) != 1 {
+		return Result{}, false, nil
+	}
+	scene := ""
+	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
+		scene = strings.TrimSpace(strings.TrimSuffix(question, asking))
+	}
+	return b.assessPart(ctx, req, vocab, ps[0], scene)
+}
+
+// assessPart judges the one question countedNamed made of a question's
+// parts (with its scene before it) by the whole assessor.
+func (b *Builtin) assessPart(ctx context.Context, req Request, vocab Vocabulary, part, scene string) (Result, bool, error) {
+	preq := req
+	preq.Question = strings.TrimSpace(scene + " " + part)
+	preq.part = true
+	res, err := b.assessOn(ctx, preq, vocab)
+	if err != nil || !res.Assessment.Sufficient {
+		return Result{}, false, err
+	}
+	res.Assessment.Reason = fmt.Sprintf("read as %q: %s", part, res.Assessment.Reason)
+	return res, true, nil
+}
+
+// statedAmount reports whether e is an amount of money the question states
+// ("My parts basket comes to £28.50."): a value the asker gives, to be
+// weighed against what a page states ("free delivery over £25"), not a
+// name a page must mention (Builtin.Follow).
+func statedAmount(question string, e Entity) bool {
+	if !e.Code || len(e.Terms) != 1 {
+		return false
+	}
+	for _, cur := range []string{"£", "$", "€"} {
+		if strings.Contains(question, cur+e.Text) {
+			return true
+		}
+	}
+	return false
 }

@@ -31,6 +31,7 @@ type ablation struct {
 var ablations = []ablation{
 	{"covered", "v56", func(b *assess.Builtin) { b.Covered = false }},
 	{"listedclause", "v55", func(b *assess.Builtin) { b.ListedClause = false }},
+	{"follow", "v57", func(b *assess.Builtin) { b.Follow = false }},
 	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
 	{"ruled", "v52", func(b *assess.Builtin) { b.Ruled = false }},
