@@ -29,6 +29,8 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"every", "v58", func(b *assess.Builtin) { b.Every = false }},
+	{"timed", "v58", func(b *assess.Builtin) { b.Timed = false }},
 	{"listedclause", "v55", func(b *assess.Builtin) { b.ListedClause = false }},
 	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
