@@ -1463,8 +1463,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		general = gc
 	}
-	r.every = r.every && !b.ownValue(r, asked, req.Evidence, owns, names, covers) // timed.go
-	for i := range req.Evidence {                                                 // in the judgement's order (Assess: ordered)
+	// timed.go: a page of the asker's appliance stating the value asked
+	r.every = r.every && !b.ownValue(r, asked, req.Evidence, owns, names, covers)
+	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		own := owns[i]
