@@ -609,6 +609,20 @@ type Builtin struct {
 	// how much?", "and how much?") is judged on the words of the part
 	// before it.
 	Follow bool
+	// Timed (builtin:coverage-v58, see timed.go): a question asking when
+	// something still to come will happen ("when should it turn up",
+	// "what's the latest it will be done by") asks for a period from now,
+	// which a length of time or a date answers; its arrival or completion
+	// verb ("turn up", "arrive", "be done") and its extreme ("latest")
+	// only frame the asking, in such a question and in "how soon".
+	Timed bool
+	// Every (builtin:coverage-v58, see timed.go): in a question asking for
+	// a value, a chunk holding the most specific term only as the class of
+	// a product (Named's and General's credit: "my kettle" on a policy
+	// about every appliance) holds the key when it holds a value of the
+	// kind asked near the question's words and the next most specific
+	// term as written.
+	Every bool
 }
 
 // UseThesaurus gives the assessor and its Rewriter, when set (assign
@@ -630,7 +644,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -806,7 +820,9 @@ var namedModels = []struct {
 	// builtin:coverage-v56 adds Covered (round 46, docs/log/round-46-a46-yesno.md).
 	{V56Model, []modelSwitch{flag("covered", func(b *Builtin) bool { return b.Covered })}},
 	// builtin:coverage-v57 adds Follow (round 46, docs/log/round-46-a46-two.md).
-	{BuiltinModel, []modelSwitch{flag("follow", func(b *Builtin) bool { return b.Follow })}},
+	{V57Model, []modelSwitch{flag("follow", func(b *Builtin) bool { return b.Follow })}},
+	// builtin:coverage-v58 adds Timed (round 46, docs/log/round-46-a46-val.md).
+	{BuiltinModel, []modelSwitch{flag("timed", func(b *Builtin) bool { return b.Timed }), flag("every", func(b *Builtin) bool { return b.Every })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1069,6 +1085,9 @@ type reading struct {
 	// measured.go); nil when it is off or the question has no measure
 	// words.
 	measure *measuring
+	// every is Builtin.Every for a question asking for a value (see
+	// timed.go's classKey).
+	every bool
 }
 
 // holdsTopic reports whether a chunk holding have covers a known word of
@@ -1106,6 +1125,9 @@ func (b *Builtin) classify(question string) answertype.Question {
 	}
 	if b.Measured {
 		q = measuredClassify(question, q) // measured.go
+	}
+	if b.Timed {
+		q = timedClassify(question, q) // timed.go
 	}
 	return q
 }
@@ -1250,7 +1272,13 @@ func (r *reading) judge(have map[string]bool, covers func(have map[string]bool, 
 // hasKey reports whether j covers the most specific known term it was
 // judged on.
 func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) bool {
-	return j.key >= 0 && covers(j.have, r.qterms[j.key].term) && !j.have[namedKey(r.qterms[j.key].term)]
+	if j.key < 0 || !covers(j.have, r.qterms[j.key].term) {
+		return false
+	}
+	if !j.have[namedKey(r.qterms[j.key].term)] {
+		return true
+	}
+	return r.every && j.typed && j.classKey(r, covers) // timed.go
 }
 
 // Assess implements Assessor. The question is judged as the corpus would
@@ -1424,6 +1452,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r.decider = b.deciderOf(question, ents, vocab, related, covers)
 	r.value = r.expects && asked.Type != answertype.Procedure && asked.Type != answertype.YesNo
 	r.measure = b.measureOf(question, asked) // measured.go
+	r.every = b.Every && r.value
 	if r.expects {
 		r.kinds = b.restricted(question, vocab, ents, r)
 	}
@@ -1466,12 +1495,18 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		}
 		general = gc
 	}
+	// timed.go: a page of the asker's appliance stating the value asked
+	r.every = r.every && !b.ownValue(r, asked, req.Evidence, owns, names, covers)
 	for i := range req.Evidence { // in the judgement's order (Assess: ordered)
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		own := owns[i]
 		have := b.generalHave(withNames(own, names), general, r, covers) // codeterm.go
 		typed = typed && r.namesCode(have)
+		if r.every && !namesCode(e.Title+" "+e.Text) {
+			have = maps.Clone(have)
+			have[plainKey] = true // timed.go
+		}
 		j := r.judge(have, covers, typed)
 		if b.Named || b.Class || b.General {
 			j.own = own

@@ -29,9 +29,11 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"every", "v58", func(b *assess.Builtin) { b.Every = false }},
+	{"timed", "v58", func(b *assess.Builtin) { b.Timed = false }},
+	{"follow", "v57", func(b *assess.Builtin) { b.Follow = false }},
 	{"covered", "v56", func(b *assess.Builtin) { b.Covered = false }},
 	{"listedclause", "v55", func(b *assess.Builtin) { b.ListedClause = false }},
-	{"follow", "v57", func(b *assess.Builtin) { b.Follow = false }},
 	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
 	{"ruled", "v52", func(b *assess.Builtin) { b.Ruled = false }},
