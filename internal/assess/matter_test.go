@@ -96,8 +96,8 @@ func TestMatter(t *testing.T) {
 		{"How fast does the X200 spin on its slowest speed?", []string{"x200#0", "blades#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v55" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v55", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v59", b.Matter, b.Model())
 	}
 	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = false, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)

@@ -29,6 +29,7 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"counts", "v59", func(b *assess.Builtin) { b.Counts = 0 }},
 	{"listedclause", "v55", func(b *assess.Builtin) { b.ListedClause = false }},
 	{"situated", "v54", func(b *assess.Builtin) { b.Situated = false }},
 	{"measured", "v53", func(b *assess.Builtin) { b.Measured = false }},
