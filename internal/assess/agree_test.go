@@ -81,14 +81,16 @@ func TestAgreeModel(t *testing.T) {
 		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v59", b.Agree, b.Second, b.Model())
 	}
 	v47If(b, false)
+	b.Counts = 0
 	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = 0, false, false, false, false, false, false, false; b.Model() != V45Model || V45Model != "builtin:coverage-v45" {
 		t.Errorf("model %q with Sides, SidesMeasure, Listed, Places and Matter off, want %s", b.Model(), V45Model)
 	}
+	b.Counts = 0
 	if b.Agree, b.Second, b.Matter, b.Rates, b.Parts, b.Ruled, b.Situated, b.ListedClause = 0, 0, false, false, false, false, false, false; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
 	v47If(b, true)
-	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause" {
+	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocounts" {
 		t.Errorf("model %q with Agree 6035 and Second 1, want %s-agree6035+second", b.Model(), BuiltinModel)
 	}
 }

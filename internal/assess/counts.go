@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -41,7 +42,7 @@ func codeList(text string) string {
 			continue
 		}
 		w := strings.TrimRight(f[0], ",:;.")
-		if answertype.IsCode(w) && !slicesContains(codes, w) {
+		if answertype.IsCode(w) && !slices.Contains(codes, w) {
 			codes = append(codes, w)
 		}
 	}
@@ -49,13 +50,4 @@ func codeList(text string) string {
 		return ""
 	}
 	return strings.Join(codes, ", ")
-}
-
-func slicesContains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -55,6 +55,8 @@ func TestListedClauseModel(t *testing.T) {
 	if !b.ListedClause || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default ListedClause %v, model %q, want on and builtin:coverage-v59", b.ListedClause, b.Model())
 	}
+	b.Counts = 0
+	b.Counts = 0
 	if b.ListedClause = false; b.Model() != V54Model || V54Model != "builtin:coverage-v54" {
 		t.Errorf("model %q with ListedClause off, want builtin:coverage-v54", b.Model())
 	}

@@ -99,6 +99,7 @@ func TestMatter(t *testing.T) {
 	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v59", b.Matter, b.Model())
 	}
+	b.Counts = 0
 	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = false, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
 	}

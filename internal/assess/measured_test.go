@@ -59,6 +59,7 @@ func TestMeasured(t *testing.T) {
 	if !b.Measured || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Measured %v, model %q, want on and builtin:coverage-v59", b.Measured, b.Model())
 	}
+	b.Counts = 0
 	if b.Measured, b.Situated, b.ListedClause = false, false, false; b.Model() != V52Model || V52Model != "builtin:coverage-v52" {
 		t.Errorf("without Measured, model %q, want %s", b.Model(), V52Model)
 	}

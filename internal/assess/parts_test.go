@@ -38,6 +38,7 @@ func TestParts(t *testing.T) {
 	if !b.Parts || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Parts %v, model %q, want on and builtin:coverage-v59", b.Parts, b.Model())
 	}
+	b.Counts = 0
 	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = false, false, false, false, false; b.Model() != V50Model {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
 	}

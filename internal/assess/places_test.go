@@ -69,12 +69,14 @@ func TestPlacesModel(t *testing.T) {
 	if b.Places != placesV48 || placesV48 != 3 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Places %d, model %q, want 3 and builtin:coverage-v59", b.Places, b.Model())
 	}
+	b.Counts = 0
 	if b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = false, false, false, false, false, false, false; b.Model() != V48Model || V48Model != "builtin:coverage-v48" {
 		t.Errorf("model %q with Matter off, want %s", b.Model(), V48Model)
 	}
 	if b.Places = 0; b.Model() != V47Model {
 		t.Errorf("model %q with Places 0, want %s", b.Model(), V47Model)
 	}
+	b.Counts = countsV59
 	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = placesNamed, true, true, true, true, true, true, true; b.Model() != BuiltinModel+"-places1" {
 		t.Errorf("model %q with Places 1, want %s-places1", b.Model(), BuiltinModel)
 	}

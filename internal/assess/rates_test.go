@@ -48,6 +48,7 @@ func TestRates(t *testing.T) {
 	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v59", b.Rates, b.Model())
 	}
+	b.Counts = 0
 	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = false, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s (Rates its newest switch)", b.Model(), V50Model)
 	}

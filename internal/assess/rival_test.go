@@ -86,10 +86,12 @@ func TestRivalModel(t *testing.T) {
 		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v59", b.Rival, b.Model(), rivalV43)
 	}
 	v47If(b, false)
+	b.Counts = 0
 	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = 0, false, 0, 0, false, false, false, false, false, false, false; b.Model() != V42Model {
 		t.Errorf("model %q with Rival 0, want %s", b.Model(), V42Model)
 	}
 	v47If(b, true)
+	b.Counts = countsV59
 	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause = 4, true, agreeV45, placesV48, true, true, true, true, true, true, true; b.Model() != BuiltinModel+"-rival4" {
 		t.Errorf("model %q with Rival 4, want %s-rival4", b.Model(), BuiltinModel)
 	}

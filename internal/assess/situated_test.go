@@ -67,6 +67,7 @@ func TestSituatedModel(t *testing.T) {
 	if !b.Situated || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
 		t.Errorf("default Situated %v, model %q, want on and builtin:coverage-v59", b.Situated, b.Model())
 	}
+	b.Counts = 0
 	if b.Situated, b.ListedClause = false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
 		t.Errorf("model %q with Situated off, want builtin:coverage-v53", b.Model())
 	}
