@@ -193,6 +193,15 @@ type Builtin struct {
 	// rpm") expects a measure in that unit (Shaped).
 	Calendar bool
 	Shaped   bool
+	// Counts (builtin:coverage-v59, see counts.go): bit 1, for a question
+	// asking for a count ("how many statuses"), a number of days, a sum of
+	// money or a number before a function word ("10 working days", "£25
+	// inspection fee", "between 1 and 16 October") is not one (see
+	// answertype.CountsTimeOrMoney); bit 2, the focus reading takes an
+	// enumeration of three or more items for a count of a plural kind the
+	// documents do not name with a number (the list reading's enumeration,
+	// listed.go).
+	Counts int
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -644,7 +653,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -822,7 +831,9 @@ var namedModels = []struct {
 	// builtin:coverage-v57 adds Follow (round 46, docs/log/round-46-a46-two.md).
 	{V57Model, []modelSwitch{flag("follow", func(b *Builtin) bool { return b.Follow })}},
 	// builtin:coverage-v58 adds Timed (round 46, docs/log/round-46-a46-val.md).
-	{BuiltinModel, []modelSwitch{flag("timed", func(b *Builtin) bool { return b.Timed }), flag("every", func(b *Builtin) bool { return b.Every })}},
+	{V58Model, []modelSwitch{flag("timed", func(b *Builtin) bool { return b.Timed }), flag("every", func(b *Builtin) bool { return b.Every })}},
+	// builtin:coverage-v59 adds Counts (round 46, docs/log/round-46-a46-wrong.md).
+	{BuiltinModel, []modelSwitch{{name: "counts", value: func(b *Builtin) int { return b.Counts }, on: countsV59}}},
 }
 
 // flag is a boolean switch a model turned on.

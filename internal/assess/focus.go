@@ -167,6 +167,22 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			pick, pickExpr, best = j, expr, c
 		}
 	}
+	if pick == nil && !listed && b.Counts&countsListed != 0 && asked.Type == answertype.Count && countList(question) {
+		for j := range candidates(all, rank, f.ents, r) { // counts.go
+			if expr, c, ok := b.listTakes(f, j, covers); ok && (pick == nil || c > best) {
+				pick, pickExpr, best = j, expr, c
+			}
+			if codes := codeList(j.ev.Text); pick == nil && b.Counts&countsCodes != 0 && codes != "" {
+				if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage {
+					pick, pickExpr, best = j, codes, c
+				}
+			}
+		}
+		if pick != nil {
+			pick.expr = pickExpr
+			return pick, best
+		}
+	}
 	if pick == nil && !listed && r.act != nil && (len(f.unknown) > 0 || f.entityOnly()) {
 		pick, pickExpr, best = b.focusedBelow(f, asked, r, all, covers) // action.go
 	}
@@ -253,7 +269,9 @@ func (b *Builtin) focusReason(question string, asked answertype.Question, f *foc
 	if len(f.unknown) > 0 {
 		s += fmt.Sprintf(" (no document you can see uses %s)", b.quoted(question, f.unknown))
 	}
-	if asked.Type != answertype.Description {
+	if asked.Type == answertype.Count && b.Counts&countsListed != 0 && enumerates(j.expr) {
+		s += fmt.Sprintf(", and lists the things asked to be counted: %q", j.expr)
+	} else if asked.Type != answertype.Description {
 		s += fmt.Sprintf(", and holds %s near them: %q", asked.Describe(), j.expr)
 	} else if j.expr != "" && b.Listed && enumerates(j.expr) {
 		s += fmt.Sprintf(", and lists the things asked for in one sentence with them: %q", j.expr)

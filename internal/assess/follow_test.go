@@ -20,11 +20,12 @@ var followCorpus = append(slices.Clone(matterCorpus),
 )
 
 // followJudge judges q against the evidence of followCorpus named by
-// ids, in that order, with Follow as set.
+// ids, in that order, with Follow as set and the later Counts (v59) off:
+// its enumeration reading takes the first case's count too.
 func followJudge(t *testing.T, follow bool, q string, ids ...string) Result {
 	t.Helper()
 	return judgeAmong(t, followCorpus, []string{"Opening hours", "Your account data\nDownload a copy of your data from Settings.", "Registering your appliance", "Switching on\nHold the button to turn it on."},
-		func(b *Builtin) { b.Follow = follow }, q, ids...)
+		func(b *Builtin) { b.Follow, b.Counts = follow, 0 }, q, ids...)
 }
 
 // TestFollow: with Follow (builtin:coverage-v57), a choice between two
@@ -47,10 +48,10 @@ func TestFollow(t *testing.T) {
 		{"My basket comes to £19.20. Do I pay for gift wrapping, and how much?", []string{"parts#0", "k50#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v58" {
-		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v58", b.Follow, b.Model())
+	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v59" {
+		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v59", b.Follow, b.Model())
 	}
-	if b.Follow, b.Timed, b.Every = false, false, false; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
+	if b.Follow, b.Timed, b.Every, b.Counts = false, false, false, 0; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
 		t.Errorf("without Follow, model %q, want builtin:coverage-v56", b.Model())
 	}
 }

@@ -60,6 +60,12 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 		return out
 	}
 	out := q.Find(sentence)
+	if b.Counts&countsNotTime != 0 && q.Type == answertype.Count {
+		// v59: a count of days or a sum of money ("10 working days",
+		// "£25 inspection fee") does not count the things a count
+		// question asks after ("how many statuses")
+		out = slices.DeleteFunc(out, func(ex string) bool { return answertype.CountsTimeOrMoney(ex, sentence) })
+	}
 	if b.Calendar && q.Type == answertype.Period {
 		out = slices.DeleteFunc(out, answertype.Calendar)
 	}

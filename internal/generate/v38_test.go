@@ -25,15 +25,15 @@ func TestV38(t *testing.T) {
 	if o := open(NewExtractiveV37(an), q); strings.Contains(o, "before boiling") {
 		t.Fatalf("v37 opens with %q: the test no longer shows the fault", o)
 	}
-	if o := open(NewExtractive(an), q); !strings.Contains(o, "before boiling") {
+	if o := open(NewExtractiveV38(an), q); !strings.Contains(o, "before boiling") {
 		t.Errorf("v38 opens with %q, want the bulletin's \"switch off before boiling\"", o)
 	}
 	plain := "customer on the phone says her K50 keeps water warm. what do I tell her?"
-	if a, b := open(NewExtractiveV37(an), plain), open(NewExtractive(an), plain); a != b {
+	if a, b := open(NewExtractiveV37(an), plain), open(NewExtractiveV38(an), plain); a != b {
 		t.Errorf("no condition: v37 opens with %q, v38 with %q", a, b)
 	}
-	if NewExtractive(an).Model() != ExtractiveModel || ExtractiveModel != "builtin:extractive-v38" {
-		t.Errorf("model %q, want builtin:extractive-v38", NewExtractive(an).Model())
+	if NewExtractiveV38(an).Model() != ExtractiveV38Model || ExtractiveV38Model != "builtin:extractive-v38" {
+		t.Errorf("model %q, want builtin:extractive-v38", NewExtractiveV38(an).Model())
 	}
 }
 

@@ -29,6 +29,7 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"counts", "v59", func(b *assess.Builtin) { b.Counts = 0 }},
 	{"every", "v58", func(b *assess.Builtin) { b.Every = false }},
 	{"timed", "v58", func(b *assess.Builtin) { b.Timed = false }},
 	{"follow", "v57", func(b *assess.Builtin) { b.Follow = false }},
