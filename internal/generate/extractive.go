@@ -1239,7 +1239,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// v40: the accepted source opens when the opening sentence from a
 	// page ranked above it is a weak reason to leave it (see weakOpening).
 	if g.Version >= 40 && open >= 0 && open != best.source && !conditioned {
-		if a := g.opening(all, asked, open); a != nil && g.weakOpening(best, a) {
+		if a := g.opening(all, asked, open); a != nil && g.weakOpening(best, a, verbs) {
 			best = a
 		}
 	}
@@ -4829,17 +4829,30 @@ func enumerates(sentence string) bool {
 	return true
 }
 
-// weakOpening reports whether the opening sentence b, from a source the
-// assessor did not accept, is a weak reason to leave the accepted source
-// whose own opening sentence is a (v40): b holds at most one of the
-// question's content words (with the thesaurus's stand-ins) and a holds
-// one too; b holds an expression of the expected type only if a does;
-// and a, its rank discount undone, scores at least as well as b. A page
-// ranked above the accepted one that shares a single word of the question
-// ("repair" of "what are the statuses my repair goes through on the
-// tracker") does not outweigh the assessor's reading of the whole
-// question.
-func (g *Extractive) weakOpening(b, a *sentence) bool {
+// weakOpening reports whether the opening sentence b, from a page ranked
+// above the accepted source, is a weak reason to leave that source, whose
+// own opening sentence is a (v40). b holds an expression of the expected
+// type only if a does too, and either
+//   - b holds at most one of the question's content words (with the
+//     thesaurus's stand-ins), a holds one too, and a, its rank discount
+//     undone, scores at least as high: one shared word ("repair" of "what
+//     are the statuses my repair goes through on the tracker") and the
+//     rank discount do not outweigh the assessor's reading of the whole
+//     question; or
+//   - b holds only the question's verbs and a holds a word that is not
+//     one ("take" of "can I take my X300 Pro and run it off a
+//     converter?" against "converter").
+func (g *Extractive) weakOpening(b, a *sentence, verbs map[string]bool) bool {
+	if b.typed && !a.typed || len(a.kown) == 0 {
+		return false
+	}
 	raw := func(s *sentence) float64 { return s.kscore / g.rankWeight(s.source) }
-	return len(b.kown) <= 1 && len(a.kown) >= 1 && (a.typed || !b.typed) && raw(a) >= raw(b)-1e-9
+	if len(b.kown) <= 1 && raw(a) >= raw(b)-1e-9 {
+		return true
+	}
+	onlyVerbs := len(b.kown) > 0
+	for w := range b.kown {
+		onlyVerbs = onlyVerbs && verbs[w]
+	}
+	return onlyVerbs && slices.ContainsFunc(slices.Collect(maps.Keys(a.kown)), func(w string) bool { return !verbs[w] })
 }
