@@ -1000,6 +1000,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV37Model
 	case g.Version == 38:
 		return ExtractiveV38Model
+	case g.Version == 39:
+		return ExtractiveV39Model
 	}
 	return ExtractiveModel
 }
