@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV38Model, ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV39Model, ExtractiveV38Model, ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV38, NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV39, NewExtractiveV38, NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV39Model = router.BuiltinGenerateModelV39
 	ExtractiveV38Model = router.BuiltinGenerateModelV38
 	ExtractiveV37Model = router.BuiltinGenerateModelV37
 	ExtractiveV35Model = router.BuiltinGenerateModelV35
@@ -592,10 +593,17 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV39(an)
+	return NewExtractiveV40(an)
 }
 
-// NewExtractiveV39 returns version 39 (ExtractiveModel).
+// NewExtractiveV40 returns version 40 (ExtractiveModel).
+func NewExtractiveV40(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV39(an)
+	g.Version = 40
+	return g
+}
+
+// NewExtractiveV39 returns version 39 (ExtractiveV39Model).
 func NewExtractiveV39(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV38(an)
 	g.Version = 39
@@ -823,6 +831,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV39Model:
+		return NewExtractiveV39(an), nil
 	case ExtractiveV38Model:
 		return NewExtractiveV38(an), nil
 	case ExtractiveV37Model:
@@ -990,6 +1000,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV37Model
 	case g.Version == 38:
 		return ExtractiveV38Model
+	case g.Version == 39:
+		return ExtractiveV39Model
 	}
 	return ExtractiveModel
 }
@@ -1224,6 +1236,13 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 					saysAsMuch(a, best, entityTermSet(ents, true)) && g.titledMore(open, best.source, content, titles, ents, verbs) {
 				best = a
 			}
+		}
+	}
+	// v40: the accepted source opens when the opening sentence from a
+	// page ranked above it is a weak reason to leave it (see weakOpening).
+	if g.Version >= 40 && open >= 0 && open != best.source && !conditioned {
+		if a := g.opening(all, asked, open); a != nil && g.weakOpening(best, a, verbs) {
+			best = a
 		}
 	}
 	// v37: for a question expecting a value (not a yes/no decision nor an
@@ -4810,4 +4829,32 @@ func enumerates(sentence string) bool {
 		}
 	}
 	return true
+}
+
+// weakOpening reports whether the opening sentence b, from a page ranked
+// above the accepted source, is a weak reason to leave that source, whose
+// own opening sentence is a (v40). b holds an expression of the expected
+// type only if a does too, and either
+//   - b holds at most one of the question's content words (with the
+//     thesaurus's stand-ins), a holds one too, and a, its rank discount
+//     undone, scores at least as high: one shared word ("repair" of "what
+//     are the statuses my repair goes through on the tracker") and the
+//     rank discount do not outweigh the assessor's reading of the whole
+//     question; or
+//   - b holds only the question's verbs and a holds a word that is not
+//     one ("take" of "can I take my X300 Pro and run it off a
+//     converter?" against "converter").
+func (g *Extractive) weakOpening(b, a *sentence, verbs map[string]bool) bool {
+	if b.typed && !a.typed || len(a.kown) == 0 {
+		return false
+	}
+	raw := func(s *sentence) float64 { return s.kscore / g.rankWeight(s.source) }
+	if len(b.kown) <= 1 && raw(a) >= raw(b)-1e-9 {
+		return true
+	}
+	onlyVerbs := len(b.kown) > 0
+	for w := range b.kown {
+		onlyVerbs = onlyVerbs && verbs[w]
+	}
+	return onlyVerbs && slices.ContainsFunc(slices.Collect(maps.Keys(a.kown)), func(w string) bool { return !verbs[w] })
 }

@@ -57,7 +57,7 @@ func TestV38Guards(t *testing.T) {
 		{"customer on the phone says her K50 clicks off before the lid is shut. what do I tell her?", man},
 		{"customer on the phone says her K50 clicks off before the water has actually boiled. what do I tell her?", both},
 	} {
-		v37, v38 := open(NewExtractiveV37(an), c.q, c.first), open(NewExtractive(an), c.q, c.first)
+		v37, v38 := open(NewExtractiveV37(an), c.q, c.first), open(NewExtractiveV38(an), c.q, c.first)
 		if v37 != v38 {
 			t.Errorf("%q: v37 opens with %q, v38 with %q", c.q, v37, v38)
 		}

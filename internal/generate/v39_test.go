@@ -25,14 +25,14 @@ func TestV39(t *testing.T) {
 	if o := open(NewExtractiveV38(an), q); strings.Contains(o, "Dispatched") {
 		t.Fatalf("v38 opens with %q: the test no longer shows the fault", o)
 	}
-	if o := open(NewExtractive(an), q); !strings.Contains(o, "Booked, In workshop, Repaired, then Dispatched") {
+	if o := open(NewExtractiveV39(an), q); !strings.Contains(o, "Booked, In workshop, Repaired, then Dispatched") {
 		t.Errorf("v39 opens with %q, want the tracking page's enumeration", o)
 	}
 	days := "How many working days will my repair take?"
-	if a, b := open(NewExtractiveV38(an), days), open(NewExtractive(an), days); a != b {
+	if a, b := open(NewExtractiveV38(an), days), open(NewExtractiveV39(an), days); a != b {
 		t.Errorf("a period: v38 opens with %q, v39 with %q", a, b)
 	}
-	if NewExtractive(an).Model() != ExtractiveModel || ExtractiveModel != "builtin:extractive-v39" {
-		t.Errorf("model %q, want builtin:extractive-v39", NewExtractive(an).Model())
+	if NewExtractiveV39(an).Model() != ExtractiveV39Model || ExtractiveV39Model != "builtin:extractive-v39" {
+		t.Errorf("model %q, want builtin:extractive-v39", NewExtractiveV39(an).Model())
 	}
 }
