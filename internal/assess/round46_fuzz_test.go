@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,6 +165,24 @@ func round46Orders(ev []Evidence) [][]Evidence {
 		pick("parts#0", "k50#0", "warranty#0"),
 		pick("x300#0", "x200#0", "warranty#0", "cv-lid#0"),
 		pick("track#0", "cv-warranty#0", "parts#0", "x200#0", "repairs#0"),
+	}
+}
+
+// TestFollowChoice (rv46): over round46Corpus's vocabulary, a choice
+// between two named things followed by "and by how much?", the page
+// naming both ranked after the two, is accepted part by part: the
+// choice read with "which one's" as "which is" and its clause naming the
+// things offered, the follow-up by the values of the part before. Each
+// of Follow's conditions on a part (whichOne, withAsides, asksValue,
+// partEntities) fails it when removed.
+func TestFollowChoice(t *testing.T) {
+	b := round46Builtin()
+	q := "Which one's faster at full power, the X200 or the X300 Pro, and by how much?"
+	r := assessChecked(t, b, Request{Question: q, Query: q, K: 5, Evidence: round46Orders(round46Corpus())[4], Groups: []string{"public"}})
+	want := `each part of the question is answered: "Which is faster at full power, the X200 or the X300 Pro,": `
+	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"x200#0", "x300#0"}) || !strings.HasPrefix(r.Assessment.Reason, want) ||
+		!strings.HasSuffix(r.Assessment.Reason, `; "and by how much?": by the values of the part before`) {
+		t.Errorf("%q: %+v %v, want accepted on x200#0 and x300#0 part by part", q, r.Assessment, r.Accepted)
 	}
 }
 
