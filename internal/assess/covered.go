@@ -63,9 +63,7 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 	ev := req.Evidence[f.at]
 	reason := fmt.Sprintf("the question asks whether the cover takes something in, and %q covers %.0f%% of the weight of its words your documents use and states what the cover takes in or leaves out about %q: %q",
 		ev.Title, 100*f.cov, f.thing, f.said)
-	if r := []rune(reason); len(r) > 1000 {
-		reason = string(r[:997]) + "..."
-	}
+	reason = clipReason(reason)
 	return Result{
 		Usage:      wire.Spent{Model: b.Model()},
 		Assessment: Assessment{Sufficient: true, Score: math.Round(max(f.cov, b.MinCoverage)*1000) / 1000, Reason: reason},

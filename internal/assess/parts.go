@@ -107,10 +107,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		}
 		reasons = append(reasons, fmt.Sprintf("%q: %s", strings.TrimSpace(p), res.Assessment.Reason))
 	}
-	out.Assessment.Reason = "each part of the question is answered: " + strings.Join(reasons, "; ")
-	if r := []rune(out.Assessment.Reason); len(r) > 1000 {
-		out.Assessment.Reason = string(r[:997]) + "..."
-	}
+	out.Assessment.Reason = clipReason("each part of the question is answered: " + strings.Join(reasons, "; "))
 	return out, true, nil
 }
 
@@ -127,6 +124,19 @@ const (
 	maxParts       = 4
 	maxPartOpeners = 8
 )
+
+// clipReason is reason cut to maxReason runes, "..." closing it when cut:
+// the bound every reading of Ruled, Covered and Parts keeps its reason to
+// (a part's reason quotes the part, which may be the whole question).
+func clipReason(reason string) string {
+	if r := []rune(reason); len(r) > maxReason {
+		return string(r[:maxReason-3]) + "..."
+	}
+	return reason
+}
+
+// maxReason is the most runes of a reason clipReason keeps.
+const maxReason = 1000
 
 // manyOpeners reports whether question holds more than maxPartOpeners
 // conjunctions (partOpeners): too many for Parts to split (rv44b).
@@ -342,7 +352,7 @@ func (b *Builtin) assessPart(ctx context.Context, req Request, vocab Vocabulary,
 	if err != nil || !res.Assessment.Sufficient {
 		return Result{}, false, err
 	}
-	res.Assessment.Reason = fmt.Sprintf("read as %q: %s", part, res.Assessment.Reason)
+	res.Assessment.Reason = clipReason(fmt.Sprintf("read as %q: %s", part, res.Assessment.Reason))
 	return res, true, nil
 }
 

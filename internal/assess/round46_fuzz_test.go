@@ -260,6 +260,7 @@ func TestRound46OddInput(t *testing.T) {
 		strings.Repeat("and how much? ", 140),
 		strings.Repeat("how many, and what are they? ", 70),
 		strings.Repeat("£19.20 ", 280) + "Do I pay for delivery, and how much?",
+		"How many " + strings.Repeat("stages ", 280) + "does a repair go through, and what are they?",
 	} {
 		start := time.Now()
 		for _, order := range orders {

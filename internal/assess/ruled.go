@@ -245,9 +245,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			}
 			reason := fmt.Sprintf("the question asks for a yes/no decision, and %q covers %.0f%% of the weight of its words your documents use and states a rule about %q: %q",
 				ev.Title, 100*cov, thing, s)
-			if r := []rune(reason); len(r) > 1000 {
-				reason = string(r[:997]) + "..."
-			}
+			reason = clipReason(reason)
 			return Result{
 				Usage:      wire.Spent{Model: b.Model()},
 				Assessment: Assessment{Sufficient: true, Score: cov, Reason: reason},
