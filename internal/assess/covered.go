@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -34,7 +33,7 @@ const V55Model = "builtin:coverage-v55"
 // (a word of coverAsk: "warranty", "guarantee", "cover", "free"), the
 // question's scene words: its known content words other than the words
 // of cost and cover, generic words and its entities' words. A chunk among
-// the first ruledRank+1 retrieved decides the question when
+// the first coveredRank+1 retrieved decides the question when
 //
 //  1. it names every entity of the question, a place name credited by
 //     the kind of place the documents name (placed: "the States" for
@@ -57,16 +56,14 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 	if !ok {
 		return Result{}, false, nil
 	}
-	f, ok := b.coverFound(req, cr, coveredRank, -1)
+	f, ok := b.coverFound(req, cr)
 	if !ok {
 		return Result{}, false, nil
 	}
 	ev := req.Evidence[f.at]
 	reason := fmt.Sprintf("the question asks whether the cover takes something in, and %q covers %.0f%% of the weight of its words your documents use and states what the cover takes in or leaves out about %q: %q",
 		ev.Title, 100*f.cov, f.thing, f.said)
-	if r := []rune(reason); len(r) > 1000 {
-		reason = string(r[:997]) + "..."
-	}
+	reason = clipReason(reason)
 	return Result{
 		Usage:      wire.Spent{Model: b.Model()},
 		Assessment: Assessment{Sufficient: true, Score: math.Round(max(f.cov, b.MinCoverage)*1000) / 1000, Reason: reason},
@@ -96,11 +93,10 @@ func (b *Builtin) coverReading(question string, vocab Vocabulary) (coverQuestion
 	askCover := false
 	fields := strings.Fields(question)
 	for i, raw := range fields {
-		w := strings.ToLower(trimMarks(raw))
-		if !coverAsk[w] {
+		if !coverAsk[strings.ToLower(trimMarks(raw))] {
 			continue
 		}
-		if coverNouns[w] && i+1 < len(fields) && !strings.ContainsAny(raw, ",.;:?!") && slices.Contains(b.an.Content(fields[i+1]), firstTerm(b, fields[i+1])) {
+		if b.kindBefore(fields, i) {
 			continue
 		}
 		askCover = true
@@ -108,12 +104,7 @@ func (b *Builtin) coverReading(question string, vocab Vocabulary) (coverQuestion
 	if !askCover {
 		return coverQuestion{}, false
 	}
-	costTerms := map[string]bool{}
-	for w := range ruleCost {
-		for _, t := range b.an.Terms(w) {
-			costTerms[t] = true
-		}
-	}
+	costTerms := b.costTerms()
 	generic := b.genericTerms()
 	inEntity := entityTerms(ents)
 	cq := coverQuestion{ents: ents, raw: map[string]string{}}
@@ -177,15 +168,15 @@ type coverFind struct {
 	cov         float64
 }
 
-// coverFound is the first chunk among req's first last+1 (skip left out)
-// that names every entity of cq, covers coveredCoverage of its scene
-// words' weight and states cover about one of them.
-func (b *Builtin) coverFound(req Request, cq coverQuestion, last, skip int) (coverFind, bool) {
+// coverFound is the first chunk among req's first coveredRank+1 that
+// names every entity of cq, covers coveredCoverage of its scene words'
+// weight and states cover about one of them.
+func (b *Builtin) coverFound(req Request, cq coverQuestion) (coverFind, bool) {
 	for i, ev := range req.Evidence {
-		if i > last {
+		if i > coveredRank {
 			break
 		}
-		if i == skip || !allCovered(cq.ents, withPlaces(Mentions(b.an, ev.Title, ev.Text), cq.ents, cq.placed)) {
+		if !allCovered(cq.ents, withPlaces(Mentions(b.an, ev.Title, ev.Text), cq.ents, cq.placed)) {
 			continue
 		}
 		have := b.an.Set(ev.Title + " " + ev.Text)

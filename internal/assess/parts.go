@@ -39,13 +39,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 	if req.part {
 		return Result{}, false, nil
 	}
-	openers := 0
-	for _, w := range strings.Fields(question) {
-		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
-			openers++
-		}
-	}
-	if openers > maxPartOpeners {
+	if manyOpeners(question) {
 		return Result{}, false, nil
 	}
 	ps := answertype.AskingParts(question)
@@ -53,10 +47,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		return Result{}, false, nil
 	}
 	_, _, ents := b.readQuestion(question, vocab)
-	scene := ""
-	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
-		scene = strings.TrimSpace(strings.TrimSuffix(question, asking)) // "The app says my K50 is on firmware 2.1."
-	}
+	scene := sceneOf(question) // "The app says my K50 is on firmware 2.1."
 	var sceneEnts []Entity
 	if b.Follow {
 		ps = countedNamed(withAsides(question, ps))
@@ -116,10 +107,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 		}
 		reasons = append(reasons, fmt.Sprintf("%q: %s", strings.TrimSpace(p), res.Assessment.Reason))
 	}
-	out.Assessment.Reason = "each part of the question is answered: " + strings.Join(reasons, "; ")
-	if r := []rune(out.Assessment.Reason); len(r) > 1000 {
-		out.Assessment.Reason = string(r[:997]) + "..."
-	}
+	out.Assessment.Reason = clipReason("each part of the question is answered: " + strings.Join(reasons, "; "))
 	return out, true, nil
 }
 
@@ -136,6 +124,50 @@ const (
 	maxParts       = 4
 	maxPartOpeners = 8
 )
+
+// clipReason is reason cut to maxReason runes, "..." closing it when cut:
+// the bound every reading of Ruled, Covered and Parts keeps its reason to
+// (a part's reason quotes the part, which may be the whole question).
+func clipReason(reason string) string {
+	if r := []rune(reason); len(r) > maxReason {
+		return string(r[:maxReason-3]) + "..."
+	}
+	return reason
+}
+
+// maxReason is the most runes of a reason clipReason keeps.
+const maxReason = 1000
+
+// manyOpeners reports whether question holds more than maxPartOpeners
+// conjunctions (partOpeners): too many for Parts to split (rv44b).
+func manyOpeners(question string) bool {
+	openers := 0
+	for _, w := range strings.Fields(question) {
+		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
+			openers++
+		}
+	}
+	return openers > maxPartOpeners
+}
+
+// sceneOf is what question states before the clause that asks
+// (answertype.Asking), "" when it states nothing before it.
+func sceneOf(question string) string {
+	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
+		return strings.TrimSpace(strings.TrimSuffix(question, asking))
+	}
+	return ""
+}
+
+// unopened is the words of part without an opening conjunction ("and how
+// much?": "how much?"), unless that is its only word.
+func unopened(part string) []string {
+	ws := strings.Fields(part)
+	if len(ws) > 1 && partOpeners[strings.ToLower(ws[0])] {
+		return ws[1:]
+	}
+	return ws
+}
 
 // ownWords reports whether part holds a word the visible documents use
 // that is no entity's and no generic word ("which one should it be on
@@ -239,14 +271,7 @@ func asksValue(part string) bool {
 // ("and how much?") written with the part before it (prev), which says
 // what the value is of: "how much (Will I pay for delivery)?".
 func followUp(part, prev string) string {
-	ws := strings.Fields(part)
-	if len(ws) > 1 && partOpeners[strings.ToLower(ws[0])] {
-		ws = ws[1:]
-	}
-	ws0 := strings.Fields(prev)
-	if len(ws0) > 1 && partOpeners[strings.ToLower(ws0[0])] {
-		ws0 = ws0[1:]
-	}
+	ws, ws0 := unopened(part), unopened(prev)
 	return strings.TrimRight(strings.Join(ws, " "), "?.!,;: ") + " (" + strings.TrimRight(strings.Join(ws0, " "), "?.!,;: ") + ")?"
 }
 
@@ -274,10 +299,7 @@ func countedNamed(ps []string) []string {
 		if !namesThem.MatchString(strings.TrimSpace(ps[i+1])) {
 			continue
 		}
-		ws := strings.Fields(ps[i])
-		if len(ws) > 1 && partOpeners[strings.ToLower(ws[0])] {
-			ws = ws[1:]
-		}
+		ws := unopened(ps[i])
 		if len(ws) < 3 || !strings.EqualFold(ws[0], "how") || !strings.EqualFold(ws[1], "many") {
 			continue
 		}
@@ -305,13 +327,7 @@ func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, qu
 	if !strings.Contains(strings.ToLower(question), "how many") || !namesThemIn.MatchString(question) {
 		return Result{}, false, nil // cheap first: AskingParts reads a long question slowly (rv44b)
 	}
-	openers := 0
-	for _, w := range strings.Fields(question) {
-		if partOpeners[strings.ToLower(strings.Trim(w, ",;"))] {
-			openers++
-		}
-	}
-	if openers > maxPartOpeners {
+	if manyOpeners(question) {
 		return Result{}, false, nil
 	}
 	ps := answertype.AskingParts(question)
@@ -322,10 +338,7 @@ func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, qu
 	if len(ps) != 1 {
 		return Result{}, false, nil
 	}
-	scene := ""
-	if asking := answertype.Asking(question); asking != question && strings.HasSuffix(question, asking) {
-		scene = strings.TrimSpace(strings.TrimSuffix(question, asking))
-	}
+	scene := sceneOf(question)
 	return b.assessPart(ctx, req, vocab, ps[0], scene)
 }
 
@@ -339,7 +352,7 @@ func (b *Builtin) assessPart(ctx context.Context, req Request, vocab Vocabulary,
 	if err != nil || !res.Assessment.Sufficient {
 		return Result{}, false, err
 	}
-	res.Assessment.Reason = fmt.Sprintf("read as %q: %s", part, res.Assessment.Reason)
+	res.Assessment.Reason = clipReason(fmt.Sprintf("read as %q: %s", part, res.Assessment.Reason))
 	return res, true, nil
 }
 

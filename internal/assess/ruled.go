@@ -89,12 +89,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 	}
 	asking := b.an.Set(answertype.Asking(question))
 	generic := b.genericTerms()
-	costTerms := map[string]bool{}
-	for w := range ruleCost {
-		for _, t := range b.an.Terms(w) {
-			costTerms[t] = true
-		}
-	}
+	costTerms := b.costTerms()
 	costly := false
 	var things []string // raw words of the question's things
 	seen := map[string]bool{}
@@ -126,7 +121,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			// "out-of-warranty" asks of cover and names no thing; but
 			// "warranty" before a noun ("a warranty job") names the kind
 			// of the thing, not the cover asked about.
-			if !coverNouns[w] || i+1 >= len(fields) || strings.ContainsAny(raw, ",.;:?!") || !slices.Contains(b.an.Content(fields[i+1]), firstTerm(b, fields[i+1])) {
+			if !b.kindBefore(fields, i) {
 				costly = true
 			}
 			continue
@@ -250,9 +245,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			}
 			reason := fmt.Sprintf("the question asks for a yes/no decision, and %q covers %.0f%% of the weight of its words your documents use and states a rule about %q: %q",
 				ev.Title, 100*cov, thing, s)
-			if r := []rune(reason); len(r) > 1000 {
-				reason = string(r[:997]) + "..."
-			}
+			reason = clipReason(reason)
 			return Result{
 				Usage:      wire.Spent{Model: b.Model()},
 				Assessment: Assessment{Sufficient: true, Score: cov, Reason: reason},
@@ -314,9 +307,28 @@ func (b *Builtin) onlyRule(sentence string) bool {
 var ruleCost = wordSet("pay", "paid", "pays", "paying", "bill", "billed", "charge", "charged", "charges", "cost", "costs", "free",
 	"cover", "covered", "covers", "warranty", "guarantee", "guaranteed", "invoice", "invoiced", "fee", "fees", "price")
 
+// costTerms is the set of the terms of ruleCost (Ruled, Covered).
+func (b *Builtin) costTerms() map[string]bool {
+	out := map[string]bool{}
+	for w := range ruleCost {
+		for _, t := range b.an.Terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // coverNouns name the cover or the cost itself; before a noun ("a
 // warranty job", "our parts cost list") they name a kind of it.
 var coverNouns = wordSet("warranty", "guarantee", "cost", "costs", "price", "fee", "fees")
+
+// kindBefore reports whether fields[i] is a word of coverNouns naming the
+// kind of the noun after it in the same clause ("a warranty job", "our
+// parts cost list"), not the cover or cost asked about (Ruled, Covered).
+func (b *Builtin) kindBefore(fields []string, i int) bool {
+	return coverNouns[strings.ToLower(trimMarks(fields[i]))] && i+1 < len(fields) && !strings.ContainsAny(fields[i], ",.;:?!") &&
+		slices.Contains(b.an.Content(fields[i+1]), firstTerm(b, fields[i+1]))
+}
 
 // firstTerm is the analyzed term of raw, "\x00" (no term) when it has
 // none or several.
