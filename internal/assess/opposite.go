@@ -3,6 +3,8 @@ package assess
 import (
 	"regexp"
 	"strings"
+
+	"github.com/assay-rag/assay/internal/answertype"
 )
 
 // Opposite (builtin:coverage-v60, round 46 a46-noans): a question that states the cover
@@ -89,6 +91,7 @@ func opposite(question string, req Request, res Result) (string, bool) {
 		}
 		return false
 	}
+	typed := answertype.Classify(question)
 	same, other := false, ""
 	for _, s := range reOppSplit.Split(text, -1) {
 		out, in := reOutOfCover.FindString(s), reInCover.FindString(s)
@@ -102,8 +105,8 @@ func opposite(question string, req Request, res Result) (string, bool) {
 		switch {
 		case asked != "" && shares(s):
 			same = true
-		case opp != "" && shares(s):
-			other = opp
+		case opp != "" && shares(s) && len(typed.Find(s)) > 0:
+			other = opp // a value of the asked kind, for the other case
 		}
 	}
 	if same || other == "" {
