@@ -13,9 +13,9 @@ import (
 // sentences about the question's matter state the opposite condition
 // ("Collection by courier is free for appliances under warranty") while
 // the passage's sentences of the asked condition say nothing of it
-// ("Out-of-warranty repairs carry a £25 inspection fee"): the value found
-// is of the asked kind, but for another case. Such an acceptance is
-// refused.
+// ("Out-of-warranty repairs carry a £25 inspection fee"): the value of the
+// asked kind the opposite sentence holds ("free") is for another case.
+// Such an acceptance is refused.
 // V59Model names the builtin assessor without Builtin.Opposite:
 // builtin:coverage-v59 (round 46, docs/log/round-46-a46-wrong.md).
 const V59Model = "builtin:coverage-v59"
