@@ -202,6 +202,11 @@ type Builtin struct {
 	// documents do not name with a number (the list reading's enumeration,
 	// listed.go).
 	Counts int
+	// Opposite (builtin:coverage-v60, see opposite.go): an acceptance
+	// whose answering chunk states the question's matter only under the
+	// cover condition opposite to the one the question states ("out of
+	// warranty" against "free for appliances under warranty") is refused.
+	Opposite bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -653,7 +658,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -833,7 +838,9 @@ var namedModels = []struct {
 	// builtin:coverage-v58 adds Timed (round 46, docs/log/round-46-a46-val.md).
 	{V58Model, []modelSwitch{flag("timed", func(b *Builtin) bool { return b.Timed }), flag("every", func(b *Builtin) bool { return b.Every })}},
 	// builtin:coverage-v59 adds Counts (round 46, docs/log/round-46-a46-wrong.md).
-	{BuiltinModel, []modelSwitch{{name: "counts", value: func(b *Builtin) int { return b.Counts }, on: countsV59}}},
+	{V59Model, []modelSwitch{{name: "counts", value: func(b *Builtin) int { return b.Counts }, on: countsV59}}},
+	// builtin:coverage-v60 adds Opposite (round 46, docs/log/round-46-a46-noans.md).
+	{BuiltinModel, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1304,6 +1311,12 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	res, err := b.assessOn(ctx, req, vocab)
+	if err == nil && b.Opposite {
+		if why, ok := opposite(req.Question, req, res); ok {
+			res.Assessment = Assessment{Reason: why}
+			res.Accepted = nil
+		}
+	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {
 			err = fv.Err() // a count that failed judged as 0: no judgement
