@@ -1514,7 +1514,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		own := owns[i]
 		have := b.generalHave(withNames(own, names), general, r, covers) // codeterm.go
 		typed = typed && r.namesCode(have)
-		if r.every && !namesCode(e.Title+" "+e.Text) {
+		if r.every && !writesCode(e.Title+" "+e.Text) {
 			have = maps.Clone(have)
 			have[plainKey] = true // timed.go
 		}

@@ -131,7 +131,7 @@ var round46ValuesSeeds = []string{"", "?", "...", "—", "’s", "when", "when?"
 // over round46ValuesCorpus, in three evidence orders, without a panic and
 // with a reason that passes its check and quotes only what the caller
 // sees; round 46's value readers (timedClassify, countList, codeList,
-// namesCode, CountsTimeOrMoney on each count Find finds) read any text.
+// writesCode, CountsTimeOrMoney on each count Find finds) read any text.
 func FuzzRound46Values(f *testing.F) {
 	for _, s := range round46ValuesSeeds {
 		f.Add(s)
@@ -142,7 +142,7 @@ func FuzzRound46Values(f *testing.F) {
 		timedClassify(q, b.classify(q))
 		countList(q)
 		codeList(q)
-		namesCode(q)
+		writesCode(q)
 		for _, ex := range answertype.Find(answertype.Count, q) {
 			answertype.CountsTimeOrMoney(ex, q)
 		}
