@@ -1527,7 +1527,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		own := owns[i]
 		have := b.generalHave(withNames(own, names), general, r, covers) // codeterm.go
 		typed = typed && r.namesCode(have)
-		if r.every && !namesCode(e.Title+" "+e.Text) {
+		if r.every && !writesCode(e.Title+" "+e.Text) {
 			have = maps.Clone(have)
 			have[plainKey] = true // timed.go
 		}
@@ -1730,7 +1730,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	case !best.typed && hasKey && best.coverage >= b.MinCoverage:
 		a.Reason = fmt.Sprintf("the question asks for %s, and %s covers %.0f%% of its weight but holds none near %q%s", asked.Describe(), best.title(), pct(best.coverage), wordFor(b.an, question, qterms[key].term), r.asideOf(best.ev.ChunkID))
 	case !hasKey && best.coverage >= b.MinCoverage && best.key >= 0:
-		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), qterms[best.key].term)
+		a.Reason = fmt.Sprintf("%s covers %.0f%% of the question's weight but not its most specific term %q", best.title(), pct(best.coverage), wordFor(b.an, question, qterms[best.key].term))
 	default:
 		a.Reason = fmt.Sprintf("the best source covers only %.0f%% of the question's weight", pct(best.coverage)) + r.qualifiedAside(best.ev)
 	}

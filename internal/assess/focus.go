@@ -167,7 +167,7 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 			pick, pickExpr, best = j, expr, c
 		}
 	}
-	if pick == nil && !listed && b.Counts&countsListed != 0 && asked.Type == answertype.Count && countList(question) {
+	if pick == nil && b.Counts&countsListed != 0 && asked.Type == answertype.Count && countList(question) { // (a list question, listed, asks a description)
 		for j := range candidates(all, rank, f.ents, r) { // counts.go
 			if expr, c, ok := b.listTakes(f, j, covers); ok && (pick == nil || c > best) {
 				pick, pickExpr, best = j, expr, c

@@ -78,24 +78,9 @@ func plural(w string) bool {
 	return true
 }
 
-// enumerates reports whether a sentence lists three or more items
-// separated by ", " ("Booked, In workshop, Repaired, then Dispatched";
-// "a receipt, an email, or a statement"), each item between the first
-// and the last of at most four words. A number's comma ("1,200 W")
-// separates nothing; "a jar and three speeds" after one comma is no list
-// of three.
-func enumerates(sentence string) bool {
-	parts := strings.Split(sentence, ", ")
-	if len(parts) < 3 {
-		return false
-	}
-	for _, p := range parts[1 : len(parts)-1] {
-		if n := len(strings.Fields(p)); n == 0 || n > 4 {
-			return false
-		}
-	}
-	return true
-}
+// enumerates is answertype.Enumerates: a sentence listing three or more
+// items ("Booked, In workshop, Repaired, then Dispatched").
+var enumerates = answertype.Enumerates
 
 // listTakes is focusTakes for a list question (see the list reading):
 // the enumerating sentence of chunk j covering most of the focus words

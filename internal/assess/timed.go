@@ -101,9 +101,9 @@ func (j *judged) classKey(r *reading, covers func(map[string]bool, string) bool)
 // and text name no product code.
 var plainKey = runSeparator + "plain"
 
-// namesCode reports whether text writes a word with a letter and a digit,
+// writesCode reports whether text writes a word with a letter and a digit,
 // as every model code has (answertype.IsCode).
-func namesCode(text string) bool {
+func writesCode(text string) bool {
 	for _, f := range strings.Fields(text) {
 		if answertype.IsCode(strings.Trim(f, ",.;:?!\"'()")) {
 			return true
@@ -124,7 +124,7 @@ func (b *Builtin) ownValue(r *reading, asked answertype.Question, ev []Evidence,
 	}
 	for i := range ev {
 		e := &ev[i]
-		if !namesCode(e.Title+" "+e.Text) || !covers(withNames(owns[i], names), r.qterms[r.key].term) {
+		if !writesCode(e.Title+" "+e.Text) || !covers(withNames(owns[i], names), r.qterms[r.key].term) {
 			continue
 		}
 		if _, typed := b.answerIn(asked, e, r, covers); typed {

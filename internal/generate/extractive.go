@@ -1260,7 +1260,7 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	if g.Version >= 37 && open >= 0 && open != best.source && !best.typed && asked.Type != answertype.Description &&
 		asked.Type != answertype.YesNo && asked.Type != answertype.Procedure &&
 		slices.ContainsFunc(all, func(s *sentence) bool {
-			return s.source == open && (s.typed || g.Version >= 39 && asked.Type == answertype.Count && enumerates(s.text))
+			return s.source == open && (s.typed || g.Version >= 39 && asked.Type == answertype.Count && answertype.Enumerates(s.text))
 		}) {
 		if a := g.opening(all, asked, open); a != nil {
 			best = a
@@ -2281,7 +2281,7 @@ func (g *Extractive) valueMissing(bySource [][]sentence, all []*sentence, asked 
 			return false
 		}
 		// v39: an enumeration on the question gives a count (see holds)
-		if g.Version >= 39 && asked.Type == answertype.Count && enumerates(s.text) {
+		if g.Version >= 39 && asked.Type == answertype.Count && answertype.Enumerates(s.text) {
 			return false
 		}
 	}
@@ -4811,24 +4811,6 @@ func (g *Extractive) asksMore(question string) bool {
 		n += asking
 	}
 	return n > 1
-}
-
-// enumerates reports whether a sentence lists three or more items
-// separated by ", ", each between the first and the last of at most four
-// words (the builtin assessor's reading of an enumeration, assess's
-// enumerates): "A repair shows as Booked, In workshop, Repaired, then
-// Dispatched."
-func enumerates(sentence string) bool {
-	parts := strings.Split(sentence, ", ")
-	if len(parts) < 3 {
-		return false
-	}
-	for _, p := range parts[1 : len(parts)-1] {
-		if n := len(strings.Fields(p)); n == 0 || n > 4 {
-			return false
-		}
-	}
-	return true
 }
 
 // weakOpening reports whether the opening sentence b, from a page ranked
