@@ -146,11 +146,7 @@ func newTestAssessor() (*Builtin, *lexicon) { return assessorOver(hollinLike) }
 // the chunks ev, all public.
 func assessorOver(ev []Evidence) (*Builtin, *lexicon) {
 	an := terms.New()
-	var texts []string
-	for _, e := range ev {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
+	lex := lexiconOf(an, ev)
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
 	return b, lex
@@ -713,11 +709,41 @@ type assessCase struct {
 
 // builtinOver returns the builtin assessor over a corpus of ev alone.
 func builtinOver(an *terms.Analyzer, ev []Evidence) *Builtin {
+	return NewBuiltin(an, lexiconOf(an, ev))
+}
+
+// lexiconOf is the lexicon of ev's titles and texts.
+func lexiconOf(an *terms.Analyzer, ev []Evidence) *lexicon {
 	var texts []string
 	for _, e := range ev {
 		texts = append(texts, e.Title+"\n"+e.Text)
 	}
-	return NewBuiltin(an, newLexicon(an, texts...))
+	return newLexicon(an, texts...)
+}
+
+// defaultOver is the default assessor, with its Rewriter, over the
+// lexicon of ev: what the odd-input and fuzz tests judge.
+func defaultOver(ev []Evidence) *Builtin {
+	an := terms.New()
+	lex := lexiconOf(an, ev)
+	b := NewBuiltin(an, lex)
+	b.Rewriter = NewRewriter(an, lex)
+	return b
+}
+
+// uniqueEvidence joins sets, keeping the first chunk of each id.
+func uniqueEvidence(sets ...[]Evidence) []Evidence {
+	var out []Evidence
+	seen := map[string]bool{}
+	for _, set := range sets {
+		for _, e := range set {
+			if !seen[e.ChunkID] {
+				seen[e.ChunkID] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 func checkAssess(t *testing.T, b *Builtin, cases []assessCase) {

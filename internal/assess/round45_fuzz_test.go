@@ -6,39 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // round45Corpus: the chunks of round 45's readings' tests (Measured,
 // Situated, ListedClause), with distinct chunk ids.
 func round45Corpus() []Evidence {
-	var out []Evidence
-	seen := map[string]bool{}
-	for _, set := range [][]Evidence{situatedCorpus, measuredCorpus, listMoved} {
-		for _, e := range set {
-			if !seen[e.ChunkID] {
-				seen[e.ChunkID] = true
-				out = append(out, e)
-			}
-		}
-	}
-	return out
+	return uniqueEvidence(situatedCorpus, measuredCorpus, listMoved)
 }
 
 // round45Builtin is the default assessor (Measured, Situated,
 // ListedClause on) over round45Corpus.
-func round45Builtin() *Builtin {
-	an := terms.New()
-	var texts []string
-	for _, e := range round45Corpus() {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
-	return b
-}
+func round45Builtin() *Builtin { return defaultOver(round45Corpus()) }
 
 // reSituatedReason is Situated's reason.
 var reSituatedReason = regexp.MustCompile(`^(".*") states the question's condition (\(".*"\)), which (".*") does not; judged alone it covers \d+% of the question's weight$`)

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // round46Corpus: the chunks of Covered's and Follow's tests, Covered's ids
@@ -24,17 +22,7 @@ func round46Corpus() []Evidence {
 
 // round46Builtin is the default assessor (Covered and Follow on) over
 // round46Corpus.
-func round46Builtin() *Builtin {
-	an := terms.New()
-	var texts []string
-	for _, e := range round46Corpus() {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
-	return b
-}
+func round46Builtin() *Builtin { return defaultOver(round46Corpus()) }
 
 // round46Seeds: odd and realistic questions for Covered and Follow: empty
 // and punctuation-only text, unicode, the words the two readings key on

@@ -18,32 +18,12 @@ import (
 // round46ValuesCorpus: the chunks of Timed's, Every's and Counts' tests
 // (timedCorpus, countsPages), with distinct chunk ids.
 func round46ValuesCorpus() []Evidence {
-	var out []Evidence
-	seen := map[string]bool{}
-	for _, set := range [][]Evidence{timedCorpus, countsPages} {
-		for _, e := range set {
-			if !seen[e.ChunkID] {
-				seen[e.ChunkID] = true
-				out = append(out, e)
-			}
-		}
-	}
-	return out
+	return uniqueEvidence(timedCorpus, countsPages)
 }
 
 // round46ValuesBuiltin is the default assessor (Timed, Every, Counts on)
 // over round46ValuesCorpus.
-func round46ValuesBuiltin() *Builtin {
-	an := terms.New()
-	var texts []string
-	for _, e := range round46ValuesCorpus() {
-		texts = append(texts, e.Title+"\n"+e.Text)
-	}
-	lex := newLexicon(an, texts...)
-	b := NewBuiltin(an, lex)
-	b.Rewriter = NewRewriter(an, lex)
-	return b
-}
+func round46ValuesBuiltin() *Builtin { return defaultOver(round46ValuesCorpus()) }
 
 // reQuotedReason is a quoted string in a reason (%q).
 var reQuotedReason = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
