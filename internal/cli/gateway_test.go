@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -176,4 +177,64 @@ func TestPassageIndexFollowsRebuild(t *testing.T) {
 	if got[0].VisibleTo([]string{"public"}) {
 		t.Errorf("after the rebuild restricted it to staff the gateway reads ACL %v: a public caller still sees the passage", got[0].ACL)
 	}
+}
+
+// TestPassageIndexConcurrent: requests racing with the build all read the
+// index once it is there, and it is opened once (run with -race).
+func TestPassageIndexConcurrent(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "ix")
+	var logs syncLog
+	var cfg config.Config
+	cfg.Index.Dir = dir
+	p := newPassageIndex(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	c := corpus.Chunk{ID: "d#0", DocID: "d", Title: "Rates", Text: "partner rates", Status: corpus.Current, Authority: 1, ACL: []string{"public"}}
+	var wg sync.WaitGroup
+	built := make(chan struct{})
+	for range 8 {
+		wg.Go(func() {
+			for {
+				after := false
+				select {
+				case <-built:
+					after = true
+				default:
+				}
+				_, err := p.Chunks(ctx, []string{"d#0"})
+				if after {
+					if err != nil {
+						t.Errorf("Chunks after the build = %v", err)
+					}
+					return
+				}
+			}
+		})
+	}
+	if _, _, err := bleveindex.Build(ctx, dir, []corpus.Chunk{c}, backend.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	close(built)
+	wg.Wait()
+	if n := strings.Count(logs.String(), "come from the index"); n != 1 {
+		t.Errorf("the index was opened %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+// syncLog is a log sink safe for concurrent writers.
+type syncLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncLog) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncLog) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
