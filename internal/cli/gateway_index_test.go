@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/embed"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
@@ -30,6 +32,36 @@ func TestSharedIndexCheck(t *testing.T) {
 	}
 	if err := check.Check(context.Background()); err != nil || !strings.Contains(check.Info(), "assay:"+name+":v1") {
 		t.Errorf("after a build: %v, info %q; want ready on version 1", err, check.Info())
+	}
+}
+
+// TestSharedIndexPassagesOpenAfterBuild: a standalone gateway started
+// before any build of the shared RediSearch index answers passages
+// unavailable, and the first request after a build reads it (before
+// round 47 it tried again at most once a second, so a request right
+// after the build was still unavailable).
+func TestSharedIndexPassagesOpenAfterBuild(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	name := redistest.Name("gwo")
+	ctx := context.Background()
+	var logs bytes.Buffer
+	p := newPassageIndex(ctx, redistest.IndexConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(&logs, nil)))
+	defer p.Close()
+	for range 3 {
+		if _, err := p.Chunks(ctx, []string{"a#0"}); !errs.Is(errs.Unavailable, err) {
+			t.Fatalf("Chunks before any build = %v; want unavailable", err)
+		}
+	}
+	if n := strings.Count(logs.String(), "no index to read passages from"); n != 1 || !strings.Contains(logs.String(), "no RediSearch index") {
+		t.Errorf("the start and three requests before any build logged %d lines saying so, want one naming the missing index:\n%s", n, logs.String())
+	}
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "partner rates", Status: corpus.Current, ACL: []string{"public"}}}
+	if _, _, err := redisearch.Build(ctx, rdb, name, c, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.Chunks(ctx, []string{"a#0"}); err != nil || len(got) != 1 || got[0].Text != "partner rates" {
+		t.Errorf("Chunks right after the build = %+v, %v; want the passage", got, err)
 	}
 }
 

@@ -37,18 +37,6 @@ func waitGateway(t *testing.T, base string, logs fmt.Stringer) {
 	}
 }
 
-// waitLog waits up to 30s for logs to hold want, failing t with them
-// when they do not.
-func waitLog(t *testing.T, logs fmt.Stringer, want string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), want); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s in the logs after 30s:\n%s", want, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
 	mu sync.Mutex

@@ -189,7 +189,7 @@ func Open(dir string) (*Index, error) {
 		return nil, errs.Errorf(op, errs.Invalid, "%s: unknown analyzer %q", dir, name)
 	}
 	ix.checks, ix.inconsistent = ix.check()
-	ix.built, _ = os.Stat(filepath.Join(dir, manifestFile))
+	ix.built, _ = Built(dir)
 	return ix, nil
 }
 
@@ -218,8 +218,26 @@ func (ix *Index) closeFiles() error {
 // one opened: a build swaps in a new directory, so its manifest is
 // another file. It costs one stat.
 func (ix *Index) Stale(context.Context) bool {
-	fi, err := os.Stat(filepath.Join(ix.dir, manifestFile))
+	fi, err := Built(ix.dir)
 	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
+}
+
+// Built says whether dir holds an index, opening nothing: the manifest
+// Open would read, by one stat. A build swaps a whole directory in, its
+// manifest included, so a manifest means an index that is complete; a
+// later build's manifest is another file (os.SameFile tells them apart,
+// as Stale does). It fails with errs.NotFound when there is none. A
+// reader waiting for the index to exist asks it (live.Source.Built)
+// instead of trying Open.
+func Built(dir string) (os.FileInfo, error) {
+	fi, err := os.Stat(filepath.Join(dir, manifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errs.Errorf("index.Built", errs.NotFound, "no index in %s (build one with `assay index`)", dir)
+	}
+	if err != nil {
+		return nil, errs.E("index.Built", err)
+	}
+	return fi, nil
 }
 
 // Version names the index served, for /readyz and traces: the backend

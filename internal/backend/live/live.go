@@ -136,26 +136,35 @@ const retireAfter = time.Minute
 // Open opens (building when asked) the configured index and wires
 // the loop's searcher and builtin assessor to it.
 func Open(ctx context.Context, cfg config.Config, log *slog.Logger, build bool) (*Index, error) {
-	return open(ctx, cfg, log, build, false)
-}
-
-// OpenPassages opens the configured index to read chunk texts only (a
-// gateway serving /v1/questions/{id}/sources): no searcher, no
-// assessor, no check of the embedder it was built with. It follows
-// rebuilds as a worker's index does.
-func OpenPassages(ctx context.Context, cfg config.Config, log *slog.Logger) (*Index, error) {
-	return open(ctx, cfg, log, false, true)
-}
-
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passagesOnly bool) (*Index, error) {
 	src, err := NewSource(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	src.passagesOnly = passagesOnly
-	ix, err := src.Open(ctx, log, build)
+	l, err := openFrom(ctx, src, log, build)
 	if err != nil {
 		src.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// OpenPassages opens the index of src (NewPassageSource's, whose Built
+// says whether there is one to open yet) to read chunk texts only (a
+// gateway serving /v1/questions/{id}/sources): no searcher, no
+// assessor, no check of the embedder it was built with. It follows
+// rebuilds as a worker's index does. On success the Index owns src (its
+// Close closes src); on an error src is still the caller's.
+func OpenPassages(ctx context.Context, src *Source, log *slog.Logger) (*Index, error) {
+	src.passagesOnly = true
+	return openFrom(ctx, src, log, false)
+}
+
+// openFrom opens src's index and wires it; src is closed by the Index's
+// Close, and left open on an error.
+func openFrom(ctx context.Context, src *Source, log *slog.Logger, build bool) (*Index, error) {
+	cfg, passagesOnly := src.cfg, src.passagesOnly
+	ix, err := src.Open(ctx, log, build)
+	if err != nil {
 		return nil, err
 	}
 	if build {
@@ -176,7 +185,6 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, build, passa
 	g, err := l.wire(ix)
 	if err != nil {
 		ix.Close()
-		src.Close()
 		return nil, err
 	}
 	l.cur.Store(g)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -50,6 +51,50 @@ func NewSource(ctx context.Context, cfg config.Config) (*Source, error) {
 		return nil, fmt.Errorf("index.backend redisearch: %w", err)
 	}
 	return s, nil
+}
+
+// NewPassageSource is the configured index's Source for a reader of
+// chunk texts only (a gateway serving sources: OpenPassagesFrom). It
+// does not ping Redis: a gateway may start before Redis or the index is
+// there, and Built says which is missing when asked.
+func NewPassageSource(cfg config.Config) *Source {
+	s := &Source{cfg: cfg, passagesOnly: true}
+	if cfg.Index.Backend == config.BackendRediSearch {
+		s.rdb = redisearch.NewClient(cfg.Redis.Addr, cfg.Redis.Password.Reveal())
+	}
+	return s
+}
+
+// Stamp names one build of the configured index as Source.Built found
+// it: a bleve directory's manifest file, or a RediSearch index's current
+// version. The zero Stamp names none.
+type Stamp struct {
+	file    os.FileInfo // bleve
+	version int         // redisearch (versions count from 1)
+}
+
+// Same reports whether s and o name the same build.
+func (s Stamp) Same(o Stamp) bool {
+	if s.file != nil || o.file != nil {
+		return s.file != nil && o.file != nil && os.SameFile(s.file, o.file)
+	}
+	return s.version == o.version
+}
+
+// Built finds the configured index's current build without opening it,
+// by what a served index's Stale reads: one stat of a bleve directory's
+// manifest (bleveindex.Built), or one Redis round trip for a RediSearch
+// index's current-version pointer (redisearch.CurrentVersion). Both are
+// written last by a build, so a build found is a whole one. It fails
+// with errs.NotFound when there is none and errs.Unavailable when Redis
+// does not answer.
+func (s *Source) Built(ctx context.Context) (Stamp, error) {
+	if s.rdb == nil {
+		fi, err := bleveindex.Built(s.cfg.IndexDir())
+		return Stamp{file: fi}, err
+	}
+	v, err := redisearch.CurrentVersion(ctx, s.rdb, s.cfg.Index.Name)
+	return Stamp{version: v}, err
 }
 
 // Close closes the Redis client.

@@ -257,12 +257,9 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if err := Ping(ctx, rdb); err != nil {
 		return nil, err
 	}
-	v, err := rdb.Get(ctx, currentKey(name)).Int()
-	if errors.Is(err, redis.Nil) {
-		return nil, errs.Errorf(op, errs.NotFound, "no RediSearch index %q in Redis at %s (build one with `assay index --backend redisearch --name %s`)", name, rdb.Options().Addr, name)
-	}
+	v, err := currentVersion(ctx, rdb, name, op)
 	if err != nil {
-		return nil, errs.E(op, errs.Unavailable, err)
+		return nil, err
 	}
 	vn := versionName(name, v)
 	m, err := readManifest(ctx, rdb, vn)
@@ -410,12 +407,9 @@ func describe(name, vn string, m Manifest) string {
 // check. It fails as Open does when there is none or Redis is down.
 func Current(ctx context.Context, rdb *redis.Client, name string) (string, error) {
 	const op = "redisearch.Current"
-	v, err := rdb.Get(ctx, currentKey(name)).Int()
-	if errors.Is(err, redis.Nil) {
-		return "", errs.Errorf(op, errs.NotFound, "no RediSearch index %q (build one with `assay index --backend redisearch --name %s`)", name, name)
-	}
+	v, err := currentVersion(ctx, rdb, name, op)
 	if err != nil {
-		return "", errs.Errorf(op, errs.Unavailable, "Redis (redis.addr) did not answer: %v", err)
+		return "", err
 	}
 	vn := versionName(name, v)
 	m, err := readManifest(ctx, rdb, vn)
@@ -423,6 +417,27 @@ func Current(ctx context.Context, rdb *redis.Client, name string) (string, error
 		return "", err
 	}
 	return describe(name, vn, m), nil
+}
+
+// CurrentVersion is the number of the version of the index called name
+// that workers serve, read in one round trip and opening nothing: the
+// pointer a build sets last, once the version is whole, and the one
+// Stale watches. It fails with errs.NotFound when there is none and
+// errs.Unavailable when Redis does not answer. A reader waiting for the
+// index to exist asks it (live.Source.Built) instead of trying Open.
+func CurrentVersion(ctx context.Context, rdb *redis.Client, name string) (int, error) {
+	return currentVersion(ctx, rdb, name, "redisearch.CurrentVersion")
+}
+
+func currentVersion(ctx context.Context, rdb *redis.Client, name, op string) (int, error) {
+	v, err := rdb.Get(ctx, currentKey(name)).Int()
+	if errors.Is(err, redis.Nil) {
+		return 0, errs.Errorf(op, errs.NotFound, "no RediSearch index %q in Redis at %s (build one with `assay index --backend redisearch --name %s`)", name, rdb.Options().Addr, name)
+	}
+	if err != nil {
+		return 0, errs.Errorf(op, errs.Unavailable, "Redis at %s (redis.addr) did not answer: %v", rdb.Options().Addr, err)
+	}
+	return v, nil
 }
 
 // Name is the index name (the alias).
