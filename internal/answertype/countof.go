@@ -10,6 +10,17 @@ import (
 // days", "two hours").
 var reTimeCount = regexp.MustCompile(`(?i)^` + number + `\s+(?:(?:working|business|extra|calendar|full|whole)\b|` + timeUnit + `\b|` + monthName + `\b|` + dayName + `\b)`)
 
+// reTimeUnitCount is a count of time by its unit, month or weekday ("3
+// days", "16 October"), and reTimeModified one by a word that says what
+// kind of day or how many more ("10 working", "2 extra"), which counts
+// time only before a unit of time ("2 extra working days", not "3 extra
+// blades" or "2 full jugs").
+var (
+	reTimeUnitCount = regexp.MustCompile(`(?i)^` + number + `\s+(?:` + timeUnit + `\b|` + monthName + `\b|` + dayName + `\b)`)
+	reTimeModified  = regexp.MustCompile(`(?i)^` + number + `\s+(?:working|business|extra|calendar|full|whole)\b`)
+	reModifiedUnit  = regexp.MustCompile(`(?i)^\s*(?:(?:working|business|extra|calendar|full|whole)\s+)*` + timeUnit + `\b`)
+)
+
 // currencySigns open a sum of money (reMoney's).
 const currencySigns = "£$€¥"
 
@@ -32,6 +43,12 @@ func CountsTimeOrMoney(expr, sentence string) bool {
 	if f := strings.Fields(expr); len(f) == 2 && functionWords[strings.ToLower(f[1])] {
 		return true // "between 1 and 16 October": a number before "and" counts nothing
 	}
+	return countsMoney(expr, sentence)
+}
+
+// countsMoney reports whether expr follows a currency sign somewhere in
+// sentence ("£25 inspection fee").
+func countsMoney(expr, sentence string) bool {
 	for from := 0; ; {
 		i := strings.Index(sentence[from:], expr)
 		if i < 0 {
@@ -43,4 +60,52 @@ func CountsTimeOrMoney(expr, sentence string) bool {
 		}
 		from = i + len(expr)
 	}
+}
+
+// CountsTimeOrMoneyStrictly is CountsTimeOrMoney with a count whose next
+// word says what kind of day or how many more ("10 working", "2 extra",
+// "2 full") counting time only where, in sentence, a unit of time follows
+// those words ("2 extra working days"): "comes with 3 extra blades" and
+// "fill 2 full jugs" count things.
+func CountsTimeOrMoneyStrictly(expr, sentence string) bool {
+	if strings.TrimSpace(expr) == "" {
+		return true
+	}
+	if !reTimeUnitCount.MatchString(expr) && reTimeModified.MatchString(expr) {
+		f := strings.Fields(expr)
+		for from := 0; ; {
+			i := strings.Index(sentence[from:], expr)
+			if i < 0 {
+				break
+			}
+			i += from
+			rest := sentence[i+len(strings.Join(f[:1], " ")):]
+			if reModifiedUnit.MatchString(rest) {
+				return true
+			}
+			from = i + len(expr)
+		}
+		return countsMoney(expr, sentence)
+	}
+	return CountsTimeOrMoney(expr, sentence)
+}
+
+// reMeasureUnit is a unit of a measure with a dimension (units' patterns
+// but the dimensionless ones, and "cups", which a kitchen counts too).
+var reMeasureUnit = func() *regexp.Regexp {
+	var ps []string
+	for _, u := range units {
+		if u.dim != "" {
+			ps = append(ps, u.pattern)
+		}
+	}
+	return regexp.MustCompile(`(?i)^(?:` + strings.Join(ps, "|") + `)$`)
+}()
+
+// MeasureUnit reports whether word is a unit of a measure with a
+// dimension ("W", "litres", "rpm", "°C"), not "cups", "speeds" or
+// "settings": a number before it measures, and counts no things.
+func MeasureUnit(word string) bool {
+	w := strings.ToLower(word)
+	return w != "cup" && w != "cups" && reMeasureUnit.MatchString(w)
 }

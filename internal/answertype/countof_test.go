@@ -52,3 +52,45 @@ func TestCountsTimeOrMoneyEach(t *testing.T) {
 		t.Errorf("a sum after the 20001st mention not found")
 	}
 }
+
+// TestCountsTimeOrMoneyStrictly (a47-rv, rv46b P3): "extra", "full",
+// "whole" and the kinds of day after a number count time only before a
+// unit of time; CountsTimeOrMoney takes "3 extra" in "3 extra blades" for
+// time.
+func TestCountsTimeOrMoneyStrictly(t *testing.T) {
+	for _, c := range []struct {
+		expr, sentence string
+		loose, strict  bool
+	}{
+		{"3 extra", "The Z10 comes with 3 extra blades.", true, false},
+		{"2 full", "Fill 2 full jugs.", true, false},
+		{"2 extra", "Repairs booked then may take 2 extra working days.", true, true},
+		{"10 working", "We aim to repair it within 10 working days.", true, true},
+		{"3 days", "It takes 3 days.", true, true},
+		{"25 inspection", "Out-of-warranty repairs carry a £25 inspection fee.", true, true},
+		{"1 and", "Repairs booked between 1 and 16 October.", true, true},
+		{"3 blades", "The X300 Pro has ten speeds and 3 blades.", false, false},
+		{"2 whole", "It takes 2 extra blades, then 2 whole weeks.", true, true},
+	} {
+		if got := CountsTimeOrMoney(c.expr, c.sentence); got != c.loose {
+			t.Errorf("CountsTimeOrMoney(%q, %q) = %v, want %v", c.expr, c.sentence, got, c.loose)
+		}
+		if got := CountsTimeOrMoneyStrictly(c.expr, c.sentence); got != c.strict {
+			t.Errorf("CountsTimeOrMoneyStrictly(%q, %q) = %v, want %v", c.expr, c.sentence, got, c.strict)
+		}
+	}
+	if !CountsTimeOrMoneyStrictly("", "anything") {
+		t.Errorf("CountsTimeOrMoneyStrictly of an empty expr = false, want true")
+	}
+}
+
+// TestMeasureUnit (a47-rv, rv46b P2): units of a measure with a dimension,
+// not the things a kitchen counts.
+func TestMeasureUnit(t *testing.T) {
+	for w, want := range map[string]bool{"W": true, "kW": true, "litres": true, "rpm": true, "mm": true, "°C": true,
+		"cups": false, "cup": false, "speeds": false, "settings": false, "blades": false, "%": false} {
+		if got := MeasureUnit(w); got != want {
+			t.Errorf("MeasureUnit(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

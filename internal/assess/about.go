@@ -137,6 +137,9 @@ func clauseOf(sentence, expr string) string {
 // with a word no page uses, "a full kettle", reads "The K50 smart kettle
 // boils … in about four minutes" as another kind).
 func (r *reading) offAsked(t answertype.Question, title, text, sentence, expr string) string {
+	if why := r.offCounted(t, sentence, expr); why != "" { // review.go
+		return why
+	}
 	if why := r.offQualified(t, title, text, sentence, expr); why != "" {
 		return why
 	}

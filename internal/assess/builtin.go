@@ -207,6 +207,9 @@ type Builtin struct {
 	// cover condition opposite to the one the question states ("out of
 	// warranty" against "free for appliances under warranty") is refused.
 	Opposite bool
+	// Review (builtin:coverage-v61, see review.go): round 46's reviews'
+	// proposals, one bit each (reviewCompound …).
+	Review int
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -658,7 +661,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -840,7 +843,9 @@ var namedModels = []struct {
 	// builtin:coverage-v59 adds Counts (round 46, docs/log/round-46-a46-wrong.md).
 	{V59Model, []modelSwitch{{name: "counts", value: func(b *Builtin) int { return b.Counts }, on: countsV59}}},
 	// builtin:coverage-v60 adds Opposite (round 46, docs/log/round-46-a46-noans.md).
-	{BuiltinModel, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
+	{V60Model, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
+	// builtin:coverage-v61 adds Review (round 47, docs/log/round-47-a47-rv.md).
+	{BuiltinModel, []modelSwitch{{name: "review", value: func(b *Builtin) int { return b.Review }, on: reviewV61}}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1043,6 +1048,10 @@ func (j *judged) better(k *judged) bool {
 
 // reading is the question as the assessor weighs it.
 type reading struct {
+	// counted are the terms of the phrase a count question counts
+	// (Builtin.Review's reviewKind, review.go); nil otherwise.
+	counted           map[string]bool
+	countedAn         *terms.Analyzer
 	act               *action // the asked action, with Act and a thesaurus on an instruction question (action.go)
 	qterms            []weighted
 	ents              []Entity
@@ -1145,7 +1154,7 @@ func (b *Builtin) classify(question string) answertype.Question {
 		q = measuredClassify(question, q) // measured.go
 	}
 	if b.Timed {
-		q = timedClassify(question, q) // timed.go
+		q = timedClassify(question, q, b.Review&reviewParticle != 0, b.Review&reviewExtreme != 0) // timed.go, review.go
 	}
 	return q
 }
@@ -1441,6 +1450,9 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	r := &reading{qterms: qterms, ents: ents, key: key, share: b.MaxUnknownShare, typedShare: max(b.MaxUnknownShare, b.MaxUnknownShareTyped), min: b.MinCoverage,
 		expects: asked.Type != answertype.Description}
 	r.topical = b.Topical
+	if b.Review&reviewKind != 0 && asked.Type == answertype.Count {
+		r.counted, r.countedAn = b.countedTerms(question, qterms), b.an // review.go
+	}
 	if b.Matter && asked.Type == answertype.Material {
 		// the material found near an entity's words is what is asked
 		// about: "the X200's jug" in the question, "a 2-litre Tritan jar"
@@ -2272,7 +2284,9 @@ func (b *Builtin) readQuestion(question string, vocab Vocabulary) (answertype.Qu
 		ents = b.plainEntities(ents, frame)
 	}
 	if b.Follow {
-		ents = slices.DeleteFunc(ents, func(e Entity) bool { return statedAmount(question, e) }) // parts.go
+		ents = slices.DeleteFunc(ents, func(e Entity) bool {
+			return statedAmount(question, e) || b.Review&reviewAmount != 0 && e.Code && len(e.Terms) == 1 && statedNamed(question, e) // parts.go, review.go
+		})
 	}
 	return asked, frame, ents
 }

@@ -93,8 +93,8 @@ func (b *Builtin) coverReading(question string, vocab Vocabulary) (coverQuestion
 	askCover := false
 	fields := strings.Fields(question)
 	for i, raw := range fields {
-		if !coverAsk[strings.ToLower(trimMarks(raw))] {
-			continue
+		if w := strings.ToLower(trimMarks(raw)); !coverAsk[w] || w == "free" && b.Review&reviewFree != 0 {
+			continue // review.go: "is it free to fix?" asks of cost
 		}
 		if b.kindBefore(fields, i) {
 			continue
@@ -144,12 +144,13 @@ func (b *Builtin) coverReading(question string, vocab Vocabulary) (coverQuestion
 func (b *Builtin) coverSaid(text string, cq coverQuestion) (thing, said string, ok bool) {
 	best := 0.0
 	for _, s := range citation.Sentences(text) {
-		if !reCoverStatement.MatchString(s) {
+		if !b.coverStatement(s) { // review.go
 			continue
 		}
 		st := b.an.Set(s)
 		for j, q := range cq.scene {
-			if q.weight > best && (anyIn(cq.names[j], st) || compoundOf(st, q.term)) {
+			if q.weight > best && (anyIn(cq.names[j], st) || compoundOf(st, q.term) ||
+				b.Review&reviewCompound != 0 && b.compoundWritten(s, cq.raw[q.term], q.term)) {
 				thing, said, best = cq.raw[q.term], s, q.weight
 				if thing == "" {
 					thing = q.term

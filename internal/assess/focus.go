@@ -169,10 +169,12 @@ func (b *Builtin) focused(question string, f *focus, asked answertype.Question, 
 	}
 	if pick == nil && b.Counts&countsListed != 0 && asked.Type == answertype.Count && countList(question) { // (a list question, listed, asks a description)
 		for j := range candidates(all, rank, f.ents, r) { // counts.go
-			if expr, c, ok := b.listTakes(f, j, covers); ok && (pick == nil || c > best) {
+			if expr, c, ok := b.listTakes(f, j, covers); ok && (pick == nil || c > best) &&
+				(b.Review&reviewListWord == 0 || b.countedIn(question, j.terms())) {
 				pick, pickExpr, best = j, expr, c
 			}
-			if codes := codeList(j.ev.Text); pick == nil && b.Counts&countsCodes != 0 && codes != "" {
+			if codes := codeList(j.ev.Text); pick == nil && b.Counts&countsCodes != 0 && codes != "" &&
+				(b.Review&reviewCodes == 0 || b.countedIn(question, j.terms())) {
 				if c := f.coverage(j.terms(), covers); c >= b.FocusCoverage {
 					pick, pickExpr, best = j, codes, c
 				}

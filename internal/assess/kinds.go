@@ -64,7 +64,15 @@ func (b *Builtin) finds(q answertype.Question, sentence string) []string {
 		// v59: a count of days or a sum of money ("10 working days",
 		// "£25 inspection fee") does not count the things a count
 		// question asks after ("how many statuses")
-		out = slices.DeleteFunc(out, func(ex string) bool { return answertype.CountsTimeOrMoney(ex, sentence) })
+		timed := answertype.CountsTimeOrMoney
+		if b.Review&reviewExtra != 0 {
+			timed = answertype.CountsTimeOrMoneyStrictly // review.go: "3 extra blades"
+		}
+		out = slices.DeleteFunc(out, func(ex string) bool { return timed(ex, sentence) })
+	}
+	if b.Review&reviewMeasure != 0 && q.Type == answertype.Count && len(out) > 0 {
+		ms := answertype.Find(answertype.Quantity, sentence)
+		out = slices.DeleteFunc(out, func(ex string) bool { return measureCount(ex, ms) }) // review.go: "1,200 W"
 	}
 	if b.Calendar && q.Type == answertype.Period {
 		out = slices.DeleteFunc(out, answertype.Calendar)

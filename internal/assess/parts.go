@@ -50,7 +50,7 @@ func (b *Builtin) parts(ctx context.Context, req Request, vocab Vocabulary, ques
 	scene := sceneOf(question) // "The app says my K50 is on firmware 2.1."
 	var sceneEnts []Entity
 	if b.Follow {
-		ps = countedNamed(withAsides(question, ps))
+		ps = countedNamedBy(withAsides(question, ps), b.namesThem())
 		if len(ps) < 2 {
 			return Result{}, false, nil // judged first: counted
 		}
@@ -294,9 +294,13 @@ var whichOneRe = regexp.MustCompile(`(?i)\bwhich (one's|one’s|ones|one)\b`)
 // question it asks, "what X …": the things counted, each named (a
 // sentence enumerating them answers both the count and the names). ps are
 // the parts; the count part and its follow-up become one part.
-func countedNamed(ps []string) []string {
+func countedNamed(ps []string) []string { return countedNamedBy(ps, namesThem) }
+
+// countedNamedBy is countedNamed with names the follow-up that asks the
+// things counted to be named (namesThem, or Review's namesThemV61Re).
+func countedNamedBy(ps []string, names *regexp.Regexp) []string {
 	for i := 0; i+1 < len(ps); i++ {
-		if !namesThem.MatchString(strings.TrimSpace(ps[i+1])) {
+		if !names.MatchString(strings.TrimSpace(ps[i+1])) {
 			continue
 		}
 		ws := unopened(ps[i])
@@ -324,7 +328,11 @@ func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, qu
 	if req.part {
 		return Result{}, false, nil
 	}
-	if !strings.Contains(strings.ToLower(question), "how many") || !namesThemIn.MatchString(question) {
+	in := namesThemIn
+	if b.Review&reviewNames != 0 {
+		in = namesThemInV61
+	}
+	if !strings.Contains(strings.ToLower(question), "how many") || !in.MatchString(question) {
 		return Result{}, false, nil // cheap first: AskingParts reads a long question slowly (rv44b)
 	}
 	if manyOpeners(question) {
@@ -334,12 +342,16 @@ func (b *Builtin) counted(ctx context.Context, req Request, vocab Vocabulary, qu
 	if len(ps) != 2 {
 		return Result{}, false, nil
 	}
-	ps = countedNamed(withAsides(question, ps))
+	ps = countedNamedBy(withAsides(question, ps), b.namesThem())
 	if len(ps) != 1 {
 		return Result{}, false, nil
 	}
 	scene := sceneOf(question)
-	return b.assessPart(ctx, req, vocab, ps[0], scene)
+	res, ok, err := b.assessPart(ctx, req, vocab, ps[0], scene)
+	if ok && b.Review&reviewCounted != 0 && !namesCounted(req.Evidence, res.Accepted) {
+		return Result{}, false, nil // review.go: a page naming none of the things counted
+	}
+	return res, ok, err
 }
 
 // assessPart judges the one question countedNamed made of a question's

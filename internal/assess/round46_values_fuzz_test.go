@@ -119,7 +119,7 @@ func FuzzRound46Values(f *testing.F) {
 	b := round46ValuesBuiltin()
 	ev := round46ValuesCorpus()
 	f.Fuzz(func(t *testing.T, q string) {
-		timedClassify(q, b.classify(q))
+		timedClassify(q, b.classify(q), true, true)
 		countList(q)
 		codeList(q)
 		writesCode(q)

@@ -22,6 +22,10 @@ var arrivalVerbs = setOf("arrive", "arrives", "arrived", "arriving", "turn", "tu
 	"get", "gets", "reach", "reaches", "land", "lands", "show", "shows", "done", "finished", "ready", "completed",
 	"complete", "processed", "expect", "expected", "happen", "happens")
 
+// particleVerbs say a thing arrives only with "up" after them
+// (timedClassify's particle).
+var particleVerbs = setOf("turn", "turns", "show", "shows")
+
 // futureModals mark a question about a time still to come.
 var futureModals = setOf("will", "should", "would", "shall", "'ll", "can", "could", "might", "may")
 
@@ -44,10 +48,26 @@ var extremeTimes = setOf("latest", "soonest", "earliest")
 // A question naming no arrival or completion verb, or asking for a date
 // by name ("which booking dates", "from what date"), and other questions
 // are returned unchanged.
-func timedClassify(question string, q answertype.Question) answertype.Question {
+//
+// With particle (Builtin.Review's reviewParticle), "turn" and "show" are
+// arrival verbs only before "up" ("when should it turn up"): "when will
+// the X300 Pro show E4" asks for a condition.
+//
+// With extreme (reviewExtreme), a question asking no other type that holds
+// an extreme, a future modal and an arrival verb anywhere in the clause
+// that asks is read so too ("by when at the latest will it be ready?").
+func timedClassify(question string, q answertype.Question, particle, extreme bool) answertype.Question {
 	ws := fieldsLower(answertype.Asking(question))
 	if len(ws) == 0 {
 		return q
+	}
+	if particle {
+		ws = slices.Clone(ws)
+		for i, w := range ws {
+			if particleVerbs[w] && (i+1 == len(ws) || ws[i+1] != "up") {
+				ws[i] = "" // no arrival verb: "show E4"
+			}
+		}
 	}
 	future := slices.ContainsFunc(ws, func(w string) bool { return futureModals[w] || w == "it'll" })
 	arrives := slices.ContainsFunc(ws, func(w string) bool { return arrivalVerbs[w] || extremeTimes[w] })
@@ -59,6 +79,9 @@ func timedClassify(question string, q answertype.Question) answertype.Question {
 	case q.Type == answertype.Period:
 	case q.Type == answertype.Description && future && !dated && (ws[0] == "what's" || ws[0] == "what") &&
 		slices.ContainsFunc(ws[:min(len(ws), 4)], func(w string) bool { return extremeTimes[w] }):
+	case extreme && q.Type == answertype.Description && future && !dated &&
+		slices.ContainsFunc(ws, func(w string) bool { return extremeTimes[w] }) && slices.ContainsFunc(ws, func(w string) bool { return arrivalVerbs[w] }):
+		// review.go: "by when at the latest will it be ready?"
 	default:
 		return q
 	}

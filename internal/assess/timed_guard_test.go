@@ -41,7 +41,7 @@ func TestTimedClassify(t *testing.T) {
 		{q: "’s?!", keep: true},
 	} {
 		before := b.classify(c.q)
-		got := timedClassify(c.q, before)
+		got := timedClassify(c.q, before, true, false) // v58's branches; reviewExtreme's in TestReviewTimed
 		if c.keep {
 			if got.Type != before.Type || !slices.Equal(got.Frame, before.Frame) {
 				t.Errorf("timedClassify(%q) = %+v, want it as read (%+v)", c.q, got, before)
