@@ -207,6 +207,11 @@ type Builtin struct {
 	// cover condition opposite to the one the question states ("out of
 	// warranty" against "free for appliances under warranty") is refused.
 	Opposite bool
+	// Learned (builtin:coverage-v61, see learned.go): when the rules
+	// refuse, the chunk a logistic model fitted on the development sets'
+	// first attempts scores highest is accepted if its score reaches
+	// learnedAdd (learned_table.go).
+	Learned bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -658,7 +663,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Learned: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -840,7 +845,9 @@ var namedModels = []struct {
 	// builtin:coverage-v59 adds Counts (round 46, docs/log/round-46-a46-wrong.md).
 	{V59Model, []modelSwitch{{name: "counts", value: func(b *Builtin) int { return b.Counts }, on: countsV59}}},
 	// builtin:coverage-v60 adds Opposite (round 46, docs/log/round-46-a46-noans.md).
-	{BuiltinModel, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
+	{V60Model, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
+	// builtin:coverage-v61 adds Learned (round 47, docs/log/round-47-a47-learn.md).
+	{BuiltinModel, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1310,12 +1317,22 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
-	res, err := b.assessOn(ctx, req, vocab)
+	on := b
+	if b.Learned && !b.recording {
+		c := *b
+		c.recording = true // the features the learned decision reads
+		on = &c
+	}
+	res, err := on.assessOn(ctx, req, vocab)
 	if err == nil && b.Opposite {
 		if why, ok := opposite(req.Question, req, res); ok {
 			res.Assessment = Assessment{Reason: why}
 			res.Accepted = nil
 		}
+	}
+	if err == nil && b.Learned && !b.recording {
+		res = b.learnedAccept(req, res)
+		res.cands = nil
 	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {

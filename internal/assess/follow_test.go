@@ -48,8 +48,8 @@ func TestFollow(t *testing.T) {
 		{"My basket comes to £19.20. Do I pay for gift wrapping, and how much?", []string{"parts#0", "k50#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v60" {
-		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v60", b.Follow, b.Model())
+	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v61" {
+		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v61", b.Follow, b.Model())
 	}
 	if b.Follow, b.Timed, b.Every, b.Counts, b.Opposite = false, false, false, 0, false; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
 		t.Errorf("without Follow, model %q, want builtin:coverage-v56", b.Model())

@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -46,6 +47,8 @@ var featureNames = []string{
 	"sentence_coverage", "typed_sentence_coverage", "missing_known", "coverage_margin", "key_in_title",
 	"states_sentence", "states_window", "states_window_title", "pred_sentence", "pred_window", "pred_window_title",
 	"states_known_window_title", "states_key_sentence", "states_related_window_title",
+	// round 47: where the question's words sit, and the retrieval's own order
+	"single_sentence_coverage", "concentration", "typed_in_densest", "retrieval_inv_rank", "retrieval_share", "rank_agree",
 }
 
 // FeatureNames lists the features in the order of Candidate.Features.
@@ -63,11 +66,60 @@ type Candidate struct {
 // features changes nothing of it.
 func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candidate, error) {
 	c := *b
-	c.recording = true
+	c.recording, c.Learned = true, false // the rules' verdict, with the features
 	res, err := c.Assess(ctx, req)
 	cands := res.cands
 	res.cands = nil
+	// The rules' features say what the default's whole verdict accepts,
+	// not what the readings before the features were read accepted
+	// (round 19's v21 decided there; later readings decide after).
+	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
+	acc := res.Assessment.Sufficient && len(res.Accepted) > 0
+	for _, c := range cands {
+		c.Features[ra] = b01(acc && res.Accepted[0] == c.ChunkID)
+		c.Features[rany] = b01(res.Assessment.Sufficient)
+	}
 	return res, cands, err
+}
+
+// learnedAccept is res (the rules' verdict) unless they refuse and the
+// model (learned_table.go) scores a chunk at learnedAdd or above: then
+// that chunk, the highest-scored, is accepted (builtin:coverage-v61).
+func (b *Builtin) learnedAccept(req Request, res Result) Result {
+	if res.Assessment.Sufficient || len(res.cands) == 0 {
+		return res
+	}
+	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
+	pick, best := -1, 0.0
+	for i, c := range res.cands {
+		x := slices.Clone(c.Features)
+		x[ra], x[rany] = 0, 0 // the rules refuse (as the model was fitted)
+		if p := learnedScore(x); pick < 0 || p > best {
+			pick, best = i, p
+		}
+	}
+	if pick < 0 || best < learnedAdd {
+		return res
+	}
+	id := res.cands[pick].ChunkID
+	title := id
+	if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return e.ChunkID == id }); i >= 0 && req.Evidence[i].Title != "" {
+		title = fmt.Sprintf("%q", req.Evidence[i].Title)
+	}
+	res.Assessment = Assessment{Sufficient: true, Score: math.Round(best*1000) / 1000,
+		Reason: clipReason(fmt.Sprintf("%s is read as answering: a model fitted on the development sets' verdicts scores it %.2f (the rules refused: %s)", title, best, res.Assessment.Reason))}
+	res.Accepted = []string{id}
+	res.Proposals = nil
+	return res
+}
+
+// learnedScore is the model's score of features x (learned_table.go).
+func learnedScore(x []float64) float64 {
+	z := learnedBias
+	for i, w := range learnedWeights {
+		z += w * x[i]
+	}
+	return 1 / (1 + math.Exp(-z))
 }
 
 // featureInput is what features reads of one judgement.
@@ -108,6 +160,12 @@ func (b *Builtin) features(in featureInput) []Candidate {
 	for _, x := range in.rel {
 		maxRel = max(maxRel, x)
 	}
+	maxScore := 0.0
+	for _, k := range in.all {
+		if k.ev != nil {
+			maxScore = max(maxScore, k.ev.Score)
+		}
+	}
 	out := make([]Candidate, 0, len(in.all))
 	for i, j := range in.all {
 		if j.with != nil || j.ev == nil {
@@ -143,7 +201,13 @@ func (b *Builtin) features(in featureInput) []Candidate {
 				tgot += w.weight
 			}
 		}
-		sc, tsc := b.sentenceCoverage(in.asked, j.ev, in.r, in.covers, total)
+		sc, tsc, one, dense := b.sentenceCoverage(in.asked, j.ev, in.r, in.covers, total)
+		rrank := 0 // the retrieval's rank of the chunk, by its score
+		for _, k := range in.all {
+			if k.ev != nil && k.with == nil && k.ev.Score > j.ev.Score {
+				rrank++
+			}
+		}
 		var knownTotal, knownGot float64
 		for _, w := range in.r.qterms {
 			if w.known {
@@ -173,6 +237,7 @@ func (b *Builtin) features(in featureInput) []Candidate {
 			st[8] = rt[2]
 		}
 		x = append(x, st[:]...)
+		x = append(x, one, ratio(one, j.coverage), b01(dense), 1/float64(rrank+1), ratio(j.ev.Score, maxScore), b01(rrank == i))
 		out = append(out, Candidate{ChunkID: j.ev.ChunkID, Features: x})
 	}
 	return out
@@ -181,15 +246,28 @@ func (b *Builtin) features(in featureInput) []Candidate {
 // sentenceCoverage is the largest share of the question's weight (total)
 // that one sentence of e holds with the sentences either side of it, and
 // the largest for a sentence holding an expression of the expected type
-// (any sentence when the question expects none).
-func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *reading, covers func(map[string]bool, string) bool, total float64) (float64, float64) {
+// (any sentence when the question expects none); then the largest share
+// one sentence holds alone, and whether the sentence holding the most
+// (the first of equals) holds an expression of the expected type.
+func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *reading, covers func(map[string]bool, string) bool, total float64) (float64, float64, float64, bool) {
 	sents := citation.Sentences(e.Text)
 	sets := make([]map[string]bool, len(sents))
 	for i, s := range sents {
 		sets[i] = b.an.Set(s)
 	}
-	var all, typed float64
+	var all, typed, one float64
+	dense := false
 	for i := range sents {
+		alone := 0.0
+		for _, w := range r.qterms {
+			if covers(sets[i], w.term) {
+				alone += w.weight
+			}
+		}
+		if c := ratio(alone, total); c > one || i == 0 {
+			one = c
+			dense = asked.Type != answertype.Description && len(b.finds(asked, sents[i])) > 0
+		}
 		have := map[string]bool{}
 		for k := max(0, i-1); k <= min(len(sents)-1, i+1); k++ {
 			maps.Copy(have, sets[k])
@@ -206,7 +284,7 @@ func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *re
 			typed = max(typed, c)
 		}
 	}
-	return all, typed
+	return all, typed, one, dense
 }
 
 func b01(v bool) float64 {

@@ -20,6 +20,9 @@ import (
 // builtin:coverage-v59 (round 46, docs/log/round-46-a46-wrong.md).
 const V59Model = "builtin:coverage-v59"
 
+// V60Model is builtin:coverage-v60: v61 without Learned (learned.go).
+const V60Model = "builtin:coverage-v60"
+
 var (
 	reOutOfCover = regexp.MustCompile(`(?i)\b(?:out[ -]of|outside(?: of)?|past|beyond|no longer (?:under|in|covered by)|expired)[ -](?:(?:the|its|my|your|their|his|her|a) )?(?:\w+ )?(?:warranty|guarantee|warrenty|guarentee)\b`)
 	reInCover    = regexp.MustCompile(`(?i)\b(?:under|in|within)[ -](?:(?:the|its|my|your|their|his|her|a) )?(?:\w+ )?(?:warranty|guarantee|warrenty|guarentee)\b`)

@@ -16,7 +16,7 @@ var oppositeCorpus = []Evidence{
 	{ChunkID: "lid#0", Title: "Lids", Text: "Lids fit every jar."},
 }
 
-// TestOpposite: builtin:coverage-v60 (Builtin.Opposite) refuses an
+// TestOpposite: builtin:coverage-v61 (Builtin.Opposite) refuses an
 // acceptance whose chunk states the asked matter (the courier) only under
 // the cover condition opposite to the question's ("out of warranty"
 // against "free for appliances under warranty"); a question whose
@@ -48,8 +48,8 @@ func TestOpposite(t *testing.T) {
 	if r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, "under warranty") {
 		t.Errorf("Opposite on: %+v %v, want refused naming the opposite condition", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v60" {
-		t.Errorf("model %q, want builtin:coverage-v60", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v61" {
+		t.Errorf("model %q, want builtin:coverage-v61", r.Usage.Model)
 	}
 	for _, q := range []string{
 		"What does the courier collection cost if my blender is still under warranty?",

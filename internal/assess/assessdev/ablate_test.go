@@ -30,6 +30,7 @@ type ablation struct {
 // switch.
 var ablations = []ablation{
 	{"opposite", "v60", func(b *assess.Builtin) { b.Opposite = false }},
+	{"learned", "v61", func(b *assess.Builtin) { b.Learned = false }},
 	{"counts", "v59", func(b *assess.Builtin) { b.Counts = 0 }},
 	{"every", "v58", func(b *assess.Builtin) { b.Every = false }},
 	{"timed", "v58", func(b *assess.Builtin) { b.Timed = false }},
