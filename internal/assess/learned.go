@@ -13,24 +13,28 @@ import (
 
 // What the readings measure of each retrieved chunk, as numbers: the
 // features of a learned accept decision. Round 19 (issue 24, branch
-// a19-learn) fitted a logistic model on them over the Hollin development
-// sets and scored it with each set left out
-// (internal/assess/assessdev/learned_test.go, docs/log/round-19-a19-learn.md):
-// it did not beat builtin:coverage-v21's rules at the same no-answer
-// refusal, so no model decides; Candidates is kept for the harness and for
-// the next attempt (a feature a reader computes, say).
+// a19-learn) fitted a logistic model on them over 19 development sets and
+// scored it with each set left out (docs/log/round-19-a19-learn.md): it
+// did not beat builtin:coverage-v21's rules at the same no-answer refusal.
+// Round 47 (branch a47-learn, docs/log/round-47-a47-learn.md) refitted it
+// on 46 sets (4,227 first attempts): builtin:coverage-v61 (Builtin.Learned)
+// accepts, when the rules refuse, the chunk the model of learned_table.go
+// scores at learnedAdd or above (internal/assess/assessdev/learned47_test.go
+// regenerates the table).
 //
-// Each chunk is described by what builtin:coverage-v21's readings measure
-// of it — the share of the question's weight it covers, whether it holds
-// the most specific term and every entity, whether it holds an expression
-// of the expected answer type near the question's words, the focus and
-// wide readings' coverages, the sentence reading's verdict, the best
-// share of the question's weight one sentence (with its neighbours) holds,
-// its rank and BM25 share in the assessor's own order, whether v21's rules
-// accept it — and of the question — its expected type (coarse), the share
-// of its weight no visible chunk uses, the share its scene takes away,
-// whether it asks about a thing no visible chunk names. No feature names a
-// word or a question: each means the same on another corpus.
+// Each chunk is described by what the default's readings measure of it —
+// the share of the question's weight it covers, whether it holds the most
+// specific term and every entity, whether it holds an expression of the
+// expected answer type near the question's words, the focus and wide
+// readings' coverages, the sentence and statement readings' verdicts, the
+// best share of the question's weight one sentence (with its neighbours,
+// and alone) holds, its rank and BM25 share in the assessor's own order and
+// its rank and score share in the retrieval's, whether the default's whole
+// verdict accepts it (Candidates sets that after Assess) — and of the
+// question — its expected type (coarse), the share of its weight no
+// visible chunk uses, the share its scene takes away, whether it asks
+// about a thing no visible chunk names. No feature names a word or a
+// question: each means the same on another corpus.
 
 // featureNames are the features, in a candidate's vector order.
 var featureNames = []string{
@@ -94,7 +98,7 @@ func (b *Builtin) learnedAccept(req Request, res Result) Result {
 	for i, c := range res.cands {
 		x := slices.Clone(c.Features)
 		x[ra], x[rany] = 0, 0 // the rules refuse (as the model was fitted)
-		if p := learnedScore(x); pick < 0 || p > best {
+		if p := learnedScore(x); !math.IsNaN(p) && (pick < 0 || p > best) {
 			pick, best = i, p
 		}
 	}
@@ -238,6 +242,11 @@ func (b *Builtin) features(in featureInput) []Candidate {
 		}
 		x = append(x, st[:]...)
 		x = append(x, one, ratio(one, j.coverage), b01(dense), 1/float64(rrank+1), ratio(j.ev.Score, maxScore), b01(rrank == i))
+		for k, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				x[k] = 0 // a BM25 share of an empty query, say
+			}
+		}
 		out = append(out, Candidate{ChunkID: j.ev.ChunkID, Features: x})
 	}
 	return out

@@ -2,9 +2,11 @@ package assess
 
 import (
 	"context"
+	"github.com/assay-rag/assay/internal/terms"
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +16,7 @@ import (
 // order), and the verdict Assess's: computing them changes nothing.
 func TestCandidates(t *testing.T) {
 	b, _ := newTestAssessor()
+	b.Learned = false // Candidates is the rules' verdict
 	ctx := context.Background()
 	for _, q := range []string{
 		"how many years is the X300 Pro motor covered for",
@@ -54,5 +57,63 @@ func TestCandidates(t *testing.T) {
 		if !reflect.DeepEqual(again, cands) || !reflect.DeepEqual(reordered, cands) {
 			t.Errorf("%q: features differ between calls or orders:\n%v\n%v\n%v", q, cands, again, reordered)
 		}
+	}
+}
+
+// TestLearned: builtin:coverage-v61 (Builtin.Learned) accepts, when the
+// rules refuse, the chunk the model of learned_table.go scores at
+// learnedAdd or above. The receipt page alone answers "what slip shows the
+// date, shop, model and colour of the kettle I bought" but says
+// "purchase", not "bought": the rules refuse it (its most specific term is
+// missing), the model scores it about 0.70 and accepts it. Fails with
+// the switch off (refused) or the threshold above the score. A question
+// none of whose words the page holds stays refused; the table has one
+// weight per feature; the default is v61 with Learned on.
+func TestLearned(t *testing.T) {
+	if len(learnedWeights) != len(featureNames) {
+		t.Fatalf("%d learned weights for %d features", len(learnedWeights), len(featureNames))
+	}
+	if learnedAdd < 0.5 || learnedAdd > 1 {
+		t.Fatalf("learnedAdd %v: an acceptance below the loop's 0.5 would never be taken", learnedAdd)
+	}
+	q := "what slip shows the date, shop, model and colour of the kettle I bought"
+	receipt := Evidence{ChunkID: "receipt#0", Title: "Proof of purchase", Text: "The receipt shows the date of purchase, the shop, the kettle model and its colour."}
+	an := terms.New()
+	lex := newLexicon(an, "Sale tags\nKettles bought in the shop sale show a red tag with the sale date.", receipt.Title+"\n"+receipt.Text,
+		"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers")
+	judge := func(learned bool, q string) Result {
+		b := NewBuiltin(an, lex)
+		b.Rewriter = NewRewriter(an, lex)
+		b.OwnOrder = false
+		b.Learned = learned
+		res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: []Evidence{receipt}, Groups: []string{"public"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if r := judge(false, q); r.Assessment.Sufficient {
+		t.Fatalf("the rules accept the receipt page (%+v): the case no longer tests Learned", r.Assessment)
+	}
+	r := judge(true, q)
+	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"receipt#0"}) || r.Assessment.Score < learnedAdd ||
+		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v61" {
+		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v61", r.Assessment, r.Accepted, r.Usage.Model)
+	}
+	if r := judge(true, "when does the blender motor stop"); r.Assessment.Sufficient {
+		t.Errorf("Learned on a page about something else: %+v, want refused", r.Assessment)
+	}
+	b := NewBuiltin(an, lex)
+	if !b.Learned || b.Model() != BuiltinModel {
+		t.Errorf("default Learned %v, model %q, want on and %s", b.Learned, b.Model(), BuiltinModel)
+	}
+	if b.Learned = false; b.Model() != V60Model {
+		t.Errorf("Learned off: model %q, want %s", b.Model(), V60Model)
+	}
+	// A score that is not a number is never an acceptance.
+	x := make([]float64, len(featureNames))
+	x[0] = math.NaN()
+	if p := learnedScore(x); !math.IsNaN(p) {
+		t.Errorf("learnedScore of NaN features = %v", p)
 	}
 }

@@ -60,7 +60,7 @@ func TestOpposite(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(an, lex)
-	if b.Opposite = false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
+	if b.Opposite, b.Learned = false, false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
 		t.Errorf("Opposite off: model %q, want builtin:coverage-v59", b.Model())
 	}
 }

@@ -45,7 +45,7 @@ func TestTimed(t *testing.T) {
 	if !b.Timed || !b.Every || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v61" {
 		t.Errorf("default Timed %v Every %v, model %q, want on and builtin:coverage-v61", b.Timed, b.Every, b.Model())
 	}
-	b.Timed, b.Every, b.Counts, b.Opposite = false, false, 0, false
+	b.Timed, b.Every, b.Counts, b.Opposite, b.Learned = false, false, 0, false, false
 	if b.Model() != V57Model {
 		t.Errorf("model with Timed and Every off %q, want %q", b.Model(), V57Model)
 	}
