@@ -112,6 +112,16 @@ func cached47(t *testing.T) []example {
 		t.Skip(err)
 	}
 	exs, _ := examples(t, nil, nil, false)
+	// DROP=name,name: those features read 0 (an ablation)
+	for _, n := range strings.Split(os.Getenv("DROP"), ",") {
+		if k := slices.Index(assess.FeatureNames(), n); k >= 0 {
+			for _, e := range exs {
+				for _, c := range e.Cands {
+					c.Features[k] = 0
+				}
+			}
+		}
+	}
 	return exs
 }
 
