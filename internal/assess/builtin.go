@@ -1781,6 +1781,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// PreviousChunks (an input from workflow code older than the field)
 	// is judged as v44 judges it, not as a first.
 	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.Previous) == 0
+	hard := 0 // the refusal's hopelessness, for Learned (Candidate.Hopeless)
+	if hopeless {
+		hard = HopelessBefore
+	}
 	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && (!confirm || b.agreeGuard()%2 == 1) {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
@@ -1796,7 +1800,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			// A chunk that would suffice may exist (or the vocabulary
 			// cannot tell, on RediSearch): a search may find it.
 		case len(ents) > 0 && !together:
-			hopeless = true
+			hopeless, hard = true, HopelessTogether
 			var names []string
 			for _, e := range ents {
 				names = append(names, fmt.Sprintf("%q", e.Text))
@@ -1804,10 +1808,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			a.Reason += fmt.Sprintf("; %s mentions %s and %q together", nothing, strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
 		case closest.coverage >= r.min:
 			// Enough words, but never with the most specific one.
-			hopeless = true
+			hopeless, hard = true, HopelessKey
 			a.Reason += fmt.Sprintf("; %s holds %q with enough of the rest of the question", nothing, wordFor(b.an, question, qterms[key].term))
 		default:
-			hopeless = true
+			hopeless, hard = true, HopelessCover
 			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))
 		}
 	}
@@ -1833,6 +1837,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	res.Assessment = a
 	if a.Sufficient {
 		res.Accepted = best.ids()
+	} else {
+		for i := range res.cands {
+			res.cands[i].Hopeless = hard
+		}
 	}
 	return res, nil
 }

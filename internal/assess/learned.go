@@ -62,7 +62,26 @@ func FeatureNames() []string { return slices.Clone(featureNames) }
 type Candidate struct {
 	ChunkID  string
 	Features []float64
+	// Hopeless is how the rules' refusal of the question was judged
+	// hopeless (the same for every chunk of it; 0 when it was not, or
+	// when the rules accept): the visible-chunk check found that no
+	// visible document mentions the entities with the key term together
+	// (HopelessTogether), holds the key with enough of the rest
+	// (HopelessKey), or covers enough (HopelessCover); or the judgement
+	// knew before that check that no search could help (HopelessBefore:
+	// no key term, a thing the corpus never names, or a best chunk that
+	// already has every word the corpus has). Not a feature: the gate of
+	// builtin:coverage-v61's add reads it.
+	Hopeless int `json:",omitempty"`
 }
+
+// The kinds of Candidate.Hopeless.
+const (
+	HopelessTogether = 1 + iota
+	HopelessKey
+	HopelessCover
+	HopelessBefore
+)
 
 // Candidates judges req as Assess does and also returns each retrieved
 // chunk's features (FeatureNames), in the assessor's order (the
@@ -89,8 +108,15 @@ func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candid
 // learnedAccept is res (the rules' verdict) unless they refuse and the
 // model (learned_table.go) scores a chunk at learnedAdd or above: then
 // that chunk, the highest-scored, is accepted (builtin:coverage-v61).
+//
+// The add is gated by the rules' hard refusals (round 47, a47-gate): it
+// is never made when the visible-chunk check judged the refusal hopeless
+// (no visible document mentions the question's entities with its key
+// term together, holds the key with enough of the rest, or covers
+// enough: Candidate.Hopeless), nor on a chunk that does not name every
+// entity of the question (whole, Entity.CoveredBy: entity_share 1).
 func (b *Builtin) learnedAccept(req Request, res Result) Result {
-	if res.Assessment.Sufficient || len(res.cands) == 0 {
+	if res.Assessment.Sufficient || len(res.cands) == 0 || hardRefusal(res.cands[0].Hopeless) {
 		return res
 	}
 	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
@@ -102,7 +128,7 @@ func (b *Builtin) learnedAccept(req Request, res Result) Result {
 			pick, best = i, p
 		}
 	}
-	if pick < 0 || best < learnedAdd {
+	if pick < 0 || best < learnedAdd || learnedEntityGate && res.cands[pick].Features[slices.Index(featureNames, "entity_share")] < 1 {
 		return res
 	}
 	id := res.cands[pick].ChunkID
@@ -116,6 +142,14 @@ func (b *Builtin) learnedAccept(req Request, res Result) Result {
 	res.Proposals = nil
 	return res
 }
+
+// hardRefusal: a refusal the visible-chunk check judged hopeless
+// (Candidate.Hopeless), which the learned add never overrides.
+func hardRefusal(h int) bool { return h >= HopelessTogether && h <= HopelessCover }
+
+// learnedEntityGate: the learned add takes only a chunk naming every
+// entity of the question.
+const learnedEntityGate = true
 
 // learnedScore is the model's score of features x (learned_table.go).
 func learnedScore(x []float64) float64 {

@@ -154,6 +154,9 @@ func TestLeaveOneSetOut47(t *testing.T) {
 						continue
 					}
 					for i, c := range e.Cands {
+						if split && !rowGated(&e, c) {
+							continue
+						}
 						rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
 					}
 				}
@@ -235,6 +238,9 @@ func TestLearnedTrade47(t *testing.T) {
 		for _, e := range exs {
 			if in(e.Set) && !e.V21Doc {
 				for i, c := range e.Cands {
+					if !rowGated(&e, c) {
+						continue
+					}
 					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
 				}
 			}
@@ -285,6 +291,9 @@ func TestLearnedTable47(t *testing.T) {
 		for _, e := range exs {
 			if in(e.Set) && !e.V21Doc {
 				for i, c := range e.Cands {
+					if !rowGated(&e, c) {
+						continue
+					}
 					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
 				}
 			}
