@@ -117,3 +117,63 @@ func TestLearned(t *testing.T) {
 		t.Errorf("learnedScore of NaN features = %v", p)
 	}
 }
+
+// TestLearnedGate (round 47, a47-gate): the learned add never overrides a
+// refusal the visible-chunk check judged hopeless, nor takes a chunk that
+// does not name every entity of the question. "how do I speed up the
+// spout" of the K50 kettle, asked of the K50 kettle page: the rules
+// refuse (no document mentions "K50" and "speed" together: the check's
+// first finding), the model scores the page at learnedAdd or above, and
+// the add is not made. The same features with the refusal not judged so
+// (Candidate.Hopeless 0, or known hopeless before the check) are added;
+// with the page's entity share below 1 they are not. Fails with either
+// gate removed.
+func TestLearnedGate(t *testing.T) {
+	th := fakeThesaurus{}
+	q := "My K50 kettle boils in about four minutes with citric acid; how do I speed up the spout?"
+	var cands []Candidate
+	var req Request
+	res := actJudgeWith(t, func(b *Builtin) {
+		b.Learned = true
+		pool := append(append(slices.Clone(actCorpus), hollinLike...), moreK50...)
+		i := slices.IndexFunc(pool, func(e Evidence) bool { return e.ChunkID == "man-k50-kettle#0" })
+		req = Request{Question: q, Query: q, K: 5, Evidence: pool[i : i+1], Groups: []string{"public"}}
+		var err error
+		if _, cands, err = b.Candidates(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}, th, q, "man-k50-kettle#0")
+	if len(cands) != 1 || cands[0].Hopeless != HopelessTogether {
+		t.Fatalf("candidates %+v: want the K50 page, judged hopeless (no document mentions K50 and speed together)", cands)
+	}
+	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
+	x := slices.Clone(cands[0].Features)
+	x[ra], x[rany] = 0, 0
+	if p := learnedScore(x); p < learnedAdd {
+		t.Fatalf("the model scores the K50 page %.3f, below learnedAdd %.3f: the case no longer tests the gate", p, learnedAdd)
+	}
+	if res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "together") {
+		t.Errorf("%q: %+v %v, want refused by the rules (the add gated)", q, res.Assessment, res.Accepted)
+	}
+	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
+	refused := Result{Assessment: Assessment{Reason: "refused"}}
+	for _, tt := range []struct {
+		hopeless int
+		share    float64
+		want     bool
+	}{
+		{HopelessTogether, 1, false}, {HopelessKey, 1, false}, {HopelessCover, 1, false},
+		{0, 1, true}, {HopelessBefore, 1, true}, {0, 0.5, false},
+	} {
+		c := Candidate{ChunkID: cands[0].ChunkID, Features: slices.Clone(x), Hopeless: tt.hopeless}
+		c.Features[slices.Index(featureNames, "entity_share")] = tt.share
+		if learnedScore(c.Features) < learnedAdd {
+			t.Fatalf("hopeless %d, entity share %v: scored below learnedAdd: the case no longer tests the gate", tt.hopeless, tt.share)
+		}
+		in := refused
+		in.cands = []Candidate{c}
+		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
+			t.Errorf("hopeless %d, entity share %v: accepted %v, want %v", tt.hopeless, tt.share, got.Assessment.Sufficient, tt.want)
+		}
+	}
+}
