@@ -210,7 +210,9 @@ type Builtin struct {
 	// Learned (builtin:coverage-v61, see learned.go): when the rules
 	// refuse, the chunk a logistic model fitted on the development sets'
 	// first attempts scores highest is accepted if its score reaches
-	// learnedAdd (learned_table.go).
+	// learnedAdd (learned_table.go), unless the refusal is a hard one: the
+	// visible-chunk check judged it hopeless, or the chunk does not name
+	// every entity of the question (round 47, a47-gate).
 	Learned bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
