@@ -126,8 +126,8 @@ func TestLearned(t *testing.T) {
 // first finding), the model scores the page at learnedAdd or above, and
 // the add is not made. The same features with the refusal not judged so
 // (Candidate.Hopeless 0, or known hopeless before the check) are added;
-// with the page's entity share below 1 they are not. Fails with either
-// gate removed.
+// with the page's entity share below 1, or its coverage below half the
+// question's weight, they are not. Fails with any gate removed.
 func TestLearnedGate(t *testing.T) {
 	th := fakeThesaurus{}
 	q := "My K50 kettle boils in about four minutes with citric acid; how do I speed up the spout?"
@@ -158,22 +158,24 @@ func TestLearnedGate(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New()))
 	refused := Result{Assessment: Assessment{Reason: "refused"}}
 	for _, tt := range []struct {
-		hopeless int
-		share    float64
-		want     bool
+		hopeless        int
+		share, coverage float64
+		want            bool
 	}{
-		{HopelessTogether, 1, false}, {HopelessKey, 1, false}, {HopelessCover, 1, false},
-		{0, 1, true}, {HopelessBefore, 1, true}, {0, 0.5, false},
+		{HopelessTogether, 1, 0.63, false}, {HopelessKey, 1, 0.63, false}, {HopelessCover, 1, 0.63, false},
+		{0, 1, 0.63, true}, {HopelessBefore, 1, 0.63, true}, {0, 0.5, 0.63, false},
+		{0, 1, 0.5, true}, {0, 1, 0.45, false},
 	} {
 		c := Candidate{ChunkID: cands[0].ChunkID, Features: slices.Clone(x), Hopeless: tt.hopeless}
 		c.Features[slices.Index(featureNames, "entity_share")] = tt.share
+		c.Features[slices.Index(featureNames, "coverage")] = tt.coverage
 		if learnedScore(c.Features) < learnedAdd {
-			t.Fatalf("hopeless %d, entity share %v: scored below learnedAdd: the case no longer tests the gate", tt.hopeless, tt.share)
+			t.Fatalf("hopeless %d, entity share %v, coverage %v: scored below learnedAdd: the case no longer tests the gate", tt.hopeless, tt.share, tt.coverage)
 		}
 		in := refused
 		in.cands = []Candidate{c}
 		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
-			t.Errorf("hopeless %d, entity share %v: accepted %v, want %v", tt.hopeless, tt.share, got.Assessment.Sufficient, tt.want)
+			t.Errorf("hopeless %d, entity share %v, coverage %v: accepted %v, want %v", tt.hopeless, tt.share, tt.coverage, got.Assessment.Sufficient, tt.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package assessdev
 import (
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/assess"
@@ -40,6 +41,12 @@ func gateBlocks(e *example) bool {
 	return false
 }
 
+// covMin (COVMIN): the pick must cover at least this share of the
+// question's weight (the rules' coverage feature).
+var covMin, _ = strconv.ParseFloat(os.Getenv("COVMIN"), 64)
+
+var coverageAt = slices.Index(assess.FeatureNames(), "coverage")
+
 var entityShare = slices.Index(assess.FeatureNames(), "entity_share")
 
 // entOK: c names every entity of the question (whole, Entity.CoveredBy).
@@ -64,6 +71,9 @@ func pickGated(m *linearModel, e *example) (int, float64) {
 	}
 	pick, best := m.Pick(e.Cands)
 	if gateOn("ent") && pick >= 0 && !entOK(e.Cands[pick]) {
+		return -1, 0
+	}
+	if covMin > 0 && pick >= 0 && e.Cands[pick].Features[coverageAt] < covMin {
 		return -1, 0
 	}
 	return pick, best
