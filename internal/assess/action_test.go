@@ -166,7 +166,9 @@ func TestAskedAction(t *testing.T) {
 // K50 kettle page, which holds another instruction, "descale it").
 func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string) Result {
 	t.Helper()
-	return actJudgeWith(t, func(b *Builtin) { b.Act = act }, th, q, ids...)
+	// Learned off: the rules' own verdict (the learned model accepts the
+	// K50 page for "how do I speed up the spout" at 0.87: round 47's log)
+	return actJudgeWith(t, func(b *Builtin) { b.Act, b.Learned = act, false }, th, q, ids...)
 }
 
 // actJudgeWith is actJudgeOver with the switches set sets.

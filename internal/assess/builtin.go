@@ -210,6 +210,13 @@ type Builtin struct {
 	// Review (builtin:coverage-v61, see review.go): round 46's reviews'
 	// proposals, one bit each (reviewCompound …).
 	Review int
+	// Learned (builtin:coverage-v62, see learned.go): when the rules
+	// refuse, the chunk a logistic model fitted on the development sets'
+	// first attempts scores highest is accepted if its score reaches
+	// learnedAdd (learned_table.go), unless the refusal is a hard one: the
+	// visible-chunk check judged it hopeless, or the chunk does not name
+	// every entity of the question (round 47, a47-gate).
+	Learned bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -661,7 +668,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -845,7 +852,9 @@ var namedModels = []struct {
 	// builtin:coverage-v60 adds Opposite (round 46, docs/log/round-46-a46-noans.md).
 	{V60Model, []modelSwitch{flag("opposite", func(b *Builtin) bool { return b.Opposite })}},
 	// builtin:coverage-v61 adds Review (round 47, docs/log/round-47-a47-rv.md).
-	{BuiltinModel, []modelSwitch{{name: "review", value: func(b *Builtin) int { return b.Review }, on: reviewV61}}},
+	{V61Model, []modelSwitch{{name: "review", value: func(b *Builtin) int { return b.Review }, on: reviewV61}}},
+	// builtin:coverage-v62 adds Learned (round 47, docs/log/round-47-a47-learn.md).
+	{BuiltinModel, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1319,12 +1328,22 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
-	res, err := b.assessOn(ctx, req, vocab)
+	on := b
+	if b.Learned && !b.recording {
+		c := *b
+		c.recording = true // the features the learned decision reads
+		on = &c
+	}
+	res, err := on.assessOn(ctx, req, vocab)
 	if err == nil && b.Opposite {
 		if why, ok := opposite(req.Question, req, res); ok {
 			res.Assessment = Assessment{Reason: why}
 			res.Accepted = nil
 		}
+	}
+	if err == nil && b.Learned && !b.recording {
+		res = b.learnedAccept(req, res)
+		res.cands = nil
 	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {
@@ -1776,6 +1795,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	// PreviousChunks (an input from workflow code older than the field)
 	// is judged as v44 judges it, not as a first.
 	confirm := !a.Sufficient && b.agreeable(&res.lone) && len(req.Previous) == 0
+	hard := 0 // the refusal's hopelessness, for Learned (Candidate.Hopeless)
+	if hopeless {
+		hard = HopelessBefore
+	}
 	if !a.Sufficient && !hopeless && b.Rewriter != nil && !judgeOnly && (!confirm || b.agreeGuard()%2 == 1) {
 		nothing := "no document you can see"
 		if !req.Filters.IsZero() {
@@ -1791,7 +1814,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			// A chunk that would suffice may exist (or the vocabulary
 			// cannot tell, on RediSearch): a search may find it.
 		case len(ents) > 0 && !together:
-			hopeless = true
+			hopeless, hard = true, HopelessTogether
 			var names []string
 			for _, e := range ents {
 				names = append(names, fmt.Sprintf("%q", e.Text))
@@ -1799,10 +1822,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			a.Reason += fmt.Sprintf("; %s mentions %s and %q together", nothing, strings.Join(names, ", "), wordFor(b.an, question, qterms[key].term))
 		case closest.coverage >= r.min:
 			// Enough words, but never with the most specific one.
-			hopeless = true
+			hopeless, hard = true, HopelessKey
 			a.Reason += fmt.Sprintf("; %s holds %q with enough of the rest of the question", nothing, wordFor(b.an, question, qterms[key].term))
 		default:
-			hopeless = true
+			hopeless, hard = true, HopelessCover
 			a.Reason += fmt.Sprintf("; %s covers enough of it (the closest covers %.0f%%)", nothing, pct(closest.coverage))
 		}
 	}
@@ -1828,6 +1851,10 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	res.Assessment = a
 	if a.Sufficient {
 		res.Accepted = best.ids()
+	} else {
+		for i := range res.cands {
+			res.cands[i].Hopeless = hard
+		}
 	}
 	return res, nil
 }

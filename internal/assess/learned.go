@@ -2,6 +2,7 @@ package assess
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -12,26 +13,35 @@ import (
 
 // What the readings measure of each retrieved chunk, as numbers: the
 // features of a learned accept decision. Round 19 (issue 24, branch
-// a19-learn) fitted a logistic model on them over the Hollin development
-// sets and scored it with each set left out
-// (internal/assess/assessdev/learned_test.go, docs/log/round-19-a19-learn.md):
-// it did not beat builtin:coverage-v21's rules at the same no-answer
-// refusal, so no model decides; Candidates is kept for the harness and for
-// the next attempt (a feature a reader computes, say).
+// a19-learn) fitted a logistic model on them over 19 development sets and
+// scored it with each set left out (docs/log/round-19-a19-learn.md): it
+// did not beat builtin:coverage-v21's rules at the same no-answer refusal.
+// Round 47 (branch a47-learn, docs/log/round-47-a47-learn.md) refitted it
+// on 46 sets (4,227 first attempts): builtin:coverage-v62 (Builtin.Learned)
+// accepts, when the rules refuse, the chunk the model of learned_table.go
+// scores at learnedAdd or above (internal/assess/assessdev/learned47_test.go
+// regenerates the table).
 //
-// Each chunk is described by what builtin:coverage-v21's readings measure
-// of it — the share of the question's weight it covers, whether it holds
-// the most specific term and every entity, whether it holds an expression
-// of the expected answer type near the question's words, the focus and
-// wide readings' coverages, the sentence reading's verdict, the best
-// share of the question's weight one sentence (with its neighbours) holds,
-// its rank and BM25 share in the assessor's own order, whether v21's rules
-// accept it — and of the question — its expected type (coarse), the share
-// of its weight no visible chunk uses, the share its scene takes away,
-// whether it asks about a thing no visible chunk names. No feature names a
-// word or a question: each means the same on another corpus.
+// Each chunk is described by what the default's readings measure of it —
+// the share of the question's weight it covers, whether it holds the most
+// specific term and every entity, whether it holds an expression of the
+// expected answer type near the question's words, the focus and wide
+// readings' coverages, the sentence and statement readings' verdicts, the
+// best share of the question's weight one sentence (with its neighbours,
+// and alone) holds, its rank and BM25 share in the assessor's own order and
+// its rank and score share in the retrieval's, whether the default's whole
+// verdict accepts it (Candidates sets that after Assess) — and of the
+// question — its expected type (coarse), the share of its weight no
+// visible chunk uses, the share its scene takes away, whether it asks
+// about a thing no visible chunk names. No feature names a word or a
+// question: each means the same on another corpus.
 
 // featureNames are the features, in a candidate's vector order.
+// V61Model names the builtin assessor without Builtin.Learned:
+// builtin:coverage-v61 (round 47, docs/log/round-47-a47-rv.md), kept
+// selectable.
+const V61Model = "builtin:coverage-v61"
+
 var featureNames = []string{
 	// the question
 	"expects", "yesno", "procedure", "numeric", "other_typed",
@@ -46,6 +56,8 @@ var featureNames = []string{
 	"sentence_coverage", "typed_sentence_coverage", "missing_known", "coverage_margin", "key_in_title",
 	"states_sentence", "states_window", "states_window_title", "pred_sentence", "pred_window", "pred_window_title",
 	"states_known_window_title", "states_key_sentence", "states_related_window_title",
+	// round 47: where the question's words sit, and the retrieval's own order
+	"single_sentence_coverage", "concentration", "typed_in_densest", "retrieval_inv_rank", "retrieval_share", "rank_agree",
 }
 
 // FeatureNames lists the features in the order of Candidate.Features.
@@ -55,7 +67,26 @@ func FeatureNames() []string { return slices.Clone(featureNames) }
 type Candidate struct {
 	ChunkID  string
 	Features []float64
+	// Hopeless is how the rules' refusal of the question was judged
+	// hopeless (the same for every chunk of it; 0 when it was not, or
+	// when the rules accept): the visible-chunk check found that no
+	// visible document mentions the entities with the key term together
+	// (HopelessTogether), holds the key with enough of the rest
+	// (HopelessKey), or covers enough (HopelessCover); or the judgement
+	// knew before that check that no search could help (HopelessBefore:
+	// no key term, a thing the corpus never names, or a best chunk that
+	// already has every word the corpus has). Not a feature: the gate of
+	// builtin:coverage-v62's add reads it.
+	Hopeless int `json:",omitempty"`
 }
+
+// The kinds of Candidate.Hopeless.
+const (
+	HopelessTogether = 1 + iota
+	HopelessKey
+	HopelessCover
+	HopelessBefore
+)
 
 // Candidates judges req as Assess does and also returns each retrieved
 // chunk's features (FeatureNames), in the assessor's order (the
@@ -63,11 +94,86 @@ type Candidate struct {
 // features changes nothing of it.
 func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candidate, error) {
 	c := *b
-	c.recording = true
+	c.recording, c.Learned = true, false // the rules' verdict, with the features
 	res, err := c.Assess(ctx, req)
 	cands := res.cands
 	res.cands = nil
+	// The rules' features say what the default's whole verdict accepts,
+	// not what the readings before the features were read accepted
+	// (round 19's v21 decided there; later readings decide after).
+	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
+	acc := res.Assessment.Sufficient && len(res.Accepted) > 0
+	for _, c := range cands {
+		c.Features[ra] = b01(acc && res.Accepted[0] == c.ChunkID)
+		c.Features[rany] = b01(res.Assessment.Sufficient)
+	}
 	return res, cands, err
+}
+
+// learnedAccept is res (the rules' verdict) unless they refuse and the
+// model (learned_table.go) scores a chunk at learnedAdd or above: then
+// that chunk, the highest-scored, is accepted (builtin:coverage-v62).
+//
+// The add is gated by the rules' hard refusals (round 47, a47-gate): it
+// is never made when the visible-chunk check judged the refusal hopeless
+// (no visible document mentions the question's entities with its key
+// term together, holds the key with enough of the rest, or covers
+// enough: Candidate.Hopeless), nor on a chunk that does not name every
+// entity of the question (whole, Entity.CoveredBy: entity_share 1) or
+// covers less than half of its weight (learnedGated).
+func (b *Builtin) learnedAccept(req Request, res Result) Result {
+	if res.Assessment.Sufficient || len(res.cands) == 0 || hardRefusal(res.cands[0].Hopeless) {
+		return res
+	}
+	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
+	pick, best := -1, 0.0
+	for i, c := range res.cands {
+		x := slices.Clone(c.Features)
+		x[ra], x[rany] = 0, 0 // the rules refuse (as the model was fitted)
+		if p := learnedScore(x); !math.IsNaN(p) && (pick < 0 || p > best) {
+			pick, best = i, p
+		}
+	}
+	if pick < 0 || best < learnedAdd || learnedGated(res.cands[pick].Features) {
+		return res
+	}
+	id := res.cands[pick].ChunkID
+	title := id
+	if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return e.ChunkID == id }); i >= 0 && req.Evidence[i].Title != "" {
+		title = fmt.Sprintf("%q", req.Evidence[i].Title)
+	}
+	res.Assessment = Assessment{Sufficient: true, Score: math.Round(best*1000) / 1000,
+		Reason: clipReason(fmt.Sprintf("%s is read as answering: a model fitted on the development sets' verdicts scores it %.2f (the rules refused: %s)", title, best, res.Assessment.Reason))}
+	res.Accepted = []string{id}
+	res.Proposals = nil
+	return res
+}
+
+// hardRefusal: a refusal the visible-chunk check judged hopeless
+// (Candidate.Hopeless), which the learned add never overrides.
+func hardRefusal(h int) bool { return h >= HopelessTogether && h <= HopelessCover }
+
+// learnedGated: the learned add does not take a chunk of features x
+// that does not name every entity of the question (entity_share below
+// 1), or that covers less than learnedCoverFloor of the question's
+// weight.
+func learnedGated(x []float64) bool {
+	return x[slices.Index(featureNames, "entity_share")] < 1 || x[slices.Index(featureNames, "coverage")] < learnedCoverFloor
+}
+
+// learnedCoverFloor: half the question's weight (round 47, a47-gate;
+// designed on fresh10 t93, a question whose one retrieved page about the
+// asked thing covers 42% of it: the out-of-sample add lost that refusal
+// alone on the design sets).
+const learnedCoverFloor = 0.5
+
+// learnedScore is the model's score of features x (learned_table.go).
+func learnedScore(x []float64) float64 {
+	z := learnedBias
+	for i, w := range learnedWeights {
+		z += w * x[i]
+	}
+	return 1 / (1 + math.Exp(-z))
 }
 
 // featureInput is what features reads of one judgement.
@@ -108,6 +214,12 @@ func (b *Builtin) features(in featureInput) []Candidate {
 	for _, x := range in.rel {
 		maxRel = max(maxRel, x)
 	}
+	maxScore := 0.0
+	for _, k := range in.all {
+		if k.ev != nil {
+			maxScore = max(maxScore, k.ev.Score)
+		}
+	}
 	out := make([]Candidate, 0, len(in.all))
 	for i, j := range in.all {
 		if j.with != nil || j.ev == nil {
@@ -143,7 +255,13 @@ func (b *Builtin) features(in featureInput) []Candidate {
 				tgot += w.weight
 			}
 		}
-		sc, tsc := b.sentenceCoverage(in.asked, j.ev, in.r, in.covers, total)
+		sc, tsc, one, dense := b.sentenceCoverage(in.asked, j.ev, in.r, in.covers, total)
+		rrank := 0 // the retrieval's rank of the chunk, by its score
+		for _, k := range in.all {
+			if k.ev != nil && k.with == nil && k.ev.Score > j.ev.Score {
+				rrank++
+			}
+		}
 		var knownTotal, knownGot float64
 		for _, w := range in.r.qterms {
 			if w.known {
@@ -173,6 +291,12 @@ func (b *Builtin) features(in featureInput) []Candidate {
 			st[8] = rt[2]
 		}
 		x = append(x, st[:]...)
+		x = append(x, one, ratio(one, j.coverage), b01(dense), 1/float64(rrank+1), ratio(j.ev.Score, maxScore), b01(rrank == i))
+		for k, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				x[k] = 0 // a BM25 share of an empty query, say
+			}
+		}
 		out = append(out, Candidate{ChunkID: j.ev.ChunkID, Features: x})
 	}
 	return out
@@ -181,15 +305,28 @@ func (b *Builtin) features(in featureInput) []Candidate {
 // sentenceCoverage is the largest share of the question's weight (total)
 // that one sentence of e holds with the sentences either side of it, and
 // the largest for a sentence holding an expression of the expected type
-// (any sentence when the question expects none).
-func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *reading, covers func(map[string]bool, string) bool, total float64) (float64, float64) {
+// (any sentence when the question expects none); then the largest share
+// one sentence holds alone, and whether the sentence holding the most
+// (the first of equals) holds an expression of the expected type.
+func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *reading, covers func(map[string]bool, string) bool, total float64) (float64, float64, float64, bool) {
 	sents := citation.Sentences(e.Text)
 	sets := make([]map[string]bool, len(sents))
 	for i, s := range sents {
 		sets[i] = b.an.Set(s)
 	}
-	var all, typed float64
+	var all, typed, one float64
+	dense := false
 	for i := range sents {
+		alone := 0.0
+		for _, w := range r.qterms {
+			if covers(sets[i], w.term) {
+				alone += w.weight
+			}
+		}
+		if c := ratio(alone, total); c > one || i == 0 {
+			one = c
+			dense = asked.Type != answertype.Description && len(b.finds(asked, sents[i])) > 0
+		}
 		have := map[string]bool{}
 		for k := max(0, i-1); k <= min(len(sents)-1, i+1); k++ {
 			maps.Copy(have, sets[k])
@@ -206,7 +343,7 @@ func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *re
 			typed = max(typed, c)
 		}
 	}
-	return all, typed
+	return all, typed, one, dense
 }
 
 func b01(v bool) float64 {

@@ -26,6 +26,7 @@ func rivalCase(t *testing.T, pages []Evidence, more []string, th Thesaurus, riva
 	b.UseThesaurus(th)
 	b.OwnOrder = false
 	b.Rival = rival
+	b.Learned = false     // the rules' own verdict (TestLearned accepts the receipt page through the model)
 	if rival == asRival { // rival's c, every guard on
 		b.Rival, b.Alone = 0, 0
 		b.FocusCoverage = math.Inf(1)

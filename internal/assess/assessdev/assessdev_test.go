@@ -52,7 +52,29 @@ var (
 )
 
 func (c corpusOf) Visible(groups []string) assess.Vocabulary {
+	if holdings {
+		return holdingVocab{namingVocab{c.Index.Visible(groups), c.Index, groups}}
+	}
 	return namingVocab{c.Index.Visible(groups), c.Index, groups}
+}
+
+// holdings (ASSESSDEV_HOLDINGS=1) gives the vocabulary the index's
+// Holdings, as the service's has (live.filteredVocabulary): the
+// visible-chunk check (the reach of a refusal) runs, as end to end;
+// without it the check is skipped (a47-gate: Candidate.Hopeless 1–3).
+var holdings = os.Getenv("ASSESSDEV_HOLDINGS") != ""
+
+type holdingVocab struct{ namingVocab }
+
+func (v holdingVocab) Holdings(ctx context.Context, terms []string, f wire.Filters) (map[uint64]int, error) {
+	hv, ok := v.namingVocab.Vocabulary.(interface {
+		Holdings(context.Context, []string, *backend.Filter) (map[uint64]int, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	ixf := retrieval.IndexFilter(v.groups, f)
+	return hv.Holdings(ctx, terms, &ixf)
 }
 
 // namingVocab reads the visible chunks holding a term as the worker's

@@ -370,7 +370,7 @@ func scoreSplit(mKeep, m *linearModel, exs []example, keep func(string) bool) []
 			continue
 		}
 		sc := scored{e: e}
-		sc.pick, sc.pModel = m.Pick(e.Cands)
+		sc.pick, sc.pModel = pickGated(m, e) // gate47_test.go (m.Pick without GATE)
 		if e.V21 >= 0 {
 			sc.pRules = mKeep.Score(e.Cands[e.V21].Features)
 		}

@@ -1,0 +1,246 @@
+package assessdev
+
+import (
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assay-rag/assay/internal/assess"
+)
+
+// stumps is a boosted-stumps model (logistic loss, Newton leaf values,
+// shrinkage): a chunk's score is the logistic function of bias plus, per
+// stump, left or right by its feature's threshold.
+type stumps struct {
+	bias float64
+	st   []stump
+}
+
+type stump struct {
+	k           int
+	cut         float64
+	left, right float64 // added when x[k] <= cut, else
+}
+
+func (m *stumps) Score(x []float64) float64 {
+	z := m.bias
+	for _, s := range m.st {
+		if x[s.k] <= s.cut {
+			z += s.left
+		} else {
+			z += s.right
+		}
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// fitStumps boosts rounds stumps on rows, each feature cut at up to bins
+// quantiles of its training values; deterministic.
+func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
+	d := len(assess.FeatureNames())
+	n := len(rows)
+	cuts := make([][]float64, d)
+	idx := make([][]uint8, d) // row's bin per feature: bin b holds x <= cuts[b] (and > cuts[b-1])
+	for k := range d {
+		vals := make([]float64, n)
+		for i, r := range rows {
+			vals[i] = r.x[k]
+		}
+		sort.Float64s(vals)
+		var cs []float64
+		for b := 1; b < bins; b++ {
+			cs = append(cs, vals[b*n/bins])
+		}
+		cs = slices.Compact(cs)
+		cuts[k] = cs
+		idx[k] = make([]uint8, n)
+		for i, r := range rows {
+			idx[k][i] = uint8(sort.SearchFloat64s(cs, r.x[k])) // first cut >= x
+		}
+	}
+	pos := 0
+	for _, r := range rows {
+		if r.y {
+			pos++
+		}
+	}
+	p0 := (float64(pos) + 1) / (float64(n) + 2)
+	m := &stumps{bias: math.Log(p0 / (1 - p0))}
+	f := make([]float64, n)
+	for i := range f {
+		f[i] = m.bias
+	}
+	g, h := make([]float64, n), make([]float64, n)
+	for range rounds {
+		var G, H float64
+		for i, r := range rows {
+			p := 1 / (1 + math.Exp(-f[i]))
+			y := 0.0
+			if r.y {
+				y = 1
+			}
+			g[i], h[i] = p-y, p*(1-p)
+			G += g[i]
+			H += h[i]
+		}
+		best, bk, bc := 0.0, -1, 0
+		var bl, br float64
+		for k := range d {
+			nb := len(cuts[k]) + 1
+			gs, hs := make([]float64, nb), make([]float64, nb)
+			for i := range rows {
+				b := idx[k][i]
+				gs[b] += g[i]
+				hs[b] += h[i]
+			}
+			var gl, hl float64
+			for c := 0; c < nb-1; c++ {
+				gl += gs[c]
+				hl += hs[c]
+				gr, hr := G-gl, H-hl
+				gain := gl*gl/(hl+lam) + gr*gr/(hr+lam) - G*G/(H+lam)
+				if gain > best+1e-12 {
+					best, bk, bc = gain, k, c
+					bl, br = -gl/(hl+lam), -gr/(hr+lam)
+				}
+			}
+		}
+		if bk < 0 {
+			break
+		}
+		s := stump{k: bk, cut: cuts[bk][bc], left: shrink * bl, right: shrink * br}
+		m.st = append(m.st, s)
+		for i := range rows {
+			if int(idx[bk][i]) <= bc {
+				f[i] += s.left
+			} else {
+				f[i] += s.right
+			}
+		}
+	}
+	return m
+}
+
+var guard = os.Getenv("GUARD") != ""
+
+// guardOK: the chunk names every entity of the question, and the
+// question asks about no thing the visible documents never name.
+func guardOK(x []float64) bool {
+	names := assess.FeatureNames()
+	return x[slices.Index(names, "entity_share")] == 1 && x[slices.Index(names, "absent")] == 0
+}
+
+type scorer interface{ Score([]float64) float64 }
+
+// TestBoostTrade47 compares, out of sample (each set but the validation
+// set scored by the add model fitted on the other 45), the logistic add
+// model and boosted stumps: right answers added at a given number of
+// no-answer questions added, best-scored first, and per group at the
+// thresholds chosen on the out-of-fold scores (TRADE).
+func TestBoostTrade47(t *testing.T) {
+	exs := cached47(t)
+	rounds, _ := strconv.Atoi(os.Getenv("ROUNDS"))
+	if rounds == 0 {
+		rounds = 200
+	}
+	train := trainSets47()
+	addRowsIn := func(in func(string) bool) []row {
+		var rows []row
+		for _, e := range exs {
+			if in(e.Set) && !e.V21Doc {
+				for i, c := range e.Cands {
+					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
+				}
+			}
+		}
+		return rows
+	}
+	kinds := []string{"logistic", "stumps"}
+	if os.Getenv("KINDS") != "" {
+		kinds = strings.Split(os.Getenv("KINDS"), ",")
+	}
+	for _, kind := range kinds {
+		var scs []scored
+		for _, held := range train {
+			in := func(s string) bool { return s != held && s != validation }
+			if os.Getenv("INSAMPLE") != "" {
+				in = func(s string) bool { return s != validation }
+			}
+			rows := addRowsIn(in)
+			var m scorer
+			if kind == "logistic" {
+				m = fit(rows, 10)
+			} else {
+				m = fitStumps(rows, rounds, 16, 0.1, 1)
+			}
+			for i := range exs {
+				e := &exs[i]
+				if e.Set != held {
+					continue
+				}
+				sc := scored{e: e, pick: -1}
+				for j, c := range e.Cands {
+					if guard && !guardOK(c.Features) {
+						continue
+					}
+					if p := m.Score(c.Features); sc.pick < 0 || p > sc.pModel {
+						sc.pick, sc.pModel = j, p
+					}
+				}
+				scs = append(scs, sc)
+			}
+		}
+		var adds []scored
+		for _, sc := range scs {
+			if !sc.e.V21Doc && sc.pick >= 0 {
+				adds = append(adds, sc)
+			}
+		}
+		sort.SliceStable(adds, func(i, j int) bool { return adds[i].pModel > adds[j].pModel })
+		g, c, next := 0, 0, 0
+		marks := []int{1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 60}
+		for i, a := range adds {
+			if a.e.Answerable && a.e.Retrieved {
+				g++
+			}
+			if !a.e.Answerable {
+				c++
+				if next < len(marks) && c == marks[next] {
+					t.Logf("%s: at no-answer %d (rank %d, score %.3f): +%d right", kind, c, i+1, a.pModel, g-1+boolInt(a.e.Answerable))
+					next++
+				}
+			}
+		}
+		base := v21Score(exs, func(s string) bool { return s != validation })
+		ths := []float64{chooseAdd(scs, base)}
+		for _, f := range strings.Split(os.Getenv("FIXED"), ",") {
+			if x, err := strconv.ParseFloat(f, 64); err == nil {
+				ths = append(ths, x)
+			}
+		}
+		for _, add := range ths {
+			for _, grp := range []string{"design", "confirm", "newest"} {
+				var r, l score
+				for _, sc := range scs {
+					if slices.Contains(group47(sc.e.Set), grp) {
+						a, on := addDecide(sc, add)
+						l.count(sc.e, a, on)
+						r.count(sc.e, sc.e.V21Doc, sc.e.V21On)
+					}
+				}
+				t.Logf("%s at %.3f (trade 1/%d) %-7s rules %s | learned %s", kind, add, tradeRatio, grp, r, l)
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
