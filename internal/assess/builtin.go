@@ -1345,6 +1345,10 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		res = b.learnedAccept(req, res)
 		res.cands = nil
 	}
+	if err == nil && b.recording && res.cands != nil {
+		cands := res.cands() // Candidates: read before the vocabulary's failure is checked
+		res.cands = func() []Candidate { return cands }
+	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {
 			err = fv.Err() // a count that failed judged as 0: no judgement
@@ -1716,10 +1720,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		case a.Sufficient:
 			rules = best.ids()
 		}
-		cands := b.features(featureInput{asked: asked, r: r, all: all, best: best, f: f, w: w, fasked: fasked,
+		in := featureInput{asked: asked, r: r, all: all, best: best, f: f, w: w, fasked: fasked,
 			question: question, original: req.Question, rewritten: QueryKey(req.Question, 0) != QueryKey(req.Query, 0), absent: absent != "",
-			sceneShare: 1 - ratio(after, before), rules: rules, rel: b.relevance(req.Query, req.Evidence, vocab), covers: covers, wcovers: wcovers})
-		res.cands = cands
+			sceneShare: 1 - ratio(after, before), rules: rules, covers: covers, wcovers: wcovers}
+		query, evidence := req.Query, req.Evidence
+		res.cands = func() []Candidate { // computed when read (rv47): not on a verdict the rules accept
+			in.rel = b.relevance(query, evidence, vocab)
+			return b.features(in)
+		}
 	}
 	if ruled != nil {
 		ruled.cands = res.cands
@@ -1852,8 +1860,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if a.Sufficient {
 		res.Accepted = best.ids()
 	} else {
-		for i := range res.cands {
-			res.cands[i].Hopeless = hard
+		if feats := res.cands; feats != nil {
+			res.cands = func() []Candidate {
+				cands := feats()
+				for i := range cands {
+					cands[i].Hopeless = hard
+				}
+				return cands
+			}
 		}
 	}
 	return res, nil
