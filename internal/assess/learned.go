@@ -36,12 +36,12 @@ import (
 // about a thing no visible chunk names. No feature names a word or a
 // question: each means the same on another corpus.
 
-// featureNames are the features, in a candidate's vector order.
 // V61Model names the builtin assessor without Builtin.Learned:
 // builtin:coverage-v61 (round 47, docs/log/round-47-a47-rv.md), kept
 // selectable.
 const V61Model = "builtin:coverage-v61"
 
+// featureNames are the features, in a candidate's vector order.
 var featureNames = []string{
 	// the question
 	"expects", "yesno", "procedure", "numeric", "other_typed",
