@@ -73,9 +73,11 @@ type Result struct {
 	// Request.Evidence: the one that answers, then any judged with it);
 	// empty when the assessor does not say (a model) or refused.
 	Accepted []string `json:"accepted,omitempty"`
-	// cands are the retrieved chunks' features, when the builtin assessor
-	// was asked for them (Builtin.Candidates); never serialised.
-	cands []Candidate
+	// cands computes the retrieved chunks' features, when the builtin
+	// assessor records them (Builtin.Candidates, Builtin.Learned): only
+	// when they are read (the learned add reads them when the rules
+	// refuse); never serialised.
+	cands func() []Candidate
 	// first is what the builtin assessor's reading of all the evidence
 	// hands Builtin.Alone (alone.go); never serialised.
 	first aloneFirst

@@ -1345,6 +1345,10 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		res = b.learnedAccept(req, res)
 		res.cands = nil
 	}
+	if err == nil && b.recording && res.cands != nil {
+		cands := res.cands() // Candidates: read before the vocabulary's failure is checked
+		res.cands = func() []Candidate { return cands }
+	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {
 			err = fv.Err() // a count that failed judged as 0: no judgement
@@ -1671,7 +1675,11 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		wcovers func(map[string]bool, string) bool
 	)
 	reads := b.Focus && !a.Sufficient && best != nil && absent == ""
-	if reads || learn && best != nil {
+	// The focus and wide readings: read here when the rules read them, and
+	// by the learned features when those are read (rv47: not on a verdict
+	// the rules accept).
+	var focusRead, wideRead bool
+	readFocus := func() {
 		// The question as asked, not as spelling corrected: a word the
 		// corpus does not use is left out rather than read as another.
 		fasked = asked
@@ -1679,29 +1687,33 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			fasked = b.classify(req.Question)
 		}
 		f = b.readFocus(req.Question, fasked, ents, vocab)
-		if reads {
-			if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
-				ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}, Accepted: j.ids()}
-			}
+		focusRead = true
+	}
+	var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
+	readWide := func() {
+		w = b.readWide(req.Question, fasked, f, vocab)
+		if b.Related {
+			wrelated = cp.unbound(related) // compound.go
 		}
-		if b.Read && b.Answers && (ruled == nil || learn) { // as v21: not read once the focus reading accepts
-			w = b.readWide(req.Question, fasked, f, vocab)
-			var wrelated map[string][]synonym // the relatives the wide reading matches by (v16)
-			if b.Related {
-				wrelated = cp.unbound(related) // compound.go
+		wcovers = relatedCovers(covers, wrelated)
+		wideRead = true
+	}
+	if reads {
+		readFocus()
+		if j, cov := b.focused(req.Question, f, fasked, r, all, covers); j != nil {
+			ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.focusReason(req.Question, fasked, f, j, cov)}, Accepted: j.ids()}
+		}
+		if b.Read && b.Answers && ruled == nil { // as v21: not read once the focus reading accepts
+			readWide()
+			if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
+				ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}, Accepted: j.ids()}
 			}
-			wcovers = relatedCovers(covers, wrelated)
-			if ruled == nil && reads {
-				if j, cov := b.readWidely(fasked, w, r, all, wcovers); j != nil {
-					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(cov*1000) / 1000, Reason: b.wideReason(req.Question, fasked, w, j, cov, covers, wrelated)}, Accepted: j.ids()}
-				}
-			}
-			if ruled == nil && reads && b.Sentence {
+			if ruled == nil && b.Sentence {
 				if j, word, expr, share := b.readSentences(req.Question, fasked, f, r, all, covers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(share*1000) / 1000, Reason: b.sentenceReason(req.Question, fasked, j, word, expr)}, Accepted: j.ids()}
 				}
 			}
-			if ruled == nil && reads && b.States {
+			if ruled == nil && b.States {
 				if j, st := b.readStates(fasked, f, r, all, covers); j != nil {
 					ruled = &Result{Usage: res.Usage, Assessment: Assessment{Sufficient: true, Score: math.Round(st.share*1000) / 1000, Reason: b.statesReason(req.Question, fasked, j, st)}, Accepted: j.ids()}
 				}
@@ -1716,10 +1728,21 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		case a.Sufficient:
 			rules = best.ids()
 		}
-		cands := b.features(featureInput{asked: asked, r: r, all: all, best: best, f: f, w: w, fasked: fasked,
+		in := featureInput{asked: asked, r: r, all: all, best: best,
 			question: question, original: req.Question, rewritten: QueryKey(req.Question, 0) != QueryKey(req.Query, 0), absent: absent != "",
-			sceneShare: 1 - ratio(after, before), rules: rules, rel: b.relevance(req.Query, req.Evidence, vocab), covers: covers, wcovers: wcovers})
-		res.cands = cands
+			sceneShare: 1 - ratio(after, before), rules: rules, covers: covers}
+		query, evidence := req.Query, req.Evidence
+		res.cands = func() []Candidate { // computed when read (rv47): not on a verdict the rules accept
+			if !focusRead {
+				readFocus()
+			}
+			if !wideRead && b.Read && b.Answers {
+				readWide()
+			}
+			in.f, in.w, in.fasked, in.wcovers = f, w, fasked, wcovers
+			in.rel = b.relevance(query, evidence, vocab)
+			return b.features(in)
+		}
 	}
 	if ruled != nil {
 		ruled.cands = res.cands
@@ -1852,8 +1875,14 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 	if a.Sufficient {
 		res.Accepted = best.ids()
 	} else {
-		for i := range res.cands {
-			res.cands[i].Hopeless = hard
+		if feats := res.cands; feats != nil {
+			res.cands = func() []Candidate {
+				cands := feats()
+				for i := range cands {
+					cands[i].Hopeless = hard
+				}
+				return cands
+			}
 		}
 	}
 	return res, nil

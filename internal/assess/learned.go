@@ -36,12 +36,12 @@ import (
 // about a thing no visible chunk names. No feature names a word or a
 // question: each means the same on another corpus.
 
-// featureNames are the features, in a candidate's vector order.
 // V61Model names the builtin assessor without Builtin.Learned:
 // builtin:coverage-v61 (round 47, docs/log/round-47-a47-rv.md), kept
 // selectable.
 const V61Model = "builtin:coverage-v61"
 
+// featureNames are the features, in a candidate's vector order.
 var featureNames = []string{
 	// the question
 	"expects", "yesno", "procedure", "numeric", "other_typed",
@@ -96,7 +96,10 @@ func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candid
 	c := *b
 	c.recording, c.Learned = true, false // the rules' verdict, with the features
 	res, err := c.Assess(ctx, req)
-	cands := res.cands
+	var cands []Candidate
+	if res.cands != nil {
+		cands = res.cands()
+	}
 	res.cands = nil
 	// The rules' features say what the default's whole verdict accepts,
 	// not what the readings before the features were read accepted
@@ -122,22 +125,26 @@ func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candid
 // entity of the question (whole, Entity.CoveredBy: entity_share 1) or
 // covers less than half of its weight (learnedGated).
 func (b *Builtin) learnedAccept(req Request, res Result) Result {
-	if res.Assessment.Sufficient || len(res.cands) == 0 || hardRefusal(res.cands[0].Hopeless) {
+	if res.Assessment.Sufficient || res.cands == nil {
+		return res
+	}
+	cands := res.cands() // computed only here: the rules refuse
+	if len(cands) == 0 || hardRefusal(cands[0].Hopeless) {
 		return res
 	}
 	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
 	pick, best := -1, 0.0
-	for i, c := range res.cands {
+	for i, c := range cands {
 		x := slices.Clone(c.Features)
 		x[ra], x[rany] = 0, 0 // the rules refuse (as the model was fitted)
 		if p := learnedScore(x); !math.IsNaN(p) && (pick < 0 || p > best) {
 			pick, best = i, p
 		}
 	}
-	if pick < 0 || best < learnedAdd || learnedGated(res.cands[pick].Features) {
+	if pick < 0 || best < learnedAdd || learnedGated(cands[pick].Features) {
 		return res
 	}
-	id := res.cands[pick].ChunkID
+	id := cands[pick].ChunkID
 	title := id
 	if i := slices.IndexFunc(req.Evidence, func(e Evidence) bool { return e.ChunkID == id }); i >= 0 && req.Evidence[i].Title != "" {
 		title = fmt.Sprintf("%q", req.Evidence[i].Title)

@@ -173,7 +173,7 @@ func TestLearnedGate(t *testing.T) {
 			t.Fatalf("hopeless %d, entity share %v, coverage %v: scored below learnedAdd: the case no longer tests the gate", tt.hopeless, tt.share, tt.coverage)
 		}
 		in := refused
-		in.cands = []Candidate{c}
+		in.cands = func() []Candidate { return []Candidate{c} }
 		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
 			t.Errorf("hopeless %d, entity share %v, coverage %v: accepted %v, want %v", tt.hopeless, tt.share, tt.coverage, got.Assessment.Sufficient, tt.want)
 		}

@@ -16,7 +16,7 @@ var oppositeCorpus = []Evidence{
 	{ChunkID: "lid#0", Title: "Lids", Text: "Lids fit every jar."},
 }
 
-// TestOpposite: builtin:coverage-v62 (Builtin.Opposite) refuses an
+// TestOpposite: builtin:coverage-v60 (Builtin.Opposite) refuses an
 // acceptance whose chunk states the asked matter (the courier) only under
 // the cover condition opposite to the question's ("out of warranty"
 // against "free for appliances under warranty"); a question whose

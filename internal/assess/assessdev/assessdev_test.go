@@ -118,7 +118,7 @@ type asked struct {
 	retrieved  bool // a relevant document is among the hits
 }
 
-func collect(t *testing.T) (*assess.Builtin, []asked) {
+func collect(t testing.TB) (*assess.Builtin, []asked) {
 	t.Helper()
 	if os.Getenv("ASSESSDEV") == "" {
 		t.Skip("set ASSESSDEV=1 (builds the Hollin index; a few seconds)")
