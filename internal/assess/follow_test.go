@@ -48,8 +48,8 @@ func TestFollow(t *testing.T) {
 		{"My basket comes to £19.20. Do I pay for gift wrapping, and how much?", []string{"parts#0", "k50#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v62" {
-		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v62", b.Follow, b.Model())
+	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v63" {
+		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v63", b.Follow, b.Model())
 	}
 	if b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned = false, false, false, 0, false, 0, false; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
 		t.Errorf("without Follow, model %q, want builtin:coverage-v56", b.Model())
