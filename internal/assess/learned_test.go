@@ -216,13 +216,27 @@ func TestLearnedGate(t *testing.T) {
 	b.LearnedCover = true
 	c := Candidate{ChunkID: cands[0].ChunkID, Features: slices.Clone(x), Hopeless: HopelessCover}
 	c.Features[yn] = 1
-	for k := 0.63; k > 0.5; k -= 0.001 {
-		c.Features[bias] = k
-		if p := learnedScore(c.Features); p < learnedAddCoverYesNo && p >= learnedAdd {
+	for k := range featureNames {
+		if k == yn || k == bias || k == slices.Index(featureNames, "entity_share") {
+			continue
+		}
+		c.Features = slices.Clone(x)
+		c.Features[yn] = 1
+		for v := 0.0; v <= 1; v += 0.05 {
+			c.Features[k] = v
+			p := learnedScore(c.Features)
+			if p >= learnedAddCoverYesNo || p < learnedAdd {
+				continue
+			}
 			in := refused
 			in.cands = []Candidate{c}
 			if got := b.learnedAccept(req, in); got.Assessment.Sufficient {
 				t.Errorf("yes/no, cover finding, score %.3f below learnedAddCoverYesNo: accepted, want refused", p)
+			}
+			c.Hopeless = 0 // and the same chunk is added when the refusal is not hopeless
+			in.cands = []Candidate{c}
+			if got := b.learnedAccept(req, in); !got.Assessment.Sufficient {
+				t.Errorf("yes/no, not hopeless, score %.3f at learnedAdd: refused, want accepted", p)
 			}
 			return
 		}
