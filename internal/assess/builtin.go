@@ -217,6 +217,12 @@ type Builtin struct {
 	// visible-chunk check judged it hopeless, or the chunk does not name
 	// every entity of the question (round 47, a47-gate).
 	Learned bool
+	// LearnedCover (builtin:coverage-v63, see learned.go): Learned's add
+	// is made on a yes/no question the visible-chunk check judged hopeless
+	// for want of a document covering enough (HopelessCover) when the
+	// model scores the chunk at least learnedAddCoverYesNo (round 47,
+	// a47-gate2).
+	LearnedCover bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -668,7 +674,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -854,7 +860,9 @@ var namedModels = []struct {
 	// builtin:coverage-v61 adds Review (round 47, docs/log/round-47-a47-rv.md).
 	{V61Model, []modelSwitch{{name: "review", value: func(b *Builtin) int { return b.Review }, on: reviewV61}}},
 	// builtin:coverage-v62 adds Learned (round 47, docs/log/round-47-a47-learn.md).
-	{BuiltinModel, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
+	{V62Model, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
+	// builtin:coverage-v63 adds LearnedCover (round 47, docs/log/round-47-a47-gate2.md).
+	{BuiltinModel, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
 }
 
 // flag is a boolean switch a model turned on.

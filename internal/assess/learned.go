@@ -41,6 +41,11 @@ import (
 // selectable.
 const V61Model = "builtin:coverage-v61"
 
+// V62Model names the builtin assessor without Builtin.LearnedCover:
+// builtin:coverage-v62 (round 47, docs/log/round-47-a47-gate.md), kept
+// selectable.
+const V62Model = "builtin:coverage-v62"
+
 // featureNames are the features, in a candidate's vector order.
 var featureNames = []string{
 	// the question
@@ -124,13 +129,25 @@ func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candid
 // enough: Candidate.Hopeless), nor on a chunk that does not name every
 // entity of the question (whole, Entity.CoveredBy: entity_share 1) or
 // covers less than half of its weight (learnedGated).
+//
+// builtin:coverage-v63 (Builtin.LearnedCover, round 47, a47-gate2) lets
+// the add past the check's "covers enough" finding (HopelessCover) on a
+// yes/no question when the model scores the chunk at least
+// learnedAddCoverYesNo.
 func (b *Builtin) learnedAccept(req Request, res Result) Result {
 	if res.Assessment.Sufficient || res.cands == nil {
 		return res
 	}
 	cands := res.cands() // computed only here: the rules refuse
-	if len(cands) == 0 || hardRefusal(cands[0].Hopeless) {
+	if len(cands) == 0 {
 		return res
+	}
+	add := learnedAdd
+	if h := cands[0].Hopeless; hardRefusal(h) {
+		if !b.LearnedCover || h != HopelessCover || cands[0].Features[slices.Index(featureNames, "yesno")] != 1 {
+			return res
+		}
+		add = max(add, learnedAddCoverYesNo)
 	}
 	ra, rany := slices.Index(featureNames, "rules_accept"), slices.Index(featureNames, "rules_accept_any")
 	pick, best := -1, 0.0
@@ -141,7 +158,7 @@ func (b *Builtin) learnedAccept(req Request, res Result) Result {
 			pick, best = i, p
 		}
 	}
-	if pick < 0 || best < learnedAdd || learnedGated(cands[pick].Features) {
+	if pick < 0 || best < add || learnedGated(cands[pick].Features) {
 		return res
 	}
 	id := cands[pick].ChunkID
@@ -167,6 +184,15 @@ func hardRefusal(h int) bool { return h >= HopelessTogether && h <= HopelessCove
 func learnedGated(x []float64) bool {
 	return x[slices.Index(featureNames, "entity_share")] < 1 || x[slices.Index(featureNames, "coverage")] < learnedCoverFloor
 }
+
+// learnedAddCoverYesNo: the score at which builtin:coverage-v63's add
+// overrides the visible-chunk check's "covers enough" finding on a yes/no
+// question (round 47, a47-gate2: chosen on each fold's training sets, 45
+// of the 46 development sets but the validation set, among 0.652 … 0.9
+// with the coverage floor 0.4/0.5/0.6, under a trade of refusal at most
+// 1/20 of the right gained and refusal held on the training design sets:
+// 0.75 in 31 of 46 folds; docs/log/round-47-a47-gate2.md).
+const learnedAddCoverYesNo = 0.75
 
 // learnedCoverFloor: half the question's weight (round 47, a47-gate;
 // designed on fresh10 t93, a question whose one retrieved page about the

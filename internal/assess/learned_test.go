@@ -97,8 +97,8 @@ func TestLearned(t *testing.T) {
 	}
 	r := judge(true, q)
 	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"receipt#0"}) || r.Assessment.Score < learnedAdd ||
-		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v62" {
-		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v62", r.Assessment, r.Accepted, r.Usage.Model)
+		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v63" {
+		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v63", r.Assessment, r.Accepted, r.Usage.Model)
 	}
 	if r := judge(true, "when does the blender motor stop"); r.Assessment.Sufficient {
 		t.Errorf("Learned on a page about something else: %+v, want refused", r.Assessment)
@@ -106,6 +106,9 @@ func TestLearned(t *testing.T) {
 	b := NewBuiltin(an, lex)
 	if !b.Learned || b.Model() != BuiltinModel {
 		t.Errorf("default Learned %v, model %q, want on and %s", b.Learned, b.Model(), BuiltinModel)
+	}
+	if b.LearnedCover = false; b.Model() != V62Model {
+		t.Errorf("LearnedCover off: model %q, want %s", b.Model(), V62Model)
 	}
 	if b.Learned = false; b.Model() != V61Model {
 		t.Errorf("Learned off: model %q, want %s", b.Model(), V61Model)
@@ -178,4 +181,65 @@ func TestLearnedGate(t *testing.T) {
 			t.Errorf("hopeless %d, entity share %v, coverage %v: accepted %v, want %v", tt.hopeless, tt.share, tt.coverage, got.Assessment.Sufficient, tt.want)
 		}
 	}
+	// builtin:coverage-v63 (LearnedCover): on a yes/no question, the
+	// check's "covers enough" finding lets the add through at
+	// learnedAddCoverYesNo; its other findings, a question of another
+	// kind, or a lower score still gate it.
+	yn, bias := slices.Index(featureNames, "yesno"), slices.Index(featureNames, "coverage")
+	for _, tt := range []struct {
+		hopeless     int
+		yesno        float64
+		cover, wantP float64 // the chunk's coverage; the score it must reach (or stay below, when negative)
+		learnedCover bool
+		want         bool
+	}{
+		{HopelessCover, 1, 0.63, learnedAddCoverYesNo, true, true},
+		{HopelessCover, 1, 0.63, learnedAddCoverYesNo, false, false},
+		{HopelessCover, 0, 0.63, learnedAddCoverYesNo, true, false},
+		{HopelessTogether, 1, 0.63, learnedAddCoverYesNo, true, false},
+		{HopelessKey, 1, 0.63, learnedAddCoverYesNo, true, false},
+		{HopelessCover, 1, 0.45, learnedAddCoverYesNo, true, false},
+	} {
+		c := Candidate{ChunkID: cands[0].ChunkID, Features: slices.Clone(x), Hopeless: tt.hopeless}
+		c.Features[yn], c.Features[bias] = tt.yesno, tt.cover
+		if p := learnedScore(c.Features); p < tt.wantP {
+			t.Fatalf("hopeless %d, yes/no %v: scored %.3f, below %.3f: the case no longer tests the gate", tt.hopeless, tt.yesno, p, tt.wantP)
+		}
+		in := refused
+		in.cands = func() []Candidate { return []Candidate{c} }
+		b.LearnedCover = tt.learnedCover
+		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
+			t.Errorf("LearnedCover %v, hopeless %d, yes/no %v, coverage %v: accepted %v, want %v", tt.learnedCover, tt.hopeless, tt.yesno, tt.cover, got.Assessment.Sufficient, tt.want)
+		}
+	}
+	// Below learnedAddCoverYesNo (but at learnedAdd), the "cover" finding still gates.
+	b.LearnedCover = true
+	c := Candidate{ChunkID: cands[0].ChunkID, Features: slices.Clone(x), Hopeless: HopelessCover}
+	c.Features[yn] = 1
+	for k := range featureNames {
+		if k == yn || k == bias || k == slices.Index(featureNames, "entity_share") {
+			continue
+		}
+		c.Features = slices.Clone(x)
+		c.Features[yn] = 1
+		for v := 0.0; v <= 1; v += 0.05 {
+			c.Features[k] = v
+			p := learnedScore(c.Features)
+			if p >= learnedAddCoverYesNo || p < learnedAdd {
+				continue
+			}
+			in := refused
+			in.cands = func() []Candidate { return []Candidate{c} }
+			if got := b.learnedAccept(req, in); got.Assessment.Sufficient {
+				t.Errorf("yes/no, cover finding, score %.3f below learnedAddCoverYesNo: accepted, want refused", p)
+			}
+			c.Hopeless = 0 // and the same chunk is added when the refusal is not hopeless
+			in.cands = func() []Candidate { return []Candidate{c} }
+			if got := b.learnedAccept(req, in); !got.Assessment.Sufficient {
+				t.Errorf("yes/no, not hopeless, score %.3f at learnedAdd: refused, want accepted", p)
+			}
+			return
+		}
+	}
+	t.Error("no coverage gives a score between learnedAdd and learnedAddCoverYesNo: the case no longer tests the threshold")
 }
