@@ -41,16 +41,7 @@ func TestLearnedVisible(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.OwnOrder = false
-		req := Request{Question: q, Query: q, K: 5, Evidence: []Evidence{receipt}, Groups: groups}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, cands, err := b.Candidates(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, cands
+		return verdictAndCandidates(t, b, Request{Question: q, Query: q, K: 5, Evidence: []Evidence{receipt}, Groups: groups})
 	}
 	public := []string{"public"}
 	want, wantC := judge(false, public)
@@ -98,16 +89,7 @@ func TestLearnedHopelessVisible(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.UseThesaurus(fakeThesaurus{})
-		req := Request{Question: q, Query: q, K: 5, Evidence: pool[i : i+1], Groups: groups}
-		res, err := b.Assess(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, cands, err := b.Candidates(context.Background(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, cands
+		return verdictAndCandidates(t, b, Request{Question: q, Query: q, K: 5, Evidence: pool[i : i+1], Groups: groups})
 	}
 	public := []string{"public"}
 	want, wantC := judge(false, public)
@@ -186,4 +168,19 @@ func TestLearnedConcurrent(t *testing.T) {
 	if !b.Learned || b.recording {
 		t.Errorf("after the calls: Learned %v, recording %v, want the Builtin unchanged", b.Learned, b.recording)
 	}
+}
+
+// verdictAndCandidates is b's verdict on req and the candidates' features
+// Candidates computes for it.
+func verdictAndCandidates(t *testing.T, b *Builtin, req Request) (Result, []Candidate) {
+	t.Helper()
+	res, err := b.Assess(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cands, err := b.Candidates(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, cands
 }

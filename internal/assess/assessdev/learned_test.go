@@ -533,14 +533,7 @@ func TestFitDeterministic(t *testing.T) {
 // some of those it accepts does (no-answer ones refused, against right
 // ones lost), best-scored first: the trade a threshold could make.
 func TestLearnedTrade(t *testing.T) {
-	p := os.Getenv("ASSESSDEV_EXAMPLES")
-	if os.Getenv("ASSESSDEV") == "" || p == "" {
-		t.Skip("set ASSESSDEV=1 and ASSESSDEV_EXAMPLES (a cache TestLeaveOneSetOutLearned wrote)")
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skip(err)
-	}
-	exs, _ := examples(t, nil, nil, false)
+	exs := cached47(t) // a cache TestLeaveOneSetOutLearned or TestLearnedExamples47 wrote
 	lam := 10.0
 	type pt struct {
 		p            float64
