@@ -90,3 +90,19 @@ func rowGated(e *example, c assess.Candidate) bool {
 	}
 	return !gateOn("entpick") && !gateOn("ent") || entOK(c)
 }
+
+// gatedRows are the training rows of the sets in takes: each chunk of a
+// question the rules refuse whose row rowGated lets through.
+func gatedRows(exs []example, in func(string) bool) []row {
+	var rows []row
+	for _, e := range exs {
+		if in(e.Set) && !e.V21Doc {
+			for i, c := range e.Cands {
+				if rowGated(&e, c) {
+					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
+				}
+			}
+		}
+	}
+	return rows
+}

@@ -235,18 +235,7 @@ func TestLearnedTrade47(t *testing.T) {
 	var adds []pt
 	for _, held := range trainSets47() {
 		in := func(s string) bool { return s != held && s != validation }
-		var rows []row
-		for _, e := range exs {
-			if in(e.Set) && !e.V21Doc {
-				for i, c := range e.Cands {
-					if !rowGated(&e, c) {
-						continue
-					}
-					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
-				}
-			}
-		}
-		m := fit(rows, lam)
+		m := fit(gatedRows(exs, in), lam)
 		for _, sc := range scoreSplit(m, m, exs, func(s string) bool { return s == held }) {
 			if !sc.e.V21Doc && sc.pick >= 0 {
 				adds = append(adds, pt{p: sc.pModel, set: sc.e.Set, id: sc.e.ID, gain: sc.e.Answerable && sc.e.Retrieved, cost: !sc.e.Answerable})
@@ -294,18 +283,7 @@ func TestLearnedTable47(t *testing.T) {
 	const lam = 10.0
 	train := trainSets47()
 	addModel := func(in func(string) bool) *linearModel {
-		var rows []row
-		for _, e := range exs {
-			if in(e.Set) && !e.V21Doc {
-				for i, c := range e.Cands {
-					if !rowGated(&e, c) {
-						continue
-					}
-					rows = append(rows, row{x: c.Features, y: e.Relevant[i]})
-				}
-			}
-		}
-		return fit(rows, lam)
+		return fit(gatedRows(exs, in), lam)
 	}
 	var scs []scored
 	for _, s := range train {
