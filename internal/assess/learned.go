@@ -356,9 +356,12 @@ func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *re
 				alone += w.weight
 			}
 		}
+		// typedHere: the sentence holds an expression of the expected type
+		// (any sentence does when the question expects none).
+		typedHere := asked.Type == answertype.Description || len(b.finds(asked, sents[i])) > 0
 		if c := ratio(alone, total); c > one || i == 0 {
 			one = c
-			dense = asked.Type != answertype.Description && len(b.finds(asked, sents[i])) > 0
+			dense = asked.Type != answertype.Description && typedHere
 		}
 		have := map[string]bool{}
 		for k := max(0, i-1); k <= min(len(sents)-1, i+1); k++ {
@@ -372,7 +375,7 @@ func (b *Builtin) sentenceCoverage(asked answertype.Question, e *Evidence, r *re
 		}
 		c := ratio(got, total)
 		all = max(all, c)
-		if asked.Type == answertype.Description || len(b.finds(asked, sents[i])) > 0 {
+		if typedHere {
 			typed = max(typed, c)
 		}
 	}
