@@ -62,6 +62,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh45.jsonl", "testdata/eval/hollin-fresh45-facts.jsonl"}, // make eval-fresh45
 	{"testdata/eval/hollin-fresh46.jsonl", "testdata/eval/hollin-fresh46-facts.jsonl"}, // make eval-fresh46
 	{"testdata/eval/hollin-fresh47.jsonl", "testdata/eval/hollin-fresh47-facts.jsonl"}, // make eval-fresh47
+	{"testdata/eval/hollin-fresh48.jsonl", "testdata/eval/hollin-fresh48-facts.jsonl"}, // make eval-fresh48
 }
 
 const repoRoot = "../.."
