@@ -223,12 +223,6 @@ type Builtin struct {
 	// model scores the chunk at least learnedAddCoverYesNo (round 47,
 	// a47-gate2).
 	LearnedCover bool
-	// Charged (builtin:coverage-v66, see charged.go): a yes/no question
-	// asking after a charge in its clause that asks ("do you charge an
-	// inspection fee for my kettle") is decided by a statement of an
-	// amount of money on the page of a product the question names by its
-	// class (the K50 Smart Kettle's repairs page's "£10 inspection fee").
-	Charged bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -681,7 +675,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true, Charged: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -869,9 +863,7 @@ var namedModels = []struct {
 	// builtin:coverage-v62 adds Learned (round 47, docs/log/round-47-a47-learn.md).
 	{V62Model, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
 	// builtin:coverage-v63 adds LearnedCover (round 47, docs/log/round-47-a47-gate2.md).
-	{V63Model, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
-	// builtin:coverage-v66 adds Charged (round 48, docs/log/round-48-a48-rv.md).
-	{BuiltinModel, []modelSwitch{flag("charged", func(b *Builtin) bool { return b.Charged })}},
+	{BuiltinModel, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1131,10 +1123,6 @@ type reading struct {
 	// stated are the numeric types of the values a yes/no question states
 	// (Builtin.Stated): a value of the same type decides it.
 	stated []answertype.Type
-	// charged: a yes/no question asking in its clause that asks after a
-	// charge ("do you charge a fee") is decided by the asker's product's
-	// own page stating an amount (Builtin.Charged, charged.go).
-	charged bool
 	// qualifiers are the terms of the question's words that only qualify
 	// its asking (Builtin.Frame, see frame.go).
 	qualifiers map[string]bool
@@ -1510,8 +1498,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			}
 		}
 	}
-	r.charged = b.Charged && asked.Type == answertype.YesNo && !slices.Contains(r.stated, answertype.Money) &&
-		slices.ContainsFunc(fieldsLower(answertype.Asking(question)), answertype.NamesMoney) // charged.go
 	r.askedVerbs, r.sceneVerbs = b.verbTerms(question, qterms)
 	r.qualifiers = b.qualifiers(question, qterms, ents) // frame.go
 	if b.Bound {
@@ -1583,9 +1569,6 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		e := &req.Evidence[i]
 		expr, typed := b.answerIn(asked, e, r, covers)
 		own := owns[i]
-		if !typed && r.charged && ownProductPage(own, names, qterms) { // charged.go
-			expr, typed = b.answerIn(answertype.Question{Type: answertype.Money}, e, r, covers)
-		}
 		have := b.generalHave(withNames(own, names), general, r, covers) // codeterm.go
 		typed = typed && r.namesCode(have)
 		if r.every && !writesCode(e.Title+" "+e.Text) {

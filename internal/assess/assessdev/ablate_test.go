@@ -29,7 +29,6 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
-	{"charged", "v66", func(b *assess.Builtin) { b.Charged = false }},
 	{"learnedcover", "v63", func(b *assess.Builtin) { b.LearnedCover = false }},
 	{"learned", "v62", func(b *assess.Builtin) { b.Learned = false }},
 	{"review", "v61", func(b *assess.Builtin) { b.Review = 0 }},
