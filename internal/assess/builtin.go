@@ -534,6 +534,7 @@ type Builtin struct {
 	Purpose   bool
 	recording bool            // Candidates: return every chunk's features (see learned.go)
 	lacks     *[]Lack         // Lacks: what the first chunk holds (see lacks.go)
+	found     *findsMemo      // features: finds asked once per question and sentence (see kinds.go)
 	generic   map[string]bool // genericTerms, computed once by NewBuiltin
 	hedged    map[string]bool // genericTerms with Hedges, computed once by NewBuiltin
 

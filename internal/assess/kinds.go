@@ -48,9 +48,41 @@ const V13Model = "builtin:coverage-v13"
 //     (Builtin.Hedges, see read.go's hedgeWords): it says how exact an
 //     answer is wanted, and names no kind of the thing asked.
 
+// findsMemo keeps finds' answers within one features call (learned.go),
+// where the sentence and state readings and the sentence coverage ask
+// the same sentences of the same one or two questions.
+type findsMemo struct {
+	qs   []answertype.Question
+	sent []map[string][]string // per question of qs
+}
+
+func sameQuestion(a, b answertype.Question) bool {
+	return a.Type == b.Type && a.Unit == b.Unit && a.Web == b.Web && slices.Equal(a.Frame, b.Frame)
+}
+
 // finds lists the expressions of q's type in one sentence, less those of
-// another kind than asked (see above).
+// another kind than asked (see above). Its callers may change the slice
+// (slices.DeleteFunc): a remembered answer is handed out as a copy.
 func (b *Builtin) finds(q answertype.Question, sentence string) []string {
+	if b.found == nil {
+		return b.find(q, sentence)
+	}
+	m := b.found
+	k := slices.IndexFunc(m.qs, func(x answertype.Question) bool { return sameQuestion(x, q) })
+	if k < 0 {
+		m.qs = append(m.qs, q)
+		m.sent = append(m.sent, map[string][]string{})
+		k = len(m.qs) - 1
+	}
+	out, ok := m.sent[k][sentence]
+	if !ok {
+		out = b.find(q, sentence)
+		m.sent[k][sentence] = out
+	}
+	return slices.Clone(out)
+}
+
+func (b *Builtin) find(q answertype.Question, sentence string) []string {
 	if q.Type == answertype.Quantity && q.Unit == sizeUnit {
 		var out []string
 		for _, d := range sizeDimensions {

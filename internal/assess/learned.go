@@ -229,6 +229,9 @@ type featureInput struct {
 
 // features describes each chunk of in.all (see featureNames).
 func (b *Builtin) features(in featureInput) []Candidate {
+	bf := *b
+	bf.found = &findsMemo{} // the readings below ask the same sentences
+	b = &bf
 	q := make([]float64, 0, len(featureNames))
 	t := in.asked.Type
 	num := numeric(t)
@@ -318,11 +321,7 @@ func (b *Builtin) features(in featureInput) []Candidate {
 			b01(len(in.rules) > 0 && in.rules[0] == j.ev.ChunkID), b01(len(in.rules) > 0), b01(in.best != nil && in.best.ev == j.ev),
 			typed*j.coverage, typed*fc,
 			sc, tsc, 1-ratio(knownGot, knownTotal), j.coverage-other, b01(keyTitle))
-		st := b.stateSignals(in.fasked, j.ev, in.f, in.r, in.covers)
-		if in.wcovers != nil {
-			rt := b.stateSignals(in.fasked, j.ev, in.f, in.r, in.wcovers)
-			st[8] = rt[2]
-		}
+		st := b.stateSignals(in.fasked, j.ev, in.f, in.r, in.covers, in.wcovers)
 		x = append(x, st[:]...)
 		x = append(x, one, ratio(one, j.coverage), b01(dense), 1/float64(rrank+1), ratio(j.ev.Score, maxScore), b01(rrank == i))
 		for k, v := range x {

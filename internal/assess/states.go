@@ -179,8 +179,9 @@ func (b *Builtin) statesReason(question string, asked answertype.Question, j *ju
 // the clause that asks's verbs (-1 when it has none the corpus uses);
 // the share of the question's known weight the last holds; whether the
 // heaviest topic word is in the sentence itself; and the third share again
-// (learned.go puts the thesaurus's relatives in covers for that one).
-func (b *Builtin) stateSignals(asked answertype.Question, e *Evidence, f *focus, r *reading, covers func(map[string]bool, string) bool) [9]float64 {
+// read by wcovers, the wide reading's covers, when not nil (learned.go:
+// the thesaurus's relatives).
+func (b *Builtin) stateSignals(asked answertype.Question, e *Evidence, f *focus, r *reading, covers, wcovers func(map[string]bool, string) bool) [9]float64 {
 	out := [9]float64{}
 	if f == nil {
 		return out
@@ -206,6 +207,12 @@ func (b *Builtin) stateSignals(asked answertype.Question, e *Evidence, f *focus,
 	title := b.an.Set(e.Title)
 	held := func(have map[string]bool) func(weighted) bool {
 		return func(w weighted) bool { return covers(have, w.term) || holdsAkin(have, w.term) }
+	}
+	wheld := held
+	if wcovers != nil {
+		wheld = func(have map[string]bool) func(weighted) bool {
+			return func(w weighted) bool { return wcovers(have, w.term) || holdsAkin(have, w.term) }
+		}
 	}
 	for i, s := range sents {
 		if asked.Type != answertype.Description {
@@ -243,7 +250,9 @@ func (b *Builtin) stateSignals(asked answertype.Question, e *Evidence, f *focus,
 		if len(topic) > 0 && held(sets[i])(topic[0]) {
 			out[7] = 1
 		}
+		if len(topic) > 0 {
+			out[8] = max(out[8], sentenceShare(topic, wheld(wt)))
+		}
 	}
-	out[8] = out[2]
 	return out
 }
