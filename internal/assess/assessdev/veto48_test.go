@@ -398,3 +398,48 @@ func TestVetoTable48(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestVetoReplay48 replays every first attempt (all sets but the
+// validation set) with the default assessor, Veto on, against the rules'
+// verdict (Candidates: Veto and Learned off), and logs what the veto
+// changed: the in-sample counterpart of TestVetoTable48's tally, through
+// Assess.
+func TestVetoReplay48(t *testing.T) {
+	if os.Getenv("VETO_REPLAY") == "" {
+		t.Skip("set VETO_REPLAY=1")
+	}
+	b, qs := collect(t)
+	if !b.Veto {
+		t.Fatal("the default has no Veto")
+	}
+	gain, loss, other := map[string]int{}, map[string]int{}, map[string]int{}
+	for _, a := range qs {
+		if a.set == validation {
+			continue
+		}
+		rules, _, err := b.Candidates(context.Background(), a.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := b.Assess(context.Background(), a.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rules.Assessment.Sufficient || res.Assessment.Sufficient || !strings.Contains(res.Assessment.Reason, "the rules accepted") {
+			continue
+		}
+		g := group48(a.set)[0]
+		switch {
+		case !a.answerable:
+			gain[g]++
+		case a.retrieved:
+			loss[g]++
+		default:
+			other[g]++
+		}
+		if g == "design" {
+			t.Logf("vetoed %s %s (answerable %v): %s", a.set, a.id, a.answerable, res.Assessment.Reason)
+		}
+	}
+	t.Logf("vetoed: refusal gained %v, right lost %v, answerable not retrieved %v", gain, loss, other)
+}
