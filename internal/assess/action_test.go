@@ -168,7 +168,7 @@ func actJudgeOver(t *testing.T, act bool, th Thesaurus, q string, ids ...string)
 	t.Helper()
 	// Learned off: the rules' own verdict (the learned model accepts the
 	// K50 page for "how do I speed up the spout" at 0.87: round 47's log)
-	return actJudgeWith(t, func(b *Builtin) { b.Act, b.Learned, b.LearnedCover = act, false, false }, th, q, ids...)
+	return actJudgeWith(t, func(b *Builtin) { b.Act, b.Learned, b.LearnedCover, b.Veto = act, false, false, false }, th, q, ids...)
 }
 
 // actJudgeWith is actJudgeOver with the switches set sets.

@@ -223,6 +223,11 @@ type Builtin struct {
 	// model scores the chunk at least learnedAddCoverYesNo (round 47,
 	// a47-gate2).
 	LearnedCover bool
+	// Veto (builtin:coverage-v65, see veto.go): an acceptance of the
+	// rules is refused when a model fitted on the development sets'
+	// accepted chunks scores the chunk below vetoBelow (round 48,
+	// a48-veto).
+	Veto bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -675,7 +680,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true, Veto: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -863,7 +868,9 @@ var namedModels = []struct {
 	// builtin:coverage-v62 adds Learned (round 47, docs/log/round-47-a47-learn.md).
 	{V62Model, []modelSwitch{flag("learned", func(b *Builtin) bool { return b.Learned })}},
 	// builtin:coverage-v63 adds LearnedCover (round 47, docs/log/round-47-a47-gate2.md).
-	{BuiltinModel, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
+	{V63Model, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
+	// builtin:coverage-v65 adds Veto (round 48, docs/log/round-48-a48-veto.md).
+	{BuiltinModel, []modelSwitch{flag("veto", func(b *Builtin) bool { return b.Veto })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1338,9 +1345,9 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 	vocab := b.corpus.Visible(req.Groups)
 	on := b
-	if b.Learned && !b.recording {
+	if (b.Learned || b.Veto) && !b.recording {
 		c := *b
-		c.recording = true // the features the learned decision reads
+		c.recording = true // the features the learned decisions read
 		on = &c
 	}
 	res, err := on.assessOn(ctx, req, vocab)
@@ -1350,8 +1357,14 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 			res.Accepted = nil
 		}
 	}
-	if err == nil && b.Learned && !b.recording {
-		res = b.learnedAccept(req, res)
+	if err == nil && (b.Learned || b.Veto) && !b.recording {
+		ruled := res.Assessment.Sufficient // the rules' acceptance, not the learned add's
+		if b.Learned {
+			res = b.learnedAccept(req, res)
+		}
+		if b.Veto && ruled {
+			res = b.vetoAccept(req, res) // veto.go
+		}
 		res.cands = nil
 	}
 	if err == nil && b.recording && res.cands != nil {

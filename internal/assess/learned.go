@@ -99,7 +99,7 @@ const (
 // features changes nothing of it.
 func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candidate, error) {
 	c := *b
-	c.recording, c.Learned = true, false // the rules' verdict, with the features
+	c.recording, c.Learned, c.Veto = true, false, false // the rules' verdict, with the features
 	res, err := c.Assess(ctx, req)
 	var cands []Candidate
 	if res.cands != nil {

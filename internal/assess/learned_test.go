@@ -16,7 +16,7 @@ import (
 // order), and the verdict Assess's: computing them changes nothing.
 func TestCandidates(t *testing.T) {
 	b, _ := newTestAssessor()
-	b.Learned = false // Candidates is the rules' verdict
+	b.Learned, b.Veto = false, false // Candidates is the rules' verdict
 	ctx := context.Background()
 	for _, q := range []string{
 		"how many years is the X300 Pro motor covered for",
@@ -97,8 +97,8 @@ func TestLearned(t *testing.T) {
 	}
 	r := judge(true, q)
 	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"receipt#0"}) || r.Assessment.Score < learnedAdd ||
-		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v63" {
-		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v63", r.Assessment, r.Accepted, r.Usage.Model)
+		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v65" {
+		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v65", r.Assessment, r.Accepted, r.Usage.Model)
 	}
 	if r := judge(true, "when does the blender motor stop"); r.Assessment.Sufficient {
 		t.Errorf("Learned on a page about something else: %+v, want refused", r.Assessment)
@@ -106,6 +106,9 @@ func TestLearned(t *testing.T) {
 	b := NewBuiltin(an, lex)
 	if !b.Learned || b.Model() != BuiltinModel {
 		t.Errorf("default Learned %v, model %q, want on and %s", b.Learned, b.Model(), BuiltinModel)
+	}
+	if b.Veto = false; b.Model() != V63Model {
+		t.Errorf("Veto off: model %q, want %s", b.Model(), V63Model)
 	}
 	if b.LearnedCover = false; b.Model() != V62Model {
 		t.Errorf("LearnedCover off: model %q, want %s", b.Model(), V62Model)

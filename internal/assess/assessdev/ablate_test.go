@@ -29,6 +29,7 @@ type ablation struct {
 // (agree.go), written out. TestAblationsCover checks that it names every
 // switch.
 var ablations = []ablation{
+	{"veto", "v65", func(b *assess.Builtin) { b.Veto = false }},
 	{"learnedcover", "v63", func(b *assess.Builtin) { b.LearnedCover = false }},
 	{"learned", "v62", func(b *assess.Builtin) { b.Learned = false }},
 	{"review", "v61", func(b *assess.Builtin) { b.Review = 0 }},

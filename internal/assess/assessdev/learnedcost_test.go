@@ -16,7 +16,9 @@ import (
 // builtin:coverage-v62 (Learned on: every assessment records the
 // features, the add reads them when the rules refuse) and v61 through
 // Candidates (the rules' verdict with the features: what recording alone
-// costs). One op is the whole pass.
+// costs), and builtin:coverage-v65 (Learned and Veto on: the features
+// read on the rules' accepts too; round 48, a48-veto). v61 and v62 here
+// are the default with Veto off. One op is the whole pass.
 //
 //	ASSESSDEV=1 ASSESSDEV_THESAURUS=/usr/share/wordnet go test ./internal/assess/assessdev -run '^$' -bench 'BenchmarkLearnedCost' -benchtime 5x
 func BenchmarkLearnedCost(b *testing.B) {
@@ -28,13 +30,13 @@ func BenchmarkLearnedCost(b *testing.B) {
 	qs = slices.DeleteFunc(qs, func(a asked) bool { return !slices.Contains(in, a.set) })
 	ctx := context.Background()
 	for _, c := range []struct {
-		name    string
-		learned bool
-		cands   bool
-	}{{"v61", false, false}, {"v62", true, false}, {"v61-candidates", false, true}} {
+		name          string
+		learned, veto bool
+		cands         bool
+	}{{"v61", false, false, false}, {"v62", true, false, false}, {"v61-candidates", false, false, true}, {"v65", true, true, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			a := *base
-			a.Learned = c.learned
+			a.Learned, a.Veto = c.learned, c.veto
 			refused := 0
 			for range b.N {
 				refused = 0
