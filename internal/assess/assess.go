@@ -74,10 +74,12 @@ type Result struct {
 	// empty when the assessor does not say (a model) or refused.
 	Accepted []string `json:"accepted,omitempty"`
 	// cands computes the retrieved chunks' features, when the builtin
-	// assessor records them (Builtin.Candidates, Builtin.Learned): only
-	// when they are read (the learned add reads them when the rules
-	// refuse); never serialised.
-	cands func() []Candidate
+	// assessor records them (Builtin.Candidates, Builtin.Learned,
+	// Builtin.Veto): only when they are read (the learned add reads them
+	// when the rules refuse, the veto the accepted chunk's when they
+	// accept), and only chunk only's when only is not empty (it may return
+	// more); never serialised.
+	cands func(only string) []Candidate
 	// first is what the builtin assessor's reading of all the evidence
 	// hands Builtin.Alone (alone.go); never serialised.
 	first aloneFirst

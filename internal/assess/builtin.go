@@ -1368,8 +1368,8 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 		res.cands = nil
 	}
 	if err == nil && b.recording && res.cands != nil {
-		cands := res.cands() // Candidates: read before the vocabulary's failure is checked
-		res.cands = func() []Candidate { return cands }
+		cands := res.cands("") // Candidates: read before the vocabulary's failure is checked
+		res.cands = func(string) []Candidate { return cands }
 	}
 	if err == nil {
 		if fv, ok := vocab.(FailingVocabulary); ok {
@@ -1754,7 +1754,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			question: question, original: req.Question, rewritten: QueryKey(req.Question, 0) != QueryKey(req.Query, 0), absent: absent != "",
 			sceneShare: 1 - ratio(after, before), rules: rules, covers: covers}
 		query, evidence := req.Query, req.Evidence
-		res.cands = func() []Candidate { // computed when read (rv47): not on a verdict the rules accept
+		res.cands = func(only string) []Candidate { // computed when read (rv47)
 			if !focusRead {
 				readFocus()
 			}
@@ -1763,6 +1763,7 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 			}
 			in.f, in.w, in.fasked, in.wcovers = f, w, fasked, wcovers
 			in.rel = b.relevance(query, evidence, vocab)
+			in.only = only
 			return b.features(in)
 		}
 	}
@@ -1898,8 +1899,8 @@ func (b *Builtin) assess(ctx context.Context, req Request, vocab Vocabulary, que
 		res.Accepted = best.ids()
 	} else {
 		if feats := res.cands; feats != nil {
-			res.cands = func() []Candidate {
-				cands := feats()
+			res.cands = func(only string) []Candidate {
+				cands := feats(only)
 				for i := range cands {
 					cands[i].Hopeless = hard
 				}

@@ -103,7 +103,7 @@ func (b *Builtin) Candidates(ctx context.Context, req Request) (Result, []Candid
 	res, err := c.Assess(ctx, req)
 	var cands []Candidate
 	if res.cands != nil {
-		cands = res.cands()
+		cands = res.cands("")
 	}
 	res.cands = nil
 	// The rules' features say what the default's whole verdict accepts,
@@ -138,7 +138,7 @@ func (b *Builtin) learnedAccept(req Request, res Result) Result {
 	if res.Assessment.Sufficient || res.cands == nil {
 		return res
 	}
-	cands := res.cands() // computed only here: the rules refuse
+	cands := res.cands("") // computed only here: the rules refuse
 	if len(cands) == 0 {
 		return res
 	}
@@ -225,9 +225,10 @@ type featureInput struct {
 	rel                []float64
 	covers             func(map[string]bool, string) bool
 	wcovers            func(map[string]bool, string) bool
+	only               string // describe this chunk alone (its features as among all); every chunk when empty
 }
 
-// features describes each chunk of in.all (see featureNames).
+// features describes each chunk of in.all (see featureNames), or in.only alone.
 func (b *Builtin) features(in featureInput) []Candidate {
 	bf := *b
 	bf.found = &findsMemo{} // the readings below ask the same sentences
@@ -258,7 +259,7 @@ func (b *Builtin) features(in featureInput) []Candidate {
 	}
 	out := make([]Candidate, 0, len(in.all))
 	for i, j := range in.all {
-		if j.with != nil || j.ev == nil {
+		if j.with != nil || j.ev == nil || in.only != "" && j.ev.ChunkID != in.only {
 			continue
 		}
 		x := slices.Clone(q)

@@ -179,7 +179,7 @@ func TestLearnedGate(t *testing.T) {
 			t.Fatalf("hopeless %d, entity share %v, coverage %v: scored below learnedAdd: the case no longer tests the gate", tt.hopeless, tt.share, tt.coverage)
 		}
 		in := refused
-		in.cands = func() []Candidate { return []Candidate{c} }
+		in.cands = func(string) []Candidate { return []Candidate{c} }
 		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
 			t.Errorf("hopeless %d, entity share %v, coverage %v: accepted %v, want %v", tt.hopeless, tt.share, tt.coverage, got.Assessment.Sufficient, tt.want)
 		}
@@ -209,7 +209,7 @@ func TestLearnedGate(t *testing.T) {
 			t.Fatalf("hopeless %d, yes/no %v: scored %.3f, below %.3f: the case no longer tests the gate", tt.hopeless, tt.yesno, p, tt.wantP)
 		}
 		in := refused
-		in.cands = func() []Candidate { return []Candidate{c} }
+		in.cands = func(string) []Candidate { return []Candidate{c} }
 		b.LearnedCover = tt.learnedCover
 		if got := b.learnedAccept(req, in); got.Assessment.Sufficient != tt.want {
 			t.Errorf("LearnedCover %v, hopeless %d, yes/no %v, coverage %v: accepted %v, want %v", tt.learnedCover, tt.hopeless, tt.yesno, tt.cover, got.Assessment.Sufficient, tt.want)
@@ -232,12 +232,12 @@ func TestLearnedGate(t *testing.T) {
 				continue
 			}
 			in := refused
-			in.cands = func() []Candidate { return []Candidate{c} }
+			in.cands = func(string) []Candidate { return []Candidate{c} }
 			if got := b.learnedAccept(req, in); got.Assessment.Sufficient {
 				t.Errorf("yes/no, cover finding, score %.3f below learnedAddCoverYesNo: accepted, want refused", p)
 			}
 			c.Hopeless = 0 // and the same chunk is added when the refusal is not hopeless
-			in.cands = func() []Candidate { return []Candidate{c} }
+			in.cands = func(string) []Candidate { return []Candidate{c} }
 			if got := b.learnedAccept(req, in); !got.Assessment.Sufficient {
 				t.Errorf("yes/no, not hopeless, score %.3f at learnedAdd: refused, want accepted", p)
 			}

@@ -49,7 +49,7 @@ func (b *Builtin) vetoAccept(req Request, res Result) Result {
 	if !res.Assessment.Sufficient || len(res.Accepted) == 0 || res.cands == nil {
 		return res
 	}
-	cands := res.cands()
+	cands := res.cands(res.Accepted[0]) // the accepted chunk's alone
 	i := slices.IndexFunc(cands, func(c Candidate) bool { return c.ChunkID == res.Accepted[0] })
 	if i < 0 {
 		return res
