@@ -216,10 +216,19 @@ func (ix *Index) closeFiles() error {
 
 // Stale reports whether the directory now holds another index than the
 // one opened: a build swaps in a new directory, so its manifest is
-// another file. It costs one stat.
-func (ix *Index) Stale(context.Context) bool {
+// another file. It costs one stat. No manifest at all (a build between
+// its two renames, or the directory removed) is not staleness: the build
+// opened is still the newest whole one. Another failure of the stat is
+// an error: the caller cannot confirm the version and fails closed.
+func (ix *Index) Stale(context.Context) (bool, error) {
 	fi, err := Built(ix.dir)
-	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
+	if errs.Is(errs.NotFound, err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return ix.built != nil && !os.SameFile(fi, ix.built), nil
 }
 
 // Built says whether dir holds an index, opening nothing: the manifest

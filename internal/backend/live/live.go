@@ -111,11 +111,13 @@ type generation struct {
 	lex lexicon
 }
 
-// Index serves the current version of the configured index. Between
-// searches it asks the index whether a newer version exists (a rebuild:
-// a new bleve directory, or a new RediSearch version) and, if so, opens
-// it and swaps atomically: a search runs entirely on one version, and
-// the trace and /readyz name the version served.
+// Index serves the current version of the configured index. Before
+// every request (a search, an assessment, a read of chunks) it asks the
+// index whether a newer version exists (a rebuild: a new bleve directory,
+// or a new RediSearch version; one stat or one GET) and, if so, opens it
+// and swaps atomically: a request runs entirely on one version, never an
+// older one than was current when it began, and the trace and /readyz
+// name the version served.
 type Index struct {
 	src *Source
 	// thes relates words for the builtin assessor (loop.thesaurus); nil
@@ -257,25 +259,48 @@ func assessorOver(lex lexicon, thes assess.Thesaurus, rewriter string) (*assess.
 }
 
 // current returns the generation to use, swapping first when the index
-// has a newer version.
+// has a newer version. It asks the served version once (Stale: one stat
+// of a bleve manifest, one GET of the RediSearch current pointer) on
+// every call, so a request is never served from a version older than the
+// newest whole one when it began: after a rebuild that narrowed an ACL,
+// the next request reads the new ACL. When that cannot be confirmed (Redis
+// does not answer) the request fails instead.
 func (l *Index) current(ctx context.Context) (*generation, error) {
 	g := l.cur.Load()
-	if !g.ix.Stale(ctx) {
+	stale, err := g.ix.Stale(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !stale {
 		return g, nil
 	}
 	return l.swap(ctx, g)
 }
 
+// swap replaces old, found stale, by the newest version. Another request
+// may have swapped while this one waited for the lock, to a version that
+// can be older than the one this request found (it opened before the
+// latest build): that one is asked again, and replaced too when stale.
 func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if g := l.cur.Load(); g != old {
-		return g, nil // another search swapped already
+		stale, err := g.ix.Stale(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !stale {
+			return g, nil
+		}
+		old = g
 	}
 	ix, err := l.src.Open(ctx, l.log, false)
 	if err != nil {
 		l.log.Error("a new index version exists but cannot be opened; still serving the old one", "serving", old.ix.Version(), "error", err)
 		return nil, err
+	}
+	if swapOpened != nil {
+		swapOpened()
 	}
 	g, err := l.wire(ix)
 	if err != nil {
@@ -289,6 +314,10 @@ func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) 
 	time.AfterFunc(retireAfter, func() { l.retire(old.ix) })
 	return g, nil
 }
+
+// swapOpened, when set (tests), runs in swap after the new version is
+// opened, before it is served.
+var swapOpened func()
 
 func (l *Index) retire(ix backend.Index) {
 	l.mu.Lock()
@@ -340,7 +369,10 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 // away, it swaps and tries once more on the new version, which it returns.
 func (l *Index) search(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	res, err := g.searcher.Search(ctx, req)
-	if err != nil && g.ix.Stale(ctx) {
+	if err == nil {
+		return g, res, nil
+	}
+	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
 			g = g2
 			res, err = g.searcher.Search(ctx, req)
@@ -377,13 +409,25 @@ func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, re
 	return res, nil
 }
 
-// Chunks implements activities.ChunkReader on the current version.
+// Chunks implements activities.ChunkReader on the current version. When
+// the read fails because its version went away (a RediSearch rebuild drops
+// the version it replaces as soon as the new one is current, with its
+// chunks), it swaps and reads once more, as search does.
 func (l *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
 	g, err := l.current(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return g.ix.Chunks(ctx, ids)
+	cs, err := g.ix.Chunks(ctx, ids)
+	if err == nil {
+		return cs, nil
+	}
+	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
+		if g2, err2 := l.swap(ctx, g); err2 == nil {
+			return g2.ix.Chunks(ctx, ids)
+		}
+	}
+	return nil, err
 }
 
 // Assess implements assess.Assessor with the builtin assessor over the
