@@ -204,3 +204,50 @@ func TestSwapRaceServesNewestBleve(t *testing.T) {
 func TestSwapRaceServesNewestRediSearch(t *testing.T) {
 	checkSwapRace(t, redisNarrowing(t))
 }
+
+// TestReplacedVersionStaysOpenWhileRead: a request that began on build 1
+// (an assessment may run 90 s) still reads it after a rebuild was swapped
+// in and build 1's grace period ended; build 1 closes when that request
+// releases it. Before round 48 retire closed it at the end of the grace
+// period whoever was reading it.
+func TestReplacedVersionStaysOpenWhileRead(t *testing.T) {
+	n := bleveNarrowing(t)
+	ctx := context.Background()
+	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	g, err := l.current(ctx) // the long request, on build 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.rebuild("staff")
+	if cs, err := l.Chunks(ctx, []string{"d#0"}); err != nil || cs[0].VisibleTo(public) {
+		t.Fatalf("a request after the rebuild read %+v, %v; want build 2's staff-only d#0", cs, err)
+	}
+	if l.cur.Load() == g {
+		t.Fatal("build 2 was not swapped in")
+	}
+	l.retire(g) // its grace period over, the long request still on it
+	if g.shut.Load() {
+		t.Fatal("build 1 closed while a request still reads it")
+	}
+	if cs, err := g.ix.Chunks(ctx, []string{"d#0"}); err != nil || !cs[0].VisibleTo(public) {
+		t.Errorf("the request begun on build 1 read %+v, %v; want build 1's d#0", cs, err)
+	}
+	g.release()
+	if !g.shut.Load() {
+		t.Error("build 1 still open after its last request released it")
+	}
+	// A version retired with no reader closes at once.
+	g2 := l.cur.Load()
+	n.rebuild("public")
+	if _, err := l.Chunks(ctx, []string{"d#0"}); err != nil {
+		t.Fatal(err)
+	}
+	l.retire(g2)
+	if !g2.shut.Load() {
+		t.Error("build 2, replaced and read by no request, did not close at retire")
+	}
+}
