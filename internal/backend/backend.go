@@ -111,9 +111,11 @@ type Index interface {
 	// the terms given before it are not all of them.
 	EachTerm(fn func(term string, df int)) error
 	HasDocument(id string) bool
-	// Stale reports whether a newer version of the index exists; it is
-	// cheap enough to ask before every search.
-	Stale(ctx context.Context) bool
+	// Stale reports whether a newer version of the index exists, asked
+	// before every request served from this version (one stat, or one
+	// Redis GET). An error means the version served cannot be confirmed
+	// as the newest: the request fails rather than read it.
+	Stale(ctx context.Context) (bool, error)
 	// Version names the version served, for /readyz and traces.
 	Version() string
 	Close() error

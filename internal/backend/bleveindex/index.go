@@ -93,7 +93,7 @@ type Index struct {
 	checks   []string       // what Check reports, computed at Open
 	// inconsistent: bleve, the chunk store and the manifest disagree.
 	inconsistent bool
-	built        os.FileInfo // manifest.json as opened, for Stale
+	built        os.FileInfo // manifest.json as stat'ed before opening, for Stale
 	closed       sync.Once
 }
 
@@ -131,7 +131,48 @@ func releaseBM25() {
 // none, errs.Invalid when it was built with another schema version or is
 // damaged, and errs.Conflict when its BM25 parameters clash with another
 // open index's.
+//
+// Its files are opened one by one, by path; a build that swaps its
+// directory in meanwhile would leave some of them the old build's and
+// some the new one's, and the manifest stamped as opened (Stale's) the
+// wrong one. So the manifest is stat'ed before and after: when another
+// build came in between, what was opened is closed and opened again.
 func Open(dir string) (*Index, error) {
+	for range openTries {
+		before, err := Built(dir)
+		if err != nil {
+			_, err = readManifest(dir) // Open's errors, as before
+			if err == nil {
+				continue // built between the two reads
+			}
+			return nil, err
+		}
+		ix, err := openFiles(dir)
+		if err != nil {
+			return nil, err
+		}
+		if openedHook != nil {
+			openedHook()
+		}
+		if after, err := Built(dir); err == nil && os.SameFile(before, after) {
+			ix.built = before
+			return ix, nil
+		}
+		ix.Close()
+	}
+	return nil, errs.Errorf("index.Open", errs.Unavailable, "%s was rebuilt %d times while it was being opened", dir, openTries)
+}
+
+// openTries bounds how often Open starts again because a build swapped
+// its directory in while it opened.
+const openTries = 5
+
+// openedHook, when set (tests), runs in Open between opening the files
+// and the second stat of the manifest.
+var openedHook func()
+
+// openFiles is Open's work: the files of the build in dir.
+func openFiles(dir string) (*Index, error) {
 	const op = "index.Open"
 	m, err := readManifest(dir)
 	if err != nil {
@@ -189,7 +230,6 @@ func Open(dir string) (*Index, error) {
 		return nil, errs.Errorf(op, errs.Invalid, "%s: unknown analyzer %q", dir, name)
 	}
 	ix.checks, ix.inconsistent = ix.check()
-	ix.built, _ = Built(dir)
 	return ix, nil
 }
 
@@ -216,10 +256,19 @@ func (ix *Index) closeFiles() error {
 
 // Stale reports whether the directory now holds another index than the
 // one opened: a build swaps in a new directory, so its manifest is
-// another file. It costs one stat.
-func (ix *Index) Stale(context.Context) bool {
+// another file. It costs one stat. No manifest at all (a build between
+// its two renames, or the directory removed) is not staleness: the build
+// opened is still the newest whole one. Another failure of the stat is
+// an error: the caller cannot confirm the version and fails closed.
+func (ix *Index) Stale(context.Context) (bool, error) {
 	fi, err := Built(ix.dir)
-	return err == nil && ix.built != nil && !os.SameFile(fi, ix.built)
+	if errs.Is(errs.NotFound, err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !os.SameFile(fi, ix.built), nil
 }
 
 // Built says whether dir holds an index, opening nothing: the manifest

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,13 +110,38 @@ type generation struct {
 	// lex is the assessor's view of ix, with its memo (heldMemo): this
 	// version's, and no other's.
 	lex lexicon
+
+	// refs counts the requests reading this version (acquire, release);
+	// retired is set once it was replaced and its grace period is over:
+	// it closes when both hold, so a request that began on it finishes
+	// on it however long it takes.
+	refs    atomic.Int64
+	retired atomic.Bool
+	closed  sync.Once
+	shut    atomic.Bool // closed
 }
 
-// Index serves the current version of the configured index. Between
-// searches it asks the index whether a newer version exists (a rebuild:
-// a new bleve directory, or a new RediSearch version) and, if so, opens
-// it and swaps atomically: a search runs entirely on one version, and
-// the trace and /readyz name the version served.
+// release ends one request's use of g; the last one out of a retired
+// version closes it.
+func (g *generation) release() {
+	if g.refs.Add(-1) == 0 && g.retired.Load() {
+		g.close()
+	}
+}
+
+func (g *generation) close() error {
+	var err error
+	g.closed.Do(func() { err = g.ix.Close(); g.shut.Store(true) })
+	return err
+}
+
+// Index serves the current version of the configured index. Before
+// every request (a search, an assessment, a read of chunks) it asks the
+// index whether a newer version exists (a rebuild: a new bleve directory,
+// or a new RediSearch version; one stat or one GET) and, if so, opens it
+// and swaps atomically: a request runs entirely on one version, never an
+// older one than was current when it began, and the trace and /readyz
+// name the version served.
 type Index struct {
 	src *Source
 	// thes relates words for the builtin assessor (loop.thesaurus); nil
@@ -125,12 +151,13 @@ type Index struct {
 	log  *slog.Logger
 	mu   sync.Mutex // serializes swaps
 	cur  atomic.Pointer[generation]
-	old  []backend.Index // retired, closed after a grace period or at Close
+	old  []*generation // replaced, retired after a grace period, closed at Close
 	done bool
 }
 
-// retireAfter is how long a replaced version stays open for searches
-// still running on it.
+// retireAfter is how long a replaced version stays open after the swap
+// even with no request reading it; one still read stays open until the
+// last request on it ends (generation.refs).
 const retireAfter = time.Minute
 
 // Open opens (building when asked) the configured index and wires
@@ -257,25 +284,71 @@ func assessorOver(lex lexicon, thes assess.Thesaurus, rewriter string) (*assess.
 }
 
 // current returns the generation to use, swapping first when the index
-// has a newer version.
+// has a newer version. It asks the served version once (Stale: one stat
+// of a bleve manifest, one GET of the RediSearch current pointer) on
+// every call, so a request is never served from a version older than the
+// newest whole one when it began: after a rebuild that narrowed an ACL,
+// the next request reads the new ACL. When that cannot be confirmed (Redis
+// does not answer) the request fails instead.
+//
+// The generation returned is acquired: the caller releases it when its
+// request ends.
 func (l *Index) current(ctx context.Context) (*generation, error) {
-	g := l.cur.Load()
-	if !g.ix.Stale(ctx) {
+	g := l.acquire()
+	stale, err := g.ix.Stale(ctx)
+	if err != nil {
+		g.release()
+		return nil, err
+	}
+	if !stale {
 		return g, nil
 	}
-	return l.swap(ctx, g)
+	g2, err := l.swap(ctx, g)
+	g.release()
+	return g2, err
 }
 
+// acquire is the served generation, counted as read until release. A
+// version retired between the load and the count (only possible for a
+// caller that loaded it a grace period ago) is let go and the served one
+// loaded again.
+func (l *Index) acquire() *generation {
+	for {
+		g := l.cur.Load()
+		g.refs.Add(1)
+		if !g.retired.Load() {
+			return g
+		}
+		g.release()
+	}
+}
+
+// swap replaces old, found stale, by the newest version. Another request
+// may have swapped while this one waited for the lock, to a version that
+// can be older than the one this request found (it opened before the
+// latest build): that one is asked again, and replaced too when stale.
+// The generation returned is acquired; old stays the caller's to release.
 func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if g := l.cur.Load(); g != old {
-		return g, nil // another search swapped already
+		stale, err := g.ix.Stale(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !stale {
+			g.refs.Add(1) // served, so not retired: l.mu is held
+			return g, nil
+		}
+		old = g
 	}
 	ix, err := l.src.Open(ctx, l.log, false)
 	if err != nil {
 		l.log.Error("a new index version exists but cannot be opened; still serving the old one", "serving", old.ix.Version(), "error", err)
 		return nil, err
+	}
+	if swapOpened != nil {
+		swapOpened()
 	}
 	g, err := l.wire(ix)
 	if err != nil {
@@ -283,29 +356,30 @@ func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) 
 		l.log.Error("a new index version exists but cannot be served; still serving the old one", "serving", old.ix.Version(), "error", err)
 		return nil, err
 	}
+	g.refs.Add(1) // the caller's
 	l.cur.Store(g)
 	l.log.Info("index swapped", "from", old.ix.Version(), "to", ix.Version(), "chunks", ix.Len())
-	l.old = append(l.old, old.ix)
-	time.AfterFunc(retireAfter, func() { l.retire(old.ix) })
+	l.old = append(l.old, old)
+	time.AfterFunc(retireAfter, func() { l.retire(old) })
 	return g, nil
 }
 
-func (l *Index) retire(ix backend.Index) {
+// swapOpened, when set (tests), runs in swap after the new version is
+// opened, before it is served.
+var swapOpened func()
+
+// retire ends g's grace period: it closes now if no request reads it,
+// and otherwise when the last one releases it.
+func (l *Index) retire(g *generation) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if i := indexOf(l.old, ix); i >= 0 {
-		l.old = append(l.old[:i], l.old[i+1:]...)
-		ix.Close()
-	}
-}
-
-func indexOf(list []backend.Index, ix backend.Index) int {
-	for i, x := range list {
-		if x == ix {
-			return i
+	if i := slices.Index(l.old, g); i >= 0 {
+		l.old = slices.Delete(l.old, i, i+1)
+		g.retired.Store(true)
+		if g.refs.Load() == 0 {
+			g.close()
 		}
 	}
-	return -1
 }
 
 // Search implements activities.Searcher on the current version. When a
@@ -317,12 +391,15 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	if err != nil {
 		return retrieval.Result{}, err
 	}
+	defer func() { g.release() }() // g may be swapped below
 	var expand []retrieval.Stage
 	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
 		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
 			st := retrieval.Stage{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}
 			if b.ExpandMerge > 0 {
-				return l.merged(ctx, g, b, req, q, st)
+				var res retrieval.Result
+				g, res, err = l.merged(ctx, g, b, req, q, st)
+				return res, err
 			}
 			req.Query = q
 			expand = []retrieval.Stage{st}
@@ -337,11 +414,16 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 }
 
 // search runs req on g's searcher; when it fails because g's version went
-// away, it swaps and tries once more on the new version, which it returns.
+// away, it swaps and tries once more on the new version, which it returns
+// (acquired, g released: the caller releases the one returned).
 func (l *Index) search(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	res, err := g.searcher.Search(ctx, req)
-	if err != nil && g.ix.Stale(ctx) {
+	if err == nil {
+		return g, res, nil
+	}
+	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
 		if g2, err2 := l.swap(ctx, g); err2 == nil {
+			g.release()
 			g = g2
 			res, err = g.searcher.Search(ctx, req)
 		}
@@ -353,37 +435,53 @@ func (l *Index) search(ctx context.Context, g *generation, req retrieval.Request
 // req as sent, then the expanded query q on the same version, the plain
 // hits first and the chunks only q found below them. The result's stages
 // are the plain search's, after the expand stage st, which says how many
-// chunks the expansion put in; its warnings are both searches'.
-func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, req retrieval.Request, q string, st retrieval.Stage) (retrieval.Result, error) {
+// chunks the expansion put in; its warnings are both searches'. It
+// returns the generation searched, as search does (the caller releases it).
+func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, req retrieval.Request, q string, st retrieval.Stage) (*generation, retrieval.Result, error) {
 	g, res, err := l.search(ctx, g, req)
 	if err != nil {
-		return retrieval.Result{}, err
+		return g, retrieval.Result{}, err
 	}
 	if !b.Merges(req.K, len(res.Hits)) {
 		st.Note += fmt.Sprintf("; not searched: the query's %d hits are fewer than %d", len(res.Hits), req.K)
 		res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}, st}, res.Stages...)
-		return res, nil
+		return g, res, nil
 	}
 	req.Query = q
 	ex, err := g.searcher.Search(ctx, req)
 	if err != nil {
-		return retrieval.Result{}, err
+		return g, retrieval.Result{}, err
 	}
 	hits := b.MergeExpanded(req.K, res.Hits, ex.Hits)
 	st.Note += fmt.Sprintf("; searched beside the query, %d chunk(s) below its %d hits", len(hits)-len(res.Hits), len(res.Hits))
 	res.Hits = hits
 	res.Warnings = append(res.Warnings, ex.Warnings...)
 	res.Stages = append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}, st}, res.Stages...)
-	return res, nil
+	return g, res, nil
 }
 
-// Chunks implements activities.ChunkReader on the current version.
+// Chunks implements activities.ChunkReader on the current version. When
+// the read fails because its version went away (a RediSearch rebuild drops
+// the version it replaces as soon as the new one is current, with its
+// chunks), it swaps and reads once more, as search does.
 func (l *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
 	g, err := l.current(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return g.ix.Chunks(ctx, ids)
+	defer func() { g.release() }()
+	cs, err := g.ix.Chunks(ctx, ids)
+	if err == nil {
+		return cs, nil
+	}
+	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
+		if g2, err2 := l.swap(ctx, g); err2 == nil {
+			g.release()
+			g = g2
+			return g.ix.Chunks(ctx, ids)
+		}
+	}
+	return nil, err
 }
 
 // Assess implements assess.Assessor with the builtin assessor over the
@@ -393,6 +491,7 @@ func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, 
 	if err != nil {
 		return assess.Result{}, err
 	}
+	defer g.release()
 	return g.assessor.Assess(ctx, req)
 }
 
@@ -419,6 +518,8 @@ func (l *Index) Searching(ctx context.Context) (inProcess, redisOnly bool) {
 		g, err := l.current(ctx)
 		if err != nil {
 			g = nil
+		} else {
+			g.release() // only its fields are read
 		}
 		done <- g
 	}()
@@ -456,6 +557,7 @@ func (l *Index) Ready(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer g.release()
 	if g.ix.Len() == 0 {
 		return g.ix.Version(), errors.New("index is empty")
 	}
@@ -470,9 +572,9 @@ func (l *Index) Close() error {
 		return nil
 	}
 	l.done = true
-	err := l.cur.Load().ix.Close()
-	for _, ix := range l.old {
-		err = errors.Join(err, ix.Close())
+	err := l.cur.Load().close()
+	for _, g := range l.old {
+		err = errors.Join(err, g.close())
 	}
 	l.old = nil
 	return errors.Join(err, l.src.Close())

@@ -96,7 +96,7 @@ type staleHangs struct {
 	release chan struct{}
 }
 
-func (s staleHangs) Stale(context.Context) bool { <-s.release; return false }
+func (s staleHangs) Stale(context.Context) (bool, error) { <-s.release; return false, nil }
 
 // TestSearchingDoesNotWaitForAHungCheck: the routing policy asks Searching
 // at every run's start inside a local activity of a few seconds; a

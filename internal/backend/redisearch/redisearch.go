@@ -29,8 +29,9 @@
 //
 // A build writes version V+1 completely, then moves the alias and the
 // current pointer, then drops version V with its documents: searches never
-// see a half-built index. Workers look for a new version between searches
-// (Stale) and open it.
+// see a half-built index. A worker or a gateway asks for the current
+// pointer before every request it serves from an open version (Stale: one
+// GET) and opens the new version first when there is one.
 //
 // The content field holds terms.Analyzer's terms (the same English
 // analyzer the bleve index uses), indexed NOSTEM with no stop words, so
@@ -197,9 +198,6 @@ func vectorGroupsPrefix(vn string) string { return vn + ":vg:" }
 
 // Options configure Open.
 type Options struct {
-	// CheckEvery is how often Stale asks Redis for the current version
-	// (default 1s; negative: on every call).
-	CheckEvery time.Duration
 	// CacheChunks bounds how many chunks (text, metadata, analyzed terms)
 	// the Index keeps in memory once read (default DefaultCacheChunks;
 	// negative: none, every search reads its candidates from Redis).
@@ -225,9 +223,7 @@ type Index struct {
 	rare   rareRule     // the BM25 leg's candidate form (rare.go)
 	names  *names.Table // the chunks' name pairs by group; nil: none kept
 
-	every     time.Duration
-	lastCheck atomic.Int64 // unix nanos of the last Stale round trip
-	stale     atomic.Bool
+	stale atomic.Bool // a newer version was found current (it stays so)
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -278,18 +274,14 @@ func Open(ctx context.Context, rdb *redis.Client, name string, o Options) (*Inde
 	if err != nil {
 		return nil, err
 	}
-	if o.CheckEvery == 0 {
-		o.CheckEvery = time.Second
-	}
 	if o.CacheChunks == 0 {
 		o.CacheChunks = DefaultCacheChunks
 	}
-	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(), every: o.CheckEvery,
+	ix := &Index{rdb: rdb, name: name, vn: vn, m: m, st: st, stats: newStatsCache(), an: terms.New(),
 		cache: newChunkCache(o.CacheChunks), rare: defaultRare, names: pairs}
 	if o.ExactCandidates {
 		ix.rare = rareRule{}
 	}
-	ix.lastCheck.Store(time.Now().UnixNano())
 	if err := ix.probe(ctx); err != nil {
 		return nil, err
 	}
@@ -370,30 +362,34 @@ func isUnknownCommand(err error) bool {
 	return err != nil && strings.Contains(strings.ToLower(err.Error()), "unknown command")
 }
 
-// Stale reports whether a newer version than this one is current. It asks
-// Redis at most once per Options.CheckEvery; between round trips it
-// answers from the last one. A Redis error is not staleness: the search
-// that follows reports it.
-func (ix *Index) Stale(ctx context.Context) bool {
+// Stale reports whether a newer version than this one is current: one
+// GET of the current pointer, on every call, so that a request that asks
+// before it reads is never served from a version older than the newest
+// whole one when it began (a rebuild that narrowed an ACL is seen at
+// once; before round 48 the answer was kept for a second). Once a newer
+// version was seen it answers true without asking. When Redis does not
+// answer within staleWait, or the pointer is gone, the version cannot be
+// confirmed: an errs.Unavailable error, and the caller fails closed.
+func (ix *Index) Stale(ctx context.Context) (bool, error) {
 	if ix.stale.Load() {
-		return true
+		return true, nil
 	}
-	now := time.Now().UnixNano()
-	last := ix.lastCheck.Load()
-	if ix.every >= 0 && now-last < int64(ix.every) {
-		return false
-	}
-	if !ix.lastCheck.CompareAndSwap(last, now) {
-		return false // another caller is asking
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, staleWait)
 	defer cancel()
-	v, err := ix.rdb.Get(ctx, currentKey(ix.name)).Int()
-	if err == nil && v != ix.m.Version {
-		ix.stale.Store(true)
+	v, err := currentVersion(ctx, ix.rdb, ix.name, "redisearch.Stale")
+	if err != nil {
+		return false, errs.Errorf("redisearch.Stale", errs.Unavailable, "cannot confirm that %s is the current version: %s", ix.vn, errs.Reason(err))
 	}
-	return ix.stale.Load()
+	if v != ix.m.Version {
+		ix.stale.Store(true)
+		return true, nil
+	}
+	return false, nil
 }
+
+// staleWait bounds Stale's round trip: a Redis that hangs fails the
+// request rather than holding it.
+const staleWait = time.Second
 
 // Version names the version served, for /readyz and traces.
 func (ix *Index) Version() string { return describe(ix.name, ix.vn, ix.m) }
