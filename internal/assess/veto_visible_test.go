@@ -55,13 +55,7 @@ func vetoSeen(t *testing.T, b *Builtin, req Request) (rules Result, x []float64,
 // accepted page is the top BM25 chunk either way, and no stump reads the
 // share; TestLearnedVisible has the same blind spot.
 func TestVetoVisible(t *testing.T) {
-	var page []Evidence
-	for _, e := range deciderPages {
-		if e.ChunkID == "faq-warranty-claim#0" {
-			page = append(page, e)
-		}
-	}
-	corpus := append(append([]Evidence{}, hollinLike...), deciderPages...)
+	page, corpus := warrantyClaimPage()
 	hiddenPages := []string{
 		"Staff bonus scheme\nA bonus is paid to every engineer turning a repair round inside 10 days; the bonus is paid monthly.",
 		"Bonus rules\nThe turning bonus: repairs turned round fast earn a bonus for the repair team.",
@@ -240,13 +234,7 @@ func TestVetoOddInput(t *testing.T) {
 // (the default) each get the verdict a lone call gets, including TestVeto's
 // vetoed and kept cases. Run with -race.
 func TestVetoConcurrent(t *testing.T) {
-	var page []Evidence
-	for _, e := range deciderPages {
-		if e.ChunkID == "faq-warranty-claim#0" {
-			page = append(page, e)
-		}
-	}
-	corpus := append(append([]Evidence{}, hollinLike...), deciderPages...)
+	page, corpus := warrantyClaimPage()
 	b, _ := assessorOver(corpus)
 	if !b.Veto {
 		t.Fatal("Veto off by default")
@@ -266,6 +254,29 @@ func TestVetoConcurrent(t *testing.T) {
 	if want[0].Assessment.Sufficient || !want[1].Assessment.Sufficient {
 		t.Fatalf("alone: %+v / %+v, want TestVeto's vetoed and kept cases", want[0].Assessment, want[1].Assessment)
 	}
+	assessConcurrently(t, b, reqs, want)
+	if !b.Veto || b.recording {
+		t.Errorf("after the calls: Veto %v, recording %v, want the Builtin unchanged", b.Veto, b.recording)
+	}
+}
+
+// warrantyClaimPage is TestVeto's page (faq-warranty-claim#0) as evidence,
+// and the corpus it is judged in.
+func warrantyClaimPage() (page, corpus []Evidence) {
+	for _, e := range deciderPages {
+		if e.ChunkID == "faq-warranty-claim#0" {
+			page = append(page, e)
+		}
+	}
+	return page, append(append([]Evidence{}, hollinLike...), deciderPages...)
+}
+
+// assessConcurrently asks b each of reqs four times at once, every other
+// round after a concurrent Candidates call on it, and checks each verdict
+// is want's, the lone call's. Run with -race: the copies Assess and
+// Candidates make share the analyzer, the corpus and the memo caches.
+func assessConcurrently(t *testing.T, b *Builtin, reqs []Request, want []Result) {
+	t.Helper()
 	type got struct {
 		i   int
 		res Result
@@ -295,8 +306,5 @@ func TestVetoConcurrent(t *testing.T) {
 		if !reflect.DeepEqual(g.res, want[g.i]) {
 			t.Errorf("%q concurrently: %+v, alone %+v", reqs[g.i].Question, g.res.Assessment, want[g.i].Assessment)
 		}
-	}
-	if !b.Veto || b.recording {
-		t.Errorf("after the calls: Veto %v, recording %v, want the Builtin unchanged", b.Veto, b.recording)
 	}
 }
