@@ -50,12 +50,21 @@ func vetoSeen(t *testing.T, b *Builtin, req Request) (rules Result, x []float64,
 // without the hidden pages. The control: an asker who may see them gets
 // other features and another score, so the test fails if the veto read
 // the whole corpus (checked by mutation: Assess's vocabulary with the
-// staff group added fails it). A mutation of the features' BM25 share
-// alone (b.relevance on every group's vocabulary) is not caught here: the
-// accepted page is the top BM25 chunk either way, and no stump reads the
-// share; TestLearnedVisible has the same blind spot.
+// staff group added fails it, and so does the features' BM25 share alone
+// read on every group's vocabulary, b.relevance in the cands closure:
+// the second retrieved page, faq-repair#0, makes the share relative).
+// No stump reads the BM25 share, so that one changes features, not the
+// score; TestLearnedVisible, with one page, misses it.
 func TestVetoVisible(t *testing.T) {
 	page, corpus := warrantyClaimPage()
+	// A second retrieved page sharing some of the questions' words, so
+	// the BM25 share (a feature relative to the best chunk's) depends on
+	// the vocabulary's document frequencies.
+	for _, e := range hollinLike {
+		if e.ChunkID == "faq-repair#0" {
+			page = append(page, e)
+		}
+	}
 	hiddenPages := []string{
 		"Staff bonus scheme\nA bonus is paid to every engineer turning a repair round inside 10 days; the bonus is paid monthly.",
 		"Bonus rules\nThe turning bonus: repairs turned round fast earn a bonus for the repair team.",
