@@ -126,45 +126,16 @@ func TestLearnedConcurrent(t *testing.T) {
 		"what slip shows the colour of the kettle I bought",
 	}
 	want := make([]Result, len(qs))
+	reqs := make([]Request, len(qs))
 	for i, q := range qs {
-		res, err := b.Assess(ctx, Request{Question: q, Query: q, Evidence: hollinLike, Groups: []string{"public"}})
+		reqs[i] = Request{Question: q, Query: q, Evidence: hollinLike, Groups: []string{"public"}}
+		res, err := b.Assess(ctx, reqs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		want[i] = res
 	}
-	type got struct {
-		i   int
-		res Result
-		err error
-	}
-	out := make(chan got)
-	const rounds = 4
-	for r := 0; r < rounds; r++ {
-		for i, q := range qs {
-			go func() {
-				req := Request{Question: q, Query: q, Evidence: hollinLike, Groups: []string{"public"}}
-				if r%2 == 1 {
-					_, _, err := b.Candidates(ctx, req)
-					if err != nil {
-						out <- got{i, Result{}, err}
-						return
-					}
-				}
-				res, err := b.Assess(ctx, req)
-				out <- got{i, res, err}
-			}()
-		}
-	}
-	for range rounds * len(qs) {
-		g := <-out
-		if g.err != nil {
-			t.Fatal(g.err)
-		}
-		if !reflect.DeepEqual(g.res, want[g.i]) {
-			t.Errorf("%q concurrently: %+v, alone %+v", qs[g.i], g.res.Assessment, want[g.i].Assessment)
-		}
-	}
+	assessConcurrently(t, b, reqs, want)
 	if !b.Learned || b.recording {
 		t.Errorf("after the calls: Learned %v, recording %v, want the Builtin unchanged", b.Learned, b.recording)
 	}

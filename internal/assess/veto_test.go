@@ -15,13 +15,7 @@ import (
 // sets (fresh9 r90: no document says Hollin pays a bonus), on the page the
 // rules accepted it on.
 func TestVeto(t *testing.T) {
-	var page []Evidence
-	for _, e := range deciderPages {
-		if e.ChunkID == "faq-warranty-claim#0" {
-			page = append(page, e)
-		}
-	}
-	corpus := append(append([]Evidence{}, hollinLike...), deciderPages...)
+	page, corpus := warrantyClaimPage()
 	b, _ := assessorOver(corpus)
 	if !b.Veto || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
 		t.Fatalf("default Veto %v, model %q, want on and builtin:coverage-v65", b.Veto, b.Model())

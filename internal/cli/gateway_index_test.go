@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
@@ -92,5 +93,42 @@ func TestSharedIndexPassagesFollowRebuild(t *testing.T) {
 	got, err := p.Chunks(ctx, []string{"a#0"})
 	if err != nil || got[0].VisibleTo([]string{"public"}) {
 		t.Fatalf("right after a rebuild restricted a#0 to staff the gateway reads %+v, %v; want it, staff only", got, err)
+	}
+}
+
+// TestSharedIndexPassagesRedisLost (round 48 review, rv48): a standalone
+// gateway that opened the shared RediSearch index and read a passage (so
+// its version holds it in its chunk cache) fails closed when Redis stops
+// answering: the next read is unavailable (the sources endpoint's 503),
+// not the cached chunk with an ACL no one can confirm is current, and it
+// says so within a few seconds, without a panic.
+func TestSharedIndexPassagesRedisLost(t *testing.T) {
+	srv := redistest.Start(t)
+	if srv.Cmd == nil {
+		t.Skip("a Redis given by URL: the test cannot stop it")
+	}
+	rdb := srv.Client(t)
+	name := redistest.Name("gwl")
+	ctx := context.Background()
+	c := []corpus.Chunk{{ID: "a#0", DocID: "a", Text: "partner rates", Status: corpus.Current, ACL: []string{"public"}}}
+	if _, _, err := redisearch.Build(ctx, rdb, name, c, redisearch.BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := newPassageIndex(ctx, redistest.IndexConfig(t, srv.Addr, name), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer p.Close()
+	if got, err := p.Chunks(ctx, []string{"a#0"}); err != nil || len(got) != 1 {
+		t.Fatalf("with Redis up Chunks = %+v, %v; want the passage", got, err)
+	}
+	if err := srv.Cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.Cmd.Wait()
+	start := time.Now()
+	got, err := p.Chunks(ctx, []string{"a#0"})
+	if !errs.Is(errs.Unavailable, err) || len(got) != 0 {
+		t.Errorf("with Redis lost Chunks of a cached passage = %+v, %v; want unavailable, no passage", got, err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("with Redis lost the read took %v to fail", took)
 	}
 }

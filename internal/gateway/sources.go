@@ -61,7 +61,8 @@ func (s *Server) getSources(c *gin.Context) {
 	}
 	chunks, err := readChunks(ctx, s.opts.Chunks, ids)
 	if errs.Is(errs.Unavailable, err) {
-		noPassages(c)
+		c.Error(err) //nolint:errcheck // the cause (Redis's address, a path) is logged, not sent
+		unreadPassages(c)
 		return
 	}
 	if err != nil {
@@ -138,6 +139,19 @@ func (s *Server) checkCited(ctx context.Context, groups []string, res *wire.Answ
 		}
 	}
 	return nil
+}
+
+// unreadPassages answers 503, with Retry-After, when the gateway has a
+// chunk store that cannot be read now: its index is not built yet, or
+// cannot be confirmed as the current version (Redis does not answer: a
+// request fails closed rather than read a version whose ACLs may be
+// stale; round 48).
+func unreadPassages(c *gin.Context) {
+	c.Header("Retry-After", retryAfterSeconds)
+	c.AbortWithStatusJSON(http.StatusServiceUnavailable, api.ErrorBody{Error: api.ErrorDetail{
+		Code: string(errs.Unavailable), RequestID: c.GetString(ctxRequestID),
+		Message: "this gateway cannot read passages now: its index is not built yet or does not answer (index.dir, or redis.addr and index.name, name the worker's index); try again",
+	}})
 }
 
 // noPassages answers 503 saying why: a fact of the deployment, not an

@@ -37,15 +37,20 @@ func trainSets47() []string {
 	return slices.DeleteFunc(slices.Clone(sets), func(s string) bool { return s == validation })
 }
 
-// group47 names the report groups a set counts in.
-func group47(s string) []string {
+// group47 names the report groups a set counts in (newest: fresh42–45).
+func group47(s string) []string { return groupFrom(s, "fresh42") }
+
+// groupFrom names the report groups a set counts in: valid (the
+// validation set), design (before fresh14), confirm, and newest as well
+// from set newest on.
+func groupFrom(s, newest string) []string {
 	i := slices.Index(sets, s)
 	switch {
 	case s == validation:
 		return []string{"valid"}
 	case i < slices.Index(sets, "fresh14"):
 		return []string{"design"}
-	case i >= slices.Index(sets, "fresh42"):
+	case i >= slices.Index(sets, newest):
 		return []string{"confirm", "newest"}
 	}
 	return []string{"confirm"}
@@ -307,11 +312,18 @@ func TestLearnedTable47(t *testing.T) {
 		fmt.Fprintf(&b, "\t%s, // %s\n", strconv.FormatFloat(m.weights[i], 'g', -1, 64), n)
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
+	writeGo(t, "../learned_table.go", b.String())
+}
+
+// writeGo writes src, gofmt'd, to file (a generated table of package
+// assess).
+func writeGo(t *testing.T, file, src string) {
+	t.Helper()
+	out, err := format.Source([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile("../learned_table.go", src, 0o644); err != nil {
+	if err := os.WriteFile(file, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

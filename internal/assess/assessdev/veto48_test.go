@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/format"
 	"os"
 	"slices"
 	"sort"
@@ -172,18 +171,7 @@ func featureAt(name string) int {
 
 // group48 names the report groups a set counts in (the brief's: design,
 // confirm, and the newest confirm sets fresh43–45).
-func group48(s string) []string {
-	i := slices.Index(sets, s)
-	switch {
-	case s == validation:
-		return []string{"valid"}
-	case i < slices.Index(sets, "fresh14"):
-		return []string{"design"}
-	case i >= slices.Index(sets, "fresh43"):
-		return []string{"confirm", "newest"}
-	}
-	return []string{"confirm"}
-}
+func group48(s string) []string { return groupFrom(s, "fresh43") }
 
 // TestVetoLOSO48 scores each development set but the validation set by
 // the veto fitted on the other 46 (threshold chosen on those, in sample,
@@ -390,13 +378,7 @@ func TestVetoTable48(t *testing.T) {
 		fmt.Fprintf(&b, "\t{%d, %s, %s, %s}, // %s\n", s.k, strconv.FormatFloat(s.cut, 'g', -1, 64), strconv.FormatFloat(s.left, 'g', -1, 64), strconv.FormatFloat(s.right, 'g', -1, 64), names[s.k])
 	}
 	b.WriteString("}\n")
-	src, err := format.Source([]byte(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("../veto_table.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGo(t, "../veto_table.go", b.String())
 }
 
 // TestVetoReplay48 replays every first attempt (all sets but the

@@ -16,6 +16,7 @@ import (
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/retrieval"
 	"github.com/assay-rag/assay/internal/terms"
 	"github.com/assay-rag/assay/internal/thesaurus"
@@ -153,6 +154,9 @@ type Index struct {
 	cur  atomic.Pointer[generation]
 	old  []*generation // replaced, retired after a grace period, closed at Close
 	done bool
+	// closing is set by Close (before it closes anything): requests that
+	// arrive after it fail instead of reading a closed version.
+	closing atomic.Bool
 }
 
 // retireAfter is how long a replaced version stays open after the swap
@@ -294,7 +298,10 @@ func assessorOver(lex lexicon, thes assess.Thesaurus, rewriter string) (*assess.
 // The generation returned is acquired: the caller releases it when its
 // request ends.
 func (l *Index) current(ctx context.Context) (*generation, error) {
-	g := l.acquire()
+	g, err := l.acquire()
+	if err != nil {
+		return nil, err
+	}
 	stale, err := g.ix.Stale(ctx)
 	if err != nil {
 		g.release()
@@ -310,17 +317,25 @@ func (l *Index) current(ctx context.Context) (*generation, error) {
 
 // acquire is the served generation, counted as read until release. A
 // version retired between the load and the count (only possible for a
-// caller that loaded it a grace period ago) is let go and the served one
-// loaded again.
-func (l *Index) acquire() *generation {
+// caller that loaded it a grace period ago, or during Close) is let go and
+// the served one loaded again; once Close has begun, an error.
+func (l *Index) acquire() (*generation, error) {
 	for {
+		if l.closing.Load() {
+			return nil, errClosed()
+		}
 		g := l.cur.Load()
 		g.refs.Add(1)
 		if !g.retired.Load() {
-			return g
+			return g, nil
 		}
 		g.release()
 	}
+}
+
+// errClosed is a request's error once Close has begun.
+func errClosed() error {
+	return errs.Errorf("live.Index", errs.Unavailable, "the index is closed (the process is stopping)")
 }
 
 // swap replaces old, found stale, by the newest version. Another request
@@ -331,6 +346,9 @@ func (l *Index) acquire() *generation {
 func (l *Index) swap(ctx context.Context, old *generation) (*generation, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.done {
+		return nil, errClosed() // a version opened now would never be closed
+	}
 	if g := l.cur.Load(); g != old {
 		stale, err := g.ix.Stale(ctx)
 		if err != nil {
@@ -564,7 +582,9 @@ func (l *Index) Ready(ctx context.Context) (string, error) {
 	return g.ix.Version(), nil
 }
 
-// Close closes every version still open and the Redis client.
+// Close closes every version no request reads (one still read closes
+// when its last request ends) and the Redis client; a request made after
+// it fails (errs.Unavailable).
 func (l *Index) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -572,9 +592,16 @@ func (l *Index) Close() error {
 		return nil
 	}
 	l.done = true
-	err := l.cur.Load().close()
-	for _, g := range l.old {
-		err = errors.Join(err, g.close())
+	l.closing.Store(true)
+	// Every version is retired: one no request reads closes now, one still
+	// read when its last request releases it (a read of a closed bleve
+	// version faults: its files are unmapped).
+	var err error
+	for _, g := range append(l.old, l.cur.Load()) {
+		g.retired.Store(true)
+		if g.refs.Load() == 0 {
+			err = errors.Join(err, g.close())
+		}
 	}
 	l.old = nil
 	return errors.Join(err, l.src.Close())

@@ -61,19 +61,7 @@ func redisNarrowing(t *testing.T) narrowing {
 	return narrowing{cfg, func(acl string) {
 		t.Helper()
 		writeNarrowCorpus(t, cfg.Index.Corpus, acl)
-		ctx := context.Background()
-		src, err := NewSource(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.Close()
-		set, err := DefaultBuild(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := src.BuildRediSearch(ctx, cfg.Index.Corpus, set); err != nil {
-			t.Fatal(err)
-		}
+		buildLayout(t, cfg, cfg.Index.Vector) // as `assay index` would
 	}}
 }
 
