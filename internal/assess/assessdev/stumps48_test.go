@@ -545,3 +545,43 @@ func TestAddChosen48(t *testing.T) {
 		}
 	}
 }
+
+// TestAddShipped48 tallies learned_table.go's model (read from the file:
+// fitted in round 47 on 46 of these sets, so in sample) under v63's gates
+// at v63's threshold and at FIXED ones, per group.
+func TestAddShipped48(t *testing.T) {
+	exs := cached47(t)
+	src, err := os.ReadFile("../learned_table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &linearModel{}
+	for _, ln := range strings.Split(string(src), "\n") {
+		ln = strings.TrimSpace(ln)
+		if v, ok := strings.CutPrefix(ln, "const learnedBias = "); ok {
+			m.bias, _ = strconv.ParseFloat(v, 64)
+		} else if v, rest, ok := strings.Cut(ln, ","); ok && strings.HasPrefix(strings.TrimSpace(rest), "//") {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.weights = append(m.weights, x)
+		}
+	}
+	if len(m.weights) != len(assess.FeatureNames()) {
+		t.Fatalf("%d weights", len(m.weights))
+	}
+	in := func(s string) bool { return s != validation }
+	scs := score48(m, exs, in)
+	ths := []float64{0.6517977372970402}
+	for _, f := range strings.Split(os.Getenv("FIXED"), ",") {
+		if x, err := strconv.ParseFloat(f, 64); err == nil {
+			ths = append(ths, x)
+		}
+	}
+	for _, th := range ths {
+		for _, g := range []string{"design", "confirm", "newest"} {
+			t.Logf("shipped table at %.4f %-7s %s", th, g, tally48(scs, th, func(s string) bool { return in(s) && slices.Contains(group48(s), g) }))
+		}
+	}
+}
