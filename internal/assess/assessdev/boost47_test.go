@@ -38,13 +38,13 @@ func (m *stumps) Score(x []float64) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
-// fitStumps boosts rounds stumps on rows, each feature cut at up to bins
-// quantiles of its training values; deterministic.
-func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
+// quantileBins cuts each feature at up to bins quantiles of its values on
+// rows (duplicates dropped) and gives each row's bin per feature: bin b
+// holds x <= cuts[k][b] (and > cuts[k][b-1]).
+func quantileBins(rows []row, bins int) (cuts [][]float64, idx [][]uint8) {
 	d := len(assess.FeatureNames())
 	n := len(rows)
-	cuts := make([][]float64, d)
-	idx := make([][]uint8, d) // row's bin per feature: bin b holds x <= cuts[b] (and > cuts[b-1])
+	cuts, idx = make([][]float64, d), make([][]uint8, d)
 	for k := range d {
 		vals := make([]float64, n)
 		for i, r := range rows {
@@ -62,14 +62,29 @@ func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
 			idx[k][i] = uint8(sort.SearchFloat64s(cs, r.x[k])) // first cut >= x
 		}
 	}
+	return cuts, idx
+}
+
+// priorLogit is the log-odds of rows' labels (add-one smoothed): a
+// boosted model's starting score.
+func priorLogit(rows []row) float64 {
 	pos := 0
 	for _, r := range rows {
 		if r.y {
 			pos++
 		}
 	}
-	p0 := (float64(pos) + 1) / (float64(n) + 2)
-	m := &stumps{bias: math.Log(p0 / (1 - p0))}
+	p0 := (float64(pos) + 1) / (float64(len(rows)) + 2)
+	return math.Log(p0 / (1 - p0))
+}
+
+// fitStumps boosts rounds stumps on rows, each feature cut at up to bins
+// quantiles of its training values; deterministic.
+func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
+	d := len(assess.FeatureNames())
+	n := len(rows)
+	cuts, idx := quantileBins(rows, bins)
+	m := &stumps{bias: priorLogit(rows)}
 	f := make([]float64, n)
 	for i := range f {
 		f[i] = m.bias

@@ -102,33 +102,8 @@ func (m *trees2) Score(x []float64) float64 {
 func fitTrees2(rows []row, rounds, bins int, shrink, lam float64) *trees2 {
 	d := len(assess.FeatureNames())
 	n := len(rows)
-	cuts := make([][]float64, d)
-	idx := make([][]uint8, d)
-	for k := range d {
-		vals := make([]float64, n)
-		for i, r := range rows {
-			vals[i] = r.x[k]
-		}
-		sort.Float64s(vals)
-		var cs []float64
-		for b := 1; b < bins; b++ {
-			cs = append(cs, vals[b*n/bins])
-		}
-		cs = slices.Compact(cs)
-		cuts[k] = cs
-		idx[k] = make([]uint8, n)
-		for i, r := range rows {
-			idx[k][i] = uint8(sort.SearchFloat64s(cs, r.x[k]))
-		}
-	}
-	pos := 0
-	for _, r := range rows {
-		if r.y {
-			pos++
-		}
-	}
-	p0 := (float64(pos) + 1) / (float64(n) + 2)
-	m := &trees2{bias: math.Log(p0 / (1 - p0))}
+	cuts, idx := quantileBins(rows, bins)
+	m := &trees2{bias: priorLogit(rows)}
 	f := make([]float64, n)
 	for i := range f {
 		f[i] = m.bias
