@@ -81,7 +81,6 @@ func priorLogit(rows []row) float64 {
 // fitStumps boosts rounds stumps on rows, each feature cut at up to bins
 // quantiles of its training values; deterministic.
 func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
-	d := len(assess.FeatureNames())
 	n := len(rows)
 	cuts, idx := quantileBins(rows, bins)
 	m := &stumps{bias: priorLogit(rows)}
@@ -90,40 +89,13 @@ func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
 		f[i] = m.bias
 	}
 	g, h := make([]float64, n), make([]float64, n)
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
 	for range rounds {
-		var G, H float64
-		for i, r := range rows {
-			p := 1 / (1 + math.Exp(-f[i]))
-			y := 0.0
-			if r.y {
-				y = 1
-			}
-			g[i], h[i] = p-y, p*(1-p)
-			G += g[i]
-			H += h[i]
-		}
-		best, bk, bc := 0.0, -1, 0
-		var bl, br float64
-		for k := range d {
-			nb := len(cuts[k]) + 1
-			gs, hs := make([]float64, nb), make([]float64, nb)
-			for i := range rows {
-				b := idx[k][i]
-				gs[b] += g[i]
-				hs[b] += h[i]
-			}
-			var gl, hl float64
-			for c := 0; c < nb-1; c++ {
-				gl += gs[c]
-				hl += hs[c]
-				gr, hr := G-gl, H-hl
-				gain := gl*gl/(hl+lam) + gr*gr/(hr+lam) - G*G/(H+lam)
-				if gain > best+1e-12 {
-					best, bk, bc = gain, k, c
-					bl, br = -gl/(hl+lam), -gr/(hr+lam)
-				}
-			}
-		}
+		gradients(rows, f, g, h)
+		bk, bc, _, bl, br, _ := bestSplit(cuts, idx, g, h, all, lam)
 		if bk < 0 {
 			break
 		}
@@ -138,6 +110,52 @@ func fitStumps(rows []row, rounds, bins int, shrink, lam float64) *stumps {
 		}
 	}
 	return m
+}
+
+// gradients sets g and h to the log loss's first and second derivatives
+// at scores f for rows' labels.
+func gradients(rows []row, f, g, h []float64) {
+	for i, r := range rows {
+		p := 1 / (1 + math.Exp(-f[i]))
+		y := 0.0
+		if r.y {
+			y = 1
+		}
+		g[i], h[i] = p-y, p*(1-p)
+	}
+}
+
+// bestSplit finds the best split of the rows in (binned by quantileBins,
+// with gradients g and h, L2 weight lam): feature k (-1: none gains),
+// bin c (left holds bins <= c), the gain, the Newton values of both sides
+// and of the rows unsplit.
+func bestSplit(cuts [][]float64, idx [][]uint8, g, h []float64, in []int, lam float64) (k, c int, gain, left, right, leaf float64) {
+	var G, H float64
+	for _, i := range in {
+		G += g[i]
+		H += h[i]
+	}
+	k = -1
+	for f := range cuts {
+		nb := len(cuts[f]) + 1
+		gs, hs := make([]float64, nb), make([]float64, nb)
+		for _, i := range in {
+			b := idx[f][i]
+			gs[b] += g[i]
+			hs[b] += h[i]
+		}
+		var gl, hl float64
+		for b := 0; b < nb-1; b++ {
+			gl += gs[b]
+			hl += hs[b]
+			gr, hr := G-gl, H-hl
+			if v := gl*gl/(hl+lam) + gr*gr/(hr+lam) - G*G/(H+lam); v > gain+1e-12 {
+				gain, k, c = v, f, b
+				left, right = -gl/(hl+lam), -gr/(hr+lam)
+			}
+		}
+	}
+	return k, c, gain, left, right, -G / (H + lam)
 }
 
 var guard = os.Getenv("GUARD") != ""

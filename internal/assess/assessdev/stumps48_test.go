@@ -100,7 +100,6 @@ func (m *trees2) Score(x []float64) float64 {
 // fitTrees2 boosts rounds trees of depth two on rows, each feature cut at
 // up to bins quantiles of its training values; deterministic.
 func fitTrees2(rows []row, rounds, bins int, shrink, lam float64) *trees2 {
-	d := len(assess.FeatureNames())
 	n := len(rows)
 	cuts, idx := quantileBins(rows, bins)
 	m := &trees2{bias: priorLogit(rows)}
@@ -109,52 +108,13 @@ func fitTrees2(rows []row, rounds, bins int, shrink, lam float64) *trees2 {
 		f[i] = m.bias
 	}
 	g, h := make([]float64, n), make([]float64, n)
-	// split finds the best split of the rows in (nil: all): feature, bin,
-	// gain, and the Newton values of both sides.
-	split := func(in []int) (int, int, float64, float64, float64, float64) {
-		var G, H float64
-		for _, i := range in {
-			G += g[i]
-			H += h[i]
-		}
-		best, bk, bc := 0.0, -1, 0
-		var bl, br float64
-		for k := range d {
-			nb := len(cuts[k]) + 1
-			gs, hs := make([]float64, nb), make([]float64, nb)
-			for _, i := range in {
-				b := idx[k][i]
-				gs[b] += g[i]
-				hs[b] += h[i]
-			}
-			var gl, hl float64
-			for c := 0; c < nb-1; c++ {
-				gl += gs[c]
-				hl += hs[c]
-				gr, hr := G-gl, H-hl
-				gain := gl*gl/(hl+lam) + gr*gr/(hr+lam) - G*G/(H+lam)
-				if gain > best+1e-12 {
-					best, bk, bc = gain, k, c
-					bl, br = -gl/(hl+lam), -gr/(hr+lam)
-				}
-			}
-		}
-		return bk, bc, best, bl, br, -G / (H + lam)
-	}
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
 	}
 	for range rounds {
-		for i, r := range rows {
-			p := 1 / (1 + math.Exp(-f[i]))
-			y := 0.0
-			if r.y {
-				y = 1
-			}
-			g[i], h[i] = p-y, p*(1-p)
-		}
-		k, c, _, _, _, _ := split(all)
+		gradients(rows, f, g, h)
+		k, c, _, _, _, _ := bestSplit(cuts, idx, g, h, all, lam)
 		if k < 0 {
 			break
 		}
@@ -168,7 +128,7 @@ func fitTrees2(rows []row, rounds, bins int, shrink, lam float64) *trees2 {
 			}
 		}
 		for s := range 2 {
-			sk, sc, _, l, r, leaf := split(sides[s])
+			sk, sc, _, l, r, leaf := bestSplit(cuts, idx, g, h, sides[s], lam)
 			if sk < 0 {
 				t.sub[s] = stump{k: 0, cut: math.Inf(1), left: shrink * leaf, right: shrink * leaf}
 			} else {
