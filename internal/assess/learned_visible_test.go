@@ -22,10 +22,20 @@ import (
 // asker's verdict (accepted, score, reason) and every feature are those
 // without the hidden pages. The control: an asker who may see them gets
 // other features, so the test would fail if the learned path read the
-// whole corpus (e.g. b.corpus.Visible of every group).
+// whole corpus (e.g. b.corpus.Visible of every group). The second
+// retrieved page (round 48, rv48b) makes it fail also when only the
+// features' BM25 share reads the whole corpus (checked by mutation:
+// b.relevance in the cands closure on the public and staff groups'
+// vocabulary; with the receipt alone that mutation passed).
 func TestLearnedVisible(t *testing.T) {
 	q := "what slip shows the date, shop, model and colour of the kettle I bought"
 	receipt := Evidence{ChunkID: "receipt#0", Title: "Proof of purchase", Text: "The receipt shows the date of purchase, the shop, the kettle model and its colour."}
+	// A second retrieved page, one of the corpus's ("K50 kettle"),
+	// sharing "kettle" with the question and the hidden pages: the BM25
+	// share is a feature relative to the best retrieved chunk's BM25
+	// score, so with the receipt alone it is 1 on any vocabulary; with
+	// two pages it depends on the vocabulary's document frequencies.
+	second := Evidence{ChunkID: "k50-kettle#0", Text: "K50 kettle"}
 	an := terms.New()
 	texts := []string{"Sale tags\nKettles bought in the shop sale show a red tag with the sale date.", receipt.Title + "\n" + receipt.Text,
 		"X300 Pro blender receipt", "K50 kettle", "repair date", "the lights show", "shop opening hours", "colour chart", "model numbers"}
@@ -41,7 +51,7 @@ func TestLearnedVisible(t *testing.T) {
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
 		b.OwnOrder = false
-		return verdictAndCandidates(t, b, Request{Question: q, Query: q, K: 5, Evidence: []Evidence{receipt}, Groups: groups})
+		return verdictAndCandidates(t, b, Request{Question: q, Query: q, K: 5, Evidence: []Evidence{receipt, second}, Groups: groups})
 	}
 	public := []string{"public"}
 	want, wantC := judge(false, public)

@@ -54,7 +54,8 @@ func vetoSeen(t *testing.T, b *Builtin, req Request) (rules Result, x []float64,
 // read on every group's vocabulary, b.relevance in the cands closure:
 // the second retrieved page, faq-repair#0, makes the share relative).
 // No stump reads the BM25 share, so that one changes features, not the
-// score; TestLearnedVisible, with one page, misses it.
+// score. TestLearnedVisible has a second retrieved page for the same
+// reason (rv48b).
 func TestVetoVisible(t *testing.T) {
 	page, corpus := warrantyClaimPage()
 	// A second retrieved page sharing some of the questions' words, so

@@ -137,15 +137,23 @@ func releaseBM25() {
 // some the new one's, and the manifest stamped as opened (Stale's) the
 // wrong one. So the manifest is stat'ed before and after: when another
 // build came in between, what was opened is closed and opened again.
+// A stat that fails for another reason than a missing manifest (no
+// permission, a path component that is not a directory, an I/O error)
+// is no rebuild: Open fails with it, naming the path (before round 48's
+// review it retried and reported "rebuilt 5 times").
 func Open(dir string) (*Index, error) {
+	const op = "index.Open"
 	for range openTries {
-		before, err := Built(dir)
-		if err != nil {
+		before, err := statManifest(dir)
+		if errors.Is(err, os.ErrNotExist) {
 			_, err = readManifest(dir) // Open's errors, as before
 			if err == nil {
 				continue // built between the two reads
 			}
 			return nil, err
+		}
+		if err != nil {
+			return nil, errs.E(op, err)
 		}
 		ix, err := openFiles(dir)
 		if err != nil {
@@ -154,11 +162,15 @@ func Open(dir string) (*Index, error) {
 		if openedHook != nil {
 			openedHook()
 		}
-		if after, err := Built(dir); err == nil && os.SameFile(before, after) {
+		after, err := statManifest(dir)
+		if err == nil && os.SameFile(before, after) {
 			ix.built = before
 			return ix, nil
 		}
 		ix.Close()
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, errs.E(op, err)
+		}
 	}
 	return nil, errs.Errorf("index.Open", errs.Unavailable, "%s was rebuilt %d times while it was being opened", dir, openTries)
 }
@@ -170,6 +182,17 @@ const openTries = 5
 // openedHook, when set (tests), runs in Open between opening the files
 // and the second stat of the manifest.
 var openedHook func()
+
+// stat is os.Stat; tests replace it to fail where a file system would
+// fail a stat and not a read (a flaky network mount), which no local
+// file system does on demand.
+var stat = os.Stat
+
+// statManifest stats dir's manifest; its error is os.Stat's (a
+// *fs.PathError naming the path and the cause).
+func statManifest(dir string) (os.FileInfo, error) {
+	return stat(filepath.Join(dir, manifestFile))
+}
 
 // openFiles is Open's work: the files of the build in dir.
 func openFiles(dir string) (*Index, error) {
@@ -279,7 +302,7 @@ func (ix *Index) Stale(context.Context) (bool, error) {
 // reader waiting for the index to exist asks it (live.Source.Built)
 // instead of trying Open.
 func Built(dir string) (os.FileInfo, error) {
-	fi, err := os.Stat(filepath.Join(dir, manifestFile))
+	fi, err := statManifest(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, errs.Errorf("index.Built", errs.NotFound, "no index in %s (build one with `assay index`)", dir)
 	}
