@@ -439,14 +439,26 @@ func (l *Index) search(ctx context.Context, g *generation, req retrieval.Request
 	if err == nil {
 		return g, res, nil
 	}
-	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
-		if g2, err2 := l.swap(ctx, g); err2 == nil {
-			g.release()
-			g = g2
-			res, err = g.searcher.Search(ctx, req)
-		}
+	if g2 := l.replaced(ctx, g); g2 != nil {
+		g = g2
+		res, err = g.searcher.Search(ctx, req)
 	}
 	return g, res, err
+}
+
+// replaced is the version that replaced g, after a request on g failed:
+// when g is stale and the swap succeeds, the new version (acquired, g
+// released); otherwise nil, and g stays the caller's.
+func (l *Index) replaced(ctx context.Context, g *generation) *generation {
+	if stale, err := g.ix.Stale(ctx); err != nil || !stale {
+		return nil
+	}
+	g2, err := l.swap(ctx, g)
+	if err != nil {
+		return nil
+	}
+	g.release()
+	return g2
 }
 
 // merged is Search with the assessor's ExpandMerge (assess/merged.go):
@@ -492,12 +504,9 @@ func (l *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error
 	if err == nil {
 		return cs, nil
 	}
-	if stale, serr := g.ix.Stale(ctx); serr == nil && stale {
-		if g2, err2 := l.swap(ctx, g); err2 == nil {
-			g.release()
-			g = g2
-			return g.ix.Chunks(ctx, ids)
-		}
+	if g2 := l.replaced(ctx, g); g2 != nil {
+		g = g2
+		return g.ix.Chunks(ctx, ids)
 	}
 	return nil, err
 }
