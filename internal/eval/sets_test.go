@@ -63,6 +63,7 @@ var hollinSets = []struct{ questions, keyFacts string }{
 	{"testdata/eval/hollin-fresh46.jsonl", "testdata/eval/hollin-fresh46-facts.jsonl"}, // make eval-fresh46
 	{"testdata/eval/hollin-fresh47.jsonl", "testdata/eval/hollin-fresh47-facts.jsonl"}, // make eval-fresh47
 	{"testdata/eval/hollin-fresh48.jsonl", "testdata/eval/hollin-fresh48-facts.jsonl"}, // make eval-fresh48
+	{"testdata/eval/hollin-fresh49.jsonl", "testdata/eval/hollin-fresh49-facts.jsonl"}, // make eval-fresh49
 }
 
 const repoRoot = "../.."
