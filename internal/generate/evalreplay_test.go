@@ -94,6 +94,15 @@ func TestEvalReplay(t *testing.T) {
 		defer out.Close()
 		dump = json.NewEncoder(out)
 	}
+	var openOut *json.Encoder
+	if f := os.Getenv("GENERATEREPLAY_OPEN"); f != "" {
+		out, err := os.Create(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		openOut = json.NewEncoder(out)
+	}
 	chk := NewChecker(an)
 	total := make([]answerTally, len(gens))
 	for _, name := range devsets.Names() {
@@ -148,6 +157,10 @@ func TestEvalReplay(t *testing.T) {
 				if id, ok := byTitle[title]; ok && os.Getenv("GENERATEREPLAY_NOACC") == "" {
 					req.Accepted = []string{byDoc[id].ID}
 				}
+			}
+			if openOut != nil {
+				typ, infos := openings(gens[len(gens)-1], req)
+				_ = openOut.Encode(map[string]any{"set": set, "id": q.ID, "type": typ, "question": q.Question, "relevant": q.Relevant, "accepted": req.Accepted, "open": infos})
 			}
 			if os.Getenv("GENERATEREPLAY_DEBUG") == set+":"+q.ID {
 				debugSentences(t, gens[len(gens)-1], req)
