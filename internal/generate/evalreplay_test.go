@@ -55,7 +55,11 @@ func TestEvalReplay(t *testing.T) {
 	for _, d := range docs {
 		byTitle[d.Title] = d.ID
 	}
-	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
+	// the accepting reason's quoted title: at its start, after "of", or
+	// (round 49) after a reading that precedes it ("retrieved by every
+	// one of the run's 2 searches, "T" covers", "… takes something in, and
+	// "T" covers")
+	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"|(?:, |and )"([^"]+)" covers`)
 	an := terms.New()
 	gens := []*Extractive{NewExtractiveV39(an), NewExtractiveV40(an)}
 	// GENERATEREPLAY_THESAURUS=DIR: the generators read the thesaurus the
@@ -93,6 +97,15 @@ func TestEvalReplay(t *testing.T) {
 		}
 		defer out.Close()
 		dump = json.NewEncoder(out)
+	}
+	var openOut *json.Encoder
+	if f := os.Getenv("GENERATEREPLAY_OPEN"); f != "" {
+		out, err := os.Create(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		openOut = json.NewEncoder(out)
 	}
 	chk := NewChecker(an)
 	total := make([]answerTally, len(gens))
@@ -144,10 +157,14 @@ func TestEvalReplay(t *testing.T) {
 				req.Sources = append(req.Sources, Source{Label: wire.Label(i), Chunk: byDoc[d]})
 			}
 			if m := reTitle.FindStringSubmatch(step.Reason); m != nil {
-				title := m[1] + m[2]
+				title := m[1] + m[2] + m[3]
 				if id, ok := byTitle[title]; ok && os.Getenv("GENERATEREPLAY_NOACC") == "" {
 					req.Accepted = []string{byDoc[id].ID}
 				}
+			}
+			if openOut != nil {
+				typ, infos := openings(gens[len(gens)-1], req)
+				_ = openOut.Encode(map[string]any{"set": set, "id": q.ID, "type": typ, "question": q.Question, "relevant": q.Relevant, "accepted": req.Accepted, "open": infos})
 			}
 			if os.Getenv("GENERATEREPLAY_DEBUG") == set+":"+q.ID {
 				debugSentences(t, gens[len(gens)-1], req)
