@@ -148,3 +148,50 @@ func TestCheckRidesWithRequestRediSearch(t *testing.T) {
 		t.Errorf("a chunk read with the pointer gone: %+v, %v; want none, unavailable", cs, err)
 	}
 }
+
+// TestRideConcurrentRebuildsRediSearch: searches and chunk reads run
+// concurrently (their checks riding) while d's ACL is rebuilt back and
+// forth: none fails (a request on a version a later build dropped retries
+// on the newest), and a read begun after each rebuild returned sees that
+// build's ACL. Run with -race.
+func TestRideConcurrentRebuildsRediSearch(t *testing.T) {
+	n := redisNarrowing(t)
+	ctx := context.Background()
+	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var err error
+				if (w+i)%2 == 0 {
+					_, err = l.Search(ctx, retrieval.Request{Query: "partner rates kettles", Groups: public, K: 5})
+				} else {
+					_, err = l.Chunks(ctx, []string{"d#0", "k#0"})
+				}
+				if err != nil {
+					t.Errorf("worker %d, request %d: %v", w, i, err)
+					return
+				}
+			}
+		})
+	}
+	for i, acl := range []string{"staff", "public", "staff", "public", "staff"} {
+		n.rebuild(acl)
+		cs, err := l.Chunks(ctx, []string{"d#0"})
+		if err != nil || cs[0].VisibleTo(public) != (acl == "public") {
+			t.Errorf("after rebuild %d (d %s) d#0 = %+v, %v", i+2, acl, cs, err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
