@@ -481,9 +481,6 @@ func (l *Index) run(ctx context.Context, do func(ctx context.Context, g *generat
 		g.release()
 		return err
 	}
-	if requestRan != nil {
-		defer requestRan()
-	}
 	first := g
 	g, err = do(rctx, g)
 	if g != first {
@@ -510,10 +507,6 @@ func (l *Index) run(ctx context.Context, do func(ctx context.Context, g *generat
 	g2.release()
 	return err
 }
-
-// requestRan, when set (tests), runs when a request whose check rode
-// with its commands ends.
-var requestRan func()
 
 // search runs req on g's searcher; when it fails because g's version went
 // away, it swaps and tries once more on the new version, which it returns
