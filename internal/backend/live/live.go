@@ -15,6 +15,7 @@ import (
 	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/backend/redisearch"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -136,11 +137,12 @@ func (g *generation) close() error {
 	return err
 }
 
-// Index serves the current version of the configured index. Before
-// every request (a search, an assessment, a read of chunks) it asks the
-// index whether a newer version exists (a rebuild: a new bleve directory,
-// or a new RediSearch version; one stat or one GET) and, if so, opens it
-// and swaps atomically: a request runs entirely on one version, never an
+// Index serves the current version of the configured index. For every
+// request (a search, an assessment, a read of chunks) it asks the index
+// whether a newer version exists (a rebuild: a new bleve directory, or a
+// new RediSearch version; one stat before the request, or one GET riding
+// with the request's first command, see run) and, if so, opens it and
+// swaps atomically: a request is answered from one version, never an
 // older one than was current when it began, and the trace and /readyz
 // name the version served.
 type Index struct {
@@ -400,24 +402,33 @@ func (l *Index) retire(g *generation) {
 	}
 }
 
-// Search implements activities.Searcher on the current version. When a
-// search fails because its version went away (a RediSearch rebuild drops
-// the old version), it swaps and tries once more. The first stage of the
-// result names the version searched.
+// Search implements activities.Searcher on the current version (run:
+// on RediSearch the version's check rides with the search's first
+// command). When a search fails because its version went away, it swaps
+// and tries once more. The first stage of the result names the version
+// searched.
 func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Result, error) {
-	g, err := l.current(ctx)
+	var res retrieval.Result
+	err := l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
+		var err error
+		g, res, err = l.searchOn(ctx, g, req)
+		return g, err
+	})
 	if err != nil {
-		return retrieval.Result{}, err
+		return retrieval.Result{}, err // never an answer the check threw away
 	}
-	defer func() { g.release() }() // g may be swapped below
+	return res, nil
+}
+
+// searchOn is Search on g; it returns the generation it ended on, as
+// search does.
+func (l *Index) searchOn(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	var expand []retrieval.Stage
 	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
 		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
 			st := retrieval.Stage{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}
 			if b.ExpandMerge > 0 {
-				var res retrieval.Result
-				g, res, err = l.merged(ctx, g, b, req, q, st)
-				return res, err
+				return l.merged(ctx, g, b, req, q, st)
 			}
 			req.Query = q
 			expand = []retrieval.Stage{st}
@@ -425,10 +436,76 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 	}
 	g, res, err := l.search(ctx, g, req)
 	if err != nil {
-		return retrieval.Result{}, err
+		return g, retrieval.Result{}, err
 	}
 	res.Stages = append(append([]retrieval.Stage{{Name: "index", Note: g.ix.Version()}}, expand...), res.Stages...)
-	return res, nil
+	return g, res, nil
+}
+
+// checker is an index whose staleness check can ride with a request's
+// first command (redisearch.Index.Check).
+type checker interface {
+	Check(ctx context.Context) (context.Context, *redisearch.Check)
+}
+
+// run serves one request on the current version: do runs it on the
+// acquired generation g it is given and returns the one it ended on (g,
+// or a newer one it swapped to, as search does), which run releases.
+//
+// On RediSearch the version's check (one GET of the current pointer)
+// rides in the pipeline of the request's first command instead of a round
+// trip of its own before it (redisearch.Check): the answer is kept when
+// the check found the version still current, which it then was at the
+// request's start too; when the pointer moved, the answer is thrown away
+// and the request runs again on the newest version; when the check fails
+// (Redis does not answer, the pointer is gone) the request fails. A
+// request that sent no command (every chunk it read cached) sends the GET
+// alone at its end. On bleve (one stat) and for a version already known
+// replaced, the check comes first (current), as before round 49.
+func (l *Index) run(ctx context.Context, do func(ctx context.Context, g *generation) (*generation, error)) error {
+	g, err := l.acquire()
+	if err != nil {
+		return err
+	}
+	var chk *redisearch.Check
+	rctx := ctx
+	if c, ok := g.ix.(checker); ok {
+		rctx, chk = c.Check(ctx)
+	}
+	if chk == nil {
+		g.release()
+		if g, err = l.current(ctx); err != nil {
+			return err
+		}
+		g, err = do(ctx, g)
+		g.release()
+		return err
+	}
+	first := g
+	g, err = do(rctx, g)
+	if g != first {
+		// It swapped (its version failed and was replaced): the version it
+		// ended on was found current after the request began.
+		g.release()
+		return err
+	}
+	stale, cerr := chk.Stale(ctx)
+	if cerr != nil {
+		g.release()
+		return cerr
+	}
+	if !stale {
+		g.release()
+		return err
+	}
+	g2, err := l.swap(ctx, g)
+	g.release()
+	if err != nil {
+		return err
+	}
+	g2, err = do(ctx, g2)
+	g2.release()
+	return err
 }
 
 // search runs req on g's searcher; when it fails because g's version went
@@ -490,36 +567,44 @@ func (l *Index) merged(ctx context.Context, g *generation, b *assess.Builtin, re
 	return g, res, nil
 }
 
-// Chunks implements activities.ChunkReader on the current version. When
-// the read fails because its version went away (a RediSearch rebuild drops
-// the version it replaces as soon as the new one is current, with its
-// chunks), it swaps and reads once more, as search does.
+// Chunks implements activities.ChunkReader on the current version (run:
+// on RediSearch the version's check rides with the read's HMGET, or is
+// one GET when every chunk was cached). When the read fails because its
+// version went away (a version older than the one a build replaced), it
+// swaps and reads once more, as search does.
 func (l *Index) Chunks(ctx context.Context, ids []string) ([]corpus.Chunk, error) {
-	g, err := l.current(ctx)
+	var cs []corpus.Chunk
+	err := l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
+		var err error
+		if cs, err = g.ix.Chunks(ctx, ids); err == nil {
+			return g, nil
+		}
+		if g2 := l.replaced(ctx, g); g2 != nil {
+			g = g2
+			cs, err = g.ix.Chunks(ctx, ids)
+		}
+		return g, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer func() { g.release() }()
-	cs, err := g.ix.Chunks(ctx, ids)
-	if err == nil {
-		return cs, nil
-	}
-	if g2 := l.replaced(ctx, g); g2 != nil {
-		g = g2
-		return g.ix.Chunks(ctx, ids)
-	}
-	return nil, err
+	return cs, nil
 }
 
 // Assess implements assess.Assessor with the builtin assessor over the
-// current version's statistics.
+// current version's statistics (run: on RediSearch the version's check
+// rides with the assessment's first command).
 func (l *Index) Assess(ctx context.Context, req assess.Request) (assess.Result, error) {
-	g, err := l.current(ctx)
+	var res assess.Result
+	err := l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
+		var err error
+		res, err = g.assessor.Assess(ctx, req)
+		return g, err
+	})
 	if err != nil {
 		return assess.Result{}, err
 	}
-	defer g.release()
-	return g.assessor.Assess(ctx, req)
+	return res, nil
 }
 
 // Searching says what searching the version served needs, a newer

@@ -65,9 +65,11 @@ func vectorLayout(v string) (algorithm string, small bool, err error) {
 // embedder per call (a variable for the measurements).
 var batchSize = 256
 
-// Build writes chunks as a new version of the index called name, moves
-// the alias and the current pointer to it when it is complete, and drops
-// the version it replaces with its documents. Chunk ids must be unique.
+// Build writes chunks as a new version of the index called name and
+// moves the alias and the current pointer to it when it is complete. The
+// version it replaces stays until the next build begins, which drops it
+// with its documents before writing (dropReplaced), so requests in flight
+// on it finish there. Chunk ids must be unique.
 // Concurrent builds of one name are not supported.
 func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.Chunk, o BuildOptions) (_ Manifest, _ backend.BuildStats, err error) {
 	const op = "redisearch.Build"
@@ -120,6 +122,11 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 	} else if !errors.Is(err, redis.Nil) {
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
 	}
+	// The version the last build replaced, kept for the requests still
+	// reading it, goes now, before this build writes (Redis holds at most
+	// two versions: the served one and the one being built), and with it
+	// anything a builder that crashed left (a half-built version).
+	dropReplaced(ctx, rdb, name, old)
 	v, err := rdb.Incr(ctx, seqKey(name)).Result()
 	if err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
@@ -235,15 +242,14 @@ func Build(ctx context.Context, rdb *redis.Client, name string, chunks []corpus.
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Timeout, err)
 	}
 	// The switch: the alias for outside readers, then the pointer workers
-	// watch. Only then does the old version go.
+	// watch. The old version stays, whole, until the next build begins
+	// (dropReplaced): a request that began on it before the switch
+	// finishes on it (one that begins after reads the new pointer first).
 	if err := rdb.FTAliasUpdate(ctx, vn, name).Err(); err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.Errorf(op, errs.Unavailable, "FT.ALIASUPDATE %s %s: %v", name, vn, err)
 	}
 	if err := rdb.Set(ctx, currentKey(name), m.Version, 0).Err(); err != nil {
 		return Manifest{}, backend.BuildStats{}, errs.E(op, errs.Unavailable, err)
-	}
-	if old > 0 {
-		dropVersion(ctx, rdb, versionName(name, old))
 	}
 	dropOrphanGraphs(ctx, rdb, name)
 	stats.Took = time.Since(start)
@@ -396,6 +402,39 @@ func dropVersion(ctx context.Context, rdb *redis.Client, vn string) {
 	}
 	rdb.FTDropIndexWithArgs(ctx, vn, &redis.FTDropIndexOptions{DeleteDocs: true})
 	dropStats(ctx, rdb, vn)
+}
+
+// dropReplaced drops every version of the index called name but keep
+// (the current one; 0: none): the version the last build replaced, which
+// it left for the requests in flight on it, and a version a builder that
+// crashed left half-built. A version is found by its FT index (created
+// before anything else of it is written, dropped after its chunks by
+// dropVersion).
+func dropReplaced(ctx context.Context, rdb *redis.Client, name string, keep int) {
+	for _, v := range versionsOf(ctx, rdb, name) {
+		if v != keep {
+			dropVersion(ctx, rdb, versionName(name, v))
+		}
+	}
+}
+
+// versionsOf lists the versions of the index called name that have an
+// FT index.
+func versionsOf(ctx context.Context, rdb *redis.Client, name string) []int {
+	names, err := rdb.Do(ctx, "FT._LIST").StringSlice()
+	if err != nil {
+		return nil
+	}
+	var vs []int
+	for _, n := range names {
+		if s, ok := strings.CutPrefix(n, prefix(name)+"v"); ok {
+			if v, err := strconv.Atoi(s); err == nil {
+				vs = append(vs, v)
+			}
+		}
+	}
+	slices.Sort(vs)
+	return vs
 }
 
 // dropOrphanGraphs drops the vector groups' indexes (vectorGroupsPrefix)

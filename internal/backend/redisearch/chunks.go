@@ -150,7 +150,7 @@ func (ix *Index) fields(ctx context.Context, op string, ids []string, miss []int
 	for j, i := range miss {
 		cmds[j] = pipe.HMGet(ctx, chunkPrefix(ix.vn)+ids[i], fields...)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, ix.redisErr(op, err)
 	}
 	vals := make([][]any, len(miss))

@@ -269,7 +269,7 @@ func (v Vocabulary) Together(ctx context.Context, all, anyOf []string, f *backen
 	if len(all) > 0 {
 		q = "@" + fieldContent + ":(" + termsOf(all, 1<<len(all)-1) + ") " + q
 	}
-	cmd := v.ix.rdb.Do(ctx, "FT.AGGREGATE", index, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
+	cmd := v.ix.do(ctx, "FT.AGGREGATE", index, q, "VERBATIM", "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)
 	found, err := found1(cmd)
 	if err != nil {
 		return false, v.ix.redisErr(op, err)
@@ -660,7 +660,7 @@ func (c *checker) answer(ctx context.Context, checks []check, ahead int) ([]bool
 		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, 1, "TIMEOUT", noTimeout, "DIALECT", 2)...)
 	}
 	c.sent += len(send)
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := c.v.ix.exec(ctx, pipe); err != nil {
 		return nil, err
 	}
 	for i, k := range send {
@@ -774,7 +774,7 @@ func (c *checker) readMasks(ctx context.Context) (bool, error) {
 		}
 		cmds[i] = pipe.Do(ctx, append(args, "LIMIT", 0, c.dfs[i], "TIMEOUT", noTimeout, "DIALECT", 2)...)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := c.v.ix.exec(ctx, pipe); err != nil {
 		return false, err
 	}
 	held := map[string]uint64{}
@@ -892,7 +892,7 @@ func (v Vocabulary) postings(ctx context.Context, terms []string, rare, common u
 			Verbatim: true, NoContent: true, Limit: sum, DialectVersion: 2, Scorer: postingsScorer, Timeout: noTimeout,
 		})
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := v.ix.exec(ctx, pipe); err != nil {
 		return nil, nil, err
 	}
 	held := map[string]uint64{}
@@ -953,7 +953,7 @@ func (v Vocabulary) matchedSets(ctx context.Context, index string, terms []strin
 	if whole {
 		rows++
 	}
-	raw, err := v.ix.rdb.Do(ctx, "FT.AGGREGATE", index, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
+	raw, err := v.ix.do(ctx, "FT.AGGREGATE", index, query, "VERBATIM", "APPLY", "matched_terms("+strconv.Itoa(maxMatched)+")", "AS", "m",
 		"LIMIT", 0, rows, "TIMEOUT", noTimeout, "DIALECT", 2).Slice()
 	if err != nil {
 		return nil, err

@@ -28,10 +28,15 @@
 //	FT index assay:N:vV    over that prefix; the alias N names the current one
 //
 // A build writes version V+1 completely, then moves the alias and the
-// current pointer, then drops version V with its documents: searches never
-// see a half-built index. A worker or a gateway asks for the current
-// pointer before every request it serves from an open version (Stale: one
-// GET) and opens the new version first when there is one.
+// current pointer: searches never see a half-built index. Version V stays
+// whole until the next build begins, which drops it before writing V+2
+// (so a request in flight on V when the pointer moved finishes on V, and
+// Redis holds two versions between builds, as many as during one). A
+// worker or a gateway checks the current pointer for every request it
+// serves from an open version: one GET, sent in the pipeline of the
+// request's first command (Check) or, for a request that sends none,
+// alone (Stale); when the pointer moved, the request's answer is thrown
+// away and the request runs again on the new version.
 //
 // The content field holds terms.Analyzer's terms (the same English
 // analyzer the bleve index uses), indexed NOSTEM with no stop words, so
@@ -376,15 +381,7 @@ func (ix *Index) Stale(ctx context.Context) (bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, staleWait)
 	defer cancel()
-	v, err := currentVersion(ctx, ix.rdb, ix.name, "redisearch.Stale")
-	if err != nil {
-		return false, errs.Errorf("redisearch.Stale", errs.Unavailable, "cannot confirm that %s is the current version: %s", ix.vn, errs.Reason(err))
-	}
-	if v != ix.m.Version {
-		ix.stale.Store(true)
-		return true, nil
-	}
-	return false, nil
+	return ix.verdict(currentVersion(ctx, ix.rdb, ix.name, "redisearch.Stale"))
 }
 
 // staleWait bounds Stale's round trip: a Redis that hangs fails the
@@ -426,7 +423,12 @@ func CurrentVersion(ctx context.Context, rdb *redis.Client, name string) (int, e
 }
 
 func currentVersion(ctx context.Context, rdb *redis.Client, name, op string) (int, error) {
-	v, err := rdb.Get(ctx, currentKey(name)).Int()
+	return versionOf(rdb.Get(ctx, currentKey(name)), rdb, name, op)
+}
+
+// versionOf is the version a GET of name's current pointer read.
+func versionOf(get *redis.StringCmd, rdb *redis.Client, name, op string) (int, error) {
+	v, err := get.Int()
 	if errors.Is(err, redis.Nil) {
 		return 0, errs.Errorf(op, errs.NotFound, "no RediSearch index %q in Redis at %s (build one with `assay index --backend redisearch --name %s`)", name, rdb.Options().Addr, name)
 	}
@@ -658,7 +660,7 @@ func (ix *Index) candidates(ctx context.Context, index, query string, depth int,
 		} else if withContent {
 			args = append(args[:3], "RETURN", 1, fieldContent)
 		}
-		raw, err := ix.rdb.Do(ctx, append(args, "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
+		raw, err := ix.do(ctx, append(args, "VERBATIM", "WITHSCORES", "SCORER", "BM25STD",
 			"LIMIT", offset, page, "TIMEOUT", noTimeout, "DIALECT", 2)...).Slice()
 		if err != nil {
 			return nil, nil, nil, 0, err
@@ -1034,7 +1036,7 @@ func (ix *Index) SearchVector(ctx context.Context, vec []float32, f backend.Filt
 	for i, p := range parts {
 		cmds[i] = pipe.FTSearchWithArgs(ctx, p.index, p.query, opts)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, backend.VectorStats{}, ix.redisErr(op, err)
 	}
 	p := chunkPrefix(ix.vn)

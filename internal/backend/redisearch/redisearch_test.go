@@ -236,11 +236,14 @@ func TestRebuildSwapsVersions(t *testing.T) {
 	if stale, err := ix1.Stale(ctx); !stale || err != nil {
 		t.Errorf("the old Index does not notice the new version at once: Stale = %v, %v", stale, err)
 	}
-	if _, err := ix1.SearchText(ctx, "warranty", backend.Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Unavailable, err) {
-		t.Errorf("searching a dropped version: %v, want unavailable", err)
+	// Version 1 stays whole until the next build (a request in flight on
+	// it finishes there): its search and an uncached chunk read work, with
+	// its own ACL; before round 49 the build dropped it at once.
+	if hits, err := ix1.SearchText(ctx, "X300 Pro motor warranty", backend.Filter{Groups: []string{"public"}}, 10); err != nil || len(hits) == 0 {
+		t.Errorf("searching the replaced version before the next build: %d hits, %v; want hits", len(hits), err)
 	}
-	if n, _ := rdb.Keys(ctx, "assay:"+name+":v1*").Result(); len(n) != 0 {
-		t.Errorf("version 1 left %d keys behind", len(n))
+	if cs, err := ix1.Chunks(ctx, []string{"pol-warranty-2026#0"}); err != nil || !cs[0].VisibleTo([]string{"public"}) {
+		t.Errorf("reading the replaced version's pol-warranty-2026#0 before the next build: %+v, %v; want its public chunk", cs, err)
 	}
 	aliased, err := rdb.FTSearchWithArgs(ctx, name, "*", &redis.FTSearchOptions{CountOnly: true, DialectVersion: 2}).Result()
 	if err != nil || aliased.Total != len(next) {
@@ -261,6 +264,19 @@ func TestRebuildSwapsVersions(t *testing.T) {
 		if strings.HasPrefix(h.ChunkID, "pol-warranty-2026#") {
 			t.Errorf("public search after narrowing the ACL returned %s", h.ChunkID)
 		}
+	}
+	// The next build drops version 1 before it writes, and keeps 2.
+	if _, _, err := redisearch.Build(ctx, rdb, name, next, redisearch.BuildOptions{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix1.SearchText(ctx, "warranty", backend.Filter{Groups: []string{"public"}}, 5); !errs.Is(errs.Unavailable, err) {
+		t.Errorf("searching a dropped version: %v, want unavailable", err)
+	}
+	if n, _ := rdb.Keys(ctx, "assay:"+name+":v1*").Result(); len(n) != 0 {
+		t.Errorf("version 1 left %d keys behind", len(n))
+	}
+	if _, err := ix2.SearchText(ctx, "warranty", backend.Filter{Groups: []string{"public"}}, 5); err != nil {
+		t.Errorf("searching version 2, replaced by version 3: %v", err)
 	}
 }
 

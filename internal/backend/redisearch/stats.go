@@ -157,7 +157,7 @@ func (ix *Index) set(ctx context.Context, groups []string) (*visibleStats, error
 	pipe := ix.rdb.Pipeline()
 	n := ix.count(ctx, pipe, s.filter)
 	empty := ix.count(ctx, pipe, emptyClause+" "+s.filter)
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, ix.redisErr("redisearch.Visible", err)
 	}
 	s.n, s.empty = n.Val().Total, empty.Val().Total
@@ -254,7 +254,7 @@ func (ix *Index) visibleDocFreqs(ctx context.Context, s *visibleStats, terms []s
 	if len(wholeMiss) > 0 {
 		hm = pipe.HMGet(ctx, dfKey(ix.vn), pick(terms, wholeMiss)...)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, nil, ix.redisErr("redisearch.Visible", err)
 	}
 	for j, i := range visMiss {
@@ -335,7 +335,7 @@ func (ix *Index) avgLen(ctx context.Context, s *visibleStats) (float64, error) {
 	for i, g := range s.groups {
 		cmds[i] = pipe.HGetAll(ctx, lensKey(ix.vn, g))
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := ix.exec(ctx, pipe); err != nil {
 		return 0, err
 	}
 	seen := map[string]bool{}
