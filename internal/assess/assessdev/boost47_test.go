@@ -43,6 +43,9 @@ func (m *stumps) Score(x []float64) float64 {
 // holds x <= cuts[k][b] (and > cuts[k][b-1]).
 func quantileBins(rows []row, bins int) (cuts [][]float64, idx [][]uint8) {
 	d := len(assess.FeatureNames())
+	if len(rows) > 0 {
+		d = len(rows[0].x) // round 49's features appended (CROSS49)
+	}
 	n := len(rows)
 	cuts, idx = make([][]float64, d), make([][]uint8, d)
 	for k := range d {

@@ -118,6 +118,7 @@ func cached47(t *testing.T) []example {
 		t.Skip(err)
 	}
 	exs, _ := examples(t, nil, nil, false)
+	crossAugment(t, exs) // CROSS49: round 49's new features appended (cross49_test.go)
 	// DROP=name,name: those features read 0 (an ablation)
 	for _, n := range strings.Split(os.Getenv("DROP"), ",") {
 		if k := slices.Index(assess.FeatureNames(), n); k >= 0 {

@@ -150,6 +150,9 @@ type row struct {
 // the raw features' scale.
 func fit(rows []row, lambda float64) *linearModel {
 	d := len(assess.FeatureNames())
+	if len(rows) > 0 {
+		d = len(rows[0].x) // round 49's features appended (CROSS49)
+	}
 	mean, sd := make([]float64, d), make([]float64, d)
 	for _, r := range rows {
 		for k := range d {

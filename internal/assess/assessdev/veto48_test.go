@@ -171,7 +171,7 @@ func featureAt(name string) int {
 
 // group48 names the report groups a set counts in (the brief's: design,
 // confirm, and the newest confirm sets fresh43–45).
-func group48(s string) []string { return groupFrom(s, "fresh43") }
+func group48(s string) []string { return groupFrom(s, envOr("NEWEST", "fresh43")) }
 
 // TestVetoLOSO48 scores each development set but the validation set by
 // the veto fitted on the other 46 (threshold chosen on those, in sample,
