@@ -64,7 +64,7 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel  = "builtin:coverage-v65"
+	BuiltinAssessModel  = "builtin:coverage-v68"
 	BuiltinRewriteModel = "builtin:strategies-v5"
 	// BuiltinRewriteModelV4, BuiltinRewriteModelV3 and
 	// BuiltinRewriteModelV2 are the previous builtin rewriters

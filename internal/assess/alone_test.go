@@ -173,8 +173,8 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v65", b.Alone, b.Model())
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v68", b.Alone, b.Model())
 	}
 	v47If(b, false)
 	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {

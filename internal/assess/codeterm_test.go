@@ -100,8 +100,8 @@ func TestClassFree(t *testing.T) {
 		}
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
-		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v65", b.ClassFree, b.Model())
+		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v68", b.ClassFree, b.Model())
 		}
 		b.ClassFree = free
 		newerIf(b, free)

@@ -97,8 +97,8 @@ func TestLearned(t *testing.T) {
 	}
 	r := judge(true, q)
 	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"receipt#0"}) || r.Assessment.Score < learnedAdd ||
-		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v65", r.Assessment, r.Accepted, r.Usage.Model)
+		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v68", r.Assessment, r.Accepted, r.Usage.Model)
 	}
 	if r := judge(true, "when does the blender motor stop"); r.Assessment.Sufficient {
 		t.Errorf("Learned on a page about something else: %+v, want refused", r.Assessment)

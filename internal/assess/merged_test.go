@@ -132,8 +132,8 @@ func mergeIf(on bool) int {
 // v41 (kept selectable); another value names itself.
 func TestMergedModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v65", b.ExpandMerge, b.Model())
+	if b.ExpandMerge != mergeV42 || mergeV42 != 2 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default ExpandMerge %d, model %q, want 2 and builtin:coverage-v68", b.ExpandMerge, b.Model())
 	}
 	v47If(b, false)
 	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V42Model || V42Model != "builtin:coverage-v42" {

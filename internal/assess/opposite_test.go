@@ -48,8 +48,8 @@ func TestOpposite(t *testing.T) {
 	if r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, "under warranty") {
 		t.Errorf("Opposite on: %+v %v, want refused naming the opposite condition", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68", r.Usage.Model)
 	}
 	for _, q := range []string{
 		"What does the courier collection cost if my blender is still under warranty?",

@@ -83,8 +83,8 @@ func TestRival(t *testing.T) {
 // guard); 0 is v42 (kept selectable); another value names itself.
 func TestRivalModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v65", b.Rival, b.Model(), rivalV43)
+	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v68", b.Rival, b.Model(), rivalV43)
 	}
 	v47If(b, false)
 	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V42Model {

@@ -17,8 +17,8 @@ import (
 func TestVeto(t *testing.T) {
 	page, corpus := warrantyClaimPage()
 	b, _ := assessorOver(corpus)
-	if !b.Veto || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Fatalf("default Veto %v, model %q, want on and builtin:coverage-v65", b.Veto, b.Model())
+	if !b.Veto || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Fatalf("default Veto %v, model %q, want on and builtin:coverage-v68", b.Veto, b.Model())
 	}
 	judge := func(veto bool, q string) Result {
 		b.Veto = veto
