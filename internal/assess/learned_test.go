@@ -107,7 +107,7 @@ func TestLearned(t *testing.T) {
 	if !b.Learned || b.Model() != BuiltinModel {
 		t.Errorf("default Learned %v, model %q, want on and %s", b.Learned, b.Model(), BuiltinModel)
 	}
-	if b.Veto = false; b.Model() != V63Model {
+	if b.Veto, b.Status = false, false; b.Model() != V63Model {
 		t.Errorf("Veto off: model %q, want %s", b.Model(), V63Model)
 	}
 	if b.LearnedCover = false; b.Model() != V62Model {

@@ -60,7 +60,7 @@ func TestOpposite(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(an, lex)
-	if b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, 0, false, false, false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
+	if b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, 0, false, false, false, false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
 		t.Errorf("Opposite off: model %q, want builtin:coverage-v59", b.Model())
 	}
 }

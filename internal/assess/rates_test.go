@@ -48,7 +48,7 @@ func TestRates(t *testing.T) {
 	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
 		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v68", b.Rates, b.Model())
 	}
-	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s (Rates its newest switch)", b.Model(), V50Model)
 	}
 	b.Rates = false

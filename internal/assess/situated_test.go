@@ -67,7 +67,7 @@ func TestSituatedModel(t *testing.T) {
 	if !b.Situated || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
 		t.Errorf("default Situated %v, model %q, want on and builtin:coverage-v68", b.Situated, b.Model())
 	}
-	if b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
+	if b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
 		t.Errorf("model %q with Situated off, want builtin:coverage-v53", b.Model())
 	}
 }
