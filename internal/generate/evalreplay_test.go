@@ -55,9 +55,9 @@ func TestEvalReplay(t *testing.T) {
 	for _, d := range docs {
 		byTitle[d.Title] = d.ID
 	}
-	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"`)
+	reTitle := regexp.MustCompile(`^"([^"]+)"|of "([^"]+)"|and "([^"]+)" covers`)
 	an := terms.New()
-	gens := []*Extractive{NewExtractiveV39(an), NewExtractiveV40(an)}
+	gens := []*Extractive{NewExtractiveV40(an), NewExtractiveV41(an)}
 	// GENERATEREPLAY_THESAURUS=DIR: the generators read the thesaurus the
 	// loop's assessor read (reports evaluated with WordNet)
 	if dir := os.Getenv("GENERATEREPLAY_THESAURUS"); dir != "" {
@@ -144,7 +144,7 @@ func TestEvalReplay(t *testing.T) {
 				req.Sources = append(req.Sources, Source{Label: wire.Label(i), Chunk: byDoc[d]})
 			}
 			if m := reTitle.FindStringSubmatch(step.Reason); m != nil {
-				title := m[1] + m[2]
+				title := m[1] + m[2] + m[3]
 				if id, ok := byTitle[title]; ok && os.Getenv("GENERATEREPLAY_NOACC") == "" {
 					req.Accepted = []string{byDoc[id].ID}
 				}
