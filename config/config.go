@@ -343,8 +343,8 @@ type Loop struct {
 	// documents use (the translate strategy). Empty, the default: none.
 	Thesaurus string `yaml:"thesaurus"`
 	// Generator is the builtin extractive generator's model id:
-	// builtin:extractive-v40 (empty, the default) or the previous
-	// builtin:extractive-v39, builtin:extractive-v38, builtin:extractive-v37, builtin:extractive-v35, builtin:extractive-v34, builtin:extractive-v33, builtin:extractive-v32, builtin:extractive-v31, builtin:extractive-v30, builtin:extractive-v29, builtin:extractive-v28, builtin:extractive-v27, builtin:extractive-v26, builtin:extractive-v25, builtin:extractive-v24, builtin:extractive-v23, builtin:extractive-v22, builtin:extractive-v21, builtin:extractive-v20, builtin:extractive-v19, builtin:extractive-v18, builtin:extractive-v17, builtin:extractive-v16, builtin:extractive-v15, builtin:extractive-v14, builtin:extractive-v13, builtin:extractive-v12, builtin:extractive-v11, builtin:extractive-v10, builtin:extractive-v9, builtin:extractive-v8 or
+	// builtin:extractive-v41 (empty, the default) or the previous
+	// builtin:extractive-v40, builtin:extractive-v39, builtin:extractive-v38, builtin:extractive-v37, builtin:extractive-v35, builtin:extractive-v34, builtin:extractive-v33, builtin:extractive-v32, builtin:extractive-v31, builtin:extractive-v30, builtin:extractive-v29, builtin:extractive-v28, builtin:extractive-v27, builtin:extractive-v26, builtin:extractive-v25, builtin:extractive-v24, builtin:extractive-v23, builtin:extractive-v22, builtin:extractive-v21, builtin:extractive-v20, builtin:extractive-v19, builtin:extractive-v18, builtin:extractive-v17, builtin:extractive-v16, builtin:extractive-v15, builtin:extractive-v14, builtin:extractive-v13, builtin:extractive-v12, builtin:extractive-v11, builtin:extractive-v10, builtin:extractive-v9, builtin:extractive-v8 or
 	// builtin:extractive-v7. Runs, traces and
 	// releases record which.
 	Generator string `yaml:"generator"`

@@ -64,7 +64,7 @@ const (
 // (assess.BuiltinModel, assess.RewriteModel, generate.ExtractiveModel)
 // report these same constants, so traces and routes agree.
 const (
-	BuiltinAssessModel  = "builtin:coverage-v65"
+	BuiltinAssessModel  = "builtin:coverage-v68"
 	BuiltinRewriteModel = "builtin:strategies-v5"
 	// BuiltinRewriteModelV4, BuiltinRewriteModelV3 and
 	// BuiltinRewriteModelV2 are the previous builtin rewriters
@@ -73,12 +73,13 @@ const (
 	BuiltinRewriteModelV4 = "builtin:strategies-v4"
 	BuiltinRewriteModelV3 = "builtin:strategies-v3"
 	BuiltinRewriteModelV2 = "builtin:strategies-v2"
-	BuiltinGenerateModel  = "builtin:extractive-v40"
-	// BuiltinGenerateModelV39, BuiltinGenerateModelV38, BuiltinGenerateModelV37, BuiltinGenerateModelV35, BuiltinGenerateModelV34, BuiltinGenerateModelV33, BuiltinGenerateModelV32, BuiltinGenerateModelV31, BuiltinGenerateModelV30, BuiltinGenerateModelV29, BuiltinGenerateModelV28, BuiltinGenerateModelV27, BuiltinGenerateModelV26, BuiltinGenerateModelV25, BuiltinGenerateModelV24, BuiltinGenerateModelV23, BuiltinGenerateModelV22, BuiltinGenerateModelV21, BuiltinGenerateModelV20, BuiltinGenerateModelV19, BuiltinGenerateModelV18, BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
+	BuiltinGenerateModel  = "builtin:extractive-v41"
+	// BuiltinGenerateModelV40, BuiltinGenerateModelV39, BuiltinGenerateModelV38, BuiltinGenerateModelV37, BuiltinGenerateModelV35, BuiltinGenerateModelV34, BuiltinGenerateModelV33, BuiltinGenerateModelV32, BuiltinGenerateModelV31, BuiltinGenerateModelV30, BuiltinGenerateModelV29, BuiltinGenerateModelV28, BuiltinGenerateModelV27, BuiltinGenerateModelV26, BuiltinGenerateModelV25, BuiltinGenerateModelV24, BuiltinGenerateModelV23, BuiltinGenerateModelV22, BuiltinGenerateModelV21, BuiltinGenerateModelV20, BuiltinGenerateModelV19, BuiltinGenerateModelV18, BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10,
 	// BuiltinGenerateModelV9, BuiltinGenerateModelV8 and
 	// BuiltinGenerateModelV7 are the previous
 	// builtin generators, selectable with loop.generator
 	// (Policy.BuiltinGenerate).
+	BuiltinGenerateModelV40 = "builtin:extractive-v40"
 	BuiltinGenerateModelV39 = "builtin:extractive-v39"
 	BuiltinGenerateModelV38 = "builtin:extractive-v38"
 	BuiltinGenerateModelV37 = "builtin:extractive-v37"
@@ -118,7 +119,7 @@ const (
 // first: the ids loop.generator takes and generate.NewExtractiveModel
 // builds. This is the one list of them.
 func BuiltinGenerateModels() []string {
-	return []string{BuiltinGenerateModel, BuiltinGenerateModelV39, BuiltinGenerateModelV38, BuiltinGenerateModelV37, BuiltinGenerateModelV35, BuiltinGenerateModelV34, BuiltinGenerateModelV33, BuiltinGenerateModelV32, BuiltinGenerateModelV31, BuiltinGenerateModelV30, BuiltinGenerateModelV29, BuiltinGenerateModelV28, BuiltinGenerateModelV27, BuiltinGenerateModelV26, BuiltinGenerateModelV25, BuiltinGenerateModelV24, BuiltinGenerateModelV23, BuiltinGenerateModelV22, BuiltinGenerateModelV21, BuiltinGenerateModelV20, BuiltinGenerateModelV19, BuiltinGenerateModelV18, BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8, BuiltinGenerateModelV7}
+	return []string{BuiltinGenerateModel, BuiltinGenerateModelV40, BuiltinGenerateModelV39, BuiltinGenerateModelV38, BuiltinGenerateModelV37, BuiltinGenerateModelV35, BuiltinGenerateModelV34, BuiltinGenerateModelV33, BuiltinGenerateModelV32, BuiltinGenerateModelV31, BuiltinGenerateModelV30, BuiltinGenerateModelV29, BuiltinGenerateModelV28, BuiltinGenerateModelV27, BuiltinGenerateModelV26, BuiltinGenerateModelV25, BuiltinGenerateModelV24, BuiltinGenerateModelV23, BuiltinGenerateModelV22, BuiltinGenerateModelV21, BuiltinGenerateModelV20, BuiltinGenerateModelV19, BuiltinGenerateModelV18, BuiltinGenerateModelV17, BuiltinGenerateModelV16, BuiltinGenerateModelV15, BuiltinGenerateModelV14, BuiltinGenerateModelV13, BuiltinGenerateModelV12, BuiltinGenerateModelV11, BuiltinGenerateModelV10, BuiltinGenerateModelV9, BuiltinGenerateModelV8, BuiltinGenerateModelV7}
 }
 
 // BuiltinGenerateModelsText names BuiltinGenerateModels for a message,

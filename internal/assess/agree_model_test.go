@@ -26,13 +26,13 @@ func placesIf(on bool) int {
 
 // newerIf turns the switches of builtin:coverage-v45 and every later
 // version on or off: Agree (v45), Sides, SidesMeasure and Listed (v47),
-// Places (v48), Matter (v49), Rates (v50), Parts (v51), Ruled (v52), Measured (v53), Situated (v54), ListedClause (v55), Covered (v56), Follow (v57), Timed and Every (v58), Counts (v59), Opposite (v60), Review (v61), Learned (v62), LearnedCover (v63) and Veto (v65). A test of v44
+// Places (v48), Matter (v49), Rates (v50), Parts (v51), Ruled (v52), Measured (v53), Situated (v54), ListedClause (v55), Covered (v56), Follow (v57), Timed and Every (v58), Counts (v59), Opposite (v60), Review (v61), Learned (v62), LearnedCover (v63), Veto (v65) and Status (v68). A test of v44
 // or an older model turns them off; a new version's switch is added here.
 func newerIf(b *Builtin, on bool) {
 	b.Agree, b.Places = agreeIf(on), placesIf(on)
 	v47If(b, on)
 	b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow = on, on, on, on, on, on, on, on, on
-	b.Timed, b.Every, b.Opposite, b.Learned, b.LearnedCover, b.Veto = on, on, on, on, on, on
+	b.Timed, b.Every, b.Opposite, b.Learned, b.LearnedCover, b.Veto, b.Status = on, on, on, on, on, on, on
 	b.Counts, b.Review = 0, 0
 	if on {
 		b.Counts, b.Review = countsV59, reviewV61

@@ -77,18 +77,18 @@ func TestAgree(t *testing.T) {
 // Second off; 0 is v44 (kept selectable); another value names itself.
 func TestAgreeModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v65", b.Agree, b.Second, b.Model())
+	if b.Agree != agreeV45 || agreeV45 != 626035 || b.Second != 0 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Agree %d Second %d, model %q, want 626035, 0 and builtin:coverage-v68", b.Agree, b.Second, b.Model())
 	}
 	v47If(b, false)
-	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V45Model || V45Model != "builtin:coverage-v45" {
+	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V45Model || V45Model != "builtin:coverage-v45" {
 		t.Errorf("model %q with Sides, SidesMeasure, Listed, Places and Matter off, want %s", b.Model(), V45Model)
 	}
-	if b.Agree, b.Second, b.Matter, b.Rates, b.Parts, b.Ruled, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, 0, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
+	if b.Agree, b.Second, b.Matter, b.Rates, b.Parts, b.Ruled, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 0, 0, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V44Model || V44Model != "builtin:coverage-v44" {
 		t.Errorf("model %q with Agree 0, want %s", b.Model(), V44Model)
 	}
 	v47If(b, true)
-	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto" {
+	if b.Agree, b.Second = 6035, 1; b.Model() != BuiltinModel+"-agree6035+second-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus" {
 		t.Errorf("model %q with Agree 6035 and Second 1, want %s-agree6035+second", b.Model(), BuiltinModel)
 	}
 }

@@ -49,7 +49,7 @@ func TestAlone(t *testing.T) {
 			t.Errorf("Alone %d: %+v %v, want accepted on rates#0", v, r.Assessment, r.Accepted)
 		}
 	}
-	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto+fake-1" {
+	if r := judge(113, q, handbook, rates); r.Usage.Model != BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus+fake-1" {
 		t.Errorf("Alone 113: model %s", r.Usage.Model)
 	}
 	if r := judge(1, q, handbook, other, rates); r.Assessment.Sufficient {
@@ -173,11 +173,11 @@ func aloneIf(on bool) int {
 // guard; Alone off is v38 (kept selectable); another value names itself.
 func TestAloneModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v65", b.Alone, b.Model())
+	if b.Alone != aloneV40 || aloneV40 != 497 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Alone %d, model %q, want 497 and builtin:coverage-v68", b.Alone, b.Model())
 	}
 	v47If(b, false)
-	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
+	if b.ExpandMerge, b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 0, 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V41Model || V41Model != "builtin:coverage-v41" {
 		t.Errorf("model %q with ExpandMerge off, want builtin:coverage-v41", b.Model())
 	}
 	if b.Gate = false; b.Model() != V40Model || V40Model != "builtin:coverage-v40" {
@@ -190,7 +190,7 @@ func TestAloneModel(t *testing.T) {
 	}
 	b.Alone = 113
 	b.Gate = true
-	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-alone113-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }

@@ -228,6 +228,11 @@ type Builtin struct {
 	// accepted chunks scores the chunk below vetoBelow (round 48,
 	// a48-veto).
 	Veto bool
+	// Status (builtin:coverage-v68, see status.go): a yes/no question the
+	// coverage rules accepted is answered by the chunk Ruled or Covered
+	// decides it on (a rule or a statement of cover of the asked action
+	// about the question's thing) when that is another chunk.
+	Status bool
 	// WhenClause (builtin:coverage-v14, see kinds.go): a clause opening
 	// with "when" ("We email a tracking link when the courier collects
 	// your appliance") states the time or condition a "when will I get"
@@ -680,7 +685,7 @@ func NewBuiltin(an *terms.Analyzer, c Corpus) *Builtin {
 		Plain: true, PlainMonths: true, FocusGeneric: 1, Counted: true, Stated: true,
 		Calendar: true, Shaped: true, WhenClause: true, PlainAbbrev: true, Related: true, Joint: true, Sized: true, OwnOrder: true, Asked: true, Named: true, Scene: true, States: true, Kin: true, Hyp: true, Alike: true, Valued: true, Class: true, General: true, Bound: true, PeriodOf: true, Elsewhere: true, StreetAddress: true,
 		Payer: true, SameKind: true, Defined: true, Genus: true, Spelled: true, Compound: true, Act: true, Frame: true, Kind: true, Tagged: true, CodeTerm: codeV38, Alone: aloneV40, Gate: true, ExpandMerge: mergeV42, Rival: rivalV43, ClassFree: true, Agree: agreeV45,
-		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true, Veto: true}
+		Sides: true, SidesMeasure: true, Listed: true, Places: placesV48, Matter: true, Rates: true, Parts: true, Ruled: true, Measured: true, Situated: true, ListedClause: true, Covered: true, Follow: true, Timed: true, Every: true, Counts: countsV59, Opposite: true, Review: reviewV61, Learned: true, LearnedCover: true, Veto: true, Status: true}
 	b.generic = b.genericTerms()
 	b.Hedges = true
 	b.hedged = b.genericTerms()
@@ -870,7 +875,9 @@ var namedModels = []struct {
 	// builtin:coverage-v63 adds LearnedCover (round 47, docs/log/round-47-a47-gate2.md).
 	{V63Model, []modelSwitch{flag("learnedcover", func(b *Builtin) bool { return b.LearnedCover })}},
 	// builtin:coverage-v65 adds Veto (round 48, docs/log/round-48-a48-veto.md).
-	{BuiltinModel, []modelSwitch{flag("veto", func(b *Builtin) bool { return b.Veto })}},
+	{V65Model, []modelSwitch{flag("veto", func(b *Builtin) bool { return b.Veto })}},
+	// builtin:coverage-v68 adds Status (round 49, docs/log/round-49-a49-yesno.md).
+	{BuiltinModel, []modelSwitch{flag("status", func(b *Builtin) bool { return b.Status })}},
 }
 
 // flag is a boolean switch a model turned on.
@@ -1416,6 +1423,11 @@ func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (
 	if res.Assessment.Sufficient {
 		if b.Rival > 0 {
 			if res, err = b.rival(ctx, req, vocab, question, res); err != nil { // rival.go
+				return res, err
+			}
+		}
+		if b.Status {
+			if res, err = b.status(ctx, req, vocab, question, res); err != nil { // status.go
 				return res, err
 			}
 		}

@@ -69,7 +69,7 @@ func TestCodeTermModel(t *testing.T) {
 		t.Errorf("model %q with CodeTerm off, want %q", b.Model(), V37Model)
 	}
 	b.CodeTerm = codeRuns
-	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; got != want {
+	if got, want := b.Model(), BuiltinModel+"-codeterm1-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; got != want {
 		t.Errorf("model %q, want %q", got, want)
 	}
 }
@@ -100,8 +100,8 @@ func TestClassFree(t *testing.T) {
 		}
 		b := NewBuiltin(an, lex)
 		b.Rewriter = NewRewriter(an, lex)
-		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v65", b.ClassFree, b.Model())
+		if !b.ClassFree || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+			t.Fatalf("default ClassFree %v, model %q, want true and builtin:coverage-v68", b.ClassFree, b.Model())
 		}
 		b.ClassFree = free
 		newerIf(b, free)

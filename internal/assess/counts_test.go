@@ -81,10 +81,10 @@ func TestCountsTimeOrMoney(t *testing.T) {
 // TestCountsModel: Counts off is builtin:coverage-v58.
 func TestCountsModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), nil)
-	if b.Counts != countsV59 || countsV59 != 7 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Counts %d, model %q, want 7 and builtin:coverage-v65", b.Counts, b.Model())
+	if b.Counts != countsV59 || countsV59 != 7 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Counts %d, model %q, want 7 and builtin:coverage-v68", b.Counts, b.Model())
 	}
-	if b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, false, 0, false, false, false; b.Model() != V58Model || V58Model != "builtin:coverage-v58" {
+	if b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 0, false, 0, false, false, false, false; b.Model() != V58Model || V58Model != "builtin:coverage-v58" {
 		t.Errorf("model %q with Counts off, want builtin:coverage-v58", b.Model())
 	}
 }

@@ -56,10 +56,15 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 	if !ok {
 		return Result{}, false, nil
 	}
-	f, ok := b.coverFound(req, cr)
+	f, ok := b.coverFound(req, cr, coveredRank, coveredCoverage, -1)
 	if !ok {
 		return Result{}, false, nil
 	}
+	return b.coverResult(req, f), true, nil
+}
+
+// coverResult is Covered's acceptance of the chunk f found.
+func (b *Builtin) coverResult(req Request, f coverFind) Result {
 	ev := req.Evidence[f.at]
 	reason := fmt.Sprintf("the question asks whether the cover takes something in, and %q covers %.0f%% of the weight of its words your documents use and states what the cover takes in or leaves out about %q: %q",
 		ev.Title, 100*f.cov, f.thing, f.said)
@@ -68,7 +73,7 @@ func (b *Builtin) covered(ctx context.Context, req Request, vocab Vocabulary, qu
 		Usage:      wire.Spent{Model: b.Model()},
 		Assessment: Assessment{Sufficient: true, Score: math.Round(max(f.cov, b.MinCoverage)*1000) / 1000, Reason: reason},
 		Accepted:   []string{ev.ChunkID},
-	}, true, nil
+	}
 }
 
 // coverQuestion is a yes/no question of cover as Covered reads it.
@@ -169,13 +174,16 @@ type coverFind struct {
 	cov         float64
 }
 
-// coverFound is the first chunk among req's first coveredRank+1 that
-// names every entity of cq, covers coveredCoverage of its scene words'
-// weight and states cover about one of them.
-func (b *Builtin) coverFound(req Request, cq coverQuestion) (coverFind, bool) {
+// coverFound is the first chunk among req's first rank+1 (only the one at
+// at when at is 0 or more) that names every entity of cq, covers coverage
+// of its scene words' weight and states cover about one of them.
+func (b *Builtin) coverFound(req Request, cq coverQuestion, rank int, coverage float64, at int) (coverFind, bool) {
 	for i, ev := range req.Evidence {
-		if i > coveredRank {
+		if i > rank {
 			break
+		}
+		if at >= 0 && i != at {
+			continue
 		}
 		if !allCovered(cq.ents, withPlaces(Mentions(b.an, ev.Title, ev.Text), cq.ents, cq.placed)) {
 			continue
@@ -188,7 +196,7 @@ func (b *Builtin) coverFound(req Request, cq coverQuestion) (coverFind, bool) {
 			}
 		}
 		cov := got / cq.total
-		if cov < coveredCoverage {
+		if cov < coverage {
 			continue
 		}
 		if thing, said, ok := b.coverSaid(ev.Text, cq); ok {

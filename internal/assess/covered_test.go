@@ -53,8 +53,8 @@ func TestCovered(t *testing.T) {
 	if !r.Assessment.Sufficient || len(r.Accepted) != 1 || r.Accepted[0] != "warranty#0" || !strings.Contains(r.Assessment.Reason, "cracked jars") || r.Assessment.Score < 0.55 {
 		t.Errorf("Covered on: %+v %v, want accepted on warranty#0 by its exclusion", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68", r.Usage.Model)
 	}
 	for _, q := range []string{
 		// no cover statement names a lid or anything of its scene

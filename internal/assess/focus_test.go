@@ -51,7 +51,7 @@ func TestFocusReading(t *testing.T) {
 			if res.Assessment.Sufficient {
 				t.Errorf("with the focus reading off, %q is accepted too (%s): the case does not test it", tt.question, res.Assessment.Reason)
 			}
-			if want := BuiltinModel + "-nofocus-nosentence-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; res.Usage.Model != want {
+			if want := BuiltinModel + "-nofocus-nosentence-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; res.Usage.Model != want {
 				t.Errorf("model %q with the focus and sentence readings off, want %q", res.Usage.Model, want)
 			}
 		})

@@ -26,7 +26,7 @@ func followJudge(t *testing.T, follow bool, q string, ids ...string) Result {
 	t.Helper()
 	return judgeAmong(t, followCorpus, []string{"Opening hours", "Your account data\nDownload a copy of your data from Settings.", "Registering your appliance", "Switching on\nHold the button to turn it on."},
 		func(b *Builtin) {
-			b.Follow, b.Counts, b.Opposite, b.Learned, b.LearnedCover, b.Veto = follow, 0, false, false, false, false
+			b.Follow, b.Counts, b.Opposite, b.Learned, b.LearnedCover, b.Veto, b.Status = follow, 0, false, false, false, false, false
 		}, q, ids...)
 }
 
@@ -50,10 +50,10 @@ func TestFollow(t *testing.T) {
 		{"My basket comes to £19.20. Do I pay for gift wrapping, and how much?", []string{"parts#0", "k50#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v65", b.Follow, b.Model())
+	if !b.Follow || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Follow %v, model %q, want on and builtin:coverage-v68", b.Follow, b.Model())
 	}
-	if b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, 0, false, 0, false, false, false; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
+	if b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, 0, false, 0, false, false, false, false; b.Model() != V56Model || V56Model != "builtin:coverage-v56" {
 		t.Errorf("without Follow, model %q, want builtin:coverage-v56", b.Model())
 	}
 }

@@ -85,8 +85,8 @@ func TestFrame(t *testing.T) {
 		!strings.Contains(on.Assessment.Reason, `leaving out "stop": words that only qualify what is asked`) {
 		t.Errorf("Frame on: %+v %v, want accepted on reg#0 leaving out \"stop\"", on.Assessment, on.Accepted)
 	}
-	if on.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65+fake-1 (v35 is Frame's; v36 adds Kind, v37 Tagged, v38 CodeTerm, v40 Alone, v41 Gate, v42 ExpandMerge, v43 Rival, v44 ClassFree, v45 Agree, v47 Sides, v48 Places, v49 Matter, v50 Rates, v51 Parts, v52 Ruled)", on.Usage.Model)
+	if on.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68+fake-1 (v35 is Frame's; v36 adds Kind, v37 Tagged, v38 CodeTerm, v40 Alone, v41 Gate, v42 ExpandMerge, v43 Rival, v44 ClassFree, v45 Agree, v47 Sides, v48 Places, v49 Matter, v50 Rates, v51 Parts, v52 Ruled)", on.Usage.Model)
 	}
 	if res := frameJudge(t, true, fakeThesaurus{}, q); res.Assessment.Sufficient {
 		t.Errorf("Frame on, a thesaurus with no grammar: %+v, want refused", res.Assessment)

@@ -97,8 +97,8 @@ func TestLearned(t *testing.T) {
 	}
 	r := judge(true, q)
 	if !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"receipt#0"}) || r.Assessment.Score < learnedAdd ||
-		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v65", r.Assessment, r.Accepted, r.Usage.Model)
+		!strings.Contains(r.Assessment.Reason, "a model fitted on the development sets") || r.Usage.Model != BuiltinModel+"-noownorder" || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("Learned: %+v %v (model %s), want accepted on receipt#0 at learnedAdd or above by builtin:coverage-v68", r.Assessment, r.Accepted, r.Usage.Model)
 	}
 	if r := judge(true, "when does the blender motor stop"); r.Assessment.Sufficient {
 		t.Errorf("Learned on a page about something else: %+v, want refused", r.Assessment)
@@ -107,7 +107,7 @@ func TestLearned(t *testing.T) {
 	if !b.Learned || b.Model() != BuiltinModel {
 		t.Errorf("default Learned %v, model %q, want on and %s", b.Learned, b.Model(), BuiltinModel)
 	}
-	if b.Veto = false; b.Model() != V63Model {
+	if b.Veto, b.Status = false, false; b.Model() != V63Model {
 		t.Errorf("Veto off: model %q, want %s", b.Model(), V63Model)
 	}
 	if b.LearnedCover = false; b.Model() != V62Model {

@@ -52,10 +52,10 @@ func TestListedClause(t *testing.T) {
 // TestListedClauseModel: ListedClause off is builtin:coverage-v54.
 func TestListedClauseModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), nil)
-	if !b.ListedClause || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default ListedClause %v, model %q, want on and builtin:coverage-v65", b.ListedClause, b.Model())
+	if !b.ListedClause || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default ListedClause %v, model %q, want on and builtin:coverage-v68", b.ListedClause, b.Model())
 	}
-	if b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V54Model || V54Model != "builtin:coverage-v54" {
+	if b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V54Model || V54Model != "builtin:coverage-v54" {
 		t.Errorf("model %q with ListedClause off, want builtin:coverage-v54", b.Model())
 	}
 }

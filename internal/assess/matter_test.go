@@ -96,10 +96,10 @@ func TestMatter(t *testing.T) {
 		{"How fast does the X200 spin on its slowest speed?", []string{"x200#0", "blades#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v65", b.Matter, b.Model())
+	if !b.Matter || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Matter %v, model %q, want on and builtin:coverage-v68", b.Matter, b.Model())
 	}
-	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
 	}
 	if b.Rates = false; b.Model() != V49Model || V49Model != "builtin:coverage-v49" {

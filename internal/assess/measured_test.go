@@ -56,10 +56,10 @@ func TestMeasured(t *testing.T) {
 		{"Is there a minimum spend to get free collection?", []string{"repairs#0", "handbook#0"}, "repairs#0", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Measured || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Measured %v, model %q, want on and builtin:coverage-v65", b.Measured, b.Model())
+	if !b.Measured || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Measured %v, model %q, want on and builtin:coverage-v68", b.Measured, b.Model())
 	}
-	if b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V52Model || V52Model != "builtin:coverage-v52" {
+	if b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V52Model || V52Model != "builtin:coverage-v52" {
 		t.Errorf("without Measured, model %q, want %s", b.Model(), V52Model)
 	}
 }

@@ -48,8 +48,8 @@ func TestOpposite(t *testing.T) {
 	if r.Assessment.Sufficient || !strings.Contains(r.Assessment.Reason, "under warranty") {
 		t.Errorf("Opposite on: %+v %v, want refused naming the opposite condition", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68", r.Usage.Model)
 	}
 	for _, q := range []string{
 		"What does the courier collection cost if my blender is still under warranty?",
@@ -60,7 +60,7 @@ func TestOpposite(t *testing.T) {
 		}
 	}
 	b := NewBuiltin(an, lex)
-	if b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, 0, false, false, false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
+	if b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, 0, false, false, false, false; b.Model() != V59Model || V59Model != "builtin:coverage-v59" {
 		t.Errorf("Opposite off: model %q, want builtin:coverage-v59", b.Model())
 	}
 }

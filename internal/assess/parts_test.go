@@ -35,10 +35,10 @@ func TestParts(t *testing.T) {
 		{"What's the top speed of the X200, and how heavy is it?", []string{"x200#0", "x300#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Parts || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Parts %v, model %q, want on and builtin:coverage-v65", b.Parts, b.Model())
+	if !b.Parts || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Parts %v, model %q, want on and builtin:coverage-v68", b.Parts, b.Model())
 	}
-	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V50Model {
+	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V50Model {
 		t.Errorf("without Parts, model %q, want %s", b.Model(), V50Model)
 	}
 }

@@ -66,16 +66,16 @@ func TestPlaces(t *testing.T) {
 // value names itself.
 func TestPlacesModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Places != placesV48 || placesV48 != 3 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Places %d, model %q, want 3 and builtin:coverage-v65", b.Places, b.Model())
+	if b.Places != placesV48 || placesV48 != 3 || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Places %d, model %q, want 3 and builtin:coverage-v68", b.Places, b.Model())
 	}
-	if b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V48Model || V48Model != "builtin:coverage-v48" {
+	if b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V48Model || V48Model != "builtin:coverage-v48" {
 		t.Errorf("model %q with Matter off, want %s", b.Model(), V48Model)
 	}
 	if b.Places = 0; b.Model() != V47Model {
 		t.Errorf("model %q with Places 0, want %s", b.Model(), V47Model)
 	}
-	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = placesNamed, true, true, true, true, true, true, true, true, true, true, true, countsV59, true, reviewV61, true, true, true; b.Model() != BuiltinModel+"-places1" {
+	if b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = placesNamed, true, true, true, true, true, true, true, true, true, true, true, countsV59, true, reviewV61, true, true, true, true; b.Model() != BuiltinModel+"-places1" {
 		t.Errorf("model %q with Places 1, want %s-places1", b.Model(), BuiltinModel)
 	}
 }

@@ -45,10 +45,10 @@ func TestRates(t *testing.T) {
 		{"what rate does Hollin pay for warranty labour?", []string{"handbook#0", "agreement#0"}, "", "agreement#0"},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v65", b.Rates, b.Model())
+	if !b.Rates || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Rates %v, model %q, want on and builtin:coverage-v68", b.Rates, b.Model())
 	}
-	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
+	if b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V50Model || V50Model != "builtin:coverage-v50" {
 		t.Errorf("without Parts, model %q, want %s (Rates its newest switch)", b.Model(), V50Model)
 	}
 	b.Rates = false

@@ -174,12 +174,12 @@ func TestWideReading(t *testing.T) {
 	newerIf(b, false)
 	b.Gate = false
 	b.Related = false
-	if want := BuiltinModel + "-norelated-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; b.Model() != want {
+	if want := BuiltinModel + "-norelated-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; b.Model() != want {
 		t.Errorf("model with Related off %q, want %q", b.Model(), want)
 	}
 	b.Related = true
 	b.Read = false
-	if want := BuiltinModel + "-noread-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; b.Model() != want {
+	if want := BuiltinModel + "-noread-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; b.Model() != want {
 		t.Errorf("model with Read off %q, want %q", b.Model(), want)
 	}
 	// The K50 page second: the warranty page first covers too little.
@@ -330,7 +330,7 @@ func TestModelIDIsExact(t *testing.T) {
 			b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Condition, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, true, false, 0, 0, 0, 0, false
 			newerIf(b, false)
 			b.Gate = false
-		}, BuiltinModel + "+condition-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "+condition-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		{func(b *Builtin) {
 			b.Condition, b.Payer, b.AmountOf, b.SameKind, b.Defined, b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, false, false, false, false, false, false, 0, 0, 0, 0, false
 			newerIf(b, false)
@@ -396,7 +396,7 @@ func TestModelIDIsExact(t *testing.T) {
 		{func(b *Builtin) { b.Joint = false }, BuiltinModel + "-nojoint"},
 		{func(b *Builtin) { b.Sized = false }, BuiltinModel + "-nosized"},
 		{func(b *Builtin) { b.Related = false }, BuiltinModel + "-norelated"},
-		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		{func(b *Builtin) { v16(b); b.Hedges = false }, BuiltinModel + "-nohedges-nojoint-nosized-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		{func(b *Builtin) { b.FocusGeneric = 2 }, BuiltinModel + "-focusgeneric2"},
 		{func(b *Builtin) { b.PlainWeekdays = true }, BuiltinModel + "+plainweekdays"},
 		// round 31 (rv31): every switch v33 and a31-asm added
@@ -405,7 +405,7 @@ func TestModelIDIsExact(t *testing.T) {
 			b.Compound, b.Act, b.Frame, b.Kind, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, 0, 0, 0, 0, false
 			newerIf(b, false)
 			b.Gate = false
-		}, BuiltinModel + "-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		{func(b *Builtin) { b.KnownAsk = true }, BuiltinModel + "+knownask"},
 		{func(b *Builtin) { b.FocusTopic = true }, BuiltinModel + "+focustopic"},
 		{func(b *Builtin) { b.KinRank = 1 }, BuiltinModel + "+kinrank"},
@@ -414,7 +414,7 @@ func TestModelIDIsExact(t *testing.T) {
 			b.Genus, b.Spelled, b.Compound, b.Act, b.Frame, b.Kind, b.KinRank, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, false, false, false, 1, false, 0, 0, 0, 0, false
 			newerIf(b, false)
 			b.Gate = false
-		}, BuiltinModel + "+kinrank-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "+kinrank-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		// round 32 (rv32): a32-rec's switch, alone and on v32
 		{func(b *Builtin) { b.Sides = false }, BuiltinModel + "-nosides"},
 		// round 44 (a44-cmp): v47's three switches, alone
@@ -425,7 +425,7 @@ func TestModelIDIsExact(t *testing.T) {
 			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
-		}, BuiltinModel + "-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		// round 32 (rv32b): a32-act's switch, alone, with Sides, and
 		// v33's Compound off with Act on (the case above turns both off);
 		// round 33: v35's Frame and v36's Kind; round 34: v37's Tagged
@@ -450,13 +450,13 @@ func TestModelIDIsExact(t *testing.T) {
 			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
-		}, BuiltinModel + "-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		{func(b *Builtin) {
 			b.Act, b.Frame, b.Kind, b.Sides, b.Tagged, b.CodeTerm, b.Alone, b.ExpandMerge, b.Rival, b.ClassFree = false, false, false, true, false, 0, 0, 0, 0, false
 			newerIf(b, false)
 			b.Sides = true
 			b.Gate = false
-		}, BuiltinModel + "-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"},
+		}, BuiltinModel + "-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"},
 		{func(b *Builtin) { b.Compound = false }, BuiltinModel + "-nocompound"},
 		// round 33 (a33-kind): Act off with v36's Kind on (Kind reads
 		// Act's objects, so it adds nothing to the id without it)

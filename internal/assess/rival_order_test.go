@@ -42,6 +42,7 @@ func TestRivalOrder(t *testing.T) {
 		b.UseThesaurus(fakeThesaurus{"worn": {"wear", "wearing"}})
 		b.Rival = rival
 		b.Covered = rival != 0 // v56 is newer than Rival: off for v42
+		b.Status = rival != 0  // v68 too
 		b.OwnOrder = false     // the ranks are the order given
 		return b
 	}

@@ -41,6 +41,7 @@ func rivalJudge(t *testing.T, rival int, q string, ev ...Evidence) Result {
 	b.UseThesaurus(fakeThesaurus{"worn": {"wear", "wearing"}})
 	b.Rival = rival
 	b.Covered = rival != 0 // v56 is newer than Rival: off for v42
+	b.Status = rival != 0  // v68 too
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +84,15 @@ func TestRival(t *testing.T) {
 // guard); 0 is v42 (kept selectable); another value names itself.
 func TestRivalModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v65", b.Rival, b.Model(), rivalV43)
+	if b.Rival != rivalV43 || rivalV43 != 4|rivalWhole|rivalOwn|rivalMargin || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Rival %d, model %q, want %d and builtin:coverage-v68", b.Rival, b.Model(), rivalV43)
 	}
 	v47If(b, false)
-	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V42Model {
+	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 0, false, 0, 0, false, false, false, false, false, false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V42Model {
 		t.Errorf("model %q with Rival 0, want %s", b.Model(), V42Model)
 	}
 	v47If(b, true)
-	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = 4, true, agreeV45, placesV48, true, true, true, true, true, true, true, true, true, true, true, countsV59, true, reviewV61, true, true, true; b.Model() != BuiltinModel+"-rival4" {
+	if b.Rival, b.ClassFree, b.Agree, b.Places, b.Matter, b.Rates, b.Parts, b.Ruled, b.Measured, b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = 4, true, agreeV45, placesV48, true, true, true, true, true, true, true, true, true, true, true, countsV59, true, reviewV61, true, true, true, true; b.Model() != BuiltinModel+"-rival4" {
 		t.Errorf("model %q with Rival 4, want %s-rival4", b.Model(), BuiltinModel)
 	}
 }

@@ -62,6 +62,25 @@ const V51Model = "builtin:coverage-v51"
 // of its action decides nothing. Ruled needs a thesaurus (without one a
 // verb said otherwise cannot be told from another action).
 func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, question string) (Result, bool, error) {
+	return b.ruledBy(req, vocab, question, ruledScope{rank: ruledRank, coverage: ruledCoverage, keyed: true, at: -1})
+}
+
+// ruledScope bounds the chunks Ruled reads: those up to rank (0 the
+// first), only the one at at when at is 0 or more; a chunk must cover
+// coverage of the question's known weight and, when keyed, name its most
+// specific thing (chunk and rule sentence).
+type ruledScope struct {
+	rank     int
+	coverage float64
+	keyed    bool
+	at       int
+	// loose (Status): any rule sentence naming a thing or an asked verb
+	// of the question decides, whatever its kind and the coverage.
+	loose bool
+}
+
+// ruledBy is Ruled's reading of the chunks scope bounds.
+func (b *Builtin) ruledBy(req Request, vocab Vocabulary, question string, scope ruledScope) (Result, bool, error) {
 	if b.Thesaurus == nil || req.part {
 		return Result{}, false, nil
 	}
@@ -188,9 +207,15 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			key, best = q.term, q.weight
 		}
 	}
+	if !scope.keyed {
+		key = ""
+	}
 	for i, ev := range req.Evidence {
-		if i > ruledRank {
+		if i > scope.rank {
 			break
+		}
+		if scope.at >= 0 && i != scope.at {
+			continue
 		}
 		if !allCovered(ents, Mentions(b.an, ev.Title, ev.Text)) {
 			continue
@@ -203,7 +228,7 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 			}
 		}
 		cov := got / total
-		if cov < ruledCoverage || key != "" && !have[key] && !anyIn(byTerm[key], have) {
+		if cov < scope.coverage || key != "" && !have[key] && !anyIn(byTerm[key], have) {
 			continue
 		}
 		for _, s := range citation.Sentences(ev.Text) {
@@ -218,6 +243,16 @@ func (b *Builtin) ruled(ctx context.Context, req Request, vocab Vocabulary, ques
 					thing = w
 					break
 				}
+			}
+			if scope.loose {
+				named := thing != ""
+				for _, vn := range verbNames {
+					named = named || anyIn(vn, st)
+				}
+				if named {
+					return Result{Assessment: Assessment{Sufficient: true, Reason: s}, Accepted: []string{ev.ChunkID}}, true, nil
+				}
+				continue
 			}
 			if thing == "" || key != "" && !st[key] && !anyIn(byTerm[key], st) {
 				continue // the rule is not said of the question's most specific thing
@@ -326,9 +361,17 @@ var coverNouns = wordSet("warranty", "guarantee", "cost", "costs", "price", "fee
 // kind of the noun after it in the same clause ("a warranty job", "our
 // parts cost list"), not the cover or cost asked about (Ruled, Covered).
 func (b *Builtin) kindBefore(fields []string, i int) bool {
+	if b.Status && i+1 < len(fields) && verbAfterNoun[strings.ToLower(trimMarks(fields[i+1]))] {
+		return false // "the guarantee will replace": the noun is the clause's subject (Status, status.go)
+	}
 	return coverNouns[strings.ToLower(trimMarks(fields[i]))] && i+1 < len(fields) && !strings.ContainsAny(fields[i], ",.;:?!") &&
 		slices.Contains(b.an.Content(fields[i+1]), firstTerm(b, fields[i+1]))
 }
+
+// verbAfterNoun are the modals and auxiliaries: after a noun they open its
+// clause's verb, so the noun names no kind of a noun after it.
+var verbAfterNoun = wordSet("can", "could", "may", "might", "must", "should", "shall", "will", "would",
+	"is", "are", "was", "were", "be", "does", "do", "did", "has", "have", "had")
 
 // firstTerm is the analyzed term of raw, "\x00" (no term) when it has
 // none or several.

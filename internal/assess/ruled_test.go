@@ -71,8 +71,8 @@ func TestRuled(t *testing.T) {
 	if !r.Assessment.Sufficient || len(r.Accepted) != 1 || r.Accepted[0] != "care#0" || !strings.Contains(r.Assessment.Reason, "Never put the motor base in water") {
 		t.Errorf("Ruled on: %+v %v, want accepted on care#0 by its rule", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65+fake-1", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel+"+fake-1" || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68+fake-1", r.Usage.Model)
 	}
 	// No rule decides these: "free" is said of the courier, not of the
 	// cost of a repair (the chunk naming "monthly" is not retrieved), and

@@ -56,7 +56,7 @@ func TestSentenceReading(t *testing.T) {
 	if res := assessSentence(t, b, false, q, ev...); res.Assessment.Sufficient {
 		t.Fatalf("v10 accepted %q: %s (the test no longer shows the sentence reading)", q, res.Assessment.Reason)
 	}
-	if want := BuiltinModel + "-nosentence-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto"; b.Model() != want {
+	if want := BuiltinModel + "-nosentence-noownorder-noasked-nonamed-noscene-nostates-nokin-nohyp-noalike-novalued-noclass-nogeneral-nobound-noperiodof-noelsewhere-nostreetaddress-nopayer-nosamekind-nodefined-nogenus-nospelled-nocompound-noact-noframe-nokind-notagged-nocodeterm-noalone-nogate-nomerged-norival-noclassfree-noagree-nosides-nomeasure-nolisted-noplaces-nomatter-norates-noparts-noruled-nomeasured-nosituated-nolistedclause-nocovered-nofollow-notimed-noevery-nocounts-noopposite-noreview-nolearned-nolearnedcover-noveto-nostatus"; b.Model() != want {
 		t.Errorf("model with Sentence off %q, want %q", b.Model(), want)
 	}
 	res := assessSentence(t, b, true, q, ev...)

@@ -31,8 +31,8 @@ func TestSituated(t *testing.T) {
 	if !r.Assessment.Sufficient || len(r.Accepted) != 1 || r.Accepted[0] != "bulletin#0" {
 		t.Errorf("Situated on: %+v %v, want accepted on bulletin#0", r.Assessment, r.Accepted)
 	}
-	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("model %q, want builtin:coverage-v65", r.Usage.Model)
+	if r.Usage.Model != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("model %q, want builtin:coverage-v68", r.Usage.Model)
 	}
 	for _, c := range []struct {
 		q       string
@@ -64,10 +64,10 @@ func TestSituated(t *testing.T) {
 // selectable).
 func TestSituatedModel(t *testing.T) {
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Situated || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Situated %v, model %q, want on and builtin:coverage-v65", b.Situated, b.Model())
+	if !b.Situated || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Situated %v, model %q, want on and builtin:coverage-v68", b.Situated, b.Model())
 	}
-	if b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, false, false, false, false, 0, false, 0, false, false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
+	if b.Situated, b.ListedClause, b.Covered, b.Follow, b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, false, false, false, false, 0, false, 0, false, false, false, false; b.Model() != V53Model || V53Model != "builtin:coverage-v53" {
 		t.Errorf("model %q with Situated off, want builtin:coverage-v53", b.Model())
 	}
 }

@@ -42,10 +42,10 @@ func TestTimed(t *testing.T) {
 		{"when will my spare part arrive at the courier's depot?", []string{"delivery#0", "repairs#0"}, "", ""},
 	})
 	b := NewBuiltin(terms.New(), newLexicon(terms.New(), "x"))
-	if !b.Timed || !b.Every || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Errorf("default Timed %v Every %v, model %q, want on and builtin:coverage-v65", b.Timed, b.Every, b.Model())
+	if !b.Timed || !b.Every || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Errorf("default Timed %v Every %v, model %q, want on and builtin:coverage-v68", b.Timed, b.Every, b.Model())
 	}
-	b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto = false, false, 0, false, 0, false, false, false
+	b.Timed, b.Every, b.Counts, b.Opposite, b.Review, b.Learned, b.LearnedCover, b.Veto, b.Status = false, false, 0, false, 0, false, false, false, false
 	if b.Model() != V57Model {
 		t.Errorf("model with Timed and Every off %q, want %q", b.Model(), V57Model)
 	}

@@ -17,8 +17,8 @@ import (
 func TestVeto(t *testing.T) {
 	page, corpus := warrantyClaimPage()
 	b, _ := assessorOver(corpus)
-	if !b.Veto || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v65" {
-		t.Fatalf("default Veto %v, model %q, want on and builtin:coverage-v65", b.Veto, b.Model())
+	if !b.Veto || b.Model() != BuiltinModel || BuiltinModel != "builtin:coverage-v68" {
+		t.Fatalf("default Veto %v, model %q, want on and builtin:coverage-v68", b.Veto, b.Model())
 	}
 	judge := func(veto bool, q string) Result {
 		b.Veto = veto
@@ -37,7 +37,7 @@ func TestVeto(t *testing.T) {
 	if r := judge(true, ok); !r.Assessment.Sufficient || !slices.Equal(r.Accepted, []string{"faq-warranty-claim#0"}) {
 		t.Errorf("Veto on %q: %+v, want the rules' acceptance kept", ok, r.Assessment)
 	}
-	if b.Veto = false; b.Model() != V63Model {
+	if b.Veto, b.Status = false, false; b.Model() != V63Model {
 		t.Errorf("Veto off: model %q, want %s", b.Model(), V63Model)
 	}
 	// The table's score of a vector of zeros is a probability.

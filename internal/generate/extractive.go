@@ -25,11 +25,12 @@ import (
 // its choices change.
 const ExtractiveModel = router.BuiltinGenerateModel
 
-// ExtractiveV39Model, ExtractiveV38Model, ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
+// ExtractiveV40Model, ExtractiveV39Model, ExtractiveV38Model, ExtractiveV37Model, ExtractiveV35Model, ExtractiveV34Model, ExtractiveV33Model, ExtractiveV32Model, ExtractiveV31Model, ExtractiveV30Model, ExtractiveV29Model, ExtractiveV28Model, ExtractiveV27Model, ExtractiveV26Model, ExtractiveV25Model, ExtractiveV24Model, ExtractiveV23Model, ExtractiveV22Model, ExtractiveV21Model, ExtractiveV20Model, ExtractiveV19Model, ExtractiveV18Model, ExtractiveV17Model, ExtractiveV16Model, ExtractiveV15Model, ExtractiveV14Model, ExtractiveV13Model, ExtractiveV12Model, ExtractiveV11Model, ExtractiveV10Model,
 // ExtractiveV9Model, ExtractiveV8Model and ExtractiveV7Model name the
-// previous versions, still selectable (NewExtractiveV39, NewExtractiveV38, NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
+// previous versions, still selectable (NewExtractiveV40, NewExtractiveV39, NewExtractiveV38, NewExtractiveV37, NewExtractiveV35, NewExtractiveV34, NewExtractiveV33, NewExtractiveV32, NewExtractiveV31, NewExtractiveV30, NewExtractiveV29, NewExtractiveV28, NewExtractiveV27, NewExtractiveV26, NewExtractiveV25, NewExtractiveV24, NewExtractiveV23, NewExtractiveV22, NewExtractiveV21, NewExtractiveV20, NewExtractiveV19, NewExtractiveV18, NewExtractiveV17, NewExtractiveV16, NewExtractiveV15, NewExtractiveV14, NewExtractiveV13, NewExtractiveV12, NewExtractiveV11,
 // NewExtractiveV10, NewExtractiveV9, NewExtractiveV8, NewExtractiveV7).
 const (
+	ExtractiveV40Model = router.BuiltinGenerateModelV40
 	ExtractiveV39Model = router.BuiltinGenerateModelV39
 	ExtractiveV38Model = router.BuiltinGenerateModelV38
 	ExtractiveV37Model = router.BuiltinGenerateModelV37
@@ -593,10 +594,22 @@ type Extractive struct {
 // NewExtractive returns the extractive generator (ExtractiveModel) with
 // its defaults.
 func NewExtractive(an *terms.Analyzer) *Extractive {
-	return NewExtractiveV40(an)
+	return NewExtractiveV41(an)
 }
 
-// NewExtractiveV40 returns version 40 (ExtractiveModel).
+// NewExtractiveV41 returns version 41 (ExtractiveModel).
+func NewExtractiveV41(an *terms.Analyzer) *Extractive {
+	g := NewExtractiveV40(an)
+	g.Version = 41
+	return g
+}
+
+// reStatus is a sentence stating a status (v41): a negation, a modal of
+// permission, possibility or requirement, or a statement of cost or
+// cover. Closed-class words only.
+var reStatus = regexp.MustCompile(`(?i)\b(?:not|never|no|n't|cannot|can|may|must|should|need|needs|only|free|covered|covers|cover|allowed|permitted|required)\b`)
+
+// NewExtractiveV40 returns version 40 (ExtractiveV40Model).
 func NewExtractiveV40(an *terms.Analyzer) *Extractive {
 	g := NewExtractiveV39(an)
 	g.Version = 40
@@ -831,6 +844,8 @@ func NewExtractiveModel(an *terms.Analyzer, model string) (*Extractive, error) {
 	switch model {
 	case "", ExtractiveModel:
 		return NewExtractive(an), nil
+	case ExtractiveV40Model:
+		return NewExtractiveV40(an), nil
 	case ExtractiveV39Model:
 		return NewExtractiveV39(an), nil
 	case ExtractiveV38Model:
@@ -1002,6 +1017,8 @@ func (g *Extractive) Model() string {
 		return ExtractiveV38Model
 	case g.Version == 39:
 		return ExtractiveV39Model
+	case g.Version == 40:
+		return ExtractiveV40Model
 	}
 	return ExtractiveModel
 }
@@ -1242,6 +1259,19 @@ func (g *Extractive) Generate(_ context.Context, req Request) (Answer, error) {
 	// page ranked above it is a weak reason to leave it (see weakOpening).
 	if g.Version >= 40 && open >= 0 && open != best.source && !conditioned {
 		if a := g.opening(all, asked, open); a != nil && g.weakOpening(best, a, verbs) {
+			best = a
+		}
+	}
+	// v41: for a yes/no question, the accepted source opens when its
+	// opening sentence states a status (reStatus: a negation, a modal, a
+	// statement of cost or cover: "It does not cover blade wear") and the
+	// opening from another page states none ("Replace the blade assembly
+	// about once a year"): the assessor (builtin:coverage-v68, Status)
+	// accepted it for the decision it states, and a page sharing more of
+	// the question's words decides nothing.
+	if g.Version >= 41 && asked.Type == answertype.YesNo && open >= 0 && open != best.source && !conditioned {
+		if a := g.opening(all, asked, open); a != nil && reStatus.MatchString(a.text) && !reStatus.MatchString(best.text) {
+			note(a, "status")
 			best = a
 		}
 	}

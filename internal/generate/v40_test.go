@@ -44,7 +44,7 @@ func TestV40(t *testing.T) {
 	if o := open(NewExtractive(an), conv, []Source{codes, abroad}, abroad); !strings.Contains(o, "converter") {
 		t.Errorf("v40 opens with %q, want the accepted abroad page", o)
 	}
-	if NewExtractive(an).Model() != ExtractiveModel || ExtractiveModel != "builtin:extractive-v40" {
-		t.Errorf("model %q, want builtin:extractive-v40", NewExtractive(an).Model())
+	if NewExtractiveV40(an).Model() != ExtractiveV40Model || ExtractiveV40Model != "builtin:extractive-v40" {
+		t.Errorf("model %q, want builtin:extractive-v40", NewExtractiveV40(an).Model())
 	}
 }

@@ -30,6 +30,7 @@ type ablation struct {
 // switch.
 var ablations = []ablation{
 	{"veto", "v65", func(b *assess.Builtin) { b.Veto = false }},
+	{"status", "v68", func(b *assess.Builtin) { b.Status = false }},
 	{"learnedcover", "v63", func(b *assess.Builtin) { b.LearnedCover = false }},
 	{"learned", "v62", func(b *assess.Builtin) { b.Learned = false }},
 	{"review", "v61", func(b *assess.Builtin) { b.Review = 0 }},
