@@ -130,6 +130,12 @@ func (ix *Index) load(ctx context.Context, ids []string) ([]*cachedChunk, error)
 	if len(miss) == 0 {
 		return out, nil
 	}
+	// A caller without a deadline (a gateway's passage read) waits
+	// statsTimeout at most: the pipeline carries the request's check
+	// (Check), and go-redis retries a pipeline that timed out, so a Redis
+	// that hangs held such a read for ~45 s.
+	ctx, cancel := context.WithTimeout(ctx, statsTimeout)
+	defer cancel()
 	vals, err := ix.fields(ctx, op, ids, miss, chunkFields...)
 	if err != nil {
 		return nil, err

@@ -232,9 +232,12 @@ type Index struct {
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
-// fully only over RESP2.
+// fully only over RESP2. A command's context deadline bounds its socket
+// reads and writes (ContextTimeoutEnabled): without it go-redis waits
+// for its ReadTimeout (5 s) whatever the deadline, so Stale's staleWait
+// (1 s) and statsTimeout bounded nothing against a Redis that hangs.
 func NewClient(addr, password string) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, Password: password, Protocol: 2})
+	return redis.NewClient(&redis.Options{Addr: addr, Password: password, Protocol: 2, ContextTimeoutEnabled: true})
 }
 
 // Ping checks that Redis answers at addr; the error names the setting an
