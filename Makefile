@@ -253,7 +253,7 @@ eval-baseline: build $(BIN)/temporal eval-thesaurus
 #   fresh45  written the same way on 2026-12-07; run once at round 46's end, a development set since round 47.
 #   fresh46  written the same way on 2026-12-07; run once in round 47, a development set since round 48.
 #   fresh47  written the same way on 2026-12-07; run once in round 48, a development set since round 49.
-#   fresh48  written the same way on 2026-12-07; blind until round 49's end.
+#   fresh48  written the same way on 2026-12-07; run once in round 49 (a development set from round 50).
 #   fresh49  written the same way on 2026-12-07; blind until round 50's end.
 HOLLIN_SETS := heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13 fresh14 fresh15 fresh16 fresh17 fresh18 fresh19 fresh20 fresh21 fresh22 fresh23 fresh24 fresh25 fresh26 fresh27 fresh28 fresh29 fresh30 fresh31 fresh32 fresh33 fresh34 fresh35 fresh36 fresh37 fresh38 fresh39 fresh40 fresh41 fresh42 fresh43 fresh44 fresh45 fresh46 fresh47 fresh48 fresh49
 .PHONY: $(addprefix eval-,$(HOLLIN_SETS))

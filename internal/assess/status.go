@@ -41,7 +41,10 @@ const V65Model = "builtin:coverage-v65"
 //  3. when no chunk does, the acceptance stands.
 //
 // It never turns a refusal into an acceptance or the reverse: it changes
-// which chunk an accepted yes/no question rests on. With Status, a cover
+// which chunk an accepted yes/no question rests on. The moved result is
+// scored as Ruled or Covered score it (the chunk's coverage), so a loop
+// whose threshold is above that score does not accept the attempt (round
+// 49's blind fresh48 aw91: 0.43 against the default 0.5). With Status, a cover
 // noun before a modal or an auxiliary ("the guarantee will replace") is
 // the clause's subject, not the kind of a noun after it (kindBefore): the
 // question asks of cover.
