@@ -1010,10 +1010,14 @@ var (
 	reDate      = regexp.MustCompile(`(?i)\b(\d{1,2}(?:st|nd|rd|th)? ` + monthName + `(?: \d{4})?|` + monthName + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|` + monthName + ` \d{4}|(?:in|from|until|till|before|after|since|by) ` + monthName + `|(?:19|20)\d\d|\d{1,2}/\d{1,2}/\d{2,4}|` + dayName + `|(?:today|tomorrow|yesterday|tonight))\b`)
 	reRelative  = regexp.MustCompile(`(?i)\b((?:within|after|before|until|till|by|from|since|in|for|up to) (?:` + number + `[\s-]*(?:extra |working |business )?` + timeUnit + `|the (?:first|next|last|end)\b[^.,;]*))`)
 	reCondition = regexp.MustCompile(`(?i)\b((?:if|once|whenever|as soon as|unless|in case)\s+[^,.;:]+)`)
-	reYesNo     = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
-	reSequence  = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom (?-i:\p{Lu})\p{L}+)`)
-	reURL       = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
-	rePlace     = regexp.MustCompile(`(?:\b(?:` + placePrepositions + `) ` + placeObject + `)`)
+	// reYesNo's "n't" never matches after a letter ("won't", "isn't": \b
+	// fails inside the word), so a contraction is a yes/no expression only
+	// through another word of the list; counting it changes the builtin
+	// assessor's decisions and needs a new model id (round 49's note).
+	reYesNo    = regexp.MustCompile(`(?i)\b(not|never|no|n't|cannot|can|may|must|should|shall|need|needs|only|always|yes|free|allowed|safe|fine|ok|okay|required|recommended)\b`)
+	reSequence = regexp.MustCompile(`(?i)(\bthen\b|\bfirst\b|\bnext\b|\bfinally\b|\bstep \d|^\s*to \p{L}+\b|\bby \p{L}+ing\b|\b(?:you|we) (?:can|could|should|must|need to|will|'ll)\b|\bvia\b|\bthrough\b|\bat [\w.-]+\.[a-z]{2,}\b|\bfrom (?-i:\p{Lu})\p{L}+)`)
+	reURL      = regexp.MustCompile(`(?i)\b([\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|example|co\.uk|uk|io|gov|edu)(?:/[\w/.-]*)?)\b`)
+	rePlace    = regexp.MustCompile(`(?:\b(?:` + placePrepositions + `) ` + placeObject + `)`)
 	// rePrepPlace is rePlace in any case, its preposition captured too.
 	rePrepPlace = regexp.MustCompile(`(?i)\b(` + placePrepositions + `) ` + placeObject)
 )
