@@ -44,8 +44,14 @@ func (ix *Index) Check(ctx context.Context) (context.Context, *Check) {
 // Stale reports whether a newer version than the one checked is current,
 // from the GET a command of the request carried, or from a GET sent now
 // when none did (Index.Stale). A GET that failed, or found no pointer, is
-// an errs.Unavailable error: the caller fails the request.
+// an errs.Unavailable error: the caller fails the request. A version
+// found gone by a read after the GET (its FT index or its statistics
+// dropped: two builds during the request) is stale whatever the GET
+// read: the caller runs the request again on the newest version.
 func (c *Check) Stale(ctx context.Context) (bool, error) {
+	if c.ix.stale.Load() {
+		return true, nil
+	}
 	if !c.answered.Load() {
 		return c.ix.Stale(ctx)
 	}

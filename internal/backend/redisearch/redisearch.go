@@ -454,9 +454,7 @@ func (ix *Index) RedisManifest() Manifest { return ix.m }
 // consistency warnings found at Open, which state no counts, and how many
 // chunks visible to groups have no text.
 func (ix *Index) Warnings(groups []string) []string {
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
-	defer cancel()
-	return append(slices.Clone(ix.checks), ix.visible(ctx, groups).emptyWarning()...)
+	return append(slices.Clone(ix.checks), ix.visible(context.Background(), groups).emptyWarning()...)
 }
 
 // Len is the number of chunks in the index.
@@ -499,6 +497,16 @@ func (ix *Index) EachTerm(fn func(term string, df int)) error {
 			fn(kv[i], df)
 		}
 		if cursor = next; cursor == 0 {
+			// A table that is gone scans as an empty one: the version's
+			// manifest, dropped first (whole), says it was.
+			n, err := ix.rdb.Exists(ctx, manifestKey(ix.vn)).Result()
+			if err != nil {
+				return ix.redisErr("redisearch.EachTerm", err)
+			}
+			if n == 0 {
+				ix.stale.Store(true)
+				return errs.Errorf("redisearch.EachTerm", errs.Unavailable, "index version %s is gone (a rebuild replaced it): its statistics were dropped", ix.vn)
+			}
 			return nil
 		}
 	}
@@ -811,7 +819,7 @@ func (ix *Index) weigh(ctx context.Context, qterms, groups []string) (qt queryTe
 	if err != nil {
 		return queryTerms{}, Vocabulary{}, err
 	}
-	v = Vocabulary{ix: ix, groups: groups, s: s, fail: &firstErr{}}
+	v = Vocabulary{ix: ix, ctx: ctx, groups: groups, s: s, fail: &firstErr{}}
 	qt, err = ix.queryTerms(ctx, v, uniq, mult)
 	return qt, v, err
 }
