@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -90,5 +91,47 @@ func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
 	_, err = l.Search(c, retrieval.Request{Query: "kettles covered", Groups: public, K: 5})
 	if took := time.Since(start); !errs.Is(errs.Unavailable, err) || took > 6*time.Second {
 		t.Errorf("a search with Redis paused failed after %v (%v); want unavailable within ~5 s", took.Round(time.Millisecond), err)
+	}
+}
+
+// TestAssessStopsAtDeadlineWhenRedisHangs (round 49, gw49b): an
+// assessment on a Redis that accepts connections and answers nothing (a
+// paused process) fails at its own deadline (an Assess activity's), not
+// later: the assessor's statistics reads (the principal's vocabulary,
+// DocFreq, AvgLen) are made in the request's context (assess.ContextCorpus)
+// with statsTimeout only as an upper bound. Before, they were made in
+// context.Background() with statsTimeout (5 s) each, whatever the
+// request's deadline, and carried no check.
+func TestAssessStopsAtDeadlineWhenRedisHangs(t *testing.T) {
+	srv := redistest.Start(t)
+	if srv.Cmd == nil {
+		t.Skip("a Redis given by URL: the test cannot pause it")
+	}
+	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
+	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
+	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	ctx := context.Background()
+	l, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	const deadline = 2 * time.Second
+	c, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	q := "how long are kettles covered"
+	ev := []assess.Evidence{{ChunkID: "k#0", Title: "Kettles", Text: "Kettles are covered for two years.", Score: 1}}
+	start := time.Now()
+	res, err := l.Assess(c, assess.Request{Question: q, Query: q, Groups: public, K: 5, Evidence: ev})
+	took := time.Since(start)
+	if err == nil {
+		t.Errorf("an assessment with Redis paused = %+v, nil; want an error", res.Assessment)
+	}
+	if took > deadline+time.Second {
+		t.Errorf("an assessment with a %v deadline and Redis paused failed after %v (%v); want at its deadline", deadline, took.Round(time.Millisecond), err)
 	}
 }

@@ -57,6 +57,13 @@ func (l lexicon) Visible(groups []string) assess.Vocabulary {
 	return filteredVocabulary{l.Index.Visible(groups), groups, l.held, l.Index, l.an}
 }
 
+// VisibleIn is Visible for one request (assess.ContextCorpus): on
+// RediSearch its statistics reads (DocFreq, AvgLen) are made in ctx, so
+// they end at the request's deadline and carry its check (run).
+func (l lexicon) VisibleIn(ctx context.Context, groups []string) assess.Vocabulary {
+	return filteredVocabulary{backend.VisibleIn(ctx, l.Index, groups), groups, l.held, l.Index, l.an}
+}
+
 type filteredVocabulary struct {
 	backend.Vocabulary
 	groups []string
@@ -64,6 +71,8 @@ type filteredVocabulary struct {
 	ix     backend.Searcher
 	an     *terms.Analyzer
 }
+
+var _ assess.ContextCorpus = lexicon{}
 
 var (
 	_ assess.HoldingVocabulary      = filteredVocabulary{}
