@@ -168,6 +168,12 @@ func setKey(groups []string) (string, []string) {
 	return strings.Join(g, "\x00"), g
 }
 
+// setKeyOf is groups' visible set's cache key.
+func setKeyOf(groups []string) string {
+	k, _ := setKey(groups)
+	return k
+}
+
 // count is FT.SEARCH query LIMIT 0 0 in pipe: how many chunks match.
 func (ix *Index) count(ctx context.Context, pipe redis.Pipeliner, query string) *redis.FTSearchCmd {
 	return pipe.FTSearchWithArgs(ctx, ix.vn, query, &redis.FTSearchOptions{Verbatim: true, NoContent: true, LimitOffset: 0, Limit: 0, CountOnly: true, DialectVersion: 2, Timeout: noTimeout})
