@@ -1409,7 +1409,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 
 // assessOn is Assess on the principal's vocabulary.
 func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (Result, error) {
-	req.searched = b.searched(req)       // expanded.go
+	req.searched = b.searched(ctx, req)  // expanded.go
 	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {

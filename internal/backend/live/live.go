@@ -434,7 +434,7 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 func (l *Index) searchOn(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	var expand []retrieval.Stage
 	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
-		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
+		if q, added := b.ExpandIn(ctx, req.Query, req.Groups); len(added) > 0 {
 			st := retrieval.Stage{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}
 			if b.ExpandMerge > 0 {
 				return l.merged(ctx, g, b, req, q, st)
