@@ -95,10 +95,15 @@ func (ix *Index) dead(ctx context.Context) error {
 }
 
 // done records that c's GET was answered, or failed: a failure other
-// than a missing pointer makes ix suspect (Check), an answer clears it.
+// than a missing pointer or the request's own cancellation makes ix
+// suspect (Check), an answer clears it.
 func (c *Check) done() {
-	err := c.get.Err()
-	c.ix.suspect.Store(err != nil && !errors.Is(err, redis.Nil))
+	switch err := c.get.Err(); {
+	case err == nil || errors.Is(err, redis.Nil):
+		c.ix.suspect.Store(false)
+	case !errors.Is(err, context.Canceled):
+		c.ix.suspect.Store(true)
+	}
 	c.answered.Store(true)
 }
 

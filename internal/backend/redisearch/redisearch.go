@@ -388,8 +388,11 @@ func (ix *Index) Stale(ctx context.Context) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, staleWait)
 	defer cancel()
 	get := ix.rdb.Get(ctx, currentKey(ix.name))
-	if err := get.Err(); err == nil || errors.Is(err, redis.Nil) {
+	switch err := get.Err(); {
+	case err == nil || errors.Is(err, redis.Nil):
 		ix.suspect.Store(false) // Redis answers
+	case !errors.Is(err, context.Canceled):
+		ix.suspect.Store(true) // see Check
 	}
 	return ix.verdict(versionOf(get, ix.rdb, ix.name, "redisearch.Stale"))
 }
