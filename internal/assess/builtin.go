@@ -43,6 +43,24 @@ type Corpus interface {
 	Visible(groups []string) Vocabulary
 }
 
+// ContextCorpus is a Corpus whose vocabularies can read their statistics
+// in a request's context (the RediSearch backend through live): they stop
+// at its deadline, and carry its version check. The assessor asks it
+// where it has the request's context (Assess, Rewrite).
+type ContextCorpus interface {
+	Corpus
+	VisibleIn(ctx context.Context, groups []string) Vocabulary
+}
+
+// visibleIn is c's vocabulary for groups in the request's context ctx:
+// VisibleIn when c has it, else Visible.
+func visibleIn(ctx context.Context, c Corpus, groups []string) Vocabulary {
+	if cc, ok := c.(ContextCorpus); ok {
+		return cc.VisibleIn(ctx, groups)
+	}
+	return c.Visible(groups)
+}
+
 // BuiltinModel names the builtin assessor in traces and routes: the id
 // the router routes to.
 const BuiltinModel = router.BuiltinAssessModel
@@ -1350,7 +1368,7 @@ func (j *judged) hasKey(r *reading, covers func(map[string]bool, string) bool) b
 // spelled right into a corpus word ("point" into "print"), and a chunk
 // should not have to hold it.
 func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
-	vocab := b.corpus.Visible(req.Groups)
+	vocab := visibleIn(ctx, b.corpus, req.Groups)
 	on := b
 	if (b.Learned || b.Veto) && !b.recording {
 		c := *b
@@ -1391,7 +1409,7 @@ func (b *Builtin) Assess(ctx context.Context, req Request) (Result, error) {
 
 // assessOn is Assess on the principal's vocabulary.
 func (b *Builtin) assessOn(ctx context.Context, req Request, vocab Vocabulary) (Result, error) {
-	req.searched = b.searched(req)       // expanded.go
+	req.searched = b.searched(ctx, req)  // expanded.go
 	req.Evidence = b.ordered(req, vocab) // everything below reads it in the judgement's order
 	question := req.Question
 	if b.Rewriter != nil {

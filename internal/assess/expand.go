@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"context"
 	"strings"
 
 	"github.com/assay-rag/assay/internal/answertype"
@@ -26,7 +27,14 @@ import (
 // the visible documents alone (their vocabulary, read through
 // Corpus.Visible), never on a document the asker may not see.
 func (b *Builtin) Expand(query string, groups []string) (expanded string, added []string) {
-	for _, e := range b.expansion(query, groups) {
+	return b.ExpandIn(context.Background(), query, groups)
+}
+
+// ExpandIn is Expand for a request whose context is ctx: the visible
+// vocabulary's reads are made in it (ContextCorpus), so they end at its
+// deadline. What it adds is Expand's.
+func (b *Builtin) ExpandIn(ctx context.Context, query string, groups []string) (expanded string, added []string) {
+	for _, e := range b.expansion(ctx, query, groups) {
 		for _, s := range e.syns {
 			added = append(added, s.Word)
 		}
@@ -46,11 +54,11 @@ type expanded struct {
 
 // expansion is what Expand adds to query, word by word in query order
 // (only the words it adds to).
-func (b *Builtin) expansion(query string, groups []string) []expanded {
+func (b *Builtin) expansion(ctx context.Context, query string, groups []string) []expanded {
 	if b.Thesaurus == nil || strings.TrimSpace(query) == "" {
 		return nil
 	}
-	vocab := b.corpus.Visible(groups)
+	vocab := visibleIn(ctx, b.corpus, groups)
 	related := b.related(query, Entities(b.an, query, vocab), vocab)
 	if len(related) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package assess
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -26,11 +27,11 @@ const (
 // searched is what the worker's search added to req.Query, word by word
 // (Expand's expansion: Builtin.Expanded with ExpandedSearch and a
 // thesaurus); nil when the search ran req.Query as it is.
-func (b *Builtin) searched(req Request) []expanded {
+func (b *Builtin) searched(ctx context.Context, req Request) []expanded {
 	if b.Expanded == 0 || !b.ExpandedSearch || b.Thesaurus == nil {
 		return nil
 	}
-	return b.expansion(req.Query, req.Groups)
+	return b.expansion(ctx, req.Query, req.Groups)
 }
 
 // searchedQuery is the query the search ran: query with what searched

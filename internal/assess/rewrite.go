@@ -232,7 +232,7 @@ func NewRewriter(an *terms.Analyzer, lex Lexicon) *Rewriter {
 // such a query then). coverage is the assessor's best coverage of the
 // question. It uses only words of documents req.Groups can see.
 func (r *Rewriter) Rewrite(ctx context.Context, req Request, coverage float64) (query, why string) {
-	vocab := r.lex.Visible(req.Groups)
+	vocab := visibleIn(ctx, r.lex, req.Groups)
 	q, _ := r.Spell(ctx, req.Question, vocab, req.Evidence, req.Filters)
 	ps := r.Propose(ctx, &Situation{Request: req, Vocab: vocab, Question: q, Coverage: coverage})
 	if len(ps) == 0 {

@@ -96,6 +96,23 @@ type Searcher interface {
 	Warnings(groups []string) []string
 }
 
+// ContextSearcher is an optional Searcher capability: Visible for one
+// request, whose statistics reads (DocFreq and Len have no context of
+// their own) are made in ctx: they stop when the request's deadline
+// passes (RediSearch). A vocabulary from it is the request's only.
+type ContextSearcher interface {
+	VisibleIn(ctx context.Context, groups []string) Vocabulary
+}
+
+// VisibleIn is s's Visible for a request whose context is ctx: s's
+// VisibleIn when it has one (ContextSearcher), else its Visible.
+func VisibleIn(ctx context.Context, s Searcher, groups []string) Vocabulary {
+	if cs, ok := s.(ContextSearcher); ok {
+		return cs.VisibleIn(ctx, groups)
+	}
+	return s.Visible(groups)
+}
+
 // Index is one open version of an index, as a worker serves it.
 type Index interface {
 	Searcher

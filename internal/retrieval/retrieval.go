@@ -150,7 +150,7 @@ func (r *Retriever) Search(ctx context.Context, req Request) (Result, error) {
 		return Result{}, errs.Errorf("retrieval.Search", errs.Unsupported, "mode %s needs a reranker, and none is configured", mode)
 	}
 	f := IndexFilter(req.Groups, req.Filters)
-	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: r.b.Visible(req.Groups)}
+	s := &search{r: r, req: req, filter: f, fetch: max(r.o.Fetch, req.K), vocab: backend.VisibleIn(ctx, r.b, req.Groups)}
 	s.res.Warnings = append(s.res.Warnings, r.b.Warnings(req.Groups)...)
 	if err := s.run(ctx, mode); err != nil {
 		return Result{}, err

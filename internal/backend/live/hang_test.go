@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 	"github.com/assay-rag/assay/internal/retrieval"
@@ -55,18 +56,22 @@ func TestPassageReadBoundedWhenRedisHangs(t *testing.T) {
 	}
 }
 
-// TestSearchFailsFastWhenRedisHangs is a proposal (round 49 review,
-// rv49), skipped: a search whose check rides with its first command has
-// no bound of its own against a Redis that hangs; go-redis retries the
-// timed-out pipeline (MaxRetries 3, each read up to its 5-s ReadTimeout)
-// until the caller's deadline, so a remote Search activity (30 s) holds
-// an attempt for 30 s where round 48's check first failed it at 5 s
-// (measured: deadline 5 s: 10.0 s, the statistics reads' own statsTimeout
-// adding 5 s; deadline 30 s: 30.0 s). Not fixed here: a bound on the
-// first command (staleWait) would fail a slow but healthy search, and
-// not retrying timeouts changes every Redis call; see the log.
+// TestSearchFailsFastWhenRedisHangs (a proposal of round 49's review,
+// rv49; fixed by gw49b): a search whose check rides with its first
+// command held, against a Redis that hangs, until the caller's deadline:
+// go-redis retries the timed-out pipeline (MaxRetries 3) until then, so a
+// remote Search activity (30 s) held an attempt for 30 s where round 48's
+// check first failed it at 5 s. Now the first command of a search is
+// mostly a statistics read, bounded by statsTimeout (5 s); once the
+// check riding with it failed, the request's other commands are not sent
+// (redisearch Check: dead) and the reads without a context (the query
+// embedder's DocFreq, Warnings) do not wait (suspect): the search fails
+// after ~6 s (5 s, then 1 s for search's Stale before its retry). The
+// next search checks first (Stale, staleWait: 1 s) while Redis is
+// suspect, so it fails within ~1 s. A search whose every statistic is
+// cached sends an FT.SEARCH first, bounded by the caller's deadline only
+// (not tested: a bound on it would fail slow healthy searches).
 func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
-	t.Skip("proposal (rv49): a search on a hung Redis holds until its deadline (30 s measured); see docs/log/round-49-rv49.md")
 	srv := redistest.Start(t)
 	if srv.Cmd == nil {
 		t.Skip("a Redis given by URL: the test cannot pause it")
@@ -84,11 +89,63 @@ func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
-	c, cancel := context.WithTimeout(ctx, 30*time.Second) // a remote Search activity's
+	for i, within := range []time.Duration{7 * time.Second, 2500 * time.Millisecond} {
+		c, cancel := context.WithTimeout(ctx, 30*time.Second) // a remote Search activity's
+		start := time.Now()
+		_, err = l.Search(c, retrieval.Request{Query: "kettles covered", Groups: public, K: 5})
+		took := time.Since(start)
+		cancel()
+		t.Logf("search %d with Redis paused: %v after %v", i, err, took.Round(time.Millisecond))
+		if !errs.Is(errs.Unavailable, err) || took > within {
+			t.Errorf("search %d with Redis paused failed after %v (%v); want unavailable within %v", i, took.Round(time.Millisecond), err, within)
+		}
+	}
+	if err := srv.Cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Search(ctx, retrieval.Request{Query: "kettles covered", Groups: public, K: 5}); err != nil {
+		t.Errorf("a search once Redis answers again: %v", err)
+	}
+}
+
+// TestAssessStopsAtDeadlineWhenRedisHangs (round 49, gw49b): an
+// assessment on a Redis that accepts connections and answers nothing (a
+// paused process) fails at its own deadline (an Assess activity's), not
+// later: the assessor's statistics reads (the principal's vocabulary,
+// DocFreq, AvgLen) are made in the request's context (assess.ContextCorpus)
+// with statsTimeout only as an upper bound. Before, they were made in
+// context.Background() with statsTimeout (5 s) each, whatever the
+// request's deadline, and carried no check.
+func TestAssessStopsAtDeadlineWhenRedisHangs(t *testing.T) {
+	srv := redistest.Start(t)
+	if srv.Cmd == nil {
+		t.Skip("a Redis given by URL: the test cannot pause it")
+	}
+	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
+	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
+	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	ctx := context.Background()
+	l, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	const deadline = 2 * time.Second
+	c, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
+	q := "how long are kettles covered"
+	ev := []assess.Evidence{{ChunkID: "k#0", Title: "Kettles", Text: "Kettles are covered for two years.", Score: 1}}
 	start := time.Now()
-	_, err = l.Search(c, retrieval.Request{Query: "kettles covered", Groups: public, K: 5})
-	if took := time.Since(start); !errs.Is(errs.Unavailable, err) || took > 6*time.Second {
-		t.Errorf("a search with Redis paused failed after %v (%v); want unavailable within ~5 s", took.Round(time.Millisecond), err)
+	res, err := l.Assess(c, assess.Request{Question: q, Query: q, Groups: public, K: 5, Evidence: ev})
+	took := time.Since(start)
+	if err == nil {
+		t.Errorf("an assessment with Redis paused = %+v, nil; want an error", res.Assessment)
+	}
+	if took > deadline+time.Second {
+		t.Errorf("an assessment with a %v deadline and Redis paused failed after %v (%v); want at its deadline", deadline, took.Round(time.Millisecond), err)
 	}
 }

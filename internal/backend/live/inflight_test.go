@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/retrieval"
 )
 
@@ -59,4 +60,49 @@ func TestInFlightAcrossRebuildRediSearch(t *testing.T) {
 		t.Errorf("a search on build 1 after build 3 dropped it ended on %s with %+v; want build 3, no d", g3.ix.Version(), res.Hits)
 	}
 	g3.release()
+}
+
+// TestAssessRerunsAfterTwoBuildsRediSearch (round 49, gw49b): an
+// assessment whose check rode with its first command (found current)
+// and whose version two builds then dropped under it is not answered from
+// that version's missing statistics: its reads find the version gone
+// (unavailable, stale), its check then says stale, and run runs it again,
+// once, on the newest version, which answers. Before, the check still
+// said current: the assessment failed (an FT read of the dropped index)
+// or judged on counts of 0.
+func TestAssessRerunsAfterTwoBuildsRediSearch(t *testing.T) {
+	n := redisNarrowing(t)
+	ctx := context.Background()
+	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	q := "how long are kettles covered"
+	ev := []assess.Evidence{{ChunkID: "k#0", Title: "Kettles", Text: "Kettles are covered for two years.", Score: 1}}
+	req := assess.Request{Question: q, Query: q, Groups: public, K: 5, Evidence: ev}
+	var on []string
+	var res assess.Result
+	err = l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
+		on = append(on, g.ix.Version())
+		if len(on) == 1 {
+			if _, err := g.ix.Chunks(ctx, []string{"d#0"}); err != nil { // the check rides: current
+				t.Fatal(err)
+			}
+			n.rebuild("public")
+			n.rebuild("public") // drops the version g reads
+		}
+		var err error
+		res, err = g.assessor.Assess(ctx, req)
+		return g, err
+	})
+	if err != nil {
+		t.Fatalf("an assessment whose version two builds dropped: %v; want it run again on the newest", err)
+	}
+	if len(on) != 2 || on[1] == on[0] || on[1] != l.Version() {
+		t.Errorf("the assessment ran on %q; want its first version, then once the newest (%s)", on, l.Version())
+	}
+	if !res.Assessment.Sufficient {
+		t.Errorf("the assessment run again on the newest version = %+v; want sufficient (k#0 answers it)", res.Assessment)
+	}
 }

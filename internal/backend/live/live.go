@@ -57,6 +57,13 @@ func (l lexicon) Visible(groups []string) assess.Vocabulary {
 	return filteredVocabulary{l.Index.Visible(groups), groups, l.held, l.Index, l.an}
 }
 
+// VisibleIn is Visible for one request (assess.ContextCorpus): on
+// RediSearch its statistics reads (DocFreq, AvgLen) are made in ctx, so
+// they end at the request's deadline and carry its check (run).
+func (l lexicon) VisibleIn(ctx context.Context, groups []string) assess.Vocabulary {
+	return filteredVocabulary{backend.VisibleIn(ctx, l.Index, groups), groups, l.held, l.Index, l.an}
+}
+
 type filteredVocabulary struct {
 	backend.Vocabulary
 	groups []string
@@ -64,6 +71,8 @@ type filteredVocabulary struct {
 	ix     backend.Searcher
 	an     *terms.Analyzer
 }
+
+var _ assess.ContextCorpus = lexicon{}
 
 var (
 	_ assess.HoldingVocabulary      = filteredVocabulary{}
@@ -425,7 +434,7 @@ func (l *Index) Search(ctx context.Context, req retrieval.Request) (retrieval.Re
 func (l *Index) searchOn(ctx context.Context, g *generation, req retrieval.Request) (*generation, retrieval.Result, error) {
 	var expand []retrieval.Stage
 	if b, ok := g.assessor.(*assess.Builtin); ok && l.cfg.Loop.Expand {
-		if q, added := b.Expand(req.Query, req.Groups); len(added) > 0 {
+		if q, added := b.ExpandIn(ctx, req.Query, req.Groups); len(added) > 0 {
 			st := retrieval.Stage{Name: "expand", Candidates: len(added), Note: "added " + strings.Join(added, ", ")}
 			if b.ExpandMerge > 0 {
 				return l.merged(ctx, g, b, req, q, st)

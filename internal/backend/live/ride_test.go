@@ -74,7 +74,7 @@ func (p *pointerGets) take() []string {
 // uncached chunk read send the version's check (the GET of the current
 // pointer) in the pipeline of a command of theirs, not alone before them;
 // a cached chunk read, which sends no command, sends it alone; an
-// assessment sends it once. After a rebuild narrowing d to staff, the first search's check,
+// assessment sends it once, riding with its first statistics read. After a rebuild narrowing d to staff, the first search's check,
 // riding with it, finds the pointer moved: the answer from the old
 // version (d public there, the old version kept) is thrown away and the
 // search runs again on the new one (no d). A check that fails (the
@@ -115,11 +115,12 @@ func TestCheckRidesWithRequestRediSearch(t *testing.T) {
 	if _, err := l.Assess(ctx, assess.Request{Question: q, Query: q, Groups: public, K: 5, Evidence: ev}); err != nil {
 		t.Fatal(err)
 	}
-	// The assessor's statistics reads carry no request context (the
-	// assess.Vocabulary interface): its check is sent once, alone at its
-	// end unless a read with the context carried it.
-	if got := gets.take(); len(got) != 1 {
-		t.Errorf("an assessment sent the pointer's GET %q; want once", got)
+	// The assessor's statistics reads are made in the request's context
+	// (assess.ContextCorpus, round 49 gw49b): its first uncached read
+	// carries the check. Before, they carried no request context and the
+	// check was the GET alone at the assessment's end.
+	if got := gets.take(); !slices.Equal(got, []string{"rode"}) {
+		t.Errorf("an assessment sent the pointer's GET %q; want once, riding with a statistics read", got)
 	}
 	v1 := l.Version()
 	n.rebuild("staff")

@@ -2,6 +2,7 @@ package redisearch
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
@@ -31,10 +32,14 @@ type Check struct {
 type checkKey struct{}
 
 // Check returns ctx carrying a new staleness check of ix for a request's
-// commands. When ix already knows a newer version is current it returns
-// ctx and nil: the caller swaps first.
+// commands. When ix already knows a newer version is current, or a
+// request's riding check found Redis not answering and no GET has been
+// answered since (suspect), it returns ctx and nil: the caller checks
+// first (Stale, bounded by staleWait), so a Redis that hangs fails the
+// next requests within staleWait instead of each holding its first
+// command until its deadline.
 func (ix *Index) Check(ctx context.Context) (context.Context, *Check) {
-	if ix.stale.Load() {
+	if ix.stale.Load() || ix.suspect.Load() {
 		return ctx, nil
 	}
 	c := &Check{ix: ix}
@@ -44,8 +49,14 @@ func (ix *Index) Check(ctx context.Context) (context.Context, *Check) {
 // Stale reports whether a newer version than the one checked is current,
 // from the GET a command of the request carried, or from a GET sent now
 // when none did (Index.Stale). A GET that failed, or found no pointer, is
-// an errs.Unavailable error: the caller fails the request.
+// an errs.Unavailable error: the caller fails the request. A version
+// found gone by a read after the GET (its FT index or its statistics
+// dropped: two builds during the request) is stale whatever the GET
+// read: the caller runs the request again on the newest version.
 func (c *Check) Stale(ctx context.Context) (bool, error) {
+	if c.ix.stale.Load() {
+		return true, nil
+	}
 	if !c.answered.Load() {
 		return c.ix.Stale(ctx)
 	}
@@ -66,9 +77,44 @@ func (ix *Index) claim(ctx context.Context) *Check {
 	return c
 }
 
+// dead is the error of a command of a request whose check (ctx's, of ix)
+// already rode with a command and whose GET failed (Redis did not
+// answer, or no pointer): Check.Stale fails such a request whatever its
+// commands read, so do and exec send nothing more for it and fail at
+// once, instead of each waiting for a Redis that hangs until the
+// request's deadline. nil otherwise.
+func (ix *Index) dead(ctx context.Context) error {
+	c, _ := ctx.Value(checkKey{}).(*Check)
+	if c == nil || c.ix != ix || !c.answered.Load() {
+		return nil
+	}
+	if err := c.get.Err(); err != nil {
+		return errs.Errorf("redisearch.Check", errs.Unavailable, "cannot confirm that %s is the current version (%s): the request's other commands are not sent", ix.vn, errs.Reason(err))
+	}
+	return nil
+}
+
+// done records that c's GET was answered, or failed: a failure other
+// than a missing pointer or the request's own cancellation makes ix
+// suspect (Check), an answer clears it.
+func (c *Check) done() {
+	switch err := c.get.Err(); {
+	case err == nil || errors.Is(err, redis.Nil):
+		c.ix.suspect.Store(false)
+	case !errors.Is(err, context.Canceled):
+		c.ix.suspect.Store(true)
+	}
+	c.answered.Store(true)
+}
+
 // do sends one command for a request; when ctx carries ix's check that no
 // command carried yet, the check's GET goes in the same pipeline.
 func (ix *Index) do(ctx context.Context, args ...any) *redis.Cmd {
+	if err := ix.dead(ctx); err != nil {
+		cmd := redis.NewCmd(ctx, args...)
+		cmd.SetErr(err)
+		return cmd
+	}
 	c := ix.claim(ctx)
 	if c == nil {
 		return ix.rdb.Do(ctx, args...)
@@ -77,7 +123,7 @@ func (ix *Index) do(ctx context.Context, args ...any) *redis.Cmd {
 	cmd := pipe.Do(ctx, args...)
 	c.get = pipe.Get(ctx, currentKey(ix.name))
 	pipe.Exec(ctx) // each command holds its own error
-	c.answered.Store(true)
+	c.done()
 	return cmd
 }
 
@@ -86,6 +132,10 @@ func (ix *Index) do(ctx context.Context, args ...any) *redis.Cmd {
 // first of pipe's own commands', never the GET's (Check.Stale reports
 // that).
 func (ix *Index) exec(ctx context.Context, pipe redis.Pipeliner) error {
+	if err := ix.dead(ctx); err != nil {
+		pipe.Discard()
+		return err
+	}
 	c := ix.claim(ctx)
 	if c == nil {
 		_, err := pipe.Exec(ctx)
@@ -94,7 +144,7 @@ func (ix *Index) exec(ctx context.Context, pipe redis.Pipeliner) error {
 	n := pipe.Len()
 	c.get = pipe.Get(ctx, currentKey(ix.name))
 	cmds, err := pipe.Exec(ctx)
-	c.answered.Store(true)
+	c.done()
 	if err == nil || len(cmds) < n {
 		return err
 	}

@@ -229,6 +229,9 @@ type Index struct {
 	names  *names.Table // the chunks' name pairs by group; nil: none kept
 
 	stale atomic.Bool // a newer version was found current (it stays so)
+	// suspect: a request's riding check found Redis not answering, and no
+	// GET of the pointer was answered since (Check).
+	suspect atomic.Bool
 }
 
 // NewClient returns a RESP2 client for addr: go-redis parses FT.* replies
@@ -384,7 +387,14 @@ func (ix *Index) Stale(ctx context.Context) (bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, staleWait)
 	defer cancel()
-	return ix.verdict(currentVersion(ctx, ix.rdb, ix.name, "redisearch.Stale"))
+	get := ix.rdb.Get(ctx, currentKey(ix.name))
+	switch err := get.Err(); {
+	case err == nil || errors.Is(err, redis.Nil):
+		ix.suspect.Store(false) // Redis answers
+	case !errors.Is(err, context.Canceled):
+		ix.suspect.Store(true) // see Check
+	}
+	return ix.verdict(versionOf(get, ix.rdb, ix.name, "redisearch.Stale"))
 }
 
 // staleWait bounds Stale's round trip: a Redis that hangs fails the
@@ -453,10 +463,17 @@ func (ix *Index) RedisManifest() Manifest { return ix.m }
 // Warnings returns the index's problems as groups may hear of them: the
 // consistency warnings found at Open, which state no counts, and how many
 // chunks visible to groups have no text.
+//
+// It has no request context: while Redis is suspect (see DocFreq) it
+// gives the consistency warnings alone rather than wait statsTimeout for
+// the visible set's count.
 func (ix *Index) Warnings(groups []string) []string {
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
-	defer cancel()
-	return append(slices.Clone(ix.checks), ix.visible(ctx, groups).emptyWarning()...)
+	if ix.suspect.Load() {
+		if _, ok := ix.stats.sets.Get(setKeyOf(groups)); !ok {
+			return slices.Clone(ix.checks)
+		}
+	}
+	return append(slices.Clone(ix.checks), ix.visible(context.Background(), groups).emptyWarning()...)
 }
 
 // Len is the number of chunks in the index.
@@ -467,7 +484,17 @@ func (ix *Index) Len() int { return ix.st.Chunks }
 // error typed by redisErr (unavailable or timeout), never a 0: the
 // IDF-weighted builtin embedder weighs a query's terms with it, and a
 // vector weighted with a df it could not read is wrong, not degraded.
+//
+// It has no request context: while a request's check has found Redis not
+// answering and no GET of the pointer answered since (suspect), it fails
+// at once instead of waiting statsTimeout (the query embedder's reads in
+// a search whose check failed).
 func (ix *Index) DocFreq(term string) (int, error) {
+	if ix.suspect.Load() {
+		if _, ok := ix.stats.index.Get(term); !ok {
+			return 0, errs.Errorf("redisearch.DocFreq", errs.Unavailable, "Redis at %s did not answer a request's check of %s just now", ix.rdb.Options().Addr, ix.vn)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
 	defer cancel()
 	dfs, err := ix.indexDocFreqs(ctx, []string{term})
@@ -499,6 +526,16 @@ func (ix *Index) EachTerm(fn func(term string, df int)) error {
 			fn(kv[i], df)
 		}
 		if cursor = next; cursor == 0 {
+			// A table that is gone scans as an empty one: the version's
+			// manifest, dropped first (whole), says it was.
+			n, err := ix.rdb.Exists(ctx, manifestKey(ix.vn)).Result()
+			if err != nil {
+				return ix.redisErr("redisearch.EachTerm", err)
+			}
+			if n == 0 {
+				ix.stale.Store(true)
+				return errs.Errorf("redisearch.EachTerm", errs.Unavailable, "index version %s is gone (a rebuild replaced it): its statistics were dropped", ix.vn)
+			}
 			return nil
 		}
 	}
@@ -807,12 +844,16 @@ func (ix *Index) weigh(ctx context.Context, qterms, groups []string) (qt queryTe
 		}
 		mult[t]++
 	}
-	s, err := ix.set(ctx, groups)
+	// Statistics reads: statsTimeout at most, as a vocabulary's (a search's
+	// first command is often one, and carries its check: see Check.dead).
+	sctx, cancel := withStats(ctx)
+	defer cancel()
+	s, err := ix.set(sctx, groups)
 	if err != nil {
 		return queryTerms{}, Vocabulary{}, err
 	}
-	v = Vocabulary{ix: ix, groups: groups, s: s, fail: &firstErr{}}
-	qt, err = ix.queryTerms(ctx, v, uniq, mult)
+	v = Vocabulary{ix: ix, ctx: ctx, groups: groups, s: s, fail: &firstErr{}}
+	qt, err = ix.queryTerms(sctx, v, uniq, mult)
 	return qt, v, err
 }
 

@@ -48,6 +48,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/assay-rag/assay/internal/backend"
+	"github.com/assay-rag/assay/internal/errs"
 )
 
 // Keys of the statistics a build writes beside the chunks.
@@ -94,9 +95,41 @@ const (
 
 var maxSetTerms = 4096 // a variable for tests only
 
-// statsTimeout bounds one statistics round trip made without a caller's
-// context (TermCounts.DocFreq takes none).
+// statsTimeout bounds one statistics round trip: TermCounts.DocFreq and
+// AvgLen take no context, so they ask within the context their
+// Vocabulary was made with (VisibleIn: the request's, which ends them at
+// its deadline and carries its check; Visible: none), and never longer
+// than this.
 const statsTimeout = 5 * time.Second
+
+// withStats bounds a statistics read in ctx by statsTimeout.
+func withStats(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, statsTimeout)
+}
+
+// whole adds to pipe, after the statistics tables it reads, a check that
+// the version still has its manifest. HMGET and HGETALL of a table that
+// is gone answer as an empty one (every count 0), and a version dropped
+// under a request (two builds during it: the first moves the pointer,
+// the second drops the version before writing) loses its tables with
+// it. dropStats unlinks the manifest in the first batch, never after a
+// table, so a table read missing before this EXISTS in the same pipeline
+// finds the manifest gone too: gone then says so.
+func (ix *Index) whole(ctx context.Context, pipe redis.Pipeliner) *redis.IntCmd {
+	return pipe.Exists(ctx, manifestKey(ix.vn))
+}
+
+// gone is the error of a statistics read whose version's manifest (whole)
+// was found dropped: errs.Unavailable, and the version is known stale,
+// so the request runs again on the newest version (live.Index.run,
+// search's and Chunks' retry) instead of scoring with zeros.
+func (ix *Index) gone(op string, exists *redis.IntCmd) error {
+	if exists.Val() != 0 {
+		return nil
+	}
+	ix.stale.Store(true)
+	return errs.Errorf(op, errs.Unavailable, "index version %s is gone (a rebuild replaced it): its statistics were dropped", ix.vn)
+}
 
 // visibleStats is the statistics of one visible set, filled lazily.
 type visibleStats struct {
@@ -133,6 +166,12 @@ func setKey(groups []string) (string, []string) {
 	g := slices.Sorted(slices.Values(groups))
 	g = slices.Compact(g)
 	return strings.Join(g, "\x00"), g
+}
+
+// setKeyOf is groups' visible set's cache key.
+func setKeyOf(groups []string) string {
+	k, _ := setKey(groups)
+	return k
 }
 
 // count is FT.SEARCH query LIMIT 0 0 in pipe: how many chunks match.
@@ -254,8 +293,17 @@ func (ix *Index) visibleDocFreqs(ctx context.Context, s *visibleStats, terms []s
 	if len(wholeMiss) > 0 {
 		hm = pipe.HMGet(ctx, dfKey(ix.vn), pick(terms, wholeMiss)...)
 	}
+	var exists *redis.IntCmd
+	if table != nil || hm != nil {
+		exists = ix.whole(ctx, pipe)
+	}
 	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, nil, ix.redisErr("redisearch.Visible", err)
+	}
+	if exists != nil {
+		if err := ix.gone("redisearch.Visible", exists); err != nil {
+			return nil, nil, err
+		}
 	}
 	for j, i := range visMiss {
 		if table != nil {
@@ -308,11 +356,16 @@ func (ix *Index) indexDocFreqs(ctx context.Context, terms []string) ([]int, erro
 	if len(miss) == 0 {
 		return out, nil
 	}
-	vals, err := ix.rdb.HMGet(ctx, dfKey(ix.vn), miss...).Result()
-	if err != nil {
+	pipe := ix.rdb.Pipeline()
+	hm := pipe.HMGet(ctx, dfKey(ix.vn), miss...)
+	exists := ix.whole(ctx, pipe)
+	if err := ix.exec(ctx, pipe); err != nil {
 		return nil, ix.redisErr("redisearch.DocFreq", err)
 	}
-	for j, v := range vals {
+	if err := ix.gone("redisearch.DocFreq", exists); err != nil {
+		return nil, err
+	}
+	for j, v := range hm.Val() {
 		df := atoi(v)
 		out[at[j]] = df
 		ix.stats.index.Add(miss[j], df)
@@ -335,7 +388,11 @@ func (ix *Index) avgLen(ctx context.Context, s *visibleStats) (float64, error) {
 	for i, g := range s.groups {
 		cmds[i] = pipe.HGetAll(ctx, lensKey(ix.vn, g))
 	}
+	exists := ix.whole(ctx, pipe)
 	if err := ix.exec(ctx, pipe); err != nil {
+		return 0, ix.redisErr("redisearch.AvgLen", err)
+	}
+	if err := ix.gone("redisearch.AvgLen", exists); err != nil {
 		return 0, err
 	}
 	seen := map[string]bool{}
@@ -373,6 +430,7 @@ func meanLen(tokens, chunks int64) float64 {
 // computed from the counts (the builtin assessor, retrieval).
 type Vocabulary struct {
 	ix     *Index
+	ctx    context.Context // its reads' (VisibleIn); nil: context.Background
 	groups []string
 	s      *visibleStats // nil when Redis did not answer: everything counts 0
 	fail   *firstErr     // shared by the copies; nil in the zero Vocabulary
@@ -406,16 +464,26 @@ var (
 	_ backend.BM25Stats  = Vocabulary{}
 )
 
-// Visible returns the term statistics of the chunks visible to groups.
+// Visible returns the term statistics of the chunks visible to groups,
+// read without a caller's context: each read waits statsTimeout at most.
 func (ix *Index) Visible(groups []string) backend.Vocabulary {
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
-	defer cancel()
+	return ix.visible(context.Background(), groups)
+}
+
+// VisibleIn is Visible for a request whose context is ctx
+// (backend.ContextSearcher): the vocabulary's reads, DocFreq and AvgLen
+// too, are made in ctx, so they stop at the request's deadline (and at
+// statsTimeout at most) and carry its check (Check). The vocabulary is
+// the request's: once ctx ends, every read fails (Err).
+func (ix *Index) VisibleIn(ctx context.Context, groups []string) backend.Vocabulary {
 	return ix.visible(ctx, groups)
 }
 
 func (ix *Index) visible(ctx context.Context, groups []string) Vocabulary {
-	v := Vocabulary{ix: ix, groups: groups, fail: &firstErr{}}
-	s, err := ix.set(ctx, groups)
+	v := Vocabulary{ix: ix, ctx: ctx, groups: groups, fail: &firstErr{}}
+	sctx, cancel := withStats(ctx)
+	defer cancel()
+	s, err := ix.set(sctx, groups)
 	if err != nil {
 		v.fail.keep(err) // typed by set
 	}
@@ -435,7 +503,7 @@ func (v Vocabulary) DocFreq(term string) int {
 	if v.s == nil || v.Err() != nil {
 		return 0
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	ctx, cancel := withStats(v.context())
 	defer cancel()
 	dfs, err := v.ix.docFreqs(ctx, v.s, []string{term})
 	if err != nil {
@@ -443,6 +511,14 @@ func (v Vocabulary) DocFreq(term string) int {
 		return 0
 	}
 	return dfs[0]
+}
+
+// context is the context v's reads are made in.
+func (v Vocabulary) context() context.Context {
+	if v.ctx == nil {
+		return context.Background()
+	}
+	return v.ctx
 }
 
 // Len is the number of visible chunks (0 when Redis did not answer: see
@@ -463,11 +539,11 @@ func (v Vocabulary) AvgLen() float64 {
 	if v.s == nil || v.s.n == 0 || v.Err() != nil {
 		return 0
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), statsTimeout)
+	ctx, cancel := withStats(v.context())
 	defer cancel()
 	a, err := v.ix.avgLen(ctx, v.s)
 	if err != nil {
-		v.fail.keep(v.ix.redisErr("redisearch.AvgLen", err))
+		v.fail.keep(err) // typed by avgLen
 		return 0
 	}
 	return a

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/assay-rag/assay/internal/corpus"
+	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
 )
 
-// TestTornReadAfterTwoBuilds is a proposal (round 49 review, rv49),
-// skipped: a request's check rides with its first command and is not
+// TestTornReadAfterTwoBuilds (a proposal of round 49's review, rv49;
+// fixed by gw49b): a request's check rides with its first command and is not
 // asked again, so when two builds complete while the request runs (the
 // first moves the pointer, the second drops the request's version before
 // writing) the request's later statistics reads find that version's
@@ -17,11 +18,10 @@ import (
 // the check still says current: the answer stands, scored with zeros.
 // Before round 49 one build was enough for this; it needs builds shorter
 // than a request (small corpora: tests, e2e, back-to-back reindexing).
-// Fix candidates: the build waits until the previous switch is older
-// than the longest request before dropping (a49-gw's Next), or a missing
-// statistics table is an error (a version gone) rather than 0.
+// The fix taken: a statistics read asks, in its pipeline, whether the
+// version's manifest (dropped before its tables) is still there; when not,
+// the read is an error (the version gone) and the version stale.
 func TestTornReadAfterTwoBuilds(t *testing.T) {
-	t.Skip("proposal (rv49): statistics read from a version dropped under a checked request are 0, not an error")
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	ctx := context.Background()
@@ -58,5 +58,59 @@ func TestTornReadAfterTwoBuilds(t *testing.T) {
 	stale, serr := chk.Stale(ctx)
 	if err == nil && serr == nil && !stale {
 		t.Errorf("after two builds dropped the request's version its DocFreq = %d, nil and its check says current; want an error or the answer thrown away", df)
+	}
+	// Fail closed (round 49, gw49b): a read of a table that is gone is
+	// the version gone (unavailable), and the request's check then says
+	// stale, so live.Index.run runs the request again on the newest.
+	if !errs.Is(errs.Unavailable, err) {
+		t.Errorf("whole-index DocFreq of a dropped version: %d, %v; want unavailable (the version gone)", df, err)
+	}
+	if serr != nil || !stale {
+		t.Errorf("the check after a read found the version gone = %v, %v; want stale", stale, serr)
+	}
+}
+
+// TestTornVisibleReads (round 49, gw49b): a principal's statistics read
+// from a version whose tables two builds dropped under the request (its
+// visible set cached before, so only the tables are asked: the group's
+// df table, the length tables) is not 0 but an error (Err, unavailable),
+// for DocFreq and AvgLen alike.
+func TestTornVisibleReads(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx := context.Background()
+	name := redistest.Name("tornvis")
+	chunks := []corpus.Chunk{
+		{ID: "a#0", DocID: "a", Title: "Kettles", Text: "Kettles are covered for two years.", Status: corpus.Current, ACL: []string{"public"}},
+		{ID: "b#0", DocID: "b", Title: "Rates", Text: "Partner rates are 40 an hour.", Status: corpus.Current, ACL: []string{"staff"}},
+	}
+	if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(ctx, rdb, name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := []string{"public"}
+	term := ix.an.Terms("kettles")[0]
+	v := ix.Visible(public) // the set (N, empty) cached
+	if err := v.Err(); err != nil || v.Len() != 1 {
+		t.Fatalf("visible set: %d chunks, %v", v.Len(), err)
+	}
+	for range 2 {
+		if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v = ix.Visible(public)
+	if df := v.DocFreq(term); !errs.Is(errs.Unavailable, v.Err()) {
+		t.Errorf("visible DocFreq(%q) of a dropped version = %d, Err %v; want unavailable", term, df, v.Err())
+	}
+	v = ix.Visible(public)
+	if avg := v.(Vocabulary).AvgLen(); !errs.Is(errs.Unavailable, v.Err()) {
+		t.Errorf("visible AvgLen of a dropped version = %v, Err %v; want unavailable", avg, v.Err())
+	}
+	if stale, err := ix.Stale(ctx); err != nil || !stale {
+		t.Errorf("Stale after a read found the version gone = %v, %v; want stale", stale, err)
 	}
 }
