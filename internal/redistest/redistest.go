@@ -24,7 +24,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,6 +111,36 @@ func Start(t testing.TB) *Server {
 	}
 	args := append([]string{"--loadmodule", filepath.Join(dir, "redisearch.so")}, strings.Fields(os.Getenv(ArgsEnv))...)
 	return start(t, filepath.Join(dir, "redis-server"), args...)
+}
+
+// StartPausable is Start for a test that pauses the server (Pause); it
+// skips t when the server is given by URL (no process to pause).
+func StartPausable(t testing.TB) *Server {
+	t.Helper()
+	s := Start(t)
+	if s.Cmd == nil {
+		t.Skip("a Redis given by URL: the test cannot pause it")
+	}
+	return s
+}
+
+// Pause stops s's process (SIGSTOP: connections are accepted, nothing
+// replies) until resume is called or t ends, whichever comes first.
+func (s *Server) Pause(t testing.TB) (resume func()) {
+	t.Helper()
+	if err := s.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	resume = func() {
+		once.Do(func() {
+			if err := s.Cmd.Process.Signal(syscall.SIGCONT); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(resume)
+	return resume
 }
 
 // start runs bin on a free port until t ends and waits until it answers.

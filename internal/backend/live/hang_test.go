@@ -4,10 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/assay-rag/assay/config"
 	"github.com/assay-rag/assay/internal/assess"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
@@ -24,13 +24,7 @@ import (
 // go-redis's read timeout on every retry of the pipeline: 45.9 s
 // measured.
 func TestPassageReadBoundedWhenRedisHangs(t *testing.T) {
-	srv := redistest.Start(t)
-	if srv.Cmd == nil {
-		t.Skip("a Redis given by URL: the test cannot pause it")
-	}
-	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
-	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
-	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	srv, cfg := pausableIndex(t)
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	buildLayout(t, cfg, cfg.Index.Vector)
@@ -41,10 +35,7 @@ func TestPassageReadBoundedWhenRedisHangs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	srv.Pause(t)
 	start := time.Now()
 	cs, err := p.Chunks(ctx, []string{"d#0"})
 	took := time.Since(start)
@@ -72,27 +63,14 @@ func TestPassageReadBoundedWhenRedisHangs(t *testing.T) {
 // cached sends an FT.SEARCH first, bounded by the caller's deadline only
 // (not tested: a bound on it would fail slow healthy searches).
 func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
-	srv := redistest.Start(t)
-	if srv.Cmd == nil {
-		t.Skip("a Redis given by URL: the test cannot pause it")
-	}
-	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
-	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
-	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	srv, cfg := pausableIndex(t)
 	ctx := context.Background()
-	l, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	l := openLive(t, cfg)
+	resume := srv.Pause(t)
 	for i, within := range []time.Duration{7 * time.Second, 2500 * time.Millisecond} {
 		c, cancel := context.WithTimeout(ctx, 30*time.Second) // a remote Search activity's
 		start := time.Now()
-		_, err = l.Search(c, retrieval.Request{Query: "kettles covered", Groups: public, K: 5})
+		_, err := l.Search(c, retrieval.Request{Query: "kettles covered", Groups: public, K: 5})
 		took := time.Since(start)
 		cancel()
 		t.Logf("search %d with Redis paused: %v after %v", i, err, took.Round(time.Millisecond))
@@ -100,9 +78,7 @@ func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
 			t.Errorf("search %d with Redis paused failed after %v (%v); want unavailable within %v", i, took.Round(time.Millisecond), err, within)
 		}
 	}
-	if err := srv.Cmd.Process.Signal(syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	resume()
 	if _, err := l.Search(ctx, retrieval.Request{Query: "kettles covered", Groups: public, K: 5}); err != nil {
 		t.Errorf("a search once Redis answers again: %v", err)
 	}
@@ -117,23 +93,10 @@ func TestSearchFailsFastWhenRedisHangs(t *testing.T) {
 // context.Background() with statsTimeout (5 s) each, whatever the
 // request's deadline, and carried no check.
 func TestAssessStopsAtDeadlineWhenRedisHangs(t *testing.T) {
-	srv := redistest.Start(t)
-	if srv.Cmd == nil {
-		t.Skip("a Redis given by URL: the test cannot pause it")
-	}
-	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
-	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
-	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	srv, cfg := pausableIndex(t)
 	ctx := context.Background()
-	l, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	l := openLive(t, cfg)
+	srv.Pause(t)
 	const deadline = 2 * time.Second
 	c, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
@@ -148,4 +111,26 @@ func TestAssessStopsAtDeadlineWhenRedisHangs(t *testing.T) {
 	if took > deadline+time.Second {
 		t.Errorf("an assessment with a %v deadline and Redis paused failed after %v (%v); want at its deadline", deadline, took.Round(time.Millisecond), err)
 	}
+}
+
+// pausableIndex starts a Redis the test may pause and configures an index
+// of the narrowing corpus (d public) on it, not yet built.
+func pausableIndex(t *testing.T) (*redistest.Server, config.Config) {
+	t.Helper()
+	srv := redistest.StartPausable(t)
+	cfg := redistest.IndexConfig(t, srv.Addr, redistest.Name("hang"))
+	cfg.Index.Corpus = filepath.Join(t.TempDir(), "corpus.jsonl")
+	writeNarrowCorpus(t, cfg.Index.Corpus, "public")
+	return srv, cfg
+}
+
+// openLive opens a worker's index on cfg, closed when t ends.
+func openLive(t testing.TB, cfg config.Config) *Index {
+	t.Helper()
+	l, err := Open(context.Background(), cfg, slog.New(slog.DiscardHandler), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
 }

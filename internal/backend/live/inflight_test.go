@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"log/slog"
 	"slices"
 	"testing"
 
@@ -22,11 +21,7 @@ import (
 func TestInFlightAcrossRebuildRediSearch(t *testing.T) {
 	n := redisNarrowing(t)
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	g, err := l.current(ctx) // the request in flight, checked on build 1
 	if err != nil {
 		t.Fatal(err)
@@ -73,17 +68,13 @@ func TestInFlightAcrossRebuildRediSearch(t *testing.T) {
 func TestAssessRerunsAfterTwoBuildsRediSearch(t *testing.T) {
 	n := redisNarrowing(t)
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	q := "how long are kettles covered"
 	ev := []assess.Evidence{{ChunkID: "k#0", Title: "Kettles", Text: "Kettles are covered for two years.", Score: 1}}
 	req := assess.Request{Question: q, Query: q, Groups: public, K: 5, Evidence: ev}
 	var on []string
 	var res assess.Result
-	err = l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
+	err := l.run(ctx, func(ctx context.Context, g *generation) (*generation, error) {
 		on = append(on, g.ix.Version())
 		if len(on) == 1 {
 			if _, err := g.ix.Chunks(ctx, []string{"d#0"}); err != nil { // the check rides: current

@@ -135,11 +135,7 @@ func TestRebuildNarrowingACLServedAtOnceRediSearch(t *testing.T) {
 // version another request had swapped in, unchecked.
 func checkSwapRace(t *testing.T, n narrowing) {
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	n.rebuild("public") // v2: d still public
 
 	opened, release := make(chan struct{}), make(chan struct{})
@@ -201,11 +197,7 @@ func TestSwapRaceServesNewestRediSearch(t *testing.T) {
 func TestReplacedVersionStaysOpenWhileRead(t *testing.T) {
 	n := bleveNarrowing(t)
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	g, err := l.current(ctx) // the long request, on build 1
 	if err != nil {
 		t.Fatal(err)

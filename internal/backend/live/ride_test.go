@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -83,11 +82,7 @@ func (p *pointerGets) take() []string {
 func TestCheckRidesWithRequestRediSearch(t *testing.T) {
 	n := redisNarrowing(t)
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	gets := &pointerGets{key: "assay:" + n.cfg.Index.Name + ":current"}
 	l.src.rdb.AddHook(gets)
 	// Nothing read yet: d#0 and k#0 are read from Redis, k#0 again from
@@ -158,11 +153,7 @@ func TestCheckRidesWithRequestRediSearch(t *testing.T) {
 func TestRideConcurrentRebuildsRediSearch(t *testing.T) {
 	n := redisNarrowing(t)
 	ctx := context.Background()
-	l, err := Open(ctx, n.cfg, slog.New(slog.DiscardHandler), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := openLive(t, n.cfg)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for w := range 4 {

@@ -2,7 +2,6 @@ package redisearch
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,10 +19,7 @@ import (
 // GET waited for the client's ReadTimeout (5 s by default) whatever
 // staleWait said.
 func TestStaleBoundedWhenRedisHangs(t *testing.T) {
-	srv := redistest.Start(t)
-	if srv.Cmd == nil {
-		t.Skip("a Redis given by URL: the test cannot pause it")
-	}
+	srv := redistest.StartPausable(t)
 	rdb := NewClient(srv.Addr, "")
 	defer rdb.Close()
 	ctx := context.Background()
@@ -39,10 +35,7 @@ func TestStaleBoundedWhenRedisHangs(t *testing.T) {
 	if stale, err := ix.Stale(ctx); stale || err != nil {
 		t.Fatalf("Stale with Redis up = %v, %v", stale, err)
 	}
-	if err := srv.Cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Cmd.Process.Signal(syscall.SIGCONT)
+	resume := srv.Pause(t)
 	for i := range 2 {
 		start := time.Now()
 		stale, err := ix.Stale(ctx)
@@ -54,9 +47,7 @@ func TestStaleBoundedWhenRedisHangs(t *testing.T) {
 			t.Errorf("Stale %d with Redis paused failed after %v; want about staleWait (%v)", i, took.Round(time.Millisecond), staleWait)
 		}
 	}
-	if err := srv.Cmd.Process.Signal(syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	resume()
 	if stale, err := ix.Stale(ctx); stale || err != nil {
 		t.Errorf("Stale once Redis answers again = %v, %v; want current", stale, err)
 	}
