@@ -8,19 +8,29 @@ import (
 	"github.com/assay-rag/assay/internal/terms"
 )
 
-// statusJudge judges q on ev with Status as on (Rival's pages and
-// thesaurus, rival.go's test).
-func statusJudge(t *testing.T, on bool, q string, ev ...Evidence) Result {
-	t.Helper()
+// statusAssessor is the default assessor on Rival's pages and thesaurus
+// (rival.go's test) and the recall notice, public, with staffOnly's pages
+// added for the staff group.
+func statusAssessor(staffOnly ...string) *Builtin {
 	an := terms.New()
 	var docs []string
 	for _, e := range []Evidence{rivalBlades, rivalWarranty, rivalWater, statusRecall} {
 		docs = append(docs, e.Title+"\n"+e.Text)
 	}
 	lex := newLexicon(an, append(docs, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")...)
+	for _, s := range staffOnly {
+		lex.add(an, []string{"staff"}, s)
+	}
 	b := NewBuiltin(an, lex)
 	b.Rewriter = NewRewriter(an, lex)
 	b.UseThesaurus(fakeThesaurus{"worn": {"wear", "wearing"}})
+	return b
+}
+
+// statusJudge judges q on ev for a public asker with Status as on.
+func statusJudge(t *testing.T, on bool, q string, ev ...Evidence) Result {
+	t.Helper()
+	b := statusAssessor()
 	b.Status = on
 	res, err := b.Assess(context.Background(), Request{Question: q, Query: q, K: 5, Evidence: ev, Groups: []string{"public"}})
 	if err != nil {

@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/assay-rag/assay/internal/terms"
 )
 
 // TestStatusVisible (round 49, the lead's review of a49-yesno): Status
@@ -27,20 +25,10 @@ func TestStatusVisible(t *testing.T) {
 	}
 	judge := func(hidden bool, groups []string, q string) Result {
 		t.Helper()
-		an := terms.New()
-		var docs []string
-		for _, e := range []Evidence{rivalBlades, rivalWarranty, rivalWater, statusRecall} {
-			docs = append(docs, e.Title+"\n"+e.Text)
-		}
-		lex := newLexicon(an, append(docs, "K50 kettle descaling", "X300 Pro blender jug", "repair centre move")...)
+		b := statusAssessor()
 		if hidden {
-			for _, s := range hiddenPages {
-				lex.add(an, []string{"staff"}, s)
-			}
+			b = statusAssessor(hiddenPages...)
 		}
-		b := NewBuiltin(an, lex)
-		b.Rewriter = NewRewriter(an, lex)
-		b.UseThesaurus(fakeThesaurus{"worn": {"wear", "wearing"}})
 		if !b.Status {
 			t.Fatal("Status off by default: the test no longer tests the default")
 		}
