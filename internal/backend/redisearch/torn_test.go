@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/errs"
 	"github.com/assay-rag/assay/internal/redistest"
@@ -22,26 +24,13 @@ import (
 // version's manifest (dropped before its tables) is still there; when not,
 // the read is an error (the version gone) and the version stale.
 func TestTornReadAfterTwoBuilds(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
 	ctx := context.Background()
-	name := redistest.Name("torn")
-	chunks := []corpus.Chunk{
-		{ID: "a#0", DocID: "a", Title: "Kettles", Text: "Kettles are covered for two years.", Status: corpus.Current, ACL: []string{"public"}},
-		{ID: "b#0", DocID: "b", Title: "Rates", Text: "Partner rates are 40 an hour.", Status: corpus.Current, ACL: []string{"staff"}},
-	}
-	if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Open(ctx, rdb, name, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	term := ix.an.Terms("kettles")[0]
+	tb := newTornIndex(t, "torn")
+	ix, term := tb.ix, tb.term
 	if df, err := ix.DocFreq(term); err != nil || df != 1 {
 		t.Fatalf("DocFreq(%q) = %d, %v; want 1", term, df, err)
 	}
-	ix, err = Open(ctx, rdb, name, Options{}) // a fresh version: nothing cached
+	ix, err := Open(ctx, tb.rdb, tb.name, Options{}) // a fresh version: nothing cached
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +38,7 @@ func TestTornReadAfterTwoBuilds(t *testing.T) {
 	if _, err := ix.Chunks(rctx, []string{"a#0"}); err != nil { // the first command: the check rides
 		t.Fatal(err)
 	}
-	for range 2 {
-		if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tb.buildTwice()
 	df, err := ix.DocFreq(term)
 	stale, serr := chk.Stale(ctx)
 	if err == nil && serr == nil && !stale {
@@ -76,32 +61,15 @@ func TestTornReadAfterTwoBuilds(t *testing.T) {
 // df table, the length tables) is not 0 but an error (Err, unavailable),
 // for DocFreq and AvgLen alike.
 func TestTornVisibleReads(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
 	ctx := context.Background()
-	name := redistest.Name("tornvis")
-	chunks := []corpus.Chunk{
-		{ID: "a#0", DocID: "a", Title: "Kettles", Text: "Kettles are covered for two years.", Status: corpus.Current, ACL: []string{"public"}},
-		{ID: "b#0", DocID: "b", Title: "Rates", Text: "Partner rates are 40 an hour.", Status: corpus.Current, ACL: []string{"staff"}},
-	}
-	if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Open(ctx, rdb, name, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb := newTornIndex(t, "tornvis")
+	ix, term := tb.ix, tb.term
 	public := []string{"public"}
-	term := ix.an.Terms("kettles")[0]
 	v := ix.Visible(public) // the set (N, empty) cached
 	if err := v.Err(); err != nil || v.Len() != 1 {
 		t.Fatalf("visible set: %d chunks, %v", v.Len(), err)
 	}
-	for range 2 {
-		if _, _, err := Build(ctx, rdb, name, chunks, BuildOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tb.buildTwice()
 	v = ix.Visible(public)
 	if df := v.DocFreq(term); !errs.Is(errs.Unavailable, v.Err()) {
 		t.Errorf("visible DocFreq(%q) of a dropped version = %d, Err %v; want unavailable", term, df, v.Err())
@@ -112,5 +80,44 @@ func TestTornVisibleReads(t *testing.T) {
 	}
 	if stale, err := ix.Stale(ctx); err != nil || !stale {
 		t.Errorf("Stale after a read found the version gone = %v, %v; want stale", stale, err)
+	}
+}
+
+// tornIndex is a two-chunk index ("kettles" public, partner rates staff)
+// built once and opened, for the torn-read tests: term is "kettles" as
+// indexed; buildTwice completes two more builds of it.
+type tornIndex struct {
+	t      *testing.T
+	rdb    *redis.Client
+	name   string
+	chunks []corpus.Chunk
+	ix     *Index
+	term   string
+}
+
+func newTornIndex(t *testing.T, prefix string) *tornIndex {
+	t.Helper()
+	tb := &tornIndex{t: t, rdb: redistest.Start(t).Client(t), name: redistest.Name(prefix), chunks: []corpus.Chunk{
+		{ID: "a#0", DocID: "a", Title: "Kettles", Text: "Kettles are covered for two years.", Status: corpus.Current, ACL: []string{"public"}},
+		{ID: "b#0", DocID: "b", Title: "Rates", Text: "Partner rates are 40 an hour.", Status: corpus.Current, ACL: []string{"staff"}},
+	}}
+	ctx := context.Background()
+	if _, _, err := Build(ctx, tb.rdb, tb.name, tb.chunks, BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(ctx, tb.rdb, tb.name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.ix, tb.term = ix, ix.an.Terms("kettles")[0]
+	return tb
+}
+
+func (tb *tornIndex) buildTwice() {
+	tb.t.Helper()
+	for range 2 {
+		if _, _, err := Build(context.Background(), tb.rdb, tb.name, tb.chunks, BuildOptions{}); err != nil {
+			tb.t.Fatal(err)
+		}
 	}
 }
