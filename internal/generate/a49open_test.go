@@ -3,8 +3,6 @@ package generate
 import (
 	"maps"
 	"slices"
-
-	"github.com/assay-rag/assay/internal/citation"
 )
 
 // openInfo is one source's opening sentence as the generator reads it
@@ -23,16 +21,7 @@ type openInfo struct {
 }
 
 func openings(g *Extractive, req Request) (string, []openInfo) {
-	asked := g.classify(req.Question)
-	content := g.content(req.Question, asked)
-	var all []*sentence
-	for si, src := range req.Sources {
-		for pi, text := range citation.Sentences(src.Text) {
-			s := &sentence{source: si, pos: pi, text: text}
-			s.first = s
-			all = append(all, s)
-		}
-	}
+	asked, content, all := readSentences(g, req)
 	idf, _ := g.score(req, all, content, asked)
 	verbs := g.verbs(req.Question)
 	mentions := g.mentions(req.Sources)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assay-rag/assay/internal/answertype"
 	"github.com/assay-rag/assay/internal/citation"
 	"github.com/assay-rag/assay/internal/corpus"
 	"github.com/assay-rag/assay/internal/eval/devsets"
@@ -274,9 +275,20 @@ func TestEvalReplay(t *testing.T) {
 // the expected type, the content and asking words, and each source
 // sentence's score, content words and whether it holds the type.
 func debugSentences(t *testing.T, g *Extractive, req Request) {
-	asked := g.classify(req.Question)
-	content := g.content(req.Question, asked)
-	var all []*sentence
+	asked, content, all := readSentences(g, req)
+	g.score(req, all, content, asked)
+	t.Logf("debug %q: type %q, content %v, asking %v, asksMore %v", req.Question, asked.Type, content, slices.Sorted(maps.Keys(g.askingTerms(req.Question, content))), g.asksMore(req.Question))
+	for _, s := range all {
+		t.Logf("debug  %d.%d %.3f (%.3f) typed=%v own=%v (%v) title=%q: %s", s.source+1, s.pos, s.score, s.kscore, s.typed, slices.Sorted(maps.Keys(s.own)), slices.Sorted(maps.Keys(s.kown)), req.Sources[s.source].Title, s.text)
+	}
+}
+
+// readSentences is what g reads of req before scoring: the expected type,
+// the content words and every source sentence in order (no sentence
+// merged with an equal one, unlike Generate), for the replay's readers.
+func readSentences(g *Extractive, req Request) (asked answertype.Question, content []string, all []*sentence) {
+	asked = g.classify(req.Question)
+	content = g.content(req.Question, asked)
 	for si, src := range req.Sources {
 		for pi, text := range citation.Sentences(src.Text) {
 			s := &sentence{source: si, pos: pi, text: text}
@@ -284,9 +296,5 @@ func debugSentences(t *testing.T, g *Extractive, req Request) {
 			all = append(all, s)
 		}
 	}
-	g.score(req, all, content, asked)
-	t.Logf("debug %q: type %q, content %v, asking %v, asksMore %v", req.Question, asked.Type, content, slices.Sorted(maps.Keys(g.askingTerms(req.Question, content))), g.asksMore(req.Question))
-	for _, s := range all {
-		t.Logf("debug  %d.%d %.3f (%.3f) typed=%v own=%v (%v) title=%q: %s", s.source+1, s.pos, s.score, s.kscore, s.typed, slices.Sorted(maps.Keys(s.own)), slices.Sorted(maps.Keys(s.kown)), req.Sources[s.source].Title, s.text)
-	}
+	return asked, content, all
 }
